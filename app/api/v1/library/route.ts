@@ -1,0 +1,9 @@
+import { withApiAuth } from "@/lib/api/with-api-auth";
+import { listLibrary } from "@/lib/db/templates";
+import { paginationQuerySchema } from "@/lib/schemas/common";
+
+// GET /api/v1/library – list the caller's templates, newest addition first
+export const GET = withApiAuth({ metered: true, query: paginationQuerySchema }, async ({ caller, query }) => {
+  const { templates, total } = await listLibrary(caller.accountId, query.limit, query.offset);
+  return { success: true, templates, pagination: { limit: query.limit, offset: query.offset, total } };
+});

@@ -1,0 +1,7 @@
+import { NextResponse } from "next/server";
+import { withErrorHandling } from "@/lib/api/with-api-auth";
+import { getConfig } from "@/lib/config";
+import { buildOpenApiDocument } from "@/lib/openapi";
+
+// GET /api/v1/openapi.json – the OpenAPI 3.1 document, generated from the routes' zod schemas
+export const GET = withErrorHandling(async () => NextResponse.json(buildOpenApiDocument(getConfig().siteUrl)));

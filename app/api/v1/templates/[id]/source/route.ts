@@ -1,0 +1,12 @@
+import { errors } from "@/lib/api/errors";
+import { withApiAuth } from "@/lib/api/with-api-auth";
+import { findLibraryTemplate } from "@/lib/db/templates";
+import { uuidSchema } from "@/lib/schemas/common";
+
+// GET /api/v1/templates/{id}/source – the React Email source of a template in the caller's library
+export const GET = withApiAuth({ metered: false }, async ({ caller, params }) => {
+  if (!uuidSchema.safeParse(params.id).success) throw errors.templateNotFound();
+  const template = await findLibraryTemplate(caller.accountId, params.id);
+  if (!template) throw errors.templateNotFound();
+  return { success: true, source: { name: template.name, description: template.description, code: template.code } };
+});

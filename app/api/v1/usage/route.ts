@@ -1,0 +1,19 @@
+import { withApiAuth } from "@/lib/api/with-api-auth";
+import { describeEmailUsage, getEmailsSent } from "@/lib/db/usage";
+import { billingPeriod } from "@/lib/plans";
+
+// GET /api/v1/usage – API calls and emails this month against the plan's limits
+export const GET = withApiAuth({ metered: false }, async ({ caller }) => {
+  const { start, reset } = billingPeriod();
+  const emailsSent = await getEmailsSent(caller.accountId, start);
+  return {
+    success: true,
+    usage: {
+      limit: caller.quota,
+      remaining: caller.quota === null ? null : Math.max(0, caller.quota - caller.used),
+      reset: reset.toISOString(),
+      plan: caller.plan,
+    },
+    emails: describeEmailUsage(caller.plan, emailsSent),
+  };
+});

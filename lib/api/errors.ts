@@ -1,0 +1,81 @@
+import type { z } from "zod";
+
+export type ValidationDetail = { field: string; message: string };
+
+/**
+ * The one way a handler reports failure: `throw new ApiError(status, body)`. The wrapper turns it into the response,
+ * so every error body in the API is built by one of the factories below and matches the contract exactly.
+ */
+export class ApiError extends Error {
+  constructor(
+    public readonly status: number,
+    public readonly body: Record<string, unknown>,
+    public readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof body.error === "string" ? body.error : `HTTP ${status}`);
+    this.name = "ApiError";
+  }
+}
+
+export const errors = {
+  unauthorized: () =>
+    new ApiError(401, { error: "Authentication required", code: "UNAUTHORIZED", success: false }),
+
+  validation: (details: ValidationDetail[]) =>
+    new ApiError(400, { error: "Invalid request body", code: "VALIDATION_ERROR", success: false, details }),
+
+  malformedJson: (message: string) =>
+    errors.validation([{ field: "body", message: `Request body is not valid JSON: ${message}` }]),
+
+  payloadTooLarge: () =>
+    new ApiError(413, { error: "Request body too large", code: "PAYLOAD_TOO_LARGE", success: false }),
+
+  notFound: () => new ApiError(404, { error: "Not found", code: "NOT_FOUND", success: false }),
+
+  methodNotAllowed: (allow: string[]) =>
+    new ApiError(
+      405,
+      { error: "Method not allowed", code: "METHOD_NOT_ALLOWED", success: false, message: `Use ${allow.join(", ")}.` },
+      { Allow: allow.join(", ") },
+    ),
+
+  templateNotFound: (message?: string) =>
+    new ApiError(404, {
+      error: "Template not found",
+      code: "TEMPLATE_NOT_FOUND",
+      success: false,
+      ...(message ? { message } : {}),
+    }),
+
+  templateAccessDenied: (template: { id: string; title: string; price: string }) =>
+    new ApiError(403, {
+      error: "Template access denied",
+      code: "ACCESS_DENIED",
+      success: false,
+      message: `"${template.title}" is a paid template. Purchase it to add it to your library, then render it.`,
+      template,
+    }),
+
+  renderFailed: (message: string) =>
+    new ApiError(422, { error: "Template render failed", code: "RENDER_ERROR", message, success: false }),
+
+  csrfRejected: () =>
+    new ApiError(403, { error: "Cross-site request refused", code: "CSRF_REJECTED", success: false }),
+
+  conflict: (code: string, error: string, message?: string) =>
+    new ApiError(409, { error, code, success: false, ...(message ? { message } : {}) }),
+
+  limitReached: (code: string, error: string, message: string) =>
+    new ApiError(403, { error, code, success: false, message }),
+
+  internal: () => new ApiError(500, { error: "Internal server error", code: "INTERNAL_ERROR", success: false }),
+};
+
+/** zod issues as the contract's `details`: one entry per problem, `field` a dotted path under `prefix`. */
+export function zodDetails(error: z.ZodError, prefix?: string): ValidationDetail[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String);
+    const field = [prefix, ...path].filter((part) => part !== undefined && part !== "").join(".");
+    return { field: field || prefix || "body", message: issue.message };
+  });
+}

@@ -1,0 +1,233 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { NextResponse, type NextRequest } from "next/server";
+import { z } from "zod";
+import { hashApiKey, isWellFormedApiKey } from "@/lib/api-keys";
+import { ApiError, errors, zodDetails } from "@/lib/api/errors";
+import { readSessionAccountId } from "@/lib/auth/session";
+import { getConfig } from "@/lib/config";
+import { authenticateAndMeter, type Credential, type MeteredCaller } from "@/lib/db/metering";
+import { billingPeriod } from "@/lib/plans";
+
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+export type Caller = MeteredCaller & { via: "api_key" | "session" };
+
+export type HandlerContext<Q, B> = {
+  request: NextRequest;
+  caller: Caller;
+  params: Record<string, string>;
+  query: Q;
+  body: B;
+  requestId: string;
+};
+
+type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> = {
+  /** Counts against the monthly API quota (and may answer 429). */
+  metered: boolean;
+  query?: Q;
+  /** Schema of the JSON body; a missing or empty body parses as `{}`. */
+  body?: B;
+};
+
+type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+type RouteContext = { params: Promise<Record<string, string | string[]>> };
+
+/**
+ * Composes every /api/v1 route: request id → credentials → account and metering (one SQL round trip) → zod-parsed
+ * input → handler → one error mapper. Rate-limit and request-id headers are attached here, to every response,
+ * so no handler can forget them. Handlers return a JSON body (status 200) or a Response, and fail only by throwing.
+ */
+export function withApiAuth<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  options: Options<Q, B>,
+  handler: (ctx: HandlerContext<Infer<Q>, Infer<B>>) => Promise<Record<string, unknown> | Response>,
+) {
+  return async (request: NextRequest, context: RouteContext): Promise<Response> => {
+    const requestId = randomUUID();
+    const { start, reset } = billingPeriod();
+    let caller: Caller | null = null;
+    let response: Response;
+    try {
+      caller = await authenticate(request, options.metered, start);
+      if (caller.metered && !caller.allowed) throw rateLimitExceeded(caller, reset);
+      const params = await readParams(context);
+      const query = options.query ? parseQuery(request, options.query) : undefined;
+      const body = options.body ? parseBody(await readJsonBody(request), options.body) : undefined;
+      const result = await handler({
+        request,
+        caller,
+        params,
+        query: query as Infer<Q>,
+        body: body as Infer<B>,
+        requestId,
+      });
+      response = result instanceof Response ? result : NextResponse.json(result);
+    } catch (error) {
+      response = errorResponse(error, requestId);
+    }
+    response.headers.set("X-Request-Id", requestId);
+    if (caller?.metered) {
+      for (const [name, value] of Object.entries(rateLimitHeaders(caller, reset))) response.headers.set(name, value);
+    }
+    return response;
+  };
+}
+
+/** For routes outside the metered API (health, OpenAPI, unknown paths): the same error mapping and request id. */
+export function withErrorHandling(handler: (request: NextRequest) => Promise<Response>) {
+  return async (request: NextRequest): Promise<Response> => {
+    const requestId = randomUUID();
+    let response: Response;
+    try {
+      response = await handler(request);
+    } catch (error) {
+      response = errorResponse(error, requestId);
+    }
+    response.headers.set("X-Request-Id", requestId);
+    return response;
+  };
+}
+
+async function authenticate(request: NextRequest, metered: boolean, periodStart: Date): Promise<Caller> {
+  const credential = await readCredential(request);
+  const caller = await authenticateAndMeter(credential, metered, periodStart);
+  if (!caller) throw errors.unauthorized();
+  return { ...caller, via: credential.kind };
+}
+
+// Checked in the contract's order: X-API-Key, then Authorization: Bearer, then the session cookie. A header that is
+// present but malformed is refused rather than skipped, so a typo never silently falls through to a cookie.
+async function readCredential(request: NextRequest): Promise<Credential> {
+  const apiKeyHeader = request.headers.get("x-api-key");
+  if (apiKeyHeader !== null) return apiKeyCredential(apiKeyHeader.trim());
+  const authorization = request.headers.get("authorization");
+  if (authorization !== null) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match) throw errors.unauthorized();
+    return apiKeyCredential(match[1]);
+  }
+  const accountId = await readSessionAccountId(request);
+  if (!accountId) throw errors.unauthorized();
+  if (request.method !== "GET" && request.method !== "HEAD" && !isSameOrigin(request)) throw errors.csrfRejected();
+  return { kind: "session", accountId };
+}
+
+function apiKeyCredential(key: string): Credential {
+  if (!isWellFormedApiKey(key)) throw errors.unauthorized();
+  return { kind: "api_key", keyHash: hashApiKey(key) };
+}
+
+function isSameOrigin(request: NextRequest): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) {
+    // Browsers send Origin on cross-site POSTs; without it, Fetch Metadata (when sent) must say same-origin.
+    const site = request.headers.get("sec-fetch-site");
+    return site === null || site === "same-origin" || site === "none";
+  }
+  const allowed = new Set([new URL(getConfig().siteUrl).origin, request.nextUrl.origin]);
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  if (host) allowed.add(`${request.headers.get("x-forwarded-proto") ?? request.nextUrl.protocol.replace(":", "")}://${host}`);
+  return allowed.has(origin);
+}
+
+async function readParams(context: RouteContext | undefined): Promise<Record<string, string>> {
+  const raw = (await context?.params) ?? {};
+  return Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]));
+}
+
+function parseQuery<S extends z.ZodType>(request: NextRequest, schema: S): z.output<S> {
+  const entries: Record<string, string | string[]> = {};
+  for (const key of new Set(request.nextUrl.searchParams.keys())) {
+    const values = request.nextUrl.searchParams.getAll(key);
+    entries[key] = values.length === 1 ? values[0] : values;
+  }
+  const parsed = schema.safeParse(entries);
+  if (!parsed.success) throw new ApiError(400, { ...errors.validation(zodDetails(parsed.error)).body, error: "Invalid query parameters" });
+  return parsed.data;
+}
+
+async function readJsonBody(request: NextRequest): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw errors.payloadTooLarge();
+  const text = await readTextWithin(request, MAX_BODY_BYTES);
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw errors.malformedJson((error as Error).message);
+  }
+}
+
+// Content-Length can be absent (chunked uploads), so the limit is also enforced while reading.
+async function readTextWithin(request: NextRequest, limit: number): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw errors.payloadTooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseBody<S extends z.ZodType>(json: unknown, schema: S): z.output<S> {
+  if (json === null || typeof json !== "object" || Array.isArray(json)) {
+    throw errors.validation([{ field: "body", message: "Request body must be a JSON object" }]);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw errors.validation(zodDetails(parsed.error));
+  return parsed.data;
+}
+
+function rateLimitHeaders(caller: Caller, reset: Date): Record<string, string> {
+  const headers: Record<string, string> = {
+    "X-RateLimit-Reset": reset.toISOString(),
+    "X-RateLimit-Plan": caller.plan,
+  };
+  if (caller.quota !== null) {
+    headers["X-RateLimit-Limit"] = String(caller.quota);
+    headers["X-RateLimit-Remaining"] = String(Math.max(0, caller.quota - caller.used));
+  }
+  return headers;
+}
+
+function rateLimitExceeded(caller: Caller, reset: Date): ApiError {
+  const resetInSeconds = Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000));
+  const { siteUrl } = getConfig();
+  return new ApiError(
+    429,
+    {
+      error: "API usage limit exceeded",
+      code: "RATE_LIMIT_EXCEEDED",
+      message: `Your ${caller.plan} plan includes ${caller.quota} API calls per month. The limit resets at ${reset.toISOString()}; upgrade for unlimited calls.`,
+      details: { limit: caller.quota, remaining: 0, reset: reset.toISOString(), resetInSeconds },
+      upgrade_url: `${siteUrl}/dashboard/billing`,
+      documentation: `${siteUrl}/docs#rate-limits`,
+    },
+    { "Retry-After": String(resetInSeconds) },
+  );
+}
+
+export function errorResponse(error: unknown, requestId: string): Response {
+  const apiError = error instanceof ApiError ? error : errors.internal();
+  if (!(error instanceof ApiError)) {
+    // Details go to the log only, tied to the request id the client sees.
+    console.error(
+      JSON.stringify({
+        level: "error",
+        requestId,
+        message: error instanceof Error ? error.message : String(error),
+        stack: error instanceof Error ? error.stack : undefined,
+      }),
+    );
+  }
+  return NextResponse.json(apiError.body, { status: apiError.status, headers: apiError.headers });
+}

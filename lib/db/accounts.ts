@@ -1,0 +1,70 @@
+import "server-only";
+import { getDb } from "@/lib/db/client";
+import type { PlanName } from "@/lib/plans";
+
+export type Account = { id: string; email: string; plan: PlanName; created_at: Date };
+
+export class AccountNotFoundError extends Error {
+  constructor(what: string) {
+    super(`No account for ${what}`);
+    this.name = "AccountNotFoundError";
+  }
+}
+
+export class EmailTakenError extends Error {
+  constructor(email: string) {
+    super(`An account with the email ${email} already exists`);
+    this.name = "EmailTakenError";
+  }
+}
+
+export async function createAccount(input: {
+  email: string;
+  plan?: PlanName;
+  passwordHash?: string | null;
+  authUserId?: string | null;
+}): Promise<Account> {
+  const email = input.email.trim();
+  const [account] = await getDb()<Account[]>`
+    insert into accounts (email, plan, password_hash, auth_user_id)
+    values (${email}, ${input.plan ?? "free"}, ${input.passwordHash ?? null}, ${input.authUserId ?? null})
+    on conflict ((lower(email))) do nothing
+    returning id, email, plan, created_at`;
+  if (!account) throw new EmailTakenError(email);
+  return account;
+}
+
+export async function findAccountByEmail(email: string): Promise<(Account & { password_hash: string | null }) | null> {
+  const [account] = await getDb()<(Account & { password_hash: string | null })[]>`
+    select id, email, plan, created_at, password_hash from accounts where lower(email) = lower(${email.trim()})`;
+  return account ?? null;
+}
+
+export async function getAccountByEmailOrThrow(email: string): Promise<Account> {
+  const account = await findAccountByEmail(email);
+  if (!account) throw new AccountNotFoundError(email);
+  const { password_hash: _omit, ...rest } = account;
+  return rest;
+}
+
+export async function getAccountByIdOrThrow(id: string): Promise<Account> {
+  const [account] = await getDb()<Account[]>`select id, email, plan, created_at from accounts where id = ${id}`;
+  if (!account) throw new AccountNotFoundError(id);
+  return account;
+}
+
+export async function setAccountPlan(id: string, plan: PlanName): Promise<Account> {
+  const [account] = await getDb()<Account[]>`
+    update accounts set plan = ${plan}, updated_at = now() where id = ${id} returning id, email, plan, created_at`;
+  if (!account) throw new AccountNotFoundError(id);
+  return account;
+}
+
+/** The account of a Supabase Auth user, created on first sight. */
+export async function getOrCreateAccountForAuthUser(authUserId: string, email: string): Promise<Account> {
+  const [account] = await getDb()<Account[]>`
+    insert into accounts (email, auth_user_id) values (${email}, ${authUserId})
+    on conflict (auth_user_id) do update set email = excluded.email
+    returning id, email, plan, created_at`;
+  return account;
+}

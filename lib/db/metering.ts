@@ -1,0 +1,50 @@
+import "server-only";
+import { getDb } from "@/lib/db/client";
+import { API_CALL_LIMITS, type PlanName } from "@/lib/plans";
+
+export type Credential = { kind: "api_key"; keyHash: string } | { kind: "session"; accountId: string };
+
+export type MeteredCaller = {
+  accountId: string;
+  email: string;
+  plan: PlanName;
+  /** Whether this call was counted (false for unmetered endpoints). */
+  metered: boolean;
+  /** False when the monthly API quota is exhausted: the call was refused and not counted. */
+  allowed: boolean;
+  /** API calls counted this period, this one included. */
+  used: number;
+  /** Monthly API call limit; null is unlimited. */
+  quota: number | null;
+};
+
+/**
+ * Resolves the credential and, for a metered endpoint, counts the call — one database round trip, decided
+ * atomically by `authenticate_and_meter` so concurrent requests never exceed the quota.
+ */
+export async function authenticateAndMeter(
+  credential: Credential,
+  metered: boolean,
+  periodStart: Date,
+): Promise<MeteredCaller | null> {
+  const db = getDb();
+  const [row] = await db<
+    { account_id: string; email: string; plan: PlanName; metered: boolean; allowed: boolean; used: number; quota: number | null }[]
+  >`select * from authenticate_and_meter(
+      ${credential.kind === "api_key" ? credential.keyHash : null},
+      ${credential.kind === "session" ? credential.accountId : null},
+      ${metered ? "api_calls" : null},
+      ${periodStart},
+      ${db.json(API_CALL_LIMITS)}
+    )`;
+  if (!row) return null;
+  return {
+    accountId: row.account_id,
+    email: row.email,
+    plan: row.plan,
+    metered: row.metered,
+    allowed: row.allowed,
+    used: row.used,
+    quota: row.quota,
+  };
+}

@@ -1,0 +1,40 @@
+import "server-only";
+import { getDb } from "@/lib/db/client";
+import { PLANS, type PlanName } from "@/lib/plans";
+
+export type EmailUsage = {
+  monthly_limit: number;
+  current_usage: number;
+  remaining: number;
+  is_overage: boolean;
+  overage_emails: number;
+};
+
+export function describeEmailUsage(plan: PlanName, sent: number): EmailUsage {
+  const limit = PLANS[plan].emailsPerMonth;
+  return {
+    monthly_limit: limit,
+    current_usage: sent,
+    remaining: Math.max(0, limit - sent),
+    is_overage: PLANS[plan].emailOverage && sent > limit,
+    overage_emails: PLANS[plan].emailOverage ? Math.max(0, sent - limit) : 0,
+  };
+}
+
+export async function getEmailsSent(accountId: string, periodStart: Date): Promise<number> {
+  const [row] = await getDb()<{ count: number }[]>`
+    select count from usage_counters where account_id = ${accountId} and metric = 'emails' and period_start = ${periodStart}`;
+  return row?.count ?? 0;
+}
+
+export type DailyUsage = { day: string; api_calls: number; emails: number };
+
+/** Per-day counts since `since` (inclusive), for the dashboard's charts. */
+export async function listDailyUsage(accountId: string, since: Date): Promise<DailyUsage[]> {
+  return getDb()<DailyUsage[]>`
+    select to_char(day, 'YYYY-MM-DD') as day,
+           coalesce(sum(count) filter (where metric = 'api_calls'), 0)::int as api_calls,
+           coalesce(sum(count) filter (where metric = 'emails'), 0)::int as emails
+    from usage_daily where account_id = ${accountId} and day >= ${since}
+    group by day order by day`;
+}

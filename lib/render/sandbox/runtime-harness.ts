@@ -1,0 +1,364 @@
+/**
+ * Trusted harness that runs INSIDE the QuickJS sandbox. Bundled into
+ * `runtime.generated.js` (see `scripts/build-sandbox-runtime.ts`); never
+ * imported by server code.
+ *
+ * Lifecycle of a sandbox context (driven by `lib/render/sandbox/index.ts`):
+ *   1. the bundle is evaluated: it defines `globalThis.__modules` (react,
+ *      react/jsx-runtime, @react-email/components, react-dom/server) and
+ *      `globalThis.__letterpressSandbox`;
+ *   2. the host calls `__letterpressSandbox.init()`, which captures both into
+ *      this closure, deletes them from globalThis, installs a no-op `console`,
+ *      then hardens (deep-freezes) every object reachable from globalThis and
+ *      from the modules exposed to templates, and returns the API object. The
+ *      host keeps a handle to that object; template code cannot reach it;
+ *   3. `load(code)` turns the compiled CommonJS template into a module factory;
+ *   4. each `render()` / `previewProps()` instantiates the template module
+ *      afresh (module-level state never survives a render) and renders it.
+ */
+
+import {
+  outputState,
+  clearMacrotasks,
+  readBytes,
+  resetOutputState,
+  runMacrotask,
+  ReadableStream as SandboxReadableStream,
+} from "./runtime-shims";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+type AnyObject = Record<PropertyKey, any>;
+
+export type SandboxModules = {
+  react: AnyObject;
+  "react/jsx-runtime": AnyObject;
+  "@react-email/components": AnyObject;
+  "react-dom/server": {
+    renderToReadableStream: (children: unknown, options?: AnyObject) => Promise<SandboxReadableStream>;
+  };
+};
+
+type FailureKind = "threw" | "invalid_component" | "output_too_large";
+
+type Outcome =
+  | { status: "idle" }
+  | { status: "pending" }
+  | { status: "ok"; bytes: ArrayBuffer }
+  | { status: "error"; kind: FailureKind; message: string };
+
+export type HarnessApi = {
+  load(code: string): void;
+  render(propsJson: string, maxOutputBytes: number): void;
+  tick(): string;
+  take(): ArrayBuffer | { kind: FailureKind; message: string };
+  previewProps(maxOutputBytes: number): { json: string | null } | { kind: FailureKind; message: string };
+  drain(): boolean;
+};
+
+const REACT_INTERNALS_KEY = "__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE";
+
+class InvalidComponentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidComponentError";
+  }
+}
+
+function describeError(error: unknown): string {
+  try {
+    if (error instanceof Error) {
+      const name = String(error.name);
+      const message = String(error.message);
+      return message ? `${name}: ${message}` : name;
+    }
+    if (error === null) return "null";
+    if (typeof error === "object" || typeof error === "function") return Object.prototype.toString.call(error);
+    return String(error);
+  } catch {
+    return "an unprintable value";
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Hardening                                                                 */
+/* ------------------------------------------------------------------------ */
+
+const hardened = new WeakSet<object>();
+
+/** Deep-freezes `root` and everything reachable through properties and prototypes. */
+function harden(root: unknown, skip: ReadonlySet<object> = new Set()): void {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if ((typeof value !== "object" && typeof value !== "function") || value === null) continue;
+    const obj = value as object;
+    if (hardened.has(obj) || skip.has(obj)) continue;
+    hardened.add(obj);
+    // Typed arrays with elements cannot be frozen; none should be reachable.
+    Object.freeze(obj);
+    stack.push(Object.getPrototypeOf(obj));
+    for (const key of Reflect.ownKeys(obj)) {
+      const desc = Object.getOwnPropertyDescriptor(obj, key);
+      if (!desc) continue;
+      if ("value" in desc) stack.push(desc.value);
+      else stack.push(desc.get, desc.set);
+    }
+  }
+}
+
+/**
+ * Freezing a prototype turns ordinary assignments such as
+ * `err.message = "x"` or `obj.toString = f` into TypeErrors (the JS
+ * "override mistake"). For the handful of properties where that is common,
+ * replace the data property with an accessor whose setter defines an own
+ * property on the receiver instead (the approach SES uses).
+ */
+function enableOverride(proto: AnyObject, key: PropertyKey): void {
+  const desc = Object.getOwnPropertyDescriptor(proto, key);
+  if (!desc || !("value" in desc) || !desc.configurable) return;
+  const original = desc.value;
+  Object.defineProperty(proto, key, {
+    configurable: false,
+    enumerable: desc.enumerable,
+    get() {
+      return original;
+    },
+    set(this: unknown, next: unknown) {
+      if (this === proto) throw new TypeError(`Cannot assign to read only property '${String(key)}'`);
+      if ((typeof this !== "object" && typeof this !== "function") || this === null) return;
+      Object.defineProperty(this, key, { value: next, writable: true, enumerable: true, configurable: true });
+    },
+  });
+}
+
+function tameOverrides(g: AnyObject): void {
+  const objectKeys = ["constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable"];
+  for (const key of objectKeys) enableOverride(Object.prototype, key);
+  for (const key of ["constructor", "toString", "apply", "call", "bind"]) enableOverride(Function.prototype, key);
+  const errors = ["Error", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError", "AggregateError", "InternalError"];
+  for (const name of errors) {
+    const ctor = g[name];
+    if (typeof ctor !== "function") continue;
+    for (const key of ["constructor", "name", "message", "toString"]) enableOverride(ctor.prototype, key);
+  }
+  for (const name of ["Array", "Promise", "RegExp", "Date", "Map", "Set"]) {
+    const ctor = g[name];
+    if (typeof ctor === "function") {
+      enableOverride(ctor.prototype, "constructor");
+      enableOverride(ctor.prototype, "toString");
+    }
+  }
+}
+
+function makeModuleView(source: AnyObject, omit: readonly string[] = []): AnyObject {
+  const view: AnyObject = {};
+  for (const key of Object.keys(source)) {
+    if (key === "__esModule" || omit.includes(key)) continue;
+    view[key] = source[key];
+  }
+  return view;
+}
+
+/* ------------------------------------------------------------------------ */
+/* init                                                                      */
+/* ------------------------------------------------------------------------ */
+
+function init(): HarnessApi {
+  const g = globalThis as AnyObject;
+  const modules = g.__modules as SandboxModules;
+  delete g.__modules;
+  delete g.__letterpressSandbox;
+
+  const React = modules.react;
+  const { renderToReadableStream } = modules["react-dom/server"];
+  const internals = React[REACT_INTERNALS_KEY] as AnyObject;
+  const initialInternals = { ...internals };
+
+  // What templates get from require(): shallow copies, so that React's
+  // internals object (mutable dispatcher slots) is not reachable from user
+  // code, then deep-frozen below.
+  const views: Record<string, AnyObject> = {
+    react: makeModuleView(React, [REACT_INTERNALS_KEY]),
+    "react/jsx-runtime": makeModuleView(modules["react/jsx-runtime"]),
+    "@react-email/components": makeModuleView(modules["@react-email/components"]),
+  };
+  const templateRequire = function require(specifier: string): AnyObject {
+    const mod = Object.prototype.hasOwnProperty.call(views, specifier) ? views[specifier] : undefined;
+    if (!mod) throw new Error(`Cannot find module '${String(specifier)}' (only react, react/jsx-runtime and @react-email/components are available)`);
+    return mod;
+  };
+
+  // Same wrapper as @react-email/render's node render(): an error boundary
+  // around a Suspense boundary around the element.
+  class ErrorBoundary extends React.Component {
+    constructor(props: unknown, context: unknown) {
+      super(props, context);
+      // Fizz hands every class component the same module-level objects;
+      // freeze them before any template component can see them.
+      harden(context);
+      harden((this as AnyObject).refs);
+    }
+    render(): unknown {
+      harden((this as AnyObject).updater);
+      return (this as AnyObject).props.children;
+    }
+  }
+
+  const consoleShim: AnyObject = {};
+  for (const method of ["log", "info", "warn", "error", "debug", "trace", "dir", "table", "group", "groupEnd", "time", "timeEnd", "assert", "count"]) {
+    consoleShim[method] = function () {};
+  }
+  g.console = consoleShim;
+
+  tameOverrides(g);
+  const probe = new React.Component({});
+  harden(probe.refs);
+  harden(probe.updater);
+  harden(g);
+  for (const view of Object.values(views)) harden(view);
+  harden(templateRequire);
+  harden(views);
+  harden(initialInternals);
+  // React's own export objects stay unfrozen only where React needs them to be.
+  harden(React, new Set([internals]));
+  harden(modules["react/jsx-runtime"]);
+  harden(modules["@react-email/components"]);
+
+  let factory: ((this: unknown, exports: AnyObject, require: typeof templateRequire, module: AnyObject) => void) | null = null;
+  let outcome: Outcome = { status: "idle" };
+
+  function resetSharedState(): void {
+    for (const key of Object.keys(internals)) {
+      if (!(key in initialInternals)) delete internals[key];
+    }
+    Object.assign(internals, initialInternals);
+    resetOutputState(Number.POSITIVE_INFINITY);
+  }
+
+  function instantiate(): unknown {
+    if (!factory) throw new InvalidComponentError("No template loaded");
+    const module: AnyObject = { exports: {} };
+    factory.call(module.exports, module.exports, templateRequire, module);
+    const exported = module.exports as AnyObject;
+    const candidate = exported && typeof exported === "object" && "default" in exported ? exported.default : exported;
+    const isComponent =
+      typeof candidate === "function" ||
+      (typeof candidate === "object" && candidate !== null && typeof (candidate as AnyObject).$$typeof === "symbol");
+    if (!isComponent) {
+      throw new InvalidComponentError(
+        "The template's default export is not a React component (expected `export default function Email(props) { ... }`)",
+      );
+    }
+    return candidate;
+  }
+
+  function fail(error: unknown): Outcome {
+    if (outputState.exceeded) return { status: "error", kind: "output_too_large", message: describeError(error) };
+    if (error instanceof InvalidComponentError) return { status: "error", kind: "invalid_component", message: error.message };
+    return { status: "error", kind: "threw", message: describeError(error) };
+  }
+
+  const api: HarnessApi = {
+    load(code: string): void {
+      // Function() is fine here: this is QuickJS, not the host.
+      factory = new Function("exports", "require", "module", String(code)) as typeof factory;
+    },
+
+    render(propsJson: string, maxOutputBytes: number): void {
+      resetSharedState();
+      clearMacrotasks();
+      resetOutputState(maxOutputBytes);
+      outcome = { status: "pending" };
+      let element: unknown;
+      try {
+        const Component = instantiate();
+        const props = JSON.parse(propsJson) as AnyObject;
+        element = React.createElement(
+          ErrorBoundary,
+          null,
+          React.createElement(React.Suspense, null, React.createElement(Component, props)),
+        );
+      } catch (error) {
+        outcome = fail(error);
+        return;
+      }
+      const settleOk = (bytes: Uint8Array): void => {
+        if (outcome.status === "pending") outcome = { status: "ok", bytes: bytes.buffer as ArrayBuffer };
+      };
+      const settleError = (error: unknown): void => {
+        if (outcome.status === "pending") outcome = fail(error);
+      };
+      try {
+        renderToReadableStream(element, {
+          progressiveChunkSize: Number.POSITIVE_INFINITY,
+          onError(error: unknown) {
+            settleError(error);
+          },
+        })
+          .then((stream) => (stream.allReady as Promise<void>).then(() => readBytes(stream, maxOutputBytes)))
+          .then(settleOk, settleError);
+      } catch (error) {
+        settleError(error);
+      }
+    },
+
+    /**
+     * Called by the host whenever QuickJS has no pending promise job: runs
+     * one macrotask if the render is still pending and returns the status
+     * ("stalled" = pending with nothing left to run, i.e. a promise that
+     * will never settle).
+     */
+    tick(): string {
+      if (outcome.status === "pending" && !runMacrotask()) return "stalled";
+      return outcome.status;
+    },
+
+    take(): ArrayBuffer | { kind: FailureKind; message: string } {
+      const current = outcome;
+      outcome = { status: "idle" };
+      resetSharedState();
+      if (current.status === "ok") return current.bytes;
+      if (current.status === "error") return { kind: current.kind, message: current.message };
+      return { kind: "threw", message: "Render did not complete" };
+    },
+
+    previewProps(maxOutputBytes: number): { json: string | null } | { kind: FailureKind; message: string } {
+      resetSharedState();
+      clearMacrotasks();
+      resetOutputState(maxOutputBytes);
+      try {
+        const Component = instantiate() as AnyObject;
+        const preview = Component.PreviewProps;
+        if (preview === undefined || preview === null) return { json: null };
+        const json = JSON.stringify(preview);
+        if (typeof json !== "string") return { json: null };
+        if (json.length > maxOutputBytes) {
+          outputState.exceeded = true;
+          throw new Error(`PreviewProps exceed the limit of ${maxOutputBytes} bytes`);
+        }
+        return { json };
+      } catch (error) {
+        const failure = fail(error);
+        return failure.status === "error"
+          ? { kind: failure.kind, message: failure.message }
+          : { kind: "threw", message: describeError(error) };
+      } finally {
+        resetSharedState();
+      }
+    },
+
+    /** Runs one leftover macrotask (e.g. React's post-render housekeeping); false when there was none. */
+    drain(): boolean {
+      return runMacrotask();
+    },
+  };
+  harden(api);
+  return api;
+}
+
+export function install(modules: SandboxModules): void {
+  const g = globalThis as AnyObject;
+  g.__modules = modules;
+  g.__letterpressSandbox = { init };
+}

@@ -1,0 +1,266 @@
+/**
+ * Minimal host-environment shims for the QuickJS sandbox runtime.
+ *
+ * This file is NOT imported by server code. It is bundled into
+ * `runtime.generated.js` by `scripts/build-sandbox-runtime.ts` through
+ * esbuild's `inject` option: every free reference to `TextEncoder`,
+ * `queueMicrotask`, `MessageChannel`, `setTimeout`, `clearTimeout` or
+ * `ReadableStream` inside the bundled libraries (React, react-dom/server)
+ * is rewritten to the exports below. They are module-scoped bindings inside
+ * the bundle, never globals, so template code cannot see any of them: there
+ * are no timers in the sandbox, only a task queue that the host drains
+ * synchronously (see `runMacrotask`). There is no real time, network or I/O.
+ */
+
+/* ------------------------------------------------------------------------ */
+/* Output accounting, controlled by the harness around each render.          */
+/* ------------------------------------------------------------------------ */
+
+export class OutputLimitError extends Error {
+  constructor(limit: number) {
+    super(`Rendered output exceeds the limit of ${limit} bytes`);
+    this.name = "OutputLimitError";
+  }
+}
+
+export const outputState = {
+  /** Max UTF-8 bytes that may be encoded during the current render. */
+  limit: Number.POSITIVE_INFINITY,
+  /** UTF-8 bytes encoded since the last reset. */
+  encoded: 0,
+  /** Set once the limit was hit; the harness reports it to the host. */
+  exceeded: false,
+};
+
+export function resetOutputState(limit: number): void {
+  outputState.limit = limit;
+  outputState.encoded = 0;
+  outputState.exceeded = false;
+}
+
+function failOutput(): never {
+  outputState.exceeded = true;
+  throw new OutputLimitError(outputState.limit);
+}
+
+/* ------------------------------------------------------------------------ */
+/* TextEncoder (UTF-8, WHATWG semantics: lone surrogates become U+FFFD).      */
+/* ------------------------------------------------------------------------ */
+
+class SandboxTextEncoder {
+  get encoding(): string {
+    return "utf-8";
+  }
+
+  encode(input: string = ""): Uint8Array {
+    const s = String(input);
+    const n = s.length;
+    // UTF-8 needs at least one byte per UTF-16 code unit: bail out before
+    // allocating anything for absurdly large strings.
+    if (outputState.encoded + n > outputState.limit) failOutput();
+    let bytes = 0;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x80) bytes += 1;
+      else if (c < 0x800) bytes += 2;
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    }
+    outputState.encoded += bytes;
+    if (outputState.encoded > outputState.limit) failOutput();
+    const out = new Uint8Array(bytes);
+    if (bytes === n) {
+      for (let i = 0; i < n; i++) out[i] = s.charCodeAt(i);
+      return out;
+    }
+    let p = 0;
+    for (let i = 0; i < n; i++) {
+      let c = s.charCodeAt(i);
+      if (c < 0x80) {
+        out[p++] = c;
+      } else if (c < 0x800) {
+        out[p++] = 0xc0 | (c >> 6);
+        out[p++] = 0x80 | (c & 0x3f);
+      } else if (c >= 0xd800 && c <= 0xdfff) {
+        const next = i + 1 < n ? s.charCodeAt(i + 1) : 0;
+        if (c <= 0xdbff && (next & 0xfc00) === 0xdc00) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+          i++;
+          out[p++] = 0xf0 | (c >> 18);
+          out[p++] = 0x80 | ((c >> 12) & 0x3f);
+          out[p++] = 0x80 | ((c >> 6) & 0x3f);
+          out[p++] = 0x80 | (c & 0x3f);
+        } else {
+          out[p++] = 0xef;
+          out[p++] = 0xbf;
+          out[p++] = 0xbd;
+        }
+      } else {
+        out[p++] = 0xe0 | (c >> 12);
+        out[p++] = 0x80 | ((c >> 6) & 0x3f);
+        out[p++] = 0x80 | (c & 0x3f);
+      }
+    }
+    return out;
+  }
+}
+export { SandboxTextEncoder as TextEncoder };
+
+/* ------------------------------------------------------------------------ */
+/* Event loop: microtasks are QuickJS promise jobs; "macrotasks" go into a   */
+/* queue that the host drains one at a time when no promise job is pending.  */
+/* Delays are ignored: there is no clock-driven scheduling in the sandbox.   */
+/* ------------------------------------------------------------------------ */
+
+type Task = () => void;
+const macrotasks: Array<{ id: number; run: Task }> = [];
+let nextTaskId = 1;
+
+function enqueueTask(run: Task): number {
+  const id = nextTaskId++;
+  macrotasks.push({ id, run });
+  return id;
+}
+
+/** Runs one queued task; returns false when the queue was empty. */
+export function runMacrotask(): boolean {
+  const task = macrotasks.shift();
+  if (!task) return false;
+  task.run();
+  return true;
+}
+
+export function pendingMacrotasks(): number {
+  return macrotasks.length;
+}
+
+export function clearMacrotasks(): void {
+  macrotasks.length = 0;
+}
+
+function sandboxQueueMicrotask(callback: () => void): void {
+  void Promise.resolve().then(callback);
+}
+export { sandboxQueueMicrotask as queueMicrotask };
+
+function sandboxSetTimeout(callback: (...args: unknown[]) => void, _ms?: number, ...args: unknown[]): number {
+  return enqueueTask(() => callback(...args));
+}
+function sandboxClearTimeout(id: number | undefined): void {
+  const index = macrotasks.findIndex((t) => t.id === id);
+  if (index >= 0) macrotasks.splice(index, 1);
+}
+export { sandboxSetTimeout as setTimeout, sandboxClearTimeout as clearTimeout };
+
+class SandboxMessagePort {
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  other: SandboxMessagePort | null = null;
+  postMessage(data: unknown): void {
+    const target = this.other;
+    enqueueTask(() => {
+      if (target && target.onmessage) target.onmessage({ data });
+    });
+  }
+  close(): void {
+    this.onmessage = null;
+  }
+}
+
+class SandboxMessageChannel {
+  readonly port1 = new SandboxMessagePort();
+  readonly port2 = new SandboxMessagePort();
+  constructor() {
+    this.port1.other = this.port2;
+    this.port2.other = this.port1;
+  }
+}
+export { SandboxMessageChannel as MessageChannel };
+
+/* ------------------------------------------------------------------------ */
+/* ReadableStream: only what react-dom/server's renderToReadableStream uses   */
+/* ({ type: "bytes", pull, cancel }); consumed by the harness via readBytes. */
+/* ------------------------------------------------------------------------ */
+
+export type ByteController = {
+  enqueue(chunk: Uint8Array): void;
+  close(): void;
+  error(reason: unknown): void;
+  readonly desiredSize: number;
+};
+
+type UnderlyingByteSource = {
+  type?: string;
+  start?: (controller: ByteController) => void;
+  pull?: (controller: ByteController) => void;
+  cancel?: (reason: unknown) => void;
+};
+
+class SandboxReadableStream {
+  readonly source: UnderlyingByteSource;
+  allReady?: Promise<void>;
+  constructor(source: UnderlyingByteSource) {
+    this.source = source;
+  }
+}
+export { SandboxReadableStream as ReadableStream };
+
+/**
+ * Pulls every chunk out of a stream created by react-dom/server and resolves
+ * with the concatenated bytes. Enforces the output byte limit.
+ */
+export function readBytes(stream: SandboxReadableStream, limit: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    let done = false;
+    const controller: ByteController = {
+      enqueue(chunk) {
+        if (done) return;
+        total += chunk.byteLength;
+        if (total > limit) {
+          done = true;
+          outputState.exceeded = true;
+          const error = new OutputLimitError(limit);
+          try {
+            if (stream.source.cancel) stream.source.cancel(error);
+          } catch {
+            // ignore: we are already failing
+          }
+          reject(error);
+          return;
+        }
+        // React never writes into a view after enqueueing it (it allocates a
+        // fresh one), so keeping references is safe.
+        chunks.push(chunk);
+      },
+      close() {
+        if (done) return;
+        done = true;
+        const out = new Uint8Array(total);
+        let offset = 0;
+        for (const chunk of chunks) {
+          out.set(chunk, offset);
+          offset += chunk.byteLength;
+        }
+        resolve(out);
+      },
+      error(reason) {
+        if (done) return;
+        done = true;
+        reject(reason);
+      },
+      get desiredSize() {
+        return 0;
+      },
+    };
+    try {
+      if (stream.source.start) stream.source.start(controller);
+      if (!done && stream.source.pull) stream.source.pull(controller);
+    } catch (error) {
+      done = true;
+      reject(error);
+    }
+  });
+}

@@ -1,0 +1,122 @@
+import { z } from "zod";
+import { emailUsageSchema } from "@/lib/schemas/usage";
+
+export const MAX_RECIPIENTS = 50;
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+export const MAX_SCHEDULE_DAYS = 30;
+
+const emailAddress = z.email({ error: "must be a valid email address" });
+const addressList = z.union([emailAddress, z.array(emailAddress).min(1, "must list at least one address")], {
+  error: "must be an email address or an array of email addresses",
+});
+
+// `addr` or `Name <addr>`; the display name may be quoted.
+const FROM_PATTERN = /^\s*(?:(?:"([^"]*)"|([^<>"]*?))\s*<([^<>\s]+)>|([^<>\s]+))\s*$/;
+
+export function parseFromAddress(value: string): { name: string | null; address: string } | null {
+  const match = FROM_PATTERN.exec(value);
+  if (!match) return null;
+  const address = match[3] ?? match[4];
+  if (!emailAddress.safeParse(address).success) return null;
+  const name = (match[1] ?? match[2] ?? "").trim();
+  return { name: name || null, address };
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+export function decodedBase64Length(content: string): number {
+  const clean = content.replace(/\s+/g, "");
+  const padding = clean.endsWith("==") ? 2 : clean.endsWith("=") ? 1 : 0;
+  return (clean.length / 4) * 3 - padding;
+}
+
+const attachmentSchema = z
+  .object({
+    filename: z.string({ error: "filename is required" }).min(1, "filename is required").max(255, "filename is at most 255 characters"),
+    content: z
+      .string({ error: "content must be a Base64 string" })
+      .refine((value) => BASE64.test(value.replace(/\s+/g, "")), "content must be Base64")
+      .optional(),
+    content_type: z.string().min(1).max(255).optional(),
+    path: z
+      .string({ error: "path must be an https:// URL" })
+      .refine((value) => {
+        try {
+          return new URL(value).protocol === "https:";
+        } catch {
+          return false;
+        }
+      }, "path must be an https:// URL; files on the server cannot be attached")
+      .optional(),
+  })
+  .superRefine((attachment, ctx) => {
+    const sources = Number(attachment.content !== undefined) + Number(attachment.path !== undefined);
+    if (sources !== 1) {
+      ctx.addIssue({ code: "custom", path: ["content"], message: "give exactly one of content (Base64) or path (https:// URL)" });
+    }
+  });
+
+const tagSchema = z.object({
+  name: z.string({ error: "name is required" }).min(1, "name must be 1 to 256 characters").max(256, "name must be 1 to 256 characters"),
+  value: z.string({ error: "value is required" }).min(1, "value must be 1 to 256 characters").max(256, "value must be 1 to 256 characters"),
+});
+
+export const sendRequestSchema = z
+  .object({
+    template_id: z.uuid({ error: "template_id must be a template id (uuid)" }),
+    to: addressList,
+    subject: z.string({ error: "subject is required" }).min(1, "subject must be 1 to 998 characters").max(998, "subject must be 1 to 998 characters"),
+    cc: addressList.optional(),
+    bcc: addressList.optional(),
+    reply_to: addressList.optional(),
+    from: z
+      .string({ error: "from must be a string" })
+      .refine((value) => parseFromAddress(value) !== null, 'from must be "address@domain" or "Name <address@domain>"')
+      .optional(),
+    variables: z.record(z.string(), z.unknown(), { error: "variables must be an object" }).default({}),
+    text: z.string({ error: "text must be a string" }).optional(),
+    headers: z.record(z.string(), z.string({ error: "header values must be strings" }), { error: "headers must be an object of strings" }).optional(),
+    attachments: z.array(attachmentSchema, { error: "attachments must be an array" }).optional(),
+    tags: z.array(tagSchema, { error: "tags must be an array" }).optional(),
+    scheduled_at: z.iso
+      .datetime({ offset: true, error: "scheduled_at must be an ISO 8601 date-time" })
+      .refine((value) => Date.parse(value) > Date.now(), "scheduled_at must be in the future")
+      .refine(
+        (value) => Date.parse(value) <= Date.now() + MAX_SCHEDULE_DAYS * 24 * 3600 * 1000,
+        `scheduled_at must be at most ${MAX_SCHEDULE_DAYS} days ahead`,
+      )
+      .optional(),
+  })
+  .superRefine((body, ctx) => {
+    const count = (list: string | string[] | undefined) => (list === undefined ? 0 : Array.isArray(list) ? list.length : 1);
+    const recipients = count(body.to) + count(body.cc) + count(body.bcc);
+    if (recipients > MAX_RECIPIENTS) {
+      ctx.addIssue({ code: "custom", path: ["to"], message: `at most ${MAX_RECIPIENTS} recipients across to, cc and bcc (got ${recipients})` });
+    }
+    const bytes = (body.attachments ?? []).reduce((sum, a) => sum + (a.content ? decodedBase64Length(a.content) : 0), 0);
+    if (bytes > MAX_ATTACHMENT_BYTES) {
+      ctx.addIssue({ code: "custom", path: ["attachments"], message: "attachments total at most 10 MB" });
+    }
+  })
+  .meta({ id: "SendRequest" });
+
+export type SendRequest = z.output<typeof sendRequestSchema>;
+
+export const sendResponseSchema = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      id: z.string(),
+      from: z.string(),
+      to: z.array(z.string()),
+      subject: z.string(),
+      sent_at: z.iso.datetime(),
+      scheduled_at: z.iso.datetime().optional(),
+    }),
+    meta: z.object({ email_usage: emailUsageSchema }),
+  })
+  .meta({ id: "SendResponse" });
+
+export const emailLimitBodySchema = z
+  .object({ error: z.literal("Email sending not allowed"), message: z.string(), is_overage: z.literal(false) })
+  .meta({ id: "EmailLimitExceeded" });

@@ -1,0 +1,152 @@
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { hashPassword } from "@/lib/auth/passwords";
+import { createAccount, getAccountByEmailOrThrow, setAccountPlan } from "@/lib/db/accounts";
+import { createApiKey, revokeApiKey } from "@/lib/db/api-keys";
+import { addLibraryEntry } from "@/lib/db/library";
+import { addSendingDomain } from "@/lib/db/domains";
+import { listOutbox } from "@/lib/db/emails";
+import { listCatalogue } from "@/lib/db/templates";
+import { isPlanName, PLAN_NAMES } from "@/lib/plans";
+import { createTemplateFromSource } from "@/lib/user-templates";
+import { connectDatabase, prepareDatabase } from "./lib/database";
+
+// npm run -s admin -- <command> [--flags]: JSON on stdout; a message on stderr and exit 1 on error.
+
+class UsageError extends Error {}
+
+const USAGE = `Usage: npm run -s admin -- <command> [options]
+  user:create --email E [--plan free|monthly|annual] [--password P]
+  key:create --email E [--name N]
+  key:revoke --id ID
+  plan:set --email E --plan P
+  catalogue
+  template:create --email E --name N --file PATH.tsx [--description D]
+  library:add --email E --template ID_OR_SLUG
+  domain:add --email E --domain D [--verified] [--default-sender ADDRESS]
+  outbox --email E`;
+
+type Flags = Record<string, string | boolean | undefined>;
+
+function required(flags: Flags, name: string): string {
+  const value = flags[name];
+  if (typeof value !== "string" || value.trim() === "") throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+function plan(value: string) {
+  if (!isPlanName(value)) throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(", ")}`);
+  return value;
+}
+
+const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
+  "user:create": async (flags) => {
+    const email = required(flags, "email");
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError("--email must be an email address");
+    const password = typeof flags.password === "string" ? flags.password : undefined;
+    if (password !== undefined && password.length < 8) throw new UsageError("--password must be at least 8 characters");
+    const account = await createAccount({
+      email,
+      plan: typeof flags.plan === "string" ? plan(flags.plan) : "free",
+      passwordHash: password ? await hashPassword(password) : null,
+    });
+    return { id: account.id, email: account.email, plan: account.plan };
+  },
+  "key:create": async (flags) => {
+    const account = await getAccountByEmailOrThrow(required(flags, "email"));
+    const key = await createApiKey(account.id, typeof flags.name === "string" ? flags.name : "CLI key");
+    return { id: key.id, key: key.key };
+  },
+  "key:revoke": async (flags) => {
+    const id = required(flags, "id");
+    if (!/^[0-9a-f-]{36}$/i.test(id)) throw new UsageError("--id must be an API key id (uuid)");
+    const key = await revokeApiKey(id);
+    if (!key) throw new Error(`No API key with id ${id}`);
+    return { id: key.id, revoked_at: key.revoked_at };
+  },
+  "plan:set": async (flags) => {
+    const account = await getAccountByEmailOrThrow(required(flags, "email"));
+    const updated = await setAccountPlan(account.id, plan(required(flags, "plan")));
+    return { id: updated.id, email: updated.email, plan: updated.plan };
+  },
+  catalogue: async () =>
+    (await listCatalogue()).map((t) => ({
+      id: t.id,
+      slug: t.slug,
+      name: t.name,
+      description: t.description,
+      price: Number(t.price),
+      is_public: t.is_public,
+    })),
+  "template:create": async (flags) => {
+    const account = await getAccountByEmailOrThrow(required(flags, "email"));
+    const file = required(flags, "file");
+    const code = await readFile(file, "utf8").catch(() => {
+      throw new UsageError(`Cannot read --file ${file}`);
+    });
+    const template = await createTemplateFromSource(account.id, {
+      name: required(flags, "name"),
+      description: typeof flags.description === "string" ? flags.description : "",
+      code,
+    });
+    return { id: template.id, name: template.name };
+  },
+  "library:add": async (flags) => {
+    const account = await getAccountByEmailOrThrow(required(flags, "email"));
+    return addLibraryEntry(account.id, required(flags, "template"), { processor: "cli" });
+  },
+  "domain:add": async (flags) => {
+    const account = await getAccountByEmailOrThrow(required(flags, "email"));
+    return addSendingDomain(account.id, {
+      domain: required(flags, "domain"),
+      verified: flags.verified === true,
+      defaultSender: typeof flags["default-sender"] === "string" ? flags["default-sender"] : undefined,
+    });
+  },
+  outbox: async (flags) => {
+    const account = await getAccountByEmailOrThrow(required(flags, "email"));
+    return listOutbox(account.id);
+  },
+};
+
+async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2);
+  if (!command || command === "help" || command === "--help") {
+    console.error(USAGE);
+    return command ? 0 : 1;
+  }
+  const run = commands[command];
+  if (!run) {
+    console.error(`Unknown command "${command}".\n${USAGE}`);
+    return 1;
+  }
+  let flags: Flags;
+  try {
+    flags = parseArgs({
+      args: rest,
+      options: {
+        email: { type: "string" }, plan: { type: "string" }, password: { type: "string" }, name: { type: "string" },
+        id: { type: "string" }, file: { type: "string" }, description: { type: "string" }, template: { type: "string" },
+        domain: { type: "string" }, verified: { type: "boolean" }, "default-sender": { type: "string" },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 1;
+  }
+
+  const connection = await connectDatabase();
+  try {
+    await prepareDatabase();
+    console.log(JSON.stringify(await run(flags), null, 2));
+    return 0;
+  } catch (error) {
+    console.error(`Error: ${(error as Error).message}`);
+    return 1;
+  } finally {
+    await connection.close();
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,56 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { connectDatabase, ensureLocalSessionSecret, prepareDatabase } from "./lib/database";
+
+// npm run dev / npm start: brings up the database (the embedded one when DATABASE_URL is unset), applies pending
+// migrations, then runs Next as a child process and stops everything together on Ctrl-C.
+const mode = process.argv[2] === "start" ? "start" : "dev";
+const port = process.env.PORT ?? "3000";
+const log = (line: string) => console.log(`[letterpress] ${line}`);
+
+const embedded = !process.env.DATABASE_URL;
+await ensureLocalSessionSecret();
+const connection = await connectDatabase({ log });
+if (connection.source === "embedded (shared with a running app)") {
+  console.error("Another Letterpress app is already serving the embedded database in .data/. Stop it first.");
+  process.exit(1);
+}
+try {
+  await prepareDatabase({ alwaysSeed: embedded, log });
+} catch (error) {
+  console.error(`Could not prepare the database: ${(error as Error).message}`);
+  await connection.close();
+  process.exit(1);
+}
+
+const next = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), mode, "-p", port], {
+  stdio: ["inherit", "pipe", "inherit"],
+  env: { ...process.env, PORT: port },
+});
+let announced = false;
+next.stdout.on("data", (chunk: Buffer) => {
+  process.stdout.write(chunk);
+  if (!announced && /Ready|started server|Local:/i.test(chunk.toString())) {
+    announced = true;
+    log(`Letterpress is running at http://localhost:${port} on the ${connection.source === "DATABASE_URL" ? "DATABASE_URL" : "embedded"} database.`);
+    log("Get an API key (in another terminal):");
+    log("  npm run -s admin -- user:create --email you@example.com --password 'choose-a-password'");
+    log("  npm run -s admin -- key:create --email you@example.com");
+    log(`Or sign up at http://localhost:${port}/signup and use Settings → API Keys.`);
+  }
+});
+
+let stopping = false;
+async function stop(code: number) {
+  if (stopping) return;
+  stopping = true;
+  if (next.exitCode === null) {
+    next.kill("SIGTERM");
+    await new Promise((resolve) => next.once("exit", resolve));
+  }
+  await connection.close();
+  process.exit(code);
+}
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
+next.on("exit", (code) => void stop(code ?? 0));

@@ -1,0 +1,69 @@
+import { randomUUID } from "node:crypto";
+import { NextRequest } from "next/server";
+import { createAccount } from "@/lib/db/accounts";
+import { createApiKey } from "@/lib/db/api-keys";
+import { getDb } from "@/lib/db/client";
+import { addLibraryEntry } from "@/lib/db/library";
+import { billingPeriod, type PlanName } from "@/lib/plans";
+
+export const BASE = "http://localhost:3000";
+
+type RouteHandler = (request: NextRequest, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+
+export type CallOptions = {
+  method?: string;
+  headers?: Record<string, string>;
+  /** An object is sent as JSON; a string is sent as is. */
+  body?: unknown;
+  params?: Record<string, string | string[]>;
+};
+
+export type CallResult = { status: number; headers: Headers; body: any; text: string };
+
+/** Calls a route handler exactly as Next would, and reads the JSON answer. */
+export async function call(handler: RouteHandler, path: string, options: CallOptions = {}): Promise<CallResult> {
+  const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  const request = new NextRequest(new URL(path, BASE), {
+    method: options.method ?? "GET",
+    headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...options.headers },
+    body,
+  });
+  const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+export type TestUser = { accountId: string; email: string; key: string; keyId: string; plan: PlanName };
+
+export async function createUser(plan: PlanName = "free"): Promise<TestUser> {
+  const email = `user-${randomUUID()}@example.com`;
+  const account = await createAccount({ email, plan });
+  const key = await createApiKey(account.id, "test key");
+  return { accountId: account.id, email, key: key.key, keyId: key.id, plan };
+}
+
+export const auth = (user: TestUser) => ({ "x-api-key": user.key });
+
+export async function catalogueId(slug: string): Promise<string> {
+  const [row] = await getDb()<{ id: string }[]>`select id from templates where slug = ${slug} and owner_account_id is null`;
+  if (!row) throw new Error(`catalogue template ${slug} not seeded`);
+  return row.id;
+}
+
+export async function addToLibrary(user: TestUser, slug: string) {
+  return addLibraryEntry(user.accountId, slug, { processor: "test" });
+}
+
+/** Sets this month's API call count, to test quota boundaries without making hundreds of calls. */
+export async function setApiCallsUsed(user: TestUser, count: number): Promise<void> {
+  const { start } = billingPeriod();
+  await getDb()`
+    insert into usage_counters (account_id, metric, period_start, count) values (${user.accountId}, 'api_calls', ${start}, ${count})
+    on conflict (account_id, metric, period_start) do update set count = excluded.count`;
+}

@@ -1,0 +1,14 @@
+import { afterAll, inject } from "vitest";
+import { resetConfig } from "@/lib/config";
+import { closeDb } from "@/lib/db/client";
+
+process.env.DATABASE_URL = inject("databaseUrl");
+process.env.SESSION_SECRET ??= "test-session-secret-that-is-long-enough-0123456789";
+process.env.SITE_URL ??= "http://localhost:3000";
+delete process.env.RESEND_API_KEY;
+delete process.env.NEXT_PUBLIC_SUPABASE_URL;
+resetConfig();
+
+afterAll(async () => {
+  await closeDb();
+});
