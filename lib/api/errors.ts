@@ -73,9 +73,12 @@ export const errors = {
 
 /** zod issues as the contract's `details`: one entry per problem, `field` a dotted path under `prefix`. */
 export function zodDetails(error: z.ZodError, prefix?: string): ValidationDetail[] {
-  return error.issues.map((issue) => {
-    const path = issue.path.map(String);
-    const field = [prefix, ...path].filter((part) => part !== undefined && part !== "").join(".");
-    return { field: field || prefix || "body", message: issue.message };
-  });
+  const fieldOf = (path: PropertyKey[]) =>
+    [prefix, ...path.map(String)].filter((part) => part !== undefined && part !== "").join(".") || "body";
+  return error.issues.flatMap((issue) =>
+    // Unknown keys are one issue in zod; the contract wants one entry per offending field.
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({ field: fieldOf([...issue.path, key]), message: `${key} is not a recognised field` }))
+      : [{ field: fieldOf(issue.path), message: issue.message }],
+  );
 }

@@ -18,3 +18,28 @@ export function createSupabaseClientForRequest(request: NextRequest) {
     realtime: { transport: WebSocket as never },
   });
 }
+
+/**
+ * The client for Server Components, Server Actions and Route Handlers (Supabase's `utils/supabase/server.ts`): reads
+ * and writes the auth cookies through next/headers. Server Components cannot write cookies; the proxy refreshes the
+ * session before they run, so a failed write there is safe to ignore.
+ */
+export async function createSupabaseServerClient() {
+  const supabase = getConfig().supabase;
+  if (!supabase) throw new Error("Supabase is not configured");
+  const { cookies } = await import("next/headers");
+  const cookieStore = await cookies();
+  return createServerClient(supabase.url, supabase.publishableKey, {
+    cookies: {
+      getAll: () => cookieStore.getAll(),
+      setAll: (cookiesToSet) => {
+        try {
+          for (const { name, value, options } of cookiesToSet) cookieStore.set(name, value, options);
+        } catch {
+          // Called from a Server Component: the proxy keeps the session fresh instead.
+        }
+      },
+    },
+    realtime: { transport: WebSocket as never },
+  });
+}

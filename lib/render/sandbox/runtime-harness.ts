@@ -48,7 +48,7 @@ type Outcome =
   | { status: "error"; kind: FailureKind; message: string };
 
 export type HarnessApi = {
-  load(code: string): void;
+  load(code: string): string | null;
   render(propsJson: string, maxOutputBytes: number): void;
   tick(): string;
   take(): ArrayBuffer | { kind: FailureKind; message: string };
@@ -260,9 +260,15 @@ function init(): HarnessApi {
   }
 
   const api: HarnessApi = {
-    load(code: string): void {
-      // Function() is fine here: this is QuickJS, not the host.
-      factory = new Function("exports", "require", "module", String(code)) as typeof factory;
+    load(code: string): string | null {
+      try {
+        // Function() is fine here: this is QuickJS, not the host.
+        factory = new Function("exports", "require", "module", String(code)) as typeof factory;
+        return null;
+      } catch (error) {
+        factory = null;
+        return describeError(error);
+      }
     },
 
     render(propsJson: string, maxOutputBytes: number): void {

@@ -128,7 +128,12 @@ function enqueueTask(run: Task): number {
 export function runMacrotask(): boolean {
   const task = macrotasks.shift();
   if (!task) return false;
-  task.run();
+  try {
+    task.run();
+  } catch {
+    // An exception escaping a task is "reported" by a browser and the event
+    // loop carries on; there is nowhere to report it here.
+  }
   return true;
 }
 

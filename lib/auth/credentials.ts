@@ -1,0 +1,65 @@
+import { z } from "zod";
+
+// What both providers accept from the sign-up and sign-in forms, and the errors they may answer with.
+
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 200;
+
+export const signInSchema = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email({ error: "Enter a valid email address" })),
+  password: z.string().min(1, "Enter your password").max(MAX_PASSWORD_LENGTH, "That password is too long"),
+});
+
+export const signUpSchema = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email({ error: "Enter a valid email address" })),
+  password: z
+    .string()
+    .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters`)
+    .max(MAX_PASSWORD_LENGTH, `Use at most ${MAX_PASSWORD_LENGTH} characters`),
+});
+
+export type Credentials = z.output<typeof signInSchema>;
+
+export type AuthErrorCode =
+  | "INVALID_CREDENTIALS"
+  | "EMAIL_TAKEN"
+  | "EMAIL_NOT_CONFIRMED"
+  | "INVALID_INPUT"
+  | "PROVIDER_ERROR";
+
+export class AuthError extends Error {
+  constructor(
+    public readonly code: AuthErrorCode,
+    message: string,
+    public readonly fields: Partial<Record<"email" | "password", string>> = {},
+  ) {
+    super(message);
+    this.name = "AuthError";
+  }
+}
+
+export const WRONG_CREDENTIALS_MESSAGE = "That email and password don't match an account. Check them and try again.";
+
+/** Parses form input, turning zod issues into one AuthError with a message per field. */
+export function parseCredentials<S extends typeof signInSchema | typeof signUpSchema>(schema: S, input: unknown): Credentials {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const fields: Partial<Record<"email" | "password", string>> = {};
+  for (const issue of parsed.error.issues) {
+    const key = issue.path[0];
+    if ((key === "email" || key === "password") && !fields[key]) fields[key] = issue.message;
+  }
+  throw new AuthError("INVALID_INPUT", "Check the highlighted fields.", fields);
+}
+
+/** Only same-site relative paths survive as a post-sign-in destination (no `//evil.example`, no `https://…`). */
+export function safeNextPath(value: unknown, fallback = "/dashboard"): string {
+  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+  try {
+    const url = new URL(value, "http://internal.invalid");
+    if (url.origin !== "http://internal.invalid") return fallback;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return fallback;
+  }
+}

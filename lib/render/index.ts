@@ -1,0 +1,91 @@
+import "server-only";
+import { render, toPlainText } from "@react-email/render";
+import { createElement } from "react";
+import { z } from "zod";
+import { errors, zodDetails } from "@/lib/api/errors";
+import { getCatalogueEntry } from "@/lib/catalogue";
+import type { TemplateRecord } from "@/lib/db/templates";
+import { renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
+import type { VariableDeclaration } from "@/lib/schemas/templates";
+
+export type RenderedEmail = { html: string; text?: string };
+type RenderableTemplate = Pick<TemplateRecord, "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables">;
+
+/**
+ * Renders a template with the caller's variables: catalogue templates natively from the components compiled into the
+ * app; user-authored templates only inside the WebAssembly sandbox. Variables are validated against the template's
+ * declaration first (400 with `variables.<name>`); a template that fails answers 422 RENDER_ERROR.
+ */
+export async function renderTemplate(
+  template: RenderableTemplate,
+  variables: Record<string, unknown>,
+  options: { plainText?: boolean } = {},
+): Promise<RenderedEmail> {
+  const html = template.owner_account_id === null ? await renderCatalogue(template, variables) : await renderUserTemplate(template, variables);
+  return options.plainText ? { html, text: toPlainText(html) } : { html };
+}
+
+/** The props a template receives: the variables after validation, with declared defaults applied. */
+export function resolveVariables(template: RenderableTemplate, variables: Record<string, unknown>): Record<string, unknown> {
+  const schema =
+    template.owner_account_id === null && template.slug
+      ? getCatalogueEntry(template.slug)?.variables
+      : undefined;
+  const parsed = (schema ?? schemaFromDeclarations(template.variables)).safeParse(variables);
+  if (!parsed.success) throw errors.validation(zodDetails(parsed.error, "variables"));
+  return parsed.data as Record<string, unknown>;
+}
+
+async function renderCatalogue(template: RenderableTemplate, variables: Record<string, unknown>): Promise<string> {
+  const entry = template.slug ? getCatalogueEntry(template.slug) : undefined;
+  if (!entry) throw new Error(`Catalogue template ${template.id} (${template.slug}) has no component in emails/`);
+  const props = resolveVariables(template, variables);
+  try {
+    // React escapes every text and attribute value, so variables cannot inject markup.
+    return await render(createElement(entry.component, props));
+  } catch (error) {
+    throw errors.renderFailed(`The template threw while rendering: ${(error as Error).message}`);
+  }
+}
+
+async function renderUserTemplate(template: RenderableTemplate, variables: Record<string, unknown>): Promise<string> {
+  if (!template.compiled_code) {
+    throw errors.renderFailed("This template has not been compiled. Save it again to compile it.");
+  }
+  const props = resolveVariables(template, variables);
+  try {
+    return await renderInSandbox({
+      cacheKey: `${template.id}:${template.version}`,
+      compiledCode: template.compiled_code,
+      props,
+    });
+  } catch (error) {
+    if (error instanceof SandboxRenderError) throw errors.renderFailed(error.message);
+    throw error;
+  }
+}
+
+const expected = (what: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? "is required" : `must be ${what}`;
+
+const TYPE_SCHEMAS: Record<VariableDeclaration["type"], () => z.ZodType> = {
+  string: () => z.string({ error: expected("a string") }),
+  number: () => z.number({ error: expected("a number") }),
+  boolean: () => z.boolean({ error: expected("a boolean") }),
+  array: () => z.array(z.unknown(), { error: expected("an array") }),
+  object: () => z.record(z.string(), z.unknown(), { error: expected("an object") }),
+};
+
+/** A zod schema for a user template's stored declarations; undeclared variables pass through untouched. */
+export function schemaFromDeclarations(declarations: VariableDeclaration[]): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const declaration of declarations) {
+    const base = TYPE_SCHEMAS[declaration.type]();
+    shape[declaration.name] = declaration.required
+      ? base
+      : declaration.default !== undefined
+        ? base.default(declaration.default as never)
+        : base.optional();
+  }
+  return z.object(shape);
+}

@@ -1,0 +1,35 @@
+import { createServerClient } from "@supabase/ssr";
+import { NextResponse, type NextRequest } from "next/server";
+import WebSocket from "ws";
+import { getConfig } from "@/lib/config";
+
+const AUTH_COOKIE = /^sb-.+-auth-token(\.\d+)?$/;
+
+/**
+ * Supabase's session refresh for the proxy (its Next.js example's `updateSession`): verifies the access token with
+ * getClaims(), refreshing it when it has expired, and writes the new cookies both to the request the rest of the app
+ * sees and to the response the browser gets. Returns the response to continue with and whether a user is signed in.
+ */
+export async function updateSupabaseSession(request: NextRequest): Promise<{ response: NextResponse; signedIn: boolean }> {
+  const supabase = getConfig().supabase;
+  let response = NextResponse.next({ request });
+  // Nothing to refresh (API-key calls, visitors): skip the client entirely.
+  if (!supabase || !request.cookies.getAll().some((cookie) => AUTH_COOKIE.test(cookie.name))) {
+    return { response, signedIn: false };
+  }
+  const client = createServerClient(supabase.url, supabase.publishableKey, {
+    cookies: {
+      getAll: () => request.cookies.getAll(),
+      setAll: (cookiesToSet, headers) => {
+        for (const { name, value } of cookiesToSet) request.cookies.set(name, value);
+        response = NextResponse.next({ request });
+        for (const { name, value, options } of cookiesToSet) response.cookies.set(name, value, options);
+        for (const [key, value] of Object.entries(headers ?? {})) response.headers.set(key, value);
+      },
+    },
+    realtime: { transport: WebSocket as never },
+  });
+  // Nothing may run between creating the client and getClaims(): that call is what refreshes the session.
+  const { data } = await client.auth.getClaims();
+  return { response, signedIn: Boolean(data?.claims?.sub) };
+}

@@ -1,0 +1,105 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { generateApiKey } from "@/lib/api-keys";
+import { createLocalSessionToken, LOCAL_SESSION_COOKIE } from "@/lib/auth/session";
+import { revokeApiKey } from "@/lib/db/api-keys";
+import { addToLibrary, call, createUser, type TestUser } from "./support/api";
+import { endpoints } from "./support/endpoints";
+
+const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", success: false };
+
+let user: TestUser;
+let revoked: TestUser;
+let templateId: string;
+
+beforeAll(async () => {
+  user = await createUser("monthly");
+  revoked = await createUser();
+  await revokeApiKey(revoked.keyId);
+  templateId = (await addToLibrary(user, "welcome")).template_id;
+});
+
+const refusedCredentials: [string, () => Record<string, string>][] = [
+  ["no credentials", () => ({})],
+  ["an empty X-API-Key", () => ({ "x-api-key": "" })],
+  ["a malformed X-API-Key", () => ({ "x-api-key": "not-a-key" })],
+  ["a well-formed unknown X-API-Key", () => ({ "x-api-key": generateApiKey().key })],
+  ["a revoked X-API-Key", () => ({ "x-api-key": revoked.key })],
+  ["an X-API-Key with its last character changed", () => ({ "x-api-key": user.key.slice(0, -1) + (user.key.endsWith("A") ? "B" : "A") })],
+  ["Authorization without the Bearer scheme", () => ({ authorization: user.key })],
+  ["Authorization: Basic", () => ({ authorization: `Basic ${Buffer.from(`x:${user.key}`).toString("base64")}` })],
+  ["Authorization: Bearer with no token", () => ({ authorization: "Bearer " })],
+  ["Authorization: Bearer with two tokens", () => ({ authorization: `Bearer ${user.key} extra` })],
+  ["an unknown Bearer key", () => ({ authorization: `Bearer ${generateApiKey().key}` })],
+  ["a revoked Bearer key", () => ({ authorization: `Bearer ${revoked.key}` })],
+  ["a bad X-API-Key even beside a good Bearer key", () => ({ "x-api-key": "nope", authorization: `Bearer ${user.key}` })],
+  ["a forged session cookie", () => ({ cookie: `${LOCAL_SESSION_COOKIE}=${forgeSession(user.accountId)}` })],
+  ["an expired session cookie", () => ({ cookie: `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken(user.accountId, Date.now() - 15 * 24 * 3600 * 1000)}` })],
+  ["a session cookie of a deleted account", () => ({ cookie: `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken("00000000-0000-4000-8000-000000000000")}` })],
+];
+
+const acceptedCredentials: [string, () => Record<string, string>][] = [
+  ["X-API-Key", () => ({ "x-api-key": user.key })],
+  ["Authorization: Bearer", () => ({ authorization: `Bearer ${user.key}` })],
+  ["lower-case bearer scheme", () => ({ authorization: `bearer ${user.key}` })],
+  ["a good X-API-Key beside a bad Bearer key", () => ({ "x-api-key": user.key, authorization: "Bearer nope" })],
+  ["the session cookie", () => ({ cookie: `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken(user.accountId)}`, origin: "http://localhost:3000" })],
+];
+
+function forgeSession(accountId: string): string {
+  const payload = Buffer.from(JSON.stringify({ sub: accountId, exp: Math.floor(Date.now() / 1000) + 3600 })).toString("base64url");
+  return `${payload}.${Buffer.alloc(32).toString("base64url")}`;
+}
+
+describe.each(endpoints)("$name authentication", (endpoint) => {
+  it.each(refusedCredentials)("refuses %s with the exact 401 body", async (_, headers) => {
+    const result = await call(endpoint.handler, endpoint.path(templateId), { ...endpoint.options(templateId), headers: headers() });
+    expect(result.status).toBe(401);
+    expect(result.body).toEqual(UNAUTHORIZED);
+    expect(result.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(result.headers.get("x-ratelimit-limit")).toBeNull();
+  });
+
+  it.each(acceptedCredentials)("accepts %s", async (_, headers) => {
+    const result = await call(endpoint.handler, endpoint.path(templateId), { ...endpoint.options(templateId), headers: headers() });
+    expect(result.status).toBe(200);
+    expect(result.body.success).toBe(true);
+    expect(result.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe("cross-site requests with the session cookie", () => {
+  const cookie = () => `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken(user.accountId)}`;
+  const render = endpoints.find((e) => e.name.startsWith("POST /templates"))!;
+
+  it("refuses a cookie POST from another origin", async () => {
+    const result = await call(render.handler, render.path(templateId), {
+      ...render.options(templateId),
+      headers: { cookie: cookie(), origin: "https://evil.example" },
+    });
+    expect(result.status).toBe(403);
+    expect(result.body).toEqual({ error: "Cross-site request refused", code: "CSRF_REJECTED", success: false });
+  });
+
+  it("refuses a cookie POST that Fetch Metadata marks cross-site", async () => {
+    const result = await call(render.handler, render.path(templateId), {
+      ...render.options(templateId),
+      headers: { cookie: cookie(), "sec-fetch-site": "cross-site" },
+    });
+    expect(result.status).toBe(403);
+    expect(result.body.code).toBe("CSRF_REJECTED");
+  });
+
+  it("lets an API-key POST through whatever its Origin", async () => {
+    const result = await call(render.handler, render.path(templateId), {
+      ...render.options(templateId),
+      headers: { "x-api-key": user.key, origin: "https://elsewhere.example" },
+    });
+    expect(result.status).toBe(200);
+  });
+
+  it("lets a cookie GET through from any origin (reads change nothing)", async () => {
+    const library = endpoints[0];
+    const result = await call(library.handler, library.path(templateId), { headers: { cookie: cookie(), origin: "https://evil.example" } });
+    expect(result.status).toBe(200);
+  });
+});

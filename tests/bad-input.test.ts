@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { GET as unknownGet, POST as unknownPost } from "@/app/api/v1/[...path]/route";
+import { GET as getLibrary } from "@/app/api/v1/library/route";
+import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
+import { addToLibrary, auth, call, createUser } from "./support/api";
+
+const NOT_FOUND = { error: "Not found", code: "NOT_FOUND", success: false };
+const validation = (details: { field: string; message: string }[]) => ({ error: "Invalid request body", code: "VALIDATION_ERROR", success: false, details });
+
+describe("bad input never gets a 500 or an HTML page", () => {
+  it.each(["/api/v1/nope", "/api/v1/templates", "/api/v1/templates/x/delete", "/api/v1/library/extra"])("GET %s answers the JSON 404", async (path) => {
+    const result = await call(unknownGet, path, { params: { path: path.split("/").slice(3) } });
+    expect(result.status).toBe(404);
+    expect(result.body).toEqual(NOT_FOUND);
+    expect(result.headers.get("content-type")).toContain("application/json");
+    expect(result.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("POST to an unknown path answers the JSON 404", async () => {
+    const result = await call(unknownPost, "/api/v1/emails", { method: "POST", body: { a: 1 } });
+    expect(result).toMatchObject({ status: 404, body: NOT_FOUND });
+  });
+
+  describe("POST /templates/{id}/render bodies", async () => {
+    const cases: [string, string, number, unknown][] = [
+      ["malformed JSON", "{not json", 400, validation([{ field: "body", message: expect.stringMatching(/^Request body is not valid JSON: /) as unknown as string }])],
+      ["a JSON array", "[1,2]", 400, validation([{ field: "body", message: "Request body must be a JSON object" }])],
+      ["JSON null", "null", 400, validation([{ field: "body", message: "Request body must be a JSON object" }])],
+      ["a JSON string", '"hello"', 400, validation([{ field: "body", message: "Request body must be a JSON object" }])],
+      ["variables as a string", '{"variables":"x"}', 400, validation([{ field: "variables", message: "variables must be an object" }])],
+      ["variables as an array", '{"variables":[1]}', 400, validation([{ field: "variables", message: "variables must be an object" }])],
+      ["variables as null", '{"variables":null}', 400, validation([{ field: "variables", message: "variables must be an object" }])],
+      ["variables as a number", '{"variables":42}', 400, validation([{ field: "variables", message: "variables must be an object" }])],
+      ["variables as a boolean", '{"variables":true}', 400, validation([{ field: "variables", message: "variables must be an object" }])],
+      ["an unknown format", '{"format":"pdf"}', 400, validation([{ field: "format", message: 'format must be "html" or "react"' }])],
+      ["format in capitals", '{"format":"HTML"}', 400, validation([{ field: "format", message: 'format must be "html" or "react"' }])],
+      ["plain_text as a string", '{"plain_text":"yes"}', 400, validation([{ field: "plain_text", message: "plain_text must be a boolean" }])],
+      [
+        "several problems at once",
+        '{"variables":"x","format":1,"plain_text":0}',
+        400,
+        validation([
+          { field: "variables", message: "variables must be an object" },
+          { field: "format", message: 'format must be "html" or "react"' },
+          { field: "plain_text", message: "plain_text must be a boolean" },
+        ]),
+      ],
+    ];
+
+    it.each(cases)("%s", async (_, body, status, expected) => {
+      const user = await createUser("monthly");
+      const { template_id } = await addToLibrary(user, "welcome");
+      const result = await call(postRender, `/api/v1/templates/${template_id}/render`, {
+        method: "POST",
+        params: { id: template_id },
+        headers: auth(user),
+        body,
+      });
+      expect(result.status).toBe(status);
+      expect(result.body).toEqual(expected);
+    });
+  });
+
+  it("an empty body renders with the defaults", async () => {
+    const user = await createUser("monthly");
+    const { template_id } = await addToLibrary(user, "welcome");
+    const result = await call(postRender, `/api/v1/templates/${template_id}/render`, { method: "POST", params: { id: template_id }, headers: auth(user), body: "" });
+    expect(result.status).toBe(200);
+    expect(result.body.html).toMatch(/^<!DOCTYPE html/);
+  });
+
+  it("a body declared over 10 MB answers 413 without being read", async () => {
+    const user = await createUser("monthly");
+    const { template_id } = await addToLibrary(user, "welcome");
+    const result = await call(postRender, `/api/v1/templates/${template_id}/render`, {
+      method: "POST",
+      params: { id: template_id },
+      headers: { ...auth(user), "content-length": String(10 * 1024 * 1024 + 1) },
+      body: "{}",
+    });
+    expect(result.status).toBe(413);
+    expect(result.body).toEqual({ error: "Request body too large", code: "PAYLOAD_TOO_LARGE", success: false });
+  });
+
+  it("a body over 10 MB without a Content-Length answers 413", async () => {
+    const user = await createUser("monthly");
+    const { template_id } = await addToLibrary(user, "welcome");
+    const big = JSON.stringify({ variables: { name: "x".repeat(10 * 1024 * 1024) } });
+    const result = await call(postRender, `/api/v1/templates/${template_id}/render`, { method: "POST", params: { id: template_id }, headers: auth(user), body: big });
+    expect(result.status).toBe(413);
+    expect(result.body).toEqual({ error: "Request body too large", code: "PAYLOAD_TOO_LARGE", success: false });
+  });
+
+  it.each([
+    ["a very long X-API-Key", { "x-api-key": "lp_live_" + "a".repeat(100_000) }],
+    ["an X-API-Key with control characters", { "x-api-key": "lp_live_\tabc" }],
+    ["a non-ASCII Bearer token", { authorization: "Bearer lp_live_ÿÿÿ" }],
+  ])("%s answers 401", async (_, headers) => {
+    const result = await call(getLibrary, "/api/v1/library", { headers });
+    expect(result.status).toBe(401);
+    expect(result.body).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
+  });
+
+  it.each(["%00", "..%2F..%2Fetc%2Fpasswd", "' or 1=1 --", "00000000-0000-0000-0000-00000000000g"])("template id %s answers 404", async (id) => {
+    const user = await createUser("monthly");
+    const decoded = decodeURIComponent(id);
+    const result = await call(postRender, `/api/v1/templates/${encodeURIComponent(decoded)}/render`, { method: "POST", params: { id: decoded }, headers: auth(user), body: {} });
+    expect(result.status).toBe(404);
+    expect(result.body).toEqual({ error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false });
+  });
+});

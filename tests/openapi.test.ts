@@ -1,0 +1,78 @@
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { beforeAll, describe, expect, it } from "vitest";
+import { GET as getOpenApi } from "@/app/api/v1/openapi.json/route";
+import { GET as getLibrary } from "@/app/api/v1/library/route";
+import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
+import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
+import { GET as getUsage } from "@/app/api/v1/usage/route";
+import { addToLibrary, auth, call, catalogueId, createUser, setApiCallsUsed, type CallResult } from "./support/api";
+
+type Document = { openapi: string; paths: Record<string, Record<string, { responses: Record<string, { content?: { "application/json": { schema: object } } }> }>>; components: { schemas: Record<string, object> } };
+
+let document: Document;
+let ajv: Ajv2020;
+
+beforeAll(async () => {
+  const result = await call(getOpenApi, "/api/v1/openapi.json");
+  expect(result.status).toBe(200);
+  document = result.body;
+  ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: "openapi", components: document.components });
+});
+
+/** Validates a real response against the schema the document declares for that path, method and status. */
+function expectConforms(path: string, method: string, result: CallResult) {
+  const declared = document.paths[path]?.[method]?.responses[String(result.status)];
+  expect(declared, `${method.toUpperCase()} ${path} documents status ${result.status}`).toBeDefined();
+  const schema = JSON.parse(JSON.stringify(declared!.content!["application/json"].schema).replaceAll('"#/components', '"openapi#/components'));
+  const validate = ajv.compile(schema);
+  const valid = validate(result.body);
+  expect(validate.errors ?? [], JSON.stringify(result.body).slice(0, 300)).toEqual([]);
+  expect(valid).toBe(true);
+}
+
+describe("GET /api/v1/openapi.json", () => {
+  it("is an OpenAPI 3.1 document covering all five endpoints", () => {
+    expect(document.openapi).toBe("3.1.0");
+    expect(Object.keys(document.paths).sort()).toEqual(["/library", "/send", "/templates/{id}/render", "/templates/{id}/source", "/usage"]);
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(["Error", "ValidationError", "RateLimitExceeded", "LibraryResponse", "UsageResponse", "TemplateSourceResponse", "RenderRequest", "RenderResponse", "TemplateAccessDenied", "SendRequest", "SendResponse", "EmailLimitExceeded"]),
+    );
+  });
+
+  it("compiles: every $ref resolves", () => {
+    for (const name of Object.keys(document.components.schemas)) {
+      expect(() => ajv.getSchema(`openapi#/components/schemas/${name}`)).not.toThrow();
+    }
+  });
+
+  it("documents request bodies as clients send them (defaults optional)", () => {
+    const render = document.components.schemas.RenderRequest as { required?: string[] };
+    expect(render.required ?? []).toEqual([]);
+    const send = document.components.schemas.SendRequest as { required?: string[] };
+    expect(send.required?.sort()).toEqual(["subject", "template_id", "to"]);
+  });
+});
+
+describe("real responses match the document", () => {
+  it("library, source, usage and render answers", async () => {
+    const user = await createUser("free");
+    const { template_id } = await addToLibrary(user, "welcome");
+    expectConforms("/library", "get", await call(getLibrary, "/api/v1/library", { headers: auth(user) }));
+    expectConforms("/library", "get", await call(getLibrary, "/api/v1/library?limit=0", { headers: auth(user) }));
+    expectConforms("/library", "get", await call(getLibrary, "/api/v1/library", {}));
+    expectConforms("/templates/{id}/source", "get", await call(getSource, "/x", { params: { id: template_id }, headers: auth(user) }));
+    expectConforms("/templates/{id}/source", "get", await call(getSource, "/x", { params: { id: "nope" }, headers: auth(user) }));
+    expectConforms("/usage", "get", await call(getUsage, "/api/v1/usage", { headers: auth(user) }));
+    const render = (id: string, body: unknown) => call(postRender, "/x", { method: "POST", params: { id }, headers: auth(user), body });
+    expectConforms("/templates/{id}/render", "post", await render(template_id, { plain_text: true }));
+    expectConforms("/templates/{id}/render", "post", await render(template_id, { format: "react" }));
+    expectConforms("/templates/{id}/render", "post", await render(template_id, { variables: [] }));
+    expectConforms("/templates/{id}/render", "post", await render(await catalogueId("newsletter"), {}));
+    expectConforms("/templates/{id}/render", "post", await render("4b8f5d0e-7c1a-4e2b-9d3f-0a1b2c3d4e5f", {}));
+    await setApiCallsUsed(user, 500);
+    expectConforms("/library", "get", await call(getLibrary, "/api/v1/library", { headers: auth(user) }));
+  });
+});
