@@ -40,6 +40,8 @@ function entry<S extends z.ZodObject<any>>(
 }
 
 const AUTHOR = "Letterpress";
+// Links in an email must be web links: a `javascript:` or `data:` URL from a variable is refused.
+const httpUrl = () => z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 const COMPANY_ADDRESS = "Acme Inc., 123 Market Street, San Francisco, CA 94103";
 
 export const catalogue: CatalogueEntry[] = [
@@ -58,8 +60,8 @@ export const catalogue: CatalogueEntry[] = [
       userName: z.string().default("there"),
       productName: z.string().default("Acme"),
       logoUrl: z.string().default(""),
-      dashboardUrl: z.string().url().default("https://example.com/dashboard"),
-      docsUrl: z.string().url().default("https://example.com/docs"),
+      dashboardUrl: httpUrl().default("https://example.com/dashboard"),
+      docsUrl: httpUrl().default("https://example.com/docs"),
       supportEmail: z.string().default("support@example.com"),
       companyAddress: z.string().default(COMPANY_ADDRESS),
     }),
@@ -76,7 +78,7 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/verify-email.tsx",
     component: VerifyEmail,
     variables: z.object({
-      verifyUrl: z.string().url(),
+      verifyUrl: httpUrl(),
       userName: z.string().default("there"),
       productName: z.string().default("Acme"),
       logoUrl: z.string().default(""),
@@ -97,7 +99,7 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/magic-link.tsx",
     component: MagicLink,
     variables: z.object({
-      loginUrl: z.string().url(),
+      loginUrl: httpUrl(),
       productName: z.string().default("Acme"),
       logoUrl: z.string().default(""),
       userEmail: z.string().default(""),
@@ -118,7 +120,7 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/password-reset.tsx",
     component: PasswordReset,
     variables: z.object({
-      resetUrl: z.string().url(),
+      resetUrl: httpUrl(),
       userName: z.string().default("there"),
       productName: z.string().default("Acme"),
       logoUrl: z.string().default(""),
@@ -140,7 +142,7 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/team-invite.tsx",
     component: TeamInvite,
     variables: z.object({
-      inviteUrl: z.string().url(),
+      inviteUrl: httpUrl(),
       inviterName: z.string().default("A teammate"),
       inviterEmail: z.string().default(""),
       teamName: z.string().default("their team"),
@@ -197,7 +199,7 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/order-shipped.tsx",
     component: OrderShipped,
     variables: z.object({
-      trackingUrl: z.string().url(),
+      trackingUrl: httpUrl(),
       orderId: z.string().default("0000"),
       customerName: z.string().default("there"),
       storeName: z.string().default("Acme Store"),
@@ -227,12 +229,12 @@ export const catalogue: CatalogueEntry[] = [
         z.object({
           title: z.string(),
           summary: z.string(),
-          url: z.string().url(),
+          url: httpUrl(),
           imageUrl: z.string().optional(),
           imageAlt: z.string().optional(),
         }),
       ),
-      unsubscribeUrl: z.string().url(),
+      unsubscribeUrl: httpUrl(),
       brandName: z.string().default("Acme"),
       logoUrl: z.string().default(""),
       issueTitle: z.string().default("What's new this month"),
@@ -244,7 +246,7 @@ export const catalogue: CatalogueEntry[] = [
           "Here's a round-up of what we've been working on, and a few things we think you'll enjoy.",
         ),
       ctaLabel: z.string().default("Read more on our blog"),
-      ctaUrl: z.string().url().default("https://example.com/blog"),
+      ctaUrl: httpUrl().default("https://example.com/blog"),
       webVersionUrl: z.string().default(""),
       companyAddress: z.string().default(COMPANY_ADDRESS),
     }),
@@ -261,7 +263,7 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/usage-alert.tsx",
     component: UsageAlert,
     variables: z.object({
-      upgradeUrl: z.string().url(),
+      upgradeUrl: httpUrl(),
       userName: z.string().default("there"),
       productName: z.string().default("Acme"),
       logoUrl: z.string().default(""),
@@ -286,7 +288,7 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/trial-ending.tsx",
     component: TrialEnding,
     variables: z.object({
-      billingUrl: z.string().url(),
+      billingUrl: httpUrl(),
       userName: z.string().default("there"),
       productName: z.string().default("Acme"),
       logoUrl: z.string().default(""),
@@ -310,7 +312,7 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/payment-failed.tsx",
     component: PaymentFailed,
     variables: z.object({
-      updatePaymentUrl: z.string().url(),
+      updatePaymentUrl: httpUrl(),
       customerName: z.string().default("there"),
       productName: z.string().default("Acme"),
       logoUrl: z.string().default(""),

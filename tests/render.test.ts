@@ -1,0 +1,185 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { render } from "@react-email/render";
+import { createElement } from "react";
+import { transform } from "sucrase";
+import { describe, expect, it } from "vitest";
+import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
+import { getCatalogueEntry } from "@/lib/catalogue";
+import { getDb } from "@/lib/db/client";
+import { applyVariablesToSource } from "@/lib/render/react-source";
+import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
+
+const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
+
+function renderCall(user: TestUser, id: string, body: unknown = {}) {
+  return call(postRender, `/api/v1/templates/${id}/render`, { method: "POST", params: { id }, headers: auth(user), body });
+}
+
+describe("who may render what", () => {
+  it("a template in the library renders", async () => {
+    const user = await createUser();
+    const { template_id } = await addToLibrary(user, "welcome");
+    const result = await renderCall(user, template_id);
+    expect(result.status).toBe(200);
+    expect(Object.keys(result.body)).toEqual(["success", "html"]);
+    expect(result.body.success).toBe(true);
+  });
+
+  it("a public free catalogue template renders without being in the library", async () => {
+    const user = await createUser();
+    const result = await renderCall(user, await catalogueId("password-reset"), { variables: { resetUrl: "https://acme.test/reset?t=1" } });
+    expect(result.status).toBe(200);
+    expect(result.body.html).toContain("https://acme.test/reset?t=1");
+  });
+
+  it("a public paid template not purchased answers the exact 403", async () => {
+    const user = await createUser();
+    const id = await catalogueId("receipt");
+    const result = await renderCall(user, id);
+    expect(result.status).toBe(403);
+    expect(result.body).toEqual({
+      error: "Template access denied",
+      code: "ACCESS_DENIED",
+      success: false,
+      message: '"Order receipt" is a paid template. Purchase it to add it to your library, then render it.',
+      template: { id, title: "Order receipt", price: "19.00" },
+    });
+  });
+
+  it("a purchased paid template renders", async () => {
+    const user = await createUser();
+    const { template_id } = await addToLibrary(user, "receipt");
+    const result = await renderCall(user, template_id, { variables: { orderId: "A-1", items: [{ name: "Mug", quantity: 2, unitPrice: 9.5 }] } });
+    expect(result.status).toBe(200);
+    expect(result.body.html).toContain("A-1");
+    expect(result.body.html).toContain("Mug");
+  });
+
+  it.each([
+    ["another user's private template", async () => {
+      const other = await createUser();
+      const [row] = await getDb()<{ id: string }[]>`
+        insert into templates (owner_account_id, name, code) values (${other.accountId}, 'Private', 'x') returning id`;
+      return row.id;
+    }],
+    ["an unpublished catalogue template", async () => {
+      const [row] = await getDb()<{ id: string }[]>`insert into templates (name, code, is_public) values ('Draft', 'x', false) returning id`;
+      return row.id;
+    }],
+    ["an unknown uuid", async () => "0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f"],
+    ["an id that is not a uuid", async () => "welcome"],
+  ])("%s answers 404", async (_, id) => {
+    const user = await createUser();
+    const result = await renderCall(user, await id());
+    expect(result.status).toBe(404);
+    expect(result.body).toEqual(TEMPLATE_NOT_FOUND);
+  });
+
+  it("is metered like the other metered endpoints", async () => {
+    const user = await createUser();
+    const result = await renderCall(user, await catalogueId("welcome"));
+    expect(result.headers.get("x-ratelimit-remaining")).toBe("499");
+  });
+});
+
+describe("catalogue rendering", () => {
+  it("gives exactly what render() gives for the same props", async () => {
+    const user = await createUser();
+    const variables = { loginUrl: "https://acme.test/login?token=abc", productName: "Acme", expiresInMinutes: 10 };
+    const result = await renderCall(user, await catalogueId("magic-link"), { variables });
+    const entry = getCatalogueEntry("magic-link")!;
+    const expected = await render(createElement(entry.component, entry.variables.parse(variables)));
+    expect(result.body).toEqual({ success: true, html: expected });
+    expect(result.body.html.startsWith("<!DOCTYPE html")).toBe(true);
+  });
+
+  it("adds the plain-text version when asked", async () => {
+    const user = await createUser();
+    const result = await renderCall(user, await catalogueId("magic-link"), { variables: { loginUrl: "https://acme.test/l" }, plain_text: true });
+    expect(Object.keys(result.body)).toEqual(["success", "html", "text"]);
+    expect(result.body.text).toContain("https://acme.test/l");
+    expect(result.body.text).not.toContain("<");
+  });
+
+  it("escapes variables: markup in a value never becomes markup", async () => {
+    const user = await createUser();
+    const attack = `<script>alert(1)</script><img src=x onerror=alert(2)>"'&`;
+    const result = await renderCall(user, await catalogueId("welcome"), { variables: { userName: attack, productName: attack } });
+    expect(result.status).toBe(200);
+    expect(result.body.html).not.toContain("<script>");
+    expect(result.body.html).not.toContain("<img src=x");
+    expect(result.body.html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+  });
+
+  it("refuses missing required and mistyped variables, one entry each", async () => {
+    const user = await createUser();
+    const { template_id } = await addToLibrary(user, "receipt");
+    const result = await renderCall(user, template_id, { variables: { items: "three mugs", customerName: 7 } });
+    expect(result.status).toBe(400);
+    expect(result.body.error).toBe("Invalid request body");
+    expect(result.body.code).toBe("VALIDATION_ERROR");
+    expect(result.body.success).toBe(false);
+    const fields = result.body.details.map((d: { field: string }) => d.field).sort();
+    expect(fields).toEqual(["variables.customerName", "variables.items", "variables.orderId"]);
+    for (const detail of result.body.details) expect(typeof detail.message).toBe("string");
+  });
+
+  it("refuses a javascript: URL in a link variable", async () => {
+    const user = await createUser();
+    const result = await renderCall(user, await catalogueId("magic-link"), { variables: { loginUrl: "javascript:alert(1)" } });
+    expect(result.status).toBe(400);
+    expect(result.body.details).toEqual([{ field: "variables.loginUrl", message: "must be an http(s) URL" }]);
+  });
+
+  it("ignores undeclared variables", async () => {
+    const user = await createUser();
+    const id = await catalogueId("welcome");
+    const plain = await renderCall(user, id, { variables: { userName: "Ada" } });
+    const extra = await renderCall(user, id, { variables: { userName: "Ada", notDeclared: "<b>x</b>" } });
+    expect(extra.status).toBe(200);
+    expect(extra.body.html).toBe(plain.body.html);
+  });
+});
+
+describe("format: react", () => {
+  it("returns the template's source with the variables as default props, which compiles and renders to the same HTML", async () => {
+    const user = await createUser();
+    const id = await catalogueId("magic-link");
+    const variables = { loginUrl: "https://acme.test/login?x=<1>", productName: "Ada's \"Shop\"", expiresInMinutes: 5 };
+    const html = (await renderCall(user, id, { variables })).body.html;
+    const react = await renderCall(user, id, { variables, format: "react" });
+    expect(react.status).toBe(200);
+    expect(Object.keys(react.body)).toEqual(["success", "react"]);
+    expect(react.body.react).toContain('"loginUrl": "https://acme.test/login?x=<1>"');
+
+    const Component = await importTsx(react.body.react);
+    expect(await render(createElement(Component))).toBe(html);
+  });
+
+  it("works for each shape of default export", async () => {
+    const shapes = [
+      "export default function Email({ name = 'x' }: { name?: string }) { return <p>{name}</p>; }",
+      "function Email({ name = 'x' }: { name?: string }) { return <p>{name}</p>; }\nexport default Email;",
+      "export default ({ name = 'x' }: { name?: string }) => <p>{name}</p>;",
+      "export default function ({ name = 'x' }: { name?: string }) { return <p>{name}</p>; }",
+    ];
+    for (const code of shapes) {
+      const Component = await importTsx(applyVariablesToSource(code, { name: "Ada" }));
+      expect(await render(createElement(Component), { pretty: false })).toContain("<p>Ada</p>");
+    }
+  });
+});
+
+let moduleCounter = 0;
+/** Compiles a TSX module the way a user's build would, and imports it (tests only; the app never does this). */
+async function importTsx(source: string): Promise<React.ComponentType> {
+  const { code } = transform(source, { transforms: ["typescript", "jsx", "imports"], jsxRuntime: "automatic", production: true });
+  const dir = path.join(process.cwd(), "node_modules", ".cache", "letterpress-tests");
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `module-${process.pid}-${moduleCounter++}.cjs`);
+  await writeFile(file, code);
+  const imported = await import(pathToFileURL(file).href);
+  return (imported.default?.default ?? imported.default) as React.ComponentType;
+}
