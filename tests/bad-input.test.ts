@@ -109,3 +109,19 @@ describe("bad input never gets a 500 or an HTML page", () => {
     expect(result.body).toEqual({ error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false });
   });
 });
+
+describe("wrong methods answer 405 with an Allow header", () => {
+  it.each([
+    ["DELETE /library", () => import("@/app/api/v1/library/route").then((m) => m.DELETE), "GET, HEAD"],
+    ["POST /usage", () => import("@/app/api/v1/usage/route").then((m) => m.POST), "GET, HEAD"],
+    ["PUT /templates/{id}/source", () => import("@/app/api/v1/templates/[id]/source/route").then((m) => m.PUT), "GET, HEAD"],
+    ["GET /templates/{id}/render", () => import("@/app/api/v1/templates/[id]/render/route").then((m) => m.GET), "POST"],
+    ["PATCH /openapi.json", () => import("@/app/api/v1/openapi.json/route").then((m) => m.PATCH), "GET, HEAD"],
+  ])("%s", async (_, load, allow) => {
+    const handler = await load();
+    const result = await call(handler, "/api/v1/x", { method: "DELETE" });
+    expect(result.status).toBe(405);
+    expect(result.headers.get("allow")).toBe(allow);
+    expect(result.body).toEqual({ error: "Method not allowed", code: "METHOD_NOT_ALLOWED", success: false, message: `Use ${allow}.` });
+  });
+});

@@ -231,3 +231,13 @@ export function errorResponse(error: unknown, requestId: string): Response {
   }
   return NextResponse.json(apiError.body, { status: apiError.status, headers: apiError.headers });
 }
+
+/**
+ * Next answers an unimplemented method with a bare 405; the contract wants an `Allow` header and a JSON body, so each
+ * route exports this for the methods it does not serve.
+ */
+export function methodNotAllowed(allowed: string[]) {
+  return withErrorHandling(async () => {
+    throw errors.methodNotAllowed(allowed);
+  });
+}

@@ -1,10 +1,17 @@
 import "server-only";
+import type postgres from "postgres";
 import { getDb } from "@/lib/db/client";
+
+export type EmailStatus = "pending" | "sent" | "scheduled" | "failed";
+
+export type OutboxAttachment = { filename: string; content_type?: string; path?: string; size?: number };
 
 export type OutboxMessage = {
   id: string;
-  status: "pending" | "sent" | "scheduled" | "failed";
+  status: EmailStatus;
   provider: string;
+  provider_message_id: string | null;
+  template_id: string | null;
   from: string;
   to: string[];
   cc: string[];
@@ -15,17 +22,121 @@ export type OutboxMessage = {
   text: string | null;
   headers: Record<string, string>;
   tags: { name: string; value: string }[];
-  attachments: { filename: string; content_type?: string; path?: string; size?: number }[];
+  /** Metadata only: the Base64 content stays in the database. */
+  attachments: OutboxAttachment[];
+  is_overage: boolean;
   scheduled_at: Date | null;
   sent_at: Date | null;
   created_at: Date;
   error: string | null;
 };
 
-/** The messages kept for the account, newest first (the embedded outbox, and every provider's record). */
+/**
+ * The messages kept for the account, newest first (the embedded outbox, and every provider's record). Due scheduled
+ * outbox messages are delivered first, so the listing is never behind the clock.
+ */
 export async function listOutbox(accountId: string, limit = 100): Promise<OutboxMessage[]> {
+  await dispatchDueScheduledEmails({ accountId });
   return getDb()<OutboxMessage[]>`
-    select id, status, provider, from_address as from, to_addresses as to, cc_addresses as cc, bcc_addresses as bcc,
-           reply_to, subject, html, text_body as text, headers, tags, attachments, scheduled_at, sent_at, created_at, error
-    from sent_emails where account_id = ${accountId} order by created_at desc limit ${limit}`;
+    select id, status, provider, provider_message_id, template_id, from_address as from, to_addresses as to,
+           cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, html, text_body as text, headers, tags,
+           coalesce((select jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
+                       'filename', a ->> 'filename', 'content_type', a ->> 'content_type', 'path', a ->> 'path',
+                       'size', (a ->> 'size')::int)))
+                     from jsonb_array_elements(attachments) a), '[]'::jsonb) as attachments,
+           is_overage, scheduled_at, sent_at, created_at, error
+    from sent_emails where account_id = ${accountId} order by created_at desc, id limit ${limit}`;
 }
+
+/** The complete message as it is recorded and handed to a provider. */
+export type EmailRecordInput = {
+  accountId: string;
+  templateId: string;
+  status: "pending" | "sent" | "scheduled";
+  provider: string;
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  replyTo: string[];
+  subject: string;
+  html: string;
+  text: string | null;
+  headers: Record<string, string>;
+  /** Stored whole (Base64 content included) so the record is the complete message; `size` is the decoded size. */
+  attachments: { filename: string; content?: string; content_type?: string; path?: string; size?: number }[];
+  tags: { name: string; value: string }[];
+  scheduledAt: Date | null;
+};
+
+export type CountedEmail =
+  | { allowed: true; id: string; used: number; isOverage: boolean; billingUsageReported: boolean; createdAt: Date }
+  | { allowed: false; used: number };
+
+/**
+ * Counts the email against the month's quota and records it, atomically and in one round trip
+ * (`record_counted_email`). Refused (allowed = false) only when the plan has no overage and the limit is reached;
+ * then nothing is counted or recorded.
+ */
+export async function recordCountedEmail(
+  message: EmailRecordInput,
+  quota: { periodStart: Date; limit: number; overage: boolean },
+): Promise<CountedEmail> {
+  const db = getDb();
+  const [row] = await db<
+    { email_id: string | null; allowed: boolean; used: number; is_overage: boolean; billing_usage_reported: boolean; created_at: Date | null }[]
+  >`select * from record_counted_email(
+      ${message.accountId}::uuid, ${quota.periodStart}::timestamptz, ${quota.limit}::int, ${quota.overage}::boolean,
+      ${message.status}::text, ${message.provider}::text, ${message.templateId}::uuid, ${message.from}::text,
+      ${message.to}::text[], ${message.cc}::text[], ${message.bcc}::text[], ${message.replyTo}::text[],
+      ${message.subject}::text, ${message.html}::text, ${message.text}::text,
+      ${db.json(message.headers)}::jsonb, ${db.json(message.attachments as postgres.JSONValue)}::jsonb,
+      ${db.json(message.tags)}::jsonb, ${message.scheduledAt}::timestamptz)`;
+  if (!row.allowed || !row.email_id || !row.created_at) return { allowed: false, used: row.used };
+  return {
+    allowed: true,
+    id: row.email_id,
+    used: row.used,
+    isOverage: row.is_overage,
+    billingUsageReported: row.billing_usage_reported,
+    createdAt: row.created_at,
+  };
+}
+
+/** A provider accepted a pending message: it is sent, or scheduled when it has a delivery time. */
+export async function markEmailAccepted(emailId: string, providerMessageId: string | null): Promise<void> {
+  await getDb()`
+    update sent_emails set
+      status = case when scheduled_at is not null then 'scheduled' else 'sent' end,
+      sent_at = case when scheduled_at is not null then null else now() end,
+      provider_message_id = ${providerMessageId}
+    where id = ${emailId} and status = 'pending'`;
+}
+
+/** The provider failed: the message is kept as failed and its count given back (`fail_counted_email`). */
+export async function markEmailFailed(emailId: string, error: string): Promise<boolean> {
+  const [row] = await getDb()<{ failed: boolean }[]>`select fail_counted_email(${emailId}::uuid, ${error}::text) as failed`;
+  return row.failed;
+}
+
+/**
+ * Delivers due scheduled messages of the embedded outbox (status scheduled → sent). External providers deliver their
+ * own scheduled mail, so only `provider = 'outbox'` rows move. Returns how many were delivered.
+ */
+export async function dispatchDueScheduledEmails(options: { accountId?: string; now?: Date; limit?: number } = {}): Promise<number> {
+  const db = getDb();
+  const now = options.now ?? new Date();
+  const rows = await db<{ id: string }[]>`
+    update sent_emails set status = 'sent', sent_at = now()
+    where id in (
+      select id from sent_emails
+      where status = 'scheduled' and provider = 'outbox' and scheduled_at <= ${now}
+        ${options.accountId ? db`and account_id = ${options.accountId}` : db``}
+      order by scheduled_at
+      limit ${options.limit ?? 1000}
+      for update skip locked
+    )
+    returning id`;
+  return rows.length;
+}
+

@@ -20,10 +20,11 @@
 import {
   outputState,
   clearMacrotasks,
-  readBytes,
+  readAll,
   resetOutputState,
   runMacrotask,
   ReadableStream as SandboxReadableStream,
+  type StreamResult,
 } from "./runtime-shims";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -44,14 +45,14 @@ type FailureKind = "threw" | "invalid_component" | "output_too_large";
 type Outcome =
   | { status: "idle" }
   | { status: "pending" }
-  | { status: "ok"; bytes: ArrayBuffer }
+  | { status: "ok"; result: StreamResult }
   | { status: "error"; kind: FailureKind; message: string };
 
 export type HarnessApi = {
   load(code: string): string | null;
   render(propsJson: string, maxOutputBytes: number): void;
   tick(): string;
-  take(): ArrayBuffer | { kind: FailureKind; message: string };
+  take(): StreamResult | { kind: FailureKind; message: string };
   previewProps(maxOutputBytes: number): { json: string | null } | { kind: FailureKind; message: string };
   drain(): boolean;
 };
@@ -289,8 +290,8 @@ function init(): HarnessApi {
         outcome = fail(error);
         return;
       }
-      const settleOk = (bytes: Uint8Array): void => {
-        if (outcome.status === "pending") outcome = { status: "ok", bytes: bytes.buffer as ArrayBuffer };
+      const settleOk = (result: StreamResult): void => {
+        if (outcome.status === "pending") outcome = { status: "ok", result };
       };
       const settleError = (error: unknown): void => {
         if (outcome.status === "pending") outcome = fail(error);
@@ -302,7 +303,7 @@ function init(): HarnessApi {
             settleError(error);
           },
         })
-          .then((stream) => (stream.allReady as Promise<void>).then(() => readBytes(stream, maxOutputBytes)))
+          .then((stream) => (stream.allReady as Promise<void>).then(() => readAll(stream, maxOutputBytes)))
           .then(settleOk, settleError);
       } catch (error) {
         settleError(error);
@@ -320,11 +321,11 @@ function init(): HarnessApi {
       return outcome.status;
     },
 
-    take(): ArrayBuffer | { kind: FailureKind; message: string } {
+    take(): StreamResult | { kind: FailureKind; message: string } {
       const current = outcome;
       outcome = { status: "idle" };
       resetSharedState();
-      if (current.status === "ok") return current.bytes;
+      if (current.status === "ok") return current.result;
       if (current.status === "error") return { kind: current.kind, message: current.message };
       return { kind: "threw", message: "Render did not complete" };
     },

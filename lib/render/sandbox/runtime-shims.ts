@@ -44,6 +44,35 @@ function failOutput(): never {
 }
 
 /* ------------------------------------------------------------------------ */
+/* Helpers referenced by the string-chunk patch that                          */
+/* scripts/build-sandbox-runtime.ts applies to react-dom/server (see there).  */
+/* ------------------------------------------------------------------------ */
+
+/** Fails the render early when a single text is already over the output limit. */
+export function __sbxGuardText(text: string): void {
+  if (text.length > outputState.limit) failOutput();
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** UTF-8 byte length of a string chunk (what TextEncoder.encode(s).byteLength would be). */
+export function __sbxUtf8Length(s: string): number {
+  if (!NON_ASCII.test(s)) return s.length;
+  let bytes = 0;
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/* ------------------------------------------------------------------------ */
 /* TextEncoder (UTF-8, WHATWG semantics: lone surrogates become U+FFFD).      */
 /* ------------------------------------------------------------------------ */
 
@@ -185,45 +214,55 @@ export { SandboxMessageChannel as MessageChannel };
 
 /* ------------------------------------------------------------------------ */
 /* ReadableStream: only what react-dom/server's renderToReadableStream uses   */
-/* ({ type: "bytes", pull, cancel }); consumed by the harness via readBytes. */
+/* ({ type: "bytes", pull, cancel }); consumed by the harness via readAll.   */
+/* Chunks are strings when the string-chunk patch is applied (the normal    */
+/* case), Uint8Arrays otherwise.                                            */
 /* ------------------------------------------------------------------------ */
 
-export type ByteController = {
-  enqueue(chunk: Uint8Array): void;
+type Chunk = string | Uint8Array;
+
+export type StreamController = {
+  enqueue(chunk: Chunk): void;
   close(): void;
   error(reason: unknown): void;
   readonly desiredSize: number;
 };
 
-type UnderlyingByteSource = {
+type UnderlyingSource = {
   type?: string;
-  start?: (controller: ByteController) => void;
-  pull?: (controller: ByteController) => void;
+  start?: (controller: StreamController) => void;
+  pull?: (controller: StreamController) => void;
   cancel?: (reason: unknown) => void;
 };
 
 class SandboxReadableStream {
-  readonly source: UnderlyingByteSource;
+  readonly source: UnderlyingSource;
   allReady?: Promise<void>;
-  constructor(source: UnderlyingByteSource) {
+  constructor(source: UnderlyingSource) {
     this.source = source;
   }
 }
 export { SandboxReadableStream as ReadableStream };
 
+export type StreamResult = { html: string } | { bytes: ArrayBuffer };
+
 /**
- * Pulls every chunk out of a stream created by react-dom/server and resolves
- * with the concatenated bytes. Enforces the output byte limit.
+ * Pulls every chunk out of a stream created by react-dom/server. String
+ * chunks are joined (lone surrogates replaced by U+FFFD, as a
+ * TextEncoder/TextDecoder round trip would); byte chunks are concatenated.
+ * Enforces the output limit (bytes; string length is a lower bound).
  */
-export function readBytes(stream: SandboxReadableStream, limit: number): Promise<Uint8Array> {
+export function readAll(stream: SandboxReadableStream, limit: number): Promise<StreamResult> {
   return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
+    const strings: string[] = [];
+    const bytes: Uint8Array[] = [];
     let total = 0;
     let done = false;
-    const controller: ByteController = {
+    const controller: StreamController = {
       enqueue(chunk) {
         if (done) return;
-        total += chunk.byteLength;
+        const size = typeof chunk === "string" ? chunk.length : chunk.byteLength;
+        total += size;
         if (total > limit) {
           done = true;
           outputState.exceeded = true;
@@ -238,18 +277,29 @@ export function readBytes(stream: SandboxReadableStream, limit: number): Promise
         }
         // React never writes into a view after enqueueing it (it allocates a
         // fresh one), so keeping references is safe.
-        chunks.push(chunk);
+        if (typeof chunk === "string") strings.push(chunk);
+        else bytes.push(chunk);
       },
       close() {
         if (done) return;
         done = true;
+        if (bytes.length === 0) {
+          // String.prototype.toWellFormed (ES2024) exists in QuickJS.
+          const joined = strings.join("") as string & { toWellFormed(): string };
+          resolve({ html: joined.toWellFormed() });
+          return;
+        }
+        if (strings.length > 0) {
+          reject(new Error("react-dom/server produced both string and byte chunks"));
+          return;
+        }
         const out = new Uint8Array(total);
         let offset = 0;
-        for (const chunk of chunks) {
+        for (const chunk of bytes) {
           out.set(chunk, offset);
           offset += chunk.byteLength;
         }
-        resolve(out);
+        resolve({ bytes: out.buffer as ArrayBuffer });
       },
       error(reason) {
         if (done) return;

@@ -1,4 +1,4 @@
-import { withApiAuth } from "@/lib/api/with-api-auth";
+import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { listLibrary } from "@/lib/db/templates";
 import { paginationQuerySchema } from "@/lib/schemas/common";
 
@@ -7,3 +7,6 @@ export const GET = withApiAuth({ metered: true, query: paginationQuerySchema }, 
   const { templates, total } = await listLibrary(caller.accountId, query.limit, query.offset);
   return { success: true, templates, pagination: { limit: query.limit, offset: query.offset, total } };
 });
+
+const otherMethods = methodNotAllowed(["GET", "HEAD"]);
+export { otherMethods as POST, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE };

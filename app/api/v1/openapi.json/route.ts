@@ -1,7 +1,10 @@
 import { NextResponse } from "next/server";
-import { withErrorHandling } from "@/lib/api/with-api-auth";
+import { methodNotAllowed, withErrorHandling } from "@/lib/api/with-api-auth";
 import { getConfig } from "@/lib/config";
 import { buildOpenApiDocument } from "@/lib/openapi";
 
 // GET /api/v1/openapi.json – the OpenAPI 3.1 document, generated from the routes' zod schemas
 export const GET = withErrorHandling(async () => NextResponse.json(buildOpenApiDocument(getConfig().siteUrl)));
+
+const otherMethods = methodNotAllowed(["GET", "HEAD"]);
+export { otherMethods as POST, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE };

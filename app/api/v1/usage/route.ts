@@ -1,4 +1,4 @@
-import { withApiAuth } from "@/lib/api/with-api-auth";
+import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { describeEmailUsage, getEmailsSent } from "@/lib/db/usage";
 import { billingPeriod } from "@/lib/plans";
 
@@ -17,3 +17,6 @@ export const GET = withApiAuth({ metered: false }, async ({ caller }) => {
     emails: describeEmailUsage(caller.plan, emailsSent),
   };
 });
+
+const otherMethods = methodNotAllowed(["GET", "HEAD"]);
+export { otherMethods as POST, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE };

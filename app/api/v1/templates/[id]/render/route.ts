@@ -1,4 +1,4 @@
-import { withApiAuth } from "@/lib/api/with-api-auth";
+import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { getRenderableTemplateOrThrow } from "@/lib/render/access";
 import { renderTemplate, resolveVariables } from "@/lib/render";
 import { applyVariablesToSource } from "@/lib/render/react-source";
@@ -13,3 +13,6 @@ export const POST = withApiAuth({ metered: true, body: renderRequestSchema }, as
   const rendered = await renderTemplate(template, body.variables, { plainText: body.plain_text });
   return { success: true, ...rendered };
 });
+
+const otherMethods = methodNotAllowed(["POST"]);
+export { otherMethods as GET, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE };

@@ -1,5 +1,5 @@
 import { errors } from "@/lib/api/errors";
-import { withApiAuth } from "@/lib/api/with-api-auth";
+import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { findLibraryTemplate } from "@/lib/db/templates";
 import { uuidSchema } from "@/lib/schemas/common";
 
@@ -10,3 +10,6 @@ export const GET = withApiAuth({ metered: false }, async ({ caller, params }) =>
   if (!template) throw errors.templateNotFound();
   return { success: true, source: { name: template.name, description: template.description, code: template.code } };
 });
+
+const otherMethods = methodNotAllowed(["GET", "HEAD"]);
+export { otherMethods as POST, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE };

@@ -1,0 +1,78 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { getCatalogueEntry } from "@/lib/catalogue";
+import type { TemplateRecord } from "@/lib/db/templates";
+import { renderTemplate } from "@/lib/render";
+import { compileTemplate, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/render/sandbox/compile";
+import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
+import type { VariableDeclaration } from "@/lib/schemas/templates";
+
+type PreviewableTemplate = Pick<TemplateRecord, "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables">;
+
+/**
+ * Sample values for a template's variables: the component's `PreviewProps` (as React Email's own preview server
+ * uses them), over the declared defaults, with a placeholder for anything still required.
+ */
+export async function previewVariables(template: PreviewableTemplate): Promise<Record<string, unknown>> {
+  const declared = placeholders(template.variables ?? []);
+  let previewProps: Record<string, unknown> | null = null;
+  if (template.owner_account_id === null && template.slug) {
+    const component = getCatalogueEntry(template.slug)?.component as { PreviewProps?: Record<string, unknown> } | undefined;
+    previewProps = component?.PreviewProps ?? null;
+  } else if (template.compiled_code) {
+    try {
+      previewProps = await readPreviewProps({ cacheKey: `${template.id}:${template.version}`, compiledCode: template.compiled_code });
+    } catch {
+      previewProps = null;
+    }
+  }
+  return structuredClone({ ...declared, ...(previewProps ?? {}) });
+}
+
+function placeholders(declarations: VariableDeclaration[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const variable of declarations) {
+    if (variable.default !== undefined) values[variable.name] = variable.default;
+    else if (!variable.required) continue;
+    else if (variable.type === "number") values[variable.name] = 1;
+    else if (variable.type === "boolean") values[variable.name] = false;
+    else if (variable.type === "array") values[variable.name] = [];
+    else if (variable.type === "object") values[variable.name] = {};
+    else values[variable.name] = /url$/i.test(variable.name) ? "https://example.com" : `Sample ${variable.name}`;
+  }
+  return values;
+}
+
+/** The template rendered with its sample values, for card thumbnails; a neutral placeholder if it cannot render. */
+export async function renderThumbnail(template: PreviewableTemplate): Promise<string> {
+  try {
+    return (await renderTemplate(template, await previewVariables(template))).html;
+  } catch {
+    return `<!DOCTYPE html><html><body style="margin:0;display:grid;place-items:center;height:100vh;font:14px system-ui;color:#78716c;background:#f5f5f4">Preview unavailable</body></html>`;
+  }
+}
+
+export type DraftRender =
+  | { ok: true; html: string; variables: Record<string, unknown> }
+  | { ok: false; message: string; line?: number; column?: number };
+
+/**
+ * Renders TSX that has not been saved yet, in the same WebAssembly sandbox that renders saved user templates. With
+ * `variables` null the component's PreviewProps are used.
+ */
+export async function renderDraft(code: string, variables: Record<string, unknown> | null): Promise<DraftRender> {
+  if (code.length > MAX_TEMPLATE_SOURCE_CHARS) {
+    return { ok: false, message: `The source is longer than ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters.` };
+  }
+  const compiled = compileTemplate(code);
+  if (!compiled.ok) return { ok: false, message: compiled.message, line: compiled.line, column: compiled.column };
+  const cacheKey = `draft:${createHash("sha256").update(compiled.code).digest("hex").slice(0, 32)}`;
+  try {
+    const props = variables ?? (await readPreviewProps({ cacheKey, compiledCode: compiled.code })) ?? {};
+    const html = await renderInSandbox({ cacheKey, compiledCode: compiled.code, props });
+    return { ok: true, html, variables: props };
+  } catch (error) {
+    if (error instanceof SandboxRenderError) return { ok: false, message: error.message };
+    throw error;
+  }
+}

@@ -1,0 +1,116 @@
+import "server-only";
+import { getDb } from "@/lib/db/client";
+import type { OutboxMessage } from "@/lib/db/emails";
+import { authenticateAndMeter } from "@/lib/db/metering";
+import { describeEmailUsage, getEmailsSent, listDailyUsage, type DailyUsage } from "@/lib/db/usage";
+import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
+
+// Read models for dashboard pages that the API has no endpoint for. Everything the API does serve (library, usage,
+// render, send, source) goes through the same lib/ functions the API handlers use.
+
+export type LibraryAddedVia = "created" | "free" | "purchased";
+
+/** Template id → how it entered the account's library. */
+export async function libraryMembership(accountId: string): Promise<Map<string, LibraryAddedVia>> {
+  const rows = await getDb()<{ template_id: string; added_via: LibraryAddedVia }[]>`
+    select template_id, added_via from library_entries where account_id = ${accountId}`;
+  return new Map(rows.map((row) => [row.template_id, row.added_via]));
+}
+
+export type LibraryAllowance = {
+  plan: PlanName;
+  librarySize: number;
+  libraryLimit: number | null;
+  purchasesThisMonth: number;
+  purchaseLimit: number | null;
+  libraryFull: boolean;
+  purchasesExhausted: boolean;
+};
+
+/** Where the account stands against its plan's library-size and monthly-purchase limits. */
+export async function libraryAllowance(accountId: string, plan: PlanName): Promise<LibraryAllowance> {
+  const { start } = billingPeriod();
+  const [row] = await getDb()<{ library: number; purchases: number }[]>`
+    select (select count(*)::int from library_entries where account_id = ${accountId}) as library,
+           (select count(*)::int from purchases where account_id = ${accountId}
+              and status in ('completed', 'pending') and created_at >= ${start}) as purchases`;
+  const libraryLimit = PLANS[plan].librarySize;
+  const purchaseLimit = PLANS[plan].paidPurchasesPerMonth;
+  return {
+    plan,
+    librarySize: row.library,
+    libraryLimit,
+    purchasesThisMonth: row.purchases,
+    purchaseLimit,
+    libraryFull: libraryLimit !== null && row.library >= libraryLimit,
+    purchasesExhausted: purchaseLimit !== null && row.purchases >= purchaseLimit,
+  };
+}
+
+export async function getOutboxMessage(accountId: string, id: string): Promise<(OutboxMessage & { template_id: string | null; is_overage: boolean }) | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  const [row] = await getDb()<(OutboxMessage & { template_id: string | null; is_overage: boolean })[]>`
+    select id, status, provider, from_address as from, to_addresses as to, cc_addresses as cc, bcc_addresses as bcc,
+           reply_to, subject, html, text_body as text, headers, tags, attachments, scheduled_at, sent_at, created_at, error,
+           template_id, is_overage
+    from sent_emails where account_id = ${accountId} and id = ${id}`;
+  return row ?? null;
+}
+
+export type OutboxSummary = Pick<OutboxMessage, "id" | "status" | "from" | "to" | "subject" | "scheduled_at" | "sent_at" | "created_at" | "error">;
+
+/** The outbox without bodies (the list page shows a preview only for the message opened). */
+export async function listOutboxSummaries(accountId: string, limit = 100): Promise<OutboxSummary[]> {
+  return getDb()<OutboxSummary[]>`
+    select id, status, from_address as from, to_addresses as to, subject, scheduled_at, sent_at, created_at, error
+    from sent_emails where account_id = ${accountId} order by created_at desc limit ${limit}`;
+}
+
+export type UsageSummary = {
+  plan: PlanName;
+  apiCalls: { used: number; limit: number | null; remaining: number | null };
+  emails: ReturnType<typeof describeEmailUsage> & { overageAllowed: boolean };
+  periodStart: Date;
+  reset: Date;
+  daily: DailyUsage[];
+};
+
+/** This month's usage, as GET /api/v1/usage reports it, plus the last `days` days for the charts. */
+export async function usageSummary(accountId: string, days = 30): Promise<UsageSummary> {
+  const { start, reset } = billingPeriod();
+  const caller = await authenticateAndMeter({ kind: "session", accountId }, false, start);
+  if (!caller) throw new Error(`No account ${accountId}`);
+  const since = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - (days - 1)));
+  const [emailsSent, daily] = await Promise.all([getEmailsSent(accountId, start), listDailyUsage(accountId, since)]);
+  return {
+    plan: caller.plan,
+    apiCalls: {
+      used: caller.used,
+      limit: caller.quota,
+      remaining: caller.quota === null ? null : Math.max(0, caller.quota - caller.used),
+    },
+    emails: { ...describeEmailUsage(caller.plan, emailsSent), overageAllowed: PLANS[caller.plan].emailOverage },
+    periodStart: start,
+    reset,
+    daily: fillDays(daily, since, days),
+  };
+}
+
+function fillDays(rows: DailyUsage[], since: Date, days: number): DailyUsage[] {
+  const byDay = new Map(rows.map((row) => [row.day, row]));
+  return Array.from({ length: days }, (_, index) => {
+    const day = new Date(since.getTime() + index * 86_400_000).toISOString().slice(0, 10);
+    return byDay.get(day) ?? { day, api_calls: 0, emails: 0 };
+  });
+}
+
+export type OnboardingState = { hasKey: boolean; hasTemplate: boolean; hasVerifiedDomain: boolean; hasSent: boolean };
+
+export async function onboardingState(accountId: string): Promise<OnboardingState> {
+  const [row] = await getDb()<{ keys: boolean; templates: boolean; domains: boolean; sent: boolean }[]>`
+    select exists (select 1 from api_keys where account_id = ${accountId} and revoked_at is null) as keys,
+           exists (select 1 from library_entries where account_id = ${accountId}) as templates,
+           exists (select 1 from sending_domains where account_id = ${accountId} and verified) as domains,
+           exists (select 1 from sent_emails where account_id = ${accountId}) as sent`;
+  return { hasKey: row.keys, hasTemplate: row.templates, hasVerifiedDomain: row.domains, hasSent: row.sent };
+}

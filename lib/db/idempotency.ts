@@ -1,0 +1,75 @@
+import "server-only";
+import type postgres from "postgres";
+import { getDb } from "@/lib/db/client";
+
+/** How long a key's response is replayed. */
+export const IDEMPOTENCY_TTL_HOURS = 24;
+/** An in-flight claim older than this belongs to a request that died; the key may be claimed again. */
+export const IDEMPOTENCY_STALE_SECONDS = 120;
+
+export type IdempotencyClaim =
+  | { claimed: true }
+  | {
+      claimed: false;
+      requestHash: string;
+      status: "in_flight" | "completed";
+      responseStatus: number | null;
+      responseBody: Record<string, unknown> | null;
+    };
+
+/**
+ * Claims `key` for this request (the primary key decides between racing requests), or returns the record of the
+ * request holding it. One round trip (`claim_idempotency_key`).
+ */
+export async function claimIdempotencyKey(input: {
+  accountId: string;
+  scope: string;
+  key: string;
+  requestHash: string;
+  token: string;
+}): Promise<IdempotencyClaim> {
+  const [row] = await getDb()<
+    { claimed: boolean; request_hash: string; status: "in_flight" | "completed"; response_status: number | null; response_body: Record<string, unknown> | null }[]
+  >`select * from claim_idempotency_key(
+      ${input.accountId}::uuid, ${input.scope}::text, ${input.key}::text, ${input.requestHash}::text, ${input.token}::uuid,
+      ${`${IDEMPOTENCY_TTL_HOURS} hours`}::interval, ${`${IDEMPOTENCY_STALE_SECONDS} seconds`}::interval)`;
+  if (row.claimed) return { claimed: true };
+  return {
+    claimed: false,
+    requestHash: row.request_hash,
+    status: row.status,
+    responseStatus: row.response_status,
+    responseBody: row.response_body,
+  };
+}
+
+/** Stores the response the claim's request answered with; later requests with the key replay it. */
+export async function completeIdempotencyKey(
+  input: { accountId: string; scope: string; key: string; token: string },
+  response: { status: number; body: Record<string, unknown> },
+): Promise<void> {
+  const db = getDb();
+  await db`
+    update idempotency_keys set status = 'completed', response_status = ${response.status},
+           response_body = ${db.json(response.body as postgres.JSONValue)}, completed_at = now()
+    where account_id = ${input.accountId} and scope = ${input.scope} and key = ${input.key} and token = ${input.token}`;
+}
+
+/** Gives the key up (the request failed without effect), so a retry with the same key runs afresh. */
+export async function releaseIdempotencyKey(input: { accountId: string; scope: string; key: string; token: string }): Promise<void> {
+  await getDb()`
+    delete from idempotency_keys
+    where account_id = ${input.accountId} and scope = ${input.scope} and key = ${input.key} and token = ${input.token}`;
+}
+
+/** Housekeeping: drops records past their replay window. */
+export async function deleteExpiredIdempotencyKeys(limit = 5000): Promise<number> {
+  const rows = await getDb()<{ key: string }[]>`
+    delete from idempotency_keys where (account_id, scope, key) in (
+      select account_id, scope, key from idempotency_keys
+      where created_at < now() - ${`${IDEMPOTENCY_TTL_HOURS} hours`}::interval
+      limit ${limit}
+    )
+    returning key`;
+  return rows.length;
+}
