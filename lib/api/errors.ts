@@ -69,6 +69,29 @@ export const errors = {
     new ApiError(403, { error, code, success: false, message }),
 
   internal: () => new ApiError(500, { error: "Internal server error", code: "INTERNAL_ERROR", success: false }),
+
+  /** POST /send past the free plan's monthly emails: the contract's body has no `success` key. */
+  emailLimitReached: (message: string, retryAfterSeconds: number) =>
+    new ApiError(429, { error: "Email sending not allowed", message, is_overage: false }, { "Retry-After": String(retryAfterSeconds) }),
+
+  emailProviderError: (message: string) =>
+    new ApiError(502, { error: "Email provider error", code: "EMAIL_PROVIDER_ERROR", message, success: false }),
+
+  idempotencyConflict: () =>
+    new ApiError(409, { error: "Idempotency key reused with a different request", code: "IDEMPOTENCY_CONFLICT", success: false }),
+
+  /** Another request with the same key and body is still running (it did not finish while this one waited). */
+  idempotencyInProgress: () =>
+    new ApiError(
+      409,
+      {
+        error: "A request with this idempotency key is still in progress",
+        code: "IDEMPOTENCY_IN_PROGRESS",
+        success: false,
+        message: "Retry shortly with the same key to receive its response.",
+      },
+      { "Retry-After": "1" },
+    ),
 };
 
 /** zod issues as the contract's `details`: one entry per problem, `field` a dotted path under `prefix`. */

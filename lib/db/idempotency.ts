@@ -1,5 +1,4 @@
 import "server-only";
-import type postgres from "postgres";
 import { getDb } from "@/lib/db/client";
 
 /** How long a key's response is replayed. */
@@ -48,10 +47,10 @@ export async function completeIdempotencyKey(
   input: { accountId: string; scope: string; key: string; token: string },
   response: { status: number; body: Record<string, unknown> },
 ): Promise<void> {
-  const db = getDb();
-  await db`
+  // Sent as text and cast, so the JSON keeps its exact bytes (a json parameter would be serialised again).
+  await getDb()`
     update idempotency_keys set status = 'completed', response_status = ${response.status},
-           response_body = ${db.json(response.body as postgres.JSONValue)}, completed_at = now()
+           response_body = ${JSON.stringify(response.body)}::text::json, completed_at = now()
     where account_id = ${input.accountId} and scope = ${input.scope} and key = ${input.key} and token = ${input.token}`;
 }
 

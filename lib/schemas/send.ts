@@ -22,7 +22,26 @@ export function parseFromAddress(value: string): { name: string | null; address:
   return { name: name || null, address };
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const ISO_DATE_TIME = z.iso.datetime({ offset: true });
+
+// Header field names are printable ASCII without ":" (RFC 5322); values must not break out of their line.
+const HEADER_NAME = /^[!-9;-~]{1,256}$/;
+const headersSchema = z
+  .record(z.string(), z.string({ error: "header values must be strings" }), { error: "headers must be an object of strings" })
+  .superRefine((headers, ctx) => {
+    for (const [name, value] of Object.entries(headers)) {
+      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "is not a valid header name" });
+      else if (/[\r\n\0]/.test(value)) ctx.addIssue({ code: "custom", path: [name], message: "header values must not contain line breaks" });
+    }
+  });
+
+// A flat character class (no repeated group), so a 10 MB value is checked in linear time without deep backtracking.
+const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export function isBase64(content: string): boolean {
+  const clean = content.replace(/\s+/g, "");
+  return clean.length % 4 === 0 && BASE64_CHARS.test(clean);
+}
 
 export function decodedBase64Length(content: string): number {
   const clean = content.replace(/\s+/g, "");
@@ -35,7 +54,7 @@ const attachmentSchema = z
     filename: z.string({ error: "filename is required" }).min(1, "filename is required").max(255, "filename is at most 255 characters"),
     content: z
       .string({ error: "content must be a Base64 string" })
-      .refine((value) => BASE64.test(value.replace(/\s+/g, "")), "content must be Base64")
+      .refine(isBase64, "content must be Base64")
       .optional(),
     content_type: z.string().min(1).max(255).optional(),
     path: z
@@ -75,29 +94,43 @@ export const sendRequestSchema = z
       .optional(),
     variables: z.record(z.string(), z.unknown(), { error: "variables must be an object" }).default({}),
     text: z.string({ error: "text must be a string" }).optional(),
-    headers: z.record(z.string(), z.string({ error: "header values must be strings" }), { error: "headers must be an object of strings" }).optional(),
+    headers: headersSchema.optional(),
     attachments: z.array(attachmentSchema, { error: "attachments must be an array" }).optional(),
     tags: z.array(tagSchema, { error: "tags must be an array" }).optional(),
-    scheduled_at: z.iso
-      .datetime({ offset: true, error: "scheduled_at must be an ISO 8601 date-time" })
-      .refine((value) => Date.parse(value) > Date.now(), "scheduled_at must be in the future")
-      .refine(
-        (value) => Date.parse(value) <= Date.now() + MAX_SCHEDULE_DAYS * 24 * 3600 * 1000,
-        `scheduled_at must be at most ${MAX_SCHEDULE_DAYS} days ahead`,
-      )
+    scheduled_at: z
+      .string({ error: "scheduled_at must be an ISO 8601 date-time" })
+      .superRefine((value, ctx) => {
+        // One problem, one entry: a malformed value is not also reported as "not in the future".
+        if (!ISO_DATE_TIME.safeParse(value).success) {
+          ctx.addIssue({ code: "custom", message: "scheduled_at must be an ISO 8601 date-time with a time zone (e.g. 2030-01-01T09:00:00Z)" });
+        } else if (Date.parse(value) <= Date.now()) {
+          ctx.addIssue({ code: "custom", message: "scheduled_at must be in the future" });
+        } else if (Date.parse(value) > Date.now() + MAX_SCHEDULE_DAYS * 24 * 3600 * 1000) {
+          ctx.addIssue({ code: "custom", message: `scheduled_at must be at most ${MAX_SCHEDULE_DAYS} days ahead` });
+        }
+      })
+      .meta({ format: "date-time" })
       .optional(),
   })
-  .superRefine((body, ctx) => {
-    const count = (list: string | string[] | undefined) => (list === undefined ? 0 : Array.isArray(list) ? list.length : 1);
-    const recipients = count(body.to) + count(body.cc) + count(body.bcc);
-    if (recipients > MAX_RECIPIENTS) {
-      ctx.addIssue({ code: "custom", path: ["to"], message: `at most ${MAX_RECIPIENTS} recipients across to, cc and bcc (got ${recipients})` });
-    }
-    const bytes = (body.attachments ?? []).reduce((sum, a) => sum + (a.content ? decodedBase64Length(a.content) : 0), 0);
-    if (bytes > MAX_ATTACHMENT_BYTES) {
-      ctx.addIssue({ code: "custom", path: ["attachments"], message: "attachments total at most 10 MB" });
-    }
-  })
+  // Runs even when other fields are invalid, so every problem is reported at once; hence the defensive reads.
+  .superRefine(
+    (body, ctx) => {
+      const count = (list: unknown) => (Array.isArray(list) ? list.length : typeof list === "string" ? 1 : 0);
+      const recipients = count(body.to) + count(body.cc) + count(body.bcc);
+      if (recipients > MAX_RECIPIENTS) {
+        ctx.addIssue({ code: "custom", path: ["to"], message: `at most ${MAX_RECIPIENTS} recipients across to, cc and bcc (got ${recipients})` });
+      }
+      const attachments: unknown[] = Array.isArray(body.attachments) ? body.attachments : [];
+      const bytes = attachments.reduce<number>((sum, a) => {
+        const content = (a as { content?: unknown } | null)?.content;
+        return sum + (typeof content === "string" ? decodedBase64Length(content) : 0);
+      }, 0);
+      if (bytes > MAX_ATTACHMENT_BYTES) {
+        ctx.addIssue({ code: "custom", path: ["attachments"], message: "attachments total at most 10 MB" });
+      }
+    },
+    { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+  )
   .meta({ id: "SendRequest" });
 
 export type SendRequest = z.output<typeof sendRequestSchema>;

@@ -1,0 +1,52 @@
+/** A message ready to hand to a provider: rendered, addressed, and already recorded under `id`. */
+export type OutgoingEmail = {
+  /** The message's record (`sent_emails.id`). */
+  id: string;
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  replyTo: string[];
+  subject: string;
+  html: string;
+  text: string | null;
+  headers: Record<string, string>;
+  attachments: { filename: string; content?: string; content_type?: string; path?: string }[];
+  tags: { name: string; value: string }[];
+  scheduledAt: Date | null;
+};
+
+export type SendOptions = {
+  /** Passed to the provider so a retried hand-off is not delivered twice. */
+  idempotencyKey?: string;
+};
+
+/**
+ * Where messages go. Two implementations: Resend (when RESEND_API_KEY is set) and the embedded outbox (the default).
+ */
+export interface Mailer {
+  /** Recorded as `sent_emails.provider`. */
+  readonly provider: "resend" | "outbox";
+  /**
+   * True when recording the message is its delivery (the embedded outbox): the message is recorded straight away as
+   * `sent` (or `scheduled`) and `send` has nothing left to do. False for a real provider: the message is recorded as
+   * `pending`, then handed over with `send`.
+   */
+  readonly deliversOnRecord: boolean;
+  /** Hands the message over. Resolves with the provider's message id; throws MailerError when it is not accepted. */
+  send(message: OutgoingEmail, options?: SendOptions): Promise<{ id: string }>;
+}
+
+/** The provider refused the message, failed, timed out or could not be reached. */
+export class MailerError extends Error {
+  constructor(
+    message: string,
+    /** The provider's HTTP status; null for a network failure or timeout. */
+    public readonly statusCode: number | null,
+    /** The provider's error name (e.g. `validation_error`), when it gave one. */
+    public readonly providerCode: string | null = null,
+  ) {
+    super(message);
+    this.name = "MailerError";
+  }
+}

@@ -1,0 +1,281 @@
+import "server-only";
+import { createHash, randomUUID } from "node:crypto";
+import { errors, zodDetails, type ValidationDetail } from "@/lib/api/errors";
+import { getConfig } from "@/lib/config";
+import { listSendingDomains, type SendingDomain } from "@/lib/db/domains";
+import { dispatchDueScheduledEmails, markEmailAccepted, markEmailFailed, recordCountedEmail } from "@/lib/db/emails";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  deleteExpiredIdempotencyKeys,
+  releaseIdempotencyKey,
+} from "@/lib/db/idempotency";
+import { findLibraryTemplate } from "@/lib/db/templates";
+import { describeEmailUsage } from "@/lib/db/usage";
+import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
+import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
+import { renderTemplate } from "@/lib/render";
+import { decodedBase64Length, parseFromAddress, sendRequestSchema, type SendRequest } from "@/lib/schemas/send";
+
+export const NOT_IN_LIBRARY_MESSAGE = "This template is not in your library. Add or purchase it first.";
+const IDEMPOTENCY_SCOPE = "send";
+/** How long a request waits for an identical one (same key and body) that is still running, before answering 409. */
+export const idempotencyWait = { ms: 15_000 };
+
+export type SendCaller = { accountId: string; plan: PlanName };
+export type SendOutcome = { body: Record<string, unknown>; replayed: boolean };
+
+/**
+ * POST /send: validate → (claim the Idempotency-Key) → sender and template → render → count and record atomically
+ * → hand to the mailer → answer. Nothing is counted before the message is recorded, and a message the provider
+ * refuses is kept as failed and its count given back.
+ */
+export async function sendEmail(caller: SendCaller, rawBody: Record<string, unknown>, idempotencyKey: string | null): Promise<SendOutcome> {
+  scheduleDispatch();
+
+  if (idempotencyKey !== null && (idempotencyKey.length < 1 || idempotencyKey.length > 256)) {
+    const details: ValidationDetail[] = [{ field: "Idempotency-Key", message: "Idempotency-Key must be 1 to 256 characters" }];
+    const parsed = sendRequestSchema.safeParse(rawBody);
+    if (!parsed.success) details.push(...zodDetails(parsed.error));
+    throw errors.validation(details);
+  }
+  if (idempotencyKey === null) return { body: await performSend(caller, parseSendRequest(rawBody), null), replayed: false };
+
+  // The key is claimed before the body is validated against the clock (scheduled_at "in the future"), so a repeat of
+  // a successful request still replays after its scheduled time has passed.
+  return withIdempotencyKey(caller.accountId, idempotencyKey, rawBody, () =>
+    performSend(caller, parseSendRequest(rawBody), providerIdempotencyKey(caller.accountId, idempotencyKey)),
+  );
+}
+
+function parseSendRequest(rawBody: Record<string, unknown>): SendRequest {
+  const parsed = sendRequestSchema.safeParse(rawBody);
+  if (!parsed.success) throw errors.validation(zodDetails(parsed.error));
+  return parsed.data;
+}
+
+async function performSend(caller: SendCaller, request: SendRequest, providerKey: string | null): Promise<Record<string, unknown>> {
+  const [domains, template] = await Promise.all([
+    listSendingDomains(caller.accountId),
+    findLibraryTemplate(caller.accountId, request.template_id),
+  ]);
+  const from = resolveSender(request.from, domains, getConfig().sharedSendingDomain);
+  if (!template) throw errors.templateNotFound(NOT_IN_LIBRARY_MESSAGE);
+
+  // Rendering can fail (400 variables.<name>, 422): before anything is counted or recorded.
+  const rendered = await renderTemplate(template, request.variables, { plainText: request.text === undefined });
+  const text = request.text ?? rendered.text ?? null;
+
+  const mailer = getMailer();
+  const scheduledAt = request.scheduled_at ? new Date(request.scheduled_at) : null;
+  const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+  const attachments = (request.attachments ?? []).map((a) => ({
+    filename: a.filename,
+    ...(a.content !== undefined ? { content: a.content.replace(/\s+/g, ""), size: decodedBase64Length(a.content) } : {}),
+    ...(a.path !== undefined ? { path: a.path } : {}),
+    ...(a.content_type !== undefined ? { content_type: a.content_type } : {}),
+  }));
+  const message = {
+    from,
+    to: list(request.to),
+    cc: list(request.cc),
+    bcc: list(request.bcc),
+    replyTo: list(request.reply_to),
+    subject: request.subject,
+    html: rendered.html,
+    text,
+    headers: request.headers ?? {},
+    attachments,
+    tags: request.tags ?? [],
+    scheduledAt,
+  };
+
+  const plan = PLANS[caller.plan];
+  const { start, reset } = billingPeriod();
+  const counted = await recordCountedEmail(
+    {
+      ...message,
+      accountId: caller.accountId,
+      templateId: template.id,
+      status: mailer.deliversOnRecord ? (scheduledAt ? "scheduled" : "sent") : "pending",
+      provider: mailer.provider,
+    },
+    { periodStart: start, limit: plan.emailsPerMonth, overage: plan.emailOverage },
+  );
+  if (!counted.allowed) {
+    const retryAfter = Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000));
+    throw errors.emailLimitReached(
+      `Your ${caller.plan} plan includes ${plan.emailsPerMonth} emails per month and they have all been sent. ` +
+        `Sending resumes at ${reset.toISOString()}; upgrade to a paid plan to keep sending now.`,
+      retryAfter,
+    );
+  }
+
+  let id = counted.id;
+  if (!mailer.deliversOnRecord) {
+    const outgoing: OutgoingEmail = { id: counted.id, ...message };
+    try {
+      ({ id } = await mailer.send(outgoing, providerKey ? { idempotencyKey: providerKey } : {}));
+    } catch (error) {
+      const reason = describeProviderFailure(error);
+      await markEmailFailed(counted.id, `${mailer.provider}: ${reason}`);
+      throw errors.emailProviderError(
+        `The email provider did not accept the message (${reason}). It was not sent and does not count toward your quota; you can retry.`,
+      );
+    }
+    await markEmailAccepted(counted.id, id);
+  }
+
+  return {
+    success: true,
+    data: {
+      id,
+      from,
+      to: message.to,
+      subject: message.subject,
+      sent_at: counted.createdAt.toISOString(),
+      ...(scheduledAt ? { scheduled_at: scheduledAt.toISOString() } : {}),
+    },
+    meta: {
+      email_usage: {
+        ...describeEmailUsage(caller.plan, counted.used),
+        plan_type: caller.plan,
+        billing_usage_reported: counted.billingUsageReported,
+      },
+    },
+  };
+}
+
+/**
+ * `from` must be on one of the caller's verified domains or the operator's shared sending domain. Omitted: the
+ * default sender of the caller's first verified domain. Otherwise 400 with field `from`.
+ */
+export function resolveSender(from: string | undefined, domains: SendingDomain[], sharedDomain: string | undefined): string {
+  const verified = domains.filter((d) => d.verified);
+  if (from === undefined) {
+    const domain = verified.find((d) => d.default_sender);
+    if (domain?.default_sender) return domain.default_sender;
+    throw errors.validation([
+      {
+        field: "from",
+        message: sharedDomain
+          ? `from is required: you have no verified sending domain. Verify a domain, or send from an address @${sharedDomain}.`
+          : "from is required: you have no verified sending domain. Add and verify a domain first.",
+      },
+    ]);
+  }
+  const parsed = parseFromAddress(from);
+  const domain = parsed?.address.slice(parsed.address.lastIndexOf("@") + 1).toLowerCase();
+  const allowed = new Set(verified.map((d) => d.domain.toLowerCase()));
+  if (sharedDomain) allowed.add(sharedDomain.toLowerCase());
+  if (!parsed || !domain || !allowed.has(domain)) {
+    throw errors.validation([
+      {
+        field: "from",
+        message:
+          allowed.size > 0
+            ? `from must be an address on one of your verified sending domains: ${[...allowed].join(", ")}`
+            : "from must be an address on a verified sending domain, and you have none. Add and verify a domain first.",
+      },
+    ]);
+  }
+  return from.trim();
+}
+
+function describeProviderFailure(error: unknown): string {
+  if (error instanceof MailerError) {
+    return error.statusCode === null ? `unreachable: ${error.message}` : `HTTP ${error.statusCode}: ${error.message}`;
+  }
+  console.error(JSON.stringify({ level: "error", message: "mailer threw", error: error instanceof Error ? error.stack : String(error) }));
+  return "unexpected failure";
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Idempotency-Key. The key is claimed with a unique row before anything happens (claim_idempotency_key). Only a
+// success is stored and replayed: a request that failed (validation, 404, 429, 502, 500) sent and counted nothing,
+// so it releases the key and a retry with the same key runs afresh. A request that finds the key held by an
+// identical request still running waits for it (polling) and replays its answer; if that takes longer than
+// idempotencyWait.ms (15 s) it answers 409 IDEMPOTENCY_IN_PROGRESS. A different body under a held key answers 409
+// IDEMPOTENCY_CONFLICT.
+
+async function withIdempotencyKey(
+  accountId: string,
+  key: string,
+  rawBody: Record<string, unknown>,
+  run: () => Promise<Record<string, unknown>>,
+): Promise<SendOutcome> {
+  const requestHash = hashRequest(rawBody);
+  const claim = { accountId, scope: IDEMPOTENCY_SCOPE, key, token: randomUUID() };
+  const deadline = Date.now() + idempotencyWait.ms;
+  let delay = 10;
+  for (;;) {
+    const held = await claimIdempotencyKey({ ...claim, requestHash });
+    if (held.claimed) break;
+    if (held.requestHash !== requestHash) throw errors.idempotencyConflict();
+    if (held.status === "completed" && held.responseBody) return { body: held.responseBody, replayed: true };
+    if (Date.now() >= deadline) throw errors.idempotencyInProgress();
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, 200);
+  }
+
+  let body: Record<string, unknown>;
+  try {
+    body = await run();
+  } catch (error) {
+    await releaseIdempotencyKey(claim).catch((releaseError) => logError("releasing an idempotency key failed", releaseError));
+    throw error;
+  }
+  // The email went out: a failure to store the response must not turn into an error (the client would retry and
+  // the key, left in flight, becomes claimable again only after it goes stale).
+  await completeIdempotencyKey(claim, { status: 200, body }).catch((storeError) => logError("storing an idempotent response failed", storeError));
+  return { body, replayed: false };
+}
+
+/** The body as sent, canonical (keys sorted at every level), hashed. */
+export function hashRequest(body: unknown): string {
+  return createHash("sha256").update(canonicalJson(body)).digest("hex");
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.keys(value as Record<string, unknown>)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/**
+ * The key handed to the provider. Provider keys are global to the operator's provider account, so the caller's key
+ * is namespaced by account (two accounts may pick the same key) and hashed to a fixed length.
+ */
+export function providerIdempotencyKey(accountId: string, key: string): string {
+  return `lp-${createHash("sha256").update(`${accountId}\n${key}`).digest("hex")}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Scheduled delivery of the embedded outbox. `dispatchScheduled` is the one dispatch step: the cron route calls it
+// (Vercel Cron), and every send request triggers it in the background at most once per DISPATCH_INTERVAL_MS per
+// process, which keeps a long-running server (npm run dev/start) delivering on time without a timer of its own.
+
+const DISPATCH_INTERVAL_MS = 30_000;
+let lastDispatch = 0;
+
+export async function dispatchScheduled(): Promise<{ dispatched: number; expiredIdempotencyKeys: number }> {
+  const dispatched = await dispatchDueScheduledEmails();
+  const expiredIdempotencyKeys = await deleteExpiredIdempotencyKeys();
+  return { dispatched, expiredIdempotencyKeys };
+}
+
+function scheduleDispatch(): void {
+  const now = Date.now();
+  if (now - lastDispatch < DISPATCH_INTERVAL_MS) return;
+  lastDispatch = now;
+  dispatchScheduled().catch((error) => logError("dispatching scheduled emails failed", error));
+}
+
+function logError(message: string, error: unknown): void {
+  console.error(JSON.stringify({ level: "error", message, error: error instanceof Error ? error.message : String(error) }));
+}

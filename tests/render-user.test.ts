@@ -1,0 +1,201 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { render } from "@react-email/render";
+import { createElement } from "react";
+import { transform } from "sucrase";
+import { beforeAll, describe, expect, it } from "vitest";
+import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
+import { getDb } from "@/lib/db/client";
+import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
+import { auth, call, createUser, type TestUser } from "./support/api";
+
+const INVOICE = `import { Body, Button, Container, Head, Heading, Hr, Html, Img, Link, Preview, Section, Row, Column, Text } from "@react-email/components";
+
+type Props = { customer?: string; amount?: number; payUrl?: string; lines?: { label: string; value: string }[] };
+
+export default function Invoice({ customer = "there", amount = 0, payUrl = "https://example.com/pay", lines = [] }: Props) {
+  return (
+    <Html lang="en">
+      <Head />
+      <Preview>Your invoice is ready</Preview>
+      <Body style={{ fontFamily: "Helvetica, Arial, sans-serif", backgroundColor: "#f6f9fc" }}>
+        <Container style={{ padding: "24px" }}>
+          <Img src="https://example.com/logo.png" alt="Acme" width="64" height="24" />
+          <Heading as="h1">Invoice for {customer}</Heading>
+          <Section>
+            {lines.map((line) => (
+              <Row key={line.label}>
+                <Column>{line.label}</Column>
+                <Column align="right">{line.value}</Column>
+              </Row>
+            ))}
+          </Section>
+          <Text>Amount due: \${amount.toFixed(2)}</Text>
+          <Button href={payUrl} style={{ background: "#000", color: "#fff", padding: "12px 20px" }}>Pay now</Button>
+          <Hr />
+          <Link href="https://example.com/help">Questions?</Link>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+
+Invoice.PreviewProps = { customer: "Ada", amount: 42.5, payUrl: "https://example.com/pay/1", lines: [{ label: "Seats", value: "3" }] } satisfies Props;
+`;
+
+/** A template that behaves on its PreviewProps (so it is accepted) and misbehaves on `mode`. */
+function hostile(body: string): string {
+  return `import { Html, Text } from "@react-email/components";
+export default function Hostile({ mode = "ok" }: { mode?: string }) {
+  if (mode === "attack") {
+    ${body}
+  }
+  return <Html><Text>fine</Text></Html>;
+}
+Hostile.PreviewProps = { mode: "ok" };
+`;
+}
+
+let user: TestUser;
+let invoiceId: string;
+
+beforeAll(async () => {
+  user = await createUser("monthly");
+  invoiceId = (await createTemplateFromSource(user.accountId, { name: "Invoice", description: "Ours", code: INVOICE })).id;
+});
+
+function renderCall(id: string, body: unknown, caller = user) {
+  return call(postRender, `/api/v1/templates/${id}/render`, { method: "POST", params: { id }, headers: auth(caller), body });
+}
+
+describe("user-authored templates", () => {
+  it("are compiled once at creation, with variables declared from PreviewProps", async () => {
+    const [row] = await getDb()`select compiled_code, variables from templates where id = ${invoiceId}`;
+    expect(row.compiled_code).toContain("Invoice");
+    expect(row.variables).toEqual([
+      { name: "customer", type: "string", required: false },
+      { name: "amount", type: "number", required: false },
+      { name: "payUrl", type: "string", required: false },
+      { name: "lines", type: "array", required: false },
+    ]);
+  });
+
+  it("render in the sandbox to exactly what render() gives natively for the same code and props", async () => {
+    const variables = { customer: "Grace", amount: 10, lines: [{ label: "Plan", value: "Pro" }] };
+    const result = await renderCall(invoiceId, { variables });
+    expect(result.status).toBe(200);
+    const Native = await importTsx(INVOICE);
+    expect(result.body).toEqual({ success: true, html: await render(createElement(Native, variables)) });
+  });
+
+  it("escape variables", async () => {
+    const result = await renderCall(invoiceId, { variables: { customer: "<script>alert(1)</script>" } });
+    expect(result.status).toBe(200);
+    expect(result.body.html).not.toContain("<script>");
+    expect(result.body.html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+  });
+
+  it("refuse mistyped variables with variables.<name>", async () => {
+    const result = await renderCall(invoiceId, { variables: { amount: "forty", lines: "x" } });
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({
+      error: "Invalid request body",
+      code: "VALIDATION_ERROR",
+      success: false,
+      details: [
+        { field: "variables.amount", message: "must be a number" },
+        { field: "variables.lines", message: "must be an array" },
+      ],
+    });
+  });
+
+  it("give plain text and react formats too", async () => {
+    const text = await renderCall(invoiceId, { variables: { customer: "Lin" }, plain_text: true });
+    expect(text.body.text).toContain("INVOICE FOR LIN");
+    expect(text.body.text).toContain("Amount due: $0.00");
+    const react = await renderCall(invoiceId, { variables: { customer: "Lin" }, format: "react" });
+    const Component = await importTsx(react.body.react);
+    expect(await render(createElement(Component))).toBe((await renderCall(invoiceId, { variables: { customer: "Lin" } })).body.html);
+  });
+
+  it("are private: another user gets 404", async () => {
+    const other = await createUser("monthly");
+    const result = await renderCall(invoiceId, {}, other);
+    expect(result.status).toBe(404);
+    expect(result.body).toEqual({ error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false });
+  });
+
+  it("are refused at creation when they do not compile, with line and column", async () => {
+    const broken = createTemplateFromSource(user.accountId, { name: "Broken", description: "", code: "export default function X() {\n  return <div>{oops</div>;\n}\n" });
+    await expect(broken).rejects.toBeInstanceOf(TemplateSourceError);
+    await expect(broken).rejects.toMatchObject({ line: 2, column: expect.any(Number) });
+  });
+
+  it("are refused at creation when they import anything but react and React Email", async () => {
+    const code = `import fs from "fs";\nexport default function X() { return <p>{String(fs)}</p>; }`;
+    await expect(createTemplateFromSource(user.accountId, { name: "Fs", description: "", code })).rejects.toMatchObject({
+      name: "TemplateSourceError",
+      line: 1,
+    });
+  });
+
+  it("are refused at creation when their trial render throws", async () => {
+    const code = `export default function X() { throw new Error("nope"); }`;
+    await expect(createTemplateFromSource(user.accountId, { name: "Throws", description: "", code })).rejects.toThrow(/trial render failed/);
+  });
+});
+
+describe("hostile user templates answer 422 RENDER_ERROR within the deadline, and the server keeps serving", () => {
+  const cases: [string, string][] = [
+    ["reading process.env", "return <Html><Text>{(process as any).env.DATABASE_URL}</Text></Html>;"],
+    ["calling require('fs') at run time", "const r = (globalThis as any).require ?? require; return <Html><Text>{String(r('fs'))}</Text></Html>;"],
+    ["calling fetch", "fetch('http://127.0.0.1:1/'); return <Html />;"],
+    ["throwing", "throw new Error('template bug');"],
+    ["an infinite loop", "while (true) {}"],
+    ["unbounded allocation", "const hoard: number[][] = []; while (true) hoard.push(new Array(1e6).fill(1));"],
+    ["deep recursion", "const down = (n: number): number => down(n + 1) + 1; down(0);"],
+    ["a huge output", "return <Html><Text>{'x'.repeat(50 * 1024 * 1024)}</Text></Html>;"],
+  ];
+
+  it.each(cases)("%s", async (_, body) => {
+    const { id } = await createTemplateFromSource(user.accountId, { name: `Hostile ${_}`, description: "", code: hostile(body) });
+    const started = Date.now();
+    const result = await renderCall(id, { variables: { mode: "attack" } });
+    const elapsed = Date.now() - started;
+    expect(result.status).toBe(422);
+    expect(result.body).toEqual({ error: "Template render failed", code: "RENDER_ERROR", message: expect.any(String), success: false });
+    expect(result.body.message).not.toMatch(/DATABASE_URL=|postgres:\/\//);
+    expect(elapsed).toBeLessThan(5000);
+    // The same template still renders its safe path, and so does everyone else's.
+    expect((await renderCall(id, { variables: { mode: "ok" } })).status).toBe(200);
+    expect((await renderCall(invoiceId, {})).status).toBe(200);
+  });
+
+  it("probing globalThis finds nothing of the host", async () => {
+    const code = `import { Html, Text } from "@react-email/components";
+export default function Probe() {
+  const g = globalThis as any;
+  const seen = ["process", "require", "fetch", "Buffer", "setTimeout", "setInterval", "XMLHttpRequest", "WebSocket", "module", "global"]
+    .map((name) => name + "=" + typeof g[name]).join(",");
+  return <Html><Text>{seen}</Text></Html>;
+}`;
+    const { id } = await createTemplateFromSource(user.accountId, { name: "Probe", description: "", code });
+    const result = await renderCall(id, {});
+    expect(result.status).toBe(200);
+    for (const name of ["process", "require", "fetch", "Buffer", "XMLHttpRequest", "WebSocket", "module", "global"]) {
+      expect(result.body.html).toContain(`${name}=undefined`);
+    }
+  });
+});
+
+let moduleCounter = 0;
+async function importTsx(source: string): Promise<React.ComponentType<any>> {
+  const { code } = transform(source, { transforms: ["typescript", "jsx", "imports"], jsxRuntime: "automatic", production: true });
+  const dir = path.join(process.cwd(), "node_modules", ".cache", "letterpress-tests");
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `user-${process.pid}-${moduleCounter++}.cjs`);
+  await writeFile(file, code);
+  const imported = await import(pathToFileURL(file).href);
+  return (imported.default?.default ?? imported.default) as React.ComponentType<any>;
+}

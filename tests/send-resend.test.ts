@@ -1,0 +1,326 @@
+import { createHash } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { POST as send } from "@/app/api/v1/send/route";
+import { resetConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { addSendingDomain } from "@/lib/db/domains";
+import { getMailer, MailerError } from "@/lib/mail";
+import { ResendMailer } from "@/lib/mail/resend";
+import { billingPeriod, type PlanName } from "@/lib/plans";
+import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
+
+// A local stand-in for Resend's API at RESEND_BASE_URL (127.0.0.1 only): records every request and answers with
+// whatever the test sets in `reply`.
+
+type Received = { method: string; url: string; headers: IncomingHttpHeaders; body: any };
+type Reply = { status: number; body: unknown } | "hang";
+
+let server: Server;
+let baseUrl: string;
+let received: Received[] = [];
+let reply: Reply = { status: 200, body: { id: "re_unset" } };
+const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL };
+const API_KEY = "re_test_0123456789abcdef";
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: text ? JSON.parse(text) : undefined });
+      if (reply === "hang") return; // never answers
+      res.writeHead(reply.status, { "content-type": "application/json" });
+      res.end(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  useResend(baseUrl);
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  restore("RESEND_API_KEY", saved.key);
+  restore("RESEND_BASE_URL", saved.url);
+  resetConfig();
+});
+
+beforeEach(() => {
+  received = [];
+  reply = { status: 200, body: { id: "re_unset" } };
+  useResend(baseUrl);
+});
+
+function useResend(url: string) {
+  process.env.RESEND_API_KEY = API_KEY;
+  process.env.RESEND_BASE_URL = url;
+  resetConfig();
+}
+
+function restore(name: string, value: string | undefined) {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
+
+async function sender(plan: PlanName = "free") {
+  const user = await createUser(plan);
+  await addSendingDomain(user.accountId, { domain: "acme.example", verified: true });
+  await addToLibrary(user, "welcome");
+  return { ...user, welcomeId: await catalogueId("welcome") };
+}
+
+const post = (user: TestUser, body: unknown, headers: Record<string, string> = {}) =>
+  call(send, "/api/v1/send", { method: "POST", headers: { ...auth(user), ...headers }, body });
+
+async function emailsCounted(user: TestUser): Promise<number> {
+  const { start } = billingPeriod();
+  const [row] = await getDb()<{ count: number }[]>`
+    select count from usage_counters where account_id = ${user.accountId} and metric = 'emails' and period_start = ${start}`;
+  return row?.count ?? 0;
+}
+
+async function emailsToday(user: TestUser): Promise<number> {
+  const [row] = await getDb()<{ count: number }[]>`
+    select count from usage_daily where account_id = ${user.accountId} and metric = 'emails' and day = (now() at time zone 'utc')::date`;
+  return row?.count ?? 0;
+}
+
+const storedRows = (user: TestUser) =>
+  getDb()`select * from sent_emails where account_id = ${user.accountId} order by created_at, id`;
+
+describe("the mailer is chosen by RESEND_API_KEY", () => {
+  it("is Resend when the key is set and the embedded outbox otherwise", () => {
+    expect(getMailer().provider).toBe("resend");
+    delete process.env.RESEND_API_KEY;
+    resetConfig();
+    expect(getMailer().provider).toBe("outbox");
+  });
+});
+
+describe("POST /api/v1/send through Resend", () => {
+  it("passes every field, the rendered HTML and text, and the idempotency key to Resend's API", async () => {
+    const user = await sender();
+    reply = { status: 200, body: { id: "4ef9a417-02e9-4d39-ad75-9611e0fcc33c" } };
+    const attachment = Buffer.from("col1,col2\n1,2\n").toString("base64");
+    const body = {
+        template_id: user.welcomeId,
+        from: "Acme <hello@acme.example>",
+        to: ["ann@example.com", "bob@example.com"],
+        cc: "carol@example.com",
+        bcc: ["dave@example.com"],
+        reply_to: "support@acme.example",
+        subject: "Welcome to Acme",
+        variables: { userName: "Ann & Bob" },
+        text: "Welcome, Ann & Bob.",
+        headers: { "X-Entity-Ref-ID": "abc-123" },
+        attachments: [
+          { filename: "report.csv", content: attachment, content_type: "text/csv" },
+          { filename: "terms.pdf", path: "https://cdn.acme.example/terms.pdf" },
+        ],
+        tags: [{ name: "category", value: "welcome" }],
+    };
+    const result = await post(user, body, { "idempotency-key": "welcome-ann-1" });
+
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({
+      success: true,
+      data: {
+        id: "4ef9a417-02e9-4d39-ad75-9611e0fcc33c",
+        from: "Acme <hello@acme.example>",
+        to: ["ann@example.com", "bob@example.com"],
+        subject: "Welcome to Acme",
+        sent_at: expect.stringMatching(/Z$/),
+      },
+      meta: {
+        email_usage: {
+          monthly_limit: 100,
+          current_usage: 1,
+          remaining: 99,
+          plan_type: "free",
+          is_overage: false,
+          overage_emails: 0,
+          billing_usage_reported: false,
+        },
+      },
+    });
+
+    const [row] = await storedRows(user);
+    expect(row).toMatchObject({ status: "sent", provider: "resend", provider_message_id: "4ef9a417-02e9-4d39-ad75-9611e0fcc33c", error: null });
+    expect(row.html).toContain("Ann &amp; Bob");
+
+    expect(received).toHaveLength(1);
+    const [request] = received;
+    expect(request.method).toBe("POST");
+    expect(request.url).toBe("/emails");
+    expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(request.headers["content-type"]).toBe("application/json");
+    // The caller's key, namespaced by account (Resend keys are global to the operator's Resend account).
+    const expectedKey = `lp-${createHash("sha256").update(`${user.accountId}\nwelcome-ann-1`).digest("hex")}`;
+    expect(request.headers["idempotency-key"]).toBe(expectedKey);
+    expect(request.body).toEqual({
+      from: "Acme <hello@acme.example>",
+      to: ["ann@example.com", "bob@example.com"],
+      cc: ["carol@example.com"],
+      bcc: ["dave@example.com"],
+      reply_to: ["support@acme.example"],
+      subject: "Welcome to Acme",
+      html: row.html,
+      text: "Welcome, Ann & Bob.",
+      headers: { "X-Entity-Ref-ID": "abc-123" },
+      attachments: [
+        { filename: "report.csv", content: attachment, content_type: "text/csv" },
+        { filename: "terms.pdf", path: "https://cdn.acme.example/terms.pdf" },
+      ],
+      tags: [{ name: "category", value: "welcome" }],
+    });
+
+    // A replay does not reach Resend again.
+    const again = await post(user, body, { "idempotency-key": "welcome-ann-1" });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(result.body);
+    expect(received).toHaveLength(1);
+  });
+
+  it("sends the minimal message with generated text and no idempotency header when none was given", async () => {
+    const user = await sender();
+    reply = { status: 200, body: { id: "re_minimal" } };
+    const result = await post(user, { template_id: user.welcomeId, to: "ann@example.com", subject: "Hi" });
+    expect(result.status).toBe(200);
+    expect(result.body.data.id).toBe("re_minimal");
+    const [request] = received;
+    expect(request.headers["idempotency-key"]).toBeUndefined();
+    expect(Object.keys(request.body).sort()).toEqual(["from", "html", "subject", "text", "to"]);
+    expect(request.body).toMatchObject({ from: "hello@acme.example", to: ["ann@example.com"], subject: "Hi" });
+    expect(request.body.text).toContain("WELCOME TO ACME, THERE!");
+  });
+
+  it("passes scheduled_at to Resend and keeps the message as scheduled", async () => {
+    const user = await sender();
+    reply = { status: 200, body: { id: "re_scheduled" } };
+    const at = new Date(Date.now() + 24 * 3600 * 1000).toISOString();
+    const result = await post(user, { template_id: user.welcomeId, to: "ann@example.com", subject: "Later", scheduled_at: at });
+    expect(result.status).toBe(200);
+    expect(result.body.data).toMatchObject({ id: "re_scheduled", scheduled_at: at });
+    expect(received[0].body.scheduled_at).toBe(at);
+    const [row] = await storedRows(user);
+    expect(row).toMatchObject({ status: "scheduled", provider: "resend", provider_message_id: "re_scheduled", sent_at: null });
+  });
+
+  it("replays an idempotent request without calling Resend twice", async () => {
+    const user = await sender();
+    reply = { status: 200, body: { id: "re_once" } };
+    const body = { template_id: user.welcomeId, to: "ann@example.com", subject: "Once" };
+    const results = await Promise.all(Array.from({ length: 5 }, () => post(user, body, { "idempotency-key": "once" })));
+    expect(results.map((r) => [r.status, r.body.data.id])).toEqual(Array(5).fill([200, "re_once"]));
+    expect(received).toHaveLength(1);
+    expect(await emailsCounted(user)).toBe(1);
+  });
+
+  const failures: [string, Reply | "closed port", RegExp][] = [
+    ["422 validation error", { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } }, /HTTP 422: Invalid `to` field\./],
+    ["429 rate limit", { status: 429, body: { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests." } }, /HTTP 429: Too many requests\./],
+    ["500 internal error", { status: 500, body: { statusCode: 500, name: "internal_server_error", message: "Unexpected failure." } }, /HTTP 500: Unexpected failure\./],
+    ["500 with a body that is not JSON", { status: 500, body: "<html>oops</html>" }, /HTTP 500/],
+    ["network failure (closed port)", "closed port", /unreachable/],
+  ];
+
+  it.each(failures)("%s: 502, the message kept as failed, and the email not counted", async (_name, failure, reason) => {
+    const user = await sender();
+    if (failure === "closed port") useResend(await closedPortUrl());
+    else reply = failure;
+
+    const result = await post(user, { template_id: user.welcomeId, to: "ann@example.com", subject: "Hi" }, { "idempotency-key": "fails-once" });
+    expect(result.status).toBe(502);
+    expect(result.body).toEqual({ error: "Email provider error", code: "EMAIL_PROVIDER_ERROR", message: expect.stringMatching(reason), success: false });
+
+    const [row] = await storedRows(user);
+    expect(row).toMatchObject({ status: "failed", provider: "resend", provider_message_id: null, usage_period_start: null, is_overage: false });
+    expect(row.error).toMatch(reason);
+    expect(row.html).toMatch(/^<!DOCTYPE html/);
+    expect(await emailsCounted(user)).toBe(0);
+    expect(await emailsToday(user)).toBe(0);
+
+    // The key was released: a retry with it sends once Resend is back.
+    useResend(baseUrl);
+    reply = { status: 200, body: { id: "re_retry" } };
+    const retry = await post(user, { template_id: user.welcomeId, to: "ann@example.com", subject: "Hi" }, { "idempotency-key": "fails-once" });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    expect(retry.body.data.id).toBe("re_retry");
+    expect(retry.body.meta.email_usage.current_usage).toBe(1);
+    expect((await storedRows(user)).map((r) => r.status)).toEqual(["failed", "sent"]);
+  });
+
+  it("gives the count back at the free limit, so the 100th email can still be sent after a failure", async () => {
+    const user = await sender("free");
+    const { start } = billingPeriod();
+    await getDb()`insert into usage_counters (account_id, metric, period_start, count) values (${user.accountId}, 'emails', ${start}, 99)`;
+    reply = { status: 500, body: { statusCode: 500, name: "internal_server_error", message: "down" } };
+    expect((await post(user, { template_id: user.welcomeId, to: "a@example.com", subject: "Hi" })).status).toBe(502);
+    expect(await emailsCounted(user)).toBe(99);
+    reply = { status: 200, body: { id: "re_100" } };
+    const ok = await post(user, { template_id: user.welcomeId, to: "a@example.com", subject: "Hi" });
+    expect(ok.status).toBe(200);
+    expect(ok.body.meta.email_usage).toMatchObject({ current_usage: 100, remaining: 0 });
+    const refused = await post(user, { template_id: user.welcomeId, to: "a@example.com", subject: "Hi" });
+    expect(refused.status).toBe(429);
+    expect(received).toHaveLength(2);
+  });
+
+  it("takes a failed overage email off the billing ledger", async () => {
+    const user = await sender("monthly");
+    const { start } = billingPeriod();
+    await getDb()`insert into usage_counters (account_id, metric, period_start, count) values (${user.accountId}, 'emails', ${start}, 10000)`;
+    reply = { status: 422, body: { statusCode: 422, name: "validation_error", message: "bad" } };
+    expect((await post(user, { template_id: user.welcomeId, to: "a@example.com", subject: "Hi" })).status).toBe(502);
+    expect(await emailsCounted(user)).toBe(10_000);
+    expect(await getDb()`select 1 from email_overage_ledger where account_id = ${user.accountId}`).toHaveLength(0);
+
+    reply = { status: 200, body: { id: "re_overage" } };
+    const ok = await post(user, { template_id: user.welcomeId, to: "a@example.com", subject: "Hi" });
+    expect(ok.body.meta.email_usage).toMatchObject({ current_usage: 10_001, is_overage: true, overage_emails: 1, billing_usage_reported: false });
+    const ledger = await getDb()`select email_id from email_overage_ledger where account_id = ${user.accountId}`;
+    const sent = (await storedRows(user)).find((r) => r.status === "sent");
+    expect(ledger).toEqual([{ email_id: sent?.id }]);
+  });
+});
+
+describe("ResendMailer", () => {
+  it("gives up after its timeout with a MailerError", async () => {
+    reply = "hang";
+    const mailer = new ResendMailer({ apiKey: API_KEY, baseUrl, timeoutMs: 300 });
+    const started = Date.now();
+    const error = await mailer
+      .send({
+        id: "00000000-0000-4000-8000-000000000000",
+        from: "a@acme.example",
+        to: ["b@example.com"],
+        cc: [],
+        bcc: [],
+        replyTo: [],
+        subject: "s",
+        html: "<p>x</p>",
+        text: "x",
+        headers: {},
+        attachments: [],
+        tags: [],
+        scheduledAt: null,
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MailerError);
+    expect(error).toMatchObject({ statusCode: null, message: "no answer within 300 ms" });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+async function closedPortUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}

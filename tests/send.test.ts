@@ -1,0 +1,689 @@
+import { randomUUID } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { GET as dispatchCron, PUT as cronPut } from "@/app/api/cron/dispatch-scheduled/route";
+import { GET as sendGet, POST as send } from "@/app/api/v1/send/route";
+import { resetConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { addSendingDomain } from "@/lib/db/domains";
+import { listOutbox } from "@/lib/db/emails";
+import { billingPeriod, type PlanName } from "@/lib/plans";
+import { sendRequestSchema, sendResponseSchema } from "@/lib/schemas/send";
+import { hashRequest, idempotencyWait } from "@/lib/send";
+import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
+
+const DOMAIN = "acme.example";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A user who can send: a verified domain (default sender hello@acme.example) and `welcome` in the library. */
+async function sender(plan: PlanName = "free"): Promise<TestUser & { welcomeId: string }> {
+  const user = await createUser(plan);
+  await addSendingDomain(user.accountId, { domain: DOMAIN, verified: true });
+  await addToLibrary(user, "welcome");
+  return { ...user, welcomeId: await catalogueId("welcome") };
+}
+
+const post = (user: TestUser, body: unknown, headers: Record<string, string> = {}) =>
+  call(send, "/api/v1/send", { method: "POST", headers: { ...auth(user), ...headers }, body });
+
+const message = (user: { welcomeId: string }, extra: Record<string, unknown> = {}) => ({
+  template_id: user.welcomeId,
+  to: "ann@example.com",
+  subject: "Welcome aboard",
+  ...extra,
+});
+
+async function setEmailsUsed(user: TestUser, count: number): Promise<void> {
+  const { start } = billingPeriod();
+  await getDb()`
+    insert into usage_counters (account_id, metric, period_start, count) values (${user.accountId}, 'emails', ${start}, ${count})
+    on conflict (account_id, metric, period_start) do update set count = excluded.count`;
+}
+
+async function counter(user: TestUser, metric: "emails" | "api_calls"): Promise<number> {
+  const { start } = billingPeriod();
+  const [row] = await getDb()<{ count: number }[]>`
+    select count from usage_counters where account_id = ${user.accountId} and metric = ${metric} and period_start = ${start}`;
+  return row?.count ?? 0;
+}
+
+async function rows(user: TestUser) {
+  return getDb()<{ id: string; status: string; provider: string; html: string; text_body: string | null; is_overage: boolean; sent_at: Date | null; scheduled_at: Date | null }[]>`
+    select * from sent_emails where account_id = ${user.accountId} order by created_at, id`;
+}
+
+function withEnv(vars: Record<string, string | undefined>) {
+  const saved: Record<string, string | undefined> = {};
+  beforeEach(() => {
+    for (const [name, value] of Object.entries(vars)) {
+      saved[name] = process.env[name];
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    resetConfig();
+  });
+  afterEach(() => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    resetConfig();
+  });
+}
+
+describe("POST /api/v1/send through the embedded outbox", () => {
+  it("answers with the sent record and the email usage, and keeps the complete message", async () => {
+    const user = await sender();
+    const result = await post(user, message(user, { from: "Acme Team <hello@acme.example>", cc: ["cc@example.com"], variables: { userName: "Ann" } }));
+
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({
+      success: true,
+      data: {
+        id: expect.stringMatching(UUID),
+        from: "Acme Team <hello@acme.example>",
+        to: ["ann@example.com"],
+        subject: "Welcome aboard",
+        sent_at: expect.stringMatching(ISO),
+      },
+      meta: {
+        email_usage: {
+          monthly_limit: 100,
+          current_usage: 1,
+          remaining: 99,
+          plan_type: "free",
+          is_overage: false,
+          overage_emails: 0,
+          billing_usage_reported: false,
+        },
+      },
+    });
+    expect(Object.keys(result.body.data)).toEqual(["id", "from", "to", "subject", "sent_at"]);
+    expect(sendResponseSchema.parse(result.body)).toEqual(result.body);
+    expect(Math.abs(Date.parse(result.body.data.sent_at) - Date.now())).toBeLessThan(60_000);
+    expect(result.headers.get("x-request-id")).toMatch(UUID);
+    expect(result.headers.get("x-ratelimit-limit")).toBe("500");
+    expect(result.headers.get("x-ratelimit-remaining")).toBe("499");
+    expect(result.headers.get("idempotent-replayed")).toBeNull();
+
+    const [row] = await getDb()`select * from sent_emails where account_id = ${user.accountId}`;
+    expect(row).toMatchObject({
+      id: result.body.data.id,
+      template_id: user.welcomeId,
+      status: "sent",
+      provider: "outbox",
+      provider_message_id: null,
+      from_address: "Acme Team <hello@acme.example>",
+      to_addresses: ["ann@example.com"],
+      cc_addresses: ["cc@example.com"],
+      bcc_addresses: [],
+      reply_to: [],
+      subject: "Welcome aboard",
+      headers: {},
+      attachments: [],
+      tags: [],
+      scheduled_at: null,
+      error: null,
+      is_overage: false,
+    });
+    expect(row.sent_at).toBeInstanceOf(Date);
+    expect(row.html).toMatch(/^<!DOCTYPE html/);
+    expect(row.html).toContain("Ann");
+    expect(row.text_body).toContain("WELCOME TO ACME, ANN!");
+    expect(row.text_body).not.toContain("<");
+
+    // The API call and the email are counted separately.
+    expect(await counter(user, "emails")).toBe(1);
+    expect(await counter(user, "api_calls")).toBe(1);
+  });
+
+  it("stores the rendered HTML with the variables in it, HTML-escaped, and the request's own text", async () => {
+    const user = await sender();
+    const hostile = `<script>alert("x")</script> & 'co'`;
+    const result = await post(user, message(user, { variables: { userName: hostile, productName: "Letterpress" }, text: "Plain words." }));
+    expect(result.status).toBe(200);
+    const [row] = await rows(user);
+    expect(row.html).toContain("Welcome to Letterpress, ");
+    expect(row.html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#x27;co&#x27;");
+    expect(row.html).not.toContain("<script>");
+    expect(row.text_body).toBe("Plain words.");
+
+    const [listed] = await listOutbox(user.accountId);
+    expect(listed).toMatchObject({ id: row.id, status: "sent", provider: "outbox", from: "hello@acme.example", to: ["ann@example.com"], text: "Plain words." });
+    expect(listed.html).toBe(row.html);
+  });
+
+  it("keeps attachments, headers, tags and every address list; the outbox lists attachment metadata only", async () => {
+    const user = await sender();
+    const body = message(user, {
+      to: ["a@example.com", "b@example.com"],
+      cc: "c@example.com",
+      bcc: ["d@example.com"],
+      reply_to: "support@acme.example",
+      headers: { "X-Campaign": "spring" },
+      tags: [{ name: "category", value: "welcome" }],
+      attachments: [
+        { filename: "hello.txt", content: Buffer.from("hello world").toString("base64"), content_type: "text/plain" },
+        { filename: "terms.pdf", path: "https://cdn.example.com/terms.pdf" },
+      ],
+    });
+    const result = await post(user, body);
+    expect(result.status).toBe(200);
+    expect(result.body.data.to).toEqual(["a@example.com", "b@example.com"]);
+    const [row] = await getDb()`select * from sent_emails where id = ${result.body.data.id}`;
+    expect(row).toMatchObject({
+      to_addresses: ["a@example.com", "b@example.com"],
+      cc_addresses: ["c@example.com"],
+      bcc_addresses: ["d@example.com"],
+      reply_to: ["support@acme.example"],
+      headers: { "X-Campaign": "spring" },
+      tags: [{ name: "category", value: "welcome" }],
+      attachments: [
+        { filename: "hello.txt", content: "aGVsbG8gd29ybGQ=", content_type: "text/plain", size: 11 },
+        { filename: "terms.pdf", path: "https://cdn.example.com/terms.pdf" },
+      ],
+    });
+    const [listed] = await listOutbox(user.accountId);
+    expect(listed.attachments).toEqual([
+      { filename: "hello.txt", content_type: "text/plain", size: 11 },
+      { filename: "terms.pdf", path: "https://cdn.example.com/terms.pdf" },
+    ]);
+  });
+
+  it("answers 404 with the contract's message for a template not in the library, and counts nothing", async () => {
+    const user = await sender();
+    const other = await sender();
+    const [own] = await getDb()<{ id: string }[]>`
+      insert into templates (owner_account_id, name, code) values (${other.accountId}, 'Private', 'export default () => null') returning id`;
+    await getDb()`insert into library_entries (account_id, template_id, added_via) values (${other.accountId}, ${own.id}, 'created')`;
+
+    for (const templateId of [await catalogueId("receipt"), await catalogueId("magic-link"), own.id, randomUUID()]) {
+      const result = await post(user, message(user, { template_id: templateId }));
+      expect(result.status).toBe(404);
+      expect(result.body).toEqual({
+        error: "Template not found",
+        code: "TEMPLATE_NOT_FOUND",
+        success: false,
+        message: "This template is not in your library. Add or purchase it first.",
+      });
+    }
+    expect(await rows(user)).toEqual([]);
+    expect(await counter(user, "emails")).toBe(0);
+  });
+
+  it("answers 400 for a template's missing variable before counting or recording anything", async () => {
+    const user = await sender();
+    await addToLibrary(user, "magic-link");
+    const result = await post(user, message(user, { template_id: await catalogueId("magic-link") }));
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({
+      error: "Invalid request body",
+      code: "VALIDATION_ERROR",
+      success: false,
+      details: [{ field: "variables.loginUrl", message: expect.any(String) }],
+    });
+    expect(await counter(user, "emails")).toBe(0);
+    expect(await rows(user)).toEqual([]);
+  });
+
+  it("refuses other methods with 405 and an Allow header", async () => {
+    const result = await call(sendGet, "/api/v1/send");
+    expect(result.status).toBe(405);
+    expect(result.headers.get("allow")).toBe("POST");
+  });
+
+  it("requires credentials", async () => {
+    const result = await call(send, "/api/v1/send", { method: "POST", body: { to: "a@example.com" } });
+    expect(result.status).toBe(401);
+    expect(result.body).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
+  });
+});
+
+describe("validation: every problem is one details entry with a dotted path", () => {
+  const in31Days = () => new Date(Date.now() + 31 * 24 * 3600 * 1000).toISOString();
+  const inAnHour = () => new Date(Date.now() + 3600 * 1000).toISOString();
+  const fifty = Array.from({ length: 25 }, (_, i) => `r${i}@example.com`);
+
+  const cases: [string, (body: Record<string, unknown>) => unknown, string[]][] = [
+    ["an empty body", () => ({}), ["template_id", "to", "subject"]],
+    ["template_id that is not a uuid", (b) => ({ ...b, template_id: "welcome" }), ["template_id"]],
+    ["to that is not an address", (b) => ({ ...b, to: "not-an-address" }), ["to"]],
+    ["to with one bad address", (b) => ({ ...b, to: ["ok@example.com", "nope"] }), ["to.1"]],
+    ["to as an empty list", (b) => ({ ...b, to: [] }), ["to"]],
+    ["to as a number", (b) => ({ ...b, to: 42 }), ["to"]],
+    ["cc with a bad address", (b) => ({ ...b, cc: "bad" }), ["cc"]],
+    ["bcc with a bad address", (b) => ({ ...b, bcc: ["x@example.com", "y"] }), ["bcc.1"]],
+    ["reply_to with a bad address", (b) => ({ ...b, reply_to: "@example.com" }), ["reply_to"]],
+    ["51 recipients across to, cc and bcc", (b) => ({ ...b, to: fifty, cc: fifty, bcc: "one@example.com" }), ["to"]],
+    ["an empty subject", (b) => ({ ...b, subject: "" }), ["subject"]],
+    ["a 999-character subject", (b) => ({ ...b, subject: "s".repeat(999) }), ["subject"]],
+    ["a subject that is not a string", (b) => ({ ...b, subject: ["x"] }), ["subject"]],
+    ["from that is not an address", (b) => ({ ...b, from: "Acme <not-an-address>" }), ["from"]],
+    ["from that is not a string", (b) => ({ ...b, from: 7 }), ["from"]],
+    ["variables as a string", (b) => ({ ...b, variables: "userName=Ann" }), ["variables"]],
+    ["variables as an array", (b) => ({ ...b, variables: ["Ann"] }), ["variables"]],
+    ["variables as null", (b) => ({ ...b, variables: null }), ["variables"]],
+    ["variables as a number", (b) => ({ ...b, variables: 1 }), ["variables"]],
+    ["text that is not a string", (b) => ({ ...b, text: { a: 1 } }), ["text"]],
+    ["headers that are not an object", (b) => ({ ...b, headers: "X-A: 1" }), ["headers"]],
+    ["a header value that is not a string", (b) => ({ ...b, headers: { "X-Count": 3 } }), ["headers.X-Count"]],
+    ["a header value with a line break", (b) => ({ ...b, headers: { "X-A": "a\r\nBcc: all@example.com" } }), ["headers.X-A"]],
+    ["a header name with a space", (b) => ({ ...b, headers: { "X A": "a" } }), ["headers.X A"]],
+    ["attachments that are not a list", (b) => ({ ...b, attachments: { filename: "a" } }), ["attachments"]],
+    ["an attachment path on the server", (b) => ({ ...b, attachments: [{ filename: "p", path: "/etc/passwd" }] }), ["attachments.0.path"]],
+    ["an attachment file:// URL", (b) => ({ ...b, attachments: [{ filename: "p", path: "file:///etc/passwd" }] }), ["attachments.0.path"]],
+    ["an attachment http:// URL", (b) => ({ ...b, attachments: [{ filename: "p", path: "http://example.com/a.pdf" }] }), ["attachments.0.path"]],
+    ["an attachment relative path", (b) => ({ ...b, attachments: [{ filename: "p", path: "../../.env" }] }), ["attachments.0.path"]],
+    ["an attachment with neither content nor path", (b) => ({ ...b, attachments: [{ filename: "a.txt" }] }), ["attachments.0.content"]],
+    ["an attachment with both content and path", (b) => ({ ...b, attachments: [{ filename: "a", content: "aGk=", path: "https://x.example/a" }] }), ["attachments.0.content"]],
+    ["attachment content that is not Base64", (b) => ({ ...b, attachments: [{ filename: "a", content: "not base64!" }] }), ["attachments.0.content"]],
+    ["an attachment without a filename", (b) => ({ ...b, attachments: [{ content: "aGk=" }] }), ["attachments.0.filename"]],
+    ["tags that are not a list", (b) => ({ ...b, tags: "a=b" }), ["tags"]],
+    ["a tag with an empty name", (b) => ({ ...b, tags: [{ name: "", value: "v" }] }), ["tags.0.name"]],
+    ["a tag value over 256 characters", (b) => ({ ...b, tags: [{ name: "n", value: "v".repeat(257) }] }), ["tags.0.value"]],
+    ["a tag without name and value", (b) => ({ ...b, tags: [{ name: "ok", value: "ok" }, {}] }), ["tags.1.name", "tags.1.value"]],
+    ["scheduled_at that is not a date", (b) => ({ ...b, scheduled_at: "tomorrow" }), ["scheduled_at"]],
+    ["scheduled_at without a time zone", (b) => ({ ...b, scheduled_at: inAnHour().replace("Z", "") }), ["scheduled_at"]],
+    ["scheduled_at in the past", (b) => ({ ...b, scheduled_at: "2020-01-01T00:00:00Z" }), ["scheduled_at"]],
+    ["scheduled_at more than 30 days ahead", (b) => ({ ...b, scheduled_at: in31Days() }), ["scheduled_at"]],
+    ["several problems at once", (b) => ({ ...b, to: "x", subject: "", tags: [{ name: "" , value: "v" }] }), ["to", "subject", "tags.0.name"]],
+    ["a JSON array body", () => "[]", ["body"]],
+    ["malformed JSON", () => "{\"to\": ", ["body"]],
+  ];
+
+  it.each(cases)("%s", async (_name, mutate, fields) => {
+    const user = await sender();
+    const payload = mutate(message(user));
+    const result = await post(user, payload);
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({
+      error: "Invalid request body",
+      code: "VALIDATION_ERROR",
+      success: false,
+      details: fields.map((field) => ({ field, message: expect.any(String) })),
+    });
+    for (const detail of result.body.details) expect(detail.message.length).toBeGreaterThan(3);
+    expect(await counter(user, "emails")).toBe(0);
+    expect(await rows(user)).toEqual([]);
+  });
+
+  it("words the common problems plainly", async () => {
+    const user = await sender();
+    const result = await post(user, message(user, { variables: [], attachments: [{ filename: "x", path: "/etc/passwd" }], scheduled_at: "2020-01-01T00:00:00Z" }));
+    expect(result.body.details).toEqual([
+      { field: "variables", message: "variables must be an object" },
+      { field: "attachments.0.path", message: "path must be an https:// URL; files on the server cannot be attached" },
+      { field: "scheduled_at", message: "scheduled_at must be in the future" },
+    ]);
+  });
+
+  it.each([
+    ["an empty Idempotency-Key", ""],
+    ["a 257-character Idempotency-Key", "k".repeat(257)],
+  ])("%s is refused with field Idempotency-Key, next to the body's own problems", async (_name, key) => {
+    const user = await sender();
+    const ok = await post(user, message(user), { "idempotency-key": key });
+    expect(ok.status).toBe(400);
+    expect(ok.body.details).toEqual([{ field: "Idempotency-Key", message: "Idempotency-Key must be 1 to 256 characters" }]);
+    const both = await post(user, message(user, { subject: "" }), { "idempotency-key": key });
+    expect(both.body.details.map((d: { field: string }) => d.field)).toEqual(["Idempotency-Key", "subject"]);
+    expect(await counter(user, "emails")).toBe(0);
+  });
+
+  it("accepts exactly 50 recipients, a 998-character subject, and a 256-character key", async () => {
+    const user = await sender();
+    const result = await post(user, message(user, { to: fifty, cc: fifty, subject: "s".repeat(998) }), { "idempotency-key": "k".repeat(256) });
+    expect(result.status).toBe(200);
+    expect(result.body.data.to).toHaveLength(25);
+  });
+
+  it("caps decoded attachments at 10 MB in total (a body that large is refused with 413 before parsing)", () => {
+    const base = { template_id: randomUUID(), to: "a@example.com", subject: "s" };
+    // Two attachments 2 bytes short of 5 MB each: 4 bytes under the cap; 6 more bytes go over it.
+    const half = Buffer.alloc(5 * 1024 * 1024 - 2, 1).toString("base64");
+    const ok = sendRequestSchema.safeParse({ ...base, attachments: [{ filename: "a", content: half }, { filename: "b", content: half }] });
+    expect(ok.success).toBe(true);
+    const over = sendRequestSchema.safeParse({ ...base, attachments: [{ filename: "a", content: half }, { filename: "b", content: half }, { filename: "c", content: "AAAAAAAA" }] });
+    expect(over.success).toBe(false);
+    expect(over.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["attachments", "attachments total at most 10 MB"]]);
+  });
+});
+
+describe("the sender address", () => {
+  it("defaults to the default sender of a verified domain", async () => {
+    const user = await createUser();
+    await addToLibrary(user, "welcome");
+    await addSendingDomain(user.accountId, { domain: "news.example", verified: true, defaultSender: "letters@news.example" });
+    const result = await post(user, { template_id: await catalogueId("welcome"), to: "a@example.com", subject: "Hi" });
+    expect(result.status).toBe(200);
+    expect(result.body.data.from).toBe("letters@news.example");
+    expect((await listOutbox(user.accountId))[0].from).toBe("letters@news.example");
+  });
+
+  it("must be on a verified domain: unverified, other and sub-domains are refused with field from", async () => {
+    const user = await createUser();
+    await addToLibrary(user, "welcome");
+    const welcome = await catalogueId("welcome");
+    const expectFromError = async (body: Record<string, unknown>) => {
+      const result = await post(user, { template_id: welcome, to: "a@example.com", subject: "Hi", ...body });
+      expect(result.status).toBe(400);
+      expect(result.body).toEqual({ error: "Invalid request body", code: "VALIDATION_ERROR", success: false, details: [{ field: "from", message: expect.any(String) }] });
+    };
+    await expectFromError({}); // no domain at all
+    await addSendingDomain(user.accountId, { domain: "pending.example", verified: false });
+    await expectFromError({}); // only an unverified domain
+    await expectFromError({ from: "me@pending.example" });
+    await addSendingDomain(user.accountId, { domain: DOMAIN, verified: true });
+    await expectFromError({ from: "me@other.example" });
+    await expectFromError({ from: "me@mail.acme.example" });
+    await expectFromError({ from: "Acme <me@acme.example.evil.com>" });
+    expect(await counter(user, "emails")).toBe(0);
+
+    const ok = await post(user, { template_id: welcome, to: "a@example.com", subject: "Hi", from: '"Acme, Inc." <Billing@ACME.example>' });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.from).toBe('"Acme, Inc." <Billing@ACME.example>');
+  });
+
+  describe("with SHARED_SENDING_DOMAIN", () => {
+    withEnv({ SHARED_SENDING_DOMAIN: "shared.letterpress.example" });
+
+    it("accepts the operator's shared domain without a verified domain of one's own; omitted from is still a 400", async () => {
+      const user = await createUser();
+      await addToLibrary(user, "welcome");
+      const welcome = await catalogueId("welcome");
+      const ok = await post(user, { template_id: welcome, to: "a@example.com", subject: "Hi", from: "Me <me@shared.letterpress.example>" });
+      expect(ok.status).toBe(200);
+      expect(ok.body.data.from).toBe("Me <me@shared.letterpress.example>");
+      const omitted = await post(user, { template_id: welcome, to: "a@example.com", subject: "Hi" });
+      expect(omitted.status).toBe(400);
+      expect(omitted.body.details).toEqual([{ field: "from", message: expect.stringContaining("@shared.letterpress.example") }]);
+    });
+  });
+});
+
+describe("email quotas", () => {
+  it("free plan: the 100th email of the month is sent, the 101st gets the exact 429 and nothing is sent", async () => {
+    const user = await sender("free");
+    await setEmailsUsed(user, 99);
+
+    const hundredth = await post(user, message(user));
+    expect(hundredth.status).toBe(200);
+    expect(hundredth.body.meta.email_usage).toEqual({
+      monthly_limit: 100,
+      current_usage: 100,
+      remaining: 0,
+      plan_type: "free",
+      is_overage: false,
+      overage_emails: 0,
+      billing_usage_reported: false,
+    });
+
+    const refused = await post(user, message(user, { subject: "One too many" }));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: "Email sending not allowed", message: expect.stringContaining("100 emails"), is_overage: false });
+    expect(Object.keys(refused.body).sort()).toEqual(["error", "is_overage", "message"]);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(refused.headers.get("x-ratelimit-plan")).toBe("free");
+
+    expect(await counter(user, "emails")).toBe(100);
+    const kept = await rows(user);
+    expect(kept).toHaveLength(1);
+    expect(kept[0].id).toBe(hundredth.body.data.id);
+  });
+
+  it("free plan: concurrent sends at the boundary never exceed the limit", async () => {
+    const user = await sender("free");
+    await setEmailsUsed(user, 95);
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => post(user, message(user, { subject: `Race ${i}` }))));
+    expect(results.map((r) => r.status).sort()).toEqual([...Array(5).fill(200), ...Array(7).fill(429)]);
+    expect(await counter(user, "emails")).toBe(100);
+    expect(await rows(user)).toHaveLength(5);
+    const usages = results.filter((r) => r.status === 200).map((r) => r.body.meta.email_usage.current_usage).sort((a, b) => a - b);
+    expect(usages).toEqual([96, 97, 98, 99, 100]);
+  });
+
+  it("paid plan: past the limit sends go on in overage, each one written to the billing ledger", async () => {
+    const user = await sender("monthly");
+    await setEmailsUsed(user, 9_999);
+
+    const last = await post(user, message(user));
+    expect(last.status).toBe(200);
+    expect(last.body.meta.email_usage).toEqual({
+      monthly_limit: 10_000,
+      current_usage: 10_000,
+      remaining: 0,
+      plan_type: "monthly",
+      is_overage: false,
+      overage_emails: 0,
+      billing_usage_reported: false,
+    });
+
+    const first = await post(user, message(user));
+    const second = await post(user, message(user));
+    expect(first.status).toBe(200);
+    expect(first.body.meta.email_usage).toEqual({
+      monthly_limit: 10_000,
+      current_usage: 10_001,
+      remaining: 0,
+      plan_type: "monthly",
+      is_overage: true,
+      overage_emails: 1,
+      billing_usage_reported: false,
+    });
+    expect(second.body.meta.email_usage).toMatchObject({ current_usage: 10_002, remaining: 0, is_overage: true, overage_emails: 2 });
+
+    const kept = await rows(user);
+    expect(kept.map((r) => r.is_overage)).toEqual([false, true, true]);
+    const ledger = await getDb()`
+      select email_id, period_start, quantity, reported_at, processor from email_overage_ledger
+      where account_id = ${user.accountId} order by created_at, email_id`;
+    expect(ledger.map((l) => l.email_id).sort()).toEqual([first.body.data.id, second.body.data.id].sort());
+    for (const entry of ledger) {
+      expect(entry).toMatchObject({ quantity: 1, reported_at: null, processor: null });
+      expect(entry.period_start.getTime()).toBe(billingPeriod().start.getTime());
+    }
+  });
+
+  it("annual plan: 50,000 a month", async () => {
+    const user = await sender("annual");
+    const result = await post(user, message(user));
+    expect(result.body.meta.email_usage).toEqual({
+      monthly_limit: 50_000,
+      current_usage: 1,
+      remaining: 49_999,
+      plan_type: "annual",
+      is_overage: false,
+      overage_emails: 0,
+      billing_usage_reported: false,
+    });
+  });
+});
+
+describe("Idempotency-Key", () => {
+  it("replays the first response for the same key and body: no second send, no second count", async () => {
+    const user = await sender();
+    const body = message(user, { variables: { userName: "Ann", productName: "Acme" } });
+    const first = await post(user, body, { "idempotency-key": "order-1001" });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+
+    // Same body with its keys in another order is the same request.
+    const reordered = { variables: { productName: "Acme", userName: "Ann" }, subject: body.subject, to: body.to, template_id: body.template_id };
+    const again = await post(user, reordered, { "idempotency-key": "order-1001" });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(first.text); // byte for byte
+    expect(await rows(user)).toHaveLength(1);
+    expect(await counter(user, "emails")).toBe(1);
+  });
+
+  it("answers 409 for the same key with a different body", async () => {
+    const user = await sender();
+    expect((await post(user, message(user), { "idempotency-key": "k-1" })).status).toBe(200);
+    const result = await post(user, message(user, { subject: "Something else" }), { "idempotency-key": "k-1" });
+    expect(result.status).toBe(409);
+    expect(result.body).toEqual({ error: "Idempotency key reused with a different request", code: "IDEMPOTENCY_CONFLICT", success: false });
+    expect(await rows(user)).toHaveLength(1);
+    expect(await counter(user, "emails")).toBe(1);
+  });
+
+  it("keeps keys per account", async () => {
+    const alice = await sender();
+    const bob = await sender();
+    const a = await post(alice, message(alice), { "idempotency-key": "shared-key" });
+    const b = await post(bob, message(bob), { "idempotency-key": "shared-key" });
+    expect(b.status).toBe(200);
+    expect(b.headers.get("idempotent-replayed")).toBeNull();
+    expect(b.body.data.id).not.toBe(a.body.data.id);
+  });
+
+  it("10 identical requests at once: one send, one count, ten 200s with the same id", async () => {
+    const user = await sender();
+    const body = message(user);
+    const results = await Promise.all(Array.from({ length: 10 }, () => post(user, body, { "idempotency-key": "race-1" })));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
+    expect(results.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(9);
+    for (const r of results) expect(r.body).toEqual(results[0].body);
+    expect(await rows(user)).toHaveLength(1);
+    expect(await counter(user, "emails")).toBe(1);
+  });
+
+  it("a failed request releases its key, so a retry with the same key runs afresh", async () => {
+    const user = await sender();
+    await addToLibrary(user, "magic-link");
+    const body = { template_id: await catalogueId("magic-link"), to: "a@example.com", subject: "Sign in", variables: {} as Record<string, unknown> };
+    const failed = await post(user, body, { "idempotency-key": "retry-me" });
+    expect(failed.status).toBe(400);
+    const [held] = await getDb()`select 1 from idempotency_keys where account_id = ${user.accountId} and key = 'retry-me'`;
+    expect(held).toBeUndefined();
+
+    body.variables = { loginUrl: "https://acme.example/login?t=1" };
+    const ok = await post(user, body, { "idempotency-key": "retry-me" });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("idempotent-replayed")).toBeNull();
+    expect((await rows(user))[0].html).toContain("https://acme.example/login?t=1");
+  });
+
+  it("answers 409 IDEMPOTENCY_IN_PROGRESS when the identical request holding the key does not finish in time", async () => {
+    const user = await sender();
+    const body = message(user);
+    await getDb()`
+      insert into idempotency_keys (account_id, scope, key, request_hash, token, status)
+      values (${user.accountId}, 'send', 'slow', ${hashRequest(body)}, ${randomUUID()}, 'in_flight')`;
+    const saved = idempotencyWait.ms;
+    idempotencyWait.ms = 300;
+    try {
+      const result = await post(user, body, { "idempotency-key": "slow" });
+      expect(result.status).toBe(409);
+      expect(result.body).toEqual({
+        error: "A request with this idempotency key is still in progress",
+        code: "IDEMPOTENCY_IN_PROGRESS",
+        success: false,
+        message: expect.any(String),
+      });
+      expect(result.headers.get("retry-after")).toBe("1");
+      // A different body under the held key is a conflict, in flight or not.
+      expect((await post(user, message(user, { subject: "Other" }), { "idempotency-key": "slow" })).body.code).toBe("IDEMPOTENCY_CONFLICT");
+    } finally {
+      idempotencyWait.ms = saved;
+    }
+    expect(await rows(user)).toEqual([]);
+
+    // A claim left in flight for more than two minutes belongs to a request that died: the key is taken over.
+    await getDb()`update idempotency_keys set created_at = now() - interval '3 minutes' where account_id = ${user.accountId}`;
+    const takeover = await post(user, body, { "idempotency-key": "slow" });
+    expect(takeover.status).toBe(200);
+    expect(takeover.headers.get("idempotent-replayed")).toBeNull();
+    expect(await rows(user)).toHaveLength(1);
+  });
+
+  it("forgets a key after 24 hours", async () => {
+    const user = await sender();
+    const first = await post(user, message(user), { "idempotency-key": "old" });
+    await getDb()`update idempotency_keys set created_at = now() - interval '25 hours' where account_id = ${user.accountId}`;
+    const later = await post(user, message(user), { "idempotency-key": "old" });
+    expect(later.status).toBe(200);
+    expect(later.headers.get("idempotent-replayed")).toBeNull();
+    expect(later.body.data.id).not.toBe(first.body.data.id);
+    expect(await counter(user, "emails")).toBe(2);
+  });
+});
+
+describe("scheduled sends and the dispatcher", () => {
+  withEnv({ CRON_SECRET: "cron-secret-for-tests-0123456789" });
+  const cron = (authorization?: string) =>
+    call(dispatchCron, "/api/cron/dispatch-scheduled", { headers: authorization ? { authorization } : {} });
+
+  it("stores a scheduled message as scheduled and delivers it once due", async () => {
+    const user = await sender();
+    const at = new Date(Date.now() + 2 * 3600 * 1000);
+    at.setUTCMilliseconds(0);
+    const local = at.toISOString().replace(".000Z", "+00:00");
+    const result = await post(user, message(user, { scheduled_at: local }));
+    expect(result.status).toBe(200);
+    expect(result.body.data).toEqual({
+      id: expect.stringMatching(UUID),
+      from: "hello@acme.example",
+      to: ["ann@example.com"],
+      subject: "Welcome aboard",
+      sent_at: expect.stringMatching(ISO),
+      scheduled_at: at.toISOString(),
+    });
+    expect(sendResponseSchema.parse(result.body)).toEqual(result.body);
+    expect(result.body.meta.email_usage.current_usage).toBe(1);
+
+    let [row] = await rows(user);
+    expect(row).toMatchObject({ status: "scheduled", sent_at: null });
+    expect(row.scheduled_at?.getTime()).toBe(at.getTime());
+
+    // Not due yet: the dispatcher leaves it alone.
+    expect((await cron("Bearer cron-secret-for-tests-0123456789")).status).toBe(200);
+    [row] = await rows(user);
+    expect(row.status).toBe("scheduled");
+
+    await getDb()`update sent_emails set scheduled_at = now() - interval '1 second' where id = ${row.id}`;
+    const run = await cron("Bearer cron-secret-for-tests-0123456789");
+    expect(run.status).toBe(200);
+    expect(run.body).toEqual({ success: true, dispatched: expect.any(Number), expired_idempotency_keys: expect.any(Number) });
+    expect(run.body.dispatched).toBeGreaterThanOrEqual(1);
+    [row] = await rows(user);
+    expect(row.status).toBe("sent");
+    expect(row.sent_at).toBeInstanceOf(Date);
+  });
+
+  it("the outbox listing delivers the account's due messages before it lists them", async () => {
+    const user = await sender();
+    const result = await post(user, message(user, { scheduled_at: new Date(Date.now() + 60_000).toISOString() }));
+    await getDb()`update sent_emails set scheduled_at = now() - interval '1 second' where id = ${result.body.data.id}`;
+    const [listed] = await listOutbox(user.accountId);
+    expect(listed).toMatchObject({ id: result.body.data.id, status: "sent" });
+    expect(listed.sent_at).toBeInstanceOf(Date);
+  });
+
+  it("the cron route needs Authorization: Bearer CRON_SECRET", async () => {
+    for (const header of [undefined, "Bearer wrong-secret-0123456789", "cron-secret-for-tests-0123456789", "Basic abc"]) {
+      const result = await cron(header);
+      expect(result.status).toBe(401);
+      expect(result.body).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
+    }
+    expect((await call(cronPut, "/api/cron/dispatch-scheduled", { method: "PUT" })).status).toBe(405);
+  });
+
+  it("cleans up idempotency keys past their 24 hours", async () => {
+    const user = await sender();
+    await post(user, message(user), { "idempotency-key": "to-expire" });
+    await getDb()`update idempotency_keys set created_at = now() - interval '2 days' where account_id = ${user.accountId}`;
+    const run = await cron("Bearer cron-secret-for-tests-0123456789");
+    expect(run.body.expired_idempotency_keys).toBeGreaterThanOrEqual(1);
+    expect(await getDb()`select 1 from idempotency_keys where account_id = ${user.accountId}`).toHaveLength(0);
+  });
+
+  describe("without CRON_SECRET", () => {
+    withEnv({ CRON_SECRET: undefined });
+    it("refuses every request", async () => {
+      expect((await cron("Bearer ")).status).toBe(401);
+      expect((await cron("Bearer undefined")).status).toBe(401);
+    });
+  });
+});
