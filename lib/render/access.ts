@@ -3,6 +3,11 @@ import { errors } from "@/lib/api/errors";
 import { findTemplateForAccount, type TemplateRecord } from "@/lib/db/templates";
 import { uuidSchema } from "@/lib/schemas/common";
 
+// Public free catalogue templates render for everyone, so their rows need no per-account lookup: keep them in
+// process for a minute (a reseed shows up within that time) and save the hot path a database round trip.
+const CATALOGUE_TTL_MS = 60_000;
+const freeCatalogue = new Map<string, { template: TemplateRecord; expiresAt: number }>();
+
 /**
  * Who may render what: templates in the caller's library, and public free catalogue templates. A public paid
  * catalogue template not purchased is a 403 that says what to buy; everything else is indistinguishable from a
@@ -10,11 +15,16 @@ import { uuidSchema } from "@/lib/schemas/common";
  */
 export async function getRenderableTemplateOrThrow(accountId: string, templateId: string): Promise<TemplateRecord> {
   if (!uuidSchema.safeParse(templateId).success) throw errors.templateNotFound();
-  const template = await findTemplateForAccount(accountId, templateId);
-  if (!template) throw errors.templateNotFound();
-  if (template.in_library) return template;
+  const cached = freeCatalogue.get(templateId);
+  if (cached && cached.expiresAt > Date.now()) return cached.template;
+
+  const found = await findTemplateForAccount(accountId, templateId);
+  if (!found) throw errors.templateNotFound();
+  const { in_library: inLibrary, ...template } = found;
   const isCatalogue = template.owner_account_id === null && template.is_public;
-  if (isCatalogue && Number(template.price) === 0) return template;
+  const isFree = Number(template.price) === 0;
+  if (isCatalogue && isFree) freeCatalogue.set(templateId, { template, expiresAt: Date.now() + CATALOGUE_TTL_MS });
+  if (inLibrary || (isCatalogue && isFree)) return template;
   if (isCatalogue) {
     throw errors.templateAccessDenied({ id: template.id, title: template.name, price: Number(template.price).toFixed(2) });
   }
