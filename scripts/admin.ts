@@ -4,8 +4,8 @@ import { hashPassword } from "@/lib/auth/passwords";
 import { createAccount, getAccountByEmailOrThrow, setAccountPlan } from "@/lib/db/accounts";
 import { createApiKey, revokeApiKey } from "@/lib/db/api-keys";
 import { addLibraryEntry } from "@/lib/db/library";
-import { addSendingDomain } from "@/lib/db/domains";
 import { listOutbox } from "@/lib/db/emails";
+import { findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
 import { listCatalogue } from "@/lib/db/templates";
 import { isPlanName, PLAN_NAMES } from "@/lib/plans";
 import { createTemplateFromSource } from "@/lib/user-templates";
@@ -24,6 +24,7 @@ const USAGE = `Usage: npm run -s admin -- <command> [options]
   template:create --email E --name N --file PATH.tsx [--description D]
   library:add --email E --template ID_OR_SLUG
   domain:add --email E --domain D [--verified] [--default-sender ADDRESS]
+  domain:verify --email E --domain D
   outbox --email E`;
 
 type Flags = Record<string, string | boolean | undefined>;
@@ -97,11 +98,18 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
   },
   "domain:add": async (flags) => {
     const account = await getAccountByEmailOrThrow(required(flags, "email"));
-    return addSendingDomain(account.id, {
+    // With Resend configured the domain is created there and --verified is ignored (Resend checks the DNS).
+    return registerSendingDomain(account.id, {
       domain: required(flags, "domain"),
-      verified: flags.verified === true,
+      markVerified: flags.verified === true,
       defaultSender: typeof flags["default-sender"] === "string" ? flags["default-sender"] : undefined,
     });
+  },
+  "domain:verify": async (flags) => {
+    const account = await getAccountByEmailOrThrow(required(flags, "email"));
+    const domain = await findSendingDomain(account.id, required(flags, "domain"));
+    if (!domain) throw new Error(`${required(flags, "domain")} is not one of ${account.email}'s sending domains (add it with domain:add)`);
+    return verifySendingDomain(account.id, domain.id);
   },
   outbox: async (flags) => {
     const account = await getAccountByEmailOrThrow(required(flags, "email"));

@@ -1,0 +1,417 @@
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { POST as send } from "@/app/api/v1/send/route";
+import { resetConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { listOutbox } from "@/lib/db/emails";
+import {
+  DomainError,
+  DomainProviderError,
+  findSendingDomain,
+  listSendingDomainDetails,
+  registerSendingDomain,
+  verifySendingDomain,
+} from "@/lib/domains";
+import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
+
+// Sending domains: through Resend's domains API (a local stand-in for it at RESEND_BASE_URL, 127.0.0.1 only, which
+// records every request and keeps the domains it was given), and in the embedded default where DNS is simulated.
+
+type Received = { method: string; url: string; headers: IncomingHttpHeaders; body: any };
+type Reply = { status: number; body: unknown };
+
+let server: Server;
+let baseUrl: string;
+let received: Received[] = [];
+/** The stand-in's domains: id -> name and the status GET /domains/:id reports. */
+let remote = new Map<string, { name: string; status: string }>();
+/** Answers instead of the stand-in's routes when it returns a reply (failures). */
+let override: ((request: Received) => Reply | undefined) | null = null;
+const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL };
+const API_KEY = "re_test_domains_0123456789";
+
+const records = (status: string) => [
+  { record: "SPF", name: "send", type: "MX", ttl: "Auto", status, value: "feedback-smtp.us-east-1.amazonses.com", priority: 10 },
+  { record: "SPF", name: "send", type: "TXT", ttl: "Auto", status, value: '"v=spf1 include:amazonses.com ~all"' },
+  { record: "DKIM", name: "resend._domainkey", type: "TXT", ttl: "Auto", status, value: "p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDs" },
+];
+const recordStatus = (status: string) => (["verified", "pending", "failed", "not_started"].includes(status) ? status : "pending");
+const notFound: Reply = { status: 404, body: { statusCode: 404, name: "not_found", message: "Domain not found" } };
+
+function route(request: Received): Reply {
+  const created = new Date().toISOString();
+  if (request.method === "POST" && request.url === "/domains") {
+    const id = randomUUID();
+    remote.set(id, { name: request.body.name, status: "not_started" });
+    return { status: 200, body: { id, name: request.body.name, created_at: created, status: "not_started", region: "us-east-1", records: records("not_started") } };
+  }
+  if (request.method === "POST" && request.url === "/emails") return { status: 200, body: { id: `re_${randomUUID()}` } };
+  const verify = /^\/domains\/([^/]+)\/verify$/.exec(request.url);
+  if (request.method === "POST" && verify) return remote.has(verify[1]) ? { status: 200, body: { object: "domain", id: verify[1] } } : notFound;
+  const get = /^\/domains\/([^/]+)$/.exec(request.url);
+  if (request.method === "GET" && get) {
+    const domain = remote.get(get[1]);
+    if (!domain) return notFound;
+    return {
+      status: 200,
+      body: { object: "domain", id: get[1], name: domain.name, status: domain.status, created_at: created, region: "us-east-1", records: records(recordStatus(domain.status)) },
+    };
+  }
+  return { status: 404, body: { statusCode: 404, name: "not_found", message: "Route not found" } };
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      const request = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: text ? JSON.parse(text) : undefined };
+      received.push(request);
+      const reply = override?.(request) ?? route(request);
+      res.writeHead(reply.status, { "content-type": "application/json" });
+      res.end(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  restore("RESEND_API_KEY", saved.key);
+  restore("RESEND_BASE_URL", saved.url);
+  resetConfig();
+});
+
+beforeEach(() => {
+  received = [];
+  remote = new Map();
+  override = null;
+});
+
+function useResend(url = baseUrl) {
+  process.env.RESEND_API_KEY = API_KEY;
+  process.env.RESEND_BASE_URL = url;
+  resetConfig();
+}
+
+function useEmbedded() {
+  delete process.env.RESEND_API_KEY;
+  delete process.env.RESEND_BASE_URL;
+  resetConfig();
+}
+
+function restore(name: string, value: string | undefined) {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
+
+async function closedPortUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+/** A user with `welcome` in the library and no sending domain yet. */
+async function user(): Promise<TestUser & { welcomeId: string }> {
+  const created = await createUser();
+  await addToLibrary(created, "welcome");
+  return { ...created, welcomeId: await catalogueId("welcome") };
+}
+
+const sendFrom = (u: TestUser & { welcomeId: string }, from?: string) =>
+  call(send, "/api/v1/send", {
+    method: "POST",
+    headers: auth(u),
+    body: { template_id: u.welcomeId, to: "ann@example.com", subject: "Hi", ...(from === undefined ? {} : { from }) },
+  });
+
+async function expectFromRefused(u: TestUser & { welcomeId: string }, from?: string) {
+  const result = await sendFrom(u, from);
+  expect(result.status).toBe(400);
+  expect(result.body).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "from", message: expect.any(String) }] });
+}
+
+const storedRow = async (accountId: string) => {
+  const rows = await getDb()`
+    select domain, verified, verified_at, default_sender, provider_domain_id, provider_status, dns_records
+    from sending_domains where account_id = ${accountId}`;
+  expect(rows.length).toBeLessThanOrEqual(1);
+  return rows[0];
+};
+
+const requests = () => received.map((r) => `${r.method} ${r.url}`);
+
+describe("sending domains with Resend configured", () => {
+  beforeEach(() => useResend());
+
+  it("creates the domain at Resend and stores its id, status and DNS records; markVerified is not trusted", async () => {
+    const u = await user();
+    const outcome = await registerSendingDomain(u.accountId, { domain: " Acme.Example ", defaultSender: "news@acme.example", markVerified: true });
+
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({ method: "POST", url: "/domains", body: { name: "acme.example" } });
+    expect(received[0].body).toEqual({ name: "acme.example" });
+    expect(received[0].headers.authorization).toBe(`Bearer ${API_KEY}`);
+    const [providerId] = [...remote.keys()];
+
+    expect(outcome.mode).toBe("resend");
+    expect(outcome.message).toMatch(/not verified yet \(Resend status: not_started\).*3 DNS records/);
+    expect(outcome.message).toMatch(/markVerified was ignored/);
+    expect(outcome.domain).toMatchObject({
+      domain: "acme.example",
+      verified: false,
+      verified_at: null,
+      default_sender: "news@acme.example",
+      provider_domain_id: providerId,
+      provider_status: "not_started",
+      dns_records: records("not_started"),
+    });
+    expect(await storedRow(u.accountId)).toEqual({
+      domain: "acme.example",
+      verified: false,
+      verified_at: null,
+      default_sender: "news@acme.example",
+      provider_domain_id: providerId,
+      provider_status: "not_started",
+      dns_records: records("not_started"),
+    });
+  });
+
+  it("refuses the domain as from in POST /send until Resend reports it verified, then sends from it", async () => {
+    const u = await user();
+    const { domain } = await registerSendingDomain(u.accountId, { domain: "acme.example", defaultSender: "news@acme.example" });
+    const providerId = domain.provider_domain_id!;
+    received = [];
+
+    await expectFromRefused(u, "News <news@acme.example>");
+    await expectFromRefused(u); // no verified domain, so no default sender either
+    expect(received).toEqual([]);
+
+    // Resend has not seen the records yet.
+    remote.get(providerId)!.status = "pending";
+    const pending = await verifySendingDomain(u.accountId, domain.id);
+    expect(requests()).toEqual([`POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
+    expect(received[0].body).toBeUndefined();
+    expect(received[1].headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(pending.domain).toMatchObject({ verified: false, verified_at: null, provider_status: "pending", dns_records: records("pending") });
+    expect(pending.message).toMatch(/Resend status: pending/);
+    await expectFromRefused(u, "news@acme.example");
+
+    // The records are published and Resend says so.
+    remote.get(providerId)!.status = "verified";
+    received = [];
+    const verified = await verifySendingDomain(u.accountId, domain.id);
+    expect(requests()).toEqual([`POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
+    expect(verified.message).toMatch(/verified by Resend/);
+    expect(verified.domain).toMatchObject({ verified: true, provider_status: "verified", dns_records: records("verified") });
+    expect(verified.domain.verified_at).toBeInstanceOf(Date);
+    expect(await storedRow(u.accountId)).toMatchObject({ verified: true, provider_status: "verified", dns_records: records("verified") });
+
+    received = [];
+    const sent = await sendFrom(u, "News <news@acme.example>");
+    expect(sent.status).toBe(200);
+    expect(sent.body.data.from).toBe("News <news@acme.example>");
+    expect(requests()).toEqual(["POST /emails"]);
+    expect(received[0].body.from).toBe("News <news@acme.example>");
+    const defaulted = await sendFrom(u);
+    expect(defaulted.status).toBe(200);
+    expect(defaulted.body.data.from).toBe("news@acme.example");
+
+    // Verifying again keeps the first verified_at.
+    const again = await verifySendingDomain(u.accountId, domain.id);
+    expect(again.domain.verified_at).toEqual(verified.domain.verified_at);
+  });
+
+  it("follows Resend when a verified domain stops being verified", async () => {
+    const u = await user();
+    const { domain } = await registerSendingDomain(u.accountId, { domain: "acme.example" });
+    remote.get(domain.provider_domain_id!)!.status = "verified";
+    expect((await verifySendingDomain(u.accountId, domain.id)).domain.verified).toBe(true);
+    expect((await sendFrom(u, "hello@acme.example")).status).toBe(200);
+
+    remote.get(domain.provider_domain_id!)!.status = "failed";
+    const failed = await verifySendingDomain(u.accountId, domain.id);
+    expect(failed.domain).toMatchObject({ verified: false, verified_at: null, provider_status: "failed", dns_records: records("failed") });
+    await expectFromRefused(u, "hello@acme.example");
+  });
+
+  it("registering again re-reads the domain instead of creating it twice, and keeps the default sender", async () => {
+    const u = await user();
+    const first = await registerSendingDomain(u.accountId, { domain: "acme.example", defaultSender: "news@acme.example" });
+    const providerId = first.domain.provider_domain_id!;
+    remote.get(providerId)!.status = "pending";
+    received = [];
+
+    const again = await registerSendingDomain(u.accountId, { domain: "acme.example" });
+    expect(requests()).toEqual([`GET /domains/${providerId}`]);
+    expect(again.domain).toMatchObject({ id: first.domain.id, provider_domain_id: providerId, provider_status: "pending", default_sender: "news@acme.example" });
+
+    const renamed = await registerSendingDomain(u.accountId, { domain: "acme.example", defaultSender: "letters@acme.example" });
+    expect(renamed.domain.default_sender).toBe("letters@acme.example");
+
+    // Deleted at Resend in the meantime: created again.
+    remote.clear();
+    received = [];
+    const recreated = await registerSendingDomain(u.accountId, { domain: "acme.example" });
+    expect(requests()).toEqual([`GET /domains/${providerId}`, "POST /domains"]);
+    expect(recreated.domain.provider_domain_id).not.toBe(providerId);
+    expect(recreated.domain).toMatchObject({ id: first.domain.id, provider_status: "not_started", verified: false });
+    expect(await listSendingDomainDetails(u.accountId)).toHaveLength(1);
+  });
+
+  it("does not carry a simulated verification over: Resend decides once it is configured", async () => {
+    const u = await user();
+    useEmbedded();
+    const embedded = await registerSendingDomain(u.accountId, { domain: "acme.example", markVerified: true });
+    expect(embedded.domain).toMatchObject({ verified: true, provider_domain_id: null });
+    expect(received).toEqual([]);
+
+    useResend();
+    const checked = await verifySendingDomain(u.accountId, embedded.domain.id);
+    const [providerId] = [...remote.keys()];
+    expect(requests()).toEqual(["POST /domains", `POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
+    expect(received[0].body).toEqual({ name: "acme.example" });
+    expect(checked.domain).toMatchObject({ id: embedded.domain.id, verified: false, verified_at: null, provider_domain_id: providerId, provider_status: "not_started" });
+    await expectFromRefused(u, "hello@acme.example");
+  });
+
+  const failures: [string, Reply | "closed port", number | null, string | null, RegExp][] = [
+    ["422 validation error", { status: 422, body: { statusCode: 422, name: "validation_error", message: "The domain is invalid." } }, 422, "validation_error", /HTTP 422 validation_error: The domain is invalid\./],
+    ["403 already registered", { status: 403, body: { statusCode: 403, name: "validation_error", message: "The domain acme.example has been registered already." } }, 403, "validation_error", /HTTP 403 .*registered already/],
+    ["500 with a body that is not JSON", { status: 500, body: "<html>oops</html>" }, 500, "application_error", /HTTP 500/],
+    ["network failure (closed port)", "closed port", null, "application_error", /Resend could not be reached/],
+  ];
+
+  it.each(failures)("adding: %s is a DomainProviderError and nothing is stored", async (_name, failure, statusCode, providerCode, message) => {
+    const u = await user();
+    if (failure === "closed port") useResend(await closedPortUrl());
+    else override = () => failure;
+    const error = await registerSendingDomain(u.accountId, { domain: "acme.example" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DomainProviderError);
+    expect(error).toBeInstanceOf(DomainError); // the dashboard's existing DomainError handling shows the message
+    expect(error).toMatchObject({ statusCode, providerCode, message: expect.stringMatching(message) });
+    expect((error as Error).message).toMatch(/^Could not add acme\.example to Resend: /);
+    expect(await findSendingDomain(u.accountId, "acme.example")).toBeNull();
+  });
+
+  it("verifying: a Resend failure on either request is a DomainProviderError and the stored state is unchanged", async () => {
+    const u = await user();
+    const { domain } = await registerSendingDomain(u.accountId, { domain: "acme.example" });
+    const providerId = domain.provider_domain_id!;
+    remote.get(providerId)!.status = "verified";
+    received = [];
+
+    override = (r) => (r.url.endsWith("/verify") ? { status: 429, body: { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests." } } : undefined);
+    const refused = await verifySendingDomain(u.accountId, domain.id).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(DomainProviderError);
+    expect(refused).toMatchObject({ statusCode: 429, providerCode: "rate_limit_exceeded", message: "Could not ask Resend to verify acme.example: Resend answered HTTP 429 rate_limit_exceeded: Too many requests." });
+    expect(requests()).toEqual([`POST /domains/${providerId}/verify`]); // no GET after a failed verify
+
+    received = [];
+    override = (r) => (r.method === "GET" ? { status: 500, body: { statusCode: 500, name: "internal_server_error", message: "Unexpected failure." } } : undefined);
+    const failed = await verifySendingDomain(u.accountId, domain.id).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ statusCode: 500, message: expect.stringMatching(/^Could not read acme\.example from Resend: .*HTTP 500/) });
+    expect(requests()).toEqual([`POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
+    expect(await storedRow(u.accountId)).toMatchObject({ verified: false, provider_status: "not_started", dns_records: records("not_started") });
+  });
+
+  it("refuses a bad domain, a sender off the domain, and another account's domain before calling Resend", async () => {
+    const u = await user();
+    await expect(registerSendingDomain(u.accountId, { domain: "not a domain" })).rejects.toThrow(DomainError);
+    await expect(registerSendingDomain(u.accountId, { domain: "localhost" })).rejects.toThrow(/is not a domain name/);
+    await expect(registerSendingDomain(u.accountId, { domain: "acme.example", defaultSender: "me@other.example" })).rejects.toThrow(
+      "The default sender must be an address @acme.example",
+    );
+    await expect(registerSendingDomain(u.accountId, { domain: "acme.example", defaultSender: "me@sub.acme.example" })).rejects.toThrow(DomainError);
+    expect(received).toEqual([]);
+
+    const { domain } = await registerSendingDomain(u.accountId, { domain: "acme.example" });
+    const other = await user();
+    received = [];
+    await expect(verifySendingDomain(other.accountId, domain.id)).rejects.toThrow(`No sending domain with id ${domain.id} on this account`);
+    await expect(verifySendingDomain(u.accountId, "not-an-id")).rejects.toThrow(DomainError);
+    await expect(verifySendingDomain(u.accountId, randomUUID())).rejects.toThrow(DomainError);
+    expect(received).toEqual([]);
+  });
+});
+
+describe("sending domains in the embedded default (no RESEND_API_KEY)", () => {
+  beforeEach(() => useEmbedded());
+
+  it("markVerified stands in for DNS; verifying is a no-op that says DNS is simulated", async () => {
+    const u = await user();
+    const added = await registerSendingDomain(u.accountId, { domain: "acme.example" });
+    expect(added.mode).toBe("embedded");
+    expect(added.message).toMatch(/not verified.*DNS is simulated/);
+    expect(added.domain).toMatchObject({
+      domain: "acme.example",
+      verified: false,
+      default_sender: "hello@acme.example",
+      provider_domain_id: null,
+      provider_status: null,
+      dns_records: null,
+    });
+    await expectFromRefused(u, "hello@acme.example");
+
+    const checked = await verifySendingDomain(u.accountId, added.domain.id);
+    expect(checked.mode).toBe("embedded");
+    expect(checked.message).toMatch(/Nothing to check.*DNS is simulated/);
+    expect(checked.domain).toEqual(added.domain);
+    await expectFromRefused(u, "hello@acme.example");
+
+    const marked = await registerSendingDomain(u.accountId, { domain: "acme.example", markVerified: true });
+    expect(marked.domain).toMatchObject({ id: added.domain.id, verified: true, default_sender: "hello@acme.example" });
+    expect(marked.domain.verified_at).toBeInstanceOf(Date);
+    expect(marked.message).toMatch(/is verified/);
+
+    const sent = await sendFrom(u, "Acme <hello@acme.example>");
+    expect(sent.status).toBe(200);
+    expect((await listOutbox(u.accountId)).map((m) => m.from)).toEqual(["Acme <hello@acme.example>"]);
+    expect(received).toEqual([]);
+  });
+
+  it("keeps the verified flag and the default sender when the domain is added again", async () => {
+    const u = await user();
+    await registerSendingDomain(u.accountId, { domain: "acme.example", markVerified: true, defaultSender: "news@acme.example" });
+    const again = await registerSendingDomain(u.accountId, { domain: "ACME.example" });
+    expect(again.domain).toMatchObject({ verified: true, default_sender: "news@acme.example" });
+    expect(await listSendingDomainDetails(u.accountId)).toHaveLength(1);
+  });
+});
+
+describe("the CLI", () => {
+  const run = promisify(execFile);
+  const admin = (args: string[], env: Record<string, string | undefined>) =>
+    run("node_modules/.bin/tsx", ["--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args], {
+      env: { ...process.env, RESEND_API_KEY: undefined, RESEND_BASE_URL: undefined, ...env },
+      timeout: 60_000,
+    }).then((r) => JSON.parse(r.stdout));
+
+  it("domain:add --verified stands in for DNS in the embedded default; with Resend it is ignored and domain:verify asks Resend", { timeout: 90_000 }, async () => {
+    const embedded = await createUser();
+    const added = await admin(["domain:add", "--email", embedded.email, "--domain", "acme.example", "--verified"], {});
+    expect(added).toMatchObject({ mode: "embedded", domain: { domain: "acme.example", verified: true, provider_domain_id: null } });
+    const checked = await admin(["domain:verify", "--email", embedded.email, "--domain", "acme.example"], {});
+    expect(checked).toMatchObject({ mode: "embedded", domain: { verified: true }, message: expect.stringMatching(/DNS is simulated/) });
+
+    const withResend = await createUser();
+    const env = { RESEND_API_KEY: API_KEY, RESEND_BASE_URL: baseUrl };
+    const registered = await admin(["domain:add", "--email", withResend.email, "--domain", "acme.example", "--verified"], env);
+    const [providerId] = [...remote.keys()];
+    expect(registered).toMatchObject({ mode: "resend", domain: { verified: false, provider_domain_id: providerId, provider_status: "not_started" } });
+    expect(registered.domain.dns_records).toEqual(records("not_started"));
+    remote.get(providerId)!.status = "verified";
+    const verified = await admin(["domain:verify", "--email", withResend.email, "--domain", "acme.example"], env);
+    expect(verified).toMatchObject({ mode: "resend", domain: { verified: true, provider_status: "verified" } });
+    expect(requests()).toEqual(["POST /domains", `POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
+  });
+});
