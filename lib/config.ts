@@ -39,6 +39,18 @@ const envSchema = z.object({
   SESSION_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   CRON_SECRET: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   PORT: optionalString.pipe(z.string().regex(/^\d{1,5}$/, "must be a port number").optional()),
+  STRIPE_SECRET_KEY: optionalString.pipe(
+    z.string().regex(/^(sk|rk)_(test|live)_\w+$/, "must be a Stripe secret key (sk_live_…, sk_test_… or a restricted rk_… key)").optional(),
+  ),
+  STRIPE_WEBHOOK_SECRET: optionalString.pipe(z.string().regex(/^whsec_\w+$/, "must be a webhook signing secret (whsec_…)").optional()),
+  STRIPE_PRICE_MONTHLY: optionalString.pipe(z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_…)").optional()),
+  STRIPE_PRICE_ANNUAL: optionalString.pipe(z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_…)").optional()),
+  STRIPE_PRICE_OVERAGE: optionalString.pipe(z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_…)").optional()),
+  STRIPE_METER_EVENT_NAME: optionalString.pipe(
+    z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "must be a billing meter's event name (letters, digits, _ . : -; at most 100)").optional(),
+  ),
+  // Tests and local stand-ins only: where the Stripe SDK sends its requests instead of https://api.stripe.com.
+  STRIPE_API_BASE: optionalHttpUrl,
 });
 
 export type Config = {
@@ -50,6 +62,18 @@ export type Config = {
   sharedSendingDomain: string | undefined;
   sessionSecret: string | undefined;
   cronSecret: string | undefined;
+  stripe: StripeSettings | null;
+};
+
+export type StripeSettings = {
+  secretKey: string;
+  webhookSecret: string;
+  prices: { monthly: string; annual: string };
+  /** The metered price (on the overage meter) added to plan subscriptions; without it overage is metered, not billed. */
+  overagePrice: string | undefined;
+  meterEventName: string;
+  /** null: Stripe's own API. */
+  api: { host: string; port: number; protocol: "http" | "https" } | null;
 };
 
 export class ConfigError extends Error {
@@ -61,28 +85,28 @@ export class ConfigError extends Error {
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(env);
-  const problems: string[] = [];
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(`${issue.path.join(".")} ${issue.message}`);
-    throw new ConfigError(problems);
-  }
-  const e = parsed.data;
-  const onVercel = Boolean(e.VERCEL);
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`);
+  // The rules between variables look only at presence, so a missing variable is reported with the malformed ones.
+  const present = (name: keyof typeof envSchema.shape) => Boolean(env[name]?.trim());
+  const onVercel = present("VERCEL");
 
-  if (onVercel && !e.DATABASE_URL) {
+  if (onVercel && !present("DATABASE_URL")) {
     problems.push("DATABASE_URL is required on Vercel (the embedded database is for local development only)");
   }
-  const publishableKey = e.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY ?? e.NEXT_PUBLIC_SUPABASE_ANON_KEY;
-  if (e.NEXT_PUBLIC_SUPABASE_URL && !publishableKey) {
+  const hasPublishableKey = present("NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY") || present("NEXT_PUBLIC_SUPABASE_ANON_KEY");
+  if (present("NEXT_PUBLIC_SUPABASE_URL") && !hasPublishableKey) {
     problems.push("NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY is required when NEXT_PUBLIC_SUPABASE_URL is set");
   }
-  if (!e.NEXT_PUBLIC_SUPABASE_URL && publishableKey) {
+  if (!present("NEXT_PUBLIC_SUPABASE_URL") && hasPublishableKey) {
     problems.push("NEXT_PUBLIC_SUPABASE_URL is required when a Supabase publishable key is set");
   }
-  if (onVercel && !e.NEXT_PUBLIC_SUPABASE_URL && !e.SESSION_SECRET) {
+  if (onVercel && !present("NEXT_PUBLIC_SUPABASE_URL") && !present("SESSION_SECRET")) {
     problems.push("SESSION_SECRET is required on Vercel when Supabase Auth is not configured");
   }
-  if (problems.length > 0) throw new ConfigError(problems);
+  problems.push(...stripeProblems(present));
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const e = parsed.data;
+  const publishableKey = e.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY ?? e.NEXT_PUBLIC_SUPABASE_ANON_KEY;
 
   return {
     databaseUrl: e.DATABASE_URL,
@@ -96,6 +120,43 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     sharedSendingDomain: e.SHARED_SENDING_DOMAIN?.toLowerCase(),
     sessionSecret: e.SESSION_SECRET,
     cronSecret: e.CRON_SECRET,
+    stripe: stripeSettings(e),
+  };
+}
+
+// Stripe is on when both the secret key and the webhook secret are set; then the plan prices and the overage meter
+// are required too, so a half-configured deployment fails at start instead of at a customer's checkout.
+function stripeProblems(present: (name: keyof typeof envSchema.shape) => boolean): string[] {
+  const problems: string[] = [];
+  const key = present("STRIPE_SECRET_KEY");
+  const webhook = present("STRIPE_WEBHOOK_SECRET");
+  if (key && !webhook) problems.push("STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set (set both, or neither)");
+  if (!key && webhook) problems.push("STRIPE_SECRET_KEY is required when STRIPE_WEBHOOK_SECRET is set (set both, or neither)");
+  if (key && webhook) {
+    for (const name of ["STRIPE_PRICE_MONTHLY", "STRIPE_PRICE_ANNUAL", "STRIPE_METER_EVENT_NAME"] as const) {
+      if (!present(name)) problems.push(`${name} is required when Stripe is configured (STRIPE_SECRET_KEY is set)`);
+    }
+  }
+  return problems;
+}
+
+function stripeSettings(e: z.infer<typeof envSchema>): StripeSettings | null {
+  if (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET || !e.STRIPE_PRICE_MONTHLY || !e.STRIPE_PRICE_ANNUAL || !e.STRIPE_METER_EVENT_NAME) {
+    return null;
+  }
+  let api: StripeSettings["api"] = null;
+  if (e.STRIPE_API_BASE) {
+    const url = new URL(e.STRIPE_API_BASE);
+    const protocol = url.protocol === "http:" ? "http" : "https";
+    api = { host: url.hostname, port: url.port ? Number(url.port) : protocol === "http" ? 80 : 443, protocol };
+  }
+  return {
+    secretKey: e.STRIPE_SECRET_KEY,
+    webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    prices: { monthly: e.STRIPE_PRICE_MONTHLY, annual: e.STRIPE_PRICE_ANNUAL },
+    overagePrice: e.STRIPE_PRICE_OVERAGE,
+    meterEventName: e.STRIPE_METER_EVENT_NAME,
+    api,
   };
 }
 

@@ -13,6 +13,7 @@ import {
 import { findLibraryTemplate } from "@/lib/db/templates";
 import { describeEmailUsage } from "@/lib/db/usage";
 import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
+import { reportOverageEmail } from "@/lib/payments";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
 import { renderTemplate } from "@/lib/render";
 import { decodedBase64Length, parseFromAddress, sendRequestSchema, type SendRequest } from "@/lib/schemas/send";
@@ -125,6 +126,9 @@ async function performSend(caller: SendCaller, request: SendRequest, providerKey
     }
     await markEmailAccepted(counted.id, id);
   }
+  // Overage is billed through the payment processor: true only once it acknowledged this email's usage record. The
+  // wait is bounded; if it runs out the email stays in the ledger and is reported by the cron job or the next send.
+  const billingUsageReported = counted.isOverage ? counted.billingUsageReported || (await reportOverageEmail(counted.id)) : counted.billingUsageReported;
 
   return {
     success: true,
@@ -140,7 +144,7 @@ async function performSend(caller: SendCaller, request: SendRequest, providerKey
       email_usage: {
         ...describeEmailUsage(caller.plan, counted.used),
         plan_type: caller.plan,
-        billing_usage_reported: counted.billingUsageReported,
+        billing_usage_reported: billingUsageReported,
       },
     },
   };

@@ -1,16 +1,36 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
+import { reportOverageNow, stripeProcessor } from "@/lib/payments/stripe";
 import { testModeProcessor } from "@/lib/payments/test-mode";
 import type { PaymentProcessor } from "@/lib/payments/types";
 
-export type { PaymentProcessor, PurchaseOutcome, PlanChangeOutcome } from "@/lib/payments/types";
+export type { PaymentProcessor, PurchaseOutcome, PlanChangeOutcome, SubscriptionSummary } from "@/lib/payments/types";
+export { PaymentProcessorError } from "@/lib/payments/types";
 
 /**
- * The configured payment processor, or null when purchases are unavailable. Local development (the embedded default)
- * uses the test-mode processor. A deployment (Vercel) gets it only when PAYMENTS_TEST_MODE=1 is set explicitly, so a
- * production site never gives paid templates away by accident. A real processor (Stripe) plugs in here.
+ * The configured payment processor, or null when purchases are unavailable. Stripe when STRIPE_SECRET_KEY and
+ * STRIPE_WEBHOOK_SECRET are set (lib/config.ts checks the rest of its settings). Otherwise local development (the
+ * embedded default) uses the test-mode processor, and a deployment (Vercel) gets it only when PAYMENTS_TEST_MODE=1 is
+ * set explicitly, so a production site never gives paid templates away by accident.
  */
 export function getPaymentProcessor(): PaymentProcessor | null {
-  if (!getConfig().onVercel || process.env.PAYMENTS_TEST_MODE === "1") return testModeProcessor;
+  const config = getConfig();
+  if (config.stripe) return stripeProcessor;
+  if (!config.onVercel || process.env.PAYMENTS_TEST_MODE === "1") return testModeProcessor;
   return null;
+}
+
+/**
+ * After an email sent in overage: reports it to the payment processor's usage billing and says whether the processor
+ * acknowledged it (`billing_usage_reported`). Never throws: an unacknowledged email stays in the ledger and is
+ * reported later (the cron job, or the next overage send). Always false without a processor that bills usage.
+ */
+export async function reportOverageEmail(emailId: string): Promise<boolean> {
+  if (!getConfig().stripe) return false;
+  try {
+    return await reportOverageNow(emailId);
+  } catch (error) {
+    console.error(JSON.stringify({ level: "error", message: "overage reporting failed", emailId, error: error instanceof Error ? error.message : String(error) }));
+    return false;
+  }
 }

@@ -13,13 +13,45 @@ export interface PaymentProcessor {
   readonly testMode: boolean;
   startTemplatePurchase(input: TemplatePurchaseInput): Promise<PurchaseOutcome>;
   startPlanChange(input: PlanChangeInput): Promise<PlanChangeOutcome>;
+  /**
+   * The processor's hosted customer portal (invoices, payment method, cancellation) for the account; null when the
+   * account has never checked out. Absent in test mode.
+   */
+  customerPortalUrl?(input: { accountId: string; returnUrl: string }): Promise<string | null>;
+  /** The account's subscription as the processor last reported it (for the next renewal date). Absent in test mode. */
+  getSubscription?(accountId: string): Promise<SubscriptionSummary | null>;
+}
+
+export type SubscriptionSummary = {
+  plan: PlanName | null;
+  /** The processor's status: active, trialing, past_due, unpaid, canceled, incomplete, ... */
+  status: string;
+  /** The end of the current period: the next renewal, or the day a cancelled subscription ends. */
+  currentPeriodEnd: Date | null;
+  /** True when the subscription ends at currentPeriodEnd instead of renewing. */
+  cancelAtPeriodEnd: boolean;
+  cancelAt: Date | null;
+};
+
+/**
+ * The processor could not start a checkout or portal session (unreachable, refused). `message` is safe to show the
+ * user; nothing was charged and the pending purchase, if any, no longer counts toward the monthly limit.
+ */
+export class PaymentProcessorError extends Error {
+  constructor(message: string, cause?: unknown) {
+    super(message, { cause });
+    this.name = "PaymentProcessorError";
+  }
 }
 
 export type TemplatePurchaseInput = {
   accountId: string;
   /** A public catalogue template's id or slug. */
   templateId: string;
-  /** Where a hosted checkout sends the user back to. */
+  /**
+   * Where a hosted checkout sends the user back to, with `checkout=success` or `checkout=cancelled` added to the
+   * query. After success the template arrives with the processor's webhook, usually within seconds.
+   */
   returnUrl: string;
 };
 

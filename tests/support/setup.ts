@@ -7,6 +7,7 @@ process.env.SESSION_SECRET ??= "test-session-secret-that-is-long-enough-01234567
 process.env.SITE_URL ??= "http://localhost:3000";
 delete process.env.RESEND_API_KEY;
 delete process.env.NEXT_PUBLIC_SUPABASE_URL;
+for (const name of Object.keys(process.env)) if (name.startsWith("STRIPE_")) delete process.env[name];
 resetConfig();
 
 afterAll(async () => {

@@ -1,0 +1,30 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { ApiError } from "@/lib/api/errors";
+import { methodNotAllowed, withErrorHandling } from "@/lib/api/with-api-auth";
+import { getConfig } from "@/lib/config";
+import { handleStripeEvent, verifyWebhook, WebhookSignatureError } from "@/lib/payments/stripe";
+
+// POST /api/webhooks/stripe – Stripe's signed event deliveries. The signature is checked on the raw body before
+// anything is read or written; each event is applied once (stored by id in the same transaction), so replays and
+// retries are no-ops. Unknown event types are acknowledged and ignored. A failure answers 500 and Stripe retries.
+export const POST = withErrorHandling(async (request: NextRequest) => {
+  if (!getConfig().stripe) {
+    // 503 rather than 404: Stripe keeps retrying for days, so no event is lost while the configuration is fixed.
+    throw new ApiError(503, { error: "Payments are not configured", code: "PAYMENTS_NOT_CONFIGURED", success: false });
+  }
+  const rawBody = await request.text();
+  let event;
+  try {
+    event = verifyWebhook(rawBody, request.headers.get("stripe-signature"));
+  } catch (error) {
+    if (error instanceof WebhookSignatureError) {
+      throw new ApiError(400, { error: "Invalid webhook signature", code: "INVALID_SIGNATURE", success: false, message: error.message });
+    }
+    throw error;
+  }
+  const { duplicate, outcome } = await handleStripeEvent(event);
+  return NextResponse.json({ received: true, duplicate, outcome });
+});
+
+const otherMethods = methodNotAllowed(["POST"]);
+export { otherMethods as GET, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE };
