@@ -1,6 +1,9 @@
 /**
- * Builds lib/render/sandbox/runtime.generated.js: the JavaScript evaluated in
- * every QuickJS sandbox context before a user template runs.
+ * Builds the two generated files of the template sandbox:
+ *  - lib/render/sandbox/runtime.generated.js: the JavaScript evaluated in
+ *    every QuickJS sandbox context before a user template runs;
+ *  - lib/render/sandbox/worker.generated.cjs: the sandbox worker thread
+ *    (lib/render/sandbox/worker.ts + engine.ts) with that runtime inlined.
  *
  * The bundle is an IIFE that defines on globalThis:
  *   - `__modules`: { react, "react/jsx-runtime", "@react-email/components",
@@ -14,7 +17,8 @@
  * lib/render/sandbox/runtime-shims.ts; nothing touches real timers, network
  * or the file system.
  *
- * Usage: tsx scripts/build-sandbox-runtime.ts   (deterministic, ~0.3 s)
+ * Usage: tsx scripts/build-sandbox-runtime.ts   (deterministic, < 1 s; files
+ * are only rewritten when their content changes)
  */
 import { build, type Plugin } from "esbuild";
 import { createRequire } from "node:module";
@@ -29,18 +33,206 @@ import {
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const sandboxDir = path.join(root, "lib/render/sandbox");
 const outFile = path.join(sandboxDir, "runtime.generated.js");
+const workerOutFile = path.join(sandboxDir, "worker.generated.cjs");
 const requireFromRoot = createRequire(path.join(root, "package.json"));
 
-/** Point `react-dom/server` at the production browser streaming build only (skips the legacy renderer). */
-const reactDomServerPlugin: Plugin = {
-  name: "react-dom-server-browser",
-  setup(b) {
-    // The cjs/ files are not in react-dom's "exports" map: locate them from package.json.
-    const reactDomDir = path.dirname(requireFromRoot.resolve("react-dom/package.json"));
-    const target = path.join(reactDomDir, "cjs/react-dom-server.browser.production.js");
-    b.onResolve({ filter: /^react-dom\/server(\.browser)?$/ }, () => ({ path: target }));
+/*
+ * String-chunk patch for react-dom/server (browser, production).
+ *
+ * Fizz's web-streams config encodes every piece of markup with TextEncoder
+ * and copies bytes into 2 KB views. QuickJS has no native TextEncoder, and a
+ * JavaScript UTF-8 encoder running inside WebAssembly QuickJS costs ~0.4 s
+ * per MB, so large emails would blow the deadline. The patch swaps the
+ * config's chunk primitives for string ones (the same shape React's own
+ * string-based configs use); the Fizz algorithm itself is untouched, so the
+ * markup is identical. It also replaces escapeTextForBrowser with an
+ * equivalent regex-based version (the original loops over every character in
+ * JS) that first checks the text against the output limit.
+ *
+ * byteSize bookkeeping: Fizz only compares a boundary's byteSize with 500
+ * (outlining eligibility) and with progressiveChunkSize, which the harness
+ * always sets to Infinity (as @react-email/render does). Exact UTF-8 sizes
+ * are therefore only computed until a boundary passes 500 bytes.
+ *
+ * Every original snippet must match exactly; otherwise NO patch is applied
+ * and the bundle falls back to the (correct but slow) byte path with a
+ * warning.
+ */
+const STRING_CHUNK_PATCHES: ReadonlyArray<{ original: string; replacement: string }> = [
+  {
+    original: `function writeChunk(destination, chunk) {
+  if (0 === chunk.byteLength) {
+    if (supportsArrayBufferDetached && chunk.buffer.detached)
+      throw Error(formatProdErrorMessage(612));
+  } else if (2048 < chunk.byteLength)
+    0 < writtenBytes &&
+      (destination.enqueue(new Uint8Array(currentView.buffer, 0, writtenBytes)),
+      (currentView = new Uint8Array(2048)),
+      (writtenBytes = 0)),
+      destination.enqueue(chunk);
+  else {
+    var allowableBytes = currentView.length - writtenBytes;
+    allowableBytes < chunk.byteLength &&
+      (0 === allowableBytes
+        ? destination.enqueue(currentView)
+        : (currentView.set(chunk.subarray(0, allowableBytes), writtenBytes),
+          destination.enqueue(currentView),
+          (chunk = chunk.subarray(allowableBytes))),
+      (currentView = new Uint8Array(2048)),
+      (writtenBytes = 0));
+    currentView.set(chunk, writtenBytes);
+    writtenBytes += chunk.byteLength;
+  }
+}
+function writeChunkAndReturn(destination, chunk) {
+  writeChunk(destination, chunk);
+  return !0;
+}
+function completeWriting(destination) {
+  currentView &&
+    0 < writtenBytes &&
+    (destination.enqueue(new Uint8Array(currentView.buffer, 0, writtenBytes)),
+    (currentView = null),
+    (writtenBytes = 0));
+}
+var textEncoder = new TextEncoder();
+function stringToChunk(content) {
+  return textEncoder.encode(content);
+}
+function stringToPrecomputedChunk(content) {
+  return textEncoder.encode(content);
+}
+function byteLengthOfChunk(chunk) {
+  return chunk.byteLength;
+}`,
+    replacement: `function writeChunk(destination, chunk) {
+  0 !== chunk.length && destination.enqueue(chunk);
+}
+function writeChunkAndReturn(destination, chunk) {
+  writeChunk(destination, chunk);
+  return !0;
+}
+function completeWriting(destination) {}
+function stringToChunk(content) {
+  return content;
+}
+function stringToPrecomputedChunk(content) {
+  return content;
+}
+function byteLengthOfChunk(chunk) {
+  return __sbxUtf8Length(chunk);
+}`,
   },
-};
+  {
+    original: `function finishedSegment(request, boundary, segment) {
+  if (null !== byteLengthOfChunk) {
+    segment = segment.chunks;
+    for (var segmentByteSize = 0, i = 0; i < segment.length; i++)
+      segmentByteSize += segment[i].byteLength;
+    null === boundary
+      ? (request.byteSize += segmentByteSize)
+      : (boundary.byteSize += segmentByteSize);
+  }
+}`,
+    replacement: `function finishedSegment(request, boundary, segment) {
+  if (null !== byteLengthOfChunk) {
+    var target = null === boundary ? request : boundary;
+    segment = segment.chunks;
+    for (var i = 0; i < segment.length && 500 >= target.byteSize; i++)
+      target.byteSize += byteLengthOfChunk(segment[i]);
+  }
+}`,
+  },
+  {
+    original: `function escapeTextForBrowser(text) {
+  if (
+    "boolean" === typeof text ||
+    "number" === typeof text ||
+    "bigint" === typeof text
+  )
+    return "" + text;
+  text = "" + text;
+  var match = matchHtmlRegExp.exec(text);
+  if (match) {
+    var html = "",
+      index,
+      lastIndex = 0;
+    for (index = match.index; index < text.length; index++) {
+      switch (text.charCodeAt(index)) {
+        case 34:
+          match = "&quot;";
+          break;
+        case 38:
+          match = "&amp;";
+          break;
+        case 39:
+          match = "&#x27;";
+          break;
+        case 60:
+          match = "&lt;";
+          break;
+        case 62:
+          match = "&gt;";
+          break;
+        default:
+          continue;
+      }
+      lastIndex !== index && (html += text.slice(lastIndex, index));
+      lastIndex = index + 1;
+      html += match;
+    }
+    text = lastIndex !== index ? html + text.slice(lastIndex, index) : html;
+  }
+  return text;
+}`,
+    replacement: `var sbxEscapeAll = /["'&<>]/g,
+  sbxEscapes = { '"': "&quot;", "&": "&amp;", "'": "&#x27;", "<": "&lt;", ">": "&gt;" };
+function sbxEscapeChar(c) {
+  return sbxEscapes[c];
+}
+function escapeTextForBrowser(text) {
+  if (
+    "boolean" === typeof text ||
+    "number" === typeof text ||
+    "bigint" === typeof text
+  )
+    return "" + text;
+  text = "" + text;
+  __sbxGuardText(text);
+  return matchHtmlRegExp.test(text) ? text.replace(sbxEscapeAll, sbxEscapeChar) : text;
+}`,
+  },
+];
+
+/** Points `react-dom/server` at the production browser streaming build (not the legacy renderer) and patches it. */
+function reactDomServerPlugin(report: { patched: boolean }): Plugin {
+  return {
+    name: "react-dom-server-browser",
+    setup(b) {
+      // The cjs/ files are not in react-dom's "exports" map: locate them from package.json.
+      const reactDomDir = path.dirname(requireFromRoot.resolve("react-dom/package.json"));
+      const target = path.join(reactDomDir, "cjs/react-dom-server.browser.production.js");
+      b.onResolve({ filter: /^react-dom\/server(\.browser)?$/ }, () => ({ path: target }));
+      b.onLoad({ filter: /react-dom-server\.browser\.production\.js$/ }, (args) => {
+        const original = readFileSync(args.path, "utf8");
+        let patched = original;
+        for (const { original: snippet, replacement } of STRING_CHUNK_PATCHES) {
+          const at = patched.indexOf(snippet);
+          if (at < 0 || patched.indexOf(snippet, at + 1) >= 0) {
+            console.warn(
+              "[build-sandbox-runtime] WARNING: react-dom/server changed; string-chunk patch NOT applied. " +
+                "Sandbox output stays correct but large emails render much more slowly. Update STRING_CHUNK_PATCHES.",
+            );
+            return { contents: original, loader: "js" };
+          }
+          patched = patched.slice(0, at) + replacement + patched.slice(at + snippet.length);
+        }
+        report.patched = true;
+        return { contents: patched, loader: "js" };
+      });
+    },
+  };
+}
 
 function entrySource(): string {
   const lines: string[] = [
@@ -86,6 +278,7 @@ async function checkExportList(): Promise<void> {
 
 async function main(): Promise<void> {
   const started = performance.now();
+  const report = { patched: false };
   const result = await build({
     absWorkingDir: root,
     stdin: { contents: entrySource(), resolveDir: root, sourcefile: "sandbox-runtime-entry.js", loader: "js" },
@@ -100,7 +293,7 @@ async function main(): Promise<void> {
     treeShaking: true,
     define: { "process.env.NODE_ENV": '"production"' },
     inject: [path.join(sandboxDir, "runtime-shims.ts")],
-    plugins: [reactDomServerPlugin],
+    plugins: [reactDomServerPlugin(report)],
     banner: {
       js: "/* GENERATED by scripts/build-sandbox-runtime.ts. Do not edit; do not commit. Contains React (MIT) and React Email components (MIT). */",
     },
@@ -108,19 +301,52 @@ async function main(): Promise<void> {
   });
   const code = result.outputFiles[0]?.text;
   if (!code) throw new Error("esbuild produced no output");
-  mkdirSync(sandboxDir, { recursive: true });
+  const runtimeChanged = writeIfChanged(outFile, code);
+
+  // The sandbox worker (lib/render/sandbox/worker.ts + engine) with the
+  // runtime above inlined, so the two can never be out of sync.
+  // quickjs-emscripten stays external: it loads its .wasm from its own folder.
+  const workerResult = await build({
+    absWorkingDir: root,
+    entryPoints: [path.join(sandboxDir, "worker.ts")],
+    bundle: true,
+    write: false,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    external: ["quickjs-emscripten", "quickjs-emscripten-core", "@jitl/*"],
+    define: { __LETTERPRESS_SANDBOX_RUNTIME__: JSON.stringify(code) },
+    legalComments: "none",
+    charset: "utf8",
+    banner: { js: "/* GENERATED by scripts/build-sandbox-runtime.ts (sandbox worker). Do not edit; do not commit. */" },
+    logLevel: "warning",
+  });
+  const workerCode = workerResult.outputFiles[0]?.text;
+  if (!workerCode) throw new Error("esbuild produced no worker output");
+  const workerChanged = writeIfChanged(workerOutFile, workerCode);
+
+  await checkExportList();
+  const ms = Math.round(performance.now() - started);
+  const kb = (text: string): string => `${(Buffer.byteLength(text) / 1024).toFixed(1)} KB`;
+  console.log(
+    `[build-sandbox-runtime] ${path.relative(root, outFile)} (${kb(code)}${runtimeChanged ? "" : ", unchanged"}), ` +
+      `${path.relative(root, workerOutFile)} (${kb(workerCode)}${workerChanged ? "" : ", unchanged"}) in ${ms} ms` +
+      (report.patched ? "" : " [UNPATCHED react-dom/server]"),
+  );
+}
+
+/** Writes only when the content differs (keeps mtimes stable for watchers). */
+function writeIfChanged(file: string, content: string): boolean {
   let previous: string | null = null;
   try {
-    previous = readFileSync(outFile, "utf8");
+    previous = readFileSync(file, "utf8");
   } catch {
     previous = null;
   }
-  if (previous !== code) writeFileSync(outFile, code);
-  await checkExportList();
-  const ms = Math.round(performance.now() - started);
-  console.log(
-    `[build-sandbox-runtime] ${path.relative(root, outFile)}: ${(Buffer.byteLength(code) / 1024).toFixed(1)} KB in ${ms} ms${previous === code ? " (unchanged)" : ""}`,
-  );
+  if (previous === content) return false;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, content);
+  return true;
 }
 
 main().catch((error: unknown) => {

@@ -11,7 +11,8 @@
  *    are rejected with the position of the module specifier, as are named
  *    imports of @react-email/components exports the sandbox does not provide
  *    (Tailwind, CodeBlock, Markdown, ...);
- *  - a default export (the email component) is required.
+ *  - a default export (the email component) is required;
+ *  - BigInt literals are rejected (BigInt does not exist in the sandbox).
  */
 import { transform } from "sucrase";
 import { parse, type SucraseToken } from "sucrase/dist/parser/index.js";
@@ -58,6 +59,7 @@ const T = {
   export: tokenType("_export"),
   default: tokenType("_default"),
   typeof: tokenType("_typeof"),
+  bigint: tokenType("bigint"),
 };
 const K = {
   from: contextual("_from"),
@@ -172,6 +174,11 @@ function checkImports(source: string, tokens: SucraseToken[]): void {
 
     if (token.type === T.default && prev && (prev.type === T.export || isName(prev, K.as))) {
       hasDefaultExport = true;
+    }
+
+    // BigInt is removed from the sandbox (its operators cannot be interrupted).
+    if (token.type === T.bigint) {
+      throw new CompileError("BigInt literals are not supported in templates", token.start);
     }
 
     // import(...) and import.meta

@@ -40,7 +40,7 @@ export type SandboxModules = {
   };
 };
 
-type FailureKind = "threw" | "invalid_component" | "output_too_large";
+type FailureKind = "threw" | "invalid_component" | "output_too_large" | "timeout";
 
 type Outcome =
   | { status: "idle" }
@@ -50,12 +50,18 @@ type Outcome =
 
 export type HarnessApi = {
   load(code: string): string | null;
-  render(propsJson: string, maxOutputBytes: number): void;
+  render(propsJson: string, maxOutputBytes: number, deadline: number): void;
   tick(): string;
   take(): StreamResult | { kind: FailureKind; message: string };
-  previewProps(maxOutputBytes: number): { json: string | null } | { kind: FailureKind; message: string };
+  previewProps(maxOutputBytes: number, deadline: number): { json: string | null } | { kind: FailureKind; message: string };
   drain(): boolean;
 };
+
+// Captured before guardBuiltins() wraps them, for the harness's own use.
+const objectKeys = Object.keys;
+const objectAssign = Object.assign;
+const jsonParse = JSON.parse;
+const jsonStringify = JSON.stringify;
 
 const REACT_INTERNALS_KEY = "__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE";
 
@@ -162,6 +168,130 @@ function makeModuleView(source: AnyObject, omit: readonly string[] = []): AnyObj
 }
 
 /* ------------------------------------------------------------------------ */
+/* Deadline guards                                                           */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * QuickJS polls the host's interrupt handler only every few thousand
+ * back-edges/calls, so a loop whose body is one expensive built-in call
+ * (`while (true) "x".repeat(1e7)`) would overrun the deadline by minutes.
+ * These built-ins (linear in their input, no callbacks into JS) therefore
+ * check the deadline themselves on every call. The thrown error is catchable,
+ * but a loop that keeps catching it is cheap per iteration and is then
+ * stopped by the real, uncatchable interrupt; the host reports a timeout
+ * either way. Operators cannot be guarded (array spread, comparing or
+ * concatenating huge strings): for those the main thread's watchdog
+ * terminates the sandbox worker (lib/render/sandbox/index.ts).
+ */
+const deadlineState = { deadline: Number.POSITIVE_INFINITY, expired: false };
+
+class DeadlineError extends Error {
+  constructor() {
+    super("Template exceeded the render deadline");
+    this.name = "DeadlineError";
+  }
+}
+
+const GUARDED_BUILTINS: ReadonlyArray<[path: string, methods: readonly string[]]> = [
+  [
+    "String.prototype",
+    [
+      "repeat", "padStart", "padEnd", "split", "replace", "replaceAll", "concat", "normalize", "localeCompare",
+      "indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "search", "match", "matchAll",
+      "toUpperCase", "toLowerCase", "toLocaleUpperCase", "toLocaleLowerCase", "trim", "trimStart", "trimEnd",
+      "slice", "substring", "substr", "toWellFormed", "isWellFormed",
+    ],
+  ],
+  [
+    "Array.prototype",
+    [
+      "join", "sort", "fill", "indexOf", "lastIndexOf", "includes", "reverse", "slice", "splice", "concat",
+      "copyWithin", "flat", "toSorted", "toReversed", "toSpliced", "with", "toString", "toLocaleString",
+    ],
+  ],
+  ["Array", ["from", "of"]],
+  [
+    "TypedArray.prototype",
+    [
+      "fill", "set", "sort", "indexOf", "lastIndexOf", "includes", "join", "reverse", "slice", "copyWithin",
+      "toSorted", "toReversed", "with", "toString", "toLocaleString",
+    ],
+  ],
+  ["TypedArray", ["from", "of"]],
+  ["JSON", ["parse", "stringify"]],
+  ["Object", ["keys", "values", "entries", "assign", "getOwnPropertyNames", "getOwnPropertySymbols", "fromEntries", "getOwnPropertyDescriptors"]],
+  ["String", ["fromCharCode", "fromCodePoint", "raw"]],
+  ["Reflect", ["ownKeys", "apply", "construct"]],
+];
+
+function guardBuiltins(g: AnyObject): void {
+  const TypedArray = Object.getPrototypeOf(Uint8Array) as AnyObject;
+  const roots: Record<string, AnyObject> = {
+    "String.prototype": String.prototype,
+    "Array.prototype": Array.prototype,
+    Array: Array as unknown as AnyObject,
+    "TypedArray.prototype": TypedArray.prototype as AnyObject,
+    TypedArray,
+    JSON: g.JSON,
+    Object: Object as unknown as AnyObject,
+    String: String as unknown as AnyObject,
+    Reflect: g.Reflect,
+  };
+  const now = Date.now;
+  const apply = Reflect.apply;
+  for (const [path, methods] of GUARDED_BUILTINS) {
+    const target = roots[path];
+    if (!target) continue;
+    for (const method of methods) {
+      const desc = Object.getOwnPropertyDescriptor(target, method);
+      if (!desc || typeof desc.value !== "function") continue;
+      const original = desc.value as (...args: unknown[]) => unknown;
+      const guarded = {
+        [method](this: unknown): unknown {
+          if (now() > deadlineState.deadline) {
+            deadlineState.expired = true;
+            throw new DeadlineError();
+          }
+          // eslint-disable-next-line prefer-rest-params
+          return apply(original, this, arguments as unknown as unknown[]);
+        },
+      }[method]!;
+      Object.defineProperty(guarded, "length", { value: original.length });
+      Object.defineProperty(target, method, { ...desc, value: guarded });
+    }
+  }
+}
+
+/**
+ * Removes run-time code generation and BigInt (whose operators cannot be
+ * guarded and take ~0.5 s each on huge values), plus GC observation hooks.
+ * Returns the original Function constructor for the harness's own use.
+ */
+function lockdown(g: AnyObject): FunctionConstructor {
+  const OriginalFunction = Function;
+  const disabled = function Function(): never {
+    throw new TypeError("Code generation (Function/eval) is not available in templates");
+  };
+  Object.defineProperty(disabled, "prototype", { value: OriginalFunction.prototype });
+  const constructorProtos = [
+    OriginalFunction.prototype,
+    Object.getPrototypeOf(async function () {}),
+    Object.getPrototypeOf(function* () {}),
+    Object.getPrototypeOf(async function* () {}),
+  ] as AnyObject[];
+  for (const proto of constructorProtos) {
+    Object.defineProperty(proto, "constructor", { value: disabled, writable: true, enumerable: false, configurable: true });
+  }
+  g.Function = disabled;
+  for (const name of ["eval", "BigInt", "BigInt64Array", "BigUint64Array", "WeakRef", "FinalizationRegistry"]) {
+    delete g[name];
+  }
+  const dataView = g.DataView?.prototype as AnyObject | undefined;
+  if (dataView) for (const name of ["getBigInt64", "getBigUint64", "setBigInt64", "setBigUint64"]) delete dataView[name];
+  return OriginalFunction;
+}
+
+/* ------------------------------------------------------------------------ */
 /* init                                                                      */
 /* ------------------------------------------------------------------------ */
 
@@ -212,6 +342,8 @@ function init(): HarnessApi {
   }
   g.console = consoleShim;
 
+  const OriginalFunction = lockdown(g);
+  guardBuiltins(g);
   tameOverrides(g);
   const probe = new React.Component({});
   harden(probe.refs);
@@ -230,10 +362,10 @@ function init(): HarnessApi {
   let outcome: Outcome = { status: "idle" };
 
   function resetSharedState(): void {
-    for (const key of Object.keys(internals)) {
+    for (const key of objectKeys(internals)) {
       if (!(key in initialInternals)) delete internals[key];
     }
-    Object.assign(internals, initialInternals);
+    objectAssign(internals, initialInternals);
     resetOutputState(Number.POSITIVE_INFINITY);
   }
 
@@ -255,6 +387,7 @@ function init(): HarnessApi {
   }
 
   function fail(error: unknown): Outcome {
+    if (deadlineState.expired) return { status: "error", kind: "timeout", message: "Template exceeded the render deadline" };
     if (outputState.exceeded) return { status: "error", kind: "output_too_large", message: describeError(error) };
     if (error instanceof InvalidComponentError) return { status: "error", kind: "invalid_component", message: error.message };
     return { status: "error", kind: "threw", message: describeError(error) };
@@ -264,7 +397,7 @@ function init(): HarnessApi {
     load(code: string): string | null {
       try {
         // Function() is fine here: this is QuickJS, not the host.
-        factory = new Function("exports", "require", "module", String(code)) as typeof factory;
+        factory = new OriginalFunction("exports", "require", "module", String(code)) as typeof factory;
         return null;
       } catch (error) {
         factory = null;
@@ -272,7 +405,9 @@ function init(): HarnessApi {
       }
     },
 
-    render(propsJson: string, maxOutputBytes: number): void {
+    render(propsJson: string, maxOutputBytes: number, deadline: number): void {
+      deadlineState.deadline = deadline;
+      deadlineState.expired = false;
       resetSharedState();
       clearMacrotasks();
       resetOutputState(maxOutputBytes);
@@ -280,7 +415,7 @@ function init(): HarnessApi {
       let element: unknown;
       try {
         const Component = instantiate();
-        const props = JSON.parse(propsJson) as AnyObject;
+        const props = jsonParse(propsJson) as AnyObject;
         element = React.createElement(
           ErrorBoundary,
           null,
@@ -330,7 +465,9 @@ function init(): HarnessApi {
       return { kind: "threw", message: "Render did not complete" };
     },
 
-    previewProps(maxOutputBytes: number): { json: string | null } | { kind: FailureKind; message: string } {
+    previewProps(maxOutputBytes: number, deadline: number): { json: string | null } | { kind: FailureKind; message: string } {
+      deadlineState.deadline = deadline;
+      deadlineState.expired = false;
       resetSharedState();
       clearMacrotasks();
       resetOutputState(maxOutputBytes);
@@ -338,7 +475,7 @@ function init(): HarnessApi {
         const Component = instantiate() as AnyObject;
         const preview = Component.PreviewProps;
         if (preview === undefined || preview === null) return { json: null };
-        const json = JSON.stringify(preview);
+        const json = jsonStringify(preview);
         if (typeof json !== "string") return { json: null };
         if (json.length > maxOutputBytes) {
           outputState.exceeded = true;

@@ -48,9 +48,14 @@ function failOutput(): never {
 /* scripts/build-sandbox-runtime.ts applies to react-dom/server (see there).  */
 /* ------------------------------------------------------------------------ */
 
-/** Fails the render early when a single text is already over the output limit. */
+/**
+ * Called by the patched escapeTextForBrowser for every text/attribute value:
+ * fails the render early once the escaped text alone exceeds the output
+ * limit (each UTF-16 unit becomes at least one output byte).
+ */
 export function __sbxGuardText(text: string): void {
-  if (text.length > outputState.limit) failOutput();
+  outputState.encoded += text.length;
+  if (outputState.encoded > outputState.limit) failOutput();
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;

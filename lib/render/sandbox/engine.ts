@@ -1,0 +1,512 @@
+/**
+ * The sandbox engine: QuickJS (WebAssembly) contexts that run UNTRUSTED
+ * template code. Runs inside the sandbox worker thread (worker.ts, bundled
+ * into worker.generated.cjs); the main-thread API is index.ts.
+ *
+ * Limits enforced here:
+ *  - memory: every sandbox is its own WebAssembly instance whose linear
+ *    memory has `maximum` = limits.memoryBytes, a hard cap for the whole
+ *    QuickJS heap (QuickJS's own setMemoryLimit is set too but, in this build,
+ *    only catches single oversized allocations);
+ *  - stack: QuickJS max stack size (MAX_STACK_BYTES): runaway recursion is a
+ *    catchable "stack overflow" long before the host stack is at risk;
+ *  - time: an interrupt handler checks the deadline; built-ins that do a lot
+ *    of work in one call check it too, and BigInt / eval / Function are
+ *    removed (runtime-harness.ts). QuickJS only polls the handler every few
+ *    thousand operations, so the main thread additionally runs a watchdog that
+ *    terminates this worker (index.ts);
+ *  - output: limited while rendering and checked on the final document.
+ * Nothing from Node (process, require, fetch, fs, env, timers) is reachable:
+ * the only globals are ECMAScript built-ins plus a no-op `console`, and the
+ * `require` handed to the template module resolves exactly three names.
+ *
+ * Warm contexts: one sandbox per cacheKey (templateId:version) in a small
+ * LRU. A warm sandbox already holds React and the React Email components, so
+ * a repeat render costs ~2-3 ms instead of ~40-60 ms.
+ *
+ * Isolation guarantees:
+ *  - across cacheKeys: nothing is shared (separate WebAssembly instances);
+ *  - across renders of the same cacheKey: the template module is instantiated
+ *    afresh for every render (module-level variables start over); globalThis
+ *    and every built-in / library object reachable from template code are
+ *    deep-frozen (e.g. `globalThis.leak = 1` or `Array.prototype.x = 1`
+ *    throws a TypeError in the template's strict-mode code, so nothing can be
+ *    stashed for a later render); React's internal dispatcher slots are
+ *    reset after each render;
+ *  - a sandbox whose render hit a limit (timeout, memory/stack, output size)
+ *    or left work behind is thrown away (the whole WebAssembly instance) and
+ *    never reused.
+ */
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  RELEASE_SYNC,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSRuntime,
+  type QuickJSWASMModule,
+} from "quickjs-emscripten";
+import { finalizeEmailHtml } from "./finalize";
+import type { EngineResult, EngineStats, SandboxErrorKind, SandboxLimits } from "./types";
+
+/** Source of runtime.generated.js, inlined by scripts/build-sandbox-runtime.ts when bundling the worker. */
+declare const __LETTERPRESS_SANDBOX_RUNTIME__: string;
+
+/** Number of warm contexts kept (one per cacheKey). */
+const MAX_WARM_CONTEXTS = 32;
+/**
+ * QuickJS stack limit. QuickJS frames also use the host's native stack (about
+ * twice as much) and Emscripten's shadow stack (~5 MB in this build), so this
+ * must stay well below both: the worker runs with a 16 MB native stack
+ * (index.ts). 1 MB fits ~5,000 plain JS frames or a React tree ~300 host
+ * elements deep.
+ */
+const MAX_STACK_BYTES = 1024 * 1024;
+/** Deadline for evaluating the (trusted) runtime bundle in a fresh context. */
+const RUNTIME_LOAD_TIMEOUT_MS = 10_000;
+/** Warm sandboxes whose WebAssembly memory grew beyond this are recycled after the render. */
+const RECYCLE_ABOVE_BYTES = 32 * 1024 * 1024;
+/** Upper bound on leftover macrotasks drained after a render settles. */
+const MAX_DRAIN_TASKS = 64;
+
+function runtimeSource(): string {
+  if (typeof __LETTERPRESS_SANDBOX_RUNTIME__ !== "string") {
+    throw new Error("Sandbox runtime missing: run `npx tsx scripts/build-sandbox-runtime.ts`");
+  }
+  return __LETTERPRESS_SANDBOX_RUNTIME__;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sandboxes                                                                */
+/*                                                                          */
+/* Every sandbox owns a whole WebAssembly instance of QuickJS whose linear   */
+/* memory is created here with `maximum` = the memory limit. That is the     */
+/* hard memory cap: QuickJS's own setMemoryLimit() only rejects single       */
+/* allocations larger than the limit in this build (it cannot measure        */
+/* allocation sizes), so on its own it does not stop unbounded allocation.   */
+/* Retiring a sandbox means dropping the instance: nothing is freed inside   */
+/* it (a runtime that hit a limit may not tear down cleanly) and V8 reclaims */
+/* the memory once it is unreachable.                                       */
+/* ------------------------------------------------------------------------ */
+
+const WASM_PAGE = 64 * 1024;
+/** The QuickJS build requires exactly this much initial linear memory (16 MB). */
+const INITIAL_MEMORY_PAGES = 256;
+
+type ApiMethod = "load" | "render" | "tick" | "take" | "previewProps" | "drain";
+const API_METHODS: readonly ApiMethod[] = ["load", "render", "tick", "take", "previewProps", "drain"];
+
+type Sandbox = {
+  key: string;
+  code: string;
+  memoryBytes: number;
+  wasm: QuickJSWASMModule;
+  memory: WebAssembly.Memory;
+  runtime: QuickJSRuntime;
+  context: QuickJSContext;
+  api: QuickJSHandle;
+  methods: Record<ApiMethod, QuickJSHandle>;
+  deadline: number;
+  timedOut: boolean;
+  /** Set when the context must not be reused. */
+  poisoned: boolean;
+  /** Set once removed from the cache; never used again. */
+  retired: boolean;
+};
+
+const warm = new Map<string, Sandbox>();
+const creating = new Map<string, Promise<Sandbox>>();
+const stats = { contextsCreated: 0, contextsDisposedAfterLimit: 0, rendersInWarmContext: 0 };
+
+class Failure {
+  constructor(
+    readonly kind: SandboxErrorKind,
+    readonly message: string,
+  ) {}
+}
+
+function retire(sandbox: Sandbox): void {
+  sandbox.retired = true;
+  if (warm.get(sandbox.key) === sandbox) warm.delete(sandbox.key);
+  // Deliberately no runtime.dispose(): see the section comment above.
+}
+
+export function engineStats(): EngineStats {
+  return { warmContexts: warm.size, ...stats };
+}
+
+function classifyMessage(message: string): SandboxErrorKind | null {
+  // QuickJS throws `null` when it cannot even allocate the error object.
+  if (/^InternalError: out of memory/.test(message) || message === "out of memory" || message === "null") return "memory";
+  if (/^InternalError: stack overflow/.test(message) || /^RangeError: Maximum call stack size exceeded/.test(message)) {
+    return "memory";
+  }
+  if (/^InternalError: interrupted/.test(message)) return "timeout";
+  return null;
+}
+
+/** Turns an exception handle that escaped the harness (it is disposed) into a Failure. */
+function failureFromHandle(sandbox: Sandbox, errorHandle: QuickJSHandle): Failure {
+  let message = "unknown error";
+  try {
+    const dumped: unknown = sandbox.context.dump(errorHandle);
+    if (dumped && typeof dumped === "object") {
+      const { name, message: msg } = dumped as { name?: unknown; message?: unknown };
+      message = msg !== undefined ? `${String(name ?? "Error")}: ${String(msg)}` : JSON.stringify(dumped);
+    } else {
+      message = String(dumped);
+    }
+  } catch {
+    // keep the generic message
+  } finally {
+    errorHandle.dispose();
+  }
+  // Whatever escaped, the realm is in an unknown state.
+  sandbox.poisoned = true;
+  if (sandbox.timedOut || Date.now() > sandbox.deadline) return timeoutFailure();
+  const kind = classifyMessage(message);
+  if (kind === "memory") {
+    return new Failure("memory", `Template exceeded the memory or stack limit (${message === "null" ? "out of memory" : message})`);
+  }
+  if (kind === "timeout") return timeoutFailure();
+  return new Failure("memory", `Sandbox failure (${message})`);
+}
+
+function timeoutFailure(): Failure {
+  return new Failure("timeout", "Template exceeded the render deadline");
+}
+
+function toFailure(sandbox: Sandbox, error: unknown): Failure {
+  if (error instanceof Failure) return error;
+  // A host-level exception out of WebAssembly (trap, abort, host stack
+  // exhaustion): the instance may be corrupt.
+  sandbox.poisoned = true;
+  if (sandbox.timedOut) return timeoutFailure();
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new Failure("memory", `Sandbox crashed (${message})`);
+}
+
+/** Calls an API method with string/number arguments. Throws Failure on VM exceptions. */
+function callApi(sandbox: Sandbox, method: ApiMethod, ...args: Array<string | number>): QuickJSHandle {
+  const { context } = sandbox;
+  const handles = args.map((arg) => (typeof arg === "string" ? context.newString(arg) : context.newNumber(arg)));
+  try {
+    const result = context.callFunction(sandbox.methods[method], sandbox.api, ...handles);
+    if (result.error) throw failureFromHandle(sandbox, result.error);
+    return result.value;
+  } finally {
+    for (const handle of handles) handle.dispose();
+  }
+}
+
+function callApiString(sandbox: Sandbox, method: ApiMethod): string {
+  const handle = callApi(sandbox, method);
+  try {
+    return sandbox.context.getString(handle);
+  } finally {
+    handle.dispose();
+  }
+}
+
+function callApiBoolean(sandbox: Sandbox, method: ApiMethod): boolean {
+  const handle = callApi(sandbox, method);
+  try {
+    return sandbox.context.dump(handle) === true;
+  } finally {
+    handle.dispose();
+  }
+}
+
+/** Reads `{ kind, message }` failures reported by the harness; null when `result` is not one. */
+function readHarnessFailure(sandbox: Sandbox, result: QuickJSHandle, limits: SandboxLimits): Failure | null {
+  const { context } = sandbox;
+  const kindHandle = context.getProp(result, "kind");
+  const kind = context.typeof(kindHandle) === "string" ? context.getString(kindHandle) : null;
+  kindHandle.dispose();
+  if (kind === null) return null;
+  const messageHandle = context.getProp(result, "message");
+  const message = context.typeof(messageHandle) === "string" ? context.getString(messageHandle) : "";
+  messageHandle.dispose();
+  if (kind === "timeout") return timeoutFailure();
+  if (kind === "output_too_large") {
+    return new Failure("output_too_large", `Rendered output exceeds the limit of ${limits.maxOutputBytes} bytes`);
+  }
+  if (kind === "invalid_component") return new Failure("invalid_component", message);
+  const resourceKind = classifyMessage(message);
+  if (resourceKind === "memory") return new Failure("memory", `Template exceeded the memory or stack limit (${message})`);
+  if (resourceKind === "timeout") return timeoutFailure();
+  return new Failure("threw", `Template threw: ${message}`);
+}
+
+function arm(sandbox: Sandbox, timeoutMs: number): void {
+  sandbox.timedOut = false;
+  sandbox.deadline = Date.now() + timeoutMs;
+}
+
+function disarm(sandbox: Sandbox): void {
+  sandbox.deadline = Number.POSITIVE_INFINITY;
+}
+
+function checkDeadline(sandbox: Sandbox): void {
+  if (sandbox.timedOut || Date.now() > sandbox.deadline) {
+    sandbox.timedOut = true;
+    throw timeoutFailure();
+  }
+}
+
+/** Runs every pending promise job (microtasks). */
+function runJobs(sandbox: Sandbox): void {
+  const result = sandbox.runtime.executePendingJobs(-1);
+  if (result.error) throw failureFromHandle(sandbox, result.error);
+  result.dispose();
+  checkDeadline(sandbox);
+}
+
+/** After a render/preview: let queued housekeeping finish; poison the context if work is left over. */
+function settle(sandbox: Sandbox): void {
+  runJobs(sandbox);
+  for (let i = 0; i < MAX_DRAIN_TASKS; i++) {
+    if (!callApiBoolean(sandbox, "drain")) break;
+    runJobs(sandbox);
+  }
+  if (sandbox.runtime.hasPendingJob() || callApiBoolean(sandbox, "drain")) sandbox.poisoned = true;
+  checkDeadline(sandbox);
+}
+
+async function createSandbox(key: string, code: string, limits: SandboxLimits): Promise<Sandbox> {
+  const memory = new WebAssembly.Memory({
+    initial: INITIAL_MEMORY_PAGES,
+    maximum: Math.max(INITIAL_MEMORY_PAGES, Math.floor(limits.memoryBytes / WASM_PAGE)),
+  });
+  const wasm = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: memory }));
+  const runtime = wasm.newRuntime();
+  const sandbox: Sandbox = {
+    key,
+    code,
+    memoryBytes: limits.memoryBytes,
+    wasm,
+    memory,
+    runtime,
+    // set below, before any use
+    context: undefined as unknown as QuickJSContext,
+    api: undefined as unknown as QuickJSHandle,
+    methods: {} as Record<ApiMethod, QuickJSHandle>,
+    deadline: Number.POSITIVE_INFINITY,
+    timedOut: false,
+    poisoned: false,
+    retired: false,
+  };
+  try {
+    runtime.setMaxStackSize(MAX_STACK_BYTES);
+    runtime.setMemoryLimit(limits.memoryBytes);
+    runtime.setInterruptHandler(() => {
+      if (Date.now() > sandbox.deadline) {
+        sandbox.timedOut = true;
+        return true;
+      }
+      return false;
+    });
+    arm(sandbox, RUNTIME_LOAD_TIMEOUT_MS);
+    const context = runtime.newContext();
+    sandbox.context = context;
+    const loaded = context.evalCode(runtimeSource(), "letterpress-sandbox-runtime.js");
+    if (loaded.error) throw failureFromHandle(sandbox, loaded.error);
+    loaded.value.dispose();
+    const api = context.evalCode("__letterpressSandbox.init()", "letterpress-sandbox-init.js");
+    if (api.error) throw failureFromHandle(sandbox, api.error);
+    sandbox.api = api.value;
+    for (const method of API_METHODS) sandbox.methods[method] = context.getProp(sandbox.api, method);
+    runJobs(sandbox);
+    // The compiled template becomes a module factory once per context; it is
+    // instantiated afresh for every render.
+    const loadResult = callApi(sandbox, "load", code);
+    const loadError = context.typeof(loadResult) === "string" ? context.getString(loadResult) : null;
+    loadResult.dispose();
+    if (loadError !== null) throw new Failure("invalid_component", `Template code could not be loaded: ${loadError}`);
+    disarm(sandbox);
+    stats.contextsCreated++;
+    return sandbox;
+  } catch (error) {
+    const failure = toFailure(sandbox, error);
+    sandbox.retired = true;
+    const prefix = failure.kind === "invalid_component" ? "" : "Could not start the template sandbox: ";
+    throw new Failure(failure.kind, `${prefix}${failure.message}`);
+  }
+}
+
+function isReusable(sandbox: Sandbox, code: string, limits: SandboxLimits): boolean {
+  return !sandbox.retired && !sandbox.poisoned && sandbox.code === code && sandbox.memoryBytes === limits.memoryBytes;
+}
+
+async function acquire(cacheKey: string, code: string, limits: SandboxLimits): Promise<Sandbox> {
+  for (;;) {
+    const existing = warm.get(cacheKey);
+    if (existing && isReusable(existing, code, limits)) {
+      warm.delete(cacheKey);
+      warm.set(cacheKey, existing); // most recently used
+      stats.rendersInWarmContext++;
+      return existing;
+    }
+    if (existing) retire(existing);
+    let pending = creating.get(cacheKey);
+    if (!pending) {
+      pending = createSandbox(cacheKey, code, limits).finally(() => creating.delete(cacheKey));
+      creating.set(cacheKey, pending);
+      const sandbox = await pending;
+      warm.set(cacheKey, sandbox);
+      while (warm.size > MAX_WARM_CONTEXTS) {
+        const oldest = warm.values().next().value;
+        if (!oldest) break;
+        retire(oldest);
+      }
+      return sandbox;
+    }
+    // Another call is creating this sandbox: wait for it, then re-check
+    // (it may have been created for different code/limits, or retired).
+    await pending.catch(() => undefined);
+  }
+}
+
+function release(sandbox: Sandbox, failure: Failure | null): void {
+  disarm(sandbox);
+  const limitHit = failure !== null && failure.kind !== "threw" && failure.kind !== "invalid_component";
+  if (limitHit) stats.contextsDisposedAfterLimit++;
+  // A sandbox whose linear memory grew well past its initial size keeps that
+  // memory while warm: recycle it instead.
+  const bloated = sandbox.memory.buffer.byteLength > RECYCLE_ABOVE_BYTES;
+  if (limitHit || sandbox.poisoned || bloated) retire(sandbox);
+}
+
+function fromError(error: unknown): EngineResult {
+  if (error instanceof Failure) return { ok: false, kind: error.kind, message: error.message };
+  return { ok: false, kind: "memory", message: `Sandbox failure (${error instanceof Error ? error.message : String(error)})` };
+}
+
+/**
+ * Renders the compiled template with the props (a JSON object string).
+ * `onStart` is called once the sandbox is ready, right before the
+ * synchronous render starts.
+ */
+export async function engineRender(
+  req: { cacheKey: string; compiledCode: string; propsJson: string; limits: SandboxLimits },
+  onStart: () => void,
+): Promise<EngineResult> {
+  const { limits } = req;
+  let sandbox: Sandbox;
+  try {
+    do {
+      // Another call may have retired the sandbox between acquire() and here.
+      sandbox = await acquire(req.cacheKey, req.compiledCode, limits);
+    } while (sandbox.retired);
+  } catch (error) {
+    return fromError(error);
+  }
+  onStart();
+  // Everything below is synchronous: no other call can use this sandbox meanwhile.
+  let failure: Failure | null = null;
+  let html = "";
+  try {
+    arm(sandbox, limits.timeoutMs);
+    sandbox.runtime.setMemoryLimit(limits.memoryBytes);
+    callApi(sandbox, "render", req.propsJson, limits.maxOutputBytes, sandbox.deadline).dispose();
+    for (;;) {
+      runJobs(sandbox);
+      const status = callApiString(sandbox, "tick");
+      if (status === "pending") continue;
+      if (status === "stalled") {
+        throw new Failure("timeout", "Template never finished rendering (it waits on a promise that never settles)");
+      }
+      break;
+    }
+    checkDeadline(sandbox);
+    const result = callApi(sandbox, "take");
+    try {
+      const harnessFailure = readHarnessFailure(sandbox, result, limits);
+      if (harnessFailure) throw harnessFailure;
+      html = readHtml(sandbox, result, limits);
+    } finally {
+      result.dispose();
+    }
+    settle(sandbox);
+  } catch (error) {
+    failure = toFailure(sandbox, error);
+  } finally {
+    release(sandbox, failure);
+  }
+  if (failure) return { ok: false, kind: failure.kind, message: failure.message };
+
+  const document = finalizeEmailHtml(html);
+  if (Buffer.byteLength(document, "utf8") > limits.maxOutputBytes) {
+    return { ok: false, kind: "output_too_large", message: `Rendered output exceeds the limit of ${limits.maxOutputBytes} bytes` };
+  }
+  return { ok: true, value: document };
+}
+
+function readHtml(sandbox: Sandbox, result: QuickJSHandle, limits: SandboxLimits): string {
+  const { context } = sandbox;
+  const htmlHandle = context.getProp(result, "html");
+  try {
+    if (context.typeof(htmlHandle) === "string") {
+      const html = context.getString(htmlHandle);
+      // @react-email/render decodes React's bytes with TextDecoder, which drops a leading BOM.
+      return html.charCodeAt(0) === 0xfeff ? html.slice(1) : html;
+    }
+  } finally {
+    htmlHandle.dispose();
+  }
+  // Unpatched react-dom/server build (see scripts/build-sandbox-runtime.ts): UTF-8 bytes.
+  const bytesHandle = context.getProp(result, "bytes");
+  try {
+    const bytes = context.getArrayBuffer(bytesHandle);
+    try {
+      if (bytes.value.byteLength > limits.maxOutputBytes) {
+        throw new Failure("output_too_large", `Rendered output exceeds the limit of ${limits.maxOutputBytes} bytes`);
+      }
+      return new TextDecoder("utf-8").decode(bytes.value);
+    } finally {
+      bytes.dispose();
+    }
+  } finally {
+    bytesHandle.dispose();
+  }
+}
+
+/** The template component's static `PreviewProps` as JSON (value null when absent). */
+export async function enginePreview(
+  req: { cacheKey: string; compiledCode: string; limits: SandboxLimits },
+  onStart: () => void,
+): Promise<EngineResult> {
+  const { limits } = req;
+  let sandbox: Sandbox;
+  try {
+    do {
+      sandbox = await acquire(req.cacheKey, req.compiledCode, limits);
+    } while (sandbox.retired);
+  } catch (error) {
+    return fromError(error);
+  }
+  onStart();
+  let failure: Failure | null = null;
+  let json: string | null = null;
+  try {
+    arm(sandbox, limits.timeoutMs);
+    sandbox.runtime.setMemoryLimit(limits.memoryBytes);
+    const result = callApi(sandbox, "previewProps", limits.maxOutputBytes, sandbox.deadline);
+    try {
+      const harnessFailure = readHarnessFailure(sandbox, result, limits);
+      if (harnessFailure) throw harnessFailure;
+      const jsonHandle = sandbox.context.getProp(result, "json");
+      json = sandbox.context.typeof(jsonHandle) === "string" ? sandbox.context.getString(jsonHandle) : null;
+      jsonHandle.dispose();
+    } finally {
+      result.dispose();
+    }
+    settle(sandbox);
+  } catch (error) {
+    failure = toFailure(sandbox, error);
+  } finally {
+    release(sandbox, failure);
+  }
+  if (failure) return { ok: false, kind: failure.kind, message: failure.message };
+  return { ok: true, value: json };
+}

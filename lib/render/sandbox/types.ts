@@ -1,0 +1,40 @@
+/**
+ * Types shared by the main-thread API (index.ts) and the sandbox worker
+ * (worker.ts / engine.ts). Dependency-free.
+ */
+
+export type SandboxLimits = { memoryBytes: number; timeoutMs: number; maxOutputBytes: number };
+
+export type SandboxErrorKind = "threw" | "timeout" | "memory" | "output_too_large" | "invalid_component";
+
+export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
+  memoryBytes: 64 * 1024 * 1024,
+  timeoutMs: 1000,
+  maxOutputBytes: 5 * 1024 * 1024,
+});
+
+/** The WebAssembly QuickJS build needs 16 MB of initial memory; the runtime needs a little on top. */
+export const MIN_MEMORY_BYTES = 20 * 1024 * 1024;
+
+export type EngineStats = {
+  warmContexts: number;
+  contextsCreated: number;
+  contextsDisposedAfterLimit: number;
+  rendersInWarmContext: number;
+};
+
+/** Result of one engine operation: HTML for render, PreviewProps JSON (or null) for preview. */
+export type EngineResult =
+  | { ok: true; value: string | null }
+  | { ok: false; kind: SandboxErrorKind; message: string };
+
+/** main thread → worker */
+export type WorkerRequest =
+  | { type: "render"; id: number; cacheKey: string; compiledCode: string; propsJson: string; limits: SandboxLimits }
+  | { type: "preview"; id: number; cacheKey: string; compiledCode: string; limits: SandboxLimits };
+
+/** worker → main thread */
+export type WorkerMessage =
+  /** The sandbox is ready and the deadline is running (sent before the synchronous render starts). */
+  | { type: "started"; id: number }
+  | { type: "done"; id: number; result: EngineResult; stats: EngineStats };
