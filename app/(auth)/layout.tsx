@@ -1,0 +1,13 @@
+import { Logo } from "../_components/logo";
+
+export default function AuthLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <main id="main" className="auth-page">
+      <Logo />
+      <div className="card auth-card">{children}</div>
+      <p className="muted small" style={{ marginTop: 24 }}>
+        <a href="/docs">API reference</a> · <a href="/">About Letterpress</a>
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,19 @@
+import type { Metadata } from "next";
+import { safeNextPath } from "@/lib/auth/credentials";
+import { signInAction } from "../actions";
+import { AuthForm } from "../auth-form";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const next = safeNextPath(params.next);
+  const notice = params.signed_out ? "You have been signed out." : params.error === "confirmation" ? "That confirmation link is invalid or has expired. Sign in or sign up again." : undefined;
+  return (
+    <>
+      <h1>Welcome back</h1>
+      <p className="subtitle">Sign in to manage your templates, keys and usage.</p>
+      <AuthForm mode="signin" action={signInAction} next={next} notice={notice} />
+    </>
+  );
+}

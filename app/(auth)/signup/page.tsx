@@ -1,0 +1,17 @@
+import type { Metadata } from "next";
+import { safeNextPath } from "@/lib/auth/credentials";
+import { signUpAction } from "../actions";
+import { AuthForm } from "../auth-form";
+
+export const metadata: Metadata = { title: "Create an account" };
+
+export default async function SignUpPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  return (
+    <>
+      <h1>Create your account</h1>
+      <p className="subtitle">Start free: 500 API calls and 100 emails a month.</p>
+      <AuthForm mode="signup" action={signUpAction} next={safeNextPath(params.next)} />
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+// The dashboard's browser calls to /api/v1: same-origin fetches that authenticate with the session cookie, exactly as
+// an API key would (same account, same metering).
+
+export type ApiFailure = { status: number; error: string; message?: string; details?: { field: string; message: string }[] };
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; failure: ApiFailure };
+
+export async function callApi<T>(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<ApiResult<T>> {
+  let response: Response;
+  try {
+    response = await fetch(`/api/v1${path}`, {
+      method: init.method ?? "GET",
+      credentials: "same-origin",
+      headers: { ...(init.body !== undefined ? { "content-type": "application/json" } : {}), ...init.headers },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+  } catch {
+    return { ok: false, failure: { status: 0, error: "Network error", message: "Could not reach the server. Check your connection and try again." } };
+  }
+  const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+  if (response.ok && body) return { ok: true, data: body as T };
+  return {
+    ok: false,
+    failure: {
+      status: response.status,
+      error: typeof body?.error === "string" ? body.error : `Request failed (${response.status})`,
+      message: typeof body?.message === "string" ? body.message : undefined,
+      details: Array.isArray(body?.details) ? (body.details as ApiFailure["details"]) : undefined,
+    },
+  };
+}
+
+/** One readable sentence (plus field details) for an API failure. */
+export function describeFailure(failure: ApiFailure): string {
+  if (failure.status === 401) return "Your session has expired. Sign in again.";
+  const lines = [failure.message ?? failure.error];
+  for (const detail of failure.details ?? []) lines.push(`• ${detail.field}: ${detail.message}`);
+  return lines.join("\n");
+}
+
+export function downloadFile(filename: string, content: string, type = "text/plain") {
+  const url = URL.createObjectURL(new Blob([content], { type }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,28 @@
+import type { EmailOtpType } from "@supabase/supabase-js";
+import { NextResponse, type NextRequest } from "next/server";
+import { safeNextPath } from "@/lib/auth/credentials";
+import { getConfig } from "@/lib/config";
+import { getOrCreateAccountForAuthUser } from "@/lib/db/accounts";
+
+// GET /auth/callback – where Supabase's confirmation emails land (PKCE `code`, or `token_hash` + `type`). Exchanges
+// the link for a session cookie, creates the user's account, and continues to `next`.
+export async function GET(request: NextRequest) {
+  const { searchParams, origin } = request.nextUrl;
+  const next = safeNextPath(searchParams.get("next"));
+  const failed = NextResponse.redirect(new URL("/signin?error=confirmation", origin));
+  if (!getConfig().supabase) return failed;
+
+  const { createSupabaseServerClient } = await import("@/lib/supabase/server");
+  const supabase = await createSupabaseServerClient();
+  const code = searchParams.get("code");
+  const tokenHash = searchParams.get("token_hash");
+  const type = searchParams.get("type") as EmailOtpType | null;
+  const { data, error } = code
+    ? await supabase.auth.exchangeCodeForSession(code)
+    : tokenHash && type
+      ? await supabase.auth.verifyOtp({ type, token_hash: tokenHash })
+      : { data: { user: null }, error: new Error("missing code") };
+  if (error || !data.user) return failed;
+  await getOrCreateAccountForAuthUser(data.user.id, data.user.email ?? `${data.user.id}@users.supabase`);
+  return NextResponse.redirect(new URL(next, origin));
+}

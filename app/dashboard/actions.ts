@@ -1,0 +1,229 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { ApiError } from "@/lib/api/errors";
+import { requireAccount } from "@/lib/auth/current";
+import { getConfig } from "@/lib/config";
+import { createApiKey, revokeApiKey } from "@/lib/db/api-keys";
+import { DomainError, findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
+import { addLibraryEntry, LibraryError } from "@/lib/db/library";
+import { findCatalogueTemplate } from "@/lib/db/templates";
+import { getPaymentProcessor, PaymentProcessorError } from "@/lib/payments";
+import { isPlanName } from "@/lib/plans";
+import { createTemplateFromSource } from "@/lib/user-templates";
+
+// Dashboard mutations. Each re-checks the session (Server Actions are public endpoints; Next also refuses a
+// cross-origin POST to them) and calls the same lib/ services the API and CLI use.
+
+export type ActionState = { status: "idle" | "success" | "error"; message?: string; fields?: Record<string, string> };
+
+// ---------- API keys ----------
+
+export type CreateKeyState = ActionState & { key?: string; name?: string };
+
+const keyNameSchema = z.string().trim().min(1, "Give the key a name").max(64, "Use at most 64 characters");
+
+export async function createApiKeyAction(_previous: CreateKeyState, formData: FormData): Promise<CreateKeyState> {
+  const account = await requireAccount("/dashboard/settings/api-keys");
+  const name = keyNameSchema.safeParse(formData.get("name") ?? "");
+  if (!name.success) return { status: "error", message: name.error.issues[0].message, fields: { name: name.error.issues[0].message } };
+  const created = await createApiKey(account.id, name.data);
+  revalidatePath("/dashboard/settings/api-keys");
+  revalidatePath("/dashboard");
+  return { status: "success", key: created.key, name: created.name };
+}
+
+export async function revokeApiKeyAction(formData: FormData): Promise<void> {
+  const account = await requireAccount("/dashboard/settings/api-keys");
+  const id = z.uuid().safeParse(formData.get("id"));
+  if (id.success) await revokeApiKey(id.data, account.id);
+  revalidatePath("/dashboard/settings/api-keys");
+}
+
+// ---------- Library ----------
+
+export type AddTemplateState = ActionState & { templateId?: string; code?: string };
+
+export async function addTemplateAction(_previous: AddTemplateState, formData: FormData): Promise<AddTemplateState> {
+  const account = await requireAccount("/dashboard/catalogue");
+  const templateId = String(formData.get("templateId") ?? "");
+  const template = await findCatalogueTemplate(templateId);
+  if (!template) return { status: "error", message: "That template is no longer in the catalogue." };
+  const paid = Number(template.price) > 0;
+  try {
+    if (!paid) {
+      await addLibraryEntry(account.id, template.id, { processor: "none" });
+    } else {
+      const processor = getPaymentProcessor();
+      if (!processor) return { status: "error", message: "Purchases are not available on this deployment yet." };
+      const outcome = await processor.startTemplatePurchase({
+        accountId: account.id,
+        templateId: template.id,
+        returnUrl: `${getConfig().siteUrl}/dashboard/catalogue`,
+      });
+      if (!outcome.completed) redirect(outcome.redirectUrl);
+    }
+  } catch (error) {
+    if (error instanceof LibraryError) return { status: "error", code: error.code, message: error.message, templateId: template.id };
+    if (error instanceof PaymentProcessorError) return { status: "error", message: error.message, templateId: template.id };
+    throw error;
+  }
+  revalidatePath("/dashboard/catalogue");
+  revalidatePath("/dashboard/library");
+  revalidatePath("/dashboard");
+  return {
+    status: "success",
+    templateId: template.id,
+    message: paid ? `Purchased “${template.name}”. It is in your library now.` : `Added “${template.name}” to your library.`,
+  };
+}
+
+// ---------- Templates ----------
+
+export type CreateTemplateState = ActionState & { line?: number; column?: number };
+
+const newTemplateSchema = z.object({
+  name: z.string().trim().min(1, "Give the template a name").max(120, "Use at most 120 characters"),
+  description: z.string().trim().max(500, "Use at most 500 characters"),
+  code: z.string().min(1, "Write the template's code").max(1_000_000, "The source is too long"),
+});
+
+export async function createTemplateAction(_previous: CreateTemplateState, formData: FormData): Promise<CreateTemplateState> {
+  const account = await requireAccount("/dashboard/templates/new");
+  const parsed = newTemplateSchema.safeParse({
+    name: formData.get("name") ?? "",
+    description: formData.get("description") ?? "",
+    code: formData.get("code") ?? "",
+  });
+  if (!parsed.success) {
+    const fields: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+    return { status: "error", message: "Check the highlighted fields.", fields };
+  }
+  let created: { id: string };
+  try {
+    created = await createTemplateFromSource(account.id, parsed.data);
+  } catch (error) {
+    const problem = describeTemplateError(error);
+    if (problem) return { status: "error", ...problem };
+    throw error;
+  }
+  revalidatePath("/dashboard/library");
+  redirect(`/dashboard/library/${created.id}?created=1`);
+}
+
+/**
+ * What the editor can show for a failed save: the library limit, a compile error with its position, or the sandbox's
+ * trial render failing. Anything else is a bug and is rethrown.
+ */
+function describeTemplateError(error: unknown): { message: string; line?: number; column?: number } | null {
+  if (error instanceof LibraryError) return { message: error.message };
+  if (error instanceof ApiError) return { message: String(error.body.message ?? error.body.error) };
+  if (!(error instanceof Error)) return null;
+  const { line, column } = error as Error & { line?: unknown; column?: unknown };
+  if (typeof line === "number") return { message: error.message, line, column: typeof column === "number" ? column : undefined };
+  if (error.name !== "Error" && error.name !== "TypeError" && error.name !== "PostgresError") return { message: error.message };
+  return null;
+}
+
+// ---------- Domains ----------
+
+const domainSchema = z.object({
+  domain: z.string().trim().min(1, "Enter a domain, such as mail.example.com"),
+  defaultSender: z.string().trim().max(320).optional(),
+});
+
+export async function addDomainAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  const account = await requireAccount("/dashboard/domains");
+  const parsed = domainSchema.safeParse({ domain: formData.get("domain") ?? "", defaultSender: formData.get("defaultSender") || undefined });
+  if (!parsed.success) return { status: "error", message: parsed.error.issues[0].message, fields: { domain: parsed.error.issues[0].message } };
+  if (await findSendingDomain(account.id, parsed.data.domain)) {
+    return { status: "error", message: `${parsed.data.domain} is already on your list.`, fields: { domain: "Already added" } };
+  }
+  try {
+    const outcome = await registerSendingDomain(account.id, parsed.data);
+    revalidatePath("/dashboard/domains");
+    return {
+      status: "success",
+      message:
+        outcome.mode === "resend"
+          ? outcome.message
+          : `Added ${outcome.domain.domain}. Mark it verified to send from it.`,
+    };
+  } catch (error) {
+    if (error instanceof DomainError) return { status: "error", message: error.message, fields: { domain: error.message } };
+    throw error;
+  }
+}
+
+/**
+ * Verification: with Resend configured, asks Resend to check the DNS records again. In the embedded default there is
+ * no DNS, and "mark as verified" stands in for it.
+ */
+export async function verifyDomainAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  const account = await requireAccount("/dashboard/domains");
+  const id = String(formData.get("id") ?? "");
+  try {
+    let message: string;
+    if (getConfig().resend) {
+      message = (await verifySendingDomain(account.id, id)).message;
+    } else {
+      const domain = String(formData.get("domain") ?? "");
+      const current = await findSendingDomain(account.id, domain);
+      if (!current) return { status: "error", message: "That domain is no longer on your list." };
+      const outcome = await registerSendingDomain(account.id, { domain: current.domain, markVerified: true });
+      message = `${outcome.domain.domain} is verified. You can send from it now.`;
+    }
+    revalidatePath("/dashboard/domains");
+    revalidatePath("/dashboard");
+    return { status: "success", message };
+  } catch (error) {
+    if (error instanceof DomainError) return { status: "error", message: error.message };
+    throw error;
+  }
+}
+
+export async function updateDefaultSenderAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  const account = await requireAccount("/dashboard/domains");
+  const domain = String(formData.get("domain") ?? "");
+  const sender = String(formData.get("defaultSender") ?? "").trim();
+  const current = await findSendingDomain(account.id, domain);
+  if (!current) return { status: "error", message: "That domain is no longer on your list." };
+  if (!z.email().safeParse(sender).success) return { status: "error", message: "Enter an email address", fields: { defaultSender: "Enter an email address" } };
+  try {
+    await registerSendingDomain(account.id, { domain: current.domain, defaultSender: sender });
+  } catch (error) {
+    if (error instanceof DomainError) return { status: "error", message: error.message, fields: { defaultSender: error.message } };
+    throw error;
+  }
+  revalidatePath("/dashboard/domains");
+  return { status: "success", message: "Saved." };
+}
+
+// ---------- Plan ----------
+
+export async function changePlanAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  const account = await requireAccount("/dashboard/billing");
+  const plan = formData.get("plan");
+  const processor = getPaymentProcessor();
+  if (!processor) return { status: "error", message: "Plan changes are not available on this deployment yet." };
+  if (!isPlanName(plan) || plan === account.plan) return { status: "idle" };
+  let outcome;
+  try {
+    outcome = await processor.startPlanChange({ accountId: account.id, plan, returnUrl: `${getConfig().siteUrl}/dashboard/billing` });
+  } catch (error) {
+    if (error instanceof PaymentProcessorError) return { status: "error", message: error.message };
+    throw error;
+  }
+  if (!outcome.completed) redirect(outcome.redirectUrl);
+  revalidatePath("/dashboard", "layout");
+  return { status: "success", message: `You're on the ${outcome.plan} plan now.` };
+}
+
+export async function openCustomerPortalAction(): Promise<void> {
+  const account = await requireAccount("/dashboard/billing");
+  const processor = getPaymentProcessor();
+  const url = await processor?.customerPortalUrl?.({ accountId: account.id, returnUrl: `${getConfig().siteUrl}/dashboard/billing` }).catch(() => null);
+  redirect(url ?? "/dashboard/billing?portal=unavailable");
+}

@@ -1,0 +1,173 @@
+"use client";
+import Link from "next/link";
+import { useActionState, useMemo, useRef, useState } from "react";
+import { formatPrice } from "../../_components/format";
+import { Thumbnail } from "../../_components/thumbnail";
+import { SubmitButton } from "../../_components/submit-button";
+import { addTemplateAction, type AddTemplateState } from "../actions";
+
+export type CatalogueCard = {
+  id: string;
+  name: string;
+  description: string;
+  category: string | null;
+  author: string | null;
+  price: number;
+  preview_url: string | null;
+  addedVia: string | null;
+};
+
+export type Blockers = { library: string | null; purchase: string | null; purchasesUnavailable: string | null };
+
+export function CatalogueGrid({ cards, blockers, testMode }: { cards: CatalogueCard[]; blockers: Blockers; testMode: boolean }) {
+  const [query, setQuery] = useState("");
+  const [category, setCategory] = useState("All");
+  const categories = useMemo(() => ["All", ...Array.from(new Set(cards.map((card) => card.category ?? "Other"))).sort()], [cards]);
+  const visible = cards.filter(
+    (card) =>
+      (category === "All" || (card.category ?? "Other") === category) &&
+      (!query.trim() || `${card.name} ${card.description}`.toLowerCase().includes(query.trim().toLowerCase())),
+  );
+
+  return (
+    <>
+      <div className="toolbar">
+        <label htmlFor="catalogue-search" className="visually-hidden">
+          Search the catalogue
+        </label>
+        <input id="catalogue-search" type="search" className="input" placeholder="Search templates…" value={query} onChange={(event) => setQuery(event.target.value)} />
+        <div className="chips" role="group" aria-label="Filter by category">
+          {categories.map((name) => (
+            <button key={name} type="button" className="chip" aria-pressed={category === name} onClick={() => setCategory(name)}>
+              {name}
+            </button>
+          ))}
+        </div>
+      </div>
+      {visible.length === 0 ? (
+        <div className="card empty-state">
+          <h3>No templates match</h3>
+          <p>Try another search or category.</p>
+        </div>
+      ) : (
+        <ul className="template-grid" style={{ listStyle: "none", padding: 0, margin: 0 }}>
+          {visible.map((card) => (
+            <li key={card.id} className="card template-card" data-testid="catalogue-card" data-name={card.name}>
+              <div className="thumb">
+                <div className="thumb-badges">
+                  <span className="badge">{card.category ?? "Other"}</span>
+                  {card.addedVia ? (
+                    <span className="badge badge-success">In library</span>
+                  ) : (
+                    <span className={`badge ${card.price > 0 ? "badge-accent" : ""}`}>{formatPrice(card.price)}</span>
+                  )}
+                </div>
+                <Thumbnail id={card.id} name={card.name} previewUrl={card.preview_url} />
+              </div>
+              <div className="template-card-body">
+                <h3>{card.name}</h3>
+                <p className="desc">{card.description}</p>
+                <div className="template-meta">
+                  <span>By {card.author ?? "Letterpress"}</span>
+                </div>
+              </div>
+              <CardActions card={card} blockers={blockers} testMode={testMode} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blockers: Blockers; testMode: boolean }) {
+  const [state, action] = useActionState<AddTemplateState, FormData>(addTemplateAction, { status: "idle" });
+  const preview = useRef<HTMLDialogElement>(null);
+  const confirm = useRef<HTMLDialogElement>(null);
+  const paid = card.price > 0;
+  const inLibrary = card.addedVia !== null || state.status === "success";
+  const blocked = inLibrary ? null : (blockers.library ?? (paid ? (blockers.purchasesUnavailable ?? blockers.purchase) : null));
+  const reasonId = `reason-${card.id}`;
+
+  return (
+    <div className="template-card-actions">
+      {inLibrary ? (
+        <Link href={`/dashboard/library/${card.id}`} className="btn btn-secondary btn-sm">
+          Open in library
+        </Link>
+      ) : paid ? (
+        <>
+          <button type="button" className="btn btn-primary btn-sm" disabled={blocked !== null} aria-describedby={blocked ? reasonId : undefined} onClick={() => confirm.current?.showModal()}>
+            Buy for {formatPrice(card.price)}
+          </button>
+          <dialog ref={confirm} className="dialog" aria-labelledby={`buy-${card.id}`}>
+            <form
+              action={async (formData) => {
+                await action(formData);
+                confirm.current?.close();
+              }}
+            >
+              <input type="hidden" name="templateId" value={card.id} />
+              <div className="dialog-body">
+                <h2 id={`buy-${card.id}`}>Buy “{card.name}”?</h2>
+                <p className="muted">
+                  {formatPrice(card.price)}, once. It joins your library for good: render it, send it and download its source.
+                </p>
+                {testMode && (
+                  <div className="alert alert-info">
+                    <p>Test mode: no card is charged and the purchase completes at once.</p>
+                  </div>
+                )}
+              </div>
+              <div className="dialog-actions">
+                <button type="button" className="btn btn-secondary" onClick={() => confirm.current?.close()} autoFocus>
+                  Cancel
+                </button>
+                <SubmitButton pendingLabel="Processing…">Buy for {formatPrice(card.price)}</SubmitButton>
+              </div>
+            </form>
+          </dialog>
+        </>
+      ) : (
+        <form action={action}>
+          <input type="hidden" name="templateId" value={card.id} />
+          <SubmitButton className="btn btn-primary btn-sm" pendingLabel="Adding…" disabled={blocked !== null} aria-describedby={blocked ? reasonId : undefined}>
+            Add to library
+          </SubmitButton>
+        </form>
+      )}
+      <button type="button" className="btn btn-ghost btn-sm" onClick={() => preview.current?.showModal()}>
+        Preview
+      </button>
+      <dialog ref={preview} className="dialog" style={{ width: "min(720px, calc(100vw - 24px))" }} aria-labelledby={`preview-${card.id}`}>
+        <div className="dialog-body">
+          <div className="row-between">
+            <h2 id={`preview-${card.id}`} style={{ margin: 0 }}>
+              {card.name}
+            </h2>
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => preview.current?.close()} autoFocus>
+              Close
+            </button>
+          </div>
+          <p className="muted small">Shown with sample values.</p>
+        </div>
+        <div style={{ padding: "0 16px 16px" }}>
+          <iframe className="email-frame" style={{ height: "70vh" }} sandbox="" src={`/api/dashboard/templates/${card.id}/thumbnail`} title={`Preview of ${card.name}`} loading="lazy" />
+        </div>
+      </dialog>
+      <div aria-live="polite" style={{ flexBasis: "100%" }}>
+        {blocked && !inLibrary && (
+          <span id={reasonId} className="hint">
+            {blocked}
+          </span>
+        )}
+        {state.status === "success" && <span className="hint" style={{ color: "var(--success)" }}>{state.message}</span>}
+        {state.status === "error" && (
+          <span className="field-error" role="alert">
+            {state.message}
+          </span>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireAccount } from "@/lib/auth/current";
+import { libraryAllowance, libraryMembership } from "@/lib/dashboard/queries";
+import { listCatalogue } from "@/lib/db/templates";
+import { getPaymentProcessor } from "@/lib/payments";
+import { PLAN_LABEL } from "../../_components/format";
+import { Meter } from "../../_components/meter";
+import { CatalogueGrid, type Blockers } from "./catalogue-grid";
+
+export const metadata: Metadata = { title: "Catalogue" };
+
+export default async function CataloguePage({ searchParams }: { searchParams: Promise<{ checkout?: string }> }) {
+  const account = await requireAccount("/dashboard/catalogue");
+  const { checkout } = await searchParams;
+  const [catalogue, membership, allowance] = await Promise.all([
+    listCatalogue(),
+    libraryMembership(account.id),
+    libraryAllowance(account.id, account.plan),
+  ]);
+  const processor = getPaymentProcessor();
+  const plan = PLAN_LABEL[account.plan];
+  const blockers: Blockers = {
+    library: allowance.libraryFull ? `Your library is full (${allowance.libraryLimit} templates on the ${plan} plan).` : null,
+    purchase: allowance.purchasesExhausted
+      ? `You've made ${allowance.purchasesThisMonth} premium purchase${allowance.purchasesThisMonth === 1 ? "" : "s"} this month, the ${plan} plan's limit.`
+      : null,
+    purchasesUnavailable: processor ? null : "Purchases are not available on this deployment yet.",
+  };
+  const limited = allowance.libraryLimit !== null || allowance.purchaseLimit !== null;
+
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <h1>Catalogue</h1>
+          <p>Production-ready templates by Letterpress. Free ones join your library in a click; premium ones are a one-off purchase.</p>
+        </div>
+        {processor?.testMode && <span className="badge badge-warning">Test-mode payments</span>}
+      </div>
+
+      {checkout === "success" && (
+        <div className="alert alert-success" role="status" style={{ marginBottom: 20 }}>
+          <p>Payment received, thank you! The template joins your library as soon as the payment provider confirms it, usually within seconds. Refresh if it isn&apos;t marked “In library” yet.</p>
+        </div>
+      )}
+      {checkout === "cancelled" && (
+        <div className="alert alert-info" role="status" style={{ marginBottom: 20 }}>
+          <p>Checkout cancelled. Nothing was charged.</p>
+        </div>
+      )}
+
+      {limited && (
+        <section className="card" aria-labelledby="limits-title" style={{ marginBottom: 20 }}>
+          <div className="card-body stack">
+            <div className="row-between">
+              <h2 id="limits-title" style={{ margin: 0, fontSize: "1rem" }}>
+                {plan} plan limits
+              </h2>
+              <Link href="/dashboard/billing" className="small">
+                Upgrade for unlimited templates
+              </Link>
+            </div>
+            <div className="form-row">
+              <Meter label="Templates in your library" used={allowance.librarySize} limit={allowance.libraryLimit} unit="templates" />
+              <Meter label="Premium purchases this month" used={allowance.purchasesThisMonth} limit={allowance.purchaseLimit} unit="purchases" />
+            </div>
+            {(blockers.library || blockers.purchase) && (
+              <div className="alert alert-warning" role="status">
+                <p>
+                  {blockers.library ?? blockers.purchase}{" "}
+                  {blockers.library
+                    ? "Every template you add, create or buy takes a slot. Upgrade to a paid plan for an unlimited library."
+                    : "The count resets on the first day of next month (UTC), or upgrade for unlimited purchases."}
+                </p>
+              </div>
+            )}
+          </div>
+        </section>
+      )}
+
+      <CatalogueGrid
+        testMode={processor?.testMode ?? false}
+        blockers={blockers}
+        cards={catalogue.map((template) => ({
+          id: template.id,
+          name: template.name,
+          description: template.description,
+          category: template.category,
+          author: template.author,
+          price: Number(template.price),
+          preview_url: template.preview_image_url,
+          addedVia: membership.get(template.id) ?? null,
+        }))}
+      />
+    </>
+  );
+}

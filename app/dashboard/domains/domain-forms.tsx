@@ -1,0 +1,92 @@
+"use client";
+import { useActionState, useEffect, useRef } from "react";
+import { SubmitButton } from "../../_components/submit-button";
+import { addDomainAction, updateDefaultSenderAction, verifyDomainAction, type ActionState } from "../actions";
+
+export function AddDomainForm() {
+  const [state, action] = useActionState<ActionState, FormData>(addDomainAction, { status: "idle" });
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (state.status === "success") form.current?.reset();
+  }, [state]);
+  return (
+    <form ref={form} action={action} className="stack">
+      <div className="form-row">
+        <div className="field">
+          <label className="label" htmlFor="domain">
+            Domain
+          </label>
+          <input
+            id="domain"
+            name="domain"
+            className="input"
+            placeholder="mail.example.com"
+            required
+            autoCapitalize="none"
+            spellCheck={false}
+            aria-invalid={state.fields?.domain ? true : undefined}
+            aria-describedby="domain-help"
+          />
+          <span id="domain-help" className={state.fields?.domain ? "field-error" : "hint"}>
+            {state.fields?.domain ?? "A domain or subdomain you control. A subdomain keeps app mail apart from your team's."}
+          </span>
+        </div>
+        <div className="field">
+          <label className="label" htmlFor="defaultSender">
+            Default sender <span className="label-optional">(optional)</span>
+          </label>
+          <input id="defaultSender" name="defaultSender" type="email" className="input" placeholder="hello@mail.example.com" autoCapitalize="none" spellCheck={false} />
+          <span className="hint">Used when a send request has no from. Defaults to hello@ your domain.</span>
+        </div>
+      </div>
+      <div className="row">
+        <SubmitButton pendingLabel="Adding…">Add domain</SubmitButton>
+        <span aria-live="polite" className={state.status === "error" ? "field-error" : "hint"}>
+          {state.status !== "idle" && !state.fields?.domain ? state.message : null}
+        </span>
+      </div>
+    </form>
+  );
+}
+
+export function DefaultSenderForm({ domain, sender }: { domain: string; sender: string }) {
+  const [state, action] = useActionState<ActionState, FormData>(updateDefaultSenderAction, { status: "idle" });
+  const id = `sender-${domain}`;
+  return (
+    <form action={action} className="stack-sm">
+      <input type="hidden" name="domain" value={domain} />
+      <label className="label" htmlFor={id}>
+        Default sender
+      </label>
+      <div className="input-group">
+        <input id={id} name="defaultSender" type="email" className="input" defaultValue={sender} required aria-invalid={state.status === "error" ? true : undefined} />
+        <SubmitButton className="btn btn-secondary" pendingLabel="Saving…">
+          Save
+        </SubmitButton>
+      </div>
+      <span aria-live="polite" className={state.status === "error" ? "field-error" : "hint"}>
+        {state.status === "idle" ? null : state.message}
+      </span>
+    </form>
+  );
+}
+
+export function VerifyDomainForm({ id, domain, label, hint }: { id: string; domain: string; label: string; hint: string }) {
+  const [state, action] = useActionState<ActionState, FormData>(verifyDomainAction, { status: "idle" });
+  return (
+    <form action={action} className="stack-sm">
+      <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="domain" value={domain} />
+      <span className="label">Verification</span>
+      <span className="hint">{hint}</span>
+      <div>
+        <SubmitButton className="btn btn-secondary" pendingLabel="Checking…">
+          {label}
+        </SubmitButton>
+      </div>
+      <span aria-live="polite" className={state.status === "error" ? "field-error" : "hint"}>
+        {state.status === "idle" ? null : state.message}
+      </span>
+    </form>
+  );
+}

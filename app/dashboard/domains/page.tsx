@@ -1,0 +1,142 @@
+import type { Metadata } from "next";
+import { requireAccount } from "@/lib/auth/current";
+import { getConfig } from "@/lib/config";
+import { listSendingDomainDetails } from "@/lib/domains";
+import { formatDateTime } from "../../_components/format";
+import { GlobeIcon } from "../../_components/icons";
+import { AddDomainForm, DefaultSenderForm, VerifyDomainForm } from "./domain-forms";
+
+export const metadata: Metadata = { title: "Domains" };
+
+export default async function DomainsPage() {
+  const account = await requireAccount("/dashboard/domains");
+  const domains = await listSendingDomainDetails(account.id);
+  const { resend, sharedSendingDomain } = getConfig();
+  const simulated = resend === null;
+
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <h1>Sending domains</h1>
+          <p>
+            Emails go out from addresses on a verified domain. A send request without <code>from</code> uses the
+            domain&apos;s default sender.
+          </p>
+        </div>
+      </div>
+
+      <div className="stack">
+        {sharedSendingDomain && (
+          <div className="alert alert-info">
+            <p>
+              You can also send from the shared domain <strong>{sharedSendingDomain}</strong> without verifying your own.
+            </p>
+          </div>
+        )}
+        {simulated && (
+          <div className="alert alert-info">
+            <p>
+              <strong>Local mode.</strong> No email provider is configured, so messages are kept in your outbox instead
+              of being delivered, and DNS is not checked: mark a domain verified to send from it.
+            </p>
+          </div>
+        )}
+
+        <section className="card" aria-labelledby="add-title">
+          <div className="card-header">
+            <h2 id="add-title">Add a domain</h2>
+          </div>
+          <div className="card-body">
+            <AddDomainForm />
+          </div>
+        </section>
+
+        <section className="card" aria-labelledby="list-title">
+          <div className="card-header">
+            <h2 id="list-title">Your domains</h2>
+            <span className="muted small">{domains.filter((domain) => domain.verified).length} verified</span>
+          </div>
+          {domains.length === 0 ? (
+            <div className="empty-state">
+              <div className="empty-icon">
+                <GlobeIcon size={22} />
+              </div>
+              <h3>No domains yet</h3>
+              <p>Add the domain your emails should come from. You can send once it is verified.</p>
+            </div>
+          ) : (
+            <ul style={{ listStyle: "none", margin: 0, padding: 0 }}>
+              {domains.map((domain) => (
+                <li key={domain.id} className="card-body" style={{ borderBottom: "1px solid var(--border)" }} data-testid="domain-row">
+                  <div className="row-between" style={{ marginBottom: 14 }}>
+                    <div className="row">
+                      <strong className="mono" style={{ fontSize: "0.95rem" }}>
+                        {domain.domain}
+                      </strong>
+                      {domain.verified ? (
+                        <span className="badge badge-success badge-dot">Verified</span>
+                      ) : domain.provider_status === "failed" ? (
+                        <span className="badge badge-danger badge-dot">Verification failed</span>
+                      ) : (
+                        <span className="badge badge-warning badge-dot">Pending verification</span>
+                      )}
+                    </div>
+                    <span className="muted small">
+                      {domain.verified ? `Verified ${formatDateTime(domain.verified_at)}` : `Added ${formatDateTime(domain.created_at)}`}
+                    </span>
+                  </div>
+                  <div className="two-col">
+                    <DefaultSenderForm domain={domain.domain} sender={domain.default_sender ?? `hello@${domain.domain}`} />
+                    {!domain.verified && (
+                      <VerifyDomainForm
+                        id={domain.id}
+                        domain={domain.domain}
+                        label={simulated ? "Mark as verified" : "Check DNS now"}
+                        hint={
+                          simulated
+                            ? "Local mode has no DNS check."
+                            : "Publish the records below at your DNS host, then check. DNS changes can take a while to spread."
+                        }
+                      />
+                    )}
+                  </div>
+                  {!domain.verified && domain.dns_records && domain.dns_records.length > 0 && (
+                    <div className="table-wrap card" style={{ marginTop: 16 }}>
+                      <table className="table">
+                        <caption className="visually-hidden">DNS records to publish for {domain.domain}</caption>
+                        <thead>
+                          <tr>
+                            <th scope="col">Type</th>
+                            <th scope="col">Name</th>
+                            <th scope="col">Value</th>
+                            <th scope="col">Status</th>
+                          </tr>
+                        </thead>
+                        <tbody>
+                          {domain.dns_records.map((record, index) => (
+                            <tr key={`${record.type}-${record.name}-${index}`}>
+                              <td className="mono">
+                                {record.type}
+                                {record.priority !== undefined ? ` ${record.priority}` : ""}
+                              </td>
+                              <td className="mono small">{record.name}</td>
+                              <td className="mono small" style={{ maxWidth: 360, overflowWrap: "anywhere" }}>
+                                {record.value}
+                              </td>
+                              <td className="small">{record.status ?? "—"}</td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    </div>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,107 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireAccount } from "@/lib/auth/current";
+import { listOutboxSummaries } from "@/lib/dashboard/queries";
+import { formatDateTime, timeAgo } from "../../_components/format";
+import { MailIcon } from "../../_components/icons";
+import { StatusBadge } from "../../_components/meter";
+
+export const metadata: Metadata = { title: "Emails" };
+
+const FILTERS = ["all", "sent", "scheduled", "failed"] as const;
+
+export default async function EmailsPage({ searchParams }: { searchParams: Promise<{ status?: string }> }) {
+  const account = await requireAccount("/dashboard/emails");
+  const requested = (await searchParams).status;
+  const filter = FILTERS.find((value) => value === requested) ?? "all";
+  const all = await listOutboxSummaries(account.id, 200);
+  const emails = filter === "all" ? all : all.filter((email) => email.status === filter);
+  const counts = Object.fromEntries(FILTERS.map((value) => [value, value === "all" ? all.length : all.filter((email) => email.status === value).length]));
+
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <h1>Emails</h1>
+          <p>Messages sent and scheduled through the API and from the dashboard, newest first.</p>
+        </div>
+        <Link href="/dashboard/library" className="btn btn-secondary">
+          Send a test
+        </Link>
+      </div>
+
+      <nav className="chips" aria-label="Filter by status" style={{ marginBottom: 16 }}>
+        {FILTERS.map((value) => (
+          <Link
+            key={value}
+            href={value === "all" ? "/dashboard/emails" : `/dashboard/emails?status=${value}`}
+            className="chip"
+            aria-current={filter === value ? "page" : undefined}
+            aria-pressed={filter === value}
+            style={{ textDecoration: "none" }}
+          >
+            {value[0].toUpperCase() + value.slice(1)} · {counts[value]}
+          </Link>
+        ))}
+      </nav>
+
+      <section className="card">
+        {emails.length === 0 ? (
+          <div className="empty-state">
+            <div className="empty-icon">
+              <MailIcon size={22} />
+            </div>
+            <h2>{filter === "all" ? "No emails yet" : `No ${filter} emails`}</h2>
+            <p>
+              {filter === "all"
+                ? "Send a test from a template in your library, or call POST /api/v1/send from your server."
+                : "Messages with this status will appear here."}
+            </p>
+            {filter === "all" && (
+              <Link href="/dashboard/library" className="btn btn-primary">
+                Open your library
+              </Link>
+            )}
+          </div>
+        ) : (
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Subject</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className="hide-sm">
+                    From
+                  </th>
+                  <th scope="col">When</th>
+                </tr>
+              </thead>
+              <tbody>
+                {emails.map((email) => {
+                  const when = email.status === "scheduled" ? email.scheduled_at : (email.sent_at ?? email.created_at);
+                  return (
+                    <tr key={email.id} data-testid="email-row">
+                      <td style={{ minWidth: 200 }}>
+                        <Link className="row-link" href={`/dashboard/emails/${email.id}`}>
+                          {email.subject}
+                        </Link>
+                        <div className="muted small">to {email.to.join(", ")}</div>
+                      </td>
+                      <td className="nowrap">
+                        <StatusBadge status={email.status} />
+                      </td>
+                      <td className="muted small hide-sm">{email.from}</td>
+                      <td className="nowrap small" title={formatDateTime(when)}>
+                        {email.status === "scheduled" ? `For ${formatDateTime(when)}` : timeAgo(when)}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

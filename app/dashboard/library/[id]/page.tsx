@@ -1,0 +1,89 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ApiError } from "@/lib/api/errors";
+import { requireAccount } from "@/lib/auth/current";
+import { getConfig } from "@/lib/config";
+import { previewVariables } from "@/lib/dashboard/preview";
+import { listSendingDomains } from "@/lib/db/domains";
+import { findLibraryTemplate } from "@/lib/db/templates";
+import { renderTemplate } from "@/lib/render";
+import { uuidSchema } from "@/lib/schemas/common";
+import { ADDED_VIA_LABEL, formatDate, formatDateTime, formatPrice } from "../../../_components/format";
+import { CopyButton } from "../../../_components/copy-button";
+import { TemplateWorkbench } from "./workbench";
+
+export const metadata: Metadata = { title: "Template" };
+
+export default async function TemplatePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ created?: string }> }) {
+  const { id } = await params;
+  const account = await requireAccount(`/dashboard/library/${id}`);
+  if (!uuidSchema.safeParse(id).success) notFound();
+  const template = await findLibraryTemplate(account.id, id);
+  if (!template) notFound();
+  const created = (await searchParams).created === "1";
+
+  const [sample, domains] = await Promise.all([previewVariables(template), listSendingDomains(account.id)]);
+  // The first preview is rendered here with the sample values, so the page arrives complete; edits then go through
+  // POST /api/v1/templates/{id}/render from the browser.
+  let initialHtml: string | null = null;
+  let initialText: string | null = null;
+  let initialError: string | null = null;
+  try {
+    const rendered = await renderTemplate(template, sample, { plainText: true });
+    initialHtml = rendered.html;
+    initialText = rendered.text ?? null;
+  } catch (error) {
+    initialError = error instanceof ApiError ? String(error.body.message ?? error.body.error) : "This template could not be rendered.";
+  }
+  const verified = domains.filter((domain) => domain.verified);
+  const shared = getConfig().sharedSendingDomain;
+  const fileName = `${template.slug ?? (template.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "template")}.tsx`;
+
+  return (
+    <>
+      <div className="breadcrumb">
+        <Link href="/dashboard/library">Library</Link> <span aria-hidden="true">/</span> <span>{template.name}</span>
+      </div>
+      <div className="page-header">
+        <div>
+          <h1>{template.name}</h1>
+          {template.description && <p>{template.description}</p>}
+          <div className="row small" style={{ marginTop: 10 }}>
+            <span className="badge">{template.category ?? "Custom"}</span>
+            <span className="badge badge-accent">{ADDED_VIA_LABEL[template.added_via] ?? template.added_via}</span>
+            {Number(template.price) > 0 && <span className="badge">{formatPrice(template.price)}</span>}
+            <span className="muted">By {template.author ?? "you"}</span>
+            <span className="muted" title={formatDateTime(template.updated_at)}>
+              · Modified {formatDate(template.updated_at)}
+            </span>
+          </div>
+          <div className="row small" style={{ marginTop: 10 }}>
+            <span className="muted">Template id</span>
+            <code data-testid="template-id">{template.id}</code>
+            <CopyButton value={template.id} label="Copy id" className="btn btn-ghost btn-sm" />
+          </div>
+        </div>
+      </div>
+      {created && (
+        <div className="alert alert-success" role="status" style={{ marginBottom: 20 }}>
+          <p>Template saved and added to your library. Render or send it with the id above.</p>
+        </div>
+      )}
+      <TemplateWorkbench
+        templateId={template.id}
+        name={template.name}
+        fileName={fileName}
+        declarations={template.variables ?? []}
+        sampleVariables={sample}
+        initialHtml={initialHtml}
+        initialText={initialText}
+        initialError={initialError}
+        code={template.code}
+        senders={verified.filter((domain) => domain.default_sender).map((domain) => ({ domain: domain.domain, address: domain.default_sender! }))}
+        canSend={verified.length > 0 || Boolean(shared)}
+        accountEmail={account.email}
+      />
+    </>
+  );
+}

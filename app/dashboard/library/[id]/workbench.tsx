@@ -1,0 +1,297 @@
+"use client";
+import Link from "next/link";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { VariableDeclaration } from "@/lib/schemas/templates";
+import { callApi, describeFailure, downloadFile } from "../../../_components/api-client";
+import { CopyButton } from "../../../_components/copy-button";
+import { DownloadIcon, SendIcon } from "../../../_components/icons";
+import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
+import { draftsFrom, fieldsFor, variablesFrom, VariablesEditor, type Drafts } from "./variables-editor";
+
+type Sender = { domain: string; address: string };
+
+export function TemplateWorkbench({
+  templateId,
+  name,
+  fileName,
+  declarations,
+  sampleVariables,
+  initialHtml,
+  initialText,
+  initialError,
+  code,
+  senders,
+  canSend,
+  accountEmail,
+}: {
+  templateId: string;
+  name: string;
+  fileName: string;
+  declarations: VariableDeclaration[];
+  sampleVariables: Record<string, unknown>;
+  initialHtml: string | null;
+  initialText: string | null;
+  initialError: string | null;
+  code: string;
+  senders: Sender[];
+  canSend: boolean;
+  accountEmail: string;
+}) {
+  const fields = useMemo(() => fieldsFor(declarations, sampleVariables), [declarations, sampleVariables]);
+  const [drafts, setDrafts] = useState<Drafts>(() => draftsFrom(fields, sampleVariables));
+  const [html, setHtml] = useState<string | null>(initialHtml ?? "");
+  const [text, setText] = useState<string | null>(initialText);
+  const [status, setStatus] = useState<PreviewStatus>(initialError ? "error" : "idle");
+  const [renderError, setRenderError] = useState<string | null>(initialError);
+  const [serverFieldErrors, setServerFieldErrors] = useState<Record<string, string>>({});
+  const { variables, errors: localErrors } = useMemo(() => variablesFrom(fields, drafts), [fields, drafts]);
+  const fieldErrors = { ...serverFieldErrors, ...localErrors };
+  const firstRender = useRef(true);
+  const requestSeq = useRef(0);
+
+  const render = useCallback(async (vars: Record<string, unknown>) => {
+    const seq = ++requestSeq.current;
+    setStatus("rendering");
+    const result = await callApi<{ html: string; text?: string }>(`/templates/${templateId}/render`, {
+      method: "POST",
+      body: { variables: vars, format: "html", plain_text: true },
+    });
+    if (seq !== requestSeq.current) return; // a newer render superseded this one
+    if (result.ok) {
+      setHtml(result.data.html);
+      setText(result.data.text ?? null);
+      setRenderError(null);
+      setServerFieldErrors({});
+      setStatus("idle");
+      return;
+    }
+    const perField: Record<string, string> = {};
+    for (const detail of result.failure.details ?? []) {
+      if (detail.field.startsWith("variables.")) perField[detail.field.slice("variables.".length).split(".")[0]] ??= detail.message;
+    }
+    setServerFieldErrors(perField);
+    setRenderError(Object.keys(perField).length > 0 ? "Fix the highlighted variables to update the preview." : describeFailure(result.failure));
+    setStatus("error");
+  }, [templateId]);
+
+  // Re-render (debounced) whenever the variables change and parse; the first render came from the server.
+  const variablesKey = JSON.stringify(variables);
+  const hasLocalErrors = Object.keys(localErrors).length > 0;
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    if (hasLocalErrors) return;
+    const timer = window.setTimeout(() => void render(JSON.parse(variablesKey)), 650);
+    return () => window.clearTimeout(timer);
+  }, [variablesKey, hasLocalErrors, render]);
+
+  function update(field: string, value: string | boolean) {
+    setDrafts((current) => ({ ...current, [field]: value }));
+    setServerFieldErrors((current) => {
+      if (!(field in current)) return current;
+      const { [field]: _removed, ...rest } = current;
+      return rest;
+    });
+  }
+
+  return (
+    <div className="stack">
+      <div className="workbench">
+        <section className="card wb-vars" aria-labelledby="variables-title">
+          <div className="card-header">
+            <h2 id="variables-title">Variables</h2>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              onClick={() => {
+                setDrafts(draftsFrom(fields, sampleVariables));
+                setServerFieldErrors({});
+              }}
+            >
+              Reset
+            </button>
+          </div>
+          <div className="card-body">
+            <VariablesEditor fields={fields} drafts={drafts} errors={fieldErrors} onChange={update} />
+            <p className="hint" style={{ marginTop: 14, marginBottom: 0 }}>
+              The preview updates as you type. Each refresh is one render call on your API usage.
+            </p>
+          </div>
+        </section>
+        <div className="preview-pane wb-preview">
+          <PreviewPane html={html} text={text} status={status} error={renderError} title={`Preview of ${name}`} />
+        </div>
+        <div className="wb-send">
+          <SendTestForm
+            templateId={templateId}
+            name={name}
+            variables={variables}
+            blocked={hasLocalErrors}
+            senders={senders}
+            canSend={canSend}
+            accountEmail={accountEmail}
+          />
+        </div>
+      </div>
+
+      <SourceCard templateId={templateId} fileName={fileName} code={code} variables={variables} blocked={hasLocalErrors} />
+    </div>
+  );
+}
+
+function SendTestForm({
+  templateId,
+  name,
+  variables,
+  blocked,
+  senders,
+  canSend,
+  accountEmail,
+}: {
+  templateId: string;
+  name: string;
+  variables: Record<string, unknown>;
+  blocked: boolean;
+  senders: Sender[];
+  canSend: boolean;
+  accountEmail: string;
+}) {
+  const [state, setState] = useState<{ status: "idle" | "sending" | "sent" | "error"; message?: string; when?: string }>({ status: "idle" });
+
+  async function submit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const from = String(form.get("from") ?? "");
+    setState({ status: "sending" });
+    const result = await callApi<{ data: { id: string; to: string[]; scheduled_at?: string } }>("/send", {
+      method: "POST",
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+      body: {
+        template_id: templateId,
+        to: String(form.get("to") ?? "").trim(),
+        subject: String(form.get("subject") ?? ""),
+        variables,
+        ...(from ? { from } : {}),
+      },
+    });
+    if (result.ok) setState({ status: "sent", message: `Test sent to ${result.data.data.to.join(", ")}.` });
+    else setState({ status: "error", message: describeFailure(result.failure) });
+  }
+
+  return (
+    <section className="card" aria-labelledby="send-title">
+      <div className="card-header">
+        <h2 id="send-title">Send a test</h2>
+      </div>
+      <form className="card-body stack" onSubmit={submit}>
+        {!canSend && (
+          <div className="alert alert-warning">
+            <p>
+              Sending needs a verified domain. <Link href="/dashboard/domains">Add and verify one</Link> first.
+            </p>
+          </div>
+        )}
+        <div className="field">
+          <label className="label" htmlFor="test-to">
+            To
+          </label>
+          <input id="test-to" name="to" type="email" className="input" required defaultValue={accountEmail} autoComplete="email" />
+        </div>
+        <div className="field">
+          <label className="label" htmlFor="test-subject">
+            Subject
+          </label>
+          <input id="test-subject" name="subject" className="input" required maxLength={998} defaultValue={`[Test] ${name}`} />
+        </div>
+        {senders.length > 0 && (
+          <div className="field">
+            <label className="label" htmlFor="test-from">
+              From
+            </label>
+            <select id="test-from" name="from" className="select" defaultValue="">
+              <option value="">Default sender</option>
+              {senders.map((sender) => (
+                <option key={sender.address} value={sender.address}>
+                  {sender.address}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <div className="row">
+          <button type="submit" className="btn btn-primary" disabled={!canSend || blocked || state.status === "sending"}>
+            {state.status === "sending" ? <span className="spinner" aria-hidden="true" /> : <SendIcon size={16} />}
+            {state.status === "sending" ? "Sending…" : "Send test email"}
+          </button>
+          {blocked && <span className="field-error">Fix the variables first.</span>}
+        </div>
+        <div aria-live="polite">
+          {state.status === "sent" && (
+            <div className="alert alert-success" data-testid="send-result">
+              <p>
+                {state.message} <Link href="/dashboard/emails">View in Emails</Link>
+              </p>
+            </div>
+          )}
+          {state.status === "error" && (
+            <div className="alert alert-danger" role="alert">
+              <p style={{ whiteSpace: "pre-wrap" }}>{state.message}</p>
+            </div>
+          )}
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function SourceCard({ templateId, fileName, code, variables, blocked }: { templateId: string; fileName: string; code: string; variables: Record<string, unknown>; blocked: boolean }) {
+  const [busy, setBusy] = useState<"source" | "react" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function downloadSource() {
+    setBusy("source");
+    setError(null);
+    const result = await callApi<{ source: { code: string } }>(`/templates/${templateId}/source`);
+    setBusy(null);
+    if (result.ok) downloadFile(fileName, result.data.source.code, "text/typescript");
+    else setError(describeFailure(result.failure));
+  }
+
+  async function downloadWithVariables() {
+    setBusy("react");
+    setError(null);
+    const result = await callApi<{ react: string }>(`/templates/${templateId}/render`, { method: "POST", body: { variables, format: "react" } });
+    setBusy(null);
+    if (result.ok) downloadFile(fileName.replace(/\.tsx$/, ".with-variables.tsx"), result.data.react, "text/typescript");
+    else setError(describeFailure(result.failure));
+  }
+
+  return (
+    <section className="card" aria-labelledby="source-title">
+      <div className="card-header">
+        <h2 id="source-title">Source</h2>
+        <div className="row">
+          <CopyButton value={code} />
+          <button type="button" className="btn btn-secondary btn-sm" onClick={downloadWithVariables} disabled={busy !== null || blocked}>
+            {busy === "react" ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={15} />} With current variables
+          </button>
+          <button type="button" className="btn btn-primary btn-sm" onClick={downloadSource} disabled={busy !== null}>
+            {busy === "source" ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={15} />} Download {fileName}
+          </button>
+        </div>
+      </div>
+      {error && (
+        <div className="alert alert-danger" role="alert" style={{ margin: 16 }}>
+          <p>{error}</p>
+        </div>
+      )}
+      <div className="card-body">
+        <pre className="code-block source-view" tabIndex={0} aria-label={`Source of ${fileName}`}>
+          <code>{code}</code>
+        </pre>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireAccount } from "@/lib/auth/current";
+import { libraryAllowance } from "@/lib/dashboard/queries";
+import { listLibrary } from "@/lib/db/templates";
+import { formatDate, formatDateTime } from "../../_components/format";
+import { LibraryIcon, PlusIcon } from "../../_components/icons";
+import { LibraryGrid } from "./library-grid";
+
+export const metadata: Metadata = { title: "Library" };
+
+const PAGE_SIZE = 100;
+
+export default async function LibraryPage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
+  const account = await requireAccount("/dashboard/library");
+  const page = Math.max(1, Number((await searchParams).page) || 1);
+  // The same query GET /api/v1/library answers with, newest addition first.
+  const [{ templates, total }, allowance] = await Promise.all([
+    listLibrary(account.id, PAGE_SIZE, (page - 1) * PAGE_SIZE),
+    libraryAllowance(account.id, account.plan),
+  ]);
+
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <h1>Library</h1>
+          <p>
+            The templates your API key can render and send.{" "}
+            {allowance.libraryLimit !== null && (
+              <>
+                {allowance.librarySize} of {allowance.libraryLimit} slots used on the free plan.
+              </>
+            )}
+          </p>
+        </div>
+        <div className="row">
+          <Link href="/dashboard/templates/new" className="btn btn-secondary">
+            <PlusIcon size={16} /> New template
+          </Link>
+          <Link href="/dashboard/catalogue" className="btn btn-primary">
+            Browse catalogue
+          </Link>
+        </div>
+      </div>
+
+      {total === 0 ? (
+        <div className="card empty-state">
+          <div className="empty-icon">
+            <LibraryIcon size={22} />
+          </div>
+          <h2>Your library is empty</h2>
+          <p>Add a free template from the catalogue, buy a premium one, or write your own in TSX.</p>
+          <div className="row" style={{ justifyContent: "center" }}>
+            <Link href="/dashboard/catalogue" className="btn btn-primary">
+              Browse catalogue
+            </Link>
+            <Link href="/dashboard/templates/new" className="btn btn-secondary">
+              Write a template
+            </Link>
+          </div>
+        </div>
+      ) : (
+        <>
+          <LibraryGrid
+            cards={templates.map((template) => ({
+              id: template.id,
+              name: template.name,
+              description: template.description,
+              category: template.category,
+              author: template.author,
+              added_via: template.added_via,
+              updated: formatDate(template.updated_at),
+              updatedTitle: formatDateTime(template.updated_at),
+              preview_url: template.preview_url,
+            }))}
+          />
+          {total > PAGE_SIZE && (
+            <nav className="row" aria-label="Library pages" style={{ justifyContent: "center", marginTop: 20 }}>
+              {page > 1 && (
+                <Link className="btn btn-secondary btn-sm" href={`/dashboard/library?page=${page - 1}`}>
+                  Previous
+                </Link>
+              )}
+              <span className="muted small">
+                Page {page} of {Math.ceil(total / PAGE_SIZE)}
+              </span>
+              {page * PAGE_SIZE < total && (
+                <Link className="btn btn-secondary btn-sm" href={`/dashboard/library?page=${page + 1}`}>
+                  Next
+                </Link>
+              )}
+            </nav>
+          )}
+        </>
+      )}
+    </>
+  );
+}

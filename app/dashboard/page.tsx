@@ -1,0 +1,157 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireAccount } from "@/lib/auth/current";
+import { getConfig } from "@/lib/config";
+import { libraryAllowance, listOutboxSummaries, onboardingState, usageSummary } from "@/lib/dashboard/queries";
+import { formatDate, formatNumber, PLAN_LABEL, timeAgo } from "../_components/format";
+import { ArrowRightIcon, MailIcon } from "../_components/icons";
+import { Meter, StatusBadge } from "../_components/meter";
+
+export const metadata: Metadata = { title: "Overview" };
+
+export default async function OverviewPage() {
+  const account = await requireAccount("/dashboard");
+  const [usage, allowance, onboarding, recent] = await Promise.all([
+    usageSummary(account.id, 30),
+    libraryAllowance(account.id, account.plan),
+    onboardingState(account.id),
+    listOutboxSummaries(account.id, 5),
+  ]);
+  const steps = [
+    { done: onboarding.hasKey, title: "Generate an API key", text: "Your server authenticates with it.", href: "/dashboard/settings/api-keys", cta: "Generate key" },
+    { done: onboarding.hasTemplate, title: "Add a template", text: "Pick one from the catalogue or write your own.", href: "/dashboard/catalogue", cta: "Browse catalogue" },
+    { done: onboarding.hasVerifiedDomain, title: "Verify a sending domain", text: "Emails are sent from addresses on it.", href: "/dashboard/domains", cta: "Add domain" },
+    { done: onboarding.hasSent, title: "Send your first email", text: "Send a test from any template's page.", href: "/dashboard/library", cta: "Open library" },
+  ];
+  const remaining = steps.filter((step) => !step.done).length;
+  const name = account.email.split("@")[0];
+
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <h1>Hello, {name}</h1>
+          <p>
+            {PLAN_LABEL[usage.plan]} plan · usage resets {formatDate(usage.reset)}
+          </p>
+        </div>
+        <Link href="/dashboard/catalogue" className="btn btn-primary">
+          Browse templates
+        </Link>
+      </div>
+
+      <div className="stack">
+        <div className="stats">
+          <div className="card stat">
+            <span className="stat-label">API calls this month</span>
+            <span className="stat-value">
+              {formatNumber(usage.apiCalls.used)} <small>{usage.apiCalls.limit === null ? "· unlimited" : `/ ${formatNumber(usage.apiCalls.limit)}`}</small>
+            </span>
+            <Meter label="API calls" used={usage.apiCalls.used} limit={usage.apiCalls.limit} unit="calls" compact />
+          </div>
+          <div className="card stat">
+            <span className="stat-label">Emails this month</span>
+            <span className="stat-value">
+              {formatNumber(usage.emails.current_usage)} <small>/ {formatNumber(usage.emails.monthly_limit)}</small>
+            </span>
+            <Meter label="Emails" used={usage.emails.current_usage} limit={usage.emails.monthly_limit} unit="emails" compact />
+          </div>
+          <div className="card stat">
+            <span className="stat-label">Library</span>
+            <span className="stat-value">
+              {allowance.librarySize} <small>{allowance.libraryLimit === null ? "templates" : `/ ${allowance.libraryLimit} templates`}</small>
+            </span>
+            <Meter label="Library" used={allowance.librarySize} limit={allowance.libraryLimit} unit="templates" compact />
+          </div>
+        </div>
+
+        <div className="two-col">
+          <section className="card" aria-labelledby="start-title">
+            <div className="card-header">
+              <h2 id="start-title">{remaining === 0 ? "You're all set" : "Get started"}</h2>
+              <span className="muted small">
+                {steps.length - remaining} of {steps.length} done
+              </span>
+            </div>
+            <ol className="checklist">
+              {steps.map((step) => (
+                <li key={step.title} className={step.done ? "done" : undefined}>
+                  <span className="check" aria-hidden="true">
+                    ✓
+                  </span>
+                  <span className="check-text">
+                    <span className="check-title">{step.title}</span>
+                    <span className="visually-hidden">{step.done ? " (done)" : " (to do)"}</span>
+                    <br />
+                    <span className="muted small">{step.text}</span>
+                  </span>
+                  {!step.done && (
+                    <Link href={step.href} className="btn btn-secondary btn-sm">
+                      {step.cta}
+                    </Link>
+                  )}
+                </li>
+              ))}
+            </ol>
+          </section>
+
+          <section className="card" aria-labelledby="quick-title">
+            <div className="card-header">
+              <h2 id="quick-title">Call the API</h2>
+              <Link href="/docs" className="small">
+                Reference
+              </Link>
+            </div>
+            <div className="card-body stack-sm">
+              <p className="muted small" style={{ margin: 0 }}>
+                List your library from your server:
+              </p>
+              <pre className="code-block">
+                <code>{`curl ${getConfig().siteUrl}/api/v1/library \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}</code>
+              </pre>
+            </div>
+          </section>
+        </div>
+
+        <section className="card" aria-labelledby="recent-title">
+          <div className="card-header">
+            <h2 id="recent-title">Recent emails</h2>
+            <Link href="/dashboard/emails" className="row small">
+              All emails <ArrowRightIcon size={14} />
+            </Link>
+          </div>
+          {recent.length === 0 ? (
+            <div className="empty-state">
+              <div className="empty-icon">
+                <MailIcon size={22} />
+              </div>
+              <h3>Nothing sent yet</h3>
+              <p>Messages you send through the API or as tests from the dashboard appear here.</p>
+            </div>
+          ) : (
+            <div className="table-wrap">
+              <table className="table">
+                <tbody>
+                  {recent.map((email) => (
+                    <tr key={email.id}>
+                      <td>
+                        <Link className="row-link" href={`/dashboard/emails/${email.id}`}>
+                          {email.subject}
+                        </Link>
+                        <div className="muted small">to {email.to.join(", ")}</div>
+                      </td>
+                      <td className="nowrap">
+                        <StatusBadge status={email.status} />
+                      </td>
+                      <td className="nowrap muted small hide-sm">{timeAgo(email.created_at)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireAccount } from "@/lib/auth/current";
+import { getConfig } from "@/lib/config";
+import { signOutAction } from "../../(auth)/actions";
+import { formatDate, PLAN_LABEL } from "../../_components/format";
+import { ArrowRightIcon, CardIcon, KeyIcon } from "../../_components/icons";
+
+export const metadata: Metadata = { title: "Settings" };
+
+export default async function SettingsPage() {
+  const account = await requireAccount("/dashboard/settings");
+  const supabase = getConfig().supabase !== null;
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <h1>Settings</h1>
+          <p>Your account, sign-in and API access.</p>
+        </div>
+      </div>
+      <div className="stack">
+        <section className="card" aria-labelledby="account-title">
+          <div className="card-header">
+            <h2 id="account-title">Account</h2>
+          </div>
+          <div className="card-body">
+            <dl className="dl">
+              <dt>Email</dt>
+              <dd>{account.email}</dd>
+              <dt>Plan</dt>
+              <dd>
+                {PLAN_LABEL[account.plan]} · <Link href="/dashboard/billing">Change plan</Link>
+              </dd>
+              <dt>Member since</dt>
+              <dd>{formatDate(account.created_at)}</dd>
+              <dt>Sign-in</dt>
+              <dd>{supabase ? "Supabase Auth (email and password)" : "Email and password (this server)"}</dd>
+              <dt>Account id</dt>
+              <dd className="mono">{account.id}</dd>
+            </dl>
+          </div>
+          <div className="card-footer row-between">
+            <span className="muted small">Signed in on this browser.</span>
+            <form action={signOutAction}>
+              <button type="submit" className="btn btn-secondary btn-sm">
+                Sign out
+              </button>
+            </form>
+          </div>
+        </section>
+
+        <div className="stats">
+          <Link href="/dashboard/settings/api-keys" className="card stat" style={{ textDecoration: "none", color: "inherit" }}>
+            <span className="row" style={{ color: "var(--accent)" }}>
+              <KeyIcon /> <strong>API keys</strong>
+            </span>
+            <span className="muted small">Generate, review and revoke the keys your servers use.</span>
+            <span className="row small" style={{ color: "var(--accent)" }}>
+              Manage keys <ArrowRightIcon size={14} />
+            </span>
+          </Link>
+          <Link href="/dashboard/billing" className="card stat" style={{ textDecoration: "none", color: "inherit" }}>
+            <span className="row" style={{ color: "var(--accent)" }}>
+              <CardIcon /> <strong>Plan & billing</strong>
+            </span>
+            <span className="muted small">Compare plans and their monthly limits.</span>
+            <span className="row small" style={{ color: "var(--accent)" }}>
+              View plans <ArrowRightIcon size={14} />
+            </span>
+          </Link>
+        </div>
+      </div>
+    </>
+  );
+}

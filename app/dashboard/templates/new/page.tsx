@@ -1,0 +1,34 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireAccount } from "@/lib/auth/current";
+import { libraryAllowance } from "@/lib/dashboard/queries";
+import { TemplateEditor } from "./template-editor";
+
+export const metadata: Metadata = { title: "New template" };
+
+export default async function NewTemplatePage() {
+  const account = await requireAccount("/dashboard/templates/new");
+  const allowance = await libraryAllowance(account.id, account.plan);
+  return (
+    <>
+      <div className="breadcrumb">
+        <Link href="/dashboard/library">Library</Link> <span aria-hidden="true">/</span> <span>New template</span>
+      </div>
+      <div className="page-header">
+        <div>
+          <h1>New template</h1>
+          <p>Write a React Email component in TSX. It renders in a sandbox, so it can only use React and React Email.</p>
+        </div>
+      </div>
+      {allowance.libraryFull && (
+        <div className="alert alert-warning" role="status" style={{ marginBottom: 16 }}>
+          <p>
+            Your library is full ({allowance.libraryLimit} templates on the free plan), so saving will be refused. You can
+            still try things out here. <Link href="/dashboard/billing">Upgrade</Link> for an unlimited library.
+          </p>
+        </div>
+      )}
+      <TemplateEditor />
+    </>
+  );
+}

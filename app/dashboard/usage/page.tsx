@@ -1,0 +1,126 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireAccount } from "@/lib/auth/current";
+import { usageSummary } from "@/lib/dashboard/queries";
+import { BarChart } from "../../_components/bar-chart";
+import { formatDate, formatDateTime, formatNumber, PLAN_LABEL } from "../../_components/format";
+import { Meter } from "../../_components/meter";
+
+export const metadata: Metadata = { title: "Usage" };
+
+export default async function UsagePage() {
+  const account = await requireAccount("/dashboard/usage");
+  const usage = await usageSummary(account.id, 30);
+  const daysLeft = Math.max(1, Math.ceil((usage.reset.getTime() - Date.now()) / 86_400_000));
+  const apiExhausted = usage.apiCalls.limit !== null && usage.apiCalls.remaining === 0;
+  const emailsExhausted = !usage.emails.overageAllowed && usage.emails.remaining === 0;
+
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <h1>Usage</h1>
+          <p>
+            This month so far (from {formatDate(usage.periodStart)}, UTC). The same numbers as <code>GET /api/v1/usage</code>.
+          </p>
+        </div>
+        <Link href="/dashboard/billing" className="btn btn-secondary">
+          Change plan
+        </Link>
+      </div>
+
+      <div className="stack">
+        {apiExhausted && (
+          <div className="alert alert-danger" role="status">
+            <p>
+              <strong>API limit reached.</strong> Render, library and send calls are refused with 429 until{" "}
+              {formatDateTime(usage.reset)}. <Link href="/dashboard/billing">Upgrade</Link> for unlimited calls.
+            </p>
+          </div>
+        )}
+        {emailsExhausted && (
+          <div className="alert alert-danger" role="status">
+            <p>
+              <strong>Email limit reached.</strong> The free plan&apos;s {formatNumber(usage.emails.monthly_limit)} emails are used up;
+              further sends are refused (nothing is sent) until {formatDateTime(usage.reset)}.
+            </p>
+          </div>
+        )}
+        {usage.emails.is_overage && (
+          <div className="alert alert-warning" role="status">
+            <p>
+              <strong>In overage.</strong> {formatNumber(usage.emails.overage_emails)} email
+              {usage.emails.overage_emails === 1 ? "" : "s"} beyond your plan&apos;s {formatNumber(usage.emails.monthly_limit)} this
+              month. Sending continues; each extra email is billed.
+            </p>
+          </div>
+        )}
+
+        <div className="stats">
+          <div className="card stat">
+            <span className="stat-label">Plan</span>
+            <span className="stat-value">{PLAN_LABEL[usage.plan]}</span>
+            <span className="stat-foot">
+              Resets {formatDate(usage.reset)} · in {daysLeft} day{daysLeft === 1 ? "" : "s"}
+            </span>
+          </div>
+          <div className="card stat">
+            <span className="stat-label">API calls</span>
+            <span className="stat-value">
+              {formatNumber(usage.apiCalls.used)}{" "}
+              <small>{usage.apiCalls.limit === null ? "· unlimited" : `/ ${formatNumber(usage.apiCalls.limit)}`}</small>
+            </span>
+            <Meter label="API calls this month" used={usage.apiCalls.used} limit={usage.apiCalls.limit} unit="calls" compact />
+            <span className="stat-foot">
+              {usage.apiCalls.remaining === null ? "No monthly limit on your plan." : `${formatNumber(usage.apiCalls.remaining)} left this month.`}
+            </span>
+          </div>
+          <div className="card stat">
+            <span className="stat-label">Emails</span>
+            <span className="stat-value">
+              {formatNumber(usage.emails.current_usage)} <small>/ {formatNumber(usage.emails.monthly_limit)}</small>
+            </span>
+            <Meter label="Emails this month" used={usage.emails.current_usage} limit={usage.emails.monthly_limit} unit="emails" compact />
+            <span className="stat-foot">
+              {usage.emails.overageAllowed
+                ? usage.emails.is_overage
+                  ? `${formatNumber(usage.emails.overage_emails)} in overage.`
+                  : `${formatNumber(usage.emails.remaining)} left before overage billing.`
+                : `${formatNumber(usage.emails.remaining)} left; sending stops at the limit.`}
+            </span>
+          </div>
+        </div>
+
+        <section className="card" aria-labelledby="api-chart-title">
+          <div className="card-header">
+            <h2 id="api-chart-title">API calls per day</h2>
+            <span className="legend">
+              <span>
+                <span className="legend-swatch" style={{ background: "var(--accent)" }} />
+                Metered calls (library, render, send)
+              </span>
+            </span>
+          </div>
+          <div className="card-body">
+            <BarChart label="API calls" points={usage.daily.map((day) => ({ day: day.day, value: day.api_calls }))} />
+          </div>
+        </section>
+
+        <section className="card" aria-labelledby="email-chart-title">
+          <div className="card-header">
+            <h2 id="email-chart-title">Emails per day</h2>
+            <span className="legend">
+              <span>
+                <span className="legend-swatch" style={{ background: "var(--success)" }} />
+                Emails sent
+              </span>
+            </span>
+          </div>
+          <div className="card-body">
+            <BarChart label="Emails" tone="email" points={usage.daily.map((day) => ({ day: day.day, value: day.emails }))} />
+          </div>
+        </section>
+      </div>
+    </>
+  );
+}

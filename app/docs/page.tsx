@@ -1,0 +1,316 @@
+import type { Metadata } from "next";
+import { getConfig } from "@/lib/config";
+import { buildOpenApiDocument } from "@/lib/openapi";
+import { PLANS, PLAN_NAMES } from "@/lib/plans";
+import { formatNumber, PLAN_LABEL } from "../_components/format";
+import { SiteFooter, SiteHeader } from "../_components/site-header";
+import { refName, SchemaRef, SchemaTable, schemaAnchor, type JsonSchema } from "./schema-view";
+
+export const metadata: Metadata = {
+  title: "API reference",
+  description: "The Letterpress HTTP API: authentication, limits, errors and every endpoint, generated from its OpenAPI document.",
+};
+
+type Parameter = { name: string; in: string; required?: boolean; description?: string; schema?: JsonSchema };
+type Response = { description: string; content?: Record<string, { schema: JsonSchema }>; headers?: Record<string, { description?: string; schema?: JsonSchema }> };
+type Operation = {
+  operationId: string;
+  summary: string;
+  description?: string;
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
+  responses: Record<string, Response>;
+};
+
+const EXAMPLE_BODIES: Record<string, string> = {
+  renderTemplate: `{ "variables": { "userName": "Ada" }, "format": "html", "plain_text": true }`,
+  sendEmail: `{
+    "template_id": "<template id>",
+    "to": "ada@example.com",
+    "subject": "Welcome aboard",
+    "variables": { "userName": "Ada" }
+  }`,
+};
+
+export default function DocsPage() {
+  const doc = buildOpenApiDocument(getConfig().siteUrl);
+  const base = doc.servers[0].url;
+  const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods as Record<string, Operation>).map(([method, operation]) => ({ path, method, operation })),
+  );
+  const schemas = doc.components.schemas as Record<string, JsonSchema>;
+
+  return (
+    <>
+      <SiteHeader />
+      <div className="container docs-layout">
+        <nav className="docs-toc" aria-label="On this page">
+          <div className="toc-title">Guide</div>
+          <ul>
+            <li>
+              <a href="#introduction">Introduction</a>
+            </li>
+            <li>
+              <a href="#authentication">Authentication</a>
+            </li>
+            <li>
+              <a href="#rate-limits">Plans and rate limits</a>
+            </li>
+            <li>
+              <a href="#errors">Errors</a>
+            </li>
+          </ul>
+          <div className="toc-title">Endpoints</div>
+          <ul>
+            {operations.map(({ path, method, operation }) => (
+              <li key={operation.operationId}>
+                <a href={`#${operation.operationId}`}>
+                  <span className="mono small" style={{ color: method === "get" ? "var(--success)" : "var(--accent)" }}>
+                    {method.toUpperCase()}
+                  </span>{" "}
+                  {path}
+                </a>
+              </li>
+            ))}
+          </ul>
+          <div className="toc-title">Reference</div>
+          <ul>
+            <li>
+              <a href="#schemas">Schemas</a>
+            </li>
+            <li>
+              <a href="/api/v1/openapi.json">OpenAPI JSON</a>
+            </li>
+          </ul>
+        </nav>
+
+        <main id="main" className="docs-content">
+          <section id="introduction" aria-labelledby="introduction-title">
+            <h1 id="introduction-title">{doc.info.title}</h1>
+            <p className="muted">Version {doc.info.version} · OpenAPI {doc.openapi}</p>
+            <p>
+              Render, download and send React Email templates from your library. Requests and responses are JSON; every
+              response carries an <code>X-Request-Id</code> header to quote when asking for help.
+            </p>
+            <p>
+              Base URL: <code>{base}</code>
+            </p>
+            <p>
+              This page is generated from the machine-readable <a href="/api/v1/openapi.json">OpenAPI document</a>, which
+              you can load into Postman, Insomnia or a client generator.
+            </p>
+          </section>
+
+          <section id="authentication" aria-labelledby="authentication-title">
+            <h2 id="authentication-title">Authentication</h2>
+            <p>
+              Generate a key in the dashboard under <strong>Settings → API Keys</strong> and send it with each request,
+              in either header:
+            </p>
+            <pre className="code-block">
+              <code>{`curl ${base}/usage \\\n  -H "X-API-Key: lp_live_…"\n\ncurl ${base}/usage \\\n  -H "Authorization: Bearer lp_live_…"`}</code>
+            </pre>
+            <p style={{ marginTop: 12 }}>
+              Keys are secrets: keep them on your server. When you are signed in to the dashboard, the browser session
+              cookie also authenticates API requests from the dashboard&apos;s own pages; a cookie-authenticated{" "}
+              <code>POST</code> from another site is refused with <code>403 CSRF_REJECTED</code>. Missing, malformed,
+              unknown or revoked credentials get <code>401 UNAUTHORIZED</code>.
+            </p>
+          </section>
+
+          <section id="rate-limits" aria-labelledby="rate-limits-title">
+            <h2 id="rate-limits-title">Plans and rate limits</h2>
+            <p>
+              Limits apply per calendar month in UTC. Metered endpoints (<code>GET /library</code>,{" "}
+              <code>POST /templates/{"{id}"}/render</code>, <code>POST /send</code>) count each authenticated call once
+              and answer with <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>,{" "}
+              <code>X-RateLimit-Reset</code> and <code>X-RateLimit-Plan</code> headers. Past the limit they answer{" "}
+              <code>429 RATE_LIMIT_EXCEEDED</code> with a <code>Retry-After</code> header; a refused call is not counted.
+            </p>
+            <div className="table-wrap card">
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th scope="col">Plan</th>
+                    <th scope="col">API calls / month</th>
+                    <th scope="col">Emails / month</th>
+                    <th scope="col">Library size</th>
+                    <th scope="col">Paid purchases / month</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {PLAN_NAMES.map((name) => {
+                    const plan = PLANS[name];
+                    return (
+                      <tr key={name}>
+                        <td>
+                          <strong>{PLAN_LABEL[name]}</strong>
+                        </td>
+                        <td>{plan.apiCallsPerMonth === null ? "Unlimited" : formatNumber(plan.apiCallsPerMonth)}</td>
+                        <td>
+                          {formatNumber(plan.emailsPerMonth)}
+                          {plan.emailOverage ? ", then overage" : ", then refused"}
+                        </td>
+                        <td>{plan.librarySize === null ? "Unlimited" : plan.librarySize}</td>
+                        <td>{plan.paidPurchasesPerMonth === null ? "Unlimited" : plan.paidPurchasesPerMonth}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          </section>
+
+          <section id="errors" aria-labelledby="errors-title">
+            <h2 id="errors-title">Errors</h2>
+            <p>
+              Failures answer with a JSON body: <code>error</code> (a short summary), <code>success: false</code>, and
+              usually a machine-readable <code>code</code>, a <code>message</code> and <code>details</code>. Validation
+              errors list one <code>{"{ field, message }"}</code> per problem, with dotted field paths such as{" "}
+              <code>variables.orderId</code> or <code>tags.0.name</code>.
+            </p>
+            <pre className="code-block">
+              <code>{`{
+  "error": "Invalid request body",
+  "code": "VALIDATION_ERROR",
+  "success": false,
+  "details": [{ "field": "to", "message": "must be a valid email address" }]
+}`}</code>
+            </pre>
+          </section>
+
+          {operations.map(({ path, method, operation }) => {
+            const body = operation.requestBody?.content["application/json"]?.schema;
+            const bodySchema = body?.$ref ? schemas[refName(body.$ref)] : body;
+            return (
+              <section key={operation.operationId} id={operation.operationId} aria-labelledby={`${operation.operationId}-title`}>
+                <h2 id={`${operation.operationId}-title`} className="row" style={{ gap: 10 }}>
+                  <span className={`method method-${method}`}>{method.toUpperCase()}</span>
+                  <span className="endpoint-path">{path}</span>
+                </h2>
+                <p>{operation.summary}.</p>
+
+                {operation.parameters && operation.parameters.length > 0 && (
+                  <>
+                    <h3>Parameters</h3>
+                    <div className="table-wrap card">
+                      <table className="table schema-table">
+                        <thead>
+                          <tr>
+                            <th scope="col">Name</th>
+                            <th scope="col">In</th>
+                            <th scope="col">Type</th>
+                            <th scope="col">Notes</th>
+                          </tr>
+                        </thead>
+                        <tbody>
+                          {operation.parameters.map((parameter) => (
+                            <tr key={`${parameter.in}-${parameter.name}`}>
+                              <td>
+                                {parameter.name}
+                                {parameter.required && (
+                                  <span className="badge badge-accent" style={{ marginLeft: 8 }}>
+                                    required
+                                  </span>
+                                )}
+                              </td>
+                              <td className="small">{parameter.in}</td>
+                              <td className="small">{parameter.schema ? <SchemaRef schema={parameter.schema} /> : "string"}</td>
+                              <td className="small muted">
+                                {parameter.description}
+                                {parameter.schema?.minimum !== undefined && ` Min ${parameter.schema.minimum}.`}
+                                {parameter.schema?.maximum !== undefined && ` Max ${parameter.schema.maximum}.`}
+                                {parameter.schema?.default !== undefined && ` Default ${JSON.stringify(parameter.schema.default)}.`}
+                              </td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    </div>
+                  </>
+                )}
+
+                {bodySchema && (
+                  <>
+                    <h3>
+                      Request body{" "}
+                      <span className="muted small" style={{ fontWeight: 400 }}>
+                        {operation.requestBody?.required ? "required" : "optional"}
+                        {body?.$ref && (
+                          <>
+                            {" "}
+                            · <SchemaRef schema={body} />
+                          </>
+                        )}
+                      </span>
+                    </h3>
+                    <SchemaTable schema={bodySchema} />
+                  </>
+                )}
+
+                <h3>Responses</h3>
+                <div className="table-wrap card">
+                  <table className="table">
+                    <thead>
+                      <tr>
+                        <th scope="col">Status</th>
+                        <th scope="col">Meaning</th>
+                        <th scope="col">Body</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {Object.entries(operation.responses).map(([status, response]) => {
+                        const schema = response.content?.["application/json"]?.schema;
+                        return (
+                          <tr key={status}>
+                            <td className={`status-code status-${status[0]}`}>{status}</td>
+                            <td className="small">
+                              {response.description}
+                              {response.headers && (
+                                <div className="muted" style={{ marginTop: 4 }}>
+                                  Headers: {Object.keys(response.headers).map((name, index) => (
+                                    <span key={name}>
+                                      {index > 0 && ", "}
+                                      <code>{name}</code>
+                                    </span>
+                                  ))}
+                                </div>
+                              )}
+                            </td>
+                            <td className="small">{schema ? <SchemaRef schema={schema} /> : "—"}</td>
+                          </tr>
+                        );
+                      })}
+                    </tbody>
+                  </table>
+                </div>
+
+                <h3>Example</h3>
+                <pre className="code-block">
+                  <code>
+                    {`curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${base}${path.replace("{id}", "<template id>")} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}
+                    {EXAMPLE_BODIES[operation.operationId]
+                      ? ` \\\n  -H "Content-Type: application/json" \\\n  -d '${EXAMPLE_BODIES[operation.operationId]}'`
+                      : ""}
+                  </code>
+                </pre>
+              </section>
+            );
+          })}
+
+          <section id="schemas" aria-labelledby="schemas-title">
+            <h2 id="schemas-title">Schemas</h2>
+            <p className="muted">Every request and response body the API uses, as referenced above.</p>
+            {Object.entries(schemas).map(([name, schema]) => (
+              <div key={name} id={schemaAnchor(name)} style={{ scrollMarginTop: 84 }}>
+                <h3 className="mono">{name}</h3>
+                <SchemaTable schema={schema} />
+              </div>
+            ))}
+          </section>
+        </main>
+      </div>
+      <SiteFooter />
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { LOCAL_SESSION_COOKIE, verifyLocalSessionToken } from "@/lib/auth/session";
+import { getConfig } from "@/lib/config";
+import { updateSupabaseSession } from "@/lib/supabase/proxy";
+
+// Next 16's proxy (formerly middleware), on the Node.js runtime. With Supabase Auth it refreshes the session on every
+// request, /api included, so route handlers see a valid access token. Only dashboard pages redirect to sign-in: /api
+// answers 401 JSON itself, never a login redirect. The pages check the session again (lib/auth/current.ts); this is
+// the fast path that avoids rendering a page for a visitor.
+
+export async function proxy(request: NextRequest) {
+  const { pathname, search } = request.nextUrl;
+  const isApi = pathname === "/api" || pathname.startsWith("/api/");
+  const isDashboard = pathname === "/dashboard" || pathname.startsWith("/dashboard/");
+  const isAuthPage = pathname === "/signin" || pathname === "/signup";
+
+  let response: NextResponse;
+  let signedIn: boolean;
+  if (getConfig().supabase) {
+    ({ response, signedIn } = await updateSupabaseSession(request));
+  } else {
+    if (!isDashboard && !isAuthPage) return NextResponse.next();
+    const token = request.cookies.get(LOCAL_SESSION_COOKIE)?.value;
+    signedIn = Boolean(token && verifyLocalSessionToken(token));
+    response = NextResponse.next();
+  }
+  if (isApi) return response;
+
+  if (isDashboard && !signedIn) {
+    const url = request.nextUrl.clone();
+    url.pathname = "/signin";
+    url.search = `?next=${encodeURIComponent(pathname + search)}`;
+    return withCookies(NextResponse.redirect(url), response);
+  }
+  if (isAuthPage && signedIn) {
+    const url = request.nextUrl.clone();
+    url.pathname = "/dashboard";
+    url.search = "";
+    return withCookies(NextResponse.redirect(url), response);
+  }
+  return response;
+}
+
+// A redirect must carry any refreshed session cookies, or the browser and server fall out of sync.
+function withCookies(redirect: NextResponse, from: NextResponse): NextResponse {
+  for (const cookie of from.cookies.getAll()) redirect.cookies.set(cookie);
+  const cacheControl = from.headers.get("cache-control");
+  if (cacheControl) redirect.headers.set("cache-control", cacheControl);
+  return redirect;
+}
+
+export const config = {
+  // Everything but static files: API routes included, so Supabase sessions are refreshed before handlers read them.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg|.*\\.(?:svg|png|jpg|jpeg|gif|webp|ico|css|js|map)$).*)"],
+};

@@ -1,0 +1,116 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import postgres from "postgres";
+import { resetConfig } from "@/lib/config";
+import { closeDb } from "@/lib/db/client";
+import { startEmbeddedDatabase } from "@/lib/db/embedded";
+import { migrate } from "@/lib/db/migrate";
+import { seedCatalogue } from "@/lib/db/seed";
+
+// The built app (`next start`) on a fresh in-memory embedded database, for the browser tests.
+
+export type TestApp = { baseUrl: string; databaseUrl: string; stop: () => Promise<void>; logs: () => string };
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Builds the app when there is no build yet (or E2E_BUILD=1); `npm test` builds before it runs the e2e tests. */
+export function ensureBuilt(): void {
+  if (existsSync(path.join(ROOT, ".next", "BUILD_ID")) && process.env.E2E_BUILD !== "1") return;
+  const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0) throw new Error("next build failed");
+}
+
+export async function startTestApp(): Promise<TestApp> {
+  ensureBuilt();
+  const database = await startEmbeddedDatabase({ dataDir: "memory://", maxConnections: 32 });
+  const admin = postgres(database.url, { prepare: false, max: 1, onnotice: () => {} });
+  await migrate(admin);
+  await admin.end();
+  const previousUrl = process.env.DATABASE_URL;
+  process.env.DATABASE_URL = database.url;
+  resetConfig();
+  await seedCatalogue();
+  await closeDb();
+  if (previousUrl === undefined) delete process.env.DATABASE_URL;
+  else process.env.DATABASE_URL = previousUrl;
+  resetConfig();
+
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(port),
+    DATABASE_URL: database.url,
+    SESSION_SECRET: randomBytes(32).toString("base64url"),
+    SITE_URL: baseUrl,
+  };
+  for (const name of ["NEXT_PUBLIC_SUPABASE_URL", "NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY", "NEXT_PUBLIC_SUPABASE_ANON_KEY", "RESEND_API_KEY", "SHARED_SENDING_DOMAIN", "VERCEL", "NEXT_PUBLIC_SITE_URL"]) {
+    delete env[name];
+  }
+  let output = "";
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          child.kill("SIGKILL");
+          resolve(undefined);
+        }, 5000);
+        child.once("exit", () => {
+          clearTimeout(timer);
+          resolve(undefined);
+        });
+      });
+    }
+    await database.stop();
+  };
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await database.stop();
+      throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
+    }
+    try {
+      const response = await fetch(`${baseUrl}/api/health`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`next start did not answer within 60 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { baseUrl, databaseUrl: database.url, stop, logs: () => output };
+}

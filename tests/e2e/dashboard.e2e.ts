@@ -1,0 +1,367 @@
+import { randomUUID } from "node:crypto";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { cookieHeader, horizontalOverflow, launchBrowser, screenshot, watchErrors } from "./browser";
+
+// The whole product path in a real browser, against the built app on a fresh embedded database:
+// sign up → API key → the key works → add and buy templates → preview with edited variables → verify a domain →
+// send a test → see it under Emails → the session authenticates the API, a foreign Origin does not → revoke the key
+// → the key gets 401. Then screenshots of every main page at 375 and 1440 px wide.
+
+const baseUrl = inject("baseUrl");
+const email = `e2e-${randomUUID().slice(0, 8)}@example.com`;
+const password = "correct horse battery staple";
+const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", success: false };
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+let apiKey = "";
+let welcomeId = "";
+
+const url = (path: string) => `${baseUrl}${path}`;
+
+async function open(path: string, heading?: string | RegExp) {
+  await page.goto(url(path));
+  if (heading) await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  page = await context.newPage();
+  watchErrors(page, pageErrors);
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("signed out", () => {
+  it("sends dashboard visits to sign-in, but never redirects the API", async () => {
+    const response = await page.goto(url("/dashboard/library"));
+    expect(new URL(page.url()).pathname).toBe("/signin");
+    expect(new URL(page.url()).searchParams.get("next")).toBe("/dashboard/library");
+    expect(response?.status()).toBe(200);
+
+    const api = await fetch(url("/api/v1/library"), { redirect: "manual" });
+    expect(api.status).toBe(401);
+    expect(await api.json()).toEqual(UNAUTHORIZED);
+  });
+
+  it("shows the landing page with links to sign in and the API docs", async () => {
+    await open("/", /Beautiful email/);
+    await expect(page.getByRole("link", { name: "Sign in" }).first().getAttribute("href")).resolves.toBe("/signin");
+    await page.getByRole("link", { name: "Read the API docs" }).click();
+    await page.getByRole("heading", { level: 1, name: "Letterpress API" }).waitFor();
+    await page.locator("#sendEmail").waitFor();
+    await page.locator("#rate-limits").waitFor();
+  });
+});
+
+describe("the dashboard flow", () => {
+  it("signs up with email and password", async () => {
+    await open("/signup", "Create your account");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(password);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL(url("/dashboard"));
+    await page.getByRole("heading", { level: 1, name: /Hello/ }).waitFor();
+    const session = (await context.cookies(baseUrl)).find((cookie) => cookie.name === "lp-auth-token");
+    expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
+  });
+
+  it("refuses a second sign-up with the same email", async () => {
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    await otherPage.goto(url("/signup"));
+    await otherPage.getByLabel("Email").fill(email);
+    await otherPage.getByLabel("Password", { exact: true }).fill(password);
+    await otherPage.getByRole("button", { name: "Create account" }).click();
+    await otherPage.getByRole("alert").filter({ hasText: "already exists" }).waitFor();
+    await other.close();
+  });
+
+  it("generates a named API key, shown once, with a server-side warning", async () => {
+    await open("/dashboard/settings/api-keys", "API keys");
+    await page.getByText("Keep API keys server-side.").waitFor();
+    await page.getByLabel("Key name").fill("E2E server");
+    await page.getByRole("button", { name: "Generate API key" }).click();
+    const revealed = page.getByTestId("new-api-key");
+    await revealed.waitFor();
+    apiKey = await revealed.inputValue();
+    expect(apiKey).toMatch(/^lp_live_[A-Za-z0-9_-]{43}$/);
+    await page.getByRole("button", { name: "Copy key" }).waitFor();
+    const row = page.getByTestId("api-key-row").filter({ hasText: "E2E server" });
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toContain(`lp_live_…${apiKey.slice(-4)}`);
+    await expect(row.textContent()).resolves.toContain("Never");
+
+    // Shown once: a reload no longer has the plaintext anywhere in the page.
+    await page.reload();
+    await page.getByTestId("api-key-row").first().waitFor();
+    expect(await page.content()).not.toContain(apiKey);
+  });
+
+  it("the key authenticates GET /api/v1/library from outside the browser", async () => {
+    const response = await fetch(url("/api/v1/library"), { headers: { "X-API-Key": apiKey } });
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body).toMatchObject({ success: true, templates: [], pagination: { limit: 50, offset: 0, total: 0 } });
+    expect(response.headers.get("x-ratelimit-limit")).toBe("500");
+  });
+
+  it("adds a free catalogue template and buys a paid one in test mode, within the plan's limits", async () => {
+    await open("/dashboard/catalogue", "Catalogue");
+    const welcome = page.getByTestId("catalogue-card").filter({ has: page.getByRole("heading", { name: "Welcome", exact: true }) });
+    await welcome.getByRole("button", { name: "Add to library" }).click();
+    await welcome.getByRole("link", { name: "Open in library" }).waitFor();
+    welcomeId = (await welcome.getByRole("link", { name: "Open in library" }).getAttribute("href"))!.split("/").pop()!;
+
+    const receipt = page.getByTestId("catalogue-card").filter({ has: page.getByRole("heading", { name: "Order receipt" }) });
+    await receipt.getByRole("button", { name: "Buy for $19.00" }).click();
+    const dialog = page.getByRole("dialog", { name: "Buy “Order receipt”?" });
+    await dialog.getByText("Test mode: no card is charged").waitFor();
+    await dialog.getByRole("button", { name: "Buy for $19.00" }).click();
+    await receipt.getByRole("link", { name: "Open in library" }).waitFor();
+
+    // The free plan allows one paid purchase a month: after a reload the other paid templates explain why they're locked.
+    await page.reload();
+    const shipped = page.getByTestId("catalogue-card").filter({ has: page.getByRole("heading", { name: "Order shipped" }) });
+    await expect(shipped.getByRole("button", { name: "Buy for $9.00" }).isDisabled()).resolves.toBe(true);
+    await shipped.getByText("the Free plan's limit").waitFor();
+    await page.getByText("2 / 10 templates").waitFor();
+  });
+
+  it("lists both in the library with category, author, how added and last modified", async () => {
+    await open("/dashboard/library", "Library");
+    const cards = page.getByTestId("library-card");
+    await expect(cards.count()).resolves.toBe(2);
+    const receipt = cards.filter({ hasText: "Order receipt" });
+    for (const text of ["Commerce", "Purchased", "By Letterpress", "Modified"]) await receipt.getByText(text).first().waitFor();
+    await cards.filter({ hasText: "Welcome" }).getByText("Added free").waitFor();
+    await expect(receipt.locator("iframe").getAttribute("sandbox")).resolves.toBe("");
+  });
+
+  it("previews a template in a sandboxed iframe and re-renders it with edited variables", async () => {
+    await page.getByRole("link", { name: "Welcome", exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: "Welcome" }).waitFor();
+    const frame = page.locator("iframe.email-frame");
+    await expect(frame.getAttribute("sandbox")).resolves.toBe("");
+    await page.frameLocator("iframe.email-frame").getByText("Ada", { exact: false }).filter({ visible: true }).first().waitFor();
+
+    await page.getByLabel(/userName/).fill("Grace Hopper");
+    await page.waitForFunction(() => document.querySelector("iframe.email-frame")?.getAttribute("srcdoc")?.includes("Grace Hopper"));
+    await page.frameLocator("iframe.email-frame").getByText("Grace Hopper", { exact: false }).filter({ visible: true }).first().waitFor();
+    await page.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor();
+
+    // A bad value is refused by the API and shown on its field.
+    await page.getByLabel(/dashboardUrl/).fill("not a url");
+    await page.locator("#var-dashboardUrl-error").waitFor();
+    await page.getByLabel(/dashboardUrl/).fill("https://example.com/start");
+    await page.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor();
+
+    // The source, with a download through GET /api/v1/templates/{id}/source.
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: /Download welcome\.tsx/ }).click();
+    expect((await download).suggestedFilename()).toBe("welcome.tsx");
+  });
+
+  it("adds a sending domain and marks it verified (embedded mode)", async () => {
+    await open("/dashboard/domains", "Sending domains");
+    await page.getByLabel("Domain", { exact: true }).fill("mail.e2e-example.dev");
+    await page.getByRole("button", { name: "Add domain" }).click();
+    const row = page.getByTestId("domain-row").filter({ hasText: "mail.e2e-example.dev" });
+    await row.getByText("Pending verification").waitFor();
+    await row.getByRole("button", { name: "Mark as verified" }).click();
+    await row.getByText("Verified", { exact: true }).waitFor();
+    await expect(row.getByLabel("Default sender").inputValue()).resolves.toBe("hello@mail.e2e-example.dev");
+  });
+
+  it("sends a test email with the edited variables", async () => {
+    await open(`/dashboard/library/${welcomeId}`, "Welcome");
+    await page.getByLabel(/userName/).fill("Grace Hopper");
+    await page.waitForFunction(() => document.querySelector("iframe.email-frame")?.getAttribute("srcdoc")?.includes("Grace Hopper"));
+    await page.getByLabel("To", { exact: true }).fill("qa@example.com");
+    await page.getByRole("button", { name: "Send test email" }).click();
+    await page.getByTestId("send-result").filter({ hasText: "Test sent to qa@example.com" }).waitFor();
+  });
+
+  it("shows the message under Emails with its status and a preview", async () => {
+    await open("/dashboard/emails", "Emails");
+    const row = page.getByTestId("email-row").filter({ hasText: "[Test] Welcome" });
+    await row.getByText("to qa@example.com").waitFor();
+    await row.getByText(/Sent|Scheduled|Pending/).waitFor();
+    await row.getByRole("link", { name: "[Test] Welcome" }).click();
+    await page.getByRole("heading", { level: 1, name: "[Test] Welcome" }).waitFor();
+    await expect(page.locator("iframe.email-frame").getAttribute("sandbox")).resolves.toBe("");
+    await page.frameLocator("iframe.email-frame").getByText("Grace Hopper", { exact: false }).filter({ visible: true }).first().waitFor();
+  });
+
+  it("authenticates the API with the session cookie from the page itself", async () => {
+    const result = await page.evaluate(async (id) => {
+      const usage = await fetch("/api/v1/usage");
+      const library = await fetch("/api/v1/library");
+      const render = await fetch(`/api/v1/templates/${id}/render`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ variables: { userName: "Session" } }),
+      });
+      return { usage: [usage.status, await usage.json()], library: [library.status, await library.json()], render: [render.status, await render.json()] };
+    }, welcomeId);
+    expect(result.usage[0]).toBe(200);
+    expect(result.usage[1]).toMatchObject({ success: true, usage: { plan: "free", limit: 500 }, emails: { current_usage: 1 } });
+    expect(result.library[0]).toBe(200);
+    expect(result.library[1].pagination.total).toBe(2);
+    expect(result.render[0]).toBe(200);
+    expect(result.render[1].html).toContain("Session");
+  });
+
+  it("refuses a cookie-authenticated POST from a foreign origin with 403 CSRF_REJECTED", async () => {
+    const cookie = await cookieHeader(context, baseUrl);
+    const body = JSON.stringify({ template_id: welcomeId, to: "victim@example.com", subject: "Forged" });
+    const foreign = await fetch(url("/api/v1/send"), {
+      method: "POST",
+      headers: { cookie, origin: "https://evil.example", "content-type": "application/json" },
+      body,
+    });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toEqual({ error: "Cross-site request refused", code: "CSRF_REJECTED", success: false });
+
+    const crossSite = await fetch(url(`/api/v1/templates/${welcomeId}/render`), {
+      method: "POST",
+      headers: { cookie, "sec-fetch-site": "cross-site", "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(crossSite.status).toBe(403);
+
+    // The same cookie from the app's own origin is accepted (GETs are never refused).
+    const usage = await fetch(url("/api/v1/usage"), { headers: { cookie, origin: "https://evil.example" } });
+    expect(usage.status).toBe(200);
+  });
+
+  it("writes a new TSX template with a live sandboxed preview, shows compile errors, and saves it", async () => {
+    await open("/dashboard/templates/new", "New template");
+    const preview = page.frameLocator("iframe.email-frame");
+    await preview.getByText("Hello, Ada").filter({ visible: true }).waitFor();
+
+    const editor = page.getByLabel("Template source code");
+    await editor.fill("export default function Broken() {\n  return <div>;\n}\n");
+    await page.getByTestId("editor-problem").filter({ hasText: /Line 2/ }).waitFor();
+
+    await editor.fill(
+      [
+        'import { Body, Html, Text } from "@react-email/components";',
+        "",
+        'export default function Note({ who = "world" }: { who?: string }) {',
+        "  return (<Html><Body><Text>Note for {who}</Text></Body></Html>);",
+        "}",
+        "",
+        'Note.PreviewProps = { who: "E2E" };',
+        "",
+      ].join("\n"),
+    );
+    await preview.getByText("Note for E2E").filter({ visible: true }).waitFor();
+    await expect(page.getByTestId("editor-problem").count()).resolves.toBe(0);
+
+    await page.getByLabel("Name").fill("E2E note");
+    await page.getByRole("button", { name: "Save template" }).click();
+    await page.waitForURL(/\/dashboard\/library\/[0-9a-f-]{36}\?created=1$/);
+    await page.getByRole("heading", { level: 1, name: "E2E note" }).waitFor();
+    await page.getByText("Created by you").first().waitFor();
+    await preview.getByText("Note for E2E").filter({ visible: true }).waitFor();
+    await page.getByLabel(/who/).fill("Grace");
+    await preview.getByText("Note for Grace").filter({ visible: true }).waitFor();
+  });
+
+  it("counts the usage on the Usage page", async () => {
+    await open("/dashboard/usage", "Usage");
+    await expect(page.getByRole("progressbar", { name: "Emails this month" }).getAttribute("aria-valuenow")).resolves.toBe("1");
+    await page.getByRole("img", { name: /API calls: [1-9]\d* in the last 30 days/ }).waitFor();
+  });
+
+  it("revokes the key after confirmation; the key then gets 401", async () => {
+    await open("/dashboard/settings/api-keys", "API keys");
+    const row = page.getByTestId("api-key-row").filter({ hasText: "E2E server" });
+    await expect(row.textContent()).resolves.not.toContain("Never"); // last used by the library call above
+    await row.getByRole("button", { name: "Revoke" }).click();
+    const dialog = page.getByRole("dialog", { name: "Revoke “E2E server”?" });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog.isVisible()).resolves.toBe(false);
+    await row.getByRole("button", { name: "Revoke" }).click();
+    await dialog.getByRole("button", { name: "Revoke key" }).click();
+    await row.getByText("Revoked").waitFor();
+
+    const response = await fetch(url("/api/v1/library"), { headers: { "X-API-Key": apiKey } });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual(UNAUTHORIZED);
+  });
+
+  it("signs out, refuses a wrong password clearly, and signs back in", async () => {
+    await open("/dashboard/settings", "Settings");
+    await page.getByRole("main").getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/signin/);
+    await page.getByText("You have been signed out.").waitFor();
+    expect((await context.cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token")).toBe(false);
+
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("wrong password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").filter({ hasText: "don't match an account" }).waitFor();
+
+    await page.getByLabel("Password", { exact: true }).fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(url("/dashboard"));
+    await page.getByRole("heading", { level: 1, name: /Hello/ }).waitFor();
+  });
+});
+
+describe("screenshots at 375 and 1440 px", () => {
+  const pages: [string, string, string | RegExp][] = [
+    ["landing", "/", /Beautiful email/],
+    ["docs", "/docs", "Letterpress API"],
+    ["overview", "/dashboard", /Hello/],
+    ["library", "/dashboard/library", "Library"],
+    ["template", "/dashboard/library/{welcome}", "Welcome"],
+    ["catalogue", "/dashboard/catalogue", "Catalogue"],
+    ["new-template", "/dashboard/templates/new", "New template"],
+    ["usage", "/dashboard/usage", "Usage"],
+    ["emails", "/dashboard/emails", "Emails"],
+    ["domains", "/dashboard/domains", "Sending domains"],
+    ["api-keys", "/dashboard/settings/api-keys", "API keys"],
+    ["settings", "/dashboard/settings", "Settings"],
+    ["billing", "/dashboard/billing", "Plan & billing"],
+  ];
+
+  for (const width of [375, 1440]) {
+    it(`renders every main page without sideways overflow at ${width} px`, async () => {
+      const shotContext = await browser.newContext({ viewport: { width, height: width === 375 ? 812 : 900 }, storageState: await context.storageState() });
+      const shotPage = await shotContext.newPage();
+      watchErrors(shotPage, pageErrors);
+      const overflowing: string[] = [];
+      for (const [name, path, heading] of pages) {
+        await shotPage.goto(url(path.replace("{welcome}", welcomeId)), { waitUntil: "networkidle" });
+        await shotPage.getByRole("heading", { level: 1, name: heading }).first().waitFor();
+        if (name === "new-template") await shotPage.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor({ timeout: 15_000 });
+        await screenshot(shotPage, name);
+        if ((await horizontalOverflow(shotPage)) > 0) overflowing.push(name);
+      }
+      await shotContext.clearCookies();
+      for (const [name, path] of [
+        ["signin", "/signin"],
+        ["signup", "/signup"],
+      ]) {
+        await shotPage.goto(url(path), { waitUntil: "networkidle" });
+        await screenshot(shotPage, name);
+        if ((await horizontalOverflow(shotPage)) > 0) overflowing.push(name);
+      }
+      await shotContext.close();
+      expect(overflowing).toEqual([]);
+    });
+  }
+
+  it("raised no uncaught errors (hydration included) in any page", () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
