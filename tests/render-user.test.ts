@@ -1,13 +1,10 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { render } from "@react-email/render";
 import { createElement } from "react";
-import { transform } from "sucrase";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { getDb } from "@/lib/db/client";
 import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
+import { importTsx } from "./support/tsx";
 import { auth, call, createUser, type TestUser } from "./support/api";
 
 const INVOICE = `import { Body, Button, Container, Head, Heading, Hr, Html, Img, Link, Preview, Section, Row, Column, Text } from "@react-email/components";
@@ -188,14 +185,3 @@ export default function Probe() {
     }
   });
 });
-
-let moduleCounter = 0;
-async function importTsx(source: string): Promise<React.ComponentType<any>> {
-  const { code } = transform(source, { transforms: ["typescript", "jsx", "imports"], jsxRuntime: "automatic", production: true });
-  const dir = path.join(process.cwd(), "node_modules", ".cache", "letterpress-tests");
-  await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `user-${process.pid}-${moduleCounter++}.cjs`);
-  await writeFile(file, code);
-  const imported = await import(pathToFileURL(file).href);
-  return (imported.default?.default ?? imported.default) as React.ComponentType<any>;
-}

@@ -1,14 +1,11 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { render } from "@react-email/render";
 import { createElement } from "react";
-import { transform } from "sucrase";
 import { describe, expect, it } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { getCatalogueEntry } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
 import { applyVariablesToSource } from "@/lib/render/react-source";
+import { importTsx } from "./support/tsx";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
 
 const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
@@ -171,15 +168,3 @@ describe("format: react", () => {
     }
   });
 });
-
-let moduleCounter = 0;
-/** Compiles a TSX module the way a user's build would, and imports it (tests only; the app never does this). */
-async function importTsx(source: string): Promise<React.ComponentType> {
-  const { code } = transform(source, { transforms: ["typescript", "jsx", "imports"], jsxRuntime: "automatic", production: true });
-  const dir = path.join(process.cwd(), "node_modules", ".cache", "letterpress-tests");
-  await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `module-${process.pid}-${moduleCounter++}.cjs`);
-  await writeFile(file, code);
-  const imported = await import(pathToFileURL(file).href);
-  return (imported.default?.default ?? imported.default) as React.ComponentType;
-}

@@ -1,0 +1,25 @@
+import "server-only";
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { NextRequest } from "next/server";
+import { errors } from "@/lib/api/errors";
+import { methodNotAllowed, withErrorHandling } from "@/lib/api/with-api-auth";
+import { getConfig } from "@/lib/config";
+
+/**
+ * A Vercel Cron route: `Authorization: Bearer ${CRON_SECRET}`, compared in constant time; without CRON_SECRET nothing
+ * is accepted. Vercel calls GET; POST is accepted for manual runs.
+ */
+export function cronRoute(job: (request: NextRequest) => Promise<Response>) {
+  const run = withErrorHandling(async (request: NextRequest) => {
+    if (!isCronRequest(request.headers.get("authorization"))) throw errors.unauthorized();
+    return job(request);
+  });
+  return { GET: run, POST: run, otherMethods: methodNotAllowed(["GET", "POST"]) };
+}
+
+function isCronRequest(authorization: string | null): boolean {
+  const secret = getConfig().cronSecret;
+  if (!secret || !authorization) return false;
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(authorization), digest(`Bearer ${secret}`));
+}
