@@ -40,7 +40,8 @@ export function findPostgresBinDir(): string | null {
   return null;
 }
 
-function freePort(): Promise<number> {
+/** A port on 127.0.0.1 that was free a moment ago. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
@@ -187,7 +188,7 @@ async function main(argv: string[]): Promise<number> {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.on(signal, () => {
       // With a command running, let it stop first (its exit stops the cluster); otherwise stop now.
-      if (child && child.exitCode === null && child.signalCode === null) child.kill(signal);
+      if (child && child.exitCode === null && child.signalCode === null) signalGroup(child, signal);
       else process.exit(128 + os.constants.signals[signal]);
     });
   }
@@ -200,7 +201,9 @@ async function main(argv: string[]): Promise<number> {
   }
 
   console.error(`[pg-throwaway] ${envName}=${pg.url}`);
-  child = spawn(command[0], command.slice(1), { stdio: "inherit", env: { ...process.env, [envName]: pg.url } });
+  // Its own process group, so a signal reaches everything it started: `npm` exits on SIGTERM without waiting for
+  // its child, which would otherwise keep running against a deleted cluster.
+  child = spawn(command[0], command.slice(1), { stdio: "inherit", detached: true, env: { ...process.env, [envName]: pg.url } });
   const running = child;
   const code = await new Promise<number>((resolve) => {
     running.once("error", (error) => {
@@ -209,8 +212,17 @@ async function main(argv: string[]): Promise<number> {
     });
     running.once("exit", (status, signal) => resolve(status ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1)));
   });
+  signalGroup(running, "SIGTERM"); // anything the command left behind
   await pg.stop();
   return code;
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    // the group is gone already
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {

@@ -1,0 +1,377 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { render } from "@react-email/render";
+import { createElement } from "react";
+import { getCatalogueEntry } from "@/lib/catalogue";
+import { resetConfig } from "@/lib/config";
+import { createAccount } from "@/lib/db/accounts";
+import { createApiKey } from "@/lib/db/api-keys";
+import { closeDb, getDb } from "@/lib/db/client";
+import { addSendingDomain } from "@/lib/db/domains";
+import { addLibraryEntry } from "@/lib/db/library";
+import { startEmbeddedDatabase } from "@/lib/db/embedded";
+import { createTemplateFromSource } from "@/lib/user-templates";
+import { prepareDatabase } from "./lib/database";
+import { findPostgresBinDir, freePort, startThrowawayPostgres, stopThrowawayPostgresSync, type ThrowawayPostgres } from "./pg-throwaway";
+
+// npm run bench [-- --duration S --connections N --only a,b --embedded]
+// Serves the built app (`next start`) on PostgreSQL and measures each scenario with autocannon, one after another, in
+// one run. The database: DATABASE_URL when given, else a throwaway PostgreSQL 15 cluster when its binaries are
+// installed, else the embedded database (in memory, in a child process). The last line of output is one JSON object
+// keyed by scenario: { rps, p50_ms, p99_ms, ratio_to_bare }.
+
+type Fixture = {
+  key: string;
+  welcomeId: string;
+  userTemplateId: string | null;
+  userTemplateError: string | null;
+  sendFrom: string;
+};
+
+type Probe = { status: number; body: { code?: string; message?: string; error?: string } | undefined };
+
+type Scenario = {
+  name: string;
+  description: string;
+  method: "GET" | "POST";
+  path: (f: Fixture) => string;
+  auth: boolean;
+  body?: (f: Fixture) => unknown;
+  /** A reason to skip before probing (say, the fixture could not be made). */
+  unavailable?: (f: Fixture) => string | null;
+  /** A reason to skip given a non-2xx probe answer, for parts of the app still being built. */
+  notBuilt?: (probe: Probe) => string | null;
+};
+
+// Add a scenario here and it is measured, printed and reported in the JSON line.
+const SCENARIOS: Scenario[] = [
+  { name: "bare", description: "GET /api/health (no database, no auth)", method: "GET", path: () => "/api/health", auth: false },
+  { name: "library", description: "GET /api/v1/library", method: "GET", path: () => "/api/v1/library", auth: true },
+  {
+    name: "render_catalogue",
+    description: "POST /api/v1/templates/{welcome}/render",
+    method: "POST",
+    path: (f) => `/api/v1/templates/${f.welcomeId}/render`,
+    auth: true,
+    body: () => ({ variables: { userName: "Ada", productName: "Letterpress" } }),
+  },
+  {
+    name: "render_user",
+    description: "POST /api/v1/templates/{user template}/render (sandboxed)",
+    method: "POST",
+    path: (f) => `/api/v1/templates/${f.userTemplateId}/render`,
+    auth: true,
+    body: () => ({ variables: { name: "Ada" } }),
+    unavailable: (f) => (f.userTemplateId ? null : `could not create a user template: ${f.userTemplateError}`),
+    notBuilt: (probe) =>
+      probe.status === 422 && /compiled/i.test(probe.body?.message ?? "")
+        ? `user templates are not compiled yet (422: ${probe.body?.message})`
+        : null,
+  },
+  {
+    name: "send",
+    description: "POST /api/v1/send (embedded outbox)",
+    method: "POST",
+    path: () => "/api/v1/send",
+    auth: true,
+    body: (f) => ({
+      template_id: f.welcomeId,
+      from: f.sendFrom,
+      to: "reader@example.com",
+      subject: "Welcome to Letterpress",
+      variables: { userName: "Ada" },
+    }),
+  },
+];
+
+const USER_TEMPLATE_SOURCE = `import * as React from "react";
+import { Body, Container, Heading, Html, Text } from "@react-email/components";
+
+export default function Hello({ name = "there" }: { name?: string }) {
+  return (
+    <Html>
+      <Body style={{ fontFamily: "sans-serif" }}>
+        <Container>
+          <Heading>Hello {name}</Heading>
+          <Text>This template was written by a user and renders in the sandbox.</Text>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+`;
+
+const log = (line: string) => console.log(line);
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: "string", default: "10" },
+      connections: { type: "string", default: "20" },
+      only: { type: "string" },
+      embedded: { type: "boolean", default: false },
+    },
+  });
+  const duration = Number(values.duration);
+  const connections = Number(values.connections);
+  if (!(duration > 0) || !Number.isInteger(connections) || connections < 1) {
+    console.error("bench: --duration must be a positive number of seconds and --connections a positive integer");
+    return 2;
+  }
+  const only = values.only ? new Set(["bare", ...values.only.split(",")]) : null;
+  const unknown = [...(only ?? [])].filter((name) => !SCENARIOS.some((s) => s.name === name));
+  if (unknown.length > 0) {
+    console.error(`bench: unknown scenario ${unknown.join(", ")}; scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`);
+    return 2;
+  }
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const cleanUp = async () => {
+    for (const fn of cleanups.reverse().splice(0)) await fn();
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => void cleanUp().then(() => process.exit(130)));
+  }
+
+  const [load] = os.loadavg();
+  log(`Machine: ${os.cpus().length} cores, load average ${load.toFixed(2)}${load > 0.5 ? " (other work is running: figures will be lower and noisier)" : ""}`);
+  try {
+    await ensureBuild();
+    const database = await startDatabase(cleanups, values.embedded);
+    log(`Database: ${database}`);
+
+    await prepareDatabase({ alwaysSeed: true, log: (line) => log(`  ${line}`) });
+    const fixture = await createFixture();
+    await closeDb();
+
+    const floor = await measureRenderFloor(200);
+    log(`Render floor: @react-email/render render() of the welcome template in-process: ${floor.toFixed(3)} ms per call (200 calls)`);
+
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const server = await startNext(port, cleanups);
+    log(`next start on ${base} (pid ${server.pid}); autocannon -c ${connections} -d ${duration} per scenario`);
+    log("");
+
+    const results: Record<string, { rps: number; p50_ms: number; p99_ms: number; ratio_to_bare: number }> = {};
+    const failures: string[] = [];
+    for (const scenario of SCENARIOS) {
+      if (only && !only.has(scenario.name)) continue;
+      const skip = scenario.unavailable?.(fixture) ?? null;
+      if (skip) {
+        log(`${scenario.name.padEnd(17)} skipped: ${skip}`);
+        continue;
+      }
+      const request = {
+        method: scenario.method,
+        url: base + scenario.path(fixture),
+        headers: {
+          ...(scenario.auth ? { "x-api-key": fixture.key } : {}),
+          ...(scenario.body ? { "content-type": "application/json" } : {}),
+        },
+        body: scenario.body ? JSON.stringify(scenario.body(fixture)) : undefined,
+      };
+      const probe = await probeOnce(request);
+      if (probe.status < 200 || probe.status > 299) {
+        const reason =
+          probe.status === 405
+            ? "its route is not built yet (405)"
+            : probe.status === 404 && probe.body?.code === "NOT_FOUND"
+              ? "its route is not built yet (404 NOT_FOUND)"
+              : scenario.notBuilt?.(probe);
+        if (reason) {
+          log(`${scenario.name.padEnd(17)} skipped: ${reason}`);
+          continue;
+        }
+        failures.push(`${scenario.name}: probe answered ${probe.status} ${JSON.stringify(probe.body)}`);
+        log(`${scenario.name.padEnd(17)} FAILED: probe answered ${probe.status} ${JSON.stringify(probe.body)}`);
+        continue;
+      }
+
+      await runAutocannon(request, connections, Math.min(2, duration)); // warm-up: route modules, pools, JIT
+      const result = await runAutocannon(request, connections, duration);
+      const errors = result.non2xx + result.errors + result.timeouts;
+      const rps = round(result.requests.average, 1);
+      const bareRps = results.bare?.rps;
+      results[scenario.name] = {
+        rps,
+        p50_ms: round(result.latency.p50, 2),
+        p99_ms: round(result.latency.p99, 2),
+        ratio_to_bare: bareRps ? round(rps / bareRps, 3) : 1,
+      };
+      const r = results[scenario.name];
+      log(
+        `${scenario.name.padEnd(17)} ${String(rps).padStart(8)} req/s  p50 ${String(r.p50_ms).padStart(6)} ms  ` +
+          `p99 ${String(r.p99_ms).padStart(6)} ms  ${(r.ratio_to_bare * 100).toFixed(1).padStart(5)}% of bare  ` +
+          `(${result.requests.total} requests; ${scenario.description})`,
+      );
+      if (errors > 0) {
+        const message =
+          `${scenario.name}: ${result.non2xx} non-2xx responses (4xx ${result["4xx"]}, 5xx ${result["5xx"]}), ` +
+          `${result.errors} connection errors, ${result.timeouts} timeouts out of ${result.requests.total}`;
+        failures.push(message);
+        log(`${"".padEnd(17)} ERRORS: ${message}`);
+      }
+    }
+
+    if (results.library && results.bare) {
+      const ratio = results.library.ratio_to_bare;
+      log("");
+      log(`library at ${(ratio * 100).toFixed(1)}% of bare (target ≥ 60%): ${ratio >= 0.6 ? "met" : "NOT met"}`);
+    }
+    await cleanUp();
+    for (const failure of failures) console.error(`bench: ${failure}`);
+    console.log(JSON.stringify(results));
+    return failures.length > 0 ? 1 : 0;
+  } catch (error) {
+    console.error(`bench: ${(error as Error).stack ?? error}`);
+    await cleanUp();
+    return 1;
+  }
+}
+
+async function ensureBuild(): Promise<void> {
+  if (existsSync(path.join(".next", "BUILD_ID"))) return;
+  log("No build found (.next/BUILD_ID): running npm run build first…");
+  const code = await new Promise<number | null>((resolve) => {
+    spawn("npm", ["run", "build"], { stdio: "inherit" }).once("exit", resolve);
+  });
+  if (code !== 0) throw new Error(`npm run build failed (exit ${code})`);
+}
+
+/** Points process.env.DATABASE_URL at the bench's database and says which one it is. */
+async function startDatabase(cleanups: (() => Promise<void> | void)[], forceEmbedded: boolean): Promise<string> {
+  if (process.env.DATABASE_URL && !forceEmbedded) return "DATABASE_URL (given)";
+  if (!forceEmbedded && findPostgresBinDir()) {
+    const pg: ThrowawayPostgres = await startThrowawayPostgres();
+    cleanups.push(() => pg.stop());
+    process.on("exit", () => stopThrowawayPostgresSync(pg));
+    process.env.DATABASE_URL = pg.url;
+    resetConfig();
+    return `throwaway ${pg.version} cluster (${pg.url})`;
+  }
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1], "--serve-embedded"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  cleanups.push(() => stopChild(child));
+  process.on("exit", () => child.kill("SIGKILL"));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /^URL (\S+)$/m.exec(out);
+      if (match) resolve(match[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`the embedded database exited early (${code})`)));
+  });
+  process.env.DATABASE_URL = url;
+  resetConfig();
+  const why = forceEmbedded ? "--embedded" : "no PostgreSQL server binaries found; DATABASE_URL unset";
+  return `embedded PGlite, in memory, in a child process (${why}) at ${url}`;
+}
+
+async function createFixture(): Promise<Fixture> {
+  // A paid plan has no API call quota, so the quota never stops the bench.
+  const account = await createAccount({ email: `bench-${randomUUID()}@example.com`, plan: "monthly" });
+  const { key } = await createApiKey(account.id, "bench");
+  for (const slug of ["welcome", "verify-email", "receipt", "newsletter", "team-invite"]) {
+    await addLibraryEntry(account.id, slug, { processor: "bench" });
+  }
+  const [welcome] = await getDb()<{ id: string }[]>`select id from templates where slug = 'welcome' and owner_account_id is null`;
+  const domain = await addSendingDomain(account.id, { domain: "bench.example.com", verified: true });
+  let userTemplateId: string | null = null;
+  let userTemplateError: string | null = null;
+  try {
+    userTemplateId = (await createTemplateFromSource(account.id, { name: "Bench hello", description: "bench", code: USER_TEMPLATE_SOURCE })).id;
+  } catch (error) {
+    userTemplateError = (error as Error).message;
+  }
+  log(`  Bench user ${account.email} on the monthly plan, 5 catalogue templates and 1 own template in the library`);
+  return { key, welcomeId: welcome.id, userTemplateId, userTemplateError, sendFrom: domain.default_sender ?? "hello@bench.example.com" };
+}
+
+async function measureRenderFloor(calls: number): Promise<number> {
+  const entry = getCatalogueEntry("welcome");
+  if (!entry) throw new Error("the welcome template is missing from emails/_catalogue.ts");
+  const element = createElement(entry.component, entry.variables.parse({ userName: "Ada" }));
+  for (let i = 0; i < 20; i++) await render(element);
+  const started = performance.now();
+  for (let i = 0; i < calls; i++) await render(element);
+  return (performance.now() - started) / calls;
+}
+
+async function startNext(port: number, cleanups: (() => Promise<void> | void)[]): Promise<ChildProcess> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(port) };
+  delete env.RESEND_API_KEY; // sends go to the embedded outbox, never to a real provider
+  env.SESSION_SECRET ??= "bench-session-secret-0123456789abcdef0123456789";
+  const child = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => void (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => void (output += chunk.toString()));
+  cleanups.push(() => stopChild(child));
+  process.on("exit", () => child.kill("SIGKILL"));
+
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${output}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (response.ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`next start did not answer /api/health within 60 s:\n${output}`);
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+type Request = { method: "GET" | "POST"; url: string; headers: Record<string, string>; body?: string };
+
+async function probeOnce(request: Request): Promise<Probe> {
+  const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body });
+  const text = await response.text();
+  let body: Probe["body"];
+  try {
+    body = JSON.parse(text) as Probe["body"];
+  } catch {
+    body = { error: text.slice(0, 200) };
+  }
+  return { status: response.status, body };
+}
+
+function runAutocannon(request: Request, connections: number, duration: number): Promise<autocannon.Result> {
+  return autocannon({ ...request, connections, duration });
+}
+
+function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+// Child mode: serve an in-memory embedded database until SIGTERM, so PGlite does not share a core with autocannon.
+if (process.argv[2] === "--serve-embedded") {
+  const db = await startEmbeddedDatabase({ dataDir: "memory://", maxConnections: 32, writeLock: false });
+  console.log(`URL ${db.url}`);
+  const stop = () => void db.stop().then(() => process.exit(0));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  setInterval(() => {}, 1 << 30);
+} else {
+  process.exitCode = await main();
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# npm test: the whole check, fail-fast, in this order:
+#   1. type check (tsc --noEmit)
+#   2. vitest on the embedded database (in-memory PGlite)
+#   3. vitest again on real PostgreSQL, when TEST_DATABASE_URL is set (.ci/run sets it to a throwaway cluster)
+#   4. `next build` with Vercel-like variables and an unreachable DATABASE_URL: the build must not need a live
+#      database (the other Vercel rules are in tests/vercel.test.ts)
+#   5. next build (the normal build, last, so .next/ is the one `npm start` and the e2e tests serve)
+#   6. npm run test:e2e, when package.json has that script
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+started=$SECONDS
+phase_started=$SECONDS
+current=""
+summary=()
+
+phase() {
+  finish_phase
+  current="$1"
+  phase_started=$SECONDS
+  printf '\n\033[1m==> %s\033[0m\n' "$current"
+}
+finish_phase() {
+  if [ -n "$current" ]; then summary+=("$(printf '%-58s %4ss' "$current" $((SECONDS - phase_started)))"); fi
+  current=""
+}
+on_exit() {
+  local code=$?
+  [ -n "$current" ] && summary+=("$(printf '%-58s %4ss  FAILED' "$current" $((SECONDS - phase_started)))")
+  current=""
+  printf '\n\033[1m==> npm test summary\033[0m\n'
+  for line in "${summary[@]}"; do echo "  $line"; done
+  if [ "$code" -eq 0 ]; then
+    echo "  all passed in $((SECONDS - started))s"
+  else
+    echo "  FAILED (exit $code) after $((SECONDS - started))s"
+  fi
+  exit "$code"
+}
+trap on_exit EXIT
+
+# Runs vitest, keeping its "Test Files" and "Tests" lines for the summary at the end.
+vitest_pass() {
+  local label=$1 log
+  shift
+  log=$(mktemp)
+  set +e
+  "$@" npx vitest run 2>&1 | tee "$log"
+  local code=${PIPESTATUS[0]}
+  set -e
+  while IFS= read -r line; do summary+=("$(printf '%-10s %s' "$label" "$line")"); done \
+    < <(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ *(Test Files|Tests) ' | sed 's/^ *//')
+  rm -f "$log"
+  return "$code"
+}
+
+has_script() { node -e 'process.exit(require("./package.json").scripts?.[process.argv[1]] ? 0 : 1)' "$1"; }
+
+phase "Type check (npm run typecheck)"
+npm run -s typecheck
+echo "Type check passed."
+
+phase "Unit and API tests on the embedded database (PGlite, in memory)"
+vitest_pass embedded: env -u TEST_DATABASE_URL -u DATABASE_URL
+
+if [ -n "${TEST_DATABASE_URL:-}" ]; then
+  safe_url=$(node -e 'const u = new URL(process.argv[1]); if (u.password) u.password = "***"; console.log(u.toString())' "$TEST_DATABASE_URL")
+  phase "Unit and API tests on PostgreSQL (TEST_DATABASE_URL=$safe_url)"
+  vitest_pass postgres: env -u DATABASE_URL
+else
+  echo
+  echo "TEST_DATABASE_URL is not set: skipping the pass on real PostgreSQL (.ci/run sets it to a throwaway cluster)."
+fi
+
+phase "Vercel-like build (VERCEL=1, preview, unreachable DATABASE_URL)"
+env VERCEL=1 VERCEL_ENV=preview \
+  VERCEL_URL=letterpress-abc123-acme.vercel.app \
+  VERCEL_BRANCH_URL=letterpress-git-feature-acme.vercel.app \
+  VERCEL_PROJECT_PRODUCTION_URL=letterpress.example.com \
+  DATABASE_URL=postgres://postgres:postgres@127.0.0.1:9/unreachable \
+  SESSION_SECRET=ci-session-secret-0123456789abcdef0123456789 \
+  CRON_SECRET=ci-cron-secret-0123456789 \
+  npm run -s build
+
+phase "Production build (npm run build)"
+npm run -s build
+
+if has_script test:e2e; then
+  phase "End-to-end tests (npm run test:e2e)"
+  npm run -s test:e2e
+else
+  echo
+  echo "No test:e2e script in package.json yet: skipping the end-to-end tests."
+fi
+
+finish_phase
