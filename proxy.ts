@@ -3,8 +3,9 @@ import { LOCAL_SESSION_COOKIE, verifyLocalSessionToken } from "@/lib/auth/sessio
 import { getConfig } from "@/lib/config";
 import { updateSupabaseSession } from "@/lib/supabase/proxy";
 
-// Next 16's proxy (formerly middleware), on the Node.js runtime. With Supabase Auth it refreshes the session on every
-// request, /api included, so route handlers see a valid access token. Only dashboard pages redirect to sign-in: /api
+// Next 16's proxy (formerly middleware), on the Node.js runtime. With Supabase Auth it refreshes the session for pages
+// and the dashboard's own routes. The public API, webhooks, cron and health routes are kept out of the matcher: running
+// the proxy costs every API-key call about a third of its throughput, and withApiAuth refreshes a cookie session itself. Only dashboard pages redirect to sign-in: /api
 // answers 401 JSON itself, never a login redirect. The pages check the session again (lib/auth/current.ts); this is
 // the fast path that avoids rendering a page for a visitor.
 
@@ -50,6 +51,7 @@ function withCookies(redirect: NextResponse, from: NextResponse): NextResponse {
 }
 
 export const config = {
-  // Everything but static files: API routes included, so Supabase sessions are refreshed before handlers read them.
-  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg|.*\\.(?:svg|png|jpg|jpeg|gif|webp|ico|css|js|map)$).*)"],
+  matcher: [
+    "/((?!api/v1/|api/health|api/webhooks/|api/cron/|_next/static|_next/image|favicon.ico|icon.svg|.*\\.(?:svg|png|jpg|jpeg|gif|webp|ico|css|js|map)$).*)",
+  ],
 };

@@ -86,6 +86,9 @@ function sessionCookies(accessToken: string, user: User, options: { expiresAt?: 
   return chunks.map((chunk, index) => `${cookieName}.${index}=${chunk}`).join("; ");
 }
 
+/** The auth server's answer to the next refresh-token grant (one use); refused when null. */
+let nextRefresh: Record<string, unknown> | null = null;
+
 const newUser = (): User => ({ id: randomUUID(), email: `sb-${randomUUID().slice(0, 8)}@example.com` });
 
 function usageWith(cookie: string) {
@@ -109,6 +112,9 @@ beforeAll(async () => {
     response.setHeader("content-type", "application/json");
     if (request.method === "GET" && request.url === "/auth/v1/.well-known/jwks.json") {
       response.end(JSON.stringify({ keys: [jwk] }));
+    } else if (request.url?.startsWith("/auth/v1/token") && nextRefresh) {
+      response.end(JSON.stringify(nextRefresh));
+      nextRefresh = null;
     } else if (request.url?.startsWith("/auth/v1/token")) {
       response.statusCode = 400;
       response.end(JSON.stringify({ code: 400, error_code: "refresh_token_not_found", msg: "Invalid Refresh Token: Refresh Token Not Found" }));
@@ -217,6 +223,28 @@ describe("Supabase session cookies on the API", () => {
     const refused = await usageWith(sessionCookies(expired, user, { expiresAt: Math.floor(Date.now() / 1000) - 60 }));
     expect(refused.status).toBe(401);
     expect(requests.filter((line) => line.startsWith("POST /auth/v1/token")).length).toBeGreaterThan(before);
+  });
+
+  it("refreshes an expired session while answering the API call, and sends the new cookies back", async () => {
+    const user = newUser();
+    const now = Math.floor(Date.now() / 1000);
+    const freshToken = es256(claimsFor(user));
+    nextRefresh = {
+      access_token: freshToken,
+      token_type: "bearer",
+      expires_in: 3600,
+      expires_at: now + 3600,
+      refresh_token: "rotated-refresh-token",
+      user: { id: user.id, aud: "authenticated", role: "authenticated", email: user.email, app_metadata: {}, user_metadata: {}, created_at: new Date().toISOString() },
+    };
+    const expired = sessionCookies(es256(claimsFor(user, { expiresIn: -60 })), user, { expiresAt: now - 60 });
+    const result = await usageWith(expired);
+    expect(result.status).toBe(200);
+    expect(result.body.success).toBe(true);
+    const refreshed = result.headers.getSetCookie().find((cookie) => cookie.startsWith(`${cookieName}=base64-`));
+    expect(refreshed).toBeDefined();
+    const session = JSON.parse(Buffer.from(refreshed!.split(";")[0].slice(`${cookieName}=base64-`.length), "base64url").toString("utf8"));
+    expect(session).toMatchObject({ access_token: freshToken, refresh_token: "rotated-refresh-token" });
   });
 
   it("refuses a tampered payload and a missing or garbled cookie with 401", async () => {

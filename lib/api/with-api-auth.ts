@@ -4,14 +4,18 @@ import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { hashApiKey, isWellFormedApiKey } from "@/lib/api-keys";
 import { ApiError, errors, zodDetails } from "@/lib/api/errors";
-import { readSessionAccountId } from "@/lib/auth/session";
+import { readSession, type SessionIdentity } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
 import { authenticateAndMeter, type Credential, type MeteredCaller } from "@/lib/db/metering";
 import { billingPeriod } from "@/lib/plans";
 
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-export type Caller = MeteredCaller & { via: "api_key" | "session" };
+export type Caller = MeteredCaller & {
+  via: "api_key" | "session";
+  /** A browser session refreshed while authenticating: its cookies go on the response. */
+  refreshedCookies: SessionIdentity["refreshedCookies"];
+};
 
 export type HandlerContext<Q, B> = {
   request: NextRequest;
@@ -67,6 +71,11 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
       response = errorResponse(error, requestId);
     }
     response.headers.set("X-Request-Id", requestId);
+    if (caller?.refreshedCookies.length) {
+      const withCookies = response instanceof NextResponse ? response : new NextResponse(response.body, response);
+      for (const { name, value, options } of caller.refreshedCookies) withCookies.cookies.set(name, value, options);
+      response = withCookies;
+    }
     if (caller?.metered) {
       for (const [name, value] of Object.entries(rateLimitHeaders(caller, reset))) response.headers.set(name, value);
     }
@@ -90,15 +99,15 @@ export function withErrorHandling(handler: (request: NextRequest) => Promise<Res
 }
 
 async function authenticate(request: NextRequest, metered: boolean, periodStart: Date): Promise<Caller> {
-  const credential = await readCredential(request);
+  const { credential, refreshedCookies } = await readCredential(request);
   const caller = await authenticateAndMeter(credential, metered, periodStart);
   if (!caller) throw errors.unauthorized();
-  return { ...caller, via: credential.kind };
+  return { ...caller, via: credential.kind, refreshedCookies };
 }
 
 // Checked in the contract's order: X-API-Key, then Authorization: Bearer, then the session cookie. A header that is
 // present but malformed is refused rather than skipped, so a typo never silently falls through to a cookie.
-async function readCredential(request: NextRequest): Promise<Credential> {
+async function readCredential(request: NextRequest): Promise<{ credential: Credential; refreshedCookies: SessionIdentity["refreshedCookies"] }> {
   const apiKeyHeader = request.headers.get("x-api-key");
   if (apiKeyHeader !== null) return apiKeyCredential(apiKeyHeader.trim());
   const authorization = request.headers.get("authorization");
@@ -107,15 +116,15 @@ async function readCredential(request: NextRequest): Promise<Credential> {
     if (!match) throw errors.unauthorized();
     return apiKeyCredential(match[1]);
   }
-  const accountId = await readSessionAccountId(request);
-  if (!accountId) throw errors.unauthorized();
+  const session = await readSession(request);
+  if (!session) throw errors.unauthorized();
   if (request.method !== "GET" && request.method !== "HEAD" && !isSameOrigin(request)) throw errors.csrfRejected();
-  return { kind: "session", accountId };
+  return { credential: { kind: "session", accountId: session.accountId }, refreshedCookies: session.refreshedCookies };
 }
 
-function apiKeyCredential(key: string): Credential {
+function apiKeyCredential(key: string) {
   if (!isWellFormedApiKey(key)) throw errors.unauthorized();
-  return { kind: "api_key", keyHash: hashApiKey(key) };
+  return { credential: { kind: "api_key", keyHash: hashApiKey(key) } as Credential, refreshedCookies: [] };
 }
 
 function isSameOrigin(request: NextRequest): boolean {

@@ -70,14 +70,14 @@ const supabaseProvider: AuthProvider = {
     // With email confirmation on, Supabase answers without a session (and, for an email already registered, with a
     // user that has no identities: deliberately the same answer, so sign-up does not reveal who has an account).
     if (!data.session || !data.user) return { status: "check_email" };
-    await getOrCreateAccountForAuthUser(data.user.id, data.user.email ?? credentials.email);
+    await linkAccountOrThrow(data.user.id, data.user.email ?? credentials.email);
     return { status: "signed_in" };
   },
   async signIn(credentials) {
     const supabase = await supabaseClient();
     const { data, error } = await supabase.auth.signInWithPassword(credentials);
     if (error) throw mapSupabaseError(error);
-    await getOrCreateAccountForAuthUser(data.user.id, data.user.email ?? credentials.email);
+    await linkAccountOrThrow(data.user.id, data.user.email ?? credentials.email);
   },
   async signOut() {
     const supabase = await supabaseClient();
@@ -90,9 +90,16 @@ const supabaseProvider: AuthProvider = {
     const { data, error } = await supabase.auth.getClaims();
     if (error || !data?.claims?.sub) return null;
     const email = typeof data.claims.email === "string" ? data.claims.email : `${data.claims.sub}@users.supabase`;
-    return (await getOrCreateAccountForAuthUser(data.claims.sub, email)).id;
+    return (await getOrCreateAccountForAuthUser(data.claims.sub, email))?.id ?? null;
   },
 };
+
+// An email can belong to one sign-in only: a second Supabase user with an account's email is refused, not merged.
+async function linkAccountOrThrow(authUserId: string, email: string): Promise<void> {
+  if (!(await getOrCreateAccountForAuthUser(authUserId, email))) {
+    throw new AuthError("EMAIL_TAKEN", "An account with this email already exists. Sign in with the method you used before.");
+  }
+}
 
 async function supabaseClient() {
   const { createSupabaseServerClient } = await import("@/lib/supabase/server");

@@ -43,12 +43,19 @@ export function verifyLocalSessionToken(token: string, now = Date.now()): string
   }
 }
 
-/** The account id behind the request's session cookie, or null. */
-export async function readSessionAccountId(request: NextRequest): Promise<string | null> {
+export type SessionIdentity = {
+  accountId: string;
+  /** Cookies of a session refreshed while reading it (Supabase), to be set on the response. */
+  refreshedCookies: { name: string; value: string; options: Record<string, unknown> }[];
+};
+
+/** The account behind the request's session cookie, or null. */
+export async function readSession(request: NextRequest): Promise<SessionIdentity | null> {
   if (getConfig().supabase) {
-    const { readSupabaseAccountId } = await import("@/lib/auth/supabase");
-    return readSupabaseAccountId(request);
+    const { readSupabaseSession } = await import("@/lib/auth/supabase");
+    return readSupabaseSession(request);
   }
   const token = request.cookies.get(LOCAL_SESSION_COOKIE)?.value;
-  return token ? verifyLocalSessionToken(token) : null;
+  const accountId = token ? verifyLocalSessionToken(token) : null;
+  return accountId ? { accountId, refreshedCookies: [] } : null;
 }

@@ -60,11 +60,26 @@ export async function setAccountPlan(id: string, plan: PlanName): Promise<Accoun
   return account;
 }
 
-/** The account of a Supabase Auth user, created on first sight. */
-export async function getOrCreateAccountForAuthUser(authUserId: string, email: string): Promise<Account> {
-  const [account] = await getDb()<Account[]>`
-    insert into accounts (email, auth_user_id) values (${email}, ${authUserId})
-    on conflict (auth_user_id) do update set email = excluded.email
-    returning id, email, plan, created_at`;
-  return account;
+/**
+ * The account of a Supabase Auth user: found by its auth user id (a read, on every request after the first), else an
+ * operator-created account with the same email and no auth user yet is linked, else a new account is created. Null
+ * when the email already belongs to another auth user.
+ */
+export async function getOrCreateAccountForAuthUser(authUserId: string, email: string): Promise<Account | null> {
+  const db = getDb();
+  const [existing] = await db<Account[]>`select id, email, plan, created_at from accounts where auth_user_id = ${authUserId}`;
+  if (existing) return existing;
+  const [account] = await db<Account[]>`
+    with linked as (
+      update accounts set auth_user_id = ${authUserId}, updated_at = now()
+      where lower(email) = lower(${email}) and auth_user_id is null
+      returning id, email, plan, created_at
+    ), inserted as (
+      insert into accounts (email, auth_user_id)
+      select ${email}, ${authUserId} where not exists (select 1 from linked)
+      on conflict do nothing
+      returning id, email, plan, created_at
+    )
+    select * from linked union all select * from inserted`;
+  return account ?? null;
 }

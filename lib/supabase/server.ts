@@ -4,15 +4,20 @@ import type { NextRequest } from "next/server";
 import WebSocket from "ws";
 import { getConfig } from "@/lib/config";
 
-// A fresh client per request, reading the request's cookies (Supabase's Next.js pattern). Route handlers never write
-// cookies here: the session-refresh proxy (proxy.ts) does that before the request reaches them.
-export function createSupabaseClientForRequest(request: NextRequest) {
+export type CookieToSet = { name: string; value: string; options: Record<string, unknown> };
+
+// A fresh client per request, reading the request's cookies (Supabase's Next.js pattern). The API routes stay out of
+// the session-refresh proxy (it costs every API-key call), so a refreshed session is collected in `refreshed` for
+// the caller to put on its response.
+export function createSupabaseClientForRequest(request: NextRequest, refreshed: CookieToSet[]) {
   const supabase = getConfig().supabase;
   if (!supabase) throw new Error("Supabase is not configured");
   return createServerClient(supabase.url, supabase.publishableKey, {
     cookies: {
       getAll: () => request.cookies.getAll(),
-      setAll: () => {},
+      setAll: (cookiesToSet) => {
+        refreshed.push(...cookiesToSet.map(({ name, value, options }) => ({ name, value, options: options as Record<string, unknown> })));
+      },
     },
     // supabase-js on Node 20 has no native WebSocket; realtime is unused, but the client refuses to start without one.
     realtime: { transport: WebSocket as never },

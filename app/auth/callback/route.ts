@@ -23,6 +23,7 @@ export async function GET(request: NextRequest) {
       ? await supabase.auth.verifyOtp({ type, token_hash: tokenHash })
       : { data: { user: null }, error: new Error("missing code") };
   if (error || !data.user) return failed;
-  await getOrCreateAccountForAuthUser(data.user.id, data.user.email ?? `${data.user.id}@users.supabase`);
+  const account = await getOrCreateAccountForAuthUser(data.user.id, data.user.email ?? `${data.user.id}@users.supabase`);
+  if (!account) return failed;
   return NextResponse.redirect(new URL(next, origin));
 }
