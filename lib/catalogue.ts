@@ -1,9 +1,8 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { z } from "zod";
 import { catalogue, type CatalogueEntry } from "@/emails/_catalogue";
-import type { CatalogueSeed } from "@/lib/db/templates";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
+
+export { catalogue };
 
 // The trusted catalogue: components compiled into the app (rendered natively, no per-request compilation) and
 // their zod variable schemas, keyed by slug.
@@ -34,20 +33,4 @@ export function declareVariables(schema: z.ZodObject): VariableDeclaration[] {
       ...(property.description ? { description: property.description } : {}),
     };
   });
-}
-
-export async function loadCatalogueSeeds(root = process.cwd()): Promise<CatalogueSeed[]> {
-  return Promise.all(
-    catalogue.map(async (entry) => ({
-      slug: entry.slug,
-      name: entry.name,
-      description: entry.description,
-      price: entry.price,
-      category: entry.category,
-      author: entry.author,
-      previewImageUrl: entry.previewImageUrl,
-      code: await readFile(path.join(root, entry.file), "utf8"),
-      variables: declareVariables(entry.variables),
-    })),
-  );
 }

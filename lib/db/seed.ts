@@ -1,13 +1,33 @@
 import "server-only";
-import { loadCatalogueSeeds } from "@/lib/catalogue";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { catalogue, declareVariables } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
-import { upsertCatalogueTemplate } from "@/lib/db/templates";
+import { upsertCatalogueTemplate, type CatalogueSeed } from "@/lib/db/templates";
+
+// Seeding reads the catalogue's source files from disk, so only scripts and tests import this module: the app's
+// server bundle must not trace the project's files.
+
+export async function loadCatalogueSeeds(root = process.cwd()): Promise<CatalogueSeed[]> {
+  return Promise.all(
+    catalogue.map(async (entry) => ({
+      slug: entry.slug,
+      name: entry.name,
+      description: entry.description,
+      price: entry.price,
+      category: entry.category,
+      author: entry.author,
+      previewImageUrl: entry.previewImageUrl,
+      code: await readFile(path.join(root, entry.file), "utf8"),
+      variables: declareVariables(entry.variables),
+    })),
+  );
+}
 
 /** Writes the catalogue in emails/ into the database (idempotent: templates are matched by slug). */
 export async function seedCatalogue(): Promise<{ slug: string; id: string }[]> {
-  const seeds = await loadCatalogueSeeds();
   const seeded = [];
-  for (const seed of seeds) seeded.push(await upsertCatalogueTemplate(seed));
+  for (const seed of await loadCatalogueSeeds()) seeded.push(await upsertCatalogueTemplate(seed));
   return seeded;
 }
 
