@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
+import { digestLiteral, isUuid, jsonLiteral, keywordLiteral, timestampLiteral, uuidLiteral } from "@/lib/db/literals";
 import { API_CALL_LIMITS, type PlanName } from "@/lib/plans";
 
 export type Credential = { kind: "api_key"; keyHash: string } | { kind: "session"; accountId: string };
@@ -19,24 +20,25 @@ export type MeteredCaller = {
 };
 
 /**
- * Resolves the credential and, for a metered endpoint, counts the call — one database round trip, decided
- * atomically by `authenticate_and_meter` so concurrent requests never exceed the quota.
+ * Resolves the credential and, for a metered endpoint, counts the call — one database round trip (a simple-protocol
+ * query, see lib/db/literals.ts), decided atomically by `authenticate_and_meter` so concurrent requests never exceed
+ * the quota.
  */
 export async function authenticateAndMeter(
   credential: Credential,
   metered: boolean,
   periodStart: Date,
 ): Promise<MeteredCaller | null> {
-  const db = getDb();
-  const [row] = await db<
+  if (credential.kind === "session" && !isUuid(credential.accountId)) return null;
+  const [row] = await getDb().unsafe<
     { account_id: string; email: string; plan: PlanName; metered: boolean; allowed: boolean; used: number; quota: number | null }[]
-  >`select * from authenticate_and_meter(
-      ${credential.kind === "api_key" ? credential.keyHash : null},
-      ${credential.kind === "session" ? credential.accountId : null},
-      ${metered ? "api_calls" : null},
-      ${periodStart},
-      ${db.json(API_CALL_LIMITS)}
-    )`;
+  >(`select * from authenticate_and_meter(
+      ${digestLiteral(credential.kind === "api_key" ? credential.keyHash : null)},
+      ${uuidLiteral(credential.kind === "session" ? credential.accountId : null)},
+      ${keywordLiteral(metered ? "api_calls" : null, ["api_calls"])},
+      ${timestampLiteral(periodStart)},
+      ${jsonLiteral(API_CALL_LIMITS)}
+    )`);
   if (!row) return null;
   return {
     accountId: row.account_id,

@@ -1,6 +1,7 @@
 import "server-only";
 import type postgres from "postgres";
 import { getDb, type Tx } from "@/lib/db/client";
+import { integerLiteral, uuidLiteral } from "@/lib/db/literals";
 import type { LibraryEntry } from "@/lib/schemas/library";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
 
@@ -25,20 +26,21 @@ export type TemplateRecord = {
 
 export type LibraryPage = { templates: LibraryEntry[]; total: number };
 
-/** One round trip: the page (newest addition first) and the library's total size. */
+/** One round trip: the page (newest addition first) and the library's total size. Hot path: see lib/db/literals.ts. */
 export async function listLibrary(accountId: string, limit: number, offset: number): Promise<LibraryPage> {
-  const rows = await getDb()<
+  const account = uuidLiteral(accountId);
+  const rows = await getDb().unsafe<
     (Omit<LibraryEntry, "price" | "added_at" | "updated_at"> & { total: number; price: string | null; added_at: Date; updated_at: Date })[]
-  >`
-    with total as (select count(*)::int as n from library_entries where account_id = ${accountId})
+  >(`
+    with total as (select count(*)::int as n from library_entries where account_id = ${account})
     select total.n as total, page.* from total left join lateral (
       select t.id, t.name, t.description, t.is_public, t.price, t.slug, t.category, t.author,
              l.added_via, l.added_at, t.updated_at, t.preview_image_url as preview_url
       from library_entries l join templates t on t.id = l.template_id
-      where l.account_id = ${accountId}
+      where l.account_id = ${account}
       order by l.added_at desc, l.template_id
-      limit ${limit} offset ${offset}
-    ) page on true`;
+      limit ${integerLiteral(limit)} offset ${integerLiteral(offset)}
+    ) page on true`);
   const total = rows[0]?.total ?? 0;
   const templates = rows
     .filter((row) => row.id !== null)
