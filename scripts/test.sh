@@ -14,6 +14,9 @@ started=$SECONDS
 phase_started=$SECONDS
 current=""
 summary=()
+tests_passed=0
+tests_failed=0
+tests_skipped=0
 
 phase() {
   finish_phase
@@ -36,23 +39,37 @@ on_exit() {
   else
     echo "  FAILED (exit $code) after $((SECONDS - started))s"
   fi
+  # One plain closing line over every test run, for tools that read it.
+  echo "tests: ${tests_passed} passed, ${tests_failed} failed, ${tests_skipped} skipped"
   exit "$code"
 }
 trap on_exit EXIT
 
-# Runs vitest, keeping its "Test Files" and "Tests" lines for the summary at the end.
-vitest_pass() {
-  local label=$1 log
+# Runs a vitest command, keeping its "Test Files" and "Tests" lines for the summary and adding up its counts.
+run_vitest() {
+  local label=$1 log line count
   shift
   log=$(mktemp)
   set +e
-  "$@" npx vitest run 2>&1 | tee "$log"
+  "$@" 2>&1 | tee "$log"
   local code=${PIPESTATUS[0]}
   set -e
-  while IFS= read -r line; do summary+=("$(printf '%-10s %s' "$label" "$line")"); done \
-    < <(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ *(Test Files|Tests) ' | sed 's/^ *//')
+  while IFS= read -r line; do
+    summary+=("$(printf '%-10s %s' "$label" "$line")")
+    if [[ $line == Tests* ]]; then
+      count=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+' || true); tests_passed=$((tests_passed + ${count:-0}))
+      count=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || true); tests_failed=$((tests_failed + ${count:-0}))
+      count=$(grep -oE '[0-9]+ skipped' <<<"$line" | grep -oE '[0-9]+' || true); tests_skipped=$((tests_skipped + ${count:-0}))
+    fi
+  done < <(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ *(Test Files|Tests) ' | sed 's/^ *//')
   rm -f "$log"
   return "$code"
+}
+
+vitest_pass() {
+  local label=$1
+  shift
+  run_vitest "$label" "$@" npx vitest run
 }
 
 has_script() { node -e 'process.exit(require("./package.json").scripts?.[process.argv[1]] ? 0 : 1)' "$1"; }
@@ -88,7 +105,7 @@ npm run -s build
 
 if has_script test:e2e; then
   phase "End-to-end tests (npm run test:e2e)"
-  npm run -s test:e2e
+  run_vitest "e2e:" npm run -s test:e2e
 else
   echo
   echo "No test:e2e script in package.json yet: skipping the end-to-end tests."
