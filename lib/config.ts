@@ -40,7 +40,7 @@ const envSchema = z.object({
   CRON_SECRET: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   PORT: optionalString.pipe(z.string().regex(/^\d{1,5}$/, "must be a port number").optional()),
   STRIPE_SECRET_KEY: optionalString.pipe(
-    z.string().regex(/^(sk|rk)_(test|live)_\w+$/, "must be a Stripe secret key (sk_live_…, sk_test_… or a restricted rk_… key)").optional(),
+    z.string().regex(/^(sk|rk)_(test|live)_\w+$/, "must be a Stripe secret key (sk_… in live or test mode, or a restricted rk_… key)").optional(),
   ),
   STRIPE_WEBHOOK_SECRET: optionalString.pipe(z.string().regex(/^whsec_\w+$/, "must be a webhook signing secret (whsec_…)").optional()),
   STRIPE_PRICE_MONTHLY: optionalString.pipe(z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_…)").optional()),

@@ -382,6 +382,19 @@ function fromError(error: unknown): EngineResult {
   return { ok: false, kind: "memory", message: `Sandbox failure (${error instanceof Error ? error.message : String(error)})` };
 }
 
+/** A sandbox that is still in service: another call may retire one between acquire() and its use. */
+async function acquireLive(cacheKey: string, compiledCode: string, limits: SandboxLimits): Promise<{ sandbox: Sandbox } | EngineResult> {
+  try {
+    let sandbox: Sandbox;
+    do {
+      sandbox = await acquire(cacheKey, compiledCode, limits);
+    } while (sandbox.retired);
+    return { sandbox };
+  } catch (error) {
+    return fromError(error);
+  }
+}
+
 /**
  * Renders the compiled template with the props (a JSON object string).
  * `onStart` is called once the sandbox is ready, right before the
@@ -392,15 +405,9 @@ export async function engineRender(
   onStart: () => void,
 ): Promise<EngineResult> {
   const { limits } = req;
-  let sandbox: Sandbox;
-  try {
-    do {
-      // Another call may have retired the sandbox between acquire() and here.
-      sandbox = await acquire(req.cacheKey, req.compiledCode, limits);
-    } while (sandbox.retired);
-  } catch (error) {
-    return fromError(error);
-  }
+  const acquired = await acquireLive(req.cacheKey, req.compiledCode, limits);
+  if (!("sandbox" in acquired)) return acquired;
+  const { sandbox } = acquired;
   onStart();
   // Everything below is synchronous: no other call can use this sandbox meanwhile.
   let failure: Failure | null = null;
@@ -477,14 +484,9 @@ export async function enginePreview(
   onStart: () => void,
 ): Promise<EngineResult> {
   const { limits } = req;
-  let sandbox: Sandbox;
-  try {
-    do {
-      sandbox = await acquire(req.cacheKey, req.compiledCode, limits);
-    } while (sandbox.retired);
-  } catch (error) {
-    return fromError(error);
-  }
+  const acquired = await acquireLive(req.cacheKey, req.compiledCode, limits);
+  if (!("sandbox" in acquired)) return acquired;
+  const { sandbox } = acquired;
   onStart();
   let failure: Failure | null = null;
   let json: string | null = null;
