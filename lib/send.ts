@@ -2,7 +2,7 @@ import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { errors, zodDetails, type ValidationDetail } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
-import { listSendingDomains, type SendingDomain } from "@/lib/db/domains";
+import type { SendingDomain } from "@/lib/db/domains";
 import { dispatchDueScheduledEmails, markEmailAccepted, markEmailFailed, recordCountedEmail } from "@/lib/db/emails";
 import {
   claimIdempotencyKey,
@@ -10,7 +10,7 @@ import {
   deleteExpiredIdempotencyKeys,
   releaseIdempotencyKey,
 } from "@/lib/db/idempotency";
-import { findLibraryTemplate } from "@/lib/db/templates";
+import { findSendContext } from "@/lib/db/templates";
 import { describeEmailUsage } from "@/lib/db/usage";
 import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
 import { reportOverageEmail } from "@/lib/payments";
@@ -56,10 +56,7 @@ function parseSendRequest(rawBody: Record<string, unknown>): SendRequest {
 }
 
 async function performSend(caller: SendCaller, request: SendRequest, providerKey: string | null): Promise<Record<string, unknown>> {
-  const [domains, template] = await Promise.all([
-    listSendingDomains(caller.accountId),
-    findLibraryTemplate(caller.accountId, request.template_id),
-  ]);
+  const { domains, template } = await findSendContext(caller.accountId, request.template_id);
   const from = resolveSender(request.from, domains, getConfig().sharedSendingDomain);
   if (!template) throw errors.templateNotFound(NOT_IN_LIBRARY_MESSAGE);
 

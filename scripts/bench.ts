@@ -19,7 +19,7 @@ import { createTemplateFromSource } from "@/lib/user-templates";
 import { prepareDatabase } from "./lib/database";
 import { findPostgresBinDir, freePort, startThrowawayPostgres, stopThrowawayPostgresSync, type ThrowawayPostgres } from "./pg-throwaway";
 
-// npm run bench [-- --duration S --connections N --only a,b --embedded]
+// npm run bench [-- --duration S --connections N --only a,b --embedded --cpu-prof DIR]
 // Serves the built app (`next start`) on PostgreSQL and measures each scenario with autocannon, one after another, in
 // one run. The database: DATABASE_URL when given, else a throwaway PostgreSQL 15 cluster when its binaries are
 // installed, else the embedded database (in memory, in a child process). The last line of output is one JSON object
@@ -115,6 +115,8 @@ async function main(): Promise<number> {
       connections: { type: "string", default: "20" },
       only: { type: "string" },
       embedded: { type: "boolean", default: false },
+      // Writes a V8 CPU profile of the server to DIR when it stops (open it in Chrome DevTools).
+      "cpu-prof": { type: "string" },
     },
   });
   const duration = Number(values.duration);
@@ -153,7 +155,7 @@ async function main(): Promise<number> {
 
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const server = await startNext(port, cleanups);
+    const server = await startNext(port, cleanups, values["cpu-prof"]);
     log(`next start on ${base} (pid ${server.pid}); autocannon -c ${connections} -d ${duration} per scenario`);
     log("");
 
@@ -304,11 +306,12 @@ async function measureRenderFloor(calls: number): Promise<number> {
   return (performance.now() - started) / calls;
 }
 
-async function startNext(port: number, cleanups: (() => Promise<void> | void)[]): Promise<ChildProcess> {
+async function startNext(port: number, cleanups: (() => Promise<void> | void)[], cpuProfileDir?: string): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(port) };
   delete env.RESEND_API_KEY; // sends go to the embedded outbox, never to a real provider
   env.SESSION_SECRET ??= "bench-session-secret-0123456789abcdef0123456789";
-  const child = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], {
+  const profiling = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfileDir)}`] : [];
+  const child = spawn(process.execPath, [...profiling, path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,9 +1,10 @@
-import { render } from "@react-email/render";
+import { render, toPlainText as reactEmailToPlainText } from "@react-email/render";
 import { createElement } from "react";
 import { describe, expect, it } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
-import { getCatalogueEntry } from "@/lib/catalogue";
+import { catalogue, getCatalogueEntry } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
+import { toPlainText as toPlainTextOnce } from "@/lib/render/plain-text";
 import { applyVariablesToSource } from "@/lib/render/react-source";
 import { importTsx } from "./support/tsx";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
@@ -100,6 +101,16 @@ describe("catalogue rendering", () => {
     expect(result.body.text).not.toContain("<");
   });
 
+  it("gives exactly the plain text @react-email/render's toPlainText() gives, for every catalogue template", async () => {
+    for (const entry of catalogue) {
+      const html = await render(createElement(entry.component, entry.variables.parse(sampleVariables(entry.variables))));
+      expect(toPlainTextOnce(html), entry.slug).toBe(reactEmailToPlainText(html));
+    }
+    const tricky = '<p>A <a href="https://x.test">https://x.test</a> <img alt="i" src="i.png"> <span data-skip-in-text="true">no</span></p>' +
+      '<table><tr><td>one</td><th>two</th></tr></table><table data-text-format="dataTable"><tr><td>a</td><td>b</td></tr></table>';
+    expect(toPlainTextOnce(tricky)).toBe(reactEmailToPlainText(tricky));
+  });
+
   it("escapes variables: markup in a value never becomes markup", async () => {
     const user = await createUser();
     const attack = `<script>alert(1)</script><img src=x onerror=alert(2)>"'&`;
@@ -168,3 +179,14 @@ describe("format: react", () => {
     }
   });
 });
+
+/** Values for a catalogue template's required variables (URLs where the name says so), so its schema parses. */
+function sampleVariables(schema: (typeof catalogue)[number]["variables"]): Record<string, unknown> {
+  const json = schema.toJSONSchema({ io: "input", unrepresentable: "any" }) as { properties?: Record<string, { type?: string }>; required?: string[] };
+  const values: Record<string, unknown> = {};
+  for (const name of json.required ?? []) {
+    const type = json.properties?.[name]?.type;
+    values[name] = type === "number" ? 3 : type === "boolean" ? true : type === "array" ? [] : /url/i.test(name) ? "https://acme.test/x" : "Sample";
+  }
+  return values;
+}

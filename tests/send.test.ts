@@ -137,6 +137,19 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     expect(await counter(user, "api_calls")).toBe(1);
   });
 
+  it("keeps text that looks like SQL quoting byte for byte (the record goes out as one query with inlined literals)", async () => {
+    const user = await sender();
+    const tricky = "It's $$ $lp_0123456789abcdef$ $tag$ \\' \\\\ ''); drop table sent_emails; -- ü 😀";
+    const result = await post(
+      user,
+      message(user, { subject: tricky, text: tricky, headers: { "X-Note": tricky }, reply_to: ["a'b@example.com"], variables: { userName: tricky } }),
+    );
+    expect(result.status).toBe(200);
+    const [row] = await getDb()`select * from sent_emails where account_id = ${user.accountId}`;
+    expect(row).toMatchObject({ subject: tricky, text_body: tricky, headers: { "X-Note": tricky }, reply_to: ["a'b@example.com"] });
+    expect(row.html).toContain("It&#x27;s $$ $lp_0123456789abcdef$ $tag$");
+  });
+
   it("stores the rendered HTML with the variables in it, HTML-escaped, and the request's own text", async () => {
     const user = await sender();
     const hostile = `<script>alert("x")</script> & 'co'`;

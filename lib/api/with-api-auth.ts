@@ -17,21 +17,28 @@ export type Caller = MeteredCaller & {
   refreshedCookies: SessionIdentity["refreshedCookies"];
 };
 
-export type HandlerContext<Q, B> = {
+export type HandlerContext<Q, B, P = undefined> = {
   request: NextRequest;
   caller: Caller;
   params: Record<string, string>;
   query: Q;
   body: B;
+  /** What `preload` read, in the same round trip as authentication. */
+  preloaded: P;
   requestId: string;
 };
 
-type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> = {
+/** A route's first read, run in the authentication statement: SQL over `caller.account_id` and its result's type. */
+export type Preload<P> = { sql: string; parse: (value: unknown) => P };
+
+type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, P> = {
   /** Counts against the monthly API quota (and may answer 429). */
   metered: boolean;
   query?: Q;
   /** Schema of the JSON body; a missing or empty body parses as `{}`. */
   body?: B;
+  /** Built from the parsed query and path; saves the route the round trip of its first read. */
+  preload?: (input: { query: Infer<Q>; params: Record<string, string> }) => Preload<P>;
 };
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -43,9 +50,9 @@ type RouteContext = { params: Promise<Record<string, string | string[]>> };
  * input → handler → one error mapper. Rate-limit and request-id headers are attached here, to every response,
  * so no handler can forget them. Handlers return a JSON body (status 200) or a Response, and fail only by throwing.
  */
-export function withApiAuth<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-  options: Options<Q, B>,
-  handler: (ctx: HandlerContext<Infer<Q>, Infer<B>>) => Promise<Record<string, unknown> | Response>,
+export function withApiAuth<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P = undefined>(
+  options: Options<Q, B, P>,
+  handler: (ctx: HandlerContext<Infer<Q>, Infer<B>, P>) => Promise<Record<string, unknown> | Response>,
 ) {
   return async (request: NextRequest, context: RouteContext): Promise<Response> => {
     const requestId = randomUUID();
@@ -53,17 +60,22 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
     let caller: Caller | null = null;
     let response: Response;
     try {
-      caller = await authenticate(request, options.metered, start);
-      if (caller.metered && !caller.allowed) throw rateLimitExceeded(caller, reset);
+      // The query is parsed first so a preload can use it, but its errors still come after 401 and 429, and a call
+      // with a bad query is still counted.
       const params = await readParams(context);
-      const query = options.query ? parseQuery(request, options.query) : undefined;
+      const query = options.query ? safely(() => parseQuery(request, options.query!)) : { value: undefined };
+      const preload = options.preload && !("error" in query) ? options.preload({ query: query.value as Infer<Q>, params }) : undefined;
+      caller = await authenticate(request, options.metered, start, preload?.sql);
+      if (caller.metered && !caller.allowed) throw rateLimitExceeded(caller, reset);
+      if ("error" in query) throw query.error;
       const body = options.body ? parseBody(await readJsonBody(request), options.body) : undefined;
       const result = await handler({
         request,
         caller,
         params,
-        query: query as Infer<Q>,
+        query: query.value as Infer<Q>,
         body: body as Infer<B>,
+        preloaded: (preload ? preload.parse(caller.preloaded) : undefined) as P,
         requestId,
       });
       response = result instanceof Response ? result : NextResponse.json(result);
@@ -98,9 +110,17 @@ export function withErrorHandling(handler: (request: NextRequest) => Promise<Res
   };
 }
 
-async function authenticate(request: NextRequest, metered: boolean, periodStart: Date): Promise<Caller> {
+function safely<T>(fn: () => T): { value: T } | { error: unknown } {
+  try {
+    return { value: fn() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+async function authenticate(request: NextRequest, metered: boolean, periodStart: Date, preload?: string): Promise<Caller> {
   const { credential, refreshedCookies } = await readCredential(request);
-  const caller = await authenticateAndMeter(credential, metered, periodStart);
+  const caller = await authenticateAndMeter(credential, metered, periodStart, preload);
   if (!caller) throw errors.unauthorized();
   return { ...caller, via: credential.kind, refreshedCookies };
 }

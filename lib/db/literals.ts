@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+
 // postgres.js, with statements unprepared (Supabase's transaction pooler requires it), describes every parameterised
 // statement before executing it: two round trips per query. On the hot path (authenticate + meter, list the library)
 // every value is generated or validated by the server, so those statements inline their values as literals and go
@@ -46,4 +48,39 @@ export function integerLiteral(value: number): string {
 
 export function jsonLiteral(value: unknown): string {
   return `${quote(JSON.stringify(value))}::jsonb`;
+}
+
+/**
+ * Any text, user-supplied included, as a dollar-quoted literal with a random tag the text does not contain: nothing
+ * inside can end the literal, whatever standard_conforming_strings says. Text with a NUL character cannot travel in
+ * a simple-protocol query at all: callers check `hasNul` first and keep such values parameterised.
+ */
+export function textLiteral(value: string | null): string {
+  if (value === null) return "null::text";
+  if (value.includes("\0")) throw new TypeError("text contains a NUL character");
+  let tag: string;
+  do tag = `$lp_${randomBytes(8).toString("hex")}$`;
+  while (value.includes(tag));
+  return `${tag}${value}${tag}::text`;
+}
+
+export function textArrayLiteral(values: readonly string[]): string {
+  return values.length === 0 ? "'{}'::text[]" : `array[${values.map(textLiteral).join(", ")}]::text[]`;
+}
+
+export function booleanLiteral(value: boolean): string {
+  if (typeof value !== "boolean") throw new TypeError("not a boolean");
+  return value ? "true" : "false";
+}
+
+export function nullableTimestampLiteral(value: Date | null): string {
+  return value === null ? "null::timestamptz" : timestampLiteral(value);
+}
+
+/** Whether any string within `value` (nested in arrays and objects too) holds a NUL character. */
+export function hasNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\0");
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (value !== null && typeof value === "object") return Object.entries(value).some(([k, v]) => k.includes("\0") || hasNul(v));
+  return false;
 }

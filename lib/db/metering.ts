@@ -17,28 +17,48 @@ export type MeteredCaller = {
   used: number;
   /** Monthly API call limit; null is unlimited. */
   quota: number | null;
+  /** The value of the `preload` SQL, when given and the call was allowed; else null. */
+  preloaded: unknown;
 };
 
 /**
  * Resolves the credential and, for a metered endpoint, counts the call — one database round trip (a simple-protocol
  * query, see lib/db/literals.ts), decided atomically by `authenticate_and_meter` so concurrent requests never exceed
  * the quota.
+ *
+ * `preload` is a SQL expression over `caller.account_id` (built only from checked literals) that the route would
+ * otherwise run as its own query right after: it runs in the same statement, only for an allowed call, and saves
+ * the route a round trip.
  */
 export async function authenticateAndMeter(
   credential: Credential,
   metered: boolean,
   periodStart: Date,
+  preload?: string,
 ): Promise<MeteredCaller | null> {
   if (credential.kind === "session" && !isUuid(credential.accountId)) return null;
+  // A CTE calling a volatile function is materialised: authenticate_and_meter runs once, before the preload reads.
   const [row] = await getDb().unsafe<
-    { account_id: string; email: string; plan: PlanName; metered: boolean; allowed: boolean; used: number; quota: number | null }[]
-  >(`select * from authenticate_and_meter(
-      ${digestLiteral(credential.kind === "api_key" ? credential.keyHash : null)},
-      ${uuidLiteral(credential.kind === "session" ? credential.accountId : null)},
-      ${keywordLiteral(metered ? "api_calls" : null, ["api_calls"])},
-      ${timestampLiteral(periodStart)},
-      ${jsonLiteral(API_CALL_LIMITS)}
-    )`);
+    {
+      account_id: string;
+      email: string;
+      plan: PlanName;
+      metered: boolean;
+      allowed: boolean;
+      used: number;
+      quota: number | null;
+      preloaded: unknown;
+    }[]
+  >(`with caller as (
+      select * from authenticate_and_meter(
+        ${digestLiteral(credential.kind === "api_key" ? credential.keyHash : null)},
+        ${uuidLiteral(credential.kind === "session" ? credential.accountId : null)},
+        ${keywordLiteral(metered ? "api_calls" : null, ["api_calls"])},
+        ${timestampLiteral(periodStart)},
+        ${jsonLiteral(API_CALL_LIMITS)}
+      )
+    )
+    select caller.*, ${preload ? `case when caller.allowed then (${preload}) end` : "null::json"} as preloaded from caller`);
   if (!row) return null;
   return {
     accountId: row.account_id,
@@ -48,5 +68,6 @@ export async function authenticateAndMeter(
     allowed: row.allowed,
     used: row.used,
     quota: row.quota,
+    preloaded: row.preloaded,
   };
 }

@@ -2,6 +2,7 @@ import "server-only";
 import type postgres from "postgres";
 import { getDb, type Tx } from "@/lib/db/client";
 import { integerLiteral, uuidLiteral } from "@/lib/db/literals";
+import type { SendingDomain } from "@/lib/db/domains";
 import type { LibraryEntry } from "@/lib/schemas/library";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
 
@@ -26,31 +27,40 @@ export type TemplateRecord = {
 
 export type LibraryPage = { templates: LibraryEntry[]; total: number };
 
-/** One round trip: the page (newest addition first) and the library's total size. Hot path: see lib/db/literals.ts. */
+/**
+ * The library page (newest addition first) and the library's total size, as one json value `{ total, templates }`
+ * for the account `accountSql` names: a uuid literal, or `caller.account_id` when it rides along with authentication
+ * (see `preload` in lib/api/with-api-auth.ts). Timestamps come out as `Date#toISOString()` would write them.
+ */
+export function libraryPageJsonSql(accountSql: string, limit: number, offset: number): string {
+  const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  return `json_build_object(
+    'total', (select count(*)::int from library_entries where account_id = ${accountSql}),
+    'templates', coalesce((
+      select json_agg(json_build_object(
+        'id', page.id, 'name', page.name, 'description', page.description, 'is_public', page.is_public,
+        'price', page.price, 'slug', page.slug, 'category', page.category, 'author', page.author,
+        'added_via', page.added_via, 'added_at', ${iso("page.added_at")}, 'updated_at', ${iso("page.updated_at")},
+        'preview_url', page.preview_image_url
+      ) order by page.added_at desc, page.template_id)
+      from (
+        select t.id, t.name, t.description, t.is_public, t.price, t.slug, t.category, t.author, t.updated_at,
+               t.preview_image_url, l.added_via, l.added_at, l.template_id
+        from library_entries l join templates t on t.id = l.template_id
+        where l.account_id = ${accountSql}
+        order by l.added_at desc, l.template_id
+        limit ${integerLiteral(limit)} offset ${integerLiteral(offset)}
+      ) page
+    ), '[]'::json)
+  )`;
+}
+
+/** One round trip (a simple-protocol query, see lib/db/literals.ts). */
 export async function listLibrary(accountId: string, limit: number, offset: number): Promise<LibraryPage> {
-  const account = uuidLiteral(accountId);
-  const rows = await getDb().unsafe<
-    (Omit<LibraryEntry, "price" | "added_at" | "updated_at"> & { total: number; price: string | null; added_at: Date; updated_at: Date })[]
-  >(`
-    with total as (select count(*)::int as n from library_entries where account_id = ${account})
-    select total.n as total, page.* from total left join lateral (
-      select t.id, t.name, t.description, t.is_public, t.price, t.slug, t.category, t.author,
-             l.added_via, l.added_at, t.updated_at, t.preview_image_url as preview_url
-      from library_entries l join templates t on t.id = l.template_id
-      where l.account_id = ${account}
-      order by l.added_at desc, l.template_id
-      limit ${integerLiteral(limit)} offset ${integerLiteral(offset)}
-    ) page on true`);
-  const total = rows[0]?.total ?? 0;
-  const templates = rows
-    .filter((row) => row.id !== null)
-    .map(({ total: _total, ...row }) => ({
-      ...row,
-      price: Number(row.price),
-      added_at: row.added_at.toISOString(),
-      updated_at: row.updated_at.toISOString(),
-    }));
-  return { templates, total };
+  const [row] = await getDb().unsafe<{ page: LibraryPage }[]>(
+    `select ${libraryPageJsonSql(uuidLiteral(accountId), limit, offset)} as page`,
+  );
+  return row.page;
 }
 
 /** A template in the account's library, or null. */
@@ -125,4 +135,36 @@ export async function upsertCatalogueTemplate(seed: CatalogueSeed): Promise<{ id
                         then now() else templates.updated_at end
     returning id, slug`;
   return row;
+}
+
+/**
+ * What POST /send looks up before rendering, in one simple-protocol query (see lib/db/literals.ts): the account's
+ * sending domains (oldest first, as listSendingDomains) and the template when it is in the account's library.
+ */
+export async function findSendContext(
+  accountId: string,
+  templateId: string,
+): Promise<{ domains: SendingDomain[]; template: (TemplateRecord & { added_via: string }) | null }> {
+  const account = uuidLiteral(accountId);
+  const [row] = await getDb().unsafe<
+    (Partial<TemplateRecord & { added_via: string }> & {
+      sender_domains: (Omit<SendingDomain, "created_at" | "verified_at"> & { created_at: string; verified_at: string | null })[];
+    })[]
+  >(`
+    select d.sender_domains, tl.* from (
+      select coalesce(json_agg(json_build_object(
+               'id', s.id, 'domain', s.domain, 'verified', s.verified, 'default_sender', s.default_sender,
+               'created_at', s.created_at, 'verified_at', s.verified_at) order by s.created_at), '[]'::json) as sender_domains
+      from sending_domains s where s.account_id = ${account}
+    ) d left join lateral (
+      select t.*, l.added_via from library_entries l join templates t on t.id = l.template_id
+      where l.account_id = ${account} and l.template_id = ${uuidLiteral(templateId)}
+    ) tl on true`);
+  const domains = row.sender_domains.map((d) => ({
+    ...d,
+    created_at: new Date(d.created_at),
+    verified_at: d.verified_at === null ? null : new Date(d.verified_at),
+  }));
+  const { sender_domains: _domains, ...template } = row;
+  return { domains, template: template.id ? (template as TemplateRecord & { added_via: string }) : null };
 }

@@ -1,10 +1,11 @@
 import "server-only";
-import { render, toPlainText } from "@react-email/render";
+import { render } from "@react-email/render";
 import { createElement } from "react";
 import { z } from "zod";
 import { errors, zodDetails } from "@/lib/api/errors";
 import { getCatalogueEntry } from "@/lib/catalogue";
 import type { TemplateRecord } from "@/lib/db/templates";
+import { toPlainText } from "@/lib/render/plain-text";
 import { renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
 
