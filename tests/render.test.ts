@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { catalogue, getCatalogueEntry } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
+import { renderEmailDocument } from "@/lib/render/native";
 import { toPlainText as toPlainTextOnce } from "@/lib/render/plain-text";
 import { applyVariablesToSource } from "@/lib/render/react-source";
 import { importTsx } from "./support/tsx";
@@ -91,6 +92,33 @@ describe("catalogue rendering", () => {
     const expected = await render(createElement(entry.component, entry.variables.parse(variables)));
     expect(result.body).toEqual({ success: true, html: expected });
     expect(result.body.html.startsWith("<!DOCTYPE html")).toBe(true);
+  });
+
+  it("renders every catalogue template to exactly what render() gives, also with hostile and empty values", async () => {
+    // Every string variable that is not a link gets markup, an entity, a line separator and non-ASCII text.
+    const hostile = (schema: (typeof catalogue)[number]["variables"]) => {
+      const json = schema.toJSONSchema({ io: "input", unrepresentable: "any" }) as { properties?: Record<string, { type?: string }> };
+      const values = sampleVariables(schema);
+      for (const [name, property] of Object.entries(json.properties ?? {})) {
+        if (property.type === "string" && !/url/i.test(name)) values[name] = `</p><script>alert("${name}")</script>&amp; \u2028 é 😀`;
+      }
+      return values;
+    };
+    for (const entry of catalogue) {
+      const previewProps = (entry.component as { PreviewProps?: Record<string, unknown> }).PreviewProps ?? {};
+      for (const variables of [sampleVariables(entry.variables), hostile(entry.variables), previewProps]) {
+        const element = createElement(entry.component, entry.variables.parse(variables));
+        expect(await renderEmailDocument(element), entry.slug).toBe(await render(element));
+      }
+    }
+  });
+
+  it("fails the native render when a component throws, as render() does", async () => {
+    const Broken = () => {
+      throw new Error("no such customer");
+    };
+    await expect(render(createElement(Broken))).rejects.toThrow("no such customer");
+    await expect(renderEmailDocument(createElement(Broken))).rejects.toThrow("no such customer");
   });
 
   it("adds the plain-text version when asked", async () => {

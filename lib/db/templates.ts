@@ -1,7 +1,7 @@
 import "server-only";
 import type postgres from "postgres";
 import { getDb, type Tx } from "@/lib/db/client";
-import { integerLiteral, uuidLiteral } from "@/lib/db/literals";
+import { integerLiteral, isUuid, uuidLiteral } from "@/lib/db/literals";
 import type { SendingDomain } from "@/lib/db/domains";
 import type { LibraryEntry } from "@/lib/schemas/library";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
@@ -74,16 +74,31 @@ export async function findLibraryTemplate(
   return row ?? null;
 }
 
-/** A template plus whether it is in the account's library: what render access decisions need, in one query. */
-export async function findTemplateForAccount(
-  accountId: string,
-  templateId: string,
-): Promise<(TemplateRecord & { in_library: boolean }) | null> {
-  const [row] = await getDb()<(TemplateRecord & { in_library: boolean })[]>`
-    select t.*, (l.account_id is not null) as in_library
-    from templates t left join library_entries l on l.template_id = t.id and l.account_id = ${accountId}
-    where t.id = ${templateId}`;
-  return row ?? null;
+export type TemplateForAccount = TemplateRecord & { in_library: boolean };
+
+/**
+ * A template plus whether it is in the library of the account `accountSql` names, as one json value (null when there
+ * is no such template): what render access decisions need. Read it back with `templateForAccountFromJson`.
+ */
+export function templateForAccountJsonSql(accountSql: string, templateId: string): string {
+  return `(select to_jsonb(t) || jsonb_build_object('price', t.price::text, 'in_library', l.account_id is not null)
+      from templates t left join library_entries l on l.template_id = t.id and l.account_id = ${accountSql}
+      where t.id = ${uuidLiteral(templateId)})`;
+}
+
+export function templateForAccountFromJson(json: unknown): TemplateForAccount | null {
+  if (json === null) return null;
+  const row = json as Omit<TemplateForAccount, "created_at" | "updated_at"> & { created_at: string; updated_at: string };
+  return { ...row, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) };
+}
+
+/** One round trip (a simple-protocol query, see lib/db/literals.ts); null for an id that is not a uuid. */
+export async function findTemplateForAccount(accountId: string, templateId: string): Promise<TemplateForAccount | null> {
+  if (!isUuid(templateId)) return null;
+  const [row] = await getDb().unsafe<{ found: unknown }[]>(
+    `select ${templateForAccountJsonSql(uuidLiteral(accountId), templateId)} as found`,
+  );
+  return templateForAccountFromJson(row.found);
 }
 
 export type CatalogueListing = Pick<TemplateRecord, "id" | "slug" | "name" | "description" | "price" | "is_public" | "category" | "author" | "preview_image_url" | "updated_at">;

@@ -1,10 +1,10 @@
 import "server-only";
-import { render } from "@react-email/render";
 import { createElement } from "react";
 import { z } from "zod";
 import { errors, zodDetails } from "@/lib/api/errors";
 import { getCatalogueEntry } from "@/lib/catalogue";
 import type { TemplateRecord } from "@/lib/db/templates";
+import { renderEmailDocument } from "@/lib/render/native";
 import { toPlainText } from "@/lib/render/plain-text";
 import { renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
@@ -43,7 +43,7 @@ async function renderCatalogue(template: RenderableTemplate, variables: Record<s
   const props = resolveVariables(template, variables);
   try {
     // React escapes every text and attribute value, so variables cannot inject markup.
-    return await render(createElement(entry.component, props));
+    return await renderEmailDocument(createElement(entry.component, props));
   } catch (error) {
     throw errors.renderFailed(`The template threw while rendering: ${(error as Error).message}`);
   }

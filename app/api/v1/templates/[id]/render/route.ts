@@ -1,18 +1,24 @@
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
-import { getRenderableTemplateOrThrow } from "@/lib/render/access";
+import { getRenderableTemplateOrThrow, renderableTemplatePreload } from "@/lib/render/access";
 import { renderTemplate, resolveVariables } from "@/lib/render";
 import { applyVariablesToSource } from "@/lib/render/react-source";
 import { renderRequestSchema } from "@/lib/schemas/templates";
 
 // POST /api/v1/templates/{id}/render – render a template with variables to HTML (and text) or React source
-export const POST = withApiAuth({ metered: true, body: renderRequestSchema }, async ({ caller, params, body }) => {
-  const template = await getRenderableTemplateOrThrow(caller.accountId, params.id);
-  if (body.format === "react") {
-    return { success: true, react: applyVariablesToSource(template.code, resolveVariables(template, body.variables)) };
-  }
-  const rendered = await renderTemplate(template, body.variables, { plainText: body.plain_text });
-  return { success: true, ...rendered };
-});
+export const POST = withApiAuth(
+  { metered: true, body: renderRequestSchema, preload: ({ params }) => renderableTemplatePreload(params.id) },
+  async ({ caller, params, body, preloaded }) => {
+    const template = await getRenderableTemplateOrThrow(caller.accountId, params.id, preloaded);
+    if (body.format === "react") {
+      return {
+        success: true,
+        react: applyVariablesToSource(template.code, resolveVariables(template, body.variables)),
+      };
+    }
+    const rendered = await renderTemplate(template, body.variables, { plainText: body.plain_text });
+    return { success: true, ...rendered };
+  },
+);
 
 const otherMethods = methodNotAllowed(["POST"]);
 export { otherMethods as GET, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE };
