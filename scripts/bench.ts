@@ -208,23 +208,9 @@ async function main(): Promise<number> {
     // only one served by a cold process.
     for (const { request } of runnable) await runAutocannon(request, connections, Math.min(2, duration));
 
-    for (const { scenario, request } of runnable) {
+    const measure = async ({ scenario, request }: (typeof runnable)[number]) => {
       const result = await runAutocannon(request, connections, duration);
       const errors = result.non2xx + result.errors + result.timeouts;
-      const rps = round(result.requests.average, 1);
-      const bareRps = results.bare?.rps;
-      results[scenario.name] = {
-        rps,
-        p50_ms: round(result.latency.p50, 2),
-        p99_ms: round(result.latency.p99, 2),
-        ratio_to_bare: bareRps ? round(rps / bareRps, 3) : 1,
-      };
-      const r = results[scenario.name];
-      log(
-        `${scenario.name.padEnd(17)} ${String(rps).padStart(8)} req/s  p50 ${String(r.p50_ms).padStart(6)} ms  ` +
-          `p99 ${String(r.p99_ms).padStart(6)} ms  ${(r.ratio_to_bare * 100).toFixed(1).padStart(5)}% of bare  ` +
-          `(${result.requests.total} requests; ${scenario.description})`,
-      );
       if (errors > 0) {
         const message =
           `${scenario.name}: ${result.non2xx} non-2xx responses (4xx ${result["4xx"]}, 5xx ${result["5xx"]}), ` +
@@ -232,6 +218,42 @@ async function main(): Promise<number> {
         failures.push(message);
         log(`${"".padEnd(17)} ERRORS: ${message}`);
       }
+      return { rps: round(result.requests.average, 1), p50_ms: round(result.latency.p50, 2), p99_ms: round(result.latency.p99, 2), total: result.requests.total };
+    };
+    const report = (name: string, r: { rps: number; p50_ms: number; p99_ms: number }, ratio: number | null, note: string) =>
+      log(
+        `${name.padEnd(17)} ${String(r.rps).padStart(8)} req/s  p50 ${String(r.p50_ms).padStart(6)} ms  ` +
+          `p99 ${String(r.p99_ms).padStart(6)} ms  ${ratio === null ? "".padStart(14) : `${(ratio * 100).toFixed(1).padStart(5)}% of bare`}  (${note})`,
+      );
+
+    // This machine's speed drifts during a run (other tenants of the host), by as much as a third between minutes.
+    // So bare is measured before every other scenario and once more after the last, and each scenario's ratio is to
+    // the mean of the two bare runs around it. bare's own figures are the means over its runs.
+    const bare = runnable.find(({ scenario }) => scenario.name === "bare");
+    const bareRuns: Awaited<ReturnType<typeof measure>>[] = [];
+    const measureBare = async () => {
+      if (!bare) return () => {};
+      const run = await measure(bare);
+      bareRuns.push(run);
+      const number = bareRuns.length;
+      return () => report(`bare (run ${number})`, run, null, `${run.total} requests; ${bare.scenario.description}`);
+    };
+    (await measureBare())();
+    for (const entry of runnable) {
+      if (entry === bare) continue;
+      const run = await measure(entry);
+      const reportBare = await measureBare();
+      const around = bareRuns.slice(-2);
+      const bareRps = around.length === 2 ? (around[0]!.rps + around[1]!.rps) / 2 : null;
+      const ratio = bareRps ? round(run.rps / bareRps, 3) : 1;
+      results[entry.scenario.name] = { rps: run.rps, p50_ms: run.p50_ms, p99_ms: run.p99_ms, ratio_to_bare: ratio };
+      report(entry.scenario.name, run, bareRps ? ratio : null, `${run.total} requests; ${entry.scenario.description}`);
+      reportBare();
+    }
+    if (bareRuns.length > 0) {
+      const mean = (pick: (run: (typeof bareRuns)[number]) => number) => round(bareRuns.reduce((t, run) => t + pick(run), 0) / bareRuns.length, 2);
+      results.bare = { rps: round(mean((run) => run.rps), 1), p50_ms: mean((run) => run.p50_ms), p99_ms: mean((run) => run.p99_ms), ratio_to_bare: 1 };
+      report("bare (mean)", results.bare, 1, `${bareRuns.length} runs`);
     }
 
     if (results.bare) {
@@ -245,7 +267,7 @@ async function main(): Promise<number> {
     }
     await cleanUp();
     for (const failure of failures) console.error(`bench: ${failure}`);
-    console.log(JSON.stringify(results));
+    console.log(JSON.stringify(results.bare ? { bare: results.bare, ...results } : results));
     return failures.length > 0 ? 1 : 0;
   } catch (error) {
     console.error(`bench: ${(error as Error).stack ?? error}`);

@@ -68,8 +68,9 @@ describe("configuration on Vercel", () => {
       SESSION_SECRET: "short",
       CRON_SECRET: "short",
       PORT: "eighty",
+      DATABASE_POOL_SIZE: "0",
     });
-    const named = ["DATABASE_URL", "SITE_URL", "NEXT_PUBLIC_SUPABASE_URL", "RESEND_BASE_URL", "SHARED_SENDING_DOMAIN", "SESSION_SECRET", "CRON_SECRET", "PORT"];
+    const named = ["DATABASE_URL", "DATABASE_POOL_SIZE", "SITE_URL", "NEXT_PUBLIC_SUPABASE_URL", "RESEND_BASE_URL", "SHARED_SENDING_DOMAIN", "SESSION_SECRET", "CRON_SECRET", "PORT"];
     for (const name of named) expect(error.message).toMatch(new RegExp(`^  - ${name} `, "m"));
     expect(error.problems).toHaveLength(named.length);
   });
@@ -121,6 +122,12 @@ describe("site URL for absolute links", () => {
     expect(parseConfig({ ...base, ...production, VERCEL_PROJECT_PRODUCTION_URL: undefined }).siteUrl).toBe(
       "https://letterpress-abc123-acme.vercel.app",
     );
+  });
+
+  it("reads the pool size, 3 connections when unset", () => {
+    expect(parseConfig({}).databasePoolSize).toBe(3);
+    expect(parseConfig({ DATABASE_POOL_SIZE: "12" }).databasePoolSize).toBe(12);
+    expect(() => parseConfig({ DATABASE_POOL_SIZE: "ten" })).toThrow(/DATABASE_POOL_SIZE must be a whole number from 1 to 999/);
   });
 
   it("falls back to localhost on PORT locally", () => {

@@ -9,7 +9,7 @@ export type Tx = postgres.TransactionSql;
 
 export function getDb(): Db {
   if (holder.__letterpressDb) return holder.__letterpressDb;
-  const url = getConfig().databaseUrl;
+  const { databaseUrl: url, databasePoolSize } = getConfig();
   if (!url) {
     throw new Error(
       "DATABASE_URL is not set. Start the app with `npm run dev` or `npm start`, which run the embedded database.",
@@ -18,7 +18,7 @@ export function getDb(): Db {
   holder.__letterpressDb = postgres(url, {
     // Supabase's transaction pooler (and PGlite's multiplexer) cannot keep named prepared statements.
     prepare: false,
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    max: databasePoolSize,
     idle_timeout: 20,
     connect_timeout: 10,
     onnotice: () => {},
