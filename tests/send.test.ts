@@ -150,6 +150,27 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     expect(row.html).toContain("It&#x27;s $$ $lp_0123456789abcdef$ $tag$");
   });
 
+  it("refuses NUL characters anywhere in the request with a 400 naming each field, and records nothing", async () => {
+    const user = await sender();
+    const result = await post(
+      user,
+      message(user, { subject: "a\u0000b", variables: { userName: "x\u0000" }, tags: [{ name: "t", value: "\u0000" }] }),
+    );
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({
+      error: "Invalid request body",
+      code: "VALIDATION_ERROR",
+      success: false,
+      details: [
+        { field: "subject", message: "subject must not contain the NUL character (\\u0000)" },
+        { field: "variables.userName", message: "variables.userName must not contain the NUL character (\\u0000)" },
+        { field: "tags.0.value", message: "tags.0.value must not contain the NUL character (\\u0000)" },
+      ],
+    });
+    expect(await rows(user)).toEqual([]);
+    expect(await counter(user, "emails")).toBe(0);
+  });
+
   it("stores the rendered HTML with the variables in it, HTML-escaped, and the request's own text", async () => {
     const user = await sender();
     const hostile = `<script>alert("x")</script> & 'co'`;

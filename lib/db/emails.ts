@@ -3,7 +3,6 @@ import type postgres from "postgres";
 import { getDb } from "@/lib/db/client";
 import {
   booleanLiteral,
-  hasNul,
   integerLiteral,
   keywordLiteral,
   nullableTimestampLiteral,
@@ -96,17 +95,8 @@ export async function recordCountedEmail(
   const db = getDb();
   type Row = { email_id: string | null; allowed: boolean; used: number; is_overage: boolean; billing_usage_reported: boolean; created_at: Date | null };
   // Hot path of POST /send: one simple-protocol query (see lib/db/literals.ts). Server values are validated literals;
-  // the message's own text goes dollar-quoted with a random tag. Text with a NUL character cannot travel that way
-  // and keeps the parameterised statement (which refuses it just the same).
-  const [row] = hasNul(message)
-    ? await db<Row[]>`select * from record_counted_email(
-      ${message.accountId}::uuid, ${quota.periodStart}::timestamptz, ${quota.limit}::int, ${quota.overage}::boolean,
-      ${message.status}::text, ${message.provider}::text, ${message.templateId}::uuid, ${message.from}::text,
-      ${message.to}::text[], ${message.cc}::text[], ${message.bcc}::text[], ${message.replyTo}::text[],
-      ${message.subject}::text, ${message.html}::text, ${message.text}::text,
-      ${db.json(message.headers)}::jsonb, ${db.json(message.attachments as postgres.JSONValue)}::jsonb,
-      ${db.json(message.tags)}::jsonb, ${message.scheduledAt}::timestamptz)`
-    : await db.unsafe<Row[]>(`select * from record_counted_email(
+  // the message's own text goes dollar-quoted with a random tag (the send schema refuses NUL characters).
+  const [row] = await db.unsafe<Row[]>(`select * from record_counted_email(
       ${uuidLiteral(message.accountId)}, ${timestampLiteral(quota.periodStart)}, ${integerLiteral(quota.limit)}::int,
       ${booleanLiteral(quota.overage)}, ${keywordLiteral(message.status, ["pending", "sent", "scheduled"])},
       ${textLiteral(message.provider)}, ${uuidLiteral(message.templateId)}, ${textLiteral(message.from)},

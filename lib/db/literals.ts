@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 
 // postgres.js, with statements unprepared (Supabase's transaction pooler requires it), describes every parameterised
-// statement before executing it: two round trips per query. On the hot path (authenticate + meter, list the library)
-// every value is generated or validated by the server, so those statements inline their values as literals and go
-// out as one simple-protocol query: one round trip. These helpers accept only values of a checked shape, so no
-// caller-controlled text can reach SQL unquoted.
+// statement before executing it: two round trips per query. On the hot paths (authenticate + meter with the route's
+// preload, record a sent email) values are inlined as literals instead, and each statement goes out as one
+// simple-protocol query: one round trip. These helpers accept only values of a checked shape, and text only
+// dollar-quoted, so no caller-controlled text can reach SQL unquoted.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEX_DIGEST = /^[0-9a-f]{64}$/;
@@ -53,7 +53,7 @@ export function jsonLiteral(value: unknown): string {
 /**
  * Any text, user-supplied included, as a dollar-quoted literal with a random tag the text does not contain: nothing
  * inside can end the literal, whatever standard_conforming_strings says. Text with a NUL character cannot travel in
- * a simple-protocol query at all: callers check `hasNul` first and keep such values parameterised.
+ * a simple-protocol query at all (nor be stored as PostgreSQL text): callers refuse it in validation.
  */
 export function textLiteral(value: string | null): string {
   if (value === null) return "null::text";
@@ -75,12 +75,4 @@ export function booleanLiteral(value: boolean): string {
 
 export function nullableTimestampLiteral(value: Date | null): string {
   return value === null ? "null::timestamptz" : timestampLiteral(value);
-}
-
-/** Whether any string within `value` (nested in arrays and objects too) holds a NUL character. */
-export function hasNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\0");
-  if (Array.isArray(value)) return value.some(hasNul);
-  if (value !== null && typeof value === "object") return Object.entries(value).some(([k, v]) => k.includes("\0") || hasNul(v));
-  return false;
 }

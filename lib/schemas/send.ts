@@ -128,12 +128,26 @@ export const sendRequestSchema = z
       if (bytes > MAX_ATTACHMENT_BYTES) {
         ctx.addIssue({ code: "custom", path: ["attachments"], message: "attachments total at most 10 MB" });
       }
+      // The message is stored before it is sent, and PostgreSQL text cannot hold a NUL character.
+      for (const path of pathsHoldingNul(body, [])) {
+        ctx.addIssue({ code: "custom", path, message: `${path.join(".")} must not contain the NUL character (\\u0000)` });
+      }
     },
     { when: (payload) => typeof payload.value === "object" && payload.value !== null },
   )
   .meta({ id: "SendRequest" });
 
 export type SendRequest = z.output<typeof sendRequestSchema>;
+
+/** Where in a JSON value a string (or an object key) holds a NUL character. */
+function pathsHoldingNul(value: unknown, path: (string | number)[]): (string | number)[][] {
+  if (typeof value === "string") return value.includes("\0") ? [path] : [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => pathsHoldingNul(item, [...path, index]));
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([key, item]) =>
+    key.includes("\0") ? [[...path, key]] : pathsHoldingNul(item, [...path, key]),
+  );
+}
 
 export const sendResponseSchema = z
   .object({
