@@ -38,18 +38,7 @@ export async function authenticateAndMeter(
 ): Promise<MeteredCaller | null> {
   if (credential.kind === "session" && !isUuid(credential.accountId)) return null;
   // A CTE calling a volatile function is materialised: authenticate_and_meter runs once, before the preload reads.
-  const [row] = await getDb().unsafe<
-    {
-      account_id: string;
-      email: string;
-      plan: PlanName;
-      metered: boolean;
-      allowed: boolean;
-      used: number;
-      quota: number | null;
-      preloaded: unknown;
-    }[]
-  >(`with caller as (
+  const [caller] = await getDb().unsafe<MeteredCaller[]>(`with caller as (
       select * from authenticate_and_meter(
         ${digestLiteral(credential.kind === "api_key" ? credential.keyHash : null)},
         ${uuidLiteral(credential.kind === "session" ? credential.accountId : null)},
@@ -58,16 +47,8 @@ export async function authenticateAndMeter(
         ${jsonLiteral(API_CALL_LIMITS)}
       )
     )
-    select caller.*, ${preload ? `case when caller.allowed then (${preload}) end` : "null::json"} as preloaded from caller`);
-  if (!row) return null;
-  return {
-    accountId: row.account_id,
-    email: row.email,
-    plan: row.plan,
-    metered: row.metered,
-    allowed: row.allowed,
-    used: row.used,
-    quota: row.quota,
-    preloaded: row.preloaded,
-  };
+    select caller.account_id as "accountId", caller.email, caller.plan, caller.metered, caller.allowed, caller.used,
+           caller.quota, ${preload ? `case when caller.allowed then (${preload}) end` : "null::json"} as preloaded
+    from caller`);
+  return caller ?? null;
 }
