@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { catalogue, getCatalogueEntry } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
+import { CatalogueRenderError, renderCatalogueOffThread } from "@/lib/render/catalogue-pool";
 import { renderEmailDocument } from "@/lib/render/native";
 import { toPlainText as toPlainTextOnce } from "@/lib/render/plain-text";
 import { applyVariablesToSource } from "@/lib/render/react-source";
@@ -107,10 +108,23 @@ describe("catalogue rendering", () => {
     for (const entry of catalogue) {
       const previewProps = (entry.component as { PreviewProps?: Record<string, unknown> }).PreviewProps ?? {};
       for (const variables of [sampleVariables(entry.variables), hostile(entry.variables), previewProps]) {
-        const element = createElement(entry.component, entry.variables.parse(variables));
-        expect(await renderEmailDocument(element), entry.slug).toBe(await render(element));
+        const props = entry.variables.parse(variables);
+        const element = createElement(entry.component, props);
+        const expected = await render(element);
+        expect(await renderEmailDocument(element), entry.slug).toBe(expected);
+        // The render worker's own bundle of emails/, React and html-to-text gives the same bytes.
+        expect(await renderCatalogueOffThread(entry.slug, props, true), entry.slug).toEqual({ html: expected, text: reactEmailToPlainText(expected) });
       }
     }
+  });
+
+  it("reports a template that throws on the render worker, and the worker keeps serving", async () => {
+    const error = await renderCatalogueOffThread("receipt", { items: 42 }, false).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CatalogueRenderError);
+    expect(error).toMatchObject({ missing: false, message: expect.stringMatching(/reduce is not a function/) });
+    await expect(renderCatalogueOffThread("no-such-template", {}, false)).rejects.toMatchObject({ missing: true });
+    const props = getCatalogueEntry("welcome")!.variables.parse({ userName: "Ada" });
+    expect(await renderCatalogueOffThread("welcome", props, false)).toEqual({ html: await render(createElement(getCatalogueEntry("welcome")!.component, props)) });
   });
 
   it("fails the native render when a component throws, as render() does", async () => {

@@ -459,6 +459,24 @@ describe("limits and cache behaviour", () => {
     expect(getSandboxStats().contextsCreated - before).toBe(1);
   });
 
+  it("renders the requests queued behind a runaway template once the watchdog has replaced the worker", { timeout: 20_000 }, async () => {
+    const runaway = compileOrThrow(
+      `export default function E() { const a = Array.from({ length: 1e6 }, () => 1); while (true) { const b = [...a]; } return <p />; }`,
+    );
+    const hello = compileOrThrow(HELLO_TSX);
+    const kills = getSandboxStats().watchdogKills;
+    const started = performance.now();
+    const [stuck, ...queued] = await Promise.allSettled([
+      renderInSandbox({ cacheKey: uniqueKey("runaway"), compiledCode: runaway, props: {} }),
+      ...["a", "b", "c"].map((name) => renderInSandbox({ cacheKey: uniqueKey("queued"), compiledCode: hello, props: { name } })),
+    ]);
+    expect(stuck.status).toBe("rejected");
+    expect((stuck as PromiseRejectedResult).reason).toMatchObject({ kind: "timeout", message: "Template exceeded the render deadline" });
+    expect(queued.map((r) => (r.status === "fulfilled" ? /Hello <!-- -->(\w)/.exec(r.value)?.[1] : r.reason))).toEqual(["a", "b", "c"]);
+    expect(getSandboxStats()).toMatchObject({ watchdogKills: kills + 1, queued: 0 });
+    expect(performance.now() - started).toBeLessThan(DEADLINE_MS * 3);
+  });
+
   it("recreates the context when the code behind a cacheKey changes", async () => {
     const key = uniqueKey("code-change");
     expect(await renderSandboxed(HELLO_TSX, { name: "v1" }, key)).toContain("Hello <!-- -->v1");

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { errors, zodDetails } from "@/lib/api/errors";
 import { getCatalogueEntry } from "@/lib/catalogue";
 import type { TemplateRecord } from "@/lib/db/templates";
+import { CatalogueRenderError, renderCatalogueOffThread } from "@/lib/render/catalogue-pool";
 import { renderEmailDocument } from "@/lib/render/native";
 import { toPlainText } from "@/lib/render/plain-text";
 import { renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
@@ -13,17 +14,19 @@ export type RenderedEmail = { html: string; text?: string };
 type RenderableTemplate = Pick<TemplateRecord, "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables">;
 
 /**
- * Renders a template with the caller's variables: catalogue templates natively from the components compiled into the
- * app; user-authored templates only inside the WebAssembly sandbox. Variables are validated against the template's
- * declaration first (400 with `variables.<name>`); a template that fails answers 422 RENDER_ERROR.
+ * Renders a template with the caller's variables: catalogue templates natively (on a render worker, see
+ * catalogue-pool.ts); user-authored templates only inside the WebAssembly sandbox. Variables are validated against
+ * the template's declaration first (400 with `variables.<name>`); a template that fails answers 422 RENDER_ERROR.
  */
 export async function renderTemplate(
   template: RenderableTemplate,
   variables: Record<string, unknown>,
   options: { plainText?: boolean } = {},
 ): Promise<RenderedEmail> {
-  const html = template.owner_account_id === null ? await renderCatalogue(template, variables) : await renderUserTemplate(template, variables);
-  return options.plainText ? { html, text: toPlainText(html) } : { html };
+  const plainText = options.plainText ?? false;
+  if (template.owner_account_id === null) return renderCatalogue(template, variables, plainText);
+  const html = await renderUserTemplate(template, variables);
+  return plainText ? { html, text: toPlainText(html) } : { html };
 }
 
 /** The props a template receives: the variables after validation, with declared defaults applied. */
@@ -32,20 +35,30 @@ export function resolveVariables(template: RenderableTemplate, variables: Record
     template.owner_account_id === null && template.slug
       ? getCatalogueEntry(template.slug)?.variables
       : undefined;
-  const parsed = (schema ?? schemaFromDeclarations(template.variables)).safeParse(variables);
+  const parsed = (schema ?? declaredVariablesSchema(template)).safeParse(variables);
   if (!parsed.success) throw errors.validation(zodDetails(parsed.error, "variables"));
   return parsed.data as Record<string, unknown>;
 }
 
-async function renderCatalogue(template: RenderableTemplate, variables: Record<string, unknown>): Promise<string> {
+// `next dev` renders in process, so edits to emails/ show at once; everywhere else the worker's bundle (regenerated
+// before every build and test run) serves.
+const RENDER_IN_PROCESS = process.env.NODE_ENV === "development";
+
+async function renderCatalogue(template: RenderableTemplate, variables: Record<string, unknown>, plainText: boolean): Promise<RenderedEmail> {
   const entry = template.slug ? getCatalogueEntry(template.slug) : undefined;
   if (!entry) throw new Error(`Catalogue template ${template.id} (${template.slug}) has no component in emails/`);
   const props = resolveVariables(template, variables);
   try {
     // React escapes every text and attribute value, so variables cannot inject markup.
-    return await renderEmailDocument(createElement(entry.component, props));
+    if (!RENDER_IN_PROCESS) return await renderCatalogueOffThread(entry.slug, props, plainText);
+    const html = await renderEmailDocument(createElement(entry.component, props));
+    return plainText ? { html, text: toPlainText(html) } : { html };
   } catch (error) {
-    throw errors.renderFailed(`The template threw while rendering: ${(error as Error).message}`);
+    if (error instanceof CatalogueRenderError && error.missing) throw new Error(`The render worker has no component for ${entry.slug}: rebuild it`);
+    if (RENDER_IN_PROCESS || error instanceof CatalogueRenderError) {
+      throw errors.renderFailed(`The template threw while rendering: ${(error as Error).message}`);
+    }
+    throw error;
   }
 }
 
@@ -64,6 +77,22 @@ async function renderUserTemplate(template: RenderableTemplate, variables: Recor
     if (error instanceof SandboxRenderError) throw errors.renderFailed(error.message);
     throw error;
   }
+}
+
+// Building a zod schema costs more than parsing with it: keep one per template version, as the sandbox keeps one
+// warm context per template version (its declarations change only with its version).
+const MAX_DECLARED_SCHEMAS = 1000;
+const declaredSchemas = new Map<string, z.ZodObject>();
+
+function declaredVariablesSchema(template: RenderableTemplate): z.ZodObject {
+  const key = `${template.id}:${template.version}`;
+  let schema = declaredSchemas.get(key);
+  if (!schema) {
+    schema = schemaFromDeclarations(template.variables);
+    declaredSchemas.set(key, schema);
+    if (declaredSchemas.size > MAX_DECLARED_SCHEMAS) declaredSchemas.delete(declaredSchemas.keys().next().value!);
+  }
+  return schema;
 }
 
 const expected = (what: string) => (issue: { input?: unknown }) =>

@@ -12,9 +12,13 @@
  *    the deadline by minutes. A watchdog here terminates the worker shortly
  *    after the deadline if the sandbox has not given up by itself;
  *  - renders never block the server's event loop.
- * Requests are processed one at a time, in order. If the worker is
- * terminated (watchdog) or crashes, the request fails, the worker is
- * restarted on demand and warm contexts are rebuilt lazily.
+ * Requests go to the worker as soon as they arrive and it renders them one at
+ * a time, in order, so it never waits on a busy main thread for its next job.
+ * It publishes the id and start time of the render it is running in shared
+ * memory; the watchdog polls that instead of exchanging messages per render.
+ * If the worker is terminated (watchdog) or crashes, the render it was running
+ * fails, the worker is restarted and the renders queued behind it are sent to
+ * the new one; warm contexts are rebuilt lazily.
  *
  * Not guarded with "server-only" so that Vitest can load it; never import it
  * from client components.
@@ -30,6 +34,7 @@ import {
   type EngineStats,
   type SandboxErrorKind,
   type SandboxLimits,
+  type WorkerData,
   type WorkerMessage,
   type WorkerRequest,
 } from "./types";
@@ -49,7 +54,7 @@ export class SandboxRenderError extends Error {
 const WORKER_FILE = "worker.generated.cjs";
 /** Native stack of the worker thread; the engine's QuickJS stack limit (1 MB) needs ~2 MB of it. */
 const WORKER_STACK_MB = 16;
-/** Time allowed for starting the worker and creating a sandbox (trusted code only) before "started". */
+/** Time a render may wait at the head of the queue (starting the worker, creating its sandbox: trusted code only). */
 const START_TIMEOUT_MS = 15_000;
 
 /** The engine interrupts at the deadline itself; the watchdog is the backstop, slightly later. */
@@ -62,14 +67,25 @@ type Job = {
   limits: SandboxLimits;
   resolve: (result: EngineResult) => void;
   reject: (error: unknown) => void;
-  timer: ReturnType<typeof setTimeout> | null;
 };
 
-let worker: Worker | null = null;
-let current: Job | null = null;
-const queue: Job[] = [];
-let nextId = 1;
+/** How often the watchdog looks at the running render while any is in flight. */
+const WATCHDOG_POLL_MS = 25;
 
+type LiveWorker = {
+  thread: Worker;
+  /** Written by the worker: [id of the running job or 0, its start in ms since `epoch`]. */
+  progress: Int32Array;
+  epoch: number;
+  /** Sent to this worker and not answered yet, oldest first: the worker runs them in this order. */
+  inFlight: Job[];
+  /** When the oldest job in flight became the next one to run: it must start within START_TIMEOUT_MS. */
+  headSince: number;
+};
+
+let live: LiveWorker | null = null;
+let watchdog: ReturnType<typeof setInterval> | null = null;
+let nextId = 1;
 const zeroStats = (): EngineStats => ({
   warmContexts: 0,
   contextsCreated: 0,
@@ -108,87 +124,100 @@ function absorbWorkerStats(): void {
   workerStats = zeroStats();
 }
 
-function spawnWorker(): Worker {
-  const spawned = new Worker(workerPath(), {
+function spawnWorker(): LiveWorker {
+  const progress = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+  const epoch = Date.now();
+  const thread = new Worker(workerPath(), {
     resourceLimits: { stackSizeMb: WORKER_STACK_MB },
     // The worker needs neither the server's environment nor its CLI flags/loaders.
     env: {},
     execArgv: [],
+    workerData: { progress: progress.buffer as SharedArrayBuffer, epoch } satisfies WorkerData,
   });
-  spawned.on("message", (message: WorkerMessage) => onWorkerMessage(spawned, message));
-  spawned.on("error", (error: Error) => onWorkerGone(spawned, `crashed: ${error.message}`));
-  spawned.on("exit", (code: number) => onWorkerGone(spawned, `exited with code ${code}`));
-  spawned.unref();
+  const spawned: LiveWorker = { thread, progress, epoch, inFlight: [], headSince: Date.now() };
+  thread.on("message", (message: WorkerMessage) => onWorkerMessage(spawned, message));
+  thread.on("error", (error: Error) => onWorkerGone(spawned, `crashed: ${error.message}`));
+  thread.on("exit", (code: number) => onWorkerGone(spawned, `exited with code ${code}`));
+  thread.unref();
   return spawned;
 }
 
-function dispatch(): void {
-  if (current || queue.length === 0) return;
-  const job = queue.shift()!;
+function send(job: Job): void {
+  let target: LiveWorker;
   try {
-    worker ??= spawnWorker();
+    target = live ??= spawnWorker();
   } catch (error) {
     job.reject(error);
-    dispatch();
     return;
   }
-  current = job;
-  worker.ref(); // keep the process alive while a request is in flight
-  job.timer = setTimeout(() => kill(job, "timeout", "The template sandbox did not start in time"), START_TIMEOUT_MS);
-  worker.postMessage(job.request);
+  if (target.inFlight.length === 0) {
+    target.headSince = Date.now();
+    target.thread.ref(); // keep the process alive while a render is in flight
+  }
+  target.inFlight.push(job);
+  target.thread.postMessage(job.request);
+  watchdog ??= setInterval(checkDeadlines, WATCHDOG_POLL_MS);
+  watchdog.unref();
 }
 
-function onWorkerMessage(from: Worker, message: WorkerMessage): void {
-  const job = current;
-  if (from !== worker || !job || message.id !== job.request.id) return;
-  if (job.timer) clearTimeout(job.timer);
-  if (message.type === "started") {
-    job.timer = setTimeout(() => kill(job, "timeout", "Template exceeded the render deadline"), watchdogMs(job.limits));
-    return;
-  }
-  job.timer = null;
+function onWorkerMessage(from: LiveWorker, message: WorkerMessage): void {
+  const job = from.inFlight[0];
+  if (from !== live || !job || message.id !== job.request.id) return;
+  from.inFlight.shift();
+  from.headSince = Date.now();
   workerStats = message.stats;
-  current = null;
-  if (queue.length === 0) from.unref();
+  if (from.inFlight.length === 0) idle(from);
   job.resolve(message.result);
-  dispatch();
 }
 
-/** Watchdog: the sandbox did not give up by itself, so the whole worker goes. */
-function kill(job: Job, kind: SandboxErrorKind, message: string): void {
-  if (current !== job) return;
-  const doomed = worker;
-  worker = null;
-  current = null;
-  absorbWorkerStats();
+function idle(target: LiveWorker): void {
+  target.thread.unref();
+  if (watchdog) clearInterval(watchdog);
+  watchdog = null;
+}
+
+/** The running render's deadline, or the next render's start, has passed: the whole worker goes. */
+function checkDeadlines(): void {
+  const target = live;
+  const head = target?.inFlight[0];
+  if (!target || !head) return;
+  const now = Date.now();
+  if (Atomics.load(target.progress, 0) === head.request.id) {
+    const startedAt = target.epoch + Atomics.load(target.progress, 1);
+    if (now > startedAt + watchdogMs(head.limits)) kill(target, "timeout", "Template exceeded the render deadline");
+  } else if (now > target.headSince + START_TIMEOUT_MS) {
+    kill(target, "timeout", "The template sandbox did not start in time");
+  }
+}
+
+function kill(target: LiveWorker, kind: SandboxErrorKind, message: string): void {
   pastStats.contextsDisposedAfterLimit++;
   watchdogKills++;
-  workerRestarts++;
-  if (doomed) void doomed.terminate();
-  job.resolve({ ok: false, kind, message });
-  dispatch();
+  replace(target, { ok: false, kind, message });
+  void target.thread.terminate();
 }
 
-function onWorkerGone(from: Worker, reason: string): void {
-  if (from !== worker) return; // already replaced (terminated by the watchdog or disposeSandboxes)
-  worker = null;
+function onWorkerGone(from: LiveWorker, reason: string): void {
+  if (from !== live) return; // already replaced (terminated by the watchdog or disposeSandboxes)
+  replace(from, { ok: false, kind: "memory", message: `The template sandbox worker ${reason}` });
+}
+
+/** The render that was running fails with `result`; those queued behind it go to a new worker. */
+function replace(target: LiveWorker, result: EngineResult): void {
+  live = null;
   absorbWorkerStats();
   workerRestarts++;
-  const job = current;
-  current = null;
-  if (job) {
-    if (job.timer) clearTimeout(job.timer);
-    job.resolve({ ok: false, kind: "memory", message: `The template sandbox worker ${reason}` });
-  }
-  dispatch();
+  idle(target);
+  const [running, ...queued] = target.inFlight.splice(0);
+  running?.resolve(result);
+  for (const job of queued) send(job);
 }
 
 type RequestWithoutId = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, "id"> : never) : never;
 
 function submit(request: RequestWithoutId, limits: SandboxLimits): Promise<EngineResult> {
   return new Promise<EngineResult>((resolve, reject) => {
-    queue.push({ request: { ...request, id: nextId++ } as WorkerRequest, limits, resolve, reject, timer: null });
-    dispatch();
+    send({ request: { ...request, id: nextId++ } as WorkerRequest, limits, resolve, reject });
   });
 }
 
@@ -260,16 +289,13 @@ export async function readPreviewProps(opts: {
  * shutdown). Requests still queued or running fail.
  */
 export async function disposeSandboxes(): Promise<void> {
-  const doomed = worker;
-  worker = null;
+  const doomed = live;
+  live = null;
   absorbWorkerStats();
-  const pending = [...(current ? [current] : []), ...queue.splice(0)];
-  current = null;
-  for (const job of pending) {
-    if (job.timer) clearTimeout(job.timer);
-    job.reject(new Error("The template sandbox was disposed"));
-  }
-  if (doomed) await doomed.terminate();
+  if (!doomed) return;
+  idle(doomed);
+  for (const job of doomed.inFlight.splice(0)) job.reject(new Error("The template sandbox was disposed"));
+  await doomed.thread.terminate();
 }
 
 export function getSandboxStats(): EngineStats & { workerRestarts: number; watchdogKills: number; queued: number } {
@@ -280,6 +306,6 @@ export function getSandboxStats(): EngineStats & { workerRestarts: number; watch
     rendersInWarmContext: pastStats.rendersInWarmContext + workerStats.rendersInWarmContext,
     workerRestarts,
     watchdogKills,
-    queued: queue.length + (current ? 1 : 0),
+    queued: live?.inFlight.length ?? 0,
   };
 }

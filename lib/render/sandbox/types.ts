@@ -34,7 +34,7 @@ export type WorkerRequest =
   | { type: "preview"; id: number; cacheKey: string; compiledCode: string; limits: SandboxLimits };
 
 /** worker → main thread */
-export type WorkerMessage =
-  /** The sandbox is ready and the deadline is running (sent before the synchronous render starts). */
-  | { type: "started"; id: number }
-  | { type: "done"; id: number; result: EngineResult; stats: EngineStats };
+export type WorkerMessage = { type: "done"; id: number; result: EngineResult; stats: EngineStats };
+
+/** What the worker is started with: `progress` holds [running job id or 0, its start in ms since `epoch`]. */
+export type WorkerData = { progress: SharedArrayBuffer; epoch: number };

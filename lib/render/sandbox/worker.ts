@@ -3,32 +3,40 @@
  * scripts/build-sandbox-runtime.ts into worker.generated.cjs (with the
  * QuickJS runtime bundle inlined); started and supervised by index.ts.
  *
- * Requests are handled strictly one at a time (index.ts only sends the next
- * one after "done"), so the main thread's watchdog always knows which render
- * is running.
+ * Requests are queued here and handled strictly one at a time, in the order
+ * they arrived. The id and start time of the render running are written to
+ * `workerData.progress` (shared memory), where index.ts's watchdog reads them.
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { enginePreview, engineRender, engineStats } from "./engine";
-import type { EngineResult, WorkerMessage, WorkerRequest } from "./types";
+import type { EngineResult, WorkerData, WorkerMessage, WorkerRequest } from "./types";
 
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run in a worker thread");
+const { progress: sharedProgress, epoch } = workerData as WorkerData;
+const progress = new Int32Array(sharedProgress);
 
 function send(message: WorkerMessage): void {
   port!.postMessage(message);
 }
 
+async function handle(request: WorkerRequest): Promise<void> {
+  // Start time first: the watchdog reads the id first, so it never pairs this id with an older start.
+  const started = (): void => {
+    Atomics.store(progress, 1, Date.now() - epoch);
+    Atomics.store(progress, 0, request.id);
+  };
+  const run: Promise<EngineResult> = request.type === "render" ? engineRender(request, started) : enginePreview(request, started);
+  const result = await run.catch((error: unknown): EngineResult => ({
+    ok: false,
+    kind: "memory",
+    message: `Sandbox failure (${error instanceof Error ? error.message : String(error)})`,
+  }));
+  Atomics.store(progress, 0, 0);
+  send({ type: "done", id: request.id, result, stats: engineStats() });
+}
+
+let queue: Promise<void> = Promise.resolve();
 port.on("message", (request: WorkerRequest) => {
-  const started = (): void => send({ type: "started", id: request.id });
-  const run: Promise<EngineResult> =
-    request.type === "render"
-      ? engineRender(request, started)
-      : enginePreview(request, started);
-  run
-    .catch((error: unknown): EngineResult => ({
-      ok: false,
-      kind: "memory",
-      message: `Sandbox failure (${error instanceof Error ? error.message : String(error)})`,
-    }))
-    .then((result) => send({ type: "done", id: request.id, result, stats: engineStats() }));
+  queue = queue.then(() => handle(request));
 });
