@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
+import { POST as postSend } from "@/app/api/v1/send/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getDb } from "@/lib/db/client";
 import { billingPeriod } from "@/lib/plans";
-import { addToLibrary, auth, call, createUser, setApiCallsUsed, type TestUser } from "./support/api";
+import { addToLibrary, auth, call, createUser, setApiCallsUsed, type CallOptions, type TestUser } from "./support/api";
 import { endpoints } from "./support/endpoints";
 
 async function apiCallsUsed(user: TestUser, periodStart = billingPeriod().start): Promise<number> {
@@ -74,6 +75,33 @@ describe("monthly API quota", () => {
     expect(Number(refused.headers.get("retry-after"))).toBe(resetInSeconds);
     expect(await apiCallsUsed(user)).toBe(500);
   });
+
+  const bodyEndpoints = [
+    ...endpoints.filter((e) => e.options("x").method === "POST"),
+    { name: "POST /send", handler: postSend, path: () => "/api/v1/send", options: (): CallOptions => ({ method: "POST", body: {} }) },
+  ];
+  it.each(bodyEndpoints)(
+    "$name answers a malformed or oversized body only after 401 and 429, and counts it",
+    async (endpoint) => {
+      const user = await createUser("free");
+      const templateId = (await addToLibrary(user, "welcome")).template_id;
+      const options = endpoint.options(templateId);
+      const bad = { ...options, body: "{not json" };
+      const tooLarge = { ...options, headers: { "content-length": String(11 * 1024 * 1024) }, body: "{}" };
+      for (const variant of [bad, tooLarge]) {
+        const anonymous = await call(endpoint.handler, endpoint.path(templateId), { ...variant, headers: { ...variant.headers, "x-api-key": "nope" } });
+        expect(anonymous.body).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
+      }
+      await setApiCallsUsed(user, 498);
+      const malformed = await call(endpoint.handler, endpoint.path(templateId), { ...bad, headers: auth(user) });
+      expect([malformed.status, malformed.body.code, malformed.body.details[0].field]).toEqual([400, "VALIDATION_ERROR", "body"]);
+      const oversized = await call(endpoint.handler, endpoint.path(templateId), { ...tooLarge, headers: { ...tooLarge.headers, ...auth(user) } });
+      expect([oversized.status, oversized.body]).toEqual([413, { error: "Request body too large", code: "PAYLOAD_TOO_LARGE", success: false }]);
+      expect(await apiCallsUsed(user)).toBe(500);
+      const refused = await call(endpoint.handler, endpoint.path(templateId), { ...bad, headers: auth(user) });
+      expect([refused.status, refused.body.code]).toEqual([429, "RATE_LIMIT_EXCEEDED"]);
+    },
+  );
 
   it("leaves out Limit and Remaining on unlimited plans but still counts", async () => {
     for (const plan of ["monthly", "annual"] as const) {
