@@ -152,6 +152,9 @@ export async function upsertCatalogueTemplate(seed: CatalogueSeed): Promise<{ id
   return row;
 }
 
+/** What rendering needs of a template (not its source). */
+export type RenderableTemplate = Pick<TemplateRecord, "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables">;
+
 /**
  * What POST /send looks up before rendering, in one simple-protocol query (see lib/db/literals.ts): the account's
  * sending domains (oldest first, as listSendingDomains) and the template when it is in the account's library.
@@ -159,10 +162,10 @@ export async function upsertCatalogueTemplate(seed: CatalogueSeed): Promise<{ id
 export async function findSendContext(
   accountId: string,
   templateId: string,
-): Promise<{ domains: SendingDomain[]; template: (TemplateRecord & { added_via: string }) | null }> {
+): Promise<{ domains: SendingDomain[]; template: RenderableTemplate | null }> {
   const account = uuidLiteral(accountId);
   const [row] = await getDb().unsafe<
-    (Partial<TemplateRecord & { added_via: string }> & {
+    (Partial<RenderableTemplate> & {
       sender_domains: (Omit<SendingDomain, "created_at" | "verified_at"> & { created_at: string; verified_at: string | null })[];
     })[]
   >(`
@@ -172,7 +175,8 @@ export async function findSendContext(
                'created_at', s.created_at, 'verified_at', s.verified_at) order by s.created_at), '[]'::json) as sender_domains
       from sending_domains s where s.account_id = ${account}
     ) d left join lateral (
-      select t.*, l.added_via from library_entries l join templates t on t.id = l.template_id
+      select t.id, t.owner_account_id, t.slug, t.version, t.compiled_code, t.variables
+      from library_entries l join templates t on t.id = l.template_id
       where l.account_id = ${account} and l.template_id = ${uuidLiteral(templateId)}
     ) tl on true`);
   const domains = row.sender_domains.map((d) => ({
@@ -181,5 +185,5 @@ export async function findSendContext(
     verified_at: d.verified_at === null ? null : new Date(d.verified_at),
   }));
   const { sender_domains: _domains, ...template } = row;
-  return { domains, template: template.id ? (template as TemplateRecord & { added_via: string }) : null };
+  return { domains, template: template.id ? (template as RenderableTemplate) : null };
 }

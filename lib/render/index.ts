@@ -3,7 +3,7 @@ import { createElement } from "react";
 import { z } from "zod";
 import { errors, zodDetails } from "@/lib/api/errors";
 import { getCatalogueEntry } from "@/lib/catalogue";
-import type { TemplateRecord } from "@/lib/db/templates";
+import type { RenderableTemplate } from "@/lib/db/templates";
 import { CatalogueRenderError, renderCatalogueOffThread } from "@/lib/render/catalogue-pool";
 import { renderEmailDocument } from "@/lib/render/native";
 import { toPlainText } from "@/lib/render/plain-text";
@@ -11,7 +11,6 @@ import { renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
 
 export type RenderedEmail = { html: string; text?: string };
-type RenderableTemplate = Pick<TemplateRecord, "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables">;
 
 /**
  * Renders a template with the caller's variables: catalogue templates natively (on a render worker, see
