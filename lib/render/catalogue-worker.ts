@@ -1,23 +1,39 @@
 /**
  * Entry point of a catalogue render worker thread: renders trusted catalogue templates (emails/) to the document
  * render() gives, plus its plain text when asked. Bundled by scripts/build-sandbox-runtime.ts into
- * catalogue-worker.generated.cjs; started and fed by catalogue-pool.ts. Variables arrive already validated.
+ * catalogue-worker.generated.cjs, with react-dom/server's string-chunk build (see string-chunk-stream.ts); started
+ * and fed by catalogue-pool.ts. Variables arrive already validated.
  */
 import { parentPort } from "node:worker_threads";
-import { createElement } from "react";
+import { createElement, Suspense } from "react";
+import { renderToReadableStream } from "react-dom/server";
 import { getCatalogueEntry } from "@/lib/catalogue";
-import { renderEmailDocument } from "@/lib/render/native";
 import { toPlainText } from "@/lib/render/plain-text";
+import { finalizeEmailHtml } from "@/lib/render/sandbox/finalize";
 import type { CatalogueRenderReply, CatalogueRenderRequest } from "./catalogue-pool";
+import { readStringChunks } from "./string-chunk-stream";
 
 const port = parentPort;
 if (!port) throw new Error("catalogue-worker.ts must run in a worker thread");
+
+async function renderDocument(element: React.ReactElement): Promise<string> {
+  let failure: unknown = null;
+  // As render() does: one Suspense boundary around the email, everything in one chunk, any error fails the render.
+  const stream = await renderToReadableStream(createElement(Suspense, null, element), {
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
+    onError: (error) => void (failure ??= error),
+  });
+  await stream.allReady;
+  const html = await readStringChunks(stream as never);
+  if (failure) throw failure;
+  return finalizeEmailHtml(html);
+}
 
 async function render({ id, slug, props, plainText }: CatalogueRenderRequest): Promise<CatalogueRenderReply> {
   const entry = getCatalogueEntry(slug);
   if (!entry) return { id, ok: false, missing: true, message: `no catalogue component for ${slug}` };
   try {
-    const html = await renderEmailDocument(createElement(entry.component, props));
+    const html = await renderDocument(createElement(entry.component, props));
     return { id, ok: true, html, ...(plainText ? { text: toPlainText(html) } : {}) };
   } catch (error) {
     return { id, ok: false, missing: false, message: error instanceof Error ? error.message : String(error) };
