@@ -20,7 +20,7 @@ import { createTemplateFromSource } from "@/lib/user-templates";
 import { prepareDatabase } from "./lib/database";
 import { findPostgresBinDir, freePort, startThrowawayPostgres, stopThrowawayPostgresSync, type ThrowawayPostgres } from "./pg-throwaway";
 
-// npm run bench [-- --duration S --connections N --only a,b --embedded --cpu-prof DIR]
+// npm run bench [-- --duration S --warmup S --connections N --only a,b --embedded --cpu-prof DIR]
 // Serves the built app (`next start`) on PostgreSQL and measures each scenario with autocannon, one after another, in
 // one run. The database: DATABASE_URL when given, else a throwaway PostgreSQL 15 cluster when its binaries are
 // installed, else the embedded database (in memory, in a child process). The last line of output is one JSON object
@@ -118,6 +118,8 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       duration: { type: "string", default: "10" },
+      // Seconds of load on each route before any is measured.
+      warmup: { type: "string", default: "5" },
       connections: { type: "string", default: "20" },
       only: { type: "string" },
       embedded: { type: "boolean", default: false },
@@ -126,9 +128,10 @@ async function main(): Promise<number> {
     },
   });
   const duration = Number(values.duration);
+  const warmup = Number(values.warmup);
   const connections = Number(values.connections);
-  if (!(duration > 0) || !Number.isInteger(connections) || connections < 1) {
-    console.error("bench: --duration must be a positive number of seconds and --connections a positive integer");
+  if (!(duration > 0) || !(warmup >= 0) || !Number.isInteger(connections) || connections < 1) {
+    console.error("bench: --duration and --warmup must be numbers of seconds (duration positive) and --connections a positive integer");
     return 2;
   }
   const only = values.only ? new Set(["bare", ...values.only.split(",")]) : null;
@@ -163,7 +166,7 @@ async function main(): Promise<number> {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const server = await startNext(port, cleanups, values["cpu-prof"]);
-    log(`next start on ${base} (pid ${server.pid}); autocannon -c ${connections} -d ${duration} per scenario`);
+    log(`next start on ${base} (pid ${server.pid}); autocannon -c ${connections} -d ${duration} per scenario, after ${warmup} s of warm-up on each route`);
     log("");
 
     const results: Record<string, { rps: number; p50_ms: number; p99_ms: number; ratio_to_bare: number }> = {};
@@ -205,8 +208,10 @@ async function main(): Promise<number> {
     }
 
     // Warm every route before measuring any (modules, pools, JIT), so the first scenario measured (bare) is not the
-    // only one served by a cold process.
-    for (const { request } of runnable) await runAutocannon(request, connections, Math.min(2, duration));
+    // only one served by a cold process. Render and send routes keep V8's optimising compiler busy for a while: its
+    // helper threads took 43% of a core in the first 5 s of render_catalogue load and 15% by 20-25 s, and on 2 cores
+    // that time comes out of the measurement.
+    for (const { request } of runnable) await runAutocannon(request, connections, warmup);
 
     const measure = async ({ scenario, request }: (typeof runnable)[number]) => {
       const result = await runAutocannon(request, connections, duration);
