@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { catalogue, getCatalogueEntry } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
-import { CatalogueRenderError, renderCatalogueOffThread } from "@/lib/render/catalogue-pool";
+import { CatalogueRenderError, renderCatalogueOffThread, stopCatalogueWorkers } from "@/lib/render/catalogue-pool";
 import { renderEmailDocument } from "@/lib/render/native";
 import { toPlainText as toPlainTextOnce } from "@/lib/render/plain-text";
 import { applyVariablesToSource } from "@/lib/render/react-source";
@@ -116,6 +116,18 @@ describe("catalogue rendering", () => {
         expect(await renderCatalogueOffThread(entry.slug, props, true), entry.slug).toEqual({ html: expected, text: reactEmailToPlainText(expected) });
       }
     }
+  });
+
+  it("fails the renders in flight when the render worker goes, and starts a new one for the next", async () => {
+    const props = getCatalogueEntry("welcome")!.variables.parse({ userName: "Ada" });
+    await renderCatalogueOffThread("welcome", props, false);
+    const inFlight = Array.from({ length: 20 }, () => renderCatalogueOffThread("welcome", props, false).then(() => "rendered", (e: Error) => e.message));
+    await stopCatalogueWorkers();
+    const outcomes = await Promise.all(inFlight);
+    // Renders that finished before the worker stopped are fine; the rest fail with the reason, none hangs.
+    for (const outcome of outcomes) expect(outcome).toMatch(/^(rendered|The catalogue render worker exited with code 1)$/);
+    expect(outcomes).toContain("The catalogue render worker exited with code 1");
+    expect(await renderCatalogueOffThread("welcome", props, false)).toEqual({ html: await render(createElement(getCatalogueEntry("welcome")!.component, props)) });
   });
 
   it("reports a template that throws on the render worker, and the worker keeps serving", async () => {
