@@ -354,7 +354,7 @@ async function bundleWorker(name: string, entry: string, options: BuildOptions):
     logLevel: "warning",
     ...options,
   });
-  const text = result.outputFiles[0]?.text;
+  const text = result.outputFiles?.[0]?.text;
   if (!text) throw new Error(`esbuild produced no ${name} output`);
   return text;
 }

@@ -142,7 +142,7 @@ function spawnWorker(): LiveWorker {
   return spawned;
 }
 
-function send(job: Job): void {
+function enqueue(job: Job): void {
   let target: LiveWorker;
   try {
     target = live ??= spawnWorker();
@@ -210,14 +210,14 @@ function replace(target: LiveWorker, result: EngineResult): void {
   idle(target);
   const [running, ...queued] = target.inFlight.splice(0);
   running?.resolve(result);
-  for (const job of queued) send(job);
+  for (const job of queued) enqueue(job);
 }
 
 type RequestWithoutId = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, "id"> : never) : never;
 
 function submit(request: RequestWithoutId, limits: SandboxLimits): Promise<EngineResult> {
   return new Promise<EngineResult>((resolve, reject) => {
-    send({ request: { ...request, id: nextId++ } as WorkerRequest, limits, resolve, reject });
+    enqueue({ request: { ...request, id: nextId++ } as WorkerRequest, limits, resolve, reject });
   });
 }
 
