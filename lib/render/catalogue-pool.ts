@@ -92,6 +92,7 @@ export function renderCatalogueOffThread(slug: string, props: Record<string, unk
 
 /** Stops the workers (tests, shutdown); renders in flight fail. */
 export async function stopCatalogueWorkers(): Promise<void> {
-  const running = workers.splice(0, workers.length, ...workers.map(() => null)).filter((w) => w !== null);
+  const running = workers.filter((worker) => worker !== null);
+  workers.fill(null);
   await Promise.all(running.map((worker) => worker.thread.terminate()));
 }

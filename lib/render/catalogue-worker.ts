@@ -5,7 +5,7 @@
  * and fed by catalogue-pool.ts. Variables arrive already validated.
  */
 import { parentPort } from "node:worker_threads";
-import { createElement, Suspense } from "react";
+import { createElement, Suspense, type ReactElement } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import { getCatalogueEntry } from "@/lib/catalogue";
 import { toPlainText } from "@/lib/render/plain-text";
@@ -16,7 +16,7 @@ import { readStringChunks } from "./string-chunk-stream";
 const port = parentPort;
 if (!port) throw new Error("catalogue-worker.ts must run in a worker thread");
 
-async function renderDocument(element: React.ReactElement): Promise<string> {
+async function renderDocument(element: ReactElement): Promise<string> {
   let failure: unknown = null;
   // As render() does: one Suspense boundary around the email, everything in one chunk, any error fails the render.
   const stream = await renderToReadableStream(createElement(Suspense, null, element), {
