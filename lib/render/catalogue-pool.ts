@@ -1,16 +1,15 @@
 /**
  * Renders catalogue templates on worker threads (catalogue-worker.ts, bundled into catalogue-worker.generated.cjs),
  * so a render — about half a millisecond of React, more with plain text — never holds up the event loop that serves
- * every other request. Each worker renders one request at a time; a request goes to the worker with the fewest in
- * flight. Workers start on first use and restart after a crash (the renders in flight on the crashed one fail).
+ * every other request. A request goes to the worker with the fewest renders in flight. Workers start on first use
+ * and restart after a crash (the renders in flight on the crashed one fail).
  *
  * Not guarded with "server-only" so that Vitest can load it; never import it from client components.
  */
-import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { generatedFilePath } from "./generated-file";
 
 export type CatalogueRenderRequest = { id: number; slug: string; props: Record<string, unknown>; plainText: boolean };
 export type CatalogueRenderReply =
@@ -38,23 +37,8 @@ type PoolWorker = { thread: Worker; pending: Map<number, Pending> };
 const workers: (PoolWorker | null)[] = Array.from({ length: POOL_SIZE }, () => null);
 let nextId = 1;
 
-function workerPath(): string {
-  const candidates: string[] = [];
-  try {
-    if (import.meta.url.startsWith("file:")) candidates.push(path.join(path.dirname(fileURLToPath(import.meta.url)), WORKER_FILE));
-  } catch {
-    // bundled without a file URL: fall back to the project root
-  }
-  candidates.push(path.join(process.cwd(), "lib", "render", WORKER_FILE));
-  const found = candidates.find((candidate) => existsSync(candidate));
-  if (!found) {
-    throw new Error(`Catalogue render worker not found (looked in ${candidates.join(", ")}). Run \`npx tsx scripts/build-sandbox-runtime.ts\`.`);
-  }
-  return found;
-}
-
 function spawn(slot: number): PoolWorker {
-  const thread = new Worker(workerPath(), { env: {}, execArgv: [] });
+  const thread = new Worker(generatedFilePath(WORKER_FILE, import.meta.url, path.join("lib", "render")), { env: {}, execArgv: [] });
   const worker: PoolWorker = { thread, pending: new Map() };
   thread.on("message", (reply: CatalogueRenderReply) => {
     const pending = worker.pending.get(reply.id);

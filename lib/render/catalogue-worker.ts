@@ -11,7 +11,7 @@ import { getCatalogueEntry } from "@/lib/catalogue";
 import { toPlainText } from "@/lib/render/plain-text";
 import { finalizeEmailHtml } from "@/lib/render/sandbox/finalize";
 import type { CatalogueRenderReply, CatalogueRenderRequest } from "./catalogue-pool";
-import { readStringChunks } from "./string-chunk-stream";
+import { readAll } from "./sandbox/runtime-shims";
 
 const port = parentPort;
 if (!port) throw new Error("catalogue-worker.ts must run in a worker thread");
@@ -24,8 +24,11 @@ async function renderDocument(element: ReactElement): Promise<string> {
     onError: (error) => void (failure ??= error),
   });
   await stream.allReady;
-  const html = await readStringChunks(stream as never);
+  const result = await readAll(stream as never, Number.POSITIVE_INFINITY);
   if (failure) throw failure;
+  // As render()'s TextDecoder would: bytes (only if the string-chunk patch could not be applied) are decoded, and a
+  // leading BOM is dropped either way.
+  const html = "html" in result ? result.html.replace(/^\uFEFF/, "") : new TextDecoder().decode(result.bytes);
   return finalizeEmailHtml(html);
 }
 

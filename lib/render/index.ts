@@ -24,7 +24,10 @@ export async function renderTemplate(
 ): Promise<RenderedEmail> {
   const plainText = options.plainText ?? false;
   if (template.owner_account_id === null) return renderCatalogue(template, variables, plainText);
-  const html = await renderUserTemplate(template, variables);
+  return withPlainText(await renderUserTemplate(template, variables), plainText);
+}
+
+function withPlainText(html: string, plainText: boolean): RenderedEmail {
   return plainText ? { html, text: toPlainText(html) } : { html };
 }
 
@@ -50,8 +53,7 @@ async function renderCatalogue(template: RenderableTemplate, variables: Record<s
   try {
     // React escapes every text and attribute value, so variables cannot inject markup.
     if (!RENDER_IN_PROCESS) return await renderCatalogueOffThread(entry.slug, props, plainText);
-    const html = await renderEmailDocument(createElement(entry.component, props));
-    return plainText ? { html, text: toPlainText(html) } : { html };
+    return withPlainText(await renderEmailDocument(createElement(entry.component, props)), plainText);
   } catch (error) {
     if (error instanceof CatalogueRenderError && error.missing) throw new Error(`The render worker has no component for ${entry.slug}: rebuild it`);
     if (RENDER_IN_PROCESS || error instanceof CatalogueRenderError) {

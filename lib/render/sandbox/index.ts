@@ -23,10 +23,9 @@
  * Not guarded with "server-only" so that Vitest can load it; never import it
  * from client components.
  */
-import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { generatedFilePath } from "../generated-file";
 import {
   DEFAULT_SANDBOX_LIMITS,
   MIN_MEMORY_BYTES,
@@ -98,25 +97,6 @@ let workerStats = zeroStats();
 let workerRestarts = 0;
 let watchdogKills = 0;
 
-function workerPath(): string {
-  const candidates: string[] = [];
-  try {
-    if (import.meta.url.startsWith("file:")) {
-      candidates.push(path.join(path.dirname(fileURLToPath(import.meta.url)), WORKER_FILE));
-    }
-  } catch {
-    // bundled without a file URL: fall back to the project root
-  }
-  candidates.push(path.join(process.cwd(), "lib", "render", "sandbox", WORKER_FILE));
-  const found = candidates.find((candidate) => existsSync(candidate));
-  if (!found) {
-    throw new Error(
-      `Sandbox worker not found (looked in ${candidates.join(", ")}). Run \`npx tsx scripts/build-sandbox-runtime.ts\`.`,
-    );
-  }
-  return found;
-}
-
 function absorbWorkerStats(): void {
   pastStats.contextsCreated += workerStats.contextsCreated;
   pastStats.contextsDisposedAfterLimit += workerStats.contextsDisposedAfterLimit;
@@ -127,7 +107,7 @@ function absorbWorkerStats(): void {
 function spawnWorker(): LiveWorker {
   const progress = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
   const epoch = Date.now();
-  const thread = new Worker(workerPath(), {
+  const thread = new Worker(generatedFilePath(WORKER_FILE, import.meta.url, path.join("lib", "render", "sandbox")), {
     resourceLimits: { stackSizeMb: WORKER_STACK_MB },
     // The worker needs neither the server's environment nor its CLI flags/loaders.
     env: {},

@@ -10,6 +10,8 @@
  * the bundle, never globals, so template code cannot see any of them: there
  * are no timers in the sandbox, only a task queue that the host drains
  * synchronously (see `runMacrotask`). There is no real time, network or I/O.
+ * The catalogue render worker reuses only the stream pieces (ReadableStream,
+ * readAll and the string-chunk helpers; see lib/render/string-chunk-stream.ts).
  */
 
 /* ------------------------------------------------------------------------ */

@@ -1,0 +1,19 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * Where a file made by scripts/build-sandbox-runtime.ts is: beside the module asking (`moduleUrl`, its
+ * import.meta.url) or, when that module was bundled elsewhere (Next's .next/server chunks), under `projectDir` of the
+ * working directory, where deployments trace it (next.config.ts).
+ */
+export function generatedFilePath(fileName: string, moduleUrl: string, projectDir: string): string {
+  const candidates: string[] = [];
+  if (moduleUrl.startsWith("file:")) candidates.push(path.join(path.dirname(fileURLToPath(moduleUrl)), fileName));
+  candidates.push(path.join(process.cwd(), projectDir, fileName));
+  const found = candidates.find((candidate) => existsSync(candidate));
+  if (!found) {
+    throw new Error(`${fileName} not found (looked in ${candidates.join(", ")}). Run \`npx tsx scripts/build-sandbox-runtime.ts\`.`);
+  }
+  return found;
+}
