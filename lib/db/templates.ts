@@ -30,29 +30,10 @@ export type LibraryPage = { templates: LibraryEntry[]; total: number };
 /**
  * The library page (newest addition first) and the library's total size, as one json value `{ total, templates }`
  * for the account `accountSql` names: a uuid literal, or `caller.account_id` when it rides along with authentication
- * (see `preload` in lib/api/with-api-auth.ts). Timestamps come out as `Date#toISOString()` would write them.
+ * (see `preload` in lib/api/with-api-auth.ts). The SQL function `library_page` keeps its plan per connection.
  */
 export function libraryPageJsonSql(accountSql: string, limit: number, offset: number): string {
-  const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-  return `json_build_object(
-    'total', (select count(*)::int from library_entries where account_id = ${accountSql}),
-    'templates', coalesce((
-      select json_agg(json_build_object(
-        'id', page.id, 'name', page.name, 'description', page.description, 'is_public', page.is_public,
-        'price', page.price, 'slug', page.slug, 'category', page.category, 'author', page.author,
-        'added_via', page.added_via, 'added_at', ${iso("page.added_at")}, 'updated_at', ${iso("page.updated_at")},
-        'preview_url', page.preview_image_url
-      ) order by page.added_at desc, page.template_id)
-      from (
-        select t.id, t.name, t.description, t.is_public, t.price, t.slug, t.category, t.author, t.updated_at,
-               t.preview_image_url, l.added_via, l.added_at, l.template_id
-        from library_entries l join templates t on t.id = l.template_id
-        where l.account_id = ${accountSql}
-        order by l.added_at desc, l.template_id
-        limit ${integerLiteral(limit)} offset ${integerLiteral(offset)}
-      ) page
-    ), '[]'::json)
-  )`;
+  return `library_page(${accountSql}, ${integerLiteral(limit)}, ${integerLiteral(offset)})`;
 }
 
 /** One round trip (a simple-protocol query, see lib/db/literals.ts). */
@@ -81,9 +62,7 @@ export type TemplateForAccount = TemplateRecord & { in_library: boolean };
  * is no such template): what render access decisions need. Read it back with `templateForAccountFromJson`.
  */
 export function templateForAccountJsonSql(accountSql: string, templateId: string): string {
-  return `(select to_jsonb(t) || jsonb_build_object('price', t.price::text, 'in_library', l.account_id is not null)
-      from templates t left join library_entries l on l.template_id = t.id and l.account_id = ${accountSql}
-      where t.id = ${uuidLiteral(templateId)})`;
+  return `template_for_account(${accountSql}, ${uuidLiteral(templateId)})`;
 }
 
 export function templateForAccountFromJson(json: unknown): TemplateForAccount | null {
@@ -156,29 +135,19 @@ export async function upsertCatalogueTemplate(seed: CatalogueSeed): Promise<{ id
 export type RenderableTemplate = Pick<TemplateRecord, "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables">;
 
 /**
- * What POST /send looks up before rendering, in one simple-protocol query (see lib/db/literals.ts): the account's
- * sending domains (oldest first, as listSendingDomains) and the template when it is in the account's library.
+ * What POST /send looks up before rendering, in one simple-protocol query (see lib/db/literals.ts) of the SQL
+ * function `send_context`: the account's sending domains (oldest first, as listSendingDomains) and the template when
+ * it is in the account's library.
  */
 export async function findSendContext(
   accountId: string,
   templateId: string,
 ): Promise<{ domains: SendingDomain[]; template: RenderableTemplate | null }> {
-  const account = uuidLiteral(accountId);
   const [row] = await getDb().unsafe<
     (Partial<RenderableTemplate> & {
       sender_domains: (Omit<SendingDomain, "created_at" | "verified_at"> & { created_at: string; verified_at: string | null })[];
     })[]
-  >(`
-    select d.sender_domains, tl.* from (
-      select coalesce(json_agg(json_build_object(
-               'id', s.id, 'domain', s.domain, 'verified', s.verified, 'default_sender', s.default_sender,
-               'created_at', s.created_at, 'verified_at', s.verified_at) order by s.created_at), '[]'::json) as sender_domains
-      from sending_domains s where s.account_id = ${account}
-    ) d left join lateral (
-      select t.id, t.owner_account_id, t.slug, t.version, t.compiled_code, t.variables
-      from library_entries l join templates t on t.id = l.template_id
-      where l.account_id = ${account} and l.template_id = ${uuidLiteral(templateId)}
-    ) tl on true`);
+  >(`select * from send_context(${uuidLiteral(accountId)}, ${uuidLiteral(templateId)})`);
   const domains = row.sender_domains.map((d) => ({
     ...d,
     created_at: new Date(d.created_at),
