@@ -137,17 +137,18 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     expect(await counter(user, "api_calls")).toBe(1);
   });
 
-  it("keeps text that looks like SQL quoting byte for byte (the record goes out as one query with inlined literals)", async () => {
+  it("keeps text that looks like SQL quoting byte for byte, even text ending in a start of the quoting tag (the record goes out as one query with inlined literals)", async () => {
     const user = await sender();
-    const tricky = "It's $$ $lp_0123456789abcdef$ $tag$ \\' \\\\ ''); drop table sent_emails; -- ü 😀";
+    const tricky = "It's $$ $lp$ $lp_0123456789abcdef$ $tag$ \\' \\\\ ''); drop table sent_emails; -- ü 😀";
+    const endsInTagStart = "A subject that ends in $lp";
     const result = await post(
       user,
-      message(user, { subject: tricky, text: tricky, headers: { "X-Note": tricky }, reply_to: ["a'b@example.com"], variables: { userName: tricky } }),
+      message(user, { subject: endsInTagStart, text: tricky, headers: { "X-Note": tricky }, reply_to: ["a'b@example.com"], variables: { userName: tricky } }),
     );
     expect(result.status).toBe(200);
     const [row] = await getDb()`select * from sent_emails where account_id = ${user.accountId}`;
-    expect(row).toMatchObject({ subject: tricky, text_body: tricky, headers: { "X-Note": tricky }, reply_to: ["a'b@example.com"] });
-    expect(row.html).toContain("It&#x27;s $$ $lp_0123456789abcdef$ $tag$");
+    expect(row).toMatchObject({ subject: endsInTagStart, text_body: tricky, headers: { "X-Note": tricky }, reply_to: ["a'b@example.com"] });
+    expect(row.html).toContain("It&#x27;s $$ $lp$ $lp_0123456789abcdef$ $tag$");
   });
 
   it("refuses NUL characters anywhere in the request with a 400 naming each field, and records nothing", async () => {

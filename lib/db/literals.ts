@@ -51,16 +51,19 @@ export function jsonLiteral(value: unknown): string {
 }
 
 /**
- * Any text, user-supplied included, as a dollar-quoted literal with a random tag the text does not contain: nothing
- * inside can end the literal, whatever standard_conforming_strings says. Text with a NUL character cannot travel in
- * a simple-protocol query at all (nor be stored as PostgreSQL text): callers refuse it in validation.
+ * Any text, user-supplied included, as a dollar-quoted literal that nothing inside can end, whatever
+ * standard_conforming_strings says. The tag is `$lp$`, or a random one when that would not do (a random tag per
+ * literal cost POST /send nine calls into the CSPRNG). Text with a NUL character cannot travel in a simple-protocol
+ * query at all (nor be stored as PostgreSQL text): callers refuse it in validation.
  */
 export function textLiteral(value: string | null): string {
   if (value === null) return "null::text";
   if (value.includes("\0")) throw new TypeError("text contains a NUL character");
-  let tag: string;
-  do tag = `$lp_${randomBytes(8).toString("hex")}$`;
-  while (value.includes(tag));
+  // The literal ends at the first occurrence of its tag: the text must not contain it, nor end with a start of it
+  // that the closing tag would complete (text ending in "$lp" followed by "$lp$").
+  const closesEarly = (tag: string) => `${value}${tag}`.indexOf(tag) !== value.length;
+  let tag = "$lp$";
+  while (closesEarly(tag)) tag = `$lp_${randomBytes(8).toString("hex")}$`;
   return `${tag}${value}${tag}::text`;
 }
 
