@@ -38,11 +38,21 @@ describe("migrations", () => {
       url.pathname = `/${name}`;
       const db = postgres(url.toString(), { prepare: false, max: 1, onnotice: () => {} });
       try {
-        await db.unsafe("grant usage on schema public to anon; alter default privileges in schema public grant all on tables to anon");
+        // As Supabase does: the API roles get every new table and function in public by default.
+        await db.unsafe(`grant usage on schema public to anon, authenticated;
+          alter default privileges in schema public grant all on tables to anon, authenticated;
+          alter default privileges in schema public grant all on functions to anon, authenticated`);
         const { applied } = await migrate(db);
         expect(applied.length).toBeGreaterThan(0);
         const [privileges] = await db`select has_table_privilege('anon', 'public.accounts', 'select') as anon_select`;
         expect(privileges.anon_select).toBe(false);
+        const callable = await db<{ role: string; fn: string }[]>`
+          select r.rolname as role, p.proname as fn
+          from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+          cross join (values ('anon'), ('authenticated')) as r(rolname)
+          where n.nspname = 'public' and has_function_privilege(r.rolname, p.oid, 'execute')
+          order by 1, 2`;
+        expect(callable).toEqual([]);
       } finally {
         await db.end();
       }

@@ -78,3 +78,25 @@ begin
     alter table public.sent_emails alter column html set compression lz4, alter column text_body set compression lz4;
   end if;
 end $$;
+
+-- Only the server calls these functions. On Supabase, PostgREST would offer every function in public to the anon and
+-- authenticated roles as an RPC; they run with the caller's rights and those roles may not read the tables, but they
+-- should not be callable at all.
+do $$
+declare f regprocedure;
+begin
+  for f in
+    select p.oid::regprocedure from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+    where n.nspname = 'public' and p.proname in ('authenticate_and_meter', 'record_counted_email', 'fail_counted_email',
+                                                 'claim_idempotency_key', 'library_page', 'template_for_account',
+                                                 'send_context')
+  loop
+    execute format('revoke execute on function %s from public', f);
+    if exists (select 1 from pg_roles where rolname = 'anon') then
+      execute format('revoke execute on function %s from anon', f);
+    end if;
+    if exists (select 1 from pg_roles where rolname = 'authenticated') then
+      execute format('revoke execute on function %s from authenticated', f);
+    end if;
+  end loop;
+end $$;
