@@ -83,7 +83,9 @@ end $$;
 -- authenticated roles as an RPC; they run with the caller's rights and those roles may not read the tables, but they
 -- should not be callable at all.
 do $$
-declare f regprocedure;
+declare
+  f regprocedure;
+  grantee text;
 begin
   for f in
     select p.oid::regprocedure from pg_proc p join pg_namespace n on n.oid = p.pronamespace
@@ -91,12 +93,8 @@ begin
                                                  'claim_idempotency_key', 'library_page', 'template_for_account',
                                                  'send_context')
   loop
-    execute format('revoke execute on function %s from public', f);
-    if exists (select 1 from pg_roles where rolname = 'anon') then
-      execute format('revoke execute on function %s from anon', f);
-    end if;
-    if exists (select 1 from pg_roles where rolname = 'authenticated') then
-      execute format('revoke execute on function %s from authenticated', f);
-    end if;
+    for grantee in select 'public' union all select rolname from pg_roles where rolname in ('anon', 'authenticated') loop
+      execute format('revoke execute on function %s from %s', f, grantee);
+    end loop;
   end loop;
 end $$;
