@@ -59,7 +59,7 @@ export function buildOpenApiDocument(serverUrl: string) {
           summary: "List the templates in your library, newest addition first",
           parameters: [
             { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 50 } },
-            { name: "offset", in: "query", schema: { type: "integer", minimum: 0, default: 0 } },
+            { name: "offset", in: "query", schema: { type: "integer", minimum: 0, maximum: 2147483647, default: 0 } },
           ],
           responses: {
             "200": { ...json("LibraryResponse", "A page of your library"), headers: rateLimitHeaders },

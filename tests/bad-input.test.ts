@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GET as unknownGet, POST as unknownPost } from "@/app/api/v1/[...path]/route";
+import { GET as unknownGet, POST as unknownPost } from "@/app/api/v1/[[...path]]/route";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { addToLibrary, auth, call, createUser } from "./support/api";
@@ -8,7 +8,7 @@ const NOT_FOUND = { error: "Not found", code: "NOT_FOUND", success: false };
 const validation = (details: { field: string; message: string }[]) => ({ error: "Invalid request body", code: "VALIDATION_ERROR", success: false, details });
 
 describe("bad input never gets a 500 or an HTML page", () => {
-  it.each(["/api/v1/nope", "/api/v1/templates", "/api/v1/templates/x/delete", "/api/v1/library/extra"])("GET %s answers the JSON 404", async (path) => {
+  it.each(["/api/v1", "/api/v1/nope", "/api/v1/templates", "/api/v1/templates/x/delete", "/api/v1/library/extra"])("GET %s answers the JSON 404", async (path) => {
     const result = await call(unknownGet, path, { params: { path: path.split("/").slice(3) } });
     expect(result.status).toBe(404);
     expect(result.body).toEqual(NOT_FOUND);

@@ -70,6 +70,8 @@ describe("GET /api/v1/library", () => {
     expect(second.templates.map((t: { slug: string }) => t.slug)).toEqual(newestFirst.slice(2, 4));
     const last = await page("?limit=2&offset=4");
     expect(last.templates.map((t: { slug: string }) => t.slug)).toEqual(newestFirst.slice(4));
+    expect((await page("?limit=07")).pagination).toEqual({ limit: 7, offset: 0, total: 5 });
+    expect((await page("?offset=2147483647")).pagination).toEqual({ limit: 50, offset: 2147483647, total: 5 });
     const beyond = await page("?offset=10");
     expect(beyond).toEqual({ success: true, templates: [], pagination: { limit: 50, offset: 10, total: 5 } });
     expect((await page("?limit=100")).templates).toHaveLength(5);
@@ -81,8 +83,15 @@ describe("GET /api/v1/library", () => {
     ["limit=abc", "limit", "limit must be an integer from 1 to 100"],
     ["limit=1.5", "limit", "limit must be an integer from 1 to 100"],
     ["limit=", "limit", "limit must be an integer from 1 to 100"],
-    ["offset=-1", "offset", "offset must be a non-negative integer"],
-    ["offset=x", "offset", "offset must be a non-negative integer"],
+    ["limit=1e1", "limit", "limit must be an integer from 1 to 100"],
+    ["limit=0x10", "limit", "limit must be an integer from 1 to 100"],
+    ["limit=+5", "limit", "limit must be an integer from 1 to 100"],
+    ["limit=%205", "limit", "limit must be an integer from 1 to 100"],
+    ["limit=5.0", "limit", "limit must be an integer from 1 to 100"],
+    ["offset=-1", "offset", "offset must be an integer from 0 to 2147483647"],
+    ["offset=x", "offset", "offset must be an integer from 0 to 2147483647"],
+    ["offset=2147483648", "offset", "offset must be an integer from 0 to 2147483647"],
+    ["offset=99999999999999999999", "offset", "offset must be an integer from 0 to 2147483647"],
     ["limit=1&limit=2", "limit", "limit must be an integer from 1 to 100"],
   ])("refuses ?%s with a 400 naming the field", async (query, field, message) => {
     const user = await createUser();

@@ -183,9 +183,19 @@ describe("catalogue rendering", () => {
     expect(result.body.error).toBe("Invalid request body");
     expect(result.body.code).toBe("VALIDATION_ERROR");
     expect(result.body.success).toBe(false);
-    const fields = result.body.details.map((d: { field: string }) => d.field).sort();
-    expect(fields).toEqual(["variables.customerName", "variables.items", "variables.orderId"]);
-    for (const detail of result.body.details) expect(typeof detail.message).toBe("string");
+    const byField = (a: { field: string }, b: { field: string }) => a.field.localeCompare(b.field);
+    expect(result.body.details.sort(byField)).toEqual([
+      { field: "variables.customerName", message: "Invalid input: expected string, received number" },
+      { field: "variables.items", message: "Invalid input: expected array, received string" },
+      { field: "variables.orderId", message: "is required" },
+    ]);
+  });
+
+  it("says a missing link variable is required, not that it is a bad URL", async () => {
+    const user = await createUser();
+    const result = await renderCall(user, await catalogueId("magic-link"), { variables: {} });
+    expect(result.status).toBe(400);
+    expect(result.body.details).toEqual([{ field: "variables.loginUrl", message: "is required" }]);
   });
 
   it("refuses a javascript: URL in a link variable", async () => {
@@ -193,6 +203,29 @@ describe("catalogue rendering", () => {
     const result = await renderCall(user, await catalogueId("magic-link"), { variables: { loginUrl: "javascript:alert(1)" } });
     expect(result.status).toBe(400);
     expect(result.body.details).toEqual([{ field: "variables.loginUrl", message: "must be an http(s) URL" }]);
+  });
+
+  it("refuses variables nested deeper than 32 levels, or holding text that is not valid Unicode, in both formats", async () => {
+    const user = await createUser();
+    const id = await catalogueId("welcome");
+    // Built as text: JSON.stringify itself runs out of stack on a value this deep.
+    const deep = `${'{"d":'.repeat(5000)}"x"${"}".repeat(5000)}`;
+    for (const format of ["html", "react"]) {
+      const nested = await renderCall(user, id, `{"format":"${format}","variables":{"userName":"Ada","deep":${deep}}}`);
+      expect(nested.status).toBe(400);
+      expect(nested.body).toEqual({
+        error: "Invalid request body",
+        code: "VALIDATION_ERROR",
+        success: false,
+        details: [{ field: ["variables", "deep", ...Array(30).fill("d")].join("."), message: "nests deeper than 32 levels" }],
+      });
+      const surrogate = await renderCall(user, id, { format, variables: { userName: "Ada \ud800" } });
+      expect(surrogate.status).toBe(400);
+      expect(surrogate.body.details).toEqual([{ field: "variables.userName", message: "must be valid Unicode text: it holds an unpaired surrogate" }]);
+    }
+    const paired = await renderCall(user, id, { variables: { userName: "Ada \ud83d\ude00" } });
+    expect(paired.status).toBe(200);
+    expect(paired.body.html).toContain("Ada \u{1F600}");
   });
 
   it("ignores undeclared variables", async () => {
@@ -226,6 +259,15 @@ describe("format: react", () => {
       "function Email({ name = 'x' }: { name?: string }) { return <p>{name}</p>; }\nexport default Email;",
       "export default ({ name = 'x' }: { name?: string }) => <p>{name}</p>;",
       "export default function ({ name = 'x' }: { name?: string }) { return <p>{name}</p>; }",
+      'import * as React from "react";\nexport default class Email extends React.Component<{ name?: string }> { render() { return <p>{this.props.name}</p>; } }',
+      "export default async function Email({ name = 'x' }: { name?: string }) { return <p>{name}</p>; }",
+      "const Email = ({ name = 'x' }: { name?: string }) => <p>{name}</p>;\nexport default Email",
+      // Text that looks like an export, in a comment and a string, is not the module's default export.
+      "// was: export default function Old() {}\nconst s = 'export default Nothing';\nexport default function Email({ name = 'x' }: { name?: string }) { return <p>{name}</p>; }",
+      "export /* the email */ default function Email({ name = 'x' }: { name?: string }) { return <p>{name}</p>; }",
+      // The wrapper's names are taken already.
+      "const letterpressVariables = 1;\nexport default function LetterpressEmail({ name = 'x' }: { name?: string }) { return <p>{name}</p>; }",
+      "const LetterpressTemplate = 2;\nexport default ({ name = 'x' }: { name?: string }) => <p>{name}</p>;",
     ];
     for (const code of shapes) {
       const Component = await importTsx(applyVariablesToSource(code, { name: "Ada" }));

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GET as dispatchCron, PUT as cronPut } from "@/app/api/cron/dispatch-scheduled/route";
-import { GET as sendGet, POST as send } from "@/app/api/v1/send/route";
+import { GET as sendGet, OPTIONS as sendOptions, POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
@@ -265,6 +265,14 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     const result = await call(sendGet, "/api/v1/send");
     expect(result.status).toBe(405);
     expect(result.headers.get("allow")).toBe("POST");
+    expect(result.body).toEqual({ error: "Method not allowed", code: "METHOD_NOT_ALLOWED", success: false, message: "Use POST." });
+  });
+
+  it("answers OPTIONS with the methods it serves", async () => {
+    const result = await call(sendOptions, "/api/v1/send", { method: "OPTIONS" });
+    expect(result.status).toBe(204);
+    expect(result.headers.get("allow")).toBe("POST, OPTIONS");
+    expect(result.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("requires credentials", async () => {
@@ -273,6 +281,13 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     expect(result.body).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
   });
 });
+
+/** `[[[…]]]`, `levels` arrays deep. */
+function nested(levels: number): unknown {
+  let value: unknown = [];
+  for (let i = 1; i < levels; i++) value = [value];
+  return value;
+}
 
 describe("validation: every problem is one details entry with a dotted path", () => {
   const in31Days = () => new Date(Date.now() + 31 * 24 * 3600 * 1000).toISOString();
@@ -322,6 +337,19 @@ describe("validation: every problem is one details entry with a dotted path", ()
     ["scheduled_at in the past", (b) => ({ ...b, scheduled_at: "2020-01-01T00:00:00Z" }), ["scheduled_at"]],
     ["scheduled_at more than 30 days ahead", (b) => ({ ...b, scheduled_at: in31Days() }), ["scheduled_at"]],
     ["several problems at once", (b) => ({ ...b, to: "x", subject: "", tags: [{ name: "" , value: "v" }] }), ["to", "subject", "tags.0.name"]],
+    ["a subject with a line break", (b) => ({ ...b, subject: "Hi\r\nBcc: all@example.com" }), ["subject"]],
+    ["from with a line break in its name", (b) => ({ ...b, from: "Acme\nBcc: all@example.com <hello@example.com>" }), ["from"]],
+    [
+      "several bad headers: each one is listed",
+      (b) => ({ ...b, headers: { "X-Count": 5, "Bad Name": "v", "X-B": "a\r\nBcc: all@example.com" } }),
+      ["headers.X-Count", "headers.Bad Name", "headers.X-B"],
+    ],
+    ["headers that would set the sender or add recipients", (b) => ({ ...b, headers: { From: "ceo@bank.test", bcc: "all@example.com", "X-Ok": "1" } }), ["headers.From", "headers.bcc"]],
+    ["a tag name with an unpaired surrogate", (b) => ({ ...b, tags: [{ name: "n\ud800", value: "v" }] }), ["tags.0.name"]],
+    ["a header value with an unpaired surrogate", (b) => ({ ...b, headers: { "X-U": "a\udc00" } }), ["headers.X-U"]],
+    ["an attachment filename with an unpaired surrogate", (b) => ({ ...b, attachments: [{ filename: "\udc00.txt", content: "aGk=" }] }), ["attachments.0.filename"]],
+    ["a subject with an unpaired surrogate", (b) => ({ ...b, subject: "Hi \ud83d" }), ["subject"]],
+    ["variables nested 2,000 levels deep", (b) => ({ ...b, variables: { deep: nested(2000) } }), [["variables", "deep", ...Array(30).fill("0")].join(".")]],
     ["a JSON array body", () => "[]", ["body"]],
     ["malformed JSON", () => "{\"to\": ", ["body"]],
   ];
@@ -340,6 +368,31 @@ describe("validation: every problem is one details entry with a dotted path", ()
     for (const detail of result.body.details) expect(detail.message.length).toBeGreaterThan(3);
     expect(await counter(user, "emails")).toBe(0);
     expect(await rows(user)).toEqual([]);
+  });
+
+  it("words line breaks, unpaired surrogates and deep nesting plainly", async () => {
+    const user = await sender();
+    const lineBreaks = await post(user, message(user, { subject: "Hi\nBcc: all@example.com", from: "A\r\nB <hello@example.com>" }));
+    expect(lineBreaks.body.details).toEqual([
+      { field: "subject", message: "subject must not contain line breaks" },
+      { field: "from", message: "from must not contain line breaks" },
+    ]);
+    const reserved = await post(user, message(user, { headers: { "Reply-To": "x@example.com" } }));
+    expect(reserved.body.details).toEqual([
+      { field: "headers.Reply-To", message: "Reply-To cannot be set in headers: use the from, to, cc, bcc, reply_to and subject fields" },
+    ]);
+    const surrogate = await post(user, message(user, { tags: [{ name: "n", value: "\ud800" }] }));
+    expect(surrogate.body.details).toEqual([{ field: "tags.0.value", message: "must be valid Unicode text: it holds an unpaired surrogate" }]);
+    const deep = await post(user, message(user, { variables: { deep: nested(33) } }));
+    expect(deep.body.details).toEqual([{ field: ["variables", "deep", ...Array(30).fill("0")].join("."), message: "nests deeper than 32 levels" }]);
+    // 32 levels in all is accepted.
+    const deepest = await post(user, message(user, { variables: { deep: nested(30) } }));
+    expect(deepest.status).toBe(200);
+    // With an Idempotency-Key the body is hashed by walking it: a deep body is still a 400, not a 500.
+    const keyedBody = JSON.stringify(message(user, { variables: { deep: "DEEP" } })).replace('"DEEP"', `${"[".repeat(5000)}${"]".repeat(5000)}`);
+    const keyed = await post(user, keyedBody, { "idempotency-key": "deep-1" });
+    expect(keyed.status).toBe(400);
+    expect(await counter(user, "emails")).toBe(1);
   });
 
   it("words the common problems plainly", async () => {

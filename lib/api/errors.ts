@@ -95,13 +95,17 @@ export const errors = {
 };
 
 /** zod issues as the contract's `details`: one entry per problem, `field` a dotted path under `prefix`. */
-export function zodDetails(error: z.ZodError, prefix?: string): ValidationDetail[] {
+export function zodDetails(
+  error: z.ZodError,
+  prefix?: string,
+  messageOf: (issue: z.core.$ZodIssue) => string = (issue) => issue.message,
+): ValidationDetail[] {
   const fieldOf = (path: PropertyKey[]) =>
     [prefix, ...path.map(String)].filter((part) => part !== undefined && part !== "").join(".") || "body";
   return error.issues.flatMap((issue) =>
     // Unknown keys are one issue in zod; the contract wants one entry per offending field.
     issue.code === "unrecognized_keys"
       ? issue.keys.map((key) => ({ field: fieldOf([...issue.path, key]), message: `${key} is not a recognised field` }))
-      : [{ field: fieldOf(issue.path), message: issue.message }],
+      : [{ field: fieldOf(issue.path), message: messageOf(issue) }],
   );
 }

@@ -182,11 +182,41 @@ async function readJsonBody(request: NextRequest): Promise<unknown> {
   if (declared > MAX_BODY_BYTES) throw errors.payloadTooLarge();
   const text = await readTextWithin(request, MAX_BODY_BYTES);
   if (text.trim() === "") return {};
+  let json: unknown;
   try {
-    return JSON.parse(text);
+    json = JSON.parse(text);
   } catch (error) {
     throw errors.malformedJson((error as Error).message);
   }
+  const problem = findJsonProblem(json);
+  if (problem) throw errors.validation([problem]);
+  return json;
+}
+
+/** Deep enough for any template's variables; deeper bodies would exhaust the stack of the code that walks them. */
+const MAX_JSON_DEPTH = 32;
+// Unpaired UTF-16 surrogates are valid JSON escapes but not text: PostgreSQL's jsonb refuses them and its text columns
+// would store U+FFFD instead, so a body holding one is refused rather than silently altered.
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The first part of a parsed body that nests too deep or holds text that is not valid Unicode. Iterative on purpose. */
+function findJsonProblem(body: unknown): { field: string; message: string } | null {
+  const fieldOf = (path: string[]) => path.join(".") || "body";
+  const stack: { value: unknown; path: string[] }[] = [{ value: body, path: [] }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const { value, path } = item;
+    if (typeof value === "string") {
+      if (UNPAIRED_SURROGATE.test(value)) return { field: fieldOf(path), message: "must be valid Unicode text: it holds an unpaired surrogate" };
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    if (path.length >= MAX_JSON_DEPTH) return { field: fieldOf(path), message: `nests deeper than ${MAX_JSON_DEPTH} levels` };
+    for (const [key, child] of Object.entries(value)) {
+      if (UNPAIRED_SURROGATE.test(key)) return { field: fieldOf(path), message: "holds a key that is not valid Unicode text (an unpaired surrogate)" };
+      stack.push({ value: child, path: [...path, key] });
+    }
+  }
+  return null;
 }
 
 // Content-Length can be absent (chunked uploads), so the limit is also enforced while reading.
@@ -264,10 +294,12 @@ export function errorResponse(error: unknown, requestId: string): Response {
 
 /**
  * Next answers an unimplemented method with a bare 405; the contract wants an `Allow` header and a JSON body, so each
- * route exports this for the methods it does not serve.
+ * route exports this for the methods it does not serve. Also exported as OPTIONS, which it answers with the methods
+ * the route does serve (Next's own OPTIONS would list every exported method, these 405s included).
  */
 export function methodNotAllowed(allowed: string[]) {
-  return withErrorHandling(async () => {
+  return withErrorHandling(async (request) => {
+    if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: [...allowed, "OPTIONS"].join(", ") } });
     throw errors.methodNotAllowed(allowed);
   });
 }

@@ -37,8 +37,13 @@ export function resolveVariables(template: RenderableTemplate, variables: Record
     template.owner_account_id === null && template.slug
       ? getCatalogueEntry(template.slug)?.variables
       : undefined;
-  const parsed = (schema ?? declaredVariablesSchema(template)).safeParse(variables);
-  if (!parsed.success) throw errors.validation(zodDetails(parsed.error, "variables"));
+  const parsed = (schema ?? declaredVariablesSchema(template)).safeParse(variables, { reportInput: true });
+  if (!parsed.success) {
+    // A missing variable reads "is required" whatever its schema's own message for a wrong value (say, "must be an
+    // http(s) URL").
+    const messageOf = (issue: z.core.$ZodIssue) => (issue.code === "invalid_type" && issue.input === undefined ? "is required" : issue.message);
+    throw errors.validation(zodDetails(parsed.error, "variables", messageOf));
+  }
   return parsed.data as Record<string, unknown>;
 }
 

@@ -37,20 +37,25 @@ export const rateLimitBodySchema = z
 
 export const planSchema = z.enum(["free", "monthly", "annual"]);
 
+/**
+ * A query parameter holding a whole number written in plain decimal digits. `z.coerce.number` would also take `1e1`,
+ * `0x10`, ` 1` or `+5`, which the contract counts among "anything else".
+ */
+function queryInteger(min: number, max: number, fallback: number, message: string) {
+  return z
+    .string({ error: message })
+    .regex(/^\d{1,10}$/, message)
+    .transform(Number)
+    .pipe(z.number().min(min, message).max(max, message))
+    .default(fallback);
+}
+
 /** `?limit=&offset=` with the contract's bounds; unknown parameters are refused so typos surface. */
 export const paginationQuerySchema = z
   .object({
-    limit: z.coerce
-      .number({ error: "limit must be an integer from 1 to 100" })
-      .int("limit must be an integer from 1 to 100")
-      .min(1, "limit must be an integer from 1 to 100")
-      .max(100, "limit must be an integer from 1 to 100")
-      .default(50),
-    offset: z.coerce
-      .number({ error: "offset must be a non-negative integer" })
-      .int("offset must be a non-negative integer")
-      .min(0, "offset must be a non-negative integer")
-      .default(0),
+    limit: queryInteger(1, 100, 50, "limit must be an integer from 1 to 100"),
+    // The database's integer range: a larger offset could only ever answer an empty page.
+    offset: queryInteger(0, 2_147_483_647, 0, "offset must be an integer from 0 to 2147483647"),
   })
   .strict();
 

@@ -10,10 +10,12 @@ const addressList = z.union([emailAddress, z.array(emailAddress).min(1, "must li
   error: "must be an email address or an array of email addresses",
 });
 
+const LINE_BREAK = /[\r\n]/;
 // `addr` or `Name <addr>`; the display name may be quoted.
 const FROM_PATTERN = /^\s*(?:(?:"([^"]*)"|([^<>"]*?))\s*<([^<>\s]+)>|([^<>\s]+))\s*$/;
 
 export function parseFromAddress(value: string): { name: string | null; address: string } | null {
+  if (LINE_BREAK.test(value)) return null;
   const match = FROM_PATTERN.exec(value);
   if (!match) return null;
   const address = match[3] ?? match[4];
@@ -26,14 +28,27 @@ const ISO_DATE_TIME = z.iso.datetime({ offset: true });
 
 // Header field names are printable ASCII without ":" (RFC 5322); values must not break out of their line.
 const HEADER_NAME = /^[!-9;-~]{1,256}$/;
+// Headers that the message's own fields or the provider set: one given here could change the sender or add recipients
+// behind the checks on from, to, cc and bcc (verified domain, 50 recipients, one email counted).
+const RESERVED_HEADERS = new Set(
+  ["from", "sender", "to", "cc", "bcc", "reply-to", "subject", "date", "message-id", "return-path", "mime-version", "content-type", "content-transfer-encoding"],
+);
 const headersSchema = z
   .record(z.string(), z.string({ error: "header values must be strings" }), { error: "headers must be an object of strings" })
-  .superRefine((headers, ctx) => {
-    for (const [name, value] of Object.entries(headers)) {
-      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "is not a valid header name" });
-      else if (/[\r\n\0]/.test(value)) ctx.addIssue({ code: "custom", path: [name], message: "header values must not contain line breaks" });
-    }
-  });
+  // Also runs when a value is not a string (zod reports that one), so every bad name and value is listed at once.
+  .superRefine(
+    (headers, ctx) => {
+      for (const [name, value] of Object.entries(headers)) {
+        if (!HEADER_NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "is not a valid header name" });
+        else if (RESERVED_HEADERS.has(name.toLowerCase())) {
+          ctx.addIssue({ code: "custom", path: [name], message: `${name} cannot be set in headers: use the from, to, cc, bcc, reply_to and subject fields` });
+        } else if (typeof value === "string" && /[\r\n\0]/.test(value)) {
+          ctx.addIssue({ code: "custom", path: [name], message: "header values must not contain line breaks" });
+        }
+      }
+    },
+    { when: (payload) => typeof payload.value === "object" && payload.value !== null && !Array.isArray(payload.value) },
+  );
 
 // A flat character class (no repeated group), so a 10 MB value is checked in linear time without deep backtracking.
 const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -84,13 +99,21 @@ export const sendRequestSchema = z
   .object({
     template_id: z.uuid({ error: "template_id must be a template id (uuid)" }),
     to: addressList,
-    subject: z.string({ error: "subject is required" }).min(1, "subject must be 1 to 998 characters").max(998, "subject must be 1 to 998 characters"),
+    // Subject and sender become header lines: a line break in them would add headers of the caller's choosing.
+    subject: z
+      .string({ error: "subject is required" })
+      .min(1, "subject must be 1 to 998 characters")
+      .max(998, "subject must be 1 to 998 characters")
+      .refine((value) => !LINE_BREAK.test(value), "subject must not contain line breaks"),
     cc: addressList.optional(),
     bcc: addressList.optional(),
     reply_to: addressList.optional(),
     from: z
       .string({ error: "from must be a string" })
-      .refine((value) => parseFromAddress(value) !== null, 'from must be "address@domain" or "Name <address@domain>"')
+      .superRefine((value, ctx) => {
+        if (LINE_BREAK.test(value)) ctx.addIssue({ code: "custom", message: "from must not contain line breaks" });
+        else if (parseFromAddress(value) === null) ctx.addIssue({ code: "custom", message: 'from must be "address@domain" or "Name <address@domain>"' });
+      })
       .optional(),
     variables: z.record(z.string(), z.unknown(), { error: "variables must be an object" }).default({}),
     text: z.string({ error: "text must be a string" }).optional(),

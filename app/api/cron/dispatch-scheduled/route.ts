@@ -10,4 +10,4 @@ const route = cronRoute(async () => {
 
 export const { GET, POST } = route;
 const { otherMethods } = route;
-export { otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE };
+export { otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE, otherMethods as OPTIONS };

@@ -18,4 +18,4 @@ export const GET = withApiAuth(
 );
 
 const otherMethods = methodNotAllowed(["GET", "HEAD"]);
-export { otherMethods as POST, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE };
+export { otherMethods as POST, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE, otherMethods as OPTIONS };

@@ -13,4 +13,4 @@ export const POST = withApiAuth({ metered: true, body: jsonObject }, async ({ re
 });
 
 const otherMethods = methodNotAllowed(["POST"]);
-export { otherMethods as GET, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE };
+export { otherMethods as GET, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE, otherMethods as OPTIONS };

@@ -19,4 +19,4 @@ export const GET = withApiAuth({ metered: false }, async ({ caller }) => {
 });
 
 const otherMethods = methodNotAllowed(["GET", "HEAD"]);
-export { otherMethods as POST, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE };
+export { otherMethods as POST, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE, otherMethods as OPTIONS };

@@ -27,4 +27,4 @@ export const POST = withErrorHandling(async (request: NextRequest) => {
 });
 
 const otherMethods = methodNotAllowed(["POST"]);
-export { otherMethods as GET, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE };
+export { otherMethods as GET, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE, otherMethods as OPTIONS };

@@ -21,4 +21,4 @@ export const POST = withApiAuth(
 );
 
 const otherMethods = methodNotAllowed(["POST"]);
-export { otherMethods as GET, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE };
+export { otherMethods as GET, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE, otherMethods as OPTIONS };
