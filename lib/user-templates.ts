@@ -31,7 +31,7 @@ export type CheckedTemplate = { compiledCode: string; variables: VariableDeclara
  * Compiles a user's TSX once and proves it renders: a trial render of its PreviewProps inside the sandbox, under the
  * same limits as every later render. Nothing is stored unless both succeed.
  */
-export async function checkTemplateSource(code: string, declared?: VariableDeclaration[]): Promise<CheckedTemplate> {
+export async function checkTemplateSource(accountId: string, code: string, declared?: VariableDeclaration[]): Promise<CheckedTemplate> {
   const compiled = compileTemplate(code);
   if (!compiled.ok) {
     throw new TemplateSourceError(`${compiled.message} (line ${compiled.line}, column ${compiled.column})`, compiled.line, compiled.column);
@@ -39,8 +39,8 @@ export async function checkTemplateSource(code: string, declared?: VariableDecla
   // A one-off key: the trial context is never reused for another template or user.
   const cacheKey = `trial:${randomUUID()}`;
   try {
-    const previewProps = (await readPreviewProps({ cacheKey, compiledCode: compiled.code })) ?? {};
-    await renderInSandbox({ cacheKey, compiledCode: compiled.code, props: previewProps });
+    const previewProps = (await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code })) ?? {};
+    await renderInSandbox({ owner: accountId, cacheKey, compiledCode: compiled.code, props: previewProps });
     return { compiledCode: compiled.code, variables: declared ?? declareFromPreviewProps(previewProps), previewProps };
   } catch (error) {
     if (error instanceof SandboxRenderError) throw new TemplateSourceError(`The trial render failed: ${error.message}`);
@@ -50,7 +50,7 @@ export async function checkTemplateSource(code: string, declared?: VariableDecla
 
 /** Stores a user's own template (after checking it) and adds it to their library as `created`. */
 export async function createTemplateFromSource(accountId: string, input: NewTemplateSource) {
-  const checked = await checkTemplateSource(input.code, input.variables);
+  const checked = await checkTemplateSource(accountId, input.code, input.variables);
   return createUserTemplate(accountId, {
     name: input.name,
     description: input.description,

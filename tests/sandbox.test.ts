@@ -63,7 +63,7 @@ async function renderNative(tsx: string, props: Record<string, unknown>): Promis
 }
 
 async function renderSandboxed(tsx: string, props: Record<string, unknown> = {}, cacheKey = uniqueKey("t")): Promise<string> {
-  return renderInSandbox({ cacheKey, compiledCode: compileOrThrow(tsx), props });
+  return (await renderInSandbox({ owner: "tests", cacheKey, compiledCode: compileOrThrow(tsx), props })).html;
 }
 
 async function expectSandboxError(
@@ -269,7 +269,7 @@ describe("equivalence with @react-email/render", () => {
   it("reads PreviewProps (JSON-cloned) or null", async () => {
     const key = uniqueKey("preview");
     const code = compileOrThrow(WELCOME_TSX);
-    expect(await readPreviewProps({ cacheKey: key, compiledCode: code })).toEqual({
+    expect(await readPreviewProps({ owner: "tests", cacheKey: key, compiledCode: code })).toEqual({
       name: "Ada",
       company: "Letterpress",
       url: "https://example.com/dashboard",
@@ -278,7 +278,7 @@ describe("equivalence with @react-email/render", () => {
         { name: "Paper", price: 3 },
       ],
     });
-    expect(await readPreviewProps({ cacheKey: uniqueKey("preview"), compiledCode: compileOrThrow(HELLO_TSX) })).toBeNull();
+    expect(await readPreviewProps({ owner: "tests", cacheKey: uniqueKey("preview"), compiledCode: compileOrThrow(HELLO_TSX) })).toBeNull();
   });
 
   it("provides exactly the component exports listed in modules.ts", async () => {
@@ -405,12 +405,12 @@ describe("warm contexts", () => {
     const key = uniqueKey("timing");
     const code = compileOrThrow(WELCOME_TSX);
     let t = performance.now();
-    await renderInSandbox({ cacheKey: key, compiledCode: code, props: WELCOME_PROPS });
+    await renderInSandbox({ owner: "tests", cacheKey: key, compiledCode: code, props: WELCOME_PROPS });
     const first = performance.now() - t;
     const warm: number[] = [];
     for (let i = 0; i < 30; i++) {
       t = performance.now();
-      await renderInSandbox({ cacheKey: key, compiledCode: code, props: WELCOME_PROPS });
+      await renderInSandbox({ owner: "tests", cacheKey: key, compiledCode: code, props: WELCOME_PROPS });
       warm.push(performance.now() - t);
     }
     warm.sort((a, b) => a - b);
@@ -428,6 +428,7 @@ describe("limits and cache behaviour", () => {
     const started = performance.now();
     await expectSandboxError(
       renderInSandbox({
+        owner: "tests",
         cacheKey: uniqueKey("short-deadline"),
         compiledCode: compileOrThrow(`export default function E() { while (true) {} return null; }`),
         props: {},
@@ -439,6 +440,7 @@ describe("limits and cache behaviour", () => {
     expect(performance.now() - started).toBeLessThan(900);
     await expectSandboxError(
       renderInSandbox({
+        owner: "tests",
         cacheKey: uniqueKey("small-output"),
         compiledCode: compileOrThrow(HELLO_TSX),
         props: { name: "x".repeat(2000) },
@@ -453,10 +455,44 @@ describe("limits and cache behaviour", () => {
     const code = compileOrThrow(HELLO_TSX);
     const before = getSandboxStats().contextsCreated;
     const results = await Promise.all(
-      ["a", "b", "c", "d"].map((name) => renderInSandbox({ cacheKey: key, compiledCode: code, props: { name } })),
+      ["a", "b", "c", "d"].map((name) => renderInSandbox({ owner: "tests", cacheKey: key, compiledCode: code, props: { name } })),
     );
-    results.forEach((html, i) => expect(html).toContain(`Hello <!-- -->${"abcd"[i]}`));
+    results.forEach(({ html }, i) => expect(html).toContain(`Hello <!-- -->${"abcd"[i]}`));
     expect(getSandboxStats().contextsCreated - before).toBe(1);
+  });
+
+  it("lets accounts take turns: one account's queue of slow renders holds another's back by at most two of them", { timeout: 20_000 }, async () => {
+    const loop = compileOrThrow(`export default function E() { while (true) {} return null; }`);
+    const hello = compileOrThrow(HELLO_TSX);
+    const finished: string[] = [];
+    const slow = Array.from({ length: 6 }, (_, i) =>
+      renderInSandbox({ owner: "hog", cacheKey: uniqueKey("hog"), compiledCode: loop, props: {}, limits: { timeoutMs: 200 } }).then(
+        () => finished.push(`hog ${i}`),
+        () => finished.push(`hog ${i}`),
+      ),
+    );
+    const other = renderInSandbox({ owner: "other", cacheKey: uniqueKey("other"), compiledCode: hello, props: { name: "b" } }).then(() =>
+      finished.push("other"),
+    );
+    await Promise.all([...slow, other]);
+    expect(finished).toEqual(["hog 0", "hog 1", "other", "hog 2", "hog 3", "hog 4", "hog 5"]);
+    expect(getSandboxStats().queued).toBe(0);
+  });
+
+  it("makes the plain text in the worker, under the render's deadline", { timeout: 20_000 }, async () => {
+    const nested = compileOrThrow(
+      `export default function E({ n = 1 }: { n?: number }) { return <div dangerouslySetInnerHTML={{ __html: "<div>".repeat(n) + "deep" }} />; }`,
+    );
+    const small = await renderInSandbox({ owner: "tests", cacheKey: uniqueKey("text"), compiledCode: nested, props: { n: 3 }, plainText: true });
+    expect(small).toEqual({ html: expect.stringContaining("<div><div><div>deep"), text: "deep" });
+    // html-to-text takes minutes on HTML this deeply nested (quadratic): the watchdog stops it like a runaway render.
+    const started = performance.now();
+    await expectSandboxError(
+      renderInSandbox({ owner: "tests", cacheKey: uniqueKey("text"), compiledCode: nested, props: { n: 150_000 }, plainText: true }),
+      "timeout",
+    );
+    expect(performance.now() - started).toBeLessThan(DEADLINE_MS * 3);
+    expect((await renderSandboxed(HELLO_TSX, { name: "after" }))).toContain("Hello <!-- -->after");
   });
 
   it("renders the requests queued behind a runaway template once the watchdog has replaced the worker", { timeout: 20_000 }, async () => {
@@ -467,12 +503,12 @@ describe("limits and cache behaviour", () => {
     const kills = getSandboxStats().watchdogKills;
     const started = performance.now();
     const [stuck, ...queued] = await Promise.allSettled([
-      renderInSandbox({ cacheKey: uniqueKey("runaway"), compiledCode: runaway, props: {} }),
-      ...["a", "b", "c"].map((name) => renderInSandbox({ cacheKey: uniqueKey("queued"), compiledCode: hello, props: { name } })),
+      renderInSandbox({ owner: "tests", cacheKey: uniqueKey("runaway"), compiledCode: runaway, props: {} }),
+      ...["a", "b", "c"].map((name) => renderInSandbox({ owner: "tests", cacheKey: uniqueKey("queued"), compiledCode: hello, props: { name } })),
     ]);
     expect(stuck.status).toBe("rejected");
     expect((stuck as PromiseRejectedResult).reason).toMatchObject({ kind: "timeout", message: "Template exceeded the render deadline" });
-    expect(queued.map((r) => (r.status === "fulfilled" ? /Hello <!-- -->(\w)/.exec(r.value)?.[1] : r.reason))).toEqual(["a", "b", "c"]);
+    expect(queued.map((r) => (r.status === "fulfilled" ? /Hello <!-- -->(\w)/.exec(r.value.html)?.[1] : r.reason))).toEqual(["a", "b", "c"]);
     expect(getSandboxStats()).toMatchObject({ watchdogKills: kills + 1, queued: 0 });
     expect(performance.now() - started).toBeLessThan(DEADLINE_MS * 3);
   });
@@ -482,6 +518,12 @@ describe("limits and cache behaviour", () => {
     expect(await renderSandboxed(HELLO_TSX, { name: "v1" }, key)).toContain("Hello <!-- -->v1");
     const changed = HELLO_TSX.replace("Hello {name}", "Bonjour {name}");
     expect(await renderSandboxed(changed, { name: "v2" }, key)).toContain("Bonjour <!-- -->v2");
+  });
+
+  it("cuts a huge error message short: it is not copied out of the sandbox or into the response whole", async () => {
+    const tsx = `export default function E() { throw new Error("x".repeat(20_000_000)); }`;
+    const error = await expectSandboxError(renderSandboxed(tsx), "threw");
+    expect(error.message).toBe(`Template threw: Error: ${"x".repeat(1000 - "Template threw: Error: ".length)}…`);
   });
 
   it("keeps a context after an ordinary template error", async () => {
@@ -501,6 +543,31 @@ describe("state isolation", () => {
     const key = uniqueKey("leak-throw");
     const error = await expectSandboxError(renderSandboxed(tsx, {}, key), "threw");
     expect(error.message).toMatch(/not extensible/);
+  });
+
+  it("intrinsics reached only through syntax are frozen too: one recipient's values never reach the next render", async () => {
+    const tsx = `
+      export default function Stash({ secret }: { secret: string }) {
+        const protos: any[] = [
+          Object.getPrototypeOf(function* () {}),
+          Object.getPrototypeOf(async function () {}),
+          Object.getPrototypeOf(async function* () {}),
+          Object.getPrototypeOf([][Symbol.iterator]()),
+          Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())),
+          Object.getPrototypeOf(""[Symbol.iterator]()),
+          Object.getPrototypeOf(new Map()[Symbol.iterator]()),
+          Object.getPrototypeOf(new Set()[Symbol.iterator]()),
+          Object.getPrototypeOf(/a/[Symbol.matchAll]("")),
+        ];
+        const found = protos.map((proto) => String(proto.stash));
+        let refused = 0;
+        for (const proto of protos) { try { proto.stash = secret; } catch { refused++; } }
+        return <p>{found.join(",")}|{refused}</p>;
+      }`;
+    const key = uniqueKey("stash");
+    const none = Array(9).fill("undefined").join(",");
+    expect(await renderSandboxed(tsx, { secret: "alice-token" }, key)).toContain(`<p>${none}<!-- -->|<!-- -->9</p>`);
+    expect(await renderSandboxed(tsx, { secret: "bob-token" }, key)).toContain(`<p>${none}<!-- -->|<!-- -->9</p>`);
   });
 
   it("nothing survives between renders of the same cacheKey", async () => {

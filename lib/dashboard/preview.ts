@@ -21,7 +21,11 @@ export async function previewVariables(template: PreviewableTemplate): Promise<R
     previewProps = component?.PreviewProps ?? null;
   } else if (template.compiled_code) {
     try {
-      previewProps = await readPreviewProps({ cacheKey: `${template.id}:${template.version}`, compiledCode: template.compiled_code });
+      previewProps = await readPreviewProps({
+        owner: template.owner_account_id ?? "",
+        cacheKey: `${template.id}:${template.version}`,
+        compiledCode: template.compiled_code,
+      });
     } catch {
       previewProps = null;
     }
@@ -60,16 +64,17 @@ export type DraftRender =
  * Renders TSX that has not been saved yet, in the same WebAssembly sandbox that renders saved user templates. With
  * `variables` null the component's PreviewProps are used.
  */
-export async function renderDraft(code: string, variables: Record<string, unknown> | null): Promise<DraftRender> {
+export async function renderDraft(accountId: string, code: string, variables: Record<string, unknown> | null): Promise<DraftRender> {
   if (code.length > MAX_TEMPLATE_SOURCE_CHARS) {
     return { ok: false, message: `The source is longer than ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters.` };
   }
   const compiled = compileTemplate(code);
   if (!compiled.ok) return { ok: false, message: compiled.message, line: compiled.line, column: compiled.column };
-  const cacheKey = `draft:${createHash("sha256").update(compiled.code).digest("hex").slice(0, 32)}`;
+  // Per account: a warm context is never shared between users, even for the same code.
+  const cacheKey = `draft:${accountId}:${createHash("sha256").update(compiled.code).digest("hex").slice(0, 32)}`;
   try {
-    const props = variables ?? (await readPreviewProps({ cacheKey, compiledCode: compiled.code })) ?? {};
-    const html = await renderInSandbox({ cacheKey, compiledCode: compiled.code, props });
+    const props = variables ?? (await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code })) ?? {};
+    const { html } = await renderInSandbox({ owner: accountId, cacheKey, compiledCode: compiled.code, props });
     return { ok: true, html, variables: props };
   } catch (error) {
     if (error instanceof SandboxRenderError) return { ok: false, message: error.message };

@@ -24,7 +24,7 @@ export async function renderTemplate(
 ): Promise<RenderedEmail> {
   const plainText = options.plainText ?? false;
   if (template.owner_account_id === null) return renderCatalogue(template, variables, plainText);
-  return withPlainText(await renderUserTemplate(template, variables), plainText);
+  return renderUserTemplate(template, template.owner_account_id, variables, plainText);
 }
 
 function withPlainText(html: string, plainText: boolean): RenderedEmail {
@@ -68,16 +68,23 @@ async function renderCatalogue(template: RenderableTemplate, variables: Record<s
   }
 }
 
-async function renderUserTemplate(template: RenderableTemplate, variables: Record<string, unknown>): Promise<string> {
+async function renderUserTemplate(
+  template: RenderableTemplate,
+  owner: string,
+  variables: Record<string, unknown>,
+  plainText: boolean,
+): Promise<RenderedEmail> {
   if (!template.compiled_code) {
     throw errors.renderFailed("This template has not been compiled. Save it again to compile it.");
   }
   const props = resolveVariables(template, variables);
   try {
     return await renderInSandbox({
+      owner,
       cacheKey: `${template.id}:${template.version}`,
       compiledCode: template.compiled_code,
       props,
+      plainText,
     });
   } catch (error) {
     if (error instanceof SandboxRenderError) throw errors.renderFailed(error.message);

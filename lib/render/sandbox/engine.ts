@@ -118,11 +118,17 @@ const warm = new Map<string, Sandbox>();
 const creating = new Map<string, Promise<Sandbox>>();
 const stats = { contextsCreated: 0, contextsDisposedAfterLimit: 0, rendersInWarmContext: 0 };
 
+/** Longest failure message passed on: a template's error text ends up in an API response. */
+const MAX_FAILURE_MESSAGE_CHARS = 1000;
+
 class Failure {
+  readonly message: string;
   constructor(
     readonly kind: SandboxErrorKind,
-    readonly message: string,
-  ) {}
+    message: string,
+  ) {
+    this.message = message.length > MAX_FAILURE_MESSAGE_CHARS ? `${message.slice(0, MAX_FAILURE_MESSAGE_CHARS)}…` : message;
+  }
 }
 
 function retire(sandbox: Sandbox): void {

@@ -12,8 +12,12 @@
  *    the deadline by minutes. A watchdog here terminates the worker shortly
  *    after the deadline if the sandbox has not given up by itself;
  *  - renders never block the server's event loop.
- * Requests go to the worker as soon as they arrive and it renders them one at
- * a time, in order, so it never waits on a busy main thread for its next job.
+ * The worker renders one job at a time, in the order it received them. Each
+ * owner (the account a render is for) has at most MAX_SENT_PER_OWNER jobs sent
+ * to it; the rest wait here, and the owners take turns. So one account's
+ * queue of slow templates delays another account's render by at most that
+ * many jobs, while a busy owner still has its next job waiting in the worker,
+ * which never waits on a busy main thread for it.
  * It publishes the id and start time of the render it is running in shared
  * memory; the watchdog polls that instead of exchanging messages per render.
  * If the worker is terminated (watchdog) or crashes, the render it was running
@@ -61,7 +65,11 @@ function watchdogMs(limits: SandboxLimits): number {
   return limits.timeoutMs + Math.max(150, Math.round(limits.timeoutMs * 0.15));
 }
 
+/** Jobs of one owner sent to the worker at once (see the top of the file). */
+const MAX_SENT_PER_OWNER = 2;
+
 type Job = {
+  owner: string;
   request: WorkerRequest;
   limits: SandboxLimits;
   resolve: (result: EngineResult) => void;
@@ -83,6 +91,8 @@ type LiveWorker = {
 };
 
 let live: LiveWorker | null = null;
+/** Jobs not sent to the worker yet, per owner, oldest first; the owner served last goes to the back. */
+const waiting = new Map<string, Job[]>();
 let watchdog: ReturnType<typeof setInterval> | null = null;
 let nextId = 1;
 const zeroStats = (): EngineStats => ({
@@ -123,13 +133,36 @@ function spawnWorker(): LiveWorker {
 }
 
 function enqueue(job: Job): void {
+  const queue = waiting.get(job.owner);
+  if (queue) queue.push(job);
+  else waiting.set(job.owner, [job]);
+  dispatch();
+}
+
+/** Sends waiting jobs to the worker, owners in turn, each up to MAX_SENT_PER_OWNER. */
+function dispatch(): void {
+  if (waiting.size === 0) return;
   let target: LiveWorker;
   try {
     target = live ??= spawnWorker();
   } catch (error) {
-    job.reject(error);
+    for (const job of [...waiting.values()].flat()) job.reject(error);
+    waiting.clear();
     return;
   }
+  for (let sent = true; sent; ) {
+    sent = false;
+    for (const [owner, queue] of waiting) {
+      if (target.inFlight.filter((job) => job.owner === owner).length >= MAX_SENT_PER_OWNER) continue;
+      send(target, queue.shift()!);
+      waiting.delete(owner);
+      if (queue.length > 0) waiting.set(owner, queue); // to the back of the line
+      sent = true;
+    }
+  }
+}
+
+function send(target: LiveWorker, job: Job): void {
   if (target.inFlight.length === 0) {
     target.headSince = Date.now();
     target.thread.ref(); // keep the process alive while a render is in flight
@@ -148,6 +181,7 @@ function onWorkerMessage(from: LiveWorker, message: WorkerMessage): void {
   workerStats = message.stats;
   if (from.inFlight.length === 0) idle(from);
   job.resolve(message.result);
+  dispatch();
 }
 
 function idle(target: LiveWorker): void {
@@ -182,22 +216,27 @@ function onWorkerGone(from: LiveWorker, reason: string): void {
   replace(from, { ok: false, kind: "memory", message: `The template sandbox worker ${reason}` });
 }
 
-/** The render that was running fails with `result`; those queued behind it go to a new worker. */
+/** The render that was running fails with `result`; those sent behind it go to a new worker, first in line. */
 function replace(target: LiveWorker, result: EngineResult): void {
   live = null;
   absorbWorkerStats();
   workerRestarts++;
   idle(target);
-  const [running, ...queued] = target.inFlight.splice(0);
+  const [running, ...sent] = target.inFlight.splice(0);
   running?.resolve(result);
-  for (const job of queued) enqueue(job);
+  for (const job of sent.reverse()) {
+    const queue = waiting.get(job.owner);
+    if (queue) queue.unshift(job);
+    else waiting.set(job.owner, [job]);
+  }
+  dispatch();
 }
 
 type RequestWithoutId = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, "id"> : never) : never;
 
-function submit(request: RequestWithoutId, limits: SandboxLimits): Promise<EngineResult> {
+function submit(owner: string, request: RequestWithoutId, limits: SandboxLimits): Promise<EngineResult> {
   return new Promise<EngineResult>((resolve, reject) => {
-    enqueue({ request: { ...request, id: nextId++ } as WorkerRequest, limits, resolve, reject });
+    enqueue({ owner, request: { ...request, id: nextId++ } as WorkerRequest, limits, resolve, reject });
   });
 }
 
@@ -217,17 +256,22 @@ function assertNonEmptyString(name: string, value: unknown): asserts value is st
 
 /**
  * Renders the compiled template (output of compileTemplate) with `props`.
- * Resolves with exactly the string @react-email/render's
- * `render(<Component {...props} />)` would produce; rejects with
+ * Resolves with exactly the HTML @react-email/render's
+ * `render(<Component {...props} />)` would produce (and its plain text when
+ * asked); rejects with
  * SandboxRenderError. `cacheKey` identifies the warm context
  * (templateId:version); a context is never shared between cacheKeys.
  */
 export async function renderInSandbox(opts: {
+  /** The account the render is for: accounts take turns in the worker. */
+  owner: string;
   cacheKey: string;
   compiledCode: string;
   props: Record<string, unknown>;
+  /** Also make the plain-text version (as @react-email/render's toPlainText does), within the same deadline. */
+  plainText?: boolean;
   limits?: Partial<SandboxLimits>;
-}): Promise<string> {
+}): Promise<{ html: string; text?: string }> {
   assertNonEmptyString("cacheKey", opts.cacheKey);
   assertNonEmptyString("compiledCode", opts.compiledCode);
   const limits = resolveLimits(opts.limits);
@@ -237,11 +281,12 @@ export async function renderInSandbox(opts: {
     throw new TypeError("props must be a JSON-serializable object");
   }
   const result = await submit(
-    { type: "render", cacheKey: opts.cacheKey, compiledCode: opts.compiledCode, propsJson, limits },
+    opts.owner,
+    { type: "render", cacheKey: opts.cacheKey, compiledCode: opts.compiledCode, propsJson, plainText: opts.plainText ?? false, limits },
     limits,
   );
   if (!result.ok) throw new SandboxRenderError(result.kind, result.message);
-  return result.value ?? "";
+  return { html: result.value ?? "", ...(result.text !== undefined ? { text: result.text } : {}) };
 }
 
 /**
@@ -249,6 +294,7 @@ export async function renderInSandbox(opts: {
  * null when it has none or it is not a JSON object.
  */
 export async function readPreviewProps(opts: {
+  owner: string;
   cacheKey: string;
   compiledCode: string;
   limits?: Partial<SandboxLimits>;
@@ -256,7 +302,7 @@ export async function readPreviewProps(opts: {
   assertNonEmptyString("cacheKey", opts.cacheKey);
   assertNonEmptyString("compiledCode", opts.compiledCode);
   const limits = resolveLimits(opts.limits);
-  const result = await submit({ type: "preview", cacheKey: opts.cacheKey, compiledCode: opts.compiledCode, limits }, limits);
+  const result = await submit(opts.owner, { type: "preview", cacheKey: opts.cacheKey, compiledCode: opts.compiledCode, limits }, limits);
   if (!result.ok) throw new SandboxRenderError(result.kind, result.message);
   if (result.value === null) return null;
   const parsed: unknown = JSON.parse(result.value);
@@ -272,9 +318,11 @@ export async function disposeSandboxes(): Promise<void> {
   const doomed = live;
   live = null;
   absorbWorkerStats();
+  const dropped = [...(doomed?.inFlight.splice(0) ?? []), ...[...waiting.values()].flat()];
+  waiting.clear();
+  for (const job of dropped) job.reject(new Error("The template sandbox was disposed"));
   if (!doomed) return;
   idle(doomed);
-  for (const job of doomed.inFlight.splice(0)) job.reject(new Error("The template sandbox was disposed"));
   await doomed.thread.terminate();
 }
 
@@ -286,6 +334,6 @@ export function getSandboxStats(): EngineStats & { workerRestarts: number; watch
     rendersInWarmContext: pastStats.rendersInWarmContext + workerStats.rendersInWarmContext,
     workerRestarts,
     watchdogKills,
-    queued: live?.inFlight.length ?? 0,
+    queued: (live?.inFlight.length ?? 0) + [...waiting.values()].reduce((total, queue) => total + queue.length, 0),
   };
 }

@@ -72,16 +72,20 @@ class InvalidComponentError extends Error {
   }
 }
 
+/** Cut here, inside the sandbox, so a huge error text is never copied out of it (the engine cuts it shorter). */
+const MAX_ERROR_CHARS = 2000;
+
 function describeError(error: unknown): string {
   try {
+    let description: string;
     if (error instanceof Error) {
       const name = String(error.name);
       const message = String(error.message);
-      return message ? `${name}: ${message}` : name;
-    }
-    if (error === null) return "null";
-    if (typeof error === "object" || typeof error === "function") return Object.prototype.toString.call(error);
-    return String(error);
+      description = message ? `${name}: ${message}` : name;
+    } else if (error === null) description = "null";
+    else if (typeof error === "object" || typeof error === "function") description = Object.prototype.toString.call(error);
+    else description = String(error);
+    return description.slice(0, MAX_ERROR_CHARS);
   } catch {
     return "an unprintable value";
   }
@@ -349,6 +353,18 @@ function init(): HarnessApi {
   harden(probe.refs);
   harden(probe.updater);
   harden(g);
+  // Intrinsics that no global leads to but syntax reaches: left writable, they would carry values from one render
+  // (one recipient) to the next.
+  harden([
+    Object.getPrototypeOf(function* () {}),
+    Object.getPrototypeOf(async function () {}),
+    Object.getPrototypeOf(async function* () {}),
+    Object.getPrototypeOf([][Symbol.iterator]()),
+    Object.getPrototypeOf(""[Symbol.iterator]()),
+    Object.getPrototypeOf(new Map()[Symbol.iterator]()),
+    Object.getPrototypeOf(new Set()[Symbol.iterator]()),
+    Object.getPrototypeOf(/a/[Symbol.matchAll]("")),
+  ]);
   for (const view of Object.values(views)) harden(view);
   harden(templateRequire);
   harden(views);

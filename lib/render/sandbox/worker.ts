@@ -6,8 +6,12 @@
  * Requests are queued here and handled strictly one at a time, in the order
  * they arrived. The id and start time of the render running are written to
  * `workerData.progress` (shared memory), where index.ts's watchdog reads them.
+ * The plain-text version is made here too, under the same watchdog: HTML that
+ * a template shapes (say, thousands of nested elements) can make html-to-text
+ * run for minutes, which must cost the template its deadline, not the server.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { toPlainText } from "../plain-text";
 import { enginePreview, engineRender, engineStats } from "./engine";
 import type { EngineResult, WorkerData, WorkerMessage, WorkerRequest } from "./types";
 
@@ -27,13 +31,24 @@ async function handle(request: WorkerRequest): Promise<void> {
     Atomics.store(progress, 0, request.id);
   };
   const run: Promise<EngineResult> = request.type === "render" ? engineRender(request, started) : enginePreview(request, started);
-  const result = await run.catch((error: unknown): EngineResult => ({
+  let result = await run.catch((error: unknown): EngineResult => ({
     ok: false,
     kind: "memory",
     message: `Sandbox failure (${error instanceof Error ? error.message : String(error)})`,
   }));
+  if (request.type === "render" && request.plainText && result.ok) result = withPlainText(result.value ?? "");
   Atomics.store(progress, 0, 0);
   send({ type: "done", id: request.id, result, stats: engineStats() });
+}
+
+function withPlainText(html: string): EngineResult {
+  try {
+    return { ok: true, value: html, text: toPlainText(html) };
+  } catch (error) {
+    // A stack overflow on deeply nested HTML, in practice.
+    const reason = error instanceof RangeError ? "its HTML is nested too deeply" : error instanceof Error ? error.message : String(error);
+    return { ok: false, kind: "output_too_large", message: `The template's HTML could not be converted to plain text: ${reason}` };
+  }
 }
 
 let queue: Promise<void> = Promise.resolve();

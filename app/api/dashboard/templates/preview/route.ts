@@ -23,6 +23,6 @@ export async function POST(request: NextRequest) {
   if (!parsed.success) {
     return NextResponse.json({ error: "Invalid request body", code: "VALIDATION_ERROR", success: false }, { status: 400 });
   }
-  const result = await renderDraft(parsed.data.code, parsed.data.variables);
+  const result = await renderDraft(account.id, parsed.data.code, parsed.data.variables);
   return NextResponse.json(result, { headers: { "cache-control": "no-store" } });
 }
