@@ -27,7 +27,10 @@ export async function proxy(request: NextRequest) {
   }
   if (isApi) return response;
 
-  if (isDashboard && !signedIn) {
+  // A Server Action (a form posting in the background) cannot follow a redirect answered here: the form would fail
+  // with a generic error. The action itself checks the session and answers with a redirect the page does follow.
+  const isServerAction = request.method === "POST" && request.headers.has("next-action");
+  if (isDashboard && !signedIn && !isServerAction) {
     const url = request.nextUrl.clone();
     url.pathname = "/signin";
     url.search = `?next=${encodeURIComponent(pathname + search)}`;

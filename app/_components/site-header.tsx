@@ -10,7 +10,10 @@ export async function SiteHeader() {
       <div className="site-header-inner">
         <Logo />
         <nav className="site-nav" aria-label="Main">
-          <Link href="/docs">API docs</Link>
+          {/* Signed out, a phone has no room for it next to Sign in and Get started; the page links to the docs itself. */}
+          <Link href="/docs" className={account ? undefined : "hide-sm"}>
+            API docs
+          </Link>
           <Link href="/#pricing" className="hide-sm">
             Pricing
           </Link>

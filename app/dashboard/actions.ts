@@ -16,7 +16,13 @@ import { createTemplateFromSource } from "@/lib/user-templates";
 // Dashboard mutations. Each re-checks the session (Server Actions are public endpoints; Next also refuses a
 // cross-origin POST to them) and calls the same lib/ services the API and CLI use.
 
-export type ActionState = { status: "idle" | "success" | "error"; message?: string; fields?: Record<string, string> };
+export type ActionState = {
+  status: "idle" | "success" | "error";
+  message?: string;
+  fields?: Record<string, string>;
+  /** What was submitted, given back on an error: React resets a form after its action, to these values. */
+  values?: Record<string, string>;
+};
 
 // ---------- API keys ----------
 
@@ -91,22 +97,19 @@ const newTemplateSchema = z.object({
 
 export async function createTemplateAction(_previous: CreateTemplateState, formData: FormData): Promise<CreateTemplateState> {
   const account = await requireAccount("/dashboard/templates/new");
-  const parsed = newTemplateSchema.safeParse({
-    name: formData.get("name") ?? "",
-    description: formData.get("description") ?? "",
-    code: formData.get("code") ?? "",
-  });
+  const values = { name: String(formData.get("name") ?? ""), description: String(formData.get("description") ?? "") };
+  const parsed = newTemplateSchema.safeParse({ ...values, code: formData.get("code") ?? "" });
   if (!parsed.success) {
     const fields: Record<string, string> = {};
     for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
-    return { status: "error", message: "Check the highlighted fields.", fields };
+    return { status: "error", message: "Check the highlighted fields.", fields, values };
   }
   let created: { id: string };
   try {
     created = await createTemplateFromSource(account.id, parsed.data);
   } catch (error) {
     const problem = describeTemplateError(error);
-    if (problem) return { status: "error", ...problem };
+    if (problem) return { status: "error", ...problem, values };
     throw error;
   }
   revalidatePath("/dashboard/library");
@@ -136,10 +139,11 @@ const domainSchema = z.object({
 
 export async function addDomainAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
   const account = await requireAccount("/dashboard/domains");
-  const parsed = domainSchema.safeParse({ domain: formData.get("domain") ?? "", defaultSender: formData.get("defaultSender") || undefined });
-  if (!parsed.success) return { status: "error", message: parsed.error.issues[0].message, fields: { domain: parsed.error.issues[0].message } };
+  const values = { domain: String(formData.get("domain") ?? ""), defaultSender: String(formData.get("defaultSender") ?? "") };
+  const parsed = domainSchema.safeParse({ domain: values.domain, defaultSender: values.defaultSender || undefined });
+  if (!parsed.success) return { status: "error", message: parsed.error.issues[0].message, fields: { domain: parsed.error.issues[0].message }, values };
   if (await findSendingDomain(account.id, parsed.data.domain)) {
-    return { status: "error", message: `${parsed.data.domain} is already on your list.`, fields: { domain: "Already added" } };
+    return { status: "error", message: `${parsed.data.domain} is already on your list.`, fields: { domain: "Already added" }, values };
   }
   try {
     const outcome = await registerSendingDomain(account.id, parsed.data);
@@ -152,7 +156,7 @@ export async function addDomainAction(_previous: ActionState, formData: FormData
           : `Added ${outcome.domain.domain}. Mark it verified to send from it.`,
     };
   } catch (error) {
-    if (error instanceof DomainError) return { status: "error", message: error.message, fields: { domain: error.message } };
+    if (error instanceof DomainError) return { status: "error", message: error.message, fields: { domain: error.message }, values };
     throw error;
   }
 }

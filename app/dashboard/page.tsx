@@ -3,7 +3,7 @@ import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
 import { libraryAllowance, listOutboxSummaries, onboardingState, usageSummary } from "@/lib/dashboard/queries";
-import { formatDate, formatNumber, PLAN_LABEL, timeAgo } from "../_components/format";
+import { formatDate, formatDateTime, formatNumber, PLAN_LABEL, timeAgo } from "../_components/format";
 import { ArrowRightIcon, MailIcon } from "../_components/icons";
 import { Meter, StatusBadge } from "../_components/meter";
 
@@ -15,7 +15,7 @@ export default async function OverviewPage() {
     usageSummary(account.id, 30),
     libraryAllowance(account.id, account.plan),
     onboardingState(account.id),
-    listOutboxSummaries(account.id, 5),
+    listOutboxSummaries(account.id, { limit: 5 }),
   ]);
   const steps = [
     { done: onboarding.hasKey, title: "Generate an API key", text: "Your server authenticates with it.", href: "/dashboard/settings/api-keys", cta: "Generate key" },
@@ -143,7 +143,9 @@ export default async function OverviewPage() {
                       <td className="nowrap">
                         <StatusBadge status={email.status} />
                       </td>
-                      <td className="nowrap muted small hide-sm">{timeAgo(email.created_at)}</td>
+                      <td className="nowrap muted small hide-sm">
+                        {email.status === "scheduled" && email.scheduled_at ? `For ${formatDateTime(email.scheduled_at)}` : timeAgo(email.sent_at ?? email.created_at)}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

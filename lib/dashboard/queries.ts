@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
-import type { OutboxMessage } from "@/lib/db/emails";
+import type { EmailStatus, OutboxMessage } from "@/lib/db/emails";
 import { authenticateAndMeter } from "@/lib/db/metering";
 import { describeEmailUsage, getEmailsSent, listDailyUsage, type DailyUsage } from "@/lib/db/usage";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
@@ -59,11 +59,25 @@ export async function getOutboxMessage(accountId: string, id: string): Promise<(
 
 export type OutboxSummary = Pick<OutboxMessage, "id" | "status" | "from" | "to" | "subject" | "scheduled_at" | "sent_at" | "created_at" | "error">;
 
-/** The outbox without bodies (the list page shows a preview only for the message opened). */
-export async function listOutboxSummaries(accountId: string, limit = 100): Promise<OutboxSummary[]> {
-  return getDb()<OutboxSummary[]>`
+/** The outbox without bodies (the list page shows a preview only for the message opened), newest first. */
+export async function listOutboxSummaries(
+  accountId: string,
+  { limit, offset = 0, status = null }: { limit: number; offset?: number; status?: EmailStatus | null },
+): Promise<OutboxSummary[]> {
+  const db = getDb();
+  return db<OutboxSummary[]>`
     select id, status, from_address as from, to_addresses as to, subject, scheduled_at, sent_at, created_at, error
-    from sent_emails where account_id = ${accountId} order by created_at desc limit ${limit}`;
+    from sent_emails where account_id = ${accountId} ${status ? db`and status = ${status}` : db``}
+    order by created_at desc, id limit ${limit} offset ${offset}`;
+}
+
+/** How many messages the account has in each status. */
+export async function countOutboxByStatus(accountId: string): Promise<Record<EmailStatus, number>> {
+  const counts: Record<EmailStatus, number> = { pending: 0, sent: 0, scheduled: 0, failed: 0 };
+  const rows = await getDb()<{ status: EmailStatus; count: number }[]>`
+    select status, count(*)::int as count from sent_emails where account_id = ${accountId} group by status`;
+  for (const row of rows) counts[row.status] = row.count;
+  return counts;
 }
 
 export type UsageSummary = {

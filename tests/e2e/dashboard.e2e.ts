@@ -170,6 +170,11 @@ describe("the dashboard flow", () => {
 
   it("adds a sending domain and marks it verified (embedded mode)", async () => {
     await open("/dashboard/domains", "Sending domains");
+    // A refused domain stays in the field, to be corrected.
+    await page.getByLabel("Domain", { exact: true }).fill("not a domain");
+    await page.getByRole("button", { name: "Add domain" }).click();
+    await page.locator("#domain[aria-invalid=true]").waitFor();
+    await expect(page.getByLabel("Domain", { exact: true }).inputValue()).resolves.toBe("not a domain");
     await page.getByLabel("Domain", { exact: true }).fill("mail.e2e-example.dev");
     await page.getByRole("button", { name: "Add domain" }).click();
     const row = page.getByTestId("domain-row").filter({ hasText: "mail.e2e-example.dev" });
@@ -317,6 +322,24 @@ describe("the dashboard flow", () => {
   });
 });
 
+describe("an expired session", () => {
+  it("sends a form submitted without a session to sign-in, then back to its page", async () => {
+    await open("/dashboard/settings/api-keys", "API keys");
+    await context.clearCookies();
+    await page.getByLabel("Key name").fill("After expiry");
+    await page.getByRole("button", { name: "Generate API key" }).click();
+    await page.waitForURL(/\/signin\?/);
+    expect(new URL(page.url()).searchParams.get("next")).toBe("/dashboard/settings/api-keys");
+    await page.getByText("Sign in to continue.").waitFor();
+
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(url("/dashboard/settings/api-keys"));
+    await page.getByRole("heading", { level: 1, name: "API keys" }).waitFor();
+  });
+});
+
 describe("screenshots at 375 and 1440 px", () => {
   const pages: [string, string, string | RegExp][] = [
     ["landing", "/", /Beautiful email/],
@@ -348,7 +371,10 @@ describe("screenshots at 375 and 1440 px", () => {
         if ((await horizontalOverflow(shotPage)) > 0) overflowing.push(name);
       }
       await shotContext.clearCookies();
+      // The signed-out header has more in it (Sign in, Get started) than the signed-in one.
       for (const [name, path] of [
+        ["landing-signed-out", "/"],
+        ["docs-signed-out", "/docs"],
         ["signin", "/signin"],
         ["signup", "/signup"],
       ]) {

@@ -8,7 +8,13 @@ export const metadata: Metadata = { title: "Sign in" };
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const next = safeNextPath(params.next);
-  const notice = params.signed_out ? "You have been signed out." : params.error === "confirmation" ? "That confirmation link is invalid or has expired. Sign in or sign up again." : undefined;
+  const notice = params.signed_out
+    ? "You have been signed out."
+    : params.error === "confirmation"
+      ? "That confirmation link is invalid or has expired. Sign in or sign up again."
+      : typeof params.next === "string" && next !== "/dashboard"
+        ? "Sign in to continue. You will be taken back to the page you were on."
+        : undefined;
   return (
     <>
       <h1>Welcome back</h1>

@@ -17,6 +17,11 @@ export function PlanButton({ plan, label, primary }: { plan: PlanName; label: st
           {state.message}
         </span>
       )}
+      {state.status === "success" && state.message && (
+        <span className="hint" role="status">
+          {state.message}
+        </span>
+      )}
     </form>
   );
 }

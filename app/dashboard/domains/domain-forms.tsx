@@ -21,6 +21,7 @@ export function AddDomainForm() {
             name="domain"
             className="input"
             placeholder="mail.example.com"
+            defaultValue={state.values?.domain}
             required
             autoCapitalize="none"
             spellCheck={false}
@@ -35,7 +36,16 @@ export function AddDomainForm() {
           <label className="label" htmlFor="defaultSender">
             Default sender <span className="label-optional">(optional)</span>
           </label>
-          <input id="defaultSender" name="defaultSender" type="email" className="input" placeholder="hello@mail.example.com" autoCapitalize="none" spellCheck={false} />
+          <input
+            id="defaultSender"
+            name="defaultSender"
+            type="email"
+            className="input"
+            placeholder="hello@mail.example.com"
+            defaultValue={state.values?.defaultSender}
+            autoCapitalize="none"
+            spellCheck={false}
+          />
           <span className="hint">Used when a send request has no from. Defaults to hello@ your domain.</span>
         </div>
       </div>

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
-import { listOutboxSummaries } from "@/lib/dashboard/queries";
+import { countOutboxByStatus, listOutboxSummaries } from "@/lib/dashboard/queries";
 import { formatDateTime, timeAgo } from "../../_components/format";
 import { MailIcon } from "../../_components/icons";
 import { StatusBadge } from "../../_components/meter";
@@ -9,14 +9,25 @@ import { StatusBadge } from "../../_components/meter";
 export const metadata: Metadata = { title: "Emails" };
 
 const FILTERS = ["all", "sent", "scheduled", "failed"] as const;
+const PAGE_SIZE = 50;
 
-export default async function EmailsPage({ searchParams }: { searchParams: Promise<{ status?: string }> }) {
+export default async function EmailsPage({ searchParams }: { searchParams: Promise<{ status?: string; page?: string }> }) {
   const account = await requireAccount("/dashboard/emails");
-  const requested = (await searchParams).status;
-  const filter = FILTERS.find((value) => value === requested) ?? "all";
-  const all = await listOutboxSummaries(account.id, 200);
-  const emails = filter === "all" ? all : all.filter((email) => email.status === filter);
-  const counts = Object.fromEntries(FILTERS.map((value) => [value, value === "all" ? all.length : all.filter((email) => email.status === value).length]));
+  const params = await searchParams;
+  const filter = FILTERS.find((value) => value === params.status) ?? "all";
+  const byStatus = await countOutboxByStatus(account.id);
+  const counts: Record<(typeof FILTERS)[number], number> = { ...byStatus, all: Object.values(byStatus).reduce((total, n) => total + n, 0) };
+  const pages = Math.max(1, Math.ceil(counts[filter] / PAGE_SIZE));
+  const page = Math.min(pages, Math.max(1, Number.parseInt(params.page ?? "1", 10) || 1));
+  const emails = await listOutboxSummaries(account.id, {
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
+    status: filter === "all" ? null : filter,
+  });
+  const pageHref = (to: number) => {
+    const query = new URLSearchParams({ ...(filter === "all" ? {} : { status: filter }), ...(to > 1 ? { page: String(to) } : {}) }).toString();
+    return `/dashboard/emails${query ? `?${query}` : ""}`;
+  };
 
   return (
     <>
@@ -73,7 +84,9 @@ export default async function EmailsPage({ searchParams }: { searchParams: Promi
                   <th scope="col" className="hide-sm">
                     From
                   </th>
-                  <th scope="col">When</th>
+                  <th scope="col" className="hide-sm">
+                    When
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -86,12 +99,13 @@ export default async function EmailsPage({ searchParams }: { searchParams: Promi
                           {email.subject}
                         </Link>
                         <div className="muted small">to {email.to.join(", ")}</div>
+                        <div className="muted small only-sm">{email.status === "scheduled" ? `For ${formatDateTime(when)}` : timeAgo(when)}</div>
                       </td>
                       <td className="nowrap">
                         <StatusBadge status={email.status} />
                       </td>
                       <td className="muted small hide-sm">{email.from}</td>
-                      <td className="nowrap small" title={formatDateTime(when)}>
+                      <td className="nowrap small hide-sm" title={formatDateTime(when)}>
                         {email.status === "scheduled" ? `For ${formatDateTime(when)}` : timeAgo(when)}
                       </td>
                     </tr>
@@ -100,6 +114,23 @@ export default async function EmailsPage({ searchParams }: { searchParams: Promi
               </tbody>
             </table>
           </div>
+        )}
+        {pages > 1 && (
+          <nav className="pager" aria-label="Pages">
+            <span className="muted small">
+              {(page - 1) * PAGE_SIZE + 1}–{Math.min(page * PAGE_SIZE, counts[filter])} of {counts[filter]}
+            </span>
+            {page > 1 ? (
+              <Link href={pageHref(page - 1)} className="btn btn-secondary btn-sm" rel="prev">
+                Newer
+              </Link>
+            ) : null}
+            {page < pages ? (
+              <Link href={pageHref(page + 1)} className="btn btn-secondary btn-sm" rel="next">
+                Older
+              </Link>
+            ) : null}
+          </nav>
         )}
       </section>
     </>

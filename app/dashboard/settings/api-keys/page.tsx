@@ -56,8 +56,12 @@ export default async function ApiKeysPage() {
                   <tr>
                     <th scope="col">Name</th>
                     <th scope="col">Key</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
+                    <th scope="col" className="hide-sm">
+                      Created
+                    </th>
+                    <th scope="col" className="hide-sm">
+                      Last used
+                    </th>
                     <th scope="col" className="actions">
                       <span className="visually-hidden">Actions</span>
                     </th>
@@ -68,12 +72,13 @@ export default async function ApiKeysPage() {
                     <tr key={key.id} data-testid="api-key-row" style={key.revoked_at ? { opacity: 0.65 } : undefined}>
                       <td>
                         <strong>{key.name}</strong>
+                        <div className="muted small only-sm">Last used {timeAgo(key.last_used_at).toLowerCase()}</div>
                       </td>
                       <td className="mono nowrap">{key.display_fragment}</td>
-                      <td className="nowrap" title={formatDateTime(key.created_at)}>
+                      <td className="nowrap hide-sm" title={formatDateTime(key.created_at)}>
                         {timeAgo(key.created_at)}
                       </td>
-                      <td className="nowrap" title={key.last_used_at ? formatDateTime(key.last_used_at) : undefined}>
+                      <td className="nowrap hide-sm" title={key.last_used_at ? formatDateTime(key.last_used_at) : undefined}>
                         {timeAgo(key.last_used_at)}
                       </td>
                       <td className="actions">

@@ -115,6 +115,7 @@ export function TemplateEditor() {
               required
               maxLength={120}
               placeholder="e.g. Weekly digest"
+              defaultValue={state.values?.name}
               aria-invalid={state.fields?.name ? true : undefined}
               aria-describedby={state.fields?.name ? "template-name-error" : undefined}
             />
@@ -128,7 +129,14 @@ export function TemplateEditor() {
             <label className="label" htmlFor="template-description">
               Description <span className="label-optional">(optional)</span>
             </label>
-            <input id="template-description" name="description" className="input" maxLength={500} placeholder="What is this email for?" />
+            <input
+              id="template-description"
+              name="description"
+              className="input"
+              maxLength={500}
+              placeholder="What is this email for?"
+              defaultValue={state.values?.description}
+            />
           </div>
         </div>
         <div className="card-footer row-between">
