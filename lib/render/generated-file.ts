@@ -10,8 +10,9 @@ import { fileURLToPath } from "node:url";
 export function generatedFilePath(fileName: string, moduleUrl: string, projectDir: string): string {
   const candidates: string[] = [];
   if (moduleUrl.startsWith("file:")) candidates.push(path.join(path.dirname(fileURLToPath(moduleUrl)), fileName));
-  candidates.push(path.join(process.cwd(), projectDir, fileName));
-  const found = candidates.find((candidate) => existsSync(candidate));
+  // Not for the build's file tracer to follow (it would trace the whole project): next.config.ts lists these files.
+  candidates.push(path.join(/* turbopackIgnore: true */ process.cwd(), projectDir, fileName));
+  const found = candidates.find((candidate) => existsSync(/* turbopackIgnore: true */ candidate));
   if (!found) {
     throw new Error(`${fileName} not found (looked in ${candidates.join(", ")}). Run \`npx tsx scripts/build-sandbox-runtime.ts\`.`);
   }
