@@ -18,6 +18,8 @@ export async function callApi<T>(path: string, init: { method?: string; body?: u
   }
   const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
   if (response.ok && body) return { ok: true, data: body as T };
+  // The session expired: nothing on this page can work until the user signs in again, so take them there (and back).
+  if (response.status === 401) window.location.assign(`/signin?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
   return {
     ok: false,
     failure: {
@@ -31,7 +33,7 @@ export async function callApi<T>(path: string, init: { method?: string; body?: u
 
 /** One readable sentence (plus field details) for an API failure. */
 export function describeFailure(failure: ApiFailure): string {
-  if (failure.status === 401) return "Your session has expired. Sign in again.";
+  if (failure.status === 401) return "Your session has expired. Taking you to sign in…";
   const lines = [failure.message ?? failure.error];
   for (const detail of failure.details ?? []) lines.push(`• ${detail.field}: ${detail.message}`);
   return lines.join("\n");

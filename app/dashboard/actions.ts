@@ -26,7 +26,7 @@ export type ActionState = {
 
 // ---------- API keys ----------
 
-export type CreateKeyState = ActionState & { key?: string; name?: string };
+export type CreateKeyState = ActionState & { id?: string; key?: string; name?: string };
 
 const keyNameSchema = z.string().trim().min(1, "Give the key a name").max(64, "Use at most 64 characters");
 
@@ -37,7 +37,7 @@ export async function createApiKeyAction(_previous: CreateKeyState, formData: Fo
   const created = await createApiKey(account.id, name.data);
   revalidatePath("/dashboard/settings/api-keys");
   revalidatePath("/dashboard");
-  return { status: "success", key: created.key, name: created.name };
+  return { status: "success", id: created.id, key: created.key, name: created.name };
 }
 
 export async function revokeApiKeyAction(formData: FormData): Promise<void> {

@@ -5,7 +5,7 @@ import { ShieldIcon } from "../../../_components/icons";
 import { SubmitButton } from "../../../_components/submit-button";
 import { createApiKeyAction, type CreateKeyState } from "../../actions";
 
-export function KeyGenerator({ siteUrl }: { siteUrl: string }) {
+export function KeyGenerator({ siteUrl, activeKeyIds }: { siteUrl: string; activeKeyIds: string[] }) {
   const [state, action] = useActionState<CreateKeyState, FormData>(createApiKeyAction, { status: "idle" });
   const form = useRef<HTMLFormElement>(null);
   const reveal = useRef<HTMLDivElement>(null);
@@ -45,7 +45,8 @@ export function KeyGenerator({ siteUrl }: { siteUrl: string }) {
           </span>
         </form>
 
-        {state.status === "success" && state.key && (
+        {/* Gone once the key is revoked: a dead key shown in full is only a risk and a confusion. */}
+        {state.status === "success" && state.key && state.id && activeKeyIds.includes(state.id) && (
           <div ref={reveal} tabIndex={-1} className="alert alert-success stack-sm" role="status" aria-live="polite" style={{ display: "block" }}>
             <p style={{ marginBottom: 8 }}>
               <strong>Your new key “{state.name}”.</strong> Copy it now: for your security it is shown only once and

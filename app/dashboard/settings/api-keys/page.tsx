@@ -32,7 +32,7 @@ export default async function ApiKeysPage() {
       </div>
 
       <div className="stack">
-        <KeyGenerator siteUrl={getConfig().siteUrl} />
+        <KeyGenerator siteUrl={getConfig().siteUrl} activeKeyIds={active.map((key) => key.id)} />
 
         <section className="card" aria-labelledby="keys-title">
           <div className="card-header">
