@@ -3,6 +3,7 @@ import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
 import { libraryAllowance, listOutboxSummaries, onboardingState, usageSummary } from "@/lib/dashboard/queries";
+import { dispatchDueScheduledEmails } from "@/lib/db/emails";
 import { formatDate, formatDateTime, formatNumber, PLAN_LABEL, timeAgo } from "../_components/format";
 import { ArrowRightIcon, MailIcon } from "../_components/icons";
 import { Meter, StatusBadge } from "../_components/meter";
@@ -11,6 +12,7 @@ export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage() {
   const account = await requireAccount("/dashboard");
+  await dispatchDueScheduledEmails({ accountId: account.id });
   const [usage, allowance, onboarding, recent] = await Promise.all([
     usageSummary(account.id, 30),
     libraryAllowance(account.id, account.plan),
