@@ -69,7 +69,7 @@ export default async function ApiKeysPage() {
                 </thead>
                 <tbody>
                   {[...active, ...revoked].map((key) => (
-                    <tr key={key.id} data-testid="api-key-row" style={key.revoked_at ? { opacity: 0.65 } : undefined}>
+                    <tr key={key.id} data-testid="api-key-row" className={key.revoked_at ? "row-revoked" : undefined}>
                       <td>
                         <strong>{key.name}</strong>
                         <div className="muted small only-sm">Last used {timeAgo(key.last_used_at).toLowerCase()}</div>
