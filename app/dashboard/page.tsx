@@ -2,8 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
-import { libraryAllowance, listOutboxSummaries, onboardingState, usageSummary } from "@/lib/dashboard/queries";
-import { dispatchDueScheduledEmails } from "@/lib/db/emails";
+import { libraryAllowance, listRecentEmails, onboardingState, usageSummary } from "@/lib/dashboard/queries";
 import { formatDate, formatDateTime, formatNumber, PLAN_LABEL, timeAgo } from "../_components/format";
 import { ArrowRightIcon, MailIcon } from "../_components/icons";
 import { Meter, StatusBadge } from "../_components/meter";
@@ -12,12 +11,11 @@ export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage() {
   const account = await requireAccount("/dashboard");
-  await dispatchDueScheduledEmails({ accountId: account.id });
   const [usage, allowance, onboarding, recent] = await Promise.all([
     usageSummary(account.id, 30),
     libraryAllowance(account.id, account.plan),
     onboardingState(account.id),
-    listOutboxSummaries(account.id, { limit: 5 }),
+    listRecentEmails(account.id, 5),
   ]);
   const steps = [
     { done: onboarding.hasKey, title: "Generate an API key", text: "Your server authenticates with it.", href: "/dashboard/settings/api-keys", cta: "Generate key" },

@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
-import type { EmailStatus, OutboxMessage } from "@/lib/db/emails";
+import { dispatchDueScheduledEmails, type EmailStatus, type OutboxMessage } from "@/lib/db/emails";
 import { authenticateAndMeter } from "@/lib/db/metering";
 import { describeEmailUsage, getEmailsSent, listDailyUsage, type DailyUsage } from "@/lib/db/usage";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
@@ -47,8 +47,12 @@ export async function libraryAllowance(accountId: string, plan: PlanName): Promi
   };
 }
 
+// The readers below deliver the account's due scheduled messages first, as the CLI's outbox (listOutbox) does, so what
+// the dashboard shows is never behind the clock.
+
 export async function getOutboxMessage(accountId: string, id: string): Promise<(OutboxMessage & { template_id: string | null; is_overage: boolean }) | null> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  await dispatchDueScheduledEmails({ accountId });
   const [row] = await getDb()<(OutboxMessage & { template_id: string | null; is_overage: boolean })[]>`
     select id, status, provider, from_address as from, to_addresses as to, cc_addresses as cc, bcc_addresses as bcc,
            reply_to, subject, html, text_body as text, headers, tags, attachments, scheduled_at, sent_at, created_at, error,
@@ -58,6 +62,28 @@ export async function getOutboxMessage(accountId: string, id: string): Promise<(
 }
 
 export type OutboxSummary = Pick<OutboxMessage, "id" | "status" | "from" | "to" | "subject" | "scheduled_at" | "sent_at" | "created_at" | "error">;
+
+/** The newest messages, for the overview. */
+export async function listRecentEmails(accountId: string, limit: number): Promise<OutboxSummary[]> {
+  await dispatchDueScheduledEmails({ accountId });
+  return listOutboxSummaries(accountId, { limit });
+}
+
+export type OutboxFilter = EmailStatus | "all";
+
+/** One page of the Emails list (`page` clamped to the pages there are), with the count of every status. */
+export async function getOutboxPage(
+  accountId: string,
+  { filter, page, pageSize }: { filter: OutboxFilter; page: number; pageSize: number },
+): Promise<{ emails: OutboxSummary[]; counts: Record<OutboxFilter, number>; page: number; pages: number }> {
+  await dispatchDueScheduledEmails({ accountId });
+  const byStatus = await countOutboxByStatus(accountId);
+  const counts = { ...byStatus, all: Object.values(byStatus).reduce((total, n) => total + n, 0) };
+  const pages = Math.max(1, Math.ceil(counts[filter] / pageSize));
+  const current = Math.min(pages, Math.max(1, page));
+  const emails = await listOutboxSummaries(accountId, { limit: pageSize, offset: (current - 1) * pageSize, status: filter === "all" ? null : filter });
+  return { emails, counts, page: current, pages };
+}
 
 /** The outbox without bodies (the list page shows a preview only for the message opened), newest first. */
 export async function listOutboxSummaries(

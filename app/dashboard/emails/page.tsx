@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
-import { countOutboxByStatus, listOutboxSummaries } from "@/lib/dashboard/queries";
-import { dispatchDueScheduledEmails } from "@/lib/db/emails";
+import { getOutboxPage } from "@/lib/dashboard/queries";
 import { formatDateTime, timeAgo } from "../../_components/format";
 import { MailIcon } from "../../_components/icons";
 import { StatusBadge } from "../../_components/meter";
@@ -16,16 +15,10 @@ export default async function EmailsPage({ searchParams }: { searchParams: Promi
   const account = await requireAccount("/dashboard/emails");
   const params = await searchParams;
   const filter = FILTERS.find((value) => value === params.status) ?? "all";
-  // Due scheduled messages are delivered first, as the CLI's outbox does, so the page is never behind the clock.
-  await dispatchDueScheduledEmails({ accountId: account.id });
-  const byStatus = await countOutboxByStatus(account.id);
-  const counts: Record<(typeof FILTERS)[number], number> = { ...byStatus, all: Object.values(byStatus).reduce((total, n) => total + n, 0) };
-  const pages = Math.max(1, Math.ceil(counts[filter] / PAGE_SIZE));
-  const page = Math.min(pages, Math.max(1, Number.parseInt(params.page ?? "1", 10) || 1));
-  const emails = await listOutboxSummaries(account.id, {
-    limit: PAGE_SIZE,
-    offset: (page - 1) * PAGE_SIZE,
-    status: filter === "all" ? null : filter,
+  const { emails, counts, page, pages } = await getOutboxPage(account.id, {
+    filter,
+    page: Number.parseInt(params.page ?? "1", 10) || 1,
+    pageSize: PAGE_SIZE,
   });
   const pageHref = (to: number) => {
     const query = new URLSearchParams({ ...(filter === "all" ? {} : { status: filter }), ...(to > 1 ? { page: String(to) } : {}) }).toString();

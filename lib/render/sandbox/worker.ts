@@ -36,12 +36,12 @@ async function handle(request: WorkerRequest): Promise<void> {
     kind: "memory",
     message: `Sandbox failure (${error instanceof Error ? error.message : String(error)})`,
   }));
-  if (request.type === "render" && request.plainText && result.ok) result = withPlainText(result.value ?? "");
+  if (request.type === "render" && request.plainText && result.ok) result = addPlainText(result.value ?? "");
   Atomics.store(progress, 0, 0);
   send({ type: "done", id: request.id, result, stats: engineStats() });
 }
 
-function withPlainText(html: string): EngineResult {
+function addPlainText(html: string): EngineResult {
   try {
     return { ok: true, value: html, text: toPlainText(html) };
   } catch (error) {

@@ -3,7 +3,6 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireAccount } from "@/lib/auth/current";
 import { getOutboxMessage } from "@/lib/dashboard/queries";
-import { dispatchDueScheduledEmails } from "@/lib/db/emails";
 import { formatDateTime } from "../../../_components/format";
 import { StatusBadge } from "../../../_components/meter";
 import { PreviewPane } from "../../../_components/preview-pane";
@@ -13,7 +12,6 @@ export const metadata: Metadata = { title: "Email" };
 export default async function EmailPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const account = await requireAccount(`/dashboard/emails/${id}`);
-  await dispatchDueScheduledEmails({ accountId: account.id });
   const email = await getOutboxMessage(account.id, id);
   if (!email) notFound();
 
