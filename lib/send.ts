@@ -1,7 +1,9 @@
 import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { errors, zodDetails, type ValidationDetail } from "@/lib/api/errors";
+import type { Preload } from "@/lib/api/with-api-auth";
 import { getConfig } from "@/lib/config";
+import { isUuid } from "@/lib/db/literals";
 import type { SendingDomain } from "@/lib/db/domains";
 import { dispatchDueScheduledEmails, markEmailAccepted, markEmailFailed, recordCountedEmail } from "@/lib/db/emails";
 import {
@@ -10,7 +12,7 @@ import {
   deleteExpiredIdempotencyKeys,
   releaseIdempotencyKey,
 } from "@/lib/db/idempotency";
-import { findSendContext } from "@/lib/db/templates";
+import { findSendContext, sendContextFromJson, sendContextJsonSql, type SendContext } from "@/lib/db/templates";
 import { describeEmailUsage } from "@/lib/db/usage";
 import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
 import { reportOverageEmail } from "@/lib/payments";
@@ -25,13 +27,30 @@ export const idempotencyWait = { ms: 15_000 };
 
 export type SendCaller = { accountId: string; plan: PlanName };
 export type SendOutcome = { body: Record<string, unknown>; replayed: boolean };
+/** The send context of the body's template, read in the authentication statement (`sendContextPreload`). */
+export type PreloadedSendContext = { templateId: string; context: SendContext };
+
+/**
+ * What `performSend` reads first, as a preload for the authentication statement: one round trip fewer per send.
+ * Nothing to read (undefined) when the raw body names no well-formed template id; validation reports that later.
+ */
+export function sendContextPreload(rawBody: unknown): Preload<PreloadedSendContext | undefined> {
+  const templateId = rawBody !== null && typeof rawBody === "object" ? (rawBody as { template_id?: unknown }).template_id : undefined;
+  if (typeof templateId !== "string" || !isUuid(templateId)) return { sql: "null::json", parse: () => undefined };
+  return { sql: sendContextJsonSql("caller.account_id", templateId), parse: (json) => (json === null ? undefined : { templateId, context: sendContextFromJson(json) }) };
+}
 
 /**
  * POST /send: validate → (claim the Idempotency-Key) → sender and template → render → count and record atomically
  * → hand to the mailer → answer. Nothing is counted before the message is recorded, and a message the provider
  * refuses is kept as failed and its count given back.
  */
-export async function sendEmail(caller: SendCaller, rawBody: Record<string, unknown>, idempotencyKey: string | null): Promise<SendOutcome> {
+export async function sendEmail(
+  caller: SendCaller,
+  rawBody: Record<string, unknown>,
+  idempotencyKey: string | null,
+  preloaded?: PreloadedSendContext,
+): Promise<SendOutcome> {
   scheduleDispatch();
 
   if (idempotencyKey !== null && (idempotencyKey.length < 1 || idempotencyKey.length > 256)) {
@@ -40,12 +59,12 @@ export async function sendEmail(caller: SendCaller, rawBody: Record<string, unkn
     if (!parsed.success) details.push(...zodDetails(parsed.error));
     throw errors.validation(details);
   }
-  if (idempotencyKey === null) return { body: await performSend(caller, parseSendRequest(rawBody), null), replayed: false };
+  if (idempotencyKey === null) return { body: await performSend(caller, parseSendRequest(rawBody), null, preloaded), replayed: false };
 
   // The key is claimed before the body is validated against the clock (scheduled_at "in the future"), so a repeat of
   // a successful request still replays after its scheduled time has passed.
   return withIdempotencyKey(caller.accountId, idempotencyKey, rawBody, () =>
-    performSend(caller, parseSendRequest(rawBody), providerIdempotencyKey(caller.accountId, idempotencyKey)),
+    performSend(caller, parseSendRequest(rawBody), providerIdempotencyKey(caller.accountId, idempotencyKey), preloaded),
   );
 }
 
@@ -55,8 +74,14 @@ function parseSendRequest(rawBody: Record<string, unknown>): SendRequest {
   return parsed.data;
 }
 
-async function performSend(caller: SendCaller, request: SendRequest, providerKey: string | null): Promise<Record<string, unknown>> {
-  const { domains, template } = await findSendContext(caller.accountId, request.template_id);
+async function performSend(
+  caller: SendCaller,
+  request: SendRequest,
+  providerKey: string | null,
+  preloaded: PreloadedSendContext | undefined,
+): Promise<Record<string, unknown>> {
+  const { domains, template } =
+    preloaded?.templateId === request.template_id ? preloaded.context : await findSendContext(caller.accountId, request.template_id);
   const from = resolveSender(request.from, domains, getConfig().sharedSendingDomain);
   if (!template) throw errors.templateNotFound(NOT_IN_LIBRARY_MESSAGE);
 

@@ -86,15 +86,19 @@ describe("monthly API quota", () => {
       const user = await createUser("free");
       const templateId = (await addToLibrary(user, "welcome")).template_id;
       const options = endpoint.options(templateId);
+      // Sent with Content-Length, a small body is read before authenticating (for a route's preload); chunked, after.
       const bad = { ...options, body: "{not json" };
+      const badChunked = { ...bad, chunked: true };
       const tooLarge = { ...options, headers: { "content-length": String(11 * 1024 * 1024) }, body: "{}" };
-      for (const variant of [bad, tooLarge]) {
+      for (const variant of [bad, badChunked, tooLarge]) {
         const anonymous = await call(endpoint.handler, endpoint.path(templateId), { ...variant, headers: { ...variant.headers, "x-api-key": "nope" } });
         expect(anonymous.body).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
       }
-      await setApiCallsUsed(user, 498);
-      const malformed = await call(endpoint.handler, endpoint.path(templateId), { ...bad, headers: auth(user) });
-      expect([malformed.status, malformed.body.code, malformed.body.details[0].field]).toEqual([400, "VALIDATION_ERROR", "body"]);
+      await setApiCallsUsed(user, 497);
+      for (const variant of [bad, badChunked]) {
+        const malformed = await call(endpoint.handler, endpoint.path(templateId), { ...variant, headers: auth(user) });
+        expect([malformed.status, malformed.body.code, malformed.body.details[0].field]).toEqual([400, "VALIDATION_ERROR", "body"]);
+      }
       const oversized = await call(endpoint.handler, endpoint.path(templateId), { ...tooLarge, headers: { ...tooLarge.headers, ...auth(user) } });
       expect([oversized.status, oversized.body]).toEqual([413, { error: "Request body too large", code: "PAYLOAD_TOO_LARGE", success: false }]);
       expect(await apiCallsUsed(user)).toBe(500);

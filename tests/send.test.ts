@@ -247,6 +247,38 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     expect(await counter(user, "emails")).toBe(0);
   });
 
+  it("gives the same answers whether the body is read before authenticating (small, with Content-Length) or after (chunked, or over 64 KB)", async () => {
+    const user = await sender();
+    await addToLibrary(user, "receipt");
+    const receiptId = await catalogueId("receipt");
+    // Over 64 KB of attachment: read after authenticating, like a chunked body.
+    const large = { attachments: [{ filename: "big.txt", content: Buffer.alloc(60 * 1024, "a").toString("base64") }] };
+    const ways = [
+      { name: "small", body: message(user), chunked: false },
+      { name: "chunked", body: message(user), chunked: true },
+      { name: "large", body: message(user, large), chunked: false },
+    ];
+    for (const way of ways) {
+      const sent = await call(send, "/api/v1/send", { method: "POST", headers: auth(user), body: way.body, chunked: way.chunked });
+      expect([way.name, sent.status, sent.body.data.from]).toEqual([way.name, 200, `hello@${DOMAIN}`]);
+      // The template named in this body, not one read for another: receipt is in the library, magic-link is not.
+      const receiptBody = { ...way.body, template_id: receiptId, variables: { orderId: "A-1", items: [{ name: "Mug", quantity: 1, unitPrice: 9 }] } };
+      const receipt = await call(send, "/api/v1/send", { method: "POST", headers: auth(user), body: receiptBody, chunked: way.chunked });
+      expect([way.name, receipt.status]).toEqual([way.name, 200]);
+      const missing = await call(send, "/api/v1/send", {
+        method: "POST",
+        headers: auth(user),
+        body: { ...way.body, template_id: await catalogueId("magic-link") },
+        chunked: way.chunked,
+      });
+      expect([way.name, missing.status, missing.body.code]).toEqual([way.name, 404, "TEMPLATE_NOT_FOUND"]);
+    }
+    const stored = await getDb()<{ template_id: string; html: string }[]>`
+      select template_id, html from sent_emails where account_id = ${user.accountId} order by created_at, id`;
+    const kinds = stored.map((row) => [row.template_id === receiptId ? "receipt" : row.template_id === user.welcomeId ? "welcome" : "other", row.html.includes("Thanks for your order!")]);
+    expect(kinds).toEqual(ways.flatMap(() => [["welcome", false], ["receipt", true]]));
+  });
+
   it("answers 400 for a template's missing variable before counting or recording anything", async () => {
     const user = await sender();
     await addToLibrary(user, "magic-link");

@@ -37,8 +37,11 @@ type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, P
   query?: Q;
   /** Schema of the JSON body; a missing or empty body parses as `{}`. */
   body?: B;
-  /** Built from the parsed query and path; saves the route the round trip of its first read. */
-  preload?: (input: { query: Infer<Q>; params: Record<string, string> }) => Preload<P>;
+  /**
+   * Built from the parsed query, the path and, when it could be read first, the raw JSON body (not yet validated);
+   * saves the route the round trip of its first read.
+   */
+  preload?: (input: { query: Infer<Q>; params: Record<string, string>; body: unknown }) => Preload<P>;
 };
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -61,15 +64,20 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
     let caller: Caller | null = null;
     let response: Response;
     try {
-      // The query is parsed first so a preload can use it, but its errors still come after 401 and 429, and a call
-      // with a bad query is still counted.
+      // The query, and for a route with a preload a small body, are read first so the preload can use them, but their
+      // errors still come after 401 and 429, and a call with a bad query or body is still counted.
       const params = await readParams(context);
       const query = options.query ? safely(() => parseQuery(request, options.query!)) : { value: undefined };
-      const preload = options.preload && !("error" in query) ? options.preload({ query: query.value as Infer<Q>, params }) : undefined;
+      const earlyBody = options.body && options.preload && hasSmallBody(request) ? await settled(readJsonBody(request)) : undefined;
+      const preload =
+        options.preload && !("error" in query)
+          ? options.preload({ query: query.value as Infer<Q>, params, body: earlyBody && "value" in earlyBody ? earlyBody.value : undefined })
+          : undefined;
       caller = await authenticate(request, options.metered, start, preload?.sql);
       if (caller.metered && !caller.allowed) throw rateLimitExceeded(caller, reset);
       if ("error" in query) throw query.error;
-      const body = options.body ? parseBody(await readJsonBody(request), options.body) : undefined;
+      const json = earlyBody ? valueOrThrow(earlyBody) : options.body ? await readJsonBody(request) : undefined;
+      const body = options.body ? parseBody(json, options.body) : undefined;
       const result = await handler({
         request,
         caller,
@@ -111,12 +119,38 @@ export function withErrorHandling(handler: (request: NextRequest) => Promise<Res
   };
 }
 
-function safely<T>(fn: () => T): { value: T } | { error: unknown } {
+type Outcome<T> = { value: T } | { error: unknown };
+
+function safely<T>(fn: () => T): Outcome<T> {
   try {
     return { value: fn() };
   } catch (error) {
     return { error };
   }
+}
+
+async function settled<T>(promise: Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { value: await promise };
+  } catch (error) {
+    return { error };
+  }
+}
+
+function valueOrThrow<T>(outcome: Outcome<T>): T {
+  if ("error" in outcome) throw outcome.error;
+  return outcome.value;
+}
+
+/**
+ * Bodies of a declared length up to this are read before authentication when the route has a preload: what any
+ * caller can make the server read, and parse, before its key is checked. Larger or chunked bodies are read after.
+ */
+const EARLY_BODY_MAX_BYTES = 64 * 1024;
+
+function hasSmallBody(request: NextRequest): boolean {
+  const declared = request.headers.get("content-length");
+  return declared !== null && /^\d{1,6}$/.test(declared) && Number(declared) <= EARLY_BODY_MAX_BYTES;
 }
 
 async function authenticate(request: NextRequest, metered: boolean, periodStart: Date, preload?: string): Promise<Caller> {

@@ -134,25 +134,33 @@ export async function upsertCatalogueTemplate(seed: CatalogueSeed): Promise<{ id
 /** What rendering needs of a template (not its source). */
 export type RenderableTemplate = Pick<TemplateRecord, "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables">;
 
+export type SendContext = { domains: SendingDomain[]; template: RenderableTemplate | null };
+
+type SendContextRow = Partial<RenderableTemplate> & {
+  sender_domains: (Omit<SendingDomain, "created_at" | "verified_at"> & { created_at: string; verified_at: string | null })[];
+};
+
 /**
  * What POST /send looks up before rendering, in one simple-protocol query (see lib/db/literals.ts) of the SQL
  * function `send_context`: the account's sending domains (oldest first, as listSendingDomains) and the template when
  * it is in the account's library.
  */
-export async function findSendContext(
-  accountId: string,
-  templateId: string,
-): Promise<{ domains: SendingDomain[]; template: RenderableTemplate | null }> {
-  const [row] = await getDb().unsafe<
-    (Partial<RenderableTemplate> & {
-      sender_domains: (Omit<SendingDomain, "created_at" | "verified_at"> & { created_at: string; verified_at: string | null })[];
-    })[]
-  >(`select * from send_context(${uuidLiteral(accountId)}, ${uuidLiteral(templateId)})`);
-  const domains = row.sender_domains.map((d) => ({
+export async function findSendContext(accountId: string, templateId: string): Promise<SendContext> {
+  const [row] = await getDb().unsafe<SendContextRow[]>(`select * from send_context(${uuidLiteral(accountId)}, ${uuidLiteral(templateId)})`);
+  return sendContextFromJson(row);
+}
+
+/** `findSendContext` as one JSON value, for the authentication statement's preload. */
+export function sendContextJsonSql(accountSql: string, templateId: string): string {
+  return `(select row_to_json(context) from send_context(${accountSql}, ${uuidLiteral(templateId)}) context)`;
+}
+
+export function sendContextFromJson(json: unknown): SendContext {
+  const { sender_domains: senderDomains, ...template } = json as SendContextRow;
+  const domains = senderDomains.map((d) => ({
     ...d,
     created_at: new Date(d.created_at),
     verified_at: d.verified_at === null ? null : new Date(d.verified_at),
   }));
-  const { sender_domains: _domains, ...template } = row;
   return { domains, template: template.id ? (template as RenderableTemplate) : null };
 }

@@ -15,6 +15,8 @@ export type CallOptions = {
   headers?: Record<string, string>;
   /** An object is sent as JSON; a string is sent as is. */
   body?: unknown;
+  /** Sends the body without Content-Length, as a chunked upload would arrive. */
+  chunked?: boolean;
   params?: Record<string, string | string[]>;
 };
 
@@ -25,7 +27,12 @@ export async function call(handler: RouteHandler, path: string, options: CallOpt
   const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
   const request = new NextRequest(new URL(path, BASE), {
     method: options.method ?? "GET",
-    headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...options.headers },
+    // Content-Length as an HTTP client sends it: a Request built here has none of its own.
+    headers: {
+      ...(body !== undefined ? { "content-type": "application/json" } : {}),
+      ...(body !== undefined && !options.chunked ? { "content-length": String(Buffer.byteLength(body)) } : {}),
+      ...options.headers,
+    },
     body,
   });
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
