@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
 import { render, toPlainText as reactEmailToPlainText } from "@react-email/render";
 import { createElement } from "react";
 import { describe, expect, it } from "vitest";
@@ -128,6 +130,16 @@ describe("catalogue rendering", () => {
     for (const outcome of outcomes) expect(outcome).toMatch(/^(rendered|The catalogue render worker exited with code 1)$/);
     expect(outcomes).toContain("The catalogue render worker exited with code 1");
     expect(await renderCatalogueOffThread("welcome", props, false)).toEqual({ html: await render(createElement(getCatalogueEntry("welcome")!.component, props)) });
+  });
+
+  it.runIf(process.platform === "linux")("runs the render worker below the event loop's priority (nice 10), leaving this thread's own", async () => {
+    const niceOfThreads = () =>
+      readdirSync("/proc/self/task").map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[16]));
+    await stopCatalogueWorkers();
+    expect(niceOfThreads()).not.toContain(10);
+    await renderCatalogueOffThread("welcome", getCatalogueEntry("welcome")!.variables.parse({}), false);
+    expect(niceOfThreads().filter((nice) => nice === 10)).toHaveLength(1);
+    expect(os.getPriority(0)).toBe(0);
   });
 
   it("reports a template that throws on the render worker, and the worker keeps serving", async () => {
