@@ -23,9 +23,9 @@ lowerOwnPriority();
 
 /**
  * The event loop answers every request; each render is already queued for it. When the two compete for a core, the
- * event loop goes first. On the 2-core bench machine this moved render_catalogue from 43.2% to 47.2% of bare and send
- * from 33.5% to 35.2% (means of 5 and 4 runs), with less spread. Linux only: there a thread's nice value is its own
- * (who = 0 is the calling thread), elsewhere it would lower the whole server.
+ * event loop goes first. On the 2-core bench machine this moved render_catalogue from 43.2% to 46.8% of bare and send
+ * from 33.5% to 34.4% (means of 5 and 6 runs). Linux only: there a thread's nice value is its own (who = 0 is the
+ * calling thread); elsewhere it would lower the whole server.
  */
 function lowerOwnPriority(): void {
   if (process.platform !== "linux") return;
