@@ -41,9 +41,9 @@ export function sendContextPreload(rawBody: unknown): Preload<PreloadedSendConte
 }
 
 /**
- * POST /send: validate → (claim the Idempotency-Key) → sender and template → render → count and record atomically
- * → hand to the mailer → answer. Nothing is counted before the message is recorded, and a message the provider
- * refuses is kept as failed and its count given back.
+ * POST /send: (template and sender, usually preloaded with authentication) → validate → (claim the Idempotency-Key)
+ * → render → count and record atomically → hand to the mailer → answer. Nothing is counted before the message is
+ * recorded, and a message the provider refuses is kept as failed and its count given back.
  */
 export async function sendEmail(
   caller: SendCaller,
@@ -63,8 +63,9 @@ export async function sendEmail(
 
   // The key is claimed before the body is validated against the clock (scheduled_at "in the future"), so a repeat of
   // a successful request still replays after its scheduled time has passed.
-  return withIdempotencyKey(caller.accountId, idempotencyKey, rawBody, () =>
-    performSend(caller, parseSendRequest(rawBody), providerIdempotencyKey(caller.accountId, idempotencyKey), preloaded),
+  // After waiting on an identical request the preload may be seconds old: the template and sender are read afresh.
+  return withIdempotencyKey(caller.accountId, idempotencyKey, rawBody, ({ waited }) =>
+    performSend(caller, parseSendRequest(rawBody), providerIdempotencyKey(caller.accountId, idempotencyKey), waited ? undefined : preloaded),
   );
 }
 
@@ -228,12 +229,13 @@ async function withIdempotencyKey(
   accountId: string,
   key: string,
   rawBody: Record<string, unknown>,
-  run: () => Promise<Record<string, unknown>>,
+  run: (claim: { waited: boolean }) => Promise<Record<string, unknown>>,
 ): Promise<SendOutcome> {
   const requestHash = hashRequest(rawBody);
   const claim = { accountId, scope: IDEMPOTENCY_SCOPE, key, token: randomUUID() };
   const deadline = Date.now() + idempotencyWait.ms;
   let delay = 10;
+  let waited = false;
   for (;;) {
     const held = await claimIdempotencyKey({ ...claim, requestHash });
     if (held.claimed) break;
@@ -241,12 +243,13 @@ async function withIdempotencyKey(
     if (held.status === "completed" && held.responseBody) return { body: held.responseBody, replayed: true };
     if (Date.now() >= deadline) throw errors.idempotencyInProgress();
     await new Promise((resolve) => setTimeout(resolve, delay));
+    waited = true;
     delay = Math.min(delay * 2, 200);
   }
 
   let body: Record<string, unknown>;
   try {
-    body = await run();
+    body = await run({ waited });
   } catch (error) {
     await releaseIdempotencyKey(claim).catch((releaseError) => logError("releasing an idempotency key failed", releaseError));
     throw error;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as dispatchCron, PUT as cronPut } from "@/app/api/cron/dispatch-scheduled/route";
 import { GET as sendGet, OPTIONS as sendOptions, POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
@@ -9,8 +9,15 @@ import { addSendingDomain } from "@/lib/db/domains";
 import { listOutbox } from "@/lib/db/emails";
 import { billingPeriod, type PlanName } from "@/lib/plans";
 import { sendRequestSchema, sendResponseSchema } from "@/lib/schemas/send";
+import { findSendContext } from "@/lib/db/templates";
 import { hashRequest, idempotencyWait } from "@/lib/send";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
+
+// The real lookup, watched: it runs only when the authentication statement could not preload it.
+vi.mock("@/lib/db/templates", async (importOriginal) => {
+  const original = await importOriginal<typeof import("@/lib/db/templates")>();
+  return { ...original, findSendContext: vi.fn(original.findSendContext) };
+});
 
 const DOMAIN = "acme.example";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -247,18 +254,19 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     expect(await counter(user, "emails")).toBe(0);
   });
 
-  it("gives the same answers whether the body is read before authenticating (small, with Content-Length) or after (chunked, or over 64 KB)", async () => {
+  it("reads template and sender with authentication for a small body with Content-Length, and afterwards for a chunked or large one, with the same answers", async () => {
     const user = await sender();
     await addToLibrary(user, "receipt");
     const receiptId = await catalogueId("receipt");
     // Over 64 KB of attachment: read after authenticating, like a chunked body.
     const large = { attachments: [{ filename: "big.txt", content: Buffer.alloc(60 * 1024, "a").toString("base64") }] };
     const ways = [
-      { name: "small", body: message(user), chunked: false },
-      { name: "chunked", body: message(user), chunked: true },
-      { name: "large", body: message(user, large), chunked: false },
+      { name: "small", body: message(user), chunked: false, separateLookups: 0 },
+      { name: "chunked", body: message(user), chunked: true, separateLookups: 3 },
+      { name: "large", body: message(user, large), chunked: false, separateLookups: 3 },
     ];
     for (const way of ways) {
+      vi.mocked(findSendContext).mockClear();
       const sent = await call(send, "/api/v1/send", { method: "POST", headers: auth(user), body: way.body, chunked: way.chunked });
       expect([way.name, sent.status, sent.body.data.from]).toEqual([way.name, 200, `hello@${DOMAIN}`]);
       // The template named in this body, not one read for another: receipt is in the library, magic-link is not.
@@ -272,6 +280,7 @@ describe("POST /api/v1/send through the embedded outbox", () => {
         chunked: way.chunked,
       });
       expect([way.name, missing.status, missing.body.code]).toEqual([way.name, 404, "TEMPLATE_NOT_FOUND"]);
+      expect([way.name, vi.mocked(findSendContext).mock.calls.length]).toEqual([way.name, way.separateLookups]);
     }
     const stored = await getDb()<{ template_id: string; html: string }[]>`
       select template_id, html from sent_emails where account_id = ${user.accountId} order by created_at, id`;
@@ -717,6 +726,22 @@ describe("Idempotency-Key", () => {
     expect(takeover.status).toBe(200);
     expect(takeover.headers.get("idempotent-replayed")).toBeNull();
     expect(await rows(user)).toHaveLength(1);
+  });
+
+  it("after waiting on an identical request that then fails, sends with the library as it is now, not as it was on arrival", async () => {
+    const user = await sender();
+    const body = message(user);
+    await getDb()`
+      insert into idempotency_keys (account_id, scope, key, request_hash, token, status)
+      values (${user.accountId}, 'send', 'waits', ${hashRequest(body)}, ${randomUUID()}, 'in_flight')`;
+    const waiting = post(user, body, { "idempotency-key": "waits" });
+    // While it waits, welcome leaves the library, and the request holding the key fails and lets go of it.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await getDb()`delete from library_entries where account_id = ${user.accountId} and template_id = ${user.welcomeId}`;
+    await getDb()`delete from idempotency_keys where account_id = ${user.accountId} and key = 'waits'`;
+    const result = await waiting;
+    expect([result.status, result.body.code]).toEqual([404, "TEMPLATE_NOT_FOUND"]);
+    expect(await rows(user)).toEqual([]);
   });
 
   it("forgets a key after 24 hours", async () => {

@@ -38,10 +38,15 @@ type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, P
   /** Schema of the JSON body; a missing or empty body parses as `{}`. */
   body?: B;
   /**
-   * Built from the parsed query, the path and, when it could be read first, the raw JSON body (not yet validated);
-   * saves the route the round trip of its first read.
+   * Built from the parsed query and path (and the raw body, with `preloadReadsBody`); saves the route the round trip
+   * of its first read.
    */
   preload?: (input: { query: Infer<Q>; params: Record<string, string>; body: unknown }) => Preload<P>;
+  /**
+   * The preload needs the body: a body of declared length up to 64 KB is then read, as parsed JSON not yet validated,
+   * between checking the credential's form and authenticating it. Otherwise the preload gets `body: undefined`.
+   */
+  preloadReadsBody?: boolean;
 };
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -49,8 +54,9 @@ type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
 /**
- * Composes every /api/v1 route: request id → credentials → account and metering (one SQL round trip, which also
- * carries the route's `preload` read) → zod-parsed input → handler → one error mapper. Rate-limit and request-id
+ * Composes every /api/v1 route: request id → credentials → (a small body, for a preload that reads it) → account and
+ * metering (one SQL round trip, which also carries the route's `preload` read) → zod-parsed input → handler → one
+ * error mapper. Rate-limit and request-id
  * headers are attached here, to every response, so no handler can forget them. Handlers return a JSON body (status
  * 200) or a Response, and fail only by throwing.
  */
@@ -64,16 +70,19 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
     let caller: Caller | null = null;
     let response: Response;
     try {
-      // The query, and for a route with a preload a small body, are read first so the preload can use them, but their
-      // errors still come after 401 and 429, and a call with a bad query or body is still counted.
+      // The query (and a small body, for a preload that reads it) are read before authenticating so the preload can
+      // use them, but their errors still come after 401 and 429, and a call with a bad query or body is still counted.
+      // A missing or malformed credential is refused before any of that.
+      const { credential, refreshedCookies } = await readCredential(request);
       const params = await readParams(context);
       const query = options.query ? safely(() => parseQuery(request, options.query!)) : { value: undefined };
-      const earlyBody = options.body && options.preload && hasSmallBody(request) ? await settled(readJsonBody(request)) : undefined;
+      const earlyBody =
+        options.body && options.preloadReadsBody && hasSmallBody(request) ? await settled(readJsonBody(request, EARLY_BODY_MAX_BYTES)) : undefined;
       const preload =
         options.preload && !("error" in query)
           ? options.preload({ query: query.value as Infer<Q>, params, body: earlyBody && "value" in earlyBody ? earlyBody.value : undefined })
           : undefined;
-      caller = await authenticate(request, options.metered, start, preload?.sql);
+      caller = await authenticate(credential, refreshedCookies, options.metered, start, preload?.sql);
       if (caller.metered && !caller.allowed) throw rateLimitExceeded(caller, reset);
       if ("error" in query) throw query.error;
       const json = earlyBody ? valueOrThrow(earlyBody) : options.body ? await readJsonBody(request) : undefined;
@@ -143,8 +152,8 @@ function valueOrThrow<T>(outcome: Outcome<T>): T {
 }
 
 /**
- * Bodies of a declared length up to this are read before authentication when the route has a preload: what any
- * caller can make the server read, and parse, before its key is checked. Larger or chunked bodies are read after.
+ * Bodies of a declared length up to this are read before authentication for a preload that reads the body: what a
+ * caller with a well-formed but unknown key can make the server read and parse. Larger or chunked bodies are read after.
  */
 const EARLY_BODY_MAX_BYTES = 64 * 1024;
 
@@ -153,8 +162,13 @@ function hasSmallBody(request: NextRequest): boolean {
   return declared !== null && /^\d{1,6}$/.test(declared) && Number(declared) <= EARLY_BODY_MAX_BYTES;
 }
 
-async function authenticate(request: NextRequest, metered: boolean, periodStart: Date, preload?: string): Promise<Caller> {
-  const { credential, refreshedCookies } = await readCredential(request);
+async function authenticate(
+  credential: Credential,
+  refreshedCookies: Caller["refreshedCookies"],
+  metered: boolean,
+  periodStart: Date,
+  preload?: string,
+): Promise<Caller> {
   const caller = await authenticateAndMeter(credential, metered, periodStart, preload);
   if (!caller) throw errors.unauthorized();
   return { ...caller, via: credential.kind, refreshedCookies };
@@ -211,10 +225,10 @@ function parseQuery<S extends z.ZodType>(request: NextRequest, schema: S): z.out
   return parsed.data;
 }
 
-async function readJsonBody(request: NextRequest): Promise<unknown> {
+async function readJsonBody(request: NextRequest, limit = MAX_BODY_BYTES): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw errors.payloadTooLarge();
-  const text = await readTextWithin(request, MAX_BODY_BYTES);
+  const text = await readTextWithin(request, limit);
   if (text.trim() === "") return {};
   let json: unknown;
   try {

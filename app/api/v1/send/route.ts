@@ -8,7 +8,7 @@ const jsonObject = z.record(z.string(), z.unknown());
 
 // POST /api/v1/send – send (or schedule) an email rendered from a template in the caller's library
 export const POST = withApiAuth(
-  { metered: true, body: jsonObject, preload: ({ body }) => sendContextPreload(body) },
+  { metered: true, body: jsonObject, preload: ({ body }) => sendContextPreload(body), preloadReadsBody: true },
   async ({ request, caller, body, preloaded }) => {
     const { body: response, replayed } = await sendEmail(caller, body, request.headers.get("idempotency-key"), preloaded);
     return replayed ? NextResponse.json(response, { headers: { "Idempotent-Replayed": "true" } }) : response;
