@@ -55,6 +55,13 @@ async function counter(user: TestUser, metric: "emails" | "api_calls"): Promise<
   return row?.count ?? 0;
 }
 
+/** As if an identical request had claimed `key` and were still running. */
+async function holdKeyInFlight(user: TestUser, key: string, body: unknown): Promise<void> {
+  await getDb()`
+    insert into idempotency_keys (account_id, scope, key, request_hash, token, status)
+    values (${user.accountId}, 'send', ${key}, ${hashRequest(body)}, ${randomUUID()}, 'in_flight')`;
+}
+
 async function rows(user: TestUser) {
   return getDb()<{ id: string; status: string; provider: string; html: string; text_body: string | null; is_overage: boolean; sent_at: Date | null; scheduled_at: Date | null }[]>`
     select * from sent_emails where account_id = ${user.accountId} order by created_at, id`;
@@ -698,9 +705,7 @@ describe("Idempotency-Key", () => {
   it("answers 409 IDEMPOTENCY_IN_PROGRESS when the identical request holding the key does not finish in time", async () => {
     const user = await sender();
     const body = message(user);
-    await getDb()`
-      insert into idempotency_keys (account_id, scope, key, request_hash, token, status)
-      values (${user.accountId}, 'send', 'slow', ${hashRequest(body)}, ${randomUUID()}, 'in_flight')`;
+    await holdKeyInFlight(user, "slow", body);
     const saved = idempotencyWait.ms;
     idempotencyWait.ms = 300;
     try {
@@ -731,9 +736,7 @@ describe("Idempotency-Key", () => {
   it("after waiting on an identical request that then fails, sends with the library as it is now, not as it was on arrival", async () => {
     const user = await sender();
     const body = message(user);
-    await getDb()`
-      insert into idempotency_keys (account_id, scope, key, request_hash, token, status)
-      values (${user.accountId}, 'send', 'waits', ${hashRequest(body)}, ${randomUUID()}, 'in_flight')`;
+    await holdKeyInFlight(user, "waits", body);
     const waiting = post(user, body, { "idempotency-key": "waits" });
     // While it waits, welcome leaves the library, and the request holding the key fails and lets go of it.
     await new Promise((resolve) => setTimeout(resolve, 100));
