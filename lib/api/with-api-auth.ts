@@ -56,9 +56,8 @@ type RouteContext = { params: Promise<Record<string, string | string[]>> };
 /**
  * Composes every /api/v1 route: request id → credentials → (a small body, for a preload that reads it) → account and
  * metering (one SQL round trip, which also carries the route's `preload` read) → zod-parsed input → handler → one
- * error mapper. Rate-limit and request-id
- * headers are attached here, to every response, so no handler can forget them. Handlers return a JSON body (status
- * 200) or a Response, and fail only by throwing.
+ * error mapper. Rate-limit and request-id headers are attached here, to every response, so no handler can forget
+ * them. Handlers return a JSON body (status 200) or a Response, and fail only by throwing.
  */
 export function withApiAuth<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P = undefined>(
   options: Options<Q, B, P>,

@@ -24,8 +24,8 @@ lowerOwnPriority();
 /**
  * The event loop answers every request: when it and this worker compete for a core, the event loop goes first. On the
  * 2-core bench machine render_catalogue went from a mean of 43.2% of bare (5 runs) to 45.5% (10 runs), a gain smaller
- * than the runs' spread; send did not move. Linux only: there a thread's nice value is its own (who = 0 is the calling thread); elsewhere it
- * would lower the whole server. Threads started from this one would inherit it; it starts none.
+ * than the runs' spread; send did not move. Linux only: there a thread's nice value is its own (who = 0 is the calling
+ * thread); elsewhere it would lower the whole server. Threads started from this one would inherit it; it starts none.
  */
 function lowerOwnPriority(): void {
   if (process.platform !== "linux") return;
