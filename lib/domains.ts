@@ -4,6 +4,7 @@ import { Resend } from "resend";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain, DomainError, type SendingDomain } from "@/lib/db/domains";
+import { isUuid } from "@/lib/db/literals";
 import { RESEND_TIMEOUT_MS } from "@/lib/mail/resend";
 
 // Sending domains as a service: what the CLI and the dashboard call to add and verify a domain.
@@ -58,7 +59,6 @@ export class DomainProviderError extends DomainError {
 }
 
 const DOMAIN_PATTERN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+$/;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const COLUMNS = ["id", "domain", "verified", "default_sender", "created_at", "verified_at", "provider_domain_id", "provider_status", "dns_records"];
 
 /**
@@ -148,7 +148,7 @@ export async function listSendingDomainDetails(accountId: string): Promise<Sendi
 
 /** One of the account's domains by id; null when it is not the account's (or not an id). */
 export async function getSendingDomain(accountId: string, domainId: string): Promise<SendingDomainDetails | null> {
-  if (!UUID_PATTERN.test(domainId)) return null;
+  if (!isUuid(domainId)) return null;
   const db = getDb();
   const [row] = await db<SendingDomainDetails[]>`
     select ${db(COLUMNS)} from sending_domains where account_id = ${accountId} and id = ${domainId}`;

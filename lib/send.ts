@@ -36,7 +36,7 @@ export type PreloadedSendContext = { templateId: string; context: SendContext };
  */
 export function sendContextPreload(rawBody: unknown): Preload<PreloadedSendContext | undefined> {
   const templateId = rawBody !== null && typeof rawBody === "object" ? (rawBody as { template_id?: unknown }).template_id : undefined;
-  if (typeof templateId !== "string" || !isUuid(templateId)) return { sql: "null::json", parse: () => undefined };
+  if (!isUuid(templateId)) return { sql: "null::json", parse: () => undefined };
   return { sql: sendContextJsonSql("caller.account_id", templateId), parse: (json) => (json === null ? undefined : { templateId, context: sendContextFromJson(json) }) };
 }
 

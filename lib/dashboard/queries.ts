@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
 import { dispatchDueScheduledEmails, type EmailStatus, type OutboxMessage } from "@/lib/db/emails";
+import { isUuid } from "@/lib/db/literals";
 import { authenticateAndMeter } from "@/lib/db/metering";
 import { describeEmailUsage, getEmailsSent, listDailyUsage, type DailyUsage } from "@/lib/db/usage";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
@@ -51,7 +52,7 @@ export async function libraryAllowance(accountId: string, plan: PlanName): Promi
 // the dashboard shows is never behind the clock.
 
 export async function getOutboxMessage(accountId: string, id: string): Promise<(OutboxMessage & { template_id: string | null; is_overage: boolean }) | null> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  if (!isUuid(id)) return null;
   await dispatchDueScheduledEmails({ accountId });
   const [row] = await getDb()<(OutboxMessage & { template_id: string | null; is_overage: boolean })[]>`
     select id, status, provider, from_address as from, to_addresses as to, cc_addresses as cc, bcc_addresses as bcc,

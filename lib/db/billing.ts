@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb, type Tx } from "@/lib/db/client";
 import { assertPurchaseAllowed, LibraryError } from "@/lib/db/library";
+import { isUuid } from "@/lib/db/literals";
 import { findCatalogueTemplate } from "@/lib/db/templates";
 import { PLANS, type PlanName } from "@/lib/plans";
 
@@ -9,11 +10,6 @@ import { PLANS, type PlanName } from "@/lib/plans";
 // Nothing here talks to the processor; lib/payments/stripe.ts does, and hands plain values in.
 
 const PROCESSOR = "stripe";
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID.test(value);
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Customers

@@ -9,8 +9,8 @@ import { randomBytes } from "node:crypto";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEX_DIGEST = /^[0-9a-f]{64}$/;
 
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
+export function isUuid(value: unknown): value is string {
+  return typeof value === "string" && UUID.test(value);
 }
 
 function quote(text: string): string {

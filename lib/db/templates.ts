@@ -91,10 +91,9 @@ export async function listCatalogue(): Promise<CatalogueListing[]> {
 /** A public catalogue template by uuid or slug. */
 export async function findCatalogueTemplate(idOrSlug: string, tx?: Tx): Promise<TemplateRecord | null> {
   const db = tx ?? getDb();
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrSlug);
   const [row] = await db<TemplateRecord[]>`
     select * from templates
-    where owner_account_id is null and is_public and ${isUuid ? db`id = ${idOrSlug}` : db`slug = ${idOrSlug}`}`;
+    where owner_account_id is null and is_public and ${isUuid(idOrSlug) ? db`id = ${idOrSlug}` : db`slug = ${idOrSlug}`}`;
   return row ?? null;
 }
 

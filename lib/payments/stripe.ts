@@ -16,7 +16,6 @@ import {
   findSubscription,
   isLiveSubscription,
   isOverageReported,
-  isUuid,
   markOverageReported,
   markOverageReportFailed,
   processWebhookEventOnce,
@@ -27,6 +26,7 @@ import {
 } from "@/lib/db/billing";
 import type { Tx } from "@/lib/db/client";
 import { addLibraryEntry } from "@/lib/db/library";
+import { isUuid } from "@/lib/db/literals";
 import type { PlanName } from "@/lib/plans";
 import { PaymentProcessorError, type PaymentProcessor } from "@/lib/payments/types";
 

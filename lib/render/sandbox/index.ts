@@ -133,10 +133,15 @@ function spawnWorker(): LiveWorker {
 }
 
 function enqueue(job: Job): void {
-  const queue = waiting.get(job.owner);
-  if (queue) queue.push(job);
-  else waiting.set(job.owner, [job]);
+  addWaiting(job, "last");
   dispatch();
+}
+
+function addWaiting(job: Job, place: "first" | "last"): void {
+  const queue = waiting.get(job.owner);
+  if (!queue) waiting.set(job.owner, [job]);
+  else if (place === "first") queue.unshift(job);
+  else queue.push(job);
 }
 
 /** Sends waiting jobs to the worker, owners in turn, each up to MAX_SENT_PER_OWNER. */
@@ -224,11 +229,7 @@ function replace(target: LiveWorker, result: EngineResult): void {
   idle(target);
   const [running, ...sent] = target.inFlight.splice(0);
   running?.resolve(result);
-  for (const job of sent.reverse()) {
-    const queue = waiting.get(job.owner);
-    if (queue) queue.unshift(job);
-    else waiting.set(job.owner, [job]);
-  }
+  for (const job of sent.reverse()) addWaiting(job, "first");
   dispatch();
 }
 
