@@ -31,6 +31,7 @@ import {
   SANDBOX_COMPONENT_EXPORTS,
   SANDBOX_COMPONENT_PACKAGES,
 } from "../lib/render/sandbox/modules";
+import { prefixLeadingObjectSpreads } from "./lib/object-spread";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const sandboxDir = path.join(root, "lib/render/sandbox");
@@ -317,14 +318,16 @@ async function main(): Promise<void> {
 
   // The catalogue render worker (lib/render/catalogue-worker.ts): trusted templates from emails/ with React, React
   // Email and html-to-text, production builds, all in one file so deployments need nothing else traced for it; its
-  // react-dom/server is the string-chunk build the sandbox uses.
+  // react-dom/server is the string-chunk build the sandbox uses, and its object literals that start with a spread take
+  // V8's fast path (scripts/lib/object-spread.ts).
   const catalogueReport = { patched: false };
-  const catalogueCode = await bundleWorker("catalogue render worker", path.join(root, "lib/render/catalogue-worker.ts"), {
+  const catalogueBundle = await bundleWorker("catalogue render worker", path.join(root, "lib/render/catalogue-worker.ts"), {
     minify: true,
     define: { "process.env.NODE_ENV": '"production"' },
     inject: [path.join(root, "lib/render/string-chunk-stream.ts")],
     plugins: [serverOnlyIsEmpty, reactDomServerPlugin(catalogueReport)],
   });
+  const catalogueCode = prefixLeadingObjectSpreads(catalogueBundle);
   const catalogueChanged = writeIfChanged(catalogueWorkerOutFile, catalogueCode);
 
   await checkExportList();
