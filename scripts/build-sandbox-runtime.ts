@@ -238,6 +238,46 @@ function reactDomServerPlugin(report: { patched: boolean }): Plugin {
   };
 }
 
+/*
+ * html-to-text picks each element's formatter with selderee, whose htmlparser2 plugin merges the matches of a
+ * selector tree's branches with `(el, ...tail) => matchers.flatMap(m => m(el, ...tail))`: a rest array, a closure
+ * and a flattened copy for every element and branch, a fifth of each conversion. The replacement collects the same
+ * matches, in the same order, into one fresh array (matchers always return arrays of match objects, so flattening
+ * one level is pushing their items). The welcome template's plain text: 209–218 µs → 158–163 µs a conversion.
+ */
+const SELECTOR_MERGE_PATCH = {
+  original: `    return (el, ...tail) => matchers.flatMap(m => m(el, ...tail));`,
+  replacement: `    const count = matchers.length;
+    return function () {
+        const matches = [];
+        for (let i = 0; i < count; i++) {
+            const branch = matchers[i].apply(null, arguments);
+            for (let j = 0; j < branch.length; j++) matches.push(branch[j]);
+        }
+        return matches;
+    };`,
+};
+
+/** Applies SELECTOR_MERGE_PATCH to @selderee/plugin-htmlparser2; if its code changed, bundles it unpatched. */
+function selectorMergePlugin(report: { patched: boolean }): Plugin {
+  return {
+    name: "selderee-selector-merge",
+    setup(b) {
+      b.onLoad({ filter: /[\\/]@selderee[\\/]plugin-htmlparser2[\\/]lib[\\/]hp2-builder\.[cm]?js$/ }, (args) => {
+        const original = readFileSync(args.path, "utf8");
+        const at = original.indexOf(SELECTOR_MERGE_PATCH.original);
+        if (at < 0 || original.indexOf(SELECTOR_MERGE_PATCH.original, at + 1) >= 0) {
+          console.warn("[build-sandbox-runtime] WARNING: @selderee/plugin-htmlparser2 changed; selector merge patch NOT applied (plain text stays correct, only slower).");
+          return { contents: original, loader: "js" };
+        }
+        report.patched = true;
+        const patched = original.slice(0, at) + SELECTOR_MERGE_PATCH.replacement + original.slice(at + SELECTOR_MERGE_PATCH.original.length);
+        return { contents: patched, loader: "js" };
+      });
+    },
+  };
+}
+
 function entrySource(): string {
   const lines: string[] = [
     `import React from "react";`,
@@ -321,11 +361,12 @@ async function main(): Promise<void> {
   // react-dom/server is the string-chunk build the sandbox uses, and its object literals that start with a spread take
   // V8's fast path (scripts/lib/object-spread.ts).
   const catalogueReport = { patched: false };
+  const selectorReport = { patched: false };
   const catalogueBundle = await bundleWorker("catalogue render worker", path.join(root, "lib/render/catalogue-worker.ts"), {
     minify: true,
     define: { "process.env.NODE_ENV": '"production"' },
     inject: [path.join(root, "lib/render/string-chunk-stream.ts")],
-    plugins: [serverOnlyIsEmpty, reactDomServerPlugin(catalogueReport)],
+    plugins: [serverOnlyIsEmpty, reactDomServerPlugin(catalogueReport), selectorMergePlugin(selectorReport)],
   });
   const catalogueCode = prefixLeadingObjectSpreads(catalogueBundle);
   const catalogueChanged = writeIfChanged(catalogueWorkerOutFile, catalogueCode);
@@ -337,7 +378,8 @@ async function main(): Promise<void> {
     `[build-sandbox-runtime] ${path.relative(root, outFile)} (${kb(code)}${runtimeChanged ? "" : ", unchanged"}), ` +
       `${path.relative(root, workerOutFile)} (${kb(workerCode)}${workerChanged ? "" : ", unchanged"}), ` +
       `${path.relative(root, catalogueWorkerOutFile)} (${kb(catalogueCode)}${catalogueChanged ? "" : ", unchanged"}) in ${ms} ms` +
-      (report.patched && catalogueReport.patched ? "" : " [UNPATCHED react-dom/server]"),
+      (report.patched && catalogueReport.patched ? "" : " [UNPATCHED react-dom/server]") +
+      (selectorReport.patched ? "" : " [UNPATCHED selderee]"),
   );
 }
 
