@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { catalogue, getCatalogueEntry } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
-import { CatalogueRenderError, renderCatalogueOffThread, stopCatalogueWorkers } from "@/lib/render/catalogue-pool";
+import { CatalogueRenderError, renderCatalogueJsonOffThread, renderCatalogueOffThread, stopCatalogueWorkers } from "@/lib/render/catalogue-pool";
 import { renderEmailDocument } from "@/lib/render/native";
 import { toPlainText as toPlainTextOnce } from "@/lib/render/plain-text";
 import { applyVariablesToSource } from "@/lib/render/react-source";
@@ -95,6 +95,8 @@ describe("catalogue rendering", () => {
     const expected = await render(createElement(entry.component, entry.variables.parse(variables)));
     expect(result.body).toEqual({ success: true, html: expected });
     expect(result.body.html.startsWith("<!DOCTYPE html")).toBe(true);
+    expect(result.headers.get("content-type")).toBe("application/json");
+    expect(result.headers.get("x-ratelimit-limit")).toBe("500");
   });
 
   it("renders every catalogue template to exactly what render() gives, also with hostile and empty values", async () => {
@@ -116,6 +118,9 @@ describe("catalogue rendering", () => {
         expect(await renderEmailDocument(element), entry.slug).toBe(expected);
         // The render worker's own bundle of emails/, React and html-to-text gives the same bytes.
         expect(await renderCatalogueOffThread(entry.slug, props, true), entry.slug).toEqual({ html: expected, text: reactEmailToPlainText(expected) });
+        // And the JSON it writes for the API is what serializing those strings on the event loop would give.
+        const json = await renderCatalogueJsonOffThread(entry.slug, props, true, { success: true });
+        expect(new TextDecoder().decode(json), entry.slug).toBe(JSON.stringify({ success: true, html: expected, text: reactEmailToPlainText(expected) }));
       }
     }
   });

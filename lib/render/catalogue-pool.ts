@@ -11,9 +11,17 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { generatedFilePath } from "./generated-file";
 
-export type CatalogueRenderRequest = { id: number; slug: string; props: Record<string, unknown>; plainText: boolean };
+export type CatalogueRenderRequest = {
+  id: number;
+  slug: string;
+  props: Record<string, unknown>;
+  plainText: boolean;
+  /** Answer with the UTF-8 JSON of `{ ...jsonFields, html, text? }` instead of the strings. */
+  jsonFields?: Record<string, unknown>;
+};
+export type RenderedDocument = { html: string; text?: string };
 export type CatalogueRenderReply =
-  | { id: number; ok: true; html: string; text?: string }
+  | ({ id: number; ok: true } & ({ rendered: RenderedDocument } | { json: Uint8Array<ArrayBuffer> }))
   | { id: number; ok: false; missing: boolean; message: string };
 
 /** The template threw while rendering (its message), or has no component (`missing`). */
@@ -31,7 +39,7 @@ const WORKER_FILE = "catalogue-worker.generated.cjs";
 /** One core stays with the event loop; the workers take the others. */
 const POOL_SIZE = Math.max(1, Math.min(4, os.availableParallelism() - 1));
 
-type Pending = { resolve: (reply: { html: string; text?: string }) => void; reject: (error: Error) => void };
+type Pending = { resolve: (reply: CatalogueRenderReply & { ok: true }) => void; reject: (error: Error) => void };
 type PoolWorker = { thread: Worker; pending: Map<number, Pending> };
 
 const workers: (PoolWorker | null)[] = Array.from({ length: POOL_SIZE }, () => null);
@@ -45,7 +53,7 @@ function spawn(slot: number): PoolWorker {
     if (!pending) return;
     worker.pending.delete(reply.id);
     if (worker.pending.size === 0) thread.unref();
-    if (reply.ok) pending.resolve({ html: reply.html, ...(reply.text !== undefined ? { text: reply.text } : {}) });
+    if (reply.ok) pending.resolve(reply);
     else pending.reject(new CatalogueRenderError(reply.message, reply.missing));
   });
   const gone = (reason: string) => {
@@ -60,7 +68,28 @@ function spawn(slot: number): PoolWorker {
 }
 
 /** The document render() gives for the catalogue template `slug` with these (validated) props, and its plain text. */
-export function renderCatalogueOffThread(slug: string, props: Record<string, unknown>, plainText: boolean): Promise<{ html: string; text?: string }> {
+export async function renderCatalogueOffThread(slug: string, props: Record<string, unknown>, plainText: boolean): Promise<RenderedDocument> {
+  const reply = await dispatch({ slug, props, plainText });
+  if (!("rendered" in reply)) throw new Error("The catalogue render worker answered JSON where strings were asked for");
+  return reply.rendered;
+}
+
+/**
+ * The same render as the UTF-8 JSON of `{ ...jsonFields, html, text? }`, written on the worker: an API response body
+ * the event loop only forwards, instead of serializing and encoding ten or more kilobytes of HTML itself.
+ */
+export async function renderCatalogueJsonOffThread(
+  slug: string,
+  props: Record<string, unknown>,
+  plainText: boolean,
+  jsonFields: Record<string, unknown>,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const reply = await dispatch({ slug, props, plainText, jsonFields });
+  if (!("json" in reply)) throw new Error("The catalogue render worker answered strings where JSON was asked for");
+  return reply.json;
+}
+
+function dispatch(request: Omit<CatalogueRenderRequest, "id">): Promise<CatalogueRenderReply & { ok: true }> {
   let slot = 0;
   for (let i = 1; i < workers.length; i++) {
     if ((workers[i]?.pending.size ?? 0) < (workers[slot]?.pending.size ?? 0)) slot = i;
@@ -70,7 +99,7 @@ export function renderCatalogueOffThread(slug: string, props: Record<string, unk
   return new Promise((resolve, reject) => {
     worker.pending.set(id, { resolve, reject });
     worker.thread.ref(); // keep the process alive while a render is in flight
-    worker.thread.postMessage({ id, slug, props, plainText } satisfies CatalogueRenderRequest);
+    worker.thread.postMessage({ id, ...request } satisfies CatalogueRenderRequest);
   });
 }
 

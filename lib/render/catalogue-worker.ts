@@ -52,17 +52,21 @@ async function renderDocument(element: ReactElement): Promise<string> {
   return finalizeEmailHtml(html);
 }
 
-async function render({ id, slug, props, plainText }: CatalogueRenderRequest): Promise<CatalogueRenderReply> {
+const utf8 = new TextEncoder();
+
+async function render({ id, slug, props, plainText, jsonFields }: CatalogueRenderRequest): Promise<CatalogueRenderReply> {
   const entry = getCatalogueEntry(slug);
   if (!entry) return { id, ok: false, missing: true, message: `no catalogue component for ${slug}` };
   try {
     const html = await renderDocument(createElement(entry.component, props));
-    return { id, ok: true, html, ...(plainText ? { text: toPlainText(html) } : {}) };
+    const rendered = plainText ? { html, text: toPlainText(html) } : { html };
+    if (jsonFields) return { id, ok: true, json: utf8.encode(JSON.stringify({ ...jsonFields, ...rendered })) };
+    return { id, ok: true, rendered };
   } catch (error) {
     return { id, ok: false, missing: false, message: error instanceof Error ? error.message : String(error) };
   }
 }
 
 port.on("message", (request: CatalogueRenderRequest) => {
-  void render(request).then((reply) => port.postMessage(reply));
+  void render(request).then((reply) => port.postMessage(reply, "json" in reply ? [reply.json.buffer] : []));
 });

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { errors, zodDetails } from "@/lib/api/errors";
 import { getCatalogueEntry } from "@/lib/catalogue";
 import type { RenderableTemplate } from "@/lib/db/templates";
-import { CatalogueRenderError, renderCatalogueOffThread } from "@/lib/render/catalogue-pool";
+import { CatalogueRenderError, renderCatalogueJsonOffThread, renderCatalogueOffThread } from "@/lib/render/catalogue-pool";
 import { renderEmailDocument } from "@/lib/render/native";
 import { toPlainText } from "@/lib/render/plain-text";
 import { renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
@@ -25,6 +25,27 @@ export async function renderTemplate(
   const plainText = options.plainText ?? false;
   if (template.owner_account_id === null) return renderCatalogue(template, variables, plainText);
   return renderUserTemplate(template, template.owner_account_id, variables, plainText);
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * The render as UTF-8 JSON, `{ ...fields, html, text? }`: the body of POST /render. A catalogue template's JSON is
+ * written by the render worker along with the HTML, so the event loop, which every request shares, does not spend
+ * time serializing and encoding the document.
+ */
+export async function renderTemplateAsJson(
+  template: RenderableTemplate,
+  variables: Record<string, unknown>,
+  options: { plainText?: boolean },
+  fields: Record<string, unknown>,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const plainText = options.plainText ?? false;
+  if (template.owner_account_id === null && !RENDER_IN_PROCESS) {
+    const { slug, props } = catalogueRenderInput(template, variables);
+    return withCatalogueErrors(slug, () => renderCatalogueJsonOffThread(slug, props, plainText, fields));
+  }
+  return utf8.encode(JSON.stringify({ ...fields, ...(await renderTemplate(template, variables, { plainText })) }));
 }
 
 function withPlainText(html: string, plainText: boolean): RenderedEmail {
@@ -53,15 +74,24 @@ export function resolveVariables(template: RenderableTemplate, variables: Record
 const RENDER_IN_PROCESS = process.env.NODE_ENV === "development";
 
 async function renderCatalogue(template: RenderableTemplate, variables: Record<string, unknown>, plainText: boolean): Promise<RenderedEmail> {
+  const { slug, props, component } = catalogueRenderInput(template, variables);
+  // React escapes every text and attribute value, so variables cannot inject markup.
+  if (!RENDER_IN_PROCESS) return withCatalogueErrors(slug, () => renderCatalogueOffThread(slug, props, plainText));
+  return withCatalogueErrors(slug, async () => withPlainText(await renderEmailDocument(createElement(component, props)), plainText));
+}
+
+function catalogueRenderInput(template: RenderableTemplate, variables: Record<string, unknown>) {
   const entry = template.slug ? getCatalogueEntry(template.slug) : undefined;
   if (!entry) throw new Error(`Catalogue template ${template.id} (${template.slug}) has no component in emails/`);
-  const props = resolveVariables(template, variables);
+  return { slug: entry.slug, component: entry.component, props: resolveVariables(template, variables) };
+}
+
+/** A catalogue template that throws answers 422 RENDER_ERROR; a worker without the component is our fault (500). */
+async function withCatalogueErrors<T>(slug: string, render: () => Promise<T>): Promise<T> {
   try {
-    // React escapes every text and attribute value, so variables cannot inject markup.
-    if (!RENDER_IN_PROCESS) return await renderCatalogueOffThread(entry.slug, props, plainText);
-    return withPlainText(await renderEmailDocument(createElement(entry.component, props)), plainText);
+    return await render();
   } catch (error) {
-    if (error instanceof CatalogueRenderError && error.missing) throw new Error(`The render worker has no component for ${entry.slug}: rebuild it`);
+    if (error instanceof CatalogueRenderError && error.missing) throw new Error(`The render worker has no component for ${slug}: rebuild it`);
     if (RENDER_IN_PROCESS || error instanceof CatalogueRenderError) {
       throw errors.renderFailed(`The template threw while rendering: ${(error as Error).message}`);
     }

@@ -1,6 +1,6 @@
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { getRenderableTemplateOrThrow, renderableTemplatePreload } from "@/lib/render/access";
-import { renderTemplate, resolveVariables } from "@/lib/render";
+import { renderTemplateAsJson, resolveVariables } from "@/lib/render";
 import { applyVariablesToSource } from "@/lib/render/react-source";
 import { renderRequestSchema } from "@/lib/schemas/templates";
 
@@ -15,8 +15,8 @@ export const POST = withApiAuth(
         react: applyVariablesToSource(template.code, resolveVariables(template, body.variables)),
       };
     }
-    const rendered = await renderTemplate(template, body.variables, { plainText: body.plain_text });
-    return { success: true, ...rendered };
+    const json = await renderTemplateAsJson(template, body.variables, { plainText: body.plain_text }, { success: true });
+    return new Response(json, { headers: { "Content-Type": "application/json" } });
   },
 );
 
