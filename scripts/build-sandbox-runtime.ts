@@ -208,6 +208,17 @@ function escapeTextForBrowser(text) {
   },
 ];
 
+/** `source` with every patch applied, or null when any original snippet is not there exactly once. */
+function applySnippetPatches(source: string, patches: ReadonlyArray<{ original: string; replacement: string }>): string | null {
+  let patched = source;
+  for (const { original, replacement } of patches) {
+    const at = patched.indexOf(original);
+    if (at < 0 || patched.indexOf(original, at + 1) >= 0) return null;
+    patched = patched.slice(0, at) + replacement + patched.slice(at + original.length);
+  }
+  return patched;
+}
+
 /** Points `react-dom/server` at the production browser streaming build (not the legacy renderer) and patches it. */
 function reactDomServerPlugin(report: { patched: boolean }): Plugin {
   return {
@@ -219,17 +230,13 @@ function reactDomServerPlugin(report: { patched: boolean }): Plugin {
       b.onResolve({ filter: /^react-dom\/server(\.browser)?$/ }, () => ({ path: target }));
       b.onLoad({ filter: /react-dom-server\.browser\.production\.js$/ }, (args) => {
         const original = readFileSync(args.path, "utf8");
-        let patched = original;
-        for (const { original: snippet, replacement } of STRING_CHUNK_PATCHES) {
-          const at = patched.indexOf(snippet);
-          if (at < 0 || patched.indexOf(snippet, at + 1) >= 0) {
-            console.warn(
-              "[build-sandbox-runtime] WARNING: react-dom/server changed; string-chunk patch NOT applied. " +
-                "Sandbox output stays correct but large emails render much more slowly. Update STRING_CHUNK_PATCHES.",
-            );
-            return { contents: original, loader: "js" };
-          }
-          patched = patched.slice(0, at) + replacement + patched.slice(at + snippet.length);
+        const patched = applySnippetPatches(original, STRING_CHUNK_PATCHES);
+        if (patched === null) {
+          console.warn(
+            "[build-sandbox-runtime] WARNING: react-dom/server changed; string-chunk patch NOT applied. " +
+              "Sandbox output stays correct but large emails render much more slowly. Update STRING_CHUNK_PATCHES.",
+          );
+          return { contents: original, loader: "js" };
         }
         report.patched = true;
         return { contents: patched, loader: "js" };
@@ -265,13 +272,12 @@ function selectorMergePlugin(report: { patched: boolean }): Plugin {
     setup(b) {
       b.onLoad({ filter: /[\\/]@selderee[\\/]plugin-htmlparser2[\\/]lib[\\/]hp2-builder\.[cm]?js$/ }, (args) => {
         const original = readFileSync(args.path, "utf8");
-        const at = original.indexOf(SELECTOR_MERGE_PATCH.original);
-        if (at < 0 || original.indexOf(SELECTOR_MERGE_PATCH.original, at + 1) >= 0) {
+        const patched = applySnippetPatches(original, [SELECTOR_MERGE_PATCH]);
+        if (patched === null) {
           console.warn("[build-sandbox-runtime] WARNING: @selderee/plugin-htmlparser2 changed; selector merge patch NOT applied (plain text stays correct, only slower).");
           return { contents: original, loader: "js" };
         }
         report.patched = true;
-        const patched = original.slice(0, at) + SELECTOR_MERGE_PATCH.replacement + original.slice(at + SELECTOR_MERGE_PATCH.original.length);
         return { contents: patched, loader: "js" };
       });
     },

@@ -19,9 +19,10 @@ export type CatalogueRenderRequest = {
   /** Answer with the UTF-8 JSON of `{ ...jsonFields, html, text? }` instead of the strings. */
   jsonFields?: Record<string, unknown>;
 };
-export type RenderedDocument = { html: string; text?: string };
+/** A rendered document and, when asked for, its plain text. */
+export type RenderedEmail = { html: string; text?: string };
 export type CatalogueRenderReply =
-  | ({ id: number; ok: true } & ({ rendered: RenderedDocument } | { json: Uint8Array<ArrayBuffer> }))
+  | ({ id: number; ok: true } & ({ rendered: RenderedEmail } | { json: Uint8Array<ArrayBuffer> }))
   | { id: number; ok: false; missing: boolean; message: string };
 
 /** The template threw while rendering (its message), or has no component (`missing`). */
@@ -68,7 +69,7 @@ function spawn(slot: number): PoolWorker {
 }
 
 /** The document render() gives for the catalogue template `slug` with these (validated) props, and its plain text. */
-export async function renderCatalogueOffThread(slug: string, props: Record<string, unknown>, plainText: boolean): Promise<RenderedDocument> {
+export async function renderCatalogueOffThread(slug: string, props: Record<string, unknown>, plainText: boolean): Promise<RenderedEmail> {
   const reply = await dispatch({ slug, props, plainText });
   if (!("rendered" in reply)) throw new Error("The catalogue render worker answered JSON where strings were asked for");
   return reply.rendered;

@@ -4,13 +4,18 @@ import { z } from "zod";
 import { errors, zodDetails } from "@/lib/api/errors";
 import { getCatalogueEntry } from "@/lib/catalogue";
 import type { RenderableTemplate } from "@/lib/db/templates";
-import { CatalogueRenderError, renderCatalogueJsonOffThread, renderCatalogueOffThread } from "@/lib/render/catalogue-pool";
+import {
+  CatalogueRenderError,
+  renderCatalogueJsonOffThread,
+  renderCatalogueOffThread,
+  type RenderedEmail,
+} from "@/lib/render/catalogue-pool";
 import { renderEmailDocument } from "@/lib/render/native";
 import { toPlainText } from "@/lib/render/plain-text";
 import { renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
 
-export type RenderedEmail = { html: string; text?: string };
+export type { RenderedEmail };
 
 /**
  * Renders a template with the caller's variables: catalogue templates natively (on a render worker, see

@@ -21,9 +21,12 @@ export function prefixLeadingObjectSpreads(code: string): string {
     ts.forEachChild(node, visit);
   };
   visit(source);
-  let rewrittenCode = code;
-  for (const brace of openingBraces.sort((a, b) => b - a)) {
-    rewrittenCode = `${rewrittenCode.slice(0, brace + 1)}...null,${rewrittenCode.slice(brace + 1)}`;
+  const pieces: string[] = [];
+  let copiedUpTo = 0;
+  for (const brace of openingBraces.sort((a, b) => a - b)) {
+    pieces.push(code.slice(copiedUpTo, brace + 1), "...null,");
+    copiedUpTo = brace + 1;
   }
-  return rewrittenCode;
+  pieces.push(code.slice(copiedUpTo));
+  return pieces.join("");
 }
