@@ -1,8 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { NextRequest } from "next/server";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET as unknownGet, POST as unknownPost } from "@/app/api/v1/[[...path]]/route";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
-import { addToLibrary, auth, call, createUser } from "./support/api";
+import { addToLibrary, auth, BASE, call, createUser } from "./support/api";
 
 const NOT_FOUND = { error: "Not found", code: "NOT_FOUND", success: false };
 const validation = (details: { field: string; message: string }[]) => ({ error: "Invalid request body", code: "VALIDATION_ERROR", success: false, details });
@@ -123,5 +124,55 @@ describe("wrong methods answer 405 with an Allow header", () => {
     expect(result.status).toBe(405);
     expect(result.headers.get("allow")).toBe(allow);
     expect(result.body).toEqual({ error: "Method not allowed", code: "METHOD_NOT_ALLOWED", success: false, message: `Use ${allow}.` });
+  });
+});
+
+describe("a failure while handling a request", () => {
+  afterEach(() => void vi.restoreAllMocks());
+
+  // A body whose stream fails after its first bytes, as Next's does when the connection drops mid-upload.
+  async function renderWithFailingBody(clientGone: boolean) {
+    const user = await createUser("monthly");
+    const { template_id } = await addToLibrary(user, "welcome");
+    const connection = new AbortController();
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode('{"variables":')),
+      pull: (controller) => {
+        if (clientGone) connection.abort();
+        controller.error(new Error("aborted"));
+      },
+    });
+    const request = new NextRequest(new URL(`/api/v1/templates/${template_id}/render`, BASE), {
+      method: "POST",
+      headers: { ...auth(user), "content-type": "application/json" },
+      body,
+      duplex: "half",
+      signal: connection.signal,
+    } as ConstructorParameters<typeof NextRequest>[1]);
+    const response = await postRender(request, { params: Promise.resolve({ id: template_id }) });
+    return { status: response.status, requestId: response.headers.get("x-request-id"), body: await response.json() };
+  }
+
+  it("answers the generic 500 and logs the details as an error, with the request id", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const result = await renderWithFailingBody(false);
+    expect(result.status).toBe(500);
+    expect(result.body).toEqual({ error: "Internal server error", code: "INTERNAL_ERROR", success: false });
+    expect(logged).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(String(logged.mock.calls[0]![0]))).toEqual({ level: "error", requestId: result.requestId, message: "aborted", stack: expect.stringContaining("Error: aborted") });
+  });
+
+  it("is logged as information, not as an error, when the client closed the connection", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const infos = vi.spyOn(console, "info").mockImplementation(() => {});
+    const result = await renderWithFailingBody(true);
+    expect(result.status).toBe(500);
+    expect(errors).not.toHaveBeenCalled();
+    expect(infos).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(String(infos.mock.calls[0]![0]))).toEqual({
+      level: "info",
+      requestId: result.requestId,
+      message: "The client closed the connection before the request was handled (aborted)",
+    });
   });
 });

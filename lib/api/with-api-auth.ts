@@ -97,7 +97,7 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
       });
       response = result instanceof Response ? result : NextResponse.json(result);
     } catch (error) {
-      response = errorResponse(error, requestId);
+      response = errorResponse(error, requestId, request.signal.aborted);
     }
     response.headers.set("X-Request-Id", requestId);
     if (caller?.refreshedCookies.length) {
@@ -323,18 +323,20 @@ function rateLimitExceeded(caller: Caller, reset: Date): ApiError {
   );
 }
 
-export function errorResponse(error: unknown, requestId: string): Response {
+/**
+ * `clientGone`: the client closed the connection before its request was handled (say, in the middle of sending its
+ * body). Nobody reads the answer, and the failure is the client's, so it is logged as information, not as an error.
+ */
+export function errorResponse(error: unknown, requestId: string, clientGone = false): Response {
   const apiError = error instanceof ApiError ? error : errors.internal();
   if (!(error instanceof ApiError)) {
-    // Details go to the log only, tied to the request id the client sees.
-    console.error(
-      JSON.stringify({
-        level: "error",
-        requestId,
-        message: error instanceof Error ? error.message : String(error),
-        stack: error instanceof Error ? error.stack : undefined,
-      }),
-    );
+    const message = error instanceof Error ? error.message : String(error);
+    if (clientGone) {
+      console.info(JSON.stringify({ level: "info", requestId, message: `The client closed the connection before the request was handled (${message})` }));
+    } else {
+      // Details go to the log only, tied to the request id the client sees.
+      console.error(JSON.stringify({ level: "error", requestId, message, stack: error instanceof Error ? error.stack : undefined }));
+    }
   }
   return NextResponse.json(apiError.body, { status: apiError.status, headers: apiError.headers });
 }
