@@ -20,9 +20,9 @@ import { createTemplateFromSource } from "@/lib/user-templates";
 import { prepareDatabase } from "./lib/database";
 import { findPostgresBinDir, freePort, startThrowawayPostgres, stopThrowawayPostgresSync, type ThrowawayPostgres } from "./pg-throwaway";
 
-// npm run bench [-- --duration S --warmup S --connections N --only a,b --embedded --cpu-prof DIR]
-// Serves the built app (`next start`) on PostgreSQL and measures each scenario with autocannon, one after another, in
-// one run. The database: DATABASE_URL when given, else a throwaway PostgreSQL 15 cluster when its binaries are
+// npm run bench [-- --duration S --rounds N --warmup S --connections N --only a,b --embedded --cpu-prof DIR]
+// Serves the built app (`next start`) on PostgreSQL and measures each scenario with autocannon in one run, in short
+// windows interleaved with windows of bare (see below). The database: DATABASE_URL when given, else a throwaway PostgreSQL 15 cluster when its binaries are
 // installed, else the embedded database (in memory, in a child process). The last line of output is one JSON object
 // keyed by scenario: { rps, p50_ms, p99_ms, ratio_to_bare }.
 
@@ -117,7 +117,11 @@ const log = (line: string) => console.log(line);
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
+      // Seconds of measured load per scenario, split into `rounds` windows spread over the run.
       duration: { type: "string", default: "10" },
+      rounds: { type: "string", default: "5" },
+      // Seconds of unmeasured load on a route before each of its windows.
+      settle: { type: "string", default: "1" },
       // Seconds of load on each route before any is measured.
       warmup: { type: "string", default: "5" },
       connections: { type: "string", default: "20" },
@@ -130,8 +134,10 @@ async function main(): Promise<number> {
   const duration = Number(values.duration);
   const warmup = Number(values.warmup);
   const connections = Number(values.connections);
-  if (!(duration > 0) || !(warmup >= 0) || !Number.isInteger(connections) || connections < 1) {
-    console.error("bench: --duration and --warmup must be numbers of seconds (duration positive) and --connections a positive integer");
+  const rounds = Number(values.rounds);
+  const settle = Number(values.settle);
+  if (!(duration > 0) || !(warmup >= 0) || !(settle >= 0) || ![connections, rounds].every((n) => Number.isInteger(n) && n >= 1)) {
+    console.error("bench: --duration, --warmup and --settle must be numbers of seconds (duration positive), --connections and --rounds positive integers");
     return 2;
   }
   const only = values.only ? new Set(["bare", ...values.only.split(",")]) : null;
@@ -166,7 +172,7 @@ async function main(): Promise<number> {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const server = await startNext(port, cleanups, values["cpu-prof"]);
-    log(`next start on ${base} (pid ${server.pid}); autocannon -c ${connections} -d ${duration} per scenario, after ${warmup} s of warm-up on each route`);
+    log(`next start on ${base} (pid ${server.pid}); autocannon -c ${connections}, ${duration} s per scenario in ${rounds} windows of ${round(duration / rounds, 2)} s, each between two windows of bare, after ${warmup} s of warm-up on each route`);
     log("");
 
     const results: Record<string, { rps: number; p50_ms: number; p99_ms: number; ratio_to_bare: number }> = {};
@@ -213,66 +219,96 @@ async function main(): Promise<number> {
     // that time comes out of the measurement.
     for (const { request } of runnable) await runAutocannon(request, connections, warmup);
 
-    const measure = async ({ scenario, request }: (typeof runnable)[number]) => {
-      const result = await runAutocannon(request, connections, duration);
-      const errors = result.non2xx + result.errors + result.timeouts;
-      if (errors > 0) {
-        const message =
-          `${scenario.name}: ${result.non2xx} non-2xx responses (4xx ${result["4xx"]}, 5xx ${result["5xx"]}), ` +
-          `${result.errors} connection errors, ${result.timeouts} timeouts out of ${result.requests.total}`;
-        failures.push(message);
-        log(`${"".padEnd(17)} ERRORS: ${message}`);
-      }
-      return { rps: round(result.requests.average, 1), p50_ms: round(result.latency.p50, 2), p99_ms: round(result.latency.p99, 2), total: result.requests.total };
+    // This machine's speed drifts during a run (other tenants of the host), by as much as a third between minutes,
+    // and the heavier scenarios, which keep both cores busy, lose more than bare when it is slow. So each scenario is
+    // measured in `rounds` short windows spread over the whole run, each between two windows of bare:
+    //   bare A bare B bare C … | bare A bare B … | … | bare
+    // A window's ratio is its requests per second over the mean of the bare windows on either side, and a scenario's
+    // ratio is the mean of its windows' requests per second over the mean of their bare neighbours'. A slow minute
+    // then lands on one window of every scenario instead of on the whole of one.
+    const bare = runnable.find(({ scenario }) => scenario.name === "bare");
+    if (!bare) throw new Error(`bare did not answer, so there is nothing to compare with: ${failures.join("; ")}`);
+    const others = runnable.filter((entry) => entry !== bare);
+    const windowSeconds = duration / rounds;
+    type Window = { rps: number; p50: number; p99: number; total: number };
+    const bareWindows: Window[] = [];
+    const windows = new Map<Scenario, { window: Window; bareBefore: number }[]>(others.map(({ scenario }) => [scenario, []]));
+    const errorCounts = new Map<Scenario, ErrorCounts>(runnable.map(({ scenario }) => [scenario, { non2xx: 0, "4xx": 0, "5xx": 0, errors: 0, timeouts: 0, total: 0 }]));
+    const measureWindow = async ({ scenario, request }: (typeof runnable)[number]): Promise<Window> => {
+      // Switching routes costs the first moments of load (the previous route's garbage collected, code re-optimised
+      // for the new route's types, a worker woken): that is not the route's throughput, so it is not measured.
+      const counts = errorCounts.get(scenario)!;
+      const load = async (seconds: number) => {
+        const result = await runAutocannon(request, connections, seconds);
+        for (const key of ["non2xx", "4xx", "5xx", "errors", "timeouts"] as const) counts[key] += result[key];
+        counts.total += result.requests.total;
+        return result;
+      };
+      if (settle > 0) await load(settle);
+      const result = await load(windowSeconds);
+      // Per-second samples would cut a window of a few seconds short; requests over the window's own length do not.
+      return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
     };
+    for (let r = 0; r < rounds; r++) {
+      for (const entry of others) {
+        bareWindows.push(await measureWindow(bare));
+        windows.get(entry.scenario)!.push({ window: await measureWindow(entry), bareBefore: bareWindows.length - 1 });
+      }
+    }
+    bareWindows.push(await measureWindow(bare));
+
+    const mean = (values: number[]) => values.reduce((total, value) => total + value, 0) / values.length;
+    const median = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const middle = Math.floor(sorted.length / 2);
+      return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+    };
+    // Latencies are the medians of the windows' own: one stall of the server or of autocannon moves a short
+    // window's p99 a lot.
+    const summarize = (list: Window[]) => ({
+      rps: round(mean(list.map((w) => w.rps)), 1),
+      p50_ms: round(median(list.map((w) => w.p50)), 2),
+      p99_ms: round(median(list.map((w) => w.p99)), 2),
+      total: list.reduce((total, w) => total + w.total, 0),
+    });
     const report = (name: string, r: { rps: number; p50_ms: number; p99_ms: number }, ratio: number | null, note: string) =>
       log(
         `${name.padEnd(17)} ${String(r.rps).padStart(8)} req/s  p50 ${String(r.p50_ms).padStart(6)} ms  ` +
           `p99 ${String(r.p99_ms).padStart(6)} ms  ${ratio === null ? "".padStart(14) : `${(ratio * 100).toFixed(1).padStart(5)}% of bare`}  (${note})`,
       );
 
-    // This machine's speed drifts during a run (other tenants of the host), by as much as a third between minutes.
-    // So bare is measured before every other scenario and once more after the last, and each scenario's ratio is to
-    // the mean of the two bare runs around it. bare's own figures are the means over its runs.
-    const bare = runnable.find(({ scenario }) => scenario.name === "bare");
-    const bareRuns: Awaited<ReturnType<typeof measure>>[] = [];
-    const measureBare = async () => {
-      if (!bare) return () => {};
-      const run = await measure(bare);
-      bareRuns.push(run);
-      const number = bareRuns.length;
-      return () => report(`bare (run ${number})`, run, null, `${run.total} requests; ${bare.scenario.description}`);
-    };
-    (await measureBare())();
-    for (const entry of runnable) {
-      if (entry === bare) continue;
-      const run = await measure(entry);
-      const reportBare = await measureBare();
-      const around = bareRuns.slice(-2);
-      const bareRps = around.length === 2 ? (around[0]!.rps + around[1]!.rps) / 2 : null;
-      const ratio = bareRps ? round(run.rps / bareRps, 3) : 1;
-      results[entry.scenario.name] = { rps: run.rps, p50_ms: run.p50_ms, p99_ms: run.p99_ms, ratio_to_bare: ratio };
-      report(entry.scenario.name, run, bareRps ? ratio : null, `${run.total} requests; ${entry.scenario.description}`);
-      reportBare();
+    const bareSummary = summarize(bareWindows);
+    results.bare = { rps: bareSummary.rps, p50_ms: bareSummary.p50_ms, p99_ms: bareSummary.p99_ms, ratio_to_bare: 1 };
+    const bareSpread = `${Math.round(Math.min(...bareWindows.map((w) => w.rps)))}–${Math.round(Math.max(...bareWindows.map((w) => w.rps)))} req/s`;
+    report("bare", results.bare, null, `${bareSummary.total} requests in ${bareWindows.length} windows, ${bareSpread}; ${bare.scenario.description}`);
+    for (const { scenario } of others) {
+      const list = windows.get(scenario)!;
+      const summary = summarize(list.map(({ window }) => window));
+      const bareAround = list.map(({ bareBefore }) => (bareWindows[bareBefore]!.rps + bareWindows[bareBefore + 1]!.rps) / 2);
+      const ratio = round(summary.rps / mean(bareAround), 3);
+      results[scenario.name] = { rps: summary.rps, p50_ms: summary.p50_ms, p99_ms: summary.p99_ms, ratio_to_bare: ratio };
+      const byWindow = list.map(({ window }, i) => `${((window.rps / bareAround[i]!) * 100).toFixed(0)}%`).join(" ");
+      report(scenario.name, summary, ratio, `${summary.total} requests, by window ${byWindow}; ${scenario.description}`);
     }
-    if (bareRuns.length > 0) {
-      const mean = (pick: (run: (typeof bareRuns)[number]) => number) => round(bareRuns.reduce((t, run) => t + pick(run), 0) / bareRuns.length, 2);
-      results.bare = { rps: round(mean((run) => run.rps), 1), p50_ms: mean((run) => run.p50_ms), p99_ms: mean((run) => run.p99_ms), ratio_to_bare: 1 };
-      report("bare (mean)", results.bare, 1, `${bareRuns.length} runs`);
+    for (const [scenario, counts] of errorCounts) {
+      if (counts.non2xx + counts.errors + counts.timeouts === 0) continue;
+      const message =
+        `${scenario.name}: ${counts.non2xx} non-2xx responses (4xx ${counts["4xx"]}, 5xx ${counts["5xx"]}), ` +
+        `${counts.errors} connection errors, ${counts.timeouts} timeouts out of ${counts.total}`;
+      failures.push(message);
+      log(`${"".padEnd(17)} ERRORS: ${message}`);
     }
 
-    if (results.bare) {
-      log("");
-      for (const scenario of SCENARIOS) {
-        const ratio = results[scenario.name]?.ratio_to_bare;
-        if (scenario.target === undefined || ratio === undefined) continue;
-        const verdict = ratio >= scenario.target ? "met" : "NOT met";
-        log(`${scenario.name.padEnd(17)} at ${(ratio * 100).toFixed(1)}% of bare (target ≥ ${Math.round(scenario.target * 100)}%): ${verdict}`);
-      }
+    log("");
+    for (const scenario of SCENARIOS) {
+      const ratio = results[scenario.name]?.ratio_to_bare;
+      if (scenario.target === undefined || ratio === undefined) continue;
+      const verdict = ratio >= scenario.target ? "met" : "NOT met";
+      log(`${scenario.name.padEnd(17)} at ${(ratio * 100).toFixed(1)}% of bare (target ≥ ${Math.round(scenario.target * 100)}%): ${verdict}`);
     }
     await cleanUp();
     for (const failure of failures) console.error(`bench: ${failure}`);
-    console.log(JSON.stringify(results.bare ? { bare: results.bare, ...results } : results));
+    console.log(JSON.stringify(results));
     return failures.length > 0 ? 1 : 0;
   } catch (error) {
     console.error(`bench: ${(error as Error).stack ?? error}`);
@@ -398,6 +434,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
   clearTimeout(timer);
 }
+
+type ErrorCounts = { non2xx: number; "4xx": number; "5xx": number; errors: number; timeouts: number; total: number };
 
 type Request = { method: "GET" | "POST"; url: string; headers: Record<string, string>; body?: string };
 
