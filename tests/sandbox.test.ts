@@ -250,6 +250,22 @@ describe("equivalence with @react-email/render", () => {
     expect(await renderSandboxed(tsx, props)).toBe(await renderNative(tsx, props));
   });
 
+  it("gives every import form the module it names, as Node's require does", async () => {
+    const tsx = `
+      import React, { useState } from "react";
+      import * as ReactNamespace from "react";
+      import Components, { Text } from "@react-email/components";
+      import * as C from "@react-email/components";
+      export default function E({ name }: { name: string }) {
+        const [count] = useState(2);
+        return React.createElement(C.Html, null, ReactNamespace.createElement(Components.Body, null,
+          <Text>{name} {count} {String(ReactNamespace.default === React)} {String(Components.Text === Text)} {String(C.Text === Text)}</Text>));
+      }`;
+    const native = await renderNative(tsx, { name: "Ada" });
+    expect(native).toContain("Ada<!-- --> <!-- -->2<!-- --> <!-- -->true<!-- --> <!-- -->true<!-- --> <!-- -->true");
+    expect(await renderSandboxed(tsx, { name: "Ada" })).toBe(native);
+  });
+
   it("matches for several prop sets in the same warm context", async () => {
     const key = uniqueKey("warm-equivalence");
     for (const name of ["A", "Ünïcødé 🎉", "x".repeat(2000), ""]) {

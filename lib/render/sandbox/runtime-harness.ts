@@ -162,12 +162,20 @@ function tameOverrides(g: AnyObject): void {
   }
 }
 
+/**
+ * What a template's `require(specifier)` returns. It says it is an ES module whose default export is itself, so the
+ * compiled template's import helpers (`import * as React`, `import React`) take it as it is: they would otherwise copy
+ * every export into a new object on each render, since the template module is instantiated afresh per render. A
+ * default import still gets the whole module, as it did when the helpers wrapped it.
+ */
 function makeModuleView(source: AnyObject, omit: readonly string[] = []): AnyObject {
   const view: AnyObject = {};
   for (const key of Object.keys(source)) {
-    if (key === "__esModule" || omit.includes(key)) continue;
+    if (key === "__esModule" || key === "default" || omit.includes(key)) continue;
     view[key] = source[key];
   }
+  Object.defineProperty(view, "__esModule", { value: true });
+  Object.defineProperty(view, "default", { value: view });
   return view;
 }
 
