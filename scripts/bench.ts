@@ -20,11 +20,11 @@ import { createTemplateFromSource } from "@/lib/user-templates";
 import { prepareDatabase } from "./lib/database";
 import { findPostgresBinDir, freePort, startThrowawayPostgres, stopThrowawayPostgresSync, type ThrowawayPostgres } from "./pg-throwaway";
 
-// npm run bench [-- --duration S --rounds N --warmup S --connections N --only a,b --embedded --cpu-prof DIR]
+// npm run bench [-- --duration S --rounds N --settle S --warmup S --connections N --only a,b --embedded --cpu-prof DIR]
 // Serves the built app (`next start`) on PostgreSQL and measures each scenario with autocannon in one run, in short
-// windows interleaved with windows of bare (see below). The database: DATABASE_URL when given, else a throwaway PostgreSQL 15 cluster when its binaries are
-// installed, else the embedded database (in memory, in a child process). The last line of output is one JSON object
-// keyed by scenario: { rps, p50_ms, p99_ms, ratio_to_bare }.
+// windows interleaved with windows of bare (see below). The database: DATABASE_URL when given, else a throwaway
+// PostgreSQL 15 cluster when its binaries are installed, else the embedded database (in memory, in a child process).
+// The last line of output is one JSON object keyed by scenario: { rps, p50_ms, p99_ms, ratio_to_bare }.
 
 type Fixture = {
   key: string;
@@ -235,8 +235,6 @@ async function main(): Promise<number> {
     const windows = new Map<Scenario, { window: Window; bareBefore: number }[]>(others.map(({ scenario }) => [scenario, []]));
     const errorCounts = new Map<Scenario, ErrorCounts>(runnable.map(({ scenario }) => [scenario, { non2xx: 0, "4xx": 0, "5xx": 0, errors: 0, timeouts: 0, total: 0 }]));
     const measureWindow = async ({ scenario, request }: (typeof runnable)[number]): Promise<Window> => {
-      // Switching routes costs the first moments of load (the previous route's garbage collected, code re-optimised
-      // for the new route's types, a worker woken): that is not the route's throughput, so it is not measured.
       const counts = errorCounts.get(scenario)!;
       const load = async (seconds: number) => {
         const result = await runAutocannon(request, connections, seconds);
@@ -244,6 +242,8 @@ async function main(): Promise<number> {
         counts.total += result.requests.total;
         return result;
       };
+      // Switching routes costs the first moments of load (the previous route's garbage collected, code re-optimised
+      // for the new route's types, a worker woken): that is not the route's throughput, so it is not measured.
       if (settle > 0) await load(settle);
       const result = await load(windowSeconds);
       // Per-second samples would cut a window of a few seconds short; requests over the window's own length do not.
