@@ -372,12 +372,12 @@ async function main(): Promise<void> {
   // react-dom/server is the string-chunk build the sandbox uses, and its object literals that start with a spread take
   // V8's fast path (scripts/lib/object-spread.ts).
   const catalogueReport = { patched: false };
-  const selectorReport = { patched: false };
+  const catalogueSelectorReport = { patched: false };
   const catalogueBundle = await bundleWorker("catalogue render worker", path.join(root, "lib/render/catalogue-worker.ts"), {
     minify: true,
     define: { "process.env.NODE_ENV": '"production"' },
     inject: [path.join(root, "lib/render/string-chunk-stream.ts")],
-    plugins: [serverOnlyIsEmpty, reactDomServerPlugin(catalogueReport), selectorMergePlugin(selectorReport)],
+    plugins: [serverOnlyIsEmpty, reactDomServerPlugin(catalogueReport), selectorMergePlugin(catalogueSelectorReport)],
   });
   const catalogueCode = prefixLeadingObjectSpreads(catalogueBundle);
   const catalogueChanged = writeIfChanged(catalogueWorkerOutFile, catalogueCode);
@@ -390,7 +390,7 @@ async function main(): Promise<void> {
       `${path.relative(root, workerOutFile)} (${kb(workerCode)}${workerChanged ? "" : ", unchanged"}), ` +
       `${path.relative(root, catalogueWorkerOutFile)} (${kb(catalogueCode)}${catalogueChanged ? "" : ", unchanged"}) in ${ms} ms` +
       (report.patched && catalogueReport.patched ? "" : " [UNPATCHED react-dom/server]") +
-      (selectorReport.patched && sandboxSelectorReport.patched ? "" : " [UNPATCHED selderee]"),
+      (catalogueSelectorReport.patched && sandboxSelectorReport.patched ? "" : " [UNPATCHED selderee]"),
   );
 }
 

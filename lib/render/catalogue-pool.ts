@@ -1,8 +1,9 @@
 /**
  * Renders catalogue templates on worker threads (catalogue-worker.ts, bundled into catalogue-worker.generated.cjs),
  * so a render — about a quarter of a millisecond of React for the welcome template, twice that with plain text — never
- * holds up the event loop that serves every other request. For an API response the worker also writes the JSON. A request goes to the worker with the fewest renders in flight. Workers start on first use
- * and restart after a crash (the renders in flight on the crashed one fail).
+ * holds up the event loop that serves every other request. For an API response the worker also writes the JSON. A
+ * request goes to the worker with the fewest renders in flight. Workers start on first use and restart after a crash
+ * (the renders in flight on the crashed one fail).
  *
  * Not guarded with "server-only" so that Vitest can load it; never import it from client components.
  */
