@@ -73,8 +73,8 @@ async function render({ id, slug, props, plainText, jsonFields }: CatalogueRende
  * are waiting back to back, without a turn of the event loop in between: under load those tasks, and the requests
  * they hold, piled up until the queue emptied (136 at once, held up to 107 ms, with a driver keeping one render in
  * flight). The requests then outlived young-generation GCs and were promoted. The turn lets each task run before the
- * next render starts; it costs a few microseconds, and catalogue templates render synchronously, so nothing waits
- * for another render.
+ * next render starts. It costs a few microseconds, and one at a time costs no throughput: catalogue templates render
+ * synchronously, so two renders on this thread never overlapped anyway.
  */
 let previous: Promise<void> = Promise.resolve();
 
