@@ -19,10 +19,13 @@ const optionalDomain = optionalString.pipe(
     .optional(),
 );
 
-// Few connections, each pipelining many queries, beat many: on the 2-core bench machine GET /library went from 0.53 to
-// 0.63 of bare (4 runs each) going from 10 connections to 3, with fewer backend wake-ups and less waiting on the hot
-// counter row. Serverless instances serve few requests at a time anyway.
-const DEFAULT_DATABASE_POOL_SIZE = 3;
+// One connection that pipelines every query beats several. Every metered call updates its account's counter rows, so a
+// process's own connections queue on each other's row locks: with 3, under POST /send load, the backends spent 28% of
+// their busy time waiting on one (pg_stat_activity, sampled). On the 2-core bench machine, 4 runs each, 1 connection
+// against 3: send 41.2% of bare against 35.4%, library 77.8% against 71.3% (10 connections to 3 had taken library
+// from 53% to 63%). Transactions hold the connection only for their own queries, and serverless instances serve few
+// requests at a time anyway.
+const DEFAULT_DATABASE_POOL_SIZE = 1;
 
 const envSchema = z.object({
   DATABASE_URL: optionalString.pipe(

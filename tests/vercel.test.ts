@@ -124,8 +124,8 @@ describe("site URL for absolute links", () => {
     );
   });
 
-  it("reads the pool size, 3 connections when unset", () => {
-    expect(parseConfig({}).databasePoolSize).toBe(3);
+  it("reads the pool size, 1 connection when unset", () => {
+    expect(parseConfig({}).databasePoolSize).toBe(1);
     expect(parseConfig({ DATABASE_POOL_SIZE: "12" }).databasePoolSize).toBe(12);
     expect(() => parseConfig({ DATABASE_POOL_SIZE: "ten" })).toThrow(/DATABASE_POOL_SIZE must be a whole number from 1 to 999/);
   });
