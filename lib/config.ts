@@ -23,8 +23,8 @@ const optionalDomain = optionalString.pipe(
 // process's own connections queue on each other's row locks: with 3, under POST /send load, the backends spent 28% of
 // their busy time waiting on one (pg_stat_activity, sampled). On the 2-core bench machine, 4 runs each, 1 connection
 // against 3: send 41.2% of bare against 35.4%, library 77.8% against 71.3% (10 connections to 3 had taken library
-// from 53% to 63%). Transactions hold the connection only for their own queries, and serverless instances serve few
-// requests at a time anyway.
+// from 53% to 63%). A transaction holds the one connection until it commits, so none may wait on anything but its own
+// queries (none does: Stripe is called outside them); serverless instances serve few requests at a time anyway.
 const DEFAULT_DATABASE_POOL_SIZE = 1;
 
 const envSchema = z.object({
