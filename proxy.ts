@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
+import { errors } from "@/lib/api/errors";
 import { LOCAL_SESSION_COOKIE, verifyLocalSessionToken } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
 import { updateSupabaseSession } from "@/lib/supabase/proxy";
@@ -12,6 +14,9 @@ import { updateSupabaseSession } from "@/lib/supabase/proxy";
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const isApi = pathname === "/api" || pathname.startsWith("/api/");
+  // The matcher lets /api/v1 paths through only when they hold a percent sign. Next fails to decode a malformed escape
+  // while matching routes, before any route code runs, and answers a text/plain 500; here it can still answer JSON.
+  if (pathname.startsWith("/api/v1/")) return isDecodable(pathname) ? NextResponse.next() : invalidPath();
   const isDashboard = pathname === "/dashboard" || pathname.startsWith("/dashboard/");
   const isAuthPage = pathname === "/signin" || pathname === "/signup";
 
@@ -45,6 +50,20 @@ export async function proxy(request: NextRequest) {
   return response;
 }
 
+function isDecodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function invalidPath(): NextResponse {
+  const { status, body } = errors.invalidPath();
+  return NextResponse.json(body, { status, headers: { "X-Request-Id": randomUUID() } });
+}
+
 // A redirect must carry any refreshed session cookies, or the browser and server fall out of sync.
 function withCookies(redirect: NextResponse, from: NextResponse): NextResponse {
   for (const cookie of from.cookies.getAll()) redirect.cookies.set(cookie);
@@ -55,6 +74,6 @@ function withCookies(redirect: NextResponse, from: NextResponse): NextResponse {
 
 export const config = {
   matcher: [
-    "/((?!api/v1/|api/health|api/webhooks/|api/cron/|_next/static|_next/image|favicon.ico|icon.svg|.*\\.(?:svg|png|jpg|jpeg|gif|webp|ico|css|js|map)$).*)",
+    "/((?!api/v1/[^%]*$|api/health|api/webhooks/|api/cron/|_next/static|_next/image|favicon.ico|icon.svg|.*\\.(?:svg|png|jpg|jpeg|gif|webp|ico|css|js|map)$).*)",
   ],
 };

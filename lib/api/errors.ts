@@ -30,6 +30,15 @@ export const errors = {
   payloadTooLarge: () =>
     new ApiError(413, { error: "Request body too large", code: "PAYLOAD_TOO_LARGE", success: false }),
 
+  /** A path under /api/v1 that is not valid percent-encoded UTF-8 (say `/api/v1/library%ff`). */
+  invalidPath: () =>
+    new ApiError(400, {
+      error: "Invalid request path",
+      code: "VALIDATION_ERROR",
+      success: false,
+      details: [{ field: "path", message: "must be valid percent-encoded UTF-8" }],
+    }),
+
   notFound: () => new ApiError(404, { error: "Not found", code: "NOT_FOUND", success: false }),
 
   methodNotAllowed: (allow: string[]) =>
