@@ -223,6 +223,39 @@ describe("catalogue rendering", () => {
     expect(result.body.details).toEqual([{ field: "variables.loginUrl", message: "must be an http(s) URL" }]);
   });
 
+  it("refuses a data: or javascript: URL in every URL variable, optional ones included, and still takes \"\" for none", async () => {
+    const user = await createUser("monthly");
+    const VALIDATION = { error: "Invalid request body", code: "VALIDATION_ERROR", success: false };
+    const EMPTY_OR_HTTP = "must be an http(s) URL";
+    const cases: [slug: string, variables: Record<string, unknown>, details: { field: string; message: string }[]][] = [
+      ["welcome", { logoUrl: "data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=" }, [{ field: "variables.logoUrl", message: EMPTY_OR_HTTP }]],
+      ["receipt", { orderId: "A-1", items: [], orderUrl: "javascript:alert(1)" }, [{ field: "variables.orderUrl", message: EMPTY_OR_HTTP }]],
+      ["usage-alert", { upgradeUrl: "https://example.com/up", usageUrl: "data:text/html,<b>x</b>" }, [{ field: "variables.usageUrl", message: EMPTY_OR_HTTP }]],
+      [
+        "newsletter",
+        {
+          unsubscribeUrl: "https://example.com/u",
+          webVersionUrl: "data:text/html,x",
+          articles: [{ title: "T", summary: "S", url: "https://example.com/a", imageUrl: "data:image/png;base64,AAAA" }],
+        },
+        [
+          { field: "variables.articles.0.imageUrl", message: "must be an http(s) URL" },
+          { field: "variables.webVersionUrl", message: EMPTY_OR_HTTP },
+        ],
+      ],
+    ];
+    const byField = (a: { field: string }, b: { field: string }) => a.field.localeCompare(b.field);
+    for (const [slug, variables, details] of cases) {
+      const { template_id } = await addToLibrary(user, slug);
+      const result = await renderCall(user, template_id, { variables });
+      expect(result.status, slug).toBe(400);
+      expect({ ...result.body, details: result.body.details.sort(byField) }, slug).toEqual({ ...VALIDATION, details });
+    }
+    const none = await renderCall(user, await catalogueId("welcome"), { variables: { logoUrl: "" } });
+    expect(none.status).toBe(200);
+    expect(none.body.html).not.toContain("<img");
+  });
+
   it("refuses variables nested deeper than 32 levels, or holding text that is not valid Unicode, in both formats", async () => {
     const user = await createUser();
     const id = await catalogueId("welcome");
