@@ -8,6 +8,7 @@ import autocannon from "autocannon";
 import { render } from "@react-email/render";
 import { createElement, type ReactElement } from "react";
 import { getCatalogueEntry } from "@/lib/catalogue";
+import { LOCAL_SESSION_COOKIE, createLocalSessionToken } from "@/lib/auth/session";
 import { resetConfig } from "@/lib/config";
 import { createAccount } from "@/lib/db/accounts";
 import { createApiKey } from "@/lib/db/api-keys";
@@ -24,7 +25,8 @@ import { findPostgresBinDir, freePort, startThrowawayPostgres, stopThrowawayPost
 // Serves the built app (`next start`) on PostgreSQL and measures each scenario with autocannon in one run, in short
 // windows interleaved with windows of bare (see below). The database: DATABASE_URL when given, else a throwaway
 // PostgreSQL 15 cluster when its binaries are installed, else the embedded database (in memory, in a child process).
-// The last line of output is one JSON object keyed by scenario: { rps, p50_ms, p99_ms, ratio_to_bare }.
+// The last line of output is one JSON object keyed by scenario: { rps, p50_ms, p99_ms, ratio_to_bare }, plus
+// hostile_max_ms for isolation (the library load while two more connections send the worst inputs in turn).
 
 type Fixture = {
   key: string;
@@ -32,6 +34,8 @@ type Fixture = {
   userTemplateId: string | null;
   userTemplateError: string | null;
   sendFrom: string;
+  /** Another account, which sends the isolation scenario's hostile requests. */
+  attacker: { key: string; cookie: string; newsletterId: string };
 };
 
 type Probe = { status: number; body: { code?: string; message?: string; error?: string } | undefined };
@@ -49,7 +53,13 @@ type Scenario = {
   unavailable?: (f: Fixture) => string | null;
   /** A reason to skip given a non-2xx probe answer, for parts of the app still being built. */
   notBuilt?: (probe: Probe) => string | null;
+  /** Requests sent by two more connections, in turn, while the scenario's load is measured. */
+  hostile?: (f: Fixture) => HostileRequest[];
+  /** Latency targets instead of a throughput one: p99 of the scenario's own requests, and the slowest hostile answer. */
+  latencyTarget?: { p99Ms: number; hostileMaxMs: number };
 };
+
+type HostileRequest = { name: string; path: string; headers: Record<string, string>; body: string };
 
 // Add a scenario here and it is measured, printed and reported in the JSON line.
 const SCENARIOS: Scenario[] = [
@@ -93,7 +103,84 @@ const SCENARIOS: Scenario[] = [
       variables: { userName: "Ada" },
     }),
   },
+  {
+    name: "isolation",
+    description: "GET /api/v1/library while two more connections send the worst inputs in turn",
+    method: "GET",
+    path: () => "/api/v1/library",
+    auth: true,
+    hostile: hostileRequests,
+    latencyTarget: { p99Ms: 150, hostileMaxMs: 2000 },
+  },
 ];
+
+/** The inputs that once stalled the server (issue 18), built once: a few of them take a while to build. */
+function hostileRequests(f: Fixture): HostileRequest[] {
+  const api = { "x-api-key": f.attacker.key, "content-type": "application/json" };
+  const render = (id: string) => `/api/v1/templates/${id}/render`;
+  // 29 levels of arrays around 4.9 million zeros: about 9.8 MB, under the 10 MB body cap.
+  const zeros = 4_900_000;
+  const nested = `{"variables":{"n":${"[".repeat(29)}${"0,".repeat(zeros - 1)}0${"]".repeat(29)}}}`;
+  let bomb = "1";
+  for (let depth = 0; depth < 23; depth++) bomb = `(a: number, b = ${bomb}) => 1`;
+  const bombSource = `const x = ${bomb};\nexport default function Bomb() { return null; }\n`;
+  const articles = Array.from({ length: 110_000 }, (_, i) => ({ title: `Article ${i}`, summary: "s", url: `https://example.com/${i}` }));
+  return [
+    {
+      name: "long from",
+      path: "/api/v1/send",
+      headers: api,
+      body: JSON.stringify({ template_id: f.welcomeId, to: "reader@example.com", subject: "Hi", from: `${" ".repeat(5000)}<` }),
+    },
+    { name: "nested 9.8 MB body", path: render(f.welcomeId), headers: api, body: nested },
+    // Just under the 1 MB cap on variables, so it is rendered.
+    { name: "1 MB of variables", path: render(f.welcomeId), headers: api, body: JSON.stringify({ variables: { userName: "x".repeat(999_000) } }) },
+    {
+      name: "compile bomb",
+      path: "/api/dashboard/templates/preview",
+      headers: { cookie: f.attacker.cookie, "content-type": "application/json" },
+      body: JSON.stringify({ code: bombSource, variables: null }),
+    },
+    {
+      name: "110,000 articles",
+      path: render(f.attacker.newsletterId),
+      headers: api,
+      body: JSON.stringify({ variables: { unsubscribeUrl: "https://example.com/u", articles } }),
+    },
+  ];
+}
+
+type HostileResult = { name: string; status: number | "error"; ms: number };
+
+/** Two connections sending `requests` in turn until stopped; each answer's status and time. */
+function startAttack(base: string, requests: HostileRequest[]): { stop: () => Promise<HostileResult[]> } {
+  const results: HostileResult[] = [];
+  let stopping = false;
+  let next = 0;
+  const attacker = async () => {
+    while (!stopping) {
+      const request = requests[next++ % requests.length]!;
+      const started = performance.now();
+      let status: HostileResult["status"];
+      try {
+        const response = await fetch(base + request.path, { method: "POST", headers: request.headers, body: request.body, signal: AbortSignal.timeout(30_000) });
+        await response.arrayBuffer();
+        status = response.status;
+      } catch {
+        status = "error";
+      }
+      results.push({ name: request.name, status, ms: performance.now() - started });
+    }
+  };
+  const running = [attacker(), attacker()];
+  return {
+    stop: async () => {
+      stopping = true;
+      await Promise.all(running);
+      return results;
+    },
+  };
+}
 
 const USER_TEMPLATE_SOURCE = `import * as React from "react";
 import { Body, Container, Heading, Html, Text } from "@react-email/components";
@@ -161,6 +248,9 @@ async function main(): Promise<number> {
     const database = await startDatabase(cleanups, values.embedded);
     log(`Database: ${database}`);
 
+    // Shared with the server: the bench signs the attacker's session cookie.
+    process.env.SESSION_SECRET ??= "bench-session-secret-0123456789abcdef0123456789";
+    resetConfig();
     await prepareDatabase({ alwaysSeed: true, log: (line) => log(`  ${line}`) });
     const fixture = await createFixture();
     await closeDb();
@@ -175,7 +265,7 @@ async function main(): Promise<number> {
     log(`next start on ${base} (pid ${server.pid}); autocannon -c ${connections}, ${duration} s per scenario in ${rounds} windows of ${round(duration / rounds, 2)} s, each between two windows of bare, after ${warmup} s of warm-up on each route`);
     log("");
 
-    const results: Record<string, { rps: number; p50_ms: number; p99_ms: number; ratio_to_bare: number }> = {};
+    const results: Record<string, { rps: number; p50_ms: number; p99_ms: number; ratio_to_bare: number; hostile_max_ms?: number }> = {};
     const failures: string[] = [];
     const runnable: { scenario: Scenario; request: Request }[] = [];
     for (const scenario of SCENARIOS) {
@@ -231,6 +321,8 @@ async function main(): Promise<number> {
     const others = runnable.filter((entry) => entry !== bare);
     const windowSeconds = duration / rounds;
     type Window = { rps: number; p50: number; p99: number; total: number };
+    const hostileBodies = new Map(runnable.flatMap(({ scenario }) => (scenario.hostile ? [[scenario, scenario.hostile(fixture)] as const] : [])));
+    const hostileResults = new Map<Scenario, HostileResult[]>([...hostileBodies.keys()].map((scenario) => [scenario, []]));
     const bareWindows: Window[] = [];
     const windows = new Map<Scenario, { window: Window; bareBefore: number }[]>(others.map(({ scenario }) => [scenario, []]));
     const errorCounts = new Map<Scenario, ErrorCounts>(runnable.map(({ scenario }) => [scenario, { non2xx: 0, "4xx": 0, "5xx": 0, errors: 0, timeouts: 0, total: 0 }]));
@@ -244,8 +336,11 @@ async function main(): Promise<number> {
       };
       // Switching routes costs the first moments of load (the previous route's garbage collected, code re-optimised
       // for the new route's types, a worker woken): that is not the route's throughput, so it is not measured.
+      const hostile = hostileBodies.get(scenario);
+      const attack = hostile ? startAttack(base, hostile) : null;
       if (settle > 0) await load(settle);
       const result = await load(windowSeconds);
+      if (attack) hostileResults.get(scenario)!.push(...(await attack.stop()));
       // Per-second samples would cut a window of a few seconds short; requests over the window's own length do not.
       return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
     };
@@ -289,6 +384,18 @@ async function main(): Promise<number> {
       results[scenario.name] = { rps: summary.rps, p50_ms: summary.p50_ms, p99_ms: summary.p99_ms, ratio_to_bare: ratio };
       const byWindow = list.map(({ window }, i) => `${((window.rps / bareAround[i]!) * 100).toFixed(0)}%`).join(" ");
       report(scenario.name, summary, ratio, `${summary.total} requests, by window ${byWindow}; ${scenario.description}`);
+      const hostile = hostileResults.get(scenario);
+      if (hostile) {
+        const hostileMax = Math.max(0, ...hostile.map((h) => h.ms));
+        results[scenario.name]!.hostile_max_ms = round(hostileMax, 1);
+        for (const name of new Set(hostile.map((h) => h.name))) {
+          const mine = hostile.filter((h) => h.name === name);
+          const statuses = [...new Set(mine.map((h) => h.status))].join(", ");
+          log(`${"".padEnd(17)} hostile "${name}": ${mine.length} answered (${statuses}), slowest ${round(Math.max(...mine.map((h) => h.ms)), 1)} ms`);
+          const broken = mine.filter((h) => h.status === "error" || h.status >= 500);
+          if (broken.length > 0) failures.push(`${scenario.name}: hostile "${name}" answered ${broken.map((h) => h.status).join(", ")}`);
+        }
+      }
     }
     for (const [scenario, counts] of errorCounts) {
       if (counts.non2xx + counts.errors + counts.timeouts === 0) continue;
@@ -301,7 +408,17 @@ async function main(): Promise<number> {
 
     log("");
     for (const scenario of SCENARIOS) {
-      const ratio = results[scenario.name]?.ratio_to_bare;
+      const result = results[scenario.name];
+      if (scenario.latencyTarget && result) {
+        const { p99Ms, hostileMaxMs } = scenario.latencyTarget;
+        // A server that answered nothing has a p99 of 0 in autocannon's figures: that is a stall, not a pass.
+        const met = result.rps > 0 && result.p99_ms <= p99Ms && (result.hostile_max_ms ?? Infinity) <= hostileMaxMs;
+        log(
+          `${scenario.name.padEnd(17)} p99 ${result.p99_ms} ms (target ≤ ${p99Ms}), slowest hostile answer ${result.hostile_max_ms} ms ` +
+            `(target ≤ ${hostileMaxMs}): ${met ? "met" : "NOT met"}`,
+        );
+      }
+      const ratio = result?.ratio_to_bare;
       if (scenario.target === undefined || ratio === undefined) continue;
       const verdict = ratio >= scenario.target ? "met" : "NOT met";
       log(`${scenario.name.padEnd(17)} at ${(ratio * 100).toFixed(1)}% of bare (target ≥ ${Math.round(scenario.target * 100)}%): ${verdict}`);
@@ -374,7 +491,21 @@ async function createFixture(): Promise<Fixture> {
     userTemplateError = (error as Error).message;
   }
   log(`  Bench user ${account.email} on the monthly plan, 5 catalogue templates and 1 own template in the library`);
-  return { key, welcomeId: welcome.id, userTemplateId, userTemplateError, sendFrom: domain.default_sender ?? "hello@bench.example.com" };
+  // Its own paid plan too: a free plan's quota would answer its hostile requests with a quick 429.
+  const attacker = await createAccount({ email: `bench-attacker-${randomUUID()}@example.com`, plan: "monthly" });
+  const newsletter = await addLibraryEntry(attacker.id, "newsletter", { processor: "bench" });
+  return {
+    key,
+    welcomeId: welcome.id,
+    userTemplateId,
+    userTemplateError,
+    sendFrom: domain.default_sender ?? "hello@bench.example.com",
+    attacker: {
+      key: (await createApiKey(attacker.id, "bench attacker")).key,
+      cookie: `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken(attacker.id)}`,
+      newsletterId: newsletter.template_id,
+    },
+  };
 }
 
 /** In a child process with NODE_ENV=production: this process loaded React's development build, the server does not. */
@@ -400,7 +531,6 @@ async function measureRenderCost(renderOnce: () => Promise<unknown>, calls: numb
 async function startNext(port: number, cleanups: (() => Promise<void> | void)[], cpuProfileDir?: string): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(port) };
   delete env.RESEND_API_KEY; // sends go to the embedded outbox, never to a real provider
-  env.SESSION_SECRET ??= "bench-session-secret-0123456789abcdef0123456789";
   const profiling = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfileDir)}`] : [];
   const child = spawn(process.execPath, [...profiling, path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], {
     env,
