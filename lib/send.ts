@@ -18,7 +18,7 @@ import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
 import { reportOverageEmail } from "@/lib/payments";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
 import { renderTemplate } from "@/lib/render";
-import { decodedBase64Length, parseFromAddress, sendRequestSchema, type SendRequest } from "@/lib/schemas/send";
+import { decodedBase64Length, formatMailbox, parseFromAddress, sendRequestSchema, type SendRequest } from "@/lib/schemas/send";
 
 export const NOT_IN_LIBRARY_MESSAGE = "This template is not in your library. Add or purchase it first.";
 const IDEMPOTENCY_SCOPE = "send";
@@ -206,7 +206,8 @@ export function resolveSender(from: string | undefined, domains: SendingDomain[]
       },
     ]);
   }
-  return from.trim();
+  // Re-serialised, so a display name holding specials (`,` `:` `;` …) reaches the provider quoted: one mailbox.
+  return formatMailbox(parsed);
 }
 
 function describeProviderFailure(error: unknown): string {

@@ -198,6 +198,56 @@ describe("POST /api/v1/send through Resend", () => {
     expect(request.body.text).toContain("WELCOME TO ACME, THERE!");
   });
 
+  it("hands Resend one well-formed mailbox, and never a header-bound field with a control character", async () => {
+    const user = await sender();
+    reply = { status: 200, body: { id: "re_safe" } };
+    const attachment = Buffer.from("a,b\n").toString("base64");
+    const body = {
+      template_id: user.welcomeId,
+      from: "Billing: Acme, Inc. <hello@acme.example>",
+      to: "ann@example.com",
+      subject: "Your invoice",
+      attachments: [{ filename: "invoice.csv", content: attachment, content_type: "text/csv; charset=utf-8" }],
+      tags: [{ name: "category", value: "billing" }],
+    };
+    const result = await post(user, body);
+    expect(result.status).toBe(200);
+    expect(result.body.data.from).toBe('"Billing: Acme, Inc." <hello@acme.example>');
+    const [row] = await storedRows(user);
+    expect(received.map((request) => request.body)).toEqual([
+      {
+        from: '"Billing: Acme, Inc." <hello@acme.example>',
+        to: ["ann@example.com"],
+        subject: "Your invoice",
+        html: row.html,
+        text: row.text_body,
+        attachments: [{ filename: "invoice.csv", content: attachment, content_type: "text/csv; charset=utf-8" }],
+        tags: [{ name: "category", value: "billing" }],
+      },
+    ]);
+
+    const refused = await post(user, {
+      ...body,
+      subject: "Your invoice\u2028Bcc: all@example.com",
+      attachments: [{ filename: "invoice.csv\r\nBcc: all@example.com", content: attachment, content_type: "text/csv\r\nBcc: all@example.com" }],
+      tags: [{ name: "category", value: "billing\nBcc: all@example.com" }],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      error: "Invalid request body",
+      code: "VALIDATION_ERROR",
+      success: false,
+      details: [
+        { field: "subject", message: "subject must not contain line breaks" },
+        { field: "attachments.0.filename", message: "filename must not contain line breaks" },
+        { field: "attachments.0.content_type", message: 'content_type must be a MIME type such as "text/csv" or "text/plain; charset=utf-8"' },
+        { field: "tags.0.value", message: "value must not contain line breaks" },
+      ],
+    });
+    expect(received).toHaveLength(1);
+    expect(await storedRows(user)).toHaveLength(1);
+  });
+
   it("passes scheduled_at to Resend and keeps the message as scheduled", async () => {
     const user = await sender();
     reply = { status: 200, body: { id: "re_scheduled" } };

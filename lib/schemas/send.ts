@@ -5,28 +5,105 @@ export const MAX_RECIPIENTS = 50;
 export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 export const MAX_SCHEDULE_DAYS = 30;
 
+/** The longest address accepted in from, to, cc, bcc and reply_to (64 for the local part, @, 255 for the domain). */
+export const MAX_ADDRESS_LENGTH = 320;
+/** The longest plain-text part (`text`) accepted: 1 MiB of characters. */
+export const MAX_TEXT_LENGTH = 1024 * 1024;
+/** RFC 5322's line length: the longest subject or header value accepted. */
+export const MAX_HEADER_LINE_LENGTH = 998;
+
+const ADDRESS_TOO_LONG = `an address is at most ${MAX_ADDRESS_LENGTH} characters`;
 const emailAddress = z.email({ error: "must be a valid email address" });
-const addressList = z.union([emailAddress, z.array(emailAddress).min(1, "must list at least one address")], {
+
+/** The length is checked first: zod's email pattern is linear in time but overflows the stack on megabytes of `a.`. */
+function isEmailAddress(value: string): boolean {
+  return value.length <= MAX_ADDRESS_LENGTH && emailAddress.safeParse(value).success;
+}
+
+// Not an aborting max: the union reports an option's issues only when they do not abort, so `to.3` keeps its message.
+const addressField = z
+  .string({ error: "must be a valid email address" })
+  .max(MAX_ADDRESS_LENGTH, ADDRESS_TOO_LONG)
+  .refine(isEmailAddress, { error: "must be a valid email address", when: ({ value }) => typeof value === "string" && value.length <= MAX_ADDRESS_LENGTH })
+  .meta({ format: "email" });
+const addressList = z.union([addressField, z.array(addressField).min(1, "must list at least one address")], {
   error: "must be an email address or an array of email addresses",
 });
 
-const LINE_BREAK = /[\r\n]/;
-// `addr` or `Name <addr>`; the display name may be quoted.
-const FROM_PATTERN = /^\s*(?:(?:"([^"]*)"|([^<>"]*?))\s*<([^<>\s]+)>|([^<>\s]+))\s*$/;
+// Header-bound text. Line breaks: CR, LF, vertical tab, form feed, NEL and the Unicode line and paragraph separators
+// (some mail software ends a line at each). Controls: C0, DEL and C1; in a field's own check NUL is left to the
+// request-wide NUL check, which names it. Flat character classes, one pass per value.
+const LINE_BREAK = /[\n\v\f\r\u0085\u2028\u2029]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_BUT_NUL = /[\u0001-\u001f\u007f-\u009f]/;
+const CONTROL_BUT_NUL_AND_TAB = /[\u0001-\u0008\u000a-\u001f\u007f-\u009f]/;
 
-export function parseFromAddress(value: string): { name: string | null; address: string } | null {
-  if (LINE_BREAK.test(value)) return null;
-  const match = FROM_PATTERN.exec(value);
-  if (!match) return null;
-  const address = match[3] ?? match[4];
-  if (!emailAddress.safeParse(address).success) return null;
-  const name = (match[1] ?? match[2] ?? "").trim();
+/**
+ * Why `value` cannot go into a header, or null. A tab is folding whitespace in an unstructured header (subject,
+ * header values), so `allowTab` lets it through there; names, addresses, filenames, types and tags refuse it.
+ */
+function headerTextProblem(value: string, { allowTab }: { allowTab: boolean }): string | null {
+  if (LINE_BREAK.test(value)) return "must not contain line breaks";
+  if ((allowTab ? CONTROL_BUT_NUL_AND_TAB : CONTROL_BUT_NUL).test(value)) return "must not contain control characters (U+0000 to U+001F, U+007F to U+009F)";
+  return null;
+}
+
+function headerText(label: string, options: { allowTab: boolean }) {
+  return (value: string, ctx: z.RefinementCtx) => {
+    const problem = headerTextProblem(value, options);
+    if (problem) ctx.addIssue({ code: "custom", message: `${label} ${problem}` });
+  };
+}
+
+export type Mailbox = { name: string | null; address: string };
+
+/**
+ * `addr`, `Name <addr>` or `"Quoted, Name" <addr>` (`\"` and `\\` escape inside the quotes), read in one pass:
+ * the pattern this replaces backtracked in cubic time on a run of spaces. Null when the value is none of these, is
+ * longer than MAX_ADDRESS_LENGTH, holds a control character, or its address is not valid.
+ */
+export function parseFromAddress(value: string): Mailbox | null {
+  if (value.length > MAX_ADDRESS_LENGTH || CONTROL.test(value) || LINE_BREAK.test(value)) return null;
+  const text = value.trim();
+  let name = "";
+  let angle: string;
+  if (text.startsWith('"')) {
+    let i = 1;
+    for (; i < text.length && text[i] !== '"'; i++) {
+      if (text[i] === "\\") i++;
+      if (i === text.length) return null;
+      name += text[i];
+    }
+    if (i === text.length) return null;
+    angle = text.slice(i + 1).trimStart();
+  } else {
+    const open = text.indexOf("<");
+    if (open === -1) return isEmailAddress(text) ? { name: null, address: text } : null;
+    name = text.slice(0, open);
+    if (name.includes('"') || name.includes(">")) return null;
+    angle = text.slice(open);
+  }
+  if (!angle.startsWith("<") || !angle.endsWith(">")) return null;
+  const address = angle.slice(1, -1);
+  if (!isEmailAddress(address)) return null;
+  name = name.trim();
   return { name: name || null, address };
+}
+
+// RFC 5322 atext and spaces (RFC 6532 adds non-ASCII): a display name of only these needs no quotes.
+const PLAIN_DISPLAY_NAME = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~ \u00a0-\uffff]+$/;
+
+/** One well-formed mailbox: a display name holding specials (`,` `:` `;` `"` `<` `@` `.` …) is quoted and escaped. */
+export function formatMailbox({ name, address }: Mailbox): string {
+  if (name === null) return address;
+  const phrase = PLAIN_DISPLAY_NAME.test(name) ? name : `"${name.replace(/[\\"]/g, "\\$&")}"`;
+  return `${phrase} <${address}>`;
 }
 
 const ISO_DATE_TIME = z.iso.datetime({ offset: true });
 
-// Header field names are printable ASCII without ":" (RFC 5322); values must not break out of their line.
+// Header field names are printable ASCII without ":" (RFC 5322), at most 256 characters; values must not break out of
+// their line.
 const HEADER_NAME = /^[!-9;-~]{1,256}$/;
 // Headers that the message's own fields or the provider set: one given here could change the sender or add recipients
 // behind the checks on from, to, cc and bcc (verified domain, 50 recipients, one email counted).
@@ -34,16 +111,27 @@ const RESERVED_HEADERS = new Set(
   ["from", "sender", "to", "cc", "bcc", "reply-to", "subject", "date", "message-id", "return-path", "mime-version", "content-type", "content-transfer-encoding"],
 );
 const headersSchema = z
-  .record(z.string(), z.string({ error: "header values must be strings" }), { error: "headers must be an object of strings" })
-  // Also runs when a value is not a string (zod reports that one), so every bad name and value is listed at once.
+  .record(
+    // Stated for the document; checked below, so a bad name gets its own message.
+    z.string().meta({ maxLength: 256, pattern: HEADER_NAME.source }),
+    z
+      .string({ error: "header values must be strings" })
+      .max(MAX_HEADER_LINE_LENGTH, `header values are at most ${MAX_HEADER_LINE_LENGTH} characters`),
+    { error: "headers must be an object of strings" },
+  )
+  // Also runs when a value is not a string or too long (zod reports that one, and it stays the header's one entry), so
+  // every bad name and value is listed at once.
   .superRefine(
     (headers, ctx) => {
+      const refused = new Set(ctx.issues.map((issue) => issue.path?.[0]));
       for (const [name, value] of Object.entries(headers)) {
+        if (refused.has(name)) continue;
+        const valueProblem = headerTextProblem(value, { allowTab: true });
         if (!HEADER_NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "is not a valid header name" });
         else if (RESERVED_HEADERS.has(name.toLowerCase())) {
           ctx.addIssue({ code: "custom", path: [name], message: `${name} cannot be set in headers: use the from, to, cc, bcc, reply_to and subject fields` });
-        } else if (typeof value === "string" && /[\r\n\0]/.test(value)) {
-          ctx.addIssue({ code: "custom", path: [name], message: "header values must not contain line breaks" });
+        } else if (valueProblem) {
+          ctx.addIssue({ code: "custom", path: [name], message: `header values ${valueProblem}` });
         }
       }
     },
@@ -64,16 +152,34 @@ export function decodedBase64Length(content: string): number {
   return (clean.length / 4) * 3 - padding;
 }
 
+// A MIME type (RFC 2045): type/subtype of token characters, then parameters whose values are tokens or quoted strings
+// of printable ASCII. Each repetition starts at a ";" that no token holds, so the pattern cannot backtrack.
+const TOKEN = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+";
+const MIME_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|"[ !#-\\[\\]-~]*"))*$`);
+const MAX_URL_LENGTH = 2048;
+
 const attachmentSchema = z
   .object({
-    filename: z.string({ error: "filename is required" }).min(1, "filename is required").max(255, "filename is at most 255 characters"),
+    filename: z
+      .string({ error: "filename is required" })
+      .min(1, "filename is required")
+      .max(255, { error: "filename is at most 255 characters", abort: true })
+      .superRefine(headerText("filename", { allowTab: false })),
+    // The request body's own cap (10 MB) bounds it; the decoded total is checked against MAX_ATTACHMENT_BYTES below.
     content: z
       .string({ error: "content must be a Base64 string" })
+      .max(MAX_ATTACHMENT_BYTES, { error: "content is at most 10 MB of Base64", abort: true })
       .refine(isBase64, "content must be Base64")
       .optional(),
-    content_type: z.string().min(1).max(255).optional(),
+    content_type: z
+      .string({ error: "content_type must be a string" })
+      .min(1, "content_type must be 1 to 255 characters")
+      .max(255, { error: "content_type must be 1 to 255 characters", abort: true })
+      .refine((value) => MIME_TYPE.test(value), 'content_type must be a MIME type such as "text/csv" or "text/plain; charset=utf-8"')
+      .optional(),
     path: z
       .string({ error: "path must be an https:// URL" })
+      .max(MAX_URL_LENGTH, { error: `path is at most ${MAX_URL_LENGTH} characters`, abort: true })
       .refine((value) => {
         try {
           return new URL(value).protocol === "https:";
@@ -91,37 +197,53 @@ const attachmentSchema = z
   });
 
 const tagSchema = z.object({
-  name: z.string({ error: "name is required" }).min(1, "name must be 1 to 256 characters").max(256, "name must be 1 to 256 characters"),
-  value: z.string({ error: "value is required" }).min(1, "value must be 1 to 256 characters").max(256, "value must be 1 to 256 characters"),
+  name: z
+    .string({ error: "name is required" })
+    .min(1, "name must be 1 to 256 characters")
+    .max(256, { error: "name must be 1 to 256 characters", abort: true })
+    .superRefine(headerText("name", { allowTab: false })),
+  value: z
+    .string({ error: "value is required" })
+    .min(1, "value must be 1 to 256 characters")
+    .max(256, { error: "value must be 1 to 256 characters", abort: true })
+    .superRefine(headerText("value", { allowTab: false })),
 });
 
 export const sendRequestSchema = z
   .object({
-    template_id: z.uuid({ error: "template_id must be a template id (uuid)" }),
+    // The pattern fixes the length at 36.
+    template_id: z.uuid({ error: "template_id must be a template id (uuid)" }).meta({ maxLength: 36 }),
     to: addressList,
     // Subject and sender become header lines: a line break in them would add headers of the caller's choosing.
     subject: z
       .string({ error: "subject is required" })
-      .min(1, "subject must be 1 to 998 characters")
-      .max(998, "subject must be 1 to 998 characters")
-      .refine((value) => !LINE_BREAK.test(value), "subject must not contain line breaks"),
+      .min(1, `subject must be 1 to ${MAX_HEADER_LINE_LENGTH} characters`)
+      .max(MAX_HEADER_LINE_LENGTH, { error: `subject must be 1 to ${MAX_HEADER_LINE_LENGTH} characters`, abort: true })
+      .superRefine(headerText("subject", { allowTab: true })),
     cc: addressList.optional(),
     bcc: addressList.optional(),
     reply_to: addressList.optional(),
+    // One mailbox, display name included, within the address cap; checked for length before it is parsed.
     from: z
       .string({ error: "from must be a string" })
+      .max(MAX_ADDRESS_LENGTH, { error: `from is at most ${MAX_ADDRESS_LENGTH} characters`, abort: true })
       .superRefine((value, ctx) => {
-        if (LINE_BREAK.test(value)) ctx.addIssue({ code: "custom", message: "from must not contain line breaks" });
+        const problem = headerTextProblem(value, { allowTab: false });
+        if (problem) ctx.addIssue({ code: "custom", message: `from ${problem}` });
         else if (parseFromAddress(value) === null) ctx.addIssue({ code: "custom", message: 'from must be "address@domain" or "Name <address@domain>"' });
       })
       .optional(),
     variables: z.record(z.string(), z.unknown(), { error: "variables must be an object" }).default({}),
-    text: z.string({ error: "text must be a string" }).optional(),
+    text: z
+      .string({ error: "text must be a string" })
+      .max(MAX_TEXT_LENGTH, `text is at most ${MAX_TEXT_LENGTH} characters (1 MiB)`)
+      .optional(),
     headers: headersSchema.optional(),
     attachments: z.array(attachmentSchema, { error: "attachments must be an array" }).optional(),
     tags: z.array(tagSchema, { error: "tags must be an array" }).optional(),
     scheduled_at: z
       .string({ error: "scheduled_at must be an ISO 8601 date-time" })
+      .max(64, { error: "scheduled_at must be an ISO 8601 date-time", abort: true })
       .superRefine((value, ctx) => {
         // One problem, one entry: a malformed value is not also reported as "not in the future".
         if (!ISO_DATE_TIME.safeParse(value).success) {
@@ -151,8 +273,11 @@ export const sendRequestSchema = z
       if (bytes > MAX_ATTACHMENT_BYTES) {
         ctx.addIssue({ code: "custom", path: ["attachments"], message: "attachments total at most 10 MB" });
       }
-      // The message is stored before it is sent, and PostgreSQL text cannot hold a NUL character.
+      // The message is stored before it is sent, and PostgreSQL text cannot hold a NUL character. A field refused
+      // already (for a line break next to its NUL, say) keeps its one entry.
+      const refused = new Set(ctx.issues.map((issue) => (issue.path ?? []).join(".")));
       for (const path of pathsHoldingNul(body, [])) {
+        if (refused.has(path.join("."))) continue;
         ctx.addIssue({ code: "custom", path, message: `${path.join(".")} must not contain the NUL character (\\u0000)` });
       }
     },
