@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
+import { GET as authCallback } from "@/app/auth/callback/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
@@ -19,6 +20,17 @@ const KID = "letterpress-test-key";
 const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
 const forger = generateKeyPairSync("ec", { namedCurve: "P-256" });
 const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", success: false };
+
+// Route handlers that use next/headers (the confirmation callback) run outside a request here: one cookie jar stands in.
+const cookieJar = new Map<string, string>();
+vi.mock("next/headers", () => ({
+  cookies: async () => ({
+    getAll: () => [...cookieJar].map(([name, value]) => ({ name, value })),
+    get: (name: string) => (cookieJar.has(name) ? { name, value: cookieJar.get(name) } : undefined),
+    set: (name: string, value: string) => void cookieJar.set(name, value),
+    delete: (name: string) => void cookieJar.delete(name),
+  }),
+}));
 
 let server: Server;
 let supabaseUrl: string;
@@ -88,6 +100,19 @@ function sessionCookies(accessToken: string, user: User, options: { expiresAt?: 
 
 /** The auth server's answer to the next refresh-token grant (one use); refused when null. */
 let nextRefresh: Record<string, unknown> | null = null;
+/** The auth server's answer to the next email-link verification (one use); refused when null. */
+let nextVerify: Record<string, unknown> | null = null;
+
+function sessionResponse(user: User): Record<string, unknown> {
+  return {
+    access_token: es256(claimsFor(user)),
+    token_type: "bearer",
+    expires_in: 3600,
+    expires_at: Math.floor(Date.now() / 1000) + 3600,
+    refresh_token: "a-refresh-token",
+    user: { id: user.id, aud: "authenticated", role: "authenticated", email: user.email, app_metadata: {}, user_metadata: {}, created_at: new Date().toISOString() },
+  };
+}
 
 const newUser = (): User => ({ id: randomUUID(), email: `sb-${randomUUID().slice(0, 8)}@example.com` });
 
@@ -112,6 +137,9 @@ beforeAll(async () => {
     response.setHeader("content-type", "application/json");
     if (request.method === "GET" && request.url === "/auth/v1/.well-known/jwks.json") {
       response.end(JSON.stringify({ keys: [jwk] }));
+    } else if (request.method === "POST" && request.url?.startsWith("/auth/v1/verify") && nextVerify) {
+      response.end(JSON.stringify(nextVerify));
+      nextVerify = null;
     } else if (request.url?.startsWith("/auth/v1/token") && nextRefresh) {
       response.end(JSON.stringify(nextRefresh));
       nextRefresh = null;
@@ -256,6 +284,28 @@ describe("Supabase session cookies on the API", () => {
     expect((await usageWith(`${cookieName}=`)).status).toBe(401);
     expect((await call(getUsage, "/api/v1/usage")).status).toBe(401);
   });
+});
+
+describe("the email confirmation callback", () => {
+  const confirm = (next: string) =>
+    call(authCallback, `/auth/callback?token_hash=a-token-hash&type=signup&next=${encodeURIComponent(next)}`);
+
+  it("continues to a same-origin next path after confirming", async () => {
+    nextVerify = sessionResponse(newUser());
+    const result = await confirm("/dashboard/library?page=2");
+    expect(result.status).toBe(307);
+    expect(result.headers.get("location")).toBe("http://localhost:3000/dashboard/library?page=2");
+  });
+
+  it.each(["/.//evil.example/x", "/..//evil.example/x", "/%2F%2Fevil.example/x", "/\\evil.example/x", "\t//evil.example/x", "https://evil.example/x"])(
+    "never leaves the site for next=%j: it goes to the dashboard",
+    async (next) => {
+      nextVerify = sessionResponse(newUser());
+      const result = await confirm(next);
+      expect(result.status).toBe(307);
+      expect(result.headers.get("location")).toBe("http://localhost:3000/dashboard");
+    },
+  );
 });
 
 describe("the session-refresh proxy with Supabase configured", () => {

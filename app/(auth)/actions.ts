@@ -1,6 +1,8 @@
 "use server";
 import { redirect } from "next/navigation";
-import { AuthError, parseCredentials, safeNextPath, signInSchema, signUpSchema } from "@/lib/auth/credentials";
+import { AuthError, parseCredentials, signInSchema, signUpSchema } from "@/lib/auth/credentials";
+import { safeNextPath } from "@/lib/auth/next-path";
+import { getConfig } from "@/lib/config";
 import { getAuthProvider } from "@/lib/auth/provider";
 
 export type AuthFormState = {
@@ -18,7 +20,7 @@ export async function signInAction(_previous: AuthFormState, formData: FormData)
   } catch (error) {
     return failure(error, email);
   }
-  redirect(safeNextPath(formData.get("next")));
+  redirect(safeNextPath(formData.get("next"), getConfig().siteUrl));
 }
 
 export async function signUpAction(_previous: AuthFormState, formData: FormData): Promise<AuthFormState> {
@@ -33,7 +35,7 @@ export async function signUpAction(_previous: AuthFormState, formData: FormData)
   if (result.status === "check_email") {
     return { status: "check_email", email, message: `We sent a confirmation link to ${email}. Follow it to finish signing up.` };
   }
-  redirect(safeNextPath(formData.get("next")));
+  redirect(safeNextPath(formData.get("next"), getConfig().siteUrl));
 }
 
 export async function signOutAction(): Promise<void> {

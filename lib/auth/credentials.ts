@@ -51,15 +51,3 @@ export function parseCredentials<S extends typeof signInSchema | typeof signUpSc
   }
   throw new AuthError("INVALID_INPUT", "Check the highlighted fields.", fields);
 }
-
-/** Only same-site relative paths survive as a post-sign-in destination (no `//evil.example`, no `https://…`). */
-export function safeNextPath(value: unknown, fallback = "/dashboard"): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  try {
-    const url = new URL(value, "http://internal.invalid");
-    if (url.origin !== "http://internal.invalid") return fallback;
-    return `${url.pathname}${url.search}${url.hash}`;
-  } catch {
-    return fallback;
-  }
-}
