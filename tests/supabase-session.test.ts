@@ -4,12 +4,14 @@ import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
+import { signUpAction } from "@/app/(auth)/actions";
 import { GET as authCallback } from "@/app/auth/callback/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { proxy } from "@/proxy";
 import { call } from "./support/api";
+import { newBrowser, submit } from "./support/next-headers";
 
 // Supabase Auth sessions without a Supabase stack: a local server publishes a JWKS where supabase-js looks for it,
 // access tokens are ES256-signed with node:crypto, and they travel in the real `sb-<ref>-auth-token` cookie format
@@ -21,16 +23,8 @@ const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256
 const forger = generateKeyPairSync("ec", { namedCurve: "P-256" });
 const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", success: false };
 
-// Route handlers that use next/headers (the confirmation callback) run outside a request here: one cookie jar stands in.
-const cookieJar = new Map<string, string>();
-vi.mock("next/headers", () => ({
-  cookies: async () => ({
-    getAll: () => [...cookieJar].map(([name, value]) => ({ name, value })),
-    get: (name: string) => (cookieJar.has(name) ? { name, value: cookieJar.get(name) } : undefined),
-    set: (name: string, value: string) => void cookieJar.set(name, value),
-    delete: (name: string) => void cookieJar.delete(name),
-  }),
-}));
+// Route handlers and actions that use next/headers (the confirmation callback, sign-up) run outside a request here.
+vi.mock("next/headers", () => import("./support/next-headers"));
 
 let server: Server;
 let supabaseUrl: string;
@@ -137,6 +131,10 @@ beforeAll(async () => {
     response.setHeader("content-type", "application/json");
     if (request.method === "GET" && request.url === "/auth/v1/.well-known/jwks.json") {
       response.end(JSON.stringify({ keys: [jwk] }));
+    } else if (request.method === "POST" && request.url?.startsWith("/auth/v1/signup")) {
+      // With email confirmation off, Supabase tells sign-up that an address is registered.
+      response.statusCode = 422;
+      response.end(JSON.stringify({ code: 422, error_code: "user_already_exists", msg: "User already registered" }));
     } else if (request.method === "POST" && request.url?.startsWith("/auth/v1/verify") && nextVerify) {
       response.end(JSON.stringify(nextVerify));
       nextVerify = null;
@@ -306,6 +304,22 @@ describe("the email confirmation callback", () => {
       expect(result.headers.get("location")).toBe("http://localhost:3000/dashboard");
     },
   );
+});
+
+describe("sign-up through Supabase", () => {
+  it("answers an address Supabase reports as registered without saying so", async () => {
+    newBrowser();
+    const email = `sb-${randomUUID().slice(0, 8)}@example.com`;
+    const result = await submit(signUpAction, { email, password: "correct horse battery staple", next: "/dashboard" });
+    expect(result).toEqual({
+      state: {
+        status: "error",
+        message: "We couldn't create an account with that email and password. If you have signed up before, sign in with your password.",
+        fields: {},
+        email,
+      },
+    });
+  });
 });
 
 describe("the session-refresh proxy with Supabase configured", () => {

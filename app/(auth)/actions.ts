@@ -1,9 +1,12 @@
 "use server";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { clientIp } from "@/lib/auth/client-ip";
 import { AuthError, parseCredentials, signInSchema, signUpSchema } from "@/lib/auth/credentials";
 import { safeNextPath } from "@/lib/auth/next-path";
-import { getConfig } from "@/lib/config";
 import { getAuthProvider } from "@/lib/auth/provider";
+import { throttleSignIn } from "@/lib/auth/throttle";
+import { getConfig } from "@/lib/config";
 
 export type AuthFormState = {
   status: "idle" | "error" | "check_email";
@@ -16,7 +19,7 @@ export async function signInAction(_previous: AuthFormState, formData: FormData)
   const email = String(formData.get("email") ?? "");
   try {
     const credentials = parseCredentials(signInSchema, { email, password: formData.get("password") ?? "" });
-    await getAuthProvider().signIn(credentials);
+    await throttleSignIn(credentials.email, await requestIp(), () => getAuthProvider().signIn(credentials));
   } catch (error) {
     return failure(error, email);
   }
@@ -28,7 +31,8 @@ export async function signUpAction(_previous: AuthFormState, formData: FormData)
   let result;
   try {
     const credentials = parseCredentials(signUpSchema, { email, password: formData.get("password") ?? "" });
-    result = await getAuthProvider().signUp(credentials);
+    // Sign-up signs an address's owner in with its own password, so it is throttled as sign-in is.
+    result = await throttleSignIn(credentials.email, await requestIp(), () => getAuthProvider().signUp(credentials));
   } catch (error) {
     return failure(error, email);
   }
@@ -41,6 +45,15 @@ export async function signUpAction(_previous: AuthFormState, formData: FormData)
 export async function signOutAction(): Promise<void> {
   await getAuthProvider().signOut();
   redirect("/signin?signed_out=1");
+}
+
+export async function signOutEverywhereAction(): Promise<void> {
+  await getAuthProvider().signOutEverywhere();
+  redirect("/signin?signed_out=everywhere");
+}
+
+async function requestIp(): Promise<string | null> {
+  return clientIp(await headers(), getConfig().onVercel);
 }
 
 function failure(error: unknown, email: string): AuthFormState {

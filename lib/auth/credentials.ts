@@ -24,6 +24,7 @@ export type AuthErrorCode =
   | "INVALID_CREDENTIALS"
   | "EMAIL_TAKEN"
   | "EMAIL_NOT_CONFIRMED"
+  | "TOO_MANY_ATTEMPTS"
   | "INVALID_INPUT"
   | "PROVIDER_ERROR";
 
@@ -39,6 +40,9 @@ export class AuthError extends Error {
 }
 
 export const WRONG_CREDENTIALS_MESSAGE = "That email and password don't match an account. Check them and try again.";
+// Sign-up with an address that has an account and another password. Worded for anyone, so it names no account.
+export const SIGN_UP_FAILED_MESSAGE =
+  "We couldn't create an account with that email and password. If you have signed up before, sign in with your password.";
 
 /** Parses form input, turning zod issues into one AuthError with a message per field. */
 export function parseCredentials<S extends typeof signInSchema | typeof signUpSchema>(schema: S, input: unknown): Credentials {

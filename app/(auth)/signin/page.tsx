@@ -10,7 +10,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const params = await searchParams;
   const next = safeNextPath(params.next, getConfig().siteUrl);
   const notice = params.signed_out
-    ? "You have been signed out."
+    ? params.signed_out === "everywhere"
+      ? "You have been signed out on every browser."
+      : "You have been signed out."
     : params.error === "confirmation"
       ? "That confirmation link is invalid or has expired. Sign in or sign up again."
       : typeof params.next === "string" && next !== "/dashboard"
