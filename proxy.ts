@@ -3,13 +3,16 @@ import { NextResponse, type NextRequest } from "next/server";
 import { errors } from "@/lib/api/errors";
 import { LOCAL_SESSION_COOKIE, verifyLocalSessionToken } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
+import { findSessionAccount } from "@/lib/db/sessions";
 import { updateSupabaseSession } from "@/lib/supabase/proxy";
 
 // Next 16's proxy (formerly middleware), on the Node.js runtime. With Supabase Auth it refreshes the session for pages
 // and the dashboard's own routes. The public API, webhooks, cron and health routes are kept out of the matcher: running
 // the proxy costs every API-key call about a third of its throughput, and withApiAuth refreshes a cookie session itself. Only dashboard pages redirect to sign-in: /api
 // answers 401 JSON itself, never a login redirect. The pages check the session again (lib/auth/current.ts); this is
-// the fast path that avoids rendering a page for a visitor.
+// the fast path that avoids rendering a page for a visitor. Locally it checks only the cookie's signature on dashboard
+// pages (the page then checks the session's row); on the sign-in pages it checks the row too, so an ended session's
+// cookie is cleared there instead of bouncing between sign-in and the dashboard.
 
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
@@ -27,8 +30,10 @@ export async function proxy(request: NextRequest) {
   } else {
     if (!isDashboard && !isAuthPage) return NextResponse.next();
     const token = request.cookies.get(LOCAL_SESSION_COOKIE)?.value;
-    signedIn = Boolean(token && verifyLocalSessionToken(token));
+    const claims = token ? verifyLocalSessionToken(token) : null;
+    signedIn = claims !== null && (isDashboard || (await findSessionAccount(claims.sessionId, claims.accountId)) !== null);
     response = NextResponse.next();
+    if (token && !signedIn) response.cookies.delete(LOCAL_SESSION_COOKIE);
   }
   if (isApi) return response;
 

@@ -1,7 +1,9 @@
+import { createHmac, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "@/lib/api-keys";
-import { createLocalSessionToken, LOCAL_SESSION_COOKIE } from "@/lib/auth/session";
+import { createLocalSessionToken, LOCAL_SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from "@/lib/auth/session";
 import { revokeApiKey } from "@/lib/db/api-keys";
+import { createSession, deleteSession } from "@/lib/db/sessions";
 import { addToLibrary, call, createUser, type TestUser } from "./support/api";
 import { endpoints } from "./support/endpoints";
 
@@ -10,12 +12,37 @@ const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", s
 let user: TestUser;
 let revoked: TestUser;
 let templateId: string;
+/** Session cookies, made once the accounts exist. */
+const cookies: Record<"live" | "expired" | "deletedAccount" | "signedOut" | "othersSession" | "withoutSession", string> = {
+  live: "",
+  expired: "",
+  deletedAccount: "",
+  signedOut: "",
+  othersSession: "",
+  withoutSession: "",
+};
+
+async function sessionCookie(accountId: string): Promise<string> {
+  const session = await createSession(accountId, SESSION_MAX_AGE_SECONDS);
+  return `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ accountId, sessionId: session.id, expiresAt: session.expires_at })}`;
+}
 
 beforeAll(async () => {
   user = await createUser("monthly");
   revoked = await createUser();
   await revokeApiKey(revoked.keyId);
   templateId = (await addToLibrary(user, "welcome")).template_id;
+
+  cookies.live = await sessionCookie(user.accountId);
+  const live = await createSession(user.accountId, SESSION_MAX_AGE_SECONDS);
+  cookies.expired = `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ accountId: user.accountId, sessionId: live.id, expiresAt: new Date(Date.now() - 1000) })}`;
+  cookies.deletedAccount = `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ accountId: "00000000-0000-4000-8000-000000000000", sessionId: randomUUID(), expiresAt: new Date(Date.now() + 3600_000) })}`;
+  const ended = await createSession(user.accountId, SESSION_MAX_AGE_SECONDS);
+  cookies.signedOut = `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ accountId: user.accountId, sessionId: ended.id, expiresAt: ended.expires_at })}`;
+  await deleteSession(ended.id);
+  const others = await createSession(revoked.accountId, SESSION_MAX_AGE_SECONDS);
+  cookies.othersSession = `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ accountId: user.accountId, sessionId: others.id, expiresAt: others.expires_at })}`;
+  cookies.withoutSession = `${LOCAL_SESSION_COOKIE}=${signed({ sub: user.accountId, exp: Math.floor(Date.now() / 1000) + 3600 })}`;
 });
 
 const refusedCredentials: [string, () => Record<string, string>][] = [
@@ -33,8 +60,11 @@ const refusedCredentials: [string, () => Record<string, string>][] = [
   ["a revoked Bearer key", () => ({ authorization: `Bearer ${revoked.key}` })],
   ["a bad X-API-Key even beside a good Bearer key", () => ({ "x-api-key": "nope", authorization: `Bearer ${user.key}` })],
   ["a forged session cookie", () => ({ cookie: `${LOCAL_SESSION_COOKIE}=${forgeSession(user.accountId)}` })],
-  ["an expired session cookie", () => ({ cookie: `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken(user.accountId, Date.now() - 15 * 24 * 3600 * 1000)}` })],
-  ["a session cookie of a deleted account", () => ({ cookie: `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken("00000000-0000-4000-8000-000000000000")}` })],
+  ["an expired session cookie", () => ({ cookie: cookies.expired })],
+  ["a session cookie of a deleted account", () => ({ cookie: cookies.deletedAccount })],
+  ["the cookie of a session that was signed out", () => ({ cookie: cookies.signedOut })],
+  ["a cookie naming another account's session", () => ({ cookie: cookies.othersSession })],
+  ["a signed cookie that names no session", () => ({ cookie: cookies.withoutSession })],
 ];
 
 const acceptedCredentials: [string, () => Record<string, string>][] = [
@@ -42,12 +72,18 @@ const acceptedCredentials: [string, () => Record<string, string>][] = [
   ["Authorization: Bearer", () => ({ authorization: `Bearer ${user.key}` })],
   ["lower-case bearer scheme", () => ({ authorization: `bearer ${user.key}` })],
   ["a good X-API-Key beside a bad Bearer key", () => ({ "x-api-key": user.key, authorization: "Bearer nope" })],
-  ["the session cookie", () => ({ cookie: `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken(user.accountId)}`, origin: "http://localhost:3000" })],
+  ["the session cookie", () => ({ cookie: cookies.live, origin: "http://localhost:3000" })],
 ];
 
 function forgeSession(accountId: string): string {
-  const payload = Buffer.from(JSON.stringify({ sub: accountId, exp: Math.floor(Date.now() / 1000) + 3600 })).toString("base64url");
+  const payload = Buffer.from(JSON.stringify({ sub: accountId, sid: randomUUID(), exp: Math.floor(Date.now() / 1000) + 3600 })).toString("base64url");
   return `${payload}.${Buffer.alloc(32).toString("base64url")}`;
+}
+
+/** A payload signed with the server's own secret, as the cookie of a session that was never stored would be. */
+function signed(payload: Record<string, unknown>): string {
+  const data = Buffer.from(JSON.stringify(payload)).toString("base64url");
+  return `${data}.${createHmac("sha256", process.env.SESSION_SECRET!).update(data).digest("base64url")}`;
 }
 
 describe.each(endpoints)("$name authentication", (endpoint) => {
@@ -68,7 +104,7 @@ describe.each(endpoints)("$name authentication", (endpoint) => {
 });
 
 describe("cross-site requests with the session cookie", () => {
-  const cookie = () => `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken(user.accountId)}`;
+  const cookie = () => cookies.live;
   const render = endpoints.find((e) => e.name.startsWith("POST /templates"))!;
 
   it("refuses a cookie POST from another origin", async () => {

@@ -4,11 +4,14 @@ import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
+import { signUpAction } from "@/app/(auth)/actions";
+import { GET as authCallback } from "@/app/auth/callback/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { proxy } from "@/proxy";
 import { call } from "./support/api";
+import { newBrowser, submit } from "./support/next-headers";
 
 // Supabase Auth sessions without a Supabase stack: a local server publishes a JWKS where supabase-js looks for it,
 // access tokens are ES256-signed with node:crypto, and they travel in the real `sb-<ref>-auth-token` cookie format
@@ -19,6 +22,9 @@ const KID = "letterpress-test-key";
 const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
 const forger = generateKeyPairSync("ec", { namedCurve: "P-256" });
 const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", success: false };
+
+// Route handlers and actions that use next/headers (the confirmation callback, sign-up) run outside a request here.
+vi.mock("next/headers", () => import("./support/next-headers"));
 
 let server: Server;
 let supabaseUrl: string;
@@ -88,6 +94,19 @@ function sessionCookies(accessToken: string, user: User, options: { expiresAt?: 
 
 /** The auth server's answer to the next refresh-token grant (one use); refused when null. */
 let nextRefresh: Record<string, unknown> | null = null;
+/** The auth server's answer to the next email-link verification (one use); refused when null. */
+let nextVerify: Record<string, unknown> | null = null;
+
+function sessionResponse(user: User): Record<string, unknown> {
+  return {
+    access_token: es256(claimsFor(user)),
+    token_type: "bearer",
+    expires_in: 3600,
+    expires_at: Math.floor(Date.now() / 1000) + 3600,
+    refresh_token: "a-refresh-token",
+    user: { id: user.id, aud: "authenticated", role: "authenticated", email: user.email, app_metadata: {}, user_metadata: {}, created_at: new Date().toISOString() },
+  };
+}
 
 const newUser = (): User => ({ id: randomUUID(), email: `sb-${randomUUID().slice(0, 8)}@example.com` });
 
@@ -112,6 +131,13 @@ beforeAll(async () => {
     response.setHeader("content-type", "application/json");
     if (request.method === "GET" && request.url === "/auth/v1/.well-known/jwks.json") {
       response.end(JSON.stringify({ keys: [jwk] }));
+    } else if (request.method === "POST" && request.url?.startsWith("/auth/v1/signup")) {
+      // With email confirmation off, Supabase tells sign-up that an address is registered.
+      response.statusCode = 422;
+      response.end(JSON.stringify({ code: 422, error_code: "user_already_exists", msg: "User already registered" }));
+    } else if (request.method === "POST" && request.url?.startsWith("/auth/v1/verify") && nextVerify) {
+      response.end(JSON.stringify(nextVerify));
+      nextVerify = null;
     } else if (request.url?.startsWith("/auth/v1/token") && nextRefresh) {
       response.end(JSON.stringify(nextRefresh));
       nextRefresh = null;
@@ -255,6 +281,44 @@ describe("Supabase session cookies on the API", () => {
     expect((await usageWith(`${cookieName}=base64-${b64url("{not json")}`)).status).toBe(401);
     expect((await usageWith(`${cookieName}=`)).status).toBe(401);
     expect((await call(getUsage, "/api/v1/usage")).status).toBe(401);
+  });
+});
+
+describe("the email confirmation callback", () => {
+  const confirm = (next: string) =>
+    call(authCallback, `/auth/callback?token_hash=a-token-hash&type=signup&next=${encodeURIComponent(next)}`);
+
+  it("continues to a same-origin next path after confirming", async () => {
+    nextVerify = sessionResponse(newUser());
+    const result = await confirm("/dashboard/library?page=2");
+    expect(result.status).toBe(307);
+    expect(result.headers.get("location")).toBe("http://localhost:3000/dashboard/library?page=2");
+  });
+
+  it.each(["/.//evil.example/x", "/..//evil.example/x", "/%2F%2Fevil.example/x", "/\\evil.example/x", "\t//evil.example/x", "https://evil.example/x"])(
+    "never leaves the site for next=%j: it goes to the dashboard",
+    async (next) => {
+      nextVerify = sessionResponse(newUser());
+      const result = await confirm(next);
+      expect(result.status).toBe(307);
+      expect(result.headers.get("location")).toBe("http://localhost:3000/dashboard");
+    },
+  );
+});
+
+describe("sign-up through Supabase", () => {
+  it("answers an address Supabase reports as registered without saying so", async () => {
+    newBrowser();
+    const email = `sb-${randomUUID().slice(0, 8)}@example.com`;
+    const result = await submit(signUpAction, { email, password: "correct horse battery staple", next: "/dashboard" });
+    expect(result).toEqual({
+      state: {
+        status: "error",
+        message: "We couldn't create an account with that email and password. If you have signed up before, sign in with your password.",
+        fields: {},
+        email,
+      },
+    });
   });
 });
 

@@ -1,7 +1,12 @@
 "use server";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { AuthError, parseCredentials, safeNextPath, signInSchema, signUpSchema } from "@/lib/auth/credentials";
+import { clientIp } from "@/lib/auth/client-ip";
+import { AuthError, parseCredentials, signInSchema, signUpSchema } from "@/lib/auth/credentials";
+import { safeNextPath } from "@/lib/auth/next-path";
 import { getAuthProvider } from "@/lib/auth/provider";
+import { throttleSignIn } from "@/lib/auth/throttle";
+import { getConfig } from "@/lib/config";
 
 export type AuthFormState = {
   status: "idle" | "error" | "check_email";
@@ -14,11 +19,11 @@ export async function signInAction(_previous: AuthFormState, formData: FormData)
   const email = String(formData.get("email") ?? "");
   try {
     const credentials = parseCredentials(signInSchema, { email, password: formData.get("password") ?? "" });
-    await getAuthProvider().signIn(credentials);
+    await throttleSignIn(credentials.email, await requestIp(), () => getAuthProvider().signIn(credentials));
   } catch (error) {
     return failure(error, email);
   }
-  redirect(safeNextPath(formData.get("next")));
+  redirect(safeNextPath(formData.get("next"), getConfig().siteUrl));
 }
 
 export async function signUpAction(_previous: AuthFormState, formData: FormData): Promise<AuthFormState> {
@@ -26,19 +31,29 @@ export async function signUpAction(_previous: AuthFormState, formData: FormData)
   let result;
   try {
     const credentials = parseCredentials(signUpSchema, { email, password: formData.get("password") ?? "" });
-    result = await getAuthProvider().signUp(credentials);
+    // Sign-up signs an address's owner in with its own password, so it is throttled as sign-in is.
+    result = await throttleSignIn(credentials.email, await requestIp(), () => getAuthProvider().signUp(credentials));
   } catch (error) {
     return failure(error, email);
   }
   if (result.status === "check_email") {
     return { status: "check_email", email, message: `We sent a confirmation link to ${email}. Follow it to finish signing up.` };
   }
-  redirect(safeNextPath(formData.get("next")));
+  redirect(safeNextPath(formData.get("next"), getConfig().siteUrl));
 }
 
 export async function signOutAction(): Promise<void> {
   await getAuthProvider().signOut();
   redirect("/signin?signed_out=1");
+}
+
+export async function signOutEverywhereAction(): Promise<void> {
+  await getAuthProvider().signOutEverywhere();
+  redirect("/signin?signed_out=everywhere");
+}
+
+async function requestIp(): Promise<string | null> {
+  return clientIp(await headers(), getConfig().onVercel);
 }
 
 function failure(error: unknown, email: string): AuthFormState {

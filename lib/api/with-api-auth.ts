@@ -187,7 +187,7 @@ async function readCredential(request: NextRequest): Promise<{ credential: Crede
   const session = await readSession(request);
   if (!session) throw errors.unauthorized();
   if (request.method !== "GET" && request.method !== "HEAD" && !isSameOrigin(request)) throw errors.csrfRejected();
-  return { credential: { kind: "session", accountId: session.accountId }, refreshedCookies: session.refreshedCookies };
+  return { credential: { kind: "session", accountId: session.accountId, sessionId: session.sessionId }, refreshedCookies: session.refreshedCookies };
 }
 
 function apiKeyCredential(key: string) {

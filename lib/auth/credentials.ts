@@ -24,6 +24,7 @@ export type AuthErrorCode =
   | "INVALID_CREDENTIALS"
   | "EMAIL_TAKEN"
   | "EMAIL_NOT_CONFIRMED"
+  | "TOO_MANY_ATTEMPTS"
   | "INVALID_INPUT"
   | "PROVIDER_ERROR";
 
@@ -39,6 +40,9 @@ export class AuthError extends Error {
 }
 
 export const WRONG_CREDENTIALS_MESSAGE = "That email and password don't match an account. Check them and try again.";
+// Sign-up with an address that has an account and another password. Worded for anyone, so it names no account.
+export const SIGN_UP_FAILED_MESSAGE =
+  "We couldn't create an account with that email and password. If you have signed up before, sign in with your password.";
 
 /** Parses form input, turning zod issues into one AuthError with a message per field. */
 export function parseCredentials<S extends typeof signInSchema | typeof signUpSchema>(schema: S, input: unknown): Credentials {
@@ -50,16 +54,4 @@ export function parseCredentials<S extends typeof signInSchema | typeof signUpSc
     if ((key === "email" || key === "password") && !fields[key]) fields[key] = issue.message;
   }
   throw new AuthError("INVALID_INPUT", "Check the highlighted fields.", fields);
-}
-
-/** Only same-site relative paths survive as a post-sign-in destination (no `//evil.example`, no `https://…`). */
-export function safeNextPath(value: unknown, fallback = "/dashboard"): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  try {
-    const url = new URL(value, "http://internal.invalid");
-    if (url.origin !== "http://internal.invalid") return fallback;
-    return `${url.pathname}${url.search}${url.hash}`;
-  } catch {
-    return fallback;
-  }
 }

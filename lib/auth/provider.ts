@@ -1,6 +1,6 @@
 import "server-only";
 import { cookies } from "next/headers";
-import { AuthError, WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
+import { AuthError, SIGN_UP_FAILED_MESSAGE, WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
 import { authenticateLocalAccount, registerLocalAccount } from "@/lib/auth/local";
 import {
   createLocalSessionToken,
@@ -9,11 +9,12 @@ import {
   verifyLocalSessionToken,
 } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
-import { getOrCreateAccountForAuthUser } from "@/lib/db/accounts";
+import { getOrCreateAccountForAuthUser, type Account } from "@/lib/db/accounts";
+import { createSession, deleteAccountSessions, deleteSession, findSessionAccount } from "@/lib/db/sessions";
 
 // Browser sessions behind one interface: Supabase Auth when NEXT_PUBLIC_SUPABASE_URL and its publishable key are set,
-// local accounts with a signed cookie otherwise. Server Actions, Route Handlers and Server Components use this; the
-// API's own credential check (lib/api/with-api-auth.ts → readSessionAccountId) reads the same cookies.
+// local accounts with a signed cookie naming a server-side session otherwise. Server Actions, Route Handlers and Server
+// Components use this; the API's own credential check (lib/api/with-api-auth.ts → readSession) reads the same cookies.
 
 export type SignUpResult = { status: "signed_in" } | { status: "check_email" };
 
@@ -22,9 +23,12 @@ export interface AuthProvider {
   signUp(credentials: Credentials): Promise<SignUpResult>;
   /** Throws AuthError("INVALID_CREDENTIALS") for a wrong email or password. */
   signIn(credentials: Credentials): Promise<void>;
+  /** Ends this browser's session on the server too. */
   signOut(): Promise<void>;
-  /** The signed-in account's id from the request's cookies, or null. */
-  currentAccountId(): Promise<string | null>;
+  /** Ends every session of the signed-in account, this browser's included. */
+  signOutEverywhere(): Promise<void>;
+  /** The signed-in account from the request's cookies, or null. */
+  currentAccount(): Promise<Account | null>;
 }
 
 const localProvider: AuthProvider = {
@@ -39,16 +43,30 @@ const localProvider: AuthProvider = {
     await setLocalSession(account.id);
   },
   async signOut() {
+    const claims = await localSessionClaims();
+    if (claims) await deleteSession(claims.sessionId);
     (await cookies()).delete(LOCAL_SESSION_COOKIE);
   },
-  async currentAccountId() {
-    const token = (await cookies()).get(LOCAL_SESSION_COOKIE)?.value;
-    return token ? verifyLocalSessionToken(token) : null;
+  async signOutEverywhere() {
+    const claims = await localSessionClaims();
+    if (claims) await deleteAccountSessions(claims.sessionId);
+    (await cookies()).delete(LOCAL_SESSION_COOKIE);
+  },
+  async currentAccount() {
+    const claims = await localSessionClaims();
+    return claims ? findSessionAccount(claims.sessionId, claims.accountId) : null;
   },
 };
 
+async function localSessionClaims() {
+  const token = (await cookies()).get(LOCAL_SESSION_COOKIE)?.value;
+  return token ? verifyLocalSessionToken(token) : null;
+}
+
 async function setLocalSession(accountId: string): Promise<void> {
-  (await cookies()).set(LOCAL_SESSION_COOKIE, createLocalSessionToken(accountId), {
+  const session = await createSession(accountId, SESSION_MAX_AGE_SECONDS);
+  const token = createLocalSessionToken({ accountId, sessionId: session.id, expiresAt: session.expires_at });
+  (await cookies()).set(LOCAL_SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: "lax",
     secure: getConfig().siteUrl.startsWith("https://"),
@@ -79,25 +97,30 @@ const supabaseProvider: AuthProvider = {
     if (error) throw mapSupabaseError(error);
     await linkAccountOrThrow(data.user.id, data.user.email ?? credentials.email);
   },
+  // Supabase revokes the refresh token(s); an access token already issued stays valid until it expires.
   async signOut() {
     const supabase = await supabaseClient();
-    await supabase.auth.signOut();
+    await supabase.auth.signOut({ scope: "local" });
   },
-  async currentAccountId() {
+  async signOutEverywhere() {
+    const supabase = await supabaseClient();
+    await supabase.auth.signOut({ scope: "global" });
+  },
+  async currentAccount() {
     const store = await cookies();
     if (!store.getAll().some((cookie) => /^sb-.+-auth-token(\.\d+)?$/.test(cookie.name))) return null;
     const supabase = await supabaseClient();
     const { data, error } = await supabase.auth.getClaims();
     if (error || !data?.claims?.sub) return null;
     const email = typeof data.claims.email === "string" ? data.claims.email : `${data.claims.sub}@users.supabase`;
-    return (await getOrCreateAccountForAuthUser(data.claims.sub, email))?.id ?? null;
+    return getOrCreateAccountForAuthUser(data.claims.sub, email);
   },
 };
 
 // An email can belong to one sign-in only: a second Supabase user with an account's email is refused, not merged.
 async function linkAccountOrThrow(authUserId: string, email: string): Promise<void> {
   if (!(await getOrCreateAccountForAuthUser(authUserId, email))) {
-    throw new AuthError("EMAIL_TAKEN", "An account with this email already exists. Sign in with the method you used before.");
+    throw new AuthError("EMAIL_TAKEN", "We couldn't sign you in with that email. Sign in the way you did before, or contact support.");
   }
 }
 
@@ -114,11 +137,8 @@ function mapSupabaseError(error: { message: string; code?: string; status?: numb
   if (code === "email_not_confirmed" || /email not confirmed/i.test(error.message)) {
     return new AuthError("EMAIL_NOT_CONFIRMED", "Confirm your email address first: follow the link we sent you.");
   }
-  if (code === "user_already_exists" || code === "email_exists") {
-    return new AuthError("EMAIL_TAKEN", "An account with this email already exists. Sign in instead.", {
-      email: "An account with this email already exists",
-    });
-  }
+  // Only with email confirmation off does Supabase tell sign-up that an address is registered; our answer names no account.
+  if (code === "user_already_exists" || code === "email_exists") return new AuthError("INVALID_CREDENTIALS", SIGN_UP_FAILED_MESSAGE);
   if (code === "weak_password") return new AuthError("INVALID_INPUT", error.message, { password: error.message });
   if (code === "over_request_rate_limit" || error.status === 429) {
     return new AuthError("PROVIDER_ERROR", "Too many attempts. Wait a minute and try again.");

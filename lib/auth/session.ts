@@ -2,14 +2,20 @@ import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/config";
+import { isUuid } from "@/lib/db/literals";
 
 // Browser sessions. With Supabase configured, identity comes from Supabase Auth (lib/auth/supabase.ts); otherwise
-// from local accounts, whose session is this signed cookie: `<base64url payload>.<base64url HMAC-SHA256>`.
+// from local accounts, whose session is this signed cookie: `<base64url payload>.<base64url HMAC-SHA256>`. The
+// payload names a row of the sessions table (lib/db/sessions.ts), which signing out deletes: the signature alone only
+// proves the cookie was ours, so every place that accepts a local session also checks its row.
 
 export const LOCAL_SESSION_COOKIE = "lp-auth-token";
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 14;
 
-type SessionPayload = { sub: string; exp: number };
+type SessionPayload = { sub: string; sid: string; exp: number };
+
+/** What a validly signed, unexpired local session cookie claims; its row still has to exist. */
+export type LocalSessionClaims = { accountId: string; sessionId: string };
 
 function secret(): string {
   const value = getConfig().sessionSecret;
@@ -21,13 +27,13 @@ function sign(data: string): string {
   return createHmac("sha256", secret()).update(data).digest("base64url");
 }
 
-export function createLocalSessionToken(accountId: string, now = Date.now()): string {
-  const payload: SessionPayload = { sub: accountId, exp: Math.floor(now / 1000) + SESSION_MAX_AGE_SECONDS };
+export function createLocalSessionToken(session: { accountId: string; sessionId: string; expiresAt: Date }): string {
+  const payload: SessionPayload = { sub: session.accountId, sid: session.sessionId, exp: Math.floor(session.expiresAt.getTime() / 1000) };
   const data = Buffer.from(JSON.stringify(payload)).toString("base64url");
   return `${data}.${sign(data)}`;
 }
 
-export function verifyLocalSessionToken(token: string, now = Date.now()): string | null {
+export function verifyLocalSessionToken(token: string, now = Date.now()): LocalSessionClaims | null {
   const [data, signature, extra] = token.split(".");
   if (!data || !signature || extra !== undefined) return null;
   const expected = Buffer.from(sign(data));
@@ -35,9 +41,9 @@ export function verifyLocalSessionToken(token: string, now = Date.now()): string
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
   try {
     const payload = JSON.parse(Buffer.from(data, "base64url").toString("utf8")) as SessionPayload;
-    if (typeof payload.sub !== "string" || typeof payload.exp !== "number") return null;
+    if (!isUuid(payload.sub) || !isUuid(payload.sid) || typeof payload.exp !== "number") return null;
     if (payload.exp * 1000 <= now) return null;
-    return payload.sub;
+    return { accountId: payload.sub, sessionId: payload.sid };
   } catch {
     return null;
   }
@@ -45,17 +51,19 @@ export function verifyLocalSessionToken(token: string, now = Date.now()): string
 
 export type SessionIdentity = {
   accountId: string;
+  /** The local session's id, which the credential check looks up; null for Supabase, whose JWT was verified. */
+  sessionId: string | null;
   /** Cookies of a session refreshed while reading it (Supabase), to be set on the response. */
   refreshedCookies: { name: string; value: string; options: Record<string, unknown> }[];
 };
 
-/** The account behind the request's session cookie, or null. */
+/** The account behind the request's session cookie, or null; a local session's row is checked by the caller's query. */
 export async function readSession(request: NextRequest): Promise<SessionIdentity | null> {
   if (getConfig().supabase) {
     const { readSupabaseSession } = await import("@/lib/auth/supabase");
     return readSupabaseSession(request);
   }
   const token = request.cookies.get(LOCAL_SESSION_COOKIE)?.value;
-  const accountId = token ? verifyLocalSessionToken(token) : null;
-  return accountId ? { accountId, refreshedCookies: [] } : null;
+  const claims = token ? verifyLocalSessionToken(token) : null;
+  return claims ? { ...claims, refreshedCookies: [] } : null;
 }

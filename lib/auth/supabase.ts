@@ -16,5 +16,5 @@ export async function readSupabaseSession(request: NextRequest): Promise<Session
   if (error || !data?.claims?.sub) return null;
   const email = typeof data.claims.email === "string" ? data.claims.email : `${data.claims.sub}@users.supabase`;
   const account = await getOrCreateAccountForAuthUser(data.claims.sub, email);
-  return account ? { accountId: account.id, refreshedCookies } : null;
+  return account ? { accountId: account.id, sessionId: null, refreshedCookies } : null;
 }

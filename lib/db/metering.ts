@@ -3,7 +3,11 @@ import { getDb } from "@/lib/db/client";
 import { digestLiteral, isUuid, jsonLiteral, keywordLiteral, timestampLiteral, uuidLiteral } from "@/lib/db/literals";
 import { API_CALL_LIMITS, type PlanName } from "@/lib/plans";
 
-export type Credential = { kind: "api_key"; keyHash: string } | { kind: "session"; accountId: string };
+/**
+ * A session credential's sessionId is a local session's row, which must still exist; null when the session was
+ * verified already (a Supabase JWT, or a dashboard page that loaded the signed-in account).
+ */
+export type Credential = { kind: "api_key"; keyHash: string } | { kind: "session"; accountId: string; sessionId: string | null };
 
 export type MeteredCaller = {
   accountId: string;
@@ -36,7 +40,9 @@ export async function authenticateAndMeter(
   periodStart: Date,
   preload?: string,
 ): Promise<MeteredCaller | null> {
-  if (credential.kind === "session" && !isUuid(credential.accountId)) return null;
+  if (credential.kind === "session" && (!isUuid(credential.accountId) || (credential.sessionId !== null && !isUuid(credential.sessionId)))) {
+    return null;
+  }
   // A CTE calling a volatile function is materialised: authenticate_and_meter runs once, before the preload reads.
   const [caller] = await getDb().unsafe<MeteredCaller[]>(`with caller as (
       select * from authenticate_and_meter(
@@ -44,7 +50,8 @@ export async function authenticateAndMeter(
         ${uuidLiteral(credential.kind === "session" ? credential.accountId : null)},
         ${keywordLiteral(metered ? "api_calls" : null, ["api_calls"])},
         ${timestampLiteral(periodStart)},
-        ${jsonLiteral(API_CALL_LIMITS)}
+        ${jsonLiteral(API_CALL_LIMITS)},
+        ${uuidLiteral(credential.kind === "session" ? credential.sessionId : null)}
       )
     )
     select caller.account_id as "accountId", caller.email, caller.plan, caller.metered, caller.allowed, caller.used,

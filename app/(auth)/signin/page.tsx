@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
-import { safeNextPath } from "@/lib/auth/credentials";
+import { safeNextPath } from "@/lib/auth/next-path";
+import { getConfig } from "@/lib/config";
 import { signInAction } from "../actions";
 import { AuthForm } from "../auth-form";
 
@@ -7,9 +8,11 @@ export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const next = safeNextPath(params.next);
+  const next = safeNextPath(params.next, getConfig().siteUrl);
   const notice = params.signed_out
-    ? "You have been signed out."
+    ? params.signed_out === "everywhere"
+      ? "You have been signed out on every browser."
+      : "You have been signed out."
     : params.error === "confirmation"
       ? "That confirmation link is invalid or has expired. Sign in or sign up again."
       : typeof params.next === "string" && next !== "/dashboard"

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
-import { safeNextPath } from "@/lib/auth/credentials";
+import { safeNextPath } from "@/lib/auth/next-path";
+import { getConfig } from "@/lib/config";
 import { signUpAction } from "../actions";
 import { AuthForm } from "../auth-form";
 
@@ -11,7 +12,7 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
     <>
       <h1>Create your account</h1>
       <p className="subtitle">Start free: 500 API calls and 100 emails a month.</p>
-      <AuthForm mode="signup" action={signUpAction} next={safeNextPath(params.next)} />
+      <AuthForm mode="signup" action={signUpAction} next={safeNextPath(params.next, getConfig().siteUrl)} />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import type { EmailOtpType } from "@supabase/supabase-js";
 import { NextResponse, type NextRequest } from "next/server";
-import { safeNextPath } from "@/lib/auth/credentials";
+import { safeNextPath } from "@/lib/auth/next-path";
 import { getConfig } from "@/lib/config";
 import { getOrCreateAccountForAuthUser } from "@/lib/db/accounts";
 
@@ -8,7 +8,7 @@ import { getOrCreateAccountForAuthUser } from "@/lib/db/accounts";
 // the link for a session cookie, creates the user's account, and continues to `next`.
 export async function GET(request: NextRequest) {
   const { searchParams, origin } = request.nextUrl;
-  const next = safeNextPath(searchParams.get("next"));
+  const next = safeNextPath(searchParams.get("next"), origin);
   const failed = NextResponse.redirect(new URL("/signin?error=confirmation", origin));
   if (!getConfig().supabase) return failed;
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
-import { signOutAction } from "../../(auth)/actions";
+import { signOutAction, signOutEverywhereAction } from "../../(auth)/actions";
 import { formatDate, PLAN_LABEL } from "../../_components/format";
 import { ArrowRightIcon, CardIcon, KeyIcon } from "../../_components/icons";
 
@@ -42,11 +42,18 @@ export default async function SettingsPage() {
           </div>
           <div className="card-footer row-between">
             <span className="muted small">Signed in on this browser.</span>
-            <form action={signOutAction}>
-              <button type="submit" className="btn btn-secondary btn-sm">
-                Sign out
-              </button>
-            </form>
+            <div className="row">
+              <form action={signOutEverywhereAction}>
+                <button type="submit" className="btn btn-ghost btn-sm">
+                  Sign out everywhere
+                </button>
+              </form>
+              <form action={signOutAction}>
+                <button type="submit" className="btn btn-secondary btn-sm">
+                  Sign out
+                </button>
+              </form>
+            </div>
           </div>
         </section>
 
