@@ -8,13 +8,14 @@ import autocannon from "autocannon";
 import { render } from "@react-email/render";
 import { createElement, type ReactElement } from "react";
 import { getCatalogueEntry } from "@/lib/catalogue";
-import { LOCAL_SESSION_COOKIE, createLocalSessionToken } from "@/lib/auth/session";
+import { LOCAL_SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, createLocalSessionToken } from "@/lib/auth/session";
 import { resetConfig } from "@/lib/config";
 import { createAccount } from "@/lib/db/accounts";
 import { createApiKey } from "@/lib/db/api-keys";
 import { closeDb, getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { addLibraryEntry } from "@/lib/db/library";
+import { createSession } from "@/lib/db/sessions";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { renderCatalogueOffThread, stopCatalogueWorkers } from "@/lib/render/catalogue-pool";
 import { createTemplateFromSource } from "@/lib/user-templates";
@@ -502,10 +503,16 @@ async function createFixture(): Promise<Fixture> {
     sendFrom: domain.default_sender ?? "hello@bench.example.com",
     attacker: {
       key: (await createApiKey(attacker.id, "bench attacker")).key,
-      cookie: `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken(attacker.id)}`,
+      cookie: `${LOCAL_SESSION_COOKIE}=${await attackerSessionToken(attacker.id)}`,
       newsletterId: newsletter.template_id,
     },
   };
+}
+
+/** A signed-in session, as the sign-in form would make it. */
+async function attackerSessionToken(accountId: string): Promise<string> {
+  const session = await createSession(accountId, SESSION_MAX_AGE_SECONDS);
+  return createLocalSessionToken({ accountId, sessionId: session.id, expiresAt: session.expires_at });
 }
 
 /** In a child process with NODE_ENV=production: this process loaded React's development build, the server does not. */
