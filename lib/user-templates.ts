@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { createUserTemplate } from "@/lib/db/library";
-import { compileTemplate } from "@/lib/render/sandbox/compile";
+import { compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
 
@@ -32,8 +32,10 @@ export type CheckedTemplate = { compiledCode: string; variables: VariableDeclara
  * same limits as every later render. Nothing is stored unless both succeed.
  */
 export async function checkTemplateSource(accountId: string, code: string, declared?: VariableDeclaration[]): Promise<CheckedTemplate> {
-  const compiled = compileTemplate(code);
+  const compiled = await compileTemplateOffThread(accountId, code);
   if (!compiled.ok) {
+    // A compile that ran past its deadline has no position.
+    if (compiled.line === undefined) throw new TemplateSourceError(compiled.message);
     throw new TemplateSourceError(`${compiled.message} (line ${compiled.line}, column ${compiled.column})`, compiled.line, compiled.column);
   }
   // A one-off key: the trial context is never reused for another template or user.
