@@ -1,7 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { createUserTemplate } from "@/lib/db/library";
-import { compileTemplate } from "@/lib/render/sandbox/compile";
+import { isDeclarableVariableName } from "@/lib/render";
+import { compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
 
@@ -32,8 +33,10 @@ export type CheckedTemplate = { compiledCode: string; variables: VariableDeclara
  * same limits as every later render. Nothing is stored unless both succeed.
  */
 export async function checkTemplateSource(accountId: string, code: string, declared?: VariableDeclaration[]): Promise<CheckedTemplate> {
-  const compiled = compileTemplate(code);
+  const compiled = await compileTemplateOffThread(accountId, code);
   if (!compiled.ok) {
+    // A compile that ran past its deadline has no position.
+    if (compiled.line === undefined) throw new TemplateSourceError(compiled.message);
     throw new TemplateSourceError(`${compiled.message} (line ${compiled.line}, column ${compiled.column})`, compiled.line, compiled.column);
   }
   // A one-off key: the trial context is never reused for another template or user.
@@ -61,11 +64,13 @@ export async function createTemplateFromSource(accountId: string, input: NewTemp
 }
 
 /**
- * Each PreviewProps key becomes an optional variable of that value's type, with no default of its own: sample data
- * must never leak into real emails, so an omitted variable falls back to the component's own default.
+ * Each PreviewProps key that is a declarable name becomes an optional variable of that value's type, with no default
+ * of its own: sample data must never leak into real emails, so an omitted variable falls back to the component's own
+ * default. Other keys declare nothing; variables of those names still reach the component.
  */
 export function declareFromPreviewProps(previewProps: Record<string, unknown>): VariableDeclaration[] {
-  return Object.entries(previewProps).map(([name, value]) => ({
+  const declarable = Object.entries(previewProps).filter(([name]) => isDeclarableVariableName(name));
+  return declarable.map(([name, value]) => ({
     name,
     type: Array.isArray(value) ? "array" : value !== null && typeof value === "object" ? "object" : typeof value === "number" ? "number" : typeof value === "boolean" ? "boolean" : "string",
     required: false,

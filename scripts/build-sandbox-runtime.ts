@@ -5,7 +5,9 @@
  *  - lib/render/sandbox/worker.generated.cjs: the sandbox worker thread
  *    (lib/render/sandbox/worker.ts + engine.ts) with that runtime inlined;
  *  - lib/render/catalogue-worker.generated.cjs: the catalogue render worker
- *    thread (lib/render/catalogue-worker.ts) with emails/ and its libraries.
+ *    thread (lib/render/catalogue-worker.ts) with emails/ and its libraries;
+ *  - lib/render/sandbox/compile-worker.generated.cjs: the worker thread that
+ *    compiles users' TSX (lib/render/sandbox/compile-worker.ts) with sucrase.
  *
  * The bundle is an IIFE that defines on globalThis:
  *   - `__modules`: { react, "react/jsx-runtime", "@react-email/components",
@@ -38,6 +40,7 @@ const sandboxDir = path.join(root, "lib/render/sandbox");
 const outFile = path.join(sandboxDir, "runtime.generated.js");
 const workerOutFile = path.join(sandboxDir, "worker.generated.cjs");
 const catalogueWorkerOutFile = path.join(root, "lib/render/catalogue-worker.generated.cjs");
+const compileWorkerOutFile = path.join(sandboxDir, "compile-worker.generated.cjs");
 const requireFromRoot = createRequire(path.join(root, "package.json"));
 
 /*
@@ -382,13 +385,18 @@ async function main(): Promise<void> {
   const catalogueCode = prefixLeadingObjectSpreads(catalogueBundle);
   const catalogueChanged = writeIfChanged(catalogueWorkerOutFile, catalogueCode);
 
+  // The compile worker (lib/render/sandbox/compile-worker.ts), sucrase included: one file, nothing else to trace.
+  const compileCode = await bundleWorker("compile worker", path.join(sandboxDir, "compile-worker.ts"), { minify: true });
+  const compileChanged = writeIfChanged(compileWorkerOutFile, compileCode);
+
   await checkExportList();
   const ms = Math.round(performance.now() - started);
   const kb = (text: string): string => `${(Buffer.byteLength(text) / 1024).toFixed(1)} KB`;
   console.log(
     `[build-sandbox-runtime] ${path.relative(root, outFile)} (${kb(code)}${runtimeChanged ? "" : ", unchanged"}), ` +
       `${path.relative(root, workerOutFile)} (${kb(workerCode)}${workerChanged ? "" : ", unchanged"}), ` +
-      `${path.relative(root, catalogueWorkerOutFile)} (${kb(catalogueCode)}${catalogueChanged ? "" : ", unchanged"}) in ${ms} ms` +
+      `${path.relative(root, catalogueWorkerOutFile)} (${kb(catalogueCode)}${catalogueChanged ? "" : ", unchanged"}), ` +
+      `${path.relative(root, compileWorkerOutFile)} (${kb(compileCode)}${compileChanged ? "" : ", unchanged"}) in ${ms} ms` +
       (report.patched && catalogueReport.patched ? "" : " [UNPATCHED react-dom/server]") +
       (catalogueSelectorReport.patched && sandboxSelectorReport.patched ? "" : " [UNPATCHED selderee]"),
   );

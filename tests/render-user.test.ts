@@ -2,7 +2,9 @@ import { render } from "@react-email/render";
 import { createElement } from "react";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
+import { POST as postSend } from "@/app/api/v1/send/route";
 import { getDb } from "@/lib/db/client";
+import { addSendingDomain } from "@/lib/db/domains";
 import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
 import { importTsx } from "./support/tsx";
 import { auth, call, createUser, type TestUser } from "./support/api";
@@ -140,6 +142,118 @@ describe("user-authored templates", () => {
   it("are refused at creation when their trial render throws", async () => {
     const code = `export default function X() { throw new Error("nope"); }`;
     await expect(createTemplateFromSource(user.accountId, { name: "Throws", description: "", code })).rejects.toThrow(/trial render failed/);
+  });
+});
+
+// The issue's example: typed props with defaults, no PreviewProps, so the template declares no variables.
+const ORDER_SHIPPED = `import { Body, Html, Text } from "@react-email/components";
+
+interface OrderShippedProps {
+  customerName?: string;
+  items?: { name: string; qty: number }[];
+}
+
+export default function OrderShipped({ customerName = "Valued Customer", items = [] }: OrderShippedProps) {
+  return (
+    <Html>
+      <Body>
+        <Text>Hi {customerName}, your order has shipped.</Text>
+        {items.map((item) => (
+          <Text key={item.name}>{item.qty} × {item.name}</Text>
+        ))}
+      </Body>
+    </Html>
+  );
+}
+`;
+
+describe("variables reach the component", () => {
+  const variables = { customerName: "Ada Lovelace", items: [{ name: "Difference Engine", qty: 1 }] };
+
+  it("every variable, when the template declares none (POST /render)", async () => {
+    const { id } = await createTemplateFromSource(user.accountId, { name: "Order shipped", description: "", code: ORDER_SHIPPED });
+    const result = await renderCall(id, { variables });
+    const Native = await importTsx(ORDER_SHIPPED);
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 200,
+      body: { success: true, html: await render(createElement(Native, variables)) },
+    });
+    expect(result.body.html).toContain("Hi <!-- -->Ada Lovelace<!-- -->, your order has shipped.");
+  });
+
+  it("every variable, when the template declares none (POST /send, embedded outbox)", async () => {
+    const sender = await createUser("monthly");
+    await addSendingDomain(sender.accountId, { domain: "acme.example", verified: true });
+    const { id } = await createTemplateFromSource(sender.accountId, { name: "Order shipped", description: "", code: ORDER_SHIPPED });
+    const result = await call(postSend, "/api/v1/send", {
+      method: "POST",
+      headers: auth(sender),
+      body: { template_id: id, from: "shop@acme.example", to: "ada@example.com", subject: "Shipped", variables },
+    });
+    expect(result.status).toBe(200);
+    const [row] = await getDb()<{ html: string; status: string }[]>`select html, status from sent_emails where id = ${result.body.data.id}`;
+    const Native = await importTsx(ORDER_SHIPPED);
+    expect(row).toEqual({ html: await render(createElement(Native, variables)), status: "sent" });
+    expect(row.html).toContain("Ada Lovelace");
+  });
+
+  it("undeclared ones beside the declared ones, which are still type-checked", async () => {
+    const code = `import { Html, Text } from "@react-email/components";
+export default function Greeting({ name = "there", greeting = "Hello" }: { name?: string; greeting?: string }) {
+  return <Html><Text>{greeting} {name}</Text></Html>;
+}
+Greeting.PreviewProps = { name: "Ada" };
+`;
+    const { id } = await createTemplateFromSource(user.accountId, { name: "Greeting", description: "", code });
+    const [row] = await getDb()`select variables from templates where id = ${id}`;
+    expect(row.variables).toEqual([{ name: "name", type: "string", required: false }]);
+    const Native = await importTsx(code);
+    const result = await renderCall(id, { variables: { name: "Grace", greeting: "Howdy" } });
+    expect(result.body).toEqual({ success: true, html: await render(createElement(Native, { name: "Grace", greeting: "Howdy" })) });
+    expect(result.body.html).toContain("Howdy<!-- --> <!-- -->Grace");
+    const mistyped = await renderCall(id, { variables: { name: 7, greeting: "Howdy" } });
+    expect({ status: mistyped.status, body: mistyped.body }).toEqual({
+      status: 400,
+      body: {
+        error: "Invalid request body",
+        code: "VALIDATION_ERROR",
+        success: false,
+        details: [{ field: "variables.name", message: "must be a string" }],
+      },
+    });
+  });
+});
+
+describe("PreviewProps keys that are not identifiers, or are Object.prototype's names", () => {
+  const code = `import { Html, Text } from "@react-email/components";
+export default function Odd({ name = "there" }: { name?: string }) {
+  return <Html><Text>Hello {name}</Text></Html>;
+}
+Odd.PreviewProps = {
+  name: "Ada",
+  toString: "sample",
+  constructor: "sample",
+  hasOwnProperty: "sample",
+  valueOf: 1,
+  ["__proto__"]: { polluted: true },
+  "not-an-identifier": "sample",
+  "ñame": "sample",
+  ${"a".repeat(101)}: "sample",
+};
+`;
+
+  it("declare nothing, and the template keeps rendering with and without variables", async () => {
+    const { id } = await createTemplateFromSource(user.accountId, { name: "Odd keys", description: "", code });
+    const [row] = await getDb()`select variables from templates where id = ${id}`;
+    expect(row.variables).toEqual([{ name: "name", type: "string", required: false }]);
+    const Native = await importTsx(code);
+    for (const variables of [{}, { name: "Grace" }, { name: "Grace", toString: "given", constructor: "given" }]) {
+      const result = await renderCall(id, { variables });
+      expect({ status: result.status, body: result.body }).toEqual({
+        status: 200,
+        body: { success: true, html: await render(createElement(Native, variables)) },
+      });
+    }
   });
 });
 

@@ -3,7 +3,8 @@ import { createHash } from "node:crypto";
 import { getCatalogueEntry } from "@/lib/catalogue";
 import type { TemplateRecord } from "@/lib/db/templates";
 import { renderTemplate } from "@/lib/render";
-import { compileTemplate, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/render/sandbox/compile";
+import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/render/sandbox/compile";
+import { compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
 
@@ -68,8 +69,11 @@ export async function renderDraft(accountId: string, code: string, variables: Re
   if (code.length > MAX_TEMPLATE_SOURCE_CHARS) {
     return { ok: false, message: `The source is longer than ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters.` };
   }
-  const compiled = compileTemplate(code);
-  if (!compiled.ok) return { ok: false, message: compiled.message, line: compiled.line, column: compiled.column };
+  const compiled = await compileTemplateOffThread(accountId, code);
+  if (!compiled.ok) {
+    if (compiled.line === undefined) return { ok: false, message: compiled.message };
+    return { ok: false, message: compiled.message, line: compiled.line, column: compiled.column };
+  }
   // Per account: a warm context is never shared between users, even for the same code.
   const cacheKey = `draft:${accountId}:${createHash("sha256").update(compiled.code).digest("hex").slice(0, 32)}`;
   try {

@@ -155,10 +155,25 @@ const TYPE_SCHEMAS: Record<VariableDeclaration["type"], () => z.ZodType> = {
   object: () => z.record(z.string(), z.unknown(), { error: expected("an object") }),
 };
 
-/** A zod schema for a user template's stored declarations; undeclared variables pass through untouched. */
+const objectPrototypeNames = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/**
+ * Whether a user template may declare a variable of this name: an ASCII identifier of at most 100 characters, and not
+ * a name every object has already (a declared `toString` would read Object.prototype's when the caller omits it).
+ */
+export function isDeclarableVariableName(name: string): boolean {
+  return /^[A-Za-z_$][A-Za-z0-9_$]{0,99}$/.test(name) && !objectPrototypeNames.has(name);
+}
+
+/**
+ * A zod schema for a user template's stored declarations. Undeclared variables reach the component unchanged, so a
+ * template that declares nothing gets every variable; declarations of names no longer declarable (saved before
+ * isDeclarableVariableName) are left out the same way.
+ */
 export function schemaFromDeclarations(declarations: VariableDeclaration[]): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   for (const declaration of declarations) {
+    if (!isDeclarableVariableName(declaration.name)) continue;
     const base = TYPE_SCHEMAS[declaration.type]();
     shape[declaration.name] = declaration.required
       ? base
@@ -166,5 +181,5 @@ export function schemaFromDeclarations(declarations: VariableDeclaration[]): z.Z
         ? base.default(declaration.default as never)
         : base.optional();
   }
-  return z.object(shape);
+  return z.looseObject(shape);
 }

@@ -236,11 +236,20 @@ function failure(source: string, message: string, pos: number): CompileResult {
   return { ok: false, message, line, column };
 }
 
+/** The failure of a source past MAX_TEMPLATE_SOURCE_CHARS, or null. */
+export function oversizedSource(tsx: string): (CompileResult & { ok: false }) | null {
+  if (tsx.length <= MAX_TEMPLATE_SOURCE_CHARS) return null;
+  return { ok: false, message: `Template source is larger than ${MAX_TEMPLATE_SOURCE_CHARS} characters`, line: 1, column: 1 };
+}
+
+/**
+ * Runs sucrase on the calling thread, for as long as the source makes it take (nested arrow-function parameters make
+ * that exponential): the server calls it only on a worker, through compile-pool.ts.
+ */
 export function compileTemplate(tsx: string): CompileResult {
   if (typeof tsx !== "string") return { ok: false, message: "Template source must be a string", line: 1, column: 1 };
-  if (tsx.length > MAX_TEMPLATE_SOURCE_CHARS) {
-    return { ok: false, message: `Template source is larger than ${MAX_TEMPLATE_SOURCE_CHARS} characters`, line: 1, column: 1 };
-  }
+  const oversized = oversizedSource(tsx);
+  if (oversized) return oversized;
 
   let tokens: SucraseToken[];
   try {

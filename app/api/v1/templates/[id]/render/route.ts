@@ -1,7 +1,8 @@
+import { errors } from "@/lib/api/errors";
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { getRenderableTemplateOrThrow, renderableTemplatePreload } from "@/lib/render/access";
 import { renderTemplateAsJson, resolveVariables } from "@/lib/render";
-import { applyVariablesToSource } from "@/lib/render/react-source";
+import { applyVariablesOffThread } from "@/lib/render/sandbox/compile-pool";
 import { renderRequestSchema } from "@/lib/schemas/templates";
 
 // POST /api/v1/templates/{id}/render – render a template with variables to HTML (and text) or React source
@@ -10,10 +11,9 @@ export const POST = withApiAuth(
   async ({ caller, params, body, preloaded }) => {
     const template = await getRenderableTemplateOrThrow(caller.accountId, params.id, preloaded);
     if (body.format === "react") {
-      return {
-        success: true,
-        react: applyVariablesToSource(template.code, resolveVariables(template, body.variables)),
-      };
+      const react = await applyVariablesOffThread(caller.accountId, template.code, resolveVariables(template, body.variables));
+      if (!react.ok) throw errors.renderFailed(react.message);
+      return { success: true, react: react.source };
     }
     const json = await renderTemplateAsJson(template, body.variables, { plainText: body.plain_text }, { success: true });
     return new Response(json, { headers: { "Content-Type": "application/json" } });

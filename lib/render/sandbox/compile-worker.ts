@@ -1,0 +1,51 @@
+/**
+ * Entry point of a compile worker thread: runs sucrase on users' template code (compileTemplate, and
+ * applyVariablesToSource for the `react` render format), one request at a time. Bundled by
+ * scripts/build-sandbox-runtime.ts into compile-worker.generated.cjs, with sucrase inlined; started, timed and
+ * replaced by compile-pool.ts.
+ */
+import os from "node:os";
+import { parentPort } from "node:worker_threads";
+import { applyVariablesToSource } from "../react-source";
+import { compileTemplate } from "./compile";
+import type { ReactSourceResult, UserCodeReply, UserCodeRequest } from "./compile-pool";
+
+/** A positive nice value: a source that runs into its deadline yields the core to the event loop. */
+const COMPILE_WORKER_NICE = 10;
+
+const port = parentPort;
+if (!port) throw new Error("compile-worker.ts must run in a worker thread");
+lowerOwnPriority();
+
+/** Linux only: there a thread's nice value is its own (who = 0 is the calling thread); elsewhere it is the process's. */
+function lowerOwnPriority(): void {
+  if (process.platform !== "linux") return;
+  try {
+    os.setPriority(0, COMPILE_WORKER_NICE);
+  } catch {
+    // Not permitted here: the default priority only costs the event loop some time under load.
+  }
+}
+
+function reactSource(code: string, props: Record<string, unknown>): ReactSourceResult {
+  try {
+    return { ok: true, source: applyVariablesToSource(code, props) };
+  } catch (error) {
+    // A source without a default export, or one sucrase cannot parse.
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function reply(message: UserCodeReply): void {
+  port!.postMessage(message);
+}
+
+port.on("message", (request: UserCodeRequest) => {
+  try {
+    const result = request.type === "compile" ? compileTemplate(request.source) : reactSource(request.code, request.props);
+    reply({ type: "done", id: request.id, result });
+  } catch (error) {
+    reply({ type: "error", id: request.id, message: error instanceof Error ? error.message : String(error) });
+  }
+});
+reply({ type: "ready" });

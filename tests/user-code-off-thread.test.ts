@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route";
+import { createTemplateAction } from "@/app/dashboard/actions";
+import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
+import { GET as getUsage } from "@/app/api/v1/usage/route";
+import { getAccountByIdOrThrow } from "@/lib/db/accounts";
+import { getDb } from "@/lib/db/client";
+import { createUserTemplate } from "@/lib/db/library";
+import { compileTemplate } from "@/lib/render/sandbox/compile";
+import { compileTemplateOffThread, stopCompileWorkers } from "@/lib/render/sandbox/compile-pool";
+import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
+import { auth, call, createUser, type CallResult, type TestUser } from "./support/api";
+
+// The dashboard's session is the mocked account; everything behind it is real.
+const signedIn = vi.hoisted(() => ({ accountId: "" }));
+vi.mock("@/lib/auth/current", () => ({
+  getCurrentAccount: () => getAccountByIdOrThrow(signedIn.accountId),
+  requireAccount: () => getAccountByIdOrThrow(signedIn.accountId),
+}));
+
+/** Arrow functions nested in each other's parameter defaults: sucrase's parse time doubles with every level. */
+function nestedDefaults(depth: number): string {
+  let fn = "() => 1";
+  for (let i = 0; i < depth; i++) fn = `(a: number, b = ${fn}) => 1`;
+  return fn;
+}
+
+const BOMB = `import { Html, Text } from "@react-email/components";
+const x = ${nestedDefaults(23)};
+export default function Bomb() {
+  return <Html><Text>{String(x)}</Text></Html>;
+}
+`;
+
+const HELLO = `import { Html, Text } from "@react-email/components";
+export default function Hello({ name = "there" }: { name?: string }) {
+  return <Html><Text>Hello {name}</Text></Html>;
+}
+`;
+
+const COMPILE_DEADLINE = "The template's code took longer than 1 s to compile: simplify it (deeply nested expressions, a very large file)";
+const PARSE_DEADLINE = "The template's code took longer than 1 s to parse: simplify it (deeply nested expressions, a very large file)";
+
+let user: TestUser;
+let bystander: TestUser;
+
+beforeAll(async () => {
+  user = await createUser("monthly");
+  bystander = await createUser("monthly");
+  signedIn.accountId = user.accountId;
+});
+
+afterAll(() => stopCompileWorkers());
+
+/**
+ * Starts `operation` and, 300 ms later, asks GET /usage for another account: the event loop must answer it within a
+ * second, while the operation is still running.
+ */
+async function alongsideUsage<T>(operation: () => Promise<T>): Promise<{ outcome: PromiseSettledResult<T>; elapsedMs: number }> {
+  const started = Date.now();
+  let settled = false;
+  const pending = operation();
+  const outcome = Promise.allSettled([pending]).then(([result]) => {
+    settled = true;
+    return result!;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const usage: CallResult = await call(getUsage, "/api/v1/usage", { headers: auth(bystander) });
+  const answeredAfterMs = Date.now() - started - 300;
+  expect({ status: usage.status, answeredWithinASecond: answeredAfterMs < 1000, operationStillRunning: !settled }).toEqual({
+    status: 200,
+    answeredWithinASecond: true,
+    operationStillRunning: true,
+  });
+  const result = await outcome;
+  return { outcome: result, elapsedMs: Date.now() - started };
+}
+
+describe("a source that takes sucrase minutes is compiled off the event loop and stopped at the deadline", () => {
+  it("in the dashboard's live preview", async () => {
+    const preview = () =>
+      call(postPreview, "/api/dashboard/templates/preview", { method: "POST", body: { code: BOMB, variables: null } });
+    const { outcome, elapsedMs } = await alongsideUsage(preview);
+    expect(outcome.status).toBe("fulfilled");
+    const result = (outcome as PromiseFulfilledResult<CallResult>).value;
+    expect({ status: result.status, body: result.body }).toEqual({ status: 200, body: { ok: false, message: COMPILE_DEADLINE } });
+    expect(elapsedMs).toBeLessThan(3000);
+
+    // The worker that ran into the deadline was replaced: the next preview compiles and renders.
+    const next = await call(postPreview, "/api/dashboard/templates/preview", { method: "POST", body: { code: HELLO, variables: { name: "Ada" } } });
+    expect(next.body).toEqual({ ok: true, html: expect.stringContaining("Hello <!-- -->Ada"), variables: { name: "Ada" } });
+  });
+
+  it("when a template is created (lib, admin CLI): a TemplateSourceError, nothing stored", async () => {
+    const { outcome, elapsedMs } = await alongsideUsage(() =>
+      createTemplateFromSource(user.accountId, { name: "Bomb", description: "", code: BOMB }),
+    );
+    expect(outcome.status).toBe("rejected");
+    const error = (outcome as PromiseRejectedResult).reason;
+    expect(error).toBeInstanceOf(TemplateSourceError);
+    expect({ name: error.name, message: error.message, line: error.line, column: error.column }).toEqual({
+      name: "TemplateSourceError",
+      message: COMPILE_DEADLINE,
+      line: null,
+      column: null,
+    });
+    expect(elapsedMs).toBeLessThan(3000);
+    expect(await getDb()`select id from templates where owner_account_id = ${user.accountId} and name = 'Bomb'`).toEqual([]);
+  });
+
+  it("when a template is created in the dashboard: the form's error", async () => {
+    const form = new FormData();
+    form.set("name", "Bomb from the editor");
+    form.set("description", "");
+    form.set("code", BOMB);
+    const { outcome } = await alongsideUsage(() => createTemplateAction({ status: "idle" }, form));
+    expect(outcome).toEqual({
+      status: "fulfilled",
+      value: { status: "error", message: COMPILE_DEADLINE, values: { name: "Bomb from the editor", description: "" } },
+    });
+  });
+
+  it('in a `format: "react"` render of a stored template: 422 RENDER_ERROR', async () => {
+    // As a template saved before compiles had a deadline, or on a faster machine.
+    const stored = await createUserTemplate(user.accountId, {
+      name: "Stored bomb",
+      description: "",
+      code: BOMB,
+      compiledCode: (compileTemplate(HELLO) as { code: string }).code,
+      variables: [],
+    });
+    const render = () =>
+      call(postRender, `/api/v1/templates/${stored.id}/render`, {
+        method: "POST",
+        params: { id: stored.id },
+        headers: auth(user),
+        body: { format: "react", variables: {} },
+      });
+    const { outcome, elapsedMs } = await alongsideUsage(render);
+    const result = (outcome as PromiseFulfilledResult<CallResult>).value;
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 422,
+      body: { error: "Template render failed", code: "RENDER_ERROR", message: PARSE_DEADLINE, success: false },
+    });
+    expect(elapsedMs).toBeLessThan(3000);
+  });
+
+  it("one account's slow sources hold up another account's compile by at most one deadline", async () => {
+    const order: string[] = [];
+    const track = (label: string, promise: Promise<unknown>) => promise.then(() => order.push(label));
+    const attacks = [1, 2, 3].map((n) => track(`bomb ${n}`, compileTemplateOffThread(user.accountId, BOMB)));
+    const started = Date.now();
+    const hello = compileTemplateOffThread(bystander.accountId, HELLO);
+    await track("hello", hello);
+    const helloMs = Date.now() - started;
+    await Promise.all(attacks);
+    expect(await hello).toEqual({ ok: true, code: expect.stringContaining("Hello") });
+    // Two workers: bombs 1 and 2 run into the deadline, then the other account goes before bomb 3.
+    expect(order.indexOf("hello")).toBeLessThan(order.indexOf("bomb 3"));
+    expect(helloMs).toBeLessThan(2500);
+  });
+});
