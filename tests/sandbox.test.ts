@@ -26,6 +26,7 @@ import {
   SandboxRenderError,
   disposeSandboxes,
   getSandboxStats,
+  MAX_WARM_MEMORY_BYTES,
   readPreviewProps,
   renderInSandbox,
   type SandboxErrorKind,
@@ -436,6 +437,38 @@ describe("warm contexts", () => {
         `(min ${warm[0]!.toFixed(2)}, max ${warm[warm.length - 1]!.toFixed(2)}); stats ${JSON.stringify(getSandboxStats())}`,
     );
     expect(getSandboxStats().rendersInWarmContext).toBeGreaterThanOrEqual(30);
+  });
+
+  it("keeps the warm contexts' memory under its cap, however many templates render and whatever they allocate", { timeout: 60_000 }, async () => {
+    // About 12 MB of strings and objects at once, well within the 64 MB a render may use; freed when the render ends.
+    const hungry = compileOrThrow(`
+      import { Html, Body, Text } from "@react-email/components";
+      export default function Hungry() {
+        const text = "x".repeat(8 * 1024 * 1024);
+        const rows = [];
+        for (let i = 0; i < 128 * 1024; i++) rows.push({ i });
+        return <Html><Body><Text>{text.length + rows.length}</Text></Body></Html>;
+      }`);
+    const hello = compileOrThrow(HELLO_TSX);
+    const peaks = { hungry: 0, hello: 0 };
+    // Drafts of different code: each is a context of its own.
+    for (let i = 0; i < 12; i++) {
+      await renderInSandbox({ owner: "tests", cacheKey: uniqueKey("hungry"), compiledCode: hungry, props: {} });
+      peaks.hungry = Math.max(peaks.hungry, getSandboxStats().warmMemoryBytes);
+    }
+    const helloKey = uniqueKey("hello-warm");
+    for (let i = 0; i < 36; i++) {
+      await renderInSandbox({ owner: "tests", cacheKey: i % 2 === 0 ? helloKey : uniqueKey("hello"), compiledCode: hello, props: { name: "x" } });
+      peaks.hello = Math.max(peaks.hello, getSandboxStats().warmMemoryBytes);
+    }
+    const rendersInWarmContext = getSandboxStats().rendersInWarmContext;
+    await renderInSandbox({ owner: "tests", cacheKey: helloKey, compiledCode: hello, props: { name: "x" } });
+    expect({
+      hungryWithinCap: peaks.hungry <= MAX_WARM_MEMORY_BYTES,
+      helloWithinCap: peaks.hello <= MAX_WARM_MEMORY_BYTES,
+      // The cap evicts the least recently used: a template in steady use stays warm.
+      stillWarm: getSandboxStats().rendersInWarmContext === rendersInWarmContext + 1,
+    }).toEqual({ hungryWithinCap: true, helloWithinCap: true, stillWarm: true });
   });
 });
 

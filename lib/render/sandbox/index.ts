@@ -32,6 +32,7 @@ import { Worker } from "node:worker_threads";
 import { generatedFilePath } from "../generated-file";
 import {
   DEFAULT_SANDBOX_LIMITS,
+  MAX_WARM_MEMORY_BYTES,
   MIN_MEMORY_BYTES,
   type EngineResult,
   type EngineStats,
@@ -42,7 +43,7 @@ import {
   type WorkerRequest,
 } from "./types";
 
-export { DEFAULT_SANDBOX_LIMITS };
+export { DEFAULT_SANDBOX_LIMITS, MAX_WARM_MEMORY_BYTES };
 export type { SandboxErrorKind, SandboxLimits };
 
 export class SandboxRenderError extends Error {
@@ -97,6 +98,7 @@ let watchdog: ReturnType<typeof setInterval> | null = null;
 let nextId = 1;
 const zeroStats = (): EngineStats => ({
   warmContexts: 0,
+  warmMemoryBytes: 0,
   contextsCreated: 0,
   contextsDisposedAfterLimit: 0,
   rendersInWarmContext: 0,
@@ -330,6 +332,7 @@ export async function disposeSandboxes(): Promise<void> {
 export function getSandboxStats(): EngineStats & { workerRestarts: number; watchdogKills: number; queued: number } {
   return {
     warmContexts: workerStats.warmContexts,
+    warmMemoryBytes: workerStats.warmMemoryBytes,
     contextsCreated: pastStats.contextsCreated + workerStats.contextsCreated,
     contextsDisposedAfterLimit: pastStats.contextsDisposedAfterLimit + workerStats.contextsDisposedAfterLimit,
     rendersInWarmContext: pastStats.rendersInWarmContext + workerStats.rendersInWarmContext,
