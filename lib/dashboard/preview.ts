@@ -13,11 +13,12 @@ type PreviewableTemplate = Pick<TemplateRecord, "id" | "owner_account_id" | "slu
 
 /**
  * Renders the dashboard makes for a person (the editor's live preview, card thumbnails, a template's page) per minute,
- * per account and per client address. The editor previews once per pause in typing (at most ~86 a minute), a library
- * page asks for one thumbnail per card (100 a page) and unchanged thumbnails are answered from the browser's cache
- * without a render, so a person never reaches them; the address limit leaves room for a few people behind one address.
+ * per account and per client address. The editor previews once per pause in typing (at most ~86 a minute); a library
+ * page asks for one thumbnail per card (up to 100), the catalogue for 10, and a thumbnail already seen is answered
+ * from the browser's cache or with a 304 that renders and counts nothing. So a person never reaches the account's
+ * limit, and the address's leaves room for a few people behind one address.
  */
-export const PREVIEW_LIMITS = { windowSeconds: 60, perAccount: 120, perAddress: 300 } as const;
+export const PREVIEW_LIMITS = { windowSeconds: 60, perAccount: 200, perAddress: 600 } as const;
 
 /**
  * Counts a preview against PREVIEW_LIMITS before it renders; past either limit, throws the 429 (with Retry-After).

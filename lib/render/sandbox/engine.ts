@@ -25,9 +25,9 @@
  * sandbox already holds React and the React Email components, so a repeat
  * render costs ~2-3 ms instead of ~40-60 ms. WebAssembly memory never
  * shrinks: a render that needed a large heap leaves its sandbox that large
- * even after QuickJS has freed everything (its own heap accounting is back to
- * about half a megabyte), so the size of the linear memory is what is
- * measured, after every render.
+ * after QuickJS has freed everything (when its own accounting,
+ * computeMemoryUsage, sees only the live heap), so the size of the linear
+ * memory is what is measured, after every render.
  *
  * Isolation guarantees:
  *  - across cacheKeys: nothing is shared (separate WebAssembly instances);
