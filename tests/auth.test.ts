@@ -4,7 +4,7 @@ import { generateApiKey } from "@/lib/api-keys";
 import { createLocalSessionToken, LOCAL_SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from "@/lib/auth/session";
 import { revokeApiKey } from "@/lib/db/api-keys";
 import { createSession, deleteSession } from "@/lib/db/sessions";
-import { addToLibrary, call, createUser, type TestUser } from "./support/api";
+import { addToLibrary, call, createUser, sessionCookie, type TestUser } from "./support/api";
 import { endpoints } from "./support/endpoints";
 
 const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", success: false };
@@ -21,11 +21,6 @@ const cookies: Record<"live" | "expired" | "deletedAccount" | "signedOut" | "oth
   othersSession: "",
   withoutSession: "",
 };
-
-async function sessionCookie(accountId: string): Promise<string> {
-  const session = await createSession(accountId, SESSION_MAX_AGE_SECONDS);
-  return `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ accountId, sessionId: session.id, expiresAt: session.expires_at })}`;
-}
 
 beforeAll(async () => {
   user = await createUser("monthly");

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { render } from "@react-email/render";
 import { createElement } from "react";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -5,6 +6,8 @@ import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { POST as postSend } from "@/app/api/v1/send/route";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
+import { renderInSandbox } from "@/lib/render/sandbox";
+import { compileTemplate } from "@/lib/render/sandbox/compile";
 import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
 import { importTsx } from "./support/tsx";
 import { auth, call, createUser, type TestUser } from "./support/api";
@@ -297,5 +300,26 @@ export default function Probe() {
     for (const name of ["process", "require", "fetch", "Buffer", "XMLHttpRequest", "WebSocket", "module", "global"]) {
       expect(result.body.html).toContain(`${name}=undefined`);
     }
+  });
+});
+
+describe("a full sandbox queue", () => {
+  it("answers POST /render 503 SANDBOX_BUSY with Retry-After at once, not after the renders queued before it", { timeout: 20_000 }, async () => {
+    const busy = await createUser("monthly");
+    const { id } = await createTemplateFromSource(busy.accountId, { name: "Quick", description: "", code: hostile("return <Html />;") });
+    // Renders of a new context that each take a while: the account's whole share of the queue, still waiting.
+    const slow = compileTemplate(hostile("for (let i = 0; i < 3e5; i++) {} return <Html />;"));
+    if (!slow.ok) throw new Error(slow.message);
+    const queued = Array.from({ length: 32 }, () =>
+      renderInSandbox({ owner: busy.accountId, cacheKey: `busy:${randomUUID()}`, compiledCode: slow.code, props: { mode: "attack" } }),
+    );
+    const result = await renderCall(id, {}, busy);
+    expect({ status: result.status, retryAfter: result.headers.get("retry-after"), body: result.body }).toEqual({
+      status: 503,
+      retryAfter: "1",
+      body: { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message: "This account already has 32 renders waiting; try again in a moment." },
+    });
+    await Promise.all(queued);
+    expect((await renderCall(id, {}, busy)).status).toBe(200);
   });
 });

@@ -21,11 +21,13 @@ import { fileURLToPath } from "node:url";
 import * as React from "react";
 import { render } from "@react-email/render";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiError } from "../lib/api/errors";
 import { compileTemplate } from "../lib/render/sandbox/compile";
 import {
   SandboxRenderError,
   disposeSandboxes,
   getSandboxStats,
+  MAX_WARM_MEMORY_BYTES,
   readPreviewProps,
   renderInSandbox,
   type SandboxErrorKind,
@@ -437,6 +439,38 @@ describe("warm contexts", () => {
     );
     expect(getSandboxStats().rendersInWarmContext).toBeGreaterThanOrEqual(30);
   });
+
+  it("keeps the warm contexts' memory under its cap, however many templates render and whatever they allocate", { timeout: 60_000 }, async () => {
+    // About 12 MB of strings and objects at once, well within the 64 MB a render may use; freed when the render ends.
+    const hungry = compileOrThrow(`
+      import { Html, Body, Text } from "@react-email/components";
+      export default function Hungry() {
+        const text = "x".repeat(8 * 1024 * 1024);
+        const rows = [];
+        for (let i = 0; i < 128 * 1024; i++) rows.push({ i });
+        return <Html><Body><Text>{text.length + rows.length}</Text></Body></Html>;
+      }`);
+    const hello = compileOrThrow(HELLO_TSX);
+    const peaks = { hungry: 0, hello: 0 };
+    // Drafts of different code: each is a context of its own.
+    for (let i = 0; i < 12; i++) {
+      await renderInSandbox({ owner: "tests", cacheKey: uniqueKey("hungry"), compiledCode: hungry, props: {} });
+      peaks.hungry = Math.max(peaks.hungry, getSandboxStats().warmMemoryBytes);
+    }
+    const helloKey = uniqueKey("hello-warm");
+    for (let i = 0; i < 36; i++) {
+      await renderInSandbox({ owner: "tests", cacheKey: i % 2 === 0 ? helloKey : uniqueKey("hello"), compiledCode: hello, props: { name: "x" } });
+      peaks.hello = Math.max(peaks.hello, getSandboxStats().warmMemoryBytes);
+    }
+    const rendersInWarmContext = getSandboxStats().rendersInWarmContext;
+    await renderInSandbox({ owner: "tests", cacheKey: helloKey, compiledCode: hello, props: { name: "x" } });
+    expect({
+      hungryWithinCap: peaks.hungry <= MAX_WARM_MEMORY_BYTES,
+      helloWithinCap: peaks.hello <= MAX_WARM_MEMORY_BYTES,
+      // The cap evicts the least recently used: a template in steady use stays warm.
+      stillWarm: getSandboxStats().rendersInWarmContext === rendersInWarmContext + 1,
+    }).toEqual({ hungryWithinCap: true, helloWithinCap: true, stillWarm: true });
+  });
 });
 
 describe("limits and cache behaviour", () => {
@@ -493,6 +527,40 @@ describe("limits and cache behaviour", () => {
     await Promise.all([...slow, other]);
     expect(finished).toEqual(["hog 0", "hog 1", "other", "hog 2", "hog 3", "hog 4", "hog 5"]);
     expect(getSandboxStats().queued).toBe(0);
+  });
+
+  it("refuses work past the queue's caps at once (503 SANDBOX_BUSY), per owner and in all, instead of queueing it", { timeout: 20_000 }, async () => {
+    const hello = compileOrThrow(HELLO_TSX);
+    let rendered = 0;
+    const refusals: Array<{ owner: string; rendersBefore: number; status: number; headers: Record<string, string>; body: unknown }> = [];
+    const attempt = (owner: string, cacheKey: string) =>
+      renderInSandbox({ owner, cacheKey, compiledCode: hello, props: { name: owner } }).then(
+        () => void rendered++,
+        (error: unknown) => {
+          if (!(error instanceof ApiError)) throw error;
+          refusals.push({ owner, rendersBefore: rendered, status: error.status, headers: error.headers, body: error.body });
+        },
+      );
+    const attempts: Promise<void>[] = [];
+    for (const owner of ["flood-a", "flood-b", "flood-c"]) {
+      const key = uniqueKey(owner);
+      // One more than an owner may queue: the last is refused.
+      for (let i = 0; i < (owner === "flood-a" ? 33 : 32); i++) attempts.push(attempt(owner, key));
+    }
+    // 96 queued in all: the sandbox takes nothing more, from anyone.
+    attempts.push(attempt("flood-d", uniqueKey("flood-d")));
+    await Promise.all(attempts);
+    const busy = (message: string) => ({ status: 503, headers: { "Retry-After": "1" }, body: { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message } });
+    expect({ rendered, refusals }).toEqual({
+      rendered: 96,
+      refusals: [
+        { owner: "flood-a", rendersBefore: 0, ...busy("This account already has 32 renders waiting; try again in a moment.") },
+        { owner: "flood-d", rendersBefore: 0, ...busy("The template sandbox is busy with other renders; try again in a moment.") },
+      ],
+    });
+    expect(getSandboxStats().queued).toBe(0);
+    await attempt("flood-d", uniqueKey("flood-d"));
+    expect(rendered).toBe(97);
   });
 
   it("makes the plain text in the worker, under the render's deadline", { timeout: 20_000 }, async () => {

@@ -83,6 +83,24 @@ export const errors = {
   emailLimitReached: (message: string, retryAfterSeconds: number) =>
     new ApiError(429, { error: "Email sending not allowed", message, is_overage: false }, { "Retry-After": String(retryAfterSeconds) }),
 
+  /** The template sandbox has as much work queued as it takes: refused at once rather than left waiting behind it. */
+  sandboxBusy: (message: string, retryAfterSeconds: number) =>
+    new ApiError(503, { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message }, { "Retry-After": String(retryAfterSeconds) }),
+
+  /** A dashboard preview past its per-minute limits (previews are not API calls: the contract's quota body is not theirs). */
+  previewLimitReached: (message: string, limit: number, retryAfterSeconds: number) =>
+    new ApiError(
+      429,
+      {
+        error: "Preview limit exceeded",
+        code: "RATE_LIMIT_EXCEEDED",
+        success: false,
+        message,
+        details: { limit, remaining: 0, resetInSeconds: retryAfterSeconds },
+      },
+      { "Retry-After": String(retryAfterSeconds) },
+    ),
+
   emailProviderError: (message: string) =>
     new ApiError(502, { error: "Email provider error", code: "EMAIL_PROVIDER_ERROR", message, success: false }),
 

@@ -306,7 +306,7 @@ function rateLimitHeaders(caller: Caller, reset: Date): Record<string, string> {
   return headers;
 }
 
-function rateLimitExceeded(caller: Caller, reset: Date): ApiError {
+export function rateLimitExceeded(caller: Pick<Caller, "plan" | "quota">, reset: Date): ApiError {
   const resetInSeconds = Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000));
   const { siteUrl } = getConfig();
   return new ApiError(

@@ -1,6 +1,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { ApiError, errors } from "@/lib/api/errors";
 import { getCatalogueEntry } from "@/lib/catalogue";
+import { recordRateLimitHits } from "@/lib/db/rate-limits";
 import type { TemplateRecord } from "@/lib/db/templates";
 import { renderTemplate } from "@/lib/render";
 import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/render/sandbox/compile";
@@ -9,6 +11,34 @@ import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/ren
 import type { VariableDeclaration } from "@/lib/schemas/templates";
 
 type PreviewableTemplate = Pick<TemplateRecord, "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables">;
+
+/**
+ * Renders the dashboard makes for a person (the editor's live preview, card thumbnails, a template's page) per minute,
+ * per account and per client address. The editor previews once per pause in typing (at most ~86 a minute); a library
+ * page asks for one thumbnail per card (up to 100), the catalogue for 10, and a thumbnail already seen is answered
+ * from the browser's cache or with a 304 that renders and counts nothing. So a person never reaches the account's
+ * limit, and the address's leaves room for a few people behind one address.
+ */
+export const PREVIEW_LIMITS = { windowSeconds: 60, perAccount: 200, perAddress: 600 } as const;
+
+/**
+ * Counts a preview against PREVIEW_LIMITS before it renders; past either limit, throws the 429 (with Retry-After).
+ * `address` null (none to trust): the account's limit only.
+ */
+export async function admitPreview(accountId: string, address: string | null): Promise<void> {
+  const accountBucket = `preview:account:${accountId}`;
+  const hits = await recordRateLimitHits(address ? [accountBucket, `preview:address:${address}`] : [accountBucket], PREVIEW_LIMITS.windowSeconds);
+  for (const { bucket, hits: count, retryAfterSeconds } of hits) {
+    const perAccount = bucket === accountBucket;
+    const limit = perAccount ? PREVIEW_LIMITS.perAccount : PREVIEW_LIMITS.perAddress;
+    if (count <= limit) continue;
+    throw errors.previewLimitReached(
+      `Dashboard previews are limited to ${limit} a minute per ${perAccount ? "account" : "network address"}. Try again in ${retryAfterSeconds} seconds.`,
+      limit,
+      retryAfterSeconds,
+    );
+  }
+}
 
 /**
  * Sample values for a template's variables: the component's `PreviewProps` (as React Email's own preview server
@@ -27,7 +57,9 @@ export async function previewVariables(template: PreviewableTemplate): Promise<R
         cacheKey: `${template.id}:${template.version}`,
         compiledCode: template.compiled_code,
       });
-    } catch {
+    } catch (error) {
+      // A busy sandbox says nothing about the template: sample values made without its PreviewProps would be wrong.
+      if (error instanceof ApiError) throw error;
       previewProps = null;
     }
   }
@@ -48,12 +80,18 @@ function placeholders(declarations: VariableDeclaration[]): Record<string, unkno
   return values;
 }
 
-/** The template rendered with its sample values, for card thumbnails; a neutral placeholder if it cannot render. */
-export async function renderThumbnail(template: PreviewableTemplate): Promise<string> {
+export const THUMBNAIL_UNAVAILABLE_HTML = `<!DOCTYPE html><html><body style="margin:0;display:grid;place-items:center;height:100vh;font:14px system-ui;color:#78716c;background:#f5f5f4">Preview unavailable</body></html>`;
+
+/**
+ * The template rendered with its sample values, for card thumbnails; null when it cannot render. A busy sandbox (503)
+ * is not the template's failure: it is thrown, for the caller to answer as such.
+ */
+export async function renderThumbnail(template: PreviewableTemplate): Promise<string | null> {
   try {
     return (await renderTemplate(template, await previewVariables(template))).html;
-  } catch {
-    return `<!DOCTYPE html><html><body style="margin:0;display:grid;place-items:center;height:100vh;font:14px system-ui;color:#78716c;background:#f5f5f4">Preview unavailable</body></html>`;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 503) throw error;
+    return null;
   }
 }
 

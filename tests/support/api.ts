@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
+import { createLocalSessionToken, LOCAL_SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from "@/lib/auth/session";
 import { createAccount } from "@/lib/db/accounts";
 import { createApiKey } from "@/lib/db/api-keys";
 import { getDb } from "@/lib/db/client";
 import { addLibraryEntry } from "@/lib/db/library";
+import { createSession } from "@/lib/db/sessions";
 import { billingPeriod, type PlanName } from "@/lib/plans";
 
 export const BASE = "http://localhost:3000";
@@ -56,6 +58,12 @@ export async function createUser(plan: PlanName = "free"): Promise<TestUser> {
 }
 
 export const auth = (user: TestUser) => ({ "x-api-key": user.key });
+
+/** A `Cookie` header value of a live local session, as signing in makes it. */
+export async function sessionCookie(accountId: string): Promise<string> {
+  const session = await createSession(accountId, SESSION_MAX_AGE_SECONDS);
+  return `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ accountId, sessionId: session.id, expiresAt: session.expires_at })}`;
+}
 
 export async function catalogueId(slug: string): Promise<string> {
   const [row] = await getDb()<{ id: string }[]>`select id from templates where slug = ${slug} and owner_account_id is null`;

@@ -20,9 +20,14 @@
  * the only globals are ECMAScript built-ins plus a no-op `console`, and the
  * `require` handed to the template module resolves exactly three names.
  *
- * Warm contexts: one sandbox per cacheKey (templateId:version) in a small
- * LRU. A warm sandbox already holds React and the React Email components, so
- * a repeat render costs ~2-3 ms instead of ~40-60 ms.
+ * Warm contexts: one sandbox per cacheKey (templateId:version) in an LRU
+ * whose WebAssembly memory together stays under MAX_WARM_MEMORY_BYTES. A warm
+ * sandbox already holds React and the React Email components, so a repeat
+ * render costs ~2-3 ms instead of ~40-60 ms. WebAssembly memory never
+ * shrinks: a render that needed a large heap leaves its sandbox that large
+ * after QuickJS has freed everything (when its own accounting,
+ * computeMemoryUsage, sees only the live heap), so the size of the linear
+ * memory is what is measured, after every render.
  *
  * Isolation guarantees:
  *  - across cacheKeys: nothing is shared (separate WebAssembly instances);
@@ -47,13 +52,11 @@ import {
   type QuickJSWASMModule,
 } from "quickjs-emscripten";
 import { finalizeEmailHtml } from "./finalize";
-import type { EngineResult, EngineStats, SandboxErrorKind, SandboxLimits } from "./types";
+import { MAX_WARM_MEMORY_BYTES, type EngineResult, type EngineStats, type SandboxErrorKind, type SandboxLimits } from "./types";
 
 /** Source of runtime.generated.js, inlined by scripts/build-sandbox-runtime.ts when bundling the worker. */
 declare const __LETTERPRESS_SANDBOX_RUNTIME__: string;
 
-/** Number of warm contexts kept (one per cacheKey). */
-const MAX_WARM_CONTEXTS = 32;
 /**
  * QuickJS stack limit. QuickJS frames also use the host's native stack (about
  * twice as much) and Emscripten's shadow stack (~5 MB in this build), so this
@@ -64,8 +67,11 @@ const MAX_WARM_CONTEXTS = 32;
 const MAX_STACK_BYTES = 1024 * 1024;
 /** Deadline for evaluating the (trusted) runtime bundle in a fresh context. */
 const RUNTIME_LOAD_TIMEOUT_MS = 10_000;
-/** Warm sandboxes whose WebAssembly memory grew beyond this are recycled after the render. */
-const RECYCLE_ABOVE_BYTES = 32 * 1024 * 1024;
+/**
+ * Sandboxes whose WebAssembly memory grew beyond this during a render are recycled after it: the initial 16 MB
+ * hold the runtime and an ordinary render, so a sandbox past this kept a large template's peak heap.
+ */
+const RECYCLE_ABOVE_BYTES = 24 * 1024 * 1024;
 /** Upper bound on leftover macrotasks drained after a render settles. */
 const MAX_DRAIN_TASKS = 64;
 
@@ -138,7 +144,13 @@ function retire(sandbox: Sandbox): void {
 }
 
 export function engineStats(): EngineStats {
-  return { warmContexts: warm.size, ...stats };
+  return { warmContexts: warm.size, warmMemoryBytes: warmMemoryBytes(), ...stats };
+}
+
+function warmMemoryBytes(): number {
+  let total = 0;
+  for (const sandbox of warm.values()) total += sandbox.memory.buffer.byteLength;
+  return total;
 }
 
 function classifyMessage(message: string): SandboxErrorKind | null {
@@ -360,11 +372,7 @@ async function acquire(cacheKey: string, code: string, limits: SandboxLimits): P
       creating.set(cacheKey, pending);
       const sandbox = await pending;
       warm.set(cacheKey, sandbox);
-      while (warm.size > MAX_WARM_CONTEXTS) {
-        const oldest = warm.values().next().value;
-        if (!oldest) break;
-        retire(oldest);
-      }
+      evictOverMemoryCap();
       return sandbox;
     }
     // Another call is creating this sandbox: wait for it, then re-check
@@ -381,6 +389,17 @@ function release(sandbox: Sandbox, failure: Failure | null): void {
   // memory while warm: recycle it instead.
   const bloated = sandbox.memory.buffer.byteLength > RECYCLE_ABOVE_BYTES;
   if (limitHit || sandbox.poisoned || bloated) retire(sandbox);
+  else evictOverMemoryCap();
+}
+
+/** Retires the least recently used warm sandboxes until the rest fit in MAX_WARM_MEMORY_BYTES. */
+function evictOverMemoryCap(): void {
+  let total = warmMemoryBytes();
+  for (const sandbox of warm.values()) {
+    if (total <= MAX_WARM_MEMORY_BYTES) break;
+    total -= sandbox.memory.buffer.byteLength;
+    retire(sandbox);
+  }
 }
 
 function fromError(error: unknown): EngineResult {

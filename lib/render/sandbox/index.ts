@@ -18,6 +18,9 @@
  * queue of slow templates delays another account's render by at most that
  * many jobs, while a busy owner still has its next job waiting in the worker,
  * which never waits on a busy main thread for it.
+ * The queue is bounded: past MAX_QUEUED_JOBS in all, or MAX_QUEUED_PER_OWNER
+ * of one owner (waiting here or sent), a new job is refused at once with a 503
+ * SANDBOX_BUSY rather than left to wait behind them.
  * It publishes the id and start time of the render it is running in shared
  * memory; the watchdog polls that instead of exchanging messages per render.
  * If the worker is terminated (watchdog) or crashes, the render it was running
@@ -29,9 +32,11 @@
  */
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { errors } from "@/lib/api/errors";
 import { generatedFilePath } from "../generated-file";
 import {
   DEFAULT_SANDBOX_LIMITS,
+  MAX_WARM_MEMORY_BYTES,
   MIN_MEMORY_BYTES,
   type EngineResult,
   type EngineStats,
@@ -42,7 +47,7 @@ import {
   type WorkerRequest,
 } from "./types";
 
-export { DEFAULT_SANDBOX_LIMITS };
+export { DEFAULT_SANDBOX_LIMITS, MAX_WARM_MEMORY_BYTES };
 export type { SandboxErrorKind, SandboxLimits };
 
 export class SandboxRenderError extends Error {
@@ -67,6 +72,15 @@ function watchdogMs(limits: SandboxLimits): number {
 
 /** Jobs of one owner sent to the worker at once (see the top of the file). */
 const MAX_SENT_PER_OWNER = 2;
+/**
+ * Jobs held at once (waiting or sent), in all and of one owner. An ordinary render takes milliseconds, so a full queue
+ * means renders that run to their deadline; one dashboard request has one job queued at a time, so a library page's
+ * thumbnails, loaded a few at a time by the browser, stay well under the owner's share.
+ */
+const MAX_QUEUED_JOBS = 96;
+const MAX_QUEUED_PER_OWNER = 32;
+/** A full queue drains within about a second unless its renders run to their deadlines. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
 
 type Job = {
   owner: string;
@@ -91,12 +105,16 @@ type LiveWorker = {
 };
 
 let live: LiveWorker | null = null;
+/** Jobs submitted and not settled yet (waiting, sent or running), per owner and in all. */
+const queuedPerOwner = new Map<string, number>();
+let queuedTotal = 0;
 /** Jobs not sent to the worker yet, per owner, oldest first; the owner served last goes to the back. */
 const waiting = new Map<string, Job[]>();
 let watchdog: ReturnType<typeof setInterval> | null = null;
 let nextId = 1;
 const zeroStats = (): EngineStats => ({
   warmContexts: 0,
+  warmMemoryBytes: 0,
   contextsCreated: 0,
   contextsDisposedAfterLimit: 0,
   rendersInWarmContext: 0,
@@ -236,8 +254,40 @@ function replace(target: LiveWorker, result: EngineResult): void {
 type RequestWithoutId = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, "id"> : never) : never;
 
 function submit(owner: string, request: RequestWithoutId, limits: SandboxLimits): Promise<EngineResult> {
+  const ownerQueued = queuedPerOwner.get(owner) ?? 0;
+  if (queuedTotal >= MAX_QUEUED_JOBS) {
+    return Promise.reject(errors.sandboxBusy("The template sandbox is busy with other renders; try again in a moment.", BUSY_RETRY_AFTER_SECONDS));
+  }
+  if (ownerQueued >= MAX_QUEUED_PER_OWNER) {
+    return Promise.reject(
+      errors.sandboxBusy(`This account already has ${MAX_QUEUED_PER_OWNER} renders waiting; try again in a moment.`, BUSY_RETRY_AFTER_SECONDS),
+    );
+  }
+  queuedPerOwner.set(owner, ownerQueued + 1);
+  queuedTotal++;
+  let settled = false;
+  const settle = (): void => {
+    if (settled) return;
+    settled = true;
+    queuedTotal--;
+    const left = queuedPerOwner.get(owner)! - 1;
+    if (left === 0) queuedPerOwner.delete(owner);
+    else queuedPerOwner.set(owner, left);
+  };
   return new Promise<EngineResult>((resolve, reject) => {
-    enqueue({ owner, request: { ...request, id: nextId++ } as WorkerRequest, limits, resolve, reject });
+    enqueue({
+      owner,
+      request: { ...request, id: nextId++ } as WorkerRequest,
+      limits,
+      resolve: (result) => {
+        settle();
+        resolve(result);
+      },
+      reject: (error) => {
+        settle();
+        reject(error);
+      },
+    });
   });
 }
 
@@ -259,9 +309,9 @@ function assertNonEmptyString(name: string, value: unknown): asserts value is st
  * Renders the compiled template (output of compileTemplate) with `props`.
  * Resolves with exactly the HTML @react-email/render's
  * `render(<Component {...props} />)` would produce (and its plain text when
- * asked); rejects with
- * SandboxRenderError. `cacheKey` identifies the warm context
- * (templateId:version); a context is never shared between cacheKeys.
+ * asked); rejects with SandboxRenderError, or at once with the ApiError
+ * 503 SANDBOX_BUSY when the queue is full. `cacheKey` identifies the warm
+ * context (templateId:version); a context is never shared between cacheKeys.
  */
 export async function renderInSandbox(opts: {
   /** The account the render is for: accounts take turns in the worker. */
@@ -330,11 +380,12 @@ export async function disposeSandboxes(): Promise<void> {
 export function getSandboxStats(): EngineStats & { workerRestarts: number; watchdogKills: number; queued: number } {
   return {
     warmContexts: workerStats.warmContexts,
+    warmMemoryBytes: workerStats.warmMemoryBytes,
     contextsCreated: pastStats.contextsCreated + workerStats.contextsCreated,
     contextsDisposedAfterLimit: pastStats.contextsDisposedAfterLimit + workerStats.contextsDisposedAfterLimit,
     rendersInWarmContext: pastStats.rendersInWarmContext + workerStats.rendersInWarmContext,
     workerRestarts,
     watchdogKills,
-    queued: (live?.inFlight.length ?? 0) + [...waiting.values()].reduce((total, queue) => total + queue.length, 0),
+    queued: queuedTotal,
   };
 }

@@ -13,11 +13,16 @@ export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   maxOutputBytes: 5 * 1024 * 1024,
 });
 
+/** The WebAssembly memory all warm sandboxes may hold together (each holds at least 16 MB): the least recently used go. */
+export const MAX_WARM_MEMORY_BYTES = 256 * 1024 * 1024;
+
 /** The WebAssembly QuickJS build needs 16 MB of initial memory; the runtime needs a little on top. */
 export const MIN_MEMORY_BYTES = 20 * 1024 * 1024;
 
 export type EngineStats = {
   warmContexts: number;
+  /** WebAssembly memory held by the warm contexts, in bytes. */
+  warmMemoryBytes: number;
   contextsCreated: number;
   contextsDisposedAfterLimit: number;
   rendersInWarmContext: number;

@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { clientAddress } from "@/lib/api/client-address";
 import { ApiError } from "@/lib/api/errors";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
-import { previewVariables } from "@/lib/dashboard/preview";
+import { admitPreview, previewVariables } from "@/lib/dashboard/preview";
 import { listSendingDomains } from "@/lib/db/domains";
 import { findLibraryTemplate } from "@/lib/db/templates";
 import { renderTemplate } from "@/lib/render";
@@ -23,13 +25,19 @@ export default async function TemplatePage({ params, searchParams }: { params: P
   if (!template) notFound();
   const created = (await searchParams).created === "1";
 
-  const [sample, domains] = await Promise.all([previewVariables(template), listSendingDomains(account.id)]);
-  // The first preview is rendered here with the sample values, so the page arrives complete; edits then go through
-  // POST /api/v1/templates/{id}/render from the browser.
+  const [admission, domains] = await Promise.all([
+    admitPreview(account.id, clientAddress(await headers())).catch((error: unknown) => error),
+    listSendingDomains(account.id),
+  ]);
+  // The first preview is rendered here with the sample values (counted as a dashboard preview), so the page arrives
+  // complete; edits then go through POST /api/v1/templates/{id}/render from the browser.
+  let sample: Record<string, unknown> = {};
   let initialHtml: string | null = null;
   let initialText: string | null = null;
   let initialError: string | null = null;
   try {
+    if (admission !== undefined) throw admission;
+    sample = await previewVariables(template);
     const rendered = await renderTemplate(template, sample, { plainText: true });
     initialHtml = rendered.html;
     initialText = rendered.text ?? null;

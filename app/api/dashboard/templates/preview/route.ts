@@ -1,28 +1,26 @@
-import { NextResponse, type NextRequest } from "next/server";
+import { NextResponse } from "next/server";
 import { z } from "zod";
-import { getCurrentAccount } from "@/lib/auth/current";
-import { getConfig } from "@/lib/config";
-import { renderDraft } from "@/lib/dashboard/preview";
+import { clientAddress } from "@/lib/api/client-address";
+import { errors } from "@/lib/api/errors";
+import { rateLimitExceeded, withApiAuth } from "@/lib/api/with-api-auth";
+import { admitPreview, renderDraft } from "@/lib/dashboard/preview";
+import { billingPeriod } from "@/lib/plans";
 
 // POST /api/dashboard/templates/preview – the New template editor's live preview: compiles unsaved TSX and renders it
 // in the same WebAssembly sandbox as saved user templates. Signed-in dashboard users only, same origin only.
+// A preview is not an API call: editing would otherwise spend a free month's calls in an afternoon. But it renders
+// whatever code and variables it is sent, as POST /render does, so once the month's calls are used up it answers
+// /render's 429 too. Limited per minute, per account and per address (PREVIEW_LIMITS).
 
 const bodySchema = z.object({
   code: z.string().max(1_000_000),
   variables: z.record(z.string(), z.unknown()).nullable().default(null),
 });
 
-export async function POST(request: NextRequest) {
-  const account = await getCurrentAccount();
-  if (!account) return NextResponse.json({ error: "Authentication required", code: "UNAUTHORIZED", success: false }, { status: 401 });
-  const origin = request.headers.get("origin");
-  if (origin !== null && origin !== request.nextUrl.origin && origin !== new URL(getConfig().siteUrl).origin) {
-    return NextResponse.json({ error: "Cross-site request refused", code: "CSRF_REJECTED", success: false }, { status: 403 });
-  }
-  const parsed = bodySchema.safeParse(await request.json().catch(() => null));
-  if (!parsed.success) {
-    return NextResponse.json({ error: "Invalid request body", code: "VALIDATION_ERROR", success: false }, { status: 400 });
-  }
-  const result = await renderDraft(account.id, parsed.data.code, parsed.data.variables);
+export const POST = withApiAuth({ metered: false, body: bodySchema }, async ({ request, caller, body }) => {
+  if (caller.via !== "session") throw errors.unauthorized();
+  if (caller.quota !== null && caller.used >= caller.quota) throw rateLimitExceeded(caller, billingPeriod().reset);
+  await admitPreview(caller.accountId, clientAddress(request.headers));
+  const result = await renderDraft(caller.accountId, body.code, body.variables);
   return NextResponse.json(result, { headers: { "cache-control": "no-store" } });
-}
+});

@@ -1,28 +1,34 @@
-import type { NextRequest } from "next/server";
-import { getCurrentAccount } from "@/lib/auth/current";
-import { renderThumbnail } from "@/lib/dashboard/preview";
+import { clientAddress } from "@/lib/api/client-address";
+import { errors } from "@/lib/api/errors";
+import { withApiAuth } from "@/lib/api/with-api-auth";
+import { admitPreview, renderThumbnail, THUMBNAIL_UNAVAILABLE_HTML } from "@/lib/dashboard/preview";
 import { findTemplateForAccount } from "@/lib/db/templates";
-import { uuidSchema } from "@/lib/schemas/common";
 
 // GET /api/dashboard/templates/{id}/thumbnail – a template rendered with its sample values, for the dashboard's card
 // previews (shown in `<iframe sandbox="">`). Templates in the caller's library and public catalogue templates only.
 // The CSP `sandbox` directive keeps the document in an opaque origin even when the URL is opened directly.
-export async function GET(_request: NextRequest, context: { params: Promise<{ id: string }> }) {
-  const { id } = await context.params;
-  const account = await getCurrentAccount();
-  if (!account) return new Response("Authentication required", { status: 401 });
-  if (!uuidSchema.safeParse(id).success) return new Response("Not found", { status: 404 });
-  const template = await findTemplateForAccount(account.id, id);
+// A thumbnail changes only with its template's version, which its ETag names: the browser asks again with it and an
+// unchanged thumbnail answers 304 without rendering or counting against the preview limits (PREVIEW_LIMITS).
+export const GET = withApiAuth({ metered: false }, async ({ request, caller, params }) => {
+  if (caller.via !== "session") throw errors.unauthorized();
+  const template = await findTemplateForAccount(caller.accountId, params.id);
   const visible = template && (template.in_library || (template.owner_account_id === null && template.is_public));
-  if (!template || !visible) return new Response("Not found", { status: 404 });
+  if (!template || !visible) throw errors.templateNotFound();
+  const etag = `"${template.id}.${template.version}.${template.updated_at.getTime()}"`;
+  const cached = request.headers.get("if-none-match")?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+  if (cached) return new Response(null, { status: 304, headers: { etag, "cache-control": CACHE_CONTROL } });
+  await admitPreview(caller.accountId, clientAddress(request.headers));
   const html = await renderThumbnail(template);
-  return new Response(html, {
+  return new Response(html ?? THUMBNAIL_UNAVAILABLE_HTML, {
     headers: {
       "content-type": "text/html; charset=utf-8",
-      "cache-control": "private, max-age=300",
+      // One that could not render is asked for anew next time.
+      ...(html === null ? { "cache-control": "no-store" } : { "cache-control": CACHE_CONTROL, etag }),
       "content-security-policy": "sandbox; default-src 'none'; img-src * data:; style-src 'unsafe-inline' *; font-src * data:",
       "x-content-type-options": "nosniff",
       "referrer-policy": "no-referrer",
     },
   });
-}
+});
+
+const CACHE_CONTROL = "private, max-age=300";

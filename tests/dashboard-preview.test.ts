@@ -1,0 +1,176 @@
+/**
+ * The dashboard's renders outside the metered API (the editor's live preview, card thumbnails): limited per minute,
+ * per account and per client address, with the counters in PostgreSQL; the live preview refused once the month's API
+ * calls are used up; unchanged thumbnails answered from the browser's cache without a render.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { GET as getThumbnail } from "@/app/api/dashboard/templates/[id]/thumbnail/route";
+import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route";
+import { clientAddress } from "@/lib/api/client-address";
+import { resetConfig } from "@/lib/config";
+import { PREVIEW_LIMITS } from "@/lib/dashboard/preview";
+import { getDb } from "@/lib/db/client";
+import { recordRateLimitHits } from "@/lib/db/rate-limits";
+import { billingPeriod } from "@/lib/plans";
+import { createTemplateFromSource } from "@/lib/user-templates";
+import { auth, BASE, call, createUser, sessionCookie, setApiCallsUsed, type TestUser } from "./support/api";
+
+const HELLO = `import { Html, Body, Text } from "@react-email/components";
+export default function Hello({ name = "there" }: { name?: string }) {
+  return <Html><Body><Text>Hello {name}</Text></Body></Html>;
+}
+Hello.PreviewProps = { name: "Ada" };
+`;
+
+const session = async (user: TestUser, address = "203.0.113.7") => ({
+  cookie: await sessionCookie(user.accountId),
+  origin: BASE,
+  "x-forwarded-for": address,
+});
+
+const preview = async (user: TestUser, address?: string) =>
+  call(postPreview, "/api/dashboard/templates/preview", { method: "POST", headers: await session(user, address), body: { code: HELLO, variables: { name: "Grace" } } });
+
+const thumbnail = async (user: TestUser, id: string, headers: Record<string, string> = {}) =>
+  call(getThumbnail, `/api/dashboard/templates/${id}/thumbnail`, { headers: { ...(await session(user)), ...headers }, params: { id } });
+
+/** Fills a bucket up to `hits` in the current window; first waits out a window about to end, so the test stays in one. */
+async function fillBucket(bucket: string, hits: number): Promise<void> {
+  const msLeft = PREVIEW_LIMITS.windowSeconds * 1000 - (Date.now() % (PREVIEW_LIMITS.windowSeconds * 1000));
+  if (msLeft < 5_000) await new Promise((resolve) => setTimeout(resolve, msLeft + 100));
+  const [{ hits: now }] = await recordRateLimitHits([bucket], PREVIEW_LIMITS.windowSeconds);
+  await getDb()`update rate_limit_windows set hits = ${hits} where bucket = ${bucket} and hits = ${now}`;
+}
+
+const previewLimitBody = (limit: number, per: string, retryAfter: number) => ({
+  error: "Preview limit exceeded",
+  code: "RATE_LIMIT_EXCEEDED",
+  success: false,
+  message: `Dashboard previews are limited to ${limit} a minute per ${per}. Try again in ${retryAfter} seconds.`,
+  details: { limit, remaining: 0, resetInSeconds: retryAfter },
+});
+
+describe("the editor's live preview", () => {
+  it("renders for a signed-in account with API calls left, without spending any", async () => {
+    const user = await createUser("free");
+    await setApiCallsUsed(user, 499);
+    const result = await preview(user);
+    expect({ status: result.status, ok: result.body.ok, variables: result.body.variables }).toEqual({ status: 200, ok: true, variables: { name: "Grace" } });
+    expect(result.body.html).toContain("Hello <!-- -->Grace");
+    const [usage] = await getDb()<{ count: number }[]>`
+      select count from usage_counters where account_id = ${user.accountId} and metric = 'api_calls' and period_start = ${billingPeriod().start}`;
+    expect(usage.count).toBe(499);
+  });
+
+  it("answers /render's 429 once the month's API calls are used up", async () => {
+    const user = await createUser("free");
+    await setApiCallsUsed(user, 500);
+    const result = await preview(user);
+    const reset = billingPeriod().reset.toISOString();
+    expect({ status: result.status, retryAfter: Number(result.headers.get("retry-after")) > 0, body: result.body }).toEqual({
+      status: 429,
+      retryAfter: true,
+      body: {
+        error: "API usage limit exceeded",
+        code: "RATE_LIMIT_EXCEEDED",
+        message: `Your free plan includes 500 API calls per month. The limit resets at ${reset}; upgrade for unlimited calls.`,
+        details: { limit: 500, remaining: 0, reset, resetInSeconds: Number(result.headers.get("retry-after")) },
+        upgrade_url: "http://localhost:3000/dashboard/billing",
+        documentation: "http://localhost:3000/docs#rate-limits",
+      },
+    });
+  });
+
+  it(`refuses the ${PREVIEW_LIMITS.perAccount + 1}st preview of an account within a minute, with Retry-After`, async () => {
+    const user = await createUser("annual");
+    await fillBucket(`preview:account:${user.accountId}`, PREVIEW_LIMITS.perAccount - 1);
+    expect((await preview(user)).status).toBe(200);
+    const refused = await preview(user);
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect({ status: refused.status, body: refused.body }).toEqual({ status: 429, body: previewLimitBody(PREVIEW_LIMITS.perAccount, "account", retryAfter) });
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(PREVIEW_LIMITS.windowSeconds);
+  });
+
+  it(`refuses previews past ${PREVIEW_LIMITS.perAddress} a minute from one address, whichever accounts ask`, async () => {
+    const address = "198.51.100.23";
+    await fillBucket(`preview:address:${address}`, PREVIEW_LIMITS.perAddress);
+    const freshSignUp = await createUser("free");
+    const refused = await preview(freshSignUp, address);
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 429,
+      body: previewLimitBody(PREVIEW_LIMITS.perAddress, "network address", Number(refused.headers.get("retry-after"))),
+    });
+    expect((await preview(freshSignUp, "198.51.100.24")).status).toBe(200);
+  });
+
+  it("counts concurrent previews exactly (one statement in the database, not read then written)", async () => {
+    const user = await createUser("annual");
+    const bucket = `preview:account:${user.accountId}`;
+    await fillBucket(bucket, 0);
+    const hits = await Promise.all(Array.from({ length: 25 }, () => recordRateLimitHits([bucket], PREVIEW_LIMITS.windowSeconds)));
+    expect(hits.map(([hit]) => hit.hits).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+  });
+
+  it("keeps no rows of ended windows: a hit that opens a window deletes them", async () => {
+    await getDb()`insert into rate_limit_windows (bucket, window_end, hits) values ('preview:address:192.0.2.1', now() - interval '1 minute', 5)`;
+    const user = await createUser("annual");
+    await recordRateLimitHits([`preview:account:${user.accountId}`], PREVIEW_LIMITS.windowSeconds);
+    const [ended] = await getDb()<{ rows: number }[]>`select count(*)::int as rows from rate_limit_windows where window_end <= now()`;
+    expect(ended.rows).toBe(0);
+  });
+
+  it("is for the dashboard's session only: an API key gets 401", async () => {
+    const user = await createUser("annual");
+    const result = await call(postPreview, "/api/dashboard/templates/preview", { method: "POST", headers: auth(user), body: { code: HELLO } });
+    expect({ status: result.status, body: result.body }).toEqual({ status: 401, body: { error: "Authentication required", code: "UNAUTHORIZED", success: false } });
+  });
+});
+
+describe("thumbnails", () => {
+  it("answers an unchanged thumbnail 304 from its ETag, without rendering or counting", async () => {
+    const user = await createUser("annual");
+    const template = await createTemplateFromSource(user.accountId, { name: "Hello", description: "", code: HELLO });
+    const first = await thumbnail(user, template.id);
+    const etag = first.headers.get("etag");
+    expect({ status: first.status, cacheControl: first.headers.get("cache-control"), hasEtag: Boolean(etag) }).toEqual({
+      status: 200,
+      cacheControl: "private, max-age=300",
+      hasEtag: true,
+    });
+    expect(first.text).toContain("Hello <!-- -->Ada");
+    const bucket = `preview:account:${user.accountId}`;
+    await fillBucket(bucket, PREVIEW_LIMITS.perAccount);
+    const again = await thumbnail(user, template.id, { "if-none-match": etag! });
+    expect({ status: again.status, text: again.text, etag: again.headers.get("etag") }).toEqual({ status: 304, text: "", etag });
+    const [row] = await getDb()<{ hits: number }[]>`select hits from rate_limit_windows where bucket = ${bucket} and window_end > now()`;
+    expect(row.hits).toBe(PREVIEW_LIMITS.perAccount);
+    // A thumbnail not in the browser's cache must render, and the account is at its limit.
+    const refused = await thumbnail(user, template.id);
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 429,
+      body: previewLimitBody(PREVIEW_LIMITS.perAccount, "account", Number(refused.headers.get("retry-after"))),
+    });
+  });
+});
+
+describe("the client's address", () => {
+  afterEach(() => {
+    delete process.env.VERCEL;
+    resetConfig();
+  });
+
+  it("is X-Forwarded-For's first entry on Vercel; elsewhere x-real-ip, else the entry Next or the last proxy added", () => {
+    const headers = (entries: Record<string, string>) => new Headers(entries);
+    const offVercel = [
+      clientAddress(headers({ "x-forwarded-for": "198.51.100.1, 203.0.113.9" })),
+      clientAddress(headers({ "x-forwarded-for": "198.51.100.1", "x-real-ip": "203.0.113.5" })),
+      clientAddress(headers({ "x-forwarded-for": "not an address" })),
+      clientAddress(headers({})),
+    ];
+    process.env.VERCEL = "1";
+    resetConfig();
+    const onVercel = clientAddress(headers({ "x-forwarded-for": "2001:db8::1, 203.0.113.9", "x-real-ip": "203.0.113.5" }));
+    expect({ offVercel, onVercel }).toEqual({ offVercel: ["203.0.113.9", "203.0.113.5", null, null], onVercel: "2001:db8::1" });
+  });
+});
