@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { variablesSchema } from "@/lib/schemas/common";
 import { emailUsageSchema } from "@/lib/schemas/usage";
 
 export const MAX_RECIPIENTS = 50;
@@ -115,7 +116,7 @@ export const sendRequestSchema = z
         else if (parseFromAddress(value) === null) ctx.addIssue({ code: "custom", message: 'from must be "address@domain" or "Name <address@domain>"' });
       })
       .optional(),
-    variables: z.record(z.string(), z.unknown(), { error: "variables must be an object" }).default({}),
+    variables: variablesSchema,
     text: z.string({ error: "text must be a string" }).optional(),
     headers: headersSchema.optional(),
     attachments: z.array(attachmentSchema, { error: "attachments must be an array" }).optional(),
