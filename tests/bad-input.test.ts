@@ -39,6 +39,24 @@ describe("bad input never gets a 500 or an HTML page", () => {
       ["format in capitals", '{"format":"HTML"}', 400, validation([{ field: "format", message: 'format must be "html" or "react"' }])],
       ["plain_text as a string", '{"plain_text":"yes"}', 400, validation([{ field: "plain_text", message: "plain_text must be a boolean" }])],
       [
+        "an unpaired surrogate inside a list",
+        '{"variables":{"list":[{"a":"x"},{"b":"\\ud800"}]}}',
+        400,
+        validation([{ field: "variables.list.1.b", message: "must be valid Unicode text: it holds an unpaired surrogate" }]),
+      ],
+      [
+        "a key with an unpaired surrogate",
+        '{"variables":{"ok":{"\\udc00":1}}}',
+        400,
+        validation([{ field: "variables.ok", message: "holds a key that is not valid Unicode text (an unpaired surrogate)" }]),
+      ],
+      [
+        "lists nested 40 deep",
+        `{"variables":{"deep":${"[".repeat(40)}${"]".repeat(40)}}}`,
+        400,
+        validation([{ field: ["variables", "deep", ...Array(30).fill("0")].join("."), message: "nests deeper than 32 levels" }]),
+      ],
+      [
         "several problems at once",
         '{"variables":"x","format":1,"plain_text":0}',
         400,
@@ -70,6 +88,33 @@ describe("bad input never gets a 500 or an HTML page", () => {
     const result = await call(postRender, `/api/v1/templates/${template_id}/render`, { method: "POST", params: { id: template_id }, headers: auth(user), body: "" });
     expect(result.status).toBe(200);
     expect(result.body.html).toMatch(/^<!DOCTYPE html/);
+  });
+
+  const TOO_MANY_VALUES = validation([
+    { field: "body", message: "holds more than 1,000,000 JSON values (objects, arrays, strings, numbers, booleans and nulls)" },
+  ]);
+  const VARIABLES_TOO_LARGE = validation([{ field: "variables", message: "variables must be at most 1 MB (1,048,576 bytes) as JSON" }]);
+
+  it("answers the issue's 9.8 MB body of 29 nested levels holding 4.9 million zeros at once", async () => {
+    const user = await createUser("monthly");
+    const { template_id } = await addToLibrary(user, "welcome");
+    const body = `{"variables":${'{"a":'.repeat(26)}[${"0,".repeat(4_900_000 - 1)}0]${"}".repeat(26)}}`;
+    const started = performance.now();
+    const result = await call(postRender, `/api/v1/templates/${template_id}/render`, { method: "POST", params: { id: template_id }, headers: auth(user), body });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual(TOO_MANY_VALUES);
+  });
+
+  it("takes a body of 1,000,000 JSON values and refuses one more", async () => {
+    const user = await createUser("monthly");
+    const { template_id } = await addToLibrary(user, "welcome");
+    // The body object, variables and the list are three values; the zeros make up the rest.
+    const withValues = (count: number) => `{"variables":{"n":[${"0,".repeat(count - 4)}0]}}`;
+    const render = (body: string) => call(postRender, `/api/v1/templates/${template_id}/render`, { method: "POST", params: { id: template_id }, headers: auth(user), body });
+    // Past the count, this body is still refused for its size: about 2 MB of variables.
+    expect((await render(withValues(1_000_000))).body).toEqual(VARIABLES_TOO_LARGE);
+    expect((await render(withValues(1_000_001))).body).toEqual(TOO_MANY_VALUES);
   });
 
   it("a body declared over 10 MB answers 413 without being read", async () => {
