@@ -48,9 +48,9 @@ function placeholders(declarations: VariableDeclaration[]): Record<string, unkno
 }
 
 /** The template rendered with its sample values, for card thumbnails; a neutral placeholder if it cannot render. */
-export async function renderThumbnail(template: PreviewableTemplate): Promise<string> {
+export async function renderThumbnail(accountId: string, template: PreviewableTemplate): Promise<string> {
   try {
-    return (await renderTemplate(template, await previewVariables(template))).html;
+    return (await renderTemplate(template, await previewVariables(template), { accountId })).html;
   } catch {
     return `<!DOCTYPE html><html><body style="margin:0;display:grid;place-items:center;height:100vh;font:14px system-ui;color:#78716c;background:#f5f5f4">Preview unavailable</body></html>`;
   }

@@ -30,7 +30,7 @@ export default async function TemplatePage({ params, searchParams }: { params: P
   let initialText: string | null = null;
   let initialError: string | null = null;
   try {
-    const rendered = await renderTemplate(template, sample, { plainText: true });
+    const rendered = await renderTemplate(template, sample, { accountId: account.id, plainText: true });
     initialHtml = rendered.html;
     initialText = rendered.text ?? null;
   } catch (error) {

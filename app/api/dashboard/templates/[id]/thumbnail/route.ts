@@ -15,7 +15,7 @@ export async function GET(_request: NextRequest, context: { params: Promise<{ id
   const template = await findTemplateForAccount(account.id, id);
   const visible = template && (template.in_library || (template.owner_account_id === null && template.is_public));
   if (!template || !visible) return new Response("Not found", { status: 404 });
-  const html = await renderThumbnail(template);
+  const html = await renderThumbnail(account.id, template);
   return new Response(html, {
     headers: {
       "content-type": "text/html; charset=utf-8",

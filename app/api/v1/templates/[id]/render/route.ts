@@ -15,7 +15,7 @@ export const POST = withApiAuth(
         react: applyVariablesToSource(template.code, resolveVariables(template, body.variables)),
       };
     }
-    const json = await renderTemplateAsJson(template, body.variables, { plainText: body.plain_text }, { success: true });
+    const json = await renderTemplateAsJson(template, body.variables, { accountId: caller.accountId, plainText: body.plain_text }, { success: true });
     return new Response(json, { headers: { "Content-Type": "application/json" } });
   },
 );
