@@ -40,8 +40,19 @@ function entry<S extends z.ZodObject<any>>(
 }
 
 const AUTHOR = "Letterpress";
+// Every variable has a bound, so an oversized one is a 400 before any render: long enough for any real value, short
+// enough that a render stays small (50 articles of the longest fields make well under 1 MB of HTML).
+const LINE_CHARS = 200; // names, labels, codes, dates
+const EMAIL_CHARS = 320; // an address's maximum
+const ADDRESS_CHARS = 1_000; // a postal address
+const PARAGRAPH_CHARS = 5_000; // an intro, an article's summary
+const URL_CHARS = 2_048;
+const MAX_ARTICLES = 50;
+const MAX_ITEMS = 100;
+const tooLong = (max: number) => `must be at most ${max.toLocaleString("en-US")} characters`;
+const text = (max: number) => z.string().max(max, tooLong(max));
 // Links and images in an email must be web URLs: a `javascript:` or `data:` URL from a variable is refused.
-const httpUrl = () => z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+const httpUrl = () => z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(URL_CHARS, tooLong(URL_CHARS));
 /** An http(s) URL, or "" for none (the template then leaves out the logo or link). */
 const optionalHttpUrl = () => z.union([z.literal(""), httpUrl()]).default("");
 const COMPANY_ADDRESS = "Acme Inc., 123 Market Street, San Francisco, CA 94103";
@@ -59,13 +70,13 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/welcome.tsx",
     component: Welcome,
     variables: z.object({
-      userName: z.string().default("there"),
-      productName: z.string().default("Acme"),
+      userName: text(LINE_CHARS).default("there"),
+      productName: text(LINE_CHARS).default("Acme"),
       logoUrl: optionalHttpUrl(),
       dashboardUrl: httpUrl().default("https://example.com/dashboard"),
       docsUrl: httpUrl().default("https://example.com/docs"),
-      supportEmail: z.string().default("support@example.com"),
-      companyAddress: z.string().default(COMPANY_ADDRESS),
+      supportEmail: text(EMAIL_CHARS).default("support@example.com"),
+      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
     }),
   }),
   entry({
@@ -81,12 +92,12 @@ export const catalogue: CatalogueEntry[] = [
     component: VerifyEmail,
     variables: z.object({
       verifyUrl: httpUrl(),
-      userName: z.string().default("there"),
-      productName: z.string().default("Acme"),
+      userName: text(LINE_CHARS).default("there"),
+      productName: text(LINE_CHARS).default("Acme"),
       logoUrl: optionalHttpUrl(),
-      verificationCode: z.string().default(""),
+      verificationCode: text(LINE_CHARS).default(""),
       expiresInHours: z.number().default(24),
-      companyAddress: z.string().default(COMPANY_ADDRESS),
+      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
     }),
   }),
   entry({
@@ -102,12 +113,12 @@ export const catalogue: CatalogueEntry[] = [
     component: MagicLink,
     variables: z.object({
       loginUrl: httpUrl(),
-      productName: z.string().default("Acme"),
+      productName: text(LINE_CHARS).default("Acme"),
       logoUrl: optionalHttpUrl(),
-      userEmail: z.string().default(""),
-      loginCode: z.string().default(""),
+      userEmail: text(EMAIL_CHARS).default(""),
+      loginCode: text(LINE_CHARS).default(""),
       expiresInMinutes: z.number().default(15),
-      companyAddress: z.string().default(COMPANY_ADDRESS),
+      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
     }),
   }),
   entry({
@@ -123,13 +134,13 @@ export const catalogue: CatalogueEntry[] = [
     component: PasswordReset,
     variables: z.object({
       resetUrl: httpUrl(),
-      userName: z.string().default("there"),
-      productName: z.string().default("Acme"),
+      userName: text(LINE_CHARS).default("there"),
+      productName: text(LINE_CHARS).default("Acme"),
       logoUrl: optionalHttpUrl(),
       expiresInMinutes: z.number().default(60),
-      requestedFrom: z.string().default(""),
-      supportEmail: z.string().default("support@example.com"),
-      companyAddress: z.string().default(COMPANY_ADDRESS),
+      requestedFrom: text(LINE_CHARS).default(""),
+      supportEmail: text(EMAIL_CHARS).default("support@example.com"),
+      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
     }),
   }),
   entry({
@@ -145,14 +156,14 @@ export const catalogue: CatalogueEntry[] = [
     component: TeamInvite,
     variables: z.object({
       inviteUrl: httpUrl(),
-      inviterName: z.string().default("A teammate"),
-      inviterEmail: z.string().default(""),
-      teamName: z.string().default("their team"),
-      productName: z.string().default("Acme"),
+      inviterName: text(LINE_CHARS).default("A teammate"),
+      inviterEmail: text(EMAIL_CHARS).default(""),
+      teamName: text(LINE_CHARS).default("their team"),
+      productName: text(LINE_CHARS).default("Acme"),
       logoUrl: optionalHttpUrl(),
-      role: z.string().default("Member"),
+      role: text(LINE_CHARS).default("Member"),
       expiresInDays: z.number().default(7),
-      companyAddress: z.string().default(COMPANY_ADDRESS),
+      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
     }),
   }),
   entry({
@@ -167,26 +178,26 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/receipt.tsx",
     component: Receipt,
     variables: z.object({
-      orderId: z.string(),
+      orderId: text(LINE_CHARS),
       items: z.array(
         z.object({
-          name: z.string(),
+          name: text(LINE_CHARS),
           quantity: z.number(),
           unitPrice: z.number(),
         }),
-      ),
-      customerName: z.string().default("there"),
-      storeName: z.string().default("Acme Store"),
+      ).max(MAX_ITEMS, `must list at most ${MAX_ITEMS} items`),
+      customerName: text(LINE_CHARS).default("there"),
+      storeName: text(LINE_CHARS).default("Acme Store"),
       logoUrl: optionalHttpUrl(),
-      orderDate: z.string().default(""),
-      currencySymbol: z.string().default("$"),
+      orderDate: text(LINE_CHARS).default(""),
+      currencySymbol: text(LINE_CHARS).default("$"),
       shippingAmount: z.number().default(0),
       taxAmount: z.number().default(0),
       discountAmount: z.number().default(0),
-      paymentMethod: z.string().default(""),
+      paymentMethod: text(LINE_CHARS).default(""),
       orderUrl: optionalHttpUrl(),
-      supportEmail: z.string().default("support@example.com"),
-      companyAddress: z.string().default(COMPANY_ADDRESS),
+      supportEmail: text(EMAIL_CHARS).default("support@example.com"),
+      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
     }),
   }),
   entry({
@@ -202,17 +213,17 @@ export const catalogue: CatalogueEntry[] = [
     component: OrderShipped,
     variables: z.object({
       trackingUrl: httpUrl(),
-      orderId: z.string().default("0000"),
-      customerName: z.string().default("there"),
-      storeName: z.string().default("Acme Store"),
+      orderId: text(LINE_CHARS).default("0000"),
+      customerName: text(LINE_CHARS).default("there"),
+      storeName: text(LINE_CHARS).default("Acme Store"),
       logoUrl: optionalHttpUrl(),
-      carrier: z.string().default("UPS"),
-      trackingNumber: z.string().default(""),
-      estimatedDelivery: z.string().default(""),
-      shippingAddress: z.string().default(""),
+      carrier: text(LINE_CHARS).default("UPS"),
+      trackingNumber: text(LINE_CHARS).default(""),
+      estimatedDelivery: text(LINE_CHARS).default(""),
+      shippingAddress: text(ADDRESS_CHARS).default(""),
       itemCount: z.number().default(1),
-      supportEmail: z.string().default("support@example.com"),
-      companyAddress: z.string().default(COMPANY_ADDRESS),
+      supportEmail: text(EMAIL_CHARS).default("support@example.com"),
+      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
     }),
   }),
   entry({
@@ -229,28 +240,26 @@ export const catalogue: CatalogueEntry[] = [
     variables: z.object({
       articles: z.array(
         z.object({
-          title: z.string(),
-          summary: z.string(),
+          title: text(LINE_CHARS),
+          summary: text(PARAGRAPH_CHARS),
           url: httpUrl(),
           imageUrl: httpUrl().optional(),
-          imageAlt: z.string().optional(),
+          imageAlt: text(LINE_CHARS).optional(),
         }),
-      ),
+      ).max(MAX_ARTICLES, `must list at most ${MAX_ARTICLES} articles`),
       unsubscribeUrl: httpUrl(),
-      brandName: z.string().default("Acme"),
+      brandName: text(LINE_CHARS).default("Acme"),
       logoUrl: optionalHttpUrl(),
-      issueTitle: z.string().default("What's new this month"),
+      issueTitle: text(LINE_CHARS).default("What's new this month"),
       issueNumber: z.number().default(0),
-      issueDate: z.string().default(""),
-      intro: z
-        .string()
-        .default(
-          "Here's a round-up of what we've been working on, and a few things we think you'll enjoy.",
-        ),
-      ctaLabel: z.string().default("Read more on our blog"),
+      issueDate: text(LINE_CHARS).default(""),
+      intro: text(PARAGRAPH_CHARS).default(
+        "Here's a round-up of what we've been working on, and a few things we think you'll enjoy.",
+      ),
+      ctaLabel: text(LINE_CHARS).default("Read more on our blog"),
       ctaUrl: httpUrl().default("https://example.com/blog"),
       webVersionUrl: optionalHttpUrl(),
-      companyAddress: z.string().default(COMPANY_ADDRESS),
+      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
     }),
   }),
   entry({
@@ -266,16 +275,16 @@ export const catalogue: CatalogueEntry[] = [
     component: UsageAlert,
     variables: z.object({
       upgradeUrl: httpUrl(),
-      userName: z.string().default("there"),
-      productName: z.string().default("Acme"),
+      userName: text(LINE_CHARS).default("there"),
+      productName: text(LINE_CHARS).default("Acme"),
       logoUrl: optionalHttpUrl(),
-      metricName: z.string().default("API requests"),
+      metricName: text(LINE_CHARS).default("API requests"),
       used: z.number().default(8000),
       limit: z.number().default(10000),
-      planName: z.string().default("Free"),
-      periodEnd: z.string().default(""),
+      planName: text(LINE_CHARS).default("Free"),
+      periodEnd: text(LINE_CHARS).default(""),
       usageUrl: optionalHttpUrl(),
-      companyAddress: z.string().default(COMPANY_ADDRESS),
+      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
     }),
   }),
   entry({
@@ -291,15 +300,15 @@ export const catalogue: CatalogueEntry[] = [
     component: TrialEnding,
     variables: z.object({
       billingUrl: httpUrl(),
-      userName: z.string().default("there"),
-      productName: z.string().default("Acme"),
+      userName: text(LINE_CHARS).default("there"),
+      productName: text(LINE_CHARS).default("Acme"),
       logoUrl: optionalHttpUrl(),
       daysLeft: z.number().default(3),
-      trialEndDate: z.string().default(""),
-      planName: z.string().default("Pro"),
-      planPrice: z.string().default(""),
-      supportEmail: z.string().default("support@example.com"),
-      companyAddress: z.string().default(COMPANY_ADDRESS),
+      trialEndDate: text(LINE_CHARS).default(""),
+      planName: text(LINE_CHARS).default("Pro"),
+      planPrice: text(LINE_CHARS).default(""),
+      supportEmail: text(EMAIL_CHARS).default("support@example.com"),
+      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
     }),
   }),
   entry({
@@ -315,16 +324,16 @@ export const catalogue: CatalogueEntry[] = [
     component: PaymentFailed,
     variables: z.object({
       updatePaymentUrl: httpUrl(),
-      customerName: z.string().default("there"),
-      productName: z.string().default("Acme"),
+      customerName: text(LINE_CHARS).default("there"),
+      productName: text(LINE_CHARS).default("Acme"),
       logoUrl: optionalHttpUrl(),
       amount: z.number().default(0),
-      currencySymbol: z.string().default("$"),
-      invoiceNumber: z.string().default(""),
-      cardLast4: z.string().default(""),
-      nextRetryDate: z.string().default(""),
-      supportEmail: z.string().default("billing@example.com"),
-      companyAddress: z.string().default(COMPANY_ADDRESS),
+      currencySymbol: text(LINE_CHARS).default("$"),
+      invoiceNumber: text(LINE_CHARS).default(""),
+      cardLast4: text(LINE_CHARS).default(""),
+      nextRetryDate: text(LINE_CHARS).default(""),
+      supportEmail: text(EMAIL_CHARS).default("billing@example.com"),
+      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
     }),
   }),
 ];

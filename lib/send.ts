@@ -87,7 +87,7 @@ async function performSend(
   if (!template) throw errors.templateNotFound(NOT_IN_LIBRARY_MESSAGE);
 
   // Rendering can fail (400 variables.<name>, 422): before anything is counted or recorded.
-  const rendered = await renderTemplate(template, request.variables, { plainText: request.text === undefined });
+  const rendered = await renderTemplate(template, request.variables, { accountId: caller.accountId, plainText: request.text === undefined });
   const text = request.text ?? rendered.text ?? null;
 
   const mailer = getMailer();

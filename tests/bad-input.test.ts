@@ -2,8 +2,10 @@ import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET as unknownGet, POST as unknownPost } from "@/app/api/v1/[[...path]]/route";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
+import { POST as postSend } from "@/app/api/v1/send/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
-import { addToLibrary, auth, BASE, call, createUser } from "./support/api";
+import { addSendingDomain } from "@/lib/db/domains";
+import { addToLibrary, auth, BASE, call, catalogueId, createUser } from "./support/api";
 
 const NOT_FOUND = { error: "Not found", code: "NOT_FOUND", success: false };
 const validation = (details: { field: string; message: string }[]) => ({ error: "Invalid request body", code: "VALIDATION_ERROR", success: false, details });
@@ -37,6 +39,24 @@ describe("bad input never gets a 500 or an HTML page", () => {
       ["format in capitals", '{"format":"HTML"}', 400, validation([{ field: "format", message: 'format must be "html" or "react"' }])],
       ["plain_text as a string", '{"plain_text":"yes"}', 400, validation([{ field: "plain_text", message: "plain_text must be a boolean" }])],
       [
+        "an unpaired surrogate inside a list",
+        '{"variables":{"list":[{"a":"x"},{"b":"\\ud800"}]}}',
+        400,
+        validation([{ field: "variables.list.1.b", message: "must be valid Unicode text: it holds an unpaired surrogate" }]),
+      ],
+      [
+        "a key with an unpaired surrogate",
+        '{"variables":{"ok":{"\\udc00":1}}}',
+        400,
+        validation([{ field: "variables.ok", message: "holds a key that is not valid Unicode text (an unpaired surrogate)" }]),
+      ],
+      [
+        "lists nested 40 deep",
+        `{"variables":{"deep":${"[".repeat(40)}${"]".repeat(40)}}}`,
+        400,
+        validation([{ field: ["variables", "deep", ...Array(30).fill("0")].join("."), message: "nests deeper than 32 levels" }]),
+      ],
+      [
         "several problems at once",
         '{"variables":"x","format":1,"plain_text":0}',
         400,
@@ -68,6 +88,33 @@ describe("bad input never gets a 500 or an HTML page", () => {
     const result = await call(postRender, `/api/v1/templates/${template_id}/render`, { method: "POST", params: { id: template_id }, headers: auth(user), body: "" });
     expect(result.status).toBe(200);
     expect(result.body.html).toMatch(/^<!DOCTYPE html/);
+  });
+
+  const TOO_MANY_VALUES = validation([
+    { field: "body", message: "holds more than 1,000,000 JSON values (objects, arrays, strings, numbers, booleans and nulls)" },
+  ]);
+  const VARIABLES_TOO_LARGE = validation([{ field: "variables", message: "variables must be at most 1 MB (1,048,576 bytes) as JSON" }]);
+
+  it("answers the issue's 9.8 MB body of 29 nested levels holding 4.9 million zeros at once", async () => {
+    const user = await createUser("monthly");
+    const { template_id } = await addToLibrary(user, "welcome");
+    const body = `{"variables":${'{"a":'.repeat(26)}[${"0,".repeat(4_900_000 - 1)}0]${"}".repeat(26)}}`;
+    const started = performance.now();
+    const result = await call(postRender, `/api/v1/templates/${template_id}/render`, { method: "POST", params: { id: template_id }, headers: auth(user), body });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual(TOO_MANY_VALUES);
+  });
+
+  it("takes a body of 1,000,000 JSON values and refuses one more", async () => {
+    const user = await createUser("monthly");
+    const { template_id } = await addToLibrary(user, "welcome");
+    // The body object, variables and the list are three values; the zeros make up the rest.
+    const withValues = (count: number) => `{"variables":{"n":[${"0,".repeat(count - 4)}0]}}`;
+    const render = (body: string) => call(postRender, `/api/v1/templates/${template_id}/render`, { method: "POST", params: { id: template_id }, headers: auth(user), body });
+    // Past the count, this body is still refused for its size: about 2 MB of variables.
+    expect((await render(withValues(1_000_000))).body).toEqual(VARIABLES_TOO_LARGE);
+    expect((await render(withValues(1_000_001))).body).toEqual(TOO_MANY_VALUES);
   });
 
   it("a body declared over 10 MB answers 413 without being read", async () => {
@@ -108,6 +155,59 @@ describe("bad input never gets a 500 or an HTML page", () => {
     const result = await call(postRender, `/api/v1/templates/${encodeURIComponent(decoded)}/render`, { method: "POST", params: { id: decoded }, headers: auth(user), body: {} });
     expect(result.status).toBe(404);
     expect(result.body).toEqual({ error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false });
+  });
+});
+
+describe("variables of at most 1 MB as JSON", () => {
+  const VARIABLES_TOO_LARGE = validation([{ field: "variables", message: "variables must be at most 1 MB (1,048,576 bytes) as JSON" }]);
+  /** `{"userName":"…"}` of exactly `bytes` bytes of JSON, its name made of `char`. */
+  const userNameOf = (bytes: number, char = "x") => ({ userName: char.repeat((bytes - '{"userName":""}'.length) / Buffer.byteLength(char)) });
+
+  it("POST /templates/{id}/render: 1 MB passes on to the template's own checks, a byte more is refused", async () => {
+    const user = await createUser("monthly");
+    const { template_id } = await addToLibrary(user, "welcome");
+    const render = (variables: unknown) => call(postRender, `/api/v1/templates/${template_id}/render`, { method: "POST", params: { id: template_id }, headers: auth(user), body: { variables } });
+    const atBound = await render(userNameOf(1024 * 1024));
+    expect(atBound.status).toBe(400);
+    expect(atBound.body).toEqual(validation([{ field: "variables.userName", message: "must be at most 200 characters" }]));
+    const over = await render(userNameOf(1024 * 1024 + 1));
+    expect(over.status).toBe(400);
+    expect(over.body).toEqual(VARIABLES_TOO_LARGE);
+    // Counted in UTF-8 bytes: 600,000 two-byte characters are over, though fewer than 1,048,576 UTF-16 units.
+    expect((await render({ userName: "é".repeat(600_000) })).body).toEqual(VARIABLES_TOO_LARGE);
+    // The issue's welcome with a 9 MB userName.
+    expect((await render({ userName: "x".repeat(9_000_000) })).body).toEqual(VARIABLES_TOO_LARGE);
+  });
+
+  it("the issue's newsletter of 110,000 articles is refused for its size, and 51 articles under 1 MB by the template", async () => {
+    const user = await createUser("monthly");
+    const { template_id } = await addToLibrary(user, "newsletter");
+    const render = (count: number) =>
+      call(postRender, `/api/v1/templates/${template_id}/render`, {
+        method: "POST",
+        params: { id: template_id },
+        headers: auth(user),
+        body: { variables: { unsubscribeUrl: "https://acme.test/u", articles: Array(count).fill({ title: "A", summary: "S", url: "https://acme.test/a" }) } },
+      });
+    const huge = await render(110_000);
+    expect(huge.status).toBe(400);
+    expect(huge.body).toEqual(VARIABLES_TOO_LARGE);
+    const many = await render(51);
+    expect(many.status).toBe(400);
+    expect(many.body).toEqual(validation([{ field: "variables.articles", message: "must list at most 50 articles" }]));
+  });
+
+  it("POST /send: over 1 MB is refused before anything is sent", async () => {
+    const user = await createUser();
+    await addSendingDomain(user.accountId, { domain: "acme.example", verified: true });
+    await addToLibrary(user, "welcome");
+    const result = await call(postSend, "/api/v1/send", {
+      method: "POST",
+      headers: auth(user),
+      body: { template_id: await catalogueId("welcome"), to: "ann@example.com", subject: "Hi", variables: userNameOf(1024 * 1024 + 1) },
+    });
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual(VARIABLES_TOO_LARGE);
   });
 });
 

@@ -214,3 +214,64 @@ describe.each(catalogue.map((e) => [e.slug, e] as const))("%s", (slug, entry) =>
     expect(html).toContain(escapeHtml(XSS));
   });
 });
+
+describe("catalogue variables are bounded, so an oversized one is refused before any render", () => {
+  type JsonSchema = {
+    type?: string;
+    format?: string;
+    const?: unknown;
+    maxLength?: number;
+    maxItems?: number;
+    properties?: Record<string, JsonSchema>;
+    items?: JsonSchema;
+    anyOf?: JsonSchema[];
+  };
+  /** Each string and list in a template's variables, by dotted path (`articles.*.title` for a list's items). */
+  function fieldsOf(schema: JsonSchema, prefix = ""): [string, JsonSchema][] {
+    const own: [string, JsonSchema][] = prefix && (schema.type === "string" || schema.type === "array") ? [[prefix, schema]] : [];
+    const nested = [
+      // An optional link is `"" | an http(s) URL`: its URL branch carries the bound.
+      ...(schema.anyOf ?? []).filter((branch) => branch.const === undefined).flatMap((branch) => fieldsOf(branch, prefix)),
+      ...Object.entries(schema.properties ?? {}).flatMap(([name, property]) => fieldsOf(property, prefix ? `${prefix}.${name}` : name)),
+      ...(schema.items ? fieldsOf(schema.items, `${prefix}.*`) : []),
+    ];
+    return [...own, ...nested];
+  }
+  const bounded = catalogue.map((entry) => [entry.slug, fieldsOf(entry.variables.toJSONSchema({ io: "input" }) as JsonSchema)] as const);
+
+  it.each(bounded)("%s: every text and link variable has a maximum length, every list a maximum count", (_slug, fields) => {
+    for (const [field, schema] of fields) {
+      if (schema.type === "array") expect(schema.maxItems, field).toBeGreaterThan(0);
+      else if (schema.format === "uri") expect(schema.maxLength, field).toBe(2_048);
+      else expect(schema.maxLength, field).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(catalogue.map((entry) => [entry.slug, entry] as const))("%s: a value at its bound passes, one more character is refused", (_slug, entry) => {
+    const preview = previewPropsOf(entry);
+    const shape = entry.variables.toJSONSchema({ io: "input" }) as JsonSchema;
+    for (const [name, schema] of Object.entries(shape.properties ?? {})) {
+      if (schema.type !== "string" || schema.maxLength === undefined) continue;
+      const filled = (length: number) => (schema.format === "uri" ? "https://acme.test/" + "a".repeat(length - 18) : "a".repeat(length));
+      expect(entry.variables.safeParse({ ...preview, [name]: filled(schema.maxLength) }).success, name).toBe(true);
+      const over = entry.variables.safeParse({ ...preview, [name]: filled(schema.maxLength + 1) });
+      expect(over.error?.issues.map(({ path, message }) => ({ path, message })), name).toEqual([
+        { path: [name], message: `must be at most ${schema.maxLength.toLocaleString("en-US")} characters` },
+      ]);
+    }
+  });
+
+  it("refuses a newsletter of more than 50 articles and a receipt of more than 100 items", () => {
+    const newsletter = catalogue.find((e) => e.slug === "newsletter")!;
+    const receipt = catalogue.find((e) => e.slug === "receipt")!;
+    const article = (previewPropsOf(newsletter).articles as Props[])[0];
+    const item = (previewPropsOf(receipt).items as Props[])[0];
+    const articles = (count: number) => ({ ...previewPropsOf(newsletter), articles: Array(count).fill(article) });
+    const items = (count: number) => ({ ...previewPropsOf(receipt), items: Array(count).fill(item) });
+    expect(newsletter.variables.safeParse(articles(50)).success).toBe(true);
+    expect(newsletter.variables.safeParse(articles(51)).error?.issues).toMatchObject([{ path: ["articles"], message: "must list at most 50 articles" }]);
+    expect(newsletter.variables.safeParse(articles(110_000)).error?.issues).toMatchObject([{ path: ["articles"], message: "must list at most 50 articles" }]);
+    expect(receipt.variables.safeParse(items(100)).success).toBe(true);
+    expect(receipt.variables.safeParse(items(101)).error?.issues).toMatchObject([{ path: ["items"], message: "must list at most 100 items" }]);
+  });
+});

@@ -13,6 +13,8 @@ import { applyVariablesToSource } from "@/lib/render/react-source";
 import { importTsx } from "./support/tsx";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
 
+/** The account the pool's direct renders are for. */
+const OWNER = "render-test";
 const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
 
 function renderCall(user: TestUser, id: string, body: unknown = {}) {
@@ -117,24 +119,24 @@ describe("catalogue rendering", () => {
         const expected = await render(element);
         expect(await renderEmailDocument(element), entry.slug).toBe(expected);
         // The render worker's own bundle of emails/, React and html-to-text gives the same bytes.
-        expect(await renderCatalogueOffThread(entry.slug, props, true), entry.slug).toEqual({ html: expected, text: reactEmailToPlainText(expected) });
+        expect(await renderCatalogueOffThread(OWNER, entry.slug, props, true), entry.slug).toEqual({ html: expected, text: reactEmailToPlainText(expected) });
         // And the JSON it writes for the API is what serializing those strings on the event loop would give.
-        const json = await renderCatalogueJsonOffThread(entry.slug, props, true, { success: true });
+        const json = await renderCatalogueJsonOffThread(OWNER, entry.slug, props, true, { success: true });
         expect(new TextDecoder().decode(json), entry.slug).toBe(JSON.stringify({ success: true, html: expected, text: reactEmailToPlainText(expected) }));
       }
     }
   });
 
-  it("fails the renders in flight when the render worker goes, and starts a new one for the next", async () => {
+  it("fails the renders in flight or waiting when the render workers stop, and starts a new one for the next", async () => {
     const props = getCatalogueEntry("welcome")!.variables.parse({ userName: "Ada" });
-    await renderCatalogueOffThread("welcome", props, false);
-    const inFlight = Array.from({ length: 20 }, () => renderCatalogueOffThread("welcome", props, false).then(() => "rendered", (e: Error) => e.message));
+    await renderCatalogueOffThread(OWNER, "welcome", props, false);
+    const inFlight = Array.from({ length: 20 }, () => renderCatalogueOffThread(OWNER, "welcome", props, false).then(() => "rendered", (e: Error) => e.message));
     await stopCatalogueWorkers();
     const outcomes = await Promise.all(inFlight);
     // Renders that finished before the worker stopped are fine; the rest fail with the reason, none hangs.
-    for (const outcome of outcomes) expect(outcome).toMatch(/^(rendered|The catalogue render worker exited with code 1)$/);
-    expect(outcomes).toContain("The catalogue render worker exited with code 1");
-    expect(await renderCatalogueOffThread("welcome", props, false)).toEqual({ html: await render(createElement(getCatalogueEntry("welcome")!.component, props)) });
+    for (const outcome of outcomes) expect(outcome).toMatch(/^(rendered|The catalogue render workers were stopped)$/);
+    expect(outcomes).toContain("The catalogue render workers were stopped");
+    expect(await renderCatalogueOffThread(OWNER, "welcome", props, false)).toEqual({ html: await render(createElement(getCatalogueEntry("welcome")!.component, props)) });
   });
 
   // Only where the test process runs at the default priority: from a higher nice value the worker may not go to 10.
@@ -143,18 +145,62 @@ describe("catalogue rendering", () => {
       readdirSync("/proc/self/task").map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[16]));
     await stopCatalogueWorkers();
     expect(niceOfThreads()).not.toContain(10);
-    await renderCatalogueOffThread("welcome", getCatalogueEntry("welcome")!.variables.parse({}), false);
+    await renderCatalogueOffThread(OWNER, "welcome", getCatalogueEntry("welcome")!.variables.parse({}), false);
     expect(niceOfThreads().filter((nice) => nice === 10)).toHaveLength(1);
     expect(os.getPriority(0)).toBe(0);
   });
 
   it("reports a template that throws on the render worker, and the worker keeps serving", async () => {
-    const error = await renderCatalogueOffThread("receipt", { items: 42 }, false).catch((e: unknown) => e);
+    const error = await renderCatalogueOffThread(OWNER, "receipt", { items: 42 }, false).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CatalogueRenderError);
-    expect(error).toMatchObject({ missing: false, message: expect.stringMatching(/reduce is not a function/) });
-    await expect(renderCatalogueOffThread("no-such-template", {}, false)).rejects.toMatchObject({ missing: true });
+    expect(error).toMatchObject({ kind: "threw", message: expect.stringMatching(/reduce is not a function/) });
+    await expect(renderCatalogueOffThread(OWNER, "no-such-template", {}, false)).rejects.toMatchObject({ kind: "missing" });
     const props = getCatalogueEntry("welcome")!.variables.parse({ userName: "Ada" });
-    expect(await renderCatalogueOffThread("welcome", props, false)).toEqual({ html: await render(createElement(getCatalogueEntry("welcome")!.component, props)) });
+    expect(await renderCatalogueOffThread(OWNER, "welcome", props, false)).toEqual({ html: await render(createElement(getCatalogueEntry("welcome")!.component, props)) });
+  });
+
+  describe("the render worker's deadline, HTML bound and turns", () => {
+    /** The newsletter's props with `count` articles: more than its schema allows, as only a direct render can pass. */
+    const newsletter = (count: number, summary = "Something happened.") => ({
+      ...getCatalogueEntry("newsletter")!.variables.parse({ articles: [], unsubscribeUrl: "https://acme.test/u" }),
+      articles: Array.from({ length: count }, (_, i) => ({ title: `Article ${i}`, summary, url: `https://acme.test/${i}` })),
+    });
+    const welcome = getCatalogueEntry("welcome")!.variables.parse({ userName: "Ada" });
+    const expectedWelcome = () => render(createElement(getCatalogueEntry("welcome")!.component, welcome));
+
+    it("stops a render that runs past its deadline, and the next render gets a new worker", async () => {
+      const started = performance.now();
+      // The issue's newsletter of 110,000 articles: seconds of React, 106 MB of HTML.
+      const error = await renderCatalogueJsonOffThread("busy", "newsletter", newsletter(110_000), false, { success: true }).catch((e: unknown) => e);
+      expect(performance.now() - started).toBeLessThan(4_000);
+      expect(error).toBeInstanceOf(CatalogueRenderError);
+      expect(error).toMatchObject({ kind: "timeout", message: "The template did not finish rendering within its deadline of 1000 ms" });
+      expect(await renderCatalogueOffThread("busy", "welcome", welcome, false)).toEqual({ html: await expectedWelcome() });
+    });
+
+    it("refuses HTML over 5 MB", async () => {
+      // 600 articles of 10,000 characters each: about 6 MB of HTML, quickly made.
+      const error = await renderCatalogueOffThread(OWNER, "newsletter", newsletter(600, "x".repeat(10_000)), false).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CatalogueRenderError);
+      expect(error).toMatchObject({ kind: "too_large", message: "The rendered HTML is larger than 5 MB (5,242,880 bytes): use fewer or shorter variables" });
+      expect(await renderCatalogueOffThread(OWNER, "welcome", welcome, false)).toEqual({ html: await expectedWelcome() });
+    });
+
+    it("lets accounts take turns: another account's render does not wait for a busy account's queue", async () => {
+      const finished: string[] = [];
+      const busy = Array.from({ length: 20 }, (_, i) =>
+        renderCatalogueJsonOffThread("busy", "newsletter", newsletter(1_000), false, { success: true }).then(() => void finished.push(`busy ${i}`)),
+      );
+      const started = performance.now();
+      const other = await renderCatalogueOffThread("other", "welcome", welcome, false);
+      const waited = performance.now() - started;
+      finished.push("other");
+      await Promise.all(busy);
+      expect(other).toEqual({ html: await expectedWelcome() });
+      // It waits for at most two of the busy account's renders per worker, not for all twenty.
+      expect(waited).toBeLessThan(2_000);
+      expect(finished.length - 1 - finished.indexOf("other")).toBeGreaterThanOrEqual(5);
+    });
   });
 
   it("fails the native render when a component throws, as render() does", async () => {

@@ -86,9 +86,9 @@ export const THUMBNAIL_UNAVAILABLE_HTML = `<!DOCTYPE html><html><body style="mar
  * The template rendered with its sample values, for card thumbnails; null when it cannot render. A busy sandbox (503)
  * is not the template's failure: it is thrown, for the caller to answer as such.
  */
-export async function renderThumbnail(template: PreviewableTemplate): Promise<string | null> {
+export async function renderThumbnail(accountId: string, template: PreviewableTemplate): Promise<string | null> {
   try {
-    return (await renderTemplate(template, await previewVariables(template))).html;
+    return (await renderTemplate(template, await previewVariables(template), { accountId })).html;
   } catch (error) {
     if (error instanceof ApiError && error.status === 503) throw error;
     return null;

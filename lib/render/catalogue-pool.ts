@@ -1,9 +1,17 @@
 /**
  * Renders catalogue templates on worker threads (catalogue-worker.ts, bundled into catalogue-worker.generated.cjs),
  * so a render — about a quarter of a millisecond of React for the welcome template, twice that with plain text — never
- * holds up the event loop that serves every other request. For an API response the worker also writes the JSON. A
- * request goes to the worker with the fewest renders in flight. Workers start on first use and restart after a crash
- * (the renders in flight on the crashed one fail).
+ * holds up the event loop that serves every other request. For an API response the worker also writes the JSON.
+ *
+ * Scheduled as the sandbox's worker is (lib/render/sandbox/index.ts). A worker renders one job at a time, in the order
+ * it received them. Each owner (the account a render is for) has at most MAX_SENT_PER_OWNER jobs sent to a worker;
+ * the rest wait here and the owners take turns, each job going to the worker with the fewest in flight. So one
+ * account's flood delays another account's render by at most that many of its renders per worker. A worker publishes
+ * the id and start time of the render it runs in shared memory; a watchdog terminates a worker whose render passes
+ * RENDER_DEADLINE_MS (catalogue templates are trusted code: nothing inside the render can be interrupted). That render
+ * fails, the jobs sent behind it go to a new worker, and its owner goes to the back of the line. The worker itself
+ * refuses HTML over the contract's 5 MB. Workers start on first use and restart after a crash (the render running on the
+ * crashed one fails).
  *
  * Not guarded with "server-only" so that Vitest can load it; never import it from client components.
  */
@@ -11,6 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { generatedFilePath } from "./generated-file";
+import { DEFAULT_SANDBOX_LIMITS } from "./sandbox/types";
 
 export type CatalogueRenderRequest = {
   id: number;
@@ -20,58 +29,87 @@ export type CatalogueRenderRequest = {
   /** Answer with the UTF-8 JSON of `{ ...jsonFields, html, text? }` instead of the strings. */
   jsonFields?: Record<string, unknown>;
 };
+/** What a worker is started with: `progress` holds [running job id or 0, its start in ms since `epoch`, mod 2^32]. */
+export type CatalogueWorkerData = { progress: SharedArrayBuffer; epoch: number };
 /** A rendered document and, when asked for, its plain text. */
 export type RenderedEmail = { html: string; text?: string };
+/** The template threw, has no component (`missing`), made too much HTML, or ran past its deadline. */
+export type CatalogueRenderFailure = "threw" | "missing" | "too_large" | "timeout";
 export type CatalogueRenderReply =
   | ({ id: number; ok: true } & ({ rendered: RenderedEmail } | { json: Uint8Array<ArrayBuffer> }))
-  | { id: number; ok: false; missing: boolean; message: string };
+  | { id: number; ok: false; kind: Exclude<CatalogueRenderFailure, "timeout">; message: string };
 
-/** The template threw while rendering (its message), or has no component (`missing`). */
 export class CatalogueRenderError extends Error {
   constructor(
     message: string,
-    readonly missing: boolean,
+    readonly kind: CatalogueRenderFailure,
   ) {
     super(message);
     this.name = "CatalogueRenderError";
   }
 }
 
+/** The sandbox's render deadline: with variables of at most 1 MB, a catalogue template renders well within it. */
+export const RENDER_DEADLINE_MS = DEFAULT_SANDBOX_LIMITS.timeoutMs;
+/** Time a render may wait at the head of a worker's queue (starting the worker: trusted code only). */
+const START_TIMEOUT_MS = 15_000;
+/** Jobs of one owner sent to one worker at once (see the top of the file). */
+const MAX_SENT_PER_OWNER = 2;
+/** How often the watchdog looks at the running renders while any is in flight. */
+const WATCHDOG_POLL_MS = 25;
+
 const WORKER_FILE = "catalogue-worker.generated.cjs";
 /** One core stays with the event loop; the workers take the others. */
 const POOL_SIZE = Math.max(1, Math.min(4, os.availableParallelism() - 1));
 
-type Pending = { resolve: (reply: CatalogueRenderReply & { ok: true }) => void; reject: (error: Error) => void };
-type PoolWorker = { thread: Worker; pending: Map<number, Pending> };
+type Job = {
+  owner: string;
+  request: CatalogueRenderRequest;
+  resolve: (reply: CatalogueRenderReply & { ok: true }) => void;
+  reject: (error: Error) => void;
+};
+type PoolWorker = {
+  slot: number;
+  thread: Worker;
+  /** Written by the worker: see CatalogueWorkerData. */
+  progress: Int32Array;
+  epoch: number;
+  /** Sent to this worker and not answered yet, oldest first: the worker runs them in this order. */
+  inFlight: Job[];
+  /** When the oldest job in flight became the next one to run: it must start within START_TIMEOUT_MS. */
+  headSince: number;
+};
 
 const workers: (PoolWorker | null)[] = Array.from({ length: POOL_SIZE }, () => null);
+/** Jobs not sent to a worker yet, per owner, oldest first; the owner served last goes to the back. */
+const waiting = new Map<string, Job[]>();
+let watchdog: ReturnType<typeof setInterval> | null = null;
 let nextId = 1;
 
 function spawn(slot: number): PoolWorker {
-  const thread = new Worker(generatedFilePath(WORKER_FILE, import.meta.url, path.join("lib", "render")), { env: {}, execArgv: [] });
-  const worker: PoolWorker = { thread, pending: new Map() };
-  thread.on("message", (reply: CatalogueRenderReply) => {
-    const pending = worker.pending.get(reply.id);
-    if (!pending) return;
-    worker.pending.delete(reply.id);
-    if (worker.pending.size === 0) thread.unref();
-    if (reply.ok) pending.resolve(reply);
-    else pending.reject(new CatalogueRenderError(reply.message, reply.missing));
+  const progress = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+  const epoch = Date.now();
+  const thread = new Worker(generatedFilePath(WORKER_FILE, import.meta.url, path.join("lib", "render")), {
+    env: {},
+    execArgv: [],
+    workerData: { progress: progress.buffer as SharedArrayBuffer, epoch } satisfies CatalogueWorkerData,
   });
-  const gone = (reason: string) => {
-    if (workers[slot] === worker) workers[slot] = null;
-    for (const { reject } of worker.pending.values()) reject(new Error(`The catalogue render worker ${reason}`));
-    worker.pending.clear();
-  };
-  thread.on("error", (error) => gone(`crashed: ${error.message}`));
-  thread.on("exit", (code) => gone(`exited with code ${code}`));
+  const worker: PoolWorker = { slot, thread, progress, epoch, inFlight: [], headSince: Date.now() };
+  thread.on("message", (reply: CatalogueRenderReply) => onReply(worker, reply));
+  thread.on("error", (error) => onGone(worker, `crashed: ${error.message}`));
+  thread.on("exit", (code) => onGone(worker, `exited with code ${code}`));
   thread.unref();
   return worker;
 }
 
 /** The document render() gives for the catalogue template `slug` with these (validated) props, and its plain text. */
-export async function renderCatalogueOffThread(slug: string, props: Record<string, unknown>, plainText: boolean): Promise<RenderedEmail> {
-  const reply = await dispatch({ slug, props, plainText });
+export async function renderCatalogueOffThread(
+  owner: string,
+  slug: string,
+  props: Record<string, unknown>,
+  plainText: boolean,
+): Promise<RenderedEmail> {
+  const reply = await submit(owner, { slug, props, plainText });
   if (!("rendered" in reply)) throw new Error("The catalogue render worker answered JSON where strings were asked for");
   return reply.rendered;
 }
@@ -81,33 +119,150 @@ export async function renderCatalogueOffThread(slug: string, props: Record<strin
  * the event loop only forwards, instead of serializing and encoding ten or more kilobytes of HTML itself.
  */
 export async function renderCatalogueJsonOffThread(
+  owner: string,
   slug: string,
   props: Record<string, unknown>,
   plainText: boolean,
   jsonFields: Record<string, unknown>,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const reply = await dispatch({ slug, props, plainText, jsonFields });
+  const reply = await submit(owner, { slug, props, plainText, jsonFields });
   if (!("json" in reply)) throw new Error("The catalogue render worker answered strings where JSON was asked for");
   return reply.json;
 }
 
-function dispatch(request: Omit<CatalogueRenderRequest, "id">): Promise<CatalogueRenderReply & { ok: true }> {
-  let slot = 0;
-  for (let i = 1; i < workers.length; i++) {
-    if ((workers[i]?.pending.size ?? 0) < (workers[slot]?.pending.size ?? 0)) slot = i;
-  }
-  const worker = (workers[slot] ??= spawn(slot));
-  const id = nextId++;
+function submit(owner: string, request: Omit<CatalogueRenderRequest, "id">): Promise<CatalogueRenderReply & { ok: true }> {
   return new Promise((resolve, reject) => {
-    worker.pending.set(id, { resolve, reject });
-    worker.thread.ref(); // keep the process alive while a render is in flight
-    worker.thread.postMessage({ id, ...request } satisfies CatalogueRenderRequest);
+    addWaiting({ owner, request: { id: nextId++, ...request }, resolve, reject }, "last");
+    dispatch();
   });
 }
 
-/** Stops the workers (tests, shutdown); renders in flight fail. */
+function addWaiting(job: Job, place: "first" | "last"): void {
+  const queue = waiting.get(job.owner);
+  if (!queue) waiting.set(job.owner, [job]);
+  else if (place === "first") queue.unshift(job);
+  else queue.push(job);
+}
+
+function toBackOfLine(owner: string): void {
+  const queue = waiting.get(owner);
+  if (!queue) return;
+  waiting.delete(owner);
+  waiting.set(owner, queue);
+}
+
+/** Sends waiting jobs to the workers, owners in turn, each up to MAX_SENT_PER_OWNER per worker. */
+function dispatch(): void {
+  for (let sent = true; sent && waiting.size > 0; ) {
+    sent = false;
+    for (const [owner, queue] of waiting) {
+      const slot = slotFor(owner);
+      if (slot === null) continue;
+      let target: PoolWorker;
+      try {
+        target = workers[slot] ??= spawn(slot);
+      } catch (error) {
+        for (const job of [...waiting.values()].flat()) job.reject(error as Error);
+        waiting.clear();
+        return;
+      }
+      send(target, queue.shift()!);
+      waiting.delete(owner);
+      if (queue.length > 0) waiting.set(owner, queue); // to the back of the line
+      sent = true;
+    }
+  }
+}
+
+/** The slot with the fewest jobs in flight among those where `owner` may send another; null when there is none. */
+function slotFor(owner: string): number | null {
+  let best: number | null = null;
+  for (let slot = 0; slot < workers.length; slot++) {
+    const inFlight = workers[slot]?.inFlight ?? [];
+    if (inFlight.filter((job) => job.owner === owner).length >= MAX_SENT_PER_OWNER) continue;
+    if (best === null || inFlight.length < (workers[best]?.inFlight.length ?? 0)) best = slot;
+  }
+  return best;
+}
+
+function send(target: PoolWorker, job: Job): void {
+  if (target.inFlight.length === 0) {
+    target.headSince = Date.now();
+    target.thread.ref(); // keep the process alive while a render is in flight
+  }
+  target.inFlight.push(job);
+  target.thread.postMessage(job.request);
+  watchdog ??= setInterval(checkDeadlines, WATCHDOG_POLL_MS);
+  watchdog.unref();
+}
+
+function onReply(from: PoolWorker, reply: CatalogueRenderReply): void {
+  const job = from.inFlight[0];
+  if (workers[from.slot] !== from || !job || reply.id !== job.request.id) return;
+  from.inFlight.shift();
+  from.headSince = Date.now();
+  if (from.inFlight.length === 0) idle(from);
+  if (reply.ok) job.resolve(reply);
+  else job.reject(new CatalogueRenderError(reply.message, reply.kind));
+  dispatch();
+}
+
+function idle(target: PoolWorker): void {
+  target.thread.unref();
+  if (watchdog && workers.every((worker) => !worker || worker.inFlight.length === 0)) {
+    clearInterval(watchdog);
+    watchdog = null;
+  }
+}
+
+/** A running render's deadline, or the next render's start, has passed: that whole worker goes. */
+function checkDeadlines(): void {
+  const now = Date.now();
+  for (const target of workers) {
+    const head = target?.inFlight[0];
+    if (!target || !head) continue;
+    if (Atomics.load(target.progress, 0) === head.request.id) {
+      // Modular, as the worker writes it: right however long the worker has lived.
+      const elapsed = (now - target.epoch - Atomics.load(target.progress, 1)) >>> 0;
+      if (elapsed > RENDER_DEADLINE_MS) {
+        kill(target, new CatalogueRenderError(`The template did not finish rendering within its deadline of ${RENDER_DEADLINE_MS} ms`, "timeout"));
+      }
+    } else if (now > target.headSince + START_TIMEOUT_MS) {
+      kill(target, new Error("The catalogue render worker did not start a render in time"));
+    }
+  }
+}
+
+function kill(target: PoolWorker, failure: Error): void {
+  replace(target, failure);
+  void target.thread.terminate();
+}
+
+function onGone(from: PoolWorker, reason: string): void {
+  if (workers[from.slot] !== from) return; // already replaced (by the watchdog) or stopped
+  replace(from, new Error(`The catalogue render worker ${reason}`));
+}
+
+/** The render that was running fails; those sent behind it wait first in line again, ahead of its owner's. */
+function replace(target: PoolWorker, failure: Error): void {
+  workers[target.slot] = null;
+  idle(target);
+  const [running, ...sent] = target.inFlight.splice(0);
+  for (const job of sent.reverse()) addWaiting(job, "first");
+  if (running) {
+    toBackOfLine(running.owner);
+    running.reject(failure);
+  }
+  dispatch();
+}
+
+/** Stops the workers (tests, shutdown); renders in flight or waiting fail. */
 export async function stopCatalogueWorkers(): Promise<void> {
   const running = workers.filter((worker) => worker !== null);
   workers.fill(null);
+  const dropped = [...running.flatMap((worker) => worker.inFlight.splice(0)), ...[...waiting.values()].flat()];
+  waiting.clear();
+  for (const worker of running) idle(worker);
+  for (const job of dropped) job.reject(new Error("The catalogue render workers were stopped"));
   await Promise.all(running.map((worker) => worker.thread.terminate()));
 }

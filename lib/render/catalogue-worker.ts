@@ -2,23 +2,30 @@
  * Entry point of a catalogue render worker thread: renders trusted catalogue templates (emails/) to the document
  * render() gives, plus its plain text when asked. Bundled by scripts/build-sandbox-runtime.ts into
  * catalogue-worker.generated.cjs, with react-dom/server's string-chunk build (see string-chunk-stream.ts); started
- * and fed by catalogue-pool.ts. Variables arrive already validated.
+ * and fed by catalogue-pool.ts, whose watchdog reads the id and start time of the running render from
+ * `workerData.progress` (shared memory). Variables arrive already validated.
  */
 import os from "node:os";
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { createElement, Suspense, type ReactElement } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import { getCatalogueEntry } from "@/lib/catalogue";
 import { toPlainText } from "@/lib/render/plain-text";
 import { finalizeEmailHtml } from "@/lib/render/sandbox/finalize";
-import type { CatalogueRenderReply, CatalogueRenderRequest } from "./catalogue-pool";
-import { readAll } from "./sandbox/runtime-shims";
+import type { CatalogueRenderReply, CatalogueRenderRequest, CatalogueWorkerData } from "./catalogue-pool";
+import { OutputLimitError, readAll } from "./sandbox/runtime-shims";
+import { DEFAULT_SANDBOX_LIMITS } from "./sandbox/types";
 
 /** A positive nice value: this thread yields the core to the event loop. */
 const RENDER_WORKER_NICE = 10;
 
+/** The contract's bound on a rendered document, the same as the sandbox's. */
+const MAX_HTML_BYTES = DEFAULT_SANDBOX_LIMITS.maxOutputBytes;
+
 const port = parentPort;
 if (!port) throw new Error("catalogue-worker.ts must run in a worker thread");
+const { progress: sharedProgress, epoch } = workerData as CatalogueWorkerData;
+const progress = new Int32Array(sharedProgress);
 lowerOwnPriority();
 
 /**
@@ -44,7 +51,8 @@ async function renderDocument(element: ReactElement): Promise<string> {
     onError: (error) => void (failure ??= error),
   });
   await stream.allReady;
-  const result = await readAll(stream as never, Number.POSITIVE_INFINITY);
+  // Counts UTF-16 units, fewer than the bytes: it stops a document far over the bound early; render() checks the bytes.
+  const result = await readAll(stream as never, MAX_HTML_BYTES);
   if (failure) throw failure;
   // As render()'s TextDecoder would: bytes (only if the string-chunk patch could not be applied) are decoded, and a
   // leading BOM is dropped either way.
@@ -56,15 +64,31 @@ const utf8 = new TextEncoder();
 
 async function render({ id, slug, props, plainText, jsonFields }: CatalogueRenderRequest): Promise<CatalogueRenderReply> {
   const entry = getCatalogueEntry(slug);
-  if (!entry) return { id, ok: false, missing: true, message: `no catalogue component for ${slug}` };
+  if (!entry) return { id, ok: false, kind: "missing", message: `no catalogue component for ${slug}` };
   try {
     const html = await renderDocument(createElement(entry.component, props));
+    if (Buffer.byteLength(html) > MAX_HTML_BYTES) return tooLarge(id);
     const rendered = plainText ? { html, text: toPlainText(html) } : { html };
     if (jsonFields) return { id, ok: true, json: utf8.encode(JSON.stringify({ ...jsonFields, ...rendered })) };
     return { id, ok: true, rendered };
   } catch (error) {
-    return { id, ok: false, missing: false, message: error instanceof Error ? error.message : String(error) };
+    if (error instanceof OutputLimitError) return tooLarge(id);
+    return { id, ok: false, kind: "threw", message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+function tooLarge(id: number): CatalogueRenderReply {
+  const limit = `${MAX_HTML_BYTES / 1024 / 1024} MB (${MAX_HTML_BYTES.toLocaleString("en-US")} bytes)`;
+  return { id, ok: false, kind: "too_large", message: `The rendered HTML is larger than ${limit}: use fewer or shorter variables` };
+}
+
+/** render(), with its id and start time published for the pool's watchdog. */
+function renderWatched(request: CatalogueRenderRequest): Promise<CatalogueRenderReply> {
+  // Start time first: the watchdog reads the id first, so it never pairs this id with an older start. The start is
+  // kept modulo 2^32 ms (the watchdog subtracts the same way), so a worker older than 24 days still reads right.
+  Atomics.store(progress, 1, (Date.now() - epoch) | 0);
+  Atomics.store(progress, 0, request.id);
+  return render(request).finally(() => Atomics.store(progress, 0, 0));
 }
 
 /**
@@ -79,7 +103,7 @@ async function render({ id, slug, props, plainText, jsonFields }: CatalogueRende
 let previous: Promise<void> = Promise.resolve();
 
 port.on("message", (request: CatalogueRenderRequest) => {
-  const rendered = previous.then(nextTurn).then(() => render(request));
+  const rendered = previous.then(nextTurn).then(() => renderWatched(request));
   // render() answers its own failures; a reply that cannot be posted fails this thread as before, not the queue.
   previous = rendered.then(
     () => undefined,

@@ -17,6 +17,9 @@ import type { VariableDeclaration } from "@/lib/schemas/templates";
 
 export type { RenderedEmail };
 
+/** `accountId`: the account the render is for; accounts take turns on the render workers. */
+export type RenderOptions = { accountId: string; plainText?: boolean };
+
 /**
  * Renders a template with the caller's variables: catalogue templates natively (on a render worker, see
  * catalogue-pool.ts); user-authored templates only inside the WebAssembly sandbox. Variables are validated against
@@ -25,10 +28,10 @@ export type { RenderedEmail };
 export async function renderTemplate(
   template: RenderableTemplate,
   variables: Record<string, unknown>,
-  options: { plainText?: boolean } = {},
+  options: RenderOptions,
 ): Promise<RenderedEmail> {
   const plainText = options.plainText ?? false;
-  if (template.owner_account_id === null) return renderCatalogue(template, variables, plainText);
+  if (template.owner_account_id === null) return renderCatalogue(template, options.accountId, variables, plainText);
   return renderUserTemplate(template, template.owner_account_id, variables, plainText);
 }
 
@@ -42,15 +45,15 @@ const utf8 = new TextEncoder();
 export async function renderTemplateAsJson(
   template: RenderableTemplate,
   variables: Record<string, unknown>,
-  options: { plainText?: boolean },
+  options: RenderOptions,
   fields: Record<string, unknown>,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const plainText = options.plainText ?? false;
   if (template.owner_account_id === null && !RENDER_IN_PROCESS) {
     const { slug, props } = catalogueRenderInput(template, variables);
-    return withCatalogueErrors(slug, () => renderCatalogueJsonOffThread(slug, props, plainText, fields));
+    return withCatalogueErrors(slug, () => renderCatalogueJsonOffThread(options.accountId, slug, props, plainText, fields));
   }
-  return utf8.encode(JSON.stringify({ ...fields, ...(await renderTemplate(template, variables, { plainText })) }));
+  return utf8.encode(JSON.stringify({ ...fields, ...(await renderTemplate(template, variables, options)) }));
 }
 
 function withPlainText(html: string, plainText: boolean): RenderedEmail {
@@ -78,10 +81,15 @@ export function resolveVariables(template: RenderableTemplate, variables: Record
 // before every build and test run) serves.
 const RENDER_IN_PROCESS = process.env.NODE_ENV === "development";
 
-async function renderCatalogue(template: RenderableTemplate, variables: Record<string, unknown>, plainText: boolean): Promise<RenderedEmail> {
+async function renderCatalogue(
+  template: RenderableTemplate,
+  accountId: string,
+  variables: Record<string, unknown>,
+  plainText: boolean,
+): Promise<RenderedEmail> {
   const { slug, props, component } = catalogueRenderInput(template, variables);
   // React escapes every text and attribute value, so variables cannot inject markup.
-  if (!RENDER_IN_PROCESS) return withCatalogueErrors(slug, () => renderCatalogueOffThread(slug, props, plainText));
+  if (!RENDER_IN_PROCESS) return withCatalogueErrors(slug, () => renderCatalogueOffThread(accountId, slug, props, plainText));
   return withCatalogueErrors(slug, async () => withPlainText(await renderEmailDocument(createElement(component, props)), plainText));
 }
 
@@ -91,12 +99,16 @@ function catalogueRenderInput(template: RenderableTemplate, variables: Record<st
   return { slug: entry.slug, component: entry.component, props: resolveVariables(template, variables) };
 }
 
-/** A catalogue template that throws answers 422 RENDER_ERROR; a worker without the component is our fault (500). */
+/**
+ * A catalogue template that throws, makes more HTML than allowed or runs past its deadline answers 422 RENDER_ERROR;
+ * a worker without the component is our fault (500).
+ */
 async function withCatalogueErrors<T>(slug: string, render: () => Promise<T>): Promise<T> {
   try {
     return await render();
   } catch (error) {
-    if (error instanceof CatalogueRenderError && error.missing) throw new Error(`The render worker has no component for ${slug}: rebuild it`);
+    if (error instanceof CatalogueRenderError && error.kind === "missing") throw new Error(`The render worker has no component for ${slug}: rebuild it`);
+    if (error instanceof CatalogueRenderError && error.kind !== "threw") throw errors.renderFailed(error.message);
     if (RENDER_IN_PROCESS || error instanceof CatalogueRenderError) {
       throw errors.renderFailed(`The template threw while rendering: ${(error as Error).message}`);
     }

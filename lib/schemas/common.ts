@@ -60,3 +60,21 @@ export const paginationQuerySchema = z
   .strict();
 
 export const paginationSchema = z.object({ limit: z.int(), offset: z.int(), total: z.int() });
+
+/** The contract's bound on a request's `variables`: the UTF-8 bytes of its JSON. */
+export const MAX_VARIABLES_BYTES = 1024 * 1024;
+
+const utf8 = new TextEncoder();
+
+/** Within MAX_VARIABLES_BYTES; a JSON text longer than that in UTF-16 units is over it in bytes too, without encoding. */
+function variablesFit(variables: Record<string, unknown>): boolean {
+  const json = JSON.stringify(variables);
+  return json.length <= MAX_VARIABLES_BYTES && utf8.encode(json).byteLength <= MAX_VARIABLES_BYTES;
+}
+
+/** A request's template variables: a JSON object of at most 1 MB. */
+export const variablesSchema = z
+  .record(z.string(), z.unknown(), { error: "variables must be an object" })
+  .refine(variablesFit, `variables must be at most 1 MB (${MAX_VARIABLES_BYTES.toLocaleString("en-US")} bytes) as JSON`)
+  .default({})
+  .meta({ description: "The template's variables, at most 1 MB as JSON" });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { variablesSchema } from "@/lib/schemas/common";
 import { emailUsageSchema } from "@/lib/schemas/usage";
 
 export const MAX_RECIPIENTS = 50;
@@ -233,7 +234,7 @@ export const sendRequestSchema = z
         else if (parseFromAddress(value) === null) ctx.addIssue({ code: "custom", message: 'from must be "address@domain" or "Name <address@domain>"' });
       })
       .optional(),
-    variables: z.record(z.string(), z.unknown(), { error: "variables must be an object" }).default({}),
+    variables: variablesSchema,
     text: z
       .string({ error: "text must be a string" })
       .max(MAX_TEXT_LENGTH, `text is at most ${MAX_TEXT_LENGTH} characters (1 MiB)`)

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { variablesSchema } from "@/lib/schemas/common";
 
 export const templateSourceResponseSchema = z
   .object({
@@ -9,10 +10,7 @@ export const templateSourceResponseSchema = z
 
 export const renderRequestSchema = z
   .object({
-    variables: z
-      .record(z.string(), z.unknown(), { error: "variables must be an object" })
-      .default({})
-      .meta({ description: "Values for the template's declared variables" }),
+    variables: variablesSchema.meta({ description: "Values for the template's declared variables; at most 1 MB as JSON" }),
     format: z.enum(["html", "react"], { error: 'format must be "html" or "react"' }).default("html"),
     plain_text: z.boolean({ error: "plain_text must be a boolean" }).default(false),
   })

@@ -38,7 +38,7 @@ export default async function TemplatePage({ params, searchParams }: { params: P
   try {
     if (admission !== undefined) throw admission;
     sample = await previewVariables(template);
-    const rendered = await renderTemplate(template, sample, { plainText: true });
+    const rendered = await renderTemplate(template, sample, { accountId: account.id, plainText: true });
     initialHtml = rendered.html;
     initialText = rendered.text ?? null;
   } catch (error) {
