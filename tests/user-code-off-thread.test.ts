@@ -9,9 +9,9 @@ import { createUserTemplate } from "@/lib/db/library";
 import { compileTemplate } from "@/lib/render/sandbox/compile";
 import { compileTemplateOffThread, stopCompileWorkers } from "@/lib/render/sandbox/compile-pool";
 import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
-import { auth, call, createUser, type CallResult, type TestUser } from "./support/api";
+import { auth, BASE, call, createUser, sessionCookie, type CallResult, type TestUser } from "./support/api";
 
-// The dashboard's session is the mocked account; everything behind it is real.
+// The server action's session is the mocked account; everything behind it is real.
 const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("@/lib/auth/current", () => ({
   getCurrentAccount: () => getAccountByIdOrThrow(signedIn.accountId),
@@ -43,11 +43,14 @@ const PARSE_DEADLINE = "The template's code took longer than 1 s to parse: simpl
 
 let user: TestUser;
 let bystander: TestUser;
+/** The preview route's own session: a cookie of a live local session. */
+let browser: Record<string, string>;
 
 beforeAll(async () => {
   user = await createUser("monthly");
   bystander = await createUser("monthly");
   signedIn.accountId = user.accountId;
+  browser = { cookie: await sessionCookie(user.accountId), origin: BASE };
 });
 
 afterAll(() => stopCompileWorkers());
@@ -79,7 +82,7 @@ async function alongsideUsage<T>(operation: () => Promise<T>): Promise<{ outcome
 describe("a source that takes sucrase minutes is compiled off the event loop and stopped at the deadline", () => {
   it("in the dashboard's live preview", async () => {
     const preview = () =>
-      call(postPreview, "/api/dashboard/templates/preview", { method: "POST", body: { code: BOMB, variables: null } });
+      call(postPreview, "/api/dashboard/templates/preview", { method: "POST", headers: browser, body: { code: BOMB, variables: null } });
     const { outcome, elapsedMs } = await alongsideUsage(preview);
     expect(outcome.status).toBe("fulfilled");
     const result = (outcome as PromiseFulfilledResult<CallResult>).value;
@@ -87,7 +90,7 @@ describe("a source that takes sucrase minutes is compiled off the event loop and
     expect(elapsedMs).toBeLessThan(3000);
 
     // The worker that ran into the deadline was replaced: the next preview compiles and renders.
-    const next = await call(postPreview, "/api/dashboard/templates/preview", { method: "POST", body: { code: HELLO, variables: { name: "Ada" } } });
+    const next = await call(postPreview, "/api/dashboard/templates/preview", { method: "POST", headers: browser, body: { code: HELLO, variables: { name: "Ada" } } });
     expect(next.body).toEqual({ ok: true, html: expect.stringContaining("Hello <!-- -->Ada"), variables: { name: "Ada" } });
   });
 
