@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
+import { errors } from "@/lib/api/errors";
 import { getConfig, type StripeSettings } from "@/lib/config";
 import { setAccountPlan } from "@/lib/db/accounts";
 import {
@@ -250,6 +251,32 @@ export class WebhookSignatureError extends Error {
     super(message);
     this.name = "WebhookSignatureError";
   }
+}
+
+/**
+ * Stripe's events are a few kilobytes (the largest, with expanded lists, stay well below this). The body is read before
+ * its signature can be checked, so anyone can send one: a larger body is refused with 413 before it is buffered.
+ */
+export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
+
+/** The body as text, refused (413) past `limit` bytes: by its Content-Length at once, and while reading a chunked one. */
+export async function readWebhookBody(request: Request, limit = MAX_WEBHOOK_BODY_BYTES): Promise<string> {
+  if (Number(request.headers.get("content-length") ?? 0) > limit) throw errors.payloadTooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw errors.payloadTooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** Verifies the `Stripe-Signature` header on the raw body (throws WebhookSignatureError) and parses the event. */
