@@ -2,6 +2,7 @@ import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { errors, zodDetails, type ValidationDetail } from "@/lib/api/errors";
 import type { Preload } from "@/lib/api/with-api-auth";
+import { runInBackground } from "@/lib/background";
 import { getConfig } from "@/lib/config";
 import { isUuid } from "@/lib/db/literals";
 import type { SendingDomain } from "@/lib/db/domains";
@@ -302,7 +303,7 @@ function scheduleDispatch(): void {
   const now = Date.now();
   if (now - lastDispatch < DISPATCH_INTERVAL_MS) return;
   lastDispatch = now;
-  dispatchScheduled().catch((error) => logError("dispatching scheduled emails failed", error));
+  runInBackground("dispatching scheduled emails", dispatchScheduled);
 }
 
 function logError(message: string, error: unknown): void {

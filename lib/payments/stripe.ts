@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { errors } from "@/lib/api/errors";
+import { runInBackground } from "@/lib/background";
 import { getConfig, type StripeSettings } from "@/lib/config";
 import { setAccountPlan } from "@/lib/db/accounts";
 import {
@@ -511,7 +512,7 @@ export async function reportOverageNow(emailId: string): Promise<boolean> {
     const now = Date.now();
     if (now - lastBackgroundRun >= overageReporting.backgroundIntervalMs) {
       lastBackgroundRun = now;
-      reportPendingOverage().catch((error) => log("error", "stripe: background overage reporting failed", { error: describe(error) }));
+      runInBackground("stripe: background overage reporting", () => reportPendingOverage());
     }
   }
   return reported;
