@@ -365,7 +365,8 @@ async function createFixture(): Promise<Fixture> {
     await addLibraryEntry(account.id, slug, { processor: "bench" });
   }
   const [welcome] = await getDb()<{ id: string }[]>`select id from templates where slug = 'welcome' and owner_account_id is null`;
-  const domain = await addSendingDomain(account.id, { domain: "bench.example.com", verified: true });
+  // A domain belongs to one account: each run's account gets its own.
+  const domain = await addSendingDomain(account.id, { domain: `bench-${account.id.slice(0, 8)}.example.com`, verified: true });
   let userTemplateId: string | null = null;
   let userTemplateError: string | null = null;
   try {
@@ -374,7 +375,7 @@ async function createFixture(): Promise<Fixture> {
     userTemplateError = (error as Error).message;
   }
   log(`  Bench user ${account.email} on the monthly plan, 5 catalogue templates and 1 own template in the library`);
-  return { key, welcomeId: welcome.id, userTemplateId, userTemplateError, sendFrom: domain.default_sender ?? "hello@bench.example.com" };
+  return { key, welcomeId: welcome.id, userTemplateId, userTemplateError, sendFrom: domain.default_sender ?? `hello@${domain.domain}` };
 }
 
 /** In a child process with NODE_ENV=production: this process loaded React's development build, the server does not. */

@@ -27,7 +27,7 @@ afterEach(() => {
 
 async function sender(plan: PlanName, emailsUsed = 0) {
   const user = await createUser(plan);
-  await addSendingDomain(user.accountId, { domain: "acme.example", verified: true });
+  await addSendingDomain(user.accountId, { domain: `acme-${user.accountId.slice(0, 8)}.example`, verified: true });
   await addToLibrary(user, "welcome");
   await getDb()`
     insert into usage_counters (account_id, metric, period_start, count) values (${user.accountId}, 'emails', ${billingPeriod().start}, ${emailsUsed})
@@ -43,7 +43,7 @@ describe("background work outlives the response", () => {
     const user = await sender("free");
     const [due] = await getDb()<{ id: string }[]>`
       insert into sent_emails (account_id, status, provider, from_address, to_addresses, subject, html, scheduled_at)
-      values (${user.accountId}, 'scheduled', 'outbox', 'hello@acme.example', '{bob@example.com}', 'Later', '<p>x</p>', now() - interval '1 minute')
+      values (${user.accountId}, 'scheduled', 'outbox', 'hello@bg.example', '{bob@example.com}', 'Later', '<p>x</p>', now() - interval '1 minute')
       returning id`;
 
     expect((await sendOne(user)).status).toBe(200);

@@ -336,11 +336,10 @@ describe("plans through Stripe", () => {
 });
 
 describe("overage emails reported to Stripe's billing meter", () => {
-  const DOMAIN = "acme.example";
-
   async function overageSender(plan: PlanName = "monthly", withCustomer = true) {
     const user = await createUser(plan);
-    await addSendingDomain(user.accountId, { domain: DOMAIN, verified: true });
+    // A domain belongs to one account: each user gets its own.
+    await addSendingDomain(user.accountId, { domain: `acme-${user.accountId.slice(0, 8)}.example`, verified: true });
     await addToLibrary(user, "welcome");
     const customer = withCustomer ? await saveCustomerId(user.accountId, `cus_over_${user.accountId.slice(0, 8)}`) : null;
     const { start } = billingPeriod();
