@@ -338,8 +338,9 @@ export const orphanRecovery = {
  * idempotency window, after `maxAttempts` unanswered retries, when the provider refuses it, or when the caller's own
  * retry was sent instead, it is marked failed and its count given back.
  */
-export async function recoverOrphanedEmails(options: { now?: Date } = {}): Promise<{ recovered: number; failed: number }> {
-  const rules = { now: options.now ?? new Date(), graceMs: orphanRecovery.graceMs, windowMs: orphanRecovery.windowMs, maxAttempts: orphanRecovery.maxAttempts };
+export async function recoverOrphanedEmails(options: { now?: Date; accountId?: string } = {}): Promise<{ recovered: number; failed: number }> {
+  const { graceMs, windowMs, maxAttempts } = orphanRecovery;
+  const rules = { now: options.now ?? new Date(), graceMs, windowMs, maxAttempts, accountId: options.accountId };
   let failed = await failExpiredOrphanedEmails(rules);
   const mailer = getMailer();
   if (mailer.deliversOnRecord) return { recovered: 0, failed };

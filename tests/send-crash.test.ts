@@ -7,6 +7,7 @@ import { GET as dispatchCron } from "@/app/api/cron/dispatch-scheduled/route";
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
+import { recordCountedEmail } from "@/lib/db/emails";
 import { billingPeriod } from "@/lib/plans";
 import { recoverOrphanedEmails } from "@/lib/send";
 import { addToLibrary, call, catalogueId, createUser, type TestUser } from "./support/api";
@@ -22,6 +23,8 @@ let server: Server;
 let baseUrl: string;
 let received: Received[] = [];
 let answering = false;
+/** What the stand-in answers once `answering`: Resend's acceptance unless a test sets a failure. */
+let answer: { status: number; body: unknown } = { status: 200, body: { id: "re_recovered" } };
 const CRON_SECRET = "cron-secret-for-crash-tests-0123456789";
 const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL, cron: process.env.CRON_SECRET };
 
@@ -33,8 +36,8 @@ beforeAll(async () => {
       const text = Buffer.concat(chunks).toString("utf8");
       received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: text ? JSON.parse(text) : undefined });
       if (!answering) return; // holds the hand-off: the connection stays open, no answer
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id: "re_recovered" }));
+      res.writeHead(answer.status, { "content-type": "application/json" });
+      res.end(JSON.stringify(answer.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -54,6 +57,7 @@ afterAll(async () => {
 beforeEach(() => {
   received = [];
   answering = false;
+  answer = { status: 200, body: { id: "re_recovered" } };
   process.env.RESEND_API_KEY = "re_test_crash_0123456789";
   process.env.RESEND_BASE_URL = baseUrl;
   process.env.CRON_SECRET = CRON_SECRET;
@@ -126,16 +130,21 @@ describe("a server killed between counting an email and handing it to Resend", (
     const key = callerKey ? `lp-${createHash("sha256").update(`${user.accountId}\n${callerKey}`).digest("hex")}` : `lp-email-${orphan.id}`;
     expect(received[0].headers["idempotency-key"]).toBe(key);
 
-    // Restarted, before the grace period: a hand-off may still be running elsewhere, so nothing is retried yet.
+    // Restarted, the dispatcher runs before the grace period: a hand-off may still be running, nothing is retried yet.
     answering = true;
-    expect((await runDispatcher()).status).toBe(200);
+    const early = await runDispatcher();
+    expect(early.status).toBe(200);
+    expect(early.body).toEqual({
+      success: true,
+      dispatched: expect.any(Number),
+      recovered_emails: expect.any(Number),
+      failed_emails: expect.any(Number),
+      expired_idempotency_keys: expect.any(Number),
+    });
     expect(received).toHaveLength(1);
 
-    // Past the grace period (2 minutes).
-    await getDb()`update sent_emails set created_at = created_at - interval '3 minutes' where id = ${orphan.id}`;
-    const run = await runDispatcher();
-    expect(run.status).toBe(200);
-    expect(run.body.recovered_emails).toBeGreaterThanOrEqual(1);
+    // Past the grace period (2 minutes); only this account's emails, as other test files send in the same database.
+    expect(await recoverOrphanedEmails({ now: new Date(Date.now() + 3 * 60_000), accountId: user.accountId })).toEqual({ recovered: 1, failed: 0 });
     const retries = received.slice(1);
     expect(retries.map((r) => `${r.method} ${r.url} ${r.headers["idempotency-key"]}`)).toEqual([`POST /emails ${key}`]);
     expect(retries[0].body).toEqual(received[0].body);
@@ -146,7 +155,7 @@ describe("a server killed between counting an email and handing it to Resend", (
     expect(await emailsCounted(user)).toEqual({ monthly: 1, daily: 1 });
 
     // Delivered: later runs leave it alone.
-    expect((await runDispatcher()).status).toBe(200);
+    expect(await recoverOrphanedEmails({ now: new Date(Date.now() + 10 * 60_000), accountId: user.accountId })).toEqual({ recovered: 0, failed: 0 });
     expect(received).toHaveLength(2);
   });
 
@@ -157,8 +166,9 @@ describe("a server killed between counting an email and handing it to Resend", (
     expect(await emailsCounted(user)).toEqual({ monthly: 1, daily: 1 });
 
     answering = true;
-    const result = await recoverOrphanedEmails({ now: new Date(Date.now() + 24 * 3600_000) });
-    expect(result.failed).toBeGreaterThanOrEqual(1);
+    // A day later (only this account's emails: other test files' sends may be in flight in the same database).
+    const result = await recoverOrphanedEmails({ now: new Date(Date.now() + 24 * 3600_000), accountId: user.accountId });
+    expect(result).toEqual({ recovered: 0, failed: 1 });
     expect(received).toHaveLength(1); // no retry: Resend might no longer recognise the key
     expect(await emailRows(user)).toEqual([
       {
@@ -171,5 +181,91 @@ describe("a server killed between counting an email and handing it to Resend", (
       },
     ]);
     expect(await emailsCounted(user)).toEqual({ monthly: 0, daily: 0 });
+  });
+});
+
+describe("the dispatcher's rules for interrupted hand-offs", () => {
+  const minutes = (n: number) => new Date(Date.now() + n * 60_000);
+
+  /** A counted email left pending, as a killed server leaves it (recorded the way POST /send records it). */
+  async function orphan(user: TestUser & { domain: string }, providerIdempotencyKey: string | null = null): Promise<string> {
+    const counted = await recordCountedEmail(
+      {
+        accountId: user.accountId,
+        templateId: await catalogueId("welcome"),
+        status: "pending",
+        provider: "resend",
+        from: `hello@${user.domain}`,
+        to: ["ann@example.com"],
+        cc: [],
+        bcc: [],
+        replyTo: [],
+        subject: "Interrupted",
+        html: "<p>Hi</p>",
+        text: "Hi",
+        headers: {},
+        attachments: [],
+        tags: [],
+        scheduledAt: null,
+        providerIdempotencyKey,
+      },
+      { periodStart: billingPeriod().start, limit: 100, overage: false },
+    );
+    if (!counted.allowed) throw new Error("not counted");
+    return counted.id;
+  }
+
+  it("a refusal by Resend (422) fails the email and gives its count back at once", async () => {
+    const user = await sender();
+    const id = await orphan(user);
+    answering = true;
+    answer = { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } };
+    expect(await recoverOrphanedEmails({ now: minutes(3), accountId: user.accountId })).toEqual({ recovered: 0, failed: 1 });
+    expect(received.map((r) => r.headers["idempotency-key"])).toEqual([`lp-email-${id}`]);
+    expect(await emailRows(user)).toEqual([
+      { id, status: "failed", provider_message_id: null, error: "resend: HTTP 422: Invalid `to` field.", handoff_attempts: 1, usage_period_start: null },
+    ]);
+    expect(await emailsCounted(user)).toEqual({ monthly: 0, daily: 0 });
+  });
+
+  it("an unanswered retry (500) is tried again once per grace period, at most 5 times, then failed and given back", async () => {
+    const user = await sender();
+    const id = await orphan(user);
+    answering = true;
+    answer = { status: 500, body: { statusCode: 500, name: "application_error", message: "Down." } };
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      await recoverOrphanedEmails({ now: minutes(3 * attempt), accountId: user.accountId });
+      // Another run inside the claim's grace period: not retried twice.
+      await recoverOrphanedEmails({ now: minutes(3 * attempt + 1), accountId: user.accountId });
+      expect(received).toHaveLength(attempt);
+      expect(await emailRows(user)).toMatchObject([{ status: "pending", handoff_attempts: attempt }]);
+    }
+    expect(new Set(received.map((r) => r.headers["idempotency-key"]))).toEqual(new Set([`lp-email-${id}`]));
+    expect(await recoverOrphanedEmails({ now: minutes(18), accountId: user.accountId })).toEqual({ recovered: 0, failed: 1 });
+    expect(received).toHaveLength(5);
+    expect(await emailRows(user)).toEqual([
+      { id, status: "failed", provider_message_id: null, error: "the hand-off to the provider was interrupted and every retry failed", handoff_attempts: 5, usage_period_start: null },
+    ]);
+    expect(await emailsCounted(user)).toEqual({ monthly: 0, daily: 0 });
+  });
+
+  it("an interrupted email whose caller retried it under the same key (and was sent) is failed and given back, not sent again", async () => {
+    const user = await sender();
+    const key = `lp-${createHash("sha256").update(`${user.accountId}\nretried`).digest("hex")}`;
+    const interrupted = await orphan(user, key);
+    const retried = await orphan(user, key);
+    await getDb()`update sent_emails set status = 'sent', sent_at = now(), provider_message_id = 're_first' where id = ${retried}`;
+    answering = true;
+    expect(await recoverOrphanedEmails({ now: minutes(3), accountId: user.accountId })).toEqual({ recovered: 0, failed: 1 });
+    expect(received).toEqual([]);
+    expect((await emailRows(user)).find((row) => row.id === interrupted)).toEqual({
+      id: interrupted,
+      status: "failed",
+      provider_message_id: null,
+      error: "the hand-off to the provider was interrupted; a retry of the request was sent instead",
+      handoff_attempts: 0,
+      usage_period_start: null,
+    });
+    expect(await emailsCounted(user)).toEqual({ monthly: 1, daily: 1 });
   });
 });

@@ -188,6 +188,8 @@ export type OrphanRules = {
   windowMs: number;
   /** Retried this many times without an answer: given up. */
   maxAttempts: number;
+  /** Only this account's messages. */
+  accountId?: string;
 };
 
 /**
@@ -198,13 +200,15 @@ export type OrphanRules = {
 export async function failExpiredOrphanedEmails(rules: OrphanRules): Promise<number> {
   const graceCutoff = new Date(rules.now.getTime() - rules.graceMs);
   const windowCutoff = new Date(rules.now.getTime() - rules.windowMs);
-  const rows = await getDb()<{ failed: boolean }[]>`
+  const db = getDb();
+  const rows = await db<{ failed: boolean }[]>`
     select fail_counted_email(e.id, case
              when e.created_at <= ${windowCutoff} then 'the hand-off to the provider was interrupted and could not be retried in time'
              when e.handoff_attempts >= ${rules.maxAttempts} then 'the hand-off to the provider was interrupted and every retry failed'
              else 'the hand-off to the provider was interrupted; a retry of the request was sent instead' end) as failed
     from sent_emails e
     where e.status = 'pending' and coalesce(e.handoff_claimed_at, e.created_at) <= ${graceCutoff}
+      ${rules.accountId ? db`and e.account_id = ${rules.accountId}` : db``}
       and (e.created_at <= ${windowCutoff} or e.handoff_attempts >= ${rules.maxAttempts}
            or (e.provider_idempotency_key is not null and exists (
                  select 1 from sent_emails o
@@ -220,12 +224,14 @@ export async function failExpiredOrphanedEmails(rules: OrphanRules): Promise<num
 export async function claimOrphanedEmails(provider: string, rules: OrphanRules & { limit: number }): Promise<OrphanedEmail[]> {
   const graceCutoff = new Date(rules.now.getTime() - rules.graceMs);
   const windowCutoff = new Date(rules.now.getTime() - rules.windowMs);
-  return getDb()<OrphanedEmail[]>`
+  const db = getDb();
+  return db<OrphanedEmail[]>`
     update sent_emails set handoff_attempts = handoff_attempts + 1, handoff_claimed_at = ${rules.now}
     where id in (
       select id from sent_emails
       where status = 'pending' and provider = ${provider} and coalesce(handoff_claimed_at, created_at) <= ${graceCutoff}
         and created_at > ${windowCutoff} and handoff_attempts < ${rules.maxAttempts}
+        ${rules.accountId ? db`and account_id = ${rules.accountId}` : db``}
       order by created_at
       limit ${rules.limit}
       for update skip locked
