@@ -60,6 +60,7 @@ const envSchema = z.object({
   ),
   // Tests and local stand-ins only: where the Stripe SDK sends its requests instead of https://api.stripe.com.
   STRIPE_API_BASE: optionalHttpUrl,
+  PAYMENTS_TEST_MODE: optionalString.pipe(z.enum(["0", "1"], { message: "must be 1 (test-mode payments) or 0" }).optional()),
 });
 
 export type Config = {
@@ -73,6 +74,11 @@ export type Config = {
   sessionSecret: string | undefined;
   cronSecret: string | undefined;
   stripe: StripeSettings | null;
+  /**
+   * Without Stripe: whether the test-mode processor completes purchases and plan changes for free. Only when asked for
+   * (PAYMENTS_TEST_MODE=1) or under `npm run dev`; a production server without Stripe refuses paid actions instead.
+   */
+  paymentsTestMode: boolean;
 };
 
 export type StripeSettings = {
@@ -132,6 +138,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     sessionSecret: e.SESSION_SECRET,
     cronSecret: e.CRON_SECRET,
     stripe: stripeSettings(e),
+    paymentsTestMode: e.PAYMENTS_TEST_MODE === "1" || env.NODE_ENV === "development",
   };
 }
 

@@ -3,7 +3,7 @@ import type postgres from "postgres";
 import { Resend } from "resend";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { addSendingDomain, DomainError, type SendingDomain } from "@/lib/db/domains";
+import { addSendingDomain, DomainError, DomainTakenError, isVerifiedForSending, type SendingDomain } from "@/lib/db/domains";
 import { isUuid } from "@/lib/db/literals";
 import { RESEND_TIMEOUT_MS } from "@/lib/mail/resend";
 
@@ -11,10 +11,12 @@ import { RESEND_TIMEOUT_MS } from "@/lib/mail/resend";
 //
 // With Resend configured (RESEND_API_KEY), Resend decides: a domain is created through its domains API, the DNS
 // records it asks for are kept with the domain, and `verified` is true exactly when Resend reports the domain as
-// "verified". Nothing the caller says (markVerified) overrides that. Without Resend (the embedded default) there is
-// no DNS to check: `markVerified` (the CLI's `domain:add --verified`) stands in for it.
+// "verified". Nothing the caller says (markVerified) overrides that, nor does a verification made before Resend was
+// configured (isVerifiedForSending). Without Resend (the embedded default) there is no DNS to check: `markVerified`
+// (the CLI's `domain:add --verified`) stands in for it. A domain belongs to one account: adding one another account
+// holds throws DomainTakenError (409), before anything is asked of Resend.
 
-export { DomainError };
+export { DomainError, DomainTakenError, isVerifiedForSending };
 
 /** A DNS record Resend asks the domain's owner to publish (SPF, DKIM, ...), as Resend returned it. */
 export type DnsRecord = {
@@ -76,6 +78,7 @@ export async function registerSendingDomain(
   const domain = normalizeDomain(input.domain);
   const requestedSender = normalizeSender(input.defaultSender, domain);
   const existing = await findSendingDomain(accountId, domain);
+  if (!existing && (await isDomainTaken(accountId, domain))) throw new DomainTakenError(domain);
   const defaultSender = requestedSender ?? existing?.default_sender ?? `hello@${domain}`;
   const resend = resendClient();
 
@@ -162,6 +165,13 @@ export async function findSendingDomain(accountId: string, domain: string): Prom
     select ${db(COLUMNS)} from sending_domains
     where account_id = ${accountId} and lower(domain) = ${domain.trim().toLowerCase()}`;
   return row ?? null;
+}
+
+/** Whether another account holds the domain (any case). */
+async function isDomainTaken(accountId: string, domain: string): Promise<boolean> {
+  const [row] = await getDb()`
+    select 1 from sending_domains where lower(domain) = ${domain} and account_id <> ${accountId}`;
+  return row !== undefined;
 }
 
 // ---------- validation ----------
@@ -270,14 +280,17 @@ async function storeRemoteState(
                                       dns_records, verified_at)
     values (${accountId}, ${domain}, ${verified}, ${defaultSender ?? `hello@${domain}`}, ${remote.id}, ${remote.status},
             ${db.json(remote.records as postgres.JSONValue)}::jsonb, ${verified ? new Date() : null})
-    on conflict (account_id, lower(domain)) do update set
+    on conflict (lower(domain)) do update set
       verified = excluded.verified,
       default_sender = coalesce(excluded.default_sender, d.default_sender),
       provider_domain_id = excluded.provider_domain_id,
       provider_status = excluded.provider_status,
       dns_records = excluded.dns_records,
-      verified_at = case when excluded.verified then coalesce(case when d.verified then d.verified_at end, excluded.verified_at) end
+      verified_at = case when excluded.verified then coalesce(case when d.provider_status = 'verified' then d.verified_at end, excluded.verified_at) end
+      where d.account_id = excluded.account_id
     returning ${db(COLUMNS)}`;
+  // Taken by another account since registerSendingDomain checked.
+  if (!row) throw new DomainTakenError(domain);
   return row;
 }
 

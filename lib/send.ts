@@ -2,10 +2,18 @@ import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { errors, zodDetails, type ValidationDetail } from "@/lib/api/errors";
 import type { Preload } from "@/lib/api/with-api-auth";
+import { runInBackground } from "@/lib/background";
 import { getConfig } from "@/lib/config";
 import { isUuid } from "@/lib/db/literals";
-import type { SendingDomain } from "@/lib/db/domains";
-import { dispatchDueScheduledEmails, markEmailAccepted, markEmailFailed, recordCountedEmail } from "@/lib/db/emails";
+import { isVerifiedForSending, type SendingDomain } from "@/lib/db/domains";
+import {
+  claimOrphanedEmails,
+  dispatchDueScheduledEmails,
+  failExpiredOrphanedEmails,
+  markEmailAccepted,
+  markEmailFailed,
+  recordCountedEmail,
+} from "@/lib/db/emails";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -123,6 +131,7 @@ async function performSend(
       templateId: template.id,
       status: mailer.deliversOnRecord ? (scheduledAt ? "scheduled" : "sent") : "pending",
       provider: mailer.provider,
+      providerIdempotencyKey: providerKey,
     },
     { periodStart: start, limit: plan.emailsPerMonth, overage: plan.emailOverage },
   );
@@ -139,7 +148,7 @@ async function performSend(
   if (!mailer.deliversOnRecord) {
     const outgoing: OutgoingEmail = { id: counted.id, ...message };
     try {
-      ({ id } = await mailer.send(outgoing, providerKey ? { idempotencyKey: providerKey } : {}));
+      ({ id } = await mailer.send(outgoing, { idempotencyKey: emailHandoffKey(counted.id, providerKey) }));
     } catch (error) {
       const reason = describeProviderFailure(error);
       await markEmailFailed(counted.id, `${mailer.provider}: ${reason}`);
@@ -178,7 +187,7 @@ async function performSend(
  * default sender of the caller's first verified domain. Otherwise 400 with field `from`.
  */
 export function resolveSender(from: string | undefined, domains: SendingDomain[], sharedDomain: string | undefined): string {
-  const verified = domains.filter((d) => d.verified);
+  const verified = domains.filter((d) => isVerifiedForSending(d));
   if (from === undefined) {
     const domain = verified.find((d) => d.default_sender);
     if (domain?.default_sender) return domain.default_sender;
@@ -285,25 +294,87 @@ export function providerIdempotencyKey(accountId: string, key: string): string {
   return `lp-${createHash("sha256").update(`${accountId}\n${key}`).digest("hex")}`;
 }
 
+/**
+ * The idempotency key of every hand-off of one message: the caller's (as providerIdempotencyKey), else one made from
+ * the message's id. A hand-off cut off by a crash is retried under it (recoverOrphanedEmails), so the provider
+ * delivers the message once even if the first attempt reached it.
+ */
+export function emailHandoffKey(emailId: string, providerKey: string | null): string {
+  return providerKey ?? `lp-email-${emailId}`;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
-// Scheduled delivery of the embedded outbox. `dispatchScheduled` is the one dispatch step: the cron route calls it
-// (Vercel Cron), and every send request triggers it in the background at most once per DISPATCH_INTERVAL_MS per
-// process, which keeps a long-running server (npm run dev/start) delivering on time without a timer of its own.
+// The dispatch step: delivers due scheduled messages of the embedded outbox, recovers orphaned hand-offs, drops
+// expired idempotency keys. The cron route calls it (Vercel Cron), and every send request triggers it in the
+// background at most once per DISPATCH_INTERVAL_MS per process, which keeps a long-running server (npm run dev/start)
+// delivering on time without a timer of its own.
 
 const DISPATCH_INTERVAL_MS = 30_000;
 let lastDispatch = 0;
 
-export async function dispatchScheduled(): Promise<{ dispatched: number; expiredIdempotencyKeys: number }> {
+export async function dispatchScheduled(): Promise<{
+  dispatched: number;
+  recoveredEmails: number;
+  failedEmails: number;
+  expiredIdempotencyKeys: number;
+}> {
   const dispatched = await dispatchDueScheduledEmails();
+  const { recovered: recoveredEmails, failed: failedEmails } = await recoverOrphanedEmails();
   const expiredIdempotencyKeys = await deleteExpiredIdempotencyKeys();
-  return { dispatched, expiredIdempotencyKeys };
+  return { dispatched, recoveredEmails, failedEmails, expiredIdempotencyKeys };
+}
+
+export const orphanRecovery = {
+  /** A request's own hand-off ends within the provider timeout (10 s); a row pending this long has lost it. */
+  graceMs: 2 * 60_000,
+  /** Resend dedupes an Idempotency-Key for 24 hours: past this a retry might deliver twice, so the email is given up. */
+  windowMs: 23 * 3600_000,
+  maxAttempts: 5,
+  batchSize: 50,
+};
+
+/**
+ * Emails counted and recorded `pending` whose hand-off was cut off (the process died in between): each is handed to
+ * the provider again under the first attempt's idempotency key, so it is delivered once; or, past the provider's
+ * idempotency window, after `maxAttempts` unanswered retries, when the provider refuses it, or when the caller's own
+ * retry was sent instead, it is marked failed and its count given back.
+ */
+export async function recoverOrphanedEmails(options: { now?: Date; accountId?: string } = {}): Promise<{ recovered: number; failed: number }> {
+  const { graceMs, windowMs, maxAttempts } = orphanRecovery;
+  const rules = { now: options.now ?? new Date(), graceMs, windowMs, maxAttempts, accountId: options.accountId };
+  let failed = await failExpiredOrphanedEmails(rules);
+  const mailer = getMailer();
+  if (mailer.deliversOnRecord) return { recovered: 0, failed };
+  let recovered = 0;
+  for (const email of await claimOrphanedEmails(mailer.provider, { ...rules, limit: orphanRecovery.batchSize })) {
+    const { providerIdempotencyKey: providerKey, ...message } = email;
+    try {
+      const { id } = await mailer.send(message, { idempotencyKey: emailHandoffKey(email.id, providerKey) });
+      await markEmailAccepted(email.id, id);
+      recovered += 1;
+    } catch (error) {
+      const reason = describeProviderFailure(error);
+      if (isDefinitiveRefusal(error)) {
+        if (await markEmailFailed(email.id, `${mailer.provider}: ${reason}`)) failed += 1;
+      } else {
+        // Left pending: the next run retries it under the same key, until it runs out of attempts or time.
+        console.warn(JSON.stringify({ level: "warn", message: "retrying an interrupted hand-off failed; will retry", emailId: email.id, reason }));
+      }
+    }
+  }
+  return { recovered, failed };
+}
+
+/** The provider answered and refused the message itself (not a timeout, rate limit or concurrent-request conflict). */
+function isDefinitiveRefusal(error: unknown): boolean {
+  return error instanceof MailerError && error.statusCode !== null && error.statusCode >= 400 && error.statusCode < 500 && ![408, 409, 429].includes(error.statusCode);
 }
 
 function scheduleDispatch(): void {
   const now = Date.now();
   if (now - lastDispatch < DISPATCH_INTERVAL_MS) return;
   lastDispatch = now;
-  dispatchScheduled().catch((error) => logError("dispatching scheduled emails failed", error));
+  runInBackground("dispatching scheduled emails", dispatchScheduled);
 }
 
 function logError(message: string, error: unknown): void {

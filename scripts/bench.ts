@@ -483,7 +483,8 @@ async function createFixture(): Promise<Fixture> {
     await addLibraryEntry(account.id, slug, { processor: "bench" });
   }
   const [welcome] = await getDb()<{ id: string }[]>`select id from templates where slug = 'welcome' and owner_account_id is null`;
-  const domain = await addSendingDomain(account.id, { domain: "bench.example.com", verified: true });
+  // A domain belongs to one account: each run's account gets its own.
+  const domain = await addSendingDomain(account.id, { domain: `bench-${account.id.slice(0, 8)}.example.com`, verified: true });
   let userTemplateId: string | null = null;
   let userTemplateError: string | null = null;
   try {
@@ -500,7 +501,7 @@ async function createFixture(): Promise<Fixture> {
     welcomeId: welcome.id,
     userTemplateId,
     userTemplateError,
-    sendFrom: domain.default_sender ?? "hello@bench.example.com",
+    sendFrom: domain.default_sender ?? `hello@${domain.domain}`,
     attacker: {
       key: (await createApiKey(attacker.id, "bench attacker")).key,
       cookie: `${LOCAL_SESSION_COOKIE}=${await attackerSessionToken(attacker.id)}`,

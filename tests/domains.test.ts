@@ -8,9 +8,12 @@ import { POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { listOutbox } from "@/lib/db/emails";
+import { addSendingDomain } from "@/lib/db/domains";
 import {
   DomainError,
   DomainProviderError,
+  DomainTakenError,
+  isVerifiedForSending,
   findSendingDomain,
   listSendingDomainDetails,
   registerSendingDomain,
@@ -150,16 +153,23 @@ const storedRow = async (accountId: string) => {
 
 const requests = () => received.map((r) => `${r.method} ${r.url}`);
 
+/** A domain belongs to one account and every test's users share one database: each test adds its own domain. */
+let D = "";
+beforeEach(() => {
+  D = `acme-${randomUUID().slice(0, 8)}.example`;
+});
+const escaped = (text: string) => text.replace(/\./g, "\\.");
+
 describe("sending domains with Resend configured", () => {
   beforeEach(() => useResend());
 
   it("creates the domain at Resend and stores its id, status and DNS records; markVerified is not trusted", async () => {
     const u = await user();
-    const outcome = await registerSendingDomain(u.accountId, { domain: " Acme.Example ", defaultSender: "news@acme.example", markVerified: true });
+    const outcome = await registerSendingDomain(u.accountId, { domain: ` ${D.toUpperCase()} `, defaultSender: `news@${D}`, markVerified: true });
 
     expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({ method: "POST", url: "/domains", body: { name: "acme.example" } });
-    expect(received[0].body).toEqual({ name: "acme.example" });
+    expect(received[0]).toMatchObject({ method: "POST", url: "/domains", body: { name: D } });
+    expect(received[0].body).toEqual({ name: D });
     expect(received[0].headers.authorization).toBe(`Bearer ${API_KEY}`);
     const [providerId] = [...remote.keys()];
 
@@ -167,19 +177,19 @@ describe("sending domains with Resend configured", () => {
     expect(outcome.message).toMatch(/not verified yet \(Resend status: not_started\).*3 DNS records/);
     expect(outcome.message).toMatch(/markVerified was ignored/);
     expect(outcome.domain).toMatchObject({
-      domain: "acme.example",
+      domain: D,
       verified: false,
       verified_at: null,
-      default_sender: "news@acme.example",
+      default_sender: `news@${D}`,
       provider_domain_id: providerId,
       provider_status: "not_started",
       dns_records: records("not_started"),
     });
     expect(await storedRow(u.accountId)).toEqual({
-      domain: "acme.example",
+      domain: D,
       verified: false,
       verified_at: null,
-      default_sender: "news@acme.example",
+      default_sender: `news@${D}`,
       provider_domain_id: providerId,
       provider_status: "not_started",
       dns_records: records("not_started"),
@@ -188,11 +198,11 @@ describe("sending domains with Resend configured", () => {
 
   it("refuses the domain as from in POST /send until Resend reports it verified, then sends from it", async () => {
     const u = await user();
-    const { domain } = await registerSendingDomain(u.accountId, { domain: "acme.example", defaultSender: "news@acme.example" });
+    const { domain } = await registerSendingDomain(u.accountId, { domain: D, defaultSender: `news@${D}` });
     const providerId = domain.provider_domain_id!;
     received = [];
 
-    await expectFromRefused(u, "News <news@acme.example>");
+    await expectFromRefused(u, `News <news@${D}>`);
     await expectFromRefused(u); // no verified domain, so no default sender either
     expect(received).toEqual([]);
 
@@ -204,7 +214,7 @@ describe("sending domains with Resend configured", () => {
     expect(received[1].headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(pending.domain).toMatchObject({ verified: false, verified_at: null, provider_status: "pending", dns_records: records("pending") });
     expect(pending.message).toMatch(/Resend status: pending/);
-    await expectFromRefused(u, "news@acme.example");
+    await expectFromRefused(u, `news@${D}`);
 
     // The records are published and Resend says so.
     remote.get(providerId)!.status = "verified";
@@ -217,14 +227,14 @@ describe("sending domains with Resend configured", () => {
     expect(await storedRow(u.accountId)).toMatchObject({ verified: true, provider_status: "verified", dns_records: records("verified") });
 
     received = [];
-    const sent = await sendFrom(u, "News <news@acme.example>");
+    const sent = await sendFrom(u, `News <news@${D}>`);
     expect(sent.status).toBe(200);
-    expect(sent.body.data.from).toBe("News <news@acme.example>");
+    expect(sent.body.data.from).toBe(`News <news@${D}>`);
     expect(requests()).toEqual(["POST /emails"]);
-    expect(received[0].body.from).toBe("News <news@acme.example>");
+    expect(received[0].body.from).toBe(`News <news@${D}>`);
     const defaulted = await sendFrom(u);
     expect(defaulted.status).toBe(200);
-    expect(defaulted.body.data.from).toBe("news@acme.example");
+    expect(defaulted.body.data.from).toBe(`news@${D}`);
 
     // Verifying again keeps the first verified_at.
     const again = await verifySendingDomain(u.accountId, domain.id);
@@ -233,35 +243,35 @@ describe("sending domains with Resend configured", () => {
 
   it("follows Resend when a verified domain stops being verified", async () => {
     const u = await user();
-    const { domain } = await registerSendingDomain(u.accountId, { domain: "acme.example" });
+    const { domain } = await registerSendingDomain(u.accountId, { domain: D });
     remote.get(domain.provider_domain_id!)!.status = "verified";
     expect((await verifySendingDomain(u.accountId, domain.id)).domain.verified).toBe(true);
-    expect((await sendFrom(u, "hello@acme.example")).status).toBe(200);
+    expect((await sendFrom(u, `hello@${D}`)).status).toBe(200);
 
     remote.get(domain.provider_domain_id!)!.status = "failed";
     const failed = await verifySendingDomain(u.accountId, domain.id);
     expect(failed.domain).toMatchObject({ verified: false, verified_at: null, provider_status: "failed", dns_records: records("failed") });
-    await expectFromRefused(u, "hello@acme.example");
+    await expectFromRefused(u, `hello@${D}`);
   });
 
   it("registering again re-reads the domain instead of creating it twice, and keeps the default sender", async () => {
     const u = await user();
-    const first = await registerSendingDomain(u.accountId, { domain: "acme.example", defaultSender: "news@acme.example" });
+    const first = await registerSendingDomain(u.accountId, { domain: D, defaultSender: `news@${D}` });
     const providerId = first.domain.provider_domain_id!;
     remote.get(providerId)!.status = "pending";
     received = [];
 
-    const again = await registerSendingDomain(u.accountId, { domain: "acme.example" });
+    const again = await registerSendingDomain(u.accountId, { domain: D });
     expect(requests()).toEqual([`GET /domains/${providerId}`]);
-    expect(again.domain).toMatchObject({ id: first.domain.id, provider_domain_id: providerId, provider_status: "pending", default_sender: "news@acme.example" });
+    expect(again.domain).toMatchObject({ id: first.domain.id, provider_domain_id: providerId, provider_status: "pending", default_sender: `news@${D}` });
 
-    const renamed = await registerSendingDomain(u.accountId, { domain: "acme.example", defaultSender: "letters@acme.example" });
-    expect(renamed.domain.default_sender).toBe("letters@acme.example");
+    const renamed = await registerSendingDomain(u.accountId, { domain: D, defaultSender: `letters@${D}` });
+    expect(renamed.domain.default_sender).toBe(`letters@${D}`);
 
     // Deleted at Resend in the meantime: created again.
     remote.clear();
     received = [];
-    const recreated = await registerSendingDomain(u.accountId, { domain: "acme.example" });
+    const recreated = await registerSendingDomain(u.accountId, { domain: D });
     expect(requests()).toEqual([`GET /domains/${providerId}`, "POST /domains"]);
     expect(recreated.domain.provider_domain_id).not.toBe(providerId);
     expect(recreated.domain).toMatchObject({ id: first.domain.id, provider_status: "not_started", verified: false });
@@ -271,7 +281,7 @@ describe("sending domains with Resend configured", () => {
   it("does not carry a simulated verification over: Resend decides once it is configured", async () => {
     const u = await user();
     useEmbedded();
-    const embedded = await registerSendingDomain(u.accountId, { domain: "acme.example", markVerified: true });
+    const embedded = await registerSendingDomain(u.accountId, { domain: D, markVerified: true });
     expect(embedded.domain).toMatchObject({ verified: true, provider_domain_id: null });
     expect(received).toEqual([]);
 
@@ -279,9 +289,67 @@ describe("sending domains with Resend configured", () => {
     const checked = await verifySendingDomain(u.accountId, embedded.domain.id);
     const [providerId] = [...remote.keys()];
     expect(requests()).toEqual(["POST /domains", `POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
-    expect(received[0].body).toEqual({ name: "acme.example" });
+    expect(received[0].body).toEqual({ name: D });
     expect(checked.domain).toMatchObject({ id: embedded.domain.id, verified: false, verified_at: null, provider_domain_id: providerId, provider_status: "not_started" });
-    await expectFromRefused(u, "hello@acme.example");
+    await expectFromRefused(u, `hello@${D}`);
+  });
+
+  it("refuses a domain verified while DNS was simulated as from until Resend verifies it", async () => {
+    const u = await user();
+    useEmbedded();
+    await registerSendingDomain(u.accountId, { domain: D, markVerified: true });
+    expect((await sendFrom(u, `hello@${D}`)).status).toBe(200);
+
+    useResend();
+    received = [];
+    for (const from of [`hello@${D}`, undefined]) {
+      const refused = await sendFrom(u, from);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({
+        error: "Invalid request body",
+        code: "VALIDATION_ERROR",
+        success: false,
+        details: [
+          {
+            field: "from",
+            message:
+              from === undefined
+                ? "from is required: you have no verified sending domain. Add and verify a domain first."
+                : "from must be an address on a verified sending domain, and you have none. Add and verify a domain first.",
+          },
+        ],
+      });
+    }
+    expect(received).toEqual([]); // nothing handed to Resend
+    const [listed] = await listSendingDomainDetails(u.accountId);
+    expect(isVerifiedForSending(listed)).toBe(false);
+
+    const checked = await verifySendingDomain(u.accountId, listed.id);
+    remote.get(checked.domain.provider_domain_id!)!.status = "verified";
+    expect((await verifySendingDomain(u.accountId, listed.id)).domain).toMatchObject({ verified: true, provider_status: "verified" });
+    expect((await sendFrom(u, `hello@${D}`)).status).toBe(200);
+  });
+
+  it("a domain belongs to one account: another account adding it (any case) gets DomainTakenError (409) before Resend is asked", async () => {
+    const owner = await user();
+    const { domain } = await registerSendingDomain(owner.accountId, { domain: D });
+    const other = await user();
+    received = [];
+    for (const name of [D, D.toUpperCase()]) {
+      const error = await registerSendingDomain(other.accountId, { domain: name }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DomainTakenError);
+      expect(error).toBeInstanceOf(DomainError); // the dashboard shows its message
+      expect(error).toMatchObject({ status: 409, code: "DOMAIN_TAKEN", message: `${D} is already registered by another account. A sending domain belongs to one account only.` });
+    }
+    expect(received).toEqual([]);
+    expect(await listSendingDomainDetails(other.accountId)).toEqual([]);
+    // The owner keeps it, and may register it again.
+    expect((await registerSendingDomain(owner.accountId, { domain: D })).domain.id).toBe(domain.id);
+
+    useEmbedded();
+    await expect(registerSendingDomain(other.accountId, { domain: D, markVerified: true })).rejects.toBeInstanceOf(DomainTakenError);
+    await expect(addSendingDomain(other.accountId, { domain: D, verified: true })).rejects.toBeInstanceOf(DomainTakenError);
+    expect(await listSendingDomainDetails(other.accountId)).toEqual([]);
   });
 
   const failures: [string, Reply | "closed port", number | null, string | null, RegExp][] = [
@@ -295,17 +363,17 @@ describe("sending domains with Resend configured", () => {
     const u = await user();
     if (failure === "closed port") useResend(await closedPortUrl());
     else override = () => failure;
-    const error = await registerSendingDomain(u.accountId, { domain: "acme.example" }).catch((e: unknown) => e);
+    const error = await registerSendingDomain(u.accountId, { domain: D }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainProviderError);
     expect(error).toBeInstanceOf(DomainError); // the dashboard's existing DomainError handling shows the message
     expect(error).toMatchObject({ statusCode, providerCode, message: expect.stringMatching(message) });
-    expect((error as Error).message).toMatch(/^Could not add acme\.example to Resend: /);
-    expect(await findSendingDomain(u.accountId, "acme.example")).toBeNull();
+    expect((error as Error).message).toMatch(new RegExp(`^Could not add ${escaped(D)} to Resend: `));
+    expect(await findSendingDomain(u.accountId, D)).toBeNull();
   });
 
   it("verifying: a Resend failure on either request is a DomainProviderError and the stored state is unchanged", async () => {
     const u = await user();
-    const { domain } = await registerSendingDomain(u.accountId, { domain: "acme.example" });
+    const { domain } = await registerSendingDomain(u.accountId, { domain: D });
     const providerId = domain.provider_domain_id!;
     remote.get(providerId)!.status = "verified";
     received = [];
@@ -313,13 +381,13 @@ describe("sending domains with Resend configured", () => {
     override = (r) => (r.url.endsWith("/verify") ? { status: 429, body: { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests." } } : undefined);
     const refused = await verifySendingDomain(u.accountId, domain.id).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DomainProviderError);
-    expect(refused).toMatchObject({ statusCode: 429, providerCode: "rate_limit_exceeded", message: "Could not ask Resend to verify acme.example: Resend answered HTTP 429 rate_limit_exceeded: Too many requests." });
+    expect(refused).toMatchObject({ statusCode: 429, providerCode: "rate_limit_exceeded", message: `Could not ask Resend to verify ${D}: Resend answered HTTP 429 rate_limit_exceeded: Too many requests.` });
     expect(requests()).toEqual([`POST /domains/${providerId}/verify`]); // no GET after a failed verify
 
     received = [];
     override = (r) => (r.method === "GET" ? { status: 500, body: { statusCode: 500, name: "internal_server_error", message: "Unexpected failure." } } : undefined);
     const failed = await verifySendingDomain(u.accountId, domain.id).catch((e: unknown) => e);
-    expect(failed).toMatchObject({ statusCode: 500, message: expect.stringMatching(/^Could not read acme\.example from Resend: .*HTTP 500/) });
+    expect(failed).toMatchObject({ statusCode: 500, message: expect.stringMatching(new RegExp(`^Could not read ${escaped(D)} from Resend: .*HTTP 500`)) });
     expect(requests()).toEqual([`POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
     expect(await storedRow(u.accountId)).toMatchObject({ verified: false, provider_status: "not_started", dns_records: records("not_started") });
   });
@@ -328,13 +396,13 @@ describe("sending domains with Resend configured", () => {
     const u = await user();
     await expect(registerSendingDomain(u.accountId, { domain: "not a domain" })).rejects.toThrow(DomainError);
     await expect(registerSendingDomain(u.accountId, { domain: "localhost" })).rejects.toThrow(/is not a domain name/);
-    await expect(registerSendingDomain(u.accountId, { domain: "acme.example", defaultSender: "me@other.example" })).rejects.toThrow(
-      "The default sender must be an address @acme.example",
+    await expect(registerSendingDomain(u.accountId, { domain: D, defaultSender: "me@other.example" })).rejects.toThrow(
+      `The default sender must be an address @${D}`,
     );
-    await expect(registerSendingDomain(u.accountId, { domain: "acme.example", defaultSender: "me@sub.acme.example" })).rejects.toThrow(DomainError);
+    await expect(registerSendingDomain(u.accountId, { domain: D, defaultSender: `me@sub.${D}` })).rejects.toThrow(DomainError);
     expect(received).toEqual([]);
 
-    const { domain } = await registerSendingDomain(u.accountId, { domain: "acme.example" });
+    const { domain } = await registerSendingDomain(u.accountId, { domain: D });
     const other = await user();
     received = [];
     await expect(verifySendingDomain(other.accountId, domain.id)).rejects.toThrow(`No sending domain with id ${domain.id} on this account`);
@@ -349,41 +417,41 @@ describe("sending domains in the embedded default (no RESEND_API_KEY)", () => {
 
   it("markVerified stands in for DNS; verifying is a no-op that says DNS is simulated", async () => {
     const u = await user();
-    const added = await registerSendingDomain(u.accountId, { domain: "acme.example" });
+    const added = await registerSendingDomain(u.accountId, { domain: D });
     expect(added.mode).toBe("embedded");
     expect(added.message).toMatch(/not verified.*DNS is simulated/);
     expect(added.domain).toMatchObject({
-      domain: "acme.example",
+      domain: D,
       verified: false,
-      default_sender: "hello@acme.example",
+      default_sender: `hello@${D}`,
       provider_domain_id: null,
       provider_status: null,
       dns_records: null,
     });
-    await expectFromRefused(u, "hello@acme.example");
+    await expectFromRefused(u, `hello@${D}`);
 
     const checked = await verifySendingDomain(u.accountId, added.domain.id);
     expect(checked.mode).toBe("embedded");
     expect(checked.message).toMatch(/Nothing to check.*DNS is simulated/);
     expect(checked.domain).toEqual(added.domain);
-    await expectFromRefused(u, "hello@acme.example");
+    await expectFromRefused(u, `hello@${D}`);
 
-    const marked = await registerSendingDomain(u.accountId, { domain: "acme.example", markVerified: true });
-    expect(marked.domain).toMatchObject({ id: added.domain.id, verified: true, default_sender: "hello@acme.example" });
+    const marked = await registerSendingDomain(u.accountId, { domain: D, markVerified: true });
+    expect(marked.domain).toMatchObject({ id: added.domain.id, verified: true, default_sender: `hello@${D}` });
     expect(marked.domain.verified_at).toBeInstanceOf(Date);
     expect(marked.message).toMatch(/is verified/);
 
-    const sent = await sendFrom(u, "Acme <hello@acme.example>");
+    const sent = await sendFrom(u, `Acme <hello@${D}>`);
     expect(sent.status).toBe(200);
-    expect((await listOutbox(u.accountId)).map((m) => m.from)).toEqual(["Acme <hello@acme.example>"]);
+    expect((await listOutbox(u.accountId)).map((m) => m.from)).toEqual([`Acme <hello@${D}>`]);
     expect(received).toEqual([]);
   });
 
   it("keeps the verified flag and the default sender when the domain is added again", async () => {
     const u = await user();
-    await registerSendingDomain(u.accountId, { domain: "acme.example", markVerified: true, defaultSender: "news@acme.example" });
-    const again = await registerSendingDomain(u.accountId, { domain: "ACME.example" });
-    expect(again.domain).toMatchObject({ verified: true, default_sender: "news@acme.example" });
+    await registerSendingDomain(u.accountId, { domain: D, markVerified: true, defaultSender: `news@${D}` });
+    const again = await registerSendingDomain(u.accountId, { domain: D.toUpperCase() });
+    expect(again.domain).toMatchObject({ verified: true, default_sender: `news@${D}` });
     expect(await listSendingDomainDetails(u.accountId)).toHaveLength(1);
   });
 });
@@ -398,19 +466,21 @@ describe("the CLI", () => {
 
   it("domain:add --verified stands in for DNS in the embedded default; with Resend it is ignored and domain:verify asks Resend", { timeout: 90_000 }, async () => {
     const embedded = await createUser();
-    const added = await admin(["domain:add", "--email", embedded.email, "--domain", "acme.example", "--verified"], {});
-    expect(added).toMatchObject({ mode: "embedded", domain: { domain: "acme.example", verified: true, provider_domain_id: null } });
-    const checked = await admin(["domain:verify", "--email", embedded.email, "--domain", "acme.example"], {});
+    const added = await admin(["domain:add", "--email", embedded.email, "--domain", D, "--verified"], {});
+    expect(added).toMatchObject({ mode: "embedded", domain: { domain: D, verified: true, provider_domain_id: null } });
+    const checked = await admin(["domain:verify", "--email", embedded.email, "--domain", D], {});
     expect(checked).toMatchObject({ mode: "embedded", domain: { verified: true }, message: expect.stringMatching(/DNS is simulated/) });
 
     const withResend = await createUser();
     const env = { RESEND_API_KEY: API_KEY, RESEND_BASE_URL: baseUrl };
-    const registered = await admin(["domain:add", "--email", withResend.email, "--domain", "acme.example", "--verified"], env);
+    // Another domain: a domain belongs to one account.
+    const theirs = `b-${D}`;
+    const registered = await admin(["domain:add", "--email", withResend.email, "--domain", theirs, "--verified"], env);
     const [providerId] = [...remote.keys()];
     expect(registered).toMatchObject({ mode: "resend", domain: { verified: false, provider_domain_id: providerId, provider_status: "not_started" } });
     expect(registered.domain.dns_records).toEqual(records("not_started"));
     remote.get(providerId)!.status = "verified";
-    const verified = await admin(["domain:verify", "--email", withResend.email, "--domain", "acme.example"], env);
+    const verified = await admin(["domain:verify", "--email", withResend.email, "--domain", theirs], env);
     expect(verified).toMatchObject({ mode: "resend", domain: { verified: true, provider_status: "verified" } });
     expect(requests()).toEqual(["POST /domains", `POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
   });

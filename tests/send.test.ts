@@ -19,16 +19,18 @@ vi.mock("@/lib/db/templates", async (importOriginal) => {
   return { ...original, findSendContext: vi.fn(original.findSendContext) };
 });
 
-const DOMAIN = "acme.example";
+/** A domain belongs to one account, and the tests' accounts share one database: each gets its own. */
+const uniqueDomain = () => `acme-${randomUUID().slice(0, 8)}.example`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** A user who can send: a verified domain (default sender hello@acme.example) and `welcome` in the library. */
-async function sender(plan: PlanName = "free"): Promise<TestUser & { welcomeId: string }> {
+/** A user who can send: a verified domain of its own (default sender hello@domain) and `welcome` in the library. */
+async function sender(plan: PlanName = "free"): Promise<TestUser & { welcomeId: string; domain: string }> {
   const user = await createUser(plan);
-  await addSendingDomain(user.accountId, { domain: DOMAIN, verified: true });
+  const domain = uniqueDomain();
+  await addSendingDomain(user.accountId, { domain, verified: true });
   await addToLibrary(user, "welcome");
-  return { ...user, welcomeId: await catalogueId("welcome") };
+  return { ...user, welcomeId: await catalogueId("welcome"), domain };
 }
 
 const post = (user: TestUser, body: unknown, headers: Record<string, string> = {}) =>
@@ -89,14 +91,14 @@ function withEnv(vars: Record<string, string | undefined>) {
 describe("POST /api/v1/send through the embedded outbox", () => {
   it("answers with the sent record and the email usage, and keeps the complete message", async () => {
     const user = await sender();
-    const result = await post(user, message(user, { from: "Acme Team <hello@acme.example>", cc: ["cc@example.com"], variables: { userName: "Ann" } }));
+    const result = await post(user, message(user, { from: `Acme Team <hello@${user.domain}>`, cc: ["cc@example.com"], variables: { userName: "Ann" } }));
 
     expect(result.status).toBe(200);
     expect(result.body).toEqual({
       success: true,
       data: {
         id: expect.stringMatching(UUID),
-        from: "Acme Team <hello@acme.example>",
+        from: `Acme Team <hello@${user.domain}>`,
         to: ["ann@example.com"],
         subject: "Welcome aboard",
         sent_at: expect.stringMatching(ISO),
@@ -128,7 +130,7 @@ describe("POST /api/v1/send through the embedded outbox", () => {
       status: "sent",
       provider: "outbox",
       provider_message_id: null,
-      from_address: "Acme Team <hello@acme.example>",
+      from_address: `Acme Team <hello@${user.domain}>`,
       to_addresses: ["ann@example.com"],
       cc_addresses: ["cc@example.com"],
       bcc_addresses: [],
@@ -199,7 +201,7 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     expect(row.text_body).toBe("Plain words.");
 
     const [listed] = await listOutbox(user.accountId);
-    expect(listed).toMatchObject({ id: row.id, status: "sent", provider: "outbox", from: "hello@acme.example", to: ["ann@example.com"], text: "Plain words." });
+    expect(listed).toMatchObject({ id: row.id, status: "sent", provider: "outbox", from: `hello@${user.domain}`, to: ["ann@example.com"], text: "Plain words." });
     expect(listed.html).toBe(row.html);
   });
 
@@ -275,7 +277,7 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     for (const way of ways) {
       vi.mocked(findSendContext).mockClear();
       const sent = await call(send, "/api/v1/send", { method: "POST", headers: auth(user), body: way.body, chunked: way.chunked });
-      expect([way.name, sent.status, sent.body.data.from]).toEqual([way.name, 200, `hello@${DOMAIN}`]);
+      expect([way.name, sent.status, sent.body.data.from]).toEqual([way.name, 200, `hello@${user.domain}`]);
       // The template named in this body, not one read for another: receipt is in the library, magic-link is not.
       const receiptBody = { ...way.body, template_id: receiptId, variables: { orderId: "A-1", items: [{ name: "Mug", quantity: 1, unitPrice: 9 }] } };
       const receipt = await call(send, "/api/v1/send", { method: "POST", headers: auth(user), body: receiptBody, chunked: way.chunked });
@@ -501,6 +503,7 @@ describe("the sender address", () => {
     const user = await createUser();
     await addToLibrary(user, "welcome");
     const welcome = await catalogueId("welcome");
+    const own = uniqueDomain();
     const expectFromError = async (body: Record<string, unknown>) => {
       const result = await post(user, { template_id: welcome, to: "a@example.com", subject: "Hi", ...body });
       expect(result.status).toBe(400);
@@ -510,15 +513,15 @@ describe("the sender address", () => {
     await addSendingDomain(user.accountId, { domain: "pending.example", verified: false });
     await expectFromError({}); // only an unverified domain
     await expectFromError({ from: "me@pending.example" });
-    await addSendingDomain(user.accountId, { domain: DOMAIN, verified: true });
+    await addSendingDomain(user.accountId, { domain: own, verified: true });
     await expectFromError({ from: "me@other.example" });
-    await expectFromError({ from: "me@mail.acme.example" });
-    await expectFromError({ from: "Acme <me@acme.example.evil.com>" });
+    await expectFromError({ from: `me@mail.${own}` });
+    await expectFromError({ from: `Acme <me@${own}.evil.com>` });
     expect(await counter(user, "emails")).toBe(0);
 
-    const ok = await post(user, { template_id: welcome, to: "a@example.com", subject: "Hi", from: '"Acme, Inc." <Billing@ACME.example>' });
+    const ok = await post(user, { template_id: welcome, to: "a@example.com", subject: "Hi", from: `"Acme, Inc." <Billing@${own.toUpperCase()}>` });
     expect(ok.status).toBe(200);
-    expect(ok.body.data.from).toBe('"Acme, Inc." <Billing@ACME.example>');
+    expect(ok.body.data.from).toBe(`"Acme, Inc." <Billing@${own.toUpperCase()}>`);
   });
 
   describe("with SHARED_SENDING_DOMAIN", () => {
@@ -773,7 +776,7 @@ describe("scheduled sends and the dispatcher", () => {
     expect(result.status).toBe(200);
     expect(result.body.data).toEqual({
       id: expect.stringMatching(UUID),
-      from: "hello@acme.example",
+      from: `hello@${user.domain}`,
       to: ["ann@example.com"],
       subject: "Welcome aboard",
       sent_at: expect.stringMatching(ISO),
@@ -794,7 +797,13 @@ describe("scheduled sends and the dispatcher", () => {
     await getDb()`update sent_emails set scheduled_at = now() - interval '1 second' where id = ${row.id}`;
     const run = await cron("Bearer cron-secret-for-tests-0123456789");
     expect(run.status).toBe(200);
-    expect(run.body).toEqual({ success: true, dispatched: expect.any(Number), expired_idempotency_keys: expect.any(Number) });
+    expect(run.body).toEqual({
+      success: true,
+      dispatched: expect.any(Number),
+      recovered_emails: expect.any(Number),
+      failed_emails: expect.any(Number),
+      expired_idempotency_keys: expect.any(Number),
+    });
     expect(run.body.dispatched).toBeGreaterThanOrEqual(1);
     [row] = await rows(user);
     expect(row.status).toBe("sent");

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { NextRequest } from "next/server";
 import { GET as webhookGet, POST as webhook } from "@/app/api/webhooks/stripe/route";
 import { resetConfig } from "@/lib/config";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { applyLapsedSubscriptions, saveCustomerId } from "@/lib/db/billing";
 import { getDb } from "@/lib/db/client";
-import { stripeProcessor } from "@/lib/payments/stripe";
+import { MAX_WEBHOOK_BODY_BYTES, stripeProcessor } from "@/lib/payments/stripe";
 import type { PlanName } from "@/lib/plans";
 import { call, catalogueId, createUser, type TestUser } from "./support/api";
 import { signedEvent, STRIPE_TEST_ENV, stripeEvent, useStripeStandIn } from "./support/stripe";
@@ -20,6 +21,11 @@ function deliver(event: Record<string, unknown>, signature?: string) {
     headers: { "stripe-signature": signature ?? signed.signature },
     body: signed.payload,
   });
+}
+
+function deliverWithHeaders(event: Record<string, unknown>, headers: Record<string, string>) {
+  const signed = signedEvent(event);
+  return call(webhook, "/api/webhooks/stripe", { method: "POST", headers: { "stripe-signature": signed.signature, ...headers }, body: signed.payload });
 }
 
 async function purchases(user: TestUser) {
@@ -101,6 +107,59 @@ describe("POST /api/webhooks/stripe: signatures", () => {
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ received: true, duplicate: false, outcome: "ignored" });
     expect(await storedEvent(event.id)).toEqual({ id: event.id, type: "invoice.finalized", outcome: "ignored" });
+  });
+});
+
+describe("POST /api/webhooks/stripe: body size", () => {
+  const tooLarge = { error: "Request body too large", code: "PAYLOAD_TOO_LARGE", success: false };
+
+  /** A chunked body (no Content-Length) of `total` bytes in 64 KB chunks; `pulled` counts what the server read. */
+  function chunkedBody(total: number, signature: string) {
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    const counter = { pulled: 0 };
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (counter.pulled >= total) return controller.close();
+        counter.pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const request = new NextRequest("http://localhost:3000/api/webhooks/stripe", {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": signature },
+      body,
+      duplex: "half",
+    } as ConstructorParameters<typeof NextRequest>[1]);
+    return { request, counter };
+  }
+
+  it("refuses a chunked body past 1 MB with 413 as soon as the running count passes the cap, before buffering the rest", async () => {
+    const signed = signedEvent(stripeEvent("invoice.finalized", { id: "in_big", object: "invoice" }));
+    const { request, counter } = chunkedBody(64 * 1024 * 1024, signed.signature);
+    const response = await webhook(request);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual(tooLarge);
+    // Read up to the cap (1 MB) and at most a chunk or two past it, not the 64 MB offered.
+    expect(counter.pulled).toBeGreaterThan(MAX_WEBHOOK_BODY_BYTES);
+    expect(counter.pulled).toBeLessThanOrEqual(MAX_WEBHOOK_BODY_BYTES + 2 * 64 * 1024);
+  });
+
+  it("refuses a declared Content-Length past 1 MB without reading the body; a chunked event under the cap is applied", async () => {
+    const event = stripeEvent("invoice.finalized", { id: "in_declared", object: "invoice" });
+    const declared = await deliverWithHeaders(event, { "content-length": String(MAX_WEBHOOK_BODY_BYTES + 1) });
+    expect(declared.status).toBe(413);
+    expect(declared.body).toEqual(tooLarge);
+    expect(await storedEvent(event.id)).toBeNull();
+
+    const signed = signedEvent(event);
+    const chunked = await call(webhook, "/api/webhooks/stripe", {
+      method: "POST",
+      headers: { "stripe-signature": signed.signature },
+      body: signed.payload,
+      chunked: true,
+    });
+    expect(chunked.status).toBe(200);
+    expect(chunked.body).toEqual({ received: true, duplicate: false, outcome: "ignored" });
   });
 });
 

@@ -80,12 +80,28 @@ describe("Stripe configuration", () => {
     expect(parseConfig({ ...STRIPE_TEST_ENV, STRIPE_PRICE_OVERAGE: "" }).stripe).toMatchObject({ overagePrice: undefined, api: null });
   });
 
-  it("selects Stripe when configured, the test-mode processor otherwise", () => {
+  it("selects Stripe when configured, test mode only when asked for (PAYMENTS_TEST_MODE=1 or npm run dev), else none", () => {
     expect(getPaymentProcessor()).toBe(stripeProcessor);
     expect(stripeProcessor).toMatchObject({ name: "stripe", testMode: false });
+    process.env.PAYMENTS_TEST_MODE = "1";
+    resetConfig();
+    expect(getPaymentProcessor()).toBe(stripeProcessor);
+
     for (const name of Object.keys(STRIPE_TEST_ENV)) delete process.env[name];
     resetConfig();
     expect(getPaymentProcessor()).toBe(testModeProcessor);
+
+    // A production server (npm start, any host) without Stripe: paid actions are refused, never granted for free.
+    delete process.env.PAYMENTS_TEST_MODE;
+    resetConfig();
+    expect(process.env.NODE_ENV).toBe("test");
+    expect(process.env.VERCEL).toBeUndefined();
+    expect(getPaymentProcessor()).toBeNull();
+    expect(parseConfig({ NODE_ENV: "production" }).paymentsTestMode).toBe(false);
+    expect(parseConfig({ NODE_ENV: "production", PAYMENTS_TEST_MODE: "0" }).paymentsTestMode).toBe(false);
+    expect(parseConfig({ NODE_ENV: "production", PAYMENTS_TEST_MODE: "1" }).paymentsTestMode).toBe(true);
+    expect(parseConfig({ NODE_ENV: "development" }).paymentsTestMode).toBe(true);
+    expect(problems({ PAYMENTS_TEST_MODE: "yes" })).toEqual(["PAYMENTS_TEST_MODE must be 1 (test-mode payments) or 0"]);
   });
 
   it("converts decimal prices to minor units exactly", () => {
@@ -320,11 +336,10 @@ describe("plans through Stripe", () => {
 });
 
 describe("overage emails reported to Stripe's billing meter", () => {
-  const DOMAIN = "acme.example";
-
   async function overageSender(plan: PlanName = "monthly", withCustomer = true) {
     const user = await createUser(plan);
-    await addSendingDomain(user.accountId, { domain: DOMAIN, verified: true });
+    // A domain belongs to one account: each user gets its own.
+    await addSendingDomain(user.accountId, { domain: `acme-${user.accountId.slice(0, 8)}.example`, verified: true });
     await addToLibrary(user, "welcome");
     const customer = withCustomer ? await saveCustomerId(user.accountId, `cus_over_${user.accountId.slice(0, 8)}`) : null;
     const { start } = billingPeriod();

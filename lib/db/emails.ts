@@ -77,6 +77,8 @@ export type EmailRecordInput = {
   attachments: { filename: string; content?: string; content_type?: string; path?: string; size?: number }[];
   tags: { name: string; value: string }[];
   scheduledAt: Date | null;
+  /** The provider key derived from the caller's Idempotency-Key; null when none was given (see emailHandoffKey). */
+  providerIdempotencyKey: string | null;
 };
 
 export type CountedEmail =
@@ -104,7 +106,7 @@ export async function recordCountedEmail(
       ${textArrayLiteral(message.replyTo)}, ${textLiteral(message.subject)}, ${textLiteral(message.html)},
       ${textLiteral(message.text)}, ${textLiteral(JSON.stringify(message.headers))}::jsonb,
       ${textLiteral(JSON.stringify(message.attachments))}::jsonb, ${textLiteral(JSON.stringify(message.tags))}::jsonb,
-      ${nullableTimestampLiteral(message.scheduledAt)})`);
+      ${nullableTimestampLiteral(message.scheduledAt)}, ${textLiteral(message.providerIdempotencyKey)})`);
   if (!row.allowed || !row.email_id || !row.created_at) return { allowed: false, used: row.used };
   return {
     allowed: true,
@@ -153,3 +155,88 @@ export async function dispatchDueScheduledEmails(options: { accountId?: string; 
   return rows.length;
 }
 
+
+// ---------------------------------------------------------------------------------------------------------------
+// Orphaned hand-offs. A message for an external provider is counted and recorded `pending` before it is handed over;
+// if the process dies in between, the row stays pending. The dispatcher finds such rows once they are older than a
+// grace period no live request's hand-off lasts, and either hands them over again under the first attempt's
+// idempotency key or gives them up: marked failed, count given back (fail_counted_email), all in SQL.
+
+/** A pending message to hand over again, as recorded. */
+export type OrphanedEmail = {
+  id: string;
+  providerIdempotencyKey: string | null;
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  replyTo: string[];
+  subject: string;
+  html: string;
+  text: string | null;
+  headers: Record<string, string>;
+  attachments: { filename: string; content?: string; content_type?: string; path?: string }[];
+  tags: { name: string; value: string }[];
+  scheduledAt: Date | null;
+};
+
+export type OrphanRules = {
+  now: Date;
+  /** Pending for at least this long (since it was recorded or last claimed): its hand-off is no longer running. */
+  graceMs: number;
+  /** Older than this, a hand-off is not retried (the provider no longer dedupes its key): it is given up. */
+  windowMs: number;
+  /** Retried this many times without an answer: given up. */
+  maxAttempts: number;
+  /** Only this account's messages. */
+  accountId?: string;
+};
+
+/**
+ * Gives up orphaned messages that may not be retried: past the window, out of attempts, or superseded (another of the
+ * account's messages under the same provider key was accepted: the caller's own retry). Each is marked failed and its
+ * count given back atomically. Returns how many.
+ */
+export async function failExpiredOrphanedEmails(rules: OrphanRules): Promise<number> {
+  const graceCutoff = new Date(rules.now.getTime() - rules.graceMs);
+  const windowCutoff = new Date(rules.now.getTime() - rules.windowMs);
+  const db = getDb();
+  const rows = await db<{ failed: boolean }[]>`
+    select fail_counted_email(e.id, case
+             when e.created_at <= ${windowCutoff} then 'the hand-off to the provider was interrupted and could not be retried in time'
+             when e.handoff_attempts >= ${rules.maxAttempts} then 'the hand-off to the provider was interrupted and every retry failed'
+             else 'the hand-off to the provider was interrupted; a retry of the request was sent instead' end) as failed
+    from sent_emails e
+    where e.status = 'pending' and coalesce(e.handoff_claimed_at, e.created_at) <= ${graceCutoff}
+      ${rules.accountId ? db`and e.account_id = ${rules.accountId}` : db``}
+      and (e.created_at <= ${windowCutoff} or e.handoff_attempts >= ${rules.maxAttempts}
+           or (e.provider_idempotency_key is not null and exists (
+                 select 1 from sent_emails o
+                 where o.account_id = e.account_id and o.provider_idempotency_key = e.provider_idempotency_key
+                   and o.id <> e.id and o.status in ('sent', 'scheduled'))))`;
+  return rows.filter((row) => row.failed).length;
+}
+
+/**
+ * Claims orphaned messages of `provider` that may be retried: counts the attempt and stamps the claim, so another
+ * dispatcher leaves them alone for the grace period. Returns them as recorded, to be handed over again.
+ */
+export async function claimOrphanedEmails(provider: string, rules: OrphanRules & { limit: number }): Promise<OrphanedEmail[]> {
+  const graceCutoff = new Date(rules.now.getTime() - rules.graceMs);
+  const windowCutoff = new Date(rules.now.getTime() - rules.windowMs);
+  const db = getDb();
+  return db<OrphanedEmail[]>`
+    update sent_emails set handoff_attempts = handoff_attempts + 1, handoff_claimed_at = ${rules.now}
+    where id in (
+      select id from sent_emails
+      where status = 'pending' and provider = ${provider} and coalesce(handoff_claimed_at, created_at) <= ${graceCutoff}
+        and created_at > ${windowCutoff} and handoff_attempts < ${rules.maxAttempts}
+        ${rules.accountId ? db`and account_id = ${rules.accountId}` : db``}
+      order by created_at
+      limit ${rules.limit}
+      for update skip locked
+    )
+    returning id, provider_idempotency_key as "providerIdempotencyKey", from_address as "from", to_addresses as "to",
+              cc_addresses as cc, bcc_addresses as bcc, reply_to as "replyTo", subject, html, text_body as text, headers,
+              attachments, tags, scheduled_at as "scheduledAt"`;
+}

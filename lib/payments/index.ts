@@ -8,16 +8,15 @@ export type { PaymentProcessor, PurchaseOutcome, PlanChangeOutcome, Subscription
 export { PaymentProcessorError } from "@/lib/payments/types";
 
 /**
- * The configured payment processor, or null when purchases are unavailable. Stripe when STRIPE_SECRET_KEY and
- * STRIPE_WEBHOOK_SECRET are set (lib/config.ts checks the rest of its settings). Otherwise local development (the
- * embedded default) uses the test-mode processor, and a deployment (Vercel) gets it only when PAYMENTS_TEST_MODE=1 is
- * set explicitly, so a production site never gives paid templates away by accident.
+ * The configured payment processor, or null when purchases and plan changes are unavailable (every caller refuses
+ * them then). Stripe when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (lib/config.ts checks the rest of its
+ * settings). The test-mode processor, which charges nothing, only when asked for: PAYMENTS_TEST_MODE=1 or
+ * `npm run dev`; whatever the host, a production server without Stripe never gives paid plans or templates away.
  */
 export function getPaymentProcessor(): PaymentProcessor | null {
   const config = getConfig();
   if (config.stripe) return stripeProcessor;
-  if (!config.onVercel || process.env.PAYMENTS_TEST_MODE === "1") return testModeProcessor;
-  return null;
+  return config.paymentsTestMode ? testModeProcessor : null;
 }
 
 /**

@@ -1,6 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
+import { errors } from "@/lib/api/errors";
+import { runInBackground } from "@/lib/background";
 import { getConfig, type StripeSettings } from "@/lib/config";
 import { setAccountPlan } from "@/lib/db/accounts";
 import {
@@ -252,6 +254,32 @@ export class WebhookSignatureError extends Error {
   }
 }
 
+/**
+ * Stripe's events are a few kilobytes (the largest, with expanded lists, stay well below this). The body is read before
+ * its signature can be checked, so anyone can send one: a larger body is refused with 413 before it is buffered.
+ */
+export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
+
+/** The body as text, refused (413) past `limit` bytes: by its Content-Length at once, and while reading a chunked one. */
+export async function readWebhookBody(request: Request, limit = MAX_WEBHOOK_BODY_BYTES): Promise<string> {
+  if (Number(request.headers.get("content-length") ?? 0) > limit) throw errors.payloadTooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw errors.payloadTooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 /** Verifies the `Stripe-Signature` header on the raw body (throws WebhookSignatureError) and parses the event. */
 export function verifyWebhook(rawBody: string, signature: string | null): Stripe.Event {
   const settings = settingsOrThrow();
@@ -484,7 +512,7 @@ export async function reportOverageNow(emailId: string): Promise<boolean> {
     const now = Date.now();
     if (now - lastBackgroundRun >= overageReporting.backgroundIntervalMs) {
       lastBackgroundRun = now;
-      reportPendingOverage().catch((error) => log("error", "stripe: background overage reporting failed", { error: describe(error) }));
+      runInBackground("stripe: background overage reporting", () => reportPendingOverage());
     }
   }
   return reported;

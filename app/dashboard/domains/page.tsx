@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
-import { listSendingDomainDetails } from "@/lib/domains";
+import { isVerifiedForSending, listSendingDomainDetails } from "@/lib/domains";
 import { formatDateTime } from "../../_components/format";
 import { GlobeIcon } from "../../_components/icons";
 import { AddDomainForm, DefaultSenderForm, VerifyDomainForm } from "./domain-forms";
@@ -10,9 +10,10 @@ export const metadata: Metadata = { title: "Domains" };
 
 export default async function DomainsPage() {
   const account = await requireAccount("/dashboard/domains");
-  const domains = await listSendingDomainDetails(account.id);
   const { resend, sharedSendingDomain } = getConfig();
   const simulated = resend === null;
+  // With Resend, a domain marked verified while DNS was simulated shows as pending until Resend verifies it.
+  const domains = (await listSendingDomainDetails(account.id)).map((domain) => ({ ...domain, verified: isVerifiedForSending(domain, !simulated) }));
 
   return (
     <>

@@ -2,10 +2,17 @@ import { NextResponse } from "next/server";
 import { cronRoute } from "@/lib/api/cron";
 import { dispatchScheduled } from "@/lib/send";
 
-// GET /api/cron/dispatch-scheduled – Vercel Cron: deliver due scheduled outbox emails, drop expired idempotency keys
+// GET /api/cron/dispatch-scheduled – Vercel Cron: deliver due scheduled outbox emails, hand interrupted sends to the
+// provider again or give them up with their count given back, drop expired idempotency keys
 const route = cronRoute(async () => {
-  const { dispatched, expiredIdempotencyKeys } = await dispatchScheduled();
-  return NextResponse.json({ success: true, dispatched, expired_idempotency_keys: expiredIdempotencyKeys });
+  const { dispatched, recoveredEmails, failedEmails, expiredIdempotencyKeys } = await dispatchScheduled();
+  return NextResponse.json({
+    success: true,
+    dispatched,
+    recovered_emails: recoveredEmails,
+    failed_emails: failedEmails,
+    expired_idempotency_keys: expiredIdempotencyKeys,
+  });
 });
 
 export const { GET, POST } = route;

@@ -2,7 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { ApiError } from "@/lib/api/errors";
 import { methodNotAllowed, withErrorHandling } from "@/lib/api/with-api-auth";
 import { getConfig } from "@/lib/config";
-import { handleStripeEvent, verifyWebhook, WebhookSignatureError } from "@/lib/payments/stripe";
+import { handleStripeEvent, readWebhookBody, verifyWebhook, WebhookSignatureError } from "@/lib/payments/stripe";
 
 // POST /api/webhooks/stripe – Stripe's signed event deliveries. The signature is checked on the raw body before
 // anything is read or written; each event is applied once (stored by id in the same transaction), so replays and
@@ -12,7 +12,7 @@ export const POST = withErrorHandling(async (request: NextRequest) => {
     // 503 rather than 404: Stripe keeps retrying for days, so no event is lost while the configuration is fixed.
     throw new ApiError(503, { error: "Payments are not configured", code: "PAYMENTS_NOT_CONFIGURED", success: false });
   }
-  const rawBody = await request.text();
+  const rawBody = await readWebhookBody(request);
   let event;
   try {
     event = verifyWebhook(rawBody, request.headers.get("stripe-signature"));

@@ -7,7 +7,7 @@ import { ApiError } from "@/lib/api/errors";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
 import { admitPreview, previewVariables } from "@/lib/dashboard/preview";
-import { listSendingDomains } from "@/lib/db/domains";
+import { isVerifiedForSending, listSendingDomains } from "@/lib/db/domains";
 import { findLibraryTemplate } from "@/lib/db/templates";
 import { renderTemplate } from "@/lib/render";
 import { uuidSchema } from "@/lib/schemas/common";
@@ -44,7 +44,7 @@ export default async function TemplatePage({ params, searchParams }: { params: P
   } catch (error) {
     initialError = error instanceof ApiError ? String(error.body.message ?? error.body.error) : "This template could not be rendered.";
   }
-  const verified = domains.filter((domain) => domain.verified);
+  const verified = domains.filter((domain) => isVerifiedForSending(domain));
   const shared = getConfig().sharedSendingDomain;
   const fileName = `${template.slug ?? (template.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "template")}.tsx`;
 

@@ -1,0 +1,20 @@
+import "server-only";
+import { after } from "next/server";
+
+/**
+ * Runs `task` without holding up the response. Inside a request, Next's `after()` runs it once the response is sent
+ * and keeps the function alive until it settles (on Vercel through waitUntil): a promise left dangling instead is cut
+ * off when a serverless function is frozen after answering. Outside a request scope (tests, the CLI, scripts), where
+ * `after` throws, the task starts at once and the process lives on until it settles. Failures are logged, never thrown.
+ */
+export function runInBackground(description: string, task: () => Promise<unknown>): void {
+  const guarded = () =>
+    task().catch((error) => {
+      console.error(JSON.stringify({ level: "error", message: `${description} failed`, error: error instanceof Error ? error.message : String(error) }));
+    });
+  try {
+    after(guarded);
+  } catch {
+    void guarded();
+  }
+}

@@ -1,0 +1,271 @@
+import { spawn } from "node:child_process";
+import { createHash, randomUUID } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { GET as dispatchCron } from "@/app/api/cron/dispatch-scheduled/route";
+import { resetConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { addSendingDomain } from "@/lib/db/domains";
+import { recordCountedEmail } from "@/lib/db/emails";
+import { billingPeriod } from "@/lib/plans";
+import { recoverOrphanedEmails } from "@/lib/send";
+import { addToLibrary, call, catalogueId, createUser, type TestUser } from "./support/api";
+
+// The fault: the server dies (SIGKILL) after an email was counted and recorded, while Resend holds the hand-off. A
+// child process runs the real POST /api/v1/send against a stand-in for Resend on 127.0.0.1 that accepts the request
+// and never answers; the test kills the child there. Then, as a restarted server, the dispatcher must either hand the
+// email over again under the same Idempotency-Key (Resend delivers it once) or mark it failed with its count given back.
+
+type Received = { method: string; url: string; headers: IncomingHttpHeaders; body: any };
+
+let server: Server;
+let baseUrl: string;
+let received: Received[] = [];
+let answering = false;
+/** What the stand-in answers once `answering`: Resend's acceptance unless a test sets a failure. */
+let answer: { status: number; body: unknown } = { status: 200, body: { id: "re_recovered" } };
+const CRON_SECRET = "cron-secret-for-crash-tests-0123456789";
+const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL, cron: process.env.CRON_SECRET };
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: text ? JSON.parse(text) : undefined });
+      if (!answering) return; // holds the hand-off: the connection stays open, no answer
+      res.writeHead(answer.status, { "content-type": "application/json" });
+      res.end(JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const [name, value] of [["RESEND_API_KEY", saved.key], ["RESEND_BASE_URL", saved.url], ["CRON_SECRET", saved.cron]] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  resetConfig();
+});
+
+beforeEach(() => {
+  received = [];
+  answering = false;
+  answer = { status: 200, body: { id: "re_recovered" } };
+  process.env.RESEND_API_KEY = "re_test_crash_0123456789";
+  process.env.RESEND_BASE_URL = baseUrl;
+  process.env.CRON_SECRET = CRON_SECRET;
+  resetConfig();
+});
+
+async function sender(): Promise<TestUser & { welcomeId: string; domain: string }> {
+  const user = await createUser("free");
+  const domain = `crash-${randomUUID().slice(0, 8)}.example`;
+  await addSendingDomain(user.accountId, { domain, verified: true });
+  await getDb()`update sending_domains set provider_status = 'verified' where account_id = ${user.accountId}`;
+  await addToLibrary(user, "welcome");
+  return { ...user, welcomeId: await catalogueId("welcome"), domain };
+}
+
+/** Runs POST /send in a child process and SIGKILLs it once Resend holds the hand-off. */
+async function sendAndKill(user: TestUser & { welcomeId: string }, idempotencyKey: string | null): Promise<void> {
+  const child = spawn("node_modules/.bin/tsx", ["--import", "./scripts/server-only-hook.mjs", "tests/support/send-child.ts"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: inject("databaseUrl"),
+      LETTERPRESS_API_KEY: user.key,
+      SEND_BODY: JSON.stringify({ template_id: user.welcomeId, to: "ann@example.com", subject: "Crash test" }),
+      ...(idempotencyKey ? { SEND_IDEMPOTENCY_KEY: idempotencyKey } : {}),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+  try {
+    await expect.poll(() => received.length, { timeout: 60_000, interval: 100 }).toBe(1);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw new Error(`the child never reached Resend: ${output}`, { cause: error });
+  }
+  child.kill("SIGKILL");
+  expect(await exited).toBe("SIGKILL");
+  expect(output).toBe(""); // it never answered
+}
+
+async function emailsCounted(user: TestUser) {
+  const { start } = billingPeriod();
+  const [monthly] = await getDb()<{ count: number }[]>`
+    select count from usage_counters where account_id = ${user.accountId} and metric = 'emails' and period_start = ${start}`;
+  const [daily] = await getDb()<{ count: number }[]>`
+    select sum(count)::int as count from usage_daily where account_id = ${user.accountId} and metric = 'emails'`;
+  return { monthly: monthly?.count ?? 0, daily: daily?.count ?? 0 };
+}
+
+async function emailRows(user: TestUser) {
+  return getDb()<{ id: string; status: string; provider_message_id: string | null; error: string | null; handoff_attempts: number; usage_period_start: Date | null }[]>`
+    select id, status, provider_message_id, error, handoff_attempts, usage_period_start from sent_emails where account_id = ${user.accountId}`;
+}
+
+const runDispatcher = () => call(dispatchCron, "/api/cron/dispatch-scheduled", { headers: { authorization: `Bearer ${CRON_SECRET}` } });
+
+describe("a server killed between counting an email and handing it to Resend", () => {
+  it.each([
+    ["the caller's Idempotency-Key", "crash-order-1"],
+    ["no Idempotency-Key", null],
+  ])("with %s: after the restart the dispatcher hands it over again under the same key, and it is delivered and counted once", { timeout: 120_000 }, async (_name, callerKey) => {
+    const user = await sender();
+    await sendAndKill(user, callerKey);
+
+    const [orphan] = await emailRows(user);
+    expect(orphan).toMatchObject({ status: "pending", provider_message_id: null, handoff_attempts: 0 });
+    expect(await emailsCounted(user)).toEqual({ monthly: 1, daily: 1 });
+    const key = callerKey ? `lp-${createHash("sha256").update(`${user.accountId}\n${callerKey}`).digest("hex")}` : `lp-email-${orphan.id}`;
+    expect(received[0].headers["idempotency-key"]).toBe(key);
+
+    // Restarted, the dispatcher runs before the grace period: a hand-off may still be running, nothing is retried yet.
+    answering = true;
+    const early = await runDispatcher();
+    expect(early.status).toBe(200);
+    expect(early.body).toEqual({
+      success: true,
+      dispatched: expect.any(Number),
+      recovered_emails: expect.any(Number),
+      failed_emails: expect.any(Number),
+      expired_idempotency_keys: expect.any(Number),
+    });
+    expect(received).toHaveLength(1);
+
+    // Past the grace period (2 minutes); only this account's emails, as other test files send in the same database.
+    expect(await recoverOrphanedEmails({ now: new Date(Date.now() + 3 * 60_000), accountId: user.accountId })).toEqual({ recovered: 1, failed: 0 });
+    const retries = received.slice(1);
+    expect(retries.map((r) => `${r.method} ${r.url} ${r.headers["idempotency-key"]}`)).toEqual([`POST /emails ${key}`]);
+    expect(retries[0].body).toEqual(received[0].body);
+
+    expect(await emailRows(user)).toEqual([
+      { id: orphan.id, status: "sent", provider_message_id: "re_recovered", error: null, handoff_attempts: 1, usage_period_start: billingPeriod().start },
+    ]);
+    expect(await emailsCounted(user)).toEqual({ monthly: 1, daily: 1 });
+
+    // Delivered: later runs leave it alone.
+    expect(await recoverOrphanedEmails({ now: new Date(Date.now() + 10 * 60_000), accountId: user.accountId })).toEqual({ recovered: 0, failed: 0 });
+    expect(received).toHaveLength(2);
+  });
+
+  it("past Resend's 24-hour idempotency window, the email is marked failed and its count given back, without a retry", { timeout: 120_000 }, async () => {
+    const user = await sender();
+    await sendAndKill(user, null);
+    const [orphan] = await emailRows(user);
+    expect(await emailsCounted(user)).toEqual({ monthly: 1, daily: 1 });
+
+    answering = true;
+    // A day later (only this account's emails: other test files' sends may be in flight in the same database).
+    const result = await recoverOrphanedEmails({ now: new Date(Date.now() + 24 * 3600_000), accountId: user.accountId });
+    expect(result).toEqual({ recovered: 0, failed: 1 });
+    expect(received).toHaveLength(1); // no retry: Resend might no longer recognise the key
+    expect(await emailRows(user)).toEqual([
+      {
+        id: orphan.id,
+        status: "failed",
+        provider_message_id: null,
+        error: "the hand-off to the provider was interrupted and could not be retried in time",
+        handoff_attempts: 0,
+        usage_period_start: null,
+      },
+    ]);
+    expect(await emailsCounted(user)).toEqual({ monthly: 0, daily: 0 });
+  });
+});
+
+describe("the dispatcher's rules for interrupted hand-offs", () => {
+  const minutes = (n: number) => new Date(Date.now() + n * 60_000);
+
+  /** A counted email left pending, as a killed server leaves it (recorded the way POST /send records it). */
+  async function orphan(user: TestUser & { domain: string }, providerIdempotencyKey: string | null = null): Promise<string> {
+    const counted = await recordCountedEmail(
+      {
+        accountId: user.accountId,
+        templateId: await catalogueId("welcome"),
+        status: "pending",
+        provider: "resend",
+        from: `hello@${user.domain}`,
+        to: ["ann@example.com"],
+        cc: [],
+        bcc: [],
+        replyTo: [],
+        subject: "Interrupted",
+        html: "<p>Hi</p>",
+        text: "Hi",
+        headers: {},
+        attachments: [],
+        tags: [],
+        scheduledAt: null,
+        providerIdempotencyKey,
+      },
+      { periodStart: billingPeriod().start, limit: 100, overage: false },
+    );
+    if (!counted.allowed) throw new Error("not counted");
+    return counted.id;
+  }
+
+  it("a refusal by Resend (422) fails the email and gives its count back at once", async () => {
+    const user = await sender();
+    const id = await orphan(user);
+    answering = true;
+    answer = { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } };
+    expect(await recoverOrphanedEmails({ now: minutes(3), accountId: user.accountId })).toEqual({ recovered: 0, failed: 1 });
+    expect(received.map((r) => r.headers["idempotency-key"])).toEqual([`lp-email-${id}`]);
+    expect(await emailRows(user)).toEqual([
+      { id, status: "failed", provider_message_id: null, error: "resend: HTTP 422: Invalid `to` field.", handoff_attempts: 1, usage_period_start: null },
+    ]);
+    expect(await emailsCounted(user)).toEqual({ monthly: 0, daily: 0 });
+  });
+
+  it("an unanswered retry (500) is tried again once per grace period, at most 5 times, then failed and given back", async () => {
+    const user = await sender();
+    const id = await orphan(user);
+    answering = true;
+    answer = { status: 500, body: { statusCode: 500, name: "application_error", message: "Down." } };
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      await recoverOrphanedEmails({ now: minutes(3 * attempt), accountId: user.accountId });
+      // Another run inside the claim's grace period: not retried twice.
+      await recoverOrphanedEmails({ now: minutes(3 * attempt + 1), accountId: user.accountId });
+      expect(received).toHaveLength(attempt);
+      expect(await emailRows(user)).toMatchObject([{ status: "pending", handoff_attempts: attempt }]);
+    }
+    expect(new Set(received.map((r) => r.headers["idempotency-key"]))).toEqual(new Set([`lp-email-${id}`]));
+    expect(await recoverOrphanedEmails({ now: minutes(18), accountId: user.accountId })).toEqual({ recovered: 0, failed: 1 });
+    expect(received).toHaveLength(5);
+    expect(await emailRows(user)).toEqual([
+      { id, status: "failed", provider_message_id: null, error: "the hand-off to the provider was interrupted and every retry failed", handoff_attempts: 5, usage_period_start: null },
+    ]);
+    expect(await emailsCounted(user)).toEqual({ monthly: 0, daily: 0 });
+  });
+
+  it("an interrupted email whose caller retried it under the same key (and was sent) is failed and given back, not sent again", async () => {
+    const user = await sender();
+    const key = `lp-${createHash("sha256").update(`${user.accountId}\nretried`).digest("hex")}`;
+    const interrupted = await orphan(user, key);
+    const retried = await orphan(user, key);
+    await getDb()`update sent_emails set status = 'sent', sent_at = now(), provider_message_id = 're_first' where id = ${retried}`;
+    answering = true;
+    expect(await recoverOrphanedEmails({ now: minutes(3), accountId: user.accountId })).toEqual({ recovered: 0, failed: 1 });
+    expect(received).toEqual([]);
+    expect((await emailRows(user)).find((row) => row.id === interrupted)).toEqual({
+      id: interrupted,
+      status: "failed",
+      provider_message_id: null,
+      error: "the hand-off to the provider was interrupted; a retry of the request was sent instead",
+      handoff_attempts: 0,
+      usage_period_start: null,
+    });
+    expect(await emailsCounted(user)).toEqual({ monthly: 1, daily: 1 });
+  });
+});
