@@ -5,7 +5,7 @@ import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { POST as postSend } from "@/app/api/v1/send/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { addSendingDomain } from "@/lib/db/domains";
-import { addToLibrary, auth, BASE, call, catalogueId, createUser } from "./support/api";
+import { addToLibrary, auth, BASE, call, catalogueId, createUser, uniqueDomain } from "./support/api";
 
 const NOT_FOUND = { error: "Not found", code: "NOT_FOUND", success: false };
 const validation = (details: { field: string; message: string }[]) => ({ error: "Invalid request body", code: "VALIDATION_ERROR", success: false, details });
@@ -199,7 +199,7 @@ describe("variables of at most 1 MB as JSON", () => {
 
   it("POST /send: over 1 MB is refused before anything is sent", async () => {
     const user = await createUser();
-    await addSendingDomain(user.accountId, { domain: "acme.example", verified: true });
+    await addSendingDomain(user.accountId, { domain: uniqueDomain(), verified: true });
     await addToLibrary(user, "welcome");
     const result = await call(postSend, "/api/v1/send", {
       method: "POST",

@@ -10,7 +10,7 @@ import { renderInSandbox } from "@/lib/render/sandbox";
 import { compileTemplate } from "@/lib/render/sandbox/compile";
 import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
 import { importTsx } from "./support/tsx";
-import { auth, call, createUser, type TestUser } from "./support/api";
+import { auth, call, createUser, type TestUser, uniqueDomain } from "./support/api";
 
 const INVOICE = `import { Body, Button, Container, Head, Heading, Hr, Html, Img, Link, Preview, Section, Row, Column, Text } from "@react-email/components";
 
@@ -186,12 +186,13 @@ describe("variables reach the component", () => {
 
   it("every variable, when the template declares none (POST /send, embedded outbox)", async () => {
     const sender = await createUser("monthly");
-    await addSendingDomain(sender.accountId, { domain: "acme.example", verified: true });
+    const domain = uniqueDomain();
+    await addSendingDomain(sender.accountId, { domain, verified: true });
     const { id } = await createTemplateFromSource(sender.accountId, { name: "Order shipped", description: "", code: ORDER_SHIPPED });
     const result = await call(postSend, "/api/v1/send", {
       method: "POST",
       headers: auth(sender),
-      body: { template_id: id, from: "shop@acme.example", to: "ada@example.com", subject: "Shipped", variables },
+      body: { template_id: id, from: `shop@${domain}`, to: "ada@example.com", subject: "Shipped", variables },
     });
     expect(result.status).toBe(200);
     const [row] = await getDb()<{ html: string; status: string }[]>`select html, status from sent_emails where id = ${result.body.data.id}`;

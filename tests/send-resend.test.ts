@@ -209,7 +209,7 @@ describe("POST /api/v1/send through Resend", () => {
     const attachment = Buffer.from("a,b\n").toString("base64");
     const body = {
       template_id: user.welcomeId,
-      from: "Billing: Acme, Inc. <hello@acme.example>",
+      from: `Billing: Acme, Inc. <hello@${user.domain}>`,
       to: "ann@example.com",
       subject: "Your invoice",
       attachments: [{ filename: "invoice.csv", content: attachment, content_type: "text/csv; charset=utf-8" }],
@@ -217,11 +217,11 @@ describe("POST /api/v1/send through Resend", () => {
     };
     const result = await post(user, body);
     expect(result.status).toBe(200);
-    expect(result.body.data.from).toBe('"Billing: Acme, Inc." <hello@acme.example>');
+    expect(result.body.data.from).toBe(`"Billing: Acme, Inc." <hello@${user.domain}>`);
     const [row] = await storedRows(user);
     expect(received.map((request) => request.body)).toEqual([
       {
-        from: '"Billing: Acme, Inc." <hello@acme.example>',
+        from: `"Billing: Acme, Inc." <hello@${user.domain}>`,
         to: ["ann@example.com"],
         subject: "Your invoice",
         html: row.html,

@@ -11,7 +11,7 @@ import { billingPeriod, type PlanName } from "@/lib/plans";
 import { sendRequestSchema, sendResponseSchema } from "@/lib/schemas/send";
 import { findSendContext } from "@/lib/db/templates";
 import { hashRequest, idempotencyWait } from "@/lib/send";
-import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
+import { addToLibrary, auth, call, catalogueId, createUser, type TestUser, uniqueDomain } from "./support/api";
 
 // The real lookup, watched: it runs only when the authentication statement could not preload it.
 vi.mock("@/lib/db/templates", async (importOriginal) => {
@@ -20,7 +20,6 @@ vi.mock("@/lib/db/templates", async (importOriginal) => {
 });
 
 /** A domain belongs to one account, and the tests' accounts share one database: each gets its own. */
-const uniqueDomain = () => `acme-${randomUUID().slice(0, 8)}.example`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

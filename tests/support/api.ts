@@ -57,6 +57,9 @@ export async function createUser(plan: PlanName = "free"): Promise<TestUser> {
   return { accountId: account.id, email, key: key.key, keyId: key.id, plan };
 }
 
+/** A sending domain of its own: a domain belongs to one account. */
+export const uniqueDomain = () => `acme-${randomUUID().slice(0, 8)}.example`;
+
 export const auth = (user: TestUser) => ({ "x-api-key": user.key });
 
 /** A `Cookie` header value of a live local session, as signing in makes it. */
