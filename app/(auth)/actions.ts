@@ -1,7 +1,7 @@
 "use server";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { clientIp } from "@/lib/auth/client-ip";
+import { clientAddress } from "@/lib/api/client-address";
 import { AuthError, parseCredentials, signInSchema, signUpSchema } from "@/lib/auth/credentials";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { getAuthProvider } from "@/lib/auth/provider";
@@ -53,7 +53,7 @@ export async function signOutEverywhereAction(): Promise<void> {
 }
 
 async function requestIp(): Promise<string | null> {
-  return clientIp(await headers(), getConfig().onVercel);
+  return clientAddress(await headers());
 }
 
 function failure(error: unknown, email: string): AuthFormState {

@@ -11,7 +11,7 @@ import { getConfig } from "@/lib/config";
 export function clientAddress(headers: Headers): string | null {
   const forwarded = headers.get("x-forwarded-for")?.split(",") ?? [];
   const candidate = getConfig().onVercel ? forwarded[0] : (headers.get("x-real-ip") ?? forwarded.at(-1));
-  const address = candidate?.trim() ?? "";
+  const address = candidate?.trim().toLowerCase() ?? "";
   // Anything else is not an address: never a key of its own (and never an unbounded one).
   return isIP(address) ? address : null;
 }
