@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { limitsTable } from "@/lib/limits";
 import "@/lib/schemas/library";
 import "@/lib/schemas/send";
 import "@/lib/schemas/templates";
@@ -24,6 +25,7 @@ const common = {
 const metered = {
   "429": { ...json("RateLimitExceeded", "Monthly API quota exhausted"), headers: { ...rateLimitHeaders, "Retry-After": { schema: { type: "integer" } } } },
 };
+const sandboxBusy = { "503": { ...json("Error", "The template sandbox is full (SANDBOX_BUSY); retry after Retry-After seconds"), headers: { "Retry-After": { schema: { type: "integer" } } } } };
 const templateId = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
 
 function componentSchemas(): Record<string, unknown> {
@@ -47,8 +49,11 @@ export function buildOpenApiDocument(serverUrl: string) {
     info: {
       title: "Letterpress API",
       version: "1.0.0",
-      description:
+      description: [
         "Render, download and send React Email templates from your library. Authenticate with `X-API-Key: <key>` or `Authorization: Bearer <key>` (server-side), or the dashboard's session cookie (browser).",
+        "## Limits",
+        limitsTable(),
+      ].join("\n\n"),
     },
     servers: [{ url: `${serverUrl}/api/v1` }],
     security: [{ apiKey: [] }, { bearer: [] }, { session: [] }],
@@ -80,7 +85,8 @@ export function buildOpenApiDocument(serverUrl: string) {
             "400": json("ValidationError", "Bad variables, format or plain_text"),
             "403": json("TemplateAccessDenied", "A paid catalogue template you have not purchased"),
             "404": json("Error", "No such template you may render (TEMPLATE_NOT_FOUND)"),
-            "422": json("Error", "The template's code threw or exceeded its time or memory limit (RENDER_ERROR)"),
+            "422": json("Error", "The template's code threw or exceeded its time or memory limit, or its HTML passed 5 MB (RENDER_ERROR)"),
+            ...sandboxBusy,
             ...common,
             ...metered,
           },
@@ -116,7 +122,9 @@ export function buildOpenApiDocument(serverUrl: string) {
               content: { "application/json": { schema: { oneOf: [ref("RateLimitExceeded"), ref("EmailLimitExceeded")] } } },
               headers: rateLimitHeaders,
             },
+            "422": json("Error", "The template's code threw or exceeded its time or memory limit, or its HTML passed 5 MB (RENDER_ERROR)"),
             "502": json("Error", "The email provider failed; the message is kept as failed and not counted"),
+            ...sandboxBusy,
             ...common,
           },
         },

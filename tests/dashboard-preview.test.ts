@@ -8,7 +8,7 @@ import { GET as getThumbnail } from "@/app/api/dashboard/templates/[id]/thumbnai
 import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route";
 import { clientAddress } from "@/lib/api/client-address";
 import { resetConfig } from "@/lib/config";
-import { PREVIEW_LIMITS } from "@/lib/dashboard/preview";
+import { PREVIEW_LIMITS } from "@/lib/limits";
 import { getDb } from "@/lib/db/client";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
 import { billingPeriod } from "@/lib/plans";

@@ -6,10 +6,9 @@ import { hashApiKey, isWellFormedApiKey } from "@/lib/api-keys";
 import { ApiError, errors, zodDetails } from "@/lib/api/errors";
 import { readSession, type SessionIdentity } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_VALUES } from "@/lib/limits";
 import { authenticateAndMeter, type Credential, type MeteredCaller } from "@/lib/db/metering";
 import { billingPeriod } from "@/lib/plans";
-
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 export type Caller = MeteredCaller & {
   via: "api_key" | "session";
@@ -239,15 +238,6 @@ async function readJsonBody(request: NextRequest, limit = MAX_BODY_BYTES): Promi
   if (problem) throw errors.validation([problem]);
   return json;
 }
-
-/** Deep enough for any template's variables; deeper bodies would exhaust the stack of the code that walks them. */
-const MAX_JSON_DEPTH = 32;
-/**
- * Values (objects, arrays, strings, numbers, booleans, nulls) in one body. Variables of at most 1 MB of JSON hold at
- * most about 525,000 (`0,` is two bytes); the rest of a body (50 recipients, tags, headers, attachments) adds a few
- * thousand. Past this the body is refused before anything else walks it.
- */
-const MAX_JSON_VALUES = 1_000_000;
 
 type JsonProblem = { field: string; message: string };
 /** A container being walked: its keys (null for an array, walked by index) and the position of the next child. */

@@ -1,16 +1,12 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { AuthError } from "@/lib/auth/credentials";
+import { SIGN_IN_LIMITS } from "@/lib/limits";
 import { claimSignInAttempt, releaseSignInAttempt, type ThrottleKey } from "@/lib/db/sign-in-attempts";
 
 // Password guessing is throttled per account and per client address, in PostgreSQL so the limits hold across every
 // instance. A person who mistypes never comes near them; a script is stopped after a handful of guesses. The account
 // limit is kept for any address typed in, registered or not, and its answer is the same, so it reveals nothing.
-export const SIGN_IN_LIMITS = {
-  failuresPerAccount: 10,
-  failuresPerIp: 50,
-  windowMinutes: 15,
-} as const;
 
 export const TOO_MANY_ATTEMPTS_MESSAGE = `Too many sign-in attempts. Wait ${SIGN_IN_LIMITS.windowMinutes} minutes and try again.`;
 
@@ -23,7 +19,7 @@ const digest = (text: string) => createHash("sha256").update(text).digest("hex")
 export async function throttleSignIn<T>(email: string, ip: string | null, attempt: () => Promise<T>): Promise<T> {
   const keys: [ThrottleKey, ThrottleKey] = [
     { key: `account:${digest(email.toLowerCase())}`, limit: SIGN_IN_LIMITS.failuresPerAccount },
-    { key: `ip:${digest(ip ?? "unknown")}`, limit: SIGN_IN_LIMITS.failuresPerIp },
+    { key: `ip:${digest(ip ?? "unknown")}`, limit: SIGN_IN_LIMITS.failuresPerAddress },
   ];
   const claimed = await claimSignInAttempt(keys, SIGN_IN_LIMITS.windowMinutes * 60);
   if (claimed.length < keys.length) {

@@ -5,21 +5,12 @@ import { getCatalogueEntry } from "@/lib/catalogue";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
 import type { TemplateRecord } from "@/lib/db/templates";
 import { renderTemplate } from "@/lib/render";
-import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/render/sandbox/compile";
+import { MAX_TEMPLATE_SOURCE_CHARS, PREVIEW_LIMITS } from "@/lib/limits";
 import { compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
 
 type PreviewableTemplate = Pick<TemplateRecord, "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables">;
-
-/**
- * Renders the dashboard makes for a person (the editor's live preview, card thumbnails, a template's page) per minute,
- * per account and per client address. The editor previews once per pause in typing (at most ~86 a minute); a library
- * page asks for one thumbnail per card (up to 100), the catalogue for 10, and a thumbnail already seen is answered
- * from the browser's cache or with a 304 that renders and counts nothing. So a person never reaches the account's
- * limit, and the address's leaves room for a few people behind one address.
- */
-export const PREVIEW_LIMITS = { windowSeconds: 60, perAccount: 200, perAddress: 600 } as const;
 
 /**
  * Counts a preview against PREVIEW_LIMITS before it renders; past either limit, throws the 429 (with Retry-After).

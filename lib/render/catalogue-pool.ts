@@ -19,7 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { generatedFilePath } from "./generated-file";
-import { DEFAULT_SANDBOX_LIMITS } from "./sandbox/types";
+import { RENDER_DEADLINE_MS } from "@/lib/limits";
 
 export type CatalogueRenderRequest = {
   id: number;
@@ -49,8 +49,6 @@ export class CatalogueRenderError extends Error {
   }
 }
 
-/** The sandbox's render deadline: with variables of at most 1 MB, a catalogue template renders well within it. */
-export const RENDER_DEADLINE_MS = DEFAULT_SANDBOX_LIMITS.timeoutMs;
 /** Time a render may wait at the head of a worker's queue (starting the worker: trusted code only). */
 const START_TIMEOUT_MS = 15_000;
 /** Jobs of one owner sent to one worker at once (see the top of the file). */

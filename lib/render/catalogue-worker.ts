@@ -10,17 +10,14 @@ import { parentPort, workerData } from "node:worker_threads";
 import { createElement, Suspense, type ReactElement } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import { getCatalogueEntry } from "@/lib/catalogue";
+import { MAX_HTML_BYTES } from "@/lib/limits";
 import { toPlainText } from "@/lib/render/plain-text";
 import { finalizeEmailHtml } from "@/lib/render/sandbox/finalize";
 import type { CatalogueRenderReply, CatalogueRenderRequest, CatalogueWorkerData } from "./catalogue-pool";
 import { OutputLimitError, readAll } from "./sandbox/runtime-shims";
-import { DEFAULT_SANDBOX_LIMITS } from "./sandbox/types";
 
 /** A positive nice value: this thread yields the core to the event loop. */
 const RENDER_WORKER_NICE = 10;
-
-/** The contract's bound on a rendered document, the same as the sandbox's. */
-const MAX_HTML_BYTES = DEFAULT_SANDBOX_LIMITS.maxOutputBytes;
 
 const port = parentPort;
 if (!port) throw new Error("catalogue-worker.ts must run in a worker thread");

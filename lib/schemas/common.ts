@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_VARIABLES_BYTES } from "@/lib/limits";
 
 export const uuidSchema = z.uuid();
 
@@ -60,9 +61,6 @@ export const paginationQuerySchema = z
   .strict();
 
 export const paginationSchema = z.object({ limit: z.int(), offset: z.int(), total: z.int() });
-
-/** The contract's bound on a request's `variables`: the UTF-8 bytes of its JSON. */
-export const MAX_VARIABLES_BYTES = 1024 * 1024;
 
 const utf8 = new TextEncoder();
 

@@ -1,13 +1,10 @@
 import { z } from "zod";
+import { MAX_ADDRESS_LENGTH, MAX_ATTACHMENT_BYTES, MAX_RECIPIENTS } from "@/lib/limits";
 import { variablesSchema } from "@/lib/schemas/common";
 import { emailUsageSchema } from "@/lib/schemas/usage";
 
-export const MAX_RECIPIENTS = 50;
-export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
 export const MAX_SCHEDULE_DAYS = 30;
 
-/** The longest address accepted in from, to, cc, bcc and reply_to (64 for the local part, @, 255 for the domain). */
-export const MAX_ADDRESS_LENGTH = 320;
 /** The longest plain-text part (`text`) accepted: 1 MiB of characters. */
 export const MAX_TEXT_LENGTH = 1024 * 1024;
 /** RFC 5322's line length: the longest subject or header value accepted. */

@@ -2,7 +2,7 @@
  * Parses and compiles users' template code (compile.ts and ../react-source.ts, both sucrase) on worker threads
  * (compile-worker.ts, bundled into compile-worker.generated.cjs), never on the event loop every request shares:
  * sucrase backtracks over arrow-function parameters, so a few hundred bytes of nested defaults keep it busy for
- * minutes. Each job has USER_CODE_DEADLINE_MS from the moment its worker is ready; a worker still busy past it is
+ * minutes. Each job has COMPILE_DEADLINE_MS from the moment its worker is ready; a worker still busy past it is
  * terminated and replaced, and the job answers a failure with a message, as a compile error does. A worker runs one
  * job at a time; the jobs waiting here go out with the accounts taking turns (the one with the fewest jobs running
  * first), so one account's slow sources delay another's compile by at most one deadline. Workers start on first use.
@@ -11,6 +11,7 @@
  */
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { COMPILE_DEADLINE_MS } from "../../limits";
 import { generatedFilePath } from "../generated-file";
 import { oversizedSource, type CompileResult } from "./compile";
 
@@ -34,8 +35,6 @@ export type UnplacedFailure = { ok: false; message: string; line?: undefined; co
 const WORKER_FILE = "compile-worker.generated.cjs";
 /** Two at once: a source running into its deadline does not hold up the next account's. */
 const POOL_SIZE = 2;
-/** Time one parse or compile may take; real templates take a small fraction of it. */
-const USER_CODE_DEADLINE_MS = 1000;
 /** Time a worker may take to load (trusted code only) before its job fails. */
 const START_TIMEOUT_MS = 15_000;
 /** Heap of one worker: parsing the largest source allowed takes a fraction of it. */
@@ -75,7 +74,7 @@ function onReply(worker: PoolWorker, reply: UserCodeReply): void {
   if (!workers.has(worker)) return;
   if (reply.type === "ready") {
     worker.ready = true;
-    if (worker.job) startClock(worker, USER_CODE_DEADLINE_MS, deadlineMessage(worker.job.request));
+    if (worker.job) startClock(worker, COMPILE_DEADLINE_MS, deadlineMessage(worker.job.request));
     return;
   }
   const job = worker.job;
@@ -97,7 +96,7 @@ function startClock(worker: PoolWorker, ms: number, message: string): void {
 
 function deadlineMessage(request: UserCodeRequest): string {
   const what = request.type === "compile" ? "compile" : "parse";
-  return `The template's code took longer than ${USER_CODE_DEADLINE_MS / 1000} s to ${what}: simplify it (deeply nested expressions, a very large file)`;
+  return `The template's code took longer than ${COMPILE_DEADLINE_MS / 1000} s to ${what}: simplify it (deeply nested expressions, a very large file)`;
 }
 
 /** The worker is done with its job: it waits, without keeping the process alive, for the next. */
@@ -139,7 +138,7 @@ function dispatch(): void {
     worker.job = job;
     worker.thread.ref(); // keep the process alive while a job is in flight
     worker.thread.postMessage(job.request);
-    if (worker.ready) startClock(worker, USER_CODE_DEADLINE_MS, deadlineMessage(job.request));
+    if (worker.ready) startClock(worker, COMPILE_DEADLINE_MS, deadlineMessage(job.request));
     else startClock(worker, START_TIMEOUT_MS, "The compile worker did not start in time");
   }
 }

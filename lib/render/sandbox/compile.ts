@@ -15,6 +15,7 @@
  *  - BigInt literals are rejected (BigInt does not exist in the sandbox).
  */
 import { transform } from "sucrase";
+import { MAX_TEMPLATE_SOURCE_CHARS } from "../../limits";
 import { parse, type SucraseToken } from "sucrase/dist/parser/index.js";
 import { TokenType as TokenTypes } from "sucrase/dist/parser/tokenizer/types.js";
 import { ContextualKeyword as ContextualKeywords } from "sucrase/dist/parser/tokenizer/keywords.js";
@@ -28,9 +29,6 @@ import {
 export type CompileResult =
   | { ok: true; code: string }
   | { ok: false; message: string; line: number; column: number };
-
-/** Upper bound on template source size (characters). */
-export const MAX_TEMPLATE_SOURCE_CHARS = 1_000_000;
 
 function tokenType(name: string): number {
   const value = TokenTypes[name];

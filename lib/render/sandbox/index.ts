@@ -18,7 +18,7 @@
  * queue of slow templates delays another account's render by at most that
  * many jobs, while a busy owner still has its next job waiting in the worker,
  * which never waits on a busy main thread for it.
- * The queue is bounded: past MAX_QUEUED_JOBS in all, or MAX_QUEUED_PER_OWNER
+ * The queue is bounded: past MAX_SANDBOX_QUEUE in all, or MAX_SANDBOX_QUEUE_PER_ACCOUNT
  * of one owner (waiting here or sent), a new job is refused at once with a 503
  * SANDBOX_BUSY rather than left to wait behind them.
  * It publishes the id and start time of the render it is running in shared
@@ -33,6 +33,7 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { errors } from "@/lib/api/errors";
+import { MAX_SANDBOX_QUEUE, MAX_SANDBOX_QUEUE_PER_ACCOUNT } from "@/lib/limits";
 import { generatedFilePath } from "../generated-file";
 import {
   DEFAULT_SANDBOX_LIMITS,
@@ -72,13 +73,6 @@ function watchdogMs(limits: SandboxLimits): number {
 
 /** Jobs of one owner sent to the worker at once (see the top of the file). */
 const MAX_SENT_PER_OWNER = 2;
-/**
- * Jobs held at once (waiting or sent), in all and of one owner. An ordinary render takes milliseconds, so a full queue
- * means renders that run to their deadline; one dashboard request has one job queued at a time, so a library page's
- * thumbnails, loaded a few at a time by the browser, stay well under the owner's share.
- */
-const MAX_QUEUED_JOBS = 96;
-const MAX_QUEUED_PER_OWNER = 32;
 /** A full queue drains within about a second unless its renders run to their deadlines. */
 const BUSY_RETRY_AFTER_SECONDS = 1;
 
@@ -255,12 +249,12 @@ type RequestWithoutId = WorkerRequest extends infer R ? (R extends WorkerRequest
 
 function submit(owner: string, request: RequestWithoutId, limits: SandboxLimits): Promise<EngineResult> {
   const ownerQueued = queuedPerOwner.get(owner) ?? 0;
-  if (queuedTotal >= MAX_QUEUED_JOBS) {
+  if (queuedTotal >= MAX_SANDBOX_QUEUE) {
     return Promise.reject(errors.sandboxBusy("The template sandbox is busy with other renders; try again in a moment.", BUSY_RETRY_AFTER_SECONDS));
   }
-  if (ownerQueued >= MAX_QUEUED_PER_OWNER) {
+  if (ownerQueued >= MAX_SANDBOX_QUEUE_PER_ACCOUNT) {
     return Promise.reject(
-      errors.sandboxBusy(`This account already has ${MAX_QUEUED_PER_OWNER} renders waiting; try again in a moment.`, BUSY_RETRY_AFTER_SECONDS),
+      errors.sandboxBusy(`This account already has ${MAX_SANDBOX_QUEUE_PER_ACCOUNT} renders waiting; try again in a moment.`, BUSY_RETRY_AFTER_SECONDS),
     );
   }
   queuedPerOwner.set(owner, ownerQueued + 1);

@@ -1,16 +1,18 @@
 /**
  * Types shared by the main-thread API (index.ts) and the sandbox worker
- * (worker.ts / engine.ts). Dependency-free.
+ * (worker.ts / engine.ts). Dependency-free but for the limits' numbers.
  */
+
+import { MAX_HTML_BYTES, RENDER_DEADLINE_MS, SANDBOX_MEMORY_BYTES } from "../../limits";
 
 export type SandboxLimits = { memoryBytes: number; timeoutMs: number; maxOutputBytes: number };
 
 export type SandboxErrorKind = "threw" | "timeout" | "memory" | "output_too_large" | "invalid_component";
 
 export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
-  memoryBytes: 64 * 1024 * 1024,
-  timeoutMs: 1000,
-  maxOutputBytes: 5 * 1024 * 1024,
+  memoryBytes: SANDBOX_MEMORY_BYTES,
+  timeoutMs: RENDER_DEADLINE_MS,
+  maxOutputBytes: MAX_HTML_BYTES,
 });
 
 /** The WebAssembly memory all warm sandboxes may hold together (each holds at least 16 MB): the least recently used go. */

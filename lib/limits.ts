@@ -1,0 +1,102 @@
+// The service's limits: every bound on what one request may ask, in one place. The code that enforces each imports it
+// from here, and the README's "Limits" table and the OpenAPI document are both made from LIMITS below, so the three
+// cannot disagree (tests/limits.test.ts compares the README's table with limitsTable()).
+
+const MB = 1024 * 1024;
+
+/** Request bodies: the contract's 10 MB, checked by Content-Length and again while reading. */
+export const MAX_BODY_BYTES = 10 * MB;
+/** Deep enough for any template's variables; deeper bodies would exhaust the stack of the code that walks them. */
+export const MAX_JSON_DEPTH = 32;
+/**
+ * Values (objects, arrays, strings, numbers, booleans, nulls) in one body: 1 MB of variables holds at most about
+ * 525,000 (`0,` is two bytes), and the rest of a body adds a few thousand.
+ */
+export const MAX_JSON_VALUES = 1_000_000;
+/** A request's `variables`, as the UTF-8 bytes of its JSON. */
+export const MAX_VARIABLES_BYTES = MB;
+
+/** One address in from, to, cc, bcc or reply_to (64 for the local part, @, 255 for the domain). */
+export const MAX_ADDRESS_LENGTH = 320;
+export const MAX_RECIPIENTS = 50;
+/** Decoded attachments of one email, in all. */
+export const MAX_ATTACHMENT_BYTES = 10 * MB;
+
+/** One render, of a catalogue template or of a user's template in the sandbox. */
+export const RENDER_DEADLINE_MS = 1000;
+export const MAX_HTML_BYTES = 5 * MB;
+/** Memory of the WebAssembly sandbox that renders one user template. */
+export const SANDBOX_MEMORY_BYTES = 64 * MB;
+/** A user template's source, and the time its parse or compile may take off the event loop. */
+export const MAX_TEMPLATE_SOURCE_CHARS = 1_000_000;
+export const COMPILE_DEADLINE_MS = 1000;
+/**
+ * Renders held by the sandbox at once (waiting or running), in all and of one account; past either, new work is refused
+ * at once. An ordinary render takes milliseconds, so a full queue means renders that run to their deadline.
+ */
+export const MAX_SANDBOX_QUEUE = 96;
+export const MAX_SANDBOX_QUEUE_PER_ACCOUNT = 32;
+
+/**
+ * Renders the dashboard makes for a person (the editor's live preview, card thumbnails, a template's page) per minute,
+ * per account and per client address. The editor previews once per pause in typing; a library page asks for one
+ * thumbnail per card (up to 100), the catalogue for 10, and a thumbnail already seen is answered from the browser's
+ * cache or with a 304 that renders and counts nothing. So a person never reaches the account's limit, and the
+ * address's leaves room for a few people behind one address.
+ */
+export const PREVIEW_LIMITS = { windowSeconds: 60, perAccount: 200, perAddress: 600 } as const;
+/** Failed sign-ins, per account (any address typed in) and per client address. */
+export const SIGN_IN_LIMITS = { failuresPerAccount: 10, failuresPerAddress: 50, windowMinutes: 15 } as const;
+
+const count = (n: number) => n.toLocaleString("en-US");
+const megabytes = (bytes: number) => `${bytes / MB} MB`;
+
+/** What is limited, the limit, and the answer past it. */
+export const LIMITS: readonly { what: string; limit: string; answer: string }[] = [
+  { what: "Request body", limit: megabytes(MAX_BODY_BYTES), answer: "413 `PAYLOAD_TOO_LARGE`" },
+  {
+    what: "JSON in a body",
+    limit: `${MAX_JSON_DEPTH} levels deep, ${count(MAX_JSON_VALUES)} values`,
+    answer: "400 `VALIDATION_ERROR`",
+  },
+  { what: "`variables`", limit: `${megabytes(MAX_VARIABLES_BYTES)} as JSON (UTF-8)`, answer: "400, field `variables`" },
+  {
+    what: "Each address in `from`, `to`, `cc`, `bcc`, `reply_to`",
+    limit: `${MAX_ADDRESS_LENGTH} characters`,
+    answer: "400, field of the address",
+  },
+  { what: "Recipients of one email", limit: `${MAX_RECIPIENTS} across \`to\`, \`cc\`, \`bcc\``, answer: "400, field `to`" },
+  { what: "Attachments of one email", limit: `${megabytes(MAX_ATTACHMENT_BYTES)} decoded, in all`, answer: "400, field `attachments`" },
+  { what: "Rendered HTML", limit: megabytes(MAX_HTML_BYTES), answer: "422 `RENDER_ERROR`" },
+  { what: "Render time", limit: `${RENDER_DEADLINE_MS / 1000} s per render`, answer: "422 `RENDER_ERROR`" },
+  { what: "Memory of a render of your own template", limit: megabytes(SANDBOX_MEMORY_BYTES), answer: "422 `RENDER_ERROR`" },
+  {
+    what: "Your template's source",
+    limit: `${count(MAX_TEMPLATE_SOURCE_CHARS)} characters, compiled within ${COMPILE_DEADLINE_MS / 1000} s`,
+    answer: "a compile error (422 `RENDER_ERROR` for `format: \"react\"`)",
+  },
+  {
+    what: "Renders waiting for the sandbox",
+    limit: `${MAX_SANDBOX_QUEUE} in all, ${MAX_SANDBOX_QUEUE_PER_ACCOUNT} per account`,
+    answer: "503 `SANDBOX_BUSY` with `Retry-After`",
+  },
+  {
+    what: "Dashboard previews",
+    limit: `${PREVIEW_LIMITS.perAccount} a minute per account, ${PREVIEW_LIMITS.perAddress} per network address`,
+    answer: "429 with `Retry-After`",
+  },
+  {
+    what: "Failed sign-ins",
+    limit: `${SIGN_IN_LIMITS.failuresPerAccount} per account, ${SIGN_IN_LIMITS.failuresPerAddress} per address, in ${SIGN_IN_LIMITS.windowMinutes} minutes`,
+    answer: "refused until the window ends",
+  },
+];
+
+/** LIMITS as a Markdown table: the README's "Limits" section and the OpenAPI document's description. */
+export function limitsTable(): string {
+  return [
+    "| What | Limit | Past it |",
+    "|---|---|---|",
+    ...LIMITS.map(({ what, limit, answer }) => `| ${what} | ${limit} | ${answer} |`),
+  ].join("\n");
+}
