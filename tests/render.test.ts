@@ -325,6 +325,17 @@ describe("catalogue rendering", () => {
     expect(paired.body.html).toContain("Ada \u{1F600}");
   });
 
+  it("refuses a __proto__ key anywhere in the body rather than losing its value", async () => {
+    const user = await createUser();
+    const id = await catalogueId("welcome");
+    const VALIDATION = { error: "Invalid request body", code: "VALIDATION_ERROR", success: false };
+    const message = "__proto__ cannot be a key (JavaScript objects would drop it)";
+    const top = await renderCall(user, id, '{"variables":{"userName":"Ada","__proto__":{"userName":"Eve"}}}');
+    expect({ status: top.status, body: top.body }).toEqual({ status: 400, body: { ...VALIDATION, details: [{ field: "variables.__proto__", message }] } });
+    const nested = await renderCall(user, id, '{"variables":{"list":[{"a":1},{"__proto__":1}]}}');
+    expect({ status: nested.status, body: nested.body }).toEqual({ status: 400, body: { ...VALIDATION, details: [{ field: "variables.list.1.__proto__", message }] } });
+  });
+
   it("ignores undeclared variables", async () => {
     const user = await createUser();
     const id = await catalogueId("welcome");

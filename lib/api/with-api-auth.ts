@@ -244,8 +244,8 @@ type JsonProblem = { field: string; message: string };
 type Frame = { container: Record<string, unknown> | unknown[]; keys: string[] | null; next: number };
 
 /**
- * The first part of a parsed body that nests too deep, holds text that is not valid Unicode, or the body holding more
- * than MAX_JSON_VALUES values. Iterative on purpose, and it keeps only the containers on the way down: the field's
+ * The first part of a parsed body that nests too deep, holds text that is not valid Unicode or a `__proto__` key, or the
+ * body holding more than MAX_JSON_VALUES values. Iterative on purpose, and it keeps only the containers on the way down: the field's
  * path is spelled out only for the problem it reports.
  */
 function findJsonProblem(body: unknown): JsonProblem | null {
@@ -264,6 +264,10 @@ function findJsonProblem(body: unknown): JsonProblem | null {
       if (frames.length >= MAX_JSON_DEPTH) return { field: field(), message: `nests deeper than ${MAX_JSON_DEPTH} levels` };
       const keys = Array.isArray(value) ? null : Object.keys(value);
       if (keys?.some((key) => !key.isWellFormed())) return { field: field(), message: "holds a key that is not valid Unicode text (an unpaired surrogate)" };
+      // Copying such an object into another sets that object's prototype instead of a key: the value would be lost.
+      if (keys?.includes("__proto__")) {
+        return { field: frames.length > 0 ? `${field()}.__proto__` : "__proto__", message: "__proto__ cannot be a key (JavaScript objects would drop it)" };
+      }
       frames.push({ container: value as Frame["container"], keys, next: 0 });
     }
     let frame = frames.at(-1);
