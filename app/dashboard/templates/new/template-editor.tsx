@@ -43,9 +43,16 @@ export function TemplateEditor() {
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ code, variables: JSON.parse(variablesKey) }),
         });
-        const result = (await response.json()) as DraftResult;
+        const body = (await response.json()) as DraftResult | { error?: string; message?: string };
         if (current !== seq.current) return;
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        if (!response.ok || !("ok" in body)) {
+          // Refused rather than failed (the preview limit, a busy sandbox): the answer says why and when to retry.
+          const refusal = body as { error?: string; message?: string };
+          setProblem({ message: refusal.message ?? refusal.error ?? `The preview was refused (HTTP ${response.status}).` });
+          setStatus("error");
+          return;
+        }
+        const result = body;
         if (result.ok) {
           setHtml(result.html);
           setProblem(null);
