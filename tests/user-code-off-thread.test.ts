@@ -13,6 +13,7 @@ import { auth, BASE, call, createUser, sessionCookie, type CallResult, type Test
 
 // The server action's session is the mocked account; everything behind it is real.
 const signedIn = vi.hoisted(() => ({ accountId: "" }));
+vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("@/lib/auth/current", () => ({
   getCurrentAccount: () => getAccountByIdOrThrow(signedIn.accountId),
   requireAccount: () => getAccountByIdOrThrow(signedIn.accountId),

@@ -1,10 +1,13 @@
 "use server";
 import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { clientAddress } from "@/lib/api/client-address";
 import { ApiError } from "@/lib/api/errors";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
+import { admitPreview } from "@/lib/dashboard/preview";
 import { createApiKey, revokeApiKey } from "@/lib/db/api-keys";
 import { DomainError, findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
 import { addLibraryEntry, LibraryError } from "@/lib/db/library";
@@ -106,6 +109,8 @@ export async function createTemplateAction(_previous: CreateTemplateState, formD
   }
   let created: { id: string };
   try {
+    // Saving compiles the code and renders it once in the sandbox: the same work as a preview, under the same limits.
+    await admitPreview(account.id, clientAddress(await headers()));
     created = await createTemplateFromSource(account.id, parsed.data);
   } catch (error) {
     const problem = describeTemplateError(error);

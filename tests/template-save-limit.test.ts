@@ -1,0 +1,47 @@
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { createTemplateAction } from "@/app/dashboard/actions";
+import { getAccountByIdOrThrow } from "@/lib/db/accounts";
+import { getDb } from "@/lib/db/client";
+import { recordRateLimitHits } from "@/lib/db/rate-limits";
+import { PREVIEW_LIMITS } from "@/lib/limits";
+import { createUser, type TestUser } from "./support/api";
+
+// Saving a template in the editor compiles it and renders it once in the sandbox: it counts as a dashboard preview.
+const signedIn = vi.hoisted(() => ({ accountId: "" }));
+vi.mock("next/headers", () => import("./support/next-headers"));
+vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
+
+const HELLO = `import { Html, Text } from "@react-email/components";
+export default function Hello({ name = "there" }: { name?: string }) {
+  return <Html><Text>Hello {name}</Text></Html>;
+}
+`;
+
+let user: TestUser;
+beforeAll(async () => {
+  user = await createUser("annual");
+  signedIn.accountId = user.accountId;
+});
+
+describe("saving a template in the dashboard", () => {
+  it("is refused past the account's preview limit, with the limit's message, and stores nothing", async () => {
+    const bucket = `preview:account:${user.accountId}`;
+    // Stay inside one window: wait out one about to end.
+    const msLeft = PREVIEW_LIMITS.windowSeconds * 1000 - (Date.now() % (PREVIEW_LIMITS.windowSeconds * 1000));
+    if (msLeft < 5_000) await new Promise((resolve) => setTimeout(resolve, msLeft + 100));
+    const [{ hits }] = await recordRateLimitHits([bucket], PREVIEW_LIMITS.windowSeconds);
+    await getDb()`update rate_limit_windows set hits = ${PREVIEW_LIMITS.perAccount} where bucket = ${bucket} and hits = ${hits}`;
+
+    const form = new FormData();
+    form.set("name", "Over the limit");
+    form.set("description", "");
+    form.set("code", HELLO);
+    const result = await createTemplateAction({ status: "idle" }, form);
+    expect(result).toEqual({
+      status: "error",
+      message: expect.stringMatching(new RegExp(`^Dashboard previews are limited to ${PREVIEW_LIMITS.perAccount} a minute per account\\. Try again in \\d+ seconds?\\.$`)),
+      values: { name: "Over the limit", description: "" },
+    });
+    expect(await getDb()`select id from templates where owner_account_id = ${user.accountId}`).toEqual([]);
+  });
+});
