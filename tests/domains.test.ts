@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
+import { onboardingState } from "@/lib/dashboard/queries";
 import { getDb } from "@/lib/db/client";
 import { listOutbox } from "@/lib/db/emails";
 import { addSendingDomain } from "@/lib/db/domains";
@@ -323,11 +324,14 @@ describe("sending domains with Resend configured", () => {
     expect(received).toEqual([]); // nothing handed to Resend
     const [listed] = await listSendingDomainDetails(u.accountId);
     expect(isVerifiedForSending(listed)).toBe(false);
+    // The overview's getting-started step is not done either.
+    expect((await onboardingState(u.accountId)).hasVerifiedDomain).toBe(false);
 
     const checked = await verifySendingDomain(u.accountId, listed.id);
     remote.get(checked.domain.provider_domain_id!)!.status = "verified";
     expect((await verifySendingDomain(u.accountId, listed.id)).domain).toMatchObject({ verified: true, provider_status: "verified" });
     expect((await sendFrom(u, `hello@${D}`)).status).toBe(200);
+    expect((await onboardingState(u.accountId)).hasVerifiedDomain).toBe(true);
   });
 
   it("a domain belongs to one account: another account adding it (any case) gets DomainTakenError (409) before Resend is asked", async () => {

@@ -1,4 +1,5 @@
 import "server-only";
+import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { dispatchDueScheduledEmails, type EmailStatus, type OutboxMessage } from "@/lib/db/emails";
 import { isUuid } from "@/lib/db/literals";
@@ -148,10 +149,13 @@ function fillDays(rows: DailyUsage[], since: Date, days: number): DailyUsage[] {
 export type OnboardingState = { hasKey: boolean; hasTemplate: boolean; hasVerifiedDomain: boolean; hasSent: boolean };
 
 export async function onboardingState(accountId: string): Promise<OnboardingState> {
+  // With Resend only its verification lets a domain send (isVerifiedForSending), so only it completes the step.
+  const resendConfigured = getConfig().resend !== null;
   const [row] = await getDb()<{ keys: boolean; templates: boolean; domains: boolean; sent: boolean }[]>`
     select exists (select 1 from api_keys where account_id = ${accountId} and revoked_at is null) as keys,
            exists (select 1 from library_entries where account_id = ${accountId}) as templates,
-           exists (select 1 from sending_domains where account_id = ${accountId} and verified) as domains,
+           exists (select 1 from sending_domains where account_id = ${accountId} and verified
+                   and (not ${resendConfigured} or provider_status = 'verified')) as domains,
            exists (select 1 from sent_emails where account_id = ${accountId}) as sent`;
   return { hasKey: row.keys, hasTemplate: row.templates, hasVerifiedDomain: row.domains, hasSent: row.sent };
 }
