@@ -79,8 +79,8 @@ describe("the dashboard flow", () => {
     await otherPage.getByLabel("Email").fill(email);
     await otherPage.getByLabel("Password", { exact: true }).fill("another password entirely");
     await otherPage.getByRole("button", { name: "Create account" }).click();
-    const alert = otherPage.getByRole("alert");
-    await alert.filter({ hasText: "We couldn't create an account with that email and password." }).waitFor();
+    const alert = otherPage.getByRole("alert").filter({ hasText: "We couldn't create an account with that email and password." });
+    await alert.waitFor();
     expect(await alert.textContent()).not.toMatch(/exist/i);
 
     // With the account's own password, sign-up signs its owner in, as it does a new address.
