@@ -36,7 +36,7 @@ type Fixture = {
   userTemplateError: string | null;
   sendFrom: string;
   /** Another account, which sends the isolation scenario's hostile requests. */
-  attacker: { key: string; cookie: string; newsletterId: string };
+  attacker: { key: string; cookie: string; newsletterId: string; userTemplateId: string };
 };
 
 type Probe = { status: number; body: { code?: string; message?: string; error?: string } | undefined };
@@ -134,8 +134,13 @@ function hostileRequests(f: Fixture): HostileRequest[] {
       body: JSON.stringify({ template_id: f.welcomeId, to: "reader@example.com", subject: "Hi", from: `${" ".repeat(5000)}<` }),
     },
     { name: "nested 9.8 MB body", path: render(f.welcomeId), headers: api, body: nested },
-    // Just under the 1 MB cap on variables, so it is rendered.
-    { name: "1 MB of variables", path: render(f.welcomeId), headers: api, body: JSON.stringify({ variables: { userName: "x".repeat(999_000) } }) },
+    // Just under the 1 MB cap on variables, to a template of the attacker's own that takes any text: rendered in the sandbox.
+    {
+      name: "1 MB of variables",
+      path: render(f.attacker.userTemplateId),
+      headers: api,
+      body: JSON.stringify({ variables: { name: "x".repeat(999_000) } }),
+    },
     {
       name: "compile bomb",
       path: "/api/dashboard/templates/preview",
@@ -262,7 +267,7 @@ async function main(): Promise<number> {
 
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const server = await startNext(port, cleanups, values["cpu-prof"]);
+    const { child: server, output: serverOutput } = await startNext(port, cleanups, values["cpu-prof"]);
     log(`next start on ${base} (pid ${server.pid}); autocannon -c ${connections}, ${duration} s per scenario in ${rounds} windows of ${round(duration / rounds, 2)} s, each between two windows of bare, after ${warmup} s of warm-up on each route`);
     log("");
 
@@ -426,6 +431,10 @@ async function main(): Promise<number> {
     }
     await cleanUp();
     for (const failure of failures) console.error(`bench: ${failure}`);
+    if (failures.length > 0) {
+      const errorLines = serverOutput().split("\n").filter((line) => line.includes('"level":"error"'));
+      for (const line of errorLines.slice(0, 10)) console.error(`bench: server logged ${line}`);
+    }
     console.log(JSON.stringify(results));
     return failures.length > 0 ? 1 : 0;
   } catch (error) {
@@ -496,6 +505,7 @@ async function createFixture(): Promise<Fixture> {
   // Its own paid plan too: a free plan's quota would answer its hostile requests with a quick 429.
   const attacker = await createAccount({ email: `bench-attacker-${randomUUID()}@example.com`, plan: "monthly" });
   const newsletter = await addLibraryEntry(attacker.id, "newsletter", { processor: "bench" });
+  const attackerTemplate = await createTemplateFromSource(attacker.id, { name: "Attacker hello", description: "bench", code: USER_TEMPLATE_SOURCE });
   return {
     key,
     welcomeId: welcome.id,
@@ -506,6 +516,7 @@ async function createFixture(): Promise<Fixture> {
       key: (await createApiKey(attacker.id, "bench attacker")).key,
       cookie: `${LOCAL_SESSION_COOKIE}=${await attackerSessionToken(attacker.id)}`,
       newsletterId: newsletter.template_id,
+      userTemplateId: attackerTemplate.id,
     },
   };
 }
@@ -536,7 +547,12 @@ async function measureRenderCost(renderOnce: () => Promise<unknown>, calls: numb
   return (performance.now() - started) / calls;
 }
 
-async function startNext(port: number, cleanups: (() => Promise<void> | void)[], cpuProfileDir?: string): Promise<ChildProcess> {
+/** `next start`, and its output so far (the server's log, for the errors behind a 5xx). */
+async function startNext(
+  port: number,
+  cleanups: (() => Promise<void> | void)[],
+  cpuProfileDir?: string,
+): Promise<{ child: ChildProcess; output: () => string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(port) };
   delete env.RESEND_API_KEY; // sends go to the embedded outbox, never to a real provider
   const profiling = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfileDir)}`] : [];
@@ -555,7 +571,7 @@ async function startNext(port: number, cleanups: (() => Promise<void> | void)[],
     if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${output}`);
     try {
       const response = await fetch(`http://127.0.0.1:${port}/api/health`);
-      if (response.ok) return child;
+      if (response.ok) return { child, output: () => output };
     } catch {
       // not listening yet
     }
