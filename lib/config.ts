@@ -60,6 +60,9 @@ const envSchema = z.object({
   ),
   // Tests and local stand-ins only: where the Stripe SDK sends its requests instead of https://api.stripe.com.
   STRIPE_API_BASE: optionalHttpUrl,
+  CLIENT_IP_HEADER: optionalString.pipe(
+    z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "must be a header name, such as x-real-ip").optional(),
+  ),
   PAYMENTS_TEST_MODE: optionalString.pipe(z.enum(["0", "1"], { message: "must be 1 (test-mode payments) or 0" }).optional()),
 });
 
@@ -68,6 +71,8 @@ export type Config = {
   databasePoolSize: number;
   siteUrl: string;
   onVercel: boolean;
+  /** The header a trusted proxy in front writes the client's address into (CLIENT_IP_HEADER), lower-cased. */
+  clientIpHeader: string | null;
   supabase: { url: string; publishableKey: string } | null;
   resend: { apiKey: string; baseUrl: string | undefined } | null;
   sharedSendingDomain: string | undefined;
@@ -129,6 +134,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     databasePoolSize: Number(e.DATABASE_POOL_SIZE ?? DEFAULT_DATABASE_POOL_SIZE),
     siteUrl: resolveSiteUrl(e),
     onVercel,
+    clientIpHeader: e.CLIENT_IP_HEADER?.toLowerCase() ?? null,
     supabase:
       e.NEXT_PUBLIC_SUPABASE_URL && publishableKey
         ? { url: e.NEXT_PUBLIC_SUPABASE_URL, publishableKey }

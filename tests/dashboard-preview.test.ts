@@ -120,6 +120,24 @@ describe("the editor's live preview", () => {
     expect(ended.rows).toBe(0);
   });
 
+  it("bounds its variables as POST /render does: more than 1 MB of JSON is a 400 on variables", async () => {
+    const user = await createUser("annual");
+    const result = await call(postPreview, "/api/dashboard/templates/preview", {
+      method: "POST",
+      headers: await session(user),
+      body: { code: HELLO, variables: { name: "x".repeat(1024 * 1024) } },
+    });
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 400,
+      body: {
+        error: "Invalid request body",
+        code: "VALIDATION_ERROR",
+        success: false,
+        details: [{ field: "variables", message: "variables must be at most 1 MB (1,048,576 bytes) as JSON" }],
+      },
+    });
+  });
+
   it("is for the dashboard's session only: an API key gets 401", async () => {
     const user = await createUser("annual");
     const result = await call(postPreview, "/api/dashboard/templates/preview", { method: "POST", headers: auth(user), body: { code: HELLO } });
@@ -157,20 +175,49 @@ describe("thumbnails", () => {
 describe("the client's address", () => {
   afterEach(() => {
     delete process.env.VERCEL;
+    delete process.env.CLIENT_IP_HEADER;
     resetConfig();
   });
+  const headers = (entries: Record<string, string>) => new Headers(entries);
 
-  it("is X-Forwarded-For's first entry on Vercel; elsewhere x-real-ip, else the entry Next or the last proxy added", () => {
-    const headers = (entries: Record<string, string>) => new Headers(entries);
-    const offVercel = [
+  it("is X-Forwarded-For's last entry by default, its first on Vercel, and only CLIENT_IP_HEADER's when that is set", () => {
+    const byDefault = [
       clientAddress(headers({ "x-forwarded-for": "198.51.100.1, 203.0.113.9" })),
+      // X-Real-IP is only as good as a proxy that sets it: unless CLIENT_IP_HEADER names it, a client could.
       clientAddress(headers({ "x-forwarded-for": "198.51.100.1", "x-real-ip": "203.0.113.5" })),
-      clientAddress(headers({ "x-forwarded-for": "not an address" })),
-      clientAddress(headers({})),
+      clientAddress(headers({ "x-forwarded-for": "2001:DB8::1" })),
     ];
+    process.env.CLIENT_IP_HEADER = "X-Real-IP";
+    resetConfig();
+    const named = [
+      clientAddress(headers({ "x-forwarded-for": "198.51.100.1", "x-real-ip": "203.0.113.5" })),
+      clientAddress(headers({ "x-forwarded-for": "198.51.100.1" })),
+    ];
+    delete process.env.CLIENT_IP_HEADER;
     process.env.VERCEL = "1";
     resetConfig();
     const onVercel = clientAddress(headers({ "x-forwarded-for": "2001:db8::1, 203.0.113.9", "x-real-ip": "203.0.113.5" }));
-    expect({ offVercel, onVercel }).toEqual({ offVercel: ["203.0.113.9", "203.0.113.5", null, null], onVercel: "2001:db8::1" });
+    expect({ byDefault, named, onVercel }).toEqual({
+      byDefault: ["203.0.113.9", "198.51.100.1", "2001:db8::1"],
+      named: ["203.0.113.5", null],
+      onVercel: "2001:db8::1",
+    });
+  });
+
+  it("is none for what is not an address: garbage, a zone id of the client's choosing, nothing", () => {
+    const none = ["not an address", `fe80::1%${"x".repeat(300)}`, "fe80::1%eth0", ""].map((forwarded) =>
+      clientAddress(headers({ "x-forwarded-for": forwarded })),
+    );
+    expect([...none, clientAddress(headers({}))]).toEqual([null, null, null, null, null]);
+  });
+
+  it("previews from requests with no usable address share one bucket, so forged addresses do not escape the limit", async () => {
+    const user = await createUser("annual");
+    const forged = await preview(user, `fe80::1%${"x".repeat(300)}`);
+    expect(forged.status).toBe(200);
+    const counted = await getDb()<{ hits: number }[]>`
+      select hits from rate_limit_windows where bucket = 'preview:address:unknown' and window_end > now()`;
+    expect(counted).toEqual([{ hits: expect.any(Number) }]);
+    expect(counted[0].hits).toBeGreaterThan(0);
   });
 });

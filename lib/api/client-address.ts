@@ -3,15 +3,20 @@ import { isIP } from "node:net";
 import { getConfig } from "@/lib/config";
 
 /**
- * The client's IP address as the platform reports it, for per-address limits; null when there is none to trust.
- * On Vercel the edge sets X-Forwarded-For, its first entry being the client. Elsewhere `x-real-ip` is what a reverse
- * proxy in front sets; without one, Next fills X-Forwarded-For with the socket's address when the request has none, and
- * a proxy that appends puts the address it saw last, so the last entry is taken.
+ * The client's IP address, for per-address limits; null when there is none to trust. A header is only as trustworthy
+ * as the proxy that writes it:
+ * - CLIENT_IP_HEADER set: the proxy in front writes the client's address into that header (its last entry, when the
+ *   proxy appends to a list), and nothing else is read;
+ * - on Vercel: the edge overwrites X-Forwarded-For, whose first entry is the client;
+ * - elsewhere: X-Forwarded-For's last entry, the one the nearest proxy appended (or Next, from the socket, when the
+ *   request came without the header). A client talking to the server directly can write it itself, so deployments
+ *   with no proxy in front keep only the per-account limits' protection (README, Configuration).
  */
 export function clientAddress(headers: Headers): string | null {
-  const forwarded = headers.get("x-forwarded-for")?.split(",") ?? [];
-  const candidate = getConfig().onVercel ? forwarded[0] : (headers.get("x-real-ip") ?? forwarded.at(-1));
+  const { clientIpHeader, onVercel } = getConfig();
+  const entries = (name: string) => headers.get(name)?.split(",") ?? [];
+  const candidate = clientIpHeader ? entries(clientIpHeader).at(-1) : onVercel ? entries("x-forwarded-for")[0] : entries("x-forwarded-for").at(-1);
   const address = candidate?.trim().toLowerCase() ?? "";
-  // Anything else is not an address: never a key of its own (and never an unbounded one).
-  return isIP(address) ? address : null;
+  // An IPv6 address is at most 45 characters; a zone id (`%eth0`) is the client's own choice, so one is not an address.
+  return address.length <= 45 && !address.includes("%") && isIP(address) ? address : null;
 }

@@ -14,11 +14,12 @@ type PreviewableTemplate = Pick<TemplateRecord, "id" | "owner_account_id" | "slu
 
 /**
  * Counts a preview against PREVIEW_LIMITS before it renders; past either limit, throws the 429 (with Retry-After).
- * `address` null (none to trust): the account's limit only.
+ * `address` null (a forwarded address that is not one): such requests share one bucket, so forging garbage addresses
+ * does not escape the per-address limit.
  */
 export async function admitPreview(accountId: string, address: string | null): Promise<void> {
   const accountBucket = `preview:account:${accountId}`;
-  const hits = await recordRateLimitHits(address ? [accountBucket, `preview:address:${address}`] : [accountBucket], PREVIEW_LIMITS.windowSeconds);
+  const hits = await recordRateLimitHits([accountBucket, `preview:address:${address ?? "unknown"}`], PREVIEW_LIMITS.windowSeconds);
   for (const { bucket, hits: count, retryAfterSeconds } of hits) {
     const perAccount = bucket === accountBucket;
     const limit = perAccount ? PREVIEW_LIMITS.perAccount : PREVIEW_LIMITS.perAddress;

@@ -4,7 +4,9 @@ import { clientAddress } from "@/lib/api/client-address";
 import { errors } from "@/lib/api/errors";
 import { rateLimitExceeded, withApiAuth } from "@/lib/api/with-api-auth";
 import { admitPreview, renderDraft } from "@/lib/dashboard/preview";
+import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
 import { billingPeriod } from "@/lib/plans";
+import { variablesSchema } from "@/lib/schemas/common";
 
 // POST /api/dashboard/templates/preview – the New template editor's live preview: compiles unsaved TSX and renders it
 // in the same WebAssembly sandbox as saved user templates. Signed-in dashboard users only, same origin only.
@@ -13,8 +15,9 @@ import { billingPeriod } from "@/lib/plans";
 // /render's 429 too. Limited per minute, per account and per address (PREVIEW_LIMITS).
 
 const bodySchema = z.object({
-  code: z.string().max(1_000_000),
-  variables: z.record(z.string(), z.unknown()).nullable().default(null),
+  code: z.string().max(MAX_TEMPLATE_SOURCE_CHARS),
+  // null: the component's PreviewProps. Bounded as /render's variables are.
+  variables: variablesSchema.unwrap().nullable().default(null),
 });
 
 export const POST = withApiAuth({ metered: false, body: bodySchema }, async ({ request, caller, body }) => {
