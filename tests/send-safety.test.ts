@@ -204,6 +204,28 @@ describe("from's display name is sent as one well-formed mailbox", () => {
   });
 });
 
+describe("validation: bounded work and a bounded answer", () => {
+  it("lists at most 100 problems, then says that more were found", async () => {
+    const user = await sender();
+    const storedBefore = await storedCount(user);
+    // 2 + 2 × 50 = 102 problems.
+    const result = await post(user, message(user, { to: "nope", subject: "", tags: Array.from({ length: 50 }, () => ({})) }));
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual(
+      validation([
+        { field: "to", message: "must be a valid email address" },
+        { field: "subject", message: "subject must be 1 to 998 characters" },
+        ...Array.from({ length: 49 }, (_, i) => [
+          { field: `tags.${i}.name`, message: "name is required" },
+          { field: `tags.${i}.value`, message: "value is required" },
+        ]).flat(),
+        { field: "body", message: "more problems were found than the 100 listed" },
+      ]),
+    );
+    expect(await storedCount(user)).toBe(storedBefore);
+  });
+});
+
 describe("the OpenAPI document", () => {
   it("states a maximum length for every string of the send request", async () => {
     const document = (await call(getOpenApi, "/api/v1/openapi.json")).body;
