@@ -224,6 +224,41 @@ describe("validation: bounded work and a bounded answer", () => {
     );
     expect(await storedCount(user)).toBe(storedBefore);
   });
+
+  it("answers a million tags with one small 400 at once, without reading them", async () => {
+    const user = await sender();
+    const storedBefore = await storedCount(user);
+    const started = performance.now();
+    // With the rest of the body, just within the 1,000,000 JSON values a body may hold.
+    const tags = `[${"{},".repeat(999_989)}{}]`;
+    const result = await post(user, `{"template_id":"${user.welcomeId}","to":"ann@example.com","subject":"Hi","tags":${tags}}`);
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual(validation([{ field: "tags", message: "tags must list at most 50 tags" }]));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(await storedCount(user)).toBe(storedBefore);
+  });
+
+  it("refuses each list longer than its maximum with one entry, not one per item", async () => {
+    const user = await sender();
+    const storedBefore = await storedCount(user);
+    const bad = (item: unknown) => Array.from({ length: 51 }, () => item);
+    const result = await post(
+      user,
+      message(user, { to: bad("nope"), cc: bad("nope"), bcc: bad(7), reply_to: bad("nope"), attachments: bad({}), tags: bad({ name: "" }) }),
+    );
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual(
+      validation([
+        { field: "to", message: "must list at most 50 addresses" },
+        { field: "cc", message: "must list at most 50 addresses" },
+        { field: "bcc", message: "must list at most 50 addresses" },
+        { field: "reply_to", message: "must list at most 50 addresses" },
+        { field: "attachments", message: "attachments must list at most 50 files" },
+        { field: "tags", message: "tags must list at most 50 tags" },
+      ]),
+    );
+    expect(await storedCount(user)).toBe(storedBefore);
+  });
 });
 
 describe("the OpenAPI document", () => {
@@ -244,5 +279,18 @@ describe("the OpenAPI document", () => {
     expect(properties.from.maxLength).toBe(320);
     expect(properties.to.anyOf[0].maxLength).toBe(320);
     expect(properties.to.anyOf[1].items.maxLength).toBe(320);
+  });
+
+  it("states a maximum number of items for every array of the send request", async () => {
+    const document = (await call(getOpenApi, "/api/v1/openapi.json")).body;
+    const unbounded: string[] = [];
+    const walk = (schema: unknown, path: string) => {
+      if (schema === null || typeof schema !== "object") return;
+      const node = schema as Record<string, unknown>;
+      if (node.type === "array" && typeof node.maxItems !== "number") unbounded.push(path);
+      for (const [key, child] of Object.entries(node)) walk(child, `${path}/${key}`);
+    };
+    walk(document.components.schemas.SendRequest, "SendRequest");
+    expect(unbounded).toEqual([]);
   });
 });

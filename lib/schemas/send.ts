@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_ADDRESS_LENGTH, MAX_ATTACHMENT_BYTES, MAX_RECIPIENTS } from "@/lib/limits";
+import { MAX_ADDRESS_LENGTH, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, MAX_RECIPIENTS, MAX_REPLY_TO, MAX_TAGS } from "@/lib/limits";
 import { variablesSchema } from "@/lib/schemas/common";
 import { emailUsageSchema } from "@/lib/schemas/usage";
 
@@ -24,9 +24,14 @@ const addressField = z
   .max(MAX_ADDRESS_LENGTH, ADDRESS_TOO_LONG)
   .refine(isEmailAddress, { error: "must be a valid email address", when: ({ value }) => typeof value === "string" && value.length <= MAX_ADDRESS_LENGTH })
   .meta({ format: "email" });
-const addressList = z.union([addressField, z.array(addressField).min(1, "must list at least one address")], {
-  error: "must be an email address or an array of email addresses",
-});
+// zod refuses an array longer than its maximum before it reads any item (so each list answers with one entry however
+// long it is). That refusal aborts, so the union reports its own issue: worded here from the input.
+function addressList(max: number) {
+  return z.union([addressField, z.array(addressField).min(1, "must list at least one address").max(max)], {
+    error: ({ input }) =>
+      Array.isArray(input) && input.length > max ? `must list at most ${max} addresses` : "must be an email address or an array of email addresses",
+  });
+}
 
 // Header-bound text. Line breaks: CR, LF, vertical tab, form feed, NEL and the Unicode line and paragraph separators
 // (some mail software ends a line at each). Controls: C0, DEL and C1; in a field's own check NUL is left to the
@@ -211,16 +216,16 @@ export const sendRequestSchema = z
   .object({
     // The pattern fixes the length at 36.
     template_id: z.uuid({ error: "template_id must be a template id (uuid)" }).meta({ maxLength: 36 }),
-    to: addressList,
+    to: addressList(MAX_RECIPIENTS),
     // Subject and sender become header lines: a line break in them would add headers of the caller's choosing.
     subject: z
       .string({ error: "subject is required" })
       .min(1, `subject must be 1 to ${MAX_HEADER_LINE_LENGTH} characters`)
       .max(MAX_HEADER_LINE_LENGTH, { error: `subject must be 1 to ${MAX_HEADER_LINE_LENGTH} characters`, abort: true })
       .superRefine(headerText("subject", { allowTab: true })),
-    cc: addressList.optional(),
-    bcc: addressList.optional(),
-    reply_to: addressList.optional(),
+    cc: addressList(MAX_RECIPIENTS).optional(),
+    bcc: addressList(MAX_RECIPIENTS).optional(),
+    reply_to: addressList(MAX_REPLY_TO).optional(),
     // One mailbox, display name included, within the address cap; checked for length before it is parsed.
     from: z
       .string({ error: "from must be a string" })
@@ -237,8 +242,12 @@ export const sendRequestSchema = z
       .max(MAX_TEXT_LENGTH, `text is at most ${MAX_TEXT_LENGTH} characters (1 MiB)`)
       .optional(),
     headers: headersSchema.optional(),
-    attachments: z.array(attachmentSchema, { error: "attachments must be an array" }).optional(),
-    tags: z.array(tagSchema, { error: "tags must be an array" }).optional(),
+    // Each list is refused past its maximum before any item is read.
+    attachments: z
+      .array(attachmentSchema, { error: "attachments must be an array" })
+      .max(MAX_ATTACHMENTS, `attachments must list at most ${MAX_ATTACHMENTS} files`)
+      .optional(),
+    tags: z.array(tagSchema, { error: "tags must be an array" }).max(MAX_TAGS, `tags must list at most ${MAX_TAGS} tags`).optional(),
     scheduled_at: z
       .string({ error: "scheduled_at must be an ISO 8601 date-time" })
       .max(64, { error: "scheduled_at must be an ISO 8601 date-time", abort: true })
@@ -259,11 +268,14 @@ export const sendRequestSchema = z
   .superRefine(
     (body, ctx) => {
       const count = (list: unknown) => (Array.isArray(list) ? list.length : typeof list === "string" ? 1 : 0);
-      const recipients = count(body.to) + count(body.cc) + count(body.bcc);
-      if (recipients > MAX_RECIPIENTS) {
+      const lists = [body.to, body.cc, body.bcc];
+      const recipients = lists.reduce<number>((sum, list) => sum + count(list), 0);
+      // A list over the maximum on its own has its own entry.
+      if (recipients > MAX_RECIPIENTS && lists.every((list) => count(list) <= MAX_RECIPIENTS)) {
         ctx.addIssue({ code: "custom", path: ["to"], message: `at most ${MAX_RECIPIENTS} recipients across to, cc and bcc (got ${recipients})` });
       }
-      const attachments: unknown[] = Array.isArray(body.attachments) ? body.attachments : [];
+      // A list over its maximum has its own entry and is not read.
+      const attachments: unknown[] = Array.isArray(body.attachments) && body.attachments.length <= MAX_ATTACHMENTS ? body.attachments : [];
       const bytes = attachments.reduce<number>((sum, a) => {
         const content = (a as { content?: unknown } | null)?.content;
         return sum + (typeof content === "string" ? decodedBase64Length(content) : 0);
