@@ -238,6 +238,26 @@ describe("validation: bounded work and a bounded answer", () => {
     expect(await storedCount(user)).toBe(storedBefore);
   });
 
+  it("answers a million NUL characters nested 30 arrays deep with a bounded 400 at once", async () => {
+    const user = await sender();
+    const storedBefore = await storedCount(user);
+    // 32 levels with the body and variables, and just within the 1,000,000 JSON values a body may hold.
+    const deep = `${"[".repeat(29)}[${'"\\u0000",'.repeat(999_899)}"\\u0000"]${"]".repeat(29)}`;
+    const started = performance.now();
+    const result = await post(user, `{"template_id":"${user.welcomeId}","to":"ann@example.com","subject":"Hi","variables":{"deep":${deep}}}`);
+    expect(result.status).toBe(400);
+    const field = (i: number) => ["variables", "deep", ...Array(29).fill("0"), i].join(".");
+    expect(result.body).toEqual(
+      validation([
+        { field: "variables", message: "variables must be at most 1 MB (1,048,576 bytes) as JSON" },
+        ...Array.from({ length: 99 }, (_, i) => ({ field: field(i), message: `${field(i)} must not contain the NUL character (\\u0000)` })),
+        { field: "body", message: "more problems were found than the 100 listed" },
+      ]),
+    );
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(await storedCount(user)).toBe(storedBefore);
+  });
+
   it("refuses each list longer than its maximum with one entry, not one per item", async () => {
     const user = await sender();
     const storedBefore = await storedCount(user);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_DETAILS } from "@/lib/api/errors";
 import { MAX_ADDRESS_LENGTH, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, MAX_RECIPIENTS, MAX_REPLY_TO, MAX_TAGS } from "@/lib/limits";
 import { variablesSchema } from "@/lib/schemas/common";
 import { emailUsageSchema } from "@/lib/schemas/usage";
@@ -284,9 +285,10 @@ export const sendRequestSchema = z
         ctx.addIssue({ code: "custom", path: ["attachments"], message: "attachments total at most 10 MB" });
       }
       // The message is stored before it is sent, and PostgreSQL text cannot hold a NUL character. A field refused
-      // already (for a line break next to its NUL, say) keeps its one entry.
+      // already (for a line break next to its NUL, say) keeps its one entry. One more than an answer lists is enough to
+      // say that there are more.
       const refused = new Set(ctx.issues.map((issue) => (issue.path ?? []).join(".")));
-      for (const path of pathsHoldingNul(body, [])) {
+      for (const path of pathsHoldingNul(body, MAX_DETAILS + 1)) {
         if (refused.has(path.join("."))) continue;
         ctx.addIssue({ code: "custom", path, message: `${path.join(".")} must not contain the NUL character (\\u0000)` });
       }
@@ -297,14 +299,45 @@ export const sendRequestSchema = z
 
 export type SendRequest = z.output<typeof sendRequestSchema>;
 
-/** Where in a JSON value a string (or an object key) holds a NUL character. */
-function pathsHoldingNul(value: unknown, path: (string | number)[]): (string | number)[][] {
-  if (typeof value === "string") return value.includes("\0") ? [path] : [];
-  if (Array.isArray(value)) return value.flatMap((item, index) => pathsHoldingNul(item, [...path, index]));
-  if (value === null || typeof value !== "object") return [];
-  return Object.entries(value).flatMap(([key, item]) =>
-    key.includes("\0") ? [[...path, key]] : pathsHoldingNul(item, [...path, key]),
-  );
+/** A container being walked: its keys (null for an array, walked by index) and the position of the next child. */
+type Frame = { container: Record<string, unknown> | unknown[]; keys: string[] | null; next: number };
+
+/**
+ * Where in a JSON value strings (or object keys) hold a NUL character: the first `limit` found. Iterative, keeping only
+ * the containers on the way down: a path is spelled out only for a field found.
+ */
+function pathsHoldingNul(body: unknown, limit: number): (string | number)[][] {
+  const found: (string | number)[][] = [];
+  const frames: Frame[] = [];
+  const path = () => frames.map(({ keys, next }) => (keys ? keys[next - 1] : next - 1));
+  let value = body;
+  for (;;) {
+    if (typeof value === "string") {
+      if (value.includes("\0") && found.push(path()) === limit) return found;
+    } else if (value !== null && typeof value === "object") {
+      frames.push({ container: value as Frame["container"], keys: Array.isArray(value) ? null : Object.keys(value), next: 0 });
+    }
+    // On to the next child: a key holding a NUL is the field found, and its value is not searched.
+    for (;;) {
+      const frame = frames.at(-1);
+      if (!frame) return found;
+      if (frame.next === (frame.keys ?? frame.container).length) {
+        frames.pop();
+        continue;
+      }
+      const index = frame.next++;
+      if (!frame.keys) {
+        value = (frame.container as unknown[])[index];
+        break;
+      }
+      const key = frame.keys[index];
+      if (!key.includes("\0")) {
+        value = (frame.container as Record<string, unknown>)[key];
+        break;
+      }
+      if (found.push(path()) === limit) return found;
+    }
+  }
 }
 
 export const sendResponseSchema = z
