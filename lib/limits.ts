@@ -26,6 +26,7 @@ export const MAX_ATTACHMENT_BYTES = 10 * MB;
 export const MAX_ATTACHMENTS = 50;
 /** Resend takes a few tags per email; a longer list is refused before its tags are read. */
 export const MAX_TAGS = 50;
+export const MAX_HEADERS = 50;
 
 /** One render, of a catalogue template or of a user's template in the sandbox. */
 export const RENDER_DEADLINE_MS = 1000;
@@ -82,6 +83,7 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
     answer: "400, field `attachments`",
   },
   { what: "Tags of one email", limit: count(MAX_TAGS), answer: "400, field `tags`" },
+  { what: "`headers` of one email", limit: count(MAX_HEADERS), answer: "400, field `headers`" },
   { what: "Rendered HTML", limit: megabytes(MAX_HTML_BYTES), answer: "422 `RENDER_ERROR`" },
   { what: "Render time", limit: `${RENDER_DEADLINE_MS / 1000} s per render`, answer: "422 `RENDER_ERROR`" },
   { what: "Memory of a render of your own template", limit: megabytes(SANDBOX_MEMORY_BYTES), answer: "422 `RENDER_ERROR`" },

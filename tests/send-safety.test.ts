@@ -238,6 +238,18 @@ describe("validation: bounded work and a bounded answer", () => {
     expect(await storedCount(user)).toBe(storedBefore);
   });
 
+  it("answers 100,000 headers with one small 400 at once, without reading them", async () => {
+    const user = await sender();
+    const storedBefore = await storedCount(user);
+    const headers = `{${Array.from({ length: 100_000 }, (_, i) => `"X ${i}":1`).join(",")}}`;
+    const started = performance.now();
+    const result = await post(user, `{"template_id":"${user.welcomeId}","to":"ann@example.com","subject":"Hi","headers":${headers}}`);
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual(validation([{ field: "headers", message: "headers must hold at most 50 headers" }]));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(await storedCount(user)).toBe(storedBefore);
+  });
+
   it("answers a million NUL characters nested 30 arrays deep with a bounded 400 at once", async () => {
     const user = await sender();
     const storedBefore = await storedCount(user);
@@ -264,7 +276,15 @@ describe("validation: bounded work and a bounded answer", () => {
     const bad = (item: unknown) => Array.from({ length: 51 }, () => item);
     const result = await post(
       user,
-      message(user, { to: bad("nope"), cc: bad("nope"), bcc: bad(7), reply_to: bad("nope"), attachments: bad({}), tags: bad({ name: "" }) }),
+      message(user, {
+        to: bad("nope"),
+        cc: bad("nope"),
+        bcc: bad(7),
+        reply_to: bad("nope"),
+        headers: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`Bad Name ${i}`, 7])),
+        attachments: bad({}),
+        tags: bad({ name: "" }),
+      }),
     );
     expect(result.status).toBe(400);
     expect(result.body).toEqual(
@@ -273,6 +293,7 @@ describe("validation: bounded work and a bounded answer", () => {
         { field: "cc", message: "must list at most 50 addresses" },
         { field: "bcc", message: "must list at most 50 addresses" },
         { field: "reply_to", message: "must list at most 50 addresses" },
+        { field: "headers", message: "headers must hold at most 50 headers" },
         { field: "attachments", message: "attachments must list at most 50 files" },
         { field: "tags", message: "tags must list at most 50 tags" },
       ]),

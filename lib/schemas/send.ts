@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_DETAILS } from "@/lib/api/errors";
-import { MAX_ADDRESS_LENGTH, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, MAX_RECIPIENTS, MAX_REPLY_TO, MAX_TAGS } from "@/lib/limits";
+import { MAX_ADDRESS_LENGTH, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, MAX_HEADERS, MAX_RECIPIENTS, MAX_REPLY_TO, MAX_TAGS } from "@/lib/limits";
 import { variablesSchema } from "@/lib/schemas/common";
 import { emailUsageSchema } from "@/lib/schemas/usage";
 
@@ -114,7 +114,7 @@ const HEADER_NAME = /^[!-9;-~]{1,256}$/;
 const RESERVED_HEADERS = new Set(
   ["from", "sender", "to", "cc", "bcc", "reply-to", "subject", "date", "message-id", "return-path", "mime-version", "content-type", "content-transfer-encoding"],
 );
-const headersSchema = z
+const headersRecord = z
   .record(
     // Stated for the document; checked below, so a bad name gets its own message.
     z.string().meta({ maxLength: 256, pattern: HEADER_NAME.source }),
@@ -140,7 +140,15 @@ const headersSchema = z
       }
     },
     { when: (payload) => typeof payload.value === "object" && payload.value !== null && !Array.isArray(payload.value) },
-  );
+  )
+  .meta({ maxProperties: MAX_HEADERS });
+// Counted before any header is read (zod's records have no maximum of their own), so a long list answers one entry.
+const headersSchema = z.preprocess((value, ctx) => {
+  if (typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length > MAX_HEADERS) {
+    ctx.addIssue({ code: "custom", message: `headers must hold at most ${MAX_HEADERS} headers` });
+  }
+  return value;
+}, headersRecord);
 
 // A flat character class (no repeated group), so a 10 MB value is checked in linear time without deep backtracking.
 const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
