@@ -18,9 +18,15 @@ export const MAX_VARIABLES_BYTES = MB;
 
 /** One address in from, to, cc, bcc or reply_to (64 for the local part, @, 255 for the domain). */
 export const MAX_ADDRESS_LENGTH = 320;
+/** Recipients across to, cc and bcc; one list alone is refused past it before its addresses are read. */
 export const MAX_RECIPIENTS = 50;
+export const MAX_REPLY_TO = 50;
 /** Decoded attachments of one email, in all. */
 export const MAX_ATTACHMENT_BYTES = 10 * MB;
+export const MAX_ATTACHMENTS = 50;
+/** Resend takes a few tags per email; a longer list is refused before its tags are read. */
+export const MAX_TAGS = 50;
+export const MAX_HEADERS = 50;
 
 /** One render, of a catalogue template or of a user's template in the sandbox. */
 export const RENDER_DEADLINE_MS = 1000;
@@ -65,8 +71,19 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
     limit: `${MAX_ADDRESS_LENGTH} characters`,
     answer: "400, field of the address",
   },
-  { what: "Recipients of one email", limit: `${MAX_RECIPIENTS} across \`to\`, \`cc\`, \`bcc\``, answer: "400, field `to`" },
-  { what: "Attachments of one email", limit: `${megabytes(MAX_ATTACHMENT_BYTES)} decoded, in all`, answer: "400, field `attachments`" },
+  {
+    what: "Recipients of one email",
+    limit: `${MAX_RECIPIENTS} across \`to\`, \`cc\`, \`bcc\``,
+    answer: "400, field `to` (or the one list holding more on its own)",
+  },
+  { what: "Addresses in `reply_to`", limit: count(MAX_REPLY_TO), answer: "400, field `reply_to`" },
+  {
+    what: "Attachments of one email",
+    limit: `${MAX_ATTACHMENTS} files, ${megabytes(MAX_ATTACHMENT_BYTES)} decoded in all`,
+    answer: "400, field `attachments`",
+  },
+  { what: "Tags of one email", limit: count(MAX_TAGS), answer: "400, field `tags`" },
+  { what: "`headers` of one email", limit: count(MAX_HEADERS), answer: "400, field `headers`" },
   { what: "Rendered HTML", limit: megabytes(MAX_HTML_BYTES), answer: "422 `RENDER_ERROR`" },
   { what: "Render time", limit: `${RENDER_DEADLINE_MS / 1000} s per render`, answer: "422 `RENDER_ERROR`" },
   { what: "Memory of a render of your own template", limit: megabytes(SANDBOX_MEMORY_BYTES), answer: "422 `RENDER_ERROR`" },

@@ -204,6 +204,104 @@ describe("from's display name is sent as one well-formed mailbox", () => {
   });
 });
 
+describe("validation: bounded work and a bounded answer", () => {
+  it("lists at most 100 problems, then says that more were found", async () => {
+    const user = await sender();
+    const storedBefore = await storedCount(user);
+    // 2 + 2 × 50 = 102 problems.
+    const result = await post(user, message(user, { to: "nope", subject: "", tags: Array.from({ length: 50 }, () => ({})) }));
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual(
+      validation([
+        { field: "to", message: "must be a valid email address" },
+        { field: "subject", message: "subject must be 1 to 998 characters" },
+        ...Array.from({ length: 49 }, (_, i) => [
+          { field: `tags.${i}.name`, message: "name is required" },
+          { field: `tags.${i}.value`, message: "value is required" },
+        ]).flat(),
+        { field: "body", message: "more problems were found than the 100 listed" },
+      ]),
+    );
+    expect(await storedCount(user)).toBe(storedBefore);
+  });
+
+  it("answers a million tags with one small 400 at once, without reading them", async () => {
+    const user = await sender();
+    const storedBefore = await storedCount(user);
+    const started = performance.now();
+    // With the rest of the body, just within the 1,000,000 JSON values a body may hold.
+    const tags = `[${"{},".repeat(999_989)}{}]`;
+    const result = await post(user, `{"template_id":"${user.welcomeId}","to":"ann@example.com","subject":"Hi","tags":${tags}}`);
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual(validation([{ field: "tags", message: "tags must list at most 50 tags" }]));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(await storedCount(user)).toBe(storedBefore);
+  });
+
+  it("answers 100,000 headers with one small 400 at once, without reading them", async () => {
+    const user = await sender();
+    const storedBefore = await storedCount(user);
+    const headers = `{${Array.from({ length: 100_000 }, (_, i) => `"X ${i}":1`).join(",")}}`;
+    const started = performance.now();
+    const result = await post(user, `{"template_id":"${user.welcomeId}","to":"ann@example.com","subject":"Hi","headers":${headers}}`);
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual(validation([{ field: "headers", message: "headers must hold at most 50 headers" }]));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(await storedCount(user)).toBe(storedBefore);
+  });
+
+  it("answers a million NUL characters nested 30 arrays deep with a bounded 400 at once", async () => {
+    const user = await sender();
+    const storedBefore = await storedCount(user);
+    // 32 levels with the body and variables, and just within the 1,000,000 JSON values a body may hold.
+    const deep = `${"[".repeat(29)}[${'"\\u0000",'.repeat(999_899)}"\\u0000"]${"]".repeat(29)}`;
+    const started = performance.now();
+    const result = await post(user, `{"template_id":"${user.welcomeId}","to":"ann@example.com","subject":"Hi","variables":{"deep":${deep}}}`);
+    expect(result.status).toBe(400);
+    const field = (i: number) => ["variables", "deep", ...Array(29).fill("0"), i].join(".");
+    expect(result.body).toEqual(
+      validation([
+        { field: "variables", message: "variables must be at most 1 MB (1,048,576 bytes) as JSON" },
+        ...Array.from({ length: 99 }, (_, i) => ({ field: field(i), message: `${field(i)} must not contain the NUL character (\\u0000)` })),
+        { field: "body", message: "more problems were found than the 100 listed" },
+      ]),
+    );
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(await storedCount(user)).toBe(storedBefore);
+  });
+
+  it("refuses each list longer than its maximum with one entry, not one per item", async () => {
+    const user = await sender();
+    const storedBefore = await storedCount(user);
+    const bad = (item: unknown) => Array.from({ length: 51 }, () => item);
+    const result = await post(
+      user,
+      message(user, {
+        to: bad("nope"),
+        cc: bad("nope"),
+        bcc: bad(7),
+        reply_to: bad("nope"),
+        headers: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`Bad Name ${i}`, 7])),
+        attachments: bad({}),
+        tags: bad({ name: "" }),
+      }),
+    );
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual(
+      validation([
+        { field: "to", message: "must list at most 50 addresses" },
+        { field: "cc", message: "must list at most 50 addresses" },
+        { field: "bcc", message: "must list at most 50 addresses" },
+        { field: "reply_to", message: "must list at most 50 addresses" },
+        { field: "headers", message: "headers must hold at most 50 headers" },
+        { field: "attachments", message: "attachments must list at most 50 files" },
+        { field: "tags", message: "tags must list at most 50 tags" },
+      ]),
+    );
+    expect(await storedCount(user)).toBe(storedBefore);
+  });
+});
+
 describe("the OpenAPI document", () => {
   it("states a maximum length for every string of the send request", async () => {
     const document = (await call(getOpenApi, "/api/v1/openapi.json")).body;
@@ -222,5 +320,18 @@ describe("the OpenAPI document", () => {
     expect(properties.from.maxLength).toBe(320);
     expect(properties.to.anyOf[0].maxLength).toBe(320);
     expect(properties.to.anyOf[1].items.maxLength).toBe(320);
+  });
+
+  it("states a maximum number of items for every array of the send request", async () => {
+    const document = (await call(getOpenApi, "/api/v1/openapi.json")).body;
+    const unbounded: string[] = [];
+    const walk = (schema: unknown, path: string) => {
+      if (schema === null || typeof schema !== "object") return;
+      const node = schema as Record<string, unknown>;
+      if (node.type === "array" && typeof node.maxItems !== "number") unbounded.push(path);
+      for (const [key, child] of Object.entries(node)) walk(child, `${path}/${key}`);
+    };
+    walk(document.components.schemas.SendRequest, "SendRequest");
+    expect(unbounded).toEqual([]);
   });
 });

@@ -2,6 +2,10 @@ import type { z } from "zod";
 
 export type ValidationDetail = { field: string; message: string };
 
+/** The most `details` entries one answer lists; past them, one last entry says that more problems were found. */
+export const MAX_DETAILS = 100;
+const MORE_DETAILS: ValidationDetail = { field: "body", message: `more problems were found than the ${MAX_DETAILS} listed` };
+
 /**
  * The one way a handler reports failure: `throw new ApiError(status, body)`. The wrapper turns it into the response,
  * so every error body in the API is built by one of the factories below and matches the contract exactly.
@@ -22,7 +26,12 @@ export const errors = {
     new ApiError(401, { error: "Authentication required", code: "UNAUTHORIZED", success: false }),
 
   validation: (details: ValidationDetail[]) =>
-    new ApiError(400, { error: "Invalid request body", code: "VALIDATION_ERROR", success: false, details }),
+    new ApiError(400, {
+      error: "Invalid request body",
+      code: "VALIDATION_ERROR",
+      success: false,
+      details: details.length > MAX_DETAILS ? [...details.slice(0, MAX_DETAILS), MORE_DETAILS] : details,
+    }),
 
   malformedJson: (message: string) =>
     errors.validation([{ field: "body", message: `Request body is not valid JSON: ${message}` }]),
@@ -121,7 +130,10 @@ export const errors = {
     ),
 };
 
-/** zod issues as the contract's `details`: one entry per problem, `field` a dotted path under `prefix`. */
+/**
+ * zod issues as the contract's `details`: one entry per problem, `field` a dotted path under `prefix`. At most one entry
+ * past MAX_DETAILS, enough for `errors.validation` to say that more were found.
+ */
 export function zodDetails(
   error: z.ZodError,
   prefix?: string,
@@ -129,10 +141,15 @@ export function zodDetails(
 ): ValidationDetail[] {
   const fieldOf = (path: PropertyKey[]) =>
     [prefix, ...path.map(String)].filter((part) => part !== undefined && part !== "").join(".") || "body";
-  return error.issues.flatMap((issue) =>
+  const details: ValidationDetail[] = [];
+  for (const issue of error.issues) {
     // Unknown keys are one issue in zod; the contract wants one entry per offending field.
-    issue.code === "unrecognized_keys"
-      ? issue.keys.map((key) => ({ field: fieldOf([...issue.path, key]), message: `${key} is not a recognised field` }))
-      : [{ field: fieldOf(issue.path), message: messageOf(issue) }],
-  );
+    const entries =
+      issue.code === "unrecognized_keys"
+        ? issue.keys.slice(0, MAX_DETAILS + 1).map((key) => ({ field: fieldOf([...issue.path, key]), message: `${key} is not a recognised field` }))
+        : [{ field: fieldOf(issue.path), message: messageOf(issue) }];
+    details.push(...entries);
+    if (details.length > MAX_DETAILS) return details.slice(0, MAX_DETAILS + 1);
+  }
+  return details;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { MAX_ADDRESS_LENGTH, MAX_ATTACHMENT_BYTES, MAX_RECIPIENTS } from "@/lib/limits";
+import { MAX_DETAILS } from "@/lib/api/errors";
+import { MAX_ADDRESS_LENGTH, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, MAX_HEADERS, MAX_RECIPIENTS, MAX_REPLY_TO, MAX_TAGS } from "@/lib/limits";
 import { variablesSchema } from "@/lib/schemas/common";
 import { emailUsageSchema } from "@/lib/schemas/usage";
 
@@ -24,9 +25,14 @@ const addressField = z
   .max(MAX_ADDRESS_LENGTH, ADDRESS_TOO_LONG)
   .refine(isEmailAddress, { error: "must be a valid email address", when: ({ value }) => typeof value === "string" && value.length <= MAX_ADDRESS_LENGTH })
   .meta({ format: "email" });
-const addressList = z.union([addressField, z.array(addressField).min(1, "must list at least one address")], {
-  error: "must be an email address or an array of email addresses",
-});
+// zod refuses an array longer than its maximum before it reads any item (so each list answers with one entry however
+// long it is). That refusal aborts, so the union reports its own issue: worded here from the input.
+function addressList(max: number) {
+  return z.union([addressField, z.array(addressField).min(1, "must list at least one address").max(max)], {
+    error: ({ input }) =>
+      Array.isArray(input) && input.length > max ? `must list at most ${max} addresses` : "must be an email address or an array of email addresses",
+  });
+}
 
 // Header-bound text. Line breaks: CR, LF, vertical tab, form feed, NEL and the Unicode line and paragraph separators
 // (some mail software ends a line at each). Controls: C0, DEL and C1; in a field's own check NUL is left to the
@@ -108,7 +114,7 @@ const HEADER_NAME = /^[!-9;-~]{1,256}$/;
 const RESERVED_HEADERS = new Set(
   ["from", "sender", "to", "cc", "bcc", "reply-to", "subject", "date", "message-id", "return-path", "mime-version", "content-type", "content-transfer-encoding"],
 );
-const headersSchema = z
+const headersRecord = z
   .record(
     // Stated for the document; checked below, so a bad name gets its own message.
     z.string().meta({ maxLength: 256, pattern: HEADER_NAME.source }),
@@ -134,7 +140,15 @@ const headersSchema = z
       }
     },
     { when: (payload) => typeof payload.value === "object" && payload.value !== null && !Array.isArray(payload.value) },
-  );
+  )
+  .meta({ maxProperties: MAX_HEADERS });
+// Counted before any header is read (zod's records have no maximum of their own), so a long list answers one entry.
+const headersSchema = z.preprocess((value, ctx) => {
+  if (typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length > MAX_HEADERS) {
+    ctx.addIssue({ code: "custom", message: `headers must hold at most ${MAX_HEADERS} headers` });
+  }
+  return value;
+}, headersRecord);
 
 // A flat character class (no repeated group), so a 10 MB value is checked in linear time without deep backtracking.
 const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -211,16 +225,16 @@ export const sendRequestSchema = z
   .object({
     // The pattern fixes the length at 36.
     template_id: z.uuid({ error: "template_id must be a template id (uuid)" }).meta({ maxLength: 36 }),
-    to: addressList,
+    to: addressList(MAX_RECIPIENTS),
     // Subject and sender become header lines: a line break in them would add headers of the caller's choosing.
     subject: z
       .string({ error: "subject is required" })
       .min(1, `subject must be 1 to ${MAX_HEADER_LINE_LENGTH} characters`)
       .max(MAX_HEADER_LINE_LENGTH, { error: `subject must be 1 to ${MAX_HEADER_LINE_LENGTH} characters`, abort: true })
       .superRefine(headerText("subject", { allowTab: true })),
-    cc: addressList.optional(),
-    bcc: addressList.optional(),
-    reply_to: addressList.optional(),
+    cc: addressList(MAX_RECIPIENTS).optional(),
+    bcc: addressList(MAX_RECIPIENTS).optional(),
+    reply_to: addressList(MAX_REPLY_TO).optional(),
     // One mailbox, display name included, within the address cap; checked for length before it is parsed.
     from: z
       .string({ error: "from must be a string" })
@@ -237,8 +251,12 @@ export const sendRequestSchema = z
       .max(MAX_TEXT_LENGTH, `text is at most ${MAX_TEXT_LENGTH} characters (1 MiB)`)
       .optional(),
     headers: headersSchema.optional(),
-    attachments: z.array(attachmentSchema, { error: "attachments must be an array" }).optional(),
-    tags: z.array(tagSchema, { error: "tags must be an array" }).optional(),
+    // Each list is refused past its maximum before any item is read.
+    attachments: z
+      .array(attachmentSchema, { error: "attachments must be an array" })
+      .max(MAX_ATTACHMENTS, `attachments must list at most ${MAX_ATTACHMENTS} files`)
+      .optional(),
+    tags: z.array(tagSchema, { error: "tags must be an array" }).max(MAX_TAGS, `tags must list at most ${MAX_TAGS} tags`).optional(),
     scheduled_at: z
       .string({ error: "scheduled_at must be an ISO 8601 date-time" })
       .max(64, { error: "scheduled_at must be an ISO 8601 date-time", abort: true })
@@ -259,11 +277,14 @@ export const sendRequestSchema = z
   .superRefine(
     (body, ctx) => {
       const count = (list: unknown) => (Array.isArray(list) ? list.length : typeof list === "string" ? 1 : 0);
-      const recipients = count(body.to) + count(body.cc) + count(body.bcc);
-      if (recipients > MAX_RECIPIENTS) {
+      const lists = [body.to, body.cc, body.bcc];
+      const recipients = lists.reduce<number>((sum, list) => sum + count(list), 0);
+      // A list over the maximum on its own has its own entry.
+      if (recipients > MAX_RECIPIENTS && lists.every((list) => count(list) <= MAX_RECIPIENTS)) {
         ctx.addIssue({ code: "custom", path: ["to"], message: `at most ${MAX_RECIPIENTS} recipients across to, cc and bcc (got ${recipients})` });
       }
-      const attachments: unknown[] = Array.isArray(body.attachments) ? body.attachments : [];
+      // A list over its maximum has its own entry and is not read.
+      const attachments: unknown[] = Array.isArray(body.attachments) && body.attachments.length <= MAX_ATTACHMENTS ? body.attachments : [];
       const bytes = attachments.reduce<number>((sum, a) => {
         const content = (a as { content?: unknown } | null)?.content;
         return sum + (typeof content === "string" ? decodedBase64Length(content) : 0);
@@ -272,9 +293,10 @@ export const sendRequestSchema = z
         ctx.addIssue({ code: "custom", path: ["attachments"], message: "attachments total at most 10 MB" });
       }
       // The message is stored before it is sent, and PostgreSQL text cannot hold a NUL character. A field refused
-      // already (for a line break next to its NUL, say) keeps its one entry.
+      // already (for a line break next to its NUL, say) keeps its one entry. One more than an answer lists is enough to
+      // say that there are more.
       const refused = new Set(ctx.issues.map((issue) => (issue.path ?? []).join(".")));
-      for (const path of pathsHoldingNul(body, [])) {
+      for (const path of pathsHoldingNul(body, MAX_DETAILS + 1)) {
         if (refused.has(path.join("."))) continue;
         ctx.addIssue({ code: "custom", path, message: `${path.join(".")} must not contain the NUL character (\\u0000)` });
       }
@@ -285,14 +307,45 @@ export const sendRequestSchema = z
 
 export type SendRequest = z.output<typeof sendRequestSchema>;
 
-/** Where in a JSON value a string (or an object key) holds a NUL character. */
-function pathsHoldingNul(value: unknown, path: (string | number)[]): (string | number)[][] {
-  if (typeof value === "string") return value.includes("\0") ? [path] : [];
-  if (Array.isArray(value)) return value.flatMap((item, index) => pathsHoldingNul(item, [...path, index]));
-  if (value === null || typeof value !== "object") return [];
-  return Object.entries(value).flatMap(([key, item]) =>
-    key.includes("\0") ? [[...path, key]] : pathsHoldingNul(item, [...path, key]),
-  );
+/** A container being walked: its keys (null for an array, walked by index) and the position of the next child. */
+type Frame = { container: Record<string, unknown> | unknown[]; keys: string[] | null; next: number };
+
+/**
+ * Where in a JSON value strings (or object keys) hold a NUL character: the first `limit` found. Iterative, keeping only
+ * the containers on the way down: a path is spelled out only for a field found.
+ */
+function pathsHoldingNul(body: unknown, limit: number): (string | number)[][] {
+  const found: (string | number)[][] = [];
+  const frames: Frame[] = [];
+  const path = () => frames.map(({ keys, next }) => (keys ? keys[next - 1] : next - 1));
+  let value = body;
+  for (;;) {
+    if (typeof value === "string") {
+      if (value.includes("\0") && found.push(path()) === limit) return found;
+    } else if (value !== null && typeof value === "object") {
+      frames.push({ container: value as Frame["container"], keys: Array.isArray(value) ? null : Object.keys(value), next: 0 });
+    }
+    // On to the next child: a key holding a NUL is the field found, and its value is not searched.
+    for (;;) {
+      const frame = frames.at(-1);
+      if (!frame) return found;
+      if (frame.next === (frame.keys ?? frame.container).length) {
+        frames.pop();
+        continue;
+      }
+      const index = frame.next++;
+      if (!frame.keys) {
+        value = (frame.container as unknown[])[index];
+        break;
+      }
+      const key = frame.keys[index];
+      if (!key.includes("\0")) {
+        value = (frame.container as Record<string, unknown>)[key];
+        break;
+      }
+      if (found.push(path()) === limit) return found;
+    }
+  }
 }
 
 export const sendResponseSchema = z
