@@ -9,12 +9,13 @@ import { updateSupabaseSession } from "@/lib/supabase/proxy";
 
 // Next 16's proxy (formerly middleware), on the Node.js runtime. With Supabase Auth it refreshes the session for pages
 // and the dashboard's own routes. The public API, webhooks, cron and health routes are kept out of the matcher: running
-// the proxy costs every API-key call about a third of its throughput, and withApiAuth refreshes a cookie session itself. Only dashboard pages redirect to sign-in: /api
-// answers 401 JSON itself, never a login redirect. The pages check the session again (lib/auth/current.ts); this is
-// the fast path that avoids rendering a page for a visitor. On dashboard pages it checks only the session (a local
-// cookie's signature, a Supabase token's claims) and the page then finds its account; on the sign-in pages it finds
-// the account too, so a session with none (an ended local session, a Supabase user whose email is another sign-in's
-// account) stays there instead of bouncing between sign-in and the dashboard; an ended local session's cookie is cleared.
+// the proxy would slow every API-key call, and withApiAuth refreshes a cookie session itself. Only dashboard pages
+// redirect to sign-in: /api answers 401 JSON itself, never a login redirect. The pages check the session again
+// (lib/auth/current.ts); this is the fast path that avoids rendering a page for a visitor. On dashboard pages it
+// checks only the session (a local cookie's signature, a Supabase token's claims) and the page then finds the account;
+// on the sign-in pages it finds the account too, so a session without one (ended, or a Supabase user whose email is
+// another sign-in's account) stays there instead of bouncing between sign-in and the dashboard, and an ended local
+// session's cookie is cleared.
 
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
