@@ -1,18 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { errors } from "@/lib/api/errors";
-import { LOCAL_SESSION_COOKIE, verifyLocalSessionToken } from "@/lib/auth/session";
+import { LOCAL_SESSION_COOKIE, readLocalSessionClaims } from "@/lib/auth/session";
+import { accountForSupabaseUser } from "@/lib/auth/supabase";
 import { getConfig } from "@/lib/config";
 import { findSessionAccount } from "@/lib/db/sessions";
 import { updateSupabaseSession } from "@/lib/supabase/proxy";
 
 // Next 16's proxy (formerly middleware), on the Node.js runtime. With Supabase Auth it refreshes the session for pages
 // and the dashboard's own routes. The public API, webhooks, cron and health routes are kept out of the matcher: running
-// the proxy costs every API-key call about a third of its throughput, and withApiAuth refreshes a cookie session itself. Only dashboard pages redirect to sign-in: /api
-// answers 401 JSON itself, never a login redirect. The pages check the session again (lib/auth/current.ts); this is
-// the fast path that avoids rendering a page for a visitor. Locally it checks only the cookie's signature on dashboard
-// pages (the page then checks the session's row); on the sign-in pages it checks the row too, so an ended session's
-// cookie is cleared there instead of bouncing between sign-in and the dashboard.
+// the proxy would slow every API-key call, and withApiAuth refreshes a cookie session itself. Only dashboard pages
+// redirect to sign-in: /api answers 401 JSON itself, never a login redirect. The pages check the session again
+// (lib/auth/current.ts); this is the fast path that avoids rendering a page for a visitor. On dashboard pages it
+// checks only the session (a local cookie's signature, a Supabase token's claims) and the page then finds the account;
+// on the sign-in pages it finds the account too, so a session without one (ended, or a Supabase user whose email is
+// another sign-in's account) stays there instead of bouncing between sign-in and the dashboard, and an ended local
+// session's cookie is cleared.
 
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
@@ -26,14 +29,15 @@ export async function proxy(request: NextRequest) {
   let response: NextResponse;
   let signedIn: boolean;
   if (getConfig().supabase) {
-    ({ response, signedIn } = await updateSupabaseSession(request));
+    const session = await updateSupabaseSession(request);
+    response = session.response;
+    signedIn = session.user !== null && (!isAuthPage || (await accountForSupabaseUser(session.user)) !== null);
   } else {
     if (!isDashboard && !isAuthPage) return NextResponse.next();
-    const token = request.cookies.get(LOCAL_SESSION_COOKIE)?.value;
-    const claims = token ? verifyLocalSessionToken(token) : null;
-    signedIn = claims !== null && (isDashboard || (await findSessionAccount(claims.sessionId, claims.accountId)) !== null);
+    const claims = readLocalSessionClaims(request.cookies);
+    signedIn = claims !== null && (!isAuthPage || (await findSessionAccount(claims.sessionId, claims.accountId)) !== null);
     response = NextResponse.next();
-    if (token && !signedIn) response.cookies.delete(LOCAL_SESSION_COOKIE);
+    if (request.cookies.get(LOCAL_SESSION_COOKIE)?.value && !signedIn) response.cookies.delete(LOCAL_SESSION_COOKIE);
   }
   if (isApi) return response;
 

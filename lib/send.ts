@@ -1,7 +1,6 @@
 import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { errors, zodDetails, type ValidationDetail } from "@/lib/api/errors";
-import type { Preload } from "@/lib/api/with-api-auth";
 import { runInBackground } from "@/lib/background";
 import { getConfig } from "@/lib/config";
 import { isUuid } from "@/lib/db/literals";
@@ -20,6 +19,7 @@ import {
   deleteExpiredIdempotencyKeys,
   releaseIdempotencyKey,
 } from "@/lib/db/idempotency";
+import type { Preload } from "@/lib/db/metering";
 import { findSendContext, sendContextFromJson, sendContextJsonSql, type SendContext } from "@/lib/db/templates";
 import { describeEmailUsage } from "@/lib/db/usage";
 import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";

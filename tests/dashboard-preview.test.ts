@@ -143,6 +143,16 @@ describe("the editor's live preview", () => {
     const result = await call(postPreview, "/api/dashboard/templates/preview", { method: "POST", headers: auth(user), body: { code: HELLO } });
     expect({ status: result.status, body: result.body }).toEqual({ status: 401, body: { error: "Authentication required", code: "UNAUTHORIZED", success: false } });
   });
+
+  it("refuses a cross-site request with the API's own same-origin answer", async () => {
+    const user = await createUser("annual");
+    const refused = { status: 403, body: { error: "Cross-site request refused", code: "CSRF_REJECTED", success: false } };
+    const { origin: _sameOrigin, ...withoutOrigin } = await session(user);
+    for (const headers of [{ ...withoutOrigin, origin: "https://evil.example" }, { ...withoutOrigin, "sec-fetch-site": "cross-site" }]) {
+      const result = await call(postPreview, "/api/dashboard/templates/preview", { method: "POST", headers, body: { code: HELLO } });
+      expect({ status: result.status, body: result.body }).toEqual(refused);
+    }
+  });
 });
 
 describe("thumbnails", () => {

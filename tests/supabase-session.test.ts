@@ -333,6 +333,23 @@ describe("the session-refresh proxy with Supabase configured", () => {
     expect(response.headers.get("location")).toBeNull();
   });
 
+  it("sends a signed-in user from the sign-in page to the dashboard", async () => {
+    const user = newUser();
+    const response = await visit("/signin", sessionCookies(es256(claimsFor(user)), user));
+    expect(response.status).toBe(307);
+    expect(response.headers.get("location")).toBe("http://localhost:3000/dashboard");
+  });
+
+  it("shows the sign-in page to a user whose email is another sign-in's account, instead of bouncing to the dashboard", async () => {
+    // The dashboard page finds no account for this user and sends it to sign-in: sending it back would loop.
+    const owner = newUser();
+    expect((await usageWith(sessionCookies(es256(claimsFor(owner)), owner))).status).toBe(200);
+    const other = { id: randomUUID(), email: owner.email };
+    const response = await visit("/signin", sessionCookies(es256(claimsFor(other)), other));
+    expect(response.headers.get("location")).toBeNull();
+    expect(response.headers.get("x-middleware-next")).toBe("1");
+  });
+
   it("redirects a dashboard visit without a valid session to sign-in, keeping the destination", async () => {
     for (const cookie of [undefined, sessionCookies(es256(claimsFor(newUser()), { key: forger.privateKey }), newUser())]) {
       const response = await visit("/dashboard/library?page=2", cookie);

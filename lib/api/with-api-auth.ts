@@ -7,7 +7,7 @@ import { ApiError, errors, zodDetails } from "@/lib/api/errors";
 import { readSession, type SessionIdentity } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_VALUES } from "@/lib/limits";
-import { authenticateAndMeter, type Credential, type MeteredCaller } from "@/lib/db/metering";
+import { authenticateAndMeter, type Credential, type MeteredCaller, type Preload } from "@/lib/db/metering";
 import { billingPeriod } from "@/lib/plans";
 
 export type Caller = MeteredCaller & {
@@ -26,9 +26,6 @@ export type HandlerContext<Q, B, P = undefined> = {
   preloaded: P;
   requestId: string;
 };
-
-/** A route's first read, run in the authentication statement: SQL over `caller.account_id` and its result's type. */
-export type Preload<P> = { sql: string; parse: (value: unknown) => P };
 
 type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, P> = {
   /** Counts against the monthly API quota (and may answer 429). */

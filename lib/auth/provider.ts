@@ -2,14 +2,9 @@ import "server-only";
 import { cookies } from "next/headers";
 import { AuthError, SIGN_UP_FAILED_MESSAGE, WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
 import { authenticateLocalAccount, registerLocalAccount } from "@/lib/auth/local";
-import {
-  createLocalSessionToken,
-  LOCAL_SESSION_COOKIE,
-  SESSION_MAX_AGE_SECONDS,
-  verifyLocalSessionToken,
-} from "@/lib/auth/session";
+import { createLocalSessionToken, LOCAL_SESSION_COOKIE, readLocalSessionClaims, SESSION_MAX_AGE_SECONDS } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
-import { getOrCreateAccountForAuthUser, type Account } from "@/lib/db/accounts";
+import type { Account } from "@/lib/db/accounts";
 import { createSession, deleteAccountSessions, deleteSession, findSessionAccount } from "@/lib/db/sessions";
 
 // Browser sessions behind one interface: Supabase Auth when NEXT_PUBLIC_SUPABASE_URL and its publishable key are set,
@@ -59,8 +54,7 @@ const localProvider: AuthProvider = {
 };
 
 async function localSessionClaims() {
-  const token = (await cookies()).get(LOCAL_SESSION_COOKIE)?.value;
-  return token ? verifyLocalSessionToken(token) : null;
+  return readLocalSessionClaims(await cookies());
 }
 
 async function setLocalSession(accountId: string): Promise<void> {
@@ -88,14 +82,14 @@ const supabaseProvider: AuthProvider = {
     // With email confirmation on, Supabase answers without a session (and, for an email already registered, with a
     // user that has no identities: deliberately the same answer, so sign-up does not reveal who has an account).
     if (!data.session || !data.user) return { status: "check_email" };
-    await linkAccountOrThrow(data.user.id, data.user.email ?? credentials.email);
+    await linkAccountOrThrow({ id: data.user.id, email: data.user.email ?? credentials.email });
     return { status: "signed_in" };
   },
   async signIn(credentials) {
     const supabase = await supabaseClient();
     const { data, error } = await supabase.auth.signInWithPassword(credentials);
     if (error) throw mapSupabaseError(error);
-    await linkAccountOrThrow(data.user.id, data.user.email ?? credentials.email);
+    await linkAccountOrThrow({ id: data.user.id, email: data.user.email ?? credentials.email });
   },
   // Supabase revokes the refresh token(s); an access token already issued stays valid until it expires.
   async signOut() {
@@ -107,19 +101,15 @@ const supabaseProvider: AuthProvider = {
     await supabase.auth.signOut({ scope: "global" });
   },
   async currentAccount() {
-    const store = await cookies();
-    if (!store.getAll().some((cookie) => /^sb-.+-auth-token(\.\d+)?$/.test(cookie.name))) return null;
-    const supabase = await supabaseClient();
-    const { data, error } = await supabase.auth.getClaims();
-    if (error || !data?.claims?.sub) return null;
-    const email = typeof data.claims.email === "string" ? data.claims.email : `${data.claims.sub}@users.supabase`;
-    return getOrCreateAccountForAuthUser(data.claims.sub, email);
+    const { currentSupabaseAccount } = await import("@/lib/auth/supabase");
+    return currentSupabaseAccount();
   },
 };
 
 // An email can belong to one sign-in only: a second Supabase user with an account's email is refused, not merged.
-async function linkAccountOrThrow(authUserId: string, email: string): Promise<void> {
-  if (!(await getOrCreateAccountForAuthUser(authUserId, email))) {
+async function linkAccountOrThrow(user: { id: string; email: string }): Promise<void> {
+  const { accountForSupabaseUser } = await import("@/lib/auth/supabase");
+  if (!(await accountForSupabaseUser(user))) {
     throw new AuthError("EMAIL_TAKEN", "We couldn't sign you in with that email. Sign in the way you did before, or contact support.");
   }
 }

@@ -3,6 +3,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/config";
 import { isUuid } from "@/lib/db/literals";
+import type { CookieToSet } from "@/lib/supabase/server";
 
 // Browser sessions. With Supabase configured, identity comes from Supabase Auth (lib/auth/supabase.ts); otherwise
 // from local accounts, whose session is this signed cookie: `<base64url payload>.<base64url HMAC-SHA256>`. The
@@ -49,21 +50,27 @@ export function verifyLocalSessionToken(token: string, now = Date.now()): LocalS
   }
 }
 
+/** The claims of the local session cookie among `cookies` (a request's, or next/headers'), if validly signed. */
+export function readLocalSessionClaims(cookies: { get(name: string): { value: string } | undefined }): LocalSessionClaims | null {
+  const token = cookies.get(LOCAL_SESSION_COOKIE)?.value;
+  return token ? verifyLocalSessionToken(token) : null;
+}
+
 export type SessionIdentity = {
   accountId: string;
   /** The local session's id, which the credential check looks up; null for Supabase, whose JWT was verified. */
   sessionId: string | null;
   /** Cookies of a session refreshed while reading it (Supabase), to be set on the response. */
-  refreshedCookies: { name: string; value: string; options: Record<string, unknown> }[];
+  refreshedCookies: CookieToSet[];
 };
 
 /** The account behind the request's session cookie, or null; a local session's row is checked by the caller's query. */
 export async function readSession(request: NextRequest): Promise<SessionIdentity | null> {
   if (getConfig().supabase) {
     const { readSupabaseSession } = await import("@/lib/auth/supabase");
-    return readSupabaseSession(request);
+    const session = await readSupabaseSession(request);
+    return session ? { accountId: session.account.id, sessionId: null, refreshedCookies: session.refreshedCookies } : null;
   }
-  const token = request.cookies.get(LOCAL_SESSION_COOKIE)?.value;
-  const claims = token ? verifyLocalSessionToken(token) : null;
+  const claims = readLocalSessionClaims(request.cookies);
   return claims ? { ...claims, refreshedCookies: [] } : null;
 }

@@ -1,20 +1,40 @@
 import "server-only";
+import type { SupabaseClient } from "@supabase/supabase-js";
 import type { NextRequest } from "next/server";
-import type { SessionIdentity } from "@/lib/auth/session";
-import { getOrCreateAccountForAuthUser } from "@/lib/db/accounts";
-import { createSupabaseClientForRequest, type CookieToSet } from "@/lib/supabase/server";
+import { getOrCreateAccountForAuthUser, type Account } from "@/lib/db/accounts";
+import {
+  createSupabaseClientForRequest,
+  createSupabaseServerClient,
+  hasSupabaseAuthCookie,
+  verifiedSupabaseUser,
+  type CookieToSet,
+} from "@/lib/supabase/server";
 
-/** The account of the Supabase user whose verified access token is in the request's cookies, or null. */
-export async function readSupabaseSession(request: NextRequest): Promise<SessionIdentity | null> {
-  const hasAuthCookie = request.cookies.getAll().some((cookie) => /^sb-.+-auth-token(\.\d+)?$/.test(cookie.name));
-  if (!hasAuthCookie) return null;
+// Supabase Auth users as our accounts. The API, dashboard pages and actions, the email callback and the proxy all
+// turn a Supabase user into an account here.
+
+/** The user's account, created (or linked by email) on first sight; null when its email is another sign-in's account. */
+export function accountForSupabaseUser(user: { id: string; email?: string | null }): Promise<Account | null> {
+  return getOrCreateAccountForAuthUser(user.id, user.email ?? `${user.id}@users.supabase`);
+}
+
+/** The account of the Supabase session that the client's cookies hold, or null. */
+async function supabaseSessionAccount(client: SupabaseClient): Promise<Account | null> {
+  const user = await verifiedSupabaseUser(client);
+  return user ? accountForSupabaseUser(user) : null;
+}
+
+/** For Server Components, Server Actions and Route Handlers: the account of the session in next/headers' cookies. */
+export async function currentSupabaseAccount(): Promise<Account | null> {
+  const { cookies } = await import("next/headers");
+  if (!hasSupabaseAuthCookie((await cookies()).getAll())) return null;
+  return supabaseSessionAccount(await createSupabaseServerClient());
+}
+
+/** For the API: the account of the session in the request's cookies, and the cookies of a session refreshed meanwhile. */
+export async function readSupabaseSession(request: NextRequest): Promise<{ account: Account; refreshedCookies: CookieToSet[] } | null> {
+  if (!hasSupabaseAuthCookie(request.cookies.getAll())) return null;
   const refreshedCookies: CookieToSet[] = [];
-  const supabase = createSupabaseClientForRequest(request, refreshedCookies);
-  // getClaims() verifies the JWT (against the project's JWKS for asymmetric keys), refreshing an expired session
-  // first; never trust getSession()'s user.
-  const { data, error } = await supabase.auth.getClaims();
-  if (error || !data?.claims?.sub) return null;
-  const email = typeof data.claims.email === "string" ? data.claims.email : `${data.claims.sub}@users.supabase`;
-  const account = await getOrCreateAccountForAuthUser(data.claims.sub, email);
-  return account ? { accountId: account.id, sessionId: null, refreshedCookies } : null;
+  const account = await supabaseSessionAccount(createSupabaseClientForRequest(request, refreshedCookies));
+  return account ? { account, refreshedCookies } : null;
 }

@@ -9,6 +9,9 @@ import { API_CALL_LIMITS, type PlanName } from "@/lib/plans";
  */
 export type Credential = { kind: "api_key"; keyHash: string } | { kind: "session"; accountId: string; sessionId: string | null };
 
+/** A route's first read, run in the authentication statement: SQL over `caller.account_id` and its result's type. */
+export type Preload<P> = { sql: string; parse: (value: unknown) => P };
+
 export type MeteredCaller = {
   accountId: string;
   email: string;

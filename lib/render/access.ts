@@ -1,7 +1,7 @@
 import "server-only";
 import { errors } from "@/lib/api/errors";
-import type { Preload } from "@/lib/api/with-api-auth";
 import { isUuid } from "@/lib/db/literals";
+import type { Preload } from "@/lib/db/metering";
 import {
   findTemplateForAccount,
   templateForAccountFromJson,

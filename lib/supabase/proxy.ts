@@ -2,21 +2,18 @@ import { createServerClient } from "@supabase/ssr";
 import { NextResponse, type NextRequest } from "next/server";
 import WebSocket from "ws";
 import { getConfig } from "@/lib/config";
-
-const AUTH_COOKIE = /^sb-.+-auth-token(\.\d+)?$/;
+import { hasSupabaseAuthCookie, verifiedSupabaseUser, type SupabaseUser } from "@/lib/supabase/server";
 
 /**
  * Supabase's session refresh for the proxy (its Next.js example's `updateSession`): verifies the access token with
  * getClaims(), refreshing it when it has expired, and writes the new cookies both to the request the rest of the app
- * sees and to the response the browser gets. Returns the response to continue with and whether a user is signed in.
+ * sees and to the response the browser gets. Returns the response to continue with and the signed-in user, if any.
  */
-export async function updateSupabaseSession(request: NextRequest): Promise<{ response: NextResponse; signedIn: boolean }> {
+export async function updateSupabaseSession(request: NextRequest): Promise<{ response: NextResponse; user: SupabaseUser | null }> {
   const supabase = getConfig().supabase;
   let response = NextResponse.next({ request });
   // Nothing to refresh (API-key calls, visitors): skip the client entirely.
-  if (!supabase || !request.cookies.getAll().some((cookie) => AUTH_COOKIE.test(cookie.name))) {
-    return { response, signedIn: false };
-  }
+  if (!supabase || !hasSupabaseAuthCookie(request.cookies.getAll())) return { response, user: null };
   const client = createServerClient(supabase.url, supabase.publishableKey, {
     cookies: {
       getAll: () => request.cookies.getAll(),
@@ -30,6 +27,6 @@ export async function updateSupabaseSession(request: NextRequest): Promise<{ res
     realtime: { transport: WebSocket as never },
   });
   // Nothing may run between creating the client and getClaims(): that call is what refreshes the session.
-  const { data } = await client.auth.getClaims();
-  return { response, signedIn: Boolean(data?.claims?.sub) };
+  const user = await verifiedSupabaseUser(client);
+  return { response, user };
 }

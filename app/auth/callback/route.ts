@@ -2,7 +2,6 @@ import type { EmailOtpType } from "@supabase/supabase-js";
 import { NextResponse, type NextRequest } from "next/server";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { getConfig } from "@/lib/config";
-import { getOrCreateAccountForAuthUser } from "@/lib/db/accounts";
 
 // GET /auth/callback – where Supabase's confirmation emails land (PKCE `code`, or `token_hash` + `type`). Exchanges
 // the link for a session cookie, creates the user's account, and continues to `next`.
@@ -13,6 +12,7 @@ export async function GET(request: NextRequest) {
   if (!getConfig().supabase) return failed;
 
   const { createSupabaseServerClient } = await import("@/lib/supabase/server");
+  const { accountForSupabaseUser } = await import("@/lib/auth/supabase");
   const supabase = await createSupabaseServerClient();
   const code = searchParams.get("code");
   const tokenHash = searchParams.get("token_hash");
@@ -23,7 +23,7 @@ export async function GET(request: NextRequest) {
       ? await supabase.auth.verifyOtp({ type, token_hash: tokenHash })
       : { data: { user: null }, error: new Error("missing code") };
   if (error || !data.user) return failed;
-  const account = await getOrCreateAccountForAuthUser(data.user.id, data.user.email ?? `${data.user.id}@users.supabase`);
+  const account = await accountForSupabaseUser(data.user);
   if (!account) return failed;
   return NextResponse.redirect(new URL(next, origin));
 }
