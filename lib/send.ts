@@ -39,7 +39,7 @@ export type SendOutcome = { body: Record<string, unknown>; replayed: boolean };
 export type PreloadedSendContext = SendContext & { templateId: string };
 
 /**
- * What `performSend` reads first, as a preload for the authentication statement: one round trip fewer per send.
+ * What `performSend` reads first, as a preload for the authentication statement: one statement fewer per send.
  * Nothing to read (undefined) when the raw body names no well-formed template id; validation reports that later.
  */
 export function sendContextPreload(rawBody: unknown): Extract<Preload, { kind: "send_context" }> | undefined {

@@ -5,7 +5,7 @@ import { findTemplateForAccount, type TemplateForAccount, type TemplateRecord } 
 import { isUuid, uuidSchema } from "@/lib/schemas/common";
 
 // Public free catalogue templates render for everyone, so their rows need no per-account lookup: keep them in
-// process for a minute (a reseed shows up within that time) and save the hot path a database round trip.
+// process for a minute (a reseed shows up within that time) and save the hot path a database read.
 const CATALOGUE_TTL_MS = 60_000;
 const freeCatalogue = new Map<string, { template: TemplateRecord; expiresAt: number }>();
 
