@@ -31,11 +31,15 @@ export const SANDBOX_MEMORY_BYTES = 64 * MB;
 export const MAX_TEMPLATE_SOURCE_CHARS = 1_000_000;
 export const COMPILE_DEADLINE_MS = 1000;
 /**
- * Renders held by the sandbox at once (waiting or running), in all and of one account; past either, new work is refused
- * at once. An ordinary render takes milliseconds, so a full queue means renders that run to their deadline.
+ * Renders held by the sandbox at once (waiting or running), in all and of one account. Past an account's cap its new
+ * work is refused at once. Past the cap in all, an account still gets in while it holds less than its fair share (the
+ * cap ÷ the accounts with work held), so a few accounts cannot shut the others out, up to QUEUE_CEILING_FACTOR × the
+ * cap in all, where everyone's new work is refused (lib/render/queue-admission.ts). An ordinary render takes
+ * milliseconds, so a full queue means renders that run to their deadline.
  */
 export const MAX_SANDBOX_QUEUE = 96;
 export const MAX_SANDBOX_QUEUE_PER_ACCOUNT = 32;
+export const QUEUE_CEILING_FACTOR = 2;
 
 /**
  * Renders the dashboard makes for a person (the editor's live preview, card thumbnails, a template's page) per minute,
@@ -50,6 +54,9 @@ export const SIGN_IN_LIMITS = { failuresPerAccount: 10, failuresPerAddress: 50, 
 
 const count = (n: number) => n.toLocaleString("en-US");
 const megabytes = (bytes: number) => `${bytes / MB} MB`;
+const queueLimit = (total: number, perAccount: number) =>
+  `${perAccount} per account; ${total} in all, then up to ${total * QUEUE_CEILING_FACTOR} from accounts holding less than their share`;
+const busy = "503 `SANDBOX_BUSY` with `Retry-After`";
 
 /** What is limited, the limit, and the answer past it. */
 export const LIMITS: readonly { what: string; limit: string; answer: string }[] = [
@@ -75,11 +82,7 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
     limit: `${count(MAX_TEMPLATE_SOURCE_CHARS)} characters, compiled within ${COMPILE_DEADLINE_MS / 1000} s`,
     answer: "a compile error (422 `RENDER_ERROR` for `format: \"react\"`)",
   },
-  {
-    what: "Renders waiting for the sandbox",
-    limit: `${MAX_SANDBOX_QUEUE} in all, ${MAX_SANDBOX_QUEUE_PER_ACCOUNT} per account`,
-    answer: "503 `SANDBOX_BUSY` with `Retry-After`",
-  },
+  { what: "Renders of your own templates waiting", limit: queueLimit(MAX_SANDBOX_QUEUE, MAX_SANDBOX_QUEUE_PER_ACCOUNT), answer: busy },
   {
     what: "Dashboard previews",
     limit: `${PREVIEW_LIMITS.perAccount} a minute per account, ${PREVIEW_LIMITS.perAddress} per network address`,
