@@ -31,14 +31,19 @@ export const SANDBOX_MEMORY_BYTES = 64 * MB;
 export const MAX_TEMPLATE_SOURCE_CHARS = 1_000_000;
 export const COMPILE_DEADLINE_MS = 1000;
 /**
- * Renders held by the sandbox at once (waiting or running), in all and of one account. Past an account's cap its new
- * work is refused at once. Past the cap in all, an account still gets in while it holds less than its fair share (the
- * cap ÷ the accounts with work held), so a few accounts cannot shut the others out, up to QUEUE_CEILING_FACTOR × the
- * cap in all, where everyone's new work is refused (lib/render/queue-admission.ts). An ordinary render takes
- * milliseconds, so a full queue means renders that run to their deadline.
+ * Jobs a worker pool holds at once (waiting or running), in all and of one account. Past an account's cap its new work
+ * is refused at once. Past the cap in all, an account still gets in while it holds less than its fair share (the cap ÷
+ * the accounts with work held), so a few accounts cannot shut the others out, up to QUEUE_CEILING_FACTOR × the cap in
+ * all, where everyone's new work is refused (lib/render/queue-admission.ts).
+ *
+ * The sandbox's renders of users' templates: an ordinary render takes milliseconds, so a full queue means renders that
+ * run to their deadline.
  */
 export const MAX_SANDBOX_QUEUE = 96;
 export const MAX_SANDBOX_QUEUE_PER_ACCOUNT = 32;
+/** Compiles and parses of users' template source: each job waiting holds its source, up to MAX_TEMPLATE_SOURCE_CHARS. */
+export const MAX_COMPILE_QUEUE = 32;
+export const MAX_COMPILE_QUEUE_PER_ACCOUNT = 8;
 export const QUEUE_CEILING_FACTOR = 2;
 
 /**
@@ -83,6 +88,7 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
     answer: "a compile error (422 `RENDER_ERROR` for `format: \"react\"`)",
   },
   { what: "Renders of your own templates waiting", limit: queueLimit(MAX_SANDBOX_QUEUE, MAX_SANDBOX_QUEUE_PER_ACCOUNT), answer: busy },
+  { what: "Compiles of your templates' source waiting", limit: queueLimit(MAX_COMPILE_QUEUE, MAX_COMPILE_QUEUE_PER_ACCOUNT), answer: busy },
   {
     what: "Dashboard previews",
     limit: `${PREVIEW_LIMITS.perAccount} a minute per account, ${PREVIEW_LIMITS.perAddress} per network address`,

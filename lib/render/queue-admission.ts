@@ -1,11 +1,11 @@
 /**
- * Bounded, fair admission to a worker pool's queue: the sandbox's (./sandbox/index.ts). A job holds its place from
- * submission until it settles (waiting or running). An account (owner) holds at most `perAccount` places. Below `total`
- * places held in all, that is the only bound; at `total`, an account still gets in while it holds less than its fair
- * share (`total` ÷ the accounts holding places, the asking one included, at least 1), so a few accounts filling the
- * queue do not shut everyone else out; and at `total` × QUEUE_CEILING_FACTOR nobody does, so the queue stays bounded
- * however many accounts ask. A refused job is answered at once with the 503 SANDBOX_BUSY ApiError and Retry-After,
- * instead of waiting behind the others.
+ * Bounded, fair admission to a worker pool's queue: the sandbox's (./sandbox/index.ts) and the compile workers'
+ * (./sandbox/compile-pool.ts). A job holds its place from submission until it settles (waiting or running). An account
+ * (owner) holds at most `perAccount` places. Below `total` places held in all, that is the only bound; at `total`, an
+ * account still gets in while it holds less than its fair share (`total` ÷ the accounts holding places, the asking one
+ * included, at least 1), so a few accounts filling the queue do not shut everyone else out; and at `total` ×
+ * QUEUE_CEILING_FACTOR nobody does, so the queue stays bounded however many accounts ask. A refused job is answered at
+ * once with the 503 SANDBOX_BUSY ApiError and Retry-After, instead of waiting behind the others.
  *
  * Counted in process memory on purpose: the queue it bounds is this process's own.
  */
