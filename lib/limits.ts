@@ -44,6 +44,9 @@ export const MAX_SANDBOX_QUEUE_PER_ACCOUNT = 32;
 /** Compiles and parses of users' template source: each job waiting holds its source, up to MAX_TEMPLATE_SOURCE_CHARS. */
 export const MAX_COMPILE_QUEUE = 32;
 export const MAX_COMPILE_QUEUE_PER_ACCOUNT = 8;
+/** Renders of catalogue templates: each job waiting holds its variables, up to MAX_VARIABLES_BYTES. */
+export const MAX_CATALOGUE_QUEUE = 128;
+export const MAX_CATALOGUE_QUEUE_PER_ACCOUNT = 32;
 export const QUEUE_CEILING_FACTOR = 2;
 
 /**
@@ -89,6 +92,7 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   },
   { what: "Renders of your own templates waiting", limit: queueLimit(MAX_SANDBOX_QUEUE, MAX_SANDBOX_QUEUE_PER_ACCOUNT), answer: busy },
   { what: "Compiles of your templates' source waiting", limit: queueLimit(MAX_COMPILE_QUEUE, MAX_COMPILE_QUEUE_PER_ACCOUNT), answer: busy },
+  { what: "Renders of catalogue templates waiting", limit: queueLimit(MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT), answer: busy },
   {
     what: "Dashboard previews",
     limit: `${PREVIEW_LIMITS.perAccount} a minute per account, ${PREVIEW_LIMITS.perAddress} per network address`,

@@ -54,7 +54,10 @@ type PoolWorker = { thread: Worker; ready: boolean; job: Job | null; timer: Retu
 const workers = new Set<PoolWorker>();
 /** Jobs not sent to a worker yet, per owner, oldest first; the owner served last goes to the back. */
 const waiting = new Map<string, Job[]>();
-const admission = new QueueAdmission({ total: MAX_COMPILE_QUEUE, perAccount: MAX_COMPILE_QUEUE_PER_ACCOUNT }, { pool: "The template compiler", jobs: "compiles" });
+const admission = new QueueAdmission({ total: MAX_COMPILE_QUEUE, perAccount: MAX_COMPILE_QUEUE_PER_ACCOUNT }, {
+  jobs: "compiles",
+  full: "The template compiler is busy with other compiles",
+});
 let nextId = 1;
 
 function spawn(): PoolWorker {

@@ -99,7 +99,10 @@ type LiveWorker = {
 
 let live: LiveWorker | null = null;
 /** Places of the jobs submitted and not settled yet (waiting, sent or running). */
-const admission = new QueueAdmission({ total: MAX_SANDBOX_QUEUE, perAccount: MAX_SANDBOX_QUEUE_PER_ACCOUNT }, { pool: "The template sandbox", jobs: "renders" });
+const admission = new QueueAdmission({ total: MAX_SANDBOX_QUEUE, perAccount: MAX_SANDBOX_QUEUE_PER_ACCOUNT }, {
+  jobs: "renders",
+  full: "The template sandbox is busy with other renders",
+});
 /** Jobs not sent to the worker yet, per owner, oldest first; the owner served last goes to the back. */
 const waiting = new Map<string, Job[]>();
 let watchdog: ReturnType<typeof setInterval> | null = null;

@@ -15,7 +15,7 @@ export const POST = withApiAuth(
       if (!react.ok) throw errors.renderFailed(react.message);
       return { success: true, react: react.source };
     }
-    const json = await renderTemplateAsJson(template, body.variables, { accountId: caller.accountId, plainText: body.plain_text }, { success: true });
+    const json = await renderTemplateAsJson(template, body.variables, { accountId: caller.accountId, plainText: body.plain_text, signal: request.signal }, { success: true });
     return new Response(json, { headers: { "Content-Type": "application/json" } });
   },
 );
