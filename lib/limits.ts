@@ -37,11 +37,23 @@ export const SANDBOX_MEMORY_BYTES = 64 * MB;
 export const MAX_TEMPLATE_SOURCE_CHARS = 1_000_000;
 export const COMPILE_DEADLINE_MS = 1000;
 /**
- * Renders held by the sandbox at once (waiting or running), in all and of one account; past either, new work is refused
- * at once. An ordinary render takes milliseconds, so a full queue means renders that run to their deadline.
+ * Jobs a worker pool holds at once (waiting or running), in all and of one account. Past an account's cap its new work
+ * is refused at once. Past the cap in all, an account still gets in while it holds less than its fair share (the cap ÷
+ * the accounts with work held), so a few accounts cannot shut the others out, up to QUEUE_CEILING_FACTOR × the cap in
+ * all, where everyone's new work is refused (lib/render/queue-admission.ts).
+ *
+ * The sandbox's renders of users' templates: an ordinary render takes milliseconds, so a full queue means renders that
+ * run to their deadline.
  */
 export const MAX_SANDBOX_QUEUE = 96;
 export const MAX_SANDBOX_QUEUE_PER_ACCOUNT = 32;
+/** Compiles and parses of users' template source: each job waiting holds its source, up to MAX_TEMPLATE_SOURCE_CHARS. */
+export const MAX_COMPILE_QUEUE = 32;
+export const MAX_COMPILE_QUEUE_PER_ACCOUNT = 8;
+/** Renders of catalogue templates: each job waiting holds its variables, up to MAX_VARIABLES_BYTES. */
+export const MAX_CATALOGUE_QUEUE = 128;
+export const MAX_CATALOGUE_QUEUE_PER_ACCOUNT = 32;
+export const QUEUE_CEILING_FACTOR = 2;
 
 /**
  * Renders the dashboard makes for a person (the editor's live preview, card thumbnails, a template's page) per minute,
@@ -56,6 +68,9 @@ export const SIGN_IN_LIMITS = { failuresPerAccount: 10, failuresPerAddress: 50, 
 
 const count = (n: number) => n.toLocaleString("en-US");
 const megabytes = (bytes: number) => `${bytes / MB} MB`;
+const queueLimit = (total: number, perAccount: number) =>
+  `${perAccount} per account; ${total} in all, then up to ${total * QUEUE_CEILING_FACTOR} from accounts holding less than their share`;
+const busy = "503 `SANDBOX_BUSY` with `Retry-After`";
 
 /** What is limited, the limit, and the answer past it. */
 export const LIMITS: readonly { what: string; limit: string; answer: string }[] = [
@@ -92,11 +107,9 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
     limit: `${count(MAX_TEMPLATE_SOURCE_CHARS)} characters, compiled within ${COMPILE_DEADLINE_MS / 1000} s`,
     answer: "a compile error (422 `RENDER_ERROR` for `format: \"react\"`)",
   },
-  {
-    what: "Renders waiting for the sandbox",
-    limit: `${MAX_SANDBOX_QUEUE} in all, ${MAX_SANDBOX_QUEUE_PER_ACCOUNT} per account`,
-    answer: "503 `SANDBOX_BUSY` with `Retry-After`",
-  },
+  { what: "Renders of your own templates waiting", limit: queueLimit(MAX_SANDBOX_QUEUE, MAX_SANDBOX_QUEUE_PER_ACCOUNT), answer: busy },
+  { what: "Compiles of your templates' source waiting", limit: queueLimit(MAX_COMPILE_QUEUE, MAX_COMPILE_QUEUE_PER_ACCOUNT), answer: busy },
+  { what: "Renders of catalogue templates waiting", limit: queueLimit(MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT), answer: busy },
   {
     what: "Dashboard previews",
     limit: `${PREVIEW_LIMITS.perAccount} a minute per account, ${PREVIEW_LIMITS.perAddress} per network address`,

@@ -25,7 +25,7 @@ const common = {
 const metered = {
   "429": { ...json("RateLimitExceeded", "Monthly API quota exhausted"), headers: { ...rateLimitHeaders, "Retry-After": { schema: { type: "integer" } } } },
 };
-const sandboxBusy = { "503": { ...json("Error", "The template sandbox is full (SANDBOX_BUSY); retry after Retry-After seconds"), headers: { "Retry-After": { schema: { type: "integer" } } } } };
+const sandboxBusy = { "503": { ...json("Error", "A render or compile queue is full (SANDBOX_BUSY); retry after Retry-After seconds"), headers: { "Retry-After": { schema: { type: "integer" } } } } };
 const templateId = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
 
 function componentSchemas(): Record<string, unknown> {

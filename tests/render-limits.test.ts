@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
+import { errors } from "@/lib/api/errors";
 import { CatalogueRenderError, renderCatalogueJsonOffThread } from "@/lib/render/catalogue-pool";
 import { auth, call, catalogueId, createUser } from "./support/api";
 
@@ -23,5 +24,18 @@ describe("POST /render when the catalogue render worker stops a render", () => {
     expect(result.status).toBe(422);
     expect(result.body).toEqual({ error: "Template render failed", code: "RENDER_ERROR", message: failure.message, success: false });
     expect(vi.mocked(renderCatalogueJsonOffThread).mock.calls[0]?.[0]).toBe(user.accountId);
+  });
+
+  it("a full render queue answers 503 SANDBOX_BUSY with Retry-After", async () => {
+    const refusal = errors.sandboxBusy("This account already has 32 renders waiting; try again in a moment.", 1);
+    vi.mocked(renderCatalogueJsonOffThread).mockRejectedValueOnce(refusal);
+    const user = await createUser();
+    const id = await catalogueId("welcome");
+    const result = await call(postRender, `/api/v1/templates/${id}/render`, { method: "POST", params: { id }, headers: auth(user), body: {} });
+    expect({ status: result.status, retryAfter: result.headers.get("retry-after"), body: result.body }).toEqual({
+      status: 503,
+      retryAfter: "1",
+      body: { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message: "This account already has 32 renders waiting; try again in a moment." },
+    });
   });
 });

@@ -323,4 +323,38 @@ describe("a full sandbox queue", () => {
     await Promise.all(queued);
     expect((await renderCall(id, {}, busy)).status).toBe(200);
   });
+
+  it("still admits another account's render while three accounts fill it with slow renders, and refuses theirs", { timeout: 30_000 }, async () => {
+    const hogs = [await createUser("monthly"), await createUser("monthly"), await createUser("monthly")];
+    const bystander = await createUser("monthly");
+    const quick = hostile("return <Html />;");
+    const [hogTemplate, bystanderTemplate] = [
+      await createTemplateFromSource(hogs[0].accountId, { name: "Quick", description: "", code: quick }),
+      await createTemplateFromSource(bystander.accountId, { name: "Quick", description: "", code: quick }),
+    ];
+    const runaway = compileTemplate(hostile("while (true) {} return <Html />;"));
+    const slow = compileTemplate(hostile("for (let i = 0; i < 3e5; i++) {} return <Html />;"));
+    if (!runaway.ok || !slow.ok) throw new Error("the hostile templates do not compile");
+    // 32 renders each, all 96 places: the first runs to its deadline, so none is done before the requests below arrive.
+    const queued = hogs.flatMap((hog, h) =>
+      Array.from({ length: 32 }, (_, i) => {
+        const [cacheKey, compiledCode] = h === 0 && i === 0 ? [`runaway:${randomUUID()}`, runaway.code] : [`hog:${hog.accountId}`, slow.code];
+        return renderInSandbox({ owner: hog.accountId, cacheKey, compiledCode, props: { mode: "attack" } }).catch((error: unknown) => error);
+      }),
+    );
+    const hogsNext = await renderCall(hogTemplate.id, {}, hogs[0]);
+    const bystanders = await renderCall(bystanderTemplate.id, {}, bystander);
+    expect({
+      hogsNext: { status: hogsNext.status, retryAfter: hogsNext.headers.get("retry-after"), body: hogsNext.body },
+      bystanders: { status: bystanders.status, body: bystanders.body },
+    }).toEqual({
+      hogsNext: {
+        status: 503,
+        retryAfter: "1",
+        body: { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message: "This account already has 32 renders waiting; try again in a moment." },
+      },
+      bystanders: { status: 200, body: { success: true, html: await render(createElement(await importTsx(quick), { mode: "ok" })) } },
+    });
+    await Promise.all(queued);
+  });
 });

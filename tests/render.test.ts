@@ -4,6 +4,7 @@ import { render, toPlainText as reactEmailToPlainText } from "@react-email/rende
 import { createElement } from "react";
 import { describe, expect, it } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
+import { ApiError } from "@/lib/api/errors";
 import { catalogue, getCatalogueEntry } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
 import { CatalogueRenderError, renderCatalogueJsonOffThread, renderCatalogueOffThread, stopCatalogueWorkers } from "@/lib/render/catalogue-pool";
@@ -137,6 +138,44 @@ describe("catalogue rendering", () => {
     for (const outcome of outcomes) expect(outcome).toMatch(/^(rendered|The catalogue render workers were stopped)$/);
     expect(outcomes).toContain("The catalogue render workers were stopped");
     expect(await renderCatalogueOffThread(OWNER, "welcome", props, false)).toEqual({ html: await render(createElement(getCatalogueEntry("welcome")!.component, props)) });
+  });
+
+  it("refuses renders past an account's cap, and at the cap in all past its fair share (503 SANDBOX_BUSY), and drops one whose request is aborted while it waits", async () => {
+    const props = getCatalogueEntry("welcome")!.variables.parse({ userName: "Ada" });
+    const expected = { rendered: { html: await render(createElement(getCatalogueEntry("welcome")!.component, props)) } };
+    const busy = (message: string) => ({ status: 503, headers: { "Retry-After": "1" }, body: { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message } });
+    const attempt = (owner: string, signal?: AbortSignal) =>
+      renderCatalogueOffThread(owner, "welcome", props, false, signal).then(
+        // A plain object: the worker's reply has none of Object's prototype.
+        (rendered) => ({ rendered: { ...rendered } }),
+        (error: unknown) => (error instanceof ApiError ? { status: error.status, headers: error.headers, body: error.body } : { failed: String(error) }),
+      );
+    const attempts = (owner: string, count: number) => Array.from({ length: count }, () => attempt(owner));
+    // Queued all at once, before any is done. One more than an account may queue: the last is refused.
+    const hogA = attempts("hog-a", 33);
+    const [hogB, hogC] = [attempts("hog-b", 32), attempts("hog-c", 31)];
+    const abandoned = new AbortController();
+    const hogCsLast = attempt("hog-c", abandoned.signal);
+    const hogD = attempts("hog-d", 32);
+    // 128 in all; an abandoned render leaves the line, and its place goes to the next.
+    abandoned.abort(new Error("The client went away"));
+    const hogCsNext = attempt("hog-c");
+    // 128 in all again, held by four accounts: a fifth gets in up to its share (128 ÷ 5), no further.
+    const newcomer = attempts("newcomer", 26);
+    const full = busy("The render workers are busy with other renders; try again in a moment.");
+    expect({
+      hogA: await Promise.all(hogA),
+      hogB: await Promise.all(hogB),
+      hogC: [...(await Promise.all(hogC)), await hogCsLast, await hogCsNext],
+      hogD: await Promise.all(hogD),
+      newcomer: await Promise.all(newcomer),
+    }).toEqual({
+      hogA: [...Array.from({ length: 32 }, () => expected), busy("This account already has 32 renders waiting; try again in a moment.")],
+      hogB: Array.from({ length: 32 }, () => expected),
+      hogC: [...Array.from({ length: 31 }, () => expected), { failed: "Error: The client went away" }, expected],
+      hogD: Array.from({ length: 32 }, () => expected),
+      newcomer: [...Array.from({ length: 25 }, () => expected), full],
+    });
   });
 
   // Only where the test process runs at the default priority: from a higher nice value the worker may not go to 10.

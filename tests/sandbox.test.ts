@@ -529,7 +529,7 @@ describe("limits and cache behaviour", () => {
     expect(getSandboxStats().queued).toBe(0);
   });
 
-  it("refuses work past the queue's caps at once (503 SANDBOX_BUSY), per owner and in all, instead of queueing it", { timeout: 20_000 }, async () => {
+  it("refuses work past the queue's caps at once (503 SANDBOX_BUSY), per owner, past an owner's fair share of a full queue, and at twice the cap in all", { timeout: 20_000 }, async () => {
     const hello = compileOrThrow(HELLO_TSX);
     let rendered = 0;
     const refusals: Array<{ owner: string; rendersBefore: number; status: number; headers: Record<string, string>; body: unknown }> = [];
@@ -542,25 +542,33 @@ describe("limits and cache behaviour", () => {
         },
       );
     const attempts: Promise<void>[] = [];
-    for (const owner of ["flood-a", "flood-b", "flood-c"]) {
+    const flood = (owner: string, count: number) => {
       const key = uniqueKey(owner);
-      // One more than an owner may queue: the last is refused.
-      for (let i = 0; i < (owner === "flood-a" ? 33 : 32); i++) attempts.push(attempt(owner, key));
-    }
-    // 96 queued in all: the sandbox takes nothing more, from anyone.
-    attempts.push(attempt("flood-d", uniqueKey("flood-d")));
+      for (let i = 0; i < count; i++) attempts.push(attempt(owner, key));
+    };
+    // One more than an owner may queue: the last is refused.
+    flood("flood-a", 33);
+    flood("flood-b", 32);
+    flood("flood-c", 32);
+    // 96 queued in all, by three owners: another owner still gets in, up to its share (96 ÷ 4 owners), no further.
+    flood("flood-d", 25);
+    // 120 queued: each new owner's share is now 1 render, until 192 are queued; then nobody's work gets in.
+    const crowd = uniqueKey("crowd");
+    for (let i = 0; i < 73; i++) attempts.push(attempt(`crowd-${i}`, crowd));
     await Promise.all(attempts);
     const busy = (message: string) => ({ status: 503, headers: { "Retry-After": "1" }, body: { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message } });
+    const full = busy("The template sandbox is busy with other renders; try again in a moment.");
     expect({ rendered, refusals }).toEqual({
-      rendered: 96,
+      rendered: 192,
       refusals: [
         { owner: "flood-a", rendersBefore: 0, ...busy("This account already has 32 renders waiting; try again in a moment.") },
-        { owner: "flood-d", rendersBefore: 0, ...busy("The template sandbox is busy with other renders; try again in a moment.") },
+        { owner: "flood-d", rendersBefore: 0, ...full },
+        { owner: "crowd-72", rendersBefore: 0, ...full },
       ],
     });
     expect(getSandboxStats().queued).toBe(0);
-    await attempt("flood-d", uniqueKey("flood-d"));
-    expect(rendered).toBe(97);
+    await attempt("crowd-72", crowd);
+    expect(rendered).toBe(193);
   });
 
   it("makes the plain text in the worker, under the render's deadline", { timeout: 20_000 }, async () => {

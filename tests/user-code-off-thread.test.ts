@@ -6,6 +6,8 @@ import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { createUserTemplate } from "@/lib/db/library";
+import { ApiError } from "@/lib/api/errors";
+import { applyVariablesToSource } from "@/lib/render/react-source";
 import { compileTemplate } from "@/lib/render/sandbox/compile";
 import { compileTemplateOffThread, stopCompileWorkers } from "@/lib/render/sandbox/compile-pool";
 import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
@@ -163,4 +165,53 @@ describe("a source that takes sucrase minutes is compiled off the event loop and
     expect(order.indexOf("hello")).toBeLessThan(order.indexOf("bomb 3"));
     expect(helloMs).toBeLessThan(2500);
   });
+});
+
+describe("the compile queue is bounded and fair", () => {
+  const busy = (message: string) => ({ status: 503, headers: { "Retry-After": "1" }, body: { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message } });
+  /** A refusal as the client sees it, or what a compile that went ahead answered. */
+  const outcome = (promise: Promise<unknown>) =>
+    promise.then(
+      (result) => ({ compiled: result }),
+      (error: unknown) => (error instanceof ApiError ? { status: error.status, headers: error.headers, body: error.body } : { failed: String(error) }),
+    );
+
+  it("refuses an account's compile past its cap, and at the cap in all, past its fair share (503 SANDBOX_BUSY); drops one whose request is aborted", async () => {
+    const storedHello = async (owner: TestUser) =>
+      createUserTemplate(owner.accountId, { name: "Hello", description: "", code: HELLO, compiledCode: (compileTemplate(HELLO) as { code: string }).code, variables: [] });
+    const [usersHello, bystandersHello] = [await storedHello(user), await storedHello(bystander)];
+    const reactRender = (caller: TestUser, id: string) =>
+      call(postRender, `/api/v1/templates/${id}/render`, { method: "POST", params: { id }, headers: auth(caller), body: { format: "react", variables: {} } });
+    const queued: Promise<unknown>[] = [];
+    // Two sources that run to the deadline hold both workers for a second; the 30 sources queued behind them wait.
+    for (const owner of ["hog-a", "hog-b", "hog-c"]) {
+      for (let i = 0; i < 8; i++) queued.push(outcome(compileTemplateOffThread(owner, owner === "hog-a" && i < 2 ? BOMB : HELLO)));
+    }
+    for (let i = 0; i < 7; i++) queued.push(outcome(compileTemplateOffThread(user.accountId, HELLO)));
+    const abandoned = new AbortController();
+    const abandonedCompile = outcome(compileTemplateOffThread(user.accountId, HELLO, abandoned.signal));
+    // 32 in all, 8 of them the user's: the user's next is refused.
+    const usersNext = await reactRender(user, usersHello.id);
+    // The abandoned compile leaves the line, and its place goes to the user's next.
+    abandoned.abort(new Error("The client went away"));
+    const afterAbort = outcome(compileTemplateOffThread(user.accountId, HELLO));
+    // 32 in all again, held by four accounts: another account goes in, up to its share (32 ÷ 5), and so does a sixth.
+    const newcomer = Array.from({ length: 7 }, () => outcome(compileTemplateOffThread("newcomer", HELLO)));
+    const bystanders = await reactRender(bystander, bystandersHello.id);
+    const hello = { compiled: { ok: true, code: (compileTemplate(HELLO) as { code: string }).code } };
+    expect({
+      usersNext: { status: usersNext.status, headers: { "Retry-After": usersNext.headers.get("retry-after") }, body: usersNext.body },
+      abandoned: await abandonedCompile,
+      afterAbort: await afterAbort,
+      newcomer: await Promise.all(newcomer),
+      bystanders: { status: bystanders.status, body: bystanders.body },
+    }).toEqual({
+      usersNext: busy("This account already has 8 compiles waiting; try again in a moment."),
+      abandoned: { failed: "Error: The client went away" },
+      afterAbort: hello,
+      newcomer: [...Array.from({ length: 6 }, () => hello), busy("The template compiler is busy with other compiles; try again in a moment.")],
+      bystanders: { status: 200, body: { success: true, react: applyVariablesToSource(HELLO, {}) } },
+    });
+    await Promise.all(queued);
+  }, 20_000);
 });

@@ -93,13 +93,19 @@ export type DraftRender =
 
 /**
  * Renders TSX that has not been saved yet, in the same WebAssembly sandbox that renders saved user templates. With
- * `variables` null the component's PreviewProps are used.
+ * `variables` null the component's PreviewProps are used. `signal`: the request's, so an abandoned preview's compile
+ * leaves the queue if it has not started.
  */
-export async function renderDraft(accountId: string, code: string, variables: Record<string, unknown> | null): Promise<DraftRender> {
+export async function renderDraft(
+  accountId: string,
+  code: string,
+  variables: Record<string, unknown> | null,
+  signal?: AbortSignal,
+): Promise<DraftRender> {
   if (code.length > MAX_TEMPLATE_SOURCE_CHARS) {
     return { ok: false, message: `The source is longer than ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters.` };
   }
-  const compiled = await compileTemplateOffThread(accountId, code);
+  const compiled = await compileTemplateOffThread(accountId, code, signal);
   if (!compiled.ok) {
     if (compiled.line === undefined) return { ok: false, message: compiled.message };
     return { ok: false, message: compiled.message, line: compiled.line, column: compiled.column };

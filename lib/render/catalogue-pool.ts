@@ -11,7 +11,9 @@
  * RENDER_DEADLINE_MS (catalogue templates are trusted code: nothing inside the render can be interrupted). That render
  * fails, the jobs sent behind it go to a new worker, and its owner goes to the back of the line. The worker itself
  * refuses HTML over the contract's 5 MB. Workers start on first use and restart after a crash (the render running on the
- * crashed one fails).
+ * crashed one fails). The jobs held (waiting or running) are bounded as the sandbox's are (./queue-admission.ts): past
+ * MAX_CATALOGUE_QUEUE_PER_ACCOUNT of one account, or past MAX_CATALOGUE_QUEUE in all for an account holding its fair
+ * share, a render is refused at once with the 503 SANDBOX_BUSY. A job whose request is aborted while it waits is dropped.
  *
  * Not guarded with "server-only" so that Vitest can load it; never import it from client components.
  */
@@ -19,7 +21,8 @@ import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { generatedFilePath } from "./generated-file";
-import { RENDER_DEADLINE_MS } from "@/lib/limits";
+import { QueueAdmission } from "./queue-admission";
+import { MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT, RENDER_DEADLINE_MS } from "@/lib/limits";
 
 export type CatalogueRenderRequest = {
   id: number;
@@ -81,6 +84,10 @@ type PoolWorker = {
 const workers: (PoolWorker | null)[] = Array.from({ length: POOL_SIZE }, () => null);
 /** Jobs not sent to a worker yet, per owner, oldest first; the owner served last goes to the back. */
 const waiting = new Map<string, Job[]>();
+const admission = new QueueAdmission({ total: MAX_CATALOGUE_QUEUE, perAccount: MAX_CATALOGUE_QUEUE_PER_ACCOUNT }, {
+  jobs: "renders",
+  full: "The render workers are busy with other renders",
+});
 let watchdog: ReturnType<typeof setInterval> | null = null;
 let nextId = 1;
 
@@ -100,14 +107,19 @@ function spawn(slot: number): PoolWorker {
   return worker;
 }
 
-/** The document render() gives for the catalogue template `slug` with these (validated) props, and its plain text. */
+/**
+ * The document render() gives for the catalogue template `slug` with these (validated) props, and its plain text.
+ * Rejects with the 503 ApiError when the queue is full, and with `signal`'s reason when it is aborted before the render
+ * is sent to a worker.
+ */
 export async function renderCatalogueOffThread(
   owner: string,
   slug: string,
   props: Record<string, unknown>,
   plainText: boolean,
+  signal?: AbortSignal,
 ): Promise<RenderedEmail> {
-  const reply = await submit(owner, { slug, props, plainText });
+  const reply = await submit(owner, { slug, props, plainText }, signal);
   if (!("rendered" in reply)) throw new Error("The catalogue render worker answered JSON where strings were asked for");
   return reply.rendered;
 }
@@ -122,17 +134,51 @@ export async function renderCatalogueJsonOffThread(
   props: Record<string, unknown>,
   plainText: boolean,
   jsonFields: Record<string, unknown>,
+  signal?: AbortSignal,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const reply = await submit(owner, { slug, props, plainText, jsonFields });
+  const reply = await submit(owner, { slug, props, plainText, jsonFields }, signal);
   if (!("json" in reply)) throw new Error("The catalogue render worker answered strings where JSON was asked for");
   return reply.json;
 }
 
-function submit(owner: string, request: Omit<CatalogueRenderRequest, "id">): Promise<CatalogueRenderReply & { ok: true }> {
+/** Queues the job; throws the 503 ApiError at once when the owner may not queue another (see the top of the file). */
+function submit(owner: string, request: Omit<CatalogueRenderRequest, "id">, signal: AbortSignal | undefined): Promise<CatalogueRenderReply & { ok: true }> {
+  signal?.throwIfAborted();
+  const release = admission.admit(owner);
   return new Promise((resolve, reject) => {
-    addWaiting({ owner, request: { id: nextId++, ...request }, resolve, reject }, "last");
+    const settle = () => {
+      release();
+      signal?.removeEventListener("abort", drop);
+    };
+    const job: Job = {
+      owner,
+      request: { id: nextId++, ...request },
+      resolve: (reply) => {
+        settle();
+        resolve(reply);
+      },
+      reject: (error) => {
+        settle();
+        reject(error);
+      },
+    };
+    const drop = () => {
+      if (removeWaiting(job)) job.reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", drop, { once: true });
+    addWaiting(job, "last");
     dispatch();
   });
+}
+
+/** Takes the job out of the waiting line; false when it is no longer waiting (sent to a worker, or settled). */
+function removeWaiting(job: Job): boolean {
+  const queue = waiting.get(job.owner);
+  const index = queue?.indexOf(job) ?? -1;
+  if (index === -1) return false;
+  queue!.splice(index, 1);
+  if (queue!.length === 0) waiting.delete(job.owner);
+  return true;
 }
 
 function addWaiting(job: Job, place: "first" | "last"): void {

@@ -17,8 +17,11 @@ import type { VariableDeclaration } from "@/lib/schemas/templates";
 
 export type { RenderedEmail };
 
-/** `accountId`: the account the render is for; accounts take turns on the render workers. */
-export type RenderOptions = { accountId: string; plainText?: boolean };
+/**
+ * `accountId`: the account the render is for; accounts take turns on the render workers. `signal`: the request's, so
+ * a catalogue render still waiting for a worker when the client goes away leaves the queue.
+ */
+export type RenderOptions = { accountId: string; plainText?: boolean; signal?: AbortSignal };
 
 /**
  * Renders a template with the caller's variables: catalogue templates natively (on a render worker, see
@@ -31,7 +34,7 @@ export async function renderTemplate(
   options: RenderOptions,
 ): Promise<RenderedEmail> {
   const plainText = options.plainText ?? false;
-  if (template.owner_account_id === null) return renderCatalogue(template, options.accountId, variables, plainText);
+  if (template.owner_account_id === null) return renderCatalogue(template, options, variables, plainText);
   return renderUserTemplate(template, template.owner_account_id, variables, plainText);
 }
 
@@ -51,7 +54,7 @@ export async function renderTemplateAsJson(
   const plainText = options.plainText ?? false;
   if (template.owner_account_id === null && !RENDER_IN_PROCESS) {
     const { slug, props } = catalogueRenderInput(template, variables);
-    return withCatalogueErrors(slug, () => renderCatalogueJsonOffThread(options.accountId, slug, props, plainText, fields));
+    return withCatalogueErrors(slug, () => renderCatalogueJsonOffThread(options.accountId, slug, props, plainText, fields, options.signal));
   }
   return utf8.encode(JSON.stringify({ ...fields, ...(await renderTemplate(template, variables, options)) }));
 }
@@ -83,13 +86,13 @@ const RENDER_IN_PROCESS = process.env.NODE_ENV === "development";
 
 async function renderCatalogue(
   template: RenderableTemplate,
-  accountId: string,
+  { accountId, signal }: RenderOptions,
   variables: Record<string, unknown>,
   plainText: boolean,
 ): Promise<RenderedEmail> {
   const { slug, props, component } = catalogueRenderInput(template, variables);
   // React escapes every text and attribute value, so variables cannot inject markup.
-  if (!RENDER_IN_PROCESS) return withCatalogueErrors(slug, () => renderCatalogueOffThread(accountId, slug, props, plainText));
+  if (!RENDER_IN_PROCESS) return withCatalogueErrors(slug, () => renderCatalogueOffThread(accountId, slug, props, plainText, signal));
   return withCatalogueErrors(slug, async () => withPlainText(await renderEmailDocument(createElement(component, props)), plainText));
 }
 

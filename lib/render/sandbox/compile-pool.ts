@@ -6,13 +6,18 @@
  * terminated and replaced, and the job answers a failure with a message, as a compile error does. A worker runs one
  * job at a time; the jobs waiting here go out with the accounts taking turns (the one with the fewest jobs running
  * first), so one account's slow sources delay another's compile by at most one deadline. Workers start on first use.
+ * The jobs held (waiting or running) are bounded as the sandbox's are (../queue-admission.ts): past MAX_COMPILE_QUEUE_PER_ACCOUNT
+ * of one account, or past MAX_COMPILE_QUEUE in all for an account holding its fair share, a job is refused at once with
+ * the 503 SANDBOX_BUSY, since each waiting job holds its source in memory. A job whose request is aborted while it waits
+ * is dropped.
  *
  * Not guarded with "server-only" so that Vitest and the admin CLI can load it; never import it from client components.
  */
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { COMPILE_DEADLINE_MS } from "../../limits";
+import { COMPILE_DEADLINE_MS, MAX_COMPILE_QUEUE, MAX_COMPILE_QUEUE_PER_ACCOUNT } from "../../limits";
 import { generatedFilePath } from "../generated-file";
+import { QueueAdmission } from "../queue-admission";
 import { oversizedSource, type CompileResult } from "./compile";
 
 /** main thread → worker */
@@ -49,6 +54,10 @@ type PoolWorker = { thread: Worker; ready: boolean; job: Job | null; timer: Retu
 const workers = new Set<PoolWorker>();
 /** Jobs not sent to a worker yet, per owner, oldest first; the owner served last goes to the back. */
 const waiting = new Map<string, Job[]>();
+const admission = new QueueAdmission({ total: MAX_COMPILE_QUEUE, perAccount: MAX_COMPILE_QUEUE_PER_ACCOUNT }, {
+  jobs: "compiles",
+  full: "The template compiler is busy with other compiles",
+});
 let nextId = 1;
 
 function spawn(): PoolWorker {
@@ -155,9 +164,31 @@ function nextOwner(): string {
   return chosen;
 }
 
-function submit(owner: string, request: UserCodeRequest): Promise<UserCodeResult> {
+/** Queues the job; throws the 503 ApiError at once when the owner may not queue another (see the top of the file). */
+function submit(owner: string, request: UserCodeRequest, signal: AbortSignal | undefined): Promise<UserCodeResult> {
+  signal?.throwIfAborted();
+  const release = admission.admit(owner);
   return new Promise((resolve, reject) => {
-    const job: Job = { owner, request, resolve, reject };
+    const settle = () => {
+      release();
+      signal?.removeEventListener("abort", drop);
+    };
+    const job: Job = {
+      owner,
+      request,
+      resolve: (result) => {
+        settle();
+        resolve(result);
+      },
+      reject: (error) => {
+        settle();
+        reject(error);
+      },
+    };
+    const drop = () => {
+      if (removeWaiting(job)) job.reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", drop, { once: true });
     const queue = waiting.get(owner);
     if (queue) queue.push(job);
     else waiting.set(owner, [job]);
@@ -165,22 +196,38 @@ function submit(owner: string, request: UserCodeRequest): Promise<UserCodeResult
   });
 }
 
+/** Takes the job out of the waiting line; false when it is no longer waiting (sent to a worker, or settled). */
+function removeWaiting(job: Job): boolean {
+  const queue = waiting.get(job.owner);
+  const index = queue?.indexOf(job) ?? -1;
+  if (index === -1) return false;
+  queue!.splice(index, 1);
+  if (queue!.length === 0) waiting.delete(job.owner);
+  return true;
+}
+
 /**
  * compileTemplate (./compile.ts) of a user's TSX, run on a worker under the deadline. `owner` is the account it is
- * for: accounts take turns.
+ * for: accounts take turns. Rejects with the 503 ApiError when the queue is full, and with `signal`'s reason when it is
+ * aborted before the compile starts.
  */
-export async function compileTemplateOffThread(owner: string, source: string): Promise<CompileResult | UnplacedFailure> {
+export async function compileTemplateOffThread(owner: string, source: string, signal?: AbortSignal): Promise<CompileResult | UnplacedFailure> {
   // Refused before it is copied to a worker.
   const oversized = oversizedSource(source);
   if (oversized) return oversized;
-  return (await submit(owner, { id: nextId++, type: "compile", source })) as CompileResult | UnplacedFailure;
+  return (await submit(owner, { id: nextId++, type: "compile", source }, signal)) as CompileResult | UnplacedFailure;
 }
 
 /** applyVariablesToSource (../react-source.ts) of a stored template's TSX, run on a worker under the deadline. */
-export async function applyVariablesOffThread(owner: string, code: string, props: Record<string, unknown>): Promise<ReactSourceResult> {
+export async function applyVariablesOffThread(
+  owner: string,
+  code: string,
+  props: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<ReactSourceResult> {
   const oversized = oversizedSource(code);
   if (oversized) return { ok: false, message: oversized.message };
-  return (await submit(owner, { id: nextId++, type: "react", code, props })) as ReactSourceResult;
+  return (await submit(owner, { id: nextId++, type: "react", code, props }, signal)) as ReactSourceResult;
 }
 
 /** Stops the workers (tests, shutdown); jobs waiting or running fail. */

@@ -18,9 +18,10 @@
  * queue of slow templates delays another account's render by at most that
  * many jobs, while a busy owner still has its next job waiting in the worker,
  * which never waits on a busy main thread for it.
- * The queue is bounded: past MAX_SANDBOX_QUEUE in all, or MAX_SANDBOX_QUEUE_PER_ACCOUNT
- * of one owner (waiting here or sent), a new job is refused at once with a 503
- * SANDBOX_BUSY rather than left to wait behind them.
+ * The queue is bounded, fairly (../queue-admission.ts): MAX_SANDBOX_QUEUE_PER_ACCOUNT
+ * jobs of one owner (waiting here or sent), and MAX_SANDBOX_QUEUE in all, past which
+ * only owners holding less than their share get in. A job past them is refused at
+ * once with a 503 SANDBOX_BUSY rather than left to wait behind the others.
  * It publishes the id and start time of the render it is running in shared
  * memory; the watchdog polls that instead of exchanging messages per render.
  * If the worker is terminated (watchdog) or crashes, the render it was running
@@ -32,9 +33,9 @@
  */
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { errors } from "@/lib/api/errors";
 import { MAX_SANDBOX_QUEUE, MAX_SANDBOX_QUEUE_PER_ACCOUNT } from "@/lib/limits";
 import { generatedFilePath } from "../generated-file";
+import { QueueAdmission } from "../queue-admission";
 import {
   DEFAULT_SANDBOX_LIMITS,
   MAX_WARM_MEMORY_BYTES,
@@ -73,8 +74,6 @@ function watchdogMs(limits: SandboxLimits): number {
 
 /** Jobs of one owner sent to the worker at once (see the top of the file). */
 const MAX_SENT_PER_OWNER = 2;
-/** A full queue drains within about a second unless its renders run to their deadlines. */
-const BUSY_RETRY_AFTER_SECONDS = 1;
 
 type Job = {
   owner: string;
@@ -99,9 +98,11 @@ type LiveWorker = {
 };
 
 let live: LiveWorker | null = null;
-/** Jobs submitted and not settled yet (waiting, sent or running), per owner and in all. */
-const queuedPerOwner = new Map<string, number>();
-let queuedTotal = 0;
+/** Places of the jobs submitted and not settled yet (waiting, sent or running). */
+const admission = new QueueAdmission({ total: MAX_SANDBOX_QUEUE, perAccount: MAX_SANDBOX_QUEUE_PER_ACCOUNT }, {
+  jobs: "renders",
+  full: "The template sandbox is busy with other renders",
+});
 /** Jobs not sent to the worker yet, per owner, oldest first; the owner served last goes to the back. */
 const waiting = new Map<string, Job[]>();
 let watchdog: ReturnType<typeof setInterval> | null = null;
@@ -247,27 +248,9 @@ function replace(target: LiveWorker, result: EngineResult): void {
 
 type RequestWithoutId = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, "id"> : never) : never;
 
+/** Queues the job; throws the 503 ApiError at once when the owner may not queue another (see the top of the file). */
 function submit(owner: string, request: RequestWithoutId, limits: SandboxLimits): Promise<EngineResult> {
-  const ownerQueued = queuedPerOwner.get(owner) ?? 0;
-  if (queuedTotal >= MAX_SANDBOX_QUEUE) {
-    return Promise.reject(errors.sandboxBusy("The template sandbox is busy with other renders; try again in a moment.", BUSY_RETRY_AFTER_SECONDS));
-  }
-  if (ownerQueued >= MAX_SANDBOX_QUEUE_PER_ACCOUNT) {
-    return Promise.reject(
-      errors.sandboxBusy(`This account already has ${MAX_SANDBOX_QUEUE_PER_ACCOUNT} renders waiting; try again in a moment.`, BUSY_RETRY_AFTER_SECONDS),
-    );
-  }
-  queuedPerOwner.set(owner, ownerQueued + 1);
-  queuedTotal++;
-  let settled = false;
-  const settle = (): void => {
-    if (settled) return;
-    settled = true;
-    queuedTotal--;
-    const left = queuedPerOwner.get(owner)! - 1;
-    if (left === 0) queuedPerOwner.delete(owner);
-    else queuedPerOwner.set(owner, left);
-  };
+  const settle = admission.admit(owner);
   return new Promise<EngineResult>((resolve, reject) => {
     enqueue({
       owner,
@@ -380,6 +363,6 @@ export function getSandboxStats(): EngineStats & { workerRestarts: number; watch
     rendersInWarmContext: pastStats.rendersInWarmContext + workerStats.rendersInWarmContext,
     workerRestarts,
     watchdogKills,
-    queued: queuedTotal,
+    queued: admission.held,
   };
 }

@@ -24,6 +24,6 @@ export const POST = withApiAuth({ metered: false, body: bodySchema }, async ({ r
   if (caller.via !== "session") throw errors.unauthorized();
   if (caller.quota !== null && caller.used >= caller.quota) throw rateLimitExceeded(caller, billingPeriod().reset);
   await admitPreview(caller.accountId, clientAddress(request.headers));
-  const result = await renderDraft(caller.accountId, body.code, body.variables);
+  const result = await renderDraft(caller.accountId, body.code, body.variables, request.signal);
   return NextResponse.json(result, { headers: { "cache-control": "no-store" } });
 });

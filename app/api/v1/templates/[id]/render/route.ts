@@ -8,14 +8,14 @@ import { renderRequestSchema } from "@/lib/schemas/templates";
 // POST /api/v1/templates/{id}/render – render a template with variables to HTML (and text) or React source
 export const POST = withApiAuth(
   { metered: true, body: renderRequestSchema, preload: ({ params }) => renderableTemplatePreload(params.id) },
-  async ({ caller, params, body, preloaded }) => {
+  async ({ request, caller, params, body, preloaded }) => {
     const template = await getRenderableTemplateOrThrow(caller.accountId, params.id, preloaded);
     if (body.format === "react") {
-      const react = await applyVariablesOffThread(caller.accountId, template.code, resolveVariables(template, body.variables));
+      const react = await applyVariablesOffThread(caller.accountId, template.code, resolveVariables(template, body.variables), request.signal);
       if (!react.ok) throw errors.renderFailed(react.message);
       return { success: true, react: react.source };
     }
-    const json = await renderTemplateAsJson(template, body.variables, { accountId: caller.accountId, plainText: body.plain_text }, { success: true });
+    const json = await renderTemplateAsJson(template, body.variables, { accountId: caller.accountId, plainText: body.plain_text, signal: request.signal }, { success: true });
     return new Response(json, { headers: { "Content-Type": "application/json" } });
   },
 );
