@@ -19,13 +19,9 @@ const optionalDomain = optionalString.pipe(
     .optional(),
 );
 
-// One connection that pipelines every query beats several. Every metered call updates its account's counter rows, so a
-// process's own connections queue on each other's row locks: with 3, under POST /send load, the backends spent 28% of
-// their busy time waiting on one (pg_stat_activity, sampled). On the 2-core bench machine, 4 runs each, 1 connection
-// against 3: send 41.2% of bare against 35.4%, library 77.8% against 71.3% (10 connections to 3 had taken library
-// from 53% to 63%). A transaction holds the one connection until it commits, so none may wait on anything but its own
-// queries (none does: Stripe is called outside them); serverless instances serve few requests at a time anyway.
-const DEFAULT_DATABASE_POOL_SIZE = 1;
+// A long-running server takes many requests at once, so one slow statement must not hold up the rest; each Vercel
+// instance serves few at a time and opens its own pool, so there it takes one connection of the database's limit.
+const DEFAULT_DATABASE_POOL_SIZE = { server: 10, vercel: 1 };
 
 const envSchema = z.object({
   DATABASE_URL: optionalString.pipe(
@@ -131,7 +127,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 
   return {
     databaseUrl: e.DATABASE_URL,
-    databasePoolSize: Number(e.DATABASE_POOL_SIZE ?? DEFAULT_DATABASE_POOL_SIZE),
+    databasePoolSize: e.DATABASE_POOL_SIZE ? Number(e.DATABASE_POOL_SIZE) : DEFAULT_DATABASE_POOL_SIZE[onVercel ? "vercel" : "server"],
     siteUrl: resolveSiteUrl(e),
     onVercel,
     clientIpHeader: e.CLIENT_IP_HEADER?.toLowerCase() ?? null,

@@ -555,6 +555,8 @@ async function startNext(
 ): Promise<{ child: ChildProcess; output: () => string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(port) };
   delete env.RESEND_API_KEY; // sends go to the embedded outbox, never to a real provider
+  // One connection that pipelines every query is what the targets were measured with (docs/performance.md).
+  env.DATABASE_POOL_SIZE ??= "1";
   const profiling = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfileDir)}`] : [];
   const child = spawn(process.execPath, [...profiling, path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], {
     env,
