@@ -22,6 +22,7 @@ import {
 } from "@/lib/db/idempotency";
 import { findSendContext, sendContextFromJson, sendContextJsonSql, type SendContext } from "@/lib/db/templates";
 import { describeEmailUsage } from "@/lib/db/usage";
+import { IDEMPOTENCY_WAIT_MS } from "@/lib/limits";
 import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
 import { reportOverageEmail } from "@/lib/payments";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
@@ -30,8 +31,6 @@ import { decodedBase64Length, formatMailbox, parseFromAddress, sendRequestSchema
 
 export const NOT_IN_LIBRARY_MESSAGE = "This template is not in your library. Add or purchase it first.";
 const IDEMPOTENCY_SCOPE = "send";
-/** How long a request waits for an identical one (same key and body) that is still running, before answering 409. */
-export const idempotencyWait = { ms: 15_000 };
 
 export type SendCaller = { accountId: string; plan: PlanName };
 export type SendOutcome = { body: Record<string, unknown>; replayed: boolean };
@@ -232,7 +231,7 @@ function describeProviderFailure(error: unknown): string {
 // success is stored and replayed: a request that failed (validation, 404, 429, 502, 500) sent and counted nothing,
 // so it releases the key and a retry with the same key runs afresh. A request that finds the key held by an
 // identical request still running waits for it (polling) and replays its answer; if that takes longer than
-// idempotencyWait.ms (15 s) it answers 409 IDEMPOTENCY_IN_PROGRESS. A different body under a held key answers 409
+// IDEMPOTENCY_WAIT_MS it answers 409 IDEMPOTENCY_IN_PROGRESS. A different body under a held key answers 409
 // IDEMPOTENCY_CONFLICT.
 
 async function withIdempotencyKey(
@@ -243,7 +242,7 @@ async function withIdempotencyKey(
 ): Promise<SendOutcome> {
   const requestHash = hashRequest(rawBody);
   const claim = { accountId, scope: IDEMPOTENCY_SCOPE, key, token: randomUUID() };
-  const deadline = Date.now() + idempotencyWait.ms;
+  const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
   let delay = 10;
   let waited = false;
   for (;;) {
