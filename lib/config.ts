@@ -54,8 +54,6 @@ const envSchema = z.object({
   STRIPE_METER_EVENT_NAME: optionalString.pipe(
     z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "must be a billing meter's event name (letters, digits, _ . : -; at most 100)").optional(),
   ),
-  // Tests and local stand-ins only: where the Stripe SDK sends its requests instead of https://api.stripe.com.
-  STRIPE_API_BASE: optionalHttpUrl,
   CLIENT_IP_HEADER: optionalString.pipe(
     z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "must be a header name, such as x-real-ip").optional(),
   ),
@@ -89,8 +87,6 @@ export type StripeSettings = {
   /** The metered price (on the overage meter) added to plan subscriptions; without it overage is metered, not billed. */
   overagePrice: string | undefined;
   meterEventName: string;
-  /** null: Stripe's own API. */
-  api: { host: string; port: number; protocol: "http" | "https" } | null;
 };
 
 export class ConfigError extends Error {
@@ -164,19 +160,12 @@ function stripeSettings(e: z.infer<typeof envSchema>): StripeSettings | null {
   if (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET || !e.STRIPE_PRICE_MONTHLY || !e.STRIPE_PRICE_ANNUAL || !e.STRIPE_METER_EVENT_NAME) {
     return null;
   }
-  let api: StripeSettings["api"] = null;
-  if (e.STRIPE_API_BASE) {
-    const url = new URL(e.STRIPE_API_BASE);
-    const protocol = url.protocol === "http:" ? "http" : "https";
-    api = { host: url.hostname, port: url.port ? Number(url.port) : protocol === "http" ? 80 : 443, protocol };
-  }
   return {
     secretKey: e.STRIPE_SECRET_KEY,
     webhookSecret: e.STRIPE_WEBHOOK_SECRET,
     prices: { monthly: e.STRIPE_PRICE_MONTHLY, annual: e.STRIPE_PRICE_ANNUAL },
     overagePrice: e.STRIPE_PRICE_OVERAGE,
     meterEventName: e.STRIPE_METER_EVENT_NAME,
-    api,
   };
 }
 

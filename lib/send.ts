@@ -2,7 +2,7 @@ import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { errors, zodDetails, type ValidationDetail } from "@/lib/api/errors";
 import type { Preload } from "@/lib/api/with-api-auth";
-import { runInBackground } from "@/lib/background";
+import { throttledInBackground } from "@/lib/background";
 import { getConfig } from "@/lib/config";
 import { isUuid } from "@/lib/db/literals";
 import { isVerifiedForSending, type SendingDomain } from "@/lib/db/domains";
@@ -309,7 +309,7 @@ export function emailHandoffKey(emailId: string, providerKey: string | null): st
 // delivering on time without a timer of its own.
 
 const DISPATCH_INTERVAL_MS = 30_000;
-let lastDispatch = 0;
+const scheduleDispatch = throttledInBackground("dispatching scheduled emails", DISPATCH_INTERVAL_MS, dispatchScheduled);
 
 export async function dispatchScheduled(): Promise<{
   dispatched: number;
@@ -367,13 +367,6 @@ export async function recoverOrphanedEmails(options: { now?: Date; accountId?: s
 /** The provider answered and refused the message itself (not a timeout, rate limit or concurrent-request conflict). */
 function isDefinitiveRefusal(error: unknown): boolean {
   return error instanceof MailerError && error.statusCode !== null && error.statusCode >= 400 && error.statusCode < 500 && ![408, 409, 429].includes(error.statusCode);
-}
-
-function scheduleDispatch(): void {
-  const now = Date.now();
-  if (now - lastDispatch < DISPATCH_INTERVAL_MS) return;
-  lastDispatch = now;
-  runInBackground("dispatching scheduled emails", dispatchScheduled);
 }
 
 function logError(message: string, error: unknown): void {
