@@ -12,9 +12,8 @@
  * fails, the jobs sent behind it go to a new worker, and its owner goes to the back of the line. The worker itself
  * refuses HTML over the contract's 5 MB. Workers start on first use and restart after a crash (the render running on the
  * crashed one fails).
- *
- * Not guarded with "server-only" so that Vitest can load it; never import it from client components.
  */
+import "server-only";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";

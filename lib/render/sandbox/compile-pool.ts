@@ -6,9 +6,8 @@
  * terminated and replaced, and the job answers a failure with a message, as a compile error does. A worker runs one
  * job at a time; the jobs waiting here go out with the accounts taking turns (the one with the fewest jobs running
  * first), so one account's slow sources delay another's compile by at most one deadline. Workers start on first use.
- *
- * Not guarded with "server-only" so that Vitest and the admin CLI can load it; never import it from client components.
  */
+import "server-only";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { COMPILE_DEADLINE_MS } from "../../limits";
