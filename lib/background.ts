@@ -18,3 +18,18 @@ export function runInBackground(description: string, task: () => Promise<unknown
     void guarded();
   }
 }
+
+/**
+ * For work any request may start but that need not run more than once per `intervalMs` in this process (catching up
+ * on due rows): the function returned starts `task` in the background, or does nothing if it started less than
+ * `intervalMs` ago.
+ */
+export function throttledInBackground(description: string, intervalMs: number, task: () => Promise<unknown>): () => void {
+  let lastStart = Number.NEGATIVE_INFINITY;
+  return () => {
+    const now = Date.now();
+    if (now - lastStart < intervalMs) return;
+    lastStart = now;
+    runInBackground(description, task);
+  };
+}

@@ -19,13 +19,9 @@ const optionalDomain = optionalString.pipe(
     .optional(),
 );
 
-// One connection that pipelines every query beats several. Every metered call updates its account's counter rows, so a
-// process's own connections queue on each other's row locks: with 3, under POST /send load, the backends spent 28% of
-// their busy time waiting on one (pg_stat_activity, sampled). On the 2-core bench machine, 4 runs each, 1 connection
-// against 3: send 41.2% of bare against 35.4%, library 77.8% against 71.3% (10 connections to 3 had taken library
-// from 53% to 63%). A transaction holds the one connection until it commits, so none may wait on anything but its own
-// queries (none does: Stripe is called outside them); serverless instances serve few requests at a time anyway.
-const DEFAULT_DATABASE_POOL_SIZE = 1;
+// A long-running server takes many requests at once, so one slow statement must not hold up the rest; each Vercel
+// instance serves few at a time and opens its own pool, so there it takes one connection of the database's limit.
+const DEFAULT_DATABASE_POOL_SIZE = { server: 10, vercel: 1 };
 
 const envSchema = z.object({
   DATABASE_URL: optionalString.pipe(
@@ -58,8 +54,6 @@ const envSchema = z.object({
   STRIPE_METER_EVENT_NAME: optionalString.pipe(
     z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "must be a billing meter's event name (letters, digits, _ . : -; at most 100)").optional(),
   ),
-  // Tests and local stand-ins only: where the Stripe SDK sends its requests instead of https://api.stripe.com.
-  STRIPE_API_BASE: optionalHttpUrl,
   CLIENT_IP_HEADER: optionalString.pipe(
     z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "must be a header name, such as x-real-ip").optional(),
   ),
@@ -93,8 +87,6 @@ export type StripeSettings = {
   /** The metered price (on the overage meter) added to plan subscriptions; without it overage is metered, not billed. */
   overagePrice: string | undefined;
   meterEventName: string;
-  /** null: Stripe's own API. */
-  api: { host: string; port: number; protocol: "http" | "https" } | null;
 };
 
 export class ConfigError extends Error {
@@ -131,7 +123,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 
   return {
     databaseUrl: e.DATABASE_URL,
-    databasePoolSize: Number(e.DATABASE_POOL_SIZE ?? DEFAULT_DATABASE_POOL_SIZE),
+    databasePoolSize: e.DATABASE_POOL_SIZE ? Number(e.DATABASE_POOL_SIZE) : DEFAULT_DATABASE_POOL_SIZE[onVercel ? "vercel" : "server"],
     siteUrl: resolveSiteUrl(e),
     onVercel,
     clientIpHeader: e.CLIENT_IP_HEADER?.toLowerCase() ?? null,
@@ -168,19 +160,12 @@ function stripeSettings(e: z.infer<typeof envSchema>): StripeSettings | null {
   if (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET || !e.STRIPE_PRICE_MONTHLY || !e.STRIPE_PRICE_ANNUAL || !e.STRIPE_METER_EVENT_NAME) {
     return null;
   }
-  let api: StripeSettings["api"] = null;
-  if (e.STRIPE_API_BASE) {
-    const url = new URL(e.STRIPE_API_BASE);
-    const protocol = url.protocol === "http:" ? "http" : "https";
-    api = { host: url.hostname, port: url.port ? Number(url.port) : protocol === "http" ? 80 : 443, protocol };
-  }
   return {
     secretKey: e.STRIPE_SECRET_KEY,
     webhookSecret: e.STRIPE_WEBHOOK_SECRET,
     prices: { monthly: e.STRIPE_PRICE_MONTHLY, annual: e.STRIPE_PRICE_ANNUAL },
     overagePrice: e.STRIPE_PRICE_OVERAGE,
     meterEventName: e.STRIPE_METER_EVENT_NAME,
-    api,
   };
 }
 

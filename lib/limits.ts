@@ -65,6 +65,8 @@ export const QUEUE_CEILING_FACTOR = 2;
 export const PREVIEW_LIMITS = { windowSeconds: 60, perAccount: 200, perAddress: 600 } as const;
 /** Failed sign-ins, per account (any address typed in) and per client address. */
 export const SIGN_IN_LIMITS = { failuresPerAccount: 10, failuresPerAddress: 50, windowMinutes: 15 } as const;
+/** How long a send waits for an identical one (same Idempotency-Key and body) still running, before answering 409. */
+export const IDEMPOTENCY_WAIT_MS = 15_000;
 
 const count = (n: number) => n.toLocaleString("en-US");
 const megabytes = (bytes: number) => `${bytes / MB} MB`;

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { errors, zodDetails, type ValidationDetail } from "@/lib/api/errors";
-import { runInBackground } from "@/lib/background";
+import { throttledInBackground } from "@/lib/background";
 import { getConfig } from "@/lib/config";
 import { isVerifiedForSending, type SendingDomain } from "@/lib/db/domains";
 import {
@@ -21,6 +21,7 @@ import {
 import type { Preload } from "@/lib/db/metering";
 import { findSendContext, type SendContext } from "@/lib/db/templates";
 import { describeEmailUsage } from "@/lib/db/usage";
+import { IDEMPOTENCY_WAIT_MS } from "@/lib/limits";
 import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
 import { reportOverageEmail } from "@/lib/payments";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
@@ -30,8 +31,6 @@ import { decodedBase64Length, formatMailbox, parseFromAddress, sendRequestSchema
 
 export const NOT_IN_LIBRARY_MESSAGE = "This template is not in your library. Add or purchase it first.";
 const IDEMPOTENCY_SCOPE = "send";
-/** How long a request waits for an identical one (same key and body) that is still running, before answering 409. */
-export const idempotencyWait = { ms: 15_000 };
 
 export type SendCaller = { accountId: string; plan: PlanName };
 export type SendOutcome = { body: Record<string, unknown>; replayed: boolean };
@@ -231,7 +230,7 @@ function describeProviderFailure(error: unknown): string {
 // success is stored and replayed: a request that failed (validation, 404, 429, 502, 500) sent and counted nothing,
 // so it releases the key and a retry with the same key runs afresh. A request that finds the key held by an
 // identical request still running waits for it (polling) and replays its answer; if that takes longer than
-// idempotencyWait.ms (15 s) it answers 409 IDEMPOTENCY_IN_PROGRESS. A different body under a held key answers 409
+// IDEMPOTENCY_WAIT_MS it answers 409 IDEMPOTENCY_IN_PROGRESS. A different body under a held key answers 409
 // IDEMPOTENCY_CONFLICT.
 
 async function withIdempotencyKey(
@@ -242,7 +241,7 @@ async function withIdempotencyKey(
 ): Promise<SendOutcome> {
   const requestHash = hashRequest(rawBody);
   const claim = { accountId, scope: IDEMPOTENCY_SCOPE, key, token: randomUUID() };
-  const deadline = Date.now() + idempotencyWait.ms;
+  const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
   let delay = 10;
   let waited = false;
   for (;;) {
@@ -309,7 +308,7 @@ export function emailHandoffKey(emailId: string, providerKey: string | null): st
 // delivering on time without a timer of its own.
 
 const DISPATCH_INTERVAL_MS = 30_000;
-let lastDispatch = 0;
+const scheduleDispatch = throttledInBackground("dispatching scheduled emails", DISPATCH_INTERVAL_MS, dispatchScheduled);
 
 export async function dispatchScheduled(): Promise<{
   dispatched: number;
@@ -367,13 +366,6 @@ export async function recoverOrphanedEmails(options: { now?: Date; accountId?: s
 /** The provider answered and refused the message itself (not a timeout, rate limit or concurrent-request conflict). */
 function isDefinitiveRefusal(error: unknown): boolean {
   return error instanceof MailerError && error.statusCode !== null && error.statusCode >= 400 && error.statusCode < 500 && ![408, 409, 429].includes(error.statusCode);
-}
-
-function scheduleDispatch(): void {
-  const now = Date.now();
-  if (now - lastDispatch < DISPATCH_INTERVAL_MS) return;
-  lastDispatch = now;
-  runInBackground("dispatching scheduled emails", dispatchScheduled);
 }
 
 function logError(message: string, error: unknown): void {

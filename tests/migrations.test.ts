@@ -1,4 +1,6 @@
-import { readdir } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import postgres from "postgres";
 import { describe, expect, inject, it } from "vitest";
 import { getDb } from "@/lib/db/client";
@@ -59,6 +61,34 @@ describe("migrations", () => {
     } finally {
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end();
+    }
+  });
+});
+
+// PGlite takes the startup parameter but cannot interrupt a running statement, so only PostgreSQL cancels.
+describe("statement timeout", () => {
+  it.runIf(inject("databaseKind") === "postgresql")("cancels an app statement still running after 10 s", async () => {
+    const started = Date.now();
+    await expect(getDb()`select pg_sleep(12)`).rejects.toMatchObject({ code: "57014", message: "canceling statement due to statement timeout" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(9_900);
+  });
+
+  it("does not apply to migrations", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "letterpress-migrations-"));
+    const version = "99990101000000";
+    await writeFile(
+      path.join(dir, `${version}_timeout_probe.sql`),
+      `do $$ begin
+         if current_setting('statement_timeout') <> '0' then
+           raise exception 'statement_timeout is %', current_setting('statement_timeout');
+         end if;
+       end $$;`,
+    );
+    try {
+      expect(await migrate(getDb(), dir)).toEqual({ applied: [`${version}_timeout_probe.sql`], alreadyApplied: expect.any(Number) });
+    } finally {
+      await getDb()`delete from supabase_migrations.schema_migrations where version = ${version}`;
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

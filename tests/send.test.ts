@@ -10,8 +10,20 @@ import { listOutbox } from "@/lib/db/emails";
 import { billingPeriod, type PlanName } from "@/lib/plans";
 import { sendRequestSchema, sendResponseSchema } from "@/lib/schemas/send";
 import { findSendContext } from "@/lib/db/templates";
-import { hashRequest, idempotencyWait } from "@/lib/send";
+import { hashRequest } from "@/lib/send";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser, uniqueDomain } from "./support/api";
+
+// How long a send waits on an identical one in flight: as shipped, unless a test shortens it.
+const idempotencyWait = vi.hoisted(() => ({ ms: null as number | null }));
+vi.mock("@/lib/limits", async (importOriginal) => {
+  const limits = await importOriginal<typeof import("@/lib/limits")>();
+  return {
+    ...limits,
+    get IDEMPOTENCY_WAIT_MS() {
+      return idempotencyWait.ms ?? limits.IDEMPOTENCY_WAIT_MS;
+    },
+  };
+});
 
 // The real lookup, watched: it runs only when the authentication statement could not preload it.
 vi.mock("@/lib/db/templates", async (importOriginal) => {
@@ -708,7 +720,6 @@ describe("Idempotency-Key", () => {
     const user = await sender();
     const body = message(user);
     await holdKeyInFlight(user, "slow", body);
-    const saved = idempotencyWait.ms;
     idempotencyWait.ms = 300;
     try {
       const result = await post(user, body, { "idempotency-key": "slow" });
@@ -723,7 +734,7 @@ describe("Idempotency-Key", () => {
       // A different body under the held key is a conflict, in flight or not.
       expect((await post(user, message(user, { subject: "Other" }), { "idempotency-key": "slow" })).body.code).toBe("IDEMPOTENCY_CONFLICT");
     } finally {
-      idempotencyWait.ms = saved;
+      idempotencyWait.ms = null;
     }
     expect(await rows(user)).toEqual([]);
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
 import { GET as webhookGet, POST as webhook } from "@/app/api/webhooks/stripe/route";
 import { resetConfig } from "@/lib/config";
@@ -10,6 +10,7 @@ import type { PlanName } from "@/lib/plans";
 import { call, catalogueId, createUser, type TestUser } from "./support/api";
 import { signedEvent, STRIPE_TEST_ENV, stripeEvent, useStripeStandIn } from "./support/stripe";
 
+vi.mock("stripe", () => import("./support/stripe-sdk"));
 const standIn = useStripeStandIn();
 const SITE = "http://localhost:3000";
 const DAY = 86_400;

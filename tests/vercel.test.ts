@@ -124,8 +124,10 @@ describe("site URL for absolute links", () => {
     );
   });
 
-  it("reads the pool size, 1 connection when unset", () => {
-    expect(parseConfig({}).databasePoolSize).toBe(1);
+  it("reads the pool size: 10 connections when unset, 1 on Vercel", () => {
+    expect(parseConfig({}).databasePoolSize).toBe(10);
+    expect(parseConfig({ ...production, DATABASE_URL, SESSION_SECRET }).databasePoolSize).toBe(1);
+    expect(parseConfig({ ...production, DATABASE_URL, SESSION_SECRET, DATABASE_POOL_SIZE: "3" }).databasePoolSize).toBe(3);
     expect(parseConfig({ DATABASE_POOL_SIZE: "12" }).databasePoolSize).toBe(12);
     expect(() => parseConfig({ DATABASE_POOL_SIZE: "ten" })).toThrow(/DATABASE_POOL_SIZE must be a whole number from 1 to 999/);
   });

@@ -67,12 +67,6 @@ export const CardIcon = (p: IconProps) => (
     <path d="M2 10h20" />
   </Svg>
 );
-export const BookIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M4 19.5A2.5 2.5 0 0 1 6.5 17H20V3H6.5A2.5 2.5 0 0 0 4 5.5Z" />
-    <path d="M4 19.5A2.5 2.5 0 0 0 6.5 22H20v-5" />
-  </Svg>
-);
 export const CodeIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="m16 18 6-6-6-6M8 6l-6 6 6 6" />
@@ -97,11 +91,6 @@ export const CopyIcon = (p: IconProps) => (
 export const ShieldIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10Z" />
-  </Svg>
-);
-export const SparkIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M12 3v4M12 17v4M3 12h4M17 12h4M5.6 5.6l2.8 2.8M15.6 15.6l2.8 2.8M5.6 18.4l2.8-2.8M15.6 8.4l2.8-2.8" />
   </Svg>
 );
 export const ArrowRightIcon = (p: IconProps) => (

@@ -4,6 +4,10 @@ import { getConfig } from "@/lib/config";
 // One client per process. Kept on globalThis so Next's dev-mode module reloads reuse the pool instead of leaking one.
 const holder = globalThis as typeof globalThis & { __letterpressDb?: postgres.Sql };
 
+// The app's statements are short, so one still running after 10 s is stuck (a lock queue, a plan gone wrong):
+// cancelling it frees its connection for the requests behind it. Migrations lift it (lib/db/migrate.ts).
+const STATEMENT_TIMEOUT_MS = 10_000;
+
 export type Db = postgres.Sql;
 export type Tx = postgres.TransactionSql;
 
@@ -22,6 +26,7 @@ export function getDb(): Db {
     idle_timeout: 20,
     connect_timeout: 10,
     onnotice: () => {},
+    connection: { statement_timeout: STATEMENT_TIMEOUT_MS },
     types: { bigint: postgres.BigInt },
   });
   return holder.__letterpressDb;

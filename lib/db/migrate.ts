@@ -24,6 +24,8 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<MigrationRe
     if (done.has(version)) continue;
     const body = await readFile(path.join(dir, file), "utf8");
     await db.begin(async (tx) => {
+      // A migration may rewrite a large table, and may wait here for another runner's: the app's timeout is not theirs.
+      await tx`set local statement_timeout = 0`;
       // Serialises concurrent runners (two instances starting at once); the loser finds the version recorded.
       await tx`select pg_advisory_xact_lock(7263541)`;
       const [exists] = await tx`select 1 from supabase_migrations.schema_migrations where version = ${version}`;

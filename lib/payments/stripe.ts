@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { errors } from "@/lib/api/errors";
-import { runInBackground } from "@/lib/background";
+import { throttledInBackground } from "@/lib/background";
 import { getConfig, type StripeSettings } from "@/lib/config";
 import { setAccountPlan } from "@/lib/db/accounts";
 import {
@@ -47,7 +47,7 @@ const MAX_METER_EVENT_AGE_MS = 34 * 24 * 3600_000;
 
 let cached: { settings: StripeSettings; client: Stripe } | undefined;
 
-/** The SDK client for the configured account (a stand-in server's host/port/protocol when STRIPE_API_BASE is set). */
+/** The SDK client for the configured account. */
 export function getStripe(): Stripe {
   const settings = getConfig().stripe;
   if (!settings) throw new Error("Stripe is not configured (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET)");
@@ -59,7 +59,6 @@ export function getStripe(): Stripe {
         timeout: 15_000,
         telemetry: false,
         appInfo: { name: "Letterpress" },
-        ...(settings.api ?? {}),
       }),
     };
   }
@@ -415,11 +414,9 @@ export function subscriptionState(subscription: Stripe.Subscription): Subscripti
 // reported only on Stripe's acknowledgement. A failure leaves the row unreported with a retry time; a lost
 // acknowledgement makes the retry send the same identifier and key, which Stripe counts once.
 
-export const overageReporting = {
+const OVERAGE_REPORTING = {
   /** How long a send waits for Stripe to acknowledge its own overage email before answering (then: cron/next send). */
   syncTimeoutMs: 2_500,
-  /** Each send past the limit also flushes the backlog in the background, at most this often per process. */
-  backgroundIntervalMs: 30_000,
   /** A claimed row is retried by another reporter if this one has not finished within the lease. */
   leaseMs: 2 * 60_000,
   batchSize: 100,
@@ -427,7 +424,7 @@ export const overageReporting = {
   /** Retry delay after the n-th failed attempt: base * 2^(n-1), capped. */
   retryBaseMs: 60_000,
   retryMaxMs: 6 * 3600_000,
-};
+} as const;
 
 export type OverageReport = { claimed: number; reported: number; failed: number; reportedIds: string[] };
 
@@ -442,9 +439,9 @@ export async function reportPendingOverage(
   const now = options.now ?? new Date();
   const timeoutMs = options.timeoutMs ?? 10_000;
   const claims = await claimUnreportedOverage({
-    limit: options.limit ?? overageReporting.batchSize,
+    limit: options.limit ?? OVERAGE_REPORTING.batchSize,
     now,
-    leaseMs: Math.max(overageReporting.leaseMs, timeoutMs * 2),
+    leaseMs: Math.max(OVERAGE_REPORTING.leaseMs, timeoutMs * 2),
     emailId: options.emailId,
   });
   const report: OverageReport = { claimed: claims.length, reported: 0, failed: 0, reportedIds: [] };
@@ -459,7 +456,7 @@ export async function reportPendingOverage(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(overageReporting.concurrency, claims.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(OVERAGE_REPORTING.concurrency, claims.length) }, worker));
   return report;
 }
 
@@ -482,7 +479,7 @@ async function reportOne(settings: StripeSettings, claim: OverageClaim, now: Dat
       await markOverageReported(claim.id, NAME);
       return true;
     }
-    const delay = Math.min(overageReporting.retryBaseMs * 2 ** Math.max(0, claim.attempts - 1), overageReporting.retryMaxMs);
+    const delay = Math.min(OVERAGE_REPORTING.retryBaseMs * 2 ** Math.max(0, claim.attempts - 1), OVERAGE_REPORTING.retryMaxMs);
     await markOverageReportFailed(claim.id, describe(error), new Date(now.getTime() + delay));
     log("warn", "stripe: overage meter event not acknowledged; will retry", { ledgerId: claim.id, attempt: claim.attempts, error: describe(error) });
     return false;
@@ -499,21 +496,18 @@ function isDuplicateIdentifier(error: unknown): boolean {
   );
 }
 
-let lastBackgroundRun = 0;
+/** Each send past the limit also flushes the backlog in the background, at most every 30 s per process. */
+const flushOverageBacklog = throttledInBackground("stripe: background overage reporting", 30_000, () => reportPendingOverage());
 
 /** After an overage send: report this email now (bounded wait), and flush any backlog in the background. */
 export async function reportOverageNow(emailId: string): Promise<boolean> {
   let reported = false;
   try {
-    const report = await reportPendingOverage({ emailId, limit: 1, timeoutMs: overageReporting.syncTimeoutMs });
+    const report = await reportPendingOverage({ emailId, limit: 1, timeoutMs: OVERAGE_REPORTING.syncTimeoutMs });
     // Not claimed here: another reporter may hold it, or have reported it already.
     reported = report.reported > 0 || (await isOverageReported(emailId));
   } finally {
-    const now = Date.now();
-    if (now - lastBackgroundRun >= overageReporting.backgroundIntervalMs) {
-      lastBackgroundRun = now;
-      runInBackground("stripe: background overage reporting", () => reportPendingOverage());
-    }
+    flushOverageBacklog();
   }
   return reported;
 }
@@ -532,7 +526,7 @@ export async function runBillingMaintenance(options: { now?: Date; budgetMs?: nu
     const batch = await reportPendingOverage({ now: options.now });
     reported += batch.reported;
     failed += batch.failed;
-    if (batch.claimed < overageReporting.batchSize || Date.now() - started > budget) break;
+    if (batch.claimed < OVERAGE_REPORTING.batchSize || Date.now() - started > budget) break;
   }
   const downgraded = await applyLapsedSubscriptions(options.now);
   return { reported, failed, downgraded: downgraded.length };

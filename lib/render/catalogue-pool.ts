@@ -14,9 +14,8 @@
  * crashed one fails). The jobs held (waiting or running) are bounded as the sandbox's are (./queue-admission.ts): past
  * MAX_CATALOGUE_QUEUE_PER_ACCOUNT of one account, or past MAX_CATALOGUE_QUEUE in all for an account holding its fair
  * share, a render is refused at once with the 503 SANDBOX_BUSY. A job whose request is aborted while it waits is dropped.
- *
- * Not guarded with "server-only" so that Vitest can load it; never import it from client components.
  */
+import "server-only";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";

@@ -4,9 +4,10 @@ import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { resetConfig } from "@/lib/config";
+import StandInStripe, { standInAddress } from "./stripe-sdk";
 
 // A local stand-in for Stripe's API (node:http on 127.0.0.1) that the real `stripe` SDK talks to through its
-// host/port/protocol settings (STRIPE_API_BASE). It records every request exactly as sent, answers like Stripe for
+// host/port/protocol settings (set by ./stripe-sdk.ts, which the test file puts in place of the package). It records every request exactly as sent, answers like Stripe for
 // the endpoints Letterpress uses, replays responses per Idempotency-Key like Stripe does, and counts meter events once
 // per identifier. Tests can make it fail.
 
@@ -42,14 +43,14 @@ export class StripeStandIn {
   private counter = 0;
   /** Object ids are unique across tests and files sharing the database, like Stripe's: see id(). */
   private prefix = randomBytes(4).toString("hex");
-  url = "";
+  port = 0;
 
   /** The id of the n-th object the stand-in created since the last reset, e.g. id("cs", 2). */
   id(kind: string, n: number): string {
     return `${kind}_test_${this.prefix}_${n}`;
   }
 
-  async start(): Promise<string> {
+  async start(): Promise<void> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -70,8 +71,7 @@ export class StripeStandIn {
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
+    this.port = (this.server.address() as AddressInfo).port;
   }
 
   async stop(): Promise<void> {
@@ -166,16 +166,20 @@ function pick(form: Record<string, string>, prefix: string): Record<string, stri
   return out;
 }
 
-/** Starts a stand-in for the file and points the app at it with Stripe configured, for every test in the file. */
+/**
+ * Starts a stand-in for the file and points the app at it with Stripe configured, for every test in the file. The
+ * file must also replace the SDK: `vi.mock("stripe", () => import("./support/stripe-sdk"))`.
+ */
 export function useStripeStandIn(): StripeStandIn {
   const standIn = new StripeStandIn();
   const saved: Record<string, string | undefined> = {};
   beforeAll(async () => {
+    if (Stripe !== StandInStripe) throw new Error('The Stripe SDK would call api.stripe.com: vi.mock("stripe", () => import("./support/stripe-sdk")) in the test file');
     await standIn.start();
+    standInAddress.port = standIn.port;
   });
   beforeEach(() => {
-    const env = { ...STRIPE_TEST_ENV, STRIPE_API_BASE: standIn.url };
-    for (const [name, value] of Object.entries(env)) {
+    for (const [name, value] of Object.entries(STRIPE_TEST_ENV)) {
       saved[name] = process.env[name];
       process.env[name] = value;
     }
@@ -190,6 +194,7 @@ export function useStripeStandIn(): StripeStandIn {
     resetConfig();
   });
   afterAll(async () => {
+    standInAddress.port = 0;
     await standIn.stop();
   });
   return standIn;

@@ -10,9 +10,8 @@
  * of one account, or past MAX_COMPILE_QUEUE in all for an account holding its fair share, a job is refused at once with
  * the 503 SANDBOX_BUSY, since each waiting job holds its source in memory. A job whose request is aborted while it waits
  * is dropped.
- *
- * Not guarded with "server-only" so that Vitest and the admin CLI can load it; never import it from client components.
  */
+import "server-only";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { COMPILE_DEADLINE_MS, MAX_COMPILE_QUEUE, MAX_COMPILE_QUEUE_PER_ACCOUNT } from "../../limits";

@@ -27,10 +27,8 @@
  * If the worker is terminated (watchdog) or crashes, the render it was running
  * fails, the worker is restarted and the renders queued behind it are sent to
  * the new one; warm contexts are rebuilt lazily.
- *
- * Not guarded with "server-only" so that Vitest can load it; never import it
- * from client components.
  */
+import "server-only";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { MAX_SANDBOX_QUEUE, MAX_SANDBOX_QUEUE_PER_ACCOUNT } from "@/lib/limits";

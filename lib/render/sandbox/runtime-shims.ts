@@ -173,10 +173,6 @@ export function runMacrotask(): boolean {
   return true;
 }
 
-export function pendingMacrotasks(): number {
-  return macrotasks.length;
-}
-
 export function clearMacrotasks(): void {
   macrotasks.length = 0;
 }
