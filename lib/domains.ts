@@ -4,8 +4,8 @@ import { Resend } from "resend";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain, DomainError, DomainTakenError, isVerifiedForSending, type SendingDomain } from "@/lib/db/domains";
+import { isUuid } from "@/lib/db/literals";
 import { RESEND_TIMEOUT_MS } from "@/lib/mail/resend";
-import { isUuid } from "@/lib/schemas/common";
 
 // Sending domains as a service: what the CLI and the dashboard call to add and verify a domain.
 //

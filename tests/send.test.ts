@@ -165,7 +165,7 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     expect(await counter(user, "api_calls")).toBe(1);
   });
 
-  it("keeps text that looks like SQL quoting byte for byte, even text ending in a start of a dollar-quoting tag", async () => {
+  it("keeps text that looks like SQL quoting byte for byte, even text ending in a start of the quoting tag (the record goes out as one query with inlined literals)", async () => {
     const user = await sender();
     const tricky = "It's $$ $lp$ $lp_0123456789abcdef$ $tag$ \\' \\\\ ''); drop table sent_emails; -- ü 😀";
     const endsInTagStart = "A subject that ends in $lp";

@@ -7,7 +7,7 @@ import { ApiError, errors, zodDetails } from "@/lib/api/errors";
 import { readSession, type SessionIdentity } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_VALUES } from "@/lib/limits";
-import { authenticateAndMeter, type Credential, type MeteredCaller, type Preload, type Preloaded } from "@/lib/db/metering";
+import { authenticateAndMeter, type Credential, type MeteredCaller, type Preload } from "@/lib/db/metering";
 import { billingPeriod } from "@/lib/plans";
 
 export type Caller = MeteredCaller & {
@@ -16,28 +16,28 @@ export type Caller = MeteredCaller & {
   refreshedCookies: SessionIdentity["refreshedCookies"];
 };
 
-export type HandlerContext<Q, B, P extends Preload | undefined = undefined> = {
+export type HandlerContext<Q, B, P = undefined> = {
   request: NextRequest;
   caller: Caller;
   params: Record<string, string>;
   query: Q;
   body: B;
-  /** What `preload` named, read in the authentication statement; undefined when it named nothing. */
-  preloaded: Preloaded<P>;
+  /** What `preload` read, in the same round trip as authentication. */
+  preloaded: P;
   requestId: string;
 };
 
-type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, P extends Preload | undefined> = {
+type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, P> = {
   /** Counts against the monthly API quota (and may answer 429). */
   metered: boolean;
   query?: Q;
   /** Schema of the JSON body; a missing or empty body parses as `{}`. */
   body?: B;
   /**
-   * Names the route's first read (see `Preload`) from the parsed query and path (and the raw body, with
-   * `preloadReadsBody`), or nothing (undefined); the authentication statement makes it, saving the route a statement.
+   * Built from the parsed query and path (and the raw body, with `preloadReadsBody`); saves the route the round trip
+   * of its first read.
    */
-  preload?: (input: { query: Infer<Q>; params: Record<string, string>; body: unknown }) => P;
+  preload?: (input: { query: Infer<Q>; params: Record<string, string>; body: unknown }) => Preload<P>;
   /**
    * The preload needs the body: a body of declared length up to 64 KB is then read, as parsed JSON not yet validated,
    * between checking the credential's form and authenticating it. Otherwise the preload gets `body: undefined`.
@@ -51,15 +51,11 @@ type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
 /**
  * Composes every /api/v1 route: request id → credentials → (a small body, for a preload that reads it) → account and
- * metering (one SQL statement, which also makes the route's `preload` read) → zod-parsed input → handler → one
+ * metering (one SQL round trip, which also carries the route's `preload` read) → zod-parsed input → handler → one
  * error mapper. Rate-limit and request-id headers are attached here, to every response, so no handler can forget
  * them. Handlers return a JSON body (status 200) or a Response, and fail only by throwing.
  */
-export function withApiAuth<
-  Q extends z.ZodType | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  P extends Preload | undefined = undefined,
->(
+export function withApiAuth<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P = undefined>(
   options: Options<Q, B, P>,
   handler: (ctx: HandlerContext<Infer<Q>, Infer<B>, P>) => Promise<Record<string, unknown> | Response>,
 ) {
@@ -81,8 +77,7 @@ export function withApiAuth<
         options.preload && !("error" in query)
           ? options.preload({ query: query.value as Infer<Q>, params, body: earlyBody && "value" in earlyBody ? earlyBody.value : undefined })
           : undefined;
-      const { preloaded, ...authenticated } = await authenticate(credential, refreshedCookies, options.metered, start, preload);
-      caller = authenticated;
+      caller = await authenticate(credential, refreshedCookies, options.metered, start, preload?.sql);
       if (caller.metered && !caller.allowed) throw rateLimitExceeded(caller, reset);
       if ("error" in query) throw query.error;
       const json = earlyBody ? valueOrThrow(earlyBody) : options.body ? await readJsonBody(request) : undefined;
@@ -93,8 +88,7 @@ export function withApiAuth<
         params,
         query: query.value as Infer<Q>,
         body: body as Infer<B>,
-        // The named read is made for every allowed call, and only allowed calls reach the handler.
-        preloaded: preloaded as Preloaded<P>,
+        preloaded: (preload ? preload.parse(caller.preloaded) : undefined) as P,
         requestId,
       });
       response = result instanceof Response ? result : NextResponse.json(result);
@@ -163,13 +157,13 @@ function hasSmallBody(request: NextRequest): boolean {
   return declared !== null && /^\d{1,6}$/.test(declared) && Number(declared) <= EARLY_BODY_MAX_BYTES;
 }
 
-async function authenticate<P extends Preload | undefined>(
+async function authenticate(
   credential: Credential,
   refreshedCookies: Caller["refreshedCookies"],
   metered: boolean,
   periodStart: Date,
-  preload: P | undefined,
-): Promise<Caller & { preloaded: Preloaded<P> | undefined }> {
+  preload?: string,
+): Promise<Caller> {
   const caller = await authenticateAndMeter(credential, metered, periodStart, preload);
   if (!caller) throw errors.unauthorized();
   return { ...caller, via: credential.kind, refreshedCookies };

@@ -2,10 +2,10 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { dispatchDueScheduledEmails, type EmailStatus, type OutboxMessage } from "@/lib/db/emails";
+import { isUuid } from "@/lib/db/literals";
 import { authenticateAndMeter } from "@/lib/db/metering";
 import { describeEmailUsage, getEmailsSent, listDailyUsage, type DailyUsage } from "@/lib/db/usage";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
-import { isUuid } from "@/lib/schemas/common";
 
 // Read models for dashboard pages that the API has no endpoint for. Everything the API does serve (library, usage,
 // render, send, source) goes through the same lib/ functions the API handlers use.

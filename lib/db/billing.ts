@@ -1,9 +1,9 @@
 import "server-only";
 import { getDb, type Tx } from "@/lib/db/client";
 import { assertPurchaseAllowed, LibraryError } from "@/lib/db/library";
+import { isUuid } from "@/lib/db/literals";
 import { findCatalogueTemplate } from "@/lib/db/templates";
 import { PLANS, type PlanName } from "@/lib/plans";
-import { isUuid } from "@/lib/schemas/common";
 
 // The database side of payments through a hosted processor (Stripe): customers, pending purchases and their
 // checkouts, subscriptions and the plan they grant, the webhook event log, and the overage ledger's reporting state.

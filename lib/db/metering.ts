@@ -1,20 +1,16 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
-import {
-  sendContextFromJson,
-  templateForAccountFromJson,
-  type LibraryPage,
-  type SendContext,
-  type TemplateForAccount,
-} from "@/lib/db/templates";
+import { digestLiteral, isUuid, jsonLiteral, keywordLiteral, timestampLiteral, uuidLiteral } from "@/lib/db/literals";
 import { API_CALL_LIMITS, type PlanName } from "@/lib/plans";
-import { isUuid } from "@/lib/schemas/common";
 
 /**
  * A session credential's sessionId is a local session's row, which must still exist; null when the session was
  * verified already (a Supabase JWT, or a dashboard page that loaded the signed-in account).
  */
 export type Credential = { kind: "api_key"; keyHash: string } | { kind: "session"; accountId: string; sessionId: string | null };
+
+/** A route's first read, run in the authentication statement: SQL over `caller.account_id` and its result's type. */
+export type Preload<P> = { sql: string; parse: (value: unknown) => P };
 
 export type MeteredCaller = {
   accountId: string;
@@ -28,81 +24,41 @@ export type MeteredCaller = {
   used: number;
   /** Monthly API call limit; null is unlimited. */
   quota: number | null;
+  /** The value of the `preload` SQL, when given and the call was allowed; else null. */
+  preloaded: unknown;
 };
 
 /**
- * A route's first read, named so that the authentication statement makes it too (for an allowed call) and the route
- * saves a statement: a page of the caller's library, a template with whether it is in the caller's library, or what
- * POST /send reads before rendering. Ids must be uuids.
+ * Resolves the credential and, for a metered endpoint, counts the call — one database round trip (a simple-protocol
+ * query, see lib/db/literals.ts), decided atomically by `authenticate_and_meter` so concurrent requests never exceed
+ * the quota.
+ *
+ * `preload` is a SQL expression over `caller.account_id` (built only from checked literals) that the route would
+ * otherwise run as its own query right after: it runs in the same statement, only for an allowed call, and saves
+ * the route a round trip.
  */
-export type Preload =
-  | { kind: "library"; limit: number; offset: number }
-  | { kind: "template"; templateId: string }
-  | { kind: "send_context"; templateId: string };
-
-/** What each preload reads; nothing (undefined) for no preload. */
-export type Preloaded<P> = P extends { kind: "library" }
-  ? LibraryPage
-  : P extends { kind: "template" }
-    ? TemplateForAccount | null
-    : P extends { kind: "send_context" }
-      ? SendContext & { templateId: string }
-      : undefined;
-
-type CallerRow = {
-  account_id: string;
-  email: string;
-  plan: PlanName;
-  metered: boolean;
-  allowed: boolean;
-  used: number;
-  quota: number | null;
-  context: unknown;
-};
-
-/**
- * Resolves the credential and, for a metered endpoint, counts the call, decided atomically by `authenticate_and_meter`
- * so concurrent requests never exceed the quota; with a preload, an allowed call's first read comes back in the same
- * statement (the SQL functions `authenticate_and_read_*`). Null for an unknown credential.
- */
-export async function authenticateAndMeter<P extends Preload | undefined = undefined>(
+export async function authenticateAndMeter(
   credential: Credential,
   metered: boolean,
   periodStart: Date,
-  preload?: P,
-): Promise<(MeteredCaller & { preloaded: Preloaded<P> | undefined }) | null> {
+  preload?: string,
+): Promise<MeteredCaller | null> {
   if (credential.kind === "session" && (!isUuid(credential.accountId) || (credential.sessionId !== null && !isUuid(credential.sessionId)))) {
     return null;
   }
-  const db = getDb();
-  const auth = db`
-    ${credential.kind === "api_key" ? credential.keyHash : null}::text,
-    ${credential.kind === "session" ? credential.accountId : null}::uuid,
-    ${metered ? "api_calls" : null}::text,
-    ${periodStart}::timestamptz,
-    ${db.json(API_CALL_LIMITS)}::jsonb,
-    ${credential.kind === "session" ? credential.sessionId : null}::uuid`;
-  const read = preload as Preload | undefined;
-  const [row] = await (read === undefined
-    ? db<CallerRow[]>`select *, null as context from authenticate_and_meter(${auth})`
-    : read.kind === "library"
-      ? db<CallerRow[]>`select * from authenticate_and_read_library(${auth}, ${read.limit}::int, ${read.offset}::int)`
-      : read.kind === "template"
-        ? db<CallerRow[]>`select * from authenticate_and_read_template(${auth}, ${read.templateId}::uuid)`
-        : db<CallerRow[]>`select * from authenticate_and_read_send_context(${auth}, ${read.templateId}::uuid)`);
-  if (!row) return null;
-  const { account_id: accountId, context, ...caller } = row;
-  const preloaded = read !== undefined && caller.allowed ? parsePreloaded(read, context) : undefined;
-  return { accountId, ...caller, preloaded: preloaded as Preloaded<P> | undefined };
-}
-
-function parsePreloaded(preload: Preload, json: unknown): Preloaded<Preload> {
-  switch (preload.kind) {
-    case "library":
-      return json as LibraryPage;
-    case "template":
-      return templateForAccountFromJson(json);
-    case "send_context":
-      return { templateId: preload.templateId, ...sendContextFromJson(json) };
-  }
+  // A CTE calling a volatile function is materialised: authenticate_and_meter runs once, before the preload reads.
+  const [caller] = await getDb().unsafe<MeteredCaller[]>(`with caller as (
+      select * from authenticate_and_meter(
+        ${digestLiteral(credential.kind === "api_key" ? credential.keyHash : null)},
+        ${uuidLiteral(credential.kind === "session" ? credential.accountId : null)},
+        ${keywordLiteral(metered ? "api_calls" : null, ["api_calls"])},
+        ${timestampLiteral(periodStart)},
+        ${jsonLiteral(API_CALL_LIMITS)},
+        ${uuidLiteral(credential.kind === "session" ? credential.sessionId : null)}
+      )
+    )
+    select caller.account_id as "accountId", caller.email, caller.plan, caller.metered, caller.allowed, caller.used,
+           caller.quota, ${preload ? `case when caller.allowed then (${preload}) end` : "null::json"} as preloaded
+    from caller`);
+  return caller ?? null;
 }

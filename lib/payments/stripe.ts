@@ -28,9 +28,9 @@ import {
 } from "@/lib/db/billing";
 import type { Tx } from "@/lib/db/client";
 import { addLibraryEntry } from "@/lib/db/library";
+import { isUuid } from "@/lib/db/literals";
 import type { PlanName } from "@/lib/plans";
 import { PaymentProcessorError, type PaymentProcessor } from "@/lib/payments/types";
-import { isUuid } from "@/lib/schemas/common";
 
 // Stripe behind the PaymentProcessor interface. Purchases and plan changes go through hosted Checkout; their effects
 // (a template in the library, a plan) happen only when the signed webhook says the payment went through

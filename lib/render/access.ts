@@ -1,11 +1,18 @@
 import "server-only";
 import { errors } from "@/lib/api/errors";
+import { isUuid } from "@/lib/db/literals";
 import type { Preload } from "@/lib/db/metering";
-import { findTemplateForAccount, type TemplateForAccount, type TemplateRecord } from "@/lib/db/templates";
-import { isUuid, uuidSchema } from "@/lib/schemas/common";
+import {
+  findTemplateForAccount,
+  templateForAccountFromJson,
+  templateForAccountJsonSql,
+  type TemplateForAccount,
+  type TemplateRecord,
+} from "@/lib/db/templates";
+import { uuidSchema } from "@/lib/schemas/common";
 
 // Public free catalogue templates render for everyone, so their rows need no per-account lookup: keep them in
-// process for a minute (a reseed shows up within that time) and save the hot path a database read.
+// process for a minute (a reseed shows up within that time) and save the hot path a database round trip.
 const CATALOGUE_TTL_MS = 60_000;
 const freeCatalogue = new Map<string, { template: TemplateRecord; expiresAt: number }>();
 
@@ -40,9 +47,9 @@ export async function getRenderableTemplateOrThrow(
  * The lookup `getRenderableTemplateOrThrow` makes, as a preload for the authentication statement; nothing to read
  * (undefined) when the template is a cached free catalogue template or the id is not a uuid.
  */
-export function renderableTemplatePreload(templateId: string): Extract<Preload, { kind: "template" }> | undefined {
-  if (!isUuid(templateId) || cachedFreeCatalogueTemplate(templateId)) return undefined;
-  return { kind: "template", templateId };
+export function renderableTemplatePreload(templateId: string): Preload<TemplateForAccount | null | undefined> {
+  if (!isUuid(templateId) || cachedFreeCatalogueTemplate(templateId)) return { sql: "null::jsonb", parse: () => undefined };
+  return { sql: templateForAccountJsonSql("caller.account_id", templateId), parse: templateForAccountFromJson };
 }
 
 function cachedFreeCatalogueTemplate(templateId: string): TemplateRecord | null {

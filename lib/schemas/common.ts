@@ -3,13 +3,6 @@ import { MAX_VARIABLES_BYTES } from "@/lib/limits";
 
 export const uuidSchema = z.uuid();
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Any uuid PostgreSQL accepts (of any version, unlike `uuidSchema`): safe to pass where the database expects one. */
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID.test(value);
-}
-
 export const errorBodySchema = z
   .object({
     error: z.string(),

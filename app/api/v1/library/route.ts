@@ -1,4 +1,5 @@
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
+import { libraryPageJsonSql, type LibraryPage } from "@/lib/db/templates";
 import { paginationQuerySchema } from "@/lib/schemas/common";
 
 // GET /api/v1/library – list the caller's templates, newest addition first
@@ -6,7 +7,10 @@ export const GET = withApiAuth(
   {
     metered: true,
     query: paginationQuerySchema,
-    preload: ({ query }) => ({ kind: "library", limit: query.limit, offset: query.offset }),
+    preload: ({ query }) => ({
+      sql: libraryPageJsonSql("caller.account_id", query.limit, query.offset),
+      parse: (page) => page as LibraryPage,
+    }),
   },
   async ({ query, preloaded: { templates, total } }) => {
     return { success: true, templates, pagination: { limit: query.limit, offset: query.offset, total } };
