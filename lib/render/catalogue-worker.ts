@@ -97,7 +97,7 @@ function renderWatched(request: CatalogueRenderRequest): Promise<CatalogueRender
  * next render starts. It costs a few microseconds, and one at a time costs no throughput: catalogue templates render
  * synchronously, so two renders on this thread never overlapped anyway.
  */
-let previous: Promise<void> = Promise.resolve();
+let previous: Promise<void> = warmUp();
 
 port.on("message", (request: CatalogueRenderRequest) => {
   const rendered = previous.then(nextTurn).then(() => renderWatched(request));
@@ -108,6 +108,16 @@ port.on("message", (request: CatalogueRenderRequest) => {
   );
   void rendered.then((reply) => port.postMessage(reply, "json" in reply ? [reply.json.buffer] : []));
 });
+
+/**
+ * A fresh thread's first render also compiles React's code paths, which on a busy machine can take longer than a
+ * render's deadline; so the thread renders one template before it takes any job (jobs wait for it, within the pool's
+ * start-up allowance).
+ */
+async function warmUp(): Promise<void> {
+  const entry = getCatalogueEntry("welcome");
+  if (entry) await renderDocument(createElement(entry.component, entry.variables.parse({}))).catch(() => undefined);
+}
 
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
