@@ -50,9 +50,12 @@ export const MAX_SANDBOX_QUEUE_PER_ACCOUNT = 32;
 /** Compiles and parses of users' template source: each job waiting holds its source, up to MAX_TEMPLATE_SOURCE_CHARS. */
 export const MAX_COMPILE_QUEUE = 32;
 export const MAX_COMPILE_QUEUE_PER_ACCOUNT = 8;
-/** Renders of catalogue templates: each job waiting holds its variables, up to MAX_VARIABLES_BYTES. */
-export const MAX_CATALOGUE_QUEUE = 128;
-export const MAX_CATALOGUE_QUEUE_PER_ACCOUNT = 32;
+/**
+ * Renders of catalogue templates: each takes a fraction of a millisecond and holds variables its template bounds, so
+ * an account sending in bursts (a backend with many workers) may hold many before it is turned away.
+ */
+export const MAX_CATALOGUE_QUEUE = 512;
+export const MAX_CATALOGUE_QUEUE_PER_ACCOUNT = 128;
 export const QUEUE_CEILING_FACTOR = 2;
 
 /**

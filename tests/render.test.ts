@@ -7,6 +7,7 @@ import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { ApiError } from "@/lib/api/errors";
 import { catalogue, getCatalogueEntry } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
+import { MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT } from "@/lib/limits";
 import { CatalogueRenderError, renderCatalogueJsonOffThread, renderCatalogueOffThread, stopCatalogueWorkers } from "@/lib/render/catalogue-pool";
 import { renderEmailDocument } from "@/lib/render/native";
 import { toPlainText as toPlainTextOnce } from "@/lib/render/plain-text";
@@ -151,17 +152,20 @@ describe("catalogue rendering", () => {
         (error: unknown) => (error instanceof ApiError ? { status: error.status, headers: error.headers, body: error.body } : { failed: String(error) }),
       );
     const attempts = (owner: string, count: number) => Array.from({ length: count }, () => attempt(owner));
+    const [perAccount, inAll] = [MAX_CATALOGUE_QUEUE_PER_ACCOUNT, MAX_CATALOGUE_QUEUE];
+    expect(inAll).toBe(4 * perAccount); // four accounts at their cap fill the queue
+    const share = Math.floor(inAll / 5);
     // Queued all at once, before any is done. One more than an account may queue: the last is refused.
-    const hogA = attempts("hog-a", 33);
-    const [hogB, hogC] = [attempts("hog-b", 32), attempts("hog-c", 31)];
+    const hogA = attempts("hog-a", perAccount + 1);
+    const [hogB, hogC] = [attempts("hog-b", perAccount), attempts("hog-c", perAccount - 1)];
     const abandoned = new AbortController();
     const hogCsLast = attempt("hog-c", abandoned.signal);
-    const hogD = attempts("hog-d", 32);
-    // 128 in all; an abandoned render leaves the line, and its place goes to the next.
+    const hogD = attempts("hog-d", perAccount);
+    // Full; an abandoned render leaves the line, and its place goes to the next.
     abandoned.abort(new Error("The client went away"));
     const hogCsNext = attempt("hog-c");
-    // 128 in all again, held by four accounts: a fifth gets in up to its share (128 ÷ 5), no further.
-    const newcomer = attempts("newcomer", 26);
+    // Full again, held by four accounts: a fifth gets in up to its share (the cap ÷ 5), no further.
+    const newcomer = attempts("newcomer", share + 1);
     const full = busy("The render workers are busy with other renders; try again in a moment.");
     expect({
       hogA: await Promise.all(hogA),
@@ -170,11 +174,11 @@ describe("catalogue rendering", () => {
       hogD: await Promise.all(hogD),
       newcomer: await Promise.all(newcomer),
     }).toEqual({
-      hogA: [...Array.from({ length: 32 }, () => expected), busy("This account already has 32 renders waiting; try again in a moment.")],
-      hogB: Array.from({ length: 32 }, () => expected),
-      hogC: [...Array.from({ length: 31 }, () => expected), { failed: "Error: The client went away" }, expected],
-      hogD: Array.from({ length: 32 }, () => expected),
-      newcomer: [...Array.from({ length: 25 }, () => expected), full],
+      hogA: [...Array.from({ length: perAccount }, () => expected), busy(`This account already has ${perAccount} renders waiting; try again in a moment.`)],
+      hogB: Array.from({ length: perAccount }, () => expected),
+      hogC: [...Array.from({ length: perAccount - 1 }, () => expected), { failed: "Error: The client went away" }, expected],
+      hogD: Array.from({ length: perAccount }, () => expected),
+      newcomer: [...Array.from({ length: share }, () => expected), full],
     });
   });
 
