@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { hashApiKey, isWellFormedApiKey } from "@/lib/api-keys";
+import { readBodyText } from "@/lib/api/body";
 import { ApiError, errors, zodDetails } from "@/lib/api/errors";
 import { readSession, type SessionIdentity } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
@@ -221,9 +222,7 @@ function parseQuery<S extends z.ZodType>(request: NextRequest, schema: S): z.out
 }
 
 async function readJsonBody(request: NextRequest, limit = MAX_BODY_BYTES): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw errors.payloadTooLarge();
-  const text = await readTextWithin(request, limit);
+  const text = await readBodyText(request, limit);
   if (text.trim() === "") return {};
   let json: unknown;
   try {
@@ -276,25 +275,6 @@ function findJsonProblem(body: unknown): JsonProblem | null {
     value = frame.keys ? (frame.container as Record<string, unknown>)[frame.keys[frame.next]] : (frame.container as unknown[])[frame.next];
     frame.next++;
   }
-}
-
-// Content-Length can be absent (chunked uploads), so the limit is also enforced while reading.
-async function readTextWithin(request: NextRequest, limit: number): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw errors.payloadTooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 function parseBody<S extends z.ZodType>(json: unknown, schema: S): z.output<S> {

@@ -1,6 +1,7 @@
 import "server-only";
 import type postgres from "postgres";
 import { getDb } from "@/lib/db/client";
+import type { OutgoingEmail } from "@/lib/mail/types";
 import {
   booleanLiteral,
   integerLiteral,
@@ -163,22 +164,7 @@ export async function dispatchDueScheduledEmails(options: { accountId?: string; 
 // idempotency key or gives them up: marked failed, count given back (fail_counted_email), all in SQL.
 
 /** A pending message to hand over again, as recorded. */
-export type OrphanedEmail = {
-  id: string;
-  providerIdempotencyKey: string | null;
-  from: string;
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  replyTo: string[];
-  subject: string;
-  html: string;
-  text: string | null;
-  headers: Record<string, string>;
-  attachments: { filename: string; content?: string; content_type?: string; path?: string }[];
-  tags: { name: string; value: string }[];
-  scheduledAt: Date | null;
-};
+export type OrphanedEmail = OutgoingEmail & { providerIdempotencyKey: string | null };
 
 export type OrphanRules = {
   now: Date;

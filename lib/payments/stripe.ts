@@ -1,7 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
-import { errors } from "@/lib/api/errors";
 import { throttledInBackground } from "@/lib/background";
 import { getConfig, type StripeSettings } from "@/lib/config";
 import { setAccountPlan } from "@/lib/db/accounts";
@@ -28,6 +27,7 @@ import {
 } from "@/lib/db/billing";
 import type { Tx } from "@/lib/db/client";
 import { addLibraryEntry } from "@/lib/db/library";
+import { readBodyText } from "@/lib/api/body";
 import { isUuid } from "@/lib/db/literals";
 import type { PlanName } from "@/lib/plans";
 import { PaymentProcessorError, type PaymentProcessor } from "@/lib/payments/types";
@@ -259,24 +259,9 @@ export class WebhookSignatureError extends Error {
  */
 export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
 
-/** The body as text, refused (413) past `limit` bytes: by its Content-Length at once, and while reading a chunked one. */
-export async function readWebhookBody(request: Request, limit = MAX_WEBHOOK_BODY_BYTES): Promise<string> {
-  if (Number(request.headers.get("content-length") ?? 0) > limit) throw errors.payloadTooLarge();
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw errors.payloadTooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+/** The event's raw body, refused (413) past MAX_WEBHOOK_BODY_BYTES before any of it is buffered. */
+export function readWebhookBody(request: Request): Promise<string> {
+  return readBodyText(request, MAX_WEBHOOK_BODY_BYTES);
 }
 
 /** Verifies the `Stripe-Signature` header on the raw body (throws WebhookSignatureError) and parses the event. */
