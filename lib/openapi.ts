@@ -1,32 +1,138 @@
 import { z } from "zod";
+import * as library from "@/app/api/v1/library/route";
+import * as send from "@/app/api/v1/send/route";
+import * as render from "@/app/api/v1/templates/[id]/render/route";
+import * as source from "@/app/api/v1/templates/[id]/source/route";
+import * as usage from "@/app/api/v1/usage/route";
+import { retryAfterHeader, type DeclaredOperation, type ResponseDoc } from "@/lib/api/operation";
 import { limitsTable } from "@/lib/limits";
+import { errorBodySchema, planSchema, rateLimitBodySchema } from "@/lib/schemas/common";
 import "@/lib/schemas/library";
 import "@/lib/schemas/send";
 import "@/lib/schemas/templates";
 import "@/lib/schemas/usage";
 
-// Generated from the zod schemas the routes parse and answer with (every schema with a `.meta({ id })` becomes a
-// component), so the document cannot drift from the code.
+// Generated from the routes themselves: each declares its operation in withApiAuth's `openapi` option, next to the
+// zod schemas it parses and answers with (every schema with a `.meta({ id })` becomes a component), so the document
+// cannot drift from the code.
 
-const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
-const json = (id: string, description: string) => ({ description, content: { "application/json": { schema: ref(id) } } });
+/** The documented routes by their path under /api/v1; each method handler carries its declared operation. */
+const ROUTES: Record<string, Record<string, unknown>> = {
+  "/library": library,
+  "/templates/{id}/render": render,
+  "/templates/{id}/source": source,
+  "/send": send,
+  "/usage": usage,
+};
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
-const rateLimitHeaders = {
-  "X-RateLimit-Limit": { description: "Monthly API call limit (absent on unlimited plans)", schema: { type: "integer" } },
-  "X-RateLimit-Remaining": { description: "Calls left this month (absent on unlimited plans)", schema: { type: "integer" } },
-  "X-RateLimit-Reset": { description: "First instant of the next UTC month", schema: { type: "string", format: "date-time" } },
-  "X-RateLimit-Plan": { description: "The caller's plan", schema: { type: "string", enum: ["free", "monthly", "annual"] } },
+const COMPONENTS = "#/components/schemas/";
+
+/**
+ * A schema with an id is a $ref to its component; any other is inlined, its schemas with an id as refs to their
+ * components (`components` holds them all, since every schema with an id is one).
+ */
+function jsonSchema(schema: z.ZodType, components: Record<string, unknown>, io: "input" | "output" = "output"): JsonSchema {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (id) return { $ref: `${COMPONENTS}${id}` };
+  const { $schema: _schema, $defs: defs = {}, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
+  const stray = Object.keys(defs).find((name) => !(name in components));
+  if (stray) throw new Error(`The OpenAPI document would need a definition that is not a component: ${stray}`);
+  return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', `"${COMPONENTS}`));
+}
+
+type JsonSchema = Record<string, unknown>;
+
+/** A parameter's description is the parameter's, not its schema's. */
+function parameter(name: string, location: "path" | "query" | "header", schema: JsonSchema, required: boolean) {
+  const { description, ...rest } = schema;
+  return { name, in: location, ...(required && { required }), ...(typeof description === "string" && { description }), schema: rest };
+}
+
+type DocumentHeader = { description?: string; schema: JsonSchema };
+
+/** Set by withApiAuth on every response of a metered route; stated on its 200 and 429. */
+function rateLimitHeaders(components: Record<string, unknown>): Record<string, DocumentHeader> {
+  return {
+    "X-RateLimit-Limit": { description: "Monthly API call limit (absent on unlimited plans)", schema: { type: "integer" } },
+    "X-RateLimit-Remaining": { description: "Calls left this month (absent on unlimited plans)", schema: { type: "integer" } },
+    "X-RateLimit-Reset": { description: "First instant of the next UTC month", schema: { type: "string", format: "date-time" } },
+    "X-RateLimit-Plan": { description: "The caller's plan", schema: jsonSchema(planSchema, components) },
+  };
+}
+
+/** What withApiAuth answers itself, whatever the route. */
+const WRAPPER_RESPONSES: Record<number, ResponseDoc> = {
+  401: { description: "Missing, malformed, unknown or revoked credentials", schema: errorBodySchema },
+  500: { description: "Internal error; details are logged under the X-Request-Id", schema: errorBodySchema },
+};
+const QUOTA_EXCEEDED: ResponseDoc = {
+  description: "Monthly API quota exhausted",
+  schema: rateLimitBodySchema,
+  headers: { "Retry-After": retryAfterHeader },
 };
 
-const common = {
-  "401": json("Error", "Missing, malformed, unknown or revoked credentials"),
-  "500": json("Error", "Internal error; details are logged under the X-Request-Id"),
-};
-const metered = {
-  "429": { ...json("RateLimitExceeded", "Monthly API quota exhausted"), headers: { ...rateLimitHeaders, "Retry-After": { schema: { type: "integer" } } } },
-};
-const sandboxBusy = { "503": { ...json("Error", "A render or compile queue is full (SANDBOX_BUSY); retry after Retry-After seconds"), headers: { "Retry-After": { schema: { type: "integer" } } } } };
-const templateId = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
+function operationObject(path: string, { doc, metered, query, body }: DeclaredOperation, components: Record<string, unknown>) {
+  const pathParameters = doc.pathParameters ?? {};
+  for (const [, name] of path.matchAll(/\{(\w+)\}/g)) {
+    if (!(name in pathParameters)) throw new Error(`${doc.operationId} declares no schema for the path parameter ${name}`);
+  }
+  const parameters = [
+    ...Object.entries(pathParameters).map(([name, schema]) => parameter(name, "path", jsonSchema(schema, components), true)),
+    ...queryParameters(query, components),
+    ...Object.entries(doc.headers ?? {}).map(([name, schema]) =>
+      parameter(name, "header", jsonSchema(schema, components, "input"), !schema.safeParse(undefined).success),
+    ),
+  ];
+  const requestSchema = doc.requestBody ?? body;
+  const responses: Record<number, ResponseDoc> = { ...WRAPPER_RESPONSES, ...doc.responses };
+  if (metered) responses[429] ??= QUOTA_EXCEEDED;
+  return {
+    operationId: doc.operationId,
+    summary: doc.summary,
+    ...(parameters.length > 0 && { parameters }),
+    ...(requestSchema && {
+      // withApiAuth parses a missing or empty body as `{}`: the body is required when `{}` is not a valid one.
+      requestBody: {
+        required: !requestSchema.safeParse({}).success,
+        content: { "application/json": { schema: jsonSchema(requestSchema, components, "input") } },
+      },
+    }),
+    responses: Object.fromEntries(
+      Object.entries(responses).map(([status, response]) => {
+        const headers: Record<string, DocumentHeader> = {
+          ...(metered && (status === "200" || status === "429") && rateLimitHeaders(components)),
+          ...Object.fromEntries(
+            Object.entries(response.headers ?? {}).map(([name, header]) => [name, { ...(header.description && { description: header.description }), schema: jsonSchema(header.schema, components) }]),
+          ),
+        };
+        const content = { "application/json": { schema: jsonSchema(response.schema, components) } };
+        return [status, { description: response.description, content, ...(Object.keys(headers).length > 0 && { headers }) }];
+      }),
+    ),
+  };
+}
+
+/** One parameter per property of the route's query schema, with its bounds and default. */
+function queryParameters(query: z.ZodType | undefined, components: Record<string, unknown>) {
+  if (!query) return [];
+  const output = jsonSchema(query, components) as { properties?: Record<string, JsonSchema> };
+  const input = jsonSchema(query, components, "input") as { required?: string[] };
+  return Object.entries(output.properties ?? {}).map(([name, schema]) => parameter(name, "query", schema, input.required?.includes(name) ?? false));
+}
+
+function documentPaths(components: Record<string, unknown>) {
+  return Object.fromEntries(
+    Object.entries(ROUTES).map(([path, route]) => {
+      const operations = METHODS.flatMap((method) => {
+        const operation = (route[method] as { operation?: DeclaredOperation } | undefined)?.operation;
+        return operation ? [[method.toLowerCase(), operationObject(path, operation, components)] as const] : [];
+      });
+      if (operations.length === 0) throw new Error(`No method of ${path} declares its OpenAPI operation`);
+      return [path, Object.fromEntries(operations)];
+    }),
+  );
+}
 
 function componentSchemas(): Record<string, unknown> {
   const options = { uri: (id: string) => `#/components/schemas/${id}`, unrepresentable: "any" as const };
@@ -44,6 +150,7 @@ function componentSchemas(): Record<string, unknown> {
 }
 
 export function buildOpenApiDocument(serverUrl: string) {
+  const components = componentSchemas();
   return {
     openapi: "3.1.0",
     info: {
@@ -57,88 +164,9 @@ export function buildOpenApiDocument(serverUrl: string) {
     },
     servers: [{ url: `${serverUrl}/api/v1` }],
     security: [{ apiKey: [] }, { bearer: [] }, { session: [] }],
-    paths: {
-      "/library": {
-        get: {
-          operationId: "listLibrary",
-          summary: "List the templates in your library, newest addition first",
-          parameters: [
-            { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 50 } },
-            { name: "offset", in: "query", schema: { type: "integer", minimum: 0, maximum: 2147483647, default: 0 } },
-          ],
-          responses: {
-            "200": { ...json("LibraryResponse", "A page of your library"), headers: rateLimitHeaders },
-            "400": json("ValidationError", "Bad limit or offset"),
-            ...common,
-            ...metered,
-          },
-        },
-      },
-      "/templates/{id}/render": {
-        post: {
-          operationId: "renderTemplate",
-          summary: "Render a template with variables to HTML (and plain text) or to React source",
-          parameters: [templateId],
-          requestBody: { required: false, content: { "application/json": { schema: ref("RenderRequest") } } },
-          responses: {
-            "200": { ...json("RenderResponse", "The rendered template"), headers: rateLimitHeaders },
-            "400": json("ValidationError", "Bad variables, format or plain_text"),
-            "403": json("TemplateAccessDenied", "A paid catalogue template you have not purchased"),
-            "404": json("Error", "No such template you may render (TEMPLATE_NOT_FOUND)"),
-            "422": json("Error", "The template's code threw or exceeded its time or memory limit, or its HTML passed 5 MB (RENDER_ERROR)"),
-            ...sandboxBusy,
-            ...common,
-            ...metered,
-          },
-        },
-      },
-      "/templates/{id}/source": {
-        get: {
-          operationId: "getTemplateSource",
-          summary: "Download the React Email source of a template in your library",
-          parameters: [templateId],
-          responses: {
-            "200": json("TemplateSourceResponse", "The template's source"),
-            "404": json("Error", "Not in your library (TEMPLATE_NOT_FOUND)"),
-            ...common,
-          },
-        },
-      },
-      "/send": {
-        post: {
-          operationId: "sendEmail",
-          summary: "Send an email rendered from a template in your library",
-          parameters: [
-            { name: "Idempotency-Key", in: "header", schema: { type: "string", minLength: 1, maxLength: 256 }, description: "Replays the first response for 24 hours" },
-          ],
-          requestBody: { required: true, content: { "application/json": { schema: ref("SendRequest") } } },
-          responses: {
-            "200": { ...json("SendResponse", "Sent (or scheduled)"), headers: rateLimitHeaders },
-            "400": json("ValidationError", "Invalid fields; each problem is one entry of details"),
-            "404": json("Error", "The template is not in your library (TEMPLATE_NOT_FOUND)"),
-            "409": json("Error", "Idempotency-Key reused with a different body (IDEMPOTENCY_CONFLICT)"),
-            "429": {
-              description: "API quota exhausted (RateLimitExceeded) or the free plan's monthly emails used up (EmailLimitExceeded)",
-              content: { "application/json": { schema: { oneOf: [ref("RateLimitExceeded"), ref("EmailLimitExceeded")] } } },
-              headers: rateLimitHeaders,
-            },
-            "422": json("Error", "The template's code threw or exceeded its time or memory limit, or its HTML passed 5 MB (RENDER_ERROR)"),
-            "502": json("Error", "The email provider failed; the message is kept as failed and not counted"),
-            ...sandboxBusy,
-            ...common,
-          },
-        },
-      },
-      "/usage": {
-        get: {
-          operationId: "getUsage",
-          summary: "API calls and emails this month against your plan's limits",
-          responses: { "200": json("UsageResponse", "Current usage"), ...common },
-        },
-      },
-    },
+    paths: documentPaths(components),
     components: {
-      schemas: componentSchemas(),
+      schemas: components,
       securitySchemes: {
         apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
         bearer: { type: "http", scheme: "bearer" },

@@ -27,7 +27,7 @@ import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
 import { reportOverageEmail } from "@/lib/payments";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
 import { renderTemplate } from "@/lib/render";
-import { decodedBase64Length, formatMailbox, parseFromAddress, sendRequestSchema, type SendRequest } from "@/lib/schemas/send";
+import { decodedBase64Length, formatMailbox, idempotencyKeySchema, MAX_IDEMPOTENCY_KEY_LENGTH, parseFromAddress, sendRequestSchema, type SendRequest } from "@/lib/schemas/send";
 
 export const NOT_IN_LIBRARY_MESSAGE = "This template is not in your library. Add or purchase it first.";
 const IDEMPOTENCY_SCOPE = "send";
@@ -60,8 +60,8 @@ export async function sendEmail(
 ): Promise<SendOutcome> {
   scheduleDispatch();
 
-  if (idempotencyKey !== null && (idempotencyKey.length < 1 || idempotencyKey.length > 256)) {
-    const details: ValidationDetail[] = [{ field: "Idempotency-Key", message: "Idempotency-Key must be 1 to 256 characters" }];
+  if (idempotencyKey !== null && !idempotencyKeySchema.safeParse(idempotencyKey).success) {
+    const details: ValidationDetail[] = [{ field: "Idempotency-Key", message: `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }];
     const parsed = sendRequestSchema.safeParse(rawBody);
     if (!parsed.success) details.push(...zodDetails(parsed.error));
     throw errors.validation(details);

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { hashApiKey, isWellFormedApiKey } from "@/lib/api-keys";
 import { readBodyText } from "@/lib/api/body";
 import { ApiError, errors, zodDetails } from "@/lib/api/errors";
+import type { DeclaredOperation, OperationDoc } from "@/lib/api/operation";
 import { readSession, type SessionIdentity } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_VALUES } from "@/lib/limits";
@@ -44,6 +45,8 @@ type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, P
    * between checking the credential's form and authenticating it. Otherwise the preload gets `body: undefined`.
    */
   preloadReadsBody?: boolean;
+  /** The route's entry in the OpenAPI document (every /api/v1 route has one); see lib/api/operation.ts. */
+  openapi?: OperationDoc;
 };
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -60,7 +63,7 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
   options: Options<Q, B, P>,
   handler: (ctx: HandlerContext<Infer<Q>, Infer<B>, P>) => Promise<Record<string, unknown> | Response>,
 ) {
-  return async (request: NextRequest, context: RouteContext): Promise<Response> => {
+  const route = async (request: NextRequest, context: RouteContext): Promise<Response> => {
     const requestId = randomUUID();
     const { start, reset } = billingPeriod();
     let caller: Caller | null = null;
@@ -107,6 +110,9 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
     }
     return response;
   };
+  // Route files may export only method handlers, so the declaration travels on the handler itself.
+  const operation: DeclaredOperation | undefined = options.openapi && { doc: options.openapi, metered: options.metered, query: options.query, body: options.body };
+  return Object.assign(route, { operation });
 }
 
 /** For routes outside the metered API (health, OpenAPI, unknown paths): the same error mapping and request id. */

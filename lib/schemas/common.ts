@@ -47,7 +47,7 @@ function queryInteger(min: number, max: number, fallback: number, message: strin
     .string({ error: message })
     .regex(/^\d{1,10}$/, message)
     .transform(Number)
-    .pipe(z.number().min(min, message).max(max, message))
+    .pipe(z.int().min(min, message).max(max, message))
     .default(fallback);
 }
 

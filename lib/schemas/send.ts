@@ -11,6 +11,10 @@ export const MAX_TEXT_LENGTH = 1024 * 1024;
 /** RFC 5322's line length: the longest subject or header value accepted. */
 export const MAX_HEADER_LINE_LENGTH = 998;
 
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
+/** The Idempotency-Key header of POST /send, when present. */
+export const idempotencyKeySchema = z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH);
+
 const ADDRESS_TOO_LONG = `an address is at most ${MAX_ADDRESS_LENGTH} characters`;
 const emailAddress = z.email({ error: "must be a valid email address" });
 

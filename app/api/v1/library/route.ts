@@ -1,6 +1,7 @@
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { libraryPageJsonSql, type LibraryPage } from "@/lib/db/templates";
-import { paginationQuerySchema } from "@/lib/schemas/common";
+import { paginationQuerySchema, validationErrorBodySchema } from "@/lib/schemas/common";
+import { libraryResponseSchema } from "@/lib/schemas/library";
 
 // GET /api/v1/library – list the caller's templates, newest addition first
 export const GET = withApiAuth(
@@ -11,6 +12,14 @@ export const GET = withApiAuth(
       sql: libraryPageJsonSql("caller.account_id", query.limit, query.offset),
       parse: (page) => page as LibraryPage,
     }),
+    openapi: {
+      operationId: "listLibrary",
+      summary: "List the templates in your library, newest addition first",
+      responses: {
+        200: { description: "A page of your library", schema: libraryResponseSchema },
+        400: { description: "Bad limit or offset", schema: validationErrorBodySchema },
+      },
+    },
   },
   async ({ query, preloaded: { templates, total } }) => {
     return { success: true, templates, pagination: { limit: query.limit, offset: query.offset, total } };

@@ -1,22 +1,33 @@
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { describeEmailUsage, getEmailsSent } from "@/lib/db/usage";
 import { billingPeriod } from "@/lib/plans";
+import { usageResponseSchema } from "@/lib/schemas/usage";
 
 // GET /api/v1/usage – API calls and emails this month against the plan's limits
-export const GET = withApiAuth({ metered: false }, async ({ caller }) => {
-  const { start, reset } = billingPeriod();
-  const emailsSent = await getEmailsSent(caller.accountId, start);
-  return {
-    success: true,
-    usage: {
-      limit: caller.quota,
-      remaining: caller.quota === null ? null : Math.max(0, caller.quota - caller.used),
-      reset: reset.toISOString(),
-      plan: caller.plan,
+export const GET = withApiAuth(
+  {
+    metered: false,
+    openapi: {
+      operationId: "getUsage",
+      summary: "API calls and emails this month against your plan's limits",
+      responses: { 200: { description: "Current usage", schema: usageResponseSchema } },
     },
-    emails: describeEmailUsage(caller.plan, emailsSent),
-  };
-});
+  },
+  async ({ caller }) => {
+    const { start, reset } = billingPeriod();
+    const emailsSent = await getEmailsSent(caller.accountId, start);
+    return {
+      success: true,
+      usage: {
+        limit: caller.quota,
+        remaining: caller.quota === null ? null : Math.max(0, caller.quota - caller.used),
+        reset: reset.toISOString(),
+        plan: caller.plan,
+      },
+      emails: describeEmailUsage(caller.plan, emailsSent),
+    };
+  },
+);
 
 const otherMethods = methodNotAllowed(["GET", "HEAD"]);
 export { otherMethods as POST, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE, otherMethods as OPTIONS };

@@ -3,11 +3,30 @@ import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { getRenderableTemplateOrThrow, renderableTemplatePreload } from "@/lib/render/access";
 import { renderTemplateAsJson, resolveVariables } from "@/lib/render";
 import { applyVariablesOffThread } from "@/lib/render/sandbox/compile-pool";
-import { renderRequestSchema } from "@/lib/schemas/templates";
+import { renderFailedResponse, sandboxBusyResponse } from "@/lib/api/operation";
+import { errorBodySchema, uuidSchema, validationErrorBodySchema } from "@/lib/schemas/common";
+import { accessDeniedBodySchema, renderRequestSchema, renderResponseSchema } from "@/lib/schemas/templates";
 
 // POST /api/v1/templates/{id}/render – render a template with variables to HTML (and text) or React source
 export const POST = withApiAuth(
-  { metered: true, body: renderRequestSchema, preload: ({ params }) => renderableTemplatePreload(params.id) },
+  {
+    metered: true,
+    body: renderRequestSchema,
+    preload: ({ params }) => renderableTemplatePreload(params.id),
+    openapi: {
+      operationId: "renderTemplate",
+      summary: "Render a template with variables to HTML (and plain text) or to React source",
+      pathParameters: { id: uuidSchema },
+      responses: {
+        200: { description: "The rendered template", schema: renderResponseSchema },
+        400: { description: "Bad variables, format or plain_text", schema: validationErrorBodySchema },
+        403: { description: "A paid catalogue template you have not purchased", schema: accessDeniedBodySchema },
+        404: { description: "No such template you may render (TEMPLATE_NOT_FOUND)", schema: errorBodySchema },
+        422: renderFailedResponse,
+        503: sandboxBusyResponse,
+      },
+    },
+  },
   async ({ request, caller, params, body, preloaded }) => {
     const template = await getRenderableTemplateOrThrow(caller.accountId, params.id, preloaded);
     if (body.format === "react") {
