@@ -352,6 +352,21 @@ describe("the dispatcher's rules for interrupted hand-offs", () => {
     expect(await emailsCounted(user)).toEqual({ monthly: 0, daily: 0 });
   });
 
+  it("an email holds its key for 24 hours at most: a later request with the key is a new email, counted", async () => {
+    const user = await sender();
+    const key = `lp-${createHash("sha256").update(`${user.accountId}\nday-old`).digest("hex")}`;
+    const dayOld = await orphan(user, key);
+    // Handed over, but its request's answer was never stored (so it still holds the key), a day and more ago.
+    await getDb()`update sent_emails set status = 'sent', created_at = now() - interval '25 hours' where id = ${dayOld}`;
+    const next = await orphan(user, key);
+    expect(next).not.toBe(dayOld);
+    expect(await getDb()`select id, provider_idempotency_key from sent_emails where account_id = ${user.accountId} order by created_at`).toEqual([
+      { id: dayOld, provider_idempotency_key: null },
+      { id: next, provider_idempotency_key: key },
+    ]);
+    expect(await emailsCounted(user)).toEqual({ monthly: 2, daily: 2 });
+  });
+
   it("a retry recorded under the interrupted email's key finds that email: nothing recorded or counted, and one email is handed over", async () => {
     const user = await sender();
     const key = `lp-${createHash("sha256").update(`${user.accountId}\nretried`).digest("hex")}`;
