@@ -9,13 +9,16 @@ import {
   claimOrphanedEmails,
   dispatchDueScheduledEmails,
   failExpiredOrphanedEmails,
+  findEmailReceipt,
   markEmailAccepted,
   markEmailFailed,
   recordCountedEmail,
+  type RecordedEmail,
 } from "@/lib/db/emails";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
+  completeStaleIdempotencyKey,
   deleteExpiredIdempotencyKeys,
   releaseIdempotencyKey,
 } from "@/lib/db/idempotency";
@@ -66,13 +69,14 @@ export async function sendEmail(
     if (!parsed.success) details.push(...zodDetails(parsed.error));
     throw errors.validation(details);
   }
-  if (idempotencyKey === null) return { body: await performSend(caller, parseSendRequest(rawBody), null, preloaded), replayed: false };
+  if (idempotencyKey === null) return performSend(caller, parseSendRequest(rawBody), null, preloaded);
 
   // The key is claimed before the body is validated against the clock (scheduled_at "in the future"), so a repeat of
   // a successful request still replays after its scheduled time has passed.
   // After waiting on an identical request the preload may be seconds old: the template and sender are read afresh.
-  return withIdempotencyKey(caller.accountId, idempotencyKey, rawBody, ({ waited }) =>
-    performSend(caller, parseSendRequest(rawBody), providerIdempotencyKey(caller.accountId, idempotencyKey), waited ? undefined : preloaded),
+  const providerKey = providerIdempotencyKey(caller.accountId, idempotencyKey);
+  return withIdempotencyKey(caller.accountId, idempotencyKey, providerKey, rawBody, ({ waited }) =>
+    performSend(caller, parseSendRequest(rawBody), providerKey, waited ? undefined : preloaded),
   );
 }
 
@@ -87,7 +91,7 @@ async function performSend(
   request: SendRequest,
   providerKey: string | null,
   preloaded: PreloadedSendContext | undefined,
-): Promise<Record<string, unknown>> {
+): Promise<SendOutcome> {
   const { domains, template } =
     preloaded?.templateId === request.template_id ? preloaded.context : await findSendContext(caller.accountId, request.template_id);
   const from = resolveSender(request.from, domains, getConfig().sharedSendingDomain);
@@ -143,6 +147,13 @@ async function performSend(
     );
   }
 
+  if (counted.existing) {
+    // The request's first attempt recorded and counted this email, then died before answering (its key's claim went
+    // stale). Sent: answered as a replay of it. Still pending: the dispatcher hands it over; the caller retries.
+    if (counted.existing.status === "pending") throw errors.idempotencyInProgress();
+    return { body: sendAnswer(caller.plan, counted.existing, counted.used, counted.billingUsageReported), replayed: true };
+  }
+
   let id = counted.id;
   if (!mailer.deliversOnRecord) {
     const outgoing: OutgoingEmail = { id: counted.id, ...message };
@@ -161,20 +172,31 @@ async function performSend(
   // wait is bounded; if it runs out the email stays in the ledger and is reported by the cron job or the next send.
   const billingUsageReported = counted.isOverage ? counted.billingUsageReported || (await reportOverageEmail(counted.id)) : counted.billingUsageReported;
 
+  const email = { ...message, id: counted.id, providerMessageId: id, createdAt: counted.createdAt };
+  return { body: sendAnswer(caller.plan, email, counted.used, billingUsageReported), replayed: false };
+}
+
+/** POST /send's answer for a recorded email: its provider's message id (the outbox's: its own) and the usage. */
+function sendAnswer(
+  plan: PlanName,
+  email: Pick<RecordedEmail, "id" | "providerMessageId" | "from" | "to" | "subject" | "createdAt" | "scheduledAt">,
+  used: number,
+  billingUsageReported: boolean,
+): Record<string, unknown> {
   return {
     success: true,
     data: {
-      id,
-      from,
-      to: message.to,
-      subject: message.subject,
-      sent_at: counted.createdAt.toISOString(),
-      ...(scheduledAt ? { scheduled_at: scheduledAt.toISOString() } : {}),
+      id: email.providerMessageId ?? email.id,
+      from: email.from,
+      to: email.to,
+      subject: email.subject,
+      sent_at: email.createdAt.toISOString(),
+      ...(email.scheduledAt ? { scheduled_at: email.scheduledAt.toISOString() } : {}),
     },
     meta: {
       email_usage: {
-        ...describeEmailUsage(caller.plan, counted.used),
-        plan_type: caller.plan,
+        ...describeEmailUsage(plan, used),
+        plan_type: plan,
         billing_usage_reported: billingUsageReported,
       },
     },
@@ -232,13 +254,15 @@ function describeProviderFailure(error: unknown): string {
 // so it releases the key and a retry with the same key runs afresh. A request that finds the key held by an
 // identical request still running waits for it (polling) and replays its answer; if that takes longer than
 // IDEMPOTENCY_WAIT_MS it answers 409 IDEMPOTENCY_IN_PROGRESS. A different body under a held key answers 409
-// IDEMPOTENCY_CONFLICT.
+// IDEMPOTENCY_CONFLICT. A request that takes over the stale claim of one that died finds the email that one recorded
+// (record_counted_email: one email per provider key) and answers with it rather than sending and counting it again.
 
 async function withIdempotencyKey(
   accountId: string,
   key: string,
+  providerKey: string,
   rawBody: Record<string, unknown>,
-  run: (claim: { waited: boolean }) => Promise<Record<string, unknown>>,
+  run: (claim: { waited: boolean }) => Promise<SendOutcome>,
 ): Promise<SendOutcome> {
   const requestHash = hashRequest(rawBody);
   const claim = { accountId, scope: IDEMPOTENCY_SCOPE, key, token: randomUUID() };
@@ -256,17 +280,19 @@ async function withIdempotencyKey(
     delay = Math.min(delay * 2, 200);
   }
 
-  let body: Record<string, unknown>;
+  let outcome: SendOutcome;
   try {
-    body = await run({ waited });
+    outcome = await run({ waited });
   } catch (error) {
     await releaseIdempotencyKey(claim).catch((releaseError) => logError("releasing an idempotency key failed", releaseError));
     throw error;
   }
   // The email went out: a failure to store the response must not turn into an error (the client would retry and
   // the key, left in flight, becomes claimable again only after it goes stale).
-  await completeIdempotencyKey(claim, { status: 200, body }).catch((storeError) => logError("storing an idempotent response failed", storeError));
-  return { body, replayed: false };
+  await completeIdempotencyKey(claim, { status: 200, body: outcome.body }, providerKey).catch((storeError) =>
+    logError("storing an idempotent response failed", storeError),
+  );
+  return outcome;
 }
 
 /** The body as sent, canonical (keys sorted at every level), hashed. */
@@ -335,8 +361,8 @@ export const orphanRecovery = {
 /**
  * Emails counted and recorded `pending` whose hand-off was cut off (the process died in between): each is handed to
  * the provider again under the first attempt's idempotency key, so it is delivered once; or, past the provider's
- * idempotency window, after `maxAttempts` unanswered retries, when the provider refuses it, or when the caller's own
- * retry was sent instead, it is marked failed and its count given back.
+ * idempotency window, after `maxAttempts` unanswered retries, or when the provider refuses it, it is marked failed and
+ * its count given back. One handed over under the caller's key completes that key with the answer.
  */
 export async function recoverOrphanedEmails(options: { now?: Date; accountId?: string } = {}): Promise<{ recovered: number; failed: number }> {
   const { graceMs, windowMs, maxAttempts } = orphanRecovery;
@@ -346,11 +372,16 @@ export async function recoverOrphanedEmails(options: { now?: Date; accountId?: s
   if (mailer.deliversOnRecord) return { recovered: 0, failed };
   let recovered = 0;
   for (const email of await claimOrphanedEmails(mailer.provider, { ...rules, limit: orphanRecovery.batchSize })) {
-    const { providerIdempotencyKey: providerKey, ...message } = email;
+    const { accountId, providerIdempotencyKey: providerKey, ...message } = email;
     try {
       const { id } = await mailer.send(message, { idempotencyKey: emailHandoffKey(email.id, providerKey) });
       await markEmailAccepted(email.id, id);
       recovered += 1;
+      if (providerKey !== null) {
+        await answerDeadRequest(accountId, email.id, providerKey, rules.now).catch((storeError) =>
+          logError("storing the answer of a recovered email failed", storeError),
+        );
+      }
     } catch (error) {
       const reason = describeProviderFailure(error);
       if (isDefinitiveRefusal(error)) {
@@ -362,6 +393,18 @@ export async function recoverOrphanedEmails(options: { now?: Date; accountId?: s
     }
   }
   return { recovered, failed };
+}
+
+/**
+ * The request that recorded a recovered email died holding its Idempotency-Key: the key is completed with the answer
+ * that request would have given, so the caller's retry replays it instead of sending again.
+ */
+async function answerDeadRequest(accountId: string, emailId: string, providerKey: string, now: Date): Promise<void> {
+  const receipt = await findEmailReceipt(emailId);
+  if (!receipt) return;
+  const body = sendAnswer(receipt.plan, receipt.email, receipt.used, receipt.billingUsageReported);
+  const isProviderKeyOf = (key: string) => providerIdempotencyKey(accountId, key) === providerKey;
+  await completeStaleIdempotencyKey({ accountId, scope: IDEMPOTENCY_SCOPE, providerKey, isProviderKeyOf, now }, { status: 200, body });
 }
 
 /** The provider answered and refused the message itself (not a timeout, rate limit or concurrent-request conflict). */

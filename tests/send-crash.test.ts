@@ -1,16 +1,17 @@
 import { spawn } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { GET as dispatchCron } from "@/app/api/cron/dispatch-scheduled/route";
+import { POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { recordCountedEmail } from "@/lib/db/emails";
-import { billingPeriod } from "@/lib/plans";
+import { billingPeriod, PLANS } from "@/lib/plans";
 import { recoverOrphanedEmails } from "@/lib/send";
-import { addToLibrary, call, catalogueId, createUser, type TestUser } from "./support/api";
+import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
 
 // The fault: the server dies (SIGKILL) after an email was counted and recorded, while Resend holds the hand-off. A
 // child process runs the real POST /api/v1/send against a stand-in for Resend on 127.0.0.1 that accepts the request
@@ -23,6 +24,8 @@ let server: Server;
 let baseUrl: string;
 let received: Received[] = [];
 let answering = false;
+/** The hand-offs the stand-in holds while not `answering`, for `answerHeld` to answer later. */
+let held: ServerResponse[] = [];
 /** What the stand-in answers once `answering`: Resend's acceptance unless a test sets a failure. */
 let answer: { status: number; body: unknown } = { status: 200, body: { id: "re_recovered" } };
 const CRON_SECRET = "cron-secret-for-crash-tests-0123456789";
@@ -35,14 +38,24 @@ beforeAll(async () => {
     req.on("end", () => {
       const text = Buffer.concat(chunks).toString("utf8");
       received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: text ? JSON.parse(text) : undefined });
-      if (!answering) return; // holds the hand-off: the connection stays open, no answer
-      res.writeHead(answer.status, { "content-type": "application/json" });
-      res.end(JSON.stringify(answer.body));
+      if (!answering) return void held.push(res); // holds the hand-off: the connection stays open, no answer
+      respond(res);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
+
+function respond(res: ServerResponse): void {
+  res.writeHead(answer.status, { "content-type": "application/json" });
+  res.end(JSON.stringify(answer.body));
+}
+
+/** Answers the hand-offs held so far, and every later one. */
+function answerHeld(): void {
+  answering = true;
+  for (const res of held.splice(0)) respond(res);
+}
 
 afterAll(async () => {
   server.closeAllConnections();
@@ -57,6 +70,7 @@ afterAll(async () => {
 beforeEach(() => {
   received = [];
   answering = false;
+  held = [];
   answer = { status: 200, body: { id: "re_recovered" } };
   process.env.RESEND_API_KEY = "re_test_crash_0123456789";
   process.env.RESEND_BASE_URL = baseUrl;
@@ -73,6 +87,8 @@ async function sender(): Promise<TestUser & { welcomeId: string; domain: string 
   return { ...user, welcomeId: await catalogueId("welcome"), domain };
 }
 
+const CRASH_BODY = { to: "ann@example.com", subject: "Crash test" };
+
 /** Runs POST /send in a child process and SIGKILLs it once Resend holds the hand-off. */
 async function sendAndKill(user: TestUser & { welcomeId: string }, idempotencyKey: string | null): Promise<void> {
   const child = spawn("node_modules/.bin/tsx", ["--import", "./scripts/server-only-hook.mjs", "tests/support/send-child.ts"], {
@@ -80,7 +96,7 @@ async function sendAndKill(user: TestUser & { welcomeId: string }, idempotencyKe
       ...process.env,
       DATABASE_URL: inject("databaseUrl"),
       LETTERPRESS_API_KEY: user.key,
-      SEND_BODY: JSON.stringify({ template_id: user.welcomeId, to: "ann@example.com", subject: "Crash test" }),
+      SEND_BODY: JSON.stringify({ template_id: user.welcomeId, ...CRASH_BODY }),
       ...(idempotencyKey ? { SEND_IDEMPOTENCY_KEY: idempotencyKey } : {}),
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -98,6 +114,7 @@ async function sendAndKill(user: TestUser & { welcomeId: string }, idempotencyKe
   child.kill("SIGKILL");
   expect(await exited).toBe("SIGKILL");
   expect(output).toBe(""); // it never answered
+  held = []; // the killed child's hand-off: nobody waits for its answer
 }
 
 async function emailsCounted(user: TestUser) {
@@ -184,6 +201,92 @@ describe("a server killed between counting an email and handing it to Resend", (
   });
 });
 
+// The caller retries under the same Idempotency-Key once its first request's claim went stale (two minutes, also the
+// dispatcher's grace period): the retry must not record and count the email again, whether the dispatcher's recovery
+// ran before it or is running while it arrives. Resend dedupes the hand-offs, so one email is delivered: one counted.
+describe("a caller's retry of a request killed between counting and handing off", () => {
+  const retry = (user: TestUser & { welcomeId: string }, key: string) =>
+    call(send, "/api/v1/send", { method: "POST", headers: { ...auth(user), "idempotency-key": key }, body: { template_id: user.welcomeId, ...CRASH_BODY } });
+
+  /** Two minutes and more pass: the killed request's claim of the key is stale, its email past the grace period. */
+  async function threeMinutesLater(user: TestUser): Promise<void> {
+    await getDb()`update idempotency_keys set created_at = created_at - interval '3 minutes' where account_id = ${user.accountId}`;
+    await getDb()`update sent_emails set created_at = created_at - interval '3 minutes' where account_id = ${user.accountId}`;
+  }
+
+  /** The answer to the killed request, which its retry replays: the email Resend accepted from the dispatcher. */
+  async function answerFor(user: TestUser & { domain: string }) {
+    const [email] = await getDb()<{ created_at: Date }[]>`select created_at from sent_emails where account_id = ${user.accountId}`;
+    const limit = PLANS.free.emailsPerMonth;
+    return {
+      success: true,
+      data: { id: "re_recovered", from: `hello@${user.domain}`, to: ["ann@example.com"], subject: "Crash test", sent_at: email.created_at.toISOString() },
+      meta: {
+        email_usage: { monthly_limit: limit, current_usage: 1, remaining: limit - 1, is_overage: false, overage_emails: 0, plan_type: "free", billing_usage_reported: false },
+      },
+    };
+  }
+
+  const handoffs = () => received.map((r) => `${r.method} ${r.url} ${r.headers["idempotency-key"]}`);
+
+  it("after the dispatcher handed the email over, the retry replays its answer: nothing sent or counted again", { timeout: 120_000 }, async () => {
+    const user = await sender();
+    await sendAndKill(user, "crash-then-retry");
+    const key = `lp-${createHash("sha256").update(`${user.accountId}\ncrash-then-retry`).digest("hex")}`;
+    await threeMinutesLater(user);
+
+    answering = true;
+    expect(await recoverOrphanedEmails({ accountId: user.accountId })).toEqual({ recovered: 1, failed: 0 });
+    const answer = await answerFor(user);
+
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const result = await retry(user, "crash-then-retry");
+      expect([result.status, result.headers.get("idempotent-replayed")]).toEqual([200, "true"]);
+      expect(result.body).toEqual(answer);
+    }
+    expect(handoffs()).toEqual([`POST /emails ${key}`, `POST /emails ${key}`]);
+    expect(await emailRows(user)).toMatchObject([{ status: "sent", provider_message_id: "re_recovered", handoff_attempts: 1 }]);
+    expect(await emailsCounted(user)).toEqual({ monthly: 1, daily: 1 });
+  });
+
+  it("while the dispatcher is handing the email over, the retry answers 409 IDEMPOTENCY_IN_PROGRESS, then replays its answer", { timeout: 120_000 }, async () => {
+    const user = await sender();
+    await sendAndKill(user, "retry-during-recovery");
+    const key = `lp-${createHash("sha256").update(`${user.accountId}\nretry-during-recovery`).digest("hex")}`;
+    await threeMinutesLater(user);
+
+    // The dispatcher's hand-off is held by Resend while the retry arrives.
+    const recovery = recoverOrphanedEmails({ accountId: user.accountId });
+    await expect.poll(() => received.length, { timeout: 10_000, interval: 20 }).toBe(2);
+    let retried: Awaited<ReturnType<typeof retry>> | undefined;
+    const during = retry(user, "retry-during-recovery").then((result) => (retried = result));
+    await expect.poll(() => retried !== undefined || received.length > 2, { timeout: 10_000, interval: 20 }).toBe(true);
+    expect(handoffs()).toEqual([`POST /emails ${key}`, `POST /emails ${key}`]);
+    await during;
+    expect(retried?.status).toBe(409);
+    expect(retried?.headers.get("retry-after")).toBe("1");
+    expect(retried?.body).toEqual({
+      error: "A request with this idempotency key is still in progress",
+      code: "IDEMPOTENCY_IN_PROGRESS",
+      success: false,
+      message: "Retry shortly with the same key to receive its response.",
+    });
+    expect(await emailsCounted(user)).toEqual({ monthly: 1, daily: 1 });
+
+    answerHeld();
+    expect(await recovery).toEqual({ recovered: 1, failed: 0 });
+    const answer = await answerFor(user);
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const result = await retry(user, "retry-during-recovery");
+      expect([result.status, result.headers.get("idempotent-replayed")]).toEqual([200, "true"]);
+      expect(result.body).toEqual(answer);
+    }
+    expect(handoffs()).toEqual([`POST /emails ${key}`, `POST /emails ${key}`]);
+    expect(await emailRows(user)).toMatchObject([{ status: "sent", provider_message_id: "re_recovered", handoff_attempts: 1 }]);
+    expect(await emailsCounted(user)).toEqual({ monthly: 1, daily: 1 });
+  });
+});
+
 describe("the dispatcher's rules for interrupted hand-offs", () => {
   const minutes = (n: number) => new Date(Date.now() + n * 60_000);
 
@@ -249,23 +352,35 @@ describe("the dispatcher's rules for interrupted hand-offs", () => {
     expect(await emailsCounted(user)).toEqual({ monthly: 0, daily: 0 });
   });
 
-  it("an interrupted email whose caller retried it under the same key (and was sent) is failed and given back, not sent again", async () => {
+  it("an email holds its key for 24 hours at most: a later request with the key is a new email, counted", async () => {
+    const user = await sender();
+    const key = `lp-${createHash("sha256").update(`${user.accountId}\nday-old`).digest("hex")}`;
+    const dayOld = await orphan(user, key);
+    // Handed over, but its request's answer was never stored (so it still holds the key), a day and more ago.
+    await getDb()`update sent_emails set status = 'sent', created_at = now() - interval '25 hours' where id = ${dayOld}`;
+    const next = await orphan(user, key);
+    expect(next).not.toBe(dayOld);
+    expect(await getDb()`select id, provider_idempotency_key from sent_emails where account_id = ${user.accountId} order by created_at`).toEqual([
+      { id: dayOld, provider_idempotency_key: null },
+      { id: next, provider_idempotency_key: key },
+    ]);
+    expect(await emailsCounted(user)).toEqual({ monthly: 2, daily: 2 });
+  });
+
+  it("a retry recorded under the interrupted email's key finds that email: nothing recorded or counted, and one email is handed over", async () => {
     const user = await sender();
     const key = `lp-${createHash("sha256").update(`${user.accountId}\nretried`).digest("hex")}`;
     const interrupted = await orphan(user, key);
-    const retried = await orphan(user, key);
-    await getDb()`update sent_emails set status = 'sent', sent_at = now(), provider_message_id = 're_first' where id = ${retried}`;
+    expect(await orphan(user, key)).toBe(interrupted);
+    expect(await emailRows(user)).toMatchObject([{ id: interrupted, status: "pending" }]);
+    expect(await emailsCounted(user)).toEqual({ monthly: 1, daily: 1 });
+
     answering = true;
-    expect(await recoverOrphanedEmails({ now: minutes(3), accountId: user.accountId })).toEqual({ recovered: 0, failed: 1 });
-    expect(received).toEqual([]);
-    expect((await emailRows(user)).find((row) => row.id === interrupted)).toEqual({
-      id: interrupted,
-      status: "failed",
-      provider_message_id: null,
-      error: "the hand-off to the provider was interrupted; a retry of the request was sent instead",
-      handoff_attempts: 0,
-      usage_period_start: null,
-    });
+    expect(await recoverOrphanedEmails({ now: minutes(3), accountId: user.accountId })).toEqual({ recovered: 1, failed: 0 });
+    expect(received.map((r) => r.headers["idempotency-key"])).toEqual([key]);
+    expect(await emailRows(user)).toEqual([
+      { id: interrupted, status: "sent", provider_message_id: "re_recovered", error: null, handoff_attempts: 1, usage_period_start: billingPeriod().start },
+    ]);
     expect(await emailsCounted(user)).toEqual({ monthly: 1, daily: 1 });
   });
 });

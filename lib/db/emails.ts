@@ -2,6 +2,7 @@ import "server-only";
 import type postgres from "postgres";
 import { getDb } from "@/lib/db/client";
 import type { OutgoingEmail } from "@/lib/mail/types";
+import type { PlanName } from "@/lib/plans";
 import {
   booleanLiteral,
   integerLiteral,
@@ -82,21 +83,47 @@ export type EmailRecordInput = {
   providerIdempotencyKey: string | null;
 };
 
+/** An email already recorded under the same provider key, as recorded: what a retry of its request answers with. */
+export type RecordedEmail = {
+  id: string;
+  status: EmailStatus;
+  providerMessageId: string | null;
+  from: string;
+  to: string[];
+  subject: string;
+  scheduledAt: Date | null;
+  createdAt: Date;
+};
+
 export type CountedEmail =
-  | { allowed: true; id: string; used: number; isOverage: boolean; billingUsageReported: boolean; createdAt: Date }
+  | { allowed: true; id: string; used: number; isOverage: boolean; billingUsageReported: boolean; createdAt: Date; existing: RecordedEmail | null }
   | { allowed: false; used: number };
 
 /**
  * Counts the email against the month's quota and records it, atomically and in one round trip
  * (`record_counted_email`). Refused (allowed = false) only when the plan has no overage and the limit is reached;
- * then nothing is counted or recorded.
+ * then nothing is counted or recorded. When the account already has a pending, sent or scheduled email under the same
+ * provider key (the first attempt of a retried request), nothing is counted or recorded and that email is `existing`.
  */
 export async function recordCountedEmail(
   message: EmailRecordInput,
   quota: { periodStart: Date; limit: number; overage: boolean },
 ): Promise<CountedEmail> {
   const db = getDb();
-  type Row = { email_id: string | null; allowed: boolean; used: number; is_overage: boolean; billing_usage_reported: boolean; created_at: Date | null };
+  type Row = {
+    email_id: string | null;
+    allowed: boolean;
+    used: number;
+    is_overage: boolean;
+    billing_usage_reported: boolean;
+    created_at: Date | null;
+    existing_status: EmailStatus | null;
+    provider_message_id: string | null;
+    from_address: string | null;
+    to_addresses: string[] | null;
+    subject: string | null;
+    scheduled_at: Date | null;
+  };
   // Hot path of POST /send: one simple-protocol query (see lib/db/literals.ts). Server values are validated literals;
   // the message's own text goes dollar-quoted with a random tag (the send schema refuses NUL characters).
   const [row] = await db.unsafe<Row[]>(`select * from record_counted_email(
@@ -116,6 +143,19 @@ export async function recordCountedEmail(
     isOverage: row.is_overage,
     billingUsageReported: row.billing_usage_reported,
     createdAt: row.created_at,
+    existing:
+      row.existing_status === null
+        ? null
+        : {
+            id: row.email_id,
+            status: row.existing_status,
+            providerMessageId: row.provider_message_id,
+            from: row.from_address ?? "",
+            to: row.to_addresses ?? [],
+            subject: row.subject ?? "",
+            scheduledAt: row.scheduled_at,
+            createdAt: row.created_at,
+          },
   };
 }
 
@@ -127,6 +167,27 @@ export async function markEmailAccepted(emailId: string, providerMessageId: stri
       sent_at = case when scheduled_at is not null then null else now() end,
       provider_message_id = ${providerMessageId}
     where id = ${emailId} and status = 'pending'`;
+}
+
+/**
+ * What the answer to an email's request says about it, read afresh: the email as recorded, its account's plan and
+ * emails counted this period, and whether its overage was billed.
+ */
+export async function findEmailReceipt(
+  emailId: string,
+): Promise<{ plan: PlanName; used: number; billingUsageReported: boolean; email: RecordedEmail } | undefined> {
+  const [row] = await getDb()<(RecordedEmail & { plan: PlanName; used: number; billingUsageReported: boolean })[]>`
+    select e.id, e.status, e.provider_message_id as "providerMessageId", e.from_address as "from", e.to_addresses as "to",
+           e.subject, e.scheduled_at as "scheduledAt", e.created_at as "createdAt", a.plan, coalesce(c.count, 0) as used,
+           l.reported_at is not null as "billingUsageReported"
+    from sent_emails e
+      join accounts a on a.id = e.account_id
+      left join usage_counters c on c.account_id = e.account_id and c.metric = 'emails' and c.period_start = e.usage_period_start
+      left join email_overage_ledger l on l.email_id = e.id
+    where e.id = ${emailId}`;
+  if (!row) return undefined;
+  const { plan, used, billingUsageReported, ...email } = row;
+  return { plan, used, billingUsageReported, email };
 }
 
 /** The provider failed: the message is kept as failed and its count given back (`fail_counted_email`). */
@@ -164,7 +225,7 @@ export async function dispatchDueScheduledEmails(options: { accountId?: string; 
 // idempotency key or gives them up: marked failed, count given back (fail_counted_email), all in SQL.
 
 /** A pending message to hand over again, as recorded. */
-export type OrphanedEmail = OutgoingEmail & { providerIdempotencyKey: string | null };
+export type OrphanedEmail = OutgoingEmail & { accountId: string; providerIdempotencyKey: string | null };
 
 export type OrphanRules = {
   now: Date;
@@ -179,9 +240,9 @@ export type OrphanRules = {
 };
 
 /**
- * Gives up orphaned messages that may not be retried: past the window, out of attempts, or superseded (another of the
- * account's messages under the same provider key was accepted: the caller's own retry). Each is marked failed and its
- * count given back atomically. Returns how many.
+ * Gives up orphaned messages that may not be retried: past the window or out of attempts. (A retry of the caller's
+ * request never records a second message under the same provider key: it finds this one.) Each is marked failed and
+ * its count given back atomically. Returns how many.
  */
 export async function failExpiredOrphanedEmails(rules: OrphanRules): Promise<number> {
   const graceCutoff = new Date(rules.now.getTime() - rules.graceMs);
@@ -190,16 +251,11 @@ export async function failExpiredOrphanedEmails(rules: OrphanRules): Promise<num
   const rows = await db<{ failed: boolean }[]>`
     select fail_counted_email(e.id, case
              when e.created_at <= ${windowCutoff} then 'the hand-off to the provider was interrupted and could not be retried in time'
-             when e.handoff_attempts >= ${rules.maxAttempts} then 'the hand-off to the provider was interrupted and every retry failed'
-             else 'the hand-off to the provider was interrupted; a retry of the request was sent instead' end) as failed
+             else 'the hand-off to the provider was interrupted and every retry failed' end) as failed
     from sent_emails e
     where e.status = 'pending' and coalesce(e.handoff_claimed_at, e.created_at) <= ${graceCutoff}
       ${rules.accountId ? db`and e.account_id = ${rules.accountId}` : db``}
-      and (e.created_at <= ${windowCutoff} or e.handoff_attempts >= ${rules.maxAttempts}
-           or (e.provider_idempotency_key is not null and exists (
-                 select 1 from sent_emails o
-                 where o.account_id = e.account_id and o.provider_idempotency_key = e.provider_idempotency_key
-                   and o.id <> e.id and o.status in ('sent', 'scheduled'))))`;
+      and (e.created_at <= ${windowCutoff} or e.handoff_attempts >= ${rules.maxAttempts})`;
   return rows.filter((row) => row.failed).length;
 }
 
@@ -222,7 +278,7 @@ export async function claimOrphanedEmails(provider: string, rules: OrphanRules &
       limit ${rules.limit}
       for update skip locked
     )
-    returning id, provider_idempotency_key as "providerIdempotencyKey", from_address as "from", to_addresses as "to",
-              cc_addresses as cc, bcc_addresses as bcc, reply_to as "replyTo", subject, html, text_body as text, headers,
+    returning id, account_id as "accountId", provider_idempotency_key as "providerIdempotencyKey", from_address as "from",
+              to_addresses as "to", cc_addresses as cc, bcc_addresses as bcc, reply_to as "replyTo", subject, html, text_body as text, headers,
               attachments, tags, scheduled_at as "scheduledAt"`;
 }
