@@ -7,12 +7,8 @@ import { createAccount, EmailTakenError, findAccountByEmail, type Account } from
 import { savePendingSignUp, takePendingSignUp } from "@/lib/db/pending-sign-ups";
 import { sendSystemEmail } from "@/lib/mail/system";
 
-// Local accounts (the embedded default): email + scrypt password hash in the accounts table. Cookie handling lives in
-// lib/auth/provider.ts; these functions only decide who the user is.
-
-// Verifying against a fixed hash when the email is unknown keeps the response time the same for both failures, so
-// timing does not reveal which emails have accounts.
-let dummyHash: Promise<string> | undefined;
+// Local accounts (the embedded default): email + scrypt password hash in the accounts table, created only through a
+// link mailed to the address. Cookie handling lives in lib/auth/provider.ts; these functions decide who the user is.
 
 export const SIGN_UP_LINK_MAX_AGE_SECONDS = 24 * 60 * 60;
 
@@ -70,6 +66,10 @@ export async function confirmLocalSignUp(token: string): Promise<SignUpConfirmat
     throw error;
   }
 }
+
+// Verifying against a fixed hash when the email is unknown keeps the response time the same for both failures, so
+// timing does not reveal which emails have accounts.
+let dummyHash: Promise<string> | undefined;
 
 export async function authenticateLocalAccount(credentials: Credentials): Promise<Account> {
   const account = await findAccountByEmail(credentials.email);
