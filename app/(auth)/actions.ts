@@ -33,7 +33,7 @@ export async function signUpAction(_previous: AuthFormState, formData: FormData)
   try {
     const credentials = parseCredentials(signUpSchema, { email, password: formData.get("password") ?? "" });
     address = credentials.email;
-    // Every sign-up request mails the address, so each one counts against the sign-in limits of the address and the IP.
+    // Every sign-up request mails the address, so each one counts, per address and per IP (on counters of its own).
     result = await throttleSignUp(credentials.email, await requestIp(), () => getAuthProvider().signUp(credentials));
   } catch (error) {
     return failure(error, email);

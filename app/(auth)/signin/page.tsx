@@ -20,8 +20,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         : params.error === "signed_up"
           ? "This address already has an account. Sign in with its password."
           : typeof params.next === "string" && next !== "/dashboard"
-        ? "Sign in to continue. You will be taken back to the page you were on."
-        : undefined;
+            ? "Sign in to continue. You will be taken back to the page you were on."
+            : undefined;
   return (
     <>
       <h1>Welcome back</h1>
