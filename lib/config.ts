@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatMailbox, parseFromAddress } from "@/lib/schemas/send";
 
 // All configuration is read and validated here, once, so a misconfigured deployment fails with one clear message
 // naming every bad variable instead of failing later inside a request.
@@ -41,6 +42,13 @@ const envSchema = z.object({
   RESEND_API_KEY: optionalString,
   RESEND_BASE_URL: optionalUrl,
   SHARED_SENDING_DOMAIN: optionalDomain,
+  SYSTEM_EMAIL_FROM: optionalString.pipe(
+    z
+      .string()
+      .refine((value) => parseFromAddress(value) !== null, "must be an address such as Letterpress <no-reply@mail.example.com>")
+      .transform((value) => formatMailbox(parseFromAddress(value)!))
+      .optional(),
+  ),
   SESSION_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   CRON_SECRET: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   PORT: optionalString.pipe(z.string().regex(/^\d{1,5}$/, "must be a port number").optional()),
@@ -70,6 +78,11 @@ export type Config = {
   supabase: { url: string; publishableKey: string } | null;
   resend: { apiKey: string; baseUrl: string | undefined } | null;
   sharedSendingDomain: string | undefined;
+  /**
+   * The sender of the app's own emails through Resend (local sign-up links): SYSTEM_EMAIL_FROM, else
+   * no-reply@SHARED_SENDING_DOMAIN. Null without either (then Resend is not configured, or Supabase sends them).
+   */
+  systemEmailFrom: string | null;
   sessionSecret: string | undefined;
   cronSecret: string | undefined;
   stripe: StripeSettings | null;
@@ -116,6 +129,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (onVercel && !present("NEXT_PUBLIC_SUPABASE_URL") && !present("SESSION_SECRET")) {
     problems.push("SESSION_SECRET is required on Vercel when Supabase Auth is not configured");
   }
+  // Local sign-up mails its confirmation link, so a deployment that sends through Resend needs a sender for it.
+  if (present("RESEND_API_KEY") && !present("NEXT_PUBLIC_SUPABASE_URL") && !present("SYSTEM_EMAIL_FROM") && !present("SHARED_SENDING_DOMAIN")) {
+    problems.push(
+      "SYSTEM_EMAIL_FROM (or SHARED_SENDING_DOMAIN) is required when RESEND_API_KEY is set and Supabase Auth is not: sign-up links are sent from it",
+    );
+  }
   problems.push(...stripeProblems(present));
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
@@ -133,6 +152,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         : null,
     resend: e.RESEND_API_KEY ? { apiKey: e.RESEND_API_KEY, baseUrl: e.RESEND_BASE_URL } : null,
     sharedSendingDomain: e.SHARED_SENDING_DOMAIN?.toLowerCase(),
+    systemEmailFrom:
+      e.SYSTEM_EMAIL_FROM ?? (e.SHARED_SENDING_DOMAIN ? `Letterpress <no-reply@${e.SHARED_SENDING_DOMAIN.toLowerCase()}>` : null),
     sessionSecret: e.SESSION_SECRET,
     cronSecret: e.CRON_SECRET,
     stripe: stripeSettings(e),

@@ -37,6 +37,7 @@ next.stdout.on("data", (chunk: Buffer) => {
     log("  npm run -s admin -- user:create --email you@example.com --password 'choose-a-password'");
     log("  npm run -s admin -- key:create --email you@example.com");
     log(`Or sign up at http://localhost:${port}/signup and use Settings → API Keys.`);
+    if (!process.env.RESEND_API_KEY?.trim()) log("  (with no email provider, the link that finishes signing up is printed here)");
   }
 });
 

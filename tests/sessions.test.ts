@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { signInAction, signOutAction, signOutEverywhereAction, signUpAction } from "@/app/(auth)/actions";
+import { signInAction, signOutAction, signOutEverywhereAction } from "@/app/(auth)/actions";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getCurrentAccount } from "@/lib/auth/current";
 import { LOCAL_SESSION_COOKIE } from "@/lib/auth/session";
 import { proxy } from "@/proxy";
 import { call } from "./support/api";
 import { browser, newBrowser, submit, useBrowser } from "./support/next-headers";
+import { signUpThroughLink } from "./support/sign-up";
 
 vi.mock("next/headers", () => import("./support/next-headers"));
 
@@ -24,7 +25,7 @@ const visit = (path: string, cookie: string) => proxy(new NextRequest(new URL(pa
 beforeEach(async () => {
   email = `session-${randomUUID()}@example.com`;
   newBrowser();
-  expect(await submit(signUpAction, { email, password, next: "/dashboard" })).toEqual({ redirect: "/dashboard" });
+  await signUpThroughLink({ email, password });
 });
 
 describe("signing out", () => {

@@ -5,7 +5,7 @@ import { clientAddress } from "@/lib/api/client-address";
 import { AuthError, parseCredentials, signInSchema, signUpSchema } from "@/lib/auth/credentials";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { getAuthProvider } from "@/lib/auth/provider";
-import { throttleSignIn } from "@/lib/auth/throttle";
+import { throttleSignIn, throttleSignUp } from "@/lib/auth/throttle";
 import { getConfig } from "@/lib/config";
 
 export type AuthFormState = {
@@ -29,15 +29,17 @@ export async function signInAction(_previous: AuthFormState, formData: FormData)
 export async function signUpAction(_previous: AuthFormState, formData: FormData): Promise<AuthFormState> {
   const email = String(formData.get("email") ?? "");
   let result;
+  let address;
   try {
     const credentials = parseCredentials(signUpSchema, { email, password: formData.get("password") ?? "" });
-    // Sign-up signs an address's owner in with its own password, so it is throttled as sign-in is.
-    result = await throttleSignIn(credentials.email, await requestIp(), () => getAuthProvider().signUp(credentials));
+    address = credentials.email;
+    // Every sign-up request mails the address, so each one counts, per address and per IP (on counters of its own).
+    result = await throttleSignUp(credentials.email, await requestIp(), () => getAuthProvider().signUp(credentials));
   } catch (error) {
     return failure(error, email);
   }
   if (result.status === "check_email") {
-    return { status: "check_email", email, message: `We sent a confirmation link to ${email}. Follow it to finish signing up.` };
+    return { status: "check_email", email, message: `Check your inbox: we sent a link to finish signing up to ${address}.` };
   }
   redirect(safeNextPath(formData.get("next"), getConfig().siteUrl));
 }

@@ -1,42 +1,85 @@
 import "server-only";
-import { AuthError, SIGN_UP_FAILED_MESSAGE, WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
+import { createHash, randomBytes } from "node:crypto";
+import { AuthError, WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
+import { getConfig } from "@/lib/config";
 import { createAccount, EmailTakenError, findAccountByEmail, type Account } from "@/lib/db/accounts";
+import { savePendingSignUp, takePendingSignUp } from "@/lib/db/pending-sign-ups";
+import { sendSystemEmail } from "@/lib/mail/system";
 
-// Local accounts (the embedded default): email + scrypt password hash in the accounts table. Cookie handling lives in
-// lib/auth/provider.ts; these functions only decide who the user is.
+// Local accounts (the embedded default): email + scrypt password hash in the accounts table, created only through a
+// link mailed to the address. Cookie handling lives in lib/auth/provider.ts; these functions decide who the user is.
+
+export const SIGN_UP_LINK_MAX_AGE_SECONDS = 24 * 60 * 60;
+
+// A link's token: 32 random bytes in base64url, stored only as its SHA-256 digest.
+const SIGN_UP_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const digest = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/**
+ * Sign-up answers every address alike and signs no one in: an address without an account is sent a link that creates
+ * it (confirmLocalSignUp), an address with one is sent a notice to sign in instead. Both paths run
+ * one scrypt and send one email, so neither the answer nor its timing tells which addresses have accounts.
+ */
+export async function requestLocalSignUp(credentials: Credentials): Promise<void> {
+  const [passwordHash, account] = await Promise.all([hashPassword(credentials.password), findAccountByEmail(credentials.email)]);
+  const siteUrl = getConfig().siteUrl;
+  if (account) {
+    await sendSystemEmail({
+      to: credentials.email,
+      subject: "You already have a Letterpress account",
+      paragraphs: [
+        "Someone, probably you, asked to sign up to Letterpress with this address. You already have an account, so nothing was changed.",
+        "If you forgot your password, contact support. If this was not you, you can ignore this email.",
+      ],
+      link: { label: "Sign in", url: `${siteUrl}/signin` },
+    });
+    return;
+  }
+  const token = randomBytes(32).toString("base64url");
+  await savePendingSignUp({ email: credentials.email, passwordHash, tokenHash: digest(token), maxAgeSeconds: SIGN_UP_LINK_MAX_AGE_SECONDS });
+  await sendSystemEmail({
+    to: credentials.email,
+    subject: "Finish signing up to Letterpress",
+    paragraphs: [
+      "Follow the link below within 24 hours to create your Letterpress account. It works once.",
+      "If you did not ask to sign up, you can ignore this email: no account is created without the link.",
+    ],
+    link: { label: "Finish signing up", url: `${siteUrl}/auth/confirm?token=${token}` },
+  });
+}
+
+export type SignUpConfirmation = { status: "created"; account: Account } | { status: "invalid" } | { status: "address_taken" };
+
+/**
+ * Follows a sign-up link: an unexpired, unused token creates the account with the password chosen at sign-up. The
+ * token is used up either way. `address_taken` when the address got an account since (another link, or the CLI).
+ */
+export async function confirmLocalSignUp(token: string): Promise<SignUpConfirmation> {
+  if (!SIGN_UP_TOKEN.test(token)) return { status: "invalid" };
+  const pending = await takePendingSignUp(digest(token));
+  if (!pending) return { status: "invalid" };
+  try {
+    return { status: "created", account: await createAccount({ email: pending.email, passwordHash: pending.password_hash }) };
+  } catch (error) {
+    if (error instanceof EmailTakenError) return { status: "address_taken" };
+    throw error;
+  }
+}
 
 // Verifying against a fixed hash when the email is unknown keeps the response time the same for both failures, so
 // timing does not reveal which emails have accounts.
 let dummyHash: Promise<string> | undefined;
 
-/**
- * Sign-up never says whether an address has an account: a new address gets an account; an address that has one, with
- * that account's own password, is simply signed in (what someone who forgot they had signed up wants); with another
- * password the answer names no account, and counts as a failed sign-in where throttled. Either way one scrypt runs.
- */
-export async function registerLocalAccount(credentials: Credentials): Promise<Account> {
-  if (!(await findAccountByEmail(credentials.email))) {
-    const passwordHash = await hashPassword(credentials.password);
-    try {
-      return await createAccount({ email: credentials.email, passwordHash });
-    } catch (error) {
-      // Another sign-up for the same address won the race: answered as for an address that had an account.
-      if (!(error instanceof EmailTakenError)) throw error;
-    }
-  }
-  return authenticateLocalAccount(credentials, SIGN_UP_FAILED_MESSAGE);
-}
-
-export async function authenticateLocalAccount(credentials: Credentials, failureMessage = WRONG_CREDENTIALS_MESSAGE): Promise<Account> {
+export async function authenticateLocalAccount(credentials: Credentials): Promise<Account> {
   const account = await findAccountByEmail(credentials.email);
   if (!account?.password_hash) {
     dummyHash ??= hashPassword("letterpress-timing-equaliser");
     await verifyPassword(credentials.password, await dummyHash);
-    throw new AuthError("INVALID_CREDENTIALS", failureMessage);
+    throw new AuthError("INVALID_CREDENTIALS", WRONG_CREDENTIALS_MESSAGE);
   }
   if (!(await verifyPassword(credentials.password, account.password_hash))) {
-    throw new AuthError("INVALID_CREDENTIALS", failureMessage);
+    throw new AuthError("INVALID_CREDENTIALS", WRONG_CREDENTIALS_MESSAGE);
   }
   const { password_hash: _omit, ...rest } = account;
   return rest;

@@ -1,7 +1,7 @@
 import "server-only";
 import { cookies } from "next/headers";
 import { AuthError, SIGN_UP_FAILED_MESSAGE, WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
-import { authenticateLocalAccount, registerLocalAccount } from "@/lib/auth/local";
+import { authenticateLocalAccount, requestLocalSignUp } from "@/lib/auth/local";
 import { createLocalSessionToken, LOCAL_SESSION_COOKIE, readLocalSessionClaims, SESSION_MAX_AGE_SECONDS } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
 import type { Account } from "@/lib/db/accounts";
@@ -28,10 +28,10 @@ export interface AuthProvider {
 
 const localProvider: AuthProvider = {
   name: "local",
+  // The account is created, and signed in, by the link sent to the address (app/auth/confirm/route.ts).
   async signUp(credentials) {
-    const account = await registerLocalAccount(credentials);
-    await setLocalSession(account.id);
-    return { status: "signed_in" };
+    await requestLocalSignUp(credentials);
+    return { status: "check_email" };
   },
   async signIn(credentials) {
     const account = await authenticateLocalAccount(credentials);
@@ -57,7 +57,8 @@ async function localSessionClaims() {
   return readLocalSessionClaims(await cookies());
 }
 
-async function setLocalSession(accountId: string): Promise<void> {
+/** Starts a local session for the account and sets its cookie: sign-in, and a followed sign-up link. */
+export async function setLocalSession(accountId: string): Promise<void> {
   const session = await createSession(accountId, SESSION_MAX_AGE_SECONDS);
   const token = createLocalSessionToken({ accountId, sessionId: session.id, expiresAt: session.expires_at });
   (await cookies()).set(LOCAL_SESSION_COOKIE, token, {

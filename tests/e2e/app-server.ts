@@ -1,7 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { resetConfig } from "@/lib/config";
@@ -12,7 +13,14 @@ import { seedCatalogue } from "@/lib/db/seed";
 
 // The built app (`next start`) on a fresh in-memory embedded database, for the browser tests.
 
-export type TestApp = { baseUrl: string; databaseUrl: string; stop: () => Promise<void>; logs: () => string };
+export type TestApp = {
+  baseUrl: string;
+  databaseUrl: string;
+  stop: () => Promise<void>;
+  logs: () => string;
+  /** The server's output so far, kept in a file too, so test workers can read it (e.g. the sign-up links it logs). */
+  logFile: string;
+};
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 
@@ -71,13 +79,19 @@ export async function startTestApp(): Promise<TestApp> {
     delete env[name];
   }
   let output = "";
+  const logDir = mkdtempSync(path.join(os.tmpdir(), "letterpress-e2e-"));
+  const logFile = path.join(logDir, "app.log");
+  const record = (chunk: Buffer) => {
+    output += chunk.toString();
+    appendFileSync(logFile, chunk);
+  };
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout?.on("data", record);
+  child.stderr?.on("data", record);
 
   const stop = async () => {
     if (child.exitCode === null) {
@@ -94,12 +108,14 @@ export async function startTestApp(): Promise<TestApp> {
       });
     }
     await database.stop();
+    rmSync(logDir, { recursive: true, force: true });
   };
 
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) {
       await database.stop();
+      rmSync(logDir, { recursive: true, force: true });
       throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
     }
     try {
@@ -114,5 +130,5 @@ export async function startTestApp(): Promise<TestApp> {
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { baseUrl, databaseUrl: database.url, stop, logs: () => output };
+  return { baseUrl, databaseUrl: database.url, stop, logs: () => output, logFile };
 }

@@ -1,14 +1,16 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { cookieHeader, horizontalOverflow, launchBrowser, screenshot, watchErrors } from "./browser";
 
 // The whole product path in a real browser, against the built app on a fresh embedded database:
-// sign up → API key → the key works → add and buy templates → preview with edited variables → verify a domain →
-// send a test → see it under Emails → the session authenticates the API, a foreign Origin does not → revoke the key
-// → the key gets 401. Then screenshots of every main page at 375 and 1440 px wide.
+// sign up through the emailed link → API key → the key works → add and buy templates → preview with edited variables
+// → verify a domain → send a test → see it under Emails → the session authenticates the API, a foreign Origin does not
+// → revoke the key → the key gets 401. Then screenshots of every main page at 375 and 1440 px wide.
 
 const baseUrl = inject("baseUrl");
+const appLogFile = inject("appLogFile");
 const email = `e2e-${randomUUID().slice(0, 8)}@example.com`;
 const password = "correct horse battery staple";
 const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", success: false };
@@ -21,6 +23,23 @@ let apiKey = "";
 let welcomeId = "";
 
 const url = (path: string) => `${baseUrl}${path}`;
+
+/**
+ * The sign-up emails the app wrote to its log for `to` (no email provider is configured), oldest first, once there
+ * are `count` of them: the server's output reaches the log file a moment after the form has answered.
+ */
+async function loggedSignUpEmails(to: string, count: number): Promise<{ subject: string; text: string }[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const emails = readFileSync(appLogFile, "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("{") && line.includes('"sign-up email (no email provider configured)"'))
+      .map((line) => JSON.parse(line) as { level: string; message: string; to: string; subject: string; text: string })
+      .filter((email) => email.to === to);
+    if (emails.length >= count || Date.now() > deadline) return emails;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 async function open(path: string, heading?: string | RegExp) {
   await page.goto(url(path));
@@ -61,31 +80,57 @@ describe("signed out", () => {
 });
 
 describe("the dashboard flow", () => {
-  it("signs up with email and password", async () => {
+  it("signs up with email and password, through the link emailed to the address", async () => {
     await open("/signup", "Create your account");
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill(password);
     await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("status").filter({ hasText: `Check your inbox: we sent a link to finish signing up to ${email}.` }).waitFor();
+    expect((await context.cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token")).toBe(false);
+
+    const emails = await loggedSignUpEmails(email, 1);
+    expect(emails).toHaveLength(1);
+    expect(emails[0].subject).toBe("Finish signing up to Letterpress");
+    const link = /(http:\/\/\S+\/auth\/confirm\?token=[A-Za-z0-9_-]{43})$/.exec(emails[0].text)?.[1];
+    expect(link?.startsWith(`${baseUrl}/auth/confirm?token=`)).toBe(true);
+
+    await page.goto(link!);
     await page.waitForURL(url("/dashboard"));
     await page.getByRole("heading", { level: 1, name: /Hello/ }).waitFor();
     const session = (await context.cookies(baseUrl)).find((cookie) => cookie.name === "lp-auth-token");
     expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
+
+    // The link works once.
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    await otherPage.goto(link!);
+    await otherPage.waitForURL(/\/signin\?error=sign_up_link/);
+    await otherPage.getByText("This link has expired or was already used. Sign up again.").waitFor();
+    expect((await other.cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token")).toBe(false);
+    await other.close();
   });
 
-  it("answers a second sign-up with the same email without saying the address has an account", async () => {
+  it("answers a second sign-up with the same email as any other, and mails the owner a notice instead of a link", async () => {
     const other = await browser.newContext();
     const otherPage = await other.newPage();
     await otherPage.goto(url("/signup"));
     await otherPage.getByLabel("Email").fill(email);
     await otherPage.getByLabel("Password", { exact: true }).fill("another password entirely");
     await otherPage.getByRole("button", { name: "Create account" }).click();
-    const alert = otherPage.getByRole("alert").filter({ hasText: "We couldn't create an account with that email and password." });
-    await alert.waitFor();
-    expect(await alert.textContent()).not.toMatch(/exist/i);
+    const status = otherPage.getByRole("status").filter({ hasText: `Check your inbox: we sent a link to finish signing up to ${email}.` });
+    await status.waitFor();
+    expect(await status.textContent()).not.toMatch(/exist/i);
+    expect((await other.cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token")).toBe(false);
 
-    // With the account's own password, sign-up signs its owner in, as it does a new address.
+    const emails = await loggedSignUpEmails(email, 2);
+    expect(emails.map((sent) => sent.subject)).toEqual(["Finish signing up to Letterpress", "You already have a Letterpress account"]);
+    expect(emails[1].text).toContain(`Sign in: ${baseUrl}/signin`);
+
+    // The account keeps its password: the owner signs in with it.
+    await otherPage.goto(url("/signin"));
+    await otherPage.getByLabel("Email").fill(email);
     await otherPage.getByLabel("Password", { exact: true }).fill(password);
-    await otherPage.getByRole("button", { name: "Create account" }).click();
+    await otherPage.getByRole("button", { name: "Sign in" }).click();
     await otherPage.waitForURL(url("/dashboard"));
     await other.close();
   });

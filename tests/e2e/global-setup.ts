@@ -5,6 +5,7 @@ export default async function setup(project: TestProject) {
   const app = await startTestApp();
   project.provide("baseUrl", app.baseUrl);
   project.provide("databaseUrl", app.databaseUrl);
+  project.provide("appLogFile", app.logFile);
   return async () => {
     if (process.env.E2E_SHOW_LOGS === "1") console.log(app.logs());
     await app.stop();
@@ -15,5 +16,6 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     databaseUrl: string;
+    appLogFile: string;
   }
 }

@@ -15,9 +15,13 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       : "You have been signed out."
     : params.error === "confirmation"
       ? "That confirmation link is invalid or has expired. Sign in or sign up again."
-      : typeof params.next === "string" && next !== "/dashboard"
-        ? "Sign in to continue. You will be taken back to the page you were on."
-        : undefined;
+      : params.error === "sign_up_link"
+        ? "This link has expired or was already used. Sign up again."
+        : params.error === "signed_up"
+          ? "This address already has an account. Sign in with its password."
+          : typeof params.next === "string" && next !== "/dashboard"
+            ? "Sign in to continue. You will be taken back to the page you were on."
+            : undefined;
   return (
     <>
       <h1>Welcome back</h1>
