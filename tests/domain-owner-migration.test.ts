@@ -1,45 +1,14 @@
-import { randomBytes } from "node:crypto";
-import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import postgres from "postgres";
-import { describe, expect, inject, it } from "vitest";
-import { startEmbeddedDatabase } from "@/lib/db/embedded";
+import { describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate";
+import { withDatabaseBefore } from "./support/migration-db";
 
 // The migration that makes a sending domain belong to one account must run on a database that already holds the same
 // domain on several accounts: it keeps one (Resend-verified, else verified, else the oldest) and releases the others.
 const MIGRATION = "20261124000300_domain_owner_and_orphaned_sends.sql";
 
-/** A fresh, empty database of the kind the tests run on (a new database on TEST_DATABASE_URL's server, or PGlite). */
-async function freshDatabase(): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (inject("databaseKind") === "postgresql") {
-    const admin = postgres(process.env.TEST_DATABASE_URL!, { prepare: false, max: 1, onnotice: () => {} });
-    const name = `letterpress_domains_${randomBytes(4).toString("hex")}`;
-    await admin.unsafe(`create database ${name}`);
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      stop: async () => {
-        await admin.unsafe(`drop database if exists ${name} with (force)`);
-        await admin.end();
-      },
-    };
-  }
-  const embedded = await startEmbeddedDatabase({ dataDir: "memory://", maxConnections: 4 });
-  return { url: embedded.url, stop: embedded.stop };
-}
-
 describe(`migration ${MIGRATION}`, () => {
   it("keeps a domain held by several accounts on one of them and moves the others to released_sending_domains", { timeout: 60_000 }, async () => {
-    const database = await freshDatabase();
-    const db = postgres(database.url, { prepare: false, max: 1, onnotice: () => {} });
-    const earlier = await mkdtemp(path.join(tmpdir(), "letterpress-migrations-"));
-    try {
-      const files = (await readdir("supabase/migrations")).filter((f) => f.endsWith(".sql") && f < MIGRATION);
-      for (const file of files) await copyFile(path.join("supabase/migrations", file), path.join(earlier, file));
-      await migrate(db, earlier);
+    await withDatabaseBefore(MIGRATION, async (db) => {
 
       const account = async (email: string) => (await db<{ id: string }[]>`insert into accounts (email) values (${email}) returning id`)[0].id;
       const [oldest, local, resend, alone] = [await account("a@x.example"), await account("b@x.example"), await account("c@x.example"), await account("d@x.example")];
@@ -73,10 +42,6 @@ describe(`migration ${MIGRATION}`, () => {
         ]),
       );
       await expect(db`insert into sending_domains (account_id, domain) values (${alone}, 'SHARED.example')`).rejects.toMatchObject({ code: "23505" });
-    } finally {
-      await rm(earlier, { recursive: true, force: true });
-      await db.end();
-      await database.stop();
-    }
+    });
   });
 });

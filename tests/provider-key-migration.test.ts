@@ -1,45 +1,14 @@
-import { randomBytes } from "node:crypto";
-import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import postgres from "postgres";
-import { describe, expect, inject, it } from "vitest";
-import { startEmbeddedDatabase } from "@/lib/db/embedded";
+import { describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate";
+import { withDatabaseBefore } from "./support/migration-db";
 
 // The migration that makes one email per provider idempotency key must run on a database whose emails break that rule
 // already: an interrupted email next to its caller's retry, or two interrupted attempts under one key.
 const MIGRATION = "20261124001000_one_email_per_provider_key.sql";
 
-/** A fresh, empty database of the kind the tests run on (a new database on TEST_DATABASE_URL's server, or PGlite). */
-async function freshDatabase(): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (inject("databaseKind") === "postgresql") {
-    const admin = postgres(process.env.TEST_DATABASE_URL!, { prepare: false, max: 1, onnotice: () => {} });
-    const name = `letterpress_provider_keys_${randomBytes(4).toString("hex")}`;
-    await admin.unsafe(`create database ${name}`);
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${name}`;
-    return {
-      url: url.toString(),
-      stop: async () => {
-        await admin.unsafe(`drop database if exists ${name} with (force)`);
-        await admin.end();
-      },
-    };
-  }
-  const embedded = await startEmbeddedDatabase({ dataDir: "memory://", maxConnections: 4 });
-  return { url: embedded.url, stop: embedded.stop };
-}
-
 describe(`migration ${MIGRATION}`, () => {
   it("gives up an interrupted email whose retry was recorded too, with its count, and lets handed-over emails go of their keys", { timeout: 60_000 }, async () => {
-    const database = await freshDatabase();
-    const db = postgres(database.url, { prepare: false, max: 1, onnotice: () => {} });
-    const earlier = await mkdtemp(path.join(tmpdir(), "letterpress-migrations-"));
-    try {
-      const files = (await readdir("supabase/migrations")).filter((f) => f.endsWith(".sql") && f < MIGRATION);
-      for (const file of files) await copyFile(path.join("supabase/migrations", file), path.join(earlier, file));
-      await migrate(db, earlier);
+    await withDatabaseBefore(MIGRATION, async (db) => {
 
       const [{ id: account }] = await db<{ id: string }[]>`insert into accounts (email) values ('a@x.example') returning id`;
       const period = "2026-11-01T00:00:00Z";
@@ -81,10 +50,6 @@ describe(`migration ${MIGRATION}`, () => {
         db`insert into sent_emails (account_id, status, provider, from_address, to_addresses, subject, html, provider_idempotency_key)
            values (${account}, 'sent', 'resend', 'hello@x.example', '{ann@x.example}', 'again', '<p>Hi</p>', 'lp-twice')`,
       ).rejects.toMatchObject({ code: "23505" });
-    } finally {
-      await rm(earlier, { recursive: true, force: true });
-      await db.end();
-      await database.stop();
-    }
+    });
   });
 });
