@@ -6,7 +6,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { render } from "@react-email/render";
-import { createElement, type ReactElement } from "react";
+import { createElement } from "react";
 import { getCatalogueEntry } from "@/lib/catalogue";
 import { LOCAL_SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, createLocalSessionToken } from "@/lib/auth/session";
 import { resetConfig } from "@/lib/config";

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Logo } from "../_components/logo";
 
 export default function AuthLayout({ children }: { children: React.ReactNode }) {
@@ -6,7 +7,7 @@ export default function AuthLayout({ children }: { children: React.ReactNode }) 
       <Logo />
       <div className="card auth-card">{children}</div>
       <p className="muted small" style={{ marginTop: 24 }}>
-        <a href="/docs">API reference</a> · <a href="/">About Letterpress</a>
+        <Link href="/docs">API reference</Link> · <Link href="/">About Letterpress</Link>
       </p>
     </main>
   );

@@ -19,7 +19,11 @@ export async function callApi<T>(path: string, init: { method?: string; body?: u
   const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
   if (response.ok && body) return { ok: true, data: body as T };
   // The session expired: nothing on this page can work until the user signs in again, so take them there (and back).
-  if (response.status === 401) window.location.assign(`/signin?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+  if (response.status === 401) {
+    // A plain function outside any component has no router to push with.
+    // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+    window.location.assign(`/signin?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+  }
   return {
     ok: false,
     failure: {

@@ -1,5 +1,4 @@
 import "server-only";
-import type postgres from "postgres";
 import { getDb } from "@/lib/db/client";
 import type { OutgoingEmail } from "@/lib/mail/types";
 import type { PlanName } from "@/lib/plans";

@@ -11,6 +11,8 @@ export const metadata: Metadata = { title: "Usage" };
 export default async function UsagePage() {
   const account = await requireAccount("/dashboard/usage");
   const usage = await usageSummary(account.id, 30);
+  // A Server Component renders once per request, so the request's own time is the one to count from.
+  // eslint-disable-next-line react-hooks/purity
   const daysLeft = Math.max(1, Math.ceil((usage.reset.getTime() - Date.now()) / 86_400_000));
   const apiExhausted = usage.apiCalls.limit !== null && usage.apiCalls.remaining === 0;
   const emailsExhausted = !usage.emails.overageAllowed && usage.emails.remaining === 0;

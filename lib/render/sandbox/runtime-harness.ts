@@ -395,9 +395,9 @@ function init(): HarnessApi {
 
   function instantiate(): unknown {
     if (!factory) throw new InvalidComponentError("No template loaded");
-    const module: AnyObject = { exports: {} };
-    factory.call(module.exports, module.exports, templateRequire, module);
-    const exported = module.exports as AnyObject;
+    const commonJsModule: AnyObject = { exports: {} };
+    factory.call(commonJsModule.exports, commonJsModule.exports, templateRequire, commonJsModule);
+    const exported = commonJsModule.exports as AnyObject;
     const candidate = exported && typeof exported === "object" && "default" in exported ? exported.default : exported;
     const isComponent =
       typeof candidate === "function" ||
