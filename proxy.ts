@@ -35,7 +35,8 @@ export async function proxy(request: NextRequest) {
   } else {
     if (!isDashboard && !isAuthPage) return NextResponse.next();
     const claims = readLocalSessionClaims(request.cookies);
-    signedIn = claims !== null && (!isAuthPage || (await findSessionAccount(claims.sessionId, claims.accountId)) !== null);
+    signedIn =
+      claims !== null && (!isAuthPage || (await findSessionAccount(claims.sessionId, claims.accountId)) !== null);
     response = NextResponse.next();
     if (request.cookies.get(LOCAL_SESSION_COOKIE)?.value && !signedIn) response.cookies.delete(LOCAL_SESSION_COOKIE);
   }

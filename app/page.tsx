@@ -41,14 +41,15 @@ export default function LandingPage() {
                   {"  "}-H <span className="tok-string">&quot;Content-Type: application/json&quot;</span> \{"\n"}
                   {"  "}-d <span className="tok-string">&apos;{"{"}</span>
                   {"\n    "}
-                  <span className="tok-key">&quot;template_id&quot;</span>: <span className="tok-string">&quot;6f1c…e42a&quot;</span>,
-                  {"\n    "}
-                  <span className="tok-key">&quot;to&quot;</span>: <span className="tok-string">&quot;ada@example.com&quot;</span>,
-                  {"\n    "}
-                  <span className="tok-key">&quot;subject&quot;</span>: <span className="tok-string">&quot;Welcome aboard&quot;</span>,
-                  {"\n    "}
+                  <span className="tok-key">&quot;template_id&quot;</span>:{" "}
+                  <span className="tok-string">&quot;6f1c…e42a&quot;</span>,{"\n    "}
+                  <span className="tok-key">&quot;to&quot;</span>:{" "}
+                  <span className="tok-string">&quot;ada@example.com&quot;</span>,{"\n    "}
+                  <span className="tok-key">&quot;subject&quot;</span>:{" "}
+                  <span className="tok-string">&quot;Welcome aboard&quot;</span>,{"\n    "}
                   <span className="tok-key">&quot;variables&quot;</span>: {"{ "}
-                  <span className="tok-key">&quot;userName&quot;</span>: <span className="tok-string">&quot;Ada&quot;</span>
+                  <span className="tok-key">&quot;userName&quot;</span>:{" "}
+                  <span className="tok-string">&quot;Ada&quot;</span>
                   {" }"}
                   {"\n  "}
                   <span className="tok-string">{"}"}&apos;</span>

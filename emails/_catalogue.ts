@@ -54,7 +54,8 @@ const MAX_ITEMS = 100;
 const tooLong = (max: number) => `must be at most ${max.toLocaleString("en-US")} characters`;
 const text = (max: number) => z.string().max(max, tooLong(max));
 // Links and images in an email must be web URLs: a `javascript:` or `data:` URL from a variable is refused.
-const httpUrl = () => z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(URL_CHARS, tooLong(URL_CHARS));
+const httpUrl = () =>
+  z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(URL_CHARS, tooLong(URL_CHARS));
 /** An http(s) URL, or "" for none (the template then leaves out the logo or link). */
 const optionalHttpUrl = () => z.union([z.literal(""), httpUrl()]).default("");
 const COMPANY_ADDRESS = "Acme Inc., 123 Market Street, San Francisco, CA 94103";
@@ -84,8 +85,7 @@ export const catalogue: CatalogueEntry[] = [
   entry({
     slug: "verify-email",
     name: "Verify email address",
-    description:
-      "Confirm a new user's email address with a one-click button and an optional typed verification code.",
+    description: "Confirm a new user's email address with a one-click button and an optional typed verification code.",
     price: "0.00",
     category: "Authentication",
     author: AUTHOR,
@@ -181,13 +181,15 @@ export const catalogue: CatalogueEntry[] = [
     component: Receipt,
     variables: z.object({
       orderId: text(LINE_CHARS),
-      items: z.array(
-        z.object({
-          name: text(LINE_CHARS),
-          quantity: z.number(),
-          unitPrice: z.number(),
-        }),
-      ).max(MAX_ITEMS, `must list at most ${MAX_ITEMS} items`),
+      items: z
+        .array(
+          z.object({
+            name: text(LINE_CHARS),
+            quantity: z.number(),
+            unitPrice: z.number(),
+          }),
+        )
+        .max(MAX_ITEMS, `must list at most ${MAX_ITEMS} items`),
       customerName: text(LINE_CHARS).default("there"),
       storeName: text(LINE_CHARS).default("Acme Store"),
       logoUrl: optionalHttpUrl(),
@@ -240,15 +242,17 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/newsletter.tsx",
     component: Newsletter,
     variables: z.object({
-      articles: z.array(
-        z.object({
-          title: text(LINE_CHARS),
-          summary: text(PARAGRAPH_CHARS),
-          url: httpUrl(),
-          imageUrl: httpUrl().optional(),
-          imageAlt: text(LINE_CHARS).optional(),
-        }),
-      ).max(MAX_ARTICLES, `must list at most ${MAX_ARTICLES} articles`),
+      articles: z
+        .array(
+          z.object({
+            title: text(LINE_CHARS),
+            summary: text(PARAGRAPH_CHARS),
+            url: httpUrl(),
+            imageUrl: httpUrl().optional(),
+            imageAlt: text(LINE_CHARS).optional(),
+          }),
+        )
+        .max(MAX_ARTICLES, `must list at most ${MAX_ARTICLES} articles`),
       unsubscribeUrl: httpUrl(),
       brandName: text(LINE_CHARS).default("Acme"),
       logoUrl: optionalHttpUrl(),
@@ -267,8 +271,7 @@ export const catalogue: CatalogueEntry[] = [
   entry({
     slug: "usage-alert",
     name: "Usage alert",
-    description:
-      "Warns customers as they approach or hit a plan limit, with a progress bar and an upgrade button.",
+    description: "Warns customers as they approach or hit a plan limit, with a progress bar and an upgrade button.",
     price: "9.00",
     category: "Billing",
     author: AUTHOR,
@@ -292,8 +295,7 @@ export const catalogue: CatalogueEntry[] = [
   entry({
     slug: "trial-ending",
     name: "Trial ending",
-    description:
-      "Reminds users that their free trial is about to end and asks them to add a payment method.",
+    description: "Reminds users that their free trial is about to end and asks them to add a payment method.",
     price: "9.00",
     category: "Billing",
     author: AUTHOR,

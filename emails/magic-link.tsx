@@ -67,8 +67,7 @@ export default function MagicLink({
               {userEmail
                 ? `We received a request to sign in to ${productName} as ${userEmail}. `
                 : `We received a request to sign in to ${productName}. `}
-              Click the button below to continue. This link expires in {expiry}{" "}
-              and can only be used once.
+              Click the button below to continue. This link expires in {expiry} and can only be used once.
             </Text>
 
             <Section style={buttonSection}>
@@ -79,19 +78,14 @@ export default function MagicLink({
 
             {loginCode ? (
               <>
-                <Text style={paragraph}>
-                  Or enter this one-time code on the sign-in page:
-                </Text>
+                <Text style={paragraph}>Or enter this one-time code on the sign-in page:</Text>
                 <Text style={code} aria-label={`Sign-in code ${loginCode}`}>
                   {loginCode}
                 </Text>
               </>
             ) : null}
 
-            <Text style={muted}>
-              If the button doesn't work, copy and paste this URL into your
-              browser:
-            </Text>
+            <Text style={muted}>If the button doesn't work, copy and paste this URL into your browser:</Text>
             <Text style={urlText}>
               <Link href={loginUrl} style={link}>
                 {loginUrl}
@@ -100,15 +94,13 @@ export default function MagicLink({
 
             <Hr style={hr} />
             <Text style={muted}>
-              If you didn't try to sign in, you can safely ignore this email.
-              Nobody can access your account without this link.
+              If you didn't try to sign in, you can safely ignore this email. Nobody can access your account without
+              this link.
             </Text>
           </Section>
 
           <Section style={footer}>
-            <Text style={footerText}>
-              This is an automated security email from {productName}.
-            </Text>
+            <Text style={footerText}>This is an automated security email from {productName}.</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -127,8 +119,7 @@ MagicLink.PreviewProps = {
   companyAddress: "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 } satisfies MagicLinkProps;
 
-const fontFamily =
-  '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+const fontFamily = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
 const main: React.CSSProperties = {
   backgroundColor: "#f4f4f5",

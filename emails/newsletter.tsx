@@ -68,9 +68,7 @@ export default function Newsletter({
   webVersionUrl = "",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 }: NewsletterProps) {
-  const issueMeta = [issueNumber ? `Issue #${issueNumber}` : "", issueDate]
-    .filter(Boolean)
-    .join(" · ");
+  const issueMeta = [issueNumber ? `Issue #${issueNumber}` : "", issueDate].filter(Boolean).join(" · ");
 
   return (
     <Html lang="en" dir="ltr">
@@ -123,11 +121,7 @@ export default function Newsletter({
                 </Heading>
                 <Text style={paragraph}>{article.summary}</Text>
                 <Text style={readMore}>
-                  <Link
-                    href={article.url}
-                    style={link}
-                    aria-label={`Continue reading: ${article.title}`}
-                  >
+                  <Link href={article.url} style={link} aria-label={`Continue reading: ${article.title}`}>
                     Continue reading →
                   </Link>
                 </Text>
@@ -161,8 +155,7 @@ Newsletter.PreviewProps = {
   articles: [
     {
       title: "Introducing scheduled sends",
-      summary:
-        "Queue any email up to 30 days ahead and we'll deliver it in your recipient's time zone.",
+      summary: "Queue any email up to 30 days ahead and we'll deliver it in your recipient's time zone.",
       url: "https://acme.example/blog/scheduled-sends",
       imageUrl: "https://placehold.co/1072x536/png?text=Scheduled+sends",
       imageAlt: "A calendar with a paper plane flying out of it",
@@ -175,8 +168,7 @@ Newsletter.PreviewProps = {
     },
     {
       title: "Customer story: Northwind Traders",
-      summary:
-        "How a twelve-person team replaced three tools and now ships transactional email in an afternoon.",
+      summary: "How a twelve-person team replaced three tools and now ships transactional email in an afternoon.",
       url: "https://acme.example/customers/northwind",
     },
   ],
@@ -194,8 +186,7 @@ Newsletter.PreviewProps = {
   companyAddress: "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 } satisfies NewsletterProps;
 
-const fontFamily =
-  '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+const fontFamily = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
 const main: React.CSSProperties = {
   backgroundColor: "#f4f4f5",

@@ -115,8 +115,7 @@ export default function OrderShipped({
             </Section>
 
             <Text style={muted}>
-              Tracking information can take up to 24 hours to appear. If the
-              button doesn't work, open{" "}
+              Tracking information can take up to 24 hours to appear. If the button doesn't work, open{" "}
               <Link href={trackingUrl} style={link}>
                 this tracking link
               </Link>{" "}
@@ -125,8 +124,7 @@ export default function OrderShipped({
 
             <Hr style={hr} />
             <Text style={muted}>
-              Something not right with your delivery? Reply to this email or
-              contact{" "}
+              Something not right with your delivery? Reply to this email or contact{" "}
               <Link href={`mailto:${supportEmail}`} style={link}>
                 {supportEmail}
               </Link>
@@ -161,8 +159,7 @@ OrderShipped.PreviewProps = {
   companyAddress: "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 } satisfies OrderShippedProps;
 
-const fontFamily =
-  '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+const fontFamily = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
 const main: React.CSSProperties = {
   backgroundColor: "#f4f4f5",

@@ -71,10 +71,9 @@ export default function PasswordReset({
             </Heading>
             <Text style={paragraph}>{`Hi ${userName},`}</Text>
             <Text style={paragraph}>
-              Someone (hopefully you) asked to reset the password for your{" "}
-              {productName} account
-              {requestedFrom ? ` from ${requestedFrom}` : ""}. Click the button
-              below to choose a new one. This link expires in {expiry}.
+              Someone (hopefully you) asked to reset the password for your {productName} account
+              {requestedFrom ? ` from ${requestedFrom}` : ""}. Click the button below to choose a new one. This link
+              expires in {expiry}.
             </Text>
 
             <Section style={buttonSection}>
@@ -83,10 +82,7 @@ export default function PasswordReset({
               </Button>
             </Section>
 
-            <Text style={muted}>
-              If the button doesn't work, copy and paste this URL into your
-              browser:
-            </Text>
+            <Text style={muted}>If the button doesn't work, copy and paste this URL into your browser:</Text>
             <Text style={urlText}>
               <Link href={resetUrl} style={link}>
                 {resetUrl}
@@ -95,9 +91,8 @@ export default function PasswordReset({
 
             <Hr style={hr} />
             <Text style={muted}>
-              Didn't request this? You can ignore this email: your password
-              won't change. If you think someone else is trying to access your
-              account, contact us at{" "}
+              Didn't request this? You can ignore this email: your password won't change. If you think someone else is
+              trying to access your account, contact us at{" "}
               <Link href={`mailto:${supportEmail}`} style={link}>
                 {supportEmail}
               </Link>
@@ -106,9 +101,7 @@ export default function PasswordReset({
           </Section>
 
           <Section style={footer}>
-            <Text style={footerText}>
-              This is an automated security email from {productName}.
-            </Text>
+            <Text style={footerText}>This is an automated security email from {productName}.</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -128,8 +121,7 @@ PasswordReset.PreviewProps = {
   companyAddress: "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 } satisfies PasswordResetProps;
 
-const fontFamily =
-  '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+const fontFamily = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
 const main: React.CSSProperties = {
   backgroundColor: "#f4f4f5",

@@ -55,9 +55,7 @@ export default function PaymentFailed({
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 }: PaymentFailedProps) {
   const formattedAmount = `${currencySymbol}${amount.toFixed(2)}`;
-  const details: { label: string; value: string }[] = [
-    { label: "Amount due", value: formattedAmount },
-  ];
+  const details: { label: string; value: string }[] = [{ label: "Amount due", value: formattedAmount }];
   if (invoiceNumber) details.push({ label: "Invoice", value: invoiceNumber });
   if (cardLast4) details.push({ label: "Card", value: `•••• ${cardLast4}` });
   if (nextRetryDate) details.push({ label: "Next retry", value: nextRetryDate });
@@ -149,8 +147,7 @@ PaymentFailed.PreviewProps = {
   companyAddress: "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 } satisfies PaymentFailedProps;
 
-const fontFamily =
-  '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+const fontFamily = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
 const main: React.CSSProperties = {
   backgroundColor: "#f4f4f5",

@@ -77,10 +77,7 @@ export default function Receipt({
   supportEmail = "support@example.com",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 }: ReceiptProps) {
-  const subtotal = items.reduce(
-    (sum, item) => sum + item.quantity * item.unitPrice,
-    0,
-  );
+  const subtotal = items.reduce((sum, item) => sum + item.quantity * item.unitPrice, 0);
   const total = subtotal + shippingAmount + taxAmount - discountAmount;
   const money = (amount: number) => formatMoney(currencySymbol, amount);
 
@@ -135,9 +132,7 @@ export default function Receipt({
                 <Text style={tableHeading}>Item</Text>
               </Column>
               <Column style={amountColumn}>
-                <Text style={{ ...tableHeading, textAlign: "right" }}>
-                  Amount
-                </Text>
+                <Text style={{ ...tableHeading, textAlign: "right" }}>Amount</Text>
               </Column>
             </Row>
 
@@ -148,14 +143,10 @@ export default function Receipt({
                 <Row key={`${item.name}-${index}`} style={itemRow}>
                   <Column>
                     <Text style={itemName}>{item.name}</Text>
-                    <Text style={itemMeta}>
-                      {`Qty ${item.quantity} × ${money(item.unitPrice)}`}
-                    </Text>
+                    <Text style={itemMeta}>{`Qty ${item.quantity} × ${money(item.unitPrice)}`}</Text>
                   </Column>
                   <Column style={amountColumn}>
-                    <Text style={itemAmount}>
-                      {money(item.quantity * item.unitPrice)}
-                    </Text>
+                    <Text style={itemAmount}>{money(item.quantity * item.unitPrice)}</Text>
                   </Column>
                 </Row>
               ))
@@ -260,8 +251,7 @@ Receipt.PreviewProps = {
   companyAddress: "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 } satisfies ReceiptProps;
 
-const fontFamily =
-  '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+const fontFamily = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
 const main: React.CSSProperties = {
   backgroundColor: "#f4f4f5",

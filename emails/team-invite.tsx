@@ -80,8 +80,7 @@ export default function TeamInvite({
                   {")"}
                 </>
               ) : null}{" "}
-              has invited you to collaborate in <strong>{teamName}</strong> on{" "}
-              {productName} as <strong>{role}</strong>.
+              has invited you to collaborate in <strong>{teamName}</strong> on {productName} as <strong>{role}</strong>.
             </Text>
 
             <Section style={buttonSection}>
@@ -91,8 +90,8 @@ export default function TeamInvite({
             </Section>
 
             <Text style={muted}>
-              This invitation expires in {expiry}. If the button doesn't work,
-              copy and paste this URL into your browser:
+              This invitation expires in {expiry}. If the button doesn't work, copy and paste this URL into your
+              browser:
             </Text>
             <Text style={urlText}>
               <Link href={inviteUrl} style={link}>
@@ -102,15 +101,13 @@ export default function TeamInvite({
 
             <Hr style={hr} />
             <Text style={muted}>
-              Weren't expecting this invitation? You can ignore this email. No
-              account will be created unless you accept.
+              Weren't expecting this invitation? You can ignore this email. No account will be created unless you
+              accept.
             </Text>
           </Section>
 
           <Section style={footer}>
-            <Text style={footerText}>
-              {`This invitation was sent by ${inviterName} via ${productName}.`}
-            </Text>
+            <Text style={footerText}>{`This invitation was sent by ${inviterName} via ${productName}.`}</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -131,8 +128,7 @@ TeamInvite.PreviewProps = {
   companyAddress: "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 } satisfies TeamInviteProps;
 
-const fontFamily =
-  '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+const fontFamily = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
 const main: React.CSSProperties = {
   backgroundColor: "#f4f4f5",

@@ -49,12 +49,7 @@ export default function TrialEnding({
   supportEmail = "support@example.com",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 }: TrialEndingProps) {
-  const remaining =
-    daysLeft <= 0
-      ? "today"
-      : daysLeft === 1
-        ? "tomorrow"
-        : `in ${daysLeft} days`;
+  const remaining = daysLeft <= 0 ? "today" : daysLeft === 1 ? "tomorrow" : `in ${daysLeft} days`;
 
   return (
     <Html lang="en" dir="ltr">
@@ -94,15 +89,13 @@ export default function TrialEnding({
             </Section>
 
             <Text style={muted}>
-              If you do nothing, your account will move to the free plan when
-              the trial ends. Your data stays safe and you can upgrade again
-              whenever you like.
+              If you do nothing, your account will move to the free plan when the trial ends. Your data stays safe and
+              you can upgrade again whenever you like.
             </Text>
 
             <Hr style={hr} />
             <Text style={muted}>
-              Not sure which plan is right for you? Reply to this email or write
-              to{" "}
+              Not sure which plan is right for you? Reply to this email or write to{" "}
               <Link href={`mailto:${supportEmail}`} style={link}>
                 {supportEmail}
               </Link>{" "}
@@ -111,9 +104,7 @@ export default function TrialEnding({
           </Section>
 
           <Section style={footer}>
-            <Text style={footerText}>
-              {`You're receiving this email because you started a ${productName} trial.`}
-            </Text>
+            <Text style={footerText}>{`You're receiving this email because you started a ${productName} trial.`}</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -135,8 +126,7 @@ TrialEnding.PreviewProps = {
   companyAddress: "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 } satisfies TrialEndingProps;
 
-const fontFamily =
-  '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+const fontFamily = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
 const main: React.CSSProperties = {
   backgroundColor: "#f4f4f5",

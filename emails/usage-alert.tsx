@@ -100,26 +100,16 @@ export default function UsageAlert({
                   <Text style={usageLabel}>{metricName}</Text>
                 </Column>
                 <Column style={usageValueColumn}>
-                  <Text style={usageValue}>
-                    {`${formatNumber(used)} / ${formatNumber(limit)}`}
-                  </Text>
+                  <Text style={usageValue}>{`${formatNumber(used)} / ${formatNumber(limit)}`}</Text>
                 </Column>
               </Row>
-              <Row
-                style={track}
-                role="img"
-                aria-label={`${percent}% of ${metricName} used`}
-              >
+              <Row style={track} role="img" aria-label={`${percent}% of ${metricName} used`}>
                 {percent > 0 ? (
-                  <Column style={{ ...bar, width: `${percent}%`, backgroundColor: barColor }}>
-                    &nbsp;
-                  </Column>
+                  <Column style={{ ...bar, width: `${percent}%`, backgroundColor: barColor }}>&nbsp;</Column>
                 ) : null}
                 {percent < 100 ? <Column style={bar}>&nbsp;</Column> : null}
               </Row>
-              <Text style={usageCaption}>
-                {`${percent}% used${periodEnd ? ` · resets ${periodEnd}` : ""}`}
-              </Text>
+              <Text style={usageCaption}>{`${percent}% used${periodEnd ? ` · resets ${periodEnd}` : ""}`}</Text>
             </Section>
 
             <Section style={buttonSection}>
@@ -140,8 +130,7 @@ export default function UsageAlert({
 
             <Hr style={hr} />
             <Text style={muted}>
-              We send usage alerts at 80%, 90% and 100% of your plan limits so
-              there are no surprises.
+              We send usage alerts at 80%, 90% and 100% of your plan limits so there are no surprises.
             </Text>
           </Section>
 
@@ -171,8 +160,7 @@ UsageAlert.PreviewProps = {
   companyAddress: "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 } satisfies UsageAlertProps;
 
-const fontFamily =
-  '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+const fontFamily = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
 const main: React.CSSProperties = {
   backgroundColor: "#f4f4f5",

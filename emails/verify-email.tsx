@@ -65,9 +65,8 @@ export default function VerifyEmail({
             </Heading>
             <Text style={paragraph}>{`Hi ${userName},`}</Text>
             <Text style={paragraph}>
-              Thanks for signing up for {productName}. Please confirm that this
-              is your email address so we can keep your account secure and send
-              you important updates. The link expires in {expiry}.
+              Thanks for signing up for {productName}. Please confirm that this is your email address so we can keep
+              your account secure and send you important updates. The link expires in {expiry}.
             </Text>
 
             <Section style={buttonSection}>
@@ -78,22 +77,14 @@ export default function VerifyEmail({
 
             {verificationCode ? (
               <>
-                <Text style={paragraph}>
-                  Or enter this verification code in the app:
-                </Text>
-                <Text
-                  style={code}
-                  aria-label={`Verification code ${verificationCode}`}
-                >
+                <Text style={paragraph}>Or enter this verification code in the app:</Text>
+                <Text style={code} aria-label={`Verification code ${verificationCode}`}>
                   {verificationCode}
                 </Text>
               </>
             ) : null}
 
-            <Text style={muted}>
-              If the button doesn't work, copy and paste this URL into your
-              browser:
-            </Text>
+            <Text style={muted}>If the button doesn't work, copy and paste this URL into your browser:</Text>
             <Text style={urlText}>
               <Link href={verifyUrl} style={link}>
                 {verifyUrl}
@@ -101,16 +92,11 @@ export default function VerifyEmail({
             </Text>
 
             <Hr style={hr} />
-            <Text style={muted}>
-              If you didn't create a {productName} account, you can safely
-              ignore this email.
-            </Text>
+            <Text style={muted}>If you didn't create a {productName} account, you can safely ignore this email.</Text>
           </Section>
 
           <Section style={footer}>
-            <Text style={footerText}>
-              This is an automated email from {productName}.
-            </Text>
+            <Text style={footerText}>This is an automated email from {productName}.</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -129,8 +115,7 @@ VerifyEmail.PreviewProps = {
   companyAddress: "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 } satisfies VerifyEmailProps;
 
-const fontFamily =
-  '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+const fontFamily = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
 const main: React.CSSProperties = {
   backgroundColor: "#f4f4f5",

@@ -79,9 +79,8 @@ export default function Welcome({
               Welcome to {productName}, {userName}!
             </Heading>
             <Text style={paragraph}>
-              Thanks for signing up. Your account is ready, and we're excited to
-              have you on board. Here are three quick steps to get the most out
-              of {productName}:
+              Thanks for signing up. Your account is ready, and we're excited to have you on board. Here are three quick
+              steps to get the most out of {productName}:
             </Text>
 
             {steps.map((step, index) => (
@@ -107,8 +106,7 @@ export default function Welcome({
               <Link href={docsUrl} style={link}>
                 getting-started guide
               </Link>{" "}
-              walks through everything in detail. And if you ever get stuck,
-              just reply to this email or write to{" "}
+              walks through everything in detail. And if you ever get stuck, just reply to this email or write to{" "}
               <Link href={`mailto:${supportEmail}`} style={link}>
                 {supportEmail}
               </Link>
@@ -123,10 +121,7 @@ export default function Welcome({
 
           <Section style={footer}>
             <Hr style={hr} />
-            <Text style={footerText}>
-              You're receiving this email because you created a {productName}{" "}
-              account.
-            </Text>
+            <Text style={footerText}>You're receiving this email because you created a {productName} account.</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -145,8 +140,7 @@ Welcome.PreviewProps = {
   companyAddress: "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 } satisfies WelcomeProps;
 
-const fontFamily =
-  '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+const fontFamily = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
 const main: React.CSSProperties = {
   backgroundColor: "#f4f4f5",

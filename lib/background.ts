@@ -10,7 +10,13 @@ import { after } from "next/server";
 export function runInBackground(description: string, task: () => Promise<unknown>): void {
   const guarded = () =>
     task().catch((error) => {
-      console.error(JSON.stringify({ level: "error", message: `${description} failed`, error: error instanceof Error ? error.message : String(error) }));
+      console.error(
+        JSON.stringify({
+          level: "error",
+          message: `${description} failed`,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
     });
   try {
     after(guarded);
@@ -24,7 +30,11 @@ export function runInBackground(description: string, task: () => Promise<unknown
  * on due rows): the function returned starts `task` in the background, or does nothing if it started less than
  * `intervalMs` ago.
  */
-export function throttledInBackground(description: string, intervalMs: number, task: () => Promise<unknown>): () => void {
+export function throttledInBackground(
+  description: string,
+  intervalMs: number,
+  task: () => Promise<unknown>,
+): () => void {
   let lastStart = Number.NEGATIVE_INFINITY;
   return () => {
     const now = Date.now();

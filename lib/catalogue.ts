@@ -27,7 +27,9 @@ export function declareVariables(schema: z.ZodObject): VariableDeclaration[] {
     const type = rawType === "integer" ? "number" : rawType;
     return {
       name,
-      type: (["string", "number", "boolean", "array", "object"].includes(type ?? "") ? type : "string") as VariableDeclaration["type"],
+      type: (["string", "number", "boolean", "array", "object"].includes(type ?? "")
+        ? type
+        : "string") as VariableDeclaration["type"],
       required: required.has(name),
       ...(property.default !== undefined ? { default: property.default } : {}),
       ...(property.description ? { description: property.description } : {}),

@@ -28,7 +28,12 @@ const envSchema = z.object({
   DATABASE_URL: optionalString.pipe(
     z.url({ protocol: /^postgres(ql)?$/, message: "must be a postgres:// connection URL" }).optional(),
   ),
-  DATABASE_POOL_SIZE: optionalString.pipe(z.string().regex(/^[1-9]\d{0,2}$/, "must be a whole number from 1 to 999").optional()),
+  DATABASE_POOL_SIZE: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[1-9]\d{0,2}$/, "must be a whole number from 1 to 999")
+      .optional(),
+  ),
   SITE_URL: optionalHttpUrl,
   NEXT_PUBLIC_SITE_URL: optionalHttpUrl,
   VERCEL: optionalString,
@@ -45,27 +50,69 @@ const envSchema = z.object({
   SYSTEM_EMAIL_FROM: optionalString.pipe(
     z
       .string()
-      .refine((value) => parseFromAddress(value) !== null, "must be an address such as Letterpress <no-reply@mail.example.com>")
+      .refine(
+        (value) => parseFromAddress(value) !== null,
+        "must be an address such as Letterpress <no-reply@mail.example.com>",
+      )
       .transform((value) => formatMailbox(parseFromAddress(value)!))
       .optional(),
   ),
   SESSION_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   CRON_SECRET: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
-  PORT: optionalString.pipe(z.string().regex(/^\d{1,5}$/, "must be a port number").optional()),
-  STRIPE_SECRET_KEY: optionalString.pipe(
-    z.string().regex(/^(sk|rk)_(test|live)_\w+$/, "must be a Stripe secret key (sk_… in live or test mode, or a restricted rk_… key)").optional(),
+  PORT: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, "must be a port number")
+      .optional(),
   ),
-  STRIPE_WEBHOOK_SECRET: optionalString.pipe(z.string().regex(/^whsec_\w+$/, "must be a webhook signing secret (whsec_…)").optional()),
-  STRIPE_PRICE_MONTHLY: optionalString.pipe(z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_…)").optional()),
-  STRIPE_PRICE_ANNUAL: optionalString.pipe(z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_…)").optional()),
-  STRIPE_PRICE_OVERAGE: optionalString.pipe(z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_…)").optional()),
+  STRIPE_SECRET_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^(sk|rk)_(test|live)_\w+$/,
+        "must be a Stripe secret key (sk_… in live or test mode, or a restricted rk_… key)",
+      )
+      .optional(),
+  ),
+  STRIPE_WEBHOOK_SECRET: optionalString.pipe(
+    z
+      .string()
+      .regex(/^whsec_\w+$/, "must be a webhook signing secret (whsec_…)")
+      .optional(),
+  ),
+  STRIPE_PRICE_MONTHLY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^price_\w+$/, "must be a Stripe price id (price_…)")
+      .optional(),
+  ),
+  STRIPE_PRICE_ANNUAL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^price_\w+$/, "must be a Stripe price id (price_…)")
+      .optional(),
+  ),
+  STRIPE_PRICE_OVERAGE: optionalString.pipe(
+    z
+      .string()
+      .regex(/^price_\w+$/, "must be a Stripe price id (price_…)")
+      .optional(),
+  ),
   STRIPE_METER_EVENT_NAME: optionalString.pipe(
-    z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "must be a billing meter's event name (letters, digits, _ . : -; at most 100)").optional(),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,100}$/, "must be a billing meter's event name (letters, digits, _ . : -; at most 100)")
+      .optional(),
   ),
   CLIENT_IP_HEADER: optionalString.pipe(
-    z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "must be a header name, such as x-real-ip").optional(),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/, "must be a header name, such as x-real-ip")
+      .optional(),
   ),
-  PAYMENTS_TEST_MODE: optionalString.pipe(z.enum(["0", "1"], { message: "must be 1 (test-mode payments) or 0" }).optional()),
+  PAYMENTS_TEST_MODE: optionalString.pipe(
+    z.enum(["0", "1"], { message: "must be 1 (test-mode payments) or 0" }).optional(),
+  ),
 });
 
 export type Config = {
@@ -130,7 +177,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     problems.push("SESSION_SECRET is required on Vercel when Supabase Auth is not configured");
   }
   // Local sign-up mails its confirmation link, so a deployment that sends through Resend needs a sender for it.
-  if (present("RESEND_API_KEY") && !present("NEXT_PUBLIC_SUPABASE_URL") && !present("SYSTEM_EMAIL_FROM") && !present("SHARED_SENDING_DOMAIN")) {
+  if (
+    present("RESEND_API_KEY") &&
+    !present("NEXT_PUBLIC_SUPABASE_URL") &&
+    !present("SYSTEM_EMAIL_FROM") &&
+    !present("SHARED_SENDING_DOMAIN")
+  ) {
     problems.push(
       "SYSTEM_EMAIL_FROM (or SHARED_SENDING_DOMAIN) is required when RESEND_API_KEY is set and Supabase Auth is not: sign-up links are sent from it",
     );
@@ -142,18 +194,18 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 
   return {
     databaseUrl: e.DATABASE_URL,
-    databasePoolSize: e.DATABASE_POOL_SIZE ? Number(e.DATABASE_POOL_SIZE) : DEFAULT_DATABASE_POOL_SIZE[onVercel ? "vercel" : "server"],
+    databasePoolSize: e.DATABASE_POOL_SIZE
+      ? Number(e.DATABASE_POOL_SIZE)
+      : DEFAULT_DATABASE_POOL_SIZE[onVercel ? "vercel" : "server"],
     siteUrl: resolveSiteUrl(e),
     onVercel,
     clientIpHeader: e.CLIENT_IP_HEADER?.toLowerCase() ?? null,
-    supabase:
-      e.NEXT_PUBLIC_SUPABASE_URL && publishableKey
-        ? { url: e.NEXT_PUBLIC_SUPABASE_URL, publishableKey }
-        : null,
+    supabase: e.NEXT_PUBLIC_SUPABASE_URL && publishableKey ? { url: e.NEXT_PUBLIC_SUPABASE_URL, publishableKey } : null,
     resend: e.RESEND_API_KEY ? { apiKey: e.RESEND_API_KEY, baseUrl: e.RESEND_BASE_URL } : null,
     sharedSendingDomain: e.SHARED_SENDING_DOMAIN?.toLowerCase(),
     systemEmailFrom:
-      e.SYSTEM_EMAIL_FROM ?? (e.SHARED_SENDING_DOMAIN ? `Letterpress <no-reply@${e.SHARED_SENDING_DOMAIN.toLowerCase()}>` : null),
+      e.SYSTEM_EMAIL_FROM ??
+      (e.SHARED_SENDING_DOMAIN ? `Letterpress <no-reply@${e.SHARED_SENDING_DOMAIN.toLowerCase()}>` : null),
     sessionSecret: e.SESSION_SECRET,
     cronSecret: e.CRON_SECRET,
     stripe: stripeSettings(e),
@@ -167,8 +219,10 @@ function stripeProblems(present: (name: keyof typeof envSchema.shape) => boolean
   const problems: string[] = [];
   const key = present("STRIPE_SECRET_KEY");
   const webhook = present("STRIPE_WEBHOOK_SECRET");
-  if (key && !webhook) problems.push("STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set (set both, or neither)");
-  if (!key && webhook) problems.push("STRIPE_SECRET_KEY is required when STRIPE_WEBHOOK_SECRET is set (set both, or neither)");
+  if (key && !webhook)
+    problems.push("STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set (set both, or neither)");
+  if (!key && webhook)
+    problems.push("STRIPE_SECRET_KEY is required when STRIPE_WEBHOOK_SECRET is set (set both, or neither)");
   if (key && webhook) {
     for (const name of ["STRIPE_PRICE_MONTHLY", "STRIPE_PRICE_ANNUAL", "STRIPE_METER_EVENT_NAME"] as const) {
       if (!present(name)) problems.push(`${name} is required when Stripe is configured (STRIPE_SECRET_KEY is set)`);
@@ -178,7 +232,13 @@ function stripeProblems(present: (name: keyof typeof envSchema.shape) => boolean
 }
 
 function stripeSettings(e: z.infer<typeof envSchema>): StripeSettings | null {
-  if (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET || !e.STRIPE_PRICE_MONTHLY || !e.STRIPE_PRICE_ANNUAL || !e.STRIPE_METER_EVENT_NAME) {
+  if (
+    !e.STRIPE_SECRET_KEY ||
+    !e.STRIPE_WEBHOOK_SECRET ||
+    !e.STRIPE_PRICE_MONTHLY ||
+    !e.STRIPE_PRICE_ANNUAL ||
+    !e.STRIPE_METER_EVENT_NAME
+  ) {
     return null;
   }
   return {

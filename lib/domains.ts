@@ -3,7 +3,13 @@ import type postgres from "postgres";
 import { Resend } from "resend";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { addSendingDomain, DomainError, DomainTakenError, isVerifiedForSending, type SendingDomain } from "@/lib/db/domains";
+import {
+  addSendingDomain,
+  DomainError,
+  DomainTakenError,
+  isVerifiedForSending,
+  type SendingDomain,
+} from "@/lib/db/domains";
 import { isUuid } from "@/lib/db/literals";
 import { RESEND_TIMEOUT_MS } from "@/lib/mail/resend";
 
@@ -61,7 +67,17 @@ export class DomainProviderError extends DomainError {
 }
 
 const DOMAIN_PATTERN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+$/;
-const COLUMNS = ["id", "domain", "verified", "default_sender", "created_at", "verified_at", "provider_domain_id", "provider_status", "dns_records"];
+const COLUMNS = [
+  "id",
+  "domain",
+  "verified",
+  "default_sender",
+  "created_at",
+  "verified_at",
+  "provider_domain_id",
+  "provider_status",
+  "dns_records",
+];
 
 /**
  * Adds a sending domain to the account (or refreshes it: calling it again is safe).
@@ -101,7 +117,9 @@ export async function registerSendingDomain(
   }
   remote ??= await createRemote(resend, domain);
   const stored = await storeRemoteState(accountId, domain, defaultSender, remote);
-  const ignored = input.markVerified ? " (markVerified was ignored: with Resend configured, Resend checks the DNS records)" : "";
+  const ignored = input.markVerified
+    ? " (markVerified was ignored: with Resend configured, Resend checks the DNS records)"
+    : "";
   return { domain: stored, mode: "resend", message: describeRemote(stored) + ignored };
 }
 
@@ -220,7 +238,11 @@ async function callResend<T>(
     throw new DomainProviderError(`Could not ${action}: Resend could not be reached (${reason})`, null);
   }
   if (result.error) {
-    const body = (typeof result.error === "object" ? result.error : {}) as { statusCode?: unknown; name?: unknown; message?: unknown };
+    const body = (typeof result.error === "object" ? result.error : {}) as {
+      statusCode?: unknown;
+      name?: unknown;
+      message?: unknown;
+    };
     const statusCode = typeof body.statusCode === "number" ? body.statusCode : null;
     const name = typeof body.name === "string" && body.name ? body.name : null;
     const text = typeof body.message === "string" && body.message ? body.message : (name ?? "unknown error");
@@ -228,14 +250,21 @@ async function callResend<T>(
       const reason = signal.aborted ? `no answer within ${RESEND_TIMEOUT_MS} ms` : text;
       throw new DomainProviderError(`Could not ${action}: Resend could not be reached (${reason})`, null, name);
     }
-    throw new DomainProviderError(`Could not ${action}: Resend answered HTTP ${statusCode}${name ? ` ${name}` : ""}: ${text}`, statusCode, name);
+    throw new DomainProviderError(
+      `Could not ${action}: Resend answered HTTP ${statusCode}${name ? ` ${name}` : ""}: ${text}`,
+      statusCode,
+      name,
+    );
   }
-  if (result.data === null || result.data === undefined) throw new DomainProviderError(`Could not ${action}: Resend's answer was empty`, null);
+  if (result.data === null || result.data === undefined)
+    throw new DomainProviderError(`Could not ${action}: Resend's answer was empty`, null);
   return result.data;
 }
 
 async function createRemote(resend: Resend, domain: string): Promise<RemoteDomain> {
-  const data = await callResend(`add ${domain} to Resend`, (signal) => resend.domains.create({ name: domain }, { signal }));
+  const data = await callResend(`add ${domain} to Resend`, (signal) =>
+    resend.domains.create({ name: domain }, { signal }),
+  );
   return parseRemote(data, domain, `add ${domain} to Resend`);
 }
 
@@ -256,7 +285,8 @@ async function fetchRemote(
 
 function parseRemote(data: unknown, domain: string, action: string): RemoteDomain {
   const d = (data ?? {}) as { id?: unknown; name?: unknown; status?: unknown; records?: unknown };
-  if (typeof d.id !== "string" || d.id === "") throw new DomainProviderError(`Could not ${action}: Resend's answer carried no domain id`, null);
+  if (typeof d.id !== "string" || d.id === "")
+    throw new DomainProviderError(`Could not ${action}: Resend's answer carried no domain id`, null);
   if (typeof d.name === "string" && d.name.toLowerCase() !== domain) {
     throw new DomainProviderError(`Could not ${action}: Resend answered for another domain (${d.name})`, null);
   }

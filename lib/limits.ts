@@ -106,15 +106,31 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   { what: "`headers` of one email", limit: count(MAX_HEADERS), answer: "400, field `headers`" },
   { what: "Rendered HTML", limit: megabytes(MAX_HTML_BYTES), answer: "422 `RENDER_ERROR`" },
   { what: "Render time", limit: `${RENDER_DEADLINE_MS / 1000} s per render`, answer: "422 `RENDER_ERROR`" },
-  { what: "Memory of a render of your own template", limit: megabytes(SANDBOX_MEMORY_BYTES), answer: "422 `RENDER_ERROR`" },
+  {
+    what: "Memory of a render of your own template",
+    limit: megabytes(SANDBOX_MEMORY_BYTES),
+    answer: "422 `RENDER_ERROR`",
+  },
   {
     what: "Your template's source",
     limit: `${count(MAX_TEMPLATE_SOURCE_CHARS)} characters, compiled within ${COMPILE_DEADLINE_MS / 1000} s`,
-    answer: "a compile error (422 `RENDER_ERROR` for `format: \"react\"`)",
+    answer: 'a compile error (422 `RENDER_ERROR` for `format: "react"`)',
   },
-  { what: "Renders of your own templates waiting", limit: queueLimit(MAX_SANDBOX_QUEUE, MAX_SANDBOX_QUEUE_PER_ACCOUNT), answer: busy },
-  { what: "Compiles of your templates' source waiting", limit: queueLimit(MAX_COMPILE_QUEUE, MAX_COMPILE_QUEUE_PER_ACCOUNT), answer: busy },
-  { what: "Renders of catalogue templates waiting", limit: queueLimit(MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT), answer: busy },
+  {
+    what: "Renders of your own templates waiting",
+    limit: queueLimit(MAX_SANDBOX_QUEUE, MAX_SANDBOX_QUEUE_PER_ACCOUNT),
+    answer: busy,
+  },
+  {
+    what: "Compiles of your templates' source waiting",
+    limit: queueLimit(MAX_COMPILE_QUEUE, MAX_COMPILE_QUEUE_PER_ACCOUNT),
+    answer: busy,
+  },
+  {
+    what: "Renders of catalogue templates waiting",
+    limit: queueLimit(MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT),
+    answer: busy,
+  },
   {
     what: "Dashboard previews",
     limit: `${PREVIEW_LIMITS.perAccount} a minute per account, ${PREVIEW_LIMITS.perAddress} per network address`,

@@ -32,7 +32,11 @@ const COMPONENTS = "#/components/schemas/";
  * A schema with an id is a $ref to its component; any other is inlined, its schemas with an id as refs to their
  * components (`components` holds them all, since every schema with an id is one).
  */
-function jsonSchema(schema: z.ZodType, components: Record<string, unknown>, io: "input" | "output" = "output"): JsonSchema {
+function jsonSchema(
+  schema: z.ZodType,
+  components: Record<string, unknown>,
+  io: "input" | "output" = "output",
+): JsonSchema {
   const id = z.globalRegistry.get(schema)?.id;
   if (id) return { $ref: `${COMPONENTS}${id}` };
   const { $schema: _schema, $defs: defs = {}, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
@@ -46,7 +50,13 @@ type JsonSchema = Record<string, unknown>;
 /** A parameter's description is the parameter's, not its schema's. */
 function parameter(name: string, location: "path" | "query" | "header", schema: JsonSchema, required: boolean) {
   const { description, ...rest } = schema;
-  return { name, in: location, ...(required && { required }), ...(typeof description === "string" && { description }), schema: rest };
+  return {
+    name,
+    in: location,
+    ...(required && { required }),
+    ...(typeof description === "string" && { description }),
+    schema: rest,
+  };
 }
 
 type DocumentHeader = { description?: string; schema: JsonSchema };
@@ -54,9 +64,18 @@ type DocumentHeader = { description?: string; schema: JsonSchema };
 /** Set by withApiAuth on every response of a metered route; stated on its 200 and 429. */
 function rateLimitHeaders(components: Record<string, unknown>): Record<string, DocumentHeader> {
   return {
-    "X-RateLimit-Limit": { description: "Monthly API call limit (absent on unlimited plans)", schema: { type: "integer" } },
-    "X-RateLimit-Remaining": { description: "Calls left this month (absent on unlimited plans)", schema: { type: "integer" } },
-    "X-RateLimit-Reset": { description: "First instant of the next UTC month", schema: { type: "string", format: "date-time" } },
+    "X-RateLimit-Limit": {
+      description: "Monthly API call limit (absent on unlimited plans)",
+      schema: { type: "integer" },
+    },
+    "X-RateLimit-Remaining": {
+      description: "Calls left this month (absent on unlimited plans)",
+      schema: { type: "integer" },
+    },
+    "X-RateLimit-Reset": {
+      description: "First instant of the next UTC month",
+      schema: { type: "string", format: "date-time" },
+    },
     "X-RateLimit-Plan": { description: "The caller's plan", schema: jsonSchema(planSchema, components) },
   };
 }
@@ -72,13 +91,20 @@ const QUOTA_EXCEEDED: ResponseDoc = {
   headers: { "Retry-After": retryAfterHeader },
 };
 
-function operationObject(path: string, { doc, metered, query, body }: DeclaredOperation, components: Record<string, unknown>) {
+function operationObject(
+  path: string,
+  { doc, metered, query, body }: DeclaredOperation,
+  components: Record<string, unknown>,
+) {
   const pathParameters = doc.pathParameters ?? {};
   for (const [, name] of path.matchAll(/\{(\w+)\}/g)) {
-    if (!(name in pathParameters)) throw new Error(`${doc.operationId} declares no schema for the path parameter ${name}`);
+    if (!(name in pathParameters))
+      throw new Error(`${doc.operationId} declares no schema for the path parameter ${name}`);
   }
   const parameters = [
-    ...Object.entries(pathParameters).map(([name, schema]) => parameter(name, "path", jsonSchema(schema, components), true)),
+    ...Object.entries(pathParameters).map(([name, schema]) =>
+      parameter(name, "path", jsonSchema(schema, components), true),
+    ),
     ...queryParameters(query, components),
     ...Object.entries(doc.headers ?? {}).map(([name, schema]) =>
       parameter(name, "header", jsonSchema(schema, components, "input"), !schema.safeParse(undefined).success),
@@ -103,11 +129,20 @@ function operationObject(path: string, { doc, metered, query, body }: DeclaredOp
         const headers: Record<string, DocumentHeader> = {
           ...(metered && (status === "200" || status === "429") && rateLimitHeaders(components)),
           ...Object.fromEntries(
-            Object.entries(response.headers ?? {}).map(([name, header]) => [name, { ...(header.description && { description: header.description }), schema: jsonSchema(header.schema, components) }]),
+            Object.entries(response.headers ?? {}).map(([name, header]) => [
+              name,
+              {
+                ...(header.description && { description: header.description }),
+                schema: jsonSchema(header.schema, components),
+              },
+            ]),
           ),
         };
         const content = { "application/json": { schema: jsonSchema(response.schema, components) } };
-        return [status, { description: response.description, content, ...(Object.keys(headers).length > 0 && { headers }) }];
+        return [
+          status,
+          { description: response.description, content, ...(Object.keys(headers).length > 0 && { headers }) },
+        ];
       }),
     ),
   };
@@ -118,7 +153,9 @@ function queryParameters(query: z.ZodType | undefined, components: Record<string
   if (!query) return [];
   const output = jsonSchema(query, components) as { properties?: Record<string, JsonSchema> };
   const input = jsonSchema(query, components, "input") as { required?: string[] };
-  return Object.entries(output.properties ?? {}).map(([name, schema]) => parameter(name, "query", schema, input.required?.includes(name) ?? false));
+  return Object.entries(output.properties ?? {}).map(([name, schema]) =>
+    parameter(name, "query", schema, input.required?.includes(name) ?? false),
+  );
 }
 
 function documentPaths(components: Record<string, unknown>) {
@@ -170,7 +207,12 @@ export function buildOpenApiDocument(serverUrl: string) {
       securitySchemes: {
         apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
         bearer: { type: "http", scheme: "bearer" },
-        session: { type: "apiKey", in: "cookie", name: "lp-auth-token", description: "Dashboard session (sb-<project>-auth-token with Supabase Auth)" },
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: "lp-auth-token",
+          description: "Dashboard session (sb-<project>-auth-token with Supabase Auth)",
+        },
       },
     },
   };

@@ -16,8 +16,20 @@ export type Plan = {
 
 export const PLANS: Record<PlanName, Plan> = {
   free: { apiCallsPerMonth: 500, emailsPerMonth: 100, emailOverage: false, librarySize: 10, paidPurchasesPerMonth: 1 },
-  monthly: { apiCallsPerMonth: null, emailsPerMonth: 10_000, emailOverage: true, librarySize: null, paidPurchasesPerMonth: null },
-  annual: { apiCallsPerMonth: null, emailsPerMonth: 50_000, emailOverage: true, librarySize: null, paidPurchasesPerMonth: null },
+  monthly: {
+    apiCallsPerMonth: null,
+    emailsPerMonth: 10_000,
+    emailOverage: true,
+    librarySize: null,
+    paidPurchasesPerMonth: null,
+  },
+  annual: {
+    apiCallsPerMonth: null,
+    emailsPerMonth: 50_000,
+    emailOverage: true,
+    librarySize: null,
+    paidPurchasesPerMonth: null,
+  },
 };
 
 export function isPlanName(value: unknown): value is PlanName {

@@ -30,7 +30,15 @@ import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
 import { reportOverageEmail } from "@/lib/payments";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
 import { renderTemplate } from "@/lib/render";
-import { decodedBase64Length, formatMailbox, idempotencyKeySchema, MAX_IDEMPOTENCY_KEY_LENGTH, parseFromAddress, sendRequestSchema, type SendRequest } from "@/lib/schemas/send";
+import {
+  decodedBase64Length,
+  formatMailbox,
+  idempotencyKeySchema,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  parseFromAddress,
+  sendRequestSchema,
+  type SendRequest,
+} from "@/lib/schemas/send";
 
 export const NOT_IN_LIBRARY_MESSAGE = "This template is not in your library. Add or purchase it first.";
 const IDEMPOTENCY_SCOPE = "send";
@@ -45,9 +53,13 @@ export type PreloadedSendContext = { templateId: string; context: SendContext };
  * Nothing to read (undefined) when the raw body names no well-formed template id; validation reports that later.
  */
 export function sendContextPreload(rawBody: unknown): Preload<PreloadedSendContext | undefined> {
-  const templateId = rawBody !== null && typeof rawBody === "object" ? (rawBody as { template_id?: unknown }).template_id : undefined;
+  const templateId =
+    rawBody !== null && typeof rawBody === "object" ? (rawBody as { template_id?: unknown }).template_id : undefined;
   if (!isUuid(templateId)) return { sql: "null::json", parse: () => undefined };
-  return { sql: sendContextJsonSql("caller.account_id", templateId), parse: (json) => (json === null ? undefined : { templateId, context: sendContextFromJson(json) }) };
+  return {
+    sql: sendContextJsonSql("caller.account_id", templateId),
+    parse: (json) => (json === null ? undefined : { templateId, context: sendContextFromJson(json) }),
+  };
 }
 
 /**
@@ -64,7 +76,9 @@ export async function sendEmail(
   scheduleDispatch();
 
   if (idempotencyKey !== null && !idempotencyKeySchema.safeParse(idempotencyKey).success) {
-    const details: ValidationDetail[] = [{ field: "Idempotency-Key", message: `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` }];
+    const details: ValidationDetail[] = [
+      { field: "Idempotency-Key", message: `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` },
+    ];
     const parsed = sendRequestSchema.safeParse(rawBody);
     if (!parsed.success) details.push(...zodDetails(parsed.error));
     throw errors.validation(details);
@@ -93,20 +107,28 @@ async function performSend(
   preloaded: PreloadedSendContext | undefined,
 ): Promise<SendOutcome> {
   const { domains, template } =
-    preloaded?.templateId === request.template_id ? preloaded.context : await findSendContext(caller.accountId, request.template_id);
+    preloaded?.templateId === request.template_id
+      ? preloaded.context
+      : await findSendContext(caller.accountId, request.template_id);
   const from = resolveSender(request.from, domains, getConfig().sharedSendingDomain);
   if (!template) throw errors.templateNotFound(NOT_IN_LIBRARY_MESSAGE);
 
   // Rendering can fail (400 variables.<name>, 422): before anything is counted or recorded.
-  const rendered = await renderTemplate(template, request.variables, { accountId: caller.accountId, plainText: request.text === undefined });
+  const rendered = await renderTemplate(template, request.variables, {
+    accountId: caller.accountId,
+    plainText: request.text === undefined,
+  });
   const text = request.text ?? rendered.text ?? null;
 
   const mailer = getMailer();
   const scheduledAt = request.scheduled_at ? new Date(request.scheduled_at) : null;
-  const list = (value: string | string[] | undefined) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+  const list = (value: string | string[] | undefined) =>
+    value === undefined ? [] : Array.isArray(value) ? value : [value];
   const attachments = (request.attachments ?? []).map((a) => ({
     filename: a.filename,
-    ...(a.content !== undefined ? { content: a.content.replace(/\s+/g, ""), size: decodedBase64Length(a.content) } : {}),
+    ...(a.content !== undefined
+      ? { content: a.content.replace(/\s+/g, ""), size: decodedBase64Length(a.content) }
+      : {}),
     ...(a.path !== undefined ? { path: a.path } : {}),
     ...(a.content_type !== undefined ? { content_type: a.content_type } : {}),
   }));
@@ -151,7 +173,10 @@ async function performSend(
     // The request's first attempt recorded and counted this email, then died before answering (its key's claim went
     // stale). Sent: answered as a replay of it. Still pending: the dispatcher hands it over; the caller retries.
     if (counted.existing.status === "pending") throw errors.idempotencyInProgress();
-    return { body: sendAnswer(caller.plan, counted.existing, counted.used, counted.billingUsageReported), replayed: true };
+    return {
+      body: sendAnswer(caller.plan, counted.existing, counted.used, counted.billingUsageReported),
+      replayed: true,
+    };
   }
 
   let id = counted.id;
@@ -170,7 +195,9 @@ async function performSend(
   }
   // Overage is billed through the payment processor: true only once it acknowledged this email's usage record. The
   // wait is bounded; if it runs out the email stays in the ledger and is reported by the cron job or the next send.
-  const billingUsageReported = counted.isOverage ? counted.billingUsageReported || (await reportOverageEmail(counted.id)) : counted.billingUsageReported;
+  const billingUsageReported = counted.isOverage
+    ? counted.billingUsageReported || (await reportOverageEmail(counted.id))
+    : counted.billingUsageReported;
 
   const email = { ...message, id: counted.id, providerMessageId: id, createdAt: counted.createdAt };
   return { body: sendAnswer(caller.plan, email, counted.used, billingUsageReported), replayed: false };
@@ -207,7 +234,11 @@ function sendAnswer(
  * `from` must be on one of the caller's verified domains or the operator's shared sending domain. Omitted: the
  * default sender of the caller's first verified domain. Otherwise 400 with field `from`.
  */
-export function resolveSender(from: string | undefined, domains: SendingDomain[], sharedDomain: string | undefined): string {
+export function resolveSender(
+  from: string | undefined,
+  domains: SendingDomain[],
+  sharedDomain: string | undefined,
+): string {
   const verified = domains.filter((d) => isVerifiedForSending(d));
   if (from === undefined) {
     const domain = verified.find((d) => d.default_sender);
@@ -244,7 +275,13 @@ function describeProviderFailure(error: unknown): string {
   if (error instanceof MailerError) {
     return error.statusCode === null ? `unreachable: ${error.message}` : `HTTP ${error.statusCode}: ${error.message}`;
   }
-  console.error(JSON.stringify({ level: "error", message: "mailer threw", error: error instanceof Error ? error.stack : String(error) }));
+  console.error(
+    JSON.stringify({
+      level: "error",
+      message: "mailer threw",
+      error: error instanceof Error ? error.stack : String(error),
+    }),
+  );
   return "unexpected failure";
 }
 
@@ -284,7 +321,9 @@ async function withIdempotencyKey(
   try {
     outcome = await run({ waited });
   } catch (error) {
-    await releaseIdempotencyKey(claim).catch((releaseError) => logError("releasing an idempotency key failed", releaseError));
+    await releaseIdempotencyKey(claim).catch((releaseError) =>
+      logError("releasing an idempotency key failed", releaseError),
+    );
     throw error;
   }
   // The email went out: a failure to store the response must not turn into an error (the client would retry and
@@ -364,7 +403,9 @@ export const orphanRecovery = {
  * idempotency window, after `maxAttempts` unanswered retries, or when the provider refuses it, it is marked failed and
  * its count given back. One handed over under the caller's key completes that key with the answer.
  */
-export async function recoverOrphanedEmails(options: { now?: Date; accountId?: string } = {}): Promise<{ recovered: number; failed: number }> {
+export async function recoverOrphanedEmails(
+  options: { now?: Date; accountId?: string } = {},
+): Promise<{ recovered: number; failed: number }> {
   const { graceMs, windowMs, maxAttempts } = orphanRecovery;
   const rules = { now: options.now ?? new Date(), graceMs, windowMs, maxAttempts, accountId: options.accountId };
   let failed = await failExpiredOrphanedEmails(rules);
@@ -388,7 +429,14 @@ export async function recoverOrphanedEmails(options: { now?: Date; accountId?: s
         if (await markEmailFailed(email.id, `${mailer.provider}: ${reason}`)) failed += 1;
       } else {
         // Left pending: the next run retries it under the same key, until it runs out of attempts or time.
-        console.warn(JSON.stringify({ level: "warn", message: "retrying an interrupted hand-off failed; will retry", emailId: email.id, reason }));
+        console.warn(
+          JSON.stringify({
+            level: "warn",
+            message: "retrying an interrupted hand-off failed; will retry",
+            emailId: email.id,
+            reason,
+          }),
+        );
       }
     }
   }
@@ -404,14 +452,25 @@ async function answerDeadRequest(accountId: string, emailId: string, providerKey
   if (!receipt) return;
   const body = sendAnswer(receipt.plan, receipt.email, receipt.used, receipt.billingUsageReported);
   const isProviderKeyOf = (key: string) => providerIdempotencyKey(accountId, key) === providerKey;
-  await completeStaleIdempotencyKey({ accountId, scope: IDEMPOTENCY_SCOPE, providerKey, isProviderKeyOf, now }, { status: 200, body });
+  await completeStaleIdempotencyKey(
+    { accountId, scope: IDEMPOTENCY_SCOPE, providerKey, isProviderKeyOf, now },
+    { status: 200, body },
+  );
 }
 
 /** The provider answered and refused the message itself (not a timeout, rate limit or concurrent-request conflict). */
 function isDefinitiveRefusal(error: unknown): boolean {
-  return error instanceof MailerError && error.statusCode !== null && error.statusCode >= 400 && error.statusCode < 500 && ![408, 409, 429].includes(error.statusCode);
+  return (
+    error instanceof MailerError &&
+    error.statusCode !== null &&
+    error.statusCode >= 400 &&
+    error.statusCode < 500 &&
+    ![408, 409, 429].includes(error.statusCode)
+  );
 }
 
 function logError(message: string, error: unknown): void {
-  console.error(JSON.stringify({ level: "error", message, error: error instanceof Error ? error.message : String(error) }));
+  console.error(
+    JSON.stringify({ level: "error", message, error: error instanceof Error ? error.message : String(error) }),
+  );
 }

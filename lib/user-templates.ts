@@ -26,18 +26,30 @@ export class TemplateSourceError extends Error {
   }
 }
 
-export type CheckedTemplate = { compiledCode: string; variables: VariableDeclaration[]; previewProps: Record<string, unknown> };
+export type CheckedTemplate = {
+  compiledCode: string;
+  variables: VariableDeclaration[];
+  previewProps: Record<string, unknown>;
+};
 
 /**
  * Compiles a user's TSX once and proves it renders: a trial render of its PreviewProps inside the sandbox, under the
  * same limits as every later render. Nothing is stored unless both succeed.
  */
-export async function checkTemplateSource(accountId: string, code: string, declared?: VariableDeclaration[]): Promise<CheckedTemplate> {
+export async function checkTemplateSource(
+  accountId: string,
+  code: string,
+  declared?: VariableDeclaration[],
+): Promise<CheckedTemplate> {
   const compiled = await compileTemplateOffThread(accountId, code);
   if (!compiled.ok) {
     // A compile that ran past its deadline has no position.
     if (compiled.line === undefined) throw new TemplateSourceError(compiled.message);
-    throw new TemplateSourceError(`${compiled.message} (line ${compiled.line}, column ${compiled.column})`, compiled.line, compiled.column);
+    throw new TemplateSourceError(
+      `${compiled.message} (line ${compiled.line}, column ${compiled.column})`,
+      compiled.line,
+      compiled.column,
+    );
   }
   // A one-off key: the trial context is never reused for another template or user.
   const cacheKey = `trial:${randomUUID()}`;
@@ -72,7 +84,15 @@ export function declareFromPreviewProps(previewProps: Record<string, unknown>): 
   const declarable = Object.entries(previewProps).filter(([name]) => isDeclarableVariableName(name));
   return declarable.map(([name, value]) => ({
     name,
-    type: Array.isArray(value) ? "array" : value !== null && typeof value === "object" ? "object" : typeof value === "number" ? "number" : typeof value === "boolean" ? "boolean" : "string",
+    type: Array.isArray(value)
+      ? "array"
+      : value !== null && typeof value === "object"
+        ? "object"
+        : typeof value === "number"
+          ? "number"
+          : typeof value === "boolean"
+            ? "boolean"
+            : "string",
     required: false,
   }));
 }

@@ -108,7 +108,10 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
   "domain:verify": async (flags) => {
     const account = await getAccountByEmailOrThrow(required(flags, "email"));
     const domain = await findSendingDomain(account.id, required(flags, "domain"));
-    if (!domain) throw new Error(`${required(flags, "domain")} is not one of ${account.email}'s sending domains (add it with domain:add)`);
+    if (!domain)
+      throw new Error(
+        `${required(flags, "domain")} is not one of ${account.email}'s sending domains (add it with domain:add)`,
+      );
     return verifySendingDomain(account.id, domain.id);
   },
   outbox: async (flags) => {
@@ -133,9 +136,17 @@ async function main(): Promise<number> {
     flags = parseArgs({
       args: rest,
       options: {
-        email: { type: "string" }, plan: { type: "string" }, password: { type: "string" }, name: { type: "string" },
-        id: { type: "string" }, file: { type: "string" }, description: { type: "string" }, template: { type: "string" },
-        domain: { type: "string" }, verified: { type: "boolean" }, "default-sender": { type: "string" },
+        email: { type: "string" },
+        plan: { type: "string" },
+        password: { type: "string" },
+        name: { type: "string" },
+        id: { type: "string" },
+        file: { type: "string" },
+        description: { type: "string" },
+        template: { type: "string" },
+        domain: { type: "string" },
+        verified: { type: "boolean" },
+        "default-sender": { type: "string" },
       },
       strict: true,
     }).values;

@@ -20,7 +20,13 @@ import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { renderCatalogueOffThread, stopCatalogueWorkers } from "@/lib/render/catalogue-pool";
 import { createTemplateFromSource } from "@/lib/user-templates";
 import { prepareDatabase } from "./lib/database";
-import { findPostgresBinDir, freePort, startThrowawayPostgres, stopThrowawayPostgresSync, type ThrowawayPostgres } from "./pg-throwaway";
+import {
+  findPostgresBinDir,
+  freePort,
+  startThrowawayPostgres,
+  stopThrowawayPostgresSync,
+  type ThrowawayPostgres,
+} from "./pg-throwaway";
 
 // npm run bench [-- --duration S --rounds N --settle S --warmup S --connections N --only a,b --embedded --cpu-prof DIR]
 // Serves the built app (`next start`) on PostgreSQL and measures each scenario with autocannon in one run, in short
@@ -59,8 +65,21 @@ type HostileRequest = { name: string; path: string; headers: Record<string, stri
 
 // Add a scenario here and it is measured, printed and reported in the JSON line.
 const SCENARIOS: Scenario[] = [
-  { name: "bare", description: "GET /api/health (no database, no auth)", method: "GET", path: () => "/api/health", auth: false },
-  { name: "library", description: "GET /api/v1/library", method: "GET", path: () => "/api/v1/library", auth: true, target: 0.6 },
+  {
+    name: "bare",
+    description: "GET /api/health (no database, no auth)",
+    method: "GET",
+    path: () => "/api/health",
+    auth: false,
+  },
+  {
+    name: "library",
+    description: "GET /api/v1/library",
+    method: "GET",
+    path: () => "/api/v1/library",
+    auth: true,
+    target: 0.6,
+  },
   {
     name: "render_catalogue",
     description: "POST /api/v1/templates/{welcome}/render",
@@ -115,13 +134,22 @@ function hostileRequests(f: Fixture): HostileRequest[] {
   let bomb = "1";
   for (let depth = 0; depth < 23; depth++) bomb = `(a: number, b = ${bomb}) => 1`;
   const bombSource = `const x = ${bomb};\nexport default function Bomb() { return null; }\n`;
-  const articles = Array.from({ length: 110_000 }, (_, i) => ({ title: `Article ${i}`, summary: "s", url: `https://example.com/${i}` }));
+  const articles = Array.from({ length: 110_000 }, (_, i) => ({
+    title: `Article ${i}`,
+    summary: "s",
+    url: `https://example.com/${i}`,
+  }));
   return [
     {
       name: "long from",
       path: "/api/v1/send",
       headers: api,
-      body: JSON.stringify({ template_id: f.welcomeId, to: "reader@example.com", subject: "Hi", from: `${" ".repeat(5000)}<` }),
+      body: JSON.stringify({
+        template_id: f.welcomeId,
+        to: "reader@example.com",
+        subject: "Hi",
+        from: `${" ".repeat(5000)}<`,
+      }),
     },
     { name: "nested 9.8 MB body", path: render(f.welcomeId), headers: api, body: nested },
     // Just under the 1 MB cap on variables, to a template of the attacker's own that takes any text: rendered in the sandbox.
@@ -159,7 +187,12 @@ function startAttack(base: string, requests: HostileRequest[]): { stop: () => Pr
       const started = performance.now();
       let status: HostileResult["status"];
       try {
-        const response = await fetch(base + request.path, { method: "POST", headers: request.headers, body: request.body, signal: AbortSignal.timeout(30_000) });
+        const response = await fetch(base + request.path, {
+          method: "POST",
+          headers: request.headers,
+          body: request.body,
+          signal: AbortSignal.timeout(30_000),
+        });
         await response.arrayBuffer();
         status = response.status;
       } catch {
@@ -219,14 +252,23 @@ async function main(): Promise<number> {
   const connections = Number(values.connections);
   const rounds = Number(values.rounds);
   const settle = Number(values.settle);
-  if (!(duration > 0) || !(warmup >= 0) || !(settle >= 0) || ![connections, rounds].every((n) => Number.isInteger(n) && n >= 1)) {
-    console.error("bench: --duration, --warmup and --settle must be numbers of seconds (duration positive), --connections and --rounds positive integers");
+  if (
+    !(duration > 0) ||
+    !(warmup >= 0) ||
+    !(settle >= 0) ||
+    ![connections, rounds].every((n) => Number.isInteger(n) && n >= 1)
+  ) {
+    console.error(
+      "bench: --duration, --warmup and --settle must be numbers of seconds (duration positive), --connections and --rounds positive integers",
+    );
     return 2;
   }
   const only = values.only ? new Set(["bare", ...values.only.split(",")]) : null;
   const unknown = [...(only ?? [])].filter((name) => !SCENARIOS.some((s) => s.name === name));
   if (unknown.length > 0) {
-    console.error(`bench: unknown scenario ${unknown.join(", ")}; scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`);
+    console.error(
+      `bench: unknown scenario ${unknown.join(", ")}; scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`,
+    );
     return 2;
   }
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -238,7 +280,9 @@ async function main(): Promise<number> {
   }
 
   const [load] = os.loadavg();
-  log(`Machine: ${os.cpus().length} cores, load average ${load.toFixed(2)}${load > 0.5 ? " (other work is running: figures will be lower and noisier)" : ""}`);
+  log(
+    `Machine: ${os.cpus().length} cores, load average ${load.toFixed(2)}${load > 0.5 ? " (other work is running: figures will be lower and noisier)" : ""}`,
+  );
   try {
     await ensureBuild();
     const database = await startDatabase(cleanups, values.embedded);
@@ -252,16 +296,25 @@ async function main(): Promise<number> {
     await closeDb();
 
     const { floor, worker } = await measureRenderCostsInProduction();
-    log(`Render floor: @react-email/render render() of the welcome template in-process: ${floor.toFixed(3)} ms per call (200 calls, production React)`);
-    log(`  the app's render worker (lib/render/catalogue-pool.ts, the same bytes), one render at a time, hop included: ${worker.toFixed(3)} ms per call`);
+    log(
+      `Render floor: @react-email/render render() of the welcome template in-process: ${floor.toFixed(3)} ms per call (200 calls, production React)`,
+    );
+    log(
+      `  the app's render worker (lib/render/catalogue-pool.ts, the same bytes), one render at a time, hop included: ${worker.toFixed(3)} ms per call`,
+    );
 
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const { child: server, output: serverOutput } = await startNext(port, cleanups, values["cpu-prof"]);
-    log(`next start on ${base} (pid ${server.pid}); autocannon -c ${connections}, ${duration} s per scenario in ${rounds} windows of ${round(duration / rounds, 2)} s, each between two windows of bare, after ${warmup} s of warm-up on each route`);
+    log(
+      `next start on ${base} (pid ${server.pid}); autocannon -c ${connections}, ${duration} s per scenario in ${rounds} windows of ${round(duration / rounds, 2)} s, each between two windows of bare, after ${warmup} s of warm-up on each route`,
+    );
     log("");
 
-    const results: Record<string, { rps: number; p50_ms: number; p99_ms: number; ratio_to_bare: number; hostile_max_ms?: number }> = {};
+    const results: Record<
+      string,
+      { rps: number; p50_ms: number; p99_ms: number; ratio_to_bare: number; hostile_max_ms?: number }
+    > = {};
     const failures: string[] = [];
     const runnable: { scenario: Scenario; request: Request }[] = [];
     for (const scenario of SCENARIOS) {
@@ -302,11 +355,19 @@ async function main(): Promise<number> {
     const others = runnable.filter((entry) => entry !== bare);
     const windowSeconds = duration / rounds;
     type Window = { rps: number; p50: number; p99: number; total: number };
-    const hostileBodies = new Map(runnable.flatMap(({ scenario }) => (scenario.hostile ? [[scenario, scenario.hostile(fixture)] as const] : [])));
-    const hostileResults = new Map<Scenario, HostileResult[]>([...hostileBodies.keys()].map((scenario) => [scenario, []]));
+    const hostileBodies = new Map(
+      runnable.flatMap(({ scenario }) => (scenario.hostile ? [[scenario, scenario.hostile(fixture)] as const] : [])),
+    );
+    const hostileResults = new Map<Scenario, HostileResult[]>(
+      [...hostileBodies.keys()].map((scenario) => [scenario, []]),
+    );
     const bareWindows: Window[] = [];
-    const windows = new Map<Scenario, { window: Window; bareBefore: number }[]>(others.map(({ scenario }) => [scenario, []]));
-    const errorCounts = new Map<Scenario, ErrorCounts>(runnable.map(({ scenario }) => [scenario, { non2xx: 0, "4xx": 0, "5xx": 0, errors: 0, timeouts: 0, total: 0 }]));
+    const windows = new Map<Scenario, { window: Window; bareBefore: number }[]>(
+      others.map(({ scenario }) => [scenario, []]),
+    );
+    const errorCounts = new Map<Scenario, ErrorCounts>(
+      runnable.map(({ scenario }) => [scenario, { non2xx: 0, "4xx": 0, "5xx": 0, errors: 0, timeouts: 0, total: 0 }]),
+    );
     const measureWindow = async ({ scenario, request }: (typeof runnable)[number]): Promise<Window> => {
       const counts = errorCounts.get(scenario)!;
       const load = async (seconds: number) => {
@@ -323,7 +384,12 @@ async function main(): Promise<number> {
       const result = await load(windowSeconds);
       if (attack) hostileResults.get(scenario)!.push(...(await attack.stop()));
       // Per-second samples would cut a window of a few seconds short; requests over the window's own length do not.
-      return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
+      return {
+        rps: result.requests.total / result.duration,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        total: result.requests.total,
+      };
     };
     for (let r = 0; r < rounds; r++) {
       for (const entry of others) {
@@ -347,7 +413,12 @@ async function main(): Promise<number> {
       p99_ms: round(median(list.map((w) => w.p99)), 2),
       total: list.reduce((total, w) => total + w.total, 0),
     });
-    const report = (name: string, r: { rps: number; p50_ms: number; p99_ms: number }, ratio: number | null, note: string) =>
+    const report = (
+      name: string,
+      r: { rps: number; p50_ms: number; p99_ms: number },
+      ratio: number | null,
+      note: string,
+    ) =>
       log(
         `${name.padEnd(17)} ${String(r.rps).padStart(8)} req/s  p50 ${String(r.p50_ms).padStart(6)} ms  ` +
           `p99 ${String(r.p99_ms).padStart(6)} ms  ${ratio === null ? "".padStart(14) : `${(ratio * 100).toFixed(1).padStart(5)}% of bare`}  (${note})`,
@@ -356,15 +427,32 @@ async function main(): Promise<number> {
     const bareSummary = summarize(bareWindows);
     results.bare = { rps: bareSummary.rps, p50_ms: bareSummary.p50_ms, p99_ms: bareSummary.p99_ms, ratio_to_bare: 1 };
     const bareSpread = `${Math.round(Math.min(...bareWindows.map((w) => w.rps)))}–${Math.round(Math.max(...bareWindows.map((w) => w.rps)))} req/s`;
-    report("bare", results.bare, null, `${bareSummary.total} requests in ${bareWindows.length} windows, ${bareSpread}; ${bare.scenario.description}`);
+    report(
+      "bare",
+      results.bare,
+      null,
+      `${bareSummary.total} requests in ${bareWindows.length} windows, ${bareSpread}; ${bare.scenario.description}`,
+    );
     for (const { scenario } of others) {
       const list = windows.get(scenario)!;
       const summary = summarize(list.map(({ window }) => window));
-      const bareAround = list.map(({ bareBefore }) => (bareWindows[bareBefore]!.rps + bareWindows[bareBefore + 1]!.rps) / 2);
+      const bareAround = list.map(
+        ({ bareBefore }) => (bareWindows[bareBefore]!.rps + bareWindows[bareBefore + 1]!.rps) / 2,
+      );
       const ratio = round(summary.rps / mean(bareAround), 3);
-      results[scenario.name] = { rps: summary.rps, p50_ms: summary.p50_ms, p99_ms: summary.p99_ms, ratio_to_bare: ratio };
+      results[scenario.name] = {
+        rps: summary.rps,
+        p50_ms: summary.p50_ms,
+        p99_ms: summary.p99_ms,
+        ratio_to_bare: ratio,
+      };
       const byWindow = list.map(({ window }, i) => `${((window.rps / bareAround[i]!) * 100).toFixed(0)}%`).join(" ");
-      report(scenario.name, summary, ratio, `${summary.total} requests, by window ${byWindow}; ${scenario.description}`);
+      report(
+        scenario.name,
+        summary,
+        ratio,
+        `${summary.total} requests, by window ${byWindow}; ${scenario.description}`,
+      );
       const hostile = hostileResults.get(scenario);
       if (hostile) {
         const hostileMax = Math.max(0, ...hostile.map((h) => h.ms));
@@ -372,9 +460,12 @@ async function main(): Promise<number> {
         for (const name of new Set(hostile.map((h) => h.name))) {
           const mine = hostile.filter((h) => h.name === name);
           const statuses = [...new Set(mine.map((h) => h.status))].join(", ");
-          log(`${"".padEnd(17)} hostile "${name}": ${mine.length} answered (${statuses}), slowest ${round(Math.max(...mine.map((h) => h.ms)), 1)} ms`);
+          log(
+            `${"".padEnd(17)} hostile "${name}": ${mine.length} answered (${statuses}), slowest ${round(Math.max(...mine.map((h) => h.ms)), 1)} ms`,
+          );
           const broken = mine.filter((h) => h.status === "error" || h.status >= 500);
-          if (broken.length > 0) failures.push(`${scenario.name}: hostile "${name}" answered ${broken.map((h) => h.status).join(", ")}`);
+          if (broken.length > 0)
+            failures.push(`${scenario.name}: hostile "${name}" answered ${broken.map((h) => h.status).join(", ")}`);
         }
       }
     }
@@ -402,12 +493,16 @@ async function main(): Promise<number> {
       const ratio = result?.ratio_to_bare;
       if (scenario.target === undefined || ratio === undefined) continue;
       const verdict = ratio >= scenario.target ? "met" : "NOT met";
-      log(`${scenario.name.padEnd(17)} at ${(ratio * 100).toFixed(1)}% of bare (target ≥ ${Math.round(scenario.target * 100)}%): ${verdict}`);
+      log(
+        `${scenario.name.padEnd(17)} at ${(ratio * 100).toFixed(1)}% of bare (target ≥ ${Math.round(scenario.target * 100)}%): ${verdict}`,
+      );
     }
     await cleanUp();
     for (const failure of failures) console.error(`bench: ${failure}`);
     if (failures.length > 0) {
-      const errorLines = serverOutput().split("\n").filter((line) => line.includes('"level":"error"'));
+      const errorLines = serverOutput()
+        .split("\n")
+        .filter((line) => line.includes('"level":"error"'));
       for (const line of errorLines.slice(0, 10)) console.error(`bench: server logged ${line}`);
     }
     console.log(JSON.stringify(results));
@@ -466,15 +561,28 @@ async function createFixture(): Promise<Fixture> {
   for (const slug of ["welcome", "verify-email", "receipt", "newsletter", "team-invite"]) {
     await addLibraryEntry(account.id, slug, { processor: "bench" });
   }
-  const [welcome] = await getDb()<{ id: string }[]>`select id from templates where slug = 'welcome' and owner_account_id is null`;
+  const [welcome] = await getDb()<
+    { id: string }[]
+  >`select id from templates where slug = 'welcome' and owner_account_id is null`;
   // A domain belongs to one account: each run's account gets its own.
-  const domain = await addSendingDomain(account.id, { domain: `bench-${account.id.slice(0, 8)}.example.com`, verified: true });
-  const userTemplate = await createTemplateFromSource(account.id, { name: "Bench hello", description: "bench", code: USER_TEMPLATE_SOURCE });
+  const domain = await addSendingDomain(account.id, {
+    domain: `bench-${account.id.slice(0, 8)}.example.com`,
+    verified: true,
+  });
+  const userTemplate = await createTemplateFromSource(account.id, {
+    name: "Bench hello",
+    description: "bench",
+    code: USER_TEMPLATE_SOURCE,
+  });
   log(`  Bench user ${account.email} on the monthly plan, 5 catalogue templates and 1 own template in the library`);
   // Its own paid plan too: a free plan's quota would answer its hostile requests with a quick 429.
   const attacker = await createAccount({ email: `bench-attacker-${randomUUID()}@example.com`, plan: "monthly" });
   const newsletter = await addLibraryEntry(attacker.id, "newsletter", { processor: "bench" });
-  const attackerTemplate = await createTemplateFromSource(attacker.id, { name: "Attacker hello", description: "bench", code: USER_TEMPLATE_SOURCE });
+  const attackerTemplate = await createTemplateFromSource(attacker.id, {
+    name: "Attacker hello",
+    description: "bench",
+    code: USER_TEMPLATE_SOURCE,
+  });
   return {
     key,
     welcomeId: welcome.id,
@@ -526,10 +634,14 @@ async function startNext(
   // One connection that pipelines every query is what the targets were measured with (docs/performance.md).
   env.DATABASE_POOL_SIZE ??= "1";
   const profiling = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfileDir)}`] : [];
-  const child = spawn(process.execPath, [...profiling, path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...profiling, path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)],
+    {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => void (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => void (output += chunk.toString()));

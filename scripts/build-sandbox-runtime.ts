@@ -29,10 +29,7 @@ import { createRequire } from "node:module";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  SANDBOX_COMPONENT_EXPORTS,
-  SANDBOX_COMPONENT_PACKAGES,
-} from "../lib/render/sandbox/modules";
+import { SANDBOX_COMPONENT_EXPORTS, SANDBOX_COMPONENT_PACKAGES } from "../lib/render/sandbox/modules";
 import { prefixLeadingObjectSpreads } from "./lib/object-spread";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -212,7 +209,10 @@ function escapeTextForBrowser(text) {
 ];
 
 /** `source` with every patch applied, or null when any original snippet is not there exactly once. */
-function applySnippetPatches(source: string, patches: ReadonlyArray<{ original: string; replacement: string }>): string | null {
+function applySnippetPatches(
+  source: string,
+  patches: ReadonlyArray<{ original: string; replacement: string }>,
+): string | null {
   let patched = source;
   for (const { original, replacement } of patches) {
     const at = patched.indexOf(original);
@@ -277,7 +277,9 @@ function selectorMergePlugin(report: { patched: boolean }): Plugin {
         const original = readFileSync(args.path, "utf8");
         const patched = applySnippetPatches(original, [SELECTOR_MERGE_PATCH]);
         if (patched === null) {
-          console.warn("[build-sandbox-runtime] WARNING: @selderee/plugin-htmlparser2 changed; selector merge patch NOT applied (plain text stays correct, only slower).");
+          console.warn(
+            "[build-sandbox-runtime] WARNING: @selderee/plugin-htmlparser2 changed; selector merge patch NOT applied (plain text stays correct, only slower).",
+          );
           return { contents: original, loader: "js" };
         }
         report.patched = true;
@@ -376,17 +378,23 @@ async function main(): Promise<void> {
   // V8's fast path (scripts/lib/object-spread.ts).
   const catalogueReport = { patched: false };
   const catalogueSelectorReport = { patched: false };
-  const catalogueBundle = await bundleWorker("catalogue render worker", path.join(root, "lib/render/catalogue-worker.ts"), {
-    minify: true,
-    define: { "process.env.NODE_ENV": '"production"' },
-    inject: [path.join(root, "lib/render/string-chunk-stream.ts")],
-    plugins: [serverOnlyIsEmpty, reactDomServerPlugin(catalogueReport), selectorMergePlugin(catalogueSelectorReport)],
-  });
+  const catalogueBundle = await bundleWorker(
+    "catalogue render worker",
+    path.join(root, "lib/render/catalogue-worker.ts"),
+    {
+      minify: true,
+      define: { "process.env.NODE_ENV": '"production"' },
+      inject: [path.join(root, "lib/render/string-chunk-stream.ts")],
+      plugins: [serverOnlyIsEmpty, reactDomServerPlugin(catalogueReport), selectorMergePlugin(catalogueSelectorReport)],
+    },
+  );
   const catalogueCode = prefixLeadingObjectSpreads(catalogueBundle);
   const catalogueChanged = writeIfChanged(catalogueWorkerOutFile, catalogueCode);
 
   // The compile worker (lib/render/sandbox/compile-worker.ts), sucrase included: one file, nothing else to trace.
-  const compileCode = await bundleWorker("compile worker", path.join(sandboxDir, "compile-worker.ts"), { minify: true });
+  const compileCode = await bundleWorker("compile worker", path.join(sandboxDir, "compile-worker.ts"), {
+    minify: true,
+  });
   const compileChanged = writeIfChanged(compileWorkerOutFile, compileCode);
 
   await checkExportList();

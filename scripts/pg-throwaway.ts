@@ -67,7 +67,9 @@ function commandRunner(): Runner {
   if (spawnSync("id", ["-u", user]).status !== 0) {
     const created = exec("useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user]);
     if (created.status !== 0) {
-      throw new Error(`Running as root, initdb needs an unprivileged user, and creating "${user}" failed: ${created.output.trim()}`);
+      throw new Error(
+        `Running as root, initdb needs an unprivileged user, and creating "${user}" failed: ${created.output.trim()}`,
+      );
     }
   }
   const viaRunuser = spawnSync("runuser", ["--help"], { stdio: "ignore" }).error === undefined;
@@ -97,7 +99,9 @@ export async function startThrowawayPostgres(opts: { log?: (line: string) => voi
   }
   const initdb = path.join(binDir, "initdb");
   const pgCtl = path.join(binDir, "pg_ctl");
-  const version = spawnSync(initdb, ["--version"], { encoding: "utf8" }).stdout.trim().replace(/^initdb \(PostgreSQL\)/, "PostgreSQL");
+  const version = spawnSync(initdb, ["--version"], { encoding: "utf8" })
+    .stdout.trim()
+    .replace(/^initdb \(PostgreSQL\)/, "PostgreSQL");
   const runner = commandRunner();
 
   const dir = await mkdtemp(path.join(os.tmpdir(), "letterpress-pg-"));
@@ -108,7 +112,17 @@ export async function startThrowawayPostgres(opts: { log?: (line: string) => voi
       const { uid, gid } = userIds(runner.user);
       await chown(dir, uid, gid);
     }
-    const init = runner.run(initdb, ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"]);
+    const init = runner.run(initdb, [
+      "-D",
+      dataDir,
+      "-U",
+      "postgres",
+      "--auth=trust",
+      "-E",
+      "UTF8",
+      "--no-locale",
+      "--no-sync",
+    ]);
     if (init.status !== 0) throw new Error(`initdb failed:\n${init.output}`);
 
     // Durability is pointless for a cluster deleted after the run; turning it off makes the tests faster.
@@ -120,14 +134,27 @@ export async function startThrowawayPostgres(opts: { log?: (line: string) => voi
       synchronous_commit: "off",
       full_page_writes: "off",
     };
-    const conf = Object.entries(settings).map(([k, v]) => `${k} = ${v}`).join("\n");
+    const conf = Object.entries(settings)
+      .map(([k, v]) => `${k} = ${v}`)
+      .join("\n");
     await appendFile(path.join(dataDir, "postgresql.conf"), `\n# letterpress throwaway cluster\n${conf}\n`);
 
     let port = 0;
     let started: ReturnType<Runner["run"]> = { status: null, output: "" };
     for (let attempt = 0; attempt < 3; attempt++) {
       port = await freePort(); // another process may take it before the server binds: retry on a new one
-      started = runner.run(pgCtl, ["-D", dataDir, "-l", path.join(dir, "server.log"), "-o", `-p ${port}`, "-w", "-t", "30", "start"]);
+      started = runner.run(pgCtl, [
+        "-D",
+        dataDir,
+        "-l",
+        path.join(dir, "server.log"),
+        "-o",
+        `-p ${port}`,
+        "-w",
+        "-t",
+        "30",
+        "start",
+      ]);
       if (started.status === 0) break;
     }
     if (started.status !== 0) {
@@ -203,14 +230,20 @@ async function main(argv: string[]): Promise<number> {
   console.error(`[pg-throwaway] ${envName}=${pg.url}`);
   // Its own process group, so a signal reaches everything it started: `npm` exits on SIGTERM without waiting for
   // its child, which would otherwise keep running against a deleted cluster.
-  child = spawn(command[0], command.slice(1), { stdio: "inherit", detached: true, env: { ...process.env, [envName]: pg.url } });
+  child = spawn(command[0], command.slice(1), {
+    stdio: "inherit",
+    detached: true,
+    env: { ...process.env, [envName]: pg.url },
+  });
   const running = child;
   const code = await new Promise<number>((resolve) => {
     running.once("error", (error) => {
       console.error(`[pg-throwaway] Could not run ${command[0]}: ${error.message}`);
       resolve(127);
     });
-    running.once("exit", (status, signal) => resolve(status ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1)));
+    running.once("exit", (status, signal) =>
+      resolve(status ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1)),
+    );
   });
   signalGroup(running, "SIGTERM"); // anything the command left behind
   await pg.stop();

@@ -32,12 +32,15 @@ next.stdout.on("data", (chunk: Buffer) => {
   process.stdout.write(chunk);
   if (!announced && /Ready|started server|Local:/i.test(chunk.toString())) {
     announced = true;
-    log(`Letterpress is running at http://localhost:${port} on the ${connection.source === "DATABASE_URL" ? "DATABASE_URL" : "embedded"} database.`);
+    log(
+      `Letterpress is running at http://localhost:${port} on the ${connection.source === "DATABASE_URL" ? "DATABASE_URL" : "embedded"} database.`,
+    );
     log("Get an API key (in another terminal):");
     log("  npm run -s admin -- user:create --email you@example.com --password 'choose-a-password'");
     log("  npm run -s admin -- key:create --email you@example.com");
     log(`Or sign up at http://localhost:${port}/signup and use Settings → API Keys.`);
-    if (!process.env.RESEND_API_KEY?.trim()) log("  (with no email provider, the link that finishes signing up is printed here)");
+    if (!process.env.RESEND_API_KEY?.trim())
+      log("  (with no email provider, the link that finishes signing up is printed here)");
   }
 });
 

@@ -27,7 +27,13 @@ describe("API key generation", () => {
   });
 
   it("rejects keys of the wrong shape before any lookup", () => {
-    for (const bad of ["", "lp_live_", "lp_test_" + "a".repeat(43), "lp_live_" + "a".repeat(42), "lp_live_" + "a".repeat(42) + "!"]) {
+    for (const bad of [
+      "",
+      "lp_live_",
+      "lp_test_" + "a".repeat(43),
+      "lp_live_" + "a".repeat(42),
+      "lp_live_" + "a".repeat(42) + "!",
+    ]) {
       expect(isWellFormedApiKey(bad)).toBe(false);
     }
   });

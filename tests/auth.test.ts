@@ -13,7 +13,10 @@ let user: TestUser;
 let revoked: TestUser;
 let templateId: string;
 /** Session cookies, made once the accounts exist. */
-const cookies: Record<"live" | "expired" | "deletedAccount" | "signedOut" | "othersSession" | "withoutSession", string> = {
+const cookies: Record<
+  "live" | "expired" | "deletedAccount" | "signedOut" | "othersSession" | "withoutSession",
+  string
+> = {
   live: "",
   expired: "",
   deletedAccount: "",
@@ -46,14 +49,20 @@ const refusedCredentials: [string, () => Record<string, string>][] = [
   ["a malformed X-API-Key", () => ({ "x-api-key": "not-a-key" })],
   ["a well-formed unknown X-API-Key", () => ({ "x-api-key": generateApiKey().key })],
   ["a revoked X-API-Key", () => ({ "x-api-key": revoked.key })],
-  ["an X-API-Key with its last character changed", () => ({ "x-api-key": user.key.slice(0, -1) + (user.key.endsWith("A") ? "B" : "A") })],
+  [
+    "an X-API-Key with its last character changed",
+    () => ({ "x-api-key": user.key.slice(0, -1) + (user.key.endsWith("A") ? "B" : "A") }),
+  ],
   ["Authorization without the Bearer scheme", () => ({ authorization: user.key })],
   ["Authorization: Basic", () => ({ authorization: `Basic ${Buffer.from(`x:${user.key}`).toString("base64")}` })],
   ["Authorization: Bearer with no token", () => ({ authorization: "Bearer " })],
   ["Authorization: Bearer with two tokens", () => ({ authorization: `Bearer ${user.key} extra` })],
   ["an unknown Bearer key", () => ({ authorization: `Bearer ${generateApiKey().key}` })],
   ["a revoked Bearer key", () => ({ authorization: `Bearer ${revoked.key}` })],
-  ["a bad X-API-Key even beside a good Bearer key", () => ({ "x-api-key": "nope", authorization: `Bearer ${user.key}` })],
+  [
+    "a bad X-API-Key even beside a good Bearer key",
+    () => ({ "x-api-key": "nope", authorization: `Bearer ${user.key}` }),
+  ],
   ["a forged session cookie", () => ({ cookie: `${LOCAL_SESSION_COOKIE}=${forgeSession(user.accountId)}` })],
   ["an expired session cookie", () => ({ cookie: cookies.expired })],
   ["a session cookie of a deleted account", () => ({ cookie: cookies.deletedAccount })],
@@ -71,7 +80,9 @@ const acceptedCredentials: [string, () => Record<string, string>][] = [
 ];
 
 function forgeSession(accountId: string): string {
-  const payload = Buffer.from(JSON.stringify({ sub: accountId, sid: randomUUID(), exp: Math.floor(Date.now() / 1000) + 3600 })).toString("base64url");
+  const payload = Buffer.from(
+    JSON.stringify({ sub: accountId, sid: randomUUID(), exp: Math.floor(Date.now() / 1000) + 3600 }),
+  ).toString("base64url");
   return `${payload}.${Buffer.alloc(32).toString("base64url")}`;
 }
 
@@ -83,7 +94,10 @@ function signed(payload: Record<string, unknown>): string {
 
 describe.each(endpoints)("$name authentication", (endpoint) => {
   it.each(refusedCredentials)("refuses %s with the exact 401 body", async (_, headers) => {
-    const result = await call(endpoint.handler, endpoint.path(templateId), { ...endpoint.options(templateId), headers: headers() });
+    const result = await call(endpoint.handler, endpoint.path(templateId), {
+      ...endpoint.options(templateId),
+      headers: headers(),
+    });
     expect(result.status).toBe(401);
     expect(result.body).toEqual(UNAUTHORIZED);
     expect(result.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
@@ -91,7 +105,10 @@ describe.each(endpoints)("$name authentication", (endpoint) => {
   });
 
   it.each(acceptedCredentials)("accepts %s", async (_, headers) => {
-    const result = await call(endpoint.handler, endpoint.path(templateId), { ...endpoint.options(templateId), headers: headers() });
+    const result = await call(endpoint.handler, endpoint.path(templateId), {
+      ...endpoint.options(templateId),
+      headers: headers(),
+    });
     expect(result.status).toBe(200);
     expect(result.body.success).toBe(true);
     expect(result.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
@@ -130,7 +147,9 @@ describe("cross-site requests with the session cookie", () => {
 
   it("lets a cookie GET through from any origin (reads change nothing)", async () => {
     const library = endpoints[0];
-    const result = await call(library.handler, library.path(templateId), { headers: { cookie: cookie(), origin: "https://evil.example" } });
+    const result = await call(library.handler, library.path(templateId), {
+      headers: { cookie: cookie(), origin: "https://evil.example" },
+    });
     expect(result.status).toBe(200);
   });
 });

@@ -36,7 +36,11 @@ async function sender(plan: PlanName, emailsUsed = 0) {
 }
 
 const sendOne = (user: Awaited<ReturnType<typeof sender>>) =>
-  call(send, "/api/v1/send", { method: "POST", headers: auth(user), body: { template_id: user.welcomeId, to: "ann@example.com", subject: "Hi" } });
+  call(send, "/api/v1/send", {
+    method: "POST",
+    headers: auth(user),
+    body: { template_id: user.welcomeId, to: "ann@example.com", subject: "Hi" },
+  });
 
 describe("background work outlives the response", () => {
   it("a send hands the scheduled-email dispatch to after(), which delivers a due outbox email once run", async () => {
@@ -48,7 +52,8 @@ describe("background work outlives the response", () => {
 
     expect((await sendOne(user)).status).toBe(200);
     expect(after).toHaveBeenCalledTimes(1);
-    const status = async () => (await getDb()<{ status: string }[]>`select status from sent_emails where id = ${due.id}`)[0].status;
+    const status = async () =>
+      (await getDb()<{ status: string }[]>`select status from sent_emails where id = ${due.id}`)[0].status;
     expect(await status()).toBe("scheduled");
 
     await Promise.all(queued.map((task) => task()));
@@ -60,13 +65,21 @@ describe("background work outlives the response", () => {
     const user = await sender("monthly", 10_000);
     await saveCustomerId(user.accountId, `cus_bg_${user.accountId.slice(0, 8)}`);
     // The email's own report fails, so it is left to the flush.
-    standIn.override = (request) => (request.path === "/v1/billing/meter_events" ? { status: 500, body: { error: { type: "api_error", message: "down" } } } : undefined);
+    standIn.override = (request) =>
+      request.path === "/v1/billing/meter_events"
+        ? { status: 500, body: { error: { type: "api_error", message: "down" } } }
+        : undefined;
     const result = await sendOne(user);
     expect(result.body.meta.email_usage).toMatchObject({ is_overage: true, billing_usage_reported: false });
     standIn.override = undefined;
     expect(after).toHaveBeenCalled();
     await getDb()`update email_overage_ledger set next_report_at = now() - interval '1 second' where account_id = ${user.accountId}`;
-    const reported = async () => (await getDb()<{ reported_at: Date | null }[]>`select reported_at from email_overage_ledger where account_id = ${user.accountId}`)[0].reported_at;
+    const reported = async () =>
+      (
+        await getDb()<
+          { reported_at: Date | null }[]
+        >`select reported_at from email_overage_ledger where account_id = ${user.accountId}`
+      )[0].reported_at;
     expect(await reported()).toBeNull();
 
     await Promise.all(queued.map((task) => task()));
@@ -84,7 +97,11 @@ describe("background work outlives the response", () => {
       throw new Error("boom");
     });
     expect(ran).toBe(true);
-    await vi.waitFor(() => expect(errors).toHaveBeenCalledWith(JSON.stringify({ level: "error", message: "a test task failed", error: "boom" })));
+    await vi.waitFor(() =>
+      expect(errors).toHaveBeenCalledWith(
+        JSON.stringify({ level: "error", message: "a test task failed", error: "boom" }),
+      ),
+    );
     errors.mockRestore();
   });
 });

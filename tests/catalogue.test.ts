@@ -11,10 +11,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 type Props = Record<string, unknown>;
 
 /** Per-template expectations: required variables and PreviewProps values that must show up in the HTML. */
-const expectations: Record<
-  string,
-  { required: string[]; shows: (p: Props) => unknown[] }
-> = {
+const expectations: Record<string, { required: string[]; shows: (p: Props) => unknown[] }> = {
   welcome: { required: [], shows: (p) => [p.userName, p.dashboardUrl] },
   "verify-email": {
     required: ["verifyUrl"],
@@ -42,11 +39,7 @@ const expectations: Record<
   },
   newsletter: {
     required: ["articles", "unsubscribeUrl"],
-    shows: (p) => [
-      (p.articles as Props[])[0].title,
-      (p.articles as Props[])[1].url,
-      p.unsubscribeUrl,
-    ],
+    shows: (p) => [(p.articles as Props[])[0].title, (p.articles as Props[])[1].url, p.unsubscribeUrl],
   },
   "usage-alert": {
     required: ["upgradeUrl"],
@@ -79,9 +72,7 @@ function replaceStrings(value: unknown, replacement: string): unknown {
   if (typeof value === "string") return replacement;
   if (Array.isArray(value)) return value.map((v) => replaceStrings(v, replacement));
   if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, replaceStrings(v, replacement)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceStrings(v, replacement)]));
   }
   return value;
 }
@@ -102,9 +93,7 @@ describe("catalogue manifest", () => {
   });
 
   it("covers exactly the templates this test has expectations for", () => {
-    expect(catalogue.map((e) => e.slug).sort()).toEqual(
-      Object.keys(expectations).sort(),
-    );
+    expect(catalogue.map((e) => e.slug).sort()).toEqual(Object.keys(expectations).sort());
   });
 
   it("has well-formed metadata and prices", () => {
@@ -228,38 +217,55 @@ describe("catalogue variables are bounded, so an oversized one is refused before
   };
   /** Each string and list in a template's variables, by dotted path (`articles.*.title` for a list's items). */
   function fieldsOf(schema: JsonSchema, prefix = ""): [string, JsonSchema][] {
-    const own: [string, JsonSchema][] = prefix && (schema.type === "string" || schema.type === "array") ? [[prefix, schema]] : [];
+    const own: [string, JsonSchema][] =
+      prefix && (schema.type === "string" || schema.type === "array") ? [[prefix, schema]] : [];
     const nested = [
       // An optional link is `"" | an http(s) URL`: its URL branch carries the bound.
-      ...(schema.anyOf ?? []).filter((branch) => branch.const === undefined).flatMap((branch) => fieldsOf(branch, prefix)),
-      ...Object.entries(schema.properties ?? {}).flatMap(([name, property]) => fieldsOf(property, prefix ? `${prefix}.${name}` : name)),
+      ...(schema.anyOf ?? [])
+        .filter((branch) => branch.const === undefined)
+        .flatMap((branch) => fieldsOf(branch, prefix)),
+      ...Object.entries(schema.properties ?? {}).flatMap(([name, property]) =>
+        fieldsOf(property, prefix ? `${prefix}.${name}` : name),
+      ),
       ...(schema.items ? fieldsOf(schema.items, `${prefix}.*`) : []),
     ];
     return [...own, ...nested];
   }
-  const bounded = catalogue.map((entry) => [entry.slug, fieldsOf(entry.variables.toJSONSchema({ io: "input" }) as JsonSchema)] as const);
+  const bounded = catalogue.map(
+    (entry) => [entry.slug, fieldsOf(entry.variables.toJSONSchema({ io: "input" }) as JsonSchema)] as const,
+  );
 
-  it.each(bounded)("%s: every text and link variable has a maximum length, every list a maximum count", (_slug, fields) => {
-    for (const [field, schema] of fields) {
-      if (schema.type === "array") expect(schema.maxItems, field).toBeGreaterThan(0);
-      else if (schema.format === "uri") expect(schema.maxLength, field).toBe(2_048);
-      else expect(schema.maxLength, field).toBeGreaterThan(0);
-    }
-  });
+  it.each(bounded)(
+    "%s: every text and link variable has a maximum length, every list a maximum count",
+    (_slug, fields) => {
+      for (const [field, schema] of fields) {
+        if (schema.type === "array") expect(schema.maxItems, field).toBeGreaterThan(0);
+        else if (schema.format === "uri") expect(schema.maxLength, field).toBe(2_048);
+        else expect(schema.maxLength, field).toBeGreaterThan(0);
+      }
+    },
+  );
 
-  it.each(catalogue.map((entry) => [entry.slug, entry] as const))("%s: a value at its bound passes, one more character is refused", (_slug, entry) => {
-    const preview = previewPropsOf(entry);
-    const shape = entry.variables.toJSONSchema({ io: "input" }) as JsonSchema;
-    for (const [name, schema] of Object.entries(shape.properties ?? {})) {
-      if (schema.type !== "string" || schema.maxLength === undefined) continue;
-      const filled = (length: number) => (schema.format === "uri" ? "https://acme.test/" + "a".repeat(length - 18) : "a".repeat(length));
-      expect(entry.variables.safeParse({ ...preview, [name]: filled(schema.maxLength) }).success, name).toBe(true);
-      const over = entry.variables.safeParse({ ...preview, [name]: filled(schema.maxLength + 1) });
-      expect(over.error?.issues.map(({ path, message }) => ({ path, message })), name).toEqual([
-        { path: [name], message: `must be at most ${schema.maxLength.toLocaleString("en-US")} characters` },
-      ]);
-    }
-  });
+  it.each(catalogue.map((entry) => [entry.slug, entry] as const))(
+    "%s: a value at its bound passes, one more character is refused",
+    (_slug, entry) => {
+      const preview = previewPropsOf(entry);
+      const shape = entry.variables.toJSONSchema({ io: "input" }) as JsonSchema;
+      for (const [name, schema] of Object.entries(shape.properties ?? {})) {
+        if (schema.type !== "string" || schema.maxLength === undefined) continue;
+        const filled = (length: number) =>
+          schema.format === "uri" ? "https://acme.test/" + "a".repeat(length - 18) : "a".repeat(length);
+        expect(entry.variables.safeParse({ ...preview, [name]: filled(schema.maxLength) }).success, name).toBe(true);
+        const over = entry.variables.safeParse({ ...preview, [name]: filled(schema.maxLength + 1) });
+        expect(
+          over.error?.issues.map(({ path, message }) => ({ path, message })),
+          name,
+        ).toEqual([
+          { path: [name], message: `must be at most ${schema.maxLength.toLocaleString("en-US")} characters` },
+        ]);
+      }
+    },
+  );
 
   it("refuses a newsletter of more than 50 articles and a receipt of more than 100 items", () => {
     const newsletter = catalogue.find((e) => e.slug === "newsletter")!;
@@ -269,9 +275,15 @@ describe("catalogue variables are bounded, so an oversized one is refused before
     const articles = (count: number) => ({ ...previewPropsOf(newsletter), articles: Array(count).fill(article) });
     const items = (count: number) => ({ ...previewPropsOf(receipt), items: Array(count).fill(item) });
     expect(newsletter.variables.safeParse(articles(50)).success).toBe(true);
-    expect(newsletter.variables.safeParse(articles(51)).error?.issues).toMatchObject([{ path: ["articles"], message: "must list at most 50 articles" }]);
-    expect(newsletter.variables.safeParse(articles(110_000)).error?.issues).toMatchObject([{ path: ["articles"], message: "must list at most 50 articles" }]);
+    expect(newsletter.variables.safeParse(articles(51)).error?.issues).toMatchObject([
+      { path: ["articles"], message: "must list at most 50 articles" },
+    ]);
+    expect(newsletter.variables.safeParse(articles(110_000)).error?.issues).toMatchObject([
+      { path: ["articles"], message: "must list at most 50 articles" },
+    ]);
     expect(receipt.variables.safeParse(items(100)).success).toBe(true);
-    expect(receipt.variables.safeParse(items(101)).error?.issues).toMatchObject([{ path: ["items"], message: "must list at most 100 items" }]);
+    expect(receipt.variables.safeParse(items(101)).error?.issues).toMatchObject([
+      { path: ["items"], message: "must list at most 100 items" },
+    ]);
   });
 });

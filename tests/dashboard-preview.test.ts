@@ -29,10 +29,17 @@ const session = async (user: TestUser, address = "203.0.113.7") => ({
 });
 
 const preview = async (user: TestUser, address?: string) =>
-  call(postPreview, "/api/dashboard/templates/preview", { method: "POST", headers: await session(user, address), body: { code: HELLO, variables: { name: "Grace" } } });
+  call(postPreview, "/api/dashboard/templates/preview", {
+    method: "POST",
+    headers: await session(user, address),
+    body: { code: HELLO, variables: { name: "Grace" } },
+  });
 
 const thumbnail = async (user: TestUser, id: string, headers: Record<string, string> = {}) =>
-  call(getThumbnail, `/api/dashboard/templates/${id}/thumbnail`, { headers: { ...(await session(user)), ...headers }, params: { id } });
+  call(getThumbnail, `/api/dashboard/templates/${id}/thumbnail`, {
+    headers: { ...(await session(user)), ...headers },
+    params: { id },
+  });
 
 /** Fills a bucket up to `hits` in the current window; first waits out a window about to end, so the test stays in one. */
 async function fillBucket(bucket: string, hits: number): Promise<void> {
@@ -55,7 +62,11 @@ describe("the editor's live preview", () => {
     const user = await createUser("free");
     await setApiCallsUsed(user, 499);
     const result = await preview(user);
-    expect({ status: result.status, ok: result.body.ok, variables: result.body.variables }).toEqual({ status: 200, ok: true, variables: { name: "Grace" } });
+    expect({ status: result.status, ok: result.body.ok, variables: result.body.variables }).toEqual({
+      status: 200,
+      ok: true,
+      variables: { name: "Grace" },
+    });
     expect(result.body.html).toContain("Hello <!-- -->Grace");
     const [usage] = await getDb()<{ count: number }[]>`
       select count from usage_counters where account_id = ${user.accountId} and metric = 'api_calls' and period_start = ${billingPeriod().start}`;
@@ -67,7 +78,11 @@ describe("the editor's live preview", () => {
     await setApiCallsUsed(user, 500);
     const result = await preview(user);
     const reset = billingPeriod().reset.toISOString();
-    expect({ status: result.status, retryAfter: Number(result.headers.get("retry-after")) > 0, body: result.body }).toEqual({
+    expect({
+      status: result.status,
+      retryAfter: Number(result.headers.get("retry-after")) > 0,
+      body: result.body,
+    }).toEqual({
       status: 429,
       retryAfter: true,
       body: {
@@ -87,7 +102,10 @@ describe("the editor's live preview", () => {
     expect((await preview(user)).status).toBe(200);
     const refused = await preview(user);
     const retryAfter = Number(refused.headers.get("retry-after"));
-    expect({ status: refused.status, body: refused.body }).toEqual({ status: 429, body: previewLimitBody(PREVIEW_LIMITS.perAccount, "account", retryAfter) });
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 429,
+      body: previewLimitBody(PREVIEW_LIMITS.perAccount, "account", retryAfter),
+    });
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(PREVIEW_LIMITS.windowSeconds);
   });
@@ -108,7 +126,9 @@ describe("the editor's live preview", () => {
     const user = await createUser("annual");
     const bucket = `preview:account:${user.accountId}`;
     await fillBucket(bucket, 0);
-    const hits = await Promise.all(Array.from({ length: 25 }, () => recordRateLimitHits([bucket], PREVIEW_LIMITS.windowSeconds)));
+    const hits = await Promise.all(
+      Array.from({ length: 25 }, () => recordRateLimitHits([bucket], PREVIEW_LIMITS.windowSeconds)),
+    );
     expect(hits.map(([hit]) => hit.hits).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
   });
 
@@ -116,7 +136,9 @@ describe("the editor's live preview", () => {
     await getDb()`insert into rate_limit_windows (bucket, window_end, hits) values ('preview:address:192.0.2.1', now() - interval '1 minute', 5)`;
     const user = await createUser("annual");
     await recordRateLimitHits([`preview:account:${user.accountId}`], PREVIEW_LIMITS.windowSeconds);
-    const [ended] = await getDb()<{ rows: number }[]>`select count(*)::int as rows from rate_limit_windows where window_end <= now()`;
+    const [ended] = await getDb()<
+      { rows: number }[]
+    >`select count(*)::int as rows from rate_limit_windows where window_end <= now()`;
     expect(ended.rows).toBe(0);
   });
 
@@ -140,16 +162,33 @@ describe("the editor's live preview", () => {
 
   it("is for the dashboard's session only: an API key gets 401", async () => {
     const user = await createUser("annual");
-    const result = await call(postPreview, "/api/dashboard/templates/preview", { method: "POST", headers: auth(user), body: { code: HELLO } });
-    expect({ status: result.status, body: result.body }).toEqual({ status: 401, body: { error: "Authentication required", code: "UNAUTHORIZED", success: false } });
+    const result = await call(postPreview, "/api/dashboard/templates/preview", {
+      method: "POST",
+      headers: auth(user),
+      body: { code: HELLO },
+    });
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 401,
+      body: { error: "Authentication required", code: "UNAUTHORIZED", success: false },
+    });
   });
 
   it("refuses a cross-site request with the API's own same-origin answer", async () => {
     const user = await createUser("annual");
-    const refused = { status: 403, body: { error: "Cross-site request refused", code: "CSRF_REJECTED", success: false } };
+    const refused = {
+      status: 403,
+      body: { error: "Cross-site request refused", code: "CSRF_REJECTED", success: false },
+    };
     const { origin: _sameOrigin, ...withoutOrigin } = await session(user);
-    for (const headers of [{ ...withoutOrigin, origin: "https://evil.example" }, { ...withoutOrigin, "sec-fetch-site": "cross-site" }]) {
-      const result = await call(postPreview, "/api/dashboard/templates/preview", { method: "POST", headers, body: { code: HELLO } });
+    for (const headers of [
+      { ...withoutOrigin, origin: "https://evil.example" },
+      { ...withoutOrigin, "sec-fetch-site": "cross-site" },
+    ]) {
+      const result = await call(postPreview, "/api/dashboard/templates/preview", {
+        method: "POST",
+        headers,
+        body: { code: HELLO },
+      });
       expect({ status: result.status, body: result.body }).toEqual(refused);
     }
   });
@@ -170,8 +209,14 @@ describe("thumbnails", () => {
     const bucket = `preview:account:${user.accountId}`;
     await fillBucket(bucket, PREVIEW_LIMITS.perAccount);
     const again = await thumbnail(user, template.id, { "if-none-match": etag! });
-    expect({ status: again.status, text: again.text, etag: again.headers.get("etag") }).toEqual({ status: 304, text: "", etag });
-    const [row] = await getDb()<{ hits: number }[]>`select hits from rate_limit_windows where bucket = ${bucket} and window_end > now()`;
+    expect({ status: again.status, text: again.text, etag: again.headers.get("etag") }).toEqual({
+      status: 304,
+      text: "",
+      etag,
+    });
+    const [row] = await getDb()<
+      { hits: number }[]
+    >`select hits from rate_limit_windows where bucket = ${bucket} and window_end > now()`;
     expect(row.hits).toBe(PREVIEW_LIMITS.perAccount);
     // A thumbnail not in the browser's cache must render, and the account is at its limit.
     const refused = await thumbnail(user, template.id);
@@ -206,7 +251,9 @@ describe("the client's address", () => {
     delete process.env.CLIENT_IP_HEADER;
     process.env.VERCEL = "1";
     resetConfig();
-    const onVercel = clientAddress(headers({ "x-forwarded-for": "2001:db8::1, 203.0.113.9", "x-real-ip": "203.0.113.5" }));
+    const onVercel = clientAddress(
+      headers({ "x-forwarded-for": "2001:db8::1, 203.0.113.9", "x-real-ip": "203.0.113.5" }),
+    );
     expect({ byDefault, named, onVercel }).toEqual({
       byDefault: ["203.0.113.9", "198.51.100.1", "2001:db8::1"],
       named: ["203.0.113.5", null],

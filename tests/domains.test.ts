@@ -39,11 +39,27 @@ const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_UR
 const API_KEY = "re_test_domains_0123456789";
 
 const records = (status: string) => [
-  { record: "SPF", name: "send", type: "MX", ttl: "Auto", status, value: "feedback-smtp.us-east-1.amazonses.com", priority: 10 },
+  {
+    record: "SPF",
+    name: "send",
+    type: "MX",
+    ttl: "Auto",
+    status,
+    value: "feedback-smtp.us-east-1.amazonses.com",
+    priority: 10,
+  },
   { record: "SPF", name: "send", type: "TXT", ttl: "Auto", status, value: '"v=spf1 include:amazonses.com ~all"' },
-  { record: "DKIM", name: "resend._domainkey", type: "TXT", ttl: "Auto", status, value: "p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDs" },
+  {
+    record: "DKIM",
+    name: "resend._domainkey",
+    type: "TXT",
+    ttl: "Auto",
+    status,
+    value: "p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDs",
+  },
 ];
-const recordStatus = (status: string) => (["verified", "pending", "failed", "not_started"].includes(status) ? status : "pending");
+const recordStatus = (status: string) =>
+  ["verified", "pending", "failed", "not_started"].includes(status) ? status : "pending";
 const notFound: Reply = { status: 404, body: { statusCode: 404, name: "not_found", message: "Domain not found" } };
 
 function route(request: Received): Reply {
@@ -51,18 +67,38 @@ function route(request: Received): Reply {
   if (request.method === "POST" && request.url === "/domains") {
     const id = randomUUID();
     remote.set(id, { name: request.body.name, status: "not_started" });
-    return { status: 200, body: { id, name: request.body.name, created_at: created, status: "not_started", region: "us-east-1", records: records("not_started") } };
+    return {
+      status: 200,
+      body: {
+        id,
+        name: request.body.name,
+        created_at: created,
+        status: "not_started",
+        region: "us-east-1",
+        records: records("not_started"),
+      },
+    };
   }
-  if (request.method === "POST" && request.url === "/emails") return { status: 200, body: { id: `re_${randomUUID()}` } };
+  if (request.method === "POST" && request.url === "/emails")
+    return { status: 200, body: { id: `re_${randomUUID()}` } };
   const verify = /^\/domains\/([^/]+)\/verify$/.exec(request.url);
-  if (request.method === "POST" && verify) return remote.has(verify[1]) ? { status: 200, body: { object: "domain", id: verify[1] } } : notFound;
+  if (request.method === "POST" && verify)
+    return remote.has(verify[1]) ? { status: 200, body: { object: "domain", id: verify[1] } } : notFound;
   const get = /^\/domains\/([^/]+)$/.exec(request.url);
   if (request.method === "GET" && get) {
     const domain = remote.get(get[1]);
     if (!domain) return notFound;
     return {
       status: 200,
-      body: { object: "domain", id: get[1], name: domain.name, status: domain.status, created_at: created, region: "us-east-1", records: records(recordStatus(domain.status)) },
+      body: {
+        object: "domain",
+        id: get[1],
+        name: domain.name,
+        status: domain.status,
+        created_at: created,
+        region: "us-east-1",
+        records: records(recordStatus(domain.status)),
+      },
     };
   }
   return { status: 404, body: { statusCode: 404, name: "not_found", message: "Route not found" } };
@@ -74,7 +110,12 @@ beforeAll(async () => {
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const text = Buffer.concat(chunks).toString("utf8");
-      const request = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: text ? JSON.parse(text) : undefined };
+      const request = {
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: text ? JSON.parse(text) : undefined,
+      };
       received.push(request);
       const reply = override?.(request) ?? route(request);
       res.writeHead(reply.status, { "content-type": "application/json" });
@@ -141,7 +182,10 @@ const sendFrom = (u: TestUser & { welcomeId: string }, from?: string) =>
 async function expectFromRefused(u: TestUser & { welcomeId: string }, from?: string) {
   const result = await sendFrom(u, from);
   expect(result.status).toBe(400);
-  expect(result.body).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "from", message: expect.any(String) }] });
+  expect(result.body).toMatchObject({
+    code: "VALIDATION_ERROR",
+    details: [{ field: "from", message: expect.any(String) }],
+  });
 }
 
 const storedRow = async (accountId: string) => {
@@ -166,7 +210,11 @@ describe("sending domains with Resend configured", () => {
 
   it("creates the domain at Resend and stores its id, status and DNS records; markVerified is not trusted", async () => {
     const u = await user();
-    const outcome = await registerSendingDomain(u.accountId, { domain: ` ${D.toUpperCase()} `, defaultSender: `news@${D}`, markVerified: true });
+    const outcome = await registerSendingDomain(u.accountId, {
+      domain: ` ${D.toUpperCase()} `,
+      defaultSender: `news@${D}`,
+      markVerified: true,
+    });
 
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ method: "POST", url: "/domains", body: { name: D } });
@@ -213,7 +261,12 @@ describe("sending domains with Resend configured", () => {
     expect(requests()).toEqual([`POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
     expect(received[0].body).toBeUndefined();
     expect(received[1].headers.authorization).toBe(`Bearer ${API_KEY}`);
-    expect(pending.domain).toMatchObject({ verified: false, verified_at: null, provider_status: "pending", dns_records: records("pending") });
+    expect(pending.domain).toMatchObject({
+      verified: false,
+      verified_at: null,
+      provider_status: "pending",
+      dns_records: records("pending"),
+    });
     expect(pending.message).toMatch(/Resend status: pending/);
     await expectFromRefused(u, `news@${D}`);
 
@@ -223,9 +276,17 @@ describe("sending domains with Resend configured", () => {
     const verified = await verifySendingDomain(u.accountId, domain.id);
     expect(requests()).toEqual([`POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
     expect(verified.message).toMatch(/verified by Resend/);
-    expect(verified.domain).toMatchObject({ verified: true, provider_status: "verified", dns_records: records("verified") });
+    expect(verified.domain).toMatchObject({
+      verified: true,
+      provider_status: "verified",
+      dns_records: records("verified"),
+    });
     expect(verified.domain.verified_at).toBeInstanceOf(Date);
-    expect(await storedRow(u.accountId)).toMatchObject({ verified: true, provider_status: "verified", dns_records: records("verified") });
+    expect(await storedRow(u.accountId)).toMatchObject({
+      verified: true,
+      provider_status: "verified",
+      dns_records: records("verified"),
+    });
 
     received = [];
     const sent = await sendFrom(u, `News <news@${D}>`);
@@ -251,7 +312,12 @@ describe("sending domains with Resend configured", () => {
 
     remote.get(domain.provider_domain_id!)!.status = "failed";
     const failed = await verifySendingDomain(u.accountId, domain.id);
-    expect(failed.domain).toMatchObject({ verified: false, verified_at: null, provider_status: "failed", dns_records: records("failed") });
+    expect(failed.domain).toMatchObject({
+      verified: false,
+      verified_at: null,
+      provider_status: "failed",
+      dns_records: records("failed"),
+    });
     await expectFromRefused(u, `hello@${D}`);
   });
 
@@ -264,7 +330,12 @@ describe("sending domains with Resend configured", () => {
 
     const again = await registerSendingDomain(u.accountId, { domain: D });
     expect(requests()).toEqual([`GET /domains/${providerId}`]);
-    expect(again.domain).toMatchObject({ id: first.domain.id, provider_domain_id: providerId, provider_status: "pending", default_sender: `news@${D}` });
+    expect(again.domain).toMatchObject({
+      id: first.domain.id,
+      provider_domain_id: providerId,
+      provider_status: "pending",
+      default_sender: `news@${D}`,
+    });
 
     const renamed = await registerSendingDomain(u.accountId, { domain: D, defaultSender: `letters@${D}` });
     expect(renamed.domain.default_sender).toBe(`letters@${D}`);
@@ -291,7 +362,13 @@ describe("sending domains with Resend configured", () => {
     const [providerId] = [...remote.keys()];
     expect(requests()).toEqual(["POST /domains", `POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
     expect(received[0].body).toEqual({ name: D });
-    expect(checked.domain).toMatchObject({ id: embedded.domain.id, verified: false, verified_at: null, provider_domain_id: providerId, provider_status: "not_started" });
+    expect(checked.domain).toMatchObject({
+      id: embedded.domain.id,
+      verified: false,
+      verified_at: null,
+      provider_domain_id: providerId,
+      provider_status: "not_started",
+    });
     await expectFromRefused(u, `hello@${D}`);
   });
 
@@ -329,7 +406,10 @@ describe("sending domains with Resend configured", () => {
 
     const checked = await verifySendingDomain(u.accountId, listed.id);
     remote.get(checked.domain.provider_domain_id!)!.status = "verified";
-    expect((await verifySendingDomain(u.accountId, listed.id)).domain).toMatchObject({ verified: true, provider_status: "verified" });
+    expect((await verifySendingDomain(u.accountId, listed.id)).domain).toMatchObject({
+      verified: true,
+      provider_status: "verified",
+    });
     expect((await sendFrom(u, `hello@${D}`)).status).toBe(200);
     expect((await onboardingState(u.accountId)).hasVerifiedDomain).toBe(true);
   });
@@ -343,7 +423,11 @@ describe("sending domains with Resend configured", () => {
       const error = await registerSendingDomain(other.accountId, { domain: name }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DomainTakenError);
       expect(error).toBeInstanceOf(DomainError); // the dashboard shows its message
-      expect(error).toMatchObject({ status: 409, code: "DOMAIN_TAKEN", message: `${D} is already registered by another account. A sending domain belongs to one account only.` });
+      expect(error).toMatchObject({
+        status: 409,
+        code: "DOMAIN_TAKEN",
+        message: `${D} is already registered by another account. A sending domain belongs to one account only.`,
+      });
     }
     expect(received).toEqual([]);
     expect(await listSendingDomainDetails(other.accountId)).toEqual([]);
@@ -351,29 +435,61 @@ describe("sending domains with Resend configured", () => {
     expect((await registerSendingDomain(owner.accountId, { domain: D })).domain.id).toBe(domain.id);
 
     useEmbedded();
-    await expect(registerSendingDomain(other.accountId, { domain: D, markVerified: true })).rejects.toBeInstanceOf(DomainTakenError);
-    await expect(addSendingDomain(other.accountId, { domain: D, verified: true })).rejects.toBeInstanceOf(DomainTakenError);
+    await expect(registerSendingDomain(other.accountId, { domain: D, markVerified: true })).rejects.toBeInstanceOf(
+      DomainTakenError,
+    );
+    await expect(addSendingDomain(other.accountId, { domain: D, verified: true })).rejects.toBeInstanceOf(
+      DomainTakenError,
+    );
     expect(await listSendingDomainDetails(other.accountId)).toEqual([]);
   });
 
   const failures: [string, Reply | "closed port", number | null, string | null, RegExp][] = [
-    ["422 validation error", { status: 422, body: { statusCode: 422, name: "validation_error", message: "The domain is invalid." } }, 422, "validation_error", /HTTP 422 validation_error: The domain is invalid\./],
-    ["403 already registered", { status: 403, body: { statusCode: 403, name: "validation_error", message: "The domain acme.example has been registered already." } }, 403, "validation_error", /HTTP 403 .*registered already/],
-    ["500 with a body that is not JSON", { status: 500, body: "<html>oops</html>" }, 500, "application_error", /HTTP 500/],
+    [
+      "422 validation error",
+      { status: 422, body: { statusCode: 422, name: "validation_error", message: "The domain is invalid." } },
+      422,
+      "validation_error",
+      /HTTP 422 validation_error: The domain is invalid\./,
+    ],
+    [
+      "403 already registered",
+      {
+        status: 403,
+        body: {
+          statusCode: 403,
+          name: "validation_error",
+          message: "The domain acme.example has been registered already.",
+        },
+      },
+      403,
+      "validation_error",
+      /HTTP 403 .*registered already/,
+    ],
+    [
+      "500 with a body that is not JSON",
+      { status: 500, body: "<html>oops</html>" },
+      500,
+      "application_error",
+      /HTTP 500/,
+    ],
     ["network failure (closed port)", "closed port", null, "application_error", /Resend could not be reached/],
   ];
 
-  it.each(failures)("adding: %s is a DomainProviderError and nothing is stored", async (_name, failure, statusCode, providerCode, message) => {
-    const u = await user();
-    if (failure === "closed port") useResend(await closedPortUrl());
-    else override = () => failure;
-    const error = await registerSendingDomain(u.accountId, { domain: D }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DomainProviderError);
-    expect(error).toBeInstanceOf(DomainError); // the dashboard's existing DomainError handling shows the message
-    expect(error).toMatchObject({ statusCode, providerCode, message: expect.stringMatching(message) });
-    expect((error as Error).message).toMatch(new RegExp(`^Could not add ${escaped(D)} to Resend: `));
-    expect(await findSendingDomain(u.accountId, D)).toBeNull();
-  });
+  it.each(failures)(
+    "adding: %s is a DomainProviderError and nothing is stored",
+    async (_name, failure, statusCode, providerCode, message) => {
+      const u = await user();
+      if (failure === "closed port") useResend(await closedPortUrl());
+      else override = () => failure;
+      const error = await registerSendingDomain(u.accountId, { domain: D }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DomainProviderError);
+      expect(error).toBeInstanceOf(DomainError); // the dashboard's existing DomainError handling shows the message
+      expect(error).toMatchObject({ statusCode, providerCode, message: expect.stringMatching(message) });
+      expect((error as Error).message).toMatch(new RegExp(`^Could not add ${escaped(D)} to Resend: `));
+      expect(await findSendingDomain(u.accountId, D)).toBeNull();
+    },
+  );
 
   it("verifying: a Resend failure on either request is a DomainProviderError and the stored state is unchanged", async () => {
     const u = await user();
@@ -382,18 +498,35 @@ describe("sending domains with Resend configured", () => {
     remote.get(providerId)!.status = "verified";
     received = [];
 
-    override = (r) => (r.url.endsWith("/verify") ? { status: 429, body: { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests." } } : undefined);
+    override = (r) =>
+      r.url.endsWith("/verify")
+        ? { status: 429, body: { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests." } }
+        : undefined;
     const refused = await verifySendingDomain(u.accountId, domain.id).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DomainProviderError);
-    expect(refused).toMatchObject({ statusCode: 429, providerCode: "rate_limit_exceeded", message: `Could not ask Resend to verify ${D}: Resend answered HTTP 429 rate_limit_exceeded: Too many requests.` });
+    expect(refused).toMatchObject({
+      statusCode: 429,
+      providerCode: "rate_limit_exceeded",
+      message: `Could not ask Resend to verify ${D}: Resend answered HTTP 429 rate_limit_exceeded: Too many requests.`,
+    });
     expect(requests()).toEqual([`POST /domains/${providerId}/verify`]); // no GET after a failed verify
 
     received = [];
-    override = (r) => (r.method === "GET" ? { status: 500, body: { statusCode: 500, name: "internal_server_error", message: "Unexpected failure." } } : undefined);
+    override = (r) =>
+      r.method === "GET"
+        ? { status: 500, body: { statusCode: 500, name: "internal_server_error", message: "Unexpected failure." } }
+        : undefined;
     const failed = await verifySendingDomain(u.accountId, domain.id).catch((e: unknown) => e);
-    expect(failed).toMatchObject({ statusCode: 500, message: expect.stringMatching(new RegExp(`^Could not read ${escaped(D)} from Resend: .*HTTP 500`)) });
+    expect(failed).toMatchObject({
+      statusCode: 500,
+      message: expect.stringMatching(new RegExp(`^Could not read ${escaped(D)} from Resend: .*HTTP 500`)),
+    });
     expect(requests()).toEqual([`POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
-    expect(await storedRow(u.accountId)).toMatchObject({ verified: false, provider_status: "not_started", dns_records: records("not_started") });
+    expect(await storedRow(u.accountId)).toMatchObject({
+      verified: false,
+      provider_status: "not_started",
+      dns_records: records("not_started"),
+    });
   });
 
   it("refuses a bad domain, a sender off the domain, and another account's domain before calling Resend", async () => {
@@ -403,13 +536,17 @@ describe("sending domains with Resend configured", () => {
     await expect(registerSendingDomain(u.accountId, { domain: D, defaultSender: "me@other.example" })).rejects.toThrow(
       `The default sender must be an address @${D}`,
     );
-    await expect(registerSendingDomain(u.accountId, { domain: D, defaultSender: `me@sub.${D}` })).rejects.toThrow(DomainError);
+    await expect(registerSendingDomain(u.accountId, { domain: D, defaultSender: `me@sub.${D}` })).rejects.toThrow(
+      DomainError,
+    );
     expect(received).toEqual([]);
 
     const { domain } = await registerSendingDomain(u.accountId, { domain: D });
     const other = await user();
     received = [];
-    await expect(verifySendingDomain(other.accountId, domain.id)).rejects.toThrow(`No sending domain with id ${domain.id} on this account`);
+    await expect(verifySendingDomain(other.accountId, domain.id)).rejects.toThrow(
+      `No sending domain with id ${domain.id} on this account`,
+    );
     await expect(verifySendingDomain(u.accountId, "not-an-id")).rejects.toThrow(DomainError);
     await expect(verifySendingDomain(u.accountId, randomUUID())).rejects.toThrow(DomainError);
     expect(received).toEqual([]);
@@ -468,24 +605,41 @@ describe("the CLI", () => {
       timeout: 60_000,
     }).then((r) => JSON.parse(r.stdout));
 
-  it("domain:add --verified stands in for DNS in the embedded default; with Resend it is ignored and domain:verify asks Resend", { timeout: 90_000 }, async () => {
-    const embedded = await createUser();
-    const added = await admin(["domain:add", "--email", embedded.email, "--domain", D, "--verified"], {});
-    expect(added).toMatchObject({ mode: "embedded", domain: { domain: D, verified: true, provider_domain_id: null } });
-    const checked = await admin(["domain:verify", "--email", embedded.email, "--domain", D], {});
-    expect(checked).toMatchObject({ mode: "embedded", domain: { verified: true }, message: expect.stringMatching(/DNS is simulated/) });
+  it(
+    "domain:add --verified stands in for DNS in the embedded default; with Resend it is ignored and domain:verify asks Resend",
+    { timeout: 90_000 },
+    async () => {
+      const embedded = await createUser();
+      const added = await admin(["domain:add", "--email", embedded.email, "--domain", D, "--verified"], {});
+      expect(added).toMatchObject({
+        mode: "embedded",
+        domain: { domain: D, verified: true, provider_domain_id: null },
+      });
+      const checked = await admin(["domain:verify", "--email", embedded.email, "--domain", D], {});
+      expect(checked).toMatchObject({
+        mode: "embedded",
+        domain: { verified: true },
+        message: expect.stringMatching(/DNS is simulated/),
+      });
 
-    const withResend = await createUser();
-    const env = { RESEND_API_KEY: API_KEY, RESEND_BASE_URL: baseUrl };
-    // Another domain: a domain belongs to one account.
-    const theirs = `b-${D}`;
-    const registered = await admin(["domain:add", "--email", withResend.email, "--domain", theirs, "--verified"], env);
-    const [providerId] = [...remote.keys()];
-    expect(registered).toMatchObject({ mode: "resend", domain: { verified: false, provider_domain_id: providerId, provider_status: "not_started" } });
-    expect(registered.domain.dns_records).toEqual(records("not_started"));
-    remote.get(providerId)!.status = "verified";
-    const verified = await admin(["domain:verify", "--email", withResend.email, "--domain", theirs], env);
-    expect(verified).toMatchObject({ mode: "resend", domain: { verified: true, provider_status: "verified" } });
-    expect(requests()).toEqual(["POST /domains", `POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
-  });
+      const withResend = await createUser();
+      const env = { RESEND_API_KEY: API_KEY, RESEND_BASE_URL: baseUrl };
+      // Another domain: a domain belongs to one account.
+      const theirs = `b-${D}`;
+      const registered = await admin(
+        ["domain:add", "--email", withResend.email, "--domain", theirs, "--verified"],
+        env,
+      );
+      const [providerId] = [...remote.keys()];
+      expect(registered).toMatchObject({
+        mode: "resend",
+        domain: { verified: false, provider_domain_id: providerId, provider_status: "not_started" },
+      });
+      expect(registered.domain.dns_records).toEqual(records("not_started"));
+      remote.get(providerId)!.status = "verified";
+      const verified = await admin(["domain:verify", "--email", withResend.email, "--domain", theirs], env);
+      expect(verified).toMatchObject({ mode: "resend", domain: { verified: true, provider_status: "verified" } });
+      expect(requests()).toEqual(["POST /domains", `POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
+    },
+  );
 });

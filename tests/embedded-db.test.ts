@@ -26,7 +26,10 @@ describe("embedded database", () => {
     const sql = postgres(db.url, { prepare: false, max: 10, onnotice: () => {} });
     try {
       const results = await Promise.all(
-        Array.from({ length: 500 }, (_, i) => sql<{ n: number; s: string }[]>`select ${i}::int as n, ${"v" + i}::text as s`),
+        Array.from(
+          { length: 500 },
+          (_, i) => sql<{ n: number; s: string }[]>`select ${i}::int as n, ${"v" + i}::text as s`,
+        ),
       );
       results.forEach(([row], i) => expect(row).toEqual({ n: i, s: `v${i}` }));
     } finally {

@@ -48,12 +48,37 @@ describe("GET /api/v1/library", () => {
       updated_at: "2026-03-01T00:00:00.000Z",
       preview_url: null,
     });
-    expect(purchased).toMatchObject({ id: await catalogueId("receipt"), slug: "receipt", is_public: true, price: 19, added_via: "purchased", category: "Commerce", author: "Letterpress" });
-    expect(free).toMatchObject({ id: await catalogueId("welcome"), slug: "welcome", is_public: true, price: 0, added_via: "free" });
+    expect(purchased).toMatchObject({
+      id: await catalogueId("receipt"),
+      slug: "receipt",
+      is_public: true,
+      price: 19,
+      added_via: "purchased",
+      category: "Commerce",
+      author: "Letterpress",
+    });
+    expect(free).toMatchObject({
+      id: await catalogueId("welcome"),
+      slug: "welcome",
+      is_public: true,
+      price: 0,
+      added_via: "free",
+    });
     expect(typeof purchased.price).toBe("number");
-    expect(Object.keys(free).sort()).toEqual(
-      ["added_at", "added_via", "author", "category", "description", "id", "is_public", "name", "preview_url", "price", "slug", "updated_at"],
-    );
+    expect(Object.keys(free).sort()).toEqual([
+      "added_at",
+      "added_via",
+      "author",
+      "category",
+      "description",
+      "id",
+      "is_public",
+      "name",
+      "preview_url",
+      "price",
+      "slug",
+      "updated_at",
+    ]);
   });
 
   it("pages with limit and offset and reports the total", async () => {
@@ -61,7 +86,8 @@ describe("GET /api/v1/library", () => {
     const slugs = ["welcome", "magic-link", "password-reset", "verify-email", "team-invite"];
     for (const slug of slugs) await addToLibrary(user, slug);
     const newestFirst = [...slugs].reverse();
-    const page = async (query: string) => (await call(getLibrary, `/api/v1/library${query}`, { headers: auth(user) })).body;
+    const page = async (query: string) =>
+      (await call(getLibrary, `/api/v1/library${query}`, { headers: auth(user) })).body;
 
     const first = await page("?limit=2");
     expect(first.templates.map((t: { slug: string }) => t.slug)).toEqual(newestFirst.slice(0, 2));
@@ -97,7 +123,12 @@ describe("GET /api/v1/library", () => {
     const user = await createUser();
     const result = await call(getLibrary, `/api/v1/library?${query}`, { headers: auth(user) });
     expect(result.status).toBe(400);
-    expect(result.body).toEqual({ error: "Invalid query parameters", code: "VALIDATION_ERROR", success: false, details: [{ field, message }] });
+    expect(result.body).toEqual({
+      error: "Invalid query parameters",
+      code: "VALIDATION_ERROR",
+      success: false,
+      details: [{ field, message }],
+    });
   });
 
   it("refuses unknown query parameters", async () => {
@@ -120,7 +151,10 @@ describe("GET /api/v1/templates/{id}/source", () => {
   it("returns the catalogue file's code for a template in the library", async () => {
     const user = await createUser();
     const { template_id } = await addToLibrary(user, "welcome");
-    const result = await call(getSource, `/api/v1/templates/${template_id}/source`, { params: { id: template_id }, headers: auth(user) });
+    const result = await call(getSource, `/api/v1/templates/${template_id}/source`, {
+      params: { id: template_id },
+      headers: auth(user),
+    });
     expect(result.status).toBe(200);
     const [row] = await getDb()`select name, description from templates where id = ${template_id}`;
     expect(result.body).toEqual({
@@ -132,25 +166,48 @@ describe("GET /api/v1/templates/{id}/source", () => {
   it("returns a user's own template code exactly as stored", async () => {
     const user = await createUser();
     const code = "export default function Mine({ name = 'x' }: { name?: string }) { return <p>{name}</p>; }\n";
-    const own = await createUserTemplate(user.accountId, { name: "Mine", description: "", code, compiledCode: null, variables: [] });
-    const result = await call(getSource, `/api/v1/templates/${own.id}/source`, { params: { id: own.id }, headers: auth(user) });
+    const own = await createUserTemplate(user.accountId, {
+      name: "Mine",
+      description: "",
+      code,
+      compiledCode: null,
+      variables: [],
+    });
+    const result = await call(getSource, `/api/v1/templates/${own.id}/source`, {
+      params: { id: own.id },
+      headers: auth(user),
+    });
     expect(result.body).toEqual({ success: true, source: { name: "Mine", description: "", code } });
   });
 
   it.each([
     ["a public free template not in the library", async () => catalogueId("magic-link")],
     ["a paid template not purchased", async () => catalogueId("newsletter")],
-    ["another user's private template", async () => {
-      const other = await createUser();
-      return (await createUserTemplate(other.accountId, { name: "Theirs", description: "", code: "x", compiledCode: null, variables: [] })).id;
-    }],
+    [
+      "another user's private template",
+      async () => {
+        const other = await createUser();
+        return (
+          await createUserTemplate(other.accountId, {
+            name: "Theirs",
+            description: "",
+            code: "x",
+            compiledCode: null,
+            variables: [],
+          })
+        ).id;
+      },
+    ],
     ["an unknown uuid", async () => "4b8f5d0e-7c1a-4e2b-9d3f-0a1b2c3d4e5f"],
     ["an id that is not a uuid", async () => "welcome"],
     ["a SQL-looking id", async () => "1' or '1'='1"],
   ])("answers 404 TEMPLATE_NOT_FOUND for %s", async (_, id) => {
     const user = await createUser();
     const templateId = await id();
-    const result = await call(getSource, `/api/v1/templates/${encodeURIComponent(templateId)}/source`, { params: { id: templateId }, headers: auth(user) });
+    const result = await call(getSource, `/api/v1/templates/${encodeURIComponent(templateId)}/source`, {
+      params: { id: templateId },
+      headers: auth(user),
+    });
     expect(result.status).toBe(404);
     expect(result.body).toEqual(TEMPLATE_NOT_FOUND);
   });
@@ -160,7 +217,13 @@ describe("library rules of the plans", () => {
   it("the free plan's library holds 10 templates", async () => {
     const user = await createUser("free");
     for (let i = 0; i < 10; i++) {
-      await createUserTemplate(user.accountId, { name: `T${i}`, description: "", code: "x", compiledCode: null, variables: [] });
+      await createUserTemplate(user.accountId, {
+        name: `T${i}`,
+        description: "",
+        code: "x",
+        compiledCode: null,
+        variables: [],
+      });
     }
     await expect(addLibraryEntry(user.accountId, "welcome")).rejects.toMatchObject({ code: "LIBRARY_LIMIT_REACHED" });
     await getDb()`update accounts set plan = 'monthly' where id = ${user.accountId}`;
@@ -179,7 +242,8 @@ describe("library rules of the plans", () => {
     for (const slug of ["receipt", "newsletter", "order-shipped"]) {
       await expect(addLibraryEntry(paid.accountId, slug)).resolves.toMatchObject({ added_via: "purchased" });
     }
-    const [{ n }] = await getDb()`select count(*)::int as n from purchases where account_id = ${paid.accountId} and status = 'completed'`;
+    const [{ n }] =
+      await getDb()`select count(*)::int as n from purchases where account_id = ${paid.accountId} and status = 'completed'`;
     expect(n).toBe(3);
   });
 
@@ -187,18 +251,35 @@ describe("library rules of the plans", () => {
     const user = await createUser("monthly");
     await addLibraryEntry(user.accountId, "welcome");
     await expect(addLibraryEntry(user.accountId, "welcome")).rejects.toMatchObject({ code: "ALREADY_IN_LIBRARY" });
-    await expect(addLibraryEntry(user.accountId, "no-such-template")).rejects.toMatchObject({ code: "TEMPLATE_NOT_FOUND" });
+    await expect(addLibraryEntry(user.accountId, "no-such-template")).rejects.toMatchObject({
+      code: "TEMPLATE_NOT_FOUND",
+    });
     const other = await createUser();
-    const theirs = await createUserTemplate(other.accountId, { name: "Theirs", description: "", code: "x", compiledCode: null, variables: [] });
+    const theirs = await createUserTemplate(other.accountId, {
+      name: "Theirs",
+      description: "",
+      code: "x",
+      compiledCode: null,
+      variables: [],
+    });
     await expect(addLibraryEntry(user.accountId, theirs.id)).rejects.toMatchObject({ code: "TEMPLATE_NOT_FOUND" });
   });
 
   it("two concurrent additions cannot both take the last free slot", async () => {
     const user = await createUser("free");
     for (let i = 0; i < 9; i++) {
-      await createUserTemplate(user.accountId, { name: `T${i}`, description: "", code: "x", compiledCode: null, variables: [] });
+      await createUserTemplate(user.accountId, {
+        name: `T${i}`,
+        description: "",
+        code: "x",
+        compiledCode: null,
+        variables: [],
+      });
     }
-    const results = await Promise.allSettled([addLibraryEntry(user.accountId, "welcome"), addLibraryEntry(user.accountId, "magic-link")]);
+    const results = await Promise.allSettled([
+      addLibraryEntry(user.accountId, "welcome"),
+      addLibraryEntry(user.accountId, "magic-link"),
+    ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const [{ n }] = await getDb()`select count(*)::int as n from library_entries where account_id = ${user.accountId}`;
     expect(n).toBe(10);

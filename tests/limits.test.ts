@@ -9,7 +9,10 @@ import { call } from "./support/api";
 describe("the limits table", () => {
   it("is the README's Limits section, word for word", () => {
     const readme = readFileSync(path.join(import.meta.dirname, "..", "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("\n## Limits\n"), readme.indexOf("\n## ", readme.indexOf("\n## Limits\n") + 1));
+    const section = readme.slice(
+      readme.indexOf("\n## Limits\n"),
+      readme.indexOf("\n## ", readme.indexOf("\n## Limits\n") + 1),
+    );
     expect(section).toContain(`\n${limitsTable()}\n`);
   });
 

@@ -24,28 +24,40 @@ describe("monthly API quota", () => {
     expect(billingPeriod(new Date("2026-12-15T10:00:00Z")).reset.toISOString()).toBe("2027-01-01T00:00:00.000Z");
   });
 
-  it.each(endpoints.filter((e) => e.metered))("$name counts once and sends the rate-limit headers", async (endpoint) => {
-    const user = await createUser("free");
-    const { template_id } = await addToLibrary(user, "welcome");
-    const result = await call(endpoint.handler, endpoint.path(template_id), { ...endpoint.options(template_id), headers: auth(user) });
-    expect(result.status).toBe(200);
-    expect(result.headers.get("x-ratelimit-limit")).toBe("500");
-    expect(result.headers.get("x-ratelimit-remaining")).toBe("499");
-    expect(result.headers.get("x-ratelimit-reset")).toBe(nextMonth());
-    expect(result.headers.get("x-ratelimit-plan")).toBe("free");
-    expect(await apiCallsUsed(user)).toBe(1);
-  });
+  it.each(endpoints.filter((e) => e.metered))(
+    "$name counts once and sends the rate-limit headers",
+    async (endpoint) => {
+      const user = await createUser("free");
+      const { template_id } = await addToLibrary(user, "welcome");
+      const result = await call(endpoint.handler, endpoint.path(template_id), {
+        ...endpoint.options(template_id),
+        headers: auth(user),
+      });
+      expect(result.status).toBe(200);
+      expect(result.headers.get("x-ratelimit-limit")).toBe("500");
+      expect(result.headers.get("x-ratelimit-remaining")).toBe("499");
+      expect(result.headers.get("x-ratelimit-reset")).toBe(nextMonth());
+      expect(result.headers.get("x-ratelimit-plan")).toBe("free");
+      expect(await apiCallsUsed(user)).toBe(1);
+    },
+  );
 
-  it.each(endpoints.filter((e) => !e.metered))("$name is not metered, sends no rate-limit headers and never answers 429", async (endpoint) => {
-    const user = await createUser("free");
-    const { template_id } = await addToLibrary(user, "welcome");
-    await setApiCallsUsed(user, 500);
-    const result = await call(endpoint.handler, endpoint.path(template_id), { ...endpoint.options(template_id), headers: auth(user) });
-    expect(result.status).toBe(200);
-    expect(result.headers.get("x-ratelimit-limit")).toBeNull();
-    expect(result.headers.get("x-ratelimit-plan")).toBeNull();
-    expect(await apiCallsUsed(user)).toBe(500);
-  });
+  it.each(endpoints.filter((e) => !e.metered))(
+    "$name is not metered, sends no rate-limit headers and never answers 429",
+    async (endpoint) => {
+      const user = await createUser("free");
+      const { template_id } = await addToLibrary(user, "welcome");
+      await setApiCallsUsed(user, 500);
+      const result = await call(endpoint.handler, endpoint.path(template_id), {
+        ...endpoint.options(template_id),
+        headers: auth(user),
+      });
+      expect(result.status).toBe(200);
+      expect(result.headers.get("x-ratelimit-limit")).toBeNull();
+      expect(result.headers.get("x-ratelimit-plan")).toBeNull();
+      expect(await apiCallsUsed(user)).toBe(500);
+    },
+  );
 
   it("answers the exact 429 once the month's calls are used, and does not count the refusal", async () => {
     const user = await createUser("free");
@@ -78,7 +90,12 @@ describe("monthly API quota", () => {
 
   const bodyEndpoints = [
     ...endpoints.filter((e) => e.options("x").method === "POST"),
-    { name: "POST /send", handler: postSend, path: () => "/api/v1/send", options: (): CallOptions => ({ method: "POST", body: {} }) },
+    {
+      name: "POST /send",
+      handler: postSend,
+      path: () => "/api/v1/send",
+      options: (): CallOptions => ({ method: "POST", body: {} }),
+    },
   ];
   it.each(bodyEndpoints)(
     "$name answers a malformed or oversized body only after 401 and 429, and counts it",
@@ -91,16 +108,29 @@ describe("monthly API quota", () => {
       const badChunked = { ...bad, chunked: true };
       const tooLarge = { ...options, headers: { "content-length": String(11 * 1024 * 1024) }, body: "{}" };
       for (const variant of [bad, badChunked, tooLarge]) {
-        const anonymous = await call(endpoint.handler, endpoint.path(templateId), { ...variant, headers: { ...variant.headers, "x-api-key": "nope" } });
+        const anonymous = await call(endpoint.handler, endpoint.path(templateId), {
+          ...variant,
+          headers: { ...variant.headers, "x-api-key": "nope" },
+        });
         expect(anonymous.body).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
       }
       await setApiCallsUsed(user, 497);
       for (const variant of [bad, badChunked]) {
         const malformed = await call(endpoint.handler, endpoint.path(templateId), { ...variant, headers: auth(user) });
-        expect([malformed.status, malformed.body.code, malformed.body.details[0].field]).toEqual([400, "VALIDATION_ERROR", "body"]);
+        expect([malformed.status, malformed.body.code, malformed.body.details[0].field]).toEqual([
+          400,
+          "VALIDATION_ERROR",
+          "body",
+        ]);
       }
-      const oversized = await call(endpoint.handler, endpoint.path(templateId), { ...tooLarge, headers: { ...tooLarge.headers, ...auth(user) } });
-      expect([oversized.status, oversized.body]).toEqual([413, { error: "Request body too large", code: "PAYLOAD_TOO_LARGE", success: false }]);
+      const oversized = await call(endpoint.handler, endpoint.path(templateId), {
+        ...tooLarge,
+        headers: { ...tooLarge.headers, ...auth(user) },
+      });
+      expect([oversized.status, oversized.body]).toEqual([
+        413,
+        { error: "Request body too large", code: "PAYLOAD_TOO_LARGE", success: false },
+      ]);
       expect(await apiCallsUsed(user)).toBe(500);
       const refused = await call(endpoint.handler, endpoint.path(templateId), { ...bad, headers: auth(user) });
       expect([refused.status, refused.body.code]).toEqual([429, "RATE_LIMIT_EXCEEDED"]);
@@ -163,7 +193,9 @@ describe("monthly API quota", () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(20);
     expect(statuses.filter((s) => s === 429)).toHaveLength(40);
     expect(await apiCallsUsed(user)).toBe(500);
-    const remaining = results.filter((r) => r.status === 200).map((r) => Number(r.headers.get("x-ratelimit-remaining")));
+    const remaining = results
+      .filter((r) => r.status === 200)
+      .map((r) => Number(r.headers.get("x-ratelimit-remaining")));
     expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 

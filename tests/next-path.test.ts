@@ -44,11 +44,19 @@ const good: [string, string, string][] = [
   ["the dashboard", "/dashboard", "/dashboard"],
   ["a nested page with its query", "/dashboard/library?page=2", "/dashboard/library?page=2"],
   ["a path with a hash", "/docs#sendEmail", "/docs#sendEmail"],
-  ["an encoded query holding a URL", "/dashboard/library?q=%2F%2Fevil.example", "/dashboard/library?q=%2F%2Fevil.example"],
+  [
+    "an encoded query holding a URL",
+    "/dashboard/library?q=%2F%2Fevil.example",
+    "/dashboard/library?q=%2F%2Fevil.example",
+  ],
   ["a dot segment that stays on the origin", "/dashboard/./library", "/dashboard/library"],
   ["a parent segment that stays on the origin", "/dashboard/settings/../library", "/dashboard/library"],
   ["a relative path", "dashboard/usage", "/dashboard/usage"],
-  ["an absolute URL on the app's origin", "https://app.letterpress.example/dashboard/billing?plan=annual", "/dashboard/billing?plan=annual"],
+  [
+    "an absolute URL on the app's origin",
+    "https://app.letterpress.example/dashboard/billing?plan=annual",
+    "/dashboard/billing?plan=annual",
+  ],
   ["an encoded space", "/dashboard/templates/my%20template", "/dashboard/templates/my%20template"],
 ];
 

@@ -3,9 +3,9 @@ import { prefixLeadingObjectSpreads } from "@/scripts/lib/object-spread";
 
 describe("prefixLeadingObjectSpreads (catalogue worker build)", () => {
   it("prefixes object literals that start with a spread and have more members", () => {
-    expect(prefixLeadingObjectSpreads("const s={...a,color:c},t={...a,...b},u=f({...p,ref:r,style:{x:1,...s,...m}});")).toBe(
-      "const s={...null,...a,color:c},t={...null,...a,...b},u=f({...null,...p,ref:r,style:{x:1,...s,...m}});",
-    );
+    expect(
+      prefixLeadingObjectSpreads("const s={...a,color:c},t={...a,...b},u=f({...p,ref:r,style:{x:1,...s,...m}});"),
+    ).toBe("const s={...null,...a,color:c},t={...null,...a,...b},u=f({...null,...p,ref:r,style:{x:1,...s,...m}});");
   });
 
   it("rewrites nested literals inside a rewritten one", () => {

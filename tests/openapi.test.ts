@@ -11,7 +11,14 @@ import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { addToLibrary, auth, call, catalogueId, createUser, setApiCallsUsed, type CallResult } from "./support/api";
 
-type Document = { openapi: string; paths: Record<string, Record<string, { responses: Record<string, { content?: { "application/json": { schema: object } } }> }>>; components: { schemas: Record<string, object> } };
+type Document = {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: { "application/json": { schema: object } } }> }>
+  >;
+  components: { schemas: Record<string, object> };
+};
 
 let document: Document;
 let ajv: Ajv2020;
@@ -29,7 +36,9 @@ beforeAll(async () => {
 function expectConforms(path: string, method: string, result: CallResult) {
   const declared = document.paths[path]?.[method]?.responses[String(result.status)];
   expect(declared, `${method.toUpperCase()} ${path} documents status ${result.status}`).toBeDefined();
-  const schema = JSON.parse(JSON.stringify(declared!.content!["application/json"].schema).replaceAll('"#/components', '"openapi#/components'));
+  const schema = JSON.parse(
+    JSON.stringify(declared!.content!["application/json"].schema).replaceAll('"#/components', '"openapi#/components'),
+  );
   const validate = ajv.compile(schema);
   const valid = validate(result.body);
   expect(validate.errors ?? [], JSON.stringify(result.body).slice(0, 300)).toEqual([]);
@@ -39,9 +48,28 @@ function expectConforms(path: string, method: string, result: CallResult) {
 describe("GET /api/v1/openapi.json", () => {
   it("is an OpenAPI 3.1 document covering all five endpoints", () => {
     expect(document.openapi).toBe("3.1.0");
-    expect(Object.keys(document.paths).sort()).toEqual(["/library", "/send", "/templates/{id}/render", "/templates/{id}/source", "/usage"]);
+    expect(Object.keys(document.paths).sort()).toEqual([
+      "/library",
+      "/send",
+      "/templates/{id}/render",
+      "/templates/{id}/source",
+      "/usage",
+    ]);
     expect(Object.keys(document.components.schemas)).toEqual(
-      expect.arrayContaining(["Error", "ValidationError", "RateLimitExceeded", "LibraryResponse", "UsageResponse", "TemplateSourceResponse", "RenderRequest", "RenderResponse", "TemplateAccessDenied", "SendRequest", "SendResponse", "EmailLimitExceeded"]),
+      expect.arrayContaining([
+        "Error",
+        "ValidationError",
+        "RateLimitExceeded",
+        "LibraryResponse",
+        "UsageResponse",
+        "TemplateSourceResponse",
+        "RenderRequest",
+        "RenderResponse",
+        "TemplateAccessDenied",
+        "SendRequest",
+        "SendResponse",
+        "EmailLimitExceeded",
+      ]),
     );
   });
 
@@ -67,7 +95,9 @@ describe("the document's validity", () => {
   addFormats(metaAjv);
   // A media type range such as `application/json` (RFC 9110); the document's only content type is that one.
   metaAjv.addFormat("media-range", true);
-  const validateOpenApi = metaAjv.compile(JSON.parse(JSON.stringify(openapiV31).replaceAll('"$dynamicRef":"#meta"', '"$ref":"#/$defs/schema"')));
+  const validateOpenApi = metaAjv.compile(
+    JSON.parse(JSON.stringify(openapiV31).replaceAll('"$dynamicRef":"#meta"', '"$ref":"#/$defs/schema"')),
+  );
 
   it("is valid against the OpenAPI 3.1 schema", () => {
     expect(openapiV31.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
@@ -81,7 +111,11 @@ describe("the document's validity", () => {
     delete (broken.paths["/usage"].get.responses["200"] as { description?: string }).description;
     expect(validateOpenApi(broken)).toBe(false);
     expect(validateOpenApi.errors).toContainEqual(
-      expect.objectContaining({ instancePath: "/paths/~1usage/get/responses/200", keyword: "required", params: { missingProperty: "description" } }),
+      expect.objectContaining({
+        instancePath: "/paths/~1usage/get/responses/200",
+        keyword: "required",
+        params: { missingProperty: "description" },
+      }),
     );
   });
 
@@ -102,10 +136,19 @@ describe("real responses match the document", () => {
     expectConforms("/library", "get", await call(getLibrary, "/api/v1/library", { headers: auth(user) }));
     expectConforms("/library", "get", await call(getLibrary, "/api/v1/library?limit=0", { headers: auth(user) }));
     expectConforms("/library", "get", await call(getLibrary, "/api/v1/library", {}));
-    expectConforms("/templates/{id}/source", "get", await call(getSource, "/x", { params: { id: template_id }, headers: auth(user) }));
-    expectConforms("/templates/{id}/source", "get", await call(getSource, "/x", { params: { id: "nope" }, headers: auth(user) }));
+    expectConforms(
+      "/templates/{id}/source",
+      "get",
+      await call(getSource, "/x", { params: { id: template_id }, headers: auth(user) }),
+    );
+    expectConforms(
+      "/templates/{id}/source",
+      "get",
+      await call(getSource, "/x", { params: { id: "nope" }, headers: auth(user) }),
+    );
     expectConforms("/usage", "get", await call(getUsage, "/api/v1/usage", { headers: auth(user) }));
-    const render = (id: string, body: unknown) => call(postRender, "/x", { method: "POST", params: { id }, headers: auth(user), body });
+    const render = (id: string, body: unknown) =>
+      call(postRender, "/x", { method: "POST", params: { id }, headers: auth(user), body });
     expectConforms("/templates/{id}/render", "post", await render(template_id, { plain_text: true }));
     expectConforms("/templates/{id}/render", "post", await render(template_id, { format: "react" }));
     expectConforms("/templates/{id}/render", "post", await render(template_id, { variables: [] }));

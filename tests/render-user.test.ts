@@ -64,11 +64,17 @@ let invoiceId: string;
 
 beforeAll(async () => {
   user = await createUser("monthly");
-  invoiceId = (await createTemplateFromSource(user.accountId, { name: "Invoice", description: "Ours", code: INVOICE })).id;
+  invoiceId = (await createTemplateFromSource(user.accountId, { name: "Invoice", description: "Ours", code: INVOICE }))
+    .id;
 });
 
 function renderCall(id: string, body: unknown, caller = user) {
-  return call(postRender, `/api/v1/templates/${id}/render`, { method: "POST", params: { id }, headers: auth(caller), body });
+  return call(postRender, `/api/v1/templates/${id}/render`, {
+    method: "POST",
+    params: { id },
+    headers: auth(caller),
+    body,
+  });
 }
 
 describe("user-authored templates", () => {
@@ -118,7 +124,9 @@ describe("user-authored templates", () => {
     expect(text.body.text).toContain("Amount due: $0.00");
     const react = await renderCall(invoiceId, { variables: { customer: "Lin" }, format: "react" });
     const Component = await importTsx(react.body.react);
-    expect(await render(createElement(Component))).toBe((await renderCall(invoiceId, { variables: { customer: "Lin" } })).body.html);
+    expect(await render(createElement(Component))).toBe(
+      (await renderCall(invoiceId, { variables: { customer: "Lin" } })).body.html,
+    );
   });
 
   it("are private: another user gets 404", async () => {
@@ -129,22 +137,30 @@ describe("user-authored templates", () => {
   });
 
   it("are refused at creation when they do not compile, with line and column", async () => {
-    const broken = createTemplateFromSource(user.accountId, { name: "Broken", description: "", code: "export default function X() {\n  return <div>{oops</div>;\n}\n" });
+    const broken = createTemplateFromSource(user.accountId, {
+      name: "Broken",
+      description: "",
+      code: "export default function X() {\n  return <div>{oops</div>;\n}\n",
+    });
     await expect(broken).rejects.toBeInstanceOf(TemplateSourceError);
     await expect(broken).rejects.toMatchObject({ line: 2, column: expect.any(Number) });
   });
 
   it("are refused at creation when they import anything but react and React Email", async () => {
     const code = `import fs from "fs";\nexport default function X() { return <p>{String(fs)}</p>; }`;
-    await expect(createTemplateFromSource(user.accountId, { name: "Fs", description: "", code })).rejects.toMatchObject({
-      name: "TemplateSourceError",
-      line: 1,
-    });
+    await expect(createTemplateFromSource(user.accountId, { name: "Fs", description: "", code })).rejects.toMatchObject(
+      {
+        name: "TemplateSourceError",
+        line: 1,
+      },
+    );
   });
 
   it("are refused at creation when their trial render throws", async () => {
     const code = `export default function X() { throw new Error("nope"); }`;
-    await expect(createTemplateFromSource(user.accountId, { name: "Throws", description: "", code })).rejects.toThrow(/trial render failed/);
+    await expect(createTemplateFromSource(user.accountId, { name: "Throws", description: "", code })).rejects.toThrow(
+      /trial render failed/,
+    );
   });
 });
 
@@ -174,7 +190,11 @@ describe("variables reach the component", () => {
   const variables = { customerName: "Ada Lovelace", items: [{ name: "Difference Engine", qty: 1 }] };
 
   it("every variable, when the template declares none (POST /render)", async () => {
-    const { id } = await createTemplateFromSource(user.accountId, { name: "Order shipped", description: "", code: ORDER_SHIPPED });
+    const { id } = await createTemplateFromSource(user.accountId, {
+      name: "Order shipped",
+      description: "",
+      code: ORDER_SHIPPED,
+    });
     const result = await renderCall(id, { variables });
     const Native = await importTsx(ORDER_SHIPPED);
     expect({ status: result.status, body: result.body }).toEqual({
@@ -188,14 +208,20 @@ describe("variables reach the component", () => {
     const sender = await createUser("monthly");
     const domain = uniqueDomain();
     await addSendingDomain(sender.accountId, { domain, verified: true });
-    const { id } = await createTemplateFromSource(sender.accountId, { name: "Order shipped", description: "", code: ORDER_SHIPPED });
+    const { id } = await createTemplateFromSource(sender.accountId, {
+      name: "Order shipped",
+      description: "",
+      code: ORDER_SHIPPED,
+    });
     const result = await call(postSend, "/api/v1/send", {
       method: "POST",
       headers: auth(sender),
       body: { template_id: id, from: `shop@${domain}`, to: "ada@example.com", subject: "Shipped", variables },
     });
     expect(result.status).toBe(200);
-    const [row] = await getDb()<{ html: string; status: string }[]>`select html, status from sent_emails where id = ${result.body.data.id}`;
+    const [row] = await getDb()<
+      { html: string; status: string }[]
+    >`select html, status from sent_emails where id = ${result.body.data.id}`;
     const Native = await importTsx(ORDER_SHIPPED);
     expect(row).toEqual({ html: await render(createElement(Native, variables)), status: "sent" });
     expect(row.html).toContain("Ada Lovelace");
@@ -213,7 +239,10 @@ Greeting.PreviewProps = { name: "Ada" };
     expect(row.variables).toEqual([{ name: "name", type: "string", required: false }]);
     const Native = await importTsx(code);
     const result = await renderCall(id, { variables: { name: "Grace", greeting: "Howdy" } });
-    expect(result.body).toEqual({ success: true, html: await render(createElement(Native, { name: "Grace", greeting: "Howdy" })) });
+    expect(result.body).toEqual({
+      success: true,
+      html: await render(createElement(Native, { name: "Grace", greeting: "Howdy" })),
+    });
     expect(result.body.html).toContain("Howdy<!-- --> <!-- -->Grace");
     const mistyped = await renderCall(id, { variables: { name: 7, greeting: "Howdy" } });
     expect({ status: mistyped.status, body: mistyped.body }).toEqual({
@@ -264,7 +293,10 @@ Odd.PreviewProps = {
 describe("hostile user templates answer 422 RENDER_ERROR within the deadline, and the server keeps serving", () => {
   const cases: [string, string][] = [
     ["reading process.env", "return <Html><Text>{(process as any).env.DATABASE_URL}</Text></Html>;"],
-    ["calling require('fs') at run time", "const r = (globalThis as any).require ?? require; return <Html><Text>{String(r('fs'))}</Text></Html>;"],
+    [
+      "calling require('fs') at run time",
+      "const r = (globalThis as any).require ?? require; return <Html><Text>{String(r('fs'))}</Text></Html>;",
+    ],
     ["calling fetch", "fetch('http://127.0.0.1:1/'); return <Html />;"],
     ["throwing", "throw new Error('template bug');"],
     ["an infinite loop", "while (true) {}"],
@@ -274,12 +306,21 @@ describe("hostile user templates answer 422 RENDER_ERROR within the deadline, an
   ];
 
   it.each(cases)("%s", async (_, body) => {
-    const { id } = await createTemplateFromSource(user.accountId, { name: `Hostile ${_}`, description: "", code: hostile(body) });
+    const { id } = await createTemplateFromSource(user.accountId, {
+      name: `Hostile ${_}`,
+      description: "",
+      code: hostile(body),
+    });
     const started = Date.now();
     const result = await renderCall(id, { variables: { mode: "attack" } });
     const elapsed = Date.now() - started;
     expect(result.status).toBe(422);
-    expect(result.body).toEqual({ error: "Template render failed", code: "RENDER_ERROR", message: expect.any(String), success: false });
+    expect(result.body).toEqual({
+      error: "Template render failed",
+      code: "RENDER_ERROR",
+      message: expect.any(String),
+      success: false,
+    });
     expect(result.body.message).not.toMatch(/DATABASE_URL=|postgres:\/\//);
     expect(elapsed).toBeLessThan(5000);
     // The same template still renders its safe path, and so does everyone else's.
@@ -305,56 +346,89 @@ export default function Probe() {
 });
 
 describe("a full sandbox queue", () => {
-  it("answers POST /render 503 SANDBOX_BUSY with Retry-After at once, not after the renders queued before it", { timeout: 20_000 }, async () => {
-    const busy = await createUser("monthly");
-    const { id } = await createTemplateFromSource(busy.accountId, { name: "Quick", description: "", code: hostile("return <Html />;") });
-    // Renders of a new context that each take a while: the account's whole share of the queue, still waiting.
-    const slow = compileTemplate(hostile("for (let i = 0; i < 3e5; i++) {} return <Html />;"));
-    if (!slow.ok) throw new Error(slow.message);
-    const queued = Array.from({ length: 32 }, () =>
-      renderInSandbox({ owner: busy.accountId, cacheKey: `busy:${randomUUID()}`, compiledCode: slow.code, props: { mode: "attack" } }),
-    );
-    const result = await renderCall(id, {}, busy);
-    expect({ status: result.status, retryAfter: result.headers.get("retry-after"), body: result.body }).toEqual({
-      status: 503,
-      retryAfter: "1",
-      body: { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message: "This account already has 32 renders waiting; try again in a moment." },
-    });
-    await Promise.all(queued);
-    expect((await renderCall(id, {}, busy)).status).toBe(200);
-  });
-
-  it("still admits another account's render while three accounts fill it with slow renders, and refuses theirs", { timeout: 30_000 }, async () => {
-    const hogs = [await createUser("monthly"), await createUser("monthly"), await createUser("monthly")];
-    const bystander = await createUser("monthly");
-    const quick = hostile("return <Html />;");
-    const [hogTemplate, bystanderTemplate] = [
-      await createTemplateFromSource(hogs[0].accountId, { name: "Quick", description: "", code: quick }),
-      await createTemplateFromSource(bystander.accountId, { name: "Quick", description: "", code: quick }),
-    ];
-    const runaway = compileTemplate(hostile("while (true) {} return <Html />;"));
-    const slow = compileTemplate(hostile("for (let i = 0; i < 3e5; i++) {} return <Html />;"));
-    if (!runaway.ok || !slow.ok) throw new Error("the hostile templates do not compile");
-    // 32 renders each, all 96 places: the first runs to its deadline, so none is done before the requests below arrive.
-    const queued = hogs.flatMap((hog, h) =>
-      Array.from({ length: 32 }, (_, i) => {
-        const [cacheKey, compiledCode] = h === 0 && i === 0 ? [`runaway:${randomUUID()}`, runaway.code] : [`hog:${hog.accountId}`, slow.code];
-        return renderInSandbox({ owner: hog.accountId, cacheKey, compiledCode, props: { mode: "attack" } }).catch((error: unknown) => error);
-      }),
-    );
-    const hogsNext = await renderCall(hogTemplate.id, {}, hogs[0]);
-    const bystanders = await renderCall(bystanderTemplate.id, {}, bystander);
-    expect({
-      hogsNext: { status: hogsNext.status, retryAfter: hogsNext.headers.get("retry-after"), body: hogsNext.body },
-      bystanders: { status: bystanders.status, body: bystanders.body },
-    }).toEqual({
-      hogsNext: {
+  it(
+    "answers POST /render 503 SANDBOX_BUSY with Retry-After at once, not after the renders queued before it",
+    { timeout: 20_000 },
+    async () => {
+      const busy = await createUser("monthly");
+      const { id } = await createTemplateFromSource(busy.accountId, {
+        name: "Quick",
+        description: "",
+        code: hostile("return <Html />;"),
+      });
+      // Renders of a new context that each take a while: the account's whole share of the queue, still waiting.
+      const slow = compileTemplate(hostile("for (let i = 0; i < 3e5; i++) {} return <Html />;"));
+      if (!slow.ok) throw new Error(slow.message);
+      const queued = Array.from({ length: 32 }, () =>
+        renderInSandbox({
+          owner: busy.accountId,
+          cacheKey: `busy:${randomUUID()}`,
+          compiledCode: slow.code,
+          props: { mode: "attack" },
+        }),
+      );
+      const result = await renderCall(id, {}, busy);
+      expect({ status: result.status, retryAfter: result.headers.get("retry-after"), body: result.body }).toEqual({
         status: 503,
         retryAfter: "1",
-        body: { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message: "This account already has 32 renders waiting; try again in a moment." },
-      },
-      bystanders: { status: 200, body: { success: true, html: await render(createElement(await importTsx(quick), { mode: "ok" })) } },
-    });
-    await Promise.all(queued);
-  });
+        body: {
+          error: "Template sandbox busy",
+          code: "SANDBOX_BUSY",
+          success: false,
+          message: "This account already has 32 renders waiting; try again in a moment.",
+        },
+      });
+      await Promise.all(queued);
+      expect((await renderCall(id, {}, busy)).status).toBe(200);
+    },
+  );
+
+  it(
+    "still admits another account's render while three accounts fill it with slow renders, and refuses theirs",
+    { timeout: 30_000 },
+    async () => {
+      const hogs = [await createUser("monthly"), await createUser("monthly"), await createUser("monthly")];
+      const bystander = await createUser("monthly");
+      const quick = hostile("return <Html />;");
+      const [hogTemplate, bystanderTemplate] = [
+        await createTemplateFromSource(hogs[0].accountId, { name: "Quick", description: "", code: quick }),
+        await createTemplateFromSource(bystander.accountId, { name: "Quick", description: "", code: quick }),
+      ];
+      const runaway = compileTemplate(hostile("while (true) {} return <Html />;"));
+      const slow = compileTemplate(hostile("for (let i = 0; i < 3e5; i++) {} return <Html />;"));
+      if (!runaway.ok || !slow.ok) throw new Error("the hostile templates do not compile");
+      // 32 renders each, all 96 places: the first runs to its deadline, so none is done before the requests below arrive.
+      const queued = hogs.flatMap((hog, h) =>
+        Array.from({ length: 32 }, (_, i) => {
+          const [cacheKey, compiledCode] =
+            h === 0 && i === 0 ? [`runaway:${randomUUID()}`, runaway.code] : [`hog:${hog.accountId}`, slow.code];
+          return renderInSandbox({ owner: hog.accountId, cacheKey, compiledCode, props: { mode: "attack" } }).catch(
+            (error: unknown) => error,
+          );
+        }),
+      );
+      const hogsNext = await renderCall(hogTemplate.id, {}, hogs[0]);
+      const bystanders = await renderCall(bystanderTemplate.id, {}, bystander);
+      expect({
+        hogsNext: { status: hogsNext.status, retryAfter: hogsNext.headers.get("retry-after"), body: hogsNext.body },
+        bystanders: { status: bystanders.status, body: bystanders.body },
+      }).toEqual({
+        hogsNext: {
+          status: 503,
+          retryAfter: "1",
+          body: {
+            error: "Template sandbox busy",
+            code: "SANDBOX_BUSY",
+            success: false,
+            message: "This account already has 32 renders waiting; try again in a moment.",
+          },
+        },
+        bystanders: {
+          status: 200,
+          body: { success: true, html: await render(createElement(await importTsx(quick), { mode: "ok" })) },
+        },
+      });
+      await Promise.all(queued);
+    },
+  );
 });

@@ -8,7 +8,12 @@ import { ApiError } from "@/lib/api/errors";
 import { catalogue, getCatalogueEntry } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
 import { MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT } from "@/lib/limits";
-import { CatalogueRenderError, renderCatalogueJsonOffThread, renderCatalogueOffThread, stopCatalogueWorkers } from "@/lib/render/catalogue-pool";
+import {
+  CatalogueRenderError,
+  renderCatalogueJsonOffThread,
+  renderCatalogueOffThread,
+  stopCatalogueWorkers,
+} from "@/lib/render/catalogue-pool";
 import { renderEmailDocument } from "@/lib/render/native";
 import { toPlainText as toPlainTextOnce } from "@/lib/render/plain-text";
 import { applyVariablesToSource } from "@/lib/render/react-source";
@@ -20,7 +25,12 @@ const OWNER = "render-test";
 const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
 
 function renderCall(user: TestUser, id: string, body: unknown = {}) {
-  return call(postRender, `/api/v1/templates/${id}/render`, { method: "POST", params: { id }, headers: auth(user), body });
+  return call(postRender, `/api/v1/templates/${id}/render`, {
+    method: "POST",
+    params: { id },
+    headers: auth(user),
+    body,
+  });
 }
 
 describe("who may render what", () => {
@@ -35,7 +45,9 @@ describe("who may render what", () => {
 
   it("a public free catalogue template renders without being in the library", async () => {
     const user = await createUser();
-    const result = await renderCall(user, await catalogueId("password-reset"), { variables: { resetUrl: "https://acme.test/reset?t=1" } });
+    const result = await renderCall(user, await catalogueId("password-reset"), {
+      variables: { resetUrl: "https://acme.test/reset?t=1" },
+    });
     expect(result.status).toBe(200);
     expect(result.body.html).toContain("https://acme.test/reset?t=1");
   });
@@ -57,23 +69,33 @@ describe("who may render what", () => {
   it("a purchased paid template renders", async () => {
     const user = await createUser();
     const { template_id } = await addToLibrary(user, "receipt");
-    const result = await renderCall(user, template_id, { variables: { orderId: "A-1", items: [{ name: "Mug", quantity: 2, unitPrice: 9.5 }] } });
+    const result = await renderCall(user, template_id, {
+      variables: { orderId: "A-1", items: [{ name: "Mug", quantity: 2, unitPrice: 9.5 }] },
+    });
     expect(result.status).toBe(200);
     expect(result.body.html).toContain("A-1");
     expect(result.body.html).toContain("Mug");
   });
 
   it.each([
-    ["another user's private template", async () => {
-      const other = await createUser();
-      const [row] = await getDb()<{ id: string }[]>`
+    [
+      "another user's private template",
+      async () => {
+        const other = await createUser();
+        const [row] = await getDb()<{ id: string }[]>`
         insert into templates (owner_account_id, name, code) values (${other.accountId}, 'Private', 'x') returning id`;
-      return row.id;
-    }],
-    ["an unpublished catalogue template", async () => {
-      const [row] = await getDb()<{ id: string }[]>`insert into templates (name, code, is_public) values ('Draft', 'x', false) returning id`;
-      return row.id;
-    }],
+        return row.id;
+      },
+    ],
+    [
+      "an unpublished catalogue template",
+      async () => {
+        const [row] = await getDb()<
+          { id: string }[]
+        >`insert into templates (name, code, is_public) values ('Draft', 'x', false) returning id`;
+        return row.id;
+      },
+    ],
     ["an unknown uuid", async () => "0f0f0f0f-0f0f-4f0f-8f0f-0f0f0f0f0f0f"],
     ["an id that is not a uuid", async () => "welcome"],
   ])("%s answers 404", async (_, id) => {
@@ -106,10 +128,13 @@ describe("catalogue rendering", () => {
   it("renders every catalogue template to exactly what render() gives, also with hostile and empty values", async () => {
     // Every string variable that is not a link gets markup, an entity, a line separator and non-ASCII text.
     const hostile = (schema: (typeof catalogue)[number]["variables"]) => {
-      const json = schema.toJSONSchema({ io: "input", unrepresentable: "any" }) as { properties?: Record<string, { type?: string }> };
+      const json = schema.toJSONSchema({ io: "input", unrepresentable: "any" }) as {
+        properties?: Record<string, { type?: string }>;
+      };
       const values = sampleVariables(schema);
       for (const [name, property] of Object.entries(json.properties ?? {})) {
-        if (property.type === "string" && !/url/i.test(name)) values[name] = `</p><script>alert("${name}")</script>&amp; \u2028 é 😀`;
+        if (property.type === "string" && !/url/i.test(name))
+          values[name] = `</p><script>alert("${name}")</script>&amp; \u2028 é 😀`;
       }
       return values;
     };
@@ -121,10 +146,15 @@ describe("catalogue rendering", () => {
         const expected = await render(element);
         expect(await renderEmailDocument(element), entry.slug).toBe(expected);
         // The render worker's own bundle of emails/, React and html-to-text gives the same bytes.
-        expect(await renderCatalogueOffThread(OWNER, entry.slug, props, true), entry.slug).toEqual({ html: expected, text: reactEmailToPlainText(expected) });
+        expect(await renderCatalogueOffThread(OWNER, entry.slug, props, true), entry.slug).toEqual({
+          html: expected,
+          text: reactEmailToPlainText(expected),
+        });
         // And the JSON it writes for the API is what serializing those strings on the event loop would give.
         const json = await renderCatalogueJsonOffThread(OWNER, entry.slug, props, true, { success: true });
-        expect(new TextDecoder().decode(json), entry.slug).toBe(JSON.stringify({ success: true, html: expected, text: reactEmailToPlainText(expected) }));
+        expect(new TextDecoder().decode(json), entry.slug).toBe(
+          JSON.stringify({ success: true, html: expected, text: reactEmailToPlainText(expected) }),
+        );
       }
     }
   });
@@ -132,24 +162,40 @@ describe("catalogue rendering", () => {
   it("fails the renders in flight or waiting when the render workers stop, and starts a new one for the next", async () => {
     const props = getCatalogueEntry("welcome")!.variables.parse({ userName: "Ada" });
     await renderCatalogueOffThread(OWNER, "welcome", props, false);
-    const inFlight = Array.from({ length: 20 }, () => renderCatalogueOffThread(OWNER, "welcome", props, false).then(() => "rendered", (e: Error) => e.message));
+    const inFlight = Array.from({ length: 20 }, () =>
+      renderCatalogueOffThread(OWNER, "welcome", props, false).then(
+        () => "rendered",
+        (e: Error) => e.message,
+      ),
+    );
     await stopCatalogueWorkers();
     const outcomes = await Promise.all(inFlight);
     // Renders that finished before the worker stopped are fine; the rest fail with the reason, none hangs.
     for (const outcome of outcomes) expect(outcome).toMatch(/^(rendered|The catalogue render workers were stopped)$/);
     expect(outcomes).toContain("The catalogue render workers were stopped");
-    expect(await renderCatalogueOffThread(OWNER, "welcome", props, false)).toEqual({ html: await render(createElement(getCatalogueEntry("welcome")!.component, props)) });
+    expect(await renderCatalogueOffThread(OWNER, "welcome", props, false)).toEqual({
+      html: await render(createElement(getCatalogueEntry("welcome")!.component, props)),
+    });
   });
 
   it("refuses renders past an account's cap, and at the cap in all past its fair share (503 SANDBOX_BUSY), and drops one whose request is aborted while it waits", async () => {
     const props = getCatalogueEntry("welcome")!.variables.parse({ userName: "Ada" });
-    const expected = { rendered: { html: await render(createElement(getCatalogueEntry("welcome")!.component, props)) } };
-    const busy = (message: string) => ({ status: 503, headers: { "Retry-After": "1" }, body: { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message } });
+    const expected = {
+      rendered: { html: await render(createElement(getCatalogueEntry("welcome")!.component, props)) },
+    };
+    const busy = (message: string) => ({
+      status: 503,
+      headers: { "Retry-After": "1" },
+      body: { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message },
+    });
     const attempt = (owner: string, signal?: AbortSignal) =>
       renderCatalogueOffThread(owner, "welcome", props, false, signal).then(
         // A plain object: the worker's reply has none of Object's prototype.
         (rendered) => ({ rendered: { ...rendered } }),
-        (error: unknown) => (error instanceof ApiError ? { status: error.status, headers: error.headers, body: error.body } : { failed: String(error) }),
+        (error: unknown) =>
+          error instanceof ApiError
+            ? { status: error.status, headers: error.headers, body: error.body }
+            : { failed: String(error) },
       );
     const attempts = (owner: string, count: number) => Array.from({ length: count }, () => attempt(owner));
     const [perAccount, inAll] = [MAX_CATALOGUE_QUEUE_PER_ACCOUNT, MAX_CATALOGUE_QUEUE];
@@ -174,39 +220,63 @@ describe("catalogue rendering", () => {
       hogD: await Promise.all(hogD),
       newcomer: await Promise.all(newcomer),
     }).toEqual({
-      hogA: [...Array.from({ length: perAccount }, () => expected), busy(`This account already has ${perAccount} renders waiting; try again in a moment.`)],
+      hogA: [
+        ...Array.from({ length: perAccount }, () => expected),
+        busy(`This account already has ${perAccount} renders waiting; try again in a moment.`),
+      ],
       hogB: Array.from({ length: perAccount }, () => expected),
-      hogC: [...Array.from({ length: perAccount - 1 }, () => expected), { failed: "Error: The client went away" }, expected],
+      hogC: [
+        ...Array.from({ length: perAccount - 1 }, () => expected),
+        { failed: "Error: The client went away" },
+        expected,
+      ],
       hogD: Array.from({ length: perAccount }, () => expected),
       newcomer: [...Array.from({ length: share }, () => expected), full],
     });
   });
 
   // Only where the test process runs at the default priority: from a higher nice value the worker may not go to 10.
-  it.runIf(process.platform === "linux" && os.getPriority(0) === 0)("runs the render worker below the event loop's priority (nice 10), leaving this thread's own", async () => {
-    const niceOfThreads = () =>
-      readdirSync("/proc/self/task").map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[16]));
-    await stopCatalogueWorkers();
-    expect(niceOfThreads()).not.toContain(10);
-    await renderCatalogueOffThread(OWNER, "welcome", getCatalogueEntry("welcome")!.variables.parse({}), false);
-    expect(niceOfThreads().filter((nice) => nice === 10)).toHaveLength(1);
-    expect(os.getPriority(0)).toBe(0);
-  });
+  it.runIf(process.platform === "linux" && os.getPriority(0) === 0)(
+    "runs the render worker below the event loop's priority (nice 10), leaving this thread's own",
+    async () => {
+      const niceOfThreads = () =>
+        readdirSync("/proc/self/task").map((tid) =>
+          Number(
+            readFileSync(`/proc/self/task/${tid}/stat`, "utf8")
+              .replace(/^.*\) /, "")
+              .split(" ")[16],
+          ),
+        );
+      await stopCatalogueWorkers();
+      expect(niceOfThreads()).not.toContain(10);
+      await renderCatalogueOffThread(OWNER, "welcome", getCatalogueEntry("welcome")!.variables.parse({}), false);
+      expect(niceOfThreads().filter((nice) => nice === 10)).toHaveLength(1);
+      expect(os.getPriority(0)).toBe(0);
+    },
+  );
 
   it("reports a template that throws on the render worker, and the worker keeps serving", async () => {
     const error = await renderCatalogueOffThread(OWNER, "receipt", { items: 42 }, false).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CatalogueRenderError);
     expect(error).toMatchObject({ kind: "threw", message: expect.stringMatching(/reduce is not a function/) });
-    await expect(renderCatalogueOffThread(OWNER, "no-such-template", {}, false)).rejects.toMatchObject({ kind: "missing" });
+    await expect(renderCatalogueOffThread(OWNER, "no-such-template", {}, false)).rejects.toMatchObject({
+      kind: "missing",
+    });
     const props = getCatalogueEntry("welcome")!.variables.parse({ userName: "Ada" });
-    expect(await renderCatalogueOffThread(OWNER, "welcome", props, false)).toEqual({ html: await render(createElement(getCatalogueEntry("welcome")!.component, props)) });
+    expect(await renderCatalogueOffThread(OWNER, "welcome", props, false)).toEqual({
+      html: await render(createElement(getCatalogueEntry("welcome")!.component, props)),
+    });
   });
 
   describe("the render worker's deadline, HTML bound and turns", () => {
     /** The newsletter's props with `count` articles: more than its schema allows, as only a direct render can pass. */
     const newsletter = (count: number, summary = "Something happened.") => ({
       ...getCatalogueEntry("newsletter")!.variables.parse({ articles: [], unsubscribeUrl: "https://acme.test/u" }),
-      articles: Array.from({ length: count }, (_, i) => ({ title: `Article ${i}`, summary, url: `https://acme.test/${i}` })),
+      articles: Array.from({ length: count }, (_, i) => ({
+        title: `Article ${i}`,
+        summary,
+        url: `https://acme.test/${i}`,
+      })),
     });
     const welcome = getCatalogueEntry("welcome")!.variables.parse({ userName: "Ada" });
     const expectedWelcome = () => render(createElement(getCatalogueEntry("welcome")!.component, welcome));
@@ -214,25 +284,44 @@ describe("catalogue rendering", () => {
     it("stops a render that runs past its deadline, and the next render gets a new worker", async () => {
       const started = performance.now();
       // The issue's newsletter of 110,000 articles: seconds of React, 106 MB of HTML.
-      const error = await renderCatalogueJsonOffThread("busy", "newsletter", newsletter(110_000), false, { success: true }).catch((e: unknown) => e);
+      const error = await renderCatalogueJsonOffThread("busy", "newsletter", newsletter(110_000), false, {
+        success: true,
+      }).catch((e: unknown) => e);
       expect(performance.now() - started).toBeLessThan(4_000);
       expect(error).toBeInstanceOf(CatalogueRenderError);
-      expect(error).toMatchObject({ kind: "timeout", message: "The template did not finish rendering within its deadline of 1000 ms" });
-      expect(await renderCatalogueOffThread("busy", "welcome", welcome, false)).toEqual({ html: await expectedWelcome() });
+      expect(error).toMatchObject({
+        kind: "timeout",
+        message: "The template did not finish rendering within its deadline of 1000 ms",
+      });
+      expect(await renderCatalogueOffThread("busy", "welcome", welcome, false)).toEqual({
+        html: await expectedWelcome(),
+      });
     });
 
     it("refuses HTML over 5 MB", async () => {
       // 600 articles of 10,000 characters each: about 6 MB of HTML, quickly made.
-      const error = await renderCatalogueOffThread(OWNER, "newsletter", newsletter(600, "x".repeat(10_000)), false).catch((e: unknown) => e);
+      const error = await renderCatalogueOffThread(
+        OWNER,
+        "newsletter",
+        newsletter(600, "x".repeat(10_000)),
+        false,
+      ).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CatalogueRenderError);
-      expect(error).toMatchObject({ kind: "too_large", message: "The rendered HTML is larger than 5 MB (5,242,880 bytes): use fewer or shorter variables" });
-      expect(await renderCatalogueOffThread(OWNER, "welcome", welcome, false)).toEqual({ html: await expectedWelcome() });
+      expect(error).toMatchObject({
+        kind: "too_large",
+        message: "The rendered HTML is larger than 5 MB (5,242,880 bytes): use fewer or shorter variables",
+      });
+      expect(await renderCatalogueOffThread(OWNER, "welcome", welcome, false)).toEqual({
+        html: await expectedWelcome(),
+      });
     });
 
     it("lets accounts take turns: another account's render does not wait for a busy account's queue", async () => {
       const finished: string[] = [];
       const busy = Array.from({ length: 20 }, (_, i) =>
-        renderCatalogueJsonOffThread("busy", "newsletter", newsletter(1_000), false, { success: true }).then(() => void finished.push(`busy ${i}`)),
+        renderCatalogueJsonOffThread("busy", "newsletter", newsletter(1_000), false, { success: true }).then(
+          () => void finished.push(`busy ${i}`),
+        ),
       );
       const started = performance.now();
       const other = await renderCatalogueOffThread("other", "welcome", welcome, false);
@@ -256,7 +345,10 @@ describe("catalogue rendering", () => {
 
   it("adds the plain-text version when asked", async () => {
     const user = await createUser();
-    const result = await renderCall(user, await catalogueId("magic-link"), { variables: { loginUrl: "https://acme.test/l" }, plain_text: true });
+    const result = await renderCall(user, await catalogueId("magic-link"), {
+      variables: { loginUrl: "https://acme.test/l" },
+      plain_text: true,
+    });
     expect(Object.keys(result.body)).toEqual(["success", "html", "text"]);
     expect(result.body.text).toContain("https://acme.test/l");
     expect(result.body.text).not.toContain("<");
@@ -264,10 +356,13 @@ describe("catalogue rendering", () => {
 
   it("gives exactly the plain text @react-email/render's toPlainText() gives, for every catalogue template", async () => {
     for (const entry of catalogue) {
-      const html = await render(createElement(entry.component, entry.variables.parse(sampleVariables(entry.variables))));
+      const html = await render(
+        createElement(entry.component, entry.variables.parse(sampleVariables(entry.variables))),
+      );
       expect(toPlainTextOnce(html), entry.slug).toBe(reactEmailToPlainText(html));
     }
-    const tricky = '<p>A <a href="https://x.test">https://x.test</a> <img alt="i" src="i.png"> <span data-skip-in-text="true">no</span></p>' +
+    const tricky =
+      '<p>A <a href="https://x.test">https://x.test</a> <img alt="i" src="i.png"> <span data-skip-in-text="true">no</span></p>' +
       '<table><tr><td>one</td><th>two</th></tr></table><table data-text-format="dataTable"><tr><td>a</td><td>b</td></tr></table>';
     expect(toPlainTextOnce(tricky)).toBe(reactEmailToPlainText(tricky));
   });
@@ -275,7 +370,9 @@ describe("catalogue rendering", () => {
   it("escapes variables: markup in a value never becomes markup", async () => {
     const user = await createUser();
     const attack = `<script>alert(1)</script><img src=x onerror=alert(2)>"'&`;
-    const result = await renderCall(user, await catalogueId("welcome"), { variables: { userName: attack, productName: attack } });
+    const result = await renderCall(user, await catalogueId("welcome"), {
+      variables: { userName: attack, productName: attack },
+    });
     expect(result.status).toBe(200);
     expect(result.body.html).not.toContain("<script>");
     expect(result.body.html).not.toContain("<img src=x");
@@ -307,25 +404,41 @@ describe("catalogue rendering", () => {
 
   it("refuses a javascript: URL in a link variable", async () => {
     const user = await createUser();
-    const result = await renderCall(user, await catalogueId("magic-link"), { variables: { loginUrl: "javascript:alert(1)" } });
+    const result = await renderCall(user, await catalogueId("magic-link"), {
+      variables: { loginUrl: "javascript:alert(1)" },
+    });
     expect(result.status).toBe(400);
     expect(result.body.details).toEqual([{ field: "variables.loginUrl", message: "must be an http(s) URL" }]);
   });
 
-  it("refuses a data: or javascript: URL in every URL variable, optional ones included, and still takes \"\" for none", async () => {
+  it('refuses a data: or javascript: URL in every URL variable, optional ones included, and still takes "" for none', async () => {
     const user = await createUser("monthly");
     const VALIDATION = { error: "Invalid request body", code: "VALIDATION_ERROR", success: false };
     const EMPTY_OR_HTTP = "must be an http(s) URL";
     const cases: [slug: string, variables: Record<string, unknown>, details: { field: string; message: string }[]][] = [
-      ["welcome", { logoUrl: "data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=" }, [{ field: "variables.logoUrl", message: EMPTY_OR_HTTP }]],
-      ["receipt", { orderId: "A-1", items: [], orderUrl: "javascript:alert(1)" }, [{ field: "variables.orderUrl", message: EMPTY_OR_HTTP }]],
-      ["usage-alert", { upgradeUrl: "https://example.com/up", usageUrl: "data:text/html,<b>x</b>" }, [{ field: "variables.usageUrl", message: EMPTY_OR_HTTP }]],
+      [
+        "welcome",
+        { logoUrl: "data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=" },
+        [{ field: "variables.logoUrl", message: EMPTY_OR_HTTP }],
+      ],
+      [
+        "receipt",
+        { orderId: "A-1", items: [], orderUrl: "javascript:alert(1)" },
+        [{ field: "variables.orderUrl", message: EMPTY_OR_HTTP }],
+      ],
+      [
+        "usage-alert",
+        { upgradeUrl: "https://example.com/up", usageUrl: "data:text/html,<b>x</b>" },
+        [{ field: "variables.usageUrl", message: EMPTY_OR_HTTP }],
+      ],
       [
         "newsletter",
         {
           unsubscribeUrl: "https://example.com/u",
           webVersionUrl: "data:text/html,x",
-          articles: [{ title: "T", summary: "S", url: "https://example.com/a", imageUrl: "data:image/png;base64,AAAA" }],
+          articles: [
+            { title: "T", summary: "S", url: "https://example.com/a", imageUrl: "data:image/png;base64,AAAA" },
+          ],
         },
         [
           { field: "variables.articles.0.imageUrl", message: "must be an http(s) URL" },
@@ -357,11 +470,15 @@ describe("catalogue rendering", () => {
         error: "Invalid request body",
         code: "VALIDATION_ERROR",
         success: false,
-        details: [{ field: ["variables", "deep", ...Array(30).fill("d")].join("."), message: "nests deeper than 32 levels" }],
+        details: [
+          { field: ["variables", "deep", ...Array(30).fill("d")].join("."), message: "nests deeper than 32 levels" },
+        ],
       });
       const surrogate = await renderCall(user, id, { format, variables: { userName: "Ada \ud800" } });
       expect(surrogate.status).toBe(400);
-      expect(surrogate.body.details).toEqual([{ field: "variables.userName", message: "must be valid Unicode text: it holds an unpaired surrogate" }]);
+      expect(surrogate.body.details).toEqual([
+        { field: "variables.userName", message: "must be valid Unicode text: it holds an unpaired surrogate" },
+      ]);
     }
     const paired = await renderCall(user, id, { variables: { userName: "Ada \ud83d\ude00" } });
     expect(paired.status).toBe(200);
@@ -374,9 +491,15 @@ describe("catalogue rendering", () => {
     const VALIDATION = { error: "Invalid request body", code: "VALIDATION_ERROR", success: false };
     const message = "__proto__ cannot be a key (JavaScript objects would drop it)";
     const top = await renderCall(user, id, '{"variables":{"userName":"Ada","__proto__":{"userName":"Eve"}}}');
-    expect({ status: top.status, body: top.body }).toEqual({ status: 400, body: { ...VALIDATION, details: [{ field: "variables.__proto__", message }] } });
+    expect({ status: top.status, body: top.body }).toEqual({
+      status: 400,
+      body: { ...VALIDATION, details: [{ field: "variables.__proto__", message }] },
+    });
     const nested = await renderCall(user, id, '{"variables":{"list":[{"a":1},{"__proto__":1}]}}');
-    expect({ status: nested.status, body: nested.body }).toEqual({ status: 400, body: { ...VALIDATION, details: [{ field: "variables.list.1.__proto__", message }] } });
+    expect({ status: nested.status, body: nested.body }).toEqual({
+      status: 400,
+      body: { ...VALIDATION, details: [{ field: "variables.list.1.__proto__", message }] },
+    });
   });
 
   it("ignores undeclared variables", async () => {
@@ -393,7 +516,7 @@ describe("format: react", () => {
   it("returns the template's source with the variables as default props, which compiles and renders to the same HTML", async () => {
     const user = await createUser();
     const id = await catalogueId("magic-link");
-    const variables = { loginUrl: "https://acme.test/login?x=<1>", productName: "Ada's \"Shop\"", expiresInMinutes: 5 };
+    const variables = { loginUrl: "https://acme.test/login?x=<1>", productName: 'Ada\'s "Shop"', expiresInMinutes: 5 };
     const html = (await renderCall(user, id, { variables })).body.html;
     const react = await renderCall(user, id, { variables, format: "react" });
     expect(react.status).toBe(200);
@@ -429,11 +552,23 @@ describe("format: react", () => {
 
 /** Values for a catalogue template's required variables (URLs where the name says so), so its schema parses. */
 function sampleVariables(schema: (typeof catalogue)[number]["variables"]): Record<string, unknown> {
-  const json = schema.toJSONSchema({ io: "input", unrepresentable: "any" }) as { properties?: Record<string, { type?: string }>; required?: string[] };
+  const json = schema.toJSONSchema({ io: "input", unrepresentable: "any" }) as {
+    properties?: Record<string, { type?: string }>;
+    required?: string[];
+  };
   const values: Record<string, unknown> = {};
   for (const name of json.required ?? []) {
     const type = json.properties?.[name]?.type;
-    values[name] = type === "number" ? 3 : type === "boolean" ? true : type === "array" ? [] : /url/i.test(name) ? "https://acme.test/x" : "Sample";
+    values[name] =
+      type === "number"
+        ? 3
+        : type === "boolean"
+          ? true
+          : type === "array"
+            ? []
+            : /url/i.test(name)
+              ? "https://acme.test/x"
+              : "Sample";
   }
   return values;
 }

@@ -50,8 +50,9 @@ function compileOrThrow(tsx: string): string {
 
 /** Loads compiled template code as a real Node module (tests only). */
 function loadNative(code: string): React.ComponentType<Record<string, unknown>> {
-  const resolved = code.replace(/require\((['"])(react|react\/jsx-runtime|@react-email\/components)\1\)/g, (_m, _q, name: string) =>
-    `require(${JSON.stringify(requireFromRoot.resolve(name))})`,
+  const resolved = code.replace(
+    /require\((['"])(react|react\/jsx-runtime|@react-email\/components)\1\)/g,
+    (_m, _q, name: string) => `require(${JSON.stringify(requireFromRoot.resolve(name))})`,
   );
   const file = path.join(tmpDir, `template-${++keyCounter}.cjs`);
   writeFileSync(file, resolved);
@@ -64,14 +65,15 @@ async function renderNative(tsx: string, props: Record<string, unknown>): Promis
   return render(React.createElement(Component, props));
 }
 
-async function renderSandboxed(tsx: string, props: Record<string, unknown> = {}, cacheKey = uniqueKey("t")): Promise<string> {
+async function renderSandboxed(
+  tsx: string,
+  props: Record<string, unknown> = {},
+  cacheKey = uniqueKey("t"),
+): Promise<string> {
   return (await renderInSandbox({ owner: "tests", cacheKey, compiledCode: compileOrThrow(tsx), props })).html;
 }
 
-async function expectSandboxError(
-  promise: Promise<unknown>,
-  kind: SandboxErrorKind,
-): Promise<SandboxRenderError> {
+async function expectSandboxError(promise: Promise<unknown>, kind: SandboxErrorKind): Promise<SandboxRenderError> {
   const error = await promise.then(
     () => {
       throw new Error(`expected a SandboxRenderError of kind "${kind}", but the render succeeded`);
@@ -151,7 +153,7 @@ const WELCOME_PROPS = {
   url: "https://example.com/dashboard?ref=welcome&lang=en",
   items: [
     { name: "Ink <black>", price: 12.5 },
-    { name: "Paper \"A4\" & envelopes", price: 3.25 },
+    { name: 'Paper "A4" & envelopes', price: 3.25 },
     { name: "Émoji 🚀 / 日本語", price: 0.99 },
   ],
   note: "Lone surrogate: \ud800 and a pair: \ud83d\ude00",
@@ -235,7 +237,10 @@ describe("equivalence with @react-email/render", () => {
   });
 
   it.each([
-    ["a fragment root with images", `export default function E() { return <><img src="a.png" alt="" /><p>x &amp; y</p><img src="b.png" /></>; }`],
+    [
+      "a fragment root with images",
+      `export default function E() { return <><img src="a.png" alt="" /><p>x &amp; y</p><img src="b.png" /></>; }`,
+    ],
     ["plain text", `export default function E({ t }: { t: string }) { return t; }`],
     ["null", `export default function E() { return null; }`],
     [
@@ -246,7 +251,10 @@ describe("equivalence with @react-email/render", () => {
            <Preview>{"p".repeat(200)}</Preview><Body><CodeInline>{"a < b"}</CodeInline><div dangerouslySetInnerHTML={{ __html: "<b>raw</b>" }} /></Body></Html>;
        }`,
     ],
-    ["a link rel=preload that is not an image", `export default function E() { return <div><link rel="preload" as="font" href="f.woff2" /><img src="c.png" /></div>; }`],
+    [
+      "a link rel=preload that is not an image",
+      `export default function E() { return <div><link rel="preload" as="font" href="f.woff2" /><img src="c.png" /></div>; }`,
+    ],
   ])("matches for %s", async (_label, tsx) => {
     const props = { t: "text <with> markup & 🎉" };
     expect(await renderSandboxed(tsx, props)).toBe(await renderNative(tsx, props));
@@ -277,7 +285,11 @@ describe("equivalence with @react-email/render", () => {
   });
 
   it("escapes HTML in props", async () => {
-    const props = { ...WELCOME_PROPS, name: "<script>alert(1)</script>", url: 'https://x.test/"><script>alert(2)</script>' };
+    const props = {
+      ...WELCOME_PROPS,
+      name: "<script>alert(1)</script>",
+      url: 'https://x.test/"><script>alert(2)</script>',
+    };
     const html = await renderSandboxed(WELCOME_TSX, props);
     expect(html).not.toContain("<script>");
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
@@ -296,7 +308,13 @@ describe("equivalence with @react-email/render", () => {
         { name: "Paper", price: 3 },
       ],
     });
-    expect(await readPreviewProps({ owner: "tests", cacheKey: uniqueKey("preview"), compiledCode: compileOrThrow(HELLO_TSX) })).toBeNull();
+    expect(
+      await readPreviewProps({
+        owner: "tests",
+        cacheKey: uniqueKey("preview"),
+        compiledCode: compileOrThrow(HELLO_TSX),
+      }),
+    ).toBeNull();
   });
 
   it("provides exactly the component exports listed in modules.ts", async () => {
@@ -409,7 +427,9 @@ describe("hostile templates", () => {
         return <p>{report}|{typeof (g.require)}|{typeof process}|{Object.isFrozen(globalThis) ? "frozen" : "open"}</p>;
       }`;
     const html = await renderSandboxed(tsx);
-    const report = /<p>([^<]*)<!-- -->\|<!-- -->([^<]*)<!-- -->\|<!-- -->([^<]*)<!-- -->\|<!-- -->([^<]*)<\/p>/.exec(html);
+    const report = /<p>([^<]*)<!-- -->\|<!-- -->([^<]*)<!-- -->\|<!-- -->([^<]*)<!-- -->\|<!-- -->([^<]*)<\/p>/.exec(
+      html,
+    );
     expect(report, html).not.toBeNull();
     for (const entry of report![1]!.split(";")) expect(entry).toMatch(/=undefined$/);
     expect(report![2]).toBe("undefined");
@@ -440,9 +460,12 @@ describe("warm contexts", () => {
     expect(getSandboxStats().rendersInWarmContext).toBeGreaterThanOrEqual(30);
   });
 
-  it("keeps the warm contexts' memory under its cap, however many templates render and whatever they allocate", { timeout: 60_000 }, async () => {
-    // About 12 MB of strings and objects at once, well within the 64 MB a render may use; freed when the render ends.
-    const hungry = compileOrThrow(`
+  it(
+    "keeps the warm contexts' memory under its cap, however many templates render and whatever they allocate",
+    { timeout: 60_000 },
+    async () => {
+      // About 12 MB of strings and objects at once, well within the 64 MB a render may use; freed when the render ends.
+      const hungry = compileOrThrow(`
       import { Html, Body, Text } from "@react-email/components";
       export default function Hungry() {
         const text = "x".repeat(8 * 1024 * 1024);
@@ -450,27 +473,33 @@ describe("warm contexts", () => {
         for (let i = 0; i < 128 * 1024; i++) rows.push({ i });
         return <Html><Body><Text>{text.length + rows.length}</Text></Body></Html>;
       }`);
-    const hello = compileOrThrow(HELLO_TSX);
-    const peaks = { hungry: 0, hello: 0 };
-    // Drafts of different code: each is a context of its own.
-    for (let i = 0; i < 12; i++) {
-      await renderInSandbox({ owner: "tests", cacheKey: uniqueKey("hungry"), compiledCode: hungry, props: {} });
-      peaks.hungry = Math.max(peaks.hungry, getSandboxStats().warmMemoryBytes);
-    }
-    const helloKey = uniqueKey("hello-warm");
-    for (let i = 0; i < 36; i++) {
-      await renderInSandbox({ owner: "tests", cacheKey: i % 2 === 0 ? helloKey : uniqueKey("hello"), compiledCode: hello, props: { name: "x" } });
-      peaks.hello = Math.max(peaks.hello, getSandboxStats().warmMemoryBytes);
-    }
-    const rendersInWarmContext = getSandboxStats().rendersInWarmContext;
-    await renderInSandbox({ owner: "tests", cacheKey: helloKey, compiledCode: hello, props: { name: "x" } });
-    expect({
-      hungryWithinCap: peaks.hungry <= MAX_WARM_MEMORY_BYTES,
-      helloWithinCap: peaks.hello <= MAX_WARM_MEMORY_BYTES,
-      // The cap evicts the least recently used: a template in steady use stays warm.
-      stillWarm: getSandboxStats().rendersInWarmContext === rendersInWarmContext + 1,
-    }).toEqual({ hungryWithinCap: true, helloWithinCap: true, stillWarm: true });
-  });
+      const hello = compileOrThrow(HELLO_TSX);
+      const peaks = { hungry: 0, hello: 0 };
+      // Drafts of different code: each is a context of its own.
+      for (let i = 0; i < 12; i++) {
+        await renderInSandbox({ owner: "tests", cacheKey: uniqueKey("hungry"), compiledCode: hungry, props: {} });
+        peaks.hungry = Math.max(peaks.hungry, getSandboxStats().warmMemoryBytes);
+      }
+      const helloKey = uniqueKey("hello-warm");
+      for (let i = 0; i < 36; i++) {
+        await renderInSandbox({
+          owner: "tests",
+          cacheKey: i % 2 === 0 ? helloKey : uniqueKey("hello"),
+          compiledCode: hello,
+          props: { name: "x" },
+        });
+        peaks.hello = Math.max(peaks.hello, getSandboxStats().warmMemoryBytes);
+      }
+      const rendersInWarmContext = getSandboxStats().rendersInWarmContext;
+      await renderInSandbox({ owner: "tests", cacheKey: helloKey, compiledCode: hello, props: { name: "x" } });
+      expect({
+        hungryWithinCap: peaks.hungry <= MAX_WARM_MEMORY_BYTES,
+        helloWithinCap: peaks.hello <= MAX_WARM_MEMORY_BYTES,
+        // The cap evicts the least recently used: a template in steady use stays warm.
+        stillWarm: getSandboxStats().rendersInWarmContext === rendersInWarmContext + 1,
+      }).toEqual({ hungryWithinCap: true, helloWithinCap: true, stillWarm: true });
+    },
+  );
 });
 
 describe("limits and cache behaviour", () => {
@@ -505,105 +534,167 @@ describe("limits and cache behaviour", () => {
     const code = compileOrThrow(HELLO_TSX);
     const before = getSandboxStats().contextsCreated;
     const results = await Promise.all(
-      ["a", "b", "c", "d"].map((name) => renderInSandbox({ owner: "tests", cacheKey: key, compiledCode: code, props: { name } })),
+      ["a", "b", "c", "d"].map((name) =>
+        renderInSandbox({ owner: "tests", cacheKey: key, compiledCode: code, props: { name } }),
+      ),
     );
     results.forEach(({ html }, i) => expect(html).toContain(`Hello <!-- -->${"abcd"[i]}`));
     expect(getSandboxStats().contextsCreated - before).toBe(1);
   });
 
-  it("lets accounts take turns: one account's queue of slow renders holds another's back by at most two of them", { timeout: 20_000 }, async () => {
-    const loop = compileOrThrow(`export default function E() { while (true) {} return null; }`);
-    const hello = compileOrThrow(HELLO_TSX);
-    const finished: string[] = [];
-    const slow = Array.from({ length: 6 }, (_, i) =>
-      renderInSandbox({ owner: "hog", cacheKey: uniqueKey("hog"), compiledCode: loop, props: {}, limits: { timeoutMs: 200 } }).then(
-        () => finished.push(`hog ${i}`),
-        () => finished.push(`hog ${i}`),
-      ),
-    );
-    const other = renderInSandbox({ owner: "other", cacheKey: uniqueKey("other"), compiledCode: hello, props: { name: "b" } }).then(() =>
-      finished.push("other"),
-    );
-    await Promise.all([...slow, other]);
-    expect(finished).toEqual(["hog 0", "hog 1", "other", "hog 2", "hog 3", "hog 4", "hog 5"]);
-    expect(getSandboxStats().queued).toBe(0);
-  });
-
-  it("refuses work past the queue's caps at once (503 SANDBOX_BUSY), per owner, past an owner's fair share of a full queue, and at twice the cap in all", { timeout: 20_000 }, async () => {
-    const hello = compileOrThrow(HELLO_TSX);
-    let rendered = 0;
-    const refusals: Array<{ owner: string; rendersBefore: number; status: number; headers: Record<string, string>; body: unknown }> = [];
-    const attempt = (owner: string, cacheKey: string) =>
-      renderInSandbox({ owner, cacheKey, compiledCode: hello, props: { name: owner } }).then(
-        () => void rendered++,
-        (error: unknown) => {
-          if (!(error instanceof ApiError)) throw error;
-          refusals.push({ owner, rendersBefore: rendered, status: error.status, headers: error.headers, body: error.body });
-        },
+  it(
+    "lets accounts take turns: one account's queue of slow renders holds another's back by at most two of them",
+    { timeout: 20_000 },
+    async () => {
+      const loop = compileOrThrow(`export default function E() { while (true) {} return null; }`);
+      const hello = compileOrThrow(HELLO_TSX);
+      const finished: string[] = [];
+      const slow = Array.from({ length: 6 }, (_, i) =>
+        renderInSandbox({
+          owner: "hog",
+          cacheKey: uniqueKey("hog"),
+          compiledCode: loop,
+          props: {},
+          limits: { timeoutMs: 200 },
+        }).then(
+          () => finished.push(`hog ${i}`),
+          () => finished.push(`hog ${i}`),
+        ),
       );
-    const attempts: Promise<void>[] = [];
-    const flood = (owner: string, count: number) => {
-      const key = uniqueKey(owner);
-      for (let i = 0; i < count; i++) attempts.push(attempt(owner, key));
-    };
-    // One more than an owner may queue: the last is refused.
-    flood("flood-a", 33);
-    flood("flood-b", 32);
-    flood("flood-c", 32);
-    // 96 queued in all, by three owners: another owner still gets in, up to its share (96 ÷ 4 owners), no further.
-    flood("flood-d", 25);
-    // 120 queued: each new owner's share is now 1 render, until 192 are queued; then nobody's work gets in.
-    const crowd = uniqueKey("crowd");
-    for (let i = 0; i < 73; i++) attempts.push(attempt(`crowd-${i}`, crowd));
-    await Promise.all(attempts);
-    const busy = (message: string) => ({ status: 503, headers: { "Retry-After": "1" }, body: { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message } });
-    const full = busy("The template sandbox is busy with other renders; try again in a moment.");
-    expect({ rendered, refusals }).toEqual({
-      rendered: 192,
-      refusals: [
-        { owner: "flood-a", rendersBefore: 0, ...busy("This account already has 32 renders waiting; try again in a moment.") },
-        { owner: "flood-d", rendersBefore: 0, ...full },
-        { owner: "crowd-72", rendersBefore: 0, ...full },
-      ],
-    });
-    expect(getSandboxStats().queued).toBe(0);
-    await attempt("crowd-72", crowd);
-    expect(rendered).toBe(193);
-  });
+      const other = renderInSandbox({
+        owner: "other",
+        cacheKey: uniqueKey("other"),
+        compiledCode: hello,
+        props: { name: "b" },
+      }).then(() => finished.push("other"));
+      await Promise.all([...slow, other]);
+      expect(finished).toEqual(["hog 0", "hog 1", "other", "hog 2", "hog 3", "hog 4", "hog 5"]);
+      expect(getSandboxStats().queued).toBe(0);
+    },
+  );
+
+  it(
+    "refuses work past the queue's caps at once (503 SANDBOX_BUSY), per owner, past an owner's fair share of a full queue, and at twice the cap in all",
+    { timeout: 20_000 },
+    async () => {
+      const hello = compileOrThrow(HELLO_TSX);
+      let rendered = 0;
+      const refusals: Array<{
+        owner: string;
+        rendersBefore: number;
+        status: number;
+        headers: Record<string, string>;
+        body: unknown;
+      }> = [];
+      const attempt = (owner: string, cacheKey: string) =>
+        renderInSandbox({ owner, cacheKey, compiledCode: hello, props: { name: owner } }).then(
+          () => void rendered++,
+          (error: unknown) => {
+            if (!(error instanceof ApiError)) throw error;
+            refusals.push({
+              owner,
+              rendersBefore: rendered,
+              status: error.status,
+              headers: error.headers,
+              body: error.body,
+            });
+          },
+        );
+      const attempts: Promise<void>[] = [];
+      const flood = (owner: string, count: number) => {
+        const key = uniqueKey(owner);
+        for (let i = 0; i < count; i++) attempts.push(attempt(owner, key));
+      };
+      // One more than an owner may queue: the last is refused.
+      flood("flood-a", 33);
+      flood("flood-b", 32);
+      flood("flood-c", 32);
+      // 96 queued in all, by three owners: another owner still gets in, up to its share (96 ÷ 4 owners), no further.
+      flood("flood-d", 25);
+      // 120 queued: each new owner's share is now 1 render, until 192 are queued; then nobody's work gets in.
+      const crowd = uniqueKey("crowd");
+      for (let i = 0; i < 73; i++) attempts.push(attempt(`crowd-${i}`, crowd));
+      await Promise.all(attempts);
+      const busy = (message: string) => ({
+        status: 503,
+        headers: { "Retry-After": "1" },
+        body: { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message },
+      });
+      const full = busy("The template sandbox is busy with other renders; try again in a moment.");
+      expect({ rendered, refusals }).toEqual({
+        rendered: 192,
+        refusals: [
+          {
+            owner: "flood-a",
+            rendersBefore: 0,
+            ...busy("This account already has 32 renders waiting; try again in a moment."),
+          },
+          { owner: "flood-d", rendersBefore: 0, ...full },
+          { owner: "crowd-72", rendersBefore: 0, ...full },
+        ],
+      });
+      expect(getSandboxStats().queued).toBe(0);
+      await attempt("crowd-72", crowd);
+      expect(rendered).toBe(193);
+    },
+  );
 
   it("makes the plain text in the worker, under the render's deadline", { timeout: 20_000 }, async () => {
     const nested = compileOrThrow(
       `export default function E({ n = 1 }: { n?: number }) { return <div dangerouslySetInnerHTML={{ __html: "<div>".repeat(n) + "deep" }} />; }`,
     );
-    const small = await renderInSandbox({ owner: "tests", cacheKey: uniqueKey("text"), compiledCode: nested, props: { n: 3 }, plainText: true });
+    const small = await renderInSandbox({
+      owner: "tests",
+      cacheKey: uniqueKey("text"),
+      compiledCode: nested,
+      props: { n: 3 },
+      plainText: true,
+    });
     expect(small).toEqual({ html: expect.stringContaining("<div><div><div>deep"), text: "deep" });
     // html-to-text takes minutes on HTML this deeply nested (quadratic): the watchdog stops it like a runaway render.
     const started = performance.now();
     await expectSandboxError(
-      renderInSandbox({ owner: "tests", cacheKey: uniqueKey("text"), compiledCode: nested, props: { n: 150_000 }, plainText: true }),
+      renderInSandbox({
+        owner: "tests",
+        cacheKey: uniqueKey("text"),
+        compiledCode: nested,
+        props: { n: 150_000 },
+        plainText: true,
+      }),
       "timeout",
     );
     expect(performance.now() - started).toBeLessThan(DEADLINE_MS * 3);
-    expect((await renderSandboxed(HELLO_TSX, { name: "after" }))).toContain("Hello <!-- -->after");
+    expect(await renderSandboxed(HELLO_TSX, { name: "after" })).toContain("Hello <!-- -->after");
   });
 
-  it("renders the requests queued behind a runaway template once the watchdog has replaced the worker", { timeout: 20_000 }, async () => {
-    const runaway = compileOrThrow(
-      `export default function E() { const a = Array.from({ length: 1e6 }, () => 1); while (true) { const b = [...a]; } return <p />; }`,
-    );
-    const hello = compileOrThrow(HELLO_TSX);
-    const kills = getSandboxStats().watchdogKills;
-    const started = performance.now();
-    const [stuck, ...queued] = await Promise.allSettled([
-      renderInSandbox({ owner: "tests", cacheKey: uniqueKey("runaway"), compiledCode: runaway, props: {} }),
-      ...["a", "b", "c"].map((name) => renderInSandbox({ owner: "tests", cacheKey: uniqueKey("queued"), compiledCode: hello, props: { name } })),
-    ]);
-    expect(stuck.status).toBe("rejected");
-    expect((stuck as PromiseRejectedResult).reason).toMatchObject({ kind: "timeout", message: "Template exceeded the render deadline" });
-    expect(queued.map((r) => (r.status === "fulfilled" ? /Hello <!-- -->(\w)/.exec(r.value.html)?.[1] : r.reason))).toEqual(["a", "b", "c"]);
-    expect(getSandboxStats()).toMatchObject({ watchdogKills: kills + 1, queued: 0 });
-    expect(performance.now() - started).toBeLessThan(DEADLINE_MS * 3);
-  });
+  it(
+    "renders the requests queued behind a runaway template once the watchdog has replaced the worker",
+    { timeout: 20_000 },
+    async () => {
+      const runaway = compileOrThrow(
+        `export default function E() { const a = Array.from({ length: 1e6 }, () => 1); while (true) { const b = [...a]; } return <p />; }`,
+      );
+      const hello = compileOrThrow(HELLO_TSX);
+      const kills = getSandboxStats().watchdogKills;
+      const started = performance.now();
+      const [stuck, ...queued] = await Promise.allSettled([
+        renderInSandbox({ owner: "tests", cacheKey: uniqueKey("runaway"), compiledCode: runaway, props: {} }),
+        ...["a", "b", "c"].map((name) =>
+          renderInSandbox({ owner: "tests", cacheKey: uniqueKey("queued"), compiledCode: hello, props: { name } }),
+        ),
+      ]);
+      expect(stuck.status).toBe("rejected");
+      expect((stuck as PromiseRejectedResult).reason).toMatchObject({
+        kind: "timeout",
+        message: "Template exceeded the render deadline",
+      });
+      expect(
+        queued.map((r) => (r.status === "fulfilled" ? /Hello <!-- -->(\w)/.exec(r.value.html)?.[1] : r.reason)),
+      ).toEqual(["a", "b", "c"]);
+      expect(getSandboxStats()).toMatchObject({ watchdogKills: kills + 1, queued: 0 });
+      expect(performance.now() - started).toBeLessThan(DEADLINE_MS * 3);
+    },
+  );
 
   it("recreates the context when the code behind a cacheKey changes", async () => {
     const key = uniqueKey("code-change");
@@ -681,7 +772,8 @@ describe("state isolation", () => {
     const key = uniqueKey("leak");
     const first = await renderSandboxed(tsx, {}, key);
     const second = await renderSandboxed(tsx, {}, key);
-    const expected = "<p>undefined,undefined,undefined,undefined<!-- -->|<!-- -->1<!-- -->|<!-- -->{&quot;ok&quot;:1}</p>";
+    const expected =
+      "<p>undefined,undefined,undefined,undefined<!-- -->|<!-- -->1<!-- -->|<!-- -->{&quot;ok&quot;:1}</p>";
     expect(first).toContain(expected);
     expect(second).toContain(expected);
   });
@@ -726,15 +818,30 @@ describe("compileTemplate", () => {
 
   it.each([
     [`import fs from "fs";\nexport default function E() { return null; }`, 1, 16, /"fs" is not allowed/],
-    [`import React from "react";\nimport { readFileSync } from "node:fs";\nexport default function E() { return null; }`, 2, 30, /"node:fs"/],
+    [
+      `import React from "react";\nimport { readFileSync } from "node:fs";\nexport default function E() { return null; }`,
+      2,
+      30,
+      /"node:fs"/,
+    ],
     [`import "./side-effect";\nexport default function E() { return null; }`, 1, 8, /"\.\/side-effect"/],
     [`export { x } from "child_process";\nexport default function E() { return null; }`, 1, 19, /"child_process"/],
     [`export default function E() { const m = require("os"); return null; }`, 1, 49, /"os"/],
     [`export default async function E() { await import("http"); return null; }`, 1, 50, /"http"/],
     [`const n = "fs";\nexport default async function E() { await import(n); return null; }`, 2, 43, /string literal/],
     [`import type { Foo } from "./types";\nexport default function E() { return null; }`, 1, 26, /"\.\/types"/],
-    [`import { Html, Tailwind } from "@react-email/components";\nexport default function E() { return null; }`, 1, 16, /Tailwind/],
-    [`import { Nope as N } from "@react-email/components";\nexport default function E() { return null; }`, 1, 10, /"Nope" is not exported/],
+    [
+      `import { Html, Tailwind } from "@react-email/components";\nexport default function E() { return null; }`,
+      1,
+      16,
+      /Tailwind/,
+    ],
+    [
+      `import { Nope as N } from "@react-email/components";\nexport default function E() { return null; }`,
+      1,
+      10,
+      /"Nope" is not exported/,
+    ],
     [`export default function E() { return <p>{String(10n)}</p>; }`, 1, 49, /BigInt/],
     [`export function NotDefault() { return null; }`, 1, 1, /default export/],
   ])("rejects %j", (source, line, column, message) => {

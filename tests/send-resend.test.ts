@@ -30,7 +30,12 @@ beforeAll(async () => {
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const text = Buffer.concat(chunks).toString("utf8");
-      received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: text ? JSON.parse(text) : undefined });
+      received.push({
+        method: req.method ?? "",
+        url: req.url ?? "",
+        headers: req.headers,
+        body: text ? JSON.parse(text) : undefined,
+      });
       if (reply === "hang") return; // never answers
       res.writeHead(reply.status, { "content-type": "application/json" });
       res.end(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body));
@@ -110,21 +115,21 @@ describe("POST /api/v1/send through Resend", () => {
     reply = { status: 200, body: { id: "4ef9a417-02e9-4d39-ad75-9611e0fcc33c" } };
     const attachment = Buffer.from("col1,col2\n1,2\n").toString("base64");
     const body = {
-        template_id: user.welcomeId,
-        from: `Acme <hello@${user.domain}>`,
-        to: ["ann@example.com", "bob@example.com"],
-        cc: "carol@example.com",
-        bcc: ["dave@example.com"],
-        reply_to: "support@acme.example",
-        subject: "Welcome to Acme",
-        variables: { userName: "Ann & Bob" },
-        text: "Welcome, Ann & Bob.",
-        headers: { "X-Entity-Ref-ID": "abc-123" },
-        attachments: [
-          { filename: "report.csv", content: attachment, content_type: "text/csv" },
-          { filename: "terms.pdf", path: "https://cdn.acme.example/terms.pdf" },
-        ],
-        tags: [{ name: "category", value: "welcome" }],
+      template_id: user.welcomeId,
+      from: `Acme <hello@${user.domain}>`,
+      to: ["ann@example.com", "bob@example.com"],
+      cc: "carol@example.com",
+      bcc: ["dave@example.com"],
+      reply_to: "support@acme.example",
+      subject: "Welcome to Acme",
+      variables: { userName: "Ann & Bob" },
+      text: "Welcome, Ann & Bob.",
+      headers: { "X-Entity-Ref-ID": "abc-123" },
+      attachments: [
+        { filename: "report.csv", content: attachment, content_type: "text/csv" },
+        { filename: "terms.pdf", path: "https://cdn.acme.example/terms.pdf" },
+      ],
+      tags: [{ name: "category", value: "welcome" }],
     };
     const result = await post(user, body, { "idempotency-key": "welcome-ann-1" });
 
@@ -152,7 +157,12 @@ describe("POST /api/v1/send through Resend", () => {
     });
 
     const [row] = await storedRows(user);
-    expect(row).toMatchObject({ status: "sent", provider: "resend", provider_message_id: "4ef9a417-02e9-4d39-ad75-9611e0fcc33c", error: null });
+    expect(row).toMatchObject({
+      status: "sent",
+      provider: "resend",
+      provider_message_id: "4ef9a417-02e9-4d39-ad75-9611e0fcc33c",
+      error: null,
+    });
     expect(row.html).toContain("Ann &amp; Bob");
 
     expect(received).toHaveLength(1);
@@ -234,7 +244,13 @@ describe("POST /api/v1/send through Resend", () => {
     const refused = await post(user, {
       ...body,
       subject: "Your invoice\u2028Bcc: all@example.com",
-      attachments: [{ filename: "invoice.csv\r\nBcc: all@example.com", content: attachment, content_type: "text/csv\r\nBcc: all@example.com" }],
+      attachments: [
+        {
+          filename: "invoice.csv\r\nBcc: all@example.com",
+          content: attachment,
+          content_type: "text/csv\r\nBcc: all@example.com",
+        },
+      ],
       tags: [{ name: "category", value: "billing\nBcc: all@example.com" }],
     });
     expect(refused.status).toBe(400);
@@ -245,7 +261,10 @@ describe("POST /api/v1/send through Resend", () => {
       details: [
         { field: "subject", message: "subject must not contain line breaks" },
         { field: "attachments.0.filename", message: "filename must not contain line breaks" },
-        { field: "attachments.0.content_type", message: 'content_type must be a MIME type such as "text/csv" or "text/plain; charset=utf-8"' },
+        {
+          field: "attachments.0.content_type",
+          message: 'content_type must be a MIME type such as "text/csv" or "text/plain; charset=utf-8"',
+        },
         { field: "tags.0.value", message: "value must not contain line breaks" },
       ],
     });
@@ -257,12 +276,22 @@ describe("POST /api/v1/send through Resend", () => {
     const user = await sender();
     reply = { status: 200, body: { id: "re_scheduled" } };
     const at = new Date(Date.now() + 24 * 3600 * 1000).toISOString();
-    const result = await post(user, { template_id: user.welcomeId, to: "ann@example.com", subject: "Later", scheduled_at: at });
+    const result = await post(user, {
+      template_id: user.welcomeId,
+      to: "ann@example.com",
+      subject: "Later",
+      scheduled_at: at,
+    });
     expect(result.status).toBe(200);
     expect(result.body.data).toMatchObject({ id: "re_scheduled", scheduled_at: at });
     expect(received[0].body.scheduled_at).toBe(at);
     const [row] = await storedRows(user);
-    expect(row).toMatchObject({ status: "scheduled", provider: "resend", provider_message_id: "re_scheduled", sent_at: null });
+    expect(row).toMatchObject({
+      status: "scheduled",
+      provider: "resend",
+      provider_message_id: "re_scheduled",
+      sent_at: null,
+    });
   });
 
   it("replays an idempotent request without calling Resend twice", async () => {
@@ -276,39 +305,73 @@ describe("POST /api/v1/send through Resend", () => {
   });
 
   const failures: [string, Reply | "closed port", RegExp][] = [
-    ["422 validation error", { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } }, /HTTP 422: Invalid `to` field\./],
-    ["429 rate limit", { status: 429, body: { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests." } }, /HTTP 429: Too many requests\./],
-    ["500 internal error", { status: 500, body: { statusCode: 500, name: "internal_server_error", message: "Unexpected failure." } }, /HTTP 500: Unexpected failure\./],
+    [
+      "422 validation error",
+      { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } },
+      /HTTP 422: Invalid `to` field\./,
+    ],
+    [
+      "429 rate limit",
+      { status: 429, body: { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests." } },
+      /HTTP 429: Too many requests\./,
+    ],
+    [
+      "500 internal error",
+      { status: 500, body: { statusCode: 500, name: "internal_server_error", message: "Unexpected failure." } },
+      /HTTP 500: Unexpected failure\./,
+    ],
     ["500 with a body that is not JSON", { status: 500, body: "<html>oops</html>" }, /HTTP 500/],
     ["network failure (closed port)", "closed port", /unreachable/],
   ];
 
-  it.each(failures)("%s: 502, the message kept as failed, and the email not counted", async (_name, failure, reason) => {
-    const user = await sender();
-    if (failure === "closed port") useResend(await closedPortUrl());
-    else reply = failure;
+  it.each(failures)(
+    "%s: 502, the message kept as failed, and the email not counted",
+    async (_name, failure, reason) => {
+      const user = await sender();
+      if (failure === "closed port") useResend(await closedPortUrl());
+      else reply = failure;
 
-    const result = await post(user, { template_id: user.welcomeId, to: "ann@example.com", subject: "Hi" }, { "idempotency-key": "fails-once" });
-    expect(result.status).toBe(502);
-    expect(result.body).toEqual({ error: "Email provider error", code: "EMAIL_PROVIDER_ERROR", message: expect.stringMatching(reason), success: false });
+      const result = await post(
+        user,
+        { template_id: user.welcomeId, to: "ann@example.com", subject: "Hi" },
+        { "idempotency-key": "fails-once" },
+      );
+      expect(result.status).toBe(502);
+      expect(result.body).toEqual({
+        error: "Email provider error",
+        code: "EMAIL_PROVIDER_ERROR",
+        message: expect.stringMatching(reason),
+        success: false,
+      });
 
-    const [row] = await storedRows(user);
-    expect(row).toMatchObject({ status: "failed", provider: "resend", provider_message_id: null, usage_period_start: null, is_overage: false });
-    expect(row.error).toMatch(reason);
-    expect(row.html).toMatch(/^<!DOCTYPE html/);
-    expect(await emailsCounted(user)).toBe(0);
-    expect(await emailsToday(user)).toBe(0);
+      const [row] = await storedRows(user);
+      expect(row).toMatchObject({
+        status: "failed",
+        provider: "resend",
+        provider_message_id: null,
+        usage_period_start: null,
+        is_overage: false,
+      });
+      expect(row.error).toMatch(reason);
+      expect(row.html).toMatch(/^<!DOCTYPE html/);
+      expect(await emailsCounted(user)).toBe(0);
+      expect(await emailsToday(user)).toBe(0);
 
-    // The key was released: a retry with it sends once Resend is back.
-    useResend(baseUrl);
-    reply = { status: 200, body: { id: "re_retry" } };
-    const retry = await post(user, { template_id: user.welcomeId, to: "ann@example.com", subject: "Hi" }, { "idempotency-key": "fails-once" });
-    expect(retry.status).toBe(200);
-    expect(retry.headers.get("idempotent-replayed")).toBeNull();
-    expect(retry.body.data.id).toBe("re_retry");
-    expect(retry.body.meta.email_usage.current_usage).toBe(1);
-    expect((await storedRows(user)).map((r) => r.status)).toEqual(["failed", "sent"]);
-  });
+      // The key was released: a retry with it sends once Resend is back.
+      useResend(baseUrl);
+      reply = { status: 200, body: { id: "re_retry" } };
+      const retry = await post(
+        user,
+        { template_id: user.welcomeId, to: "ann@example.com", subject: "Hi" },
+        { "idempotency-key": "fails-once" },
+      );
+      expect(retry.status).toBe(200);
+      expect(retry.headers.get("idempotent-replayed")).toBeNull();
+      expect(retry.body.data.id).toBe("re_retry");
+      expect(retry.body.meta.email_usage.current_usage).toBe(1);
+      expect((await storedRows(user)).map((r) => r.status)).toEqual(["failed", "sent"]);
+    },
+  );
 
   it("gives the count back at the free limit, so the 100th email can still be sent after a failure", async () => {
     const user = await sender("free");
@@ -337,7 +400,12 @@ describe("POST /api/v1/send through Resend", () => {
 
     reply = { status: 200, body: { id: "re_overage" } };
     const ok = await post(user, { template_id: user.welcomeId, to: "a@example.com", subject: "Hi" });
-    expect(ok.body.meta.email_usage).toMatchObject({ current_usage: 10_001, is_overage: true, overage_emails: 1, billing_usage_reported: false });
+    expect(ok.body.meta.email_usage).toMatchObject({
+      current_usage: 10_001,
+      is_overage: true,
+      overage_emails: 1,
+      billing_usage_reported: false,
+    });
     const ledger = await getDb()`select email_id from email_overage_ledger where account_id = ${user.accountId}`;
     const sent = (await storedRows(user)).find((r) => r.status === "sent");
     expect(ledger).toEqual([{ email_id: sent?.id }]);

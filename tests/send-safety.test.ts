@@ -12,7 +12,12 @@ import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from
 
 const DOMAIN = `safety-${randomUUID().slice(0, 8)}.example`;
 const CONTROLS = "must not contain control characters (U+0000 to U+001F, U+007F to U+009F)";
-const validation = (details: { field: string; message: string }[]) => ({ error: "Invalid request body", code: "VALIDATION_ERROR", success: false, details });
+const validation = (details: { field: string; message: string }[]) => ({
+  error: "Invalid request body",
+  code: "VALIDATION_ERROR",
+  success: false,
+  details,
+});
 
 // A sending domain belongs to one account, so the file's sends share one sender; each test reads its newest message.
 let sharedSender: Promise<TestUser & { welcomeId: string }> | undefined;
@@ -26,7 +31,8 @@ function sender(): Promise<TestUser & { welcomeId: string }> {
   return sharedSender;
 }
 
-const post = (user: TestUser, body: unknown) => call(send, "/api/v1/send", { method: "POST", headers: auth(user), body });
+const post = (user: TestUser, body: unknown) =>
+  call(send, "/api/v1/send", { method: "POST", headers: auth(user), body });
 
 const message = (user: { welcomeId: string }, extra: Record<string, unknown> = {}) => ({
   template_id: user.welcomeId,
@@ -36,7 +42,11 @@ const message = (user: { welcomeId: string }, extra: Record<string, unknown> = {
 });
 
 const storedCount = async (user: TestUser) =>
-  (await getDb()<{ count: number }[]>`select count(*)::int as count from sent_emails where account_id = ${user.accountId}`)[0].count;
+  (
+    await getDb()<
+      { count: number }[]
+    >`select count(*)::int as count from sent_emails where account_id = ${user.accountId}`
+  )[0].count;
 
 /** An address of exactly `length` characters. */
 const addressOf = (length: number) => `${"a".repeat(length - "@example.com".length)}@example.com`;
@@ -54,14 +64,24 @@ describe("addresses: linear-time parsing under a 320-character cap", () => {
   it("refuses 318 spaces and a `<`, within the cap, as no mailbox", async () => {
     const user = await sender();
     const result = await post(user, message(user, { from: `${" ".repeat(318)}<` }));
-    expect(result.body).toEqual(validation([{ field: "from", message: 'from must be "address@domain" or "Name <address@domain>"' }]));
+    expect(result.body).toEqual(
+      validation([{ field: "from", message: 'from must be "address@domain" or "Name <address@domain>"' }]),
+    );
   });
 
   it("caps every address of to, cc, bcc and reply_to at 320 characters, naming each one", async () => {
     const user = await sender();
     const storedBefore = await storedCount(user);
     const long = addressOf(321);
-    const result = await post(user, message(user, { to: ["a@example.com", "b@example.com", "c@example.com", long], cc: long, bcc: [long], reply_to: long }));
+    const result = await post(
+      user,
+      message(user, {
+        to: ["a@example.com", "b@example.com", "c@example.com", long],
+        cc: long,
+        bcc: [long],
+        reply_to: long,
+      }),
+    );
     const tooLong = "an address is at most 320 characters";
     expect(result.status).toBe(400);
     expect(result.body).toEqual(
@@ -166,7 +186,11 @@ describe("header-bound fields refuse control characters", () => {
         headers: { "X-Ref": "a\tb" },
         attachments: [
           { filename: "a.txt", content: "aGk=", content_type: 'text/plain; charset="utf-8"' },
-          { filename: "b.xlsx", content: "aGk=", content_type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" },
+          {
+            filename: "b.xlsx",
+            content: "aGk=",
+            content_type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+          },
         ],
       }),
     );
@@ -178,9 +202,21 @@ describe("header-bound fields refuse control characters", () => {
 
 describe("from's display name is sent as one well-formed mailbox", () => {
   it.each([
-    ["with specials, unquoted", `Acme, Inc.: Sales; Team <hello@${DOMAIN}>`, `"Acme, Inc.: Sales; Team" <hello@${DOMAIN}>`],
-    ["quoted, with escapes", `"Ann \\"The Boss\\" O\\\\Brien" <hello@${DOMAIN}>`, `"Ann \\"The Boss\\" O\\\\Brien" <hello@${DOMAIN}>`],
-    ["quoted, holding @ < >", `"billing@bank.example <x>" <hello@${DOMAIN}>`, `"billing@bank.example <x>" <hello@${DOMAIN}>`],
+    [
+      "with specials, unquoted",
+      `Acme, Inc.: Sales; Team <hello@${DOMAIN}>`,
+      `"Acme, Inc.: Sales; Team" <hello@${DOMAIN}>`,
+    ],
+    [
+      "quoted, with escapes",
+      `"Ann \\"The Boss\\" O\\\\Brien" <hello@${DOMAIN}>`,
+      `"Ann \\"The Boss\\" O\\\\Brien" <hello@${DOMAIN}>`,
+    ],
+    [
+      "quoted, holding @ < >",
+      `"billing@bank.example <x>" <hello@${DOMAIN}>`,
+      `"billing@bank.example <x>" <hello@${DOMAIN}>`,
+    ],
     ["quoted without need", `  "Acme"   <hello@${DOMAIN}> `, `Acme <hello@${DOMAIN}>`],
     ["plain", `Acme Team <hello@${DOMAIN}>`, `Acme Team <hello@${DOMAIN}>`],
     ["empty", `<hello@${DOMAIN}>`, `hello@${DOMAIN}`],
@@ -200,7 +236,9 @@ describe("from's display name is sent as one well-formed mailbox", () => {
   ])("refuses %s", async (_name, from) => {
     const user = await sender();
     const result = await post(user, message(user, { from }));
-    expect(result.body).toEqual(validation([{ field: "from", message: 'from must be "address@domain" or "Name <address@domain>"' }]));
+    expect(result.body).toEqual(
+      validation([{ field: "from", message: 'from must be "address@domain" or "Name <address@domain>"' }]),
+    );
   });
 });
 
@@ -209,7 +247,10 @@ describe("validation: bounded work and a bounded answer", () => {
     const user = await sender();
     const storedBefore = await storedCount(user);
     // 2 + 2 × 50 = 102 problems.
-    const result = await post(user, message(user, { to: "nope", subject: "", tags: Array.from({ length: 50 }, () => ({})) }));
+    const result = await post(
+      user,
+      message(user, { to: "nope", subject: "", tags: Array.from({ length: 50 }, () => ({})) }),
+    );
     expect(result.status).toBe(400);
     expect(result.body).toEqual(
       validation([
@@ -231,7 +272,10 @@ describe("validation: bounded work and a bounded answer", () => {
     const started = performance.now();
     // With the rest of the body, just within the 1,000,000 JSON values a body may hold.
     const tags = `[${"{},".repeat(999_989)}{}]`;
-    const result = await post(user, `{"template_id":"${user.welcomeId}","to":"ann@example.com","subject":"Hi","tags":${tags}}`);
+    const result = await post(
+      user,
+      `{"template_id":"${user.welcomeId}","to":"ann@example.com","subject":"Hi","tags":${tags}}`,
+    );
     expect(result.status).toBe(400);
     expect(result.body).toEqual(validation([{ field: "tags", message: "tags must list at most 50 tags" }]));
     expect(performance.now() - started).toBeLessThan(2000);
@@ -243,7 +287,10 @@ describe("validation: bounded work and a bounded answer", () => {
     const storedBefore = await storedCount(user);
     const headers = `{${Array.from({ length: 100_000 }, (_, i) => `"X ${i}":1`).join(",")}}`;
     const started = performance.now();
-    const result = await post(user, `{"template_id":"${user.welcomeId}","to":"ann@example.com","subject":"Hi","headers":${headers}}`);
+    const result = await post(
+      user,
+      `{"template_id":"${user.welcomeId}","to":"ann@example.com","subject":"Hi","headers":${headers}}`,
+    );
     expect(result.status).toBe(400);
     expect(result.body).toEqual(validation([{ field: "headers", message: "headers must hold at most 50 headers" }]));
     expect(performance.now() - started).toBeLessThan(2000);
@@ -256,13 +303,19 @@ describe("validation: bounded work and a bounded answer", () => {
     // 32 levels with the body and variables, and just within the 1,000,000 JSON values a body may hold.
     const deep = `${"[".repeat(29)}[${'"\\u0000",'.repeat(999_899)}"\\u0000"]${"]".repeat(29)}`;
     const started = performance.now();
-    const result = await post(user, `{"template_id":"${user.welcomeId}","to":"ann@example.com","subject":"Hi","variables":{"deep":${deep}}}`);
+    const result = await post(
+      user,
+      `{"template_id":"${user.welcomeId}","to":"ann@example.com","subject":"Hi","variables":{"deep":${deep}}}`,
+    );
     expect(result.status).toBe(400);
     const field = (i: number) => ["variables", "deep", ...Array(29).fill("0"), i].join(".");
     expect(result.body).toEqual(
       validation([
         { field: "variables", message: "variables must be at most 1 MB (1,048,576 bytes) as JSON" },
-        ...Array.from({ length: 99 }, (_, i) => ({ field: field(i), message: `${field(i)} must not contain the NUL character (\\u0000)` })),
+        ...Array.from({ length: 99 }, (_, i) => ({
+          field: field(i),
+          message: `${field(i)} must not contain the NUL character (\\u0000)`,
+        })),
         { field: "body", message: "more problems were found than the 100 listed" },
       ]),
     );

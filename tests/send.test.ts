@@ -76,7 +76,18 @@ async function holdKeyInFlight(user: TestUser, key: string, body: unknown): Prom
 }
 
 async function rows(user: TestUser) {
-  return getDb()<{ id: string; status: string; provider: string; html: string; text_body: string | null; is_overage: boolean; sent_at: Date | null; scheduled_at: Date | null }[]>`
+  return getDb()<
+    {
+      id: string;
+      status: string;
+      provider: string;
+      html: string;
+      text_body: string | null;
+      is_overage: boolean;
+      sent_at: Date | null;
+      scheduled_at: Date | null;
+    }[]
+  >`
     select * from sent_emails where account_id = ${user.accountId} order by created_at, id`;
 }
 
@@ -102,7 +113,14 @@ function withEnv(vars: Record<string, string | undefined>) {
 describe("POST /api/v1/send through the embedded outbox", () => {
   it("answers with the sent record and the email usage, and keeps the complete message", async () => {
     const user = await sender();
-    const result = await post(user, message(user, { from: `Acme Team <hello@${user.domain}>`, cc: ["cc@example.com"], variables: { userName: "Ann" } }));
+    const result = await post(
+      user,
+      message(user, {
+        from: `Acme Team <hello@${user.domain}>`,
+        cc: ["cc@example.com"],
+        variables: { userName: "Ann" },
+      }),
+    );
 
     expect(result.status).toBe(200);
     expect(result.body).toEqual({
@@ -171,11 +189,22 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     const endsInTagStart = "A subject that ends in $lp";
     const result = await post(
       user,
-      message(user, { subject: endsInTagStart, text: tricky, headers: { "X-Note": tricky }, reply_to: ["a'b@example.com"], variables: { userName: tricky } }),
+      message(user, {
+        subject: endsInTagStart,
+        text: tricky,
+        headers: { "X-Note": tricky },
+        reply_to: ["a'b@example.com"],
+        variables: { userName: tricky },
+      }),
     );
     expect(result.status).toBe(200);
     const [row] = await getDb()`select * from sent_emails where account_id = ${user.accountId}`;
-    expect(row).toMatchObject({ subject: endsInTagStart, text_body: tricky, headers: { "X-Note": tricky }, reply_to: ["a'b@example.com"] });
+    expect(row).toMatchObject({
+      subject: endsInTagStart,
+      text_body: tricky,
+      headers: { "X-Note": tricky },
+      reply_to: ["a'b@example.com"],
+    });
     expect(row.html).toContain("It&#x27;s $$ $lp$ $lp_0123456789abcdef$ $tag$");
   });
 
@@ -183,7 +212,11 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     const user = await sender();
     const result = await post(
       user,
-      message(user, { subject: "a\u0000b", variables: { userName: "x\u0000" }, tags: [{ name: "t", value: "\u0000" }] }),
+      message(user, {
+        subject: "a\u0000b",
+        variables: { userName: "x\u0000" },
+        tags: [{ name: "t", value: "\u0000" }],
+      }),
     );
     expect(result.status).toBe(400);
     expect(result.body).toEqual({
@@ -203,7 +236,10 @@ describe("POST /api/v1/send through the embedded outbox", () => {
   it("stores the rendered HTML with the variables in it, HTML-escaped, and the request's own text", async () => {
     const user = await sender();
     const hostile = `<script>alert("x")</script> & 'co'`;
-    const result = await post(user, message(user, { variables: { userName: hostile, productName: "Letterpress" }, text: "Plain words." }));
+    const result = await post(
+      user,
+      message(user, { variables: { userName: hostile, productName: "Letterpress" }, text: "Plain words." }),
+    );
     expect(result.status).toBe(200);
     const [row] = await rows(user);
     expect(row.html).toContain("Welcome to Letterpress, ");
@@ -212,7 +248,14 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     expect(row.text_body).toBe("Plain words.");
 
     const [listed] = await listOutbox(user.accountId);
-    expect(listed).toMatchObject({ id: row.id, status: "sent", provider: "outbox", from: `hello@${user.domain}`, to: ["ann@example.com"], text: "Plain words." });
+    expect(listed).toMatchObject({
+      id: row.id,
+      status: "sent",
+      provider: "outbox",
+      from: `hello@${user.domain}`,
+      to: ["ann@example.com"],
+      text: "Plain words.",
+    });
     expect(listed.html).toBe(row.html);
   });
 
@@ -287,11 +330,25 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     ];
     for (const way of ways) {
       vi.mocked(findSendContext).mockClear();
-      const sent = await call(send, "/api/v1/send", { method: "POST", headers: auth(user), body: way.body, chunked: way.chunked });
+      const sent = await call(send, "/api/v1/send", {
+        method: "POST",
+        headers: auth(user),
+        body: way.body,
+        chunked: way.chunked,
+      });
       expect([way.name, sent.status, sent.body.data.from]).toEqual([way.name, 200, `hello@${user.domain}`]);
       // The template named in this body, not one read for another: receipt is in the library, magic-link is not.
-      const receiptBody = { ...way.body, template_id: receiptId, variables: { orderId: "A-1", items: [{ name: "Mug", quantity: 1, unitPrice: 9 }] } };
-      const receipt = await call(send, "/api/v1/send", { method: "POST", headers: auth(user), body: receiptBody, chunked: way.chunked });
+      const receiptBody = {
+        ...way.body,
+        template_id: receiptId,
+        variables: { orderId: "A-1", items: [{ name: "Mug", quantity: 1, unitPrice: 9 }] },
+      };
+      const receipt = await call(send, "/api/v1/send", {
+        method: "POST",
+        headers: auth(user),
+        body: receiptBody,
+        chunked: way.chunked,
+      });
       expect([way.name, receipt.status]).toEqual([way.name, 200]);
       const missing = await call(send, "/api/v1/send", {
         method: "POST",
@@ -304,8 +361,16 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     }
     const stored = await getDb()<{ template_id: string; html: string }[]>`
       select template_id, html from sent_emails where account_id = ${user.accountId} order by created_at, id`;
-    const kinds = stored.map((row) => [row.template_id === receiptId ? "receipt" : row.template_id === user.welcomeId ? "welcome" : "other", row.html.includes("Thanks for your order!")]);
-    expect(kinds).toEqual(ways.flatMap(() => [["welcome", false], ["receipt", true]]));
+    const kinds = stored.map((row) => [
+      row.template_id === receiptId ? "receipt" : row.template_id === user.welcomeId ? "welcome" : "other",
+      row.html.includes("Thanks for your order!"),
+    ]);
+    expect(kinds).toEqual(
+      ways.flatMap(() => [
+        ["welcome", false],
+        ["receipt", true],
+      ]),
+    );
   });
 
   it("answers 400 for a template's missing variable before counting or recording anything", async () => {
@@ -327,7 +392,12 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     const result = await call(sendGet, "/api/v1/send");
     expect(result.status).toBe(405);
     expect(result.headers.get("allow")).toBe("POST");
-    expect(result.body).toEqual({ error: "Method not allowed", code: "METHOD_NOT_ALLOWED", success: false, message: "Use POST." });
+    expect(result.body).toEqual({
+      error: "Method not allowed",
+      code: "METHOD_NOT_ALLOWED",
+      success: false,
+      message: "Use POST.",
+    });
   });
 
   it("answers OPTIONS with the methods it serves", async () => {
@@ -379,41 +449,113 @@ describe("validation: every problem is one details entry with a dotted path", ()
     ["text that is not a string", (b) => ({ ...b, text: { a: 1 } }), ["text"]],
     ["headers that are not an object", (b) => ({ ...b, headers: "X-A: 1" }), ["headers"]],
     ["a header value that is not a string", (b) => ({ ...b, headers: { "X-Count": 3 } }), ["headers.X-Count"]],
-    ["a header value with a line break", (b) => ({ ...b, headers: { "X-A": "a\r\nBcc: all@example.com" } }), ["headers.X-A"]],
+    [
+      "a header value with a line break",
+      (b) => ({ ...b, headers: { "X-A": "a\r\nBcc: all@example.com" } }),
+      ["headers.X-A"],
+    ],
     ["a header name with a space", (b) => ({ ...b, headers: { "X A": "a" } }), ["headers.X A"]],
     ["attachments that are not a list", (b) => ({ ...b, attachments: { filename: "a" } }), ["attachments"]],
-    ["an attachment path on the server", (b) => ({ ...b, attachments: [{ filename: "p", path: "/etc/passwd" }] }), ["attachments.0.path"]],
-    ["an attachment file:// URL", (b) => ({ ...b, attachments: [{ filename: "p", path: "file:///etc/passwd" }] }), ["attachments.0.path"]],
-    ["an attachment http:// URL", (b) => ({ ...b, attachments: [{ filename: "p", path: "http://example.com/a.pdf" }] }), ["attachments.0.path"]],
-    ["an attachment relative path", (b) => ({ ...b, attachments: [{ filename: "p", path: "../../.env" }] }), ["attachments.0.path"]],
-    ["an attachment with neither content nor path", (b) => ({ ...b, attachments: [{ filename: "a.txt" }] }), ["attachments.0.content"]],
-    ["an attachment with both content and path", (b) => ({ ...b, attachments: [{ filename: "a", content: "aGk=", path: "https://x.example/a" }] }), ["attachments.0.content"]],
-    ["attachment content that is not Base64", (b) => ({ ...b, attachments: [{ filename: "a", content: "not base64!" }] }), ["attachments.0.content"]],
-    ["an attachment without a filename", (b) => ({ ...b, attachments: [{ content: "aGk=" }] }), ["attachments.0.filename"]],
+    [
+      "an attachment path on the server",
+      (b) => ({ ...b, attachments: [{ filename: "p", path: "/etc/passwd" }] }),
+      ["attachments.0.path"],
+    ],
+    [
+      "an attachment file:// URL",
+      (b) => ({ ...b, attachments: [{ filename: "p", path: "file:///etc/passwd" }] }),
+      ["attachments.0.path"],
+    ],
+    [
+      "an attachment http:// URL",
+      (b) => ({ ...b, attachments: [{ filename: "p", path: "http://example.com/a.pdf" }] }),
+      ["attachments.0.path"],
+    ],
+    [
+      "an attachment relative path",
+      (b) => ({ ...b, attachments: [{ filename: "p", path: "../../.env" }] }),
+      ["attachments.0.path"],
+    ],
+    [
+      "an attachment with neither content nor path",
+      (b) => ({ ...b, attachments: [{ filename: "a.txt" }] }),
+      ["attachments.0.content"],
+    ],
+    [
+      "an attachment with both content and path",
+      (b) => ({ ...b, attachments: [{ filename: "a", content: "aGk=", path: "https://x.example/a" }] }),
+      ["attachments.0.content"],
+    ],
+    [
+      "attachment content that is not Base64",
+      (b) => ({ ...b, attachments: [{ filename: "a", content: "not base64!" }] }),
+      ["attachments.0.content"],
+    ],
+    [
+      "an attachment without a filename",
+      (b) => ({ ...b, attachments: [{ content: "aGk=" }] }),
+      ["attachments.0.filename"],
+    ],
     ["tags that are not a list", (b) => ({ ...b, tags: "a=b" }), ["tags"]],
     ["a tag with an empty name", (b) => ({ ...b, tags: [{ name: "", value: "v" }] }), ["tags.0.name"]],
-    ["a tag value over 256 characters", (b) => ({ ...b, tags: [{ name: "n", value: "v".repeat(257) }] }), ["tags.0.value"]],
-    ["a tag without name and value", (b) => ({ ...b, tags: [{ name: "ok", value: "ok" }, {}] }), ["tags.1.name", "tags.1.value"]],
+    [
+      "a tag value over 256 characters",
+      (b) => ({ ...b, tags: [{ name: "n", value: "v".repeat(257) }] }),
+      ["tags.0.value"],
+    ],
+    [
+      "a tag without name and value",
+      (b) => ({ ...b, tags: [{ name: "ok", value: "ok" }, {}] }),
+      ["tags.1.name", "tags.1.value"],
+    ],
     ["scheduled_at that is not a date", (b) => ({ ...b, scheduled_at: "tomorrow" }), ["scheduled_at"]],
-    ["scheduled_at without a time zone", (b) => ({ ...b, scheduled_at: inAnHour().replace("Z", "") }), ["scheduled_at"]],
+    [
+      "scheduled_at without a time zone",
+      (b) => ({ ...b, scheduled_at: inAnHour().replace("Z", "") }),
+      ["scheduled_at"],
+    ],
     ["scheduled_at in the past", (b) => ({ ...b, scheduled_at: "2020-01-01T00:00:00Z" }), ["scheduled_at"]],
     ["scheduled_at more than 30 days ahead", (b) => ({ ...b, scheduled_at: in31Days() }), ["scheduled_at"]],
-    ["several problems at once", (b) => ({ ...b, to: "x", subject: "", tags: [{ name: "" , value: "v" }] }), ["to", "subject", "tags.0.name"]],
+    [
+      "several problems at once",
+      (b) => ({ ...b, to: "x", subject: "", tags: [{ name: "", value: "v" }] }),
+      ["to", "subject", "tags.0.name"],
+    ],
     ["a subject with a line break", (b) => ({ ...b, subject: "Hi\r\nBcc: all@example.com" }), ["subject"]],
-    ["from with a line break in its name", (b) => ({ ...b, from: "Acme\nBcc: all@example.com <hello@example.com>" }), ["from"]],
+    [
+      "from with a line break in its name",
+      (b) => ({ ...b, from: "Acme\nBcc: all@example.com <hello@example.com>" }),
+      ["from"],
+    ],
     [
       "several bad headers: each one is listed",
       (b) => ({ ...b, headers: { "X-Count": 5, "Bad Name": "v", "X-B": "a\r\nBcc: all@example.com" } }),
       ["headers.X-Count", "headers.Bad Name", "headers.X-B"],
     ],
-    ["headers that would set the sender or add recipients", (b) => ({ ...b, headers: { From: "ceo@bank.test", bcc: "all@example.com", "X-Ok": "1" } }), ["headers.From", "headers.bcc"]],
-    ["a tag name with an unpaired surrogate", (b) => ({ ...b, tags: [{ name: "n\ud800", value: "v" }] }), ["tags.0.name"]],
+    [
+      "headers that would set the sender or add recipients",
+      (b) => ({ ...b, headers: { From: "ceo@bank.test", bcc: "all@example.com", "X-Ok": "1" } }),
+      ["headers.From", "headers.bcc"],
+    ],
+    [
+      "a tag name with an unpaired surrogate",
+      (b) => ({ ...b, tags: [{ name: "n\ud800", value: "v" }] }),
+      ["tags.0.name"],
+    ],
     ["a header value with an unpaired surrogate", (b) => ({ ...b, headers: { "X-U": "a\udc00" } }), ["headers.X-U"]],
-    ["an attachment filename with an unpaired surrogate", (b) => ({ ...b, attachments: [{ filename: "\udc00.txt", content: "aGk=" }] }), ["attachments.0.filename"]],
+    [
+      "an attachment filename with an unpaired surrogate",
+      (b) => ({ ...b, attachments: [{ filename: "\udc00.txt", content: "aGk=" }] }),
+      ["attachments.0.filename"],
+    ],
     ["a subject with an unpaired surrogate", (b) => ({ ...b, subject: "Hi \ud83d" }), ["subject"]],
-    ["variables nested 2,000 levels deep", (b) => ({ ...b, variables: { deep: nested(2000) } }), [["variables", "deep", ...Array(30).fill("0")].join(".")]],
+    [
+      "variables nested 2,000 levels deep",
+      (b) => ({ ...b, variables: { deep: nested(2000) } }),
+      [["variables", "deep", ...Array(30).fill("0")].join(".")],
+    ],
     ["a JSON array body", () => "[]", ["body"]],
-    ["malformed JSON", () => "{\"to\": ", ["body"]],
+    ["malformed JSON", () => '{"to": ', ["body"]],
   ];
 
   it.each(cases)("%s", async (_name, mutate, fields) => {
@@ -434,24 +576,37 @@ describe("validation: every problem is one details entry with a dotted path", ()
 
   it("words line breaks, unpaired surrogates and deep nesting plainly", async () => {
     const user = await sender();
-    const lineBreaks = await post(user, message(user, { subject: "Hi\nBcc: all@example.com", from: "A\r\nB <hello@example.com>" }));
+    const lineBreaks = await post(
+      user,
+      message(user, { subject: "Hi\nBcc: all@example.com", from: "A\r\nB <hello@example.com>" }),
+    );
     expect(lineBreaks.body.details).toEqual([
       { field: "subject", message: "subject must not contain line breaks" },
       { field: "from", message: "from must not contain line breaks" },
     ]);
     const reserved = await post(user, message(user, { headers: { "Reply-To": "x@example.com" } }));
     expect(reserved.body.details).toEqual([
-      { field: "headers.Reply-To", message: "Reply-To cannot be set in headers: use the from, to, cc, bcc, reply_to and subject fields" },
+      {
+        field: "headers.Reply-To",
+        message: "Reply-To cannot be set in headers: use the from, to, cc, bcc, reply_to and subject fields",
+      },
     ]);
     const surrogate = await post(user, message(user, { tags: [{ name: "n", value: "\ud800" }] }));
-    expect(surrogate.body.details).toEqual([{ field: "tags.0.value", message: "must be valid Unicode text: it holds an unpaired surrogate" }]);
+    expect(surrogate.body.details).toEqual([
+      { field: "tags.0.value", message: "must be valid Unicode text: it holds an unpaired surrogate" },
+    ]);
     const deep = await post(user, message(user, { variables: { deep: nested(33) } }));
-    expect(deep.body.details).toEqual([{ field: ["variables", "deep", ...Array(30).fill("0")].join("."), message: "nests deeper than 32 levels" }]);
+    expect(deep.body.details).toEqual([
+      { field: ["variables", "deep", ...Array(30).fill("0")].join("."), message: "nests deeper than 32 levels" },
+    ]);
     // 32 levels in all is accepted.
     const deepest = await post(user, message(user, { variables: { deep: nested(30) } }));
     expect(deepest.status).toBe(200);
     // With an Idempotency-Key the body is hashed by walking it: a deep body is still a 400, not a 500.
-    const keyedBody = JSON.stringify(message(user, { variables: { deep: "DEEP" } })).replace('"DEEP"', `${"[".repeat(5000)}${"]".repeat(5000)}`);
+    const keyedBody = JSON.stringify(message(user, { variables: { deep: "DEEP" } })).replace(
+      '"DEEP"',
+      `${"[".repeat(5000)}${"]".repeat(5000)}`,
+    );
     const keyed = await post(user, keyedBody, { "idempotency-key": "deep-1" });
     expect(keyed.status).toBe(400);
     expect(await counter(user, "emails")).toBe(1);
@@ -459,7 +614,14 @@ describe("validation: every problem is one details entry with a dotted path", ()
 
   it("words the common problems plainly", async () => {
     const user = await sender();
-    const result = await post(user, message(user, { variables: [], attachments: [{ filename: "x", path: "/etc/passwd" }], scheduled_at: "2020-01-01T00:00:00Z" }));
+    const result = await post(
+      user,
+      message(user, {
+        variables: [],
+        attachments: [{ filename: "x", path: "/etc/passwd" }],
+        scheduled_at: "2020-01-01T00:00:00Z",
+      }),
+    );
     expect(result.body.details).toEqual([
       { field: "variables", message: "variables must be an object" },
       { field: "attachments.0.path", message: "path must be an https:// URL; files on the server cannot be attached" },
@@ -474,7 +636,9 @@ describe("validation: every problem is one details entry with a dotted path", ()
     const user = await sender();
     const ok = await post(user, message(user), { "idempotency-key": key });
     expect(ok.status).toBe(400);
-    expect(ok.body.details).toEqual([{ field: "Idempotency-Key", message: "Idempotency-Key must be 1 to 256 characters" }]);
+    expect(ok.body.details).toEqual([
+      { field: "Idempotency-Key", message: "Idempotency-Key must be 1 to 256 characters" },
+    ]);
     const both = await post(user, message(user, { subject: "" }), { "idempotency-key": key });
     expect(both.body.details.map((d: { field: string }) => d.field)).toEqual(["Idempotency-Key", "subject"]);
     expect(await counter(user, "emails")).toBe(0);
@@ -482,7 +646,9 @@ describe("validation: every problem is one details entry with a dotted path", ()
 
   it("accepts exactly 50 recipients, a 998-character subject, and a 256-character key", async () => {
     const user = await sender();
-    const result = await post(user, message(user, { to: fifty, cc: fifty, subject: "s".repeat(998) }), { "idempotency-key": "k".repeat(256) });
+    const result = await post(user, message(user, { to: fifty, cc: fifty, subject: "s".repeat(998) }), {
+      "idempotency-key": "k".repeat(256),
+    });
     expect(result.status).toBe(200);
     expect(result.body.data.to).toHaveLength(25);
   });
@@ -491,11 +657,26 @@ describe("validation: every problem is one details entry with a dotted path", ()
     const base = { template_id: randomUUID(), to: "a@example.com", subject: "s" };
     // Two attachments 2 bytes short of 5 MB each: 4 bytes under the cap; 6 more bytes go over it.
     const half = Buffer.alloc(5 * 1024 * 1024 - 2, 1).toString("base64");
-    const ok = sendRequestSchema.safeParse({ ...base, attachments: [{ filename: "a", content: half }, { filename: "b", content: half }] });
+    const ok = sendRequestSchema.safeParse({
+      ...base,
+      attachments: [
+        { filename: "a", content: half },
+        { filename: "b", content: half },
+      ],
+    });
     expect(ok.success).toBe(true);
-    const over = sendRequestSchema.safeParse({ ...base, attachments: [{ filename: "a", content: half }, { filename: "b", content: half }, { filename: "c", content: "AAAAAAAA" }] });
+    const over = sendRequestSchema.safeParse({
+      ...base,
+      attachments: [
+        { filename: "a", content: half },
+        { filename: "b", content: half },
+        { filename: "c", content: "AAAAAAAA" },
+      ],
+    });
     expect(over.success).toBe(false);
-    expect(over.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["attachments", "attachments total at most 10 MB"]]);
+    expect(over.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["attachments", "attachments total at most 10 MB"],
+    ]);
   });
 });
 
@@ -503,7 +684,11 @@ describe("the sender address", () => {
   it("defaults to the default sender of a verified domain", async () => {
     const user = await createUser();
     await addToLibrary(user, "welcome");
-    await addSendingDomain(user.accountId, { domain: "news.example", verified: true, defaultSender: "letters@news.example" });
+    await addSendingDomain(user.accountId, {
+      domain: "news.example",
+      verified: true,
+      defaultSender: "letters@news.example",
+    });
     const result = await post(user, { template_id: await catalogueId("welcome"), to: "a@example.com", subject: "Hi" });
     expect(result.status).toBe(200);
     expect(result.body.data.from).toBe("letters@news.example");
@@ -518,7 +703,12 @@ describe("the sender address", () => {
     const expectFromError = async (body: Record<string, unknown>) => {
       const result = await post(user, { template_id: welcome, to: "a@example.com", subject: "Hi", ...body });
       expect(result.status).toBe(400);
-      expect(result.body).toEqual({ error: "Invalid request body", code: "VALIDATION_ERROR", success: false, details: [{ field: "from", message: expect.any(String) }] });
+      expect(result.body).toEqual({
+        error: "Invalid request body",
+        code: "VALIDATION_ERROR",
+        success: false,
+        details: [{ field: "from", message: expect.any(String) }],
+      });
     };
     await expectFromError({}); // no domain at all
     await addSendingDomain(user.accountId, { domain: "pending.example", verified: false });
@@ -530,7 +720,12 @@ describe("the sender address", () => {
     await expectFromError({ from: `Acme <me@${own}.evil.com>` });
     expect(await counter(user, "emails")).toBe(0);
 
-    const ok = await post(user, { template_id: welcome, to: "a@example.com", subject: "Hi", from: `"Acme, Inc." <Billing@${own.toUpperCase()}>` });
+    const ok = await post(user, {
+      template_id: welcome,
+      to: "a@example.com",
+      subject: "Hi",
+      from: `"Acme, Inc." <Billing@${own.toUpperCase()}>`,
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.data.from).toBe(`"Acme, Inc." <Billing@${own.toUpperCase()}>`);
   });
@@ -542,12 +737,19 @@ describe("the sender address", () => {
       const user = await createUser();
       await addToLibrary(user, "welcome");
       const welcome = await catalogueId("welcome");
-      const ok = await post(user, { template_id: welcome, to: "a@example.com", subject: "Hi", from: "Me <me@shared.letterpress.example>" });
+      const ok = await post(user, {
+        template_id: welcome,
+        to: "a@example.com",
+        subject: "Hi",
+        from: "Me <me@shared.letterpress.example>",
+      });
       expect(ok.status).toBe(200);
       expect(ok.body.data.from).toBe("Me <me@shared.letterpress.example>");
       const omitted = await post(user, { template_id: welcome, to: "a@example.com", subject: "Hi" });
       expect(omitted.status).toBe(400);
-      expect(omitted.body.details).toEqual([{ field: "from", message: expect.stringContaining("@shared.letterpress.example") }]);
+      expect(omitted.body.details).toEqual([
+        { field: "from", message: expect.stringContaining("@shared.letterpress.example") },
+      ]);
     });
   });
 });
@@ -571,7 +773,11 @@ describe("email quotas", () => {
 
     const refused = await post(user, message(user, { subject: "One too many" }));
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ error: "Email sending not allowed", message: expect.stringContaining("100 emails"), is_overage: false });
+    expect(refused.body).toEqual({
+      error: "Email sending not allowed",
+      message: expect.stringContaining("100 emails"),
+      is_overage: false,
+    });
     expect(Object.keys(refused.body).sort()).toEqual(["error", "is_overage", "message"]);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(refused.headers.get("x-ratelimit-plan")).toBe("free");
@@ -585,11 +791,16 @@ describe("email quotas", () => {
   it("free plan: concurrent sends at the boundary never exceed the limit", async () => {
     const user = await sender("free");
     await setEmailsUsed(user, 95);
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => post(user, message(user, { subject: `Race ${i}` }))));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => post(user, message(user, { subject: `Race ${i}` }))),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([...Array(5).fill(200), ...Array(7).fill(429)]);
     expect(await counter(user, "emails")).toBe(100);
     expect(await rows(user)).toHaveLength(5);
-    const usages = results.filter((r) => r.status === 200).map((r) => r.body.meta.email_usage.current_usage).sort((a, b) => a - b);
+    const usages = results
+      .filter((r) => r.status === 200)
+      .map((r) => r.body.meta.email_usage.current_usage)
+      .sort((a, b) => a - b);
     expect(usages).toEqual([96, 97, 98, 99, 100]);
   });
 
@@ -621,7 +832,12 @@ describe("email quotas", () => {
       overage_emails: 1,
       billing_usage_reported: false,
     });
-    expect(second.body.meta.email_usage).toMatchObject({ current_usage: 10_002, remaining: 0, is_overage: true, overage_emails: 2 });
+    expect(second.body.meta.email_usage).toMatchObject({
+      current_usage: 10_002,
+      remaining: 0,
+      is_overage: true,
+      overage_emails: 2,
+    });
 
     const kept = await rows(user);
     expect(kept.map((r) => r.is_overage)).toEqual([false, true, true]);
@@ -659,7 +875,12 @@ describe("Idempotency-Key", () => {
     expect(first.headers.get("idempotent-replayed")).toBeNull();
 
     // Same body with its keys in another order is the same request.
-    const reordered = { variables: { productName: "Acme", userName: "Ann" }, subject: body.subject, to: body.to, template_id: body.template_id };
+    const reordered = {
+      variables: { productName: "Acme", userName: "Ann" },
+      subject: body.subject,
+      to: body.to,
+      template_id: body.template_id,
+    };
     const again = await post(user, reordered, { "idempotency-key": "order-1001" });
     expect(again.status).toBe(200);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
@@ -673,7 +894,11 @@ describe("Idempotency-Key", () => {
     expect((await post(user, message(user), { "idempotency-key": "k-1" })).status).toBe(200);
     const result = await post(user, message(user, { subject: "Something else" }), { "idempotency-key": "k-1" });
     expect(result.status).toBe(409);
-    expect(result.body).toEqual({ error: "Idempotency key reused with a different request", code: "IDEMPOTENCY_CONFLICT", success: false });
+    expect(result.body).toEqual({
+      error: "Idempotency key reused with a different request",
+      code: "IDEMPOTENCY_CONFLICT",
+      success: false,
+    });
     expect(await rows(user)).toHaveLength(1);
     expect(await counter(user, "emails")).toBe(1);
   });
@@ -691,7 +916,9 @@ describe("Idempotency-Key", () => {
   it("10 identical requests at once: one send, one count, ten 200s with the same id", async () => {
     const user = await sender();
     const body = message(user);
-    const results = await Promise.all(Array.from({ length: 10 }, () => post(user, body, { "idempotency-key": "race-1" })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => post(user, body, { "idempotency-key": "race-1" })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
     expect(results.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(9);
@@ -703,10 +930,16 @@ describe("Idempotency-Key", () => {
   it("a failed request releases its key, so a retry with the same key runs afresh", async () => {
     const user = await sender();
     await addToLibrary(user, "magic-link");
-    const body = { template_id: await catalogueId("magic-link"), to: "a@example.com", subject: "Sign in", variables: {} as Record<string, unknown> };
+    const body = {
+      template_id: await catalogueId("magic-link"),
+      to: "a@example.com",
+      subject: "Sign in",
+      variables: {} as Record<string, unknown>,
+    };
     const failed = await post(user, body, { "idempotency-key": "retry-me" });
     expect(failed.status).toBe(400);
-    const [held] = await getDb()`select 1 from idempotency_keys where account_id = ${user.accountId} and key = 'retry-me'`;
+    const [held] =
+      await getDb()`select 1 from idempotency_keys where account_id = ${user.accountId} and key = 'retry-me'`;
     expect(held).toBeUndefined();
 
     body.variables = { loginUrl: "https://acme.example/login?t=1" };
@@ -732,7 +965,9 @@ describe("Idempotency-Key", () => {
       });
       expect(result.headers.get("retry-after")).toBe("1");
       // A different body under the held key is a conflict, in flight or not.
-      expect((await post(user, message(user, { subject: "Other" }), { "idempotency-key": "slow" })).body.code).toBe("IDEMPOTENCY_CONFLICT");
+      expect((await post(user, message(user, { subject: "Other" }), { "idempotency-key": "slow" })).body.code).toBe(
+        "IDEMPOTENCY_CONFLICT",
+      );
     } finally {
       idempotencyWait.ms = null;
     }
@@ -832,7 +1067,10 @@ describe("scheduled sends and the dispatcher", () => {
   it("the dashboard's Emails list pages through every message and counts each status in full", async () => {
     const user = await sender("monthly");
     for (let i = 0; i < 5; i++) expect((await post(user, message(user, { subject: `Sent ${i}` }))).status).toBe(200);
-    const scheduled = await post(user, message(user, { subject: "Later", scheduled_at: new Date(Date.now() + 3_600_000).toISOString() }));
+    const scheduled = await post(
+      user,
+      message(user, { subject: "Later", scheduled_at: new Date(Date.now() + 3_600_000).toISOString() }),
+    );
     expect(scheduled.status).toBe(200);
     expect(await countOutboxByStatus(user.accountId)).toEqual({ pending: 0, sent: 5, scheduled: 1, failed: 0 });
     const subjects = async (options: Parameters<typeof listOutboxSummaries>[1]) =>
@@ -844,7 +1082,12 @@ describe("scheduled sends and the dispatcher", () => {
   });
 
   it("the cron route needs Authorization: Bearer CRON_SECRET", async () => {
-    for (const header of [undefined, "Bearer wrong-secret-0123456789", "cron-secret-for-tests-0123456789", "Basic abc"]) {
+    for (const header of [
+      undefined,
+      "Bearer wrong-secret-0123456789",
+      "cron-secret-for-tests-0123456789",
+      "Basic abc",
+    ]) {
       const result = await cron(header);
       expect(result.status).toBe(401);
       expect(result.body).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });

@@ -19,8 +19,10 @@ const password = "correct horse battery staple";
 let email: string;
 
 const sessionCookie = () => `${LOCAL_SESSION_COOKIE}=${browser.cookies.get(LOCAL_SESSION_COOKIE)}`;
-const usageWith = (cookie: string) => call(getUsage, "/api/v1/usage", { headers: { cookie, "sec-fetch-site": "same-origin" } });
-const visit = (path: string, cookie: string) => proxy(new NextRequest(new URL(path, "http://localhost:3000"), { headers: { cookie } }));
+const usageWith = (cookie: string) =>
+  call(getUsage, "/api/v1/usage", { headers: { cookie, "sec-fetch-site": "same-origin" } });
+const visit = (path: string, cookie: string) =>
+  proxy(new NextRequest(new URL(path, "http://localhost:3000"), { headers: { cookie } }));
 
 beforeEach(async () => {
   email = `session-${randomUUID()}@example.com`;

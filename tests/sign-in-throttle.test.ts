@@ -25,7 +25,9 @@ const randomIp = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250)
 const signIn = (fields: { email: string; password: string }) => submit(signInAction, { ...fields, next: "/dashboard" });
 const signUp = async (fields: { email: string; password: string }) =>
   (await withLoggedEmails(() => submit(signUpAction, { ...fields, next: "/dashboard" }))).result;
-const refused = (address: string, message: string) => ({ state: { status: "error", message, fields: {}, email: address } });
+const refused = (address: string, message: string) => ({
+  state: { status: "error", message, fields: {}, email: address },
+});
 
 beforeEach(async () => {
   email = newEmail();
@@ -57,8 +59,12 @@ describe("sign-in throttling", () => {
 
   it("counts concurrent guesses atomically: exactly 10 of 25 at once are checked", async () => {
     const results = await Promise.all(Array.from({ length: 25 }, (_, i) => signIn({ email, password: `guess ${i}` })));
-    expect(results.filter((result) => JSON.stringify(result) === JSON.stringify(refused(email, WRONG)))).toHaveLength(10);
-    expect(results.filter((result) => JSON.stringify(result) === JSON.stringify(refused(email, THROTTLED)))).toHaveLength(15);
+    expect(results.filter((result) => JSON.stringify(result) === JSON.stringify(refused(email, WRONG)))).toHaveLength(
+      10,
+    );
+    expect(
+      results.filter((result) => JSON.stringify(result) === JSON.stringify(refused(email, THROTTLED))),
+    ).toHaveLength(15);
   });
 
   it("refuses an address's 51st failure whatever account it tries; other addresses still get in", async () => {
@@ -72,8 +78,10 @@ describe("sign-in throttling", () => {
   });
 
   it("lets someone who mistyped a few times in, and does not count their successes", async () => {
-    for (let attempt = 1; attempt <= 3; attempt++) expect(await signIn({ email, password: "typo" })).toEqual(refused(email, WRONG));
-    for (let attempt = 1; attempt <= 15; attempt++) expect(await signIn({ email, password })).toEqual({ redirect: "/dashboard" });
+    for (let attempt = 1; attempt <= 3; attempt++)
+      expect(await signIn({ email, password: "typo" })).toEqual(refused(email, WRONG));
+    for (let attempt = 1; attempt <= 15; attempt++)
+      expect(await signIn({ email, password })).toEqual({ redirect: "/dashboard" });
     expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(true);
   });
 
@@ -92,7 +100,9 @@ describe("sign-up", () => {
     expect(await signUp({ email, password })).toEqual(checkEmail(email));
     expect(await signUp({ email, password: "another password entirely" })).toEqual(checkEmail(email));
     expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(false);
-    const [{ n }] = await getDb()<{ n: number }[]>`select count(*)::int as n from accounts where lower(email) = ${email}`;
+    const [{ n }] = await getDb()<
+      { n: number }[]
+    >`select count(*)::int as n from accounts where lower(email) = ${email}`;
     expect(n).toBe(1);
   });
 

@@ -10,7 +10,14 @@ import { ConfigError, parseConfig, resetConfig } from "@/lib/config";
 import { createAccount } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { browser, newBrowser, submit } from "./support/next-headers";
-import { checkEmail, followLink, requestSignUp, signUpLink, signUpThroughLink, withLoggedEmails } from "./support/sign-up";
+import {
+  checkEmail,
+  followLink,
+  requestSignUp,
+  signUpLink,
+  signUpThroughLink,
+  withLoggedEmails,
+} from "./support/sign-up";
 
 vi.mock("next/headers", () => import("./support/next-headers"));
 
@@ -19,7 +26,8 @@ vi.mock("next/headers", () => import("./support/next-headers"));
 
 const password = "correct horse battery staple";
 const newEmail = () => `signup-${randomUUID()}@example.com`;
-const submitSignUp = (email: string, pw = password) => submit(signUpAction, { email, password: pw, next: "/dashboard" });
+const submitSignUp = (email: string, pw = password) =>
+  submit(signUpAction, { email, password: pw, next: "/dashboard" });
 /** The form's answer; the email it sent is left out of the test's output. */
 const signUp = async (email: string, pw = password) => (await withLoggedEmails(() => submitSignUp(email, pw))).result;
 const LINK_REFUSED = { status: 307, location: "http://localhost:3000/signin?error=sign_up_link" };
@@ -34,10 +42,14 @@ const NOTICE_TEXT =
   "Sign in: http://localhost:3000/signin";
 
 async function accountRows(email: string) {
-  return getDb()<{ id: string; password_hash: string }[]>`select id, password_hash from accounts where lower(email) = ${email}`;
+  return getDb()<
+    { id: string; password_hash: string }[]
+  >`select id, password_hash from accounts where lower(email) = ${email}`;
 }
 async function pendingRows(email: string) {
-  const [{ n }] = await getDb()<{ n: number }[]>`select count(*)::int as n from pending_sign_ups where email = ${email}`;
+  const [{ n }] = await getDb()<
+    { n: number }[]
+  >`select count(*)::int as n from pending_sign_ups where email = ${email}`;
   return n;
 }
 
@@ -170,9 +182,13 @@ describe("an address that has an account", () => {
     ]);
     expect(await accountRows(email)).toEqual(before);
     expect(await pendingRows(email)).toBe(0);
-    const [after] = await getDb()<{ sessions: number }[]>`select count(*)::int as sessions from sessions where account_id = ${before[0].id}`;
+    const [after] = await getDb()<
+      { sessions: number }[]
+    >`select count(*)::int as sessions from sessions where account_id = ${before[0].id}`;
     expect(after.sessions).toBe(sessions);
-    expect(await submit(signInAction, { email, password: "another password entirely", next: "/dashboard" })).toMatchObject({
+    expect(
+      await submit(signInAction, { email, password: "another password entirely", next: "/dashboard" }),
+    ).toMatchObject({
       state: { status: "error" },
     });
   });
@@ -215,7 +231,10 @@ describe("sign-up emails through Resend", () => {
     await createAccount({ email: existing });
     const fresh = newEmail();
 
-    const { result, emails } = await withLoggedEmails(async () => [await submitSignUp(fresh), await submitSignUp(existing)]);
+    const { result, emails } = await withLoggedEmails(async () => [
+      await submitSignUp(fresh),
+      await submitSignUp(existing),
+    ]);
     expect(result).toEqual([checkEmail(fresh), checkEmail(existing)]);
     expect(emails).toEqual([]);
 
@@ -267,17 +286,27 @@ describe("SYSTEM_EMAIL_FROM", () => {
     expect(parseConfig({ RESEND_API_KEY: "re_x", SHARED_SENDING_DOMAIN: "Mail.Example.com" }).systemEmailFrom).toBe(
       "Letterpress <no-reply@mail.example.com>",
     );
-    expect(parseConfig({ RESEND_API_KEY: "re_x", SHARED_SENDING_DOMAIN: "mail.example.com", SYSTEM_EMAIL_FROM: "hi@acme.test" }).systemEmailFrom).toBe(
-      "hi@acme.test",
-    );
     expect(
-      parseConfig({ RESEND_API_KEY: "re_x", NEXT_PUBLIC_SUPABASE_URL: "https://x.supabase.co", NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: "k" }).systemEmailFrom,
+      parseConfig({
+        RESEND_API_KEY: "re_x",
+        SHARED_SENDING_DOMAIN: "mail.example.com",
+        SYSTEM_EMAIL_FROM: "hi@acme.test",
+      }).systemEmailFrom,
+    ).toBe("hi@acme.test");
+    expect(
+      parseConfig({
+        RESEND_API_KEY: "re_x",
+        NEXT_PUBLIC_SUPABASE_URL: "https://x.supabase.co",
+        NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: "k",
+      }).systemEmailFrom,
     ).toBeNull();
     expect(parseConfig({}).systemEmailFrom).toBeNull();
   });
 
   it("is one mailbox, its display name re-serialised", () => {
-    expect(parseConfig({ SYSTEM_EMAIL_FROM: "Acme, Inc <no-reply@acme.test>" }).systemEmailFrom).toBe('"Acme, Inc" <no-reply@acme.test>');
+    expect(parseConfig({ SYSTEM_EMAIL_FROM: "Acme, Inc <no-reply@acme.test>" }).systemEmailFrom).toBe(
+      '"Acme, Inc" <no-reply@acme.test>',
+    );
     expect(problems({ SYSTEM_EMAIL_FROM: "not an address" })).toEqual([
       "SYSTEM_EMAIL_FROM must be an address such as Letterpress <no-reply@mail.example.com>",
     ]);

@@ -26,7 +26,11 @@ function deliver(event: Record<string, unknown>, signature?: string) {
 
 function deliverWithHeaders(event: Record<string, unknown>, headers: Record<string, string>) {
   const signed = signedEvent(event);
-  return call(webhook, "/api/webhooks/stripe", { method: "POST", headers: { "stripe-signature": signed.signature, ...headers }, body: signed.payload });
+  return call(webhook, "/api/webhooks/stripe", {
+    method: "POST",
+    headers: { "stripe-signature": signed.signature, ...headers },
+    body: signed.payload,
+  });
 }
 
 async function purchases(user: TestUser) {
@@ -35,18 +39,26 @@ async function purchases(user: TestUser) {
 }
 
 async function library(user: TestUser) {
-  return getDb()<{ template_id: string; added_via: string }[]>`select template_id, added_via from library_entries where account_id = ${user.accountId}`;
+  return getDb()<
+    { template_id: string; added_via: string }[]
+  >`select template_id, added_via from library_entries where account_id = ${user.accountId}`;
 }
 
 async function storedEvent(id: string) {
-  const [row] = await getDb()<{ id: string; type: string; outcome: string }[]>`select id, type, outcome from stripe_events where id = ${id}`;
+  const [row] = await getDb()<
+    { id: string; type: string; outcome: string }[]
+  >`select id, type, outcome from stripe_events where id = ${id}`;
   return row ?? null;
 }
 
 /** Starts a purchase through the processor (stand-in checkout) and returns the Checkout Session as Stripe would send it. */
 async function startPurchase(user: TestUser, slug = "receipt") {
   const templateId = await catalogueId(slug);
-  const outcome = await stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId, returnUrl: `${SITE}/dashboard/library/${templateId}` });
+  const outcome = await stripeProcessor.startTemplatePurchase({
+    accountId: user.accountId,
+    templateId,
+    returnUrl: `${SITE}/dashboard/library/${templateId}`,
+  });
   expect(outcome.completed).toBe(false);
   const [purchase] = (await purchases(user)).filter((p) => p.status === "pending");
   const session = {
@@ -59,7 +71,12 @@ async function startPurchase(user: TestUser, slug = "receipt") {
     currency: "usd",
     customer: standIn.id("cus", 1),
     client_reference_id: purchase.id,
-    metadata: { kind: "template_purchase", account_id: user.accountId, template_id: templateId, purchase_id: purchase.id },
+    metadata: {
+      kind: "template_purchase",
+      account_id: user.accountId,
+      template_id: templateId,
+      purchase_id: purchase.id,
+    },
   };
   return { templateId, purchase, session };
 }
@@ -187,12 +204,16 @@ describe("POST /api/webhooks/stripe: template purchases", () => {
     const again = await deliver(stripeEvent("checkout.session.async_payment_succeeded", session));
     expect(again.body).toMatchObject({ duplicate: false, outcome: "already_completed" });
     // A late "expired" for the same session does not undo it.
-    const expired = await deliver(stripeEvent("checkout.session.expired", { ...session, status: "expired", payment_status: "unpaid" }));
+    const expired = await deliver(
+      stripeEvent("checkout.session.expired", { ...session, status: "expired", payment_status: "unpaid" }),
+    );
     expect(expired.body).toMatchObject({ outcome: "unchanged" });
 
     expect(await library(user)).toHaveLength(1);
     expect((await purchases(user)).map((p) => p.status)).toEqual(["completed"]);
-    const [{ n }] = await getDb()<{ n: number }[]>`select count(*)::int as n from stripe_events where object_id = ${session.id}`;
+    const [{ n }] = await getDb()<
+      { n: number }[]
+    >`select count(*)::int as n from stripe_events where object_id = ${session.id}`;
     expect(n).toBe(3);
   });
 
@@ -209,16 +230,24 @@ describe("POST /api/webhooks/stripe: template purchases", () => {
   it("an expired checkout expires the purchase and gives the free plan's monthly purchase back", async () => {
     const user = await createUser("free");
     const { session } = await startPurchase(user, "receipt");
-    await expect(stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId: "newsletter", returnUrl: SITE })).rejects.toMatchObject({
+    await expect(
+      stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId: "newsletter", returnUrl: SITE }),
+    ).rejects.toMatchObject({
       code: "PURCHASE_LIMIT_REACHED",
     });
 
-    const result = await deliver(stripeEvent("checkout.session.expired", { ...session, status: "expired", payment_status: "unpaid" }));
+    const result = await deliver(
+      stripeEvent("checkout.session.expired", { ...session, status: "expired", payment_status: "unpaid" }),
+    );
     expect(result.body).toMatchObject({ outcome: "expired" });
     expect((await purchases(user)).map((p) => p.status)).toEqual(["expired"]);
     expect(await library(user)).toEqual([]);
 
-    const again = await stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId: "newsletter", returnUrl: SITE });
+    const again = await stripeProcessor.startTemplatePurchase({
+      accountId: user.accountId,
+      templateId: "newsletter",
+      returnUrl: SITE,
+    });
     expect(again.completed).toBe(false);
   });
 
@@ -234,11 +263,15 @@ describe("POST /api/webhooks/stripe: template purchases", () => {
 
     const failing = await createUser("monthly");
     const failed = await startPurchase(failing);
-    const result = await deliver(stripeEvent("checkout.session.async_payment_failed", { ...failed.session, payment_status: "unpaid" }));
+    const result = await deliver(
+      stripeEvent("checkout.session.async_payment_failed", { ...failed.session, payment_status: "unpaid" }),
+    );
     expect(result.body).toMatchObject({ outcome: "failed" });
     expect((await purchases(failing)).map((p) => p.status)).toEqual(["failed"]);
     // Failed stays failed: a replayed or late failure event changes nothing.
-    const late = await deliver(stripeEvent("checkout.session.expired", { ...failed.session, status: "expired", payment_status: "unpaid" }));
+    const late = await deliver(
+      stripeEvent("checkout.session.expired", { ...failed.session, status: "expired", payment_status: "unpaid" }),
+    );
     expect(late.body).toMatchObject({ outcome: "unchanged" });
     expect(await library(failing)).toEqual([]);
   });
@@ -253,15 +286,29 @@ describe("POST /api/webhooks/stripe: template purchases", () => {
       payment_status: "paid",
       amount_total: 900,
       currency: "usd",
-      metadata: { kind: "template_purchase", account_id: user.accountId, template_id: templateId, purchase_id: "00000000-0000-4000-8000-000000000000" },
+      metadata: {
+        kind: "template_purchase",
+        account_id: user.accountId,
+        template_id: templateId,
+        purchase_id: "00000000-0000-4000-8000-000000000000",
+      },
     };
     const result = await deliver(stripeEvent("checkout.session.completed", session));
     expect(result.body).toMatchObject({ outcome: "completed" });
     expect(await library(user)).toEqual([{ template_id: templateId, added_via: "purchased" }]);
-    const [row] = await getDb()`select status, amount::text, processor, processor_ref from purchases where account_id = ${user.accountId}`;
+    const [row] =
+      await getDb()`select status, amount::text, processor, processor_ref from purchases where account_id = ${user.accountId}`;
     expect(row).toEqual({ status: "completed", amount: "9.00", processor: "stripe", processor_ref: session.id });
 
-    const foreign = await deliver(stripeEvent("checkout.session.completed", { id: "cs_someone_elses", object: "checkout.session", mode: "payment", payment_status: "paid", metadata: {} }));
+    const foreign = await deliver(
+      stripeEvent("checkout.session.completed", {
+        id: "cs_someone_elses",
+        object: "checkout.session",
+        mode: "payment",
+        payment_status: "paid",
+        metadata: {},
+      }),
+    );
     expect(foreign.status).toBe(200);
     expect(foreign.body).toMatchObject({ outcome: "unmatched" });
   });
@@ -277,9 +324,20 @@ describe("POST /api/webhooks/stripe: subscriptions set the plan", () => {
 
   function subscription(
     user: { customer: string; subscriptionId: string; accountId: string },
-    fields: { status: string; plan?: "monthly" | "annual" | "other"; periodEnd?: number; cancelAtPeriodEnd?: boolean; metadataOnly?: boolean },
+    fields: {
+      status: string;
+      plan?: "monthly" | "annual" | "other";
+      periodEnd?: number;
+      cancelAtPeriodEnd?: boolean;
+      metadataOnly?: boolean;
+    },
   ) {
-    const price = fields.plan === "annual" ? "price_annual_test" : fields.plan === "other" ? "price_something_else" : "price_monthly_test";
+    const price =
+      fields.plan === "annual"
+        ? "price_annual_test"
+        : fields.plan === "other"
+          ? "price_something_else"
+          : "price_monthly_test";
     const now = Math.floor(Date.now() / 1000);
     return {
       id: user.subscriptionId,
@@ -293,8 +351,20 @@ describe("POST /api/webhooks/stripe: subscriptions set the plan", () => {
       items: {
         object: "list",
         data: [
-          { id: `si_plan_${user.subscriptionId}`, object: "subscription_item", price: { id: price, object: "price" }, current_period_start: now - DAY, current_period_end: fields.periodEnd ?? now + 30 * DAY },
-          { id: `si_over_${user.subscriptionId}`, object: "subscription_item", price: { id: "price_overage_test", object: "price" }, current_period_start: now - DAY, current_period_end: fields.periodEnd ?? now + 30 * DAY },
+          {
+            id: `si_plan_${user.subscriptionId}`,
+            object: "subscription_item",
+            price: { id: price, object: "price" },
+            current_period_start: now - DAY,
+            current_period_end: fields.periodEnd ?? now + 30 * DAY,
+          },
+          {
+            id: `si_over_${user.subscriptionId}`,
+            object: "subscription_item",
+            price: { id: "price_overage_test", object: "price" },
+            current_period_start: now - DAY,
+            current_period_end: fields.periodEnd ?? now + 30 * DAY,
+          },
         ],
       },
     };
@@ -305,22 +375,45 @@ describe("POST /api/webhooks/stripe: subscriptions set the plan", () => {
   it("created → monthly, updated → annual, deleted at period end → free", async () => {
     const user = await subscriber();
     const t = Math.floor(Date.now() / 1000);
-    const created = await deliver(stripeEvent("customer.subscription.created", subscription(user, { status: "active", plan: "monthly" }), t));
+    const created = await deliver(
+      stripeEvent("customer.subscription.created", subscription(user, { status: "active", plan: "monthly" }), t),
+    );
     expect(created.body).toMatchObject({ outcome: "applied:monthly" });
     expect(await plan(user)).toBe("monthly");
 
-    await deliver(stripeEvent("customer.subscription.updated", subscription(user, { status: "active", plan: "annual" }), t + 10));
+    await deliver(
+      stripeEvent("customer.subscription.updated", subscription(user, { status: "active", plan: "annual" }), t + 10),
+    );
     expect(await plan(user)).toBe("annual");
-    expect(await stripeProcessor.getSubscription!(user.accountId)).toMatchObject({ plan: "annual", status: "active", cancelAtPeriodEnd: false });
+    expect(await stripeProcessor.getSubscription!(user.accountId)).toMatchObject({
+      plan: "annual",
+      status: "active",
+      cancelAtPeriodEnd: false,
+    });
 
     // Cancelled at period end: the plan stays until Stripe ends the subscription.
     const periodEnd = t + 5 * DAY;
-    await deliver(stripeEvent("customer.subscription.updated", subscription(user, { status: "active", plan: "annual", cancelAtPeriodEnd: true, periodEnd }), t + 20));
+    await deliver(
+      stripeEvent(
+        "customer.subscription.updated",
+        subscription(user, { status: "active", plan: "annual", cancelAtPeriodEnd: true, periodEnd }),
+        t + 20,
+      ),
+    );
     expect(await plan(user)).toBe("annual");
-    expect(await stripeProcessor.getSubscription!(user.accountId)).toMatchObject({ cancelAtPeriodEnd: true, currentPeriodEnd: new Date(periodEnd * 1000) });
+    expect(await stripeProcessor.getSubscription!(user.accountId)).toMatchObject({
+      cancelAtPeriodEnd: true,
+      currentPeriodEnd: new Date(periodEnd * 1000),
+    });
 
     // At the end of the period Stripe deletes it; the period it carries is over.
-    const deleted = await deliver(stripeEvent("customer.subscription.deleted", subscription(user, { status: "canceled", plan: "annual", periodEnd: t - 1 }), t + 30));
+    const deleted = await deliver(
+      stripeEvent(
+        "customer.subscription.deleted",
+        subscription(user, { status: "canceled", plan: "annual", periodEnd: t - 1 }),
+        t + 30,
+      ),
+    );
     expect(deleted.body).toMatchObject({ outcome: "applied:free" });
     expect(await plan(user)).toBe("free");
   });
@@ -328,9 +421,21 @@ describe("POST /api/webhooks/stripe: subscriptions set the plan", () => {
   it("out-of-order delivery: an older event arriving late does not overwrite a newer state", async () => {
     const user = await subscriber();
     const t = Math.floor(Date.now() / 1000);
-    const createdEvent = stripeEvent("customer.subscription.created", subscription(user, { status: "incomplete", plan: "monthly" }), t);
-    const activated = stripeEvent("customer.subscription.updated", subscription(user, { status: "active", plan: "monthly" }), t + 5);
-    const upgraded = stripeEvent("customer.subscription.updated", subscription(user, { status: "active", plan: "annual" }), t + 60);
+    const createdEvent = stripeEvent(
+      "customer.subscription.created",
+      subscription(user, { status: "incomplete", plan: "monthly" }),
+      t,
+    );
+    const activated = stripeEvent(
+      "customer.subscription.updated",
+      subscription(user, { status: "active", plan: "monthly" }),
+      t + 5,
+    );
+    const upgraded = stripeEvent(
+      "customer.subscription.updated",
+      subscription(user, { status: "active", plan: "annual" }),
+      t + 60,
+    );
 
     expect((await deliver(upgraded)).body).toMatchObject({ outcome: "applied:annual" });
     expect((await deliver(createdEvent)).body).toMatchObject({ outcome: "stale" });
@@ -339,8 +444,20 @@ describe("POST /api/webhooks/stripe: subscriptions set the plan", () => {
 
     // Same second: the status further along wins (active over incomplete), whatever the delivery order.
     const other = await subscriber();
-    await deliver(stripeEvent("customer.subscription.updated", subscription(other, { status: "active", plan: "monthly" }), t));
-    expect((await deliver(stripeEvent("customer.subscription.created", subscription(other, { status: "incomplete", plan: "monthly" }), t))).body).toMatchObject({
+    await deliver(
+      stripeEvent("customer.subscription.updated", subscription(other, { status: "active", plan: "monthly" }), t),
+    );
+    expect(
+      (
+        await deliver(
+          stripeEvent(
+            "customer.subscription.created",
+            subscription(other, { status: "incomplete", plan: "monthly" }),
+            t,
+          ),
+        )
+      ).body,
+    ).toMatchObject({
       outcome: "stale",
     });
     expect(await plan(other)).toBe("monthly");
@@ -349,10 +466,18 @@ describe("POST /api/webhooks/stripe: subscriptions set the plan", () => {
   it("a deleted subscription is never revived by a late update", async () => {
     const user = await subscriber("monthly");
     const t = Math.floor(Date.now() / 1000);
-    await deliver(stripeEvent("customer.subscription.deleted", subscription(user, { status: "canceled", plan: "monthly", periodEnd: t - 1 }), t));
+    await deliver(
+      stripeEvent(
+        "customer.subscription.deleted",
+        subscription(user, { status: "canceled", plan: "monthly", periodEnd: t - 1 }),
+        t,
+      ),
+    );
     expect(await plan(user)).toBe("free");
     // An update stamped later (clock skew between Stripe's services) but about the live subscription.
-    const late = await deliver(stripeEvent("customer.subscription.updated", subscription(user, { status: "active", plan: "monthly" }), t + 1));
+    const late = await deliver(
+      stripeEvent("customer.subscription.updated", subscription(user, { status: "active", plan: "monthly" }), t + 1),
+    );
     expect(late.body).toMatchObject({ outcome: "stale" });
     expect(await plan(user)).toBe("free");
   });
@@ -360,9 +485,17 @@ describe("POST /api/webhooks/stripe: subscriptions set the plan", () => {
   it("cancelled or unpaid mid-period: the plan lasts until the end of the paid period, then returns to free", async () => {
     const user = await subscriber();
     const t = Math.floor(Date.now() / 1000);
-    await deliver(stripeEvent("customer.subscription.created", subscription(user, { status: "active", plan: "monthly" }), t));
+    await deliver(
+      stripeEvent("customer.subscription.created", subscription(user, { status: "active", plan: "monthly" }), t),
+    );
     const periodEnd = t + 3 * DAY;
-    await deliver(stripeEvent("customer.subscription.updated", subscription(user, { status: "unpaid", plan: "monthly", periodEnd }), t + 10));
+    await deliver(
+      stripeEvent(
+        "customer.subscription.updated",
+        subscription(user, { status: "unpaid", plan: "monthly", periodEnd }),
+        t + 10,
+      ),
+    );
     expect(await plan(user)).toBe("monthly");
 
     // The cron job's sweep: nothing lapses before the period ends, then the account returns to free.
@@ -372,8 +505,16 @@ describe("POST /api/webhooks/stripe: subscriptions set the plan", () => {
     expect(await plan(user)).toBe("free");
 
     const cancelled = await subscriber();
-    await deliver(stripeEvent("customer.subscription.created", subscription(cancelled, { status: "active", plan: "annual" }), t));
-    await deliver(stripeEvent("customer.subscription.deleted", subscription(cancelled, { status: "canceled", plan: "annual", periodEnd }), t + 10));
+    await deliver(
+      stripeEvent("customer.subscription.created", subscription(cancelled, { status: "active", plan: "annual" }), t),
+    );
+    await deliver(
+      stripeEvent(
+        "customer.subscription.deleted",
+        subscription(cancelled, { status: "canceled", plan: "annual", periodEnd }),
+        t + 10,
+      ),
+    );
     expect(await plan(cancelled)).toBe("annual");
     await applyLapsedSubscriptions(new Date((periodEnd + 1) * 1000));
     expect(await plan(cancelled)).toBe("free");
@@ -382,29 +523,45 @@ describe("POST /api/webhooks/stripe: subscriptions set the plan", () => {
   it("past_due keeps the plan while Stripe retries; incomplete and unknown prices grant nothing", async () => {
     const user = await subscriber();
     const t = Math.floor(Date.now() / 1000);
-    await deliver(stripeEvent("customer.subscription.created", subscription(user, { status: "incomplete", plan: "monthly" }), t));
+    await deliver(
+      stripeEvent("customer.subscription.created", subscription(user, { status: "incomplete", plan: "monthly" }), t),
+    );
     expect(await plan(user)).toBe("free");
-    await deliver(stripeEvent("customer.subscription.updated", subscription(user, { status: "active", plan: "monthly" }), t + 1));
-    await deliver(stripeEvent("customer.subscription.updated", subscription(user, { status: "past_due", plan: "monthly" }), t + 2));
+    await deliver(
+      stripeEvent("customer.subscription.updated", subscription(user, { status: "active", plan: "monthly" }), t + 1),
+    );
+    await deliver(
+      stripeEvent("customer.subscription.updated", subscription(user, { status: "past_due", plan: "monthly" }), t + 2),
+    );
     expect(await plan(user)).toBe("monthly");
 
     const other = await subscriber();
-    const result = await deliver(stripeEvent("customer.subscription.created", subscription(other, { status: "active", plan: "other" }), t));
+    const result = await deliver(
+      stripeEvent("customer.subscription.created", subscription(other, { status: "active", plan: "other" }), t),
+    );
     expect(result.body).toMatchObject({ outcome: "applied:free" });
     expect(await plan(other)).toBe("free");
   });
 
   it("links a new customer through the subscription's metadata; an unknown customer is acknowledged", async () => {
     const user = await createUser("free");
-    const fresh = { accountId: user.accountId, customer: `cus_new_${user.accountId.slice(0, 8)}`, subscriptionId: `sub_new_${user.accountId.slice(0, 8)}` };
-    const result = await deliver(stripeEvent("customer.subscription.created", subscription(fresh, { status: "active", plan: "annual" })));
+    const fresh = {
+      accountId: user.accountId,
+      customer: `cus_new_${user.accountId.slice(0, 8)}`,
+      subscriptionId: `sub_new_${user.accountId.slice(0, 8)}`,
+    };
+    const result = await deliver(
+      stripeEvent("customer.subscription.created", subscription(fresh, { status: "active", plan: "annual" })),
+    );
     expect(result.body).toMatchObject({ outcome: "applied:annual" });
     expect((await getAccountByIdOrThrow(user.accountId)).plan).toBe("annual");
     const [linked] = await getDb()`select customer_id from billing_customers where account_id = ${user.accountId}`;
     expect(linked.customer_id).toBe(fresh.customer);
 
     const nobody = { accountId: "not-a-uuid", customer: "cus_nobody", subscriptionId: "sub_nobody" };
-    const unknown = await deliver(stripeEvent("customer.subscription.created", subscription(nobody, { status: "active", plan: "monthly" })));
+    const unknown = await deliver(
+      stripeEvent("customer.subscription.created", subscription(nobody, { status: "active", plan: "monthly" })),
+    );
     expect(unknown.status).toBe(200);
     expect(unknown.body).toMatchObject({ outcome: "unmatched" });
   });

@@ -23,24 +23,41 @@ const SITE = "http://localhost:3000";
 const background = vi.hoisted(() => [] as { description: string; task: () => Promise<unknown> }[]);
 vi.mock("@/lib/background", () => ({
   runInBackground: (description: string, task: () => Promise<unknown>) => void background.push({ description, task }),
-  throttledInBackground: (description: string, _intervalMs: number, task: () => Promise<unknown>) => () => void background.push({ description, task }),
+  throttledInBackground: (description: string, _intervalMs: number, task: () => Promise<unknown>) => () =>
+    void background.push({ description, task }),
 }));
 afterEach(() => {
   background.length = 0;
 });
 
 async function purchases(user: TestUser) {
-  return getDb()<{ id: string; template_id: string; status: string; processor: string; processor_ref: string | null; amount: string; created_at: Date; checkout_url: string | null }[]>`
+  return getDb()<
+    {
+      id: string;
+      template_id: string;
+      status: string;
+      processor: string;
+      processor_ref: string | null;
+      amount: string;
+      created_at: Date;
+      checkout_url: string | null;
+    }[]
+  >`
     select id, template_id, status, processor, processor_ref, amount::text, created_at, checkout_url from purchases
     where account_id = ${user.accountId} order by created_at, id`;
 }
 
 async function library(user: TestUser) {
-  return getDb()<{ template_id: string; added_via: string }[]>`select template_id, added_via from library_entries where account_id = ${user.accountId}`;
+  return getDb()<
+    { template_id: string; added_via: string }[]
+  >`select template_id, added_via from library_entries where account_id = ${user.accountId}`;
 }
 
 describe("Stripe configuration", () => {
-  const keys = { STRIPE_SECRET_KEY: STRIPE_TEST_ENV.STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: STRIPE_TEST_ENV.STRIPE_WEBHOOK_SECRET };
+  const keys = {
+    STRIPE_SECRET_KEY: STRIPE_TEST_ENV.STRIPE_SECRET_KEY,
+    STRIPE_WEBHOOK_SECRET: STRIPE_TEST_ENV.STRIPE_WEBHOOK_SECRET,
+  };
   const problems = (env: Record<string, string>) => {
     try {
       parseConfig(env);
@@ -63,10 +80,12 @@ describe("Stripe configuration", () => {
       "STRIPE_PRICE_ANNUAL is required when Stripe is configured (STRIPE_SECRET_KEY is set)",
       "STRIPE_METER_EVENT_NAME is required when Stripe is configured (STRIPE_SECRET_KEY is set)",
     ]);
-    expect(problems({ ...STRIPE_TEST_ENV, STRIPE_SECRET_KEY: "pk_test_abc", STRIPE_PRICE_ANNUAL: "prod_abc" })).toEqual([
-      expect.stringMatching(/^STRIPE_SECRET_KEY must be a Stripe secret key/),
-      expect.stringMatching(/^STRIPE_PRICE_ANNUAL must be a Stripe price id/),
-    ]);
+    expect(problems({ ...STRIPE_TEST_ENV, STRIPE_SECRET_KEY: "pk_test_abc", STRIPE_PRICE_ANNUAL: "prod_abc" })).toEqual(
+      [
+        expect.stringMatching(/^STRIPE_SECRET_KEY must be a Stripe secret key/),
+        expect.stringMatching(/^STRIPE_PRICE_ANNUAL must be a Stripe price id/),
+      ],
+    );
   });
 
   it("reads a complete configuration", () => {
@@ -78,7 +97,9 @@ describe("Stripe configuration", () => {
       overagePrice: "price_overage_test",
       meterEventName: "letterpress_overage_emails",
     });
-    expect(parseConfig({ ...STRIPE_TEST_ENV, STRIPE_PRICE_OVERAGE: "" }).stripe).toMatchObject({ overagePrice: undefined });
+    expect(parseConfig({ ...STRIPE_TEST_ENV, STRIPE_PRICE_OVERAGE: "" }).stripe).toMatchObject({
+      overagePrice: undefined,
+    });
   });
 
   it("selects Stripe when configured, test mode only when asked for (PAYMENTS_TEST_MODE=1 or npm run dev), else none", () => {
@@ -106,7 +127,9 @@ describe("Stripe configuration", () => {
   });
 
   it("converts decimal prices to minor units exactly", () => {
-    expect(["19.00", "9.00", "12.5", "0.29", "1234.99", "7"].map(toMinorUnits)).toEqual([1900, 900, 1250, 29, 123499, 700]);
+    expect(["19.00", "9.00", "12.5", "0.29", "1234.99", "7"].map(toMinorUnits)).toEqual([
+      1900, 900, 1250, 29, 123499, 700,
+    ]);
   });
 });
 
@@ -116,11 +139,23 @@ describe("buying a paid template through Stripe Checkout", () => {
     const templateId = await catalogueId("receipt");
     const returnUrl = `${SITE}/dashboard/library/${templateId}`;
 
-    const outcome = await getPaymentProcessor()!.startTemplatePurchase({ accountId: user.accountId, templateId, returnUrl });
+    const outcome = await getPaymentProcessor()!.startTemplatePurchase({
+      accountId: user.accountId,
+      templateId,
+      returnUrl,
+    });
 
     const [purchase] = await purchases(user);
-    expect(purchase).toMatchObject({ template_id: templateId, status: "pending", processor: "stripe", amount: "19.00" });
-    expect(standIn.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /v1/customers", "POST /v1/checkout/sessions"]);
+    expect(purchase).toMatchObject({
+      template_id: templateId,
+      status: "pending",
+      processor: "stripe",
+      amount: "19.00",
+    });
+    expect(standIn.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /v1/customers",
+      "POST /v1/checkout/sessions",
+    ]);
 
     const [customer, checkout] = standIn.requests;
     expect(customer.headers["idempotency-key"]).toBe(`letterpress-customer-${user.accountId}`);
@@ -128,7 +163,12 @@ describe("buying a paid template through Stripe Checkout", () => {
 
     expect(checkout.headers["idempotency-key"]).toBe(`letterpress-template-checkout-${purchase.id}`);
     expect(checkout.headers["stripe-version"]).toBe("2026-10-28.endive");
-    const metadata = { kind: "template_purchase", account_id: user.accountId, template_id: templateId, purchase_id: purchase.id };
+    const metadata = {
+      kind: "template_purchase",
+      account_id: user.accountId,
+      template_id: templateId,
+      purchase_id: purchase.id,
+    };
     expect(checkout.form).toEqual({
       mode: "payment",
       customer: standIn.id("cus", 1),
@@ -166,7 +206,11 @@ describe("buying a paid template through Stripe Checkout", () => {
   it("reuses the account's customer for later checkouts", async () => {
     const user = await createUser("monthly");
     await stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId: "receipt", returnUrl: SITE });
-    await stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId: "order-shipped", returnUrl: SITE });
+    await stripeProcessor.startTemplatePurchase({
+      accountId: user.accountId,
+      templateId: "order-shipped",
+      returnUrl: SITE,
+    });
     expect(standIn.to("/v1/customers")).toHaveLength(1);
     const sessions = standIn.to("/v1/checkout/sessions");
     expect(sessions.map((s) => s.form.customer)).toEqual([standIn.id("cus", 1), standIn.id("cus", 1)]);
@@ -178,7 +222,11 @@ describe("buying a paid template through Stripe Checkout", () => {
     await stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId: "receipt", returnUrl: SITE });
     standIn.reset();
 
-    const refused = stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId: "newsletter", returnUrl: SITE });
+    const refused = stripeProcessor.startTemplatePurchase({
+      accountId: user.accountId,
+      templateId: "newsletter",
+      returnUrl: SITE,
+    });
     await expect(refused).rejects.toBeInstanceOf(LibraryError);
     await expect(refused).rejects.toMatchObject({ code: "PURCHASE_LIMIT_REACHED" });
     expect(standIn.requests).toEqual([]);
@@ -188,12 +236,24 @@ describe("buying a paid template through Stripe Checkout", () => {
   it("refuses a template already in the library and adds a free template without a checkout", async () => {
     const user = await createUser("free");
     await addToLibrary(user, "welcome");
-    await expect(stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId: "welcome", returnUrl: SITE })).rejects.toMatchObject({
+    await expect(
+      stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId: "welcome", returnUrl: SITE }),
+    ).rejects.toMatchObject({
       code: "ALREADY_IN_LIBRARY",
     });
-    const outcome = await stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId: "verify-email", returnUrl: SITE });
+    const outcome = await stripeProcessor.startTemplatePurchase({
+      accountId: user.accountId,
+      templateId: "verify-email",
+      returnUrl: SITE,
+    });
     expect(outcome).toMatchObject({ completed: true, entry: { added_via: "free", purchase_id: null } });
-    await expect(stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId: "no-such-template", returnUrl: SITE })).rejects.toMatchObject({
+    await expect(
+      stripeProcessor.startTemplatePurchase({
+        accountId: user.accountId,
+        templateId: "no-such-template",
+        returnUrl: SITE,
+      }),
+    ).rejects.toMatchObject({
       code: "TEMPLATE_NOT_FOUND",
     });
     expect(standIn.requests).toEqual([]);
@@ -203,15 +263,23 @@ describe("buying a paid template through Stripe Checkout", () => {
     const user = await createUser("free");
     standIn.override = (request) =>
       request.path === "/v1/checkout/sessions"
-        ? { status: 500, body: { error: { type: "api_error", message: "Stand-in outage" } }, headers: { "stripe-should-retry": "false" } }
+        ? {
+            status: 500,
+            body: { error: { type: "api_error", message: "Stand-in outage" } },
+            headers: { "stripe-should-retry": "false" },
+          }
         : undefined;
-    await expect(stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId: "receipt", returnUrl: SITE })).rejects.toBeInstanceOf(
-      PaymentProcessorError,
-    );
+    await expect(
+      stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId: "receipt", returnUrl: SITE }),
+    ).rejects.toBeInstanceOf(PaymentProcessorError);
     expect((await purchases(user)).map((p) => p.status)).toEqual(["failed"]);
 
     standIn.override = undefined;
-    const retried = await stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId: "receipt", returnUrl: SITE });
+    const retried = await stripeProcessor.startTemplatePurchase({
+      accountId: user.accountId,
+      templateId: "receipt",
+      returnUrl: SITE,
+    });
     expect(retried.completed).toBe(false);
     expect((await purchases(user)).map((p) => p.status)).toEqual(["failed", "pending"]);
   });
@@ -220,8 +288,14 @@ describe("buying a paid template through Stripe Checkout", () => {
     const user = await createUser("monthly");
     let failures = 1;
     standIn.override = (request) =>
-      request.path === "/v1/checkout/sessions" && failures-- > 0 ? { status: 503, body: { error: { type: "api_error", message: "busy" } } } : undefined;
-    const outcome = await stripeProcessor.startTemplatePurchase({ accountId: user.accountId, templateId: "receipt", returnUrl: SITE });
+      request.path === "/v1/checkout/sessions" && failures-- > 0
+        ? { status: 503, body: { error: { type: "api_error", message: "busy" } } }
+        : undefined;
+    const outcome = await stripeProcessor.startTemplatePurchase({
+      accountId: user.accountId,
+      templateId: "receipt",
+      returnUrl: SITE,
+    });
     expect(outcome.completed).toBe(false);
     const attempts = standIn.to("/v1/checkout/sessions");
     expect(attempts).toHaveLength(2);
@@ -243,11 +317,17 @@ describe("plans through Stripe", () => {
   it("upgrading creates a subscription Checkout Session with the plan's price and the metered overage price", async () => {
     const user = await createUser("free");
     const returnUrl = `${SITE}/dashboard/billing`;
-    const outcome = await getPaymentProcessor()!.startPlanChange({ accountId: user.accountId, plan: "annual", returnUrl });
+    const outcome = await getPaymentProcessor()!.startPlanChange({
+      accountId: user.accountId,
+      plan: "annual",
+      returnUrl,
+    });
 
     expect(standIn.requests.map((r) => r.path)).toEqual(["/v1/customers", "/v1/checkout/sessions"]);
     const checkout = standIn.requests[1];
-    expect(checkout.headers["idempotency-key"]).toMatch(new RegExp(`^letterpress-plan-checkout-${user.accountId}-[0-9a-f-]{36}$`));
+    expect(checkout.headers["idempotency-key"]).toMatch(
+      new RegExp(`^letterpress-plan-checkout-${user.accountId}-[0-9a-f-]{36}$`),
+    );
     expect(checkout.form).toEqual({
       mode: "subscription",
       customer: standIn.id("cus", 1),
@@ -264,7 +344,10 @@ describe("plans through Stripe", () => {
       success_url: `${returnUrl}?checkout=success`,
       cancel_url: `${returnUrl}?checkout=cancelled`,
     });
-    expect(outcome).toEqual({ completed: false, redirectUrl: `https://checkout.stripe.test/c/pay/${standIn.id("cs", 2)}` });
+    expect(outcome).toEqual({
+      completed: false,
+      redirectUrl: `https://checkout.stripe.test/c/pay/${standIn.id("cs", 2)}`,
+    });
     // The plan changes only with the subscription webhooks.
     expect((await getAccountByIdOrThrow(user.accountId)).plan).toBe("free");
   });
@@ -275,7 +358,10 @@ describe("plans through Stripe", () => {
     const user = await createUser("free");
     await stripeProcessor.startPlanChange({ accountId: user.accountId, plan: "monthly", returnUrl: SITE });
     const form = standIn.to("/v1/checkout/sessions")[0].form;
-    expect(Object.keys(form).filter((k) => k.startsWith("line_items"))).toEqual(["line_items[0][price]", "line_items[0][quantity]"]);
+    expect(Object.keys(form).filter((k) => k.startsWith("line_items"))).toEqual([
+      "line_items[0][price]",
+      "line_items[0][quantity]",
+    ]);
     expect(form["line_items[0][price]"]).toBe("price_monthly_test");
   });
 
@@ -296,7 +382,10 @@ describe("plans through Stripe", () => {
       "flow_data[after_completion][type]": "redirect",
       "flow_data[after_completion][redirect][return_url]": `${returnUrl}?checkout=portal`,
     });
-    expect(outcome).toEqual({ completed: false, redirectUrl: `https://billing.stripe.test/p/session/${standIn.id("bps", 1)}` });
+    expect(outcome).toEqual({
+      completed: false,
+      redirectUrl: `https://billing.stripe.test/p/session/${standIn.id("bps", 1)}`,
+    });
   });
 
   it("a subscriber downgrading to free cancels in the portal; the plan follows the webhook", async () => {
@@ -312,7 +401,9 @@ describe("plans through Stripe", () => {
 
   it("a paid plan without a subscription (granted by an operator) goes back to free at once", async () => {
     const user = await createUser("monthly");
-    expect(await stripeProcessor.startPlanChange({ accountId: user.accountId, plan: "free", returnUrl: SITE })).toEqual({ completed: true, plan: "free" });
+    expect(await stripeProcessor.startPlanChange({ accountId: user.accountId, plan: "free", returnUrl: SITE })).toEqual(
+      { completed: true, plan: "free" },
+    );
     expect(standIn.requests).toEqual([]);
   });
 
@@ -323,7 +414,10 @@ describe("plans through Stripe", () => {
 
     const user = await createUser("monthly");
     const customer = await subscribe(user, "monthly");
-    const url = await stripeProcessor.customerPortalUrl!({ accountId: user.accountId, returnUrl: `${SITE}/dashboard/billing` });
+    const url = await stripeProcessor.customerPortalUrl!({
+      accountId: user.accountId,
+      returnUrl: `${SITE}/dashboard/billing`,
+    });
     expect(url).toBe(`https://billing.stripe.test/p/session/${standIn.id("bps", 1)}`);
     expect(standIn.requests[0].form).toEqual({ customer, return_url: `${SITE}/dashboard/billing` });
     expect(await stripeProcessor.getSubscription!(user.accountId)).toEqual({
@@ -342,7 +436,9 @@ describe("overage emails reported to Stripe's billing meter", () => {
     // A domain belongs to one account: each user gets its own.
     await addSendingDomain(user.accountId, { domain: `acme-${user.accountId.slice(0, 8)}.example`, verified: true });
     await addToLibrary(user, "welcome");
-    const customer = withCustomer ? await saveCustomerId(user.accountId, `cus_over_${user.accountId.slice(0, 8)}`) : null;
+    const customer = withCustomer
+      ? await saveCustomerId(user.accountId, `cus_over_${user.accountId.slice(0, 8)}`)
+      : null;
     const { start } = billingPeriod();
     await getDb()`
       insert into usage_counters (account_id, metric, period_start, count) values (${user.accountId}, 'emails', ${start}, 10000)
@@ -351,15 +447,30 @@ describe("overage emails reported to Stripe's billing meter", () => {
   }
 
   const sendOne = (user: TestUser & { welcomeId: string }) =>
-    call(send, "/api/v1/send", { method: "POST", headers: auth(user), body: { template_id: user.welcomeId, to: "ann@example.com", subject: "Hi" } });
+    call(send, "/api/v1/send", {
+      method: "POST",
+      headers: auth(user),
+      body: { template_id: user.welcomeId, to: "ann@example.com", subject: "Hi" },
+    });
 
   async function ledger(user: TestUser) {
-    return getDb()<{ email_id: string; reported_at: Date | null; processor: string | null; processor_ref: string | null; report_attempts: number; next_report_at: Date | null; last_report_error: string | null }[]>`
+    return getDb()<
+      {
+        email_id: string;
+        reported_at: Date | null;
+        processor: string | null;
+        processor_ref: string | null;
+        report_attempts: number;
+        next_report_at: Date | null;
+        last_report_error: string | null;
+      }[]
+    >`
       select email_id, reported_at, processor, processor_ref, report_attempts, next_report_at, last_report_error
       from email_overage_ledger where account_id = ${user.accountId} order by created_at, id`;
   }
 
-  const meterRequests = (customer: string | null) => standIn.to("/v1/billing/meter_events").filter((r) => r.form["payload[stripe_customer_id]"] === customer);
+  const meterRequests = (customer: string | null) =>
+    standIn.to("/v1/billing/meter_events").filter((r) => r.form["payload[stripe_customer_id]"] === customer);
 
   it("reports the overage email during the send and answers billing_usage_reported: true once Stripe acknowledged it", async () => {
     const user = await overageSender();
@@ -377,13 +488,21 @@ describe("overage emails reported to Stripe's billing meter", () => {
 
     const emailId = result.body.data.id;
     const [row] = await ledger(user);
-    expect(row).toMatchObject({ email_id: emailId, processor: "stripe", processor_ref: emailId, report_attempts: 1, last_report_error: null });
+    expect(row).toMatchObject({
+      email_id: emailId,
+      processor: "stripe",
+      processor_ref: emailId,
+      report_attempts: 1,
+      last_report_error: null,
+    });
     expect(row.reported_at).toBeInstanceOf(Date);
 
     const [request] = meterRequests(user.customer);
     expect(standIn.to("/v1/billing/meter_events")).toHaveLength(1);
     expect(request.headers["idempotency-key"]).toBe(`letterpress-overage-${emailId}`);
-    const [{ created_at }] = await getDb()<{ created_at: Date }[]>`select created_at from email_overage_ledger where email_id = ${emailId}`;
+    const [{ created_at }] = await getDb()<
+      { created_at: Date }[]
+    >`select created_at from email_overage_ledger where email_id = ${emailId}`;
     expect(request.form).toEqual({
       event_name: "letterpress_overage_emails",
       identifier: emailId,
@@ -409,11 +528,17 @@ describe("overage emails reported to Stripe's billing meter", () => {
   it("a failed report answers false, stays in the ledger, and is retried later exactly once", async () => {
     const user = await overageSender();
     standIn.override = (request) =>
-      request.path === "/v1/billing/meter_events" ? { status: 500, body: { error: { type: "api_error", message: "Stand-in outage" } } } : undefined;
+      request.path === "/v1/billing/meter_events"
+        ? { status: 500, body: { error: { type: "api_error", message: "Stand-in outage" } } }
+        : undefined;
 
     const result = await sendOne(user);
     expect(result.status).toBe(200);
-    expect(result.body.meta.email_usage).toMatchObject({ is_overage: true, overage_emails: 1, billing_usage_reported: false });
+    expect(result.body.meta.email_usage).toMatchObject({
+      is_overage: true,
+      overage_emails: 1,
+      billing_usage_reported: false,
+    });
     const emailId = result.body.data.id;
     expect(meterRequests(user.customer)).toHaveLength(1); // one attempt, no SDK retries: the ledger retries
     let [row] = await ledger(user);
@@ -457,24 +582,36 @@ describe("overage emails reported to Stripe's billing meter", () => {
     await reportPendingOverage({ now: new Date(row.next_report_at!.getTime() + 1000) });
     const attempts = meterRequests(user.customer);
     expect(attempts).toHaveLength(2);
-    expect(new Set(attempts.map((a) => a.headers["idempotency-key"]))).toEqual(new Set([`letterpress-overage-${emailId}`]));
-    expect([...standIn.meterEvents.entries()].filter(([, p]) => p.stripe_customer_id === user.customer)).toHaveLength(1);
+    expect(new Set(attempts.map((a) => a.headers["idempotency-key"]))).toEqual(
+      new Set([`letterpress-overage-${emailId}`]),
+    );
+    expect([...standIn.meterEvents.entries()].filter(([, p]) => p.stripe_customer_id === user.customer)).toHaveLength(
+      1,
+    );
     expect((await ledger(user))[0].reported_at).toBeInstanceOf(Date);
   });
 
   it("concurrent reporters send each overage email once", async () => {
     const user = await overageSender();
     standIn.override = (request) =>
-      request.path === "/v1/billing/meter_events" ? { status: 500, body: { error: { type: "api_error", message: "down" } } } : undefined;
+      request.path === "/v1/billing/meter_events"
+        ? { status: 500, body: { error: { type: "api_error", message: "down" } } }
+        : undefined;
     for (let i = 0; i < 6; i++) expect((await sendOne(user)).status).toBe(200);
     standIn.reset();
 
     const later = new Date(Date.now() + 3_600_000);
-    await Promise.all([reportPendingOverage({ now: later }), reportPendingOverage({ now: later }), reportPendingOverage({ now: later })]);
+    await Promise.all([
+      reportPendingOverage({ now: later }),
+      reportPendingOverage({ now: later }),
+      reportPendingOverage({ now: later }),
+    ]);
     const rows = await ledger(user);
     expect(rows).toHaveLength(6);
     expect(rows.every((r) => r.reported_at !== null)).toBe(true);
-    const sent = meterRequests(user.customer).map((r) => r.form.identifier).sort();
+    const sent = meterRequests(user.customer)
+      .map((r) => r.form.identifier)
+      .sort();
     expect(sent).toEqual(rows.map((r) => r.email_id).sort());
   });
 
@@ -482,7 +619,10 @@ describe("overage emails reported to Stripe's billing meter", () => {
     const user = await overageSender("annual");
     const orphan = await overageSender("monthly", false);
     await getDb()`update usage_counters set count = 50000 where account_id = ${user.accountId}`;
-    standIn.override = (request) => (request.path === "/v1/billing/meter_events" ? { status: 500, body: { error: { type: "api_error", message: "down" } } } : undefined);
+    standIn.override = (request) =>
+      request.path === "/v1/billing/meter_events"
+        ? { status: 500, body: { error: { type: "api_error", message: "down" } } }
+        : undefined;
     const sent = await sendOne(user);
     const orphanSent = await sendOne(orphan);
     expect(orphanSent.body.meta.email_usage).toMatchObject({ is_overage: true, billing_usage_reported: false });
@@ -492,7 +632,9 @@ describe("overage emails reported to Stripe's billing meter", () => {
     await getDb()`update sent_emails set status = 'pending' where id = ${sent.body.data.id}`;
     await reportPendingOverage({ now: new Date(Date.now() + 3_600_000) });
     expect(meterRequests(user.customer)).toEqual([]);
-    expect(standIn.to("/v1/billing/meter_events").filter((r) => r.form.identifier === orphanSent.body.data.id)).toEqual([]);
+    expect(standIn.to("/v1/billing/meter_events").filter((r) => r.form.identifier === orphanSent.body.data.id)).toEqual(
+      [],
+    );
 
     await getDb()`update sent_emails set status = 'sent' where id = ${sent.body.data.id}`;
     await reportPendingOverage({ now: new Date(Date.now() + 3_600_000) });
@@ -501,7 +643,10 @@ describe("overage emails reported to Stripe's billing meter", () => {
 
   it("flushes the backlog in the background after an overage send", async () => {
     const user = await overageSender();
-    standIn.override = (request) => (request.path === "/v1/billing/meter_events" ? { status: 500, body: { error: { type: "api_error", message: "down" } } } : undefined);
+    standIn.override = (request) =>
+      request.path === "/v1/billing/meter_events"
+        ? { status: 500, body: { error: { type: "api_error", message: "down" } } }
+        : undefined;
     const first = await sendOne(user);
     standIn.override = undefined;
     // Make the failed row due again, then send another overage email: both end up reported.
@@ -521,16 +666,25 @@ describe("overage emails reported to Stripe's billing meter", () => {
     resetConfig();
     try {
       expect((await call(reportUsageCron, "/api/cron/report-usage")).status).toBe(401);
-      expect((await call(reportUsageCron, "/api/cron/report-usage", { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
-      expect((await call(reportUsagePut, "/api/cron/report-usage", { method: "PUT" })).headers.get("allow")).toBe("GET, POST");
+      expect(
+        (await call(reportUsageCron, "/api/cron/report-usage", { headers: { authorization: "Bearer wrong" } })).status,
+      ).toBe(401);
+      expect((await call(reportUsagePut, "/api/cron/report-usage", { method: "PUT" })).headers.get("allow")).toBe(
+        "GET, POST",
+      );
 
       const user = await overageSender();
-      standIn.override = (request) => (request.path === "/v1/billing/meter_events" ? { status: 500, body: { error: { type: "api_error", message: "down" } } } : undefined);
+      standIn.override = (request) =>
+        request.path === "/v1/billing/meter_events"
+          ? { status: 500, body: { error: { type: "api_error", message: "down" } } }
+          : undefined;
       const sent = await sendOne(user);
       standIn.override = undefined;
       await getDb()`update email_overage_ledger set next_report_at = now() - interval '1 second' where email_id = ${sent.body.data.id}`;
 
-      const result = await call(reportUsageCron, "/api/cron/report-usage", { headers: { authorization: "Bearer cron-secret-0123456789abcdef" } });
+      const result = await call(reportUsageCron, "/api/cron/report-usage", {
+        headers: { authorization: "Bearer cron-secret-0123456789abcdef" },
+      });
       expect(result.status).toBe(200);
       expect(result.body).toMatchObject({ success: true, configured: true, failed: 0 });
       expect(result.body.reported).toBeGreaterThanOrEqual(1);

@@ -38,7 +38,10 @@ function es256(claims: Record<string, unknown>, options: { key?: KeyObject; kid?
   const header = b64url(JSON.stringify({ alg: "ES256", typ: "JWT", kid: options.kid ?? KID }));
   const payload = b64url(JSON.stringify(claims));
   // JWS wants the raw r||s signature (IEEE P1363), not DER.
-  const signature = sign("sha256", Buffer.from(`${header}.${payload}`), { key: options.key ?? privateKey, dsaEncoding: "ieee-p1363" });
+  const signature = sign("sha256", Buffer.from(`${header}.${payload}`), {
+    key: options.key ?? privateKey,
+    dsaEncoding: "ieee-p1363",
+  });
   return `${header}.${payload}.${b64url(signature)}`;
 }
 
@@ -66,7 +69,11 @@ function claimsFor(user: User, { expiresIn = 3600 } = {}) {
 }
 
 /** The session JSON supabase-js stores, in @supabase/ssr's cookie encoding; chunked like the library does. */
-function sessionCookies(accessToken: string, user: User, options: { expiresAt?: number; padding?: number } = {}): string {
+function sessionCookies(
+  accessToken: string,
+  user: User,
+  options: { expiresAt?: number; padding?: number } = {},
+): string {
   const now = Math.floor(Date.now() / 1000);
   const session = {
     access_token: accessToken,
@@ -104,7 +111,15 @@ function sessionResponse(user: User): Record<string, unknown> {
     expires_in: 3600,
     expires_at: Math.floor(Date.now() / 1000) + 3600,
     refresh_token: "a-refresh-token",
-    user: { id: user.id, aud: "authenticated", role: "authenticated", email: user.email, app_metadata: {}, user_metadata: {}, created_at: new Date().toISOString() },
+    user: {
+      id: user.id,
+      aud: "authenticated",
+      role: "authenticated",
+      email: user.email,
+      app_metadata: {},
+      user_metadata: {},
+      created_at: new Date().toISOString(),
+    },
   };
 }
 
@@ -120,7 +135,8 @@ const EXPECTED_NOISE = /AuthApiError|Refresh Token|@supabase\/ssr|Node\.js 20/;
 for (const level of ["error", "warn"] as const) {
   const original = console[level].bind(console);
   vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
-    if (!args.some((arg) => EXPECTED_NOISE.test(arg instanceof Error ? `${arg.name} ${arg.message}` : String(arg)))) original(...args);
+    if (!args.some((arg) => EXPECTED_NOISE.test(arg instanceof Error ? `${arg.name} ${arg.message}` : String(arg))))
+      original(...args);
   });
 }
 
@@ -143,10 +159,18 @@ beforeAll(async () => {
       nextRefresh = null;
     } else if (request.url?.startsWith("/auth/v1/token")) {
       response.statusCode = 400;
-      response.end(JSON.stringify({ code: 400, error_code: "refresh_token_not_found", msg: "Invalid Refresh Token: Refresh Token Not Found" }));
+      response.end(
+        JSON.stringify({
+          code: 400,
+          error_code: "refresh_token_not_found",
+          msg: "Invalid Refresh Token: Refresh Token Not Found",
+        }),
+      );
     } else if (request.url?.startsWith("/auth/v1/user")) {
       response.statusCode = 403;
-      response.end(JSON.stringify({ code: 403, error_code: "bad_jwt", msg: "invalid JWT: unable to parse or verify signature" }));
+      response.end(
+        JSON.stringify({ code: 403, error_code: "bad_jwt", msg: "invalid JWT: unable to parse or verify signature" }),
+      );
     } else {
       response.statusCode = 404;
       response.end(JSON.stringify({ code: 404, msg: "not found" }));
@@ -156,7 +180,8 @@ beforeAll(async () => {
   supabaseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // @supabase/ssr names the cookie after the first label of the project's host: "127" here.
   cookieName = "sb-127-auth-token";
-  for (const name of ["NEXT_PUBLIC_SUPABASE_URL", "NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY"]) savedEnv[name] = process.env[name];
+  for (const name of ["NEXT_PUBLIC_SUPABASE_URL", "NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY"])
+    savedEnv[name] = process.env[name];
   process.env.NEXT_PUBLIC_SUPABASE_URL = supabaseUrl;
   process.env.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY = "sb_publishable_letterpress_test";
   resetConfig();
@@ -188,7 +213,9 @@ describe("Supabase session cookies on the API", () => {
 
     // The same user again: the same account, not a second one.
     expect((await usageWith(cookie)).status).toBe(200);
-    const [{ n }] = await getDb()<{ n: number }[]>`select count(*)::int as n from accounts where auth_user_id = ${user.id}`;
+    const [{ n }] = await getDb()<
+      { n: number }[]
+    >`select count(*)::int as n from accounts where auth_user_id = ${user.id}`;
     expect(n).toBe(1);
   });
 
@@ -220,13 +247,17 @@ describe("Supabase session cookies on the API", () => {
     const result = await usageWith(sessionCookies(es256(claimsFor(user), { key: forger.privateKey }), user));
     expect(result.status).toBe(401);
     expect(result.body).toEqual(UNAUTHORIZED);
-    const [{ n }] = await getDb()<{ n: number }[]>`select count(*)::int as n from accounts where auth_user_id = ${user.id}`;
+    const [{ n }] = await getDb()<
+      { n: number }[]
+    >`select count(*)::int as n from accounts where auth_user_id = ${user.id}`;
     expect(n).toBe(0);
   });
 
   it("refuses a token whose key is not in the JWKS, and an HS256 token the auth server rejects, with 401", async () => {
     const user = newUser();
-    const unknownKid = await usageWith(sessionCookies(es256(claimsFor(user), { key: forger.privateKey, kid: "someone-elses-key" }), user));
+    const unknownKid = await usageWith(
+      sessionCookies(es256(claimsFor(user), { key: forger.privateKey, kid: "someone-elses-key" }), user),
+    );
     expect(unknownKid.status).toBe(401);
     expect(unknownKid.body).toEqual(UNAUTHORIZED);
 
@@ -261,7 +292,15 @@ describe("Supabase session cookies on the API", () => {
       expires_in: 3600,
       expires_at: now + 3600,
       refresh_token: "rotated-refresh-token",
-      user: { id: user.id, aud: "authenticated", role: "authenticated", email: user.email, app_metadata: {}, user_metadata: {}, created_at: new Date().toISOString() },
+      user: {
+        id: user.id,
+        aud: "authenticated",
+        role: "authenticated",
+        email: user.email,
+        app_metadata: {},
+        user_metadata: {},
+        created_at: new Date().toISOString(),
+      },
     };
     const expired = sessionCookies(es256(claimsFor(user, { expiresIn: -60 })), user, { expiresAt: now - 60 });
     const result = await usageWith(expired);
@@ -269,7 +308,9 @@ describe("Supabase session cookies on the API", () => {
     expect(result.body.success).toBe(true);
     const refreshed = result.headers.getSetCookie().find((cookie) => cookie.startsWith(`${cookieName}=base64-`));
     expect(refreshed).toBeDefined();
-    const session = JSON.parse(Buffer.from(refreshed!.split(";")[0].slice(`${cookieName}=base64-`.length), "base64url").toString("utf8"));
+    const session = JSON.parse(
+      Buffer.from(refreshed!.split(";")[0].slice(`${cookieName}=base64-`.length), "base64url").toString("utf8"),
+    );
     expect(session).toMatchObject({ access_token: freshToken, refresh_token: "rotated-refresh-token" });
   });
 
@@ -295,15 +336,19 @@ describe("the email confirmation callback", () => {
     expect(result.headers.get("location")).toBe("http://localhost:3000/dashboard/library?page=2");
   });
 
-  it.each(["/.//evil.example/x", "/..//evil.example/x", "/%2F%2Fevil.example/x", "/\\evil.example/x", "\t//evil.example/x", "https://evil.example/x"])(
-    "never leaves the site for next=%j: it goes to the dashboard",
-    async (next) => {
-      nextVerify = sessionResponse(newUser());
-      const result = await confirm(next);
-      expect(result.status).toBe(307);
-      expect(result.headers.get("location")).toBe("http://localhost:3000/dashboard");
-    },
-  );
+  it.each([
+    "/.//evil.example/x",
+    "/..//evil.example/x",
+    "/%2F%2Fevil.example/x",
+    "/\\evil.example/x",
+    "\t//evil.example/x",
+    "https://evil.example/x",
+  ])("never leaves the site for next=%j: it goes to the dashboard", async (next) => {
+    nextVerify = sessionResponse(newUser());
+    const result = await confirm(next);
+    expect(result.status).toBe(307);
+    expect(result.headers.get("location")).toBe("http://localhost:3000/dashboard");
+  });
 });
 
 describe("sign-up through Supabase", () => {
@@ -314,7 +359,8 @@ describe("sign-up through Supabase", () => {
     expect(result).toEqual({
       state: {
         status: "error",
-        message: "We couldn't create an account with that email and password. If you have signed up before, sign in with your password.",
+        message:
+          "We couldn't create an account with that email and password. If you have signed up before, sign in with your password.",
         fields: {},
         email,
       },
@@ -351,7 +397,10 @@ describe("the session-refresh proxy with Supabase configured", () => {
   });
 
   it("redirects a dashboard visit without a valid session to sign-in, keeping the destination", async () => {
-    for (const cookie of [undefined, sessionCookies(es256(claimsFor(newUser()), { key: forger.privateKey }), newUser())]) {
+    for (const cookie of [
+      undefined,
+      sessionCookies(es256(claimsFor(newUser()), { key: forger.privateKey }), newUser()),
+    ]) {
       const response = await visit("/dashboard/library?page=2", cookie);
       expect(response.status).toBe(307);
       const location = new URL(response.headers.get("location")!);
@@ -362,7 +411,9 @@ describe("the session-refresh proxy with Supabase configured", () => {
 
   it("never redirects /api: an expired session reaches the handler, which answers 401 JSON itself", async () => {
     const user = newUser();
-    const cookie = sessionCookies(es256(claimsFor(user, { expiresIn: -60 })), user, { expiresAt: Math.floor(Date.now() / 1000) - 60 });
+    const cookie = sessionCookies(es256(claimsFor(user, { expiresIn: -60 })), user, {
+      expiresAt: Math.floor(Date.now() / 1000) - 60,
+    });
     const response = await visit("/api/v1/library", cookie);
     expect(response.headers.get("location")).toBeNull();
     expect(response.headers.get("x-middleware-next")).toBe("1");

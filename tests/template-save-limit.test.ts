@@ -39,7 +39,11 @@ describe("saving a template in the dashboard", () => {
     const result = await createTemplateAction({ status: "idle" }, form);
     expect(result).toEqual({
       status: "error",
-      message: expect.stringMatching(new RegExp(`^Dashboard previews are limited to ${PREVIEW_LIMITS.perAccount} a minute per account\\. Try again in \\d+ seconds?\\.$`)),
+      message: expect.stringMatching(
+        new RegExp(
+          `^Dashboard previews are limited to ${PREVIEW_LIMITS.perAccount} a minute per account\\. Try again in \\d+ seconds?\\.$`,
+        ),
+      ),
       values: { name: "Over the limit", description: "" },
     });
     expect(await getDb()`select id from templates where owner_account_id = ${user.accountId}`).toEqual([]);

@@ -41,8 +41,10 @@ export default function Hello({ name = "there" }: { name?: string }) {
 }
 `;
 
-const COMPILE_DEADLINE = "The template's code took longer than 1 s to compile: simplify it (deeply nested expressions, a very large file)";
-const PARSE_DEADLINE = "The template's code took longer than 1 s to parse: simplify it (deeply nested expressions, a very large file)";
+const COMPILE_DEADLINE =
+  "The template's code took longer than 1 s to compile: simplify it (deeply nested expressions, a very large file)";
+const PARSE_DEADLINE =
+  "The template's code took longer than 1 s to parse: simplify it (deeply nested expressions, a very large file)";
 
 let user: TestUser;
 let bystander: TestUser;
@@ -62,7 +64,9 @@ afterAll(() => stopCompileWorkers());
  * Starts `operation` and, 300 ms later, asks GET /usage for another account: the event loop must answer it within a
  * second, while the operation is still running.
  */
-async function alongsideUsage<T>(operation: () => Promise<T>): Promise<{ outcome: PromiseSettledResult<T>; elapsedMs: number }> {
+async function alongsideUsage<T>(
+  operation: () => Promise<T>,
+): Promise<{ outcome: PromiseSettledResult<T>; elapsedMs: number }> {
   const started = Date.now();
   let settled = false;
   const pending = operation();
@@ -73,7 +77,11 @@ async function alongsideUsage<T>(operation: () => Promise<T>): Promise<{ outcome
   await new Promise((resolve) => setTimeout(resolve, 300));
   const usage: CallResult = await call(getUsage, "/api/v1/usage", { headers: auth(bystander) });
   const answeredAfterMs = Date.now() - started - 300;
-  expect({ status: usage.status, answeredWithinASecond: answeredAfterMs < 1000, operationStillRunning: !settled }).toEqual({
+  expect({
+    status: usage.status,
+    answeredWithinASecond: answeredAfterMs < 1000,
+    operationStillRunning: !settled,
+  }).toEqual({
     status: 200,
     answeredWithinASecond: true,
     operationStillRunning: true,
@@ -85,16 +93,31 @@ async function alongsideUsage<T>(operation: () => Promise<T>): Promise<{ outcome
 describe("a source that takes sucrase minutes is compiled off the event loop and stopped at the deadline", () => {
   it("in the dashboard's live preview", async () => {
     const preview = () =>
-      call(postPreview, "/api/dashboard/templates/preview", { method: "POST", headers: browser, body: { code: BOMB, variables: null } });
+      call(postPreview, "/api/dashboard/templates/preview", {
+        method: "POST",
+        headers: browser,
+        body: { code: BOMB, variables: null },
+      });
     const { outcome, elapsedMs } = await alongsideUsage(preview);
     expect(outcome.status).toBe("fulfilled");
     const result = (outcome as PromiseFulfilledResult<CallResult>).value;
-    expect({ status: result.status, body: result.body }).toEqual({ status: 200, body: { ok: false, message: COMPILE_DEADLINE } });
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 200,
+      body: { ok: false, message: COMPILE_DEADLINE },
+    });
     expect(elapsedMs).toBeLessThan(3000);
 
     // The worker that ran into the deadline was replaced: the next preview compiles and renders.
-    const next = await call(postPreview, "/api/dashboard/templates/preview", { method: "POST", headers: browser, body: { code: HELLO, variables: { name: "Ada" } } });
-    expect(next.body).toEqual({ ok: true, html: expect.stringContaining("Hello <!-- -->Ada"), variables: { name: "Ada" } });
+    const next = await call(postPreview, "/api/dashboard/templates/preview", {
+      method: "POST",
+      headers: browser,
+      body: { code: HELLO, variables: { name: "Ada" } },
+    });
+    expect(next.body).toEqual({
+      ok: true,
+      html: expect.stringContaining("Hello <!-- -->Ada"),
+      variables: { name: "Ada" },
+    });
   });
 
   it("when a template is created (lib, admin CLI): a TemplateSourceError, nothing stored", async () => {
@@ -111,7 +134,9 @@ describe("a source that takes sucrase minutes is compiled off the event loop and
       column: null,
     });
     expect(elapsedMs).toBeLessThan(3000);
-    expect(await getDb()`select id from templates where owner_account_id = ${user.accountId} and name = 'Bomb'`).toEqual([]);
+    expect(
+      await getDb()`select id from templates where owner_account_id = ${user.accountId} and name = 'Bomb'`,
+    ).toEqual([]);
   });
 
   it("when a template is created in the dashboard: the form's error", async () => {
@@ -168,24 +193,43 @@ describe("a source that takes sucrase minutes is compiled off the event loop and
 });
 
 describe("the compile queue is bounded and fair", () => {
-  const busy = (message: string) => ({ status: 503, headers: { "Retry-After": "1" }, body: { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message } });
+  const busy = (message: string) => ({
+    status: 503,
+    headers: { "Retry-After": "1" },
+    body: { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message },
+  });
   /** A refusal as the client sees it, or what a compile that went ahead answered. */
   const outcome = (promise: Promise<unknown>) =>
     promise.then(
       (result) => ({ compiled: result }),
-      (error: unknown) => (error instanceof ApiError ? { status: error.status, headers: error.headers, body: error.body } : { failed: String(error) }),
+      (error: unknown) =>
+        error instanceof ApiError
+          ? { status: error.status, headers: error.headers, body: error.body }
+          : { failed: String(error) },
     );
 
   it("refuses an account's compile past its cap, and at the cap in all, past its fair share (503 SANDBOX_BUSY); drops one whose request is aborted", async () => {
     const storedHello = async (owner: TestUser) =>
-      createUserTemplate(owner.accountId, { name: "Hello", description: "", code: HELLO, compiledCode: (compileTemplate(HELLO) as { code: string }).code, variables: [] });
+      createUserTemplate(owner.accountId, {
+        name: "Hello",
+        description: "",
+        code: HELLO,
+        compiledCode: (compileTemplate(HELLO) as { code: string }).code,
+        variables: [],
+      });
     const [usersHello, bystandersHello] = [await storedHello(user), await storedHello(bystander)];
     const reactRender = (caller: TestUser, id: string) =>
-      call(postRender, `/api/v1/templates/${id}/render`, { method: "POST", params: { id }, headers: auth(caller), body: { format: "react", variables: {} } });
+      call(postRender, `/api/v1/templates/${id}/render`, {
+        method: "POST",
+        params: { id },
+        headers: auth(caller),
+        body: { format: "react", variables: {} },
+      });
     const queued: Promise<unknown>[] = [];
     // Two sources that run to the deadline hold both workers for a second; the 30 sources queued behind them wait.
     for (const owner of ["hog-a", "hog-b", "hog-c"]) {
-      for (let i = 0; i < 8; i++) queued.push(outcome(compileTemplateOffThread(owner, owner === "hog-a" && i < 2 ? BOMB : HELLO)));
+      for (let i = 0; i < 8; i++)
+        queued.push(outcome(compileTemplateOffThread(owner, owner === "hog-a" && i < 2 ? BOMB : HELLO)));
     }
     for (let i = 0; i < 7; i++) queued.push(outcome(compileTemplateOffThread(user.accountId, HELLO)));
     const abandoned = new AbortController();
@@ -200,7 +244,11 @@ describe("the compile queue is bounded and fair", () => {
     const bystanders = await reactRender(bystander, bystandersHello.id);
     const hello = { compiled: { ok: true, code: (compileTemplate(HELLO) as { code: string }).code } };
     expect({
-      usersNext: { status: usersNext.status, headers: { "Retry-After": usersNext.headers.get("retry-after") }, body: usersNext.body },
+      usersNext: {
+        status: usersNext.status,
+        headers: { "Retry-After": usersNext.headers.get("retry-after") },
+        body: usersNext.body,
+      },
       abandoned: await abandonedCompile,
       afterAbort: await afterAbort,
       newcomer: await Promise.all(newcomer),
@@ -209,7 +257,10 @@ describe("the compile queue is bounded and fair", () => {
       usersNext: busy("This account already has 8 compiles waiting; try again in a moment."),
       abandoned: { failed: "Error: The client went away" },
       afterAbort: hello,
-      newcomer: [...Array.from({ length: 6 }, () => hello), busy("The template compiler is busy with other compiles; try again in a moment.")],
+      newcomer: [
+        ...Array.from({ length: 6 }, () => hello),
+        busy("The template compiler is busy with other compiles; try again in a moment."),
+      ],
       bystanders: { status: 200, body: { success: true, react: applyVariablesToSource(HELLO, {}) } },
     });
     await Promise.all(queued);

@@ -53,7 +53,10 @@ describe("configuration on Vercel", () => {
       NEXT_PUBLIC_SUPABASE_URL: "https://abcdefghijkl.supabase.co",
       NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: "sb_publishable_abc123",
     });
-    expect(config.supabase).toEqual({ url: "https://abcdefghijkl.supabase.co", publishableKey: "sb_publishable_abc123" });
+    expect(config.supabase).toEqual({
+      url: "https://abcdefghijkl.supabase.co",
+      publishableKey: "sb_publishable_abc123",
+    });
   });
 
   it("names every malformed variable in one message", () => {
@@ -70,7 +73,17 @@ describe("configuration on Vercel", () => {
       PORT: "eighty",
       DATABASE_POOL_SIZE: "0",
     });
-    const named = ["DATABASE_URL", "DATABASE_POOL_SIZE", "SITE_URL", "NEXT_PUBLIC_SUPABASE_URL", "RESEND_BASE_URL", "SHARED_SENDING_DOMAIN", "SESSION_SECRET", "CRON_SECRET", "PORT"];
+    const named = [
+      "DATABASE_URL",
+      "DATABASE_POOL_SIZE",
+      "SITE_URL",
+      "NEXT_PUBLIC_SUPABASE_URL",
+      "RESEND_BASE_URL",
+      "SHARED_SENDING_DOMAIN",
+      "SESSION_SECRET",
+      "CRON_SECRET",
+      "PORT",
+    ];
     for (const name of named) expect(error.message).toMatch(new RegExp(`^  - ${name} `, "m"));
     expect(error.problems).toHaveLength(named.length);
   });
@@ -108,13 +121,19 @@ describe("site URL for absolute links", () => {
   const base = { DATABASE_URL, SESSION_SECRET };
 
   it("uses SITE_URL when set, on any deployment, without a trailing slash", () => {
-    expect(parseConfig({ ...base, ...preview, SITE_URL: "https://letterpress.example.com/" }).siteUrl).toBe("https://letterpress.example.com");
-    expect(parseConfig({ ...base, ...production, SITE_URL: "https://mail.example.org" }).siteUrl).toBe("https://mail.example.org");
+    expect(parseConfig({ ...base, ...preview, SITE_URL: "https://letterpress.example.com/" }).siteUrl).toBe(
+      "https://letterpress.example.com",
+    );
+    expect(parseConfig({ ...base, ...production, SITE_URL: "https://mail.example.org" }).siteUrl).toBe(
+      "https://mail.example.org",
+    );
   });
 
   it("links a preview deployment to its branch URL, else its deployment URL", () => {
     expect(parseConfig({ ...base, ...preview }).siteUrl).toBe("https://letterpress-git-feature-x-acme.vercel.app");
-    expect(parseConfig({ ...base, ...preview, VERCEL_BRANCH_URL: undefined }).siteUrl).toBe("https://letterpress-abc123-acme.vercel.app");
+    expect(parseConfig({ ...base, ...preview, VERCEL_BRANCH_URL: undefined }).siteUrl).toBe(
+      "https://letterpress-abc123-acme.vercel.app",
+    );
   });
 
   it("links production to the project's production domain, else the deployment URL", () => {
@@ -127,9 +146,13 @@ describe("site URL for absolute links", () => {
   it("reads the pool size: 10 connections when unset, 1 on Vercel", () => {
     expect(parseConfig({}).databasePoolSize).toBe(10);
     expect(parseConfig({ ...production, DATABASE_URL, SESSION_SECRET }).databasePoolSize).toBe(1);
-    expect(parseConfig({ ...production, DATABASE_URL, SESSION_SECRET, DATABASE_POOL_SIZE: "3" }).databasePoolSize).toBe(3);
+    expect(parseConfig({ ...production, DATABASE_URL, SESSION_SECRET, DATABASE_POOL_SIZE: "3" }).databasePoolSize).toBe(
+      3,
+    );
     expect(parseConfig({ DATABASE_POOL_SIZE: "12" }).databasePoolSize).toBe(12);
-    expect(() => parseConfig({ DATABASE_POOL_SIZE: "ten" })).toThrow(/DATABASE_POOL_SIZE must be a whole number from 1 to 999/);
+    expect(() => parseConfig({ DATABASE_POOL_SIZE: "ten" })).toThrow(
+      /DATABASE_POOL_SIZE must be a whole number from 1 to 999/,
+    );
   });
 
   it("falls back to localhost on PORT locally", () => {
@@ -147,7 +170,10 @@ describe("npm start on Vercel", () => {
     delete env.DATABASE_URL;
     delete env.TEST_DATABASE_URL;
     delete env.NODE_OPTIONS; // vitest's own loader flags must not leak into the child
-    const child = spawn(tsx, ["--import", "./scripts/server-only-hook.mjs", "scripts/serve.ts", "start"], { cwd: root, env });
+    const child = spawn(tsx, ["--import", "./scripts/server-only-hook.mjs", "scripts/serve.ts", "start"], {
+      cwd: root,
+      env,
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => void (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => void (output += chunk.toString()));

@@ -39,7 +39,11 @@ export async function signUpAction(_previous: AuthFormState, formData: FormData)
     return failure(error, email);
   }
   if (result.status === "check_email") {
-    return { status: "check_email", email, message: `Check your inbox: we sent a link to finish signing up to ${address}.` };
+    return {
+      status: "check_email",
+      email,
+      message: `Check your inbox: we sent a link to finish signing up to ${address}.`,
+    };
   }
   redirect(safeNextPath(formData.get("next"), getConfig().siteUrl));
 }
@@ -60,6 +64,12 @@ async function requestIp(): Promise<string | null> {
 
 function failure(error: unknown, email: string): AuthFormState {
   if (error instanceof AuthError) return { status: "error", message: error.message, fields: error.fields, email };
-  console.error(JSON.stringify({ level: "error", message: "auth action failed", error: error instanceof Error ? error.message : String(error) }));
+  console.error(
+    JSON.stringify({
+      level: "error",
+      message: "auth action failed",
+      error: error instanceof Error ? error.message : String(error),
+    }),
+  );
   return { status: "error", message: "Something went wrong on our side. Please try again in a moment.", email };
 }

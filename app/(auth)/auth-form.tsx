@@ -104,17 +104,24 @@ export function AuthForm({
           )
         )}
       </div>
-      <SubmitButton className="btn btn-primary btn-block btn-lg" pendingLabel={mode === "signin" ? "Signing in…" : "Creating account…"}>
+      <SubmitButton
+        className="btn btn-primary btn-block btn-lg"
+        pendingLabel={mode === "signin" ? "Signing in…" : "Creating account…"}
+      >
         {mode === "signin" ? "Sign in" : "Create account"}
       </SubmitButton>
       <p className="auth-switch">
         {mode === "signin" ? (
           <>
-            New to Letterpress? <Link href={`/signup${next !== "/dashboard" ? `?next=${encodeURIComponent(next)}` : ""}`}>Create an account</Link>
+            New to Letterpress?{" "}
+            <Link href={`/signup${next !== "/dashboard" ? `?next=${encodeURIComponent(next)}` : ""}`}>
+              Create an account
+            </Link>
           </>
         ) : (
           <>
-            Already have an account? <Link href={`/signin${next !== "/dashboard" ? `?next=${encodeURIComponent(next)}` : ""}`}>Sign in</Link>
+            Already have an account?{" "}
+            <Link href={`/signin${next !== "/dashboard" ? `?next=${encodeURIComponent(next)}` : ""}`}>Sign in</Link>
           </>
         )}
       </p>

@@ -1,10 +1,18 @@
 // The dashboard's browser calls to /api/v1: same-origin fetches that authenticate with the session cookie, exactly as
 // an API key would (same account, same metering).
 
-export type ApiFailure = { status: number; error: string; message?: string; details?: { field: string; message: string }[] };
+export type ApiFailure = {
+  status: number;
+  error: string;
+  message?: string;
+  details?: { field: string; message: string }[];
+};
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; failure: ApiFailure };
 
-export async function callApi<T>(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<ApiResult<T>> {
+export async function callApi<T>(
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<ApiResult<T>> {
   let response: Response;
   try {
     response = await fetch(`/api/v1${path}`, {
@@ -14,7 +22,14 @@ export async function callApi<T>(path: string, init: { method?: string; body?: u
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
   } catch {
-    return { ok: false, failure: { status: 0, error: "Network error", message: "Could not reach the server. Check your connection and try again." } };
+    return {
+      ok: false,
+      failure: {
+        status: 0,
+        error: "Network error",
+        message: "Could not reach the server. Check your connection and try again.",
+      },
+    };
   }
   const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
   if (response.ok && body) return { ok: true, data: body as T };

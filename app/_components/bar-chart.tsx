@@ -6,14 +6,25 @@ type Point = { day: string; value: number };
 function niceMax(value: number): number {
   const rough = Math.max(1, value / 4);
   const magnitude = 10 ** Math.floor(Math.log10(rough));
-  for (const step of [1, 2, 3, 5, 10]) if (step * magnitude >= rough) return Math.max(4, Math.ceil(step * magnitude) * 4);
+  for (const step of [1, 2, 3, 5, 10])
+    if (step * magnitude >= rough) return Math.max(4, Math.ceil(step * magnitude) * 4);
   return 40 * magnitude;
 }
 
 const dayLabel = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
 
 /** A plain SVG bar chart of daily counts, with its numbers in a table for screen readers and the curious. */
-export function BarChart({ points, label, tone = "api", dailyLimit }: { points: Point[]; label: string; tone?: "api" | "email"; dailyLimit?: number }) {
+export function BarChart({
+  points,
+  label,
+  tone = "api",
+  dailyLimit,
+}: {
+  points: Point[];
+  label: string;
+  tone?: "api" | "email";
+  dailyLimit?: number;
+}) {
   const width = 900;
   const height = 200;
   const pad = { top: 12, right: 8, bottom: 26, left: 40 };
@@ -46,7 +57,13 @@ export function BarChart({ points, label, tone = "api", dailyLimit }: { points: 
           );
         })}
         {total === 0 && (
-          <text className="axis-label" x={pad.left + innerWidth / 2} y={pad.top + innerHeight / 2} textAnchor="middle" style={{ fontSize: 13 }}>
+          <text
+            className="axis-label"
+            x={pad.left + innerWidth / 2}
+            y={pad.top + innerHeight / 2}
+            textAnchor="middle"
+            style={{ fontSize: 13 }}
+          >
             Nothing yet in the last {points.length} days
           </text>
         )}
@@ -55,7 +72,14 @@ export function BarChart({ points, label, tone = "api", dailyLimit }: { points: 
           const x = pad.left + index * slot + (slot - barWidth) / 2;
           return (
             <g key={point.day}>
-              <rect className={`bar${tone === "email" ? " is-email" : ""}`} x={x} y={pad.top + innerHeight - barHeight} width={barWidth} height={Math.max(barHeight, point.value > 0 ? 1.5 : 0)} rx={2}>
+              <rect
+                className={`bar${tone === "email" ? " is-email" : ""}`}
+                x={x}
+                y={pad.top + innerHeight - barHeight}
+                width={barWidth}
+                height={Math.max(barHeight, point.value > 0 ? 1.5 : 0)}
+                rx={2}
+              >
                 <title>{`${dayLabel.format(new Date(point.day))}: ${formatNumber(point.value)}`}</title>
               </rect>
               {(points.length - 1 - index) % 7 === 0 && (

@@ -2,7 +2,15 @@
 import { useState } from "react";
 import { CopyIcon } from "./icons";
 
-export function CopyButton({ value, label = "Copy", className = "btn btn-secondary btn-sm" }: { value: string; label?: string; className?: string }) {
+export function CopyButton({
+  value,
+  label = "Copy",
+  className = "btn btn-secondary btn-sm",
+}: {
+  value: string;
+  label?: string;
+  className?: string;
+}) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   async function copy() {
     try {

@@ -39,6 +39,10 @@ export function formatNumber(value: number): string {
   return value.toLocaleString("en-US");
 }
 
-export const ADDED_VIA_LABEL: Record<string, string> = { created: "Created by you", free: "Added free", purchased: "Purchased" };
+export const ADDED_VIA_LABEL: Record<string, string> = {
+  created: "Created by you",
+  free: "Added free",
+  purchased: "Purchased",
+};
 
 export const PLAN_LABEL: Record<string, string> = { free: "Free", monthly: "Monthly", annual: "Annual" };

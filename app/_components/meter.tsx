@@ -1,7 +1,19 @@
 import { formatNumber } from "./format";
 
 /** A labelled usage bar; `limit` null means unlimited. */
-export function Meter({ label, used, limit, unit, compact = false }: { label: string; used: number; limit: number | null; unit: string; compact?: boolean }) {
+export function Meter({
+  label,
+  used,
+  limit,
+  unit,
+  compact = false,
+}: {
+  label: string;
+  used: number;
+  limit: number | null;
+  unit: string;
+  compact?: boolean;
+}) {
   const ratio = limit === null || limit === 0 ? 0 : Math.min(1, used / limit);
   const tone = limit !== null && used >= limit ? " is-danger" : ratio >= 0.8 ? " is-warning" : "";
   return (
@@ -33,8 +45,15 @@ export function Meter({ label, used, limit, unit, compact = false }: { label: st
   );
 }
 
-const STATUS_TONE: Record<string, string> = { sent: "badge-success", scheduled: "badge-accent", pending: "badge-warning", failed: "badge-danger" };
+const STATUS_TONE: Record<string, string> = {
+  sent: "badge-success",
+  scheduled: "badge-accent",
+  pending: "badge-warning",
+  failed: "badge-danger",
+};
 
 export function StatusBadge({ status }: { status: string }) {
-  return <span className={`badge badge-dot ${STATUS_TONE[status] ?? ""}`}>{status[0].toUpperCase() + status.slice(1)}</span>;
+  return (
+    <span className={`badge badge-dot ${STATUS_TONE[status] ?? ""}`}>{status[0].toUpperCase() + status.slice(1)}</span>
+  );
 }

@@ -11,7 +11,13 @@ export function SubmitButton({
 }: React.ButtonHTMLAttributes<HTMLButtonElement> & { pendingLabel?: string }) {
   const { pending } = useFormStatus();
   return (
-    <button type="submit" className={className} disabled={pending || disabled} aria-disabled={pending || disabled} {...rest}>
+    <button
+      type="submit"
+      className={className}
+      disabled={pending || disabled}
+      aria-disabled={pending || disabled}
+      {...rest}
+    >
       {pending && <span className="spinner" aria-hidden="true" />}
       {pending ? (pendingLabel ?? children) : children}
     </button>

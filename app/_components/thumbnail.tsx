@@ -7,7 +7,14 @@ export function Thumbnail({ id, name, previewUrl }: { id: string; name: string; 
         // eslint-disable-next-line @next/next/no-img-element
         <img src={previewUrl} alt="" loading="lazy" />
       ) : (
-        <iframe src={`/api/dashboard/templates/${id}/thumbnail`} sandbox="" loading="lazy" title={`Preview of ${name}`} tabIndex={-1} scrolling="no" />
+        <iframe
+          src={`/api/dashboard/templates/${id}/thumbnail`}
+          sandbox=""
+          loading="lazy"
+          title={`Preview of ${name}`}
+          tabIndex={-1}
+          scrolling="no"
+        />
       )}
     </div>
   );

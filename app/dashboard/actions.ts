@@ -36,7 +36,8 @@ const keyNameSchema = z.string().trim().min(1, "Give the key a name").max(64, "U
 export async function createApiKeyAction(_previous: CreateKeyState, formData: FormData): Promise<CreateKeyState> {
   const account = await requireAccount("/dashboard/settings/api-keys");
   const name = keyNameSchema.safeParse(formData.get("name") ?? "");
-  if (!name.success) return { status: "error", message: name.error.issues[0].message, fields: { name: name.error.issues[0].message } };
+  if (!name.success)
+    return { status: "error", message: name.error.issues[0].message, fields: { name: name.error.issues[0].message } };
   const created = await createApiKey(account.id, name.data);
   revalidatePath("/dashboard/settings/api-keys");
   revalidatePath("/dashboard");
@@ -74,8 +75,10 @@ export async function addTemplateAction(_previous: AddTemplateState, formData: F
       if (!outcome.completed) redirect(outcome.redirectUrl);
     }
   } catch (error) {
-    if (error instanceof LibraryError) return { status: "error", code: error.code, message: error.message, templateId: template.id };
-    if (error instanceof PaymentProcessorError) return { status: "error", message: error.message, templateId: template.id };
+    if (error instanceof LibraryError)
+      return { status: "error", code: error.code, message: error.message, templateId: template.id };
+    if (error instanceof PaymentProcessorError)
+      return { status: "error", message: error.message, templateId: template.id };
     throw error;
   }
   revalidatePath("/dashboard/catalogue");
@@ -84,7 +87,9 @@ export async function addTemplateAction(_previous: AddTemplateState, formData: F
   return {
     status: "success",
     templateId: template.id,
-    message: paid ? `Purchased “${template.name}”. It is in your library now.` : `Added “${template.name}” to your library.`,
+    message: paid
+      ? `Purchased “${template.name}”. It is in your library now.`
+      : `Added “${template.name}” to your library.`,
   };
 }
 
@@ -98,7 +103,10 @@ const newTemplateSchema = z.object({
   code: z.string().min(1, "Write the template's code").max(1_000_000, "The source is too long"),
 });
 
-export async function createTemplateAction(_previous: CreateTemplateState, formData: FormData): Promise<CreateTemplateState> {
+export async function createTemplateAction(
+  _previous: CreateTemplateState,
+  formData: FormData,
+): Promise<CreateTemplateState> {
   const account = await requireAccount("/dashboard/templates/new");
   const values = { name: String(formData.get("name") ?? ""), description: String(formData.get("description") ?? "") };
   const parsed = newTemplateSchema.safeParse({ ...values, code: formData.get("code") ?? "" });
@@ -130,8 +138,10 @@ function describeTemplateError(error: unknown): { message: string; line?: number
   if (error instanceof ApiError) return { message: String(error.body.message ?? error.body.error) };
   if (!(error instanceof Error)) return null;
   const { line, column } = error as Error & { line?: unknown; column?: unknown };
-  if (typeof line === "number") return { message: error.message, line, column: typeof column === "number" ? column : undefined };
-  if (error.name !== "Error" && error.name !== "TypeError" && error.name !== "PostgresError") return { message: error.message };
+  if (typeof line === "number")
+    return { message: error.message, line, column: typeof column === "number" ? column : undefined };
+  if (error.name !== "Error" && error.name !== "TypeError" && error.name !== "PostgresError")
+    return { message: error.message };
   return null;
 }
 
@@ -144,11 +154,25 @@ const domainSchema = z.object({
 
 export async function addDomainAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
   const account = await requireAccount("/dashboard/domains");
-  const values = { domain: String(formData.get("domain") ?? ""), defaultSender: String(formData.get("defaultSender") ?? "") };
+  const values = {
+    domain: String(formData.get("domain") ?? ""),
+    defaultSender: String(formData.get("defaultSender") ?? ""),
+  };
   const parsed = domainSchema.safeParse({ domain: values.domain, defaultSender: values.defaultSender || undefined });
-  if (!parsed.success) return { status: "error", message: parsed.error.issues[0].message, fields: { domain: parsed.error.issues[0].message }, values };
+  if (!parsed.success)
+    return {
+      status: "error",
+      message: parsed.error.issues[0].message,
+      fields: { domain: parsed.error.issues[0].message },
+      values,
+    };
   if (await findSendingDomain(account.id, parsed.data.domain)) {
-    return { status: "error", message: `${parsed.data.domain} is already on your list.`, fields: { domain: "Already added" }, values };
+    return {
+      status: "error",
+      message: `${parsed.data.domain} is already on your list.`,
+      fields: { domain: "Already added" },
+      values,
+    };
   }
   try {
     const outcome = await registerSendingDomain(account.id, parsed.data);
@@ -161,7 +185,8 @@ export async function addDomainAction(_previous: ActionState, formData: FormData
           : `Added ${outcome.domain.domain}. Mark it verified to send from it.`,
     };
   } catch (error) {
-    if (error instanceof DomainError) return { status: "error", message: error.message, fields: { domain: error.message }, values };
+    if (error instanceof DomainError)
+      return { status: "error", message: error.message, fields: { domain: error.message }, values };
     throw error;
   }
 }
@@ -199,11 +224,13 @@ export async function updateDefaultSenderAction(_previous: ActionState, formData
   const sender = String(formData.get("defaultSender") ?? "").trim();
   const current = await findSendingDomain(account.id, domain);
   if (!current) return { status: "error", message: "That domain is no longer on your list." };
-  if (!z.email().safeParse(sender).success) return { status: "error", message: "Enter an email address", fields: { defaultSender: "Enter an email address" } };
+  if (!z.email().safeParse(sender).success)
+    return { status: "error", message: "Enter an email address", fields: { defaultSender: "Enter an email address" } };
   try {
     await registerSendingDomain(account.id, { domain: current.domain, defaultSender: sender });
   } catch (error) {
-    if (error instanceof DomainError) return { status: "error", message: error.message, fields: { defaultSender: error.message } };
+    if (error instanceof DomainError)
+      return { status: "error", message: error.message, fields: { defaultSender: error.message } };
     throw error;
   }
   revalidatePath("/dashboard/domains");
@@ -220,7 +247,11 @@ export async function changePlanAction(_previous: ActionState, formData: FormDat
   if (!isPlanName(plan) || plan === account.plan) return { status: "idle" };
   let outcome;
   try {
-    outcome = await processor.startPlanChange({ accountId: account.id, plan, returnUrl: `${getConfig().siteUrl}/dashboard/billing` });
+    outcome = await processor.startPlanChange({
+      accountId: account.id,
+      plan,
+      returnUrl: `${getConfig().siteUrl}/dashboard/billing`,
+    });
   } catch (error) {
     if (error instanceof PaymentProcessorError) return { status: "error", message: error.message };
     throw error;
@@ -233,6 +264,8 @@ export async function changePlanAction(_previous: ActionState, formData: FormDat
 export async function openCustomerPortalAction(): Promise<void> {
   const account = await requireAccount("/dashboard/billing");
   const processor = getPaymentProcessor();
-  const url = await processor?.customerPortalUrl?.({ accountId: account.id, returnUrl: `${getConfig().siteUrl}/dashboard/billing` }).catch(() => null);
+  const url = await processor
+    ?.customerPortalUrl?.({ accountId: account.id, returnUrl: `${getConfig().siteUrl}/dashboard/billing` })
+    .catch(() => null);
   redirect(url ?? "/dashboard/billing?portal=unavailable");
 }

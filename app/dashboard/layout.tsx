@@ -6,7 +6,10 @@ import { LogOutIcon } from "../_components/icons";
 import { Logo } from "../_components/logo";
 import { MobileNav, SidebarNav } from "./nav";
 
-export const metadata: Metadata = { title: { default: "Dashboard", template: "%s · Letterpress" }, robots: { index: false } };
+export const metadata: Metadata = {
+  title: { default: "Dashboard", template: "%s · Letterpress" },
+  robots: { index: false },
+};
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const account = await requireAccount();

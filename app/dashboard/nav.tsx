@@ -55,7 +55,12 @@ export function SidebarNav() {
         <div key={section.title ?? "top"} className="nav">
           {section.title && <div className="nav-section">{section.title}</div>}
           {section.items.map((item) => (
-            <Link key={item.href} href={item.href} className="nav-link" aria-current={isActive(pathname, item) ? "page" : undefined}>
+            <Link
+              key={item.href}
+              href={item.href}
+              className="nav-link"
+              aria-current={isActive(pathname, item) ? "page" : undefined}
+            >
               {item.icon}
               {item.label}
             </Link>
@@ -71,7 +76,12 @@ export function MobileNav() {
   return (
     <nav className="mobile-nav" aria-label="Dashboard">
       {SECTIONS.flatMap((section) => section.items).map((item) => (
-        <Link key={item.href} href={item.href} className="nav-link" aria-current={isActive(pathname, item) ? "page" : undefined}>
+        <Link
+          key={item.href}
+          href={item.href}
+          className="nav-link"
+          aria-current={isActive(pathname, item) ? "page" : undefined}
+        >
           {item.icon}
           {item.label}
         </Link>

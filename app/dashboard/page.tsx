@@ -18,10 +18,34 @@ export default async function OverviewPage() {
     listRecentEmails(account.id, 5),
   ]);
   const steps = [
-    { done: onboarding.hasKey, title: "Generate an API key", text: "Your server authenticates with it.", href: "/dashboard/settings/api-keys", cta: "Generate key" },
-    { done: onboarding.hasTemplate, title: "Add a template", text: "Pick one from the catalogue or write your own.", href: "/dashboard/catalogue", cta: "Browse catalogue" },
-    { done: onboarding.hasVerifiedDomain, title: "Verify a sending domain", text: "Emails are sent from addresses on it.", href: "/dashboard/domains", cta: "Add domain" },
-    { done: onboarding.hasSent, title: "Send your first email", text: "Send a test from any template's page.", href: "/dashboard/library", cta: "Open library" },
+    {
+      done: onboarding.hasKey,
+      title: "Generate an API key",
+      text: "Your server authenticates with it.",
+      href: "/dashboard/settings/api-keys",
+      cta: "Generate key",
+    },
+    {
+      done: onboarding.hasTemplate,
+      title: "Add a template",
+      text: "Pick one from the catalogue or write your own.",
+      href: "/dashboard/catalogue",
+      cta: "Browse catalogue",
+    },
+    {
+      done: onboarding.hasVerifiedDomain,
+      title: "Verify a sending domain",
+      text: "Emails are sent from addresses on it.",
+      href: "/dashboard/domains",
+      cta: "Add domain",
+    },
+    {
+      done: onboarding.hasSent,
+      title: "Send your first email",
+      text: "Send a test from any template's page.",
+      href: "/dashboard/library",
+      cta: "Open library",
+    },
   ];
   const remaining = steps.filter((step) => !step.done).length;
   const name = account.email.split("@")[0];
@@ -45,7 +69,8 @@ export default async function OverviewPage() {
           <div className="card stat">
             <span className="stat-label">API calls this month</span>
             <span className="stat-value">
-              {formatNumber(usage.apiCalls.used)} <small>{usage.apiCalls.limit === null ? "· unlimited" : `/ ${formatNumber(usage.apiCalls.limit)}`}</small>
+              {formatNumber(usage.apiCalls.used)}{" "}
+              <small>{usage.apiCalls.limit === null ? "· unlimited" : `/ ${formatNumber(usage.apiCalls.limit)}`}</small>
             </span>
             <Meter label="API calls" used={usage.apiCalls.used} limit={usage.apiCalls.limit} unit="calls" compact />
           </div>
@@ -54,14 +79,27 @@ export default async function OverviewPage() {
             <span className="stat-value">
               {formatNumber(usage.emails.current_usage)} <small>/ {formatNumber(usage.emails.monthly_limit)}</small>
             </span>
-            <Meter label="Emails" used={usage.emails.current_usage} limit={usage.emails.monthly_limit} unit="emails" compact />
+            <Meter
+              label="Emails"
+              used={usage.emails.current_usage}
+              limit={usage.emails.monthly_limit}
+              unit="emails"
+              compact
+            />
           </div>
           <div className="card stat">
             <span className="stat-label">Library</span>
             <span className="stat-value">
-              {allowance.librarySize} <small>{allowance.libraryLimit === null ? "templates" : `/ ${allowance.libraryLimit} templates`}</small>
+              {allowance.librarySize}{" "}
+              <small>{allowance.libraryLimit === null ? "templates" : `/ ${allowance.libraryLimit} templates`}</small>
             </span>
-            <Meter label="Library" used={allowance.librarySize} limit={allowance.libraryLimit} unit="templates" compact />
+            <Meter
+              label="Library"
+              used={allowance.librarySize}
+              limit={allowance.libraryLimit}
+              unit="templates"
+              compact
+            />
           </div>
         </div>
 
@@ -144,7 +182,9 @@ export default async function OverviewPage() {
                         <StatusBadge status={email.status} />
                       </td>
                       <td className="nowrap muted small hide-sm">
-                        {email.status === "scheduled" && email.scheduled_at ? `For ${formatDateTime(email.scheduled_at)}` : timeAgo(email.sent_at ?? email.created_at)}
+                        {email.status === "scheduled" && email.scheduled_at
+                          ? `For ${formatDateTime(email.scheduled_at)}`
+                          : timeAgo(email.sent_at ?? email.created_at)}
                       </td>
                     </tr>
                   ))}

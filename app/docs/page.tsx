@@ -8,11 +8,16 @@ import { refName, SchemaRef, SchemaTable, schemaAnchor, type JsonSchema } from "
 
 export const metadata: Metadata = {
   title: "API reference",
-  description: "The Letterpress HTTP API: authentication, limits, errors and every endpoint, generated from its OpenAPI document.",
+  description:
+    "The Letterpress HTTP API: authentication, limits, errors and every endpoint, generated from its OpenAPI document.",
 };
 
 type Parameter = { name: string; in: string; required?: boolean; description?: string; schema?: JsonSchema };
-type Response = { description: string; content?: Record<string, { schema: JsonSchema }>; headers?: Record<string, { description?: string; schema?: JsonSchema }> };
+type Response = {
+  description: string;
+  content?: Record<string, { schema: JsonSchema }>;
+  headers?: Record<string, { description?: string; schema?: JsonSchema }>;
+};
 type Operation = {
   operationId: string;
   summary: string;
@@ -87,7 +92,9 @@ export default function DocsPage() {
         <main id="main" className="docs-content">
           <section id="introduction" aria-labelledby="introduction-title">
             <h1 id="introduction-title">{doc.info.title}</h1>
-            <p className="muted">Version {doc.info.version} · OpenAPI {doc.openapi}</p>
+            <p className="muted">
+              Version {doc.info.version} · OpenAPI {doc.openapi}
+            </p>
             <p>
               Render, download and send React Email templates from your library. Requests and responses are JSON; every
               response carries an <code>X-Request-Id</code> header to quote when asking for help.
@@ -96,8 +103,8 @@ export default function DocsPage() {
               Base URL: <code>{base}</code>
             </p>
             <p>
-              This page is generated from the machine-readable <a href="/api/v1/openapi.json">OpenAPI document</a>, which
-              you can load into Postman, Insomnia or a client generator.
+              This page is generated from the machine-readable <a href="/api/v1/openapi.json">OpenAPI document</a>,
+              which you can load into Postman, Insomnia or a client generator.
             </p>
           </section>
 
@@ -125,7 +132,8 @@ export default function DocsPage() {
               <code>POST /templates/{"{id}"}/render</code>, <code>POST /send</code>) count each authenticated call once
               and answer with <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>,{" "}
               <code>X-RateLimit-Reset</code> and <code>X-RateLimit-Plan</code> headers. Past the limit they answer{" "}
-              <code>429 RATE_LIMIT_EXCEEDED</code> with a <code>Retry-After</code> header; a refused call is not counted.
+              <code>429 RATE_LIMIT_EXCEEDED</code> with a <code>Retry-After</code> header; a refused call is not
+              counted.
             </p>
             <div className="table-wrap card">
               <table className="table">
@@ -183,7 +191,11 @@ export default function DocsPage() {
             const body = operation.requestBody?.content["application/json"]?.schema;
             const bodySchema = body?.$ref ? schemas[refName(body.$ref)] : body;
             return (
-              <section key={operation.operationId} id={operation.operationId} aria-labelledby={`${operation.operationId}-title`}>
+              <section
+                key={operation.operationId}
+                id={operation.operationId}
+                aria-labelledby={`${operation.operationId}-title`}
+              >
                 <h2 id={`${operation.operationId}-title`} className="row" style={{ gap: 10 }}>
                   <span className={`method method-${method}`}>{method.toUpperCase()}</span>
                   <span className="endpoint-path">{path}</span>
@@ -215,12 +227,15 @@ export default function DocsPage() {
                                 )}
                               </td>
                               <td className="small">{parameter.in}</td>
-                              <td className="small">{parameter.schema ? <SchemaRef schema={parameter.schema} /> : "string"}</td>
+                              <td className="small">
+                                {parameter.schema ? <SchemaRef schema={parameter.schema} /> : "string"}
+                              </td>
                               <td className="small muted">
                                 {parameter.description}
                                 {parameter.schema?.minimum !== undefined && ` Min ${parameter.schema.minimum}.`}
                                 {parameter.schema?.maximum !== undefined && ` Max ${parameter.schema.maximum}.`}
-                                {parameter.schema?.default !== undefined && ` Default ${JSON.stringify(parameter.schema.default)}.`}
+                                {parameter.schema?.default !== undefined &&
+                                  ` Default ${JSON.stringify(parameter.schema.default)}.`}
                               </td>
                             </tr>
                           ))}
@@ -268,7 +283,8 @@ export default function DocsPage() {
                               {response.description}
                               {response.headers && (
                                 <div className="muted" style={{ marginTop: 4 }}>
-                                  Headers: {Object.keys(response.headers).map((name, index) => (
+                                  Headers:{" "}
+                                  {Object.keys(response.headers).map((name, index) => (
                                     <span key={name}>
                                       {index > 0 && ", "}
                                       <code>{name}</code>

@@ -44,7 +44,13 @@ function TypeLabel({ schema }: { schema: JsonSchema }): React.ReactNode {
     ));
   }
   if (schema.const !== undefined) return <code>{JSON.stringify(schema.const)}</code>;
-  if (schema.enum) return schema.enum.map((value, index) => <span key={index}>{index > 0 && " | "}<code>{JSON.stringify(value)}</code></span>);
+  if (schema.enum)
+    return schema.enum.map((value, index) => (
+      <span key={index}>
+        {index > 0 && " | "}
+        <code>{JSON.stringify(value)}</code>
+      </span>
+    ));
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
   if (types.includes("array")) {
     const rest = types.filter((type) => type !== "array");
@@ -55,7 +61,12 @@ function TypeLabel({ schema }: { schema: JsonSchema }): React.ReactNode {
       </>
     );
   }
-  if (types.includes("object") && !schema.properties && schema.additionalProperties && typeof schema.additionalProperties === "object") {
+  if (
+    types.includes("object") &&
+    !schema.properties &&
+    schema.additionalProperties &&
+    typeof schema.additionalProperties === "object"
+  ) {
     return (
       <>
         object of <TypeLabel schema={schema.additionalProperties} />

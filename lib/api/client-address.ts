@@ -15,7 +15,11 @@ import { getConfig } from "@/lib/config";
 export function clientAddress(headers: Headers): string | null {
   const { clientIpHeader, onVercel } = getConfig();
   const entries = (name: string) => headers.get(name)?.split(",") ?? [];
-  const candidate = clientIpHeader ? entries(clientIpHeader).at(-1) : onVercel ? entries("x-forwarded-for")[0] : entries("x-forwarded-for").at(-1);
+  const candidate = clientIpHeader
+    ? entries(clientIpHeader).at(-1)
+    : onVercel
+      ? entries("x-forwarded-for")[0]
+      : entries("x-forwarded-for").at(-1);
   const address = candidate?.trim().toLowerCase() ?? "";
   // An IPv6 address is at most 45 characters; a zone id (`%eth0`) is the client's own choice, so one is not an address.
   return address.length <= 45 && !address.includes("%") && isIP(address) ? address : null;

@@ -4,7 +4,10 @@ export type ValidationDetail = { field: string; message: string };
 
 /** The most `details` entries one answer lists; past them, one last entry says that more problems were found. */
 export const MAX_DETAILS = 100;
-const MORE_DETAILS: ValidationDetail = { field: "body", message: `more problems were found than the ${MAX_DETAILS} listed` };
+const MORE_DETAILS: ValidationDetail = {
+  field: "body",
+  message: `more problems were found than the ${MAX_DETAILS} listed`,
+};
 
 /**
  * The one way a handler reports failure: `throw new ApiError(status, body)`. The wrapper turns it into the response,
@@ -22,8 +25,7 @@ export class ApiError extends Error {
 }
 
 export const errors = {
-  unauthorized: () =>
-    new ApiError(401, { error: "Authentication required", code: "UNAUTHORIZED", success: false }),
+  unauthorized: () => new ApiError(401, { error: "Authentication required", code: "UNAUTHORIZED", success: false }),
 
   validation: (details: ValidationDetail[]) =>
     new ApiError(400, {
@@ -77,8 +79,7 @@ export const errors = {
   renderFailed: (message: string) =>
     new ApiError(422, { error: "Template render failed", code: "RENDER_ERROR", message, success: false }),
 
-  csrfRejected: () =>
-    new ApiError(403, { error: "Cross-site request refused", code: "CSRF_REJECTED", success: false }),
+  csrfRejected: () => new ApiError(403, { error: "Cross-site request refused", code: "CSRF_REJECTED", success: false }),
 
   conflict: (code: string, error: string, message?: string) =>
     new ApiError(409, { error, code, success: false, ...(message ? { message } : {}) }),
@@ -90,11 +91,19 @@ export const errors = {
 
   /** POST /send past the free plan's monthly emails: the contract's body has no `success` key. */
   emailLimitReached: (message: string, retryAfterSeconds: number) =>
-    new ApiError(429, { error: "Email sending not allowed", message, is_overage: false }, { "Retry-After": String(retryAfterSeconds) }),
+    new ApiError(
+      429,
+      { error: "Email sending not allowed", message, is_overage: false },
+      { "Retry-After": String(retryAfterSeconds) },
+    ),
 
   /** The template sandbox has as much work queued as it takes: refused at once rather than left waiting behind it. */
   sandboxBusy: (message: string, retryAfterSeconds: number) =>
-    new ApiError(503, { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message }, { "Retry-After": String(retryAfterSeconds) }),
+    new ApiError(
+      503,
+      { error: "Template sandbox busy", code: "SANDBOX_BUSY", success: false, message },
+      { "Retry-After": String(retryAfterSeconds) },
+    ),
 
   /** A dashboard preview past its per-minute limits (previews are not API calls: the contract's quota body is not theirs). */
   previewLimitReached: (message: string, limit: number, retryAfterSeconds: number) =>
@@ -114,7 +123,11 @@ export const errors = {
     new ApiError(502, { error: "Email provider error", code: "EMAIL_PROVIDER_ERROR", message, success: false }),
 
   idempotencyConflict: () =>
-    new ApiError(409, { error: "Idempotency key reused with a different request", code: "IDEMPOTENCY_CONFLICT", success: false }),
+    new ApiError(409, {
+      error: "Idempotency key reused with a different request",
+      code: "IDEMPOTENCY_CONFLICT",
+      success: false,
+    }),
 
   /** Another request with the same key and body is still running (it did not finish while this one waited). */
   idempotencyInProgress: () =>
@@ -146,7 +159,9 @@ export function zodDetails(
     // Unknown keys are one issue in zod; the contract wants one entry per offending field.
     const entries =
       issue.code === "unrecognized_keys"
-        ? issue.keys.slice(0, MAX_DETAILS + 1).map((key) => ({ field: fieldOf([...issue.path, key]), message: `${key} is not a recognised field` }))
+        ? issue.keys
+            .slice(0, MAX_DETAILS + 1)
+            .map((key) => ({ field: fieldOf([...issue.path, key]), message: `${key} is not a recognised field` }))
         : [{ field: fieldOf(issue.path), message: messageOf(issue) }];
     details.push(...entries);
     if (details.length > MAX_DETAILS) return details.slice(0, MAX_DETAILS + 1);

@@ -26,7 +26,10 @@ export type OperationDoc = {
 /** What withApiAuth attaches to the handler it returns, for lib/openapi.ts to read. */
 export type DeclaredOperation = { doc: OperationDoc; metered: boolean; query?: z.ZodType; body?: z.ZodType };
 
-export const retryAfterHeader: HeaderDoc = { description: "Seconds to wait before retrying", schema: z.int().positive() };
+export const retryAfterHeader: HeaderDoc = {
+  description: "Seconds to wait before retrying",
+  schema: z.int().positive(),
+};
 
 export const sandboxBusyResponse: ResponseDoc = {
   description: "A render or compile queue is full (SANDBOX_BUSY); retry after Retry-After seconds",

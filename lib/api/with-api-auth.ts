@@ -59,7 +59,11 @@ type RouteContext = { params: Promise<Record<string, string | string[]>> };
  * error mapper. Rate-limit and request-id headers are attached here, to every response, so no handler can forget
  * them. Handlers return a JSON body (status 200) or a Response, and fail only by throwing.
  */
-export function withApiAuth<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, P = undefined>(
+export function withApiAuth<
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  P = undefined,
+>(
   options: Options<Q, B, P>,
   handler: (ctx: HandlerContext<Infer<Q>, Infer<B>, P>) => Promise<Record<string, unknown> | Response>,
 ) {
@@ -76,10 +80,16 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
       const params = await readParams(context);
       const query = options.query ? safely(() => parseQuery(request, options.query!)) : { value: undefined };
       const earlyBody =
-        options.body && options.preloadReadsBody && hasSmallBody(request) ? await settled(readJsonBody(request, EARLY_BODY_MAX_BYTES)) : undefined;
+        options.body && options.preloadReadsBody && hasSmallBody(request)
+          ? await settled(readJsonBody(request, EARLY_BODY_MAX_BYTES))
+          : undefined;
       const preload =
         options.preload && !("error" in query)
-          ? options.preload({ query: query.value as Infer<Q>, params, body: earlyBody && "value" in earlyBody ? earlyBody.value : undefined })
+          ? options.preload({
+              query: query.value as Infer<Q>,
+              params,
+              body: earlyBody && "value" in earlyBody ? earlyBody.value : undefined,
+            })
           : undefined;
       caller = await authenticate(credential, refreshedCookies, options.metered, start, preload?.sql);
       if (caller.metered && !caller.allowed) throw rateLimitExceeded(caller, reset);
@@ -111,7 +121,12 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
     return response;
   };
   // Route files may export only method handlers, so the declaration travels on the handler itself.
-  const operation: DeclaredOperation | undefined = options.openapi && { doc: options.openapi, metered: options.metered, query: options.query, body: options.body };
+  const operation: DeclaredOperation | undefined = options.openapi && {
+    doc: options.openapi,
+    metered: options.metered,
+    query: options.query,
+    body: options.body,
+  };
   return Object.assign(route, { operation });
 }
 
@@ -178,7 +193,9 @@ async function authenticate(
 
 // Checked in the contract's order: X-API-Key, then Authorization: Bearer, then the session cookie. A header that is
 // present but malformed is refused rather than skipped, so a typo never silently falls through to a cookie.
-async function readCredential(request: NextRequest): Promise<{ credential: Credential; refreshedCookies: SessionIdentity["refreshedCookies"] }> {
+async function readCredential(
+  request: NextRequest,
+): Promise<{ credential: Credential; refreshedCookies: SessionIdentity["refreshedCookies"] }> {
   const apiKeyHeader = request.headers.get("x-api-key");
   if (apiKeyHeader !== null) return apiKeyCredential(apiKeyHeader.trim());
   const authorization = request.headers.get("authorization");
@@ -190,7 +207,10 @@ async function readCredential(request: NextRequest): Promise<{ credential: Crede
   const session = await readSession(request);
   if (!session) throw errors.unauthorized();
   if (request.method !== "GET" && request.method !== "HEAD" && !isSameOrigin(request)) throw errors.csrfRejected();
-  return { credential: { kind: "session", accountId: session.accountId, sessionId: session.sessionId }, refreshedCookies: session.refreshedCookies };
+  return {
+    credential: { kind: "session", accountId: session.accountId, sessionId: session.sessionId },
+    refreshedCookies: session.refreshedCookies,
+  };
 }
 
 function apiKeyCredential(key: string) {
@@ -207,13 +227,16 @@ function isSameOrigin(request: NextRequest): boolean {
   }
   const allowed = new Set([new URL(getConfig().siteUrl).origin, request.nextUrl.origin]);
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  if (host) allowed.add(`${request.headers.get("x-forwarded-proto") ?? request.nextUrl.protocol.replace(":", "")}://${host}`);
+  if (host)
+    allowed.add(`${request.headers.get("x-forwarded-proto") ?? request.nextUrl.protocol.replace(":", "")}://${host}`);
   return allowed.has(origin);
 }
 
 async function readParams(context: RouteContext | undefined): Promise<Record<string, string>> {
   const raw = (await context?.params) ?? {};
-  return Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]));
+  return Object.fromEntries(
+    Object.entries(raw).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
+  );
 }
 
 function parseQuery<S extends z.ZodType>(request: NextRequest, schema: S): z.output<S> {
@@ -223,7 +246,8 @@ function parseQuery<S extends z.ZodType>(request: NextRequest, schema: S): z.out
     entries[key] = values.length === 1 ? values[0] : values;
   }
   const parsed = schema.safeParse(entries);
-  if (!parsed.success) throw new ApiError(400, { ...errors.validation(zodDetails(parsed.error)).body, error: "Invalid query parameters" });
+  if (!parsed.success)
+    throw new ApiError(400, { ...errors.validation(zodDetails(parsed.error)).body, error: "Invalid query parameters" });
   return parsed.data;
 }
 
@@ -256,19 +280,28 @@ function findJsonProblem(body: unknown): JsonProblem | null {
   let value = body;
   for (let visited = 1; ; visited++) {
     if (visited > MAX_JSON_VALUES) {
-      return { field: "body", message: `holds more than ${MAX_JSON_VALUES.toLocaleString("en-US")} JSON values (objects, arrays, strings, numbers, booleans and nulls)` };
+      return {
+        field: "body",
+        message: `holds more than ${MAX_JSON_VALUES.toLocaleString("en-US")} JSON values (objects, arrays, strings, numbers, booleans and nulls)`,
+      };
     }
     if (typeof value === "string") {
       // Unpaired UTF-16 surrogates are valid JSON escapes but not text: PostgreSQL's jsonb refuses them and its text
       // columns would store U+FFFD instead, so a body holding one is refused rather than silently altered.
-      if (!value.isWellFormed()) return { field: field(), message: "must be valid Unicode text: it holds an unpaired surrogate" };
+      if (!value.isWellFormed())
+        return { field: field(), message: "must be valid Unicode text: it holds an unpaired surrogate" };
     } else if (value !== null && typeof value === "object") {
-      if (frames.length >= MAX_JSON_DEPTH) return { field: field(), message: `nests deeper than ${MAX_JSON_DEPTH} levels` };
+      if (frames.length >= MAX_JSON_DEPTH)
+        return { field: field(), message: `nests deeper than ${MAX_JSON_DEPTH} levels` };
       const keys = Array.isArray(value) ? null : Object.keys(value);
-      if (keys?.some((key) => !key.isWellFormed())) return { field: field(), message: "holds a key that is not valid Unicode text (an unpaired surrogate)" };
+      if (keys?.some((key) => !key.isWellFormed()))
+        return { field: field(), message: "holds a key that is not valid Unicode text (an unpaired surrogate)" };
       // Copying such an object into another sets that object's prototype instead of a key: the value would be lost.
       if (keys?.includes("__proto__")) {
-        return { field: frames.length > 0 ? `${field()}.__proto__` : "__proto__", message: "__proto__ cannot be a key (JavaScript objects would drop it)" };
+        return {
+          field: frames.length > 0 ? `${field()}.__proto__` : "__proto__",
+          message: "__proto__ cannot be a key (JavaScript objects would drop it)",
+        };
       }
       frames.push({ container: value as Frame["container"], keys, next: 0 });
     }
@@ -278,7 +311,9 @@ function findJsonProblem(body: unknown): JsonProblem | null {
       frame = frames.at(-1);
     }
     if (!frame) return null;
-    value = frame.keys ? (frame.container as Record<string, unknown>)[frame.keys[frame.next]] : (frame.container as unknown[])[frame.next];
+    value = frame.keys
+      ? (frame.container as Record<string, unknown>)[frame.keys[frame.next]]
+      : (frame.container as unknown[])[frame.next];
     frame.next++;
   }
 }
@@ -330,10 +365,18 @@ export function errorResponse(error: unknown, requestId: string, clientGone = fa
   if (!(error instanceof ApiError)) {
     const message = error instanceof Error ? error.message : String(error);
     if (clientGone) {
-      console.info(JSON.stringify({ level: "info", requestId, message: `The client closed the connection before the request was handled (${message})` }));
+      console.info(
+        JSON.stringify({
+          level: "info",
+          requestId,
+          message: `The client closed the connection before the request was handled (${message})`,
+        }),
+      );
     } else {
       // Details go to the log only, tied to the request id the client sees.
-      console.error(JSON.stringify({ level: "error", requestId, message, stack: error instanceof Error ? error.stack : undefined }));
+      console.error(
+        JSON.stringify({ level: "error", requestId, message, stack: error instanceof Error ? error.stack : undefined }),
+      );
     }
   }
   return NextResponse.json(apiError.body, { status: apiError.status, headers: apiError.headers });
@@ -346,7 +389,8 @@ export function errorResponse(error: unknown, requestId: string, clientGone = fa
  */
 export function methodNotAllowed(allowed: string[]) {
   return withErrorHandling(async (request) => {
-    if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { Allow: [...allowed, "OPTIONS"].join(", ") } });
+    if (request.method === "OPTIONS")
+      return new Response(null, { status: 204, headers: { Allow: [...allowed, "OPTIONS"].join(", ") } });
     throw errors.methodNotAllowed(allowed);
   });
 }

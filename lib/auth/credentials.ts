@@ -6,12 +6,20 @@ export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 200;
 
 export const signInSchema = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email({ error: "Enter a valid email address" })),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ error: "Enter a valid email address" })),
   password: z.string().min(1, "Enter your password").max(MAX_PASSWORD_LENGTH, "That password is too long"),
 });
 
 export const signUpSchema = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email({ error: "Enter a valid email address" })),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ error: "Enter a valid email address" })),
   password: z
     .string()
     .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters`)
@@ -45,7 +53,10 @@ export const SIGN_UP_FAILED_MESSAGE =
   "We couldn't create an account with that email and password. If you have signed up before, sign in with your password.";
 
 /** Parses form input, turning zod issues into one AuthError with a message per field. */
-export function parseCredentials<S extends typeof signInSchema | typeof signUpSchema>(schema: S, input: unknown): Credentials {
+export function parseCredentials<S extends typeof signInSchema | typeof signUpSchema>(
+  schema: S,
+  input: unknown,
+): Credentials {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const fields: Partial<Record<"email" | "password", string>> = {};

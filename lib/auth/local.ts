@@ -22,7 +22,10 @@ const digest = (token: string) => createHash("sha256").update(token).digest("hex
  * one scrypt and send one email, so neither the answer nor its timing tells which addresses have accounts.
  */
 export async function requestLocalSignUp(credentials: Credentials): Promise<void> {
-  const [passwordHash, account] = await Promise.all([hashPassword(credentials.password), findAccountByEmail(credentials.email)]);
+  const [passwordHash, account] = await Promise.all([
+    hashPassword(credentials.password),
+    findAccountByEmail(credentials.email),
+  ]);
   const siteUrl = getConfig().siteUrl;
   if (account) {
     await sendSystemEmail({
@@ -37,7 +40,12 @@ export async function requestLocalSignUp(credentials: Credentials): Promise<void
     return;
   }
   const token = randomBytes(32).toString("base64url");
-  await savePendingSignUp({ email: credentials.email, passwordHash, tokenHash: digest(token), maxAgeSeconds: SIGN_UP_LINK_MAX_AGE_SECONDS });
+  await savePendingSignUp({
+    email: credentials.email,
+    passwordHash,
+    tokenHash: digest(token),
+    maxAgeSeconds: SIGN_UP_LINK_MAX_AGE_SECONDS,
+  });
   await sendSystemEmail({
     to: credentials.email,
     subject: "Finish signing up to Letterpress",
@@ -49,7 +57,8 @@ export async function requestLocalSignUp(credentials: Credentials): Promise<void
   });
 }
 
-export type SignUpConfirmation = { status: "created"; account: Account } | { status: "invalid" } | { status: "address_taken" };
+export type SignUpConfirmation =
+  { status: "created"; account: Account } | { status: "invalid" } | { status: "address_taken" };
 
 /**
  * Follows a sign-up link: an unexpired, unused token creates the account with the password chosen at sign-up. The
@@ -60,7 +69,10 @@ export async function confirmLocalSignUp(token: string): Promise<SignUpConfirmat
   const pending = await takePendingSignUp(digest(token));
   if (!pending) return { status: "invalid" };
   try {
-    return { status: "created", account: await createAccount({ email: pending.email, passwordHash: pending.password_hash }) };
+    return {
+      status: "created",
+      account: await createAccount({ email: pending.email, passwordHash: pending.password_hash }),
+    };
   } catch (error) {
     if (error instanceof EmailTakenError) return { status: "address_taken" };
     throw error;

@@ -8,7 +8,8 @@ const UNSAFE_CHARACTER = /[\u0000-\u001f\u007f-\u009f\\]/;
 
 /** `value` as a path (pathname, search and hash) on `appUrl`'s origin when it is one, else `fallback`. */
 export function safeNextPath(value: unknown, appUrl: string, fallback = "/dashboard"): string {
-  if (typeof value !== "string" || value === "" || value.length > MAX_NEXT_LENGTH || UNSAFE_CHARACTER.test(value)) return fallback;
+  if (typeof value !== "string" || value === "" || value.length > MAX_NEXT_LENGTH || UNSAFE_CHARACTER.test(value))
+    return fallback;
   const origin = new URL(appUrl).origin;
   let url: URL;
   try {

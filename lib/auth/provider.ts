@@ -2,7 +2,12 @@ import "server-only";
 import { cookies } from "next/headers";
 import { AuthError, SIGN_UP_FAILED_MESSAGE, WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
 import { authenticateLocalAccount, requestLocalSignUp } from "@/lib/auth/local";
-import { createLocalSessionToken, LOCAL_SESSION_COOKIE, readLocalSessionClaims, SESSION_MAX_AGE_SECONDS } from "@/lib/auth/session";
+import {
+  createLocalSessionToken,
+  LOCAL_SESSION_COOKIE,
+  readLocalSessionClaims,
+  SESSION_MAX_AGE_SECONDS,
+} from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
 import type { Account } from "@/lib/db/accounts";
 import { createSession, deleteAccountSessions, deleteSession, findSessionAccount } from "@/lib/db/sessions";
@@ -111,7 +116,10 @@ const supabaseProvider: AuthProvider = {
 async function linkAccountOrThrow(user: { id: string; email: string }): Promise<void> {
   const { accountForSupabaseUser } = await import("@/lib/auth/supabase");
   if (!(await accountForSupabaseUser(user))) {
-    throw new AuthError("EMAIL_TAKEN", "We couldn't sign you in with that email. Sign in the way you did before, or contact support.");
+    throw new AuthError(
+      "EMAIL_TAKEN",
+      "We couldn't sign you in with that email. Sign in the way you did before, or contact support.",
+    );
   }
 }
 
@@ -129,7 +137,8 @@ function mapSupabaseError(error: { message: string; code?: string; status?: numb
     return new AuthError("EMAIL_NOT_CONFIRMED", "Confirm your email address first: follow the link we sent you.");
   }
   // Only with email confirmation off does Supabase tell sign-up that an address is registered; our answer names no account.
-  if (code === "user_already_exists" || code === "email_exists") return new AuthError("INVALID_CREDENTIALS", SIGN_UP_FAILED_MESSAGE);
+  if (code === "user_already_exists" || code === "email_exists")
+    return new AuthError("INVALID_CREDENTIALS", SIGN_UP_FAILED_MESSAGE);
   if (code === "weak_password") return new AuthError("INVALID_INPUT", error.message, { password: error.message });
   if (code === "over_request_rate_limit" || error.status === 429) {
     return new AuthError("PROVIDER_ERROR", "Too many attempts. Wait a minute and try again.");

@@ -29,7 +29,11 @@ function sign(data: string): string {
 }
 
 export function createLocalSessionToken(session: { accountId: string; sessionId: string; expiresAt: Date }): string {
-  const payload: SessionPayload = { sub: session.accountId, sid: session.sessionId, exp: Math.floor(session.expiresAt.getTime() / 1000) };
+  const payload: SessionPayload = {
+    sub: session.accountId,
+    sid: session.sessionId,
+    exp: Math.floor(session.expiresAt.getTime() / 1000),
+  };
   const data = Buffer.from(JSON.stringify(payload)).toString("base64url");
   return `${data}.${sign(data)}`;
 }
@@ -51,7 +55,9 @@ export function verifyLocalSessionToken(token: string, now = Date.now()): LocalS
 }
 
 /** The claims of the local session cookie among `cookies` (a request's, or next/headers'), if validly signed. */
-export function readLocalSessionClaims(cookies: { get(name: string): { value: string } | undefined }): LocalSessionClaims | null {
+export function readLocalSessionClaims(cookies: {
+  get(name: string): { value: string } | undefined;
+}): LocalSessionClaims | null {
   const token = cookies.get(LOCAL_SESSION_COOKIE)?.value;
   return token ? verifyLocalSessionToken(token) : null;
 }
@@ -69,7 +75,9 @@ export async function readSession(request: NextRequest): Promise<SessionIdentity
   if (getConfig().supabase) {
     const { readSupabaseSession } = await import("@/lib/auth/supabase");
     const session = await readSupabaseSession(request);
-    return session ? { accountId: session.account.id, sessionId: null, refreshedCookies: session.refreshedCookies } : null;
+    return session
+      ? { accountId: session.account.id, sessionId: null, refreshedCookies: session.refreshedCookies }
+      : null;
   }
   const claims = readLocalSessionClaims(request.cookies);
   return claims ? { ...claims, refreshedCookies: [] } : null;

@@ -32,7 +32,9 @@ export async function currentSupabaseAccount(): Promise<Account | null> {
 }
 
 /** For the API: the account of the session in the request's cookies, and the cookies of a session refreshed meanwhile. */
-export async function readSupabaseSession(request: NextRequest): Promise<{ account: Account; refreshedCookies: CookieToSet[] } | null> {
+export async function readSupabaseSession(
+  request: NextRequest,
+): Promise<{ account: Account; refreshedCookies: CookieToSet[] } | null> {
   if (!hasSupabaseAuthCookie(request.cookies.getAll())) return null;
   const refreshedCookies: CookieToSet[] = [];
   const account = await supabaseSessionAccount(createSupabaseClientForRequest(request, refreshedCookies));

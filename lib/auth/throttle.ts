@@ -22,7 +22,13 @@ const digest = (text: string) => createHash("sha256").update(text).digest("hex")
  * fails with INVALID_CREDENTIALS counts as a failure; any other outcome is given back.
  */
 export function throttleSignIn<T>(email: string, ip: string | null, attempt: () => Promise<T>): Promise<T> {
-  return throttled(SIGN_IN, email, ip, attempt, (thrown) => thrown?.error instanceof AuthError && thrown.error.code === "INVALID_CREDENTIALS");
+  return throttled(
+    SIGN_IN,
+    email,
+    ip,
+    attempt,
+    (thrown) => thrown?.error instanceof AuthError && thrown.error.code === "INVALID_CREDENTIALS",
+  );
 }
 
 /**

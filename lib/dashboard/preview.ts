@@ -10,7 +10,10 @@ import { compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
 
-type PreviewableTemplate = Pick<TemplateRecord, "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables">;
+type PreviewableTemplate = Pick<
+  TemplateRecord,
+  "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables"
+>;
 
 /**
  * Counts a preview against PREVIEW_LIMITS before it renders; past either limit, throws the 429 (with Retry-After).
@@ -19,7 +22,10 @@ type PreviewableTemplate = Pick<TemplateRecord, "id" | "owner_account_id" | "slu
  */
 export async function admitPreview(accountId: string, address: string | null): Promise<void> {
   const accountBucket = `preview:account:${accountId}`;
-  const hits = await recordRateLimitHits([accountBucket, `preview:address:${address ?? "unknown"}`], PREVIEW_LIMITS.windowSeconds);
+  const hits = await recordRateLimitHits(
+    [accountBucket, `preview:address:${address ?? "unknown"}`],
+    PREVIEW_LIMITS.windowSeconds,
+  );
   for (const { bucket, hits: count, retryAfterSeconds } of hits) {
     const perAccount = bucket === accountBucket;
     const limit = perAccount ? PREVIEW_LIMITS.perAccount : PREVIEW_LIMITS.perAddress;
@@ -40,7 +46,8 @@ export async function previewVariables(template: PreviewableTemplate): Promise<R
   const declared = placeholders(template.variables ?? []);
   let previewProps: Record<string, unknown> | null = null;
   if (template.owner_account_id === null && template.slug) {
-    const component = getCatalogueEntry(template.slug)?.component as { PreviewProps?: Record<string, unknown> } | undefined;
+    const component = getCatalogueEntry(template.slug)?.component as
+      { PreviewProps?: Record<string, unknown> } | undefined;
     previewProps = component?.PreviewProps ?? null;
   } else if (template.compiled_code) {
     try {
@@ -103,7 +110,10 @@ export async function renderDraft(
   signal?: AbortSignal,
 ): Promise<DraftRender> {
   if (code.length > MAX_TEMPLATE_SOURCE_CHARS) {
-    return { ok: false, message: `The source is longer than ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters.` };
+    return {
+      ok: false,
+      message: `The source is longer than ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters.`,
+    };
   }
   const compiled = await compileTemplateOffThread(accountId, code, signal);
   if (!compiled.ok) {
@@ -113,7 +123,8 @@ export async function renderDraft(
   // Per account: a warm context is never shared between users, even for the same code.
   const cacheKey = `draft:${accountId}:${createHash("sha256").update(compiled.code).digest("hex").slice(0, 32)}`;
   try {
-    const props = variables ?? (await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code })) ?? {};
+    const props =
+      variables ?? (await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code })) ?? {};
     const { html } = await renderInSandbox({ owner: accountId, cacheKey, compiledCode: compiled.code, props });
     return { ok: true, html, variables: props };
   } catch (error) {

@@ -52,7 +52,10 @@ export async function libraryAllowance(accountId: string, plan: PlanName): Promi
 // The readers below deliver the account's due scheduled messages first, as the CLI's outbox (listOutbox) does, so what
 // the dashboard shows is never behind the clock.
 
-export async function getOutboxMessage(accountId: string, id: string): Promise<(OutboxMessage & { template_id: string | null; is_overage: boolean }) | null> {
+export async function getOutboxMessage(
+  accountId: string,
+  id: string,
+): Promise<(OutboxMessage & { template_id: string | null; is_overage: boolean }) | null> {
   if (!isUuid(id)) return null;
   await dispatchDueScheduledEmails({ accountId });
   const [row] = await getDb()<(OutboxMessage & { template_id: string | null; is_overage: boolean })[]>`
@@ -63,7 +66,10 @@ export async function getOutboxMessage(accountId: string, id: string): Promise<(
   return row ?? null;
 }
 
-export type OutboxSummary = Pick<OutboxMessage, "id" | "status" | "from" | "to" | "subject" | "scheduled_at" | "sent_at" | "created_at" | "error">;
+export type OutboxSummary = Pick<
+  OutboxMessage,
+  "id" | "status" | "from" | "to" | "subject" | "scheduled_at" | "sent_at" | "created_at" | "error"
+>;
 
 /** The newest messages, for the overview. */
 export async function listRecentEmails(accountId: string, limit: number): Promise<OutboxSummary[]> {
@@ -83,7 +89,11 @@ export async function getOutboxPage(
   const counts = { ...byStatus, all: Object.values(byStatus).reduce((total, n) => total + n, 0) };
   const pages = Math.max(1, Math.ceil(counts[filter] / pageSize));
   const current = Math.min(pages, Math.max(1, page));
-  const emails = await listOutboxSummaries(accountId, { limit: pageSize, offset: (current - 1) * pageSize, status: filter === "all" ? null : filter });
+  const emails = await listOutboxSummaries(accountId, {
+    limit: pageSize,
+    offset: (current - 1) * pageSize,
+    status: filter === "all" ? null : filter,
+  });
   return { emails, counts, page: current, pages };
 }
 
@@ -122,7 +132,9 @@ export async function usageSummary(accountId: string, days = 30): Promise<UsageS
   const { start, reset } = billingPeriod();
   const caller = await authenticateAndMeter({ kind: "session", accountId, sessionId: null }, false, start);
   if (!caller) throw new Error(`No account ${accountId}`);
-  const since = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - (days - 1)));
+  const since = new Date(
+    Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - (days - 1)),
+  );
   const [emailsSent, daily] = await Promise.all([getEmailsSent(accountId, start), listDailyUsage(accountId, since)]);
   return {
     plan: caller.plan,

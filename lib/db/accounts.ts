@@ -67,7 +67,9 @@ export async function setAccountPlan(id: string, plan: PlanName): Promise<Accoun
  */
 export async function getOrCreateAccountForAuthUser(authUserId: string, email: string): Promise<Account | null> {
   const db = getDb();
-  const [existing] = await db<Account[]>`select id, email, plan, created_at from accounts where auth_user_id = ${authUserId}`;
+  const [existing] = await db<
+    Account[]
+  >`select id, email, plan, created_at from accounts where auth_user_id = ${authUserId}`;
   if (existing) return existing;
   const [account] = await db<Account[]>`
     with linked as (

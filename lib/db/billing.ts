@@ -15,7 +15,9 @@ const PROCESSOR = "stripe";
 // Customers
 
 export async function findCustomerId(accountId: string): Promise<string | null> {
-  const [row] = await getDb()<{ customer_id: string }[]>`select customer_id from billing_customers where account_id = ${accountId}`;
+  const [row] = await getDb()<
+    { customer_id: string }[]
+  >`select customer_id from billing_customers where account_id = ${accountId}`;
   return row?.customer_id ?? null;
 }
 
@@ -24,7 +26,9 @@ export async function saveCustomerId(accountId: string, customerId: string, tx?:
   const db = tx ?? getDb();
   await db`insert into billing_customers (account_id, processor, customer_id) values (${accountId}, ${PROCESSOR}, ${customerId})
            on conflict do nothing`;
-  const [row] = await db<{ customer_id: string }[]>`select customer_id from billing_customers where account_id = ${accountId}`;
+  const [row] = await db<
+    { customer_id: string }[]
+  >`select customer_id from billing_customers where account_id = ${accountId}`;
   return row?.customer_id ?? customerId;
 }
 
@@ -55,18 +59,25 @@ const RESUME_WINDOW_MS = 10 * 60_000;
  * yet, the library has room, and the plan's monthly paid purchases (pending ones included) are not used up. A
  * pending purchase of the same template is reused rather than counted twice.
  */
-export async function reserveTemplatePurchase(accountId: string, templateIdOrSlug: string, now: Date = new Date()): Promise<PurchaseReservation> {
+export async function reserveTemplatePurchase(
+  accountId: string,
+  templateIdOrSlug: string,
+  now: Date = new Date(),
+): Promise<PurchaseReservation> {
   return getDb().begin(async (tx) => {
     const [account] = await tx<{ plan: PlanName }[]>`select plan from accounts where id = ${accountId} for update`;
     if (!account) throw new LibraryError("TEMPLATE_NOT_FOUND", "Account not found");
     const found = await findCatalogueTemplate(templateIdOrSlug, tx);
     if (!found) throw new LibraryError("TEMPLATE_NOT_FOUND", `No public catalogue template "${templateIdOrSlug}"`);
     const template: PurchaseTemplate = { id: found.id, slug: found.slug, name: found.name, price: found.price };
-    const [inLibrary] = await tx`select 1 from library_entries where account_id = ${accountId} and template_id = ${template.id}`;
+    const [inLibrary] =
+      await tx`select 1 from library_entries where account_id = ${accountId} and template_id = ${template.id}`;
     if (inLibrary) throw new LibraryError("ALREADY_IN_LIBRARY", `"${template.name}" is already in your library`);
     if (!(Number(template.price) > 0)) return { kind: "free", template };
 
-    const pending = await tx<{ id: string; created_at: Date; checkout_url: string | null; checkout_expires_at: Date | null }[]>`
+    const pending = await tx<
+      { id: string; created_at: Date; checkout_url: string | null; checkout_expires_at: Date | null }[]
+    >`
       select id, created_at, checkout_url, checkout_expires_at from purchases
       where account_id = ${accountId} and template_id = ${template.id} and status = 'pending' and processor = ${PROCESSOR}
       order by created_at desc for update`;
@@ -83,7 +94,9 @@ export async function reserveTemplatePurchase(accountId: string, templateIdOrSlu
 
     const limit = PLANS[account.plan].librarySize;
     if (limit !== null) {
-      const [{ n }] = await tx<{ n: number }[]>`select count(*)::int as n from library_entries where account_id = ${accountId}`;
+      const [{ n }] = await tx<
+        { n: number }[]
+      >`select count(*)::int as n from library_entries where account_id = ${accountId}`;
       if (n >= limit) {
         throw new LibraryError(
           "LIBRARY_LIMIT_REACHED",
@@ -101,7 +114,10 @@ export async function reserveTemplatePurchase(accountId: string, templateIdOrSlu
 }
 
 /** The checkout for a pending purchase exists: remember it (its session id is the purchase's processor_ref). */
-export async function attachCheckout(purchaseId: string, checkout: { sessionId: string; url: string; expiresAt: Date }): Promise<void> {
+export async function attachCheckout(
+  purchaseId: string,
+  checkout: { sessionId: string; url: string; expiresAt: Date },
+): Promise<void> {
   await getDb()`
     update purchases set processor_ref = ${checkout.sessionId}, checkout_url = ${checkout.url}, checkout_expires_at = ${checkout.expiresAt}
     where id = ${purchaseId} and (processor_ref is null or processor_ref = ${checkout.sessionId})`;
@@ -218,7 +234,11 @@ export type SubscriptionState = {
   endedAt: Date | null;
 };
 
-export type SubscriptionOutcome = { outcome: "applied" | "stale" | "unmatched"; accountId: string | null; plan?: PlanName };
+export type SubscriptionOutcome = {
+  outcome: "applied" | "stale" | "unmatched";
+  accountId: string | null;
+  plan?: PlanName;
+};
 
 /**
  * Applies a `customer.subscription.*` event's snapshot unless a newer one is stored (events arrive out of order), then
@@ -229,7 +249,9 @@ export async function applySubscriptionEvent(
   event: { id: string; created: Date },
   state: SubscriptionState,
 ): Promise<SubscriptionOutcome> {
-  const [linked] = await tx<{ account_id: string }[]>`select account_id from billing_customers where customer_id = ${state.customerId}`;
+  const [linked] = await tx<
+    { account_id: string }[]
+  >`select account_id from billing_customers where customer_id = ${state.customerId}`;
   let accountId = linked?.account_id ?? null;
   if (!accountId && isUuid(state.metadataAccountId)) {
     const [account] = await tx<{ id: string }[]>`select id from accounts where id = ${state.metadataAccountId}`;
@@ -320,7 +342,15 @@ export type SubscriptionSummary = {
 /** The account's current subscription (the live one if any, else the most recently changed), for the dashboard. */
 export async function findSubscription(accountId: string): Promise<SubscriptionSummary | null> {
   const [row] = await getDb()<
-    { subscription_id: string; plan: PlanName | null; status: string; plan_item_id: string | null; current_period_end: Date | null; cancel_at_period_end: boolean; cancel_at: Date | null }[]
+    {
+      subscription_id: string;
+      plan: PlanName | null;
+      status: string;
+      plan_item_id: string | null;
+      current_period_end: Date | null;
+      cancel_at_period_end: boolean;
+      cancel_at: Date | null;
+    }[]
   >`
     select subscription_id, plan, status, plan_item_id, current_period_end, cancel_at_period_end, cancel_at
     from billing_subscriptions where account_id = ${accountId}
@@ -389,11 +419,23 @@ export type OverageClaim = {
  * email was accepted (a pending one may still fail and be given back), not waiting out a retry delay, and not claimed
  * by another reporter whose lease is still running. `emailId` narrows the claim to that email's row.
  */
-export async function claimUnreportedOverage(options: { limit: number; now: Date; leaseMs: number; emailId?: string }): Promise<OverageClaim[]> {
+export async function claimUnreportedOverage(options: {
+  limit: number;
+  now: Date;
+  leaseMs: number;
+  emailId?: string;
+}): Promise<OverageClaim[]> {
   const db = getDb();
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs);
   const rows = await db<
-    { id: string; identifier: string; quantity: number; created_at: Date; customer_id: string; report_attempts: number }[]
+    {
+      id: string;
+      identifier: string;
+      quantity: number;
+      created_at: Date;
+      customer_id: string;
+      report_attempts: number;
+    }[]
   >`
     with due as (
       select l.id from email_overage_ledger l
@@ -416,7 +458,14 @@ export async function claimUnreportedOverage(options: { limit: number; now: Date
     where l.id = due.id and c.account_id = l.account_id
     returning l.id, l.processor_ref as identifier, l.quantity, l.created_at, c.customer_id, l.report_attempts`;
   return rows
-    .map((r) => ({ id: r.id, identifier: r.identifier, quantity: r.quantity, createdAt: r.created_at, customerId: r.customer_id, attempts: r.report_attempts }))
+    .map((r) => ({
+      id: r.id,
+      identifier: r.identifier,
+      quantity: r.quantity,
+      createdAt: r.created_at,
+      customerId: r.customer_id,
+      attempts: r.report_attempts,
+    }))
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 }
 

@@ -44,9 +44,11 @@ export async function addSendingDomain(
   input: { domain: string; verified: boolean; defaultSender?: string; providerDomainId?: string | null },
 ): Promise<SendingDomain> {
   const domain = input.domain.trim().toLowerCase();
-  if (!DOMAIN_PATTERN.test(domain)) throw new DomainError(`"${input.domain}" is not a domain name (e.g. mail.example.com)`);
+  if (!DOMAIN_PATTERN.test(domain))
+    throw new DomainError(`"${input.domain}" is not a domain name (e.g. mail.example.com)`);
   const defaultSender = input.defaultSender?.trim() || `hello@${domain}`;
-  if (!defaultSender.toLowerCase().endsWith(`@${domain}`)) throw new DomainError(`The default sender must be an address @${domain}`);
+  if (!defaultSender.toLowerCase().endsWith(`@${domain}`))
+    throw new DomainError(`The default sender must be an address @${domain}`);
   const [row] = await getDb()<SendingDomain[]>`
     insert into sending_domains (account_id, domain, verified, default_sender, provider_domain_id, verified_at)
     values (${accountId}, ${domain}, ${input.verified}, ${defaultSender}, ${input.providerDomainId ?? null},

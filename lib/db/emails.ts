@@ -95,7 +95,15 @@ export type RecordedEmail = {
 };
 
 export type CountedEmail =
-  | { allowed: true; id: string; used: number; isOverage: boolean; billingUsageReported: boolean; createdAt: Date; existing: RecordedEmail | null }
+  | {
+      allowed: true;
+      id: string;
+      used: number;
+      isOverage: boolean;
+      billingUsageReported: boolean;
+      createdAt: Date;
+      existing: RecordedEmail | null;
+    }
   | { allowed: false; used: number };
 
 /**
@@ -191,7 +199,9 @@ export async function findEmailReceipt(
 
 /** The provider failed: the message is kept as failed and its count given back (`fail_counted_email`). */
 export async function markEmailFailed(emailId: string, error: string): Promise<boolean> {
-  const [row] = await getDb()<{ failed: boolean }[]>`select fail_counted_email(${emailId}::uuid, ${error}::text) as failed`;
+  const [row] = await getDb()<
+    { failed: boolean }[]
+  >`select fail_counted_email(${emailId}::uuid, ${error}::text) as failed`;
   return row.failed;
 }
 
@@ -199,7 +209,9 @@ export async function markEmailFailed(emailId: string, error: string): Promise<b
  * Delivers due scheduled messages of the embedded outbox (status scheduled → sent). External providers deliver their
  * own scheduled mail, so only `provider = 'outbox'` rows move. Returns how many were delivered.
  */
-export async function dispatchDueScheduledEmails(options: { accountId?: string; now?: Date; limit?: number } = {}): Promise<number> {
+export async function dispatchDueScheduledEmails(
+  options: { accountId?: string; now?: Date; limit?: number } = {},
+): Promise<number> {
   const db = getDb();
   const now = options.now ?? new Date();
   const rows = await db<{ id: string }[]>`
@@ -215,7 +227,6 @@ export async function dispatchDueScheduledEmails(options: { accountId?: string; 
     returning id`;
   return rows.length;
 }
-
 
 // ---------------------------------------------------------------------------------------------------------------
 // Orphaned hand-offs. A message for an external provider is counted and recorded `pending` before it is handed over;
@@ -262,7 +273,10 @@ export async function failExpiredOrphanedEmails(rules: OrphanRules): Promise<num
  * Claims orphaned messages of `provider` that may be retried: counts the attempt and stamps the claim, so another
  * dispatcher leaves them alone for the grace period. Returns them as recorded, to be handed over again.
  */
-export async function claimOrphanedEmails(provider: string, rules: OrphanRules & { limit: number }): Promise<OrphanedEmail[]> {
+export async function claimOrphanedEmails(
+  provider: string,
+  rules: OrphanRules & { limit: number },
+): Promise<OrphanedEmail[]> {
   const graceCutoff = new Date(rules.now.getTime() - rules.graceMs);
   const windowCutoff = new Date(rules.now.getTime() - rules.windowMs);
   const db = getDb();

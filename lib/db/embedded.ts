@@ -22,12 +22,14 @@ function urlFor(port: number): string {
  * Starts PGlite on `dataDir` (or in memory with "memory://") and serves it on 127.0.0.1.
  * `maxConnections` is how many client connections the multiplexer accepts at once.
  */
-export async function startEmbeddedDatabase(opts: {
-  dataDir?: string;
-  port?: number;
-  maxConnections?: number;
-  writeLock?: boolean;
-} = {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(
+  opts: {
+    dataDir?: string;
+    port?: number;
+    maxConnections?: number;
+    writeLock?: boolean;
+  } = {},
+): Promise<EmbeddedDatabase> {
   const dataDir = opts.dataDir ?? PGLITE_DIR;
   const writeLock = opts.writeLock ?? dataDir === PGLITE_DIR;
   if (writeLock) {

@@ -28,7 +28,13 @@ export async function claimIdempotencyKey(input: {
   token: string;
 }): Promise<IdempotencyClaim> {
   const [row] = await getDb()<
-    { claimed: boolean; request_hash: string; status: "in_flight" | "completed"; response_status: number | null; response_body: Record<string, unknown> | null }[]
+    {
+      claimed: boolean;
+      request_hash: string;
+      status: "in_flight" | "completed";
+      response_status: number | null;
+      response_body: Record<string, unknown> | null;
+    }[]
   >`select * from claim_idempotency_key(
       ${input.accountId}::uuid, ${input.scope}::text, ${input.key}::text, ${input.requestHash}::text, ${input.token}::uuid,
       ${`${IDEMPOTENCY_TTL_HOURS} hours`}::interval, ${`${IDEMPOTENCY_STALE_SECONDS} seconds`}::interval)`;
@@ -71,7 +77,13 @@ export async function completeIdempotencyKey(
  * is derived from the caller's key belongs to the send path); only the account's stale claims are read.
  */
 export async function completeStaleIdempotencyKey(
-  input: { accountId: string; scope: string; providerKey: string; isProviderKeyOf: (key: string) => boolean; now: Date },
+  input: {
+    accountId: string;
+    scope: string;
+    providerKey: string;
+    isProviderKeyOf: (key: string) => boolean;
+    now: Date;
+  },
   response: { status: number; body: Record<string, unknown> },
 ): Promise<boolean> {
   const db = getDb();
@@ -105,7 +117,12 @@ function releaseProviderKeySql(accountId: string, providerKey: string) {
 }
 
 /** Gives the key up (the request failed without effect), so a retry with the same key runs afresh. */
-export async function releaseIdempotencyKey(input: { accountId: string; scope: string; key: string; token: string }): Promise<void> {
+export async function releaseIdempotencyKey(input: {
+  accountId: string;
+  scope: string;
+  key: string;
+  token: string;
+}): Promise<void> {
   await getDb()`
     delete from idempotency_keys
     where account_id = ${input.accountId} and scope = ${input.scope} and key = ${input.key} and token = ${input.token}`;

@@ -5,16 +5,26 @@ import { findCatalogueTemplate } from "@/lib/db/templates";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
 
-export type LibraryErrorCode = "TEMPLATE_NOT_FOUND" | "LIBRARY_LIMIT_REACHED" | "PURCHASE_LIMIT_REACHED" | "ALREADY_IN_LIBRARY";
+export type LibraryErrorCode =
+  "TEMPLATE_NOT_FOUND" | "LIBRARY_LIMIT_REACHED" | "PURCHASE_LIMIT_REACHED" | "ALREADY_IN_LIBRARY";
 
 export class LibraryError extends Error {
-  constructor(public readonly code: LibraryErrorCode, message: string) {
+  constructor(
+    public readonly code: LibraryErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = "LibraryError";
   }
 }
 
-export type AddedEntry = { template_id: string; slug: string | null; name: string; added_via: "free" | "purchased"; purchase_id: string | null };
+export type AddedEntry = {
+  template_id: string;
+  slug: string | null;
+  name: string;
+  added_via: "free" | "purchased";
+  purchase_id: string | null;
+};
 
 // The account row is locked for the whole decision, so two concurrent additions cannot both take the last slot.
 async function lockAccountPlan(tx: Tx, accountId: string): Promise<PlanName> {
@@ -26,7 +36,9 @@ async function lockAccountPlan(tx: Tx, accountId: string): Promise<PlanName> {
 async function assertLibraryHasRoom(tx: Tx, accountId: string, plan: PlanName): Promise<void> {
   const limit = PLANS[plan].librarySize;
   if (limit === null) return;
-  const [{ n }] = await tx<{ n: number }[]>`select count(*)::int as n from library_entries where account_id = ${accountId}`;
+  const [{ n }] = await tx<
+    { n: number }[]
+  >`select count(*)::int as n from library_entries where account_id = ${accountId}`;
   if (n >= limit) {
     throw new LibraryError(
       "LIBRARY_LIMIT_REACHED",
@@ -49,7 +61,8 @@ export async function addLibraryEntry(
     const plan = await lockAccountPlan(tx, accountId);
     const template = await findCatalogueTemplate(templateIdOrSlug, tx);
     if (!template) throw new LibraryError("TEMPLATE_NOT_FOUND", `No public catalogue template "${templateIdOrSlug}"`);
-    const [existing] = await tx`select 1 from library_entries where account_id = ${accountId} and template_id = ${template.id}`;
+    const [existing] =
+      await tx`select 1 from library_entries where account_id = ${accountId} and template_id = ${template.id}`;
     if (existing) throw new LibraryError("ALREADY_IN_LIBRARY", `"${template.name}" is already in your library`);
     await assertLibraryHasRoom(tx, accountId, plan);
 
@@ -65,7 +78,13 @@ export async function addLibraryEntry(
     }
     const addedVia = paid ? "purchased" : "free";
     await tx`insert into library_entries (account_id, template_id, added_via) values (${accountId}, ${template.id}, ${addedVia})`;
-    return { template_id: template.id, slug: template.slug, name: template.name, added_via: addedVia, purchase_id: purchaseId };
+    return {
+      template_id: template.id,
+      slug: template.slug,
+      name: template.name,
+      added_via: addedVia,
+      purchase_id: purchaseId,
+    };
   });
 }
 
@@ -93,7 +112,10 @@ export type NewUserTemplate = {
 };
 
 /** Stores a template the user wrote and adds it to their library as `created`. */
-export async function createUserTemplate(accountId: string, input: NewUserTemplate): Promise<{ id: string; name: string }> {
+export async function createUserTemplate(
+  accountId: string,
+  input: NewUserTemplate,
+): Promise<{ id: string; name: string }> {
   return getDb().begin(async (tx) => {
     const plan = await lockAccountPlan(tx, accountId);
     await assertLibraryHasRoom(tx, accountId, plan);

@@ -7,7 +7,8 @@ import { API_CALL_LIMITS, type PlanName } from "@/lib/plans";
  * A session credential's sessionId is a local session's row, which must still exist; null when the session was
  * verified already (a Supabase JWT, or a dashboard page that loaded the signed-in account).
  */
-export type Credential = { kind: "api_key"; keyHash: string } | { kind: "session"; accountId: string; sessionId: string | null };
+export type Credential =
+  { kind: "api_key"; keyHash: string } | { kind: "session"; accountId: string; sessionId: string | null };
 
 /** A route's first read, run in the authentication statement: SQL over `caller.account_id` and its result's type. */
 export type Preload<P> = { sql: string; parse: (value: unknown) => P };
@@ -43,7 +44,10 @@ export async function authenticateAndMeter(
   periodStart: Date,
   preload?: string,
 ): Promise<MeteredCaller | null> {
-  if (credential.kind === "session" && (!isUuid(credential.accountId) || (credential.sessionId !== null && !isUuid(credential.sessionId)))) {
+  if (
+    credential.kind === "session" &&
+    (!isUuid(credential.accountId) || (credential.sessionId !== null && !isUuid(credential.sessionId)))
+  ) {
     return null;
   }
   // A CTE calling a volatile function is materialised: authenticate_and_meter runs once, before the preload reads.

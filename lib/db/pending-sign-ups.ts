@@ -10,7 +10,12 @@ export type PendingSignUp = { email: string; password_hash: string };
  * Holds a sign-up until its link is followed, replacing any earlier one for the address (whose link then stops
  * working). A few expired rows are dropped in the same statement, so the table holds about one day of sign-ups.
  */
-export async function savePendingSignUp(input: { email: string; passwordHash: string; tokenHash: string; maxAgeSeconds: number }): Promise<void> {
+export async function savePendingSignUp(input: {
+  email: string;
+  passwordHash: string;
+  tokenHash: string;
+  maxAgeSeconds: number;
+}): Promise<void> {
   await getDb()`
     with expired as (
       delete from pending_sign_ups where email in (

@@ -67,12 +67,18 @@ export function templateForAccountJsonSql(accountSql: string, templateId: string
 
 export function templateForAccountFromJson(json: unknown): TemplateForAccount | null {
   if (json === null) return null;
-  const row = json as Omit<TemplateForAccount, "created_at" | "updated_at"> & { created_at: string; updated_at: string };
+  const row = json as Omit<TemplateForAccount, "created_at" | "updated_at"> & {
+    created_at: string;
+    updated_at: string;
+  };
   return { ...row, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) };
 }
 
 /** One round trip (a simple-protocol query, see lib/db/literals.ts); null for an id that is not a uuid. */
-export async function findTemplateForAccount(accountId: string, templateId: string): Promise<TemplateForAccount | null> {
+export async function findTemplateForAccount(
+  accountId: string,
+  templateId: string,
+): Promise<TemplateForAccount | null> {
   if (!isUuid(templateId)) return null;
   const [row] = await getDb().unsafe<{ found: unknown }[]>(
     `select ${templateForAccountJsonSql(uuidLiteral(accountId), templateId)} as found`,
@@ -80,7 +86,19 @@ export async function findTemplateForAccount(accountId: string, templateId: stri
   return templateForAccountFromJson(row.found);
 }
 
-export type CatalogueListing = Pick<TemplateRecord, "id" | "slug" | "name" | "description" | "price" | "is_public" | "category" | "author" | "preview_image_url" | "updated_at">;
+export type CatalogueListing = Pick<
+  TemplateRecord,
+  | "id"
+  | "slug"
+  | "name"
+  | "description"
+  | "price"
+  | "is_public"
+  | "category"
+  | "author"
+  | "preview_image_url"
+  | "updated_at"
+>;
 
 export async function listCatalogue(): Promise<CatalogueListing[]> {
   return getDb()<CatalogueListing[]>`
@@ -131,12 +149,18 @@ export async function upsertCatalogueTemplate(seed: CatalogueSeed): Promise<{ id
 }
 
 /** What rendering needs of a template (not its source). */
-export type RenderableTemplate = Pick<TemplateRecord, "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables">;
+export type RenderableTemplate = Pick<
+  TemplateRecord,
+  "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables"
+>;
 
 export type SendContext = { domains: SendingDomain[]; template: RenderableTemplate | null };
 
 type SendContextRow = Partial<RenderableTemplate> & {
-  sender_domains: (Omit<SendingDomain, "created_at" | "verified_at"> & { created_at: string; verified_at: string | null })[];
+  sender_domains: (Omit<SendingDomain, "created_at" | "verified_at"> & {
+    created_at: string;
+    verified_at: string | null;
+  })[];
 };
 
 /**
@@ -145,7 +169,9 @@ type SendContextRow = Partial<RenderableTemplate> & {
  * it is in the account's library.
  */
 export async function findSendContext(accountId: string, templateId: string): Promise<SendContext> {
-  const [row] = await getDb().unsafe<SendContextRow[]>(`select * from send_context(${uuidLiteral(accountId)}, ${uuidLiteral(templateId)})`);
+  const [row] = await getDb().unsafe<SendContextRow[]>(
+    `select * from send_context(${uuidLiteral(accountId)}, ${uuidLiteral(templateId)})`,
+  );
   return sendContextFromJson(row);
 }
 

@@ -12,7 +12,9 @@ let cached: { config: Config; mailer: Mailer } | undefined;
 export function getMailer(): Mailer {
   const config = getConfig();
   if (cached?.config !== config) {
-    const mailer = config.resend ? new ResendMailer({ apiKey: config.resend.apiKey, baseUrl: config.resend.baseUrl }) : outboxMailer;
+    const mailer = config.resend
+      ? new ResendMailer({ apiKey: config.resend.apiKey, baseUrl: config.resend.baseUrl })
+      : outboxMailer;
     cached = { config, mailer };
   }
   return cached.mailer;

@@ -16,7 +16,10 @@ export class ResendMailer implements Mailer {
   private readonly timeoutMs: number;
 
   constructor(options: { apiKey: string; baseUrl?: string; timeoutMs?: number }) {
-    this.client = new Resend(options.apiKey, options.baseUrl ? { baseUrl: options.baseUrl.replace(/\/+$/, "") } : undefined);
+    this.client = new Resend(
+      options.apiKey,
+      options.baseUrl ? { baseUrl: options.baseUrl.replace(/\/+$/, "") } : undefined,
+    );
     this.timeoutMs = options.timeoutMs ?? RESEND_TIMEOUT_MS;
   }
 
@@ -32,7 +35,11 @@ export class ResendMailer implements Mailer {
       throw new MailerError(signal.aborted ? `no answer within ${this.timeoutMs} ms` : (error as Error).message, null);
     }
     if (result.error) {
-      const { statusCode, name, message: text } = result.error as { statusCode?: number | null; name?: string; message?: string };
+      const {
+        statusCode,
+        name,
+        message: text,
+      } = result.error as { statusCode?: number | null; name?: string; message?: string };
       const reason = signal.aborted ? `no answer within ${this.timeoutMs} ms` : text || name || "unknown error";
       throw new MailerError(reason, typeof statusCode === "number" ? statusCode : null, name ?? null);
     }
@@ -57,7 +64,12 @@ export function toResendPayload(message: OutgoingEmail): CreateEmailOptions {
     headers: Object.keys(message.headers).length > 0 ? message.headers : undefined,
     attachments:
       message.attachments.length > 0
-        ? message.attachments.map((a) => ({ filename: a.filename, content: a.content, path: a.path, contentType: a.content_type }))
+        ? message.attachments.map((a) => ({
+            filename: a.filename,
+            content: a.content,
+            path: a.path,
+            contentType: a.content_type,
+          }))
         : undefined,
     tags: message.tags.length > 0 ? message.tags : undefined,
     scheduledAt: message.scheduledAt?.toISOString(),

@@ -13,7 +13,15 @@ export async function sendSystemEmail(email: SystemEmail): Promise<void> {
   const config = getConfig();
   const text = [...email.paragraphs, `${email.link.label}: ${email.link.url}`].join("\n\n");
   if (!config.resend) {
-    console.info(JSON.stringify({ level: "info", message: "sign-up email (no email provider configured)", to: email.to, subject: email.subject, text }));
+    console.info(
+      JSON.stringify({
+        level: "info",
+        message: "sign-up email (no email provider configured)",
+        to: email.to,
+        subject: email.subject,
+        text,
+      }),
+    );
     return;
   }
   if (!config.systemEmailFrom) throw new Error("SYSTEM_EMAIL_FROM is not set (lib/config.ts requires it with Resend)");

@@ -29,7 +29,14 @@ export async function reportOverageEmail(emailId: string): Promise<boolean> {
   try {
     return await reportOverageNow(emailId);
   } catch (error) {
-    console.error(JSON.stringify({ level: "error", message: "overage reporting failed", emailId, error: error instanceof Error ? error.message : String(error) }));
+    console.error(
+      JSON.stringify({
+        level: "error",
+        message: "overage reporting failed",
+        emailId,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
     return false;
   }
 }

@@ -119,14 +119,22 @@ export const stripeProcessor: PaymentProcessor = {
   async startTemplatePurchase({ accountId, templateId, returnUrl }) {
     const reservation = await reserveTemplatePurchase(accountId, templateId);
     if (reservation.kind === "free") {
-      return { completed: true, entry: await addLibraryEntry(accountId, reservation.template.id, { processor: "none" }) };
+      return {
+        completed: true,
+        entry: await addLibraryEntry(accountId, reservation.template.id, { processor: "none" }),
+      };
     }
     if (reservation.kind === "open") return { completed: false, redirectUrl: reservation.checkoutUrl };
 
     const { purchaseId, template } = reservation;
     try {
       const customer = await ensureCustomer(accountId);
-      const metadata = { kind: "template_purchase", account_id: accountId, template_id: template.id, purchase_id: purchaseId };
+      const metadata = {
+        kind: "template_purchase",
+        account_id: accountId,
+        template_id: template.id,
+        purchase_id: purchaseId,
+      };
       const session = await getStripe().checkout.sessions.create(
         {
           mode: "payment",
@@ -160,8 +168,16 @@ export const stripeProcessor: PaymentProcessor = {
       return { completed: false, redirectUrl: session.url };
     } catch (error) {
       await failPendingPurchase(purchaseId).catch(() => {});
-      log("error", "stripe: template checkout failed", { accountId, templateId: template.id, purchaseId, error: describe(error) });
-      throw new PaymentProcessorError("The payment provider could not start the checkout. Nothing was charged; please try again.", error);
+      log("error", "stripe: template checkout failed", {
+        accountId,
+        templateId: template.id,
+        purchaseId,
+        error: describe(error),
+      });
+      throw new PaymentProcessorError(
+        "The payment provider could not start the checkout. Nothing was charged; please try again.",
+        error,
+      );
     }
   },
 
@@ -173,10 +189,17 @@ export const stripeProcessor: PaymentProcessor = {
         // Changing or cancelling a running subscription happens in Stripe's portal, which prorates and confirms.
         const customer = await findCustomerId(accountId);
         if (!customer) throw new Error("subscription without a customer");
-        const afterCompletion = { type: "redirect" as const, redirect: { return_url: withQuery(returnUrl, "checkout=portal") } };
+        const afterCompletion = {
+          type: "redirect" as const,
+          redirect: { return_url: withQuery(returnUrl, "checkout=portal") },
+        };
         const flow =
           plan === "free"
-            ? { type: "subscription_cancel" as const, subscription_cancel: { subscription: subscription.subscriptionId }, after_completion: afterCompletion }
+            ? {
+                type: "subscription_cancel" as const,
+                subscription_cancel: { subscription: subscription.subscriptionId },
+                after_completion: afterCompletion,
+              }
             : subscription.plan === plan
               ? undefined
               : subscription.planItemId
@@ -188,8 +211,16 @@ export const stripeProcessor: PaymentProcessor = {
                     },
                     after_completion: afterCompletion,
                   }
-                : { type: "subscription_update" as const, subscription_update: { subscription: subscription.subscriptionId }, after_completion: afterCompletion };
-        const portal = await getStripe().billingPortal.sessions.create({ customer, return_url: returnUrl, ...(flow ? { flow_data: flow } : {}) });
+                : {
+                    type: "subscription_update" as const,
+                    subscription_update: { subscription: subscription.subscriptionId },
+                    after_completion: afterCompletion,
+                  };
+        const portal = await getStripe().billingPortal.sessions.create({
+          customer,
+          return_url: returnUrl,
+          ...(flow ? { flow_data: flow } : {}),
+        });
         return { completed: false, redirectUrl: portal.url };
       }
       if (plan === "free") {
@@ -219,7 +250,10 @@ export const stripeProcessor: PaymentProcessor = {
       return { completed: false, redirectUrl: session.url };
     } catch (error) {
       log("error", "stripe: plan change failed", { accountId, plan, error: describe(error) });
-      throw new PaymentProcessorError("The payment provider could not start the plan change. Nothing was charged; please try again.", error);
+      throw new PaymentProcessorError(
+        "The payment provider could not start the plan change. Nothing was charged; please try again.",
+        error,
+      );
     }
   },
 
@@ -231,7 +265,10 @@ export const stripeProcessor: PaymentProcessor = {
       return portal.url;
     } catch (error) {
       log("error", "stripe: portal session failed", { accountId, error: describe(error) });
-      throw new PaymentProcessorError("The payment provider's customer portal is not available right now; please try again.", error);
+      throw new PaymentProcessorError(
+        "The payment provider's customer portal is not available right now; please try again.",
+        error,
+      );
     }
   },
 
@@ -360,7 +397,11 @@ async function checkoutClosed(tx: Tx, session: Stripe.Checkout.Session, status: 
   const ours = metadata.kind === "template_purchase";
   const outcome = await closeCheckoutPurchase(
     tx,
-    { sessionId: session.id, purchaseId: ours ? (metadata.purchase_id ?? null) : null, accountId: ours ? (metadata.account_id ?? null) : null },
+    {
+      sessionId: session.id,
+      purchaseId: ours ? (metadata.purchase_id ?? null) : null,
+      accountId: ours ? (metadata.account_id ?? null) : null,
+    },
     status,
   );
   return outcome === "closed" ? status : "unchanged";
@@ -373,7 +414,9 @@ export function subscriptionState(subscription: Stripe.Subscription): Subscripti
   const planOf = (price: string | undefined): PlanName | null =>
     price === settings.prices.monthly ? "monthly" : price === settings.prices.annual ? "annual" : null;
   const planItem = items.find((item) => planOf(item.price?.id) !== null) ?? null;
-  const periodEnds = items.map((item) => item.current_period_end).filter((end): end is number => typeof end === "number");
+  const periodEnds = items
+    .map((item) => item.current_period_end)
+    .filter((end): end is number => typeof end === "number");
   // Older API versions carried the period on the subscription itself.
   const legacyEnd = (subscription as unknown as { current_period_end?: number }).current_period_end;
   const periodEnd = periodEnds.length > 0 ? Math.max(...periodEnds) : typeof legacyEnd === "number" ? legacyEnd : null;
@@ -445,7 +488,12 @@ export async function reportPendingOverage(
   return report;
 }
 
-async function reportOne(settings: StripeSettings, claim: OverageClaim, now: Date, timeoutMs: number): Promise<boolean> {
+async function reportOne(
+  settings: StripeSettings,
+  claim: OverageClaim,
+  now: Date,
+  timeoutMs: number,
+): Promise<boolean> {
   const timestamp = Math.floor(Math.max(claim.createdAt.getTime(), now.getTime() - MAX_METER_EVENT_AGE_MS) / 1000);
   try {
     await getStripe().billing.meterEvents.create(
@@ -464,9 +512,16 @@ async function reportOne(settings: StripeSettings, claim: OverageClaim, now: Dat
       await markOverageReported(claim.id, NAME);
       return true;
     }
-    const delay = Math.min(OVERAGE_REPORTING.retryBaseMs * 2 ** Math.max(0, claim.attempts - 1), OVERAGE_REPORTING.retryMaxMs);
+    const delay = Math.min(
+      OVERAGE_REPORTING.retryBaseMs * 2 ** Math.max(0, claim.attempts - 1),
+      OVERAGE_REPORTING.retryMaxMs,
+    );
     await markOverageReportFailed(claim.id, describe(error), new Date(now.getTime() + delay));
-    log("warn", "stripe: overage meter event not acknowledged; will retry", { ledgerId: claim.id, attempt: claim.attempts, error: describe(error) });
+    log("warn", "stripe: overage meter event not acknowledged; will retry", {
+      ledgerId: claim.id,
+      attempt: claim.attempts,
+      error: describe(error),
+    });
     return false;
   }
   await markOverageReported(claim.id, NAME);
@@ -482,7 +537,9 @@ function isDuplicateIdentifier(error: unknown): boolean {
 }
 
 /** Each send past the limit also flushes the backlog in the background, at most every 30 s per process. */
-const flushOverageBacklog = throttledInBackground("stripe: background overage reporting", 30_000, () => reportPendingOverage());
+const flushOverageBacklog = throttledInBackground("stripe: background overage reporting", 30_000, () =>
+  reportPendingOverage(),
+);
 
 /** After an overage send: report this email now (bounded wait), and flush any backlog in the background. */
 export async function reportOverageNow(emailId: string): Promise<boolean> {

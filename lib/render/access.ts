@@ -38,7 +38,11 @@ export async function getRenderableTemplateOrThrow(
   if (isCatalogue && isFree) freeCatalogue.set(templateId, { template, expiresAt: Date.now() + CATALOGUE_TTL_MS });
   if (inLibrary || (isCatalogue && isFree)) return template;
   if (isCatalogue) {
-    throw errors.templateAccessDenied({ id: template.id, title: template.name, price: Number(template.price).toFixed(2) });
+    throw errors.templateAccessDenied({
+      id: template.id,
+      title: template.name,
+      price: Number(template.price).toFixed(2),
+    });
   }
   throw errors.templateNotFound();
 }
@@ -48,7 +52,8 @@ export async function getRenderableTemplateOrThrow(
  * (undefined) when the template is a cached free catalogue template or the id is not a uuid.
  */
 export function renderableTemplatePreload(templateId: string): Preload<TemplateForAccount | null | undefined> {
-  if (!isUuid(templateId) || cachedFreeCatalogueTemplate(templateId)) return { sql: "null::jsonb", parse: () => undefined };
+  if (!isUuid(templateId) || cachedFreeCatalogueTemplate(templateId))
+    return { sql: "null::jsonb", parse: () => undefined };
   return { sql: templateForAccountJsonSql("caller.account_id", templateId), parse: templateForAccountFromJson };
 }
 

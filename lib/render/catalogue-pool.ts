@@ -83,10 +83,13 @@ type PoolWorker = {
 const workers: (PoolWorker | null)[] = Array.from({ length: POOL_SIZE }, () => null);
 /** Jobs not sent to a worker yet, per owner, oldest first; the owner served last goes to the back. */
 const waiting = new Map<string, Job[]>();
-const admission = new QueueAdmission({ total: MAX_CATALOGUE_QUEUE, perAccount: MAX_CATALOGUE_QUEUE_PER_ACCOUNT }, {
-  jobs: "renders",
-  full: "The render workers are busy with other renders",
-});
+const admission = new QueueAdmission(
+  { total: MAX_CATALOGUE_QUEUE, perAccount: MAX_CATALOGUE_QUEUE_PER_ACCOUNT },
+  {
+    jobs: "renders",
+    full: "The render workers are busy with other renders",
+  },
+);
 let watchdog: ReturnType<typeof setInterval> | null = null;
 let nextId = 1;
 
@@ -141,7 +144,11 @@ export async function renderCatalogueJsonOffThread(
 }
 
 /** Queues the job; throws the 503 ApiError at once when the owner may not queue another (see the top of the file). */
-function submit(owner: string, request: Omit<CatalogueRenderRequest, "id">, signal: AbortSignal | undefined): Promise<CatalogueRenderReply & { ok: true }> {
+function submit(
+  owner: string,
+  request: Omit<CatalogueRenderRequest, "id">,
+  signal: AbortSignal | undefined,
+): Promise<CatalogueRenderReply & { ok: true }> {
   signal?.throwIfAborted();
   const release = admission.admit(owner);
   return new Promise((resolve, reject) => {
@@ -196,7 +203,7 @@ function toBackOfLine(owner: string): void {
 
 /** Sends waiting jobs to the workers, owners in turn, each up to MAX_SENT_PER_OWNER per worker. */
 function dispatch(): void {
-  for (let sent = true; sent && waiting.size > 0; ) {
+  for (let sent = true; sent && waiting.size > 0;) {
     sent = false;
     for (const [owner, queue] of waiting) {
       const slot = slotFor(owner);
@@ -268,7 +275,13 @@ function checkDeadlines(): void {
       // Modular, as the worker writes it: right however long the worker has lived.
       const elapsed = (now - target.epoch - Atomics.load(target.progress, 1)) >>> 0;
       if (elapsed > RENDER_DEADLINE_MS) {
-        kill(target, new CatalogueRenderError(`The template did not finish rendering within its deadline of ${RENDER_DEADLINE_MS} ms`, "timeout"));
+        kill(
+          target,
+          new CatalogueRenderError(
+            `The template did not finish rendering within its deadline of ${RENDER_DEADLINE_MS} ms`,
+            "timeout",
+          ),
+        );
       }
     } else if (now > target.headSince + START_TIMEOUT_MS) {
       kill(target, new Error("The catalogue render worker did not start a render in time"));

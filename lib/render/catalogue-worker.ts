@@ -59,7 +59,13 @@ async function renderDocument(element: ReactElement): Promise<string> {
 
 const utf8 = new TextEncoder();
 
-async function render({ id, slug, props, plainText, jsonFields }: CatalogueRenderRequest): Promise<CatalogueRenderReply> {
+async function render({
+  id,
+  slug,
+  props,
+  plainText,
+  jsonFields,
+}: CatalogueRenderRequest): Promise<CatalogueRenderReply> {
   const entry = getCatalogueEntry(slug);
   if (!entry) return { id, ok: false, kind: "missing", message: `no catalogue component for ${slug}` };
   try {
@@ -76,7 +82,12 @@ async function render({ id, slug, props, plainText, jsonFields }: CatalogueRende
 
 function tooLarge(id: number): CatalogueRenderReply {
   const limit = `${MAX_HTML_BYTES / 1024 / 1024} MB (${MAX_HTML_BYTES.toLocaleString("en-US")} bytes)`;
-  return { id, ok: false, kind: "too_large", message: `The rendered HTML is larger than ${limit}: use fewer or shorter variables` };
+  return {
+    id,
+    ok: false,
+    kind: "too_large",
+    message: `The rendered HTML is larger than ${limit}: use fewer or shorter variables`,
+  };
 }
 
 /** render(), with its id and start time published for the pool's watchdog. */

@@ -14,7 +14,9 @@ export function generatedFilePath(fileName: string, moduleUrl: string, projectDi
   candidates.push(path.join(/* turbopackIgnore: true */ process.cwd(), projectDir, fileName));
   const found = candidates.find((candidate) => existsSync(/* turbopackIgnore: true */ candidate));
   if (!found) {
-    throw new Error(`${fileName} not found (looked in ${candidates.join(", ")}). Run \`npx tsx scripts/build-sandbox-runtime.ts\`.`);
+    throw new Error(
+      `${fileName} not found (looked in ${candidates.join(", ")}). Run \`npx tsx scripts/build-sandbox-runtime.ts\`.`,
+    );
   }
   return found;
 }

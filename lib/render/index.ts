@@ -54,7 +54,9 @@ export async function renderTemplateAsJson(
   const plainText = options.plainText ?? false;
   if (template.owner_account_id === null && !RENDER_IN_PROCESS) {
     const { slug, props } = catalogueRenderInput(template, variables);
-    return withCatalogueErrors(slug, () => renderCatalogueJsonOffThread(options.accountId, slug, props, plainText, fields, options.signal));
+    return withCatalogueErrors(slug, () =>
+      renderCatalogueJsonOffThread(options.accountId, slug, props, plainText, fields, options.signal),
+    );
   }
   return utf8.encode(JSON.stringify({ ...fields, ...(await renderTemplate(template, variables, options)) }));
 }
@@ -64,17 +66,20 @@ function withPlainText(html: string, plainText: boolean): RenderedEmail {
 }
 
 /** The props a template receives: the variables after validation, with declared defaults applied. */
-export function resolveVariables(template: RenderableTemplate, variables: Record<string, unknown>): Record<string, unknown> {
+export function resolveVariables(
+  template: RenderableTemplate,
+  variables: Record<string, unknown>,
+): Record<string, unknown> {
   const schema =
-    template.owner_account_id === null && template.slug
-      ? getCatalogueEntry(template.slug)?.variables
-      : undefined;
+    template.owner_account_id === null && template.slug ? getCatalogueEntry(template.slug)?.variables : undefined;
   const parsed = (schema ?? declaredVariablesSchema(template)).safeParse(variables);
   if (!parsed.success) {
     // A missing variable reads "is required" whatever its schema's own message for a wrong value (say, "must be an
     // http(s) URL"). Looked up here rather than with zod's reportInput, which slows down every successful parse.
-    const valueAt = (path: PropertyKey[]) => path.reduce<unknown>((value, key) => (value as Record<PropertyKey, unknown> | undefined)?.[key], variables);
-    const messageOf = (issue: z.core.$ZodIssue) => (issue.code === "invalid_type" && valueAt(issue.path) === undefined ? "is required" : issue.message);
+    const valueAt = (path: PropertyKey[]) =>
+      path.reduce<unknown>((value, key) => (value as Record<PropertyKey, unknown> | undefined)?.[key], variables);
+    const messageOf = (issue: z.core.$ZodIssue) =>
+      issue.code === "invalid_type" && valueAt(issue.path) === undefined ? "is required" : issue.message;
     throw errors.validation(zodDetails(parsed.error, "variables", messageOf));
   }
   return parsed.data as Record<string, unknown>;
@@ -92,8 +97,11 @@ async function renderCatalogue(
 ): Promise<RenderedEmail> {
   const { slug, props, component } = catalogueRenderInput(template, variables);
   // React escapes every text and attribute value, so variables cannot inject markup.
-  if (!RENDER_IN_PROCESS) return withCatalogueErrors(slug, () => renderCatalogueOffThread(accountId, slug, props, plainText, signal));
-  return withCatalogueErrors(slug, async () => withPlainText(await renderEmailDocument(createElement(component, props)), plainText));
+  if (!RENDER_IN_PROCESS)
+    return withCatalogueErrors(slug, () => renderCatalogueOffThread(accountId, slug, props, plainText, signal));
+  return withCatalogueErrors(slug, async () =>
+    withPlainText(await renderEmailDocument(createElement(component, props)), plainText),
+  );
 }
 
 function catalogueRenderInput(template: RenderableTemplate, variables: Record<string, unknown>) {
@@ -110,7 +118,8 @@ async function withCatalogueErrors<T>(slug: string, render: () => Promise<T>): P
   try {
     return await render();
   } catch (error) {
-    if (error instanceof CatalogueRenderError && error.kind === "missing") throw new Error(`The render worker has no component for ${slug}: rebuild it`);
+    if (error instanceof CatalogueRenderError && error.kind === "missing")
+      throw new Error(`The render worker has no component for ${slug}: rebuild it`);
     if (error instanceof CatalogueRenderError && error.kind !== "threw") throw errors.renderFailed(error.message);
     if (RENDER_IN_PROCESS || error instanceof CatalogueRenderError) {
       throw errors.renderFailed(`The template threw while rendering: ${(error as Error).message}`);

@@ -44,6 +44,8 @@ let reactDomServer: Promise<ReactDomServer> | undefined;
 // Imported on first use, as @react-email/render does: Next refuses a static react-dom/server import in modules that
 // Server Components may load.
 function loadReactDomServer(): Promise<ReactDomServer> {
-  reactDomServer ??= import("react-dom/server").then((module) => ("default" in module ? (module.default as ReactDomServer) : module));
+  reactDomServer ??= import("react-dom/server").then((module) =>
+    "default" in module ? (module.default as ReactDomServer) : module,
+  );
   return reactDomServer;
 }

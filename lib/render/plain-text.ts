@@ -9,7 +9,11 @@ const plainTextSelectors = [
   { selector: "[data-skip-in-text=true]", format: "skip" },
   { selector: "a", options: { linkBrackets: false, hideLinkHrefIfSameAsText: true } },
   { selector: '[data-text-format="dataTable"]', format: "dataTable" },
-  ...["td", "th"].map((selector) => ({ selector, format: "block", options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } })),
+  ...["td", "th"].map((selector) => ({
+    selector,
+    format: "block",
+    options: { leadingLineBreaks: 1, trailingLineBreaks: 1 },
+  })),
 ];
 
 let converter: ((html: string) => string) | undefined;

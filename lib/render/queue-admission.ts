@@ -38,7 +38,10 @@ export class QueueAdmission {
   admit(owner: string): () => void {
     const ownerHeld = this.heldPerOwner.get(owner) ?? 0;
     if (ownerHeld >= this.caps.perAccount) {
-      throw errors.sandboxBusy(`This account already has ${this.caps.perAccount} ${this.words.jobs} waiting; try again in a moment.`, BUSY_RETRY_AFTER_SECONDS);
+      throw errors.sandboxBusy(
+        `This account already has ${this.caps.perAccount} ${this.words.jobs} waiting; try again in a moment.`,
+        BUSY_RETRY_AFTER_SECONDS,
+      );
     }
     if (this.heldInAll >= this.caps.total) {
       const accounts = this.heldPerOwner.size + (ownerHeld === 0 ? 1 : 0);

@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { MAX_DETAILS } from "@/lib/api/errors";
-import { MAX_ADDRESS_LENGTH, MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS, MAX_HEADERS, MAX_RECIPIENTS, MAX_REPLY_TO, MAX_TAGS } from "@/lib/limits";
+import {
+  MAX_ADDRESS_LENGTH,
+  MAX_ATTACHMENT_BYTES,
+  MAX_ATTACHMENTS,
+  MAX_HEADERS,
+  MAX_RECIPIENTS,
+  MAX_REPLY_TO,
+  MAX_TAGS,
+} from "@/lib/limits";
 import { variablesSchema } from "@/lib/schemas/common";
 import { emailUsageSchema } from "@/lib/schemas/usage";
 
@@ -27,14 +35,19 @@ function isEmailAddress(value: string): boolean {
 const addressField = z
   .string({ error: "must be a valid email address" })
   .max(MAX_ADDRESS_LENGTH, ADDRESS_TOO_LONG)
-  .refine(isEmailAddress, { error: "must be a valid email address", when: ({ value }) => typeof value === "string" && value.length <= MAX_ADDRESS_LENGTH })
+  .refine(isEmailAddress, {
+    error: "must be a valid email address",
+    when: ({ value }) => typeof value === "string" && value.length <= MAX_ADDRESS_LENGTH,
+  })
   .meta({ format: "email" });
 // zod refuses an array longer than its maximum before it reads any item (so each list answers with one entry however
 // long it is). That refusal aborts, so the union reports its own issue: worded here from the input.
 function addressList(max: number) {
   return z.union([addressField, z.array(addressField).min(1, "must list at least one address").max(max)], {
     error: ({ input }) =>
-      Array.isArray(input) && input.length > max ? `must list at most ${max} addresses` : "must be an email address or an array of email addresses",
+      Array.isArray(input) && input.length > max
+        ? `must list at most ${max} addresses`
+        : "must be an email address or an array of email addresses",
   });
 }
 
@@ -52,7 +65,8 @@ const CONTROL_BUT_NUL_AND_TAB = /[\u0001-\u0008\u000a-\u001f\u007f-\u009f]/;
  */
 function headerTextProblem(value: string, { allowTab }: { allowTab: boolean }): string | null {
   if (LINE_BREAK.test(value)) return "must not contain line breaks";
-  if ((allowTab ? CONTROL_BUT_NUL_AND_TAB : CONTROL_BUT_NUL).test(value)) return "must not contain control characters (U+0000 to U+001F, U+007F to U+009F)";
+  if ((allowTab ? CONTROL_BUT_NUL_AND_TAB : CONTROL_BUT_NUL).test(value))
+    return "must not contain control characters (U+0000 to U+001F, U+007F to U+009F)";
   return null;
 }
 
@@ -115,9 +129,21 @@ const ISO_DATE_TIME = z.iso.datetime({ offset: true });
 const HEADER_NAME = /^[!-9;-~]{1,256}$/;
 // Headers that the message's own fields or the provider set: one given here could change the sender or add recipients
 // behind the checks on from, to, cc and bcc (verified domain, 50 recipients, one email counted).
-const RESERVED_HEADERS = new Set(
-  ["from", "sender", "to", "cc", "bcc", "reply-to", "subject", "date", "message-id", "return-path", "mime-version", "content-type", "content-transfer-encoding"],
-);
+const RESERVED_HEADERS = new Set([
+  "from",
+  "sender",
+  "to",
+  "cc",
+  "bcc",
+  "reply-to",
+  "subject",
+  "date",
+  "message-id",
+  "return-path",
+  "mime-version",
+  "content-type",
+  "content-transfer-encoding",
+]);
 const headersRecord = z
   .record(
     // Stated for the document; checked below, so a bad name gets its own message.
@@ -135,9 +161,14 @@ const headersRecord = z
       for (const [name, value] of Object.entries(headers)) {
         if (refused.has(name)) continue;
         const valueProblem = headerTextProblem(value, { allowTab: true });
-        if (!HEADER_NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "is not a valid header name" });
+        if (!HEADER_NAME.test(name))
+          ctx.addIssue({ code: "custom", path: [name], message: "is not a valid header name" });
         else if (RESERVED_HEADERS.has(name.toLowerCase())) {
-          ctx.addIssue({ code: "custom", path: [name], message: `${name} cannot be set in headers: use the from, to, cc, bcc, reply_to and subject fields` });
+          ctx.addIssue({
+            code: "custom",
+            path: [name],
+            message: `${name} cannot be set in headers: use the from, to, cc, bcc, reply_to and subject fields`,
+          });
         } else if (valueProblem) {
           ctx.addIssue({ code: "custom", path: [name], message: `header values ${valueProblem}` });
         }
@@ -191,7 +222,10 @@ const attachmentSchema = z
       .string({ error: "content_type must be a string" })
       .min(1, "content_type must be 1 to 255 characters")
       .max(255, { error: "content_type must be 1 to 255 characters", abort: true })
-      .refine((value) => MIME_TYPE.test(value), 'content_type must be a MIME type such as "text/csv" or "text/plain; charset=utf-8"')
+      .refine(
+        (value) => MIME_TYPE.test(value),
+        'content_type must be a MIME type such as "text/csv" or "text/plain; charset=utf-8"',
+      )
       .optional(),
     path: z
       .string({ error: "path must be an https:// URL" })
@@ -208,7 +242,11 @@ const attachmentSchema = z
   .superRefine((attachment, ctx) => {
     const sources = Number(attachment.content !== undefined) + Number(attachment.path !== undefined);
     if (sources !== 1) {
-      ctx.addIssue({ code: "custom", path: ["content"], message: "give exactly one of content (Base64) or path (https:// URL)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["content"],
+        message: "give exactly one of content (Base64) or path (https:// URL)",
+      });
     }
   });
 
@@ -246,7 +284,8 @@ export const sendRequestSchema = z
       .superRefine((value, ctx) => {
         const problem = headerTextProblem(value, { allowTab: false });
         if (problem) ctx.addIssue({ code: "custom", message: `from ${problem}` });
-        else if (parseFromAddress(value) === null) ctx.addIssue({ code: "custom", message: 'from must be "address@domain" or "Name <address@domain>"' });
+        else if (parseFromAddress(value) === null)
+          ctx.addIssue({ code: "custom", message: 'from must be "address@domain" or "Name <address@domain>"' });
       })
       .optional(),
     variables: variablesSchema,
@@ -260,14 +299,20 @@ export const sendRequestSchema = z
       .array(attachmentSchema, { error: "attachments must be an array" })
       .max(MAX_ATTACHMENTS, `attachments must list at most ${MAX_ATTACHMENTS} files`)
       .optional(),
-    tags: z.array(tagSchema, { error: "tags must be an array" }).max(MAX_TAGS, `tags must list at most ${MAX_TAGS} tags`).optional(),
+    tags: z
+      .array(tagSchema, { error: "tags must be an array" })
+      .max(MAX_TAGS, `tags must list at most ${MAX_TAGS} tags`)
+      .optional(),
     scheduled_at: z
       .string({ error: "scheduled_at must be an ISO 8601 date-time" })
       .max(64, { error: "scheduled_at must be an ISO 8601 date-time", abort: true })
       .superRefine((value, ctx) => {
         // One problem, one entry: a malformed value is not also reported as "not in the future".
         if (!ISO_DATE_TIME.safeParse(value).success) {
-          ctx.addIssue({ code: "custom", message: "scheduled_at must be an ISO 8601 date-time with a time zone (e.g. 2030-01-01T09:00:00Z)" });
+          ctx.addIssue({
+            code: "custom",
+            message: "scheduled_at must be an ISO 8601 date-time with a time zone (e.g. 2030-01-01T09:00:00Z)",
+          });
         } else if (Date.parse(value) <= Date.now()) {
           ctx.addIssue({ code: "custom", message: "scheduled_at must be in the future" });
         } else if (Date.parse(value) > Date.now() + MAX_SCHEDULE_DAYS * 24 * 3600 * 1000) {
@@ -285,10 +330,15 @@ export const sendRequestSchema = z
       const recipients = lists.reduce<number>((sum, list) => sum + count(list), 0);
       // A list over the maximum on its own has its own entry.
       if (recipients > MAX_RECIPIENTS && lists.every((list) => count(list) <= MAX_RECIPIENTS)) {
-        ctx.addIssue({ code: "custom", path: ["to"], message: `at most ${MAX_RECIPIENTS} recipients across to, cc and bcc (got ${recipients})` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["to"],
+          message: `at most ${MAX_RECIPIENTS} recipients across to, cc and bcc (got ${recipients})`,
+        });
       }
       // A list over its maximum has its own entry and is not read.
-      const attachments: unknown[] = Array.isArray(body.attachments) && body.attachments.length <= MAX_ATTACHMENTS ? body.attachments : [];
+      const attachments: unknown[] =
+        Array.isArray(body.attachments) && body.attachments.length <= MAX_ATTACHMENTS ? body.attachments : [];
       const bytes = attachments.reduce<number>((sum, a) => {
         const content = (a as { content?: unknown } | null)?.content;
         return sum + (typeof content === "string" ? decodedBase64Length(content) : 0);
@@ -302,7 +352,11 @@ export const sendRequestSchema = z
       const refused = new Set(ctx.issues.map((issue) => (issue.path ?? []).join(".")));
       for (const path of pathsHoldingNul(body, MAX_DETAILS + 1)) {
         if (refused.has(path.join("."))) continue;
-        ctx.addIssue({ code: "custom", path, message: `${path.join(".")} must not contain the NUL character (\\u0000)` });
+        ctx.addIssue({
+          code: "custom",
+          path,
+          message: `${path.join(".")} must not contain the NUL character (\\u0000)`,
+        });
       }
     },
     { when: (payload) => typeof payload.value === "object" && payload.value !== null },
@@ -327,7 +381,11 @@ function pathsHoldingNul(body: unknown, limit: number): (string | number)[][] {
     if (typeof value === "string") {
       if (value.includes("\0") && found.push(path()) === limit) return found;
     } else if (value !== null && typeof value === "object") {
-      frames.push({ container: value as Frame["container"], keys: Array.isArray(value) ? null : Object.keys(value), next: 0 });
+      frames.push({
+        container: value as Frame["container"],
+        keys: Array.isArray(value) ? null : Object.keys(value),
+        next: 0,
+      });
     }
     // On to the next child: a key holding a NUL is the field found, and its value is not searched.
     for (;;) {

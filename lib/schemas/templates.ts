@@ -10,7 +10,9 @@ export const templateSourceResponseSchema = z
 
 export const renderRequestSchema = z
   .object({
-    variables: variablesSchema.meta({ description: "Values for the template's declared variables; at most 1 MB as JSON" }),
+    variables: variablesSchema.meta({
+      description: "Values for the template's declared variables; at most 1 MB as JSON",
+    }),
     format: z.enum(["html", "react"], { error: 'format must be "html" or "react"' }).default("html"),
     plain_text: z.boolean({ error: "plain_text must be a boolean" }).default(false),
   })

@@ -9,7 +9,9 @@ import { hasSupabaseAuthCookie, verifiedSupabaseUser, type SupabaseUser } from "
  * getClaims(), refreshing it when it has expired, and writes the new cookies both to the request the rest of the app
  * sees and to the response the browser gets. Returns the response to continue with and the signed-in user, if any.
  */
-export async function updateSupabaseSession(request: NextRequest): Promise<{ response: NextResponse; user: SupabaseUser | null }> {
+export async function updateSupabaseSession(
+  request: NextRequest,
+): Promise<{ response: NextResponse; user: SupabaseUser | null }> {
   const supabase = getConfig().supabase;
   let response = NextResponse.next({ request });
   // Nothing to refresh (API-key calls, visitors): skip the client entirely.

@@ -37,7 +37,13 @@ export function createSupabaseClientForRequest(request: NextRequest, refreshed: 
     cookies: {
       getAll: () => request.cookies.getAll(),
       setAll: (cookiesToSet) => {
-        refreshed.push(...cookiesToSet.map(({ name, value, options }) => ({ name, value, options: options as Record<string, unknown> })));
+        refreshed.push(
+          ...cookiesToSet.map(({ name, value, options }) => ({
+            name,
+            value,
+            options: options as Record<string, unknown>,
+          })),
+        );
       },
     },
     // supabase-js on Node 20 has no native WebSocket; realtime is unused, but the client refuses to start without one.

@@ -7,7 +7,10 @@ import { DATA_DIR, findRunningEmbeddedDatabase, startEmbeddedDatabase, type Embe
 import { migrate } from "@/lib/db/migrate";
 import { isCatalogueEmpty, seedCatalogue } from "@/lib/db/seed";
 
-export type Connection = { source: "DATABASE_URL" | "embedded (shared with a running app)" | "embedded"; close: () => Promise<void> };
+export type Connection = {
+  source: "DATABASE_URL" | "embedded (shared with a running app)" | "embedded";
+  close: () => Promise<void>;
+};
 
 /**
  * Points the process at a database: DATABASE_URL when set; otherwise the embedded database, joining the one a
@@ -17,7 +20,8 @@ export async function connectDatabase(opts: { log?: (line: string) => void } = {
   let embedded: EmbeddedDatabase | null = null;
   let source: Connection["source"] = "DATABASE_URL";
   if (!process.env.DATABASE_URL) {
-    if (process.env.VERCEL) throw new Error("DATABASE_URL is required on Vercel; the embedded database is for local development.");
+    if (process.env.VERCEL)
+      throw new Error("DATABASE_URL is required on Vercel; the embedded database is for local development.");
     const running = await findRunningEmbeddedDatabase();
     if (running) {
       process.env.DATABASE_URL = running.url;
@@ -42,7 +46,9 @@ export async function connectDatabase(opts: { log?: (line: string) => void } = {
 }
 
 /** Applies pending migrations, and seeds the catalogue into an empty database (or always, with `alwaysSeed`). */
-export async function prepareDatabase(opts: { alwaysSeed?: boolean; log?: (line: string) => void } = {}): Promise<void> {
+export async function prepareDatabase(
+  opts: { alwaysSeed?: boolean; log?: (line: string) => void } = {},
+): Promise<void> {
   const { applied } = await migrate(getDb());
   for (const file of applied) opts.log?.(`Applied migration ${file}`);
   if (opts.alwaysSeed || (await isCatalogueEmpty())) {

@@ -15,7 +15,11 @@ export function prefixLeadingObjectSpreads(code: string): string {
   const source = ts.createSourceFile("bundle.js", code, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
   const openingBraces: number[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isObjectLiteralExpression(node) && node.properties.length > 1 && ts.isSpreadAssignment(node.properties[0]!)) {
+    if (
+      ts.isObjectLiteralExpression(node) &&
+      node.properties.length > 1 &&
+      ts.isSpreadAssignment(node.properties[0]!)
+    ) {
       openingBraces.push(node.getStart(source));
     }
     ts.forEachChild(node, visit);

@@ -39,11 +39,15 @@ function freePort(): Promise<number> {
 /** Builds the app when there is no build yet (or E2E_BUILD=1); `npm test` builds before it runs the e2e tests. */
 export function ensureBuilt(): void {
   if (existsSync(path.join(ROOT, ".next", "BUILD_ID")) && process.env.E2E_BUILD !== "1") return;
-  const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"], {
-    cwd: ROOT,
-    stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"],
+    {
+      cwd: ROOT,
+      stdio: "inherit",
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    },
+  );
   if (result.status !== 0) throw new Error("next build failed");
 }
 
@@ -75,7 +79,15 @@ export async function startTestApp(): Promise<TestApp> {
     // A production server takes payments only through Stripe or when test mode is asked for; the tests buy in test mode.
     PAYMENTS_TEST_MODE: "1",
   };
-  for (const name of ["NEXT_PUBLIC_SUPABASE_URL", "NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY", "NEXT_PUBLIC_SUPABASE_ANON_KEY", "RESEND_API_KEY", "SHARED_SENDING_DOMAIN", "VERCEL", "NEXT_PUBLIC_SITE_URL"]) {
+  for (const name of [
+    "NEXT_PUBLIC_SUPABASE_URL",
+    "NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY",
+    "NEXT_PUBLIC_SUPABASE_ANON_KEY",
+    "RESEND_API_KEY",
+    "SHARED_SENDING_DOMAIN",
+    "VERCEL",
+    "NEXT_PUBLIC_SITE_URL",
+  ]) {
     delete env[name];
   }
   let output = "";
@@ -85,11 +97,15 @@ export async function startTestApp(): Promise<TestApp> {
     output += chunk.toString();
     appendFileSync(logFile, chunk);
   };
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   child.stdout?.on("data", record);
   child.stderr?.on("data", record);
 

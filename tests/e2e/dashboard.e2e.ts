@@ -85,7 +85,10 @@ describe("the dashboard flow", () => {
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill(password);
     await page.getByRole("button", { name: "Create account" }).click();
-    await page.getByRole("status").filter({ hasText: `Check your inbox: we sent a link to finish signing up to ${email}.` }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Check your inbox: we sent a link to finish signing up to ${email}.` })
+      .waitFor();
     expect((await context.cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token")).toBe(false);
 
     const emails = await loggedSignUpEmails(email, 1);
@@ -117,13 +120,18 @@ describe("the dashboard flow", () => {
     await otherPage.getByLabel("Email").fill(email);
     await otherPage.getByLabel("Password", { exact: true }).fill("another password entirely");
     await otherPage.getByRole("button", { name: "Create account" }).click();
-    const status = otherPage.getByRole("status").filter({ hasText: `Check your inbox: we sent a link to finish signing up to ${email}.` });
+    const status = otherPage
+      .getByRole("status")
+      .filter({ hasText: `Check your inbox: we sent a link to finish signing up to ${email}.` });
     await status.waitFor();
     expect(await status.textContent()).not.toMatch(/exist/i);
     expect((await other.cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token")).toBe(false);
 
     const emails = await loggedSignUpEmails(email, 2);
-    expect(emails.map((sent) => sent.subject)).toEqual(["Finish signing up to Letterpress", "You already have a Letterpress account"]);
+    expect(emails.map((sent) => sent.subject)).toEqual([
+      "Finish signing up to Letterpress",
+      "You already have a Letterpress account",
+    ]);
     expect(emails[1].text).toContain(`Sign in: ${baseUrl}/signin`);
 
     // The account keeps its password: the owner signs in with it.
@@ -166,12 +174,16 @@ describe("the dashboard flow", () => {
 
   it("adds a free catalogue template and buys a paid one in test mode, within the plan's limits", async () => {
     await open("/dashboard/catalogue", "Catalogue");
-    const welcome = page.getByTestId("catalogue-card").filter({ has: page.getByRole("heading", { name: "Welcome", exact: true }) });
+    const welcome = page
+      .getByTestId("catalogue-card")
+      .filter({ has: page.getByRole("heading", { name: "Welcome", exact: true }) });
     await welcome.getByRole("button", { name: "Add to library" }).click();
     await welcome.getByRole("link", { name: "Open in library" }).waitFor();
     welcomeId = (await welcome.getByRole("link", { name: "Open in library" }).getAttribute("href"))!.split("/").pop()!;
 
-    const receipt = page.getByTestId("catalogue-card").filter({ has: page.getByRole("heading", { name: "Order receipt" }) });
+    const receipt = page
+      .getByTestId("catalogue-card")
+      .filter({ has: page.getByRole("heading", { name: "Order receipt" }) });
     await receipt.getByRole("button", { name: "Buy for $19.00" }).click();
     const dialog = page.getByRole("dialog", { name: "Buy “Order receipt”?" });
     await dialog.getByText("Test mode: no card is charged").waitFor();
@@ -180,7 +192,9 @@ describe("the dashboard flow", () => {
 
     // The free plan allows one paid purchase a month: after a reload the other paid templates explain why they're locked.
     await page.reload();
-    const shipped = page.getByTestId("catalogue-card").filter({ has: page.getByRole("heading", { name: "Order shipped" }) });
+    const shipped = page
+      .getByTestId("catalogue-card")
+      .filter({ has: page.getByRole("heading", { name: "Order shipped" }) });
     await expect(shipped.getByRole("button", { name: "Buy for $9.00" }).isDisabled()).resolves.toBe(true);
     await shipped.getByText("the Free plan's limit").waitFor();
     await page.getByText("2 / 10 templates").waitFor();
@@ -191,7 +205,8 @@ describe("the dashboard flow", () => {
     const cards = page.getByTestId("library-card");
     await expect(cards.count()).resolves.toBe(2);
     const receipt = cards.filter({ hasText: "Order receipt" });
-    for (const text of ["Commerce", "Purchased", "By Letterpress", "Modified"]) await receipt.getByText(text).first().waitFor();
+    for (const text of ["Commerce", "Purchased", "By Letterpress", "Modified"])
+      await receipt.getByText(text).first().waitFor();
     await cards.filter({ hasText: "Welcome" }).getByText("Added free").waitFor();
     await expect(receipt.locator("iframe").getAttribute("sandbox")).resolves.toBe("");
   });
@@ -201,11 +216,23 @@ describe("the dashboard flow", () => {
     await page.getByRole("heading", { level: 1, name: "Welcome" }).waitFor();
     const frame = page.locator("iframe.email-frame");
     await expect(frame.getAttribute("sandbox")).resolves.toBe("");
-    await page.frameLocator("iframe.email-frame").getByText("Ada", { exact: false }).filter({ visible: true }).first().waitFor();
+    await page
+      .frameLocator("iframe.email-frame")
+      .getByText("Ada", { exact: false })
+      .filter({ visible: true })
+      .first()
+      .waitFor();
 
     await page.getByLabel(/userName/).fill("Grace Hopper");
-    await page.waitForFunction(() => document.querySelector("iframe.email-frame")?.getAttribute("srcdoc")?.includes("Grace Hopper"));
-    await page.frameLocator("iframe.email-frame").getByText("Grace Hopper", { exact: false }).filter({ visible: true }).first().waitFor();
+    await page.waitForFunction(() =>
+      document.querySelector("iframe.email-frame")?.getAttribute("srcdoc")?.includes("Grace Hopper"),
+    );
+    await page
+      .frameLocator("iframe.email-frame")
+      .getByText("Grace Hopper", { exact: false })
+      .filter({ visible: true })
+      .first()
+      .waitFor();
     await page.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor();
 
     // A bad value is refused by the API and shown on its field.
@@ -239,7 +266,9 @@ describe("the dashboard flow", () => {
   it("sends a test email with the edited variables", async () => {
     await open(`/dashboard/library/${welcomeId}`, "Welcome");
     await page.getByLabel(/userName/).fill("Grace Hopper");
-    await page.waitForFunction(() => document.querySelector("iframe.email-frame")?.getAttribute("srcdoc")?.includes("Grace Hopper"));
+    await page.waitForFunction(() =>
+      document.querySelector("iframe.email-frame")?.getAttribute("srcdoc")?.includes("Grace Hopper"),
+    );
     await page.getByLabel("To", { exact: true }).fill("qa@example.com");
     await page.getByRole("button", { name: "Send test email" }).click();
     await page.getByTestId("send-result").filter({ hasText: "Test sent to qa@example.com" }).waitFor();
@@ -253,7 +282,12 @@ describe("the dashboard flow", () => {
     await row.getByRole("link", { name: "[Test] Welcome" }).click();
     await page.getByRole("heading", { level: 1, name: "[Test] Welcome" }).waitFor();
     await expect(page.locator("iframe.email-frame").getAttribute("sandbox")).resolves.toBe("");
-    await page.frameLocator("iframe.email-frame").getByText("Grace Hopper", { exact: false }).filter({ visible: true }).first().waitFor();
+    await page
+      .frameLocator("iframe.email-frame")
+      .getByText("Grace Hopper", { exact: false })
+      .filter({ visible: true })
+      .first()
+      .waitFor();
   });
 
   it("authenticates the API with the session cookie from the page itself", async () => {
@@ -265,10 +299,18 @@ describe("the dashboard flow", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ variables: { userName: "Session" } }),
       });
-      return { usage: [usage.status, await usage.json()], library: [library.status, await library.json()], render: [render.status, await render.json()] };
+      return {
+        usage: [usage.status, await usage.json()],
+        library: [library.status, await library.json()],
+        render: [render.status, await render.json()],
+      };
     }, welcomeId);
     expect(result.usage[0]).toBe(200);
-    expect(result.usage[1]).toMatchObject({ success: true, usage: { plan: "free", limit: 500 }, emails: { current_usage: 1 } });
+    expect(result.usage[1]).toMatchObject({
+      success: true,
+      usage: { plan: "free", limit: 500 },
+      emails: { current_usage: 1 },
+    });
     expect(result.library[0]).toBe(200);
     expect(result.library[1].pagination.total).toBe(2);
     expect(result.render[0]).toBe(200);
@@ -284,7 +326,11 @@ describe("the dashboard flow", () => {
       body,
     });
     expect(foreign.status).toBe(403);
-    expect(await foreign.json()).toEqual({ error: "Cross-site request refused", code: "CSRF_REJECTED", success: false });
+    expect(await foreign.json()).toEqual({
+      error: "Cross-site request refused",
+      code: "CSRF_REJECTED",
+      success: false,
+    });
 
     const crossSite = await fetch(url(`/api/v1/templates/${welcomeId}/render`), {
       method: "POST",
@@ -305,7 +351,10 @@ describe("the dashboard flow", () => {
 
     const editor = page.getByLabel("Template source code");
     await editor.fill("export default function Broken() {\n  return <div>;\n}\n");
-    await page.getByTestId("editor-problem").filter({ hasText: /Line 2/ }).waitFor();
+    await page
+      .getByTestId("editor-problem")
+      .filter({ hasText: /Line 2/ })
+      .waitFor();
 
     await editor.fill(
       [
@@ -334,7 +383,9 @@ describe("the dashboard flow", () => {
 
   it("counts the usage on the Usage page", async () => {
     await open("/dashboard/usage", "Usage");
-    await expect(page.getByRole("progressbar", { name: "Emails this month" }).getAttribute("aria-valuenow")).resolves.toBe("1");
+    await expect(
+      page.getByRole("progressbar", { name: "Emails this month" }).getAttribute("aria-valuenow"),
+    ).resolves.toBe("1");
     await page.getByRole("img", { name: /API calls: [1-9]\d* in the last 30 days/ }).waitFor();
   });
 
@@ -411,14 +462,18 @@ describe("screenshots at 375 and 1440 px", () => {
 
   for (const width of [375, 1440]) {
     it(`renders every main page without sideways overflow at ${width} px`, async () => {
-      const shotContext = await browser.newContext({ viewport: { width, height: width === 375 ? 812 : 900 }, storageState: await context.storageState() });
+      const shotContext = await browser.newContext({
+        viewport: { width, height: width === 375 ? 812 : 900 },
+        storageState: await context.storageState(),
+      });
       const shotPage = await shotContext.newPage();
       watchErrors(shotPage, pageErrors);
       const overflowing: string[] = [];
       for (const [name, path, heading] of pages) {
         await shotPage.goto(url(path.replace("{welcome}", welcomeId)), { waitUntil: "networkidle" });
         await shotPage.getByRole("heading", { level: 1, name: heading }).first().waitFor();
-        if (name === "new-template") await shotPage.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor({ timeout: 15_000 });
+        if (name === "new-template")
+          await shotPage.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor({ timeout: 15_000 });
         await screenshot(shotPage, name);
         if ((await horizontalOverflow(shotPage)) > 0) overflowing.push(name);
       }

@@ -10,7 +10,10 @@ import { billingPeriod, type PlanName } from "@/lib/plans";
 
 export const BASE = "http://localhost:3000";
 
-type RouteHandler = (request: NextRequest, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type RouteHandler = (
+  request: NextRequest,
+  context: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
 
 export type CallOptions = {
   method?: string;
@@ -26,7 +29,12 @@ export type CallResult = { status: number; headers: Headers; body: any; text: st
 
 /** Calls a route handler exactly as Next would, and reads the JSON answer. */
 export async function call(handler: RouteHandler, path: string, options: CallOptions = {}): Promise<CallResult> {
-  const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  const body =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === "string"
+        ? options.body
+        : JSON.stringify(options.body);
   const request = new NextRequest(new URL(path, BASE), {
     method: options.method ?? "GET",
     // Content-Length as an HTTP client sends it: a Request built here has none of its own.
@@ -69,7 +77,9 @@ export async function sessionCookie(accountId: string): Promise<string> {
 }
 
 export async function catalogueId(slug: string): Promise<string> {
-  const [row] = await getDb()<{ id: string }[]>`select id from templates where slug = ${slug} and owner_account_id is null`;
+  const [row] = await getDb()<
+    { id: string }[]
+  >`select id from templates where slug = ${slug} and owner_account_id is null`;
   if (!row) throw new Error(`catalogue template ${slug} not seeded`);
   return row.id;
 }

@@ -46,7 +46,8 @@ export async function submit<S>(
     return { state: await action({ status: "idle" } as S, form) };
   } catch (error) {
     const digest = (error as { digest?: unknown }).digest;
-    if (typeof digest === "string" && digest.startsWith("NEXT_REDIRECT;")) return { redirect: digest.split(";").slice(2, -2).join(";") };
+    if (typeof digest === "string" && digest.startsWith("NEXT_REDIRECT;"))
+      return { redirect: digest.split(";").slice(2, -2).join(";") };
     throw error;
   }
 }

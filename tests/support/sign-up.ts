@@ -27,7 +27,11 @@ export async function withLoggedEmails<T>(action: () => Promise<T>): Promise<{ r
 
 /** The sign-up form's answer, whatever the address: no session, and a link (or notice) in the address's inbox. */
 export const checkEmail = (email: string) => ({
-  state: { status: "check_email", email, message: `Check your inbox: we sent a link to finish signing up to ${email}.` },
+  state: {
+    status: "check_email",
+    email,
+    message: `Check your inbox: we sent a link to finish signing up to ${email}.`,
+  },
 });
 
 /** The path and query of the sign-up link in an email's text. */

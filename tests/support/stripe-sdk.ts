@@ -12,7 +12,8 @@ export const standInAddress = { port: 0 };
 
 export default class StandInStripe extends Stripe {
   constructor(key: string, config?: StripeSdk.StripeConfig) {
-    if (!standInAddress.port) throw new Error("The Stripe stand-in is not listening: call useStripeStandIn() in the test file");
+    if (!standInAddress.port)
+      throw new Error("The Stripe stand-in is not listening: call useStripeStandIn() in the test file");
     super(key, { ...config, host: "127.0.0.1", port: standInAddress.port, protocol: "http" });
   }
 }

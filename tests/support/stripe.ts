@@ -66,7 +66,11 @@ export class StripeStandIn {
         };
         this.requests.push(request);
         const reply = this.answer(request);
-        res.writeHead(reply.status, { "content-type": "application/json", "request-id": `req_${this.requests.length}`, ...reply.headers });
+        res.writeHead(reply.status, {
+          "content-type": "application/json",
+          "request-id": `req_${this.requests.length}`,
+          ...reply.headers,
+        });
         res.end(JSON.stringify(reply.body));
       });
     });
@@ -103,7 +107,16 @@ export class StripeStandIn {
       const seen = this.idempotent.get(key);
       if (seen) {
         if (seen.form !== request.raw) {
-          return { status: 400, body: { error: { type: "idempotency_error", message: "Keys for idempotent requests can only be used with the same parameters they were first used with." } } };
+          return {
+            status: 400,
+            body: {
+              error: {
+                type: "idempotency_error",
+                message:
+                  "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+              },
+            },
+          };
         }
         return { ...seen.reply, headers: { ...seen.reply.headers, "idempotent-replayed": "true" } };
       }
@@ -111,7 +124,11 @@ export class StripeStandIn {
     const reply = this.route(request);
     if (typeof key === "string" && reply.status < 500) this.idempotent.set(key, { form: request.raw, reply });
     if (overridden === "record-then-fail") {
-      return { status: 500, body: { error: { type: "api_error", message: "Stand-in: applied, but the answer was lost" } }, headers: { "stripe-should-retry": "false" } };
+      return {
+        status: 500,
+        body: { error: { type: "api_error", message: "Stand-in: applied, but the answer was lost" } },
+        headers: { "stripe-should-retry": "false" },
+      };
     }
     return reply;
   }
@@ -121,7 +138,10 @@ export class StripeStandIn {
     const now = Math.floor(Date.now() / 1000);
     const n = ++this.counter;
     if (request.path === "/v1/customers") {
-      return { status: 200, body: { id: this.id("cus", n), object: "customer", email: f.email ?? null, metadata: pick(f, "metadata") } };
+      return {
+        status: 200,
+        body: { id: this.id("cus", n), object: "customer", email: f.email ?? null, metadata: pick(f, "metadata") },
+      };
     }
     if (request.path === "/v1/checkout/sessions") {
       const id = this.id("cs", n);
@@ -142,17 +162,42 @@ export class StripeStandIn {
       };
     }
     if (request.path === "/v1/billing_portal/sessions") {
-      return { status: 200, body: { id: this.id("bps", n), object: "billing_portal.session", customer: f.customer, url: `https://billing.stripe.test/p/session/${this.id("bps", n)}` } };
+      return {
+        status: 200,
+        body: {
+          id: this.id("bps", n),
+          object: "billing_portal.session",
+          customer: f.customer,
+          url: `https://billing.stripe.test/p/session/${this.id("bps", n)}`,
+        },
+      };
     }
     if (request.path === "/v1/billing/meter_events") {
       const payload = pick(f, "payload");
-      if (!this.meterEvents.has(f.identifier)) this.meterEvents.set(f.identifier, { ...payload, timestamp: f.timestamp, event_name: f.event_name });
+      if (!this.meterEvents.has(f.identifier))
+        this.meterEvents.set(f.identifier, { ...payload, timestamp: f.timestamp, event_name: f.event_name });
       return {
         status: 200,
-        body: { object: "billing.meter_event", created: now, event_name: f.event_name, identifier: f.identifier, livemode: false, payload, timestamp: Number(f.timestamp) },
+        body: {
+          object: "billing.meter_event",
+          created: now,
+          event_name: f.event_name,
+          identifier: f.identifier,
+          livemode: false,
+          payload,
+          timestamp: Number(f.timestamp),
+        },
       };
     }
-    return { status: 404, body: { error: { type: "invalid_request_error", message: `Unrecognized request URL (${request.method}: ${request.path})` } } };
+    return {
+      status: 404,
+      body: {
+        error: {
+          type: "invalid_request_error",
+          message: `Unrecognized request URL (${request.method}: ${request.path})`,
+        },
+      },
+    };
   }
 }
 
@@ -174,7 +219,10 @@ export function useStripeStandIn(): StripeStandIn {
   const standIn = new StripeStandIn();
   const saved: Record<string, string | undefined> = {};
   beforeAll(async () => {
-    if (Stripe !== StandInStripe) throw new Error('The Stripe SDK would call api.stripe.com: vi.mock("stripe", () => import("./support/stripe-sdk")) in the test file');
+    if (Stripe !== StandInStripe)
+      throw new Error(
+        'The Stripe SDK would call api.stripe.com: vi.mock("stripe", () => import("./support/stripe-sdk")) in the test file',
+      );
     await standIn.start();
     standInAddress.port = standIn.port;
   });
@@ -201,9 +249,17 @@ export function useStripeStandIn(): StripeStandIn {
 }
 
 /** A webhook delivery as Stripe sends it: the JSON body and its Stripe-Signature header. */
-export function signedEvent(event: Record<string, unknown>, secret = STRIPE_TEST_ENV.STRIPE_WEBHOOK_SECRET, timestamp?: number) {
+export function signedEvent(
+  event: Record<string, unknown>,
+  secret = STRIPE_TEST_ENV.STRIPE_WEBHOOK_SECRET,
+  timestamp?: number,
+) {
   const payload = JSON.stringify(event);
-  const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret, ...(timestamp !== undefined ? { timestamp } : {}) });
+  const signature = Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret,
+    ...(timestamp !== undefined ? { timestamp } : {}),
+  });
   return { payload, signature };
 }
 

@@ -11,7 +11,11 @@ let moduleCounter = 0;
  * API returns; the app never imports user code. Written under node_modules so its imports resolve.
  */
 export async function importTsx(source: string): Promise<ComponentType<any>> {
-  const { code } = transform(source, { transforms: ["typescript", "jsx", "imports"], jsxRuntime: "automatic", production: true });
+  const { code } = transform(source, {
+    transforms: ["typescript", "jsx", "imports"],
+    jsxRuntime: "automatic",
+    production: true,
+  });
   const dir = path.join(process.cwd(), "node_modules", ".cache", "letterpress-tests");
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `module-${process.pid}-${moduleCounter++}.cjs`);

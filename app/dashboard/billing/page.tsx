@@ -9,16 +9,28 @@ import { PlanButton } from "./plan-button";
 export const metadata: Metadata = { title: "Plan & billing" };
 
 const NOTICES: Record<string, { tone: string; text: string }> = {
-  success: { tone: "alert-success", text: "Thanks! Your payment went through. The new plan applies as soon as the payment provider confirms it, usually within seconds." },
+  success: {
+    tone: "alert-success",
+    text: "Thanks! Your payment went through. The new plan applies as soon as the payment provider confirms it, usually within seconds.",
+  },
   cancelled: { tone: "alert-info", text: "Checkout cancelled. Nothing was charged and your plan is unchanged." },
-  portal: { tone: "alert-info", text: "Your changes in the billing portal are on their way; they show here once the payment provider confirms them." },
+  portal: {
+    tone: "alert-info",
+    text: "Your changes in the billing portal are on their way; they show here once the payment provider confirms them.",
+  },
 };
 
-export default async function BillingPage({ searchParams }: { searchParams: Promise<{ checkout?: string; portal?: string }> }) {
+export default async function BillingPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ checkout?: string; portal?: string }>;
+}) {
   const account = await requireAccount("/dashboard/billing");
   const params = await searchParams;
   const processor = getPaymentProcessor();
-  const subscription = processor?.getSubscription ? await processor.getSubscription(account.id).catch(() => null) : null;
+  const subscription = processor?.getSubscription
+    ? await processor.getSubscription(account.id).catch(() => null)
+    : null;
   const notice = params.checkout ? NOTICES[params.checkout] : undefined;
 
   return (
@@ -82,7 +94,11 @@ export default async function BillingPage({ searchParams }: { searchParams: Prom
                 Your current plan
               </button>
             ) : processor ? (
-              <PlanButton plan={plan} primary={plan !== "free"} label={plan === "free" ? "Downgrade to Free" : `Switch to ${PLAN_LABEL[plan]}`} />
+              <PlanButton
+                plan={plan}
+                primary={plan !== "free"}
+                label={plan === "free" ? "Downgrade to Free" : `Switch to ${PLAN_LABEL[plan]}`}
+              />
             ) : null
           }
         />

@@ -19,10 +19,21 @@ export type CatalogueCard = {
 
 export type Blockers = { library: string | null; purchase: string | null; purchasesUnavailable: string | null };
 
-export function CatalogueGrid({ cards, blockers, testMode }: { cards: CatalogueCard[]; blockers: Blockers; testMode: boolean }) {
+export function CatalogueGrid({
+  cards,
+  blockers,
+  testMode,
+}: {
+  cards: CatalogueCard[];
+  blockers: Blockers;
+  testMode: boolean;
+}) {
   const [query, setQuery] = useState("");
   const [category, setCategory] = useState("All");
-  const categories = useMemo(() => ["All", ...Array.from(new Set(cards.map((card) => card.category ?? "Other"))).sort()], [cards]);
+  const categories = useMemo(
+    () => ["All", ...Array.from(new Set(cards.map((card) => card.category ?? "Other"))).sort()],
+    [cards],
+  );
   const visible = cards.filter(
     (card) =>
       (category === "All" || (card.category ?? "Other") === category) &&
@@ -35,10 +46,23 @@ export function CatalogueGrid({ cards, blockers, testMode }: { cards: CatalogueC
         <label htmlFor="catalogue-search" className="visually-hidden">
           Search the catalogue
         </label>
-        <input id="catalogue-search" type="search" className="input" placeholder="Search templates…" value={query} onChange={(event) => setQuery(event.target.value)} />
+        <input
+          id="catalogue-search"
+          type="search"
+          className="input"
+          placeholder="Search templates…"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
         <div className="chips" role="group" aria-label="Filter by category">
           {categories.map((name) => (
-            <button key={name} type="button" className="chip" aria-pressed={category === name} onClick={() => setCategory(name)}>
+            <button
+              key={name}
+              type="button"
+              className="chip"
+              aria-pressed={category === name}
+              onClick={() => setCategory(name)}
+            >
               {name}
             </button>
           ))}
@@ -86,7 +110,9 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
   const confirm = useRef<HTMLDialogElement>(null);
   const paid = card.price > 0;
   const inLibrary = card.addedVia !== null || state.status === "success";
-  const blocked = inLibrary ? null : (blockers.library ?? (paid ? (blockers.purchasesUnavailable ?? blockers.purchase) : null));
+  const blocked = inLibrary
+    ? null
+    : (blockers.library ?? (paid ? (blockers.purchasesUnavailable ?? blockers.purchase) : null));
   const reasonId = `reason-${card.id}`;
 
   return (
@@ -97,7 +123,13 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
         </Link>
       ) : paid ? (
         <>
-          <button type="button" className="btn btn-primary btn-sm" disabled={blocked !== null} aria-describedby={blocked ? reasonId : undefined} onClick={() => confirm.current?.showModal()}>
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            disabled={blocked !== null}
+            aria-describedby={blocked ? reasonId : undefined}
+            onClick={() => confirm.current?.showModal()}
+          >
             Buy for {formatPrice(card.price)}
           </button>
           <dialog ref={confirm} className="dialog" aria-labelledby={`buy-${card.id}`}>
@@ -111,7 +143,8 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
               <div className="dialog-body">
                 <h2 id={`buy-${card.id}`}>Buy “{card.name}”?</h2>
                 <p className="muted">
-                  {formatPrice(card.price)}, once. It joins your library for good: render it, send it and download its source.
+                  {formatPrice(card.price)}, once. It joins your library for good: render it, send it and download its
+                  source.
                 </p>
                 {testMode && (
                   <div className="alert alert-info">
@@ -131,7 +164,12 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
       ) : (
         <form action={action}>
           <input type="hidden" name="templateId" value={card.id} />
-          <SubmitButton className="btn btn-primary btn-sm" pendingLabel="Adding…" disabled={blocked !== null} aria-describedby={blocked ? reasonId : undefined}>
+          <SubmitButton
+            className="btn btn-primary btn-sm"
+            pendingLabel="Adding…"
+            disabled={blocked !== null}
+            aria-describedby={blocked ? reasonId : undefined}
+          >
             Add to library
           </SubmitButton>
         </form>
@@ -139,7 +177,12 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
       <button type="button" className="btn btn-ghost btn-sm" onClick={() => preview.current?.showModal()}>
         Preview
       </button>
-      <dialog ref={preview} className="dialog" style={{ width: "min(720px, calc(100vw - 24px))" }} aria-labelledby={`preview-${card.id}`}>
+      <dialog
+        ref={preview}
+        className="dialog"
+        style={{ width: "min(720px, calc(100vw - 24px))" }}
+        aria-labelledby={`preview-${card.id}`}
+      >
         <div className="dialog-body">
           <div className="row-between">
             <h2 id={`preview-${card.id}`} style={{ margin: 0 }}>
@@ -152,7 +195,14 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
           <p className="muted small">Shown with sample values.</p>
         </div>
         <div style={{ padding: "0 16px 16px" }}>
-          <iframe className="email-frame" style={{ height: "70vh" }} sandbox="" src={`/api/dashboard/templates/${card.id}/thumbnail`} title={`Preview of ${card.name}`} loading="lazy" />
+          <iframe
+            className="email-frame"
+            style={{ height: "70vh" }}
+            sandbox=""
+            src={`/api/dashboard/templates/${card.id}/thumbnail`}
+            title={`Preview of ${card.name}`}
+            loading="lazy"
+          />
         </div>
       </dialog>
       <div aria-live="polite" style={{ flexBasis: "100%" }}>
@@ -161,7 +211,11 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
             {blocked}
           </span>
         )}
-        {state.status === "success" && <span className="hint" style={{ color: "var(--success)" }}>{state.message}</span>}
+        {state.status === "success" && (
+          <span className="hint" style={{ color: "var(--success)" }}>
+            {state.message}
+          </span>
+        )}
         {state.status === "error" && (
           <span className="field-error" role="alert">
             {state.message}

@@ -21,7 +21,9 @@ export default async function CataloguePage({ searchParams }: { searchParams: Pr
   const processor = getPaymentProcessor();
   const plan = PLAN_LABEL[account.plan];
   const blockers: Blockers = {
-    library: allowance.libraryFull ? `Your library is full (${allowance.libraryLimit} templates on the ${plan} plan).` : null,
+    library: allowance.libraryFull
+      ? `Your library is full (${allowance.libraryLimit} templates on the ${plan} plan).`
+      : null,
     purchase: allowance.purchasesExhausted
       ? `You've made ${allowance.purchasesThisMonth} premium purchase${allowance.purchasesThisMonth === 1 ? "" : "s"} this month, the ${plan} plan's limit.`
       : null,
@@ -34,14 +36,20 @@ export default async function CataloguePage({ searchParams }: { searchParams: Pr
       <div className="page-header">
         <div>
           <h1>Catalogue</h1>
-          <p>Production-ready templates by Letterpress. Free ones join your library in a click; premium ones are a one-off purchase.</p>
+          <p>
+            Production-ready templates by Letterpress. Free ones join your library in a click; premium ones are a
+            one-off purchase.
+          </p>
         </div>
         {processor?.testMode && <span className="badge badge-warning">Test-mode payments</span>}
       </div>
 
       {checkout === "success" && (
         <div className="alert alert-success" role="status" style={{ marginBottom: 20 }}>
-          <p>Payment received, thank you! The template joins your library as soon as the payment provider confirms it, usually within seconds. Refresh if it isn&apos;t marked “In library” yet.</p>
+          <p>
+            Payment received, thank you! The template joins your library as soon as the payment provider confirms it,
+            usually within seconds. Refresh if it isn&apos;t marked “In library” yet.
+          </p>
         </div>
       )}
       {checkout === "cancelled" && (
@@ -62,8 +70,18 @@ export default async function CataloguePage({ searchParams }: { searchParams: Pr
               </Link>
             </div>
             <div className="form-row">
-              <Meter label="Templates in your library" used={allowance.librarySize} limit={allowance.libraryLimit} unit="templates" />
-              <Meter label="Premium purchases this month" used={allowance.purchasesThisMonth} limit={allowance.purchaseLimit} unit="purchases" />
+              <Meter
+                label="Templates in your library"
+                used={allowance.librarySize}
+                limit={allowance.libraryLimit}
+                unit="templates"
+              />
+              <Meter
+                label="Premium purchases this month"
+                used={allowance.purchasesThisMonth}
+                limit={allowance.purchaseLimit}
+                unit="purchases"
+              />
             </div>
             {(blockers.library || blockers.purchase) && (
               <div className="alert alert-warning" role="status">

@@ -29,7 +29,8 @@ export function AddDomainForm() {
             aria-describedby="domain-help"
           />
           <span id="domain-help" className={state.fields?.domain ? "field-error" : "hint"}>
-            {state.fields?.domain ?? "A domain or subdomain you control. A subdomain keeps app mail apart from your team's."}
+            {state.fields?.domain ??
+              "A domain or subdomain you control. A subdomain keeps app mail apart from your team's."}
           </span>
         </div>
         <div className="field">
@@ -69,7 +70,15 @@ export function DefaultSenderForm({ domain, sender }: { domain: string; sender: 
         Default sender
       </label>
       <div className="input-group">
-        <input id={id} name="defaultSender" type="email" className="input" defaultValue={sender} required aria-invalid={state.status === "error" ? true : undefined} />
+        <input
+          id={id}
+          name="defaultSender"
+          type="email"
+          className="input"
+          defaultValue={sender}
+          required
+          aria-invalid={state.status === "error" ? true : undefined}
+        />
         <SubmitButton className="btn btn-secondary" pendingLabel="Saving…">
           Save
         </SubmitButton>
@@ -81,7 +90,17 @@ export function DefaultSenderForm({ domain, sender }: { domain: string; sender: 
   );
 }
 
-export function VerifyDomainForm({ id, domain, label, hint }: { id: string; domain: string; label: string; hint: string }) {
+export function VerifyDomainForm({
+  id,
+  domain,
+  label,
+  hint,
+}: {
+  id: string;
+  domain: string;
+  label: string;
+  hint: string;
+}) {
   const [state, action] = useActionState<ActionState, FormData>(verifyDomainAction, { status: "idle" });
   return (
     <form action={action} className="stack-sm">

@@ -13,7 +13,10 @@ export default async function DomainsPage() {
   const { resend, sharedSendingDomain } = getConfig();
   const simulated = resend === null;
   // With Resend, a domain marked verified while DNS was simulated shows as pending until Resend verifies it.
-  const domains = (await listSendingDomainDetails(account.id)).map((domain) => ({ ...domain, verified: isVerifiedForSending(domain, !simulated) }));
+  const domains = (await listSendingDomainDetails(account.id)).map((domain) => ({
+    ...domain,
+    verified: isVerifiedForSending(domain, !simulated),
+  }));
 
   return (
     <>
@@ -31,7 +34,8 @@ export default async function DomainsPage() {
         {sharedSendingDomain && (
           <div className="alert alert-info">
             <p>
-              You can also send from the shared domain <strong>{sharedSendingDomain}</strong> without verifying your own.
+              You can also send from the shared domain <strong>{sharedSendingDomain}</strong> without verifying your
+              own.
             </p>
           </div>
         )}
@@ -69,7 +73,12 @@ export default async function DomainsPage() {
           ) : (
             <ul style={{ listStyle: "none", margin: 0, padding: 0 }}>
               {domains.map((domain) => (
-                <li key={domain.id} className="card-body" style={{ borderBottom: "1px solid var(--border)" }} data-testid="domain-row">
+                <li
+                  key={domain.id}
+                  className="card-body"
+                  style={{ borderBottom: "1px solid var(--border)" }}
+                  data-testid="domain-row"
+                >
                   <div className="row-between" style={{ marginBottom: 14 }}>
                     <div className="row">
                       <strong className="mono" style={{ fontSize: "0.95rem" }}>
@@ -84,11 +93,16 @@ export default async function DomainsPage() {
                       )}
                     </div>
                     <span className="muted small">
-                      {domain.verified ? `Verified ${formatDateTime(domain.verified_at)}` : `Added ${formatDateTime(domain.created_at)}`}
+                      {domain.verified
+                        ? `Verified ${formatDateTime(domain.verified_at)}`
+                        : `Added ${formatDateTime(domain.created_at)}`}
                     </span>
                   </div>
                   <div className="two-col">
-                    <DefaultSenderForm domain={domain.domain} sender={domain.default_sender ?? `hello@${domain.domain}`} />
+                    <DefaultSenderForm
+                      domain={domain.domain}
+                      sender={domain.default_sender ?? `hello@${domain.domain}`}
+                    />
                     {!domain.verified && (
                       <VerifyDomainForm
                         id={domain.id}

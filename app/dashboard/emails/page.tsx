@@ -11,7 +11,11 @@ export const metadata: Metadata = { title: "Emails" };
 const FILTERS = ["all", "sent", "scheduled", "failed"] as const;
 const PAGE_SIZE = 50;
 
-export default async function EmailsPage({ searchParams }: { searchParams: Promise<{ status?: string; page?: string }> }) {
+export default async function EmailsPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ status?: string; page?: string }>;
+}) {
   const account = await requireAccount("/dashboard/emails");
   const params = await searchParams;
   const filter = FILTERS.find((value) => value === params.status) ?? "all";
@@ -21,7 +25,10 @@ export default async function EmailsPage({ searchParams }: { searchParams: Promi
     pageSize: PAGE_SIZE,
   });
   const pageHref = (to: number) => {
-    const query = new URLSearchParams({ ...(filter === "all" ? {} : { status: filter }), ...(to > 1 ? { page: String(to) } : {}) }).toString();
+    const query = new URLSearchParams({
+      ...(filter === "all" ? {} : { status: filter }),
+      ...(to > 1 ? { page: String(to) } : {}),
+    }).toString();
     return `/dashboard/emails${query ? `?${query}` : ""}`;
   };
 
@@ -95,7 +102,9 @@ export default async function EmailsPage({ searchParams }: { searchParams: Promi
                           {email.subject}
                         </Link>
                         <div className="muted small">to {email.to.join(", ")}</div>
-                        <div className="muted small only-sm">{email.status === "scheduled" ? `For ${formatDateTime(when)}` : timeAgo(when)}</div>
+                        <div className="muted small only-sm">
+                          {email.status === "scheduled" ? `For ${formatDateTime(when)}` : timeAgo(when)}
+                        </div>
                       </td>
                       <td className="nowrap">
                         <StatusBadge status={email.status} />

@@ -41,10 +41,23 @@ export function LibraryGrid({ cards }: { cards: LibraryCard[] }) {
         <label htmlFor="library-search" className="visually-hidden">
           Search your library
         </label>
-        <input id="library-search" type="search" className="input" placeholder="Search your library…" value={query} onChange={(event) => setQuery(event.target.value)} />
+        <input
+          id="library-search"
+          type="search"
+          className="input"
+          placeholder="Search your library…"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
         <div className="chips" role="group" aria-label="Filter by how templates were added">
           {FILTERS.map((option) => (
-            <button key={option.value} type="button" className="chip" aria-pressed={filter === option.value} onClick={() => setFilter(option.value)}>
+            <button
+              key={option.value}
+              type="button"
+              className="chip"
+              aria-pressed={filter === option.value}
+              onClick={() => setFilter(option.value)}
+            >
               {option.label}
             </button>
           ))}
@@ -65,7 +78,9 @@ export function LibraryGrid({ cards }: { cards: LibraryCard[] }) {
               <div className="thumb">
                 <div className="thumb-badges">
                   <span className="badge">{card.category ?? "Custom"}</span>
-                  <span className={`badge ${card.added_via === "purchased" ? "badge-accent" : card.added_via === "created" ? "badge-success" : ""}`}>
+                  <span
+                    className={`badge ${card.added_via === "purchased" ? "badge-accent" : card.added_via === "created" ? "badge-success" : ""}`}
+                  >
                     {ADDED_VIA_LABEL[card.added_via] ?? card.added_via}
                   </span>
                 </div>

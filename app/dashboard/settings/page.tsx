@@ -58,7 +58,11 @@ export default async function SettingsPage() {
         </section>
 
         <div className="stats">
-          <Link href="/dashboard/settings/api-keys" className="card stat" style={{ textDecoration: "none", color: "inherit" }}>
+          <Link
+            href="/dashboard/settings/api-keys"
+            className="card stat"
+            style={{ textDecoration: "none", color: "inherit" }}
+          >
             <span className="row" style={{ color: "var(--accent)" }}>
               <KeyIcon /> <strong>API keys</strong>
             </span>

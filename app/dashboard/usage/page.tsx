@@ -23,7 +23,8 @@ export default async function UsagePage() {
         <div>
           <h1>Usage</h1>
           <p>
-            This month so far (from {formatDate(usage.periodStart)}, UTC). The same numbers as <code>GET /api/v1/usage</code>.
+            This month so far (from {formatDate(usage.periodStart)}, UTC). The same numbers as{" "}
+            <code>GET /api/v1/usage</code>.
           </p>
         </div>
         <Link href="/dashboard/billing" className="btn btn-secondary">
@@ -43,8 +44,8 @@ export default async function UsagePage() {
         {emailsExhausted && (
           <div className="alert alert-danger" role="status">
             <p>
-              <strong>Email limit reached.</strong> The free plan&apos;s {formatNumber(usage.emails.monthly_limit)} emails are used up;
-              further sends are refused (nothing is sent) until {formatDateTime(usage.reset)}.
+              <strong>Email limit reached.</strong> The free plan&apos;s {formatNumber(usage.emails.monthly_limit)}{" "}
+              emails are used up; further sends are refused (nothing is sent) until {formatDateTime(usage.reset)}.
             </p>
           </div>
         )}
@@ -52,8 +53,8 @@ export default async function UsagePage() {
           <div className="alert alert-warning" role="status">
             <p>
               <strong>In overage.</strong> {formatNumber(usage.emails.overage_emails)} email
-              {usage.emails.overage_emails === 1 ? "" : "s"} beyond your plan&apos;s {formatNumber(usage.emails.monthly_limit)} this
-              month. Sending continues; each extra email is billed.
+              {usage.emails.overage_emails === 1 ? "" : "s"} beyond your plan&apos;s{" "}
+              {formatNumber(usage.emails.monthly_limit)} this month. Sending continues; each extra email is billed.
             </p>
           </div>
         )}
@@ -72,9 +73,17 @@ export default async function UsagePage() {
               {formatNumber(usage.apiCalls.used)}{" "}
               <small>{usage.apiCalls.limit === null ? "· unlimited" : `/ ${formatNumber(usage.apiCalls.limit)}`}</small>
             </span>
-            <Meter label="API calls this month" used={usage.apiCalls.used} limit={usage.apiCalls.limit} unit="calls" compact />
+            <Meter
+              label="API calls this month"
+              used={usage.apiCalls.used}
+              limit={usage.apiCalls.limit}
+              unit="calls"
+              compact
+            />
             <span className="stat-foot">
-              {usage.apiCalls.remaining === null ? "No monthly limit on your plan." : `${formatNumber(usage.apiCalls.remaining)} left this month.`}
+              {usage.apiCalls.remaining === null
+                ? "No monthly limit on your plan."
+                : `${formatNumber(usage.apiCalls.remaining)} left this month.`}
             </span>
           </div>
           <div className="card stat">
@@ -82,7 +91,13 @@ export default async function UsagePage() {
             <span className="stat-value">
               {formatNumber(usage.emails.current_usage)} <small>/ {formatNumber(usage.emails.monthly_limit)}</small>
             </span>
-            <Meter label="Emails this month" used={usage.emails.current_usage} limit={usage.emails.monthly_limit} unit="emails" compact />
+            <Meter
+              label="Emails this month"
+              used={usage.emails.current_usage}
+              limit={usage.emails.monthly_limit}
+              unit="emails"
+              compact
+            />
             <span className="stat-foot">
               {usage.emails.overageAllowed
                 ? usage.emails.is_overage
@@ -119,7 +134,11 @@ export default async function UsagePage() {
             </span>
           </div>
           <div className="card-body">
-            <BarChart label="Emails" tone="email" points={usage.daily.map((day) => ({ day: day.day, value: day.emails }))} />
+            <BarChart
+              label="Emails"
+              tone="email"
+              points={usage.daily.map((day) => ({ day: day.day, value: day.emails }))}
+            />
           </div>
         </section>
       </div>

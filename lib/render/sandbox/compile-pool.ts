@@ -46,17 +46,25 @@ const WORKER_HEAP_MB = 256;
 
 type UserCodeResult = CompileResult | ReactSourceResult | UnplacedFailure;
 
-type Job = { owner: string; request: UserCodeRequest; resolve: (result: UserCodeResult) => void; reject: (error: Error) => void };
+type Job = {
+  owner: string;
+  request: UserCodeRequest;
+  resolve: (result: UserCodeResult) => void;
+  reject: (error: Error) => void;
+};
 
 type PoolWorker = { thread: Worker; ready: boolean; job: Job | null; timer: ReturnType<typeof setTimeout> | null };
 
 const workers = new Set<PoolWorker>();
 /** Jobs not sent to a worker yet, per owner, oldest first; the owner served last goes to the back. */
 const waiting = new Map<string, Job[]>();
-const admission = new QueueAdmission({ total: MAX_COMPILE_QUEUE, perAccount: MAX_COMPILE_QUEUE_PER_ACCOUNT }, {
-  jobs: "compiles",
-  full: "The template compiler is busy with other compiles",
-});
+const admission = new QueueAdmission(
+  { total: MAX_COMPILE_QUEUE, perAccount: MAX_COMPILE_QUEUE_PER_ACCOUNT },
+  {
+    jobs: "compiles",
+    full: "The template compiler is busy with other compiles",
+  },
+);
 let nextId = 1;
 
 function spawn(): PoolWorker {
@@ -70,7 +78,12 @@ function spawn(): PoolWorker {
   thread.on("message", (reply: UserCodeReply) => onReply(worker, reply));
   thread.on("error", (error: Error) => {
     const outOfMemory = (error as { code?: unknown }).code === "ERR_WORKER_OUT_OF_MEMORY";
-    retire(worker, outOfMemory ? "The template's code needs more memory to compile than a template may use" : `The compile worker crashed: ${error.message}`);
+    retire(
+      worker,
+      outOfMemory
+        ? "The template's code needs more memory to compile than a template may use"
+        : `The compile worker crashed: ${error.message}`,
+    );
   });
   thread.on("exit", (code: number) => retire(worker, `The compile worker exited with code ${code}`));
   thread.unref();
@@ -210,7 +223,11 @@ function removeWaiting(job: Job): boolean {
  * for: accounts take turns. Rejects with the 503 ApiError when the queue is full, and with `signal`'s reason when it is
  * aborted before the compile starts.
  */
-export async function compileTemplateOffThread(owner: string, source: string, signal?: AbortSignal): Promise<CompileResult | UnplacedFailure> {
+export async function compileTemplateOffThread(
+  owner: string,
+  source: string,
+  signal?: AbortSignal,
+): Promise<CompileResult | UnplacedFailure> {
   // Refused before it is copied to a worker.
   const oversized = oversizedSource(source);
   if (oversized) return oversized;

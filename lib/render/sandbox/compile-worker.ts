@@ -42,7 +42,8 @@ function reply(message: UserCodeReply): void {
 
 port.on("message", (request: UserCodeRequest) => {
   try {
-    const result = request.type === "compile" ? compileTemplate(request.source) : reactSource(request.code, request.props);
+    const result =
+      request.type === "compile" ? compileTemplate(request.source) : reactSource(request.code, request.props);
     reply({ type: "done", id: request.id, result });
   } catch (error) {
     reply({ type: "error", id: request.id, message: error instanceof Error ? error.message : String(error) });

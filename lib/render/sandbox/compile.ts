@@ -19,16 +19,9 @@ import { MAX_TEMPLATE_SOURCE_CHARS } from "../../limits";
 import { parse, type SucraseToken } from "sucrase/dist/parser/index.js";
 import { TokenType as TokenTypes } from "sucrase/dist/parser/tokenizer/types.js";
 import { ContextualKeyword as ContextualKeywords } from "sucrase/dist/parser/tokenizer/keywords.js";
-import {
-  ALLOWED_MODULES,
-  SANDBOX_COMPONENT_EXPORTS,
-  UNAVAILABLE_COMPONENT_EXPORTS,
-  isAllowedModule,
-} from "./modules";
+import { ALLOWED_MODULES, SANDBOX_COMPONENT_EXPORTS, UNAVAILABLE_COMPONENT_EXPORTS, isAllowedModule } from "./modules";
 
-export type CompileResult =
-  | { ok: true; code: string }
-  | { ok: false; message: string; line: number; column: number };
+export type CompileResult = { ok: true; code: string } | { ok: false; message: string; line: number; column: number };
 
 function tokenType(name: string): number {
   const value = TokenTypes[name];
@@ -37,7 +30,8 @@ function tokenType(name: string): number {
 }
 function contextual(name: string): number {
   const value = ContextualKeywords[name];
-  if (typeof value !== "number") throw new Error(`sucrase ContextualKeyword.${name} not found (unsupported sucrase version?)`);
+  if (typeof value !== "number")
+    throw new Error(`sucrase ContextualKeyword.${name} not found (unsupported sucrase version?)`);
   return value;
 }
 
@@ -188,7 +182,10 @@ function checkImports(source: string, tokens: SucraseToken[]): void {
       if (next?.type === T.parenL) {
         const arg = tokens[i + 2];
         if (arg?.type !== T.string || tokens[i + 3]?.type !== T.parenR) {
-          throw new CompileError(`Dynamic import() needs a string literal; templates may only import ${allowedList}`, token.start);
+          throw new CompileError(
+            `Dynamic import() needs a string literal; templates may only import ${allowedList}`,
+            token.start,
+          );
         }
         if (!isAllowedModule(stringValue(source, arg))) rejectModule(source, arg);
       }
@@ -237,7 +234,12 @@ function failure(source: string, message: string, pos: number): CompileResult {
 /** The failure of a source past MAX_TEMPLATE_SOURCE_CHARS, or null. */
 export function oversizedSource(tsx: string): (CompileResult & { ok: false }) | null {
   if (tsx.length <= MAX_TEMPLATE_SOURCE_CHARS) return null;
-  return { ok: false, message: `Template source is larger than ${MAX_TEMPLATE_SOURCE_CHARS} characters`, line: 1, column: 1 };
+  return {
+    ok: false,
+    message: `Template source is larger than ${MAX_TEMPLATE_SOURCE_CHARS} characters`,
+    line: 1,
+    column: 1,
+  };
 }
 
 /**

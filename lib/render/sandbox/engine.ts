@@ -52,7 +52,13 @@ import {
   type QuickJSWASMModule,
 } from "quickjs-emscripten";
 import { finalizeEmailHtml } from "./finalize";
-import { MAX_WARM_MEMORY_BYTES, type EngineResult, type EngineStats, type SandboxErrorKind, type SandboxLimits } from "./types";
+import {
+  MAX_WARM_MEMORY_BYTES,
+  type EngineResult,
+  type EngineStats,
+  type SandboxErrorKind,
+  type SandboxLimits,
+} from "./types";
 
 /** Source of runtime.generated.js, inlined by scripts/build-sandbox-runtime.ts when bundling the worker. */
 declare const __LETTERPRESS_SANDBOX_RUNTIME__: string;
@@ -133,7 +139,8 @@ class Failure {
     readonly kind: SandboxErrorKind,
     message: string,
   ) {
-    this.message = message.length > MAX_FAILURE_MESSAGE_CHARS ? `${message.slice(0, MAX_FAILURE_MESSAGE_CHARS)}…` : message;
+    this.message =
+      message.length > MAX_FAILURE_MESSAGE_CHARS ? `${message.slice(0, MAX_FAILURE_MESSAGE_CHARS)}…` : message;
   }
 }
 
@@ -155,7 +162,8 @@ function warmMemoryBytes(): number {
 
 function classifyMessage(message: string): SandboxErrorKind | null {
   // QuickJS throws `null` when it cannot even allocate the error object.
-  if (/^InternalError: out of memory/.test(message) || message === "out of memory" || message === "null") return "memory";
+  if (/^InternalError: out of memory/.test(message) || message === "out of memory" || message === "null")
+    return "memory";
   if (/^InternalError: stack overflow/.test(message) || /^RangeError: Maximum call stack size exceeded/.test(message)) {
     return "memory";
   }
@@ -184,7 +192,10 @@ function failureFromHandle(sandbox: Sandbox, errorHandle: QuickJSHandle): Failur
   if (sandbox.timedOut || Date.now() > sandbox.deadline) return timeoutFailure();
   const kind = classifyMessage(message);
   if (kind === "memory") {
-    return new Failure("memory", `Template exceeded the memory or stack limit (${message === "null" ? "out of memory" : message})`);
+    return new Failure(
+      "memory",
+      `Template exceeded the memory or stack limit (${message === "null" ? "out of memory" : message})`,
+    );
   }
   if (kind === "timeout") return timeoutFailure();
   return new Failure("memory", `Sandbox failure (${message})`);
@@ -251,7 +262,8 @@ function readHarnessFailure(sandbox: Sandbox, result: QuickJSHandle, limits: San
   }
   if (kind === "invalid_component") return new Failure("invalid_component", message);
   const resourceKind = classifyMessage(message);
-  if (resourceKind === "memory") return new Failure("memory", `Template exceeded the memory or stack limit (${message})`);
+  if (resourceKind === "memory")
+    return new Failure("memory", `Template exceeded the memory or stack limit (${message})`);
   if (resourceKind === "timeout") return timeoutFailure();
   return new Failure("threw", `Template threw: ${message}`);
 }
@@ -404,11 +416,19 @@ function evictOverMemoryCap(): void {
 
 function fromError(error: unknown): EngineResult {
   if (error instanceof Failure) return { ok: false, kind: error.kind, message: error.message };
-  return { ok: false, kind: "memory", message: `Sandbox failure (${error instanceof Error ? error.message : String(error)})` };
+  return {
+    ok: false,
+    kind: "memory",
+    message: `Sandbox failure (${error instanceof Error ? error.message : String(error)})`,
+  };
 }
 
 /** A sandbox that is still in service: another call may retire one between acquire() and its use. */
-async function acquireLive(cacheKey: string, compiledCode: string, limits: SandboxLimits): Promise<{ sandbox: Sandbox } | EngineResult> {
+async function acquireLive(
+  cacheKey: string,
+  compiledCode: string,
+  limits: SandboxLimits,
+): Promise<{ sandbox: Sandbox } | EngineResult> {
   try {
     let sandbox: Sandbox;
     do {
@@ -469,7 +489,11 @@ export async function engineRender(
 
   const document = finalizeEmailHtml(html);
   if (Buffer.byteLength(document, "utf8") > limits.maxOutputBytes) {
-    return { ok: false, kind: "output_too_large", message: `Rendered output exceeds the limit of ${limits.maxOutputBytes} bytes` };
+    return {
+      ok: false,
+      kind: "output_too_large",
+      message: `Rendered output exceeds the limit of ${limits.maxOutputBytes} bytes`,
+    };
   }
   return { ok: true, value: document };
 }

@@ -97,10 +97,13 @@ type LiveWorker = {
 
 let live: LiveWorker | null = null;
 /** Places of the jobs submitted and not settled yet (waiting, sent or running). */
-const admission = new QueueAdmission({ total: MAX_SANDBOX_QUEUE, perAccount: MAX_SANDBOX_QUEUE_PER_ACCOUNT }, {
-  jobs: "renders",
-  full: "The template sandbox is busy with other renders",
-});
+const admission = new QueueAdmission(
+  { total: MAX_SANDBOX_QUEUE, perAccount: MAX_SANDBOX_QUEUE_PER_ACCOUNT },
+  {
+    jobs: "renders",
+    full: "The template sandbox is busy with other renders",
+  },
+);
 /** Jobs not sent to the worker yet, per owner, oldest first; the owner served last goes to the back. */
 const waiting = new Map<string, Job[]>();
 let watchdog: ReturnType<typeof setInterval> | null = null;
@@ -166,7 +169,7 @@ function dispatch(): void {
     waiting.clear();
     return;
   }
-  for (let sent = true; sent; ) {
+  for (let sent = true; sent;) {
     sent = false;
     for (const [owner, queue] of waiting) {
       if (target.inFlight.filter((job) => job.owner === owner).length >= MAX_SENT_PER_OWNER) continue;
@@ -308,7 +311,14 @@ export async function renderInSandbox(opts: {
   }
   const result = await submit(
     opts.owner,
-    { type: "render", cacheKey: opts.cacheKey, compiledCode: opts.compiledCode, propsJson, plainText: opts.plainText ?? false, limits },
+    {
+      type: "render",
+      cacheKey: opts.cacheKey,
+      compiledCode: opts.compiledCode,
+      propsJson,
+      plainText: opts.plainText ?? false,
+      limits,
+    },
     limits,
   );
   if (!result.ok) throw new SandboxRenderError(result.kind, result.message);
@@ -328,7 +338,11 @@ export async function readPreviewProps(opts: {
   assertNonEmptyString("cacheKey", opts.cacheKey);
   assertNonEmptyString("compiledCode", opts.compiledCode);
   const limits = resolveLimits(opts.limits);
-  const result = await submit(opts.owner, { type: "preview", cacheKey: opts.cacheKey, compiledCode: opts.compiledCode, limits }, limits);
+  const result = await submit(
+    opts.owner,
+    { type: "preview", cacheKey: opts.cacheKey, compiledCode: opts.compiledCode, limits },
+    limits,
+  );
   if (!result.ok) throw new SandboxRenderError(result.kind, result.message);
   if (result.value === null) return null;
   const parsed: unknown = JSON.parse(result.value);

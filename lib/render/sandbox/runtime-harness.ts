@@ -53,7 +53,10 @@ export type HarnessApi = {
   render(propsJson: string, maxOutputBytes: number, deadline: number): void;
   tick(): string;
   take(): StreamResult | { kind: FailureKind; message: string };
-  previewProps(maxOutputBytes: number, deadline: number): { json: string | null } | { kind: FailureKind; message: string };
+  previewProps(
+    maxOutputBytes: number,
+    deadline: number,
+  ): { json: string | null } | { kind: FailureKind; message: string };
   drain(): boolean;
 };
 
@@ -83,7 +86,8 @@ function describeError(error: unknown): string {
       const message = String(error.message);
       description = message ? `${name}: ${message}` : name;
     } else if (error === null) description = "null";
-    else if (typeof error === "object" || typeof error === "function") description = Object.prototype.toString.call(error);
+    else if (typeof error === "object" || typeof error === "function")
+      description = Object.prototype.toString.call(error);
     else description = String(error);
     return description.slice(0, MAX_ERROR_CHARS);
   } catch {
@@ -144,10 +148,28 @@ function enableOverride(proto: AnyObject, key: PropertyKey): void {
 }
 
 function tameOverrides(g: AnyObject): void {
-  const objectKeys = ["constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable"];
+  const objectKeys = [
+    "constructor",
+    "toString",
+    "toLocaleString",
+    "valueOf",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+  ];
   for (const key of objectKeys) enableOverride(Object.prototype, key);
   for (const key of ["constructor", "toString", "apply", "call", "bind"]) enableOverride(Function.prototype, key);
-  const errors = ["Error", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError", "AggregateError", "InternalError"];
+  const errors = [
+    "Error",
+    "EvalError",
+    "RangeError",
+    "ReferenceError",
+    "SyntaxError",
+    "TypeError",
+    "URIError",
+    "AggregateError",
+    "InternalError",
+  ];
   for (const name of errors) {
     const ctor = g[name];
     if (typeof ctor !== "function") continue;
@@ -208,30 +230,96 @@ const GUARDED_BUILTINS: ReadonlyArray<[path: string, methods: readonly string[]]
   [
     "String.prototype",
     [
-      "repeat", "padStart", "padEnd", "split", "replace", "replaceAll", "concat", "normalize", "localeCompare",
-      "indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "search", "match", "matchAll",
-      "toUpperCase", "toLowerCase", "toLocaleUpperCase", "toLocaleLowerCase", "trim", "trimStart", "trimEnd",
-      "slice", "substring", "substr", "toWellFormed", "isWellFormed",
+      "repeat",
+      "padStart",
+      "padEnd",
+      "split",
+      "replace",
+      "replaceAll",
+      "concat",
+      "normalize",
+      "localeCompare",
+      "indexOf",
+      "lastIndexOf",
+      "includes",
+      "startsWith",
+      "endsWith",
+      "search",
+      "match",
+      "matchAll",
+      "toUpperCase",
+      "toLowerCase",
+      "toLocaleUpperCase",
+      "toLocaleLowerCase",
+      "trim",
+      "trimStart",
+      "trimEnd",
+      "slice",
+      "substring",
+      "substr",
+      "toWellFormed",
+      "isWellFormed",
     ],
   ],
   [
     "Array.prototype",
     [
-      "join", "sort", "fill", "indexOf", "lastIndexOf", "includes", "reverse", "slice", "splice", "concat",
-      "copyWithin", "flat", "toSorted", "toReversed", "toSpliced", "with", "toString", "toLocaleString",
+      "join",
+      "sort",
+      "fill",
+      "indexOf",
+      "lastIndexOf",
+      "includes",
+      "reverse",
+      "slice",
+      "splice",
+      "concat",
+      "copyWithin",
+      "flat",
+      "toSorted",
+      "toReversed",
+      "toSpliced",
+      "with",
+      "toString",
+      "toLocaleString",
     ],
   ],
   ["Array", ["from", "of"]],
   [
     "TypedArray.prototype",
     [
-      "fill", "set", "sort", "indexOf", "lastIndexOf", "includes", "join", "reverse", "slice", "copyWithin",
-      "toSorted", "toReversed", "with", "toString", "toLocaleString",
+      "fill",
+      "set",
+      "sort",
+      "indexOf",
+      "lastIndexOf",
+      "includes",
+      "join",
+      "reverse",
+      "slice",
+      "copyWithin",
+      "toSorted",
+      "toReversed",
+      "with",
+      "toString",
+      "toLocaleString",
     ],
   ],
   ["TypedArray", ["from", "of"]],
   ["JSON", ["parse", "stringify"]],
-  ["Object", ["keys", "values", "entries", "assign", "getOwnPropertyNames", "getOwnPropertySymbols", "fromEntries", "getOwnPropertyDescriptors"]],
+  [
+    "Object",
+    [
+      "keys",
+      "values",
+      "entries",
+      "assign",
+      "getOwnPropertyNames",
+      "getOwnPropertySymbols",
+      "fromEntries",
+      "getOwnPropertyDescriptors",
+    ],
+  ],
   ["String", ["fromCharCode", "fromCodePoint", "raw"]],
   ["Reflect", ["ownKeys", "apply", "construct"]],
 ];
@@ -292,14 +380,20 @@ function lockdown(g: AnyObject): FunctionConstructor {
     Object.getPrototypeOf(async function* () {}),
   ] as AnyObject[];
   for (const proto of constructorProtos) {
-    Object.defineProperty(proto, "constructor", { value: disabled, writable: true, enumerable: false, configurable: true });
+    Object.defineProperty(proto, "constructor", {
+      value: disabled,
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
   }
   g.Function = disabled;
   for (const name of ["eval", "BigInt", "BigInt64Array", "BigUint64Array", "WeakRef", "FinalizationRegistry"]) {
     delete g[name];
   }
   const dataView = g.DataView?.prototype as AnyObject | undefined;
-  if (dataView) for (const name of ["getBigInt64", "getBigUint64", "setBigInt64", "setBigUint64"]) delete dataView[name];
+  if (dataView)
+    for (const name of ["getBigInt64", "getBigUint64", "setBigInt64", "setBigUint64"]) delete dataView[name];
   return OriginalFunction;
 }
 
@@ -328,7 +422,10 @@ function init(): HarnessApi {
   };
   const templateRequire = function require(specifier: string): AnyObject {
     const mod = Object.prototype.hasOwnProperty.call(views, specifier) ? views[specifier] : undefined;
-    if (!mod) throw new Error(`Cannot find module '${String(specifier)}' (only react, react/jsx-runtime and @react-email/components are available)`);
+    if (!mod)
+      throw new Error(
+        `Cannot find module '${String(specifier)}' (only react, react/jsx-runtime and @react-email/components are available)`,
+      );
     return mod;
   };
 
@@ -349,7 +446,22 @@ function init(): HarnessApi {
   }
 
   const consoleShim: AnyObject = {};
-  for (const method of ["log", "info", "warn", "error", "debug", "trace", "dir", "table", "group", "groupEnd", "time", "timeEnd", "assert", "count"]) {
+  for (const method of [
+    "log",
+    "info",
+    "warn",
+    "error",
+    "debug",
+    "trace",
+    "dir",
+    "table",
+    "group",
+    "groupEnd",
+    "time",
+    "timeEnd",
+    "assert",
+    "count",
+  ]) {
     consoleShim[method] = function () {};
   }
   g.console = consoleShim;
@@ -382,7 +494,8 @@ function init(): HarnessApi {
   harden(modules["react/jsx-runtime"]);
   harden(modules["@react-email/components"]);
 
-  let factory: ((this: unknown, exports: AnyObject, require: typeof templateRequire, module: AnyObject) => void) | null = null;
+  let factory:
+    ((this: unknown, exports: AnyObject, require: typeof templateRequire, module: AnyObject) => void) | null = null;
   let outcome: Outcome = { status: "idle" };
 
   function resetSharedState(): void {
@@ -411,9 +524,11 @@ function init(): HarnessApi {
   }
 
   function fail(error: unknown): Outcome {
-    if (deadlineState.expired) return { status: "error", kind: "timeout", message: "Template exceeded the render deadline" };
+    if (deadlineState.expired)
+      return { status: "error", kind: "timeout", message: "Template exceeded the render deadline" };
     if (outputState.exceeded) return { status: "error", kind: "output_too_large", message: describeError(error) };
-    if (error instanceof InvalidComponentError) return { status: "error", kind: "invalid_component", message: error.message };
+    if (error instanceof InvalidComponentError)
+      return { status: "error", kind: "invalid_component", message: error.message };
     return { status: "error", kind: "threw", message: describeError(error) };
   }
 
@@ -489,7 +604,10 @@ function init(): HarnessApi {
       return { kind: "threw", message: "Render did not complete" };
     },
 
-    previewProps(maxOutputBytes: number, deadline: number): { json: string | null } | { kind: FailureKind; message: string } {
+    previewProps(
+      maxOutputBytes: number,
+      deadline: number,
+    ): { json: string | null } | { kind: FailureKind; message: string } {
       deadlineState.deadline = deadline;
       deadlineState.expired = false;
       resetSharedState();

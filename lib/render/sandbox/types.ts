@@ -32,12 +32,19 @@ export type EngineStats = {
 
 /** Result of one engine operation: HTML for render, PreviewProps JSON (or null) for preview. */
 export type EngineResult =
-  | { ok: true; value: string | null; text?: string }
-  | { ok: false; kind: SandboxErrorKind; message: string };
+  { ok: true; value: string | null; text?: string } | { ok: false; kind: SandboxErrorKind; message: string };
 
 /** main thread → worker */
 export type WorkerRequest =
-  | { type: "render"; id: number; cacheKey: string; compiledCode: string; propsJson: string; plainText: boolean; limits: SandboxLimits }
+  | {
+      type: "render";
+      id: number;
+      cacheKey: string;
+      compiledCode: string;
+      propsJson: string;
+      plainText: boolean;
+      limits: SandboxLimits;
+    }
   | { type: "preview"; id: number; cacheKey: string; compiledCode: string; limits: SandboxLimits };
 
 /** worker → main thread */

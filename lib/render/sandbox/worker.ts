@@ -30,7 +30,8 @@ async function handle(request: WorkerRequest): Promise<void> {
     Atomics.store(progress, 1, Date.now() - epoch);
     Atomics.store(progress, 0, request.id);
   };
-  const run: Promise<EngineResult> = request.type === "render" ? engineRender(request, started) : enginePreview(request, started);
+  const run: Promise<EngineResult> =
+    request.type === "render" ? engineRender(request, started) : enginePreview(request, started);
   let result = await run.catch((error: unknown): EngineResult => ({
     ok: false,
     kind: "memory",
@@ -46,8 +47,17 @@ function addPlainText(html: string): EngineResult {
     return { ok: true, value: html, text: toPlainText(html) };
   } catch (error) {
     // A stack overflow on deeply nested HTML, in practice.
-    const reason = error instanceof RangeError ? "its HTML is nested too deeply" : error instanceof Error ? error.message : String(error);
-    return { ok: false, kind: "output_too_large", message: `The template's HTML could not be converted to plain text: ${reason}` };
+    const reason =
+      error instanceof RangeError
+        ? "its HTML is nested too deeply"
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    return {
+      ok: false,
+      kind: "output_too_large",
+      message: `The template's HTML could not be converted to plain text: ${reason}`,
+    };
   }
 }
 

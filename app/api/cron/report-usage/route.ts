@@ -7,7 +7,8 @@ import { runBillingMaintenance } from "@/lib/payments/stripe";
 // earlier failures whose delay has passed), and return accounts whose cancelled or unpaid subscription's paid period
 // has ended to the free plan. Without Stripe configured there is nothing to do.
 const route = cronRoute(async () => {
-  if (!getConfig().stripe) return NextResponse.json({ success: true, configured: false, reported: 0, failed: 0, downgraded: 0 });
+  if (!getConfig().stripe)
+    return NextResponse.json({ success: true, configured: false, reported: 0, failed: 0, downgraded: 0 });
   const { reported, failed, downgraded } = await runBillingMaintenance();
   return NextResponse.json({ success: true, configured: true, reported, failed, downgraded });
 });

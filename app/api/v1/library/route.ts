@@ -27,4 +27,10 @@ export const GET = withApiAuth(
 );
 
 const otherMethods = methodNotAllowed(["GET", "HEAD"]);
-export { otherMethods as POST, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE, otherMethods as OPTIONS };
+export {
+  otherMethods as POST,
+  otherMethods as PUT,
+  otherMethods as PATCH,
+  otherMethods as DELETE,
+  otherMethods as OPTIONS,
+};

@@ -7,4 +7,10 @@ import { buildOpenApiDocument } from "@/lib/openapi";
 export const GET = withErrorHandling(async () => NextResponse.json(buildOpenApiDocument(getConfig().siteUrl)));
 
 const otherMethods = methodNotAllowed(["GET", "HEAD"]);
-export { otherMethods as POST, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE, otherMethods as OPTIONS };
+export {
+  otherMethods as POST,
+  otherMethods as PUT,
+  otherMethods as PATCH,
+  otherMethods as DELETE,
+  otherMethods as OPTIONS,
+};

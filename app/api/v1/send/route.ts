@@ -19,28 +19,50 @@ export const POST = withApiAuth(
     openapi: {
       operationId: "sendEmail",
       summary: "Send an email rendered from a template in your library",
-      headers: { "Idempotency-Key": idempotencyKeySchema.optional().meta({ description: "Replays the first response for 24 hours" }) },
+      headers: {
+        "Idempotency-Key": idempotencyKeySchema
+          .optional()
+          .meta({ description: "Replays the first response for 24 hours" }),
+      },
       requestBody: sendRequestSchema,
       responses: {
         200: { description: "Sent (or scheduled)", schema: sendResponseSchema },
         400: { description: "Invalid fields; each problem is one entry of details", schema: validationErrorBodySchema },
         404: { description: "The template is not in your library (TEMPLATE_NOT_FOUND)", schema: errorBodySchema },
-        409: { description: "Idempotency-Key reused with a different body (IDEMPOTENCY_CONFLICT)", schema: errorBodySchema },
+        409: {
+          description: "Idempotency-Key reused with a different body (IDEMPOTENCY_CONFLICT)",
+          schema: errorBodySchema,
+        },
         422: renderFailedResponse,
         429: {
-          description: "API quota exhausted (RateLimitExceeded) or the free plan's monthly emails used up (EmailLimitExceeded)",
+          description:
+            "API quota exhausted (RateLimitExceeded) or the free plan's monthly emails used up (EmailLimitExceeded)",
           schema: z.xor([rateLimitBodySchema, emailLimitBodySchema]),
         },
-        502: { description: "The email provider failed; the message is kept as failed and not counted", schema: errorBodySchema },
+        502: {
+          description: "The email provider failed; the message is kept as failed and not counted",
+          schema: errorBodySchema,
+        },
         503: sandboxBusyResponse,
       },
     },
   },
   async ({ request, caller, body, preloaded }) => {
-    const { body: response, replayed } = await sendEmail(caller, body, request.headers.get("idempotency-key"), preloaded);
+    const { body: response, replayed } = await sendEmail(
+      caller,
+      body,
+      request.headers.get("idempotency-key"),
+      preloaded,
+    );
     return replayed ? NextResponse.json(response, { headers: { "Idempotent-Replayed": "true" } }) : response;
   },
 );
 
 const otherMethods = methodNotAllowed(["POST"]);
-export { otherMethods as GET, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE, otherMethods as OPTIONS };
+export {
+  otherMethods as GET,
+  otherMethods as PUT,
+  otherMethods as PATCH,
+  otherMethods as DELETE,
+  otherMethods as OPTIONS,
+};

@@ -18,7 +18,12 @@ export const POST = withErrorHandling(async (request: NextRequest) => {
     event = verifyWebhook(rawBody, request.headers.get("stripe-signature"));
   } catch (error) {
     if (error instanceof WebhookSignatureError) {
-      throw new ApiError(400, { error: "Invalid webhook signature", code: "INVALID_SIGNATURE", success: false, message: error.message });
+      throw new ApiError(400, {
+        error: "Invalid webhook signature",
+        code: "INVALID_SIGNATURE",
+        success: false,
+        message: error.message,
+      });
     }
     throw error;
   }
@@ -27,4 +32,10 @@ export const POST = withErrorHandling(async (request: NextRequest) => {
 });
 
 const otherMethods = methodNotAllowed(["POST"]);
-export { otherMethods as GET, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE, otherMethods as OPTIONS };
+export {
+  otherMethods as GET,
+  otherMethods as PUT,
+  otherMethods as PATCH,
+  otherMethods as DELETE,
+  otherMethods as OPTIONS,
+};

@@ -17,7 +17,13 @@ import { TemplateWorkbench } from "./workbench";
 
 export const metadata: Metadata = { title: "Template" };
 
-export default async function TemplatePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ created?: string }> }) {
+export default async function TemplatePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ created?: string }>;
+}) {
   const { id } = await params;
   const account = await requireAccount(`/dashboard/library/${id}`);
   if (!uuidSchema.safeParse(id).success) notFound();
@@ -42,11 +48,21 @@ export default async function TemplatePage({ params, searchParams }: { params: P
     initialHtml = rendered.html;
     initialText = rendered.text ?? null;
   } catch (error) {
-    initialError = error instanceof ApiError ? String(error.body.message ?? error.body.error) : "This template could not be rendered.";
+    initialError =
+      error instanceof ApiError
+        ? String(error.body.message ?? error.body.error)
+        : "This template could not be rendered.";
   }
   const verified = domains.filter((domain) => isVerifiedForSending(domain));
   const shared = getConfig().sharedSendingDomain;
-  const fileName = `${template.slug ?? (template.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "template")}.tsx`;
+  const fileName = `${
+    template.slug ??
+    (template.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") ||
+      "template")
+  }.tsx`;
 
   return (
     <>
@@ -88,7 +104,9 @@ export default async function TemplatePage({ params, searchParams }: { params: P
         initialText={initialText}
         initialError={initialError}
         code={template.code}
-        senders={verified.filter((domain) => domain.default_sender).map((domain) => ({ domain: domain.domain, address: domain.default_sender! }))}
+        senders={verified
+          .filter((domain) => domain.default_sender)
+          .map((domain) => ({ domain: domain.domain, address: domain.default_sender! }))}
         canSend={verified.length > 0 || Boolean(shared)}
         accountEmail={account.email}
       />

@@ -6,11 +6,20 @@ export type VariableField = Pick<VariableDeclaration, "name" | "type" | "require
 export type Drafts = Record<string, string | boolean>;
 
 export function fieldsFor(declarations: VariableDeclaration[], sample: Record<string, unknown>): VariableField[] {
-  const fields: VariableField[] = declarations.map(({ name, type, required, description }) => ({ name, type, required, description }));
+  const fields: VariableField[] = declarations.map(({ name, type, required, description }) => ({
+    name,
+    type,
+    required,
+    description,
+  }));
   for (const [name, value] of Object.entries(sample)) {
     if (fields.some((field) => field.name === name)) continue;
     const type = Array.isArray(value) ? "array" : value === null ? "string" : (typeof value as VariableField["type"]);
-    fields.push({ name, type: ["string", "number", "boolean", "array", "object"].includes(type) ? type : "string", required: false });
+    fields.push({
+      name,
+      type: ["string", "number", "boolean", "array", "object"].includes(type) ? type : "string",
+      required: false,
+    });
   }
   return fields;
 }
@@ -20,14 +29,18 @@ export function draftsFrom(fields: VariableField[], values: Record<string, unkno
   for (const field of fields) {
     const value = values[field.name];
     if (field.type === "boolean") drafts[field.name] = value === true;
-    else if (field.type === "array" || field.type === "object") drafts[field.name] = value === undefined ? "" : JSON.stringify(value, null, 2);
+    else if (field.type === "array" || field.type === "object")
+      drafts[field.name] = value === undefined ? "" : JSON.stringify(value, null, 2);
     else drafts[field.name] = value === undefined || value === null ? "" : String(value);
   }
   return drafts;
 }
 
 /** Turns the drafts into the `variables` object, or the per-field problems that stop it being sent. */
-export function variablesFrom(fields: VariableField[], drafts: Drafts): { variables: Record<string, unknown>; errors: Record<string, string> } {
+export function variablesFrom(
+  fields: VariableField[],
+  drafts: Drafts,
+): { variables: Record<string, unknown>; errors: Record<string, string> } {
   const variables: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const field of fields) {
@@ -48,9 +61,14 @@ export function variablesFrom(fields: VariableField[], drafts: Drafts): { variab
       if (text.trim() === "") continue;
       try {
         const parsed = JSON.parse(text);
-        const ok = field.type === "array" ? Array.isArray(parsed) : parsed !== null && typeof parsed === "object" && !Array.isArray(parsed);
+        const ok =
+          field.type === "array"
+            ? Array.isArray(parsed)
+            : parsed !== null && typeof parsed === "object" && !Array.isArray(parsed);
         if (ok) variables[field.name] = parsed;
-        else errors[field.name] = field.type === "array" ? "Enter a JSON array, e.g. [ … ]" : "Enter a JSON object, e.g. { … }";
+        else
+          errors[field.name] =
+            field.type === "array" ? "Enter a JSON array, e.g. [ … ]" : "Enter a JSON object, e.g. { … }";
       } catch {
         errors[field.name] = "This is not valid JSON yet";
       }
@@ -78,7 +96,9 @@ export function VariablesEditor({
       {fields.map((field) => {
         const id = `var-${field.name}`;
         const error = errors[field.name];
-        const describedBy = [error ? `${id}-error` : null, field.description ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
+        const describedBy =
+          [error ? `${id}-error` : null, field.description ? `${id}-hint` : null].filter(Boolean).join(" ") ||
+          undefined;
         const label = (
           <span className="row" style={{ gap: 6 }}>
             <span className="var-name">{field.name}</span>
@@ -92,7 +112,12 @@ export function VariablesEditor({
           return (
             <div key={field.name} className="field">
               <label className="checkbox" htmlFor={id}>
-                <input id={id} type="checkbox" checked={drafts[field.name] === true} onChange={(event) => onChange(field.name, event.target.checked)} />
+                <input
+                  id={id}
+                  type="checkbox"
+                  checked={drafts[field.name] === true}
+                  onChange={(event) => onChange(field.name, event.target.checked)}
+                />
                 {label}
               </label>
             </div>
@@ -109,7 +134,11 @@ export function VariablesEditor({
               <textarea
                 id={id}
                 className={`textarea${field.type === "array" || field.type === "object" ? " code" : ""}`}
-                rows={field.type === "array" || field.type === "object" ? Math.min(12, Math.max(4, value.split("\n").length)) : 3}
+                rows={
+                  field.type === "array" || field.type === "object"
+                    ? Math.min(12, Math.max(4, value.split("\n").length))
+                    : 3
+                }
                 value={value}
                 spellCheck={field.type === "string"}
                 aria-invalid={error ? true : undefined}

@@ -49,30 +49,38 @@ export function TemplateWorkbench({
   const firstRender = useRef(true);
   const requestSeq = useRef(0);
 
-  const render = useCallback(async (vars: Record<string, unknown>) => {
-    const seq = ++requestSeq.current;
-    setStatus("rendering");
-    const result = await callApi<{ html: string; text?: string }>(`/templates/${templateId}/render`, {
-      method: "POST",
-      body: { variables: vars, format: "html", plain_text: true },
-    });
-    if (seq !== requestSeq.current) return; // a newer render superseded this one
-    if (result.ok) {
-      setHtml(result.data.html);
-      setText(result.data.text ?? null);
-      setRenderError(null);
-      setServerFieldErrors({});
-      setStatus("idle");
-      return;
-    }
-    const perField: Record<string, string> = {};
-    for (const detail of result.failure.details ?? []) {
-      if (detail.field.startsWith("variables.")) perField[detail.field.slice("variables.".length).split(".")[0]] ??= detail.message;
-    }
-    setServerFieldErrors(perField);
-    setRenderError(Object.keys(perField).length > 0 ? "Fix the highlighted variables to update the preview." : describeFailure(result.failure));
-    setStatus("error");
-  }, [templateId]);
+  const render = useCallback(
+    async (vars: Record<string, unknown>) => {
+      const seq = ++requestSeq.current;
+      setStatus("rendering");
+      const result = await callApi<{ html: string; text?: string }>(`/templates/${templateId}/render`, {
+        method: "POST",
+        body: { variables: vars, format: "html", plain_text: true },
+      });
+      if (seq !== requestSeq.current) return; // a newer render superseded this one
+      if (result.ok) {
+        setHtml(result.data.html);
+        setText(result.data.text ?? null);
+        setRenderError(null);
+        setServerFieldErrors({});
+        setStatus("idle");
+        return;
+      }
+      const perField: Record<string, string> = {};
+      for (const detail of result.failure.details ?? []) {
+        if (detail.field.startsWith("variables."))
+          perField[detail.field.slice("variables.".length).split(".")[0]] ??= detail.message;
+      }
+      setServerFieldErrors(perField);
+      setRenderError(
+        Object.keys(perField).length > 0
+          ? "Fix the highlighted variables to update the preview."
+          : describeFailure(result.failure),
+      );
+      setStatus("error");
+    },
+    [templateId],
+  );
 
   // Re-render (debounced) whenever the variables change and parse; the first render came from the server.
   const variablesKey = JSON.stringify(variables);
@@ -136,7 +144,13 @@ export function TemplateWorkbench({
         </div>
       </div>
 
-      <SourceCard templateId={templateId} fileName={fileName} code={code} variables={variables} blocked={hasLocalErrors} />
+      <SourceCard
+        templateId={templateId}
+        fileName={fileName}
+        code={code}
+        variables={variables}
+        blocked={hasLocalErrors}
+      />
     </div>
   );
 }
@@ -158,7 +172,11 @@ function SendTestForm({
   canSend: boolean;
   accountEmail: string;
 }) {
-  const [state, setState] = useState<{ status: "idle" | "sending" | "sent" | "error"; message?: string; when?: string }>({ status: "idle" });
+  const [state, setState] = useState<{
+    status: "idle" | "sending" | "sent" | "error";
+    message?: string;
+    when?: string;
+  }>({ status: "idle" });
 
   async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -197,13 +215,28 @@ function SendTestForm({
           <label className="label" htmlFor="test-to">
             To
           </label>
-          <input id="test-to" name="to" type="email" className="input" required defaultValue={accountEmail} autoComplete="email" />
+          <input
+            id="test-to"
+            name="to"
+            type="email"
+            className="input"
+            required
+            defaultValue={accountEmail}
+            autoComplete="email"
+          />
         </div>
         <div className="field">
           <label className="label" htmlFor="test-subject">
             Subject
           </label>
-          <input id="test-subject" name="subject" className="input" required maxLength={998} defaultValue={`[Test] ${name}`} />
+          <input
+            id="test-subject"
+            name="subject"
+            className="input"
+            required
+            maxLength={998}
+            defaultValue={`[Test] ${name}`}
+          />
         </div>
         {senders.length > 0 && (
           <div className="field">
@@ -221,7 +254,11 @@ function SendTestForm({
           </div>
         )}
         <div className="row">
-          <button type="submit" className="btn btn-primary" disabled={!canSend || blocked || state.status === "sending"}>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={!canSend || blocked || state.status === "sending"}
+          >
             {state.status === "sending" ? <span className="spinner" aria-hidden="true" /> : <SendIcon size={16} />}
             {state.status === "sending" ? "Sending…" : "Send test email"}
           </button>
@@ -246,7 +283,19 @@ function SendTestForm({
   );
 }
 
-function SourceCard({ templateId, fileName, code, variables, blocked }: { templateId: string; fileName: string; code: string; variables: Record<string, unknown>; blocked: boolean }) {
+function SourceCard({
+  templateId,
+  fileName,
+  code,
+  variables,
+  blocked,
+}: {
+  templateId: string;
+  fileName: string;
+  code: string;
+  variables: Record<string, unknown>;
+  blocked: boolean;
+}) {
   const [busy, setBusy] = useState<"source" | "react" | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -262,9 +311,13 @@ function SourceCard({ templateId, fileName, code, variables, blocked }: { templa
   async function downloadWithVariables() {
     setBusy("react");
     setError(null);
-    const result = await callApi<{ react: string }>(`/templates/${templateId}/render`, { method: "POST", body: { variables, format: "react" } });
+    const result = await callApi<{ react: string }>(`/templates/${templateId}/render`, {
+      method: "POST",
+      body: { variables, format: "react" },
+    });
     setBusy(null);
-    if (result.ok) downloadFile(fileName.replace(/\.tsx$/, ".with-variables.tsx"), result.data.react, "text/typescript");
+    if (result.ok)
+      downloadFile(fileName.replace(/\.tsx$/, ".with-variables.tsx"), result.data.react, "text/typescript");
     else setError(describeFailure(result.failure));
   }
 
@@ -274,11 +327,18 @@ function SourceCard({ templateId, fileName, code, variables, blocked }: { templa
         <h2 id="source-title">Source</h2>
         <div className="row">
           <CopyButton value={code} />
-          <button type="button" className="btn btn-secondary btn-sm" onClick={downloadWithVariables} disabled={busy !== null || blocked}>
-            {busy === "react" ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={15} />} With current variables
+          <button
+            type="button"
+            className="btn btn-secondary btn-sm"
+            onClick={downloadWithVariables}
+            disabled={busy !== null || blocked}
+          >
+            {busy === "react" ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={15} />} With
+            current variables
           </button>
           <button type="button" className="btn btn-primary btn-sm" onClick={downloadSource} disabled={busy !== null}>
-            {busy === "source" ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={15} />} Download {fileName}
+            {busy === "source" ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={15} />} Download{" "}
+            {fileName}
           </button>
         </div>
       </div>

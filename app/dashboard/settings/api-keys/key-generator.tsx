@@ -41,22 +41,37 @@ export function KeyGenerator({ siteUrl, activeKeyIds }: { siteUrl: string; activ
             <SubmitButton pendingLabel="Generating…">Generate API key</SubmitButton>
           </div>
           <span id="key-name-hint" className={state.fields?.name ? "field-error" : "hint"}>
-            {state.fields?.name ?? "A name helps you recognise where a key is used, so you can revoke the right one later."}
+            {state.fields?.name ??
+              "A name helps you recognise where a key is used, so you can revoke the right one later."}
           </span>
         </form>
 
         {/* Gone once the key is revoked: a dead key shown in full is only a risk and a confusion. */}
         {state.status === "success" && state.key && state.id && activeKeyIds.includes(state.id) && (
-          <div ref={reveal} tabIndex={-1} className="alert alert-success stack-sm" role="status" aria-live="polite" style={{ display: "block" }}>
+          <div
+            ref={reveal}
+            tabIndex={-1}
+            className="alert alert-success stack-sm"
+            role="status"
+            aria-live="polite"
+            style={{ display: "block" }}
+          >
             <p style={{ marginBottom: 8 }}>
-              <strong>Your new key “{state.name}”.</strong> Copy it now: for your security it is shown only once and
-              we store only a hash of it.
+              <strong>Your new key “{state.name}”.</strong> Copy it now: for your security it is shown only once and we
+              store only a hash of it.
             </p>
             <div className="input-group">
               <label htmlFor="new-key" className="visually-hidden">
                 New API key
               </label>
-              <input id="new-key" className="input code" readOnly value={state.key} onFocus={(event) => event.currentTarget.select()} data-testid="new-api-key" />
+              <input
+                id="new-key"
+                className="input code"
+                readOnly
+                value={state.key}
+                onFocus={(event) => event.currentTarget.select()}
+                data-testid="new-api-key"
+              />
               <CopyButton value={state.key} label="Copy key" className="btn btn-primary" />
             </div>
             <pre className="code-block" style={{ marginTop: 12 }}>
@@ -70,9 +85,9 @@ export function KeyGenerator({ siteUrl, activeKeyIds }: { siteUrl: string; activ
             <ShieldIcon />
           </span>
           <p>
-            <strong>Keep API keys server-side.</strong> A key acts as your account: use it only from your backend, in
-            an environment variable or secret store. Never put it in browser code, a mobile app or a public repository.
-            If a key leaks, revoke it below and generate a new one.
+            <strong>Keep API keys server-side.</strong> A key acts as your account: use it only from your backend, in an
+            environment variable or secret store. Never put it in browser code, a mobile app or a public repository. If
+            a key leaks, revoke it below and generate a new one.
           </p>
         </div>
       </div>

@@ -78,7 +78,10 @@ export default async function ApiKeysPage() {
                       <td className="nowrap hide-sm" title={formatDateTime(key.created_at)}>
                         {timeAgo(key.created_at)}
                       </td>
-                      <td className="nowrap hide-sm" title={key.last_used_at ? formatDateTime(key.last_used_at) : undefined}>
+                      <td
+                        className="nowrap hide-sm"
+                        title={key.last_used_at ? formatDateTime(key.last_used_at) : undefined}
+                      >
                         {timeAgo(key.last_used_at)}
                       </td>
                       <td className="actions">

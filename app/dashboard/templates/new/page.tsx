@@ -17,14 +17,16 @@ export default async function NewTemplatePage() {
       <div className="page-header">
         <div>
           <h1>New template</h1>
-          <p>Write a React Email component in TSX. It renders in a sandbox, so it can only use React and React Email.</p>
+          <p>
+            Write a React Email component in TSX. It renders in a sandbox, so it can only use React and React Email.
+          </p>
         </div>
       </div>
       {allowance.libraryFull && (
         <div className="alert alert-warning" role="status" style={{ marginBottom: 16 }}>
           <p>
-            Your library is full ({allowance.libraryLimit} templates on the free plan), so saving will be refused. You can
-            still try things out here. <Link href="/dashboard/billing">Upgrade</Link> for an unlimited library.
+            Your library is full ({allowance.libraryLimit} templates on the free plan), so saving will be refused. You
+            can still try things out here. <Link href="/dashboard/billing">Upgrade</Link> for an unlimited library.
           </p>
         </div>
       )}

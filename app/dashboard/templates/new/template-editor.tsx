@@ -25,7 +25,7 @@ export function TemplateEditor() {
     try {
       const parsed = JSON.parse(variablesText);
       if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) variables = parsed;
-      else variablesError = "Enter a JSON object, e.g. { \"name\": \"Ada\" }";
+      else variablesError = 'Enter a JSON object, e.g. { "name": "Ada" }';
     } catch {
       variablesError = "This is not valid JSON yet";
     }
@@ -48,7 +48,9 @@ export function TemplateEditor() {
         if (!response.ok || !("ok" in body)) {
           // Refused rather than failed (the preview limit, a busy sandbox): the answer says why and when to retry.
           const refusal = body as { error?: string; message?: string };
-          setProblem({ message: refusal.message ?? refusal.error ?? `The preview was refused (HTTP ${response.status}).` });
+          setProblem({
+            message: refusal.message ?? refusal.error ?? `The preview was refused (HTTP ${response.status}).`,
+          });
           setStatus("error");
           return;
         }
@@ -64,7 +66,9 @@ export function TemplateEditor() {
         }
       } catch {
         if (current !== seq.current) return;
-        setProblem({ message: "The preview service could not be reached. Your code is safe here; try again in a moment." });
+        setProblem({
+          message: "The preview service could not be reached. Your code is safe here; try again in a moment.",
+        });
         setStatus("error");
       }
     }, 700);
@@ -72,13 +76,17 @@ export function TemplateEditor() {
   }, [code, variablesKey]);
 
   const saveError = state.status === "error" ? state : null;
-  const shown = saveError && (saveError.line !== undefined || !problem) ? { message: saveError.message ?? "", line: saveError.line, column: saveError.column } : problem;
+  const shown =
+    saveError && (saveError.line !== undefined || !problem)
+      ? { message: saveError.message ?? "", line: saveError.line, column: saveError.column }
+      : problem;
 
   function goTo(line?: number, column?: number) {
     const area = editor.current;
     if (!area || !line) return;
     const lines = code.split("\n");
-    const offset = lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0) + Math.max(0, (column ?? 1) - 1);
+    const offset =
+      lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0) + Math.max(0, (column ?? 1) - 1);
     area.focus();
     area.setSelectionRange(offset, offset);
     const lineHeight = parseFloat(getComputedStyle(area).lineHeight) || 20;
@@ -147,7 +155,9 @@ export function TemplateEditor() {
           </div>
         </div>
         <div className="card-footer row-between">
-          <span className="muted small">Saving compiles the template, checks it renders, and adds it to your library.</span>
+          <span className="muted small">
+            Saving compiles the template, checks it renders, and adds it to your library.
+          </span>
           <SubmitButton pendingLabel="Saving…">Save template</SubmitButton>
         </div>
       </section>
@@ -158,8 +168,9 @@ export function TemplateEditor() {
             <div className="card-header">
               <h2 id="code-title">Code (TSX)</h2>
               <span className="hint">
-                <span className="kbd">Tab</span> indents · <span className="kbd">Esc</span> then <span className="kbd">Tab</span> leaves ·{" "}
-                <span className="kbd">Ctrl</span>+<span className="kbd">S</span> saves
+                <span className="kbd">Tab</span> indents · <span className="kbd">Esc</span> then{" "}
+                <span className="kbd">Tab</span> leaves · <span className="kbd">Ctrl</span>+
+                <span className="kbd">S</span> saves
               </span>
             </div>
             <div className="card-body stack-sm">
@@ -228,7 +239,12 @@ export function TemplateEditor() {
                   {shown.message}
                 </p>
                 {shown.line !== undefined && (
-                  <button type="button" className="btn btn-secondary btn-sm" style={{ marginTop: 8 }} onClick={() => goTo(shown.line, shown.column)}>
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    style={{ marginTop: 8 }}
+                    onClick={() => goTo(shown.line, shown.column)}
+                  >
                     Go to line {shown.line}
                   </button>
                 )}

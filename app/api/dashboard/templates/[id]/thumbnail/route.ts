@@ -15,7 +15,10 @@ export const GET = withApiAuth({ metered: false }, async ({ request, caller, par
   const visible = template && (template.in_library || (template.owner_account_id === null && template.is_public));
   if (!template || !visible) throw errors.templateNotFound();
   const etag = `"${template.id}.${template.version}.${template.updated_at.getTime()}"`;
-  const cached = request.headers.get("if-none-match")?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+  const cached = request.headers
+    .get("if-none-match")
+    ?.split(",")
+    .some((tag) => tag.trim().replace(/^W\//, "") === etag);
   if (cached) return new Response(null, { status: 304, headers: { etag, "cache-control": CACHE_CONTROL } });
   await admitPreview(caller.accountId, clientAddress(request.headers));
   const html = await renderThumbnail(caller.accountId, template);
@@ -24,7 +27,8 @@ export const GET = withApiAuth({ metered: false }, async ({ request, caller, par
       "content-type": "text/html; charset=utf-8",
       // One that could not render is asked for anew next time.
       ...(html === null ? { "cache-control": "no-store" } : { "cache-control": CACHE_CONTROL, etag }),
-      "content-security-policy": "sandbox; default-src 'none'; img-src * data:; style-src 'unsafe-inline' *; font-src * data:",
+      "content-security-policy":
+        "sandbox; default-src 'none'; img-src * data:; style-src 'unsafe-inline' *; font-src * data:",
       "x-content-type-options": "nosniff",
       "referrer-policy": "no-referrer",
     },

@@ -30,14 +30,30 @@ export const POST = withApiAuth(
   async ({ request, caller, params, body, preloaded }) => {
     const template = await getRenderableTemplateOrThrow(caller.accountId, params.id, preloaded);
     if (body.format === "react") {
-      const react = await applyVariablesOffThread(caller.accountId, template.code, resolveVariables(template, body.variables), request.signal);
+      const react = await applyVariablesOffThread(
+        caller.accountId,
+        template.code,
+        resolveVariables(template, body.variables),
+        request.signal,
+      );
       if (!react.ok) throw errors.renderFailed(react.message);
       return { success: true, react: react.source };
     }
-    const json = await renderTemplateAsJson(template, body.variables, { accountId: caller.accountId, plainText: body.plain_text, signal: request.signal }, { success: true });
+    const json = await renderTemplateAsJson(
+      template,
+      body.variables,
+      { accountId: caller.accountId, plainText: body.plain_text, signal: request.signal },
+      { success: true },
+    );
     return new Response(json, { headers: { "Content-Type": "application/json" } });
   },
 );
 
 const otherMethods = methodNotAllowed(["POST"]);
-export { otherMethods as GET, otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE, otherMethods as OPTIONS };
+export {
+  otherMethods as GET,
+  otherMethods as PUT,
+  otherMethods as PATCH,
+  otherMethods as DELETE,
+  otherMethods as OPTIONS,
+};
