@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # npm test: the whole check, fail-fast, in this order:
-#   1. type check (tsc --noEmit)
-#   2. vitest on the embedded database (in-memory PGlite)
-#   3. vitest again on real PostgreSQL, when TEST_DATABASE_URL is set (.ci/run sets it to a throwaway cluster)
-#   4. `next build` with Vercel-like variables and an unreachable DATABASE_URL: the build must not need a live
+#   1. lint (ESLint, then Prettier's format check)
+#   2. type check (tsc --noEmit)
+#   3. vitest on the embedded database (in-memory PGlite)
+#   4. vitest again on real PostgreSQL, when TEST_DATABASE_URL is set (.ci/run sets it to a throwaway cluster)
+#   5. `next build` with Vercel-like variables and an unreachable DATABASE_URL: the build must not need a live
 #      database (the other Vercel rules are in tests/vercel.test.ts)
-#   5. next build (the normal build, last, so .next/ is the one `npm start` and the e2e tests serve)
-#   6. npm run test:e2e, when package.json has that script
+#   6. next build (the normal build, last, so .next/ is the one `npm start` and the e2e tests serve)
+#   7. npm run test:e2e, when package.json has that script
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -73,6 +74,10 @@ vitest_pass() {
 }
 
 has_script() { node -e 'process.exit(require("./package.json").scripts?.[process.argv[1]] ? 0 : 1)' "$1"; }
+
+phase "Lint (npm run lint)"
+npm run -s lint
+echo "Lint passed."
 
 phase "Type check (npm run typecheck)"
 npm run -s typecheck
