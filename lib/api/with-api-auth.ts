@@ -254,6 +254,8 @@ function parseQuery<S extends z.ZodType>(request: NextRequest, schema: S): z.out
 async function readJsonBody(request: NextRequest, limit = MAX_BODY_BYTES): Promise<unknown> {
   const text = await readBodyText(request, limit);
   if (text.trim() === "") return {};
+  // Counted in the text first: parsing millions of values would hold the event loop for most of a second.
+  if (countJsonValues(text) > MAX_JSON_VALUES) throw errors.validation([tooManyValues]);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -266,6 +268,42 @@ async function readJsonBody(request: NextRequest, limit = MAX_BODY_BYTES): Promi
 }
 
 type JsonProblem = { field: string; message: string };
+
+const tooManyValues: JsonProblem = {
+  field: "body",
+  message: `holds more than ${MAX_JSON_VALUES.toLocaleString("en-US")} JSON values (objects, arrays, strings, numbers, booleans and nulls)`,
+};
+
+const [COMMA, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET, QUOTE, BACKSLASH] = [44, 123, 125, 91, 93, 34, 92];
+
+/**
+ * The number of values in a JSON text, in one pass over its characters without parsing it: outside strings, every
+ * value but the first is preceded by a comma or opens a container (`commas + openings + 1`), less one for each empty
+ * container. Exact for valid JSON; a malformed text gets some count and then JSON.parse's error.
+ */
+function countJsonValues(text: string): number {
+  let count = 1;
+  let inString = false;
+  let lastSignificant = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+      continue;
+    }
+    if (c === QUOTE) inString = true;
+    else if (c === COMMA || c === OPEN_BRACE || c === OPEN_BRACKET) count++;
+    else if (
+      (c === CLOSE_BRACE && lastSignificant === OPEN_BRACE) ||
+      (c === CLOSE_BRACKET && lastSignificant === OPEN_BRACKET)
+    )
+      count--;
+    else if (c <= 32) continue; // whitespace
+    lastSignificant = c;
+  }
+  return count;
+}
 /** A container being walked: its keys (null for an array, walked by index) and the position of the next child. */
 type Frame = { container: Record<string, unknown> | unknown[]; keys: string[] | null; next: number };
 
@@ -279,12 +317,7 @@ function findJsonProblem(body: unknown): JsonProblem | null {
   const field = () => frames.map(({ keys, next }) => (keys ? keys[next - 1] : String(next - 1))).join(".") || "body";
   let value = body;
   for (let visited = 1; ; visited++) {
-    if (visited > MAX_JSON_VALUES) {
-      return {
-        field: "body",
-        message: `holds more than ${MAX_JSON_VALUES.toLocaleString("en-US")} JSON values (objects, arrays, strings, numbers, booleans and nulls)`,
-      };
-    }
+    if (visited > MAX_JSON_VALUES) return tooManyValues;
     if (typeof value === "string") {
       // Unpaired UTF-16 surrogates are valid JSON escapes but not text: PostgreSQL's jsonb refuses them and its text
       // columns would store U+FFFD instead, so a body holding one is refused rather than silently altered.
