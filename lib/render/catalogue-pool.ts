@@ -20,7 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { generatedFilePath } from "./generated-file";
-import { QueueAdmission } from "./queue-admission";
+import { QueueAdmission, queueJob, removeFromLine } from "./queue-admission";
 import { MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT, RENDER_DEADLINE_MS } from "@/lib/limits";
 
 export type CatalogueRenderRequest = {
@@ -149,42 +149,18 @@ function submit(
   request: Omit<CatalogueRenderRequest, "id">,
   signal: AbortSignal | undefined,
 ): Promise<CatalogueRenderReply & { ok: true }> {
-  signal?.throwIfAborted();
-  const release = admission.admit(owner);
-  return new Promise((resolve, reject) => {
-    const settle = () => {
-      release();
-      signal?.removeEventListener("abort", drop);
-    };
-    const job: Job = {
-      owner,
-      request: { id: nextId++, ...request },
-      resolve: (reply) => {
-        settle();
-        resolve(reply);
-      },
-      reject: (error) => {
-        settle();
-        reject(error);
-      },
-    };
-    const drop = () => {
-      if (removeWaiting(job)) job.reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", drop, { once: true });
-    addWaiting(job, "last");
-    dispatch();
-  });
-}
-
-/** Takes the job out of the waiting line; false when it is no longer waiting (sent to a worker, or settled). */
-function removeWaiting(job: Job): boolean {
-  const queue = waiting.get(job.owner);
-  const index = queue?.indexOf(job) ?? -1;
-  if (index === -1) return false;
-  queue!.splice(index, 1);
-  if (queue!.length === 0) waiting.delete(job.owner);
-  return true;
+  return queueJob(
+    admission,
+    owner,
+    signal,
+    (settlers) => {
+      const job: Job = { owner, request: { id: nextId++, ...request }, ...settlers };
+      addWaiting(job, "last");
+      dispatch();
+      return job;
+    },
+    (job) => removeFromLine(waiting, job),
+  );
 }
 
 function addWaiting(job: Job, place: "first" | "last"): void {

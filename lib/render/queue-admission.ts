@@ -63,3 +63,52 @@ export class QueueAdmission {
     };
   }
 }
+
+type Settlers<T> = { resolve: (value: T) => void; reject: (error: Error) => void };
+
+/**
+ * Queues one job of `owner` on a pool admitted by `admission` (or throws its 503 at once). `enqueue` puts the job in
+ * the pool's waiting line, with settlers that give the place back; a `signal` aborted while the job still waits
+ * (`removeWaiting` finds it there) rejects it with the signal's reason.
+ */
+export function queueJob<J, T>(
+  admission: QueueAdmission,
+  owner: string,
+  signal: AbortSignal | undefined,
+  enqueue: (settlers: Settlers<T>) => J,
+  removeWaiting: (job: J) => boolean,
+): Promise<T> {
+  signal?.throwIfAborted();
+  const release = admission.admit(owner);
+  return new Promise<T>((resolve, reject) => {
+    const settle = () => {
+      release();
+      signal?.removeEventListener("abort", drop);
+    };
+    const settlers: Settlers<T> = {
+      resolve: (value) => {
+        settle();
+        resolve(value);
+      },
+      reject: (error) => {
+        settle();
+        reject(error);
+      },
+    };
+    const drop = () => {
+      if (removeWaiting(job)) settlers.reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", drop, { once: true });
+    const job = enqueue(settlers);
+  });
+}
+
+/** Takes `job` out of its owner's line; false when it is no longer waiting (sent to a worker, or settled). */
+export function removeFromLine<J extends { owner: string }>(lines: Map<string, J[]>, job: J): boolean {
+  const line = lines.get(job.owner);
+  const index = line?.indexOf(job) ?? -1;
+  if (index === -1) return false;
+  line!.splice(index, 1);
+  if (line!.length === 0) lines.delete(job.owner);
+  return true;
+}

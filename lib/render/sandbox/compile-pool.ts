@@ -16,7 +16,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { COMPILE_DEADLINE_MS, MAX_COMPILE_QUEUE, MAX_COMPILE_QUEUE_PER_ACCOUNT } from "../../limits";
 import { generatedFilePath } from "../generated-file";
-import { QueueAdmission } from "../queue-admission";
+import { QueueAdmission, queueJob, removeFromLine } from "../queue-admission";
 import { oversizedSource, type CompileResult } from "./compile";
 
 /** main thread → worker */
@@ -178,44 +178,20 @@ function nextOwner(): string {
 
 /** Queues the job; throws the 503 ApiError at once when the owner may not queue another (see the top of the file). */
 function submit(owner: string, request: UserCodeRequest, signal: AbortSignal | undefined): Promise<UserCodeResult> {
-  signal?.throwIfAborted();
-  const release = admission.admit(owner);
-  return new Promise((resolve, reject) => {
-    const settle = () => {
-      release();
-      signal?.removeEventListener("abort", drop);
-    };
-    const job: Job = {
-      owner,
-      request,
-      resolve: (result) => {
-        settle();
-        resolve(result);
-      },
-      reject: (error) => {
-        settle();
-        reject(error);
-      },
-    };
-    const drop = () => {
-      if (removeWaiting(job)) job.reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", drop, { once: true });
-    const queue = waiting.get(owner);
-    if (queue) queue.push(job);
-    else waiting.set(owner, [job]);
-    dispatch();
-  });
-}
-
-/** Takes the job out of the waiting line; false when it is no longer waiting (sent to a worker, or settled). */
-function removeWaiting(job: Job): boolean {
-  const queue = waiting.get(job.owner);
-  const index = queue?.indexOf(job) ?? -1;
-  if (index === -1) return false;
-  queue!.splice(index, 1);
-  if (queue!.length === 0) waiting.delete(job.owner);
-  return true;
+  return queueJob(
+    admission,
+    owner,
+    signal,
+    (settlers) => {
+      const job: Job = { owner, request, ...settlers };
+      const line = waiting.get(owner);
+      if (line) line.push(job);
+      else waiting.set(owner, [job]);
+      dispatch();
+      return job;
+    },
+    (job) => removeFromLine(waiting, job),
+  );
 }
 
 /**
