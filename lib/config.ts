@@ -24,6 +24,10 @@ const optionalDomain = optionalString.pipe(
 // instance serves few at a time and opens its own pool, so there it takes one connection of the database's limit.
 const DEFAULT_DATABASE_POOL_SIZE = { server: 10, vercel: 1 };
 
+// Supabase's transaction pooler (port 6543) hands each transaction to any server connection, so a statement prepared
+// on one may be missing on the next: there statements go unnamed, each described before it runs (a round trip more).
+const TRANSACTION_POOLER_PORT = "6543";
+
 const envSchema = z.object({
   DATABASE_URL: optionalString.pipe(
     z.url({ protocol: /^postgres(ql)?$/, message: "must be a postgres:// connection URL" }).optional(),
@@ -34,6 +38,7 @@ const envSchema = z.object({
       .regex(/^[1-9]\d{0,2}$/, "must be a whole number from 1 to 999")
       .optional(),
   ),
+  DATABASE_PREPARED_STATEMENTS: optionalString.pipe(z.enum(["on", "off"], { message: "must be on or off" }).optional()),
   SITE_URL: optionalHttpUrl,
   NEXT_PUBLIC_SITE_URL: optionalHttpUrl,
   VERCEL: optionalString,
@@ -118,6 +123,8 @@ const envSchema = z.object({
 export type Config = {
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** Named prepared statements, kept per connection: each statement is parsed and planned once, not per query. */
+  databasePreparedStatements: boolean;
   siteUrl: string;
   onVercel: boolean;
   /** The header a trusted proxy in front writes the client's address into (CLIENT_IP_HEADER), lower-cased. */
@@ -197,6 +204,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     databasePoolSize: e.DATABASE_POOL_SIZE
       ? Number(e.DATABASE_POOL_SIZE)
       : DEFAULT_DATABASE_POOL_SIZE[onVercel ? "vercel" : "server"],
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS
+      ? e.DATABASE_PREPARED_STATEMENTS === "on"
+      : !(e.DATABASE_URL && new URL(e.DATABASE_URL).port === TRANSACTION_POOLER_PORT),
     siteUrl: resolveSiteUrl(e),
     onVercel,
     clientIpHeader: e.CLIENT_IP_HEADER?.toLowerCase() ?? null,

@@ -10,7 +10,7 @@ import {
   isVerifiedForSending,
   type SendingDomain,
 } from "@/lib/db/domains";
-import { isUuid } from "@/lib/db/literals";
+import { isUuid } from "@/lib/schemas/common";
 import { RESEND_TIMEOUT_MS } from "@/lib/mail/resend";
 
 // Sending domains as a service: what the CLI and the dashboard call to add and verify a domain.

@@ -3,7 +3,6 @@ import { createHash, randomUUID } from "node:crypto";
 import { errors, zodDetails, type ValidationDetail } from "@/lib/api/errors";
 import { throttledInBackground } from "@/lib/background";
 import { getConfig } from "@/lib/config";
-import { isUuid } from "@/lib/db/literals";
 import { isVerifiedForSending, type SendingDomain } from "@/lib/db/domains";
 import {
   claimOrphanedEmails,
@@ -22,8 +21,7 @@ import {
   deleteExpiredIdempotencyKeys,
   releaseIdempotencyKey,
 } from "@/lib/db/idempotency";
-import type { Preload } from "@/lib/db/metering";
-import { findSendContext, sendContextFromJson, sendContextJsonSql, type SendContext } from "@/lib/db/templates";
+import { findSendContext } from "@/lib/db/templates";
 import { describeEmailUsage } from "@/lib/db/usage";
 import { IDEMPOTENCY_WAIT_MS } from "@/lib/limits";
 import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
@@ -45,25 +43,9 @@ const IDEMPOTENCY_SCOPE = "send";
 
 export type SendCaller = { accountId: string; plan: PlanName };
 export type SendOutcome = { body: Record<string, unknown>; replayed: boolean };
-/** The send context of the body's template, read in the authentication statement (`sendContextPreload`). */
-export type PreloadedSendContext = { templateId: string; context: SendContext };
 
 /**
- * What `performSend` reads first, as a preload for the authentication statement: one round trip fewer per send.
- * Nothing to read (undefined) when the raw body names no well-formed template id; validation reports that later.
- */
-export function sendContextPreload(rawBody: unknown): Preload<PreloadedSendContext | undefined> {
-  const templateId =
-    rawBody !== null && typeof rawBody === "object" ? (rawBody as { template_id?: unknown }).template_id : undefined;
-  if (!isUuid(templateId)) return { sql: "null::json", parse: () => undefined };
-  return {
-    sql: sendContextJsonSql("caller.account_id", templateId),
-    parse: (json) => (json === null ? undefined : { templateId, context: sendContextFromJson(json) }),
-  };
-}
-
-/**
- * POST /send: (template and sender, usually preloaded with authentication) → validate → (claim the Idempotency-Key)
+ * POST /send: validate → (claim the Idempotency-Key)
  * → render → count and record atomically → hand to the mailer → answer. Nothing is counted before the message is
  * recorded, and a message the provider refuses is kept as failed and its count given back.
  */
@@ -71,7 +53,6 @@ export async function sendEmail(
   caller: SendCaller,
   rawBody: Record<string, unknown>,
   idempotencyKey: string | null,
-  preloaded?: PreloadedSendContext,
 ): Promise<SendOutcome> {
   scheduleDispatch();
 
@@ -83,14 +64,13 @@ export async function sendEmail(
     if (!parsed.success) details.push(...zodDetails(parsed.error));
     throw errors.validation(details);
   }
-  if (idempotencyKey === null) return performSend(caller, parseSendRequest(rawBody), null, preloaded);
+  if (idempotencyKey === null) return performSend(caller, parseSendRequest(rawBody), null);
 
   // The key is claimed before the body is validated against the clock (scheduled_at "in the future"), so a repeat of
   // a successful request still replays after its scheduled time has passed.
-  // After waiting on an identical request the preload may be seconds old: the template and sender are read afresh.
   const providerKey = providerIdempotencyKey(caller.accountId, idempotencyKey);
-  return withIdempotencyKey(caller.accountId, idempotencyKey, providerKey, rawBody, ({ waited }) =>
-    performSend(caller, parseSendRequest(rawBody), providerKey, waited ? undefined : preloaded),
+  return withIdempotencyKey(caller.accountId, idempotencyKey, providerKey, rawBody, () =>
+    performSend(caller, parseSendRequest(rawBody), providerKey),
   );
 }
 
@@ -100,16 +80,8 @@ function parseSendRequest(rawBody: Record<string, unknown>): SendRequest {
   return parsed.data;
 }
 
-async function performSend(
-  caller: SendCaller,
-  request: SendRequest,
-  providerKey: string | null,
-  preloaded: PreloadedSendContext | undefined,
-): Promise<SendOutcome> {
-  const { domains, template } =
-    preloaded?.templateId === request.template_id
-      ? preloaded.context
-      : await findSendContext(caller.accountId, request.template_id);
+async function performSend(caller: SendCaller, request: SendRequest, providerKey: string | null): Promise<SendOutcome> {
+  const { domains, template } = await findSendContext(caller.accountId, request.template_id);
   const from = resolveSender(request.from, domains, getConfig().sharedSendingDomain);
   if (!template) throw errors.templateNotFound(NOT_IN_LIBRARY_MESSAGE);
 
@@ -299,13 +271,12 @@ async function withIdempotencyKey(
   key: string,
   providerKey: string,
   rawBody: Record<string, unknown>,
-  run: (claim: { waited: boolean }) => Promise<SendOutcome>,
+  run: () => Promise<SendOutcome>,
 ): Promise<SendOutcome> {
   const requestHash = hashRequest(rawBody);
   const claim = { accountId, scope: IDEMPOTENCY_SCOPE, key, token: randomUUID() };
   const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
   let delay = 10;
-  let waited = false;
   for (;;) {
     const held = await claimIdempotencyKey({ ...claim, requestHash });
     if (held.claimed) break;
@@ -313,13 +284,12 @@ async function withIdempotencyKey(
     if (held.status === "completed" && held.responseBody) return { body: held.responseBody, replayed: true };
     if (Date.now() >= deadline) throw errors.idempotencyInProgress();
     await new Promise((resolve) => setTimeout(resolve, delay));
-    waited = true;
     delay = Math.min(delay * 2, 200);
   }
 
   let outcome: SendOutcome;
   try {
-    outcome = await run({ waited });
+    outcome = await run();
   } catch (error) {
     await releaseIdempotencyKey(claim).catch((releaseError) =>
       logError("releasing an idempotency key failed", releaseError),

@@ -103,7 +103,7 @@ describe("monthly API quota", () => {
       const user = await createUser("free");
       const templateId = (await addToLibrary(user, "welcome")).template_id;
       const options = endpoint.options(templateId);
-      // Sent with Content-Length, a small body is read before authenticating (for a route's preload); chunked, after.
+      // Sent with Content-Length and chunked.
       const bad = { ...options, body: "{not json" };
       const badChunked = { ...bad, chunked: true };
       const tooLarge = { ...options, headers: { "content-length": String(11 * 1024 * 1024) }, body: "{}" };

@@ -155,6 +155,19 @@ describe("site URL for absolute links", () => {
     );
   });
 
+  it("prepares statements except on Supabase's transaction pooler (port 6543), unless told otherwise", () => {
+    expect(parseConfig({ ...production, DATABASE_URL, SESSION_SECRET }).databasePreparedStatements).toBe(false);
+    expect(
+      parseConfig({ DATABASE_URL: "postgres://app:secret@db.example.com:5432/app" }).databasePreparedStatements,
+    ).toBe(true);
+    expect(parseConfig({}).databasePreparedStatements).toBe(true);
+    expect(parseConfig({ DATABASE_URL, DATABASE_PREPARED_STATEMENTS: "on" }).databasePreparedStatements).toBe(true);
+    expect(parseConfig({ DATABASE_PREPARED_STATEMENTS: "off" }).databasePreparedStatements).toBe(false);
+    expect(() => parseConfig({ DATABASE_PREPARED_STATEMENTS: "yes" })).toThrow(
+      /DATABASE_PREPARED_STATEMENTS must be on or off/,
+    );
+  });
+
   it("falls back to localhost on PORT locally", () => {
     expect(parseConfig({}).siteUrl).toBe("http://localhost:3000");
     expect(parseConfig({ PORT: "4010" }).siteUrl).toBe("http://localhost:4010");

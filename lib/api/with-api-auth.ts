@@ -9,7 +9,7 @@ import type { DeclaredOperation, OperationDoc } from "@/lib/api/operation";
 import { readSession, type SessionIdentity } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_VALUES } from "@/lib/limits";
-import { authenticateAndMeter, type Credential, type MeteredCaller, type Preload } from "@/lib/db/metering";
+import { authenticateAndMeter, type Credential, type MeteredCaller } from "@/lib/db/metering";
 import { billingPeriod } from "@/lib/plans";
 
 export type Caller = MeteredCaller & {
@@ -18,33 +18,21 @@ export type Caller = MeteredCaller & {
   refreshedCookies: SessionIdentity["refreshedCookies"];
 };
 
-export type HandlerContext<Q, B, P = undefined> = {
+export type HandlerContext<Q, B> = {
   request: NextRequest;
   caller: Caller;
   params: Record<string, string>;
   query: Q;
   body: B;
-  /** What `preload` read, in the same round trip as authentication. */
-  preloaded: P;
   requestId: string;
 };
 
-type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, P> = {
+type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> = {
   /** Counts against the monthly API quota (and may answer 429). */
   metered: boolean;
   query?: Q;
   /** Schema of the JSON body; a missing or empty body parses as `{}`. */
   body?: B;
-  /**
-   * Built from the parsed query and path (and the raw body, with `preloadReadsBody`); saves the route the round trip
-   * of its first read.
-   */
-  preload?: (input: { query: Infer<Q>; params: Record<string, string>; body: unknown }) => Preload<P>;
-  /**
-   * The preload needs the body: a body of declared length up to 64 KB is then read, as parsed JSON not yet validated,
-   * between checking the credential's form and authenticating it. Otherwise the preload gets `body: undefined`.
-   */
-  preloadReadsBody?: boolean;
   /** The route's entry in the OpenAPI document (every /api/v1 route has one); see lib/api/operation.ts. */
   openapi?: OperationDoc;
 };
@@ -54,18 +42,13 @@ type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
 /**
- * Composes every /api/v1 route: request id → credentials → (a small body, for a preload that reads it) → account and
- * metering (one SQL round trip, which also carries the route's `preload` read) → zod-parsed input → handler → one
- * error mapper. Rate-limit and request-id headers are attached here, to every response, so no handler can forget
+ * Composes every /api/v1 route: request id → credentials → account and metering (one SQL statement) → zod-parsed
+ * input → handler → one error mapper. Rate-limit and request-id headers are attached here, to every response, so no handler can forget
  * them. Handlers return a JSON body (status 200) or a Response, and fail only by throwing.
  */
-export function withApiAuth<
-  Q extends z.ZodType | undefined = undefined,
-  B extends z.ZodType | undefined = undefined,
-  P = undefined,
->(
-  options: Options<Q, B, P>,
-  handler: (ctx: HandlerContext<Infer<Q>, Infer<B>, P>) => Promise<Record<string, unknown> | Response>,
+export function withApiAuth<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  options: Options<Q, B>,
+  handler: (ctx: HandlerContext<Infer<Q>, Infer<B>>) => Promise<Record<string, unknown> | Response>,
 ) {
   const route = async (request: NextRequest, context: RouteContext): Promise<Response> => {
     const requestId = randomUUID();
@@ -73,36 +56,19 @@ export function withApiAuth<
     let caller: Caller | null = null;
     let response: Response;
     try {
-      // The query (and a small body, for a preload that reads it) are read before authenticating so the preload can
-      // use them, but their errors still come after 401 and 429, and a call with a bad query or body is still counted.
-      // A missing or malformed credential is refused before any of that.
+      // Input errors come after 401 and 429, and a call with a bad query or body is still counted.
       const { credential, refreshedCookies } = await readCredential(request);
-      const params = await readParams(context);
-      const query = options.query ? safely(() => parseQuery(request, options.query!)) : { value: undefined };
-      const earlyBody =
-        options.body && options.preloadReadsBody && hasSmallBody(request)
-          ? await settled(readJsonBody(request, EARLY_BODY_MAX_BYTES))
-          : undefined;
-      const preload =
-        options.preload && !("error" in query)
-          ? options.preload({
-              query: query.value as Infer<Q>,
-              params,
-              body: earlyBody && "value" in earlyBody ? earlyBody.value : undefined,
-            })
-          : undefined;
-      caller = await authenticate(credential, refreshedCookies, options.metered, start, preload?.sql);
+      caller = await authenticate(credential, refreshedCookies, options.metered, start);
       if (caller.metered && !caller.allowed) throw rateLimitExceeded(caller, reset);
-      if ("error" in query) throw query.error;
-      const json = earlyBody ? valueOrThrow(earlyBody) : options.body ? await readJsonBody(request) : undefined;
-      const body = options.body ? parseBody(json, options.body) : undefined;
+      const params = await readParams(context);
+      const query = options.query ? parseQuery(request, options.query) : undefined;
+      const body = options.body ? parseBody(await readJsonBody(request), options.body) : undefined;
       const result = await handler({
         request,
         caller,
         params,
-        query: query.value as Infer<Q>,
+        query: query as Infer<Q>,
         body: body as Infer<B>,
-        preloaded: (preload ? preload.parse(caller.preloaded) : undefined) as P,
         requestId,
       });
       response = result instanceof Response ? result : NextResponse.json(result);
@@ -145,48 +111,13 @@ export function withErrorHandling(handler: (request: NextRequest) => Promise<Res
   };
 }
 
-type Outcome<T> = { value: T } | { error: unknown };
-
-function safely<T>(fn: () => T): Outcome<T> {
-  try {
-    return { value: fn() };
-  } catch (error) {
-    return { error };
-  }
-}
-
-async function settled<T>(promise: Promise<T>): Promise<Outcome<T>> {
-  try {
-    return { value: await promise };
-  } catch (error) {
-    return { error };
-  }
-}
-
-function valueOrThrow<T>(outcome: Outcome<T>): T {
-  if ("error" in outcome) throw outcome.error;
-  return outcome.value;
-}
-
-/**
- * Bodies of a declared length up to this are read before authentication for a preload that reads the body: what a
- * caller with a well-formed but unknown key can make the server read and parse. Larger or chunked bodies are read after.
- */
-const EARLY_BODY_MAX_BYTES = 64 * 1024;
-
-function hasSmallBody(request: NextRequest): boolean {
-  const declared = request.headers.get("content-length");
-  return declared !== null && /^\d{1,6}$/.test(declared) && Number(declared) <= EARLY_BODY_MAX_BYTES;
-}
-
 async function authenticate(
   credential: Credential,
   refreshedCookies: Caller["refreshedCookies"],
   metered: boolean,
   periodStart: Date,
-  preload?: string,
 ): Promise<Caller> {
-  const caller = await authenticateAndMeter(credential, metered, periodStart, preload);
+  const caller = await authenticateAndMeter(credential, metered, periodStart);
   if (!caller) throw errors.unauthorized();
   return { ...caller, via: credential.kind, refreshedCookies };
 }
@@ -251,8 +182,8 @@ function parseQuery<S extends z.ZodType>(request: NextRequest, schema: S): z.out
   return parsed.data;
 }
 
-async function readJsonBody(request: NextRequest, limit = MAX_BODY_BYTES): Promise<unknown> {
-  const text = await readBodyText(request, limit);
+async function readJsonBody(request: NextRequest): Promise<unknown> {
+  const text = await readBodyText(request, MAX_BODY_BYTES);
   if (text.trim() === "") return {};
   // Counted in the text first: parsing millions of values would hold the event loop for most of a second.
   if (countJsonValues(text) > MAX_JSON_VALUES) throw errors.validation([tooManyValues]);

@@ -2,7 +2,7 @@ import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/config";
-import { isUuid } from "@/lib/db/literals";
+import { isUuid } from "@/lib/schemas/common";
 import type { CookieToSet } from "@/lib/supabase/server";
 
 // Browser sessions. With Supabase configured, identity comes from Supabase Auth (lib/auth/supabase.ts); otherwise

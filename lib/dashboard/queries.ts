@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { dispatchDueScheduledEmails, type EmailStatus, type OutboxMessage } from "@/lib/db/emails";
-import { isUuid } from "@/lib/db/literals";
+import { isUuid } from "@/lib/schemas/common";
 import { authenticateAndMeter } from "@/lib/db/metering";
 import { describeEmailUsage, getEmailsSent, listDailyUsage, type DailyUsage } from "@/lib/db/usage";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";

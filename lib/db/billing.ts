@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb, type Tx } from "@/lib/db/client";
 import { assertPurchaseAllowed, LibraryError } from "@/lib/db/library";
-import { isUuid } from "@/lib/db/literals";
+import { isUuid } from "@/lib/schemas/common";
 import { findCatalogueTemplate } from "@/lib/db/templates";
 import { PLANS, type PlanName } from "@/lib/plans";
 

@@ -13,15 +13,14 @@ export type Tx = postgres.TransactionSql;
 
 export function getDb(): Db {
   if (holder.__letterpressDb) return holder.__letterpressDb;
-  const { databaseUrl: url, databasePoolSize } = getConfig();
+  const { databaseUrl: url, databasePoolSize, databasePreparedStatements } = getConfig();
   if (!url) {
     throw new Error(
       "DATABASE_URL is not set. Start the app with `npm run dev` or `npm start`, which run the embedded database.",
     );
   }
   holder.__letterpressDb = postgres(url, {
-    // Supabase's transaction pooler (and PGlite's multiplexer) cannot keep named prepared statements.
-    prepare: false,
+    prepare: databasePreparedStatements,
     max: databasePoolSize,
     idle_timeout: 20,
     connect_timeout: 10,

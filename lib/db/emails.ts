@@ -2,16 +2,6 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 import type { OutgoingEmail } from "@/lib/mail/types";
 import type { PlanName } from "@/lib/plans";
-import {
-  booleanLiteral,
-  integerLiteral,
-  keywordLiteral,
-  nullableTimestampLiteral,
-  textArrayLiteral,
-  textLiteral,
-  timestampLiteral,
-  uuidLiteral,
-} from "@/lib/db/literals";
 
 export type EmailStatus = "pending" | "sent" | "scheduled" | "failed";
 
@@ -107,8 +97,7 @@ export type CountedEmail =
   | { allowed: false; used: number };
 
 /**
- * Counts the email against the month's quota and records it, atomically and in one round trip
- * (`record_counted_email`). Refused (allowed = false) only when the plan has no overage and the limit is reached;
+ * Counts the email against the month's quota and records it, atomically (`record_counted_email`). Refused (allowed = false) only when the plan has no overage and the limit is reached;
  * then nothing is counted or recorded. When the account already has a pending, sent or scheduled email under the same
  * provider key (the first attempt of a retried request), nothing is counted or recorded and that email is `existing`.
  */
@@ -131,17 +120,13 @@ export async function recordCountedEmail(
     subject: string | null;
     scheduled_at: Date | null;
   };
-  // Hot path of POST /send: one simple-protocol query (see lib/db/literals.ts). Server values are validated literals;
-  // the message's own text goes dollar-quoted with a random tag (the send schema refuses NUL characters).
-  const [row] = await db.unsafe<Row[]>(`select * from record_counted_email(
-      ${uuidLiteral(message.accountId)}, ${timestampLiteral(quota.periodStart)}, ${integerLiteral(quota.limit)}::int,
-      ${booleanLiteral(quota.overage)}, ${keywordLiteral(message.status, ["pending", "sent", "scheduled"])},
-      ${textLiteral(message.provider)}, ${uuidLiteral(message.templateId)}, ${textLiteral(message.from)},
-      ${textArrayLiteral(message.to)}, ${textArrayLiteral(message.cc)}, ${textArrayLiteral(message.bcc)},
-      ${textArrayLiteral(message.replyTo)}, ${textLiteral(message.subject)}, ${textLiteral(message.html)},
-      ${textLiteral(message.text)}, ${textLiteral(JSON.stringify(message.headers))}::jsonb,
-      ${textLiteral(JSON.stringify(message.attachments))}::jsonb, ${textLiteral(JSON.stringify(message.tags))}::jsonb,
-      ${nullableTimestampLiteral(message.scheduledAt)}, ${textLiteral(message.providerIdempotencyKey)})`);
+  const [row] = await db<Row[]>`select * from record_counted_email(
+      ${message.accountId}::uuid, ${quota.periodStart}::timestamptz, ${quota.limit}::int, ${quota.overage}::boolean,
+      ${message.status}::text, ${message.provider}::text, ${message.templateId}::uuid, ${message.from}::text,
+      ${message.to}::text[], ${message.cc}::text[], ${message.bcc}::text[], ${message.replyTo}::text[],
+      ${message.subject}::text, ${message.html}::text, ${message.text}::text, ${db.json(message.headers)},
+      ${db.json(message.attachments)}, ${db.json(message.tags)}, ${message.scheduledAt}::timestamptz,
+      ${message.providerIdempotencyKey}::text)`;
   if (!row.allowed || !row.email_id || !row.created_at) return { allowed: false, used: row.used };
   return {
     allowed: true,

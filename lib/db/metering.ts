@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
-import { digestLiteral, isUuid, jsonLiteral, keywordLiteral, timestampLiteral, uuidLiteral } from "@/lib/db/literals";
+import { isUuid } from "@/lib/schemas/common";
 import { API_CALL_LIMITS, type PlanName } from "@/lib/plans";
 
 /**
@@ -9,9 +9,6 @@ import { API_CALL_LIMITS, type PlanName } from "@/lib/plans";
  */
 export type Credential =
   { kind: "api_key"; keyHash: string } | { kind: "session"; accountId: string; sessionId: string | null };
-
-/** A route's first read, run in the authentication statement: SQL over `caller.account_id` and its result's type. */
-export type Preload<P> = { sql: string; parse: (value: unknown) => P };
 
 export type MeteredCaller = {
   accountId: string;
@@ -25,24 +22,16 @@ export type MeteredCaller = {
   used: number;
   /** Monthly API call limit; null is unlimited. */
   quota: number | null;
-  /** The value of the `preload` SQL, when given and the call was allowed; else null. */
-  preloaded: unknown;
 };
 
 /**
- * Resolves the credential and, for a metered endpoint, counts the call — one database round trip (a simple-protocol
- * query, see lib/db/literals.ts), decided atomically by `authenticate_and_meter` so concurrent requests never exceed
- * the quota.
- *
- * `preload` is a SQL expression over `caller.account_id` (built only from checked literals) that the route would
- * otherwise run as its own query right after: it runs in the same statement, only for an allowed call, and saves
- * the route a round trip.
+ * Resolves the credential and, for a metered endpoint, counts the call, decided atomically by `authenticate_and_meter`
+ * so concurrent requests never exceed the quota. Null when the credential matches no account (or no live session).
  */
 export async function authenticateAndMeter(
   credential: Credential,
   metered: boolean,
   periodStart: Date,
-  preload?: string,
 ): Promise<MeteredCaller | null> {
   if (
     credential.kind === "session" &&
@@ -50,19 +39,15 @@ export async function authenticateAndMeter(
   ) {
     return null;
   }
-  // A CTE calling a volatile function is materialised: authenticate_and_meter runs once, before the preload reads.
-  const [caller] = await getDb().unsafe<MeteredCaller[]>(`with caller as (
-      select * from authenticate_and_meter(
-        ${digestLiteral(credential.kind === "api_key" ? credential.keyHash : null)},
-        ${uuidLiteral(credential.kind === "session" ? credential.accountId : null)},
-        ${keywordLiteral(metered ? "api_calls" : null, ["api_calls"])},
-        ${timestampLiteral(periodStart)},
-        ${jsonLiteral(API_CALL_LIMITS)},
-        ${uuidLiteral(credential.kind === "session" ? credential.sessionId : null)}
-      )
-    )
-    select caller.account_id as "accountId", caller.email, caller.plan, caller.metered, caller.allowed, caller.used,
-           caller.quota, ${preload ? `case when caller.allowed then (${preload}) end` : "null::json"} as preloaded
-    from caller`);
+  const db = getDb();
+  const [caller] = await db<MeteredCaller[]>`
+    select account_id as "accountId", email, plan, metered, allowed, used, quota
+    from authenticate_and_meter(
+      ${credential.kind === "api_key" ? credential.keyHash : null}::text,
+      ${credential.kind === "session" ? credential.accountId : null}::uuid,
+      ${metered ? "api_calls" : null}::text,
+      ${periodStart}::timestamptz,
+      ${db.json(API_CALL_LIMITS)},
+      ${credential.kind === "session" ? credential.sessionId : null}::uuid)`;
   return caller ?? null;
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import type postgres from "postgres";
 import { getDb, type Tx } from "@/lib/db/client";
-import { integerLiteral, isUuid, uuidLiteral } from "@/lib/db/literals";
+import { isUuid } from "@/lib/schemas/common";
 import type { SendingDomain } from "@/lib/db/domains";
 import type { LibraryEntry } from "@/lib/schemas/library";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
@@ -27,20 +27,10 @@ export type TemplateRecord = {
 
 export type LibraryPage = { templates: LibraryEntry[]; total: number };
 
-/**
- * The library page (newest addition first) and the library's total size, as one json value `{ total, templates }`
- * for the account `accountSql` names: a uuid literal, or `caller.account_id` when it rides along with authentication
- * (see `preload` in lib/api/with-api-auth.ts). The SQL function `library_page` keeps its plan per connection.
- */
-export function libraryPageJsonSql(accountSql: string, limit: number, offset: number): string {
-  return `library_page(${accountSql}, ${integerLiteral(limit)}, ${integerLiteral(offset)})`;
-}
-
-/** One round trip (a simple-protocol query, see lib/db/literals.ts). */
+/** The library page (newest addition first) and the library's total size, by the SQL function `library_page`. */
 export async function listLibrary(accountId: string, limit: number, offset: number): Promise<LibraryPage> {
-  const [row] = await getDb().unsafe<{ page: LibraryPage }[]>(
-    `select ${libraryPageJsonSql(uuidLiteral(accountId), limit, offset)} as page`,
-  );
+  const [row] = await getDb()<{ page: LibraryPage }[]>`
+    select library_page(${accountId}::uuid, ${limit}::int, ${offset}::int) as page`;
   return row.page;
 }
 
@@ -58,32 +48,18 @@ export async function findLibraryTemplate(
 export type TemplateForAccount = TemplateRecord & { in_library: boolean };
 
 /**
- * A template plus whether it is in the library of the account `accountSql` names, as one json value (null when there
- * is no such template): what render access decisions need. Read it back with `templateForAccountFromJson`.
+ * A template plus whether it is in the account's library: what render access decisions need. Null when there is no
+ * such template, or the id is not a uuid.
  */
-export function templateForAccountJsonSql(accountSql: string, templateId: string): string {
-  return `template_for_account(${accountSql}, ${uuidLiteral(templateId)})`;
-}
-
-export function templateForAccountFromJson(json: unknown): TemplateForAccount | null {
-  if (json === null) return null;
-  const row = json as Omit<TemplateForAccount, "created_at" | "updated_at"> & {
-    created_at: string;
-    updated_at: string;
-  };
-  return { ...row, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) };
-}
-
-/** One round trip (a simple-protocol query, see lib/db/literals.ts); null for an id that is not a uuid. */
 export async function findTemplateForAccount(
   accountId: string,
   templateId: string,
 ): Promise<TemplateForAccount | null> {
   if (!isUuid(templateId)) return null;
-  const [row] = await getDb().unsafe<{ found: unknown }[]>(
-    `select ${templateForAccountJsonSql(uuidLiteral(accountId), templateId)} as found`,
-  );
-  return templateForAccountFromJson(row.found);
+  const [row] = await getDb()<TemplateForAccount[]>`
+    select t.*, exists (select from library_entries l where l.account_id = ${accountId} and l.template_id = t.id) as in_library
+    from templates t where t.id = ${templateId}`;
+  return row ?? null;
 }
 
 export type CatalogueListing = Pick<
@@ -164,24 +140,16 @@ type SendContextRow = Partial<RenderableTemplate> & {
 };
 
 /**
- * What POST /send looks up before rendering, in one simple-protocol query (see lib/db/literals.ts) of the SQL
- * function `send_context`: the account's sending domains (oldest first, as listSendingDomains) and the template when
- * it is in the account's library.
+ * What POST /send looks up before rendering, by the SQL function `send_context`: the account's sending domains
+ * (oldest first, as listSendingDomains) and the template when it is in the account's library.
  */
 export async function findSendContext(accountId: string, templateId: string): Promise<SendContext> {
-  const [row] = await getDb().unsafe<SendContextRow[]>(
-    `select * from send_context(${uuidLiteral(accountId)}, ${uuidLiteral(templateId)})`,
-  );
-  return sendContextFromJson(row);
+  const [row] = await getDb()<SendContextRow[]>`select * from send_context(${accountId}::uuid, ${templateId}::uuid)`;
+  return sendContextFromRow(row);
 }
 
-/** `findSendContext` as one JSON value, for the authentication statement's preload. */
-export function sendContextJsonSql(accountSql: string, templateId: string): string {
-  return `(select row_to_json(context) from send_context(${accountSql}, ${uuidLiteral(templateId)}) context)`;
-}
-
-export function sendContextFromJson(json: unknown): SendContext {
-  const { sender_domains: senderDomains, ...template } = json as SendContextRow;
+function sendContextFromRow(row: SendContextRow): SendContext {
+  const { sender_domains: senderDomains, ...template } = row;
   const domains = senderDomains.map((d) => ({
     ...d,
     created_at: new Date(d.created_at),

@@ -28,7 +28,7 @@ import {
 import type { Tx } from "@/lib/db/client";
 import { addLibraryEntry } from "@/lib/db/library";
 import { readBodyText } from "@/lib/api/body";
-import { isUuid } from "@/lib/db/literals";
+import { isUuid } from "@/lib/schemas/common";
 import type { PlanName } from "@/lib/plans";
 import { PaymentProcessorError, type PaymentProcessor } from "@/lib/payments/types";
 

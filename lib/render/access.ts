@@ -1,14 +1,6 @@
 import "server-only";
 import { errors } from "@/lib/api/errors";
-import { isUuid } from "@/lib/db/literals";
-import type { Preload } from "@/lib/db/metering";
-import {
-  findTemplateForAccount,
-  templateForAccountFromJson,
-  templateForAccountJsonSql,
-  type TemplateForAccount,
-  type TemplateRecord,
-} from "@/lib/db/templates";
+import { findTemplateForAccount, type TemplateRecord } from "@/lib/db/templates";
 import { uuidSchema } from "@/lib/schemas/common";
 
 // Public free catalogue templates render for everyone, so their rows need no per-account lookup: keep them in
@@ -21,16 +13,12 @@ const freeCatalogue = new Map<string, { template: TemplateRecord; expiresAt: num
  * catalogue template not purchased is a 403 that says what to buy; everything else is indistinguishable from a
  * template that does not exist (404), so ids of other users' templates leak nothing.
  */
-export async function getRenderableTemplateOrThrow(
-  accountId: string,
-  templateId: string,
-  preloaded?: TemplateForAccount | null,
-): Promise<TemplateRecord> {
+export async function getRenderableTemplateOrThrow(accountId: string, templateId: string): Promise<TemplateRecord> {
   if (!uuidSchema.safeParse(templateId).success) throw errors.templateNotFound();
   const cached = cachedFreeCatalogueTemplate(templateId);
   if (cached) return cached;
 
-  const found = preloaded !== undefined ? preloaded : await findTemplateForAccount(accountId, templateId);
+  const found = await findTemplateForAccount(accountId, templateId);
   if (!found) throw errors.templateNotFound();
   const { in_library: inLibrary, ...template } = found;
   const isCatalogue = template.owner_account_id === null && template.is_public;
@@ -45,16 +33,6 @@ export async function getRenderableTemplateOrThrow(
     });
   }
   throw errors.templateNotFound();
-}
-
-/**
- * The lookup `getRenderableTemplateOrThrow` makes, as a preload for the authentication statement; nothing to read
- * (undefined) when the template is a cached free catalogue template or the id is not a uuid.
- */
-export function renderableTemplatePreload(templateId: string): Preload<TemplateForAccount | null | undefined> {
-  if (!isUuid(templateId) || cachedFreeCatalogueTemplate(templateId))
-    return { sql: "null::jsonb", parse: () => undefined };
-  return { sql: templateForAccountJsonSql("caller.account_id", templateId), parse: templateForAccountFromJson };
 }
 
 function cachedFreeCatalogueTemplate(templateId: string): TemplateRecord | null {

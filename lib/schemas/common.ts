@@ -3,6 +3,13 @@ import { MAX_VARIABLES_BYTES } from "@/lib/limits";
 
 export const uuidSchema = z.uuid();
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Any uuid, whatever its version: what a uuid column accepts. */
+export function isUuid(value: unknown): value is string {
+  return typeof value === "string" && UUID.test(value);
+}
+
 export const errorBodySchema = z
   .object({
     error: z.string(),

@@ -33,6 +33,9 @@ export async function connectDatabase(opts: { log?: (line: string) => void } = {
       source = "embedded";
       opts.log?.(`Embedded database (.data/pglite) ready in ${Date.now() - started} ms`);
     }
+    // PGlite is one database session shared by every connection, and it outlives them: statements that closed
+    // connections had prepared would stay in it for good.
+    process.env.DATABASE_PREPARED_STATEMENTS ??= "off";
     resetConfig();
   }
   getConfig();

@@ -1,5 +1,5 @@
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
-import { libraryPageJsonSql, type LibraryPage } from "@/lib/db/templates";
+import { listLibrary } from "@/lib/db/templates";
 import { paginationQuerySchema, validationErrorBodySchema } from "@/lib/schemas/common";
 import { libraryResponseSchema } from "@/lib/schemas/library";
 
@@ -8,10 +8,6 @@ export const GET = withApiAuth(
   {
     metered: true,
     query: paginationQuerySchema,
-    preload: ({ query }) => ({
-      sql: libraryPageJsonSql("caller.account_id", query.limit, query.offset),
-      parse: (page) => page as LibraryPage,
-    }),
     openapi: {
       operationId: "listLibrary",
       summary: "List the templates in your library, newest addition first",
@@ -21,7 +17,8 @@ export const GET = withApiAuth(
       },
     },
   },
-  async ({ query, preloaded: { templates, total } }) => {
+  async ({ caller, query }) => {
+    const { templates, total } = await listLibrary(caller.accountId, query.limit, query.offset);
     return { success: true, templates, pagination: { limit: query.limit, offset: query.offset, total } };
   },
 );

@@ -4,7 +4,7 @@ import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { renderFailedResponse, sandboxBusyResponse } from "@/lib/api/operation";
 import { errorBodySchema, rateLimitBodySchema, validationErrorBodySchema } from "@/lib/schemas/common";
 import { emailLimitBodySchema, idempotencyKeySchema, sendRequestSchema, sendResponseSchema } from "@/lib/schemas/send";
-import { sendContextPreload, sendEmail } from "@/lib/send";
+import { sendEmail } from "@/lib/send";
 
 // Any JSON object: lib/send.ts validates it together with the Idempotency-Key header, so one 400 lists every problem.
 const jsonObject = z.record(z.string(), z.unknown());
@@ -14,8 +14,6 @@ export const POST = withApiAuth(
   {
     metered: true,
     body: jsonObject,
-    preload: ({ body }) => sendContextPreload(body),
-    preloadReadsBody: true,
     openapi: {
       operationId: "sendEmail",
       summary: "Send an email rendered from a template in your library",
@@ -47,13 +45,8 @@ export const POST = withApiAuth(
       },
     },
   },
-  async ({ request, caller, body, preloaded }) => {
-    const { body: response, replayed } = await sendEmail(
-      caller,
-      body,
-      request.headers.get("idempotency-key"),
-      preloaded,
-    );
+  async ({ request, caller, body }) => {
+    const { body: response, replayed } = await sendEmail(caller, body, request.headers.get("idempotency-key"));
     return replayed ? NextResponse.json(response, { headers: { "Idempotent-Replayed": "true" } }) : response;
   },
 );

@@ -1,6 +1,6 @@
 import { errors } from "@/lib/api/errors";
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
-import { getRenderableTemplateOrThrow, renderableTemplatePreload } from "@/lib/render/access";
+import { getRenderableTemplateOrThrow } from "@/lib/render/access";
 import { renderTemplateAsJson, resolveVariables } from "@/lib/render";
 import { applyVariablesOffThread } from "@/lib/render/sandbox/compile-pool";
 import { renderFailedResponse, sandboxBusyResponse } from "@/lib/api/operation";
@@ -12,7 +12,6 @@ export const POST = withApiAuth(
   {
     metered: true,
     body: renderRequestSchema,
-    preload: ({ params }) => renderableTemplatePreload(params.id),
     openapi: {
       operationId: "renderTemplate",
       summary: "Render a template with variables to HTML (and plain text) or to React source",
@@ -27,8 +26,8 @@ export const POST = withApiAuth(
       },
     },
   },
-  async ({ request, caller, params, body, preloaded }) => {
-    const template = await getRenderableTemplateOrThrow(caller.accountId, params.id, preloaded);
+  async ({ request, caller, params, body }) => {
+    const template = await getRenderableTemplateOrThrow(caller.accountId, params.id);
     if (body.format === "react") {
       const react = await applyVariablesOffThread(
         caller.accountId,
