@@ -7,7 +7,7 @@
 #   5. `next build` with Vercel-like variables and an unreachable DATABASE_URL: the build must not need a live
 #      database (the other Vercel rules are in tests/vercel.test.ts)
 #   6. next build (the normal build, last, so .next/ is the one `npm start` and the e2e tests serve)
-#   7. npm run test:e2e, when package.json has that script
+#   7. npm run test:e2e (Playwright: the browser tests against that build), when package.json has that script
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,10 +46,12 @@ on_exit() {
 }
 trap on_exit EXIT
 
-# Runs a vitest command, keeping its "Test Files" and "Tests" lines for the summary and adding up its counts.
-run_vitest() {
-  local label=$1 log line count
-  shift
+# Runs a test command, keeping its closing count lines (those matching $2) for the summary and adding up their counts:
+# Vitest's "Tests  1 failed | 30 passed (31)" (its "Test Files" line is kept but not counted), Playwright's
+# "19 passed (1.5m)", "1 failed", "3 did not run" (tests of a serial file after a failure: counted as skipped).
+run_counted() {
+  local label=$1 pattern=$2 log line count word
+  shift 2
   log=$(mktemp)
   set +e
   "$@" 2>&1 | tee "$log"
@@ -57,20 +59,26 @@ run_vitest() {
   set -e
   while IFS= read -r line; do
     summary+=("$(printf '%-10s %s' "$label" "$line")")
-    if [[ $line == Tests* ]]; then
-      count=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+' || true); tests_passed=$((tests_passed + ${count:-0}))
-      count=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || true); tests_failed=$((tests_failed + ${count:-0}))
-      count=$(grep -oE '[0-9]+ skipped' <<<"$line" | grep -oE '[0-9]+' || true); tests_skipped=$((tests_skipped + ${count:-0}))
-    fi
-  done < <(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ *(Test Files|Tests) ' | sed 's/^ *//')
+    [[ $line == "Test Files"* ]] && continue
+    while read -r count word; do
+      case $word in
+        passed | flaky) tests_passed=$((tests_passed + count)) ;;
+        failed | interrupted) tests_failed=$((tests_failed + count)) ;;
+        *) tests_skipped=$((tests_skipped + count)) ;;
+      esac
+    done < <(grep -oE '[0-9]+ (passed|flaky|failed|interrupted|skipped|did not run)' <<<"$line" || true)
+  done < <(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E "$pattern" | sed 's/^ *//')
   rm -f "$log"
   return "$code"
 }
 
+VITEST_COUNTS='^ *(Test Files|Tests) '
+PLAYWRIGHT_COUNTS='^  [0-9]+ (passed|flaky|failed|interrupted|skipped|did not run)( \(.*\))?$'
+
 vitest_pass() {
   local label=$1
   shift
-  run_vitest "$label" "$@" npx vitest run
+  run_counted "$label" "$VITEST_COUNTS" "$@" npx vitest run
 }
 
 has_script() { node -e 'process.exit(require("./package.json").scripts?.[process.argv[1]] ? 0 : 1)' "$1"; }
@@ -110,7 +118,7 @@ npm run -s build
 
 if has_script test:e2e; then
   phase "End-to-end tests (npm run test:e2e)"
-  run_vitest "e2e:" npm run -s test:e2e
+  run_counted "e2e:" "$PLAYWRIGHT_COUNTS" npm run -s test:e2e
 else
   echo
   echo "No test:e2e script in package.json yet: skipping the end-to-end tests."

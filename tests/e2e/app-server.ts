@@ -15,10 +15,8 @@ import { seedCatalogue } from "@/lib/db/seed";
 
 export type TestApp = {
   baseUrl: string;
-  databaseUrl: string;
   stop: () => Promise<void>;
-  logs: () => string;
-  /** The server's output so far, kept in a file too, so test workers can read it (e.g. the sign-up links it logs). */
+  /** The server's output, kept in a file the tests read (e.g. the sign-up links it logs). */
   logFile: string;
 };
 
@@ -96,6 +94,7 @@ export async function startTestApp(): Promise<TestApp> {
   const record = (chunk: Buffer) => {
     output += chunk.toString();
     appendFileSync(logFile, chunk);
+    if (process.env.E2E_SHOW_LOGS === "1") process.stdout.write(chunk);
   };
   const child: ChildProcess = spawn(
     process.execPath,
@@ -146,5 +145,5 @@ export async function startTestApp(): Promise<TestApp> {
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { baseUrl, databaseUrl: database.url, stop, logs: () => output, logFile };
+  return { baseUrl, stop, logFile };
 }

@@ -1,28 +1,25 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { cookieHeader, horizontalOverflow, launchBrowser, screenshot, watchErrors } from "./browser";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { cookieHeader, horizontalOverflow, screenshot, watchErrors } from "./browser";
+import { appLogFile, baseUrl, url } from "./served-app";
 
 // The whole product path in a real browser, against the built app on a fresh embedded database:
 // sign up through the emailed link → API key → the key works → add and buy templates → preview with edited variables
 // → verify a domain → send a test → see it under Emails → the session authenticates the API, a foreign Origin does not
 // → revoke the key → the key gets 401. Then screenshots of every main page at 375 and 1440 px wide.
+// One story in order, in one page: a failure skips the rest.
+test.describe.configure({ mode: "serial" });
 
-const baseUrl = inject("baseUrl");
-const appLogFile = inject("appLogFile");
 const email = `e2e-${randomUUID().slice(0, 8)}@example.com`;
 const password = "correct horse battery staple";
 const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", success: false };
 
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const pageErrors: string[] = [];
 let apiKey = "";
 let welcomeId = "";
-
-const url = (path: string) => `${baseUrl}${path}`;
 
 /**
  * The sign-up emails the app wrote to its log for `to` (no email provider is configured), oldest first, once there
@@ -46,30 +43,29 @@ async function open(path: string, heading?: string | RegExp) {
   if (heading) await page.getByRole("heading", { level: 1, name: heading }).waitFor();
 }
 
-beforeAll(async () => {
-  browser = await launchBrowser();
+test.beforeAll(async ({ browser }) => {
   context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   page = await context.newPage();
   watchErrors(page, pageErrors);
 });
 
-afterAll(async () => {
-  await browser?.close();
+test.afterAll(async () => {
+  await context?.close();
 });
 
-describe("signed out", () => {
-  it("sends dashboard visits to sign-in, but never redirects the API", async () => {
+test.describe("signed out", () => {
+  test("sends dashboard visits to sign-in, but never redirects the API", async ({ request }) => {
     const response = await page.goto(url("/dashboard/library"));
     expect(new URL(page.url()).pathname).toBe("/signin");
     expect(new URL(page.url()).searchParams.get("next")).toBe("/dashboard/library");
     expect(response?.status()).toBe(200);
 
-    const api = await fetch(url("/api/v1/library"), { redirect: "manual" });
-    expect(api.status).toBe(401);
+    const api = await request.get(url("/api/v1/library"), { maxRedirects: 0 });
+    expect(api.status()).toBe(401);
     expect(await api.json()).toEqual(UNAUTHORIZED);
   });
 
-  it("shows the landing page with links to sign in and the API docs", async () => {
+  test("shows the landing page with links to sign in and the API docs", async () => {
     await open("/", /Beautiful email/);
     await expect(page.getByRole("link", { name: "Sign in" }).first().getAttribute("href")).resolves.toBe("/signin");
     await page.getByRole("link", { name: "Read the API docs" }).click();
@@ -79,8 +75,8 @@ describe("signed out", () => {
   });
 });
 
-describe("the dashboard flow", () => {
-  it("signs up with email and password, through the link emailed to the address", async () => {
+test.describe("the dashboard flow", () => {
+  test("signs up with email and password, through the link emailed to the address", async ({ browser }) => {
     await open("/signup", "Create your account");
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill(password);
@@ -113,7 +109,9 @@ describe("the dashboard flow", () => {
     await other.close();
   });
 
-  it("answers a second sign-up with the same email as any other, and mails the owner a notice instead of a link", async () => {
+  test("answers a second sign-up with the same email as any other, and mails the owner a notice instead of a link", async ({
+    browser,
+  }) => {
     const other = await browser.newContext();
     const otherPage = await other.newPage();
     await otherPage.goto(url("/signup"));
@@ -143,7 +141,7 @@ describe("the dashboard flow", () => {
     await other.close();
   });
 
-  it("generates a named API key, shown once, with a server-side warning", async () => {
+  test("generates a named API key, shown once, with a server-side warning", async () => {
     await open("/dashboard/settings/api-keys", "API keys");
     await page.getByText("Keep API keys server-side.").waitFor();
     await page.getByLabel("Key name").fill("E2E server");
@@ -164,15 +162,15 @@ describe("the dashboard flow", () => {
     expect(await page.content()).not.toContain(apiKey);
   });
 
-  it("the key authenticates GET /api/v1/library from outside the browser", async () => {
-    const response = await fetch(url("/api/v1/library"), { headers: { "X-API-Key": apiKey } });
-    expect(response.status).toBe(200);
+  test("the key authenticates GET /api/v1/library from outside the browser", async ({ request }) => {
+    const response = await request.get(url("/api/v1/library"), { headers: { "X-API-Key": apiKey } });
+    expect(response.status()).toBe(200);
     const body = await response.json();
-    expect(body).toMatchObject({ success: true, templates: [], pagination: { limit: 50, offset: 0, total: 0 } });
-    expect(response.headers.get("x-ratelimit-limit")).toBe("500");
+    expect(body).toEqual({ success: true, templates: [], pagination: { limit: 50, offset: 0, total: 0 } });
+    expect(response.headers()["x-ratelimit-limit"]).toBe("500");
   });
 
-  it("adds a free catalogue template and buys a paid one in test mode, within the plan's limits", async () => {
+  test("adds a free catalogue template and buys a paid one in test mode, within the plan's limits", async () => {
     await open("/dashboard/catalogue", "Catalogue");
     const welcome = page
       .getByTestId("catalogue-card")
@@ -200,7 +198,7 @@ describe("the dashboard flow", () => {
     await page.getByText("2 / 10 templates").waitFor();
   });
 
-  it("lists both in the library with category, author, how added and last modified", async () => {
+  test("lists both in the library with category, author, how added and last modified", async () => {
     await open("/dashboard/library", "Library");
     const cards = page.getByTestId("library-card");
     await expect(cards.count()).resolves.toBe(2);
@@ -211,7 +209,7 @@ describe("the dashboard flow", () => {
     await expect(receipt.locator("iframe").getAttribute("sandbox")).resolves.toBe("");
   });
 
-  it("previews a template in a sandboxed iframe and re-renders it with edited variables", async () => {
+  test("previews a template in a sandboxed iframe and re-renders it with edited variables", async () => {
     await page.getByRole("link", { name: "Welcome", exact: true }).click();
     await page.getByRole("heading", { level: 1, name: "Welcome" }).waitFor();
     const frame = page.locator("iframe.email-frame");
@@ -247,7 +245,7 @@ describe("the dashboard flow", () => {
     expect((await download).suggestedFilename()).toBe("welcome.tsx");
   });
 
-  it("adds a sending domain and marks it verified (embedded mode)", async () => {
+  test("adds a sending domain and marks it verified (embedded mode)", async () => {
     await open("/dashboard/domains", "Sending domains");
     // A refused domain stays in the field, to be corrected.
     await page.getByLabel("Domain", { exact: true }).fill("not a domain");
@@ -263,7 +261,7 @@ describe("the dashboard flow", () => {
     await expect(row.getByLabel("Default sender").inputValue()).resolves.toBe("hello@mail.e2e-example.dev");
   });
 
-  it("sends a test email with the edited variables", async () => {
+  test("sends a test email with the edited variables", async () => {
     await open(`/dashboard/library/${welcomeId}`, "Welcome");
     await page.getByLabel(/userName/).fill("Grace Hopper");
     await page.waitForFunction(() =>
@@ -274,7 +272,7 @@ describe("the dashboard flow", () => {
     await page.getByTestId("send-result").filter({ hasText: "Test sent to qa@example.com" }).waitFor();
   });
 
-  it("shows the message under Emails with its status and a preview", async () => {
+  test("shows the message under Emails with its status and a preview", async () => {
     await open("/dashboard/emails", "Emails");
     const row = page.getByTestId("email-row").filter({ hasText: "[Test] Welcome" });
     await row.getByText("to qa@example.com").waitFor();
@@ -290,7 +288,7 @@ describe("the dashboard flow", () => {
       .waitFor();
   });
 
-  it("authenticates the API with the session cookie from the page itself", async () => {
+  test("authenticates the API with the session cookie from the page itself", async () => {
     const result = await page.evaluate(async (id) => {
       const usage = await fetch("/api/v1/usage");
       const library = await fetch("/api/v1/library");
@@ -317,34 +315,32 @@ describe("the dashboard flow", () => {
     expect(result.render[1].html).toContain("Session");
   });
 
-  it("refuses a cookie-authenticated POST from a foreign origin with 403 CSRF_REJECTED", async () => {
+  test("refuses a cookie-authenticated POST from a foreign origin with 403 CSRF_REJECTED", async ({ request }) => {
     const cookie = await cookieHeader(context, baseUrl);
     const body = JSON.stringify({ template_id: welcomeId, to: "victim@example.com", subject: "Forged" });
-    const foreign = await fetch(url("/api/v1/send"), {
-      method: "POST",
+    const foreign = await request.post(url("/api/v1/send"), {
       headers: { cookie, origin: "https://evil.example", "content-type": "application/json" },
-      body,
+      data: body,
     });
-    expect(foreign.status).toBe(403);
+    expect(foreign.status()).toBe(403);
     expect(await foreign.json()).toEqual({
       error: "Cross-site request refused",
       code: "CSRF_REJECTED",
       success: false,
     });
 
-    const crossSite = await fetch(url(`/api/v1/templates/${welcomeId}/render`), {
-      method: "POST",
+    const crossSite = await request.post(url(`/api/v1/templates/${welcomeId}/render`), {
       headers: { cookie, "sec-fetch-site": "cross-site", "content-type": "application/json" },
-      body: "{}",
+      data: "{}",
     });
-    expect(crossSite.status).toBe(403);
+    expect(crossSite.status()).toBe(403);
 
     // The same cookie from the app's own origin is accepted (GETs are never refused).
-    const usage = await fetch(url("/api/v1/usage"), { headers: { cookie, origin: "https://evil.example" } });
-    expect(usage.status).toBe(200);
+    const usage = await request.get(url("/api/v1/usage"), { headers: { cookie, origin: "https://evil.example" } });
+    expect(usage.status()).toBe(200);
   });
 
-  it("writes a new TSX template with a live sandboxed preview, shows compile errors, and saves it", async () => {
+  test("writes a new TSX template with a live sandboxed preview, shows compile errors, and saves it", async () => {
     await open("/dashboard/templates/new", "New template");
     const preview = page.frameLocator("iframe.email-frame");
     await preview.getByText("Hello, Ada").filter({ visible: true }).waitFor();
@@ -381,7 +377,7 @@ describe("the dashboard flow", () => {
     await preview.getByText("Note for Grace").filter({ visible: true }).waitFor();
   });
 
-  it("counts the usage on the Usage page", async () => {
+  test("counts the usage on the Usage page", async () => {
     await open("/dashboard/usage", "Usage");
     await expect(
       page.getByRole("progressbar", { name: "Emails this month" }).getAttribute("aria-valuenow"),
@@ -389,7 +385,7 @@ describe("the dashboard flow", () => {
     await page.getByRole("img", { name: /API calls: [1-9]\d* in the last 30 days/ }).waitFor();
   });
 
-  it("revokes the key after confirmation; the key then gets 401", async () => {
+  test("revokes the key after confirmation; the key then gets 401", async ({ request }) => {
     await open("/dashboard/settings/api-keys", "API keys");
     const row = page.getByTestId("api-key-row").filter({ hasText: "E2E server" });
     await expect(row.textContent()).resolves.not.toContain("Never"); // last used by the library call above
@@ -401,12 +397,12 @@ describe("the dashboard flow", () => {
     await dialog.getByRole("button", { name: "Revoke key" }).click();
     await row.getByText("Revoked").waitFor();
 
-    const response = await fetch(url("/api/v1/library"), { headers: { "X-API-Key": apiKey } });
-    expect(response.status).toBe(401);
+    const response = await request.get(url("/api/v1/library"), { headers: { "X-API-Key": apiKey } });
+    expect(response.status()).toBe(401);
     expect(await response.json()).toEqual(UNAUTHORIZED);
   });
 
-  it("signs out, refuses a wrong password clearly, and signs back in", async () => {
+  test("signs out, refuses a wrong password clearly, and signs back in", async () => {
     await open("/dashboard/settings", "Settings");
     await page.getByRole("main").getByRole("button", { name: "Sign out", exact: true }).click();
     await page.waitForURL(/\/signin/);
@@ -425,8 +421,8 @@ describe("the dashboard flow", () => {
   });
 });
 
-describe("an expired session", () => {
-  it("sends a form submitted without a session to sign-in, then back to its page", async () => {
+test.describe("an expired session", () => {
+  test("sends a form submitted without a session to sign-in, then back to its page", async () => {
     await open("/dashboard/settings/api-keys", "API keys");
     await context.clearCookies();
     await page.getByLabel("Key name").fill("After expiry");
@@ -443,7 +439,7 @@ describe("an expired session", () => {
   });
 });
 
-describe("screenshots at 375 and 1440 px", () => {
+test.describe("screenshots at 375 and 1440 px", () => {
   const pages: [string, string, string | RegExp][] = [
     ["landing", "/", /Beautiful email/],
     ["docs", "/docs", "Letterpress API"],
@@ -461,7 +457,7 @@ describe("screenshots at 375 and 1440 px", () => {
   ];
 
   for (const width of [375, 1440]) {
-    it(`renders every main page without sideways overflow at ${width} px`, async () => {
+    test(`renders every main page without sideways overflow at ${width} px`, async ({ browser }) => {
       const shotContext = await browser.newContext({
         viewport: { width, height: width === 375 ? 812 : 900 },
         storageState: await context.storageState(),
@@ -494,7 +490,7 @@ describe("screenshots at 375 and 1440 px", () => {
     });
   }
 
-  it("raised no uncaught errors (hydration included) in any page", () => {
+  test("raised no uncaught errors (hydration included) in any page", () => {
     expect(pageErrors).toEqual([]);
   });
 });

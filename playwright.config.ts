@@ -1,0 +1,34 @@
+import { defineConfig } from "@playwright/test";
+
+// Browser tests: `npm run test:e2e`. tests/e2e/serve.ts serves the built app on a fresh in-memory embedded database and
+// prints its address and the file its output goes to; the tests read both from the environment (the sign-up links the
+// app logs are in that file). E2E_SHOW_LOGS=1 shows the app's output too; a failed test leaves its trace under
+// test-results/ (`npx playwright show-trace <file>`).
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "*.e2e.ts",
+  outputDir: "test-results",
+  // One app and one database for the run: the dashboard file is one story told in order.
+  workers: 1,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 60_000,
+  reporter: "list",
+  use: {
+    browserName: "chromium",
+    // Debian's Chromium: Playwright's own browser download does not work here.
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--disable-gpu"],
+    },
+    trace: "retain-on-failure",
+  },
+  webServer: {
+    command: "node_modules/.bin/tsx --import ./scripts/server-only-hook.mjs tests/e2e/serve.ts",
+    wait: { stdout: /e2e app at (?<E2E_BASE_URL>\S+) logging to (?<E2E_APP_LOG>\S+)\n/ },
+    // Builds first when there is no build yet.
+    timeout: 180_000,
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+    stdout: process.env.E2E_SHOW_LOGS === "1" ? "pipe" : "ignore",
+  },
+});
