@@ -844,6 +844,8 @@ describe("compileTemplate", () => {
     ],
     [`export default function E() { return <p>{String(10n)}</p>; }`, 1, 49, /BigInt/],
     [`export function NotDefault() { return null; }`, 1, 1, /default export/],
+    // A type is not a component: nothing is exported at run time.
+    [`export default interface Props { name: string }`, 1, 1, /default export/],
   ])("rejects %j", (source, line, column, message) => {
     const result = compileTemplate(source);
     expect(result).toMatchObject({ ok: false, line, column });

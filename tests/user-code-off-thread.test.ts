@@ -35,6 +35,21 @@ export default function Bomb() {
 }
 `;
 
+/**
+ * Type arguments nested in each other's lists: TypeScript's parser tries every `a<` as the start of type arguments,
+ * reading on to the end, so its time grows with the square of the nesting (lib/render/template-syntax.ts).
+ */
+function nestedTypeArguments(depth: number, width: number): string {
+  return `[${`a<${"b,".repeat(width)}`.repeat(depth)}b]`;
+}
+
+const TYPESCRIPT_BOMB = `import { Html, Text } from "@react-email/components";
+const x = ${nestedTypeArguments(300, 300)};
+export default function Bomb() {
+  return <Html><Text>{String(x)}</Text></Html>;
+}
+`;
+
 const HELLO = `import { Html, Text } from "@react-email/components";
 export default function Hello({ name = "there" }: { name?: string }) {
   return <Html><Text>Hello {name}</Text></Html>;
@@ -90,7 +105,7 @@ async function alongsideUsage<T>(
   return { outcome: result, elapsedMs: Date.now() - started };
 }
 
-describe("a source that takes sucrase minutes is compiled off the event loop and stopped at the deadline", () => {
+describe("a source that takes a parser minutes is compiled off the event loop and stopped at the deadline", () => {
   it("in the dashboard's live preview", async () => {
     const preview = () =>
       call(postPreview, "/api/dashboard/templates/preview", {
@@ -152,11 +167,12 @@ describe("a source that takes sucrase minutes is compiled off the event loop and
   });
 
   it('in a `format: "react"` render of a stored template: 422 RENDER_ERROR', async () => {
-    // As a template saved before compiles had a deadline, or on a faster machine.
+    // As a template saved before compiles had a deadline, or on a faster machine. This format reads the source with
+    // TypeScript's parser, not sucrase's.
     const stored = await createUserTemplate(user.accountId, {
       name: "Stored bomb",
       description: "",
-      code: BOMB,
+      code: TYPESCRIPT_BOMB,
       compiledCode: (compileTemplate(HELLO) as { code: string }).code,
       variables: [],
     });

@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { servePGlite } from "./pglite-server";
 
 // The embedded default: PGlite (Postgres compiled to WASM) served over the Postgres wire protocol, so the app, the
 // CLI and the tests all use the same postgres.js client as production. Only start scripts and tests import this.
@@ -20,7 +20,7 @@ function urlFor(port: number): string {
 
 /**
  * Starts PGlite on `dataDir` (or in memory with "memory://") and serves it on 127.0.0.1.
- * `maxConnections` is how many client connections the multiplexer accepts at once.
+ * `maxConnections` is how many client connections it accepts at once (see ./pglite-server.ts).
  */
 export async function startEmbeddedDatabase(
   opts: {
@@ -42,25 +42,20 @@ export async function startEmbeddedDatabase(
   }
   if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
   const db = await PGlite.create(dataDir);
-  const server = new PGLiteSocketServer({
-    db,
+  const server = await servePGlite(db, {
     host: "127.0.0.1",
     port: opts.port ?? 0,
     maxConnections: opts.maxConnections ?? 16,
   });
-  keepProtocolSequencesTogether(server);
-  await server.start();
-  // The server records the port the OS assigned when asked for port 0.
-  const port = (server as unknown as { port: number }).port;
-  if (writeLock) await writeFile(LOCK_FILE, JSON.stringify({ pid: process.pid, port } satisfies Lock));
+  if (writeLock) await writeFile(LOCK_FILE, JSON.stringify({ pid: process.pid, port: server.port } satisfies Lock));
 
   let stopped = false;
   return {
-    url: urlFor(port),
+    url: urlFor(server.port),
     stop: async () => {
       if (stopped) return;
       stopped = true;
-      await server.stop();
+      await server.close();
       // Closing PGlite flushes its files: skipping this is what corrupts a data directory.
       await db.close();
       if (writeLock) await rm(LOCK_FILE, { force: true });
@@ -106,77 +101,4 @@ function canConnect(port: number): Promise<boolean> {
       resolve(false);
     });
   });
-}
-
-type QueuedMessage = {
-  handlerId: number;
-  message: Uint8Array;
-  resolve: (bytes: number) => void;
-  reject: (error: unknown) => void;
-  onData: (data: Uint8Array) => void;
-};
-type QueryQueue = {
-  queue: QueuedMessage[];
-  processing: boolean;
-  lastHandlerId: number | null;
-  db: PGlite;
-  processQueue: () => Promise<void>;
-  clearTransactionIfNeeded: (handlerId: number) => Promise<void>;
-};
-
-const SYNC = 0x53; // 'S'
-const SIMPLE_QUERY = 0x51; // 'Q'
-const TERMINATE = 0x58; // 'X'
-
-/**
- * pglite-socket 0.2 multiplexes connections message by message, pinning a connection only while a transaction is
- * open. postgres.js sends every parameterised query as Parse/Bind/Describe/Execute/Sync, so two connections'
- * messages interleave and Bind meets the other connection's Parse ("bind message supplies 2 parameters, but prepared
- * statement requires 0"). This keeps one connection's extended-protocol sequence together until its Sync, and also
- * fixes the upstream queue stalling for good after a failed message.
- */
-function keepProtocolSequencesTogether(server: PGLiteSocketServer): void {
-  const queue = (server as unknown as { queryQueue: QueryQueue }).queryQueue;
-  let sequenceOpen = false;
-
-  queue.processQueue = async function processQueue(this: QueryQueue) {
-    if (this.processing || this.queue.length === 0) return;
-    this.processing = true;
-    try {
-      while (this.queue.length > 0) {
-        const pinned = this.lastHandlerId !== null && (sequenceOpen || this.db.isInTransaction());
-        const index = pinned ? this.queue.findIndex((item) => item.handlerId === this.lastHandlerId) : 0;
-        if (index === -1) break; // wait for the pinned connection's next message
-        const [item] = this.queue.splice(index, 1);
-        let bytes = 0;
-        try {
-          await this.db.runExclusive(() =>
-            this.db.execProtocolRawStream(item.message, {
-              onRawData: (data: Uint8Array) => {
-                bytes += data.length;
-                item.onData(data);
-              },
-            }),
-          );
-        } catch (error) {
-          sequenceOpen = false;
-          item.reject(error);
-          continue;
-        }
-        const type = item.message[0];
-        sequenceOpen = !(type === SYNC || type === SIMPLE_QUERY || type === TERMINATE || type === 0);
-        this.lastHandlerId = item.handlerId;
-        item.resolve(bytes);
-      }
-    } finally {
-      this.processing = false;
-    }
-  }.bind(queue);
-
-  const clearTransaction = queue.clearTransactionIfNeeded.bind(queue);
-  queue.clearTransactionIfNeeded = async (handlerId: number) => {
-    if (queue.lastHandlerId === handlerId) sequenceOpen = false;
-    await clearTransaction(handlerId);
-    await queue.processQueue();
-  };
 }

@@ -1,15 +1,17 @@
 // The `react` render format: the template's own TSX, with the caller's variables applied as the default props of
 // its default export. The result is a module that compiles on its own against React Email.
-import { parse, type SucraseToken } from "sucrase/dist/parser/index.js";
-import { ContextualKeyword } from "sucrase/dist/parser/tokenizer/keywords.js";
-import { TokenType } from "sucrase/dist/parser/tokenizer/types.js";
+import ts from "typescript";
+import { parseTemplateSource } from "./template-syntax";
 
 export function applyVariablesToSource(code: string, props: Record<string, unknown>): string {
-  // Tokens, not text: an `export default` inside a comment or a string is not the module's default export.
-  const { tokens } = parse(code, true, true, false);
-  const names = new Set(
-    tokens.filter((token) => token.type === TokenType.name).map((token) => code.slice(token.start, token.end)),
-  );
+  // The syntax tree, not text: an `export default` inside a comment or a string is not the module's default export.
+  const file = parseTemplateSource(code);
+  const names = new Set<string>();
+  const collectNames = (node: ts.Node): void => {
+    if (ts.isIdentifier(node)) names.add(node.text);
+    ts.forEachChild(node, collectNames);
+  };
+  collectNames(file);
   // The wrapper's own names must not clash with the template's.
   const unused = (name: string) => {
     let candidate = name;
@@ -19,7 +21,7 @@ export function applyVariablesToSource(code: string, props: Record<string, unkno
   };
   const variablesName = unused("letterpressVariables");
   const wrapperName = unused("LetterpressEmail");
-  const { source, name } = detachDefaultExport(code, tokens, () => unused("LetterpressTemplate"));
+  const { source, name } = detachDefaultExport(file, () => unused("LetterpressTemplate"));
   return `${source.trimEnd()}
 
 // Variables applied by Letterpress as this component's default props.
@@ -34,38 +36,32 @@ ${wrapperName}.PreviewProps = ${variablesName};
 }
 
 /** Turns the module's default export into a local binding, so a wrapper can become the default export. */
-function detachDefaultExport(
-  code: string,
-  tokens: SucraseToken[],
-  newName: () => string,
-): { source: string; name: string } {
-  const at = tokens.findIndex(
-    (token, i) => token.type === TokenType._export && tokens[i + 1]?.type === TokenType._default,
-  );
-  if (at < 0) throw new Error("The template has no default export");
-  const exported = tokens[at + 2]!;
-  const text = (token: SucraseToken | undefined) => (token ? code.slice(token.start, token.end) : "");
-  const replace = (replacement: string, resumeAt: number) =>
-    code.slice(0, tokens[at]!.start) + replacement + code.slice(resumeAt);
-
-  // `export default [async] function [*] Name` and `export default class Name`: drop the two keywords.
-  let declaration = at + 2;
-  if (exported.type === TokenType.name && exported.contextualKeyword === ContextualKeyword._async) declaration++;
-  if (tokens[declaration]?.type === TokenType._function || tokens[declaration]?.type === TokenType._class) {
-    let nameIndex = declaration + 1;
-    if (tokens[nameIndex]?.type === TokenType.star) nameIndex++;
-    if (tokens[nameIndex]?.type === TokenType.name)
-      return { source: replace("", exported.start), name: text(tokens[nameIndex]) };
+function detachDefaultExport(file: ts.SourceFile, newName: () => string): { source: string; name: string } {
+  const code = file.text;
+  for (const statement of file.statements) {
+    // `export default [async] function [*] [Name]` and `export default class [Name]`: drop the two keywords.
+    if (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) {
+      const modifiers = ts.getModifiers(statement) ?? [];
+      const exported = modifiers.find((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
+      const byDefault = modifiers.find((modifier) => modifier.kind === ts.SyntaxKind.DefaultKeyword);
+      if (!exported || !byDefault) continue;
+      const before = code.slice(0, exported.getStart(file));
+      const after = code.slice(byDefault.end).trimStart();
+      if (statement.name) return { source: before + after, name: statement.name.text };
+      // Anonymous: an expression bound to a name.
+      const name = newName();
+      return { source: `${before}const ${name} = ${after}`, name };
+    }
+    if (ts.isExportAssignment(statement) && !statement.isExportEquals) {
+      const before = code.slice(0, statement.getStart(file));
+      // `export default Name;`: the binding exists already.
+      if (ts.isIdentifier(statement.expression)) {
+        return { source: before + code.slice(statement.end), name: statement.expression.text };
+      }
+      // An arrow or other expression: bind it to a name.
+      const name = newName();
+      return { source: `${before}const ${name} = ${code.slice(statement.expression.getStart(file))}`, name };
+    }
   }
-  // `export default Name;`: the binding exists already.
-  const next = tokens[at + 3];
-  if (
-    exported.type === TokenType.name &&
-    (next === undefined || next.type === TokenType.semi || next.type === TokenType.eof)
-  ) {
-    return { source: replace("", next?.type === TokenType.semi ? next.end : exported.end), name: text(exported) };
-  }
-  // An anonymous function, class, arrow or other expression: bind it to a name.
-  const name = newName();
-  return { source: replace(`const ${name} = `, exported.start), name };
+  throw new Error("The template has no default export");
 }

@@ -1,11 +1,12 @@
 /**
- * Parses and compiles users' template code (compile.ts and ../react-source.ts, both sucrase) on worker threads
- * (compile-worker.ts, bundled into compile-worker.generated.cjs), never on the event loop every request shares:
- * sucrase backtracks over arrow-function parameters, so a few hundred bytes of nested defaults keep it busy for
- * minutes. Each job has COMPILE_DEADLINE_MS from the moment its worker is ready; a worker still busy past it is
- * terminated and replaced, and the job answers a failure with a message, as a compile error does. A worker runs one
- * job at a time; the jobs waiting here go out with the accounts taking turns (the one with the fewest jobs running
- * first), so one account's slow sources delay another's compile by at most one deadline. Workers start on first use.
+ * Parses and compiles users' template code (compile.ts with sucrase and TypeScript's parser, ../react-source.ts with
+ * TypeScript's) on worker threads (compile-worker.ts, bundled into compile-worker.generated.cjs), never on the event
+ * loop every request shares: sucrase backtracks over arrow-function parameters, so a few hundred bytes of nested
+ * defaults keep it busy for minutes, and TypeScript's parser re-reads nested type arguments. Each job has
+ * COMPILE_DEADLINE_MS from the moment its worker is ready; a worker still busy past it is terminated and replaced,
+ * and the job answers a failure with a message, as a compile error does. A worker runs one job at a time; the jobs
+ * waiting here go out with the accounts taking turns (the one with the fewest jobs running first), so one account's
+ * slow sources delay another's compile by at most one deadline. Workers start on first use.
  * The jobs held (waiting or running) are bounded as the sandbox's are (../queue-admission.ts): past MAX_COMPILE_QUEUE_PER_ACCOUNT
  * of one account, or past MAX_COMPILE_QUEUE in all for an account holding its fair share, a job is refused at once with
  * the 503 SANDBOX_BUSY, since each waiting job holds its source in memory. A job whose request is aborted while it waits
@@ -17,7 +18,7 @@ import { Worker } from "node:worker_threads";
 import { COMPILE_DEADLINE_MS, MAX_COMPILE_QUEUE, MAX_COMPILE_QUEUE_PER_ACCOUNT } from "../../limits";
 import { generatedFilePath } from "../generated-file";
 import { QueueAdmission, queueJob, removeFromLine } from "../queue-admission";
-import { oversizedSource, type CompileResult } from "./compile";
+import { oversizedSource, type CompileResult } from "./compile-result";
 
 /** main thread → worker */
 export type UserCodeRequest =

@@ -1,8 +1,8 @@
 /**
- * Entry point of a compile worker thread: runs sucrase on users' template code (compileTemplate, and
+ * Entry point of a compile worker thread: parses and compiles users' template code (compileTemplate, and
  * applyVariablesToSource for the `react` render format), one request at a time. Bundled by
- * scripts/build-sandbox-runtime.ts into compile-worker.generated.cjs, with sucrase inlined; started, timed and
- * replaced by compile-pool.ts.
+ * scripts/build-sandbox-runtime.ts into compile-worker.generated.cjs, with sucrase and TypeScript inlined; started,
+ * timed and replaced by compile-pool.ts.
  */
 import os from "node:os";
 import { parentPort } from "node:worker_threads";
@@ -31,7 +31,7 @@ function reactSource(code: string, props: Record<string, unknown>): ReactSourceR
   try {
     return { ok: true, source: applyVariablesToSource(code, props) };
   } catch (error) {
-    // A source without a default export, or one sucrase cannot parse.
+    // A source without a default export, or one nested deeper than the parser's stack.
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
 }
