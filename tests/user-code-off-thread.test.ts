@@ -7,6 +7,7 @@ import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { createUserTemplate } from "@/lib/db/library";
 import { ApiError } from "@/lib/api/errors";
+import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
 import { applyVariablesToSource } from "@/lib/render/react-source";
 import { compileTemplate } from "@/lib/render/sandbox/compile";
 import { compileTemplateOffThread, stopCompileWorkers } from "@/lib/render/sandbox/compile-pool";
@@ -205,6 +206,21 @@ describe("a source that takes a parser minutes is compiled off the event loop an
     // Two workers: bombs 1 and 2 run into the deadline, then the other account goes before bomb 3.
     expect(order.indexOf("hello")).toBeLessThan(order.indexOf("bomb 3"));
     expect(helloMs).toBeLessThan(2500);
+  });
+});
+
+describe("a template's source is capped", () => {
+  it(`compiles a source of exactly ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters and refuses one more`, async () => {
+    const owner = (await createUser("free")).accountId;
+    const atCap = `${HELLO}//${"x".repeat(MAX_TEMPLATE_SOURCE_CHARS - HELLO.length - 2)}`;
+    expect(atCap.length).toBe(MAX_TEMPLATE_SOURCE_CHARS);
+    expect(await compileTemplateOffThread(owner, atCap)).toEqual({ ok: true, code: expect.stringContaining("Hello") });
+    expect(await compileTemplateOffThread(owner, `${atCap}x`)).toEqual({
+      ok: false,
+      message: `Template source is larger than ${MAX_TEMPLATE_SOURCE_CHARS} characters`,
+      line: 1,
+      column: 1,
+    });
   });
 });
 

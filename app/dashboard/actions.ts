@@ -7,6 +7,7 @@ import { clientAddress } from "@/lib/api/client-address";
 import { ApiError } from "@/lib/api/errors";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
+import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
 import { admitPreview } from "@/lib/dashboard/preview";
 import { createApiKey, revokeApiKey } from "@/lib/db/api-keys";
 import { DomainError, findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
@@ -100,7 +101,7 @@ export type CreateTemplateState = ActionState & { line?: number; column?: number
 const newTemplateSchema = z.object({
   name: z.string().trim().min(1, "Give the template a name").max(120, "Use at most 120 characters"),
   description: z.string().trim().max(500, "Use at most 500 characters"),
-  code: z.string().min(1, "Write the template's code").max(1_000_000, "The source is too long"),
+  code: z.string().min(1, "Write the template's code").max(MAX_TEMPLATE_SOURCE_CHARS, "The source is too long"),
 });
 
 export async function createTemplateAction(
