@@ -4,28 +4,14 @@
  * scripts/build-sandbox-runtime.ts into compile-worker.generated.cjs, with sucrase and TypeScript inlined; started,
  * timed and replaced by compile-pool.ts.
  */
-import os from "node:os";
+import "./compile-worker-priority";
 import { parentPort } from "node:worker_threads";
 import { applyVariablesToSource } from "../react-source";
 import { compileTemplate } from "./compile";
 import type { ReactSourceResult, UserCodeReply, UserCodeRequest } from "./compile-pool";
 
-/** A positive nice value: a source that runs into its deadline yields the core to the event loop. */
-const COMPILE_WORKER_NICE = 10;
-
 const port = parentPort;
 if (!port) throw new Error("compile-worker.ts must run in a worker thread");
-lowerOwnPriority();
-
-/** Linux only: there a thread's nice value is its own (who = 0 is the calling thread); elsewhere it is the process's. */
-function lowerOwnPriority(): void {
-  if (process.platform !== "linux") return;
-  try {
-    os.setPriority(0, COMPILE_WORKER_NICE);
-  } catch {
-    // Not permitted here: the default priority only costs the event loop some time under load.
-  }
-}
 
 function reactSource(code: string, props: Record<string, unknown>): ReactSourceResult {
   try {
