@@ -5,7 +5,7 @@
  * and fed by catalogue-pool.ts, whose watchdog reads the id and start time of the running render from
  * `workerData.progress` (shared memory). Variables arrive already validated.
  */
-import os from "node:os";
+import "./worker-priority";
 import { parentPort, workerData } from "node:worker_threads";
 import { createElement, Suspense, type ReactElement } from "react";
 import { renderToReadableStream } from "react-dom/server";
@@ -16,29 +16,10 @@ import { finalizeEmailHtml } from "@/lib/render/sandbox/finalize";
 import type { CatalogueRenderReply, CatalogueRenderRequest, CatalogueWorkerData } from "./catalogue-pool";
 import { OutputLimitError, readAll } from "./sandbox/runtime-shims";
 
-/** A positive nice value: this thread yields the core to the event loop. */
-const RENDER_WORKER_NICE = 10;
-
 const port = parentPort;
 if (!port) throw new Error("catalogue-worker.ts must run in a worker thread");
 const { progress: sharedProgress, epoch } = workerData as CatalogueWorkerData;
 const progress = new Int32Array(sharedProgress);
-lowerOwnPriority();
-
-/**
- * The event loop answers every request: when it and this worker compete for a core, the event loop goes first. On the
- * 2-core bench machine render_catalogue went from a mean of 43.2% of bare (5 runs) to 45.5% (10 runs), a gain smaller
- * than the runs' spread; send did not move. Linux only: there a thread's nice value is its own (who = 0 is the calling
- * thread); elsewhere it would lower the whole server. Threads started from this one would inherit it; it starts none.
- */
-function lowerOwnPriority(): void {
-  if (process.platform !== "linux") return;
-  try {
-    os.setPriority(0, RENDER_WORKER_NICE);
-  } catch {
-    // Not permitted here: the default priority only costs some throughput under load.
-  }
-}
 
 async function renderDocument(element: ReactElement): Promise<string> {
   let failure: unknown = null;

@@ -4,7 +4,7 @@
  * scripts/build-sandbox-runtime.ts into compile-worker.generated.cjs, with sucrase and TypeScript inlined; started,
  * timed and replaced by compile-pool.ts.
  */
-import "./compile-worker-priority";
+import "../worker-priority";
 import { parentPort } from "node:worker_threads";
 import { applyVariablesToSource } from "../react-source";
 import { compileTemplate } from "./compile";
