@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { catalogue, type CatalogueEntry } from "@/emails/_catalogue";
 import type { VariableDeclaration } from "@/lib/schemas/templates";
+import type { VariableSchema, VariablesSchema } from "@/lib/schemas/variables";
 
 export { catalogue };
 
@@ -35,4 +36,31 @@ export function declareVariables(schema: z.ZodObject): VariableDeclaration[] {
       ...(property.description ? { description: property.description } : {}),
     };
   });
+}
+
+const variablesSchemas = new Map<string, VariablesSchema>();
+
+/**
+ * A catalogue template's variables as JSON Schema, from its zod schema (as a caller sends them: defaults make a
+ * variable optional). Objects accept undeclared members, which reach the component as the contract says.
+ */
+export function catalogueVariablesSchema(entry: CatalogueEntry): VariablesSchema {
+  let schema = variablesSchemas.get(entry.slug);
+  if (!schema) {
+    const json = openObjects(z.toJSONSchema(entry.variables, { io: "input", unrepresentable: "any" }) as VariableSchema);
+    schema = { ...json, type: "object", properties: json.properties ?? {}, additionalProperties: true };
+    variablesSchemas.set(entry.slug, schema);
+  }
+  return schema;
+}
+
+function openObjects(schema: VariableSchema): VariableSchema {
+  const open: VariableSchema = { ...schema };
+  if (schema.properties) {
+    open.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, openObjects(v)]));
+    open.additionalProperties ??= true;
+  }
+  if (schema.items) open.items = openObjects(schema.items);
+  if (schema.anyOf) open.anyOf = schema.anyOf.map(openObjects);
+  return open;
 }
