@@ -72,7 +72,7 @@ export const catalogue: CatalogueEntry[] = [
     previewImageUrl: null,
     file: "emails/welcome.tsx",
     component: Welcome,
-    variables: z.object({
+    variables: z.looseObject({
       userName: text(LINE_CHARS).default("there"),
       productName: text(LINE_CHARS).default("Acme"),
       logoUrl: optionalHttpUrl(),
@@ -92,7 +92,7 @@ export const catalogue: CatalogueEntry[] = [
     previewImageUrl: null,
     file: "emails/verify-email.tsx",
     component: VerifyEmail,
-    variables: z.object({
+    variables: z.looseObject({
       verifyUrl: httpUrl(),
       userName: text(LINE_CHARS).default("there"),
       productName: text(LINE_CHARS).default("Acme"),
@@ -113,7 +113,7 @@ export const catalogue: CatalogueEntry[] = [
     previewImageUrl: null,
     file: "emails/magic-link.tsx",
     component: MagicLink,
-    variables: z.object({
+    variables: z.looseObject({
       loginUrl: httpUrl(),
       productName: text(LINE_CHARS).default("Acme"),
       logoUrl: optionalHttpUrl(),
@@ -134,7 +134,7 @@ export const catalogue: CatalogueEntry[] = [
     previewImageUrl: null,
     file: "emails/password-reset.tsx",
     component: PasswordReset,
-    variables: z.object({
+    variables: z.looseObject({
       resetUrl: httpUrl(),
       userName: text(LINE_CHARS).default("there"),
       productName: text(LINE_CHARS).default("Acme"),
@@ -156,7 +156,7 @@ export const catalogue: CatalogueEntry[] = [
     previewImageUrl: null,
     file: "emails/team-invite.tsx",
     component: TeamInvite,
-    variables: z.object({
+    variables: z.looseObject({
       inviteUrl: httpUrl(),
       inviterName: text(LINE_CHARS).default("A teammate"),
       inviterEmail: text(EMAIL_CHARS).default(""),
@@ -179,11 +179,11 @@ export const catalogue: CatalogueEntry[] = [
     previewImageUrl: null,
     file: "emails/receipt.tsx",
     component: Receipt,
-    variables: z.object({
+    variables: z.looseObject({
       orderId: text(LINE_CHARS),
       items: z
         .array(
-          z.object({
+          z.looseObject({
             name: text(LINE_CHARS),
             quantity: z.number(),
             unitPrice: z.number(),
@@ -215,7 +215,7 @@ export const catalogue: CatalogueEntry[] = [
     previewImageUrl: null,
     file: "emails/order-shipped.tsx",
     component: OrderShipped,
-    variables: z.object({
+    variables: z.looseObject({
       trackingUrl: httpUrl(),
       orderId: text(LINE_CHARS).default("0000"),
       customerName: text(LINE_CHARS).default("there"),
@@ -241,10 +241,10 @@ export const catalogue: CatalogueEntry[] = [
     previewImageUrl: null,
     file: "emails/newsletter.tsx",
     component: Newsletter,
-    variables: z.object({
+    variables: z.looseObject({
       articles: z
         .array(
-          z.object({
+          z.looseObject({
             title: text(LINE_CHARS),
             summary: text(PARAGRAPH_CHARS),
             url: httpUrl(),
@@ -278,7 +278,7 @@ export const catalogue: CatalogueEntry[] = [
     previewImageUrl: null,
     file: "emails/usage-alert.tsx",
     component: UsageAlert,
-    variables: z.object({
+    variables: z.looseObject({
       upgradeUrl: httpUrl(),
       userName: text(LINE_CHARS).default("there"),
       productName: text(LINE_CHARS).default("Acme"),
@@ -302,7 +302,7 @@ export const catalogue: CatalogueEntry[] = [
     previewImageUrl: null,
     file: "emails/trial-ending.tsx",
     component: TrialEnding,
-    variables: z.object({
+    variables: z.looseObject({
       billingUrl: httpUrl(),
       userName: text(LINE_CHARS).default("there"),
       productName: text(LINE_CHARS).default("Acme"),
@@ -326,7 +326,7 @@ export const catalogue: CatalogueEntry[] = [
     previewImageUrl: null,
     file: "emails/payment-failed.tsx",
     component: PaymentFailed,
-    variables: z.object({
+    variables: z.looseObject({
       updatePaymentUrl: httpUrl(),
       customerName: text(LINE_CHARS).default("there"),
       productName: text(LINE_CHARS).default("Acme"),

@@ -2,7 +2,8 @@
 // from here, and the README's "Limits" table and the OpenAPI document are both made from LIMITS below, so the three
 // cannot disagree (tests/limits.test.ts compares the README's table with limitsTable()).
 
-const MB = 1024 * 1024;
+const KB = 1024;
+const MB = 1024 * KB;
 
 /** Request bodies: the contract's 10 MB, checked by Content-Length and again while reading. */
 export const MAX_BODY_BYTES = 10 * MB;
@@ -31,6 +32,8 @@ export const MAX_HEADERS = 50;
 /** One render, of a catalogue template or of a user's template in the sandbox. */
 export const RENDER_DEADLINE_MS = 1000;
 export const MAX_HTML_BYTES = 5 * MB;
+/** Gmail clips a message whose HTML passes 102 KB: a render past it still answers, with a warning. */
+export const GMAIL_CLIP_BYTES = 102 * KB;
 /** Memory of the WebAssembly sandbox that renders one user template. */
 export const SANDBOX_MEMORY_BYTES = 64 * MB;
 /**
@@ -108,6 +111,11 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   { what: "Tags of one email", limit: count(MAX_TAGS), answer: "400, field `tags`" },
   { what: "`headers` of one email", limit: count(MAX_HEADERS), answer: "400, field `headers`" },
   { what: "Rendered HTML", limit: megabytes(MAX_HTML_BYTES), answer: "422 `RENDER_ERROR`" },
+  {
+    what: "Rendered HTML Gmail shows whole",
+    limit: `${(GMAIL_CLIP_BYTES / KB).toLocaleString("en-US")} KB`,
+    answer: "200 with a `warnings` entry for `html`",
+  },
   { what: "Render time", limit: `${RENDER_DEADLINE_MS / 1000} s per render`, answer: "422 `RENDER_ERROR`" },
   {
     what: "Memory of a render of your own template",

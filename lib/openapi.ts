@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as library from "@/app/api/v1/library/route";
 import * as send from "@/app/api/v1/send/route";
+import * as template from "@/app/api/v1/templates/[id]/route";
 import * as render from "@/app/api/v1/templates/[id]/render/route";
 import * as source from "@/app/api/v1/templates/[id]/source/route";
 import * as usage from "@/app/api/v1/usage/route";
@@ -19,6 +20,7 @@ import "@/lib/schemas/usage";
 /** The documented routes by their path under /api/v1; each method handler carries its declared operation. */
 const ROUTES: Record<string, Record<string, unknown>> = {
   "/library": library,
+  "/templates/{id}": template,
   "/templates/{id}/render": render,
   "/templates/{id}/source": source,
   "/send": send,

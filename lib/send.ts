@@ -27,7 +27,8 @@ import { IDEMPOTENCY_WAIT_MS } from "@/lib/limits";
 import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
 import { reportOverageEmail } from "@/lib/payments";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
-import { renderTemplate } from "@/lib/render";
+import { checkVariables, renderTemplate } from "@/lib/render";
+import type { RenderWarning } from "@/lib/render/warnings";
 import {
   decodedBase64Length,
   formatMailbox,
@@ -86,7 +87,7 @@ async function performSend(caller: SendCaller, request: SendRequest, providerKey
   if (!template) throw errors.templateNotFound(NOT_IN_LIBRARY_MESSAGE);
 
   // Rendering can fail (400 variables.<name>, 422): before anything is counted or recorded.
-  const rendered = await renderTemplate(template, request.variables, {
+  const rendered = await renderTemplate(template, checkVariables(template, request.variables), {
     accountId: caller.accountId,
     plainText: request.text === undefined,
   });
@@ -146,7 +147,7 @@ async function performSend(caller: SendCaller, request: SendRequest, providerKey
     // stale). Sent: answered as a replay of it. Still pending: the dispatcher hands it over; the caller retries.
     if (counted.existing.status === "pending") throw errors.idempotencyInProgress();
     return {
-      body: sendAnswer(caller.plan, counted.existing, counted.used, counted.billingUsageReported),
+      body: sendAnswer(caller.plan, counted.existing, counted.used, counted.billingUsageReported, rendered.warnings),
       replayed: true,
     };
   }
@@ -172,7 +173,10 @@ async function performSend(caller: SendCaller, request: SendRequest, providerKey
     : counted.billingUsageReported;
 
   const email = { ...message, id: counted.id, providerMessageId: id, createdAt: counted.createdAt };
-  return { body: sendAnswer(caller.plan, email, counted.used, billingUsageReported), replayed: false };
+  return {
+    body: sendAnswer(caller.plan, email, counted.used, billingUsageReported, rendered.warnings),
+    replayed: false,
+  };
 }
 
 /** POST /send's answer for a recorded email: its provider's message id (the outbox's: its own) and the usage. */
@@ -181,6 +185,7 @@ function sendAnswer(
   email: Pick<RecordedEmail, "id" | "providerMessageId" | "from" | "to" | "subject" | "createdAt" | "scheduledAt">,
   used: number,
   billingUsageReported: boolean,
+  warnings: RenderWarning[] | undefined,
 ): Record<string, unknown> {
   return {
     success: true,
@@ -199,6 +204,7 @@ function sendAnswer(
         billing_usage_reported: billingUsageReported,
       },
     },
+    ...(warnings ? { warnings } : {}),
   };
 }
 
@@ -420,7 +426,8 @@ export async function recoverOrphanedEmails(
 async function answerDeadRequest(accountId: string, emailId: string, providerKey: string, now: Date): Promise<void> {
   const receipt = await findEmailReceipt(emailId);
   if (!receipt) return;
-  const body = sendAnswer(receipt.plan, receipt.email, receipt.used, receipt.billingUsageReported);
+  // The dead request's warnings are not kept: its replay answers without them.
+  const body = sendAnswer(receipt.plan, receipt.email, receipt.used, receipt.billingUsageReported, undefined);
   const isProviderKeyOf = (key: string) => providerIdempotencyKey(accountId, key) === providerKey;
   await completeStaleIdempotencyKey(
     { accountId, scope: IDEMPOTENCY_SCOPE, providerKey, isProviderKeyOf, now },

@@ -1,19 +1,12 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { createUserTemplate } from "@/lib/db/library";
-import { isDeclarableVariableName } from "@/lib/render";
 import { compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
-import type { VariableDeclaration } from "@/lib/schemas/templates";
+import { schemaFromPreviewProps } from "@/lib/render/variables";
+import type { VariablesSchema } from "@/lib/schemas/variables";
 
-export type NewTemplateSource = {
-  name: string;
-  description: string;
-  code: string;
-  /** Declared variables; derived from the component's PreviewProps when omitted. */
-  variables?: VariableDeclaration[];
-};
-
+export type NewTemplateSource = { name: string; description: string; code: string };
 /** Why a template's source was refused; `line`/`column` (1-based) point at a compile error. */
 export class TemplateSourceError extends Error {
   constructor(
@@ -28,19 +21,15 @@ export class TemplateSourceError extends Error {
 
 export type CheckedTemplate = {
   compiledCode: string;
-  variables: VariableDeclaration[];
-  previewProps: Record<string, unknown>;
+  variables: VariablesSchema;
+  previewProps: Record<string, unknown> | null;
 };
 
 /**
  * Compiles a user's TSX once and proves it renders: a trial render of its PreviewProps inside the sandbox, under the
  * same limits as every later render. Nothing is stored unless both succeed.
  */
-export async function checkTemplateSource(
-  accountId: string,
-  code: string,
-  declared?: VariableDeclaration[],
-): Promise<CheckedTemplate> {
+export async function checkTemplateSource(accountId: string, code: string): Promise<CheckedTemplate> {
   const compiled = await compileTemplateOffThread(accountId, code);
   if (!compiled.ok) {
     // A compile that ran past its deadline has no position.
@@ -54,9 +43,9 @@ export async function checkTemplateSource(
   // A one-off key: the trial context is never reused for another template or user.
   const cacheKey = `trial:${randomUUID()}`;
   try {
-    const previewProps = (await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code })) ?? {};
-    await renderInSandbox({ owner: accountId, cacheKey, compiledCode: compiled.code, props: previewProps });
-    return { compiledCode: compiled.code, variables: declared ?? declareFromPreviewProps(previewProps), previewProps };
+    const previewProps = await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code });
+    await renderInSandbox({ owner: accountId, cacheKey, compiledCode: compiled.code, props: previewProps ?? {} });
+    return { compiledCode: compiled.code, variables: schemaFromPreviewProps(previewProps), previewProps };
   } catch (error) {
     if (error instanceof SandboxRenderError) throw new TemplateSourceError(`The trial render failed: ${error.message}`);
     throw error;
@@ -65,34 +54,13 @@ export async function checkTemplateSource(
 
 /** Stores a user's own template (after checking it) and adds it to their library as `created`. */
 export async function createTemplateFromSource(accountId: string, input: NewTemplateSource) {
-  const checked = await checkTemplateSource(accountId, input.code, input.variables);
+  const checked = await checkTemplateSource(accountId, input.code);
   return createUserTemplate(accountId, {
     name: input.name,
     description: input.description,
     code: input.code,
     compiledCode: checked.compiledCode,
     variables: checked.variables,
+    previewProps: checked.previewProps,
   });
-}
-
-/**
- * Each PreviewProps key that is a declarable name becomes an optional variable of that value's type, with no default
- * of its own: sample data must never leak into real emails, so an omitted variable falls back to the component's own
- * default. Other keys declare nothing; variables of those names still reach the component.
- */
-export function declareFromPreviewProps(previewProps: Record<string, unknown>): VariableDeclaration[] {
-  const declarable = Object.entries(previewProps).filter(([name]) => isDeclarableVariableName(name));
-  return declarable.map(([name, value]) => ({
-    name,
-    type: Array.isArray(value)
-      ? "array"
-      : value !== null && typeof value === "object"
-        ? "object"
-        : typeof value === "number"
-          ? "number"
-          : typeof value === "boolean"
-            ? "boolean"
-            : "string",
-    required: false,
-  }));
 }

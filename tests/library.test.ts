@@ -1,3 +1,4 @@
+import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
@@ -25,7 +26,8 @@ describe("GET /api/v1/library", () => {
       description: "Our own invoice",
       code: "export default function Invoice() { return null; }",
       compiledCode: null,
-      variables: [],
+      variables: OPEN_VARIABLES_SCHEMA,
+      previewProps: null,
     });
     // Microseconds in storage; the API gives the instant as Date#toISOString() does (milliseconds, truncated).
     await getDb()`update library_entries set added_at = '2026-03-04 05:06:07.891999+00' where template_id = ${own.id}`;
@@ -171,7 +173,8 @@ describe("GET /api/v1/templates/{id}/source", () => {
       description: "",
       code,
       compiledCode: null,
-      variables: [],
+      variables: OPEN_VARIABLES_SCHEMA,
+      previewProps: null,
     });
     const result = await call(getSource, `/api/v1/templates/${own.id}/source`, {
       params: { id: own.id },
@@ -193,7 +196,8 @@ describe("GET /api/v1/templates/{id}/source", () => {
             description: "",
             code: "x",
             compiledCode: null,
-            variables: [],
+            variables: OPEN_VARIABLES_SCHEMA,
+            previewProps: null,
           })
         ).id;
       },
@@ -222,7 +226,8 @@ describe("library rules of the plans", () => {
         description: "",
         code: "x",
         compiledCode: null,
-        variables: [],
+        variables: OPEN_VARIABLES_SCHEMA,
+        previewProps: null,
       });
     }
     await expect(addLibraryEntry(user.accountId, "welcome")).rejects.toMatchObject({ code: "LIBRARY_LIMIT_REACHED" });
@@ -260,7 +265,8 @@ describe("library rules of the plans", () => {
       description: "",
       code: "x",
       compiledCode: null,
-      variables: [],
+      variables: OPEN_VARIABLES_SCHEMA,
+      previewProps: null,
     });
     await expect(addLibraryEntry(user.accountId, theirs.id)).rejects.toMatchObject({ code: "TEMPLATE_NOT_FOUND" });
   });
@@ -273,7 +279,8 @@ describe("library rules of the plans", () => {
         description: "",
         code: "x",
         compiledCode: null,
-        variables: [],
+        variables: OPEN_VARIABLES_SCHEMA,
+        previewProps: null,
       });
     }
     const results = await Promise.allSettled([

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getOpenApi } from "@/app/api/v1/openapi.json/route";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
+import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { addToLibrary, auth, call, catalogueId, createUser, setApiCallsUsed, type CallResult } from "./support/api";
@@ -46,11 +47,12 @@ function expectConforms(path: string, method: string, result: CallResult) {
 }
 
 describe("GET /api/v1/openapi.json", () => {
-  it("is an OpenAPI 3.1 document covering all five endpoints", () => {
+  it("is an OpenAPI 3.1 document covering all six endpoints", () => {
     expect(document.openapi).toBe("3.1.0");
     expect(Object.keys(document.paths).sort()).toEqual([
       "/library",
       "/send",
+      "/templates/{id}",
       "/templates/{id}/render",
       "/templates/{id}/source",
       "/usage",
@@ -63,6 +65,7 @@ describe("GET /api/v1/openapi.json", () => {
         "LibraryResponse",
         "UsageResponse",
         "TemplateSourceResponse",
+        "TemplateDetailsResponse",
         "RenderRequest",
         "RenderResponse",
         "TemplateAccessDenied",
@@ -147,12 +150,16 @@ describe("real responses match the document", () => {
       await call(getSource, "/x", { params: { id: "nope" }, headers: auth(user) }),
     );
     expectConforms("/usage", "get", await call(getUsage, "/api/v1/usage", { headers: auth(user) }));
+    for (const id of [template_id, await catalogueId("receipt"), "nope"]) {
+      expectConforms("/templates/{id}", "get", await call(getTemplate, "/x", { params: { id }, headers: auth(user) }));
+    }
     const render = (id: string, body: unknown) =>
       call(postRender, "/x", { method: "POST", params: { id }, headers: auth(user), body });
     expectConforms("/templates/{id}/render", "post", await render(template_id, { plain_text: true }));
     expectConforms("/templates/{id}/render", "post", await render(template_id, { format: "react" }));
     expectConforms("/templates/{id}/render", "post", await render(template_id, { variables: [] }));
     expectConforms("/templates/{id}/render", "post", await render(await catalogueId("newsletter"), {}));
+    expectConforms("/templates/{id}/render", "post", await render(template_id, { variables: { username: "Ada" } }));
     expectConforms("/templates/{id}/render", "post", await render("4b8f5d0e-7c1a-4e2b-9d3f-0a1b2c3d4e5f", {}));
     await setApiCallsUsed(user, 500);
     expectConforms("/library", "get", await call(getLibrary, "/api/v1/library", { headers: auth(user) }));

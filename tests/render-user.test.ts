@@ -81,12 +81,17 @@ describe("user-authored templates", () => {
   it("are compiled once at creation, with variables declared from PreviewProps", async () => {
     const [row] = await getDb()`select compiled_code, variables from templates where id = ${invoiceId}`;
     expect(row.compiled_code).toContain("Invoice");
-    expect(row.variables).toEqual([
-      { name: "customer", type: "string", required: false },
-      { name: "amount", type: "number", required: false },
-      { name: "payUrl", type: "string", required: false },
-      { name: "lines", type: "array", required: false },
-    ]);
+    expect(row.variables).toEqual({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: {
+        customer: { type: "string" },
+        amount: { type: "number" },
+        payUrl: { type: "string" },
+        lines: { type: "array" },
+      },
+      additionalProperties: true,
+    });
   });
 
   it("render in the sandbox to exactly what render() gives natively for the same code and props", async () => {
@@ -236,12 +241,18 @@ Greeting.PreviewProps = { name: "Ada" };
 `;
     const { id } = await createTemplateFromSource(user.accountId, { name: "Greeting", description: "", code });
     const [row] = await getDb()`select variables from templates where id = ${id}`;
-    expect(row.variables).toEqual([{ name: "name", type: "string", required: false }]);
+    expect(row.variables).toEqual({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: { name: { type: "string" } },
+      additionalProperties: true,
+    });
     const Native = await importTsx(code);
     const result = await renderCall(id, { variables: { name: "Grace", greeting: "Howdy" } });
     expect(result.body).toEqual({
       success: true,
       html: await render(createElement(Native, { name: "Grace", greeting: "Howdy" })),
+      warnings: [{ field: "variables.greeting", message: "not a variable of this template" }],
     });
     expect(result.body.html).toContain("Howdy<!-- --> <!-- -->Grace");
     const mistyped = await renderCall(id, { variables: { name: 7, greeting: "Howdy" } });
@@ -278,15 +289,34 @@ Odd.PreviewProps = {
   it("declare nothing, and the template keeps rendering with and without variables", async () => {
     const { id } = await createTemplateFromSource(user.accountId, { name: "Odd keys", description: "", code });
     const [row] = await getDb()`select variables from templates where id = ${id}`;
-    expect(row.variables).toEqual([{ name: "name", type: "string", required: false }]);
+    expect(row.variables).toEqual({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: { name: { type: "string" } },
+      additionalProperties: true,
+    });
     const Native = await importTsx(code);
-    for (const variables of [{}, { name: "Grace" }, { name: "Grace", toString: "given", constructor: "given" }]) {
+    for (const variables of [{}, { name: "Grace" }]) {
       const result = await renderCall(id, { variables });
       expect({ status: result.status, body: result.body }).toEqual({
         status: 200,
         body: { success: true, html: await render(createElement(Native, variables)) },
       });
     }
+    // Undeclared variables reach the component, with a warning each.
+    const variables = { name: "Grace", toString: "given", constructor: "given" };
+    const result = await renderCall(id, { variables });
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 200,
+      body: {
+        success: true,
+        html: await render(createElement(Native, variables)),
+        warnings: [
+          { field: "variables.toString", message: "not a variable of this template" },
+          { field: "variables.constructor", message: "not a variable of this template" },
+        ],
+      },
+    });
   });
 });
 

@@ -1,3 +1,4 @@
+import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route";
 import { createTemplateAction } from "@/app/dashboard/actions";
@@ -175,7 +176,8 @@ describe("a source that takes a parser minutes is compiled off the event loop an
       description: "",
       code: TYPESCRIPT_BOMB,
       compiledCode: (compileTemplate(HELLO) as { code: string }).code,
-      variables: [],
+      variables: OPEN_VARIABLES_SCHEMA,
+      previewProps: null,
     });
     const render = () =>
       call(postRender, `/api/v1/templates/${stored.id}/render`, {
@@ -247,7 +249,8 @@ describe("the compile queue is bounded and fair", () => {
         description: "",
         code: HELLO,
         compiledCode: (compileTemplate(HELLO) as { code: string }).code,
-        variables: [],
+        variables: OPEN_VARIABLES_SCHEMA,
+        previewProps: null,
       });
     const [usersHello, bystandersHello] = [await storedHello(user), await storedHello(bystander)];
     const reactRender = (caller: TestUser, id: string) =>

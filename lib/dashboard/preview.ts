@@ -1,18 +1,18 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { ApiError, errors } from "@/lib/api/errors";
-import { getCatalogueEntry } from "@/lib/catalogue";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
 import type { TemplateRecord } from "@/lib/db/templates";
-import { renderTemplate } from "@/lib/render";
+import { checkVariables, renderTemplate } from "@/lib/render";
+import { exampleFromSchema } from "@/lib/render/variables";
+import { templatePreviewProps, templateVariablesSchema } from "@/lib/template-details";
 import { MAX_TEMPLATE_SOURCE_CHARS, PREVIEW_LIMITS } from "@/lib/limits";
 import { compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
-import type { VariableDeclaration } from "@/lib/schemas/templates";
 
 type PreviewableTemplate = Pick<
   TemplateRecord,
-  "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables"
+  "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables" | "preview_props"
 >;
 
 /**
@@ -40,43 +40,11 @@ export async function admitPreview(accountId: string, address: string | null): P
 
 /**
  * Sample values for a template's variables: the component's `PreviewProps` (as React Email's own preview server
- * uses them), over the declared defaults, with a placeholder for anything still required.
+ * uses them), over values made from its variables schema, so that anything required has a value.
  */
 export async function previewVariables(template: PreviewableTemplate): Promise<Record<string, unknown>> {
-  const declared = placeholders(template.variables ?? []);
-  let previewProps: Record<string, unknown> | null = null;
-  if (template.owner_account_id === null && template.slug) {
-    const component = getCatalogueEntry(template.slug)?.component as
-      { PreviewProps?: Record<string, unknown> } | undefined;
-    previewProps = component?.PreviewProps ?? null;
-  } else if (template.compiled_code) {
-    try {
-      previewProps = await readPreviewProps({
-        owner: template.owner_account_id ?? "",
-        cacheKey: `${template.id}:${template.version}`,
-        compiledCode: template.compiled_code,
-      });
-    } catch (error) {
-      // A busy sandbox says nothing about the template: sample values made without its PreviewProps would be wrong.
-      if (error instanceof ApiError) throw error;
-      previewProps = null;
-    }
-  }
-  return structuredClone({ ...declared, ...(previewProps ?? {}) });
-}
-
-function placeholders(declarations: VariableDeclaration[]): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const variable of declarations) {
-    if (variable.default !== undefined) values[variable.name] = variable.default;
-    else if (!variable.required) continue;
-    else if (variable.type === "number") values[variable.name] = 1;
-    else if (variable.type === "boolean") values[variable.name] = false;
-    else if (variable.type === "array") values[variable.name] = [];
-    else if (variable.type === "object") values[variable.name] = {};
-    else values[variable.name] = /url$/i.test(variable.name) ? "https://example.com" : `Sample ${variable.name}`;
-  }
-  return values;
+  const fromSchema = exampleFromSchema(templateVariablesSchema(template)) as Record<string, unknown>;
+  return structuredClone({ ...fromSchema, ...((await templatePreviewProps(template)) ?? {}) });
 }
 
 export const THUMBNAIL_UNAVAILABLE_HTML = `<!DOCTYPE html><html><body style="margin:0;display:grid;place-items:center;height:100vh;font:14px system-ui;color:#78716c;background:#f5f5f4">Preview unavailable</body></html>`;
@@ -87,7 +55,8 @@ export const THUMBNAIL_UNAVAILABLE_HTML = `<!DOCTYPE html><html><body style="mar
  */
 export async function renderThumbnail(accountId: string, template: PreviewableTemplate): Promise<string | null> {
   try {
-    return (await renderTemplate(template, await previewVariables(template), { accountId })).html;
+    const sample = checkVariables(template, await previewVariables(template));
+    return (await renderTemplate(template, sample, { accountId })).html;
   } catch (error) {
     if (error instanceof ApiError && error.status === 503) throw error;
     return null;

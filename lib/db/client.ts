@@ -36,3 +36,13 @@ export async function closeDb(): Promise<void> {
   holder.__letterpressDb = undefined;
   await client?.end({ timeout: 5 });
 }
+
+/**
+ * A value for a `json` column, typed as json: postgres.js serializes it with JSON.stringify, keys in order
+ * (`db.json()` sends jsonb, whose keys PostgreSQL reorders; a schema's properties keep their declared order).
+ */
+export function jsonParameter(db: Db | Tx, value: unknown): postgres.Parameter {
+  return db.typed(value as postgres.SerializableParameter, JSON_TYPE_OID);
+}
+
+const JSON_TYPE_OID = 114;

@@ -1,9 +1,8 @@
 import "server-only";
-import type postgres from "postgres";
-import { getDb, type Tx } from "@/lib/db/client";
+import { getDb, type Tx, jsonParameter } from "@/lib/db/client";
 import { findCatalogueTemplate } from "@/lib/db/templates";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
-import type { VariableDeclaration } from "@/lib/schemas/templates";
+import type { VariablesSchema } from "@/lib/schemas/variables";
 
 export type LibraryErrorCode =
   "TEMPLATE_NOT_FOUND" | "LIBRARY_LIMIT_REACHED" | "PURCHASE_LIMIT_REACHED" | "ALREADY_IN_LIBRARY";
@@ -108,7 +107,8 @@ export type NewUserTemplate = {
   description: string;
   code: string;
   compiledCode: string | null;
-  variables: VariableDeclaration[];
+  variables: VariablesSchema;
+  previewProps: Record<string, unknown> | null;
 };
 
 /** Stores a template the user wrote and adds it to their library as `created`. */
@@ -120,9 +120,11 @@ export async function createUserTemplate(
     const plan = await lockAccountPlan(tx, accountId);
     await assertLibraryHasRoom(tx, accountId, plan);
     const [template] = await tx<{ id: string; name: string }[]>`
-      insert into templates (owner_account_id, name, description, is_public, price, code, compiled_code, variables, author)
+      insert into templates (owner_account_id, name, description, is_public, price, code, compiled_code, variables,
+                             preview_props, author)
       select ${accountId}, ${input.name}, ${input.description}, false, 0, ${input.code}, ${input.compiledCode},
-             ${tx.json(input.variables as postgres.JSONValue)}, email from accounts where id = ${accountId}
+             ${jsonParameter(tx, input.variables)}, ${input.previewProps === null ? null : jsonParameter(tx, input.previewProps)}, email
+      from accounts where id = ${accountId}
       returning id, name`;
     await tx`insert into library_entries (account_id, template_id, added_via) values (${accountId}, ${template.id}, 'created')`;
     return template;

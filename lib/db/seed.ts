@@ -1,7 +1,7 @@
 import "server-only";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { catalogue, declareVariables } from "@/lib/catalogue";
+import { catalogue, catalogueVariablesSchema } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
 import { upsertCatalogueTemplate, type CatalogueSeed } from "@/lib/db/templates";
 
@@ -19,7 +19,7 @@ export async function loadCatalogueSeeds(root = process.cwd()): Promise<Catalogu
       author: entry.author,
       previewImageUrl: entry.previewImageUrl,
       code: await readFile(path.join(root, entry.file), "utf8"),
-      variables: declareVariables(entry.variables),
+      variables: catalogueVariablesSchema(entry),
     })),
   );
 }

@@ -1,10 +1,9 @@
 import "server-only";
-import type postgres from "postgres";
-import { getDb, type Tx } from "@/lib/db/client";
+import { getDb, type Tx, jsonParameter } from "@/lib/db/client";
 import { isUuid } from "@/lib/schemas/common";
 import type { SendingDomain } from "@/lib/db/domains";
 import type { LibraryEntry } from "@/lib/schemas/library";
-import type { VariableDeclaration } from "@/lib/schemas/templates";
+import type { VariablesSchema } from "@/lib/schemas/variables";
 
 export type TemplateRecord = {
   id: string;
@@ -15,7 +14,9 @@ export type TemplateRecord = {
   is_public: boolean;
   price: string;
   code: string;
-  variables: VariableDeclaration[];
+  variables: VariablesSchema;
+  /** A user template's PreviewProps as read when it was saved (null for catalogue templates and older saves). */
+  preview_props: Record<string, unknown> | null;
   compiled_code: string | null;
   version: number;
   category: string | null;
@@ -62,6 +63,21 @@ export async function findTemplateForAccount(
   return row ?? null;
 }
 
+export type ReadableTemplate = TemplateRecord & { added_via: "created" | "free" | "purchased" | null };
+
+/**
+ * A template the account may read the details of: one in its library (with how it got there), or any public
+ * catalogue template (added_via null when not in the library). Null otherwise, and for an id that is not a uuid.
+ */
+export async function findReadableTemplate(accountId: string, templateId: string): Promise<ReadableTemplate | null> {
+  if (!isUuid(templateId)) return null;
+  const [row] = await getDb()<ReadableTemplate[]>`
+    select t.*, l.added_via from templates t
+    left join library_entries l on l.template_id = t.id and l.account_id = ${accountId}
+    where t.id = ${templateId} and (l.account_id is not null or (t.owner_account_id is null and t.is_public))`;
+  return row ?? null;
+}
+
 export type CatalogueListing = Pick<
   TemplateRecord,
   | "id"
@@ -100,7 +116,7 @@ export type CatalogueSeed = {
   author: string;
   previewImageUrl: string | null;
   code: string;
-  variables: VariableDeclaration[];
+  variables: VariablesSchema;
 };
 
 /** Inserts or refreshes a catalogue template by slug; the version moves only when its code or variables change. */
@@ -109,14 +125,14 @@ export async function upsertCatalogueTemplate(seed: CatalogueSeed): Promise<{ id
   const [row] = await db<{ id: string; slug: string }[]>`
     insert into templates (slug, name, description, is_public, price, code, variables, category, author, preview_image_url)
     values (${seed.slug}, ${seed.name}, ${seed.description}, true, ${seed.price}, ${seed.code},
-            ${db.json(seed.variables as postgres.JSONValue)}, ${seed.category}, ${seed.author}, ${seed.previewImageUrl})
+            ${jsonParameter(db, seed.variables)}, ${seed.category}, ${seed.author}, ${seed.previewImageUrl})
     on conflict (slug) where owner_account_id is null do update set
       name = excluded.name, description = excluded.description, price = excluded.price, code = excluded.code,
       variables = excluded.variables, category = excluded.category, author = excluded.author,
       preview_image_url = excluded.preview_image_url,
-      version = case when templates.code is distinct from excluded.code or templates.variables is distinct from excluded.variables
+      version = case when templates.code is distinct from excluded.code or templates.variables::text is distinct from excluded.variables::text
                      then templates.version + 1 else templates.version end,
-      updated_at = case when templates.code is distinct from excluded.code or templates.variables is distinct from excluded.variables
+      updated_at = case when templates.code is distinct from excluded.code or templates.variables::text is distinct from excluded.variables::text
                         or templates.name is distinct from excluded.name or templates.description is distinct from excluded.description
                         or templates.price is distinct from excluded.price
                         then now() else templates.updated_at end

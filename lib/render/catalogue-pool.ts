@@ -22,19 +22,24 @@ import { Worker } from "node:worker_threads";
 import { generatedFilePath } from "./generated-file";
 import { QueueAdmission, queueJob, removeFromLine } from "./queue-admission";
 import { MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT, RENDER_DEADLINE_MS } from "@/lib/limits";
+import type { RenderWarning } from "./warnings";
 
 export type CatalogueRenderRequest = {
   id: number;
   slug: string;
   props: Record<string, unknown>;
   plainText: boolean;
-  /** Answer with the UTF-8 JSON of `{ ...jsonFields, html, text? }` instead of the strings. */
-  jsonFields?: Record<string, unknown>;
+  /**
+   * Answer with the UTF-8 JSON of `{ ...jsonFields, html, text?, warnings? }` instead of the strings; the HTML's own
+   * warning (Gmail clipping) joins the `warnings` given here.
+   */
+  jsonFields?: JsonRenderFields;
 };
+export type JsonRenderFields = Record<string, unknown> & { warnings?: RenderWarning[] };
 /** What a worker is started with: `progress` holds [running job id or 0, its start in ms since `epoch`, mod 2^32]. */
 export type CatalogueWorkerData = { progress: SharedArrayBuffer; epoch: number };
 /** A rendered document and, when asked for, its plain text. */
-export type RenderedEmail = { html: string; text?: string };
+export type RenderedEmail = { html: string; text?: string; warnings?: RenderWarning[] };
 /** The template threw, has no component (`missing`), made too much HTML, or ran past its deadline. */
 export type CatalogueRenderFailure = "threw" | "missing" | "too_large" | "timeout";
 export type CatalogueRenderReply =
@@ -127,7 +132,7 @@ export async function renderCatalogueOffThread(
 }
 
 /**
- * The same render as the UTF-8 JSON of `{ ...jsonFields, html, text? }`, written on the worker: an API response body
+ * The same render as the UTF-8 JSON of `{ ...jsonFields, html, text?, warnings? }`, written on the worker: an API response body
  * the event loop only forwards, instead of serializing and encoding ten or more kilobytes of HTML itself.
  */
 export async function renderCatalogueJsonOffThread(
@@ -135,7 +140,7 @@ export async function renderCatalogueJsonOffThread(
   slug: string,
   props: Record<string, unknown>,
   plainText: boolean,
-  jsonFields: Record<string, unknown>,
+  jsonFields: JsonRenderFields,
   signal?: AbortSignal,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const reply = await submit(owner, { slug, props, plainText, jsonFields }, signal);

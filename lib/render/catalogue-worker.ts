@@ -12,8 +12,14 @@ import { renderToReadableStream } from "react-dom/server";
 import { getCatalogueEntry } from "@/lib/catalogue";
 import { MAX_HTML_BYTES } from "@/lib/limits";
 import { toPlainText } from "@/lib/render/plain-text";
+import { withHtmlWarning } from "@/lib/render/warnings";
 import { finalizeEmailHtml } from "@/lib/render/sandbox/finalize";
-import type { CatalogueRenderReply, CatalogueRenderRequest, CatalogueWorkerData } from "./catalogue-pool";
+import type {
+  CatalogueRenderReply,
+  CatalogueRenderRequest,
+  CatalogueWorkerData,
+  RenderedEmail,
+} from "./catalogue-pool";
 import { OutputLimitError, readAll } from "./sandbox/runtime-shims";
 
 const port = parentPort;
@@ -51,9 +57,13 @@ async function render({
   if (!entry) return { id, ok: false, kind: "missing", message: `no catalogue component for ${slug}` };
   try {
     const html = await renderDocument(createElement(entry.component, props));
-    if (Buffer.byteLength(html) > MAX_HTML_BYTES) return tooLarge(id);
-    const rendered = plainText ? { html, text: toPlainText(html) } : { html };
-    if (jsonFields) return { id, ok: true, json: utf8.encode(JSON.stringify({ ...jsonFields, ...rendered })) };
+    const htmlBytes = Buffer.byteLength(html);
+    if (htmlBytes > MAX_HTML_BYTES) return tooLarge(id);
+    const rendered: RenderedEmail = plainText ? { html, text: toPlainText(html) } : { html };
+    const { warnings: variableWarnings = [], ...fields } = jsonFields ?? {};
+    const warnings = withHtmlWarning(variableWarnings, htmlBytes);
+    if (warnings) rendered.warnings = warnings;
+    if (jsonFields) return { id, ok: true, json: utf8.encode(JSON.stringify({ ...fields, ...rendered })) };
     return { id, ok: true, rendered };
   } catch (error) {
     if (error instanceof OutputLimitError) return tooLarge(id);

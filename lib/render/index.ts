@@ -2,7 +2,7 @@ import "server-only";
 import { createElement } from "react";
 import { z } from "zod";
 import { errors, zodDetails } from "@/lib/api/errors";
-import { getCatalogueEntry } from "@/lib/catalogue";
+import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
 import type { RenderableTemplate } from "@/lib/db/templates";
 import {
   CatalogueRenderError,
@@ -13,7 +13,8 @@ import {
 import { renderEmailDocument } from "@/lib/render/native";
 import { toPlainText } from "@/lib/render/plain-text";
 import { renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
-import type { VariableDeclaration } from "@/lib/schemas/templates";
+import { compileVariablesSchema, undeclaredVariableWarnings, type VariablesChecker } from "@/lib/render/variables";
+import { withHtmlWarning, type RenderWarning } from "@/lib/render/warnings";
 
 export type { RenderedEmail };
 
@@ -24,55 +25,82 @@ export type { RenderedEmail };
 export type RenderOptions = { accountId: string; plainText?: boolean; signal?: AbortSignal };
 
 /**
- * Renders a template with the caller's variables: catalogue templates natively (on a render worker, see
- * catalogue-pool.ts); user-authored templates only inside the WebAssembly sandbox. Variables are validated against
- * the template's declaration first (400 with `variables.<name>`); a template that fails answers 422 RENDER_ERROR.
+ * Renders a template with variables checked by checkVariables: catalogue templates natively (on a render worker, see
+ * catalogue-pool.ts); user-authored templates only inside the WebAssembly sandbox. A template that fails answers 422
+ * RENDER_ERROR. `warnings` are the variables' and the HTML's own (Gmail clipping), left out when there are none.
  */
 export async function renderTemplate(
   template: RenderableTemplate,
-  variables: Record<string, unknown>,
+  { props, warnings }: CheckedVariables,
   options: RenderOptions,
 ): Promise<RenderedEmail> {
   const plainText = options.plainText ?? false;
-  if (template.owner_account_id === null) return renderCatalogue(template, options, variables, plainText);
-  return renderUserTemplate(template, template.owner_account_id, variables, plainText);
+  const rendered =
+    template.owner_account_id === null
+      ? await renderCatalogue(template, props, options, plainText)
+      : await renderUserTemplate(template, template.owner_account_id, props, plainText);
+  // The worker measured the catalogue's HTML; the sandbox's is measured here.
+  const htmlWarnings = rendered.warnings ?? (template.owner_account_id === null ? undefined : gmailClip(rendered.html));
+  const all = [...warnings, ...(htmlWarnings ?? [])];
+  return all.length > 0 ? { ...rendered, warnings: all } : { html: rendered.html, ...textOf(rendered) };
+}
+
+function gmailClip(html: string): RenderWarning[] | undefined {
+  return withHtmlWarning([], Buffer.byteLength(html));
+}
+
+function textOf(rendered: RenderedEmail): { text?: string } {
+  return rendered.text === undefined ? {} : { text: rendered.text };
 }
 
 const utf8 = new TextEncoder();
 
 /**
- * The render as UTF-8 JSON, `{ ...fields, html, text? }`: the body of POST /render. A catalogue template's JSON is
- * written by the render worker along with the HTML, so the event loop, which every request shares, does not spend
- * time serializing and encoding the document.
+ * The render as UTF-8 JSON, `{ ...fields, html, text?, warnings? }`: the body of POST /render. A catalogue template's
+ * JSON is written by the render worker along with the HTML, so the event loop, which every request shares, does not
+ * spend time serializing and encoding the document.
  */
 export async function renderTemplateAsJson(
   template: RenderableTemplate,
-  variables: Record<string, unknown>,
+  checked: CheckedVariables,
   options: RenderOptions,
   fields: Record<string, unknown>,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const plainText = options.plainText ?? false;
   if (template.owner_account_id === null && !RENDER_IN_PROCESS) {
-    const { slug, props } = catalogueRenderInput(template, variables);
+    const slug = catalogueSlug(template);
+    const jsonFields = checked.warnings.length > 0 ? { ...fields, warnings: checked.warnings } : fields;
     return withCatalogueErrors(slug, () =>
-      renderCatalogueJsonOffThread(options.accountId, slug, props, plainText, fields, options.signal),
+      renderCatalogueJsonOffThread(options.accountId, slug, checked.props, plainText, jsonFields, options.signal),
     );
   }
-  return utf8.encode(JSON.stringify({ ...fields, ...(await renderTemplate(template, variables, options)) }));
+  return utf8.encode(JSON.stringify({ ...fields, ...(await renderTemplate(template, checked, options)) }));
 }
 
 function withPlainText(html: string, plainText: boolean): RenderedEmail {
   return plainText ? { html, text: toPlainText(html) } : { html };
 }
 
-/** The props a template receives: the variables after validation, with declared defaults applied. */
-export function resolveVariables(
-  template: RenderableTemplate,
-  variables: Record<string, unknown>,
-): Record<string, unknown> {
-  const schema =
-    template.owner_account_id === null && template.slug ? getCatalogueEntry(template.slug)?.variables : undefined;
-  const parsed = (schema ?? declaredVariablesSchema(template)).safeParse(variables);
+export type CheckedVariables = { props: Record<string, unknown>; warnings: RenderWarning[] };
+
+/**
+ * The props a template receives: the variables checked against the template's variables schema, with declared
+ * defaults applied and undeclared variables passed through unchanged (each with a warning). Throws the 400 listing
+ * every missing or mistyped variable.
+ */
+export function checkVariables(template: RenderableTemplate, variables: Record<string, unknown>): CheckedVariables {
+  const entry = template.owner_account_id === null && template.slug ? getCatalogueEntry(template.slug) : undefined;
+  if (entry) {
+    const props = parseCatalogueVariables(entry.variables, variables);
+    return { props, warnings: undeclaredVariableWarnings(catalogueVariablesSchema(entry), variables) };
+  }
+  const checked = userVariablesChecker(template)(variables);
+  if (!checked.ok) throw errors.validation(checked.problems);
+  return { props: checked.props, warnings: undeclaredVariableWarnings(template.variables, variables) };
+}
+
+function parseCatalogueVariables(schema: z.ZodObject, variables: Record<string, unknown>): Record<string, unknown> {
+  const parsed = schema.safeParse(variables);
   if (!parsed.success) {
     // A missing variable reads "is required" whatever its schema's own message for a wrong value (say, "must be an
     // http(s) URL"). Looked up here rather than with zod's reportInput, which slows down every successful parse.
@@ -91,23 +119,26 @@ const RENDER_IN_PROCESS = process.env.NODE_ENV === "development";
 
 async function renderCatalogue(
   template: RenderableTemplate,
+  props: Record<string, unknown>,
   { accountId, signal }: RenderOptions,
-  variables: Record<string, unknown>,
   plainText: boolean,
 ): Promise<RenderedEmail> {
-  const { slug, props, component } = catalogueRenderInput(template, variables);
+  const slug = catalogueSlug(template);
   // React escapes every text and attribute value, so variables cannot inject markup.
   if (!RENDER_IN_PROCESS)
     return withCatalogueErrors(slug, () => renderCatalogueOffThread(accountId, slug, props, plainText, signal));
-  return withCatalogueErrors(slug, async () =>
-    withPlainText(await renderEmailDocument(createElement(component, props)), plainText),
-  );
+  const component = getCatalogueEntry(slug)!.component;
+  return withCatalogueErrors(slug, async () => {
+    const rendered = withPlainText(await renderEmailDocument(createElement(component, props)), plainText);
+    const warnings = gmailClip(rendered.html);
+    return warnings ? { ...rendered, warnings } : rendered;
+  });
 }
 
-function catalogueRenderInput(template: RenderableTemplate, variables: Record<string, unknown>) {
+function catalogueSlug(template: RenderableTemplate): string {
   const entry = template.slug ? getCatalogueEntry(template.slug) : undefined;
   if (!entry) throw new Error(`Catalogue template ${template.id} (${template.slug}) has no component in emails/`);
-  return { slug: entry.slug, component: entry.component, props: resolveVariables(template, variables) };
+  return entry.slug;
 }
 
 /**
@@ -131,13 +162,12 @@ async function withCatalogueErrors<T>(slug: string, render: () => Promise<T>): P
 async function renderUserTemplate(
   template: RenderableTemplate,
   owner: string,
-  variables: Record<string, unknown>,
+  props: Record<string, unknown>,
   plainText: boolean,
 ): Promise<RenderedEmail> {
   if (!template.compiled_code) {
     throw errors.renderFailed("This template has not been compiled. Save it again to compile it.");
   }
-  const props = resolveVariables(template, variables);
   try {
     return await renderInSandbox({
       owner,
@@ -152,58 +182,18 @@ async function renderUserTemplate(
   }
 }
 
-// Building a zod schema costs more than parsing with it: keep one per template version, as the sandbox keeps one
-// warm context per template version (its declarations change only with its version).
-const MAX_DECLARED_SCHEMAS = 1000;
-const declaredSchemas = new Map<string, z.ZodObject>();
+// Compiling a schema costs more than checking with it: keep one checker per template version, as the sandbox keeps
+// one warm context per template version (its schema changes only with its version).
+const MAX_CHECKERS = 1000;
+const checkers = new Map<string, VariablesChecker>();
 
-function declaredVariablesSchema(template: RenderableTemplate): z.ZodObject {
+function userVariablesChecker(template: RenderableTemplate): VariablesChecker {
   const key = `${template.id}:${template.version}`;
-  let schema = declaredSchemas.get(key);
-  if (!schema) {
-    schema = schemaFromDeclarations(template.variables);
-    declaredSchemas.set(key, schema);
-    if (declaredSchemas.size > MAX_DECLARED_SCHEMAS) declaredSchemas.delete(declaredSchemas.keys().next().value!);
+  let checker = checkers.get(key);
+  if (!checker) {
+    checker = compileVariablesSchema(template.variables);
+    checkers.set(key, checker);
+    if (checkers.size > MAX_CHECKERS) checkers.delete(checkers.keys().next().value!);
   }
-  return schema;
-}
-
-const expected = (what: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? "is required" : `must be ${what}`;
-
-const TYPE_SCHEMAS: Record<VariableDeclaration["type"], () => z.ZodType> = {
-  string: () => z.string({ error: expected("a string") }),
-  number: () => z.number({ error: expected("a number") }),
-  boolean: () => z.boolean({ error: expected("a boolean") }),
-  array: () => z.array(z.unknown(), { error: expected("an array") }),
-  object: () => z.record(z.string(), z.unknown(), { error: expected("an object") }),
-};
-
-const objectPrototypeNames = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-/**
- * Whether a user template may declare a variable of this name: an ASCII identifier of at most 100 characters, and not
- * a name every object has already (a declared `toString` would read Object.prototype's when the caller omits it).
- */
-export function isDeclarableVariableName(name: string): boolean {
-  return /^[A-Za-z_$][A-Za-z0-9_$]{0,99}$/.test(name) && !objectPrototypeNames.has(name);
-}
-
-/**
- * A zod schema for a user template's stored declarations. Undeclared variables reach the component unchanged, so a
- * template that declares nothing gets every variable; declarations of names no longer declarable (saved before
- * isDeclarableVariableName) are left out the same way.
- */
-export function schemaFromDeclarations(declarations: VariableDeclaration[]): z.ZodObject {
-  const shape: Record<string, z.ZodType> = {};
-  for (const declaration of declarations) {
-    if (!isDeclarableVariableName(declaration.name)) continue;
-    const base = TYPE_SCHEMAS[declaration.type]();
-    shape[declaration.name] = declaration.required
-      ? base
-      : declaration.default !== undefined
-        ? base.default(declaration.default as never)
-        : base.optional();
-  }
-  return z.looseObject(shape);
+  return checker;
 }

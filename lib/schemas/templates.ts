@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { variablesSchema } from "@/lib/schemas/common";
+import type { VariablesSchema } from "@/lib/schemas/variables";
 
 export const templateSourceResponseSchema = z
   .object({
@@ -18,12 +19,59 @@ export const renderRequestSchema = z
   })
   .meta({ id: "RenderRequest" });
 
+export const warningsSchema = z
+  .array(
+    z.object({
+      field: z.string().meta({ description: "`variables.<path>` for an undeclared variable, or `html`" }),
+      message: z.string(),
+    }),
+  )
+  .meta({
+    id: "Warnings",
+    description:
+      "Left out when empty. Variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), and HTML past 102 KB, which Gmail clips.",
+  });
+
 export const renderResponseSchema = z
   .union([
-    z.object({ success: z.literal(true), html: z.string(), text: z.string().optional() }),
-    z.object({ success: z.literal(true), react: z.string() }),
+    z.object({
+      success: z.literal(true),
+      html: z.string(),
+      text: z.string().optional(),
+      warnings: warningsSchema.optional(),
+    }),
+    z.object({ success: z.literal(true), react: z.string(), warnings: warningsSchema.optional() }),
   ])
   .meta({ id: "RenderResponse" });
+
+export const variablesJsonSchemaSchema = z.record(z.string(), z.unknown()).meta({
+  id: "VariablesSchema",
+  description:
+    'The template\'s variables as a JSON Schema (2020-12) object: `{ "type": "object", "properties", "required", "additionalProperties" }`',
+});
+
+export const templateDetailsSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string(),
+  is_public: z.boolean(),
+  price: z.number().min(0).meta({ description: "Price in USD; 0 for a free template" }),
+  slug: z.string().nullable(),
+  category: z.string().nullable(),
+  author: z.string().nullable(),
+  in_library: z.boolean(),
+  added_via: z.enum(["created", "free", "purchased"]).nullable(),
+  updated_at: z.iso.datetime(),
+  variables: variablesJsonSchemaSchema,
+  example: z.record(z.string(), z.unknown()).meta({
+    description: "Sample variables that render: the template's PreviewProps, else values made from its schema",
+  }),
+});
+export type TemplateDetails = Omit<z.infer<typeof templateDetailsSchema>, "variables"> & { variables: VariablesSchema };
+
+export const templateDetailsResponseSchema = z
+  .object({ success: z.literal(true), template: templateDetailsSchema })
+  .meta({ id: "TemplateDetailsResponse" });
 
 export const accessDeniedBodySchema = z
   .object({

@@ -1,4 +1,5 @@
 import { GET as getLibrary } from "@/app/api/v1/library/route";
+import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
@@ -21,6 +22,13 @@ export const endpoints: Endpoint[] = [
     path: (id) => `/api/v1/templates/${id}/render`,
     options: (id) => ({ method: "POST", params: { id }, body: {} }),
     metered: true,
+  },
+  {
+    name: "GET /templates/{id}",
+    handler: getTemplate,
+    path: (id) => `/api/v1/templates/${id}`,
+    options: (id) => ({ params: { id } }),
+    metered: false,
   },
   {
     name: "GET /templates/{id}/source",

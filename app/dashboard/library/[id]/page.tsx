@@ -9,7 +9,8 @@ import { getConfig } from "@/lib/config";
 import { admitPreview, previewVariables } from "@/lib/dashboard/preview";
 import { isVerifiedForSending, listSendingDomains } from "@/lib/db/domains";
 import { findLibraryTemplate } from "@/lib/db/templates";
-import { renderTemplate } from "@/lib/render";
+import { checkVariables, renderTemplate } from "@/lib/render";
+import type { VariableDeclaration } from "@/lib/schemas/templates";
 import { uuidSchema } from "@/lib/schemas/common";
 import { ADDED_VIA_LABEL, formatDate, formatDateTime, formatPrice } from "../../../_components/format";
 import { CopyButton } from "../../../_components/copy-button";
@@ -44,7 +45,10 @@ export default async function TemplatePage({
   try {
     if (admission !== undefined) throw admission;
     sample = await previewVariables(template);
-    const rendered = await renderTemplate(template, sample, { accountId: account.id, plainText: true });
+    const rendered = await renderTemplate(template, checkVariables(template, sample), {
+      accountId: account.id,
+      plainText: true,
+    });
     initialHtml = rendered.html;
     initialText = rendered.text ?? null;
   } catch (error) {
@@ -98,7 +102,15 @@ export default async function TemplatePage({
         templateId={template.id}
         name={template.name}
         fileName={fileName}
-        declarations={template.variables ?? []}
+        declarations={Object.entries(template.variables.properties).map(([name, property]) => ({
+          name,
+          type: (["string", "number", "boolean", "array", "object"].find((type) =>
+            [property.type].flat().includes(type as never),
+          ) ?? "string") as VariableDeclaration["type"],
+          required: template.variables.required?.includes(name) ?? false,
+          ...(property.default !== undefined ? { default: property.default } : {}),
+          ...(property.description ? { description: property.description } : {}),
+        }))}
         sampleVariables={sample}
         initialHtml={initialHtml}
         initialText={initialText}

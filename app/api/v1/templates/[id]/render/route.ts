@@ -1,7 +1,7 @@
 import { errors } from "@/lib/api/errors";
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { getRenderableTemplateOrThrow } from "@/lib/render/access";
-import { renderTemplateAsJson, resolveVariables } from "@/lib/render";
+import { checkVariables, renderTemplateAsJson } from "@/lib/render";
 import { applyVariablesOffThread } from "@/lib/render/sandbox/compile-pool";
 import { renderFailedResponse, sandboxBusyResponse } from "@/lib/api/operation";
 import { errorBodySchema, uuidSchema, validationErrorBodySchema } from "@/lib/schemas/common";
@@ -28,19 +28,19 @@ export const POST = withApiAuth(
   },
   async ({ request, caller, params, body }) => {
     const template = await getRenderableTemplateOrThrow(caller.accountId, params.id);
+    const checked = checkVariables(template, body.variables);
     if (body.format === "react") {
-      const react = await applyVariablesOffThread(
-        caller.accountId,
-        template.code,
-        resolveVariables(template, body.variables),
-        request.signal,
-      );
+      const react = await applyVariablesOffThread(caller.accountId, template.code, checked.props, request.signal);
       if (!react.ok) throw errors.renderFailed(react.message);
-      return { success: true, react: react.source };
+      return {
+        success: true,
+        react: react.source,
+        ...(checked.warnings.length > 0 ? { warnings: checked.warnings } : {}),
+      };
     }
     const json = await renderTemplateAsJson(
       template,
-      body.variables,
+      checked,
       { accountId: caller.accountId, plainText: body.plain_text, signal: request.signal },
       { success: true },
     );

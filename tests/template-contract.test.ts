@@ -1,0 +1,334 @@
+import { describe, expect, it } from "vitest";
+import { POST as postSend } from "@/app/api/v1/send/route";
+import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
+import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
+import { GET as getUsage } from "@/app/api/v1/usage/route";
+import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
+import { getDb } from "@/lib/db/client";
+import { addSendingDomain } from "@/lib/db/domains";
+import { GMAIL_CLIP_BYTES } from "@/lib/limits";
+import {
+  closestName,
+  compileVariablesSchema,
+  exampleFromSchema,
+  undeclaredVariableWarnings,
+} from "@/lib/render/variables";
+import type { VariablesSchema } from "@/lib/schemas/variables";
+import { createTemplateFromSource } from "@/lib/user-templates";
+import {
+  addToLibrary,
+  auth,
+  call,
+  catalogueId,
+  createUser,
+  setApiCallsUsed,
+  uniqueDomain,
+  type TestUser,
+} from "./support/api";
+
+const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
+const DIALECT = "https://json-schema.org/draft/2020-12/schema";
+
+const getDetails = (user: TestUser, id: string) => call(getTemplate, "/x", { params: { id }, headers: auth(user) });
+const renderCall = (user: TestUser, id: string, body: unknown) =>
+  call(postRender, "/x", { method: "POST", params: { id }, headers: auth(user), body });
+
+const GREETING = `import { Html, Text } from "@react-email/components";
+export default function Greeting({ name = "there" }: { name?: string }) {
+  return <Html><Text>Hello {name}</Text></Html>;
+}
+Greeting.PreviewProps = { name: "Ada" };
+`;
+
+describe("GET /api/v1/templates/{id}", () => {
+  it("answers a catalogue template in the library with its schema, PreviewProps as example, and how it was added", async () => {
+    const user = await createUser();
+    const { template_id } = await addToLibrary(user, "receipt");
+    const entry = getCatalogueEntry("receipt")!;
+    const [row] = await getDb()`select updated_at from templates where id = ${template_id}`;
+    const result = await getDetails(user, template_id);
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 200,
+      body: {
+        success: true,
+        template: {
+          id: template_id,
+          name: entry.name,
+          description: entry.description,
+          is_public: true,
+          price: 19,
+          slug: "receipt",
+          category: entry.category,
+          author: entry.author,
+          in_library: true,
+          added_via: "purchased",
+          updated_at: (row.updated_at as Date).toISOString(),
+          variables: catalogueVariablesSchema(entry),
+          example: (entry.component as unknown as { PreviewProps: Record<string, unknown> }).PreviewProps,
+        },
+      },
+    });
+    expect(result.headers.get("x-ratelimit-limit")).toBeNull();
+  });
+
+  it("answers every public catalogue template, paid ones not bought included, as not in the library", async () => {
+    const user = await createUser();
+    const id = await catalogueId("newsletter");
+    const result = await getDetails(user, id);
+    expect(result.status).toBe(200);
+    expect(result.body.template).toMatchObject({
+      id,
+      slug: "newsletter",
+      price: 29,
+      in_library: false,
+      added_via: null,
+    });
+    expect(result.body.template.variables.required).toEqual(["articles", "unsubscribeUrl"]);
+  });
+
+  it("answers the caller's own template, with the schema stored when it was saved", async () => {
+    const user = await createUser();
+    const { id } = await createTemplateFromSource(user.accountId, {
+      name: "Greeting",
+      description: "Hi",
+      code: GREETING,
+    });
+    const result = await getDetails(user, id);
+    expect(result.status).toBe(200);
+    expect(result.body.template).toMatchObject({
+      id,
+      name: "Greeting",
+      is_public: false,
+      price: 0,
+      slug: null,
+      in_library: true,
+      added_via: "created",
+      example: { name: "Ada" },
+    });
+    expect(result.body.template.variables).toEqual((await storedSchema(id)) as VariablesSchema);
+  });
+
+  it("answers 404 for another user's template, an unknown id and an id that is not a uuid, and is never metered", async () => {
+    const owner = await createUser();
+    const { id } = await createTemplateFromSource(owner.accountId, { name: "Mine", description: "", code: GREETING });
+    const stranger = await createUser();
+    await setApiCallsUsed(stranger, 499);
+    for (const other of [id, "4b8f5d0e-7c1a-4e2b-9d3f-0a1b2c3d4e5f", "not-a-uuid"]) {
+      const result = await getDetails(stranger, other);
+      expect({ status: result.status, body: result.body }).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+    }
+    expect((await getDetails(stranger, await catalogueId("welcome"))).status).toBe(200);
+    const usage = await call(getUsage, "/api/v1/usage", { headers: auth(stranger) });
+    expect(usage.body.usage.remaining).toBe(1);
+    // At the free plan's limit of API calls, it still answers.
+    await setApiCallsUsed(stranger, 500);
+    expect((await getDetails(stranger, await catalogueId("welcome"))).status).toBe(200);
+  });
+});
+
+async function storedSchema(id: string): Promise<unknown> {
+  const [row] = await getDb()`select variables from templates where id = ${id}`;
+  return row.variables;
+}
+
+describe("variables checked against the schema", () => {
+  it("lists each missing and mistyped variable of a catalogue template with a dotted path into nested values", async () => {
+    const user = await createUser();
+    const { template_id } = await addToLibrary(user, "receipt");
+    const result = await renderCall(user, template_id, {
+      variables: {
+        items: [
+          { name: "Pen", quantity: 1, unitPrice: 2 },
+          { name: "Ink", quantity: "two", unitPrice: 3 },
+        ],
+      },
+    });
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 400,
+      body: {
+        error: "Invalid request body",
+        code: "VALIDATION_ERROR",
+        success: false,
+        details: [
+          { field: "variables.orderId", message: "is required" },
+          { field: "variables.items.1.quantity", message: "Invalid input: expected number, received string" },
+        ],
+      },
+    });
+  });
+
+  it("warns about undeclared variables, suggests a close declared name, and still passes them to the template", async () => {
+    const user = await createUser();
+    const { template_id } = await addToLibrary(user, "welcome");
+    const result = await renderCall(user, template_id, {
+      variables: { username: "Ada", product_name: "Acme", favouriteColour: "green" },
+    });
+    expect(result.status).toBe(200);
+    expect(result.body.warnings).toEqual([
+      { field: "variables.username", message: "not a variable of this template; did you mean userName?" },
+      { field: "variables.product_name", message: "not a variable of this template; did you mean productName?" },
+      { field: "variables.favouriteColour", message: "not a variable of this template" },
+    ]);
+    expect(Object.keys(result.body)).toEqual(["success", "html", "warnings"]);
+  });
+
+  it("applies the same checks and warnings to the react format", async () => {
+    const user = await createUser();
+    const { id } = await createTemplateFromSource(user.accountId, {
+      name: "Greeting",
+      description: "",
+      code: GREETING,
+    });
+    const mistyped = await renderCall(user, id, { format: "react", variables: { name: 7 } });
+    expect({ status: mistyped.status, body: mistyped.body }).toEqual({
+      status: 400,
+      body: {
+        error: "Invalid request body",
+        code: "VALIDATION_ERROR",
+        success: false,
+        details: [{ field: "variables.name", message: "must be a string" }],
+      },
+    });
+    const warned = await renderCall(user, id, { format: "react", variables: { Name: "Grace" } });
+    expect(warned.status).toBe(200);
+    expect(warned.body.warnings).toEqual([
+      { field: "variables.Name", message: "not a variable of this template; did you mean name?" },
+    ]);
+  });
+
+  it("answers send's warnings in its 200 body", async () => {
+    const user = await createUser("monthly");
+    const domain = uniqueDomain();
+    await addSendingDomain(user.accountId, { domain, verified: true });
+    const { template_id } = await addToLibrary(user, "welcome");
+    const result = await call(postSend, "/api/v1/send", {
+      method: "POST",
+      headers: auth(user),
+      body: { from: `hi@${domain}`, to: "ada@example.com", subject: "Hi", template_id, variables: { usrName: "Ada" } },
+    });
+    expect(result.status).toBe(200);
+    expect(result.body.warnings).toEqual([
+      { field: "variables.usrName", message: "not a variable of this template; did you mean userName?" },
+    ]);
+  });
+});
+
+describe("the Gmail clipping warning", () => {
+  it("comes with a render whose HTML passes 102 KB, and not below", async () => {
+    const user = await createUser();
+    const code = `import { Html, Text } from "@react-email/components";
+export default function Long({ paragraphs = 1 }: { paragraphs?: number }) {
+  return <Html>{Array.from({ length: paragraphs }, (_, i) => <Text key={i}>${"x".repeat(1000)}</Text>)}</Html>;
+}
+`;
+    const { id } = await createTemplateFromSource(user.accountId, { name: "Long", description: "", code });
+    const small = await renderCall(user, id, { variables: { paragraphs: 10 } });
+    expect(small.status).toBe(200);
+    expect(small.body.warnings).toBeUndefined();
+    const large = await renderCall(user, id, { variables: { paragraphs: 120 } });
+    const bytes = Buffer.byteLength(large.body.html);
+    expect(bytes).toBeGreaterThan(GMAIL_CLIP_BYTES);
+    expect(large.body.warnings).toEqual([
+      {
+        field: "html",
+        message: `The HTML is ${Math.ceil(bytes / 1024)} KB; Gmail clips messages past 102 KB and shows a "View entire message" link instead of the rest`,
+      },
+    ]);
+  });
+
+  it("comes with a catalogue render too, written by the render worker", async () => {
+    const user = await createUser();
+    const { template_id } = await addToLibrary(user, "newsletter");
+    const articles = Array.from({ length: 30 }, (_, i) => ({
+      title: `Article ${i}`,
+      summary: "Something happened. ".repeat(200),
+      url: "https://acme.test/a",
+    }));
+    const result = await renderCall(user, template_id, {
+      variables: { articles, unsubscribeUrl: "https://acme.test/u" },
+    });
+    expect(result.status).toBe(200);
+    expect(result.body.warnings).toEqual([
+      {
+        field: "html",
+        message: `The HTML is ${Math.ceil(Buffer.byteLength(result.body.html) / 1024)} KB; Gmail clips messages past 102 KB and shows a "View entire message" link instead of the rest`,
+      },
+    ]);
+  });
+});
+
+describe("a compiled variables schema", () => {
+  const schema: VariablesSchema = {
+    type: "object",
+    properties: {
+      title: { type: "string" },
+      status: { type: "string", enum: ["paid", "due"] },
+      note: { type: ["string", "null"] },
+      items: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: { label: { type: "string" }, qty: { type: "integer" } },
+          required: ["label", "qty"],
+          additionalProperties: true,
+        },
+      },
+      count: { type: "number", default: 1 },
+    },
+    required: ["title"],
+    additionalProperties: true,
+  };
+  const check = compileVariablesSchema(schema);
+
+  it("answers one problem per place, with its dotted path and the expected type", () => {
+    expect(check({ status: "late", note: 3, items: [{ label: "a", qty: 1 }, { qty: 1.5 }, "x"] })).toEqual({
+      ok: false,
+      problems: [
+        { field: "variables.title", message: "is required" },
+        { field: "variables.status", message: 'must be one of "paid", "due"' },
+        { field: "variables.note", message: "must be a string or null" },
+        { field: "variables.items.1.label", message: "is required" },
+        { field: "variables.items.1.qty", message: "must be an integer" },
+        { field: "variables.items.2", message: "must be an object" },
+      ],
+    });
+  });
+
+  it("fills in defaults and passes undeclared variables through", () => {
+    expect(check({ title: "Hi", note: null, extra: { any: "thing" } })).toEqual({
+      ok: true,
+      props: { title: "Hi", note: null, extra: { any: "thing" }, count: 1 },
+    });
+  });
+
+  it("warns about undeclared variables at every declared level, and caps the list", () => {
+    expect(undeclaredVariableWarnings(schema, { titel: "x", items: [{ label: "a", qty: 1, quantity: 2 }] })).toEqual([
+      { field: "variables.titel", message: "not a variable of this template; did you mean title?" },
+      { field: "variables.items.0.quantity", message: "not a variable of this template" },
+    ]);
+    const many = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`extra${i}`, i]));
+    const warnings = undeclaredVariableWarnings(schema, many);
+    expect(warnings).toHaveLength(51);
+    expect(warnings[50]).toEqual({
+      field: "variables",
+      message: "10 more variables are not variables of this template",
+    });
+  });
+
+  it("suggests only names close enough to be a slip", () => {
+    expect(closestName("customer_name", ["customerName", "orderId"])).toBe("customerName");
+    expect(closestName("ordrId", ["customerName", "orderId"])).toBe("orderId");
+    expect(closestName("colour", ["customerName", "orderId"])).toBeNull();
+    expect(closestName("x".repeat(101), ["x"])).toBeNull();
+  });
+
+  it("makes example values from defaults and types", () => {
+    expect(exampleFromSchema(schema)).toEqual({
+      title: "",
+      status: "paid",
+      note: "",
+      items: [{ label: "", qty: 1 }],
+      count: 1,
+    });
+  });
+});
