@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { deriveVariablesSchema } from "@/lib/render/props-schema";
+import { compileTemplate } from "@/lib/render/sandbox/compile";
 import { parseTemplateSource } from "@/lib/render/template-syntax";
 import { JSON_SCHEMA_DIALECT, type VariableSchema, type VariablesSchema } from "@/lib/schemas/variables";
 
@@ -654,5 +655,39 @@ describe("JSDoc comments become descriptions", () => {
         ["name", "lines", "total", "currency", "plan"],
       ),
     );
+  });
+});
+
+describe("compileTemplate", () => {
+  it("answers the variables schema with the compiled code", () => {
+    const source = `import { Html, Text } from "@react-email/components";
+interface Props {
+  /** Who the email greets */
+  name?: string;
+  plan: "free" | "pro";
+}
+export default function Hello({ name = "there", plan }: Props) {
+  return <Html><Text>Hello {name}, on {plan}</Text></Html>;
+}
+`;
+    expect(compileTemplate(source)).toEqual({
+      ok: true,
+      code: expect.stringContaining("exports.default = Hello"),
+      variables: variables(
+        {
+          name: { description: "Who the email greets", type: "string", default: "there" },
+          plan: { type: "string", enum: ["free", "pro"] },
+        },
+        ["plan"],
+      ),
+    });
+  });
+
+  it("answers null variables when the props are untyped", () => {
+    expect(compileTemplate(`export default function Hello(props) { return <p>{props.name}</p>; }`)).toEqual({
+      ok: true,
+      code: expect.stringContaining("exports.default = Hello"),
+      variables: null,
+    });
   });
 });

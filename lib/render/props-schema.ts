@@ -179,7 +179,7 @@ class TypeReader {
     return nullable ? withNull(branches[0]) : branches[0];
   }
 
-  /** A reference by name: the file's own declarations (they shadow the global ones), else TypeScript's utility types. */
+  /** A reference by name: a declaration of the file (shadowing the global ones), else a TypeScript utility type. */
   private namedSchema(name: string, typeArguments: readonly ts.TypeNode[], depth: number): VariableSchema {
     const declarations = this.declarations.get(name);
     // A generic declaration's type parameters could be anything.
