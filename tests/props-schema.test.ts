@@ -382,6 +382,32 @@ describe("the props type's forms", () => {
     expect(schema).toMatchObject({ required: ["left"], additionalProperties: true });
     expect(Object.keys(schema!.properties)).toEqual(["left"]);
   });
+  it("bounds the text a long comment or literal puts into the schema, however often its type is referenced", () => {
+    const long = "x".repeat(60_000);
+    const references = Array.from({ length: 1000 }, (_, i) => `r${i}: Doc;`).join(" ");
+    const source = withProps(`
+      interface Doc {
+        /** ${long} */
+        a: "${long}";
+      }
+      type Props = { ${references} };`);
+    const schema = derive(source);
+    // 1000 copies would be 120 MB; the first reference's literal fits, its description and the rest do not.
+    expect(JSON.stringify(schema).length).toBeLessThan(1_000_000);
+    expect(schema).toEqual(
+      variables(
+        {
+          r0: {
+            type: "object",
+            properties: { a: { type: "string", enum: [long] } },
+            required: ["a"],
+            additionalProperties: true,
+          },
+        },
+        ["r0"],
+      ),
+    );
+  });
 });
 
 /** The schema of the member `value: <type>`. */
@@ -632,6 +658,8 @@ describe("JSDoc comments become descriptions", () => {
         /** An earlier comment */
         /** The nearest comment */
         plan: "free" | "pro";
+        zone: string; /** On zone's line: not region's description */
+        region: string;
       }`);
     expect(derive(source)).toEqual(
       variables(
@@ -651,8 +679,10 @@ describe("JSDoc comments become descriptions", () => {
           currency: { type: "string" },
           secret: { type: "string" },
           plan: { description: "The nearest comment", type: "string", enum: ["free", "pro"] },
+          zone: { type: "string" },
+          region: { type: "string" },
         },
-        ["name", "lines", "total", "currency", "plan"],
+        ["name", "lines", "total", "currency", "plan", "zone", "region"],
       ),
     );
   });

@@ -15,6 +15,11 @@ const MAX_DEPTH = 64;
  * each other twice per level would grow the schema exponentially: past this, the rest accepts anything.
  */
 const MAX_TYPE_NODES = 5_000;
+/**
+ * Characters of property names, descriptions and string literals the schema may hold, for the same reason: a long
+ * comment or literal is copied into the schema once per reference to its type.
+ */
+const MAX_SCHEMA_TEXT = 100_000;
 
 /** The props type annotations of function components: `React.FC<P>`, `FC<P>`, ... */
 const COMPONENT_TYPES = new Set(["FC", "FunctionComponent", "VFC", "VoidFunctionComponent", "ComponentType"]);
@@ -112,6 +117,7 @@ class TypeReader {
   private readonly reading = new Set<string>();
   private readonly descriptions = new Map<ts.Node, string | undefined>();
   private budget = MAX_TYPE_NODES;
+  private textBudget = MAX_SCHEMA_TEXT;
 
   constructor(private readonly file: ts.SourceFile) {
     for (const statement of file.statements) {
@@ -122,10 +128,20 @@ class TypeReader {
     }
   }
 
-  /** False once the budget is spent (then nothing more is read) or past the depth cap. */
+  /** False once a budget is spent (then nothing more is read) or past the depth cap. */
   private enter(depth: number): boolean {
-    if (depth > MAX_DEPTH || this.budget <= 0) return false;
+    if (depth > MAX_DEPTH || this.budget <= 0 || this.textBudget <= 0) return false;
     this.budget--;
+    return true;
+  }
+
+  /** Whether `text` fits in what is left of the text budget; when it does not, the budget is spent. */
+  private takeText(text: string): boolean {
+    if (text.length > this.textBudget) {
+      this.textBudget = 0;
+      return false;
+    }
+    this.textBudget -= text.length;
     return true;
   }
 
@@ -145,7 +161,11 @@ class TypeReader {
     if (ts.isTypeOperatorNode(node)) {
       return node.operator === ts.SyntaxKind.ReadonlyKeyword ? this.schemaOf(node.type, depth + 1) : {};
     }
-    if (ts.isLiteralTypeNode(node)) return literalTypeSchema(node.literal);
+    if (ts.isLiteralTypeNode(node)) {
+      const schema = literalTypeSchema(node.literal);
+      const [value] = schema.enum ?? [];
+      return typeof value === "string" && !this.takeText(value) ? {} : schema;
+    }
     if (ts.isArrayTypeNode(node)) return { type: "array", items: this.schemaOf(node.elementType, depth + 1) };
     if (ts.isTupleTypeNode(node)) return { type: "array" };
     if (ts.isUnionTypeNode(node)) return this.unionSchema(node.types, depth);
@@ -255,16 +275,20 @@ class TypeReader {
       if (!ts.isPropertySignature(member) && !ts.isMethodSignature(member)) continue;
       const key = propertyKey(member.name);
       if (key === undefined) continue;
+      if (!this.takeText(key)) break;
       const schema = ts.isPropertySignature(member) && member.type ? this.schemaOf(member.type, depth + 2) : {};
       const description = this.description(member);
-      object.properties.set(key, description ? { description, ...schema } : schema);
+      object.properties.set(key, description && this.takeText(description) ? { description, ...schema } : schema);
       if (member.questionToken) object.required.delete(key);
       else object.required.add(key);
     }
     return object;
   }
 
-  /** The text of the member's JSDoc comment (the last one before it), without its tags. */
+  /**
+   * The text of the member's JSDoc comment (the last one before it), without its tags. As in TypeScript, a comment
+   * on the line of the token before it (after `a: string;`) belongs to that line, not to the next member.
+   */
   private description(member: ts.Node): string | undefined {
     // A member is read each time its type is referenced; its comment is scanned once.
     if (this.descriptions.has(member)) return this.descriptions.get(member);
