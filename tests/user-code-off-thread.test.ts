@@ -58,6 +58,14 @@ export default function Hello({ name = "there" }: { name?: string }) {
 }
 `;
 
+/** HELLO's variables schema, derived from its props type. */
+const HELLO_VARIABLES = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  properties: { name: { type: "string", default: "there" } },
+  additionalProperties: true,
+};
+
 const COMPILE_DEADLINE =
   "The template's code took longer than 1 s to compile: simplify it (deeply nested expressions, a very large file)";
 const PARSE_DEADLINE =
@@ -204,7 +212,7 @@ describe("a source that takes a parser minutes is compiled off the event loop an
     await track("hello", hello);
     const helloMs = Date.now() - started;
     await Promise.all(attacks);
-    expect(await hello).toEqual({ ok: true, code: expect.stringContaining("Hello") });
+    expect(await hello).toEqual({ ok: true, code: expect.stringContaining("Hello"), variables: HELLO_VARIABLES });
     // Two workers: bombs 1 and 2 run into the deadline, then the other account goes before bomb 3.
     expect(order.indexOf("hello")).toBeLessThan(order.indexOf("bomb 3"));
     expect(helloMs).toBeLessThan(2500);
@@ -216,7 +224,11 @@ describe("a template's source is capped", () => {
     const owner = (await createUser("free")).accountId;
     const atCap = `${HELLO}//${"x".repeat(MAX_TEMPLATE_SOURCE_CHARS - HELLO.length - 2)}`;
     expect(atCap.length).toBe(MAX_TEMPLATE_SOURCE_CHARS);
-    expect(await compileTemplateOffThread(owner, atCap)).toEqual({ ok: true, code: expect.stringContaining("Hello") });
+    expect(await compileTemplateOffThread(owner, atCap)).toEqual({
+      ok: true,
+      code: expect.stringContaining("Hello"),
+      variables: HELLO_VARIABLES,
+    });
     expect(await compileTemplateOffThread(owner, `${atCap}x`)).toEqual({
       ok: false,
       message: `Template source is larger than ${MAX_TEMPLATE_SOURCE_CHARS} characters`,
@@ -277,7 +289,9 @@ describe("the compile queue is bounded and fair", () => {
     // 32 in all again, held by four accounts: another account goes in, up to its share (32 ÷ 5), and so does a sixth.
     const newcomer = Array.from({ length: 7 }, () => outcome(compileTemplateOffThread("newcomer", HELLO)));
     const bystanders = await reactRender(bystander, bystandersHello.id);
-    const hello = { compiled: { ok: true, code: (compileTemplate(HELLO) as { code: string }).code } };
+    const hello = {
+      compiled: { ok: true, code: (compileTemplate(HELLO) as { code: string }).code, variables: HELLO_VARIABLES },
+    };
     expect({
       usersNext: {
         status: usersNext.status,

@@ -15,10 +15,13 @@
  *  - BigInt literals are rejected (BigInt does not exist in the sandbox).
  *
  * The rules are checked on TypeScript's syntax tree of the source
- * (../template-syntax.ts).
+ * (../template-syntax.ts), from which the variables schema is derived too
+ * (../props-schema.ts).
  */
 import { transform } from "sucrase";
 import ts from "typescript";
+import type { VariablesSchema } from "../../schemas/variables";
+import { deriveVariablesSchema } from "../props-schema";
 import { parseTemplateSource } from "../template-syntax";
 import { oversizedSource, type CompileResult } from "./compile-result";
 import { ALLOWED_MODULES, SANDBOX_COMPONENT_EXPORTS, UNAVAILABLE_COMPONENT_EXPORTS, isAllowedModule } from "./modules";
@@ -172,14 +175,17 @@ export function compileTemplate(tsx: string): CompileResult {
   } catch (error) {
     return syntaxFailure(tsx, error);
   }
+  let variables: VariablesSchema | null;
   try {
-    checkModule(parseTemplateSource(tsx));
+    const file = parseTemplateSource(tsx);
+    checkModule(file);
+    variables = deriveVariablesSchema(file);
   } catch (error) {
     if (error instanceof CompileError) return failure(tsx, error.message, error.pos);
     if (error instanceof RangeError) return syntaxFailure(tsx, error); // nested deeper than the parser's stack
     throw error;
   }
-  return { ok: true, code };
+  return { ok: true, code, variables };
 }
 
 function syntaxFailure(source: string, error: unknown): CompileResult {
