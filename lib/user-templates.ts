@@ -45,7 +45,9 @@ export async function checkTemplateSource(accountId: string, code: string): Prom
   try {
     const previewProps = await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code });
     await renderInSandbox({ owner: accountId, cacheKey, compiledCode: compiled.code, props: previewProps ?? {} });
-    return { compiledCode: compiled.code, variables: schemaFromPreviewProps(previewProps), previewProps };
+    // The props type says what the template takes; a template with untyped props is described by its PreviewProps.
+    const variables = compiled.variables ?? schemaFromPreviewProps(previewProps);
+    return { compiledCode: compiled.code, variables, previewProps };
   } catch (error) {
     if (error instanceof SandboxRenderError) throw new TemplateSourceError(`The trial render failed: ${error.message}`);
     throw error;

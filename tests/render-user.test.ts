@@ -78,17 +78,26 @@ function renderCall(id: string, body: unknown, caller = user) {
 }
 
 describe("user-authored templates", () => {
-  it("are compiled once at creation, with variables declared from PreviewProps", async () => {
+  it("are compiled once at creation, with variables declared from the props type", async () => {
     const [row] = await getDb()`select compiled_code, variables from templates where id = ${invoiceId}`;
     expect(row.compiled_code).toContain("Invoice");
     expect(row.variables).toEqual({
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
       properties: {
-        customer: { type: "string" },
-        amount: { type: "number" },
-        payUrl: { type: "string" },
-        lines: { type: "array" },
+        customer: { type: "string", default: "there" },
+        amount: { type: "number", default: 0 },
+        payUrl: { type: "string", default: "https://example.com/pay" },
+        lines: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { label: { type: "string" }, value: { type: "string" } },
+            required: ["label", "value"],
+            additionalProperties: true,
+          },
+          default: [],
+        },
       },
       additionalProperties: true,
     });
@@ -244,15 +253,15 @@ Greeting.PreviewProps = { name: "Ada" };
     expect(row.variables).toEqual({
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
-      properties: { name: { type: "string" } },
+      properties: { name: { type: "string", default: "there" }, greeting: { type: "string", default: "Hello" } },
       additionalProperties: true,
     });
     const Native = await importTsx(code);
-    const result = await renderCall(id, { variables: { name: "Grace", greeting: "Howdy" } });
+    const result = await renderCall(id, { variables: { name: "Grace", greeting: "Howdy", tone: "warm" } });
     expect(result.body).toEqual({
       success: true,
-      html: await render(createElement(Native, { name: "Grace", greeting: "Howdy" })),
-      warnings: [{ field: "variables.greeting", message: "not a variable of this template" }],
+      html: await render(createElement(Native, { name: "Grace", greeting: "Howdy", tone: "warm" })),
+      warnings: [{ field: "variables.tone", message: "not a variable of this template" }],
     });
     expect(result.body.html).toContain("Howdy<!-- --> <!-- -->Grace");
     const mistyped = await renderCall(id, { variables: { name: 7, greeting: "Howdy" } });
@@ -268,10 +277,10 @@ Greeting.PreviewProps = { name: "Ada" };
   });
 });
 
-describe("PreviewProps keys that are not identifiers, or are Object.prototype's names", () => {
+describe("PreviewProps keys of a template with untyped props that are not identifiers, or are Object.prototype's names", () => {
   const code = `import { Html, Text } from "@react-email/components";
-export default function Odd({ name = "there" }: { name?: string }) {
-  return <Html><Text>Hello {name}</Text></Html>;
+export default function Odd(props) {
+  return <Html><Text>Hello {props.name ?? "there"}</Text></Html>;
 }
 Odd.PreviewProps = {
   name: "Ada",

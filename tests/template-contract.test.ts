@@ -172,6 +172,66 @@ describe("variables checked against the schema", () => {
     expect(Object.keys(result.body)).toEqual(["success", "html", "warnings"]);
   });
 
+  it("checks a typed user template's nested values, enums and required members", async () => {
+    const user = await createUser();
+    const code = `import { Html, Text } from "@react-email/components";
+interface Line {
+  /** What was bought */
+  label: string;
+  qty: number;
+}
+type Props = { orderId: string; status?: "paid" | "due"; lines?: Line[] };
+export default function Order({ orderId, status = "due", lines = [] }: Props) {
+  return <Html><Text>{orderId} {status} {lines.map((line) => line.label + " x" + line.qty).join(", ")}</Text></Html>;
+}
+`;
+    const { id } = await createTemplateFromSource(user.accountId, { name: "Order", description: "", code });
+    const details = await getDetails(user, id);
+    expect(details.body.template.variables).toEqual({
+      $schema: DIALECT,
+      type: "object",
+      properties: {
+        orderId: { type: "string" },
+        status: { type: "string", enum: ["paid", "due"], default: "due" },
+        lines: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { label: { type: "string", description: "What was bought" }, qty: { type: "number" } },
+            required: ["label", "qty"],
+            additionalProperties: true,
+          },
+          default: [],
+        },
+      },
+      required: ["orderId"],
+      additionalProperties: true,
+    });
+    // No PreviewProps: the example is made from the schema, and it renders.
+    expect(details.body.template.example).toEqual({ orderId: "", status: "due", lines: [] });
+    expect((await renderCall(user, id, { variables: details.body.template.example })).status).toBe(200);
+
+    const result = await renderCall(user, id, {
+      variables: { status: "late", lines: [{ label: "Pen", qty: 1 }, { label: "Ink", qty: "2" }, { qty: 1 }] },
+    });
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 400,
+      body: {
+        error: "Invalid request body",
+        code: "VALIDATION_ERROR",
+        success: false,
+        details: [
+          { field: "variables.orderId", message: "is required" },
+          { field: "variables.status", message: 'must be one of "paid", "due"' },
+          { field: "variables.lines.1.qty", message: "must be a number" },
+          { field: "variables.lines.2.label", message: "is required" },
+        ],
+      },
+    });
+    const rendered = await renderCall(user, id, { variables: { orderId: "A-1", lines: [{ label: "Pen", qty: 2 }] } });
+    expect(rendered.body.html).toContain("A-1<!-- --> <!-- -->due<!-- --> <!-- -->Pen x2");
+  });
+
   it("applies the same checks and warnings to the react format", async () => {
     const user = await createUser();
     const { id } = await createTemplateFromSource(user.accountId, {
