@@ -11,6 +11,7 @@ import {
 } from "@/lib/limits";
 import { variablesSchema } from "@/lib/schemas/common";
 import { emailUsageSchema } from "@/lib/schemas/usage";
+import { warningsSchema } from "@/lib/schemas/templates";
 
 export const MAX_SCHEDULE_DAYS = 30;
 
@@ -422,6 +423,7 @@ export const sendResponseSchema = z
       scheduled_at: z.iso.datetime().optional(),
     }),
     meta: z.object({ email_usage: emailUsageSchema }),
+    warnings: warningsSchema.optional(),
   })
   .meta({ id: "SendResponse" });
 
