@@ -73,13 +73,27 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/welcome.tsx",
     component: Welcome,
     variables: z.looseObject({
-      userName: text(LINE_CHARS).default("there"),
-      productName: text(LINE_CHARS).default("Acme"),
-      logoUrl: optionalHttpUrl(),
-      dashboardUrl: httpUrl().default("https://example.com/dashboard"),
-      docsUrl: httpUrl().default("https://example.com/docs"),
-      supportEmail: text(EMAIL_CHARS).default("support@example.com"),
-      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
+      userName: text(LINE_CHARS)
+        .default("there")
+        .describe("Recipient's first name, shown in the heading and the preview text, e.g. Ada."),
+      productName: text(LINE_CHARS)
+        .default("Acme")
+        .describe("Your product or company name, shown in the header when there is no logo, the heading and the copy."),
+      logoUrl: optionalHttpUrl().describe(
+        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
+      ),
+      dashboardUrl: httpUrl()
+        .default("https://example.com/dashboard")
+        .describe('http(s) URL the "Go to your dashboard" button opens.'),
+      docsUrl: httpUrl()
+        .default("https://example.com/docs")
+        .describe('http(s) URL of your documentation, linked as "getting-started guide".'),
+      supportEmail: text(EMAIL_CHARS)
+        .default("support@example.com")
+        .describe("Address users can write to for help, shown as a mailto link, e.g. help@acme.example."),
+      companyAddress: text(ADDRESS_CHARS)
+        .default(COMPANY_ADDRESS)
+        .describe("Your postal address, shown in the footer."),
     }),
   }),
   entry({
@@ -93,13 +107,30 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/verify-email.tsx",
     component: VerifyEmail,
     variables: z.looseObject({
-      verifyUrl: httpUrl(),
-      userName: text(LINE_CHARS).default("there"),
-      productName: text(LINE_CHARS).default("Acme"),
-      logoUrl: optionalHttpUrl(),
-      verificationCode: text(LINE_CHARS).default(""),
-      expiresInHours: z.number().default(24),
-      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
+      verifyUrl: httpUrl().describe(
+        "http(s) URL with the one-time token that confirms the address, opened by the button and printed below it for copying.",
+      ),
+      userName: text(LINE_CHARS)
+        .default("there")
+        .describe('Recipient\'s first name, used in the greeting ("Hi Ada,").'),
+      productName: text(LINE_CHARS)
+        .default("Acme")
+        .describe("Your product or company name, shown in the header when there is no logo and throughout the copy."),
+      logoUrl: optionalHttpUrl().describe(
+        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
+      ),
+      verificationCode: text(LINE_CHARS)
+        .default("")
+        .describe(
+          "Code the user can type instead of clicking, shown large below the button, e.g. 730194; empty to leave it out.",
+        ),
+      expiresInHours: z
+        .number()
+        .default(24)
+        .describe('Hours the link stays valid, stated in the copy ("The link expires in 24 hours").'),
+      companyAddress: text(ADDRESS_CHARS)
+        .default(COMPANY_ADDRESS)
+        .describe("Your postal address, shown in the footer."),
     }),
   }),
   entry({
@@ -114,13 +145,32 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/magic-link.tsx",
     component: MagicLink,
     variables: z.looseObject({
-      loginUrl: httpUrl(),
-      productName: text(LINE_CHARS).default("Acme"),
-      logoUrl: optionalHttpUrl(),
-      userEmail: text(EMAIL_CHARS).default(""),
-      loginCode: text(LINE_CHARS).default(""),
-      expiresInMinutes: z.number().default(15),
-      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
+      loginUrl: httpUrl().describe(
+        "http(s) single-use sign-in URL, opened by the button and printed below it for copying.",
+      ),
+      productName: text(LINE_CHARS)
+        .default("Acme")
+        .describe("Your product or company name, shown in the header when there is no logo and throughout the copy."),
+      logoUrl: optionalHttpUrl().describe(
+        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
+      ),
+      userEmail: text(EMAIL_CHARS)
+        .default("")
+        .describe(
+          "Address the sign-in was requested for, named in the copy, e.g. ada@example.com; empty to leave it out.",
+        ),
+      loginCode: text(LINE_CHARS)
+        .default("")
+        .describe(
+          "One-time code the user can type instead of clicking, shown large below the button, e.g. 482913; empty to leave it out.",
+        ),
+      expiresInMinutes: z
+        .number()
+        .default(15)
+        .describe("Minutes the link stays valid, stated in the preview text and the copy."),
+      companyAddress: text(ADDRESS_CHARS)
+        .default(COMPANY_ADDRESS)
+        .describe("Your postal address, shown in the footer."),
     }),
   }),
   entry({
@@ -135,14 +185,33 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/password-reset.tsx",
     component: PasswordReset,
     variables: z.looseObject({
-      resetUrl: httpUrl(),
-      userName: text(LINE_CHARS).default("there"),
-      productName: text(LINE_CHARS).default("Acme"),
-      logoUrl: optionalHttpUrl(),
-      expiresInMinutes: z.number().default(60),
-      requestedFrom: text(LINE_CHARS).default(""),
-      supportEmail: text(EMAIL_CHARS).default("support@example.com"),
-      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
+      resetUrl: httpUrl().describe(
+        "http(s) reset URL with the one-time token, opened by the button and printed below it for copying.",
+      ),
+      userName: text(LINE_CHARS)
+        .default("there")
+        .describe('Account owner\'s first name, used in the greeting ("Hi Ada,").'),
+      productName: text(LINE_CHARS)
+        .default("Acme")
+        .describe("Your product or company name, shown in the header when there is no logo and throughout the copy."),
+      logoUrl: optionalHttpUrl().describe(
+        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
+      ),
+      expiresInMinutes: z
+        .number()
+        .default(60)
+        .describe('Minutes the link stays valid, stated in the copy; whole hours read as hours (120 is "2 hours").'),
+      requestedFrom: text(LINE_CHARS)
+        .default("")
+        .describe(
+          'Where the request came from, added to the copy as "from …", e.g. Firefox on Windows, London; empty to leave it out.',
+        ),
+      supportEmail: text(EMAIL_CHARS)
+        .default("support@example.com")
+        .describe("Address to contact if someone else asked for the reset, shown as a mailto link."),
+      companyAddress: text(ADDRESS_CHARS)
+        .default(COMPANY_ADDRESS)
+        .describe("Your postal address, shown in the footer."),
     }),
   }),
   entry({
@@ -157,15 +226,33 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/team-invite.tsx",
     component: TeamInvite,
     variables: z.looseObject({
-      inviteUrl: httpUrl(),
-      inviterName: text(LINE_CHARS).default("A teammate"),
-      inviterEmail: text(EMAIL_CHARS).default(""),
-      teamName: text(LINE_CHARS).default("their team"),
-      productName: text(LINE_CHARS).default("Acme"),
-      logoUrl: optionalHttpUrl(),
-      role: text(LINE_CHARS).default("Member"),
-      expiresInDays: z.number().default(7),
-      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
+      inviteUrl: httpUrl().describe(
+        "http(s) URL that accepts the invitation, opened by the button and printed below it for copying.",
+      ),
+      inviterName: text(LINE_CHARS)
+        .default("A teammate")
+        .describe(
+          "Name of the person who sent the invitation, shown in the copy, the preview text and the footer, e.g. Grace Hopper.",
+        ),
+      inviterEmail: text(EMAIL_CHARS)
+        .default("")
+        .describe("Inviter's email address, shown as a mailto link after their name; empty to leave it out."),
+      teamName: text(LINE_CHARS)
+        .default("their team")
+        .describe(
+          "Name of the team or workspace the invitee joins, shown in the heading and the copy, e.g. Compiler Team.",
+        ),
+      productName: text(LINE_CHARS)
+        .default("Acme")
+        .describe("Your product or company name, shown in the header when there is no logo and throughout the copy."),
+      logoUrl: optionalHttpUrl().describe(
+        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
+      ),
+      role: text(LINE_CHARS).default("Member").describe("Role the invitee will have, shown in the copy, e.g. Admin."),
+      expiresInDays: z.number().default(7).describe("Days until the invitation expires, stated below the button."),
+      companyAddress: text(ADDRESS_CHARS)
+        .default(COMPANY_ADDRESS)
+        .describe("Your postal address, shown in the footer."),
     }),
   }),
   entry({
@@ -180,28 +267,56 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/receipt.tsx",
     component: Receipt,
     variables: z.looseObject({
-      orderId: text(LINE_CHARS),
+      orderId: text(LINE_CHARS).describe(
+        "Order number shown after # in the order details and the preview text, e.g. A-10482.",
+      ),
       items: z
         .array(
           z.looseObject({
-            name: text(LINE_CHARS),
-            quantity: z.number(),
-            unitPrice: z.number(),
+            name: text(LINE_CHARS).describe("Product or service name, e.g. Brass pen."),
+            quantity: z.number().describe("Number of units; the line amount is quantity × unitPrice."),
+            unitPrice: z
+              .number()
+              .describe("Price of one unit in the store's currency, a number without the symbol, e.g. 18.5."),
           }),
         )
-        .max(MAX_ITEMS, `must list at most ${MAX_ITEMS} items`),
-      customerName: text(LINE_CHARS).default("there"),
-      storeName: text(LINE_CHARS).default("Acme Store"),
-      logoUrl: optionalHttpUrl(),
-      orderDate: text(LINE_CHARS).default(""),
-      currencySymbol: text(LINE_CHARS).default("$"),
-      shippingAmount: z.number().default(0),
-      taxAmount: z.number().default(0),
-      discountAmount: z.number().default(0),
-      paymentMethod: text(LINE_CHARS).default(""),
-      orderUrl: optionalHttpUrl(),
-      supportEmail: text(EMAIL_CHARS).default("support@example.com"),
-      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
+        .max(MAX_ITEMS, `must list at most ${MAX_ITEMS} items`)
+        .describe(
+          "Purchased items, one row each with quantity, unit price and line amount; the subtotal is the sum of the lines.",
+        ),
+      customerName: text(LINE_CHARS)
+        .default("there")
+        .describe("Customer's first name, used in the opening line, e.g. Ada."),
+      storeName: text(LINE_CHARS)
+        .default("Acme Store")
+        .describe("Your store's name, shown in the header when there is no logo, the preview text and the footer."),
+      logoUrl: optionalHttpUrl().describe(
+        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the store name as text instead.",
+      ),
+      orderDate: text(LINE_CHARS)
+        .default("")
+        .describe("Order date as it should read, e.g. March 4, 2025; empty to leave it out."),
+      currencySymbol: text(LINE_CHARS)
+        .default("$")
+        .describe("Symbol placed before every amount, e.g. $ or €; amounts show two decimals."),
+      shippingAmount: z.number().default(0).describe("Shipping cost, added to the total; its row is left out when 0."),
+      taxAmount: z.number().default(0).describe("Tax, added to the total; its row is left out when 0."),
+      discountAmount: z
+        .number()
+        .default(0)
+        .describe("Discount as a positive number, subtracted from the total; its row is left out when 0."),
+      paymentMethod: text(LINE_CHARS)
+        .default("")
+        .describe("Payment method as it should read, e.g. Visa ending in 4242; empty to leave it out."),
+      orderUrl: optionalHttpUrl().describe(
+        'http(s) URL of the order in your app, opened by the "View your order" button; empty for no button.',
+      ),
+      supportEmail: text(EMAIL_CHARS)
+        .default("support@example.com")
+        .describe("Address for questions about the order, shown as a mailto link."),
+      companyAddress: text(ADDRESS_CHARS)
+        .default(COMPANY_ADDRESS)
+        .describe("Your postal address, shown in the footer."),
     }),
   }),
   entry({
@@ -216,18 +331,42 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/order-shipped.tsx",
     component: OrderShipped,
     variables: z.looseObject({
-      trackingUrl: httpUrl(),
-      orderId: text(LINE_CHARS).default("0000"),
-      customerName: text(LINE_CHARS).default("there"),
-      storeName: text(LINE_CHARS).default("Acme Store"),
-      logoUrl: optionalHttpUrl(),
-      carrier: text(LINE_CHARS).default("UPS"),
-      trackingNumber: text(LINE_CHARS).default(""),
-      estimatedDelivery: text(LINE_CHARS).default(""),
-      shippingAddress: text(ADDRESS_CHARS).default(""),
-      itemCount: z.number().default(1),
-      supportEmail: text(EMAIL_CHARS).default("support@example.com"),
-      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
+      trackingUrl: httpUrl().describe(
+        'http(s) URL of the carrier\'s tracking page, opened by the "Track your package" button and a link below it.',
+      ),
+      orderId: text(LINE_CHARS)
+        .default("0000")
+        .describe("Order number shown after # in the copy, the details and the preview text, e.g. A-10482."),
+      customerName: text(LINE_CHARS)
+        .default("there")
+        .describe("Customer's first name, used in the opening line, e.g. Ada."),
+      storeName: text(LINE_CHARS)
+        .default("Acme Store")
+        .describe("Your store's name, shown in the header when there is no logo and in the footer."),
+      logoUrl: optionalHttpUrl().describe(
+        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the store name as text instead.",
+      ),
+      carrier: text(LINE_CHARS)
+        .default("UPS")
+        .describe("Shipping carrier, named in the copy and the details, e.g. UPS."),
+      trackingNumber: text(LINE_CHARS)
+        .default("")
+        .describe("Carrier's tracking number, listed in the details, e.g. 1Z999AA10123456784; empty to leave it out."),
+      estimatedDelivery: text(LINE_CHARS)
+        .default("")
+        .describe(
+          "Delivery estimate as it should read, e.g. Thursday, March 6, listed in the details and the preview text; empty to leave it out.",
+        ),
+      shippingAddress: text(ADDRESS_CHARS)
+        .default("")
+        .describe('Delivery address on one line, listed in the details as "Shipping to"; empty to leave it out.'),
+      itemCount: z.number().default(1).describe('Number of items in the package, listed in the details ("3 items").'),
+      supportEmail: text(EMAIL_CHARS)
+        .default("support@example.com")
+        .describe("Address for delivery problems, shown as a mailto link."),
+      companyAddress: text(ADDRESS_CHARS)
+        .default(COMPANY_ADDRESS)
+        .describe("Your postal address, shown in the footer."),
     }),
   }),
   entry({
@@ -245,27 +384,61 @@ export const catalogue: CatalogueEntry[] = [
       articles: z
         .array(
           z.looseObject({
-            title: text(LINE_CHARS),
-            summary: text(PARAGRAPH_CHARS),
-            url: httpUrl(),
-            imageUrl: httpUrl().optional(),
-            imageAlt: text(LINE_CHARS).optional(),
+            title: text(LINE_CHARS).describe(
+              "Article headline, shown as a heading linked to the article, e.g. Introducing scheduled sends.",
+            ),
+            summary: text(PARAGRAPH_CHARS).describe("One or two sentences shown under the headline."),
+            url: httpUrl().describe(
+              'http(s) URL of the full article, linked from the headline, the cover image and "Continue reading".',
+            ),
+            imageUrl: httpUrl()
+              .optional()
+              .describe(
+                "http(s) URL of a cover image shown above the headline, ideally 1072 px wide; leave out for none.",
+              ),
+            imageAlt: text(LINE_CHARS)
+              .optional()
+              .describe("Alt text of the cover image; the title is used when it is left out or empty."),
           }),
         )
-        .max(MAX_ARTICLES, `must list at most ${MAX_ARTICLES} articles`),
-      unsubscribeUrl: httpUrl(),
-      brandName: text(LINE_CHARS).default("Acme"),
-      logoUrl: optionalHttpUrl(),
-      issueTitle: text(LINE_CHARS).default("What's new this month"),
-      issueNumber: z.number().default(0),
-      issueDate: text(LINE_CHARS).default(""),
-      intro: text(PARAGRAPH_CHARS).default(
-        "Here's a round-up of what we've been working on, and a few things we think you'll enjoy.",
+        .max(MAX_ARTICLES, `must list at most ${MAX_ARTICLES} articles`)
+        .describe('Articles of this issue in order, each with its headline, summary and a "Continue reading" link.'),
+      unsubscribeUrl: httpUrl().describe('http(s) unsubscribe URL, linked as "Unsubscribe" in the footer.'),
+      brandName: text(LINE_CHARS)
+        .default("Acme")
+        .describe(
+          "Publication or company name, shown in the header when there is no logo, the preview text and the footer.",
+        ),
+      logoUrl: optionalHttpUrl().describe(
+        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the brand name as text instead.",
       ),
-      ctaLabel: text(LINE_CHARS).default("Read more on our blog"),
-      ctaUrl: httpUrl().default("https://example.com/blog"),
-      webVersionUrl: optionalHttpUrl(),
-      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
+      issueTitle: text(LINE_CHARS)
+        .default("What's new this month")
+        .describe("Headline of this issue, shown as the heading and in the preview text."),
+      issueNumber: z
+        .number()
+        .default(0)
+        .describe('Issue number, shown above the heading as "Issue #42"; hidden when 0.'),
+      issueDate: text(LINE_CHARS)
+        .default("")
+        .describe(
+          "Publication date as it should read, shown above the heading, e.g. March 2025; empty to leave it out.",
+        ),
+      intro: text(PARAGRAPH_CHARS)
+        .default("Here's a round-up of what we've been working on, and a few things we think you'll enjoy.")
+        .describe("Introductory paragraph shown above the articles."),
+      ctaLabel: text(LINE_CHARS).default("Read more on our blog").describe("Text of the button after the articles."),
+      ctaUrl: httpUrl()
+        .default("https://example.com/blog")
+        .describe("http(s) URL the button after the articles opens."),
+      webVersionUrl: optionalHttpUrl().describe(
+        'http(s) URL of this issue on the web, linked as "View in browser" in the header; empty for no link.',
+      ),
+      companyAddress: text(ADDRESS_CHARS)
+        .default(COMPANY_ADDRESS)
+        .describe(
+          "Your postal address, shown in the footer (anti-spam laws such as CAN-SPAM require one in marketing email).",
+        ),
     }),
   }),
   entry({
@@ -279,17 +452,41 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/usage-alert.tsx",
     component: UsageAlert,
     variables: z.looseObject({
-      upgradeUrl: httpUrl(),
-      userName: text(LINE_CHARS).default("there"),
-      productName: text(LINE_CHARS).default("Acme"),
-      logoUrl: optionalHttpUrl(),
-      metricName: text(LINE_CHARS).default("API requests"),
-      used: z.number().default(8000),
-      limit: z.number().default(10000),
-      planName: text(LINE_CHARS).default("Free"),
-      periodEnd: text(LINE_CHARS).default(""),
-      usageUrl: optionalHttpUrl(),
-      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
+      upgradeUrl: httpUrl().describe('http(s) URL the "Upgrade your plan" button opens.'),
+      userName: text(LINE_CHARS)
+        .default("there")
+        .describe('Account owner\'s first name, used in the greeting ("Hi Ada,").'),
+      productName: text(LINE_CHARS)
+        .default("Acme")
+        .describe("Your product or company name, shown in the header when there is no logo and throughout the copy."),
+      logoUrl: optionalHttpUrl().describe(
+        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
+      ),
+      metricName: text(LINE_CHARS)
+        .default("API requests")
+        .describe("What is metered, named in the heading, the copy and the usage bar, e.g. API requests."),
+      used: z
+        .number()
+        .default(8000)
+        .describe('Amount used so far this period, shown against the limit ("8,000 / 10,000") and as a percentage.'),
+      limit: z
+        .number()
+        .default(10000)
+        .describe(
+          "The plan's limit for the period; once used reaches it, or when it is 0, the email says the limit is reached.",
+        ),
+      planName: text(LINE_CHARS).default("Free").describe("Name of the current plan, named in the copy, e.g. Starter."),
+      periodEnd: text(LINE_CHARS)
+        .default("")
+        .describe(
+          "End of the billing period as it should read, shown as when usage resets, e.g. March 31; empty to leave it out.",
+        ),
+      usageUrl: optionalHttpUrl().describe(
+        "http(s) URL of your usage dashboard, linked below the button; empty for no link.",
+      ),
+      companyAddress: text(ADDRESS_CHARS)
+        .default(COMPANY_ADDRESS)
+        .describe("Your postal address, shown in the footer."),
     }),
   }),
   entry({
@@ -303,16 +500,43 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/trial-ending.tsx",
     component: TrialEnding,
     variables: z.looseObject({
-      billingUrl: httpUrl(),
-      userName: text(LINE_CHARS).default("there"),
-      productName: text(LINE_CHARS).default("Acme"),
-      logoUrl: optionalHttpUrl(),
-      daysLeft: z.number().default(3),
-      trialEndDate: text(LINE_CHARS).default(""),
-      planName: text(LINE_CHARS).default("Pro"),
-      planPrice: text(LINE_CHARS).default(""),
-      supportEmail: text(EMAIL_CHARS).default("support@example.com"),
-      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
+      billingUrl: httpUrl().describe(
+        'http(s) URL where the user adds a payment method, opened by the "Add a payment method" button.',
+      ),
+      userName: text(LINE_CHARS)
+        .default("there")
+        .describe('Account owner\'s first name, used in the greeting ("Hi Ada,").'),
+      productName: text(LINE_CHARS)
+        .default("Acme")
+        .describe("Your product or company name, shown in the header when there is no logo and throughout the copy."),
+      logoUrl: optionalHttpUrl().describe(
+        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
+      ),
+      daysLeft: z
+        .number()
+        .default(3)
+        .describe(
+          'Days left in the trial, shown in the heading and the preview text: 0 or less reads "today", 1 "tomorrow", more "in 3 days".',
+        ),
+      trialEndDate: text(LINE_CHARS)
+        .default("")
+        .describe(
+          "Trial's end date as it should read, added in brackets after the days left, e.g. Friday, March 7; empty to leave it out.",
+        ),
+      planName: text(LINE_CHARS)
+        .default("Pro")
+        .describe("Name of the plan being trialled, named in the heading and the copy, e.g. Pro."),
+      planPrice: text(LINE_CHARS)
+        .default("")
+        .describe(
+          "The plan's price as it should read, in a sentence of its own, e.g. $29/month; empty to leave it out.",
+        ),
+      supportEmail: text(EMAIL_CHARS)
+        .default("support@example.com")
+        .describe("Address for questions about plans, shown as a mailto link."),
+      companyAddress: text(ADDRESS_CHARS)
+        .default(COMPANY_ADDRESS)
+        .describe("Your postal address, shown in the footer."),
     }),
   }),
   entry({
@@ -327,17 +551,38 @@ export const catalogue: CatalogueEntry[] = [
     file: "emails/payment-failed.tsx",
     component: PaymentFailed,
     variables: z.looseObject({
-      updatePaymentUrl: httpUrl(),
-      customerName: text(LINE_CHARS).default("there"),
-      productName: text(LINE_CHARS).default("Acme"),
-      logoUrl: optionalHttpUrl(),
-      amount: z.number().default(0),
-      currencySymbol: text(LINE_CHARS).default("$"),
-      invoiceNumber: text(LINE_CHARS).default(""),
-      cardLast4: text(LINE_CHARS).default(""),
-      nextRetryDate: text(LINE_CHARS).default(""),
-      supportEmail: text(EMAIL_CHARS).default("billing@example.com"),
-      companyAddress: text(ADDRESS_CHARS).default(COMPANY_ADDRESS),
+      updatePaymentUrl: httpUrl().describe(
+        'http(s) URL where the customer updates their payment method, opened by the "Update payment method" button.',
+      ),
+      customerName: text(LINE_CHARS)
+        .default("there")
+        .describe('Customer\'s first name, used in the greeting ("Hi Ada,").'),
+      productName: text(LINE_CHARS)
+        .default("Acme")
+        .describe("Your product or company name, shown in the header when there is no logo and throughout the copy."),
+      logoUrl: optionalHttpUrl().describe(
+        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
+      ),
+      amount: z
+        .number()
+        .default(0)
+        .describe("Amount of the declined charge, shown with the currency symbol and two decimals (49 reads $49.00)."),
+      currencySymbol: text(LINE_CHARS).default("$").describe("Symbol placed before the amount, e.g. $ or €."),
+      invoiceNumber: text(LINE_CHARS)
+        .default("")
+        .describe("Invoice number, listed in the details, e.g. INV-2025-0314; empty to leave it out."),
+      cardLast4: text(LINE_CHARS)
+        .default("")
+        .describe("Last four digits of the declined card, shown as •••• 4242; empty to leave it out."),
+      nextRetryDate: text(LINE_CHARS)
+        .default("")
+        .describe("Date of the next automatic retry as it should read, e.g. March 10; empty to leave it out."),
+      supportEmail: text(EMAIL_CHARS)
+        .default("billing@example.com")
+        .describe("Address for billing questions, shown as a mailto link."),
+      companyAddress: text(ADDRESS_CHARS)
+        .default(COMPANY_ADDRESS)
+        .describe("Your postal address, shown in the footer."),
     }),
   }),
 ];

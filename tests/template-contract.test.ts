@@ -3,7 +3,7 @@ import { POST as postSend } from "@/app/api/v1/send/route";
 import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
-import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
+import { catalogue, catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { GMAIL_CLIP_BYTES } from "@/lib/limits";
@@ -69,6 +69,20 @@ describe("GET /api/v1/templates/{id}", () => {
       },
     });
     expect(result.headers.get("x-ratelimit-limit")).toBeNull();
+  });
+
+  it("describes every variable of every catalogue template, nested ones included", () => {
+    const undescribed: string[] = [];
+    const visit = (schema: VariablesSchema["properties"], path: string) => {
+      for (const [name, property] of Object.entries(schema)) {
+        if (!property.description) undescribed.push(`${path}.${name}`);
+        if (property.items?.properties) visit(property.items.properties, `${path}.${name}.0`);
+      }
+    };
+    for (const entry of catalogue) {
+      visit(catalogueVariablesSchema(entry).properties, entry.slug);
+    }
+    expect(undescribed).toEqual([]);
   });
 
   it("answers every public catalogue template, paid ones not bought included, as not in the library", async () => {
