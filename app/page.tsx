@@ -43,7 +43,7 @@ export default function LandingPage() {
                 <code>
                   <span className="tok-comment"># Send a welcome email from your library</span>
                   {"\n"}curl {siteUrl}/api/v1/send \{"\n"}
-                  {"  "}-H <span className="tok-string">&quot;X-API-Key: $LETTERPRESS_KEY&quot;</span> \{"\n"}
+                  {"  "}-H <span className="tok-string">&quot;X-API-Key: $LETTERPRESS_API_KEY&quot;</span> \{"\n"}
                   {"  "}-H <span className="tok-string">&quot;Content-Type: application/json&quot;</span> \{"\n"}
                   {"  "}-d <span className="tok-string">&apos;{"{"}</span>
                   {"\n    "}
