@@ -38,6 +38,14 @@ async function loggedSignUpEmails(to: string, count: number): Promise<{ subject:
   }
 }
 
+/** What each locked button of the catalogue points at to say why it is locked (aria-describedby), card by card. */
+async function lockedButtonsDescribedBy(): Promise<(string | null)[]> {
+  return page
+    .getByTestId("catalogue-card")
+    .locator("button[disabled]")
+    .evaluateAll((buttons) => buttons.map((button) => button.getAttribute("aria-describedby")));
+}
+
 async function open(path: string, heading?: string | RegExp) {
   await page.goto(url(path));
   if (heading) await page.getByRole("heading", { level: 1, name: heading }).waitFor();
@@ -188,13 +196,19 @@ test.describe("the dashboard flow", () => {
     await dialog.getByRole("button", { name: "Buy for $19.00" }).click();
     await receipt.getByRole("link", { name: "Open in library" }).waitFor();
 
-    // The free plan allows one paid purchase a month: after a reload the other paid templates explain why they're locked.
+    // The free plan allows one paid purchase a month: after a reload the page says so once, and the other paid
+    // templates' buttons are locked and described by that sentence.
     await page.reload();
     const shipped = page
       .getByTestId("catalogue-card")
       .filter({ has: page.getByRole("heading", { name: "Order shipped" }) });
     await expect(shipped.getByRole("button", { name: "Buy for $9.00" }).isDisabled()).resolves.toBe(true);
-    await shipped.getByText("the Free plan's limit").waitFor();
+    await expect(page.getByText("the Free plan's limit").count()).resolves.toBe(1);
+    await expect(page.locator("#purchase-limit").textContent()).resolves.toBe(
+      "You've made 1 premium purchase this month, the Free plan's limit. The count resets on the first day of next month (UTC), or upgrade for unlimited purchases.",
+    );
+    // The five paid templates not bought.
+    await expect(lockedButtonsDescribedBy()).resolves.toEqual(Array(5).fill("purchase-limit"));
     await page.getByText("2 / 10 templates").waitFor();
   });
 
