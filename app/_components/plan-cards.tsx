@@ -51,7 +51,7 @@ export function PlanCards({ current, action }: { current?: PlanName; action?: (p
   return (
     <div className="plans">
       {PLAN_NAMES.map((name) => (
-        <div key={name} className={`card plan${current === name ? " is-current" : ""}`}>
+        <div key={name} className={`card plan${current === name ? " is-current" : ""}`} data-testid="plan-card">
           <div className="row-between">
             <h3>{PLAN_LABEL[name]}</h3>
             {current === name && <span className="badge badge-accent">Current plan</span>}
