@@ -14,6 +14,9 @@ const nextConfig: NextConfig = {
     ],
   },
   poweredByHeader: false,
+  // `npm run dev` only: by default the indicator sits bottom-left, over the sidebar's account and Sign out; on the
+  // right it still shows the route's rendering and any errors, and never covers the sidebar.
+  devIndicators: { position: "bottom-right" },
 };
 
 export default nextConfig;

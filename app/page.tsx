@@ -1,8 +1,14 @@
 import Link from "next/link";
 import { ArrowRightIcon, CodeIcon, LibraryIcon, SendIcon } from "./_components/icons";
-import { PlanCards } from "./_components/plan-cards";
+import { formatNumber } from "./_components/format";
+import { freeAllowance, PaymentModeNote, PlanCards } from "./_components/plan-cards";
 import { SiteFooter, SiteHeader } from "./_components/site-header";
 import { getConfig } from "@/lib/config";
+import { getPaymentMode } from "@/lib/payments";
+import { PLANS } from "@/lib/plans";
+
+/** The illustration's account, part-way through the free plan's month. */
+const SAMPLE_EMAILS_SENT = 18;
 
 export default function LandingPage() {
   const { siteUrl } = getConfig();
@@ -29,7 +35,7 @@ export default function LandingPage() {
                 </Link>
               </div>
               <p className="muted small" style={{ marginTop: 16 }}>
-                Free plan: 500 API calls and 100 emails a month. No card needed.
+                Free plan: {freeAllowance()}. No card needed.
               </p>
             </div>
             <div className="hero-visual">
@@ -37,7 +43,7 @@ export default function LandingPage() {
                 <code>
                   <span className="tok-comment"># Send a welcome email from your library</span>
                   {"\n"}curl {siteUrl}/api/v1/send \{"\n"}
-                  {"  "}-H <span className="tok-string">&quot;X-API-Key: $LETTERPRESS_KEY&quot;</span> \{"\n"}
+                  {"  "}-H <span className="tok-string">&quot;X-API-Key: $LETTERPRESS_API_KEY&quot;</span> \{"\n"}
                   {"  "}-H <span className="tok-string">&quot;Content-Type: application/json&quot;</span> \{"\n"}
                   {"  "}-d <span className="tok-string">&apos;{"{"}</span>
                   {"\n    "}
@@ -62,10 +68,10 @@ export default function LandingPage() {
                 </div>
                 <div className="muted">to ada@example.com · just now</div>
                 <div className="progress" style={{ marginTop: 10 }}>
-                  <span style={{ width: "18%" }} />
+                  <span style={{ width: `${(SAMPLE_EMAILS_SENT / PLANS.free.emailsPerMonth) * 100}%` }} />
                 </div>
                 <div className="muted small" style={{ marginTop: 6 }}>
-                  18 of 100 emails this month
+                  {SAMPLE_EMAILS_SENT} of {formatNumber(PLANS.free.emailsPerMonth)} emails this month
                 </div>
               </div>
             </div>
@@ -136,13 +142,16 @@ export default function LandingPage() {
               Plans
             </h2>
             <p className="muted">Limits reset on the first day of each month (UTC).</p>
-            <PlanCards
-              action={(plan) => (
-                <Link href="/signup" className={`btn ${plan === "free" ? "btn-primary" : "btn-secondary"} btn-block`}>
-                  {plan === "free" ? "Start free" : "Start free, upgrade later"}
-                </Link>
-              )}
-            />
+            <div className="stack">
+              <PaymentModeNote mode={getPaymentMode()} />
+              <PlanCards
+                action={(plan) => (
+                  <Link href="/signup" className={`btn ${plan === "free" ? "btn-primary" : "btn-secondary"} btn-block`}>
+                    {plan === "free" ? "Start free" : "Start free, upgrade later"}
+                  </Link>
+                )}
+              />
+            </div>
           </section>
         </div>
       </main>

@@ -12,16 +12,29 @@ export type Plan = {
   librarySize: number | null;
   /** Paid template purchases per calendar month; null is unlimited. */
   paidPurchasesPerMonth: number | null;
+  /**
+   * What the plan costs, in US cents each `per`. The pages that show prices read it from here; a paid plan's Stripe
+   * price (STRIPE_PRICE_MONTHLY, STRIPE_PRICE_ANNUAL) is created at the same amount (docs/payments.md).
+   */
+  price: { usdCents: number; per: "month" | "year" };
 };
 
 export const PLANS: Record<PlanName, Plan> = {
-  free: { apiCallsPerMonth: 500, emailsPerMonth: 100, emailOverage: false, librarySize: 10, paidPurchasesPerMonth: 1 },
+  free: {
+    apiCallsPerMonth: 500,
+    emailsPerMonth: 100,
+    emailOverage: false,
+    librarySize: 10,
+    paidPurchasesPerMonth: 1,
+    price: { usdCents: 0, per: "month" },
+  },
   monthly: {
     apiCallsPerMonth: null,
     emailsPerMonth: 10_000,
     emailOverage: true,
     librarySize: null,
     paidPurchasesPerMonth: null,
+    price: { usdCents: 19_00, per: "month" },
   },
   annual: {
     apiCallsPerMonth: null,
@@ -29,11 +42,23 @@ export const PLANS: Record<PlanName, Plan> = {
     emailOverage: true,
     librarySize: null,
     paidPurchasesPerMonth: null,
+    price: { usdCents: 190_00, per: "year" },
   },
 };
 
 export function isPlanName(value: unknown): value is PlanName {
   return typeof value === "string" && (PLAN_NAMES as readonly string[]).includes(value);
+}
+
+/** A plan's price as the pricing pages show it: "$19 a month", "$190 a year", "$12.50 a month". */
+export function formatPlanPrice({ usdCents, per }: Plan["price"]): string {
+  const dollars = new Intl.NumberFormat("en-US", {
+    style: "currency",
+    currency: "USD",
+    // Whole dollars read better without ".00"; a price with cents shows them.
+    minimumFractionDigits: usdCents % 100 === 0 ? 0 : 2,
+  }).format(usdCents / 100);
+  return `${dollars} a ${per}`;
 }
 
 export const API_CALL_LIMITS: Record<PlanName, number | null> = Object.fromEntries(

@@ -7,7 +7,7 @@ import { saveCustomerId } from "@/lib/db/billing";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { LibraryError } from "@/lib/db/library";
-import { getPaymentProcessor, PaymentProcessorError } from "@/lib/payments";
+import { getPaymentMode, getPaymentProcessor, PaymentProcessorError, type PaymentMode } from "@/lib/payments";
 import { reportPendingOverage, stripeProcessor, toMinorUnits } from "@/lib/payments/stripe";
 import { testModeProcessor } from "@/lib/payments/test-mode";
 import { billingPeriod, type PlanName } from "@/lib/plans";
@@ -124,6 +124,40 @@ describe("Stripe configuration", () => {
     expect(parseConfig({ NODE_ENV: "production", PAYMENTS_TEST_MODE: "1" }).paymentsTestMode).toBe(true);
     expect(parseConfig({ NODE_ENV: "development" }).paymentsTestMode).toBe(true);
     expect(problems({ PAYMENTS_TEST_MODE: "yes" })).toEqual(["PAYMENTS_TEST_MODE must be 1 (test-mode payments) or 0"]);
+  });
+
+  it("tells the pricing pages whether money moves: live keys, Stripe's test keys, the test-mode processor, or none", () => {
+    const modes: Record<string, PaymentMode> = {};
+    try {
+      modes.stripeTestKey = getPaymentMode();
+      process.env.STRIPE_SECRET_KEY = "rk_test_letterpress0123456789";
+      resetConfig();
+      modes.restrictedTestKey = getPaymentMode();
+      process.env.STRIPE_SECRET_KEY = "sk_live_letterpress0123456789";
+      resetConfig();
+      modes.liveKey = getPaymentMode();
+      process.env.STRIPE_SECRET_KEY = "rk_live_letterpress0123456789";
+      resetConfig();
+      modes.restrictedLiveKey = getPaymentMode();
+
+      for (const name of Object.keys(STRIPE_TEST_ENV)) delete process.env[name];
+      process.env.PAYMENTS_TEST_MODE = "1";
+      resetConfig();
+      modes.testModeProcessor = getPaymentMode();
+      delete process.env.PAYMENTS_TEST_MODE;
+      resetConfig();
+      modes.noProcessor = getPaymentMode();
+    } finally {
+      delete process.env.PAYMENTS_TEST_MODE;
+    }
+    expect(modes).toEqual({
+      stripeTestKey: "stripe_test",
+      restrictedTestKey: "stripe_test",
+      liveKey: "live",
+      restrictedLiveKey: "live",
+      testModeProcessor: "test",
+      noProcessor: "unavailable",
+    });
   });
 
   it("converts decimal prices to minor units exactly", () => {

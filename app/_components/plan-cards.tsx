@@ -1,4 +1,5 @@
-import { PLANS, PLAN_NAMES, type PlanName } from "@/lib/plans";
+import type { PaymentMode } from "@/lib/payments";
+import { formatPlanPrice, PLANS, PLAN_NAMES, type PlanName } from "@/lib/plans";
 import { PLAN_LABEL, formatNumber } from "./format";
 
 const TAGLINE: Record<PlanName, string> = {
@@ -19,16 +20,45 @@ export function planFeatures(name: PlanName): string[] {
   ];
 }
 
+/** The free plan's monthly allowance, for the pages that invite a sign-up. */
+export function freeAllowance(): string {
+  const { apiCallsPerMonth, emailsPerMonth } = PLANS.free;
+  const calls = apiCallsPerMonth === null ? "unlimited API calls" : `${formatNumber(apiCallsPerMonth)} API calls`;
+  return `${calls} and ${formatNumber(emailsPerMonth)} emails a month`;
+}
+
+const PAYMENT_MODE_NOTE: Record<PaymentMode, string | null> = {
+  live: null,
+  stripe_test:
+    "Test mode: payments go through Stripe's test mode, so checkout takes only test cards and nothing is charged.",
+  test: "Test mode: switching plans takes effect at once and nothing is charged.",
+  // Plan & billing says in its own words that plans cannot be changed here.
+  unavailable: null,
+};
+
+/** Next to the prices: whether paying for a plan on this deployment moves any money. */
+export function PaymentModeNote({ mode }: { mode: PaymentMode }) {
+  const note = PAYMENT_MODE_NOTE[mode];
+  return note ? (
+    <div className="alert alert-info">
+      <p>{note}</p>
+    </div>
+  ) : null;
+}
+
 /** The three plans side by side; `action` renders the button of each card (or nothing). */
 export function PlanCards({ current, action }: { current?: PlanName; action?: (plan: PlanName) => React.ReactNode }) {
   return (
     <div className="plans">
       {PLAN_NAMES.map((name) => (
-        <div key={name} className={`card plan${current === name ? " is-current" : ""}`}>
+        <div key={name} className={`card plan${current === name ? " is-current" : ""}`} data-testid="plan-card">
           <div className="row-between">
             <h3>{PLAN_LABEL[name]}</h3>
             {current === name && <span className="badge badge-accent">Current plan</span>}
           </div>
+          <p className="plan-price" style={{ margin: 0 }}>
+            {formatPlanPrice(PLANS[name].price)}
+          </p>
           <p className="muted small" style={{ margin: 0 }}>
             {TAGLINE[name]}
           </p>

@@ -112,10 +112,10 @@ export default function DocsPage() {
             <h2 id="authentication-title">Authentication</h2>
             <p>
               Generate a key in the dashboard under <strong>Settings → API Keys</strong> and send it with each request,
-              in either header:
+              in either header. The examples read it from the <code>LETTERPRESS_API_KEY</code> environment variable:
             </p>
             <pre className="code-block">
-              <code>{`curl ${base}/usage \\\n  -H "X-API-Key: lp_live_…"\n\ncurl ${base}/usage \\\n  -H "Authorization: Bearer lp_live_…"`}</code>
+              <code>{`export LETTERPRESS_API_KEY=lp_live_…\n\ncurl ${base}/usage \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"\n\ncurl ${base}/usage \\\n  -H "Authorization: Bearer $LETTERPRESS_API_KEY"`}</code>
             </pre>
             <p style={{ marginTop: 12 }}>
               Keys are secrets: keep them on your server. When you are signed in to the dashboard, the browser session

@@ -20,6 +20,19 @@ export function getPaymentProcessor(): PaymentProcessor | null {
 }
 
 /**
+ * How payments run on this deployment, for the pages that show prices: real charges (`live`), Stripe with test-mode
+ * keys, where checkout takes only Stripe's test cards (`stripe_test`), the built-in test-mode processor that switches
+ * plans for free (`test`), or no processor at all (`unavailable`).
+ */
+export type PaymentMode = "live" | "stripe_test" | "test" | "unavailable";
+
+export function getPaymentMode(): PaymentMode {
+  const config = getConfig();
+  if (config.stripe) return /^(sk|rk)_test_/.test(config.stripe.secretKey) ? "stripe_test" : "live";
+  return config.paymentsTestMode ? "test" : "unavailable";
+}
+
+/**
  * After an email sent in overage: reports it to the payment processor's usage billing and says whether the processor
  * acknowledged it (`billing_usage_reported`). Never throws: an unacknowledged email stays in the ledger and is
  * reported later (the cron job, or the next overage send). Always false without a processor that bills usage.

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { PLAN_LABEL } from "@/app/_components/format";
+import { formatPlanPrice, PLAN_NAMES, PLANS } from "@/lib/plans";
 import { cookieHeader, horizontalOverflow, screenshot, watchErrors } from "./browser";
 import { appLogFile, baseUrl, url } from "./served-app";
 
@@ -36,6 +38,32 @@ async function loggedSignUpEmails(to: string, count: number): Promise<{ subject:
     if (emails.length >= count || Date.now() > deadline) return emails;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+// The test app takes payments in test mode (PAYMENTS_TEST_MODE=1), and the pricing pages say so.
+const TEST_MODE_NOTE = "Test mode: switching plans takes effect at once and nothing is charged.";
+
+/** Each plan card's name and price, in order, and the test-mode note next to them. */
+async function shownPrices(): Promise<{ plans: [string | null, string | null][]; note: number }> {
+  const cards = await page.getByTestId("plan-card").all();
+  const plans: [string | null, string | null][] = [];
+  for (const card of cards)
+    plans.push([
+      await card.getByRole("heading", { level: 3 }).textContent(),
+      await card.locator(".plan-price").textContent(),
+    ]);
+  return { plans, note: await page.getByText(TEST_MODE_NOTE, { exact: true }).count() };
+}
+
+/** The plans' names and prices as lib/plans.ts has them. */
+const CONFIGURED_PRICES = PLAN_NAMES.map((name) => [PLAN_LABEL[name], formatPlanPrice(PLANS[name].price)]);
+
+/** What each locked button of the catalogue points at to say why it is locked (aria-describedby), card by card. */
+async function lockedButtonsDescribedBy(): Promise<(string | null)[]> {
+  return page
+    .getByTestId("catalogue-card")
+    .locator("button[disabled]")
+    .evaluateAll((buttons) => buttons.map((button) => button.getAttribute("aria-describedby")));
 }
 
 async function open(path: string, heading?: string | RegExp) {
@@ -75,6 +103,13 @@ test.describe("signed out", () => {
   });
 });
 
+test.describe("prices", () => {
+  test("the landing page shows each plan's price from the plan table, with the test-mode note", async () => {
+    await open("/", /Beautiful email/);
+    await expect(shownPrices()).resolves.toEqual({ plans: CONFIGURED_PRICES, note: 1 });
+  });
+});
+
 test.describe("the dashboard flow", () => {
   test("signs up with email and password, through the link emailed to the address", async ({ browser }) => {
     await open("/signup", "Create your account");
@@ -107,6 +142,36 @@ test.describe("the dashboard flow", () => {
     await otherPage.getByText("This link has expired or was already used. Sign up again.").waitFor();
     expect((await other.cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token")).toBe(false);
     await other.close();
+  });
+
+  test("the Overview's checklist reads on a 375 px phone: nothing overflows sideways, no text is clipped", async ({
+    browser,
+  }) => {
+    const phone = await browser.newContext({
+      viewport: { width: 375, height: 812 },
+      storageState: await context.storageState(),
+    });
+    const phonePage = await phone.newPage();
+    watchErrors(phonePage, pageErrors);
+    await phonePage.goto(url("/dashboard"));
+    await phonePage.getByRole("heading", { level: 1, name: /Hello/ }).waitFor();
+    const steps = phonePage.getByRole("listitem").filter({ has: phonePage.locator(".check") });
+    // Nothing is done yet, so every step has its button: the layout with the least room.
+    await expect(steps.getByRole("link").count()).resolves.toBe(4);
+    const layout = await phonePage.evaluate(() => ({
+      pastTheViewport: Math.max(0, document.scrollingElement!.scrollWidth - 375),
+      // Text cut off inside its box (overflow hidden, ellipsis) or spilling out of it; screen-reader text is clipped
+      // on purpose.
+      clipped: [...document.querySelectorAll(".checklist li, .checklist li :not(.visually-hidden)")]
+        .filter((element) => element.scrollWidth > element.clientWidth + 1)
+        .map((element) => element.textContent),
+      // A title squeezed beside its button wraps word by word: each step's title and text keep most of the row.
+      narrow: [...document.querySelectorAll(".checklist li")]
+        .filter((item) => item.querySelector(".check-text")!.clientWidth < item.clientWidth * 0.6)
+        .map((item) => item.querySelector(".check-title")!.textContent),
+    }));
+    expect(layout).toEqual({ pastTheViewport: 0, clipped: [], narrow: [] });
+    await phone.close();
   });
 
   test("answers a second sign-up with the same email as any other, and mails the owner a notice instead of a link", async ({
@@ -188,13 +253,19 @@ test.describe("the dashboard flow", () => {
     await dialog.getByRole("button", { name: "Buy for $19.00" }).click();
     await receipt.getByRole("link", { name: "Open in library" }).waitFor();
 
-    // The free plan allows one paid purchase a month: after a reload the other paid templates explain why they're locked.
+    // The free plan allows one paid purchase a month: after a reload the page says so once, and the other paid
+    // templates' buttons are locked and described by that sentence.
     await page.reload();
     const shipped = page
       .getByTestId("catalogue-card")
       .filter({ has: page.getByRole("heading", { name: "Order shipped" }) });
     await expect(shipped.getByRole("button", { name: "Buy for $9.00" }).isDisabled()).resolves.toBe(true);
-    await shipped.getByText("the Free plan's limit").waitFor();
+    await expect(page.getByText("the Free plan's limit").count()).resolves.toBe(1);
+    await expect(page.locator("#purchase-limit").textContent()).resolves.toBe(
+      "You've made 1 premium purchase this month, the Free plan's limit. The count resets on the first day of next month (UTC), or upgrade for unlimited purchases.",
+    );
+    // The five paid templates not bought.
+    await expect(lockedButtonsDescribedBy()).resolves.toEqual(Array(5).fill("purchase-limit"));
     await page.getByText("2 / 10 templates").waitFor();
   });
 
@@ -288,6 +359,54 @@ test.describe("the dashboard flow", () => {
       .waitFor();
   });
 
+  test("filters Emails with toggle buttons that keep the filter in the URL (reload and back included)", async () => {
+    await open("/dashboard/emails", "Emails");
+    const filters = page.getByRole("group", { name: "Filter by status" });
+    const states = () =>
+      filters
+        .getByRole("button")
+        .evaluateAll((buttons) =>
+          buttons.map((button) => [button.textContent!.split(" · ")[0], button.getAttribute("aria-pressed")]),
+        );
+    const pressed = (active: string) =>
+      ["All", "Sent", "Scheduled", "Failed"].map((name) => [name, String(name === active)]);
+    await expect(states()).resolves.toEqual(pressed("All"));
+    // aria-pressed only on buttons: a link cannot be a toggle.
+    await expect(page.locator("[aria-pressed]:not(button)").count()).resolves.toBe(0);
+    const row = page.getByTestId("email-row").filter({ hasText: "[Test] Welcome" });
+    await row.waitFor();
+
+    await filters.getByRole("button", { name: /^Failed/ }).click();
+    await page.waitForURL(url("/dashboard/emails?status=failed"));
+    await page.getByRole("heading", { level: 2, name: "No failed emails" }).waitFor();
+    await expect(states()).resolves.toEqual(pressed("Failed"));
+    await expect(page.getByTestId("email-row").count()).resolves.toBe(0);
+
+    await page.reload();
+    await page.getByRole("heading", { level: 2, name: "No failed emails" }).waitFor();
+    await expect(states()).resolves.toEqual(pressed("Failed"));
+
+    await page.goBack();
+    await page.waitForURL(url("/dashboard/emails"));
+    await row.waitFor();
+    await expect(states()).resolves.toEqual(pressed("All"));
+
+    // Pressing the active filter turns it off: back to every email.
+    await page.goForward();
+    await page.waitForURL(url("/dashboard/emails?status=failed"));
+    await expect(states()).resolves.toEqual(pressed("Failed"));
+    await filters.getByRole("button", { name: /^Failed/ }).click();
+    await page.waitForURL(url("/dashboard/emails"));
+    await row.waitFor();
+    await expect(states()).resolves.toEqual(pressed("All"));
+  });
+
+  test("shows each plan's price on Plan & billing, from the plan table, with the test-mode note", async () => {
+    await open("/dashboard/billing", "Plan & billing");
+    await expect(shownPrices()).resolves.toEqual({ plans: CONFIGURED_PRICES, note: 1 });
+    await page.getByText("Test-mode payments", { exact: true }).waitFor();
+  });
+
   test("authenticates the API with the session cookie from the page itself", async () => {
     const result = await page.evaluate(async (id) => {
       const usage = await fetch("/api/v1/usage");
@@ -375,6 +494,41 @@ test.describe("the dashboard flow", () => {
     await preview.getByText("Note for E2E").filter({ visible: true }).waitFor();
     await page.getByLabel(/who/).fill("Grace");
     await preview.getByText("Note for Grace").filter({ visible: true }).waitFor();
+  });
+
+  test("says once on the catalogue that the free library is full, and every locked card points at that sentence", async () => {
+    // Three templates are in the library (Welcome, Order receipt, E2E note): the four other free ones and three
+    // written here make the free plan's ten.
+    await open("/dashboard/catalogue", "Catalogue");
+    const addable = page
+      .getByTestId("catalogue-card")
+      .filter({ has: page.getByRole("button", { name: "Add to library" }) });
+    await expect(addable.count()).resolves.toBe(4);
+    for (let added = 0; added < 4; added++) {
+      const card = addable.first();
+      const name = await card.getAttribute("data-name");
+      await card.getByRole("button", { name: "Add to library" }).click();
+      await page
+        .getByTestId("catalogue-card")
+        .filter({ has: page.getByRole("heading", { name: name!, exact: true }) })
+        .getByRole("link", { name: "Open in library" })
+        .waitFor();
+    }
+    for (const name of ["E2E filler 1", "E2E filler 2", "E2E filler 3"]) {
+      await open("/dashboard/templates/new", "New template");
+      await page.getByLabel("Name").fill(name);
+      await page.getByRole("button", { name: "Save template" }).click();
+      await page.waitForURL(/\/dashboard\/library\/[0-9a-f-]{36}\?created=1$/);
+    }
+
+    await open("/dashboard/catalogue", "Catalogue");
+    await page.getByText("10 / 10 templates").waitFor();
+    await expect(page.getByText("Your library is full").count()).resolves.toBe(1);
+    await expect(page.locator("#library-full").textContent()).resolves.toBe(
+      "Your library is full (10 templates on the Free plan). Every template you add, create or buy takes a slot. Upgrade to a paid plan for an unlimited library.",
+    );
+    // The five paid templates not bought.
+    await expect(lockedButtonsDescribedBy()).resolves.toEqual(Array(5).fill("library-full"));
   });
 
   test("counts the usage on the Usage page", async () => {

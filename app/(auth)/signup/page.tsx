@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { getConfig } from "@/lib/config";
 import { signUpAction } from "../actions";
+import { freeAllowance } from "../../_components/plan-cards";
 import { AuthForm } from "../auth-form";
 
 export const metadata: Metadata = { title: "Create an account" };
@@ -15,7 +16,7 @@ export default async function SignUpPage({
   return (
     <>
       <h1>Create your account</h1>
-      <p className="subtitle">Start free: 500 API calls and 100 emails a month.</p>
+      <p className="subtitle">Start free: {freeAllowance()}.</p>
       <AuthForm mode="signup" action={signUpAction} next={safeNextPath(params.next, getConfig().siteUrl)} />
     </>
   );

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { requireAccount } from "@/lib/auth/current";
-import { getPaymentProcessor } from "@/lib/payments";
+import { getPaymentMode, getPaymentProcessor } from "@/lib/payments";
 import { formatDate, PLAN_LABEL } from "../../_components/format";
-import { PlanCards } from "../../_components/plan-cards";
+import { PaymentModeNote, PlanCards } from "../../_components/plan-cards";
 import { openCustomerPortalAction } from "../actions";
 import { PlanButton } from "./plan-button";
 
@@ -28,6 +28,7 @@ export default async function BillingPage({
   const account = await requireAccount("/dashboard/billing");
   const params = await searchParams;
   const processor = getPaymentProcessor();
+  const paymentMode = getPaymentMode();
   const subscription = processor?.getSubscription
     ? await processor.getSubscription(account.id).catch(() => null)
     : null;
@@ -48,7 +49,9 @@ export default async function BillingPage({
             )}
           </p>
         </div>
-        {processor?.testMode && <span className="badge badge-warning">Test-mode payments</span>}
+        {(paymentMode === "test" || paymentMode === "stripe_test") && (
+          <span className="badge badge-warning">Test-mode payments</span>
+        )}
         {processor?.customerPortalUrl && account.plan !== "free" && (
           <form action={openCustomerPortalAction}>
             <button type="submit" className="btn btn-secondary">
@@ -76,11 +79,7 @@ export default async function BillingPage({
             </p>
           </div>
         )}
-        {processor?.testMode && (
-          <div className="alert alert-info">
-            <p>Test mode: switching plans takes effect at once and nothing is charged.</p>
-          </div>
-        )}
+        <PaymentModeNote mode={paymentMode} />
         {!processor && (
           <div className="alert alert-info">
             <p>Plan changes are not available on this deployment yet.</p>

@@ -17,6 +17,7 @@ export type CatalogueCard = {
   addedVia: string | null;
 };
 
+/** The id of the page's sentence saying why each kind of card is blocked, or null when it is not. */
 export type Blockers = { library: string | null; purchase: string | null; purchasesUnavailable: string | null };
 
 export function CatalogueGrid({
@@ -113,7 +114,6 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
   const blocked = inLibrary
     ? null
     : (blockers.library ?? (paid ? (blockers.purchasesUnavailable ?? blockers.purchase) : null));
-  const reasonId = `reason-${card.id}`;
 
   return (
     <div className="template-card-actions">
@@ -127,7 +127,7 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
             type="button"
             className="btn btn-primary btn-sm"
             disabled={blocked !== null}
-            aria-describedby={blocked ? reasonId : undefined}
+            aria-describedby={blocked ?? undefined}
             onClick={() => confirm.current?.showModal()}
           >
             Buy for {formatPrice(card.price)}
@@ -168,7 +168,7 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
             className="btn btn-primary btn-sm"
             pendingLabel="Adding…"
             disabled={blocked !== null}
-            aria-describedby={blocked ? reasonId : undefined}
+            aria-describedby={blocked ?? undefined}
           >
             Add to library
           </SubmitButton>
@@ -206,11 +206,6 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
         </div>
       </dialog>
       <div aria-live="polite" style={{ flexBasis: "100%" }}>
-        {blocked && !inLibrary && (
-          <span id={reasonId} className="hint">
-            {blocked}
-          </span>
-        )}
         {state.status === "success" && (
           <span className="hint" style={{ color: "var(--success)" }}>
             {state.message}

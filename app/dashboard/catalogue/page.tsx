@@ -20,14 +20,29 @@ export default async function CataloguePage({ searchParams }: { searchParams: Pr
   ]);
   const processor = getPaymentProcessor();
   const plan = PLAN_LABEL[account.plan];
+  // Why cards' buttons are disabled: each reason is said once on the page, and every button it disables points at it.
+  const libraryReason = allowance.libraryFull
+    ? {
+        id: "library-full",
+        text: `Your library is full (${allowance.libraryLimit} templates on the ${plan} plan). Every template you add, create or buy takes a slot. Upgrade to a paid plan for an unlimited library.`,
+      }
+    : null;
+  // A full library blocks every card, so then only its reason is said.
+  const purchaseReason =
+    allowance.purchasesExhausted && !libraryReason
+      ? {
+          id: "purchase-limit",
+          text: `You've made ${allowance.purchasesThisMonth} premium purchase${allowance.purchasesThisMonth === 1 ? "" : "s"} this month, the ${plan} plan's limit. The count resets on the first day of next month (UTC), or upgrade for unlimited purchases.`,
+        }
+      : null;
+  const limitReason = libraryReason ?? purchaseReason;
+  const unavailableReason = processor
+    ? null
+    : { id: "purchases-unavailable", text: "Purchases are not available on this deployment yet." };
   const blockers: Blockers = {
-    library: allowance.libraryFull
-      ? `Your library is full (${allowance.libraryLimit} templates on the ${plan} plan).`
-      : null,
-    purchase: allowance.purchasesExhausted
-      ? `You've made ${allowance.purchasesThisMonth} premium purchase${allowance.purchasesThisMonth === 1 ? "" : "s"} this month, the ${plan} plan's limit.`
-      : null,
-    purchasesUnavailable: processor ? null : "Purchases are not available on this deployment yet.",
+    library: libraryReason?.id ?? null,
+    purchase: purchaseReason?.id ?? null,
+    purchasesUnavailable: unavailableReason?.id ?? null,
   };
   const limited = allowance.libraryLimit !== null || allowance.purchaseLimit !== null;
 
@@ -83,18 +98,19 @@ export default async function CataloguePage({ searchParams }: { searchParams: Pr
                 unit="purchases"
               />
             </div>
-            {(blockers.library || blockers.purchase) && (
+            {limitReason && (
               <div className="alert alert-warning" role="status">
-                <p>
-                  {blockers.library ?? blockers.purchase}{" "}
-                  {blockers.library
-                    ? "Every template you add, create or buy takes a slot. Upgrade to a paid plan for an unlimited library."
-                    : "The count resets on the first day of next month (UTC), or upgrade for unlimited purchases."}
-                </p>
+                <p id={limitReason.id}>{limitReason.text}</p>
               </div>
             )}
           </div>
         </section>
+      )}
+
+      {unavailableReason && (
+        <div className="alert alert-info" style={{ marginBottom: 20 }}>
+          <p id={unavailableReason.id}>{unavailableReason.text}</p>
+        </div>
       )}
 
       <CatalogueGrid

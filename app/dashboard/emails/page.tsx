@@ -5,6 +5,7 @@ import { getOutboxPage } from "@/lib/dashboard/queries";
 import { formatDateTime, timeAgo } from "../../_components/format";
 import { MailIcon } from "../../_components/icons";
 import { StatusBadge } from "../../_components/meter";
+import { StatusFilter } from "./status-filter";
 
 export const metadata: Metadata = { title: "Emails" };
 
@@ -44,20 +45,14 @@ export default async function EmailsPage({
         </Link>
       </div>
 
-      <nav className="chips" aria-label="Filter by status" style={{ marginBottom: 16 }}>
-        {FILTERS.map((value) => (
-          <Link
-            key={value}
-            href={value === "all" ? "/dashboard/emails" : `/dashboard/emails?status=${value}`}
-            className="chip"
-            aria-current={filter === value ? "page" : undefined}
-            aria-pressed={filter === value}
-            style={{ textDecoration: "none" }}
-          >
-            {value[0].toUpperCase() + value.slice(1)} · {counts[value]}
-          </Link>
-        ))}
-      </nav>
+      <StatusFilter
+        active={filter}
+        options={FILTERS.map((value) => ({
+          value,
+          label: `${value[0].toUpperCase() + value.slice(1)} · ${counts[value]}`,
+          href: value === "all" ? "/dashboard/emails" : `/dashboard/emails?status=${value}`,
+        }))}
+      />
 
       <section className="card">
         {emails.length === 0 ? (

@@ -108,6 +108,17 @@ export function VariablesEditor({
             </span>
           </span>
         );
+        // Under the name, before the input: what the variable is for is read before a value is typed.
+        const description = field.description ? (
+          <span id={`${id}-hint`} className="hint">
+            {field.description}
+          </span>
+        ) : null;
+        const errorLine = error ? (
+          <span id={`${id}-error`} className="field-error">
+            {error}
+          </span>
+        ) : null;
         if (field.type === "boolean") {
           return (
             <div key={field.name} className="field">
@@ -116,10 +127,13 @@ export function VariablesEditor({
                   id={id}
                   type="checkbox"
                   checked={drafts[field.name] === true}
+                  aria-describedby={describedBy}
                   onChange={(event) => onChange(field.name, event.target.checked)}
                 />
                 {label}
               </label>
+              {description}
+              {errorLine}
             </div>
           );
         }
@@ -130,6 +144,7 @@ export function VariablesEditor({
             <label className="label" htmlFor={id}>
               {label}
             </label>
+            {description}
             {multiline ? (
               <textarea
                 id={id}
@@ -158,16 +173,7 @@ export function VariablesEditor({
                 onChange={(event) => onChange(field.name, event.target.value)}
               />
             )}
-            {field.description && (
-              <span id={`${id}-hint`} className="hint">
-                {field.description}
-              </span>
-            )}
-            {error && (
-              <span id={`${id}-error`} className="field-error">
-                {error}
-              </span>
-            )}
+            {errorLine}
           </div>
         );
       })}

@@ -75,7 +75,7 @@ export function KeyGenerator({ siteUrl, activeKeyIds }: { siteUrl: string; activ
               <CopyButton value={state.key} label="Copy key" className="btn btn-primary" />
             </div>
             <pre className="code-block" style={{ marginTop: 12 }}>
-              <code>{`curl ${siteUrl}/api/v1/library \\\n  -H "X-API-Key: ${state.key}"`}</code>
+              <code>{`export LETTERPRESS_API_KEY=${state.key}\n\ncurl ${siteUrl}/api/v1/library \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}</code>
             </pre>
           </div>
         )}
@@ -86,8 +86,8 @@ export function KeyGenerator({ siteUrl, activeKeyIds }: { siteUrl: string; activ
           </span>
           <p>
             <strong>Keep API keys server-side.</strong> A key acts as your account: use it only from your backend, in an
-            environment variable or secret store. Never put it in browser code, a mobile app or a public repository. If
-            a key leaks, revoke it below and generate a new one.
+            environment variable (<code>LETTERPRESS_API_KEY</code> in our examples) or secret store. Never put it in
+            browser code, a mobile app or a public repository. If a key leaks, revoke it below and generate a new one.
           </p>
         </div>
       </div>
