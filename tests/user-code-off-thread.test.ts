@@ -9,6 +9,7 @@ import { createUserTemplate } from "@/lib/db/library";
 import { ApiError } from "@/lib/api/errors";
 import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
 import { applyVariablesToSource } from "@/lib/render/react-source";
+import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { compileTemplate } from "@/lib/render/sandbox/compile";
 import { compileTemplateOffThread, stopCompileWorkers } from "@/lib/render/sandbox/compile-pool";
 import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
@@ -132,7 +133,8 @@ describe("a source that takes a parser minutes is compiled off the event loop an
     expect(next.body).toEqual({
       ok: true,
       html: expect.stringContaining("Hello <!-- -->Ada"),
-      variables: { name: "Ada" },
+      props: { name: "Ada" },
+      variables: OPEN_VARIABLES_SCHEMA,
     });
   });
 
