@@ -123,11 +123,19 @@ function unionShape(branches: VariableSchema[]): FieldShape {
   return json(nullable);
 }
 
-/** A schema's type in a few words for a label: `string`, `URL`, `"draft" | "sent"`, `array of object`, `any`. */
+/**
+ * A schema's type in a few words for a label: `string`, `URL`, `URL or empty`, `"draft" | "sent"`,
+ * `array of object`, `any`.
+ */
 export function describeType(schema: VariableSchema): string {
   if (schema.enum) return schema.enum.map((option) => JSON.stringify(option)).join(" | ");
   if (schema.const !== undefined) return JSON.stringify(schema.const);
-  if (schema.anyOf) return [...new Set(schema.anyOf.map(describeType))].join(" | ");
+  if (schema.anyOf) {
+    const branches = [...new Set(schema.anyOf.map(describeType))];
+    // The catalogue's optional links: a URL, or "" for none.
+    const orEmpty = branches.length > 1 && branches.includes('""');
+    return `${branches.filter((branch) => !orEmpty || branch !== '""').join(" | ")}${orEmpty ? " or empty" : ""}`;
+  }
   const types = typesOf(schema);
   if (types.length === 0) return schema.properties ? "object" : "any";
   return types

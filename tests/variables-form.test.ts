@@ -164,8 +164,9 @@ describe("a type in a label", () => {
           { type: "string", format: "uri" },
         ],
       },
-      '"" | URL',
+      "URL or empty",
     ],
+    [{ anyOf: [{ type: "string" }, { type: "number" }] }, "string | number"],
     [ORDER.properties.items, "array of object"],
     [{}, "any"],
   ] as [VariableSchema, string][])("%j is %s", (schema, label) => {

@@ -175,6 +175,28 @@ test.describe("the dashboard flow", () => {
     const welcome = page
       .getByTestId("catalogue-card")
       .filter({ has: page.getByRole("heading", { name: "Welcome", exact: true }) });
+    // The preview dialog says what variables the template takes.
+    await welcome.getByRole("button", { name: "Preview" }).click();
+    const preview = page.getByRole("dialog", { name: "Welcome", exact: true });
+    const variables = preview.getByRole("list", { name: "Variables of Welcome" }).getByRole("listitem");
+    await expect(variables.count()).resolves.toBe(7);
+    const dashboardUrl = variables.filter({ hasText: "dashboardUrl" });
+    await dashboardUrl.getByText("URL", { exact: true }).waitFor();
+    await dashboardUrl.getByText("optional", { exact: true }).waitFor();
+    await preview.getByRole("button", { name: "Close" }).click();
+    const receiptPreview = page.getByRole("dialog", { name: "Order receipt", exact: true });
+    await page
+      .getByTestId("catalogue-card")
+      .filter({ has: page.getByRole("heading", { name: "Order receipt" }) })
+      .getByRole("button", { name: "Preview" })
+      .click();
+    await receiptPreview
+      .getByRole("listitem")
+      .filter({ hasText: "orderId" })
+      .getByText("required", { exact: true })
+      .waitFor();
+    await receiptPreview.getByRole("button", { name: "Close" }).click();
+
     await welcome.getByRole("button", { name: "Add to library" }).click();
     await welcome.getByRole("link", { name: "Open in library" }).waitFor();
     welcomeId = (await welcome.getByRole("link", { name: "Open in library" }).getAttribute("href"))!.split("/").pop()!;
@@ -243,6 +265,43 @@ test.describe("the dashboard flow", () => {
     const download = page.waitForEvent("download");
     await page.getByRole("button", { name: /Download welcome\.tsx/ }).click();
     expect((await download).suggestedFilename()).toBe("welcome.tsx");
+  });
+
+  test("edits a list of objects in the form generated from the variables schema, with the API's errors inline", async () => {
+    await open("/dashboard/library", "Library");
+    await page.getByRole("link", { name: "Order receipt", exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: "Order receipt" }).waitFor();
+    const srcdocIncludes = (text: string) =>
+      page.waitForFunction(
+        (expected) => document.querySelector("iframe.email-frame")?.getAttribute("srcdoc")?.includes(expected),
+        text,
+      );
+
+    // Each item of `items` is a group of its own fields.
+    await expect(page.locator("#var-items-0-name").inputValue()).resolves.toBe("Letterpress notebook (A5, dotted)");
+    await page.locator("#var-items-1-name").fill("Fountain pen");
+    await srcdocIncludes("Fountain pen");
+
+    // A new item starts with its required name empty and its numbers missing: the API's answer is shown on each.
+    await page.getByRole("button", { name: "Add an item to items" }).click();
+    await page.locator("#var-items-3-name").fill("Ink cartridge");
+    await expect(page.locator("#var-items-3-quantity-error").textContent()).resolves.toBe("is required");
+    await expect(page.locator("#var-items-3-unitPrice-error").textContent()).resolves.toBe("is required");
+    await expect(page.locator("#var-items-3-quantity").getAttribute("aria-invalid")).resolves.toBe("true");
+    await page.locator("#var-items-3-quantity").fill("2");
+    await page.locator("#var-items-3-unitPrice").fill("7.5");
+    await srcdocIncludes("Ink cartridge");
+    await page.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor();
+    await expect(page.locator("#var-items-3-quantity-error").count()).resolves.toBe(0);
+    await page.getByRole("button", { name: "Remove items 4" }).click();
+    await expect(page.locator("#var-items-3-name").count()).resolves.toBe(0);
+
+    // A cleared required field is left out, and the API says it is required.
+    await page.locator("#var-orderId").fill("");
+    await expect(page.locator("#var-orderId-error").textContent()).resolves.toBe("is required");
+    await page.locator("#var-orderId").fill("B-20");
+    await srcdocIncludes("B-20");
+    await expect(page.locator("#var-orderId-error").count()).resolves.toBe(0);
   });
 
   test("adds a sending domain and marks it verified (embedded mode)", async () => {

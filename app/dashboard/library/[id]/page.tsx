@@ -5,12 +5,14 @@ import { notFound } from "next/navigation";
 import { clientAddress } from "@/lib/api/client-address";
 import { ApiError } from "@/lib/api/errors";
 import { requireAccount } from "@/lib/auth/current";
+import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
 import { getConfig } from "@/lib/config";
 import { admitPreview, previewVariables } from "@/lib/dashboard/preview";
 import { isVerifiedForSending, listSendingDomains } from "@/lib/db/domains";
-import { findLibraryTemplate } from "@/lib/db/templates";
+import { findLibraryTemplate, type TemplateRecord } from "@/lib/db/templates";
 import { renderTemplate } from "@/lib/render";
 import { uuidSchema } from "@/lib/schemas/common";
+import { JSON_SCHEMA_DIALECT, type VariableSchema, type VariablesSchema } from "@/lib/schemas/variables";
 import { ADDED_VIA_LABEL, formatDate, formatDateTime, formatPrice } from "../../../_components/format";
 import { CopyButton } from "../../../_components/copy-button";
 import { TemplateWorkbench } from "./workbench";
@@ -98,7 +100,7 @@ export default async function TemplatePage({
         templateId={template.id}
         name={template.name}
         fileName={fileName}
-        declarations={template.variables ?? []}
+        schema={variablesSchemaOf(template)}
         sampleVariables={sample}
         initialHtml={initialHtml}
         initialText={initialText}
@@ -112,4 +114,23 @@ export default async function TemplatePage({
       />
     </>
   );
+}
+
+/**
+ * MERGE: remove once templates.variables stores a VariablesSchema; the page then passes `template.variables`.
+ * Until then: a catalogue template's schema from its zod schema, a user template's from its stored declarations.
+ */
+function variablesSchemaOf(template: TemplateRecord): VariablesSchema {
+  const entry = template.owner_account_id === null && template.slug ? getCatalogueEntry(template.slug) : undefined;
+  if (entry) return catalogueVariablesSchema(entry);
+  const properties: Record<string, VariableSchema> = {};
+  for (const { name, type, default: fallback, description } of template.variables ?? []) {
+    properties[name] = {
+      type,
+      ...(fallback !== undefined ? { default: fallback as VariableSchema["default"] } : {}),
+      ...(description ? { description } : {}),
+    };
+  }
+  const required = (template.variables ?? []).filter((variable) => variable.required).map(({ name }) => name);
+  return { $schema: JSON_SCHEMA_DIALECT, type: "object", properties, required, additionalProperties: true };
 }
