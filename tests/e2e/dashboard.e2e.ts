@@ -404,36 +404,59 @@ test.describe("the dashboard flow", () => {
     const preview = page.frameLocator("iframe.email-frame");
     await preview.getByText("Hello, Ada").filter({ visible: true }).waitFor();
 
+    // The starter's variables, derived from the code.
+    const derived = page.getByTestId("derived-variables").getByRole("listitem");
+    await derived.filter({ hasText: "actionUrl" }).waitFor();
+
+    // A compile error: its line and character marked in the editor, its message said once with its position.
     const editor = page.getByLabel("Template source code");
     await editor.fill("export default function Broken() {\n  return <div>;\n}\n");
-    await page
-      .getByTestId("editor-problem")
-      .filter({ hasText: /Line 2/ })
-      .waitFor();
+    const problem = page.getByTestId("editor-problem");
+    await problem.filter({ hasText: /Line 2/ }).waitFor();
+    await expect(problem.locator("p").textContent()).resolves.toBe(
+      "Line 2, column 15: Syntax error: Error transforming template.tsx: Unexpected token",
+    );
+    await expect(page.locator(".cm-problem-line").textContent()).resolves.toBe("  return <div>;");
+    await expect(page.locator(".cm-problem-at").textContent()).resolves.toBe(";");
+    await expect(editor.getAttribute("aria-invalid")).resolves.toBe("true");
+    await problem.getByRole("button", { name: "Go to line 2" }).click();
+    await expect(editor.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
+    await expect(page.locator(".cm-activeLine").textContent()).resolves.toBe("  return <div>;");
 
     await editor.fill(
       [
         'import { Body, Html, Text } from "@react-email/components";',
         "",
-        'export default function Note({ who = "world" }: { who?: string }) {',
-        "  return (<Html><Body><Text>Note for {who}</Text></Body></Html>);",
+        'export default function Note({ who = "world", count = 1 }: { who?: string; count?: number }) {',
+        "  return (<Html><Body><Text>Note for {who}: {count} items</Text></Body></Html>);",
         "}",
         "",
-        'Note.PreviewProps = { who: "E2E" };',
+        'Note.PreviewProps = { who: "E2E", count: 2 };',
         "",
       ].join("\n"),
     );
-    await preview.getByText("Note for E2E").filter({ visible: true }).waitFor();
+    await preview.getByText("Note for E2E: 2 items").filter({ visible: true }).waitFor();
     await expect(page.getByTestId("editor-problem").count()).resolves.toBe(0);
+    await expect(page.locator(".cm-problem-line").count()).resolves.toBe(0);
+    await derived.filter({ hasText: "count" }).getByText("number", { exact: true }).waitFor();
+    await expect(derived.count()).resolves.toBe(2);
 
     await page.getByLabel("Name").fill("E2E note");
     await page.getByRole("button", { name: "Save template" }).click();
     await page.waitForURL(/\/dashboard\/library\/[0-9a-f-]{36}\?created=1$/);
     await page.getByRole("heading", { level: 1, name: "E2E note" }).waitFor();
     await page.getByText("Created by you").first().waitFor();
-    await preview.getByText("Note for E2E").filter({ visible: true }).waitFor();
+    await preview.getByText("Note for E2E: 2 items").filter({ visible: true }).waitFor();
     await page.getByLabel(/who/).fill("Grace");
-    await preview.getByText("Note for Grace").filter({ visible: true }).waitFor();
+    await preview.getByText("Note for Grace: 2 items").filter({ visible: true }).waitFor();
+
+    // Text in a number field is sent as it is: the API's check is shown on the field.
+    await page.getByLabel(/count/).fill("two");
+    await expect(page.locator("#var-count-error").textContent()).resolves.toBe("must be a number");
+    await expect(page.getByLabel(/count/).getAttribute("aria-invalid")).resolves.toBe("true");
+    await page.getByLabel(/count/).fill("3");
+    await preview.getByText("Note for Grace: 3 items").filter({ visible: true }).waitFor();
+    await expect(page.locator("#var-count-error").count()).resolves.toBe(0);
   });
 
   test("counts the usage on the Usage page", async () => {
