@@ -32,13 +32,9 @@ export type CheckedTemplate = {
 export async function checkTemplateSource(accountId: string, code: string): Promise<CheckedTemplate> {
   const compiled = await compileTemplateOffThread(accountId, code);
   if (!compiled.ok) {
-    // A compile that ran past its deadline has no position.
-    if (compiled.line === undefined) throw new TemplateSourceError(compiled.message);
-    throw new TemplateSourceError(
-      `${compiled.message} (line ${compiled.line}, column ${compiled.column})`,
-      compiled.line,
-      compiled.column,
-    );
+    // The position stays apart from the message (each place that shows it says where in its own way); a compile that
+    // ran past its deadline has none.
+    throw new TemplateSourceError(compiled.message, compiled.line ?? null, compiled.column ?? null);
   }
   // A one-off key: the trial context is never reused for another template or user.
   const cacheKey = `trial:${randomUUID()}`;

@@ -8,7 +8,7 @@ import { listOutbox } from "@/lib/db/emails";
 import { findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
 import { listCatalogue } from "@/lib/db/templates";
 import { isPlanName, PLAN_NAMES } from "@/lib/plans";
-import { createTemplateFromSource } from "@/lib/user-templates";
+import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
 import { connectDatabase, prepareDatabase } from "./lib/database";
 
 // npm run -s admin -- <command> [--flags]: JSON on stdout; a message on stderr and exit 1 on error.
@@ -89,6 +89,11 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
       name: required(flags, "name"),
       description: typeof flags.description === "string" ? flags.description : "",
       code,
+    }).catch((error: unknown) => {
+      // file:line:column, as compilers say it, so a terminal or editor can jump there.
+      if (error instanceof TemplateSourceError && error.line !== null)
+        throw new Error(`${file}:${error.line}:${error.column}: ${error.message}`);
+      throw error;
     });
     return { id: template.id, name: template.name };
   },

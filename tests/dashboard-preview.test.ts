@@ -12,6 +12,7 @@ import { PREVIEW_LIMITS } from "@/lib/limits";
 import { getDb } from "@/lib/db/client";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
 import { billingPeriod } from "@/lib/plans";
+import { JSON_SCHEMA_DIALECT } from "@/lib/schemas/variables";
 import { createTemplateFromSource } from "@/lib/user-templates";
 import { auth, BASE, call, createUser, sessionCookie, setApiCallsUsed, type TestUser } from "./support/api";
 
@@ -62,15 +63,82 @@ describe("the editor's live preview", () => {
     const user = await createUser("free");
     await setApiCallsUsed(user, 499);
     const result = await preview(user);
-    expect({ status: result.status, ok: result.body.ok, variables: result.body.variables }).toEqual({
+    expect({ status: result.status, body: result.body }).toEqual({
       status: 200,
-      ok: true,
-      variables: { name: "Grace" },
+      body: {
+        ok: true,
+        html: expect.stringContaining("Hello <!-- -->Grace"),
+        props: { name: "Grace" },
+        variables: {
+          $schema: JSON_SCHEMA_DIALECT,
+          type: "object",
+          properties: { name: { type: "string" } },
+          additionalProperties: true,
+        },
+      },
     });
-    expect(result.body.html).toContain("Hello <!-- -->Grace");
     const [usage] = await getDb()<{ count: number }[]>`
       select count from usage_counters where account_id = ${user.accountId} and metric = 'api_calls' and period_start = ${billingPeriod().start}`;
     expect(usage.count).toBe(499);
+  });
+
+  it("answers the draft's variables: its PreviewProps as optional variables of their types, nested ones included", async () => {
+    const user = await createUser("annual");
+    const code = `import { Html, Text } from "@react-email/components";
+export default function Order({ customer, items }: any) {
+  return <Html><Text>{customer} ordered {items.length}</Text></Html>;
+}
+Order.PreviewProps = { customer: "Ada", items: [{ name: "Pen", qty: 2, gift: false }], note: null, tags: [] };
+`;
+    const result = await call(postPreview, "/api/dashboard/templates/preview", {
+      method: "POST",
+      headers: await session(user),
+      body: { code },
+    });
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 200,
+      body: {
+        ok: true,
+        html: expect.stringContaining("Ada<!-- --> ordered <!-- -->1"),
+        props: { customer: "Ada", items: [{ name: "Pen", qty: 2, gift: false }], note: null, tags: [] },
+        variables: {
+          $schema: JSON_SCHEMA_DIALECT,
+          type: "object",
+          properties: {
+            customer: { type: "string" },
+            items: {
+              type: "array",
+              items: {
+                type: "object",
+                properties: { name: { type: "string" }, qty: { type: "number" }, gift: { type: "boolean" } },
+                additionalProperties: true,
+              },
+            },
+            note: {},
+            tags: { type: "array" },
+          },
+          additionalProperties: true,
+        },
+      },
+    });
+  });
+
+  it("answers a compile error's message with its line and column beside it, not in it", async () => {
+    const user = await createUser("annual");
+    const result = await call(postPreview, "/api/dashboard/templates/preview", {
+      method: "POST",
+      headers: await session(user),
+      body: { code: "export default function Broken() {\n  return <div>;\n}\n" },
+    });
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 200,
+      body: {
+        ok: false,
+        message: "Syntax error: Error transforming template.tsx: Unexpected token",
+        line: 2,
+        column: 15,
+      },
+    });
   });
 
   it("answers /render's 429 once the month's API calls are used up", async () => {

@@ -48,4 +48,22 @@ describe("saving a template in the dashboard", () => {
     });
     expect(await getDb()`select id from templates where owner_account_id = ${user.accountId}`).toEqual([]);
   });
+
+  it("answers a compile error's message once, its line and column as numbers beside it, and stores nothing", async () => {
+    const author = await createUser("annual");
+    signedIn.accountId = author.accountId;
+    const form = new FormData();
+    form.set("name", "Broken");
+    form.set("description", "");
+    form.set("code", "export default function Broken() {\n  return <div>;\n}\n");
+    const result = await createTemplateAction({ status: "idle" }, form);
+    expect(result).toEqual({
+      status: "error",
+      message: "Syntax error: Error transforming template.tsx: Unexpected token",
+      line: 2,
+      column: 15,
+      values: { name: "Broken", description: "" },
+    });
+    expect(await getDb()`select id from templates where owner_account_id = ${author.accountId}`).toEqual([]);
+  });
 });

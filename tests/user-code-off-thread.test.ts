@@ -1,4 +1,3 @@
-import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route";
 import { createTemplateAction } from "@/app/dashboard/actions";
@@ -10,6 +9,7 @@ import { createUserTemplate } from "@/lib/db/library";
 import { ApiError } from "@/lib/api/errors";
 import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
 import { applyVariablesToSource } from "@/lib/render/react-source";
+import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { compileTemplate } from "@/lib/render/sandbox/compile";
 import { compileTemplateOffThread, stopCompileWorkers } from "@/lib/render/sandbox/compile-pool";
 import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
@@ -141,7 +141,8 @@ describe("a source that takes a parser minutes is compiled off the event loop an
     expect(next.body).toEqual({
       ok: true,
       html: expect.stringContaining("Hello <!-- -->Ada"),
-      variables: { name: "Ada" },
+      props: { name: "Ada" },
+      variables: OPEN_VARIABLES_SCHEMA,
     });
   });
 

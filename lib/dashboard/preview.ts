@@ -4,7 +4,8 @@ import { ApiError, errors } from "@/lib/api/errors";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
 import type { TemplateRecord } from "@/lib/db/templates";
 import { checkVariables, renderTemplate } from "@/lib/render";
-import { exampleFromSchema } from "@/lib/render/variables";
+import { exampleFromSchema, schemaFromPreviewProps } from "@/lib/render/variables";
+import type { VariablesSchema } from "@/lib/schemas/variables";
 import { templatePreviewProps, templateVariablesSchema } from "@/lib/template-details";
 import { MAX_TEMPLATE_SOURCE_CHARS, PREVIEW_LIMITS } from "@/lib/limits";
 import { compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
@@ -64,13 +65,14 @@ export async function renderThumbnail(accountId: string, template: PreviewableTe
 }
 
 export type DraftRender =
-  | { ok: true; html: string; variables: Record<string, unknown> }
+  | { ok: true; html: string; props: Record<string, unknown>; variables: VariablesSchema }
   | { ok: false; message: string; line?: number; column?: number };
 
 /**
- * Renders TSX that has not been saved yet, in the same WebAssembly sandbox that renders saved user templates. With
- * `variables` null the component's PreviewProps are used. `signal`: the request's, so an abandoned preview's compile
- * leaves the queue if it has not started.
+ * Renders TSX that has not been saved yet, in the same WebAssembly sandbox that renders saved user templates, with
+ * `variables` or, when null, the component's PreviewProps (`props`: what it was rendered with). Answers the draft's
+ * variables schema too, for the editor to show as the code changes. `signal`: the request's, so an abandoned
+ * preview's compile leaves the queue if it has not started.
  */
 export async function renderDraft(
   accountId: string,
@@ -92,10 +94,10 @@ export async function renderDraft(
   // Per account: a warm context is never shared between users, even for the same code.
   const cacheKey = `draft:${accountId}:${createHash("sha256").update(compiled.code).digest("hex").slice(0, 32)}`;
   try {
-    const props =
-      variables ?? (await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code })) ?? {};
+    const previewProps = (await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code })) ?? {};
+    const props = variables ?? previewProps;
     const { html } = await renderInSandbox({ owner: accountId, cacheKey, compiledCode: compiled.code, props });
-    return { ok: true, html, variables: props };
+    return { ok: true, html, props, variables: compiled.variables ?? schemaFromPreviewProps(previewProps) };
   } catch (error) {
     if (error instanceof SandboxRenderError) return { ok: false, message: error.message };
     throw error;

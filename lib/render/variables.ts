@@ -249,25 +249,38 @@ function isDeclarableVariableName(name: string): boolean {
 }
 
 /**
- * The schema of a template whose props are untyped, from its PreviewProps: each key an optional variable of its
- * value's type, with no default (sample data must never reach a real email). Without PreviewProps, an open schema.
+ * The schema of a template whose props are untyped, from its PreviewProps: each declarable name becomes an optional
+ * variable of its sample value's type, nested objects and arrays (typed by their first item) included. Samples never
+ * become defaults, so sample data cannot reach a real email. Without PreviewProps, an open schema.
  */
 export function schemaFromPreviewProps(previewProps: Record<string, unknown> | null): VariablesSchema {
   if (!previewProps) return OPEN_VARIABLES_SCHEMA;
   const properties: Record<string, VariableSchema> = {};
   for (const [name, value] of Object.entries(previewProps)) {
-    if (isDeclarableVariableName(name)) properties[name] = { type: jsonTypeOf(value) };
+    if (isDeclarableVariableName(name)) properties[name] = schemaOfSample(value, 1);
   }
   return { $schema: JSON_SCHEMA_DIALECT, type: "object", properties, additionalProperties: true };
 }
 
-function jsonTypeOf(value: unknown): JsonSchemaType {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return "number";
-  if (typeof value === "boolean") return "boolean";
-  if (typeof value === "object") return "object";
-  return "string";
+// Deeper sample values say nothing more about a template's variables: past this depth a value is "anything".
+const MAX_SAMPLE_DEPTH = 16;
+
+function schemaOfSample(value: unknown, depth: number): VariableSchema {
+  if (depth > MAX_SAMPLE_DEPTH) return {};
+  if (typeof value === "string") return { type: "string" };
+  if (typeof value === "number") return { type: "number" };
+  if (typeof value === "boolean") return { type: "boolean" };
+  if (Array.isArray(value)) {
+    return value.length === 0 ? { type: "array" } : { type: "array", items: schemaOfSample(value[0], depth + 1) };
+  }
+  if (value !== null && typeof value === "object") {
+    const properties: Record<string, VariableSchema> = {};
+    for (const [name, member] of Object.entries(value)) {
+      if (name !== "__proto__") properties[name] = schemaOfSample(member, depth + 1);
+    }
+    return { type: "object", properties, additionalProperties: true };
+  }
+  return {}; // null says nothing about the type
 }
 
 /** Sample values made from a schema: each member's default, else a value of its type (an enum's first option). */

@@ -240,6 +240,28 @@ test.describe("the dashboard flow", () => {
     const welcome = page
       .getByTestId("catalogue-card")
       .filter({ has: page.getByRole("heading", { name: "Welcome", exact: true }) });
+    // The preview dialog says what variables the template takes.
+    await welcome.getByRole("button", { name: "Preview" }).click();
+    const preview = page.getByRole("dialog", { name: "Welcome", exact: true });
+    const variables = preview.getByRole("list", { name: "Variables of Welcome" }).getByRole("listitem");
+    await expect(variables.count()).resolves.toBe(7);
+    const dashboardUrl = variables.filter({ hasText: "dashboardUrl" });
+    await dashboardUrl.getByText("URL", { exact: true }).waitFor();
+    await dashboardUrl.getByText("optional", { exact: true }).waitFor();
+    await preview.getByRole("button", { name: "Close" }).click();
+    const receiptPreview = page.getByRole("dialog", { name: "Order receipt", exact: true });
+    await page
+      .getByTestId("catalogue-card")
+      .filter({ has: page.getByRole("heading", { name: "Order receipt" }) })
+      .getByRole("button", { name: "Preview" })
+      .click();
+    await receiptPreview
+      .getByRole("listitem")
+      .filter({ hasText: "orderId" })
+      .getByText("required", { exact: true })
+      .waitFor();
+    await receiptPreview.getByRole("button", { name: "Close" }).click();
+
     await welcome.getByRole("button", { name: "Add to library" }).click();
     await welcome.getByRole("link", { name: "Open in library" }).waitFor();
     welcomeId = (await welcome.getByRole("link", { name: "Open in library" }).getAttribute("href"))!.split("/").pop()!;
@@ -314,6 +336,43 @@ test.describe("the dashboard flow", () => {
     const download = page.waitForEvent("download");
     await page.getByRole("button", { name: /Download welcome\.tsx/ }).click();
     expect((await download).suggestedFilename()).toBe("welcome.tsx");
+  });
+
+  test("edits a list of objects in the form generated from the variables schema, with the API's errors inline", async () => {
+    await open("/dashboard/library", "Library");
+    await page.getByRole("link", { name: "Order receipt", exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: "Order receipt" }).waitFor();
+    const srcdocIncludes = (text: string) =>
+      page.waitForFunction(
+        (expected) => document.querySelector("iframe.email-frame")?.getAttribute("srcdoc")?.includes(expected),
+        text,
+      );
+
+    // Each item of `items` is a group of its own fields.
+    await expect(page.locator("#var-items-0-name").inputValue()).resolves.toBe("Letterpress notebook (A5, dotted)");
+    await page.locator("#var-items-1-name").fill("Fountain pen");
+    await srcdocIncludes("Fountain pen");
+
+    // A new item starts with its required name empty and its numbers missing: the API's answer is shown on each.
+    await page.getByRole("button", { name: "Add an item to items" }).click();
+    await page.locator("#var-items-3-name").fill("Ink cartridge");
+    await expect(page.locator("#var-items-3-quantity-error").textContent()).resolves.toBe("is required");
+    await expect(page.locator("#var-items-3-unitPrice-error").textContent()).resolves.toBe("is required");
+    await expect(page.locator("#var-items-3-quantity").getAttribute("aria-invalid")).resolves.toBe("true");
+    await page.locator("#var-items-3-quantity").fill("2");
+    await page.locator("#var-items-3-unitPrice").fill("7.5");
+    await srcdocIncludes("Ink cartridge");
+    await page.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor();
+    await expect(page.locator("#var-items-3-quantity-error").count()).resolves.toBe(0);
+    await page.getByRole("button", { name: "Remove items 4" }).click();
+    await expect(page.locator("#var-items-3-name").count()).resolves.toBe(0);
+
+    // A cleared required field is left out, and the API says it is required.
+    await page.locator("#var-orderId").fill("");
+    await expect(page.locator("#var-orderId-error").textContent()).resolves.toBe("is required");
+    await page.locator("#var-orderId").fill("B-20");
+    await srcdocIncludes("B-20");
+    await expect(page.locator("#var-orderId-error").count()).resolves.toBe(0);
   });
 
   test("adds a sending domain and marks it verified (embedded mode)", async () => {
@@ -464,36 +523,59 @@ test.describe("the dashboard flow", () => {
     const preview = page.frameLocator("iframe.email-frame");
     await preview.getByText("Hello, Ada").filter({ visible: true }).waitFor();
 
+    // The starter's variables, derived from the code.
+    const derived = page.getByTestId("derived-variables").getByRole("listitem");
+    await derived.filter({ hasText: "actionUrl" }).waitFor();
+
+    // A compile error: its line and character marked in the editor, its message said once with its position.
     const editor = page.getByLabel("Template source code");
     await editor.fill("export default function Broken() {\n  return <div>;\n}\n");
-    await page
-      .getByTestId("editor-problem")
-      .filter({ hasText: /Line 2/ })
-      .waitFor();
+    const problem = page.getByTestId("editor-problem");
+    await problem.filter({ hasText: /Line 2/ }).waitFor();
+    await expect(problem.locator("p").textContent()).resolves.toBe(
+      "Line 2, column 15: Syntax error: Error transforming template.tsx: Unexpected token",
+    );
+    await expect(page.locator(".cm-problem-line").textContent()).resolves.toBe("  return <div>;");
+    await expect(page.locator(".cm-problem-at").textContent()).resolves.toBe(";");
+    await expect(editor.getAttribute("aria-invalid")).resolves.toBe("true");
+    await problem.getByRole("button", { name: "Go to line 2" }).click();
+    await expect(editor.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
+    await expect(page.locator(".cm-activeLine").textContent()).resolves.toBe("  return <div>;");
 
     await editor.fill(
       [
         'import { Body, Html, Text } from "@react-email/components";',
         "",
-        'export default function Note({ who = "world" }: { who?: string }) {',
-        "  return (<Html><Body><Text>Note for {who}</Text></Body></Html>);",
+        'export default function Note({ who = "world", count = 1 }: { who?: string; count?: number }) {',
+        "  return (<Html><Body><Text>Note for {who}: {count} items</Text></Body></Html>);",
         "}",
         "",
-        'Note.PreviewProps = { who: "E2E" };',
+        'Note.PreviewProps = { who: "E2E", count: 2 };',
         "",
       ].join("\n"),
     );
-    await preview.getByText("Note for E2E").filter({ visible: true }).waitFor();
+    await preview.getByText("Note for E2E: 2 items").filter({ visible: true }).waitFor();
     await expect(page.getByTestId("editor-problem").count()).resolves.toBe(0);
+    await expect(page.locator(".cm-problem-line").count()).resolves.toBe(0);
+    await derived.filter({ hasText: "count" }).getByText("number", { exact: true }).waitFor();
+    await expect(derived.count()).resolves.toBe(2);
 
     await page.getByLabel("Name").fill("E2E note");
     await page.getByRole("button", { name: "Save template" }).click();
     await page.waitForURL(/\/dashboard\/library\/[0-9a-f-]{36}\?created=1$/);
     await page.getByRole("heading", { level: 1, name: "E2E note" }).waitFor();
     await page.getByText("Created by you").first().waitFor();
-    await preview.getByText("Note for E2E").filter({ visible: true }).waitFor();
+    await preview.getByText("Note for E2E: 2 items").filter({ visible: true }).waitFor();
     await page.getByLabel(/who/).fill("Grace");
-    await preview.getByText("Note for Grace").filter({ visible: true }).waitFor();
+    await preview.getByText("Note for Grace: 2 items").filter({ visible: true }).waitFor();
+
+    // Text in a number field is sent as it is: the API's check is shown on the field.
+    await page.getByLabel(/count/).fill("two");
+    await expect(page.locator("#var-count-error").textContent()).resolves.toBe("must be a number");
+    await expect(page.getByLabel(/count/).getAttribute("aria-invalid")).resolves.toBe("true");
+    await page.getByLabel(/count/).fill("3");
+    await preview.getByText("Note for Grace: 3 items").filter({ visible: true }).waitFor();
+    await expect(page.locator("#var-count-error").count()).resolves.toBe(0);
   });
 
   test("says once on the catalogue that the free library is full, and every locked card points at that sentence", async () => {

@@ -1,9 +1,11 @@
 "use client";
 import Link from "next/link";
 import { useActionState, useMemo, useRef, useState } from "react";
+import type { VariablesSchema } from "@/lib/schemas/variables";
 import { formatPrice } from "../../_components/format";
 import { Thumbnail } from "../../_components/thumbnail";
 import { SubmitButton } from "../../_components/submit-button";
+import { VariablesList } from "../../_components/variables-list";
 import { addTemplateAction, type AddTemplateState } from "../actions";
 
 export type CatalogueCard = {
@@ -15,6 +17,7 @@ export type CatalogueCard = {
   price: number;
   preview_url: string | null;
   addedVia: string | null;
+  variables: VariablesSchema;
 };
 
 /** The id of the page's sentence saying why each kind of card is blocked, or null when it is not. */
@@ -204,6 +207,12 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
             loading="lazy"
           />
         </div>
+        <section className="dialog-body" style={{ paddingTop: 0 }} aria-labelledby={`variables-${card.id}`}>
+          <h3 id={`variables-${card.id}`} style={{ fontSize: "1rem", marginTop: 0 }}>
+            Variables
+          </h3>
+          <VariablesList schema={card.variables} label={`Variables of ${card.name}`} />
+        </section>
       </dialog>
       <div aria-live="polite" style={{ flexBasis: "100%" }}>
         {state.status === "success" && (

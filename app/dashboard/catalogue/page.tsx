@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
+import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
 import { libraryAllowance, libraryMembership } from "@/lib/dashboard/queries";
 import { listCatalogue } from "@/lib/db/templates";
 import { getPaymentProcessor } from "@/lib/payments";
+import { OPEN_VARIABLES_SCHEMA, type VariablesSchema } from "@/lib/schemas/variables";
 import { PLAN_LABEL } from "../../_components/format";
 import { Meter } from "../../_components/meter";
 import { CatalogueGrid, type Blockers } from "./catalogue-grid";
@@ -125,8 +127,15 @@ export default async function CataloguePage({ searchParams }: { searchParams: Pr
           price: Number(template.price),
           preview_url: template.preview_image_url,
           addedVia: membership.get(template.id) ?? null,
+          variables: variablesOf(template.slug),
         }))}
       />
     </>
   );
+}
+
+/** A catalogue template's variables, from the zod schema it is rendered with. */
+function variablesOf(slug: string | null): VariablesSchema {
+  const entry = slug ? getCatalogueEntry(slug) : undefined;
+  return entry ? catalogueVariablesSchema(entry) : OPEN_VARIABLES_SCHEMA;
 }

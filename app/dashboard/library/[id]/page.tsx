@@ -10,7 +10,7 @@ import { admitPreview, previewVariables } from "@/lib/dashboard/preview";
 import { isVerifiedForSending, listSendingDomains } from "@/lib/db/domains";
 import { findLibraryTemplate } from "@/lib/db/templates";
 import { checkVariables, renderTemplate } from "@/lib/render";
-import type { VariableDeclaration } from "@/lib/schemas/templates";
+import { templateVariablesSchema } from "@/lib/template-details";
 import { uuidSchema } from "@/lib/schemas/common";
 import { ADDED_VIA_LABEL, formatDate, formatDateTime, formatPrice } from "../../../_components/format";
 import { CopyButton } from "../../../_components/copy-button";
@@ -102,15 +102,7 @@ export default async function TemplatePage({
         templateId={template.id}
         name={template.name}
         fileName={fileName}
-        declarations={Object.entries(template.variables.properties).map(([name, property]) => ({
-          name,
-          type: (["string", "number", "boolean", "array", "object"].find((type) =>
-            [property.type].flat().includes(type as never),
-          ) ?? "string") as VariableDeclaration["type"],
-          required: template.variables.required?.includes(name) ?? false,
-          ...(property.default !== undefined ? { default: property.default } : {}),
-          ...(property.description ? { description: property.description } : {}),
-        }))}
+        schema={templateVariablesSchema(template)}
         sampleVariables={sample}
         initialHtml={initialHtml}
         initialText={initialText}

@@ -1,20 +1,26 @@
 "use client";
 import Link from "next/link";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { VariableDeclaration } from "@/lib/schemas/templates";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { VariablesSchema } from "@/lib/schemas/variables";
+import type { FieldMessage } from "@/lib/variables-form";
 import { callApi, describeFailure, downloadFile } from "../../../_components/api-client";
 import { CopyButton } from "../../../_components/copy-button";
 import { DownloadIcon, SendIcon } from "../../../_components/icons";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
-import { draftsFrom, fieldsFor, variablesFrom, VariablesEditor, type Drafts } from "./variables-editor";
+import { VariablesForm } from "../../../_components/variables-form";
 
 type Sender = { domain: string; address: string };
+type Variables = Record<string, unknown>;
+
+/** Whether an API detail is about `path` or something inside it (`items` covers `items.1.qty`). */
+const isAtOrUnder = (field: string, path: string) =>
+  field === `variables.${path}` || field.startsWith(`variables.${path}.`);
 
 export function TemplateWorkbench({
   templateId,
   name,
   fileName,
-  declarations,
+  schema,
   sampleVariables,
   initialHtml,
   initialText,
@@ -27,8 +33,8 @@ export function TemplateWorkbench({
   templateId: string;
   name: string;
   fileName: string;
-  declarations: VariableDeclaration[];
-  sampleVariables: Record<string, unknown>;
+  schema: VariablesSchema;
+  sampleVariables: Variables;
   initialHtml: string | null;
   initialText: string | null;
   initialError: string | null;
@@ -37,43 +43,41 @@ export function TemplateWorkbench({
   canSend: boolean;
   accountEmail: string;
 }) {
-  const fields = useMemo(() => fieldsFor(declarations, sampleVariables), [declarations, sampleVariables]);
-  const [drafts, setDrafts] = useState<Drafts>(() => draftsFrom(fields, sampleVariables));
+  const [variables, setVariables] = useState<Variables>(sampleVariables);
+  const [valid, setValid] = useState(true);
   const [html, setHtml] = useState<string | null>(initialHtml ?? "");
   const [text, setText] = useState<string | null>(initialText);
   const [status, setStatus] = useState<PreviewStatus>(initialError ? "error" : "idle");
   const [renderError, setRenderError] = useState<string | null>(initialError);
-  const [serverFieldErrors, setServerFieldErrors] = useState<Record<string, string>>({});
-  const { variables, errors: localErrors } = useMemo(() => variablesFrom(fields, drafts), [fields, drafts]);
-  const fieldErrors = { ...serverFieldErrors, ...localErrors };
+  const [fieldErrors, setFieldErrors] = useState<FieldMessage[]>([]);
+  const [warnings, setWarnings] = useState<FieldMessage[]>([]);
   const firstRender = useRef(true);
   const requestSeq = useRef(0);
 
   const render = useCallback(
-    async (vars: Record<string, unknown>) => {
+    async (vars: Variables) => {
       const seq = ++requestSeq.current;
       setStatus("rendering");
-      const result = await callApi<{ html: string; text?: string }>(`/templates/${templateId}/render`, {
-        method: "POST",
-        body: { variables: vars, format: "html", plain_text: true },
-      });
+      const result = await callApi<{ html: string; text?: string; warnings?: FieldMessage[] }>(
+        `/templates/${templateId}/render`,
+        { method: "POST", body: { variables: vars, format: "html", plain_text: true } },
+      );
       if (seq !== requestSeq.current) return; // a newer render superseded this one
       if (result.ok) {
         setHtml(result.data.html);
         setText(result.data.text ?? null);
         setRenderError(null);
-        setServerFieldErrors({});
+        setFieldErrors([]);
+        setWarnings(result.data.warnings ?? []);
         setStatus("idle");
         return;
       }
-      const perField: Record<string, string> = {};
-      for (const detail of result.failure.details ?? []) {
-        if (detail.field.startsWith("variables."))
-          perField[detail.field.slice("variables.".length).split(".")[0]] ??= detail.message;
-      }
-      setServerFieldErrors(perField);
+      const aboutVariables = (result.failure.details ?? []).filter(
+        (detail) => detail.field === "variables" || detail.field.startsWith("variables."),
+      );
+      setFieldErrors(aboutVariables);
       setRenderError(
-        Object.keys(perField).length > 0
+        aboutVariables.length > 0
           ? "Fix the highlighted variables to update the preview."
           : describeFailure(result.failure),
       );
@@ -82,27 +86,24 @@ export function TemplateWorkbench({
     [templateId],
   );
 
-  // Re-render (debounced) whenever the variables change and parse; the first render came from the server.
+  // Re-render (debounced) whenever the variables change and every JSON input parses; the first render came from the
+  // server.
   const variablesKey = JSON.stringify(variables);
-  const hasLocalErrors = Object.keys(localErrors).length > 0;
   useEffect(() => {
     if (firstRender.current) {
       firstRender.current = false;
       return;
     }
-    if (hasLocalErrors) return;
+    if (!valid) return;
     const timer = window.setTimeout(() => void render(JSON.parse(variablesKey)), 650);
     return () => window.clearTimeout(timer);
-  }, [variablesKey, hasLocalErrors, render]);
+  }, [variablesKey, valid, render]);
 
-  function update(field: string, value: string | boolean) {
-    setDrafts((current) => ({ ...current, [field]: value }));
-    setServerFieldErrors((current) => {
-      if (!(field in current)) return current;
-      const { [field]: _removed, ...rest } = current;
-      return rest;
-    });
-  }
+  const update = useCallback((next: Variables, changed: string) => {
+    setVariables(next);
+    // The API's word on an edited field no longer holds; the others' still does until the next render.
+    setFieldErrors((current) => current.filter((detail) => !isAtOrUnder(detail.field, changed)));
+  }, []);
 
   return (
     <div className="stack">
@@ -114,21 +115,42 @@ export function TemplateWorkbench({
               type="button"
               className="btn btn-ghost btn-sm"
               onClick={() => {
-                setDrafts(draftsFrom(fields, sampleVariables));
-                setServerFieldErrors({});
+                setVariables(sampleVariables);
+                setFieldErrors([]);
               }}
             >
               Reset
             </button>
           </div>
           <div className="card-body">
-            <VariablesEditor fields={fields} drafts={drafts} errors={fieldErrors} onChange={update} />
+            <VariablesForm
+              schema={schema}
+              value={variables}
+              onChange={update}
+              errors={fieldErrors}
+              onValidityChange={setValid}
+            />
             <p className="hint" style={{ marginTop: 14, marginBottom: 0 }}>
-              The preview updates as you type. Each refresh is one render call on your API usage.
+              The preview updates as you type. Each refresh is one render call on your API usage. An empty field is left
+              out, so the template&apos;s default applies.
             </p>
           </div>
         </section>
-        <div className="preview-pane wb-preview">
+        <div className="preview-pane wb-preview stack-sm">
+          {warnings.length > 0 && (
+            <div className="alert alert-warning" role="status" data-testid="render-warnings">
+              <div>
+                <p>The render answered with warnings:</p>
+                <ul className="small" style={{ margin: "6px 0 0", paddingLeft: 18 }}>
+                  {warnings.map((warning) => (
+                    <li key={`${warning.field}:${warning.message}`}>
+                      <code>{warning.field}</code>: {warning.message}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            </div>
+          )}
           <PreviewPane html={html} text={text} status={status} error={renderError} title={`Preview of ${name}`} />
         </div>
         <div className="wb-send">
@@ -136,7 +158,7 @@ export function TemplateWorkbench({
             templateId={templateId}
             name={name}
             variables={variables}
-            blocked={hasLocalErrors}
+            blocked={!valid}
             senders={senders}
             canSend={canSend}
             accountEmail={accountEmail}
@@ -144,13 +166,7 @@ export function TemplateWorkbench({
         </div>
       </div>
 
-      <SourceCard
-        templateId={templateId}
-        fileName={fileName}
-        code={code}
-        variables={variables}
-        blocked={hasLocalErrors}
-      />
+      <SourceCard templateId={templateId} fileName={fileName} code={code} variables={variables} blocked={!valid} />
     </div>
   );
 }

@@ -1,23 +1,31 @@
 "use client";
-import { useActionState, useEffect, useRef, useState } from "react";
+import { useActionState, useCallback, useEffect, useRef, useState } from "react";
+import type { VariablesSchema } from "@/lib/schemas/variables";
+import { CodeEditor, type CodeEditorHandle } from "../../../_components/code-editor";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
 import { SubmitButton } from "../../../_components/submit-button";
+import { VariablesList } from "../../../_components/variables-list";
 import { createTemplateAction, type CreateTemplateState } from "../../actions";
 import { STARTER_TEMPLATE } from "./starter";
 
-type DraftResult = { ok: true; html: string } | { ok: false; message: string; line?: number; column?: number };
+type DraftResult =
+  | { ok: true; html: string; variables: VariablesSchema }
+  | { ok: false; message: string; line?: number; column?: number };
 
 export function TemplateEditor() {
   const [state, action] = useActionState<CreateTemplateState, FormData>(createTemplateAction, { status: "idle" });
   const [code, setCode] = useState(STARTER_TEMPLATE);
+  const [submittedCode, setSubmittedCode] = useState<string | null>(null);
   const [variablesText, setVariablesText] = useState("");
   const [html, setHtml] = useState<string | null>(null);
   const [status, setStatus] = useState<PreviewStatus>("rendering");
   const [problem, setProblem] = useState<{ message: string; line?: number; column?: number } | null>(null);
-  const editor = useRef<HTMLTextAreaElement>(null);
+  // The variables of the last draft that rendered, and whether the code has changed since.
+  const [derived, setDerived] = useState<{ schema: VariablesSchema; current: boolean } | null>(null);
+  const editor = useRef<CodeEditorHandle>(null);
   const form = useRef<HTMLFormElement>(null);
-  const tabReleased = useRef(false);
   const seq = useRef(0);
+  const save = useCallback(() => form.current?.requestSubmit(), []);
 
   let variables: Record<string, unknown> | null = null;
   let variablesError: string | null = null;
@@ -58,9 +66,11 @@ export function TemplateEditor() {
         if (result.ok) {
           setHtml(result.html);
           setProblem(null);
+          setDerived({ schema: result.variables, current: true });
           setStatus("idle");
         } else {
           setProblem({ message: result.message, line: result.line, column: result.column });
+          setDerived((previous) => previous && { ...previous, current: false });
           setStatus("error");
           setHtml((previous) => previous ?? "");
         }
@@ -76,47 +86,14 @@ export function TemplateEditor() {
   }, [code, variablesKey]);
 
   const saveError = state.status === "error" ? state : null;
+  // A failed save's compile error holds while the code is as saved; its other errors while the preview has none.
   const shown =
-    saveError && (saveError.line !== undefined || !problem)
+    saveError && (saveError.line !== undefined ? code === submittedCode : !problem)
       ? { message: saveError.message ?? "", line: saveError.line, column: saveError.column }
       : problem;
 
-  function goTo(line?: number, column?: number) {
-    const area = editor.current;
-    if (!area || !line) return;
-    const lines = code.split("\n");
-    const offset =
-      lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0) + Math.max(0, (column ?? 1) - 1);
-    area.focus();
-    area.setSelectionRange(offset, offset);
-    const lineHeight = parseFloat(getComputedStyle(area).lineHeight) || 20;
-    area.scrollTop = Math.max(0, (line - 5) * lineHeight);
-  }
-
-  function onKeyDown(event: React.KeyboardEvent<HTMLTextAreaElement>) {
-    if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === "s") {
-      event.preventDefault();
-      form.current?.requestSubmit();
-      return;
-    }
-    if (event.key === "Escape") {
-      tabReleased.current = true;
-      return;
-    }
-    if (event.key !== "Tab" || tabReleased.current) {
-      tabReleased.current = false;
-      return;
-    }
-    event.preventDefault();
-    const area = event.currentTarget;
-    const { selectionStart, selectionEnd } = area;
-    const next = `${code.slice(0, selectionStart)}  ${code.slice(selectionEnd)}`;
-    setCode(next);
-    requestAnimationFrame(() => area.setSelectionRange(selectionStart + 2, selectionStart + 2));
-  }
-
   return (
-    <form ref={form} action={action} className="stack">
+    <form ref={form} action={action} onSubmit={() => setSubmittedCode(code)} className="stack">
       <section className="card">
         <div className="card-body form-row">
           <div className="field">
@@ -174,29 +151,43 @@ export function TemplateEditor() {
               </span>
             </div>
             <div className="card-body stack-sm">
-              <label htmlFor="template-code" className="visually-hidden">
-                Template source code
-              </label>
-              <textarea
-                id="template-code"
+              <CodeEditor
                 ref={editor}
-                name="code"
-                className="textarea code-editor"
                 value={code}
-                onChange={(event) => setCode(event.target.value)}
-                onKeyDown={onKeyDown}
-                spellCheck={false}
-                autoCapitalize="off"
-                autoCorrect="off"
-                wrap="off"
-                aria-describedby="code-help"
-                aria-invalid={shown?.line !== undefined ? true : undefined}
+                onChange={setCode}
+                label="Template source code"
+                describedBy="code-help"
+                problem={shown?.line !== undefined ? { line: shown.line, column: shown.column } : null}
+                onSave={save}
               />
+              {/* What the form posts: the editor is not a form control. */}
+              <input type="hidden" name="code" value={code} />
               <span id="code-help" className="hint">
                 A default export returning React Email components. Imports: <code>react</code> and{" "}
                 <code>@react-email/components</code> (no Tailwind). Set <code>Component.PreviewProps</code> for sample
                 values.
               </span>
+            </div>
+          </section>
+          <section className="card" aria-labelledby="derived-title" data-testid="derived-variables">
+            <div className="card-header">
+              <h2 id="derived-title">Variables</h2>
+              <span className="hint" aria-live="polite">
+                {derived === null
+                  ? ""
+                  : derived.current
+                    ? "From the code as it is"
+                    : "From the last code that rendered"}
+              </span>
+            </div>
+            <div className="card-body">
+              {derived === null ? (
+                <p className="muted small" style={{ margin: 0 }}>
+                  The template's variables appear here once its code renders.
+                </p>
+              ) : (
+                <VariablesList schema={derived.schema} label="Variables of the template" />
+              )}
             </div>
           </section>
           <section className="card" aria-labelledby="vars-title">
@@ -243,7 +234,7 @@ export function TemplateEditor() {
                     type="button"
                     className="btn btn-secondary btn-sm"
                     style={{ marginTop: 8 }}
-                    onClick={() => goTo(shown.line, shown.column)}
+                    onClick={() => editor.current?.goTo({ line: shown.line!, column: shown.column })}
                   >
                     Go to line {shown.line}
                   </button>

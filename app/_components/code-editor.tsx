@@ -1,0 +1,134 @@
+"use client";
+import { javascript } from "@codemirror/lang-javascript";
+import CodeMirror, {
+  Decoration,
+  EditorView,
+  keymap,
+  StateEffect,
+  StateField,
+  type DecorationSet,
+  type EditorState,
+  type ReactCodeMirrorRef,
+} from "@uiw/react-codemirror";
+import { useEffect, useImperativeHandle, useMemo, useRef, type Ref } from "react";
+
+/** Where a compile error is, 1-based as the compiler reports it. */
+export type CodePosition = { line: number; column?: number };
+
+export type CodeEditorHandle = { goTo: (position: CodePosition) => void };
+
+const setProblem = StateEffect.define<CodePosition | null>();
+
+/** The problem's line and character, marked; the marks follow edits until the next compile says where it is now. */
+const problemMarks = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(marks, transaction) {
+    let next = marks.map(transaction.changes);
+    for (const effect of transaction.effects) {
+      if (effect.is(setProblem)) next = marksFor(transaction.state, effect.value);
+    }
+    return next;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
+
+function offsetOf(state: EditorState, position: CodePosition): number {
+  const line = state.doc.line(Math.min(Math.max(position.line, 1), state.doc.lines));
+  return Math.min(line.from + Math.max((position.column ?? 1) - 1, 0), line.to);
+}
+
+function marksFor(state: EditorState, problem: CodePosition | null): DecorationSet {
+  if (!problem) return Decoration.none;
+  const at = offsetOf(state, problem);
+  const line = state.doc.lineAt(at);
+  const marks = [Decoration.line({ class: "cm-problem-line" }).range(line.from)];
+  if (at < line.to) marks.push(Decoration.mark({ class: "cm-problem-at" }).range(at, at + 1));
+  return Decoration.set(marks, true);
+}
+
+/**
+ * The TSX editor: CodeMirror 6 with TypeScript and JSX highlighting, line numbers, the compile error's line and
+ * character marked (its message is shown once, by the caller), Mod-S to save. Tab indents; Escape then Tab leaves.
+ * `onSave` should keep its identity across renders: a new one reconfigures the editor.
+ */
+export function CodeEditor({
+  value,
+  onChange,
+  label,
+  describedBy,
+  problem,
+  onSave,
+  ref,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  label: string;
+  describedBy?: string;
+  problem: CodePosition | null;
+  onSave?: () => void;
+  ref?: Ref<CodeEditorHandle>;
+}) {
+  const editor = useRef<ReactCodeMirrorRef>(null);
+
+  const invalid = problem !== null;
+  const extensions = useMemo(
+    () => [
+      javascript({ jsx: true, typescript: true }),
+      problemMarks,
+      keymap.of([
+        {
+          key: "Mod-s",
+          preventDefault: true,
+          run: () => {
+            onSave?.();
+            return true;
+          },
+        },
+      ]),
+      EditorView.contentAttributes.of({
+        "aria-label": label,
+        ...(describedBy ? { "aria-describedby": describedBy } : {}),
+        ...(invalid ? { "aria-invalid": "true" } : {}),
+      }),
+    ],
+    [label, describedBy, invalid, onSave],
+  );
+
+  const line = problem?.line;
+  const column = problem?.column;
+  useEffect(() => {
+    editor.current?.view?.dispatch({
+      effects: setProblem.of(line === undefined ? null : { line, column }),
+    });
+  }, [line, column]);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      goTo(position) {
+        const view = editor.current?.view;
+        if (!view) return;
+        const at = offsetOf(view.state, position);
+        view.dispatch({ selection: { anchor: at }, effects: EditorView.scrollIntoView(at, { y: "center" }) });
+        view.focus();
+      },
+    }),
+    [],
+  );
+
+  return (
+    <CodeMirror
+      ref={editor}
+      className="code-editor-cm"
+      value={value}
+      onChange={onChange}
+      extensions={extensions}
+      theme="dark"
+      height="560px"
+      basicSetup={{ lineNumbers: true, foldGutter: true, highlightActiveLine: true }}
+      onCreateEditor={(view) => {
+        if (line !== undefined) view.dispatch({ effects: setProblem.of({ line, column }) });
+      }}
+    />
+  );
+}
