@@ -72,7 +72,7 @@ describe("the editor's live preview", () => {
         variables: {
           $schema: JSON_SCHEMA_DIALECT,
           type: "object",
-          properties: { name: { type: "string" } },
+          properties: { name: { type: "string", default: "there" } },
           additionalProperties: true,
         },
       },

@@ -142,7 +142,7 @@ describe("a source that takes a parser minutes is compiled off the event loop an
       ok: true,
       html: expect.stringContaining("Hello <!-- -->Ada"),
       props: { name: "Ada" },
-      variables: OPEN_VARIABLES_SCHEMA,
+      variables: HELLO_VARIABLES,
     });
   });
 

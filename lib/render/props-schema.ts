@@ -32,14 +32,18 @@ type ScalarType = "string" | "number" | "boolean";
 
 /**
  * The JSON Schema of the default export's props, or null when they are not typed (no annotation on the first
- * parameter, no `FC<P>`-like annotation on the component), so that the caller falls back to PreviewProps.
+ * parameter, no `FC<P>`-like annotation on the component, or one that cannot be read here), so that the caller falls
+ * back to PreviewProps.
  */
 export function deriveVariablesSchema(file: ts.SourceFile): VariablesSchema | null {
   const component = findDefaultComponent(file);
   const propsType = component?.parameter?.type ?? component?.annotatedProps;
   if (!component || !propsType) return null;
   const reader = new TypeReader(file);
-  const schema = topLevel(reader.schemaOf(propsType, 0));
+  const read = reader.schemaOf(propsType, 0);
+  // `any`, `unknown` or a type from elsewhere says nothing: PreviewProps say more.
+  if (Object.keys(read).length === 0) return null;
+  const schema = topLevel(read);
   const pattern = component.parameter?.name;
   if (pattern && ts.isObjectBindingPattern(pattern)) applyBindingDefaults(schema, pattern, 0);
   return schema;
