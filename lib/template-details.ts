@@ -1,16 +1,12 @@
 import "server-only";
-import { ApiError, errors } from "@/lib/api/errors";
+import { errors } from "@/lib/api/errors";
 import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
 import { findReadableTemplate, type TemplateRecord } from "@/lib/db/templates";
-import { readPreviewProps } from "@/lib/render/sandbox";
 import { exampleFromSchema } from "@/lib/render/variables";
 import type { TemplateDetails } from "@/lib/schemas/templates";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 
-type TemplateContract = Pick<
-  TemplateRecord,
-  "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables" | "preview_props"
->;
+type TemplateContract = Pick<TemplateRecord, "owner_account_id" | "slug" | "variables" | "preview_props">;
 
 /** GET /templates/{id}: a template's details and its contract, for its library's owner or any public catalogue one. */
 export async function getTemplateDetailsOrThrow(accountId: string, templateId: string): Promise<TemplateDetails> {
@@ -30,7 +26,7 @@ export async function getTemplateDetailsOrThrow(accountId: string, templateId: s
     added_via: template.added_via,
     updated_at: template.updated_at.toISOString(),
     variables,
-    example: (await templatePreviewProps(template)) ?? (exampleFromSchema(variables) as Record<string, unknown>),
+    example: templatePreviewProps(template) ?? (exampleFromSchema(variables) as Record<string, unknown>),
   };
 }
 
@@ -41,27 +37,13 @@ export function templateVariablesSchema(template: TemplateContract): VariablesSc
 }
 
 /**
- * A template's PreviewProps: the catalogue component's, or a user template's as read when it was saved (templates
- * saved before they were kept are read in the sandbox now). Null when it has none.
+ * A template's PreviewProps as kept: the catalogue component's, or a user template's as read when it was saved. Null
+ * when it has none, or was saved before they were kept: this never runs the template's code.
  */
-export async function templatePreviewProps(template: TemplateContract): Promise<Record<string, unknown> | null> {
-  if (template.owner_account_id === null) {
-    const component = template.slug
-      ? (getCatalogueEntry(template.slug)?.component as { PreviewProps?: Record<string, unknown> } | undefined)
-      : undefined;
-    return component?.PreviewProps ?? null;
-  }
-  if (template.preview_props) return template.preview_props;
-  if (!template.compiled_code) return null;
-  try {
-    return await readPreviewProps({
-      owner: template.owner_account_id,
-      cacheKey: `${template.id}:${template.version}`,
-      compiledCode: template.compiled_code,
-    });
-  } catch (error) {
-    // A busy sandbox says nothing about the template: sample values made without its PreviewProps would be wrong.
-    if (error instanceof ApiError) throw error;
-    return null;
-  }
+export function templatePreviewProps(template: TemplateContract): Record<string, unknown> | null {
+  if (template.owner_account_id !== null) return template.preview_props;
+  const component = template.slug
+    ? (getCatalogueEntry(template.slug)?.component as { PreviewProps?: Record<string, unknown> } | undefined)
+    : undefined;
+  return component?.PreviewProps ?? null;
 }

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { createUserTemplate } from "@/lib/db/library";
 import { compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
-import { schemaFromPreviewProps } from "@/lib/render/variables";
+import { compileVariablesSchema, schemaFromPreviewProps, variablesProblem } from "@/lib/render/variables";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 
 export type NewTemplateSource = { name: string; description: string; code: string };
@@ -40,9 +40,20 @@ export async function checkTemplateSource(accountId: string, code: string): Prom
   const cacheKey = `trial:${randomUUID()}`;
   try {
     const previewProps = await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code });
+    // PreviewProps are the example GET /templates/{id} answers: variables a caller could send, and that pass.
+    const tooBig = previewProps && variablesProblem(previewProps);
+    if (tooBig) throw new TemplateSourceError(`PreviewProps ${tooBig}`);
     await renderInSandbox({ owner: accountId, cacheKey, compiledCode: compiled.code, props: previewProps ?? {} });
     // The props type says what the template takes; a template with untyped props is described by its PreviewProps.
     const variables = compiled.variables ?? schemaFromPreviewProps(previewProps);
+    const mismatches = compiled.variables && previewProps ? compileVariablesSchema(variables)(previewProps) : [];
+    if (mismatches.length > 0) {
+      const [first] = mismatches;
+      const more = mismatches.length > 1 ? ` (and ${mismatches.length - 1} more)` : "";
+      throw new TemplateSourceError(
+        `PreviewProps do not match the props type: ${first.field.replace(/^variables\./, "")} ${first.message}${more}`,
+      );
+    }
     return { compiledCode: compiled.code, variables, previewProps };
   } catch (error) {
     if (error instanceof SandboxRenderError) throw new TemplateSourceError(`The trial render failed: ${error.message}`);

@@ -7,10 +7,11 @@ import { catalogue, catalogueVariablesSchema, getCatalogueEntry } from "@/lib/ca
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { GMAIL_CLIP_BYTES } from "@/lib/limits";
+import { MAX_DETAILS } from "@/lib/api/errors";
 import {
-  closestName,
   compileVariablesSchema,
   exampleFromSchema,
+  MAX_VARIABLE_WARNINGS,
   undeclaredVariableWarnings,
 } from "@/lib/render/variables";
 import type { VariablesSchema } from "@/lib/schemas/variables";
@@ -120,6 +121,41 @@ describe("GET /api/v1/templates/{id}", () => {
       example: { name: "Ada" },
     });
     expect(result.body.template.variables).toEqual((await storedSchema(id)) as VariablesSchema);
+  });
+
+  it("never runs a template's code: one saved before PreviewProps were kept gets an example made from its schema", async () => {
+    const user = await createUser();
+    const { id } = await createTemplateFromSource(user.accountId, {
+      name: "Greeting",
+      description: "",
+      code: GREETING,
+    });
+    await getDb()`update templates set preview_props = null where id = ${id}`;
+    const result = await getDetails(user, id);
+    expect(result.body.template.example).toEqual({ name: "there" });
+  });
+
+  it("refuses to save PreviewProps that contradict the props type, or that no request could send", async () => {
+    const user = await createUser();
+    const save = (previewProps: string) =>
+      createTemplateFromSource(user.accountId, {
+        name: "Typed",
+        description: "",
+        code: `import { Html, Text } from "@react-email/components";
+export default function Typed({ count }: { count: number }) {
+  return <Html><Text>{String(count)}</Text></Html>;
+}
+Typed.PreviewProps = ${previewProps};
+`,
+      }).then(
+        () => null,
+        (error: Error) => error.message,
+      );
+    expect(await save(`{ count: "three" }`)).toBe("PreviewProps do not match the props type: count must be a number");
+    expect(await save(`{ count: 3, notes: "x".repeat(1_100_000) }`)).toBe(
+      "PreviewProps are larger than 1 MB as JSON, the most a request's variables may be",
+    );
+    expect(await save(`{ count: 3 }`)).toBeNull();
   });
 
   it("answers 404 for another user's template, an unknown id and an id that is not a uuid, and is never metered", async () => {
@@ -235,10 +271,10 @@ export default function Order({ orderId, status = "due", lines = [] }: Props) {
         code: "VALIDATION_ERROR",
         success: false,
         details: [
-          { field: "variables.orderId", message: "is required" },
           { field: "variables.status", message: 'must be one of "paid", "due"' },
           { field: "variables.lines.1.qty", message: "must be a number" },
           { field: "variables.lines.2.label", message: "is required" },
+          { field: "variables.orderId", message: "is required" },
         ],
       },
     });
@@ -355,24 +391,57 @@ describe("a compiled variables schema", () => {
   const check = compileVariablesSchema(schema);
 
   it("answers one problem per place, with its dotted path and the expected type", () => {
-    expect(check({ status: "late", note: 3, items: [{ label: "a", qty: 1 }, { qty: 1.5 }, "x"] })).toEqual({
-      ok: false,
-      problems: [
-        { field: "variables.title", message: "is required" },
-        { field: "variables.status", message: 'must be one of "paid", "due"' },
-        { field: "variables.note", message: "must be a string or null" },
-        { field: "variables.items.1.label", message: "is required" },
-        { field: "variables.items.1.qty", message: "must be an integer" },
-        { field: "variables.items.2", message: "must be an object" },
-      ],
-    });
+    expect(check({ status: "late", note: 3, items: [{ label: "a", qty: 1 }, { qty: 1.5 }, "x"] })).toEqual([
+      { field: "variables.status", message: 'must be one of "paid", "due"' },
+      { field: "variables.note", message: "must be a string or null" },
+      { field: "variables.items.1.qty", message: "must be an integer" },
+      { field: "variables.items.1.label", message: "is required" },
+      { field: "variables.items.2", message: "must be an object" },
+      { field: "variables.title", message: "is required" },
+    ]);
+    expect(check({ title: "Hi", note: null, extra: { any: "thing" } })).toEqual([]);
   });
 
-  it("fills in defaults and passes undeclared variables through", () => {
-    expect(check({ title: "Hi", note: null, extra: { any: "thing" } })).toEqual({
-      ok: true,
-      props: { title: "Hi", note: null, extra: { any: "thing" }, count: 1 },
-    });
+  it("stops at one problem more than a 400 lists, however many the variables hold", () => {
+    const many: VariablesSchema = {
+      type: "object",
+      properties: {
+        items: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`m${i}`, { type: "string" }])),
+            required: Array.from({ length: 200 }, (_, i) => `m${i}`),
+            additionalProperties: true,
+          },
+        },
+      },
+      additionalProperties: true,
+    };
+    const problems = compileVariablesSchema(many)({ items: Array.from({ length: 100_000 }, () => ({})) });
+    expect(problems).toHaveLength(MAX_DETAILS + 1);
+    expect(problems[0]).toEqual({ field: "variables.items.0.m0", message: "is required" });
+  });
+
+  it("finds a value's branch of a large union and names at most 20 values of a large enum", () => {
+    const values = Array.from({ length: 4000 }, (_, i) => i + 1);
+    const union: VariablesSchema = {
+      type: "object",
+      properties: {
+        xs: { type: "array", items: { anyOf: [{ type: "string" }, ...values.map((value) => ({ const: value }))] } },
+        e: { type: "number", enum: values },
+      },
+      additionalProperties: true,
+    };
+    const checkUnion = compileVariablesSchema(union);
+    expect(checkUnion({ xs: Array.from({ length: 200_000 }, () => 4000), e: 4000 })).toEqual([]);
+    expect(checkUnion({ xs: ["a", 0], e: 0 })).toEqual([
+      { field: "variables.xs.1", message: "does not match any of the shapes this variable takes" },
+      {
+        field: "variables.e",
+        message: `must be one of ${values.slice(0, 20).join(", ")} (or 3,980 more)`,
+      },
+    ]);
   });
 
   it("warns about undeclared variables at every declared level, and caps the list", () => {
@@ -390,10 +459,34 @@ describe("a compiled variables schema", () => {
   });
 
   it("suggests only names close enough to be a slip", () => {
-    expect(closestName("customer_name", ["customerName", "orderId"])).toBe("customerName");
-    expect(closestName("ordrId", ["customerName", "orderId"])).toBe("orderId");
-    expect(closestName("colour", ["customerName", "orderId"])).toBeNull();
-    expect(closestName("x".repeat(101), ["x"])).toBeNull();
+    const declared: VariablesSchema = {
+      type: "object",
+      properties: { customerName: {}, orderId: {}, ["y".repeat(41)]: {} },
+      additionalProperties: true,
+    };
+    expect(
+      undeclaredVariableWarnings(declared, { customer_name: 1, ordrId: 1, colour: 1, ["y".repeat(42)]: 1 }),
+    ).toEqual([
+      { field: "variables.customer_name", message: "not a variable of this template; did you mean customerName?" },
+      { field: "variables.ordrId", message: "not a variable of this template; did you mean orderId?" },
+      { field: "variables.colour", message: "not a variable of this template" },
+      { field: `variables.${"y".repeat(42)}`, message: "not a variable of this template" },
+    ]);
+  });
+
+  it("spends a bounded effort on suggestions, whatever the declared names", () => {
+    const names = Array.from({ length: 990 }, (_, i) => `${"a".repeat(36)}${String(i).padStart(4, "0")}`);
+    const declared: VariablesSchema = {
+      type: "object",
+      properties: Object.fromEntries(names.map((name) => [name, {}])),
+      additionalProperties: true,
+    };
+    const keys = Array.from({ length: 60 }, (_, i) => `${"a".repeat(37)}x${String(i).padStart(2, "0")}`);
+    const started = performance.now();
+    const warnings = undeclaredVariableWarnings(declared, Object.fromEntries(keys.map((key) => [key, 1])));
+    expect(warnings).toHaveLength(MAX_VARIABLE_WARNINGS + 1);
+    // Without the budget this took seconds; the bound is generous for a busy machine.
+    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it("makes example values from defaults and types", () => {

@@ -29,11 +29,22 @@ describe(`migration ${MIGRATION}`, () => {
           { name: "flag", type: "boolean", required: false, default: null },
         ]);
         const empty = await template("empty", []);
+        const odd = await template("odd", [
+          null,
+          "text",
+          { type: "string" },
+          { name: "toString", type: "string", required: true },
+          { name: "not an identifier", type: "string" },
+          { name: "twice", type: "string", required: true },
+          { name: "kind", type: "color", required: "yes" },
+          { name: "twice", type: "number", required: 2 },
+        ]);
+        const notAList = await template("not a list", { name: "x" });
 
         expect((await migrate(db)).applied).toContain(MIGRATION);
 
         const rows = await db<{ id: string; variables: unknown; preview_props: unknown }[]>`
-        select id, variables, preview_props from templates where id in (${declared}, ${empty})`;
+        select id, variables, preview_props from templates where id in (${declared}, ${empty}, ${odd}, ${notAList})`;
         const byId = new Map(rows.map((row) => [row.id, row]));
         expect(JSON.stringify(byId.get(declared)!.variables)).toBe(
           JSON.stringify({
@@ -49,6 +60,20 @@ describe(`migration ${MIGRATION}`, () => {
             additionalProperties: true,
           }),
         );
+        // Only declarable names count, the last of two wins at the first one's place, unknown types declare none.
+        expect(JSON.stringify(byId.get(odd)!.variables)).toBe(
+          JSON.stringify({
+            $schema: "https://json-schema.org/draft/2020-12/schema",
+            type: "object",
+            properties: { twice: { type: "number" }, kind: {} },
+            additionalProperties: true,
+          }),
+        );
+        expect(byId.get(notAList)!.variables).toEqual(byId.get(empty)!.variables);
+        const grantees = await db`
+        select grantee from information_schema.routine_privileges
+        where routine_name = 'send_context' and privilege_type = 'EXECUTE' and grantee in ('PUBLIC', 'anon', 'authenticated')`;
+        expect(grantees).toEqual([]);
         expect(byId.get(empty)).toEqual({
           id: empty,
           variables: {

@@ -4,7 +4,7 @@ import { ApiError, errors } from "@/lib/api/errors";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
 import type { TemplateRecord } from "@/lib/db/templates";
 import { checkVariables, renderTemplate } from "@/lib/render";
-import { exampleFromSchema, schemaFromPreviewProps } from "@/lib/render/variables";
+import { exampleFromSchema, schemaFromPreviewProps, variablesProblem } from "@/lib/render/variables";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import { templatePreviewProps, templateVariablesSchema } from "@/lib/template-details";
 import { MAX_TEMPLATE_SOURCE_CHARS, PREVIEW_LIMITS } from "@/lib/limits";
@@ -45,7 +45,25 @@ export async function admitPreview(accountId: string, address: string | null): P
  */
 export async function previewVariables(template: PreviewableTemplate): Promise<Record<string, unknown>> {
   const fromSchema = exampleFromSchema(templateVariablesSchema(template)) as Record<string, unknown>;
-  return structuredClone({ ...fromSchema, ...((await templatePreviewProps(template)) ?? {}) });
+  const previewProps = templatePreviewProps(template) ?? (await readOlderSavesPreviewProps(template));
+  return structuredClone({ ...fromSchema, ...(previewProps ?? {}) });
+}
+
+/** A user template saved before its PreviewProps were kept: read them in the sandbox (previews are rate-limited). */
+async function readOlderSavesPreviewProps(template: PreviewableTemplate): Promise<Record<string, unknown> | null> {
+  if (template.owner_account_id === null || template.preview_props !== null || !template.compiled_code) return null;
+  try {
+    const previewProps = await readPreviewProps({
+      owner: template.owner_account_id,
+      cacheKey: `${template.id}:${template.version}`,
+      compiledCode: template.compiled_code,
+    });
+    return previewProps && !variablesProblem(previewProps) ? previewProps : null;
+  } catch (error) {
+    // A busy sandbox says nothing about the template: sample values made without its PreviewProps would be wrong.
+    if (error instanceof ApiError) throw error;
+    return null;
+  }
 }
 
 export const THUMBNAIL_UNAVAILABLE_HTML = `<!DOCTYPE html><html><body style="margin:0;display:grid;place-items:center;height:100vh;font:14px system-ui;color:#78716c;background:#f5f5f4">Preview unavailable</body></html>`;
@@ -97,7 +115,9 @@ export async function renderDraft(
     const previewProps = (await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code })) ?? {};
     const props = variables ?? previewProps;
     const { html } = await renderInSandbox({ owner: accountId, cacheKey, compiledCode: compiled.code, props });
-    return { ok: true, html, props, variables: compiled.variables ?? schemaFromPreviewProps(previewProps) };
+    // PreviewProps too large to send as variables describe nothing a caller could send.
+    const sample = variablesProblem(previewProps) ? null : previewProps;
+    return { ok: true, html, props, variables: compiled.variables ?? schemaFromPreviewProps(sample) };
   } catch (error) {
     if (error instanceof SandboxRenderError) return { ok: false, message: error.message };
     throw error;

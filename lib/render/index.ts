@@ -84,9 +84,9 @@ function withPlainText(html: string, plainText: boolean): RenderedEmail {
 export type CheckedVariables = { props: Record<string, unknown>; warnings: RenderWarning[] };
 
 /**
- * The props a template receives: the variables checked against the template's variables schema, with declared
- * defaults applied and undeclared variables passed through unchanged (each with a warning). Throws the 400 listing
- * every missing or mistyped variable.
+ * The props a template receives: the variables checked against the template's variables schema (a catalogue
+ * template's zod schema also applies its defaults), undeclared variables passed through unchanged, each with a
+ * warning. Throws the 400 listing every missing or mistyped variable.
  */
 export function checkVariables(template: RenderableTemplate, variables: Record<string, unknown>): CheckedVariables {
   const entry = template.owner_account_id === null && template.slug ? getCatalogueEntry(template.slug) : undefined;
@@ -94,9 +94,9 @@ export function checkVariables(template: RenderableTemplate, variables: Record<s
     const props = parseCatalogueVariables(entry.variables, variables);
     return { props, warnings: undeclaredVariableWarnings(catalogueVariablesSchema(entry), variables) };
   }
-  const checked = userVariablesChecker(template)(variables);
-  if (!checked.ok) throw errors.validation(checked.problems);
-  return { props: checked.props, warnings: undeclaredVariableWarnings(template.variables, variables) };
+  const problems = userVariablesChecker(template)(variables);
+  if (problems.length > 0) throw errors.validation(problems);
+  return { props: variables, warnings: undeclaredVariableWarnings(template.variables, variables) };
 }
 
 function parseCatalogueVariables(schema: z.ZodObject, variables: Record<string, unknown>): Record<string, unknown> {

@@ -1,5 +1,7 @@
 import type { JsonSchemaType, JsonValue, VariableSchema, VariablesSchema } from "@/lib/schemas/variables";
 import { JSON_SCHEMA_DIALECT, OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
+import { MAX_DETAILS } from "@/lib/api/errors";
+import { MAX_JSON_DEPTH, MAX_VARIABLES_BYTES } from "@/lib/limits";
 
 // Checks a request's variables against a user template's variables schema (JSON Schema, the subset in
 // lib/schemas/variables.ts), and lists the variables a schema does not declare. Both walk the value once, so their
@@ -7,7 +9,21 @@ import { JSON_SCHEMA_DIALECT, OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variab
 
 export type VariableProblem = { field: string; message: string };
 
-type Checker = (value: unknown, path: string, problems: VariableProblem[]) => unknown;
+/**
+ * The problems found so far. A 400 lists at most MAX_DETAILS of them, so the walk stops once it has one more: past
+ * that, a value built to fail everywhere (items missing every member) would cost time and memory for nothing.
+ */
+class Problems {
+  readonly list: VariableProblem[] = [];
+  get full(): boolean {
+    return this.list.length > MAX_DETAILS;
+  }
+  add(field: string, message: string): void {
+    if (!this.full) this.list.push({ field, message });
+  }
+}
+
+type Checker = (value: unknown, path: string, problems: Problems) => void;
 
 const TYPE_NAMES: Record<JsonSchemaType, string> = {
   string: "a string",
@@ -18,6 +34,10 @@ const TYPE_NAMES: Record<JsonSchemaType, string> = {
   array: "an array",
   null: "null",
 };
+const KNOWN_TYPES = new Set(Object.keys(TYPE_NAMES));
+
+/** An enum's values named in its message; a longer enum is cut there. */
+const MAX_ENUM_VALUES_NAMED = 20;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -42,8 +62,39 @@ function hasType(value: unknown, type: JsonSchemaType): boolean {
   }
 }
 
-function describeEnum(values: readonly unknown[]): string {
-  return values.map((value) => JSON.stringify(value)).join(", ");
+/** The JSON type a value is filed under when a union's branches are looked up (integers are numbers). */
+function jsonKind(value: unknown): JsonSchemaType {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  switch (typeof value) {
+    case "string":
+      return "string";
+    case "number":
+      return "number";
+    case "boolean":
+      return "boolean";
+    default:
+      return "object";
+  }
+}
+
+/** The schema's types this checker knows; null when it states none (or only unknown ones): any type then. */
+function typesOf(schema: VariableSchema): JsonSchemaType[] | null {
+  const stated = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
+  const known = stated.filter((type) => KNOWN_TYPES.has(type));
+  return known.length > 0 ? known : null;
+}
+
+/** The values an enum or const allows, for lookups in constant time; null when it has neither. */
+function allowedValues(schema: VariableSchema): Set<unknown> | null {
+  if (schema.enum) return new Set(schema.enum);
+  return schema.const !== undefined ? new Set([schema.const]) : null;
+}
+
+function enumMessage(values: Set<unknown>): string {
+  const named = [...values].slice(0, MAX_ENUM_VALUES_NAMED).map((value) => JSON.stringify(value));
+  const rest = values.size - named.length;
+  return `must be one of ${named.join(", ")}${rest > 0 ? ` (or ${rest.toLocaleString("en-US")} more)` : ""}`;
 }
 
 /** One of the schema's types, as a message: "must be a string or null". */
@@ -56,127 +107,171 @@ function join(path: string, key: string | number): string {
   return `${path}.${key}`;
 }
 
+type Branch = { types: JsonSchemaType[] | null; allowed: Set<unknown> | null; check: Checker };
+
 /**
- * A checker for one schema, built once: it returns the value with declared defaults filled in, and pushes a problem
- * for each value that does not match (one per place, with its dotted path).
+ * A union's branches filed by the JSON type they accept, and within a type by the values their enums allow: finding
+ * a value's branch costs the same however many branches the union has.
+ */
+function fileBranches(branches: Branch[]): (value: unknown) => Branch | undefined {
+  const byKind = new Map<JsonSchemaType, { byValue: Map<unknown, Branch>; open: Branch[] }>();
+  const kinds: JsonSchemaType[] = ["string", "number", "boolean", "object", "array", "null"];
+  for (const branch of branches) {
+    for (const kind of kinds) {
+      const accepts =
+        !branch.types || branch.types.some((type) => type === kind || (type === "integer" && kind === "number"));
+      if (!accepts) continue;
+      let filed = byKind.get(kind);
+      if (!filed) byKind.set(kind, (filed = { byValue: new Map(), open: [] }));
+      if (branch.allowed) {
+        for (const value of branch.allowed) if (!filed.byValue.has(value)) filed.byValue.set(value, branch);
+      } else filed.open.push(branch);
+    }
+  }
+  return (value) => {
+    const filed = byKind.get(jsonKind(value));
+    if (!filed) return undefined;
+    const byValue = filed.byValue.get(value);
+    if (byValue) return byValue;
+    // Open branches differ only in type within a kind: the first that takes the value (an integer) is the one.
+    return filed.open.find((branch) => !branch.types || branch.types.some((type) => hasType(value, type)));
+  };
+}
+
+/**
+ * A checker for one schema, built once per template version. It looks at each value once and at each declared name
+ * only when the value has it or the schema requires it, so its cost is that of the variables plus the required
+ * members of the objects in them (and stops at the problems a 400 can list).
  */
 function compileSchema(schema: VariableSchema, depth = 0): Checker {
   // Derived schemas are bounded in depth; a deeper one (stored by hand) accepts anything below this level.
-  if (depth > 64) return (value) => value;
-  const types = schema.type === undefined ? null : Array.isArray(schema.type) ? schema.type : [schema.type];
-  const allowed = schema.enum ?? (schema.const !== undefined ? [schema.const] : null);
-  const anyOf = schema.anyOf?.map((branch) => [branch, compileSchema(branch, depth + 1)] as const);
-  const properties = schema.properties
-    ? Object.entries(schema.properties)
-        .filter(([name]) => name !== "__proto__") // assigning it would replace the props' prototype
-        .map(([name, property]) => [name, compileSchema(property, depth + 1), property.default] as const)
+  if (depth > 64) return () => {};
+  const types = typesOf(schema);
+  const typeMessage = types ? `must be ${expectedTypes(types)}` : "";
+  const allowed = allowedValues(schema);
+  const allowedMessage = allowed ? enumMessage(allowed) : "";
+  const branchOf = schema.anyOf
+    ? fileBranches(
+        schema.anyOf.map((branch) => ({
+          types: typesOf(branch),
+          allowed: allowedValues(branch),
+          check: compileSchema(branch, depth + 1),
+        })),
+      )
     : null;
-  const required = new Set(schema.required ?? []);
+  const members = new Map<string, Checker>();
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    members.set(name, compileSchema(property, depth + 1));
+  }
+  const required = (schema.required ?? []).filter((name) => members.has(name));
   const additional =
     typeof schema.additionalProperties === "object" ? compileSchema(schema.additionalProperties, depth + 1) : null;
   const items = schema.items ? compileSchema(schema.items, depth + 1) : null;
 
   return (value, path, problems) => {
-    if (types && !types.some((type) => hasType(value, type))) {
-      problems.push({ field: path, message: `must be ${expectedTypes(types)}` });
-      return value;
+    if (problems.full) return;
+    if (types && !types.some((type) => hasType(value, type))) return problems.add(path, typeMessage);
+    if (allowed && !allowed.has(value)) return problems.add(path, allowedMessage);
+    if (branchOf) {
+      const branch = branchOf(value);
+      if (!branch) return problems.add(path, "does not match any of the shapes this variable takes");
+      branch.check(value, path, problems);
     }
-    if (allowed && !allowed.some((option) => option === value)) {
-      problems.push({ field: path, message: `must be one of ${describeEnum(allowed)}` });
-      return value;
-    }
-    if (anyOf) {
-      // The first branch whose type fits is the one checked in depth: trying every branch in depth would cost a
-      // product of the branches at every level of nested unions.
-      const branch = anyOf.find(([branchSchema]) => fitsShallowly(branchSchema, value));
-      if (!branch) {
-        problems.push({ field: path, message: "does not match any of the shapes this variable takes" });
-        return value;
+    if (isPlainObject(value) && (members.size > 0 || additional)) {
+      for (const key of Object.keys(value)) {
+        (members.get(key) ?? additional)?.(value[key], join(path, key), problems);
+        if (problems.full) return;
       }
-      value = branch[1](value, path, problems);
-    }
-    if (isPlainObject(value) && (properties || additional)) {
-      const result: Record<string, unknown> = { ...value };
-      for (const [name, check, fallback] of properties ?? []) {
-        const present = Object.hasOwn(value, name) && value[name] !== undefined;
-        if (present) result[name] = check(value[name], join(path, name), problems);
-        else if (fallback !== undefined) result[name] = structuredClone(fallback);
-        else if (required.has(name)) problems.push({ field: join(path, name), message: "is required" });
+      for (const name of required) {
+        if (!Object.hasOwn(value, name) || value[name] === undefined) problems.add(join(path, name), "is required");
       }
-      if (additional) {
-        const declared = schema.properties ?? {};
-        for (const key of Object.keys(value)) {
-          if (!Object.hasOwn(declared, key)) result[key] = additional(value[key], join(path, key), problems);
-        }
-      }
-      return result;
+      return;
     }
-    if (Array.isArray(value) && items) return value.map((item, index) => items(item, join(path, index), problems));
-    return value;
+    if (Array.isArray(value) && items) {
+      for (let index = 0; index < value.length && !problems.full; index++) {
+        items(value[index], join(path, index), problems);
+      }
+    }
   };
 }
 
-/** Whether a value has one of the schema's types and is one of its values, without looking inside it. */
-function fitsShallowly(schema: VariableSchema, value: unknown): boolean {
-  const types = schema.type === undefined ? null : Array.isArray(schema.type) ? schema.type : [schema.type];
-  if (types && !types.some((type) => hasType(value, type))) return false;
-  if (schema.const !== undefined && schema.const !== value) return false;
-  return !schema.enum || schema.enum.some((option) => option === value);
-}
+/** A compiled variables schema: `check(variables)` answers the problems found, none when the variables fit. */
+export type VariablesChecker = (variables: Record<string, unknown>) => VariableProblem[];
 
-/** A compiled variables schema: `check(variables)` answers the props to render with, or the problems found. */
-export type VariablesChecker = (
-  variables: Record<string, unknown>,
-) => { ok: true; props: Record<string, unknown> } | { ok: false; problems: VariableProblem[] };
-
+/**
+ * Variables reach the component as given: a declared default is the component's own (it was read off its
+ * destructuring), so the component applies it.
+ */
 export function compileVariablesSchema(schema: VariablesSchema): VariablesChecker {
   const check = compileSchema(schema);
   return (variables) => {
-    const problems: VariableProblem[] = [];
-    const props = check(variables, "variables", problems) as Record<string, unknown>;
-    return problems.length === 0 ? { ok: true, props } : { ok: false, problems };
+    const problems = new Problems();
+    check(variables, "variables", problems);
+    return problems.list;
   };
 }
 
 /** At most this many variables are named in warnings; one more entry counts the rest. */
 export const MAX_VARIABLE_WARNINGS = 50;
-const MAX_SUGGESTED_NAME_LENGTH = 100;
+/** Names longer than this get no suggestion: slips happen in names people type. */
+const MAX_SUGGESTED_NAME_LENGTH = 40;
+const MAX_SUGGESTION_EDITS = 3;
+/** Edit-distance cells one request may spend on suggestions, whatever the schema's names. */
+const SUGGESTION_BUDGET_CELLS = 200_000;
+
+/** A level's declared names, read once per schema: lowercased, and without case and separators. */
+type DeclaredNames = { count: number; names: string[]; lower: string[]; bySpelling: Map<string, string> };
+const declaredNamesCache = new WeakMap<object, DeclaredNames>();
+
+function declaredNames(properties: Record<string, VariableSchema>): DeclaredNames {
+  let names = declaredNamesCache.get(properties);
+  if (!names) {
+    const list = Object.keys(properties).filter((name) => name.length <= MAX_SUGGESTED_NAME_LENGTH);
+    const bySpelling = new Map<string, string>();
+    for (const name of list) if (!bySpelling.has(spelling(name))) bySpelling.set(spelling(name), name);
+    const count = Object.keys(properties).length;
+    names = { count, names: list, lower: list.map((name) => name.toLowerCase()), bySpelling };
+    declaredNamesCache.set(properties, names);
+  }
+  return names;
+}
 
 /**
  * Warnings for the variables the schema does not declare, at any depth where it declares members: they reach the
- * component unchanged, but are most likely misspelt, so a declared name close to one is suggested. A schema that
- * declares nothing at a level (an open schema) warns about nothing there.
+ * component unchanged, but are most likely misspelt, so a declared name close to one is suggested. A level that
+ * declares nothing (an open schema) warns about nothing.
  */
 export function undeclaredVariableWarnings(
   schema: VariablesSchema,
   variables: Record<string, unknown>,
 ): VariableProblem[] {
   const warnings: VariableProblem[] = [];
+  const budget = { cells: SUGGESTION_BUDGET_CELLS };
   let unlisted = 0;
   const visit = (level: VariableSchema, value: unknown, path: string, depth: number): void => {
     if (depth > 64) return;
     if (Array.isArray(value) && level.items) {
-      value.forEach((item, index) => visit(level.items!, item, join(path, index), depth + 1));
+      const items = level.items;
+      value.forEach((item, index) => visit(items, item, join(path, index), depth + 1));
       return;
     }
-    if (!isPlainObject(value)) return;
     const declared = level.properties;
-    if (!declared || Object.keys(declared).length === 0) return;
-    for (const [key, member] of Object.entries(value)) {
+    if (!isPlainObject(value) || !declared) return;
+    const names = declaredNames(declared);
+    if (names.count === 0) return;
+    for (const key of Object.keys(value)) {
       const field = join(path, key);
       if (Object.hasOwn(declared, key)) {
-        visit(declared[key], member, field, depth + 1);
-        continue;
-      }
-      if (warnings.length >= MAX_VARIABLE_WARNINGS) {
+        visit(declared[key], value[key], field, depth + 1);
+      } else if (warnings.length >= MAX_VARIABLE_WARNINGS) {
         unlisted++;
-        continue;
+      } else {
+        const suggestion = closestName(key, names, budget);
+        warnings.push({
+          field,
+          message: `not a variable of this template${suggestion ? `; did you mean ${suggestion}?` : ""}`,
+        });
       }
-      const suggestion = closestName(key, Object.keys(declared));
-      warnings.push({
-        field,
-        message: `not a variable of this template${suggestion ? `; did you mean ${suggestion}?` : ""}`,
-      });
     }
   };
   visit(schema, variables, "variables", 0);
@@ -190,32 +285,39 @@ export function undeclaredVariableWarnings(
 }
 
 /** The declared name closest to `name` when it is close enough to be a slip: case, separators, or a few edits. */
-export function closestName(name: string, declared: readonly string[]): string | null {
+function closestName(name: string, declared: DeclaredNames, budget: { cells: number }): string | null {
   if (name.length > MAX_SUGGESTED_NAME_LENGTH) return null;
-  const normalized = normalizeName(name);
+  const sameSpelling = declared.bySpelling.get(spelling(name)); // customer_name → customerName
+  if (sameSpelling) return sameSpelling;
+  const lower = name.toLowerCase();
   let best: string | null = null;
   let bestDistance = Infinity;
-  for (const candidate of declared) {
-    if (candidate.length > MAX_SUGGESTED_NAME_LENGTH) continue;
-    if (normalizeName(candidate) === normalized) return candidate; // customer_name → customerName
-    const allowance = Math.max(1, Math.floor(Math.max(name.length, candidate.length) / 4));
+  for (let index = 0; index < declared.names.length; index++) {
+    const candidate = declared.lower[index];
+    const allowance = Math.min(
+      MAX_SUGGESTION_EDITS,
+      Math.max(1, Math.floor(Math.max(name.length, candidate.length) / 4)),
+    );
     if (Math.abs(name.length - candidate.length) > allowance) continue;
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase(), allowance);
+    budget.cells -= name.length * candidate.length;
+    if (budget.cells < 0) break;
+    const distance = editDistance(lower, candidate, allowance);
     if (distance <= allowance && distance < bestDistance) {
-      best = candidate;
+      best = declared.names[index];
       bestDistance = distance;
     }
   }
   return best;
 }
 
-function normalizeName(name: string): string {
+/** A name as it sounds: lowercase, without underscores and dashes. */
+function spelling(name: string): string {
   return name.toLowerCase().replaceAll("_", "").replaceAll("-", "");
 }
 
 /**
  * Edit distance counting a swap of two neighbouring letters as one edit (optimal string alignment), stopping early
- * once every path is past `limit` (names are at most 100 characters).
+ * once every path is past `limit`.
  */
 function editDistance(a: string, b: string, limit: number): number {
   let beforePrevious: number[] = [];
@@ -249,6 +351,27 @@ function isDeclarableVariableName(name: string): boolean {
 }
 
 /**
+ * Why a value could not be sent as variables (larger than MAX_VARIABLES_BYTES as JSON, or nested deeper than
+ * MAX_JSON_DEPTH), as the end of a sentence; null when it could.
+ */
+export function variablesProblem(value: Record<string, unknown>): string | null {
+  const json = JSON.stringify(value);
+  if (json.length > MAX_VARIABLES_BYTES || Buffer.byteLength(json) > MAX_VARIABLES_BYTES) {
+    return `are larger than ${MAX_VARIABLES_BYTES / 1024 / 1024} MB as JSON, the most a request's variables may be`;
+  }
+  let level: unknown[] = [value];
+  for (let depth = 1; level.length > 0; depth++) {
+    if (depth > MAX_JSON_DEPTH) return `nest deeper than ${MAX_JSON_DEPTH} levels, the most a request's variables may`;
+    level = level.flatMap((item) =>
+      item !== null && typeof item === "object"
+        ? Object.values(item).filter((v) => v !== null && typeof v === "object")
+        : [],
+    );
+  }
+  return null;
+}
+
+/**
  * The schema of a template whose props are untyped, from its PreviewProps: each declarable name becomes an optional
  * variable of its sample value's type, nested objects and arrays (typed by their first item) included. Samples never
  * become defaults, so sample data cannot reach a real email. Without PreviewProps, an open schema.
@@ -256,7 +379,7 @@ function isDeclarableVariableName(name: string): boolean {
 export function schemaFromPreviewProps(previewProps: Record<string, unknown> | null): VariablesSchema {
   if (!previewProps) return OPEN_VARIABLES_SCHEMA;
   const properties: Record<string, VariableSchema> = {};
-  for (const [name, value] of Object.entries(previewProps)) {
+  for (const [name, value] of Object.entries(previewProps).slice(0, MAX_SAMPLE_MEMBERS)) {
     if (isDeclarableVariableName(name)) properties[name] = schemaOfSample(value, 1);
   }
   return { $schema: JSON_SCHEMA_DIALECT, type: "object", properties, additionalProperties: true };
@@ -264,6 +387,8 @@ export function schemaFromPreviewProps(previewProps: Record<string, unknown> | n
 
 // Deeper sample values say nothing more about a template's variables: past this depth a value is "anything".
 const MAX_SAMPLE_DEPTH = 16;
+// As a props type's (lib/render/props-schema.ts): the rest of an object's members pass through undeclared.
+const MAX_SAMPLE_MEMBERS = 200;
 
 function schemaOfSample(value: unknown, depth: number): VariableSchema {
   if (depth > MAX_SAMPLE_DEPTH) return {};
@@ -275,7 +400,7 @@ function schemaOfSample(value: unknown, depth: number): VariableSchema {
   }
   if (value !== null && typeof value === "object") {
     const properties: Record<string, VariableSchema> = {};
-    for (const [name, member] of Object.entries(value)) {
+    for (const [name, member] of Object.entries(value).slice(0, MAX_SAMPLE_MEMBERS)) {
       if (name !== "__proto__") properties[name] = schemaOfSample(member, depth + 1);
     }
     return { type: "object", properties, additionalProperties: true };

@@ -6,7 +6,38 @@
 alter table public.templates add column variables_schema json;
 alter table public.templates add column preview_props json;
 
--- [{ name, type, required, default?, description? }] → { $schema, type, properties, required?, additionalProperties }
+-- [{ name, type, required, default?, description? }] → { $schema, type, properties, required?, additionalProperties }.
+-- As the render path read declarations: only objects with a declarable name count (an ASCII identifier of at most 100
+-- characters, not a name every JavaScript object has), the last of two with one name wins at the first one's place,
+-- an unknown type declares no type, and `required` is only ever true or false.
+with declarations as (
+  select t2.id, d.value, d.ordinality, d.value->>'name' as name
+  from public.templates t2,
+       jsonb_array_elements(case when jsonb_typeof(t2.variables) = 'array' then t2.variables else '[]'::jsonb end)
+         with ordinality d
+  where jsonb_typeof(d.value) = 'object' and jsonb_typeof(d.value->'name') = 'string'
+    and d.value->>'name' ~ '^[A-Za-z_$][A-Za-z0-9_$]{0,99}$'
+    and d.value->>'name' not in ('constructor', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable',
+                                 'toString', 'toLocaleString', 'valueOf', '__proto__', '__defineGetter__',
+                                 '__defineSetter__', '__lookupGetter__', '__lookupSetter__')
+), named as (
+  select distinct on (id, name) id, name, value, min(ordinality) over (partition by id, name) as position
+  from declarations
+  order by id, name, ordinality desc
+), schemas as (
+  select id,
+         json_object_agg(
+           name,
+           (case when value->>'type' in ('string', 'number', 'boolean', 'array', 'object')
+                 then jsonb_build_object('type', value->'type') else '{}'::jsonb end
+             || case when value ? 'default' then jsonb_build_object('default', value->'default') else '{}'::jsonb end
+             || case when jsonb_typeof(value->'description') = 'string'
+                     then jsonb_build_object('description', value->'description') else '{}'::jsonb end)::json
+           order by position) as properties,
+         json_agg(name order by position) filter (where value->'required' = 'true'::jsonb) as required
+  from named
+  group by id
+)
 update public.templates t
 set variables_schema = case
   when c.required is null then json_build_object(
@@ -17,21 +48,8 @@ set variables_schema = case
     'required', c.required, 'additionalProperties', true)
   end
 from (
-  select t2.id,
-         coalesce(json_object_agg(
-           d.value->>'name',
-           (jsonb_build_object('type', d.value->'type')
-             || case when d.value ? 'default' then jsonb_build_object('default', d.value->'default') else '{}'::jsonb end
-             || case when d.value ? 'description' then jsonb_build_object('description', d.value->'description')
-                     else '{}'::jsonb end)::json
-           order by d.ordinality) filter (where d.value is not null), '{}'::json) as properties,
-         json_agg(d.value->>'name' order by d.ordinality)
-           filter (where coalesce((d.value->>'required')::boolean, false)) as required
-  from public.templates t2
-  left join lateral jsonb_array_elements(
-    case when jsonb_typeof(t2.variables) = 'array' then t2.variables else '[]'::jsonb end
-  ) with ordinality d on true
-  group by t2.id
+  select t3.id, coalesce(s.properties, '{}'::json) as properties, s.required
+  from public.templates t3 left join schemas s on s.id = t3.id
 ) c
 where c.id = t.id;
 
@@ -63,3 +81,14 @@ begin
     ) tl on true;
 end;
 $$;
+
+-- Dropped and made anew, send_context lost the revokes of 20261122000600_hot_path_functions.sql: only the server
+-- calls it.
+do $$
+declare
+  grantee text;
+begin
+  for grantee in select 'public' union all select rolname from pg_roles where rolname in ('anon', 'authenticated') loop
+    execute format('revoke execute on function public.send_context(uuid, uuid) from %s', grantee);
+  end loop;
+end $$;
