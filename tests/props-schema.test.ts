@@ -408,6 +408,10 @@ describe("the props type's forms", () => {
   });
 });
 
+/** `write(0)` to `write(count - 1)`, joined by `separator`. */
+const many = (count: number, write: (i: number) => string, separator: string) =>
+  Array.from({ length: count }, (_, i) => write(i)).join(separator);
+
 /** The schema of the member `value: <type>`. */
 const member = (type: string, optional = false) =>
   derive(withProps(`type Props = { value${optional ? "?" : ""}: ${type} };`));
@@ -429,6 +433,21 @@ describe("member types", () => {
     ["true", { type: "boolean", enum: [true] }],
     ['"a" | string', { type: "string" }],
     ["string | 1", { anyOf: [{ type: "string" }, { type: "number", enum: [1] }] }],
+    ["string | 1 | 2 | 3", { anyOf: [{ type: "string" }, { type: "number", enum: [1, 2, 3] }] }],
+    ['number | "a" | "b"', { anyOf: [{ type: "number" }, { type: "string", enum: ["a", "b"] }] }],
+    [
+      "string | 1 | true | null",
+      { anyOf: [{ type: "string" }, { type: ["number", "boolean"], enum: [1, true] }, { type: "null" }] },
+    ],
+    [
+      '{ id: string } | "a" | 1',
+      {
+        anyOf: [
+          { type: ["string", "number"], enum: ["a", 1] },
+          { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: true },
+        ],
+      },
+    ],
     ["`order-${string}`", { type: "string" }],
     ["string[]", { type: "array", items: { type: "string" } }],
     ["Array<number>", { type: "array", items: { type: "number" } }],
@@ -538,6 +557,81 @@ describe("member types", () => {
         ]),
         ["constructor", "__proto__"],
       ),
+    );
+  });
+});
+
+describe("unions and enums within the bounds the event loop checks against", () => {
+  /** `{ k<i>: string }` and its schema. */
+  const objectType = (i: number) => `{ k${i}: string }`;
+  const objectSchema = (i: number): VariableSchema => ({
+    type: "object",
+    properties: { [`k${i}`]: { type: "string" } },
+    required: [`k${i}`],
+    additionalProperties: true,
+  });
+  const strings = (count: number) => Array.from({ length: count }, (_, i) => `s${i}`);
+  const numbers = (count: number) => Array.from({ length: count }, (_, i) => i);
+
+  const cases: [string, string, VariableSchema][] = [
+    [
+      "a union of 50 branches is listed",
+      many(50, objectType, " | "),
+      { anyOf: Array.from({ length: 50 }, (_, i) => objectSchema(i)) },
+    ],
+    [
+      "a union of 51 object types is any object",
+      many(51, objectType, " | "),
+      { type: "object", additionalProperties: true },
+    ],
+    [
+      "a union of 49 object types, string and null is any of those types",
+      `string | ${many(49, objectType, " | ")} | null`,
+      { type: ["string", "object", "null"], additionalProperties: true },
+    ],
+    [
+      "a union of 51 branches, one of them untyped, is anything",
+      `${many(50, objectType, " | ")} | (string[] | number[])`,
+      {},
+    ],
+    ["100 string literals are an enum", many(100, (i) => `"s${i}"`, " | "), { type: "string", enum: strings(100) }],
+    ["101 string literals are a string", many(101, (i) => `"s${i}"`, " | "), { type: "string" }],
+    [
+      "99 string literals and null are an enum",
+      `${many(99, (i) => `"s${i}"`, " | ")} | null`,
+      { type: ["string", "null"], enum: [...strings(99), null] },
+    ],
+    [
+      "100 string literals and null are a string or null",
+      `${many(100, (i) => `"s${i}"`, " | ")} | null`,
+      { type: ["string", "null"] },
+    ],
+    [
+      "60 string and 60 number literals are a string or a number",
+      `${many(60, (i) => `"s${i}"`, " | ")} | ${many(60, String, " | ")}`,
+      { type: ["string", "number"] },
+    ],
+    [
+      "string and 101 number literals are a string or a number",
+      `string | ${many(101, String, " | ")}`,
+      { type: ["string", "number"] },
+    ],
+    [
+      "101 number literals beside an object type are a number, in an anyOf",
+      `${many(101, String, " | ")} | ${objectType(0)}`,
+      { anyOf: [{ type: "number" }, objectSchema(0)] },
+    ],
+    [
+      "an alias of 60 literals in a union with 60 more is a string",
+      "Sixty | " + many(60, (i) => `"t${i}"`, " | "),
+      { type: "string" },
+    ],
+    ["100 number literals are an enum", many(100, String, " | "), { type: "number", enum: numbers(100) }],
+  ];
+  it.each(cases)("%s", (_, type, schema) => {
+    const aliases = `type Sixty = ${many(60, (i) => `"s${i}"`, " | ")};`;
+    expect(derive(withProps(`${aliases}\ntype Props = { value: ${type} };`))).toEqual(
+      variables({ value: schema }, ["value"]),
     );
   });
 });

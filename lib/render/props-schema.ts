@@ -6,7 +6,13 @@
  * Runs on the compile workers (sandbox/compile.ts), under their deadline.
  */
 import ts from "typescript";
-import { JSON_SCHEMA_DIALECT, type JsonValue, type VariableSchema, type VariablesSchema } from "../schemas/variables";
+import {
+  JSON_SCHEMA_DIALECT,
+  type JsonSchemaType,
+  type JsonValue,
+  type VariableSchema,
+  type VariablesSchema,
+} from "../schemas/variables";
 
 /** Nesting followed (references, members, elements, union members) before the rest is taken to accept anything. */
 const MAX_DEPTH = 64;
@@ -20,6 +26,10 @@ const MAX_TYPE_NODES = 5_000;
  * comment or literal is copied into the schema once per reference to its type.
  */
 const MAX_SCHEMA_TEXT = 100_000;
+/** anyOf branches a union may list: requests are checked against them on the event loop, so wider unions say less. */
+const MAX_UNION_BRANCHES = 50;
+/** Values an enum may list, for the same reason: a longer literal union is checked by its type alone. */
+const MAX_ENUM_VALUES = 100;
 
 /** The props type annotations of function components: `React.FC<P>`, `FC<P>`, ... */
 const COMPONENT_TYPES = new Set(["FC", "FunctionComponent", "VFC", "VoidFunctionComponent", "ComponentType"]);
@@ -199,8 +209,9 @@ class TypeReader {
     }
     const branches = [...mergeScalars(scalars), ...others];
     if (branches.length === 0) return nullable ? { type: "null" } : {};
-    if (branches.length > 1) return { anyOf: nullable ? [...branches, { type: "null" }] : branches };
-    return nullable ? withNull(branches[0]) : branches[0];
+    if (branches.length === 1) return nullable ? withNull(branches[0]) : branches[0];
+    const anyOf: VariableSchema[] = nullable ? [...branches, { type: "null" }] : branches;
+    return anyOf.length > MAX_UNION_BRANCHES ? typesOf(anyOf) : { anyOf };
   }
 
   /** A reference by name: a declaration of the file (shadowing the global ones), else a TypeScript utility type. */
@@ -403,33 +414,50 @@ function scalarType(schema: VariableSchema): ScalarType | undefined {
 }
 
 /**
- * Scalar union members as one schema: `"a" | "b"` → `{ type: "string", enum: ["a", "b"] }`, `string | number` →
- * `{ type: ["string", "number"] }`, a literal within its own type (`"a" | string`) → that type. Literals beside
- * another type's keyword (`string | 1`) stay apart, for an anyOf.
+ * Scalar union members as at most two schemas: the types written as keywords, and the literals of the other types.
+ * `"a" | "b"` → `{ type: "string", enum: ["a", "b"] }`, `string | number` → `{ type: ["string", "number"] }`, a literal
+ * within its own type (`"a" | string`) → that type, `string | 1 | 2` → `{ type: "string" }` and
+ * `{ type: "number", enum: [1, 2] }`, for an anyOf.
  */
 function mergeScalars(scalars: VariableSchema[]): VariableSchema[] {
   if (scalars.length <= 1) return scalars;
-  const types = new Set<ScalarType>();
-  const keywordTypes = new Set<ScalarType>();
-  for (const schema of scalars) {
-    const type = scalarType(schema)!;
-    types.add(type);
-    if (!schema.enum) keywordTypes.add(type);
-  }
+  const types = [...new Set(scalars.map((schema) => scalarType(schema)!))];
+  const keywordTypes = new Set(scalars.filter((schema) => !schema.enum).map((schema) => scalarType(schema)!));
   const values = new Set(scalars.flatMap((schema) => (keywordTypes.has(scalarType(schema)!) ? [] : schema.enum!)));
-  const type = types.size === 1 ? [...types][0] : [...types];
-  if (values.size === 0) return [{ type }];
-  if (keywordTypes.size === 0) return [{ type, enum: [...values] }];
-  return scalars.filter((schema) => !schema.enum || !keywordTypes.has(scalarType(schema)!));
+  // More literals than an enum may list are checked by their types alone, as if written as keywords.
+  const literalTypes = values.size > MAX_ENUM_VALUES ? [] : types.filter((type) => !keywordTypes.has(type));
+  const plainTypes = types.filter((type) => !literalTypes.includes(type));
+  const merged: VariableSchema[] = [];
+  if (plainTypes.length > 0) merged.push({ type: oneOrMany(plainTypes) });
+  if (literalTypes.length > 0) merged.push({ type: oneOrMany(literalTypes), enum: [...values] });
+  return merged;
+}
+
+function oneOrMany<T>(types: T[]): T | T[] {
+  return types.length === 1 ? types[0] : types;
+}
+
+/** A union too wide to list as anyOf: its branches' types together, or anything when a branch has no type. */
+function typesOf(branches: VariableSchema[]): VariableSchema {
+  const types = new Set<JsonSchemaType>();
+  for (const branch of branches) {
+    if (branch.type === undefined) return {};
+    for (const type of Array.isArray(branch.type) ? branch.type : [branch.type]) types.add(type);
+  }
+  const type = oneOrMany([...types]);
+  // As every object schema here: the members it does not declare pass.
+  return types.has("object") ? { type, additionalProperties: true } : { type };
 }
 
 /** `T | null`. */
 function withNull(schema: VariableSchema): VariableSchema {
   if (schema.type === undefined) return { anyOf: [schema, { type: "null" }] };
+  const { enum: values, ...rest } = schema;
   return {
-    ...schema,
+    ...rest,
     type: [...(Array.isArray(schema.type) ? schema.type : [schema.type]), "null"],
-    ...(schema.enum ? { enum: [...schema.enum, null] } : {}),
+    // null is one more value, which a full enum has no room for.
+    ...(values && values.length < MAX_ENUM_VALUES ? { enum: [...values, null] } : {}),
   };
 }
 
