@@ -636,6 +636,56 @@ describe("unions and enums within the bounds the event loop checks against", () 
   });
 });
 
+describe("objects declare at most 200 members, the rest passing as undeclared", () => {
+  /** The members `<prefix><from>: string` up to `<prefix><to - 1>`, their schemas and their names. */
+  const members = (prefix: string, from: number, to: number) =>
+    Array.from({ length: to - from }, (_, i) => `${prefix}${from + i}: string;`).join(" ");
+  const declared = (prefix: string, from: number, to: number): Record<string, VariableSchema> =>
+    Object.fromEntries(Array.from({ length: to - from }, (_, i) => [`${prefix}${from + i}`, { type: "string" }]));
+  const names = (prefix: string, from: number, to: number) =>
+    Array.from({ length: to - from }, (_, i) => `${prefix}${from + i}`);
+
+  it("declares the first 200 of a type literal's members, and requires only those", () => {
+    expect(derive(withProps(`type Props = { ${members("m", 0, 201)} };`))).toEqual(
+      variables(declared("m", 0, 200), names("m", 0, 200)),
+    );
+  });
+
+  it("declares 200 members, in order, however many the type's declarations and bases have together", () => {
+    const source = withProps(`
+      interface Base { ${members("b", 0, 150)} }
+      interface Props extends Base { ${members("p", 0, 100)} }
+      interface Props { ${members("q", 0, 100)} }`);
+    expect(derive(source)).toEqual(
+      variables({ ...declared("b", 0, 150), ...declared("p", 0, 50) }, [...names("b", 0, 150), ...names("p", 0, 50)]),
+    );
+  });
+
+  it("lets members past the 200th pass whatever the index signature says", () => {
+    const source = withProps(`
+      type Big = { [key: string]: string; ${members("m", 0, 250)} };
+      interface Extended extends Big { [key: string]: string }
+      type Props = { big: Big; extended: Extended };`);
+    const big: VariableSchema = {
+      type: "object",
+      properties: declared("m", 0, 200),
+      required: names("m", 0, 200),
+      additionalProperties: true,
+    };
+    expect(derive(source)).toEqual(variables({ big, extended: big }, ["big", "extended"]));
+  });
+
+  it("declares the first 200 keys of props that are a union of object types", () => {
+    const source = withProps(`type Props =
+      | { id: string; ${members("a", 0, 100)} }
+      | { id: string; ${members("b", 0, 100)} }
+      | { id: string; ${members("c", 0, 100)} };`);
+    expect(derive(source)).toEqual(
+      variables({ id: { type: "string" }, ...declared("a", 0, 100), ...declared("b", 0, 99) }, ["id"]),
+    );
+  });
+});
+
 describe("defaults in the parameter's destructuring", () => {
   const cases: Case[] = [
     {

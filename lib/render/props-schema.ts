@@ -30,6 +30,8 @@ const MAX_SCHEMA_TEXT = 100_000;
 const MAX_UNION_BRANCHES = 50;
 /** Values an enum may list, for the same reason: a longer literal union is checked by its type alone. */
 const MAX_ENUM_VALUES = 100;
+/** Members an object schema may declare, for the same reason: the rest pass as undeclared. */
+const MAX_MEMBERS = 200;
 
 /** The props type annotations of function components: `React.FC<P>`, `FC<P>`, ... */
 const COMPONENT_TYPES = new Set(["FC", "FunctionComponent", "VFC", "VoidFunctionComponent", "ComponentType"]);
@@ -290,6 +292,7 @@ class TypeReader {
       if (!ts.isPropertySignature(member) && !ts.isMethodSignature(member)) continue;
       const key = propertyKey(member.name);
       if (key === undefined) continue;
+      if (object.properties.size >= MAX_MEMBERS && !object.properties.has(key)) break;
       if (!this.takeText(key)) break;
       const schema = ts.isPropertySignature(member) && member.type ? this.schemaOf(member.type, depth + 2) : {};
       const description = this.description(member);
@@ -333,14 +336,20 @@ type ObjectParts = {
   additionalProperties: boolean | VariableSchema;
 };
 
-/** `properties` and `required` only when not empty; a type without members (`{}`) accepts anything, as in TS. */
+/**
+ * `properties` and `required` only when not empty; a type without members (`{}`) accepts anything, as in TS. The first
+ * MAX_MEMBERS members are declared; an object declaring that many may have had more (here or where its members were
+ * read), which pass as undeclared whatever its index signature says.
+ */
 function objectSchema({ properties, required, additionalProperties }: ObjectParts): VariableSchema {
   if (properties.size === 0 && additionalProperties === true) return {};
+  const declared = new Map([...properties].slice(0, MAX_MEMBERS));
+  const declaredRequired = [...required].filter((key) => declared.has(key));
   return {
     type: "object",
-    ...(properties.size > 0 ? { properties: Object.fromEntries(properties) } : {}),
-    ...(required.size > 0 ? { required: [...required] } : {}),
-    additionalProperties,
+    ...(declared.size > 0 ? { properties: Object.fromEntries(declared) } : {}),
+    ...(declaredRequired.length > 0 ? { required: declaredRequired } : {}),
+    additionalProperties: declared.size >= MAX_MEMBERS ? true : additionalProperties,
   };
 }
 
@@ -500,11 +509,12 @@ function topLevel(schema: VariableSchema): VariablesSchema {
     }
     for (const key of branch.required ?? []) requiredBy.set(key, (requiredBy.get(key) ?? 0) + 1);
   }
-  const properties = [...variants].map(([key, seen]): [string, VariableSchema] => {
+  // As in any object schema, the first MAX_MEMBERS keys are declared and the rest pass.
+  const properties = [...variants].slice(0, MAX_MEMBERS).map(([key, seen]): [string, VariableSchema] => {
     const schemas = [...seen.values()];
     return [key, schemas.length === 1 ? schemas[0] : { anyOf: schemas }];
   });
-  const required = [...variants.keys()].filter((key) => requiredBy.get(key) === branches.length);
+  const required = properties.map(([key]) => key).filter((key) => requiredBy.get(key) === branches.length);
   return {
     ...open,
     properties: Object.fromEntries(properties),
