@@ -772,6 +772,36 @@ describe("defaults in the parameter's destructuring", () => {
   it.each(cases)("$name", ({ source, schema }) => {
     expect(derive(source)).toEqual(schema);
   });
+
+  it("records a default of up to 2,000 characters of JSON; a longer one makes the member optional only", () => {
+    const fits = "x".repeat(1_998);
+    const tooLong = "x".repeat(1_999);
+    const source = `
+      type Props = { a: string; b: string; c: string[] };
+      export default function Email({ a = "${fits}", b = "${tooLong}", c = ["${tooLong}"] }: Props) { return null; }`;
+    expect(derive(source)).toEqual(
+      variables({
+        a: { type: "string", default: fits },
+        b: { type: "string" },
+        c: { type: "array", items: { type: "string" } },
+      }),
+    );
+  });
+
+  it("counts defaults against the schema's text budget", () => {
+    const literal = "x".repeat(99_000);
+    const fits = "y".repeat(1_500);
+    const source = `
+      type Props = { a: "${literal}"; b: string; c: string };
+      export default function Email({ c = "ok", b = "${fits}" }: Props) { return null; }`;
+    // The literal and the names leave fewer than 1,000 characters: "ok" fits in them, the second default does not.
+    expect(derive(source)).toEqual(
+      variables(
+        { a: { type: "string", enum: [literal] }, b: { type: "string" }, c: { type: "string", default: "ok" } },
+        ["a"],
+      ),
+    );
+  });
 });
 
 describe("JSDoc comments become descriptions", () => {

@@ -32,6 +32,8 @@ const MAX_UNION_BRANCHES = 50;
 const MAX_ENUM_VALUES = 100;
 /** Members an object schema may declare, for the same reason: the rest pass as undeclared. */
 const MAX_MEMBERS = 200;
+/** Characters of JSON a destructuring default may have to be recorded: each request missing it gets a copy. */
+const MAX_DEFAULT_CHARS = 2_000;
 
 /** The props type annotations of function components: `React.FC<P>`, `FC<P>`, ... */
 const COMPONENT_TYPES = new Set(["FC", "FunctionComponent", "VFC", "VoidFunctionComponent", "ComponentType"]);
@@ -57,7 +59,9 @@ export function deriveVariablesSchema(file: ts.SourceFile): VariablesSchema | nu
   if (Object.keys(read).length === 0) return null;
   const schema = topLevel(read);
   const pattern = component.parameter?.name;
-  if (pattern && ts.isObjectBindingPattern(pattern)) applyBindingDefaults(schema, pattern, 0);
+  if (pattern && ts.isObjectBindingPattern(pattern)) {
+    applyBindingDefaults(schema, pattern, (text) => reader.takeText(text), 0);
+  }
   return schema;
 }
 
@@ -152,7 +156,7 @@ class TypeReader {
   }
 
   /** Whether `text` fits in what is left of the text budget; when it does not, the budget is spent. */
-  private takeText(text: string): boolean {
+  takeText(text: string): boolean {
     if (text.length > this.textBudget) {
       this.textBudget = 0;
       return false;
@@ -524,9 +528,15 @@ function topLevel(schema: VariableSchema): VariablesSchema {
 
 /**
  * Defaults in the parameter's destructuring (`{ name = "there" }`, `{ name: alias = "there" }`, nested patterns):
- * the member becomes optional, with its `default` when the default is written as a JSON value.
+ * the member becomes optional, with its `default` when the default is written as a JSON value of at most
+ * MAX_DEFAULT_CHARS that fits in the text budget (`takeText`).
  */
-function applyBindingDefaults(schema: VariableSchema, pattern: ts.ObjectBindingPattern, depth: number): void {
+function applyBindingDefaults(
+  schema: VariableSchema,
+  pattern: ts.ObjectBindingPattern,
+  takeText: (text: string) => boolean,
+  depth: number,
+): void {
   if (depth > MAX_DEPTH || schema.type !== "object" || !schema.properties) return;
   for (const element of pattern.elements) {
     if (element.dotDotDotToken) continue;
@@ -543,9 +553,10 @@ function applyBindingDefaults(schema: VariableSchema, pattern: ts.ObjectBindingP
         if (schema.required.length === 0) delete schema.required;
       }
       const value = jsonLiteral(element.initializer, 0);
-      if (value !== undefined) property.default = value;
+      const json = value === undefined ? undefined : JSON.stringify(value);
+      if (json !== undefined && json.length <= MAX_DEFAULT_CHARS && takeText(json)) property.default = value;
     }
-    if (ts.isObjectBindingPattern(element.name)) applyBindingDefaults(property, element.name, depth + 1);
+    if (ts.isObjectBindingPattern(element.name)) applyBindingDefaults(property, element.name, takeText, depth + 1);
   }
 }
 
