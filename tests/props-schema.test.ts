@@ -390,19 +390,21 @@ describe("the props type's forms", () => {
       }
       type Props = { ${references} };`);
     const schema = derive(source);
-    // 1000 copies would be 120 MB; the first reference's literal fits, its description and the rest do not.
+    // 1000 copies would be 120 MB. The first reference's literal and its description (cut to 500 characters) fit;
+    // the second's literal does not and spends the budget, so its member accepts anything and the rest are not read.
     expect(JSON.stringify(schema).length).toBeLessThan(1_000_000);
     expect(schema).toEqual(
       variables(
         {
           r0: {
             type: "object",
-            properties: { a: { type: "string", enum: [long] } },
+            properties: { a: { description: `${"x".repeat(499)}…`, type: "string", enum: [long] } },
             required: ["a"],
             additionalProperties: true,
           },
+          r1: { type: "object", properties: { a: {} }, required: ["a"], additionalProperties: true },
         },
-        ["r0"],
+        ["r0", "r1"],
       ),
     );
   });
@@ -855,6 +857,31 @@ describe("JSDoc comments become descriptions", () => {
           region: { type: "string" },
         },
         ["name", "lines", "total", "currency", "plan", "zone", "region"],
+      ),
+    );
+  });
+
+  it("cuts a description to 500 characters, ending with …, and never inside a character", () => {
+    const fits = "a".repeat(500);
+    const long = "b".repeat(600);
+    const emoji = "😀".repeat(300);
+    const source = withProps(`
+      interface Props {
+        /** ${fits} */
+        fits: string;
+        /** ${long} */
+        long: string;
+        /** ${emoji} */
+        emoji: string;
+      }`);
+    expect(derive(source)).toEqual(
+      variables(
+        {
+          fits: { description: fits, type: "string" },
+          long: { description: `${"b".repeat(499)}…`, type: "string" },
+          emoji: { description: `${"😀".repeat(249)}…`, type: "string" },
+        },
+        ["fits", "long", "emoji"],
       ),
     );
   });

@@ -34,6 +34,8 @@ const MAX_ENUM_VALUES = 100;
 const MAX_MEMBERS = 200;
 /** Characters of JSON a destructuring default may have to be recorded: each request missing it gets a copy. */
 const MAX_DEFAULT_CHARS = 2_000;
+/** Characters of a member's description: a description helps a reader, a long one only weighs on the schema. */
+const MAX_DESCRIPTION_CHARS = 500;
 
 /** The props type annotations of function components: `React.FC<P>`, `FC<P>`, ... */
 const COMPONENT_TYPES = new Set(["FC", "FunctionComponent", "VFC", "VoidFunctionComponent", "ComponentType"]);
@@ -327,11 +329,20 @@ class TypeReader {
         if (line.startsWith("@")) break;
         lines.push(line);
       }
-      description = lines.join("\n").trim() || undefined;
+      description = truncated(lines.join("\n").trim()) || undefined;
     }
     this.descriptions.set(member, description);
     return description;
   }
+}
+
+/** `text`, cut to MAX_DESCRIPTION_CHARS with "…", never between the two halves of a surrogate pair. */
+function truncated(text: string): string {
+  if (text.length <= MAX_DESCRIPTION_CHARS) return text;
+  let end = MAX_DESCRIPTION_CHARS - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
 }
 
 type ObjectParts = {
