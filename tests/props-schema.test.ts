@@ -390,23 +390,29 @@ describe("the props type's forms", () => {
       }
       type Props = { ${references} };`);
     const schema = derive(source);
-    // 1000 copies would be 120 MB; the first reference's literal fits, its description and the rest do not.
+    // 1000 copies would be 120 MB. The first reference's literal and its description (cut to 500 characters) fit;
+    // the second's literal does not and spends the budget, so its member accepts anything and the rest are not read.
     expect(JSON.stringify(schema).length).toBeLessThan(1_000_000);
     expect(schema).toEqual(
       variables(
         {
           r0: {
             type: "object",
-            properties: { a: { type: "string", enum: [long] } },
+            properties: { a: { description: `${"x".repeat(499)}…`, type: "string", enum: [long] } },
             required: ["a"],
             additionalProperties: true,
           },
+          r1: { type: "object", properties: { a: {} }, required: ["a"], additionalProperties: true },
         },
-        ["r0"],
+        ["r0", "r1"],
       ),
     );
   });
 });
+
+/** `write(0)` to `write(count - 1)`, joined by `separator`. */
+const many = (count: number, write: (i: number) => string, separator: string) =>
+  Array.from({ length: count }, (_, i) => write(i)).join(separator);
 
 /** The schema of the member `value: <type>`. */
 const member = (type: string, optional = false) =>
@@ -429,6 +435,21 @@ describe("member types", () => {
     ["true", { type: "boolean", enum: [true] }],
     ['"a" | string', { type: "string" }],
     ["string | 1", { anyOf: [{ type: "string" }, { type: "number", enum: [1] }] }],
+    ["string | 1 | 2 | 3", { anyOf: [{ type: "string" }, { type: "number", enum: [1, 2, 3] }] }],
+    ['number | "a" | "b"', { anyOf: [{ type: "number" }, { type: "string", enum: ["a", "b"] }] }],
+    [
+      "string | 1 | true | null",
+      { anyOf: [{ type: "string" }, { type: ["number", "boolean"], enum: [1, true] }, { type: "null" }] },
+    ],
+    [
+      '{ id: string } | "a" | 1',
+      {
+        anyOf: [
+          { type: ["string", "number"], enum: ["a", 1] },
+          { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: true },
+        ],
+      },
+    ],
     ["`order-${string}`", { type: "string" }],
     ["string[]", { type: "array", items: { type: "string" } }],
     ["Array<number>", { type: "array", items: { type: "number" } }],
@@ -542,6 +563,131 @@ describe("member types", () => {
   });
 });
 
+describe("unions and enums within the bounds the event loop checks against", () => {
+  /** `{ k<i>: string }` and its schema. */
+  const objectType = (i: number) => `{ k${i}: string }`;
+  const objectSchema = (i: number): VariableSchema => ({
+    type: "object",
+    properties: { [`k${i}`]: { type: "string" } },
+    required: [`k${i}`],
+    additionalProperties: true,
+  });
+  const strings = (count: number) => Array.from({ length: count }, (_, i) => `s${i}`);
+  const numbers = (count: number) => Array.from({ length: count }, (_, i) => i);
+
+  const cases: [string, string, VariableSchema][] = [
+    [
+      "a union of 50 branches is listed",
+      many(50, objectType, " | "),
+      { anyOf: Array.from({ length: 50 }, (_, i) => objectSchema(i)) },
+    ],
+    [
+      "a union of 51 object types is any object",
+      many(51, objectType, " | "),
+      { type: "object", additionalProperties: true },
+    ],
+    [
+      "a union of 49 object types, string and null is any of those types",
+      `string | ${many(49, objectType, " | ")} | null`,
+      { type: ["string", "object", "null"], additionalProperties: true },
+    ],
+    [
+      "a union of 51 branches, one of them untyped, is anything",
+      `${many(50, objectType, " | ")} | (string[] | number[])`,
+      {},
+    ],
+    ["100 string literals are an enum", many(100, (i) => `"s${i}"`, " | "), { type: "string", enum: strings(100) }],
+    ["101 string literals are a string", many(101, (i) => `"s${i}"`, " | "), { type: "string" }],
+    [
+      "99 string literals and null are an enum",
+      `${many(99, (i) => `"s${i}"`, " | ")} | null`,
+      { type: ["string", "null"], enum: [...strings(99), null] },
+    ],
+    [
+      "100 string literals and null are a string or null",
+      `${many(100, (i) => `"s${i}"`, " | ")} | null`,
+      { type: ["string", "null"] },
+    ],
+    [
+      "60 string and 60 number literals are a string or a number",
+      `${many(60, (i) => `"s${i}"`, " | ")} | ${many(60, String, " | ")}`,
+      { type: ["string", "number"] },
+    ],
+    [
+      "string and 101 number literals are a string or a number",
+      `string | ${many(101, String, " | ")}`,
+      { type: ["string", "number"] },
+    ],
+    [
+      "101 number literals beside an object type are a number, in an anyOf",
+      `${many(101, String, " | ")} | ${objectType(0)}`,
+      { anyOf: [{ type: "number" }, objectSchema(0)] },
+    ],
+    [
+      "an alias of 60 literals in a union with 60 more is a string",
+      "Sixty | " + many(60, (i) => `"t${i}"`, " | "),
+      { type: "string" },
+    ],
+    ["100 number literals are an enum", many(100, String, " | "), { type: "number", enum: numbers(100) }],
+  ];
+  it.each(cases)("%s", (_, type, schema) => {
+    const aliases = `type Sixty = ${many(60, (i) => `"s${i}"`, " | ")};`;
+    expect(derive(withProps(`${aliases}\ntype Props = { value: ${type} };`))).toEqual(
+      variables({ value: schema }, ["value"]),
+    );
+  });
+});
+
+describe("objects declare at most 200 members, the rest passing as undeclared", () => {
+  /** The members `<prefix><from>: string` up to `<prefix><to - 1>`, their schemas and their names. */
+  const members = (prefix: string, from: number, to: number) =>
+    Array.from({ length: to - from }, (_, i) => `${prefix}${from + i}: string;`).join(" ");
+  const declared = (prefix: string, from: number, to: number): Record<string, VariableSchema> =>
+    Object.fromEntries(Array.from({ length: to - from }, (_, i) => [`${prefix}${from + i}`, { type: "string" }]));
+  const names = (prefix: string, from: number, to: number) =>
+    Array.from({ length: to - from }, (_, i) => `${prefix}${from + i}`);
+
+  it("declares the first 200 of a type literal's members, and requires only those", () => {
+    expect(derive(withProps(`type Props = { ${members("m", 0, 201)} };`))).toEqual(
+      variables(declared("m", 0, 200), names("m", 0, 200)),
+    );
+  });
+
+  it("declares 200 members, in order, however many the type's declarations and bases have together", () => {
+    const source = withProps(`
+      interface Base { ${members("b", 0, 150)} }
+      interface Props extends Base { ${members("p", 0, 100)} }
+      interface Props { ${members("q", 0, 100)} }`);
+    expect(derive(source)).toEqual(
+      variables({ ...declared("b", 0, 150), ...declared("p", 0, 50) }, [...names("b", 0, 150), ...names("p", 0, 50)]),
+    );
+  });
+
+  it("lets members past the 200th pass whatever the index signature says", () => {
+    const source = withProps(`
+      type Big = { [key: string]: string; ${members("m", 0, 250)} };
+      interface Extended extends Big { [key: string]: string }
+      type Props = { big: Big; extended: Extended };`);
+    const big: VariableSchema = {
+      type: "object",
+      properties: declared("m", 0, 200),
+      required: names("m", 0, 200),
+      additionalProperties: true,
+    };
+    expect(derive(source)).toEqual(variables({ big, extended: big }, ["big", "extended"]));
+  });
+
+  it("declares the first 200 keys of props that are a union of object types", () => {
+    const source = withProps(`type Props =
+      | { id: string; ${members("a", 0, 100)} }
+      | { id: string; ${members("b", 0, 100)} }
+      | { id: string; ${members("c", 0, 100)} };`);
+    expect(derive(source)).toEqual(
+      variables({ id: { type: "string" }, ...declared("a", 0, 100), ...declared("b", 0, 99) }, ["id"]),
+    );
+  });
+});
+
 describe("defaults in the parameter's destructuring", () => {
   const cases: Case[] = [
     {
@@ -628,6 +774,36 @@ describe("defaults in the parameter's destructuring", () => {
   it.each(cases)("$name", ({ source, schema }) => {
     expect(derive(source)).toEqual(schema);
   });
+
+  it("records a default of up to 2,000 characters of JSON; a longer one makes the member optional only", () => {
+    const fits = "x".repeat(1_998);
+    const tooLong = "x".repeat(1_999);
+    const source = `
+      type Props = { a: string; b: string; c: string[] };
+      export default function Email({ a = "${fits}", b = "${tooLong}", c = ["${tooLong}"] }: Props) { return null; }`;
+    expect(derive(source)).toEqual(
+      variables({
+        a: { type: "string", default: fits },
+        b: { type: "string" },
+        c: { type: "array", items: { type: "string" } },
+      }),
+    );
+  });
+
+  it("counts defaults against the schema's text budget", () => {
+    const literal = "x".repeat(99_000);
+    const fits = "y".repeat(1_500);
+    const source = `
+      type Props = { a: "${literal}"; b: string; c: string };
+      export default function Email({ c = "ok", b = "${fits}" }: Props) { return null; }`;
+    // The literal and the names leave fewer than 1,000 characters: "ok" fits in them, the second default does not.
+    expect(derive(source)).toEqual(
+      variables(
+        { a: { type: "string", enum: [literal] }, b: { type: "string" }, c: { type: "string", default: "ok" } },
+        ["a"],
+      ),
+    );
+  });
 });
 
 describe("JSDoc comments become descriptions", () => {
@@ -681,6 +857,31 @@ describe("JSDoc comments become descriptions", () => {
           region: { type: "string" },
         },
         ["name", "lines", "total", "currency", "plan", "zone", "region"],
+      ),
+    );
+  });
+
+  it("cuts a description to 500 characters, ending with …, and never inside a character", () => {
+    const fits = "a".repeat(500);
+    const long = "b".repeat(600);
+    const emoji = "😀".repeat(300);
+    const source = withProps(`
+      interface Props {
+        /** ${fits} */
+        fits: string;
+        /** ${long} */
+        long: string;
+        /** ${emoji} */
+        emoji: string;
+      }`);
+    expect(derive(source)).toEqual(
+      variables(
+        {
+          fits: { description: fits, type: "string" },
+          long: { description: `${"b".repeat(499)}…`, type: "string" },
+          emoji: { description: `${"😀".repeat(249)}…`, type: "string" },
+        },
+        ["fits", "long", "emoji"],
       ),
     );
   });

@@ -6,7 +6,13 @@
  * Runs on the compile workers (sandbox/compile.ts), under their deadline.
  */
 import ts from "typescript";
-import { JSON_SCHEMA_DIALECT, type JsonValue, type VariableSchema, type VariablesSchema } from "../schemas/variables";
+import {
+  JSON_SCHEMA_DIALECT,
+  type JsonSchemaType,
+  type JsonValue,
+  type VariableSchema,
+  type VariablesSchema,
+} from "../schemas/variables";
 
 /** Nesting followed (references, members, elements, union members) before the rest is taken to accept anything. */
 const MAX_DEPTH = 64;
@@ -20,6 +26,16 @@ const MAX_TYPE_NODES = 5_000;
  * comment or literal is copied into the schema once per reference to its type.
  */
 const MAX_SCHEMA_TEXT = 100_000;
+/** anyOf branches a union may list: requests are checked against them on the event loop, so wider unions say less. */
+const MAX_UNION_BRANCHES = 50;
+/** Values an enum may list, for the same reason: a longer literal union is checked by its type alone. */
+const MAX_ENUM_VALUES = 100;
+/** Members an object schema may declare, for the same reason: the rest pass as undeclared. */
+const MAX_MEMBERS = 200;
+/** Characters of JSON a destructuring default may have to be recorded: each request missing it gets a copy. */
+const MAX_DEFAULT_CHARS = 2_000;
+/** Characters of a member's description: a description helps a reader, a long one only weighs on the schema. */
+const MAX_DESCRIPTION_CHARS = 500;
 
 /** The props type annotations of function components: `React.FC<P>`, `FC<P>`, ... */
 const COMPONENT_TYPES = new Set(["FC", "FunctionComponent", "VFC", "VoidFunctionComponent", "ComponentType"]);
@@ -45,7 +61,9 @@ export function deriveVariablesSchema(file: ts.SourceFile): VariablesSchema | nu
   if (Object.keys(read).length === 0) return null;
   const schema = topLevel(read);
   const pattern = component.parameter?.name;
-  if (pattern && ts.isObjectBindingPattern(pattern)) applyBindingDefaults(schema, pattern, 0);
+  if (pattern && ts.isObjectBindingPattern(pattern)) {
+    applyBindingDefaults(schema, pattern, (text) => reader.takeText(text), 0);
+  }
   return schema;
 }
 
@@ -140,7 +158,7 @@ class TypeReader {
   }
 
   /** Whether `text` fits in what is left of the text budget; when it does not, the budget is spent. */
-  private takeText(text: string): boolean {
+  takeText(text: string): boolean {
     if (text.length > this.textBudget) {
       this.textBudget = 0;
       return false;
@@ -199,8 +217,9 @@ class TypeReader {
     }
     const branches = [...mergeScalars(scalars), ...others];
     if (branches.length === 0) return nullable ? { type: "null" } : {};
-    if (branches.length > 1) return { anyOf: nullable ? [...branches, { type: "null" }] : branches };
-    return nullable ? withNull(branches[0]) : branches[0];
+    if (branches.length === 1) return nullable ? withNull(branches[0]) : branches[0];
+    const anyOf: VariableSchema[] = nullable ? [...branches, { type: "null" }] : branches;
+    return anyOf.length > MAX_UNION_BRANCHES ? typesOf(anyOf) : { anyOf };
   }
 
   /** A reference by name: a declaration of the file (shadowing the global ones), else a TypeScript utility type. */
@@ -279,6 +298,7 @@ class TypeReader {
       if (!ts.isPropertySignature(member) && !ts.isMethodSignature(member)) continue;
       const key = propertyKey(member.name);
       if (key === undefined) continue;
+      if (object.properties.size >= MAX_MEMBERS && !object.properties.has(key)) break;
       if (!this.takeText(key)) break;
       const schema = ts.isPropertySignature(member) && member.type ? this.schemaOf(member.type, depth + 2) : {};
       const description = this.description(member);
@@ -309,11 +329,20 @@ class TypeReader {
         if (line.startsWith("@")) break;
         lines.push(line);
       }
-      description = lines.join("\n").trim() || undefined;
+      description = truncated(lines.join("\n").trim()) || undefined;
     }
     this.descriptions.set(member, description);
     return description;
   }
+}
+
+/** `text`, cut to MAX_DESCRIPTION_CHARS with "…", never between the two halves of a surrogate pair. */
+function truncated(text: string): string {
+  if (text.length <= MAX_DESCRIPTION_CHARS) return text;
+  let end = MAX_DESCRIPTION_CHARS - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
 }
 
 type ObjectParts = {
@@ -322,14 +351,20 @@ type ObjectParts = {
   additionalProperties: boolean | VariableSchema;
 };
 
-/** `properties` and `required` only when not empty; a type without members (`{}`) accepts anything, as in TS. */
+/**
+ * `properties` and `required` only when not empty; a type without members (`{}`) accepts anything, as in TS. The first
+ * MAX_MEMBERS members are declared; an object declaring that many may have had more (here or where its members were
+ * read), which pass as undeclared whatever its index signature says.
+ */
 function objectSchema({ properties, required, additionalProperties }: ObjectParts): VariableSchema {
   if (properties.size === 0 && additionalProperties === true) return {};
+  const declared = new Map([...properties].slice(0, MAX_MEMBERS));
+  const declaredRequired = [...required].filter((key) => declared.has(key));
   return {
     type: "object",
-    ...(properties.size > 0 ? { properties: Object.fromEntries(properties) } : {}),
-    ...(required.size > 0 ? { required: [...required] } : {}),
-    additionalProperties,
+    ...(declared.size > 0 ? { properties: Object.fromEntries(declared) } : {}),
+    ...(declaredRequired.length > 0 ? { required: declaredRequired } : {}),
+    additionalProperties: declared.size >= MAX_MEMBERS ? true : additionalProperties,
   };
 }
 
@@ -403,33 +438,50 @@ function scalarType(schema: VariableSchema): ScalarType | undefined {
 }
 
 /**
- * Scalar union members as one schema: `"a" | "b"` → `{ type: "string", enum: ["a", "b"] }`, `string | number` →
- * `{ type: ["string", "number"] }`, a literal within its own type (`"a" | string`) → that type. Literals beside
- * another type's keyword (`string | 1`) stay apart, for an anyOf.
+ * Scalar union members as at most two schemas: the types written as keywords, and the literals of the other types.
+ * `"a" | "b"` → `{ type: "string", enum: ["a", "b"] }`, `string | number` → `{ type: ["string", "number"] }`, a literal
+ * within its own type (`"a" | string`) → that type, `string | 1 | 2` → `{ type: "string" }` and
+ * `{ type: "number", enum: [1, 2] }`, for an anyOf.
  */
 function mergeScalars(scalars: VariableSchema[]): VariableSchema[] {
   if (scalars.length <= 1) return scalars;
-  const types = new Set<ScalarType>();
-  const keywordTypes = new Set<ScalarType>();
-  for (const schema of scalars) {
-    const type = scalarType(schema)!;
-    types.add(type);
-    if (!schema.enum) keywordTypes.add(type);
-  }
+  const types = [...new Set(scalars.map((schema) => scalarType(schema)!))];
+  const keywordTypes = new Set(scalars.filter((schema) => !schema.enum).map((schema) => scalarType(schema)!));
   const values = new Set(scalars.flatMap((schema) => (keywordTypes.has(scalarType(schema)!) ? [] : schema.enum!)));
-  const type = types.size === 1 ? [...types][0] : [...types];
-  if (values.size === 0) return [{ type }];
-  if (keywordTypes.size === 0) return [{ type, enum: [...values] }];
-  return scalars.filter((schema) => !schema.enum || !keywordTypes.has(scalarType(schema)!));
+  // More literals than an enum may list are checked by their types alone, as if written as keywords.
+  const literalTypes = values.size > MAX_ENUM_VALUES ? [] : types.filter((type) => !keywordTypes.has(type));
+  const plainTypes = types.filter((type) => !literalTypes.includes(type));
+  const merged: VariableSchema[] = [];
+  if (plainTypes.length > 0) merged.push({ type: oneOrMany(plainTypes) });
+  if (literalTypes.length > 0) merged.push({ type: oneOrMany(literalTypes), enum: [...values] });
+  return merged;
+}
+
+function oneOrMany<T>(types: T[]): T | T[] {
+  return types.length === 1 ? types[0] : types;
+}
+
+/** A union too wide to list as anyOf: its branches' types together, or anything when a branch has no type. */
+function typesOf(branches: VariableSchema[]): VariableSchema {
+  const types = new Set<JsonSchemaType>();
+  for (const branch of branches) {
+    if (branch.type === undefined) return {};
+    for (const type of Array.isArray(branch.type) ? branch.type : [branch.type]) types.add(type);
+  }
+  const type = oneOrMany([...types]);
+  // As every object schema here: the members it does not declare pass.
+  return types.has("object") ? { type, additionalProperties: true } : { type };
 }
 
 /** `T | null`. */
 function withNull(schema: VariableSchema): VariableSchema {
   if (schema.type === undefined) return { anyOf: [schema, { type: "null" }] };
+  const { enum: values, ...rest } = schema;
   return {
-    ...schema,
+    ...rest,
     type: [...(Array.isArray(schema.type) ? schema.type : [schema.type]), "null"],
-    ...(schema.enum ? { enum: [...schema.enum, null] } : {}),
+    // null is one more value, which a full enum has no room for.
+    ...(values && values.length < MAX_ENUM_VALUES ? { enum: [...values, null] } : {}),
   };
 }
 
@@ -472,11 +524,12 @@ function topLevel(schema: VariableSchema): VariablesSchema {
     }
     for (const key of branch.required ?? []) requiredBy.set(key, (requiredBy.get(key) ?? 0) + 1);
   }
-  const properties = [...variants].map(([key, seen]): [string, VariableSchema] => {
+  // As in any object schema, the first MAX_MEMBERS keys are declared and the rest pass.
+  const properties = [...variants].slice(0, MAX_MEMBERS).map(([key, seen]): [string, VariableSchema] => {
     const schemas = [...seen.values()];
     return [key, schemas.length === 1 ? schemas[0] : { anyOf: schemas }];
   });
-  const required = [...variants.keys()].filter((key) => requiredBy.get(key) === branches.length);
+  const required = properties.map(([key]) => key).filter((key) => requiredBy.get(key) === branches.length);
   return {
     ...open,
     properties: Object.fromEntries(properties),
@@ -486,9 +539,15 @@ function topLevel(schema: VariableSchema): VariablesSchema {
 
 /**
  * Defaults in the parameter's destructuring (`{ name = "there" }`, `{ name: alias = "there" }`, nested patterns):
- * the member becomes optional, with its `default` when the default is written as a JSON value.
+ * the member becomes optional, with its `default` when the default is written as a JSON value of at most
+ * MAX_DEFAULT_CHARS that fits in the text budget (`takeText`).
  */
-function applyBindingDefaults(schema: VariableSchema, pattern: ts.ObjectBindingPattern, depth: number): void {
+function applyBindingDefaults(
+  schema: VariableSchema,
+  pattern: ts.ObjectBindingPattern,
+  takeText: (text: string) => boolean,
+  depth: number,
+): void {
   if (depth > MAX_DEPTH || schema.type !== "object" || !schema.properties) return;
   for (const element of pattern.elements) {
     if (element.dotDotDotToken) continue;
@@ -505,9 +564,10 @@ function applyBindingDefaults(schema: VariableSchema, pattern: ts.ObjectBindingP
         if (schema.required.length === 0) delete schema.required;
       }
       const value = jsonLiteral(element.initializer, 0);
-      if (value !== undefined) property.default = value;
+      const json = value === undefined ? undefined : JSON.stringify(value);
+      if (json !== undefined && json.length <= MAX_DEFAULT_CHARS && takeText(json)) property.default = value;
     }
-    if (ts.isObjectBindingPattern(element.name)) applyBindingDefaults(property, element.name, depth + 1);
+    if (ts.isObjectBindingPattern(element.name)) applyBindingDefaults(property, element.name, takeText, depth + 1);
   }
 }
 
