@@ -60,6 +60,24 @@ const httpUrl = () =>
 const optionalHttpUrl = () => z.union([z.literal(""), httpUrl()]).default("");
 const COMPANY_ADDRESS = "Acme Inc., 123 Market Street, San Francisco, CA 94103";
 
+/** Variables several templates take, with the same meaning and description in each. */
+const shared = {
+  companyAddress: () =>
+    text(ADDRESS_CHARS).default(COMPANY_ADDRESS).describe("Your postal address, shown in the footer."),
+  customerName: () =>
+    text(LINE_CHARS).default("there").describe("Customer's first name, used in the opening line, e.g. Ada."),
+  productName: () =>
+    text(LINE_CHARS)
+      .default("Acme")
+      .describe("Your product or company name, shown in the header when there is no logo and throughout the copy."),
+  userName: () =>
+    text(LINE_CHARS).default("there").describe('Account owner\'s first name, used in the greeting ("Hi Ada,").'),
+  logoUrl: (shownInstead: "product" | "store") =>
+    optionalHttpUrl().describe(
+      `http(s) URL of your logo, shown 32 px tall in the header; empty to show the ${shownInstead} name as text instead.`,
+    ),
+};
+
 export const catalogue: CatalogueEntry[] = [
   entry({
     slug: "welcome",
@@ -79,9 +97,7 @@ export const catalogue: CatalogueEntry[] = [
       productName: text(LINE_CHARS)
         .default("Acme")
         .describe("Your product or company name, shown in the header when there is no logo, the heading and the copy."),
-      logoUrl: optionalHttpUrl().describe(
-        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
-      ),
+      logoUrl: shared.logoUrl("product"),
       dashboardUrl: httpUrl()
         .default("https://example.com/dashboard")
         .describe('http(s) URL the "Go to your dashboard" button opens.'),
@@ -91,9 +107,7 @@ export const catalogue: CatalogueEntry[] = [
       supportEmail: text(EMAIL_CHARS)
         .default("support@example.com")
         .describe("Address users can write to for help, shown as a mailto link, e.g. help@acme.example."),
-      companyAddress: text(ADDRESS_CHARS)
-        .default(COMPANY_ADDRESS)
-        .describe("Your postal address, shown in the footer."),
+      companyAddress: shared.companyAddress(),
     }),
   }),
   entry({
@@ -113,12 +127,8 @@ export const catalogue: CatalogueEntry[] = [
       userName: text(LINE_CHARS)
         .default("there")
         .describe('Recipient\'s first name, used in the greeting ("Hi Ada,").'),
-      productName: text(LINE_CHARS)
-        .default("Acme")
-        .describe("Your product or company name, shown in the header when there is no logo and throughout the copy."),
-      logoUrl: optionalHttpUrl().describe(
-        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
-      ),
+      productName: shared.productName(),
+      logoUrl: shared.logoUrl("product"),
       verificationCode: text(LINE_CHARS)
         .default("")
         .describe(
@@ -128,9 +138,7 @@ export const catalogue: CatalogueEntry[] = [
         .number()
         .default(24)
         .describe('Hours the link stays valid, stated in the copy ("The link expires in 24 hours").'),
-      companyAddress: text(ADDRESS_CHARS)
-        .default(COMPANY_ADDRESS)
-        .describe("Your postal address, shown in the footer."),
+      companyAddress: shared.companyAddress(),
     }),
   }),
   entry({
@@ -148,12 +156,8 @@ export const catalogue: CatalogueEntry[] = [
       loginUrl: httpUrl().describe(
         "http(s) single-use sign-in URL, opened by the button and printed below it for copying.",
       ),
-      productName: text(LINE_CHARS)
-        .default("Acme")
-        .describe("Your product or company name, shown in the header when there is no logo and throughout the copy."),
-      logoUrl: optionalHttpUrl().describe(
-        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
-      ),
+      productName: shared.productName(),
+      logoUrl: shared.logoUrl("product"),
       userEmail: text(EMAIL_CHARS)
         .default("")
         .describe(
@@ -168,9 +172,7 @@ export const catalogue: CatalogueEntry[] = [
         .number()
         .default(15)
         .describe("Minutes the link stays valid, stated in the preview text and the copy."),
-      companyAddress: text(ADDRESS_CHARS)
-        .default(COMPANY_ADDRESS)
-        .describe("Your postal address, shown in the footer."),
+      companyAddress: shared.companyAddress(),
     }),
   }),
   entry({
@@ -188,15 +190,9 @@ export const catalogue: CatalogueEntry[] = [
       resetUrl: httpUrl().describe(
         "http(s) reset URL with the one-time token, opened by the button and printed below it for copying.",
       ),
-      userName: text(LINE_CHARS)
-        .default("there")
-        .describe('Account owner\'s first name, used in the greeting ("Hi Ada,").'),
-      productName: text(LINE_CHARS)
-        .default("Acme")
-        .describe("Your product or company name, shown in the header when there is no logo and throughout the copy."),
-      logoUrl: optionalHttpUrl().describe(
-        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
-      ),
+      userName: shared.userName(),
+      productName: shared.productName(),
+      logoUrl: shared.logoUrl("product"),
       expiresInMinutes: z
         .number()
         .default(60)
@@ -209,9 +205,7 @@ export const catalogue: CatalogueEntry[] = [
       supportEmail: text(EMAIL_CHARS)
         .default("support@example.com")
         .describe("Address to contact if someone else asked for the reset, shown as a mailto link."),
-      companyAddress: text(ADDRESS_CHARS)
-        .default(COMPANY_ADDRESS)
-        .describe("Your postal address, shown in the footer."),
+      companyAddress: shared.companyAddress(),
     }),
   }),
   entry({
@@ -242,17 +236,11 @@ export const catalogue: CatalogueEntry[] = [
         .describe(
           "Name of the team or workspace the invitee joins, shown in the heading and the copy, e.g. Compiler Team.",
         ),
-      productName: text(LINE_CHARS)
-        .default("Acme")
-        .describe("Your product or company name, shown in the header when there is no logo and throughout the copy."),
-      logoUrl: optionalHttpUrl().describe(
-        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
-      ),
+      productName: shared.productName(),
+      logoUrl: shared.logoUrl("product"),
       role: text(LINE_CHARS).default("Member").describe("Role the invitee will have, shown in the copy, e.g. Admin."),
       expiresInDays: z.number().default(7).describe("Days until the invitation expires, stated below the button."),
-      companyAddress: text(ADDRESS_CHARS)
-        .default(COMPANY_ADDRESS)
-        .describe("Your postal address, shown in the footer."),
+      companyAddress: shared.companyAddress(),
     }),
   }),
   entry({
@@ -284,15 +272,11 @@ export const catalogue: CatalogueEntry[] = [
         .describe(
           "Purchased items, one row each with quantity, unit price and line amount; the subtotal is the sum of the lines.",
         ),
-      customerName: text(LINE_CHARS)
-        .default("there")
-        .describe("Customer's first name, used in the opening line, e.g. Ada."),
+      customerName: shared.customerName(),
       storeName: text(LINE_CHARS)
         .default("Acme Store")
         .describe("Your store's name, shown in the header when there is no logo, the preview text and the footer."),
-      logoUrl: optionalHttpUrl().describe(
-        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the store name as text instead.",
-      ),
+      logoUrl: shared.logoUrl("store"),
       orderDate: text(LINE_CHARS)
         .default("")
         .describe("Order date as it should read, e.g. March 4, 2025; empty to leave it out."),
@@ -314,9 +298,7 @@ export const catalogue: CatalogueEntry[] = [
       supportEmail: text(EMAIL_CHARS)
         .default("support@example.com")
         .describe("Address for questions about the order, shown as a mailto link."),
-      companyAddress: text(ADDRESS_CHARS)
-        .default(COMPANY_ADDRESS)
-        .describe("Your postal address, shown in the footer."),
+      companyAddress: shared.companyAddress(),
     }),
   }),
   entry({
@@ -337,15 +319,11 @@ export const catalogue: CatalogueEntry[] = [
       orderId: text(LINE_CHARS)
         .default("0000")
         .describe("Order number shown after # in the copy, the details and the preview text, e.g. A-10482."),
-      customerName: text(LINE_CHARS)
-        .default("there")
-        .describe("Customer's first name, used in the opening line, e.g. Ada."),
+      customerName: shared.customerName(),
       storeName: text(LINE_CHARS)
         .default("Acme Store")
         .describe("Your store's name, shown in the header when there is no logo and in the footer."),
-      logoUrl: optionalHttpUrl().describe(
-        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the store name as text instead.",
-      ),
+      logoUrl: shared.logoUrl("store"),
       carrier: text(LINE_CHARS)
         .default("UPS")
         .describe("Shipping carrier, named in the copy and the details, e.g. UPS."),
@@ -364,9 +342,7 @@ export const catalogue: CatalogueEntry[] = [
       supportEmail: text(EMAIL_CHARS)
         .default("support@example.com")
         .describe("Address for delivery problems, shown as a mailto link."),
-      companyAddress: text(ADDRESS_CHARS)
-        .default(COMPANY_ADDRESS)
-        .describe("Your postal address, shown in the footer."),
+      companyAddress: shared.companyAddress(),
     }),
   }),
   entry({
@@ -453,15 +429,9 @@ export const catalogue: CatalogueEntry[] = [
     component: UsageAlert,
     variables: z.looseObject({
       upgradeUrl: httpUrl().describe('http(s) URL the "Upgrade your plan" button opens.'),
-      userName: text(LINE_CHARS)
-        .default("there")
-        .describe('Account owner\'s first name, used in the greeting ("Hi Ada,").'),
-      productName: text(LINE_CHARS)
-        .default("Acme")
-        .describe("Your product or company name, shown in the header when there is no logo and throughout the copy."),
-      logoUrl: optionalHttpUrl().describe(
-        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
-      ),
+      userName: shared.userName(),
+      productName: shared.productName(),
+      logoUrl: shared.logoUrl("product"),
       metricName: text(LINE_CHARS)
         .default("API requests")
         .describe("What is metered, named in the heading, the copy and the usage bar, e.g. API requests."),
@@ -484,9 +454,7 @@ export const catalogue: CatalogueEntry[] = [
       usageUrl: optionalHttpUrl().describe(
         "http(s) URL of your usage dashboard, linked below the button; empty for no link.",
       ),
-      companyAddress: text(ADDRESS_CHARS)
-        .default(COMPANY_ADDRESS)
-        .describe("Your postal address, shown in the footer."),
+      companyAddress: shared.companyAddress(),
     }),
   }),
   entry({
@@ -503,15 +471,9 @@ export const catalogue: CatalogueEntry[] = [
       billingUrl: httpUrl().describe(
         'http(s) URL where the user adds a payment method, opened by the "Add a payment method" button.',
       ),
-      userName: text(LINE_CHARS)
-        .default("there")
-        .describe('Account owner\'s first name, used in the greeting ("Hi Ada,").'),
-      productName: text(LINE_CHARS)
-        .default("Acme")
-        .describe("Your product or company name, shown in the header when there is no logo and throughout the copy."),
-      logoUrl: optionalHttpUrl().describe(
-        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
-      ),
+      userName: shared.userName(),
+      productName: shared.productName(),
+      logoUrl: shared.logoUrl("product"),
       daysLeft: z
         .number()
         .default(3)
@@ -534,9 +496,7 @@ export const catalogue: CatalogueEntry[] = [
       supportEmail: text(EMAIL_CHARS)
         .default("support@example.com")
         .describe("Address for questions about plans, shown as a mailto link."),
-      companyAddress: text(ADDRESS_CHARS)
-        .default(COMPANY_ADDRESS)
-        .describe("Your postal address, shown in the footer."),
+      companyAddress: shared.companyAddress(),
     }),
   }),
   entry({
@@ -557,12 +517,8 @@ export const catalogue: CatalogueEntry[] = [
       customerName: text(LINE_CHARS)
         .default("there")
         .describe('Customer\'s first name, used in the greeting ("Hi Ada,").'),
-      productName: text(LINE_CHARS)
-        .default("Acme")
-        .describe("Your product or company name, shown in the header when there is no logo and throughout the copy."),
-      logoUrl: optionalHttpUrl().describe(
-        "http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.",
-      ),
+      productName: shared.productName(),
+      logoUrl: shared.logoUrl("product"),
       amount: z
         .number()
         .default(0)
@@ -580,9 +536,7 @@ export const catalogue: CatalogueEntry[] = [
       supportEmail: text(EMAIL_CHARS)
         .default("billing@example.com")
         .describe("Address for billing questions, shown as a mailto link."),
-      companyAddress: text(ADDRESS_CHARS)
-        .default(COMPANY_ADDRESS)
-        .describe("Your postal address, shown in the footer."),
+      companyAddress: shared.companyAddress(),
     }),
   }),
 ];

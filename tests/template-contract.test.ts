@@ -30,6 +30,12 @@ import {
 const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";
 
+/** A 400 VALIDATION_ERROR answer with these details, as `{ status, body }`. */
+const invalid = (details: { field: string; message: string }[]) => ({
+  status: 400,
+  body: { error: "Invalid request body", code: "VALIDATION_ERROR", success: false, details },
+});
+
 const getDetails = (user: TestUser, id: string) => call(getTemplate, "/x", { params: { id }, headers: auth(user) });
 const renderCall = (user: TestUser, id: string, body: unknown) =>
   call(postRender, "/x", { method: "POST", params: { id }, headers: auth(user), body });
@@ -193,18 +199,12 @@ describe("variables checked against the schema", () => {
         ],
       },
     });
-    expect({ status: result.status, body: result.body }).toEqual({
-      status: 400,
-      body: {
-        error: "Invalid request body",
-        code: "VALIDATION_ERROR",
-        success: false,
-        details: [
-          { field: "variables.orderId", message: "is required" },
-          { field: "variables.items.1.quantity", message: "Invalid input: expected number, received string" },
-        ],
-      },
-    });
+    expect({ status: result.status, body: result.body }).toEqual(
+      invalid([
+        { field: "variables.orderId", message: "is required" },
+        { field: "variables.items.1.quantity", message: "Invalid input: expected number, received string" },
+      ]),
+    );
   });
 
   it("warns about undeclared variables, suggests a close declared name, and still passes them to the template", async () => {
@@ -264,20 +264,14 @@ export default function Order({ orderId, status = "due", lines = [] }: Props) {
     const result = await renderCall(user, id, {
       variables: { status: "late", lines: [{ label: "Pen", qty: 1 }, { label: "Ink", qty: "2" }, { qty: 1 }] },
     });
-    expect({ status: result.status, body: result.body }).toEqual({
-      status: 400,
-      body: {
-        error: "Invalid request body",
-        code: "VALIDATION_ERROR",
-        success: false,
-        details: [
-          { field: "variables.status", message: 'must be one of "paid", "due"' },
-          { field: "variables.lines.1.qty", message: "must be a number" },
-          { field: "variables.lines.2.label", message: "is required" },
-          { field: "variables.orderId", message: "is required" },
-        ],
-      },
-    });
+    expect({ status: result.status, body: result.body }).toEqual(
+      invalid([
+        { field: "variables.status", message: 'must be one of "paid", "due"' },
+        { field: "variables.lines.1.qty", message: "must be a number" },
+        { field: "variables.lines.2.label", message: "is required" },
+        { field: "variables.orderId", message: "is required" },
+      ]),
+    );
     const rendered = await renderCall(user, id, { variables: { orderId: "A-1", lines: [{ label: "Pen", qty: 2 }] } });
     expect(rendered.body.html).toContain("A-1<!-- --> <!-- -->due<!-- --> <!-- -->Pen x2");
   });
@@ -290,15 +284,9 @@ export default function Order({ orderId, status = "due", lines = [] }: Props) {
       code: GREETING,
     });
     const mistyped = await renderCall(user, id, { format: "react", variables: { name: 7 } });
-    expect({ status: mistyped.status, body: mistyped.body }).toEqual({
-      status: 400,
-      body: {
-        error: "Invalid request body",
-        code: "VALIDATION_ERROR",
-        success: false,
-        details: [{ field: "variables.name", message: "must be a string" }],
-      },
-    });
+    expect({ status: mistyped.status, body: mistyped.body }).toEqual(
+      invalid([{ field: "variables.name", message: "must be a string" }]),
+    );
     const warned = await renderCall(user, id, { format: "react", variables: { Name: "Grace" } });
     expect(warned.status).toBe(200);
     expect(warned.body.warnings).toEqual([

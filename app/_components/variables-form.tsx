@@ -1,5 +1,5 @@
 "use client";
-import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { VariableSchema, VariablesSchema } from "@/lib/schemas/variables";
 import {
   blankItem,
@@ -173,6 +173,34 @@ function FieldLabel({ label, schema, required }: { label: string; schema: Variab
   );
 }
 
+/** An input or select with its label (only for screen readers in a list, whose item says what it is), hint and error. */
+function LabelledField({
+  id,
+  label,
+  schema,
+  required,
+  inList,
+  hint,
+  error,
+  children,
+}: Pick<FieldProps, "label" | "schema" | "required" | "inList"> & {
+  id: string;
+  hint: ReactNode;
+  error: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="field">
+      <label className={inList ? "visually-hidden" : "label"} htmlFor={id}>
+        {inList ? label : <FieldLabel label={label} schema={schema} required={required} />}
+      </label>
+      {children}
+      {hint}
+      {error}
+    </div>
+  );
+}
+
 /** The text shown for a default in an empty input. */
 function placeholderFor(schema: VariableSchema): string | undefined {
   return schema.default === undefined || schema.default === "" ? undefined : `Default: ${inputText(schema.default)}`;
@@ -209,10 +237,7 @@ function TextField({
   const [draft, setDraft] = useDraft(current, inputText);
   const { id, hint, error, aria } = useDescription(path, schema);
   return (
-    <div className="field">
-      <label className={inList ? "visually-hidden" : "label"} htmlFor={id}>
-        {inList ? label : <FieldLabel label={label} schema={schema} required={required} />}
-      </label>
+    <LabelledField id={id} label={label} schema={schema} required={required} inList={inList} hint={hint} error={error}>
       <input
         id={id}
         className="input"
@@ -229,9 +254,7 @@ function TextField({
           set(path, next);
         }}
       />
-      {hint}
-      {error}
-    </div>
+    </LabelledField>
   );
 }
 
@@ -280,10 +303,7 @@ function SelectField({
         ? "Choose…"
         : "Not set";
   return (
-    <div className="field">
-      <label className={inList ? "visually-hidden" : "label"} htmlFor={id}>
-        {inList ? label : <FieldLabel label={label} schema={schema} required={required} />}
-      </label>
+    <LabelledField id={id} label={label} schema={schema} required={required} inList={inList} hint={hint} error={error}>
       <select
         id={id}
         className="select"
@@ -302,9 +322,7 @@ function SelectField({
           </option>
         ))}
       </select>
-      {hint}
-      {error}
-    </div>
+    </LabelledField>
   );
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { variablesSchema } from "@/lib/schemas/common";
+import { libraryEntrySchema } from "@/lib/schemas/library";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 
 export const templateSourceResponseSchema = z
@@ -50,23 +51,26 @@ export const variablesJsonSchemaSchema = z.record(z.string(), z.unknown()).meta(
     'The template\'s variables as a JSON Schema (2020-12) object: `{ "type": "object", "properties", "required", "additionalProperties" }`',
 });
 
-export const templateDetailsSchema = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  description: z.string(),
-  is_public: z.boolean(),
-  price: z.number().min(0).meta({ description: "Price in USD; 0 for a free template" }),
-  slug: z.string().nullable(),
-  category: z.string().nullable(),
-  author: z.string().nullable(),
-  in_library: z.boolean(),
-  added_via: z.enum(["created", "free", "purchased"]).nullable(),
-  updated_at: z.iso.datetime(),
-  variables: variablesJsonSchemaSchema,
-  example: z.record(z.string(), z.unknown()).meta({
-    description: "Sample variables that render: the template's PreviewProps, else values made from its schema",
-  }),
-});
+export const templateDetailsSchema = libraryEntrySchema
+  .pick({
+    id: true,
+    name: true,
+    description: true,
+    is_public: true,
+    price: true,
+    slug: true,
+    category: true,
+    author: true,
+  })
+  .extend({
+    in_library: z.boolean(),
+    added_via: libraryEntrySchema.shape.added_via.nullable(),
+    updated_at: z.iso.datetime(),
+    variables: variablesJsonSchemaSchema,
+    example: z.record(z.string(), z.unknown()).meta({
+      description: "Sample variables that render: the template's PreviewProps, else values made from its schema",
+    }),
+  });
 export type TemplateDetails = Omit<z.infer<typeof templateDetailsSchema>, "variables"> & { variables: VariablesSchema };
 
 export const templateDetailsResponseSchema = z
