@@ -373,6 +373,16 @@ test.describe("the dashboard flow", () => {
     await page.locator("#var-orderId").fill("B-20");
     await srcdocIncludes("B-20");
     await expect(page.locator("#var-orderId-error").count()).resolves.toBe(0);
+
+    // A variable the template does not declare still renders, and the API's warning is shown with its suggestion.
+    await page.locator("#other-variables").fill('{"orderID": "C-30"}');
+    const warnings = page.getByTestId("render-warnings");
+    await warnings.waitFor();
+    await expect(warnings.locator("li").allTextContents()).resolves.toEqual([
+      "variables.orderID: not a variable of this template; did you mean orderId?",
+    ]);
+    await page.locator("#other-variables").fill("{}");
+    await warnings.waitFor({ state: "detached" });
   });
 
   test("adds a sending domain and marks it verified (embedded mode)", async () => {
