@@ -4,8 +4,9 @@ import { MAX_DETAILS } from "@/lib/api/errors";
 import { MAX_JSON_DEPTH, MAX_VARIABLES_BYTES } from "@/lib/limits";
 
 // Checks a request's variables against a user template's variables schema (JSON Schema, the subset in
-// lib/schemas/variables.ts), and lists the variables a schema does not declare. Both walk the value once, so their
-// cost is linear in the variables (at most 1 MB); nothing here builds code from a schema.
+// lib/schemas/variables.ts), and lists the variables a schema does not declare. Both run on the event loop, so both
+// walk the value once and bound what a schema can add to that (schemas derived from users' code are bounded too, in
+// lib/render/props-schema.ts); nothing here builds code from a schema.
 
 export type VariableProblem = { field: string; message: string };
 
