@@ -1,3 +1,4 @@
+import type { ValidationDetail } from "@/lib/api/errors";
 import type { JsonSchemaType, VariableSchema, VariablesSchema } from "@/lib/schemas/variables";
 
 // What the dashboard's variables form (app/_components/variables-form.tsx) makes of a variables schema: which input
@@ -265,8 +266,6 @@ export function withOtherVariables(
 
 // ---------- Errors ----------
 
-export type FieldMessage = { field: string; message: string };
-
 /** The "Other variables" JSON's place in the errors, beside the dotted paths of the declared variables. */
 export const OTHER_VARIABLES = "(other variables)";
 
@@ -298,11 +297,11 @@ export function formInputs(schema: VariablesSchema, value: Record<string, unknow
 export function placeErrors(
   schema: VariablesSchema,
   value: Record<string, unknown>,
-  details: FieldMessage[],
-): { byPath: Record<string, string[]>; summary: FieldMessage[] } {
+  details: ValidationDetail[],
+): { byPath: Record<string, string[]>; summary: ValidationDetail[] } {
   const inputs = formInputs(schema, value);
   const byPath: Record<string, string[]> = {};
-  const summary: FieldMessage[] = [];
+  const summary: ValidationDetail[] = [];
   const add = (key: string, message: string) => (byPath[key] ??= []).push(message);
   for (const detail of details) {
     if (!detail.field.startsWith("variables.")) {

@@ -1,4 +1,5 @@
 "use client";
+import type { ValidationDetail } from "@/lib/api/errors";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { VariableSchema, VariablesSchema } from "@/lib/schemas/variables";
 import {
@@ -15,7 +16,6 @@ import {
   valueFromInput,
   withOtherVariables,
   type Choice,
-  type FieldMessage,
   type FieldShape,
   type Path,
 } from "@/lib/variables-form";
@@ -56,7 +56,7 @@ export function VariablesForm({
   schema: VariablesSchema;
   value: Variables;
   onChange: (value: Variables, changed: string) => void;
-  errors?: FieldMessage[];
+  errors?: ValidationDetail[];
   onValidityChange?: (valid: boolean) => void;
 }) {
   const [unparsed, setUnparsed] = useState<string[]>([]);

@@ -63,7 +63,21 @@ export async function findTemplateForAccount(
   return row ?? null;
 }
 
-export type ReadableTemplate = TemplateRecord & { added_via: "created" | "free" | "purchased" | null };
+export type ReadableTemplate = Pick<
+  TemplateRecord,
+  | "id"
+  | "owner_account_id"
+  | "slug"
+  | "name"
+  | "description"
+  | "is_public"
+  | "price"
+  | "category"
+  | "author"
+  | "updated_at"
+  | "variables"
+  | "preview_props"
+> & { added_via: "created" | "free" | "purchased" | null };
 
 /**
  * A template the account may read the details of: one in its library (with how it got there), or any public
@@ -72,7 +86,9 @@ export type ReadableTemplate = TemplateRecord & { added_via: "created" | "free" 
 export async function findReadableTemplate(accountId: string, templateId: string): Promise<ReadableTemplate | null> {
   if (!isUuid(templateId)) return null;
   const [row] = await getDb()<ReadableTemplate[]>`
-    select t.*, l.added_via from templates t
+    select t.id, t.owner_account_id, t.slug, t.name, t.description, t.is_public, t.price, t.category, t.author,
+           t.updated_at, t.variables, t.preview_props, l.added_via
+    from templates t
     left join library_entries l on l.template_id = t.id and l.account_id = ${accountId}
     where t.id = ${templateId} and (l.account_id is not null or (t.owner_account_id is null and t.is_public))`;
   return row ?? null;

@@ -39,18 +39,15 @@ export async function renderTemplate(
     template.owner_account_id === null
       ? await renderCatalogue(template, props, options, plainText)
       : await renderUserTemplate(template, template.owner_account_id, props, plainText);
-  // The worker measured the catalogue's HTML; the sandbox's is measured here.
-  const htmlWarnings = rendered.warnings ?? (template.owner_account_id === null ? undefined : gmailClip(rendered.html));
-  const all = [...warnings, ...(htmlWarnings ?? [])];
-  return all.length > 0 ? { ...rendered, warnings: all } : { html: rendered.html, ...textOf(rendered) };
+  const { warnings: htmlWarnings = [], ...email } = rendered;
+  const all = [...warnings, ...htmlWarnings];
+  return all.length > 0 ? { ...email, warnings: all } : email;
 }
 
-function gmailClip(html: string): RenderWarning[] | undefined {
-  return withHtmlWarning([], Buffer.byteLength(html));
-}
-
-function textOf(rendered: RenderedEmail): { text?: string } {
-  return rendered.text === undefined ? {} : { text: rendered.text };
+/** The render with the HTML's own warning (Gmail clipping), as the catalogue worker answers it. */
+function withClipWarning(rendered: RenderedEmail): RenderedEmail {
+  const warnings = withHtmlWarning([], Buffer.byteLength(rendered.html));
+  return warnings ? { ...rendered, warnings } : rendered;
 }
 
 const utf8 = new TextEncoder();
@@ -128,11 +125,9 @@ async function renderCatalogue(
   if (!RENDER_IN_PROCESS)
     return withCatalogueErrors(slug, () => renderCatalogueOffThread(accountId, slug, props, plainText, signal));
   const component = getCatalogueEntry(slug)!.component;
-  return withCatalogueErrors(slug, async () => {
-    const rendered = withPlainText(await renderEmailDocument(createElement(component, props)), plainText);
-    const warnings = gmailClip(rendered.html);
-    return warnings ? { ...rendered, warnings } : rendered;
-  });
+  return withCatalogueErrors(slug, async () =>
+    withClipWarning(withPlainText(await renderEmailDocument(createElement(component, props)), plainText)),
+  );
 }
 
 function catalogueSlug(template: RenderableTemplate): string {
@@ -169,13 +164,15 @@ async function renderUserTemplate(
     throw errors.renderFailed("This template has not been compiled. Save it again to compile it.");
   }
   try {
-    return await renderInSandbox({
-      owner,
-      cacheKey: `${template.id}:${template.version}`,
-      compiledCode: template.compiled_code,
-      props,
-      plainText,
-    });
+    return withClipWarning(
+      await renderInSandbox({
+        owner,
+        cacheKey: `${template.id}:${template.version}`,
+        compiledCode: template.compiled_code,
+        props,
+        plainText,
+      }),
+    );
   } catch (error) {
     if (error instanceof SandboxRenderError) throw errors.renderFailed(error.message);
     throw error;

@@ -1,6 +1,6 @@
 import type { JsonSchemaType, JsonValue, VariableSchema, VariablesSchema } from "@/lib/schemas/variables";
 import { JSON_SCHEMA_DIALECT, OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
-import { MAX_DETAILS } from "@/lib/api/errors";
+import { MAX_DETAILS, type ValidationDetail } from "@/lib/api/errors";
 import { MAX_JSON_DEPTH, MAX_VARIABLES_BYTES } from "@/lib/limits";
 
 // Checks a request's variables against a user template's variables schema (JSON Schema, the subset in
@@ -8,14 +8,12 @@ import { MAX_JSON_DEPTH, MAX_VARIABLES_BYTES } from "@/lib/limits";
 // walk the value once and bound what a schema can add to that (schemas derived from users' code are bounded too, in
 // lib/render/props-schema.ts); nothing here builds code from a schema.
 
-export type VariableProblem = { field: string; message: string };
-
 /**
  * The problems found so far. A 400 lists at most MAX_DETAILS of them, so the walk stops once it has one more: past
  * that, a value built to fail everywhere (items missing every member) would cost time and memory for nothing.
  */
 class Problems {
-  readonly list: VariableProblem[] = [];
+  readonly list: ValidationDetail[] = [];
   get full(): boolean {
     return this.list.length > MAX_DETAILS;
   }
@@ -197,7 +195,7 @@ function compileSchema(schema: VariableSchema, depth = 0): Checker {
 }
 
 /** A compiled variables schema: `check(variables)` answers the problems found, none when the variables fit. */
-export type VariablesChecker = (variables: Record<string, unknown>) => VariableProblem[];
+export type VariablesChecker = (variables: Record<string, unknown>) => ValidationDetail[];
 
 /**
  * Variables reach the component as given: a declared default is the component's own (it was read off its
@@ -245,8 +243,8 @@ function declaredNames(properties: Record<string, VariableSchema>): DeclaredName
 export function undeclaredVariableWarnings(
   schema: VariablesSchema,
   variables: Record<string, unknown>,
-): VariableProblem[] {
-  const warnings: VariableProblem[] = [];
+): ValidationDetail[] {
+  const warnings: ValidationDetail[] = [];
   const budget = { cells: SUGGESTION_BUDGET_CELLS };
   let unlisted = 0;
   const visit = (level: VariableSchema, value: unknown, path: string, depth: number): void => {

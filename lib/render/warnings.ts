@@ -1,7 +1,9 @@
 import { GMAIL_CLIP_BYTES } from "@/lib/limits";
 
+import type { ValidationDetail } from "@/lib/api/errors";
+
 /** A `warnings` entry of a render or send: `field` is a dotted path (`variables.customer_name`) or `html`. */
-export type RenderWarning = { field: string; message: string };
+export type RenderWarning = ValidationDetail;
 
 /** The warning for HTML of `htmlBytes` bytes, when Gmail would clip it. */
 export function gmailClipWarning(htmlBytes: number): RenderWarning | null {

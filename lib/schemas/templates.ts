@@ -86,13 +86,3 @@ export const accessDeniedBodySchema = z
     template: z.object({ id: z.uuid(), title: z.string(), price: z.string() }),
   })
   .meta({ id: "TemplateAccessDenied" });
-
-export const variableTypeSchema = z.enum(["string", "number", "boolean", "array", "object"]);
-export const variableDeclarationSchema = z.object({
-  name: z.string().regex(/^[A-Za-z_$][A-Za-z0-9_$]*$/, "must be a JavaScript identifier"),
-  type: variableTypeSchema,
-  required: z.boolean(),
-  default: z.unknown().optional(),
-  description: z.string().optional(),
-});
-export type VariableDeclaration = z.infer<typeof variableDeclarationSchema>;

@@ -1,8 +1,8 @@
 "use client";
+import type { ValidationDetail } from "@/lib/api/errors";
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { VariablesSchema } from "@/lib/schemas/variables";
-import type { FieldMessage } from "@/lib/variables-form";
 import { callApi, describeFailure, downloadFile } from "../../../_components/api-client";
 import { CopyButton } from "../../../_components/copy-button";
 import { DownloadIcon, SendIcon } from "../../../_components/icons";
@@ -49,8 +49,8 @@ export function TemplateWorkbench({
   const [text, setText] = useState<string | null>(initialText);
   const [status, setStatus] = useState<PreviewStatus>(initialError ? "error" : "idle");
   const [renderError, setRenderError] = useState<string | null>(initialError);
-  const [fieldErrors, setFieldErrors] = useState<FieldMessage[]>([]);
-  const [warnings, setWarnings] = useState<FieldMessage[]>([]);
+  const [fieldErrors, setFieldErrors] = useState<ValidationDetail[]>([]);
+  const [warnings, setWarnings] = useState<ValidationDetail[]>([]);
   const firstRender = useRef(true);
   const requestSeq = useRef(0);
 
@@ -58,7 +58,7 @@ export function TemplateWorkbench({
     async (vars: Variables) => {
       const seq = ++requestSeq.current;
       setStatus("rendering");
-      const result = await callApi<{ html: string; text?: string; warnings?: FieldMessage[] }>(
+      const result = await callApi<{ html: string; text?: string; warnings?: ValidationDetail[] }>(
         `/templates/${templateId}/render`,
         { method: "POST", body: { variables: vars, format: "html", plain_text: true } },
       );
