@@ -1,4 +1,6 @@
 import { z } from "zod";
+import * as emails from "@/app/api/v1/emails/route";
+import * as email from "@/app/api/v1/emails/[id]/route";
 import * as library from "@/app/api/v1/library/route";
 import * as send from "@/app/api/v1/send/route";
 import * as template from "@/app/api/v1/templates/[id]/route";
@@ -8,6 +10,7 @@ import * as usage from "@/app/api/v1/usage/route";
 import { retryAfterHeader, type DeclaredOperation, type ResponseDoc } from "@/lib/api/operation";
 import { limitsTable } from "@/lib/limits";
 import { errorBodySchema, planSchema, rateLimitBodySchema } from "@/lib/schemas/common";
+import "@/lib/schemas/emails";
 import "@/lib/schemas/library";
 import "@/lib/schemas/send";
 import "@/lib/schemas/templates";
@@ -24,6 +27,8 @@ const ROUTES: Record<string, Record<string, unknown>> = {
   "/templates/{id}/render": render,
   "/templates/{id}/source": source,
   "/send": send,
+  "/emails": emails,
+  "/emails/{id}": email,
   "/usage": usage,
 };
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];

@@ -5,6 +5,7 @@ import { throttledInBackground } from "@/lib/background";
 import { getConfig } from "@/lib/config";
 import { isVerifiedForSending, type SendingDomain } from "@/lib/db/domains";
 import {
+  applyOutboxDelivery,
   claimOrphanedEmails,
   dispatchDueScheduledEmails,
   failExpiredOrphanedEmails,
@@ -153,7 +154,15 @@ async function performSend(caller: SendCaller, request: SendRequest, providerKey
   }
 
   let id = counted.id;
-  if (!mailer.deliversOnRecord) {
+  if (mailer.deliversOnRecord) {
+    // Recorded as sent is sent: the outbox reports what became of it, as a provider would.
+    // The email is sent and counted: a failure to record its delivery must not turn into an error.
+    if (!scheduledAt) {
+      await applyOutboxDelivery(counted.id, [...message.to, ...message.cc, ...message.bcc]).catch((error) =>
+        logError("recording an outbox delivery failed", error),
+      );
+    }
+  } else {
     const outgoing: OutgoingEmail = { id: counted.id, ...message };
     try {
       ({ id } = await mailer.send(outgoing, { idempotencyKey: emailHandoffKey(counted.id, providerKey) }));

@@ -5,7 +5,7 @@ import { createLocalSessionToken, LOCAL_SESSION_COOKIE, SESSION_MAX_AGE_SECONDS 
 import { revokeApiKey } from "@/lib/db/api-keys";
 import { createSession, deleteSession } from "@/lib/db/sessions";
 import { addToLibrary, call, createUser, sessionCookie, type TestUser } from "./support/api";
-import { endpoints } from "./support/endpoints";
+import { addressedId, endpoints } from "./support/endpoints";
 
 const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", success: false };
 
@@ -94,8 +94,9 @@ function signed(payload: Record<string, unknown>): string {
 
 describe.each(endpoints)("$name authentication", (endpoint) => {
   it.each(refusedCredentials)("refuses %s with the exact 401 body", async (_, headers) => {
-    const result = await call(endpoint.handler, endpoint.path(templateId), {
-      ...endpoint.options(templateId),
+    const id = await addressedId(endpoint, user, templateId);
+    const result = await call(endpoint.handler, endpoint.path(id), {
+      ...endpoint.options(id),
       headers: headers(),
     });
     expect(result.status).toBe(401);
@@ -105,8 +106,9 @@ describe.each(endpoints)("$name authentication", (endpoint) => {
   });
 
   it.each(acceptedCredentials)("accepts %s", async (_, headers) => {
-    const result = await call(endpoint.handler, endpoint.path(templateId), {
-      ...endpoint.options(templateId),
+    const id = await addressedId(endpoint, user, templateId);
+    const result = await call(endpoint.handler, endpoint.path(id), {
+      ...endpoint.options(id),
       headers: headers(),
     });
     expect(result.status).toBe(200);

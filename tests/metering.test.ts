@@ -5,7 +5,7 @@ import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getDb } from "@/lib/db/client";
 import { billingPeriod } from "@/lib/plans";
 import { addToLibrary, auth, call, createUser, setApiCallsUsed, type CallOptions, type TestUser } from "./support/api";
-import { endpoints } from "./support/endpoints";
+import { addressedId, endpoints } from "./support/endpoints";
 
 async function apiCallsUsed(user: TestUser, periodStart = billingPeriod().start): Promise<number> {
   const [row] = await getDb()<{ count: number }[]>`
@@ -29,8 +29,9 @@ describe("monthly API quota", () => {
     async (endpoint) => {
       const user = await createUser("free");
       const { template_id } = await addToLibrary(user, "welcome");
-      const result = await call(endpoint.handler, endpoint.path(template_id), {
-        ...endpoint.options(template_id),
+      const id = await addressedId(endpoint, user, template_id);
+      const result = await call(endpoint.handler, endpoint.path(id), {
+        ...endpoint.options(id),
         headers: auth(user),
       });
       expect(result.status).toBe(200);
@@ -47,9 +48,10 @@ describe("monthly API quota", () => {
     async (endpoint) => {
       const user = await createUser("free");
       const { template_id } = await addToLibrary(user, "welcome");
+      const id = await addressedId(endpoint, user, template_id);
       await setApiCallsUsed(user, 500);
-      const result = await call(endpoint.handler, endpoint.path(template_id), {
-        ...endpoint.options(template_id),
+      const result = await call(endpoint.handler, endpoint.path(id), {
+        ...endpoint.options(id),
         headers: auth(user),
       });
       expect(result.status).toBe(200);

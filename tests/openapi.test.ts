@@ -47,9 +47,11 @@ function expectConforms(path: string, method: string, result: CallResult) {
 }
 
 describe("GET /api/v1/openapi.json", () => {
-  it("is an OpenAPI 3.1 document covering all six endpoints", () => {
+  it("is an OpenAPI 3.1 document covering all eight endpoints", () => {
     expect(document.openapi).toBe("3.1.0");
     expect(Object.keys(document.paths).sort()).toEqual([
+      "/emails",
+      "/emails/{id}",
       "/library",
       "/send",
       "/templates/{id}",
@@ -72,6 +74,8 @@ describe("GET /api/v1/openapi.json", () => {
         "SendRequest",
         "SendResponse",
         "EmailLimitExceeded",
+        "EmailListResponse",
+        "EmailResponse",
       ]),
     );
   });

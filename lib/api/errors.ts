@@ -67,6 +67,8 @@ export const errors = {
       ...(message ? { message } : {}),
     }),
 
+  emailNotFound: () => new ApiError(404, { error: "Email not found", code: "EMAIL_NOT_FOUND", success: false }),
+
   templateAccessDenied: (template: { id: string; title: string; price: string }) =>
     new ApiError(403, {
       error: "Template access denied",

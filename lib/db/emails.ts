@@ -1,8 +1,12 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
+import { isUuid } from "@/lib/schemas/common";
+import type { DeliveryStatus, EmailEventType } from "@/lib/schemas/emails";
+import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import type { OutgoingEmail } from "@/lib/mail/types";
 import type { PlanName } from "@/lib/plans";
 
+/** The hand-off's state: recorded (pending), handed to the provider (sent, or scheduled by it), or failed. */
 export type EmailStatus = "pending" | "sent" | "scheduled" | "failed";
 
 export type OutboxAttachment = { filename: string; content_type?: string; path?: string; size?: number };
@@ -199,7 +203,7 @@ export async function dispatchDueScheduledEmails(
 ): Promise<number> {
   const db = getDb();
   const now = options.now ?? new Date();
-  const rows = await db<{ id: string }[]>`
+  const rows = await db<{ id: string; recipients: string[] }[]>`
     update sent_emails set status = 'sent', sent_at = now()
     where id in (
       select id from sent_emails
@@ -209,7 +213,8 @@ export async function dispatchDueScheduledEmails(
       limit ${options.limit ?? 1000}
       for update skip locked
     )
-    returning id`;
+    returning id, to_addresses || cc_addresses || bcc_addresses as recipients`;
+  for (const row of rows) await applyOutboxDelivery(row.id, row.recipients);
   return rows.length;
 }
 
@@ -279,4 +284,103 @@ export async function claimOrphanedEmails(
     returning id, account_id as "accountId", provider_idempotency_key as "providerIdempotencyKey", from_address as "from",
               to_addresses as "to", cc_addresses as cc, bcc_addresses as bcc, reply_to as "replyTo", subject, html, text_body as text, headers,
               attachments, tags, scheduled_at as "scheduledAt"`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Emails as resources (GET /emails, GET /emails/{id}): what became of each email, moved by its events
+// (apply_email_event). The hand-off's own changes are events already (a trigger on sent_emails.status).
+
+/**
+ * Appends an event to an email and moves its status by the status machine, atomically (`apply_email_event`).
+ * `applied` is false when the email does not exist or the provider's event id was applied already.
+ */
+export async function applyEmailEvent(
+  emailId: string,
+  type: EmailEventType,
+  options: { detail?: Record<string, unknown> | null; providerEventId?: string | null; occurredAt?: Date | null } = {},
+): Promise<{ applied: boolean; status: DeliveryStatus | null }> {
+  const db = getDb();
+  const detail = options.detail ? db.json(options.detail as Parameters<typeof db.json>[0]) : null;
+  const [row] = await db<{ applied: boolean; status: DeliveryStatus | null }[]>`
+    select * from apply_email_event(${emailId}::uuid, ${type}::text, ${detail}::jsonb,
+                                    ${options.providerEventId ?? null}::text, ${options.occurredAt ?? null}::timestamptz)`;
+  return row;
+}
+
+/** The embedded outbox, having sent a message, reports what a provider would (see outboxDeliveryEvent). */
+export async function applyOutboxDelivery(emailId: string, recipients: string[]): Promise<void> {
+  const { type, detail } = outboxDeliveryEvent(recipients);
+  await applyEmailEvent(emailId, type, { detail });
+}
+
+export type EmailEvent = { type: EmailEventType; at: Date; detail: unknown };
+
+export type EmailResource = {
+  /** The id POST /send answered with: the provider's message id, or the email's own when it has none. */
+  id: string;
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  reply_to: string[];
+  subject: string;
+  template_id: string | null;
+  tags: { name: string; value: string }[];
+  status: DeliveryStatus;
+  created_at: Date;
+  sent_at: Date | null;
+  scheduled_at: Date | null;
+};
+
+/** Provider message ids are short; anything longer cannot be one. */
+const MAX_EMAIL_ID_LENGTH = 256;
+
+/**
+ * One page of the account's emails, newest first, optionally of one status, and how many there are. Due scheduled
+ * outbox messages are delivered first, so the page is never behind the clock.
+ */
+export async function listEmails(
+  accountId: string,
+  { limit, offset, status }: { limit: number; offset: number; status: DeliveryStatus | null },
+): Promise<{ emails: EmailResource[]; total: number }> {
+  await dispatchDueScheduledEmails({ accountId });
+  const db = getDb();
+  const ofStatus = status ? db`and delivery_status = ${status}` : db``;
+  const rows = await db<(EmailResource & { total: number })[]>`
+    select t.total, e.* from (
+      select count(*)::int as total from sent_emails where account_id = ${accountId} ${ofStatus}
+    ) t left join lateral (
+      select coalesce(provider_message_id, id::text) as id, from_address as from, to_addresses as to,
+             cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, template_id, tags,
+             delivery_status as status, created_at, sent_at, scheduled_at
+      from sent_emails where account_id = ${accountId} ${ofStatus}
+      order by created_at desc, id limit ${limit} offset ${offset}
+    ) e on true`;
+  const total = rows[0]?.total ?? 0;
+  return { emails: rows.filter((row) => row.id !== null).map(({ total: _total, ...email }) => email), total };
+}
+
+/**
+ * The account's email with the id POST /send answered with (its provider's message id, or its own id), and its events
+ * in order of arrival; undefined when the account has no such email.
+ */
+export async function findEmailWithEvents(
+  accountId: string,
+  id: string,
+): Promise<(EmailResource & { events: EmailEvent[] }) | undefined> {
+  if (id.length > MAX_EMAIL_ID_LENGTH) return undefined;
+  await dispatchDueScheduledEmails({ accountId });
+  const db = getDb();
+  const ownId = isUuid(id) ? db`or id = ${id}::uuid` : db``;
+  const [row] = await db<(EmailResource & { internal_id: string })[]>`
+    select id as internal_id, coalesce(provider_message_id, id::text) as id, from_address as from, to_addresses as to,
+           cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, template_id, tags,
+           delivery_status as status, created_at, sent_at, scheduled_at
+    from sent_emails where account_id = ${accountId} and (provider_message_id = ${id} ${ownId})
+    order by provider_message_id is not distinct from ${id} desc limit 1`;
+  if (!row) return undefined;
+  const events = await db<EmailEvent[]>`
+    select type, occurred_at as at, detail from email_events where email_id = ${row.internal_id} order by id`;
+  const { internal_id: _internalId, ...email } = row;
+  return { ...email, events: [...events] };
 }

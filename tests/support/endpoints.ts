@@ -1,17 +1,57 @@
+import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
+import { GET as listEmails } from "@/app/api/v1/emails/route";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
-import type { CallOptions } from "./api";
+import { recordCountedEmail } from "@/lib/db/emails";
+import { billingPeriod } from "@/lib/plans";
+import { catalogueId, type CallOptions, type TestUser } from "./api";
 
 export type Endpoint = {
   name: string;
   handler: (...args: any[]) => Promise<Response>;
-  path: (templateId: string) => string;
-  options: (templateId: string) => CallOptions;
+  /** The path and call for the resource `id` addresses: a template in the caller's library, or `resource`'s. */
+  path: (id: string) => string;
+  options: (id: string) => CallOptions;
   metered: boolean;
+  /** Makes the caller a resource of its own for the endpoint to address (by default: the template). */
+  resource?: (user: TestUser) => Promise<string>;
 };
+
+/** The id an endpoint's call addresses for `user`, whose library holds `templateId`. */
+export async function addressedId(endpoint: Endpoint, user: TestUser, templateId: string): Promise<string> {
+  return endpoint.resource ? endpoint.resource(user) : templateId;
+}
+
+/** An email in the embedded outbox, recorded (and counted) as POST /send records one. */
+async function recordedEmail(user: TestUser): Promise<string> {
+  const counted = await recordCountedEmail(
+    {
+      accountId: user.accountId,
+      templateId: await catalogueId("welcome"),
+      status: "sent",
+      provider: "outbox",
+      from: "hello@acme.example",
+      to: ["ann@example.com"],
+      cc: [],
+      bcc: [],
+      replyTo: [],
+      subject: "Welcome",
+      html: "<p>Welcome</p>",
+      text: "Welcome",
+      headers: {},
+      attachments: [],
+      tags: [],
+      scheduledAt: null,
+      providerIdempotencyKey: null,
+    },
+    { periodStart: billingPeriod().start, limit: 100, overage: false },
+  );
+  if (!counted.allowed) throw new Error("the test account has no emails left");
+  return counted.id;
+}
 
 /** Every authenticated /api/v1 endpoint, so tables of cases can run against all of them. */
 export const endpoints: Endpoint[] = [
@@ -38,4 +78,13 @@ export const endpoints: Endpoint[] = [
     metered: false,
   },
   { name: "GET /usage", handler: getUsage, path: () => "/api/v1/usage", options: () => ({}), metered: false },
+  { name: "GET /emails", handler: listEmails, path: () => "/api/v1/emails", options: () => ({}), metered: true },
+  {
+    name: "GET /emails/{id}",
+    handler: getEmail,
+    path: (id) => `/api/v1/emails/${id}`,
+    options: (id) => ({ params: { id } }),
+    metered: true,
+    resource: recordedEmail,
+  },
 ];
