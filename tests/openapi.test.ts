@@ -5,12 +5,25 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getOpenApi } from "@/app/api/v1/openapi.json/route";
+import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
+import { GET as listEmails } from "@/app/api/v1/emails/route";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
+import { POST as postSend } from "@/app/api/v1/send/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
-import { addToLibrary, auth, call, catalogueId, createUser, setApiCallsUsed, type CallResult } from "./support/api";
+import { addSendingDomain } from "@/lib/db/domains";
+import {
+  addToLibrary,
+  auth,
+  call,
+  catalogueId,
+  createUser,
+  setApiCallsUsed,
+  uniqueDomain,
+  type CallResult,
+} from "./support/api";
 
 type Document = {
   openapi: string;
@@ -167,5 +180,31 @@ describe("real responses match the document", () => {
     expectConforms("/templates/{id}/render", "post", await render("4b8f5d0e-7c1a-4e2b-9d3f-0a1b2c3d4e5f", {}));
     await setApiCallsUsed(user, 500);
     expectConforms("/library", "get", await call(getLibrary, "/api/v1/library", { headers: auth(user) }));
+  });
+
+  it("emails answers", async () => {
+    const user = await createUser("free");
+    await addSendingDomain(user.accountId, { domain: uniqueDomain(), verified: true });
+    const { template_id } = await addToLibrary(user, "welcome");
+    const sent = await call(postSend, "/api/v1/send", {
+      method: "POST",
+      headers: auth(user),
+      body: { template_id, to: "x@bounce.test", subject: "Hi", tags: [{ name: "a", value: "b" }] },
+    });
+    expectConforms("/send", "post", sent);
+    const scheduledAt = new Date(Date.now() + 60_000).toISOString();
+    const scheduled = await call(postSend, "/api/v1/send", {
+      method: "POST",
+      headers: auth(user),
+      body: { template_id, to: "ann@example.com", subject: "Later", scheduled_at: scheduledAt },
+    });
+    for (const query of ["", "?status=bounced", "?limit=0", "?status=nope"]) {
+      expectConforms("/emails", "get", await call(listEmails, `/api/v1/emails${query}`, { headers: auth(user) }));
+    }
+    for (const id of [sent.body.data.id, scheduled.body.data.id, "nope"]) {
+      expectConforms("/emails/{id}", "get", await call(getEmail, "/x", { params: { id }, headers: auth(user) }));
+    }
+    await setApiCallsUsed(user, 500);
+    expectConforms("/emails", "get", await call(listEmails, "/api/v1/emails", { headers: auth(user) }));
   });
 });

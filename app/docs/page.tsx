@@ -129,11 +129,11 @@ export default function DocsPage() {
             <h2 id="rate-limits-title">Plans and rate limits</h2>
             <p>
               Limits apply per calendar month in UTC. Metered endpoints (<code>GET /library</code>,{" "}
-              <code>POST /templates/{"{id}"}/render</code>, <code>POST /send</code>) count each authenticated call once
-              and answer with <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>,{" "}
-              <code>X-RateLimit-Reset</code> and <code>X-RateLimit-Plan</code> headers. Past the limit they answer{" "}
-              <code>429 RATE_LIMIT_EXCEEDED</code> with a <code>Retry-After</code> header; a refused call is not
-              counted.
+              <code>POST /templates/{"{id}"}/render</code>, <code>POST /send</code>, <code>GET /emails</code>,{" "}
+              <code>GET /emails/{"{id}"}</code>) count each authenticated call once and answer with{" "}
+              <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>, <code>X-RateLimit-Reset</code> and{" "}
+              <code>X-RateLimit-Plan</code> headers. Past the limit they answer <code>429 RATE_LIMIT_EXCEEDED</code>{" "}
+              with a <code>Retry-After</code> header; a refused call is not counted.
             </p>
             <div className="table-wrap card">
               <table className="table">
