@@ -5,7 +5,6 @@ import { throttledInBackground } from "@/lib/background";
 import { getConfig } from "@/lib/config";
 import { isVerifiedForSending, type SendingDomain } from "@/lib/db/domains";
 import {
-  applyOutboxDelivery,
   claimOrphanedEmails,
   dispatchDueScheduledEmails,
   failExpiredOrphanedEmails,
@@ -26,6 +25,7 @@ import { findSendContext } from "@/lib/db/templates";
 import { describeEmailUsage } from "@/lib/db/usage";
 import { IDEMPOTENCY_WAIT_MS } from "@/lib/limits";
 import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
+import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import { reportOverageEmail } from "@/lib/payments";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
 import { checkVariables, renderTemplate } from "@/lib/render";
@@ -131,6 +131,11 @@ async function performSend(caller: SendCaller, request: SendRequest, providerKey
       status: mailer.deliversOnRecord ? (scheduledAt ? "scheduled" : "sent") : "pending",
       provider: mailer.provider,
       providerIdempotencyKey: providerKey,
+      // Recorded as sent is sent: the outbox reports what became of it, as a provider would.
+      deliveryEvent:
+        mailer.deliversOnRecord && !scheduledAt
+          ? outboxDeliveryEvent([...message.to, ...message.cc, ...message.bcc])
+          : null,
     },
     { periodStart: start, limit: plan.emailsPerMonth, overage: plan.emailOverage },
   );
@@ -154,15 +159,7 @@ async function performSend(caller: SendCaller, request: SendRequest, providerKey
   }
 
   let id = counted.id;
-  if (mailer.deliversOnRecord) {
-    // Recorded as sent is sent: the outbox reports what became of it, as a provider would.
-    // The email is sent and counted: a failure to record its delivery must not turn into an error.
-    if (!scheduledAt) {
-      await applyOutboxDelivery(counted.id, [...message.to, ...message.cc, ...message.bcc]).catch((error) =>
-        logError("recording an outbox delivery failed", error),
-      );
-    }
-  } else {
+  if (!mailer.deliversOnRecord) {
     const outgoing: OutgoingEmail = { id: counted.id, ...message };
     try {
       ({ id } = await mailer.send(outgoing, { idempotencyKey: emailHandoffKey(counted.id, providerKey) }));

@@ -1,10 +1,10 @@
 import "server-only";
-import { getDb } from "@/lib/db/client";
-import { isUuid } from "@/lib/schemas/common";
-import type { DeliveryStatus, EmailEventType } from "@/lib/schemas/emails";
-import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
+import { getDb, jsonParameter } from "@/lib/db/client";
+import { outboxDeliveryEvent, type OutboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import type { OutgoingEmail } from "@/lib/mail/types";
 import type { PlanName } from "@/lib/plans";
+import { isUuid } from "@/lib/schemas/common";
+import type { DeliveryStatus, EmailEventType } from "@/lib/schemas/emails";
 
 /** The hand-off's state: recorded (pending), handed to the provider (sent, or scheduled by it), or failed. */
 export type EmailStatus = "pending" | "sent" | "scheduled" | "failed";
@@ -74,6 +74,11 @@ export type EmailRecordInput = {
   scheduledAt: Date | null;
   /** The provider key derived from the caller's Idempotency-Key; null when none was given (see emailHandoffKey). */
   providerIdempotencyKey: string | null;
+  /**
+   * What became of a message the embedded outbox records as sent (outboxDeliveryEvent), applied in the statement that
+   * records it, as the provider's report would be.
+   */
+  deliveryEvent?: OutboxDeliveryEvent | null;
 };
 
 /** An email already recorded under the same provider key, as recorded: what a retry of its request answers with. */
@@ -124,13 +129,20 @@ export async function recordCountedEmail(
     subject: string | null;
     scheduled_at: Date | null;
   };
-  const [row] = await db<Row[]>`select * from record_counted_email(
+  const event = message.deliveryEvent ?? null;
+  // The event only for the email this statement recorded: not for one a retry found (existing_status), nor a refusal.
+  const [row] = await db<Row[]>`select r.*${
+    event
+      ? db`, case when r.allowed and r.existing_status is null then (select e.applied from apply_email_event(
+              r.email_id, ${event.type}::text, ${event.detail ? jsonParameter(db, event.detail) : null}::jsonb) e) end as delivery_applied`
+      : db``
+  } from record_counted_email(
       ${message.accountId}::uuid, ${quota.periodStart}::timestamptz, ${quota.limit}::int, ${quota.overage}::boolean,
       ${message.status}::text, ${message.provider}::text, ${message.templateId}::uuid, ${message.from}::text,
       ${message.to}::text[], ${message.cc}::text[], ${message.bcc}::text[], ${message.replyTo}::text[],
       ${message.subject}::text, ${message.html}::text, ${message.text}::text, ${db.json(message.headers)},
       ${db.json(message.attachments)}, ${db.json(message.tags)}, ${message.scheduledAt}::timestamptz,
-      ${message.providerIdempotencyKey}::text)`;
+      ${message.providerIdempotencyKey}::text) r`;
   if (!row.allowed || !row.email_id || !row.created_at) return { allowed: false, used: row.used };
   return {
     allowed: true,
@@ -300,7 +312,7 @@ export async function applyEmailEvent(
   options: { detail?: Record<string, unknown> | null; providerEventId?: string | null; occurredAt?: Date | null } = {},
 ): Promise<{ applied: boolean; status: DeliveryStatus | null }> {
   const db = getDb();
-  const detail = options.detail ? db.json(options.detail as Parameters<typeof db.json>[0]) : null;
+  const detail = options.detail ? jsonParameter(db, options.detail) : null;
   const [row] = await db<{ applied: boolean; status: DeliveryStatus | null }[]>`
     select * from apply_email_event(${emailId}::uuid, ${type}::text, ${detail}::jsonb,
                                     ${options.providerEventId ?? null}::text, ${options.occurredAt ?? null}::timestamptz)`;

@@ -31,7 +31,7 @@ export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 export const emailStatusSchema = z.enum(DELIVERY_STATUSES).meta({
   id: "EmailStatus",
   description:
-    "scheduled, queued (being handed to the provider) and sent move forward, delivery_delayed included; delivered, " +
+    "queued (being handed to the provider), scheduled, sent and delivery_delayed move forward only; delivered, " +
     "bounced, complained, failed and canceled are final, except that delivered may still become bounced or complained",
 });
 

@@ -6,25 +6,25 @@
 alter table public.sent_emails add column if not exists delivery_status text not null default 'queued'
   check (delivery_status in ('scheduled', 'queued', 'sent', 'delivered', 'delivery_delayed', 'bounced', 'complained',
                              'failed', 'canceled'));
-create index if not exists sent_emails_delivery_status_idx
-  on public.sent_emails (account_id, delivery_status, created_at desc);
 -- The id POST /send answered with is the provider's when there is one: emails are found by it (and webhooks will).
 create index if not exists sent_emails_provider_message_idx
   on public.sent_emails (provider_message_id) where provider_message_id is not null;
 
 create table public.email_events (
   -- Arrival order: events are listed by it.
-  id bigint generated always as identity primary key,
+  id bigint generated always as identity,
   email_id uuid not null references public.sent_emails (id) on delete cascade,
-  account_id uuid not null references public.accounts (id) on delete cascade,
+  -- The email's account (no reference of its own: the email's goes with it).
+  account_id uuid not null,
   type text not null check (type in ('scheduled', 'sent', 'delivered', 'delivery_delayed', 'bounced', 'complained',
                                      'failed', 'canceled', 'opened', 'clicked')),
   occurred_at timestamptz not null default now(),
   detail jsonb,
   -- The provider's id of the event (a webhook's svix-id): an event is applied once.
-  provider_event_id text
+  provider_event_id text,
+  -- An email's events are read together, in order: one index serves that and identity.
+  primary key (email_id, id)
 );
-create index email_events_email_idx on public.email_events (email_id, id);
 create unique index email_events_provider_event_idx on public.email_events (provider_event_id)
   where provider_event_id is not null;
 
@@ -105,7 +105,25 @@ $$;
 
 -- Every change of the hand-off's state is an event, in the statement that makes it: recorded sent or scheduled by the
 -- embedded outbox (record_counted_email), accepted by a provider (pending → sent or scheduled), delivered by the
--- dispatcher (scheduled → sent), or failed (fail_counted_email, with its error).
+-- dispatcher (scheduled → sent), or failed (fail_counted_email, with its error). An email recorded sent or scheduled
+-- starts in that status with that event; no other transaction can see it yet, so neither needs the row locked or
+-- written again.
+create or replace function public.sent_emails_recorded()
+returns trigger
+language plpgsql
+as $$
+begin
+  if tg_when = 'BEFORE' then
+    new.delivery_status := new.status;
+    return new;
+  end if;
+  insert into public.email_events (email_id, account_id, type, detail)
+    values (new.id, new.account_id, new.status,
+            case when new.status = 'failed' then jsonb_build_object('message', new.error) end);
+  return null;
+end;
+$$;
+
 create or replace function public.sent_emails_handoff_event()
 returns trigger
 language plpgsql
@@ -117,10 +135,15 @@ begin
 end;
 $$;
 
+create trigger sent_emails_recorded_status
+  before insert on public.sent_emails
+  for each row when (new.status in ('sent', 'scheduled', 'failed'))
+  execute function public.sent_emails_recorded();
+
 create trigger sent_emails_handoff_recorded
   after insert on public.sent_emails
   for each row when (new.status in ('sent', 'scheduled', 'failed'))
-  execute function public.sent_emails_handoff_event();
+  execute function public.sent_emails_recorded();
 
 create trigger sent_emails_handoff_moved
   after update of status on public.sent_emails
@@ -135,7 +158,8 @@ declare
 begin
   for f in
     select p.oid::regprocedure from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-    where n.nspname = 'public' and p.proname in ('apply_email_event', 'sent_emails_handoff_event')
+    where n.nspname = 'public' and p.proname in ('apply_email_event', 'sent_emails_recorded',
+                                                 'sent_emails_handoff_event')
   loop
     for grantee in select 'public' union all select rolname from pg_roles where rolname in ('anon', 'authenticated') loop
       execute format('revoke execute on function %s from %s', f, grantee);
