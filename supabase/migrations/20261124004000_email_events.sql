@@ -1,7 +1,7 @@
 -- Emails as resources: each email's status as the API reports it, and the events that moved it, appended in order of
 -- arrival. `sent_emails.status` stays what it was, the hand-off's state (pending → sent | scheduled | failed) that
 -- recording, the dispatcher, orphan recovery, idempotency and the dashboard read; `delivery_status` is what became of
--- the email, moved only by apply_email_event. Core SQL only: runs unchanged on PGlite, PostgreSQL 15 and Supabase.
+-- the email: set when it is recorded, then moved only by apply_email_event. Core SQL only: runs unchanged on PGlite, PostgreSQL 15 and Supabase.
 
 alter table public.sent_emails add column if not exists delivery_status text not null default 'queued'
   check (delivery_status in ('scheduled', 'queued', 'sent', 'delivered', 'delivery_delayed', 'bounced', 'complained',
