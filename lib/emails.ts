@@ -1,6 +1,16 @@
 import "server-only";
 import { errors } from "@/lib/api/errors";
-import { findEmailWithEvents, listEmails, type EmailEvent, type EmailResource } from "@/lib/db/emails";
+import {
+  cancelScheduledEmail,
+  dispatchDueScheduledEmails,
+  findEmailHandle,
+  findEmailWithEvents,
+  listEmails,
+  type EmailEvent,
+  type EmailHandle,
+  type EmailResource,
+} from "@/lib/db/emails";
+import { getMailer, MailerError } from "@/lib/mail";
 import type { DeliveryStatus } from "@/lib/schemas/emails";
 
 /** GET /emails: a page of the account's emails, newest first, as the API describes them (events left out). */
@@ -17,6 +27,41 @@ export async function getEmailOrThrow(accountId: string, id: string) {
   const email = await findEmailWithEvents(accountId, id);
   if (!email) throw errors.emailNotFound();
   return { ...describeEmail(email), events: email.events.map(describeEvent) };
+}
+
+/**
+ * POST /emails/{id}/cancel: a scheduled email is canceled (first at its provider, which holds it) and stops counting;
+ * any other status is 409 EMAIL_NOT_CANCELABLE. Answers with the email as GET /emails/{id} would.
+ */
+export async function cancelEmailOrThrow(accountId: string, id: string) {
+  // A due outbox email is delivered first, as a read would show it: it is past canceling.
+  await dispatchDueScheduledEmails({ accountId });
+  const email = await findEmailHandle(accountId, id);
+  if (!email) throw errors.emailNotFound();
+  if (email.status !== "scheduled") throw errors.emailNotCancelable(email.status);
+  if (email.provider !== "outbox") await cancelAtProvider(email);
+  const { canceled, status } = await cancelScheduledEmail(accountId, email.internalId);
+  if (!canceled) throw errors.emailNotCancelable(status ?? email.status);
+  return getEmailOrThrow(accountId, id);
+}
+
+async function cancelAtProvider(email: EmailHandle): Promise<void> {
+  const mailer = getMailer();
+  if (mailer.provider !== email.provider || email.providerMessageId === null) {
+    throw errors.emailProviderError(
+      `This email was handed to ${email.provider}, which is not configured now, so it cannot be canceled there. It was not canceled.`,
+    );
+  }
+  try {
+    await mailer.cancel(email.providerMessageId);
+  } catch (error) {
+    if (!(error instanceof MailerError)) throw error;
+    const reason =
+      error.statusCode === null ? `unreachable: ${error.message}` : `HTTP ${error.statusCode}: ${error.message}`;
+    throw errors.emailProviderError(
+      `The email provider did not cancel the email (${reason}). It was not canceled; you can retry.`,
+    );
+  }
 }
 
 function describeEmail(email: EmailResource) {

@@ -1,8 +1,12 @@
 import { z } from "zod";
 import * as emails from "@/app/api/v1/emails/route";
 import * as email from "@/app/api/v1/emails/[id]/route";
+import * as cancelEmail from "@/app/api/v1/emails/[id]/cancel/route";
 import * as library from "@/app/api/v1/library/route";
 import * as send from "@/app/api/v1/send/route";
+import * as sendBatch from "@/app/api/v1/send/batch/route";
+import * as suppressions from "@/app/api/v1/suppressions/route";
+import * as suppression from "@/app/api/v1/suppressions/[email]/route";
 import * as template from "@/app/api/v1/templates/[id]/route";
 import * as render from "@/app/api/v1/templates/[id]/render/route";
 import * as source from "@/app/api/v1/templates/[id]/source/route";
@@ -13,6 +17,7 @@ import { errorBodySchema, planSchema, rateLimitBodySchema } from "@/lib/schemas/
 import "@/lib/schemas/emails";
 import "@/lib/schemas/library";
 import "@/lib/schemas/send";
+import "@/lib/schemas/suppressions";
 import "@/lib/schemas/templates";
 import "@/lib/schemas/usage";
 
@@ -27,8 +32,12 @@ const ROUTES: Record<string, Record<string, unknown>> = {
   "/templates/{id}/render": render,
   "/templates/{id}/source": source,
   "/send": send,
+  "/send/batch": sendBatch,
   "/emails": emails,
   "/emails/{id}": email,
+  "/emails/{id}/cancel": cancelEmail,
+  "/suppressions": suppressions,
+  "/suppressions/{email}": suppression,
   "/usage": usage,
 };
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];

@@ -1,4 +1,5 @@
 import "server-only";
+import type { z } from "zod";
 import { createHash, randomUUID } from "node:crypto";
 import { errors, zodDetails, type ValidationDetail } from "@/lib/api/errors";
 import { throttledInBackground } from "@/lib/background";
@@ -28,7 +29,8 @@ import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
 import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import { reportOverageEmail } from "@/lib/payments";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
-import { checkVariables, renderTemplate } from "@/lib/render";
+import { checkVariables, renderTemplate, type RenderedEmail } from "@/lib/render";
+import { recipientsOf, suppressedRecipientDetails } from "@/lib/suppressions";
 import type { RenderWarning } from "@/lib/render/warnings";
 import {
   decodedBase64Length,
@@ -41,7 +43,6 @@ import {
 } from "@/lib/schemas/send";
 
 export const NOT_IN_LIBRARY_MESSAGE = "This template is not in your library. Add or purchase it first.";
-const IDEMPOTENCY_SCOPE = "send";
 
 export type SendCaller = { accountId: string; plan: PlanName };
 export type SendOutcome = { body: Record<string, unknown>; replayed: boolean };
@@ -57,69 +58,53 @@ export async function sendEmail(
   idempotencyKey: string | null,
 ): Promise<SendOutcome> {
   scheduleDispatch();
-
-  if (idempotencyKey !== null && !idempotencyKeySchema.safeParse(idempotencyKey).success) {
-    const details: ValidationDetail[] = [
-      { field: "Idempotency-Key", message: `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` },
-    ];
-    const parsed = sendRequestSchema.safeParse(rawBody);
-    if (!parsed.success) details.push(...zodDetails(parsed.error));
-    throw errors.validation(details);
-  }
-  if (idempotencyKey === null) return performSend(caller, parseSendRequest(rawBody), null);
+  checkIdempotencyKey(idempotencyKey, rawBody, sendRequestSchema);
+  if (idempotencyKey === null) return performSend(caller, parseRequest(rawBody, sendRequestSchema), null);
 
   // The key is claimed before the body is validated against the clock (scheduled_at "in the future"), so a repeat of
   // a successful request still replays after its scheduled time has passed.
   const providerKey = providerIdempotencyKey(caller.accountId, idempotencyKey);
-  return withIdempotencyKey(caller.accountId, idempotencyKey, providerKey, rawBody, () =>
-    performSend(caller, parseSendRequest(rawBody), providerKey),
+  return withIdempotencyKey("send", caller.accountId, idempotencyKey, providerKey, rawBody, () =>
+    performSend(caller, parseRequest(rawBody, sendRequestSchema), providerKey),
   );
 }
 
-function parseSendRequest(rawBody: Record<string, unknown>): SendRequest {
-  const parsed = sendRequestSchema.safeParse(rawBody);
+/** A malformed Idempotency-Key is a 400 that also lists every problem of the body. */
+export function checkIdempotencyKey(idempotencyKey: string | null, rawBody: unknown, schema: z.ZodType): void {
+  if (idempotencyKey === null || idempotencyKeySchema.safeParse(idempotencyKey).success) return;
+  const details: ValidationDetail[] = [
+    { field: "Idempotency-Key", message: `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters` },
+  ];
+  const parsed = schema.safeParse(rawBody);
+  if (!parsed.success) details.push(...zodDetails(parsed.error));
+  throw errors.validation(details);
+}
+
+export function parseRequest<S extends z.ZodType>(rawBody: unknown, schema: S): z.output<S> {
+  const parsed = schema.safeParse(rawBody);
   if (!parsed.success) throw errors.validation(zodDetails(parsed.error));
   return parsed.data;
 }
 
 async function performSend(caller: SendCaller, request: SendRequest, providerKey: string | null): Promise<SendOutcome> {
-  const { domains, template } = await findSendContext(caller.accountId, request.template_id);
+  const { domains, template, suppressed } = await findSendContext(
+    caller.accountId,
+    request.template_id,
+    recipientsOf(request),
+  );
   const from = resolveSender(request.from, domains, getConfig().sharedSendingDomain);
   if (!template) throw errors.templateNotFound(NOT_IN_LIBRARY_MESSAGE);
+  const suppressedDetails = suppressedRecipientDetails(request, suppressed);
+  if (suppressedDetails.length > 0) throw errors.recipientSuppressed(suppressedDetails);
 
   // Rendering can fail (400 variables.<name>, 422): before anything is counted or recorded.
   const rendered = await renderTemplate(template, checkVariables(template, request.variables), {
     accountId: caller.accountId,
     plainText: request.text === undefined,
   });
-  const text = request.text ?? rendered.text ?? null;
-
   const mailer = getMailer();
-  const scheduledAt = request.scheduled_at ? new Date(request.scheduled_at) : null;
-  const list = (value: string | string[] | undefined) =>
-    value === undefined ? [] : Array.isArray(value) ? value : [value];
-  const attachments = (request.attachments ?? []).map((a) => ({
-    filename: a.filename,
-    ...(a.content !== undefined
-      ? { content: a.content.replace(/\s+/g, ""), size: decodedBase64Length(a.content) }
-      : {}),
-    ...(a.path !== undefined ? { path: a.path } : {}),
-    ...(a.content_type !== undefined ? { content_type: a.content_type } : {}),
-  }));
-  const message = {
-    from,
-    to: list(request.to),
-    cc: list(request.cc),
-    bcc: list(request.bcc),
-    replyTo: list(request.reply_to),
-    subject: request.subject,
-    html: rendered.html,
-    text,
-    headers: request.headers ?? {},
-    attachments,
-    tags: request.tags ?? [],
-    scheduledAt,
-  };
+  const message = outgoingMessage(request, from, rendered);
+  const { scheduledAt } = message;
 
   const plan = PLANS[caller.plan];
   const { start, reset } = billingPeriod();
@@ -185,33 +170,69 @@ async function performSend(caller: SendCaller, request: SendRequest, providerKey
   };
 }
 
+/** The message a send request describes, rendered: what is recorded and handed to the provider. */
+export function outgoingMessage(request: SendRequest, from: string, rendered: RenderedEmail) {
+  const list = (value: string | string[] | undefined) =>
+    value === undefined ? [] : Array.isArray(value) ? value : [value];
+  const attachments = (request.attachments ?? []).map((a) => ({
+    filename: a.filename,
+    ...(a.content !== undefined
+      ? { content: a.content.replace(/\s+/g, ""), size: decodedBase64Length(a.content) }
+      : {}),
+    ...(a.path !== undefined ? { path: a.path } : {}),
+    ...(a.content_type !== undefined ? { content_type: a.content_type } : {}),
+  }));
+  return {
+    from,
+    to: list(request.to),
+    cc: list(request.cc),
+    bcc: list(request.bcc),
+    replyTo: list(request.reply_to),
+    subject: request.subject,
+    html: rendered.html,
+    text: request.text ?? rendered.text ?? null,
+    headers: request.headers ?? {},
+    attachments,
+    tags: request.tags ?? [],
+    scheduledAt: request.scheduled_at ? new Date(request.scheduled_at) : null,
+  };
+}
+
 /** POST /send's answer for a recorded email: its provider's message id (the outbox's: its own) and the usage. */
 function sendAnswer(
   plan: PlanName,
-  email: Pick<RecordedEmail, "id" | "providerMessageId" | "from" | "to" | "subject" | "createdAt" | "scheduledAt">,
+  email: AnsweredEmail,
   used: number,
   billingUsageReported: boolean,
   warnings: RenderWarning[] | undefined,
 ): Record<string, unknown> {
   return {
     success: true,
-    data: {
-      id: email.providerMessageId ?? email.id,
-      from: email.from,
-      to: email.to,
-      subject: email.subject,
-      sent_at: email.createdAt.toISOString(),
-      ...(email.scheduledAt ? { scheduled_at: email.scheduledAt.toISOString() } : {}),
-    },
-    meta: {
-      email_usage: {
-        ...describeEmailUsage(plan, used),
-        plan_type: plan,
-        billing_usage_reported: billingUsageReported,
-      },
-    },
+    data: sentEmailRecord(email),
+    meta: { email_usage: emailUsageMeta(plan, used, billingUsageReported) },
     ...(warnings ? { warnings } : {}),
   };
+}
+
+type AnsweredEmail = Pick<
+  RecordedEmail,
+  "id" | "providerMessageId" | "from" | "to" | "subject" | "createdAt" | "scheduledAt"
+>;
+
+/** A sent email as POST /send (and each item of POST /send/batch) answers with it. */
+export function sentEmailRecord(email: AnsweredEmail) {
+  return {
+    id: email.providerMessageId ?? email.id,
+    from: email.from,
+    to: email.to,
+    subject: email.subject,
+    sent_at: email.createdAt.toISOString(),
+    ...(email.scheduledAt ? { scheduled_at: email.scheduledAt.toISOString() } : {}),
+  };
+}
+
+export function emailUsageMeta(plan: PlanName, used: number, billingUsageReported: boolean) {
+  return { ...describeEmailUsage(plan, used), plan_type: plan, billing_usage_reported: billingUsageReported };
 }
 
 /**
@@ -255,7 +276,7 @@ export function resolveSender(
   return formatMailbox(parsed);
 }
 
-function describeProviderFailure(error: unknown): string {
+export function describeProviderFailure(error: unknown): string {
   if (error instanceof MailerError) {
     return error.statusCode === null ? `unreachable: ${error.message}` : `HTTP ${error.statusCode}: ${error.message}`;
   }
@@ -278,7 +299,8 @@ function describeProviderFailure(error: unknown): string {
 // IDEMPOTENCY_CONFLICT. A request that takes over the stale claim of one that died finds the email that one recorded
 // (record_counted_email: one email per provider key) and answers with it rather than sending and counting it again.
 
-async function withIdempotencyKey(
+export async function withIdempotencyKey(
+  scope: "send" | "send_batch",
   accountId: string,
   key: string,
   providerKey: string,
@@ -286,7 +308,7 @@ async function withIdempotencyKey(
   run: () => Promise<SendOutcome>,
 ): Promise<SendOutcome> {
   const requestHash = hashRequest(rawBody);
-  const claim = { accountId, scope: IDEMPOTENCY_SCOPE, key, token: randomUUID() };
+  const claim = { accountId, scope, key, token: randomUUID() };
   const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
   let delay = 10;
   for (;;) {
@@ -356,7 +378,11 @@ export function emailHandoffKey(emailId: string, providerKey: string | null): st
 // delivering on time without a timer of its own.
 
 const DISPATCH_INTERVAL_MS = 30_000;
-const scheduleDispatch = throttledInBackground("dispatching scheduled emails", DISPATCH_INTERVAL_MS, dispatchScheduled);
+export const scheduleDispatch = throttledInBackground(
+  "dispatching scheduled emails",
+  DISPATCH_INTERVAL_MS,
+  dispatchScheduled,
+);
 
 export async function dispatchScheduled(): Promise<{
   dispatched: number;
@@ -436,7 +462,7 @@ async function answerDeadRequest(accountId: string, emailId: string, providerKey
   const body = sendAnswer(receipt.plan, receipt.email, receipt.used, receipt.billingUsageReported, undefined);
   const isProviderKeyOf = (key: string) => providerIdempotencyKey(accountId, key) === providerKey;
   await completeStaleIdempotencyKey(
-    { accountId, scope: IDEMPOTENCY_SCOPE, providerKey, isProviderKeyOf, now },
+    { accountId, scope: "send", providerKey, isProviderKeyOf, now },
     { status: 200, body },
   );
 }

@@ -11,22 +11,10 @@ import { addSendingDomain } from "@/lib/db/domains";
 import { applyEmailEvent, dispatchDueScheduledEmails } from "@/lib/db/emails";
 import { billingPeriod } from "@/lib/plans";
 import { DELIVERY_STATUSES, EMAIL_EVENT_TYPES, type DeliveryStatus, type EmailEventType } from "@/lib/schemas/emails";
-import { addToLibrary, auth, call, catalogueId, createUser, type TestUser, uniqueDomain } from "./support/api";
+import { auth, call, catalogueId, createUser, sender, type Sender, type TestUser } from "./support/api";
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const NOT_FOUND = { error: "Email not found", code: "EMAIL_NOT_FOUND", success: false };
-
-type Sender = TestUser & { welcomeId: string; domain: string };
-
-/** A user who can send: a verified domain of its own (Resend's status verified too) and `welcome` in the library. */
-async function sender(): Promise<Sender> {
-  const user = await createUser("monthly");
-  const domain = uniqueDomain();
-  await addSendingDomain(user.accountId, { domain, verified: true });
-  await getDb()`update sending_domains set provider_status = 'verified' where account_id = ${user.accountId}`;
-  await addToLibrary(user, "welcome");
-  return { ...user, welcomeId: await catalogueId("welcome"), domain };
-}
 
 async function sendOne(user: Sender, extra: Record<string, unknown> = {}) {
   const result = await call(send, "/api/v1/send", {

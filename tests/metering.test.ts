@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
+import { POST as postSendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as postSend } from "@/app/api/v1/send/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getDb } from "@/lib/db/client";
@@ -91,11 +92,17 @@ describe("monthly API quota", () => {
   });
 
   const bodyEndpoints = [
-    ...endpoints.filter((e) => e.options("x").method === "POST"),
+    ...endpoints.filter((e) => e.options("x").body !== undefined),
     {
       name: "POST /send",
       handler: postSend,
       path: () => "/api/v1/send",
+      options: (): CallOptions => ({ method: "POST", body: {} }),
+    },
+    {
+      name: "POST /send/batch",
+      handler: postSendBatch,
+      path: () => "/api/v1/send/batch",
       options: (): CallOptions => ({ method: "POST", body: {} }),
     },
   ];

@@ -2,6 +2,8 @@ import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { POST as cancelEmail } from "@/app/api/v1/emails/[id]/cancel/route";
+import { POST as sendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
@@ -11,7 +13,7 @@ import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
 import { outboxMailer } from "@/lib/mail/outbox";
 import { ResendMailer } from "@/lib/mail/resend";
 import { billingPeriod, type PlanName } from "@/lib/plans";
-import { recoverOrphanedEmails } from "@/lib/send";
+import { providerIdempotencyKey, recoverOrphanedEmails } from "@/lib/send";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
 
 // A local stand-in for Resend's API at RESEND_BASE_URL (127.0.0.1 only): records every request and answers with
@@ -466,6 +468,144 @@ async function failure(promise: Promise<unknown>) {
   const { name, message, statusCode, providerCode } = error;
   return { name, message, statusCode, providerCode };
 }
+
+describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Resend", () => {
+  const postBatch = (user: TestUser, body: unknown, headers: Record<string, string> = {}) =>
+    call(sendBatch, "/api/v1/send/batch", { method: "POST", headers: { ...auth(user), ...headers }, body });
+  const cancel = (user: TestUser, id: string) =>
+    call(cancelEmail, `/api/v1/emails/${id}/cancel`, { method: "POST", params: { id }, headers: auth(user) });
+
+  it("hands the whole batch to Resend's batch endpoint in one call, under the batch's idempotency key", async () => {
+    const user = await sender();
+    reply = { status: 200, body: { data: [{ id: "re_b1" }, { id: "re_b2" }] } };
+    const result = await postBatch(
+      user,
+      {
+        emails: [
+          { template_id: user.welcomeId, to: "ann@example.com", subject: "One", tags: [{ name: "n", value: "1" }] },
+          { template_id: user.welcomeId, to: ["bob@example.com"], cc: "cid@example.com", subject: "Two", text: "2" },
+        ],
+      },
+      { "idempotency-key": "batch-7" },
+    );
+    expect([result.status, result.body.data]).toEqual([
+      200,
+      [
+        {
+          id: "re_b1",
+          from: `hello@${user.domain}`,
+          to: ["ann@example.com"],
+          subject: "One",
+          sent_at: expect.any(String),
+        },
+        {
+          id: "re_b2",
+          from: `hello@${user.domain}`,
+          to: ["bob@example.com"],
+          subject: "Two",
+          sent_at: expect.any(String),
+        },
+      ],
+    ]);
+    const rows = await storedRows(user);
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({
+      method: "POST",
+      url: "/emails/batch",
+      headers: { "idempotency-key": providerIdempotencyKey(user.accountId, "batch\nbatch-7") },
+      body: [
+        {
+          from: `hello@${user.domain}`,
+          to: ["ann@example.com"],
+          subject: "One",
+          html: rows[0].html,
+          text: rows[0].text_body,
+          tags: [{ name: "n", value: "1" }],
+        },
+        {
+          from: `hello@${user.domain}`,
+          to: ["bob@example.com"],
+          cc: ["cid@example.com"],
+          subject: "Two",
+          html: rows[1].html,
+          text: "2",
+        },
+      ],
+    });
+    expect(rows.map((row) => [row.status, row.delivery_status, row.provider_message_id])).toEqual([
+      ["sent", "sent", "re_b1"],
+      ["sent", "sent", "re_b2"],
+    ]);
+    expect(await emailsCounted(user)).toBe(2);
+  });
+
+  it("a batch Resend refuses is 502: every email kept as failed, none counted", async () => {
+    const user = await sender();
+    reply = { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } };
+    const result = await postBatch(user, {
+      emails: [
+        { template_id: user.welcomeId, to: "ann@example.com", subject: "One" },
+        { template_id: user.welcomeId, to: "bob@example.com", subject: "Two" },
+      ],
+    });
+    expect([result.status, result.body]).toEqual([
+      502,
+      {
+        error: "Email provider error",
+        code: "EMAIL_PROVIDER_ERROR",
+        success: false,
+        message:
+          "The email provider did not accept the batch (HTTP 422: Invalid `to` field.). Nothing was sent and nothing counts toward your quota; you can retry.",
+      },
+    ]);
+    const rows = await storedRows(user);
+    expect(rows.map((row) => [row.status, row.delivery_status, row.error])).toEqual([
+      ["failed", "failed", "resend: HTTP 422: Invalid `to` field."],
+      ["failed", "failed", "resend: HTTP 422: Invalid `to` field."],
+    ]);
+    expect([await emailsCounted(user), await emailsToday(user)]).toEqual([0, 0]);
+  });
+
+  it("cancels a scheduled email at Resend first, then here; a cancel Resend refuses changes nothing", async () => {
+    const user = await sender();
+    reply = { status: 200, body: { id: "re_later" } };
+    const scheduled = await post(user, {
+      template_id: user.welcomeId,
+      to: "ann@example.com",
+      subject: "Later",
+      scheduled_at: new Date(Date.now() + 24 * 3600_000).toISOString(),
+    });
+    expect(scheduled.body.data.id).toBe("re_later");
+    expect(await emailsCounted(user)).toBe(1);
+
+    reply = { status: 500, body: { statusCode: 500, name: "internal_server_error", message: "Try again" } };
+    const refused = await cancel(user, "re_later");
+    expect([refused.status, refused.body]).toEqual([
+      502,
+      {
+        error: "Email provider error",
+        code: "EMAIL_PROVIDER_ERROR",
+        success: false,
+        message:
+          "The email provider did not cancel the email (HTTP 500: Try again). It was not canceled; you can retry.",
+      },
+    ]);
+    expect([(await storedRows(user))[0].delivery_status, await emailsCounted(user)]).toEqual(["scheduled", 1]);
+
+    reply = { status: 200, body: { object: "email", id: "re_later" } };
+    const canceled = await cancel(user, "re_later");
+    expect([canceled.status, canceled.body.email.status, canceled.body.email.id]).toEqual([
+      200,
+      "canceled",
+      "re_later",
+    ]);
+    expect(received.slice(1).map(({ method, url }) => ({ method, url }))).toEqual([
+      { method: "POST", url: "/emails/re_later/cancel" },
+      { method: "POST", url: "/emails/re_later/cancel" },
+    ]);
+    expect([(await storedRows(user))[0].status, await emailsCounted(user)]).toEqual(["canceled", 0]);
+  });
+});
 
 describe("ResendMailer", () => {
   const mailer = () => new ResendMailer({ apiKey: API_KEY, baseUrl });

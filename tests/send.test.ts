@@ -10,7 +10,17 @@ import { listOutbox } from "@/lib/db/emails";
 import { billingPeriod, type PlanName } from "@/lib/plans";
 import { sendRequestSchema, sendResponseSchema } from "@/lib/schemas/send";
 import { hashRequest } from "@/lib/send";
-import { addToLibrary, auth, call, catalogueId, createUser, type TestUser, uniqueDomain } from "./support/api";
+import {
+  addToLibrary,
+  auth,
+  call,
+  catalogueId,
+  counter,
+  createUser,
+  setEmailsUsed,
+  type TestUser,
+  uniqueDomain,
+} from "./support/api";
 
 // How long a send waits on an identical one in flight: as shipped, unless a test shortens it.
 const idempotencyWait = vi.hoisted(() => ({ ms: null as number | null }));
@@ -46,20 +56,6 @@ const message = (user: { welcomeId: string }, extra: Record<string, unknown> = {
   subject: "Welcome aboard",
   ...extra,
 });
-
-async function setEmailsUsed(user: TestUser, count: number): Promise<void> {
-  const { start } = billingPeriod();
-  await getDb()`
-    insert into usage_counters (account_id, metric, period_start, count) values (${user.accountId}, 'emails', ${start}, ${count})
-    on conflict (account_id, metric, period_start) do update set count = excluded.count`;
-}
-
-async function counter(user: TestUser, metric: "emails" | "api_calls"): Promise<number> {
-  const { start } = billingPeriod();
-  const [row] = await getDb()<{ count: number }[]>`
-    select count from usage_counters where account_id = ${user.accountId} and metric = ${metric} and period_start = ${start}`;
-  return row?.count ?? 0;
-}
 
 /** As if an identical request had claimed `key` and were still running. */
 async function holdKeyInFlight(user: TestUser, key: string, body: unknown): Promise<void> {

@@ -69,6 +69,21 @@ export const errors = {
 
   emailNotFound: () => new ApiError(404, { error: "Email not found", code: "EMAIL_NOT_FOUND", success: false }),
 
+  emailNotCancelable: (status: string) =>
+    new ApiError(409, {
+      error: "Email cannot be canceled",
+      code: "EMAIL_NOT_CANCELABLE",
+      success: false,
+      message: `Only a scheduled email can be canceled; its status is ${status}`,
+    }),
+
+  /** One entry per suppressed address, by the field that names it (`to.0`, `emails.3.cc.1`). */
+  recipientSuppressed: (details: ValidationDetail[]) =>
+    new ApiError(422, { error: "Recipient suppressed", code: "RECIPIENT_SUPPRESSED", success: false, details }),
+
+  suppressionNotFound: () =>
+    new ApiError(404, { error: "Suppression not found", code: "SUPPRESSION_NOT_FOUND", success: false }),
+
   templateAccessDenied: (template: { id: string; title: string; price: string }) =>
     new ApiError(403, {
       error: "Template access denied",

@@ -441,7 +441,7 @@ export async function claimUnreportedOverage(options: {
       select l.id from email_overage_ledger l
       join billing_customers c on c.account_id = l.account_id
       left join sent_emails e on e.id = l.email_id
-      where l.reported_at is null
+      where l.reported_at is null and l.voided_at is null
         and (l.email_id is null or e.status in ('sent', 'scheduled'))
         and (l.next_report_at is null or l.next_report_at <= ${options.now})
         and (l.report_claimed_until is null or l.report_claimed_until <= ${options.now})

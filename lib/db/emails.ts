@@ -130,19 +130,14 @@ export async function recordCountedEmail(
     scheduled_at: Date | null;
   };
   const event = message.deliveryEvent ?? null;
-  // The event only for the email this statement recorded: not for one a retry found (existing_status), nor a refusal.
-  const [row] = await db<Row[]>`select r.*${
-    event
-      ? db`, case when r.allowed and r.existing_status is null then (select e.applied from apply_email_event(
-              r.email_id, ${event.type}::text, ${event.detail ? jsonParameter(db, event.detail) : null}::jsonb) e) end as delivery_applied`
-      : db``
-  } from record_counted_email(
+  const [row] = await db<Row[]>`select * from record_counted_email(
       ${message.accountId}::uuid, ${quota.periodStart}::timestamptz, ${quota.limit}::int, ${quota.overage}::boolean,
       ${message.status}::text, ${message.provider}::text, ${message.templateId}::uuid, ${message.from}::text,
       ${message.to}::text[], ${message.cc}::text[], ${message.bcc}::text[], ${message.replyTo}::text[],
       ${message.subject}::text, ${message.html}::text, ${message.text}::text, ${db.json(message.headers)},
       ${db.json(message.attachments)}, ${db.json(message.tags)}, ${message.scheduledAt}::timestamptz,
-      ${message.providerIdempotencyKey}::text) r`;
+      ${message.providerIdempotencyKey}::text, ${event?.type ?? null}::text,
+      ${event?.detail ? jsonParameter(db, event.detail) : null}::jsonb)`;
   if (!row.allowed || !row.email_id || !row.created_at) return { allowed: false, used: row.used };
   return {
     allowed: true,
@@ -165,6 +160,92 @@ export async function recordCountedEmail(
             createdAt: row.created_at,
           },
   };
+}
+
+/** A message of a batch, as it is recorded: no attachments and no delivery time (the API refuses them in a batch). */
+export type BatchEmailInput = Omit<
+  EmailRecordInput,
+  "accountId" | "status" | "provider" | "providerIdempotencyKey" | "attachments" | "scheduledAt"
+>;
+
+export type CountedBatch =
+  | {
+      allowed: true;
+      used: number;
+      /** The emails were recorded by an earlier attempt under the same provider key; nothing was counted now. */
+      existing: boolean;
+      emails: {
+        id: string;
+        status: EmailStatus;
+        providerMessageId: string | null;
+        isOverage: boolean;
+        createdAt: Date;
+      }[];
+    }
+  | { allowed: false; used: number };
+
+/**
+ * Counts a batch against the month's quota and records its emails, atomically (`record_counted_emails`): without
+ * overage, all of them fit in what is left or nothing is counted or recorded. The emails come back in `messages`' order.
+ */
+export async function recordCountedEmails(
+  messages: BatchEmailInput[],
+  batch: { accountId: string; status: "pending" | "sent"; provider: string; providerIdempotencyKey: string | null },
+  quota: { periodStart: Date; limit: number; overage: boolean },
+): Promise<CountedBatch> {
+  const db = getDb();
+  const payload = messages.map((message) => ({
+    template_id: message.templateId,
+    from: message.from,
+    to: message.to,
+    cc: message.cc,
+    bcc: message.bcc,
+    reply_to: message.replyTo,
+    subject: message.subject,
+    html: message.html,
+    text: message.text,
+    headers: message.headers,
+    tags: message.tags,
+    delivery_type: message.deliveryEvent?.type ?? null,
+    delivery_detail: message.deliveryEvent?.detail ?? null,
+  }));
+  const rows = await db<
+    {
+      email_id: string | null;
+      allowed: boolean;
+      used: number;
+      is_overage: boolean;
+      created_at: Date | null;
+      existing_status: EmailStatus | null;
+      provider_message_id: string | null;
+    }[]
+  >`select * from record_counted_emails(
+      ${batch.accountId}::uuid, ${quota.periodStart}::timestamptz, ${quota.limit}::int, ${quota.overage}::boolean,
+      ${batch.status}::text, ${batch.provider}::text, ${jsonParameter(db, payload)}::jsonb,
+      ${batch.providerIdempotencyKey}::text)`;
+  const [first] = rows;
+  if (!first.allowed) return { allowed: false, used: first.used };
+  return {
+    allowed: true,
+    used: first.used,
+    existing: first.existing_status !== null,
+    emails: rows.map((row) => ({
+      id: row.email_id!,
+      status: row.existing_status ?? batch.status,
+      providerMessageId: row.provider_message_id,
+      isOverage: row.is_overage,
+      createdAt: row.created_at!,
+    })),
+  };
+}
+
+/** A provider accepted a batch's pending messages, each under its own message id. */
+export async function markEmailsAccepted(accepted: { id: string; providerMessageId: string }[]): Promise<void> {
+  await getDb()`
+    update sent_emails e set status = 'sent', sent_at = now(), provider_message_id = a.provider_message_id
+    from (select unnest(${accepted.map((a) => a.id)}::uuid[]) as id,
+                 unnest(${accepted.map((a) => a.providerMessageId)}::text[]) as provider_message_id) a
+    where e.id = a.id and e.status = 'pending'`;
 }
 
 /** A provider accepted a pending message: it is sent, or scheduled when it has a delivery time. */
@@ -204,6 +285,11 @@ export async function markEmailFailed(emailId: string, error: string): Promise<b
     { failed: boolean }[]
   >`select fail_counted_email(${emailId}::uuid, ${error}::text) as failed`;
   return row.failed;
+}
+
+/** A batch's hand-off failed: each of its messages is kept as failed and its count given back, in one statement. */
+export async function markEmailsFailed(emailIds: string[], error: string): Promise<void> {
+  await getDb()`select fail_counted_email(id, ${error}::text) from unnest(${emailIds}::uuid[]) as id`;
 }
 
 /**
@@ -383,16 +469,55 @@ export async function findEmailWithEvents(
   if (id.length > MAX_EMAIL_ID_LENGTH) return undefined;
   await dispatchDueScheduledEmails({ accountId });
   const db = getDb();
-  const ownId = isUuid(id) ? db`or id = ${id}::uuid` : db``;
   const [row] = await db<(EmailResource & { internal_id: string })[]>`
     select id as internal_id, coalesce(provider_message_id, id::text) as id, from_address as from, to_addresses as to,
            cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, template_id, tags,
            delivery_status as status, created_at, sent_at, scheduled_at
-    from sent_emails where account_id = ${accountId} and (provider_message_id = ${id} ${ownId})
-    order by provider_message_id is not distinct from ${id} desc limit 1`;
+    from sent_emails where ${emailAddressedBy(accountId, id)}`;
   if (!row) return undefined;
   const events = await db<EmailEvent[]>`
     select type, occurred_at as at, detail from email_events where email_id = ${row.internal_id} order by id`;
   const { internal_id: _internalId, ...email } = row;
   return { ...email, events: [...events] };
+}
+
+/** What cancel needs to know of an email: where it went, and its status. */
+export type EmailHandle = {
+  internalId: string;
+  provider: string;
+  providerMessageId: string | null;
+  status: DeliveryStatus;
+};
+
+/** The account's email with the id POST /send answered with (its provider's message id, or its own id). */
+export async function findEmailHandle(accountId: string, id: string): Promise<EmailHandle | undefined> {
+  if (id.length > MAX_EMAIL_ID_LENGTH) return undefined;
+  const [row] = await getDb()<EmailHandle[]>`
+    select id as "internalId", provider, provider_message_id as "providerMessageId", delivery_status as status
+    from sent_emails where ${emailAddressedBy(accountId, id)}`;
+  return row;
+}
+
+/**
+ * The condition (with its ordering and limit) picking the account's email `id` names: the provider's message id, or
+ * the email's own id (which is what POST /send answered with when there was no provider).
+ */
+function emailAddressedBy(accountId: string, id: string) {
+  const db = getDb();
+  const ownId = isUuid(id) ? db`or id = ${id}::uuid` : db``;
+  return db`account_id = ${accountId} and (provider_message_id = ${id} ${ownId})
+    order by provider_message_id is not distinct from ${id} desc limit 1`;
+}
+
+/**
+ * Cancels a scheduled email of the account and gives its count back, atomically (`cancel_email`). `canceled` is false
+ * when its status is no longer scheduled (then `status` says what it is).
+ */
+export async function cancelScheduledEmail(
+  accountId: string,
+  internalId: string,
+): Promise<{ canceled: boolean; status: DeliveryStatus | null }> {
+  const [row] = await getDb()<{ canceled: boolean; status: DeliveryStatus | null }[]>`
+    select * from cancel_email(${accountId}::uuid, ${internalId}::uuid)`;
+  return row;
 }

@@ -162,30 +162,45 @@ export type RenderableTemplate = Pick<
   "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables"
 >;
 
-export type SendContext = { domains: SendingDomain[]; template: RenderableTemplate | null };
+/** An address the account may not send to: it hard-bounced or complained (lib/db/suppressions.ts). */
+export type Suppression = { email: string; reason: "bounced" | "complained"; created_at: Date };
+
+export type SendContext = { domains: SendingDomain[]; template: RenderableTemplate | null; suppressed: Suppression[] };
 
 type SendContextRow = Partial<RenderableTemplate> & {
   sender_domains: (Omit<SendingDomain, "created_at" | "verified_at"> & {
     created_at: string;
     verified_at: string | null;
   })[];
+  suppressed: (Omit<Suppression, "created_at"> & { created_at: string })[];
 };
 
 /**
- * What POST /send looks up before rendering, by the SQL function `send_context`: the account's sending domains
- * (oldest first, as listSendingDomains) and the template when it is in the account's library.
+ * What POST /send looks up before rendering, in one round trip (the SQL function `send_context`): the account's
+ * sending domains (oldest first, as listSendingDomains), the template when it is in the account's library, and which
+ * of `recipients` the account has suppressed.
  */
-export async function findSendContext(accountId: string, templateId: string): Promise<SendContext> {
-  const [row] = await getDb()<SendContextRow[]>`select * from send_context(${accountId}::uuid, ${templateId}::uuid)`;
+export async function findSendContext(
+  accountId: string,
+  templateId: string,
+  recipients: string[],
+): Promise<SendContext> {
+  const lowerCased = recipients.map((address) => address.toLowerCase());
+  const [row] = await getDb()<SendContextRow[]>`
+    select * from send_context(${accountId}::uuid, ${templateId}::uuid, ${lowerCased}::text[])`;
   return sendContextFromRow(row);
 }
 
 function sendContextFromRow(row: SendContextRow): SendContext {
-  const { sender_domains: senderDomains, ...template } = row;
+  const { sender_domains: senderDomains, suppressed, ...template } = row;
   const domains = senderDomains.map((d) => ({
     ...d,
     created_at: new Date(d.created_at),
     verified_at: d.verified_at === null ? null : new Date(d.verified_at),
   }));
-  return { domains, template: template.id ? (template as RenderableTemplate) : null };
+  return {
+    domains,
+    template: template.id ? (template as RenderableTemplate) : null,
+    suppressed: suppressed.map((entry) => ({ ...entry, created_at: new Date(entry.created_at) })),
+  };
 }

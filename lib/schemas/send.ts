@@ -430,3 +430,45 @@ export const sendResponseSchema = z
 export const emailLimitBodySchema = z
   .object({ error: z.literal("Email sending not allowed"), message: z.string(), is_overage: z.literal(false) })
   .meta({ id: "EmailLimitExceeded" });
+
+export const MAX_BATCH_EMAILS = 100;
+
+// As Resend's batch endpoint: a batch carries neither attachments nor a delivery time (send those one at a time).
+const batchItemSchema = sendRequestSchema.superRefine(
+  (body, ctx) => {
+    const record = body as Record<string, unknown>;
+    for (const field of ["attachments", "scheduled_at"] as const) {
+      if (record[field] !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: `${field} is not supported in a batch: send this email with POST /api/v1/send`,
+        });
+      }
+    }
+  },
+  { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+);
+
+export const sendBatchRequestSchema = z
+  .object({
+    // Refused past its maximum before any item is read.
+    emails: z
+      .array(batchItemSchema, { error: "emails must be an array of send requests" })
+      .min(1, `emails must hold 1 to ${MAX_BATCH_EMAILS} send requests`)
+      .max(MAX_BATCH_EMAILS, `emails must hold 1 to ${MAX_BATCH_EMAILS} send requests`)
+      .meta({ description: "POST /send bodies, without attachments or scheduled_at (send those one at a time)" }),
+  })
+  .strict()
+  .meta({ id: "SendBatchRequest" });
+
+export type SendBatchRequest = z.output<typeof sendBatchRequestSchema>;
+
+export const sendBatchResponseSchema = z
+  .object({
+    success: z.literal(true),
+    data: z.array(sendResponseSchema.shape.data).meta({ description: "One record per email, in the request's order" }),
+    meta: z.object({ email_usage: emailUsageSchema }),
+    warnings: warningsSchema.optional().meta({ description: "As POST /send's, each field under emails.<i>." }),
+  })
+  .meta({ id: "SendBatchResponse" });

@@ -5,6 +5,7 @@ import { createAccount } from "@/lib/db/accounts";
 import { createApiKey } from "@/lib/db/api-keys";
 import { getDb } from "@/lib/db/client";
 import { addLibraryEntry } from "@/lib/db/library";
+import { addSendingDomain } from "@/lib/db/domains";
 import { createSession } from "@/lib/db/sessions";
 import { billingPeriod, type PlanName } from "@/lib/plans";
 
@@ -90,8 +91,37 @@ export async function addToLibrary(user: TestUser, slug: string) {
 
 /** Sets this month's API call count, to test quota boundaries without making hundreds of calls. */
 export async function setApiCallsUsed(user: TestUser, count: number): Promise<void> {
+  await setUsed(user, "api_calls", count);
+}
+
+/** Sets this month's email count, to test the email limits without sending hundreds of emails. */
+export async function setEmailsUsed(user: TestUser, count: number): Promise<void> {
+  await setUsed(user, "emails", count);
+}
+
+async function setUsed(user: TestUser, metric: "emails" | "api_calls", count: number): Promise<void> {
   const { start } = billingPeriod();
   await getDb()`
-    insert into usage_counters (account_id, metric, period_start, count) values (${user.accountId}, 'api_calls', ${start}, ${count})
+    insert into usage_counters (account_id, metric, period_start, count) values (${user.accountId}, ${metric}, ${start}, ${count})
     on conflict (account_id, metric, period_start) do update set count = excluded.count`;
+}
+
+/** This month's count of `metric` for the user. */
+export async function counter(user: TestUser, metric: "emails" | "api_calls"): Promise<number> {
+  const { start } = billingPeriod();
+  const [row] = await getDb()<{ count: number }[]>`
+    select count from usage_counters where account_id = ${user.accountId} and metric = ${metric} and period_start = ${start}`;
+  return row?.count ?? 0;
+}
+
+export type Sender = TestUser & { welcomeId: string; domain: string };
+
+/** A user who can send: a verified domain of its own (Resend's status verified too) and `welcome` in the library. */
+export async function sender(plan: PlanName = "monthly"): Promise<Sender> {
+  const user = await createUser(plan);
+  const domain = uniqueDomain();
+  await addSendingDomain(user.accountId, { domain, verified: true });
+  await getDb()`update sending_domains set provider_status = 'verified' where account_id = ${user.accountId}`;
+  await addToLibrary(user, "welcome");
+  return { ...user, welcomeId: await catalogueId("welcome"), domain };
 }

@@ -1,10 +1,15 @@
+import { randomUUID } from "node:crypto";
+import { POST as cancelEmail } from "@/app/api/v1/emails/[id]/cancel/route";
 import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { GET as listEmails } from "@/app/api/v1/emails/route";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
+import { DELETE as deleteSuppression } from "@/app/api/v1/suppressions/[email]/route";
+import { GET as listSuppressions } from "@/app/api/v1/suppressions/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
+import { getDb } from "@/lib/db/client";
 import { recordCountedEmail } from "@/lib/db/emails";
 import { billingPeriod } from "@/lib/plans";
 import { catalogueId, type CallOptions, type TestUser } from "./api";
@@ -26,12 +31,12 @@ export async function addressedId(endpoint: Endpoint, user: TestUser, templateId
 }
 
 /** An email in the embedded outbox, recorded (and counted) as POST /send records one. */
-async function recordedEmail(user: TestUser): Promise<string> {
+async function recordedEmail(user: TestUser, scheduledAt: Date | null = null): Promise<string> {
   const counted = await recordCountedEmail(
     {
       accountId: user.accountId,
       templateId: await catalogueId("welcome"),
-      status: "sent",
+      status: scheduledAt ? "scheduled" : "sent",
       provider: "outbox",
       from: "hello@acme.example",
       to: ["ann@example.com"],
@@ -44,13 +49,20 @@ async function recordedEmail(user: TestUser): Promise<string> {
       headers: {},
       attachments: [],
       tags: [],
-      scheduledAt: null,
+      scheduledAt,
       providerIdempotencyKey: null,
     },
     { periodStart: billingPeriod().start, limit: 100, overage: false },
   );
   if (!counted.allowed) throw new Error("the test account has no emails left");
   return counted.id;
+}
+
+/** An address the account has suppressed (as a hard bounce would). */
+async function suppressedAddress(user: TestUser): Promise<string> {
+  const email = `gone-${randomUUID()}@example.com`;
+  await getDb()`insert into email_suppressions (account_id, email, reason) values (${user.accountId}, ${email}, 'bounced')`;
+  return email;
 }
 
 /** Every authenticated /api/v1 endpoint, so tables of cases can run against all of them. */
@@ -86,5 +98,28 @@ export const endpoints: Endpoint[] = [
     options: (id) => ({ params: { id } }),
     metered: true,
     resource: recordedEmail,
+  },
+  {
+    name: "POST /emails/{id}/cancel",
+    handler: cancelEmail,
+    path: (id) => `/api/v1/emails/${id}/cancel`,
+    options: (id) => ({ method: "POST", params: { id } }),
+    metered: true,
+    resource: (user) => recordedEmail(user, new Date(Date.now() + 24 * 3600_000)),
+  },
+  {
+    name: "GET /suppressions",
+    handler: listSuppressions,
+    path: () => "/api/v1/suppressions",
+    options: () => ({}),
+    metered: true,
+  },
+  {
+    name: "DELETE /suppressions/{email}",
+    handler: deleteSuppression,
+    path: (email) => `/api/v1/suppressions/${encodeURIComponent(email)}`,
+    options: (email) => ({ method: "DELETE", params: { email } }),
+    metered: true,
+    resource: suppressedAddress,
   },
 ];

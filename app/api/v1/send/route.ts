@@ -31,7 +31,10 @@ export const POST = withApiAuth(
           description: "Idempotency-Key reused with a different body (IDEMPOTENCY_CONFLICT)",
           schema: errorBodySchema,
         },
-        422: renderFailedResponse,
+        422: {
+          description: `${renderFailedResponse.description}; or a recipient is suppressed (RECIPIENT_SUPPRESSED, one entry of details per address)`,
+          schema: errorBodySchema,
+        },
         429: {
           description:
             "API quota exhausted (RateLimitExceeded) or the free plan's monthly emails used up (EmailLimitExceeded)",

@@ -1,0 +1,237 @@
+import "server-only";
+import { ApiError, errors, MAX_DETAILS, type ValidationDetail } from "@/lib/api/errors";
+import { getConfig } from "@/lib/config";
+import { markEmailsAccepted, markEmailsFailed, recordCountedEmails } from "@/lib/db/emails";
+import { findSendContext, type SendContext } from "@/lib/db/templates";
+import { getMailer } from "@/lib/mail";
+import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
+import { reportOverageEmail } from "@/lib/payments";
+import { billingPeriod, PLANS } from "@/lib/plans";
+import { checkVariables, renderTemplate } from "@/lib/render";
+import type { RenderWarning } from "@/lib/render/warnings";
+import { sendBatchRequestSchema, type SendRequest } from "@/lib/schemas/send";
+import {
+  checkIdempotencyKey,
+  describeProviderFailure,
+  emailUsageMeta,
+  NOT_IN_LIBRARY_MESSAGE,
+  outgoingMessage,
+  parseRequest,
+  providerIdempotencyKey,
+  resolveSender,
+  scheduleDispatch,
+  sentEmailRecord,
+  withIdempotencyKey,
+  type SendCaller,
+  type SendOutcome,
+} from "@/lib/send";
+import { recipientsOf, suppressedRecipientDetails } from "@/lib/suppressions";
+
+/** Renders of one batch run this many at a time: each is off the event loop already, this bounds one request's share. */
+const BATCH_RENDER_CONCURRENCY = 4;
+
+/**
+ * POST /send/batch: every item validated (400 `emails.<i>.<field>`), addressed (404, 422 suppressed) and rendered
+ * before anything is counted; then all are counted and recorded in one statement (on the free plan, all or none) and
+ * handed to the provider in one call. One Idempotency-Key covers the batch.
+ */
+export async function sendBatch(
+  caller: SendCaller,
+  rawBody: Record<string, unknown>,
+  idempotencyKey: string | null,
+): Promise<SendOutcome> {
+  scheduleDispatch();
+  checkIdempotencyKey(idempotencyKey, rawBody, sendBatchRequestSchema);
+  if (idempotencyKey === null) {
+    return performBatch(caller, parseRequest(rawBody, sendBatchRequestSchema).emails, null);
+  }
+  // Namespaced apart from POST /send's keys: the same key on both endpoints names two requests.
+  const providerKey = providerIdempotencyKey(caller.accountId, `batch\n${idempotencyKey}`);
+  return withIdempotencyKey("send_batch", caller.accountId, idempotencyKey, providerKey, rawBody, () =>
+    performBatch(caller, parseRequest(rawBody, sendBatchRequestSchema).emails, providerKey),
+  );
+}
+
+async function performBatch(
+  caller: SendCaller,
+  items: SendRequest[],
+  providerKey: string | null,
+): Promise<SendOutcome> {
+  const contexts = await findBatchContexts(caller.accountId, items);
+  const sharedDomain = getConfig().sharedSendingDomain;
+
+  const invalid: ValidationDetail[] = [];
+  const suppressed: ValidationDetail[] = [];
+  const prepared = items.map((item, i) => {
+    const prefix = `emails.${i}.`;
+    const context = contexts.get(item.template_id)!;
+    if (!context.template) {
+      throw new ApiError(404, {
+        ...errors.templateNotFound(NOT_IN_LIBRARY_MESSAGE).body,
+        details: [{ field: `${prefix}template_id`, message: NOT_IN_LIBRARY_MESSAGE }],
+      });
+    }
+    const from = collectDetails(invalid, prefix, () => resolveSender(item.from, context.domains, sharedDomain));
+    const checked = collectDetails(invalid, prefix, () => checkVariables(context.template!, item.variables));
+    suppressed.push(...suppressedRecipientDetails(item, context.suppressed, prefix));
+    return { item, template: context.template, from, checked };
+  });
+  if (invalid.length > 0) throw errors.validation(invalid);
+  if (suppressed.length > 0) throw errors.recipientSuppressed(suppressed.slice(0, MAX_DETAILS));
+
+  const rendered = await mapConcurrently(prepared, BATCH_RENDER_CONCURRENCY, ({ item, template, checked }, i) =>
+    withItemPrefix(i, () =>
+      renderTemplate(template, checked!, { accountId: caller.accountId, plainText: item.text === undefined }),
+    ),
+  );
+  const messages = prepared.map(({ item, from }, i) => ({
+    ...outgoingMessage(item, from!, rendered[i]),
+    templateId: item.template_id,
+  }));
+
+  const mailer = getMailer();
+  const plan = PLANS[caller.plan];
+  const { start, reset } = billingPeriod();
+  const counted = await recordCountedEmails(
+    messages.map((message) => ({
+      ...message,
+      deliveryEvent: mailer.deliversOnRecord
+        ? outboxDeliveryEvent([...message.to, ...message.cc, ...message.bcc])
+        : null,
+    })),
+    {
+      accountId: caller.accountId,
+      status: mailer.deliversOnRecord ? "sent" : "pending",
+      provider: mailer.provider,
+      providerIdempotencyKey: providerKey,
+    },
+    { periodStart: start, limit: plan.emailsPerMonth, overage: plan.emailOverage },
+  );
+  if (!counted.allowed) {
+    const left = Math.max(0, plan.emailsPerMonth - counted.used);
+    const retryAfter = Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000));
+    throw errors.emailLimitReached(
+      `Your ${caller.plan} plan includes ${plan.emailsPerMonth} emails per month; ${left} are left and this batch holds ` +
+        `${items.length}. Nothing was sent. Send fewer, wait until ${reset.toISOString()}, or upgrade to a paid plan.`,
+      retryAfter,
+    );
+  }
+
+  let providerIds: (string | null)[] = counted.emails.map((email) => email.providerMessageId);
+  if (counted.existing) {
+    // The batch's first attempt recorded and counted these emails, then died before answering (its key's claim went
+    // stale): answered as a replay of it, or, while its hand-off may still run, 409 for the caller to retry.
+    if (counted.emails.some((email) => email.status === "pending")) throw errors.idempotencyInProgress();
+  } else if (!mailer.deliversOnRecord) {
+    const ids = counted.emails.map((email) => email.id);
+    let accepted: string[];
+    try {
+      ({ ids: accepted } = await mailer.sendBatch(
+        messages.map((message, i) => ({ ...message, id: ids[i] })),
+        { idempotencyKey: providerKey ?? `lp-batch-${ids[0]}` },
+      ));
+    } catch (error) {
+      const reason = describeProviderFailure(error);
+      await markEmailsFailed(ids, `${mailer.provider}: ${reason}`);
+      throw errors.emailProviderError(
+        `The email provider did not accept the batch (${reason}). Nothing was sent and nothing counts toward your quota; you can retry.`,
+      );
+    }
+    await markEmailsAccepted(ids.map((id, i) => ({ id, providerMessageId: accepted[i] })));
+    providerIds = accepted;
+  }
+
+  const overage = counted.emails.filter((email) => email.isOverage);
+  const billingUsageReported =
+    overage.length > 0 && (await Promise.all(overage.map((email) => reportOverageEmail(email.id)))).every(Boolean);
+  const warnings = rendered.flatMap((email, i) =>
+    (email.warnings ?? []).map((warning: RenderWarning) => ({ ...warning, field: `emails.${i}.${warning.field}` })),
+  );
+  return {
+    body: {
+      success: true,
+      data: counted.emails.map((email, i) =>
+        sentEmailRecord({
+          ...messages[i],
+          id: email.id,
+          providerMessageId: providerIds[i],
+          createdAt: email.createdAt,
+          scheduledAt: null,
+        }),
+      ),
+      meta: { email_usage: emailUsageMeta(caller.plan, counted.used, billingUsageReported) },
+      ...(warnings.length > 0 ? { warnings } : {}),
+    },
+    replayed: counted.existing,
+  };
+}
+
+/** Each template the batch names, looked up once, with the suppressions among the recipients of its items. */
+async function findBatchContexts(accountId: string, items: SendRequest[]): Promise<Map<string, SendContext>> {
+  const recipientsByTemplate = new Map<string, string[]>();
+  for (const item of items) {
+    const recipients = recipientsByTemplate.get(item.template_id) ?? [];
+    recipients.push(...recipientsOf(item));
+    recipientsByTemplate.set(item.template_id, recipients);
+  }
+  const entries = await Promise.all(
+    [...recipientsByTemplate].map(
+      async ([templateId, recipients]) =>
+        [templateId, await findSendContext(accountId, templateId, recipients)] as const,
+    ),
+  );
+  return new Map(entries);
+}
+
+/** Runs `check`; a 400 it throws joins `details`, its fields under `prefix`, and the item goes on being checked. */
+function collectDetails<T>(details: ValidationDetail[], prefix: string, check: () => T): T | undefined {
+  try {
+    return check();
+  } catch (error) {
+    const body = error instanceof ApiError ? (error.body as { details?: ValidationDetail[] }) : undefined;
+    if (error instanceof ApiError && error.status === 400 && body?.details) {
+      details.push(...body.details.map((detail) => ({ ...detail, field: `${prefix}${detail.field}` })));
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/** A render's failure names the item it came from. */
+async function withItemPrefix<T>(index: number, render: () => Promise<T>): Promise<T> {
+  try {
+    return await render();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const body = error.body as { message?: string; details?: ValidationDetail[] };
+    throw new ApiError(
+      error.status,
+      {
+        ...body,
+        ...(body.message ? { message: `emails.${index}: ${body.message}` } : {}),
+        ...(body.details
+          ? { details: body.details.map((detail) => ({ ...detail, field: `emails.${index}.${detail.field}` })) }
+          : {}),
+      },
+      error.headers,
+    );
+  }
+}
+
+/** `map` with at most `limit` calls in flight; results in the input's order. The first failure rejects. */
+async function mapConcurrently<T, R>(
+  items: T[],
+  limit: number,
+  map: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await map(items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,292 @@
+import { describe, expect, it } from "vitest";
+import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
+import { POST as sendBatch } from "@/app/api/v1/send/batch/route";
+import { POST as send } from "@/app/api/v1/send/route";
+import { getDb } from "@/lib/db/client";
+import {
+  addToLibrary,
+  auth,
+  call,
+  catalogueId,
+  counter,
+  createUser,
+  sender,
+  setEmailsUsed,
+  type Sender,
+  type TestUser,
+} from "./support/api";
+
+const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+const UUID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+
+const item = (user: Sender, extra: Record<string, unknown> = {}) => ({
+  template_id: user.welcomeId,
+  to: "ann@example.com",
+  subject: "Welcome aboard",
+  ...extra,
+});
+
+const postBatch = (user: TestUser, body: unknown, headers: Record<string, string> = {}) =>
+  call(sendBatch, "/api/v1/send/batch", { method: "POST", headers: { ...auth(user), ...headers }, body });
+
+async function emailCount(user: TestUser): Promise<number> {
+  const [row] = await getDb()<{ count: number }[]>`
+    select count(*)::int as count from sent_emails where account_id = ${user.accountId}`;
+  return row.count;
+}
+
+const usage = (plan: string, used: number, limit: number, extra: Record<string, unknown> = {}) => ({
+  monthly_limit: limit,
+  current_usage: used,
+  remaining: Math.max(0, limit - used),
+  plan_type: plan,
+  is_overage: false,
+  overage_emails: 0,
+  billing_usage_reported: false,
+  ...extra,
+});
+
+describe("POST /api/v1/send/batch", () => {
+  it("sends every item in the request's order, one API call, one email counted per item", async () => {
+    const user = await sender("free");
+    await addToLibrary(user, "verify-email");
+    const verifyId = await catalogueId("verify-email");
+    const result = await postBatch(user, {
+      emails: [
+        item(user, { to: ["ann@example.com"], tags: [{ name: "kind", value: "welcome" }] }),
+        item(user, {
+          template_id: verifyId,
+          to: "bob@example.com",
+          subject: "Verify",
+          variables: { verifyUrl: "https://acme.example/v/1" },
+        }),
+        item(user, { to: "gone@bounce.test", subject: "Third" }),
+      ],
+    });
+    expect([result.status, result.body]).toEqual([
+      200,
+      {
+        success: true,
+        data: [
+          { id: UUID, from: `hello@${user.domain}`, to: ["ann@example.com"], subject: "Welcome aboard", sent_at: ISO },
+          { id: UUID, from: `hello@${user.domain}`, to: ["bob@example.com"], subject: "Verify", sent_at: ISO },
+          { id: UUID, from: `hello@${user.domain}`, to: ["gone@bounce.test"], subject: "Third", sent_at: ISO },
+        ],
+        meta: { email_usage: usage("free", 3, 100) },
+      },
+    ]);
+    expect(result.headers.get("x-ratelimit-remaining")).toBe("499");
+    expect(await counter(user, "api_calls")).toBe(1);
+
+    const statuses = [];
+    for (const { id } of result.body.data) {
+      const email = await call(getEmail, `/api/v1/emails/${id}`, { params: { id }, headers: auth(user) });
+      statuses.push([
+        email.body.email.status,
+        email.body.email.template_id,
+        email.body.email.events.map((e: { type: string }) => e.type),
+      ]);
+    }
+    expect(statuses).toEqual([
+      ["delivered", user.welcomeId, ["sent", "delivered"]],
+      ["delivered", verifyId, ["sent", "delivered"]],
+      ["bounced", user.welcomeId, ["sent", "bounced"]],
+    ]);
+    const [html] = await getDb()<{ html: string }[]>`
+      select html from sent_emails where account_id = ${user.accountId} and subject = 'Verify'`;
+    expect(html.html).toContain("https://acme.example/v/1");
+  });
+
+  it("validates every item first: one 400 lists each problem under emails.<i>., and nothing is sent or counted", async () => {
+    const user = await sender("free");
+    const result = await postBatch(user, {
+      emails: [
+        item(user),
+        item(user, { to: "not-an-address", subject: "" }),
+        item(user, {
+          scheduled_at: new Date(Date.now() + 3600_000).toISOString(),
+          attachments: [{ filename: "a.txt", content: "aGk=" }],
+        }),
+        item(user, { from: "someone@elsewhere.example", variables: { userName: 42 } }),
+      ],
+    });
+    expect([result.status, result.body]).toEqual([
+      400,
+      {
+        error: "Invalid request body",
+        code: "VALIDATION_ERROR",
+        success: false,
+        details: [
+          { field: "emails.1.to", message: "must be a valid email address" },
+          { field: "emails.1.subject", message: "subject must be 1 to 998 characters" },
+          {
+            field: "emails.2.attachments",
+            message: "attachments is not supported in a batch: send this email with POST /api/v1/send",
+          },
+          {
+            field: "emails.2.scheduled_at",
+            message: "scheduled_at is not supported in a batch: send this email with POST /api/v1/send",
+          },
+        ],
+      },
+    ]);
+    // Then the items' senders and variables, all of them.
+    const second = await postBatch(user, {
+      emails: [item(user), item(user, { from: "someone@elsewhere.example", variables: { userName: 42 } })],
+    });
+    expect([second.status, second.body.details]).toEqual([
+      400,
+      [
+        {
+          field: "emails.1.from",
+          message: `from must be an address on one of your verified sending domains: ${user.domain}`,
+        },
+        { field: "emails.1.variables.userName", message: "Invalid input: expected string, received number" },
+      ],
+    ]);
+    expect([await emailCount(user), await counter(user, "emails"), await counter(user, "api_calls")]).toEqual([
+      0, 0, 2,
+    ]);
+  });
+
+  it("holds 1 to 100 items", async () => {
+    const user = await sender("monthly");
+    for (const emails of [[], Array.from({ length: 101 }, () => item(user))]) {
+      const result = await postBatch(user, { emails });
+      expect([result.status, result.body.details]).toEqual([
+        400,
+        [{ field: "emails", message: "emails must hold 1 to 100 send requests" }],
+      ]);
+    }
+    for (const body of [{}, { emails: "x" }, { emails: [item(user)], extra: true }]) {
+      const result = await postBatch(user, body);
+      expect([result.status, result.body.code]).toEqual([400, "VALIDATION_ERROR"]);
+    }
+    const hundred = await postBatch(user, {
+      emails: Array.from({ length: 100 }, (_, i) => item(user, { subject: `#${i}` })),
+    });
+    expect(hundred.status).toBe(200);
+    expect(hundred.body.data.map((d: { subject: string }) => d.subject)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `#${i}`),
+    );
+    expect(await counter(user, "emails")).toBe(100);
+  });
+
+  it("an item's template not in the library is 404 naming the item; a suppressed recipient is 422 naming its field", async () => {
+    const user = await sender("free");
+    const missing = await postBatch(user, {
+      emails: [item(user), item(user, { template_id: await catalogueId("receipt") })],
+    });
+    const message = "This template is not in your library. Add or purchase it first.";
+    expect([missing.status, missing.body]).toEqual([
+      404,
+      {
+        error: "Template not found",
+        code: "TEMPLATE_NOT_FOUND",
+        success: false,
+        message,
+        details: [{ field: "emails.1.template_id", message }],
+      },
+    ]);
+
+    expect((await postBatch(user, { emails: [item(user, { to: "gone@bounce.test" })] })).status).toBe(200);
+    const suppressed = await postBatch(user, {
+      emails: [item(user), item(user, { to: ["bob@example.com", "GONE@bounce.test"] })],
+    });
+    expect([
+      suppressed.status,
+      suppressed.body.code,
+      suppressed.body.details.map((d: { field: string }) => d.field),
+    ]).toEqual([422, "RECIPIENT_SUPPRESSED", ["emails.1.to.1"]]);
+    expect(await counter(user, "emails")).toBe(1);
+  });
+
+  it("on the free plan a batch larger than the emails left is 429 and sends nothing; one that fits is sent", async () => {
+    const user = await sender("free");
+    await setEmailsUsed(user, 98);
+    const refused = await postBatch(user, { emails: [item(user), item(user), item(user)] });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({
+      error: "Email sending not allowed",
+      message: expect.stringContaining("2 are left and this batch holds 3. Nothing was sent."),
+      is_overage: false,
+    });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect([await emailCount(user), await counter(user, "emails")]).toEqual([0, 98]);
+
+    const fits = await postBatch(user, { emails: [item(user), item(user)] });
+    expect([fits.status, fits.body.meta.email_usage]).toEqual([200, usage("free", 100, 100)]);
+  });
+
+  it("two batches racing for the last emails never grant more than the limit", async () => {
+    const user = await sender("free");
+    await setEmailsUsed(user, 93);
+    const batches = await Promise.all(
+      Array.from({ length: 4 }, () => postBatch(user, { emails: [item(user), item(user), item(user)] })),
+    );
+    const statuses = batches.map((b) => b.status).sort();
+    expect(statuses).toEqual([200, 200, 429, 429]);
+    expect([await emailCount(user), await counter(user, "emails")]).toEqual([6, 99]);
+  });
+
+  it("on a paid plan the items past the limit go on as overage, each recorded for billing", async () => {
+    const user = await sender("monthly");
+    await setEmailsUsed(user, 9_999);
+    const result = await postBatch(user, { emails: [item(user), item(user), item(user)] });
+    expect([result.status, result.body.meta.email_usage]).toEqual([
+      200,
+      usage("monthly", 10_002, 10_000, { is_overage: true, overage_emails: 2 }),
+    ]);
+    const rows = await getDb()<{ is_overage: boolean; ledger: boolean }[]>`
+      select e.is_overage, l.id is not null as ledger from sent_emails e left join email_overage_ledger l on l.email_id = e.id
+      where e.account_id = ${user.accountId} order by e.is_overage`;
+    expect(rows).toEqual([
+      { is_overage: false, ledger: false },
+      { is_overage: true, ledger: true },
+      { is_overage: true, ledger: true },
+    ]);
+  });
+
+  it("one Idempotency-Key covers the batch: a repeat replays it, another body under the key is 409", async () => {
+    const user = await sender("free");
+    const body = { emails: [item(user), item(user, { to: "bob@example.com" })] };
+    const first = await postBatch(user, body, { "idempotency-key": "batch-1" });
+    expect(first.status).toBe(200);
+    const repeat = await postBatch(user, body, { "idempotency-key": "batch-1" });
+    expect([repeat.status, repeat.body, repeat.headers.get("idempotent-replayed")]).toEqual([200, first.body, "true"]);
+    expect([await emailCount(user), await counter(user, "emails")]).toEqual([2, 2]);
+
+    const other = await postBatch(user, { emails: [item(user)] }, { "idempotency-key": "batch-1" });
+    expect([other.status, other.body]).toEqual([
+      409,
+      { error: "Idempotency key reused with a different request", code: "IDEMPOTENCY_CONFLICT", success: false },
+    ]);
+    // The same key on POST /send names another request.
+    const single = await call(send, "/api/v1/send", {
+      method: "POST",
+      headers: { ...auth(user), "idempotency-key": "batch-1" },
+      body: item(user),
+    });
+    expect(single.status).toBe(200);
+    expect(await counter(user, "emails")).toBe(3);
+  });
+
+  it("warnings name their item", async () => {
+    const user = await sender("free");
+    const result = await postBatch(user, { emails: [item(user), item(user, { variables: { usrName: "Ann" } })] });
+    expect([result.status, result.body.warnings]).toEqual([
+      200,
+      [{ field: "emails.1.variables.usrName", message: expect.stringContaining("userName") }],
+    ]);
+  });
+
+  it("refuses a caller without credentials before reading anything", async () => {
+    const anonymous = await call(sendBatch, "/api/v1/send/batch", { method: "POST", body: { emails: [] } });
+    expect([anonymous.status, anonymous.body]).toEqual([
+      401,
+      { error: "Authentication required", code: "UNAUTHORIZED", success: false },
+    ]);
+    const user = await createUser("free");
+    expect((await postBatch(user, { emails: [] })).status).toBe(400);
+  });
+});
