@@ -6,9 +6,12 @@ import { POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
-import { getMailer, MailerError } from "@/lib/mail";
+import { dispatchDueScheduledEmails } from "@/lib/db/emails";
+import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
+import { outboxMailer } from "@/lib/mail/outbox";
 import { ResendMailer } from "@/lib/mail/resend";
 import { billingPeriod, type PlanName } from "@/lib/plans";
+import { recoverOrphanedEmails } from "@/lib/send";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
 
 // A local stand-in for Resend's API at RESEND_BASE_URL (127.0.0.1 only): records every request and answers with
@@ -284,14 +287,35 @@ describe("POST /api/v1/send through Resend", () => {
     });
     expect(result.status).toBe(200);
     expect(result.body.data).toMatchObject({ id: "re_scheduled", scheduled_at: at });
-    expect(received[0].body.scheduled_at).toBe(at);
     const [row] = await storedRows(user);
+    // Handed over at once: Resend holds it until its time, so delivery waits for no cron run of ours.
+    expect(received.map(({ method, url, body }) => ({ method, url, body }))).toEqual([
+      {
+        method: "POST",
+        url: "/emails",
+        body: {
+          from: `hello@${user.domain}`,
+          to: ["ann@example.com"],
+          subject: "Later",
+          html: row.html,
+          text: row.text_body,
+          scheduled_at: at,
+        },
+      },
+    ]);
     expect(row).toMatchObject({
       status: "scheduled",
       provider: "resend",
       provider_message_id: "re_scheduled",
       sent_at: null,
     });
+
+    // Past its time, the dispatcher and the recovery of interrupted hand-offs leave it to Resend.
+    const later = new Date(Date.parse(at) + 3600_000);
+    expect(await dispatchDueScheduledEmails({ now: later, accountId: user.accountId })).toBe(0);
+    expect(await recoverOrphanedEmails({ now: later, accountId: user.accountId })).toEqual({ recovered: 0, failed: 0 });
+    expect(received).toHaveLength(1);
+    expect(await storedRows(user)).toEqual([row]);
   });
 
   it("replays an idempotent request without calling Resend twice", async () => {
@@ -412,31 +436,210 @@ describe("POST /api/v1/send through Resend", () => {
   });
 });
 
+/** A message as the send service hands it to the mailer. */
+function outgoing(overrides: Partial<OutgoingEmail> = {}): OutgoingEmail {
+  return {
+    id: randomUUID(),
+    from: "a@acme.example",
+    to: ["b@example.com"],
+    cc: [],
+    bcc: [],
+    replyTo: [],
+    subject: "s",
+    html: "<p>x</p>",
+    text: "x",
+    headers: {},
+    attachments: [],
+    tags: [],
+    scheduledAt: null,
+    ...overrides,
+  };
+}
+
+/** What a mailer's call was rejected with (a MailerError's status and Resend's error name included). */
+async function failure(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => expect.fail("expected the call to fail"),
+    (e: unknown) => e,
+  );
+  if (!(error instanceof MailerError)) return error;
+  const { name, message, statusCode, providerCode } = error;
+  return { name, message, statusCode, providerCode };
+}
+
 describe("ResendMailer", () => {
+  const mailer = () => new ResendMailer({ apiKey: API_KEY, baseUrl });
+
   it("gives up after its timeout with a MailerError", async () => {
     reply = "hang";
-    const mailer = new ResendMailer({ apiKey: API_KEY, baseUrl, timeoutMs: 300 });
+    const slow = new ResendMailer({ apiKey: API_KEY, baseUrl, timeoutMs: 300 });
     const started = Date.now();
-    const error = await mailer
-      .send({
-        id: "00000000-0000-4000-8000-000000000000",
-        from: "a@acme.example",
-        to: ["b@example.com"],
-        cc: [],
-        bcc: [],
-        replyTo: [],
-        subject: "s",
-        html: "<p>x</p>",
-        text: "x",
-        headers: {},
-        attachments: [],
-        tags: [],
-        scheduledAt: null,
-      })
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(MailerError);
-    expect(error).toMatchObject({ statusCode: null, message: "no answer within 300 ms" });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    for (const attempt of [
+      () => slow.send(outgoing()),
+      () => slow.sendBatch([outgoing()]),
+      () => slow.cancel("re_hangs"),
+    ]) {
+      const error = await attempt().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MailerError);
+      expect(error).toMatchObject({ statusCode: null, message: "no answer within 300 ms" });
+    }
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("sends a batch in one request under its idempotency key, and answers the ids in the messages' order", async () => {
+    reply = { status: 200, body: { data: [{ id: "re_first" }, { id: "re_second" }] } };
+    const result = await mailer().sendBatch(
+      [
+        outgoing({
+          from: "Acme <hello@acme.example>",
+          to: ["ann@example.com", "bob@example.com"],
+          cc: ["carol@example.com"],
+          bcc: ["dave@example.com"],
+          replyTo: ["support@acme.example"],
+          subject: "First",
+          html: "<p>1</p>",
+          text: "1",
+          headers: { "X-Entity-Ref-ID": "abc-123" },
+          tags: [{ name: "category", value: "welcome" }],
+        }),
+        outgoing({ to: ["erin@example.com"], subject: "Second", html: "<p>2</p>", text: null }),
+      ],
+      { idempotencyKey: "lp-batch-key" },
+    );
+    expect(result).toEqual({ ids: ["re_first", "re_second"] });
+    expect(received).toHaveLength(1);
+    const [request] = received;
+    expect(request.method).toBe("POST");
+    expect(request.url).toBe("/emails/batch");
+    expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(request.headers["idempotency-key"]).toBe("lp-batch-key");
+    // Strict: one invalid message refuses the whole batch, so none is sent.
+    expect(request.headers["x-batch-validation"]).toBe("strict");
+    expect(request.body).toEqual([
+      {
+        from: "Acme <hello@acme.example>",
+        to: ["ann@example.com", "bob@example.com"],
+        cc: ["carol@example.com"],
+        bcc: ["dave@example.com"],
+        reply_to: ["support@acme.example"],
+        subject: "First",
+        html: "<p>1</p>",
+        text: "1",
+        headers: { "X-Entity-Ref-ID": "abc-123" },
+        tags: [{ name: "category", value: "welcome" }],
+      },
+      { from: "a@acme.example", to: ["erin@example.com"], subject: "Second", html: "<p>2</p>" },
+    ]);
+  });
+
+  it("refuses a batch Resend refuses, or whose answer does not hold one id per message, with a MailerError", async () => {
+    const batch = [outgoing(), outgoing()];
+    reply = { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } };
+    expect(await failure(mailer().sendBatch(batch))).toEqual({
+      name: "MailerError",
+      message: "Invalid `to` field.",
+      statusCode: 422,
+      providerCode: "validation_error",
+    });
+    reply = { status: 429, body: { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests." } };
+    expect(await failure(mailer().sendBatch(batch))).toEqual({
+      name: "MailerError",
+      message: "Too many requests.",
+      statusCode: 429,
+      providerCode: "rate_limit_exceeded",
+    });
+    const answers: [unknown, number][] = [
+      [{ data: [{ id: "re_only" }] }, 1],
+      [{ data: [{ id: "re_1" }, { id: "" }] }, 2],
+      [{ data: [{ id: "re_1" }, { id: "re_2" }, { id: "re_3" }] }, 3],
+      [{ id: "re_1" }, 0],
+    ];
+    for (const [body, count] of answers) {
+      reply = { status: 200, body };
+      expect(await failure(mailer().sendBatch(batch))).toEqual({
+        name: "MailerError",
+        message: `the answer carried ${count} message ids for 2 messages`,
+        statusCode: null,
+        providerCode: null,
+      });
+    }
+    const unreachable = new ResendMailer({ apiKey: API_KEY, baseUrl: await closedPortUrl() });
+    expect(await failure(unreachable.sendBatch(batch))).toMatchObject({ name: "MailerError", statusCode: null });
+  });
+
+  it("never drops what a batch cannot carry: a message with attachments or a scheduled time is not sent", async () => {
+    const attached = outgoing({ attachments: [{ filename: "a.csv", content: "YSxi" }] });
+    const scheduled = outgoing({ scheduledAt: new Date(Date.now() + 3600_000) });
+    for (const message of [attached, scheduled]) {
+      const error = await mailer()
+        .sendBatch([outgoing(), message])
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(MailerError);
+    }
+    expect(received).toEqual([]);
+  });
+
+  it("cancels a scheduled message by its Resend id", async () => {
+    reply = { status: 200, body: { object: "email", id: "49a3999c-0ce1-4ea6-ab68-afcd6dc2e794" } };
+    await expect(mailer().cancel("49a3999c-0ce1-4ea6-ab68-afcd6dc2e794")).resolves.toBeUndefined();
+    expect(received.map(({ method, url, body }) => ({ method, url, body }))).toEqual([
+      { method: "POST", url: "/emails/49a3999c-0ce1-4ea6-ab68-afcd6dc2e794/cancel", body: undefined },
+    ]);
+    expect(received[0].headers.authorization).toBe(`Bearer ${API_KEY}`);
+
+    // The id stays one path segment, whatever it holds.
+    reply = { status: 200, body: { object: "email", id: "x" } };
+    await mailer().cancel("../domains/x?y");
+    expect(received[1].url).toBe("/emails/..%2Fdomains%2Fx%3Fy/cancel");
+  });
+
+  it("refuses a cancel Resend refuses with a MailerError carrying its status", async () => {
+    reply = { status: 404, body: { statusCode: 404, name: "not_found", message: "Email not found" } };
+    expect(await failure(mailer().cancel("re_missing"))).toEqual({
+      name: "MailerError",
+      message: "Email not found",
+      statusCode: 404,
+      providerCode: "not_found",
+    });
+    reply = {
+      status: 422,
+      body: { statusCode: 422, name: "validation_error", message: "Email cannot be canceled because it was sent" },
+    };
+    expect(await failure(mailer().cancel("re_sent"))).toEqual({
+      name: "MailerError",
+      message: "Email cannot be canceled because it was sent",
+      statusCode: 422,
+      providerCode: "validation_error",
+    });
+    reply = { status: 500, body: "<html>oops</html>" };
+    expect(await failure(mailer().cancel("re_down"))).toMatchObject({ name: "MailerError", statusCode: 500 });
+    const unreachable = new ResendMailer({ apiKey: API_KEY, baseUrl: await closedPortUrl() });
+    expect(await failure(unreachable.cancel("re_x"))).toMatchObject({ name: "MailerError", statusCode: null });
+  });
+});
+
+describe("the embedded outbox as a mailer", () => {
+  it("accepts a batch as it accepts one message, and leaves canceling to the database", async () => {
+    const user = await sender("monthly");
+    const templateId = await catalogueId("welcome");
+    const ids: string[] = [];
+    for (const subject of ["One", "Two"]) {
+      const [row] = await getDb()<{ id: string }[]>`
+        insert into sent_emails (account_id, template_id, status, provider, from_address, to_addresses, subject, html)
+        values (${user.accountId}, ${templateId}, 'pending', 'outbox', ${`hello@${user.domain}`}, ${["ann@example.com"]},
+                ${subject}, '<p>Hi</p>')
+        returning id`;
+      ids.push(row.id);
+    }
+    const [first, second] = ids;
+    expect(await outboxMailer.sendBatch([outgoing({ id: first }), outgoing({ id: second })])).toEqual({ ids });
+    expect((await storedRows(user)).map((row) => [row.id, row.status, row.provider_message_id])).toEqual([
+      [first, "sent", null],
+      [second, "sent", null],
+    ]);
+    await expect(outboxMailer.cancel(first)).resolves.toBeUndefined();
+    expect(received).toEqual([]);
   });
 });
 

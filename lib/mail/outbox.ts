@@ -10,9 +10,17 @@ import type { Mailer } from "@/lib/mail/types";
 export const outboxMailer: Mailer = {
   provider: "outbox",
   deliversOnRecord: true,
+  // send and sendBatch are only reached for messages recorded as pending; the send service records outbox messages
+  // as delivered.
   async send(message) {
-    // Only reached for a message recorded as pending; the send service records outbox messages as delivered.
     await markEmailAccepted(message.id, null);
     return { id: message.id };
+  },
+  async sendBatch(messages) {
+    for (const message of messages) await markEmailAccepted(message.id, null);
+    return { ids: messages.map((message) => message.id) };
+  },
+  async cancel() {
+    // Nothing was handed anywhere: canceling the email in the database is all there is.
   },
 };
