@@ -51,6 +51,13 @@ const envSchema = z.object({
   NEXT_PUBLIC_SUPABASE_ANON_KEY: optionalString,
   RESEND_API_KEY: optionalString,
   RESEND_BASE_URL: optionalUrl,
+  // Svix's signing secret: whsec_ and the key in Base64.
+  RESEND_WEBHOOK_SECRET: optionalString.pipe(
+    z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]{4,}={0,2}$/, "must be a webhook signing secret (whsec_…)")
+      .optional(),
+  ),
   SHARED_SENDING_DOMAIN: optionalDomain,
   SYSTEM_EMAIL_FROM: optionalString.pipe(
     z
@@ -130,7 +137,8 @@ export type Config = {
   /** The header a trusted proxy in front writes the client's address into (CLIENT_IP_HEADER), lower-cased. */
   clientIpHeader: string | null;
   supabase: { url: string; publishableKey: string } | null;
-  resend: { apiKey: string; baseUrl: string | undefined } | null;
+  /** `webhookSecret` verifies Resend's delivery events (POST /api/webhooks/resend); without it they are refused. */
+  resend: { apiKey: string; baseUrl: string | undefined; webhookSecret: string | undefined } | null;
   sharedSendingDomain: string | undefined;
   /**
    * The sender of the app's own emails through Resend (local sign-up links): SYSTEM_EMAIL_FROM, else
@@ -194,6 +202,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       "SYSTEM_EMAIL_FROM (or SHARED_SENDING_DOMAIN) is required when RESEND_API_KEY is set and Supabase Auth is not: sign-up links are sent from it",
     );
   }
+  // The events report on emails sent through Resend, and the SDK that verifies them needs the key.
+  if (present("RESEND_WEBHOOK_SECRET") && !present("RESEND_API_KEY")) {
+    problems.push("RESEND_API_KEY is required when RESEND_WEBHOOK_SECRET is set");
+  }
   problems.push(...stripeProblems(present));
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
@@ -211,7 +223,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     onVercel,
     clientIpHeader: e.CLIENT_IP_HEADER?.toLowerCase() ?? null,
     supabase: e.NEXT_PUBLIC_SUPABASE_URL && publishableKey ? { url: e.NEXT_PUBLIC_SUPABASE_URL, publishableKey } : null,
-    resend: e.RESEND_API_KEY ? { apiKey: e.RESEND_API_KEY, baseUrl: e.RESEND_BASE_URL } : null,
+    resend: e.RESEND_API_KEY
+      ? { apiKey: e.RESEND_API_KEY, baseUrl: e.RESEND_BASE_URL, webhookSecret: e.RESEND_WEBHOOK_SECRET }
+      : null,
     sharedSendingDomain: e.SHARED_SENDING_DOMAIN?.toLowerCase(),
     systemEmailFrom:
       e.SYSTEM_EMAIL_FROM ??

@@ -41,6 +41,10 @@ export const errors = {
   payloadTooLarge: () =>
     new ApiError(413, { error: "Request body too large", code: "PAYLOAD_TOO_LARGE", success: false }),
 
+  /** A provider's webhook delivery whose signature is missing, wrong or stale (lib/webhooks/receive.ts). */
+  invalidWebhookSignature: (message: string) =>
+    new ApiError(400, { error: "Invalid webhook signature", code: "INVALID_SIGNATURE", success: false, message }),
+
   /** A path under /api/v1 that is not valid percent-encoded UTF-8 (say `/api/v1/library%ff`). */
   invalidPath: () =>
     new ApiError(400, {

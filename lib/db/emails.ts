@@ -521,3 +521,17 @@ export async function cancelScheduledEmail(
     select * from cancel_email(${accountId}::uuid, ${internalId}::uuid)`;
   return row;
 }
+
+/**
+ * The email a provider's message id names, whichever account sent it (a provider's webhook is the operator's, not an
+ * account's); undefined when there is none.
+ */
+export async function findEmailIdByProviderMessageId(
+  provider: string,
+  providerMessageId: string,
+): Promise<string | undefined> {
+  if (providerMessageId.length > MAX_EMAIL_ID_LENGTH) return undefined;
+  const [row] = await getDb()<{ id: string }[]>`
+    select id from sent_emails where provider_message_id = ${providerMessageId} and provider = ${provider} limit 1`;
+  return row?.id;
+}

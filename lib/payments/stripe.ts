@@ -27,10 +27,10 @@ import {
 } from "@/lib/db/billing";
 import type { Tx } from "@/lib/db/client";
 import { addLibraryEntry } from "@/lib/db/library";
-import { readBodyText } from "@/lib/api/body";
 import { isUuid } from "@/lib/schemas/common";
 import type { PlanName } from "@/lib/plans";
 import { PaymentProcessorError, type PaymentProcessor } from "@/lib/payments/types";
+import { WebhookSignatureError } from "@/lib/webhooks/receive";
 
 // Stripe behind the PaymentProcessor interface. Purchases and plan changes go through hosted Checkout; their effects
 // (a template in the library, a plan) happen only when the signed webhook says the payment went through
@@ -282,24 +282,6 @@ export const stripeProcessor: PaymentProcessor = {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Webhooks
-
-export class WebhookSignatureError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "WebhookSignatureError";
-  }
-}
-
-/**
- * Stripe's events are a few kilobytes (the largest, with expanded lists, stay well below this). The body is read before
- * its signature can be checked, so anyone can send one: a larger body is refused with 413 before it is buffered.
- */
-export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
-
-/** The event's raw body, refused (413) past MAX_WEBHOOK_BODY_BYTES before any of it is buffered. */
-export function readWebhookBody(request: Request): Promise<string> {
-  return readBodyText(request, MAX_WEBHOOK_BODY_BYTES);
-}
 
 /** Verifies the `Stripe-Signature` header on the raw body (throws WebhookSignatureError) and parses the event. */
 export function verifyWebhook(rawBody: string, signature: string | null): Stripe.Event {

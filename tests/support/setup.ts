@@ -6,6 +6,7 @@ process.env.DATABASE_URL = inject("databaseUrl");
 process.env.SESSION_SECRET ??= "test-session-secret-that-is-long-enough-0123456789";
 process.env.SITE_URL ??= "http://localhost:3000";
 delete process.env.RESEND_API_KEY;
+delete process.env.RESEND_WEBHOOK_SECRET;
 // A test that switches Resend on has a sender for sign-up links, as a deployment with Resend must.
 process.env.SYSTEM_EMAIL_FROM ??= "Letterpress <no-reply@letterpress.test>";
 delete process.env.NEXT_PUBLIC_SUPABASE_URL;

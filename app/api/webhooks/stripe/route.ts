@@ -2,7 +2,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { ApiError } from "@/lib/api/errors";
 import { methodNotAllowed, withErrorHandling } from "@/lib/api/with-api-auth";
 import { getConfig } from "@/lib/config";
-import { handleStripeEvent, readWebhookBody, verifyWebhook, WebhookSignatureError } from "@/lib/payments/stripe";
+import { handleStripeEvent, verifyWebhook } from "@/lib/payments/stripe";
+import { readWebhookBody, verifiedOrThrow } from "@/lib/webhooks/receive";
 
 // POST /api/webhooks/stripe – Stripe's signed event deliveries. The signature is checked on the raw body before
 // anything is read or written; each event is applied once (stored by id in the same transaction), so replays and
@@ -13,20 +14,7 @@ export const POST = withErrorHandling(async (request: NextRequest) => {
     throw new ApiError(503, { error: "Payments are not configured", code: "PAYMENTS_NOT_CONFIGURED", success: false });
   }
   const rawBody = await readWebhookBody(request);
-  let event;
-  try {
-    event = verifyWebhook(rawBody, request.headers.get("stripe-signature"));
-  } catch (error) {
-    if (error instanceof WebhookSignatureError) {
-      throw new ApiError(400, {
-        error: "Invalid webhook signature",
-        code: "INVALID_SIGNATURE",
-        success: false,
-        message: error.message,
-      });
-    }
-    throw error;
-  }
+  const event = verifiedOrThrow(() => verifyWebhook(rawBody, request.headers.get("stripe-signature")));
   const { duplicate, outcome } = await handleStripeEvent(event);
   return NextResponse.json({ received: true, duplicate, outcome });
 });

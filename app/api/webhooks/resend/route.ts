@@ -1,0 +1,34 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { ApiError } from "@/lib/api/errors";
+import { methodNotAllowed, withErrorHandling } from "@/lib/api/with-api-auth";
+import { getConfig } from "@/lib/config";
+import { readWebhookBody, verifiedOrThrow } from "@/lib/webhooks/receive";
+import { handleResendEvent, verifyResendWebhook } from "@/lib/webhooks/resend";
+
+// POST /api/webhooks/resend – Resend's signed delivery events (sent, delivered, bounced, …). The Svix signature is
+// checked on the raw body before anything is read or written; each event is applied once (by its svix-id), so replays
+// and retries are no-ops. Other event types and events for unknown emails are acknowledged and ignored. A failure
+// answers 500 and Resend retries.
+export const POST = withErrorHandling(async (request: NextRequest) => {
+  if (!getConfig().resend?.webhookSecret) {
+    // 503 rather than 404: Resend keeps retrying, so no event is lost while the configuration is fixed.
+    throw new ApiError(503, {
+      error: "Email events are not configured",
+      code: "EMAIL_EVENTS_NOT_CONFIGURED",
+      success: false,
+    });
+  }
+  const rawBody = await readWebhookBody(request);
+  const delivery = verifiedOrThrow(() => verifyResendWebhook(rawBody, request.headers));
+  const { duplicate, outcome } = await handleResendEvent(delivery);
+  return NextResponse.json({ received: true, duplicate, outcome });
+});
+
+const otherMethods = methodNotAllowed(["POST"]);
+export {
+  otherMethods as GET,
+  otherMethods as PUT,
+  otherMethods as PATCH,
+  otherMethods as DELETE,
+  otherMethods as OPTIONS,
+};
