@@ -19,6 +19,16 @@ export async function getEmailOrThrow(accountId: string, id: string) {
   return { ...describeEmail(email), events: email.events.map(describeEvent) };
 }
 
+/**
+ * The dashboard's email page: the email as GET /emails/{id} describes it, with the message as recorded (its preview);
+ * undefined when the account has no such email.
+ */
+export async function findEmailWithMessage(accountId: string, id: string) {
+  const email = await findEmailWithEvents(accountId, id, { withMessage: true });
+  if (!email) return undefined;
+  return { ...describeEmail(email), events: email.events.map(describeEvent), message: email.message };
+}
+
 function describeEmail(email: EmailResource) {
   return {
     id: email.id,
