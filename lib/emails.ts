@@ -64,6 +64,16 @@ async function cancelAtProvider(email: EmailHandle): Promise<void> {
   }
 }
 
+/**
+ * The dashboard's email page: the email as GET /emails/{id} describes it, with the message as recorded (its preview);
+ * undefined when the account has no such email.
+ */
+export async function findEmailWithMessage(accountId: string, id: string) {
+  const email = await findEmailWithEvents(accountId, id, { withMessage: true });
+  if (!email) return undefined;
+  return { ...describeEmail(email), events: email.events.map(describeEvent), message: email.message };
+}
+
 function describeEmail(email: EmailResource) {
   return {
     id: email.id,

@@ -30,6 +30,11 @@ export function timeAgo(value: Date | string | null | undefined, now = Date.now(
   return `${amount} ${chosen[1]}${amount === 1 ? "" : "s"} ago`;
 }
 
+/** An API word as a label: `delivery_delayed` → "Delivery delayed". */
+export function formatWord(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1).replaceAll("_", " ");
+}
+
 export function formatPrice(price: number | string): string {
   const value = Number(price);
   return value === 0 ? "Free" : `$${value.toFixed(2)}`;

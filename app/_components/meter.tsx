@@ -1,4 +1,5 @@
-import { formatNumber } from "./format";
+import type { DeliveryStatus, EmailEventType } from "@/lib/schemas/emails";
+import { formatNumber, formatWord } from "./format";
 
 /** A labelled usage bar; `limit` null means unlimited. */
 export function Meter({
@@ -45,15 +46,22 @@ export function Meter({
   );
 }
 
-const STATUS_TONE: Record<string, string> = {
-  sent: "badge-success",
+/** Delivered reads as done; a bounce, complaint or failure as trouble; a delay as a warning; scheduled, sent as news. */
+const STATUS_TONE: Record<DeliveryStatus | EmailEventType, string> = {
   scheduled: "badge-accent",
-  pending: "badge-warning",
+  queued: "",
+  sent: "badge-accent",
+  delivered: "badge-success",
+  delivery_delayed: "badge-warning",
+  bounced: "badge-danger",
+  complained: "badge-danger",
   failed: "badge-danger",
+  canceled: "",
+  opened: "",
+  clicked: "",
 };
 
-export function StatusBadge({ status }: { status: string }) {
-  return (
-    <span className={`badge badge-dot ${STATUS_TONE[status] ?? ""}`}>{status[0].toUpperCase() + status.slice(1)}</span>
-  );
+/** An email's status or an event's type, in the API's words. */
+export function StatusBadge({ status }: { status: DeliveryStatus | EmailEventType }) {
+  return <span className={`badge badge-dot ${STATUS_TONE[status]}`}>{formatWord(status)}</span>;
 }

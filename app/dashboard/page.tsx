@@ -2,7 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
-import { libraryAllowance, listRecentEmails, onboardingState, usageSummary } from "@/lib/dashboard/queries";
+import { libraryAllowance, onboardingState, usageSummary } from "@/lib/dashboard/queries";
+import { countEmailsByStatus } from "@/lib/db/emails";
+import { listEmailsPage } from "@/lib/emails";
+import { billingPeriod } from "@/lib/plans";
 import { formatDate, formatDateTime, formatNumber, PLAN_LABEL, timeAgo } from "../_components/format";
 import { ArrowRightIcon, MailIcon } from "../_components/icons";
 import { Meter, StatusBadge } from "../_components/meter";
@@ -11,11 +14,13 @@ export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage() {
   const account = await requireAccount("/dashboard");
-  const [usage, allowance, onboarding, recent] = await Promise.all([
+  const [usage, allowance, onboarding, recent, thisMonth] = await Promise.all([
     usageSummary(account.id, 30),
     libraryAllowance(account.id, account.plan),
     onboardingState(account.id),
-    listRecentEmails(account.id, 5),
+    listEmailsPage(account.id, { limit: 5, offset: 0 }).then((page) => page.emails),
+    // The month's emails by what became of them: each email counted once, by its status now.
+    countEmailsByStatus(account.id, { since: billingPeriod().start }),
   ]);
   const steps = [
     {
@@ -86,6 +91,17 @@ export default async function OverviewPage() {
               unit="emails"
               compact
             />
+          </div>
+          <div className="card stat" data-testid="delivery-problems">
+            <span className="stat-label">Bounces and complaints</span>
+            <span className="stat-value">
+              {formatNumber(thisMonth.bounced)} <small>{thisMonth.bounced === 1 ? "bounce" : "bounces"} ·</small>{" "}
+              {formatNumber(thisMonth.complained)}{" "}
+              <small>{thisMonth.complained === 1 ? "complaint" : "complaints"}</small>
+            </span>
+            <span className="stat-foot">
+              Of this month&apos;s emails. <Link href="/dashboard/emails?status=bounced">Bounced emails</Link>
+            </span>
           </div>
           <div className="card stat">
             <span className="stat-label">Library</span>
@@ -173,7 +189,7 @@ export default async function OverviewPage() {
                   {recent.map((email) => (
                     <tr key={email.id}>
                       <td>
-                        <Link className="row-link" href={`/dashboard/emails/${email.id}`}>
+                        <Link className="row-link" href={`/dashboard/emails/${encodeURIComponent(email.id)}`}>
                           {email.subject}
                         </Link>
                         <div className="muted small">to {email.to.join(", ")}</div>

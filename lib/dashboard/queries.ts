@@ -1,14 +1,12 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { dispatchDueScheduledEmails, type EmailStatus, type OutboxMessage } from "@/lib/db/emails";
-import { isUuid } from "@/lib/schemas/common";
 import { authenticateAndMeter } from "@/lib/db/metering";
 import { describeEmailUsage, getEmailsSent, listDailyUsage, type DailyUsage } from "@/lib/db/usage";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
 
 // Read models for dashboard pages that the API has no endpoint for. Everything the API does serve (library, usage,
-// render, send, source) goes through the same lib/ functions the API handlers use.
+// render, send, source, emails) goes through the same lib/ functions the API handlers use.
 
 export type LibraryAddedVia = "created" | "free" | "purchased";
 
@@ -47,75 +45,6 @@ export async function libraryAllowance(accountId: string, plan: PlanName): Promi
     libraryFull: libraryLimit !== null && row.library >= libraryLimit,
     purchasesExhausted: purchaseLimit !== null && row.purchases >= purchaseLimit,
   };
-}
-
-// The readers below deliver the account's due scheduled messages first, as the CLI's outbox (listOutbox) does, so what
-// the dashboard shows is never behind the clock.
-
-export async function getOutboxMessage(
-  accountId: string,
-  id: string,
-): Promise<(OutboxMessage & { template_id: string | null; is_overage: boolean }) | null> {
-  if (!isUuid(id)) return null;
-  await dispatchDueScheduledEmails({ accountId });
-  const [row] = await getDb()<(OutboxMessage & { template_id: string | null; is_overage: boolean })[]>`
-    select id, status, provider, from_address as from, to_addresses as to, cc_addresses as cc, bcc_addresses as bcc,
-           reply_to, subject, html, text_body as text, headers, tags, attachments, scheduled_at, sent_at, created_at, error,
-           template_id, is_overage
-    from sent_emails where account_id = ${accountId} and id = ${id}`;
-  return row ?? null;
-}
-
-export type OutboxSummary = Pick<
-  OutboxMessage,
-  "id" | "status" | "from" | "to" | "subject" | "scheduled_at" | "sent_at" | "created_at" | "error"
->;
-
-/** The newest messages, for the overview. */
-export async function listRecentEmails(accountId: string, limit: number): Promise<OutboxSummary[]> {
-  await dispatchDueScheduledEmails({ accountId });
-  return listOutboxSummaries(accountId, { limit });
-}
-
-export type OutboxFilter = EmailStatus | "all";
-
-/** One page of the Emails list (`page` clamped to the pages there are), with the count of every status. */
-export async function getOutboxPage(
-  accountId: string,
-  { filter, page, pageSize }: { filter: OutboxFilter; page: number; pageSize: number },
-): Promise<{ emails: OutboxSummary[]; counts: Record<OutboxFilter, number>; page: number; pages: number }> {
-  await dispatchDueScheduledEmails({ accountId });
-  const byStatus = await countOutboxByStatus(accountId);
-  const counts = { ...byStatus, all: Object.values(byStatus).reduce((total, n) => total + n, 0) };
-  const pages = Math.max(1, Math.ceil(counts[filter] / pageSize));
-  const current = Math.min(pages, Math.max(1, page));
-  const emails = await listOutboxSummaries(accountId, {
-    limit: pageSize,
-    offset: (current - 1) * pageSize,
-    status: filter === "all" ? null : filter,
-  });
-  return { emails, counts, page: current, pages };
-}
-
-/** The outbox without bodies (the list page shows a preview only for the message opened), newest first. */
-export async function listOutboxSummaries(
-  accountId: string,
-  { limit, offset = 0, status = null }: { limit: number; offset?: number; status?: EmailStatus | null },
-): Promise<OutboxSummary[]> {
-  const db = getDb();
-  return db<OutboxSummary[]>`
-    select id, status, from_address as from, to_addresses as to, subject, scheduled_at, sent_at, created_at, error
-    from sent_emails where account_id = ${accountId} ${status ? db`and status = ${status}` : db``}
-    order by created_at desc, id limit ${limit} offset ${offset}`;
-}
-
-/** How many messages the account has in each status. */
-export async function countOutboxByStatus(accountId: string): Promise<Record<EmailStatus, number>> {
-  const counts: Record<EmailStatus, number> = { pending: 0, sent: 0, scheduled: 0, failed: 0 };
-  const rows = await getDb()<{ status: EmailStatus; count: number }[]>`
-    select status, count(*)::int as count from sent_emails where account_id = ${accountId} group by status`;
-  for (const row of rows) counts[row.status] = row.count;
-  return counts;
 }
 
 export type UsageSummary = {

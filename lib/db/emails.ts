@@ -1,10 +1,10 @@
 import "server-only";
-import { getDb, jsonParameter } from "@/lib/db/client";
+import { getDb, jsonParameter, type Db } from "@/lib/db/client";
 import { outboxDeliveryEvent, type OutboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import type { OutgoingEmail } from "@/lib/mail/types";
 import type { PlanName } from "@/lib/plans";
 import { isUuid } from "@/lib/schemas/common";
-import type { DeliveryStatus, EmailEventType } from "@/lib/schemas/emails";
+import { DELIVERY_STATUSES, type DeliveryStatus, type EmailEventType } from "@/lib/schemas/emails";
 
 /** The hand-off's state: recorded (pending), handed to the provider (sent, or scheduled by it), or failed. */
 export type EmailStatus = "pending" | "sent" | "scheduled" | "failed";
@@ -14,6 +14,7 @@ export type OutboxAttachment = { filename: string; content_type?: string; path?:
 export type OutboxMessage = {
   id: string;
   status: EmailStatus;
+  delivery_status: DeliveryStatus;
   provider: string;
   provider_message_id: string | null;
   template_id: string | null;
@@ -37,20 +38,27 @@ export type OutboxMessage = {
 };
 
 /**
- * The messages kept for the account, newest first (the embedded outbox, and every provider's record). Due scheduled
- * outbox messages are delivered first, so the listing is never behind the clock.
+ * The messages kept for the account, newest first (the embedded outbox, and every provider's record), each with its
+ * hand-off's state and what became of it (`delivery_status`, the API's status): what the CLI's `outbox` prints. Due
+ * scheduled outbox messages are delivered first, so the listing is never behind the clock.
  */
 export async function listOutbox(accountId: string, limit = 100): Promise<OutboxMessage[]> {
   await dispatchDueScheduledEmails({ accountId });
-  return getDb()<OutboxMessage[]>`
-    select id, status, provider, provider_message_id, template_id, from_address as from, to_addresses as to,
-           cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, html, text_body as text, headers, tags,
-           coalesce((select jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
-                       'filename', a ->> 'filename', 'content_type', a ->> 'content_type', 'path', a ->> 'path',
-                       'size', (a ->> 'size')::int)))
-                     from jsonb_array_elements(attachments) a), '[]'::jsonb) as attachments,
-           is_overage, scheduled_at, sent_at, created_at, error
+  const db = getDb();
+  return db<OutboxMessage[]>`
+    select id, status, delivery_status, provider, provider_message_id, template_id, from_address as from,
+           to_addresses as to, cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, html, text_body as text,
+           headers, tags, ${attachmentsMetadata(db)} as attachments, is_overage, scheduled_at, sent_at, created_at,
+           error
     from sent_emails where account_id = ${accountId} order by created_at desc, id limit ${limit}`;
+}
+
+/** A message's attachments as OutboxAttachment: metadata only, the Base64 content stays in the database. */
+function attachmentsMetadata(db: Db) {
+  return db`coalesce((select jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
+                        'filename', a ->> 'filename', 'content_type', a ->> 'content_type', 'path', a ->> 'path',
+                        'size', (a ->> 'size')::int)))
+                      from jsonb_array_elements(attachments) a), '[]'::jsonb)`;
 }
 
 /** The complete message as it is recorded and handed to a provider. */
@@ -459,20 +467,63 @@ export async function listEmails(
 }
 
 /**
- * The account's email with the id POST /send answered with (its provider's message id, or its own id), and its events
- * in order of arrival; undefined when the account has no such email.
+ * How many of the account's emails are in each status: all of them, or those recorded since `since` (the overview's
+ * month). Due scheduled outbox messages are delivered first, so the counts are never behind the clock.
  */
+export async function countEmailsByStatus(
+  accountId: string,
+  { since = null }: { since?: Date | null } = {},
+): Promise<Record<DeliveryStatus, number>> {
+  await dispatchDueScheduledEmails({ accountId });
+  const db = getDb();
+  const rows = await db<{ status: DeliveryStatus; count: number }[]>`
+    select delivery_status as status, count(*)::int as count from sent_emails
+    where account_id = ${accountId} ${since ? db`and created_at >= ${since}` : db``}
+    group by delivery_status`;
+  const counts = Object.fromEntries(DELIVERY_STATUSES.map((status) => [status, 0])) as Record<DeliveryStatus, number>;
+  for (const row of rows) counts[row.status] = row.count;
+  return counts;
+}
+
+export type EmailWithEvents = EmailResource & { events: EmailEvent[] };
+
+/** The message as recorded, beside the resource: what the dashboard's email page previews. */
+export type EmailMessage = {
+  provider: string;
+  html: string;
+  text: string | null;
+  attachments: OutboxAttachment[];
+  is_overage: boolean;
+  /** Why the hand-off failed, as recorded. */
+  error: string | null;
+};
+
+/**
+ * The account's email with the id POST /send answered with (its provider's message id, or its own id), and its events
+ * in order of arrival; undefined when the account has no such email. `withMessage` adds the message as recorded.
+ */
+export async function findEmailWithEvents(accountId: string, id: string): Promise<EmailWithEvents | undefined>;
 export async function findEmailWithEvents(
   accountId: string,
   id: string,
-): Promise<(EmailResource & { events: EmailEvent[] }) | undefined> {
+  options: { withMessage: true },
+): Promise<(EmailWithEvents & { message: EmailMessage }) | undefined>;
+export async function findEmailWithEvents(
+  accountId: string,
+  id: string,
+  { withMessage = false }: { withMessage?: boolean } = {},
+): Promise<(EmailWithEvents & { message?: EmailMessage }) | undefined> {
   if (id.length > MAX_EMAIL_ID_LENGTH) return undefined;
   await dispatchDueScheduledEmails({ accountId });
   const db = getDb();
-  const [row] = await db<(EmailResource & { internal_id: string })[]>`
+  const message = withMessage
+    ? db`, jsonb_build_object('provider', provider, 'html', html, 'text', text_body, 'attachments',
+                              ${attachmentsMetadata(db)}, 'is_overage', is_overage, 'error', error) as message`
+    : db``;
+  const [row] = await db<(EmailResource & { internal_id: string; message?: EmailMessage })[]>`
     select id as internal_id, coalesce(provider_message_id, id::text) as id, from_address as from, to_addresses as to,
            cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, template_id, tags,
-           delivery_status as status, created_at, sent_at, scheduled_at
+           delivery_status as status, created_at, sent_at, scheduled_at ${message}
     from sent_emails where ${emailAddressedBy(accountId, id)}`;
   if (!row) return undefined;
   const events = await db<EmailEvent[]>`

@@ -9,7 +9,8 @@ import { appLogFile, baseUrl, url } from "./served-app";
 // The whole product path in a real browser, against the built app on a fresh embedded database:
 // sign up through the emailed link → API key → the key works → add and buy templates → preview with edited variables
 // → verify a domain → send a test → see it under Emails → the session authenticates the API, a foreign Origin does not
-// → revoke the key → the key gets 401. Then screenshots of every main page at 375 and 1440 px wide.
+// → a bounce: its status, filter and timeline under Emails, counted on the Overview → revoke the key → the key gets 401.
+// Then screenshots of every main page at 375 and 1440 px wide.
 // One story in order, in one page: a failure skips the rest.
 test.describe.configure({ mode: "serial" });
 
@@ -22,6 +23,7 @@ let page: Page;
 const pageErrors: string[] = [];
 let apiKey = "";
 let welcomeId = "";
+let bouncedEmailId = "";
 
 /**
  * The sign-up emails the app wrote to its log for `to` (no email provider is configured), oldest first, once there
@@ -416,7 +418,8 @@ test.describe("the dashboard flow", () => {
     await open("/dashboard/emails", "Emails");
     const row = page.getByTestId("email-row").filter({ hasText: "[Test] Welcome" });
     await row.getByText("to qa@example.com").waitFor();
-    await row.getByText(/Sent|Scheduled|Pending/).waitFor();
+    // The embedded outbox delivers it at once.
+    await row.getByText("Delivered", { exact: true }).waitFor();
     await row.getByRole("link", { name: "[Test] Welcome" }).click();
     await page.getByRole("heading", { level: 1, name: "[Test] Welcome" }).waitFor();
     await expect(page.locator("iframe.email-frame").getAttribute("sandbox")).resolves.toBe("");
@@ -438,7 +441,18 @@ test.describe("the dashboard flow", () => {
           buttons.map((button) => [button.textContent!.split(" · ")[0], button.getAttribute("aria-pressed")]),
         );
     const pressed = (active: string) =>
-      ["All", "Sent", "Scheduled", "Failed"].map((name) => [name, String(name === active)]);
+      [
+        "All",
+        "Scheduled",
+        "Queued",
+        "Sent",
+        "Delivered",
+        "Delivery delayed",
+        "Bounced",
+        "Complained",
+        "Failed",
+        "Canceled",
+      ].map((name) => [name, String(name === active)]);
     await expect(states()).resolves.toEqual(pressed("All"));
     // aria-pressed only on buttons: a link cannot be a toggle.
     await expect(page.locator("[aria-pressed]:not(button)").count()).resolves.toBe(0);
@@ -631,6 +645,142 @@ test.describe("the dashboard flow", () => {
     await page.getByRole("img", { name: /API calls: [1-9]\d* in the last 30 days/ }).waitFor();
   });
 
+  test("shows each email's delivery status: an address at bounce.test bounces, another is delivered", async ({
+    request,
+  }) => {
+    // One through the template page's test send, one through the API.
+    await open(`/dashboard/library/${welcomeId}`, "Welcome");
+    await page.getByLabel("To", { exact: true }).fill("someone@bounce.test");
+    await page.getByRole("button", { name: "Send test email" }).click();
+    await page.getByTestId("send-result").filter({ hasText: "Test sent to someone@bounce.test" }).waitFor();
+    const sent = await request.post(url("/api/v1/send"), {
+      headers: { "X-API-Key": apiKey },
+      data: { template_id: welcomeId, to: "someone@example.com", subject: "E2E delivered" },
+    });
+    expect(sent.status()).toBe(200);
+
+    await open("/dashboard/emails", "Emails");
+    const rows = page.getByTestId("email-row");
+    const shown = () =>
+      rows.evaluateAll((elements) =>
+        elements.map((row) => [
+          row.querySelector(".row-link")!.textContent,
+          row.querySelector(".muted.small")!.textContent,
+          row.querySelector(".badge")!.textContent,
+        ]),
+      );
+    await expect(shown()).resolves.toEqual([
+      ["E2E delivered", "to someone@example.com", "Delivered"],
+      ["[Test] Welcome", "to someone@bounce.test", "Bounced"],
+      ["[Test] Welcome", "to qa@example.com", "Delivered"],
+    ]);
+
+    // Each filter counts its emails; Bounced lists only the bounce.
+    const filters = page.getByRole("group", { name: "Filter by status" });
+    for (const label of ["All · 3", "Delivered · 2", "Bounced · 1", "Complained · 0", "Failed · 0"])
+      await filters.getByRole("button", { name: label, exact: true }).waitFor();
+    await filters.getByRole("button", { name: "Bounced · 1", exact: true }).click();
+    await page.waitForURL(url("/dashboard/emails?status=bounced"));
+    await expect(rows).toHaveCount(1);
+    await expect(shown()).resolves.toEqual([["[Test] Welcome", "to someone@bounce.test", "Bounced"]]);
+
+    // The bounced email's page: its status, every field, the events as a timeline, the sandboxed preview.
+    await rows.getByRole("link", { name: "[Test] Welcome" }).click();
+    await page.getByRole("heading", { level: 1, name: "[Test] Welcome" }).waitFor();
+    bouncedEmailId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!);
+    await expect(page.getByTestId("email-status").locator(".badge").first().textContent()).resolves.toBe("Bounced");
+    const details = await page
+      .locator(".dl")
+      .first()
+      .evaluate((list) =>
+        [...list.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]),
+      );
+    expect(details.map(([name]) => name)).toEqual([
+      "From",
+      "To",
+      "Subject",
+      "Created",
+      "Sent",
+      "Template",
+      "Message id",
+    ]);
+    expect(Object.fromEntries(details)).toMatchObject({
+      From: "hello@mail.e2e-example.dev",
+      To: "someone@bounce.test",
+      Subject: "[Test] Welcome",
+      Template: "Open template",
+    });
+    const events = page.getByRole("list", { name: "Events" }).getByRole("listitem");
+    await expect(
+      events.evaluateAll((items) =>
+        items.map((item) => [
+          item.querySelector(".badge")!.textContent,
+          item.querySelector("time")!.getAttribute("datetime")!.length,
+          [...item.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]),
+        ]),
+      ),
+    ).resolves.toEqual([
+      ["Sent", 24, []],
+      [
+        "Bounced",
+        24,
+        [
+          ["Message", "someone@bounce.test does not exist (a hard bounce: addresses @bounce.test always bounce)"],
+          ["Recipient", "someone@bounce.test"],
+          ["Bounce type", "hard"],
+        ],
+      ],
+    ]);
+    await expect(page.locator("iframe.email-frame").getAttribute("sandbox")).resolves.toBe("");
+    await page
+      .frameLocator("iframe.email-frame")
+      .getByText("Welcome", { exact: false })
+      .filter({ visible: true })
+      .first()
+      .waitFor();
+
+    // The email sent through the API has its page at the id the API answered with.
+    const { id } = (await sent.json()).data;
+    await open(`/dashboard/emails/${id}`, "E2E delivered");
+    await expect(page.getByTestId("email-status").locator(".badge").first().textContent()).resolves.toBe("Delivered");
+    await expect(page.getByRole("list", { name: "Events" }).locator(".badge").allTextContents()).resolves.toEqual([
+      "Sent",
+      "Delivered",
+    ]);
+    await page.locator(".dl dd.mono").filter({ hasText: id }).waitFor();
+  });
+
+  test("counts this month's bounces and complaints on the Overview, next to the usage", async () => {
+    await open("/dashboard", /Hello/);
+    await expect(page.getByTestId("delivery-problems").locator(".stat-value").textContent()).resolves.toBe(
+      "1 bounce · 0 complaints",
+    );
+  });
+
+  test("filters Emails before the app's scripts have loaded, or if they never do: the filter is a GET form", async ({
+    browser,
+  }) => {
+    const unscripted = await browser.newContext({ storageState: await context.storageState() });
+    // The app's bundles never arrive, so nothing hydrates; the inline scripts that stream the page in still run.
+    await unscripted.route("**/_next/static/**/*.js", (route) => route.abort());
+    const unscriptedPage = await unscripted.newPage();
+    await unscriptedPage.goto(url("/dashboard/emails"));
+    const filters = unscriptedPage.getByRole("group", { name: "Filter by status" });
+    const rows = unscriptedPage.getByTestId("email-row");
+    await expect(rows).toHaveCount(3);
+    await filters.getByRole("button", { name: "Bounced · 1", exact: true }).click();
+    await unscriptedPage.waitForURL(url("/dashboard/emails?status=bounced"));
+    await expect(rows).toHaveCount(1);
+    await expect(
+      filters.getByRole("button", { name: "Bounced · 1", exact: true }).getAttribute("aria-pressed"),
+    ).resolves.toBe("true");
+    // Pressing the active filter again submits no status: every email.
+    await filters.getByRole("button", { name: "Bounced · 1", exact: true }).click();
+    await unscriptedPage.waitForURL(/\/dashboard\/emails\??$/);
+    await expect(rows).toHaveCount(3);
+    await unscripted.close();
+  });
+
   test("revokes the key after confirmation; the key then gets 401", async ({ request }) => {
     await open("/dashboard/settings/api-keys", "API keys");
     const row = page.getByTestId("api-key-row").filter({ hasText: "E2E server" });
@@ -696,6 +846,7 @@ test.describe("screenshots at 375 and 1440 px", () => {
     ["new-template", "/dashboard/templates/new", "New template"],
     ["usage", "/dashboard/usage", "Usage"],
     ["emails", "/dashboard/emails", "Emails"],
+    ["email", "/dashboard/emails/{email}", "[Test] Welcome"],
     ["domains", "/dashboard/domains", "Sending domains"],
     ["api-keys", "/dashboard/settings/api-keys", "API keys"],
     ["settings", "/dashboard/settings", "Settings"],
@@ -712,7 +863,9 @@ test.describe("screenshots at 375 and 1440 px", () => {
       watchErrors(shotPage, pageErrors);
       const overflowing: string[] = [];
       for (const [name, path, heading] of pages) {
-        await shotPage.goto(url(path.replace("{welcome}", welcomeId)), { waitUntil: "networkidle" });
+        await shotPage.goto(url(path.replace("{welcome}", welcomeId).replace("{email}", bouncedEmailId)), {
+          waitUntil: "networkidle",
+        });
         await shotPage.getByRole("heading", { level: 1, name: heading }).first().waitFor();
         if (name === "new-template")
           await shotPage.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor({ timeout: 15_000 });

@@ -1,16 +1,27 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
-import { getOutboxPage } from "@/lib/dashboard/queries";
-import { formatDateTime, timeAgo } from "../../_components/format";
+import { countEmailsByStatus } from "@/lib/db/emails";
+import { listEmailsPage } from "@/lib/emails";
+import { DELIVERY_STATUSES, type DeliveryStatus } from "@/lib/schemas/emails";
+import { formatDateTime, formatWord, timeAgo } from "../../_components/format";
 import { MailIcon } from "../../_components/icons";
 import { StatusBadge } from "../../_components/meter";
 import { StatusFilter } from "./status-filter";
 
 export const metadata: Metadata = { title: "Emails" };
 
-const FILTERS = ["all", "sent", "scheduled", "failed"] as const;
+type Filter = DeliveryStatus | "all";
+const FILTERS: Filter[] = ["all", ...DELIVERY_STATUSES];
 const PAGE_SIZE = 50;
+
+function emailsHref(filter: Filter, page = 1): string {
+  const query = new URLSearchParams({
+    ...(filter === "all" ? {} : { status: filter }),
+    ...(page > 1 ? { page: String(page) } : {}),
+  }).toString();
+  return `/dashboard/emails${query ? `?${query}` : ""}`;
+}
 
 export default async function EmailsPage({
   searchParams,
@@ -20,25 +31,28 @@ export default async function EmailsPage({
   const account = await requireAccount("/dashboard/emails");
   const params = await searchParams;
   const filter = FILTERS.find((value) => value === params.status) ?? "all";
-  const { emails, counts, page, pages } = await getOutboxPage(account.id, {
-    filter,
-    page: Number.parseInt(params.page ?? "1", 10) || 1,
-    pageSize: PAGE_SIZE,
-  });
-  const pageHref = (to: number) => {
-    const query = new URLSearchParams({
-      ...(filter === "all" ? {} : { status: filter }),
-      ...(to > 1 ? { page: String(to) } : {}),
-    }).toString();
-    return `/dashboard/emails${query ? `?${query}` : ""}`;
+  const byStatus = await countEmailsByStatus(account.id);
+  const counts: Record<Filter, number> = {
+    ...byStatus,
+    all: Object.values(byStatus).reduce((total, n) => total + n, 0),
   };
+  const pages = Math.max(1, Math.ceil(counts[filter] / PAGE_SIZE));
+  // Clamped to the pages there are: a page past the last (the list got shorter since the link was made) shows the last.
+  const page = Math.min(pages, Math.max(1, Number.parseInt(params.page ?? "1", 10) || 1));
+  const { emails, pagination } = await listEmailsPage(account.id, {
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
+    status: filter === "all" ? undefined : filter,
+  });
 
   return (
     <>
       <div className="page-header">
         <div>
           <h1>Emails</h1>
-          <p>Messages sent and scheduled through the API and from the dashboard, newest first.</p>
+          <p>
+            Messages sent and scheduled through the API and from the dashboard, newest first, with what became of each.
+          </p>
         </div>
         <Link href="/dashboard/library" className="btn btn-secondary">
           Send a test
@@ -46,21 +60,22 @@ export default async function EmailsPage({
       </div>
 
       <StatusFilter
+        action="/dashboard/emails"
         active={filter}
         options={FILTERS.map((value) => ({
           value,
-          label: `${value[0].toUpperCase() + value.slice(1)} · ${counts[value]}`,
-          href: value === "all" ? "/dashboard/emails" : `/dashboard/emails?status=${value}`,
+          label: `${formatWord(value)} · ${counts[value]}`,
+          href: emailsHref(value),
         }))}
       />
 
-      <section className="card">
+      <section className="card" aria-label={filter === "all" ? "Emails" : `${formatWord(filter)} emails`}>
         {emails.length === 0 ? (
           <div className="empty-state">
             <div className="empty-icon">
               <MailIcon size={22} />
             </div>
-            <h2>{filter === "all" ? "No emails yet" : `No ${filter} emails`}</h2>
+            <h2>{filter === "all" ? "No emails yet" : `No ${formatWord(filter).toLowerCase()} emails`}</h2>
             <p>
               {filter === "all"
                 ? "Send a test from a template in your library, or call POST /api/v1/send from your server."
@@ -89,24 +104,24 @@ export default async function EmailsPage({
               </thead>
               <tbody>
                 {emails.map((email) => {
-                  const when = email.status === "scheduled" ? email.scheduled_at : (email.sent_at ?? email.created_at);
+                  const scheduled = email.status === "scheduled";
+                  const when = scheduled ? email.scheduled_at : (email.sent_at ?? email.created_at);
+                  const whenText = scheduled ? `For ${formatDateTime(when)}` : timeAgo(when);
                   return (
                     <tr key={email.id} data-testid="email-row">
                       <td style={{ minWidth: 200 }}>
-                        <Link className="row-link" href={`/dashboard/emails/${email.id}`}>
+                        <Link className="row-link" href={`/dashboard/emails/${encodeURIComponent(email.id)}`}>
                           {email.subject}
                         </Link>
                         <div className="muted small">to {email.to.join(", ")}</div>
-                        <div className="muted small only-sm">
-                          {email.status === "scheduled" ? `For ${formatDateTime(when)}` : timeAgo(when)}
-                        </div>
+                        <div className="muted small only-sm">{whenText}</div>
                       </td>
                       <td className="nowrap">
                         <StatusBadge status={email.status} />
                       </td>
                       <td className="muted small hide-sm">{email.from}</td>
                       <td className="nowrap small hide-sm" title={formatDateTime(when)}>
-                        {email.status === "scheduled" ? `For ${formatDateTime(when)}` : timeAgo(when)}
+                        {whenText}
                       </td>
                     </tr>
                   );
@@ -118,15 +133,15 @@ export default async function EmailsPage({
         {pages > 1 && (
           <nav className="pager" aria-label="Pages">
             <span className="muted small">
-              {(page - 1) * PAGE_SIZE + 1}–{Math.min(page * PAGE_SIZE, counts[filter])} of {counts[filter]}
+              {pagination.offset + 1}–{pagination.offset + emails.length} of {pagination.total}
             </span>
             {page > 1 ? (
-              <Link href={pageHref(page - 1)} className="btn btn-secondary btn-sm" rel="prev">
+              <Link href={emailsHref(filter, page - 1)} className="btn btn-secondary btn-sm" rel="prev">
                 Newer
               </Link>
             ) : null}
             {page < pages ? (
-              <Link href={pageHref(page + 1)} className="btn btn-secondary btn-sm" rel="next">
+              <Link href={emailsHref(filter, page + 1)} className="btn btn-secondary btn-sm" rel="next">
                 Older
               </Link>
             ) : null}

@@ -1,19 +1,41 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { Fragment } from "react";
 import { requireAccount } from "@/lib/auth/current";
-import { getOutboxMessage } from "@/lib/dashboard/queries";
-import { formatDateTime } from "../../../_components/format";
+import { findEmailWithMessage } from "@/lib/emails";
+import { formatDateTime, formatWord } from "../../../_components/format";
 import { StatusBadge } from "../../../_components/meter";
 import { PreviewPane } from "../../../_components/preview-pane";
 
 export const metadata: Metadata = { title: "Email" };
 
+/** What an event's provider said (a bounce's message, a clicked link…), field by field, as text. */
+function detailFields(detail: unknown): [string, string][] {
+  if (typeof detail !== "object" || detail === null || Array.isArray(detail)) return [];
+  return Object.entries(detail).map(([name, value]) => [
+    name,
+    typeof value === "string" ? value : JSON.stringify(value),
+  ]);
+}
+
+/** A list of addresses, or nothing when it is empty. */
+function Addresses({ label, addresses }: { label: string; addresses: string[] }) {
+  if (addresses.length === 0) return null;
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{addresses.join(", ")}</dd>
+    </>
+  );
+}
+
 export default async function EmailPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const account = await requireAccount(`/dashboard/emails/${id}`);
-  const email = await getOutboxMessage(account.id, id);
+  const account = await requireAccount(`/dashboard/emails/${encodeURIComponent(id)}`);
+  const email = await findEmailWithMessage(account.id, id);
   if (!email) notFound();
+  const { message } = email;
 
   return (
     <>
@@ -23,90 +45,116 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
       <div className="page-header">
         <div>
           <h1 style={{ overflowWrap: "anywhere" }}>{email.subject}</h1>
-          <div className="row">
+          <div className="row" data-testid="email-status">
             <StatusBadge status={email.status} />
-            {email.is_overage && <span className="badge badge-warning">Overage</span>}
-            <span className="muted small">via {email.provider}</span>
+            {email.test && <span className="badge">Test</span>}
+            {message.is_overage && <span className="badge badge-warning">Overage</span>}
+            <span className="muted small">via {message.provider}</span>
           </div>
         </div>
       </div>
       <div className="workbench">
-        <section className="card" aria-labelledby="details-title">
-          <div className="card-header">
-            <h2 id="details-title">Details</h2>
-          </div>
-          <div className="card-body">
-            <dl className="dl">
-              <dt>From</dt>
-              <dd>{email.from}</dd>
-              <dt>To</dt>
-              <dd>{email.to.join(", ")}</dd>
-              {email.cc.length > 0 && (
-                <>
-                  <dt>Cc</dt>
-                  <dd>{email.cc.join(", ")}</dd>
-                </>
+        <div className="stack">
+          <section className="card" aria-labelledby="details-title">
+            <div className="card-header">
+              <h2 id="details-title">Details</h2>
+            </div>
+            <div className="card-body">
+              <dl className="dl">
+                <dt>From</dt>
+                <dd>{email.from}</dd>
+                <Addresses label="To" addresses={email.to} />
+                <Addresses label="Cc" addresses={email.cc} />
+                <Addresses label="Bcc" addresses={email.bcc} />
+                <Addresses label="Reply-To" addresses={email.reply_to} />
+                <dt>Subject</dt>
+                <dd>{email.subject}</dd>
+                <dt>Created</dt>
+                <dd>{formatDateTime(email.created_at)}</dd>
+                {email.scheduled_at && (
+                  <>
+                    <dt>Scheduled for</dt>
+                    <dd>{formatDateTime(email.scheduled_at)}</dd>
+                  </>
+                )}
+                <dt>Sent</dt>
+                <dd>{email.sent_at ? formatDateTime(email.sent_at) : "Not yet"}</dd>
+                {email.template_id && (
+                  <>
+                    <dt>Template</dt>
+                    <dd>
+                      <Link href={`/dashboard/library/${email.template_id}`}>Open template</Link>
+                    </dd>
+                  </>
+                )}
+                {email.tags.length > 0 && (
+                  <>
+                    <dt>Tags</dt>
+                    <dd className="row" style={{ gap: 6 }}>
+                      {email.tags.map((tag) => (
+                        <span key={`${tag.name}=${tag.value}`} className="badge">
+                          {tag.name}: {tag.value}
+                        </span>
+                      ))}
+                    </dd>
+                  </>
+                )}
+                {message.attachments.length > 0 && (
+                  <>
+                    <dt>Attachments</dt>
+                    <dd>{message.attachments.map((attachment) => attachment.filename).join(", ")}</dd>
+                  </>
+                )}
+                <dt>Message id</dt>
+                <dd className="mono">{email.id}</dd>
+              </dl>
+              {message.error && (
+                <div className="alert alert-danger" style={{ marginTop: 16 }}>
+                  <p>{message.error}</p>
+                </div>
               )}
-              {email.bcc.length > 0 && (
-                <>
-                  <dt>Bcc</dt>
-                  <dd>{email.bcc.join(", ")}</dd>
-                </>
-              )}
-              {email.reply_to.length > 0 && (
-                <>
-                  <dt>Reply-To</dt>
-                  <dd>{email.reply_to.join(", ")}</dd>
-                </>
-              )}
-              <dt>Created</dt>
-              <dd>{formatDateTime(email.created_at)}</dd>
-              {email.scheduled_at && (
-                <>
-                  <dt>Scheduled for</dt>
-                  <dd>{formatDateTime(email.scheduled_at)}</dd>
-                </>
-              )}
-              <dt>Sent</dt>
-              <dd>{email.sent_at ? formatDateTime(email.sent_at) : "Not yet"}</dd>
-              {email.template_id && (
-                <>
-                  <dt>Template</dt>
-                  <dd>
-                    <Link href={`/dashboard/library/${email.template_id}`}>Open template</Link>
-                  </dd>
-                </>
-              )}
-              {email.tags.length > 0 && (
-                <>
-                  <dt>Tags</dt>
-                  <dd className="row" style={{ gap: 6 }}>
-                    {email.tags.map((tag) => (
-                      <span key={`${tag.name}=${tag.value}`} className="badge">
-                        {tag.name}: {tag.value}
-                      </span>
-                    ))}
-                  </dd>
-                </>
-              )}
-              {email.attachments.length > 0 && (
-                <>
-                  <dt>Attachments</dt>
-                  <dd>{email.attachments.map((attachment) => attachment.filename).join(", ")}</dd>
-                </>
-              )}
-              <dt>Message id</dt>
-              <dd className="mono">{email.id}</dd>
-            </dl>
-            {email.error && (
-              <div className="alert alert-danger" style={{ marginTop: 16 }}>
-                <p>{email.error}</p>
-              </div>
+            </div>
+          </section>
+          <section className="card" aria-labelledby="events-title">
+            <div className="card-header">
+              <h2 id="events-title">Events</h2>
+              <span className="muted small">Oldest first</span>
+            </div>
+            {email.events.length === 0 ? (
+              <p className="card-body muted small" style={{ margin: 0 }}>
+                Nothing has happened to this email yet: it is being handed to {message.provider}.
+              </p>
+            ) : (
+              <ol className="timeline" aria-labelledby="events-title">
+                {email.events.map((event, index) => {
+                  const fields = detailFields(event.detail);
+                  return (
+                    <li key={index} data-testid="email-event">
+                      <div className="row-between">
+                        <StatusBadge status={event.type} />
+                        <time className="muted small" dateTime={event.at}>
+                          {formatDateTime(event.at)}
+                        </time>
+                      </div>
+                      {fields.length > 0 && (
+                        <dl className="dl">
+                          {fields.map(([name, value]) => (
+                            <Fragment key={name}>
+                              <dt>{formatWord(name)}</dt>
+                              <dd>{value}</dd>
+                            </Fragment>
+                          ))}
+                        </dl>
+                      )}
+                    </li>
+                  );
+                })}
+              </ol>
             )}
-          </div>
-        </section>
+          </section>
+        </div>
         <div className="preview-pane">
-          <PreviewPane html={email.html} text={email.text ?? ""} status="idle" title={`Email: ${email.subject}`} />
+          <PreviewPane html={message.html} text={message.text ?? ""} status="idle" title={`Email: ${email.subject}`} />
         </div>
       </div>
     </>
