@@ -27,6 +27,8 @@ export const MAX_ATTACHMENT_BYTES = 10 * MB;
 export const MAX_ATTACHMENTS = 50;
 /** Resend takes a few tags per email; a longer list is refused before its tags are read. */
 export const MAX_TAGS = 50;
+/** Emails in one POST /send/batch (as Resend's batch endpoint). */
+export const MAX_BATCH_EMAILS = 100;
 export const MAX_HEADERS = 50;
 
 /** One render, of a catalogue template or of a user's template in the sandbox. */
@@ -110,6 +112,7 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   },
   { what: "Tags of one email", limit: count(MAX_TAGS), answer: "400, field `tags`" },
   { what: "`headers` of one email", limit: count(MAX_HEADERS), answer: "400, field `headers`" },
+  { what: "Emails in one batch", limit: count(MAX_BATCH_EMAILS), answer: "400, field `emails`" },
   { what: "Rendered HTML", limit: megabytes(MAX_HTML_BYTES), answer: "422 `RENDER_ERROR`" },
   {
     what: "Rendered HTML Gmail shows whole",

@@ -59,9 +59,13 @@ type Scenario = {
   hostile?: (f: Fixture) => HostileRequest[];
   /** Latency targets instead of a throughput one: p99 of the scenario's own requests, and the slowest hostile answer. */
   latencyTarget?: { p99Ms: number; hostileMaxMs: number };
+  /** Emails each request sends: its emails per second are reported against `send`'s. */
+  emailsPerRequest?: number;
 };
 
 type HostileRequest = { name: string; path: string; headers: Record<string, string>; body: string };
+
+const BATCH_SIZE = 10;
 
 // Add a scenario here and it is measured, printed and reported in the JSON line.
 const SCENARIOS: Scenario[] = [
@@ -111,6 +115,23 @@ const SCENARIOS: Scenario[] = [
       to: "reader@example.com",
       subject: "Welcome to Letterpress",
       variables: { userName: "Ada" },
+    }),
+  },
+  {
+    name: "send_batch",
+    description: `POST /api/v1/send/batch of ${BATCH_SIZE} emails (embedded outbox)`,
+    method: "POST",
+    path: () => "/api/v1/send/batch",
+    auth: true,
+    emailsPerRequest: BATCH_SIZE,
+    body: (f) => ({
+      emails: Array.from({ length: BATCH_SIZE }, (_, i) => ({
+        template_id: f.welcomeId,
+        from: f.sendFrom,
+        to: `reader-${i}@example.com`,
+        subject: "Welcome to Letterpress",
+        variables: { userName: "Ada" },
+      })),
     }),
   },
   {
@@ -313,7 +334,15 @@ async function main(): Promise<number> {
 
     const results: Record<
       string,
-      { rps: number; p50_ms: number; p99_ms: number; ratio_to_bare: number; hostile_max_ms?: number }
+      {
+        rps: number;
+        p50_ms: number;
+        p99_ms: number;
+        ratio_to_bare: number;
+        hostile_max_ms?: number;
+        emails_per_s?: number;
+        emails_per_s_to_send?: number;
+      }
     > = {};
     const failures: string[] = [];
     const runnable: { scenario: Scenario; request: Request }[] = [];
@@ -488,6 +517,15 @@ async function main(): Promise<number> {
         log(
           `${scenario.name.padEnd(17)} p99 ${result.p99_ms} ms (target ≤ ${p99Ms}), slowest hostile answer ${result.hostile_max_ms} ms ` +
             `(target ≤ ${hostileMaxMs}): ${met ? "met" : "NOT met"}`,
+        );
+      }
+      if (scenario.emailsPerRequest && result) {
+        result.emails_per_s = round(result.rps * scenario.emailsPerRequest, 1);
+        const send = results.send;
+        if (send) result.emails_per_s_to_send = round(result.emails_per_s / send.rps, 2);
+        log(
+          `${scenario.name.padEnd(17)} ${result.emails_per_s} emails/s` +
+            (send ? `, ${result.emails_per_s_to_send}× send's ${send.rps} emails/s` : " (run send too to compare)"),
         );
       }
       const ratio = result?.ratio_to_bare;

@@ -35,6 +35,12 @@ const EXAMPLE_BODIES: Record<string, string> = {
     "subject": "Welcome aboard",
     "variables": { "userName": "Ada" }
   }`,
+  sendBatch: `{
+    "emails": [
+      { "template_id": "<template id>", "to": "ada@example.com", "subject": "Welcome, Ada" },
+      { "template_id": "<template id>", "to": "grace@example.com", "subject": "Welcome, Grace" }
+    ]
+  }`,
 };
 
 export default function DocsPage() {
@@ -44,6 +50,8 @@ export default function DocsPage() {
     Object.entries(methods as Record<string, Operation>).map(([method, operation]) => ({ path, method, operation })),
   );
   const schemas = doc.components.schemas as Record<string, JsonSchema>;
+  // A metered operation is the one that can answer 429 for the month's API calls.
+  const metered = operations.filter(({ operation }) => operation.responses["429"] !== undefined);
 
   return (
     <>
@@ -128,9 +136,16 @@ export default function DocsPage() {
           <section id="rate-limits" aria-labelledby="rate-limits-title">
             <h2 id="rate-limits-title">Plans and rate limits</h2>
             <p>
-              Limits apply per calendar month in UTC. Metered endpoints (<code>GET /library</code>,{" "}
-              <code>POST /templates/{"{id}"}/render</code>, <code>POST /send</code>, <code>GET /emails</code>,{" "}
-              <code>GET /emails/{"{id}"}</code>) count each authenticated call once and answer with{" "}
+              Limits apply per calendar month in UTC. Metered endpoints (
+              {metered.map(({ path, method }, i) => (
+                <span key={`${method} ${path}`}>
+                  {i > 0 && ", "}
+                  <code>
+                    {method.toUpperCase()} {path}
+                  </code>
+                </span>
+              ))}
+              ) count each authenticated call once and answer with{" "}
               <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>, <code>X-RateLimit-Reset</code> and{" "}
               <code>X-RateLimit-Plan</code> headers. Past the limit they answer <code>429 RATE_LIMIT_EXCEEDED</code>{" "}
               with a <code>Retry-After</code> header; a refused call is not counted.

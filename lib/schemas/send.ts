@@ -3,6 +3,7 @@ import { MAX_DETAILS } from "@/lib/api/errors";
 import {
   MAX_ADDRESS_LENGTH,
   MAX_ATTACHMENT_BYTES,
+  MAX_BATCH_EMAILS,
   MAX_ATTACHMENTS,
   MAX_HEADERS,
   MAX_RECIPIENTS,
@@ -430,8 +431,6 @@ export const sendResponseSchema = z
 export const emailLimitBodySchema = z
   .object({ error: z.literal("Email sending not allowed"), message: z.string(), is_overage: z.literal(false) })
   .meta({ id: "EmailLimitExceeded" });
-
-export const MAX_BATCH_EMAILS = 100;
 
 // As Resend's batch endpoint: a batch carries neither attachments nor a delivery time (send those one at a time).
 const batchItemSchema = sendRequestSchema.superRefine(
