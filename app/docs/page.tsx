@@ -145,10 +145,10 @@ export default function DocsPage() {
                   </code>
                 </span>
               ))}
-              ) count each authenticated call once and answer with{" "}
-              <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>, <code>X-RateLimit-Reset</code> and{" "}
-              <code>X-RateLimit-Plan</code> headers. Past the limit they answer <code>429 RATE_LIMIT_EXCEEDED</code>{" "}
-              with a <code>Retry-After</code> header; a refused call is not counted.
+              ) count each authenticated call once and answer with <code>X-RateLimit-Limit</code>,{" "}
+              <code>X-RateLimit-Remaining</code>, <code>X-RateLimit-Reset</code> and <code>X-RateLimit-Plan</code>{" "}
+              headers. Past the limit they answer <code>429 RATE_LIMIT_EXCEEDED</code> with a <code>Retry-After</code>{" "}
+              header; a refused call is not counted.
             </p>
             <div className="table-wrap card">
               <table className="table">
