@@ -39,16 +39,17 @@ export async function sendBatch(
   caller: SendCaller,
   rawBody: Record<string, unknown>,
   idempotencyKey: string | null,
+  signal?: AbortSignal,
 ): Promise<SendOutcome> {
   scheduleDispatch();
   checkIdempotencyKey(idempotencyKey, rawBody, sendBatchRequestSchema);
   if (idempotencyKey === null) {
-    return performBatch(caller, parseRequest(rawBody, sendBatchRequestSchema).emails, null);
+    return performBatch(caller, parseRequest(rawBody, sendBatchRequestSchema).emails, null, signal);
   }
   // Namespaced apart from POST /send's keys: the same key on both endpoints names two requests.
   const providerKey = providerIdempotencyKey(caller.accountId, `batch\n${idempotencyKey}`);
   return withIdempotencyKey("send_batch", caller.accountId, idempotencyKey, providerKey, rawBody, () =>
-    performBatch(caller, parseRequest(rawBody, sendBatchRequestSchema).emails, providerKey),
+    performBatch(caller, parseRequest(rawBody, sendBatchRequestSchema).emails, providerKey, signal),
   );
 }
 
@@ -56,6 +57,8 @@ async function performBatch(
   caller: SendCaller,
   items: SendRequest[],
   providerKey: string | null,
+  // A batch whose caller went away stops rendering: its renders not sent to a worker yet are dropped.
+  signal: AbortSignal | undefined,
 ): Promise<SendOutcome> {
   const contexts = await findBatchContexts(caller.accountId, items);
   const sharedDomain = getConfig().sharedSendingDomain;
@@ -81,7 +84,7 @@ async function performBatch(
 
   const rendered = await mapConcurrently(prepared, BATCH_RENDER_CONCURRENCY, ({ item, template, checked }, i) =>
     withItemPrefix(i, () =>
-      renderTemplate(template, checked!, { accountId: caller.accountId, plainText: item.text === undefined }),
+      renderTemplate(template, checked!, { accountId: caller.accountId, plainText: item.text === undefined, signal }),
     ),
   );
   const messages = prepared.map(({ item, from }, i) => ({
@@ -218,7 +221,10 @@ async function withItemPrefix<T>(index: number, render: () => Promise<T>): Promi
   }
 }
 
-/** `map` with at most `limit` calls in flight; results in the input's order. The first failure rejects. */
+/**
+ * `map` with at most `limit` calls in flight; results in the input's order. The first failure rejects, and no call
+ * starts after it.
+ */
 async function mapConcurrently<T, R>(
   items: T[],
   limit: number,
@@ -226,10 +232,16 @@ async function mapConcurrently<T, R>(
 ): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !failed) {
       const index = next++;
-      results[index] = await map(items[index], index);
+      try {
+        results[index] = await map(items[index], index);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));

@@ -395,13 +395,19 @@ async function main(): Promise<number> {
       others.map(({ scenario }) => [scenario, []]),
     );
     const errorCounts = new Map<Scenario, ErrorCounts>(
-      runnable.map(({ scenario }) => [scenario, { non2xx: 0, "4xx": 0, "5xx": 0, errors: 0, timeouts: 0, total: 0 }]),
+      runnable.map(({ scenario }) => [
+        scenario,
+        { non2xx: 0, "4xx": 0, "5xx": 0, errors: 0, timeouts: 0, total: 0, statuses: {} },
+      ]),
     );
     const measureWindow = async ({ scenario, request }: (typeof runnable)[number]): Promise<Window> => {
       const counts = errorCounts.get(scenario)!;
       const load = async (seconds: number) => {
         const result = await runAutocannon(request, connections, seconds);
         for (const key of ["non2xx", "4xx", "5xx", "errors", "timeouts"] as const) counts[key] += result[key];
+        for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
+          if (!status.startsWith("2")) counts.statuses[status] = (counts.statuses[status] ?? 0) + (stats?.count ?? 0);
+        }
         counts.total += result.requests.total;
         return result;
       };
@@ -501,8 +507,9 @@ async function main(): Promise<number> {
     for (const [scenario, counts] of errorCounts) {
       if (counts.non2xx + counts.errors + counts.timeouts === 0) continue;
       const message =
-        `${scenario.name}: ${counts.non2xx} non-2xx responses (4xx ${counts["4xx"]}, 5xx ${counts["5xx"]}), ` +
-        `${counts.errors} connection errors, ${counts.timeouts} timeouts out of ${counts.total}`;
+        `${scenario.name}: ${counts.non2xx} non-2xx responses (${Object.entries(counts.statuses)
+          .map(([status, count]) => `${status} ×${count}`)
+          .join(", ")}), ` + `${counts.errors} connection errors, ${counts.timeouts} timeouts out of ${counts.total}`;
       failures.push(message);
       log(`${"".padEnd(17)} ERRORS: ${message}`);
     }
@@ -709,7 +716,16 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-type ErrorCounts = { non2xx: number; "4xx": number; "5xx": number; errors: number; timeouts: number; total: number };
+type ErrorCounts = {
+  non2xx: number;
+  "4xx": number;
+  "5xx": number;
+  errors: number;
+  timeouts: number;
+  total: number;
+  /** Responses by status, 2xx left out. */
+  statuses: Record<string, number>;
+};
 
 type Request = { method: "GET" | "POST"; url: string; headers: Record<string, string>; body?: string };
 

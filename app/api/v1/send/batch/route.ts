@@ -58,7 +58,12 @@ export const POST = withApiAuth(
     },
   },
   async ({ request, caller, body }) => {
-    const { body: response, replayed } = await sendBatch(caller, body, request.headers.get("idempotency-key"));
+    const { body: response, replayed } = await sendBatch(
+      caller,
+      body,
+      request.headers.get("idempotency-key"),
+      request.signal,
+    );
     return replayed ? NextResponse.json(response, { headers: { "Idempotent-Replayed": "true" } }) : response;
   },
 );
