@@ -13,8 +13,10 @@ import { createApiKey, revokeApiKey } from "@/lib/db/api-keys";
 import { DomainError, findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
 import { addLibraryEntry, LibraryError } from "@/lib/db/library";
 import { findCatalogueTemplate } from "@/lib/db/templates";
+import { cancelEmailOrThrow } from "@/lib/emails";
 import { getPaymentProcessor, PaymentProcessorError } from "@/lib/payments";
 import { isPlanName } from "@/lib/plans";
+import { removeSuppressionOrThrow } from "@/lib/suppressions";
 import { createTemplateFromSource } from "@/lib/user-templates";
 
 // Dashboard mutations. Each re-checks the session (Server Actions are public endpoints; Next also refuses a
@@ -136,7 +138,7 @@ export async function createTemplateAction(
  */
 function describeTemplateError(error: unknown): { message: string; line?: number; column?: number } | null {
   if (error instanceof LibraryError) return { message: error.message };
-  if (error instanceof ApiError) return { message: String(error.body.message ?? error.body.error) };
+  if (error instanceof ApiError) return { message: apiErrorMessage(error) };
   if (!(error instanceof Error)) return null;
   const { line, column } = error as Error & { line?: unknown; column?: unknown };
   if (typeof line === "number")
@@ -144,6 +146,44 @@ function describeTemplateError(error: unknown): { message: string; line?: number
   if (error.name !== "Error" && error.name !== "TypeError" && error.name !== "PostgresError")
     return { message: error.message };
   return null;
+}
+
+/** What the API would tell a caller about `error`: its message when it has one, else its error. */
+function apiErrorMessage(error: ApiError): string {
+  return String(error.body.message ?? error.body.error);
+}
+
+// ---------- Emails ----------
+
+/**
+ * Cancels a scheduled email as POST /emails/{id}/cancel does (at Resend too when it holds the email). A refusal (it
+ * was sent or canceled meanwhile, or the provider did not answer) comes back with the API's message.
+ */
+export async function cancelEmailAction(formData: FormData): Promise<ActionState> {
+  const account = await requireAccount("/dashboard/emails");
+  let outcome: ActionState = { status: "success" };
+  try {
+    await cancelEmailOrThrow(account.id, String(formData.get("id") ?? ""));
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    outcome = { status: "error", message: apiErrorMessage(error) };
+  }
+  // A refused cancel refreshes too: the page then shows the status that made it refused. A cancel gives its email
+  // back to the month's count, which the overview and Usage show.
+  revalidatePath("/dashboard", "layout");
+  return outcome;
+}
+
+/** Lets the account send to a suppressed address again, as DELETE /suppressions/{email} does. */
+export async function removeSuppressionAction(formData: FormData): Promise<void> {
+  const account = await requireAccount("/dashboard/emails/suppressions");
+  try {
+    await removeSuppressionOrThrow(account.id, String(formData.get("email") ?? ""));
+  } catch (error) {
+    // Removed meanwhile (another tab, the API): the address is not suppressed, which is what was asked.
+    if (!(error instanceof ApiError && error.status === 404)) throw error;
+  }
+  revalidatePath("/dashboard/emails/suppressions");
 }
 
 // ---------- Domains ----------

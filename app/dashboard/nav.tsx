@@ -12,6 +12,7 @@ import {
   MailIcon,
   PlusIcon,
   SettingsIcon,
+  SuppressedIcon,
 } from "../_components/icons";
 
 type Item = { href: string; label: string; icon: React.ReactNode; exact?: boolean };
@@ -29,6 +30,7 @@ const SECTIONS: { title: string | null; items: Item[] }[] = [
     title: "Sending",
     items: [
       { href: "/dashboard/emails", label: "Emails", icon: <MailIcon /> },
+      { href: "/dashboard/emails/suppressions", label: "Suppressions", icon: <SuppressedIcon /> },
       { href: "/dashboard/domains", label: "Domains", icon: <GlobeIcon /> },
     ],
   },
@@ -43,12 +45,22 @@ const SECTIONS: { title: string | null; items: Item[] }[] = [
   },
 ];
 
-function isActive(pathname: string, item: Item): boolean {
+const ITEMS = SECTIONS.flatMap((section) => section.items);
+
+function matches(pathname: string, item: Item): boolean {
   return item.exact ? pathname === item.href : pathname === item.href || pathname.startsWith(`${item.href}/`);
 }
 
+/** The current page's item: of those matching, the most specific (Suppressions, not Emails, for its page). */
+function activeHref(pathname: string): string | undefined {
+  let active: Item | undefined;
+  for (const item of ITEMS)
+    if (matches(pathname, item) && item.href.length > (active?.href.length ?? -1)) active = item;
+  return active?.href;
+}
+
 export function SidebarNav() {
-  const pathname = usePathname();
+  const active = activeHref(usePathname());
   return (
     <nav className="nav" aria-label="Dashboard">
       {SECTIONS.map((section) => (
@@ -59,7 +71,7 @@ export function SidebarNav() {
               key={item.href}
               href={item.href}
               className="nav-link"
-              aria-current={isActive(pathname, item) ? "page" : undefined}
+              aria-current={item.href === active ? "page" : undefined}
             >
               {item.icon}
               {item.label}
@@ -72,15 +84,15 @@ export function SidebarNav() {
 }
 
 export function MobileNav() {
-  const pathname = usePathname();
+  const active = activeHref(usePathname());
   return (
     <nav className="mobile-nav" aria-label="Dashboard">
-      {SECTIONS.flatMap((section) => section.items).map((item) => (
+      {ITEMS.map((item) => (
         <Link
           key={item.href}
           href={item.href}
           className="nav-link"
-          aria-current={isActive(pathname, item) ? "page" : undefined}
+          aria-current={item.href === active ? "page" : undefined}
         >
           {item.icon}
           {item.label}

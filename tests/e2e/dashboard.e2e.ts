@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
-import { PLAN_LABEL } from "@/app/_components/format";
+import { formatDateTime, PLAN_LABEL } from "@/app/_components/format";
 import { formatPlanPrice, PLAN_NAMES, PLANS } from "@/lib/plans";
 import { cookieHeader, horizontalOverflow, screenshot, watchErrors } from "./browser";
 import { appLogFile, baseUrl, url } from "./served-app";
@@ -9,7 +9,8 @@ import { appLogFile, baseUrl, url } from "./served-app";
 // The whole product path in a real browser, against the built app on a fresh embedded database:
 // sign up through the emailed link → API key → the key works → add and buy templates → preview with edited variables
 // → verify a domain → send a test → see it under Emails → the session authenticates the API, a foreign Origin does not
-// → a bounce: its status, filter and timeline under Emails, counted on the Overview → revoke the key → the key gets 401.
+// → a bounce: its status, filter and timeline under Emails, counted on the Overview → cancel a scheduled email → the
+// bounced address under Suppressions, removed → revoke the key → the key gets 401.
 // Then screenshots of every main page at 375 and 1440 px wide.
 // One story in order, in one page: a failure skips the rest.
 test.describe.configure({ mode: "serial" });
@@ -781,6 +782,127 @@ test.describe("the dashboard flow", () => {
     await unscripted.close();
   });
 
+  test("cancels a scheduled email from the Emails page after confirmation: Canceled, no longer counted, in its timeline", async ({
+    request,
+  }) => {
+    const emailsThisMonth = async () => {
+      const usage = await request.get(url("/api/v1/usage"), { headers: { "X-API-Key": apiKey } });
+      return (await usage.json()).emails.current_usage as number;
+    };
+    const before = await emailsThisMonth();
+    const scheduledAt = new Date(Date.now() + 24 * 3600_000).toISOString();
+    const scheduled = await request.post(url("/api/v1/send"), {
+      headers: { "X-API-Key": apiKey },
+      data: { template_id: welcomeId, to: "later@example.com", subject: "E2E scheduled", scheduled_at: scheduledAt },
+    });
+    expect(scheduled.status()).toBe(200);
+    expect(await emailsThisMonth()).toBe(before + 1);
+
+    await open("/dashboard/emails", "Emails");
+    const rows = page.getByTestId("email-row");
+    const row = rows.filter({ hasText: "E2E scheduled" });
+    await row.getByText("Scheduled", { exact: true }).waitFor();
+    // Only a scheduled email has the button.
+    await expect(rows.getByRole("button", { name: "Cancel", exact: true })).toHaveCount(1);
+
+    // The dialog says what canceling does; keeping the email closes it and changes nothing.
+    await row.getByRole("button", { name: "Cancel", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Cancel “E2E scheduled”?" });
+    await expect(dialog.locator("p").textContent()).resolves.toBe(
+      `It is scheduled for ${formatDateTime(scheduledAt)}. Canceled, it will not be sent and no longer counts toward this month's emails. This cannot be undone.`,
+    );
+    await dialog.getByRole("button", { name: "Keep it" }).click();
+    await expect(dialog).toBeHidden();
+    await row.getByText("Scheduled", { exact: true }).waitFor();
+
+    await row.getByRole("button", { name: "Cancel", exact: true }).click();
+    await dialog.getByRole("button", { name: "Cancel email" }).click();
+    await row.getByText("Canceled", { exact: true }).waitFor();
+    await expect(row.getByRole("button", { name: "Cancel", exact: true })).toHaveCount(0);
+    await expect(row.locator(".field-error")).toHaveCount(0);
+    expect(await emailsThisMonth()).toBe(before);
+
+    // Its page: Canceled, nothing left to cancel, the cancel at the end of its timeline.
+    await row.getByRole("link", { name: "E2E scheduled" }).click();
+    await page.getByRole("heading", { level: 1, name: "E2E scheduled" }).waitFor();
+    await expect(page.getByTestId("email-status").locator(".badge").first().textContent()).resolves.toBe("Canceled");
+    await expect(page.getByRole("list", { name: "Events" }).locator(".badge").allTextContents()).resolves.toEqual([
+      "Scheduled",
+      "Canceled",
+    ]);
+    await expect(page.getByRole("main").getByRole("button", { name: "Cancel", exact: true })).toHaveCount(0);
+  });
+
+  test("says on an email's page why its cancel was refused: it was canceled through the API meanwhile", async ({
+    request,
+  }) => {
+    const scheduled = await request.post(url("/api/v1/send"), {
+      headers: { "X-API-Key": apiKey },
+      data: {
+        template_id: welcomeId,
+        to: "later@example.com",
+        subject: "E2E canceled elsewhere",
+        scheduled_at: new Date(Date.now() + 24 * 3600_000).toISOString(),
+      },
+    });
+    expect(scheduled.status()).toBe(200);
+    const { id } = (await scheduled.json()).data;
+    await open(`/dashboard/emails/${id}`, "E2E canceled elsewhere");
+    const header = page.locator(".page-header");
+    await expect(page.getByTestId("email-status").locator(".badge").first().textContent()).resolves.toBe("Scheduled");
+    await header.getByRole("button", { name: "Cancel", exact: true }).waitFor();
+
+    const canceled = await request.post(url(`/api/v1/emails/${id}/cancel`), { headers: { "X-API-Key": apiKey } });
+    expect(canceled.status()).toBe(200);
+    await header.getByRole("button", { name: "Cancel", exact: true }).click();
+    await page
+      .getByRole("dialog", { name: "Cancel “E2E canceled elsewhere”?" })
+      .getByRole("button", { name: "Cancel email" })
+      .click();
+    await expect(header.getByRole("alert").textContent()).resolves.toBe(
+      "Only a scheduled email can be canceled; its status is canceled",
+    );
+    // The page shows the status that made it refused, and no button.
+    await expect(page.getByTestId("email-status").locator(".badge").first()).toHaveText("Canceled");
+    await expect(header.getByRole("button", { name: "Cancel", exact: true })).toHaveCount(0);
+    await expect(page.getByRole("list", { name: "Events" }).locator(".badge").allTextContents()).resolves.toEqual([
+      "Scheduled",
+      "Canceled",
+    ]);
+  });
+
+  test("lists the bounced address under Suppressions and removes it after confirmation, down to the empty state", async () => {
+    await open("/dashboard/emails", "Emails");
+    await page.getByRole("main").getByRole("link", { name: "Suppressions" }).click();
+    await page.getByRole("heading", { level: 1, name: "Suppressions" }).waitFor();
+    await expect(page.locator('.sidebar [aria-current="page"]').allTextContents()).resolves.toEqual(["Suppressions"]);
+
+    const rows = page.getByTestId("suppression-row");
+    await expect(
+      rows.evaluateAll((elements) =>
+        elements.map((row) => [
+          row.querySelector("strong")!.textContent,
+          row.querySelectorAll("td")[1].textContent,
+          row.querySelector("time")!.getAttribute("datetime")!.length,
+        ]),
+      ),
+    ).resolves.toEqual([["someone@bounce.test", "Hard bounce", 24]]);
+
+    await rows.getByRole("button", { name: "Remove", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Send to someone@bounce.test again?" });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(rows).toHaveCount(1);
+    await rows.getByRole("button", { name: "Remove", exact: true }).click();
+    await dialog.getByRole("button", { name: "Remove suppression" }).click();
+
+    await page.getByRole("heading", { level: 3, name: "No suppressed addresses" }).waitFor();
+    await expect(rows).toHaveCount(0);
+    await expect(page.locator(".empty-state p").textContent()).resolves.toBe(
+      "When an email hard-bounces or its recipient marks it as spam, the address is listed here and later sends to it are refused, which keeps your sender reputation intact. With no email provider configured, send to any address at bounce.test or complaint.test to try it.",
+    );
+  });
+
   test("revokes the key after confirmation; the key then gets 401", async ({ request }) => {
     await open("/dashboard/settings/api-keys", "API keys");
     const row = page.getByTestId("api-key-row").filter({ hasText: "E2E server" });
@@ -847,6 +969,7 @@ test.describe("screenshots at 375 and 1440 px", () => {
     ["usage", "/dashboard/usage", "Usage"],
     ["emails", "/dashboard/emails", "Emails"],
     ["email", "/dashboard/emails/{email}", "[Test] Welcome"],
+    ["suppressions", "/dashboard/emails/suppressions", "Suppressions"],
     ["domains", "/dashboard/domains", "Sending domains"],
     ["api-keys", "/dashboard/settings/api-keys", "API keys"],
     ["settings", "/dashboard/settings", "Settings"],

@@ -7,6 +7,7 @@ import { DELIVERY_STATUSES, type DeliveryStatus } from "@/lib/schemas/emails";
 import { formatDateTime, formatWord, timeAgo } from "../../_components/format";
 import { MailIcon } from "../../_components/icons";
 import { StatusBadge } from "../../_components/meter";
+import { CancelEmail } from "./cancel-email";
 import { StatusFilter } from "./status-filter";
 
 export const metadata: Metadata = { title: "Emails" };
@@ -54,9 +55,14 @@ export default async function EmailsPage({
             Messages sent and scheduled through the API and from the dashboard, newest first, with what became of each.
           </p>
         </div>
-        <Link href="/dashboard/library" className="btn btn-secondary">
-          Send a test
-        </Link>
+        <div className="row">
+          <Link href="/dashboard/emails/suppressions" className="btn btn-secondary">
+            Suppressions
+          </Link>
+          <Link href="/dashboard/library" className="btn btn-secondary">
+            Send a test
+          </Link>
+        </div>
       </div>
 
       <StatusFilter
@@ -100,6 +106,9 @@ export default async function EmailsPage({
                   <th scope="col" className="hide-sm">
                     When
                   </th>
+                  <th scope="col" className="actions">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -122,6 +131,14 @@ export default async function EmailsPage({
                       <td className="muted small hide-sm">{email.from}</td>
                       <td className="nowrap small hide-sm" title={formatDateTime(when)}>
                         {whenText}
+                      </td>
+                      <td className="actions">
+                        <CancelEmail
+                          id={email.id}
+                          subject={email.subject}
+                          scheduledFor={formatDateTime(email.scheduled_at)}
+                          cancelable={scheduled}
+                        />
                       </td>
                     </tr>
                   );

@@ -7,6 +7,7 @@ import { findEmailWithMessage } from "@/lib/emails";
 import { formatDateTime, formatWord } from "../../../_components/format";
 import { StatusBadge } from "../../../_components/meter";
 import { PreviewPane } from "../../../_components/preview-pane";
+import { CancelEmail } from "../cancel-email";
 
 export const metadata: Metadata = { title: "Email" };
 
@@ -51,6 +52,15 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
             {message.is_overage && <span className="badge badge-warning">Overage</span>}
             <span className="muted small">via {message.provider}</span>
           </div>
+        </div>
+        <div className="stack-sm" style={{ alignItems: "flex-end" }}>
+          <CancelEmail
+            id={email.id}
+            subject={email.subject}
+            scheduledFor={formatDateTime(email.scheduled_at)}
+            cancelable={email.status === "scheduled"}
+            triggerClassName="btn btn-danger-outline"
+          />
         </div>
       </div>
       <div className="workbench">

@@ -1,0 +1,138 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireAccount } from "@/lib/auth/current";
+import { getConfig } from "@/lib/config";
+import { listSuppressionsPage } from "@/lib/suppressions";
+import { ConfirmAction } from "../../../_components/confirm-action";
+import { formatDate, formatDateTime } from "../../../_components/format";
+import { SuppressedIcon } from "../../../_components/icons";
+import { removeSuppressionAction } from "../../actions";
+
+export const metadata: Metadata = { title: "Suppressions" };
+
+const PAGE_SIZE = 50;
+const REASON_LABEL = { bounced: "Hard bounce", complained: "Spam complaint" } as const;
+
+function suppressionsHref(page: number): string {
+  return `/dashboard/emails/suppressions${page > 1 ? `?page=${page}` : ""}`;
+}
+
+export default async function SuppressionsPage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
+  const account = await requireAccount("/dashboard/emails/suppressions");
+  const requested = Math.max(1, Number.parseInt((await searchParams).page ?? "1", 10) || 1);
+  let { suppressions, pagination } = await listSuppressionsPage(account.id, {
+    limit: PAGE_SIZE,
+    offset: (requested - 1) * PAGE_SIZE,
+  });
+  const pages = Math.max(1, Math.ceil(pagination.total / PAGE_SIZE));
+  // A page past the last (the list got shorter since the link was made, or by the removal just done) shows the last.
+  const page = Math.min(pages, requested);
+  if (page !== requested)
+    ({ suppressions, pagination } = await listSuppressionsPage(account.id, {
+      limit: PAGE_SIZE,
+      offset: (page - 1) * PAGE_SIZE,
+    }));
+
+  return (
+    <>
+      <div className="breadcrumb">
+        <Link href="/dashboard/emails">Emails</Link> <span aria-hidden="true">/</span> <span>Suppressions</span>
+      </div>
+      <div className="page-header">
+        <div>
+          <h1>Suppressions</h1>
+          <p>
+            Addresses your emails no longer go to, because an email to them bounced for good or was marked as spam. A
+            send naming one is refused with <code>422 RECIPIENT_SUPPRESSED</code> and not counted. Remove an address
+            only once you know it works again, or its owner asked for your emails.
+          </p>
+        </div>
+      </div>
+
+      <section className="card" aria-labelledby="suppressions-title">
+        <div className="card-header">
+          <h2 id="suppressions-title">Suppressed addresses</h2>
+          <span className="muted small">Newest first</span>
+        </div>
+        {suppressions.length === 0 ? (
+          <div className="empty-state">
+            <div className="empty-icon">
+              <SuppressedIcon size={22} />
+            </div>
+            <h3>No suppressed addresses</h3>
+            <p>
+              When an email hard-bounces or its recipient marks it as spam, the address is listed here and later sends
+              to it are refused, which keeps your sender reputation intact.
+              {getConfig().resend === null &&
+                " With no email provider configured, send to any address at bounce.test or complaint.test to try it."}
+            </p>
+          </div>
+        ) : (
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Address</th>
+                  <th scope="col">Reason</th>
+                  <th scope="col" className="hide-sm">
+                    Since
+                  </th>
+                  <th scope="col" className="actions">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {suppressions.map((suppression) => (
+                  <tr key={suppression.email} data-testid="suppression-row">
+                    <td style={{ overflowWrap: "anywhere" }}>
+                      <strong>{suppression.email}</strong>
+                    </td>
+                    <td className="nowrap">{REASON_LABEL[suppression.reason]}</td>
+                    <td className="nowrap small hide-sm" title={formatDateTime(suppression.created_at)}>
+                      <time dateTime={suppression.created_at}>{formatDate(suppression.created_at)}</time>
+                    </td>
+                    <td className="actions">
+                      <ConfirmAction
+                        action={removeSuppressionAction}
+                        fields={{ email: suppression.email }}
+                        trigger={<>Remove</>}
+                        title={`Send to ${suppression.email} again?`}
+                        body={
+                          <p>
+                            Removing it lets your emails go to this address again. If it still{" "}
+                            {suppression.reason === "bounced" ? "bounces" : "gets marked as spam"}, it is suppressed
+                            again, and each time counts against your sender reputation.
+                          </p>
+                        }
+                        confirmLabel="Remove suppression"
+                        pendingLabel="Removing…"
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {pages > 1 && (
+          <nav className="pager" aria-label="Pages">
+            <span className="muted small">
+              {pagination.offset + 1}–{pagination.offset + suppressions.length} of {pagination.total}
+            </span>
+            {page > 1 ? (
+              <Link href={suppressionsHref(page - 1)} className="btn btn-secondary btn-sm" rel="prev">
+                Newer
+              </Link>
+            ) : null}
+            {page < pages ? (
+              <Link href={suppressionsHref(page + 1)} className="btn btn-secondary btn-sm" rel="next">
+                Older
+              </Link>
+            ) : null}
+          </nav>
+        )}
+      </section>
+    </>
+  );
+}
