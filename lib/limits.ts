@@ -29,6 +29,8 @@ export const MAX_ATTACHMENTS = 50;
 export const MAX_TAGS = 50;
 /** Emails in one POST /send/batch (as Resend's batch endpoint). */
 export const MAX_BATCH_EMAILS = 100;
+/** The HTML and text a batch's templates render, in all: a batch is held in memory and recorded in one statement. */
+export const MAX_BATCH_RENDERED_BYTES = 10 * MB;
 export const MAX_HEADERS = 50;
 
 /** One render, of a catalogue template or of a user's template in the sandbox. */
@@ -113,6 +115,11 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   { what: "Tags of one email", limit: count(MAX_TAGS), answer: "400, field `tags`" },
   { what: "`headers` of one email", limit: count(MAX_HEADERS), answer: "400, field `headers`" },
   { what: "Emails in one batch", limit: count(MAX_BATCH_EMAILS), answer: "400, field `emails`" },
+  {
+    what: "Rendered HTML and text of one batch",
+    limit: `${megabytes(MAX_BATCH_RENDERED_BYTES)} in all`,
+    answer: "422 `BATCH_TOO_LARGE`",
+  },
   { what: "Rendered HTML", limit: megabytes(MAX_HTML_BYTES), answer: "422 `RENDER_ERROR`" },
   {
     what: "Rendered HTML Gmail shows whole",

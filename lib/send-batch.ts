@@ -1,8 +1,10 @@
 import "server-only";
-import { ApiError, errors, MAX_DETAILS, type ValidationDetail } from "@/lib/api/errors";
+import { ApiError, errors, type ValidationDetail } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 import { markEmailsAccepted, markEmailsFailed, recordCountedEmails } from "@/lib/db/emails";
 import { findSendContext, type SendContext } from "@/lib/db/templates";
+import { getEmailsSent } from "@/lib/db/usage";
+import { MAX_BATCH_RENDERED_BYTES } from "@/lib/limits";
 import { getMailer } from "@/lib/mail";
 import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import { reportOverageEmail } from "@/lib/payments";
@@ -11,6 +13,7 @@ import { checkVariables, renderTemplate } from "@/lib/render";
 import type { RenderWarning } from "@/lib/render/warnings";
 import { sendBatchRequestSchema, type SendRequest } from "@/lib/schemas/send";
 import {
+  batchHandoffKey,
   checkIdempotencyKey,
   describeProviderFailure,
   emailUsageMeta,
@@ -29,6 +32,8 @@ import { recipientsOf, suppressedRecipientDetails } from "@/lib/suppressions";
 
 /** Renders of one batch run this many at a time: each is off the event loop already, this bounds one request's share. */
 const BATCH_RENDER_CONCURRENCY = 4;
+/** Overage emails of one batch reported to the payment processor at a time (each report's wait is bounded). */
+const BATCH_REPORT_CONCURRENCY = 4;
 
 /**
  * POST /send/batch: every item validated (400 `emails.<i>.<field>`), addressed (404, 422 suppressed) and rendered
@@ -80,21 +85,37 @@ async function performBatch(
     return { item, template: context.template, from, checked };
   });
   if (invalid.length > 0) throw errors.validation(invalid);
-  if (suppressed.length > 0) throw errors.recipientSuppressed(suppressed.slice(0, MAX_DETAILS));
+  if (suppressed.length > 0) throw errors.recipientSuppressed(suppressed);
 
-  const rendered = await mapConcurrently(prepared, BATCH_RENDER_CONCURRENCY, ({ item, template, checked }, i) =>
-    withItemPrefix(i, () =>
+  const plan = PLANS[caller.plan];
+  const { start, reset } = billingPeriod();
+  // Read before rendering, so a free account with no emails left is refused cheaply; the count itself is decided
+  // atomically when the batch is recorded.
+  if (!plan.emailOverage) {
+    const used = await getEmailsSent(caller.accountId, start);
+    if (used + items.length > plan.emailsPerMonth) throw batchOverLimit(caller, used, items.length, reset);
+  }
+
+  let renderedBytes = 0;
+  const rendered = await mapConcurrently(prepared, BATCH_RENDER_CONCURRENCY, async ({ item, template, checked }, i) => {
+    const email = await withItemPrefix(i, () =>
       renderTemplate(template, checked!, { accountId: caller.accountId, plainText: item.text === undefined, signal }),
-    ),
-  );
+    );
+    renderedBytes += Buffer.byteLength(email.html) + (email.text ? Buffer.byteLength(email.text) : 0);
+    if (renderedBytes > MAX_BATCH_RENDERED_BYTES) {
+      throw errors.batchTooLarge(
+        `The batch's emails render to more than ${MAX_BATCH_RENDERED_BYTES / 1024 / 1024} MB of HTML and text in all ` +
+          `(passed at emails.${i}). Nothing was sent; send them in smaller batches.`,
+      );
+    }
+    return email;
+  });
   const messages = prepared.map(({ item, from }, i) => ({
     ...outgoingMessage(item, from!, rendered[i]),
     templateId: item.template_id,
   }));
 
   const mailer = getMailer();
-  const plan = PLANS[caller.plan];
-  const { start, reset } = billingPeriod();
   const counted = await recordCountedEmails(
     messages.map((message) => ({
       ...message,
@@ -110,15 +131,7 @@ async function performBatch(
     },
     { periodStart: start, limit: plan.emailsPerMonth, overage: plan.emailOverage },
   );
-  if (!counted.allowed) {
-    const left = Math.max(0, plan.emailsPerMonth - counted.used);
-    const retryAfter = Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000));
-    throw errors.emailLimitReached(
-      `Your ${caller.plan} plan includes ${plan.emailsPerMonth} emails per month; ${left} are left and this batch holds ` +
-        `${items.length}. Nothing was sent. Send fewer, wait until ${reset.toISOString()}, or upgrade to a paid plan.`,
-      retryAfter,
-    );
-  }
+  if (!counted.allowed) throw batchOverLimit(caller, counted.used, items.length, reset);
 
   let providerIds: (string | null)[] = counted.emails.map((email) => email.providerMessageId);
   if (counted.existing) {
@@ -131,7 +144,7 @@ async function performBatch(
     try {
       ({ ids: accepted } = await mailer.sendBatch(
         messages.map((message, i) => ({ ...message, id: ids[i] })),
-        { idempotencyKey: providerKey ?? `lp-batch-${ids[0]}` },
+        { idempotencyKey: batchHandoffKey(ids[0], providerKey) },
       ));
     } catch (error) {
       const reason = describeProviderFailure(error);
@@ -145,8 +158,8 @@ async function performBatch(
   }
 
   const overage = counted.emails.filter((email) => email.isOverage);
-  const billingUsageReported =
-    overage.length > 0 && (await Promise.all(overage.map((email) => reportOverageEmail(email.id)))).every(Boolean);
+  const reports = await mapConcurrently(overage, BATCH_REPORT_CONCURRENCY, (email) => reportOverageEmail(email.id));
+  const billingUsageReported = overage.length > 0 && reports.every(Boolean);
   const warnings = rendered.flatMap((email, i) =>
     (email.warnings ?? []).map((warning: RenderWarning) => ({ ...warning, field: `emails.${i}.${warning.field}` })),
   );
@@ -167,6 +180,17 @@ async function performBatch(
     },
     replayed: counted.existing,
   };
+}
+
+/** 429: on a plan without overage, the batch holds more emails than the month has left. Nothing was sent. */
+function batchOverLimit(caller: SendCaller, used: number, count: number, reset: Date) {
+  const limit = PLANS[caller.plan].emailsPerMonth;
+  const retryAfter = Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000));
+  return errors.emailLimitReached(
+    `Your ${caller.plan} plan includes ${limit} emails per month; ${Math.max(0, limit - used)} are left and this ` +
+      `batch holds ${count}. Nothing was sent. Send fewer, wait until ${reset.toISOString()}, or upgrade to a paid plan.`,
+    retryAfter,
+  );
 }
 
 /** Each template the batch names, looked up once, with the suppressions among the recipients of its items. */

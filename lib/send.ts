@@ -11,8 +11,10 @@ import {
   failExpiredOrphanedEmails,
   findEmailReceipt,
   markEmailAccepted,
+  markEmailsAccepted,
   markEmailFailed,
   recordCountedEmail,
+  type OrphanedEmail,
   type RecordedEmail,
 } from "@/lib/db/emails";
 import {
@@ -159,9 +161,11 @@ async function performSend(caller: SendCaller, request: SendRequest, providerKey
   }
   // Overage is billed through the payment processor: true only once it acknowledged this email's usage record. The
   // wait is bounded; if it runs out the email stays in the ledger and is reported by the cron job or the next send.
-  const billingUsageReported = counted.isOverage
-    ? counted.billingUsageReported || (await reportOverageEmail(counted.id))
-    : counted.billingUsageReported;
+  // A scheduled email is reported when its time comes (it may be canceled until then).
+  const billingUsageReported =
+    counted.isOverage && !scheduledAt
+      ? counted.billingUsageReported || (await reportOverageEmail(counted.id))
+      : counted.billingUsageReported;
 
   const email = { ...message, id: counted.id, providerMessageId: id, createdAt: counted.createdAt };
   return {
@@ -371,6 +375,11 @@ export function emailHandoffKey(emailId: string, providerKey: string | null): st
   return providerKey ?? `lp-email-${emailId}`;
 }
 
+/** A batch's hand-off key, as emailHandoffKey: the caller's, else one made from the batch's id (its first email's). */
+export function batchHandoffKey(batchId: string, providerKey: string | null): string {
+  return providerKey ?? `lp-batch-${batchId}`;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The dispatch step: delivers due scheduled messages of the embedded outbox, recovers orphaned hand-offs, drops
 // expired idempotency keys. The cron route calls it (Vercel Cron), and every send request triggers it in the
@@ -420,28 +429,38 @@ export async function recoverOrphanedEmails(
   const mailer = getMailer();
   if (mailer.deliversOnRecord) return { recovered: 0, failed };
   let recovered = 0;
-  for (const email of await claimOrphanedEmails(mailer.provider, { ...rules, limit: orphanRecovery.batchSize })) {
-    const { accountId, providerIdempotencyKey: providerKey, ...message } = email;
+  const claimed = await claimOrphanedEmails(mailer.provider, { ...rules, limit: orphanRecovery.batchSize });
+  for (const handoff of groupByHandoff(claimed)) {
+    const [first] = handoff;
     try {
-      const { id } = await mailer.send(message, { idempotencyKey: emailHandoffKey(email.id, providerKey) });
-      await markEmailAccepted(email.id, id);
-      recovered += 1;
-      if (providerKey !== null) {
-        await answerDeadRequest(accountId, email.id, providerKey, rules.now).catch((storeError) =>
-          logError("storing the answer of a recovered email failed", storeError),
-        );
+      if (first.batchId === null) {
+        const { accountId, providerIdempotencyKey: providerKey } = first;
+        const { id } = await mailer.send(first, { idempotencyKey: emailHandoffKey(first.id, providerKey) });
+        await markEmailAccepted(first.id, id);
+        if (providerKey !== null) {
+          await answerDeadRequest(accountId, first.id, providerKey, rules.now).catch((storeError) =>
+            logError("storing the answer of a recovered email failed", storeError),
+          );
+        }
+      } else {
+        // The same messages, in the same order, under the same key: the provider answers a batch it accepted already
+        // with the ids it gave them, and delivers nothing twice.
+        const key = first.providerIdempotencyKey?.endsWith("-0") ? first.providerIdempotencyKey.slice(0, -2) : null;
+        const { ids } = await mailer.sendBatch(handoff, { idempotencyKey: batchHandoffKey(first.batchId, key) });
+        await markEmailsAccepted(handoff.map((email, i) => ({ id: email.id, providerMessageId: ids[i] })));
       }
+      recovered += handoff.length;
     } catch (error) {
       const reason = describeProviderFailure(error);
       if (isDefinitiveRefusal(error)) {
-        if (await markEmailFailed(email.id, `${mailer.provider}: ${reason}`)) failed += 1;
+        for (const email of handoff) if (await markEmailFailed(email.id, `${mailer.provider}: ${reason}`)) failed += 1;
       } else {
         // Left pending: the next run retries it under the same key, until it runs out of attempts or time.
         console.warn(
           JSON.stringify({
             level: "warn",
             message: "retrying an interrupted hand-off failed; will retry",
-            emailId: email.id,
+            emailIds: handoff.map((email) => email.id),
             reason,
           }),
         );
@@ -449,6 +468,27 @@ export async function recoverOrphanedEmails(
     }
   }
   return { recovered, failed };
+}
+
+/** Each email on its own, except a batch's, which go together in their request's order. */
+function groupByHandoff(emails: OrphanedEmail[]): OrphanedEmail[][] {
+  const batches = new Map<string, OrphanedEmail[]>();
+  const handoffs: OrphanedEmail[][] = [];
+  for (const email of emails) {
+    if (email.batchId === null) {
+      handoffs.push([email]);
+      continue;
+    }
+    const batch = batches.get(email.batchId);
+    if (batch) batch.push(email);
+    else {
+      const started = [email];
+      batches.set(email.batchId, started);
+      handoffs.push(started);
+    }
+  }
+  for (const batch of batches.values()) batch.sort((a, b) => (a.batchIndex ?? 0) - (b.batchIndex ?? 0));
+  return handoffs;
 }
 
 /**

@@ -23,8 +23,8 @@ export function describeSuppression(suppression: Suppression) {
 type Recipients = { to: string | string[]; cc?: string | string[]; bcc?: string | string[] };
 
 /**
- * One 422 entry per suppressed address of a send, named by its field (`to`, `to.0`, `cc.1`, behind `prefix` in a
- * batch: `emails.3.to.0`), saying why and since when.
+ * One 422 entry per suppressed address of a send, named by its field (`to.0`, `cc.1`, behind `prefix` in a batch:
+ * `emails.3.to.0`), saying why and since when.
  */
 export function suppressedRecipientDetails(
   request: Recipients,
@@ -42,7 +42,8 @@ export function suppressedRecipientDetails(
       const entry = byAddress.get(address.toLowerCase());
       if (!entry) return;
       details.push({
-        field: `${prefix}${field}${Array.isArray(value) ? `.${index}` : ""}`,
+        // Indexed even when the field is one address: it is the list's first.
+        field: `${prefix}${field}.${index}`,
         message: `${address} is suppressed (DELETE /api/v1/suppressions/${encodeURIComponent(entry.email)} lets you send to it again): ${suppressionReason(entry)}`,
       });
     });

@@ -133,6 +133,22 @@ describe("POST /api/v1/emails/{id}/cancel", () => {
     expect([await counter(user, "emails"), await dailyEmails(user)]).toEqual([0, 0]);
   });
 
+  it("canceling an email within the plan moves the newest unreported overage email back within it", async () => {
+    const user = await sender("monthly");
+    await setEmailsUsed(user, 9_999);
+    const within = await schedule(user);
+    const over = await schedule(user);
+    const overage = async () =>
+      getDb()<{ id: string; is_overage: boolean; voided: boolean }[]>`
+        select e.id, e.is_overage, l.voided_at is not null as voided
+        from sent_emails e join email_overage_ledger l on l.email_id = e.id where e.account_id = ${user.accountId}`;
+    expect(await overage()).toEqual([{ id: over, is_overage: true, voided: false }]);
+
+    expect((await cancelEmail(user, within)).status).toBe(200);
+    expect(await overage()).toEqual([{ id: over, is_overage: false, voided: true }]);
+    expect(await counter(user, "emails")).toBe(10_000);
+  });
+
   it("an overage email canceled is no longer overage and its ledger entry is voided, not reported", async () => {
     const user = await sender("monthly");
     await setEmailsUsed(user, 10_000);

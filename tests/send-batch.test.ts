@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { POST as sendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as send } from "@/app/api/v1/send/route";
@@ -15,6 +15,18 @@ import {
   type Sender,
   type TestUser,
 } from "./support/api";
+
+// The cap on a batch's rendered bytes: as shipped, unless a test lowers it.
+const renderedCap = vi.hoisted(() => ({ bytes: null as number | null }));
+vi.mock("@/lib/limits", async (importOriginal) => {
+  const limits = await importOriginal<typeof import("@/lib/limits")>();
+  return {
+    ...limits,
+    get MAX_BATCH_RENDERED_BYTES() {
+      return renderedCap.bytes ?? limits.MAX_BATCH_RENDERED_BYTES;
+    },
+  };
+});
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const UUID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -269,6 +281,34 @@ describe("POST /api/v1/send/batch", () => {
     });
     expect(single.status).toBe(200);
     expect(await counter(user, "emails")).toBe(3);
+  });
+
+  it("a batch whose emails render past the cap in all is 422 BATCH_TOO_LARGE, and nothing is sent or counted", async () => {
+    const user = await sender("free");
+    const one = await postBatch(user, { emails: [item(user)] });
+    const [{ html, text }] = await getDb()<{ html: string; text: string }[]>`
+      select html, text_body as text from sent_emails where account_id = ${user.accountId}`;
+    const size = Buffer.byteLength(html) + Buffer.byteLength(text);
+    renderedCap.bytes = size * 2 + 1;
+    try {
+      const result = await postBatch(user, { emails: [item(user), item(user), item(user), item(user)] });
+      expect([result.status, result.body]).toEqual([
+        422,
+        {
+          error: "Batch too large",
+          code: "BATCH_TOO_LARGE",
+          success: false,
+          message: expect.stringMatching(
+            /^The batch's emails render to more than [\d.]+ MB of HTML and text in all \(passed at emails\.[23]\)\. Nothing was sent; send them in smaller batches\.$/,
+          ),
+        },
+      ]);
+      expect(await postBatch(user, { emails: [item(user), item(user)] })).toMatchObject({ status: 200 });
+    } finally {
+      renderedCap.bytes = null;
+    }
+    expect(one.status).toBe(200);
+    expect([await emailCount(user), await counter(user, "emails")]).toEqual([3, 3]);
   });
 
   it("warnings name their item", async () => {

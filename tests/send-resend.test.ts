@@ -8,7 +8,7 @@ import { POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
-import { dispatchDueScheduledEmails } from "@/lib/db/emails";
+import { dispatchDueScheduledEmails, recordCountedEmails } from "@/lib/db/emails";
 import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
 import { outboxMailer } from "@/lib/mail/outbox";
 import { ResendMailer } from "@/lib/mail/resend";
@@ -103,7 +103,7 @@ async function emailsToday(user: TestUser): Promise<number> {
 }
 
 const storedRows = (user: TestUser) =>
-  getDb()`select * from sent_emails where account_id = ${user.accountId} order by created_at, id`;
+  getDb()`select * from sent_emails where account_id = ${user.accountId} order by created_at, batch_index, id`;
 
 describe("the mailer is chosen by RESEND_API_KEY", () => {
   it("is Resend when the key is set and the embedded outbox otherwise", () => {
@@ -537,6 +537,64 @@ describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Re
       ["sent", "sent", "re_b2"],
     ]);
     expect(await emailsCounted(user)).toBe(2);
+  });
+
+  it("a batch whose hand-off was cut off is handed over again whole, in order, under its first key", async () => {
+    const user = await sender();
+    const message = (to: string) => ({
+      templateId: user.welcomeId,
+      from: `hello@${user.domain}`,
+      to: [to],
+      cc: [],
+      bcc: [],
+      replyTo: [],
+      subject: `To ${to}`,
+      html: `<p>${to}</p>`,
+      text: to,
+      headers: {},
+      tags: [],
+    });
+    const { start } = billingPeriod();
+    for (const providerKey of [null, providerIdempotencyKey(user.accountId, "batch\ncut-off")]) {
+      // As if the process died between recording the batch and Resend's answer.
+      const counted = await recordCountedEmails(
+        [message("ann@example.com"), message("bob@example.com"), message("cid@example.com")],
+        { accountId: user.accountId, status: "pending", provider: "resend", providerIdempotencyKey: providerKey },
+        { periodStart: start, limit: 100, overage: false },
+      );
+      if (!counted.allowed) throw new Error("not counted");
+      const ids = counted.emails.map((email) => email.id);
+      received = [];
+      reply = { status: 200, body: { data: [{ id: "re_r1" }, { id: "re_r2" }, { id: "re_r3" }] } };
+
+      const later = new Date(Date.now() + 3 * 60_000);
+      expect(await recoverOrphanedEmails({ now: later, accountId: user.accountId })).toEqual({
+        recovered: 3,
+        failed: 0,
+      });
+      expect(
+        received.map(({ method, url, headers, body }) => [
+          method,
+          url,
+          headers["idempotency-key"],
+          body.map((m: { to: string[] }) => m.to[0]),
+        ]),
+      ).toEqual([
+        [
+          "POST",
+          "/emails/batch",
+          providerKey ?? `lp-batch-${ids[0]}`,
+          ["ann@example.com", "bob@example.com", "cid@example.com"],
+        ],
+      ]);
+      const rows = await getDb()<{ id: string; status: string; provider_message_id: string }[]>`
+        select id, status, provider_message_id from sent_emails where id = any(${ids}::uuid[]) order by batch_index`;
+      expect(rows).toEqual([
+        { id: ids[0], status: "sent", provider_message_id: "re_r1" },
+        { id: ids[1], status: "sent", provider_message_id: "re_r2" },
+        { id: ids[2], status: "sent", provider_message_id: "re_r3" },
+      ]);
+    }
   });
 
   it("a batch Resend refuses is 502: every email kept as failed, none counted", async () => {

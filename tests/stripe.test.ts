@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET as reportUsageCron, PUT as reportUsagePut } from "@/app/api/cron/report-usage/route";
+import { POST as cancelEmail } from "@/app/api/v1/emails/[id]/cancel/route";
 import { POST as send } from "@/app/api/v1/send/route";
 import { ConfigError, parseConfig, resetConfig } from "@/lib/config";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
@@ -551,6 +552,41 @@ describe("overage emails reported to Stripe's billing meter", () => {
     standIn.reset();
     await reportPendingOverage({ now: new Date(Date.now() + 86_400_000) });
     expect(meterRequests(user.customer)).toEqual([]);
+  });
+
+  it("reports a scheduled overage email once its time has come, and a canceled one never", async () => {
+    const user = await overageSender();
+    const later = (hours: number) => new Date(Date.now() + hours * 3600_000);
+    const schedule = () =>
+      call(send, "/api/v1/send", {
+        method: "POST",
+        headers: auth(user),
+        body: {
+          template_id: user.welcomeId,
+          to: "ann@example.com",
+          subject: "Later",
+          scheduled_at: later(1).toISOString(),
+        },
+      });
+    const kept = await schedule();
+    const canceled = await schedule();
+    expect([
+      kept.body.meta.email_usage.billing_usage_reported,
+      canceled.body.meta.email_usage.billing_usage_reported,
+    ]).toEqual([false, false]);
+    expect(meterRequests(user.customer)).toEqual([]);
+    const id = canceled.body.data.id;
+    const result = await call(cancelEmail, `/api/v1/emails/${id}/cancel`, {
+      method: "POST",
+      params: { id },
+      headers: auth(user),
+    });
+    expect(result.status).toBe(200);
+
+    await reportPendingOverage({ now: later(0.5) });
+    expect(meterRequests(user.customer)).toEqual([]);
+    await reportPendingOverage({ now: later(2) });
+    expect(meterRequests(user.customer).map((r) => r.form.identifier)).toEqual([kept.body.data.id]);
   });
 
   it("does not report emails within the plan", async () => {

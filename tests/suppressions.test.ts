@@ -51,7 +51,7 @@ describe("suppression", () => {
         error: "Recipient suppressed",
         code: "RECIPIENT_SUPPRESSED",
         success: false,
-        details: [{ field: "to", message: bouncedMessage("Gone@Bounce.TEST", "gone@bounce.test") }],
+        details: [{ field: "to.0", message: bouncedMessage("Gone@Bounce.TEST", "gone@bounce.test") }],
       },
     ]);
     expect([await emailCount(user), await counter(user, "emails")]).toEqual([emails, used]);
@@ -93,27 +93,33 @@ describe("suppression", () => {
     ]);
   });
 
-  it("a soft bounce bounces the email but suppresses nothing; a provider's bounce suppresses the recipients it names", async () => {
+  it("a provider's hard bounce suppresses the email's only recipient; a soft one, or one of several unnamed, nothing", async () => {
     const user = await sender();
-    const soft = await post(user, { to: "ann@example.com" });
-    const [softRow] = await getDb()<{ id: string }[]>`select id from sent_emails where account_id = ${user.accountId}`;
-    await getDb()`update sent_emails set delivery_status = 'sent' where id = ${softRow.id}`;
-    expect(
-      await applyEmailEvent(softRow.id, "bounced", { detail: { bounce_type: "soft", message: "mailbox full" } }),
-    ).toEqual({
-      applied: true,
-      status: "bounced",
-    });
-    expect(soft.status).toBe(200);
-    expect((await list(user)).body.suppressions).toEqual([]);
+    const emailOf = async (extra: Record<string, unknown>) => {
+      const sent = await post(user, extra);
+      expect(sent.status).toBe(200);
+      const [row] = await getDb()<{ id: string }[]>`
+        select id from sent_emails where account_id = ${user.accountId} order by created_at desc limit 1`;
+      return row.id;
+    };
+    const listed = async () => (await list(user)).body.suppressions.map((s: { email: string }) => s.email).sort();
 
-    await applyEmailEvent(softRow.id, "bounced", {
-      detail: { bounce_type: "hard", recipients: ["Cid@Example.com", "dee@example.com"] },
+    const single = await emailOf({ to: "Ann@Example.com" });
+    expect(
+      await applyEmailEvent(single, "bounced", { detail: { bounce_type: "soft", message: "mailbox full" } }),
+    ).toEqual({ applied: true, status: "bounced" });
+    expect(await listed()).toEqual([]);
+
+    // Resend lists the email's whole `to` as its recipients: with several, which one bounced is not known.
+    const several = await emailOf({ to: ["bob@example.com"], cc: ["cid@example.com"] });
+    await applyEmailEvent(several, "bounced", {
+      detail: { bounce_type: "hard", recipients: ["bob@example.com"] },
     });
-    expect((await list(user)).body.suppressions.map((s: { email: string }) => s.email).sort()).toEqual([
-      "cid@example.com",
-      "dee@example.com",
-    ]);
+    expect(await listed()).toEqual([]);
+
+    await applyEmailEvent(single, "bounced", { detail: { bounce_type: "hard", recipients: ["Ann@Example.com"] } });
+    await applyEmailEvent(several, "complained", { detail: { recipient: "Cid@example.com" } });
+    expect(await listed()).toEqual(["ann@example.com", "cid@example.com"]);
   });
 
   it("GET /suppressions lists them newest first, paginated", async () => {

@@ -83,7 +83,15 @@ export const errors = {
 
   /** One entry per suppressed address, by the field that names it (`to.0`, `emails.3.cc.1`). */
   recipientSuppressed: (details: ValidationDetail[]) =>
-    new ApiError(422, { error: "Recipient suppressed", code: "RECIPIENT_SUPPRESSED", success: false, details }),
+    new ApiError(422, {
+      error: "Recipient suppressed",
+      code: "RECIPIENT_SUPPRESSED",
+      success: false,
+      details: details.length > MAX_DETAILS ? [...details.slice(0, MAX_DETAILS), MORE_DETAILS] : details,
+    }),
+
+  batchTooLarge: (message: string) =>
+    new ApiError(422, { error: "Batch too large", code: "BATCH_TOO_LARGE", success: false, message }),
 
   suppressionNotFound: () =>
     new ApiError(404, { error: "Suppression not found", code: "SUPPRESSION_NOT_FOUND", success: false }),

@@ -442,7 +442,8 @@ export async function claimUnreportedOverage(options: {
       join billing_customers c on c.account_id = l.account_id
       left join sent_emails e on e.id = l.email_id
       where l.reported_at is null and l.voided_at is null
-        and (l.email_id is null or e.status in ('sent', 'scheduled'))
+        -- A scheduled email is billed once its time has come: until then it may be canceled.
+        and (l.email_id is null or e.status = 'sent' or (e.status = 'scheduled' and e.scheduled_at <= ${options.now}))
         and (l.next_report_at is null or l.next_report_at <= ${options.now})
         and (l.report_claimed_until is null or l.report_claimed_until <= ${options.now})
         ${options.emailId ? db`and l.email_id = ${options.emailId}` : db``}

@@ -50,7 +50,7 @@ export async function listOutbox(accountId: string, limit = 100): Promise<Outbox
            to_addresses as to, cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, html, text_body as text,
            headers, tags, ${attachmentsMetadata(db)} as attachments, is_overage, scheduled_at, sent_at, created_at,
            error
-    from sent_emails where account_id = ${accountId} order by created_at desc, id limit ${limit}`;
+    from sent_emails where account_id = ${accountId} order by created_at desc, batch_index desc nulls last, id limit ${limit}`;
 }
 
 /** A message's attachments as OutboxAttachment: metadata only, the Base64 content stays in the database. */
@@ -331,7 +331,13 @@ export async function dispatchDueScheduledEmails(
 // idempotency key or gives them up: marked failed, count given back (fail_counted_email), all in SQL.
 
 /** A pending message to hand over again, as recorded. */
-export type OrphanedEmail = OutgoingEmail & { accountId: string; providerIdempotencyKey: string | null };
+export type OrphanedEmail = OutgoingEmail & {
+  accountId: string;
+  providerIdempotencyKey: string | null;
+  /** Set for an email of a batch: the batch is handed over again as it was, whole, under its key. */
+  batchId: string | null;
+  batchIndex: number | null;
+};
 
 export type OrphanRules = {
   now: Date;
@@ -367,7 +373,8 @@ export async function failExpiredOrphanedEmails(rules: OrphanRules): Promise<num
 
 /**
  * Claims orphaned messages of `provider` that may be retried: counts the attempt and stamps the claim, so another
- * dispatcher leaves them alone for the grace period. Returns them as recorded, to be handed over again.
+ * dispatcher leaves them alone for the grace period. A batch's emails are claimed together. Returns them as recorded,
+ * to be handed over again.
  */
 export async function claimOrphanedEmails(
   provider: string,
@@ -377,9 +384,8 @@ export async function claimOrphanedEmails(
   const windowCutoff = new Date(rules.now.getTime() - rules.windowMs);
   const db = getDb();
   return db<OrphanedEmail[]>`
-    update sent_emails set handoff_attempts = handoff_attempts + 1, handoff_claimed_at = ${rules.now}
-    where id in (
-      select id from sent_emails
+    with due as (
+      select id, batch_id from sent_emails
       where status = 'pending' and provider = ${provider} and coalesce(handoff_claimed_at, created_at) <= ${graceCutoff}
         and created_at > ${windowCutoff} and handoff_attempts < ${rules.maxAttempts}
         ${rules.accountId ? db`and account_id = ${rules.accountId}` : db``}
@@ -387,9 +393,12 @@ export async function claimOrphanedEmails(
       limit ${rules.limit}
       for update skip locked
     )
+    update sent_emails set handoff_attempts = handoff_attempts + 1, handoff_claimed_at = ${rules.now}
+    where id in (select id from due)
+       or (status = 'pending' and batch_id in (select batch_id from due where batch_id is not null))
     returning id, account_id as "accountId", provider_idempotency_key as "providerIdempotencyKey", from_address as "from",
               to_addresses as "to", cc_addresses as cc, bcc_addresses as bcc, reply_to as "replyTo", subject, html, text_body as text, headers,
-              attachments, tags, scheduled_at as "scheduledAt"`;
+              attachments, tags, scheduled_at as "scheduledAt", batch_id as "batchId", batch_index as "batchIndex"`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -460,7 +469,7 @@ export async function listEmails(
              cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, template_id, tags,
              delivery_status as status, created_at, sent_at, scheduled_at
       from sent_emails where account_id = ${accountId} ${ofStatus}
-      order by created_at desc, id limit ${limit} offset ${offset}
+      order by created_at desc, batch_index desc nulls last, id limit ${limit} offset ${offset}
     ) e on true`;
   const total = rows[0]?.total ?? 0;
   return { emails: rows.filter((row) => row.id !== null).map(({ total: _total, ...email }) => email), total };

@@ -28,14 +28,6 @@ export async function listSuppressions(
   };
 }
 
-/** Which of `addresses` the account has suppressed (lower-cased, as stored). */
-export async function findSuppressions(accountId: string, addresses: string[]): Promise<Suppression[]> {
-  const lowerCased = [...new Set(addresses.map((address) => address.toLowerCase()))];
-  return getDb()<Suppression[]>`
-    select email, reason, created_at from email_suppressions
-    where account_id = ${accountId} and email = any(${lowerCased}::text[])`;
-}
-
 /** Removes an address from the account's suppressions; the removed entry, or undefined when it was not there. */
 export async function deleteSuppression(accountId: string, address: string): Promise<Suppression | undefined> {
   const [row] = await getDb()<Suppression[]>`

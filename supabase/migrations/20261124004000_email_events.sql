@@ -103,27 +103,9 @@ begin
 end;
 $$;
 
--- Every change of the hand-off's state is an event, in the statement that makes it: recorded sent or scheduled by the
--- embedded outbox (record_counted_email), accepted by a provider (pending → sent or scheduled), delivered by the
--- dispatcher (scheduled → sent), or failed (fail_counted_email, with its error). An email recorded sent or scheduled
--- starts in that status with that event; no other transaction can see it yet, so neither needs the row locked or
--- written again.
-create or replace function public.sent_emails_recorded()
-returns trigger
-language plpgsql
-as $$
-begin
-  if tg_when = 'BEFORE' then
-    new.delivery_status := new.status;
-    return new;
-  end if;
-  insert into public.email_events (email_id, account_id, type, detail)
-    values (new.id, new.account_id, new.status,
-            case when new.status = 'failed' then jsonb_build_object('message', new.error) end);
-  return null;
-end;
-$$;
-
+-- Every later change of the hand-off's state is an event, in the statement that makes it: accepted by a provider
+-- (pending → sent or scheduled), delivered by the dispatcher (scheduled → sent), or failed (fail_counted_email, with
+-- its error). An email's first events are written by the statement that records it (record_counted_email).
 create or replace function public.sent_emails_handoff_event()
 returns trigger
 language plpgsql
@@ -134,16 +116,6 @@ begin
   return null;
 end;
 $$;
-
-create trigger sent_emails_recorded_status
-  before insert on public.sent_emails
-  for each row when (new.status in ('sent', 'scheduled', 'failed'))
-  execute function public.sent_emails_recorded();
-
-create trigger sent_emails_handoff_recorded
-  after insert on public.sent_emails
-  for each row when (new.status in ('sent', 'scheduled', 'failed'))
-  execute function public.sent_emails_recorded();
 
 create trigger sent_emails_handoff_moved
   after update of status on public.sent_emails
@@ -158,8 +130,7 @@ declare
 begin
   for f in
     select p.oid::regprocedure from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-    where n.nspname = 'public' and p.proname in ('apply_email_event', 'sent_emails_recorded',
-                                                 'sent_emails_handoff_event')
+    where n.nspname = 'public' and p.proname in ('apply_email_event', 'sent_emails_handoff_event')
   loop
     for grantee in select 'public' union all select rolname from pg_roles where rolname in ('anon', 'authenticated') loop
       execute format('revoke execute on function %s from %s', f, grantee);

@@ -6,8 +6,13 @@ alter table public.sent_emails drop constraint if exists sent_emails_status_chec
 alter table public.sent_emails add constraint sent_emails_status_check
   check (status in ('pending', 'sent', 'scheduled', 'failed', 'canceled'));
 
--- An overage entry whose email was canceled stays in the ledger (it may have been reported already), voided.
+-- An overage entry whose email was canceled stays in the ledger, voided: it is never reported.
 alter table public.email_overage_ledger add column if not exists voided_at timestamptz;
+
+-- The emails of one POST /send/batch: handed to the provider together, under one key, so an interrupted hand-off is
+-- retried together (the first email's id is the batch's). batch_index is the email's place in the request.
+alter table public.sent_emails add column if not exists batch_id uuid;
+alter table public.sent_emails add column if not exists batch_index integer;
 
 -- Addresses the account may not send to: one hard bounce or complaint puts an address here, until the user removes it.
 create table public.email_suppressions (
@@ -20,6 +25,8 @@ create table public.email_suppressions (
   created_at timestamptz not null default now(),
   primary key (account_id, email)
 );
+-- Deleting an email (a refused send, an account's removal) finds its suppressions by this.
+create index email_suppressions_email_idx on public.email_suppressions (email_id) where email_id is not null;
 
 do $$
 begin
@@ -32,33 +39,33 @@ begin
   end if;
 end $$;
 
--- Suppresses the recipients of a hard bounce or a complaint: those the event names (detail.recipients, an array, or
--- detail.recipient), else the email's `to`. A soft bounce (detail.bounce_type other than 'hard') suppresses nothing.
--- An address suppressed already keeps its first entry (the date users are told).
+-- Suppresses the recipient of a hard bounce or a complaint: the one the event names (detail.recipient), else the
+-- email's only recipient. A provider reporting an email with several recipients bounced does not say which one did
+-- (Resend's event lists the whole `to`), so none is suppressed: only an address known to have bounced is. A soft
+-- bounce (detail.bounce_type other than 'hard') suppresses nothing. An address suppressed already keeps its first
+-- entry (the date users are told).
 create or replace function public.suppress_email_recipients(
   p_account_id uuid,
   p_email_id uuid,
   p_type text,
   p_detail jsonb,
-  p_to text[]
+  p_recipients text[]
 ) returns void
 language sql
 as $$
   insert into public.email_suppressions (account_id, email, reason, email_id)
-    select distinct on (lower(r)) p_account_id, lower(r), p_type, p_email_id
-    from unnest(case
-           when jsonb_typeof(p_detail -> 'recipients') = 'array'
-             then array(select jsonb_array_elements_text(p_detail -> 'recipients') limit 50)
-           when jsonb_typeof(p_detail -> 'recipient') = 'string' then array[p_detail ->> 'recipient']
-           else p_to
-         end) r
+    select p_account_id, lower(r), p_type, p_email_id
+    from (select case
+            when jsonb_typeof(p_detail -> 'recipient') = 'string' then p_detail ->> 'recipient'
+            when cardinality(p_recipients) = 1 then p_recipients[1]
+          end as r) x
     where (p_type = 'complained' or (p_type = 'bounced' and coalesce(p_detail ->> 'bounce_type', 'hard') = 'hard'))
-      and r is not null and length(r) between 3 and 320
+      and length(r) between 3 and 320
     on conflict (account_id, email) do nothing;
 $$;
 
 -- apply_email_event as before (20261124004000_email_events.sql), and a hard bounce or complaint suppresses its
--- recipients for the email's account, whatever the status became (a bounce reported after a failure still bounced).
+-- recipient for the email's account, whatever the status became (a bounce reported after a failure still bounced).
 create or replace function public.apply_email_event(
   p_email_id uuid,
   p_type text,
@@ -72,7 +79,7 @@ as $$
 declare
   v_status text;
   v_account uuid;
-  v_to text[];
+  v_recipients text[];
   v_next text;
   v_rank constant text[] := array['queued', 'scheduled', 'sent', 'delivery_delayed'];
 begin
@@ -80,7 +87,8 @@ begin
                                       'failed', 'canceled', 'opened', 'clicked') then
     raise exception 'unknown email event type: %', p_type using errcode = '22023';
   end if;
-  select e.delivery_status, e.account_id, e.to_addresses into v_status, v_account, v_to
+  select e.delivery_status, e.account_id, e.to_addresses || e.cc_addresses || e.bcc_addresses
+    into v_status, v_account, v_recipients
     from public.sent_emails e where e.id = p_email_id for update;
   if not found then
     return query select false, null::text;
@@ -96,7 +104,7 @@ begin
   end if;
 
   if p_type in ('bounced', 'complained') then
-    perform public.suppress_email_recipients(v_account, p_email_id, p_type, p_detail, v_to);
+    perform public.suppress_email_recipients(v_account, p_email_id, p_type, p_detail, v_recipients);
   end if;
 
   v_next := case
@@ -115,13 +123,6 @@ begin
 end;
 $$;
 
--- An email recorded by record_counted_email(s) gets its status and first events from that statement (below), so the
--- insert triggers go; a change of the hand-off's state afterwards (accepted, failed, dispatched) stays an event by
--- the update trigger.
-drop trigger if exists sent_emails_recorded_status on public.sent_emails;
-drop trigger if exists sent_emails_handoff_recorded on public.sent_emails;
-drop function if exists public.sent_emails_recorded();
-
 -- An email's first events, in order: its hand-off's (sent or scheduled; none while pending), then what the embedded
 -- outbox reports of it (delivered, bounced or complained), which may suppress its recipients.
 create or replace function public.record_email_first_events(
@@ -130,7 +131,7 @@ create or replace function public.record_email_first_events(
   p_status text,
   p_delivery_type text,
   p_delivery_detail jsonb,
-  p_to text[]
+  p_recipients text[]
 ) returns void
 language plpgsql
 as $$
@@ -142,7 +143,8 @@ begin
     where v.type is not null
     order by v.n;
   if p_delivery_type in ('bounced', 'complained') then
-    perform public.suppress_email_recipients(p_account_id, p_email_id, p_delivery_type, p_delivery_detail, p_to);
+    perform public.suppress_email_recipients(p_account_id, p_email_id, p_delivery_type, p_delivery_detail,
+                                             p_recipients);
   end if;
 end;
 $$;
@@ -241,7 +243,8 @@ begin
     values (p_account_id, 'emails', (now() at time zone 'utc')::date, 1)
     on conflict (account_id, metric, day) do update set count = d.count + 1;
 
-  perform public.record_email_first_events(v_id, p_account_id, p_status, p_delivery_type, p_delivery_detail, p_to);
+  perform public.record_email_first_events(v_id, p_account_id, p_status, p_delivery_type, p_delivery_detail,
+                                           p_to || coalesce(p_cc, '{}') || coalesce(p_bcc, '{}'));
 
   v_overage := p_overage and v_used > p_limit;
 
@@ -325,11 +328,10 @@ begin
     on conflict (account_id, metric, day) do update set count = d.count + v_count;
 
   v_ids := array(select gen_random_uuid() from generate_series(1, v_count));
-  -- Each item a microsecond after the one before: the account's emails are listed by created_at, in the batch's order.
   insert into public.sent_emails (id, account_id, template_id, status, delivery_status, provider, from_address,
                                   to_addresses, cc_addresses, bcc_addresses, reply_to, subject, html, text_body,
                                   headers, tags, sent_at, is_overage, usage_period_start, provider_idempotency_key,
-                                  created_at)
+                                  batch_id, batch_index)
     select v_ids[x.i], p_account_id, (x.m ->> 'template_id')::uuid, p_status,
            coalesce(x.m ->> 'delivery_type', case when p_status = 'pending' then 'queued' else p_status end),
            p_provider, x.m ->> 'from',
@@ -339,14 +341,15 @@ begin
            array(select jsonb_array_elements_text(coalesce(x.m -> 'reply_to', '[]'))),
            x.m ->> 'subject', x.m ->> 'html', x.m ->> 'text', coalesce(x.m -> 'headers', '{}'),
            coalesce(x.m -> 'tags', '[]'), case when p_status = 'sent' then now() end,
-           p_overage and v_first + x.i > p_limit, p_period_start, v_keys[x.i],
-           now() + (x.i - 1) * interval '1 microsecond'
+           p_overage and v_first + x.i > p_limit, p_period_start, v_keys[x.i], v_ids[1], x.i - 1
     from jsonb_array_elements(p_emails) with ordinality x (m, i)
     order by x.i;
 
   perform public.record_email_first_events(v_ids[x.i], p_account_id, p_status, x.m ->> 'delivery_type',
                                            x.m -> 'delivery_detail',
-                                           array(select jsonb_array_elements_text(x.m -> 'to')))
+                                           array(select jsonb_array_elements_text(x.m -> 'to'))
+                                             || array(select jsonb_array_elements_text(coalesce(x.m -> 'cc', '[]')))
+                                             || array(select jsonb_array_elements_text(coalesce(x.m -> 'bcc', '[]'))))
     from jsonb_array_elements(p_emails) with ordinality x (m, i);
 
   insert into public.email_overage_ledger (account_id, email_id, period_start)
@@ -362,7 +365,8 @@ end;
 $$;
 
 -- POST /emails/{id}/cancel: a scheduled email of the account becomes canceled and stops counting: the month's email
--- count goes back down (its period's counter and its day's), and its overage ledger entry is voided. The row is
+-- count goes back down (its period's counter and its day's), and its overage ledger entry is voided (or, when it was
+-- within the plan, the newest unreported overage entry of the period is). The row is
 -- locked, so a cancel racing the dispatcher or another cancel acts once. canceled: whether this call canceled it;
 -- status: the email's status after the call (null when the account has no such email).
 create or replace function public.cancel_email(p_account_id uuid, p_email_id uuid)
@@ -374,8 +378,11 @@ declare
   v_status text;
   v_period timestamptz;
   v_created timestamptz;
+  v_overage boolean;
+  v_moved uuid;
 begin
-  select e.delivery_status, e.usage_period_start, e.created_at into v_status, v_period, v_created
+  select e.delivery_status, e.usage_period_start, e.created_at, e.is_overage
+    into v_status, v_period, v_created, v_overage
     from public.sent_emails e where e.id = p_email_id and e.account_id = p_account_id for update;
   if not found then
     return query select false, null::text;
@@ -393,7 +400,20 @@ begin
     update public.usage_daily d set count = d.count - 1
       where d.account_id = p_account_id and d.metric = 'emails' and d.day = (v_created at time zone 'utc')::date
         and d.count > 0;
-    update public.email_overage_ledger l set voided_at = now() where l.email_id = p_email_id and l.voided_at is null;
+    if v_overage then
+      update public.email_overage_ledger l set voided_at = now() where l.email_id = p_email_id and l.voided_at is null;
+    else
+      -- One email fewer within the plan: the period's newest overage email not reported yet is within it now.
+      update public.email_overage_ledger l set voided_at = now()
+        where l.id = (select l2.id from public.email_overage_ledger l2
+                      where l2.account_id = p_account_id and l2.period_start = v_period and l2.voided_at is null
+                        and l2.reported_at is null and (l2.report_claimed_until is null or l2.report_claimed_until <= now())
+                      order by l2.created_at desc, l2.id desc limit 1)
+        returning l.email_id into v_moved;
+      if v_moved is not null then
+        update public.sent_emails e set is_overage = false where e.id = v_moved;
+      end if;
+    end if;
   end if;
   perform public.apply_email_event(p_email_id, 'canceled');
   return query select true, 'canceled'::text;
