@@ -7,7 +7,6 @@ import { GET as listEmails } from "@/app/api/v1/emails/route";
 import { POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { addSendingDomain } from "@/lib/db/domains";
 import { applyEmailEvent, dispatchDueScheduledEmails } from "@/lib/db/emails";
 import { billingPeriod } from "@/lib/plans";
 import { DELIVERY_STATUSES, EMAIL_EVENT_TYPES, type DeliveryStatus, type EmailEventType } from "@/lib/schemas/emails";
