@@ -101,6 +101,10 @@ const WRAPPER_RESPONSES: Record<number, ResponseDoc> = {
   401: { description: "Missing, malformed, unknown or revoked credentials", schema: errorBodySchema },
   500: { description: "Internal error; details are logged under the X-Request-Id", schema: errorBodySchema },
 };
+const INSUFFICIENT_SCOPE: ResponseDoc = {
+  description: "A sending_access API key on an endpoint it may not call (INSUFFICIENT_SCOPE); the call is not counted",
+  schema: errorBodySchema,
+};
 const QUOTA_EXCEEDED: ResponseDoc = {
   description: "Monthly API quota exhausted",
   schema: rateLimitBodySchema,
@@ -109,7 +113,7 @@ const QUOTA_EXCEEDED: ResponseDoc = {
 
 function operationObject(
   path: string,
-  { doc, metered, query, body }: DeclaredOperation,
+  { doc, metered, sendingAccess, query, body }: DeclaredOperation,
   components: Record<string, unknown>,
 ) {
   const pathParameters = doc.pathParameters ?? {};
@@ -129,9 +133,13 @@ function operationObject(
   const requestSchema = doc.requestBody ?? body;
   const responses: Record<number, ResponseDoc> = { ...WRAPPER_RESPONSES, ...doc.responses };
   if (metered) responses[429] ??= QUOTA_EXCEEDED;
+  if (!sendingAccess) responses[403] ??= INSUFFICIENT_SCOPE;
   return {
     operationId: doc.operationId,
     summary: doc.summary,
+    description: sendingAccess
+      ? "Full-access and sending-access API keys may call it."
+      : "Full-access API keys (and the dashboard's session) only.",
     ...(parameters.length > 0 && { parameters }),
     ...(requestSchema && {
       // withApiAuth parses a missing or empty body as `{}`: the body is required when `{}` is not a valid one.

@@ -79,7 +79,9 @@ async function performBatch(
         details: [{ field: `${prefix}template_id`, message: NOT_IN_LIBRARY_MESSAGE }],
       });
     }
-    const from = collectDetails(invalid, prefix, () => resolveSender(item.from, context.domains, sharedDomain));
+    const from = collectDetails(invalid, prefix, () =>
+      resolveSender(item.from, context.domains, sharedDomain, caller.apiKey?.domain ?? null),
+    );
     const checked = collectDetails(invalid, prefix, () => checkVariables(context.template!, item.variables));
     suppressed.push(...suppressedRecipientDetails(item, context.suppressed, prefix));
     return { item, template: context.template, from, checked };

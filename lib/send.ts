@@ -1,5 +1,6 @@
 import "server-only";
 import type { z } from "zod";
+import type { ApiKeyGrant } from "@/lib/api-keys";
 import { createHash, randomUUID } from "node:crypto";
 import { errors, zodDetails, type ValidationDetail } from "@/lib/api/errors";
 import { throttledInBackground } from "@/lib/background";
@@ -46,7 +47,7 @@ import {
 
 export const NOT_IN_LIBRARY_MESSAGE = "This template is not in your library. Add or purchase it first.";
 
-export type SendCaller = { accountId: string; plan: PlanName };
+export type SendCaller = { accountId: string; plan: PlanName; apiKey: ApiKeyGrant | null };
 export type SendOutcome = { body: Record<string, unknown>; replayed: boolean };
 
 /**
@@ -94,7 +95,7 @@ async function performSend(caller: SendCaller, request: SendRequest, providerKey
     request.template_id,
     recipientsOf(request),
   );
-  const from = resolveSender(request.from, domains, getConfig().sharedSendingDomain);
+  const from = resolveSender(request.from, domains, getConfig().sharedSendingDomain, caller.apiKey?.domain ?? null);
   if (!template) throw errors.templateNotFound(NOT_IN_LIBRARY_MESSAGE);
   const suppressedDetails = suppressedRecipientDetails(request, suppressed);
   if (suppressedDetails.length > 0) throw errors.recipientSuppressed(suppressedDetails);
@@ -247,11 +248,23 @@ export function resolveSender(
   from: string | undefined,
   domains: SendingDomain[],
   sharedDomain: string | undefined,
+  // An API key bound to one of the account's domains sends from it only (not from the shared domain either).
+  keyDomain: string | null = null,
 ): string {
-  const verified = domains.filter((d) => isVerifiedForSending(d));
+  const verified = domains.filter(
+    (d) => isVerifiedForSending(d) && (keyDomain === null || d.domain.toLowerCase() === keyDomain),
+  );
+  const boundProblem = (what: string) =>
+    errors.validation([
+      {
+        field: "from",
+        message: `This API key sends only from ${keyDomain}${verified.length === 0 ? ", which is not verified for sending" : ""}: ${what}`,
+      },
+    ]);
   if (from === undefined) {
     const domain = verified.find((d) => d.default_sender);
     if (domain?.default_sender) return domain.default_sender;
+    if (keyDomain !== null) throw boundProblem(`from is required (${keyDomain} has no default sender)`);
     throw errors.validation([
       {
         field: "from",
@@ -264,7 +277,10 @@ export function resolveSender(
   const parsed = parseFromAddress(from);
   const domain = parsed?.address.slice(parsed.address.lastIndexOf("@") + 1).toLowerCase();
   const allowed = new Set(verified.map((d) => d.domain.toLowerCase()));
-  if (sharedDomain) allowed.add(sharedDomain.toLowerCase());
+  if (sharedDomain && keyDomain === null) allowed.add(sharedDomain.toLowerCase());
+  if (keyDomain !== null && (!parsed || !allowed.has(domain ?? ""))) {
+    throw boundProblem(`from must be an address @${keyDomain}`);
+  }
   if (!parsed || !domain || !allowed.has(domain)) {
     throw errors.validation([
       {

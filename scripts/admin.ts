@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { hashPassword } from "@/lib/auth/passwords";
 import { createAccount, getAccountByEmailOrThrow, setAccountPlan } from "@/lib/db/accounts";
-import { createApiKey, revokeApiKey } from "@/lib/db/api-keys";
+import { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys";
+import { createApiKey, listApiKeys, revokeApiKey, UnknownKeyDomainError } from "@/lib/db/api-keys";
 import { addLibraryEntry } from "@/lib/db/library";
 import { listOutbox } from "@/lib/db/emails";
 import { findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
@@ -17,7 +18,8 @@ class UsageError extends Error {}
 
 const USAGE = `Usage: npm run -s admin -- <command> [options]
   user:create --email E [--plan free|monthly|annual] [--password P]
-  key:create --email E [--name N]
+  key:create --email E [--name N] [--test] [--scope full_access|sending_access] [--domain D] [--expires-in-days N]
+  key:list --email E
   key:revoke --id ID
   plan:set --email E --plan P
   catalogue
@@ -33,6 +35,10 @@ function required(flags: Flags, name: string): string {
   const value = flags[name];
   if (typeof value !== "string" || value.trim() === "") throw new UsageError(`--${name} is required`);
   return value.trim();
+}
+
+function isApiKeyScope(value: string): value is ApiKeyScope {
+  return (API_KEY_SCOPES as readonly string[]).includes(value);
 }
 
 function plan(value: string) {
@@ -55,8 +61,33 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
   },
   "key:create": async (flags) => {
     const account = await getAccountByEmailOrThrow(required(flags, "email"));
-    const key = await createApiKey(account.id, typeof flags.name === "string" ? flags.name : "CLI key");
-    return { id: key.id, key: key.key };
+    const scope = flags.scope === undefined ? "full_access" : required(flags, "scope");
+    if (!isApiKeyScope(scope)) throw new UsageError(`--scope must be one of ${API_KEY_SCOPES.join(", ")}`);
+    const days = flags["expires-in-days"] === undefined ? null : Number(required(flags, "expires-in-days"));
+    if (days !== null && !(Number.isInteger(days) && days >= 1 && days <= 3650))
+      throw new UsageError("--expires-in-days must be a whole number of days from 1 to 3650");
+    const key = await createApiKey(account.id, {
+      name: typeof flags.name === "string" ? flags.name : "CLI key",
+      kind: flags.test === true ? "test" : "live",
+      scope,
+      domain: flags.domain === undefined ? null : required(flags, "domain"),
+      expiresAt: days === null ? null : new Date(Date.now() + days * 86_400_000),
+    }).catch((error: unknown) => {
+      if (error instanceof UnknownKeyDomainError) throw new UsageError(`--domain: ${error.message}`);
+      throw error;
+    });
+    return {
+      id: key.id,
+      key: key.key,
+      kind: key.kind,
+      scope: key.scope,
+      domain: key.domain,
+      expires_at: key.expires_at,
+    };
+  },
+  "key:list": async (flags) => {
+    const account = await getAccountByEmailOrThrow(required(flags, "email"));
+    return (await listApiKeys(account.id)).map(({ display_fragment: key, ...record }) => ({ ...record, key }));
   },
   "key:revoke": async (flags) => {
     const id = required(flags, "id");
@@ -152,6 +183,9 @@ async function main(): Promise<number> {
         domain: { type: "string" },
         verified: { type: "boolean" },
         "default-sender": { type: "string" },
+        test: { type: "boolean" },
+        scope: { type: "string" },
+        "expires-in-days": { type: "string" },
       },
       strict: true,
     }).values;

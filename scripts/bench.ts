@@ -602,7 +602,7 @@ async function startDatabase(cleanups: (() => Promise<void> | void)[], forceEmbe
 async function createFixture(): Promise<Fixture> {
   // A paid plan has no API call quota, so the quota never stops the bench.
   const account = await createAccount({ email: `bench-${randomUUID()}@example.com`, plan: "monthly" });
-  const { key } = await createApiKey(account.id, "bench");
+  const { key } = await createApiKey(account.id, { name: "bench" });
   for (const slug of ["welcome", "verify-email", "receipt", "newsletter", "team-invite"]) {
     await addLibraryEntry(account.id, slug, { processor: "bench" });
   }
@@ -634,7 +634,7 @@ async function createFixture(): Promise<Fixture> {
     userTemplateId: userTemplate.id,
     sendFrom: domain.default_sender ?? `hello@${domain.domain}`,
     attacker: {
-      key: (await createApiKey(attacker.id, "bench attacker")).key,
+      key: (await createApiKey(attacker.id, { name: "bench attacker" })).key,
       cookie: `${LOCAL_SESSION_COOKIE}=${await attackerSessionToken(attacker.id)}`,
       newsletterId: newsletter.template_id,
       userTemplateId: attackerTemplate.id,

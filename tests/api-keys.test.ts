@@ -1,17 +1,32 @@
 import { describe, expect, it } from "vitest";
-import { API_KEY_PREFIX, displayFragment, generateApiKey, hashApiKey, isWellFormedApiKey } from "@/lib/api-keys";
+import { crc32 } from "node:zlib";
+import { API_KEY_PATTERN, displayFragment, generateApiKey, hashApiKey, isWellFormedApiKey } from "@/lib/api-keys";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { revokeApiKey, listApiKeys } from "@/lib/db/api-keys";
 import { getDb } from "@/lib/db/client";
 import { call, createUser } from "./support/api";
 
 describe("API key generation", () => {
-  it("is the prefix plus 32 random bytes, base64url", () => {
-    const { key, prefix } = generateApiKey();
-    expect(prefix).toBe("lp_live_");
-    expect(key.startsWith(API_KEY_PREFIX)).toBe(true);
-    expect(Buffer.from(key.slice(API_KEY_PREFIX.length), "base64url")).toHaveLength(32);
-    expect(isWellFormedApiKey(key)).toBe(true);
+  it("is the kind's prefix, 43 random base62 characters and a 6-character checksum", () => {
+    for (const kind of ["live", "test"] as const) {
+      const { key, prefix } = generateApiKey(kind);
+      expect(prefix).toBe(`lp_${kind}_`);
+      expect(key).toMatch(new RegExp(`^lp_${kind}_[0-9A-Za-z]{49}$`));
+      expect(key).toMatch(API_KEY_PATTERN);
+      expect(isWellFormedApiKey(key)).toBe(true);
+    }
+  });
+
+  it("has a checksum a scanner can verify: CRC-32 of the rest, in base62", () => {
+    const { key } = generateApiKey();
+    const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let value = crc32(key.slice(0, -6));
+    let digits = "";
+    for (let i = 0; i < 6; i++) {
+      digits = base62[value % 62] + digits;
+      value = Math.floor(value / 62);
+    }
+    expect(key.slice(-6)).toBe(digits);
   });
 
   it("never repeats and hashes with SHA-256", () => {
@@ -23,19 +38,28 @@ describe("API key generation", () => {
   it("shows only a fragment of the key", () => {
     const { key, displayFragment: fragment } = generateApiKey();
     expect(fragment).toBe(`lp_live_…${key.slice(-4)}`);
+    expect(generateApiKey("test").displayFragment).toMatch(/^lp_test_…[0-9A-Za-z]{4}$/);
     expect(displayFragment("lp_live_abcdefgh")).toBe("lp_live_…efgh");
   });
 
-  it("rejects keys of the wrong shape before any lookup", () => {
+  it("rejects keys of the wrong shape or checksum before any lookup; keys made before the checksum still pass", () => {
+    const { key } = generateApiKey();
+    const last = key.at(-1) === "a" ? "b" : "a";
+    const typo = key.slice(0, 20) + (key[20] === "x" ? "y" : "x") + key.slice(21);
     for (const bad of [
       "",
       "lp_live_",
       "lp_test_" + "a".repeat(43),
       "lp_live_" + "a".repeat(42),
       "lp_live_" + "a".repeat(42) + "!",
+      key.slice(0, -1) + last,
+      typo,
+      key.replace("lp_live_", "lp_test_"),
+      key + "a",
     ]) {
-      expect(isWellFormedApiKey(bad)).toBe(false);
+      expect([bad, isWellFormedApiKey(bad)]).toEqual([bad, false]);
     }
+    expect(isWellFormedApiKey("lp_live_" + "A-_b".repeat(10) + "xyz")).toBe(true);
   });
 });
 

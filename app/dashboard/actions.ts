@@ -41,7 +41,7 @@ export async function createApiKeyAction(_previous: CreateKeyState, formData: Fo
   const name = keyNameSchema.safeParse(formData.get("name") ?? "");
   if (!name.success)
     return { status: "error", message: name.error.issues[0].message, fields: { name: name.error.issues[0].message } };
-  const created = await createApiKey(account.id, name.data);
+  const created = await createApiKey(account.id, { name: name.data });
   revalidatePath("/dashboard/settings/api-keys");
   revalidatePath("/dashboard");
   return { status: "success", id: created.id, key: created.key, name: created.name };

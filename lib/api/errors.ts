@@ -71,6 +71,15 @@ export const errors = {
       ...(message ? { message } : {}),
     }),
 
+  insufficientScope: () =>
+    new ApiError(403, {
+      error: "API key not allowed",
+      code: "INSUFFICIENT_SCOPE",
+      success: false,
+      message:
+        "This API key has sending access only: it may send and batch-send, read and cancel emails, and read usage. Use a full-access key for this endpoint.",
+    }),
+
   emailNotFound: () => new ApiError(404, { error: "Email not found", code: "EMAIL_NOT_FOUND", success: false }),
 
   emailNotCancelable: (status: string) =>

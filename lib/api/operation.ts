@@ -24,7 +24,14 @@ export type OperationDoc = {
 };
 
 /** What withApiAuth attaches to the handler it returns, for lib/openapi.ts to read. */
-export type DeclaredOperation = { doc: OperationDoc; metered: boolean; query?: z.ZodType; body?: z.ZodType };
+export type DeclaredOperation = {
+  doc: OperationDoc;
+  metered: boolean;
+  /** A sending_access key may call it. */
+  sendingAccess: boolean;
+  query?: z.ZodType;
+  body?: z.ZodType;
+};
 
 export const retryAfterHeader: HeaderDoc = {
   description: "Seconds to wait before retrying",

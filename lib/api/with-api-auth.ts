@@ -30,6 +30,11 @@ export type HandlerContext<Q, B> = {
 type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> = {
   /** Counts against the monthly API quota (and may answer 429). */
   metered: boolean;
+  /**
+   * A sending_access key may call the route (sending and what follows a send: emails, cancel, usage). Other routes
+   * answer such a key 403 INSUFFICIENT_SCOPE, without counting the call.
+   */
+  sendingAccess?: boolean;
   query?: Q;
   /** Schema of the JSON body; a missing or empty body parses as `{}`. */
   body?: B;
@@ -58,7 +63,8 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
     try {
       // Input errors come after 401 and 429, and a call with a bad query or body is still counted.
       const { credential, refreshedCookies } = await readCredential(request);
-      caller = await authenticate(credential, refreshedCookies, options.metered, start);
+      caller = await authenticate(credential, refreshedCookies, options, start);
+      if (caller.insufficientScope) throw errors.insufficientScope();
       if (caller.metered && !caller.allowed) throw rateLimitExceeded(caller, reset);
       const params = await readParams(context);
       const query = options.query ? parseQuery(request, options.query) : undefined;
@@ -90,6 +96,7 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
   const operation: DeclaredOperation | undefined = options.openapi && {
     doc: options.openapi,
     metered: options.metered,
+    sendingAccess: options.sendingAccess ?? false,
     query: options.query,
     body: options.body,
   };
@@ -114,10 +121,10 @@ export function withErrorHandling(handler: (request: NextRequest) => Promise<Res
 async function authenticate(
   credential: Credential,
   refreshedCookies: Caller["refreshedCookies"],
-  metered: boolean,
+  { metered, sendingAccess = false }: { metered: boolean; sendingAccess?: boolean },
   periodStart: Date,
 ): Promise<Caller> {
-  const caller = await authenticateAndMeter(credential, metered, periodStart);
+  const caller = await authenticateAndMeter(credential, { metered, sendingAccess }, periodStart);
   if (!caller) throw errors.unauthorized();
   return { ...caller, via: credential.kind, refreshedCookies };
 }

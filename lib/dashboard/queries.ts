@@ -59,7 +59,11 @@ export type UsageSummary = {
 /** This month's usage, as GET /api/v1/usage reports it, plus the last `days` days for the charts. */
 export async function usageSummary(accountId: string, days = 30): Promise<UsageSummary> {
   const { start, reset } = billingPeriod();
-  const caller = await authenticateAndMeter({ kind: "session", accountId, sessionId: null }, false, start);
+  const caller = await authenticateAndMeter(
+    { kind: "session", accountId, sessionId: null },
+    { metered: false, sendingAccess: false },
+    start,
+  );
   if (!caller) throw new Error(`No account ${accountId}`);
   const since = new Date(
     Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - (days - 1)),

@@ -1,4 +1,5 @@
 import "server-only";
+import type { ApiKeyGrant } from "@/lib/api-keys";
 import { getDb } from "@/lib/db/client";
 import { isUuid } from "@/lib/schemas/common";
 import { API_CALL_LIMITS, type PlanName } from "@/lib/plans";
@@ -22,15 +23,28 @@ export type MeteredCaller = {
   used: number;
   /** Monthly API call limit; null is unlimited. */
   quota: number | null;
+  /** The API key's grant; null for a browser session. */
+  apiKey: ApiKeyGrant | null;
+  /** A sending_access key on a route that does not admit it: refused, and the call was not counted. */
+  insufficientScope: boolean;
+};
+
+type CallerRow = Omit<MeteredCaller, "apiKey" | "insufficientScope"> & {
+  key_id: string | null;
+  key_kind: ApiKeyGrant["kind"] | null;
+  key_scope: ApiKeyGrant["scope"] | null;
+  key_domain: string | null;
+  insufficient_scope: boolean | null;
 };
 
 /**
  * Resolves the credential and, for a metered endpoint, counts the call, decided atomically by `authenticate_and_meter`
- * so concurrent requests never exceed the quota. Null when the credential matches no account (or no live session).
+ * so concurrent requests never exceed the quota. Null when the credential matches no account (or no live session, or
+ * the key expired). `sendingAccess`: the route admits sending_access keys; a call it does not admit is not counted.
  */
 export async function authenticateAndMeter(
   credential: Credential,
-  metered: boolean,
+  { metered, sendingAccess }: { metered: boolean; sendingAccess: boolean },
   periodStart: Date,
 ): Promise<MeteredCaller | null> {
   if (
@@ -40,14 +54,29 @@ export async function authenticateAndMeter(
     return null;
   }
   const db = getDb();
-  const [caller] = await db<MeteredCaller[]>`
-    select account_id as "accountId", email, plan, metered, allowed, used, quota
+  const [row] = await db<CallerRow[]>`
+    select account_id as "accountId", email, plan, metered, allowed, used, quota, key_id, key_kind, key_scope,
+           key_domain, insufficient_scope
     from authenticate_and_meter(
       ${credential.kind === "api_key" ? credential.keyHash : null}::text,
       ${credential.kind === "session" ? credential.accountId : null}::uuid,
       ${metered ? "api_calls" : null}::text,
       ${periodStart}::timestamptz,
       ${db.json(API_CALL_LIMITS)},
-      ${credential.kind === "session" ? credential.sessionId : null}::uuid)`;
-  return caller ?? null;
+      ${credential.kind === "session" ? credential.sessionId : null}::uuid,
+      ${sendingAccess}::boolean)`;
+  if (!row) return null;
+  const {
+    key_id: id,
+    key_kind: kind,
+    key_scope: scope,
+    key_domain: domain,
+    insufficient_scope: insufficientScope,
+    ...caller
+  } = row;
+  return {
+    ...caller,
+    apiKey: id && kind && scope ? { id, kind, scope, domain } : null,
+    insufficientScope: insufficientScope === true,
+  };
 }

@@ -217,7 +217,7 @@ test.describe("the dashboard flow", () => {
     const revealed = page.getByTestId("new-api-key");
     await revealed.waitFor();
     apiKey = await revealed.inputValue();
-    expect(apiKey).toMatch(/^lp_live_[A-Za-z0-9_-]{43}$/);
+    expect(apiKey).toMatch(/^lp_live_[0-9A-Za-z]{49}$/);
     await page.getByRole("button", { name: "Copy key" }).waitFor();
     const row = page.getByTestId("api-key-row").filter({ hasText: "E2E server" });
     await row.waitFor();

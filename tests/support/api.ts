@@ -62,7 +62,7 @@ export type TestUser = { accountId: string; email: string; key: string; keyId: s
 export async function createUser(plan: PlanName = "free"): Promise<TestUser> {
   const email = `user-${randomUUID()}@example.com`;
   const account = await createAccount({ email, plan });
-  const key = await createApiKey(account.id, "test key");
+  const key = await createApiKey(account.id, { name: "test key" });
   return { accountId: account.id, email, key: key.key, keyId: key.id, plan };
 }
 

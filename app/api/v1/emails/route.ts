@@ -7,6 +7,7 @@ import { listEmailsQuerySchema, listEmailsResponseSchema } from "@/lib/schemas/e
 export const GET = withApiAuth(
   {
     metered: true,
+    sendingAccess: true,
     query: listEmailsQuerySchema,
     openapi: {
       operationId: "listEmails",

@@ -13,6 +13,7 @@ const jsonObject = z.record(z.string(), z.unknown());
 export const POST = withApiAuth(
   {
     metered: true,
+    sendingAccess: true,
     body: jsonObject,
     openapi: {
       operationId: "sendEmail",

@@ -7,6 +7,7 @@ import { usageResponseSchema } from "@/lib/schemas/usage";
 export const GET = withApiAuth(
   {
     metered: false,
+    sendingAccess: true,
     openapi: {
       operationId: "getUsage",
       summary: "API calls and emails this month against your plan's limits",

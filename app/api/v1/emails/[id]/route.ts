@@ -8,6 +8,7 @@ import { emailResponseSchema } from "@/lib/schemas/emails";
 export const GET = withApiAuth(
   {
     metered: true,
+    sendingAccess: true,
     openapi: {
       operationId: "getEmail",
       summary: "An email you sent, its status and its delivery events",

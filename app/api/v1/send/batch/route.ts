@@ -19,6 +19,7 @@ const jsonObject = z.record(z.string(), z.unknown());
 export const POST = withApiAuth(
   {
     metered: true,
+    sendingAccess: true,
     body: jsonObject,
     openapi: {
       operationId: "sendBatch",

@@ -8,6 +8,7 @@ import { emailResponseSchema } from "@/lib/schemas/emails";
 export const POST = withApiAuth(
   {
     metered: true,
+    sendingAccess: true,
     openapi: {
       operationId: "cancelEmail",
       summary: "Cancel a scheduled email; it no longer counts toward your monthly emails",
