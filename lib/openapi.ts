@@ -102,7 +102,7 @@ const WRAPPER_RESPONSES: Record<number, ResponseDoc> = {
   500: { description: "Internal error; details are logged under the X-Request-Id", schema: errorBodySchema },
 };
 const INSUFFICIENT_SCOPE: ResponseDoc = {
-  description: "A sending_access API key on an endpoint it may not call (INSUFFICIENT_SCOPE); the call is not counted",
+  description: "a sending_access API key on an endpoint it may not call (INSUFFICIENT_SCOPE); the call is not counted",
   schema: errorBodySchema,
 };
 const QUOTA_EXCEEDED: ResponseDoc = {
@@ -133,13 +133,19 @@ function operationObject(
   const requestSchema = doc.requestBody ?? body;
   const responses: Record<number, ResponseDoc> = { ...WRAPPER_RESPONSES, ...doc.responses };
   if (metered) responses[429] ??= QUOTA_EXCEEDED;
-  if (!sendingAccess) responses[403] ??= INSUFFICIENT_SCOPE;
+  if (!sendingAccess) {
+    const own = responses[403];
+    responses[403] = own
+      ? { ...own, description: `${own.description}; or ${INSUFFICIENT_SCOPE.description}` }
+      : INSUFFICIENT_SCOPE;
+  }
   return {
     operationId: doc.operationId,
     summary: doc.summary,
     description: sendingAccess
       ? "Full-access and sending-access API keys may call it."
       : "Full-access API keys (and the dashboard's session) only.",
+    "x-api-key-scopes": sendingAccess ? ["full_access", "sending_access"] : ["full_access"],
     ...(parameters.length > 0 && { parameters }),
     ...(requestSchema && {
       // withApiAuth parses a missing or empty body as `{}`: the body is required when `{}` is not a valid one.

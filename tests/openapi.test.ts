@@ -107,6 +107,35 @@ describe("GET /api/v1/openapi.json", () => {
     }
   });
 
+  it("says which endpoints a sending-access key may call, and that the others answer it 403", () => {
+    const scopes = Object.entries(document.paths).flatMap(([route, methods]) =>
+      Object.entries(
+        methods as Record<string, { "x-api-key-scopes": string[]; responses: Record<string, unknown> }>,
+      ).map(([method, operation]) => [
+        `${method.toUpperCase()} ${route}`,
+        operation["x-api-key-scopes"],
+        "403" in operation.responses,
+      ]),
+    );
+    const sending = [
+      "POST /send",
+      "POST /send/batch",
+      "GET /emails",
+      "GET /emails/{id}",
+      "POST /emails/{id}/cancel",
+      "GET /usage",
+    ];
+    expect(
+      scopes
+        .filter(([, keyScopes]) => (keyScopes as string[]).includes("sending_access"))
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual([...sending].sort());
+    for (const [name, keyScopes, answers403] of scopes) {
+      expect([name, answers403]).toEqual([name, !(keyScopes as string[]).includes("sending_access")]);
+    }
+  });
+
   it("documents request bodies as clients send them (defaults optional)", () => {
     const render = document.components.schemas.RenderRequest as { required?: string[] };
     expect(render.required ?? []).toEqual([]);

@@ -25,6 +25,7 @@ type Operation = {
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, Response>;
+  "x-api-key-scopes": string[];
 };
 
 const EXAMPLE_BODIES: Record<string, string> = {
@@ -52,6 +53,7 @@ export default function DocsPage() {
   const schemas = doc.components.schemas as Record<string, JsonSchema>;
   // A metered operation is the one that can answer 429 for the month's API calls.
   const metered = operations.filter(({ operation }) => operation.responses["429"] !== undefined);
+  const sendingOnly = operations.filter(({ operation }) => operation["x-api-key-scopes"].includes("sending_access"));
 
   return (
     <>
@@ -129,7 +131,25 @@ export default function DocsPage() {
               Keys are secrets: keep them on your server. When you are signed in to the dashboard, the browser session
               cookie also authenticates API requests from the dashboard&apos;s own pages; a cookie-authenticated{" "}
               <code>POST</code> from another site is refused with <code>403 CSRF_REJECTED</code>. Missing, malformed,
-              unknown or revoked credentials get <code>401 UNAUTHORIZED</code>.
+              unknown, revoked or expired credentials get <code>401 UNAUTHORIZED</code>.
+            </p>
+            <p style={{ marginTop: 12 }}>
+              A live key (<code>lp_live_…</code>) sends for real. A test key (<code>lp_test_…</code>) works the same,
+              but its emails stay in the outbox marked <code>&quot;test&quot;: true</code>: they never reach a provider
+              and do not count toward the month&apos;s emails (at most 100 a day). A key has full access, or sending
+              access only (
+              {sendingOnly.map(({ path, method }, i) => (
+                <span key={`${method} ${path}`}>
+                  {i > 0 && ", "}
+                  <code>
+                    {method.toUpperCase()} {path}
+                  </code>
+                </span>
+              ))}
+              ; anything else answers <code>403 INSUFFICIENT_SCOPE</code> and is not counted), may be bound to one of
+              your sending domains (then <code>from</code> must be on it) and may expire. Keys match{" "}
+              <code>lp_(live|test)_[0-9A-Za-z]{"{49}"}</code>; the last six characters are a CRC-32 checksum of the rest
+              in base62, so a secret scanner can tell a real key from a lookalike.
             </p>
           </section>
 
