@@ -89,8 +89,7 @@ function describeEmail(email: EmailResource) {
     created_at: email.created_at.toISOString(),
     sent_at: email.sent_at?.toISOString() ?? null,
     scheduled_at: email.scheduled_at?.toISOString() ?? null,
-    // Test sends (lp_test_ keys) come with API keys' test mode; until then every email is a live one.
-    test: false,
+    test: email.test,
   };
 }
 

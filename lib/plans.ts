@@ -71,3 +71,16 @@ export function billingPeriod(now: Date = new Date()): { start: Date; reset: Dat
   const reset = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
   return { start, reset };
 }
+
+/**
+ * Emails a test key (lp_test_) may send per account each UTC day, whatever the plan. Test sends stay in the outbox and
+ * never count toward emailsPerMonth; this keeps a test key from becoming a free way to fill the database.
+ */
+export const TEST_EMAILS_PER_DAY = 100;
+
+/** The UTC day containing `now`, over which test sends are counted: its first instant and the next day's. */
+export function testSendDay(now: Date = new Date()): { start: Date; reset: Date } {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const reset = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+  return { start, reset };
+}

@@ -3,12 +3,11 @@ import { ApiError, errors, type ValidationDetail } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
 import { markEmailsAccepted, markEmailsFailed, recordCountedEmails } from "@/lib/db/emails";
 import { findSendContext, type SendContext } from "@/lib/db/templates";
-import { getEmailsSent } from "@/lib/db/usage";
+import { getEmailsSent, getTestEmailsSentToday } from "@/lib/db/usage";
 import { MAX_BATCH_RENDERED_BYTES } from "@/lib/limits";
-import { getMailer } from "@/lib/mail";
 import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import { reportOverageEmail } from "@/lib/payments";
-import { billingPeriod, PLANS } from "@/lib/plans";
+import { billingPeriod, PLANS, TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { checkVariables, renderTemplate } from "@/lib/render";
 import type { RenderWarning } from "@/lib/render/warnings";
 import { sendBatchRequestSchema, type SendRequest } from "@/lib/schemas/send";
@@ -17,6 +16,9 @@ import {
   checkIdempotencyKey,
   describeProviderFailure,
   emailUsageMeta,
+  idempotencyNamespace,
+  isTestSend,
+  mailerFor,
   NOT_IN_LIBRARY_MESSAGE,
   outgoingMessage,
   parseRequest,
@@ -24,6 +26,7 @@ import {
   resolveSender,
   scheduleDispatch,
   sentEmailRecord,
+  testLimitReached,
   withIdempotencyKey,
   type SendCaller,
   type SendOutcome,
@@ -52,8 +55,9 @@ export async function sendBatch(
     return performBatch(caller, parseRequest(rawBody, sendBatchRequestSchema).emails, null, signal);
   }
   // Namespaced apart from POST /send's keys: the same key on both endpoints names two requests.
-  const providerKey = providerIdempotencyKey(caller.accountId, `batch\n${idempotencyKey}`);
-  return withIdempotencyKey("send_batch", caller.accountId, idempotencyKey, providerKey, rawBody, () =>
+  const { scope, namespace } = idempotencyNamespace(caller, "send_batch");
+  const providerKey = providerIdempotencyKey(caller.accountId, `${namespace}batch\n${idempotencyKey}`);
+  return withIdempotencyKey(scope, caller.accountId, idempotencyKey, providerKey, rawBody, () =>
     performBatch(caller, parseRequest(rawBody, sendBatchRequestSchema).emails, providerKey, signal),
   );
 }
@@ -91,9 +95,13 @@ async function performBatch(
 
   const plan = PLANS[caller.plan];
   const { start, reset } = billingPeriod();
-  // Read before rendering, so a free account with no emails left is refused cheaply; the count itself is decided
-  // atomically when the batch is recorded.
-  if (!plan.emailOverage) {
+  const test = isTestSend(caller);
+  // Read before rendering, so a free account (or a test key's day) with too few emails left is refused cheaply; the
+  // count itself is decided atomically when the batch is recorded.
+  if (test) {
+    const used = await getTestEmailsSentToday(caller.accountId);
+    if (used + items.length > TEST_EMAILS_PER_DAY) throw testLimitReached({ used, size: items.length });
+  } else if (!plan.emailOverage) {
     const used = await getEmailsSent(caller.accountId, start);
     if (used + items.length > plan.emailsPerMonth) throw batchOverLimit(caller, used, items.length, reset);
   }
@@ -117,7 +125,7 @@ async function performBatch(
     templateId: item.template_id,
   }));
 
-  const mailer = getMailer();
+  const mailer = mailerFor(caller);
   const counted = await recordCountedEmails(
     messages.map((message) => ({
       ...message,
@@ -131,8 +139,16 @@ async function performBatch(
       provider: mailer.provider,
       providerIdempotencyKey: providerKey,
     },
-    { periodStart: start, limit: plan.emailsPerMonth, overage: plan.emailOverage },
+    {
+      periodStart: start,
+      limit: plan.emailsPerMonth,
+      overage: plan.emailOverage,
+      testDailyLimit: test ? TEST_EMAILS_PER_DAY : null,
+    },
   );
+  if (!counted.allowed && test) {
+    throw testLimitReached({ used: counted.testUsed ?? TEST_EMAILS_PER_DAY, size: items.length });
+  }
   if (!counted.allowed) throw batchOverLimit(caller, counted.used, items.length, reset);
 
   let providerIds: (string | null)[] = counted.emails.map((email) => email.providerMessageId);

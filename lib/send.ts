@@ -28,10 +28,11 @@ import {
 import { findSendContext } from "@/lib/db/templates";
 import { describeEmailUsage } from "@/lib/db/usage";
 import { IDEMPOTENCY_WAIT_MS } from "@/lib/limits";
-import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
+import { getMailer, MailerError, type Mailer, type OutgoingEmail } from "@/lib/mail";
+import { outboxMailer } from "@/lib/mail/outbox";
 import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import { reportOverageEmail } from "@/lib/payments";
-import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
+import { billingPeriod, PLANS, TEST_EMAILS_PER_DAY, testSendDay, type PlanName } from "@/lib/plans";
 import { checkVariables, renderTemplate, type RenderedEmail } from "@/lib/render";
 import { recipientsOf, suppressedRecipientDetails } from "@/lib/suppressions";
 import type { RenderWarning } from "@/lib/render/warnings";
@@ -66,9 +67,50 @@ export async function sendEmail(
 
   // The key is claimed before the body is validated against the clock (scheduled_at "in the future"), so a repeat of
   // a successful request still replays after its scheduled time has passed.
-  const providerKey = providerIdempotencyKey(caller.accountId, idempotencyKey);
-  return withIdempotencyKey("send", caller.accountId, idempotencyKey, providerKey, rawBody, () =>
+  const { scope, namespace } = idempotencyNamespace(caller, "send");
+  const providerKey = providerIdempotencyKey(caller.accountId, `${namespace}${idempotencyKey}`);
+  return withIdempotencyKey(scope, caller.accountId, idempotencyKey, providerKey, rawBody, () =>
     performSend(caller, parseRequest(rawBody, sendRequestSchema), providerKey),
+  );
+}
+
+/** The caller sends with a test key (lp_test_): its emails stay in the outbox and count against its day, not the month. */
+export function isTestSend(caller: SendCaller): boolean {
+  return caller.apiKey?.kind === "test";
+}
+
+/** A test key's sends never reach a provider: the embedded outbox keeps them, whatever provider is configured. */
+export function mailerFor(caller: SendCaller): Mailer {
+  return isTestSend(caller) ? outboxMailer : getMailer();
+}
+
+/**
+ * Where an endpoint's Idempotency-Keys live. A test key's are apart from live keys' (their own scope, and their own
+ * provider keys): a live send never replays, or finds the email of, a test send that used the same key.
+ */
+export function idempotencyNamespace(
+  caller: SendCaller,
+  endpoint: "send" | "send_batch",
+): { scope: IdempotencyScope; namespace: string } {
+  return isTestSend(caller) ? { scope: `test_${endpoint}`, namespace: "test\n" } : { scope: endpoint, namespace: "" };
+}
+
+type IdempotencyScope = "send" | "send_batch" | "test_send" | "test_send_batch";
+
+/**
+ * The 429 of a test send past its day's limit (TEST_EMAILS_PER_DAY per account, whatever the plan): the email limit's
+ * body, with Retry-After until the next UTC midnight. A batch's says how many were left (`used` today) and it held.
+ */
+export function testLimitReached(batch: { used: number; size: number } | null = null) {
+  const { reset } = testSendDay();
+  const retryAfter = Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000));
+  const which = batch
+    ? `; ${Math.max(0, TEST_EMAILS_PER_DAY - batch.used)} are left today and this batch holds ${batch.size}`
+    : " and today's have all been sent";
+  return errors.emailLimitReached(
+    `Test keys send at most ${TEST_EMAILS_PER_DAY} emails a day per account${which}. Nothing was sent. ` +
+      `Test sends resume at ${reset.toISOString()}; live keys are not affected.`,
+    retryAfter,
   );
 }
 
@@ -105,12 +147,13 @@ async function performSend(caller: SendCaller, request: SendRequest, providerKey
     accountId: caller.accountId,
     plainText: request.text === undefined,
   });
-  const mailer = getMailer();
+  const mailer = mailerFor(caller);
   const message = outgoingMessage(request, from, rendered);
   const { scheduledAt } = message;
 
   const plan = PLANS[caller.plan];
   const { start, reset } = billingPeriod();
+  const test = isTestSend(caller);
   const counted = await recordCountedEmail(
     {
       ...message,
@@ -125,8 +168,14 @@ async function performSend(caller: SendCaller, request: SendRequest, providerKey
           ? outboxDeliveryEvent([...message.to, ...message.cc, ...message.bcc])
           : null,
     },
-    { periodStart: start, limit: plan.emailsPerMonth, overage: plan.emailOverage },
+    {
+      periodStart: start,
+      limit: plan.emailsPerMonth,
+      overage: plan.emailOverage,
+      testDailyLimit: test ? TEST_EMAILS_PER_DAY : null,
+    },
   );
+  if (!counted.allowed && test) throw testLimitReached();
   if (!counted.allowed) {
     const retryAfter = Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000));
     throw errors.emailLimitReached(
@@ -320,7 +369,7 @@ export function describeProviderFailure(error: unknown): string {
 // (record_counted_email: one email per provider key) and answers with it rather than sending and counting it again.
 
 export async function withIdempotencyKey(
-  scope: "send" | "send_batch",
+  scope: IdempotencyScope,
   accountId: string,
   key: string,
   providerKey: string,

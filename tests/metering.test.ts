@@ -4,7 +4,7 @@ import { POST as postSendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as postSend } from "@/app/api/v1/send/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getDb } from "@/lib/db/client";
-import { billingPeriod } from "@/lib/plans";
+import { billingPeriod, testSendDay } from "@/lib/plans";
 import { addToLibrary, auth, call, createUser, setApiCallsUsed, type CallOptions, type TestUser } from "./support/api";
 import { addressedId, endpoints } from "./support/endpoints";
 
@@ -15,6 +15,12 @@ async function apiCallsUsed(user: TestUser, periodStart = billingPeriod().start)
 }
 
 const nextMonth = () => billingPeriod().reset.toISOString();
+const noTestSends = () => ({
+  daily_limit: 100,
+  sent_today: 0,
+  remaining: 100,
+  reset: testSendDay().reset.toISOString(),
+});
 
 describe("monthly API quota", () => {
   it("the billing period is the calendar month in UTC", () => {
@@ -208,7 +214,7 @@ describe("monthly API quota", () => {
     expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 
-  it("GET /usage reports the API quota and the month's emails", async () => {
+  it("GET /usage reports the API quota, the month's emails and today's test sends", async () => {
     const user = await createUser("free");
     await setApiCallsUsed(user, 123);
     const result = await call(getUsage, "/api/v1/usage", { headers: auth(user) });
@@ -217,6 +223,7 @@ describe("monthly API quota", () => {
       success: true,
       usage: { limit: 500, remaining: 377, reset: nextMonth(), plan: "free" },
       emails: { monthly_limit: 100, current_usage: 0, remaining: 100, is_overage: false, overage_emails: 0 },
+      test_emails: noTestSends(),
     });
 
     const paid = await createUser("annual");
@@ -225,6 +232,7 @@ describe("monthly API quota", () => {
       success: true,
       usage: { limit: null, remaining: null, reset: nextMonth(), plan: "annual" },
       emails: { monthly_limit: 50000, current_usage: 0, remaining: 50000, is_overage: false, overage_emails: 0 },
+      test_emails: noTestSends(),
     });
   });
 });

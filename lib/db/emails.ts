@@ -114,14 +114,19 @@ export type CountedEmail =
   | { allowed: false; used: number };
 
 /**
- * Counts the email against the month's quota and records it, atomically (`record_counted_email`). Refused (allowed = false) only when the plan has no overage and the limit is reached;
- * then nothing is counted or recorded. When the account already has a pending, sent or scheduled email under the same
- * provider key (the first attempt of a retried request), nothing is counted or recorded and that email is `existing`.
+ * The quota a send counts against: the month's emails of the plan, or, for a test key's send (`testDailyLimit` set),
+ * the account's test sends of the UTC day, at most `testDailyLimit`, leaving the month's emails alone (`used` is
+ * still the month's count, as the answer reports it).
  */
-export async function recordCountedEmail(
-  message: EmailRecordInput,
-  quota: { periodStart: Date; limit: number; overage: boolean },
-): Promise<CountedEmail> {
+export type SendQuota = { periodStart: Date; limit: number; overage: boolean; testDailyLimit?: number | null };
+
+/**
+ * Counts the email against its quota and records it, atomically (`record_counted_email`). Refused (allowed = false)
+ * only when the plan has no overage and the limit is reached, or a test send's daily limit is; then nothing is counted
+ * or recorded. When the account already has a pending, sent or scheduled email under the same provider key (the first
+ * attempt of a retried request), nothing is counted or recorded and that email is `existing`.
+ */
+export async function recordCountedEmail(message: EmailRecordInput, quota: SendQuota): Promise<CountedEmail> {
   const db = getDb();
   type Row = {
     email_id: string | null;
@@ -145,7 +150,7 @@ export async function recordCountedEmail(
       ${message.subject}::text, ${message.html}::text, ${message.text}::text, ${db.json(message.headers)},
       ${db.json(message.attachments)}, ${db.json(message.tags)}, ${message.scheduledAt}::timestamptz,
       ${message.providerIdempotencyKey}::text, ${event?.type ?? null}::text,
-      ${event?.detail ? jsonParameter(db, event.detail) : null}::jsonb)`;
+      ${event?.detail ? jsonParameter(db, event.detail) : null}::jsonb, ${quota.testDailyLimit ?? null}::int)`;
   if (!row.allowed || !row.email_id || !row.created_at) return { allowed: false, used: row.used };
   return {
     allowed: true,
@@ -190,16 +195,22 @@ export type CountedBatch =
         createdAt: Date;
       }[];
     }
-  | { allowed: false; used: number };
+  | {
+      allowed: false;
+      used: number;
+      /** A test batch's: today's test sends, which left too few for it (null for a live batch). */
+      testUsed: number | null;
+    };
 
 /**
- * Counts a batch against the month's quota and records its emails, atomically (`record_counted_emails`): without
- * overage, all of them fit in what is left or nothing is counted or recorded. The emails come back in `messages`' order.
+ * Counts a batch against its quota (as recordCountedEmail: the month's emails, or a test key's day) and records its
+ * emails, atomically (`record_counted_emails`): without overage, all of them fit in what is left or nothing is counted
+ * or recorded. The emails come back in `messages`' order.
  */
 export async function recordCountedEmails(
   messages: BatchEmailInput[],
   batch: { accountId: string; status: "pending" | "sent"; provider: string; providerIdempotencyKey: string | null },
-  quota: { periodStart: Date; limit: number; overage: boolean },
+  quota: SendQuota,
 ): Promise<CountedBatch> {
   const db = getDb();
   const payload = messages.map((message) => ({
@@ -226,13 +237,14 @@ export async function recordCountedEmails(
       created_at: Date | null;
       existing_status: EmailStatus | null;
       provider_message_id: string | null;
+      test_used: number | null;
     }[]
   >`select * from record_counted_emails(
       ${batch.accountId}::uuid, ${quota.periodStart}::timestamptz, ${quota.limit}::int, ${quota.overage}::boolean,
       ${batch.status}::text, ${batch.provider}::text, ${jsonParameter(db, payload)}::jsonb,
-      ${batch.providerIdempotencyKey}::text)`;
+      ${batch.providerIdempotencyKey}::text, ${quota.testDailyLimit ?? null}::int)`;
   const [first] = rows;
-  if (!first.allowed) return { allowed: false, used: first.used };
+  if (!first.allowed) return { allowed: false, used: first.used, testUsed: first.test_used };
   return {
     allowed: true,
     used: first.used,
@@ -445,6 +457,8 @@ export type EmailResource = {
   created_at: Date;
   sent_at: Date | null;
   scheduled_at: Date | null;
+  /** Sent with a test key: kept in the outbox, never handed to a provider, not counted toward the month. */
+  test: boolean;
 };
 
 /** Provider message ids are short; anything longer cannot be one. */
@@ -467,7 +481,7 @@ export async function listEmails(
     ) t left join lateral (
       select coalesce(provider_message_id, id::text) as id, from_address as from, to_addresses as to,
              cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, template_id, tags,
-             delivery_status as status, created_at, sent_at, scheduled_at
+             delivery_status as status, created_at, sent_at, scheduled_at, test
       from sent_emails where account_id = ${accountId} ${ofStatus}
       order by created_at desc, batch_index desc nulls last, id limit ${limit} offset ${offset}
     ) e on true`;
@@ -532,7 +546,7 @@ export async function findEmailWithEvents(
   const [row] = await db<(EmailResource & { internal_id: string; message?: EmailMessage })[]>`
     select id as internal_id, coalesce(provider_message_id, id::text) as id, from_address as from, to_addresses as to,
            cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, template_id, tags,
-           delivery_status as status, created_at, sent_at, scheduled_at ${message}
+           delivery_status as status, created_at, sent_at, scheduled_at, test ${message}
     from sent_emails where ${emailAddressedBy(accountId, id)}`;
   if (!row) return undefined;
   const events = await db<EmailEvent[]>`

@@ -23,5 +23,13 @@ export const usageResponseSchema = z
       plan: planSchema,
     }),
     emails: emailUsageSchema.omit({ plan_type: true, billing_usage_reported: true }),
+    test_emails: z
+      .object({
+        daily_limit: z.int(),
+        sent_today: z.int(),
+        remaining: z.int().min(0),
+        reset: z.iso.datetime().meta({ description: "The next UTC midnight, when the day's test sends start over" }),
+      })
+      .meta({ description: "Test keys' sends today (UTC): kept in the outbox, never counted in emails" }),
   })
   .meta({ id: "UsageResponse" });

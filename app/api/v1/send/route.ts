@@ -38,7 +38,7 @@ export const POST = withApiAuth(
         },
         429: {
           description:
-            "API quota exhausted (RateLimitExceeded) or the free plan's monthly emails used up (EmailLimitExceeded)",
+            "API quota exhausted (RateLimitExceeded), or the free plan's monthly emails or a test key's 100 a day used up (EmailLimitExceeded)",
           schema: z.xor([rateLimitBodySchema, emailLimitBodySchema]),
         },
         502: {

@@ -1,6 +1,6 @@
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
-import { describeEmailUsage, getEmailsSent } from "@/lib/db/usage";
-import { billingPeriod } from "@/lib/plans";
+import { describeEmailUsage, getEmailCounts } from "@/lib/db/usage";
+import { billingPeriod, TEST_EMAILS_PER_DAY, testSendDay } from "@/lib/plans";
 import { usageResponseSchema } from "@/lib/schemas/usage";
 
 // GET /api/v1/usage – API calls and emails this month against the plan's limits
@@ -16,7 +16,7 @@ export const GET = withApiAuth(
   },
   async ({ caller }) => {
     const { start, reset } = billingPeriod();
-    const emailsSent = await getEmailsSent(caller.accountId, start);
+    const { emails: emailsSent, testEmailsToday } = await getEmailCounts(caller.accountId, start);
     return {
       success: true,
       usage: {
@@ -26,6 +26,12 @@ export const GET = withApiAuth(
         plan: caller.plan,
       },
       emails: describeEmailUsage(caller.plan, emailsSent),
+      test_emails: {
+        daily_limit: TEST_EMAILS_PER_DAY,
+        sent_today: testEmailsToday,
+        remaining: Math.max(0, TEST_EMAILS_PER_DAY - testEmailsToday),
+        reset: testSendDay().reset.toISOString(),
+      },
     };
   },
 );

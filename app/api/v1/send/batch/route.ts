@@ -47,7 +47,8 @@ export const POST = withApiAuth(
           schema: errorBodySchema,
         },
         429: {
-          description: "API quota exhausted, or the free plan has fewer emails left than the batch holds: nothing sent",
+          description:
+            "API quota exhausted, or the free plan (or a test key's 100 a day) has fewer emails left than the batch holds: nothing sent",
           schema: z.xor([rateLimitBodySchema, emailLimitBodySchema]),
         },
         502: {
