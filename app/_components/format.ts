@@ -1,3 +1,5 @@
+import type { ApiKeyKind, ApiKeyScope } from "@/lib/api-keys";
+
 // Dates render on the server, so they are shown in UTC and labelled as such (no hydration mismatch, no guessing).
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
@@ -51,3 +53,10 @@ export const ADDED_VIA_LABEL: Record<string, string> = {
 };
 
 export const PLAN_LABEL: Record<string, string> = { free: "Free", monthly: "Monthly", annual: "Annual" };
+
+export const API_KEY_KIND_LABEL: Record<ApiKeyKind, string> = { live: "Live", test: "Test" };
+
+export const API_KEY_SCOPE_LABEL: Record<ApiKeyScope, string> = {
+  full_access: "Full access",
+  sending_access: "Sending access",
+};

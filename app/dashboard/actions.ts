@@ -4,12 +4,13 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { clientAddress } from "@/lib/api/client-address";
+import { API_KEY_KINDS, API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys";
 import { ApiError } from "@/lib/api/errors";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
 import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
 import { admitPreview } from "@/lib/dashboard/preview";
-import { createApiKey, revokeApiKey } from "@/lib/db/api-keys";
+import { createApiKey, revokeApiKey, UnknownKeyDomainError } from "@/lib/db/api-keys";
 import { DomainError, findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
 import { addLibraryEntry, LibraryError } from "@/lib/db/library";
 import { findCatalogueTemplate } from "@/lib/db/templates";
@@ -18,6 +19,7 @@ import { getPaymentProcessor, PaymentProcessorError } from "@/lib/payments";
 import { isPlanName } from "@/lib/plans";
 import { removeSuppressionOrThrow } from "@/lib/suppressions";
 import { createTemplateFromSource } from "@/lib/user-templates";
+import { KEY_EXPIRY_DAYS, NO_EXPIRY } from "./settings/api-keys/key-expiry";
 
 // Dashboard mutations. Each re-checks the session (Server Actions are public endpoints; Next also refuses a
 // cross-origin POST to them) and calls the same lib/ services the API and CLI use.
@@ -32,19 +34,56 @@ export type ActionState = {
 
 // ---------- API keys ----------
 
-export type CreateKeyState = ActionState & { id?: string; key?: string; name?: string };
+export type CreateKeyState = ActionState & { id?: string; key?: string; name?: string; scope?: ApiKeyScope };
 
-const keyNameSchema = z.string().trim().min(1, "Give the key a name").max(64, "Use at most 64 characters");
+const newKeySchema = z.object({
+  name: z.string().trim().min(1, "Give the key a name").max(64, "Use at most 64 characters"),
+  kind: z.enum(API_KEY_KINDS, "Choose live or test"),
+  scope: z.enum(API_KEY_SCOPES, "Choose full access or sending access"),
+  // Empty: the key may send from any of the account's domains. That the domain is the account's is checked where the
+  // key is stored.
+  domain: z
+    .string()
+    .trim()
+    .max(253, "Choose one of your sending domains")
+    .transform((domain) => domain || null),
+  expiresInDays: z
+    .string()
+    .refine(
+      (days) => days === NO_EXPIRY || KEY_EXPIRY_DAYS.some((offered) => String(offered) === days),
+      "Choose one of the expiries offered",
+    )
+    .transform((days) => (days === NO_EXPIRY ? null : new Date(Date.now() + Number(days) * 86_400_000))),
+});
 
 export async function createApiKeyAction(_previous: CreateKeyState, formData: FormData): Promise<CreateKeyState> {
   const account = await requireAccount("/dashboard/settings/api-keys");
-  const name = keyNameSchema.safeParse(formData.get("name") ?? "");
-  if (!name.success)
-    return { status: "error", message: name.error.issues[0].message, fields: { name: name.error.issues[0].message } };
-  const created = await createApiKey(account.id, { name: name.data });
+  const values = {
+    name: String(formData.get("name") ?? ""),
+    kind: String(formData.get("kind") ?? "live"),
+    scope: String(formData.get("scope") ?? "full_access"),
+    domain: String(formData.get("domain") ?? ""),
+    expiresInDays: String(formData.get("expiresInDays") ?? NO_EXPIRY),
+  };
+  const parsed = newKeySchema.safeParse(values);
+  if (!parsed.success) {
+    const fields: Record<string, string> = {};
+    for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+    return { status: "error", message: parsed.error.issues[0].message, fields, values };
+  }
+  const { name, kind, scope, domain, expiresInDays } = parsed.data;
+  let created;
+  try {
+    created = await createApiKey(account.id, { name, kind, scope, domain, expiresAt: expiresInDays });
+  } catch (error) {
+    if (!(error instanceof UnknownKeyDomainError)) throw error;
+    // Removed in another tab, or a crafted request.
+    const message = `${error.domain} is not one of your sending domains`;
+    return { status: "error", message, fields: { domain: message }, values };
+  }
   revalidatePath("/dashboard/settings/api-keys");
   revalidatePath("/dashboard");
-  return { status: "success", id: created.id, key: created.key, name: created.name };
+  return { status: "success", id: created.id, key: created.key, name: created.name, scope: created.scope };
 }
 
 export async function revokeApiKeyAction(formData: FormData): Promise<void> {

@@ -1,14 +1,50 @@
 "use client";
+import Link from "next/link";
 import { useActionState, useEffect, useRef } from "react";
 import { CopyButton } from "../../../_components/copy-button";
+import { API_KEY_KIND_LABEL, API_KEY_SCOPE_LABEL } from "../../../_components/format";
 import { ShieldIcon } from "../../../_components/icons";
 import { SubmitButton } from "../../../_components/submit-button";
 import { createApiKeyAction, type CreateKeyState } from "../../actions";
+import { KEY_EXPIRY_DAYS, NO_EXPIRY } from "./key-expiry";
 
-export function KeyGenerator({ siteUrl, activeKeyIds }: { siteUrl: string; activeKeyIds: string[] }) {
+const KIND_OPTIONS: ChoiceOption[] = [
+  { value: "live", label: API_KEY_KIND_LABEL.live, hint: "Sends real email, counted toward this month's emails." },
+  {
+    value: "test",
+    label: API_KEY_KIND_LABEL.test,
+    hint: "For trying the API and CI: its emails stay in your outbox, never reach an inbox and are not counted (at most 100 a day).",
+  },
+];
+
+const SCOPE_OPTIONS: ChoiceOption[] = [
+  {
+    value: "full_access",
+    label: API_KEY_SCOPE_LABEL.full_access,
+    hint: "Every endpoint: library, templates, rendering, sending and usage.",
+  },
+  {
+    value: "sending_access",
+    label: API_KEY_SCOPE_LABEL.sending_access,
+    hint: "Only sending, reading and canceling emails, and usage: for a backend that just sends.",
+  },
+];
+
+export function KeyGenerator({
+  siteUrl,
+  activeKeyIds,
+  domains,
+}: {
+  siteUrl: string;
+  activeKeyIds: string[];
+  /** The account's sending domains, which a key may be limited to. */
+  domains: { domain: string; verified: boolean }[];
+}) {
   const [state, action] = useActionState<CreateKeyState, FormData>(createApiKeyAction, { status: "idle" });
   const form = useRef<HTMLFormElement>(null);
   const reveal = useRef<HTMLDivElement>(null);
+  // What was submitted, given back with an error, so the choices survive React resetting the form.
+  const { fields, values } = state;
 
   useEffect(() => {
     if (state.status === "success") {
@@ -23,11 +59,11 @@ export function KeyGenerator({ siteUrl, activeKeyIds }: { siteUrl: string; activ
         <h2>Generate a new API key</h2>
       </div>
       <div className="card-body stack">
-        <form ref={form} action={action} className="stack-sm">
-          <label className="label" htmlFor="key-name">
-            Key name
-          </label>
-          <div className="input-group">
+        <form ref={form} action={action} className="stack">
+          <div className="field">
+            <label className="label" htmlFor="key-name">
+              Key name
+            </label>
             <input
               id="key-name"
               name="name"
@@ -35,15 +71,91 @@ export function KeyGenerator({ siteUrl, activeKeyIds }: { siteUrl: string; activ
               placeholder="e.g. Production server"
               maxLength={64}
               required
-              aria-invalid={state.fields?.name ? true : undefined}
+              defaultValue={values?.name}
+              aria-invalid={fields?.name ? true : undefined}
               aria-describedby="key-name-hint"
             />
+            <span id="key-name-hint" className={fields?.name ? "field-error" : "hint"}>
+              {fields?.name ?? "A name helps you recognise where a key is used, so you can revoke the right one later."}
+            </span>
+          </div>
+
+          <div className="form-row">
+            <Choices
+              legend="Kind"
+              name="kind"
+              options={KIND_OPTIONS}
+              selected={values?.kind ?? "live"}
+              error={fields?.kind}
+            />
+            <Choices
+              legend="Access"
+              name="scope"
+              options={SCOPE_OPTIONS}
+              selected={values?.scope ?? "full_access"}
+              error={fields?.scope}
+            />
+          </div>
+
+          <div className="form-row">
+            <div className="field">
+              <label className="label" htmlFor="key-domain">
+                Sending domain <span className="label-optional">(optional)</span>
+              </label>
+              <select
+                id="key-domain"
+                name="domain"
+                className="select"
+                defaultValue={values?.domain ?? ""}
+                aria-invalid={fields?.domain ? true : undefined}
+                aria-describedby="key-domain-hint"
+              >
+                <option value="">Any of your domains</option>
+                {domains.map((domain) => (
+                  <option key={domain.domain} value={domain.domain}>
+                    {domain.verified ? domain.domain : `${domain.domain} (pending verification)`}
+                  </option>
+                ))}
+              </select>
+              <span id="key-domain-hint" className={fields?.domain ? "field-error" : "hint"}>
+                {fields?.domain ??
+                  (domains.length > 0 ? (
+                    "With either access, the key then sends only from addresses on this domain."
+                  ) : (
+                    <>
+                      <Link href="/dashboard/domains">Add a domain</Link> to limit a key to it.
+                    </>
+                  ))}
+              </span>
+            </div>
+            <div className="field">
+              <label className="label" htmlFor="key-expiry">
+                Expires
+              </label>
+              <select
+                id="key-expiry"
+                name="expiresInDays"
+                className="select"
+                defaultValue={values?.expiresInDays ?? NO_EXPIRY}
+                aria-invalid={fields?.expiresInDays ? true : undefined}
+                aria-describedby="key-expiry-hint"
+              >
+                <option value={NO_EXPIRY}>Never</option>
+                {KEY_EXPIRY_DAYS.map((days) => (
+                  <option key={days} value={days}>
+                    In {days} days
+                  </option>
+                ))}
+              </select>
+              <span id="key-expiry-hint" className={fields?.expiresInDays ? "field-error" : "hint"}>
+                {fields?.expiresInDays ?? "After it, requests with the key are refused with 401."}
+              </span>
+            </div>
+          </div>
+
+          <div>
             <SubmitButton pendingLabel="Generating…">Generate API key</SubmitButton>
           </div>
-          <span id="key-name-hint" className={state.fields?.name ? "field-error" : "hint"}>
-            {state.fields?.name ??
-              "A name helps you recognise where a key is used, so you can revoke the right one later."}
-          </span>
         </form>
 
         {/* Gone once the key is revoked: a dead key shown in full is only a risk and a confusion. */}
@@ -75,7 +187,7 @@ export function KeyGenerator({ siteUrl, activeKeyIds }: { siteUrl: string; activ
               <CopyButton value={state.key} label="Copy key" className="btn btn-primary" />
             </div>
             <pre className="code-block" style={{ marginTop: 12 }}>
-              <code>{`export LETTERPRESS_API_KEY=${state.key}\n\ncurl ${siteUrl}/api/v1/library \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}</code>
+              <code>{`export LETTERPRESS_API_KEY=${state.key}\n\ncurl ${siteUrl}/api/v1/${state.scope === "sending_access" ? "usage" : "library"} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}</code>
             </pre>
           </div>
         )}
@@ -92,5 +204,55 @@ export function KeyGenerator({ siteUrl, activeKeyIds }: { siteUrl: string; activ
         </div>
       </div>
     </div>
+  );
+}
+
+type ChoiceOption = { value: string; label: string; hint: string };
+
+/** Radio buttons, each described by its line of what it means. */
+function Choices({
+  legend,
+  name,
+  options,
+  selected,
+  error,
+}: {
+  legend: string;
+  name: string;
+  options: ChoiceOption[];
+  selected: string;
+  error?: string;
+}) {
+  const errorId = `key-${name}-error`;
+  return (
+    <fieldset className="choices" aria-describedby={error ? errorId : undefined}>
+      <legend className="label">{legend}</legend>
+      {options.map((option) => {
+        const id = `key-${name}-${option.value}`;
+        return (
+          <div key={option.value} className="choice">
+            <input
+              type="radio"
+              id={id}
+              name={name}
+              value={option.value}
+              defaultChecked={option.value === selected}
+              aria-describedby={`${id}-hint`}
+            />
+            <div>
+              <label htmlFor={id}>{option.label}</label>
+              <span id={`${id}-hint`} className="hint">
+                {option.hint}
+              </span>
+            </div>
+          </div>
+        );
+      })}
+      {error && (
+        <span id={errorId} className="field-error">
+          {error}
+        </span>
+      )}
+    </fieldset>
   );
 }

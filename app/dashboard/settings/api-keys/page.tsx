@@ -1,9 +1,16 @@
 import type { Metadata } from "next";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
-import { listApiKeys } from "@/lib/db/api-keys";
+import { listApiKeys, type ApiKeyRecord } from "@/lib/db/api-keys";
+import { isVerifiedForSending, listSendingDomains } from "@/lib/db/domains";
 import { ConfirmAction } from "../../../_components/confirm-action";
-import { formatDateTime, timeAgo } from "../../../_components/format";
+import {
+  API_KEY_KIND_LABEL,
+  API_KEY_SCOPE_LABEL,
+  formatDate,
+  formatDateTime,
+  timeAgo,
+} from "../../../_components/format";
 import { KeyIcon } from "../../../_components/icons";
 import { revokeApiKeyAction } from "../../actions";
 import { KeyGenerator } from "./key-generator";
@@ -12,8 +19,13 @@ export const metadata: Metadata = { title: "API keys" };
 
 export default async function ApiKeysPage() {
   const account = await requireAccount("/dashboard/settings/api-keys");
-  const keys = await listApiKeys(account.id);
-  const active = keys.filter((key) => !key.revoked_at);
+  const [keys, domains] = await Promise.all([listApiKeys(account.id), listSendingDomains(account.id)]);
+  // A Server Component renders once per request, so the request's own time is the one to compare expiries with.
+  // eslint-disable-next-line react-hooks/purity
+  const now = Date.now();
+  const isExpired = (key: ApiKeyRecord) => key.expires_at !== null && key.expires_at.getTime() <= now;
+  const active = keys.filter((key) => !key.revoked_at && !isExpired(key));
+  const expired = keys.filter((key) => !key.revoked_at && isExpired(key));
   const revoked = keys.filter((key) => key.revoked_at);
 
   return (
@@ -32,13 +44,18 @@ export default async function ApiKeysPage() {
       </div>
 
       <div className="stack">
-        <KeyGenerator siteUrl={getConfig().siteUrl} activeKeyIds={active.map((key) => key.id)} />
+        <KeyGenerator
+          siteUrl={getConfig().siteUrl}
+          activeKeyIds={active.map((key) => key.id)}
+          domains={domains.map((domain) => ({ domain: domain.domain, verified: isVerifiedForSending(domain) }))}
+        />
 
         <section className="card" aria-labelledby="keys-title">
           <div className="card-header">
             <h2 id="keys-title">Your keys</h2>
             <span className="muted small">
-              {active.length} active{revoked.length > 0 ? ` · ${revoked.length} revoked` : ""}
+              {active.length} active{expired.length > 0 ? ` · ${expired.length} expired` : ""}
+              {revoked.length > 0 ? ` · ${revoked.length} revoked` : ""}
             </span>
           </div>
           {keys.length === 0 ? (
@@ -56,11 +73,18 @@ export default async function ApiKeysPage() {
                   <tr>
                     <th scope="col">Name</th>
                     <th scope="col">Key</th>
+                    <th scope="col">Access</th>
+                    <th scope="col" className="hide-sm">
+                      Domain
+                    </th>
                     <th scope="col" className="hide-sm">
                       Created
                     </th>
                     <th scope="col" className="hide-sm">
                       Last used
+                    </th>
+                    <th scope="col" className="hide-sm">
+                      Expires
                     </th>
                     <th scope="col" className="actions">
                       <span className="visually-hidden">Actions</span>
@@ -68,13 +92,27 @@ export default async function ApiKeysPage() {
                   </tr>
                 </thead>
                 <tbody>
-                  {[...active, ...revoked].map((key) => (
+                  {[...active, ...expired, ...revoked].map((key) => (
                     <tr key={key.id} data-testid="api-key-row" className={key.revoked_at ? "row-revoked" : undefined}>
                       <td>
                         <strong>{key.name}</strong>
-                        <div className="muted small only-sm">Last used {timeAgo(key.last_used_at).toLowerCase()}</div>
+                        <div className="muted small only-sm">
+                          Last used {timeAgo(key.last_used_at).toLowerCase()}
+                          {key.domain && ` · from ${key.domain}`}
+                          {key.expires_at &&
+                            (isExpired(key) ? " · expired" : ` · expires ${formatDate(key.expires_at)}`)}
+                        </div>
                       </td>
                       <td className="mono nowrap">{key.display_fragment}</td>
+                      <td className="nowrap">
+                        <span className={`badge badge-dot ${key.kind === "test" ? "badge-warning" : "badge-accent"}`}>
+                          {API_KEY_KIND_LABEL[key.kind]}
+                        </span>{" "}
+                        <span className="badge">{API_KEY_SCOPE_LABEL[key.scope]}</span>
+                      </td>
+                      <td className="hide-sm">
+                        {key.domain ? <span className="mono">{key.domain}</span> : <span className="muted">Any</span>}
+                      </td>
                       <td className="nowrap hide-sm" title={formatDateTime(key.created_at)}>
                         {timeAgo(key.created_at)}
                       </td>
@@ -83,6 +121,19 @@ export default async function ApiKeysPage() {
                         title={key.last_used_at ? formatDateTime(key.last_used_at) : undefined}
                       >
                         {timeAgo(key.last_used_at)}
+                      </td>
+                      <td className="nowrap hide-sm">
+                        {key.expires_at === null ? (
+                          <span className="muted">No expiry</span>
+                        ) : isExpired(key) ? (
+                          <span className="badge badge-danger" title={formatDateTime(key.expires_at)}>
+                            Expired
+                          </span>
+                        ) : (
+                          <time dateTime={key.expires_at.toISOString()} title={formatDateTime(key.expires_at)}>
+                            {formatDate(key.expires_at)}
+                          </time>
+                        )}
                       </td>
                       <td className="actions">
                         {key.revoked_at ? (
