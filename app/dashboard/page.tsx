@@ -20,7 +20,8 @@ export default async function OverviewPage() {
     onboardingState(account.id),
     listEmailsPage(account.id, { limit: 5, offset: 0 }).then((page) => page.emails),
     // The month's emails by what became of them: each email counted once, by its status now.
-    countEmailsByStatus(account.id, { since: billingPeriod().start }),
+    // Test sends' bounces and complaints are rehearsals: the month's figures are the live emails'.
+    countEmailsByStatus(account.id, { since: billingPeriod().start, liveOnly: true }),
   ]);
   const steps = [
     {

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getConfig } from "@/lib/config";
 import { buildOpenApiDocument } from "@/lib/openapi";
-import { PLANS, PLAN_NAMES } from "@/lib/plans";
+import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { formatNumber, PLAN_LABEL } from "../_components/format";
 import { SiteFooter, SiteHeader } from "../_components/site-header";
 import { refName, SchemaRef, SchemaTable, schemaAnchor, type JsonSchema } from "./schema-view";
@@ -136,8 +136,8 @@ export default function DocsPage() {
             <p style={{ marginTop: 12 }}>
               A live key (<code>lp_live_…</code>) sends for real. A test key (<code>lp_test_…</code>) works the same,
               but its emails stay in the outbox marked <code>&quot;test&quot;: true</code>: they never reach a provider
-              and do not count toward the month&apos;s emails (at most 100 a day). A key has full access, or sending
-              access only (
+              and do not count toward the month&apos;s emails (at most {TEST_EMAILS_PER_DAY} a day). A key has full
+              access, or sending access only (
               {sendingOnly.map(({ path, method }, i) => (
                 <span key={`${method} ${path}`}>
                   {i > 0 && ", "}

@@ -495,13 +495,13 @@ export async function listEmails(
  */
 export async function countEmailsByStatus(
   accountId: string,
-  { since = null }: { since?: Date | null } = {},
+  { since = null, liveOnly = false }: { since?: Date | null; liveOnly?: boolean } = {},
 ): Promise<Record<DeliveryStatus, number>> {
   await dispatchDueScheduledEmails({ accountId });
   const db = getDb();
   const rows = await db<{ status: DeliveryStatus; count: number }[]>`
     select delivery_status as status, count(*)::int as count from sent_emails
-    where account_id = ${accountId} ${since ? db`and created_at >= ${since}` : db``}
+    where account_id = ${accountId} ${since ? db`and created_at >= ${since}` : db``} ${liveOnly ? db`and not test` : db``}
     group by delivery_status`;
   const counts = Object.fromEntries(DELIVERY_STATUSES.map((status) => [status, 0])) as Record<DeliveryStatus, number>;
   for (const row of rows) counts[row.status] = row.count;

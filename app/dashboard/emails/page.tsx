@@ -127,6 +127,11 @@ export default async function EmailsPage({
                       </td>
                       <td className="nowrap">
                         <StatusBadge status={email.status} />
+                        {email.test && (
+                          <span className="badge" style={{ marginLeft: 6 }} data-testid="email-test">
+                            Test
+                          </span>
+                        )}
                       </td>
                       <td className="muted small hide-sm">{email.from}</td>
                       <td className="nowrap small hide-sm" title={formatDateTime(when)}>

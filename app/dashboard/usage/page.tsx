@@ -3,6 +3,7 @@ import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
 import { usageSummary } from "@/lib/dashboard/queries";
 import { countTestEmailsToday } from "@/lib/db/usage";
+import { TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { BarChart } from "../../_components/bar-chart";
 import { formatDate, formatDateTime, formatNumber, PLAN_LABEL } from "../../_components/format";
 import { Meter } from "../../_components/meter";
@@ -114,7 +115,7 @@ export default async function UsagePage() {
             </span>
             <span className="stat-foot">
               Sent with <Link href="/dashboard/settings/api-keys">test keys</Link> (UTC): kept in your outbox, never
-              delivered and not counted in Emails. At most 100 a day.
+              delivered and not counted in Emails. At most {TEST_EMAILS_PER_DAY} a day.
             </span>
           </div>
         </div>

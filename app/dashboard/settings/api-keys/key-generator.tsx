@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useActionState, useEffect, useRef } from "react";
+import { TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { CopyButton } from "../../../_components/copy-button";
 import { API_KEY_KIND_LABEL, API_KEY_SCOPE_LABEL } from "../../../_components/format";
 import { ShieldIcon } from "../../../_components/icons";
@@ -13,7 +14,7 @@ const KIND_OPTIONS: ChoiceOption[] = [
   {
     value: "test",
     label: API_KEY_KIND_LABEL.test,
-    hint: "For trying the API and CI: its emails stay in your outbox, never reach an inbox and are not counted (at most 100 a day).",
+    hint: `For trying the API and CI: its emails stay in your outbox, never reach an inbox and are not counted (at most ${TEST_EMAILS_PER_DAY} a day).`,
   },
 ];
 
