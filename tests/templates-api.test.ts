@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, writeFile, mkdir } from "node:fs/promises";
+import { mkdtemp, mkdir, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -13,6 +15,8 @@ import { getDb } from "@/lib/db/client";
 import { createUserTemplate } from "@/lib/db/library";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { addToLibrary, auth, call, catalogueId, counter, createUser, type TestUser } from "./support/api";
+
+const run = promisify(execFile);
 
 const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";
@@ -575,7 +579,6 @@ describe("DELETE /api/v1/templates/{id}", () => {
 });
 
 describe("the admin CLI", () => {
-  const run = promisify(execFile);
   const admin = (args: string[]) =>
     run("node_modules/.bin/tsx", ["--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args], {
       env: { ...process.env, RESEND_API_KEY: undefined, RESEND_BASE_URL: undefined },
@@ -642,4 +645,76 @@ describe("the admin CLI", () => {
       });
     },
   );
+});
+
+describe("scripts/push-templates.mjs (CI)", () => {
+  /** The API's template routes behind a real HTTP server, as the script reaches a deployment. */
+  async function serveTemplatesApi(): Promise<{ url: string; close: () => void }> {
+    const server = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const [, id] = /^\/api\/v1\/templates(?:\/([^/]+))?$/.exec(request.url ?? "") ?? [];
+      const handler = id === undefined ? postTemplate : putTemplate;
+      const result = await call(handler, request.url!, {
+        method: request.method,
+        headers: { "x-api-key": String(request.headers["x-api-key"]) },
+        body: Buffer.concat(chunks).toString(),
+        params: id === undefined ? {} : { id },
+      });
+      response.writeHead(result.status, { "content-type": "application/json" }).end(result.text);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, close: () => server.close() };
+  }
+
+  it("creates a template per folder the first time, keeps its id, and replaces it on the next push", async () => {
+    const user = await createUser("monthly");
+    const api = await serveTemplatesApi();
+    try {
+      const root = await mkdtemp(path.join(tmpdir(), "letterpress-ci-"));
+      await mkdir(path.join(root, "welcome", "components"), { recursive: true });
+      await mkdir(path.join(root, "greeting"));
+      for (const [name, code] of Object.entries(GRAPH)) await writeFile(path.join(root, "welcome", name), code);
+      await writeFile(path.join(root, "greeting", "email.tsx"), GREETING);
+      const push = () =>
+        run("node", ["scripts/push-templates.mjs", root], {
+          env: { ...process.env, LP: api.url, LETTERPRESS_API_KEY: user.key },
+        });
+      await push();
+      const idOf = async (folder: string) =>
+        (await readFile(path.join(root, folder, ".letterpress-id"), "utf8")).trim();
+      const [welcomeId, greetingId] = [await idOf("welcome"), await idOf("greeting")];
+      expect((await source(user, welcomeId)).body.source).toEqual({
+        name: "welcome",
+        description: "",
+        code: GRAPH["email.tsx"],
+        files: GRAPH,
+        entry: "email.tsx",
+      });
+      await writeFile(path.join(root, "greeting", "email.tsx"), GREETING.replace("Hello", "Howdy"));
+      const again = await push();
+      expect(again.stdout.split("\n").sort()).toEqual([
+        "",
+        `${path.join(root, "greeting")}: replaced ${greetingId}`,
+        `${path.join(root, "welcome")}: replaced ${welcomeId}`,
+      ]);
+      expect((await render(user, greetingId, { name: "Grace" })).body.html).toContain("Howdy <!-- -->Grace");
+      expect((await call(getLibrary, "/api/v1/library", { headers: auth(user) })).body.pagination.total).toBe(2);
+      await writeFile(path.join(root, "greeting", "email.tsx"), `import fs from "fs";\n`);
+      const failed = await push().then(
+        () => ({ code: 0, stderr: "" }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect([failed.code, failed.stderr]).toEqual([
+        1,
+        `${path.join(root, "greeting")}: ${JSON.stringify(
+          invalid([
+            { field: "files.email.tsx", message: `line 1, column 16: Import of "fs" is not allowed: ${NOT_ALLOWED}` },
+          ]).body,
+        )}\n`,
+      ]);
+    } finally {
+      api.close();
+    }
+  });
 });
