@@ -79,7 +79,7 @@ function parameter(name: string, location: "path" | "query" | "header", schema: 
 
 type DocumentHeader = { description?: string; schema: JsonSchema };
 
-/** Set by withApiAuth on every response of a metered route; stated on its 200 and 429. */
+/** Set by withApiAuth on every response of a metered route; stated on its 200 (or 201) and 429. */
 function rateLimitHeaders(components: Record<string, unknown>): Record<string, DocumentHeader> {
   return {
     "X-RateLimit-Limit": {
@@ -159,7 +159,7 @@ function operationObject(
     responses: Object.fromEntries(
       Object.entries(responses).map(([status, response]) => {
         const headers: Record<string, DocumentHeader> = {
-          ...(metered && (status === "200" || status === "429") && rateLimitHeaders(components)),
+          ...(metered && (status === "200" || status === "201" || status === "429") && rateLimitHeaders(components)),
           ...Object.fromEntries(
             Object.entries(response.headers ?? {}).map(([name, header]) => [
               name,
