@@ -46,6 +46,12 @@ export const SANDBOX_MEMORY_BYTES = 64 * MB;
  */
 export const MAX_TEMPLATE_SOURCE_CHARS = 500_000;
 export const COMPILE_DEADLINE_MS = 1000;
+/** Files of one template (their source together within MAX_TEMPLATE_SOURCE_CHARS), and a file's relative path. */
+export const MAX_TEMPLATE_FILES = 20;
+export const MAX_TEMPLATE_PATH_CHARS = 200;
+/** A user template's name and description, as POST and PUT /templates take them. */
+export const MAX_TEMPLATE_NAME_CHARS = 200;
+export const MAX_TEMPLATE_DESCRIPTION_CHARS = 2000;
 /**
  * Jobs a worker pool holds at once (waiting or running), in all and of one account. Past an account's cap its new work
  * is refused at once. Past the cap in all, an account still gets in while it holds less than its fair share (the cap ÷
@@ -134,8 +140,8 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   },
   {
     what: "Your template's source",
-    limit: `${count(MAX_TEMPLATE_SOURCE_CHARS)} characters, compiled within ${COMPILE_DEADLINE_MS / 1000} s`,
-    answer: 'a compile error (422 `RENDER_ERROR` for `format: "react"`)',
+    limit: `${MAX_TEMPLATE_FILES} files, ${count(MAX_TEMPLATE_SOURCE_CHARS)} characters in all, compiled within ${COMPILE_DEADLINE_MS / 1000} s`,
+    answer: '400, field `files` (422 `RENDER_ERROR` for `format: "react"`)',
   },
   {
     what: "Renders of your own templates waiting",

@@ -7,6 +7,7 @@ import * as send from "@/app/api/v1/send/route";
 import * as sendBatch from "@/app/api/v1/send/batch/route";
 import * as suppressions from "@/app/api/v1/suppressions/route";
 import * as suppression from "@/app/api/v1/suppressions/[email]/route";
+import * as templates from "@/app/api/v1/templates/route";
 import * as template from "@/app/api/v1/templates/[id]/route";
 import * as render from "@/app/api/v1/templates/[id]/render/route";
 import * as source from "@/app/api/v1/templates/[id]/source/route";
@@ -28,6 +29,7 @@ import "@/lib/schemas/usage";
 /** The documented routes by their path under /api/v1; each method handler carries its declared operation. */
 const ROUTES: Record<string, Record<string, unknown>> = {
   "/library": library,
+  "/templates": templates,
   "/templates/{id}": template,
   "/templates/{id}/render": render,
   "/templates/{id}/source": source,
@@ -77,7 +79,7 @@ function parameter(name: string, location: "path" | "query" | "header", schema: 
 
 type DocumentHeader = { description?: string; schema: JsonSchema };
 
-/** Set by withApiAuth on every response of a metered route; stated on its 200 and 429. */
+/** Set by withApiAuth on every response of a metered route; stated on its 200 (or 201) and 429. */
 function rateLimitHeaders(components: Record<string, unknown>): Record<string, DocumentHeader> {
   return {
     "X-RateLimit-Limit": {
@@ -157,7 +159,7 @@ function operationObject(
     responses: Object.fromEntries(
       Object.entries(responses).map(([status, response]) => {
         const headers: Record<string, DocumentHeader> = {
-          ...(metered && (status === "200" || status === "429") && rateLimitHeaders(components)),
+          ...(metered && (status === "200" || status === "201" || status === "429") && rateLimitHeaders(components)),
           ...Object.fromEntries(
             Object.entries(response.headers ?? {}).map(([name, header]) => [
               name,
@@ -212,7 +214,8 @@ function componentSchemas(): Record<string, unknown> {
   };
   const all: Record<string, unknown> = {};
   for (const [id, schema] of Object.entries(output)) all[id] = strip(schema as Record<string, unknown>);
-  for (const id of ["RenderRequest", "SendRequest"]) all[id] = strip(input[id] as Record<string, unknown>);
+  for (const id of ["RenderRequest", "SendRequest", "TemplateRequest"])
+    all[id] = strip(input[id] as Record<string, unknown>);
   return all;
 }
 

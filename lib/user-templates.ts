@@ -1,21 +1,60 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { createUserTemplate } from "@/lib/db/library";
-import { compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
+import { errors, type ValidationDetail } from "@/lib/api/errors";
+import { createUserTemplate, deleteUserTemplate, LibraryError, replaceUserTemplate } from "@/lib/db/library";
+import { findOwnTemplateId } from "@/lib/db/templates";
+import { compileTemplateFilesOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
 import { compileVariablesSchema, schemaFromPreviewProps, variablesProblem } from "@/lib/render/variables";
+import type { TemplateDetails } from "@/lib/schemas/templates";
 import type { VariablesSchema } from "@/lib/schemas/variables";
+import { getTemplateDetailsOrThrow } from "@/lib/template-details";
+import {
+  defaultEntry,
+  templateFilesProblems,
+  type TemplateFiles,
+  type TemplateFilesProblem,
+} from "@/lib/template-files";
 
-export type NewTemplateSource = { name: string; description: string; code: string };
-/** Why a template's source was refused; `line`/`column` (1-based) point at a compile error. */
+/**
+ * A template's source: one file (the dashboard's editor), or files by relative path with an optional entry (the API
+ * and the admin CLI; see lib/template-files.ts for the paths allowed and the entry chosen when none is named).
+ */
+export type TemplateSource = { code: string } | { files: TemplateFiles; entry?: string };
+export type NewTemplateSource = { name: string; description: string } & TemplateSource;
+
+/** The name a template given as one source has in compile errors. */
+const SINGLE_FILE = "template.tsx";
+
+/**
+ * Why a template's source was refused; `line`/`column` (1-based) point at a compile error in the file at `path`
+ * (null when the error is not in one file).
+ */
 export class TemplateSourceError extends Error {
   constructor(
     message: string,
     public readonly line: number | null = null,
     public readonly column: number | null = null,
+    public readonly path: string | null = null,
   ) {
     super(message);
     this.name = "TemplateSourceError";
+  }
+}
+
+/** The files themselves are refused (their count, size or paths, or the entry), before anything is compiled. */
+export class TemplateFilesError extends TemplateSourceError {
+  constructor(public readonly problems: TemplateFilesProblem[]) {
+    super(problems.map(({ field, message }) => `${field} ${message}`).join("; "));
+    this.name = "TemplateFilesError";
+  }
+}
+
+/** The source compiled, but its trial render failed. */
+export class TemplateRenderError extends TemplateSourceError {
+  constructor(message: string) {
+    super(`The trial render failed: ${message}`);
+    this.name = "TemplateRenderError";
   }
 }
 
@@ -23,18 +62,32 @@ export type CheckedTemplate = {
   compiledCode: string;
   variables: VariablesSchema;
   previewProps: Record<string, unknown> | null;
+  /** The entry's source. */
+  code: string;
+  /** Every file and the entry, for a template of several files; null for one file. */
+  files: TemplateFiles | null;
+  entry: string | null;
 };
 
 /**
- * Compiles a user's TSX once and proves it renders: a trial render of its PreviewProps inside the sandbox, under the
- * same limits as every later render. Nothing is stored unless both succeed.
+ * Compiles a user's template once and proves it renders: a trial render of its PreviewProps inside the sandbox, under
+ * the same limits as every later render. Nothing is stored unless both succeed. Every way of saving a template (the
+ * API, the dashboard's editor, the admin CLI) goes through here.
  */
-export async function checkTemplateSource(accountId: string, code: string): Promise<CheckedTemplate> {
-  const compiled = await compileTemplateOffThread(accountId, code);
+export async function checkTemplate(accountId: string, source: TemplateSource): Promise<CheckedTemplate> {
+  const { files, entry } =
+    "code" in source
+      ? { files: { [SINGLE_FILE]: source.code }, entry: SINGLE_FILE }
+      : { files: source.files, entry: source.entry ?? defaultEntry(source.files) };
+  // One source is checked as it always was: by the compiler alone.
+  const problems = "code" in source ? [] : templateFilesProblems(source.files, source.entry);
+  if (problems.length > 0) throw new TemplateFilesError(problems);
+  const compiled = await compileTemplateFilesOffThread(accountId, files, entry);
   if (!compiled.ok) {
     // The position stays apart from the message (each place that shows it says where in its own way); a compile that
     // ran past its deadline has none.
-    throw new TemplateSourceError(compiled.message, compiled.line ?? null, compiled.column ?? null);
+    const path = "path" in compiled ? compiled.path : null;
+    throw new TemplateSourceError(compiled.message, compiled.line ?? null, compiled.column ?? null, path);
   }
   // A one-off key: the trial context is never reused for another template or user.
   const cacheKey = `trial:${randomUUID()}`;
@@ -42,7 +95,7 @@ export async function checkTemplateSource(accountId: string, code: string): Prom
     const previewProps = await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code });
     // PreviewProps are the example GET /templates/{id} answers: variables a caller could send, and that pass.
     const tooBig = previewProps && variablesProblem(previewProps);
-    if (tooBig) throw new TemplateSourceError(`PreviewProps ${tooBig}`);
+    if (tooBig) throw new TemplateSourceError(`PreviewProps ${tooBig}`, null, null, entry);
     await renderInSandbox({ owner: accountId, cacheKey, compiledCode: compiled.code, props: previewProps ?? {} });
     // The props type says what the template takes; a template with untyped props is described by its PreviewProps.
     const variables = compiled.variables ?? schemaFromPreviewProps(previewProps);
@@ -52,24 +105,85 @@ export async function checkTemplateSource(accountId: string, code: string): Prom
       const more = mismatches.length > 1 ? ` (and ${mismatches.length - 1} more)` : "";
       throw new TemplateSourceError(
         `PreviewProps do not match the props type: ${first.field.replace(/^variables\./, "")} ${first.message}${more}`,
+        null,
+        null,
+        entry,
       );
     }
-    return { compiledCode: compiled.code, variables, previewProps };
+    const several = Object.keys(files).length > 1;
+    return {
+      compiledCode: compiled.code,
+      variables,
+      previewProps,
+      code: files[entry],
+      files: several ? files : null,
+      entry: several ? entry : null,
+    };
   } catch (error) {
-    if (error instanceof SandboxRenderError) throw new TemplateSourceError(`The trial render failed: ${error.message}`);
+    if (error instanceof SandboxRenderError) throw new TemplateRenderError(error.message);
     throw error;
   }
 }
 
+/** checkTemplate of one source. */
+export async function checkTemplateSource(accountId: string, code: string): Promise<CheckedTemplate> {
+  return checkTemplate(accountId, { code });
+}
+
 /** Stores a user's own template (after checking it) and adds it to their library as `created`. */
 export async function createTemplateFromSource(accountId: string, input: NewTemplateSource) {
-  const checked = await checkTemplateSource(accountId, input.code);
-  return createUserTemplate(accountId, {
-    name: input.name,
-    description: input.description,
-    code: input.code,
-    compiledCode: checked.compiledCode,
-    variables: checked.variables,
-    previewProps: checked.previewProps,
-  });
+  const checked = await checkTemplate(accountId, input);
+  return createUserTemplate(accountId, { name: input.name, description: input.description, ...checked });
+}
+
+/**
+ * Replaces the source, name and description of a template the account owns (after checking the new source); null
+ * when it owns no template `templateId`, which is then looked at before anything is compiled.
+ */
+export async function replaceTemplateFromSource(accountId: string, templateId: string, input: NewTemplateSource) {
+  if (!(await findOwnTemplateId(accountId, templateId))) return null;
+  const checked = await checkTemplate(accountId, input);
+  return replaceUserTemplate(accountId, templateId, { name: input.name, description: input.description, ...checked });
+}
+
+/** POST /templates: 201's template, as GET /templates/{id} describes it. */
+export async function createTemplateOrThrow(accountId: string, input: NewTemplateSource): Promise<TemplateDetails> {
+  const created = await createTemplateFromSource(accountId, input).catch(throwAsApiError);
+  return getTemplateDetailsOrThrow(accountId, created.id);
+}
+
+/** PUT /templates/{id}: the template replaced; 404 unless the account owns it (a catalogue template never is). */
+export async function replaceTemplateOrThrow(
+  accountId: string,
+  templateId: string,
+  input: NewTemplateSource,
+): Promise<TemplateDetails> {
+  const replaced = await replaceTemplateFromSource(accountId, templateId, input).catch(throwAsApiError);
+  if (!replaced) throw errors.templateNotFound();
+  return getTemplateDetailsOrThrow(accountId, templateId);
+}
+
+/** DELETE /templates/{id}: the template and its library entry are gone; 404 unless the account owns it. */
+export async function deleteTemplateOrThrow(accountId: string, templateId: string): Promise<void> {
+  if (!(await deleteUserTemplate(accountId, templateId))) throw errors.templateNotFound();
+}
+
+/**
+ * A refused source as the API answers it: a 400 whose field names the file (and whose message says where in it), a
+ * 422 for a trial render that failed, the library limit's 403.
+ */
+function throwAsApiError(error: unknown): never {
+  if (error instanceof TemplateFilesError) throw errors.validation(error.problems);
+  if (error instanceof TemplateRenderError) throw errors.renderFailed(error.message);
+  if (error instanceof TemplateSourceError) throw errors.validation([sourceErrorDetail(error)]);
+  if (error instanceof LibraryError && error.code === "LIBRARY_LIMIT_REACHED") {
+    throw errors.limitReached(error.code, "Library limit reached", error.message);
+  }
+  throw error;
+}
+
+function sourceErrorDetail(error: TemplateSourceError): ValidationDetail {
+  const field = error.path === null ? "files" : `files.${error.path}`;
+  const where = error.line === null ? "" : `line ${error.line}, column ${error.column}: `;
+  return { field, message: `${where}${error.message}` };
 }

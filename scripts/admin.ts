@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { hashPassword } from "@/lib/auth/passwords";
 import { createAccount, getAccountByEmailOrThrow, setAccountPlan } from "@/lib/db/accounts";
@@ -7,9 +8,15 @@ import { createApiKey, listApiKeys, revokeApiKey, UnknownKeyDomainError } from "
 import { addLibraryEntry } from "@/lib/db/library";
 import { listOutbox } from "@/lib/db/emails";
 import { findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
-import { listCatalogue } from "@/lib/db/templates";
+import { findLibraryTemplate, listCatalogue } from "@/lib/db/templates";
 import { isPlanName, PLAN_NAMES } from "@/lib/plans";
-import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
+import { isUuid } from "@/lib/schemas/common";
+import {
+  createTemplateFromSource,
+  replaceTemplateFromSource,
+  TemplateSourceError,
+  type TemplateSource,
+} from "@/lib/user-templates";
 import { connectDatabase, prepareDatabase } from "./lib/database";
 
 // npm run -s admin -- <command> [--flags]: JSON on stdout; a message on stderr and exit 1 on error.
@@ -23,18 +30,63 @@ const USAGE = `Usage: npm run -s admin -- <command> [options]
   key:revoke --id ID
   plan:set --email E --plan P
   catalogue
-  template:create --email E --name N --file PATH.tsx [--description D]
+  template:create --email E --name N --file PATH.tsx [--file PATH …] [--entry PATH] [--description D]
+  template:update --email E --id ID --file PATH.tsx [--file PATH …] [--entry PATH] [--name N] [--description D]
   library:add --email E --template ID_OR_SLUG
   domain:add --email E --domain D [--verified] [--default-sender ADDRESS]
   domain:verify --email E --domain D
   outbox --email E`;
 
-type Flags = Record<string, string | boolean | undefined>;
+type Flags = Record<string, string | string[] | boolean | undefined>;
 
 function required(flags: Flags, name: string): string {
   const value = flags[name];
   if (typeof value !== "string" || value.trim() === "") throw new UsageError(`--${name} is required`);
   return value.trim();
+}
+
+/**
+ * The template in the --file flags: one file as its source; several as files by their path relative to the folder
+ * holding them all (`--file emails/welcome/email.tsx --file emails/welcome/components/footer.tsx` gives `email.tsx`
+ * and `components/footer.tsx`), the entry being --entry's file, else the only file, else email.tsx. `fileOf` maps a
+ * path in an error back to the file as given.
+ */
+async function templateSource(
+  flags: Flags,
+): Promise<{ source: TemplateSource; fileOf: (path: string | null) => string }> {
+  const given = typeof flags.file === "string" ? [flags.file] : ((flags.file as string[] | undefined) ?? []);
+  if (given.length === 0) throw new UsageError("--file is required");
+  const read = (file: string) =>
+    readFile(file, "utf8").catch(() => {
+      throw new UsageError(`Cannot read --file ${file}`);
+    });
+  if (given.length === 1) return { source: { code: await read(given[0]) }, fileOf: () => given[0] };
+  const absolute = given.map((file) => path.resolve(file));
+  const root = absolute
+    .map((file) => path.dirname(file))
+    .reduce((common, folder) => {
+      while (isOutside(path.relative(common, folder))) common = path.dirname(common);
+      return common;
+    });
+  const pathOf = (file: string) => path.relative(root, path.resolve(file)).split(path.sep).join("/");
+  const files: Record<string, string> = {};
+  for (const file of given) files[pathOf(file)] = await read(file);
+  const entry = typeof flags.entry === "string" ? pathOf(flags.entry) : undefined;
+  return {
+    source: { files, ...(entry !== undefined ? { entry } : {}) },
+    fileOf: (error) => given.find((file) => pathOf(file) === error) ?? error ?? given.join(", "),
+  };
+}
+
+const isOutside = (relative: string) => relative === ".." || relative.startsWith(`..${path.sep}`);
+
+/** file:line:column, as compilers say it, so a terminal or editor can jump there. */
+function locatedError(fileOf: (path: string | null) => string) {
+  return (error: unknown): never => {
+    if (error instanceof TemplateSourceError && error.line !== null)
+      throw new Error(`${fileOf(error.path)}:${error.line}:${error.column}: ${error.message}`);
+    throw error;
+  };
 }
 
 function isApiKeyScope(value: string): value is ApiKeyScope {
@@ -112,20 +164,28 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
     })),
   "template:create": async (flags) => {
     const account = await getAccountByEmailOrThrow(required(flags, "email"));
-    const file = required(flags, "file");
-    const code = await readFile(file, "utf8").catch(() => {
-      throw new UsageError(`Cannot read --file ${file}`);
-    });
+    const { source, fileOf } = await templateSource(flags);
     const template = await createTemplateFromSource(account.id, {
       name: required(flags, "name"),
       description: typeof flags.description === "string" ? flags.description : "",
-      code,
-    }).catch((error: unknown) => {
-      // file:line:column, as compilers say it, so a terminal or editor can jump there.
-      if (error instanceof TemplateSourceError && error.line !== null)
-        throw new Error(`${file}:${error.line}:${error.column}: ${error.message}`);
-      throw error;
-    });
+      ...source,
+    }).catch(locatedError(fileOf));
+    return { id: template.id, name: template.name };
+  },
+  "template:update": async (flags) => {
+    const account = await getAccountByEmailOrThrow(required(flags, "email"));
+    const id = required(flags, "id");
+    if (!isUuid(id)) throw new UsageError("--id must be a template id (uuid)");
+    const current = await findLibraryTemplate(account.id, id);
+    if (current?.owner_account_id !== account.id)
+      throw new Error(`${account.email} has created no template with id ${id}`);
+    const { source, fileOf } = await templateSource(flags);
+    const template = await replaceTemplateFromSource(account.id, id, {
+      name: typeof flags.name === "string" ? required(flags, "name") : current.name,
+      description: typeof flags.description === "string" ? flags.description : current.description,
+      ...source,
+    }).catch(locatedError(fileOf));
+    if (!template) throw new Error(`${account.email} has created no template with id ${id}`);
     return { id: template.id, name: template.name };
   },
   "library:add": async (flags) => {
@@ -177,7 +237,8 @@ async function main(): Promise<number> {
         password: { type: "string" },
         name: { type: "string" },
         id: { type: "string" },
-        file: { type: "string" },
+        file: { type: "string", multiple: true },
+        entry: { type: "string" },
         description: { type: "string" },
         template: { type: "string" },
         domain: { type: "string" },

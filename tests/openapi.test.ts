@@ -10,7 +10,8 @@ import { GET as listEmails } from "@/app/api/v1/emails/route";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { POST as postSend } from "@/app/api/v1/send/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
-import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
+import { DELETE as deleteTemplate, GET as getTemplate, PUT as putTemplate } from "@/app/api/v1/templates/[id]/route";
+import { POST as postTemplate } from "@/app/api/v1/templates/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { addSendingDomain } from "@/lib/db/domains";
@@ -71,6 +72,7 @@ describe("GET /api/v1/openapi.json", () => {
       "/send/batch",
       "/suppressions",
       "/suppressions/{email}",
+      "/templates",
       "/templates/{id}",
       "/templates/{id}/render",
       "/templates/{id}/source",
@@ -217,6 +219,41 @@ describe("real responses match the document", () => {
     expectConforms("/templates/{id}/render", "post", await render("4b8f5d0e-7c1a-4e2b-9d3f-0a1b2c3d4e5f", {}));
     await setApiCallsUsed(user, 500);
     expectConforms("/library", "get", await call(getLibrary, "/api/v1/library", { headers: auth(user) }));
+  });
+
+  it("templates answers", async () => {
+    const user = await createUser("monthly");
+    const files = {
+      "email.tsx": `import { Footer } from "./footer";\nexport default function E() { return <Footer />; }\n`,
+      "footer.tsx": `export function Footer() { return <p>Bye</p>; }\n`,
+    };
+    const create = (body: unknown) => call(postTemplate, "/x", { method: "POST", headers: auth(user), body });
+    const created = await create({ name: "Mine", files });
+    expectConforms("/templates", "post", created);
+    expectConforms("/templates", "post", await create({ name: "", files: { "../x.tsx": "" } }));
+    expectConforms(
+      "/templates",
+      "post",
+      await create({ name: "Throws", files: { "email.tsx": "export default function E() { throw 1; }" } }),
+    );
+    const id = created.body.template.id;
+    expectConforms(
+      "/templates/{id}/source",
+      "get",
+      await call(getSource, "/x", { params: { id }, headers: auth(user) }),
+    );
+    const put = (templateId: string) =>
+      call(putTemplate, "/x", {
+        method: "PUT",
+        params: { id: templateId },
+        headers: auth(user),
+        body: { name: "Mine", files },
+      });
+    expectConforms("/templates/{id}", "put", await put(id));
+    expectConforms("/templates/{id}", "put", await put(await catalogueId("welcome")));
+    const remove = () => call(deleteTemplate, "/x", { method: "DELETE", params: { id }, headers: auth(user) });
+    expectConforms("/templates/{id}", "delete", await remove());
+    expectConforms("/templates/{id}", "delete", await remove());
   });
 
   it("emails answers", async () => {

@@ -28,7 +28,17 @@ type Operation = {
   "x-api-key-scopes": string[];
 };
 
+const TEMPLATE_BODY = `{
+    "name": "Welcome",
+    "files": {
+      "email.tsx": "import { Html } from \\"@react-email/components\\";\\nimport { Footer } from \\"./components/footer\\";\\nexport default function Welcome() { return <Html><Footer /></Html>; }\\n",
+      "components/footer.tsx": "export function Footer() { return <p>The Acme team</p>; }\\n"
+    }
+  }`;
+
 const EXAMPLE_BODIES: Record<string, string> = {
+  createTemplate: TEMPLATE_BODY,
+  replaceTemplate: TEMPLATE_BODY,
   renderTemplate: `{ "variables": { "userName": "Ada" }, "format": "html", "plain_text": true }`,
   sendEmail: `{
     "template_id": "<template id>",

@@ -2,7 +2,9 @@ import "server-only";
 import { getDb, type Tx, jsonParameter } from "@/lib/db/client";
 import { findCatalogueTemplate } from "@/lib/db/templates";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
+import { isUuid } from "@/lib/schemas/common";
 import type { VariablesSchema } from "@/lib/schemas/variables";
+import type { TemplateFiles } from "@/lib/template-files";
 
 export type LibraryErrorCode =
   "TEMPLATE_NOT_FOUND" | "LIBRARY_LIMIT_REACHED" | "PURCHASE_LIMIT_REACHED" | "ALREADY_IN_LIBRARY";
@@ -105,11 +107,18 @@ export async function assertPurchaseAllowed(tx: Tx, accountId: string, plan: Pla
 export type NewUserTemplate = {
   name: string;
   description: string;
+  /** The entry's source. */
   code: string;
   compiledCode: string | null;
   variables: VariablesSchema;
   previewProps: Record<string, unknown> | null;
+  /** A template of several files: all of them, and the entry's path (both null, or left out, for one file). */
+  files?: TemplateFiles | null;
+  entry?: string | null;
 };
+
+const jsonOrNull = (db: Tx | ReturnType<typeof getDb>, value: unknown) =>
+  value === null || value === undefined ? null : jsonParameter(db, value);
 
 /** Stores a template the user wrote and adds it to their library as `created`. */
 export async function createUserTemplate(
@@ -121,12 +130,43 @@ export async function createUserTemplate(
     await assertLibraryHasRoom(tx, accountId, plan);
     const [template] = await tx<{ id: string; name: string }[]>`
       insert into templates (owner_account_id, name, description, is_public, price, code, compiled_code, variables,
-                             preview_props, author)
+                             preview_props, files, entry, author)
       select ${accountId}, ${input.name}, ${input.description}, false, 0, ${input.code}, ${input.compiledCode},
-             ${jsonParameter(tx, input.variables)}, ${input.previewProps === null ? null : jsonParameter(tx, input.previewProps)}, email
+             ${jsonParameter(tx, input.variables)}, ${jsonOrNull(tx, input.previewProps)},
+             ${jsonOrNull(tx, input.files)}, ${input.entry ?? null}, email
       from accounts where id = ${accountId}
       returning id, name`;
     await tx`insert into library_entries (account_id, template_id, added_via) values (${accountId}, ${template.id}, 'created')`;
     return template;
   });
+}
+
+/**
+ * Replaces the source (and what was derived from it), name and description of a template the account owns; its
+ * version moves, so renders stop using what was made from the old code. Null when the account owns no such template.
+ */
+export async function replaceUserTemplate(
+  accountId: string,
+  templateId: string,
+  input: NewUserTemplate,
+): Promise<{ id: string; name: string } | null> {
+  if (!isUuid(templateId)) return null;
+  const db = getDb();
+  const [template] = await db<{ id: string; name: string }[]>`
+    update templates
+    set name = ${input.name}, description = ${input.description}, code = ${input.code},
+        compiled_code = ${input.compiledCode}, variables = ${jsonParameter(db, input.variables)},
+        preview_props = ${jsonOrNull(db, input.previewProps)}, files = ${jsonOrNull(db, input.files)},
+        entry = ${input.entry ?? null}, version = version + 1, updated_at = now()
+    where id = ${templateId} and owner_account_id = ${accountId}
+    returning id, name`;
+  return template ?? null;
+}
+
+/** Deletes a template the account owns, and with it its library entry; false when it owns no such template. */
+export async function deleteUserTemplate(accountId: string, templateId: string): Promise<boolean> {
+  if (!isUuid(templateId)) return false;
+  const deleted =
+    await getDb()`delete from templates where id = ${templateId} and owner_account_id = ${accountId} returning id`;
+  return deleted.length > 0;
 }

@@ -4,6 +4,7 @@ import { isUuid } from "@/lib/schemas/common";
 import type { SendingDomain } from "@/lib/db/domains";
 import type { LibraryEntry } from "@/lib/schemas/library";
 import type { VariablesSchema } from "@/lib/schemas/variables";
+import type { TemplateFiles } from "@/lib/template-files";
 
 export type TemplateRecord = {
   id: string;
@@ -18,6 +19,9 @@ export type TemplateRecord = {
   /** A user template's PreviewProps as read when it was saved (null for catalogue templates and older saves). */
   preview_props: Record<string, unknown> | null;
   compiled_code: string | null;
+  /** A user template of several files: every file by its path (`code` is the entry's), and the entry's path. */
+  files: TemplateFiles | null;
+  entry: string | null;
   version: number;
   category: string | null;
   author: string | null;
@@ -44,6 +48,14 @@ export async function findLibraryTemplate(
     select t.*, l.added_via from library_entries l join templates t on t.id = l.template_id
     where l.account_id = ${accountId} and l.template_id = ${templateId}`;
   return row ?? null;
+}
+
+/** The id of a template the account owns (a template it wrote), or null. */
+export async function findOwnTemplateId(accountId: string, templateId: string): Promise<string | null> {
+  if (!isUuid(templateId)) return null;
+  const [row] = await getDb()<{ id: string }[]>`
+    select id from templates where id = ${templateId} and owner_account_id = ${accountId}`;
+  return row?.id ?? null;
 }
 
 export type TemplateForAccount = TemplateRecord & { in_library: boolean };

@@ -5,6 +5,14 @@ import ts from "typescript";
  * (its imports, its default export) where a text search would be fooled by comments and strings. Runs on the compile
  * workers only (sandbox/compile-worker.ts), under their deadline: TypeScript's parser is not linear on every input.
  */
-export function parseTemplateSource(code: string): ts.SourceFile {
-  return ts.createSourceFile("template.tsx", code, ts.ScriptTarget.Latest, false, ts.ScriptKind.TSX);
+export function parseTemplateSource(code: string, path = "template.tsx"): ts.SourceFile {
+  return ts.createSourceFile(path, code, ts.ScriptTarget.Latest, false, scriptKind(path));
+}
+
+/** A file of a template is read as its extension says (lib/template-files.ts allows these four). */
+function scriptKind(path: string): ts.ScriptKind {
+  if (path.endsWith(".ts")) return ts.ScriptKind.TS;
+  if (path.endsWith(".jsx")) return ts.ScriptKind.JSX;
+  if (path.endsWith(".js")) return ts.ScriptKind.JS;
+  return ts.ScriptKind.TSX;
 }

@@ -1,14 +1,78 @@
 import { z } from "zod";
+import {
+  MAX_TEMPLATE_DESCRIPTION_CHARS,
+  MAX_TEMPLATE_FILES,
+  MAX_TEMPLATE_NAME_CHARS,
+  MAX_TEMPLATE_PATH_CHARS,
+  MAX_TEMPLATE_SOURCE_CHARS,
+} from "@/lib/limits";
 import { variablesSchema } from "@/lib/schemas/common";
 import { libraryEntrySchema } from "@/lib/schemas/library";
 import type { VariablesSchema } from "@/lib/schemas/variables";
+import { DEFAULT_ENTRY, templateFilesProblems } from "@/lib/template-files";
+
+// The paths and the sources' size are checked by templateFilesProblems, each problem with a message of its own; the
+// bounds stated here are for the OpenAPI document.
+const templateFilesSchema = z.record(
+  z.string().meta({ maxLength: MAX_TEMPLATE_PATH_CHARS }),
+  z.string({ error: "must be the file's source, a string" }).meta({ maxLength: MAX_TEMPLATE_SOURCE_CHARS }),
+);
 
 export const templateSourceResponseSchema = z
   .object({
     success: z.literal(true),
-    source: z.object({ name: z.string(), description: z.string(), code: z.string() }),
+    source: z.object({
+      name: z.string(),
+      description: z.string(),
+      code: z.string().meta({ description: "The entry's source" }),
+      files: templateFilesSchema
+        .optional()
+        .meta({ description: "A template of several files: every file's source by its path" }),
+      entry: z.string().optional().meta({ description: "A template of several files: the entry's path" }),
+    }),
   })
   .meta({ id: "TemplateSourceResponse" });
+
+/**
+ * POST /templates and PUT /templates/{id}: the files' paths, count, size and entry are checked as every way of saving
+ * a template checks them (lib/template-files.ts), each problem with its own field (`files.<path>`, `files`, `entry`).
+ */
+export const templateRequestSchema = z
+  .object({
+    name: z
+      .string({ error: "name must be a string" })
+      .trim()
+      .min(1, "name must not be empty")
+      .max(MAX_TEMPLATE_NAME_CHARS, `name must be at most ${MAX_TEMPLATE_NAME_CHARS} characters`),
+    description: z
+      .string({ error: "description must be a string" })
+      .max(MAX_TEMPLATE_DESCRIPTION_CHARS, `description must be at most ${MAX_TEMPLATE_DESCRIPTION_CHARS} characters`)
+      .default(""),
+    files: templateFilesSchema.meta({
+      description: `The template's files: TSX (or .ts, .jsx, .js) source by relative path (\`email.tsx\`, \`components/footer.tsx\`; no \`..\`, no leading \`/\`), 1 to ${MAX_TEMPLATE_FILES}, at most ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters in all. They import each other by relative path, with or without the extension.`,
+      minProperties: 1,
+      maxProperties: MAX_TEMPLATE_FILES,
+    }),
+    entry: z
+      .string({ error: "entry must be a string" })
+      .max(MAX_TEMPLATE_PATH_CHARS)
+      .optional()
+      .meta({
+        description: `The file whose default export is the email: by default the only file, else \`${DEFAULT_ENTRY}\``,
+      }),
+  })
+  .strict()
+  .superRefine(({ files, entry }, context) => {
+    // The field is the problem's whole dotted path: a file's path holds dots of its own.
+    for (const { field, message } of templateFilesProblems(files, entry)) {
+      context.addIssue({ code: "custom", path: [field], message });
+    }
+  })
+  .meta({ id: "TemplateRequest" });
+
+export const deleteTemplateResponseSchema = z
+  .object({ success: z.literal(true) })
+  .meta({ id: "TemplateDeleteResponse" });
 
 export const renderRequestSchema = z
   .object({

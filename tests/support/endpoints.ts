@@ -3,7 +3,8 @@ import { POST as cancelEmail } from "@/app/api/v1/emails/[id]/cancel/route";
 import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { GET as listEmails } from "@/app/api/v1/emails/route";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
-import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
+import { POST as postTemplate } from "@/app/api/v1/templates/route";
+import { DELETE as deleteTemplate, GET as getTemplate, PUT as putTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { DELETE as deleteSuppression } from "@/app/api/v1/suppressions/[email]/route";
@@ -11,6 +12,8 @@ import { GET as listSuppressions } from "@/app/api/v1/suppressions/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getDb } from "@/lib/db/client";
 import { recordCountedEmail } from "@/lib/db/emails";
+import { createUserTemplate } from "@/lib/db/library";
+import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { billingPeriod } from "@/lib/plans";
 import { catalogueId, type CallOptions, type TestUser } from "./api";
 
@@ -21,6 +24,8 @@ export type Endpoint = {
   path: (id: string) => string;
   options: (id: string) => CallOptions;
   metered: boolean;
+  /** The status of a call that succeeds (200 unless said). */
+  status?: number;
   /** Makes the caller a resource of its own for the endpoint to address (by default: the template). */
   resource?: (user: TestUser) => Promise<string>;
 };
@@ -63,6 +68,21 @@ async function suppressedAddress(user: TestUser): Promise<string> {
   const email = `gone-${randomUUID()}@example.com`;
   await getDb()`insert into email_suppressions (account_id, email, reason) values (${user.accountId}, ${email}, 'bounced')`;
   return email;
+}
+
+const TEMPLATE_SOURCE = `export default function Email() { return <p>Hi</p>; }\n`;
+
+/** A template the user wrote, in their library (stored directly: what it holds does not matter to the call). */
+async function ownTemplate(user: TestUser): Promise<string> {
+  const created = await createUserTemplate(user.accountId, {
+    name: "Own",
+    description: "",
+    code: TEMPLATE_SOURCE,
+    compiledCode: null,
+    variables: OPEN_VARIABLES_SCHEMA,
+    previewProps: null,
+  });
+  return created.id;
 }
 
 /** Every authenticated /api/v1 endpoint, so tables of cases can run against all of them. */
@@ -121,5 +141,33 @@ export const endpoints: Endpoint[] = [
     options: (email) => ({ method: "DELETE", params: { email } }),
     metered: true,
     resource: suppressedAddress,
+  },
+  {
+    name: "POST /templates",
+    handler: postTemplate,
+    path: () => "/api/v1/templates",
+    options: () => ({ method: "POST", body: { name: "Mine", files: { "email.tsx": TEMPLATE_SOURCE } } }),
+    metered: true,
+    status: 201,
+  },
+  {
+    name: "PUT /templates/{id}",
+    handler: putTemplate,
+    path: (id) => `/api/v1/templates/${id}`,
+    options: (id) => ({
+      method: "PUT",
+      params: { id },
+      body: { name: "Mine", files: { "email.tsx": TEMPLATE_SOURCE } },
+    }),
+    metered: true,
+    resource: ownTemplate,
+  },
+  {
+    name: "DELETE /templates/{id}",
+    handler: deleteTemplate,
+    path: (id) => `/api/v1/templates/${id}`,
+    options: (id) => ({ method: "DELETE", params: { id } }),
+    metered: true,
+    resource: ownTemplate,
   },
 ];

@@ -18,11 +18,13 @@ import { Worker } from "node:worker_threads";
 import { COMPILE_DEADLINE_MS, MAX_COMPILE_QUEUE, MAX_COMPILE_QUEUE_PER_ACCOUNT } from "../../limits";
 import { generatedFilePath } from "../generated-file";
 import { QueueAdmission, queueJob, removeFromLine } from "../queue-admission";
-import { oversizedSource, type CompileResult } from "./compile-result";
+import type { TemplateFiles } from "../../template-files";
+import { oversizedFiles, oversizedSource, type CompileResult, type FilesCompileResult } from "./compile-result";
 
 /** main thread → worker */
 export type UserCodeRequest =
   | { id: number; type: "compile"; source: string }
+  | { id: number; type: "compile-files"; files: TemplateFiles; entry: string }
   | { id: number; type: "react"; code: string; props: Record<string, unknown> };
 
 /** The template's source with the variables applied as its default props (see ../react-source.ts). */
@@ -31,7 +33,7 @@ export type ReactSourceResult = { ok: true; source: string } | { ok: false; mess
 /** worker → main thread: first `ready`, then one answer per request; `error` is a bug of ours, not of the code. */
 export type UserCodeReply =
   | { type: "ready" }
-  | { type: "done"; id: number; result: CompileResult | ReactSourceResult }
+  | { type: "done"; id: number; result: CompileResult | FilesCompileResult | ReactSourceResult }
   | { type: "error"; id: number; message: string };
 
 /** A compile that failed without a position in the source: it ran past its deadline or out of memory. */
@@ -45,7 +47,7 @@ const START_TIMEOUT_MS = 15_000;
 /** Heap of one worker: parsing the largest source allowed takes a fraction of it. */
 const WORKER_HEAP_MB = 256;
 
-type UserCodeResult = CompileResult | ReactSourceResult | UnplacedFailure;
+type UserCodeResult = CompileResult | FilesCompileResult | ReactSourceResult | UnplacedFailure;
 
 type Job = {
   owner: string;
@@ -117,7 +119,7 @@ function startClock(worker: PoolWorker, ms: number, message: string): void {
 }
 
 function deadlineMessage(request: UserCodeRequest): string {
-  const what = request.type === "compile" ? "compile" : "parse";
+  const what = request.type === "react" ? "parse" : "compile";
   return `The template's code took longer than ${COMPILE_DEADLINE_MS / 1000} s to ${what}: simplify it (deeply nested expressions, a very large file)`;
 }
 
@@ -209,6 +211,22 @@ export async function compileTemplateOffThread(
   const oversized = oversizedSource(source);
   if (oversized) return oversized;
   return (await submit(owner, { id: nextId++, type: "compile", source }, signal)) as CompileResult | UnplacedFailure;
+}
+
+/**
+ * compileTemplateFiles (./compile.ts) of a user's template of one or more files, as compileTemplateOffThread: one job,
+ * under one deadline, for all the files.
+ */
+export async function compileTemplateFilesOffThread(
+  owner: string,
+  files: TemplateFiles,
+  entry: string,
+  signal?: AbortSignal,
+): Promise<FilesCompileResult | UnplacedFailure> {
+  const oversized = oversizedFiles(files);
+  if (oversized) return oversized;
+  return (await submit(owner, { id: nextId++, type: "compile-files", files, entry }, signal)) as
+    FilesCompileResult | UnplacedFailure;
 }
 
 /** applyVariablesToSource (../react-source.ts) of a stored template's TSX, run on a worker under the deadline. */

@@ -12,13 +12,25 @@ export type CompileResult =
   | { ok: true; code: string; variables: VariablesSchema | null }
   | { ok: false; message: string; line: number; column: number };
 
+/** What compileTemplateFiles (./compile.ts) answers: a failure also names the file it is in (null: no one file). */
+export type FilesCompileResult =
+  Extract<CompileResult, { ok: true }> | (Extract<CompileResult, { ok: false }> & { path: string | null });
+
+const tooLarge = (): CompileResult & { ok: false } => ({
+  ok: false,
+  message: `Template source is larger than ${MAX_TEMPLATE_SOURCE_CHARS} characters`,
+  line: 1,
+  column: 1,
+});
+
 /** The failure of a source past MAX_TEMPLATE_SOURCE_CHARS, or null. */
 export function oversizedSource(tsx: string): (CompileResult & { ok: false }) | null {
-  if (tsx.length <= MAX_TEMPLATE_SOURCE_CHARS) return null;
-  return {
-    ok: false,
-    message: `Template source is larger than ${MAX_TEMPLATE_SOURCE_CHARS} characters`,
-    line: 1,
-    column: 1,
-  };
+  return tsx.length <= MAX_TEMPLATE_SOURCE_CHARS ? null : tooLarge();
+}
+
+/** The same failure for files whose sources together pass MAX_TEMPLATE_SOURCE_CHARS, or null. */
+export function oversizedFiles(files: Record<string, string>): (FilesCompileResult & { ok: false }) | null {
+  let characters = 0;
+  for (const source of Object.values(files)) characters += source.length;
+  return characters <= MAX_TEMPLATE_SOURCE_CHARS ? null : { ...tooLarge(), path: null };
 }

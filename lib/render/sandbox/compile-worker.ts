@@ -1,13 +1,13 @@
 /**
- * Entry point of a compile worker thread: parses and compiles users' template code (compileTemplate, and
- * applyVariablesToSource for the `react` render format), one request at a time. Bundled by
+ * Entry point of a compile worker thread: parses and compiles users' template code (compileTemplate,
+ * compileTemplateFiles, and applyVariablesToSource for the `react` render format), one request at a time. Bundled by
  * scripts/build-sandbox-runtime.ts into compile-worker.generated.cjs, with sucrase and TypeScript inlined; started,
  * timed and replaced by compile-pool.ts.
  */
 import "../worker-priority";
 import { parentPort } from "node:worker_threads";
 import { applyVariablesToSource } from "../react-source";
-import { compileTemplate } from "./compile";
+import { compileTemplate, compileTemplateFiles } from "./compile";
 import type { ReactSourceResult, UserCodeReply, UserCodeRequest } from "./compile-pool";
 
 const port = parentPort;
@@ -29,7 +29,11 @@ function reply(message: UserCodeReply): void {
 port.on("message", (request: UserCodeRequest) => {
   try {
     const result =
-      request.type === "compile" ? compileTemplate(request.source) : reactSource(request.code, request.props);
+      request.type === "compile"
+        ? compileTemplate(request.source)
+        : request.type === "compile-files"
+          ? compileTemplateFiles(request.files, request.entry)
+          : reactSource(request.code, request.props);
     reply({ type: "done", id: request.id, result });
   } catch (error) {
     reply({ type: "error", id: request.id, message: error instanceof Error ? error.message : String(error) });

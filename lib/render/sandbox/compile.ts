@@ -6,29 +6,37 @@
  *  - TypeScript and JSX (automatic runtime, `react/jsx-runtime`) are stripped
  *    by sucrase, ES imports become `require()` calls;
  *  - syntax errors are reported with a 1-based line and column;
- *  - imports other than react, react/jsx-runtime and @react-email/components
- *    (static, dynamic, re-exports, `require("x")`, TS `import x = require()`,
- *    type-only) are rejected with the position of the module specifier, as
- *    are named imports of @react-email/components exports the sandbox does
- *    not provide (Tailwind, CodeBlock, Markdown, ...);
- *  - a default export (the email component) is required;
+ *  - imports other than react, react/jsx-runtime, @react-email/components and
+ *    the template's own files by relative path (static, dynamic, re-exports,
+ *    `require("x")`, TS `import x = require()`, type-only) are rejected with
+ *    the position of the module specifier, as are named imports of
+ *    @react-email/components exports the sandbox does not provide (Tailwind,
+ *    CodeBlock, Markdown, ...);
+ *  - the entry file needs a default export (the email component);
+ *  - a template of several files becomes one module graph (./link-modules.ts);
  *  - BigInt literals are rejected (BigInt does not exist in the sandbox).
  *
  * The rules are checked on TypeScript's syntax tree of the source
  * (../template-syntax.ts), from which the variables schema is derived too
  * (../props-schema.ts).
  */
-import { transform } from "sucrase";
+import { transform, type Transform } from "sucrase";
 import ts from "typescript";
 import type { VariablesSchema } from "../../schemas/variables";
 import { deriveVariablesSchema } from "../props-schema";
 import { parseTemplateSource } from "../template-syntax";
-import { oversizedSource, type CompileResult } from "./compile-result";
+import { TEMPLATE_FILE_EXTENSIONS, type TemplateFiles } from "../../template-files";
+import { oversizedFiles, oversizedSource, type CompileResult, type FilesCompileResult } from "./compile-result";
+import { linkModules, type CompiledModule } from "./link-modules";
 import { ALLOWED_MODULES, SANDBOX_COMPONENT_EXPORTS, UNAVAILABLE_COMPONENT_EXPORTS, isAllowedModule } from "./modules";
+
+type CompileFailure = Extract<CompileResult, { ok: false }>;
 
 const COMPONENTS_MODULE = "@react-email/components";
 const availableComponentExports = new Set<string>(SANDBOX_COMPONENT_EXPORTS);
-const allowedList = ALLOWED_MODULES.join(", ");
+const allowedList = `${ALLOWED_MODULES.join(", ")} and the template's own files by relative path (./footer)`;
+/** The file name of a template given as one source, as compile errors name it. */
+const SINGLE_FILE = "template.tsx";
 
 class CompileError extends Error {
   constructor(
@@ -59,9 +67,54 @@ function rejectModule(file: ts.SourceFile, specifier: ts.StringLiteral): never {
   );
 }
 
+/** `./x` and `../x`: a file of the template, relative to the importing one. */
+function isRelativeSpecifier(specifier: string): boolean {
+  return specifier.startsWith("./") || specifier.startsWith("../");
+}
+
+/**
+ * The file a relative import names, as TypeScript and bundlers resolve it: the path itself, else with each extension
+ * in turn, else the folder's index file; or why none. `from` is the importing file's path.
+ */
+function resolveRelative(
+  from: string,
+  specifier: string,
+  paths: ReadonlySet<string>,
+): { path: string } | { problem: string } {
+  const segments = from.split("/").slice(0, -1);
+  for (const part of specifier.split("/")) {
+    if (part === "") return { problem: `Import of "${specifier}" has an empty folder name` };
+    if (part === ".") continue;
+    if (part === "..") {
+      if (segments.length === 0) return { problem: `Import of "${specifier}" leads outside the template's files` };
+      segments.pop();
+    } else segments.push(part);
+  }
+  const base = segments.join("/");
+  const candidates = [
+    base,
+    ...TEMPLATE_FILE_EXTENSIONS.map((extension) => `${base}${extension}`),
+    ...TEMPLATE_FILE_EXTENSIONS.map((extension) => `${base}/index${extension}`),
+  ];
+  const found = candidates.find((candidate) => paths.has(candidate));
+  if (found) return { path: found };
+  const [first, ...others] = TEMPLATE_FILE_EXTENSIONS;
+  const extensions = `${base}${first}, ${others.slice(0, -1).join(", ")} or ${others.at(-1)}`;
+  return {
+    problem: `Import of "${specifier}" names none of the template's files (it would be ${base}, ${extensions}, or an index file in ${base}/)`,
+  };
+}
+
+/** Where one file's relative imports lead: the files of the template, by path. */
+type Imports = { from: string; paths: ReadonlySet<string>; resolved: Record<string, string> };
+
 /** The module specifier of an import or re-export, checked; type-only imports are checked too, for one rule. */
-function checkSpecifier(file: ts.SourceFile, specifier: ts.Expression | undefined): void {
-  if (specifier && ts.isStringLiteral(specifier) && !isAllowedModule(specifier.text)) rejectModule(file, specifier);
+function checkSpecifier(file: ts.SourceFile, specifier: ts.Expression | undefined, imports: Imports): void {
+  if (!specifier || !ts.isStringLiteral(specifier) || isAllowedModule(specifier.text)) return;
+  if (!isRelativeSpecifier(specifier.text)) rejectModule(file, specifier);
+  const resolved = resolveRelative(imports.from, specifier.text, imports.paths);
+  if ("problem" in resolved) throw new CompileError(resolved.problem, specifier.getStart(file));
+  imports.resolved[specifier.text] = resolved.path;
 }
 
 /** Named imports or re-exports of @react-email/components that the sandbox does not provide. */
@@ -101,19 +154,19 @@ function isDefaultExport(statement: ts.Statement): boolean {
 }
 
 /** The first rule the module breaks, in source order, as a CompileError. */
-function checkModule(file: ts.SourceFile): void {
+function checkModule(file: ts.SourceFile, imports: Imports, isEntry: boolean): void {
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node)) {
-      checkSpecifier(file, node.moduleSpecifier);
+      checkSpecifier(file, node.moduleSpecifier, imports);
       const clause = node.importClause;
       checkComponentNames(file, node.moduleSpecifier, clause?.isTypeOnly ?? false, clause?.namedBindings);
     } else if (ts.isExportDeclaration(node)) {
-      checkSpecifier(file, node.moduleSpecifier);
+      checkSpecifier(file, node.moduleSpecifier, imports);
       checkComponentNames(file, node.moduleSpecifier, node.isTypeOnly, node.exportClause);
     } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
-      checkSpecifier(file, node.moduleReference.expression); // import x = require("x")
+      checkSpecifier(file, node.moduleReference.expression, imports); // import x = require("x")
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) {
-      checkSpecifier(file, node.argument.literal); // typeof import("x")
+      checkSpecifier(file, node.argument.literal, imports); // typeof import("x")
     } else if (ts.isMetaProperty(node) && node.keywordToken === ts.SyntaxKind.ImportKeyword) {
       throw new CompileError("import.meta is not available in templates", node.getStart(file));
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
@@ -124,14 +177,14 @@ function checkModule(file: ts.SourceFile): void {
           node.getStart(file),
         );
       }
-      checkSpecifier(file, specifier);
+      checkSpecifier(file, specifier, imports);
     } else if (
       (ts.isCallExpression(node) || ts.isNewExpression(node)) &&
       ts.isIdentifier(node.expression) &&
       node.expression.text === "require" &&
       node.arguments?.length === 1
     ) {
-      checkSpecifier(file, node.arguments[0]); // require("x"); a computed name fails in the sandbox's require
+      checkSpecifier(file, node.arguments[0], imports); // require("x"); a computed name fails in the sandbox's require
     } else if (ts.isBigIntLiteral(node)) {
       // BigInt is removed from the sandbox (its operators cannot be interrupted).
       throw new CompileError("BigInt literals are not supported in templates", node.getStart(file));
@@ -139,7 +192,7 @@ function checkModule(file: ts.SourceFile): void {
     ts.forEachChild(node, visit);
   };
   visit(file);
-  if (!file.statements.some(isDefaultExport)) {
+  if (isEntry && !file.statements.some(isDefaultExport)) {
     throw new CompileError(
       "The template must have a default export: the email component (e.g. `export default function Email(props) { ... }`)",
       0,
@@ -147,7 +200,7 @@ function checkModule(file: ts.SourceFile): void {
   }
 }
 
-function failure(source: string, message: string, pos: number): CompileResult {
+function failure(source: string, message: string, pos: number): CompileFailure {
   const { line, column } = locate(source, pos);
   return { ok: false, message, line, column };
 }
@@ -161,34 +214,78 @@ export function compileTemplate(tsx: string): CompileResult {
   if (typeof tsx !== "string") return { ok: false, message: "Template source must be a string", line: 1, column: 1 };
   const oversized = oversizedSource(tsx);
   if (oversized) return oversized;
+  const result = compileTemplateFiles({ [SINGLE_FILE]: tsx }, SINGLE_FILE);
+  if (result.ok) return result;
+  const { path: _path, ...failure } = result;
+  return failure;
+}
 
+/**
+ * compileTemplate for a template of several files (paths checked by lib/template-files.ts): each file is compiled and
+ * checked, the first failure (in the files' order) answered with its path; the variables schema is the entry's. The
+ * code is the entry's module alone when it imports no file, else the module graph the entry reaches.
+ */
+export function compileTemplateFiles(files: TemplateFiles, entry: string): FilesCompileResult {
+  const oversized = oversizedFiles(files);
+  if (oversized) return oversized;
+  const paths = new Set(Object.keys(files));
+  const modules = new Map<string, CompiledModule>();
+  let variables: VariablesSchema | null = null;
+  for (const path of paths) {
+    const source = files[path];
+    const compiled = compileModule(path, source, paths, path === entry);
+    if (!compiled.ok) return { ...compiled, path };
+    modules.set(path, compiled.module);
+    if (path === entry) variables = compiled.variables;
+  }
+  const main = modules.get(entry);
+  if (!main)
+    return { ok: false, path: null, message: `The entry ${entry} is not one of the files`, line: 1, column: 1 };
+  const code = Object.keys(main.imports).length === 0 ? main.code : linkModules(modules, entry);
+  return { ok: true, code, variables };
+}
+
+function compileModule(
+  path: string,
+  source: string,
+  paths: ReadonlySet<string>,
+  isEntry: boolean,
+): { ok: true; module: CompiledModule; variables: VariablesSchema | null } | CompileFailure {
   // sucrase stops at the first syntax error and says where; TypeScript's parser recovers from errors, so it reads
   // the module's structure only once the source is known to be valid.
   let code: string;
   try {
-    code = transform(tsx, {
-      transforms: ["typescript", "jsx", "imports"],
+    code = transform(source, {
+      transforms: transformsFor(path),
       jsxRuntime: "automatic",
       production: true,
-      filePath: "template.tsx",
+      filePath: path,
     }).code;
   } catch (error) {
-    return syntaxFailure(tsx, error);
+    return syntaxFailure(source, error);
   }
-  let variables: VariablesSchema | null;
+  const imports: Imports = { from: path, paths, resolved: {} };
+  let variables: VariablesSchema | null = null;
   try {
-    const file = parseTemplateSource(tsx);
-    checkModule(file);
-    variables = deriveVariablesSchema(file);
+    const file = parseTemplateSource(source, path);
+    checkModule(file, imports, isEntry);
+    if (isEntry) variables = deriveVariablesSchema(file);
   } catch (error) {
-    if (error instanceof CompileError) return failure(tsx, error.message, error.pos);
-    if (error instanceof RangeError) return syntaxFailure(tsx, error); // nested deeper than the parser's stack
+    if (error instanceof CompileError) return failure(source, error.message, error.pos);
+    if (error instanceof RangeError) return syntaxFailure(source, error); // nested deeper than the parser's stack
     throw error;
   }
-  return { ok: true, code, variables };
+  return { ok: true, module: { code, imports: imports.resolved }, variables };
 }
 
-function syntaxFailure(source: string, error: unknown): CompileResult {
+/** TypeScript files are typed, .ts ones without JSX (where `<T>value` is a cast); .js and .jsx ones may hold JSX. */
+function transformsFor(path: string): Transform[] {
+  if (path.endsWith(".tsx")) return ["typescript", "jsx", "imports"];
+  if (path.endsWith(".ts")) return ["typescript", "imports"];
+  return ["jsx", "imports"];
+}
+
+function syntaxFailure(source: string, error: unknown): CompileFailure {
   const err = error as { message?: unknown; pos?: unknown; loc?: { line?: unknown; column?: unknown } };
   const rawMessage = typeof err?.message === "string" ? err.message : String(error);
   // sucrase appends " (line:column)" to the message; report it separately.

@@ -22,7 +22,8 @@ export const GET = withApiAuth(
     if (!uuidSchema.safeParse(params.id).success) throw errors.templateNotFound();
     const template = await findLibraryTemplate(caller.accountId, params.id);
     if (!template) throw errors.templateNotFound();
-    return { success: true, source: { name: template.name, description: template.description, code: template.code } };
+    const { name, description, code, files, entry } = template;
+    return { success: true, source: { name, description, code, ...(files && entry ? { files, entry } : {}) } };
   },
 );
 
