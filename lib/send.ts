@@ -7,6 +7,7 @@ import { throttledInBackground } from "@/lib/background";
 import { getConfig } from "@/lib/config";
 import { isVerifiedForSending, type SendingDomain } from "@/lib/db/domains";
 import {
+  applyHeldEmailEvents,
   claimOrphanedEmails,
   dispatchDueScheduledEmails,
   failExpiredOrphanedEmails,
@@ -463,11 +464,13 @@ export async function dispatchScheduled(): Promise<{
   recoveredEmails: number;
   failedEmails: number;
   expiredIdempotencyKeys: number;
+  heldEventsApplied: number;
 }> {
   const dispatched = await dispatchDueScheduledEmails();
   const { recovered: recoveredEmails, failed: failedEmails } = await recoverOrphanedEmails();
   const expiredIdempotencyKeys = await deleteExpiredIdempotencyKeys();
-  return { dispatched, recoveredEmails, failedEmails, expiredIdempotencyKeys };
+  const heldEventsApplied = await applyHeldEmailEvents("resend");
+  return { dispatched, recoveredEmails, failedEmails, expiredIdempotencyKeys, heldEventsApplied };
 }
 
 export const orphanRecovery = {

@@ -6,6 +6,7 @@ import { GET as webhookGet, POST as webhook } from "@/app/api/webhooks/resend/ro
 import { ConfigError, parseConfig, resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { markEmailAccepted } from "@/lib/db/emails";
+import { dispatchScheduled } from "@/lib/send";
 import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/webhooks/receive";
 import { proxy } from "@/proxy";
 import { auth, call, catalogueId, createUser, type TestUser } from "./support/api";
@@ -269,6 +270,62 @@ describe("POST /api/webhooks/resend: applying events", () => {
   it("acknowledges and ignores events for emails it does not know", async () => {
     const result = await deliver(resendEvent("email.delivered", randomUUID()));
     expect([result.status, result.body]).toEqual([200, { received: true, duplicate: false, outcome: "unknown_email" }]);
+  });
+
+  it("holds an event that arrives before its email's hand-off is recorded, and applies it first once it is", async () => {
+    const user = await createUser("monthly");
+    const templateId = await catalogueId("welcome");
+    const pending = async () =>
+      (
+        await getDb()<{ id: string }[]>`
+          insert into sent_emails (account_id, template_id, status, provider, from_address, to_addresses, subject, html)
+          values (${user.accountId}, ${templateId}, 'pending', 'resend', 'hello@acme.example', '{ann@example.com}', 'Hi',
+                  '<p>Hi</p>')
+          returning id`
+      )[0].id;
+
+    // Applied before the next event about the same email.
+    const first = { id: await pending(), resendId: randomUUID() };
+    const early = await deliver(resendEvent("email.sent", first.resendId), { id: "msg_early_sent" });
+    expect(early.body).toEqual({ received: true, duplicate: false, outcome: "unknown_email" });
+    // Delivered again (Resend retries), it is held once.
+    await deliver(resendEvent("email.sent", first.resendId), { id: "msg_early_sent" });
+    await markEmailAccepted(first.id, first.resendId);
+    const delivered = await deliver(resendEvent("email.delivered", first.resendId));
+    expect(delivered.body).toEqual({ received: true, duplicate: false, outcome: "applied" });
+    const sent = { user, resendId: first.resendId, templateId };
+    expect((await getResource(sent)).body).toEqual(
+      resource(sent, "delivered", [
+        { type: "sent", at: ISO },
+        { type: "delivered", at: ISO },
+      ]),
+    );
+
+    // Applied by the dispatcher when no other event comes.
+    const second = { id: await pending(), resendId: randomUUID() };
+    await deliver(resendEvent("email.bounced", second.resendId, { bounce: { type: "Permanent", message: "gone" } }));
+    await markEmailAccepted(second.id, second.resendId);
+    const run = await dispatchScheduled();
+    expect(run.heldEventsApplied).toBeGreaterThanOrEqual(1);
+    const bounced = { user, resendId: second.resendId, templateId };
+    expect((await getResource(bounced)).body.email).toMatchObject({
+      status: "bounced",
+      events: [
+        { type: "sent", at: ISO },
+        { type: "bounced", at: ISO, detail: { bounce_type: "hard", message: "gone", recipients: ["ann@example.com"] } },
+      ],
+    });
+    expect(
+      await getDb()`select 1 from held_email_events where provider_message_id in (${first.resendId}, ${second.resendId})`,
+    ).toHaveLength(0);
+  });
+
+  it("drops held events after a day", async () => {
+    const resendId = randomUUID();
+    await deliver(resendEvent("email.delivered", resendId));
+    await getDb()`update held_email_events set received_at = now() - interval '25 hours' where provider_message_id = ${resendId}`;
+    await dispatchScheduled();
+    expect(await getDb()`select 1 from held_email_events where provider_message_id = ${resendId}`).toHaveLength(0);
   });
 
   it("acknowledges and ignores event types that say nothing about an email's delivery", async () => {

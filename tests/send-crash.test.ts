@@ -187,6 +187,7 @@ describe("a server killed between counting an email and handing it to Resend", (
         recovered_emails: expect.any(Number),
         failed_emails: expect.any(Number),
         expired_idempotency_keys: expect.any(Number),
+        held_events_applied: expect.any(Number),
       });
       expect(received).toHaveLength(1);
 

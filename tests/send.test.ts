@@ -1034,6 +1034,7 @@ describe("scheduled sends and the dispatcher", () => {
       recovered_emails: expect.any(Number),
       failed_emails: expect.any(Number),
       expired_idempotency_keys: expect.any(Number),
+      held_events_applied: expect.any(Number),
     });
     expect(run.body.dispatched).toBeGreaterThanOrEqual(1);
     [row] = await rows(user);

@@ -609,3 +609,32 @@ export async function findEmailIdByProviderMessageId(
     select id from sent_emails where provider_message_id = ${providerMessageId} and provider = ${provider} limit 1`;
   return row?.id;
 }
+
+/**
+ * Holds a provider's event about a message no email has the id of yet (its hand-off is still being recorded): it is
+ * applied once an email has that id (applyHeldEmailEvents). An event held already is not held twice.
+ */
+export async function holdEmailEvent(
+  provider: string,
+  providerMessageId: string,
+  type: EmailEventType,
+  options: { detail: Record<string, unknown> | null; providerEventId: string; occurredAt: Date | null },
+): Promise<void> {
+  if (providerMessageId.length > MAX_EMAIL_ID_LENGTH) return;
+  const db = getDb();
+  await db`
+    insert into held_email_events (provider_event_id, provider, provider_message_id, type, detail, occurred_at)
+    values (${options.providerEventId}, ${provider}, ${providerMessageId}, ${type},
+            ${options.detail ? jsonParameter(db, options.detail) : null}::jsonb, ${options.occurredAt})
+    on conflict (provider_event_id) do nothing`;
+}
+
+/**
+ * Applies the held events whose email now has the message id they name, in order of receipt (`apply_held_email_events`):
+ * one message's, or every one (and drops those held longer than a day). Returns how many were applied.
+ */
+export async function applyHeldEmailEvents(provider: string, providerMessageId: string | null = null): Promise<number> {
+  const [row] = await getDb()<{ applied: number }[]>`
+    select apply_held_email_events(${provider}::text, ${providerMessageId}::text) as applied`;
+  return row.applied;
+}

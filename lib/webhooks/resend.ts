@@ -2,7 +2,7 @@ import "server-only";
 import { Resend } from "resend";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
-import { applyEmailEvent, findEmailIdByProviderMessageId } from "@/lib/db/emails";
+import { applyEmailEvent, applyHeldEmailEvents, findEmailIdByProviderMessageId, holdEmailEvent } from "@/lib/db/emails";
 import type { EmailEventType } from "@/lib/schemas/emails";
 import { WebhookSignatureError } from "@/lib/webhooks/receive";
 
@@ -70,7 +70,8 @@ export function verifyResendWebhook(rawBody: string, headers: Headers): ResendDe
 
 /**
  * Applies a verified event to the email it names, once: a replay of an applied svix-id changes nothing. Events of
- * other types, and events naming no email sent through Resend, are acknowledged and ignored.
+ * other types are acknowledged and ignored; one naming no email sent through Resend is acknowledged and held for a day,
+ * in case that email's hand-off is still being recorded.
  */
 export async function handleResendEvent(delivery: ResendDelivery): Promise<ResendEventOutcome> {
   const result = await applyResendEvent(delivery);
@@ -84,13 +85,17 @@ async function applyResendEvent({ id, event }: ResendDelivery): Promise<ResendEv
   const type = parsed.success ? EVENT_TYPES.get(parsed.data.type) : undefined;
   if (!parsed.success || !type) return { duplicate: false, outcome: "ignored" };
   const { data, created_at: createdAt } = parsed.data;
+  const detail = eventDetail(type, data);
+  const occurredAt = createdAt ? validDate(new Date(createdAt)) : null;
   const emailId = await findEmailIdByProviderMessageId("resend", data.email_id);
-  if (!emailId) return { duplicate: false, outcome: "unknown_email" };
-  const { applied, status } = await applyEmailEvent(emailId, type, {
-    detail: eventDetail(type, data),
-    providerEventId: id,
-    occurredAt: createdAt ? validDate(new Date(createdAt)) : null,
-  });
+  if (!emailId) {
+    // Resend may report an email before its hand-off is recorded here (a recovered hand-off, minutes later): held
+    // until an email has its id, then applied in order of receipt.
+    await holdEmailEvent("resend", data.email_id, type, { detail, providerEventId: id, occurredAt });
+    return { duplicate: false, outcome: "unknown_email" };
+  }
+  await applyHeldEmailEvents("resend", data.email_id);
+  const { applied, status } = await applyEmailEvent(emailId, type, { detail, providerEventId: id, occurredAt });
   // No status: the email was deleted in between.
   if (status === null) return { duplicate: false, outcome: "unknown_email" };
   return { duplicate: !applied, outcome: "applied" };

@@ -3,15 +3,18 @@ import { cronRoute } from "@/lib/api/cron";
 import { dispatchScheduled } from "@/lib/send";
 
 // GET /api/cron/dispatch-scheduled – Vercel Cron: deliver due scheduled outbox emails, hand interrupted sends to the
-// provider again or give them up with their count given back, drop expired idempotency keys
+// provider again or give them up with their count given back, drop expired idempotency keys, apply provider events
+// held until their email's hand-off was recorded
 const route = cronRoute(async () => {
-  const { dispatched, recoveredEmails, failedEmails, expiredIdempotencyKeys } = await dispatchScheduled();
+  const { dispatched, recoveredEmails, failedEmails, expiredIdempotencyKeys, heldEventsApplied } =
+    await dispatchScheduled();
   return NextResponse.json({
     success: true,
     dispatched,
     recovered_emails: recoveredEmails,
     failed_emails: failedEmails,
     expired_idempotency_keys: expiredIdempotencyKeys,
+    held_events_applied: heldEventsApplied,
   });
 });
 
