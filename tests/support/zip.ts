@@ -1,5 +1,9 @@
 import { crc32 } from "node:zlib";
-import { expect } from "vitest";
+
+/** Throws unless `actual` is `expected` (usable from vitest and Playwright alike). */
+function same(actual: unknown, expected: unknown, what: string): void {
+  if (actual !== expected) throw new Error(`zip: ${what} is ${String(actual)}, not ${String(expected)}`);
+}
 
 export type ReadEntry = { path: string; data: Buffer };
 
@@ -9,14 +13,14 @@ export type ReadEntry = { path: string; data: Buffer };
  */
 export function readZip(zip: Buffer): ReadEntry[] {
   const end = zip.length - 22;
-  expect(zip.readUInt32LE(end)).toBe(0x06054b50);
+  same(zip.readUInt32LE(end), 0x06054b50, "zip.readUInt32LE(end)");
   const count = zip.readUInt16LE(end + 10);
   const centralSize = zip.readUInt32LE(end + 12);
   let at = zip.readUInt32LE(end + 16);
-  expect(at + centralSize).toBe(end);
+  same(at + centralSize, end, "at + centralSize");
   const entries: ReadEntry[] = [];
   for (let i = 0; i < count; i++) {
-    expect(zip.readUInt32LE(at)).toBe(0x02014b50);
+    same(zip.readUInt32LE(at), 0x02014b50, "zip.readUInt32LE(at)");
     const method = zip.readUInt16LE(at + 10);
     const checksum = zip.readUInt32LE(at + 16);
     const size = zip.readUInt32LE(at + 24);
@@ -27,17 +31,21 @@ export function readZip(zip: Buffer): ReadEntry[] {
     const name = zip.subarray(at + 46, at + 46 + nameLength).toString("utf8");
     at += 46 + nameLength + extraLength + commentLength;
 
-    expect(zip.readUInt32LE(localAt)).toBe(0x04034b50);
-    expect(zip.readUInt16LE(localAt + 8)).toBe(method);
-    expect(zip.readUInt32LE(localAt + 14)).toBe(checksum);
-    expect(zip.readUInt32LE(localAt + 18)).toBe(size);
+    same(zip.readUInt32LE(localAt), 0x04034b50, "zip.readUInt32LE(localAt)");
+    same(zip.readUInt16LE(localAt + 8), method, "zip.readUInt16LE(localAt + 8)");
+    same(zip.readUInt32LE(localAt + 14), checksum, "zip.readUInt32LE(localAt + 14)");
+    same(zip.readUInt32LE(localAt + 18), size, "zip.readUInt32LE(localAt + 18)");
     const localNameLength = zip.readUInt16LE(localAt + 26);
     const localExtraLength = zip.readUInt16LE(localAt + 28);
-    expect(zip.subarray(localAt + 30, localAt + 30 + localNameLength).toString("utf8")).toBe(name);
-    expect(method).toBe(0);
+    same(
+      zip.subarray(localAt + 30, localAt + 30 + localNameLength).toString("utf8"),
+      name,
+      'zip.subarray(localAt + 30, localAt + 30 + localNameLength).toString("utf8")',
+    );
+    same(method, 0, "method");
     const dataAt = localAt + 30 + localNameLength + localExtraLength;
     const data = zip.subarray(dataAt, dataAt + size);
-    expect(crc32(data)).toBe(checksum);
+    same(crc32(data), checksum, "crc32(data)");
     entries.push({ path: name, data: Buffer.from(data) });
   }
   return entries;
