@@ -82,6 +82,60 @@ describe("the editor's live preview", () => {
     expect(usage.count).toBe(499);
   });
 
+  it("renders the editor's files as saving links them, and names the file of a compile error or a refused path", async () => {
+    const user = await createUser("annual");
+    const entry = `import { Html, Text } from "@react-email/components";
+import { Footer } from "./components/footer";
+export default function Hello({ name = "there" }: { name?: string }) {
+  return <Html><Text>Hello {name}</Text><Footer /></Html>;
+}
+`;
+    const draft = async (files: Record<string, string>) => {
+      const result = await call(postPreview, "/api/dashboard/templates/preview", {
+        method: "POST",
+        headers: await session(user),
+        body: { files, entry: "template.tsx", variables: { name: "Grace" } },
+      });
+      return { status: result.status, body: result.body };
+    };
+    const footer =
+      'import { Text } from "@react-email/components";\nexport const Footer = () => <Text>The footer</Text>;\n';
+    expect(await draft({ "template.tsx": entry, "components/footer.tsx": footer })).toEqual({
+      status: 200,
+      body: {
+        ok: true,
+        html: expect.stringMatching(/Hello <!-- -->Grace<\/p>.*The footer<\/p>/),
+        props: { name: "Grace" },
+        variables: {
+          $schema: JSON_SCHEMA_DIALECT,
+          type: "object",
+          properties: { name: { type: "string", default: "there" } },
+          additionalProperties: true,
+        },
+      },
+    });
+    expect(
+      await draft({ "template.tsx": entry, "components/footer.tsx": "export function Footer() {\n  return <p>;\n}\n" }),
+    ).toEqual({
+      status: 200,
+      body: {
+        ok: false,
+        message: "Syntax error: Error transforming components/footer.tsx: Unexpected token",
+        line: 2,
+        column: 13,
+        path: "components/footer.tsx",
+      },
+    });
+    expect(await draft({ "template.tsx": entry, "/components/footer.tsx": footer })).toEqual({
+      status: 200,
+      body: {
+        ok: false,
+        message: "/components/footer.tsx must be relative: no leading /",
+        path: "/components/footer.tsx",
+      },
+    });
+  });
+
   it("answers the draft's variables: its PreviewProps as optional variables of their types, nested ones included", async () => {
     const user = await createUser("annual");
     const code = `import { Html, Text } from "@react-email/components";

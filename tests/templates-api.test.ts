@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { render as renderEmail } from "@react-email/render";
+import { createElement } from "react";
 import { describe, expect, it } from "vitest";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { POST as postTemplate } from "@/app/api/v1/templates/route";
@@ -13,8 +15,10 @@ import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { getDb } from "@/lib/db/client";
 import { createUserTemplate } from "@/lib/db/library";
+import { applyVariablesToSource } from "@/lib/render/react-source";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { addToLibrary, auth, call, catalogueId, counter, createUser, type TestUser } from "./support/api";
+import { importTsxFiles } from "./support/tsx";
 
 const run = promisify(execFile);
 
@@ -471,6 +475,42 @@ E.PreviewProps = { name: "Ada", count: 2 };
     const [{ n }] = await getDb()<{ n: number }[]>`
       select count(*)::int as n from templates where owner_account_id = ${user.accountId}`;
     expect(n).toBe(10);
+  });
+});
+
+describe("POST /api/v1/templates/{id}/render, format react", () => {
+  it("answers every file of a template of several files, the entry's with the variables applied; together they compile and render as the template does", async () => {
+    const user = await createUser("monthly");
+    const files = {
+      "email.tsx": `import { Html, Text } from "@react-email/components";
+import { Footer } from "./components/footer";
+
+export default function Welcome({ name }: { name: string }) {
+  return <Html><Text>Welcome, {name}</Text><Footer /></Html>;
+}
+Welcome.PreviewProps = { name: "Ada" };
+`,
+      "components/footer.tsx": GRAPH["components/footer.tsx"],
+      "components/tokens.ts": GRAPH["components/tokens.ts"],
+      "copy.ts": GRAPH["copy.ts"],
+    };
+    const id = (await create(user, { name: "Welcome", files })).body.template.id;
+    const answer = await call(postRender, `/api/v1/templates/${id}/render`, {
+      method: "POST",
+      params: { id },
+      headers: auth(user),
+      body: { variables: { name: "Grace" }, format: "react" },
+    });
+    const react = applyVariablesToSource(files["email.tsx"], { name: "Grace" });
+    expect(outcome(answer)).toEqual({
+      status: 200,
+      body: { success: true, react, files: { ...files, "email.tsx": react }, entry: "email.tsx" },
+    });
+
+    // The files written into one folder, as a caller would, compile (each as its own module) and render as the API.
+    const Component = await importTsxFiles(answer.body.files, answer.body.entry);
+    const html = await renderEmail(createElement(Component));
+    expect(html).toBe((await render(user, id, { name: "Grace" })).body.html);
   });
 });
 

@@ -18,7 +18,8 @@ import { cancelEmailOrThrow } from "@/lib/emails";
 import { getPaymentProcessor, PaymentProcessorError } from "@/lib/payments";
 import { isPlanName } from "@/lib/plans";
 import { removeSuppressionOrThrow } from "@/lib/suppressions";
-import { createTemplateFromSource } from "@/lib/user-templates";
+import { type TemplateFiles } from "@/lib/template-files";
+import { createTemplateFromSource, TemplateFilesError, TemplateSourceError } from "@/lib/user-templates";
 import { KEY_EXPIRY_DAYS, NO_EXPIRY } from "./settings/api-keys/key-expiry";
 
 // Dashboard mutations. Each re-checks the session (Server Actions are public endpoints; Next also refuses a
@@ -137,7 +138,8 @@ export async function addTemplateAction(_previous: AddTemplateState, formData: F
 
 // ---------- Templates ----------
 
-export type CreateTemplateState = ActionState & { line?: number; column?: number };
+/** A failed save's compile error: where it is (`path`: the file, when the template has several). */
+export type CreateTemplateState = ActionState & { line?: number; column?: number; path?: string };
 
 const newTemplateSchema = z.object({
   name: z.string().trim().min(1, "Give the template a name").max(120, "Use at most 120 characters"),
@@ -145,13 +147,47 @@ const newTemplateSchema = z.object({
   code: z.string().min(1, "Write the template's code").max(MAX_TEMPLATE_SOURCE_CHARS, "The source is too long"),
 });
 
+/**
+ * The editor's files (`files`: JSON of `{ "<path>": "<source>" }`, posted when it has more than one tab) and their
+ * entry, or null when it posted one source. Paths and sizes are checked by checkTemplate, as for every save; this
+ * only bounds the JSON before it is parsed.
+ */
+function readPostedFiles(formData: FormData): { files: TemplateFiles; entry: string } | null {
+  const posted = formData.get("files");
+  if (typeof posted !== "string" || posted === "") return null;
+  // Every character of a source can take at most six in JSON (\uXXXX), plus the paths and punctuation.
+  if (posted.length > 6 * MAX_TEMPLATE_SOURCE_CHARS + 64 * 1024) throw new TemplateFilesError([TOO_LARGE]);
+  let files: unknown;
+  try {
+    files = JSON.parse(posted);
+  } catch {
+    throw new TemplateFilesError([{ field: "files", message: "could not be read" }]);
+  }
+  const parsed = z.record(z.string(), z.string()).safeParse(files);
+  if (!parsed.success) throw new TemplateFilesError([{ field: "files", message: "could not be read" }]);
+  return { files: parsed.data, entry: String(formData.get("entry") ?? "") };
+}
+
+const TOO_LARGE = {
+  field: "files",
+  message: `must hold at most ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters of source in all`,
+};
+
 export async function createTemplateAction(
   _previous: CreateTemplateState,
   formData: FormData,
 ): Promise<CreateTemplateState> {
   const account = await requireAccount("/dashboard/templates/new");
   const values = { name: String(formData.get("name") ?? ""), description: String(formData.get("description") ?? "") };
-  const parsed = newTemplateSchema.safeParse({ ...values, code: formData.get("code") ?? "" });
+  let several: { files: TemplateFiles; entry: string } | null;
+  try {
+    several = readPostedFiles(formData);
+  } catch (error) {
+    return { status: "error", ...describeTemplateError(error, true)!, values };
+  }
+  // The entry's source stands for the files in the checks of the form's own fields.
+  const code = several ? (several.files[several.entry] ?? "") : (formData.get("code") ?? "");
+  const parsed = newTemplateSchema.safeParse({ ...values, code });
   if (!parsed.success) {
     const fields: Record<string, string> = {};
     for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
@@ -161,9 +197,13 @@ export async function createTemplateAction(
   try {
     // Saving compiles the code and renders it once in the sandbox: the same work as a preview, under the same limits.
     await admitPreview(account.id, clientAddress(await headers()));
-    created = await createTemplateFromSource(account.id, parsed.data);
+    const { name, description } = parsed.data;
+    created = await createTemplateFromSource(
+      account.id,
+      several ? { name, description, ...several } : { name, description, code: parsed.data.code },
+    );
   } catch (error) {
-    const problem = describeTemplateError(error);
+    const problem = describeTemplateError(error, several !== null);
     if (problem) return { status: "error", ...problem, values };
     throw error;
   }
@@ -172,16 +212,26 @@ export async function createTemplateAction(
 }
 
 /**
- * What the editor can show for a failed save: the library limit, a compile error with its position, or the sandbox's
- * trial render failing. Anything else is a bug and is rethrown.
+ * What the editor can show for a failed save: the library limit, a compile error with its position (and its file,
+ * when `namesFiles`: the editor posted several), a refused file or path, or the sandbox's trial render failing.
+ * Anything else is a bug and is rethrown.
  */
-function describeTemplateError(error: unknown): { message: string; line?: number; column?: number } | null {
+function describeTemplateError(
+  error: unknown,
+  namesFiles: boolean,
+): { message: string; line?: number; column?: number; path?: string } | null {
   if (error instanceof LibraryError) return { message: error.message };
   if (error instanceof ApiError) return { message: apiErrorMessage(error) };
+  if (error instanceof TemplateFilesError) {
+    const named = error.problems.find(({ field }) => field.startsWith("files."));
+    return { message: error.message, ...(named ? { path: named.field.slice("files.".length) } : {}) };
+  }
+  if (error instanceof TemplateSourceError) {
+    const path = error.path === null || !namesFiles ? {} : { path: error.path };
+    if (error.line === null) return { message: error.message, ...path };
+    return { message: error.message, line: error.line, column: error.column ?? undefined, ...path };
+  }
   if (!(error instanceof Error)) return null;
-  const { line, column } = error as Error & { line?: unknown; column?: unknown };
-  if (typeof line === "number")
-    return { message: error.message, line, column: typeof column === "number" ? column : undefined };
   if (error.name !== "Error" && error.name !== "TypeError" && error.name !== "PostgresError")
     return { message: error.message };
   return null;

@@ -8,7 +8,8 @@ import { exampleFromSchema, schemaFromPreviewProps, variablesProblem } from "@/l
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import { templatePreviewProps, templateVariablesSchema } from "@/lib/template-details";
 import { MAX_TEMPLATE_SOURCE_CHARS, PREVIEW_LIMITS } from "@/lib/limits";
-import { compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
+import { templateFilesProblems, type TemplateFiles } from "@/lib/template-files";
+import { compileTemplateFilesOffThread, compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
 
 type PreviewableTemplate = Pick<
@@ -84,31 +85,27 @@ export async function renderThumbnail(accountId: string, template: PreviewableTe
 
 export type DraftRender =
   | { ok: true; html: string; props: Record<string, unknown>; variables: VariablesSchema }
-  | { ok: false; message: string; line?: number; column?: number };
+  | { ok: false; message: string; line?: number; column?: number; path?: string };
+
+/** An unsaved template: one source, or files by path with their entry (the editor's tabs). */
+export type DraftSource = { code: string } | { files: TemplateFiles; entry: string };
 
 /**
  * Renders TSX that has not been saved yet, in the same WebAssembly sandbox that renders saved user templates, with
  * `variables` or, when null, the component's PreviewProps (`props`: what it was rendered with). Answers the draft's
- * variables schema too, for the editor to show as the code changes. `signal`: the request's, so an abandoned
- * preview's compile leaves the queue if it has not started.
+ * variables schema too, for the editor to show as the code changes. Files go through the path rules saving applies
+ * first; a failure in one file names it (`path`). `signal`: the request's, so an abandoned preview's compile leaves
+ * the queue if it has not started.
  */
 export async function renderDraft(
   accountId: string,
-  code: string,
+  source: DraftSource,
   variables: Record<string, unknown> | null,
   signal?: AbortSignal,
 ): Promise<DraftRender> {
-  if (code.length > MAX_TEMPLATE_SOURCE_CHARS) {
-    return {
-      ok: false,
-      message: `The source is longer than ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters.`,
-    };
-  }
-  const compiled = await compileTemplateOffThread(accountId, code, signal);
-  if (!compiled.ok) {
-    if (compiled.line === undefined) return { ok: false, message: compiled.message };
-    return { ok: false, message: compiled.message, line: compiled.line, column: compiled.column };
-  }
+  const compiled =
+    "code" in source ? await compileOne(accountId, source.code, signal) : await compileFiles(accountId, source, signal);
+  if (!compiled.ok) return compiled;
   // Per account: a warm context is never shared between users, even for the same code.
   const cacheKey = `draft:${accountId}:${createHash("sha256").update(compiled.code).digest("hex").slice(0, 32)}`;
   try {
@@ -122,4 +119,40 @@ export async function renderDraft(
     if (error instanceof SandboxRenderError) return { ok: false, message: error.message };
     throw error;
   }
+}
+
+type DraftCompile = { ok: true; code: string; variables: VariablesSchema | null } | (DraftRender & { ok: false });
+
+async function compileOne(accountId: string, code: string, signal?: AbortSignal): Promise<DraftCompile> {
+  if (code.length > MAX_TEMPLATE_SOURCE_CHARS) {
+    return {
+      ok: false,
+      message: `The source is longer than ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters.`,
+    };
+  }
+  const compiled = await compileTemplateOffThread(accountId, code, signal);
+  if (compiled.ok) return compiled;
+  if (compiled.line === undefined) return { ok: false, message: compiled.message };
+  return { ok: false, message: compiled.message, line: compiled.line, column: compiled.column };
+}
+
+async function compileFiles(
+  accountId: string,
+  { files, entry }: { files: TemplateFiles; entry: string },
+  signal?: AbortSignal,
+): Promise<DraftCompile> {
+  const [problem] = templateFilesProblems(files, entry);
+  if (problem) {
+    const path = problem.field.startsWith("files.") ? problem.field.slice("files.".length) : undefined;
+    return {
+      ok: false,
+      message: `${path ?? problem.field} ${problem.message}`,
+      ...(path !== undefined ? { path } : {}),
+    };
+  }
+  const compiled = await compileTemplateFilesOffThread(accountId, files, entry, signal);
+  if (compiled.ok) return compiled;
+  const path = "path" in compiled && compiled.path !== null ? { path: compiled.path } : {};
+  if (compiled.line === undefined) return { ok: false, message: compiled.message, ...path };
+  return { ok: false, message: compiled.message, line: compiled.line, column: compiled.column, ...path };
 }

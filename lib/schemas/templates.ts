@@ -105,7 +105,19 @@ export const renderResponseSchema = z
       text: z.string().optional(),
       warnings: warningsSchema.optional(),
     }),
-    z.object({ success: z.literal(true), react: z.string(), warnings: warningsSchema.optional() }),
+    z.object({
+      success: z.literal(true),
+      react: z.string(),
+      files: z.record(z.string(), z.string()).optional().meta({
+        description:
+          "A template of several files: every file by its path, the entry's as `react` (with the variables applied); `react` imports the others by relative path, so write them all into one folder",
+      }),
+      entry: z
+        .string()
+        .optional()
+        .meta({ description: "A template of several files: the path of `react` among `files`" }),
+      warnings: warningsSchema.optional(),
+    }),
   ])
   .meta({ id: "RenderResponse" });
 

@@ -10,6 +10,7 @@ import { admitPreview, previewVariables } from "@/lib/dashboard/preview";
 import { isVerifiedForSending, listSendingDomains } from "@/lib/db/domains";
 import { findLibraryTemplate } from "@/lib/db/templates";
 import { checkVariables, renderTemplate } from "@/lib/render";
+import { templateFileName } from "@/lib/template-archive";
 import { templateVariablesSchema } from "@/lib/template-details";
 import { uuidSchema } from "@/lib/schemas/common";
 import { ADDED_VIA_LABEL, formatDate, formatDateTime, formatPrice } from "../../../_components/format";
@@ -59,14 +60,7 @@ export default async function TemplatePage({
   }
   const verified = domains.filter((domain) => isVerifiedForSending(domain));
   const shared = getConfig().sharedSendingDomain;
-  const fileName = `${
-    template.slug ??
-    (template.name
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-|-$/g, "") ||
-      "template")
-  }.tsx`;
+  const fileName = templateFileName(template);
 
   return (
     <>

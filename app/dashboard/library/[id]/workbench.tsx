@@ -352,6 +352,10 @@ function SourceCard({
             {busy === "react" ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={15} />} With
             current variables
           </button>
+          {/* Every file of the template, as a zip (GET /api/dashboard/templates/{id}/download). */}
+          <a className="btn btn-secondary btn-sm" href={`/api/dashboard/templates/${templateId}/download`} download>
+            <DownloadIcon size={15} /> Download .zip
+          </a>
           <button type="button" className="btn btn-primary btn-sm" onClick={downloadSource} disabled={busy !== null}>
             {busy === "source" ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={15} />} Download{" "}
             {fileName}

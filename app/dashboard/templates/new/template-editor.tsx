@@ -1,6 +1,8 @@
 "use client";
 import { useActionState, useCallback, useEffect, useRef, useState } from "react";
+import { MAX_TEMPLATE_FILES } from "@/lib/limits";
 import type { VariablesSchema } from "@/lib/schemas/variables";
+import { templatePathProblem } from "@/lib/template-files";
 import { CodeEditor, type CodeEditorHandle } from "../../../_components/code-editor";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
 import { SubmitButton } from "../../../_components/submit-button";
@@ -10,21 +12,52 @@ import { STARTER_TEMPLATE } from "./starter";
 
 type DraftResult =
   | { ok: true; html: string; variables: VariablesSchema }
-  | { ok: false; message: string; line?: number; column?: number };
+  | { ok: false; message: string; line?: number; column?: number; path?: string };
+
+type Problem = { message: string; line?: number; column?: number; path?: string };
+
+/** The entry's path: a template of one file is saved as one source, which compile errors call template.tsx. */
+const ENTRY = "template.tsx";
+
+/** Why `path` cannot be added (or a file renamed to it): the API's path rules, then the editor's own. */
+function newPathProblem(path: string, taken: string[]): string | null {
+  const problem = templatePathProblem(path);
+  if (problem) return `The path ${problem}.`;
+  if (taken.includes(path)) return "A file has this path already.";
+  return null;
+}
 
 export function TemplateEditor() {
   const [state, action] = useActionState<CreateTemplateState, FormData>(createTemplateAction, { status: "idle" });
-  const [code, setCode] = useState(STARTER_TEMPLATE);
-  const [submittedCode, setSubmittedCode] = useState<string | null>(null);
+  // The template's files in tab order, the entry first; one file is posted as one source, as before tabs.
+  const [files, setFiles] = useState<{ path: string; code: string }[]>([{ path: ENTRY, code: STARTER_TEMPLATE }]);
+  const [active, setActive] = useState(ENTRY);
+  const [naming, setNaming] = useState<{ mode: "add" | "rename"; path: string; error: string | null } | null>(null);
+  const code = files.find((file) => file.path === active)?.code ?? "";
+  const setCode = useCallback(
+    (next: string) =>
+      setFiles((current) => current.map((file) => (file.path === active ? { ...file, code: next } : file))),
+    [active],
+  );
+  const source =
+    files.length === 1
+      ? { code: files[0].code }
+      : { files: Object.fromEntries(files.map((file) => [file.path, file.code])), entry: ENTRY };
+  const sourceKey = JSON.stringify(source);
+  const [submittedSource, setSubmittedSource] = useState<string | null>(null);
   const [variablesText, setVariablesText] = useState("");
   const [html, setHtml] = useState<string | null>(null);
   const [status, setStatus] = useState<PreviewStatus>("rendering");
-  const [problem, setProblem] = useState<{ message: string; line?: number; column?: number } | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
   // The variables of the last draft that rendered, and whether the code has changed since.
   const [derived, setDerived] = useState<{ schema: VariablesSchema; current: boolean } | null>(null);
   const editor = useRef<CodeEditorHandle>(null);
   const form = useRef<HTMLFormElement>(null);
   const seq = useRef(0);
+  const pendingGoTo = useRef<{ line: number; column?: number } | null>(null);
+  // The last preview problem's file and place: a new one in another file brings its tab forward, once, so the author
+  // may switch away while it stands.
+  const lastProblem = useRef<string | null>(null);
   const save = useCallback(() => form.current?.requestSubmit(), []);
 
   let variables: Record<string, unknown> | null = null;
@@ -49,7 +82,7 @@ export function TemplateEditor() {
         const response = await fetch("/api/dashboard/templates/preview", {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ code, variables: JSON.parse(variablesKey) }),
+          body: JSON.stringify({ ...JSON.parse(sourceKey), variables: JSON.parse(variablesKey) }),
         });
         const body = (await response.json()) as DraftResult | { error?: string; message?: string };
         if (current !== seq.current) return;
@@ -64,12 +97,18 @@ export function TemplateEditor() {
         }
         const result = body;
         if (result.ok) {
+          lastProblem.current = null;
           setHtml(result.html);
           setProblem(null);
           setDerived({ schema: result.variables, current: true });
           setStatus("idle");
         } else {
-          setProblem({ message: result.message, line: result.line, column: result.column });
+          setProblem({ message: result.message, line: result.line, column: result.column, path: result.path });
+          const key = `${result.path}:${result.line}:${result.column}:${result.message}`;
+          const { files: posted } = JSON.parse(sourceKey) as { files?: Record<string, string> };
+          if (key !== lastProblem.current && result.path && posted && Object.hasOwn(posted, result.path))
+            setActive(result.path);
+          lastProblem.current = key;
           setDerived((previous) => previous && { ...previous, current: false });
           setStatus("error");
           setHtml((previous) => previous ?? "");
@@ -83,17 +122,56 @@ export function TemplateEditor() {
       }
     }, 700);
     return () => window.clearTimeout(timer);
-  }, [code, variablesKey]);
+  }, [sourceKey, variablesKey]);
 
   const saveError = state.status === "error" ? state : null;
-  // A failed save's compile error holds while the code is as saved; its other errors while the preview has none.
-  const shown =
-    saveError && (saveError.line !== undefined ? code === submittedCode : !problem)
-      ? { message: saveError.message ?? "", line: saveError.line, column: saveError.column }
+  // A failed save's compile error holds while the files are as saved; its other errors while the preview has none.
+  const shown: Problem | null =
+    saveError && (saveError.line !== undefined ? sourceKey === submittedSource : !problem)
+      ? { message: saveError.message ?? "", line: saveError.line, column: saveError.column, path: saveError.path }
       : problem;
+  // A failed save whose error is in another file brings that file's tab forward, once (adjusted while rendering, as
+  // React recommends for state that follows a new answer).
+  const [seenSave, setSeenSave] = useState(state);
+  if (state !== seenSave) {
+    setSeenSave(state);
+    if (state.path && files.some((file) => file.path === state.path)) setActive(state.path);
+  }
+  // "Go to line" in another file: once its tab's editor is there.
+  useEffect(() => {
+    if (!pendingGoTo.current) return;
+    editor.current?.goTo(pendingGoTo.current);
+    pendingGoTo.current = null;
+  }, [active]);
+  // The marks belong to the file the problem is in (one file's problems name no file, or its own).
+  const problemHere = shown && (shown.path === undefined || shown.path === active) ? shown : null;
+
+  function submitNaming() {
+    if (!naming) return;
+    const path = naming.path.trim();
+    const taken = files.map((file) => file.path).filter((taken) => naming.mode === "add" || taken !== active);
+    const error =
+      naming.mode === "add" && files.length >= MAX_TEMPLATE_FILES
+        ? `A template holds at most ${MAX_TEMPLATE_FILES} files.`
+        : newPathProblem(path, taken);
+    if (error) {
+      setNaming({ ...naming, error });
+      return;
+    }
+    if (naming.mode === "add") setFiles((current) => [...current, { path, code: "" }]);
+    else setFiles((current) => current.map((file) => (file.path === active ? { ...file, path } : file)));
+    setActive(path);
+    setNaming(null);
+  }
+
+  function removeActive() {
+    setFiles((current) => current.filter((file) => file.path !== active));
+    setActive(ENTRY);
+    setNaming(null);
+  }
 
   return (
-    <form ref={form} action={action} onSubmit={() => setSubmittedCode(code)} className="stack">
+    <form ref={form} action={action} onSubmit={() => setSubmittedSource(sourceKey)} className="stack">
       <section className="card">
         <div className="card-body form-row">
           <div className="field">
@@ -151,17 +229,111 @@ export function TemplateEditor() {
               </span>
             </div>
             <div className="card-body stack-sm">
-              <CodeEditor
-                ref={editor}
-                value={code}
-                onChange={setCode}
-                label="Template source code"
-                describedBy="code-help"
-                problem={shown?.line !== undefined ? { line: shown.line, column: shown.column } : null}
-                onSave={save}
-              />
+              <div className="row-between">
+                <div className="tabs" role="tablist" aria-label="Files of the template">
+                  {files.map((file) => (
+                    <button
+                      key={file.path}
+                      type="button"
+                      role="tab"
+                      className="tab"
+                      id={`file-tab-${file.path}`}
+                      aria-selected={file.path === active}
+                      aria-controls="file-panel"
+                      onClick={() => {
+                        setActive(file.path);
+                        setNaming(null);
+                      }}
+                    >
+                      {file.path}
+                      {file.path === ENTRY && files.length > 1 && <span className="label-optional"> (entry)</span>}
+                    </button>
+                  ))}
+                </div>
+                <div className="row">
+                  {active !== ENTRY && (
+                    <>
+                      <button
+                        type="button"
+                        className="btn btn-ghost btn-sm"
+                        onClick={() => setNaming({ mode: "rename", path: active, error: null })}
+                      >
+                        Rename file
+                      </button>
+                      <button type="button" className="btn btn-ghost btn-sm" onClick={removeActive}>
+                        Remove file
+                      </button>
+                    </>
+                  )}
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    onClick={() => setNaming({ mode: "add", path: "components/", error: null })}
+                  >
+                    Add file
+                  </button>
+                </div>
+              </div>
+              {naming && (
+                <div className="field">
+                  <label className="label" htmlFor="file-path">
+                    {naming.mode === "add" ? "Path of the new file" : `New path of ${active}`}
+                  </label>
+                  <div className="row">
+                    <input
+                      id="file-path"
+                      className="input code"
+                      value={naming.path}
+                      autoFocus
+                      spellCheck={false}
+                      onChange={(event) => setNaming({ ...naming, path: event.target.value, error: null })}
+                      onKeyDown={(event) => {
+                        // Enter would submit the template's form.
+                        if (event.key === "Enter") {
+                          event.preventDefault();
+                          submitNaming();
+                        }
+                        if (event.key === "Escape") setNaming(null);
+                      }}
+                      aria-invalid={naming.error ? true : undefined}
+                      aria-describedby="file-path-help"
+                    />
+                    <button type="button" className="btn btn-primary btn-sm" onClick={submitNaming}>
+                      {naming.mode === "add" ? "Add" : "Rename"}
+                    </button>
+                    <button type="button" className="btn btn-ghost btn-sm" onClick={() => setNaming(null)}>
+                      Cancel
+                    </button>
+                  </div>
+                  <span id="file-path-help" className={naming.error ? "field-error" : "hint"}>
+                    {naming.error ??
+                      "A relative path ending in .tsx, .ts, .jsx or .js, e.g. components/footer.tsx. Import it from another file by its relative path: ./components/footer."}
+                  </span>
+                </div>
+              )}
+              <div id="file-panel" role="tabpanel" aria-labelledby={`file-tab-${active}`}>
+                <CodeEditor
+                  key={active}
+                  ref={editor}
+                  value={code}
+                  onChange={setCode}
+                  label="Template source code"
+                  describedBy="code-help"
+                  problem={
+                    problemHere?.line !== undefined ? { line: problemHere.line, column: problemHere.column } : null
+                  }
+                  onSave={save}
+                />
+              </div>
               {/* What the form posts: the editor is not a form control. */}
-              <input type="hidden" name="code" value={code} />
+              {"code" in source ? (
+                <input type="hidden" name="code" value={source.code} />
+              ) : (
+                <>
+                  <input type="hidden" name="files" value={JSON.stringify(source.files)} />
+                  <input type="hidden" name="entry" value={source.entry} />
+                </>
+              )}
               <span id="code-help" className="hint">
                 A default export returning React Email components. Imports: <code>react</code> and{" "}
                 <code>@react-email/components</code> (no Tailwind). Set <code>Component.PreviewProps</code> for sample
@@ -221,6 +393,7 @@ export function TemplateEditor() {
             <div className="alert alert-danger" role="alert" data-testid="editor-problem">
               <div>
                 <p style={{ whiteSpace: "pre-wrap" }}>
+                  {shown.path !== undefined && files.length > 1 && <strong>{shown.path}: </strong>}
                   {shown.line !== undefined && (
                     <strong>
                       Line {shown.line}
@@ -234,7 +407,13 @@ export function TemplateEditor() {
                     type="button"
                     className="btn btn-secondary btn-sm"
                     style={{ marginTop: 8 }}
-                    onClick={() => editor.current?.goTo({ line: shown.line!, column: shown.column })}
+                    onClick={() => {
+                      const position = { line: shown.line!, column: shown.column };
+                      if (shown.path && shown.path !== active && files.some((file) => file.path === shown.path)) {
+                        pendingGoTo.current = position;
+                        setActive(shown.path);
+                      } else editor.current?.goTo(position);
+                    }}
                   >
                     Go to line {shown.line}
                   </button>

@@ -14,16 +14,25 @@ import { variablesSchema } from "@/lib/schemas/common";
 // whatever code and variables it is sent, as POST /render does, so once the month's calls are used up it answers
 // /render's 429 too. Limited per minute, per account and per address (PREVIEW_LIMITS).
 
-const bodySchema = z.object({
-  code: z.string().max(MAX_TEMPLATE_SOURCE_CHARS),
-  // null: the component's PreviewProps. Bounded as /render's variables are.
-  variables: variablesSchema.unwrap().nullable().default(null),
-});
+// One source, or the editor's files by path with their entry (their count, paths and size checked as saving does).
+const bodySchema = z.union([
+  z.object({
+    code: z.string().max(MAX_TEMPLATE_SOURCE_CHARS),
+    // null: the component's PreviewProps. Bounded as /render's variables are.
+    variables: variablesSchema.unwrap().nullable().default(null),
+  }),
+  z.object({
+    files: z.record(z.string(), z.string()),
+    entry: z.string(),
+    variables: variablesSchema.unwrap().nullable().default(null),
+  }),
+]);
 
 export const POST = withApiAuth({ metered: false, body: bodySchema }, async ({ request, caller, body }) => {
   if (caller.via !== "session") throw errors.unauthorized();
   if (caller.quota !== null && caller.used >= caller.quota) throw rateLimitExceeded(caller, billingPeriod().reset);
   await admitPreview(caller.accountId, clientAddress(request.headers));
-  const result = await renderDraft(caller.accountId, body.code, body.variables, request.signal);
+  const { variables, ...source } = body;
+  const result = await renderDraft(caller.accountId, source, variables, request.signal);
   return NextResponse.json(result, { headers: { "cache-control": "no-store" } });
 });

@@ -32,9 +32,13 @@ export const POST = withApiAuth(
     if (body.format === "react") {
       const react = await applyVariablesOffThread(caller.accountId, template.code, checked.props, request.signal);
       if (!react.ok) throw errors.renderFailed(react.message);
+      // The entry's relative imports need its other files: a template of several files answers them all, the entry's
+      // with the variables applied.
+      const { files, entry } = template;
       return {
         success: true,
         react: react.source,
+        ...(files && entry ? { files: { ...files, [entry]: react.source }, entry } : {}),
         ...(checked.warnings.length > 0 ? { warnings: checked.warnings } : {}),
       };
     }

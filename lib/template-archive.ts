@@ -1,0 +1,46 @@
+import "server-only";
+import { errors } from "@/lib/api/errors";
+import { findTemplateForAccount, type TemplateRecord } from "@/lib/db/templates";
+import { writeZip } from "@/lib/zip";
+
+// The dashboard's "Download": a zip of a template's files, for templates the account may read the source of.
+
+type NamedTemplate = Pick<TemplateRecord, "slug" | "name">;
+
+/** A file name for a template: its catalogue slug, else its name in lowercase words joined by `-`. */
+export function templateBaseName(template: NamedTemplate): string {
+  if (template.slug) return template.slug;
+  // One pass each, no backtracking: `[^a-z0-9]+` and the two anchored single characters.
+  const words = template.name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
+  return words || "template";
+}
+
+/** The name of a template's one file, when it has one: `<slug>.tsx`. */
+export const templateFileName = (template: NamedTemplate) => `${templateBaseName(template)}.tsx`;
+
+export type TemplateArchive = { fileName: string; zip: Buffer };
+
+/**
+ * The zip of a template the account may download: one in its library, or a public free catalogue template (a paid
+ * one not bought is the product, and is not given away). A template of several files keeps its paths, the entry
+ * first; one file is `<slug>.tsx`. Anything else is 404 TEMPLATE_NOT_FOUND, as if it did not exist.
+ */
+export async function getTemplateArchiveOrThrow(accountId: string, templateId: string): Promise<TemplateArchive> {
+  const template = await findTemplateForAccount(accountId, templateId);
+  const freeCatalogue =
+    template !== null && template.owner_account_id === null && template.is_public && Number(template.price) === 0;
+  if (!template || !(template.in_library || freeCatalogue)) throw errors.templateNotFound();
+  const entries =
+    template.files && template.entry
+      ? [
+          { path: template.entry, content: template.files[template.entry] },
+          ...Object.entries(template.files)
+            .filter(([path]) => path !== template.entry)
+            .map(([path, content]) => ({ path, content })),
+        ]
+      : [{ path: templateFileName(template), content: template.code }];
+  return { fileName: `${templateBaseName(template)}.zip`, zip: writeZip(entries) };
+}
