@@ -23,3 +23,28 @@ export async function importTsx(source: string): Promise<ComponentType<any>> {
   const imported = await import(pathToFileURL(file).href);
   return (imported.default?.default ?? imported.default) as ComponentType<any>;
 }
+
+/** importTsx for a template of several files importing each other by relative path; `entry` is its default export. */
+export async function importTsxFiles(files: Record<string, string>, entry: string): Promise<ComponentType<any>> {
+  const dir = path.join(
+    process.cwd(),
+    "node_modules",
+    ".cache",
+    "letterpress-tests",
+    `files-${process.pid}-${moduleCounter++}`,
+  );
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, "package.json"), '{ "type": "commonjs" }');
+  for (const [file, source] of Object.entries(files)) {
+    const { code } = transform(source, {
+      transforms: ["typescript", "jsx", "imports"],
+      jsxRuntime: "automatic",
+      production: true,
+    });
+    const target = path.join(dir, file.replace(/\.(tsx|ts|jsx)$/, ".js"));
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, code);
+  }
+  const imported = await import(pathToFileURL(path.join(dir, entry.replace(/\.(tsx|ts|jsx)$/, ".js"))).href);
+  return (imported.default?.default ?? imported.default) as ComponentType<any>;
+}
