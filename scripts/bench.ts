@@ -39,6 +39,7 @@ type Fixture = {
   key: string;
   welcomeId: string;
   userTemplateId: string;
+  tailwindTemplateId: string;
   sendFrom: string;
   /** Another account, which sends the isolation scenario's hostile requests. */
   attacker: { key: string; cookie: string; newsletterId: string; userTemplateId: string };
@@ -101,6 +102,15 @@ const SCENARIOS: Scenario[] = [
     auth: true,
     target: 0.35,
     body: () => ({ variables: { name: "Ada" } }),
+  },
+  {
+    name: "render_tailwind",
+    description: "POST /api/v1/templates/{user template with <Tailwind>}/render (sandboxed)",
+    method: "POST",
+    path: (f) => `/api/v1/templates/${f.tailwindTemplateId}/render`,
+    auth: true,
+    target: 0.25,
+    body: () => ({ variables: { name: "Ada", plan: "Pro" } }),
   },
   {
     name: "send",
@@ -244,6 +254,38 @@ export default function Hello({ name = "there" }: { name?: string }) {
           <Text>This template was written by a user and renders in the sandbox.</Text>
         </Container>
       </Body>
+    </Html>
+  );
+}
+`;
+
+/** A user's template as React Email's examples write them: Tailwind with pixelBasedPreset, responsive classes. */
+const TAILWIND_TEMPLATE_SOURCE = `import { Body, Button, Container, Head, Heading, Hr, Html, Link, Preview, Section, Tailwind, Text, pixelBasedPreset } from "@react-email/components";
+
+export default function Welcome({ name = "there", plan = "Free" }: { name?: string; plan?: string }) {
+  return (
+    <Html lang="en">
+      <Tailwind config={{ presets: [pixelBasedPreset], theme: { extend: { colors: { brand: "#007291" } } } }}>
+        <Head />
+        <Preview>Welcome to Acme</Preview>
+        <Body className="mx-auto my-auto bg-white px-2 font-sans">
+          <Container className="mx-auto my-[40px] max-w-[465px] rounded border border-solid border-[#eaeaea] p-[20px]">
+            <Heading className="mx-0 my-[30px] p-0 text-center text-[24px] font-normal text-black sm:text-3xl">
+              Welcome, <strong>{name}</strong>
+            </Heading>
+            <Text className="text-[14px] leading-[24px] text-black">You are on the {plan} plan.</Text>
+            <Section className="mt-[32px] mb-[32px] text-center">
+              <Button className="rounded bg-brand px-5 py-3 text-center text-[12px] font-semibold text-white no-underline hover:bg-black" href="https://example.com/start">
+                Get started
+              </Button>
+            </Section>
+            <Hr className="mx-0 my-[26px] w-full border border-solid border-[#eaeaea]" />
+            <Text className="text-[12px] leading-[24px] text-[#666666]">
+              Sent by <Link className="text-blue-600 no-underline" href="https://example.com">Acme</Link>.
+            </Text>
+          </Container>
+        </Body>
+      </Tailwind>
     </Html>
   );
 }
@@ -619,7 +661,12 @@ async function createFixture(): Promise<Fixture> {
     description: "bench",
     code: USER_TEMPLATE_SOURCE,
   });
-  log(`  Bench user ${account.email} on the monthly plan, 5 catalogue templates and 1 own template in the library`);
+  const tailwindTemplate = await createTemplateFromSource(account.id, {
+    name: "Bench Tailwind",
+    description: "bench",
+    code: TAILWIND_TEMPLATE_SOURCE,
+  });
+  log(`  Bench user ${account.email} on the monthly plan, 5 catalogue templates and 2 own templates in the library`);
   // Its own paid plan too: a free plan's quota would answer its hostile requests with a quick 429.
   const attacker = await createAccount({ email: `bench-attacker-${randomUUID()}@example.com`, plan: "monthly" });
   const newsletter = await addLibraryEntry(attacker.id, "newsletter", { processor: "bench" });
@@ -632,6 +679,7 @@ async function createFixture(): Promise<Fixture> {
     key,
     welcomeId: welcome.id,
     userTemplateId: userTemplate.id,
+    tailwindTemplateId: tailwindTemplate.id,
     sendFrom: domain.default_sender ?? `hello@${domain.domain}`,
     attacker: {
       key: (await createApiKey(attacker.id, { name: "bench attacker" })).key,

@@ -295,6 +295,7 @@ function entrySource(): string {
     `import jsxRuntime from "react/jsx-runtime";`,
     `import { renderToReadableStream } from "react-dom/server";`,
     `import { install } from "./lib/render/sandbox/runtime-harness";`,
+    `import { Tailwind, pixelBasedPreset } from "./lib/render/sandbox/tailwind-runtime";`,
   ];
   SANDBOX_COMPONENT_PACKAGES.forEach((pkg, i) => lines.push(`import * as c${i} from ${JSON.stringify(pkg)};`));
   lines.push(
@@ -302,6 +303,8 @@ function entrySource(): string {
     `for (const ns of [${SANDBOX_COMPONENT_PACKAGES.map((_, i) => `c${i}`).join(", ")}]) {`,
     `  for (const key of Object.keys(ns)) if (key !== "default") components[key] = ns[key];`,
     `}`,
+    `components.Tailwind = Tailwind;`,
+    `components.pixelBasedPreset = pixelBasedPreset;`,
     `install({`,
     `  react: React,`,
     `  "react/jsx-runtime": jsxRuntime,`,
@@ -346,7 +349,11 @@ async function main(): Promise<void> {
     legalComments: "none",
     charset: "utf8",
     treeShaking: true,
-    define: { "process.env.NODE_ENV": '"production"' },
+    define: {
+      "process.env.NODE_ENV": '"production"',
+      // The preset's data, from the package itself: the sandbox does not hold Tailwind's compiler.
+      __PIXEL_BASED_PRESET__: JSON.stringify((await import("@react-email/components")).pixelBasedPreset),
+    },
     inject: [path.join(sandboxDir, "runtime-shims.ts")],
     plugins: [reactDomServerPlugin(report)],
     banner: {
@@ -391,9 +398,11 @@ async function main(): Promise<void> {
   const catalogueCode = prefixLeadingObjectSpreads(catalogueBundle);
   const catalogueChanged = writeIfChanged(catalogueWorkerOutFile, catalogueCode);
 
-  // The compile worker (lib/render/sandbox/compile-worker.ts), sucrase included: one file, nothing else to trace.
+  // The compile worker (lib/render/sandbox/compile-worker.ts), sucrase and @react-email/tailwind included: one file,
+  // nothing else to trace.
   const compileCode = await bundleWorker("compile worker", path.join(sandboxDir, "compile-worker.ts"), {
     minify: true,
+    define: { "process.env.NODE_ENV": '"production"' },
   });
   const compileChanged = writeIfChanged(compileWorkerOutFile, compileCode);
 

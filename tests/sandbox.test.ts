@@ -32,7 +32,11 @@ import {
   renderInSandbox,
   type SandboxErrorKind,
 } from "../lib/render/sandbox/index";
-import { SANDBOX_COMPONENT_EXPORTS, SANDBOX_COMPONENT_PACKAGES } from "../lib/render/sandbox/modules";
+import {
+  SANDBOX_COMPONENT_EXPORTS,
+  SANDBOX_COMPONENT_PACKAGES,
+  SANDBOX_TAILWIND_EXPORTS,
+} from "../lib/render/sandbox/modules";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const requireFromRoot = createRequire(path.join(root, "package.json"));
@@ -322,7 +326,7 @@ describe("equivalence with @react-email/render", () => {
       import * as C from "@react-email/components";
       export default function Probe() { return <p>{Object.keys(C).filter((k) => k !== "default").sort().join(",")}</p>; }`;
     const html = await renderSandboxed(tsx);
-    expect(html).toContain(`<p>${[...SANDBOX_COMPONENT_EXPORTS].sort().join(",")}</p>`);
+    expect(html).toContain(`<p>${[...SANDBOX_COMPONENT_EXPORTS, ...SANDBOX_TAILWIND_EXPORTS].sort().join(",")}</p>`);
     expect(SANDBOX_COMPONENT_PACKAGES.length).toBeGreaterThan(10);
   });
 });
@@ -831,10 +835,10 @@ describe("compileTemplate", () => {
     [`const n = "fs";\nexport default async function E() { await import(n); return null; }`, 2, 43, /string literal/],
     [`import type { Foo } from "./types";\nexport default function E() { return null; }`, 1, 26, /"\.\/types"/],
     [
-      `import { Html, Tailwind } from "@react-email/components";\nexport default function E() { return null; }`,
+      `import { Html, CodeBlock } from "@react-email/components";\nexport default function E() { return null; }`,
       1,
       16,
-      /Tailwind/,
+      /CodeBlock/,
     ],
     [
       `import { Nope as N } from "@react-email/components";\nexport default function E() { return null; }`,

@@ -362,7 +362,7 @@ E.PreviewProps = { name: "Ada", count: 2 };
         await create(
           user,
           withFooter(
-            `import { Tailwind } from "@react-email/components";\nexport function Footer() { return <Tailwind />; }\n`,
+            `import { CodeBlock } from "@react-email/components";\nexport function Footer() { return <CodeBlock />; }\n`,
           ),
         ),
       ),
@@ -370,7 +370,7 @@ E.PreviewProps = { name: "Ada", count: 2 };
       invalid([
         {
           field: "files.components/footer.tsx",
-          message: "line 1, column 10: Tailwind is not available in uploaded templates; use inline `style` props",
+          message: "line 1, column 10: CodeBlock is not available in uploaded templates; use CodeInline or <pre>",
         },
       ]),
     );

@@ -1,15 +1,20 @@
 import { MAX_TEMPLATE_SOURCE_CHARS } from "../../limits";
 import type { VariablesSchema } from "../../schemas/variables";
+import type { TailwindConfigSite } from "./tailwind-usage";
 
 // Apart from ./compile.ts so that the server's side of the compile pool checks a source's size without loading the
 // parsers, which only the compile workers need.
 
+/** A template's `<Tailwind>` configs and candidate classes, which ./tailwind-styles.ts turns into styles. */
+export type TailwindRequest = { configs: TailwindConfigSite[]; candidates: string[] };
+
 /**
  * What compileTemplate (./compile.ts) answers: CommonJS for the sandbox and the variables schema derived from the
- * props type (null when the props are untyped), or why not with a 1-based position.
+ * props type (null when the props are untyped), or why not with a 1-based position. `tailwind` is there until
+ * ./tailwind-styles.ts has added the styles to the code (the compile worker does, before answering).
  */
 export type CompileResult =
-  | { ok: true; code: string; variables: VariablesSchema | null }
+  | { ok: true; code: string; variables: VariablesSchema | null; tailwind?: TailwindRequest }
   | { ok: false; message: string; line: number; column: number };
 
 /** What compileTemplateFiles (./compile.ts) answers: a failure also names the file it is in (null: no one file). */

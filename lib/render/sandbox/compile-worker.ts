@@ -1,6 +1,7 @@
 /**
  * Entry point of a compile worker thread: parses and compiles users' template code (compileTemplate,
- * compileTemplateFiles, and applyVariablesToSource for the `react` render format), one request at a time. Bundled by
+ * compileTemplateFiles, each with its Tailwind styles (tailwind-styles.ts), and applyVariablesToSource for the `react`
+ * render format), one request at a time. Bundled by
  * scripts/build-sandbox-runtime.ts into compile-worker.generated.cjs, with sucrase and TypeScript inlined; started,
  * timed and replaced by compile-pool.ts.
  */
@@ -8,6 +9,8 @@ import "../worker-priority";
 import { parentPort } from "node:worker_threads";
 import { applyVariablesToSource } from "../react-source";
 import { compileTemplate, compileTemplateFiles } from "./compile";
+import type { CompileResult } from "./compile-result";
+import { addTailwindStyles } from "./tailwind-styles";
 import type { ReactSourceResult, UserCodeReply, UserCodeRequest } from "./compile-pool";
 
 const port = parentPort;
@@ -26,13 +29,21 @@ function reply(message: UserCodeReply): void {
   port!.postMessage(message);
 }
 
-port.on("message", (request: UserCodeRequest) => {
+/** compileTemplate with its Tailwind styles; a failure in them names no file, as compileTemplate's do not. */
+async function compileSingle(source: string): Promise<CompileResult> {
+  const result = await addTailwindStyles(compileTemplate(source));
+  if (result.ok || !("path" in result)) return result;
+  const { path: _path, ...failure } = result;
+  return failure;
+}
+
+port.on("message", async (request: UserCodeRequest) => {
   try {
     const result =
       request.type === "compile"
-        ? compileTemplate(request.source)
+        ? await compileSingle(request.source)
         : request.type === "compile-files"
-          ? compileTemplateFiles(request.files, request.entry)
+          ? await addTailwindStyles(compileTemplateFiles(request.files, request.entry))
           : reactSource(request.code, request.props);
     reply({ type: "done", id: request.id, result });
   } catch (error) {

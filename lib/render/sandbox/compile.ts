@@ -10,8 +10,11 @@
  *    the template's own files by relative path (static, dynamic, re-exports,
  *    `require("x")`, TS `import x = require()`, type-only) are rejected with
  *    the position of the module specifier, as are named imports of
- *    @react-email/components exports the sandbox does not provide (Tailwind,
- *    CodeBlock, Markdown, ...);
+ *    @react-email/components exports the sandbox does not provide (CodeBlock,
+ *    Markdown, ...);
+ *  - `<Tailwind>`'s config must be static, and the words of every string
+ *    literal are kept as the classes Tailwind may have to style
+ *    (./tailwind-usage.ts);
  *  - the entry file needs a default export (the email component);
  *  - a template of several files becomes one module graph (./link-modules.ts);
  *  - BigInt literals are rejected (BigInt does not exist in the sandbox).
@@ -28,12 +31,20 @@ import { parseTemplateSource } from "../template-syntax";
 import { TEMPLATE_FILE_EXTENSIONS, type TemplateFiles } from "../../template-files";
 import { oversizedFiles, oversizedSource, type CompileResult, type FilesCompileResult } from "./compile-result";
 import { linkModules, type CompiledModule } from "./link-modules";
-import { ALLOWED_MODULES, SANDBOX_COMPONENT_EXPORTS, UNAVAILABLE_COMPONENT_EXPORTS, isAllowedModule } from "./modules";
+import {
+  ALLOWED_MODULES,
+  SANDBOX_COMPONENT_EXPORTS,
+  SANDBOX_TAILWIND_EXPORTS,
+  UNAVAILABLE_COMPONENT_EXPORTS,
+  isAllowedModule,
+} from "./modules";
+import { StaticConfigError, addCandidates, staticConfig, tailwindImports, type TailwindUsage } from "./tailwind-usage";
 
 type CompileFailure = Extract<CompileResult, { ok: false }>;
 
 const COMPONENTS_MODULE = "@react-email/components";
-const availableComponentExports = new Set<string>(SANDBOX_COMPONENT_EXPORTS);
+const availableExportList = [...SANDBOX_COMPONENT_EXPORTS, ...SANDBOX_TAILWIND_EXPORTS];
+const availableComponentExports = new Set<string>(availableExportList);
 const allowedList = `${ALLOWED_MODULES.join(", ")} and the template's own files by relative path (./footer)`;
 /** The file name of a template given as one source, as compile errors name it. */
 const SINGLE_FILE = "template.tsx";
@@ -132,7 +143,7 @@ function checkComponentNames(
     if (!availableComponentExports.has(imported.text)) {
       const reason =
         UNAVAILABLE_COMPONENT_EXPORTS[imported.text] ??
-        `"${imported.text}" is not exported by @react-email/components in the template sandbox (available: ${SANDBOX_COMPONENT_EXPORTS.join(", ")})`;
+        `"${imported.text}" is not exported by @react-email/components in the template sandbox (available: ${availableExportList.join(", ")})`;
       throw new CompileError(reason, imported.getStart(file));
     }
   }
@@ -153,9 +164,57 @@ function isDefaultExport(statement: ts.Statement): boolean {
   );
 }
 
-/** The first rule the module breaks, in source order, as a CompileError. */
-function checkModule(file: ts.SourceFile, imports: Imports, isEntry: boolean): void {
+/** `<Tailwind …>` (or `<C.Tailwind …>`): its config, read statically into `usage`. */
+function readTailwindElement(
+  file: ts.SourceFile,
+  node: ts.JsxOpeningElement | ts.JsxSelfClosingElement,
+  names: ReturnType<typeof tailwindImports>,
+  usage: TailwindUsage,
+): void {
+  const tag = node.tagName;
+  const isTailwind = ts.isIdentifier(tag)
+    ? names.tailwind.has(tag.text)
+    : ts.isPropertyAccessExpression(tag) && tag.name.text === "Tailwind";
+  if (!isTailwind) return;
+  let config: ts.Expression | undefined;
+  for (const attribute of node.attributes.properties) {
+    if (ts.isJsxSpreadAttribute(attribute)) {
+      throw new CompileError(
+        "The Tailwind config must be given as its config attribute, not spread",
+        attribute.getStart(file),
+      );
+    }
+    if (ts.isIdentifier(attribute.name) && attribute.name.text === "config" && attribute.initializer) {
+      if (!ts.isJsxExpression(attribute.initializer) || !attribute.initializer.expression) {
+        throw new CompileError("The Tailwind config must be an object", attribute.initializer.getStart(file));
+      }
+      config = attribute.initializer.expression;
+    }
+  }
+  const where = locate(file.text, (config ?? node).getStart(file));
+  try {
+    usage.configs.push({ config: config && staticConfig(config, file, names.preset), path: file.fileName, ...where });
+  } catch (error) {
+    if (error instanceof StaticConfigError) throw new CompileError(error.message, error.node.getStart(file));
+    throw error;
+  }
+}
+
+/** The first rule the module breaks, in source order, as a CompileError; what Tailwind needs goes into `usage`. */
+function checkModule(file: ts.SourceFile, imports: Imports, isEntry: boolean, usage: TailwindUsage): void {
+  const tailwindNames = tailwindImports(file);
   const visit = (node: ts.Node): void => {
+    if (
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    ) {
+      addCandidates(node.text, usage);
+    } else if (ts.isJsxOpeningElement(node) || ts.isJsxSelfClosingElement(node)) {
+      readTailwindElement(file, node, tailwindNames, usage);
+    }
     if (ts.isImportDeclaration(node)) {
       checkSpecifier(file, node.moduleSpecifier, imports);
       const clause = node.importClause;
@@ -230,10 +289,11 @@ export function compileTemplateFiles(files: TemplateFiles, entry: string): Files
   if (oversized) return oversized;
   const paths = new Set(Object.keys(files));
   const modules = new Map<string, CompiledModule>();
+  const usage: TailwindUsage = { configs: [], candidates: new Set() };
   let variables: VariablesSchema | null = null;
   for (const path of paths) {
     const source = files[path];
-    const compiled = compileModule(path, source, paths, path === entry);
+    const compiled = compileModule(path, source, paths, path === entry, usage);
     if (!compiled.ok) return { ...compiled, path };
     modules.set(path, compiled.module);
     if (path === entry) variables = compiled.variables;
@@ -242,7 +302,8 @@ export function compileTemplateFiles(files: TemplateFiles, entry: string): Files
   if (!main)
     return { ok: false, path: null, message: `The entry ${entry} is not one of the files`, line: 1, column: 1 };
   const code = Object.keys(main.imports).length === 0 ? main.code : linkModules(modules, entry);
-  return { ok: true, code, variables };
+  if (usage.configs.length === 0) return { ok: true, code, variables };
+  return { ok: true, code, variables, tailwind: { configs: usage.configs, candidates: [...usage.candidates] } };
 }
 
 function compileModule(
@@ -250,6 +311,7 @@ function compileModule(
   source: string,
   paths: ReadonlySet<string>,
   isEntry: boolean,
+  usage: TailwindUsage,
 ): { ok: true; module: CompiledModule; variables: VariablesSchema | null } | CompileFailure {
   // sucrase stops at the first syntax error and says where; TypeScript's parser recovers from errors, so it reads
   // the module's structure only once the source is known to be valid.
@@ -268,7 +330,7 @@ function compileModule(
   let variables: VariablesSchema | null = null;
   try {
     const file = parseTemplateSource(source, path);
-    checkModule(file, imports, isEntry);
+    checkModule(file, imports, isEntry, usage);
     if (isEntry) variables = deriveVariablesSchema(file);
   } catch (error) {
     if (error instanceof CompileError) return failure(source, error.message, error.pos);

@@ -20,6 +20,7 @@ export function isAllowedModule(specifier: string): specifier is AllowedModule {
  * and that are bundled into the sandbox runtime. Deliberately excluded:
  * code-block (prismjs), markdown (marked), tailwind (tailwindcss) and render
  * (prettier / html-to-text): too heavy for QuickJS or meaningless inside it.
+ * Tailwind has a stand-in of ours instead (SANDBOX_TAILWIND_EXPORTS).
  */
 export const SANDBOX_COMPONENT_PACKAGES = [
   "@react-email/body",
@@ -65,9 +66,14 @@ export const SANDBOX_COMPONENT_EXPORTS = [
   "renderWhiteSpace",
 ] as const;
 
+/**
+ * Exports of `@react-email/components` the sandbox provides through ./tailwind-runtime.ts, which applies the CSS
+ * Tailwind made when the template was saved (./tailwind-styles.ts).
+ */
+export const SANDBOX_TAILWIND_EXPORTS = ["Tailwind", "pixelBasedPreset"] as const;
+
 /** Exports of the real `@react-email/components` that the sandbox does not provide, with a reason. */
 export const UNAVAILABLE_COMPONENT_EXPORTS: Readonly<Record<string, string>> = {
-  Tailwind: "Tailwind is not available in uploaded templates; use inline `style` props",
   CodeBlock: "CodeBlock is not available in uploaded templates; use CodeInline or <pre>",
   Markdown: "Markdown is not available in uploaded templates",
   render: "render() cannot be called from a template",

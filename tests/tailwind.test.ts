@@ -1,0 +1,170 @@
+import { render } from "@react-email/render";
+import { createElement } from "react";
+import { beforeAll, describe, expect, it } from "vitest";
+import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
+import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
+import { importTsxFiles } from "./support/tsx";
+import { auth, call, createUser, type TestUser } from "./support/api";
+
+/** React Email's own kind of template: Tailwind with pixelBasedPreset, a theme extended, a footer in its own file. */
+const WELCOME = {
+  "email.tsx": `import { Body, Button, Container, Head, Heading, Html, Preview, Section, Tailwind, Text, pixelBasedPreset } from "@react-email/components";
+import { Footer } from "./components/footer";
+
+type Props = { name?: string; plan?: string; highlight?: boolean };
+
+export default function Welcome({ name = "there", plan = "Free", highlight = false }: Props) {
+  return (
+    <Html lang="en">
+      <Tailwind
+        config={{
+          presets: [pixelBasedPreset],
+          theme: { extend: { colors: { brand: "#007291", "brand-dark": "#004f64" }, spacing: { 18: "72px" } } },
+        }}
+      >
+        <Head />
+        <Preview>Welcome to Acme</Preview>
+        <Body className="bg-white font-sans text-gray-900 m-0">
+          <Container className="mx-auto my-[40px] max-w-[465px] rounded border border-solid border-[#eaeaea] p-[20px]">
+            <Heading className="text-2xl font-bold text-brand sm:text-3xl md:text-4xl">Welcome, {name}</Heading>
+            <Text className={highlight ? "text-lg bg-[#123456] text-white p-[13px]" : "text-sm text-gray-500"}>
+              You are on the {plan} plan.
+            </Text>
+            <Section className="mt-8 mb-18 px-4 py-2 sm:px-8 text-center">
+              <Button className="rounded bg-brand px-5 py-3 text-center text-xs font-semibold text-white no-underline hover:bg-brand-dark" href="https://example.com/start">
+                Get started
+              </Button>
+            </Section>
+            <Footer />
+          </Container>
+        </Body>
+      </Tailwind>
+    </Html>
+  );
+}
+
+Welcome.PreviewProps = { name: "Ada", plan: "Pro", highlight: true } satisfies Props;
+`,
+  "components/footer.tsx": `import { Hr, Link, Text } from "@react-email/components";
+
+export function Footer() {
+  return (
+    <>
+      <Hr className="mx-0 my-[26px] w-full border border-solid border-[#eaeaea]" />
+      <Text className="text-[12px] leading-[24px] text-[#666666] md:text-sm" style={{ fontStyle: "italic" }}>
+        Sent by <Link className="text-blue-600 underline" href="https://example.com">Acme</Link>, 1 Main St.
+      </Text>
+    </>
+  );
+}
+`,
+};
+
+/** Without pixelBasedPreset (rem units), with a class on an element outside Tailwind's components and no <head> rules. */
+const PLAIN = {
+  "email.tsx": `import { Html, Tailwind, Text } from "@react-email/components";
+
+const config = { theme: { extend: { colors: { accent: "#ff6600" } } } };
+
+export default function Plain({ items = [] }: { items?: string[] }) {
+  return (
+    <Tailwind config={config}>
+      <Html>
+        <div className="p-4 bg-accent/50 text-accent rounded-lg shadow-md">
+          {items.map((item) => (
+            <Text key={item} className="m-0 text-base tracking-tight first-word">{item}</Text>
+          ))}
+        </div>
+      </Html>
+    </Tailwind>
+  );
+}
+
+Plain.PreviewProps = { items: ["one", "two"] };
+`,
+};
+
+let user: TestUser;
+
+beforeAll(async () => {
+  user = await createUser("monthly");
+});
+
+function renderCall(id: string, body: unknown) {
+  return call(postRender, `/api/v1/templates/${id}/render`, {
+    method: "POST",
+    params: { id },
+    headers: auth(user),
+    body,
+  });
+}
+
+async function expectSameAsReactEmail(files: Record<string, string>, variables: Record<string, unknown>) {
+  const { id } = await createTemplateFromSource(user.accountId, {
+    name: "Tailwind",
+    description: "",
+    files,
+    entry: "email.tsx",
+  });
+  const result = await renderCall(id, { variables });
+  const Native = await importTsxFiles(files, "email.tsx");
+  const html = await render(createElement(Native, variables));
+  expect(result.status).toBe(200);
+  expect(result.body).toEqual({ success: true, html });
+  return html;
+}
+
+describe("<Tailwind> in user templates", () => {
+  it("renders as @react-email/render renders it: pixelBasedPreset, theme extend, arbitrary values, responsive classes, a sibling file", async () => {
+    const html = await expectSameAsReactEmail(WELCOME, { name: "Grace", plan: "Team", highlight: true });
+    // The comparison is with Tailwind at work: classes inlined, the hover rule in <head> under its renamed class.
+    expect(html).toContain("background-color:rgb(18,52,86);color:rgb(255,255,255);padding:13px");
+    expect(html).toMatch(/<style>[^<]*\.hover_bg-brand-dark:hover\{background-color:rgb\(0,79,100\)!important\}/);
+    expect(html).toContain('class="hover_bg-brand-dark"');
+    await expectSameAsReactEmail(WELCOME, { name: "Lin" });
+  });
+
+  it("renders a config given as a const, without a <head>", async () => {
+    await expectSameAsReactEmail(PLAIN, { items: ["a", "b", "c"] });
+  });
+
+  it("refuses a config that is not written as a literal, naming its file, line and column", async () => {
+    const files = {
+      "email.tsx": `import { Html, Tailwind } from "@react-email/components";
+import { theme } from "./theme";
+export default function E() {
+  return <Tailwind config={{ theme }}><Html /></Tailwind>;
+}
+`,
+      "theme.ts": `export const theme = { extend: {} };\n`,
+    };
+    const failure = await createTemplateFromSource(user.accountId, { name: "T", description: "", files }).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(TemplateSourceError);
+    const { path, line, column, message } = failure as TemplateSourceError;
+    expect({ path, line, column, message }).toEqual({
+      path: "email.tsx",
+      line: 4,
+      column: 30,
+      message:
+        "The Tailwind config must be written as a literal object in the <Tailwind> element or in a const of the same file (strings, numbers, arrays, objects and pixelBasedPreset), so that its CSS is made when the template is saved",
+    });
+  });
+
+  it("refuses at render a class not written whole in the template's source", async () => {
+    const files = {
+      "email.tsx": `import { Head, Html, Tailwind, Text } from "@react-email/components";
+export default function E({ tone = "red" }: { tone?: string }) {
+  return <Html><Tailwind><Head /><Text className={"text-" + tone + "-500"}>Hi</Text></Tailwind></Html>;
+}
+E.PreviewProps = { tone: "red" };
+`,
+    };
+    const failure = await createTemplateFromSource(user.accountId, { name: "T", description: "", files }).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(TemplateSourceError);
+    expect((failure as TemplateSourceError).message).toContain('The class "text-red-500" is not written whole');
+  });
+});
