@@ -38,6 +38,7 @@ const outFile = path.join(sandboxDir, "runtime.generated.js");
 const workerOutFile = path.join(sandboxDir, "worker.generated.cjs");
 const catalogueWorkerOutFile = path.join(root, "lib/render/catalogue-worker.generated.cjs");
 const compileWorkerOutFile = path.join(sandboxDir, "compile-worker.generated.cjs");
+const tailwindStylesOutFile = path.join(sandboxDir, "tailwind-styles.generated.cjs");
 const requireFromRoot = createRequire(path.join(root, "package.json"));
 
 /*
@@ -398,13 +399,18 @@ async function main(): Promise<void> {
   const catalogueCode = prefixLeadingObjectSpreads(catalogueBundle);
   const catalogueChanged = writeIfChanged(catalogueWorkerOutFile, catalogueCode);
 
-  // The compile worker (lib/render/sandbox/compile-worker.ts), sucrase and @react-email/tailwind included: one file,
-  // nothing else to trace.
+  // The compile worker (lib/render/sandbox/compile-worker.ts) with sucrase and TypeScript, and beside it the Tailwind
+  // styles it loads only for a template that uses <Tailwind> (@react-email/tailwind and its compiler).
   const compileCode = await bundleWorker("compile worker", path.join(sandboxDir, "compile-worker.ts"), {
     minify: true,
     define: { "process.env.NODE_ENV": '"production"' },
   });
   const compileChanged = writeIfChanged(compileWorkerOutFile, compileCode);
+  const tailwindCode = await bundleWorker("Tailwind styles", path.join(sandboxDir, "tailwind-styles.ts"), {
+    minify: true,
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  const tailwindChanged = writeIfChanged(tailwindStylesOutFile, tailwindCode);
 
   await checkExportList();
   const ms = Math.round(performance.now() - started);
@@ -413,13 +419,14 @@ async function main(): Promise<void> {
     `[build-sandbox-runtime] ${path.relative(root, outFile)} (${kb(code)}${runtimeChanged ? "" : ", unchanged"}), ` +
       `${path.relative(root, workerOutFile)} (${kb(workerCode)}${workerChanged ? "" : ", unchanged"}), ` +
       `${path.relative(root, catalogueWorkerOutFile)} (${kb(catalogueCode)}${catalogueChanged ? "" : ", unchanged"}), ` +
-      `${path.relative(root, compileWorkerOutFile)} (${kb(compileCode)}${compileChanged ? "" : ", unchanged"}) in ${ms} ms` +
+      `${path.relative(root, compileWorkerOutFile)} (${kb(compileCode)}${compileChanged ? "" : ", unchanged"}), ` +
+      `${path.relative(root, tailwindStylesOutFile)} (${kb(tailwindCode)}${tailwindChanged ? "" : ", unchanged"}) in ${ms} ms` +
       (report.patched && catalogueReport.patched ? "" : " [UNPATCHED react-dom/server]") +
       (catalogueSelectorReport.patched && sandboxSelectorReport.patched ? "" : " [UNPATCHED selderee]"),
   );
 }
 
-/** A worker thread's entry bundled into one CommonJS file for Node 20. */
+/** A worker thread's entry (or a module it loads) bundled into one CommonJS file for Node 20. */
 async function bundleWorker(name: string, entry: string, options: BuildOptions): Promise<string> {
   const result = await build({
     absWorkingDir: root,

@@ -6,11 +6,12 @@
  * timed and replaced by compile-pool.ts.
  */
 import "../worker-priority";
+import { createRequire } from "node:module";
 import { parentPort } from "node:worker_threads";
 import { applyVariablesToSource } from "../react-source";
 import { compileTemplate, compileTemplateFiles } from "./compile";
-import type { CompileResult } from "./compile-result";
-import { addTailwindStyles } from "./tailwind-styles";
+import type { CompileResult, FilesCompileResult } from "./compile-result";
+import type * as TailwindStylesModule from "./tailwind-styles";
 import type { ReactSourceResult, UserCodeReply, UserCodeRequest } from "./compile-pool";
 
 const port = parentPort;
@@ -23,6 +24,17 @@ function reactSource(code: string, props: Record<string, unknown>): ReactSourceR
     // A source without a default export, or one nested deeper than the parser's stack.
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+// Tailwind's compiler and React Email (tailwind-styles.ts) are a bundle of their own, loaded by the first template that
+// uses <Tailwind>: a worker replaced after a runaway compile starts as fast as before, and most compiles never need it.
+// This file runs bundled as CommonJS, next to that bundle.
+let tailwindStyles: typeof TailwindStylesModule | undefined;
+
+async function addTailwindStyles<Result extends CompileResult | FilesCompileResult>(result: Result) {
+  if (!result.ok || !result.tailwind) return result;
+  tailwindStyles ??= createRequire(__filename)("./tailwind-styles.generated.cjs") as typeof TailwindStylesModule;
+  return tailwindStyles.addTailwindStyles(result);
 }
 
 function reply(message: UserCodeReply): void {

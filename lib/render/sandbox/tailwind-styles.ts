@@ -9,7 +9,7 @@
 import { Tailwind, pixelBasedPreset } from "@react-email/components";
 import { createElement, isValidElement, type ReactElement, type ReactNode } from "react";
 import type { CompileResult, FilesCompileResult } from "./compile-result";
-import { PIXEL_BASED_PRESET, type TailwindConfigValue } from "./tailwind-usage";
+import { PIXEL_BASED_PRESET, type TailwindConfigValue } from "./tailwind-config";
 import { tailwindConfigKey, type TailwindClassStyle, type TailwindStyles } from "./tailwind-runtime";
 
 type ProbeProps = { className?: string; style?: Record<string, string>; children?: ReactNode };

@@ -7,12 +7,9 @@
  */
 import ts from "typescript";
 
-/** A config as JSON (the value `<Tailwind config>` gets), pixelBasedPreset left as PIXEL_BASED_PRESET. */
-export type TailwindConfigValue =
-  string | number | boolean | null | TailwindConfigValue[] | { [key: string]: TailwindConfigValue };
+import { PIXEL_BASED_PRESET, type TailwindConfigValue } from "./tailwind-config";
 
-/** Stands for pixelBasedPreset until ./tailwind-styles.ts puts the real preset in its place. */
-export const PIXEL_BASED_PRESET = "\u0000pixelBasedPreset";
+export { PIXEL_BASED_PRESET, type TailwindConfigValue };
 
 /** A config and where it is written, for errors about it. */
 export type TailwindConfigSite = {
