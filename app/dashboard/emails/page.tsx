@@ -9,6 +9,7 @@ import { MailIcon } from "../../_components/icons";
 import { StatusBadge } from "../../_components/meter";
 import { CancelEmail } from "./cancel-email";
 import { StatusFilter } from "./status-filter";
+import { Pager } from "../../_components/pager";
 
 export const metadata: Metadata = { title: "Emails" };
 
@@ -152,23 +153,14 @@ export default async function EmailsPage({
             </table>
           </div>
         )}
-        {pages > 1 && (
-          <nav className="pager" aria-label="Pages">
-            <span className="muted small">
-              {pagination.offset + 1}–{pagination.offset + emails.length} of {pagination.total}
-            </span>
-            {page > 1 ? (
-              <Link href={emailsHref(filter, page - 1)} className="btn btn-secondary btn-sm" rel="prev">
-                Newer
-              </Link>
-            ) : null}
-            {page < pages ? (
-              <Link href={emailsHref(filter, page + 1)} className="btn btn-secondary btn-sm" rel="next">
-                Older
-              </Link>
-            ) : null}
-          </nav>
-        )}
+        <Pager
+          offset={pagination.offset}
+          shown={emails.length}
+          total={pagination.total}
+          page={page}
+          pages={pages}
+          href={(target) => emailsHref(filter, target)}
+        />
       </section>
     </>
   );

@@ -7,6 +7,7 @@ import { ConfirmAction } from "../../../_components/confirm-action";
 import { formatDate, formatDateTime } from "../../../_components/format";
 import { SuppressedIcon } from "../../../_components/icons";
 import { removeSuppressionAction } from "../../actions";
+import { Pager } from "../../../_components/pager";
 
 export const metadata: Metadata = { title: "Suppressions" };
 
@@ -115,23 +116,14 @@ export default async function SuppressionsPage({ searchParams }: { searchParams:
             </table>
           </div>
         )}
-        {pages > 1 && (
-          <nav className="pager" aria-label="Pages">
-            <span className="muted small">
-              {pagination.offset + 1}–{pagination.offset + suppressions.length} of {pagination.total}
-            </span>
-            {page > 1 ? (
-              <Link href={suppressionsHref(page - 1)} className="btn btn-secondary btn-sm" rel="prev">
-                Newer
-              </Link>
-            ) : null}
-            {page < pages ? (
-              <Link href={suppressionsHref(page + 1)} className="btn btn-secondary btn-sm" rel="next">
-                Older
-              </Link>
-            ) : null}
-          </nav>
-        )}
+        <Pager
+          offset={pagination.offset}
+          shown={suppressions.length}
+          total={pagination.total}
+          page={page}
+          pages={pages}
+          href={suppressionsHref}
+        />
       </section>
     </>
   );
