@@ -167,4 +167,54 @@ E.PreviewProps = { tone: "red" };
     expect(failure).toBeInstanceOf(TemplateSourceError);
     expect((failure as TemplateSourceError).message).toContain('The class "text-red-500" is not written whole');
   });
+
+  it("refuses classes that combine through CSS variables, naming them and the <Tailwind> they are styled by", async () => {
+    const files = {
+      "email.tsx": `import { Head, Html, Tailwind, Text } from "@react-email/components";
+export default function E() {
+  return (
+    <Html>
+      <Tailwind>
+        <Head />
+        <Text className="p-4 shadow-md ring-2">Hi</Text>
+      </Tailwind>
+    </Html>
+  );
+}
+`,
+    };
+    const failure = await createTemplateFromSource(user.accountId, { name: "T", description: "", files }).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(TemplateSourceError);
+    const { path, line, column, message } = failure as TemplateSourceError;
+    expect({ path, line, column, message }).toEqual({
+      path: "email.tsx",
+      line: 5,
+      column: 7,
+      message:
+        "Tailwind classes shadow-md and ring-2 combine through CSS variables, which user templates do not support yet; use one of them or inline the style",
+    });
+  });
+
+  it("renders classes that share CSS variables without changing each other's style, as @react-email/render does", async () => {
+    const files = {
+      "email.tsx": `import { Head, Html, Tailwind, Text } from "@react-email/components";
+export default function E({ tilted = true }: { tilted?: boolean }) {
+  return (
+    <Html>
+      <Tailwind>
+        <Head />
+        <Text className="border border-solid border-gray-300 shadow-md">Boxed</Text>
+        <Text className={tilted ? "translate-x-2 rotate-3 blur-sm" : "border-solid border"}>Tilted</Text>
+      </Tailwind>
+    </Html>
+  );
+}
+`,
+    };
+    const html = await expectSameAsReactEmail(files, { tilted: true });
+    expect(html).toContain("border-style:solid;border-width:1px");
+    await expectSameAsReactEmail(files, { tilted: false });
+  });
 });
