@@ -43,7 +43,7 @@ type Element = ReactElement<Props> & { type: unknown };
 type Styles = Map<string, TailwindClassStyle>;
 
 /** The components @react-email/tailwind styles as elements rather than calling them (CodeBlock is not in the sandbox). */
-const componentsTreatedAsElements: unknown[] = [
+const componentsTreatedAsElements = new Set<unknown>([
   Body,
   Button,
   CodeInline,
@@ -54,94 +54,181 @@ const componentsTreatedAsElements: unknown[] = [
   Link,
   Preview,
   Text,
-];
+]);
 
 function isComponent(element: Element): boolean {
   const type = element.type as { render?: unknown };
-  return (
-    (typeof type === "function" || type.render !== undefined) && !componentsTreatedAsElements.includes(element.type)
-  );
+  return (typeof type === "function" || type.render !== undefined) && !componentsTreatedAsElements.has(element.type);
 }
 
-/** Maps every element under `value`, calling components to reach theirs, as @react-email/tailwind does. */
-function mapTree(value: ReactNode, process: (node: ReactNode) => ReactNode): ReactNode {
-  const mapped = React.Children.map(value, (node) => {
-    if (React.isValidElement<Props>(node)) {
-      const props = { ...node.props };
-      if (node.props.children && !isComponent(node as Element)) props.children = mapTree(node.props.children, process);
-      const processed = process(React.cloneElement(node, props, props.children));
-      if (React.isValidElement<Props>(processed) && isComponent(processed as Element)) {
-        const type = processed.type as unknown as
-          ((props: Props) => ReactNode) | { render: (props: Props) => ReactNode };
-        return mapTree((typeof type === "object" ? type.render : type)(processed.props), process);
-      }
-      return processed;
-    }
-    return process(node);
-  });
-  return mapped && mapped.length === 1 ? mapped[0] : mapped;
-}
+/** What a className makes, worked out once per className string. */
+type ClassNameStyle = {
+  /** The classes Tailwind does not know, the first of which is an error. */
+  unknown: string[];
+  /** Inline style and the className left on the element (none: removed), for an element that is not a component. */
+  style: Record<string, string>;
+  className: string | undefined;
+  /** The rules that go into <head>: [place, css]. */
+  headRules: [number, string][];
+};
 
-function withInlinedStyles(element: Element, styles: Styles): Element {
-  const overwritten: Props = {};
-  if (element.props.className && !isComponent(element)) {
-    const residual: string[] = [];
-    const inlined: Record<string, string> = {};
-    for (const className of element.props.className.trim().split(/\s+/)) {
-      const entry = styles.get(className);
-      if (!entry) {
-        residual.push(className);
-        continue;
-      }
-      Object.assign(inlined, entry.style);
-      if (entry.className !== undefined) residual.push(entry.className);
+/** Distinct classNames remembered per config; past it (classNames made at render time) they are worked out again. */
+const MAX_REMEMBERED_CLASS_NAMES = 1000;
+
+function classNameStyle(className: string, styles: Styles): ClassNameStyle {
+  const result: ClassNameStyle = { unknown: [], style: {}, className: undefined, headRules: [] };
+  const residual: string[] = [];
+  for (const name of className.trim().split(/\s+/)) {
+    // Only a className of whitespace alone gives "": it stays, as it does with @react-email/tailwind.
+    const entry = name === "" ? 0 : styles.get(name);
+    if (entry === undefined) {
+      result.unknown.push(name);
+      residual.push(name);
+      continue;
     }
-    overwritten.style = { ...inlined, ...element.props.style };
-    overwritten.className = residual.length > 0 ? residual.join(" ") : undefined;
+    if (entry === 0) {
+      residual.push(name);
+      continue;
+    }
+    Object.assign(result.style, entry.style);
+    if (entry.className !== undefined) residual.push(entry.className);
+    if (entry.css !== undefined) result.headRules.push([entry.order!, entry.css]);
   }
-  const props = { ...element.props, ...overwritten };
-  return React.cloneElement(element, props, props.children) as Element;
+  result.className = residual.length > 0 ? residual.join(" ") : undefined;
+  return result;
+}
+
+/** One render's walk: what it has seen so far. */
+type Walk = {
+  styles: Styles;
+  classNames: Map<string, ClassNameStyle>;
+  headRules: Map<number, string>;
+  firstUnknownClass: string | undefined;
+  css: { text: string };
+  inHead: boolean;
+};
+
+/** The rules of every class under <Tailwind>, known only once the whole tree has been walked: rendered after it. */
+function TailwindHeadStyle({ css }: { css: { text: string } }): ReactNode {
+  return React.createElement("style", { dangerouslySetInnerHTML: { __html: css.text } });
+}
+
+/**
+ * Maps every element under `value` as React.Children.map does (arrays flattened, null and booleans dropped), calling
+ * components to reach their elements as @react-email/tailwind does, and styles each element in the same walk.
+ */
+function styleTree(value: ReactNode, walk: Walk): ReactNode {
+  if (value === null || value === undefined) return value;
+  const mapped: ReactNode[] = [];
+  if (isSingleNode(value)) {
+    const styled = styleElement(value, walk);
+    if (isSingleNode(styled)) return styled;
+    pushMapped(styled, mapped);
+  } else {
+    collectStyled(value, walk, mapped);
+  }
+  return mapped.length === 1 ? mapped[0] : sameArray(value, mapped) ? value : mapped;
+}
+
+/** A string, number or element: what React.Children.map maps to itself alone. */
+function isSingleNode(node: ReactNode): boolean {
+  const type = typeof node;
+  return type === "string" || type === "number" || type === "bigint" || React.isValidElement(node);
+}
+
+/** An array that comes back the same is kept, so that the elements holding it need no copy either. */
+function sameArray(value: ReactNode, mapped: ReactNode[]): boolean {
+  if (!Array.isArray(value) || value.length !== mapped.length) return false;
+  for (let index = 0; index < mapped.length; index++) if (mapped[index] !== value[index]) return false;
+  return true;
+}
+
+function collectStyled(value: ReactNode, walk: Walk, into: ReactNode[]): void {
+  if (Array.isArray(value)) {
+    for (const item of value) collectStyled(item, walk, into);
+  } else if (value === null || value === undefined || typeof value === "boolean") {
+    return;
+  } else if (typeof value === "object" && !React.isValidElement(value)) {
+    // Iterables, lazy elements and the like, resolved as React.Children resolves them.
+    for (const item of React.Children.toArray(value)) pushMapped(styleElement(item, walk), into);
+  } else {
+    pushMapped(styleElement(value, walk), into);
+  }
+}
+
+function pushMapped(mapped: ReactNode, into: ReactNode[]): void {
+  if (Array.isArray(mapped)) {
+    for (const item of mapped) pushMapped(item, into);
+  } else if (mapped !== null && mapped !== undefined && typeof mapped !== "boolean") {
+    if (typeof mapped === "object" && !React.isValidElement(mapped)) into.push(...React.Children.toArray(mapped));
+    else into.push(mapped);
+  }
+}
+
+function styleElement(node: ReactNode, walk: Walk): ReactNode {
+  if (!React.isValidElement<Props>(node)) return node;
+  const element = node as Element;
+  const component = isComponent(element);
+  const children =
+    !component && element.props.children ? styleTree(element.props.children, walk) : element.props.children;
+  let style: ClassNameStyle | undefined;
+  const className = element.props.className;
+  if (className) {
+    style = walk.classNames.get(className);
+    if (style === undefined) {
+      style = classNameStyle(className, walk.styles);
+      if (walk.classNames.size >= MAX_REMEMBERED_CLASS_NAMES) walk.classNames.clear();
+      walk.classNames.set(className, style);
+    }
+    if (walk.firstUnknownClass === undefined && style.unknown.length > 0) walk.firstUnknownClass = style.unknown[0];
+    if (style.headRules.length > 0) for (const [order, css] of style.headRules) walk.headRules.set(order, css);
+  }
+  if (component) {
+    const type = element.type as ((props: Props) => ReactNode) | { render: (props: Props) => ReactNode };
+    const props = { ...element.props, children };
+    return styleTree((typeof type === "object" ? type.render : type)(props), walk);
+  }
+  if (style === undefined && element.type !== "head" && children === element.props.children) return element;
+  const overwritten: Props = {};
+  if (style !== undefined) {
+    overwritten.style = { ...style.style, ...element.props.style };
+    overwritten.className = style.className;
+  }
+  if (element.type !== "head") return React.cloneElement(element, overwritten, children);
+  walk.inHead = true;
+  const headStyle = React.createElement(TailwindHeadStyle, { css: walk.css });
+  return React.cloneElement(element, overwritten, headStyle, children);
 }
 
 function tailwindWithStyles(styles: TailwindStyles) {
-  const byConfig = new Map(styles.map(([key, classes]) => [key, new Map(classes)]));
+  const byConfig = new Map(
+    styles.map(([key, classes]) => [key, { styles: new Map(classes), classNames: new Map<string, ClassNameStyle>() }]),
+  );
   return function Tailwind({ children, config }: { children?: ReactNode; config?: unknown }): ReactNode {
-    const classes = byConfig.get(tailwindConfigKey(config));
-    if (!classes) {
+    const known = byConfig.get(tailwindConfigKey(config));
+    if (!known) {
       throw new Error(
         "This <Tailwind> has a config other than the one written in the template's source when it was saved",
       );
     }
-    const used: string[] = [];
-    let mapped = mapTree(children, (node) => {
-      if (React.isValidElement<Props>(node) && node.props.className) used.push(...node.props.className.split(/\s+/));
-      return node;
-    });
-    const headRules = new Map<number, string>();
-    for (const className of used) {
-      if (className === "") continue;
-      const entry = classes.get(className);
-      if (entry === undefined) {
-        throw new Error(
-          `The class "${className}" is not written whole in the template's source: Tailwind styles the class names found in its strings when it is saved`,
-        );
-      }
-      if (entry !== 0 && entry.css !== undefined) headRules.set(entry.order!, entry.css);
+    const walk: Walk = {
+      ...known,
+      headRules: new Map(),
+      firstUnknownClass: undefined,
+      css: { text: "" },
+      inHead: false,
+    };
+    const mapped = styleTree(children, walk);
+    if (walk.firstUnknownClass !== undefined) {
+      throw new Error(
+        `The class "${walk.firstUnknownClass}" is not written whole in the template's source: Tailwind styles the class names found in its strings when it is saved`,
+      );
     }
-    const css = [...headRules]
+    walk.css.text = [...walk.headRules]
       .sort(([a], [b]) => a - b)
       .map(([, rule]) => rule)
       .join("");
-    let inHead = false;
-    mapped = mapTree(mapped, (node) => {
-      if (!React.isValidElement<Props>(node)) return node;
-      const element = withInlinedStyles(node as Element, classes);
-      if (element.type !== "head") return element;
-      inHead = true;
-      const style = React.createElement("style", { dangerouslySetInnerHTML: { __html: css } });
-      return React.cloneElement(element, element.props, style, element.props.children);
-    });
-    if (headRules.size > 0 && !inHead) {
+    if (walk.headRules.size > 0 && !walk.inHead) {
       throw new Error(
         "Tailwind classes whose rules cannot be inlined (media queries, hover, …) need a <head> (<Head />) inside <Tailwind>",
       );
