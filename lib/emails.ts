@@ -11,6 +11,7 @@ import {
   type EmailResource,
 } from "@/lib/db/emails";
 import { getMailer, MailerError } from "@/lib/mail";
+import { describeProviderFailure } from "@/lib/send";
 import type { DeliveryStatus } from "@/lib/schemas/emails";
 
 /** GET /emails: a page of the account's emails, newest first, as the API describes them (events left out). */
@@ -56,10 +57,8 @@ async function cancelAtProvider(email: EmailHandle): Promise<void> {
     await mailer.cancel(email.providerMessageId);
   } catch (error) {
     if (!(error instanceof MailerError)) throw error;
-    const reason =
-      error.statusCode === null ? `unreachable: ${error.message}` : `HTTP ${error.statusCode}: ${error.message}`;
     throw errors.emailProviderError(
-      `The email provider did not cancel the email (${reason}). It was not canceled; you can retry.`,
+      `The email provider did not cancel the email (${describeProviderFailure(error)}). It was not canceled; you can retry.`,
     );
   }
 }
