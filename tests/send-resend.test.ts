@@ -832,7 +832,9 @@ describe("the embedded outbox as a mailer", () => {
     }
     const [first, second] = ids;
     expect(await outboxMailer.sendBatch([outgoing({ id: first }), outgoing({ id: second })])).toEqual({ ids });
-    expect((await storedRows(user)).map((row) => [row.id, row.status, row.provider_message_id])).toEqual([
+    // Inserted within a millisecond of each other, the rows may tie on created_at: compared in the ids' order.
+    const rows = (await storedRows(user)).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+    expect(rows.map((row) => [row.id, row.status, row.provider_message_id])).toEqual([
       [first, "sent", null],
       [second, "sent", null],
     ]);
