@@ -643,6 +643,38 @@ describe("limits and cache behaviour", () => {
     },
   );
 
+  it("drops a render whose client went away while it waited, and gives its place to the next", async () => {
+    const hello = compileOrThrow(HELLO_TSX);
+    const key = uniqueKey("abandoned");
+    const outcome = (owner: string, signal?: AbortSignal) =>
+      renderInSandbox({ owner, cacheKey: key, compiledCode: hello, props: { name: owner }, signal }).then(
+        ({ html }) => (html.includes(`Hello <!-- -->${owner}</p>`) ? "rendered" : html),
+        (error: unknown) =>
+          error instanceof ApiError ? `${error.status} ${(error.body as { code: string }).code}` : String(error),
+      );
+    const first = new AbortController();
+    const last = new AbortController();
+    // The owner's 32 places: the first two are sent to the worker at once, the rest wait.
+    const running = outcome("owner", first.signal);
+    const others = Array.from({ length: 30 }, () => outcome("owner"));
+    const waitingOne = outcome("owner", last.signal);
+    first.abort(new Error("The client went away"));
+    last.abort(new Error("The client went away"));
+    const next = outcome("owner");
+    expect({
+      running: await running,
+      others: new Set(await Promise.all(others)),
+      waitingOne: await waitingOne,
+      next: await next,
+      queued: getSandboxStats().queued,
+    }).toEqual({
+      running: "rendered",
+      others: new Set(["rendered"]),
+      waitingOne: "Error: The client went away",
+      next: "rendered",
+      queued: 0,
+    });
+  });
   it("makes the plain text in the worker, under the render's deadline", { timeout: 20_000 }, async () => {
     const nested = compileOrThrow(
       `export default function E({ n = 1 }: { n?: number }) { return <div dangerouslySetInnerHTML={{ __html: "<div>".repeat(n) + "deep" }} />; }`,

@@ -20,7 +20,7 @@ export type { RenderedEmail };
 
 /**
  * `accountId`: the account the render is for; accounts take turns on the render workers. `signal`: the request's, so
- * a catalogue render still waiting for a worker when the client goes away leaves the queue.
+ * a render still waiting for a worker when the client goes away leaves the queue.
  */
 export type RenderOptions = { accountId: string; plainText?: boolean; signal?: AbortSignal };
 
@@ -38,7 +38,7 @@ export async function renderTemplate(
   const rendered =
     template.owner_account_id === null
       ? await renderCatalogue(template, props, options, plainText)
-      : await renderUserTemplate(template, template.owner_account_id, props, plainText);
+      : await renderUserTemplate(template, template.owner_account_id, props, plainText, options.signal);
   const { warnings: htmlWarnings = [], ...email } = rendered;
   const all = [...warnings, ...htmlWarnings];
   return all.length > 0 ? { ...email, warnings: all } : email;
@@ -159,6 +159,7 @@ async function renderUserTemplate(
   owner: string,
   props: Record<string, unknown>,
   plainText: boolean,
+  signal: AbortSignal | undefined,
 ): Promise<RenderedEmail> {
   if (!template.compiled_code) {
     throw errors.renderFailed("This template has not been compiled. Save it again to compile it.");
@@ -171,6 +172,7 @@ async function renderUserTemplate(
         compiledCode: template.compiled_code,
         props,
         plainText,
+        signal,
       }),
     );
   } catch (error) {

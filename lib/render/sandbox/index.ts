@@ -33,7 +33,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { MAX_SANDBOX_QUEUE, MAX_SANDBOX_QUEUE_PER_ACCOUNT } from "@/lib/limits";
 import { generatedFilePath } from "../generated-file";
-import { QueueAdmission } from "../queue-admission";
+import { QueueAdmission, queueJob, removeFromLine } from "../queue-admission";
 import {
   DEFAULT_SANDBOX_LIMITS,
   MAX_WARM_MEMORY_BYTES,
@@ -78,7 +78,7 @@ type Job = {
   request: WorkerRequest;
   limits: SandboxLimits;
   resolve: (result: EngineResult) => void;
-  reject: (error: unknown) => void;
+  reject: (error: Error) => void;
 };
 
 /** How often the watchdog looks at the running render while any is in flight. */
@@ -165,7 +165,7 @@ function dispatch(): void {
   try {
     target = live ??= spawnWorker();
   } catch (error) {
-    for (const job of [...waiting.values()].flat()) job.reject(error);
+    for (const job of [...waiting.values()].flat()) job.reject(error as Error);
     waiting.clear();
     return;
   }
@@ -249,24 +249,27 @@ function replace(target: LiveWorker, result: EngineResult): void {
 
 type RequestWithoutId = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, "id"> : never) : never;
 
-/** Queues the job; throws the 503 ApiError at once when the owner may not queue another (see the top of the file). */
-function submit(owner: string, request: RequestWithoutId, limits: SandboxLimits): Promise<EngineResult> {
-  const settle = admission.admit(owner);
-  return new Promise<EngineResult>((resolve, reject) => {
-    enqueue({
-      owner,
-      request: { ...request, id: nextId++ } as WorkerRequest,
-      limits,
-      resolve: (result) => {
-        settle();
-        resolve(result);
-      },
-      reject: (error) => {
-        settle();
-        reject(error);
-      },
-    });
-  });
+/**
+ * Queues the job; throws the 503 ApiError at once when the owner may not queue another (see the top of the file), and
+ * rejects with `signal`'s reason when it is aborted while the job still waits.
+ */
+function submit(
+  owner: string,
+  request: RequestWithoutId,
+  limits: SandboxLimits,
+  signal: AbortSignal | undefined,
+): Promise<EngineResult> {
+  return queueJob<Job, EngineResult>(
+    admission,
+    owner,
+    signal,
+    (settlers) => {
+      const job: Job = { owner, request: { ...request, id: nextId++ } as WorkerRequest, limits, ...settlers };
+      enqueue(job);
+      return job;
+    },
+    (job) => removeFromLine(waiting, job),
+  );
 }
 
 function resolveLimits(limits?: Partial<SandboxLimits>): SandboxLimits {
@@ -300,6 +303,8 @@ export async function renderInSandbox(opts: {
   /** Also make the plain-text version (as @react-email/render's toPlainText does), within the same deadline. */
   plainText?: boolean;
   limits?: Partial<SandboxLimits>;
+  /** The request's: a render still waiting for the worker when the client goes away leaves the queue. */
+  signal?: AbortSignal;
 }): Promise<{ html: string; text?: string }> {
   assertNonEmptyString("cacheKey", opts.cacheKey);
   assertNonEmptyString("compiledCode", opts.compiledCode);
@@ -320,6 +325,7 @@ export async function renderInSandbox(opts: {
       limits,
     },
     limits,
+    opts.signal,
   );
   if (!result.ok) throw new SandboxRenderError(result.kind, result.message);
   return { html: result.value ?? "", ...(result.text !== undefined ? { text: result.text } : {}) };
@@ -342,6 +348,7 @@ export async function readPreviewProps(opts: {
     opts.owner,
     { type: "preview", cacheKey: opts.cacheKey, compiledCode: opts.compiledCode, limits },
     limits,
+    undefined,
   );
   if (!result.ok) throw new SandboxRenderError(result.kind, result.message);
   if (result.value === null) return null;
