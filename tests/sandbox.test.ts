@@ -23,6 +23,7 @@ import { render } from "@react-email/render";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../lib/api/errors";
 import { compileTemplate } from "../lib/render/sandbox/compile";
+import { __sbxUtf8Length } from "../lib/render/sandbox/runtime-shims";
 import {
   SandboxRenderError,
   disposeSandboxes,
@@ -825,6 +826,21 @@ describe("state isolation", () => {
     const reader = `export default function R() { return <p>{typeof (globalThis as any).shared}</p>; }`;
     await renderSandboxed(writer, {}, uniqueKey("writer"));
     expect(await renderSandboxed(reader, {}, uniqueKey("reader"))).toContain("<p>undefined</p>");
+  });
+});
+
+describe("the sandbox's UTF-8 length of React's chunks", () => {
+  it("equals TextEncoder's for ASCII, 2- and 3-byte characters, surrogate pairs and lone surrogates", () => {
+    const samples = [
+      "",
+      "plain ascii <b>",
+      "café ÷ ß",
+      "\u00a0\u200c\u200b\u200d\u200e\u200f\ufeff".repeat(135),
+      "emoji 😀 and 𝄞 pairs",
+      "lone \ud800 high, lone \udc00 low, reversed \udc00\ud800, at the end \ud83d",
+      "\u007f\u0080\u07ff\u0800\uffff",
+    ];
+    expect(samples.map(__sbxUtf8Length)).toEqual(samples.map((text) => new TextEncoder().encode(text).byteLength));
   });
 });
 

@@ -2,6 +2,7 @@ import { render } from "@react-email/render";
 import { createElement } from "react";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
+import { getDb } from "@/lib/db/client";
 import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
 import { importTsxFiles } from "./support/tsx";
 import { auth, call, createUser, type TestUser } from "./support/api";
@@ -122,6 +123,49 @@ describe("<Tailwind> in user templates", () => {
     expect(html).toMatch(/<style>[^<]*\.hover_bg-brand-dark:hover\{background-color:rgb\(0,79,100\)!important\}/);
     expect(html).toContain('class="hover_bg-brand-dark"');
     await expectSameAsReactEmail(WELCOME, { name: "Lin" });
+  });
+
+  it("renders a template saved with its styles written into the code as an array, as before they were JSON text", async () => {
+    const { id } = await createTemplateFromSource(user.accountId, { name: "Earlier", description: "", files: WELCOME });
+    const db = getDb();
+    const [{ compiled_code: code }] = await db<{ compiled_code: string }[]>`
+      select compiled_code from templates where id = ${id}`;
+    const [, stylesText] = /withStyles\(("(?:[^"\\]|\\.)*")\)/.exec(code)!;
+    const earlier = code.replace(`withStyles(${stylesText})`, () => `withStyles(${JSON.parse(stylesText) as string})`);
+    expect(earlier).not.toBe(code);
+    await db`update templates set compiled_code = ${earlier}, version = version + 1 where id = ${id}`;
+    const variables = { name: "Grace", plan: "Team", highlight: true };
+    const html = await render(createElement(await importTsxFiles(WELCOME, "email.tsx"), variables));
+    const result = await renderCall(id, { variables });
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({ success: true, html });
+  });
+
+  it("keeps nothing a render leaves on Tailwind, which the sandbox makes once for all its renders", async () => {
+    const files = {
+      "email.tsx": `import { Html, Tailwind, Text } from "@react-email/components";
+export default function E() {
+  const shared = Tailwind as unknown as { seen?: number; prototype?: { seen?: number } };
+  let wrote = "frozen";
+  try {
+    shared.seen = (shared.seen ?? 0) + 1;
+    wrote = "wrote";
+  } catch {}
+  return <Html><Tailwind><Text className="p-4">{wrote} {String(shared.seen)} {typeof shared.prototype}</Text></Tailwind></Html>;
+}
+`,
+    };
+    const { id } = await createTemplateFromSource(user.accountId, { name: "Leak", description: "", files });
+    const texts = [];
+    for (let i = 0; i < 2; i++) {
+      const { status, body } = await renderCall(id, { variables: {} });
+      expect(status).toBe(200);
+      texts.push(/<p[^>]*>([^<]*(?:<!-- -->[^<]*)*)<\/p>/.exec((body as { html: string }).html)![1]);
+    }
+    expect(texts).toEqual([
+      "frozen<!-- --> <!-- -->undefined<!-- --> <!-- -->undefined",
+      "frozen<!-- --> <!-- -->undefined<!-- --> <!-- -->undefined",
+    ]);
   });
 
   it("renders a config given as a const, without a <head>", async () => {

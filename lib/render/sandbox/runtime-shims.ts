@@ -61,22 +61,24 @@ export function __sbxGuardText(text: string): void {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
+const TWO_BYTES = /[\u0080-\u07ff]/g;
+/** Surrogates included: a pair is two of them, 4 bytes; a lone one is encoded as U+FFFD, 3 bytes. */
+const THREE_BYTES = /[\u0800-\uffff]/g;
+const SURROGATE_PAIRS = /[\ud800-\udbff][\udc00-\udfff]/g;
 
-/** UTF-8 byte length of a string chunk (what TextEncoder.encode(s).byteLength would be). */
+/** How many characters of `s` the global `pattern` matches. */
+function count(s: string, pattern: RegExp): number {
+  return s.length - s.replace(pattern, "").length;
+}
+
+/**
+ * UTF-8 byte length of a string chunk (what TextEncoder.encode(s).byteLength would be), counted by the regular
+ * expression engine, which runs as compiled code: a loop over the characters in JavaScript took 0.1 ms for the
+ * 945 characters of whitespace every <Preview> writes.
+ */
 export function __sbxUtf8Length(s: string): number {
   if (!NON_ASCII.test(s)) return s.length;
-  let bytes = 0;
-  const n = s.length;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
+  return s.length + count(s, TWO_BYTES) + 2 * count(s, THREE_BYTES) - count(s, SURROGATE_PAIRS);
 }
 
 /* ------------------------------------------------------------------------ */

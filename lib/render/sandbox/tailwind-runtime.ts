@@ -200,11 +200,30 @@ function styleElement(node: ReactNode, walk: Walk): ReactNode {
   return React.cloneElement(element, overwritten, headStyle, children);
 }
 
-function tailwindWithStyles(styles: TailwindStyles) {
+type TailwindComponent = (props: { children?: ReactNode; config?: unknown }) => ReactNode;
+
+/** Tailwind with a template's styles, per their JSON: made once per sandbox, not at every render of its template. */
+const tailwindByStyles = new Map<string, TailwindComponent>();
+/** A sandbox serves one template, which has one JSON of styles; more are made afresh. */
+const MAX_REMEMBERED_STYLES = 4;
+
+/** Styles as JSON (code saved before: as an array, made afresh at every render). */
+function tailwindWithStyles(styles: TailwindStyles | string): TailwindComponent {
+  if (typeof styles !== "string") return makeTailwind(styles);
+  let tailwind = tailwindByStyles.get(styles);
+  if (tailwind === undefined) {
+    tailwind = makeTailwind(JSON.parse(styles) as TailwindStyles);
+    if (tailwindByStyles.size < MAX_REMEMBERED_STYLES) tailwindByStyles.set(styles, tailwind);
+  }
+  return tailwind;
+}
+
+function makeTailwind(styles: TailwindStyles): TailwindComponent {
   const byConfig = new Map(
     styles.map(([key, classes]) => [key, { styles: new Map(classes), classNames: new Map<string, ClassNameStyle>() }]),
   );
-  return function Tailwind({ children, config }: { children?: ReactNode; config?: unknown }): ReactNode {
+  // An arrow function has no `prototype`, and frozen it keeps nothing a template could leave for its next render.
+  const Tailwind: TailwindComponent = ({ children, config }) => {
     const known = byConfig.get(tailwindConfigKey(config));
     if (!known) {
       throw new Error(
@@ -235,6 +254,7 @@ function tailwindWithStyles(styles: TailwindStyles) {
     }
     return mapped;
   };
+  return Object.freeze(Tailwind);
 }
 
 /** Without the styles its template was saved with, Tailwind has nothing to apply. */

@@ -240,7 +240,7 @@ function codeWithTailwindStyles(code: string, styles: TailwindStyles): string {
 ${code}
 }).call(this, (function (require) {
   var components = require("@react-email/components");
-  var view = Object.assign({}, components, { Tailwind: components.Tailwind.withStyles(${JSON.stringify(styles)}) });
+  var view = Object.assign({}, components, { Tailwind: components.Tailwind.withStyles(${JSON.stringify(JSON.stringify(styles))}) });
   Object.defineProperty(view, "__esModule", { value: true });
   Object.defineProperty(view, "default", { value: view });
   return function (specifier) { return specifier === "@react-email/components" ? view : require(specifier); };
