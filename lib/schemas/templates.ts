@@ -49,7 +49,7 @@ export const templateRequestSchema = z
       .max(MAX_TEMPLATE_DESCRIPTION_CHARS, `description must be at most ${MAX_TEMPLATE_DESCRIPTION_CHARS} characters`)
       .default(""),
     files: templateFilesSchema.meta({
-      description: `The template's files: TSX (or .ts, .jsx, .js) source by relative path (\`email.tsx\`, \`components/footer.tsx\`; no \`..\`, no leading \`/\`), 1 to ${MAX_TEMPLATE_FILES}, at most ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters in all. They import each other by relative path, with or without the extension.`,
+      description: `The template's files: TSX (or .ts, .jsx, .js) source by relative path (\`email.tsx\`, \`components/footer.tsx\`; no \`..\`, no leading \`/\`), 1 to ${MAX_TEMPLATE_FILES}, at most ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters in all. They import each other by relative path, with or without the extension, and besides that only \`react\` and \`@react-email/components\` (\`Tailwind\` with its \`config\` written as a literal and every class name whole in the source: its CSS is made when the template is saved).`,
       minProperties: 1,
       maxProperties: MAX_TEMPLATE_FILES,
     }),
