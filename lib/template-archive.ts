@@ -1,6 +1,7 @@
 import "server-only";
 import { errors } from "@/lib/api/errors";
 import { findTemplateForAccount, type TemplateRecord } from "@/lib/db/templates";
+import { filesEntryFirst } from "@/lib/template-files";
 import { writeZip } from "@/lib/zip";
 
 // The dashboard's "Download": a zip of a template's files, for templates the account may read the source of.
@@ -21,7 +22,7 @@ export function templateBaseName(template: NamedTemplate): string {
 /** The name of a template's one file, when it has one: `<slug>.tsx`. */
 export const templateFileName = (template: NamedTemplate) => `${templateBaseName(template)}.tsx`;
 
-export type TemplateArchive = { fileName: string; zip: Buffer };
+export type TemplateArchive = { fileName: string; zip: Uint8Array<ArrayBuffer> };
 
 /**
  * The zip of a template the account may download: one in its library, or a public free catalogue template (a paid
@@ -35,12 +36,7 @@ export async function getTemplateArchiveOrThrow(accountId: string, templateId: s
   if (!template || !(template.in_library || freeCatalogue)) throw errors.templateNotFound();
   const entries =
     template.files && template.entry
-      ? [
-          { path: template.entry, content: template.files[template.entry] },
-          ...Object.entries(template.files)
-            .filter(([path]) => path !== template.entry)
-            .map(([path, content]) => ({ path, content })),
-        ]
+      ? filesEntryFirst(template.files, template.entry)
       : [{ path: templateFileName(template), content: template.code }];
   return { fileName: `${templateBaseName(template)}.zip`, zip: writeZip(entries) };
 }

@@ -103,3 +103,16 @@ export function defaultEntry(files: TemplateFiles): string {
   const paths = Object.keys(files);
   return paths.length === 1 ? paths[0] : DEFAULT_ENTRY;
 }
+
+/**
+ * A template's files in the order the dashboard shows and zips them: the entry first, then the others as `files`
+ * holds them.
+ */
+export function filesEntryFirst(files: TemplateFiles, entry: string): { path: string; content: string }[] {
+  return [
+    { path: entry, content: files[entry] },
+    ...Object.entries(files)
+      .filter(([path]) => path !== entry)
+      .map(([path, content]) => ({ path, content })),
+  ];
+}

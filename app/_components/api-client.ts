@@ -58,7 +58,7 @@ export function describeFailure(failure: ApiFailure): string {
   return lines.join("\n");
 }
 
-export function downloadFile(filename: string, content: string, type = "text/plain") {
+export function downloadFile(filename: string, content: BlobPart, type = "text/plain") {
   const url = URL.createObjectURL(new Blob([content], { type }));
   const link = document.createElement("a");
   link.href = url;

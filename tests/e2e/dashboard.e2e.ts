@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { formatDate, formatDateTime, PLAN_LABEL } from "@/app/_components/format";
 import { formatPlanPrice, PLAN_NAMES, PLANS } from "@/lib/plans";
+import { applyVariablesToSource } from "@/lib/render/react-source";
 import { readZip } from "../support/zip";
 import { cookieHeader, horizontalOverflow, screenshot, watchErrors } from "./browser";
 import { appLogFile, baseUrl, url } from "./served-app";
@@ -671,26 +672,28 @@ test.describe("the dashboard flow", () => {
     await expect(page.locator("#var-count-error").count()).resolves.toBe(0);
   });
 
+  // The two files of "E2E two files", written in the editor by the first test below and shown by the second.
+  const letterEntry = [
+    'import { Body, Html, Text } from "@react-email/components";',
+    'import { Footer } from "./components/footer";',
+    "",
+    'export default function Letter({ who = "world" }: { who?: string }) {',
+    "  return (<Html><Body><Text>Letter for {who}</Text><Footer /></Body></Html>);",
+    "}",
+    "",
+    'Letter.PreviewProps = { who: "E2E" };',
+    "",
+  ].join("\n");
+  const letterFooter = [
+    'import { Text } from "@react-email/components";',
+    "",
+    "export function Footer() {",
+    "  return <Text>Sent by the E2E footer</Text>;",
+    "}",
+    "",
+  ].join("\n");
+
   test("writes a template of two files in tabs, names a compile error's file and brings its tab forward, saves and downloads them as a zip", async () => {
-    const entry = [
-      'import { Body, Html, Text } from "@react-email/components";',
-      'import { Footer } from "./components/footer";',
-      "",
-      'export default function Letter({ who = "world" }: { who?: string }) {',
-      "  return (<Html><Body><Text>Letter for {who}</Text><Footer /></Body></Html>);",
-      "}",
-      "",
-      'Letter.PreviewProps = { who: "E2E" };',
-      "",
-    ].join("\n");
-    const footer = [
-      'import { Text } from "@react-email/components";',
-      "",
-      "export function Footer() {",
-      "  return <Text>Sent by the E2E footer</Text>;",
-      "}",
-      "",
-    ].join("\n");
     await open("/dashboard/templates/new", "New template");
     const preview = page.frameLocator("iframe.email-frame");
     await preview.getByText("Hello, Ada").filter({ visible: true }).waitFor();
@@ -712,9 +715,9 @@ test.describe("the dashboard flow", () => {
     await expect(tabs.allTextContents()).resolves.toEqual(["template.tsx (entry)", "components/footer.tsx"]);
     await expect(footerTab.getAttribute("aria-selected")).resolves.toBe("true");
 
-    await editor.fill(footer);
+    await editor.fill(letterFooter);
     await entryTab.click();
-    await editor.fill(entry);
+    await editor.fill(letterEntry);
     await preview.getByText("Letter for E2E").filter({ visible: true }).waitFor();
     await preview.getByText("Sent by the E2E footer").filter({ visible: true }).waitFor();
 
@@ -732,7 +735,7 @@ test.describe("the dashboard flow", () => {
     );
     await expect(page.locator(".cm-problem-line").textContent()).resolves.toBe("  return <p>;");
 
-    await editor.fill(footer);
+    await editor.fill(letterFooter);
     // The preview kept the last good render while the footer did not compile: the problem going away is the sign.
     await expect(page.getByTestId("editor-problem")).toHaveCount(0);
     await preview.getByText("Sent by the E2E footer").filter({ visible: true }).waitFor();
@@ -748,8 +751,8 @@ test.describe("the dashboard flow", () => {
     expect(zip.suggestedFilename()).toBe("e2e-two-files.zip");
     const files = readZip(readFileSync((await zip.path())!)).map(({ path, data }) => [path, data.toString("utf8")]);
     expect(files).toEqual([
-      ["template.tsx", entry],
-      ["components/footer.tsx", footer],
+      ["template.tsx", letterEntry],
+      ["components/footer.tsx", letterFooter],
     ]);
     const id = await page.getByTestId("template-id").textContent();
     const answer = await page.request.get(url(`/api/dashboard/templates/${id}/download`));
@@ -757,6 +760,70 @@ test.describe("the dashboard flow", () => {
       200,
       "application/zip",
       'attachment; filename="e2e-two-files.zip"',
+    ]);
+  });
+
+  test("shows the two files' source in tabs on the template's page, copies the file shown, and downloads them with the current variables as a zip", async () => {
+    // The page the previous test saved the template from.
+    await page.getByRole("heading", { level: 1, name: "E2E two files" }).waitFor();
+    const id = await page.getByTestId("template-id").textContent();
+    const source = page.getByRole("region", { name: "Source" });
+    const tabs = source.getByRole("tablist", { name: "Files of the template" }).getByRole("tab");
+    const entryTab = source.getByRole("tab", { name: /^template\.tsx/ });
+    const footerTab = source.getByRole("tab", { name: "components/footer.tsx" });
+    const shown = source.getByRole("tabpanel").locator("pre.source-view");
+    await expect(tabs.allTextContents()).resolves.toEqual(["template.tsx (entry)", "components/footer.tsx"]);
+    await expect(entryTab).toHaveAttribute("aria-selected", "true");
+    await expect(shown.getAttribute("aria-label")).resolves.toBe("Source of template.tsx");
+    await expect(shown.textContent()).resolves.toBe(letterEntry);
+
+    await footerTab.click();
+    await expect(footerTab).toHaveAttribute("aria-selected", "true");
+    await expect(entryTab).toHaveAttribute("aria-selected", "false");
+    await expect(shown.getAttribute("aria-label")).resolves.toBe("Source of components/footer.tsx");
+    await expect(shown.textContent()).resolves.toBe(letterFooter);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
+    await source.getByRole("button", { name: "Copy" }).click();
+    await source.getByRole("button", { name: "Copied" }).waitFor();
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(letterFooter);
+    await context.clearPermissions();
+
+    await entryTab.click();
+    await expect(entryTab).toHaveAttribute("aria-selected", "true");
+    await expect(shown.textContent()).resolves.toBe(letterEntry);
+    // The entry alone would break on its relative import: the zip is the way to download the source.
+    await expect(source.getByRole("button", { name: /^Download/ })).toHaveCount(0);
+    await source.getByRole("link", { name: "Download .zip" }).waitFor();
+
+    // "With current variables": a zip of both files, the entry with the variables applied as POST /render answers it.
+    await page.getByLabel(/who/).fill("Zed");
+    await page.frameLocator("iframe.email-frame").getByText("Letter for Zed").filter({ visible: true }).waitFor();
+    const download = page.waitForEvent("download");
+    await source.getByRole("button", { name: "With current variables" }).click();
+    const zip = await download;
+    expect(zip.suggestedFilename()).toBe("e2e-two-files.with-variables.zip");
+    const files = readZip(readFileSync((await zip.path())!)).map(({ path, data }) => [path, data.toString("utf8")]);
+    const answer = await page.evaluate(async (id) => {
+      const response = await fetch(`/api/v1/templates/${id}/render`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ variables: { who: "Zed" }, format: "react" }),
+      });
+      return { status: response.status, body: await response.json() };
+    }, id);
+    const applied = applyVariablesToSource(letterEntry, { who: "Zed" });
+    expect(answer).toEqual({
+      status: 200,
+      body: {
+        success: true,
+        react: applied,
+        files: { "template.tsx": applied, "components/footer.tsx": letterFooter },
+        entry: "template.tsx",
+      },
+    });
+    expect(files).toEqual([
+      ["template.tsx", answer.body.react],
+      ["components/footer.tsx", letterFooter],
     ]);
   });
 

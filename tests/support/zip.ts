@@ -11,7 +11,8 @@ export type ReadEntry = { path: string; data: Buffer };
  * The entries of a zip as its central directory lists them, each read through its local header; every header's
  * fields are checked against the other's and the CRC-32 against the bytes.
  */
-export function readZip(zip: Buffer): ReadEntry[] {
+export function readZip(bytes: Uint8Array): ReadEntry[] {
+  const zip = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const end = zip.length - 22;
   same(zip.readUInt32LE(end), 0x06054b50, "zip.readUInt32LE(end)");
   const count = zip.readUInt16LE(end + 10);

@@ -12,6 +12,7 @@ import { findLibraryTemplate } from "@/lib/db/templates";
 import { checkVariables, renderTemplate } from "@/lib/render";
 import { templateFileName } from "@/lib/template-archive";
 import { templateVariablesSchema } from "@/lib/template-details";
+import { filesEntryFirst } from "@/lib/template-files";
 import { uuidSchema } from "@/lib/schemas/common";
 import { ADDED_VIA_LABEL, formatDate, formatDateTime, formatPrice } from "../../../_components/format";
 import { CopyButton } from "../../../_components/copy-button";
@@ -101,7 +102,11 @@ export default async function TemplatePage({
         initialHtml={initialHtml}
         initialText={initialText}
         initialError={initialError}
-        code={template.code}
+        files={
+          template.files && template.entry
+            ? filesEntryFirst(template.files, template.entry)
+            : [{ path: fileName, content: template.code }]
+        }
         senders={verified
           .filter((domain) => domain.default_sender)
           .map((domain) => ({ domain: domain.domain, address: domain.default_sender! }))}

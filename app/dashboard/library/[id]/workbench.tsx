@@ -3,6 +3,8 @@ import type { ValidationDetail } from "@/lib/api/errors";
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { VariablesSchema } from "@/lib/schemas/variables";
+import { filesEntryFirst, type TemplateFiles } from "@/lib/template-files";
+import { writeZip } from "@/lib/zip";
 import { callApi, describeFailure, downloadFile } from "../../../_components/api-client";
 import { CopyButton } from "../../../_components/copy-button";
 import { DownloadIcon, SendIcon } from "../../../_components/icons";
@@ -11,6 +13,7 @@ import { VariablesForm } from "../../../_components/variables-form";
 
 type Sender = { domain: string; address: string };
 type Variables = Record<string, unknown>;
+type SourceFile = { path: string; content: string };
 
 /** Whether an API detail is about `path` or something inside it (`items` covers `items.1.qty`). */
 const isAtOrUnder = (field: string, path: string) =>
@@ -25,7 +28,7 @@ export function TemplateWorkbench({
   initialHtml,
   initialText,
   initialError,
-  code,
+  files,
   senders,
   canSend,
   accountEmail,
@@ -38,7 +41,8 @@ export function TemplateWorkbench({
   initialHtml: string | null;
   initialText: string | null;
   initialError: string | null;
-  code: string;
+  /** The template's files, the entry first; a template of one file is that file, named `fileName`. */
+  files: SourceFile[];
   senders: Sender[];
   canSend: boolean;
   accountEmail: string;
@@ -166,7 +170,7 @@ export function TemplateWorkbench({
         </div>
       </div>
 
-      <SourceCard templateId={templateId} fileName={fileName} code={code} variables={variables} blocked={!valid} />
+      <SourceCard templateId={templateId} fileName={fileName} files={files} variables={variables} blocked={!valid} />
     </div>
   );
 }
@@ -302,18 +306,21 @@ function SendTestForm({
 function SourceCard({
   templateId,
   fileName,
-  code,
+  files,
   variables,
   blocked,
 }: {
   templateId: string;
   fileName: string;
-  code: string;
+  files: SourceFile[];
   variables: Record<string, unknown>;
   blocked: boolean;
 }) {
   const [busy, setBusy] = useState<"source" | "react" | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [activePath, setActivePath] = useState(files[0].path);
+  const active = files.find((file) => file.path === activePath) ?? files[0];
+  const several = files.length > 1;
 
   async function downloadSource() {
     setBusy("source");
@@ -327,22 +334,34 @@ function SourceCard({
   async function downloadWithVariables() {
     setBusy("react");
     setError(null);
-    const result = await callApi<{ react: string }>(`/templates/${templateId}/render`, {
-      method: "POST",
-      body: { variables, format: "react" },
-    });
+    const result = await callApi<{ react: string; files?: TemplateFiles; entry?: string }>(
+      `/templates/${templateId}/render`,
+      { method: "POST", body: { variables, format: "react" } },
+    );
     setBusy(null);
-    if (result.ok)
-      downloadFile(fileName.replace(/\.tsx$/, ".with-variables.tsx"), result.data.react, "text/typescript");
-    else setError(describeFailure(result.failure));
+    if (!result.ok) setError(describeFailure(result.failure));
+    // The entry alone would break on its relative imports: a template of several files comes as a zip of them all.
+    else if (result.data.files && result.data.entry)
+      downloadFile(
+        fileName.replace(/\.tsx$/, ".with-variables.zip"),
+        writeZip(filesEntryFirst(result.data.files, result.data.entry)),
+        "application/zip",
+      );
+    else downloadFile(fileName.replace(/\.tsx$/, ".with-variables.tsx"), result.data.react, "text/typescript");
   }
+
+  const view = (
+    <pre className="code-block source-view" tabIndex={0} aria-label={`Source of ${active.path}`}>
+      <code>{active.content}</code>
+    </pre>
+  );
 
   return (
     <section className="card" aria-labelledby="source-title">
       <div className="card-header">
         <h2 id="source-title">Source</h2>
         <div className="row">
-          <CopyButton value={code} />
+          <CopyButton value={active.content} />
           <button
             type="button"
             className="btn btn-secondary btn-sm"
@@ -356,10 +375,13 @@ function SourceCard({
           <a className="btn btn-secondary btn-sm" href={`/api/dashboard/templates/${templateId}/download`} download>
             <DownloadIcon size={15} /> Download .zip
           </a>
-          <button type="button" className="btn btn-primary btn-sm" onClick={downloadSource} disabled={busy !== null}>
-            {busy === "source" ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={15} />} Download{" "}
-            {fileName}
-          </button>
+          {/* The entry of several files alone would break on its relative imports: the zip is the way to get them. */}
+          {!several && (
+            <button type="button" className="btn btn-primary btn-sm" onClick={downloadSource} disabled={busy !== null}>
+              {busy === "source" ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={15} />}{" "}
+              Download {fileName}
+            </button>
+          )}
         </div>
       </div>
       {error && (
@@ -367,10 +389,33 @@ function SourceCard({
           <p>{error}</p>
         </div>
       )}
-      <div className="card-body">
-        <pre className="code-block source-view" tabIndex={0} aria-label={`Source of ${fileName}`}>
-          <code>{code}</code>
-        </pre>
+      <div className="card-body stack-sm">
+        {several ? (
+          <>
+            <div className="tabs" role="tablist" aria-label="Files of the template">
+              {files.map((file, index) => (
+                <button
+                  key={file.path}
+                  type="button"
+                  role="tab"
+                  className="tab"
+                  id={`source-tab-${file.path}`}
+                  aria-selected={file.path === active.path}
+                  aria-controls="source-panel"
+                  onClick={() => setActivePath(file.path)}
+                >
+                  {file.path}
+                  {index === 0 && <span className="label-optional"> (entry)</span>}
+                </button>
+              ))}
+            </div>
+            <div id="source-panel" role="tabpanel" aria-labelledby={`source-tab-${active.path}`}>
+              {view}
+            </div>
+          </>
+        ) : (
+          view
+        )}
       </div>
     </section>
   );

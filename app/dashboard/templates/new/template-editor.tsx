@@ -336,8 +336,8 @@ export function TemplateEditor() {
               )}
               <span id="code-help" className="hint">
                 A default export returning React Email components. Imports: <code>react</code> and{" "}
-                <code>@react-email/components</code> (no Tailwind). Set <code>Component.PreviewProps</code> for sample
-                values.
+                <code>@react-email/components</code>, <code>Tailwind</code> and <code>pixelBasedPreset</code> included.
+                Set <code>Component.PreviewProps</code> for sample values.
               </span>
             </div>
           </section>

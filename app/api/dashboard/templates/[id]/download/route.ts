@@ -7,7 +7,7 @@ import { getTemplateArchiveOrThrow } from "@/lib/template-archive";
 export const GET = withApiAuth({ metered: false }, async ({ caller, params }) => {
   if (caller.via !== "session") throw errors.unauthorized();
   const { fileName, zip } = await getTemplateArchiveOrThrow(caller.accountId, params.id);
-  return new Response(new Uint8Array(zip), {
+  return new Response(zip, {
     headers: {
       "content-type": "application/zip",
       // The base name holds only a-z, 0-9 and -, so it needs no quoting beyond the quotes.
