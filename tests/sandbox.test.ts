@@ -31,6 +31,7 @@ import {
   MAX_WARM_MEMORY_BYTES,
   readPreviewProps,
   renderInSandbox,
+  SANDBOX_WORKERS,
   type SandboxErrorKind,
 } from "../lib/render/sandbox/index";
 import {
@@ -534,21 +535,26 @@ describe("limits and cache behaviour", () => {
     );
   });
 
-  it("serves concurrent first renders of one cacheKey from a single context", async () => {
-    const key = uniqueKey("concurrent");
+  it("serves concurrent first renders of one cacheKey from one context per worker it needs", async () => {
     const code = compileOrThrow(HELLO_TSX);
-    const before = getSandboxStats().contextsCreated;
-    const results = await Promise.all(
-      ["a", "b", "c", "d"].map((name) =>
-        renderInSandbox({ owner: "tests", cacheKey: key, compiledCode: code, props: { name } }),
-      ),
-    );
-    results.forEach(({ html }, i) => expect(html).toContain(`Hello <!-- -->${"abcd"[i]}`));
-    expect(getSandboxStats().contextsCreated - before).toBe(1);
+    const contextsFor = async (names: string[]) => {
+      const key = uniqueKey("concurrent");
+      const before = getSandboxStats().contextsCreated;
+      const results = await Promise.all(
+        names.map((name) => renderInSandbox({ owner: "tests", cacheKey: key, compiledCode: code, props: { name } })),
+      );
+      results.forEach(({ html }, i) => expect(html).toContain(`Hello <!-- -->${names[i]}`));
+      return getSandboxStats().contextsCreated - before;
+    };
+    // An owner sends two renders to a worker at once: two share one context, four use two workers when there are.
+    expect([await contextsFor(["a", "b"]), await contextsFor(["a", "b", "c", "d"])]).toEqual([
+      1,
+      Math.min(2, SANDBOX_WORKERS),
+    ]);
   });
 
   it(
-    "lets accounts take turns: one account's queue of slow renders holds another's back by at most two of them",
+    "lets accounts take turns: one account's queue of slow renders holds another's back by at most two of them a worker",
     { timeout: 20_000 },
     async () => {
       const loop = compileOrThrow(`export default function E() { while (true) {} return null; }`);
@@ -573,7 +579,18 @@ describe("limits and cache behaviour", () => {
         props: { name: "b" },
       }).then(() => finished.push("other"));
       await Promise.all([...slow, other]);
-      expect(finished).toEqual(["hog 0", "hog 1", "other", "hog 2", "hog 3", "hog 4", "hog 5"]);
+      // Each worker takes two of the hog's renders at once; the other account's goes behind at most those two, on the
+      // least busy worker, and is done before the hog's last two, whatever the number of workers.
+      const hogsBefore = finished.slice(0, finished.indexOf("other"));
+      expect({
+        waitedFor: hogsBefore.length <= 2 * SANDBOX_WORKERS,
+        beforeTheLastTwo: !hogsBefore.includes("hog 4") && !hogsBefore.includes("hog 5"),
+        all: [...finished].sort(),
+      }).toEqual({
+        waitedFor: true,
+        beforeTheLastTwo: true,
+        all: ["hog 0", "hog 1", "hog 2", "hog 3", "hog 4", "hog 5", "other"],
+      });
       expect(getSandboxStats().queued).toBe(0);
     },
   );

@@ -21,7 +21,8 @@
  * `require` handed to the template module resolves exactly three names.
  *
  * Warm contexts: one sandbox per cacheKey (templateId:version) in an LRU
- * whose WebAssembly memory together stays under MAX_WARM_MEMORY_BYTES. A warm
+ * whose WebAssembly memory together stays under this worker's share of
+ * MAX_WARM_MEMORY_BYTES (setWarmMemoryCap). A warm
  * sandbox already holds React and the React Email components, so a repeat
  * render costs ~2-3 ms instead of ~40-60 ms. WebAssembly memory never
  * shrinks: a render that needed a large heap leaves its sandbox that large
@@ -404,11 +405,18 @@ function release(sandbox: Sandbox, failure: Failure | null): void {
   else evictOverMemoryCap();
 }
 
-/** Retires the least recently used warm sandboxes until the rest fit in MAX_WARM_MEMORY_BYTES. */
+let warmMemoryCap = MAX_WARM_MEMORY_BYTES;
+
+/** This engine's share of MAX_WARM_MEMORY_BYTES, when there are several sandbox workers. */
+export function setWarmMemoryCap(bytes: number): void {
+  warmMemoryCap = Math.min(bytes, MAX_WARM_MEMORY_BYTES);
+}
+
+/** Retires the least recently used warm sandboxes until the rest fit in the warm memory cap. */
 function evictOverMemoryCap(): void {
   let total = warmMemoryBytes();
   for (const sandbox of warm.values()) {
-    if (total <= MAX_WARM_MEMORY_BYTES) break;
+    if (total <= warmMemoryCap) break;
     total -= sandbox.memory.buffer.byteLength;
     retire(sandbox);
   }

@@ -3,32 +3,39 @@
  * ./compile.ts) in the QuickJS WebAssembly sandbox.
  *
  * The sandbox engine (./engine.ts; limits, isolation and warm-context LRU are
- * documented there) runs in a dedicated worker thread, loaded from
- * worker.generated.cjs (built by scripts/build-sandbox-runtime.ts). That
- * gives two things an in-process sandbox cannot:
+ * documented there) runs in worker threads, loaded from worker.generated.cjs
+ * (built by scripts/build-sandbox-runtime.ts). That gives two things an
+ * in-process sandbox cannot:
  *  - a hard wall-clock limit: QuickJS polls its interrupt handler only every
  *    few thousand operations, so a loop around one expensive operation
  *    (`while (true) [...bigArray]`, comparing huge strings, ...) can overrun
- *    the deadline by minutes. A watchdog here terminates the worker shortly
+ *    the deadline by minutes. A watchdog here terminates a worker shortly
  *    after the deadline if the sandbox has not given up by itself;
  *  - renders never block the server's event loop.
- * The worker renders one job at a time, in the order it received them. Each
+ * There is a worker per core (SANDBOX_WORKERS), each below the event loop's
+ * priority (../worker-priority.ts): QuickJS interprets React, so a sandboxed
+ * render costs several times a native one, and on a busy server the renders
+ * take the cores the event loop leaves. Each worker keeps its share of the
+ * warm contexts' memory.
+ * A worker renders one job at a time, in the order it received them. Each
  * owner (the account a render is for) has at most MAX_SENT_PER_OWNER jobs sent
- * to it; the rest wait here, and the owners take turns. So one account's
- * queue of slow templates delays another account's render by at most that
- * many jobs, while a busy owner still has its next job waiting in the worker,
- * which never waits on a busy main thread for it.
+ * to a worker; the rest wait here, and the owners take turns, a job going to
+ * the worker where its template is warm unless another is less busy. So one
+ * account's queue of slow templates delays another account's render by at
+ * most that many jobs per worker, while a busy owner still has its next job
+ * waiting in a worker, which never waits on a busy main thread for it.
  * The queue is bounded, fairly (../queue-admission.ts): MAX_SANDBOX_QUEUE_PER_ACCOUNT
  * jobs of one owner (waiting here or sent), and MAX_SANDBOX_QUEUE in all, past which
  * only owners holding less than their share get in. A job past them is refused at
  * once with a 503 SANDBOX_BUSY rather than left to wait behind the others.
- * It publishes the id and start time of the render it is running in shared
- * memory; the watchdog polls that instead of exchanging messages per render.
- * If the worker is terminated (watchdog) or crashes, the render it was running
- * fails, the worker is restarted and the renders queued behind it are sent to
- * the new one; warm contexts are rebuilt lazily.
+ * Each worker publishes the id and start time of the render it is running in
+ * shared memory; the watchdog polls that instead of exchanging messages per render.
+ * If a worker is terminated (watchdog) or crashes, the render it was running
+ * fails, the worker is restarted and the renders queued behind it wait first in
+ * line again; warm contexts are rebuilt lazily.
  */
 import "server-only";
+import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { MAX_SANDBOX_QUEUE, MAX_SANDBOX_QUEUE_PER_ACCOUNT } from "@/lib/limits";
@@ -62,7 +69,7 @@ export class SandboxRenderError extends Error {
 const WORKER_FILE = "worker.generated.cjs";
 /** Native stack of the worker thread; the engine's QuickJS stack limit (1 MB) needs ~2 MB of it. */
 const WORKER_STACK_MB = 16;
-/** Time a render may wait at the head of the queue (starting the worker, creating its sandbox: trusted code only). */
+/** Time a render may wait at the head of a worker's queue (starting the worker, creating its sandbox: trusted code only). */
 const START_TIMEOUT_MS = 15_000;
 
 /** The engine interrupts at the deadline itself; the watchdog is the backstop, slightly later. */
@@ -70,7 +77,7 @@ function watchdogMs(limits: SandboxLimits): number {
   return limits.timeoutMs + Math.max(150, Math.round(limits.timeoutMs * 0.15));
 }
 
-/** Jobs of one owner sent to the worker at once (see the top of the file). */
+/** Jobs of one owner sent to one worker at once (see the top of the file). */
 const MAX_SENT_PER_OWNER = 2;
 
 type Job = {
@@ -81,10 +88,11 @@ type Job = {
   reject: (error: Error) => void;
 };
 
-/** How often the watchdog looks at the running render while any is in flight. */
+/** How often the watchdog looks at the running renders while any is in flight. */
 const WATCHDOG_POLL_MS = 25;
 
 type LiveWorker = {
+  slot: number;
   thread: Worker;
   /** Written by the worker: [id of the running job or 0, its start in ms since `epoch`]. */
   progress: Int32Array;
@@ -95,7 +103,9 @@ type LiveWorker = {
   headSince: number;
 };
 
-let live: LiveWorker | null = null;
+/** Sandbox workers: one per core, up to four (see the top of the file). */
+export const SANDBOX_WORKERS = Math.max(1, Math.min(4, os.availableParallelism()));
+const workers: (LiveWorker | null)[] = Array.from({ length: SANDBOX_WORKERS }, () => null);
 /** Places of the jobs submitted and not settled yet (waiting, sent or running). */
 const admission = new QueueAdmission(
   { total: MAX_SANDBOX_QUEUE, perAccount: MAX_SANDBOX_QUEUE_PER_ACCOUNT },
@@ -104,7 +114,7 @@ const admission = new QueueAdmission(
     full: "The template sandbox is busy with other renders",
   },
 );
-/** Jobs not sent to the worker yet, per owner, oldest first; the owner served last goes to the back. */
+/** Jobs not sent to a worker yet, per owner, oldest first; the owner served last goes to the back. */
 const waiting = new Map<string, Job[]>();
 let watchdog: ReturnType<typeof setInterval> | null = null;
 let nextId = 1;
@@ -117,18 +127,20 @@ const zeroStats = (): EngineStats => ({
 });
 /** Counters of workers that are gone. */
 const pastStats = zeroStats();
-let workerStats = zeroStats();
+/** The counters each live worker last reported, by slot. */
+const workerStats: EngineStats[] = Array.from({ length: SANDBOX_WORKERS }, zeroStats);
 let workerRestarts = 0;
 let watchdogKills = 0;
 
-function absorbWorkerStats(): void {
-  pastStats.contextsCreated += workerStats.contextsCreated;
-  pastStats.contextsDisposedAfterLimit += workerStats.contextsDisposedAfterLimit;
-  pastStats.rendersInWarmContext += workerStats.rendersInWarmContext;
-  workerStats = zeroStats();
+function absorbWorkerStats(slot: number): void {
+  const stats = workerStats[slot];
+  pastStats.contextsCreated += stats.contextsCreated;
+  pastStats.contextsDisposedAfterLimit += stats.contextsDisposedAfterLimit;
+  pastStats.rendersInWarmContext += stats.rendersInWarmContext;
+  workerStats[slot] = zeroStats();
 }
 
-function spawnWorker(): LiveWorker {
+function spawnWorker(slot: number): LiveWorker {
   const progress = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
   const epoch = Date.now();
   const thread = new Worker(generatedFilePath(WORKER_FILE, import.meta.url, path.join("lib", "render", "sandbox")), {
@@ -136,9 +148,13 @@ function spawnWorker(): LiveWorker {
     // The worker needs neither the server's environment nor its CLI flags/loaders.
     env: {},
     execArgv: [],
-    workerData: { progress: progress.buffer as SharedArrayBuffer, epoch } satisfies WorkerData,
+    workerData: {
+      progress: progress.buffer as SharedArrayBuffer,
+      epoch,
+      warmMemoryBytes: Math.floor(MAX_WARM_MEMORY_BYTES / SANDBOX_WORKERS),
+    } satisfies WorkerData,
   });
-  const spawned: LiveWorker = { thread, progress, epoch, inFlight: [], headSince: Date.now() };
+  const spawned: LiveWorker = { slot, thread, progress, epoch, inFlight: [], headSince: Date.now() };
   thread.on("message", (message: WorkerMessage) => onWorkerMessage(spawned, message));
   thread.on("error", (error: Error) => onWorkerGone(spawned, `crashed: ${error.message}`));
   thread.on("exit", (code: number) => onWorkerGone(spawned, `exited with code ${code}`));
@@ -158,27 +174,56 @@ function addWaiting(job: Job, place: "first" | "last"): void {
   else queue.push(job);
 }
 
-/** Sends waiting jobs to the worker, owners in turn, each up to MAX_SENT_PER_OWNER. */
+/** Sends waiting jobs to the workers, owners in turn, each up to MAX_SENT_PER_OWNER per worker. */
 function dispatch(): void {
-  if (waiting.size === 0) return;
-  let target: LiveWorker;
-  try {
-    target = live ??= spawnWorker();
-  } catch (error) {
-    for (const job of [...waiting.values()].flat()) job.reject(error as Error);
-    waiting.clear();
-    return;
-  }
-  for (let sent = true; sent;) {
+  for (let sent = true; sent && waiting.size > 0;) {
     sent = false;
     for (const [owner, queue] of waiting) {
-      if (target.inFlight.filter((job) => job.owner === owner).length >= MAX_SENT_PER_OWNER) continue;
+      const slot = slotFor(owner, queue[0].request.cacheKey);
+      if (slot === null) continue;
+      let target: LiveWorker;
+      try {
+        target = workers[slot] ??= spawnWorker(slot);
+      } catch (error) {
+        for (const job of [...waiting.values()].flat()) job.reject(error as Error);
+        waiting.clear();
+        return;
+      }
       send(target, queue.shift()!);
       waiting.delete(owner);
       if (queue.length > 0) waiting.set(owner, queue); // to the back of the line
       sent = true;
     }
   }
+}
+
+/** The worker each cacheKey was last sent to, where its context is warm; the least recently sent are forgotten. */
+const lastSlot = new Map<string, number>();
+const MAX_REMEMBERED_KEYS = 10_000;
+
+/**
+ * The worker where the cacheKey's context is warm while it has room for `owner`'s job, else the one with the fewest
+ * jobs in flight among those where `owner` may send another; null when there is none. So a template is warm in one
+ * worker until its owner keeps more of its renders in flight than one worker takes.
+ */
+function slotFor(owner: string, cacheKey: string): number | null {
+  const room = (slot: number) =>
+    (workers[slot]?.inFlight ?? []).filter((job) => job.owner === owner).length < MAX_SENT_PER_OWNER;
+  const load = (slot: number) => workers[slot]?.inFlight.length ?? 0;
+  const warm = lastSlot.get(cacheKey);
+  let best: number | null = null;
+  if (warm !== undefined && room(warm)) best = warm;
+  else {
+    for (let slot = 0; slot < SANDBOX_WORKERS; slot++) {
+      if (room(slot) && (best === null || load(slot) < load(best))) best = slot;
+    }
+  }
+  if (best !== null) {
+    lastSlot.delete(cacheKey);
+    lastSlot.set(cacheKey, best);
+    if (lastSlot.size > MAX_REMEMBERED_KEYS) lastSlot.delete(lastSlot.keys().next().value!);
+  }
+  return best;
 }
 
 function send(target: LiveWorker, job: Job): void {
@@ -194,10 +239,10 @@ function send(target: LiveWorker, job: Job): void {
 
 function onWorkerMessage(from: LiveWorker, message: WorkerMessage): void {
   const job = from.inFlight[0];
-  if (from !== live || !job || message.id !== job.request.id) return;
+  if (workers[from.slot] !== from || !job || message.id !== job.request.id) return;
   from.inFlight.shift();
   from.headSince = Date.now();
-  workerStats = message.stats;
+  workerStats[from.slot] = message.stats;
   if (from.inFlight.length === 0) idle(from);
   job.resolve(message.result);
   dispatch();
@@ -205,21 +250,24 @@ function onWorkerMessage(from: LiveWorker, message: WorkerMessage): void {
 
 function idle(target: LiveWorker): void {
   target.thread.unref();
-  if (watchdog) clearInterval(watchdog);
-  watchdog = null;
+  if (watchdog && workers.every((worker) => !worker || worker.inFlight.length === 0)) {
+    clearInterval(watchdog);
+    watchdog = null;
+  }
 }
 
-/** The running render's deadline, or the next render's start, has passed: the whole worker goes. */
+/** A running render's deadline, or the next render's start, has passed: that whole worker goes. */
 function checkDeadlines(): void {
-  const target = live;
-  const head = target?.inFlight[0];
-  if (!target || !head) return;
   const now = Date.now();
-  if (Atomics.load(target.progress, 0) === head.request.id) {
-    const startedAt = target.epoch + Atomics.load(target.progress, 1);
-    if (now > startedAt + watchdogMs(head.limits)) kill(target, "timeout", "Template exceeded the render deadline");
-  } else if (now > target.headSince + START_TIMEOUT_MS) {
-    kill(target, "timeout", "The template sandbox did not start in time");
+  for (const target of workers) {
+    const head = target?.inFlight[0];
+    if (!target || !head) continue;
+    if (Atomics.load(target.progress, 0) === head.request.id) {
+      const startedAt = target.epoch + Atomics.load(target.progress, 1);
+      if (now > startedAt + watchdogMs(head.limits)) kill(target, "timeout", "Template exceeded the render deadline");
+    } else if (now > target.headSince + START_TIMEOUT_MS) {
+      kill(target, "timeout", "The template sandbox did not start in time");
+    }
   }
 }
 
@@ -231,14 +279,14 @@ function kill(target: LiveWorker, kind: SandboxErrorKind, message: string): void
 }
 
 function onWorkerGone(from: LiveWorker, reason: string): void {
-  if (from !== live) return; // already replaced (terminated by the watchdog or disposeSandboxes)
+  if (workers[from.slot] !== from) return; // already replaced (terminated by the watchdog or disposeSandboxes)
   replace(from, { ok: false, kind: "memory", message: `The template sandbox worker ${reason}` });
 }
 
 /** The render that was running fails with `result`; those sent behind it go to a new worker, first in line. */
 function replace(target: LiveWorker, result: EngineResult): void {
-  live = null;
-  absorbWorkerStats();
+  workers[target.slot] = null;
+  absorbWorkerStats(target.slot);
   workerRestarts++;
   idle(target);
   const [running, ...sent] = target.inFlight.splice(0);
@@ -358,28 +406,29 @@ export async function readPreviewProps(opts: {
 }
 
 /**
- * Stops the sandbox worker, dropping every warm context (tests, hot reload,
+ * Stops the sandbox workers, dropping every warm context (tests, hot reload,
  * shutdown). Requests still queued or running fail.
  */
 export async function disposeSandboxes(): Promise<void> {
-  const doomed = live;
-  live = null;
-  absorbWorkerStats();
-  const dropped = [...(doomed?.inFlight.splice(0) ?? []), ...[...waiting.values()].flat()];
+  const doomed = workers.filter((worker) => worker !== null);
+  workers.fill(null);
+  lastSlot.clear();
+  for (const worker of doomed) absorbWorkerStats(worker.slot);
+  const dropped = [...doomed.flatMap((worker) => worker.inFlight.splice(0)), ...[...waiting.values()].flat()];
   waiting.clear();
   for (const job of dropped) job.reject(new Error("The template sandbox was disposed"));
-  if (!doomed) return;
-  idle(doomed);
-  await doomed.thread.terminate();
+  for (const worker of doomed) idle(worker);
+  await Promise.all(doomed.map((worker) => worker.thread.terminate()));
 }
 
 export function getSandboxStats(): EngineStats & { workerRestarts: number; watchdogKills: number; queued: number } {
+  const sum = (key: keyof EngineStats) => workerStats.reduce((total, stats) => total + stats[key], 0);
   return {
-    warmContexts: workerStats.warmContexts,
-    warmMemoryBytes: workerStats.warmMemoryBytes,
-    contextsCreated: pastStats.contextsCreated + workerStats.contextsCreated,
-    contextsDisposedAfterLimit: pastStats.contextsDisposedAfterLimit + workerStats.contextsDisposedAfterLimit,
-    rendersInWarmContext: pastStats.rendersInWarmContext + workerStats.rendersInWarmContext,
+    warmContexts: sum("warmContexts"),
+    warmMemoryBytes: sum("warmMemoryBytes"),
+    contextsCreated: pastStats.contextsCreated + sum("contextsCreated"),
+    contextsDisposedAfterLimit: pastStats.contextsDisposedAfterLimit + sum("contextsDisposedAfterLimit"),
+    rendersInWarmContext: pastStats.rendersInWarmContext + sum("rendersInWarmContext"),
     workerRestarts,
     watchdogKills,
     queued: admission.held,

@@ -51,4 +51,5 @@ export type WorkerRequest =
 export type WorkerMessage = { type: "done"; id: number; result: EngineResult; stats: EngineStats };
 
 /** What the worker is started with: `progress` holds [running job id or 0, its start in ms since `epoch`]. */
-export type WorkerData = { progress: SharedArrayBuffer; epoch: number };
+/** `warmMemoryBytes`: this worker's share of MAX_WARM_MEMORY_BYTES. */
+export type WorkerData = { progress: SharedArrayBuffer; epoch: number; warmMemoryBytes: number };

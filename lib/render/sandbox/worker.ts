@@ -10,14 +10,16 @@
  * a template shapes (say, thousands of nested elements) can make html-to-text
  * run for minutes, which must cost the template its deadline, not the server.
  */
+import "../worker-priority";
 import { parentPort, workerData } from "node:worker_threads";
 import { toPlainText } from "../plain-text";
-import { enginePreview, engineRender, engineStats } from "./engine";
+import { enginePreview, engineRender, engineStats, setWarmMemoryCap } from "./engine";
 import type { EngineResult, WorkerData, WorkerMessage, WorkerRequest } from "./types";
 
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run in a worker thread");
-const { progress: sharedProgress, epoch } = workerData as WorkerData;
+const { progress: sharedProgress, epoch, warmMemoryBytes } = workerData as WorkerData;
+setWarmMemoryCap(warmMemoryBytes);
 const progress = new Int32Array(sharedProgress);
 
 function send(message: WorkerMessage): void {
