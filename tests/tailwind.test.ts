@@ -3,6 +3,7 @@ import { createElement } from "react";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { getDb } from "@/lib/db/client";
+import { readTailwindStyles } from "@/lib/render/sandbox/tailwind-runtime";
 import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
 import { importTsxFiles } from "./support/tsx";
 import { auth, call, createUser, type TestUser } from "./support/api";
@@ -125,20 +126,52 @@ describe("<Tailwind> in user templates", () => {
     await expectSameAsReactEmail(WELCOME, { name: "Lin" });
   });
 
-  it("renders a template saved with its styles written into the code as an array, as before they were JSON text", async () => {
+  it("renders a template saved before its styles headed the code, when its code made its own Tailwind", async () => {
     const { id } = await createTemplateFromSource(user.accountId, { name: "Earlier", description: "", files: WELCOME });
     const db = getDb();
     const [{ compiled_code: code }] = await db<{ compiled_code: string }[]>`
       select compiled_code from templates where id = ${id}`;
-    const [, stylesText] = /withStyles\(("(?:[^"\\]|\\.)*")\)/.exec(code)!;
-    const earlier = code.replace(`withStyles(${stylesText})`, () => `withStyles(${JSON.parse(stylesText) as string})`);
-    expect(earlier).not.toBe(code);
+    const styles = readTailwindStyles(code)!;
+    // The code as it was saved then: the module wrapped, its styles (a class list per config) an array literal.
+    const earlier = `(function (require) {
+${code.slice(code.indexOf("*/\n") + 3)}
+}).call(this, (function (require) {
+  var components = require("@react-email/components");
+  var view = Object.assign({}, components, { Tailwind: components.Tailwind.withStyles(${JSON.stringify(styles.map(([key, classes]) => [key, classes]))}) });
+  Object.defineProperty(view, "__esModule", { value: true });
+  Object.defineProperty(view, "default", { value: view });
+  return function (specifier) { return specifier === "@react-email/components" ? view : require(specifier); };
+})(require));
+`;
     await db`update templates set compiled_code = ${earlier}, version = version + 1 where id = ${id}`;
     const variables = { name: "Grace", plan: "Team", highlight: true };
     const html = await render(createElement(await importTsxFiles(WELCOME, "email.tsx"), variables));
     const result = await renderCall(id, { variables });
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ success: true, html });
+  });
+
+  it("gives a template no Tailwind that keeps anything between calls or renders", async () => {
+    const files = {
+      "email.tsx": `import { Html, Tailwind, Text } from "@react-email/components";
+export default function E() {
+  const make = (Tailwind as unknown as { withStyles: (styles: unknown) => unknown }).withStyles;
+  let fromText = "refused";
+  try {
+    fromText = String(make('[["{}",[]]]') === make('[["{}",[]]]'));
+  } catch {}
+  return <Html><Text>{fromText} {String(make([["{}", []]]) === make([["{}", []]]))}</Text></Html>;
+}
+`,
+    };
+    const { id } = await createTemplateFromSource(user.accountId, { name: "Memo", description: "", files });
+    const texts = [];
+    for (let i = 0; i < 2; i++) {
+      const { status, body } = await renderCall(id, { variables: {} });
+      expect(status).toBe(200);
+      texts.push(/<p[^>]*>(.*?)<\/p>/.exec((body as { html: string }).html)![1]);
+    }
+    expect(texts).toEqual(["refused<!-- --> <!-- -->false", "refused<!-- --> <!-- -->false"]);
   });
 
   it("keeps nothing a render leaves on Tailwind, which the sandbox makes once for all its renders", async () => {

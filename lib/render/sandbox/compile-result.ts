@@ -6,7 +6,7 @@ import type { TailwindConfigSite } from "./tailwind-usage";
 // parsers, which only the compile workers need.
 
 /** A template's `<Tailwind>` configs and candidate classes, which ./tailwind-styles.ts turns into styles. */
-export type TailwindRequest = { configs: TailwindConfigSite[]; candidates: string[] };
+export type TailwindRequest = { configs: TailwindConfigSite[]; candidates: string[]; literals: string[] };
 
 /**
  * What compileTemplate (./compile.ts) answers: CommonJS for the sandbox and the variables schema derived from the

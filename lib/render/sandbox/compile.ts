@@ -289,7 +289,7 @@ export function compileTemplateFiles(files: TemplateFiles, entry: string): Files
   if (oversized) return oversized;
   const paths = new Set(Object.keys(files));
   const modules = new Map<string, CompiledModule>();
-  const usage: TailwindUsage = { configs: [], candidates: new Set() };
+  const usage: TailwindUsage = { configs: [], candidates: new Set(), literals: new Set() };
   let variables: VariablesSchema | null = null;
   for (const path of paths) {
     const source = files[path];
@@ -303,7 +303,8 @@ export function compileTemplateFiles(files: TemplateFiles, entry: string): Files
     return { ok: false, path: null, message: `The entry ${entry} is not one of the files`, line: 1, column: 1 };
   const code = Object.keys(main.imports).length === 0 ? main.code : linkModules(modules, entry);
   if (usage.configs.length === 0) return { ok: true, code, variables };
-  return { ok: true, code, variables, tailwind: { configs: usage.configs, candidates: [...usage.candidates] } };
+  const { configs, candidates, literals } = usage;
+  return { ok: true, code, variables, tailwind: { configs, candidates: [...candidates], literals: [...literals] } };
 }
 
 function compileModule(

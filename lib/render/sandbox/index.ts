@@ -20,10 +20,11 @@
  * A worker renders one job at a time, in the order it received them. Each
  * owner (the account a render is for) has at most MAX_SENT_PER_OWNER jobs sent
  * to a worker; the rest wait here, and the owners take turns, a job going to
- * the worker where its template is warm unless another is less busy. So one
- * account's queue of slow templates delays another account's render by at
- * most that many jobs per worker, while a busy owner still has its next job
- * waiting in a worker, which never waits on a busy main thread for it.
+ * the least busy worker, or to the one where its template is warm if that has
+ * at most one job more. So one account's queue of slow templates delays
+ * another account's render by at most that many jobs per worker, while a busy
+ * owner still has its next job waiting in a worker, which never waits on a
+ * busy main thread for it.
  * The queue is bounded, fairly (../queue-admission.ts): MAX_SANDBOX_QUEUE_PER_ACCOUNT
  * jobs of one owner (waiting here or sent), and MAX_SANDBOX_QUEUE in all, past which
  * only owners holding less than their share get in. A job past them is refused at
@@ -202,22 +203,20 @@ const lastSlot = new Map<string, number>();
 const MAX_REMEMBERED_KEYS = 10_000;
 
 /**
- * The worker where the cacheKey's context is warm while it has room for `owner`'s job, else the one with the fewest
- * jobs in flight among those where `owner` may send another; null when there is none. So a template is warm in one
- * worker until its owner keeps more of its renders in flight than one worker takes.
+ * Among the workers where `owner` may send another job, the one with the fewest jobs in flight, or the one where the
+ * cacheKey's context is warm when it has at most one job more; null when there is none. So a template stays warm in
+ * one worker until its renders, or other templates', keep that worker busier than another.
  */
 function slotFor(owner: string, cacheKey: string): number | null {
   const room = (slot: number) =>
     (workers[slot]?.inFlight ?? []).filter((job) => job.owner === owner).length < MAX_SENT_PER_OWNER;
   const load = (slot: number) => workers[slot]?.inFlight.length ?? 0;
-  const warm = lastSlot.get(cacheKey);
   let best: number | null = null;
-  if (warm !== undefined && room(warm)) best = warm;
-  else {
-    for (let slot = 0; slot < SANDBOX_WORKERS; slot++) {
-      if (room(slot) && (best === null || load(slot) < load(best))) best = slot;
-    }
+  for (let slot = 0; slot < SANDBOX_WORKERS; slot++) {
+    if (room(slot) && (best === null || load(slot) < load(best))) best = slot;
   }
+  const warm = lastSlot.get(cacheKey);
+  if (best !== null && warm !== undefined && room(warm) && load(warm) <= load(best) + 1) best = warm;
   if (best !== null) {
     lastSlot.delete(cacheKey);
     lastSlot.set(cacheKey, best);

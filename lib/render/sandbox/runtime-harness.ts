@@ -26,6 +26,7 @@ import {
   ReadableStream as SandboxReadableStream,
   type StreamResult,
 } from "./runtime-shims";
+import { readTailwindStyles, tailwindWithStyles, type TailwindStyles } from "./tailwind-runtime";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -496,6 +497,19 @@ function init(): HarnessApi {
 
   let factory:
     ((this: unknown, exports: AnyObject, require: typeof templateRequire, module: AnyObject) => void) | null = null;
+  /** templateRequire, or for code saved with Tailwind styles, one whose `Tailwind` applies them. */
+  let loadedRequire = templateRequire;
+
+  /** A require like templateRequire whose @react-email/components has a `Tailwind` made once for these styles. */
+  function requireWithTailwind(styles: TailwindStyles): typeof templateRequire {
+    const components = makeModuleView({ ...views["@react-email/components"], Tailwind: tailwindWithStyles(styles) });
+    harden(components);
+    const withTailwind = function require(specifier: string): AnyObject {
+      return specifier === "@react-email/components" ? components : templateRequire(specifier);
+    };
+    harden(withTailwind);
+    return withTailwind;
+  }
   let outcome: Outcome = { status: "idle" };
 
   function resetSharedState(): void {
@@ -509,7 +523,7 @@ function init(): HarnessApi {
   function instantiate(): unknown {
     if (!factory) throw new InvalidComponentError("No template loaded");
     const commonJsModule: AnyObject = { exports: {} };
-    factory.call(commonJsModule.exports, commonJsModule.exports, templateRequire, commonJsModule);
+    factory.call(commonJsModule.exports, commonJsModule.exports, loadedRequire, commonJsModule);
     const exported = commonJsModule.exports as AnyObject;
     const candidate = exported && typeof exported === "object" && "default" in exported ? exported.default : exported;
     const isComponent =
@@ -537,9 +551,12 @@ function init(): HarnessApi {
       try {
         // Function() is fine here: this is QuickJS, not the host.
         factory = new OriginalFunction("exports", "require", "module", String(code)) as typeof factory;
+        const styles = readTailwindStyles(String(code));
+        loadedRequire = styles ? requireWithTailwind(styles) : templateRequire;
         return null;
       } catch (error) {
         factory = null;
+        loadedRequire = templateRequire;
         return describeError(error);
       }
     },

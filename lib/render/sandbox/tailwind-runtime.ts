@@ -25,8 +25,11 @@ import React, { type ReactElement, type ReactNode } from "react";
 export type TailwindClassStyle =
   0 | { style: Record<string, string>; className?: string; css?: string; order?: number };
 
-/** Per config (by tailwindConfigKey), each candidate class's style. */
-export type TailwindStyles = [string, [string, TailwindClassStyle][]][];
+/**
+ * Per config (by tailwindConfigKey), each candidate class's style and the strings of the source that are whole
+ * classNames of its classes (worked out once per sandbox; code saved before has none).
+ */
+export type TailwindStyles = [string, [string, TailwindClassStyle][], string[]?][];
 
 /** @react-email/tailwind's key for a config. */
 export function tailwindConfigKey(config: unknown): string {
@@ -72,7 +75,7 @@ type ClassNameStyle = {
   headRules: [number, string][];
 };
 
-/** Distinct classNames remembered per config; past it (classNames made at render time) they are worked out again. */
+/** Distinct classNames a render remembers; past it (classNames made at render time) they are worked out again. */
 const MAX_REMEMBERED_CLASS_NAMES = 1000;
 
 function classNameStyle(className: string, styles: Styles): ClassNameStyle {
@@ -101,6 +104,9 @@ function classNameStyle(className: string, styles: Styles): ClassNameStyle {
 /** One render's walk: what it has seen so far. */
 type Walk = {
   styles: Styles;
+  /** The source's classNames, worked out when the sandbox made its `Tailwind`. */
+  savedClassNames: Map<string, ClassNameStyle>;
+  /** Other classNames, worked out in this render: nothing a render makes is kept for the next. */
   classNames: Map<string, ClassNameStyle>;
   headRules: Map<number, string>;
   firstUnknownClass: string | undefined;
@@ -174,7 +180,7 @@ function styleElement(node: ReactNode, walk: Walk): ReactNode {
   let style: ClassNameStyle | undefined;
   const className = element.props.className;
   if (className) {
-    style = walk.classNames.get(className);
+    style = walk.savedClassNames.get(className) ?? walk.classNames.get(className);
     if (style === undefined) {
       style = classNameStyle(className, walk.styles);
       if (walk.classNames.size >= MAX_REMEMBERED_CLASS_NAMES) walk.classNames.clear();
@@ -202,27 +208,38 @@ function styleElement(node: ReactNode, walk: Walk): ReactNode {
 
 type TailwindComponent = (props: { children?: ReactNode; config?: unknown }) => ReactNode;
 
-/** Tailwind with a template's styles, per their JSON: made once per sandbox, not at every render of its template. */
-const tailwindByStyles = new Map<string, TailwindComponent>();
-/** A sandbox serves one template, which has one JSON of styles; more are made afresh. */
-const MAX_REMEMBERED_STYLES = 4;
+/**
+ * Saved code begins with its styles as JSON in a comment that starts so (tailwind-styles.ts), so that the sandbox
+ * makes the template's `Tailwind` once, when it loads the code (runtime-harness.ts), out of the template's reach: a
+ * `Tailwind` of its own making would let a template keep something from one render for the next. The end of a comment
+ * inside the JSON has its slash escaped, as JSON allows.
+ */
+export const TAILWIND_STYLES_PREFIX = "/*letterpress-tailwind-styles ";
 
-/** Styles as JSON (code saved before: as an array, made afresh at every render). */
-function tailwindWithStyles(styles: TailwindStyles | string): TailwindComponent {
-  if (typeof styles !== "string") return makeTailwind(styles);
-  let tailwind = tailwindByStyles.get(styles);
-  if (tailwind === undefined) {
-    tailwind = makeTailwind(JSON.parse(styles) as TailwindStyles);
-    if (tailwindByStyles.size < MAX_REMEMBERED_STYLES) tailwindByStyles.set(styles, tailwind);
-  }
-  return tailwind;
+/** The comment of `styles` for the head of saved code. */
+export function tailwindStylesComment(styles: TailwindStyles): string {
+  return `${TAILWIND_STYLES_PREFIX}${JSON.stringify(styles).replaceAll("*/", "*\\/")}*/\n`;
 }
 
-function makeTailwind(styles: TailwindStyles): TailwindComponent {
+/** The styles at the head of saved code, or null when it has none. */
+export function readTailwindStyles(code: string): TailwindStyles | null {
+  if (!code.startsWith(TAILWIND_STYLES_PREFIX)) return null;
+  const end = code.indexOf("*/", TAILWIND_STYLES_PREFIX.length);
+  return JSON.parse(code.slice(TAILWIND_STYLES_PREFIX.length, end)) as TailwindStyles;
+}
+
+/** `Tailwind` with a template's styles. Frozen, and keeping nothing of a render: one serves all of a sandbox's renders. */
+export function tailwindWithStyles(styles: TailwindStyles): TailwindComponent {
   const byConfig = new Map(
-    styles.map(([key, classes]) => [key, { styles: new Map(classes), classNames: new Map<string, ClassNameStyle>() }]),
+    styles.map(([key, classes, classNames = []]) => {
+      const classStyles = new Map(classes);
+      const saved = classNames.map(
+        (className) => [className, deepFreeze(classNameStyle(className, classStyles))] as const,
+      );
+      return [key, { classStyles, savedClassNames: new Map(saved) }];
+    }),
   );
-  // An arrow function has no `prototype`, and frozen it keeps nothing a template could leave for its next render.
+  // An arrow function has no `prototype`.
   const Tailwind: TailwindComponent = ({ children, config }) => {
     const known = byConfig.get(tailwindConfigKey(config));
     if (!known) {
@@ -231,7 +248,9 @@ function makeTailwind(styles: TailwindStyles): TailwindComponent {
       );
     }
     const walk: Walk = {
-      ...known,
+      styles: known.classStyles,
+      savedClassNames: known.savedClassNames,
+      classNames: new Map(),
       headRules: new Map(),
       firstUnknownClass: undefined,
       css: { text: "" },
@@ -257,8 +276,14 @@ function makeTailwind(styles: TailwindStyles): TailwindComponent {
   return Object.freeze(Tailwind);
 }
 
+function deepFreeze<T extends object>(value: T): T {
+  for (const inner of Object.values(value)) if (typeof inner === "object" && inner !== null) deepFreeze(inner);
+  return Object.freeze(value);
+}
+
 /** Without the styles its template was saved with, Tailwind has nothing to apply. */
 export function Tailwind(): never {
   throw new Error("Tailwind's styles are made when the template is saved; this code was compiled without them");
 }
+/** Code saved before TAILWIND_STYLES_PREFIX calls this in its own module, at every render. */
 Tailwind.withStyles = tailwindWithStyles;

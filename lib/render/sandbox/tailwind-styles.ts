@@ -10,7 +10,12 @@ import { Tailwind, pixelBasedPreset, sanitizeStyleSheet, setupTailwind } from "@
 import { createElement, isValidElement, type ReactElement, type ReactNode } from "react";
 import type { CompileResult, FilesCompileResult } from "./compile-result";
 import { PIXEL_BASED_PRESET, type TailwindConfigValue } from "./tailwind-config";
-import { tailwindConfigKey, type TailwindClassStyle, type TailwindStyles } from "./tailwind-runtime";
+import {
+  tailwindConfigKey,
+  tailwindStylesComment,
+  type TailwindClassStyle,
+  type TailwindStyles,
+} from "./tailwind-runtime";
 
 type ProbeProps = { className?: string; style?: Record<string, string>; children?: ReactNode };
 type Probe = ReactElement<ProbeProps>;
@@ -222,7 +227,8 @@ export async function addTailwindStyles<Result extends CompileResult | FilesComp
         const message = `Tailwind classes ${pair[0]} and ${pair[1]} combine through CSS variables, which user templates do not support yet; use one of them or inline the style`;
         return { ok: false, path: site.path, line: site.line, column: site.column, message };
       }
-      styles.push([key, await stylesFor(config, tailwind.candidates)]);
+      const classes = await stylesFor(config, tailwind.candidates);
+      styles.push([key, classes, wholeClassNames(tailwind.literals, classes)]);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       return { ok: false, path: site.path, line: site.line, column: site.column, message: `Tailwind: ${reason}` };
@@ -231,19 +237,21 @@ export async function addTailwindStyles<Result extends CompileResult | FilesComp
   return { ...compiled, code: codeWithTailwindStyles(result.code, styles) } as Result;
 }
 
-/**
- * The template's code run with a `require` whose @react-email/components has a `Tailwind` holding the styles. JSON
- * writes them as data: never code.
- */
+/** Strings of the source the sandbox works out once: not too long, and styling something (not prose). */
+const MAX_SAVED_CLASS_NAMES = 1000;
+const MAX_SAVED_CLASS_NAME_CHARS = 500;
+
+function wholeClassNames(literals: readonly string[], classes: [string, TailwindClassStyle][]): string[] {
+  const styled = new Set(classes.flatMap(([name, style]) => (style === 0 ? [] : [name])));
+  return literals
+    .filter(
+      (literal) =>
+        literal.length <= MAX_SAVED_CLASS_NAME_CHARS && literal.split(/\s+/).some((word) => styled.has(word)),
+    )
+    .slice(0, MAX_SAVED_CLASS_NAMES);
+}
+
+/** The template's code, headed by its styles, which the sandbox reads when it loads it. */
 function codeWithTailwindStyles(code: string, styles: TailwindStyles): string {
-  return `(function (require) {
-${code}
-}).call(this, (function (require) {
-  var components = require("@react-email/components");
-  var view = Object.assign({}, components, { Tailwind: components.Tailwind.withStyles(${JSON.stringify(JSON.stringify(styles))}) });
-  Object.defineProperty(view, "__esModule", { value: true });
-  Object.defineProperty(view, "default", { value: view });
-  return function (specifier) { return specifier === "@react-email/components" ? view : require(specifier); };
-})(require));
-`;
+  return `${tailwindStylesComment(styles)}${code}`;
 }

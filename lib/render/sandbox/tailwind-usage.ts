@@ -19,7 +19,8 @@ export type TailwindConfigSite = {
   column: number;
 };
 
-export type TailwindUsage = { configs: TailwindConfigSite[]; candidates: Set<string> };
+/** `literals`: the source's strings as they are, some of which are whole classNames. */
+export type TailwindUsage = { configs: TailwindConfigSite[]; candidates: Set<string>; literals: Set<string> };
 
 /** A part of the source that cannot be read as a static config; `node` is where the error points. */
 export class StaticConfigError extends Error {
@@ -37,6 +38,7 @@ const NOT_STATIC =
 /** Adds a literal's words to the candidates: the class names a className built from it may hold. */
 export function addCandidates(text: string, usage: TailwindUsage): void {
   for (const word of text.split(/\s+/)) if (word !== "") usage.candidates.add(word);
+  usage.literals.add(text);
 }
 
 /** The local names `Tailwind` and `pixelBasedPreset` are imported as from @react-email/components in `file`. */
