@@ -7,6 +7,7 @@ import { filesEntryFirst, type TemplateFiles } from "@/lib/template-files";
 import { writeZip } from "@/lib/zip";
 import { callApi, describeFailure, downloadFile } from "../../../_components/api-client";
 import { CopyButton } from "../../../_components/copy-button";
+import { FileTabs } from "../../../_components/file-tabs";
 import { DownloadIcon, SendIcon } from "../../../_components/icons";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
 import { VariablesForm } from "../../../_components/variables-form";
@@ -392,23 +393,14 @@ function SourceCard({
       <div className="card-body stack-sm">
         {several ? (
           <>
-            <div className="tabs" role="tablist" aria-label="Files of the template">
-              {files.map((file, index) => (
-                <button
-                  key={file.path}
-                  type="button"
-                  role="tab"
-                  className="tab"
-                  id={`source-tab-${file.path}`}
-                  aria-selected={file.path === active.path}
-                  aria-controls="source-panel"
-                  onClick={() => setActivePath(file.path)}
-                >
-                  {file.path}
-                  {index === 0 && <span className="label-optional"> (entry)</span>}
-                </button>
-              ))}
-            </div>
+            <FileTabs
+              paths={files.map((file) => file.path)}
+              active={active.path}
+              entry={files[0].path}
+              idPrefix="source-tab"
+              panelId="source-panel"
+              onSelect={setActivePath}
+            />
             <div id="source-panel" role="tabpanel" aria-labelledby={`source-tab-${active.path}`}>
               {view}
             </div>

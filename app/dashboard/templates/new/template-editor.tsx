@@ -4,6 +4,7 @@ import { MAX_TEMPLATE_FILES } from "@/lib/limits";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import { templatePathProblem } from "@/lib/template-files";
 import { CodeEditor, type CodeEditorHandle } from "../../../_components/code-editor";
+import { FileTabs } from "../../../_components/file-tabs";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
 import { SubmitButton } from "../../../_components/submit-button";
 import { VariablesList } from "../../../_components/variables-list";
@@ -230,26 +231,17 @@ export function TemplateEditor() {
             </div>
             <div className="card-body stack-sm">
               <div className="row-between">
-                <div className="tabs" role="tablist" aria-label="Files of the template">
-                  {files.map((file) => (
-                    <button
-                      key={file.path}
-                      type="button"
-                      role="tab"
-                      className="tab"
-                      id={`file-tab-${file.path}`}
-                      aria-selected={file.path === active}
-                      aria-controls="file-panel"
-                      onClick={() => {
-                        setActive(file.path);
-                        setNaming(null);
-                      }}
-                    >
-                      {file.path}
-                      {file.path === ENTRY && files.length > 1 && <span className="label-optional"> (entry)</span>}
-                    </button>
-                  ))}
-                </div>
+                <FileTabs
+                  paths={files.map((file) => file.path)}
+                  active={active}
+                  entry={ENTRY}
+                  idPrefix="file-tab"
+                  panelId="file-panel"
+                  onSelect={(path) => {
+                    setActive(path);
+                    setNaming(null);
+                  }}
+                />
                 <div className="row">
                   {active !== ENTRY && (
                     <>

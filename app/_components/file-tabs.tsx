@@ -1,0 +1,39 @@
+/**
+ * A template's files as tabs, the entry marked when there are others. `idPrefix` names each tab's id
+ * (`<idPrefix>-<path>`), which the panel `panelId` is labelled by.
+ */
+export function FileTabs({
+  paths,
+  active,
+  entry,
+  idPrefix,
+  panelId,
+  onSelect,
+}: {
+  paths: string[];
+  active: string;
+  entry: string;
+  idPrefix: string;
+  panelId: string;
+  onSelect: (path: string) => void;
+}) {
+  return (
+    <div className="tabs" role="tablist" aria-label="Files of the template">
+      {paths.map((path) => (
+        <button
+          key={path}
+          type="button"
+          role="tab"
+          className="tab"
+          id={`${idPrefix}-${path}`}
+          aria-selected={path === active}
+          aria-controls={panelId}
+          onClick={() => onSelect(path)}
+        >
+          {path}
+          {path === entry && paths.length > 1 && <span className="label-optional"> (entry)</span>}
+        </button>
+      ))}
+    </div>
+  );
+}
