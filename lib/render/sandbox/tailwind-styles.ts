@@ -234,7 +234,8 @@ export async function addTailwindStyles<Result extends CompileResult | FilesComp
       return { ok: false, path: site.path, line: site.line, column: site.column, message: `Tailwind: ${reason}` };
     }
   }
-  return { ...compiled, code: codeWithTailwindStyles(result.code, styles) } as Result;
+  // The styles head the code, where the sandbox reads them when it loads it.
+  return { ...compiled, code: `${tailwindStylesComment(styles)}${result.code}` } as Result;
 }
 
 /** Strings of the source the sandbox works out once: not too long, and styling something (not prose). */
@@ -249,9 +250,4 @@ function wholeClassNames(literals: readonly string[], classes: [string, Tailwind
         literal.length <= MAX_SAVED_CLASS_NAME_CHARS && literal.split(/\s+/).some((word) => styled.has(word)),
     )
     .slice(0, MAX_SAVED_CLASS_NAMES);
-}
-
-/** The template's code, headed by its styles, which the sandbox reads when it loads it. */
-function codeWithTailwindStyles(code: string, styles: TailwindStyles): string {
-  return `${tailwindStylesComment(styles)}${code}`;
 }
