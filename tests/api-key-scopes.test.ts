@@ -125,7 +125,7 @@ describe("API key records", () => {
     });
     expect(created.key).toMatch(/^lp_test_[0-9A-Za-z]{49}$/);
     await call(getUsage, "/api/v1/usage", { headers: { "x-api-key": created.key } });
-    const [listed] = await listApiKeys(user.accountId);
+    const listed = (await listApiKeys(user.accountId)).find((key) => key.id === created.id);
     expect(listed).toEqual({
       id: created.id,
       name: "ci",

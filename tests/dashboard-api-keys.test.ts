@@ -6,7 +6,7 @@ import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { listApiKeys } from "@/lib/db/api-keys";
 import { addSendingDomain } from "@/lib/db/domains";
-import { auth, call, createUser, uniqueDomain, type TestUser } from "./support/api";
+import { auth, call, createUser, nextInstant, uniqueDomain, type TestUser } from "./support/api";
 
 // Settings → API keys: generating a key with a kind, a scope, a sending domain and an expiry, checked on the server.
 const signedIn = vi.hoisted(() => ({ accountId: "" }));
@@ -107,6 +107,7 @@ describe("createApiKeyAction", () => {
       name: "Server",
       scope: "full_access",
     });
+    await nextInstant();
     await createApiKeyAction({ status: "idle" }, keyForm({ name: "Bound", domain }));
 
     const keys = await generatedKeys(accountId);

@@ -10,7 +10,7 @@ import { getDb } from "@/lib/db/client";
 import { applyEmailEvent, dispatchDueScheduledEmails } from "@/lib/db/emails";
 import { billingPeriod } from "@/lib/plans";
 import { DELIVERY_STATUSES, EMAIL_EVENT_TYPES, type DeliveryStatus, type EmailEventType } from "@/lib/schemas/emails";
-import { auth, call, catalogueId, createUser, sender, type Sender, type TestUser } from "./support/api";
+import { auth, call, catalogueId, createUser, nextInstant, sender, type Sender, type TestUser } from "./support/api";
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const NOT_FOUND = { error: "Email not found", code: "EMAIL_NOT_FOUND", success: false };
@@ -232,7 +232,10 @@ describe("GET /api/v1/emails", () => {
     const other = await sender();
     await sentId(other);
     const ids = [];
-    for (const to of ["a@example.com", "b@bounce.test", "c@example.com"]) ids.push(await sentId(user, { to }));
+    for (const to of ["a@example.com", "b@bounce.test", "c@example.com"]) {
+      ids.push(await sentId(user, { to }));
+      await nextInstant();
+    }
     const scheduledAt = new Date(Date.now() + 3600_000).toISOString();
     ids.push(await sentId(user, { to: "d@example.com", scheduled_at: scheduledAt }));
 

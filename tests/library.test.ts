@@ -5,7 +5,7 @@ import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { getDb } from "@/lib/db/client";
 import { addLibraryEntry, createUserTemplate, LibraryError } from "@/lib/db/library";
-import { addToLibrary, auth, call, catalogueId, createUser } from "./support/api";
+import { addToLibrary, auth, call, catalogueId, createUser, nextInstant } from "./support/api";
 
 const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
 
@@ -20,6 +20,7 @@ describe("GET /api/v1/library", () => {
   it("lists every way a template enters the library, newest addition first, with the whole entry", async () => {
     const user = await createUser("monthly");
     await addToLibrary(user, "welcome");
+    await nextInstant();
     await addToLibrary(user, "receipt");
     const own = await createUserTemplate(user.accountId, {
       name: "My invoice",
@@ -86,7 +87,10 @@ describe("GET /api/v1/library", () => {
   it("pages with limit and offset and reports the total", async () => {
     const user = await createUser("monthly");
     const slugs = ["welcome", "magic-link", "password-reset", "verify-email", "team-invite"];
-    for (const slug of slugs) await addToLibrary(user, slug);
+    for (const slug of slugs) {
+      await addToLibrary(user, slug);
+      await nextInstant();
+    }
     const newestFirst = [...slugs].reverse();
     const page = async (query: string) =>
       (await call(getLibrary, `/api/v1/library${query}`, { headers: auth(user) })).body;

@@ -14,7 +14,7 @@ import { outboxMailer } from "@/lib/mail/outbox";
 import { ResendMailer } from "@/lib/mail/resend";
 import { billingPeriod, type PlanName } from "@/lib/plans";
 import { providerIdempotencyKey, recoverOrphanedEmails } from "@/lib/send";
-import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
+import { addToLibrary, auth, call, catalogueId, createUser, nextInstant, type TestUser } from "./support/api";
 
 // A local stand-in for Resend's API at RESEND_BASE_URL (127.0.0.1 only): records every request and answers with
 // whatever the test sets in `reply`.
@@ -384,6 +384,7 @@ describe("POST /api/v1/send through Resend", () => {
       expect(await emailsToday(user)).toBe(0);
 
       // The key was released: a retry with it sends once Resend is back.
+      await nextInstant();
       useResend(baseUrl);
       reply = { status: 200, body: { id: "re_retry" } };
       const retry = await post(

@@ -16,6 +16,7 @@ import {
   catalogueId,
   counter,
   createUser,
+  nextInstant,
   setEmailsUsed,
   type TestUser,
   uniqueDomain,
@@ -324,6 +325,7 @@ describe("POST /api/v1/send through the embedded outbox", () => {
         chunked: way.chunked,
       });
       expect([way.name, sent.status, sent.body.data.from]).toEqual([way.name, 200, `hello@${user.domain}`]);
+      await nextInstant();
       // The template named in this body, not one read for another: receipt is in the library, magic-link is not.
       const receiptBody = {
         ...way.body,
@@ -337,6 +339,7 @@ describe("POST /api/v1/send through the embedded outbox", () => {
         chunked: way.chunked,
       });
       expect([way.name, receipt.status]).toEqual([way.name, 200]);
+      await nextInstant();
       const missing = await call(send, "/api/v1/send", {
         method: "POST",
         headers: auth(user),
@@ -806,7 +809,9 @@ describe("email quotas", () => {
       billing_usage_reported: false,
     });
 
+    await nextInstant();
     const first = await post(user, message(user));
+    await nextInstant();
     const second = await post(user, message(user));
     expect(first.status).toBe(200);
     expect(first.body.meta.email_usage).toEqual({

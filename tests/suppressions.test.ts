@@ -98,9 +98,7 @@ describe("suppression", () => {
     const emailOf = async (extra: Record<string, unknown>) => {
       const sent = await post(user, extra);
       expect(sent.status).toBe(200);
-      const [row] = await getDb()<{ id: string }[]>`
-        select id from sent_emails where account_id = ${user.accountId} order by created_at desc limit 1`;
-      return row.id;
+      return sent.body.data.id as string;
     };
     const listed = async () => (await list(user)).body.suppressions.map((s: { email: string }) => s.email).sort();
 

@@ -85,6 +85,12 @@ export async function catalogueId(slug: string): Promise<string> {
   return row.id;
 }
 
+/**
+ * Waits until the database's clock has moved on. The embedded database counts time in milliseconds, so things made
+ * one after another can share an instant, and then a newest-first list orders them by id.
+ */
+export const nextInstant = () => new Promise((resolve) => setTimeout(resolve, 2));
+
 export async function addToLibrary(user: TestUser, slug: string) {
   return addLibraryEntry(user.accountId, slug, { processor: "test" });
 }
