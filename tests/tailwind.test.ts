@@ -137,6 +137,29 @@ describe("<Tailwind> in user templates", () => {
     await expectSameAsReactEmail(WELCOME, { name: "Lin" });
   });
 
+  it("keeps a class of its own next to a hover class that Tailwind renames", async () => {
+    const html = await expectSameAsReactEmail(
+      {
+        "email.tsx": `import { Head, Html, Tailwind, Text } from "@react-email/components";
+
+export default function Note() {
+  return (
+    <Html>
+      <Tailwind>
+        <Head />
+        <Text className="hover:bg-black">Hover</Text>
+        <Text className="gmail-fix">Plain</Text>
+      </Tailwind>
+    </Html>
+  );
+}
+`,
+      },
+      {},
+    );
+    expect(html).toContain('class="gmail-fix"');
+  });
+
   it("renders a template saved before its styles headed the code, when its code made its own Tailwind", async () => {
     const { id } = await createTemplateFromSource(user.accountId, { name: "Earlier", description: "", files: WELCOME });
     const db = getDb();
@@ -225,6 +248,30 @@ export default function E() {
       column: 30,
       message:
         "The Tailwind config must be written as a literal object in the <Tailwind> element or in a const of the same file (strings, numbers, arrays, objects and pixelBasedPreset), so that its CSS is made when the template is saved",
+    });
+  });
+
+  it("refuses a config whose consts of consts would make it huge, naming its file, line and column", async () => {
+    const doublings = Array.from({ length: 20 }, (_, i) => `const a${i + 1} = [a${i}, a${i}];`).join("\n");
+    const files = {
+      "email.tsx": `import { Html, Tailwind } from "@react-email/components";
+const a0 = "x";
+${doublings}
+export default function E() {
+  return <Tailwind config={{ theme: { extend: { spacing: a20 } } }}><Html /></Tailwind>;
+}
+`,
+    };
+    const failure = await createTemplateFromSource(user.accountId, { name: "T", description: "", files }).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(TemplateSourceError);
+    const { path, line, column, message } = failure as TemplateSourceError;
+    expect({ path, line, column, message }).toEqual({
+      path: "email.tsx",
+      line: 24,
+      column: 28,
+      message: "The Tailwind config must hold at most 10,000 values (a const counts each time it is used)",
     });
   });
 

@@ -28,7 +28,7 @@ import ts from "typescript";
 import type { VariablesSchema } from "../../schemas/variables";
 import { deriveVariablesSchema } from "../props-schema";
 import { parseTemplateSource } from "../template-syntax";
-import { TEMPLATE_FILE_EXTENSIONS, type TemplateFiles } from "../../template-files";
+import { SINGLE_FILE, TEMPLATE_FILE_EXTENSIONS, type TemplateFiles } from "../../template-files";
 import { oversizedFiles, oversizedSource, type CompileResult, type FilesCompileResult } from "./compile-result";
 import { linkModules, type CompiledModule } from "./link-modules";
 import {
@@ -46,8 +46,6 @@ const COMPONENTS_MODULE = "@react-email/components";
 const availableExportList = [...SANDBOX_COMPONENT_EXPORTS, ...SANDBOX_TAILWIND_EXPORTS];
 const availableComponentExports = new Set<string>(availableExportList);
 const allowedList = `${ALLOWED_MODULES.join(", ")} and the template's own files by relative path (./footer)`;
-/** The file name of a template given as one source, as compile errors name it. */
-const SINGLE_FILE = "template.tsx";
 
 class CompileError extends Error {
   constructor(
@@ -191,7 +189,9 @@ function readTailwindElement(
       config = attribute.initializer.expression;
     }
   }
-  const where = locate(file.text, (config ?? node).getStart(file));
+  // The file's own line map: a file may hold many <Tailwind> elements.
+  const position = file.getLineAndCharacterOfPosition((config ?? node).getStart(file));
+  const where = { line: position.line + 1, column: position.character + 1 };
   try {
     usage.configs.push({ config: config && staticConfig(config, file, names.preset), path: file.fileName, ...where });
   } catch (error) {

@@ -48,6 +48,8 @@ async function applyTailwind(config: unknown, classes: readonly string[]): Promi
 
 /** The CSS Tailwind puts into <head> for these classes. */
 async function headCss(config: unknown, classes: readonly string[]): Promise<string> {
+  // With no class, Tailwind's one child comes back alone rather than in an array.
+  if (classes.length === 0) return "";
   const [head] = await applyTailwind(config, classes);
   const [style] = head.props.children as Probe[];
   if (!isValidElement(style)) return "";
@@ -58,14 +60,18 @@ async function headCss(config: unknown, classes: readonly string[]): Promise<str
 async function stylesFor(config: unknown, candidates: readonly string[]): Promise<[string, TailwindClassStyle][]> {
   const probes = (await applyTailwind(config, candidates)).slice(1);
   const styles = new Map<string, Exclude<TailwindClassStyle, 0>>();
-  const kept: string[] = [];
+  const kept = new Set<string>();
+  // The classes it left on their element are either not Tailwind's or have a rule for <head> (renamed, or not).
+  const residual: string[] = [];
+  const renamed = new Set<string>();
   candidates.forEach((candidate, index) => {
     const { style = {}, className } = probes[index].props;
-    if (className === candidate && Object.keys(style).length === 0) kept.push(candidate);
+    if (className === candidate && Object.keys(style).length === 0) kept.add(candidate);
     else styles.set(candidate, { style, className });
+    if (!className) return;
+    residual.push(candidate);
+    if (className !== candidate) renamed.add(candidate);
   });
-  // The classes it left on their element are either not Tailwind's or have a rule for <head> (renamed, or not).
-  const residual = candidates.filter((candidate) => probes[candidates.indexOf(candidate)].props.className);
   const all = await headCss(config, residual);
   if (all !== "") {
     const rules = new Map<string, string>();
@@ -79,9 +85,8 @@ async function stylesFor(config: unknown, candidates: readonly string[]): Promis
         await split(classes.slice(half));
       }
     };
-    const renamed = residual.filter((candidate) => probes[candidates.indexOf(candidate)].props.className !== candidate);
     for (const candidate of renamed) await split([candidate]);
-    await split(residual.filter((candidate) => !renamed.includes(candidate)));
+    await split(residual.filter((candidate) => !renamed.has(candidate)));
     // <head> gets each class's rule in the order of the stylesheet: the order they come in `all`.
     let position = 0;
     let order = 0;
@@ -94,10 +99,10 @@ async function stylesFor(config: unknown, candidates: readonly string[]): Promis
       position += css.length;
       const entry = styles.get(candidate) ?? { style: {}, className: candidate };
       styles.set(candidate, { ...entry, css, order: order++ });
-      kept.splice(kept.indexOf(candidate), 1);
+      kept.delete(candidate);
     }
   }
-  return [...kept.map((candidate): [string, TailwindClassStyle] => [candidate, 0]), ...styles];
+  return [...[...kept].map((candidate): [string, TailwindClassStyle] => [candidate, 0]), ...styles];
 }
 
 /** A node of the css-tree stylesheet setupTailwind gives: its lists have `toArray`. */

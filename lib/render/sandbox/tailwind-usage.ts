@@ -9,8 +9,6 @@ import ts from "typescript";
 
 import { PIXEL_BASED_PRESET, type TailwindConfigValue } from "./tailwind-config";
 
-export { PIXEL_BASED_PRESET, type TailwindConfigValue };
-
 /** A config and where it is written, for errors about it. */
 export type TailwindConfigSite = {
   config: TailwindConfigValue | undefined;
@@ -35,6 +33,10 @@ export class StaticConfigError extends Error {
 const NOT_STATIC =
   "The Tailwind config must be written as a literal object in the <Tailwind> element or in a const of the same file (strings, numbers, arrays, objects and pixelBasedPreset), so that its CSS is made when the template is saved";
 
+/** Values a config may hold, a const counted each time it is used: consts of consts can otherwise double per line. */
+const MAX_CONFIG_VALUES = 10_000;
+const TOO_LARGE = `The Tailwind config must hold at most ${MAX_CONFIG_VALUES.toLocaleString("en-US")} values (a const counts each time it is used)`;
+
 /** Adds a literal's words to the candidates: the class names a className built from it may hold. */
 export function addCandidates(text: string, usage: TailwindUsage): void {
   for (const word of text.split(/\s+/)) if (word !== "") usage.candidates.add(word);
@@ -58,9 +60,14 @@ export function tailwindImports(file: ts.SourceFile): { tailwind: Set<string>; p
   return names;
 }
 
-/** The `const name = <initializer>` declarations at the top of `file`. */
+const constsByFile = new WeakMap<ts.SourceFile, Map<string, ts.Expression>>();
+
+/** The `const name = <initializer>` declarations at the top of `file`, read once per file for all its configs. */
 function topLevelConsts(file: ts.SourceFile): Map<string, ts.Expression> {
+  const known = constsByFile.get(file);
+  if (known) return known;
   const consts = new Map<string, ts.Expression>();
+  constsByFile.set(file, consts);
   for (const statement of file.statements) {
     if (!ts.isVariableStatement(statement)) continue;
     if (!(statement.declarationList.flags & ts.NodeFlags.Const)) continue;
@@ -81,7 +88,9 @@ export function staticConfig(
 ): TailwindConfigValue {
   const consts = topLevelConsts(file);
   const resolving = new Set<string>();
+  let values = 0;
   const read = (node: ts.Expression): TailwindConfigValue => {
+    if (++values > MAX_CONFIG_VALUES) throw new StaticConfigError(TOO_LARGE, expression);
     while (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node)) {
       node = node.expression;
     }
