@@ -33,7 +33,7 @@ export type ReactSourceResult = { ok: true; source: string } | { ok: false; mess
 /** worker → main thread: first `ready`, then one answer per request; `error` is a bug of ours, not of the code. */
 export type UserCodeReply =
   | { type: "ready" }
-  | { type: "done"; id: number; result: CompileResult | FilesCompileResult | ReactSourceResult }
+  | { type: "done"; id: number; result: CompileResult | FilesCompileResult | ReactSourceResult; heapBytes: number }
   | { type: "error"; id: number; message: string };
 
 /** A compile that failed without a position in the source: it ran past its deadline or out of memory. */
@@ -46,6 +46,11 @@ const POOL_SIZE = 2;
 const START_TIMEOUT_MS = 15_000;
 /** Heap of one worker: parsing the largest source allowed takes a fraction of it. */
 const WORKER_HEAP_MB = 256;
+/**
+ * A worker whose heap has grown past this after a job is replaced: @react-email/tailwind keeps a compiler for every
+ * distinct config it has seen, for the life of the worker, so configs from many accounts would otherwise fill it.
+ */
+const RECYCLE_HEAP_BYTES = (WORKER_HEAP_MB / 2) * 1024 * 1024;
 
 type UserCodeResult = CompileResult | FilesCompileResult | ReactSourceResult | UnplacedFailure;
 
@@ -104,6 +109,10 @@ function onReply(worker: PoolWorker, reply: UserCodeReply): void {
   const job = worker.job;
   if (!job || reply.id !== job.request.id) return;
   finish(worker);
+  if (reply.type === "done" && reply.heapBytes > RECYCLE_HEAP_BYTES) {
+    workers.delete(worker);
+    void worker.thread.terminate();
+  }
   if (reply.type === "done") job.resolve(reply.result);
   else job.reject(new Error(`The compile worker failed: ${reply.message}`));
   dispatch();

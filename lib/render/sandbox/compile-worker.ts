@@ -7,6 +7,7 @@
  */
 import "../worker-priority";
 import { createRequire } from "node:module";
+import { getHeapStatistics } from "node:v8";
 import { parentPort } from "node:worker_threads";
 import { applyVariablesToSource } from "../react-source";
 import { compileTemplate, compileTemplateFiles } from "./compile";
@@ -57,7 +58,7 @@ port.on("message", async (request: UserCodeRequest) => {
         : request.type === "compile-files"
           ? await addTailwindStyles(compileTemplateFiles(request.files, request.entry))
           : reactSource(request.code, request.props);
-    reply({ type: "done", id: request.id, result });
+    reply({ type: "done", id: request.id, result, heapBytes: getHeapStatistics().used_heap_size });
   } catch (error) {
     reply({ type: "error", id: request.id, message: error instanceof Error ? error.message : String(error) });
   }
