@@ -11,6 +11,7 @@ import { resetConfig } from "@/lib/config";
 import { createApiKey } from "@/lib/db/api-keys";
 import { getDb } from "@/lib/db/client";
 import { dispatchDueScheduledEmails, recordCountedEmails } from "@/lib/db/emails";
+import { getTestEmailsSentToday } from "@/lib/db/usage";
 import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import { billingPeriod, testSendDay, type PlanName } from "@/lib/plans";
 import { call, counter, sender, setEmailsUsed, type Sender } from "./support/api";
@@ -115,12 +116,7 @@ const described = (user: Account, id: string, status: string, events: unknown[],
   ...extra,
 });
 
-async function testEmailsToday(user: Account): Promise<number> {
-  const [row] = await getDb()<{ count: number }[]>`
-    select count from usage_daily
-    where account_id = ${user.accountId} and metric = 'test_emails' and day = (now() at time zone 'utc')::date`;
-  return row?.count ?? 0;
-}
+const testEmailsToday = (user: Account) => getTestEmailsSentToday(user.accountId);
 
 async function setTestEmailsToday(user: Account, count: number): Promise<void> {
   await getDb()`

@@ -1,17 +1,20 @@
 import { describe, expect, it } from "vitest";
+import { POST as cancel } from "@/app/api/v1/emails/[id]/cancel/route";
 import { POST as send } from "@/app/api/v1/send/route";
+import { GET as getUsage } from "@/app/api/v1/usage/route";
+import { usageSummary } from "@/lib/dashboard/queries";
 import { createApiKey } from "@/lib/db/api-keys";
 import { getDb } from "@/lib/db/client";
-import { countTestEmailsToday } from "@/lib/db/usage";
 import { call, sender, type Sender } from "./support/api";
 
-// The Usage page's "Test sends" figure: sends made with test keys since midnight UTC, apart from the month's emails.
+// The Usage page's "Test sends" figure: sends made with test keys today (UTC), apart from the month's emails, and the
+// same count their daily limit and GET /usage use.
 
-async function sendWith(user: Sender, key: string): Promise<string> {
+async function sendWith(user: Sender, key: string, extra: Record<string, unknown> = {}): Promise<string> {
   const result = await call(send, "/api/v1/send", {
     method: "POST",
     headers: { "x-api-key": key },
-    body: { template_id: user.welcomeId, to: "ann@example.com", subject: "Hello" },
+    body: { template_id: user.welcomeId, to: "ann@example.com", subject: "Hello", ...extra },
   });
   expect(result.status).toBe(200);
   return result.body.data.id;
@@ -21,32 +24,36 @@ async function testKey(user: Sender): Promise<string> {
   return (await createApiKey(user.accountId, { name: "CI", kind: "test" })).key;
 }
 
-describe("countTestEmailsToday", () => {
-  it("counts the account's test sends since midnight UTC: not live sends, not yesterday's, not another account's", async () => {
+describe("usageSummary's test sends", () => {
+  it("counts the account's test sends today: not live sends, not yesterday's, not another account's, not a canceled one", async () => {
     const user = await sender();
     const key = await testKey(user);
-    const [, atMidnight, beforeMidnight] = [
-      await sendWith(user, key),
-      await sendWith(user, key),
-      await sendWith(user, key),
-    ];
+    await sendWith(user, key);
+    await sendWith(user, key);
+    const scheduled = await sendWith(user, key, { scheduled_at: new Date(Date.now() + 3600_000).toISOString() });
+    const canceled = await call(cancel, `/api/v1/emails/${scheduled}/cancel`, {
+      method: "POST",
+      params: { id: scheduled },
+      headers: { "x-api-key": key },
+    });
+    expect(canceled.status).toBe(200);
     await sendWith(user, user.key);
+    await getDb()`
+      insert into usage_daily (account_id, metric, day, count)
+      values (${user.accountId}, 'test_emails', (now() at time zone 'utc')::date - 1, 40)`;
     const other = await sender();
     await sendWith(other, await testKey(other));
 
-    const now = new Date();
-    const midnight = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-    const db = getDb();
-    await db`update sent_emails set created_at = ${midnight} where id = ${atMidnight}`;
-    await db`update sent_emails set created_at = ${new Date(midnight.getTime() - 1000)} where id = ${beforeMidnight}`;
-
-    expect(await countTestEmailsToday(user.accountId)).toBe(2);
-    expect(await countTestEmailsToday(other.accountId)).toBe(1);
+    const summary = await usageSummary(user.accountId);
+    expect([summary.testEmailsToday, summary.emails.current_usage]).toEqual([2, 1]);
+    expect((await usageSummary(other.accountId)).testEmailsToday).toBe(1);
+    const usage = await call(getUsage, "/api/v1/usage", { headers: { "x-api-key": key } });
+    expect(usage.body.test_emails.sent_today).toBe(2);
   });
 
   it("is 0 for an account that has sent only with live keys", async () => {
     const user = await sender();
     await sendWith(user, user.key);
-    expect(await countTestEmailsToday(user.accountId)).toBe(0);
+    expect((await usageSummary(user.accountId)).testEmailsToday).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { authenticateAndMeter } from "@/lib/db/metering";
-import { describeEmailUsage, getEmailsSent, listDailyUsage, type DailyUsage } from "@/lib/db/usage";
+import { describeEmailUsage, getEmailCounts, listDailyUsage, type DailyUsage } from "@/lib/db/usage";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
 
 // Read models for dashboard pages that the API has no endpoint for. Everything the API does serve (library, usage,
@@ -51,6 +51,8 @@ export type UsageSummary = {
   plan: PlanName;
   apiCalls: { used: number; limit: number | null; remaining: number | null };
   emails: ReturnType<typeof describeEmailUsage> & { overageAllowed: boolean };
+  /** Sent with test keys today (UTC), as counted against their daily limit. */
+  testEmailsToday: number;
   periodStart: Date;
   reset: Date;
   daily: DailyUsage[];
@@ -68,7 +70,10 @@ export async function usageSummary(accountId: string, days = 30): Promise<UsageS
   const since = new Date(
     Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - (days - 1)),
   );
-  const [emailsSent, daily] = await Promise.all([getEmailsSent(accountId, start), listDailyUsage(accountId, since)]);
+  const [{ emails: emailsSent, testEmailsToday }, daily] = await Promise.all([
+    getEmailCounts(accountId, start),
+    listDailyUsage(accountId, since),
+  ]);
   return {
     plan: caller.plan,
     apiCalls: {
@@ -77,6 +82,7 @@ export async function usageSummary(accountId: string, days = 30): Promise<UsageS
       remaining: caller.quota === null ? null : Math.max(0, caller.quota - caller.used),
     },
     emails: { ...describeEmailUsage(caller.plan, emailsSent), overageAllowed: PLANS[caller.plan].emailOverage },
+    testEmailsToday,
     periodStart: start,
     reset,
     daily: fillDays(daily, since, days),

@@ -60,15 +60,3 @@ export async function listDailyUsage(accountId: string, since: Date): Promise<Da
     from usage_daily where account_id = ${accountId} and day >= ${since}
     group by day order by day`;
 }
-
-/**
- * Sends made with test keys since midnight UTC: kept in the outbox and not counted in the month's emails, so the
- * dashboard shows them apart (they have a daily limit of their own).
- */
-export async function countTestEmailsToday(accountId: string): Promise<number> {
-  const [row] = await getDb()<{ count: number }[]>`
-    select count(*)::int as count from sent_emails
-    where account_id = ${accountId} and test
-      and created_at >= date_trunc('day', now() at time zone 'utc') at time zone 'utc'`;
-  return row.count;
-}
