@@ -24,7 +24,7 @@ const LEGACY_KEY_PATTERN = /^lp_live_[A-Za-z0-9_-]{43}$/;
 
 export type GeneratedKey = { key: string; hash: string; prefix: string; displayFragment: string };
 
-export function apiKeyPrefix(kind: ApiKeyKind): string {
+function apiKeyPrefix(kind: ApiKeyKind): string {
   return `lp_${kind}_`;
 }
 

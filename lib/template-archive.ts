@@ -1,6 +1,7 @@
 import "server-only";
 import { errors } from "@/lib/api/errors";
 import { findTemplateForAccount, type TemplateRecord } from "@/lib/db/templates";
+import { isFreeCatalogueTemplate } from "@/lib/render/access";
 import { filesEntryFirst } from "@/lib/template-files";
 import { writeZip } from "@/lib/zip";
 
@@ -9,7 +10,7 @@ import { writeZip } from "@/lib/zip";
 type NamedTemplate = Pick<TemplateRecord, "slug" | "name">;
 
 /** A file name for a template: its catalogue slug, else its name in lowercase words joined by `-`. */
-export function templateBaseName(template: NamedTemplate): string {
+function templateBaseName(template: NamedTemplate): string {
   if (template.slug) return template.slug;
   // One pass each, no backtracking: `[^a-z0-9]+` and the two anchored single characters.
   const words = template.name
@@ -22,7 +23,7 @@ export function templateBaseName(template: NamedTemplate): string {
 /** The name of a template's one file, when it has one: `<slug>.tsx`. */
 export const templateFileName = (template: NamedTemplate) => `${templateBaseName(template)}.tsx`;
 
-export type TemplateArchive = { fileName: string; zip: Uint8Array<ArrayBuffer> };
+type TemplateArchive = { fileName: string; zip: Uint8Array<ArrayBuffer> };
 
 /**
  * The zip of a template the account may download: one in its library, or a public free catalogue template (a paid
@@ -31,9 +32,7 @@ export type TemplateArchive = { fileName: string; zip: Uint8Array<ArrayBuffer> }
  */
 export async function getTemplateArchiveOrThrow(accountId: string, templateId: string): Promise<TemplateArchive> {
   const template = await findTemplateForAccount(accountId, templateId);
-  const freeCatalogue =
-    template !== null && template.owner_account_id === null && template.is_public && Number(template.price) === 0;
-  if (!template || !(template.in_library || freeCatalogue)) throw errors.templateNotFound();
+  if (!template || !(template.in_library || isFreeCatalogueTemplate(template))) throw errors.templateNotFound();
   const entries =
     template.files && template.entry
       ? filesEntryFirst(template.files, template.entry)

@@ -12,8 +12,11 @@ export const TEMPLATE_FILE_EXTENSIONS = [".tsx", ".ts", ".jsx", ".js"] as const;
 /** The entry when a template has several files and names none. */
 export const DEFAULT_ENTRY = "email.tsx";
 
-/** A problem with the files, by the body's field: `files`, `files.<path>` or `entry`. */
-export type TemplateFilesProblem = { field: string; message: string };
+/** The path a template of one file is compiled (and edited) under. */
+export const SINGLE_FILE = "template.tsx";
+
+/** A problem with the files, by the body's field: `files`, `files.<path>` (with that `path`) or `entry`. */
+export type TemplateFilesProblem = { field: string; message: string; path?: string };
 
 const isPathCharacter = (code: number) =>
   (code >= 0x61 && code <= 0x7a) || // a-z
@@ -74,7 +77,7 @@ export function templateFilesProblems(files: TemplateFiles, entry: string | unde
   let characters = 0;
   for (const path of paths) {
     const problem = templatePathProblem(path);
-    if (problem) problems.push({ field: `files.${path}`, message: problem });
+    if (problem) problems.push({ field: `files.${path}`, message: problem, path });
     characters += files[path].length;
   }
   if (characters > MAX_TEMPLATE_SOURCE_CHARS) {

@@ -11,6 +11,7 @@ import type { VariablesSchema } from "@/lib/schemas/variables";
 import { getTemplateDetailsOrThrow } from "@/lib/template-details";
 import {
   defaultEntry,
+  SINGLE_FILE,
   templateFilesProblems,
   type TemplateFiles,
   type TemplateFilesProblem,
@@ -22,9 +23,6 @@ import {
  */
 export type TemplateSource = { code: string } | { files: TemplateFiles; entry?: string };
 export type NewTemplateSource = { name: string; description: string } & TemplateSource;
-
-/** The name a template given as one source has in compile errors. */
-const SINGLE_FILE = "template.tsx";
 
 /**
  * Why a template's source was refused; `line`/`column` (1-based) point at a compile error in the file at `path`
@@ -125,11 +123,6 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
   }
 }
 
-/** checkTemplate of one source. */
-export async function checkTemplateSource(accountId: string, code: string): Promise<CheckedTemplate> {
-  return checkTemplate(accountId, { code });
-}
-
 /** Stores a user's own template (after checking it) and adds it to their library as `created`. */
 export async function createTemplateFromSource(accountId: string, input: NewTemplateSource) {
   const checked = await checkTemplate(accountId, input);
@@ -173,7 +166,8 @@ export async function deleteTemplateOrThrow(accountId: string, templateId: strin
  * 422 for a trial render that failed, the library limit's 403.
  */
 function throwAsApiError(error: unknown): never {
-  if (error instanceof TemplateFilesError) throw errors.validation(error.problems);
+  if (error instanceof TemplateFilesError)
+    throw errors.validation(error.problems.map(({ field, message }) => ({ field, message })));
   if (error instanceof TemplateRenderError) throw errors.renderFailed(error.message);
   if (error instanceof TemplateSourceError) throw errors.validation([sourceErrorDetail(error)]);
   if (error instanceof LibraryError && error.code === "LIBRARY_LIMIT_REACHED") {

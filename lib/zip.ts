@@ -7,7 +7,7 @@ export type ZipEntry = { path: string; content: string | Uint8Array };
 
 /** Entries in one archive, and bytes in all: far above any template's, far below ZIP's 32-bit offsets. */
 export const MAX_ZIP_ENTRIES = 1000;
-export const MAX_ZIP_BYTES = 64 * 1024 * 1024;
+const MAX_ZIP_BYTES = 64 * 1024 * 1024;
 
 const LOCAL_HEADER = 0x04034b50;
 const CENTRAL_HEADER = 0x02014b50;

@@ -8,7 +8,7 @@ import { API_KEY_KINDS, API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys"
 import { ApiError } from "@/lib/api/errors";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
-import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
+import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_NAME_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
 import { admitPreview } from "@/lib/dashboard/preview";
 import { createApiKey, revokeApiKey, UnknownKeyDomainError } from "@/lib/db/api-keys";
 import { DomainError, findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
@@ -142,8 +142,15 @@ export async function addTemplateAction(_previous: AddTemplateState, formData: F
 export type CreateTemplateState = ActionState & { line?: number; column?: number; path?: string };
 
 const newTemplateSchema = z.object({
-  name: z.string().trim().min(1, "Give the template a name").max(120, "Use at most 120 characters"),
-  description: z.string().trim().max(500, "Use at most 500 characters"),
+  name: z
+    .string()
+    .trim()
+    .min(1, "Give the template a name")
+    .max(MAX_TEMPLATE_NAME_CHARS, `Use at most ${MAX_TEMPLATE_NAME_CHARS} characters`),
+  description: z
+    .string()
+    .trim()
+    .max(MAX_TEMPLATE_DESCRIPTION_CHARS, `Use at most ${MAX_TEMPLATE_DESCRIPTION_CHARS} characters`),
   code: z.string().min(1, "Write the template's code").max(MAX_TEMPLATE_SOURCE_CHARS, "The source is too long"),
 });
 
@@ -186,7 +193,11 @@ export async function createTemplateAction(
     return { status: "error", ...describeTemplateError(error, true)!, values };
   }
   // The entry's source stands for the files in the checks of the form's own fields.
-  const code = several ? (several.files[several.entry] ?? "") : (formData.get("code") ?? "");
+  const code = several
+    ? Object.hasOwn(several.files, several.entry)
+      ? several.files[several.entry]
+      : ""
+    : (formData.get("code") ?? "");
   const parsed = newTemplateSchema.safeParse({ ...values, code });
   if (!parsed.success) {
     const fields: Record<string, string> = {};
@@ -223,8 +234,8 @@ function describeTemplateError(
   if (error instanceof LibraryError) return { message: error.message };
   if (error instanceof ApiError) return { message: apiErrorMessage(error) };
   if (error instanceof TemplateFilesError) {
-    const named = error.problems.find(({ field }) => field.startsWith("files."));
-    return { message: error.message, ...(named ? { path: named.field.slice("files.".length) } : {}) };
+    const named = error.problems.find(({ path }) => path !== undefined);
+    return { message: error.message, ...(named ? { path: named.path } : {}) };
   }
   if (error instanceof TemplateSourceError) {
     const path = error.path === null || !namesFiles ? {} : { path: error.path };

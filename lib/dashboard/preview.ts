@@ -7,7 +7,7 @@ import { checkVariables, renderTemplate } from "@/lib/render";
 import { exampleFromSchema, schemaFromPreviewProps, variablesProblem } from "@/lib/render/variables";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import { templatePreviewProps, templateVariablesSchema } from "@/lib/template-details";
-import { MAX_TEMPLATE_SOURCE_CHARS, PREVIEW_LIMITS } from "@/lib/limits";
+import { PREVIEW_LIMITS } from "@/lib/limits";
 import { templateFilesProblems, type TemplateFiles } from "@/lib/template-files";
 import { compileTemplateFilesOffThread, compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
@@ -124,12 +124,6 @@ export async function renderDraft(
 type DraftCompile = { ok: true; code: string; variables: VariablesSchema | null } | (DraftRender & { ok: false });
 
 async function compileOne(accountId: string, code: string, signal?: AbortSignal): Promise<DraftCompile> {
-  if (code.length > MAX_TEMPLATE_SOURCE_CHARS) {
-    return {
-      ok: false,
-      message: `The source is longer than ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters.`,
-    };
-  }
   const compiled = await compileTemplateOffThread(accountId, code, signal);
   if (compiled.ok) return compiled;
   if (compiled.line === undefined) return { ok: false, message: compiled.message };
@@ -143,7 +137,7 @@ async function compileFiles(
 ): Promise<DraftCompile> {
   const [problem] = templateFilesProblems(files, entry);
   if (problem) {
-    const path = problem.field.startsWith("files.") ? problem.field.slice("files.".length) : undefined;
+    const { path } = problem;
     return {
       ok: false,
       message: `${path ?? problem.field} ${problem.message}`,

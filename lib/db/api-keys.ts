@@ -39,13 +39,14 @@ const RECORD_COLUMNS = (db: ReturnType<typeof getDb>) =>
 /** Returns the plaintext key: the only time it exists outside the caller's hands. */
 export async function createApiKey(accountId: string, options: NewApiKey): Promise<ApiKeyRecord & { key: string }> {
   const db = getDb();
-  const generated = generateApiKey(options.kind ?? "live");
+  const kind = options.kind ?? "live";
+  const generated = generateApiKey(kind);
   const domain = options.domain ? options.domain.trim().toLowerCase() : null;
   // The domain is the account's, checked in the statement that stores the key.
   const [record] = await db<ApiKeyRecord[]>`
     insert into api_keys (account_id, name, key_hash, prefix, display_fragment, kind, scope, domain, expires_at)
     select ${accountId}, ${options.name}, ${generated.hash}, ${generated.prefix}, ${generated.displayFragment},
-           ${options.kind ?? "live"}, ${options.scope ?? "full_access"}, ${domain}, ${options.expiresAt ?? null}
+           ${kind}, ${options.scope ?? "full_access"}, ${domain}, ${options.expiresAt ?? null}
     where ${domain}::text is null
        or exists (select 1 from sending_domains where account_id = ${accountId} and lower(domain) = ${domain})
     returning ${RECORD_COLUMNS(db)}`;

@@ -21,11 +21,10 @@ export async function getRenderableTemplateOrThrow(accountId: string, templateId
   const found = await findTemplateForAccount(accountId, templateId);
   if (!found) throw errors.templateNotFound();
   const { in_library: inLibrary, ...template } = found;
-  const isCatalogue = template.owner_account_id === null && template.is_public;
-  const isFree = Number(template.price) === 0;
-  if (isCatalogue && isFree) freeCatalogue.set(templateId, { template, expiresAt: Date.now() + CATALOGUE_TTL_MS });
-  if (inLibrary || (isCatalogue && isFree)) return template;
-  if (isCatalogue) {
+  const isFree = isFreeCatalogueTemplate(template);
+  if (isFree) freeCatalogue.set(templateId, { template, expiresAt: Date.now() + CATALOGUE_TTL_MS });
+  if (inLibrary || isFree) return template;
+  if (template.owner_account_id === null && template.is_public) {
     throw errors.templateAccessDenied({
       id: template.id,
       title: template.name,
@@ -33,6 +32,11 @@ export async function getRenderableTemplateOrThrow(accountId: string, templateId
     });
   }
   throw errors.templateNotFound();
+}
+
+/** A public catalogue template that costs nothing: anyone may render it and download its source. */
+export function isFreeCatalogueTemplate(template: Pick<TemplateRecord, "owner_account_id" | "is_public" | "price">) {
+  return template.owner_account_id === null && template.is_public && Number(template.price) === 0;
 }
 
 function cachedFreeCatalogueTemplate(templateId: string): TemplateRecord | null {

@@ -1,11 +1,12 @@
 import ts from "typescript";
+import { SINGLE_FILE } from "../template-files";
 
 /**
  * A template's TSX as TypeScript's syntax tree (parsed only, never type-checked), for reading the module's structure
  * (its imports, its default export) where a text search would be fooled by comments and strings. Runs on the compile
  * workers only (sandbox/compile-worker.ts), under their deadline: TypeScript's parser is not linear on every input.
  */
-export function parseTemplateSource(code: string, path = "template.tsx"): ts.SourceFile {
+export function parseTemplateSource(code: string, path = SINGLE_FILE): ts.SourceFile {
   return ts.createSourceFile(path, code, ts.ScriptTarget.Latest, false, scriptKind(path));
 }
 

@@ -95,7 +95,7 @@ const WATCHDOG_POLL_MS = 25;
 type LiveWorker = {
   slot: number;
   thread: Worker;
-  /** Written by the worker: [id of the running job or 0, its start in ms since `epoch`]. */
+  /** Written by the worker: [id of the running job or 0, its start in ms since `epoch`, mod 2^32]. */
   progress: Int32Array;
   epoch: number;
   /** Sent to this worker and not answered yet, oldest first: the worker runs them in this order. */
@@ -262,8 +262,9 @@ function checkDeadlines(): void {
     const head = target?.inFlight[0];
     if (!target || !head) continue;
     if (Atomics.load(target.progress, 0) === head.request.id) {
-      const startedAt = target.epoch + Atomics.load(target.progress, 1);
-      if (now > startedAt + watchdogMs(head.limits)) kill(target, "timeout", "Template exceeded the render deadline");
+      // Modular, as the worker writes it into an Int32: right however long the worker has lived.
+      const elapsed = (now - target.epoch - Atomics.load(target.progress, 1)) >>> 0;
+      if (elapsed > watchdogMs(head.limits)) kill(target, "timeout", "Template exceeded the render deadline");
     } else if (now > target.headSince + START_TIMEOUT_MS) {
       kill(target, "timeout", "The template sandbox did not start in time");
     }

@@ -214,7 +214,7 @@ type TailwindComponent = (props: { children?: ReactNode; config?: unknown }) => 
  * `Tailwind` of its own making would let a template keep something from one render for the next. The end of a comment
  * inside the JSON has its slash escaped, as JSON allows.
  */
-export const TAILWIND_STYLES_PREFIX = "/*letterpress-tailwind-styles ";
+const TAILWIND_STYLES_PREFIX = "/*letterpress-tailwind-styles ";
 
 /** The comment of `styles` for the head of saved code. */
 export function tailwindStylesComment(styles: TailwindStyles): string {

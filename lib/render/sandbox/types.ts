@@ -50,6 +50,8 @@ export type WorkerRequest =
 /** worker → main thread */
 export type WorkerMessage = { type: "done"; id: number; result: EngineResult; stats: EngineStats };
 
-/** What the worker is started with: `progress` holds [running job id or 0, its start in ms since `epoch`]. */
-/** `warmMemoryBytes`: this worker's share of MAX_WARM_MEMORY_BYTES. */
+/**
+ * What the worker is started with: `progress` holds [running job id or 0, its start in ms since `epoch`, mod 2^32];
+ * `warmMemoryBytes` is this worker's share of MAX_WARM_MEMORY_BYTES.
+ */
 export type WorkerData = { progress: SharedArrayBuffer; epoch: number; warmMemoryBytes: number };

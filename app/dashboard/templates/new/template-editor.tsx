@@ -1,8 +1,8 @@
 "use client";
 import { useActionState, useCallback, useEffect, useRef, useState } from "react";
-import { MAX_TEMPLATE_FILES } from "@/lib/limits";
+import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_FILES, MAX_TEMPLATE_NAME_CHARS } from "@/lib/limits";
 import type { VariablesSchema } from "@/lib/schemas/variables";
-import { templatePathProblem } from "@/lib/template-files";
+import { SINGLE_FILE, templatePathProblem } from "@/lib/template-files";
 import { CodeEditor, type CodeEditorHandle } from "../../../_components/code-editor";
 import { FileTabs } from "../../../_components/file-tabs";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
@@ -17,8 +17,8 @@ type DraftResult =
 
 type Problem = { message: string; line?: number; column?: number; path?: string };
 
-/** The entry's path: a template of one file is saved as one source, which compile errors call template.tsx. */
-const ENTRY = "template.tsx";
+/** The entry's path: the name compile errors give a template of one file, which the editor's first file keeps. */
+const ENTRY = SINGLE_FILE;
 
 /** Why `path` cannot be added (or a file renamed to it): the API's path rules, then the editor's own. */
 function newPathProblem(path: string, taken: string[]): string | null {
@@ -184,7 +184,7 @@ export function TemplateEditor() {
               name="name"
               className="input"
               required
-              maxLength={120}
+              maxLength={MAX_TEMPLATE_NAME_CHARS}
               placeholder="e.g. Weekly digest"
               defaultValue={state.values?.name}
               aria-invalid={state.fields?.name ? true : undefined}
@@ -204,7 +204,7 @@ export function TemplateEditor() {
               id="template-description"
               name="description"
               className="input"
-              maxLength={500}
+              maxLength={MAX_TEMPLATE_DESCRIPTION_CHARS}
               placeholder="What is this email for?"
               defaultValue={state.values?.description}
             />

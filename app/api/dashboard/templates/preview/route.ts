@@ -4,7 +4,7 @@ import { clientAddress } from "@/lib/api/client-address";
 import { errors } from "@/lib/api/errors";
 import { rateLimitExceeded, withApiAuth } from "@/lib/api/with-api-auth";
 import { admitPreview, renderDraft } from "@/lib/dashboard/preview";
-import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
+import { MAX_TEMPLATE_PATH_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
 import { billingPeriod } from "@/lib/plans";
 import { variablesSchema } from "@/lib/schemas/common";
 
@@ -23,7 +23,7 @@ const bodySchema = z.union([
   }),
   z.object({
     files: z.record(z.string(), z.string()),
-    entry: z.string(),
+    entry: z.string().max(MAX_TEMPLATE_PATH_CHARS),
     variables: variablesSchema.unwrap().nullable().default(null),
   }),
 ]);
