@@ -10,8 +10,7 @@ import {
   type EmailHandle,
   type EmailResource,
 } from "@/lib/db/emails";
-import { getMailer, MailerError } from "@/lib/mail";
-import { describeProviderFailure } from "@/lib/send";
+import { describeProviderFailure, getMailer, MailerError } from "@/lib/mail";
 import type { DeliveryStatus } from "@/lib/schemas/emails";
 
 /** GET /emails: a page of the account's emails, newest first, as the API describes them (events left out). */

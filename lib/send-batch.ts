@@ -5,6 +5,7 @@ import { markEmailsAccepted, markEmailsFailed, recordCountedEmails } from "@/lib
 import { findSendContext, type SendContext } from "@/lib/db/templates";
 import { getEmailsSent, getTestEmailsSentToday } from "@/lib/db/usage";
 import { MAX_BATCH_RENDERED_BYTES } from "@/lib/limits";
+import { describeProviderFailure } from "@/lib/mail";
 import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import { reportOverageEmail } from "@/lib/payments";
 import { billingPeriod, PLANS, TEST_EMAILS_PER_DAY } from "@/lib/plans";
@@ -14,7 +15,6 @@ import { sendBatchRequestSchema, type SendRequest } from "@/lib/schemas/send";
 import {
   batchHandoffKey,
   checkIdempotencyKey,
-  describeProviderFailure,
   emailUsageMeta,
   idempotencyNamespace,
   isTestSend,
@@ -203,11 +203,10 @@ async function performBatch(
 /** 429: on a plan without overage, the batch holds more emails than the month has left. Nothing was sent. */
 function batchOverLimit(caller: SendCaller, used: number, count: number, reset: Date) {
   const limit = PLANS[caller.plan].emailsPerMonth;
-  const retryAfter = Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000));
   return errors.emailLimitReached(
     `Your ${caller.plan} plan includes ${limit} emails per month; ${Math.max(0, limit - used)} are left and this ` +
       `batch holds ${count}. Nothing was sent. Send fewer, wait until ${reset.toISOString()}, or upgrade to a paid plan.`,
-    retryAfter,
+    reset,
   );
 }
 

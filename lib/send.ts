@@ -29,7 +29,7 @@ import {
 import { findSendContext } from "@/lib/db/templates";
 import { describeEmailUsage } from "@/lib/db/usage";
 import { IDEMPOTENCY_WAIT_MS } from "@/lib/limits";
-import { getMailer, MailerError, type Mailer, type OutgoingEmail } from "@/lib/mail";
+import { describeProviderFailure, getMailer, MailerError, type Mailer, type OutgoingEmail } from "@/lib/mail";
 import { outboxMailer } from "@/lib/mail/outbox";
 import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import { reportOverageEmail } from "@/lib/payments";
@@ -104,14 +104,13 @@ type IdempotencyScope = "send" | "send_batch" | "test_send" | "test_send_batch";
  */
 export function testLimitReached(batch: { used: number; size: number } | null = null) {
   const { reset } = testSendDay();
-  const retryAfter = Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000));
   const which = batch
     ? `; ${Math.max(0, TEST_EMAILS_PER_DAY - batch.used)} are left today and this batch holds ${batch.size}`
     : " and today's have all been sent";
   return errors.emailLimitReached(
     `Test keys send at most ${TEST_EMAILS_PER_DAY} emails a day per account${which}. Nothing was sent. ` +
       `Test sends resume at ${reset.toISOString()}; live keys are not affected.`,
-    retryAfter,
+    reset,
   );
 }
 
@@ -178,11 +177,10 @@ async function performSend(caller: SendCaller, request: SendRequest, providerKey
   );
   if (!counted.allowed && test) throw testLimitReached();
   if (!counted.allowed) {
-    const retryAfter = Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000));
     throw errors.emailLimitReached(
       `Your ${caller.plan} plan includes ${plan.emailsPerMonth} emails per month and they have all been sent. ` +
         `Sending resumes at ${reset.toISOString()}; upgrade to a paid plan to keep sending now.`,
-      retryAfter,
+      reset,
     );
   }
 
@@ -344,20 +342,6 @@ export function resolveSender(
   }
   // Re-serialised, so a display name holding specials (`,` `:` `;` …) reaches the provider quoted: one mailbox.
   return formatMailbox(parsed);
-}
-
-export function describeProviderFailure(error: unknown): string {
-  if (error instanceof MailerError) {
-    return error.statusCode === null ? `unreachable: ${error.message}` : `HTTP ${error.statusCode}: ${error.message}`;
-  }
-  console.error(
-    JSON.stringify({
-      level: "error",
-      message: "mailer threw",
-      error: error instanceof Error ? error.stack : String(error),
-    }),
-  );
-  return "unexpected failure";
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -128,11 +128,12 @@ export const errors = {
   internal: () => new ApiError(500, { error: "Internal server error", code: "INTERNAL_ERROR", success: false }),
 
   /** POST /send past the free plan's monthly emails: the contract's body has no `success` key. */
-  emailLimitReached: (message: string, retryAfterSeconds: number) =>
+  /** Retry-After: the seconds until `reset`, when sending resumes. */
+  emailLimitReached: (message: string, reset: Date) =>
     new ApiError(
       429,
       { error: "Email sending not allowed", message, is_overage: false },
-      { "Retry-After": String(retryAfterSeconds) },
+      { "Retry-After": String(secondsUntil(reset)) },
     ),
 
   /** The template sandbox has as much work queued as it takes: refused at once rather than left waiting behind it. */
@@ -205,4 +206,9 @@ export function zodDetails(
     if (details.length > MAX_DETAILS) return details.slice(0, MAX_DETAILS + 1);
   }
   return details;
+}
+
+/** Whole seconds from now until `instant`, at least 1: what a Retry-After says. */
+export function secondsUntil(instant: Date): number {
+  return Math.max(1, Math.ceil((instant.getTime() - Date.now()) / 1000));
 }

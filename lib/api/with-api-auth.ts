@@ -4,7 +4,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { hashApiKey, isWellFormedApiKey } from "@/lib/api-keys";
 import { readBodyText } from "@/lib/api/body";
-import { ApiError, errors, zodDetails } from "@/lib/api/errors";
+import { ApiError, errors, secondsUntil, zodDetails } from "@/lib/api/errors";
 import type { DeclaredOperation, OperationDoc } from "@/lib/api/operation";
 import { readSession, type SessionIdentity } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
@@ -311,7 +311,7 @@ function rateLimitHeaders(caller: Caller, reset: Date): Record<string, string> {
 }
 
 export function rateLimitExceeded(caller: Pick<Caller, "plan" | "quota">, reset: Date): ApiError {
-  const resetInSeconds = Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000));
+  const resetInSeconds = secondsUntil(reset);
   const { siteUrl } = getConfig();
   return new ApiError(
     429,

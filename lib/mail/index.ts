@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig, type Config } from "@/lib/config";
 import { outboxMailer } from "@/lib/mail/outbox";
 import { ResendMailer } from "@/lib/mail/resend";
-import type { Mailer } from "@/lib/mail/types";
+import { MailerError, type Mailer } from "@/lib/mail/types";
 
 export { MailerError, type Mailer, type OutgoingEmail, type SendOptions } from "@/lib/mail/types";
 
@@ -18,4 +18,19 @@ export function getMailer(): Mailer {
     cached = { config, mailer };
   }
   return cached.mailer;
+}
+
+/** A provider's failure as an email's error and an API message say it; anything but a MailerError is logged. */
+export function describeProviderFailure(error: unknown): string {
+  if (error instanceof MailerError) {
+    return error.statusCode === null ? `unreachable: ${error.message}` : `HTTP ${error.statusCode}: ${error.message}`;
+  }
+  console.error(
+    JSON.stringify({
+      level: "error",
+      message: "mailer threw",
+      error: error instanceof Error ? error.stack : String(error),
+    }),
+  );
+  return "unexpected failure";
 }
