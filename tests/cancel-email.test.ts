@@ -3,9 +3,8 @@ import { POST as cancel } from "@/app/api/v1/emails/[id]/cancel/route";
 import { POST as send } from "@/app/api/v1/send/route";
 import { getDb } from "@/lib/db/client";
 import { dispatchDueScheduledEmails } from "@/lib/db/emails";
-import { auth, call, counter, sender, setEmailsUsed, type Sender, type TestUser } from "./support/api";
+import { ISO, auth, call, counter, sender, setEmailsUsed, type Sender, type TestUser } from "./support/api";
 
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const tomorrow = () => new Date(Date.now() + 24 * 3600_000).toISOString();
 
 async function schedule(user: Sender, extra: Record<string, unknown> = {}): Promise<string> {

@@ -5,14 +5,12 @@ import { POST as send } from "@/app/api/v1/send/route";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getEmailOrThrow } from "@/lib/emails";
 import { listSuppressionsPage } from "@/lib/suppressions";
-import { auth, call, counter, sender, type Sender } from "./support/api";
+import { ISO, auth, call, counter, sender, type Sender } from "./support/api";
 
 // The Emails pages' actions: cancel a scheduled email, remove a suppression, for the signed-in account only.
 const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
-
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
 async function sendAs(user: Sender, extra: Record<string, unknown>): Promise<string> {
   const result = await call(send, "/api/v1/send", {

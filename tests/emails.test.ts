@@ -10,9 +10,19 @@ import { getDb } from "@/lib/db/client";
 import { applyEmailEvent, dispatchDueScheduledEmails } from "@/lib/db/emails";
 import { billingPeriod } from "@/lib/plans";
 import { DELIVERY_STATUSES, EMAIL_EVENT_TYPES, type DeliveryStatus, type EmailEventType } from "@/lib/schemas/emails";
-import { auth, call, catalogueId, createUser, nextInstant, sender, type Sender, type TestUser } from "./support/api";
+import {
+  ISO,
+  auth,
+  call,
+  catalogueId,
+  createUser,
+  describedEmail,
+  nextInstant,
+  sender,
+  type Sender,
+  type TestUser,
+} from "./support/api";
 
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const NOT_FOUND = { error: "Email not found", code: "EMAIL_NOT_FOUND", success: false };
 
 async function sendOne(user: Sender, extra: Record<string, unknown> = {}) {
@@ -35,28 +45,6 @@ const get = (user: TestUser, id: string) =>
 
 const list = (user: TestUser, query = "") => call(listEmails, `/api/v1/emails${query}`, { headers: auth(user) });
 
-/** The email as GET /emails/{id} describes it, for a send of `sendOne` with `extra`. */
-function described(user: Sender, id: string, status: DeliveryStatus, events: unknown[], extra: object = {}) {
-  return {
-    id,
-    from: `hello@${user.domain}`,
-    to: ["ann@example.com"],
-    cc: [],
-    bcc: [],
-    reply_to: [],
-    subject: "Welcome aboard",
-    template_id: user.welcomeId,
-    tags: [],
-    status,
-    created_at: ISO,
-    sent_at: ISO,
-    scheduled_at: null,
-    test: false,
-    events,
-    ...extra,
-  };
-}
-
 describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
   it("a sent email is delivered: its sent and delivered events in order", async () => {
     const user = await sender();
@@ -65,7 +53,7 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
     expect(result.status).toBe(200);
     expect(result.body).toEqual({
       success: true,
-      email: described(
+      email: describedEmail(
         user,
         id,
         "delivered",
@@ -91,7 +79,7 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
       200,
       {
         success: true,
-        email: described(
+        email: describedEmail(
           user,
           id,
           "bounced",
@@ -121,7 +109,7 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
       200,
       {
         success: true,
-        email: described(
+        email: describedEmail(
           user,
           id,
           "complained",
@@ -151,7 +139,10 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
       200,
       {
         success: true,
-        email: described(user, id, "scheduled", [{ type: "scheduled", at: ISO }], { sent_at: null, scheduled_at: at }),
+        email: describedEmail(user, id, "scheduled", [{ type: "scheduled", at: ISO }], {
+          sent_at: null,
+          scheduled_at: at,
+        }),
       },
     ]);
 
@@ -162,7 +153,7 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
       200,
       {
         success: true,
-        email: described(
+        email: describedEmail(
           user,
           id,
           "delivered",
@@ -240,7 +231,7 @@ describe("GET /api/v1/emails", () => {
     ids.push(await sentId(user, { to: "d@example.com", scheduled_at: scheduledAt }));
 
     const summary = (id: string, to: string, status: DeliveryStatus, extra: object = {}) => {
-      const { events: _events, ...email } = described(user, id, status, [], { to: [to], ...extra });
+      const { events: _events, ...email } = describedEmail(user, id, status, [], { to: [to], ...extra });
       return email;
     };
     const all = await list(user);
@@ -364,7 +355,7 @@ describe("GET /api/v1/emails/{id} through Resend (a local stand-in)", () => {
     const result = await get(user, providerId);
     expect([result.status, result.body]).toEqual([
       200,
-      { success: true, email: described(user, providerId, "sent", [{ type: "sent", at: ISO }]) },
+      { success: true, email: describedEmail(user, providerId, "sent", [{ type: "sent", at: ISO }]) },
     ]);
     const [{ id: ownId }] = await getDb()<{ id: string }[]>`
       select id from sent_emails where account_id = ${user.accountId}`;
@@ -384,7 +375,7 @@ describe("GET /api/v1/emails/{id} through Resend (a local stand-in)", () => {
       200,
       {
         success: true,
-        email: described(
+        email: describedEmail(
           user,
           id,
           "failed",

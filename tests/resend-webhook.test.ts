@@ -9,14 +9,13 @@ import { markEmailAccepted } from "@/lib/db/emails";
 import { dispatchScheduled } from "@/lib/send";
 import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/webhooks/receive";
 import { proxy } from "@/proxy";
-import { auth, call, catalogueId, createUser, type TestUser } from "./support/api";
+import { ISO, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
 
 // Resend's webhooks as Svix signs them: `v1,` and the Base64 HMAC-SHA256, keyed with the Base64 part of the whsec_
 // secret, of `${svix-id}.${svix-timestamp}.${body}`.
 
 const API_KEY = "re_test_0123456789abcdef";
 const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const saved = { key: process.env.RESEND_API_KEY, secret: process.env.RESEND_WEBHOOK_SECRET };
 
 beforeEach(() => {

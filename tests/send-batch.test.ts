@@ -4,6 +4,7 @@ import { POST as sendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as send } from "@/app/api/v1/send/route";
 import { getDb } from "@/lib/db/client";
 import {
+  ISO,
   addToLibrary,
   auth,
   call,
@@ -28,7 +29,6 @@ vi.mock("@/lib/limits", async (importOriginal) => {
   };
 });
 
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const UUID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
 const item = (user: Sender, extra: Record<string, unknown> = {}) => ({

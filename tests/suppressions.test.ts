@@ -5,9 +5,8 @@ import { DELETE as deleteSuppression } from "@/app/api/v1/suppressions/[email]/r
 import { GET as listSuppressions } from "@/app/api/v1/suppressions/route";
 import { getDb } from "@/lib/db/client";
 import { applyEmailEvent } from "@/lib/db/emails";
-import { auth, call, counter, sender, type Sender, type TestUser } from "./support/api";
+import { ISO, auth, call, counter, sender, type Sender, type TestUser } from "./support/api";
 
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const today = () => new Date().toISOString().slice(0, 10);
 
 const post = (user: Sender, extra: Record<string, unknown>) =>

@@ -14,7 +14,7 @@ import { dispatchDueScheduledEmails, recordCountedEmails } from "@/lib/db/emails
 import { getTestEmailsSentToday } from "@/lib/db/usage";
 import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import { billingPeriod, testSendDay, type PlanName } from "@/lib/plans";
-import { call, counter, sender, setEmailsUsed, type Sender } from "./support/api";
+import { ISO, call, counter, describedEmail, sender, setEmailsUsed, type Sender } from "./support/api";
 
 // Test keys' sends with Resend configured: a local stand-in for Resend's API at RESEND_BASE_URL records every request
 // it gets, so a test can say none reached it.
@@ -55,7 +55,6 @@ beforeEach(() => {
   received = [];
 });
 
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const UUID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
 type Account = Sender & { testKey: string };
@@ -97,24 +96,8 @@ const emailUsage = (plan: PlanName, used: number) => {
 };
 
 /** The email as GET /emails/{id} describes a test send of `message`. */
-const described = (user: Account, id: string, status: string, events: unknown[], extra: object = {}) => ({
-  id,
-  from: `hello@${user.domain}`,
-  to: ["ann@example.com"],
-  cc: [],
-  bcc: [],
-  reply_to: [],
-  subject: "Welcome aboard",
-  template_id: user.welcomeId,
-  tags: [],
-  status,
-  created_at: ISO,
-  sent_at: ISO,
-  scheduled_at: null,
-  test: true,
-  events,
-  ...extra,
-});
+const described = (user: Account, id: string, status: string, events: unknown[], extra: object = {}) =>
+  describedEmail(user, id, status, events, { test: true, ...extra });
 
 const testEmailsToday = (user: Account) => getTestEmailsSentToday(user.accountId);
 

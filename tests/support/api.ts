@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
+import { expect } from "vitest";
 import { createLocalSessionToken, LOCAL_SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from "@/lib/auth/session";
 import { createAccount } from "@/lib/db/accounts";
 import { createApiKey } from "@/lib/db/api-keys";
@@ -10,6 +11,9 @@ import { createSession } from "@/lib/db/sessions";
 import { billingPeriod, type PlanName } from "@/lib/plans";
 
 export const BASE = "http://localhost:3000";
+
+/** An instant as the API writes it (Date#toISOString). */
+export const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
 type RouteHandler = (
   request: NextRequest,
@@ -130,4 +134,29 @@ export async function sender(plan: PlanName = "monthly"): Promise<Sender> {
   await getDb()`update sending_domains set provider_status = 'verified' where account_id = ${user.accountId}`;
   await addToLibrary(user, "welcome");
   return { ...user, welcomeId: await catalogueId("welcome"), domain };
+}
+
+/**
+ * An email as GET /emails/{id} describes it: the welcome template sent by `user` from its domain to ann@example.com
+ * with the subject "Welcome aboard", and `extra` in place of any of that.
+ */
+export function describedEmail(user: Sender, id: string, status: string, events: unknown[], extra: object = {}) {
+  return {
+    id,
+    from: `hello@${user.domain}`,
+    to: ["ann@example.com"],
+    cc: [],
+    bcc: [],
+    reply_to: [],
+    subject: "Welcome aboard",
+    template_id: user.welcomeId,
+    tags: [],
+    status,
+    created_at: ISO,
+    sent_at: ISO,
+    scheduled_at: null,
+    test: false,
+    events,
+    ...extra,
+  };
 }
