@@ -1,5 +1,5 @@
 "use client";
-import { useActionState, useCallback, useEffect, useRef, useState } from "react";
+import { useActionState, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_FILES, MAX_TEMPLATE_NAME_CHARS } from "@/lib/limits";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import { SINGLE_FILE, templatePathProblem } from "@/lib/template-files";
@@ -40,11 +40,18 @@ export function TemplateEditor() {
       setFiles((current) => current.map((file) => (file.path === active ? { ...file, code: next } : file))),
     [active],
   );
-  const source =
-    files.length === 1
-      ? { code: files[0].code }
-      : { files: Object.fromEntries(files.map((file) => [file.path, file.code])), entry: ENTRY };
-  const sourceKey = JSON.stringify(source);
+  // Serialised once per change of the files, not at every render: the sources may hold 500,000 characters.
+  const { source, sourceKey, filesJson } = useMemo(() => {
+    const source =
+      files.length === 1
+        ? { code: files[0].code }
+        : { files: Object.fromEntries(files.map((file) => [file.path, file.code])), entry: ENTRY };
+    return {
+      source,
+      sourceKey: JSON.stringify(source),
+      filesJson: "files" in source ? JSON.stringify(source.files) : "",
+    };
+  }, [files]);
   const [submittedSource, setSubmittedSource] = useState<string | null>(null);
   const [variablesText, setVariablesText] = useState("");
   const [html, setHtml] = useState<string | null>(null);
@@ -322,7 +329,7 @@ export function TemplateEditor() {
                 <input type="hidden" name="code" value={source.code} />
               ) : (
                 <>
-                  <input type="hidden" name="files" value={JSON.stringify(source.files)} />
+                  <input type="hidden" name="files" value={filesJson} />
                   <input type="hidden" name="entry" value={source.entry} />
                 </>
               )}
