@@ -3,7 +3,17 @@ import { POST as cancel } from "@/app/api/v1/emails/[id]/cancel/route";
 import { POST as send } from "@/app/api/v1/send/route";
 import { getDb } from "@/lib/db/client";
 import { dispatchDueScheduledEmails } from "@/lib/db/emails";
-import { ISO, auth, call, counter, sender, setEmailsUsed, type Sender, type TestUser } from "./support/api";
+import {
+  ISO,
+  auth,
+  call,
+  counter,
+  describedEmail,
+  sender,
+  setEmailsUsed,
+  type Sender,
+  type TestUser,
+} from "./support/api";
 
 const tomorrow = () => new Date(Date.now() + 24 * 3600_000).toISOString();
 
@@ -50,26 +60,16 @@ describe("POST /api/v1/emails/{id}/cancel", () => {
       200,
       {
         success: true,
-        email: {
+        email: describedEmail(
+          user,
           id,
-          from: `hello@${user.domain}`,
-          to: ["ann@example.com"],
-          cc: [],
-          bcc: [],
-          reply_to: [],
-          subject: "Welcome aboard",
-          template_id: user.welcomeId,
-          tags: [],
-          status: "canceled",
-          created_at: ISO,
-          sent_at: null,
-          scheduled_at: ISO,
-          test: false,
-          events: [
+          "canceled",
+          [
             { type: "scheduled", at: ISO },
             { type: "canceled", at: ISO },
           ],
-        },
+          { sent_at: null, scheduled_at: ISO },
+        ),
       },
     ]);
     expect([await counter(user, "emails"), await dailyEmails(user)]).toEqual([0, 0]);

@@ -116,6 +116,16 @@ async function expectSameAsReactEmail(files: Record<string, string>, variables: 
   return html;
 }
 
+/** Where and why saving `files` was refused: it must fail with a TemplateSourceError. */
+async function refusedSave(files: Record<string, string>) {
+  const failure = await createTemplateFromSource(user.accountId, { name: "T", description: "", files }).catch(
+    (error: unknown) => error,
+  );
+  expect(failure).toBeInstanceOf(TemplateSourceError);
+  const { path, line, column, message } = failure as TemplateSourceError;
+  return { path, line, column, message };
+}
+
 /** What the template's one paragraph holds in each of two renders in a row (the second in the same warm sandbox). */
 async function paragraphOfTwoRenders(id: string): Promise<string[]> {
   const texts = [];
@@ -237,12 +247,7 @@ export default function E() {
 `,
       "theme.ts": `export const theme = { extend: {} };\n`,
     };
-    const failure = await createTemplateFromSource(user.accountId, { name: "T", description: "", files }).catch(
-      (error: unknown) => error,
-    );
-    expect(failure).toBeInstanceOf(TemplateSourceError);
-    const { path, line, column, message } = failure as TemplateSourceError;
-    expect({ path, line, column, message }).toEqual({
+    expect(await refusedSave(files)).toEqual({
       path: "email.tsx",
       line: 4,
       column: 30,
@@ -262,12 +267,7 @@ export default function E() {
 }
 `,
     };
-    const failure = await createTemplateFromSource(user.accountId, { name: "T", description: "", files }).catch(
-      (error: unknown) => error,
-    );
-    expect(failure).toBeInstanceOf(TemplateSourceError);
-    const { path, line, column, message } = failure as TemplateSourceError;
-    expect({ path, line, column, message }).toEqual({
+    expect(await refusedSave(files)).toEqual({
       path: "email.tsx",
       line: 24,
       column: 28,
@@ -284,11 +284,7 @@ export default function E({ tone = "red" }: { tone?: string }) {
 E.PreviewProps = { tone: "red" };
 `,
     };
-    const failure = await createTemplateFromSource(user.accountId, { name: "T", description: "", files }).catch(
-      (error: unknown) => error,
-    );
-    expect(failure).toBeInstanceOf(TemplateSourceError);
-    expect((failure as TemplateSourceError).message).toContain('The class "text-red-500" is not written whole');
+    expect((await refusedSave(files)).message).toContain('The class "text-red-500" is not written whole');
   });
 
   it("refuses classes that combine through CSS variables, naming them and the <Tailwind> they are styled by", async () => {
@@ -306,12 +302,7 @@ export default function E() {
 }
 `,
     };
-    const failure = await createTemplateFromSource(user.accountId, { name: "T", description: "", files }).catch(
-      (error: unknown) => error,
-    );
-    expect(failure).toBeInstanceOf(TemplateSourceError);
-    const { path, line, column, message } = failure as TemplateSourceError;
-    expect({ path, line, column, message }).toEqual({
+    expect(await refusedSave(files)).toEqual({
       path: "email.tsx",
       line: 5,
       column: 7,
