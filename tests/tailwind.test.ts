@@ -332,3 +332,67 @@ export default function E({ tilted = true }: { tilted?: boolean }) {
     await expectSameAsReactEmail(files, { tilted: false });
   });
 });
+
+describe("one account's Tailwind classes never reach another's styles", () => {
+  const attackerTemplate = (config: string, className: string) => ({
+    "email.tsx": `import { Head, Html, Tailwind, Text, pixelBasedPreset } from "@react-email/components";
+export default function E() {
+  return <Html><Tailwind${config}><Head /><Text className="${className}">A</Text></Tailwind></Html>;
+}
+`,
+  });
+  const victimTemplate = (config: string) => ({
+    "email.tsx": `import { Head, Html, Section, Tailwind, Text, pixelBasedPreset } from "@react-email/components";
+export default function E() {
+  return <Html><Tailwind${config}><Head /><Section className="group"><Text className="p-4">B</Text></Section></Tailwind></Html>;
+}
+`,
+  });
+
+  it.each([
+    [
+      "the same config",
+      " config={{ presets: [pixelBasedPreset] }}",
+      "group-hover:content-['</style><img_src=https://attacker.example/p.png>']",
+      "attacker.example",
+    ],
+    ["no config", "", "group-hover:bg-[url(https://private.a.example/SECRET)]", "private.a.example"],
+  ])("with %s, a group class of B's gets no rule made for A's group-hover class", async (_, config, theirs, secret) => {
+    const [a, b] = [await createUser("monthly"), await createUser("monthly")];
+    await createTemplateFromSource(a.accountId, {
+      name: "A",
+      description: "",
+      files: attackerTemplate(config, theirs),
+    });
+    const files = victimTemplate(config);
+    const { id } = await createTemplateFromSource(b.accountId, { name: "B", description: "", files });
+    const result = await call(postRender, `/api/v1/templates/${id}/render`, {
+      method: "POST",
+      params: { id },
+      headers: auth(b),
+      body: {},
+    });
+    expect(result.status).toBe(200);
+    expect(result.body.html).not.toContain(secret);
+    // Byte for byte what React Email makes of B alone (this test file's own Tailwind never saw A's class).
+    const html = await render(createElement(await importTsxFiles(files, "email.tsx"), {}));
+    expect(result.body).toEqual({ success: true, html });
+  });
+
+  it("writes no CSS that can close its <style> element", async () => {
+    const a = await createUser("monthly");
+    const className = "group-hover:content-['</style><img_src=https://attacker.example/p.png>'] group";
+    const files = attackerTemplate(" config={{ presets: [pixelBasedPreset] }}", className);
+    const { id } = await createTemplateFromSource(a.accountId, { name: "A", description: "", files });
+    const result = await call(postRender, `/api/v1/templates/${id}/render`, {
+      method: "POST",
+      params: { id },
+      headers: auth(a),
+      body: {},
+    });
+    expect(result.status).toBe(200);
+    const html = result.body.html as string;
+    expect(html.match(/<\/style/gi)).toEqual(["</style"]);
+    expect(html).toContain(`--tw-content:"<\\/style><img src=https://attacker.example/p.png>"`);
+  });
+});

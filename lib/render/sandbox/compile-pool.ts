@@ -30,11 +30,19 @@ export type UserCodeRequest =
 /** The template's source with the variables applied as its default props (see ../react-source.ts). */
 export type ReactSourceResult = { ok: true; source: string } | { ok: false; message: string };
 
-/** worker → main thread: first `ready`, then one answer per request; `error` is a bug of ours, not of the code. */
+/**
+ * worker → main thread: first `ready`, then one answer per request; `error` is a bug of ours, not of the code. A worker
+ * that is not `reusable` keeps state made from the job's input (compile-worker.ts) and is replaced.
+ */
 export type UserCodeReply =
   | { type: "ready" }
-  | { type: "done"; id: number; result: CompileResult | FilesCompileResult | ReactSourceResult; heapBytes: number }
-  | { type: "error"; id: number; message: string };
+  | {
+      type: "done";
+      id: number;
+      result: CompileResult | FilesCompileResult | ReactSourceResult;
+      reusable: boolean;
+    }
+  | { type: "error"; id: number; message: string; reusable: boolean };
 
 /** A compile that failed without a position in the source: it ran past its deadline or out of memory. */
 export type UnplacedFailure = { ok: false; message: string; line?: undefined; column?: undefined };
@@ -46,11 +54,6 @@ const POOL_SIZE = 2;
 const START_TIMEOUT_MS = 15_000;
 /** Heap of one worker: parsing the largest source allowed takes a fraction of it. */
 const WORKER_HEAP_MB = 256;
-/**
- * A worker whose heap has grown past this after a job is replaced: @react-email/tailwind keeps a compiler for every
- * distinct config it has seen, for the life of the worker, so configs from many accounts would otherwise fill it.
- */
-const RECYCLE_HEAP_BYTES = (WORKER_HEAP_MB / 2) * 1024 * 1024;
 
 type UserCodeResult = CompileResult | FilesCompileResult | ReactSourceResult | UnplacedFailure;
 
@@ -109,7 +112,7 @@ function onReply(worker: PoolWorker, reply: UserCodeReply): void {
   const job = worker.job;
   if (!job || reply.id !== job.request.id) return;
   finish(worker);
-  if (reply.type === "done" && reply.heapBytes > RECYCLE_HEAP_BYTES) {
+  if (!reply.reusable) {
     workers.delete(worker);
     void worker.thread.terminate();
   }

@@ -7,7 +7,6 @@
  */
 import "../worker-priority";
 import { createRequire } from "node:module";
-import { getHeapStatistics } from "node:v8";
 import { parentPort } from "node:worker_threads";
 import { applyVariablesToSource } from "../react-source";
 import { compileTemplate, compileTemplateFiles } from "./compile";
@@ -27,8 +26,10 @@ function reactSource(code: string, props: Record<string, unknown>): ReactSourceR
   }
 }
 
-// Tailwind's compiler and React Email (tailwind-styles.ts) are a bundle of their own, loaded by the first template that
-// uses <Tailwind>: a worker replaced after a runaway compile starts as fast as before, and most compiles never need it.
+// Tailwind's compiler and React Email (tailwind-styles.ts) are a bundle of their own, loaded by a template that uses
+// <Tailwind>: most compiles never need it. @react-email/tailwind keeps a compiler per config for the life of its module,
+// and each compiler keeps every class it has been given, whose rules then reach any template with a class in their
+// selector (`group`, `peer`): so a worker that has loaded it serves no other job (the pool replaces it).
 // This file runs bundled as CommonJS, next to that bundle.
 let tailwindStyles: typeof TailwindStylesModule | undefined;
 
@@ -58,9 +59,14 @@ port.on("message", async (request: UserCodeRequest) => {
         : request.type === "compile-files"
           ? await addTailwindStyles(compileTemplateFiles(request.files, request.entry))
           : reactSource(request.code, request.props);
-    reply({ type: "done", id: request.id, result, heapBytes: getHeapStatistics().used_heap_size });
+    reply({ type: "done", id: request.id, result, reusable: tailwindStyles === undefined });
   } catch (error) {
-    reply({ type: "error", id: request.id, message: error instanceof Error ? error.message : String(error) });
+    reply({
+      type: "error",
+      id: request.id,
+      message: error instanceof Error ? error.message : String(error),
+      reusable: tailwindStyles === undefined,
+    });
   }
 });
 reply({ type: "ready" });

@@ -114,9 +114,12 @@ type Walk = {
   inHead: boolean;
 };
 
-/** The rules of every class under <Tailwind>, known only once the whole tree has been walked: rendered after it. */
+/**
+ * The rules of every class under <Tailwind>, known only once the whole tree has been walked: rendered after it. A class
+ * may put any text into a rule (`content-['</style>…']`); `<\/` is the same CSS, and it cannot end the element.
+ */
 function TailwindHeadStyle({ css }: { css: { text: string } }): ReactNode {
-  return React.createElement("style", { dangerouslySetInnerHTML: { __html: css.text } });
+  return React.createElement("style", { dangerouslySetInnerHTML: { __html: css.text.replaceAll("</", "<\\/") } });
 }
 
 /**
