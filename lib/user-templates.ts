@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { errors, type ValidationDetail } from "@/lib/api/errors";
 import { createUserTemplate, deleteUserTemplate, LibraryError, replaceUserTemplate } from "@/lib/db/library";
-import { findOwnTemplateId } from "@/lib/db/templates";
+import { findOwnTemplateId, listTailwindTemplateSources, replaceCompiledCode } from "@/lib/db/templates";
 import { compileTemplateFilesOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
 import { compileVariablesSchema, schemaFromPreviewProps, variablesProblem } from "@/lib/render/variables";
@@ -137,6 +137,32 @@ export async function replaceTemplateFromSource(accountId: string, templateId: s
   if (!(await findOwnTemplateId(accountId, templateId))) return null;
   const checked = await checkTemplate(accountId, input);
   return replaceUserTemplate(accountId, templateId, { name: input.name, description: input.description, ...checked });
+}
+
+/**
+ * Makes again the Tailwind styles of every user template that has them (of one account, or all), from its stored
+ * source. Styles made before each compile had Tailwind to itself may hold rules made for another account's classes:
+ * run once after deploying (`npm run admin -- template:restyle`). A template that no longer compiles keeps its code and
+ * is listed.
+ */
+export async function restyleTailwindTemplates(
+  accountId: string | null,
+): Promise<{ restyled: number; failed: { id: string; message: string }[] }> {
+  let restyled = 0;
+  const failed: { id: string; message: string }[] = [];
+  for (const template of await listTailwindTemplateSources(accountId)) {
+    const files = template.files ?? { [SINGLE_FILE]: template.code };
+    const compiled = await compileTemplateFilesOffThread(
+      template.owner_account_id,
+      files,
+      template.entry ?? SINGLE_FILE,
+    );
+    if (!compiled.ok) failed.push({ id: template.id, message: compiled.message });
+    else if (compiled.code !== template.compiled_code) {
+      if (await replaceCompiledCode(template.id, template.compiled_code, compiled.code)) restyled++;
+    }
+  }
+  return { restyled, failed };
 }
 
 /** POST /templates: 201's template, as GET /templates/{id} describes it. */

@@ -13,6 +13,7 @@ import { isPlanName, PLAN_NAMES } from "@/lib/plans";
 import { isUuid } from "@/lib/schemas/common";
 import {
   createTemplateFromSource,
+  restyleTailwindTemplates,
   replaceTemplateFromSource,
   TemplateSourceError,
   type TemplateSource,
@@ -32,6 +33,7 @@ const USAGE = `Usage: npm run -s admin -- <command> [options]
   catalogue
   template:create --email E --name N --file PATH.tsx [--file PATH …] [--entry PATH] [--description D]
   template:update --email E --id ID --file PATH.tsx [--file PATH …] [--entry PATH] [--name N] [--description D]
+  template:restyle [--email E]   (once after upgrading: makes user templates' Tailwind styles again from their source)
   library:add --email E --template ID_OR_SLUG
   domain:add --email E --domain D [--verified] [--default-sender ADDRESS]
   domain:verify --email E --domain D
@@ -188,6 +190,10 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
     if (!template) throw new Error(`${account.email} has created no template with id ${id}`);
     return { id: template.id, name: template.name };
   },
+  "template:restyle": async (flags) =>
+    restyleTailwindTemplates(
+      typeof flags.email === "string" ? (await getAccountByEmailOrThrow(required(flags, "email"))).id : null,
+    ),
   "library:add": async (flags) => {
     const account = await getAccountByEmailOrThrow(required(flags, "email"));
     return addLibraryEntry(account.id, required(flags, "template"), { processor: "cli" });

@@ -3,8 +3,13 @@ import { createElement } from "react";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { getDb } from "@/lib/db/client";
-import { readTailwindStyles } from "@/lib/render/sandbox/tailwind-runtime";
-import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
+import {
+  readTailwindStyles,
+  tailwindStylesComment,
+  type TailwindClassStyle,
+  type TailwindStyles,
+} from "@/lib/render/sandbox/tailwind-runtime";
+import { createTemplateFromSource, restyleTailwindTemplates, TemplateSourceError } from "@/lib/user-templates";
 import { importTsxFiles } from "./support/tsx";
 import { auth, call, createUser, type TestUser } from "./support/api";
 
@@ -394,5 +399,48 @@ export default function E() {
     const html = result.body.html as string;
     expect(html.match(/<\/style/gi)).toEqual(["</style"]);
     expect(html).toContain(`--tw-content:"<\\/style><img src=https://attacker.example/p.png>"`);
+  });
+
+  it("template:restyle makes a stored template's styles again from its source, dropping a rule made for another's class", async () => {
+    const b = await createUser("monthly");
+    const files = victimTemplate(" config={{ presets: [pixelBasedPreset] }}");
+    const { id } = await createTemplateFromSource(b.accountId, { name: "B", description: "", files });
+    const db = getDb();
+    const [{ compiled_code: clean }] = await db<{ compiled_code: string }[]>`
+      select compiled_code from templates where id = ${id}`;
+    // As a compile worker shared with another account's template made it before: a rule for `group` of theirs.
+    const leaked = readTailwindStyles(clean)!.map(([key, classes, classNames]) => [
+      key,
+      classes.map(([name, style]): [string, TailwindClassStyle] =>
+        name === "group"
+          ? [
+              name,
+              {
+                style: {},
+                className: "group",
+                css: ":is(:where(.group):hover .x){background-image:url(https://private.a.example/SECRET)!important}",
+                order: 0,
+              },
+            ]
+          : [name, style],
+      ),
+      classNames,
+    ]) as TailwindStyles;
+    const stale = `${tailwindStylesComment(leaked)}${clean.slice(clean.indexOf("*/\n") + 3)}`;
+    await db`update templates set compiled_code = ${stale}, version = version + 1 where id = ${id}`;
+    const renderB = () =>
+      call(postRender, `/api/v1/templates/${id}/render`, {
+        method: "POST",
+        params: { id },
+        headers: auth(b),
+        body: {},
+      });
+    expect((await renderB()).body.html).toContain("private.a.example");
+
+    expect(await restyleTailwindTemplates(b.accountId)).toEqual({ restyled: 1, failed: [] });
+    const html = await render(createElement(await importTsxFiles(files, "email.tsx"), {}));
+    expect(await renderB()).toMatchObject({ status: 200, body: { success: true, html } });
+    // Nothing left to make again.
+    expect(await restyleTailwindTemplates(b.accountId)).toEqual({ restyled: 0, failed: [] });
   });
 });

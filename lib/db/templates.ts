@@ -216,3 +216,29 @@ function sendContextFromRow(row: SendContextRow): SendContext {
     suppressed: suppressed.map((entry) => ({ ...entry, created_at: new Date(entry.created_at) })),
   };
 }
+
+/** A user template whose saved code carries Tailwind's styles: the source they are made from, and that code. */
+export type TailwindTemplateSource = Pick<TemplateRecord, "id" | "code" | "files" | "entry"> & {
+  owner_account_id: string;
+  compiled_code: string;
+};
+
+/** The user templates (of one account, or all) whose saved code holds Tailwind's styles (made when it was saved). */
+export async function listTailwindTemplateSources(accountId: string | null): Promise<TailwindTemplateSource[]> {
+  return getDb()<TailwindTemplateSource[]>`
+    select id, owner_account_id, code, files, entry, compiled_code from templates
+    where owner_account_id = coalesce(${accountId}::uuid, owner_account_id) and strpos(compiled_code, 'Tailwind') > 0
+    order by created_at, id`;
+}
+
+/**
+ * Replaces a template's saved code unless it was saved again meanwhile (its code is no longer `previous`); a new version,
+ * so no sandbox keeps the old code warm. False when it was saved again.
+ */
+export async function replaceCompiledCode(id: string, previous: string, compiledCode: string): Promise<boolean> {
+  const updated = await getDb()`
+    update templates set compiled_code = ${compiledCode}, version = version + 1, updated_at = now()
+    where id = ${id} and compiled_code = ${previous}
+    returning id`;
+  return updated.length > 0;
+}
