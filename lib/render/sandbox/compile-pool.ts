@@ -27,6 +27,9 @@ export type UserCodeRequest =
   | { id: number; type: "compile-files"; files: TemplateFiles; entry: string }
   | { id: number; type: "react"; code: string; props: Record<string, unknown> };
 
+/** How a worker starts: with Tailwind's bundle loaded when it replaces a worker whose Tailwind styled a template. */
+export type CompileWorkerData = { preloadTailwind: boolean };
+
 /** The template's source with the variables applied as its default props (see ../react-source.ts). */
 export type ReactSourceResult = { ok: true; source: string } | { ok: false; message: string };
 
@@ -78,8 +81,9 @@ const admission = new QueueAdmission(
 );
 let nextId = 1;
 
-function spawn(): PoolWorker {
+function spawn(preloadTailwind = false): PoolWorker {
   const thread = new Worker(generatedFilePath(WORKER_FILE, import.meta.url, path.join("lib", "render", "sandbox")), {
+    workerData: { preloadTailwind } satisfies CompileWorkerData,
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     // The worker needs neither the server's environment nor its CLI flags/loaders.
     env: {},
@@ -115,6 +119,12 @@ function onReply(worker: PoolWorker, reply: UserCodeReply): void {
   if (!reply.reusable) {
     workers.delete(worker);
     void worker.thread.terminate();
+    // Its replacement starts now, Tailwind loaded, off any job's clock: saves of such templates come in runs.
+    try {
+      spawn(true);
+    } catch {
+      // Started on demand by dispatch instead, which reports a failure to start.
+    }
   }
   if (reply.type === "done") job.resolve(reply.result);
   else job.reject(new Error(`The compile worker failed: ${reply.message}`));
@@ -155,7 +165,8 @@ function retire(worker: PoolWorker, message: string): void {
 /** Sends waiting jobs to idle workers (starting workers up to POOL_SIZE), the owners in turn. */
 function dispatch(): void {
   while (waiting.size > 0) {
-    let worker = [...workers].find((candidate) => candidate.job === null);
+    const idle = [...workers].filter((candidate) => candidate.job === null);
+    let worker = idle.find((candidate) => candidate.ready) ?? idle[0];
     if (!worker && workers.size < POOL_SIZE) {
       try {
         worker = spawn();

@@ -7,12 +7,12 @@
  */
 import "../worker-priority";
 import { createRequire } from "node:module";
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { applyVariablesToSource } from "../react-source";
 import { compileTemplate, compileTemplateFiles } from "./compile";
 import type { CompileResult, FilesCompileResult } from "./compile-result";
 import type * as TailwindStylesModule from "./tailwind-styles";
-import type { ReactSourceResult, UserCodeReply, UserCodeRequest } from "./compile-pool";
+import type { CompileWorkerData, ReactSourceResult, UserCodeReply, UserCodeRequest } from "./compile-pool";
 
 const port = parentPort;
 if (!port) throw new Error("compile-worker.ts must run in a worker thread");
@@ -27,15 +27,20 @@ function reactSource(code: string, props: Record<string, unknown>): ReactSourceR
 }
 
 // Tailwind's compiler and React Email (tailwind-styles.ts) are a bundle of their own, loaded by a template that uses
-// <Tailwind>: most compiles never need it. @react-email/tailwind keeps a compiler per config for the life of its module,
+// <Tailwind> (most compiles never need it), or at start by a worker that replaces one that used it, so that the next
+// such template does not wait for it. @react-email/tailwind keeps a compiler per config for the life of its module,
 // and each compiler keeps every class it has been given, whose rules then reach any template with a class in their
-// selector (`group`, `peer`): so a worker that has loaded it serves no other job (the pool replaces it).
+// selector (`group`, `peer`): so a worker whose Tailwind has styled one template serves no other (the pool replaces it).
 // This file runs bundled as CommonJS, next to that bundle.
-let tailwindStyles: typeof TailwindStylesModule | undefined;
+const loadTailwindStyles = () =>
+  createRequire(__filename)("./tailwind-styles.generated.cjs") as typeof TailwindStylesModule;
+let tailwindStyles = (workerData as CompileWorkerData).preloadTailwind ? loadTailwindStyles() : undefined;
+let tailwindUsed = false;
 
 async function addTailwindStyles<Result extends CompileResult | FilesCompileResult>(result: Result) {
   if (!result.ok || !result.tailwind) return result;
-  tailwindStyles ??= createRequire(__filename)("./tailwind-styles.generated.cjs") as typeof TailwindStylesModule;
+  tailwindStyles ??= loadTailwindStyles();
+  tailwindUsed = true;
   return tailwindStyles.addTailwindStyles(result);
 }
 
@@ -59,13 +64,13 @@ port.on("message", async (request: UserCodeRequest) => {
         : request.type === "compile-files"
           ? await addTailwindStyles(compileTemplateFiles(request.files, request.entry))
           : reactSource(request.code, request.props);
-    reply({ type: "done", id: request.id, result, reusable: tailwindStyles === undefined });
+    reply({ type: "done", id: request.id, result, reusable: !tailwindUsed });
   } catch (error) {
     reply({
       type: "error",
       id: request.id,
       message: error instanceof Error ? error.message : String(error),
-      reusable: tailwindStyles === undefined,
+      reusable: !tailwindUsed,
     });
   }
 });
