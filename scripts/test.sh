@@ -4,6 +4,8 @@
 #   2. type check (tsc --noEmit)
 #   3. vitest on the embedded database (in-memory PGlite)
 #   4. vitest again on real PostgreSQL, when TEST_DATABASE_URL is set (.ci/run sets it to a throwaway cluster)
+#   4b. vitest again on Node 24 (production's runtime), when NODE24_BIN names its binary (.ci/run installs it), on
+#      PostgreSQL when TEST_DATABASE_URL is set, else embedded
 #   5. `next build` with Vercel-like variables and an unreachable DATABASE_URL: the build must not need a live
 #      database (the other Vercel rules are in tests/vercel.test.ts)
 #   6. next build (the normal build, last, so .next/ is the one `npm start` and the e2e tests serve)
@@ -101,6 +103,15 @@ if [ -n "${TEST_DATABASE_URL:-}" ]; then
 else
   echo
   echo "TEST_DATABASE_URL is not set: skipping the pass on real PostgreSQL (.ci/run sets it to a throwaway cluster)."
+fi
+
+if [ -n "${NODE24_BIN:-}" ]; then
+  node24_version=$("$NODE24_BIN" --version)
+  phase "Unit and API tests on Node $node24_version, production's runtime (NODE24_BIN)"
+  vitest_pass "node ${node24_version%%.*}:" env -u DATABASE_URL PATH="$(dirname "$NODE24_BIN"):$PATH"
+else
+  echo
+  echo "NODE24_BIN is not set: skipping the pass on Node 24 (.ci/run installs it from the npm registry's node package)."
 fi
 
 phase "Vercel-like build (VERCEL=1, preview, unreachable DATABASE_URL)"
