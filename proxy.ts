@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
-import { errors } from "@/lib/api/errors";
+import { errors, type ApiError } from "@/lib/api/errors";
 import { LOCAL_SESSION_COOKIE, readLocalSessionClaims } from "@/lib/auth/session";
 import { accountForSupabaseUser } from "@/lib/auth/supabase";
 import { getConfig } from "@/lib/config";
@@ -20,9 +20,13 @@ import { updateSupabaseSession } from "@/lib/supabase/proxy";
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const isApi = pathname === "/api" || pathname.startsWith("/api/");
+  // A POST to a page is a Server Action (no page takes another), and Next runs one that comes without Origin: it
+  // compares Origin with the host only when there is one. A browser always sends Origin with a POST.
+  if (request.method === "POST" && !isApi && !request.headers.has("origin")) return jsonError(errors.csrfRejected());
   // The matcher lets /api/v1 paths through only when they hold a percent sign. Next fails to decode a malformed escape
   // while matching routes, before any route code runs, and answers a text/plain 500; here it can still answer JSON.
-  if (pathname.startsWith("/api/v1/")) return isDecodable(pathname) ? NextResponse.next() : invalidPath();
+  if (pathname.startsWith("/api/v1/"))
+    return isDecodable(pathname) ? NextResponse.next() : jsonError(errors.invalidPath());
   const isDashboard = pathname === "/dashboard" || pathname.startsWith("/dashboard/");
   const isAuthPage = pathname === "/signin" || pathname === "/signup";
 
@@ -69,8 +73,7 @@ function isDecodable(pathname: string): boolean {
   }
 }
 
-function invalidPath(): NextResponse {
-  const { status, body } = errors.invalidPath();
+function jsonError({ status, body }: ApiError): NextResponse {
   return NextResponse.json(body, { status, headers: { "X-Request-Id": randomUUID() } });
 }
 
@@ -82,8 +85,20 @@ function withCookies(redirect: NextResponse, from: NextResponse): NextResponse {
   return redirect;
 }
 
+// The second and third entries bring in a Server Action without Origin on the paths the first leaves out, so that it is
+// refused there too: by fetch it carries Next-Action, posted by a form without JavaScript it is multipart.
 export const config = {
   matcher: [
     "/((?!api/v1/[^%]*$|api/health|api/webhooks/|api/cron/|_next/static|_next/image|favicon.ico|icon.svg|.*\\.(?:svg|png|jpg|jpeg|gif|webp|ico|css|js|map)$).*)",
+    {
+      source: "/((?!api/).*)",
+      has: [{ type: "header", key: "next-action" }],
+      missing: [{ type: "header", key: "origin" }],
+    },
+    {
+      source: "/((?!api/).*)",
+      has: [{ type: "header", key: "content-type", value: "multipart/form-data.*" }],
+      missing: [{ type: "header", key: "origin" }],
+    },
   ],
 };

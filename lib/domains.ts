@@ -8,6 +8,8 @@ import {
   DomainError,
   DomainTakenError,
   isVerifiedForSending,
+  refuseReservedDomain,
+  refusingRelatedDomains,
   type SendingDomain,
 } from "@/lib/db/domains";
 import { isUuid } from "@/lib/schemas/common";
@@ -19,8 +21,10 @@ import { RESEND_TIMEOUT_MS } from "@/lib/mail/resend";
 // records it asks for are kept with the domain, and `verified` is true exactly when Resend reports the domain as
 // "verified". Nothing the caller says (markVerified) overrides that, nor does a verification made before Resend was
 // configured (isVerifiedForSending). Without Resend (the embedded default) there is no DNS to check: `markVerified`
-// (the CLI's `domain:add --verified`) stands in for it. A domain belongs to one account: adding one another account
-// holds throws DomainTakenError (409), before anything is asked of Resend.
+// (the CLI's `domain:add --verified`) stands in for it. A domain and its parent and sub-domains belong to one account:
+// adding one of those another account holds throws DomainTakenError (409), and the operator's shared sending domain
+// and system sender's domain (with their parent and sub-domains) are refused to all (DomainError), before anything is
+// asked of Resend. An account may add the parent and sub-domains of its own domains.
 
 export { DomainError, DomainTakenError, isVerifiedForSending };
 
@@ -92,9 +96,10 @@ export async function registerSendingDomain(
   input: { domain: string; defaultSender?: string; markVerified?: boolean },
 ): Promise<DomainOutcome> {
   const domain = normalizeDomain(input.domain);
+  refuseReservedDomain(domain);
   const requestedSender = normalizeSender(input.defaultSender, domain);
   const existing = await findSendingDomain(accountId, domain);
-  if (!existing && (await isDomainTaken(accountId, domain))) throw new DomainTakenError(domain);
+  if (!existing) await refuseTakenDomain(accountId, domain);
   const defaultSender = requestedSender ?? existing?.default_sender ?? `hello@${domain}`;
   const resend = resendClient();
 
@@ -185,11 +190,13 @@ export async function findSendingDomain(accountId: string, domain: string): Prom
   return row ?? null;
 }
 
-/** Whether another account holds the domain (any case). */
-async function isDomainTaken(accountId: string, domain: string): Promise<boolean> {
-  const [row] = await getDb()`
-    select 1 from sending_domains where lower(domain) = ${domain} and account_id <> ${accountId}`;
-  return row !== undefined;
+/** Throws DomainTakenError when another account holds the domain (any case), or a parent or sub-domain of it. */
+async function refuseTakenDomain(accountId: string, domain: string): Promise<void> {
+  const [row] = await getDb()<{ taken: boolean; related: boolean }[]>`
+    select exists (select 1 from sending_domains where lower(domain) = ${domain} and account_id <> ${accountId}) as taken,
+           sending_domain_overlaps(${accountId}, ${domain}) as related`;
+  if (row.taken) throw new DomainTakenError(domain);
+  if (row.related) throw new DomainTakenError(domain, true);
 }
 
 // ---------- validation ----------
@@ -305,7 +312,9 @@ async function storeRemoteState(
 ): Promise<SendingDomainDetails> {
   const db = getDb();
   const verified = remote.status === "verified";
-  const [row] = await db<SendingDomainDetails[]>`
+  const [row] = await refusingRelatedDomains(
+    domain,
+    db<SendingDomainDetails[]>`
     insert into sending_domains as d (account_id, domain, verified, default_sender, provider_domain_id, provider_status,
                                       dns_records, verified_at)
     values (${accountId}, ${domain}, ${verified}, ${defaultSender ?? `hello@${domain}`}, ${remote.id}, ${remote.status},
@@ -318,7 +327,8 @@ async function storeRemoteState(
       dns_records = excluded.dns_records,
       verified_at = case when excluded.verified then coalesce(case when d.provider_status = 'verified' then d.verified_at end, excluded.verified_at) end
       where d.account_id = excluded.account_id
-    returning ${db(COLUMNS)}`;
+    returning ${db(COLUMNS)}`,
+  );
   // Taken by another account since registerSendingDomain checked.
   if (!row) throw new DomainTakenError(domain);
   return row;

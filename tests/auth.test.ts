@@ -2,12 +2,31 @@ import { createHmac, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "@/lib/api-keys";
 import { createLocalSessionToken, LOCAL_SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from "@/lib/auth/session";
+import { resetConfig } from "@/lib/config";
 import { revokeApiKey } from "@/lib/db/api-keys";
 import { createSession, deleteSession } from "@/lib/db/sessions";
 import { addToLibrary, call, createUser, sessionCookie, type TestUser } from "./support/api";
 import { addressedId, endpoints } from "./support/endpoints";
 
 const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", success: false };
+
+/** Runs `run` with the variables set (undefined: unset), then puts the environment back. */
+async function withEnv(vars: Record<string, string | undefined>, run: () => Promise<void>): Promise<void> {
+  const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
+  const assign = (values: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    resetConfig();
+  };
+  assign(vars);
+  try {
+    await run();
+  } finally {
+    assign(saved);
+  }
+}
 
 let user: TestUser;
 let revoked: TestUser;
@@ -137,6 +156,31 @@ describe("cross-site requests with the session cookie", () => {
     });
     expect(result.status).toBe(403);
     expect(result.body.code).toBe("CSRF_REJECTED");
+  });
+
+  it("does not take the Origin's host from X-Forwarded-Host unless a trusted proxy writes it", async () => {
+    const forged = { cookie: cookie(), origin: "https://evil.example", "x-forwarded-host": "evil.example" };
+    const post = (headers: Record<string, string>) =>
+      call(render.handler, render.path(templateId), { ...render.options(templateId), headers });
+    const refused = await post({ ...forged, "x-forwarded-proto": "https" });
+    expect([refused.status, refused.body]).toEqual([
+      403,
+      { error: "Cross-site request refused", code: "CSRF_REJECTED", success: false },
+    ]);
+    // The Host header the request came with still names the app.
+    expect(
+      (await post({ cookie: cookie(), origin: "http://app.internal:8080", host: "app.internal:8080" })).status,
+    ).toBe(200);
+
+    // Behind the proxy CLIENT_IP_HEADER names, and on Vercel, the proxy writes it: the public host is in it.
+    for (const env of [{ CLIENT_IP_HEADER: "x-real-ip" }, { VERCEL: "1" }]) {
+      await withEnv(env, async () => {
+        const proxied = { cookie: cookie(), origin: "https://mail.acme.example", "x-forwarded-proto": "https" };
+        expect((await post({ ...proxied, "x-forwarded-host": "mail.acme.example" })).status).toBe(200);
+        const other = await post({ ...proxied, "x-forwarded-host": "app.acme.example" });
+        expect([other.status, other.body.code]).toEqual([403, "CSRF_REJECTED"]);
+      });
+    }
   });
 
   it("lets an API-key POST through whatever its Origin", async () => {

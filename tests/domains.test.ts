@@ -597,6 +597,118 @@ describe("sending domains in the embedded default (no RESEND_API_KEY)", () => {
   });
 });
 
+describe("who may add a domain", () => {
+  beforeEach(() => useEmbedded());
+
+  const OVERLAPS = (name: string) =>
+    `${name} is a parent or sub-domain of a domain another account has registered. A domain and its sub-domains belong to one account only.`;
+  const SHARED = "shared.letterpress.example";
+  const shared = (name: string) =>
+    `${name} is reserved: ${SHARED} is this service's shared sending domain, and neither it nor its parent and sub-domains can be added. Every account may send from an address @${SHARED} without adding it.`;
+  // tests/support/setup.ts: SYSTEM_EMAIL_FROM is Letterpress <no-reply@letterpress.test>.
+  const system = (name: string) =>
+    `${name} is reserved: this service sends its own email from letterpress.test, and neither it nor its parent and sub-domains can be added.`;
+  const refusal = (accountId: string, domain: string) =>
+    registerSendingDomain(accountId, { domain, markVerified: true }).catch((e: unknown) => e);
+
+  it("refuses another account's parent and sub-domains (409 DOMAIN_TAKEN); its own sub-domains and unrelated domains are added", async () => {
+    const owner = await user();
+    await registerSendingDomain(owner.accountId, { domain: `mail.${D}`, markVerified: true });
+    const other = await user();
+    for (const name of [D, `news.mail.${D}`, `NEWS.Mail.${D.toUpperCase()}`]) {
+      const error = await refusal(other.accountId, name);
+      expect(error).toBeInstanceOf(DomainTakenError);
+      expect(error).toMatchObject({ status: 409, code: "DOMAIN_TAKEN", message: OVERLAPS(name.toLowerCase()) });
+    }
+    expect(await listSendingDomainDetails(other.accountId)).toEqual([]);
+
+    // An account may add the parent and further sub-domains of its own domain.
+    for (const name of [`news.mail.${D}`, D]) {
+      expect((await registerSendingDomain(owner.accountId, { domain: name })).domain.domain).toBe(name);
+    }
+    // Now the owner holds D, every sub-domain of it is the owner's to add.
+    expect(await refusal(other.accountId, `shop.${D}`)).toMatchObject({ message: OVERLAPS(`shop.${D}`) });
+    expect((await listSendingDomainDetails(owner.accountId)).map((d) => d.domain)).toEqual([
+      `mail.${D}`,
+      `news.mail.${D}`,
+      D,
+    ]);
+
+    // Unrelated: another domain, and names that only end in the same letters as the owner's.
+    const F = `f-${D}`;
+    await registerSendingDomain(owner.accountId, { domain: `mail.${F}` });
+    for (const name of [`b-${D}`, `xmail.${F}`, `ail.${F}`]) {
+      expect((await registerSendingDomain(other.accountId, { domain: name })).domain.domain).toBe(name);
+    }
+  });
+
+  it("holds in PostgreSQL: the insert itself is refused, and of two accounts adding a domain and its parent at once one wins", async () => {
+    const owner = await user();
+    await addSendingDomain(owner.accountId, { domain: `mail.${D}`, verified: true });
+    const other = await user();
+    await expect(addSendingDomain(other.accountId, { domain: D, verified: true })).rejects.toThrow(OVERLAPS(D));
+    await expect(
+      getDb()`insert into sending_domains (account_id, domain, verified) values (${other.accountId}, ${`a.mail.${D}`}, true)`,
+    ).rejects.toMatchObject({ code: "23P01", constraint_name: "sending_domains_overlap" });
+    expect(await listSendingDomainDetails(other.accountId)).toEqual([]);
+
+    const [first, second] = [await user(), await user()];
+    const E = `race-${D}`;
+    const outcomes = await Promise.allSettled([
+      registerSendingDomain(first.accountId, { domain: E }),
+      registerSendingDomain(second.accountId, { domain: `mail.${E}` }),
+    ]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
+    const refused = outcomes.find((o) => o.status === "rejected")!;
+    expect(refused.reason).toBeInstanceOf(DomainTakenError);
+  });
+
+  it("refuses the shared sending domain and the system sender's domain, their parents and sub-domains, to every account", async () => {
+    const savedShared = process.env.SHARED_SENDING_DOMAIN;
+    process.env.SHARED_SENDING_DOMAIN = SHARED;
+    resetConfig();
+    try {
+      const u = await user();
+      const cases: [string, string][] = [
+        [SHARED, shared(SHARED)],
+        [SHARED.toUpperCase(), shared(SHARED)],
+        ["letterpress.example", shared("letterpress.example")],
+        [`acme.${SHARED}`, shared(`acme.${SHARED}`)],
+        ["letterpress.test", system("letterpress.test")],
+        ["mail.letterpress.test", system("mail.letterpress.test")],
+      ];
+      for (const [name, message] of cases) {
+        const error = await refusal(u.accountId, name);
+        expect(error).toBeInstanceOf(DomainError);
+        expect((error as Error).message).toBe(message);
+        await expect(addSendingDomain(u.accountId, { domain: name, verified: true })).rejects.toThrow(message);
+      }
+      useResend();
+      received = [];
+      expect(await refusal(u.accountId, SHARED)).toMatchObject({ message: shared(SHARED) });
+      expect(received).toEqual([]);
+      expect(await listSendingDomainDetails(u.accountId)).toEqual([]);
+      // Names that only end in the same letters are not reserved.
+      useEmbedded();
+      const lookalike = `${D.split(".")[0]}letterpress.test`;
+      expect((await registerSendingDomain(u.accountId, { domain: lookalike })).domain.domain).toBe(lookalike);
+    } finally {
+      restore("SHARED_SENDING_DOMAIN", savedShared);
+      resetConfig();
+    }
+  });
+
+  it("refuses another account's parent or sub-domain before Resend is asked", async () => {
+    useResend();
+    const owner = await user();
+    await registerSendingDomain(owner.accountId, { domain: `mail.${D}` });
+    const other = await user();
+    received = [];
+    expect(await refusal(other.accountId, D)).toMatchObject({ message: OVERLAPS(D) });
+    expect(received).toEqual([]);
+  });
+});
+
 describe("the CLI", () => {
   const run = promisify(execFile);
   const admin = (args: string[], env: Record<string, string | undefined>) =>

@@ -161,6 +161,34 @@ describe("POST /api/v1/send/batch", () => {
     ]);
   });
 
+  it("refuses the headers the provider or the mail servers set, under the item's index, and sends nothing", async () => {
+    const user = await sender("free");
+    const result = await postBatch(user, {
+      emails: [item(user), item(user, { headers: { "dkim-signature": "v=1", "Resent-Sender": "ceo@bank.test" } })],
+    });
+    expect([result.status, result.body]).toEqual([
+      400,
+      {
+        error: "Invalid request body",
+        code: "VALIDATION_ERROR",
+        success: false,
+        details: [
+          {
+            field: "emails.1.headers.dkim-signature",
+            message:
+              "dkim-signature cannot be set in headers: the email provider or the mail servers that carry the message set it",
+          },
+          {
+            field: "emails.1.headers.Resent-Sender",
+            message:
+              "Resent-Sender cannot be set in headers: the email provider or the mail servers that carry the message set it",
+          },
+        ],
+      },
+    ]);
+    expect([await emailCount(user), await counter(user, "emails")]).toEqual([0, 0]);
+  });
+
   it("holds 1 to 100 items", async () => {
     const user = await sender("monthly");
     for (const emails of [[], Array.from({ length: 101 }, () => item(user))]) {

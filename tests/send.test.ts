@@ -601,6 +601,49 @@ describe("validation: every problem is one details entry with a dotted path", ()
     expect(await counter(user, "emails")).toBe(1);
   });
 
+  it("refuses the headers the provider or the mail servers set, in any case, each under headers.<Name>", async () => {
+    const user = await sender();
+    const owned = {
+      "DKIM-Signature": "v=1; a=rsa-sha256; d=bank.test; s=s1; b=AAAA",
+      "arc-seal": "i=1; a=rsa-sha256; d=bank.test",
+      "ARC-Authentication-Results": "i=1; mx.bank.test; dkim=pass",
+      Received: "from mx.bank.test by mail.example.com",
+      "Return-Path": "<ceo@bank.test>",
+      "Resent-From": "ceo@bank.test",
+      "RESENT-TO": "all@example.com",
+      "Delivered-To": "ann@example.com",
+      "Authentication-Results": "mx.example.com; spf=pass; dkim=pass",
+      "Received-SPF": "pass",
+      "X-Original-To": "ann@example.com",
+      "Message-ID": "<1@bank.test>",
+    };
+    const result = await post(user, message(user, { headers: { ...owned, "X-Entity-Ref-ID": "r1" } }));
+    expect([result.status, result.body]).toEqual([
+      400,
+      {
+        error: "Invalid request body",
+        code: "VALIDATION_ERROR",
+        success: false,
+        details: Object.keys(owned).map((name) => ({
+          field: `headers.${name}`,
+          message: `${name} cannot be set in headers: the email provider or the mail servers that carry the message set it`,
+        })),
+      },
+    ]);
+    expect(await counter(user, "emails")).toBe(0);
+    expect(await rows(user)).toEqual([]);
+
+    // Names that only begin like them are the sender's own.
+    const own = {
+      "X-Received-Batch": "7",
+      Arcade: "1",
+      "X-Resent": "no",
+      "List-Unsubscribe": "<mailto:u@example.com>",
+    };
+    const ok = await post(user, message(user, { headers: own }));
+    expect(ok.status).toBe(200);
+  });
+
   it("words the common problems plainly", async () => {
     const user = await sender();
     const result = await post(

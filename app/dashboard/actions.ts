@@ -23,7 +23,7 @@ import { createTemplateFromSource, TemplateFilesError, TemplateSourceError } fro
 import { KEY_EXPIRY_DAYS, NO_EXPIRY } from "./settings/api-keys/key-expiry";
 
 // Dashboard mutations. Each re-checks the session (Server Actions are public endpoints; Next also refuses a
-// cross-origin POST to them) and calls the same lib/ services the API and CLI use.
+// cross-origin POST to them, and proxy.ts one without Origin) and calls the same lib/ services the API and CLI use.
 
 export type ActionState = {
   status: "idle" | "success" | "error";

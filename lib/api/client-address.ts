@@ -24,3 +24,13 @@ export function clientAddress(headers: Headers): string | null {
   // An IPv6 address is at most 45 characters; a zone id (`%eth0`) is the client's own choice, so one is not an address.
   return address.length <= 45 && !address.includes("%") && isIP(address) ? address : null;
 }
+
+/**
+ * Whether the X-Forwarded-* headers (Host, Proto) were written by a proxy the deployment trusts, by the rule
+ * clientAddress follows: behind the proxy CLIENT_IP_HEADER names, or on Vercel, whose edge sets them. Elsewhere a
+ * client talking to the server could write them itself.
+ */
+export function trustsForwardedHeaders(): boolean {
+  const { clientIpHeader, onVercel } = getConfig();
+  return clientIpHeader !== null || onVercel;
+}

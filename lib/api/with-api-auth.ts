@@ -4,6 +4,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { hashApiKey, isWellFormedApiKey } from "@/lib/api-keys";
 import { readBodyText } from "@/lib/api/body";
+import { trustsForwardedHeaders } from "@/lib/api/client-address";
 import { ApiError, errors, secondsUntil, zodDetails } from "@/lib/api/errors";
 import type { DeclaredOperation, OperationDoc } from "@/lib/api/operation";
 import { readSession, type SessionIdentity } from "@/lib/auth/session";
@@ -164,9 +165,9 @@ function isSameOrigin(request: NextRequest): boolean {
     return site === null || site === "same-origin" || site === "none";
   }
   const allowed = new Set([new URL(getConfig().siteUrl).origin, request.nextUrl.origin]);
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  if (host)
-    allowed.add(`${request.headers.get("x-forwarded-proto") ?? request.nextUrl.protocol.replace(":", "")}://${host}`);
+  const forwarded = (name: string) => (trustsForwardedHeaders() ? request.headers.get(name) : null);
+  const host = forwarded("x-forwarded-host") ?? request.headers.get("host");
+  if (host) allowed.add(`${forwarded("x-forwarded-proto") ?? request.nextUrl.protocol.replace(":", "")}://${host}`);
   return allowed.has(origin);
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { parseFromAddress } from "@/lib/schemas/send";
 
 export type SendingDomain = {
   id: string;
@@ -17,13 +18,61 @@ const DOMAIN_PATTERN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+
 
 export class DomainError extends Error {}
 
-/** Another account holds the domain: a sending domain belongs to one account (409 where an API answers it). */
+/**
+ * Another account holds the domain, or (`related`) a parent or sub-domain of it: a domain and its sub-domains belong
+ * to one account (409 where an API answers it).
+ */
 export class DomainTakenError extends DomainError {
   readonly status = 409;
   readonly code = "DOMAIN_TAKEN";
-  constructor(domain: string) {
-    super(`${domain} is already registered by another account. A sending domain belongs to one account only.`);
+  constructor(domain: string, related = false) {
+    super(
+      related
+        ? `${domain} is a parent or sub-domain of a domain another account has registered. A domain and its sub-domains belong to one account only.`
+        : `${domain} is already registered by another account. A sending domain belongs to one account only.`,
+    );
     this.name = "DomainTakenError";
+  }
+}
+
+/**
+ * Refuses the operator's domains to every account: the shared sending domain (everyone sends from it, so no account
+ * may own it) and the domain the service sends its own email from, with their parent and sub-domains.
+ * `domain` is lower-case.
+ */
+export function refuseReservedDomain(domain: string): void {
+  const { sharedSendingDomain, systemEmailFrom } = getConfig();
+  if (sharedSendingDomain && related(domain, sharedSendingDomain)) {
+    throw new DomainError(
+      `${domain} is reserved: ${sharedSendingDomain} is this service's shared sending domain, and neither it nor its parent and sub-domains can be added. Every account may send from an address @${sharedSendingDomain} without adding it.`,
+    );
+  }
+  const systemAddress = systemEmailFrom === null ? null : parseFromAddress(systemEmailFrom)!.address;
+  const systemDomain = systemAddress?.slice(systemAddress.lastIndexOf("@") + 1).toLowerCase();
+  if (systemDomain && related(domain, systemDomain)) {
+    throw new DomainError(
+      `${domain} is reserved: this service sends its own email from ${systemDomain}, and neither it nor its parent and sub-domains can be added.`,
+    );
+  }
+}
+
+/** The same domain, or one a parent of the other (lower-case names). */
+function related(a: string, b: string): boolean {
+  return a === b || a.endsWith(`.${b}`) || b.endsWith(`.${a}`);
+}
+
+/**
+ * Runs an insert into sending_domains, answering PostgreSQL's refusal of another account's parent or sub-domain
+ * (the trigger of 20261124013000_sending_domain_overlap.sql) as DomainTakenError.
+ */
+export async function refusingRelatedDomains<T>(domain: string, insert: Promise<T>): Promise<T> {
+  try {
+    return await insert;
+  } catch (error) {
+    if ((error as { constraint_name?: unknown }).constraint_name === "sending_domains_overlap") {
+      throw new DomainTakenError(domain, true);
+    }
+    throw error;
   }
 }
 
@@ -46,10 +95,13 @@ export async function addSendingDomain(
   const domain = input.domain.trim().toLowerCase();
   if (!DOMAIN_PATTERN.test(domain))
     throw new DomainError(`"${input.domain}" is not a domain name (e.g. mail.example.com)`);
+  refuseReservedDomain(domain);
   const defaultSender = input.defaultSender?.trim() || `hello@${domain}`;
   if (!defaultSender.toLowerCase().endsWith(`@${domain}`))
     throw new DomainError(`The default sender must be an address @${domain}`);
-  const [row] = await getDb()<SendingDomain[]>`
+  const [row] = await refusingRelatedDomains(
+    domain,
+    getDb()<SendingDomain[]>`
     insert into sending_domains (account_id, domain, verified, default_sender, provider_domain_id, verified_at)
     values (${accountId}, ${domain}, ${input.verified}, ${defaultSender}, ${input.providerDomainId ?? null},
             ${input.verified ? new Date() : null})
@@ -59,7 +111,8 @@ export async function addSendingDomain(
       provider_domain_id = coalesce(excluded.provider_domain_id, sending_domains.provider_domain_id),
       verified_at = coalesce(sending_domains.verified_at, excluded.verified_at)
       where sending_domains.account_id = excluded.account_id
-    returning id, domain, verified, default_sender, created_at, verified_at, provider_status`;
+    returning id, domain, verified, default_sender, created_at, verified_at, provider_status`,
+  );
   if (!row) throw new DomainTakenError(domain);
   return row;
 }

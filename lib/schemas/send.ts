@@ -129,23 +129,46 @@ const ISO_DATE_TIME = z.iso.datetime({ offset: true });
 // Header field names are printable ASCII without ":" (RFC 5322), at most 256 characters; values must not break out of
 // their line.
 const HEADER_NAME = /^[!-9;-~]{1,256}$/;
-// Headers that the message's own fields or the provider set: one given here could change the sender or add recipients
-// behind the checks on from, to, cc and bcc (verified domain, 50 recipients, one email counted).
-const RESERVED_HEADERS = new Set([
-  "from",
-  "sender",
-  "to",
-  "cc",
-  "bcc",
-  "reply-to",
-  "subject",
-  "date",
-  "message-id",
-  "return-path",
-  "mime-version",
-  "content-type",
-  "content-transfer-encoding",
-]);
+// Headers a send may not set, lower-case; a name ending in "*" stands for every header that begins so. The message's
+// own fields set the first ones: one given here could change the sender or add recipients behind the checks on from,
+// to, cc and bcc (verified domain, 50 recipients, one email counted). The provider and the mail servers that carry the
+// message set the others: one given here could pass off a signature, a route or an authentication result as theirs.
+const SET_BY_FIELDS = "use the from, to, cc, bcc, reply_to and subject fields";
+const SET_BY_MAIL_SYSTEM = "the email provider or the mail servers that carry the message set it";
+const RESERVED_HEADERS: [name: string, reason: string][] = [
+  ["from", SET_BY_FIELDS],
+  ["sender", SET_BY_FIELDS],
+  ["to", SET_BY_FIELDS],
+  ["cc", SET_BY_FIELDS],
+  ["bcc", SET_BY_FIELDS],
+  ["reply-to", SET_BY_FIELDS],
+  ["subject", SET_BY_FIELDS],
+  ["date", SET_BY_MAIL_SYSTEM],
+  ["message-id", SET_BY_MAIL_SYSTEM],
+  ["return-path", SET_BY_MAIL_SYSTEM],
+  ["mime-version", SET_BY_MAIL_SYSTEM],
+  ["content-type", SET_BY_MAIL_SYSTEM],
+  ["content-transfer-encoding", SET_BY_MAIL_SYSTEM],
+  ["dkim-signature", SET_BY_MAIL_SYSTEM],
+  ["domainkey-signature", SET_BY_MAIL_SYSTEM],
+  ["arc-*", SET_BY_MAIL_SYSTEM],
+  ["received", SET_BY_MAIL_SYSTEM],
+  ["received-spf", SET_BY_MAIL_SYSTEM],
+  ["authentication-results", SET_BY_MAIL_SYSTEM],
+  ["resent-*", SET_BY_MAIL_SYSTEM],
+  ["delivered-to", SET_BY_MAIL_SYSTEM],
+  ["envelope-to", SET_BY_MAIL_SYSTEM],
+  ["x-original-to", SET_BY_MAIL_SYSTEM],
+];
+
+/** Why a send may not set the header (any case), or null when it may. */
+function reservedHeaderReason(name: string): string | null {
+  const lower = name.toLowerCase();
+  for (const [reserved, reason] of RESERVED_HEADERS) {
+    if (reserved.endsWith("*") ? lower.startsWith(reserved.slice(0, -1)) : lower === reserved) return reason;
+  }
+  return null;
+}
 const headersRecord = z
   .record(
     // Stated for the document; checked below, so a bad name gets its own message.
@@ -163,14 +186,11 @@ const headersRecord = z
       for (const [name, value] of Object.entries(headers)) {
         if (refused.has(name)) continue;
         const valueProblem = headerTextProblem(value, { allowTab: true });
+        const reserved = reservedHeaderReason(name);
         if (!HEADER_NAME.test(name))
           ctx.addIssue({ code: "custom", path: [name], message: "is not a valid header name" });
-        else if (RESERVED_HEADERS.has(name.toLowerCase())) {
-          ctx.addIssue({
-            code: "custom",
-            path: [name],
-            message: `${name} cannot be set in headers: use the from, to, cc, bcc, reply_to and subject fields`,
-          });
+        else if (reserved) {
+          ctx.addIssue({ code: "custom", path: [name], message: `${name} cannot be set in headers: ${reserved}` });
         } else if (valueProblem) {
           ctx.addIssue({ code: "custom", path: [name], message: `header values ${valueProblem}` });
         }
