@@ -17,12 +17,16 @@ import { updateSupabaseSession } from "@/lib/supabase/proxy";
 // another sign-in's account) stays there instead of bouncing between sign-in and the dashboard, and an ended local
 // session's cookie is cleared.
 
+/** Routes the matcher keeps out of the proxy, unless their path holds a percent sign (see `config`). */
+const KEPT_OUT = ["/api/v1/", "/api/health", "/api/webhooks/", "/api/cron/"];
+
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const isApi = pathname === "/api" || pathname.startsWith("/api/");
-  // The matcher lets /api/v1 paths through only when they hold a percent sign. Next fails to decode a malformed escape
-  // while matching routes, before any route code runs, and answers a text/plain 500; here it can still answer JSON.
-  if (pathname.startsWith("/api/v1/")) return isDecodable(pathname) ? NextResponse.next() : invalidPath();
+  // Next fails to decode a malformed escape while matching routes, before any route code runs, and answers a text/plain
+  // 500; here it can still answer JSON. The matcher lets the routes it keeps out through only for this check.
+  if (isApi && !isDecodable(pathname)) return invalidPath();
+  if (KEPT_OUT.some((prefix) => pathname.startsWith(prefix))) return NextResponse.next();
   const isDashboard = pathname === "/dashboard" || pathname.startsWith("/dashboard/");
   const isAuthPage = pathname === "/signin" || pathname === "/signup";
 
@@ -84,6 +88,6 @@ function withCookies(redirect: NextResponse, from: NextResponse): NextResponse {
 
 export const config = {
   matcher: [
-    "/((?!api/v1/[^%]*$|api/health|api/webhooks/|api/cron/|_next/static|_next/image|favicon.ico|icon.svg|.*\\.(?:svg|png|jpg|jpeg|gif|webp|ico|css|js|map)$).*)",
+    "/((?!api/(?:v1/|health|webhooks/|cron/)[^%]*$|_next/static|_next/image|favicon.ico|icon.svg|.*\\.(?:svg|png|jpg|jpeg|gif|webp|ico|css|js|map)$).*)",
   ],
 };
