@@ -17,16 +17,19 @@ import { updateSupabaseSession } from "@/lib/supabase/proxy";
 // another sign-in's account) stays there instead of bouncing between sign-in and the dashboard, and an ended local
 // session's cookie is cleared.
 
+/** Routes the matcher keeps out of the proxy, unless their path holds a percent sign (see `config`). */
+const KEPT_OUT = ["/api/v1/", "/api/health", "/api/webhooks/", "/api/cron/"];
+
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const isApi = pathname === "/api" || pathname.startsWith("/api/");
   // A POST to a page is a Server Action (no page takes another), and Next runs one that comes without Origin: it
   // compares Origin with the host only when there is one. A browser always sends Origin with a POST.
   if (request.method === "POST" && !isApi && !request.headers.has("origin")) return jsonError(errors.csrfRejected());
-  // The matcher lets /api/v1 paths through only when they hold a percent sign. Next fails to decode a malformed escape
-  // while matching routes, before any route code runs, and answers a text/plain 500; here it can still answer JSON.
-  if (pathname.startsWith("/api/v1/"))
-    return isDecodable(pathname) ? NextResponse.next() : jsonError(errors.invalidPath());
+  // Next fails to decode a malformed escape while matching routes, before any route code runs, and answers a text/plain
+  // 500; here it can still answer JSON. The matcher lets the routes it keeps out through only for this check.
+  if (isApi && !isDecodable(pathname)) return jsonError(errors.invalidPath());
+  if (KEPT_OUT.some((prefix) => pathname.startsWith(prefix))) return NextResponse.next();
   const isDashboard = pathname === "/dashboard" || pathname.startsWith("/dashboard/");
   const isAuthPage = pathname === "/signin" || pathname === "/signup";
 
@@ -89,7 +92,7 @@ function withCookies(redirect: NextResponse, from: NextResponse): NextResponse {
 // refused there too: by fetch it carries Next-Action, posted by a form without JavaScript it is multipart.
 export const config = {
   matcher: [
-    "/((?!api/v1/[^%]*$|api/health|api/webhooks/|api/cron/|_next/static|_next/image|favicon.ico|icon.svg|.*\\.(?:svg|png|jpg|jpeg|gif|webp|ico|css|js|map)$).*)",
+    "/((?!api/(?:v1/|health|webhooks/|cron/)[^%]*$|_next/static|_next/image|favicon.ico|icon.svg|.*\\.(?:svg|png|jpg|jpeg|gif|webp|ico|css|js|map)$).*)",
     {
       source: "/((?!api/).*)",
       has: [{ type: "header", key: "next-action" }],

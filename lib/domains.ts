@@ -12,7 +12,7 @@ import {
   refusingRelatedDomains,
   type SendingDomain,
 } from "@/lib/db/domains";
-import { isUuid } from "@/lib/schemas/common";
+import { holdsNul, isUuid } from "@/lib/schemas/common";
 import { RESEND_TIMEOUT_MS } from "@/lib/mail/resend";
 
 // Sending domains as a service: what the CLI and the dashboard call to add and verify a domain.
@@ -183,6 +183,7 @@ export async function getSendingDomain(accountId: string, domainId: string): Pro
 
 /** One of the account's domains by name (any case); null when the account has not added it. */
 export async function findSendingDomain(accountId: string, domain: string): Promise<SendingDomainDetails | null> {
+  if (holdsNul(domain)) return null;
   const db = getDb();
   const [row] = await db<SendingDomainDetails[]>`
     select ${db(COLUMNS)} from sending_domains
@@ -211,7 +212,7 @@ function normalizeSender(value: string | undefined, domain: string): string | un
   const sender = value?.trim();
   if (!sender) return undefined;
   const at = sender.lastIndexOf("@");
-  if (at < 1 || sender.slice(at + 1).toLowerCase() !== domain || /[\s<>@",;]/.test(sender.slice(0, at))) {
+  if (at < 1 || sender.slice(at + 1).toLowerCase() !== domain || /[\s<>@",;\0]/.test(sender.slice(0, at))) {
     throw new DomainError(`The default sender must be an address @${domain}`);
   }
   return sender;

@@ -2,6 +2,7 @@ import "server-only";
 import { errors, type ValidationDetail } from "@/lib/api/errors";
 import { deleteSuppression, listSuppressions, type Suppression } from "@/lib/db/suppressions";
 import { MAX_ADDRESS_LENGTH } from "@/lib/limits";
+import { holdsNul } from "@/lib/schemas/common";
 
 /** GET /suppressions: a page of the account's suppressed addresses, newest first. */
 export async function listSuppressionsPage(accountId: string, { limit, offset }: { limit: number; offset: number }) {
@@ -11,7 +12,10 @@ export async function listSuppressionsPage(accountId: string, { limit, offset }:
 
 /** DELETE /suppressions/{email}: the account may send to the address again; 404 when it was not suppressed. */
 export async function removeSuppressionOrThrow(accountId: string, address: string) {
-  const removed = address.length <= MAX_ADDRESS_LENGTH ? await deleteSuppression(accountId, address) : undefined;
+  const removed =
+    address.length <= MAX_ADDRESS_LENGTH && !holdsNul(address)
+      ? await deleteSuppression(accountId, address)
+      : undefined;
   if (!removed) throw errors.suppressionNotFound();
   return describeSuppression(removed);
 }

@@ -80,6 +80,7 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
   // One source is checked as it always was: by the compiler alone.
   const problems = "code" in source ? [] : templateFilesProblems(source.files, source.entry);
   if (problems.length > 0) throw new TemplateFilesError(problems);
+  throwAtNul(files);
   const compiled = await compileTemplateFilesOffThread(accountId, files, entry);
   if (!compiled.ok) {
     // The position stays apart from the message (each place that shows it says where in its own way); a compile that
@@ -120,6 +121,23 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
   } catch (error) {
     if (error instanceof SandboxRenderError) throw new TemplateRenderError(error.message);
     throw error;
+  }
+}
+
+/** A template's files are stored as text, which cannot hold NUL: the first one found is refused where it is. */
+function throwAtNul(files: TemplateFiles): void {
+  for (const [path, content] of Object.entries(files)) {
+    const at = content.indexOf("\0");
+    if (at === -1) continue;
+    const before = content.slice(0, at);
+    const line = before.split("\n").length;
+    const column = at - before.lastIndexOf("\n");
+    throw new TemplateSourceError(
+      "A template's source must not contain the NUL character (\\u0000)",
+      line,
+      column,
+      path,
+    );
   }
 }
 

@@ -1,6 +1,6 @@
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { GET as unknownGet, POST as unknownPost } from "@/app/api/v1/[[...path]]/route";
+import { GET as unknownGet, POST as unknownPost } from "@/app/api/[[...path]]/route";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { POST as postSend } from "@/app/api/v1/send/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
@@ -19,7 +19,7 @@ describe("bad input never gets a 500 or an HTML page", () => {
   it.each(["/api/v1", "/api/v1/nope", "/api/v1/templates", "/api/v1/templates/x/delete", "/api/v1/library/extra"])(
     "GET %s answers the JSON 404",
     async (path) => {
-      const result = await call(unknownGet, path, { params: { path: path.split("/").slice(3) } });
+      const result = await call(unknownGet, path, { params: { path: path.split("/").slice(2) } });
       expect(result.status).toBe(404);
       expect(result.body).toEqual(NOT_FOUND);
       expect(result.headers.get("content-type")).toContain("application/json");

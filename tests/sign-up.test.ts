@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -72,6 +72,41 @@ describe("sign-up answers every address alike", () => {
     expect(await signUp(fresh, password)).toEqual(checkEmail(fresh));
     expect([...browser.cookies.keys()]).toEqual([]);
     expect(await accountRows(fresh)).toEqual([]);
+  });
+});
+
+describe("an email address of at most 320 characters", () => {
+  const TOO_LONG = "Use an email address of at most 320 characters";
+  const refused = (email: string) => ({
+    state: { status: "error", message: "Check the highlighted fields.", fields: { email: TOO_LONG }, email },
+  });
+  /** Whether the sign-in and sign-up throttles counted anything for the address: the database was asked. */
+  const throttled = async (email: string) => {
+    const digest = createHash("sha256").update(email.toLowerCase()).digest("hex");
+    const [{ n }] = await getDb()<{ n: number }[]>`
+      select count(*)::int as n from sign_in_throttles where key in (${`account:${digest}`}, ${`sign-up:account:${digest}`})`;
+    return n > 0;
+  };
+
+  it("refuses a longer one at sign-up and sign-in with a clear message, before the database is asked", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      for (const email of [`${"a".repeat(309)}@example.com`, `${"a".repeat(900_000)}@example.com`]) {
+        expect(await signUp(email)).toEqual(refused(email));
+        expect(await submit(signInAction, { email, password, next: "/dashboard" })).toEqual(refused(email));
+        expect(await throttled(email)).toBe(false);
+      }
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it("takes one of exactly 320 characters", async () => {
+    const email = `${randomUUID()}${"a".repeat(272)}@example.com`;
+    expect(email).toHaveLength(320);
+    expect(await signUp(email)).toEqual(checkEmail(email));
+    expect(await pendingRows(email)).toBe(1);
   });
 });
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
-import { signUpAction } from "@/app/(auth)/actions";
+import { signInAction, signUpAction } from "@/app/(auth)/actions";
 import { GET as authCallback } from "@/app/auth/callback/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { resetConfig } from "@/lib/config";
@@ -365,6 +365,27 @@ describe("sign-up through Supabase", () => {
         email,
       },
     });
+  });
+});
+
+describe("an email address over 320 characters with Supabase", () => {
+  it("is refused at sign-up and sign-in with a clear message, and Supabase is never asked", async () => {
+    newBrowser();
+    const asked = requests.length;
+    for (const email of [`${"a".repeat(309)}@example.com`, `${"a".repeat(900_000)}@example.com`]) {
+      const refused = {
+        state: {
+          status: "error",
+          message: "Check the highlighted fields.",
+          fields: { email: "Use an email address of at most 320 characters" },
+          email,
+        },
+      };
+      const fields = { email, password: "correct horse battery staple", next: "/dashboard" };
+      expect(await submit(signUpAction, fields)).toEqual(refused);
+      expect(await submit(signInAction, fields)).toEqual(refused);
+    }
+    expect(requests.slice(asked)).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { POST as postSend } from "@/app/api/v1/send/route";
+import { POST as postTemplate } from "@/app/api/v1/templates/route";
 import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
@@ -161,7 +162,61 @@ Typed.PreviewProps = ${previewProps};
     expect(await save(`{ count: 3, notes: "x".repeat(1_100_000) }`)).toBe(
       "PreviewProps are larger than 1 MB as JSON, the most a request's variables may be",
     );
+    expect(await save(`{ count: 3, notes: "a\\u0000b" }`)).toBe(
+      "PreviewProps hold the NUL character (\\u0000), which a request's variables may not",
+    );
+    expect(await save(`{ count: 3, notes: { "\\ud800": "lone surrogate as a key" } }`)).toBe(
+      "PreviewProps hold text that is not valid Unicode (an unpaired surrogate), which a request's variables may not",
+    );
     expect(await save(`{ count: 3 }`)).toBeNull();
+  });
+
+  it("leaves __proto__ keys out of PreviewProps when saving: the example answered renders and sends as it is", async () => {
+    const user = await createUser("monthly");
+    const domain = uniqueDomain();
+    await addSendingDomain(user.accountId, { domain, verified: true });
+    // An object literal's `__proto__:` sets the prototype; a computed key or JSON.parse makes it a key of its own.
+    const created = await call(postTemplate, "/api/v1/templates", {
+      method: "POST",
+      headers: auth(user),
+      body: {
+        name: "Note",
+        files: {
+          "email.tsx": `import { Html, Text } from "@react-email/components";
+export default function Note({ title, meta }) {
+  return <Html><Text>{title} {meta.tag}</Text></Html>;
+}
+Note.PreviewProps = {
+  title: "Hi",
+  ["__proto__"]: { polluted: true },
+  meta: JSON.parse('{"tag":"a","__proto__":{"polluted":true},"list":[{"__proto__":1,"b":2}]}'),
+};
+`,
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    const example = { title: "Hi", meta: { tag: "a", list: [{ b: 2 }] } };
+    expect(created.body.template.example).toEqual(example);
+    const { id } = created.body.template;
+
+    const details = await getDetails(user, id);
+    expect(JSON.stringify(details.body.template.example)).toBe(JSON.stringify(example));
+    const rendered = await renderCall(user, id, { variables: details.body.template.example });
+    expect(rendered.status).toBe(200);
+    expect(rendered.body.html).toContain("Hi<!-- --> <!-- -->a");
+    const sent = await call(postSend, "/api/v1/send", {
+      method: "POST",
+      headers: auth(user),
+      body: {
+        from: `hi@${domain}`,
+        to: "ada@example.com",
+        subject: "Note",
+        template_id: id,
+        variables: details.body.template.example,
+      },
+    });
+    expect(sent.status).toBe(200);
   });
 
   it("answers 404 for another user's template, an unknown id and an id that is not a uuid, and is never metered", async () => {

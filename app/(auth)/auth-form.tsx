@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useActionState, useState } from "react";
+import { MAX_ADDRESS_LENGTH } from "@/lib/limits";
 import { SubmitButton } from "../_components/submit-button";
 import type { AuthFormState } from "./actions";
 
@@ -53,6 +54,7 @@ export function AuthForm({
           className="input"
           autoComplete="email"
           required
+          maxLength={MAX_ADDRESS_LENGTH}
           defaultValue={state.email}
           aria-invalid={fields.email ? true : undefined}
           aria-describedby={fields.email ? "email-error" : undefined}

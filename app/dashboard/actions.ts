@@ -17,6 +17,7 @@ import { findCatalogueTemplate } from "@/lib/db/templates";
 import { cancelEmailOrThrow } from "@/lib/emails";
 import { getPaymentProcessor, PaymentProcessorError } from "@/lib/payments";
 import { isPlanName } from "@/lib/plans";
+import { holdsNul } from "@/lib/schemas/common";
 import { removeSuppressionOrThrow } from "@/lib/suppressions";
 import { type TemplateFiles } from "@/lib/template-files";
 import { createTemplateFromSource, TemplateFilesError, TemplateSourceError } from "@/lib/user-templates";
@@ -37,8 +38,16 @@ export type ActionState = {
 
 export type CreateKeyState = ActionState & { id?: string; key?: string; name?: string; scope?: ApiKeyScope };
 
+// PostgreSQL's text cannot hold the NUL character: a field holding one is refused before anything is stored.
+const NUL_MESSAGE = "Use letters, digits and punctuation: not the NUL character";
+
 const newKeySchema = z.object({
-  name: z.string().trim().min(1, "Give the key a name").max(64, "Use at most 64 characters"),
+  name: z
+    .string()
+    .trim()
+    .min(1, "Give the key a name")
+    .max(64, "Use at most 64 characters")
+    .refine((name) => !holdsNul(name), NUL_MESSAGE),
   kind: z.enum(API_KEY_KINDS, "Choose live or test"),
   scope: z.enum(API_KEY_SCOPES, "Choose full access or sending access"),
   // Empty: the key may send from any of the account's domains. That the domain is the account's is checked where the
@@ -47,6 +56,7 @@ const newKeySchema = z.object({
     .string()
     .trim()
     .max(253, "Choose one of your sending domains")
+    .refine((domain) => !holdsNul(domain), "Choose one of your sending domains")
     .transform((domain) => domain || null),
   expiresInDays: z
     .string()
@@ -146,11 +156,13 @@ const newTemplateSchema = z.object({
     .string()
     .trim()
     .min(1, "Give the template a name")
-    .max(MAX_TEMPLATE_NAME_CHARS, `Use at most ${MAX_TEMPLATE_NAME_CHARS} characters`),
+    .max(MAX_TEMPLATE_NAME_CHARS, `Use at most ${MAX_TEMPLATE_NAME_CHARS} characters`)
+    .refine((name) => !holdsNul(name), NUL_MESSAGE),
   description: z
     .string()
     .trim()
-    .max(MAX_TEMPLATE_DESCRIPTION_CHARS, `Use at most ${MAX_TEMPLATE_DESCRIPTION_CHARS} characters`),
+    .max(MAX_TEMPLATE_DESCRIPTION_CHARS, `Use at most ${MAX_TEMPLATE_DESCRIPTION_CHARS} characters`)
+    .refine((description) => !holdsNul(description), NUL_MESSAGE),
   code: z.string().min(1, "Write the template's code").max(MAX_TEMPLATE_SOURCE_CHARS, "The source is too long"),
 });
 

@@ -45,7 +45,7 @@ export const errors = {
   invalidWebhookSignature: (message: string) =>
     new ApiError(400, { error: "Invalid webhook signature", code: "INVALID_SIGNATURE", success: false, message }),
 
-  /** A path under /api/v1 that is not valid percent-encoded UTF-8 (say `/api/v1/library%ff`). */
+  /** A path under /api that is not valid percent-encoded UTF-8 (say `/api/v1/library%ff`), answered by proxy.ts. */
   invalidPath: () =>
     new ApiError(400, {
       error: "Invalid request path",

@@ -8,6 +8,7 @@ import { trustsForwardedHeaders } from "@/lib/api/client-address";
 import { ApiError, errors, secondsUntil, zodDetails } from "@/lib/api/errors";
 import type { DeclaredOperation, OperationDoc } from "@/lib/api/operation";
 import { readSession, type SessionIdentity } from "@/lib/auth/session";
+import { holdsNul } from "@/lib/schemas/common";
 import { getConfig } from "@/lib/config";
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_VALUES } from "@/lib/limits";
 import { authenticateAndMeter, type Credential, type MeteredCaller } from "@/lib/db/metering";
@@ -41,6 +42,8 @@ type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> =
   body?: B;
   /** The route's entry in the OpenAPI document (every /api/v1 route has one); see lib/api/operation.ts. */
   openapi?: OperationDoc;
+  /** The route's 404, for a path parameter that can name nothing stored (one holding NUL); NOT_FOUND by default. */
+  notFound?: () => ApiError;
 };
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -67,7 +70,7 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
       caller = await authenticate(credential, refreshedCookies, options, start);
       if (caller.insufficientScope) throw errors.insufficientScope();
       if (caller.metered && !caller.allowed) throw rateLimitExceeded(caller, reset);
-      const params = await readParams(context);
+      const params = await readParams(context, options.notFound ?? errors.notFound);
       const query = options.query ? parseQuery(request, options.query) : undefined;
       const body = options.body ? parseBody(await readJsonBody(request), options.body) : undefined;
       const result = await handler({
@@ -171,11 +174,17 @@ function isSameOrigin(request: NextRequest): boolean {
   return allowed.has(origin);
 }
 
-async function readParams(context: RouteContext | undefined): Promise<Record<string, string>> {
+/** The path parameters, checked here for every route: one holding NUL (`%00`) is answered 404 before any SQL runs. */
+async function readParams(
+  context: RouteContext | undefined,
+  notFound: () => ApiError,
+): Promise<Record<string, string>> {
   const raw = (await context?.params) ?? {};
-  return Object.fromEntries(
+  const params = Object.fromEntries(
     Object.entries(raw).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
   );
+  if (Object.values(params).some(holdsNul)) throw notFound();
+  return params;
 }
 
 function parseQuery<S extends z.ZodType>(request: NextRequest, schema: S): z.output<S> {

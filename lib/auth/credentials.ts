@@ -1,25 +1,26 @@
 import { z } from "zod";
+import { MAX_ADDRESS_LENGTH } from "@/lib/limits";
 
 // What both providers accept from the sign-up and sign-in forms, and the errors they may answer with.
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 200;
 
+// Capped before anything else looks at it: the address is a database key and is sent to the auth provider.
+const emailSchema = z
+  .string()
+  .trim()
+  .max(MAX_ADDRESS_LENGTH, `Use an email address of at most ${MAX_ADDRESS_LENGTH} characters`)
+  .toLowerCase()
+  .pipe(z.email({ error: "Enter a valid email address" }));
+
 export const signInSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.email({ error: "Enter a valid email address" })),
+  email: emailSchema,
   password: z.string().min(1, "Enter your password").max(MAX_PASSWORD_LENGTH, "That password is too long"),
 });
 
 export const signUpSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.email({ error: "Enter a valid email address" })),
+  email: emailSchema,
   password: z
     .string()
     .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters`)

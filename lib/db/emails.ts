@@ -3,7 +3,7 @@ import { getDb, jsonParameter, type Db } from "@/lib/db/client";
 import { outboxDeliveryEvent, type OutboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import type { OutgoingEmail } from "@/lib/mail/types";
 import type { PlanName } from "@/lib/plans";
-import { isUuid } from "@/lib/schemas/common";
+import { holdsNul, isUuid } from "@/lib/schemas/common";
 import { DELIVERY_STATUSES, type DeliveryStatus, type EmailEventType } from "@/lib/schemas/emails";
 
 /** The hand-off's state: recorded (pending), handed to the provider (sent, or scheduled by it), or failed. */
@@ -464,6 +464,11 @@ export type EmailResource = {
 /** Provider message ids are short; anything longer cannot be one. */
 const MAX_EMAIL_ID_LENGTH = 256;
 
+/** Whether `id` could be an email's (its provider's message id, or its own): short, and text PostgreSQL can hold. */
+function canBeEmailId(id: string): boolean {
+  return id.length <= MAX_EMAIL_ID_LENGTH && !holdsNul(id);
+}
+
 /**
  * One page of the account's emails, newest first, optionally of one status, and how many there are. Due scheduled
  * outbox messages are delivered first, so the page is never behind the clock.
@@ -536,7 +541,7 @@ export async function findEmailWithEvents(
   id: string,
   { withMessage = false }: { withMessage?: boolean } = {},
 ): Promise<(EmailWithEvents & { message?: EmailMessage }) | undefined> {
-  if (id.length > MAX_EMAIL_ID_LENGTH) return undefined;
+  if (!canBeEmailId(id)) return undefined;
   await dispatchDueScheduledEmails({ accountId });
   const db = getDb();
   const message = withMessage
@@ -565,7 +570,7 @@ export type EmailHandle = {
 
 /** The account's email with the id POST /send answered with (its provider's message id, or its own id). */
 export async function findEmailHandle(accountId: string, id: string): Promise<EmailHandle | undefined> {
-  if (id.length > MAX_EMAIL_ID_LENGTH) return undefined;
+  if (!canBeEmailId(id)) return undefined;
   const [row] = await getDb()<EmailHandle[]>`
     select id as "internalId", provider, provider_message_id as "providerMessageId", delivery_status as status
     from sent_emails where ${emailAddressedBy(accountId, id)}`;
@@ -604,7 +609,7 @@ export async function findEmailIdByProviderMessageId(
   provider: string,
   providerMessageId: string,
 ): Promise<string | undefined> {
-  if (providerMessageId.length > MAX_EMAIL_ID_LENGTH) return undefined;
+  if (!canBeEmailId(providerMessageId)) return undefined;
   const [row] = await getDb()<{ id: string }[]>`
     select id from sent_emails where provider_message_id = ${providerMessageId} and provider = ${provider} limit 1`;
   return row?.id;
@@ -620,7 +625,7 @@ export async function holdEmailEvent(
   type: EmailEventType,
   options: { detail: Record<string, unknown> | null; providerEventId: string; occurredAt: Date | null },
 ): Promise<void> {
-  if (providerMessageId.length > MAX_EMAIL_ID_LENGTH) return;
+  if (!canBeEmailId(providerMessageId)) return;
   const db = getDb();
   await db`
     insert into held_email_events (provider_event_id, provider, provider_message_id, type, detail, occurred_at)

@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb, type Tx, jsonParameter } from "@/lib/db/client";
-import { isUuid } from "@/lib/schemas/common";
+import { holdsNul, isUuid } from "@/lib/schemas/common";
 import type { SendingDomain } from "@/lib/db/domains";
 import type { LibraryEntry } from "@/lib/schemas/library";
 import type { VariablesSchema } from "@/lib/schemas/variables";
@@ -128,6 +128,7 @@ export async function listCatalogue(): Promise<CatalogueListing[]> {
 
 /** A public catalogue template by uuid or slug. */
 export async function findCatalogueTemplate(idOrSlug: string, tx?: Tx): Promise<TemplateRecord | null> {
+  if (holdsNul(idOrSlug)) return null;
   const db = tx ?? getDb();
   const [row] = await db<TemplateRecord[]>`
     select * from templates

@@ -2,6 +2,7 @@ import type { JsonSchemaType, JsonValue, VariableSchema, VariablesSchema } from 
 import { JSON_SCHEMA_DIALECT, OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { MAX_DETAILS, type ValidationDetail } from "@/lib/api/errors";
 import { MAX_JSON_DEPTH, MAX_VARIABLES_BYTES } from "@/lib/limits";
+import { holdsNul } from "@/lib/schemas/common";
 
 // Checks a request's variables against a user template's variables schema (JSON Schema, the subset in
 // lib/schemas/variables.ts), and lists the variables a schema does not declare. Both run on the event loop, so both
@@ -350,14 +351,20 @@ function isDeclarableVariableName(name: string): boolean {
 }
 
 /**
- * Why a value could not be sent as variables (larger than MAX_VARIABLES_BYTES as JSON, or nested deeper than
- * MAX_JSON_DEPTH), as the end of a sentence; null when it could.
+ * Why a value could not be sent as variables (larger than MAX_VARIABLES_BYTES as JSON, nested deeper than
+ * MAX_JSON_DEPTH, or holding text a request's body may not: the NUL character, an unpaired surrogate), as the end of a
+ * sentence; null when it could.
  */
 export function variablesProblem(value: Record<string, unknown>): string | null {
-  const json = JSON.stringify(value);
+  let textProblem: string | null = null;
+  const json = JSON.stringify(value, (key: string, item: unknown) => {
+    textProblem ??= refusedTextProblem(key) ?? (typeof item === "string" ? refusedTextProblem(item) : null);
+    return item;
+  });
   if (json.length > MAX_VARIABLES_BYTES || Buffer.byteLength(json) > MAX_VARIABLES_BYTES) {
     return `are larger than ${MAX_VARIABLES_BYTES / 1024 / 1024} MB as JSON, the most a request's variables may be`;
   }
+  if (textProblem) return textProblem;
   let level: unknown[] = [value];
   for (let depth = 1; level.length > 0; depth++) {
     if (depth > MAX_JSON_DEPTH) return `nest deeper than ${MAX_JSON_DEPTH} levels, the most a request's variables may`;
@@ -367,6 +374,14 @@ export function variablesProblem(value: Record<string, unknown>): string | null 
         : [],
     );
   }
+  return null;
+}
+
+/** Why a request's body may not hold `text` (a key or a string), as the end of a sentence; null when it may. */
+function refusedTextProblem(text: string): string | null {
+  if (holdsNul(text)) return "hold the NUL character (\\u0000), which a request's variables may not";
+  if (!text.isWellFormed())
+    return "hold text that is not valid Unicode (an unpaired surrogate), which a request's variables may not";
   return null;
 }
 

@@ -10,6 +10,14 @@ export function isUuid(value: unknown): value is string {
   return typeof value === "string" && UUID.test(value);
 }
 
+/**
+ * Whether text holds the NUL character, which PostgreSQL's text cannot: a statement given it fails. Such a value names
+ * nothing stored and cannot be stored, so it is answered (not found, or refused) before any SQL runs.
+ */
+export function holdsNul(value: string): boolean {
+  return value.includes("\0");
+}
+
 export const errorBodySchema = z
   .object({
     error: z.string(),

@@ -6,7 +6,7 @@ import {
   MAX_TEMPLATE_PATH_CHARS,
   MAX_TEMPLATE_SOURCE_CHARS,
 } from "@/lib/limits";
-import { variablesSchema } from "@/lib/schemas/common";
+import { holdsNul, variablesSchema } from "@/lib/schemas/common";
 import { libraryEntrySchema } from "@/lib/schemas/library";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import { DEFAULT_ENTRY, templateFilesProblems } from "@/lib/template-files";
@@ -43,10 +43,12 @@ export const templateRequestSchema = z
       .string({ error: "name must be a string" })
       .trim()
       .min(1, "name must not be empty")
-      .max(MAX_TEMPLATE_NAME_CHARS, `name must be at most ${MAX_TEMPLATE_NAME_CHARS} characters`),
+      .max(MAX_TEMPLATE_NAME_CHARS, `name must be at most ${MAX_TEMPLATE_NAME_CHARS} characters`)
+      .refine((name) => !holdsNul(name), "name must not contain the NUL character (\\u0000)"),
     description: z
       .string({ error: "description must be a string" })
       .max(MAX_TEMPLATE_DESCRIPTION_CHARS, `description must be at most ${MAX_TEMPLATE_DESCRIPTION_CHARS} characters`)
+      .refine((description) => !holdsNul(description), "description must not contain the NUL character (\\u0000)")
       .default(""),
     files: templateFilesSchema.meta({
       description: `The template's files: TSX (or .ts, .jsx, .js) source by relative path (\`email.tsx\`, \`components/footer.tsx\`; no \`..\`, no leading \`/\`), 1 to ${MAX_TEMPLATE_FILES}, at most ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters in all. They import each other by relative path, with or without the extension, and besides that only \`react\` and \`@react-email/components\` (\`Tailwind\` with its \`config\` written as a literal and every class name whole in the source: its CSS is made when the template is saved).`,

@@ -10,13 +10,20 @@ const INVALID_PATH = {
   details: [{ field: "path", message: "must be valid percent-encoded UTF-8" }],
 };
 
-test.describe("a malformed percent-escape under /api/v1 answers JSON, never a text/plain 500", () => {
+const NOT_FOUND = { error: "Not found", code: "NOT_FOUND", success: false };
+
+test.describe("a malformed percent-escape under /api answers JSON, never a text/plain 500", () => {
   const cases = [
     ["POST", "/api/v1/templates/%ff/render"],
     ["GET", "/api/v1/templates/%ff/source"],
     ["GET", "/api/v1/library%ff"],
     ["GET", "/api/v1/%E0%A4%A"],
     ["POST", "/api/v1/send%c3%28"],
+    ["GET", "/api/dashboard/templates/%ff/thumbnail"],
+    ["GET", "/api/dashboard/templates/%ff/download"],
+    ["GET", "/api/health%ff"],
+    ["POST", "/api/webhooks/resend%ff"],
+    ["GET", "/api/cron/dispatch-scheduled%ff"],
   ] as const;
   for (const [method, path] of cases) {
     test(`${method} ${path}`, async ({ request }) => {
@@ -34,6 +41,25 @@ test.describe("a malformed percent-escape under /api/v1 answers JSON, never a te
     expect(await render.json()).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
     const unknown = await request.get(url("/api/v1/no%20such%20thing"));
     expect(unknown.status()).toBe(404);
-    expect(await unknown.json()).toEqual({ error: "Not found", code: "NOT_FOUND", success: false });
+    expect(await unknown.json()).toEqual(NOT_FOUND);
+  });
+});
+
+test.describe("a path no route serves under /api answers the JSON 404, never Next's HTML page", () => {
+  // The escaped dot segments resolve as plain ones do: this is /api/usage.
+  for (const path of ["/api/v1/templates/%2e%2e/%2e%2e/usage", "/api/usage", "/api", "/api/dashboard/nothing"]) {
+    test(`GET ${path}`, async ({ request }) => {
+      const response = await request.get(url(path));
+      expect(response.status()).toBe(404);
+      expect(response.headers()["content-type"]).toMatch(/^application\/json/);
+      expect(response.headers()["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await response.json()).toEqual(NOT_FOUND);
+    });
+  }
+
+  test("a NUL in a path parameter reaches its route, which answers JSON", async ({ request }) => {
+    const response = await request.get(url("/api/v1/emails/%00"));
+    expect(response.status()).toBe(401);
+    expect(await response.json()).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
   });
 });

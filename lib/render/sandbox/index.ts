@@ -381,7 +381,10 @@ export async function renderInSandbox(opts: {
 
 /**
  * Returns the template component's static `PreviewProps` (JSON-cloned), or
- * null when it has none or it is not a JSON object.
+ * null when it has none or it is not a JSON object. `__proto__` keys are left
+ * out: they are no variables (an object literal's `__proto__:` sets the
+ * prototype, and request bodies refuse the key), so PreviewProps, the
+ * template's example, are always variables a request may send.
  */
 export async function readPreviewProps(opts: {
   owner: string;
@@ -400,7 +403,7 @@ export async function readPreviewProps(opts: {
   );
   if (!result.ok) throw new SandboxRenderError(result.kind, result.message);
   if (result.value === null) return null;
-  const parsed: unknown = JSON.parse(result.value);
+  const parsed: unknown = JSON.parse(result.value, (key, value: unknown) => (key === "__proto__" ? undefined : value));
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return null;
   return parsed as Record<string, unknown>;
 }

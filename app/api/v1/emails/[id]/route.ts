@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { errors } from "@/lib/api/errors";
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { getEmailOrThrow } from "@/lib/emails";
 import { errorBodySchema } from "@/lib/schemas/common";
@@ -8,6 +9,7 @@ import { emailResponseSchema } from "@/lib/schemas/emails";
 export const GET = withApiAuth(
   {
     metered: true,
+    notFound: errors.emailNotFound,
     sendingAccess: true,
     openapi: {
       operationId: "getEmail",

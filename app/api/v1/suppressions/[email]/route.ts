@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { errors } from "@/lib/api/errors";
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { MAX_ADDRESS_LENGTH } from "@/lib/limits";
 import { errorBodySchema } from "@/lib/schemas/common";
@@ -9,6 +10,7 @@ import { removeSuppressionOrThrow } from "@/lib/suppressions";
 export const DELETE = withApiAuth(
   {
     metered: true,
+    notFound: errors.suppressionNotFound,
     openapi: {
       operationId: "deleteSuppression",
       summary: "Remove an address from your suppressions, so you can send to it again",

@@ -1,3 +1,4 @@
+import { errors } from "@/lib/api/errors";
 import { renderFailedResponse, sandboxBusyResponse } from "@/lib/api/operation";
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { errorBodySchema, uuidSchema, validationErrorBodySchema } from "@/lib/schemas/common";
@@ -13,6 +14,7 @@ import { deleteTemplateOrThrow, replaceTemplateOrThrow } from "@/lib/user-templa
 export const GET = withApiAuth(
   {
     metered: false,
+    notFound: errors.templateNotFound,
     openapi: {
       operationId: "getTemplate",
       summary: "A template's details, the variables it takes (JSON Schema) and sample variables that render",
@@ -36,6 +38,7 @@ export const GET = withApiAuth(
 export const PUT = withApiAuth(
   {
     metered: true,
+    notFound: errors.templateNotFound,
     body: templateRequestSchema,
     openapi: {
       operationId: "replaceTemplate",
@@ -64,6 +67,7 @@ export const PUT = withApiAuth(
 export const DELETE = withApiAuth(
   {
     metered: true,
+    notFound: errors.templateNotFound,
     openapi: {
       operationId: "deleteTemplate",
       summary: "Delete a template you created; it leaves your library",

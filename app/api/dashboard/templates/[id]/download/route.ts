@@ -4,7 +4,7 @@ import { getTemplateArchiveOrThrow } from "@/lib/template-archive";
 
 // GET /api/dashboard/templates/{id}/download – the dashboard's "Download": a zip of the template's files. Templates
 // in the caller's library and public free catalogue templates only; anything else is 404 TEMPLATE_NOT_FOUND.
-export const GET = withApiAuth({ metered: false }, async ({ caller, params }) => {
+export const GET = withApiAuth({ metered: false, notFound: errors.templateNotFound }, async ({ caller, params }) => {
   if (caller.via !== "session") throw errors.unauthorized();
   const { fileName, zip } = await getTemplateArchiveOrThrow(caller.accountId, params.id);
   return new Response(zip, {

@@ -4,12 +4,14 @@ import { withApiAuth } from "@/lib/api/with-api-auth";
 import { admitPreview, renderThumbnail, THUMBNAIL_UNAVAILABLE_HTML } from "@/lib/dashboard/preview";
 import { findTemplateForAccount } from "@/lib/db/templates";
 
+const options = { metered: false, notFound: errors.templateNotFound };
+
 // GET /api/dashboard/templates/{id}/thumbnail – a template rendered with its sample values, for the dashboard's card
 // previews (shown in `<iframe sandbox="">`). Templates in the caller's library and public catalogue templates only.
 // The CSP `sandbox` directive keeps the document in an opaque origin even when the URL is opened directly.
 // A thumbnail changes only with its template's version, which its ETag names: the browser asks again with it and an
 // unchanged thumbnail answers 304 without rendering or counting against the preview limits (PREVIEW_LIMITS).
-export const GET = withApiAuth({ metered: false }, async ({ request, caller, params }) => {
+export const GET = withApiAuth(options, async ({ request, caller, params }) => {
   if (caller.via !== "session") throw errors.unauthorized();
   const template = await findTemplateForAccount(caller.accountId, params.id);
   const visible = template && (template.in_library || (template.owner_account_id === null && template.is_public));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { errors } from "@/lib/api/errors";
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { cancelEmailOrThrow } from "@/lib/emails";
 import { errorBodySchema } from "@/lib/schemas/common";
@@ -8,6 +9,7 @@ import { emailResponseSchema } from "@/lib/schemas/emails";
 export const POST = withApiAuth(
   {
     metered: true,
+    notFound: errors.emailNotFound,
     sendingAccess: true,
     openapi: {
       operationId: "cancelEmail",

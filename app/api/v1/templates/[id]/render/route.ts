@@ -11,6 +11,7 @@ import { accessDeniedBodySchema, renderRequestSchema, renderResponseSchema } fro
 export const POST = withApiAuth(
   {
     metered: true,
+    notFound: errors.templateNotFound,
     body: renderRequestSchema,
     openapi: {
       operationId: "renderTemplate",

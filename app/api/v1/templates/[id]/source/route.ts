@@ -8,6 +8,7 @@ import { templateSourceResponseSchema } from "@/lib/schemas/templates";
 export const GET = withApiAuth(
   {
     metered: false,
+    notFound: errors.templateNotFound,
     openapi: {
       operationId: "getTemplateSource",
       summary: "Download the React Email source of a template in your library",

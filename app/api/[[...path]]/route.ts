@@ -1,7 +1,8 @@
 import { errors } from "@/lib/api/errors";
 import { withErrorHandling } from "@/lib/api/with-api-auth";
 
-// Any other path under /api/v1 – a JSON 404 instead of Next's HTML page
+// Any other path under /api – a JSON 404 instead of Next's HTML page. Next resolves dot segments first, escaped ones
+// too: `/api/v1/templates/%2e%2e/%2e%2e/usage` is `/api/usage`, answered here.
 const notFound = withErrorHandling(async () => {
   throw errors.notFound();
 });
