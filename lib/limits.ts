@@ -75,8 +75,9 @@ export const MAX_CATALOGUE_QUEUE_PER_ACCOUNT = 128;
 export const QUEUE_CEILING_FACTOR = 2;
 
 /**
- * Renders the dashboard makes for a person (the editor's live preview, card thumbnails, a template's page) per minute,
- * per account and per client address. The editor previews once per pause in typing; a library page asks for one
+ * Renders the dashboard makes for a person (the editor's live preview, card thumbnails, a template's page, a save's
+ * compile and trial render) per minute, per account and per client address; none once the month's API calls are used
+ * up (lib/dashboard/preview.ts). The editor previews once per pause in typing; a library page asks for one
  * thumbnail per card (up to 100), the catalogue for 10, and a thumbnail already seen is answered from the browser's
  * cache or with a 304 that renders and counts nothing. So a person never reaches the account's limit, and the
  * address's leaves room for a few people behind one address.
@@ -159,8 +160,8 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
     answer: busy,
   },
   {
-    what: "Dashboard previews",
-    limit: `${PREVIEW_LIMITS.perAccount} a minute per account, ${PREVIEW_LIMITS.perAddress} per network address`,
+    what: "Dashboard previews, thumbnails and saves in the editor",
+    limit: `${PREVIEW_LIMITS.perAccount} a minute per account, ${PREVIEW_LIMITS.perAddress} per network address; none once the month's API calls are used up`,
     answer: "429 with `Retry-After`",
   },
   {
