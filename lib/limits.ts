@@ -31,6 +31,13 @@ export const MAX_TAGS = 50;
 export const MAX_BATCH_EMAILS = 100;
 /** The HTML and text a batch's templates render, in all: a batch is held in memory and recorded in one statement. */
 export const MAX_BATCH_RENDERED_BYTES = 10 * MB;
+/**
+ * The time a batch's renders of the account's own templates may take on the sandbox's workers, in all. A batch of 100
+ * emails of a few templates takes about a second (a template's first render on a worker about 150 ms, each after it a
+ * few ms); a batch of slow templates stops at five renders' deadlines rather than holding the sandbox for up to 100 of
+ * them on one API call. Catalogue templates (ours, a fraction of a millisecond each) do not count.
+ */
+export const BATCH_RENDER_BUDGET_MS = 5000;
 export const MAX_HEADERS = 50;
 
 /** One render, of a catalogue template or of a user's template in the sandbox. */
@@ -125,6 +132,11 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   {
     what: "Rendered HTML and text of one batch",
     limit: `${megabytes(MAX_BATCH_RENDERED_BYTES)} in all`,
+    answer: "422 `BATCH_TOO_LARGE`",
+  },
+  {
+    what: "Render time of your own templates in one batch",
+    limit: `${BATCH_RENDER_BUDGET_MS / 1000} s in all`,
     answer: "422 `BATCH_TOO_LARGE`",
   },
   { what: "Rendered HTML", limit: megabytes(MAX_HTML_BYTES), answer: "422 `RENDER_ERROR`" },
