@@ -27,9 +27,9 @@ type PreviewCaller = Pick<MeteredCaller, "accountId" | "plan" | "used" | "quota"
  * Admits one of the dashboard's renders (the live preview, a thumbnail, a template's page, a save's compile and trial
  * render), each of which runs the sandbox or the compile workers. A render here is not an API call and is not counted
  * as one (editing would otherwise spend a free month's calls in an afternoon), but once the month's calls are used up
- * it is refused with /render's 429, as /render would be. Then it is counted against PREVIEW_LIMITS, past either of which it
- * is refused with the 429 (with Retry-After). `address` null (a forwarded address that is not one): such requests
- * share one bucket, so forging garbage addresses does not escape the per-address limit.
+ * it is refused with /render's 429, as /render would be. Then it is counted against PREVIEW_LIMITS, past either of
+ * which it is refused with the 429 (with Retry-After). `address` null (a forwarded address that is not one): such
+ * requests share one bucket, so forging garbage addresses does not escape the per-address limit.
  */
 export async function admitPreview(caller: PreviewCaller, address: string | null): Promise<void> {
   if (caller.quota !== null && caller.used >= caller.quota) throw rateLimitExceeded(caller, billingPeriod().reset);
