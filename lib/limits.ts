@@ -31,6 +31,13 @@ export const MAX_TAGS = 50;
 export const MAX_BATCH_EMAILS = 100;
 /** The HTML and text a batch's templates render, in all: a batch is held in memory and recorded in one statement. */
 export const MAX_BATCH_RENDERED_BYTES = 10 * MB;
+/**
+ * The time a batch's renders of the account's own templates may take on the sandbox's workers, in all. A batch of 100
+ * emails of a few templates takes about a second (a template's first render on a worker about 150 ms, each after it a
+ * few ms); a batch of slow templates stops at five renders' deadlines rather than holding the sandbox for up to 100 of
+ * them on one API call. Catalogue templates (ours, a fraction of a millisecond each) do not count.
+ */
+export const BATCH_RENDER_BUDGET_MS = 5000;
 export const MAX_HEADERS = 50;
 
 /** One render, of a catalogue template or of a user's template in the sandbox. */
@@ -75,8 +82,9 @@ export const MAX_CATALOGUE_QUEUE_PER_ACCOUNT = 128;
 export const QUEUE_CEILING_FACTOR = 2;
 
 /**
- * Renders the dashboard makes for a person (the editor's live preview, card thumbnails, a template's page) per minute,
- * per account and per client address. The editor previews once per pause in typing; a library page asks for one
+ * Renders the dashboard makes for a person (the editor's live preview, card thumbnails, a template's page, a save's
+ * compile and trial render) per minute, per account and per client address; none once the month's API calls are used
+ * up (lib/dashboard/preview.ts). The editor previews once per pause in typing; a library page asks for one
  * thumbnail per card (up to 100), the catalogue for 10, and a thumbnail already seen is answered from the browser's
  * cache or with a 304 that renders and counts nothing. So a person never reaches the account's limit, and the
  * address's leaves room for a few people behind one address.
@@ -126,6 +134,11 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
     limit: `${megabytes(MAX_BATCH_RENDERED_BYTES)} in all`,
     answer: "422 `BATCH_TOO_LARGE`",
   },
+  {
+    what: "Render time of your own templates in one batch",
+    limit: `${BATCH_RENDER_BUDGET_MS / 1000} s in all`,
+    answer: "422 `BATCH_TOO_LARGE`",
+  },
   { what: "Rendered HTML", limit: megabytes(MAX_HTML_BYTES), answer: "422 `RENDER_ERROR`" },
   {
     what: "Rendered HTML Gmail shows whole",
@@ -159,8 +172,8 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
     answer: busy,
   },
   {
-    what: "Dashboard previews",
-    limit: `${PREVIEW_LIMITS.perAccount} a minute per account, ${PREVIEW_LIMITS.perAddress} per network address`,
+    what: "Dashboard previews, thumbnails and saves in the editor",
+    limit: `${PREVIEW_LIMITS.perAccount} a minute per account, ${PREVIEW_LIMITS.perAddress} per network address; none once the month's API calls are used up`,
     answer: "429 with `Retry-After`",
   },
   {

@@ -4,7 +4,7 @@ import { getConfig } from "@/lib/config";
 import { markEmailsAccepted, markEmailsFailed, recordCountedEmails } from "@/lib/db/emails";
 import { findSendContext, type SendContext } from "@/lib/db/templates";
 import { getEmailsSent, getTestEmailsSentToday } from "@/lib/db/usage";
-import { MAX_BATCH_RENDERED_BYTES } from "@/lib/limits";
+import { BATCH_RENDER_BUDGET_MS, MAX_BATCH_RENDERED_BYTES } from "@/lib/limits";
 import { describeProviderFailure } from "@/lib/mail";
 import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import { reportOverageEmail } from "@/lib/payments";
@@ -106,11 +106,27 @@ async function performBatch(
     if (used + items.length > plan.emailsPerMonth) throw batchOverLimit(caller, used, items.length, reset);
   }
 
+  // The batch ends at its first failure (a render's, or one of the bounds below): no render starts after it, and those
+  // still waiting for a worker leave the queue. Those running finish, each within its deadline.
+  const stop = new AbortController();
+  const renderSignal = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
   let renderedBytes = 0;
+  let sandboxMs = 0;
   const rendered = await mapConcurrently(prepared, BATCH_RENDER_CONCURRENCY, async ({ item, template, checked }, i) => {
     const email = await withItemPrefix(i, () =>
-      renderTemplate(template, checked!, { accountId: caller.accountId, plainText: item.text === undefined, signal }),
+      renderTemplate(template, checked!, {
+        accountId: caller.accountId,
+        plainText: item.text === undefined,
+        signal: renderSignal,
+        onSandboxTime: (ms) => (sandboxMs += ms),
+      }),
     );
+    if (sandboxMs > BATCH_RENDER_BUDGET_MS) {
+      throw errors.batchTooLarge(
+        `The batch's templates took more than ${BATCH_RENDER_BUDGET_MS / 1000} s to render in all (passed at ` +
+          `emails.${i}). Nothing was sent; send fewer emails per batch, or make the templates render faster.`,
+      );
+    }
     renderedBytes += Buffer.byteLength(email.html) + (email.text ? Buffer.byteLength(email.text) : 0);
     if (renderedBytes > MAX_BATCH_RENDERED_BYTES) {
       throw errors.batchTooLarge(
@@ -119,7 +135,7 @@ async function performBatch(
       );
     }
     return email;
-  });
+  }).finally(() => stop.abort(new Error("The batch stopped")));
   const messages = prepared.map(({ item, from }, i) => ({
     ...outgoingMessage(item, from!, rendered[i]),
     templateId: item.template_id,

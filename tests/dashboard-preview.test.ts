@@ -14,7 +14,17 @@ import { recordRateLimitHits } from "@/lib/db/rate-limits";
 import { billingPeriod } from "@/lib/plans";
 import { JSON_SCHEMA_DIALECT } from "@/lib/schemas/variables";
 import { createTemplateFromSource } from "@/lib/user-templates";
-import { auth, BASE, call, createUser, sessionCookie, setApiCallsUsed, type TestUser } from "./support/api";
+import {
+  auth,
+  BASE,
+  call,
+  counter,
+  createUser,
+  fillPreviewBucket,
+  sessionCookie,
+  setApiCallsUsed,
+  type TestUser,
+} from "./support/api";
 
 const HELLO = `import { Html, Body, Text } from "@react-email/components";
 export default function Hello({ name = "there" }: { name?: string }) {
@@ -42,12 +52,28 @@ const thumbnail = async (user: TestUser, id: string, headers: Record<string, str
     params: { id },
   });
 
-/** Fills a bucket up to `hits` in the current window; first waits out a window about to end, so the test stays in one. */
-async function fillBucket(bucket: string, hits: number): Promise<void> {
-  const msLeft = PREVIEW_LIMITS.windowSeconds * 1000 - (Date.now() % (PREVIEW_LIMITS.windowSeconds * 1000));
-  if (msLeft < 5_000) await new Promise((resolve) => setTimeout(resolve, msLeft + 100));
-  const [{ hits: now }] = await recordRateLimitHits([bucket], PREVIEW_LIMITS.windowSeconds);
-  await getDb()`update rate_limit_windows set hits = ${hits} where bucket = ${bucket} and hits = ${now}`;
+/** A refusal as the tests compare it: its status, whether it says when to retry, and its body. */
+const refusal = (result: { status: number; headers: Headers; body: unknown }) => ({
+  status: result.status,
+  retryAfter: Number(result.headers.get("retry-after")) > 0,
+  body: result.body,
+});
+
+/** /render's 429 to a free account whose 500 API calls of the month are used up, with `result`'s Retry-After. */
+function apiLimitRefusal(result: { headers: Headers }) {
+  const reset = billingPeriod().reset.toISOString();
+  return {
+    status: 429,
+    retryAfter: true,
+    body: {
+      error: "API usage limit exceeded",
+      code: "RATE_LIMIT_EXCEEDED",
+      message: `Your free plan includes 500 API calls per month. The limit resets at ${reset}; upgrade for unlimited calls.`,
+      details: { limit: 500, remaining: 0, reset, resetInSeconds: Number(result.headers.get("retry-after")) },
+      upgrade_url: "http://localhost:3000/dashboard/billing",
+      documentation: "http://localhost:3000/docs#rate-limits",
+    },
+  };
 }
 
 const previewLimitBody = (limit: number, per: string, retryAfter: number) => ({
@@ -199,28 +225,12 @@ Order.PreviewProps = { customer: "Ada", items: [{ name: "Pen", qty: 2, gift: fal
     const user = await createUser("free");
     await setApiCallsUsed(user, 500);
     const result = await preview(user);
-    const reset = billingPeriod().reset.toISOString();
-    expect({
-      status: result.status,
-      retryAfter: Number(result.headers.get("retry-after")) > 0,
-      body: result.body,
-    }).toEqual({
-      status: 429,
-      retryAfter: true,
-      body: {
-        error: "API usage limit exceeded",
-        code: "RATE_LIMIT_EXCEEDED",
-        message: `Your free plan includes 500 API calls per month. The limit resets at ${reset}; upgrade for unlimited calls.`,
-        details: { limit: 500, remaining: 0, reset, resetInSeconds: Number(result.headers.get("retry-after")) },
-        upgrade_url: "http://localhost:3000/dashboard/billing",
-        documentation: "http://localhost:3000/docs#rate-limits",
-      },
-    });
+    expect(refusal(result)).toEqual(apiLimitRefusal(result));
   });
 
   it(`refuses the ${PREVIEW_LIMITS.perAccount + 1}st preview of an account within a minute, with Retry-After`, async () => {
     const user = await createUser("annual");
-    await fillBucket(`preview:account:${user.accountId}`, PREVIEW_LIMITS.perAccount - 1);
+    await fillPreviewBucket(`preview:account:${user.accountId}`, PREVIEW_LIMITS.perAccount - 1);
     expect((await preview(user)).status).toBe(200);
     const refused = await preview(user);
     const retryAfter = Number(refused.headers.get("retry-after"));
@@ -234,7 +244,7 @@ Order.PreviewProps = { customer: "Ada", items: [{ name: "Pen", qty: 2, gift: fal
 
   it(`refuses previews past ${PREVIEW_LIMITS.perAddress} a minute from one address, whichever accounts ask`, async () => {
     const address = "198.51.100.23";
-    await fillBucket(`preview:address:${address}`, PREVIEW_LIMITS.perAddress);
+    await fillPreviewBucket(`preview:address:${address}`, PREVIEW_LIMITS.perAddress);
     const freshSignUp = await createUser("free");
     const refused = await preview(freshSignUp, address);
     expect({ status: refused.status, body: refused.body }).toEqual({
@@ -247,7 +257,7 @@ Order.PreviewProps = { customer: "Ada", items: [{ name: "Pen", qty: 2, gift: fal
   it("counts concurrent previews exactly (one statement in the database, not read then written)", async () => {
     const user = await createUser("annual");
     const bucket = `preview:account:${user.accountId}`;
-    await fillBucket(bucket, 0);
+    await fillPreviewBucket(bucket, 0);
     const hits = await Promise.all(
       Array.from({ length: 25 }, () => recordRateLimitHits([bucket], PREVIEW_LIMITS.windowSeconds)),
     );
@@ -317,6 +327,49 @@ Order.PreviewProps = { customer: "Ada", items: [{ name: "Pen", qty: 2, gift: fal
 });
 
 describe("thumbnails", () => {
+  const helloTemplate = (user: TestUser) =>
+    createTemplateFromSource(user.accountId, { name: "Hello", description: "", code: HELLO });
+
+  it("answers /render's 429 once the month's API calls are used up, as the live preview does; other accounts' render", async () => {
+    const [spent, other] = [await createUser("free"), await createUser("free")];
+    const [spentTemplate, otherTemplate] = [await helloTemplate(spent), await helloTemplate(other)];
+    await setApiCallsUsed(spent, 500);
+    await setApiCallsUsed(other, 499);
+    const refused = await thumbnail(spent, spentTemplate.id);
+    expect(refusal(refused)).toEqual(apiLimitRefusal(refused));
+    const rendered = await thumbnail(other, otherTemplate.id);
+    expect({ status: rendered.status, hello: rendered.text.includes("Hello <!-- -->Ada") }).toEqual({
+      status: 200,
+      hello: true,
+    });
+    // Not counted as an API call.
+    expect(await counter(other, "api_calls")).toBe(499);
+  });
+
+  it(`refuses an account past ${PREVIEW_LIMITS.perAccount} renders a minute, and renders another account's`, async () => {
+    const [busy, other] = [await createUser("annual"), await createUser("annual")];
+    const [busyTemplate, otherTemplate] = [await helloTemplate(busy), await helloTemplate(other)];
+    await fillPreviewBucket(`preview:account:${busy.accountId}`, PREVIEW_LIMITS.perAccount);
+    const refused = await thumbnail(busy, busyTemplate.id);
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 429,
+      body: previewLimitBody(PREVIEW_LIMITS.perAccount, "account", Number(refused.headers.get("retry-after"))),
+    });
+    expect((await thumbnail(other, otherTemplate.id)).status).toBe(200);
+  });
+
+  it(`refuses renders past ${PREVIEW_LIMITS.perAddress} a minute from one address, and renders from another`, async () => {
+    const user = await createUser("annual");
+    const template = await helloTemplate(user);
+    await fillPreviewBucket("preview:address:198.51.100.31", PREVIEW_LIMITS.perAddress);
+    const refused = await thumbnail(user, template.id, { "x-forwarded-for": "198.51.100.31" });
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 429,
+      body: previewLimitBody(PREVIEW_LIMITS.perAddress, "network address", Number(refused.headers.get("retry-after"))),
+    });
+    expect((await thumbnail(user, template.id, { "x-forwarded-for": "198.51.100.32" })).status).toBe(200);
+  });
+
   it("answers an unchanged thumbnail 304 from its ETag, without rendering or counting", async () => {
     const user = await createUser("annual");
     const template = await createTemplateFromSource(user.accountId, { name: "Hello", description: "", code: HELLO });
@@ -329,7 +382,7 @@ describe("thumbnails", () => {
     });
     expect(first.text).toContain("Hello <!-- -->Ada");
     const bucket = `preview:account:${user.accountId}`;
-    await fillBucket(bucket, PREVIEW_LIMITS.perAccount);
+    await fillPreviewBucket(bucket, PREVIEW_LIMITS.perAccount);
     const again = await thumbnail(user, template.id, { "if-none-match": etag! });
     expect({ status: again.status, text: again.text, etag: again.headers.get("etag") }).toEqual({
       status: 304,

@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { createTemplateAction } from "@/app/dashboard/actions";
+import { createTemplateAction, type CreateTemplateState } from "@/app/dashboard/actions";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
-import { recordRateLimitHits } from "@/lib/db/rate-limits";
 import { PREVIEW_LIMITS } from "@/lib/limits";
-import { createUser, type TestUser } from "./support/api";
+import { billingPeriod } from "@/lib/plans";
+import { counter, createUser, fillPreviewBucket, setApiCallsUsed, type TestUser } from "./support/api";
+import { newBrowser, useBrowser } from "./support/next-headers";
 
 // Saving a template in the editor compiles it and renders it once in the sandbox: it counts as a dashboard preview.
 const signedIn = vi.hoisted(() => ({ accountId: "" }));
@@ -20,25 +21,30 @@ export default function Hello({ name = "there" }: { name?: string }) {
 
 let user: TestUser;
 beforeAll(async () => {
-  user = await createUser("annual");
-  signedIn.accountId = user.accountId;
+  user = signIn(await createUser("annual"));
 });
 
-describe("saving a template in the dashboard", () => {
-  it("is refused past the account's preview limit, with the limit's message, and stores nothing", async () => {
-    const bucket = `preview:account:${user.accountId}`;
-    // Stay inside one window: wait out one about to end.
-    const msLeft = PREVIEW_LIMITS.windowSeconds * 1000 - (Date.now() % (PREVIEW_LIMITS.windowSeconds * 1000));
-    if (msLeft < 5_000) await new Promise((resolve) => setTimeout(resolve, msLeft + 100));
-    const [{ hits }] = await recordRateLimitHits([bucket], PREVIEW_LIMITS.windowSeconds);
-    await getDb()`update rate_limit_windows set hits = ${PREVIEW_LIMITS.perAccount} where bucket = ${bucket} and hits = ${hits}`;
+function signIn(account: TestUser): TestUser {
+  signedIn.accountId = account.accountId;
+  return account;
+}
 
-    const form = new FormData();
-    form.set("name", "Over the limit");
-    form.set("description", "");
-    form.set("code", HELLO);
-    const result = await createTemplateAction({ status: "idle" }, form);
-    expect(result).toEqual({
+/** Saves HELLO as `name` from the editor: the form's answer, or NEXT_REDIRECT when it was saved. */
+async function save(name: string): Promise<CreateTemplateState | string> {
+  const form = new FormData();
+  form.set("name", name);
+  form.set("description", "");
+  form.set("code", HELLO);
+  return createTemplateAction({ status: "idle" }, form).catch((error: Error) => error.message);
+}
+
+const templatesOf = (account: TestUser) =>
+  getDb()`select name from templates where owner_account_id = ${account.accountId}`;
+
+describe("saving a template in the dashboard", () => {
+  it("is refused past the account's preview limit, with the limit's message, and stores nothing; another account saves", async () => {
+    await fillPreviewBucket(`preview:account:${user.accountId}`, PREVIEW_LIMITS.perAccount);
+    expect(await save("Over the limit")).toEqual({
       status: "error",
       message: expect.stringMatching(
         new RegExp(
@@ -47,7 +53,46 @@ describe("saving a template in the dashboard", () => {
       ),
       values: { name: "Over the limit", description: "" },
     });
-    expect(await getDb()`select id from templates where owner_account_id = ${user.accountId}`).toEqual([]);
+    expect(await templatesOf(user)).toEqual([]);
+    const other = signIn(await createUser("annual"));
+    expect(await save("Within the limit")).toBe("NEXT_REDIRECT");
+    expect(await templatesOf(other)).toEqual([{ name: "Within the limit" }]);
+  });
+
+  it("is refused past the address's preview limit, whichever account saves; from another address it saves", async () => {
+    signIn(await createUser("annual"));
+    useBrowser(newBrowser("198.51.100.41"));
+    await fillPreviewBucket("preview:address:198.51.100.41", PREVIEW_LIMITS.perAddress);
+    expect(await save("Crowded address")).toEqual({
+      status: "error",
+      message: expect.stringMatching(
+        new RegExp(
+          `^Dashboard previews are limited to ${PREVIEW_LIMITS.perAddress} a minute per network address\\. Try again in \\d+ seconds?\\.$`,
+        ),
+      ),
+      values: { name: "Crowded address", description: "" },
+    });
+    useBrowser(newBrowser("198.51.100.42"));
+    expect(await save("Quiet address")).toBe("NEXT_REDIRECT");
+  });
+
+  it("is refused once the month's API calls are used up, with /render's message, as the live preview is; another account saves, and no call is counted", async () => {
+    const spent = signIn(await createUser("free"));
+    await setApiCallsUsed(spent, 500);
+    const reset = billingPeriod().reset.toISOString();
+    expect(await save("Out of calls")).toEqual({
+      status: "error",
+      message: `Your free plan includes 500 API calls per month. The limit resets at ${reset}; upgrade for unlimited calls.`,
+      values: { name: "Out of calls", description: "" },
+    });
+    expect(await templatesOf(spent)).toEqual([]);
+    const other = signIn(await createUser("free"));
+    await setApiCallsUsed(other, 499);
+    expect(await save("One call left")).toBe("NEXT_REDIRECT");
+    expect({ templates: await templatesOf(other), calls: await counter(other, "api_calls") }).toEqual({
+      templates: [{ name: "One call left" }],
+      calls: 499,
+    });
   });
 
   it("answers a compile error's message once, its line and column as numbers beside it, and stores nothing", async () => {

@@ -9,7 +9,7 @@ import { ApiError } from "@/lib/api/errors";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
 import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_NAME_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
-import { admitPreview } from "@/lib/dashboard/preview";
+import { admitSignedInPreview } from "@/lib/dashboard/preview";
 import { createApiKey, revokeApiKey, UnknownKeyDomainError } from "@/lib/db/api-keys";
 import { DomainError, findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
 import { addLibraryEntry, LibraryError } from "@/lib/db/library";
@@ -219,7 +219,7 @@ export async function createTemplateAction(
   let created: { id: string };
   try {
     // Saving compiles the code and renders it once in the sandbox: the same work as a preview, under the same limits.
-    await admitPreview(account.id, clientAddress(await headers()));
+    await admitSignedInPreview(account.id, clientAddress(await headers()));
     const { name, description } = parsed.data;
     created = await createTemplateFromSource(
       account.id,

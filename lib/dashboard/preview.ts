@@ -1,6 +1,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { ApiError, errors } from "@/lib/api/errors";
+import { rateLimitExceeded } from "@/lib/api/with-api-auth";
+import { authenticateAndMeter, type MeteredCaller } from "@/lib/db/metering";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
 import type { TemplateRecord } from "@/lib/db/templates";
 import { checkVariables, renderTemplate } from "@/lib/render";
@@ -8,6 +10,7 @@ import { exampleFromSchema, schemaFromPreviewProps, variablesProblem } from "@/l
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import { templatePreviewProps, templateVariablesSchema } from "@/lib/template-details";
 import { PREVIEW_LIMITS } from "@/lib/limits";
+import { billingPeriod } from "@/lib/plans";
 import { templateFilesProblems, type TemplateFiles } from "@/lib/template-files";
 import { compileTemplateFilesOffThread, compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
@@ -17,13 +20,20 @@ type PreviewableTemplate = Pick<
   "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables" | "preview_props"
 >;
 
+/** Who asks for a dashboard render: the account, its plan and this month's API calls, as withApiAuth reads them. */
+type PreviewCaller = Pick<MeteredCaller, "accountId" | "plan" | "used" | "quota">;
+
 /**
- * Counts a preview against PREVIEW_LIMITS before it renders; past either limit, throws the 429 (with Retry-After).
- * `address` null (a forwarded address that is not one): such requests share one bucket, so forging garbage addresses
- * does not escape the per-address limit.
+ * Admits one of the dashboard's renders (the live preview, a thumbnail, a template's page, a save's compile and trial
+ * render), each of which runs the sandbox or the compile workers. A render here is not an API call and is not counted
+ * as one (editing would otherwise spend a free month's calls in an afternoon), but once the month's calls are used up
+ * it is refused with /render's 429, as /render would be. Then it is counted against PREVIEW_LIMITS, past either of
+ * which it is refused with the 429 (with Retry-After). `address` null (a forwarded address that is not one): such
+ * requests share one bucket, so forging garbage addresses does not escape the per-address limit.
  */
-export async function admitPreview(accountId: string, address: string | null): Promise<void> {
-  const accountBucket = `preview:account:${accountId}`;
+export async function admitPreview(caller: PreviewCaller, address: string | null): Promise<void> {
+  if (caller.quota !== null && caller.used >= caller.quota) throw rateLimitExceeded(caller, billingPeriod().reset);
+  const accountBucket = `preview:account:${caller.accountId}`;
   const hits = await recordRateLimitHits(
     [accountBucket, `preview:address:${address ?? "unknown"}`],
     PREVIEW_LIMITS.windowSeconds,
@@ -38,6 +48,17 @@ export async function admitPreview(accountId: string, address: string | null): P
       retryAfterSeconds,
     );
   }
+}
+
+/** admitPreview for a page or a server action, which knows the signed-in account but not its API calls. */
+export async function admitSignedInPreview(accountId: string, address: string | null): Promise<void> {
+  const caller = await authenticateAndMeter(
+    { kind: "session", accountId, sessionId: null },
+    { metered: false, sendingAccess: false },
+    billingPeriod().start,
+  );
+  if (!caller) throw errors.unauthorized();
+  await admitPreview(caller, address);
 }
 
 /**

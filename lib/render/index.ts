@@ -20,9 +20,15 @@ export type { RenderedEmail };
 
 /**
  * `accountId`: the account the render is for; accounts take turns on the render workers. `signal`: the request's, so
- * a render still waiting for a worker when the client goes away leaves the queue.
+ * a render still waiting for a worker when the client goes away leaves the queue. `onSandboxTime`: told how long a
+ * user template's render ran in the sandbox (a batch's renders share a budget of that time).
  */
-export type RenderOptions = { accountId: string; plainText?: boolean; signal?: AbortSignal };
+export type RenderOptions = {
+  accountId: string;
+  plainText?: boolean;
+  signal?: AbortSignal;
+  onSandboxTime?: (ms: number) => void;
+};
 
 /**
  * Renders a template with variables checked by checkVariables: catalogue templates natively (on a render worker, see
@@ -38,7 +44,7 @@ export async function renderTemplate(
   const rendered =
     template.owner_account_id === null
       ? await renderCatalogue(template, props, options, plainText)
-      : await renderUserTemplate(template, template.owner_account_id, props, plainText, options.signal);
+      : await renderUserTemplate(template, template.owner_account_id, props, plainText, options);
   const { warnings: htmlWarnings = [], ...email } = rendered;
   const all = [...warnings, ...htmlWarnings];
   return all.length > 0 ? { ...email, warnings: all } : email;
@@ -159,7 +165,7 @@ async function renderUserTemplate(
   owner: string,
   props: Record<string, unknown>,
   plainText: boolean,
-  signal: AbortSignal | undefined,
+  { signal, onSandboxTime }: RenderOptions,
 ): Promise<RenderedEmail> {
   if (!template.compiled_code) {
     throw errors.renderFailed("This template has not been compiled. Save it again to compile it.");
@@ -173,6 +179,7 @@ async function renderUserTemplate(
         props,
         plainText,
         signal,
+        onRunTime: onSandboxTime,
       }),
     );
   } catch (error) {

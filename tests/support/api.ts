@@ -7,7 +7,9 @@ import { createApiKey } from "@/lib/db/api-keys";
 import { getDb } from "@/lib/db/client";
 import { addLibraryEntry } from "@/lib/db/library";
 import { addSendingDomain } from "@/lib/db/domains";
+import { recordRateLimitHits } from "@/lib/db/rate-limits";
 import { createSession } from "@/lib/db/sessions";
+import { PREVIEW_LIMITS } from "@/lib/limits";
 import { billingPeriod, type PlanName } from "@/lib/plans";
 
 export const BASE = "http://localhost:3000";
@@ -114,6 +116,17 @@ async function setUsed(user: TestUser, metric: "emails" | "api_calls", count: nu
   await getDb()`
     insert into usage_counters (account_id, metric, period_start, count) values (${user.accountId}, ${metric}, ${start}, ${count})
     on conflict (account_id, metric, period_start) do update set count = excluded.count`;
+}
+
+/**
+ * Fills a dashboard-preview bucket (`preview:account:<id>`, `preview:address:<ip>`) up to `hits` in the current window;
+ * first waits out a window about to end, so the test stays in one.
+ */
+export async function fillPreviewBucket(bucket: string, hits: number): Promise<void> {
+  const msLeft = PREVIEW_LIMITS.windowSeconds * 1000 - (Date.now() % (PREVIEW_LIMITS.windowSeconds * 1000));
+  if (msLeft < 5_000) await new Promise((resolve) => setTimeout(resolve, msLeft + 100));
+  const [{ hits: now }] = await recordRateLimitHits([bucket], PREVIEW_LIMITS.windowSeconds);
+  await getDb()`update rate_limit_windows set hits = ${hits} where bucket = ${bucket} and hits = ${now}`;
 }
 
 /** This month's count of `metric` for the user. */

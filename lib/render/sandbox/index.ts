@@ -85,6 +85,8 @@ type Job = {
   owner: string;
   request: WorkerRequest;
   limits: SandboxLimits;
+  /** Told how long the job ran on its worker, when it ends. */
+  onRunTime: ((ms: number) => void) | undefined;
   resolve: (result: EngineResult) => void;
   reject: (error: Error) => void;
 };
@@ -240,7 +242,10 @@ function onWorkerMessage(from: LiveWorker, message: WorkerMessage): void {
   const job = from.inFlight[0];
   if (workers[from.slot] !== from || !job || message.id !== job.request.id) return;
   from.inFlight.shift();
-  from.headSince = Date.now();
+  // The worker started this job when it became the head of its queue, and takes the next one now.
+  const now = Date.now();
+  job.onRunTime?.(now - from.headSince);
+  from.headSince = now;
   workerStats[from.slot] = message.stats;
   if (from.inFlight.length === 0) idle(from);
   job.resolve(message.result);
@@ -290,6 +295,7 @@ function replace(target: LiveWorker, result: EngineResult): void {
   workerRestarts++;
   idle(target);
   const [running, ...sent] = target.inFlight.splice(0);
+  running?.onRunTime?.(Date.now() - target.headSince);
   running?.resolve(result);
   for (const job of sent.reverse()) addWaiting(job, "first");
   dispatch();
@@ -306,13 +312,20 @@ function submit(
   request: RequestWithoutId,
   limits: SandboxLimits,
   signal: AbortSignal | undefined,
+  onRunTime?: (ms: number) => void,
 ): Promise<EngineResult> {
   return queueJob<Job, EngineResult>(
     admission,
     owner,
     signal,
     (settlers) => {
-      const job: Job = { owner, request: { ...request, id: nextId++ } as WorkerRequest, limits, ...settlers };
+      const job: Job = {
+        owner,
+        request: { ...request, id: nextId++ } as WorkerRequest,
+        limits,
+        onRunTime,
+        ...settlers,
+      };
       enqueue(job);
       return job;
     },
@@ -353,6 +366,8 @@ export async function renderInSandbox(opts: {
   limits?: Partial<SandboxLimits>;
   /** The request's: a render still waiting for the worker when the client goes away leaves the queue. */
   signal?: AbortSignal;
+  /** Told how long the render ran on its worker (waiting not included), when it ends, whether it rendered or not. */
+  onRunTime?: (ms: number) => void;
 }): Promise<{ html: string; text?: string }> {
   assertNonEmptyString("cacheKey", opts.cacheKey);
   assertNonEmptyString("compiledCode", opts.compiledCode);
@@ -374,6 +389,7 @@ export async function renderInSandbox(opts: {
     },
     limits,
     opts.signal,
+    opts.onRunTime,
   );
   if (!result.ok) throw new SandboxRenderError(result.kind, result.message);
   return { html: result.value ?? "", ...(result.text !== undefined ? { text: result.text } : {}) };

@@ -6,7 +6,7 @@ import { clientAddress } from "@/lib/api/client-address";
 import { ApiError } from "@/lib/api/errors";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
-import { admitPreview, previewVariables } from "@/lib/dashboard/preview";
+import { admitSignedInPreview, previewVariables } from "@/lib/dashboard/preview";
 import { isVerifiedForSending, listSendingDomains } from "@/lib/db/domains";
 import { findLibraryTemplate } from "@/lib/db/templates";
 import { checkVariables, renderTemplate } from "@/lib/render";
@@ -35,7 +35,7 @@ export default async function TemplatePage({
   const created = (await searchParams).created === "1";
 
   const [admission, domains] = await Promise.all([
-    admitPreview(account.id, clientAddress(await headers())).catch((error: unknown) => error),
+    admitSignedInPreview(account.id, clientAddress(await headers())).catch((error: unknown) => error),
     listSendingDomains(account.id),
   ]);
   // The first preview is rendered here with the sample values (counted as a dashboard preview), so the page arrives

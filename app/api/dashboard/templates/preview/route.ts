@@ -2,10 +2,9 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { clientAddress } from "@/lib/api/client-address";
 import { errors } from "@/lib/api/errors";
-import { rateLimitExceeded, withApiAuth } from "@/lib/api/with-api-auth";
+import { withApiAuth } from "@/lib/api/with-api-auth";
 import { admitPreview, renderDraft } from "@/lib/dashboard/preview";
 import { MAX_TEMPLATE_PATH_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
-import { billingPeriod } from "@/lib/plans";
 import { variablesSchema } from "@/lib/schemas/common";
 
 // POST /api/dashboard/templates/preview – the New template editor's live preview: compiles unsaved TSX and renders it
@@ -30,8 +29,7 @@ const bodySchema = z.union([
 
 export const POST = withApiAuth({ metered: false, body: bodySchema }, async ({ request, caller, body }) => {
   if (caller.via !== "session") throw errors.unauthorized();
-  if (caller.quota !== null && caller.used >= caller.quota) throw rateLimitExceeded(caller, billingPeriod().reset);
-  await admitPreview(caller.accountId, clientAddress(request.headers));
+  await admitPreview(caller, clientAddress(request.headers));
   const { variables, ...source } = body;
   const result = await renderDraft(caller.accountId, source, variables, request.signal);
   return NextResponse.json(result, { headers: { "cache-control": "no-store" } });

@@ -43,7 +43,7 @@ export const POST = withApiAuth(
         },
         422: {
           description:
-            "A recipient is suppressed (RECIPIENT_SUPPRESSED), or a template failed to render (RENDER_ERROR)",
+            "A recipient is suppressed (RECIPIENT_SUPPRESSED), a template failed to render (RENDER_ERROR), or the whole batch passed its rendered size or render time (BATCH_TOO_LARGE, see Limits): nothing sent",
           schema: errorBodySchema,
         },
         429: {

@@ -22,7 +22,7 @@ export const GET = withApiAuth(options, async ({ request, caller, params }) => {
     ?.split(",")
     .some((tag) => tag.trim().replace(/^W\//, "") === etag);
   if (cached) return new Response(null, { status: 304, headers: { etag, "cache-control": CACHE_CONTROL } });
-  await admitPreview(caller.accountId, clientAddress(request.headers));
+  await admitPreview(caller, clientAddress(request.headers));
   const html = await renderThumbnail(caller.accountId, template);
   return new Response(html ?? THUMBNAIL_UNAVAILABLE_HTML, {
     headers: {
