@@ -34,7 +34,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { SANDBOX_COMPONENT_EXPORTS, SANDBOX_COMPONENT_PACKAGES } from "../lib/render/sandbox/modules";
 import { reactDomServerPlugin, selectorMergePlugin } from "./lib/dependency-patches";
-import { prefixLeadingObjectSpreads } from "./lib/object-spread";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const sandboxDir = path.join(root, "lib/render/sandbox");
@@ -122,21 +121,18 @@ async function main(): Promise<void> {
   // The sandbox worker (lib/render/sandbox/worker.ts + engine) with the
   // runtime above inlined, so the two can never be out of sync.
   // quickjs-emscripten stays external: it loads its .wasm from its own folder.
-  // Its html-to-text (plain text of user templates) gets the same speed-ups as the catalogue worker's, below.
-  const workerCode = prefixLeadingObjectSpreads(
-    await bundleWorker("sandbox worker", path.join(sandboxDir, "worker.ts"), {
-      external: ["quickjs-emscripten", "quickjs-emscripten-core", "@jitl/*"],
-      define: { __LETTERPRESS_SANDBOX_RUNTIME__: JSON.stringify(code) },
-      plugins: [selectorMergePlugin()],
-    }),
-  );
+  // Its html-to-text (plain text of user templates) gets the same speed-up as the catalogue worker's, below.
+  const workerCode = await bundleWorker("sandbox worker", path.join(sandboxDir, "worker.ts"), {
+    external: ["quickjs-emscripten", "quickjs-emscripten-core", "@jitl/*"],
+    define: { __LETTERPRESS_SANDBOX_RUNTIME__: JSON.stringify(code) },
+    plugins: [selectorMergePlugin()],
+  });
   const workerChanged = writeIfChanged(workerOutFile, workerCode);
 
   // The catalogue render worker (lib/render/catalogue-worker.ts): trusted templates from emails/ with React, React
   // Email and html-to-text, production builds, all in one file so deployments need nothing else traced for it; its
-  // react-dom/server is the string-chunk build the sandbox uses, and its object literals that start with a spread take
-  // V8's fast path (scripts/lib/object-spread.ts).
-  const catalogueBundle = await bundleWorker(
+  // react-dom/server is the string-chunk build the sandbox uses.
+  const catalogueCode = await bundleWorker(
     "catalogue render worker",
     path.join(root, "lib/render/catalogue-worker.ts"),
     {
@@ -146,7 +142,6 @@ async function main(): Promise<void> {
       plugins: [serverOnlyIsEmpty, reactDomServerPlugin(), selectorMergePlugin()],
     },
   );
-  const catalogueCode = prefixLeadingObjectSpreads(catalogueBundle);
   const catalogueChanged = writeIfChanged(catalogueWorkerOutFile, catalogueCode);
 
   // The compile worker (lib/render/sandbox/compile-worker.ts) with sucrase and TypeScript, and beside it the Tailwind
