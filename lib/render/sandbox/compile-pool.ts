@@ -34,8 +34,9 @@ export type CompileWorkerData = { preloadTailwind: boolean };
 export type ReactSourceResult = { ok: true; source: string } | { ok: false; message: string };
 
 /**
- * worker → main thread: first `ready`, then one answer per request; `error` is a bug of ours, not of the code. A worker
- * that is not `reusable` keeps state made from the job's input (compile-worker.ts) and is replaced.
+ * worker → main thread: first `ready` (and again when it has loaded Tailwind for a job, whose deadline starts again),
+ * then one answer per request; `error` is a bug of ours, not of the code. A worker that is not `reusable` keeps state
+ * made from the job's input (compile-worker.ts) and is replaced.
  */
 export type UserCodeReply =
   | { type: "ready" }

@@ -56,8 +56,21 @@ async function compileSingle(source: string): Promise<CompileResult> {
   return failure;
 }
 
+/**
+ * Loads Tailwind before compiling a source that may use it, and says so as `ready`: the pool starts the job's deadline
+ * again, since loading our own code (about 200 ms) is not the template's time.
+ */
+function loadTailwindFor(request: UserCodeRequest): void {
+  if (tailwindStyles || request.type === "react") return;
+  const sources = request.type === "compile" ? [request.source] : Object.values(request.files);
+  if (!sources.some((source) => typeof source === "string" && source.includes("Tailwind"))) return;
+  tailwindStyles = loadTailwindStyles();
+  reply({ type: "ready" });
+}
+
 port.on("message", async (request: UserCodeRequest) => {
   try {
+    loadTailwindFor(request);
     const result =
       request.type === "compile"
         ? await compileSingle(request.source)
