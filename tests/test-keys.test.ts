@@ -17,17 +17,24 @@ import { billingPeriod, testSendDay, type PlanName } from "@/lib/plans";
 import { ISO, call, counter, describedEmail, sender, setEmailsUsed, type Sender } from "./support/api";
 
 // Test keys' sends with Resend configured: a local stand-in for Resend's API at RESEND_BASE_URL records every request
-// it gets, so a test can say none reached it.
+// it gets about this file's accounts, so a test can say none reached it. (The database is shared by the test files, and
+// a send's after-response dispatch hands over any account's due or interrupted emails: another file's may come here.)
 
 let server: Server;
 let received: { method: string; url: string }[] = [];
+const domainsOfThisFile = new Set<string>();
 const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL };
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    req.resume();
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
     req.on("end", () => {
-      received.push({ method: req.method ?? "", url: req.url ?? "" });
+      const parsed = JSON.parse(body || "{}") as { from?: string } | { from?: string }[];
+      const from = (Array.isArray(parsed) ? parsed[0]?.from : parsed.from) ?? "";
+      if (domainsOfThisFile.has(from.slice(from.lastIndexOf("@") + 1).replace(">", "")))
+        received.push({ method: req.method ?? "", url: req.url ?? "" });
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(req.url === "/emails/batch" ? { data: [{ id: "re_batch_0" }] } : { id: "re_live_1" }));
     });
@@ -62,6 +69,7 @@ type Account = Sender & { testKey: string };
 /** A user who can send through Resend (a verified domain, `welcome` in the library), with a test key too. */
 async function account(plan: PlanName = "free"): Promise<Account> {
   const user = await sender(plan);
+  domainsOfThisFile.add(user.domain);
   return { ...user, testKey: (await createApiKey(user.accountId, { name: "ci", kind: "test" })).key };
 }
 
