@@ -16,8 +16,8 @@
  *     exact markup @react-email/render's render() produces);
  *   - `__letterpressSandbox.init()`: see lib/render/sandbox/runtime-harness.ts,
  *     which removes both globals again and hardens the realm.
- * Host shims (TextEncoder, queueMicrotask, MessageChannel, setTimeout,
- * ReadableStream) are injected as bundle-local bindings from
+ * Host shims (queueMicrotask, MessageChannel, setTimeout, ReadableStream)
+ * are injected as bundle-local bindings from
  * lib/render/sandbox/runtime-shims.ts; nothing touches real timers, network
  * or the file system.
  *

@@ -36,12 +36,10 @@ async function renderDocument(element: ReactElement): Promise<string> {
   });
   await stream.allReady;
   // Counts UTF-16 units, fewer than the bytes: it stops a document far over the bound early; render() checks the bytes.
-  const result = await readAll(stream as never, MAX_HTML_BYTES);
+  const html = await readAll(stream as never, MAX_HTML_BYTES);
   if (failure) throw failure;
-  // As render()'s TextDecoder would: bytes (only if the string-chunk patch could not be applied) are decoded, and a
-  // leading BOM is dropped either way.
-  const html = "html" in result ? result.html.replace(/^\uFEFF/, "") : new TextDecoder().decode(result.bytes);
-  return finalizeEmailHtml(html);
+  // As render()'s TextDecoder would, a leading BOM is dropped.
+  return finalizeEmailHtml(html.replace(/^\uFEFF/, ""));
 }
 
 const utf8 = new TextEncoder();

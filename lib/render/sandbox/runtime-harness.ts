@@ -24,7 +24,6 @@ import {
   resetOutputState,
   runMacrotask,
   ReadableStream as SandboxReadableStream,
-  type StreamResult,
 } from "./runtime-shims";
 import { readTailwindStyles, tailwindWithStyles, type TailwindStyles } from "./tailwind-runtime";
 
@@ -46,14 +45,14 @@ type FailureKind = "threw" | "invalid_component" | "output_too_large" | "timeout
 type Outcome =
   | { status: "idle" }
   | { status: "pending" }
-  | { status: "ok"; result: StreamResult }
+  | { status: "ok"; html: string }
   | { status: "error"; kind: FailureKind; message: string };
 
 export type HarnessApi = {
   load(code: string): string | null;
   render(propsJson: string, maxOutputBytes: number, deadline: number): void;
   tick(): string;
-  take(): StreamResult | { kind: FailureKind; message: string };
+  take(): { html: string } | { kind: FailureKind; message: string };
   previewProps(
     maxOutputBytes: number,
     deadline: number,
@@ -581,8 +580,8 @@ function init(): HarnessApi {
         outcome = fail(error);
         return;
       }
-      const settleOk = (result: StreamResult): void => {
-        if (outcome.status === "pending") outcome = { status: "ok", result };
+      const settleOk = (html: string): void => {
+        if (outcome.status === "pending") outcome = { status: "ok", html };
       };
       const settleError = (error: unknown): void => {
         if (outcome.status === "pending") outcome = fail(error);
@@ -612,11 +611,11 @@ function init(): HarnessApi {
       return outcome.status;
     },
 
-    take(): StreamResult | { kind: FailureKind; message: string } {
+    take(): { html: string } | { kind: FailureKind; message: string } {
       const current = outcome;
       outcome = { status: "idle" };
       resetSharedState();
-      if (current.status === "ok") return current.result;
+      if (current.status === "ok") return { html: current.html };
       if (current.status === "error") return { kind: current.kind, message: current.message };
       return { kind: "threw", message: "Render did not complete" };
     },

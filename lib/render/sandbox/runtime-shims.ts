@@ -3,9 +3,9 @@
  *
  * This file is NOT imported by server code. It is bundled into
  * `runtime.generated.js` by `scripts/build-sandbox-runtime.ts` through
- * esbuild's `inject` option: every free reference to `TextEncoder`,
- * `queueMicrotask`, `MessageChannel`, `setTimeout`, `clearTimeout` or
- * `ReadableStream` inside the bundled libraries (React, react-dom/server)
+ * esbuild's `inject` option: every free reference to `queueMicrotask`,
+ * `MessageChannel`, `setTimeout`, `clearTimeout` or `ReadableStream`
+ * inside the bundled libraries (React, react-dom/server)
  * is rewritten to the exports below. They are module-scoped bindings inside
  * the bundle, never globals, so template code cannot see any of them: there
  * are no timers in the sandbox, only a task queue that the host drains
@@ -26,17 +26,17 @@ export class OutputLimitError extends Error {
 }
 
 export const outputState = {
-  /** Max UTF-8 bytes that may be encoded during the current render. */
+  /** Max UTF-8 bytes of output the current render may write. */
   limit: Number.POSITIVE_INFINITY,
-  /** UTF-8 bytes encoded since the last reset. */
-  encoded: 0,
+  /** UTF-16 units of text escaped since the last reset: each becomes at least one byte of output. */
+  escaped: 0,
   /** Set once the limit was hit; the harness reports it to the host. */
   exceeded: false,
 };
 
 export function resetOutputState(limit: number): void {
   outputState.limit = limit;
-  outputState.encoded = 0;
+  outputState.escaped = 0;
   outputState.exceeded = false;
 }
 
@@ -56,8 +56,8 @@ function failOutput(): never {
  * limit (each UTF-16 unit becomes at least one output byte).
  */
 export function __sbxGuardText(text: string): void {
-  outputState.encoded += text.length;
-  if (outputState.encoded > outputState.limit) failOutput();
+  outputState.escaped += text.length;
+  if (outputState.escaped > outputState.limit) failOutput();
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -80,71 +80,6 @@ export function __sbxUtf8Length(s: string): number {
   if (!NON_ASCII.test(s)) return s.length;
   return s.length + count(s, TWO_BYTES) + 2 * count(s, THREE_BYTES) - count(s, SURROGATE_PAIRS);
 }
-
-/* ------------------------------------------------------------------------ */
-/* TextEncoder (UTF-8, WHATWG semantics: lone surrogates become U+FFFD).      */
-/* ------------------------------------------------------------------------ */
-
-class SandboxTextEncoder {
-  get encoding(): string {
-    return "utf-8";
-  }
-
-  encode(input: string = ""): Uint8Array {
-    const s = String(input);
-    const n = s.length;
-    // UTF-8 needs at least one byte per UTF-16 code unit: bail out before
-    // allocating anything for absurdly large strings.
-    if (outputState.encoded + n > outputState.limit) failOutput();
-    let bytes = 0;
-    for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c < 0x80) bytes += 1;
-      else if (c < 0x800) bytes += 2;
-      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    }
-    outputState.encoded += bytes;
-    if (outputState.encoded > outputState.limit) failOutput();
-    const out = new Uint8Array(bytes);
-    if (bytes === n) {
-      for (let i = 0; i < n; i++) out[i] = s.charCodeAt(i);
-      return out;
-    }
-    let p = 0;
-    for (let i = 0; i < n; i++) {
-      let c = s.charCodeAt(i);
-      if (c < 0x80) {
-        out[p++] = c;
-      } else if (c < 0x800) {
-        out[p++] = 0xc0 | (c >> 6);
-        out[p++] = 0x80 | (c & 0x3f);
-      } else if (c >= 0xd800 && c <= 0xdfff) {
-        const next = i + 1 < n ? s.charCodeAt(i + 1) : 0;
-        if (c <= 0xdbff && (next & 0xfc00) === 0xdc00) {
-          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
-          i++;
-          out[p++] = 0xf0 | (c >> 18);
-          out[p++] = 0x80 | ((c >> 12) & 0x3f);
-          out[p++] = 0x80 | ((c >> 6) & 0x3f);
-          out[p++] = 0x80 | (c & 0x3f);
-        } else {
-          out[p++] = 0xef;
-          out[p++] = 0xbf;
-          out[p++] = 0xbd;
-        }
-      } else {
-        out[p++] = 0xe0 | (c >> 12);
-        out[p++] = 0x80 | ((c >> 6) & 0x3f);
-        out[p++] = 0x80 | (c & 0x3f);
-      }
-    }
-    return out;
-  }
-}
-export { SandboxTextEncoder as TextEncoder };
 
 /* ------------------------------------------------------------------------ */
 /* Event loop: microtasks are QuickJS promise jobs; "macrotasks" go into a   */
@@ -220,14 +155,11 @@ export { SandboxMessageChannel as MessageChannel };
 /* ------------------------------------------------------------------------ */
 /* ReadableStream: only what react-dom/server's renderToReadableStream uses   */
 /* ({ type: "bytes", pull, cancel }); consumed by the harness via readAll.   */
-/* Chunks are strings when the string-chunk patch is applied (the normal    */
-/* case), Uint8Arrays otherwise.                                            */
+/* Chunks are strings: the build applies the string-chunk patch or fails.   */
 /* ------------------------------------------------------------------------ */
 
-type Chunk = string | Uint8Array;
-
 export type StreamController = {
-  enqueue(chunk: Chunk): void;
+  enqueue(chunk: string): void;
   close(): void;
   error(reason: unknown): void;
   readonly desiredSize: number;
@@ -249,15 +181,13 @@ class SandboxReadableStream {
 }
 export { SandboxReadableStream as ReadableStream };
 
-export type StreamResult = { html: string } | { bytes: ArrayBuffer };
-
 /**
- * Pulls every chunk out of a stream created by react-dom/server. String
- * chunks are joined (lone surrogates replaced by U+FFFD, as a
- * TextEncoder/TextDecoder round trip would); byte chunks are concatenated.
- * Enforces the output limit (bytes; string length is a lower bound).
+ * Pulls every chunk out of a stream created by react-dom/server and joins
+ * them (lone surrogates replaced by U+FFFD, as a TextEncoder/TextDecoder
+ * round trip would). Enforces the output limit (bytes; string length is a
+ * lower bound).
  */
-export function readAll(stream: SandboxReadableStream, limit: number): Promise<StreamResult> {
+export function readAll(stream: SandboxReadableStream, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const collector = new ChunkCollector(stream.source, limit, resolve, reject);
     try {
@@ -278,14 +208,13 @@ export function readAll(stream: SandboxReadableStream, limit: number): Promise<S
  */
 class ChunkCollector implements StreamController {
   done = false;
-  private readonly strings: string[] = [];
-  private readonly bytes: Uint8Array[] = [];
+  private readonly chunks: string[] = [];
   private total = 0;
 
   constructor(
     private readonly source: UnderlyingSource,
     private readonly limit: number,
-    private readonly resolve: (result: StreamResult) => void,
+    private readonly resolve: (html: string) => void,
     private readonly reject: (reason: unknown) => void,
   ) {}
 
@@ -293,9 +222,9 @@ class ChunkCollector implements StreamController {
     return 0;
   }
 
-  enqueue(chunk: Chunk): void {
+  enqueue(chunk: string): void {
     if (this.done) return;
-    this.total += typeof chunk === "string" ? chunk.length : chunk.byteLength;
+    this.total += chunk.length;
     if (this.total > this.limit) {
       this.done = true;
       outputState.exceeded = true;
@@ -308,32 +237,15 @@ class ChunkCollector implements StreamController {
       this.reject(error);
       return;
     }
-    // React never writes into a view after enqueueing it (it allocates a
-    // fresh one), so keeping references is safe.
-    if (typeof chunk === "string") this.strings.push(chunk);
-    else this.bytes.push(chunk);
+    this.chunks.push(chunk);
   }
 
   close(): void {
     if (this.done) return;
     this.done = true;
-    if (this.bytes.length === 0) {
-      // String.prototype.toWellFormed (ES2024) exists in QuickJS.
-      const joined = this.strings.join("") as string & { toWellFormed(): string };
-      this.resolve({ html: joined.toWellFormed() });
-      return;
-    }
-    if (this.strings.length > 0) {
-      this.reject(new Error("react-dom/server produced both string and byte chunks"));
-      return;
-    }
-    const out = new Uint8Array(this.total);
-    let offset = 0;
-    for (const chunk of this.bytes) {
-      out.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    this.resolve({ bytes: out.buffer as ArrayBuffer });
+    // String.prototype.toWellFormed (ES2024) exists in QuickJS.
+    const joined = this.chunks.join("") as string & { toWellFormed(): string };
+    this.resolve(joined.toWellFormed());
   }
 
   error(reason: unknown): void {
