@@ -52,7 +52,7 @@ import {
   type QuickJSRuntime,
   type QuickJSWASMModule,
 } from "quickjs-emscripten";
-import { finalizeEmailHtml } from "./finalize";
+import { finalizeEmailHtml } from "../react-email/document";
 import {
   MAX_WARM_MEMORY_BYTES,
   type EngineResult,
@@ -509,9 +509,7 @@ export async function engineRender(
 function readHtml(sandbox: Sandbox, result: QuickJSHandle): string {
   const htmlHandle = sandbox.context.getProp(result, "html");
   try {
-    const html = sandbox.context.getString(htmlHandle);
-    // @react-email/render decodes React's bytes with TextDecoder, which drops a leading BOM.
-    return html.charCodeAt(0) === 0xfeff ? html.slice(1) : html;
+    return sandbox.context.getString(htmlHandle);
   } finally {
     htmlHandle.dispose();
   }

@@ -17,14 +17,8 @@
  *      afresh (module-level state never survives a render) and renders it.
  */
 
-import {
-  outputState,
-  clearMacrotasks,
-  readAll,
-  resetOutputState,
-  runMacrotask,
-  ReadableStream as SandboxReadableStream,
-} from "./runtime-shims";
+import { outputState, readAll, resetOutputState, type ReadableStream as ReactStream } from "../react-email/stream";
+import { clearMacrotasks, runMacrotask } from "./runtime-shims";
 import { readTailwindStyles, tailwindWithStyles, type TailwindStyles } from "./tailwind-runtime";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -36,7 +30,7 @@ export type SandboxModules = {
   "react/jsx-runtime": AnyObject;
   "@react-email/components": AnyObject;
   "react-dom/server": {
-    renderToReadableStream: (children: unknown, options?: AnyObject) => Promise<SandboxReadableStream>;
+    renderToReadableStream: (children: unknown, options?: AnyObject) => Promise<ReactStream>;
   };
 };
 
