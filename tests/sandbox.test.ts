@@ -23,7 +23,7 @@ import { render } from "@react-email/render";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../lib/api/errors";
 import { compileTemplate } from "../lib/render/sandbox/compile";
-import { __sbxUtf8Length } from "../lib/render/sandbox/runtime-shims";
+import { __sbxUtf8Length } from "../lib/render/react-email/stream";
 import {
   SandboxRenderError,
   disposeSandboxes,

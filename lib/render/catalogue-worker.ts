@@ -1,7 +1,7 @@
 /**
  * Entry point of a catalogue render worker thread: renders trusted catalogue templates (emails/) to the document
  * render() gives, plus its plain text when asked. Bundled by scripts/build-sandbox-runtime.ts into
- * catalogue-worker.generated.cjs, with react-dom/server's string-chunk build (see string-chunk-stream.ts); started
+ * catalogue-worker.generated.cjs, with react-dom/server's string-chunk build (see react-email/stream.ts); started
  * and fed by catalogue-pool.ts, whose watchdog reads the id and start time of the running render from
  * `workerData.progress` (shared memory). Variables arrive already validated.
  */
@@ -13,14 +13,14 @@ import { getCatalogueEntry } from "@/lib/catalogue";
 import { MAX_HTML_BYTES } from "@/lib/limits";
 import { toPlainText } from "@/lib/render/plain-text";
 import { withHtmlWarning } from "@/lib/render/warnings";
-import { finalizeEmailHtml } from "@/lib/render/sandbox/finalize";
 import type {
   CatalogueRenderReply,
   CatalogueRenderRequest,
   CatalogueWorkerData,
   RenderedEmail,
 } from "./catalogue-pool";
-import { OutputLimitError, readAll } from "./sandbox/runtime-shims";
+import { finalizeEmailHtml } from "./react-email/document";
+import { OutputLimitError, readAll } from "./react-email/stream";
 
 const port = parentPort;
 if (!port) throw new Error("catalogue-worker.ts must run in a worker thread");
@@ -36,11 +36,8 @@ async function renderDocument(element: ReactElement): Promise<string> {
   });
   await stream.allReady;
   // Counts UTF-16 units, fewer than the bytes: it stops a document far over the bound early; render() checks the bytes.
-  const result = await readAll(stream as never, MAX_HTML_BYTES);
+  const html = await readAll(stream as never, MAX_HTML_BYTES);
   if (failure) throw failure;
-  // As render()'s TextDecoder would: bytes (only if the string-chunk patch could not be applied) are decoded, and a
-  // leading BOM is dropped either way.
-  const html = "html" in result ? result.html.replace(/^\uFEFF/, "") : new TextDecoder().decode(result.bytes);
   return finalizeEmailHtml(html);
 }
 

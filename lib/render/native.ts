@@ -1,7 +1,7 @@
 import "server-only";
 import { Writable } from "node:stream";
 import { createElement, Suspense, type ReactElement } from "react";
-import { finalizeEmailHtml } from "@/lib/render/sandbox/finalize";
+import { finalizeEmailHtml } from "@/lib/render/react-email/document";
 
 /**
  * The document @react-email/render's render() gives for a trusted element, at about a third of the cost: on Node,

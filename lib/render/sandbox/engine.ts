@@ -52,7 +52,7 @@ import {
   type QuickJSRuntime,
   type QuickJSWASMModule,
 } from "quickjs-emscripten";
-import { finalizeEmailHtml } from "./finalize";
+import { finalizeEmailHtml } from "../react-email/document";
 import {
   MAX_WARM_MEMORY_BYTES,
   type EngineResult,
@@ -483,7 +483,7 @@ export async function engineRender(
     try {
       const harnessFailure = readHarnessFailure(sandbox, result, limits);
       if (harnessFailure) throw harnessFailure;
-      html = readHtml(sandbox, result, limits);
+      html = readHtml(sandbox, result);
     } finally {
       result.dispose();
     }
@@ -506,32 +506,12 @@ export async function engineRender(
   return { ok: true, value: document };
 }
 
-function readHtml(sandbox: Sandbox, result: QuickJSHandle, limits: SandboxLimits): string {
-  const { context } = sandbox;
-  const htmlHandle = context.getProp(result, "html");
+function readHtml(sandbox: Sandbox, result: QuickJSHandle): string {
+  const htmlHandle = sandbox.context.getProp(result, "html");
   try {
-    if (context.typeof(htmlHandle) === "string") {
-      const html = context.getString(htmlHandle);
-      // @react-email/render decodes React's bytes with TextDecoder, which drops a leading BOM.
-      return html.charCodeAt(0) === 0xfeff ? html.slice(1) : html;
-    }
+    return sandbox.context.getString(htmlHandle);
   } finally {
     htmlHandle.dispose();
-  }
-  // Unpatched react-dom/server build (see scripts/build-sandbox-runtime.ts): UTF-8 bytes.
-  const bytesHandle = context.getProp(result, "bytes");
-  try {
-    const bytes = context.getArrayBuffer(bytesHandle);
-    try {
-      if (bytes.value.byteLength > limits.maxOutputBytes) {
-        throw new Failure("output_too_large", `Rendered output exceeds the limit of ${limits.maxOutputBytes} bytes`);
-      }
-      return new TextDecoder("utf-8").decode(bytes.value);
-    } finally {
-      bytes.dispose();
-    }
-  } finally {
-    bytesHandle.dispose();
   }
 }
 

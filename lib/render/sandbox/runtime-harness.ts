@@ -7,25 +7,19 @@
  *   1. the bundle is evaluated: it defines `globalThis.__modules` (react,
  *      react/jsx-runtime, @react-email/components, react-dom/server) and
  *      `globalThis.__letterpressSandbox`;
- *   2. the host calls `__letterpressSandbox.init()`, which captures both into
- *      this closure, deletes them from globalThis, installs a no-op `console`,
- *      then hardens (deep-freezes) every object reachable from globalThis and
- *      from the modules exposed to templates, and returns the API object. The
- *      host keeps a handle to that object; template code cannot reach it;
+ *   2. the host calls `__letterpressSandbox.init()`, which takes both and
+ *      deletes them from globalThis, installs a no-op `console`, removes code
+ *      generation, makes costly built-ins check the deadline, then hardens
+ *      (deep-freezes) every object reachable from globalThis and from the
+ *      modules exposed to templates, and returns the API object. The host
+ *      keeps a handle to that object; template code cannot reach it;
  *   3. `load(code)` turns the compiled CommonJS template into a module factory;
  *   4. each `render()` / `previewProps()` instantiates the template module
  *      afresh (module-level state never survives a render) and renders it.
  */
 
-import {
-  outputState,
-  clearMacrotasks,
-  readAll,
-  resetOutputState,
-  runMacrotask,
-  ReadableStream as SandboxReadableStream,
-  type StreamResult,
-} from "./runtime-shims";
+import { outputState, readAll, resetOutputState, type ReadableStream as ReactStream } from "../react-email/stream";
+import { clearMacrotasks, runMacrotask } from "./runtime-shims";
 import { readTailwindStyles, tailwindWithStyles, type TailwindStyles } from "./tailwind-runtime";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -37,7 +31,7 @@ export type SandboxModules = {
   "react/jsx-runtime": AnyObject;
   "@react-email/components": AnyObject;
   "react-dom/server": {
-    renderToReadableStream: (children: unknown, options?: AnyObject) => Promise<SandboxReadableStream>;
+    renderToReadableStream: (children: unknown, options?: AnyObject) => Promise<ReactStream>;
   };
 };
 
@@ -46,14 +40,14 @@ type FailureKind = "threw" | "invalid_component" | "output_too_large" | "timeout
 type Outcome =
   | { status: "idle" }
   | { status: "pending" }
-  | { status: "ok"; result: StreamResult }
+  | { status: "ok"; html: string }
   | { status: "error"; kind: FailureKind; message: string };
 
 export type HarnessApi = {
   load(code: string): string | null;
   render(propsJson: string, maxOutputBytes: number, deadline: number): void;
   tick(): string;
-  take(): StreamResult | { kind: FailureKind; message: string };
+  take(): { html: string } | { kind: FailureKind; message: string };
   previewProps(
     maxOutputBytes: number,
     deadline: number,
@@ -399,25 +393,52 @@ function lockdown(g: AnyObject): FunctionConstructor {
 }
 
 /* ------------------------------------------------------------------------ */
-/* init                                                                      */
+/* init: the steps, in order, that make a context ready for templates        */
 /* ------------------------------------------------------------------------ */
+
+type TemplateRequire = (specifier: string) => AnyObject;
+
+/** The compiled template: a CommonJS module body, and the require it gets. */
+type LoadedTemplate = {
+  factory: (this: unknown, exports: AnyObject, require: TemplateRequire, module: AnyObject) => void;
+  require: TemplateRequire;
+};
+
+/** What the harness keeps of the modules install() left, and what templates may import of them. */
+type Realm = {
+  modules: SandboxModules;
+  /** React's internals object (mutable dispatcher slots), which templates never reach, and its slots before any render. */
+  internals: AnyObject;
+  initialInternals: AnyObject;
+  /** What a template's require() returns, by specifier. */
+  views: Record<string, AnyObject>;
+  templateRequire: TemplateRequire;
+  ErrorBoundary: unknown;
+};
 
 function init(): HarnessApi {
   const g = globalThis as AnyObject;
+  const realm = takeModules(g);
+  installSilentConsole(g);
+  const OriginalFunction = lockdown(g);
+  guardBuiltins(g);
+  tameOverrides(g);
+  hardenReachable(g, realm);
+  const api = harnessApi(realm, OriginalFunction);
+  harden(api);
+  return api;
+}
+
+/** Takes the modules install() left on globalThis (both globals go) and makes what templates may import of them. */
+function takeModules(g: AnyObject): Realm {
   const modules = g.__modules as SandboxModules;
   delete g.__modules;
   delete g.__letterpressSandbox;
-
-  const React = modules.react;
-  const { renderToReadableStream } = modules["react-dom/server"];
-  const internals = React[REACT_INTERNALS_KEY] as AnyObject;
+  const internals = modules.react[REACT_INTERNALS_KEY] as AnyObject;
   const initialInternals = { ...internals };
-
-  // What templates get from require(): shallow copies, so that React's
-  // internals object (mutable dispatcher slots) is not reachable from user
-  // code, then deep-frozen below.
+  // Shallow copies, so that React's internals object is not reachable from user code; deep-frozen by hardenReachable.
   const views: Record<string, AnyObject> = {
-    react: makeModuleView(React, [REACT_INTERNALS_KEY]),
+    react: makeModuleView(modules.react, [REACT_INTERNALS_KEY]),
     "react/jsx-runtime": makeModuleView(modules["react/jsx-runtime"]),
     "@react-email/components": makeModuleView(modules["@react-email/components"]),
   };
@@ -429,10 +450,15 @@ function init(): HarnessApi {
       );
     return mod;
   };
+  return { modules, internals, initialInternals, views, templateRequire, ErrorBoundary: errorBoundary(modules.react) };
+}
 
-  // Same wrapper as @react-email/render's node render(): an error boundary
-  // around a Suspense boundary around the element.
-  class ErrorBoundary extends React.Component {
+/**
+ * Same wrapper as @react-email/render's node render(): an error boundary around a Suspense boundary around the
+ * element. This is its error boundary.
+ */
+function errorBoundary(React: AnyObject): unknown {
+  return class ErrorBoundary extends React.Component {
     constructor(props: unknown, context: unknown) {
       super(props, context);
       // Fizz hands every class component the same module-level objects;
@@ -444,33 +470,38 @@ function init(): HarnessApi {
       harden((this as AnyObject).updater);
       return (this as AnyObject).props.children;
     }
-  }
+  };
+}
 
+const CONSOLE_METHODS = [
+  "log",
+  "info",
+  "warn",
+  "error",
+  "debug",
+  "trace",
+  "dir",
+  "table",
+  "group",
+  "groupEnd",
+  "time",
+  "timeEnd",
+  "assert",
+  "count",
+];
+
+/** A `console` whose methods do nothing: templates may log, and nothing leaves the sandbox. */
+function installSilentConsole(g: AnyObject): void {
   const consoleShim: AnyObject = {};
-  for (const method of [
-    "log",
-    "info",
-    "warn",
-    "error",
-    "debug",
-    "trace",
-    "dir",
-    "table",
-    "group",
-    "groupEnd",
-    "time",
-    "timeEnd",
-    "assert",
-    "count",
-  ]) {
-    consoleShim[method] = function () {};
-  }
+  for (const method of CONSOLE_METHODS) consoleShim[method] = function () {};
   g.console = consoleShim;
+}
 
-  const OriginalFunction = lockdown(g);
-  guardBuiltins(g);
-  tameOverrides(g);
-  const probe = new React.Component({});
+/** Deep-freezes everything template code can reach, and the modules behind it, all but React's internals object. */
+function hardenReachable(g: AnyObject, realm: Realm): void {
+  const { modules, views } = realm;
+  // The refs and updater objects Fizz hands every class component (see errorBoundary).
+  const probe = new modules.react.Component({});
   harden(probe.refs);
   harden(probe.updater);
   harden(g);
@@ -487,105 +518,61 @@ function init(): HarnessApi {
     Object.getPrototypeOf(/a/[Symbol.matchAll]("")),
   ]);
   for (const view of Object.values(views)) harden(view);
-  harden(templateRequire);
+  harden(realm.templateRequire);
   harden(views);
-  harden(initialInternals);
+  harden(realm.initialInternals);
   // React's own export objects stay unfrozen only where React needs them to be.
-  harden(React, new Set([internals]));
+  harden(modules.react, new Set([realm.internals]));
   harden(modules["react/jsx-runtime"]);
   harden(modules["@react-email/components"]);
+}
 
-  let factory:
-    ((this: unknown, exports: AnyObject, require: typeof templateRequire, module: AnyObject) => void) | null = null;
-  /** templateRequire, or for code saved with Tailwind styles, one whose `Tailwind` applies them. */
-  let loadedRequire = templateRequire;
+/* ------------------------------------------------------------------------ */
+/* The API the host calls                                                    */
+/* ------------------------------------------------------------------------ */
 
-  /** A require like templateRequire whose @react-email/components has a `Tailwind` made once for these styles. */
-  function requireWithTailwind(styles: TailwindStyles): typeof templateRequire {
-    const components = makeModuleView({ ...views["@react-email/components"], Tailwind: tailwindWithStyles(styles) });
-    harden(components);
-    const withTailwind = function require(specifier: string): AnyObject {
-      return specifier === "@react-email/components" ? components : templateRequire(specifier);
-    };
-    harden(withTailwind);
-    return withTailwind;
-  }
+/** `OriginalFunction`: the Function constructor lockdown() took from templates, which load() uses. */
+function harnessApi(realm: Realm, OriginalFunction: FunctionConstructor): HarnessApi {
+  const React = realm.modules.react;
+  const { renderToReadableStream } = realm.modules["react-dom/server"];
+  let template: LoadedTemplate | null = null;
   let outcome: Outcome = { status: "idle" };
 
-  function resetSharedState(): void {
-    for (const key of objectKeys(internals)) {
-      if (!(key in initialInternals)) delete internals[key];
-    }
-    objectAssign(internals, initialInternals);
-    resetOutputState(Number.POSITIVE_INFINITY);
-  }
-
-  function instantiate(): unknown {
-    if (!factory) throw new InvalidComponentError("No template loaded");
-    const commonJsModule: AnyObject = { exports: {} };
-    factory.call(commonJsModule.exports, commonJsModule.exports, loadedRequire, commonJsModule);
-    const exported = commonJsModule.exports as AnyObject;
-    const candidate = exported && typeof exported === "object" && "default" in exported ? exported.default : exported;
-    const isComponent =
-      typeof candidate === "function" ||
-      (typeof candidate === "object" && candidate !== null && typeof (candidate as AnyObject).$$typeof === "symbol");
-    if (!isComponent) {
-      throw new InvalidComponentError(
-        "The template's default export is not a React component (expected `export default function Email(props) { ... }`)",
-      );
-    }
-    return candidate;
-  }
-
-  function fail(error: unknown): Outcome {
-    if (deadlineState.expired)
-      return { status: "error", kind: "timeout", message: "Template exceeded the render deadline" };
-    if (outputState.exceeded) return { status: "error", kind: "output_too_large", message: describeError(error) };
-    if (error instanceof InvalidComponentError)
-      return { status: "error", kind: "invalid_component", message: error.message };
-    return { status: "error", kind: "threw", message: describeError(error) };
-  }
-
-  const api: HarnessApi = {
+  return {
     load(code: string): string | null {
       try {
         // Function() is fine here: this is QuickJS, not the host.
-        factory = new OriginalFunction("exports", "require", "module", String(code)) as typeof factory;
+        const factory = new OriginalFunction("exports", "require", "module", String(code)) as LoadedTemplate["factory"];
         const styles = readTailwindStyles(String(code));
-        loadedRequire = styles ? requireWithTailwind(styles) : templateRequire;
+        template = { factory, require: styles ? requireWithTailwind(realm, styles) : realm.templateRequire };
         return null;
       } catch (error) {
-        factory = null;
-        loadedRequire = templateRequire;
+        template = null;
         return describeError(error);
       }
     },
 
     render(propsJson: string, maxOutputBytes: number, deadline: number): void {
-      deadlineState.deadline = deadline;
-      deadlineState.expired = false;
-      resetSharedState();
-      clearMacrotasks();
-      resetOutputState(maxOutputBytes);
+      startRun(realm, maxOutputBytes, deadline);
       outcome = { status: "pending" };
       let element: unknown;
       try {
-        const Component = instantiate();
+        const Component = instantiate(template);
         const props = jsonParse(propsJson) as AnyObject;
         element = React.createElement(
-          ErrorBoundary,
+          realm.ErrorBoundary,
           null,
           React.createElement(React.Suspense, null, React.createElement(Component, props)),
         );
       } catch (error) {
-        outcome = fail(error);
+        outcome = failure(error);
         return;
       }
-      const settleOk = (result: StreamResult): void => {
-        if (outcome.status === "pending") outcome = { status: "ok", result };
+      const settleOk = (html: string): void => {
+        if (outcome.status === "pending") outcome = { status: "ok", html };
       };
       const settleError = (error: unknown): void => {
-        if (outcome.status === "pending") outcome = fail(error);
+        if (outcome.status === "pending") outcome = failure(error);
       };
       try {
         renderToReadableStream(element, {
@@ -612,11 +599,11 @@ function init(): HarnessApi {
       return outcome.status;
     },
 
-    take(): StreamResult | { kind: FailureKind; message: string } {
+    take(): { html: string } | { kind: FailureKind; message: string } {
       const current = outcome;
       outcome = { status: "idle" };
-      resetSharedState();
-      if (current.status === "ok") return current.result;
+      resetSharedState(realm);
+      if (current.status === "ok") return { html: current.html };
       if (current.status === "error") return { kind: current.kind, message: current.message };
       return { kind: "threw", message: "Render did not complete" };
     },
@@ -625,13 +612,9 @@ function init(): HarnessApi {
       maxOutputBytes: number,
       deadline: number,
     ): { json: string | null } | { kind: FailureKind; message: string } {
-      deadlineState.deadline = deadline;
-      deadlineState.expired = false;
-      resetSharedState();
-      clearMacrotasks();
-      resetOutputState(maxOutputBytes);
+      startRun(realm, maxOutputBytes, deadline);
       try {
-        const Component = instantiate() as AnyObject;
+        const Component = instantiate(template) as AnyObject;
         const preview = Component.PreviewProps;
         if (preview === undefined || preview === null) return { json: null };
         const json = jsonStringify(preview);
@@ -642,12 +625,12 @@ function init(): HarnessApi {
         }
         return { json };
       } catch (error) {
-        const failure = fail(error);
-        return failure.status === "error"
-          ? { kind: failure.kind, message: failure.message }
+        const failed = failure(error);
+        return failed.status === "error"
+          ? { kind: failed.kind, message: failed.message }
           : { kind: "threw", message: describeError(error) };
       } finally {
-        resetSharedState();
+        resetSharedState(realm);
       }
     },
 
@@ -656,8 +639,65 @@ function init(): HarnessApi {
       return runMacrotask();
     },
   };
-  harden(api);
-  return api;
+}
+
+/** A require like the realm's whose @react-email/components has a `Tailwind` made once for these styles. */
+function requireWithTailwind(realm: Realm, styles: TailwindStyles): TemplateRequire {
+  const { templateRequire } = realm;
+  const components = makeModuleView({
+    ...realm.views["@react-email/components"],
+    Tailwind: tailwindWithStyles(styles),
+  });
+  harden(components);
+  const withTailwind = function require(specifier: string): AnyObject {
+    return specifier === "@react-email/components" ? components : templateRequire(specifier);
+  };
+  harden(withTailwind);
+  return withTailwind;
+}
+
+/** Before a render or a PreviewProps read: this run's deadline and output limit, and nothing left of the last run. */
+function startRun(realm: Realm, maxOutputBytes: number, deadline: number): void {
+  deadlineState.deadline = deadline;
+  deadlineState.expired = false;
+  resetSharedState(realm);
+  clearMacrotasks();
+  resetOutputState(maxOutputBytes);
+}
+
+function resetSharedState({ internals, initialInternals }: Realm): void {
+  for (const key of objectKeys(internals)) {
+    if (!(key in initialInternals)) delete internals[key];
+  }
+  objectAssign(internals, initialInternals);
+  resetOutputState(Number.POSITIVE_INFINITY);
+}
+
+/** A fresh instance of the template's module (module-level state never survives a run); its component. */
+function instantiate(template: LoadedTemplate | null): unknown {
+  if (!template) throw new InvalidComponentError("No template loaded");
+  const commonJsModule: AnyObject = { exports: {} };
+  template.factory.call(commonJsModule.exports, commonJsModule.exports, template.require, commonJsModule);
+  const exported = commonJsModule.exports as AnyObject;
+  const candidate = exported && typeof exported === "object" && "default" in exported ? exported.default : exported;
+  const isComponent =
+    typeof candidate === "function" ||
+    (typeof candidate === "object" && candidate !== null && typeof (candidate as AnyObject).$$typeof === "symbol");
+  if (!isComponent) {
+    throw new InvalidComponentError(
+      "The template's default export is not a React component (expected `export default function Email(props) { ... }`)",
+    );
+  }
+  return candidate;
+}
+
+function failure(error: unknown): Outcome {
+  if (deadlineState.expired)
+    return { status: "error", kind: "timeout", message: "Template exceeded the render deadline" };
+  if (outputState.exceeded) return { status: "error", kind: "output_too_large", message: describeError(error) };
+  if (error instanceof InvalidComponentError)
+    return { status: "error", kind: "invalid_component", message: error.message };
+  return { status: "error", kind: "threw", message: describeError(error) };
 }
 
 export function install(modules: SandboxModules): void {
