@@ -92,7 +92,7 @@ function withCookies(redirect: NextResponse, from: NextResponse): NextResponse {
 // refused there too: by fetch it carries Next-Action, posted by a form without JavaScript it is multipart.
 export const config = {
   matcher: [
-    "/((?!api/(?:v1/|health|webhooks/|cron/)[^%]*$|_next/static|_next/image|favicon.ico|icon.svg|.*\\.(?:svg|png|jpg|jpeg|gif|webp|ico|css|js|map)$).*)",
+    "/((?!api/(?:v1/|health|webhooks/|cron/)[^%]*$|_next/static|_next/image|favicon.ico|icon.svg|(?!api/).*\\.(?:svg|png|jpg|jpeg|gif|webp|ico|css|js|map)$).*)",
     {
       source: "/((?!api/).*)",
       has: [{ type: "header", key: "next-action" }],
