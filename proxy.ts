@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
+import { isSameOrigin } from "@/lib/api/client-address";
 import { errors, type ApiError } from "@/lib/api/errors";
 import { LOCAL_SESSION_COOKIE, readLocalSessionClaims } from "@/lib/auth/session";
 import { accountForSupabaseUser } from "@/lib/auth/supabase";
@@ -23,9 +24,11 @@ const KEPT_OUT = ["/api/v1/", "/api/health", "/api/webhooks/", "/api/cron/"];
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const isApi = pathname === "/api" || pathname.startsWith("/api/");
-  // A POST to a page is a Server Action (no page takes another), and Next runs one that comes without Origin: it
-  // compares Origin with the host only when there is one. A browser always sends Origin with a POST.
-  if (request.method === "POST" && !isApi && !request.headers.has("origin")) return jsonError(errors.csrfRejected());
+  // A POST to a page is a Server Action (no page takes another). Next runs one that comes without Origin (it compares
+  // Origin with the host only when there is one) and answers a malformed one with a 500; a browser always sends one.
+  if (request.method === "POST" && !isApi && !isSameOrigin(request, { originRequired: true })) {
+    return jsonError(errors.csrfRejected());
+  }
   // Next fails to decode a malformed escape while matching routes, before any route code runs, and answers a text/plain
   // 500; here it can still answer JSON. The matcher lets the routes it keeps out through only for this check.
   if (isApi && !isDecodable(pathname)) return jsonError(errors.invalidPath());
@@ -88,20 +91,12 @@ function withCookies(redirect: NextResponse, from: NextResponse): NextResponse {
   return redirect;
 }
 
-// The second and third entries bring in a Server Action without Origin on the paths the first leaves out, so that it is
-// refused there too: by fetch it carries Next-Action, posted by a form without JavaScript it is multipart.
+// The second and third entries bring in a Server Action on the paths the first leaves out, so that its Origin is checked
+// there too: by fetch it carries Next-Action, posted by a form without JavaScript it is multipart.
 export const config = {
   matcher: [
     "/((?!api/(?:v1/|health|webhooks/|cron/)[^%]*$|_next/static|_next/image|favicon.ico|icon.svg|(?!api/).*\\.(?:svg|png|jpg|jpeg|gif|webp|ico|css|js|map)$).*)",
-    {
-      source: "/((?!api/).*)",
-      has: [{ type: "header", key: "next-action" }],
-      missing: [{ type: "header", key: "origin" }],
-    },
-    {
-      source: "/((?!api/).*)",
-      has: [{ type: "header", key: "content-type", value: "multipart/form-data.*" }],
-      missing: [{ type: "header", key: "origin" }],
-    },
+    { source: "/((?!api/).*)", has: [{ type: "header", key: "next-action" }] },
+    { source: "/((?!api/).*)", has: [{ type: "header", key: "content-type", value: "multipart/form-data.*" }] },
   ],
 };

@@ -26,7 +26,7 @@ const formPost = (path: string, headers: Record<string, string> = {}) =>
     }),
   );
 
-describe("a Server Action without Origin", () => {
+describe("a Server Action without Origin, or from another origin", () => {
   it("is refused with 403 on every page, signed in or not, called by fetch or posted by a form", async () => {
     for (const response of [
       await action("/dashboard/domains"),
@@ -34,13 +34,18 @@ describe("a Server Action without Origin", () => {
       await action("/"),
       await action("/dashboard/settings/api-keys", { cookie: "lp_session=forged" }),
       await formPost("/dashboard/domains"),
+      // Next itself answers a malformed Origin with a 500 and a foreign one with an error page.
+      await action("/dashboard/domains", { origin: "garbage" }),
+      await action("/dashboard/domains", { origin: "null" }),
+      await formPost("/signin", { origin: "https://attacker.example" }),
+      await action("/styles.css", { origin: "http://localhost:3000.attacker.example" }),
     ]) {
       expect([response.status, await response.text()]).toEqual([403, JSON.stringify(CSRF_REJECTED)]);
       expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     }
   });
 
-  it("with an Origin goes on to Next, which checks that it names the host", async () => {
+  it("with the app's own Origin goes on to Next", async () => {
     for (const response of [
       await action("/dashboard/domains", { origin: APP }),
       await formPost("/signin", { origin: APP }),
@@ -56,11 +61,13 @@ describe("a Server Action without Origin", () => {
     const matches = (url: string, headers: Record<string, string>) =>
       unstable_doesMiddlewareMatch({ config, url, headers });
     for (const url of ["/dashboard/domains", "/styles.css", "/logo.png", "/favicon.ico"]) {
-      expect(matches(url, { "next-action": "7f5e0c2a9d" })).toBe(true);
-      expect(matches(url, { "content-type": "multipart/form-data; boundary=b" })).toBe(true);
+      for (const origin of [{}, { origin: APP }, { origin: "garbage" }] as Record<string, string>[]) {
+        expect(matches(url, { "next-action": "7f5e0c2a9d", ...origin })).toBe(true);
+        expect(matches(url, { "content-type": "multipart/form-data; boundary=b", ...origin })).toBe(true);
+      }
     }
-    // With Origin, a path that looks like a file stays out of the proxy, as before.
-    expect(matches("/styles.css", { "next-action": "7f5e0c2a9d", origin: APP })).toBe(false);
+    // Without a Server Action's marks, a path that looks like a file stays out of the proxy.
+    expect(matches("/styles.css", { origin: APP })).toBe(false);
     expect(matches("/api/v1/send", { "next-action": "7f5e0c2a9d" })).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import "server-only";
 import { isIP } from "node:net";
+import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/config";
 
 /**
@@ -33,4 +34,23 @@ export function clientAddress(headers: Headers): string | null {
 export function trustsForwardedHeaders(): boolean {
   const { clientIpHeader, onVercel } = getConfig();
   return clientIpHeader !== null || onVercel;
+}
+
+/**
+ * Whether a request that changes something comes from the app's own pages: its Origin is the site's (or this host's,
+ * as a trusted proxy names it). Without Origin, Fetch Metadata (when sent) must say same-origin; a caller that is not
+ * a browser sends neither. Browsers send Origin with every POST, so `originRequired` for what only they send.
+ */
+export function isSameOrigin(request: NextRequest, { originRequired = false } = {}): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) {
+    if (originRequired) return false;
+    const site = request.headers.get("sec-fetch-site");
+    return site === null || site === "same-origin" || site === "none";
+  }
+  const allowed = new Set([new URL(getConfig().siteUrl).origin, request.nextUrl.origin]);
+  const forwarded = (name: string) => (trustsForwardedHeaders() ? request.headers.get(name) : null);
+  const host = forwarded("x-forwarded-host") ?? request.headers.get("host");
+  if (host) allowed.add(`${forwarded("x-forwarded-proto") ?? request.nextUrl.protocol.replace(":", "")}://${host}`);
+  return allowed.has(origin);
 }

@@ -4,7 +4,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { hashApiKey, isWellFormedApiKey } from "@/lib/api-keys";
 import { readBodyText } from "@/lib/api/body";
-import { trustsForwardedHeaders } from "@/lib/api/client-address";
+import { isSameOrigin } from "@/lib/api/client-address";
 import { ApiError, errors, secondsUntil, zodDetails } from "@/lib/api/errors";
 import type { DeclaredOperation, OperationDoc } from "@/lib/api/operation";
 import { readSession, type SessionIdentity } from "@/lib/auth/session";
@@ -158,20 +158,6 @@ async function readCredential(
 function apiKeyCredential(key: string) {
   if (!isWellFormedApiKey(key)) throw errors.unauthorized();
   return { credential: { kind: "api_key", keyHash: hashApiKey(key) } as Credential, refreshedCookies: [] };
-}
-
-function isSameOrigin(request: NextRequest): boolean {
-  const origin = request.headers.get("origin");
-  if (origin === null) {
-    // Browsers send Origin on cross-site POSTs; without it, Fetch Metadata (when sent) must say same-origin.
-    const site = request.headers.get("sec-fetch-site");
-    return site === null || site === "same-origin" || site === "none";
-  }
-  const allowed = new Set([new URL(getConfig().siteUrl).origin, request.nextUrl.origin]);
-  const forwarded = (name: string) => (trustsForwardedHeaders() ? request.headers.get(name) : null);
-  const host = forwarded("x-forwarded-host") ?? request.headers.get("host");
-  if (host) allowed.add(`${forwarded("x-forwarded-proto") ?? request.nextUrl.protocol.replace(":", "")}://${host}`);
-  return allowed.has(origin);
 }
 
 /** The path parameters, checked here for every route: one holding NUL (`%00`) is answered 404 before any SQL runs. */
