@@ -616,6 +616,10 @@ describe("validation: every problem is one details entry with a dotted path", ()
       "Received-SPF": "pass",
       "X-Original-To": "ann@example.com",
       "Message-ID": "<1@bank.test>",
+      "Content-Disposition": "attachment",
+      "content-id": "<logo>",
+      "X-Received": "by 10.0.0.1",
+      "X-Spam-Status": "No, score=-5",
     };
     const result = await post(user, message(user, { headers: { ...owned, "X-Entity-Ref-ID": "r1" } }));
     expect([result.status, result.body]).toEqual([
@@ -636,6 +640,8 @@ describe("validation: every problem is one details entry with a dotted path", ()
     // Names that only begin like them are the sender's own.
     const own = {
       "X-Received-Batch": "7",
+      "X-Spamless": "1",
+      Contents: "toc",
       Arcade: "1",
       "X-Resent": "no",
       "List-Unsubscribe": "<mailto:u@example.com>",

@@ -147,13 +147,17 @@ const RESERVED_HEADERS: [name: string, reason: string][] = [
   ["message-id", SET_BY_MAIL_SYSTEM],
   ["return-path", SET_BY_MAIL_SYSTEM],
   ["mime-version", SET_BY_MAIL_SYSTEM],
-  ["content-type", SET_BY_MAIL_SYSTEM],
-  ["content-transfer-encoding", SET_BY_MAIL_SYSTEM],
+  // Content-Type, -Transfer-Encoding, -Disposition, -ID…: the MIME structure the provider builds from html, text and
+  // attachments.
+  ["content-*", SET_BY_MAIL_SYSTEM],
   ["dkim-signature", SET_BY_MAIL_SYSTEM],
   ["domainkey-signature", SET_BY_MAIL_SYSTEM],
   ["arc-*", SET_BY_MAIL_SYSTEM],
   ["received", SET_BY_MAIL_SYSTEM],
+  ["x-received", SET_BY_MAIL_SYSTEM],
   ["received-spf", SET_BY_MAIL_SYSTEM],
+  // Receiving servers' spam verdicts, which a sender setting them would forge.
+  ["x-spam-*", SET_BY_MAIL_SYSTEM],
   ["authentication-results", SET_BY_MAIL_SYSTEM],
   ["resent-*", SET_BY_MAIL_SYSTEM],
   ["delivered-to", SET_BY_MAIL_SYSTEM],
