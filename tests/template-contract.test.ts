@@ -168,7 +168,12 @@ Typed.PreviewProps = ${previewProps};
     expect(await save(`{ count: 3, notes: { "\\ud800": "lone surrogate as a key" } }`)).toBe(
       "PreviewProps hold text that is not valid Unicode (an unpaired surrogate), which a request's variables may not",
     );
-    expect(await save(`{ count: 3 }`)).toBeNull();
+    const nested = (levels: number) => `${"{ a: ".repeat(levels - 1)}1${" }".repeat(levels - 1)}`;
+    // 29 levels with the variables object: in a batch's item, 32 with the body, the most a body may nest.
+    expect(await save(`{ count: 3, deep: ${nested(30)} }`)).toBe(
+      "PreviewProps nest deeper than 29 levels, the most a batch's variables may",
+    );
+    expect(await save(`{ count: 3, deep: ${nested(29)} }`)).toBeNull();
   });
 
   it("leaves __proto__ keys out of PreviewProps when saving: the example answered renders and sends as it is", async () => {
@@ -215,6 +220,39 @@ Note.PreviewProps = {
         template_id: id,
         variables: details.body.template.example,
       },
+    });
+    expect(sent.status).toBe(200);
+  });
+
+  it("reads no __proto__ variable from the props type: the example made from it renders and sends", async () => {
+    const user = await createUser("monthly");
+    const domain = uniqueDomain();
+    await addSendingDomain(user.accountId, { domain, verified: true });
+    const created = await call(postTemplate, "/api/v1/templates", {
+      method: "POST",
+      headers: auth(user),
+      body: {
+        name: "Typed note",
+        files: {
+          "email.tsx": `import { Html, Text } from "@react-email/components";
+type Props = { __proto__: string; title: string; meta?: { tag: string } };
+export default function Note({ title, meta = { "__proto__": 1, tag: "a" } as never }: Props) {
+  return <Html><Text>{title} {meta.tag}</Text></Html>;
+}
+`,
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    const { id, variables, example } = created.body.template;
+    expect(variables.properties).not.toHaveProperty("__proto__");
+    expect(variables.required).toEqual(["title"]);
+    const rendered = await renderCall(user, id, { variables: example });
+    expect(rendered.status).toBe(200);
+    const sent = await call(postSend, "/api/v1/send", {
+      method: "POST",
+      headers: auth(user),
+      body: { from: `hi@${domain}`, to: "ada@example.com", subject: "Note", template_id: id, variables: example },
     });
     expect(sent.status).toBe(200);
   });

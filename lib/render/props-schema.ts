@@ -571,9 +571,13 @@ function applyBindingDefaults(
   }
 }
 
-/** The name of a member or a destructured property; undefined for a computed one. */
+/**
+ * The name of a member or a destructured property; undefined for a computed one, and for `__proto__`, which is never a
+ * variable (request bodies and PreviewProps leave it out), so the example made from the type can always be sent.
+ */
 function propertyKey(name: ts.PropertyName): string | undefined {
-  return ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) ? name.text : undefined;
+  const key = ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) ? name.text : undefined;
+  return key === "__proto__" ? undefined : key;
 }
 
 /** The value of an expression written as JSON (literals, arrays and objects of them), or undefined. */
@@ -617,7 +621,6 @@ function jsonLiteral(node: ts.Node, depth: number): JsonValue | undefined {
       if (key === undefined || value === undefined) return undefined;
       entries.push([key, value]);
     }
-    // fromEntries defines `__proto__` as a key like any other.
     return Object.fromEntries(entries);
   }
   return undefined;

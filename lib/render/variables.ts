@@ -350,10 +350,13 @@ function isDeclarableVariableName(name: string): boolean {
   return /^[A-Za-z_$][A-Za-z0-9_$]{0,99}$/.test(name) && !objectPrototypeNames.has(name);
 }
 
+/** The deepest variables every request can carry: a batch item's sit three levels into its body (`emails`, the item). */
+const MAX_VARIABLES_DEPTH = MAX_JSON_DEPTH - 3;
+
 /**
  * Why a value could not be sent as variables (larger than MAX_VARIABLES_BYTES as JSON, nested deeper than
- * MAX_JSON_DEPTH, or holding text a request's body may not: the NUL character, an unpaired surrogate), as the end of a
- * sentence; null when it could.
+ * MAX_VARIABLES_DEPTH, or holding text a request's body may not: the NUL character, an unpaired surrogate), as the end
+ * of a sentence; null when it could.
  */
 export function variablesProblem(value: Record<string, unknown>): string | null {
   let textProblem: string | null = null;
@@ -367,7 +370,9 @@ export function variablesProblem(value: Record<string, unknown>): string | null 
   if (textProblem) return textProblem;
   let level: unknown[] = [value];
   for (let depth = 1; level.length > 0; depth++) {
-    if (depth > MAX_JSON_DEPTH) return `nest deeper than ${MAX_JSON_DEPTH} levels, the most a request's variables may`;
+    if (depth > MAX_VARIABLES_DEPTH) {
+      return `nest deeper than ${MAX_VARIABLES_DEPTH} levels, the most a batch's variables may`;
+    }
     level = level.flatMap((item) =>
       item !== null && typeof item === "object"
         ? Object.values(item).filter((v) => v !== null && typeof v === "object")
