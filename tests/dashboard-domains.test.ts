@@ -52,7 +52,7 @@ describe("addDomainAction", () => {
       expect(await addDomainAction({ status: "idle" }, domainForm(domain))).toEqual(
         refused(
           domain,
-          `${domain} is a parent or sub-domain of a domain another account has registered. A domain and its sub-domains belong to one account only.`,
+          `${domain} is a parent or sub-domain of a domain another account has verified. A domain and its sub-domains belong to one account only.`,
         ),
       );
     }

@@ -601,7 +601,7 @@ describe("who may add a domain", () => {
   beforeEach(() => useEmbedded());
 
   const OVERLAPS = (name: string) =>
-    `${name} is a parent or sub-domain of a domain another account has registered. A domain and its sub-domains belong to one account only.`;
+    `${name} is a parent or sub-domain of a domain another account has verified. A domain and its sub-domains belong to one account only.`;
   const SHARED = "shared.letterpress.example";
   const shared = (name: string) =>
     `${name} is reserved: ${SHARED} is this service's shared sending domain, and neither it nor its parent and sub-domains can be added. Every account may send from an address @${SHARED} without adding it.`;
@@ -622,11 +622,13 @@ describe("who may add a domain", () => {
     }
     expect(await listSendingDomainDetails(other.accountId)).toEqual([]);
 
-    // An account may add the parent and further sub-domains of its own domain.
+    // An account may add (and verify) the parent and further sub-domains of its own domain.
     for (const name of [`news.mail.${D}`, D]) {
-      expect((await registerSendingDomain(owner.accountId, { domain: name })).domain.domain).toBe(name);
+      expect((await registerSendingDomain(owner.accountId, { domain: name, markVerified: true })).domain.domain).toBe(
+        name,
+      );
     }
-    // Now the owner holds D, every sub-domain of it is the owner's to add.
+    // Now the owner has verified D, every sub-domain of it is the owner's to add.
     expect(await refusal(other.accountId, `shop.${D}`)).toMatchObject({ message: OVERLAPS(`shop.${D}`) });
     expect((await listSendingDomainDetails(owner.accountId)).map((d) => d.domain)).toEqual([
       `mail.${D}`,
@@ -655,8 +657,8 @@ describe("who may add a domain", () => {
     const [first, second] = [await user(), await user()];
     const E = `race-${D}`;
     const outcomes = await Promise.allSettled([
-      registerSendingDomain(first.accountId, { domain: E }),
-      registerSendingDomain(second.accountId, { domain: `mail.${E}` }),
+      registerSendingDomain(first.accountId, { domain: E, markVerified: true }),
+      registerSendingDomain(second.accountId, { domain: `mail.${E}`, markVerified: true }),
     ]);
     expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
     const refused = outcomes.find((o) => o.status === "rejected")!;
@@ -698,10 +700,34 @@ describe("who may add a domain", () => {
     }
   });
 
+  it("keeps no one out with a claim nobody verified: of two such claims, the first verified wins", async () => {
+    const [squatter, owner, late] = [await user(), await user(), await user()];
+    await registerSendingDomain(squatter.accountId, { domain: D });
+    await registerSendingDomain(late.accountId, { domain: `news.${D}` });
+    expect(
+      (await registerSendingDomain(owner.accountId, { domain: `mail.${D}`, markVerified: true })).domain,
+    ).toMatchObject({
+      domain: `mail.${D}`,
+      verified: true,
+    });
+    // The owner verified first: the others' claims stay unverified, and cannot be verified.
+    expect(await refusal(squatter.accountId, D)).toMatchObject({ message: OVERLAPS(D) });
+    await expect(
+      getDb()`update sending_domains set verified = true where account_id = ${squatter.accountId}`,
+    ).rejects.toMatchObject({ code: "23P01", constraint_name: "sending_domains_overlap" });
+    expect((await listSendingDomainDetails(squatter.accountId)).map((d) => [d.domain, d.verified])).toEqual([
+      [D, false],
+    ]);
+    // A sibling of the owner's, under the squatter's unverified claim, is verified.
+    expect(
+      (await registerSendingDomain(late.accountId, { domain: `news.${D}`, markVerified: true })).domain.verified,
+    ).toBe(true);
+  });
+
   it("refuses another account's parent or sub-domain before Resend is asked", async () => {
     useResend();
     const owner = await user();
-    await registerSendingDomain(owner.accountId, { domain: `mail.${D}` });
+    await addSendingDomain(owner.accountId, { domain: `mail.${D}`, verified: true });
     const other = await user();
     received = [];
     expect(await refusal(other.accountId, D)).toMatchObject({ message: OVERLAPS(D) });

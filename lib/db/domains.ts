@@ -19,8 +19,8 @@ const DOMAIN_PATTERN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+
 export class DomainError extends Error {}
 
 /**
- * Another account holds the domain, or (`related`) a parent or sub-domain of it: a domain and its sub-domains belong
- * to one account (409 where an API answers it).
+ * Another account holds the domain, or (`related`) has verified a parent or sub-domain of it: a domain and its
+ * sub-domains belong to one account (409 where an API answers it).
  */
 export class DomainTakenError extends DomainError {
   readonly status = 409;
@@ -28,7 +28,7 @@ export class DomainTakenError extends DomainError {
   constructor(domain: string, related = false) {
     super(
       related
-        ? `${domain} is a parent or sub-domain of a domain another account has registered. A domain and its sub-domains belong to one account only.`
+        ? `${domain} is a parent or sub-domain of a domain another account has verified. A domain and its sub-domains belong to one account only.`
         : `${domain} is already registered by another account. A sending domain belongs to one account only.`,
     );
     this.name = "DomainTakenError";
