@@ -3,7 +3,7 @@
  * compileTemplateFiles, each with its Tailwind styles (tailwind-styles.ts), and applyVariablesToSource for the `react`
  * render format), one request at a time. Bundled by
  * scripts/build-sandbox-runtime.ts into compile-worker.generated.cjs, with sucrase and TypeScript inlined; started,
- * timed and replaced by compile-pool.ts.
+ * timed (../worker-progress.ts) and replaced by compile-pool.ts.
  */
 import "../worker-priority";
 import { createRequire } from "node:module";
@@ -12,10 +12,12 @@ import { applyVariablesToSource } from "../react-source";
 import { compileTemplate, compileTemplateFiles } from "./compile";
 import type { CompileResult, FilesCompileResult } from "./compile-result";
 import type * as TailwindStylesModule from "./tailwind-styles";
+import { jobProgress, type ProgressData } from "../worker-progress";
 import type { CompileWorkerData, ReactSourceResult, UserCodeReply, UserCodeRequest } from "./compile-pool";
 
 const port = parentPort;
 if (!port) throw new Error("compile-worker.ts must run in a worker thread");
+const progress = jobProgress(workerData as ProgressData);
 
 function reactSource(code: string, props: Record<string, unknown>): ReactSourceResult {
   try {
@@ -57,6 +59,7 @@ async function compileSingle(source: string): Promise<CompileResult> {
 }
 
 port.on("message", async (request: UserCodeRequest) => {
+  progress.started(request.id);
   try {
     const result =
       request.type === "compile"
@@ -72,6 +75,8 @@ port.on("message", async (request: UserCodeRequest) => {
       message: error instanceof Error ? error.message : String(error),
       reusable: !tailwindUsed,
     });
+  } finally {
+    progress.ended();
   }
 });
 reply({ type: "ready" });
