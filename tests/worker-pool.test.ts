@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/api/errors";
 import { WorkerPool, type WorkerLoss, type WorkerPoolOptions } from "@/lib/render/worker-pool";
+import { jobProgress } from "@/lib/render/worker-progress";
 
 /** What the test worker is asked to do: answer at once, after `ms` asleep or busy, never, or crash or exit. */
 type Job = { op: "answer" | "sleep" | "spin" | "hang" | "crash" | "exit"; ms?: number; label: string; spend?: boolean };
@@ -147,6 +148,22 @@ describe("deadlines and lost workers", () => {
     await expect(workers.run("a", { op: "crash", label: "crash" })).rejects.toThrow("crash: crashed, crashed: boom");
     await expect(workers.run("a", { op: "exit", label: "exit" })).rejects.toThrow("exit: exited, exited with code 3");
     expect((await workers.run("a", { op: "answer", label: "next" })).label).toBe("next");
+  });
+
+  it("leaves a worker's own loading off its job's clock: the job shows as not started meanwhile, then starts later", () => {
+    const cells = new Int32Array(new SharedArrayBuffer(8));
+    const progress = jobProgress({ progress: cells.buffer as SharedArrayBuffer, epoch: Date.now() });
+    progress.started(7);
+    const start = cells[1];
+    const during = progress.untimed(() => {
+      for (const end = Date.now() + 50; Date.now() < end;);
+      return cells[0];
+    });
+    expect({ during, after: cells[0], movedOn: cells[1] - start >= 50 }).toEqual({
+      during: 0,
+      after: 7,
+      movedOn: true,
+    });
   });
 
   it("tells `onRunTime` how long each job ran, and `onWorkerGone` which worker went and why", async () => {

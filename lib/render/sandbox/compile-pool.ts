@@ -3,9 +3,9 @@
  * TypeScript's) on worker threads (compile-worker.ts, bundled into compile-worker.generated.cjs), never on the event
  * loop every request shares: sucrase backtracks over arrow-function parameters, so a few hundred bytes of nested
  * defaults keep it busy for minutes, and TypeScript's parser re-reads nested type arguments. Through the pool of
- * ../worker-pool.ts (turns, deadlines, admission): each job has COMPILE_DEADLINE_MS from its start on its worker; a
- * worker still busy past it is terminated and replaced, and the job answers a failure with a message, as a compile
- * error does. A worker runs one job at a time, and the account with the fewest jobs running goes first, so one
+ * ../worker-pool.ts (turns, deadlines, admission): each job has COMPILE_DEADLINE_MS from its start on its worker
+ * (loading Tailwind's bundle not counted); a worker still busy past it is terminated and replaced, and the job answers
+ * a failure with a message, as a compile error does. A worker runs one job at a time, and the account with the fewest jobs running goes first, so one
  * account's slow sources delay another's compile by at most one deadline. Past MAX_COMPILE_QUEUE_PER_ACCOUNT jobs held
  * by one account, or past MAX_COMPILE_QUEUE in all for an account holding its fair share, a job is refused at once with
  * the 503 SANDBOX_BUSY, since each waiting job holds its source in memory.

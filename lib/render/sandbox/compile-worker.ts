@@ -41,7 +41,8 @@ let tailwindUsed = false;
 
 async function addTailwindStyles<Result extends CompileResult | FilesCompileResult>(result: Result) {
   if (!result.ok || !result.tailwind) return result;
-  tailwindStyles ??= loadTailwindStyles();
+  // Loading it is our work, not the template's: off its deadline, as a worker's start is.
+  tailwindStyles ??= progress.untimed(loadTailwindStyles);
   tailwindUsed = true;
   return tailwindStyles.addTailwindStyles(result);
 }
