@@ -3,7 +3,9 @@ import path from "node:path";
 import { connectDatabase, ensureLocalSessionSecret, prepareDatabase } from "./lib/database";
 
 // npm run dev / npm start: brings up the database (the embedded one when DATABASE_URL is unset), applies pending
-// migrations, then runs Next as a child process and stops everything together on Ctrl-C.
+// migrations, then runs Next as a child process and stops everything together on Ctrl-C. Under `npm run dev` the
+// catalogue render worker's bundle is rebuilt whenever emails/ change, and the render workers load it for the next
+// render: development renders through the same workers and bundle as production.
 const mode = process.argv[2] === "start" ? "start" : "dev";
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[letterpress] ${line}`);
@@ -22,6 +24,10 @@ try {
   await connection.close();
   process.exit(1);
 }
+
+// Imported only under dev: the build runs esbuild, a development dependency.
+const stopWatching =
+  mode === "dev" ? await (await import("./build-sandbox-runtime")).watchCatalogueWorker(log) : async () => {};
 
 const next = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), mode, "-p", port], {
   stdio: ["inherit", "pipe", "inherit"],
@@ -52,6 +58,7 @@ async function stop(code: number) {
     next.kill("SIGTERM");
     await new Promise((resolve) => next.once("exit", resolve));
   }
+  await stopWatching();
   await connection.close();
   process.exit(code);
 }

@@ -2,8 +2,8 @@
  * Entry point of a catalogue render worker thread: renders trusted catalogue templates (emails/) to the document
  * render() gives, plus its plain text when asked. Bundled by scripts/build-sandbox-runtime.ts into
  * catalogue-worker.generated.cjs, with react-dom/server's string-chunk build (see react-email/stream.ts); started
- * and fed by catalogue-pool.ts, whose watchdog reads the id and start time of the running render from
- * `workerData.progress` (shared memory). Variables arrive already validated.
+ * and fed by catalogue-pool.ts, whose watchdog reads the id and start time of the running render from shared memory
+ * (worker-progress.ts). Variables arrive already validated.
  */
 import "./worker-priority";
 import { parentPort, workerData } from "node:worker_threads";
@@ -13,19 +13,14 @@ import { getCatalogueEntry } from "@/lib/catalogue";
 import { MAX_HTML_BYTES } from "@/lib/limits";
 import { toPlainText } from "@/lib/render/plain-text";
 import { withHtmlWarning } from "@/lib/render/warnings";
-import type {
-  CatalogueRenderReply,
-  CatalogueRenderRequest,
-  CatalogueWorkerData,
-  RenderedEmail,
-} from "./catalogue-pool";
+import type { CatalogueRenderReply, CatalogueRenderRequest, RenderedEmail } from "./catalogue-pool";
 import { finalizeEmailHtml } from "./react-email/document";
 import { OutputLimitError, readAll } from "./react-email/stream";
+import { jobProgress, type ProgressData } from "./worker-progress";
 
 const port = parentPort;
 if (!port) throw new Error("catalogue-worker.ts must run in a worker thread");
-const { progress: sharedProgress, epoch } = workerData as CatalogueWorkerData;
-const progress = new Int32Array(sharedProgress);
+const progress = jobProgress(workerData as ProgressData);
 
 async function renderDocument(element: ReactElement): Promise<string> {
   let failure: unknown = null;
@@ -80,11 +75,8 @@ function tooLarge(id: number): CatalogueRenderReply {
 
 /** render(), with its id and start time published for the pool's watchdog. */
 function renderWatched(request: CatalogueRenderRequest): Promise<CatalogueRenderReply> {
-  // Start time first: the watchdog reads the id first, so it never pairs this id with an older start. The start is
-  // kept modulo 2^32 ms (the watchdog subtracts the same way), so a worker older than 24 days still reads right.
-  Atomics.store(progress, 1, (Date.now() - epoch) | 0);
-  Atomics.store(progress, 0, request.id);
-  return render(request).finally(() => Atomics.store(progress, 0, 0));
+  progress.started(request.id);
+  return render(request).finally(() => progress.ended());
 }
 
 /**

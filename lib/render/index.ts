@@ -1,5 +1,4 @@
 import "server-only";
-import { createElement } from "react";
 import { z } from "zod";
 import { errors, zodDetails } from "@/lib/api/errors";
 import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
@@ -10,8 +9,6 @@ import {
   renderCatalogueOffThread,
   type RenderedEmail,
 } from "@/lib/render/catalogue-pool";
-import { renderEmailDocument } from "@/lib/render/native";
-import { toPlainText } from "@/lib/render/plain-text";
 import { renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
 import { compileVariablesSchema, undeclaredVariableWarnings, type VariablesChecker } from "@/lib/render/variables";
 import { withHtmlWarning, type RenderWarning } from "@/lib/render/warnings";
@@ -70,7 +67,7 @@ export async function renderTemplateAsJson(
   fields: Record<string, unknown>,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const plainText = options.plainText ?? false;
-  if (template.owner_account_id === null && !RENDER_IN_PROCESS) {
+  if (template.owner_account_id === null) {
     const slug = catalogueSlug(template);
     const jsonFields = checked.warnings.length > 0 ? { ...fields, warnings: checked.warnings } : fields;
     return withCatalogueErrors(slug, () =>
@@ -78,10 +75,6 @@ export async function renderTemplateAsJson(
     );
   }
   return utf8.encode(JSON.stringify({ ...fields, ...(await renderTemplate(template, checked, options)) }));
-}
-
-function withPlainText(html: string, plainText: boolean): RenderedEmail {
-  return plainText ? { html, text: toPlainText(html) } : { html };
 }
 
 export type CheckedVariables = { props: Record<string, unknown>; warnings: RenderWarning[] };
@@ -116,10 +109,6 @@ function parseCatalogueVariables(schema: z.ZodObject, variables: Record<string, 
   return parsed.data as Record<string, unknown>;
 }
 
-// `next dev` renders in process, so edits to emails/ show at once; everywhere else the worker's bundle (regenerated
-// before every build and test run) serves.
-const RENDER_IN_PROCESS = process.env.NODE_ENV === "development";
-
 async function renderCatalogue(
   template: RenderableTemplate,
   props: Record<string, unknown>,
@@ -128,12 +117,7 @@ async function renderCatalogue(
 ): Promise<RenderedEmail> {
   const slug = catalogueSlug(template);
   // React escapes every text and attribute value, so variables cannot inject markup.
-  if (!RENDER_IN_PROCESS)
-    return withCatalogueErrors(slug, () => renderCatalogueOffThread(accountId, slug, props, plainText, signal));
-  const component = getCatalogueEntry(slug)!.component;
-  return withCatalogueErrors(slug, async () =>
-    withClipWarning(withPlainText(await renderEmailDocument(createElement(component, props)), plainText)),
-  );
+  return withCatalogueErrors(slug, () => renderCatalogueOffThread(accountId, slug, props, plainText, signal));
 }
 
 function catalogueSlug(template: RenderableTemplate): string {
@@ -150,13 +134,10 @@ async function withCatalogueErrors<T>(slug: string, render: () => Promise<T>): P
   try {
     return await render();
   } catch (error) {
-    if (error instanceof CatalogueRenderError && error.kind === "missing")
-      throw new Error(`The render worker has no component for ${slug}: rebuild it`);
-    if (error instanceof CatalogueRenderError && error.kind !== "threw") throw errors.renderFailed(error.message);
-    if (RENDER_IN_PROCESS || error instanceof CatalogueRenderError) {
-      throw errors.renderFailed(`The template threw while rendering: ${(error as Error).message}`);
-    }
-    throw error;
+    if (!(error instanceof CatalogueRenderError)) throw error;
+    if (error.kind === "missing") throw new Error(`The render worker has no component for ${slug}: rebuild it`);
+    if (error.kind !== "threw") throw errors.renderFailed(error.message);
+    throw errors.renderFailed(`The template threw while rendering: ${error.message}`);
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * Bounded, fair admission to a worker pool's queue: the sandbox's (./sandbox/index.ts), the compile workers'
- * (./sandbox/compile-pool.ts) and the catalogue render workers' (./catalogue-pool.ts). A job holds its place from
+ * Bounded, fair admission to a worker pool's queue (./worker-pool.ts): the sandbox's (./sandbox/index.ts), the compile
+ * workers' (./sandbox/compile-pool.ts) and the catalogue render workers' (./catalogue-pool.ts). A job holds its place from
  * submission until it settles (waiting or running). An account (owner) holds at most `perAccount` places. Below `total`
  * places held in all, that is the only bound; at `total`, an account still gets in while it holds less than its fair
  * share (`total` ÷ the accounts holding places, the asking one included, at least 1), so a few accounts filling the
@@ -16,15 +16,14 @@ import { QUEUE_CEILING_FACTOR } from "@/lib/limits";
 /** A full queue drains within about a second unless its jobs run to their deadlines. */
 const BUSY_RETRY_AFTER_SECONDS = 1;
 
+/** The bounds, and for the refusals what the pool's jobs are called (`jobs`) and what it says when it is full. */
+export type AdmissionCaps = { total: number; perAccount: number; jobs: string; full: string };
+
 export class QueueAdmission {
   private readonly heldPerOwner = new Map<string, number>();
   private heldInAll = 0;
 
-  /** `words`, for the refusals: what the pool's jobs are called, and what it says when it is full. */
-  constructor(
-    private readonly caps: { total: number; perAccount: number },
-    private readonly words: { jobs: string; full: string },
-  ) {}
+  constructor(private readonly caps: AdmissionCaps) {}
 
   /** Places held in all. */
   get held(): number {
@@ -39,7 +38,7 @@ export class QueueAdmission {
     const ownerHeld = this.heldPerOwner.get(owner) ?? 0;
     if (ownerHeld >= this.caps.perAccount) {
       throw errors.sandboxBusy(
-        `This account already has ${this.caps.perAccount} ${this.words.jobs} waiting; try again in a moment.`,
+        `This account already has ${this.caps.perAccount} ${this.caps.jobs} waiting; try again in a moment.`,
         BUSY_RETRY_AFTER_SECONDS,
       );
     }
@@ -47,7 +46,7 @@ export class QueueAdmission {
       const accounts = this.heldPerOwner.size + (ownerHeld === 0 ? 1 : 0);
       const fairShare = Math.max(1, Math.floor(this.caps.total / accounts));
       if (ownerHeld >= fairShare || this.heldInAll >= this.caps.total * QUEUE_CEILING_FACTOR) {
-        throw errors.sandboxBusy(`${this.words.full}; try again in a moment.`, BUSY_RETRY_AFTER_SECONDS);
+        throw errors.sandboxBusy(`${this.caps.full}; try again in a moment.`, BUSY_RETRY_AFTER_SECONDS);
       }
     }
     this.heldPerOwner.set(owner, ownerHeld + 1);
@@ -62,53 +61,4 @@ export class QueueAdmission {
       else this.heldPerOwner.set(owner, left);
     };
   }
-}
-
-type Settlers<T> = { resolve: (value: T) => void; reject: (error: Error) => void };
-
-/**
- * Queues one job of `owner` on a pool admitted by `admission` (or throws its 503 at once). `enqueue` puts the job in
- * the pool's waiting line, with settlers that give the place back; a `signal` aborted while the job still waits
- * (`removeWaiting` finds it there) rejects it with the signal's reason.
- */
-export function queueJob<J, T>(
-  admission: QueueAdmission,
-  owner: string,
-  signal: AbortSignal | undefined,
-  enqueue: (settlers: Settlers<T>) => J,
-  removeWaiting: (job: J) => boolean,
-): Promise<T> {
-  signal?.throwIfAborted();
-  const release = admission.admit(owner);
-  return new Promise<T>((resolve, reject) => {
-    const settle = () => {
-      release();
-      signal?.removeEventListener("abort", drop);
-    };
-    const settlers: Settlers<T> = {
-      resolve: (value) => {
-        settle();
-        resolve(value);
-      },
-      reject: (error) => {
-        settle();
-        reject(error);
-      },
-    };
-    const drop = () => {
-      if (removeWaiting(job)) settlers.reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", drop, { once: true });
-    const job = enqueue(settlers);
-  });
-}
-
-/** Takes `job` out of its owner's line; false when it is no longer waiting (sent to a worker, or settled). */
-export function removeFromLine<J extends { owner: string }>(lines: Map<string, J[]>, job: J): boolean {
-  const line = lines.get(job.owner);
-  const index = line?.indexOf(job) ?? -1;
-  if (index === -1) return false;
-  line!.splice(index, 1);
-  if (line!.length === 0) lines.delete(job.owner);
-  return true;
 }

@@ -3,7 +3,7 @@
  * compileTemplateFiles, each with its Tailwind styles (tailwind-styles.ts), and applyVariablesToSource for the `react`
  * render format), one request at a time. Bundled by
  * scripts/build-sandbox-runtime.ts into compile-worker.generated.cjs, with sucrase and TypeScript inlined; started,
- * timed and replaced by compile-pool.ts.
+ * timed (../worker-progress.ts) and replaced by compile-pool.ts.
  */
 import "../worker-priority";
 import { createRequire } from "node:module";
@@ -12,10 +12,12 @@ import { applyVariablesToSource } from "../react-source";
 import { compileTemplate, compileTemplateFiles } from "./compile";
 import type { CompileResult, FilesCompileResult } from "./compile-result";
 import type * as TailwindStylesModule from "./tailwind-styles";
+import { jobProgress, type ProgressData } from "../worker-progress";
 import type { CompileWorkerData, ReactSourceResult, UserCodeReply, UserCodeRequest } from "./compile-pool";
 
 const port = parentPort;
 if (!port) throw new Error("compile-worker.ts must run in a worker thread");
+const progress = jobProgress(workerData as ProgressData);
 
 function reactSource(code: string, props: Record<string, unknown>): ReactSourceResult {
   try {
@@ -39,7 +41,8 @@ let tailwindUsed = false;
 
 async function addTailwindStyles<Result extends CompileResult | FilesCompileResult>(result: Result) {
   if (!result.ok || !result.tailwind) return result;
-  tailwindStyles ??= loadTailwindStyles();
+  // Loading it is our work, not the template's: off its deadline, as a worker's start is.
+  tailwindStyles ??= progress.untimed(loadTailwindStyles);
   tailwindUsed = true;
   return tailwindStyles.addTailwindStyles(result);
 }
@@ -56,21 +59,9 @@ async function compileSingle(source: string): Promise<CompileResult> {
   return failure;
 }
 
-/**
- * Loads Tailwind before compiling a source that may use it, and says so as `ready`: the pool starts the job's deadline
- * again, since loading our own code (about 200 ms) is not the template's time.
- */
-function loadTailwindFor(request: UserCodeRequest): void {
-  if (tailwindStyles || request.type === "react") return;
-  const sources = request.type === "compile" ? [request.source] : Object.values(request.files);
-  if (!sources.some((source) => typeof source === "string" && source.includes("Tailwind"))) return;
-  tailwindStyles = loadTailwindStyles();
-  reply({ type: "ready" });
-}
-
 port.on("message", async (request: UserCodeRequest) => {
+  progress.started(request.id);
   try {
-    loadTailwindFor(request);
     const result =
       request.type === "compile"
         ? await compileSingle(request.source)
@@ -85,6 +76,8 @@ port.on("message", async (request: UserCodeRequest) => {
       message: error instanceof Error ? error.message : String(error),
       reusable: !tailwindUsed,
     });
+  } finally {
+    progress.ended();
   }
 });
 reply({ type: "ready" });

@@ -4,6 +4,7 @@
  */
 
 import { MAX_HTML_BYTES, RENDER_DEADLINE_MS, SANDBOX_MEMORY_BYTES } from "../../limits";
+import type { ProgressData } from "../worker-progress";
 
 export type SandboxLimits = { memoryBytes: number; timeoutMs: number; maxOutputBytes: number };
 
@@ -50,8 +51,5 @@ export type WorkerRequest =
 /** worker → main thread */
 export type WorkerMessage = { type: "done"; id: number; result: EngineResult; stats: EngineStats };
 
-/**
- * What the worker is started with: `progress` holds [running job id or 0, its start in ms since `epoch`, mod 2^32];
- * `warmMemoryBytes` is this worker's share of MAX_WARM_MEMORY_BYTES.
- */
-export type WorkerData = { progress: SharedArrayBuffer; epoch: number; warmMemoryBytes: number };
+/** What the worker is started with: its progress cells, and its share of MAX_WARM_MEMORY_BYTES. */
+export type WorkerData = ProgressData & { warmMemoryBytes: number };

@@ -5,7 +5,7 @@
  *
  * Requests are queued here and handled strictly one at a time, in the order
  * they arrived. The id and start time of the render running are written to
- * `workerData.progress` (shared memory), where index.ts's watchdog reads them.
+ * shared memory (../worker-progress.ts), where the pool's watchdog reads them.
  * The plain-text version is made here too, under the same watchdog: HTML that
  * a template shapes (say, thousands of nested elements) can make html-to-text
  * run for minutes, which must cost the template its deadline, not the server.
@@ -13,25 +13,21 @@
 import "../worker-priority";
 import { parentPort, workerData } from "node:worker_threads";
 import { toPlainText } from "../plain-text";
+import { jobProgress } from "../worker-progress";
 import { enginePreview, engineRender, engineStats, setWarmMemoryCap } from "./engine";
 import type { EngineResult, WorkerData, WorkerMessage, WorkerRequest } from "./types";
 
 const port = parentPort;
 if (!port) throw new Error("worker.ts must run in a worker thread");
-const { progress: sharedProgress, epoch, warmMemoryBytes } = workerData as WorkerData;
-setWarmMemoryCap(warmMemoryBytes);
-const progress = new Int32Array(sharedProgress);
+setWarmMemoryCap((workerData as WorkerData).warmMemoryBytes);
+const progress = jobProgress(workerData as WorkerData);
 
 function send(message: WorkerMessage): void {
   port!.postMessage(message);
 }
 
 async function handle(request: WorkerRequest): Promise<void> {
-  // Start time first: the watchdog reads the id first, so it never pairs this id with an older start.
-  const started = (): void => {
-    Atomics.store(progress, 1, Date.now() - epoch);
-    Atomics.store(progress, 0, request.id);
-  };
+  const started = (): void => progress.started(request.id);
   const run: Promise<EngineResult> =
     request.type === "render" ? engineRender(request, started) : enginePreview(request, started);
   let result = await run.catch((error: unknown): EngineResult => ({
@@ -40,7 +36,7 @@ async function handle(request: WorkerRequest): Promise<void> {
     message: `Sandbox failure (${error instanceof Error ? error.message : String(error)})`,
   }));
   if (request.type === "render" && request.plainText && result.ok) result = addPlainText(result.value ?? "");
-  Atomics.store(progress, 0, 0);
+  progress.ended();
   send({ type: "done", id: request.id, result, stats: engineStats() });
 }
 

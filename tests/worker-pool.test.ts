@@ -1,0 +1,256 @@
+/**
+ * The worker pool the catalogue renders, sandboxed renders and compiles share (lib/render/worker-pool.ts), driven with
+ * a tiny worker of its own: turns between accounts, deadlines, replacing a worker, admission, abandoned jobs, stopping
+ * and reloading. The three pools' own behaviour is tested end to end in render.test.ts, sandbox.test.ts and
+ * user-code-off-thread.test.ts.
+ */
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { ApiError } from "@/lib/api/errors";
+import { WorkerPool, type WorkerLoss, type WorkerPoolOptions } from "@/lib/render/worker-pool";
+import { jobProgress } from "@/lib/render/worker-progress";
+
+/** What the test worker is asked to do: answer at once, after `ms` asleep or busy, never, or crash or exit. */
+type Job = { op: "answer" | "sleep" | "spin" | "hang" | "crash" | "exit"; ms?: number; label: string; spend?: boolean };
+type Answer = { id: number; label: string; version: number; threadId: number; preloaded: boolean; spend?: boolean };
+
+/** A worker as the pool's workers are: one job at a time in order, publishing each job's id and start. */
+const workerSource = (version: number) => `
+const { parentPort, threadId, workerData } = require("node:worker_threads");
+const cells = new Int32Array(workerData.progress);
+let queue = Promise.resolve();
+parentPort.on("message", (job) => { queue = queue.then(() => run(job)); });
+async function run(job) {
+  Atomics.store(cells, 1, Date.now() - workerData.epoch);
+  Atomics.store(cells, 0, job.id);
+  if (job.op === "sleep") await new Promise((resolve) => setTimeout(resolve, job.ms));
+  if (job.op === "spin") for (const end = Date.now() + job.ms; Date.now() < end; );
+  if (job.op === "hang") await new Promise(() => {});
+  if (job.op === "crash") setImmediate(() => { throw new Error("boom"); });
+  if (job.op === "exit") process.exit(3);
+  if (job.op === "crash") return;
+  Atomics.store(cells, 0, 0);
+  const { id, label, spend } = job;
+  parentPort.postMessage({ id, label, spend, version: ${version}, threadId, preloaded: workerData.preloaded });
+}
+`;
+
+const dir = mkdtempSync(path.join(os.tmpdir(), "worker-pool-test-"));
+const workerFile = path.join(dir, "worker.cjs");
+writeFileSync(workerFile, workerSource(1));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const pools: WorkerPool<Job, Answer, Answer>[] = [];
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.stop("stopped")));
+});
+
+function pool(options: Partial<WorkerPoolOptions<Job, Answer, Answer>> = {}): WorkerPool<Job, Answer, Answer> {
+  const created = new WorkerPool<Job, Answer, Answer>({
+    file: () => workerFile,
+    workers: 1,
+    jobsPerWorker: Infinity,
+    jobsPerOwnerPerWorker: 2,
+    admission: { total: 100, perAccount: 50, jobs: "jobs", full: "The pool is busy" },
+    workerData: (spent) => ({ preloaded: spent }),
+    deadlineMs: () => 300,
+    read: (answer) => ({ id: answer.id, result: answer, spent: answer.spend }),
+    lost: (loss: WorkerLoss, job) =>
+      new Error(`${job.label}: ${loss.cause}${"reason" in loss ? `, ${loss.reason}` : ""}`),
+    ...options,
+  });
+  pools.push(created);
+  return created;
+}
+
+/** Runs the jobs and gives their labels in the order they ended, or their failures' messages. */
+async function endings(runs: Promise<Answer>[]): Promise<string[]> {
+  const ended: string[] = [];
+  await Promise.all(
+    runs.map((run) =>
+      run.then(
+        (answer) => ended.push(answer.label),
+        (e: Error) => ended.push(e.message),
+      ),
+    ),
+  );
+  return ended;
+}
+
+const sleep = (label: string, ms = 40): Job => ({ op: "sleep", ms, label });
+
+describe("turns", () => {
+  it("sends a flooding account's jobs two at a time to a worker: another account's goes right behind them", async () => {
+    const workers = pool();
+    const flood = Array.from({ length: 6 }, (_, i) => workers.run("flood", sleep(`flood ${i}`)));
+    const other = workers.run("other", sleep("other"));
+    expect(await endings([...flood, other])).toEqual([
+      "flood 0",
+      "flood 1",
+      "other",
+      "flood 2",
+      "flood 3",
+      "flood 4",
+      "flood 5",
+    ]);
+  });
+
+  it("with one job a worker, gives the next free worker to the account with the fewest jobs running", async () => {
+    const workers = pool({ workers: 2, jobsPerWorker: 1, jobsPerOwnerPerWorker: 1 });
+    const slow = [1, 2, 3].map((n) => workers.run("slow", sleep(`slow ${n}`, 150)));
+    const other = workers.run("other", sleep("other", 10));
+    const ended = await endings([...slow, other]);
+    expect(ended.indexOf("other")).toBeLessThan(ended.indexOf("slow 3"));
+  });
+
+  it("sends a job to the least busy worker, unless `pick` chooses another among those with room", async () => {
+    const picked: number[][] = [];
+    const workers = pool({
+      workers: 2,
+      pick: (_, choices) => {
+        picked.push(choices.map((choice) => choice.slot));
+        return choices[choices.length - 1].slot;
+      },
+    });
+    const answers = await Promise.all([workers.run("a", sleep("one")), workers.run("a", sleep("two"))]);
+    // Least busy first: both empty at first, then slot 0 (empty) before slot 1 (one job). The last went to slot 1.
+    expect(picked).toEqual([
+      [0, 1],
+      [0, 1],
+    ]);
+    expect(answers[0].threadId).toBe(answers[1].threadId);
+  });
+});
+
+describe("deadlines and lost workers", () => {
+  it("terminates a worker whose job runs past its deadline: the job answers `lost`, the jobs behind it go to a new worker", async () => {
+    const workers = pool();
+    const started = performance.now();
+    const stuck = workers.run("a", { op: "spin", ms: 5_000, label: "stuck" });
+    const behind = workers.run("a", { op: "answer", label: "behind" });
+    await expect(stuck).rejects.toThrow("stuck: deadline");
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect((await behind).label).toBe("behind");
+    expect(workers.held).toBe(0);
+  });
+
+  it("counts the deadline from the job's start on its worker, not from the jobs before it", async () => {
+    const workers = pool();
+    const first = workers.run("a", sleep("first", 200));
+    const second = workers.run("a", sleep("second", 200));
+    expect((await Promise.all([first, second])).map((answer) => answer.label)).toEqual(["first", "second"]);
+  });
+
+  it("answers `lost` for the job of a worker that crashes or exits, and starts another for the next job", async () => {
+    const workers = pool();
+    await expect(workers.run("a", { op: "crash", label: "crash" })).rejects.toThrow("crash: crashed, crashed: boom");
+    await expect(workers.run("a", { op: "exit", label: "exit" })).rejects.toThrow("exit: exited, exited with code 3");
+    expect((await workers.run("a", { op: "answer", label: "next" })).label).toBe("next");
+  });
+
+  it("leaves a worker's own loading off its job's clock: the job shows as not started meanwhile, then starts later", () => {
+    const cells = new Int32Array(new SharedArrayBuffer(8));
+    const progress = jobProgress({ progress: cells.buffer as SharedArrayBuffer, epoch: Date.now() });
+    progress.started(7);
+    const start = cells[1];
+    const during = progress.untimed(() => {
+      for (const end = Date.now() + 50; Date.now() < end;);
+      return cells[0];
+    });
+    expect({ during, after: cells[0], movedOn: cells[1] - start >= 50 }).toEqual({
+      during: 0,
+      after: 7,
+      movedOn: true,
+    });
+  });
+
+  it("tells `onRunTime` how long each job ran, and `onWorkerGone` which worker went and why", async () => {
+    const gone: [number, WorkerLoss["cause"] | null][] = [];
+    const workers = pool({ onWorkerGone: (slot, loss) => gone.push([slot, loss?.cause ?? null]) });
+    const ran: number[] = [];
+    const onRunTime = (ms: number) => ran.push(ms);
+    await workers.run("a", sleep("sleep", 100), { onRunTime });
+    await workers.run("a", { op: "hang", label: "hang" }, { onRunTime }).catch(() => undefined);
+    expect(ran[0]).toBeGreaterThanOrEqual(100);
+    expect(ran[1]).toBeGreaterThanOrEqual(300);
+    expect(gone).toEqual([[0, "deadline"]]);
+  });
+
+  it("replaces a worker its job left spent at once, the replacement told so, and runs the next job there", async () => {
+    const workers = pool();
+    const spent = await workers.run("a", { op: "answer", label: "spend", spend: true });
+    const next = await workers.run("a", { op: "answer", label: "next" });
+    expect({ spentWasPreloaded: spent.preloaded, nextPreloaded: next.preloaded }).toEqual({
+      spentWasPreloaded: false,
+      nextPreloaded: true,
+    });
+    expect(next.threadId).not.toBe(spent.threadId);
+  });
+});
+
+describe("admission", () => {
+  /** "ran", or the refusal: it is thrown at once, before the job is queued. */
+  const attempt = (workers: WorkerPool<Job, Answer, Answer>, owner: string) => {
+    try {
+      return workers.run(owner, sleep(owner)).then(() => "ran");
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return `${error.status} ${(error.body as { message: string }).message}`;
+    }
+  };
+
+  it("refuses a job past the account's cap, and past its fair share of a full queue, at once with the 503", async () => {
+    const workers = pool({ admission: { total: 4, perAccount: 3, jobs: "jobs", full: "The pool is busy" } });
+    const a = [1, 2, 3, 4].map(() => attempt(workers, "a"));
+    const b = [1, 2].map(() => attempt(workers, "b"));
+    const c = [1, 2].map(() => attempt(workers, "c"));
+    expect({ a: await Promise.all(a), b: await Promise.all(b), c: await Promise.all(c) }).toEqual({
+      a: ["ran", "ran", "ran", "503 This account already has 3 jobs waiting; try again in a moment."],
+      // 4 held in all: b's share is 4 ÷ 2 accounts = 2, of which it held 1; then c's is 4 ÷ 3 = 1.
+      b: ["ran", "ran"],
+      c: ["ran", "503 The pool is busy; try again in a moment."],
+    });
+    expect(workers.held).toBe(0);
+  });
+
+  it("drops a waiting job whose signal aborts, and gives its place to the next; a job already sent runs on", async () => {
+    const workers = pool({ admission: { total: 100, perAccount: 3, jobs: "jobs", full: "The pool is busy" } });
+    const sent = new AbortController();
+    const waiting = new AbortController();
+    const runs = [
+      workers.run("a", sleep("sent"), { signal: sent.signal }),
+      workers.run("a", sleep("also sent")),
+      workers.run("a", sleep("waiting"), { signal: waiting.signal }),
+    ];
+    sent.abort(new Error("gone"));
+    waiting.abort(new Error("gone"));
+    const next = workers.run("a", sleep("next"));
+    expect(await endings([...runs, next])).toEqual(["gone", "sent", "also sent", "next"]);
+  });
+});
+
+describe("stopping and reloading", () => {
+  it("fails the jobs waiting or in flight when stopped, and starts a new worker for the next", async () => {
+    const workers = pool();
+    const ended = endings([1, 2, 3].map((n) => workers.run("a", sleep(`${n}`, 100))));
+    await workers.stop("The pool was stopped");
+    expect(await ended).toEqual(["The pool was stopped", "The pool was stopped", "The pool was stopped"]);
+    expect((await workers.run("a", { op: "answer", label: "next" })).label).toBe("next");
+  });
+
+  it("with reloadOnChange, replaces its workers when their file changes: the next job runs the new file", async () => {
+    const file = path.join(dir, "reloaded.cjs");
+    writeFileSync(file, workerSource(1));
+    const workers = pool({ file: () => file, reloadOnChange: true, deadlineMs: () => 5_000 });
+    expect((await workers.run("a", { op: "answer", label: "before" })).version).toBe(1);
+    // Jobs in flight when the file changes run again on the new worker, rather than fail.
+    const inFlight = workers.run("a", sleep("in flight", 1_000));
+    // As the build writes it: whole, by renaming.
+    writeFileSync(`${file}.tmp`, workerSource(2));
+    renameSync(`${file}.tmp`, file);
+    expect((await inFlight).version).toBe(2);
+    expect((await workers.run("a", { op: "answer", label: "after" })).version).toBe(2);
+  });
+});
