@@ -1,9 +1,12 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { deliverScheduledOutboxEmails } from "@/lib/mail/outbox";
 import { connectDatabase, ensureLocalSessionSecret, prepareDatabase } from "./lib/database";
 
 // npm run dev / npm start: brings up the database (the embedded one when DATABASE_URL is unset), applies pending
-// migrations, then runs Next as a child process and stops everything together on Ctrl-C.
+// migrations, then runs Next as a child process and stops everything together on Ctrl-C. Meanwhile it sends the
+// embedded outbox's scheduled emails when their time comes, which on Vercel the cron route and sends' after-response
+// work do.
 const mode = process.argv[2] === "start" ? "start" : "dev";
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[letterpress] ${line}`);
@@ -22,6 +25,8 @@ try {
   await connection.close();
   process.exit(1);
 }
+
+const stopOutboxSchedule = deliverScheduledOutboxEmails();
 
 const next = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), mode, "-p", port], {
   stdio: ["inherit", "pipe", "inherit"],
@@ -52,6 +57,7 @@ async function stop(code: number) {
     next.kill("SIGTERM");
     await new Promise((resolve) => next.once("exit", resolve));
   }
+  await stopOutboxSchedule();
   await connection.close();
   process.exit(code);
 }

@@ -39,11 +39,9 @@ export type OutboxMessage = {
 
 /**
  * The messages kept for the account, newest first (the embedded outbox, and every provider's record), each with its
- * hand-off's state and what became of it (`delivery_status`, the API's status): what the CLI's `outbox` prints. Due
- * scheduled outbox messages are delivered first, so the listing is never behind the clock.
+ * hand-off's state and what became of it (`delivery_status`, the API's status): what the CLI's `outbox` prints.
  */
 export async function listOutbox(accountId: string, limit = 100): Promise<OutboxMessage[]> {
-  await dispatchDueScheduledEmails({ accountId });
   const db = getDb();
   return db<OutboxMessage[]>`
     select id, status, delivery_status, provider, provider_message_id, template_id, from_address as from,
@@ -469,15 +467,11 @@ function canBeEmailId(id: string): boolean {
   return id.length <= MAX_EMAIL_ID_LENGTH && !holdsNul(id);
 }
 
-/**
- * One page of the account's emails, newest first, optionally of one status, and how many there are. Due scheduled
- * outbox messages are delivered first, so the page is never behind the clock.
- */
+/** One page of the account's emails, newest first, optionally of one status, and how many there are. */
 export async function listEmails(
   accountId: string,
   { limit, offset, status }: { limit: number; offset: number; status: DeliveryStatus | null },
 ): Promise<{ emails: EmailResource[]; total: number }> {
-  await dispatchDueScheduledEmails({ accountId });
   const db = getDb();
   const ofStatus = status ? db`and delivery_status = ${status}` : db``;
   const rows = await db<(EmailResource & { total: number })[]>`
@@ -496,13 +490,12 @@ export async function listEmails(
 
 /**
  * How many of the account's emails are in each status: all of them, or those recorded since `since` (the overview's
- * month). Due scheduled outbox messages are delivered first, so the counts are never behind the clock.
+ * month).
  */
 export async function countEmailsByStatus(
   accountId: string,
   { since = null, liveOnly = false }: { since?: Date | null; liveOnly?: boolean } = {},
 ): Promise<Record<DeliveryStatus, number>> {
-  await dispatchDueScheduledEmails({ accountId });
   const db = getDb();
   const rows = await db<{ status: DeliveryStatus; count: number }[]>`
     select delivery_status as status, count(*)::int as count from sent_emails
@@ -542,7 +535,6 @@ export async function findEmailWithEvents(
   { withMessage = false }: { withMessage?: boolean } = {},
 ): Promise<(EmailWithEvents & { message?: EmailMessage }) | undefined> {
   if (!canBeEmailId(id)) return undefined;
-  await dispatchDueScheduledEmails({ accountId });
   const db = getDb();
   const message = withMessage
     ? db`, jsonb_build_object('provider', provider, 'html', html, 'text', text_body, 'attachments',
