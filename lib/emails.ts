@@ -1,15 +1,14 @@
 import "server-only";
 import { errors } from "@/lib/api/errors";
 import {
-  cancelScheduledEmail,
-  dispatchDueScheduledEmails,
   findEmailHandle,
   findEmailWithEvents,
   listEmails,
   type EmailEvent,
   type EmailHandle,
   type EmailResource,
-} from "@/lib/db/emails";
+} from "@/lib/db/emails/resources";
+import { cancelScheduledEmail, dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
 import { describeProviderFailure, getMailer, MailerError } from "@/lib/mail";
 import type { DeliveryStatus } from "@/lib/schemas/emails";
 

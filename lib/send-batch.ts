@@ -1,7 +1,7 @@
 import "server-only";
 import { ApiError, errors, type ValidationDetail } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
-import { markEmailsAccepted, markEmailsFailed, recordCountedEmails } from "@/lib/db/emails";
+import { markEmailsAccepted, markEmailsFailed, recordCountedEmails } from "@/lib/db/emails/records";
 import { findSendContext, type SendContext } from "@/lib/db/templates";
 import { getEmailsSent, getTestEmailsSentToday } from "@/lib/db/usage";
 import { BATCH_RENDER_BUDGET_MS, MAX_BATCH_RENDERED_BYTES } from "@/lib/limits";

@@ -6,19 +6,17 @@ import { errors, zodDetails, type ValidationDetail } from "@/lib/api/errors";
 import { throttledInBackground } from "@/lib/background";
 import { getConfig } from "@/lib/config";
 import { isVerifiedForSending, type SendingDomain } from "@/lib/db/domains";
+import { applyHeldEmailEvents } from "@/lib/db/emails/events";
+import { claimOrphanedEmails, failExpiredOrphanedEmails, type OrphanedEmail } from "@/lib/db/emails/orphans";
 import {
-  applyHeldEmailEvents,
-  claimOrphanedEmails,
-  dispatchDueScheduledEmails,
-  failExpiredOrphanedEmails,
   findEmailReceipt,
   markEmailAccepted,
   markEmailsAccepted,
   markEmailFailed,
   recordCountedEmail,
-  type OrphanedEmail,
   type RecordedEmail,
-} from "@/lib/db/emails";
+} from "@/lib/db/emails/records";
+import { dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,

@@ -6,7 +6,7 @@ import { createAccount, getAccountByEmailOrThrow, setAccountPlan } from "@/lib/d
 import { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys";
 import { createApiKey, listApiKeys, revokeApiKey, UnknownKeyDomainError } from "@/lib/db/api-keys";
 import { addLibraryEntry } from "@/lib/db/library";
-import { listOutbox } from "@/lib/db/emails";
+import { listOutbox } from "@/lib/db/emails/outbox";
 import { findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
 import { findLibraryTemplate, listCatalogue } from "@/lib/db/templates";
 import { isPlanName, PLAN_NAMES } from "@/lib/plans";

@@ -2,13 +2,10 @@ import { describe, expect, it } from "vitest";
 import { POST as send } from "@/app/api/v1/send/route";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
-import {
-  applyEmailEvent,
-  countEmailsByStatus,
-  dispatchDueScheduledEmails,
-  findEmailWithEvents,
-  listOutbox,
-} from "@/lib/db/emails";
+import { applyEmailEvent } from "@/lib/db/emails/events";
+import { listOutbox } from "@/lib/db/emails/outbox";
+import { countEmailsByStatus, findEmailWithEvents } from "@/lib/db/emails/resources";
+import { dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
 import { findEmailWithMessage, getEmailOrThrow } from "@/lib/emails";
 import { billingPeriod } from "@/lib/plans";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "@/lib/schemas/emails";

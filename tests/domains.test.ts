@@ -8,7 +8,7 @@ import { POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
 import { onboardingState } from "@/lib/dashboard/queries";
 import { getDb } from "@/lib/db/client";
-import { listOutbox } from "@/lib/db/emails";
+import { listOutbox } from "@/lib/db/emails/outbox";
 import { addSendingDomain } from "@/lib/db/domains";
 import {
   DomainError,

@@ -5,7 +5,7 @@ import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { GET as webhookGet, POST as webhook } from "@/app/api/webhooks/resend/route";
 import { ConfigError, parseConfig, resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
-import { markEmailAccepted } from "@/lib/db/emails";
+import { markEmailAccepted } from "@/lib/db/emails/records";
 import { dispatchScheduled } from "@/lib/send";
 import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/webhooks/receive";
 import { proxy } from "@/proxy";

@@ -8,7 +8,7 @@ import { POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
-import { recordCountedEmail } from "@/lib/db/emails";
+import { recordCountedEmail } from "@/lib/db/emails/records";
 import { billingPeriod, PLANS } from "@/lib/plans";
 import { recoverOrphanedEmails } from "@/lib/send";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";

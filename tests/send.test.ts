@@ -5,7 +5,7 @@ import { GET as sendGet, OPTIONS as sendOptions, POST as send } from "@/app/api/
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
-import { listOutbox } from "@/lib/db/emails";
+import { listOutbox } from "@/lib/db/emails/outbox";
 import { billingPeriod, type PlanName } from "@/lib/plans";
 import { sendRequestSchema, sendResponseSchema } from "@/lib/schemas/send";
 import { hashRequest } from "@/lib/send";

@@ -1,6 +1,7 @@
 import "server-only";
 import { logFailure } from "@/lib/background";
-import { dispatchDueScheduledEmails, markEmailAccepted } from "@/lib/db/emails";
+import { markEmailAccepted } from "@/lib/db/emails/records";
+import { dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
 import type { Mailer } from "@/lib/mail/types";
 
 /**
