@@ -431,8 +431,8 @@ export function batchHandoffKey(batchId: string, providerKey: string | null): st
 // ---------------------------------------------------------------------------------------------------------------
 // The dispatch step: delivers due scheduled messages of the embedded outbox, recovers orphaned hand-offs, drops
 // expired idempotency keys. The cron route calls it (Vercel Cron), and every send request triggers it in the
-// background at most once per DISPATCH_INTERVAL_MS per process, which keeps a long-running server (npm run dev/start)
-// delivering on time without a timer of its own.
+// background at most once per DISPATCH_INTERVAL_MS per process, which catches up between the cron's runs. (A
+// long-running server also has the outbox send its due scheduled emails on time: deliverScheduledOutboxEmails.)
 
 const DISPATCH_INTERVAL_MS = 30_000;
 export const scheduleDispatch = throttledInBackground(
