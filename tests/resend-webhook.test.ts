@@ -6,7 +6,7 @@ import { GET as webhookGet, POST as webhook } from "@/app/api/webhooks/resend/ro
 import { ConfigError, parseConfig, resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { markEmailAccepted } from "@/lib/db/emails/records";
-import { dispatchScheduled } from "@/lib/send";
+import { dispatchScheduled } from "@/lib/send/dispatch";
 import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/webhooks/receive";
 import { proxy } from "@/proxy";
 import { ISO, auth, call, catalogueId, createUser, type TestUser } from "./support/api";

@@ -14,7 +14,8 @@ import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
 import { outboxMailer } from "@/lib/mail/outbox";
 import { ResendMailer } from "@/lib/mail/resend";
 import { billingPeriod, type PlanName } from "@/lib/plans";
-import { providerIdempotencyKey, recoverOrphanedEmails } from "@/lib/send";
+import { providerIdempotencyKey } from "@/lib/send/idempotency";
+import { recoverOrphanedEmails } from "@/lib/send/recovery";
 import { addToLibrary, auth, call, catalogueId, createUser, nextInstant, type TestUser } from "./support/api";
 
 // A local stand-in for Resend's API at RESEND_BASE_URL (127.0.0.1 only): records every request and answers with

@@ -8,7 +8,7 @@ import { addSendingDomain } from "@/lib/db/domains";
 import { listOutbox } from "@/lib/db/emails/outbox";
 import { billingPeriod, type PlanName } from "@/lib/plans";
 import { sendRequestSchema, sendResponseSchema } from "@/lib/schemas/send";
-import { hashRequest } from "@/lib/send";
+import { hashRequest } from "@/lib/send/idempotency";
 import {
   addToLibrary,
   auth,

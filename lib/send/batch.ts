@@ -12,25 +12,18 @@ import { billingPeriod, PLANS, TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { checkVariables, renderTemplate } from "@/lib/render";
 import type { RenderWarning } from "@/lib/render/warnings";
 import { sendBatchRequestSchema, type SendRequest } from "@/lib/schemas/send";
+import { emailUsageMeta, sentEmailRecord } from "@/lib/send/answer";
+import { isTestSend, mailerFor, testLimitReached, type SendCaller } from "@/lib/send/caller";
+import { scheduleDispatch } from "@/lib/send/dispatch";
 import {
   batchHandoffKey,
   checkIdempotencyKey,
-  emailUsageMeta,
   idempotencyNamespace,
-  isTestSend,
-  mailerFor,
-  NOT_IN_LIBRARY_MESSAGE,
-  outgoingMessage,
-  parseRequest,
   providerIdempotencyKey,
-  resolveSender,
-  scheduleDispatch,
-  sentEmailRecord,
-  testLimitReached,
   withIdempotencyKey,
-  type SendCaller,
   type SendOutcome,
-} from "@/lib/send";
+} from "@/lib/send/idempotency";
+import { NOT_IN_LIBRARY_MESSAGE, outgoingMessage, parseRequest, resolveSender } from "@/lib/send/pipeline";
 import { recipientsOf, suppressedRecipientDetails } from "@/lib/suppressions";
 
 /** Renders of one batch run this many at a time: each is off the event loop already, this bounds one request's share. */
