@@ -9,14 +9,12 @@ import { resetConfig } from "@/lib/config";
 import { onboardingState } from "@/lib/dashboard/queries";
 import { getDb } from "@/lib/db/client";
 import { listOutbox } from "@/lib/db/emails/outbox";
-import { addSendingDomain } from "@/lib/db/domains";
+import { addSendingDomain, findSendingDomain, listSendingDomainDetails } from "@/lib/db/domains";
 import {
   DomainError,
   DomainProviderError,
   DomainTakenError,
   isVerifiedForSending,
-  findSendingDomain,
-  listSendingDomainDetails,
   registerSendingDomain,
   verifySendingDomain,
 } from "@/lib/domains";
