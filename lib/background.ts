@@ -8,16 +8,7 @@ import { after } from "next/server";
  * `after` throws, the task starts at once and the process lives on until it settles. Failures are logged, never thrown.
  */
 export function runInBackground(description: string, task: () => Promise<unknown>): void {
-  const guarded = () =>
-    task().catch((error) => {
-      console.error(
-        JSON.stringify({
-          level: "error",
-          message: `${description} failed`,
-          error: error instanceof Error ? error.message : String(error),
-        }),
-      );
-    });
+  const guarded = () => task().catch((error) => logFailure(`${description} failed`, error));
   try {
     after(guarded);
   } catch {
@@ -42,4 +33,11 @@ export function throttledInBackground(
     lastStart = now;
     runInBackground(description, task);
   };
+}
+
+/** Logs a failure no caller hears of (work in the background, or a step whose failure must not fail the request). */
+export function logFailure(message: string, error: unknown): void {
+  console.error(
+    JSON.stringify({ level: "error", message, error: error instanceof Error ? error.message : String(error) }),
+  );
 }

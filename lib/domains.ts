@@ -1,18 +1,19 @@
 import "server-only";
-import type postgres from "postgres";
 import { Resend } from "resend";
 import { getConfig } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
 import {
   addSendingDomain,
   DomainError,
   DomainTakenError,
+  findSendingDomain,
+  getSendingDomain,
   isVerifiedForSending,
   refuseReservedDomain,
-  refusingRelatedDomains,
-  type SendingDomain,
+  refuseTakenDomain,
+  storeProviderDomain,
+  type DnsRecord,
+  type SendingDomainDetails,
 } from "@/lib/db/domains";
-import { holdsNul, isUuid } from "@/lib/schemas/common";
 import { RESEND_TIMEOUT_MS } from "@/lib/mail/resend";
 
 // Sending domains as a service: what the CLI and the dashboard call to add and verify a domain.
@@ -27,26 +28,6 @@ import { RESEND_TIMEOUT_MS } from "@/lib/mail/resend";
 // asked of Resend. An account may add the parent and sub-domains of its own domains.
 
 export { DomainError, DomainTakenError, isVerifiedForSending };
-
-/** A DNS record Resend asks the domain's owner to publish (SPF, DKIM, ...), as Resend returned it. */
-export type DnsRecord = {
-  record: string;
-  name: string;
-  type: string;
-  value: string;
-  ttl?: string;
-  priority?: number;
-  status?: string;
-  [key: string]: unknown;
-};
-
-export type SendingDomainDetails = SendingDomain & {
-  provider_domain_id: string | null;
-  /** Resend's status for the domain (not_started, pending, verified, failed, ...); null in the embedded default. */
-  provider_status: string | null;
-  /** The records to publish; null in the embedded default. */
-  dns_records: DnsRecord[] | null;
-};
 
 export type DomainOutcome = {
   domain: SendingDomainDetails;
@@ -71,17 +52,6 @@ export class DomainProviderError extends DomainError {
 }
 
 const DOMAIN_PATTERN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+$/;
-const COLUMNS = [
-  "id",
-  "domain",
-  "verified",
-  "default_sender",
-  "created_at",
-  "verified_at",
-  "provider_domain_id",
-  "provider_status",
-  "dns_records",
-];
 
 /**
  * Adds a sending domain to the account (or refreshes it: calling it again is safe).
@@ -121,7 +91,7 @@ export async function registerSendingDomain(
     remote = await fetchRemote(resend, existing.provider_domain_id, domain, { missingIsNull: true });
   }
   remote ??= await createRemote(resend, domain);
-  const stored = await storeRemoteState(accountId, domain, defaultSender, remote);
+  const stored = await storeProviderDomain(accountId, domain, defaultSender, remote);
   const ignored = input.markVerified
     ? " (markVerified was ignored: with Resend configured, Resend checks the DNS records)"
     : "";
@@ -156,48 +126,13 @@ export async function verifySendingDomain(accountId: string, domainId: string): 
   let providerId = current.provider_domain_id;
   if (!providerId) {
     const created = await createRemote(resend, current.domain);
-    await storeRemoteState(accountId, current.domain, current.default_sender, created);
+    await storeProviderDomain(accountId, current.domain, current.default_sender, created);
     providerId = created.id;
   }
   await callResend(`ask Resend to verify ${current.domain}`, (signal) => resend.domains.verify(providerId, { signal }));
   const remote = (await fetchRemote(resend, providerId, current.domain, { missingIsNull: false }))!;
-  const stored = await storeRemoteState(accountId, current.domain, current.default_sender, remote);
+  const stored = await storeProviderDomain(accountId, current.domain, current.default_sender, remote);
   return { domain: stored, mode: "resend", message: describeRemote(stored) };
-}
-
-/** The account's sending domains with Resend's status and DNS records (for showing what to publish). */
-export async function listSendingDomainDetails(accountId: string): Promise<SendingDomainDetails[]> {
-  const db = getDb();
-  return db<SendingDomainDetails[]>`
-    select ${db(COLUMNS)} from sending_domains where account_id = ${accountId} order by created_at`;
-}
-
-/** One of the account's domains by id; null when it is not the account's (or not an id). */
-export async function getSendingDomain(accountId: string, domainId: string): Promise<SendingDomainDetails | null> {
-  if (!isUuid(domainId)) return null;
-  const db = getDb();
-  const [row] = await db<SendingDomainDetails[]>`
-    select ${db(COLUMNS)} from sending_domains where account_id = ${accountId} and id = ${domainId}`;
-  return row ?? null;
-}
-
-/** One of the account's domains by name (any case); null when the account has not added it. */
-export async function findSendingDomain(accountId: string, domain: string): Promise<SendingDomainDetails | null> {
-  if (holdsNul(domain)) return null;
-  const db = getDb();
-  const [row] = await db<SendingDomainDetails[]>`
-    select ${db(COLUMNS)} from sending_domains
-    where account_id = ${accountId} and lower(domain) = ${domain.trim().toLowerCase()}`;
-  return row ?? null;
-}
-
-/** Throws DomainTakenError when another account holds the domain (any case), or a parent or sub-domain of it. */
-async function refuseTakenDomain(accountId: string, domain: string): Promise<void> {
-  const [row] = await getDb()<{ taken: boolean; related: boolean }[]>`
-    select exists (select 1 from sending_domains where lower(domain) = ${domain} and account_id <> ${accountId}) as taken,
-           sending_domain_overlaps(${accountId}, ${domain}) as related`;
-  if (row.taken) throw new DomainTakenError(domain);
-  if (row.related) throw new DomainTakenError(domain, true);
 }
 
 // ---------- validation ----------
@@ -302,37 +237,6 @@ function parseRemote(data: unknown, domain: string, action: string): RemoteDomai
     ? (d.records.filter((r) => typeof r === "object" && r !== null && !Array.isArray(r)) as DnsRecord[])
     : [];
   return { id: d.id, status: typeof d.status === "string" && d.status ? d.status : "unknown", records };
-}
-
-/** Stores Resend's view of the domain; `verified` follows Resend's status, keeping the first verified_at. */
-async function storeRemoteState(
-  accountId: string,
-  domain: string,
-  defaultSender: string | null,
-  remote: RemoteDomain,
-): Promise<SendingDomainDetails> {
-  const db = getDb();
-  const verified = remote.status === "verified";
-  const [row] = await refusingRelatedDomains(
-    domain,
-    db<SendingDomainDetails[]>`
-    insert into sending_domains as d (account_id, domain, verified, default_sender, provider_domain_id, provider_status,
-                                      dns_records, verified_at)
-    values (${accountId}, ${domain}, ${verified}, ${defaultSender ?? `hello@${domain}`}, ${remote.id}, ${remote.status},
-            ${db.json(remote.records as postgres.JSONValue)}::jsonb, ${verified ? new Date() : null})
-    on conflict (lower(domain)) do update set
-      verified = excluded.verified,
-      default_sender = coalesce(excluded.default_sender, d.default_sender),
-      provider_domain_id = excluded.provider_domain_id,
-      provider_status = excluded.provider_status,
-      dns_records = excluded.dns_records,
-      verified_at = case when excluded.verified then coalesce(case when d.provider_status = 'verified' then d.verified_at end, excluded.verified_at) end
-      where d.account_id = excluded.account_id
-    returning ${db(COLUMNS)}`,
-  );
-  // Taken by another account since registerSendingDomain checked.
-  if (!row) throw new DomainTakenError(domain);
-  return row;
 }
 
 function describeRemote(row: SendingDomainDetails): string {

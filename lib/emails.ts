@@ -1,15 +1,14 @@
 import "server-only";
 import { errors } from "@/lib/api/errors";
 import {
-  cancelScheduledEmail,
-  dispatchDueScheduledEmails,
   findEmailHandle,
   findEmailWithEvents,
   listEmails,
   type EmailEvent,
   type EmailHandle,
   type EmailResource,
-} from "@/lib/db/emails";
+} from "@/lib/db/emails/resources";
+import { cancelScheduledEmail, dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
 import { describeProviderFailure, getMailer, MailerError } from "@/lib/mail";
 import type { DeliveryStatus } from "@/lib/schemas/emails";
 
@@ -34,7 +33,7 @@ export async function getEmailOrThrow(accountId: string, id: string) {
  * any other status is 409 EMAIL_NOT_CANCELABLE. Answers with the email as GET /emails/{id} would.
  */
 export async function cancelEmailOrThrow(accountId: string, id: string) {
-  // A due outbox email is delivered first, as a read would show it: it is past canceling.
+  // A due outbox email is past canceling, whether or not the dispatcher has run yet: it is delivered first.
   await dispatchDueScheduledEmails({ accountId });
   const email = await findEmailHandle(accountId, id);
   if (!email) throw errors.emailNotFound();

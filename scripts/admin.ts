@@ -6,8 +6,9 @@ import { createAccount, getAccountByEmailOrThrow, setAccountPlan } from "@/lib/d
 import { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys";
 import { createApiKey, listApiKeys, revokeApiKey, UnknownKeyDomainError } from "@/lib/db/api-keys";
 import { addLibraryEntry } from "@/lib/db/library";
-import { listOutbox } from "@/lib/db/emails";
-import { findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
+import { listOutbox } from "@/lib/db/emails/outbox";
+import { findSendingDomain } from "@/lib/db/domains";
+import { registerSendingDomain, verifySendingDomain } from "@/lib/domains";
 import { findLibraryTemplate, listCatalogue } from "@/lib/db/templates";
 import { isPlanName, PLAN_NAMES } from "@/lib/plans";
 import { isUuid } from "@/lib/schemas/common";

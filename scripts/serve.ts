@@ -1,11 +1,13 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { deliverScheduledOutboxEmails } from "@/lib/mail/outbox";
 import { connectDatabase, ensureLocalSessionSecret, prepareDatabase } from "./lib/database";
 
 // npm run dev / npm start: brings up the database (the embedded one when DATABASE_URL is unset), applies pending
-// migrations, then runs Next as a child process and stops everything together on Ctrl-C. Under `npm run dev` the
-// catalogue render worker's bundle is rebuilt whenever emails/ change, and the render workers load it for the next
-// render: development renders through the same workers and bundle as production.
+// migrations, then runs Next as a child process and stops everything together on Ctrl-C. Meanwhile it sends the
+// embedded outbox's scheduled emails when their time comes, which on Vercel the cron route and sends' after-response
+// work do. Under `npm run dev` the catalogue render worker's bundle is rebuilt whenever emails/ change, and the render
+// workers load it for the next render: development renders through the same workers and bundle as production.
 const mode = process.argv[2] === "start" ? "start" : "dev";
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[letterpress] ${line}`);
@@ -28,6 +30,7 @@ try {
 // Imported only under dev: the build runs esbuild, a development dependency.
 const stopWatching =
   mode === "dev" ? await (await import("./build-sandbox-runtime")).watchCatalogueWorker(log) : async () => {};
+const stopOutboxSchedule = deliverScheduledOutboxEmails();
 
 const next = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), mode, "-p", port], {
   stdio: ["inherit", "pipe", "inherit"],
@@ -59,6 +62,7 @@ async function stop(code: number) {
     await new Promise((resolve) => next.once("exit", resolve));
   }
   await stopWatching();
+  await stopOutboxSchedule();
   await connection.close();
   process.exit(code);
 }

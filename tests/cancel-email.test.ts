@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { POST as cancel } from "@/app/api/v1/emails/[id]/cancel/route";
 import { POST as send } from "@/app/api/v1/send/route";
 import { getDb } from "@/lib/db/client";
-import { dispatchDueScheduledEmails } from "@/lib/db/emails";
+import { dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
 import {
   ISO,
   auth,

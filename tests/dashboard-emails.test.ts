@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { POST as send } from "@/app/api/v1/send/route";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
-import { applyEmailEvent, countEmailsByStatus, findEmailWithEvents, listOutbox } from "@/lib/db/emails";
+import { applyEmailEvent } from "@/lib/db/emails/events";
+import { listOutbox } from "@/lib/db/emails/outbox";
+import { countEmailsByStatus, findEmailWithEvents } from "@/lib/db/emails/resources";
+import { dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
 import { findEmailWithMessage, getEmailOrThrow } from "@/lib/emails";
 import { billingPeriod } from "@/lib/plans";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "@/lib/schemas/emails";
@@ -87,10 +90,12 @@ describe("countEmailsByStatus", () => {
     expect(await countEmailsByStatus(user.accountId)).toEqual(counted({ bounced: 2, complained: 1, delivered: 1 }));
   });
 
-  it("delivers the account's due scheduled messages before it counts them", async () => {
+  it("counts a due scheduled message as scheduled until the dispatcher sends it, then as what became of it", async () => {
     const user = await sender();
     const id = await sentId(user, { to: "due@bounce.test", scheduled_at: inAnHour() });
     await getDb()`update sent_emails set scheduled_at = now() - interval '1 second' where id = ${id}`;
+    expect(await countEmailsByStatus(user.accountId)).toEqual(counted({ scheduled: 1 }));
+    expect(await dispatchDueScheduledEmails({ accountId: user.accountId })).toBe(1);
     expect(await countEmailsByStatus(user.accountId)).toEqual(counted({ bounced: 1 }));
   });
 });

@@ -8,15 +8,13 @@ import { POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
 import { onboardingState } from "@/lib/dashboard/queries";
 import { getDb } from "@/lib/db/client";
-import { listOutbox } from "@/lib/db/emails";
-import { addSendingDomain } from "@/lib/db/domains";
+import { listOutbox } from "@/lib/db/emails/outbox";
+import { addSendingDomain, findSendingDomain, listSendingDomainDetails } from "@/lib/db/domains";
 import {
   DomainError,
   DomainProviderError,
   DomainTakenError,
   isVerifiedForSending,
-  findSendingDomain,
-  listSendingDomainDetails,
   registerSendingDomain,
   verifySendingDomain,
 } from "@/lib/domains";

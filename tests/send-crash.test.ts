@@ -8,9 +8,9 @@ import { POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
-import { recordCountedEmail } from "@/lib/db/emails";
+import { recordCountedEmail } from "@/lib/db/emails/records";
 import { billingPeriod, PLANS } from "@/lib/plans";
-import { recoverOrphanedEmails } from "@/lib/send";
+import { recoverOrphanedEmails } from "@/lib/send/recovery";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
 
 // The fault: the server dies (SIGKILL) after an email was counted and recorded, while Resend holds the hand-off. A

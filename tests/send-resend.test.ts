@@ -8,12 +8,14 @@ import { POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
-import { dispatchDueScheduledEmails, recordCountedEmails } from "@/lib/db/emails";
+import { recordCountedEmails } from "@/lib/db/emails/records";
+import { dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
 import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
 import { outboxMailer } from "@/lib/mail/outbox";
 import { ResendMailer } from "@/lib/mail/resend";
 import { billingPeriod, type PlanName } from "@/lib/plans";
-import { providerIdempotencyKey, recoverOrphanedEmails } from "@/lib/send";
+import { providerIdempotencyKey } from "@/lib/send/idempotency";
+import { recoverOrphanedEmails } from "@/lib/send/recovery";
 import { addToLibrary, auth, call, catalogueId, createUser, nextInstant, type TestUser } from "./support/api";
 
 // A local stand-in for Resend's API at RESEND_BASE_URL (127.0.0.1 only): records every request and answers with

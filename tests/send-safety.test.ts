@@ -4,7 +4,7 @@ import { GET as getOpenApi } from "@/app/api/v1/openapi.json/route";
 import { POST as send } from "@/app/api/v1/send/route";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
-import { listOutbox } from "@/lib/db/emails";
+import { listOutbox } from "@/lib/db/emails/outbox";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "./support/api";
 
 // POST /send input safety: addresses parsed in linear time under a length cap, and nothing header-bound carries a

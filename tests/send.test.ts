@@ -5,10 +5,10 @@ import { GET as sendGet, OPTIONS as sendOptions, POST as send } from "@/app/api/
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
-import { listOutbox } from "@/lib/db/emails";
+import { listOutbox } from "@/lib/db/emails/outbox";
 import { billingPeriod, type PlanName } from "@/lib/plans";
 import { sendRequestSchema, sendResponseSchema } from "@/lib/schemas/send";
-import { hashRequest } from "@/lib/send";
+import { hashRequest } from "@/lib/send/idempotency";
 import {
   addToLibrary,
   auth,
@@ -1096,10 +1096,14 @@ describe("scheduled sends and the dispatcher", () => {
     expect(row.sent_at).toBeInstanceOf(Date);
   });
 
-  it("the outbox listing delivers the account's due messages before it lists them", async () => {
+  it("the outbox listing shows a due message scheduled until the dispatcher has sent it", async () => {
     const user = await sender();
     const result = await post(user, message(user, { scheduled_at: new Date(Date.now() + 60_000).toISOString() }));
     await getDb()`update sent_emails set scheduled_at = now() - interval '1 second' where id = ${result.body.data.id}`;
+    expect(await listOutbox(user.accountId)).toMatchObject([
+      { id: result.body.data.id, status: "scheduled", sent_at: null },
+    ]);
+    expect((await cron("Bearer cron-secret-for-tests-0123456789")).status).toBe(200);
     const [listed] = await listOutbox(user.accountId);
     expect(listed).toMatchObject({ id: result.body.data.id, status: "sent" });
     expect(listed.sent_at).toBeInstanceOf(Date);

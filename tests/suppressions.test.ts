@@ -4,7 +4,7 @@ import { POST as send } from "@/app/api/v1/send/route";
 import { DELETE as deleteSuppression } from "@/app/api/v1/suppressions/[email]/route";
 import { GET as listSuppressions } from "@/app/api/v1/suppressions/route";
 import { getDb } from "@/lib/db/client";
-import { applyEmailEvent } from "@/lib/db/emails";
+import { applyEmailEvent } from "@/lib/db/emails/events";
 import { ISO, auth, call, counter, sender, type Sender, type TestUser } from "./support/api";
 
 const today = () => new Date().toISOString().slice(0, 10);

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
 import { libraryAllowance, onboardingState, usageSummary } from "@/lib/dashboard/queries";
-import { countEmailsByStatus } from "@/lib/db/emails";
+import { countEmailsByStatus } from "@/lib/db/emails/resources";
 import { listEmailsPage } from "@/lib/emails";
 import { billingPeriod } from "@/lib/plans";
 import { formatDate, formatDateTime, formatNumber, PLAN_LABEL, timeAgo } from "../_components/format";

@@ -1,21 +1,13 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
+import { findOnboardingState, type OnboardingState } from "@/lib/db/accounts";
+import { countLibraryAndPurchases } from "@/lib/db/library";
 import { authenticateAndMeter } from "@/lib/db/metering";
 import { describeEmailUsage, getEmailCounts, listDailyUsage, type DailyUsage } from "@/lib/db/usage";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
 
 // Read models for dashboard pages that the API has no endpoint for. Everything the API does serve (library, usage,
 // render, send, source, emails) goes through the same lib/ functions the API handlers use.
-
-export type LibraryAddedVia = "created" | "free" | "purchased";
-
-/** Template id → how it entered the account's library. */
-export async function libraryMembership(accountId: string): Promise<Map<string, LibraryAddedVia>> {
-  const rows = await getDb()<{ template_id: string; added_via: LibraryAddedVia }[]>`
-    select template_id, added_via from library_entries where account_id = ${accountId}`;
-  return new Map(rows.map((row) => [row.template_id, row.added_via]));
-}
 
 export type LibraryAllowance = {
   plan: PlanName;
@@ -29,11 +21,7 @@ export type LibraryAllowance = {
 
 /** Where the account stands against its plan's library-size and monthly-purchase limits. */
 export async function libraryAllowance(accountId: string, plan: PlanName): Promise<LibraryAllowance> {
-  const { start } = billingPeriod();
-  const [row] = await getDb()<{ library: number; purchases: number }[]>`
-    select (select count(*)::int from library_entries where account_id = ${accountId}) as library,
-           (select count(*)::int from purchases where account_id = ${accountId}
-              and status in ('completed', 'pending') and created_at >= ${start}) as purchases`;
+  const row = await countLibraryAndPurchases(accountId, billingPeriod().start);
   const libraryLimit = PLANS[plan].librarySize;
   const purchaseLimit = PLANS[plan].paidPurchasesPerMonth;
   return {
@@ -97,16 +85,7 @@ function fillDays(rows: DailyUsage[], since: Date, days: number): DailyUsage[] {
   });
 }
 
-export type OnboardingState = { hasKey: boolean; hasTemplate: boolean; hasVerifiedDomain: boolean; hasSent: boolean };
-
 export async function onboardingState(accountId: string): Promise<OnboardingState> {
   // With Resend only its verification lets a domain send (isVerifiedForSending), so only it completes the step.
-  const resendConfigured = getConfig().resend !== null;
-  const [row] = await getDb()<{ keys: boolean; templates: boolean; domains: boolean; sent: boolean }[]>`
-    select exists (select 1 from api_keys where account_id = ${accountId} and revoked_at is null) as keys,
-           exists (select 1 from library_entries where account_id = ${accountId}) as templates,
-           exists (select 1 from sending_domains where account_id = ${accountId} and verified
-                   and (not ${resendConfigured} or provider_status = 'verified')) as domains,
-           exists (select 1 from sent_emails where account_id = ${accountId}) as sent`;
-  return { hasKey: row.keys, hasTemplate: row.templates, hasVerifiedDomain: row.domains, hasSent: row.sent };
+  return findOnboardingState(accountId, { resendConfigured: getConfig().resend !== null });
 }

@@ -85,3 +85,23 @@ export async function getOrCreateAccountForAuthUser(authUserId: string, email: s
     select * from linked union all select * from inserted`;
   return account ?? null;
 }
+
+/** The dashboard's first steps, each taken or not. */
+export type OnboardingState = { hasKey: boolean; hasTemplate: boolean; hasVerifiedDomain: boolean; hasSent: boolean };
+
+/**
+ * Which first steps the account has taken: a live API key, a template in its library, a domain verified for sending
+ * (with `resendConfigured`, verified by Resend), an email sent.
+ */
+export async function findOnboardingState(
+  accountId: string,
+  { resendConfigured }: { resendConfigured: boolean },
+): Promise<OnboardingState> {
+  const [row] = await getDb()<{ keys: boolean; templates: boolean; domains: boolean; sent: boolean }[]>`
+    select exists (select 1 from api_keys where account_id = ${accountId} and revoked_at is null) as keys,
+           exists (select 1 from library_entries where account_id = ${accountId}) as templates,
+           exists (select 1 from sending_domains where account_id = ${accountId} and verified
+                   and (not ${resendConfigured} or provider_status = 'verified')) as domains,
+           exists (select 1 from sent_emails where account_id = ${accountId}) as sent`;
+  return { hasKey: row.keys, hasTemplate: row.templates, hasVerifiedDomain: row.domains, hasSent: row.sent };
+}

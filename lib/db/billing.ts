@@ -32,6 +32,18 @@ export async function saveCustomerId(accountId: string, customerId: string, tx?:
   return row?.customer_id ?? customerId;
 }
 
+/**
+ * Links a subscription checkout's customer to the account unless it has one already; false when there is no such
+ * account, and nothing is stored.
+ */
+export async function linkCheckoutCustomer(tx: Tx, accountId: string, customerId: string): Promise<boolean> {
+  const [account] = await tx`select 1 from accounts where id = ${accountId}`;
+  if (!account) return false;
+  await tx`insert into billing_customers (account_id, processor, customer_id) values (${accountId}, ${PROCESSOR}, ${customerId})
+           on conflict do nothing`;
+  return true;
+}
+
 export async function findAccountEmail(accountId: string): Promise<string | null> {
   const [row] = await getDb()<{ email: string }[]>`select email from accounts where id = ${accountId}`;
   return row?.email ?? null;

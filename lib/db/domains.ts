@@ -1,6 +1,8 @@
 import "server-only";
+import type postgres from "postgres";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { holdsNul, isUuid } from "@/lib/schemas/common";
 import { parseFromAddress } from "@/lib/schemas/send";
 
 export type SendingDomain = {
@@ -12,6 +14,26 @@ export type SendingDomain = {
   verified_at: Date | null;
   /** Resend's status for the domain; null when it was never registered with Resend. */
   provider_status: string | null;
+};
+
+/** A DNS record Resend asks the domain's owner to publish (SPF, DKIM, ...), as Resend returned it. */
+export type DnsRecord = {
+  record: string;
+  name: string;
+  type: string;
+  value: string;
+  ttl?: string;
+  priority?: number;
+  status?: string;
+  [key: string]: unknown;
+};
+
+export type SendingDomainDetails = SendingDomain & {
+  provider_domain_id: string | null;
+  /** Resend's status for the domain (not_started, pending, verified, failed, ...); null in the embedded default. */
+  provider_status: string | null;
+  /** The records to publish; null in the embedded default. */
+  dns_records: DnsRecord[] | null;
 };
 
 const DOMAIN_PATTERN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+$/;
@@ -65,7 +87,7 @@ function related(a: string, b: string): boolean {
  * Runs an insert into sending_domains, answering PostgreSQL's refusal of another account's parent or sub-domain
  * (the trigger of 20261124013000_sending_domain_overlap.sql) as DomainTakenError.
  */
-export async function refusingRelatedDomains<T>(domain: string, insert: Promise<T>): Promise<T> {
+async function refusingRelatedDomains<T>(domain: string, insert: Promise<T>): Promise<T> {
   try {
     return await insert;
   } catch (error) {
@@ -121,4 +143,85 @@ export async function listSendingDomains(accountId: string): Promise<SendingDoma
   return getDb()<SendingDomain[]>`
     select id, domain, verified, default_sender, created_at, verified_at, provider_status
     from sending_domains where account_id = ${accountId} order by created_at`;
+}
+
+const COLUMNS = [
+  "id",
+  "domain",
+  "verified",
+  "default_sender",
+  "created_at",
+  "verified_at",
+  "provider_domain_id",
+  "provider_status",
+  "dns_records",
+];
+
+/** The account's sending domains with Resend's status and DNS records (for showing what to publish). */
+export async function listSendingDomainDetails(accountId: string): Promise<SendingDomainDetails[]> {
+  const db = getDb();
+  return db<SendingDomainDetails[]>`
+    select ${db(COLUMNS)} from sending_domains where account_id = ${accountId} order by created_at`;
+}
+
+/** One of the account's domains by id; null when it is not the account's (or not an id). */
+export async function getSendingDomain(accountId: string, domainId: string): Promise<SendingDomainDetails | null> {
+  if (!isUuid(domainId)) return null;
+  const db = getDb();
+  const [row] = await db<SendingDomainDetails[]>`
+    select ${db(COLUMNS)} from sending_domains where account_id = ${accountId} and id = ${domainId}`;
+  return row ?? null;
+}
+
+/** One of the account's domains by name (any case); null when the account has not added it. */
+export async function findSendingDomain(accountId: string, domain: string): Promise<SendingDomainDetails | null> {
+  if (holdsNul(domain)) return null;
+  const db = getDb();
+  const [row] = await db<SendingDomainDetails[]>`
+    select ${db(COLUMNS)} from sending_domains
+    where account_id = ${accountId} and lower(domain) = ${domain.trim().toLowerCase()}`;
+  return row ?? null;
+}
+
+/** Throws DomainTakenError when another account holds the domain (any case), or a parent or sub-domain of it. */
+export async function refuseTakenDomain(accountId: string, domain: string): Promise<void> {
+  const [row] = await getDb()<{ taken: boolean; related: boolean }[]>`
+    select exists (select 1 from sending_domains where lower(domain) = ${domain} and account_id <> ${accountId}) as taken,
+           sending_domain_overlaps(${accountId}, ${domain}) as related`;
+  if (row.taken) throw new DomainTakenError(domain);
+  if (row.related) throw new DomainTakenError(domain, true);
+}
+
+/**
+ * Stores Resend's view of the account's domain (its id, status and DNS records); `verified` follows Resend's status,
+ * keeping the first verified_at. Throws DomainTakenError when another account holds the domain or a related one.
+ */
+export async function storeProviderDomain(
+  accountId: string,
+  domain: string,
+  defaultSender: string | null,
+  remote: { id: string; status: string; records: DnsRecord[] },
+): Promise<SendingDomainDetails> {
+  const db = getDb();
+  const verified = remote.status === "verified";
+  const [row] = await refusingRelatedDomains(
+    domain,
+    db<SendingDomainDetails[]>`
+    insert into sending_domains as d (account_id, domain, verified, default_sender, provider_domain_id, provider_status,
+                                      dns_records, verified_at)
+    values (${accountId}, ${domain}, ${verified}, ${defaultSender ?? `hello@${domain}`}, ${remote.id}, ${remote.status},
+            ${db.json(remote.records as postgres.JSONValue)}::jsonb, ${verified ? new Date() : null})
+    on conflict (lower(domain)) do update set
+      verified = excluded.verified,
+      default_sender = coalesce(excluded.default_sender, d.default_sender),
+      provider_domain_id = excluded.provider_domain_id,
+      provider_status = excluded.provider_status,
+      dns_records = excluded.dns_records,
+      verified_at = case when excluded.verified then coalesce(case when d.provider_status = 'verified' then d.verified_at end, excluded.verified_at) end
+      where d.account_id = excluded.account_id
+    returning ${db(COLUMNS)}`,
+  );
+  // Taken by another account since registerSendingDomain checked.
+  if (!row) throw new DomainTakenError(domain);
+  return row;
 }

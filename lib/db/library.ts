@@ -27,6 +27,30 @@ export type AddedEntry = {
   purchase_id: string | null;
 };
 
+export type LibraryAddedVia = "created" | "free" | "purchased";
+
+/** Template id → how it entered the account's library. */
+export async function libraryMembership(accountId: string): Promise<Map<string, LibraryAddedVia>> {
+  const rows = await getDb()<{ template_id: string; added_via: LibraryAddedVia }[]>`
+    select template_id, added_via from library_entries where account_id = ${accountId}`;
+  return new Map(rows.map((row) => [row.template_id, row.added_via]));
+}
+
+/**
+ * The account's library size and its paid purchases (completed or pending) since `since`: what its plan's library and
+ * monthly purchase limits count.
+ */
+export async function countLibraryAndPurchases(
+  accountId: string,
+  since: Date,
+): Promise<{ library: number; purchases: number }> {
+  const [row] = await getDb()<{ library: number; purchases: number }[]>`
+    select (select count(*)::int from library_entries where account_id = ${accountId}) as library,
+           (select count(*)::int from purchases where account_id = ${accountId}
+              and status in ('completed', 'pending') and created_at >= ${since}) as purchases`;
+  return row;
+}
+
 // The account row is locked for the whole decision, so two concurrent additions cannot both take the last slot.
 async function lockAccountPlan(tx: Tx, accountId: string): Promise<PlanName> {
   const [account] = await tx<{ plan: PlanName }[]>`select plan from accounts where id = ${accountId} for update`;

@@ -1,11 +1,13 @@
 import "server-only";
-import { markEmailAccepted } from "@/lib/db/emails";
+import { logFailure } from "@/lib/background";
+import { markEmailAccepted } from "@/lib/db/emails/records";
+import { dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
 import type { Mailer } from "@/lib/mail/types";
 
 /**
  * The embedded default: nothing leaves the machine. The complete message is stored in `sent_emails` (status `sent`,
- * or `scheduled` until its time comes and the dispatcher marks it sent) and listed by the CLI's `outbox` command.
- * Its id is the outbox record's own id.
+ * or `scheduled` until its time comes and it is marked sent: see deliverScheduledOutboxEmails) and listed by the CLI's
+ * `outbox` command. Its id is the outbox record's own id.
  */
 export const outboxMailer: Mailer = {
   provider: "outbox",
@@ -24,3 +26,34 @@ export const outboxMailer: Mailer = {
     // Nothing was handed anywhere: canceling the email in the database is all there is.
   },
 };
+
+/** How often a long-running server looks for the outbox's due scheduled emails: each goes out within this of its time. */
+export const OUTBOX_SCHEDULE_INTERVAL_MS = 1000;
+
+/**
+ * Sends the outbox's scheduled emails when their time comes, as a provider holding them would: looks for due ones
+ * every `intervalMs` until stopped. A long-running server runs it (scripts/serve.ts: npm run dev, npm start); on
+ * Vercel the dispatcher's runs send them (the cron route, and the after-response work of each send). Reading emails
+ * never does. The stop returned resolves once a look in flight has finished, so the database can close after it.
+ */
+export function deliverScheduledOutboxEmails(intervalMs = OUTBOX_SCHEDULE_INTERVAL_MS): () => Promise<void> {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<void> = Promise.resolve();
+  const look = () => {
+    inFlight = dispatchDueScheduledEmails()
+      .then(
+        () => {},
+        (error: unknown) => logFailure("sending due scheduled outbox emails failed", error),
+      )
+      .finally(() => {
+        if (!stopped) timer = setTimeout(look, intervalMs);
+      });
+  };
+  look();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await inFlight;
+  };
+}

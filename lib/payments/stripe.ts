@@ -17,6 +17,7 @@ import {
   findSubscription,
   isLiveSubscription,
   isOverageReported,
+  linkCheckoutCustomer,
   markOverageReported,
   markOverageReportFailed,
   processWebhookEventOnce,
@@ -347,13 +348,8 @@ async function checkoutPaid(tx: Tx, session: Stripe.Checkout.Session): Promise<s
   if (session.mode === "subscription") {
     // The plan itself follows the customer.subscription.* events; this links the customer if it is new to us.
     const customer = idOf(session.customer);
-    if (customer && isUuid(metadata.account_id)) {
-      const [account] = await tx`select 1 from accounts where id = ${metadata.account_id}`;
-      if (account) {
-        await tx`insert into billing_customers (account_id, processor, customer_id) values (${metadata.account_id}, ${NAME}, ${customer})
-                 on conflict do nothing`;
-        return "subscription_checkout";
-      }
+    if (customer && isUuid(metadata.account_id) && (await linkCheckoutCustomer(tx, metadata.account_id, customer))) {
+      return "subscription_checkout";
     }
     return "unmatched";
   }

@@ -2,7 +2,12 @@ import "server-only";
 import { Resend } from "resend";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
-import { applyEmailEvent, applyHeldEmailEvents, findEmailIdByProviderMessageId, holdEmailEvent } from "@/lib/db/emails";
+import {
+  applyEmailEvent,
+  applyHeldEmailEvents,
+  findEmailIdByProviderMessageId,
+  holdEmailEvent,
+} from "@/lib/db/emails/events";
 import type { EmailEventType } from "@/lib/schemas/emails";
 import { WebhookSignatureError } from "@/lib/webhooks/receive";
 

@@ -11,7 +11,7 @@ import { DELETE as deleteSuppression } from "@/app/api/v1/suppressions/[email]/r
 import { GET as listSuppressions } from "@/app/api/v1/suppressions/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getDb } from "@/lib/db/client";
-import { recordCountedEmail } from "@/lib/db/emails";
+import { recordCountedEmail } from "@/lib/db/emails/records";
 import { createUserTemplate } from "@/lib/db/library";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { billingPeriod } from "@/lib/plans";

@@ -4,9 +4,10 @@ import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { renderFailedResponse, sandboxBusyResponse } from "@/lib/api/operation";
 import { errorBodySchema, rateLimitBodySchema, validationErrorBodySchema } from "@/lib/schemas/common";
 import { emailLimitBodySchema, idempotencyKeySchema, sendRequestSchema, sendResponseSchema } from "@/lib/schemas/send";
-import { sendEmail } from "@/lib/send";
+import { sendEmail } from "@/lib/send/pipeline";
 
-// Any JSON object: lib/send.ts validates it together with the Idempotency-Key header, so one 400 lists every problem.
+// Any JSON object: lib/send/pipeline.ts validates it together with the Idempotency-Key header, so one 400 lists every
+// problem.
 const jsonObject = z.record(z.string(), z.unknown());
 
 // POST /api/v1/send – send (or schedule) an email rendered from a template in the caller's library

@@ -9,9 +9,9 @@ import {
   sendBatchRequestSchema,
   sendBatchResponseSchema,
 } from "@/lib/schemas/send";
-import { sendBatch } from "@/lib/send-batch";
+import { sendBatch } from "@/lib/send/batch";
 
-// Any JSON object: lib/send-batch.ts validates it together with the Idempotency-Key header, so one 400 lists every
+// Any JSON object: lib/send/batch.ts validates it together with the Idempotency-Key header, so one 400 lists every
 // problem.
 const jsonObject = z.record(z.string(), z.unknown());
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { ApiError, errors, type ValidationDetail } from "@/lib/api/errors";
 import { getConfig } from "@/lib/config";
-import { markEmailsAccepted, markEmailsFailed, recordCountedEmails } from "@/lib/db/emails";
+import { markEmailsAccepted, markEmailsFailed, recordCountedEmails } from "@/lib/db/emails/records";
 import { findSendContext, type SendContext } from "@/lib/db/templates";
 import { getEmailsSent, getTestEmailsSentToday } from "@/lib/db/usage";
 import { BATCH_RENDER_BUDGET_MS, MAX_BATCH_RENDERED_BYTES } from "@/lib/limits";
@@ -12,25 +12,18 @@ import { billingPeriod, PLANS, TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { checkVariables, renderTemplate } from "@/lib/render";
 import type { RenderWarning } from "@/lib/render/warnings";
 import { sendBatchRequestSchema, type SendRequest } from "@/lib/schemas/send";
+import { emailUsageMeta, sentEmailRecord } from "@/lib/send/answer";
+import { isTestSend, mailerFor, testLimitReached, type SendCaller } from "@/lib/send/caller";
+import { scheduleDispatch } from "@/lib/send/dispatch";
 import {
   batchHandoffKey,
   checkIdempotencyKey,
-  emailUsageMeta,
   idempotencyNamespace,
-  isTestSend,
-  mailerFor,
-  NOT_IN_LIBRARY_MESSAGE,
-  outgoingMessage,
-  parseRequest,
   providerIdempotencyKey,
-  resolveSender,
-  scheduleDispatch,
-  sentEmailRecord,
-  testLimitReached,
   withIdempotencyKey,
-  type SendCaller,
   type SendOutcome,
-} from "@/lib/send";
+} from "@/lib/send/idempotency";
+import { NOT_IN_LIBRARY_MESSAGE, outgoingMessage, parseRequest, resolveSender } from "@/lib/send/pipeline";
 import { recipientsOf, suppressedRecipientDetails } from "@/lib/suppressions";
 
 /** Renders of one batch run this many at a time: each is off the event loop already, this bounds one request's share. */

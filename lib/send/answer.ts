@@ -1,0 +1,45 @@
+import "server-only";
+import type { RecordedEmail } from "@/lib/db/emails/records";
+import { describeEmailUsage } from "@/lib/db/usage";
+import type { PlanName } from "@/lib/plans";
+import type { RenderWarning } from "@/lib/render/warnings";
+
+// What a send answers with, for POST /send, each email of POST /send/batch, and the replay of a request recovery
+// finished.
+
+/** POST /send's answer for a recorded email: its provider's message id (the outbox's: its own) and the usage. */
+export function sendAnswer(
+  plan: PlanName,
+  email: AnsweredEmail,
+  used: number,
+  billingUsageReported: boolean,
+  warnings: RenderWarning[] | undefined,
+): Record<string, unknown> {
+  return {
+    success: true,
+    data: sentEmailRecord(email),
+    meta: { email_usage: emailUsageMeta(plan, used, billingUsageReported) },
+    ...(warnings ? { warnings } : {}),
+  };
+}
+
+type AnsweredEmail = Pick<
+  RecordedEmail,
+  "id" | "providerMessageId" | "from" | "to" | "subject" | "createdAt" | "scheduledAt"
+>;
+
+/** A sent email as POST /send (and each item of POST /send/batch) answers with it. */
+export function sentEmailRecord(email: AnsweredEmail) {
+  return {
+    id: email.providerMessageId ?? email.id,
+    from: email.from,
+    to: email.to,
+    subject: email.subject,
+    sent_at: email.createdAt.toISOString(),
+    ...(email.scheduledAt ? { scheduled_at: email.scheduledAt.toISOString() } : {}),
+  };
+}
+
+export function emailUsageMeta(plan: PlanName, used: number, billingUsageReported: boolean) {
+  return { ...describeEmailUsage(plan, used), plan_type: plan, billing_usage_reported: billingUsageReported };
+}

@@ -1,0 +1,36 @@
+import "server-only";
+import type { ApiKeyGrant } from "@/lib/api-keys";
+import { errors } from "@/lib/api/errors";
+import { getMailer, type Mailer } from "@/lib/mail";
+import { outboxMailer } from "@/lib/mail/outbox";
+import { TEST_EMAILS_PER_DAY, testSendDay, type PlanName } from "@/lib/plans";
+
+// Who sends, and what a test key changes for POST /send and POST /send/batch: the mailer and the quota.
+
+export type SendCaller = { accountId: string; plan: PlanName; apiKey: ApiKeyGrant | null };
+
+/** The caller sends with a test key (lp_test_): its emails stay in the outbox and count against its day, not the month. */
+export function isTestSend(caller: SendCaller): boolean {
+  return caller.apiKey?.kind === "test";
+}
+
+/** A test key's sends never reach a provider: the embedded outbox keeps them, whatever provider is configured. */
+export function mailerFor(caller: SendCaller): Mailer {
+  return isTestSend(caller) ? outboxMailer : getMailer();
+}
+
+/**
+ * The 429 of a test send past its day's limit (TEST_EMAILS_PER_DAY per account, whatever the plan): the email limit's
+ * body, with Retry-After until the next UTC midnight. A batch's says how many were left (`used` today) and it held.
+ */
+export function testLimitReached(batch: { used: number; size: number } | null = null) {
+  const { reset } = testSendDay();
+  const which = batch
+    ? `; ${Math.max(0, TEST_EMAILS_PER_DAY - batch.used)} are left today and this batch holds ${batch.size}`
+    : " and today's have all been sent";
+  return errors.emailLimitReached(
+    `Test keys send at most ${TEST_EMAILS_PER_DAY} emails a day per account${which}. Nothing was sent. ` +
+      `Test sends resume at ${reset.toISOString()}; live keys are not affected.`,
+    reset,
+  );
+}
