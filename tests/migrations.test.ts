@@ -102,6 +102,15 @@ describe("SQL functions", () => {
     ).toEqual([]);
   });
 
+  // Past eight, positional arguments are read by counting: such a function takes a jsonb record instead.
+  it("take at most eight parameters", async () => {
+    expect(
+      await getDb()`
+        select p.oid::regprocedure::text as signature from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname = 'public' and p.pronargs > 8`,
+    ).toEqual([]);
+  });
+
   it(
     "upgrade a database of today's schema to a fresh database's functions, keep its rows, and change nothing applied again",
     { timeout: 60_000 },
