@@ -5,7 +5,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { inject } from "vitest";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
-import { migrate } from "@/lib/db/migrate";
+import { applyMigrations } from "@/lib/db/migrate";
 
 /** A fresh, empty database of the kind the tests run on (a new database on TEST_DATABASE_URL's server, or PGlite). */
 async function freshDatabase(): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -27,22 +27,33 @@ async function freshDatabase(): Promise<{ url: string; stop: () => Promise<void>
   return { url: embedded.url, stop: embedded.stop };
 }
 
-/**
- * Runs `test` on a fresh database migrated up to, not including, `migration`: the test fills it with the rows the
- * migration must cope with, then applies the rest with `migrate(db)`. The database is deleted afterwards.
- */
-export async function withDatabaseBefore(migration: string, test: (db: postgres.Sql) => Promise<void>): Promise<void> {
+/** Runs `test` on a fresh, empty database, deleted afterwards. */
+export async function withFreshDatabase(test: (db: postgres.Sql) => Promise<void>): Promise<void> {
   const database = await freshDatabase();
   const db = postgres(database.url, { prepare: false, max: 1, onnotice: () => {} });
-  const earlier = await mkdtemp(path.join(tmpdir(), "letterpress-migrations-"));
   try {
-    const files = (await readdir("supabase/migrations")).filter((f) => f.endsWith(".sql") && f < migration);
-    for (const file of files) await copyFile(path.join("supabase/migrations", file), path.join(earlier, file));
-    await migrate(db, earlier);
     await test(db);
   } finally {
-    await rm(earlier, { recursive: true, force: true });
     await db.end();
     await database.stop();
   }
+}
+
+/**
+ * Runs `test` on a fresh database migrated up to, not including, `migration`, as it was deployed then (without the SQL
+ * functions of today): the test fills it with the rows the migration must cope with, then applies the rest with
+ * `migrate(db)`. The database is deleted afterwards.
+ */
+export async function withDatabaseBefore(migration: string, test: (db: postgres.Sql) => Promise<void>): Promise<void> {
+  await withFreshDatabase(async (db) => {
+    const earlier = await mkdtemp(path.join(tmpdir(), "letterpress-migrations-"));
+    try {
+      const files = (await readdir("supabase/migrations")).filter((f) => f.endsWith(".sql") && f < migration);
+      for (const file of files) await copyFile(path.join("supabase/migrations", file), path.join(earlier, file));
+      await applyMigrations(db, earlier);
+      await test(db);
+    } finally {
+      await rm(earlier, { recursive: true, force: true });
+    }
+  });
 }

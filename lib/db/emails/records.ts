@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb, jsonParameter } from "@/lib/db/client";
+import { type Db, getDb, jsonParameter } from "@/lib/db/client";
 import type { OutboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import type { PlanName } from "@/lib/plans";
 
@@ -68,6 +68,33 @@ export type CountedEmail =
  */
 export type SendQuota = { periodStart: Date; limit: number; overage: boolean; testDailyLimit?: number | null };
 
+/** The quota as record_counted_email(s) take it (p_quota). */
+function quotaRecord(db: Db, quota: SendQuota) {
+  return jsonParameter(db, {
+    period_start: quota.periodStart,
+    monthly_limit: quota.limit,
+    overage: quota.overage,
+    test_daily_limit: quota.testDailyLimit ?? null,
+  });
+}
+
+/** A message without its body, as record_counted_email(s) take it: keyed by its sent_emails columns. */
+function messageRecord(message: BatchEmailInput) {
+  return {
+    template_id: message.templateId,
+    from_address: message.from,
+    to_addresses: message.to,
+    cc_addresses: message.cc,
+    bcc_addresses: message.bcc,
+    reply_to: message.replyTo,
+    subject: message.subject,
+    headers: message.headers,
+    tags: message.tags,
+    delivery_type: message.deliveryEvent?.type ?? null,
+    delivery_detail: message.deliveryEvent?.detail ?? null,
+  };
+}
+
 /**
  * Counts the email against its quota and records it, atomically (`record_counted_email`). Refused (allowed = false)
  * only when the plan has no overage and the limit is reached, or a test send's daily limit is; then nothing is counted
@@ -90,15 +117,11 @@ export async function recordCountedEmail(message: EmailRecordInput, quota: SendQ
     subject: string | null;
     scheduled_at: Date | null;
   };
-  const event = message.deliveryEvent ?? null;
+  const email = { ...messageRecord(message), attachments: message.attachments, scheduled_at: message.scheduledAt };
   const [row] = await db<Row[]>`select * from record_counted_email(
-      ${message.accountId}::uuid, ${quota.periodStart}::timestamptz, ${quota.limit}::int, ${quota.overage}::boolean,
-      ${message.status}::text, ${message.provider}::text, ${message.templateId}::uuid, ${message.from}::text,
-      ${message.to}::text[], ${message.cc}::text[], ${message.bcc}::text[], ${message.replyTo}::text[],
-      ${message.subject}::text, ${message.html}::text, ${message.text}::text, ${db.json(message.headers)},
-      ${db.json(message.attachments)}, ${db.json(message.tags)}, ${message.scheduledAt}::timestamptz,
-      ${message.providerIdempotencyKey}::text, ${event?.type ?? null}::text,
-      ${event?.detail ? jsonParameter(db, event.detail) : null}::jsonb, ${quota.testDailyLimit ?? null}::int)`;
+      ${message.accountId}::uuid, ${quotaRecord(db, quota)}::jsonb, ${message.status}::text, ${message.provider}::text,
+      ${jsonParameter(db, email)}::jsonb, ${message.html}::text, ${message.text}::text,
+      ${message.providerIdempotencyKey}::text)`;
   if (!row.allowed || !row.email_id || !row.created_at) return { allowed: false, used: row.used };
   return {
     allowed: true,
@@ -161,21 +184,7 @@ export async function recordCountedEmails(
   quota: SendQuota,
 ): Promise<CountedBatch> {
   const db = getDb();
-  const payload = messages.map((message) => ({
-    template_id: message.templateId,
-    from: message.from,
-    to: message.to,
-    cc: message.cc,
-    bcc: message.bcc,
-    reply_to: message.replyTo,
-    subject: message.subject,
-    html: message.html,
-    text: message.text,
-    headers: message.headers,
-    tags: message.tags,
-    delivery_type: message.deliveryEvent?.type ?? null,
-    delivery_detail: message.deliveryEvent?.detail ?? null,
-  }));
+  const items = messages.map((message) => ({ ...messageRecord(message), html: message.html, text_body: message.text }));
   const rows = await db<
     {
       email_id: string | null;
@@ -188,9 +197,8 @@ export async function recordCountedEmails(
       test_used: number | null;
     }[]
   >`select * from record_counted_emails(
-      ${batch.accountId}::uuid, ${quota.periodStart}::timestamptz, ${quota.limit}::int, ${quota.overage}::boolean,
-      ${batch.status}::text, ${batch.provider}::text, ${jsonParameter(db, payload)}::jsonb,
-      ${batch.providerIdempotencyKey}::text, ${quota.testDailyLimit ?? null}::int)`;
+      ${batch.accountId}::uuid, ${quotaRecord(db, quota)}::jsonb, ${batch.status}::text, ${batch.provider}::text,
+      ${jsonParameter(db, items)}::jsonb, ${batch.providerIdempotencyKey}::text)`;
   const [first] = rows;
   if (!first.allowed) return { allowed: false, used: first.used, testUsed: first.test_used };
   return {
