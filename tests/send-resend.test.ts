@@ -18,8 +18,9 @@ import { providerIdempotencyKey } from "@/lib/send/idempotency";
 import { recoverOrphanedEmails } from "@/lib/send/recovery";
 import { addToLibrary, auth, call, catalogueId, createUser, nextInstant, type TestUser } from "./support/api";
 
-// A local stand-in for Resend's API at RESEND_BASE_URL (127.0.0.1 only): records every request and answers with
-// whatever the test sets in `reply`.
+// A local stand-in for Resend's API at RESEND_BASE_URL (127.0.0.1 only): records every request about this file's
+// accounts and answers with whatever the test sets in `reply`. (The database is shared by the test files, and a send's
+// after-response dispatch hands over any account's due or interrupted emails: another file's may come here.)
 
 type Received = { method: string; url: string; headers: IncomingHttpHeaders; body: any };
 type Reply = { status: number; body: unknown } | "hang";
@@ -27,6 +28,16 @@ type Reply = { status: number; body: unknown } | "hang";
 let server: Server;
 let baseUrl: string;
 let received: Received[] = [];
+/** The senders' domains, and the one the mailer's own tests send from. */
+const domainsOfThisFile = new Set<string>(["acme.example"]);
+
+/** Whether a request is about another file's account: an email (or batch) from a domain this file never made. */
+function fromAnotherFile(body: unknown): boolean {
+  const email = (Array.isArray(body) ? body[0] : body) as { from?: unknown } | undefined;
+  if (typeof email?.from !== "string") return false;
+  const domain = email.from.slice(email.from.lastIndexOf("@") + 1).replace(/>$/, "");
+  return !domainsOfThisFile.has(domain);
+}
 let reply: Reply = { status: 200, body: { id: "re_unset" } };
 const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL };
 const API_KEY = "re_test_0123456789abcdef";
@@ -37,12 +48,9 @@ beforeAll(async () => {
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const text = Buffer.concat(chunks).toString("utf8");
-      received.push({
-        method: req.method ?? "",
-        url: req.url ?? "",
-        headers: req.headers,
-        body: text ? JSON.parse(text) : undefined,
-      });
+      const body: unknown = text ? JSON.parse(text) : undefined;
+      if (!fromAnotherFile(body))
+        received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
       if (reply === "hang") return; // never answers
       res.writeHead(reply.status, { "content-type": "application/json" });
       res.end(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body));
@@ -82,6 +90,7 @@ function restore(name: string, value: string | undefined) {
 async function sender(plan: PlanName = "free") {
   const user = await createUser(plan);
   const domain = `acme-${randomUUID().slice(0, 8)}.example`;
+  domainsOfThisFile.add(domain);
   await addSendingDomain(user.accountId, { domain, verified: true });
   await getDb()`update sending_domains set provider_status = 'verified' where account_id = ${user.accountId}`;
   await addToLibrary(user, "welcome");
