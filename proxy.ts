@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { isSameOrigin } from "@/lib/api/client-address";
-import { errors, type ApiError } from "@/lib/api/errors";
+import { httpError } from "@/lib/api/errors";
+import { errors, type AppError } from "@/lib/errors";
 import { LOCAL_SESSION_COOKIE, readLocalSessionClaims } from "@/lib/auth/session";
 import { accountForSupabaseUser } from "@/lib/auth/supabase";
 import { getConfig } from "@/lib/config";
@@ -79,7 +80,8 @@ function isDecodable(pathname: string): boolean {
   }
 }
 
-function jsonError({ status, body }: ApiError): NextResponse {
+function jsonError(error: AppError): NextResponse {
+  const { status, body } = httpError(error);
   return NextResponse.json(body, { status, headers: { "X-Request-Id": randomUUID() } });
 }
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import {
   findEmailHandle,
   findEmailWithEvents,

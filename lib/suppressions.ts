@@ -1,5 +1,5 @@
 import "server-only";
-import { errors, type ValidationDetail } from "@/lib/api/errors";
+import { errors, type ValidationDetail } from "@/lib/errors";
 import { deleteSuppression, listSuppressions, type Suppression } from "@/lib/db/suppressions";
 import { MAX_ADDRESS_LENGTH } from "@/lib/limits";
 import { holdsNul } from "@/lib/schemas/common";

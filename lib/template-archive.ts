@@ -1,5 +1,5 @@
 import "server-only";
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { findTemplateForAccount, type TemplateRecord } from "@/lib/db/templates";
 import { isFreeCatalogueTemplate } from "@/lib/render/access";
 import { filesEntryFirst } from "@/lib/template-files";

@@ -1,5 +1,5 @@
 import "server-only";
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
 import { findReadableTemplate, type TemplateRecord } from "@/lib/db/templates";
 import { exampleFromSchema } from "@/lib/render/variables";

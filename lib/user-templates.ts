@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { errors, type ValidationDetail } from "@/lib/api/errors";
+import { errors, type ValidationDetail } from "@/lib/errors";
 import { createUserTemplate, deleteUserTemplate, LibraryError, replaceUserTemplate } from "@/lib/db/library";
 import { findOwnTemplateId, listTailwindTemplateSources, replaceCompiledCode } from "@/lib/db/templates";
 import { compileTemplateFilesOffThread } from "@/lib/render/sandbox/compile-pool";
@@ -214,9 +214,8 @@ function throwAsApiError(error: unknown): never {
     throw errors.validation(error.problems.map(({ field, message }) => ({ field, message })));
   if (error instanceof TemplateRenderError) throw errors.renderFailed(error.message);
   if (error instanceof TemplateSourceError) throw errors.validation([sourceErrorDetail(error)]);
-  if (error instanceof LibraryError && error.code === "LIBRARY_LIMIT_REACHED") {
-    throw errors.limitReached(error.code, "Library limit reached", error.message);
-  }
+  if (error instanceof LibraryError && error.code === "LIBRARY_LIMIT_REACHED")
+    throw errors.libraryLimitReached(error.message);
   throw error;
 }
 

@@ -1,4 +1,4 @@
-import type { ValidationDetail } from "@/lib/api/errors";
+import type { ValidationDetail } from "@/lib/errors";
 import type { JsonSchemaType, VariableSchema, VariablesSchema } from "@/lib/schemas/variables";
 
 // What the dashboard's variables form (app/_components/variables-form.tsx) makes of a variables schema: which input

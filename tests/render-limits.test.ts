@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { CatalogueRenderError, renderCatalogueJsonOffThread } from "@/lib/render/catalogue-pool";
 import { auth, call, catalogueId, createUser } from "./support/api";
 

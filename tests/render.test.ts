@@ -4,7 +4,8 @@ import { render, toPlainText as reactEmailToPlainText } from "@react-email/rende
 import { createElement } from "react";
 import { describe, expect, it } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
-import { ApiError } from "@/lib/api/errors";
+import { httpError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { catalogue, getCatalogueEntry } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
 import { MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT } from "@/lib/limits";
@@ -190,10 +191,7 @@ describe("catalogue rendering", () => {
       renderCatalogueOffThread(owner, "welcome", props, false, signal).then(
         // A plain object: the worker's reply has none of Object's prototype.
         (rendered) => ({ rendered: { ...rendered } }),
-        (error: unknown) =>
-          error instanceof ApiError
-            ? { status: error.status, headers: error.headers, body: error.body }
-            : { failed: String(error) },
+        (error: unknown) => (error instanceof AppError ? httpError(error) : { failed: String(error) }),
       );
     const attempts = (owner: string, count: number) => Array.from({ length: count }, () => attempt(owner));
     const [perAccount, inAll] = [MAX_CATALOGUE_QUEUE_PER_ACCOUNT, MAX_CATALOGUE_QUEUE];

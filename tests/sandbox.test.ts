@@ -21,7 +21,8 @@ import { fileURLToPath } from "node:url";
 import * as React from "react";
 import { render } from "@react-email/render";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "../lib/api/errors";
+import { httpError } from "../lib/api/errors";
+import { AppError } from "../lib/errors";
 import { compileTemplate } from "../lib/render/sandbox/compile";
 import { __sbxUtf8Length } from "../lib/render/react-email/stream";
 import {
@@ -612,14 +613,8 @@ describe("limits and cache behaviour", () => {
         renderInSandbox({ owner, cacheKey, compiledCode: hello, props: { name: owner } }).then(
           () => void rendered++,
           (error: unknown) => {
-            if (!(error instanceof ApiError)) throw error;
-            refusals.push({
-              owner,
-              rendersBefore: rendered,
-              status: error.status,
-              headers: error.headers,
-              body: error.body,
-            });
+            if (!(error instanceof AppError)) throw error;
+            refusals.push({ owner, rendersBefore: rendered, ...httpError(error) });
           },
         );
       const attempts: Promise<void>[] = [];
@@ -667,8 +662,7 @@ describe("limits and cache behaviour", () => {
     const outcome = (owner: string, signal?: AbortSignal) =>
       renderInSandbox({ owner, cacheKey: key, compiledCode: hello, props: { name: owner }, signal }).then(
         ({ html }) => (html.includes(`Hello <!-- -->${owner}</p>`) ? "rendered" : html),
-        (error: unknown) =>
-          error instanceof ApiError ? `${error.status} ${(error.body as { code: string }).code}` : String(error),
+        (error: unknown) => (error instanceof AppError ? `${httpError(error).status} ${error.code}` : String(error)),
       );
     const first = new AbortController();
     const last = new AbortController();

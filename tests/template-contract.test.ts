@@ -8,7 +8,7 @@ import { catalogue, catalogueVariablesSchema, getCatalogueEntry } from "@/lib/ca
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { GMAIL_CLIP_BYTES } from "@/lib/limits";
-import { MAX_DETAILS } from "@/lib/api/errors";
+import { MAX_DETAILS } from "@/lib/errors";
 import {
   compileVariablesSchema,
   exampleFromSchema,

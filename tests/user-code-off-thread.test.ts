@@ -6,7 +6,8 @@ import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { createUserTemplate } from "@/lib/db/library";
-import { ApiError } from "@/lib/api/errors";
+import { httpError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
 import { applyVariablesToSource } from "@/lib/render/react-source";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
@@ -249,10 +250,7 @@ describe("the compile queue is bounded and fair", () => {
   const outcome = (promise: Promise<unknown>) =>
     promise.then(
       (result) => ({ compiled: result }),
-      (error: unknown) =>
-        error instanceof ApiError
-          ? { status: error.status, headers: error.headers, body: error.body }
-          : { failed: String(error) },
+      (error: unknown) => (error instanceof AppError ? httpError(error) : { failed: String(error) }),
     );
 
   it("refuses an account's compile past its cap, and at the cap in all, past its fair share (503 SANDBOX_BUSY); drops one whose request is aborted", async () => {

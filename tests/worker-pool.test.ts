@@ -8,7 +8,8 @@ import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { httpError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { WorkerPool, type WorkerLoss, type WorkerPoolOptions } from "@/lib/render/worker-pool";
 import { jobProgress } from "@/lib/render/worker-progress";
 
@@ -196,8 +197,8 @@ describe("admission", () => {
     try {
       return workers.run(owner, sleep(owner)).then(() => "ran");
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      return `${error.status} ${(error.body as { message: string }).message}`;
+      if (!(error instanceof AppError)) throw error;
+      return `${httpError(error).status} ${error.message}`;
     }
   };
 

@@ -1,5 +1,5 @@
 "use client";
-import type { ValidationDetail } from "@/lib/api/errors";
+import type { ValidationDetail } from "@/lib/errors";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { VariableSchema, VariablesSchema } from "@/lib/schemas/variables";
 import {

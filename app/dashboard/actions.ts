@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { clientAddress } from "@/lib/api/client-address";
 import { API_KEY_KINDS, API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys";
-import { ApiError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
 import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_NAME_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
@@ -245,7 +245,7 @@ function describeTemplateError(
   namesFiles: boolean,
 ): { message: string; line?: number; column?: number; path?: string } | null {
   if (error instanceof LibraryError) return { message: error.message };
-  if (error instanceof ApiError) return { message: apiErrorMessage(error) };
+  if (error instanceof AppError) return { message: error.message };
   if (error instanceof TemplateFilesError) {
     const named = error.problems.find(({ path }) => path !== undefined);
     return { message: error.message, ...(named ? { path: named.path } : {}) };
@@ -261,11 +261,6 @@ function describeTemplateError(
   return null;
 }
 
-/** What the API would tell a caller about `error`: its message when it has one, else its error. */
-function apiErrorMessage(error: ApiError): string {
-  return String(error.body.message ?? error.body.error);
-}
-
 // ---------- Emails ----------
 
 /**
@@ -278,8 +273,8 @@ export async function cancelEmailAction(formData: FormData): Promise<ActionState
   try {
     await cancelEmailOrThrow(account.id, String(formData.get("id") ?? ""));
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    outcome = { status: "error", message: apiErrorMessage(error) };
+    if (!(error instanceof AppError)) throw error;
+    outcome = { status: "error", message: error.message };
   }
   // A refused cancel refreshes too: the page then shows the status that made it refused. A cancel gives its email
   // back to the month's count, which the overview and Usage show.
@@ -294,7 +289,7 @@ export async function removeSuppressionAction(formData: FormData): Promise<void>
     await removeSuppressionOrThrow(account.id, String(formData.get("email") ?? ""));
   } catch (error) {
     // Removed meanwhile (another tab, the API): the address is not suppressed, which is what was asked.
-    if (!(error instanceof ApiError && error.status === 404)) throw error;
+    if (!(error instanceof AppError && error.code === "SUPPRESSION_NOT_FOUND")) throw error;
   }
   revalidatePath("/dashboard/emails/suppressions");
 }

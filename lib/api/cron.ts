@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { NextRequest } from "next/server";
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { methodNotAllowed, withErrorHandling } from "@/lib/api/with-api-auth";
 import { getConfig } from "@/lib/config";
 

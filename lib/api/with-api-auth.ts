@@ -5,7 +5,8 @@ import { z } from "zod";
 import { hashApiKey, isWellFormedApiKey } from "@/lib/api-keys";
 import { readBodyText } from "@/lib/api/body";
 import { isSameOrigin } from "@/lib/api/client-address";
-import { ApiError, errors, secondsUntil, zodDetails } from "@/lib/api/errors";
+import { httpError } from "@/lib/api/errors";
+import { AppError, errors, secondsUntil, zodDetails } from "@/lib/errors";
 import type { DeclaredOperation, OperationDoc } from "@/lib/api/operation";
 import { readSession, type SessionIdentity } from "@/lib/auth/session";
 import { holdsNul } from "@/lib/schemas/common";
@@ -43,7 +44,7 @@ type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> =
   /** The route's entry in the OpenAPI document (every /api/v1 route has one); see lib/api/operation.ts. */
   openapi?: OperationDoc;
   /** The route's 404, for a path parameter that can name nothing stored (one holding NUL); NOT_FOUND by default. */
-  notFound?: () => ApiError;
+  notFound?: () => AppError;
 };
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -163,7 +164,7 @@ function apiKeyCredential(key: string) {
 /** The path parameters, checked here for every route: one holding NUL (`%00`) is answered 404 before any SQL runs. */
 async function readParams(
   context: RouteContext | undefined,
-  notFound: () => ApiError,
+  notFound: () => AppError,
 ): Promise<Record<string, string>> {
   const raw = (await context?.params) ?? {};
   const params = Object.fromEntries(
@@ -180,8 +181,7 @@ function parseQuery<S extends z.ZodType>(request: NextRequest, schema: S): z.out
     entries[key] = values.length === 1 ? values[0] : values;
   }
   const parsed = schema.safeParse(entries);
-  if (!parsed.success)
-    throw new ApiError(400, { ...errors.validation(zodDetails(parsed.error)).body, error: "Invalid query parameters" });
+  if (!parsed.success) throw errors.validation(zodDetails(parsed.error), "Invalid query parameters");
   return parsed.data;
 }
 
@@ -306,21 +306,16 @@ function rateLimitHeaders(caller: Caller, reset: Date): Record<string, string> {
   return headers;
 }
 
-export function rateLimitExceeded(caller: Pick<Caller, "plan" | "quota">, reset: Date): ApiError {
+export function rateLimitExceeded(caller: Pick<Caller, "plan" | "quota">, reset: Date): AppError {
   const resetInSeconds = secondsUntil(reset);
   const { siteUrl } = getConfig();
-  return new ApiError(
-    429,
-    {
-      error: "API usage limit exceeded",
-      code: "RATE_LIMIT_EXCEEDED",
-      message: `Your ${caller.plan} plan includes ${caller.quota} API calls per month. The limit resets at ${reset.toISOString()}; upgrade for unlimited calls.`,
-      details: { limit: caller.quota, remaining: 0, reset: reset.toISOString(), resetInSeconds },
-      upgrade_url: `${siteUrl}/dashboard/billing`,
-      documentation: `${siteUrl}/docs#rate-limits`,
-    },
-    { "Retry-After": String(resetInSeconds) },
-  );
+  return new AppError("RATE_LIMIT_EXCEEDED", {
+    message: `Your ${caller.plan} plan includes ${caller.quota} API calls per month. The limit resets at ${reset.toISOString()}; upgrade for unlimited calls.`,
+    details: { limit: caller.quota, remaining: 0, reset: reset.toISOString(), resetInSeconds },
+    fields: { upgrade_url: `${siteUrl}/dashboard/billing`, documentation: `${siteUrl}/docs#rate-limits` },
+    retryAfterSeconds: resetInSeconds,
+    withoutSuccess: true,
+  });
 }
 
 /**
@@ -328,8 +323,8 @@ export function rateLimitExceeded(caller: Pick<Caller, "plan" | "quota">, reset:
  * body). Nobody reads the answer, and the failure is the client's, so it is logged as information, not as an error.
  */
 export function errorResponse(error: unknown, requestId: string, clientGone = false): Response {
-  const apiError = error instanceof ApiError ? error : errors.internal();
-  if (!(error instanceof ApiError)) {
+  const { status, body, headers } = httpError(error instanceof AppError ? error : errors.internal());
+  if (!(error instanceof AppError)) {
     const message = error instanceof Error ? error.message : String(error);
     if (clientGone) {
       console.info(
@@ -346,7 +341,7 @@ export function errorResponse(error: unknown, requestId: string, clientGone = fa
       );
     }
   }
-  return NextResponse.json(apiError.body, { status: apiError.status, headers: apiError.headers });
+  return NextResponse.json(body, { status, headers });
 }
 
 /**

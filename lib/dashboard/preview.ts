@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { ApiError, errors } from "@/lib/api/errors";
+import { AppError, errors } from "@/lib/errors";
 import { rateLimitExceeded } from "@/lib/api/with-api-auth";
 import { authenticateAndMeter, type MeteredCaller } from "@/lib/db/metering";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
@@ -83,7 +83,7 @@ async function readOlderSavesPreviewProps(template: PreviewableTemplate): Promis
     return previewProps && !variablesProblem(previewProps) ? previewProps : null;
   } catch (error) {
     // A busy sandbox says nothing about the template: sample values made without its PreviewProps would be wrong.
-    if (error instanceof ApiError) throw error;
+    if (error instanceof AppError) throw error;
     return null;
   }
 }
@@ -99,7 +99,7 @@ export async function renderThumbnail(accountId: string, template: PreviewableTe
     const sample = checkVariables(template, await previewVariables(template));
     return (await renderTemplate(template, sample, { accountId })).html;
   } catch (error) {
-    if (error instanceof ApiError && error.status === 503) throw error;
+    if (error instanceof AppError && error.code === "SANDBOX_BUSY") throw error;
     return null;
   }
 }

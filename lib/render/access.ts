@@ -1,5 +1,5 @@
 import "server-only";
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { findTemplateForAccount, type TemplateRecord } from "@/lib/db/templates";
 import { uuidSchema } from "@/lib/schemas/common";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { errors, zodDetails } from "@/lib/api/errors";
+import { errors, zodDetails } from "@/lib/errors";
 import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
 import type { RenderableTemplate } from "@/lib/db/templates";
 import {

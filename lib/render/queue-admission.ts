@@ -10,7 +10,7 @@
  *
  * Counted in process memory on purpose: the queue it bounds is this process's own.
  */
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { QUEUE_CEILING_FACTOR } from "@/lib/limits";
 
 /** A full queue drains within about a second unless its jobs run to their deadlines. */

@@ -1,6 +1,6 @@
 import type { JsonSchemaType, JsonValue, VariableSchema, VariablesSchema } from "@/lib/schemas/variables";
 import { JSON_SCHEMA_DIALECT, OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
-import { MAX_DETAILS, type ValidationDetail } from "@/lib/api/errors";
+import { MAX_DETAILS, type ValidationDetail } from "@/lib/errors";
 import { MAX_JSON_DEPTH, MAX_VARIABLES_BYTES } from "@/lib/limits";
 import { holdsNul } from "@/lib/schemas/common";
 

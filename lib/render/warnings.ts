@@ -1,6 +1,6 @@
 import { GMAIL_CLIP_BYTES } from "@/lib/limits";
 
-import type { ValidationDetail } from "@/lib/api/errors";
+import type { ValidationDetail } from "@/lib/errors";
 
 /** A `warnings` entry of a render or send: `field` is a dotted path (`variables.customer_name`) or `html`. */
 export type RenderWarning = ValidationDetail;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_DETAILS } from "@/lib/api/errors";
+import { MAX_DETAILS } from "@/lib/errors";
 import {
   MAX_ADDRESS_LENGTH,
   MAX_ATTACHMENT_BYTES,

@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError, errors, type ValidationDetail } from "@/lib/api/errors";
+import { AppError, errors, type ValidationDetail } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
 import { markEmailsAccepted, markEmailsFailed, recordCountedEmails } from "@/lib/db/emails/records";
 import { findSendContext, type SendContext } from "@/lib/db/templates";
@@ -71,8 +71,8 @@ async function performBatch(
     const prefix = `emails.${i}.`;
     const context = contexts.get(item.template_id)!;
     if (!context.template) {
-      throw new ApiError(404, {
-        ...errors.templateNotFound(NOT_IN_LIBRARY_MESSAGE).body,
+      throw new AppError("TEMPLATE_NOT_FOUND", {
+        message: NOT_IN_LIBRARY_MESSAGE,
         details: [{ field: `${prefix}template_id`, message: NOT_IN_LIBRARY_MESSAGE }],
       });
     }
@@ -236,14 +236,14 @@ async function findBatchContexts(accountId: string, items: SendRequest[]): Promi
   return new Map(entries);
 }
 
-/** Runs `check`; a 400 it throws joins `details`, its fields under `prefix`, and the item goes on being checked. */
+/** Runs `check`; a refused field it throws joins `details`, under `prefix`, and the item goes on being checked. */
 function collectDetails<T>(details: ValidationDetail[], prefix: string, check: () => T): T | undefined {
   try {
     return check();
   } catch (error) {
-    const body = error instanceof ApiError ? (error.body as { details?: ValidationDetail[] }) : undefined;
-    if (error instanceof ApiError && error.status === 400 && body?.details) {
-      details.push(...body.details.map((detail) => ({ ...detail, field: `${prefix}${detail.field}` })));
+    if (error instanceof AppError && error.code === "VALIDATION_ERROR" && error.options.details) {
+      const refused = error.options.details as ValidationDetail[];
+      details.push(...refused.map((detail) => ({ ...detail, field: `${prefix}${detail.field}` })));
       return undefined;
     }
     throw error;
@@ -255,19 +255,15 @@ async function withItemPrefix<T>(index: number, render: () => Promise<T>): Promi
   try {
     return await render();
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const body = error.body as { message?: string; details?: ValidationDetail[] };
-    throw new ApiError(
-      error.status,
-      {
-        ...body,
-        ...(body.message ? { message: `emails.${index}: ${body.message}` } : {}),
-        ...(body.details
-          ? { details: body.details.map((detail) => ({ ...detail, field: `emails.${index}.${detail.field}` })) }
-          : {}),
-      },
-      error.headers,
-    );
+    if (!(error instanceof AppError)) throw error;
+    const { message, details } = error.options as { message?: string; details?: ValidationDetail[] };
+    throw new AppError(error.code, {
+      ...error.options,
+      ...(message ? { message: `emails.${index}: ${message}` } : {}),
+      ...(details
+        ? { details: details.map((detail) => ({ ...detail, field: `emails.${index}.${detail.field}` })) }
+        : {}),
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 import "server-only";
 import type { ApiKeyGrant } from "@/lib/api-keys";
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { getMailer, type Mailer } from "@/lib/mail";
 import { outboxMailer } from "@/lib/mail/outbox";
 import { TEST_EMAILS_PER_DAY, testSendDay, type PlanName } from "@/lib/plans";

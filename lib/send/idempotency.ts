@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import type { z } from "zod";
-import { errors, zodDetails, type ValidationDetail } from "@/lib/api/errors";
+import { errors, zodDetails, type ValidationDetail } from "@/lib/errors";
 import { logFailure } from "@/lib/background";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from "@/lib/db/idempotency";
 import { IDEMPOTENCY_WAIT_MS } from "@/lib/limits";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { errors, zodDetails } from "@/lib/api/errors";
+import { errors, zodDetails } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
 import { isVerifiedForSending, type SendingDomain } from "@/lib/db/domains";
 import { markEmailAccepted, markEmailFailed, recordCountedEmail } from "@/lib/db/emails/records";

@@ -1,6 +1,6 @@
 import "server-only";
 import { readBodyText } from "@/lib/api/body";
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 
 // What every provider's webhook route does before its own work: read the raw body, capped, and refuse a delivery whose
 // signature does not hold.

@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { ApiError } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { methodNotAllowed, withErrorHandling } from "@/lib/api/with-api-auth";
 import { getConfig } from "@/lib/config";
 import { readWebhookBody, verifiedOrThrow } from "@/lib/webhooks/receive";
@@ -12,11 +12,7 @@ import { handleResendEvent, verifyResendWebhook } from "@/lib/webhooks/resend";
 export const POST = withErrorHandling(async (request: NextRequest) => {
   if (!getConfig().resend?.webhookSecret) {
     // 503 rather than 404: Resend keeps retrying, so no event is lost while the configuration is fixed.
-    throw new ApiError(503, {
-      error: "Email events are not configured",
-      code: "EMAIL_EVENTS_NOT_CONFIGURED",
-      success: false,
-    });
+    throw errors.emailEventsNotConfigured();
   }
   const rawBody = await readWebhookBody(request);
   const delivery = verifiedOrThrow(() => verifyResendWebhook(rawBody, request.headers));

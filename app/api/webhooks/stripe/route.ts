@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { ApiError } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { methodNotAllowed, withErrorHandling } from "@/lib/api/with-api-auth";
 import { getConfig } from "@/lib/config";
 import { handleStripeEvent, verifyWebhook } from "@/lib/payments/stripe";
@@ -11,7 +11,7 @@ import { readWebhookBody, verifiedOrThrow } from "@/lib/webhooks/receive";
 export const POST = withErrorHandling(async (request: NextRequest) => {
   if (!getConfig().stripe) {
     // 503 rather than 404: Stripe keeps retrying for days, so no event is lost while the configuration is fixed.
-    throw new ApiError(503, { error: "Payments are not configured", code: "PAYMENTS_NOT_CONFIGURED", success: false });
+    throw errors.paymentsNotConfigured();
   }
   const rawBody = await readWebhookBody(request);
   const event = verifiedOrThrow(() => verifyWebhook(rawBody, request.headers.get("stripe-signature")));

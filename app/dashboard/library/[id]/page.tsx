@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { clientAddress } from "@/lib/api/client-address";
-import { ApiError } from "@/lib/api/errors";
+import { AppError } from "@/lib/errors";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
 import { admitSignedInPreview, previewVariables } from "@/lib/dashboard/preview";
@@ -54,10 +54,7 @@ export default async function TemplatePage({
     initialHtml = rendered.html;
     initialText = rendered.text ?? null;
   } catch (error) {
-    initialError =
-      error instanceof ApiError
-        ? String(error.body.message ?? error.body.error)
-        : "This template could not be rendered.";
+    initialError = error instanceof AppError ? error.message : "This template could not be rendered.";
   }
   const verified = domains.filter((domain) => isVerifiedForSending(domain));
   const shared = getConfig().sharedSendingDomain;

@@ -1,5 +1,5 @@
 "use client";
-import type { ValidationDetail } from "@/lib/api/errors";
+import type { ValidationDetail } from "@/lib/errors";
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { VariablesSchema } from "@/lib/schemas/variables";

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { clientAddress } from "@/lib/api/client-address";
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { withApiAuth } from "@/lib/api/with-api-auth";
 import { admitPreview, renderDraft } from "@/lib/dashboard/preview";
 import { MAX_TEMPLATE_PATH_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";

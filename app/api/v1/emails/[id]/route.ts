@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { getEmailOrThrow } from "@/lib/emails";
 import { errorBodySchema } from "@/lib/schemas/common";

@@ -1,4 +1,4 @@
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { renderFailedResponse, sandboxBusyResponse } from "@/lib/api/operation";
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { errorBodySchema, uuidSchema, validationErrorBodySchema } from "@/lib/schemas/common";

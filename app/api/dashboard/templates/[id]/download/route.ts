@@ -1,4 +1,4 @@
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { withApiAuth } from "@/lib/api/with-api-auth";
 import { getTemplateArchiveOrThrow } from "@/lib/template-archive";
 

@@ -1,5 +1,5 @@
 import { clientAddress } from "@/lib/api/client-address";
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { withApiAuth } from "@/lib/api/with-api-auth";
 import { admitPreview, renderThumbnail, THUMBNAIL_UNAVAILABLE_HTML } from "@/lib/dashboard/preview";
 import { findTemplateForAccount } from "@/lib/db/templates";

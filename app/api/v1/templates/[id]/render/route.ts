@@ -1,4 +1,4 @@
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { getRenderableTemplateOrThrow } from "@/lib/render/access";
 import { checkVariables, renderTemplateAsJson } from "@/lib/render";

@@ -1,4 +1,4 @@
-import { errors } from "@/lib/api/errors";
+import { errors } from "@/lib/errors";
 import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
 import { findLibraryTemplate } from "@/lib/db/templates";
 import { errorBodySchema, uuidSchema } from "@/lib/schemas/common";

@@ -1,0 +1,210 @@
+import type { z } from "zod";
+
+export type ValidationDetail = { field: string; message: string };
+
+/** The most `details` entries one answer lists; past them, one last entry says that more problems were found. */
+export const MAX_DETAILS = 100;
+const MORE_DETAILS: ValidationDetail = {
+  field: "body",
+  message: `more problems were found than the ${MAX_DETAILS} listed`,
+};
+
+/**
+ * Every failure lib/ reports to a caller, by code: its HTTP status and the `error` title its body carries. The set is
+ * closed: the API's answers and the dashboard's messages are made from this one table.
+ */
+export const APP_ERROR_CODES = {
+  VALIDATION_ERROR: { status: 400, error: "Invalid request body" },
+  INVALID_SIGNATURE: { status: 400, error: "Invalid webhook signature" },
+  UNAUTHORIZED: { status: 401, error: "Authentication required" },
+  INSUFFICIENT_SCOPE: { status: 403, error: "API key not allowed" },
+  ACCESS_DENIED: { status: 403, error: "Template access denied" },
+  CSRF_REJECTED: { status: 403, error: "Cross-site request refused" },
+  LIBRARY_LIMIT_REACHED: { status: 403, error: "Library limit reached" },
+  NOT_FOUND: { status: 404, error: "Not found" },
+  TEMPLATE_NOT_FOUND: { status: 404, error: "Template not found" },
+  EMAIL_NOT_FOUND: { status: 404, error: "Email not found" },
+  SUPPRESSION_NOT_FOUND: { status: 404, error: "Suppression not found" },
+  METHOD_NOT_ALLOWED: { status: 405, error: "Method not allowed" },
+  EMAIL_NOT_CANCELABLE: { status: 409, error: "Email cannot be canceled" },
+  IDEMPOTENCY_CONFLICT: { status: 409, error: "Idempotency key reused with a different request" },
+  IDEMPOTENCY_IN_PROGRESS: { status: 409, error: "A request with this idempotency key is still in progress" },
+  PAYLOAD_TOO_LARGE: { status: 413, error: "Request body too large" },
+  RECIPIENT_SUPPRESSED: { status: 422, error: "Recipient suppressed" },
+  BATCH_TOO_LARGE: { status: 422, error: "Batch too large" },
+  RENDER_ERROR: { status: 422, error: "Template render failed" },
+  RATE_LIMIT_EXCEEDED: { status: 429, error: "API usage limit exceeded" },
+  // POST /send past the free plan's monthly emails: the contract's body has neither `code` nor `success`.
+  EMAIL_LIMIT_REACHED: { status: 429, error: "Email sending not allowed", codeInBody: false },
+  INTERNAL_ERROR: { status: 500, error: "Internal server error" },
+  EMAIL_PROVIDER_ERROR: { status: 502, error: "Email provider error" },
+  SANDBOX_BUSY: { status: 503, error: "Template sandbox busy" },
+  PAYMENTS_NOT_CONFIGURED: { status: 503, error: "Payments are not configured" },
+  EMAIL_EVENTS_NOT_CONFIGURED: { status: 503, error: "Email events are not configured" },
+} as const satisfies Record<string, { status: number; error: string; codeInBody?: false }>;
+
+export type AppErrorCode = keyof typeof APP_ERROR_CODES;
+
+export type AppErrorOptions = {
+  /** What the caller can do about it: the body's `message`, and the message the dashboard shows. */
+  message?: string;
+  /** A more precise title than the code's (same code), as the body's `error`. */
+  title?: string;
+  /** The body's `details`: which fields were refused, or the numbers behind a limit. */
+  details?: unknown;
+  /** Further fields the contract gives this answer (a paid template's `template`, the quota's `upgrade_url`). */
+  fields?: Record<string, unknown>;
+  /** When to try again (a Retry-After). */
+  retryAfterSeconds?: number;
+  /** The methods the path does serve (an Allow header), for METHOD_NOT_ALLOWED. */
+  allow?: string[];
+  /** The contract's API usage-limit body, which has no `success` key. */
+  withoutSuccess?: boolean;
+};
+
+/**
+ * The one way lib/ reports a failure its caller should see: `throw errors.xxx(…)` (or `new AppError(code, …)`). The
+ * API's wrapper turns it into the response (lib/api/errors.ts), the dashboard's actions into a form's message; any
+ * other error is a bug, answered with the generic 500 or message and logged.
+ */
+export class AppError extends Error {
+  constructor(
+    public readonly code: AppErrorCode,
+    public readonly options: AppErrorOptions = {},
+  ) {
+    super(options.message ?? options.title ?? APP_ERROR_CODES[code].error);
+    this.name = "AppError";
+  }
+}
+
+/** The contract's `details` list, cut at MAX_DETAILS with one last entry saying that more were found. */
+const capped = (details: ValidationDetail[]) =>
+  details.length > MAX_DETAILS ? [...details.slice(0, MAX_DETAILS), MORE_DETAILS] : details;
+
+export const errors = {
+  unauthorized: () => new AppError("UNAUTHORIZED"),
+
+  validation: (details: ValidationDetail[], title?: string) =>
+    new AppError("VALIDATION_ERROR", { details: capped(details), ...(title ? { title } : {}) }),
+
+  malformedJson: (message: string) =>
+    errors.validation([{ field: "body", message: `Request body is not valid JSON: ${message}` }]),
+
+  payloadTooLarge: () => new AppError("PAYLOAD_TOO_LARGE"),
+
+  /** A provider's webhook delivery whose signature is missing, wrong or stale (lib/webhooks/receive.ts). */
+  invalidWebhookSignature: (message: string) => new AppError("INVALID_SIGNATURE", { message }),
+
+  /** A path under /api that is not valid percent-encoded UTF-8 (say `/api/v1/library%ff`), answered by proxy.ts. */
+  invalidPath: () =>
+    errors.validation([{ field: "path", message: "must be valid percent-encoded UTF-8" }], "Invalid request path"),
+
+  notFound: () => new AppError("NOT_FOUND"),
+
+  methodNotAllowed: (allow: string[]) =>
+    new AppError("METHOD_NOT_ALLOWED", { message: `Use ${allow.join(", ")}.`, allow }),
+
+  templateNotFound: (message?: string) => new AppError("TEMPLATE_NOT_FOUND", message ? { message } : {}),
+
+  insufficientScope: () =>
+    new AppError("INSUFFICIENT_SCOPE", {
+      message:
+        "This API key has sending access only: it may send and batch-send, read and cancel emails, and read usage. Use a full-access key for this endpoint.",
+    }),
+
+  emailNotFound: () => new AppError("EMAIL_NOT_FOUND"),
+
+  emailNotCancelable: (status: string) =>
+    new AppError("EMAIL_NOT_CANCELABLE", {
+      message: `Only a scheduled email can be canceled; its status is ${status}`,
+    }),
+
+  /** One entry per suppressed address, by the field that names it (`to.0`, `emails.3.cc.1`). */
+  recipientSuppressed: (details: ValidationDetail[]) =>
+    new AppError("RECIPIENT_SUPPRESSED", { details: capped(details) }),
+
+  batchTooLarge: (message: string) => new AppError("BATCH_TOO_LARGE", { message }),
+
+  suppressionNotFound: () => new AppError("SUPPRESSION_NOT_FOUND"),
+
+  templateAccessDenied: (template: { id: string; title: string; price: string }) =>
+    new AppError("ACCESS_DENIED", {
+      message: `"${template.title}" is a paid template. Purchase it to add it to your library, then render it.`,
+      fields: { template },
+    }),
+
+  renderFailed: (message: string) => new AppError("RENDER_ERROR", { message }),
+
+  csrfRejected: () => new AppError("CSRF_REJECTED"),
+
+  libraryLimitReached: (message: string) => new AppError("LIBRARY_LIMIT_REACHED", { message }),
+
+  internal: () => new AppError("INTERNAL_ERROR"),
+
+  /** POST /send past the free plan's monthly emails; Retry-After: the seconds until `reset`, when sending resumes. */
+  emailLimitReached: (message: string, reset: Date) =>
+    new AppError("EMAIL_LIMIT_REACHED", {
+      message,
+      fields: { is_overage: false },
+      retryAfterSeconds: secondsUntil(reset),
+    }),
+
+  /** The template sandbox has as much work queued as it takes: refused at once rather than left waiting behind it. */
+  sandboxBusy: (message: string, retryAfterSeconds: number) =>
+    new AppError("SANDBOX_BUSY", { message, retryAfterSeconds }),
+
+  /** A dashboard preview past its per-minute limits (previews are not API calls: the contract's quota body is not theirs). */
+  previewLimitReached: (message: string, limit: number, retryAfterSeconds: number) =>
+    new AppError("RATE_LIMIT_EXCEEDED", {
+      title: "Preview limit exceeded",
+      message,
+      details: { limit, remaining: 0, resetInSeconds: retryAfterSeconds },
+      retryAfterSeconds,
+    }),
+
+  emailProviderError: (message: string) => new AppError("EMAIL_PROVIDER_ERROR", { message }),
+
+  idempotencyConflict: () => new AppError("IDEMPOTENCY_CONFLICT"),
+
+  /** Another request with the same key and body is still running (it did not finish while this one waited). */
+  idempotencyInProgress: () =>
+    new AppError("IDEMPOTENCY_IN_PROGRESS", {
+      message: "Retry shortly with the same key to receive its response.",
+      retryAfterSeconds: 1,
+    }),
+
+  paymentsNotConfigured: () => new AppError("PAYMENTS_NOT_CONFIGURED"),
+
+  emailEventsNotConfigured: () => new AppError("EMAIL_EVENTS_NOT_CONFIGURED"),
+};
+
+/**
+ * zod issues as the contract's `details`: one entry per problem, `field` a dotted path under `prefix`. At most one entry
+ * past MAX_DETAILS, enough for `errors.validation` to say that more were found.
+ */
+export function zodDetails(
+  error: z.ZodError,
+  prefix?: string,
+  messageOf: (issue: z.core.$ZodIssue) => string = (issue) => issue.message,
+): ValidationDetail[] {
+  const fieldOf = (path: PropertyKey[]) =>
+    [prefix, ...path.map(String)].filter((part) => part !== undefined && part !== "").join(".") || "body";
+  const details: ValidationDetail[] = [];
+  for (const issue of error.issues) {
+    // Unknown keys are one issue in zod; the contract wants one entry per offending field.
+    const entries =
+      issue.code === "unrecognized_keys"
+        ? issue.keys
+            .slice(0, MAX_DETAILS + 1)
+            .map((key) => ({ field: fieldOf([...issue.path, key]), message: `${key} is not a recognised field` }))
+        : [{ field: fieldOf(issue.path), message: messageOf(issue) }];
+    details.push(...entries);
+    if (details.length > MAX_DETAILS) return details.slice(0, MAX_DETAILS + 1);
+  }
+  return details;
+}
+
+/** Whole seconds from now until `instant`, at least 1: what a Retry-After says. */
+export function secondsUntil(instant: Date): number {
+  return Math.max(1, Math.ceil((instant.getTime() - Date.now()) / 1000));
+}
