@@ -21,12 +21,14 @@ export const APP_ERROR_CODES = {
   ACCESS_DENIED: { status: 403, error: "Template access denied" },
   CSRF_REJECTED: { status: 403, error: "Cross-site request refused" },
   LIBRARY_LIMIT_REACHED: { status: 403, error: "Library limit reached" },
+  PURCHASE_LIMIT_REACHED: { status: 403, error: "Purchase limit reached" },
   NOT_FOUND: { status: 404, error: "Not found" },
   TEMPLATE_NOT_FOUND: { status: 404, error: "Template not found" },
   EMAIL_NOT_FOUND: { status: 404, error: "Email not found" },
   SUPPRESSION_NOT_FOUND: { status: 404, error: "Suppression not found" },
   METHOD_NOT_ALLOWED: { status: 405, error: "Method not allowed" },
   EMAIL_NOT_CANCELABLE: { status: 409, error: "Email cannot be canceled" },
+  ALREADY_IN_LIBRARY: { status: 409, error: "Template already in library" },
   IDEMPOTENCY_CONFLICT: { status: 409, error: "Idempotency key reused with a different request" },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, error: "A request with this idempotency key is still in progress" },
   PAYLOAD_TOO_LARGE: { status: 413, error: "Request body too large" },
@@ -136,8 +138,6 @@ export const errors = {
   renderFailed: (message: string) => new AppError("RENDER_ERROR", { message }),
 
   csrfRejected: () => new AppError("CSRF_REJECTED"),
-
-  libraryLimitReached: (message: string) => new AppError("LIBRARY_LIMIT_REACHED", { message }),
 
   internal: () => new AppError("INTERNAL_ERROR"),
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { errors, type ValidationDetail } from "@/lib/errors";
-import { createUserTemplate, deleteUserTemplate, LibraryError, replaceUserTemplate } from "@/lib/db/library";
+import { createUserTemplate, deleteUserTemplate, replaceUserTemplate } from "@/lib/db/library";
 import { findOwnTemplateId, listTailwindTemplateSources, replaceCompiledCode } from "@/lib/db/templates";
 import { compileTemplateFilesOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
@@ -207,15 +207,13 @@ export async function deleteTemplateOrThrow(accountId: string, templateId: strin
 
 /**
  * A refused source as the API answers it: a 400 whose field names the file (and whose message says where in it), a
- * 422 for a trial render that failed, the library limit's 403.
+ * 422 for a trial render that failed (the library limit is already an AppError).
  */
 function throwAsApiError(error: unknown): never {
   if (error instanceof TemplateFilesError)
     throw errors.validation(error.problems.map(({ field, message }) => ({ field, message })));
   if (error instanceof TemplateRenderError) throw errors.renderFailed(error.message);
   if (error instanceof TemplateSourceError) throw errors.validation([sourceErrorDetail(error)]);
-  if (error instanceof LibraryError && error.code === "LIBRARY_LIMIT_REACHED")
-    throw errors.libraryLimitReached(error.message);
   throw error;
 }
 

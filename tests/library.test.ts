@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { getDb } from "@/lib/db/client";
-import { addLibraryEntry, createUserTemplate, LibraryError } from "@/lib/db/library";
+import { addLibraryEntry, createUserTemplate } from "@/lib/db/library";
+import { AppError } from "@/lib/errors";
 import { addToLibrary, auth, call, catalogueId, createUser, nextInstant } from "./support/api";
 
 const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
@@ -243,7 +244,7 @@ describe("library rules of the plans", () => {
     const free = await createUser("free");
     await expect(addLibraryEntry(free.accountId, "receipt")).resolves.toMatchObject({ added_via: "purchased" });
     const second = addLibraryEntry(free.accountId, "newsletter");
-    await expect(second).rejects.toBeInstanceOf(LibraryError);
+    await expect(second).rejects.toBeInstanceOf(AppError);
     await expect(second).rejects.toMatchObject({ code: "PURCHASE_LIMIT_REACHED" });
     await expect(addLibraryEntry(free.accountId, "welcome")).resolves.toMatchObject({ added_via: "free" });
 

@@ -7,7 +7,7 @@ import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { saveCustomerId } from "@/lib/db/billing";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
-import { LibraryError } from "@/lib/db/library";
+import { AppError } from "@/lib/errors";
 import { getPaymentMode, getPaymentProcessor, PaymentProcessorError, type PaymentMode } from "@/lib/payments";
 import { reportPendingOverage, stripeProcessor, toMinorUnits } from "@/lib/payments/stripe";
 import { testModeProcessor } from "@/lib/payments/test-mode";
@@ -264,7 +264,7 @@ describe("buying a paid template through Stripe Checkout", () => {
       templateId: "newsletter",
       returnUrl: SITE,
     });
-    await expect(refused).rejects.toBeInstanceOf(LibraryError);
+    await expect(refused).rejects.toBeInstanceOf(AppError);
     await expect(refused).rejects.toMatchObject({ code: "PURCHASE_LIMIT_REACHED" });
     expect(standIn.requests).toEqual([]);
     expect((await purchases(user)).map((p) => p.status)).toEqual(["pending"]);

@@ -13,7 +13,7 @@ import { admitSignedInPreview } from "@/lib/dashboard/preview";
 import { createApiKey, revokeApiKey, UnknownKeyDomainError } from "@/lib/db/api-keys";
 import { findSendingDomain } from "@/lib/db/domains";
 import { DomainError, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
-import { addLibraryEntry, LibraryError } from "@/lib/db/library";
+import { addLibraryEntry } from "@/lib/db/library";
 import { findCatalogueTemplate } from "@/lib/db/templates";
 import { cancelEmailOrThrow } from "@/lib/emails";
 import { getPaymentProcessor, PaymentProcessorError } from "@/lib/payments";
@@ -129,7 +129,7 @@ export async function addTemplateAction(_previous: AddTemplateState, formData: F
       if (!outcome.completed) redirect(outcome.redirectUrl);
     }
   } catch (error) {
-    if (error instanceof LibraryError)
+    if (error instanceof AppError)
       return { status: "error", code: error.code, message: error.message, templateId: template.id };
     if (error instanceof PaymentProcessorError)
       return { status: "error", message: error.message, templateId: template.id };
@@ -244,7 +244,6 @@ function describeTemplateError(
   error: unknown,
   namesFiles: boolean,
 ): { message: string; line?: number; column?: number; path?: string } | null {
-  if (error instanceof LibraryError) return { message: error.message };
   if (error instanceof AppError) return { message: error.message };
   if (error instanceof TemplateFilesError) {
     const named = error.problems.find(({ path }) => path !== undefined);

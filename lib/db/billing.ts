@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb, type Tx } from "@/lib/db/client";
-import { assertPurchaseAllowed, LibraryError } from "@/lib/db/library";
+import { assertPurchaseAllowed } from "@/lib/db/library";
+import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/schemas/common";
 import { findCatalogueTemplate } from "@/lib/db/templates";
 import { PLANS, type PlanName } from "@/lib/plans";
@@ -78,13 +79,15 @@ export async function reserveTemplatePurchase(
 ): Promise<PurchaseReservation> {
   return getDb().begin(async (tx) => {
     const [account] = await tx<{ plan: PlanName }[]>`select plan from accounts where id = ${accountId} for update`;
-    if (!account) throw new LibraryError("TEMPLATE_NOT_FOUND", "Account not found");
+    if (!account) throw new AppError("TEMPLATE_NOT_FOUND", { message: "Account not found" });
     const found = await findCatalogueTemplate(templateIdOrSlug, tx);
-    if (!found) throw new LibraryError("TEMPLATE_NOT_FOUND", `No public catalogue template "${templateIdOrSlug}"`);
+    if (!found)
+      throw new AppError("TEMPLATE_NOT_FOUND", { message: `No public catalogue template "${templateIdOrSlug}"` });
     const template: PurchaseTemplate = { id: found.id, slug: found.slug, name: found.name, price: found.price };
     const [inLibrary] =
       await tx`select 1 from library_entries where account_id = ${accountId} and template_id = ${template.id}`;
-    if (inLibrary) throw new LibraryError("ALREADY_IN_LIBRARY", `"${template.name}" is already in your library`);
+    if (inLibrary)
+      throw new AppError("ALREADY_IN_LIBRARY", { message: `"${template.name}" is already in your library` });
     if (!(Number(template.price) > 0)) return { kind: "free", template };
 
     const pending = await tx<
@@ -110,10 +113,9 @@ export async function reserveTemplatePurchase(
         { n: number }[]
       >`select count(*)::int as n from library_entries where account_id = ${accountId}`;
       if (n >= limit) {
-        throw new LibraryError(
-          "LIBRARY_LIMIT_REACHED",
-          `Your ${account.plan} plan's library holds ${limit} templates and it is full. Upgrade to a paid plan for an unlimited library.`,
-        );
+        throw new AppError("LIBRARY_LIMIT_REACHED", {
+          message: `Your ${account.plan} plan's library holds ${limit} templates and it is full. Upgrade to a paid plan for an unlimited library.`,
+        });
       }
     }
     await assertPurchaseAllowed(tx, accountId, account.plan);

@@ -1,23 +1,11 @@
 import "server-only";
 import { getDb, type Tx, jsonParameter } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 import { findCatalogueTemplate } from "@/lib/db/templates";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
 import { isUuid } from "@/lib/schemas/common";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import type { TemplateFiles } from "@/lib/template-files";
-
-export type LibraryErrorCode =
-  "TEMPLATE_NOT_FOUND" | "LIBRARY_LIMIT_REACHED" | "PURCHASE_LIMIT_REACHED" | "ALREADY_IN_LIBRARY";
-
-export class LibraryError extends Error {
-  constructor(
-    public readonly code: LibraryErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = "LibraryError";
-  }
-}
 
 export type AddedEntry = {
   template_id: string;
@@ -54,7 +42,7 @@ export async function countLibraryAndPurchases(
 // The account row is locked for the whole decision, so two concurrent additions cannot both take the last slot.
 async function lockAccountPlan(tx: Tx, accountId: string): Promise<PlanName> {
   const [account] = await tx<{ plan: PlanName }[]>`select plan from accounts where id = ${accountId} for update`;
-  if (!account) throw new LibraryError("TEMPLATE_NOT_FOUND", "Account not found");
+  if (!account) throw new AppError("TEMPLATE_NOT_FOUND", { message: "Account not found" });
   return account.plan;
 }
 
@@ -65,10 +53,9 @@ async function assertLibraryHasRoom(tx: Tx, accountId: string, plan: PlanName): 
     { n: number }[]
   >`select count(*)::int as n from library_entries where account_id = ${accountId}`;
   if (n >= limit) {
-    throw new LibraryError(
-      "LIBRARY_LIMIT_REACHED",
-      `Your ${plan} plan's library holds ${limit} templates and it is full. Upgrade to a paid plan for an unlimited library.`,
-    );
+    throw new AppError("LIBRARY_LIMIT_REACHED", {
+      message: `Your ${plan} plan's library holds ${limit} templates and it is full. Upgrade to a paid plan for an unlimited library.`,
+    });
   }
 }
 
@@ -85,10 +72,12 @@ export async function addLibraryEntry(
   return getDb().begin(async (tx) => {
     const plan = await lockAccountPlan(tx, accountId);
     const template = await findCatalogueTemplate(templateIdOrSlug, tx);
-    if (!template) throw new LibraryError("TEMPLATE_NOT_FOUND", `No public catalogue template "${templateIdOrSlug}"`);
+    if (!template)
+      throw new AppError("TEMPLATE_NOT_FOUND", { message: `No public catalogue template "${templateIdOrSlug}"` });
     const [existing] =
       await tx`select 1 from library_entries where account_id = ${accountId} and template_id = ${template.id}`;
-    if (existing) throw new LibraryError("ALREADY_IN_LIBRARY", `"${template.name}" is already in your library`);
+    if (existing)
+      throw new AppError("ALREADY_IN_LIBRARY", { message: `"${template.name}" is already in your library` });
     await assertLibraryHasRoom(tx, accountId, plan);
 
     const paid = Number(template.price) > 0;
@@ -121,10 +110,9 @@ export async function assertPurchaseAllowed(tx: Tx, accountId: string, plan: Pla
     select count(*)::int as n from purchases
     where account_id = ${accountId} and status in ('completed', 'pending') and created_at >= ${start}`;
   if (n >= limit) {
-    throw new LibraryError(
-      "PURCHASE_LIMIT_REACHED",
-      `Your ${plan} plan allows ${limit} paid template purchase per month. Upgrade for unlimited purchases, or wait until next month.`,
-    );
+    throw new AppError("PURCHASE_LIMIT_REACHED", {
+      message: `Your ${plan} plan allows ${limit} paid template purchase per month. Upgrade for unlimited purchases, or wait until next month.`,
+    });
   }
 }
 
