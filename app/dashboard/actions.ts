@@ -1,7 +1,7 @@
 "use server";
 import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
-import { redirect } from "next/navigation";
+import { redirect, unstable_rethrow } from "next/navigation";
 import { z } from "zod";
 import { clientAddress } from "@/lib/api/client-address";
 import { API_KEY_KINDS, API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys";
@@ -34,6 +34,24 @@ export type ActionState = {
   /** What was submitted, given back on an error: React resets a form after its action, to these values. */
   values?: Record<string, string>;
 };
+
+/**
+ * What a form shows for a failed action: an AppError's message (lib/errors.ts); anything else is a bug, logged, and
+ * shown as the generic message. Next's own control flow (redirect, notFound) is rethrown.
+ */
+function formMessage(error: unknown): string {
+  unstable_rethrow(error);
+  if (error instanceof AppError) return error.message;
+  console.error(
+    JSON.stringify({
+      level: "error",
+      message: "dashboard action failed",
+      error: error instanceof Error ? error.message : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    }),
+  );
+  return "Something went wrong on our side. Please try again in a moment.";
+}
 
 // ---------- API keys ----------
 
@@ -203,7 +221,7 @@ export async function createTemplateAction(
   try {
     several = readPostedFiles(formData);
   } catch (error) {
-    return { status: "error", ...describeTemplateError(error, true)!, values };
+    return { status: "error", ...describeTemplateError(error, true), values };
   }
   // The entry's source stands for the files in the checks of the form's own fields.
   const code = several
@@ -227,24 +245,20 @@ export async function createTemplateAction(
       several ? { name, description, ...several } : { name, description, code: parsed.data.code },
     );
   } catch (error) {
-    const problem = describeTemplateError(error, several !== null);
-    if (problem) return { status: "error", ...problem, values };
-    throw error;
+    return { status: "error", ...describeTemplateError(error, several !== null), values };
   }
   revalidatePath("/dashboard/library");
   redirect(`/dashboard/library/${created.id}?created=1`);
 }
 
 /**
- * What the editor can show for a failed save: the library limit, a compile error with its position (and its file,
- * when `namesFiles`: the editor posted several), a refused file or path, or the sandbox's trial render failing.
- * Anything else is a bug and is rethrown.
+ * What the editor shows for a failed save: a compile error with its position (and its file, when `namesFiles`: the
+ * editor posted several), a refused file or path, the sandbox's trial render failing, or formMessage's.
  */
 function describeTemplateError(
   error: unknown,
   namesFiles: boolean,
-): { message: string; line?: number; column?: number; path?: string } | null {
-  if (error instanceof AppError) return { message: error.message };
+): { message: string; line?: number; column?: number; path?: string } {
   if (error instanceof TemplateFilesError) {
     const named = error.problems.find(({ path }) => path !== undefined);
     return { message: error.message, ...(named ? { path: named.path } : {}) };
@@ -254,10 +268,7 @@ function describeTemplateError(
     if (error.line === null) return { message: error.message, ...path };
     return { message: error.message, line: error.line, column: error.column ?? undefined, ...path };
   }
-  if (!(error instanceof Error)) return null;
-  if (error.name !== "Error" && error.name !== "TypeError" && error.name !== "PostgresError")
-    return { message: error.message };
-  return null;
+  return { message: formMessage(error) };
 }
 
 // ---------- Emails ----------
@@ -272,8 +283,7 @@ export async function cancelEmailAction(formData: FormData): Promise<ActionState
   try {
     await cancelEmailOrThrow(account.id, String(formData.get("id") ?? ""));
   } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    outcome = { status: "error", message: error.message };
+    outcome = { status: "error", message: formMessage(error) };
   }
   // A refused cancel refreshes too: the page then shows the status that made it refused. A cancel gives its email
   // back to the month's count, which the overview and Usage show.
