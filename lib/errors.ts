@@ -40,6 +40,8 @@ export const APP_ERROR_CODES = {
   EMAIL_LIMIT_REACHED: { status: 429, error: "Email sending not allowed", codeInBody: false },
   INTERNAL_ERROR: { status: 500, error: "Internal server error" },
   EMAIL_PROVIDER_ERROR: { status: 502, error: "Email provider error" },
+  // The processor could not start a checkout, plan change or portal session; nothing was charged.
+  PAYMENT_PROCESSOR_ERROR: { status: 502, error: "Payment processor error" },
   SANDBOX_BUSY: { status: 503, error: "Template sandbox busy" },
   PAYMENTS_NOT_CONFIGURED: { status: 503, error: "Payments are not configured" },
   EMAIL_EVENTS_NOT_CONFIGURED: { status: 503, error: "Email events are not configured" },
@@ -62,6 +64,8 @@ export type AppErrorOptions = {
   allow?: string[];
   /** The contract's API usage-limit body, which has no `success` key. */
   withoutSuccess?: boolean;
+  /** The failure behind it, for the log. */
+  cause?: unknown;
 };
 
 /**
@@ -74,7 +78,7 @@ export class AppError extends Error {
     public readonly code: AppErrorCode,
     public readonly options: AppErrorOptions = {},
   ) {
-    super(options.message ?? options.title ?? APP_ERROR_CODES[code].error);
+    super(options.message ?? options.title ?? APP_ERROR_CODES[code].error, { cause: options.cause });
     this.name = "AppError";
   }
 }

@@ -16,7 +16,7 @@ import { DomainError, registerSendingDomain, verifySendingDomain } from "@/lib/d
 import { addLibraryEntry } from "@/lib/db/library";
 import { findCatalogueTemplate } from "@/lib/db/templates";
 import { cancelEmailOrThrow } from "@/lib/emails";
-import { getPaymentProcessor, PaymentProcessorError } from "@/lib/payments";
+import { getPaymentProcessor } from "@/lib/payments";
 import { isPlanName } from "@/lib/plans";
 import { holdsNul } from "@/lib/schemas/common";
 import { removeSuppressionOrThrow } from "@/lib/suppressions";
@@ -147,11 +147,9 @@ export async function addTemplateAction(_previous: AddTemplateState, formData: F
       if (!outcome.completed) redirect(outcome.redirectUrl);
     }
   } catch (error) {
-    if (error instanceof AppError)
-      return { status: "error", code: error.code, message: error.message, templateId: template.id };
-    if (error instanceof PaymentProcessorError)
-      return { status: "error", message: error.message, templateId: template.id };
-    throw error;
+    // Next's redirect to the checkout is thrown from inside this try; formMessage rethrows it.
+    const code = error instanceof AppError ? { code: error.code } : {};
+    return { status: "error", ...code, message: formMessage(error), templateId: template.id };
   }
   revalidatePath("/dashboard/catalogue");
   revalidatePath("/dashboard/library");
@@ -411,8 +409,7 @@ export async function changePlanAction(_previous: ActionState, formData: FormDat
       returnUrl: `${getConfig().siteUrl}/dashboard/billing`,
     });
   } catch (error) {
-    if (error instanceof PaymentProcessorError) return { status: "error", message: error.message };
-    throw error;
+    return { status: "error", message: formMessage(error) };
   }
   if (!outcome.completed) redirect(outcome.redirectUrl);
   revalidatePath("/dashboard", "layout");

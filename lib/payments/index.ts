@@ -5,7 +5,6 @@ import { testModeProcessor } from "@/lib/payments/test-mode";
 import type { PaymentProcessor } from "@/lib/payments/types";
 
 export type { PaymentProcessor, PurchaseOutcome, PlanChangeOutcome, SubscriptionSummary } from "@/lib/payments/types";
-export { PaymentProcessorError } from "@/lib/payments/types";
 
 /**
  * The configured payment processor, or null when purchases and plan changes are unavailable (every caller refuses

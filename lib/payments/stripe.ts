@@ -30,7 +30,8 @@ import type { Tx } from "@/lib/db/client";
 import { addLibraryEntry } from "@/lib/db/library";
 import { isUuid } from "@/lib/schemas/common";
 import type { PlanName } from "@/lib/plans";
-import { PaymentProcessorError, type PaymentProcessor } from "@/lib/payments/types";
+import { AppError } from "@/lib/errors";
+import type { PaymentProcessor } from "@/lib/payments/types";
 import { WebhookSignatureError } from "@/lib/webhooks/receive";
 
 // Stripe behind the PaymentProcessor interface. Purchases and plan changes go through hosted Checkout; their effects
@@ -175,10 +176,10 @@ export const stripeProcessor: PaymentProcessor = {
         purchaseId,
         error: describe(error),
       });
-      throw new PaymentProcessorError(
-        "The payment provider could not start the checkout. Nothing was charged; please try again.",
-        error,
-      );
+      throw new AppError("PAYMENT_PROCESSOR_ERROR", {
+        message: "The payment provider could not start the checkout. Nothing was charged; please try again.",
+        cause: error,
+      });
     }
   },
 
@@ -251,10 +252,10 @@ export const stripeProcessor: PaymentProcessor = {
       return { completed: false, redirectUrl: session.url };
     } catch (error) {
       log("error", "stripe: plan change failed", { accountId, plan, error: describe(error) });
-      throw new PaymentProcessorError(
-        "The payment provider could not start the plan change. Nothing was charged; please try again.",
-        error,
-      );
+      throw new AppError("PAYMENT_PROCESSOR_ERROR", {
+        message: "The payment provider could not start the plan change. Nothing was charged; please try again.",
+        cause: error,
+      });
     }
   },
 
@@ -266,10 +267,10 @@ export const stripeProcessor: PaymentProcessor = {
       return portal.url;
     } catch (error) {
       log("error", "stripe: portal session failed", { accountId, error: describe(error) });
-      throw new PaymentProcessorError(
-        "The payment provider's customer portal is not available right now; please try again.",
-        error,
-      );
+      throw new AppError("PAYMENT_PROCESSOR_ERROR", {
+        message: "The payment provider's customer portal is not available right now; please try again.",
+        cause: error,
+      });
     }
   },
 

@@ -33,17 +33,6 @@ export type SubscriptionSummary = {
   cancelAt: Date | null;
 };
 
-/**
- * The processor could not start a checkout or portal session (unreachable, refused). `message` is safe to show the
- * user; nothing was charged and the pending purchase, if any, no longer counts toward the monthly limit.
- */
-export class PaymentProcessorError extends Error {
-  constructor(message: string, cause?: unknown) {
-    super(message, { cause });
-    this.name = "PaymentProcessorError";
-  }
-}
-
 export type TemplatePurchaseInput = {
   accountId: string;
   /** A public catalogue template's id or slug. */
