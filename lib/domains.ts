@@ -1,10 +1,9 @@
 import "server-only";
 import { Resend } from "resend";
 import { getConfig } from "@/lib/config";
+import { AppError, errors } from "@/lib/errors";
 import {
   addSendingDomain,
-  DomainError,
-  DomainTakenError,
   findSendingDomain,
   getSendingDomain,
   isVerifiedForSending,
@@ -23,11 +22,11 @@ import { RESEND_TIMEOUT_MS } from "@/lib/mail/resend";
 // "verified". Nothing the caller says (markVerified) overrides that, nor does a verification made before Resend was
 // configured (isVerifiedForSending). Without Resend (the embedded default) there is no DNS to check: `markVerified`
 // (the CLI's `domain:add --verified`) stands in for it. A domain and its parent and sub-domains belong to one account:
-// adding one of those another account holds throws DomainTakenError (409), and the operator's shared sending domain
-// and system sender's domain (with their parent and sub-domains) are refused to all (DomainError), before anything is
+// adding one of those another account holds throws DOMAIN_TAKEN (409), and the operator's shared sending domain
+// and system sender's domain (with their parent and sub-domains) are refused to all (INVALID_DOMAIN), before anything is
 // asked of Resend. An account may add the parent and sub-domains of its own domains.
 
-export { DomainError, DomainTakenError, isVerifiedForSending };
+export { isVerifiedForSending };
 
 export type DomainOutcome = {
   domain: SendingDomainDetails;
@@ -37,8 +36,11 @@ export type DomainOutcome = {
   message: string;
 };
 
-/** Resend refused a domains request, failed, timed out or could not be reached (the SDK returns, never throws). */
-export class DomainProviderError extends DomainError {
+/**
+ * Resend refused a domains request, failed, timed out or could not be reached (the SDK returns, never throws). An
+ * AppError (EMAIL_PROVIDER_ERROR) to its callers; a class of its own only so that fetchRemote can read Resend's status.
+ */
+export class DomainProviderError extends AppError {
   constructor(
     message: string,
     /** Resend's HTTP status; null for a network failure or timeout. */
@@ -46,7 +48,7 @@ export class DomainProviderError extends DomainError {
     /** Resend's error name (e.g. `validation_error`), when it gave one. */
     public readonly providerCode: string | null = null,
   ) {
-    super(message);
+    super("EMAIL_PROVIDER_ERROR", { message });
     this.name = "DomainProviderError";
   }
 }
@@ -59,7 +61,7 @@ const DOMAIN_PATTERN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+
  * already registered it, and stores Resend's id, status and DNS records; `markVerified` is ignored.
  * Without Resend: `markVerified` marks the domain verified (DNS is simulated).
  * `defaultSender` (an address @domain) is kept when omitted; a new domain gets hello@domain.
- * Throws DomainError for a bad domain or sender, DomainProviderError when Resend fails (nothing is stored then).
+ * Throws INVALID_DOMAIN for a bad domain or sender, DomainProviderError when Resend fails (nothing is stored then).
  */
 export async function registerSendingDomain(
   accountId: string,
@@ -104,11 +106,12 @@ export async function registerSendingDomain(
  * Resend checks asynchronously, so a domain just set up usually reads "pending" first: verify again a little later.
  * A domain added before Resend was configured is created at Resend first.
  * Without Resend: nothing to check (DNS is simulated); the domain is returned unchanged.
- * Throws DomainError when the account has no such domain, DomainProviderError when Resend fails.
+ * Throws DOMAIN_NOT_FOUND when the account has no such domain, DomainProviderError when Resend fails.
  */
 export async function verifySendingDomain(accountId: string, domainId: string): Promise<DomainOutcome> {
   const current = await getSendingDomain(accountId, domainId);
-  if (!current) throw new DomainError(`No sending domain with id ${domainId} on this account`);
+  if (!current)
+    throw new AppError("DOMAIN_NOT_FOUND", { message: `No sending domain with id ${domainId} on this account` });
   const resend = resendClient();
 
   if (!resend) {
@@ -139,7 +142,8 @@ export async function verifySendingDomain(accountId: string, domainId: string): 
 
 function normalizeDomain(value: string): string {
   const domain = value.trim().toLowerCase();
-  if (!DOMAIN_PATTERN.test(domain)) throw new DomainError(`"${value}" is not a domain name (e.g. mail.example.com)`);
+  if (!DOMAIN_PATTERN.test(domain))
+    throw errors.invalidDomain(`"${value}" is not a domain name (e.g. mail.example.com)`);
   return domain;
 }
 
@@ -148,7 +152,7 @@ function normalizeSender(value: string | undefined, domain: string): string | un
   if (!sender) return undefined;
   const at = sender.lastIndexOf("@");
   if (at < 1 || sender.slice(at + 1).toLowerCase() !== domain || /[\s<>@",;\0]/.test(sender.slice(0, at))) {
-    throw new DomainError(`The default sender must be an address @${domain}`);
+    throw errors.invalidDomain(`The default sender must be an address @${domain}`);
   }
   return sender;
 }

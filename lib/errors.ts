@@ -16,6 +16,8 @@ const MORE_DETAILS: ValidationDetail = {
 export const APP_ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, error: "Invalid request body" },
   INVALID_SIGNATURE: { status: 400, error: "Invalid webhook signature" },
+  // A domain or default sender that is not one, or a domain reserved to this service.
+  INVALID_DOMAIN: { status: 400, error: "Invalid domain" },
   UNAUTHORIZED: { status: 401, error: "Authentication required" },
   INSUFFICIENT_SCOPE: { status: 403, error: "API key not allowed" },
   ACCESS_DENIED: { status: 403, error: "Template access denied" },
@@ -26,8 +28,10 @@ export const APP_ERROR_CODES = {
   TEMPLATE_NOT_FOUND: { status: 404, error: "Template not found" },
   EMAIL_NOT_FOUND: { status: 404, error: "Email not found" },
   SUPPRESSION_NOT_FOUND: { status: 404, error: "Suppression not found" },
+  DOMAIN_NOT_FOUND: { status: 404, error: "Domain not found" },
   METHOD_NOT_ALLOWED: { status: 405, error: "Method not allowed" },
   EMAIL_NOT_CANCELABLE: { status: 409, error: "Email cannot be canceled" },
+  DOMAIN_TAKEN: { status: 409, error: "Domain taken" },
   ALREADY_IN_LIBRARY: { status: 409, error: "Template already in library" },
   IDEMPOTENCY_CONFLICT: { status: 409, error: "Idempotency key reused with a different request" },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, error: "A request with this idempotency key is still in progress" },
@@ -175,6 +179,19 @@ export const errors = {
     new AppError("IDEMPOTENCY_IN_PROGRESS", {
       message: "Retry shortly with the same key to receive its response.",
       retryAfterSeconds: 1,
+    }),
+
+  invalidDomain: (message: string) => new AppError("INVALID_DOMAIN", { message }),
+
+  /**
+   * Another account holds the domain, or (`related`) has verified a parent or sub-domain of it: a domain and its
+   * sub-domains belong to one account.
+   */
+  domainTaken: (domain: string, related = false) =>
+    new AppError("DOMAIN_TAKEN", {
+      message: related
+        ? `${domain} is a parent or sub-domain of a domain another account has verified. A domain and its sub-domains belong to one account only.`
+        : `${domain} is already registered by another account. A sending domain belongs to one account only.`,
     }),
 
   paymentsNotConfigured: () => new AppError("PAYMENTS_NOT_CONFIGURED"),

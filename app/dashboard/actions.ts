@@ -12,7 +12,7 @@ import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_NAME_CHARS, MAX_TEMPLATE_S
 import { admitSignedInPreview } from "@/lib/dashboard/preview";
 import { createApiKey, revokeApiKey, UnknownKeyDomainError } from "@/lib/db/api-keys";
 import { findSendingDomain } from "@/lib/db/domains";
-import { DomainError, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
+import { registerSendingDomain, verifySendingDomain } from "@/lib/domains";
 import { addLibraryEntry } from "@/lib/db/library";
 import { findCatalogueTemplate } from "@/lib/db/templates";
 import { cancelEmailOrThrow } from "@/lib/emails";
@@ -341,9 +341,8 @@ export async function addDomainAction(_previous: ActionState, formData: FormData
           : `Added ${outcome.domain.domain}. Mark it verified to send from it.`,
     };
   } catch (error) {
-    if (error instanceof DomainError)
-      return { status: "error", message: error.message, fields: { domain: error.message }, values };
-    throw error;
+    const message = formMessage(error);
+    return { status: "error", message, ...(error instanceof AppError ? { fields: { domain: message } } : {}), values };
   }
 }
 
@@ -369,8 +368,7 @@ export async function verifyDomainAction(_previous: ActionState, formData: FormD
     revalidatePath("/dashboard");
     return { status: "success", message };
   } catch (error) {
-    if (error instanceof DomainError) return { status: "error", message: error.message };
-    throw error;
+    return { status: "error", message: formMessage(error) };
   }
 }
 
@@ -385,9 +383,8 @@ export async function updateDefaultSenderAction(_previous: ActionState, formData
   try {
     await registerSendingDomain(account.id, { domain: current.domain, defaultSender: sender });
   } catch (error) {
-    if (error instanceof DomainError)
-      return { status: "error", message: error.message, fields: { defaultSender: error.message } };
-    throw error;
+    const message = formMessage(error);
+    return { status: "error", message, ...(error instanceof AppError ? { fields: { defaultSender: message } } : {}) };
   }
   revalidatePath("/dashboard/domains");
   return { status: "success", message: "Saved." };

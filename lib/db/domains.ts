@@ -2,6 +2,7 @@ import "server-only";
 import type postgres from "postgres";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { errors } from "@/lib/errors";
 import { holdsNul, isUuid } from "@/lib/schemas/common";
 import { parseFromAddress } from "@/lib/schemas/send";
 
@@ -38,25 +39,6 @@ export type SendingDomainDetails = SendingDomain & {
 
 const DOMAIN_PATTERN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+$/;
 
-export class DomainError extends Error {}
-
-/**
- * Another account holds the domain, or (`related`) has verified a parent or sub-domain of it: a domain and its
- * sub-domains belong to one account (409 where an API answers it).
- */
-export class DomainTakenError extends DomainError {
-  readonly status = 409;
-  readonly code = "DOMAIN_TAKEN";
-  constructor(domain: string, related = false) {
-    super(
-      related
-        ? `${domain} is a parent or sub-domain of a domain another account has verified. A domain and its sub-domains belong to one account only.`
-        : `${domain} is already registered by another account. A sending domain belongs to one account only.`,
-    );
-    this.name = "DomainTakenError";
-  }
-}
-
 /**
  * Refuses the operator's domains to every account: the shared sending domain (everyone sends from it, so no account
  * may own it) and the domain the service sends its own email from, with their parent and sub-domains.
@@ -65,14 +47,14 @@ export class DomainTakenError extends DomainError {
 export function refuseReservedDomain(domain: string): void {
   const { sharedSendingDomain, systemEmailFrom } = getConfig();
   if (sharedSendingDomain && related(domain, sharedSendingDomain)) {
-    throw new DomainError(
+    throw errors.invalidDomain(
       `${domain} is reserved: ${sharedSendingDomain} is this service's shared sending domain, and neither it nor its parent and sub-domains can be added. Every account may send from an address @${sharedSendingDomain} without adding it.`,
     );
   }
   const systemAddress = systemEmailFrom === null ? null : parseFromAddress(systemEmailFrom)!.address;
   const systemDomain = systemAddress?.slice(systemAddress.lastIndexOf("@") + 1).toLowerCase();
   if (systemDomain && related(domain, systemDomain)) {
-    throw new DomainError(
+    throw errors.invalidDomain(
       `${domain} is reserved: this service sends its own email from ${systemDomain}, and neither it nor its parent and sub-domains can be added.`,
     );
   }
@@ -85,14 +67,14 @@ function related(a: string, b: string): boolean {
 
 /**
  * Runs an insert into sending_domains, answering PostgreSQL's refusal of another account's parent or sub-domain
- * (the trigger of 20261124013000_sending_domain_overlap.sql) as DomainTakenError.
+ * (the trigger of 20261124013000_sending_domain_overlap.sql) as DOMAIN_TAKEN.
  */
 async function refusingRelatedDomains<T>(domain: string, insert: Promise<T>): Promise<T> {
   try {
     return await insert;
   } catch (error) {
     if ((error as { constraint_name?: unknown }).constraint_name === "sending_domains_overlap") {
-      throw new DomainTakenError(domain, true);
+      throw errors.domainTaken(domain, true);
     }
     throw error;
   }
@@ -116,11 +98,11 @@ export async function addSendingDomain(
 ): Promise<SendingDomain> {
   const domain = input.domain.trim().toLowerCase();
   if (!DOMAIN_PATTERN.test(domain))
-    throw new DomainError(`"${input.domain}" is not a domain name (e.g. mail.example.com)`);
+    throw errors.invalidDomain(`"${input.domain}" is not a domain name (e.g. mail.example.com)`);
   refuseReservedDomain(domain);
   const defaultSender = input.defaultSender?.trim() || `hello@${domain}`;
   if (!defaultSender.toLowerCase().endsWith(`@${domain}`))
-    throw new DomainError(`The default sender must be an address @${domain}`);
+    throw errors.invalidDomain(`The default sender must be an address @${domain}`);
   const [row] = await refusingRelatedDomains(
     domain,
     getDb()<SendingDomain[]>`
@@ -135,7 +117,7 @@ export async function addSendingDomain(
       where sending_domains.account_id = excluded.account_id
     returning id, domain, verified, default_sender, created_at, verified_at, provider_status`,
   );
-  if (!row) throw new DomainTakenError(domain);
+  if (!row) throw errors.domainTaken(domain);
   return row;
 }
 
@@ -183,18 +165,18 @@ export async function findSendingDomain(accountId: string, domain: string): Prom
   return row ?? null;
 }
 
-/** Throws DomainTakenError when another account holds the domain (any case), or a parent or sub-domain of it. */
+/** Throws DOMAIN_TAKEN when another account holds the domain (any case), or a parent or sub-domain of it. */
 export async function refuseTakenDomain(accountId: string, domain: string): Promise<void> {
   const [row] = await getDb()<{ taken: boolean; related: boolean }[]>`
     select exists (select 1 from sending_domains where lower(domain) = ${domain} and account_id <> ${accountId}) as taken,
            sending_domain_overlaps(${accountId}, ${domain}) as related`;
-  if (row.taken) throw new DomainTakenError(domain);
-  if (row.related) throw new DomainTakenError(domain, true);
+  if (row.taken) throw errors.domainTaken(domain);
+  if (row.related) throw errors.domainTaken(domain, true);
 }
 
 /**
  * Stores Resend's view of the account's domain (its id, status and DNS records); `verified` follows Resend's status,
- * keeping the first verified_at. Throws DomainTakenError when another account holds the domain or a related one.
+ * keeping the first verified_at. Throws DOMAIN_TAKEN when another account holds the domain or a related one.
  */
 export async function storeProviderDomain(
   accountId: string,
@@ -222,6 +204,6 @@ export async function storeProviderDomain(
     returning ${db(COLUMNS)}`,
   );
   // Taken by another account since registerSendingDomain checked.
-  if (!row) throw new DomainTakenError(domain);
+  if (!row) throw errors.domainTaken(domain);
   return row;
 }
