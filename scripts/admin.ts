@@ -4,7 +4,8 @@ import { parseArgs } from "node:util";
 import { hashPassword } from "@/lib/auth/passwords";
 import { createAccount, getAccountByEmailOrThrow, setAccountPlan } from "@/lib/db/accounts";
 import { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys";
-import { createApiKey, listApiKeys, revokeApiKey, UnknownKeyDomainError } from "@/lib/db/api-keys";
+import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/db/api-keys";
+import { AppError } from "@/lib/errors";
 import { addLibraryEntry } from "@/lib/db/library";
 import { listOutbox } from "@/lib/db/emails/outbox";
 import { findSendingDomain } from "@/lib/db/domains";
@@ -128,7 +129,8 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
       domain: flags.domain === undefined ? null : required(flags, "domain"),
       expiresAt: days === null ? null : new Date(Date.now() + days * 86_400_000),
     }).catch((error: unknown) => {
-      if (error instanceof UnknownKeyDomainError) throw new UsageError(`--domain: ${error.message}`);
+      if (error instanceof AppError && error.code === "DOMAIN_NOT_FOUND")
+        throw new UsageError(`--domain: ${error.message}`);
       throw error;
     });
     return {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { POST as sendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as send } from "@/app/api/v1/send/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
-import { createApiKey, listApiKeys, UnknownKeyDomainError } from "@/lib/db/api-keys";
+import { createApiKey, listApiKeys } from "@/lib/db/api-keys";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { auth, call, counter, sender, uniqueDomain, type CallOptions, type Sender, type TestUser } from "./support/api";
@@ -138,9 +138,10 @@ describe("API key records", () => {
       expires_at: expiresAt,
       revoked_at: null,
     });
-    await expect(createApiKey(user.accountId, { name: "x", domain: "elsewhere.example" })).rejects.toBeInstanceOf(
-      UnknownKeyDomainError,
-    );
+    await expect(createApiKey(user.accountId, { name: "x", domain: "elsewhere.example" })).rejects.toMatchObject({
+      name: "AppError",
+      code: "DOMAIN_NOT_FOUND",
+    });
   });
 });
 

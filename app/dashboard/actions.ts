@@ -10,7 +10,7 @@ import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
 import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_NAME_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
 import { admitSignedInPreview } from "@/lib/dashboard/preview";
-import { createApiKey, revokeApiKey, UnknownKeyDomainError } from "@/lib/db/api-keys";
+import { createApiKey, revokeApiKey } from "@/lib/db/api-keys";
 import { findSendingDomain } from "@/lib/db/domains";
 import { registerSendingDomain, verifySendingDomain } from "@/lib/domains";
 import { addLibraryEntry } from "@/lib/db/library";
@@ -106,9 +106,10 @@ export async function createApiKeyAction(_previous: CreateKeyState, formData: Fo
   try {
     created = await createApiKey(account.id, { name, kind, scope, domain, expiresAt: expiresInDays });
   } catch (error) {
-    if (!(error instanceof UnknownKeyDomainError)) throw error;
+    if (!(error instanceof AppError && error.code === "DOMAIN_NOT_FOUND"))
+      return { status: "error", message: formMessage(error), values };
     // Removed in another tab, or a crafted request.
-    const message = `${error.domain} is not one of your sending domains`;
+    const message = `${domain?.trim().toLowerCase()} is not one of your sending domains`;
     return { status: "error", message, fields: { domain: message }, values };
   }
   revalidatePath("/dashboard/settings/api-keys");

@@ -1,6 +1,7 @@
 import "server-only";
 import { generateApiKey, type ApiKeyKind, type ApiKeyScope } from "@/lib/api-keys";
 import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 
 export type ApiKeyRecord = {
   id: string;
@@ -25,14 +26,6 @@ export type NewApiKey = {
   expiresAt?: Date | null;
 };
 
-/** The key names a domain the account does not have. */
-export class UnknownKeyDomainError extends Error {
-  constructor(public readonly domain: string) {
-    super(`${domain} is not one of this account's sending domains`);
-    this.name = "UnknownKeyDomainError";
-  }
-}
-
 const RECORD_COLUMNS = (db: ReturnType<typeof getDb>) =>
   db`id, name, kind, scope, domain, display_fragment, created_at, last_used_at, expires_at, revoked_at`;
 
@@ -50,7 +43,9 @@ export async function createApiKey(accountId: string, options: NewApiKey): Promi
     where ${domain}::text is null
        or exists (select 1 from sending_domains where account_id = ${accountId} and lower(domain) = ${domain})
     returning ${RECORD_COLUMNS(db)}`;
-  if (!record) throw new UnknownKeyDomainError(domain ?? "");
+  if (!record) {
+    throw new AppError("DOMAIN_NOT_FOUND", { message: `${domain} is not one of this account's sending domains` });
+  }
   return { ...record, key: generated.key };
 }
 
