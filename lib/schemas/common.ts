@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/errors";
 import { MAX_VARIABLES_BYTES } from "@/lib/limits";
 
 export const uuidSchema = z.uuid();
@@ -22,7 +23,8 @@ export const errorBodySchema = z
   .object({
     error: z.string(),
     success: z.literal(false),
-    code: z.string().optional(),
+    // Every code lib/ can answer, from the one table (the OpenAPI document lists them).
+    code: z.enum(Object.keys(APP_ERROR_CODES) as [AppErrorCode, ...AppErrorCode[]]).optional(),
     message: z.string().optional(),
     details: z.unknown().optional(),
   })
