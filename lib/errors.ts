@@ -19,6 +19,8 @@ export const APP_ERROR_CODES = {
   // A domain or default sender that is not one, or a domain reserved to this service.
   INVALID_DOMAIN: { status: 400, error: "Invalid domain" },
   UNAUTHORIZED: { status: 401, error: "Authentication required" },
+  INVALID_CREDENTIALS: { status: 401, error: "Invalid credentials" },
+  EMAIL_NOT_CONFIRMED: { status: 403, error: "Email not confirmed" },
   INSUFFICIENT_SCOPE: { status: 403, error: "API key not allowed" },
   ACCESS_DENIED: { status: 403, error: "Template access denied" },
   CSRF_REJECTED: { status: 403, error: "Cross-site request refused" },
@@ -32,6 +34,8 @@ export const APP_ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, error: "Method not allowed" },
   EMAIL_NOT_CANCELABLE: { status: 409, error: "Email cannot be canceled" },
   DOMAIN_TAKEN: { status: 409, error: "Domain taken" },
+  // An email that already signs in another way (the dashboard's sign-in).
+  EMAIL_TAKEN: { status: 409, error: "Email taken" },
   ALREADY_IN_LIBRARY: { status: 409, error: "Template already in library" },
   IDEMPOTENCY_CONFLICT: { status: 409, error: "Idempotency key reused with a different request" },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, error: "A request with this idempotency key is still in progress" },
@@ -40,12 +44,14 @@ export const APP_ERROR_CODES = {
   BATCH_TOO_LARGE: { status: 422, error: "Batch too large" },
   RENDER_ERROR: { status: 422, error: "Template render failed" },
   RATE_LIMIT_EXCEEDED: { status: 429, error: "API usage limit exceeded" },
+  TOO_MANY_ATTEMPTS: { status: 429, error: "Too many attempts" },
   // POST /send past the free plan's monthly emails: the contract's body has neither `code` nor `success`.
   EMAIL_LIMIT_REACHED: { status: 429, error: "Email sending not allowed", codeInBody: false },
   INTERNAL_ERROR: { status: 500, error: "Internal server error" },
   EMAIL_PROVIDER_ERROR: { status: 502, error: "Email provider error" },
   // The processor could not start a checkout, plan change or portal session; nothing was charged.
   PAYMENT_PROCESSOR_ERROR: { status: 502, error: "Payment processor error" },
+  AUTH_PROVIDER_ERROR: { status: 502, error: "Sign-in provider error" },
   SANDBOX_BUSY: { status: 503, error: "Template sandbox busy" },
   PAYMENTS_NOT_CONFIGURED: { status: 503, error: "Payments are not configured" },
   EMAIL_EVENTS_NOT_CONFIGURED: { status: 503, error: "Email events are not configured" },

@@ -2,11 +2,12 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { clientAddress } from "@/lib/api/client-address";
-import { AuthError, parseCredentials, signInSchema, signUpSchema } from "@/lib/auth/credentials";
+import { parseCredentials, signInSchema, signUpSchema } from "@/lib/auth/credentials";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { getAuthProvider } from "@/lib/auth/provider";
 import { throttleSignIn, throttleSignUp } from "@/lib/auth/throttle";
 import { getConfig } from "@/lib/config";
+import { AppError, type ValidationDetail } from "@/lib/errors";
 
 export type AuthFormState = {
   status: "idle" | "error" | "check_email";
@@ -63,7 +64,12 @@ async function requestIp(): Promise<string | null> {
 }
 
 function failure(error: unknown, email: string): AuthFormState {
-  if (error instanceof AuthError) return { status: "error", message: error.message, fields: error.fields, email };
+  if (error instanceof AppError) {
+    // A refused field (VALIDATION_ERROR's details) is shown beside it.
+    const details = (error.options.details ?? []) as ValidationDetail[];
+    const fields = Object.fromEntries(details.map(({ field, message }) => [field, message]));
+    return { status: "error", message: error.message, fields, email };
+  }
   console.error(
     JSON.stringify({
       level: "error",

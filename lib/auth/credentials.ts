@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AppError } from "@/lib/errors";
 import { MAX_ADDRESS_LENGTH } from "@/lib/limits";
 
 // What both providers accept from the sign-up and sign-in forms, and the errors they may answer with.
@@ -29,31 +30,12 @@ export const signUpSchema = z.object({
 
 export type Credentials = z.output<typeof signInSchema>;
 
-export type AuthErrorCode =
-  | "INVALID_CREDENTIALS"
-  | "EMAIL_TAKEN"
-  | "EMAIL_NOT_CONFIRMED"
-  | "TOO_MANY_ATTEMPTS"
-  | "INVALID_INPUT"
-  | "PROVIDER_ERROR";
-
-export class AuthError extends Error {
-  constructor(
-    public readonly code: AuthErrorCode,
-    message: string,
-    public readonly fields: Partial<Record<"email" | "password", string>> = {},
-  ) {
-    super(message);
-    this.name = "AuthError";
-  }
-}
-
 export const WRONG_CREDENTIALS_MESSAGE = "That email and password don't match an account. Check them and try again.";
 // Sign-up with an address that has an account and another password. Worded for anyone, so it names no account.
 export const SIGN_UP_FAILED_MESSAGE =
   "We couldn't create an account with that email and password. If you have signed up before, sign in with your password.";
 
-/** Parses form input, turning zod issues into one AuthError with a message per field. */
+/** Parses form input, turning zod issues into one VALIDATION_ERROR with a message per field (its `details`). */
 export function parseCredentials<S extends typeof signInSchema | typeof signUpSchema>(
   schema: S,
   input: unknown,
@@ -65,5 +47,6 @@ export function parseCredentials<S extends typeof signInSchema | typeof signUpSc
     const key = issue.path[0];
     if ((key === "email" || key === "password") && !fields[key]) fields[key] = issue.message;
   }
-  throw new AuthError("INVALID_INPUT", "Check the highlighted fields.", fields);
+  const details = Object.entries(fields).map(([field, message]) => ({ field, message }));
+  throw new AppError("VALIDATION_ERROR", { message: "Check the highlighted fields.", details });
 }

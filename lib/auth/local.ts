@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { AuthError, WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
+import { AppError } from "@/lib/errors";
+import { WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import { getConfig } from "@/lib/config";
 import { createAccount, EmailTakenError, findAccountByEmail, type Account } from "@/lib/db/accounts";
@@ -88,10 +89,10 @@ export async function authenticateLocalAccount(credentials: Credentials): Promis
   if (!account?.password_hash) {
     dummyHash ??= hashPassword("letterpress-timing-equaliser");
     await verifyPassword(credentials.password, await dummyHash);
-    throw new AuthError("INVALID_CREDENTIALS", WRONG_CREDENTIALS_MESSAGE);
+    throw new AppError("INVALID_CREDENTIALS", { message: WRONG_CREDENTIALS_MESSAGE });
   }
   if (!(await verifyPassword(credentials.password, account.password_hash))) {
-    throw new AuthError("INVALID_CREDENTIALS", WRONG_CREDENTIALS_MESSAGE);
+    throw new AppError("INVALID_CREDENTIALS", { message: WRONG_CREDENTIALS_MESSAGE });
   }
   const { password_hash: _omit, ...rest } = account;
   return rest;

@@ -1,6 +1,7 @@
 import "server-only";
 import { cookies } from "next/headers";
-import { AuthError, SIGN_UP_FAILED_MESSAGE, WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
+import { AppError } from "@/lib/errors";
+import { SIGN_UP_FAILED_MESSAGE, WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
 import { authenticateLocalAccount, requestLocalSignUp } from "@/lib/auth/local";
 import {
   createLocalSessionToken,
@@ -21,7 +22,7 @@ export type SignUpResult = { status: "signed_in" } | { status: "check_email" };
 export interface AuthProvider {
   readonly name: "local" | "supabase";
   signUp(credentials: Credentials): Promise<SignUpResult>;
-  /** Throws AuthError("INVALID_CREDENTIALS") for a wrong email or password. */
+  /** Throws an INVALID_CREDENTIALS AppError for a wrong email or password. */
   signIn(credentials: Credentials): Promise<void>;
   /** Ends this browser's session on the server too. */
   signOut(): Promise<void>;
@@ -116,10 +117,9 @@ const supabaseProvider: AuthProvider = {
 async function linkAccountOrThrow(user: { id: string; email: string }): Promise<void> {
   const { accountForSupabaseUser } = await import("@/lib/auth/supabase");
   if (!(await accountForSupabaseUser(user))) {
-    throw new AuthError(
-      "EMAIL_TAKEN",
-      "We couldn't sign you in with that email. Sign in the way you did before, or contact support.",
-    );
+    throw new AppError("EMAIL_TAKEN", {
+      message: "We couldn't sign you in with that email. Sign in the way you did before, or contact support.",
+    });
   }
 }
 
@@ -128,22 +128,28 @@ async function supabaseClient() {
   return createSupabaseServerClient();
 }
 
-function mapSupabaseError(error: { message: string; code?: string; status?: number }): AuthError {
+function mapSupabaseError(error: { message: string; code?: string; status?: number }): AppError {
   const code = error.code ?? "";
   if (code === "invalid_credentials" || /invalid login credentials/i.test(error.message)) {
-    return new AuthError("INVALID_CREDENTIALS", WRONG_CREDENTIALS_MESSAGE);
+    return new AppError("INVALID_CREDENTIALS", { message: WRONG_CREDENTIALS_MESSAGE });
   }
   if (code === "email_not_confirmed" || /email not confirmed/i.test(error.message)) {
-    return new AuthError("EMAIL_NOT_CONFIRMED", "Confirm your email address first: follow the link we sent you.");
+    return new AppError("EMAIL_NOT_CONFIRMED", {
+      message: "Confirm your email address first: follow the link we sent you.",
+    });
   }
   // Only with email confirmation off does Supabase tell sign-up that an address is registered; our answer names no account.
   if (code === "user_already_exists" || code === "email_exists")
-    return new AuthError("INVALID_CREDENTIALS", SIGN_UP_FAILED_MESSAGE);
-  if (code === "weak_password") return new AuthError("INVALID_INPUT", error.message, { password: error.message });
+    return new AppError("INVALID_CREDENTIALS", { message: SIGN_UP_FAILED_MESSAGE });
+  if (code === "weak_password")
+    return new AppError("VALIDATION_ERROR", {
+      message: error.message,
+      details: [{ field: "password", message: error.message }],
+    });
   if (code === "over_request_rate_limit" || error.status === 429) {
-    return new AuthError("PROVIDER_ERROR", "Too many attempts. Wait a minute and try again.");
+    return new AppError("AUTH_PROVIDER_ERROR", { message: "Too many attempts. Wait a minute and try again." });
   }
-  return new AuthError("PROVIDER_ERROR", `Sign-in is unavailable right now (${error.message}).`);
+  return new AppError("AUTH_PROVIDER_ERROR", { message: `Sign-in is unavailable right now (${error.message}).` });
 }
 
 export function getAuthProvider(): AuthProvider {

@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { AuthError } from "@/lib/auth/credentials";
+import { AppError } from "@/lib/errors";
 import { SIGN_IN_LIMITS } from "@/lib/limits";
 import { claimSignInAttempt, releaseSignInAttempt, type ThrottleKey } from "@/lib/db/sign-in-attempts";
 
@@ -27,7 +27,7 @@ export function throttleSignIn<T>(email: string, ip: string | null, attempt: () 
     email,
     ip,
     attempt,
-    (thrown) => thrown?.error instanceof AuthError && thrown.error.code === "INVALID_CREDENTIALS",
+    (thrown) => thrown?.error instanceof AppError && thrown.error.code === "INVALID_CREDENTIALS",
   );
 }
 
@@ -55,7 +55,7 @@ async function throttled<T>(
   const claimed = await claimSignInAttempt(keys, SIGN_IN_LIMITS.windowMinutes * 60);
   if (claimed.length < keys.length) {
     await releaseSignInAttempt(claimed);
-    throw new AuthError("TOO_MANY_ATTEMPTS", scope.refusal);
+    throw new AppError("TOO_MANY_ATTEMPTS", { message: scope.refusal });
   }
   let thrown: { error: unknown } | undefined;
   try {
