@@ -185,7 +185,7 @@ export async function restyleTailwindTemplates(
 
 /** POST /templates: 201's template, as GET /templates/{id} describes it. */
 export async function createTemplateOrThrow(accountId: string, input: NewTemplateSource): Promise<TemplateDetails> {
-  const created = await createTemplateFromSource(accountId, input).catch(throwAsApiError);
+  const created = await createTemplateFromSource(accountId, input).catch(throwAsAppError);
   return getTemplateDetailsOrThrow(accountId, created.id);
 }
 
@@ -195,7 +195,7 @@ export async function replaceTemplateOrThrow(
   templateId: string,
   input: NewTemplateSource,
 ): Promise<TemplateDetails> {
-  const replaced = await replaceTemplateFromSource(accountId, templateId, input).catch(throwAsApiError);
+  const replaced = await replaceTemplateFromSource(accountId, templateId, input).catch(throwAsAppError);
   if (!replaced) throw errors.templateNotFound();
   return getTemplateDetailsOrThrow(accountId, templateId);
 }
@@ -209,7 +209,7 @@ export async function deleteTemplateOrThrow(accountId: string, templateId: strin
  * A refused source as the API answers it: a 400 whose field names the file (and whose message says where in it), a
  * 422 for a trial render that failed (the library limit is already an AppError).
  */
-function throwAsApiError(error: unknown): never {
+function throwAsAppError(error: unknown): never {
   if (error instanceof TemplateFilesError)
     throw errors.validation(error.problems.map(({ field, message }) => ({ field, message })));
   if (error instanceof TemplateRenderError) throw errors.renderFailed(error.message);

@@ -90,8 +90,8 @@ const pool = new WorkerPool<
 
 /**
  * The document render() gives for the catalogue template `slug` with these (validated) props, and its plain text.
- * Rejects with the 503 ApiError when the queue is full, and with `signal`'s reason when it is aborted before the render
- * is sent to a worker.
+ * Rejects with the SANDBOX_BUSY AppError when the queue is full, and with `signal`'s reason when it is aborted before
+ * the render is sent to a worker.
  */
 export async function renderCatalogueOffThread(
   owner: string,

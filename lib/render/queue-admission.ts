@@ -5,7 +5,7 @@
  * places held in all, that is the only bound; at `total`, an account still gets in while it holds less than its fair
  * share (`total` ÷ the accounts holding places, the asking one included, at least 1), so a few accounts filling the
  * queue do not shut everyone else out; and at `total` × QUEUE_CEILING_FACTOR nobody does, so the queue stays bounded
- * however many accounts ask. A refused job is answered at once with the 503 SANDBOX_BUSY ApiError and Retry-After,
+ * however many accounts ask. A refused job is answered at once with the SANDBOX_BUSY AppError (503) and Retry-After,
  * instead of waiting behind the others.
  *
  * Counted in process memory on purpose: the queue it bounds is this process's own.
@@ -31,8 +31,8 @@ export class QueueAdmission {
   }
 
   /**
-   * Takes a place for one of `owner`'s jobs, or throws the 503 ApiError. Returns the function that gives the place
-   * back when the job settles; calling it again does nothing.
+   * Takes a place for one of `owner`'s jobs, or throws the SANDBOX_BUSY AppError. Returns the function that gives the
+   * place back when the job settles; calling it again does nothing.
    */
   admit(owner: string): () => void {
     const ownerHeld = this.heldPerOwner.get(owner) ?? 0;

@@ -97,8 +97,8 @@ function lossMessage(loss: WorkerLoss, request: WithoutId<UserCodeRequest>): str
 
 /**
  * compileTemplate (./compile.ts) of a user's TSX, run on a worker under the deadline. `owner` is the account it is
- * for: accounts take turns. Rejects with the 503 ApiError when the queue is full, and with `signal`'s reason when it is
- * aborted before the compile starts.
+ * for: accounts take turns. Rejects with the SANDBOX_BUSY AppError when the queue is full, and with `signal`'s reason
+ * when it is aborted before the compile starts.
  */
 export async function compileTemplateOffThread(
   owner: string,

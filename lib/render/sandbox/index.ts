@@ -165,8 +165,8 @@ function assertNonEmptyString(name: string, value: unknown): asserts value is st
  * Renders the compiled template (output of compileTemplate) with `props`.
  * Resolves with exactly the HTML @react-email/render's
  * `render(<Component {...props} />)` would produce (and its plain text when
- * asked); rejects with SandboxRenderError, or at once with the ApiError
- * 503 SANDBOX_BUSY when the queue is full. `cacheKey` identifies the warm
+ * asked); rejects with SandboxRenderError, or at once with the SANDBOX_BUSY
+ * AppError (503) when the queue is full. `cacheKey` identifies the warm
  * context (templateId:version); a context is never shared between cacheKeys.
  */
 export async function renderInSandbox(opts: {
