@@ -120,9 +120,9 @@ export class WorkerPool<Request extends object, Message, Result> {
   }
 
   /**
-   * Runs `request` for `owner` on a worker. Throws the SANDBOX_BUSY AppError at once when the owner may not queue another
-   * job, and rejects with `signal`'s reason when it aborts while the job still waits. `onRunTime` is told how long the job
-   * ran on its worker (waiting not included) when it ends, answered or lost.
+   * Runs `request` for `owner` on a worker. Throws the SANDBOX_BUSY AppError at once when the owner may not queue
+   * another job, and rejects with `signal`'s reason when it aborts while the job still waits. `onRunTime` is told how
+   * long the job ran on its worker (waiting not included) when it ends, answered or lost.
    */
   run(
     owner: string,
