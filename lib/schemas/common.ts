@@ -19,12 +19,16 @@ export function holdsNul(value: string): boolean {
   return value.includes("\0");
 }
 
+const CODES_IN_BODIES = (Object.keys(APP_ERROR_CODES) as AppErrorCode[]).filter(
+  (code) => !("codeInBody" in APP_ERROR_CODES[code]),
+) as [AppErrorCode, ...AppErrorCode[]];
+
 export const errorBodySchema = z
   .object({
     error: z.string(),
     success: z.literal(false),
-    // Every code lib/ can answer, from the one table (the OpenAPI document lists them).
-    code: z.enum(Object.keys(APP_ERROR_CODES) as [AppErrorCode, ...AppErrorCode[]]).optional(),
+    // Every code lib/ can answer in a body, from the one table (the OpenAPI document lists them).
+    code: z.enum(CODES_IN_BODIES).optional(),
     message: z.string().optional(),
     details: z.unknown().optional(),
   })
