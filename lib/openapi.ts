@@ -1,17 +1,4 @@
 import { z } from "zod";
-import * as emails from "@/app/api/v1/emails/route";
-import * as email from "@/app/api/v1/emails/[id]/route";
-import * as cancelEmail from "@/app/api/v1/emails/[id]/cancel/route";
-import * as library from "@/app/api/v1/library/route";
-import * as send from "@/app/api/v1/send/route";
-import * as sendBatch from "@/app/api/v1/send/batch/route";
-import * as suppressions from "@/app/api/v1/suppressions/route";
-import * as suppression from "@/app/api/v1/suppressions/[email]/route";
-import * as templates from "@/app/api/v1/templates/route";
-import * as template from "@/app/api/v1/templates/[id]/route";
-import * as render from "@/app/api/v1/templates/[id]/render/route";
-import * as source from "@/app/api/v1/templates/[id]/source/route";
-import * as usage from "@/app/api/v1/usage/route";
 import { retryAfterHeader, type DeclaredOperation, type ResponseDoc } from "@/lib/api/operation";
 import { limitsTable } from "@/lib/limits";
 import { errorBodySchema, planSchema, rateLimitBodySchema } from "@/lib/schemas/common";
@@ -26,22 +13,12 @@ import "@/lib/schemas/usage";
 // zod schemas it parses and answers with (every schema with a `.meta({ id })` becomes a component), so the document
 // cannot drift from the code.
 
-/** The documented routes by their path under /api/v1; each method handler carries its declared operation. */
-const ROUTES: Record<string, Record<string, unknown>> = {
-  "/library": library,
-  "/templates": templates,
-  "/templates/{id}": template,
-  "/templates/{id}/render": render,
-  "/templates/{id}/source": source,
-  "/send": send,
-  "/send/batch": sendBatch,
-  "/emails": emails,
-  "/emails/{id}": email,
-  "/emails/{id}/cancel": cancelEmail,
-  "/suppressions": suppressions,
-  "/suppressions/{email}": suppression,
-  "/usage": usage,
-};
+/**
+ * The documented routes by their path under /api/v1, each a route module whose method handlers carry their declared
+ * operation. The app passes them in (app/api/v1/documented-routes.ts): the layers run app → lib.
+ */
+export type DocumentedRoutes = Record<string, Record<string, unknown>>;
+
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 const COMPONENTS = "#/components/schemas/";
@@ -190,9 +167,9 @@ function queryParameters(query: z.ZodType | undefined, components: Record<string
   );
 }
 
-function documentPaths(components: Record<string, unknown>) {
+function documentPaths(routes: DocumentedRoutes, components: Record<string, unknown>) {
   return Object.fromEntries(
-    Object.entries(ROUTES).map(([path, route]) => {
+    Object.entries(routes).map(([path, route]) => {
       const operations = METHODS.flatMap((method) => {
         const operation = (route[method] as { operation?: DeclaredOperation } | undefined)?.operation;
         return operation ? [[method.toLowerCase(), operationObject(path, operation, components)] as const] : [];
@@ -219,7 +196,7 @@ function componentSchemas(): Record<string, unknown> {
   return all;
 }
 
-export function buildOpenApiDocument(serverUrl: string) {
+export function buildOpenApiDocument(serverUrl: string, routes: DocumentedRoutes) {
   const components = componentSchemas();
   return {
     openapi: "3.1.0",
@@ -234,7 +211,7 @@ export function buildOpenApiDocument(serverUrl: string) {
     },
     servers: [{ url: `${serverUrl}/api/v1` }],
     security: [{ apiKey: [] }, { bearer: [] }, { session: [] }],
-    paths: documentPaths(components),
+    paths: documentPaths(routes, components),
     components: {
       schemas: components,
       securitySchemes: {
