@@ -1,5 +1,10 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+
+// Files that must have the machine and the database to themselves: one asserts how long another account waits behind
+// a slow compile, the other that a due scheduled email is left for after() (any file's send would dispatch it).
+const SERIAL = ["tests/render/user-code-off-thread.test.ts", "tests/send/background-work.test.ts"];
 
 export default defineConfig({
   resolve: {
@@ -10,12 +15,21 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["tests/**/*.test.{ts,tsx}"],
-    exclude: ["tests/e2e/**", "node_modules/**"],
     environment: "node",
     globalSetup: ["tests/support/global-setup.ts"],
     setupFiles: ["tests/support/setup.ts"],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // One file more than there are cores: a test file spends much of its time waiting on the database (served from
+    // the main process) and on render workers, so the cores stay busy.
+    maxWorkers: availableParallelism() + 1,
+    projects: [
+      {
+        extends: true,
+        test: { name: "parallel", include: ["tests/*/**/*.test.{ts,tsx}"], exclude: ["tests/e2e/**", ...SERIAL] },
+      },
+      // After the others, one file at a time, on a database of their own (each project runs the global setup).
+      { extends: true, test: { name: "serial", include: SERIAL, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

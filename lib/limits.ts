@@ -1,6 +1,6 @@
 // The service's limits: every bound on what one request may ask, in one place. The code that enforces each imports it
 // from here, and the README's "Limits" table and the OpenAPI document are both made from LIMITS below, so the three
-// cannot disagree (tests/limits.test.ts compares the README's table with limitsTable()).
+// cannot disagree (tests/api/limits.test.ts compares the README's table with limitsTable()).
 
 const KB = 1024;
 const MB = 1024 * KB;

@@ -2,12 +2,12 @@
 # npm test: the whole check, fail-fast, in this order:
 #   1. lint (ESLint, then Prettier's format check)
 #   2. type check (tsc --noEmit)
-#   3. vitest on the embedded database (in-memory PGlite)
-#   4. vitest again on real PostgreSQL, when TEST_DATABASE_URL is set (.ci/run sets it to a throwaway cluster)
-#   4b. vitest again on Node 24 (production's runtime), when NODE24_BIN names its binary (.ci/run installs it), on
-#      PostgreSQL when TEST_DATABASE_URL is set, else embedded
+#   3. vitest on the embedded database (in-memory PGlite), on this machine's Node: a laptop's setup
+#   4. vitest again on production's setup: real PostgreSQL when TEST_DATABASE_URL is set (.ci/run sets it to a
+#      throwaway cluster), on Node 24 when NODE24_BIN names its binary (.ci/run installs it). With only one of the two,
+#      the pass runs on what there is; with neither, it is skipped. Two passes cover both databases and both Nodes.
 #   5. `next build` with Vercel-like variables and an unreachable DATABASE_URL: the build must not need a live
-#      database (the other Vercel rules are in tests/vercel.test.ts)
+#      database (the other Vercel rules are in tests/platform/vercel.test.ts)
 #   6. next build (the normal build, last, so .next/ is the one `npm start` and the e2e tests serve)
 #   7. npm run test:e2e (Playwright: the browser tests against that build), when package.json has that script
 set -euo pipefail
@@ -96,22 +96,26 @@ echo "Type check passed."
 phase "Unit and API tests on the embedded database (PGlite, in memory)"
 vitest_pass embedded: env -u TEST_DATABASE_URL -u DATABASE_URL
 
-if [ -n "${TEST_DATABASE_URL:-}" ]; then
-  safe_url=$(node -e 'const u = new URL(process.argv[1]); if (u.password) u.password = "***"; console.log(u.toString())' "$TEST_DATABASE_URL")
-  phase "Unit and API tests on PostgreSQL (TEST_DATABASE_URL=$safe_url)"
-  vitest_pass postgres: env -u DATABASE_URL
+if [ -n "${TEST_DATABASE_URL:-}${NODE24_BIN:-}" ]; then
+  second_pass=(env -u DATABASE_URL)
+  if [ -n "${TEST_DATABASE_URL:-}" ]; then
+    label=postgres
+    database="PostgreSQL ($(node -e 'const u = new URL(process.argv[1]); if (u.password) u.password = "***"; console.log(u.toString())' "$TEST_DATABASE_URL"))"
+  else
+    label=embedded
+    database="the embedded database"
+    second_pass+=(-u TEST_DATABASE_URL)
+  fi
+  node_version=$(node --version)
+  if [ -n "${NODE24_BIN:-}" ]; then
+    node_version=$("$NODE24_BIN" --version)
+    second_pass+=(PATH="$(dirname "$NODE24_BIN"):$PATH")
+  fi
+  phase "Unit and API tests on production's setup: $database, Node $node_version"
+  vitest_pass "$label, node ${node_version%%.*}:" "${second_pass[@]}"
 else
   echo
-  echo "TEST_DATABASE_URL is not set: skipping the pass on real PostgreSQL (.ci/run sets it to a throwaway cluster)."
-fi
-
-if [ -n "${NODE24_BIN:-}" ]; then
-  node24_version=$("$NODE24_BIN" --version)
-  phase "Unit and API tests on Node $node24_version, production's runtime (NODE24_BIN)"
-  vitest_pass "node ${node24_version%%.*}:" env -u DATABASE_URL PATH="$(dirname "$NODE24_BIN"):$PATH"
-else
-  echo
-  echo "NODE24_BIN is not set: skipping the pass on Node 24 (.ci/run installs it from the npm registry's node package)."
+  echo "Neither TEST_DATABASE_URL nor NODE24_BIN is set: skipping the pass on production's setup (.ci/run sets both)."
 fi
 
 phase "Vercel-like build (VERCEL=1, preview, unreachable DATABASE_URL)"

@@ -7,7 +7,7 @@ import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions } from "@electric-
 // Sync after the extended protocol's Parse/Bind/Describe/Execute, or a simple Query), and for as long as it has a
 // transaction open. pglite-socket's public PGLiteSocketHandler reads each connection's messages; the turns are ours,
 // because pglite-socket's own server takes the connections' messages one by one, so two connections' requests mix
-// (tests/embedded-db.test.ts shows it still does).
+// (tests/db/embedded-db.test.ts shows it still does).
 
 export type PGliteServer = { port: number; close: () => Promise<void> };
 

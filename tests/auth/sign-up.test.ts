@@ -1,0 +1,352 @@
+import { createHash, randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { signInAction, signUpAction } from "@/app/(auth)/actions";
+import { getCurrentAccount } from "@/lib/auth/current";
+import { hashPassword } from "@/lib/auth/passwords";
+import { LOCAL_SESSION_COOKIE } from "@/lib/auth/session";
+import { ConfigError, parseConfig, resetConfig } from "@/lib/config";
+import { createAccount } from "@/lib/db/accounts";
+import { getDb } from "@/lib/db/client";
+import { browser, newBrowser, submit } from "../support/next-headers";
+import {
+  checkEmail,
+  followLink,
+  requestSignUp,
+  signUpLink,
+  signUpThroughLink,
+  withLoggedEmails,
+} from "../support/sign-up";
+
+vi.mock("next/headers", () => import("../support/next-headers"));
+
+// Local sign-up answers every address alike: no session, and an email. A new address is sent a link that creates the
+// account and signs it in, once; an address with an account is sent a notice, and its account is left as it was.
+
+const password = "correct horse battery staple";
+const newEmail = () => `signup-${randomUUID()}@example.com`;
+const submitSignUp = (email: string, pw = password) =>
+  submit(signUpAction, { email, password: pw, next: "/dashboard" });
+/** The form's answer; the email it sent is left out of the test's output. */
+const signUp = async (email: string, pw = password) => (await withLoggedEmails(() => submitSignUp(email, pw))).result;
+const LINK_REFUSED = { status: 307, location: "http://localhost:3000/signin?error=sign_up_link" };
+
+const confirmationText = (link: string) =>
+  "Follow the link below within 24 hours to create your Letterpress account. It works once.\n\n" +
+  "If you did not ask to sign up, you can ignore this email: no account is created without the link.\n\n" +
+  `Finish signing up: http://localhost:3000${link}`;
+const NOTICE_TEXT =
+  "Someone, probably you, asked to sign up to Letterpress with this address. You already have an account, so nothing was changed.\n\n" +
+  "If you forgot your password, contact support. If this was not you, you can ignore this email.\n\n" +
+  "Sign in: http://localhost:3000/signin";
+
+async function accountRows(email: string) {
+  return getDb()<
+    { id: string; password_hash: string }[]
+  >`select id, password_hash from accounts where lower(email) = ${email}`;
+}
+async function pendingRows(email: string) {
+  const [{ n }] = await getDb()<
+    { n: number }[]
+  >`select count(*)::int as n from pending_sign_ups where email = ${email}`;
+  return n;
+}
+
+beforeEach(() => {
+  newBrowser(`10.9.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 1}`);
+});
+
+describe("sign-up answers every address alike", () => {
+  it("gives a new address and one with an account (with any password) the same answer, and no session", async () => {
+    const existing = newEmail();
+    await createAccount({ email: existing, passwordHash: await hashPassword(password) });
+    const fresh = newEmail();
+
+    expect(await signUp(existing, "another password entirely")).toEqual(checkEmail(existing));
+    expect([...browser.cookies.keys()]).toEqual([]);
+    newBrowser("10.9.0.2");
+    expect(await signUp(existing, password)).toEqual(checkEmail(existing));
+    expect([...browser.cookies.keys()]).toEqual([]);
+    newBrowser("10.9.0.3");
+    expect(await signUp(fresh, password)).toEqual(checkEmail(fresh));
+    expect([...browser.cookies.keys()]).toEqual([]);
+    expect(await accountRows(fresh)).toEqual([]);
+  });
+});
+
+describe("an email address of at most 320 characters", () => {
+  const TOO_LONG = "Use an email address of at most 320 characters";
+  const refused = (email: string) => ({
+    state: { status: "error", message: "Check the highlighted fields.", fields: { email: TOO_LONG }, email },
+  });
+  /** Whether the sign-in and sign-up throttles counted anything for the address: the database was asked. */
+  const throttled = async (email: string) => {
+    const digest = createHash("sha256").update(email.toLowerCase()).digest("hex");
+    const [{ n }] = await getDb()<{ n: number }[]>`
+      select count(*)::int as n from sign_in_throttles where key in (${`account:${digest}`}, ${`sign-up:account:${digest}`})`;
+    return n > 0;
+  };
+
+  it("refuses a longer one at sign-up and sign-in with a clear message, before the database is asked", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      for (const email of [`${"a".repeat(309)}@example.com`, `${"a".repeat(900_000)}@example.com`]) {
+        expect(await signUp(email)).toEqual(refused(email));
+        expect(await submit(signInAction, { email, password, next: "/dashboard" })).toEqual(refused(email));
+        expect(await throttled(email)).toBe(false);
+      }
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it("takes one of exactly 320 characters", async () => {
+    const email = `${randomUUID()}${"a".repeat(272)}@example.com`;
+    expect(email).toHaveLength(320);
+    expect(await signUp(email)).toEqual(checkEmail(email));
+    expect(await pendingRows(email)).toBe(1);
+  });
+});
+
+describe("the sign-up link", () => {
+  it("is mailed (to the log, with no provider), creates the account and signs it in, once", async () => {
+    const email = newEmail();
+    const { result, emails } = await withLoggedEmails(() => submitSignUp(email));
+    expect(result).toEqual(checkEmail(email));
+    const link = signUpLink(emails[0]?.text ?? "");
+    expect(emails).toEqual([
+      {
+        level: "info",
+        message: "sign-up email (no email provider configured)",
+        to: email,
+        subject: "Finish signing up to Letterpress",
+        text: confirmationText(link),
+      },
+    ]);
+    expect(await accountRows(email)).toEqual([]);
+
+    expect(await followLink(link)).toEqual({ status: 307, location: "http://localhost:3000/dashboard" });
+    expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(true);
+    expect((await getCurrentAccount())?.email).toBe(email);
+    expect(await accountRows(email)).toHaveLength(1);
+    expect(await pendingRows(email)).toBe(0);
+
+    newBrowser("10.9.0.4");
+    expect(await followLink(link)).toEqual(LINK_REFUSED);
+    expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(false);
+    expect(await accountRows(email)).toHaveLength(1);
+    // The password chosen at sign-up is the account's.
+    expect(await submit(signInAction, { email, password, next: "/dashboard" })).toEqual({ redirect: "/dashboard" });
+  });
+
+  it("is honoured once when followed many times at once", async () => {
+    const email = newEmail();
+    const link = await requestSignUp({ email, password });
+    const results = await Promise.all(Array.from({ length: 5 }, () => followLink(link)));
+    expect(results.filter((r) => r.location === "http://localhost:3000/dashboard")).toHaveLength(1);
+    expect(results.filter((r) => r.location === LINK_REFUSED.location)).toHaveLength(4);
+    expect(await accountRows(email)).toHaveLength(1);
+  });
+
+  it("is refused once it has expired, and creates nothing", async () => {
+    const email = newEmail();
+    const link = await requestSignUp({ email, password });
+    await getDb()`update pending_sign_ups set expires_at = now() - interval '1 second' where email = ${email}`;
+    expect(await followLink(link)).toEqual(LINK_REFUSED);
+    expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(false);
+    expect(await accountRows(email)).toEqual([]);
+  });
+
+  it("expires 24 hours after it was sent", async () => {
+    const email = newEmail();
+    await requestSignUp({ email, password });
+    const [{ hours }] = await getDb()<{ hours: number }[]>`
+      select round(extract(epoch from expires_at - now()) / 3600)::int as hours from pending_sign_ups where email = ${email}`;
+    expect(hours).toBe(24);
+  });
+
+  it("is replaced by a newer sign-up for the same address, with the newer password", async () => {
+    const email = newEmail();
+    const first = await requestSignUp({ email, password: "first password here" });
+    const second = await requestSignUp({ email, password });
+    expect(await pendingRows(email)).toBe(1);
+    expect(await followLink(first)).toEqual(LINK_REFUSED);
+    expect(await followLink(second)).toEqual({ status: 307, location: "http://localhost:3000/dashboard" });
+    newBrowser("10.9.0.5");
+    expect(await submit(signInAction, { email, password, next: "/dashboard" })).toEqual({ redirect: "/dashboard" });
+  });
+
+  it("refuses a token that was never sent, or none", async () => {
+    for (const link of ["/auth/confirm?token=" + "A".repeat(43), "/auth/confirm?token=short", "/auth/confirm"]) {
+      expect(await followLink(link)).toEqual(LINK_REFUSED);
+    }
+    expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(false);
+  });
+
+  it("sends to sign-in, signing no one in, when the address got an account since", async () => {
+    const email = newEmail();
+    const link = await requestSignUp({ email, password });
+    await createAccount({ email });
+    expect(await followLink(link)).toEqual({ status: 307, location: "http://localhost:3000/signin?error=signed_up" });
+    expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(false);
+    expect(await accountRows(email)).toEqual([{ id: expect.any(String), password_hash: null }]);
+  });
+});
+
+describe("an address that has an account", () => {
+  it("is sent a notice to sign in, and its account, password and sessions are left as they were", async () => {
+    const email = newEmail();
+    await signUpThroughLink({ email, password });
+    const before = await accountRows(email);
+    const [{ sessions }] = await getDb()<{ sessions: number }[]>`
+      select count(*)::int as sessions from sessions where account_id = ${before[0].id}`;
+
+    newBrowser("10.9.0.6");
+    const { result, emails } = await withLoggedEmails(() => submitSignUp(email, "another password entirely"));
+    expect(result).toEqual(checkEmail(email));
+    expect(emails).toEqual([
+      {
+        level: "info",
+        message: "sign-up email (no email provider configured)",
+        to: email,
+        subject: "You already have a Letterpress account",
+        text: NOTICE_TEXT,
+      },
+    ]);
+    expect(await accountRows(email)).toEqual(before);
+    expect(await pendingRows(email)).toBe(0);
+    const [after] = await getDb()<
+      { sessions: number }[]
+    >`select count(*)::int as sessions from sessions where account_id = ${before[0].id}`;
+    expect(after.sessions).toBe(sessions);
+    expect(
+      await submit(signInAction, { email, password: "another password entirely", next: "/dashboard" }),
+    ).toMatchObject({
+      state: { status: "error" },
+    });
+  });
+});
+
+describe("sign-up emails through Resend", () => {
+  let server: Server;
+  let received: { url: string; body: any }[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        received.push({ url: req.url ?? "", body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ id: `re_${received.length}` }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    process.env.RESEND_API_KEY = "re_test_signup_0123456789";
+    process.env.RESEND_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    resetConfig();
+  });
+
+  afterAll(async () => {
+    delete process.env.RESEND_API_KEY;
+    delete process.env.RESEND_BASE_URL;
+    resetConfig();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  beforeEach(() => {
+    received = [];
+  });
+
+  it("sends the link and the notice from SYSTEM_EMAIL_FROM, and logs neither", async () => {
+    const existing = newEmail();
+    await createAccount({ email: existing });
+    const fresh = newEmail();
+
+    const { result, emails } = await withLoggedEmails(async () => [
+      await submitSignUp(fresh),
+      await submitSignUp(existing),
+    ]);
+    expect(result).toEqual([checkEmail(fresh), checkEmail(existing)]);
+    expect(emails).toEqual([]);
+
+    expect(received.map((request) => request.url)).toEqual(["/emails", "/emails"]);
+    const link = signUpLink(received[0].body.text);
+    expect(received.map((request) => request.body)).toEqual([
+      {
+        from: "Letterpress <no-reply@letterpress.test>",
+        to: [fresh],
+        subject: "Finish signing up to Letterpress",
+        text: confirmationText(link),
+        html:
+          "<p>Follow the link below within 24 hours to create your Letterpress account. It works once.</p>" +
+          "<p>If you did not ask to sign up, you can ignore this email: no account is created without the link.</p>" +
+          `<p><a href="http://localhost:3000${link}">Finish signing up</a></p>`,
+      },
+      {
+        from: "Letterpress <no-reply@letterpress.test>",
+        to: [existing],
+        subject: "You already have a Letterpress account",
+        text: NOTICE_TEXT,
+        html:
+          "<p>Someone, probably you, asked to sign up to Letterpress with this address. You already have an account, so nothing was changed.</p>" +
+          "<p>If you forgot your password, contact support. If this was not you, you can ignore this email.</p>" +
+          '<p><a href="http://localhost:3000/signin">Sign in</a></p>',
+      },
+    ]);
+
+    expect(await followLink(link)).toEqual({ status: 307, location: "http://localhost:3000/dashboard" });
+    expect((await getCurrentAccount())?.email).toBe(fresh);
+  });
+});
+
+describe("SYSTEM_EMAIL_FROM", () => {
+  const problems = (env: Record<string, string>) => {
+    try {
+      parseConfig(env);
+    } catch (error) {
+      if (error instanceof ConfigError) return error.problems;
+      throw error;
+    }
+    return [];
+  };
+
+  it("is required with Resend and local accounts, unless SHARED_SENDING_DOMAIN gives a no-reply sender", () => {
+    expect(problems({ RESEND_API_KEY: "re_x" })).toEqual([
+      "SYSTEM_EMAIL_FROM (or SHARED_SENDING_DOMAIN) is required when RESEND_API_KEY is set and Supabase Auth is not: sign-up links are sent from it",
+    ]);
+    expect(parseConfig({ RESEND_API_KEY: "re_x", SHARED_SENDING_DOMAIN: "Mail.Example.com" }).systemEmailFrom).toBe(
+      "Letterpress <no-reply@mail.example.com>",
+    );
+    expect(
+      parseConfig({
+        RESEND_API_KEY: "re_x",
+        SHARED_SENDING_DOMAIN: "mail.example.com",
+        SYSTEM_EMAIL_FROM: "hi@acme.test",
+      }).systemEmailFrom,
+    ).toBe("hi@acme.test");
+    expect(
+      parseConfig({
+        RESEND_API_KEY: "re_x",
+        NEXT_PUBLIC_SUPABASE_URL: "https://x.supabase.co",
+        NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: "k",
+      }).systemEmailFrom,
+    ).toBeNull();
+    expect(parseConfig({}).systemEmailFrom).toBeNull();
+  });
+
+  it("is one mailbox, its display name re-serialised", () => {
+    expect(parseConfig({ SYSTEM_EMAIL_FROM: "Acme, Inc <no-reply@acme.test>" }).systemEmailFrom).toBe(
+      '"Acme, Inc" <no-reply@acme.test>',
+    );
+    expect(problems({ SYSTEM_EMAIL_FROM: "not an address" })).toEqual([
+      "SYSTEM_EMAIL_FROM must be an address such as Letterpress <no-reply@mail.example.com>",
+    ]);
+    expect(problems({ SYSTEM_EMAIL_FROM: "a@acme.test, b@acme.test" })).toEqual([
+      "SYSTEM_EMAIL_FROM must be an address such as Letterpress <no-reply@mail.example.com>",
+    ]);
+  });
+});

@@ -1,0 +1,627 @@
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { describe, expect, inject, it } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { applyMigrations, migrate } from "@/lib/db/migrate";
+import { withDatabaseBefore, withFreshDatabase } from "../support/migration-db";
+
+describe("migrations", () => {
+  it("are all recorded where the Supabase CLI records them", async () => {
+    const files = (await readdir("supabase/migrations")).filter((f) => f.endsWith(".sql")).sort();
+    const rows = await getDb()<{ version: string; name: string }[]>`
+      select version, name from supabase_migrations.schema_migrations order by version`;
+    expect(rows.map((r) => `${r.version}_${r.name}.sql`)).toEqual(files);
+  });
+
+  it("apply nothing twice", async () => {
+    const result = await migrate(getDb());
+    expect(result.applied).toEqual([]);
+  });
+
+  it("enable row level security on every table in public", async () => {
+    const tables = await getDb()<{ tablename: string; rowsecurity: boolean }[]>`
+      select tablename, rowsecurity from pg_tables where schemaname = 'public' order by tablename`;
+    expect(tables.length).toBeGreaterThanOrEqual(9);
+    expect(tables.filter((t) => !t.rowsecurity).map((t) => t.tablename)).toEqual([]);
+  });
+
+  // Supabase's anon and authenticated roles exist only there; on a real server we can create them and check the
+  // guarded grants, then prove the API roles read nothing.
+  it.runIf(inject("databaseKind") === "postgresql")(
+    "run on a Supabase-like database and keep its API roles out",
+    async () => {
+      const admin = postgres(process.env.TEST_DATABASE_URL!, { prepare: false, max: 1, onnotice: () => {} });
+      const name = `letterpress_supabase_${Date.now()}`;
+      try {
+        for (const role of ["anon", "authenticated"]) {
+          await admin.unsafe(
+            `do $$ begin if not exists (select 1 from pg_roles where rolname = '${role}') then create role ${role}; end if; end $$`,
+          );
+        }
+        await admin.unsafe(`create database ${name}`);
+        const url = new URL(process.env.TEST_DATABASE_URL!);
+        url.pathname = `/${name}`;
+        const db = postgres(url.toString(), { prepare: false, max: 1, onnotice: () => {} });
+        try {
+          // As Supabase does: the API roles get every new table and function in public by default.
+          await db.unsafe(`grant usage on schema public to anon, authenticated;
+          alter default privileges in schema public grant all on tables to anon, authenticated;
+          alter default privileges in schema public grant all on functions to anon, authenticated`);
+          const { applied } = await migrate(db);
+          expect(applied.length).toBeGreaterThan(0);
+          const [privileges] = await db`select has_table_privilege('anon', 'public.accounts', 'select') as anon_select`;
+          expect(privileges.anon_select).toBe(false);
+          const callable = await db<{ role: string; fn: string }[]>`
+          select r.rolname as role, p.proname as fn
+          from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+          cross join (values ('anon'), ('authenticated')) as r(rolname)
+          where n.nspname = 'public' and has_function_privilege(r.rolname, p.oid, 'execute')
+          order by 1, 2`;
+          expect(callable).toEqual([]);
+        } finally {
+          await db.end();
+        }
+      } finally {
+        await admin.unsafe(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
+    },
+  );
+});
+
+/** Every function of public as the catalog holds it: identity, signature, whole definition and privileges. */
+function functionsOf(db: postgres.Sql) {
+  return db<{ oid: string; signature: string; definition: string; privileges: string | null }[]>`
+    select p.oid::text as oid, p.oid::regprocedure::text as signature, pg_get_functiondef(p.oid) as definition,
+           p.proacl::text as privileges
+    from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+    where n.nspname = 'public' order by 2`;
+}
+
+/** As functionsOf, for comparing two databases: identities differ between them. */
+async function definitionsOf(db: postgres.Sql) {
+  return (await functionsOf(db)).map(({ oid: _oid, ...definition }) => definition);
+}
+
+// Each function's current definition is one file of supabase/sql-functions/, which db:migrate applies after the
+// migrations, every time: a fresh database (the suite's, migrated by tests/support/global-setup.ts) and an upgraded one
+// must end with the same functions.
+describe("SQL functions", () => {
+  it("are one file each, named after the function, of one signature, and PUBLIC may execute none of them", async () => {
+    const names = await getDb()<{ name: string }[]>`
+      select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where n.nspname = 'public'`;
+    expect(names.map((f) => `${f.name}.sql`).sort()).toEqual((await readdir("supabase/sql-functions")).sort());
+    expect(
+      await getDb()`
+        select p.oid::regprocedure::text as signature from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname = 'public'
+          and exists (select 1 from aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a where a.grantee = 0)`,
+    ).toEqual([]);
+  });
+
+  // Past eight, positional arguments are read by counting: such a function takes a jsonb record instead.
+  it("take at most eight parameters", async () => {
+    expect(
+      await getDb()`
+        select p.oid::regprocedure::text as signature from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where n.nspname = 'public' and p.pronargs > 8`,
+    ).toEqual([]);
+  });
+
+  it(
+    "upgrade a database of today's schema to a fresh database's functions, keep its rows, and change nothing applied again",
+    { timeout: 60_000 },
+    async () => {
+      await withFreshDatabase(async (db) => {
+        // As every database was before the functions had files of their own: all the migrations, and their functions.
+        await applyMigrations(db);
+        const [{ id: account }] = await db<{ id: string }[]>`
+          insert into accounts (email) values ('a@x.example') returning id`;
+        await db`insert into sending_domains (account_id, domain, verified) values (${account}, 'x.example', true)`;
+        // Emails recorded as the code of the time recorded them: one sent by the outbox, which bounced, and a batch of
+        // two waiting for their hand-off.
+        await db`
+          select * from record_counted_email(
+            ${account}::uuid, '2026-11-01T00:00:00Z'::timestamptz, 100, false, 'sent', 'outbox', null::uuid,
+            'hello@x.example', '{ann@x.example}'::text[], '{}'::text[], '{}'::text[], '{}'::text[], 'Hi', '<p>Hi</p>',
+            'Hi', '{}'::jsonb, '[]'::jsonb, '[]'::jsonb, null::timestamptz, 'lp-one', 'bounced',
+            '{"bounce_type": "hard"}'::jsonb, null::integer)`;
+        const batch = [1, 2].map((i) => ({
+          from: "hello@x.example",
+          to: [`reader-${i}@x.example`],
+          subject: "Hi",
+          html: "<p>Hi</p>",
+        }));
+        await db`
+          select * from record_counted_emails(
+            ${account}::uuid, '2026-11-01T00:00:00Z'::timestamptz, 100, false, 'pending', 'resend',
+            ${db.json(batch)}, 'lp-batch', null::integer)`;
+        const rows = () => db`
+          select (select json_agg(t order by t.id) from accounts t) as accounts,
+                 (select json_agg(t order by t.id) from sending_domains t) as sending_domains,
+                 (select json_agg(t order by t.subject, t.batch_index) from sent_emails t) as sent_emails,
+                 (select json_agg(t order by t.id) from email_events t) as email_events,
+                 (select json_agg(t order by t.email) from email_suppressions t) as email_suppressions,
+                 (select json_agg(t order by t.metric) from usage_counters t) as usage_counters,
+                 (select json_agg(t order by t.metric) from usage_daily t) as usage_daily`;
+        const [before] = await rows();
+        expect(Object.fromEntries(Object.entries(before).map(([table, list]) => [table, list.length]))).toEqual({
+          accounts: 1,
+          sending_domains: 1,
+          sent_emails: 3,
+          email_events: 2,
+          email_suppressions: 1,
+          usage_counters: 1,
+          usage_daily: 1,
+        });
+
+        const migrations = (await readdir("supabase/migrations")).length;
+        const functionFiles = (await readdir("supabase/sql-functions")).length;
+        expect(await migrate(db)).toEqual({ applied: [], alreadyApplied: migrations, functions: functionFiles });
+        expect(await rows()).toEqual([before]);
+        const upgraded = await functionsOf(db);
+        expect(await definitionsOf(db)).toEqual(await definitionsOf(getDb()));
+
+        // Each file applied again: not even an identity changes (the triggers hold their functions by it).
+        expect(await migrate(db)).toEqual({ applied: [], alreadyApplied: migrations, functions: functionFiles });
+        expect(await functionsOf(db)).toEqual(upgraded);
+      });
+    },
+  );
+
+  it(
+    "upgrade a database of the oldest migration to a fresh database's functions, and keep its rows",
+    { timeout: 60_000 },
+    async () => {
+      // A database with only the oldest migration: the ones from the second on are still to run.
+      const [, second, ...rest] = (await readdir("supabase/migrations")).sort();
+      await withDatabaseBefore(second, async (db) => {
+        const [{ id: account }] = await db<{ id: string }[]>`
+          insert into accounts (email, plan) values ('a@x.example', 'monthly') returning id`;
+        const [{ id: template }] = await db<{ id: string }[]>`
+          insert into templates (owner_account_id, name, code) values (${account}, 'Mine', 'export default () => null')
+          returning id`;
+        await db`insert into library_entries (account_id, template_id, added_via) values (${account}, ${template}, 'created')`;
+        await db`
+          insert into usage_counters (account_id, metric, period_start, count)
+          values (${account}, 'api_calls', '2026-11-01T00:00:00Z', 7)`;
+        // The columns the migrations after it leave alone.
+        const rows = () => db`
+          select (select json_agg(json_build_object('id', t.id, 'email', t.email, 'plan', t.plan)) from accounts t)
+                   as accounts,
+                 (select json_agg(json_build_object('id', t.id, 'name', t.name, 'code', t.code)) from templates t)
+                   as templates,
+                 (select json_agg(t) from library_entries t) as library_entries,
+                 (select json_agg(t) from usage_counters t) as usage_counters`;
+        const [before] = await rows();
+
+        expect(await migrate(db)).toEqual({
+          applied: [second, ...rest],
+          alreadyApplied: 1,
+          functions: (await readdir("supabase/sql-functions")).length,
+        });
+        expect(await rows()).toEqual([before]);
+        expect(await definitionsOf(db)).toEqual(await definitionsOf(getDb()));
+      });
+    },
+  );
+});
+
+// PGlite takes the startup parameter but cannot interrupt a running statement, so only PostgreSQL cancels.
+describe("statement timeout", () => {
+  it.runIf(inject("databaseKind") === "postgresql")("cancels an app statement still running after 10 s", async () => {
+    const started = Date.now();
+    await expect(getDb()`select pg_sleep(12)`).rejects.toMatchObject({
+      code: "57014",
+      message: "canceling statement due to statement timeout",
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(9_900);
+  });
+
+  it("does not apply to migrations", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "letterpress-migrations-"));
+    const version = "99990101000000";
+    await writeFile(
+      path.join(dir, `${version}_timeout_probe.sql`),
+      `do $$ begin
+         if current_setting('statement_timeout') <> '0' then
+           raise exception 'statement_timeout is %', current_setting('statement_timeout');
+         end if;
+       end $$;`,
+    );
+    try {
+      expect(await applyMigrations(getDb(), dir)).toEqual({
+        applied: [`${version}_timeout_probe.sql`],
+        alreadyApplied: expect.any(Number),
+      });
+    } finally {
+      await getDb()`delete from supabase_migrations.schema_migrations where version = ${version}`;
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+// Each migration that changes stored rows, run on a database holding the rows it must cope with.
+
+// The migration that makes a sending domain belong to one account must run on a database that already holds the same
+// domain on several accounts: it keeps one (Resend-verified, else verified, else the oldest) and releases the others.
+describe("migration 20261124000300_domain_owner_and_orphaned_sends.sql", () => {
+  const MIGRATION = "20261124000300_domain_owner_and_orphaned_sends.sql";
+
+  it(
+    "keeps a domain held by several accounts on one of them and moves the others to released_sending_domains",
+    { timeout: 60_000 },
+    async () => {
+      await withDatabaseBefore(MIGRATION, async (db) => {
+        const account = async (email: string) =>
+          (await db<{ id: string }[]>`insert into accounts (email) values (${email}) returning id`)[0].id;
+        const [oldest, local, resend, alone] = [
+          await account("a@x.example"),
+          await account("b@x.example"),
+          await account("c@x.example"),
+          await account("d@x.example"),
+        ];
+        const domain = (
+          accountId: string,
+          name: string,
+          verified: boolean,
+          providerStatus: string | null,
+          createdAt: string,
+        ) => db`
+        insert into sending_domains (account_id, domain, verified, provider_status, created_at)
+        values (${accountId}, ${name}, ${verified}, ${providerStatus}, ${createdAt})`;
+        await domain(oldest, "shared.example", false, null, "2026-01-01T00:00:00Z");
+        await domain(local, "Shared.example", true, null, "2026-02-01T00:00:00Z");
+        await domain(resend, "shared.example", true, "verified", "2026-03-01T00:00:00Z");
+        await domain(oldest, "twice.example", false, null, "2026-01-01T00:00:00Z");
+        await domain(local, "twice.example", false, null, "2026-02-01T00:00:00Z");
+        await domain(alone, "alone.example", false, null, "2026-01-01T00:00:00Z");
+
+        expect((await migrate(db)).applied).toContain(MIGRATION);
+
+        const kept = await db`select account_id, domain from sending_domains order by domain`;
+        expect(kept).toEqual([
+          { account_id: alone, domain: "alone.example" },
+          { account_id: resend, domain: "shared.example" },
+          { account_id: oldest, domain: "twice.example" },
+        ]);
+        const released = await db<
+          { account_id: string; domain: string; verified: boolean; kept_by_account_id: string }[]
+        >`
+        select account_id, domain, verified, kept_by_account_id from released_sending_domains`;
+        const order = <T extends { account_id: string; domain: string }>(rows: T[]) =>
+          rows
+            .map((row) => ({ ...row, key: `${row.domain.toLowerCase()} ${row.account_id}` }))
+            .sort((a, b) => (a.key < b.key ? -1 : 1));
+        expect(order(released)).toEqual(
+          order([
+            { account_id: oldest, domain: "shared.example", verified: false, kept_by_account_id: resend },
+            { account_id: local, domain: "Shared.example", verified: true, kept_by_account_id: resend },
+            { account_id: local, domain: "twice.example", verified: false, kept_by_account_id: oldest },
+          ]),
+        );
+        await expect(
+          db`insert into sending_domains (account_id, domain) values (${alone}, 'SHARED.example')`,
+        ).rejects.toMatchObject({ code: "23505" });
+      });
+    },
+  );
+});
+
+// The migration that makes one email per provider idempotency key must run on a database whose emails break that rule
+// already: an interrupted email next to its caller's retry, or two interrupted attempts under one key.
+describe("migration 20261124001000_one_email_per_provider_key.sql", () => {
+  const MIGRATION = "20261124001000_one_email_per_provider_key.sql";
+
+  it(
+    "gives up an interrupted email whose retry was recorded too, with its count, and lets handed-over emails go of their keys",
+    { timeout: 60_000 },
+    async () => {
+      await withDatabaseBefore(MIGRATION, async (db) => {
+        const [{ id: account }] = await db<
+          { id: string }[]
+        >`insert into accounts (email) values ('a@x.example') returning id`;
+        const period = "2026-11-01T00:00:00Z";
+        const email = async (name: string, status: string, key: string | null, minutesAgo: number) =>
+          (
+            await db<{ id: string }[]>`
+            insert into sent_emails (account_id, status, provider, from_address, to_addresses, subject, html, usage_period_start,
+                                     provider_idempotency_key, created_at)
+            values (${account}, ${status}, 'resend', 'hello@x.example', '{ann@x.example}', ${name}, '<p>Hi</p>', ${period}, ${key},
+                    now() - ${`${minutesAgo} minutes`}::interval)
+            returning id`
+          )[0].id;
+        const interrupted = await email("interrupted", "pending", "lp-retried", 10);
+        const retry = await email("retry", "sent", "lp-retried", 5);
+        const firstAttempt = await email("first attempt", "pending", "lp-twice", 4);
+        const secondAttempt = await email("second attempt", "pending", "lp-twice", 3);
+        const answered = await email("answered", "sent", "lp-answered", 2);
+        const unkeyed = await email("unkeyed", "pending", null, 1);
+        await db`insert into usage_counters (account_id, metric, period_start, count) values (${account}, 'emails', ${period}, 6)`;
+        await db`
+        insert into usage_daily (account_id, metric, day, count)
+        select account_id, 'emails', (created_at at time zone 'utc')::date, count(*) from sent_emails group by 1, 3`;
+
+        expect((await migrate(db)).applied).toContain(MIGRATION);
+
+        const superseded = "the hand-off to the provider was interrupted; a retry of the request was sent instead";
+        expect(
+          await db`select id, status, provider_idempotency_key, error, usage_period_start from sent_emails order by created_at`,
+        ).toEqual([
+          {
+            id: interrupted,
+            status: "failed",
+            provider_idempotency_key: "lp-retried",
+            error: superseded,
+            usage_period_start: null,
+          },
+          {
+            id: retry,
+            status: "sent",
+            provider_idempotency_key: null,
+            error: null,
+            usage_period_start: new Date(period),
+          },
+          {
+            id: firstAttempt,
+            status: "pending",
+            provider_idempotency_key: "lp-twice",
+            error: null,
+            usage_period_start: new Date(period),
+          },
+          {
+            id: secondAttempt,
+            status: "failed",
+            provider_idempotency_key: "lp-twice",
+            error: superseded,
+            usage_period_start: null,
+          },
+          {
+            id: answered,
+            status: "sent",
+            provider_idempotency_key: null,
+            error: null,
+            usage_period_start: new Date(period),
+          },
+          {
+            id: unkeyed,
+            status: "pending",
+            provider_idempotency_key: null,
+            error: null,
+            usage_period_start: new Date(period),
+          },
+        ]);
+        expect(await db`select count from usage_counters where account_id = ${account}`).toEqual([{ count: 4 }]);
+        expect(await db`select sum(count)::int as count from usage_daily where account_id = ${account}`).toEqual([
+          { count: 4 },
+        ]);
+
+        await expect(
+          db`insert into sent_emails (account_id, status, provider, from_address, to_addresses, subject, html, provider_idempotency_key)
+           values (${account}, 'sent', 'resend', 'hello@x.example', '{ann@x.example}', 'again', '<p>Hi</p>', 'lp-twice')`,
+        ).rejects.toMatchObject({ code: "23505" });
+      });
+    },
+  );
+});
+
+// Templates saved before typed contracts hold a list of flat declarations; the migration turns each list into the
+// JSON Schema the render path now checks against, keeping the declarations' order, defaults and descriptions.
+describe("migration 20261124003000_variables_schema.sql", () => {
+  const MIGRATION = "20261124003000_variables_schema.sql";
+
+  it(
+    "turns declarations into a JSON Schema, in their order, and an empty list into an open schema",
+    { timeout: 60_000 },
+    async () => {
+      await withDatabaseBefore(MIGRATION, async (db) => {
+        const [{ id: accountId }] = await db<
+          { id: string }[]
+        >`insert into accounts (email) values ('m@x.example') returning id`;
+        const template = async (name: string, variables: unknown) =>
+          (
+            await db<{ id: string }[]>`
+            insert into templates (owner_account_id, name, description, is_public, price, code, variables)
+            values (${accountId}, ${name}, '', false, 0, 'export default () => null', ${db.json(variables as never)})
+            returning id`
+          )[0].id;
+        const declared = await template("declared", [
+          { name: "zebra", type: "string", required: true },
+          { name: "amount", type: "number", required: false, default: 0, description: "Total due" },
+          { name: "lines", type: "array", required: true },
+          { name: "flag", type: "boolean", required: false, default: null },
+        ]);
+        const empty = await template("empty", []);
+        const odd = await template("odd", [
+          null,
+          "text",
+          { type: "string" },
+          { name: "toString", type: "string", required: true },
+          { name: "not an identifier", type: "string" },
+          { name: "twice", type: "string", required: true },
+          { name: "kind", type: "color", required: "yes" },
+          { name: "twice", type: "number", required: 2 },
+        ]);
+        const notAList = await template("not a list", { name: "x" });
+
+        expect((await migrate(db)).applied).toContain(MIGRATION);
+
+        const rows = await db<{ id: string; variables: unknown; preview_props: unknown }[]>`
+        select id, variables, preview_props from templates where id in (${declared}, ${empty}, ${odd}, ${notAList})`;
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        expect(JSON.stringify(byId.get(declared)!.variables)).toBe(
+          JSON.stringify({
+            $schema: "https://json-schema.org/draft/2020-12/schema",
+            type: "object",
+            properties: {
+              zebra: { type: "string" },
+              amount: { type: "number", default: 0, description: "Total due" },
+              lines: { type: "array" },
+              flag: { type: "boolean", default: null },
+            },
+            required: ["zebra", "lines"],
+            additionalProperties: true,
+          }),
+        );
+        // Only declarable names count, the last of two wins at the first one's place, unknown types declare none.
+        expect(JSON.stringify(byId.get(odd)!.variables)).toBe(
+          JSON.stringify({
+            $schema: "https://json-schema.org/draft/2020-12/schema",
+            type: "object",
+            properties: { twice: { type: "number" }, kind: {} },
+            additionalProperties: true,
+          }),
+        );
+        expect(byId.get(notAList)!.variables).toEqual(byId.get(empty)!.variables);
+        const grantees = await db`
+        select grantee from information_schema.routine_privileges
+        where routine_name = 'send_context' and privilege_type = 'EXECUTE' and grantee in ('PUBLIC', 'anon', 'authenticated')`;
+        expect(grantees).toEqual([]);
+        expect(byId.get(empty)).toEqual({
+          id: empty,
+          variables: {
+            $schema: "https://json-schema.org/draft/2020-12/schema",
+            type: "object",
+            properties: {},
+            additionalProperties: true,
+          },
+          preview_props: null,
+        });
+      });
+    },
+  );
+});
+
+// Emails recorded before the migration get the status the API names and the one event their hand-off made.
+describe("migration 20261124004000_email_events.sql", () => {
+  const MIGRATION = "20261124004000_email_events.sql";
+
+  it("gives every email recorded before it its status and its hand-off's event", { timeout: 60_000 }, async () => {
+    await withDatabaseBefore(MIGRATION, async (db) => {
+      const [{ id: account }] = await db<
+        { id: string }[]
+      >`insert into accounts (email) values ('a@x.example') returning id`;
+      const email = async (name: string, status: string, extra: { sentAt?: string; error?: string } = {}) =>
+        (
+          await db<{ id: string }[]>`
+            insert into sent_emails (account_id, status, provider, from_address, to_addresses, subject, html, sent_at,
+                                     error, created_at)
+            values (${account}, ${status}, 'outbox', 'hello@x.example', '{ann@x.example}', ${name}, '<p>Hi</p>',
+                    ${extra.sentAt ?? null}, ${extra.error ?? null}, '2026-11-20T10:00:00Z')
+            returning id`
+        )[0].id;
+      const pending = await email("pending", "pending");
+      const sent = await email("sent", "sent", { sentAt: "2026-11-20T10:00:01Z" });
+      const scheduled = await email("scheduled", "scheduled");
+      const failed = await email("failed", "failed", { error: "resend: HTTP 422: bad" });
+
+      expect((await migrate(db)).applied).toContain(MIGRATION);
+
+      const rows = await db<{ id: string; delivery_status: string }[]>`
+        select id, delivery_status from sent_emails order by subject`;
+      expect(rows.map((row) => [row.id, row.delivery_status])).toEqual([
+        [failed, "failed"],
+        [pending, "queued"],
+        [scheduled, "scheduled"],
+        [sent, "sent"],
+      ]);
+      const events = await db<{ email_id: string; type: string; occurred_at: Date; detail: unknown }[]>`
+        select email_id, type, occurred_at, detail from email_events order by type`;
+      expect(events.map((e) => [e.email_id, e.type, e.occurred_at.toISOString(), e.detail])).toEqual([
+        [failed, "failed", "2026-11-20T10:00:00.000Z", { message: "resend: HTTP 422: bad" }],
+        [scheduled, "scheduled", "2026-11-20T10:00:00.000Z", null],
+        [sent, "sent", "2026-11-20T10:00:01.000Z", null],
+      ]);
+    });
+  });
+});
+
+// Templates saved before PreviewProps were read without `__proto__` keys kept them in their example, which render and
+// send then refused; the migration leaves those keys out, at any depth, and every other value and order as it was.
+describe("migration 20261124011000_preview_props_without_proto.sql", () => {
+  const MIGRATION = "20261124011000_preview_props_without_proto.sql";
+
+  it(
+    "leaves __proto__ keys out of stored PreviewProps, at any depth, and the rest as it was",
+    { timeout: 60_000 },
+    async () => {
+      await withDatabaseBefore(MIGRATION, async (db) => {
+        const [{ id: accountId }] = await db<
+          { id: string }[]
+        >`insert into accounts (email) values ('m@x.example') returning id`;
+        const template = async (name: string, previewProps: string | null) =>
+          (
+            await db<{ id: string }[]>`
+            insert into templates (owner_account_id, name, description, is_public, price, code, preview_props)
+            values (${accountId}, ${name}, '', false, 0, 'export default () => null', ${previewProps}::text::json)
+            returning id`
+          )[0].id;
+        const polluted = await template(
+          "polluted",
+          '{"zeta":"z","__proto__":{"polluted":true},"meta":{"tag":"a","__proto__":1,"list":[{"__proto__":[],"b":2},3]},"alpha":"a"}',
+        );
+        const onlyProto = await template("only", '{"__proto__":{"x":1}}');
+        const mentioned = await template("mentioned", '{"note":"the \\"__proto__\\" key","z":1,"a":2}');
+        const none = await template("none", null);
+
+        expect((await migrate(db)).applied).toContain(MIGRATION);
+
+        const rows = await db<{ id: string; preview_props: unknown }[]>`
+        select id, preview_props from templates where id in (${polluted}, ${onlyProto}, ${mentioned}, ${none})`;
+        const byId = new Map(rows.map((row) => [row.id, JSON.stringify(row.preview_props)]));
+        expect(byId.get(polluted)).toBe('{"zeta":"z","meta":{"tag":"a","list":[{"b":2},3]},"alpha":"a"}');
+        expect(byId.get(onlyProto)).toBe("{}");
+        expect(byId.get(mentioned)).toBe('{"note":"the \\"__proto__\\" key","z":1,"a":2}');
+        expect(byId.get(none)).toBe("null");
+        const [{ left }] =
+          await db`select count(*)::int as left from pg_proc where proname = 'json_without_proto_keys'`;
+        expect(left).toBe(0);
+      });
+    },
+  );
+});
+
+// The migration that refuses another account's parent and sub-domains must run on a database that already holds such
+// pairs: they stay, their owners may add them again (a refresh is an upsert), and no new one can be made.
+describe("migration 20261124013000_sending_domain_overlap.sql", () => {
+  const MIGRATION = "20261124013000_sending_domain_overlap.sql";
+
+  it("keeps the pairs that overlapped before, lets their owners add them again, and refuses new ones", async () => {
+    await withDatabaseBefore(MIGRATION, async (db) => {
+      const account = async (email: string) =>
+        (await db<{ id: string }[]>`insert into accounts (email) values (${email}) returning id`)[0].id;
+      const [parent, child, newcomer] = [
+        await account("a@x.example"),
+        await account("b@x.example"),
+        await account("c@x.example"),
+      ];
+      const upsert = (accountId: string, domain: string) => db`
+        insert into sending_domains (account_id, domain, verified) values (${accountId}, ${domain}, true)
+        on conflict (lower(domain)) do update set verified = true where sending_domains.account_id = excluded.account_id
+        returning account_id, domain`;
+      await upsert(parent, "legacy.example");
+      await upsert(child, "mail.legacy.example");
+
+      expect((await migrate(db)).applied).toContain(MIGRATION);
+
+      expect(await upsert(parent, "legacy.example")).toEqual([{ account_id: parent, domain: "legacy.example" }]);
+      expect(await upsert(child, "mail.legacy.example")).toEqual([
+        { account_id: child, domain: "mail.legacy.example" },
+      ]);
+      for (const domain of ["news.legacy.example", "news.mail.legacy.example"]) {
+        await expect(upsert(newcomer, domain)).rejects.toMatchObject({
+          code: "23P01",
+          constraint_name: "sending_domains_overlap",
+          message: `${domain} is a parent or sub-domain of another account's sending domain`,
+        });
+      }
+      expect(await db`select account_id, domain from sending_domains order by domain`).toEqual([
+        { account_id: parent, domain: "legacy.example" },
+        { account_id: child, domain: "mail.legacy.example" },
+      ]);
+    });
+  }, 60_000);
+});
