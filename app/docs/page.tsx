@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import { getConfig } from "@/lib/config";
-import { DOCUMENTED_ROUTES } from "@/app/api/v1/documented-routes";
 import { buildOpenApiDocument } from "@/lib/openapi";
 import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { formatNumber, PLAN_LABEL } from "../_components/format";
@@ -56,7 +55,7 @@ const EXAMPLE_BODIES: Record<string, string> = {
 };
 
 export default function DocsPage() {
-  const doc = buildOpenApiDocument(getConfig().siteUrl, DOCUMENTED_ROUTES);
+  const doc = buildOpenApiDocument(getConfig().siteUrl);
   const base = doc.servers[0].url;
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods as Record<string, Operation>).map(([method, operation]) => ({ path, method, operation })),
