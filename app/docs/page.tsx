@@ -17,6 +17,7 @@ type Response = {
   description: string;
   content?: Record<string, { schema: JsonSchema }>;
   headers?: Record<string, { description?: string; schema?: JsonSchema }>;
+  "x-error-codes"?: string[];
 };
 type Operation = {
   operationId: string;
@@ -325,7 +326,7 @@ export default function DocsPage() {
                           <tr key={status}>
                             <td className={`status-code status-${status[0]}`}>{status}</td>
                             <td className="small">
-                              {response.description}
+                              <Meaning response={response} />
                               {response.headers && (
                                 <div className="muted" style={{ marginTop: 4 }}>
                                   Headers:{" "}
@@ -373,5 +374,19 @@ export default function DocsPage() {
       </div>
       <SiteFooter />
     </>
+  );
+}
+
+/** A response's description, with the error codes it names (in parentheses, as lib/openapi.ts writes them) as code. */
+function Meaning({ response }: { response: Response }) {
+  const codes = response["x-error-codes"] ?? [];
+  return response.description.split(/\(([A-Z_]+)\)/).map((part, i) =>
+    codes.includes(part) ? (
+      <span key={i}>
+        (<code>{part}</code>)
+      </span>
+    ) : (
+      <span key={i}>{i % 2 === 1 ? `(${part})` : part}</span>
+    ),
   );
 }
