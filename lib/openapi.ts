@@ -1,25 +1,14 @@
 import { z } from "zod";
-import { retryAfterHeader, type DeclaredOperation, type ResponseDoc } from "@/lib/api/operation";
+import { API_OPERATIONS } from "@/lib/api/contract";
+import { answerableCodes, type Operation, type ResponseDoc } from "@/lib/api/contract/define";
+import { errorResponseDoc } from "@/lib/api/contract/error-responses";
+import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/errors";
 import { limitsTable } from "@/lib/limits";
-import { errorBodySchema, planSchema, rateLimitBodySchema } from "@/lib/schemas/common";
-import "@/lib/schemas/emails";
-import "@/lib/schemas/library";
-import "@/lib/schemas/send";
-import "@/lib/schemas/suppressions";
-import "@/lib/schemas/templates";
-import "@/lib/schemas/usage";
+import { planSchema } from "@/lib/schemas/common";
 
-// Generated from the routes themselves: each declares its operation in withApiAuth's `openapi` option, next to the
-// zod schemas it parses and answers with (every schema with a `.meta({ id })` becomes a component), so the document
-// cannot drift from the code.
-
-/**
- * The documented routes by their path under /api/v1, each a route module whose method handlers carry their declared
- * operation. The app passes them in (app/api/v1/documented-routes.ts): the layers run app → lib.
- */
-export type DocumentedRoutes = Record<string, Record<string, unknown>>;
-
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+// Generated from the contract (lib/api/contract/): each operation declares its zod schemas and the codes it answers,
+// and its route implements it with those same schemas (every schema with a `.meta({ id })` becomes a component), so
+// the document cannot drift from the code.
 
 const COMPONENTS = "#/components/schemas/";
 
@@ -75,52 +64,34 @@ function rateLimitHeaders(components: Record<string, unknown>): Record<string, D
   };
 }
 
-/** What withApiAuth answers itself, whatever the route. */
-const WRAPPER_RESPONSES: Record<number, ResponseDoc> = {
-  401: { description: "Missing, malformed, unknown or revoked credentials", schema: errorBodySchema },
-  500: { description: "Internal error; details are logged under the X-Request-Id", schema: errorBodySchema },
-};
-const INSUFFICIENT_SCOPE: ResponseDoc = {
-  description: "a sending_access API key on an endpoint it may not call (INSUFFICIENT_SCOPE); the call is not counted",
-  schema: errorBodySchema,
-};
-const QUOTA_EXCEEDED: ResponseDoc = {
-  description: "Monthly API quota exhausted",
-  schema: rateLimitBodySchema,
-  headers: { "Retry-After": retryAfterHeader },
-};
-
-function operationObject(
-  path: string,
-  { doc, metered, sendingAccess, query, body }: DeclaredOperation,
-  components: Record<string, unknown>,
-) {
-  const pathParameters = doc.pathParameters ?? {};
-  for (const [, name] of path.matchAll(/\{(\w+)\}/g)) {
-    if (!(name in pathParameters))
-      throw new Error(`${doc.operationId} declares no schema for the path parameter ${name}`);
-  }
+function operationObject(operation: Operation, components: Record<string, unknown>) {
+  const { success, sendingAccess = false } = operation;
   const parameters = [
-    ...Object.entries(pathParameters).map(([name, schema]) =>
+    ...Object.entries(operation.pathParameters ?? {}).map(([name, schema]) =>
       parameter(name, "path", jsonSchema(schema, components), true),
     ),
-    ...queryParameters(query, components),
-    ...Object.entries(doc.headers ?? {}).map(([name, schema]) =>
+    ...queryParameters(operation.query, components),
+    ...Object.entries(operation.headers ?? {}).map(([name, schema]) =>
       parameter(name, "header", jsonSchema(schema, components, "input"), !schema.safeParse(undefined).success),
     ),
   ];
-  const requestSchema = doc.requestBody ?? body;
-  const responses: Record<number, ResponseDoc> = { ...WRAPPER_RESPONSES, ...doc.responses };
-  if (metered) responses[429] ??= QUOTA_EXCEEDED;
-  if (!sendingAccess) {
-    const own = responses[403];
-    responses[403] = own
-      ? { ...own, description: `${own.description}; or ${INSUFFICIENT_SCOPE.description}` }
-      : INSUFFICIENT_SCOPE;
+  const requestSchema = operation.requestBody ?? operation.body;
+  const responses: Record<number, unknown> = {
+    [success.status]: response(operation, success.status, success, components),
+  };
+  for (const [status, codes] of codesByStatus(answerableCodes(operation))) {
+    const answers = codes.map((code) => errorResponseDoc(code, operation.errorDescriptions?.[code]));
+    const schemas = [...new Set(answers.map((answer) => answer.schema))];
+    const documented: ResponseDoc = {
+      description: answers.map((answer, i) => `${answer.description} (${codes[i]})`).join(". "),
+      schema: schemas.length === 1 ? schemas[0] : z.xor(schemas),
+      headers: Object.assign({}, ...answers.map((answer) => answer.headers)),
+    };
+    responses[status] = { ...response(operation, status, documented, components), "x-error-codes": codes };
   }
   return {
-    operationId: doc.operationId,
-    summary: doc.summary,
+    operationId: operation.operationId,
+    summary: operation.summary,
     description: sendingAccess
       ? "Full-access and sending-access API keys may call it."
       : "Full-access API keys (and the dashboard's session) only.",
@@ -133,27 +104,42 @@ function operationObject(
         content: { "application/json": { schema: jsonSchema(requestSchema, components, "input") } },
       },
     }),
-    responses: Object.fromEntries(
-      Object.entries(responses).map(([status, response]) => {
-        const headers: Record<string, DocumentHeader> = {
-          ...(metered && (status === "200" || status === "201" || status === "429") && rateLimitHeaders(components)),
-          ...Object.fromEntries(
-            Object.entries(response.headers ?? {}).map(([name, header]) => [
-              name,
-              {
-                ...(header.description && { description: header.description }),
-                schema: jsonSchema(header.schema, components),
-              },
-            ]),
-          ),
-        };
-        const content = { "application/json": { schema: jsonSchema(response.schema, components) } };
-        return [
-          status,
-          { description: response.description, content, ...(Object.keys(headers).length > 0 && { headers }) },
-        ];
-      }),
+    responses,
+  };
+}
+
+/** The codes by the status they answer with, in status order. */
+function codesByStatus(codes: AppErrorCode[]): [number, AppErrorCode[]][] {
+  const byStatus = new Map<number, AppErrorCode[]>();
+  for (const code of codes) {
+    const { status } = APP_ERROR_CODES[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return [...byStatus].sort(([a], [b]) => a - b);
+}
+
+function response(
+  { metered }: Operation,
+  status: number,
+  { description, schema, headers = {} }: ResponseDoc,
+  components: Record<string, unknown>,
+) {
+  const documented: Record<string, DocumentHeader> = {
+    ...(metered && (status < 300 || status === 429) && rateLimitHeaders(components)),
+    ...Object.fromEntries(
+      Object.entries(headers).map(([name, header]) => [
+        name,
+        {
+          ...(header.description && { description: header.description }),
+          schema: jsonSchema(header.schema, components),
+        },
+      ]),
     ),
+  };
+  return {
+    description,
+    content: { "application/json": { schema: jsonSchema(schema, components) } },
+    ...(Object.keys(documented).length > 0 && { headers: documented }),
   };
 }
 
@@ -167,17 +153,14 @@ function queryParameters(query: z.ZodType | undefined, components: Record<string
   );
 }
 
-function documentPaths(routes: DocumentedRoutes, components: Record<string, unknown>) {
-  return Object.fromEntries(
-    Object.entries(routes).map(([path, route]) => {
-      const operations = METHODS.flatMap((method) => {
-        const operation = (route[method] as { operation?: DeclaredOperation } | undefined)?.operation;
-        return operation ? [[method.toLowerCase(), operationObject(path, operation, components)] as const] : [];
-      });
-      if (operations.length === 0) throw new Error(`No method of ${path} declares its OpenAPI operation`);
-      return [path, Object.fromEntries(operations)];
-    }),
-  );
+/** The operations by path, in the contract's order. */
+function documentPaths(components: Record<string, unknown>) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const operation of API_OPERATIONS) {
+    paths[operation.path] ??= {};
+    paths[operation.path][operation.method.toLowerCase()] = operationObject(operation, components);
+  }
+  return paths;
 }
 
 function componentSchemas(): Record<string, unknown> {
@@ -196,7 +179,7 @@ function componentSchemas(): Record<string, unknown> {
   return all;
 }
 
-export function buildOpenApiDocument(serverUrl: string, routes: DocumentedRoutes) {
+export function buildOpenApiDocument(serverUrl: string) {
   const components = componentSchemas();
   return {
     openapi: "3.1.0",
@@ -211,7 +194,7 @@ export function buildOpenApiDocument(serverUrl: string, routes: DocumentedRoutes
     },
     servers: [{ url: `${serverUrl}/api/v1` }],
     security: [{ apiKey: [] }, { bearer: [] }, { session: [] }],
-    paths: documentPaths(routes, components),
+    paths: documentPaths(components),
     components: {
       schemas: components,
       securitySchemes: {

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import { getConfig } from "@/lib/config";
-import { DOCUMENTED_ROUTES } from "@/app/api/v1/documented-routes";
 import { buildOpenApiDocument } from "@/lib/openapi";
 import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { formatNumber, PLAN_LABEL } from "../_components/format";
@@ -18,6 +17,7 @@ type Response = {
   description: string;
   content?: Record<string, { schema: JsonSchema }>;
   headers?: Record<string, { description?: string; schema?: JsonSchema }>;
+  "x-error-codes"?: string[];
 };
 type Operation = {
   operationId: string;
@@ -56,7 +56,7 @@ const EXAMPLE_BODIES: Record<string, string> = {
 };
 
 export default function DocsPage() {
-  const doc = buildOpenApiDocument(getConfig().siteUrl, DOCUMENTED_ROUTES);
+  const doc = buildOpenApiDocument(getConfig().siteUrl);
   const base = doc.servers[0].url;
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods as Record<string, Operation>).map(([method, operation]) => ({ path, method, operation })),
@@ -326,7 +326,7 @@ export default function DocsPage() {
                           <tr key={status}>
                             <td className={`status-code status-${status[0]}`}>{status}</td>
                             <td className="small">
-                              {response.description}
+                              <Meaning response={response} />
                               {response.headers && (
                                 <div className="muted" style={{ marginTop: 4 }}>
                                   Headers:{" "}
@@ -374,5 +374,19 @@ export default function DocsPage() {
       </div>
       <SiteFooter />
     </>
+  );
+}
+
+/** A response's description, with the error codes it names (in parentheses, as lib/openapi.ts writes them) as code. */
+function Meaning({ response }: { response: Response }) {
+  const codes = response["x-error-codes"] ?? [];
+  return response.description.split(/\(([A-Z_]+)\)/).map((part, i) =>
+    codes.includes(part) ? (
+      <span key={i}>
+        (<code>{part}</code>)
+      </span>
+    ) : (
+      <span key={i}>{i % 2 === 1 ? `(${part})` : part}</span>
+    ),
   );
 }

@@ -7,7 +7,6 @@ import { readBodyText } from "@/lib/api/body";
 import { isSameOrigin } from "@/lib/api/client-address";
 import { httpError } from "@/lib/api/errors";
 import { AppError, errors, secondsUntil, zodDetails } from "@/lib/errors";
-import type { DeclaredOperation, OperationDoc } from "@/lib/api/operation";
 import { readSession, type SessionIdentity } from "@/lib/auth/session";
 import { holdsNul } from "@/lib/schemas/common";
 import { getConfig } from "@/lib/config";
@@ -41,15 +40,14 @@ type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> =
   query?: Q;
   /** Schema of the JSON body; a missing or empty body parses as `{}`. */
   body?: B;
-  /** The route's entry in the OpenAPI document (every /api/v1 route has one); see lib/api/operation.ts. */
-  openapi?: OperationDoc;
   /** The route's 404, for a path parameter that can name nothing stored (one holding NUL); NOT_FOUND by default. */
   notFound?: () => AppError;
 };
 
-type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
+/** What a route's query or body schema parses to; `undefined` without one. */
+export type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-type RouteContext = { params: Promise<Record<string, string | string[]>> };
+export type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
 /**
  * Composes every /api/v1 route: request id → credentials → account and metering (one SQL statement) → zod-parsed
@@ -60,7 +58,7 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
   options: Options<Q, B>,
   handler: (ctx: HandlerContext<Infer<Q>, Infer<B>>) => Promise<Record<string, unknown> | Response>,
 ) {
-  const route = async (request: NextRequest, context: RouteContext): Promise<Response> => {
+  return async (request: NextRequest, context?: RouteContext): Promise<Response> => {
     const requestId = randomUUID();
     const { start, reset } = billingPeriod();
     let caller: Caller | null = null;
@@ -97,15 +95,6 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
     }
     return response;
   };
-  // Route files may export only method handlers, so the declaration travels on the handler itself.
-  const operation: DeclaredOperation | undefined = options.openapi && {
-    doc: options.openapi,
-    metered: options.metered,
-    sendingAccess: options.sendingAccess ?? false,
-    query: options.query,
-    body: options.body,
-  };
-  return Object.assign(route, { operation });
 }
 
 /** For routes outside the metered API (health, OpenAPI, unknown paths): the same error mapping and request id. */
@@ -342,17 +331,4 @@ export function errorResponse(error: unknown, requestId: string, clientGone = fa
     }
   }
   return NextResponse.json(body, { status, headers });
-}
-
-/**
- * Next answers an unimplemented method with a bare 405; the contract wants an `Allow` header and a JSON body, so each
- * route exports this for the methods it does not serve. Also exported as OPTIONS, which it answers with the methods
- * the route does serve (Next's own OPTIONS would list every exported method, these 405s included).
- */
-export function methodNotAllowed(allowed: string[]) {
-  return withErrorHandling(async (request) => {
-    if (request.method === "OPTIONS")
-      return new Response(null, { status: 204, headers: { Allow: [...allowed, "OPTIONS"].join(", ") } });
-    throw errors.methodNotAllowed(allowed);
-  });
 }

@@ -452,6 +452,8 @@ export const sendResponseSchema = z
   })
   .meta({ id: "SendResponse" });
 
+export type SendResponse = z.input<typeof sendResponseSchema>;
+
 export const emailLimitBodySchema = z
   .object({ error: z.literal("Email sending not allowed"), message: z.string(), is_overage: z.literal(false) })
   .meta({ id: "EmailLimitExceeded" });
@@ -495,3 +497,5 @@ export const sendBatchResponseSchema = z
     warnings: warningsSchema.optional().meta({ description: "As POST /send's, each field under emails.<i>." }),
   })
   .meta({ id: "SendBatchResponse" });
+
+export type SendBatchResponse = z.input<typeof sendBatchResponseSchema>;

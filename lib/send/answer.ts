@@ -3,6 +3,7 @@ import type { RecordedEmail } from "@/lib/db/emails/records";
 import { describeEmailUsage } from "@/lib/db/usage";
 import type { PlanName } from "@/lib/plans";
 import type { RenderWarning } from "@/lib/render/warnings";
+import type { SendResponse } from "@/lib/schemas/send";
 
 // What a send answers with, for POST /send, each email of POST /send/batch, and the replay of a request recovery
 // finished.
@@ -14,7 +15,7 @@ export function sendAnswer(
   used: number,
   billingUsageReported: boolean,
   warnings: RenderWarning[] | undefined,
-): Record<string, unknown> {
+): SendResponse {
   return {
     success: true,
     data: sentEmailRecord(email),

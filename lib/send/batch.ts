@@ -11,7 +11,7 @@ import { reportOverageEmail } from "@/lib/payments";
 import { billingPeriod, PLANS, TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { checkVariables, renderTemplate } from "@/lib/render";
 import type { RenderWarning } from "@/lib/render/warnings";
-import { sendBatchRequestSchema, type SendRequest } from "@/lib/schemas/send";
+import { sendBatchRequestSchema, type SendBatchResponse, type SendRequest } from "@/lib/schemas/send";
 import { emailUsageMeta, sentEmailRecord } from "@/lib/send/answer";
 import { isTestSend, mailerFor, testLimitReached, type SendCaller } from "@/lib/send/caller";
 import { scheduleDispatch } from "@/lib/send/dispatch";
@@ -41,7 +41,7 @@ export async function sendBatch(
   rawBody: Record<string, unknown>,
   idempotencyKey: string | null,
   signal?: AbortSignal,
-): Promise<SendOutcome> {
+): Promise<SendOutcome<SendBatchResponse>> {
   scheduleDispatch();
   checkIdempotencyKey(idempotencyKey, rawBody, sendBatchRequestSchema);
   if (idempotencyKey === null) {
@@ -61,7 +61,7 @@ async function performBatch(
   providerKey: string | null,
   // A batch whose caller went away stops rendering: its renders not sent to a worker yet are dropped.
   signal: AbortSignal | undefined,
-): Promise<SendOutcome> {
+): Promise<SendOutcome<SendBatchResponse>> {
   const contexts = await findBatchContexts(caller.accountId, items);
   const sharedDomain = getConfig().sharedSendingDomain;
 

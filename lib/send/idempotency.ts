@@ -16,7 +16,8 @@ import { isTestSend, type SendCaller } from "@/lib/send/caller";
 // IDEMPOTENCY_CONFLICT. A request that takes over the stale claim of one that died finds the email that one recorded
 // (record_counted_email: one email per provider key) and answers with it rather than sending and counting it again.
 
-export type SendOutcome = { body: Record<string, unknown>; replayed: boolean };
+/** A send's answer: POST /send's or POST /send/batch's body. */
+export type SendOutcome<Body> = { body: Body; replayed: boolean };
 
 /**
  * Where an endpoint's Idempotency-Keys live. A test key's are apart from live keys' (their own scope, and their own
@@ -42,14 +43,14 @@ export function checkIdempotencyKey(idempotencyKey: string | null, rawBody: unkn
   throw errors.validation(details);
 }
 
-export async function withIdempotencyKey(
+export async function withIdempotencyKey<Body extends Record<string, unknown>>(
   scope: IdempotencyScope,
   accountId: string,
   key: string,
   providerKey: string,
   rawBody: Record<string, unknown>,
-  run: () => Promise<SendOutcome>,
-): Promise<SendOutcome> {
+  run: () => Promise<SendOutcome<Body>>,
+): Promise<SendOutcome<Body>> {
   const requestHash = hashRequest(rawBody);
   const claim = { accountId, scope, key, token: randomUUID() };
   const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
@@ -58,13 +59,14 @@ export async function withIdempotencyKey(
     const held = await claimIdempotencyKey({ ...claim, requestHash });
     if (held.claimed) break;
     if (held.requestHash !== requestHash) throw errors.idempotencyConflict();
-    if (held.status === "completed" && held.responseBody) return { body: held.responseBody, replayed: true };
+    // What this endpoint answered under the key: stored below from `run`'s outcome.
+    if (held.status === "completed" && held.responseBody) return { body: held.responseBody as Body, replayed: true };
     if (Date.now() >= deadline) throw errors.idempotencyInProgress();
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(delay * 2, 200);
   }
 
-  let outcome: SendOutcome;
+  let outcome: SendOutcome<Body>;
   try {
     outcome = await run();
   } catch (error) {

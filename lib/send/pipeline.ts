@@ -16,6 +16,7 @@ import {
   parseFromAddress,
   sendRequestSchema,
   type SendRequest,
+  type SendResponse,
 } from "@/lib/schemas/send";
 import { sendAnswer } from "@/lib/send/answer";
 import { isTestSend, mailerFor, testLimitReached, type SendCaller } from "@/lib/send/caller";
@@ -41,7 +42,7 @@ export async function sendEmail(
   caller: SendCaller,
   rawBody: Record<string, unknown>,
   idempotencyKey: string | null,
-): Promise<SendOutcome> {
+): Promise<SendOutcome<SendResponse>> {
   scheduleDispatch();
   checkIdempotencyKey(idempotencyKey, rawBody, sendRequestSchema);
   if (idempotencyKey === null) return performSend(caller, parseRequest(rawBody, sendRequestSchema), null);
@@ -61,7 +62,11 @@ export function parseRequest<S extends z.ZodType>(rawBody: unknown, schema: S): 
   return parsed.data;
 }
 
-async function performSend(caller: SendCaller, request: SendRequest, providerKey: string | null): Promise<SendOutcome> {
+async function performSend(
+  caller: SendCaller,
+  request: SendRequest,
+  providerKey: string | null,
+): Promise<SendOutcome<SendResponse>> {
   const { domains, template, suppressed } = await findSendContext(
     caller.accountId,
     request.template_id,

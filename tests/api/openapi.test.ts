@@ -5,16 +5,24 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getOpenApi } from "@/app/api/v1/openapi.json/route";
+import { POST as cancelEmail } from "@/app/api/v1/emails/[id]/cancel/route";
 import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { GET as listEmails } from "@/app/api/v1/emails/route";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
+import { POST as postSendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as postSend } from "@/app/api/v1/send/route";
+import { DELETE as deleteSuppression } from "@/app/api/v1/suppressions/[email]/route";
+import { GET as listSuppressions } from "@/app/api/v1/suppressions/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { DELETE as deleteTemplate, GET as getTemplate, PUT as putTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postTemplate } from "@/app/api/v1/templates/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
+import { API_OPERATIONS } from "@/lib/api/contract";
+import { createApiKey } from "@/lib/db/api-keys";
 import { addSendingDomain } from "@/lib/db/domains";
+import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/errors";
+import { MAX_BODY_BYTES } from "@/lib/limits";
 import {
   addToLibrary,
   auth,
@@ -26,12 +34,16 @@ import {
   type CallResult,
 } from "../support/api";
 
+type DocumentResponse = {
+  description: string;
+  content?: { "application/json": { schema: object } };
+  "x-error-codes"?: AppErrorCode[];
+  headers?: Record<string, unknown>;
+};
+
 type Document = {
   openapi: string;
-  paths: Record<
-    string,
-    Record<string, { responses: Record<string, { content?: { "application/json": { schema: object } } }> }>
-  >;
+  paths: Record<string, Record<string, { responses: Record<string, DocumentResponse> }>>;
   components: { schemas: Record<string, object> };
 };
 
@@ -47,10 +59,18 @@ beforeAll(async () => {
   ajv.addSchema({ $id: "openapi", components: document.components });
 });
 
-/** Validates a real response against the schema the document declares for that path, method and status. */
+/** The operations a real answer was checked for, as `METHOD path`. */
+const checked = new Set<string>();
+
+/**
+ * Validates a real response against the schema the document declares for that path, method and status, and its code
+ * against the codes the document lists for them.
+ */
 function expectConforms(path: string, method: string, result: CallResult) {
+  checked.add(`${method.toUpperCase()} ${path}`);
   const declared = document.paths[path]?.[method]?.responses[String(result.status)];
   expect(declared, `${method.toUpperCase()} ${path} documents status ${result.status}`).toBeDefined();
+  expect(unlistedCode(document, path, method, result), `${method.toUpperCase()} ${path}`).toBeUndefined();
   const schema = JSON.parse(
     JSON.stringify(declared!.content!["application/json"].schema).replaceAll('"#/components', '"openapi#/components'),
   );
@@ -58,6 +78,13 @@ function expectConforms(path: string, method: string, result: CallResult) {
   const valid = validate(result.body);
   expect(validate.errors ?? [], JSON.stringify(result.body).slice(0, 300)).toEqual([]);
   expect(valid).toBe(true);
+}
+
+/** An error's code that the document does not list for its operation and status (a body without a code has none). */
+function unlistedCode(doc: Document, path: string, method: string, result: CallResult): string | undefined {
+  const code: string | undefined = result.status >= 400 ? result.body?.code : undefined;
+  const listed: string[] = doc.paths[path]?.[method]?.responses[String(result.status)]?.["x-error-codes"] ?? [];
+  return code !== undefined && !listed.includes(code) ? code : undefined;
 }
 
 describe("GET /api/v1/openapi.json", () => {
@@ -138,6 +165,59 @@ describe("GET /api/v1/openapi.json", () => {
     }
   });
 
+  it("lists each error answer's codes, each under its own status and named in its description", () => {
+    for (const [route, methods] of Object.entries(document.paths)) {
+      for (const [method, { responses }] of Object.entries(methods)) {
+        for (const [status, response] of Object.entries(responses)) {
+          const codes = response["x-error-codes"] ?? [];
+          expect([route, method, status, codes.length > 0]).toEqual([route, method, status, Number(status) >= 400]);
+          for (const code of codes) {
+            expect([route, method, code, APP_ERROR_CODES[code].status]).toEqual([route, method, code, Number(status)]);
+            expect(response.description).toContain(`(${code})`);
+          }
+        }
+      }
+    }
+  });
+
+  it("adds the codes withApiAuth answers itself to those the operation declares", () => {
+    const codesByStatus = (route: string, method: string) =>
+      Object.fromEntries(
+        Object.entries(document.paths[route][method].responses).flatMap(([status, response]) =>
+          response["x-error-codes"] ? [[status, response["x-error-codes"]]] : [],
+        ),
+      );
+    expect(codesByStatus("/templates/{id}/render", "post")).toEqual({
+      400: ["VALIDATION_ERROR"],
+      401: ["UNAUTHORIZED"],
+      403: ["INSUFFICIENT_SCOPE", "ACCESS_DENIED"],
+      404: ["TEMPLATE_NOT_FOUND"],
+      413: ["PAYLOAD_TOO_LARGE"],
+      422: ["RENDER_ERROR"],
+      429: ["RATE_LIMIT_EXCEEDED"],
+      500: ["INTERNAL_ERROR"],
+      503: ["SANDBOX_BUSY"],
+    });
+    expect(codesByStatus("/usage", "get")).toEqual({ 401: ["UNAUTHORIZED"], 500: ["INTERNAL_ERROR"] });
+    expect(document.paths["/send"].post.responses["429"]).toEqual({
+      description:
+        "Monthly API quota exhausted (RATE_LIMIT_EXCEEDED). The free plan's monthly emails or a test key's 100 a day used up (EMAIL_LIMIT_REACHED)",
+      "x-error-codes": ["RATE_LIMIT_EXCEEDED", "EMAIL_LIMIT_REACHED"],
+      content: {
+        "application/json": {
+          schema: {
+            oneOf: [
+              { $ref: "#/components/schemas/RateLimitExceeded" },
+              { $ref: "#/components/schemas/EmailLimitExceeded" },
+            ],
+          },
+        },
+      },
+      // As any metered operation's 429: the rate-limit headers and Retry-After, which the email limit sets too.
+      headers: document.paths["/library"].get.responses["429"].headers,
+    });
+  });
+
   it("documents request bodies as clients send them (defaults optional)", () => {
     const render = document.components.schemas.RenderRequest as { required?: string[] };
     expect(render.required ?? []).toEqual([]);
@@ -176,6 +256,17 @@ describe("the document's validity", () => {
         params: { missingProperty: "description" },
       }),
     );
+  });
+
+  it("would be refused with an answer whose code the operation does not list", () => {
+    const answer = {
+      status: 404,
+      headers: new Headers(),
+      text: "",
+      body: { error: "Email not found", code: "EMAIL_NOT_FOUND", success: false },
+    };
+    expect(unlistedCode(document, "/templates/{id}", "get", answer)).toBe("EMAIL_NOT_FOUND");
+    expect(unlistedCode(document, "/emails/{id}", "get", answer)).toBeUndefined();
   });
 
   it("documents every route under app/api/v1 (but itself)", () => {
@@ -280,5 +371,54 @@ describe("real responses match the document", () => {
     }
     await setApiCallsUsed(user, 500);
     expectConforms("/emails", "get", await call(listEmails, "/api/v1/emails", { headers: auth(user) }));
+  });
+
+  it("batch, cancel and suppressions answers, and withApiAuth's own", async () => {
+    const user = await createUser("free");
+    await addSendingDomain(user.accountId, { domain: uniqueDomain(), verified: true });
+    const { template_id } = await addToLibrary(user, "welcome");
+    const batch = (emails: unknown[]) =>
+      call(postSendBatch, "/api/v1/send/batch", { method: "POST", headers: auth(user), body: { emails } });
+    const bounced = { template_id, to: "x@bounce.test", subject: "Hi" };
+    expectConforms("/send/batch", "post", await batch([bounced]));
+    expectConforms("/send/batch", "post", await batch([]));
+    expectConforms("/send/batch", "post", await batch([{ ...bounced, template_id: await catalogueId("receipt") }]));
+    expectConforms("/send/batch", "post", await batch([bounced]));
+
+    const scheduled = await call(postSend, "/api/v1/send", {
+      method: "POST",
+      headers: auth(user),
+      body: { ...bounced, to: "ann@example.com", scheduled_at: new Date(Date.now() + 60_000).toISOString() },
+    });
+    const cancel = (id: string) => call(cancelEmail, "/x", { method: "POST", params: { id }, headers: auth(user) });
+    for (const id of [scheduled.body.data.id, scheduled.body.data.id, "nope"]) {
+      expectConforms("/emails/{id}/cancel", "post", await cancel(id));
+    }
+
+    const list = (query: string, headers: Record<string, string> = auth(user)) =>
+      call(listSuppressions, `/api/v1/suppressions${query}`, { headers });
+    expectConforms("/suppressions", "get", await list(""));
+    expectConforms("/suppressions", "get", await list("?limit=0"));
+    const unsuppress = (email: string) =>
+      call(deleteSuppression, "/x", { method: "DELETE", params: { email }, headers: auth(user) });
+    expectConforms("/suppressions/{email}", "delete", await unsuppress("x@bounce.test"));
+    expectConforms("/suppressions/{email}", "delete", await unsuppress("x@bounce.test"));
+
+    expectConforms("/suppressions", "get", await list("", {}));
+    const sendingOnly = await createApiKey(user.accountId, { name: "sending", scope: "sending_access" });
+    expectConforms("/suppressions", "get", await list("", { "x-api-key": sendingOnly.key }));
+    expectConforms(
+      "/send",
+      "post",
+      await call(postSend, "/api/v1/send", {
+        method: "POST",
+        headers: auth(user),
+        body: "x".repeat(MAX_BODY_BYTES + 1),
+      }),
+    );
+  });
+
+  it("checked a real answer of every operation (the tests above)", () => {
+    expect([...checked].sort()).toEqual(API_OPERATIONS.map(({ method, path }) => `${method} ${path}`).sort());
   });
 });

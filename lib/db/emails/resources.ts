@@ -7,7 +7,7 @@ import { DELIVERY_STATUSES, type DeliveryStatus, type EmailEventType } from "@/l
 // Emails as resources (GET /emails, GET /emails/{id}, the dashboard's Emails pages): what became of each email, as its
 // events moved it. Reads only: a due scheduled email is sent by the dispatcher, never by reading it.
 
-export type EmailEvent = { type: EmailEventType; at: Date; detail: unknown };
+export type EmailEvent = { type: EmailEventType; at: Date; detail: Record<string, unknown> | null };
 
 export type EmailResource = {
   /** The id POST /send answered with: the provider's message id, or the email's own when it has none. */

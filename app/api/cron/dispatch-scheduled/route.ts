@@ -5,7 +5,7 @@ import { dispatchScheduled } from "@/lib/send/dispatch";
 // GET /api/cron/dispatch-scheduled – Vercel Cron: deliver due scheduled outbox emails, hand interrupted sends to the
 // provider again or give them up with their count given back, drop expired idempotency keys, apply provider events
 // held until their email's hand-off was recorded
-const route = cronRoute(async () => {
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = cronRoute(async () => {
   const { dispatched, recoveredEmails, failedEmails, expiredIdempotencyKeys, heldEventsApplied } =
     await dispatchScheduled();
   return NextResponse.json({
@@ -17,7 +17,3 @@ const route = cronRoute(async () => {
     held_events_applied: heldEventsApplied,
   });
 });
-
-export const { GET, POST } = route;
-const { otherMethods } = route;
-export { otherMethods as PUT, otherMethods as PATCH, otherMethods as DELETE, otherMethods as OPTIONS };

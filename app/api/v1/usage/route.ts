@@ -1,20 +1,11 @@
-import { methodNotAllowed, withApiAuth } from "@/lib/api/with-api-auth";
+import { contract } from "@/lib/api/contract";
+import { implement, routeHandlers } from "@/lib/api/route";
 import { describeEmailUsage, getEmailCounts } from "@/lib/db/usage";
 import { billingPeriod, TEST_EMAILS_PER_DAY, testSendDay } from "@/lib/plans";
-import { usageResponseSchema } from "@/lib/schemas/usage";
 
 // GET /api/v1/usage – API calls and emails this month against the plan's limits
-export const GET = withApiAuth(
-  {
-    metered: false,
-    sendingAccess: true,
-    openapi: {
-      operationId: "getUsage",
-      summary: "API calls and emails this month against your plan's limits",
-      responses: { 200: { description: "Current usage", schema: usageResponseSchema } },
-    },
-  },
-  async ({ caller }) => {
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
+  GET: implement(contract.getUsage, async ({ caller }) => {
     const { start, reset } = billingPeriod();
     const { emails: emailsSent, testEmailsToday } = await getEmailCounts(caller.accountId, start);
     return {
@@ -33,14 +24,5 @@ export const GET = withApiAuth(
         reset: testSendDay().reset.toISOString(),
       },
     };
-  },
-);
-
-const otherMethods = methodNotAllowed(["GET", "HEAD"]);
-export {
-  otherMethods as POST,
-  otherMethods as PUT,
-  otherMethods as PATCH,
-  otherMethods as DELETE,
-  otherMethods as OPTIONS,
-};
+  }),
+});

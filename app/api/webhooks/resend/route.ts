@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { errors } from "@/lib/errors";
-import { methodNotAllowed, withErrorHandling } from "@/lib/api/with-api-auth";
+import { routeHandlers } from "@/lib/api/route";
+import { withErrorHandling } from "@/lib/api/with-api-auth";
 import { getConfig } from "@/lib/config";
 import { readWebhookBody, verifiedOrThrow } from "@/lib/webhooks/receive";
 import { handleResendEvent, verifyResendWebhook } from "@/lib/webhooks/resend";
@@ -9,22 +10,15 @@ import { handleResendEvent, verifyResendWebhook } from "@/lib/webhooks/resend";
 // checked on the raw body before anything is read or written; each event is applied once (by its svix-id), so replays
 // and retries are no-ops. Other event types and events for unknown emails are acknowledged and ignored. A failure
 // answers 500 and Resend retries.
-export const POST = withErrorHandling(async (request: NextRequest) => {
-  if (!getConfig().resend?.webhookSecret) {
-    // 503 rather than 404: Resend keeps retrying, so no event is lost while the configuration is fixed.
-    throw errors.emailEventsNotConfigured();
-  }
-  const rawBody = await readWebhookBody(request);
-  const delivery = verifiedOrThrow(() => verifyResendWebhook(rawBody, request.headers));
-  const { duplicate, outcome } = await handleResendEvent(delivery);
-  return NextResponse.json({ received: true, duplicate, outcome });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
+  POST: withErrorHandling(async (request: NextRequest) => {
+    if (!getConfig().resend?.webhookSecret) {
+      // 503 rather than 404: Resend keeps retrying, so no event is lost while the configuration is fixed.
+      throw errors.emailEventsNotConfigured();
+    }
+    const rawBody = await readWebhookBody(request);
+    const delivery = verifiedOrThrow(() => verifyResendWebhook(rawBody, request.headers));
+    const { duplicate, outcome } = await handleResendEvent(delivery);
+    return NextResponse.json({ received: true, duplicate, outcome });
+  }),
 });
-
-const otherMethods = methodNotAllowed(["POST"]);
-export {
-  otherMethods as GET,
-  otherMethods as PUT,
-  otherMethods as PATCH,
-  otherMethods as DELETE,
-  otherMethods as OPTIONS,
-};

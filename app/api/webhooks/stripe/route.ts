@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { errors } from "@/lib/errors";
-import { methodNotAllowed, withErrorHandling } from "@/lib/api/with-api-auth";
+import { routeHandlers } from "@/lib/api/route";
+import { withErrorHandling } from "@/lib/api/with-api-auth";
 import { getConfig } from "@/lib/config";
 import { handleStripeEvent, verifyWebhook } from "@/lib/payments/stripe";
 import { readWebhookBody, verifiedOrThrow } from "@/lib/webhooks/receive";
@@ -8,22 +9,15 @@ import { readWebhookBody, verifiedOrThrow } from "@/lib/webhooks/receive";
 // POST /api/webhooks/stripe – Stripe's signed event deliveries. The signature is checked on the raw body before
 // anything is read or written; each event is applied once (stored by id in the same transaction), so replays and
 // retries are no-ops. Unknown event types are acknowledged and ignored. A failure answers 500 and Stripe retries.
-export const POST = withErrorHandling(async (request: NextRequest) => {
-  if (!getConfig().stripe) {
-    // 503 rather than 404: Stripe keeps retrying for days, so no event is lost while the configuration is fixed.
-    throw errors.paymentsNotConfigured();
-  }
-  const rawBody = await readWebhookBody(request);
-  const event = verifiedOrThrow(() => verifyWebhook(rawBody, request.headers.get("stripe-signature")));
-  const { duplicate, outcome } = await handleStripeEvent(event);
-  return NextResponse.json({ received: true, duplicate, outcome });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
+  POST: withErrorHandling(async (request: NextRequest) => {
+    if (!getConfig().stripe) {
+      // 503 rather than 404: Stripe keeps retrying for days, so no event is lost while the configuration is fixed.
+      throw errors.paymentsNotConfigured();
+    }
+    const rawBody = await readWebhookBody(request);
+    const event = verifiedOrThrow(() => verifyWebhook(rawBody, request.headers.get("stripe-signature")));
+    const { duplicate, outcome } = await handleStripeEvent(event);
+    return NextResponse.json({ received: true, duplicate, outcome });
+  }),
 });
-
-const otherMethods = methodNotAllowed(["POST"]);
-export {
-  otherMethods as GET,
-  otherMethods as PUT,
-  otherMethods as PATCH,
-  otherMethods as DELETE,
-  otherMethods as OPTIONS,
-};

@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { clientAddress } from "@/lib/api/client-address";
 import { errors } from "@/lib/errors";
+import { routeHandlers } from "@/lib/api/route";
 import { withApiAuth } from "@/lib/api/with-api-auth";
 import { admitPreview, renderDraft } from "@/lib/dashboard/preview";
 import { MAX_TEMPLATE_PATH_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
@@ -27,10 +28,12 @@ const bodySchema = z.union([
   }),
 ]);
 
-export const POST = withApiAuth({ metered: false, body: bodySchema }, async ({ request, caller, body }) => {
-  if (caller.via !== "session") throw errors.unauthorized();
-  await admitPreview(caller, clientAddress(request.headers));
-  const { variables, ...source } = body;
-  const result = await renderDraft(caller.accountId, source, variables, request.signal);
-  return NextResponse.json(result, { headers: { "cache-control": "no-store" } });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
+  POST: withApiAuth({ metered: false, body: bodySchema }, async ({ request, caller, body }) => {
+    if (caller.via !== "session") throw errors.unauthorized();
+    await admitPreview(caller, clientAddress(request.headers));
+    const { variables, ...source } = body;
+    const result = await renderDraft(caller.accountId, source, variables, request.signal);
+    return NextResponse.json(result, { headers: { "cache-control": "no-store" } });
+  }),
 });

@@ -1,0 +1,35 @@
+import type { Operation } from "@/lib/api/contract/define";
+import { cancelEmail, getEmail, listEmails } from "@/lib/api/contract/emails";
+import { listLibrary } from "@/lib/api/contract/library";
+import { sendBatch, sendEmail } from "@/lib/api/contract/send";
+import { deleteSuppression, listSuppressions } from "@/lib/api/contract/suppressions";
+import {
+  createTemplate,
+  deleteTemplate,
+  getTemplate,
+  getTemplateSource,
+  renderTemplate,
+  replaceTemplate,
+} from "@/lib/api/contract/templates";
+import { getUsage } from "@/lib/api/contract/usage";
+
+/** Every operation of /api/v1 by its operationId, in the order the document and /docs list them. */
+export const contract = {
+  listLibrary,
+  createTemplate,
+  getTemplate,
+  replaceTemplate,
+  deleteTemplate,
+  renderTemplate,
+  getTemplateSource,
+  sendEmail,
+  sendBatch,
+  listEmails,
+  getEmail,
+  cancelEmail,
+  listSuppressions,
+  deleteSuppression,
+  getUsage,
+};
+
+export const API_OPERATIONS: Operation[] = Object.values(contract);

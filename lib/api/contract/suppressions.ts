@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { defineOperation } from "@/lib/api/contract/define";
+import { MAX_ADDRESS_LENGTH } from "@/lib/limits";
+import { paginationQuerySchema } from "@/lib/schemas/common";
+import { deleteSuppressionResponseSchema, listSuppressionsResponseSchema } from "@/lib/schemas/suppressions";
+
+export const listSuppressions = defineOperation({
+  method: "GET",
+  path: "/suppressions",
+  operationId: "listSuppressions",
+  summary: "List the addresses you may not send to: they hard-bounced or complained",
+  metered: true,
+  query: paginationQuerySchema,
+  success: { status: 200, description: "A page of your suppressed addresses", schema: listSuppressionsResponseSchema },
+  errors: [],
+  errorDescriptions: { VALIDATION_ERROR: "Bad limit or offset" },
+});
+
+export const deleteSuppression = defineOperation({
+  method: "DELETE",
+  path: "/suppressions/{email}",
+  operationId: "deleteSuppression",
+  summary: "Remove an address from your suppressions, so you can send to it again",
+  metered: true,
+  pathParameters: {
+    email: z.string().max(MAX_ADDRESS_LENGTH).meta({ description: "The address (any case), URL-encoded" }),
+  },
+  notFound: "SUPPRESSION_NOT_FOUND",
+  success: { status: 200, description: "Removed", schema: deleteSuppressionResponseSchema },
+  errors: ["SUPPRESSION_NOT_FOUND"],
+  errorDescriptions: { SUPPRESSION_NOT_FOUND: "The address is not suppressed" },
+});

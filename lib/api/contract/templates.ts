@@ -1,0 +1,107 @@
+import { defineOperation } from "@/lib/api/contract/define";
+import { uuidSchema } from "@/lib/schemas/common";
+import {
+  deleteTemplateResponseSchema,
+  renderRequestSchema,
+  renderResponseSchema,
+  templateDetailsResponseSchema,
+  templateRequestSchema,
+  templateSourceResponseSchema,
+} from "@/lib/schemas/templates";
+
+const TRIAL_RENDER_FAILED = "The trial render of its PreviewProps failed";
+
+export const createTemplate = defineOperation({
+  method: "POST",
+  path: "/templates",
+  operationId: "createTemplate",
+  summary: "Create a template of your own from its TSX files; it is added to your library",
+  metered: true,
+  body: templateRequestSchema,
+  success: {
+    status: 201,
+    description: "Created: the template, as GET /templates/{id} answers it",
+    schema: templateDetailsResponseSchema,
+  },
+  errors: ["LIBRARY_LIMIT_REACHED", "RENDER_ERROR", "SANDBOX_BUSY"],
+  errorDescriptions: {
+    VALIDATION_ERROR:
+      "A bad name, description, path or entry, or a file that does not compile (field `files.<path>`, the message starting with its line and column) or imports what it may not",
+    LIBRARY_LIMIT_REACHED: "The free plan's library is full",
+    RENDER_ERROR: TRIAL_RENDER_FAILED,
+  },
+});
+
+export const getTemplate = defineOperation({
+  method: "GET",
+  path: "/templates/{id}",
+  operationId: "getTemplate",
+  summary: "A template's details, the variables it takes (JSON Schema) and sample variables that render",
+  metered: false,
+  pathParameters: { id: uuidSchema },
+  notFound: "TEMPLATE_NOT_FOUND",
+  success: { status: 200, description: "The template", schema: templateDetailsResponseSchema },
+  errors: ["TEMPLATE_NOT_FOUND"],
+  errorDescriptions: { TEMPLATE_NOT_FOUND: "Neither in your library nor in the public catalogue" },
+});
+
+export const replaceTemplate = defineOperation({
+  method: "PUT",
+  path: "/templates/{id}",
+  operationId: "replaceTemplate",
+  summary: "Replace the files, name and description of a template you created (checked as on creation)",
+  metered: true,
+  pathParameters: { id: uuidSchema },
+  notFound: "TEMPLATE_NOT_FOUND",
+  body: templateRequestSchema,
+  success: { status: 200, description: "The template as it is now", schema: templateDetailsResponseSchema },
+  errors: ["TEMPLATE_NOT_FOUND", "RENDER_ERROR", "SANDBOX_BUSY"],
+  errorDescriptions: {
+    VALIDATION_ERROR: "As for POST /templates: a bad field, or a file that does not compile or imports what it may not",
+    TEMPLATE_NOT_FOUND: "Not a template you created",
+    RENDER_ERROR: TRIAL_RENDER_FAILED,
+  },
+});
+
+export const deleteTemplate = defineOperation({
+  method: "DELETE",
+  path: "/templates/{id}",
+  operationId: "deleteTemplate",
+  summary: "Delete a template you created; it leaves your library",
+  metered: true,
+  pathParameters: { id: uuidSchema },
+  notFound: "TEMPLATE_NOT_FOUND",
+  success: { status: 200, description: "Deleted", schema: deleteTemplateResponseSchema },
+  errors: ["TEMPLATE_NOT_FOUND"],
+  errorDescriptions: { TEMPLATE_NOT_FOUND: "Not a template you created" },
+});
+
+export const renderTemplate = defineOperation({
+  method: "POST",
+  path: "/templates/{id}/render",
+  operationId: "renderTemplate",
+  summary: "Render a template with variables to HTML (and plain text) or to React source",
+  metered: true,
+  pathParameters: { id: uuidSchema },
+  notFound: "TEMPLATE_NOT_FOUND",
+  body: renderRequestSchema,
+  success: { status: 200, description: "The rendered template", schema: renderResponseSchema },
+  errors: ["ACCESS_DENIED", "TEMPLATE_NOT_FOUND", "RENDER_ERROR", "SANDBOX_BUSY"],
+  errorDescriptions: {
+    VALIDATION_ERROR: "Bad variables, format or plain_text",
+    TEMPLATE_NOT_FOUND: "No such template you may render",
+  },
+});
+
+export const getTemplateSource = defineOperation({
+  method: "GET",
+  path: "/templates/{id}/source",
+  operationId: "getTemplateSource",
+  summary: "Download the React Email source of a template in your library",
+  metered: false,
+  pathParameters: { id: uuidSchema },
+  notFound: "TEMPLATE_NOT_FOUND",
+  success: { status: 200, description: "The template's source", schema: templateSourceResponseSchema },
+  errors: ["TEMPLATE_NOT_FOUND"],
+  errorDescriptions: { TEMPLATE_NOT_FOUND: "Not in your library" },
+});
