@@ -7,9 +7,9 @@
 #      throwaway cluster), on Node 24 when NODE24_BIN names its binary (.ci/run installs it). With only one of the two,
 #      the pass runs on what there is; with neither, it is skipped. Two passes cover both databases and both Nodes.
 #   5. `next build` with Vercel-like variables and an unreachable DATABASE_URL: the build must not need a live
-#      database (the other Vercel rules are in tests/platform/vercel.test.ts)
-#   6. next build (the normal build, last, so .next/ is the one `npm start` and the e2e tests serve)
-#   7. npm run test:e2e (Playwright: the browser tests against that build), when package.json has that script
+#      database (the other Vercel rules are in tests/platform/vercel.test.ts). The variables are read at run time, not
+#      built in (no page is prerendered with them), so this .next/ is also the one `npm start` and the e2e tests serve.
+#   6. npm run test:e2e (Playwright: the browser tests against that build), when package.json has that script
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -118,7 +118,7 @@ else
   echo "Neither TEST_DATABASE_URL nor NODE24_BIN is set: skipping the pass on production's setup (.ci/run sets both)."
 fi
 
-phase "Vercel-like build (VERCEL=1, preview, unreachable DATABASE_URL)"
+phase "Build (npm run build, Vercel-like: VERCEL=1, preview, unreachable DATABASE_URL)"
 env VERCEL=1 VERCEL_ENV=preview \
   VERCEL_URL=letterpress-abc123-acme.vercel.app \
   VERCEL_BRANCH_URL=letterpress-git-feature-acme.vercel.app \
@@ -127,9 +127,6 @@ env VERCEL=1 VERCEL_ENV=preview \
   SESSION_SECRET=ci-session-secret-0123456789abcdef0123456789 \
   CRON_SECRET=ci-cron-secret-0123456789 \
   npm run -s build
-
-phase "Production build (npm run build)"
-npm run -s build
 
 if has_script test:e2e; then
   phase "End-to-end tests (npm run test:e2e)"
