@@ -1,14 +1,16 @@
 import { defineConfig } from "@playwright/test";
 
-// Browser tests: `npm run test:e2e`. tests/e2e/serve.ts serves the built app on a fresh in-memory embedded database and
-// prints its address and the file its output goes to; the tests read both from the environment (the sign-up links the
-// app logs are in that file). E2E_SHOW_LOGS=1 shows the app's output too; a failed test leaves its trace under
-// test-results/ (`npx playwright show-trace <file>`).
+// Browser tests: `npm run test:e2e`, or one file: `npx playwright test tests/e2e/emails.e2e.ts`. A file per page or
+// area, each a story told in order in one page by an account it signs up for itself (docs/architecture.md, "Browser
+// tests"). tests/e2e/serve.ts serves the built app on a fresh in-memory embedded database and prints its address and
+// the file its output goes to; the tests read both from the environment (the sign-up links the app logs are in that
+// file). E2E_SHOW_LOGS=1 shows the app's output too; a failed test leaves its trace under test-results/
+// (`npx playwright show-trace <file>`).
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "*.e2e.ts",
   outputDir: "test-results",
-  // One app and one database for the run: the dashboard file is one story told in order.
+  // One app and one database for the run, which its files share one after another (each in an account of its own).
   workers: 1,
   retries: 0,
   forbidOnly: !!process.env.CI,

@@ -4,3 +4,6 @@ export const baseUrl = process.env.E2E_BASE_URL ?? "";
 export const appLogFile = process.env.E2E_APP_LOG ?? "";
 
 export const url = (path: string) => `${baseUrl}${path}`;
+
+/** The API's answer to a request without valid credentials. */
+export const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", success: false };

@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { open } from "./story-page";
+import { appLogFile, url } from "./served-app";
+
+// A fresh account and what a file's story needs in it, made through the app's own pages and API as a user would:
+// each file signs up its own account, so it runs alone and leaves nothing for another file.
+
+export const PASSWORD = "correct horse battery staple";
+
+export const newEmailAddress = () => `e2e-${randomUUID().slice(0, 8)}@example.com`;
+
+/**
+ * The sign-up emails the app wrote to its log for `to` (no email provider is configured), oldest first, once there
+ * are `count` of them: the server's output reaches the log file a moment after the form has answered.
+ */
+export async function loggedSignUpEmails(to: string, count: number): Promise<{ subject: string; text: string }[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const emails = readFileSync(appLogFile, "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("{") && line.includes('"sign-up email (no email provider configured)"'))
+      .map((line) => JSON.parse(line) as { level: string; message: string; to: string; subject: string; text: string })
+      .filter((email) => email.to === to);
+    if (emails.length >= count || Date.now() > deadline) return emails;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The link that finishes signing up, from the sign-up email's text. */
+export function signUpLink(text: string): string | undefined {
+  return /(http:\/\/\S+\/auth\/confirm\?token=[A-Za-z0-9_-]{43})$/.exec(text)?.[1];
+}
+
+/** Signs `page` up as a new account through the sign-up form and the emailed link; answers its address. */
+export async function signUp(page: Page): Promise<string> {
+  const email = newEmailAddress();
+  await open(page, "/signup", "Create your account");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  const [sent] = await loggedSignUpEmails(email, 1);
+  const link = sent && signUpLink(sent.text);
+  if (!link) throw new Error(`no sign-up link was logged for ${email}`);
+  // The link's answer sets the session cookie in the page's context; following it to the Overview is for the file's
+  // tests to do, when they need it (sign-up.e2e.ts does).
+  const confirmed = await page.request.get(link, { maxRedirects: 0 });
+  if (confirmed.headers()["location"] !== url("/dashboard"))
+    throw new Error(`the sign-up link of ${email} was refused`);
+  return email;
+}
+
+/** Generates a live, full-access API key named `name` under Settings → API keys; answers the key. */
+export async function createApiKey(page: Page, name: string): Promise<string> {
+  await open(page, "/dashboard/settings/api-keys", "API keys");
+  await page.getByLabel("Key name").fill(name);
+  await page.getByRole("button", { name: "Generate API key" }).click();
+  return page.getByTestId("new-api-key").inputValue();
+}
+
+/** Adds free catalogue templates to the library by name; answers their ids, in the same order. */
+export async function addFromCatalogue(page: Page, names: string[]): Promise<string[]> {
+  await open(page, "/dashboard/catalogue", "Catalogue");
+  const ids: string[] = [];
+  for (const name of names) {
+    const card = page.getByTestId("catalogue-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
+    await card.getByRole("button", { name: "Add to library" }).click();
+    const href = await card.getByRole("link", { name: "Open in library" }).getAttribute("href");
+    ids.push(href!.split("/").pop()!);
+  }
+  return ids;
+}
+
+/** Writes a one-file template through POST /api/v1/templates, authenticated by the page's session; answers its id. */
+export async function createTemplateThroughApi(page: Page, name: string): Promise<string> {
+  const source = [
+    'import { Html, Text } from "@react-email/components";',
+    "",
+    'export default function Note({ who = "world" }: { who?: string }) {',
+    "  return (<Html><Text>Note for {who}</Text></Html>);",
+    "}",
+    "",
+  ].join("\n");
+  const response = await page.request.post(url("/api/v1/templates"), {
+    data: { name, files: { "email.tsx": source } },
+  });
+  if (response.status() !== 201)
+    throw new Error(`POST /api/v1/templates: ${response.status()} ${await response.text()}`);
+  return (await response.json()).template.id;
+}
+
+/** Adds `domain` under Sending domains and marks it verified (embedded mode): sends come from hello@`domain`. */
+export async function addVerifiedDomain(page: Page, domain: string): Promise<void> {
+  await open(page, "/dashboard/domains", "Sending domains");
+  await page.getByLabel("Domain", { exact: true }).fill(domain);
+  await page.getByRole("button", { name: "Add domain" }).click();
+  const row = page.getByTestId("domain-row").filter({ hasText: domain });
+  await row.getByRole("button", { name: "Mark as verified" }).click();
+  await row.getByText("Verified", { exact: true }).waitFor();
+}
+
+/** Sends an email through POST /api/v1/send, authenticated by the page's session; answers the email's id. */
+export async function sendThroughApi(
+  page: Page,
+  email: { template_id: string; to: string; subject: string },
+): Promise<string> {
+  const response = await page.request.post(url("/api/v1/send"), { data: email });
+  if (response.status() !== 200) throw new Error(`POST /api/v1/send: ${response.status()} ${await response.text()}`);
+  return (await response.json()).data.id;
+}

@@ -1,0 +1,79 @@
+import { expect, test } from "@playwright/test";
+import { addVerifiedDomain, createTemplateThroughApi, sendThroughApi, signUp } from "./account";
+import { watchErrors } from "./browser";
+import { CONFIGURED_PRICES, shownPrices } from "./prices";
+import { url } from "./served-app";
+import { open, useStoryPage } from "./story-page";
+
+// What the account has done, used and pays: the Overview (a new account's checklist on a phone, this month's bounces
+// and complaints), Usage, and Plan & billing.
+test.describe.configure({ mode: "serial" });
+
+const story = useStoryPage(signUp);
+
+test("the Overview's checklist reads on a 375 px phone: nothing overflows sideways, no text is clipped", async ({
+  browser,
+}) => {
+  const { context, pageErrors } = story;
+  const phone = await browser.newContext({
+    viewport: { width: 375, height: 812 },
+    storageState: await context.storageState(),
+  });
+  const phonePage = await phone.newPage();
+  watchErrors(phonePage, pageErrors);
+  await phonePage.goto(url("/dashboard"));
+  await phonePage.getByRole("heading", { level: 1, name: /Hello/ }).waitFor();
+  const steps = phonePage.getByRole("listitem").filter({ has: phonePage.locator(".check") });
+  // Nothing is done yet, so every step has its button: the layout with the least room.
+  await expect(steps.getByRole("link").count()).resolves.toBe(4);
+  const layout = await phonePage.evaluate(() => ({
+    pastTheViewport: Math.max(0, document.scrollingElement!.scrollWidth - 375),
+    // Text cut off inside its box (overflow hidden, ellipsis) or spilling out of it; screen-reader text is clipped
+    // on purpose.
+    clipped: [...document.querySelectorAll(".checklist li, .checklist li :not(.visually-hidden)")]
+      .filter((element) => element.scrollWidth > element.clientWidth + 1)
+      .map((element) => element.textContent),
+    // A title squeezed beside its button wraps word by word: each step's title and text keep most of the row.
+    narrow: [...document.querySelectorAll(".checklist li")]
+      .filter((item) => item.querySelector(".check-text")!.clientWidth < item.clientWidth * 0.6)
+      .map((item) => item.querySelector(".check-title")!.textContent),
+  }));
+  expect(layout).toEqual({ pastTheViewport: 0, clipped: [], narrow: [] });
+  await phone.close();
+});
+
+test("shows each plan's price on Plan & billing, from the plan table, with the test-mode note", async () => {
+  const { page } = story;
+  await open(page, "/dashboard/billing", "Plan & billing");
+  await expect(shownPrices(page)).resolves.toEqual({ plans: CONFIGURED_PRICES, note: 1 });
+  await page.getByText("Test-mode payments", { exact: true }).waitFor();
+});
+
+test.describe("after an email that bounced", () => {
+  test.beforeAll(async () => {
+    const { page } = story;
+    const templateId = await createTemplateThroughApi(page, "E2E note");
+    await addVerifiedDomain(page, "mail.e2e-overview.dev");
+    // Addresses at bounce.test always bounce.
+    await sendThroughApi(page, { template_id: templateId, to: "someone@bounce.test", subject: "E2E bounced" });
+  });
+
+  test("counts the usage on the Usage page", async () => {
+    const { page } = story;
+    await open(page, "/dashboard/usage", "Usage");
+    await expect(
+      page.getByRole("progressbar", { name: "Emails this month" }).getAttribute("aria-valuenow"),
+    ).resolves.toBe("1");
+    await page.getByRole("img", { name: /API calls: [1-9]\d* in the last 30 days/ }).waitFor();
+    // Test sends are counted apart: none was sent.
+    await expect(page.getByTestId("test-sends").locator(".stat-value").textContent()).resolves.toBe("0 today");
+  });
+
+  test("counts this month's bounces and complaints on the Overview, next to the usage", async () => {
+    const { page } = story;
+    await open(page, "/dashboard", /Hello/);
+    await expect(page.getByTestId("delivery-problems").locator(".stat-value").textContent()).resolves.toBe(
+      "1 bounce · 0 complaints",
+    );
+  });
+});

@@ -1,0 +1,115 @@
+import { expect, test } from "@playwright/test";
+import { loggedSignUpEmails, newEmailAddress, PASSWORD, signUpLink } from "./account";
+import { baseUrl, url } from "./served-app";
+import { open, useStoryPage } from "./story-page";
+
+// Getting in and out: sign up through the emailed link, a second sign-up with the same address, sign out and back in,
+// and a form sent after the session expired.
+test.describe.configure({ mode: "serial" });
+
+const story = useStoryPage();
+const email = newEmailAddress();
+
+test("signs up with email and password, through the link emailed to the address", async ({ browser }) => {
+  const { context, page } = story;
+  await open(page, "/signup", "Create your account");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page
+    .getByRole("status")
+    .filter({ hasText: `Check your inbox: we sent a link to finish signing up to ${email}.` })
+    .waitFor();
+  expect((await context.cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token")).toBe(false);
+
+  const emails = await loggedSignUpEmails(email, 1);
+  expect(emails).toHaveLength(1);
+  expect(emails[0].subject).toBe("Finish signing up to Letterpress");
+  const link = signUpLink(emails[0].text);
+  expect(link?.startsWith(`${baseUrl}/auth/confirm?token=`)).toBe(true);
+
+  await page.goto(link!);
+  await page.waitForURL(url("/dashboard"));
+  await page.getByRole("heading", { level: 1, name: /Hello/ }).waitFor();
+  const session = (await context.cookies(baseUrl)).find((cookie) => cookie.name === "lp-auth-token");
+  expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
+
+  // The link works once.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await otherPage.goto(link!);
+  await otherPage.waitForURL(/\/signin\?error=sign_up_link/);
+  await otherPage.getByText("This link has expired or was already used. Sign up again.").waitFor();
+  expect((await other.cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token")).toBe(false);
+  await other.close();
+});
+
+test("answers a second sign-up with the same email as any other, and mails the owner a notice instead of a link", async ({
+  browser,
+}) => {
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await otherPage.goto(url("/signup"));
+  await otherPage.getByLabel("Email").fill(email);
+  await otherPage.getByLabel("Password", { exact: true }).fill("another password entirely");
+  await otherPage.getByRole("button", { name: "Create account" }).click();
+  const status = otherPage
+    .getByRole("status")
+    .filter({ hasText: `Check your inbox: we sent a link to finish signing up to ${email}.` });
+  await status.waitFor();
+  expect(await status.textContent()).not.toMatch(/exist/i);
+  expect((await other.cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token")).toBe(false);
+
+  const emails = await loggedSignUpEmails(email, 2);
+  expect(emails.map((sent) => sent.subject)).toEqual([
+    "Finish signing up to Letterpress",
+    "You already have a Letterpress account",
+  ]);
+  expect(emails[1].text).toContain(`Sign in: ${baseUrl}/signin`);
+
+  // The account keeps its password: the owner signs in with it.
+  await otherPage.goto(url("/signin"));
+  await otherPage.getByLabel("Email").fill(email);
+  await otherPage.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await otherPage.getByRole("button", { name: "Sign in" }).click();
+  await otherPage.waitForURL(url("/dashboard"));
+  await other.close();
+});
+
+test("signs out, refuses a wrong password clearly, and signs back in", async () => {
+  const { context, page } = story;
+  await open(page, "/dashboard/settings", "Settings");
+  await page.getByRole("main").getByRole("button", { name: "Sign out", exact: true }).click();
+  await page.waitForURL(/\/signin/);
+  await page.getByText("You have been signed out.").waitFor();
+  expect((await context.cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token")).toBe(false);
+
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("wrong password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("alert").filter({ hasText: "don't match an account" }).waitFor();
+
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(url("/dashboard"));
+  await page.getByRole("heading", { level: 1, name: /Hello/ }).waitFor();
+});
+
+test.describe("an expired session", () => {
+  test("sends a form submitted without a session to sign-in, then back to its page", async () => {
+    const { context, page } = story;
+    await open(page, "/dashboard/settings/api-keys", "API keys");
+    await context.clearCookies();
+    await page.getByLabel("Key name").fill("After expiry");
+    await page.getByRole("button", { name: "Generate API key" }).click();
+    await page.waitForURL(/\/signin\?/);
+    expect(new URL(page.url()).searchParams.get("next")).toBe("/dashboard/settings/api-keys");
+    await page.getByText("Sign in to continue.").waitFor();
+
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(url("/dashboard/settings/api-keys"));
+    await page.getByRole("heading", { level: 1, name: "API keys" }).waitFor();
+  });
+});
