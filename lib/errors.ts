@@ -108,7 +108,7 @@ export const errors = {
 
   payloadTooLarge: () => new AppError("PAYLOAD_TOO_LARGE"),
 
-  /** A provider's webhook delivery whose signature is missing, wrong or stale (lib/webhooks/receive.ts). */
+  /** A webhook delivery whose signature is missing, wrong or stale (lib/webhooks/resend.ts, lib/payments/stripe.ts). */
   invalidWebhookSignature: (message: string) => new AppError("INVALID_SIGNATURE", { message }),
 
   /** A path under /api that is not valid percent-encoded UTF-8 (say `/api/v1/library%ff`), answered by proxy.ts. */

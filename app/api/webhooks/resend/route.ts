@@ -2,7 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { errors } from "@/lib/errors";
 import { methodNotAllowed, withErrorHandling } from "@/lib/api/with-api-auth";
 import { getConfig } from "@/lib/config";
-import { readWebhookBody, verifiedOrThrow } from "@/lib/webhooks/receive";
+import { readWebhookBody } from "@/lib/webhooks/receive";
 import { handleResendEvent, verifyResendWebhook } from "@/lib/webhooks/resend";
 
 // POST /api/webhooks/resend – Resend's signed delivery events (sent, delivered, bounced, …). The Svix signature is
@@ -15,7 +15,7 @@ export const POST = withErrorHandling(async (request: NextRequest) => {
     throw errors.emailEventsNotConfigured();
   }
   const rawBody = await readWebhookBody(request);
-  const delivery = verifiedOrThrow(() => verifyResendWebhook(rawBody, request.headers));
+  const delivery = verifyResendWebhook(rawBody, request.headers);
   const { duplicate, outcome } = await handleResendEvent(delivery);
   return NextResponse.json({ received: true, duplicate, outcome });
 });
