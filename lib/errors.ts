@@ -34,7 +34,7 @@ export const APP_ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, error: "Method not allowed" },
   EMAIL_NOT_CANCELABLE: { status: 409, error: "Email cannot be canceled" },
   DOMAIN_TAKEN: { status: 409, error: "Domain taken" },
-  // An email that already signs in another way (the dashboard's sign-in).
+  // An email that already has an account, or signs in another way (the dashboard's sign-in).
   EMAIL_TAKEN: { status: 409, error: "Email taken" },
   ALREADY_IN_LIBRARY: { status: 409, error: "Template already in library" },
   IDEMPOTENCY_CONFLICT: { status: 409, error: "Idempotency key reused with a different request" },
