@@ -1,5 +1,5 @@
 import "server-only";
-import { errors } from "@/lib/errors";
+import { AppError, errors } from "@/lib/errors";
 import {
   findEmailHandle,
   findEmailWithEvents,
@@ -9,7 +9,7 @@ import {
   type EmailResource,
 } from "@/lib/db/emails/resources";
 import { cancelScheduledEmail, dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
-import { describeProviderFailure, getMailer, MailerError } from "@/lib/mail";
+import { describeProviderFailure, getMailer } from "@/lib/mail";
 import type { DeliveryStatus } from "@/lib/schemas/emails";
 
 /** GET /emails: a page of the account's emails, newest first, as the API describes them (events left out). */
@@ -54,9 +54,10 @@ async function cancelAtProvider(email: EmailHandle): Promise<void> {
   try {
     await mailer.cancel(email.providerMessageId);
   } catch (error) {
-    if (!(error instanceof MailerError)) throw error;
+    if (!(error instanceof AppError && error.code === "EMAIL_PROVIDER_ERROR")) throw error;
     throw errors.emailProviderError(
       `The email provider did not cancel the email (${describeProviderFailure(error)}). It was not canceled; you can retry.`,
+      error,
     );
   }
 }

@@ -74,9 +74,14 @@ export type AppErrorOptions = {
   allow?: string[];
   /** The contract's API usage-limit body, which has no `success` key. */
   withoutSuccess?: boolean;
+  /** What the email provider answered a request it did not carry out: lib/ decides on it; no body shows it. */
+  provider?: ProviderAnswer;
   /** The failure behind it, for the log. */
   cause?: unknown;
 };
+
+/** The provider's HTTP status (null when it could not be reached or did not answer in time) and its error name. */
+export type ProviderAnswer = { status: number | null; code: string | null };
 
 /**
  * The one way lib/ reports a failure its caller should see: `throw errors.xxx(…)` (or `new AppError(code, …)`). The
@@ -176,7 +181,12 @@ export const errors = {
       retryAfterSeconds,
     }),
 
-  emailProviderError: (message: string) => new AppError("EMAIL_PROVIDER_ERROR", { message }),
+  /** What the caller is told of the provider's failure (`cause`), and what became of the email. */
+  emailProviderError: (message: string, cause?: unknown) => new AppError("EMAIL_PROVIDER_ERROR", { message, cause }),
+
+  /** The email provider's client: the request was refused, failed, timed out or could not be reached. */
+  emailProviderFailure: (message: string, status: number | null = null, code: string | null = null) =>
+    new AppError("EMAIL_PROVIDER_ERROR", { message, provider: { status, code } }),
 
   idempotencyConflict: () => new AppError("IDEMPOTENCY_CONFLICT"),
 
