@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { generatedFilePath } from "./generated-file";
 import { WorkerPool } from "./worker-pool";
+import { errors } from "@/lib/errors";
 import { MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT, RENDER_DEADLINE_MS } from "@/lib/limits";
 import type { RenderWarning } from "./warnings";
 
@@ -33,21 +34,11 @@ export type CatalogueRenderRequest = {
 export type JsonRenderFields = Record<string, unknown> & { warnings?: RenderWarning[] };
 /** A rendered document and, when asked for, its plain text. */
 export type RenderedEmail = { html: string; text?: string; warnings?: RenderWarning[] };
-/** The template threw, has no component (`missing`), made too much HTML, or ran past its deadline. */
-export type CatalogueRenderFailure = "threw" | "missing" | "too_large" | "timeout";
+/** A render the worker refused: the template threw, has no component (`missing`), or made too much HTML. */
+type CatalogueRenderRefusal = { id: number; ok: false; kind: "threw" | "missing" | "too_large"; message: string };
 export type CatalogueRenderReply =
   | ({ id: number; ok: true } & ({ rendered: RenderedEmail } | { json: Uint8Array<ArrayBuffer> }))
-  | { id: number; ok: false; kind: Exclude<CatalogueRenderFailure, "timeout">; message: string };
-
-export class CatalogueRenderError extends Error {
-  constructor(
-    message: string,
-    readonly kind: CatalogueRenderFailure,
-  ) {
-    super(message);
-    this.name = "CatalogueRenderError";
-  }
-}
+  | CatalogueRenderRefusal;
 
 /** Jobs of one owner sent to one worker at once (see the top of the file). */
 const MAX_SENT_PER_OWNER = 2;
@@ -69,16 +60,10 @@ const pool = new WorkerPool<
     full: "The render workers are busy with other renders",
   },
   deadlineMs: () => RENDER_DEADLINE_MS,
-  read: (reply) =>
-    reply.ok
-      ? { id: reply.id, result: reply }
-      : { id: reply.id, error: new CatalogueRenderError(reply.message, reply.kind) },
+  read: (reply) => (reply.ok ? { id: reply.id, result: reply } : { id: reply.id, error: refusalError(reply) }),
   lost: (loss) =>
     loss.cause === "deadline"
-      ? new CatalogueRenderError(
-          `The template did not finish rendering within its deadline of ${RENDER_DEADLINE_MS} ms`,
-          "timeout",
-        )
+      ? errors.renderFailed(`The template did not finish rendering within its deadline of ${RENDER_DEADLINE_MS} ms`)
       : new Error(
           loss.cause === "start"
             ? "The catalogue render worker did not start a render in time"
@@ -89,9 +74,19 @@ const pool = new WorkerPool<
 });
 
 /**
+ * A template that throws, makes more HTML than allowed (or runs past its deadline) is the caller's 422 RENDER_ERROR; a
+ * worker without the component is our fault (500).
+ */
+function refusalError(refusal: CatalogueRenderRefusal): Error {
+  if (refusal.kind === "missing") return new Error(`The render worker has ${refusal.message}: rebuild it`);
+  if (refusal.kind === "threw") return errors.renderFailed(`The template threw while rendering: ${refusal.message}`);
+  return errors.renderFailed(refusal.message);
+}
+
+/**
  * The document render() gives for the catalogue template `slug` with these (validated) props, and its plain text.
- * Rejects with the SANDBOX_BUSY AppError when the queue is full, and with `signal`'s reason when it is aborted before
- * the render is sent to a worker.
+ * Rejects with RENDER_ERROR when the template fails, with the SANDBOX_BUSY AppError when the queue is full, and with
+ * `signal`'s reason when it is aborted before the render is sent to a worker.
  */
 export async function renderCatalogueOffThread(
   owner: string,
