@@ -154,7 +154,7 @@ export const errors = {
       fields: { template },
     }),
 
-  renderFailed: (message: string) => new AppError("RENDER_ERROR", { message }),
+  renderFailed: (message: string, cause?: unknown) => new AppError("RENDER_ERROR", { message, cause }),
 
   csrfRejected: () => new AppError("CSRF_REJECTED"),
 

@@ -1,10 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { errors, type ValidationDetail } from "@/lib/errors";
+import { AppError, errors, type ValidationDetail } from "@/lib/errors";
 import { createUserTemplate, deleteUserTemplate, replaceUserTemplate } from "@/lib/db/library";
 import { findOwnTemplateId, listTailwindTemplateSources, replaceCompiledCode } from "@/lib/db/templates";
 import { compileTemplateFilesOffThread } from "@/lib/render/sandbox/compile-pool";
-import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
+import { readPreviewProps, renderInSandbox } from "@/lib/render/sandbox";
 import { compileVariablesSchema, schemaFromPreviewProps, variablesProblem } from "@/lib/render/variables";
 import type { TemplateDetails } from "@/lib/schemas/templates";
 import type { VariablesSchema } from "@/lib/schemas/variables";
@@ -119,7 +119,7 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
       entry: several ? entry : null,
     };
   } catch (error) {
-    if (error instanceof SandboxRenderError) throw new TemplateRenderError(error.message);
+    if (error instanceof AppError && error.code === "RENDER_ERROR") throw new TemplateRenderError(error.message);
     throw error;
   }
 }

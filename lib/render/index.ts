@@ -8,7 +8,7 @@ import {
   renderCatalogueOffThread,
   type RenderedEmail,
 } from "@/lib/render/catalogue-pool";
-import { renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
+import { renderInSandbox } from "@/lib/render/sandbox";
 import { compileVariablesSchema, undeclaredVariableWarnings, type VariablesChecker } from "@/lib/render/variables";
 import { withHtmlWarning, type RenderWarning } from "@/lib/render/warnings";
 
@@ -133,22 +133,17 @@ async function renderUserTemplate(
   if (!template.compiled_code) {
     throw errors.renderFailed("This template has not been compiled. Save it again to compile it.");
   }
-  try {
-    return withClipWarning(
-      await renderInSandbox({
-        owner,
-        cacheKey: `${template.id}:${template.version}`,
-        compiledCode: template.compiled_code,
-        props,
-        plainText,
-        signal,
-        onRunTime: onSandboxTime,
-      }),
-    );
-  } catch (error) {
-    if (error instanceof SandboxRenderError) throw errors.renderFailed(error.message);
-    throw error;
-  }
+  return withClipWarning(
+    await renderInSandbox({
+      owner,
+      cacheKey: `${template.id}:${template.version}`,
+      compiledCode: template.compiled_code,
+      props,
+      plainText,
+      signal,
+      onRunTime: onSandboxTime,
+    }),
+  );
 }
 
 // Compiling a schema costs more than checking with it: keep one checker per template version, as the sandbox keeps
