@@ -74,11 +74,19 @@ export type AppErrorOptions = {
   allow?: string[];
   /** The contract's API usage-limit body, which has no `success` key. */
   withoutSuccess?: boolean;
+  /** A refused template source, for the editor and the CLI to point at; the API's `details` say it in words. */
+  source?: SourceProblem;
   /** What the email provider answered a request it did not carry out: lib/ decides on it; no body shows it. */
   provider?: ProviderAnswer;
   /** The failure behind it, for the log. */
   cause?: unknown;
 };
+
+/**
+ * What is wrong with a template's source, in the compiler's words, and where: the file (none when the problem is not in
+ * one file) and, for a compile error, the 1-based line and column.
+ */
+export type SourceProblem = { message: string; path?: string; line?: number; column?: number };
 
 /** The provider's HTTP status (null when it could not be reached or did not answer in time) and its error name. */
 export type ProviderAnswer = { status: number | null; code: string | null };
@@ -107,6 +115,10 @@ export const errors = {
 
   validation: (details: ValidationDetail[], title?: string) =>
     new AppError("VALIDATION_ERROR", { details: capped(details), ...(title ? { title } : {}) }),
+
+  /** A template's source refused: `details` for the API, `source` for the editor and the CLI. */
+  sourceRefused: (details: ValidationDetail[], source: SourceProblem) =>
+    new AppError("VALIDATION_ERROR", { details: capped(details), source }),
 
   malformedJson: (message: string) =>
     errors.validation([{ field: "body", message: `Request body is not valid JSON: ${message}` }]),
