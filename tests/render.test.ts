@@ -8,7 +8,7 @@ import { httpError } from "@/lib/api/errors";
 import { AppError } from "@/lib/errors";
 import { catalogue, getCatalogueEntry } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
-import { MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT } from "@/lib/limits";
+import { CATALOGUE_QUEUE } from "@/lib/limits";
 import {
   renderCatalogueJsonOffThread,
   renderCatalogueOffThread,
@@ -193,7 +193,7 @@ describe("catalogue rendering", () => {
         (error: unknown) => (error instanceof AppError ? httpError(error) : { failed: String(error) }),
       );
     const attempts = (owner: string, count: number) => Array.from({ length: count }, () => attempt(owner));
-    const [perAccount, inAll] = [MAX_CATALOGUE_QUEUE_PER_ACCOUNT, MAX_CATALOGUE_QUEUE];
+    const { perAccount, total: inAll } = CATALOGUE_QUEUE;
     expect(inAll).toBe(4 * perAccount); // four accounts at their cap fill the queue
     const share = Math.floor(inAll / 5);
     // Queued all at once, before any is done. One more than an account may queue: the last is refused.

@@ -8,7 +8,7 @@
  * flight, so one account's flood delays another account's render by at most that many of its renders per worker. A
  * render past RENDER_DEADLINE_MS costs its worker (catalogue templates are trusted code: nothing inside the render can
  * be interrupted): it fails, and the renders sent behind it go to a new worker. The worker itself refuses HTML over the
- * contract's 5 MB. Past MAX_CATALOGUE_QUEUE_PER_ACCOUNT renders held by one account, or past MAX_CATALOGUE_QUEUE in
+ * contract's 5 MB. Past CATALOGUE_QUEUE.perAccount renders held by one account, or past CATALOGUE_QUEUE.total in
  * all for an account holding its fair share, a render is refused at once with the 503 SANDBOX_BUSY.
  */
 import "server-only";
@@ -17,7 +17,7 @@ import path from "node:path";
 import { generatedFilePath } from "./generated-file";
 import { WorkerPool } from "./worker-pool";
 import { errors } from "@/lib/errors";
-import { MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT, RENDER_DEADLINE_MS } from "@/lib/limits";
+import { CATALOGUE_QUEUE, RENDER_DEADLINE_MS } from "@/lib/limits";
 import type { RenderWarning } from "./warnings";
 
 export type CatalogueRenderRequest = {
@@ -54,8 +54,7 @@ const pool = new WorkerPool<
   jobsPerWorker: Infinity,
   jobsPerOwnerPerWorker: MAX_SENT_PER_OWNER,
   admission: {
-    total: MAX_CATALOGUE_QUEUE,
-    perAccount: MAX_CATALOGUE_QUEUE_PER_ACCOUNT,
+    ...CATALOGUE_QUEUE,
     jobs: "renders",
     full: "The render workers are busy with other renders",
   },

@@ -23,8 +23,8 @@
  * queue of slow templates delays another account's render by at most that
  * many jobs per worker, while a busy owner still has its next job waiting in a
  * worker, which never waits on a busy main thread for it.
- * The queue is bounded: MAX_SANDBOX_QUEUE_PER_ACCOUNT jobs of one owner
- * (waiting here or sent), and MAX_SANDBOX_QUEUE in all, past which only owners
+ * The queue is bounded: SANDBOX_QUEUE.perAccount jobs of one owner
+ * (waiting here or sent), and SANDBOX_QUEUE.total in all, past which only owners
  * holding less than their share get in; past them a job is refused at once
  * with a 503 SANDBOX_BUSY. If a worker is terminated (watchdog) or crashes,
  * the render it was running fails and the worker is restarted; warm contexts
@@ -34,7 +34,7 @@ import "server-only";
 import os from "node:os";
 import path from "node:path";
 import { errors, type AppError } from "@/lib/errors";
-import { MAX_SANDBOX_QUEUE, MAX_SANDBOX_QUEUE_PER_ACCOUNT } from "@/lib/limits";
+import { SANDBOX_QUEUE } from "@/lib/limits";
 import { generatedFilePath } from "../generated-file";
 import { WorkerPool, type WithoutId, type WorkerChoice, type WorkerLoss } from "../worker-pool";
 import {
@@ -117,8 +117,7 @@ const pool = new WorkerPool<WithoutId<WorkerRequest>, WorkerMessage, EngineResul
   jobsPerWorker: Infinity,
   jobsPerOwnerPerWorker: MAX_SENT_PER_OWNER,
   admission: {
-    total: MAX_SANDBOX_QUEUE,
-    perAccount: MAX_SANDBOX_QUEUE_PER_ACCOUNT,
+    ...SANDBOX_QUEUE,
     jobs: "renders",
     full: "The template sandbox is busy with other renders",
   },
