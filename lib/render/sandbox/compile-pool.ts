@@ -104,10 +104,7 @@ export async function compileTemplateOffThread(
   source: string,
   signal?: AbortSignal,
 ): Promise<CompileResult | UnplacedFailure> {
-  // Refused before it is copied to a worker.
-  const oversized = oversizedSource(source);
-  if (oversized) return oversized;
-  return (await pool.run(owner, { type: "compile", source }, { signal })) as CompileResult | UnplacedFailure;
+  return runJob(owner, { type: "compile", source }, oversizedSource(source), signal);
 }
 
 /**
@@ -120,10 +117,7 @@ export async function compileTemplateFilesOffThread(
   entry: string,
   signal?: AbortSignal,
 ): Promise<FilesCompileResult | UnplacedFailure> {
-  const oversized = oversizedFiles(files);
-  if (oversized) return oversized;
-  return (await pool.run(owner, { type: "compile-files", files, entry }, { signal })) as
-    FilesCompileResult | UnplacedFailure;
+  return runJob(owner, { type: "compile-files", files, entry }, oversizedFiles(files), signal);
 }
 
 /** applyVariablesToSource (../react-source.ts) of a stored template's TSX, run on a worker under the deadline. */
@@ -134,8 +128,18 @@ export async function applyVariablesOffThread(
   signal?: AbortSignal,
 ): Promise<ReactSourceResult> {
   const oversized = oversizedSource(code);
-  if (oversized) return { ok: false, message: oversized.message };
-  return (await pool.run(owner, { type: "react", code, props }, { signal })) as ReactSourceResult;
+  return runJob(owner, { type: "react", code, props }, oversized && { ok: false, message: oversized.message }, signal);
+}
+
+/** The job's result from a worker, or `refused` at once: a source too large is not copied to one. */
+async function runJob<Result extends UserCodeResult>(
+  owner: string,
+  request: WithoutId<UserCodeRequest>,
+  refused: Result | null,
+  signal?: AbortSignal,
+): Promise<Result> {
+  if (refused) return refused;
+  return (await pool.run(owner, request, { signal })) as Result;
 }
 
 /** Stops the workers (tests, shutdown); jobs waiting or running fail. */
