@@ -72,22 +72,24 @@ export async function findEmailWithMessage(accountId: string, id: string) {
   return { ...describeEmail(email), events: email.events.map(describeEvent), message: email.message };
 }
 
+/** The resource's fields alone (a row may hold its events and message too), its times in ISO 8601. */
 function describeEmail(email: EmailResource) {
+  const { id, from, to, cc, bcc, reply_to, subject, template_id, tags, status, test } = email;
   return {
-    id: email.id,
-    from: email.from,
-    to: email.to,
-    cc: email.cc,
-    bcc: email.bcc,
-    reply_to: email.reply_to,
-    subject: email.subject,
-    template_id: email.template_id,
-    tags: email.tags,
-    status: email.status,
+    id,
+    from,
+    to,
+    cc,
+    bcc,
+    reply_to,
+    subject,
+    template_id,
+    tags,
+    status,
     created_at: email.created_at.toISOString(),
     sent_at: email.sent_at?.toISOString() ?? null,
     scheduled_at: email.scheduled_at?.toISOString() ?? null,
-    test: email.test,
+    test,
   };
 }
 

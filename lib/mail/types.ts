@@ -1,7 +1,5 @@
-/** A message ready to hand to a provider: rendered, addressed, and already recorded under `id`. */
-export type OutgoingEmail = {
-  /** The message's record (`sent_emails.id`). */
-  id: string;
+/** A message as it is recorded and handed to a provider: rendered and addressed. */
+export type RenderedMessage = {
   from: string;
   to: string[];
   cc: string[];
@@ -11,10 +9,14 @@ export type OutgoingEmail = {
   html: string;
   text: string | null;
   headers: Record<string, string>;
-  attachments: { filename: string; content?: string; content_type?: string; path?: string }[];
+  /** Recorded whole (Base64 content included) so the record is the complete message; `size` is the decoded size. */
+  attachments: { filename: string; content?: string; content_type?: string; path?: string; size?: number }[];
   tags: { name: string; value: string }[];
   scheduledAt: Date | null;
 };
+
+/** A message ready to hand to a provider, already recorded under `id` (`sent_emails.id`). */
+export type OutgoingEmail = RenderedMessage & { id: string };
 
 export type SendOptions = {
   /** Passed to the provider so a retried hand-off is not delivered twice. */
