@@ -13,12 +13,14 @@ const optionalUrl = optionalString.pipe(z.url({ message: "must be an absolute UR
 const optionalHttpUrl = optionalString.pipe(
   z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
 );
-const optionalDomain = optionalString.pipe(
-  z
-    .string()
-    .regex(/^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)+$/i, "must be a domain name such as mail.example.com")
-    .optional(),
+/** An optional variable that must match `pattern`, said by `message` when it does not. */
+const optionalMatching = (pattern: RegExp, message: string) =>
+  optionalString.pipe(z.string().regex(pattern, message).optional());
+const optionalDomain = optionalMatching(
+  /^(?!-)[a-z0-9-]+(\.[a-z0-9-]+)+$/i,
+  "must be a domain name such as mail.example.com",
 );
+const optionalStripePriceId = optionalMatching(/^price_\w+$/, "must be a Stripe price id (price_…)");
 
 // A long-running server takes many requests at once, so one slow statement must not hold up the rest; each Vercel
 // instance serves few at a time and opens its own pool, so there it takes one connection of the database's limit.
@@ -32,12 +34,7 @@ const envSchema = z.object({
   DATABASE_URL: optionalString.pipe(
     z.url({ protocol: /^postgres(ql)?$/, message: "must be a postgres:// connection URL" }).optional(),
   ),
-  DATABASE_POOL_SIZE: optionalString.pipe(
-    z
-      .string()
-      .regex(/^[1-9]\d{0,2}$/, "must be a whole number from 1 to 999")
-      .optional(),
-  ),
+  DATABASE_POOL_SIZE: optionalMatching(/^[1-9]\d{0,2}$/, "must be a whole number from 1 to 999"),
   DATABASE_PREPARED_STATEMENTS: optionalString.pipe(z.enum(["on", "off"], { message: "must be on or off" }).optional()),
   SITE_URL: optionalHttpUrl,
   NEXT_PUBLIC_SITE_URL: optionalHttpUrl,
@@ -52,11 +49,9 @@ const envSchema = z.object({
   RESEND_API_KEY: optionalString,
   RESEND_BASE_URL: optionalUrl,
   // Svix's signing secret: whsec_ and the key in Base64.
-  RESEND_WEBHOOK_SECRET: optionalString.pipe(
-    z
-      .string()
-      .regex(/^whsec_[A-Za-z0-9+/]{4,}={0,2}$/, "must be a webhook signing secret (whsec_…)")
-      .optional(),
+  RESEND_WEBHOOK_SECRET: optionalMatching(
+    /^whsec_[A-Za-z0-9+/]{4,}={0,2}$/,
+    "must be a webhook signing secret (whsec_…)",
   ),
   SHARED_SENDING_DOMAIN: optionalDomain,
   SYSTEM_EMAIL_FROM: optionalString.pipe(
@@ -71,57 +66,20 @@ const envSchema = z.object({
   ),
   SESSION_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   CRON_SECRET: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
-  PORT: optionalString.pipe(
-    z
-      .string()
-      .regex(/^\d{1,5}$/, "must be a port number")
-      .optional(),
+  PORT: optionalMatching(/^\d{1,5}$/, "must be a port number"),
+  STRIPE_SECRET_KEY: optionalMatching(
+    /^(sk|rk)_(test|live)_\w+$/,
+    "must be a Stripe secret key (sk_… in live or test mode, or a restricted rk_… key)",
   ),
-  STRIPE_SECRET_KEY: optionalString.pipe(
-    z
-      .string()
-      .regex(
-        /^(sk|rk)_(test|live)_\w+$/,
-        "must be a Stripe secret key (sk_… in live or test mode, or a restricted rk_… key)",
-      )
-      .optional(),
+  STRIPE_WEBHOOK_SECRET: optionalMatching(/^whsec_\w+$/, "must be a webhook signing secret (whsec_…)"),
+  STRIPE_PRICE_MONTHLY: optionalStripePriceId,
+  STRIPE_PRICE_ANNUAL: optionalStripePriceId,
+  STRIPE_PRICE_OVERAGE: optionalStripePriceId,
+  STRIPE_METER_EVENT_NAME: optionalMatching(
+    /^[A-Za-z0-9_.:-]{1,100}$/,
+    "must be a billing meter's event name (letters, digits, _ . : -; at most 100)",
   ),
-  STRIPE_WEBHOOK_SECRET: optionalString.pipe(
-    z
-      .string()
-      .regex(/^whsec_\w+$/, "must be a webhook signing secret (whsec_…)")
-      .optional(),
-  ),
-  STRIPE_PRICE_MONTHLY: optionalString.pipe(
-    z
-      .string()
-      .regex(/^price_\w+$/, "must be a Stripe price id (price_…)")
-      .optional(),
-  ),
-  STRIPE_PRICE_ANNUAL: optionalString.pipe(
-    z
-      .string()
-      .regex(/^price_\w+$/, "must be a Stripe price id (price_…)")
-      .optional(),
-  ),
-  STRIPE_PRICE_OVERAGE: optionalString.pipe(
-    z
-      .string()
-      .regex(/^price_\w+$/, "must be a Stripe price id (price_…)")
-      .optional(),
-  ),
-  STRIPE_METER_EVENT_NAME: optionalString.pipe(
-    z
-      .string()
-      .regex(/^[A-Za-z0-9_.:-]{1,100}$/, "must be a billing meter's event name (letters, digits, _ . : -; at most 100)")
-      .optional(),
-  ),
-  CLIENT_IP_HEADER: optionalString.pipe(
-    z
-      .string()
-      .regex(/^[A-Za-z0-9-]{1,64}$/, "must be a header name, such as x-real-ip")
-      .optional(),
-  ),
+  CLIENT_IP_HEADER: optionalMatching(/^[A-Za-z0-9-]{1,64}$/, "must be a header name, such as x-real-ip"),
   PAYMENTS_TEST_MODE: optionalString.pipe(
     z.enum(["0", "1"], { message: "must be 1 (test-mode payments) or 0" }).optional(),
   ),

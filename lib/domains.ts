@@ -36,23 +36,6 @@ export type DomainOutcome = {
   message: string;
 };
 
-/**
- * Resend refused a domains request, failed, timed out or could not be reached (the SDK returns, never throws). An
- * AppError (EMAIL_PROVIDER_ERROR) to its callers; a class of its own only so that fetchRemote can read Resend's status.
- */
-export class DomainProviderError extends AppError {
-  constructor(
-    message: string,
-    /** Resend's HTTP status; null for a network failure or timeout. */
-    public readonly statusCode: number | null,
-    /** Resend's error name (e.g. `validation_error`), when it gave one. */
-    public readonly providerCode: string | null = null,
-  ) {
-    super("EMAIL_PROVIDER_ERROR", { message });
-    this.name = "DomainProviderError";
-  }
-}
-
 const DOMAIN_PATTERN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+$/;
 
 /**
@@ -61,7 +44,7 @@ const DOMAIN_PATTERN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+
  * already registered it, and stores Resend's id, status and DNS records; `markVerified` is ignored.
  * Without Resend: `markVerified` marks the domain verified (DNS is simulated).
  * `defaultSender` (an address @domain) is kept when omitted; a new domain gets hello@domain.
- * Throws INVALID_DOMAIN for a bad domain or sender, DomainProviderError when Resend fails (nothing is stored then).
+ * Throws INVALID_DOMAIN for a bad domain or sender, EMAIL_PROVIDER_ERROR when Resend fails (nothing is stored then).
  */
 export async function registerSendingDomain(
   accountId: string,
@@ -106,7 +89,7 @@ export async function registerSendingDomain(
  * Resend checks asynchronously, so a domain just set up usually reads "pending" first: verify again a little later.
  * A domain added before Resend was configured is created at Resend first.
  * Without Resend: nothing to check (DNS is simulated); the domain is returned unchanged.
- * Throws DOMAIN_NOT_FOUND when the account has no such domain, DomainProviderError when Resend fails.
+ * Throws DOMAIN_NOT_FOUND when the account has no such domain, EMAIL_PROVIDER_ERROR when Resend fails.
  */
 export async function verifySendingDomain(accountId: string, domainId: string): Promise<DomainOutcome> {
   const current = await getSendingDomain(accountId, domainId);
@@ -168,9 +151,9 @@ function resendClient(): Resend | null {
 }
 
 /**
- * Runs one SDK call with a timeout and turns every failure into a DomainProviderError. The SDK answers
- * `{ data: null, error }` for HTTP errors (error is Resend's JSON body: statusCode, name, message) and network
- * failures (statusCode null); it throws only when aborted while reading a body.
+ * Runs one SDK call with a timeout and turns every failure into an EMAIL_PROVIDER_ERROR carrying what Resend answered.
+ * The SDK answers `{ data: null, error }` for HTTP errors (error is Resend's JSON body: statusCode, name, message) and
+ * network failures (statusCode null); it throws only when aborted while reading a body.
  */
 async function callResend<T>(
   action: string,
@@ -182,7 +165,7 @@ async function callResend<T>(
     result = await run(signal);
   } catch (error) {
     const reason = signal.aborted ? `no answer within ${RESEND_TIMEOUT_MS} ms` : (error as Error).message;
-    throw new DomainProviderError(`Could not ${action}: Resend could not be reached (${reason})`, null);
+    throw errors.emailProviderFailure(`Could not ${action}: Resend could not be reached (${reason})`);
   }
   if (result.error) {
     const body = (typeof result.error === "object" ? result.error : {}) as {
@@ -195,16 +178,16 @@ async function callResend<T>(
     const text = typeof body.message === "string" && body.message ? body.message : (name ?? "unknown error");
     if (statusCode === null) {
       const reason = signal.aborted ? `no answer within ${RESEND_TIMEOUT_MS} ms` : text;
-      throw new DomainProviderError(`Could not ${action}: Resend could not be reached (${reason})`, null, name);
+      throw errors.emailProviderFailure(`Could not ${action}: Resend could not be reached (${reason})`, null, name);
     }
-    throw new DomainProviderError(
+    throw errors.emailProviderFailure(
       `Could not ${action}: Resend answered HTTP ${statusCode}${name ? ` ${name}` : ""}: ${text}`,
       statusCode,
       name,
     );
   }
   if (result.data === null || result.data === undefined)
-    throw new DomainProviderError(`Could not ${action}: Resend's answer was empty`, null);
+    throw errors.emailProviderFailure(`Could not ${action}: Resend's answer was empty`);
   return result.data;
 }
 
@@ -225,7 +208,7 @@ async function fetchRemote(
     const data = await callResend(`read ${domain} from Resend`, (signal) => resend.domains.get(id, { signal }));
     return parseRemote(data, domain, `read ${domain} from Resend`);
   } catch (error) {
-    if (options.missingIsNull && error instanceof DomainProviderError && error.statusCode === 404) return null;
+    if (options.missingIsNull && error instanceof AppError && error.options.provider?.status === 404) return null;
     throw error;
   }
 }
@@ -233,9 +216,9 @@ async function fetchRemote(
 function parseRemote(data: unknown, domain: string, action: string): RemoteDomain {
   const d = (data ?? {}) as { id?: unknown; name?: unknown; status?: unknown; records?: unknown };
   if (typeof d.id !== "string" || d.id === "")
-    throw new DomainProviderError(`Could not ${action}: Resend's answer carried no domain id`, null);
+    throw errors.emailProviderFailure(`Could not ${action}: Resend's answer carried no domain id`);
   if (typeof d.name === "string" && d.name.toLowerCase() !== domain) {
-    throw new DomainProviderError(`Could not ${action}: Resend answered for another domain (${d.name})`, null);
+    throw errors.emailProviderFailure(`Could not ${action}: Resend answered for another domain (${d.name})`);
   }
   const records = Array.isArray(d.records)
     ? (d.records.filter((r) => typeof r === "object" && r !== null && !Array.isArray(r)) as DnsRecord[])

@@ -1,5 +1,5 @@
 import "server-only";
-import { errors } from "@/lib/errors";
+import { AppError, errors } from "@/lib/errors";
 import {
   findEmailHandle,
   findEmailWithEvents,
@@ -9,7 +9,7 @@ import {
   type EmailResource,
 } from "@/lib/db/emails/resources";
 import { cancelScheduledEmail, dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
-import { describeProviderFailure, getMailer, MailerError } from "@/lib/mail";
+import { describeProviderFailure, getMailer } from "@/lib/mail";
 import type { DeliveryStatus } from "@/lib/schemas/emails";
 
 /** GET /emails: a page of the account's emails, newest first, as the API describes them (events left out). */
@@ -54,9 +54,10 @@ async function cancelAtProvider(email: EmailHandle): Promise<void> {
   try {
     await mailer.cancel(email.providerMessageId);
   } catch (error) {
-    if (!(error instanceof MailerError)) throw error;
+    if (!(error instanceof AppError && error.code === "EMAIL_PROVIDER_ERROR")) throw error;
     throw errors.emailProviderError(
       `The email provider did not cancel the email (${describeProviderFailure(error)}). It was not canceled; you can retry.`,
+      error,
     );
   }
 }
@@ -71,22 +72,24 @@ export async function findEmailWithMessage(accountId: string, id: string) {
   return { ...describeEmail(email), events: email.events.map(describeEvent), message: email.message };
 }
 
+/** The resource's fields alone (a row may hold its events and message too), its times in ISO 8601. */
 function describeEmail(email: EmailResource) {
+  const { id, from, to, cc, bcc, reply_to, subject, template_id, tags, status, test } = email;
   return {
-    id: email.id,
-    from: email.from,
-    to: email.to,
-    cc: email.cc,
-    bcc: email.bcc,
-    reply_to: email.reply_to,
-    subject: email.subject,
-    template_id: email.template_id,
-    tags: email.tags,
-    status: email.status,
+    id,
+    from,
+    to,
+    cc,
+    bcc,
+    reply_to,
+    subject,
+    template_id,
+    tags,
+    status,
     created_at: email.created_at.toISOString(),
     sent_at: email.sent_at?.toISOString() ?? null,
     scheduled_at: email.scheduled_at?.toISOString() ?? null,
-    test: email.test,
+    test,
   };
 }
 

@@ -34,7 +34,7 @@ export const APP_ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, error: "Method not allowed" },
   EMAIL_NOT_CANCELABLE: { status: 409, error: "Email cannot be canceled" },
   DOMAIN_TAKEN: { status: 409, error: "Domain taken" },
-  // An email that already signs in another way (the dashboard's sign-in).
+  // An email that already has an account, or signs in another way (the dashboard's sign-in).
   EMAIL_TAKEN: { status: 409, error: "Email taken" },
   ALREADY_IN_LIBRARY: { status: 409, error: "Template already in library" },
   IDEMPOTENCY_CONFLICT: { status: 409, error: "Idempotency key reused with a different request" },
@@ -74,9 +74,22 @@ export type AppErrorOptions = {
   allow?: string[];
   /** The contract's API usage-limit body, which has no `success` key. */
   withoutSuccess?: boolean;
+  /** A refused template source, for the editor and the CLI to point at; the API's `details` say it in words. */
+  source?: SourceProblem;
+  /** What the email provider answered a request it did not carry out: lib/ decides on it; no body shows it. */
+  provider?: ProviderAnswer;
   /** The failure behind it, for the log. */
   cause?: unknown;
 };
+
+/**
+ * What is wrong with a template's source, in the compiler's words, and where: the file (none when the problem is not in
+ * one file) and, for a compile error, the 1-based line and column.
+ */
+export type SourceProblem = { message: string; path?: string; line?: number; column?: number };
+
+/** The provider's HTTP status (null when it could not be reached or did not answer in time) and its error name. */
+export type ProviderAnswer = { status: number | null; code: string | null };
 
 /**
  * The one way lib/ reports a failure its caller should see: `throw errors.xxx(…)` (or `new AppError(code, …)`). The
@@ -103,12 +116,16 @@ export const errors = {
   validation: (details: ValidationDetail[], title?: string) =>
     new AppError("VALIDATION_ERROR", { details: capped(details), ...(title ? { title } : {}) }),
 
+  /** A template's source refused: `details` for the API, `source` for the editor and the CLI. */
+  sourceRefused: (details: ValidationDetail[], source: SourceProblem) =>
+    new AppError("VALIDATION_ERROR", { details: capped(details), source }),
+
   malformedJson: (message: string) =>
     errors.validation([{ field: "body", message: `Request body is not valid JSON: ${message}` }]),
 
   payloadTooLarge: () => new AppError("PAYLOAD_TOO_LARGE"),
 
-  /** A provider's webhook delivery whose signature is missing, wrong or stale (lib/webhooks/receive.ts). */
+  /** A webhook delivery whose signature is missing, wrong or stale (lib/webhooks/resend.ts, lib/payments/stripe.ts). */
   invalidWebhookSignature: (message: string) => new AppError("INVALID_SIGNATURE", { message }),
 
   /** A path under /api that is not valid percent-encoded UTF-8 (say `/api/v1/library%ff`), answered by proxy.ts. */
@@ -149,7 +166,7 @@ export const errors = {
       fields: { template },
     }),
 
-  renderFailed: (message: string) => new AppError("RENDER_ERROR", { message }),
+  renderFailed: (message: string, cause?: unknown) => new AppError("RENDER_ERROR", { message, cause }),
 
   csrfRejected: () => new AppError("CSRF_REJECTED"),
 
@@ -176,7 +193,12 @@ export const errors = {
       retryAfterSeconds,
     }),
 
-  emailProviderError: (message: string) => new AppError("EMAIL_PROVIDER_ERROR", { message }),
+  /** What the caller is told of the provider's failure (`cause`), and what became of the email. */
+  emailProviderError: (message: string, cause?: unknown) => new AppError("EMAIL_PROVIDER_ERROR", { message, cause }),
+
+  /** The email provider's client: the request was refused, failed, timed out or could not be reached. */
+  emailProviderFailure: (message: string, status: number | null = null, code: string | null = null) =>
+    new AppError("EMAIL_PROVIDER_ERROR", { message, provider: { status, code } }),
 
   idempotencyConflict: () => new AppError("IDEMPOTENCY_CONFLICT"),
 

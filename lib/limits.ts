@@ -68,17 +68,14 @@ export const MAX_TEMPLATE_DESCRIPTION_CHARS = 2000;
  * The sandbox's renders of users' templates: an ordinary render takes milliseconds, so a full queue means renders that
  * run to their deadline.
  */
-export const MAX_SANDBOX_QUEUE = 96;
-export const MAX_SANDBOX_QUEUE_PER_ACCOUNT = 32;
+export const SANDBOX_QUEUE = { total: 96, perAccount: 32 } as const;
 /** Compiles and parses of users' template source: each job waiting holds its source, up to MAX_TEMPLATE_SOURCE_CHARS. */
-export const MAX_COMPILE_QUEUE = 32;
-export const MAX_COMPILE_QUEUE_PER_ACCOUNT = 8;
+export const COMPILE_QUEUE = { total: 32, perAccount: 8 } as const;
 /**
  * Renders of catalogue templates: each takes a fraction of a millisecond and holds variables its template bounds, so
  * an account sending in bursts (a backend with many workers) may hold many before it is turned away.
  */
-export const MAX_CATALOGUE_QUEUE = 512;
-export const MAX_CATALOGUE_QUEUE_PER_ACCOUNT = 128;
+export const CATALOGUE_QUEUE = { total: 512, perAccount: 128 } as const;
 export const QUEUE_CEILING_FACTOR = 2;
 
 /**
@@ -97,7 +94,7 @@ export const IDEMPOTENCY_WAIT_MS = 15_000;
 
 const count = (n: number) => n.toLocaleString("en-US");
 const megabytes = (bytes: number) => `${bytes / MB} MB`;
-const queueLimit = (total: number, perAccount: number) =>
+const queueLimit = ({ total, perAccount }: { total: number; perAccount: number }) =>
   `${perAccount} per account; ${total} in all, then up to ${total * QUEUE_CEILING_FACTOR} from accounts holding less than their share`;
 const busy = "503 `SANDBOX_BUSY` with `Retry-After`";
 
@@ -158,17 +155,17 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   },
   {
     what: "Renders of your own templates waiting",
-    limit: queueLimit(MAX_SANDBOX_QUEUE, MAX_SANDBOX_QUEUE_PER_ACCOUNT),
+    limit: queueLimit(SANDBOX_QUEUE),
     answer: busy,
   },
   {
     what: "Compiles of your templates' source waiting",
-    limit: queueLimit(MAX_COMPILE_QUEUE, MAX_COMPILE_QUEUE_PER_ACCOUNT),
+    limit: queueLimit(COMPILE_QUEUE),
     answer: busy,
   },
   {
     what: "Renders of catalogue templates waiting",
-    limit: queueLimit(MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT),
+    limit: queueLimit(CATALOGUE_QUEUE),
     answer: busy,
   },
   {

@@ -1,10 +1,10 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { errors, type ValidationDetail } from "@/lib/errors";
+import { AppError, errors, type SourceProblem } from "@/lib/errors";
 import { createUserTemplate, deleteUserTemplate, replaceUserTemplate } from "@/lib/db/library";
 import { findOwnTemplateId, listTailwindTemplateSources, replaceCompiledCode } from "@/lib/db/templates";
 import { compileTemplateFilesOffThread } from "@/lib/render/sandbox/compile-pool";
-import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
+import { readPreviewProps, renderInSandbox } from "@/lib/render/sandbox";
 import { compileVariablesSchema, schemaFromPreviewProps, variablesProblem } from "@/lib/render/variables";
 import type { TemplateDetails } from "@/lib/schemas/templates";
 import type { VariablesSchema } from "@/lib/schemas/variables";
@@ -23,38 +23,6 @@ import {
  */
 export type TemplateSource = { code: string } | { files: TemplateFiles; entry?: string };
 export type NewTemplateSource = { name: string; description: string } & TemplateSource;
-
-/**
- * Why a template's source was refused; `line`/`column` (1-based) point at a compile error in the file at `path`
- * (null when the error is not in one file).
- */
-export class TemplateSourceError extends Error {
-  constructor(
-    message: string,
-    public readonly line: number | null = null,
-    public readonly column: number | null = null,
-    public readonly path: string | null = null,
-  ) {
-    super(message);
-    this.name = "TemplateSourceError";
-  }
-}
-
-/** The files themselves are refused (their count, size or paths, or the entry), before anything is compiled. */
-export class TemplateFilesError extends TemplateSourceError {
-  constructor(public readonly problems: TemplateFilesProblem[]) {
-    super(problems.map(({ field, message }) => `${field} ${message}`).join("; "));
-    this.name = "TemplateFilesError";
-  }
-}
-
-/** The source compiled, but its trial render failed. */
-export class TemplateRenderError extends TemplateSourceError {
-  constructor(message: string) {
-    super(`The trial render failed: ${message}`);
-    this.name = "TemplateRenderError";
-  }
-}
 
 export type CheckedTemplate = {
   compiledCode: string;
@@ -79,14 +47,14 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
       : { files: source.files, entry: source.entry ?? defaultEntry(source.files) };
   // One source is checked as it always was: by the compiler alone.
   const problems = "code" in source ? [] : templateFilesProblems(source.files, source.entry);
-  if (problems.length > 0) throw new TemplateFilesError(problems);
+  if (problems.length > 0) throw templateFilesRefused(problems);
   throwAtNul(files);
   const compiled = await compileTemplateFilesOffThread(accountId, files, entry);
   if (!compiled.ok) {
     // The position stays apart from the message (each place that shows it says where in its own way); a compile that
     // ran past its deadline has none.
-    const path = "path" in compiled ? compiled.path : null;
-    throw new TemplateSourceError(compiled.message, compiled.line ?? null, compiled.column ?? null, path);
+    const path = "path" in compiled && compiled.path !== null ? compiled.path : undefined;
+    throw sourceRefused({ message: compiled.message, path, line: compiled.line, column: compiled.column });
   }
   // A one-off key: the trial context is never reused for another template or user.
   const cacheKey = `trial:${randomUUID()}`;
@@ -94,7 +62,7 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
     const previewProps = await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code });
     // PreviewProps are the example GET /templates/{id} answers: variables a caller could send, and that pass.
     const tooBig = previewProps && variablesProblem(previewProps);
-    if (tooBig) throw new TemplateSourceError(`PreviewProps ${tooBig}`, null, null, entry);
+    if (tooBig) throw sourceRefused({ message: `PreviewProps ${tooBig}`, path: entry });
     await renderInSandbox({ owner: accountId, cacheKey, compiledCode: compiled.code, props: previewProps ?? {} });
     // The props type says what the template takes; a template with untyped props is described by its PreviewProps.
     const variables = compiled.variables ?? schemaFromPreviewProps(previewProps);
@@ -102,12 +70,10 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
     if (mismatches.length > 0) {
       const [first] = mismatches;
       const more = mismatches.length > 1 ? ` (and ${mismatches.length - 1} more)` : "";
-      throw new TemplateSourceError(
-        `PreviewProps do not match the props type: ${first.field.replace(/^variables\./, "")} ${first.message}${more}`,
-        null,
-        null,
-        entry,
-      );
+      throw sourceRefused({
+        message: `PreviewProps do not match the props type: ${first.field.replace(/^variables\./, "")} ${first.message}${more}`,
+        path: entry,
+      });
     }
     const several = Object.keys(files).length > 1;
     return {
@@ -119,7 +85,8 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
       entry: several ? entry : null,
     };
   } catch (error) {
-    if (error instanceof SandboxRenderError) throw new TemplateRenderError(error.message);
+    if (error instanceof AppError && error.code === "RENDER_ERROR")
+      throw errors.renderFailed(`The trial render failed: ${error.message}`, error);
     throw error;
   }
 }
@@ -132,13 +99,29 @@ function throwAtNul(files: TemplateFiles): void {
     const before = content.slice(0, at);
     const line = before.split("\n").length;
     const column = at - before.lastIndexOf("\n");
-    throw new TemplateSourceError(
-      "A template's source must not contain the NUL character (\\u0000)",
+    throw sourceRefused({
+      message: "A template's source must not contain the NUL character (\\u0000)",
+      path,
       line,
       column,
-      path,
-    );
+    });
   }
+}
+
+/** The files themselves are refused (their count, size or paths, or the entry), before anything is compiled. */
+export function templateFilesRefused(problems: TemplateFilesProblem[]): AppError {
+  const named = problems.find(({ path }) => path !== undefined);
+  return errors.sourceRefused(
+    problems.map(({ field, message }) => ({ field, message })),
+    { message: problems.map(({ field, message }) => `${field} ${message}`).join("; "), path: named?.path },
+  );
+}
+
+/** The API's detail names the file (`files.<path>`) and says where in it; the editor and the CLI point there. */
+function sourceRefused(problem: SourceProblem): AppError {
+  const where = problem.line === undefined ? "" : `line ${problem.line}, column ${problem.column}: `;
+  const field = problem.path === undefined ? "files" : `files.${problem.path}`;
+  return errors.sourceRefused([{ field, message: `${where}${problem.message}` }], problem);
 }
 
 /** Stores a user's own template (after checking it) and adds it to their library as `created`. */
@@ -185,7 +168,7 @@ export async function restyleTailwindTemplates(
 
 /** POST /templates: 201's template, as GET /templates/{id} describes it. */
 export async function createTemplateOrThrow(accountId: string, input: NewTemplateSource): Promise<TemplateDetails> {
-  const created = await createTemplateFromSource(accountId, input).catch(throwAsAppError);
+  const created = await createTemplateFromSource(accountId, input);
   return getTemplateDetailsOrThrow(accountId, created.id);
 }
 
@@ -195,7 +178,7 @@ export async function replaceTemplateOrThrow(
   templateId: string,
   input: NewTemplateSource,
 ): Promise<TemplateDetails> {
-  const replaced = await replaceTemplateFromSource(accountId, templateId, input).catch(throwAsAppError);
+  const replaced = await replaceTemplateFromSource(accountId, templateId, input);
   if (!replaced) throw errors.templateNotFound();
   return getTemplateDetailsOrThrow(accountId, templateId);
 }
@@ -203,22 +186,4 @@ export async function replaceTemplateOrThrow(
 /** DELETE /templates/{id}: the template and its library entry are gone; 404 unless the account owns it. */
 export async function deleteTemplateOrThrow(accountId: string, templateId: string): Promise<void> {
   if (!(await deleteUserTemplate(accountId, templateId))) throw errors.templateNotFound();
-}
-
-/**
- * A refused source as the API answers it: a 400 whose field names the file (and whose message says where in it), a
- * 422 for a trial render that failed (the library limit is already an AppError).
- */
-function throwAsAppError(error: unknown): never {
-  if (error instanceof TemplateFilesError)
-    throw errors.validation(error.problems.map(({ field, message }) => ({ field, message })));
-  if (error instanceof TemplateRenderError) throw errors.renderFailed(error.message);
-  if (error instanceof TemplateSourceError) throw errors.validation([sourceErrorDetail(error)]);
-  throw error;
-}
-
-function sourceErrorDetail(error: TemplateSourceError): ValidationDetail {
-  const field = error.path === null ? "files" : `files.${error.path}`;
-  const where = error.line === null ? "" : `line ${error.line}, column ${error.column}: `;
-  return { field, message: `${where}${error.message}` };
 }

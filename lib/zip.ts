@@ -9,12 +9,10 @@ export type ZipEntry = { path: string; content: string | Uint8Array };
 export const MAX_ZIP_ENTRIES = 1000;
 const MAX_ZIP_BYTES = 64 * 1024 * 1024;
 
-const LOCAL_HEADER = 0x04034b50;
-const CENTRAL_HEADER = 0x02014b50;
-const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
-const LOCAL_HEADER_SIZE = 30;
-const CENTRAL_HEADER_SIZE = 46;
-const END_OF_CENTRAL_DIRECTORY_SIZE = 22;
+/** Each record's signature, and the size of its fixed fields (a header's name follows them). */
+const LOCAL_HEADER = { signature: 0x04034b50, size: 30 };
+const CENTRAL_HEADER = { signature: 0x02014b50, size: 46 };
+const END_OF_CENTRAL_DIRECTORY = { signature: 0x06054b50, size: 22 };
 /** Version 2.0: what stored entries and folders need. */
 const VERSION = 20;
 /** General purpose flag bit 11: the names are UTF-8. */
@@ -51,32 +49,32 @@ export function writeZip(entries: ZipEntry[]): Uint8Array<ArrayBuffer> {
     const data = typeof entry.content === "string" ? utf8.encode(entry.content) : entry.content;
     if (name.length > 0xffff) throw new RangeError(`The path ${JSON.stringify(entry.path)} is too long for a zip`);
     stored.push({ name, data, checksum: crc32(data), offset });
-    offset += LOCAL_HEADER_SIZE + name.length + data.length;
+    offset += LOCAL_HEADER.size + name.length + data.length;
     if (offset > MAX_ZIP_BYTES) throw new RangeError(`A zip holds at most ${MAX_ZIP_BYTES} bytes`);
-    centralSize += CENTRAL_HEADER_SIZE + name.length;
+    centralSize += CENTRAL_HEADER.size + name.length;
   }
 
   // One allocation: every local header and its file, then the central directory, then its end record.
-  const zip = new Uint8Array(offset + centralSize + END_OF_CENTRAL_DIRECTORY_SIZE);
+  const zip = new Uint8Array(offset + centralSize + END_OF_CENTRAL_DIRECTORY.size);
   const view = new DataView(zip.buffer);
   let at = 0;
   for (const file of stored) {
-    view.setUint32(at, LOCAL_HEADER, true);
+    view.setUint32(at, LOCAL_HEADER.signature, true);
     writeCommonFields(view, at + 4, file);
-    zip.set(file.name, at + LOCAL_HEADER_SIZE);
-    zip.set(file.data, at + LOCAL_HEADER_SIZE + file.name.length);
-    at += LOCAL_HEADER_SIZE + file.name.length + file.data.length;
+    zip.set(file.name, at + LOCAL_HEADER.size);
+    zip.set(file.data, at + LOCAL_HEADER.size + file.name.length);
+    at += LOCAL_HEADER.size + file.name.length + file.data.length;
   }
   for (const file of stored) {
-    view.setUint32(at, CENTRAL_HEADER, true);
+    view.setUint32(at, CENTRAL_HEADER.signature, true);
     view.setUint16(at + 4, VERSION, true); // made by
     writeCommonFields(view, at + 6, file);
     // Comment length, disk number, internal and external attributes: all 0.
     view.setUint32(at + 42, file.offset, true);
-    zip.set(file.name, at + CENTRAL_HEADER_SIZE);
-    at += CENTRAL_HEADER_SIZE + file.name.length;
+    zip.set(file.name, at + CENTRAL_HEADER.size);
+    at += CENTRAL_HEADER.size + file.name.length;
   }
-  view.setUint32(at, END_OF_CENTRAL_DIRECTORY, true);
+  view.setUint32(at, END_OF_CENTRAL_DIRECTORY.signature, true);
   view.setUint16(at + 8, entries.length, true); // entries on this disk
   view.setUint16(at + 10, entries.length, true); // entries in all
   view.setUint32(at + 12, centralSize, true);

@@ -17,7 +17,6 @@ import {
   createTemplateFromSource,
   restyleTailwindTemplates,
   replaceTemplateFromSource,
-  TemplateSourceError,
   type TemplateSource,
 } from "@/lib/user-templates";
 import { connectDatabase, prepareDatabase } from "./lib/database";
@@ -84,12 +83,16 @@ async function templateSource(
 
 const isOutside = (relative: string) => relative === ".." || relative.startsWith(`..${path.sep}`);
 
-/** file:line:column, as compilers say it, so a terminal or editor can jump there. */
+/**
+ * A refused source in the compiler's words, after its file:line:column as compilers say it, so a terminal or editor can
+ * jump there.
+ */
 function locatedError(fileOf: (path: string | null) => string) {
   return (error: unknown): never => {
-    if (error instanceof TemplateSourceError && error.line !== null)
-      throw new Error(`${fileOf(error.path)}:${error.line}:${error.column}: ${error.message}`);
-    throw error;
+    const source = error instanceof AppError ? error.options.source : undefined;
+    if (!source) throw error;
+    const where = source.line === undefined ? "" : `${fileOf(source.path ?? null)}:${source.line}:${source.column}: `;
+    throw new Error(`${where}${source.message}`, { cause: error });
   };
 }
 

@@ -5,7 +5,7 @@ import { redirect, unstable_rethrow } from "next/navigation";
 import { z } from "zod";
 import { clientAddress } from "@/lib/api/client-address";
 import { API_KEY_KINDS, API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys";
-import { AppError } from "@/lib/errors";
+import { AppError, type SourceProblem } from "@/lib/errors";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
 import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_NAME_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
@@ -21,7 +21,7 @@ import { isPlanName } from "@/lib/plans";
 import { holdsNul } from "@/lib/schemas/common";
 import { removeSuppressionOrThrow } from "@/lib/suppressions";
 import { type TemplateFiles } from "@/lib/template-files";
-import { createTemplateFromSource, TemplateFilesError, TemplateSourceError } from "@/lib/user-templates";
+import { createTemplateFromSource, templateFilesRefused } from "@/lib/user-templates";
 import { KEY_EXPIRY_DAYS, NO_EXPIRY } from "./settings/api-keys/key-expiry";
 
 // Dashboard mutations. Each re-checks the session (Server Actions are public endpoints; Next also refuses a
@@ -193,15 +193,15 @@ function readPostedFiles(formData: FormData): { files: TemplateFiles; entry: str
   const posted = formData.get("files");
   if (typeof posted !== "string" || posted === "") return null;
   // Every character of a source can take at most six in JSON (\uXXXX), plus the paths and punctuation.
-  if (posted.length > 6 * MAX_TEMPLATE_SOURCE_CHARS + 64 * 1024) throw new TemplateFilesError([TOO_LARGE]);
+  if (posted.length > 6 * MAX_TEMPLATE_SOURCE_CHARS + 64 * 1024) throw templateFilesRefused([TOO_LARGE]);
   let files: unknown;
   try {
     files = JSON.parse(posted);
   } catch {
-    throw new TemplateFilesError([{ field: "files", message: "could not be read" }]);
+    throw templateFilesRefused([{ field: "files", message: "could not be read" }]);
   }
   const parsed = z.record(z.string(), z.string()).safeParse(files);
-  if (!parsed.success) throw new TemplateFilesError([{ field: "files", message: "could not be read" }]);
+  if (!parsed.success) throw templateFilesRefused([{ field: "files", message: "could not be read" }]);
   return { files: parsed.data, entry: String(formData.get("entry") ?? "") };
 }
 
@@ -251,23 +251,13 @@ export async function createTemplateAction(
 }
 
 /**
- * What the editor shows for a failed save: a compile error with its position (and its file, when `namesFiles`: the
- * editor posted several), a refused file or path, the sandbox's trial render failing, or formMessage's.
+ * What the editor shows for a failed save: a refused source (a compile error with its position, a refused file or
+ * path) and its file when `namesFiles` (the editor posted several), or formMessage's (the trial render failing, say).
  */
-function describeTemplateError(
-  error: unknown,
-  namesFiles: boolean,
-): { message: string; line?: number; column?: number; path?: string } {
-  if (error instanceof TemplateFilesError) {
-    const named = error.problems.find(({ path }) => path !== undefined);
-    return { message: error.message, ...(named ? { path: named.path } : {}) };
-  }
-  if (error instanceof TemplateSourceError) {
-    const path = error.path === null || !namesFiles ? {} : { path: error.path };
-    if (error.line === null) return { message: error.message, ...path };
-    return { message: error.message, line: error.line, column: error.column ?? undefined, ...path };
-  }
-  return { message: formMessage(error) };
+function describeTemplateError(error: unknown, namesFiles: boolean): SourceProblem {
+  if (!(error instanceof AppError && error.options.source)) return { message: formMessage(error) };
+  const { path, ...problem } = error.options.source;
+  return namesFiles && path !== undefined ? { ...problem, path } : problem;
 }
 
 // ---------- Emails ----------

@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import { WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import { getConfig } from "@/lib/config";
-import { createAccount, EmailTakenError, findAccountByEmail, type Account } from "@/lib/db/accounts";
+import { createAccount, findAccountByEmail, type Account } from "@/lib/db/accounts";
 import { savePendingSignUp, takePendingSignUp } from "@/lib/db/pending-sign-ups";
 import { sendSystemEmail } from "@/lib/mail/system";
 
@@ -75,7 +75,7 @@ export async function confirmLocalSignUp(token: string): Promise<SignUpConfirmat
       account: await createAccount({ email: pending.email, passwordHash: pending.password_hash }),
     };
   } catch (error) {
-    if (error instanceof EmailTakenError) return { status: "address_taken" };
+    if (error instanceof AppError && error.code === "EMAIL_TAKEN") return { status: "address_taken" };
     throw error;
   }
 }

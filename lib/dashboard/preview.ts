@@ -13,7 +13,7 @@ import { PREVIEW_LIMITS } from "@/lib/limits";
 import { billingPeriod } from "@/lib/plans";
 import { templateFilesProblems, type TemplateFiles } from "@/lib/template-files";
 import { compileTemplateFilesOffThread, compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
-import { readPreviewProps, renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
+import { readPreviewProps, renderInSandbox } from "@/lib/render/sandbox";
 
 type PreviewableTemplate = Pick<
   TemplateRecord,
@@ -83,7 +83,7 @@ async function readOlderSavesPreviewProps(template: PreviewableTemplate): Promis
     return previewProps && !variablesProblem(previewProps) ? previewProps : null;
   } catch (error) {
     // A busy sandbox says nothing about the template: sample values made without its PreviewProps would be wrong.
-    if (error instanceof AppError) throw error;
+    if (error instanceof AppError && error.code === "SANDBOX_BUSY") throw error;
     return null;
   }
 }
@@ -137,7 +137,7 @@ export async function renderDraft(
     const sample = variablesProblem(previewProps) ? null : previewProps;
     return { ok: true, html, props, variables: compiled.variables ?? schemaFromPreviewProps(sample) };
   } catch (error) {
-    if (error instanceof SandboxRenderError) return { ok: false, message: error.message };
+    if (error instanceof AppError && error.code === "RENDER_ERROR") return { ok: false, message: error.message };
     throw error;
   }
 }

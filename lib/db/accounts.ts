@@ -1,22 +1,12 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 import type { PlanName } from "@/lib/plans";
 
 export type Account = { id: string; email: string; plan: PlanName; created_at: Date };
 
-export class AccountNotFoundError extends Error {
-  constructor(what: string) {
-    super(`No account for ${what}`);
-    this.name = "AccountNotFoundError";
-  }
-}
-
-export class EmailTakenError extends Error {
-  constructor(email: string) {
-    super(`An account with the email ${email} already exists`);
-    this.name = "EmailTakenError";
-  }
-}
+/** The CLI names an account by email; the payment processors by id. */
+const accountNotFound = (what: string) => new AppError("NOT_FOUND", { message: `No account for ${what}` });
 
 export async function createAccount(input: {
   email: string;
@@ -30,7 +20,7 @@ export async function createAccount(input: {
     values (${email}, ${input.plan ?? "free"}, ${input.passwordHash ?? null}, ${input.authUserId ?? null})
     on conflict ((lower(email))) do nothing
     returning id, email, plan, created_at`;
-  if (!account) throw new EmailTakenError(email);
+  if (!account) throw new AppError("EMAIL_TAKEN", { message: `An account with the email ${email} already exists` });
   return account;
 }
 
@@ -42,21 +32,21 @@ export async function findAccountByEmail(email: string): Promise<(Account & { pa
 
 export async function getAccountByEmailOrThrow(email: string): Promise<Account> {
   const account = await findAccountByEmail(email);
-  if (!account) throw new AccountNotFoundError(email);
+  if (!account) throw accountNotFound(email);
   const { password_hash: _omit, ...rest } = account;
   return rest;
 }
 
 export async function getAccountByIdOrThrow(id: string): Promise<Account> {
   const [account] = await getDb()<Account[]>`select id, email, plan, created_at from accounts where id = ${id}`;
-  if (!account) throw new AccountNotFoundError(id);
+  if (!account) throw accountNotFound(id);
   return account;
 }
 
 export async function setAccountPlan(id: string, plan: PlanName): Promise<Account> {
   const [account] = await getDb()<Account[]>`
     update accounts set plan = ${plan}, updated_at = now() where id = ${id} returning id, email, plan, created_at`;
-  if (!account) throw new AccountNotFoundError(id);
+  if (!account) throw accountNotFound(id);
   return account;
 }
 

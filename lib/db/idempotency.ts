@@ -6,6 +6,9 @@ export const IDEMPOTENCY_TTL_HOURS = 24;
 /** An in-flight claim older than this belongs to a request that died; the key may be claimed again. */
 export const IDEMPOTENCY_STALE_SECONDS = 120;
 
+/** A key as the request holding it names it: `token` is that request's claim. */
+export type HeldIdempotencyKey = { accountId: string; scope: string; key: string; token: string };
+
 export type IdempotencyClaim =
   | { claimed: true }
   | {
@@ -20,13 +23,9 @@ export type IdempotencyClaim =
  * Claims `key` for this request (the primary key decides between racing requests), or returns the record of the
  * request holding it. One round trip (`claim_idempotency_key`).
  */
-export async function claimIdempotencyKey(input: {
-  accountId: string;
-  scope: string;
-  key: string;
-  requestHash: string;
-  token: string;
-}): Promise<IdempotencyClaim> {
+export async function claimIdempotencyKey(
+  input: HeldIdempotencyKey & { requestHash: string },
+): Promise<IdempotencyClaim> {
   const [row] = await getDb()<
     {
       claimed: boolean;
@@ -54,7 +53,7 @@ export async function claimIdempotencyKey(input: {
  * the answer, and once it expires the key starts a new email.
  */
 export async function completeIdempotencyKey(
-  input: { accountId: string; scope: string; key: string; token: string },
+  input: HeldIdempotencyKey,
   response: { status: number; body: Record<string, unknown> },
   providerKey: string,
 ): Promise<void> {
@@ -117,12 +116,7 @@ function releaseProviderKeySql(accountId: string, providerKey: string) {
 }
 
 /** Gives the key up (the request failed without effect), so a retry with the same key runs afresh. */
-export async function releaseIdempotencyKey(input: {
-  accountId: string;
-  scope: string;
-  key: string;
-  token: string;
-}): Promise<void> {
+export async function releaseIdempotencyKey(input: HeldIdempotencyKey): Promise<void> {
   await getDb()`
     delete from idempotency_keys
     where account_id = ${input.accountId} and scope = ${input.scope} and key = ${input.key} and token = ${input.token}`;

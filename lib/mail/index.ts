@@ -2,9 +2,10 @@ import "server-only";
 import { getConfig, type Config } from "@/lib/config";
 import { outboxMailer } from "@/lib/mail/outbox";
 import { ResendMailer } from "@/lib/mail/resend";
-import { MailerError, type Mailer } from "@/lib/mail/types";
+import { AppError } from "@/lib/errors";
+import type { Mailer } from "@/lib/mail/types";
 
-export { MailerError, type Mailer, type OutgoingEmail, type SendOptions } from "@/lib/mail/types";
+export type { Mailer, OutgoingEmail, SendOptions } from "@/lib/mail/types";
 
 let cached: { config: Config; mailer: Mailer } | undefined;
 
@@ -20,10 +21,11 @@ export function getMailer(): Mailer {
   return cached.mailer;
 }
 
-/** A provider's failure as an email's error and an API message say it; anything but a MailerError is logged. */
+/** A provider's failure as an email's error and an API message say it; anything but EMAIL_PROVIDER_ERROR is logged. */
 export function describeProviderFailure(error: unknown): string {
-  if (error instanceof MailerError) {
-    return error.statusCode === null ? `unreachable: ${error.message}` : `HTTP ${error.statusCode}: ${error.message}`;
+  if (error instanceof AppError && error.code === "EMAIL_PROVIDER_ERROR") {
+    const status = error.options.provider?.status ?? null;
+    return status === null ? `unreachable: ${error.message}` : `HTTP ${status}: ${error.message}`;
   }
   console.error(
     JSON.stringify({

@@ -1,6 +1,7 @@
 import "server-only";
 import { Resend, type CreateBatchEmailOptions, type CreateEmailOptions } from "resend";
-import { MailerError, type Mailer, type OutgoingEmail, type SendOptions } from "@/lib/mail/types";
+import { errors } from "@/lib/errors";
+import type { Mailer, OutgoingEmail, SendOptions } from "@/lib/mail/types";
 
 export const RESEND_TIMEOUT_MS = 10_000;
 
@@ -10,7 +11,7 @@ type SdkResult<T> = { data: T | null; error: { statusCode?: number | null; name?
 /**
  * Resend through its SDK. The SDK never throws on HTTP errors (it returns `{ error: { statusCode, name, message } }`,
  * statusCode null for a network failure) and has no timeout or retry of its own: each request is aborted after
- * `timeoutMs` and every failure becomes a MailerError.
+ * `timeoutMs` and every failure becomes an EMAIL_PROVIDER_ERROR carrying what Resend answered.
  */
 export class ResendMailer implements Mailer {
   readonly provider = "resend" as const;
@@ -31,7 +32,7 @@ export class ResendMailer implements Mailer {
       this.client.emails.send(toResendPayload(message), { idempotencyKey: options.idempotencyKey, signal }),
     );
     const id = data?.id;
-    if (typeof id !== "string" || id === "") throw new MailerError("the answer carried no message id", null);
+    if (typeof id !== "string" || id === "") throw errors.emailProviderFailure("the answer carried no message id");
     return { id };
   }
 
@@ -43,7 +44,7 @@ export class ResendMailer implements Mailer {
     );
     const ids = Array.isArray(data?.data) ? data.data.map((item) => item?.id) : [];
     if (ids.length !== messages.length || !ids.every((id) => typeof id === "string" && id !== "")) {
-      throw new MailerError(`the answer carried ${ids.length} message ids for ${messages.length} messages`, null);
+      throw errors.emailProviderFailure(`the answer carried ${ids.length} message ids for ${messages.length} messages`);
     }
     return { ids };
   }
@@ -53,7 +54,7 @@ export class ResendMailer implements Mailer {
     await this.call((signal) => this.client.emails.cancel(encodeURIComponent(providerMessageId), { signal }));
   }
 
-  /** One request under the timeout: its data, or a MailerError for a refusal, a failure or no answer in time. */
+  /** One request under the timeout: its data, or EMAIL_PROVIDER_ERROR for a refusal, a failure or no answer in time. */
   private async call<T>(request: (signal: AbortSignal) => Promise<SdkResult<T>>): Promise<T | null> {
     const signal = AbortSignal.timeout(this.timeoutMs);
     const timedOut = `no answer within ${this.timeoutMs} ms`;
@@ -61,12 +62,12 @@ export class ResendMailer implements Mailer {
     try {
       result = await request(signal);
     } catch (error) {
-      throw new MailerError(signal.aborted ? timedOut : (error as Error).message, null);
+      throw errors.emailProviderFailure(signal.aborted ? timedOut : (error as Error).message);
     }
     if (result.error) {
       const { statusCode, name, message } = result.error;
       const reason = signal.aborted ? timedOut : message || name || "unknown error";
-      throw new MailerError(reason, typeof statusCode === "number" ? statusCode : null, name ?? null);
+      throw errors.emailProviderFailure(reason, typeof statusCode === "number" ? statusCode : null, name ?? null);
     }
     return result.data;
   }

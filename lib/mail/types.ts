@@ -1,7 +1,5 @@
-/** A message ready to hand to a provider: rendered, addressed, and already recorded under `id`. */
-export type OutgoingEmail = {
-  /** The message's record (`sent_emails.id`). */
-  id: string;
+/** A message as it is recorded and handed to a provider: rendered and addressed. */
+export type RenderedMessage = {
   from: string;
   to: string[];
   cc: string[];
@@ -11,10 +9,14 @@ export type OutgoingEmail = {
   html: string;
   text: string | null;
   headers: Record<string, string>;
-  attachments: { filename: string; content?: string; content_type?: string; path?: string }[];
+  /** Recorded whole (Base64 content included) so the record is the complete message; `size` is the decoded size. */
+  attachments: { filename: string; content?: string; content_type?: string; path?: string; size?: number }[];
   tags: { name: string; value: string }[];
   scheduledAt: Date | null;
 };
+
+/** A message ready to hand to a provider, already recorded under `id` (`sent_emails.id`). */
+export type OutgoingEmail = RenderedMessage & { id: string };
 
 export type SendOptions = {
   /** Passed to the provider so a retried hand-off is not delivered twice. */
@@ -33,28 +35,20 @@ export interface Mailer {
    * `pending`, then handed over with `send`.
    */
   readonly deliversOnRecord: boolean;
-  /** Hands the message over. Resolves with the provider's message id; throws MailerError when it is not accepted. */
+  /**
+   * Hands the message over. Resolves with the provider's message id; throws EMAIL_PROVIDER_ERROR when it is not
+   * accepted.
+   */
   send(message: OutgoingEmail, options?: SendOptions): Promise<{ id: string }>;
   /**
    * Hands several messages over in one request, accepted or refused together. Resolves with the provider's message ids
-   * in the order of `messages`; throws MailerError when they are not accepted. The messages carry no attachments and
-   * no `scheduledAt` (Resend's batch endpoint refuses both): send such messages one by one.
+   * in the order of `messages`; throws EMAIL_PROVIDER_ERROR when they are not accepted. The messages carry no
+   * attachments and no `scheduledAt` (Resend's batch endpoint refuses both): send such messages one by one.
    */
   sendBatch(messages: OutgoingEmail[], options?: SendOptions): Promise<{ ids: string[] }>;
-  /** Cancels a message the provider holds for its scheduled time; throws MailerError when the provider refuses. */
+  /**
+   * Cancels a message the provider holds for its scheduled time; throws EMAIL_PROVIDER_ERROR when the provider
+   * refuses.
+   */
   cancel(providerMessageId: string): Promise<void>;
-}
-
-/** The provider refused the message, failed, timed out or could not be reached. */
-export class MailerError extends Error {
-  constructor(
-    message: string,
-    /** The provider's HTTP status; null for a network failure or timeout. */
-    public readonly statusCode: number | null,
-    /** The provider's error name (e.g. `validation_error`), when it gave one. */
-    public readonly providerCode: string | null = null,
-  ) {
-    super(message);
-    this.name = "MailerError";
-  }
 }

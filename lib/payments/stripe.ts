@@ -30,9 +30,8 @@ import type { Tx } from "@/lib/db/client";
 import { addLibraryEntry } from "@/lib/db/library";
 import { isUuid } from "@/lib/schemas/common";
 import type { PlanName } from "@/lib/plans";
-import { AppError } from "@/lib/errors";
+import { AppError, errors } from "@/lib/errors";
 import type { PaymentProcessor } from "@/lib/payments/types";
-import { WebhookSignatureError } from "@/lib/webhooks/receive";
 
 // Stripe behind the PaymentProcessor interface. Purchases and plan changes go through hosted Checkout; their effects
 // (a template in the library, a plan) happen only when the signed webhook says the payment went through
@@ -285,14 +284,14 @@ export const stripeProcessor: PaymentProcessor = {
 // ---------------------------------------------------------------------------------------------------------------
 // Webhooks
 
-/** Verifies the `Stripe-Signature` header on the raw body (throws WebhookSignatureError) and parses the event. */
+/** Verifies the `Stripe-Signature` header on the raw body (throws INVALID_SIGNATURE, 400) and parses the event. */
 export function verifyWebhook(rawBody: string, signature: string | null): Stripe.Event {
   const settings = settingsOrThrow();
-  if (!signature) throw new WebhookSignatureError("Missing Stripe-Signature header");
+  if (!signature) throw errors.invalidWebhookSignature("Missing Stripe-Signature header");
   try {
     return getStripe().webhooks.constructEvent(rawBody, signature, settings.webhookSecret);
   } catch (error) {
-    throw new WebhookSignatureError(error instanceof Error ? error.message : "Invalid signature");
+    throw errors.invalidWebhookSignature(error instanceof Error ? error.message : "Invalid signature");
   }
 }
 

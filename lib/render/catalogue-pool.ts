@@ -8,7 +8,7 @@
  * flight, so one account's flood delays another account's render by at most that many of its renders per worker. A
  * render past RENDER_DEADLINE_MS costs its worker (catalogue templates are trusted code: nothing inside the render can
  * be interrupted): it fails, and the renders sent behind it go to a new worker. The worker itself refuses HTML over the
- * contract's 5 MB. Past MAX_CATALOGUE_QUEUE_PER_ACCOUNT renders held by one account, or past MAX_CATALOGUE_QUEUE in
+ * contract's 5 MB. Past CATALOGUE_QUEUE.perAccount renders held by one account, or past CATALOGUE_QUEUE.total in
  * all for an account holding its fair share, a render is refused at once with the 503 SANDBOX_BUSY.
  */
 import "server-only";
@@ -16,7 +16,8 @@ import os from "node:os";
 import path from "node:path";
 import { generatedFilePath } from "./generated-file";
 import { WorkerPool } from "./worker-pool";
-import { MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT, RENDER_DEADLINE_MS } from "@/lib/limits";
+import { errors } from "@/lib/errors";
+import { CATALOGUE_QUEUE, RENDER_DEADLINE_MS } from "@/lib/limits";
 import type { RenderWarning } from "./warnings";
 
 export type CatalogueRenderRequest = {
@@ -33,21 +34,11 @@ export type CatalogueRenderRequest = {
 export type JsonRenderFields = Record<string, unknown> & { warnings?: RenderWarning[] };
 /** A rendered document and, when asked for, its plain text. */
 export type RenderedEmail = { html: string; text?: string; warnings?: RenderWarning[] };
-/** The template threw, has no component (`missing`), made too much HTML, or ran past its deadline. */
-export type CatalogueRenderFailure = "threw" | "missing" | "too_large" | "timeout";
+/** A render the worker refused: the template threw, has no component (`missing`), or made too much HTML. */
+type CatalogueRenderRefusal = { id: number; ok: false; kind: "threw" | "missing" | "too_large"; message: string };
 export type CatalogueRenderReply =
   | ({ id: number; ok: true } & ({ rendered: RenderedEmail } | { json: Uint8Array<ArrayBuffer> }))
-  | { id: number; ok: false; kind: Exclude<CatalogueRenderFailure, "timeout">; message: string };
-
-export class CatalogueRenderError extends Error {
-  constructor(
-    message: string,
-    readonly kind: CatalogueRenderFailure,
-  ) {
-    super(message);
-    this.name = "CatalogueRenderError";
-  }
-}
+  | CatalogueRenderRefusal;
 
 /** Jobs of one owner sent to one worker at once (see the top of the file). */
 const MAX_SENT_PER_OWNER = 2;
@@ -63,22 +54,15 @@ const pool = new WorkerPool<
   jobsPerWorker: Infinity,
   jobsPerOwnerPerWorker: MAX_SENT_PER_OWNER,
   admission: {
-    total: MAX_CATALOGUE_QUEUE,
-    perAccount: MAX_CATALOGUE_QUEUE_PER_ACCOUNT,
+    ...CATALOGUE_QUEUE,
     jobs: "renders",
     full: "The render workers are busy with other renders",
   },
   deadlineMs: () => RENDER_DEADLINE_MS,
-  read: (reply) =>
-    reply.ok
-      ? { id: reply.id, result: reply }
-      : { id: reply.id, error: new CatalogueRenderError(reply.message, reply.kind) },
+  read: (reply) => (reply.ok ? { id: reply.id, result: reply } : { id: reply.id, error: refusalError(reply) }),
   lost: (loss) =>
     loss.cause === "deadline"
-      ? new CatalogueRenderError(
-          `The template did not finish rendering within its deadline of ${RENDER_DEADLINE_MS} ms`,
-          "timeout",
-        )
+      ? errors.renderFailed(`The template did not finish rendering within its deadline of ${RENDER_DEADLINE_MS} ms`)
       : new Error(
           loss.cause === "start"
             ? "The catalogue render worker did not start a render in time"
@@ -89,9 +73,19 @@ const pool = new WorkerPool<
 });
 
 /**
+ * A template that throws, makes more HTML than allowed (or runs past its deadline) is the caller's 422 RENDER_ERROR; a
+ * worker without the component is our fault (500).
+ */
+function refusalError(refusal: CatalogueRenderRefusal): Error {
+  if (refusal.kind === "missing") return new Error(`The render worker has ${refusal.message}: rebuild it`);
+  if (refusal.kind === "threw") return errors.renderFailed(`The template threw while rendering: ${refusal.message}`);
+  return errors.renderFailed(refusal.message);
+}
+
+/**
  * The document render() gives for the catalogue template `slug` with these (validated) props, and its plain text.
- * Rejects with the SANDBOX_BUSY AppError when the queue is full, and with `signal`'s reason when it is aborted before
- * the render is sent to a worker.
+ * Rejects with RENDER_ERROR when the template fails, with the SANDBOX_BUSY AppError when the queue is full, and with
+ * `signal`'s reason when it is aborted before the render is sent to a worker.
  */
 export async function renderCatalogueOffThread(
   owner: string,

@@ -4,12 +4,11 @@ import { errors, zodDetails } from "@/lib/errors";
 import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
 import type { RenderableTemplate } from "@/lib/db/templates";
 import {
-  CatalogueRenderError,
   renderCatalogueJsonOffThread,
   renderCatalogueOffThread,
   type RenderedEmail,
 } from "@/lib/render/catalogue-pool";
-import { renderInSandbox, SandboxRenderError } from "@/lib/render/sandbox";
+import { renderInSandbox } from "@/lib/render/sandbox";
 import { compileVariablesSchema, undeclaredVariableWarnings, type VariablesChecker } from "@/lib/render/variables";
 import { withHtmlWarning, type RenderWarning } from "@/lib/render/warnings";
 
@@ -70,9 +69,7 @@ export async function renderTemplateAsJson(
   if (template.owner_account_id === null) {
     const slug = catalogueSlug(template);
     const jsonFields = checked.warnings.length > 0 ? { ...fields, warnings: checked.warnings } : fields;
-    return withCatalogueErrors(slug, () =>
-      renderCatalogueJsonOffThread(options.accountId, slug, checked.props, plainText, jsonFields, options.signal),
-    );
+    return renderCatalogueJsonOffThread(options.accountId, slug, checked.props, plainText, jsonFields, options.signal);
   }
   return utf8.encode(JSON.stringify({ ...fields, ...(await renderTemplate(template, checked, options)) }));
 }
@@ -117,28 +114,13 @@ async function renderCatalogue(
 ): Promise<RenderedEmail> {
   const slug = catalogueSlug(template);
   // React escapes every text and attribute value, so variables cannot inject markup.
-  return withCatalogueErrors(slug, () => renderCatalogueOffThread(accountId, slug, props, plainText, signal));
+  return renderCatalogueOffThread(accountId, slug, props, plainText, signal);
 }
 
 function catalogueSlug(template: RenderableTemplate): string {
   const entry = template.slug ? getCatalogueEntry(template.slug) : undefined;
   if (!entry) throw new Error(`Catalogue template ${template.id} (${template.slug}) has no component in emails/`);
   return entry.slug;
-}
-
-/**
- * A catalogue template that throws, makes more HTML than allowed or runs past its deadline answers 422 RENDER_ERROR;
- * a worker without the component is our fault (500).
- */
-async function withCatalogueErrors<T>(slug: string, render: () => Promise<T>): Promise<T> {
-  try {
-    return await render();
-  } catch (error) {
-    if (!(error instanceof CatalogueRenderError)) throw error;
-    if (error.kind === "missing") throw new Error(`The render worker has no component for ${slug}: rebuild it`);
-    if (error.kind !== "threw") throw errors.renderFailed(error.message);
-    throw errors.renderFailed(`The template threw while rendering: ${error.message}`);
-  }
 }
 
 async function renderUserTemplate(
@@ -151,22 +133,17 @@ async function renderUserTemplate(
   if (!template.compiled_code) {
     throw errors.renderFailed("This template has not been compiled. Save it again to compile it.");
   }
-  try {
-    return withClipWarning(
-      await renderInSandbox({
-        owner,
-        cacheKey: `${template.id}:${template.version}`,
-        compiledCode: template.compiled_code,
-        props,
-        plainText,
-        signal,
-        onRunTime: onSandboxTime,
-      }),
-    );
-  } catch (error) {
-    if (error instanceof SandboxRenderError) throw errors.renderFailed(error.message);
-    throw error;
-  }
+  return withClipWarning(
+    await renderInSandbox({
+      owner,
+      cacheKey: `${template.id}:${template.version}`,
+      compiledCode: template.compiled_code,
+      props,
+      plainText,
+      signal,
+      onRunTime: onSandboxTime,
+    }),
+  );
 }
 
 // Compiling a schema costs more than checking with it: keep one checker per template version, as the sandbox keeps

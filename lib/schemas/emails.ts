@@ -1,31 +1,13 @@
 import { z } from "zod";
 import { paginationQuerySchema, paginationSchema } from "@/lib/schemas/common";
 
-export const DELIVERY_STATUSES = [
-  "scheduled",
-  "queued",
-  "sent",
-  "delivered",
-  "delivery_delayed",
-  "bounced",
-  "complained",
-  "failed",
-  "canceled",
-] as const;
+/** What became of an email after it was handed over (or instead): each a status, and the event that set it. */
+const OUTCOMES = ["sent", "delivered", "delivery_delayed", "bounced", "complained", "failed", "canceled"] as const;
+
+export const DELIVERY_STATUSES = ["scheduled", "queued", ...OUTCOMES] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export const EMAIL_EVENT_TYPES = [
-  "scheduled",
-  "sent",
-  "delivered",
-  "delivery_delayed",
-  "bounced",
-  "complained",
-  "failed",
-  "canceled",
-  "opened",
-  "clicked",
-] as const;
+export const EMAIL_EVENT_TYPES = ["scheduled", ...OUTCOMES, "opened", "clicked"] as const;
 export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 
 export const emailStatusSchema = z.enum(DELIVERY_STATUSES).meta({

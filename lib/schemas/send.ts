@@ -276,18 +276,15 @@ const attachmentSchema = z
     }
   });
 
-const tagSchema = z.object({
-  name: z
-    .string({ error: "name is required" })
-    .min(1, "name must be 1 to 256 characters")
-    .max(256, { error: "name must be 1 to 256 characters", abort: true })
-    .superRefine(headerText("name", { allowTab: false })),
-  value: z
-    .string({ error: "value is required" })
-    .min(1, "value must be 1 to 256 characters")
-    .max(256, { error: "value must be 1 to 256 characters", abort: true })
-    .superRefine(headerText("value", { allowTab: false })),
-});
+/** A tag's name or value: 1 to 256 characters a header can carry. */
+const tagText = (field: "name" | "value") =>
+  z
+    .string({ error: `${field} is required` })
+    .min(1, `${field} must be 1 to 256 characters`)
+    .max(256, { error: `${field} must be 1 to 256 characters`, abort: true })
+    .superRefine(headerText(field, { allowTab: false }));
+
+const tagSchema = z.object({ name: tagText("name"), value: tagText("value") });
 
 export const sendRequestSchema = z
   .object({

@@ -178,6 +178,7 @@ async function performBatch(
       await markEmailsFailed(ids, `${mailer.provider}: ${reason}`);
       throw errors.emailProviderError(
         `The email provider did not accept the batch (${reason}). Nothing was sent and nothing counts toward your quota; you can retry.`,
+        error,
       );
     }
     await markEmailsAccepted(ids.map((id, i) => ({ id, providerMessageId: accepted[i] })));

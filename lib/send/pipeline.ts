@@ -139,6 +139,7 @@ async function performSend(
       await markEmailFailed(counted.id, `${mailer.provider}: ${reason}`);
       throw errors.emailProviderError(
         `The email provider did not accept the message (${reason}). It was not sent and does not count toward your quota; you can retry.`,
+        error,
       );
     }
     await markEmailAccepted(counted.id, id);

@@ -3,7 +3,8 @@ import { logFailure } from "@/lib/background";
 import { claimOrphanedEmails, failExpiredOrphanedEmails, type OrphanedEmail } from "@/lib/db/emails/orphans";
 import { findEmailReceipt, markEmailAccepted, markEmailFailed, markEmailsAccepted } from "@/lib/db/emails/records";
 import { completeStaleIdempotencyKey } from "@/lib/db/idempotency";
-import { describeProviderFailure, getMailer, MailerError } from "@/lib/mail";
+import { AppError } from "@/lib/errors";
+import { describeProviderFailure, getMailer } from "@/lib/mail";
 import { sendAnswer } from "@/lib/send/answer";
 import { batchHandoffKey, emailHandoffKey, providerIdempotencyKey } from "@/lib/send/idempotency";
 
@@ -111,11 +112,7 @@ async function answerDeadRequest(accountId: string, emailId: string, providerKey
 
 /** The provider answered and refused the message itself (not a timeout, rate limit or concurrent-request conflict). */
 function isDefinitiveRefusal(error: unknown): boolean {
-  return (
-    error instanceof MailerError &&
-    error.statusCode !== null &&
-    error.statusCode >= 400 &&
-    error.statusCode < 500 &&
-    ![408, 409, 429].includes(error.statusCode)
-  );
+  if (!(error instanceof AppError && error.code === "EMAIL_PROVIDER_ERROR")) return false;
+  const status = error.options.provider?.status ?? null;
+  return status !== null && status >= 400 && status < 500 && ![408, 409, 429].includes(status);
 }

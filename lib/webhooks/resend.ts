@@ -2,6 +2,7 @@ import "server-only";
 import { Resend } from "resend";
 import { z } from "zod";
 import { getConfig } from "@/lib/config";
+import { errors } from "@/lib/errors";
 import {
   applyEmailEvent,
   applyHeldEmailEvents,
@@ -9,7 +10,6 @@ import {
   holdEmailEvent,
 } from "@/lib/db/emails/events";
 import type { EmailEventType } from "@/lib/schemas/emails";
-import { WebhookSignatureError } from "@/lib/webhooks/receive";
 
 // Resend's delivery events (POST /api/webhooks/resend), signed through Svix. Each names its email by the id Resend
 // answered the hand-off with, and is applied through apply_email_event once, by its svix-id, in order of arrival.
@@ -49,7 +49,7 @@ let cached: { apiKey: string; client: Resend } | undefined;
 
 /**
  * Checks the delivery's Svix signature over the raw body, with five minutes' tolerance on its timestamp either way, and
- * parses it; throws WebhookSignatureError when a header is missing or the signature is wrong or stale.
+ * parses it; throws INVALID_SIGNATURE (400) when a header is missing or the signature is wrong or stale.
  */
 export function verifyResendWebhook(rawBody: string, headers: Headers): ResendDelivery {
   const settings = getConfig().resend;
@@ -58,7 +58,7 @@ export function verifyResendWebhook(rawBody: string, headers: Headers): ResendDe
   const timestamp = headers.get("svix-timestamp");
   const signature = headers.get("svix-signature");
   if (!id || !timestamp || !signature) {
-    throw new WebhookSignatureError("Missing svix-id, svix-timestamp or svix-signature header");
+    throw errors.invalidWebhookSignature("Missing svix-id, svix-timestamp or svix-signature header");
   }
   if (cached?.apiKey !== settings.apiKey) cached = { apiKey: settings.apiKey, client: new Resend(settings.apiKey) };
   try {
@@ -69,7 +69,7 @@ export function verifyResendWebhook(rawBody: string, headers: Headers): ResendDe
     });
     return { id, event };
   } catch (error) {
-    throw new WebhookSignatureError(error instanceof Error ? error.message : "Invalid signature");
+    throw errors.invalidWebhookSignature(error instanceof Error ? error.message : "Invalid signature");
   }
 }
 

@@ -8,7 +8,7 @@ import { catalogue, catalogueVariablesSchema, getCatalogueEntry } from "@/lib/ca
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { GMAIL_CLIP_BYTES } from "@/lib/limits";
-import { MAX_DETAILS } from "@/lib/errors";
+import { MAX_DETAILS, type AppError } from "@/lib/errors";
 import {
   compileVariablesSchema,
   exampleFromSchema,
@@ -156,7 +156,7 @@ Typed.PreviewProps = ${previewProps};
 `,
       }).then(
         () => null,
-        (error: Error) => error.message,
+        (error: AppError) => error.options.source?.message,
       );
     expect(await save(`{ count: "three" }`)).toBe("PreviewProps do not match the props type: count must be a number");
     expect(await save(`{ count: 3, notes: "x".repeat(1_100_000) }`)).toBe(

@@ -7,7 +7,8 @@ import { getCurrentAccount } from "@/lib/auth/current";
 import { hashPassword } from "@/lib/auth/passwords";
 import { LOCAL_SESSION_COOKIE } from "@/lib/auth/session";
 import { ConfigError, parseConfig, resetConfig } from "@/lib/config";
-import { createAccount } from "@/lib/db/accounts";
+import { createAccount, getAccountByEmailOrThrow } from "@/lib/db/accounts";
+import { AppError } from "@/lib/errors";
 import { getDb } from "@/lib/db/client";
 import { browser, newBrowser, submit } from "../support/next-headers";
 import {
@@ -225,6 +226,25 @@ describe("an address that has an account", () => {
       await submit(signInAction, { email, password: "another password entirely", next: "/dashboard" }),
     ).toMatchObject({
       state: { status: "error" },
+    });
+  });
+
+  it("is refused a second account with the EMAIL_TAKEN AppError, in any case; a missing one is NOT_FOUND", async () => {
+    const email = newEmail();
+    await createAccount({ email });
+    const refusal = async (attempt: Promise<unknown>) =>
+      attempt.then(
+        () => "created",
+        (error: unknown) => (error instanceof AppError ? { code: error.code, message: error.message } : error),
+      );
+    expect(await refusal(createAccount({ email: email.toUpperCase() }))).toEqual({
+      code: "EMAIL_TAKEN",
+      message: `An account with the email ${email.toUpperCase()} already exists`,
+    });
+    const unknown = newEmail();
+    expect(await refusal(getAccountByEmailOrThrow(unknown))).toEqual({
+      code: "NOT_FOUND",
+      message: `No account for ${unknown}`,
     });
   });
 });

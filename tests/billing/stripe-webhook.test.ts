@@ -5,7 +5,8 @@ import { resetConfig } from "@/lib/config";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { applyLapsedSubscriptions, saveCustomerId } from "@/lib/db/billing";
 import { getDb } from "@/lib/db/client";
-import { stripeProcessor } from "@/lib/payments/stripe";
+import { AppError } from "@/lib/errors";
+import { stripeProcessor, verifyWebhook } from "@/lib/payments/stripe";
 import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/webhooks/receive";
 import type { PlanName } from "@/lib/plans";
 import { call, catalogueId, createUser, type TestUser } from "../support/api";
@@ -107,6 +108,19 @@ describe("POST /api/webhooks/stripe: signatures", () => {
     expect(await storedEvent(event.id)).toBeNull();
     expect((await purchases(user))[0]).toMatchObject({ id: purchase.id, status: "pending" });
     expect(await library(user)).toEqual([]);
+  });
+
+  it("is refused by verifyWebhook itself with the INVALID_SIGNATURE AppError the route answers", () => {
+    const forged = signedEvent(stripeEvent("customer.created", {}), "whsec_someone_else_entirely");
+    const refusal = (signature: string | null) => {
+      try {
+        verifyWebhook(forged.payload, signature);
+      } catch (error) {
+        return error instanceof AppError ? { code: error.code, message: error.message } : error;
+      }
+    };
+    expect(refusal(forged.signature)).toEqual({ code: "INVALID_SIGNATURE", message: expect.any(String) });
+    expect(refusal(null)).toEqual({ code: "INVALID_SIGNATURE", message: "Missing Stripe-Signature header" });
   });
 
   it("answers 503 while Stripe is not configured (Stripe retries later), and 405 to other methods", async () => {

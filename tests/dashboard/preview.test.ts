@@ -9,9 +9,11 @@ import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route
 import { clientAddress } from "@/lib/api/client-address";
 import { resetConfig } from "@/lib/config";
 import { PREVIEW_LIMITS } from "@/lib/limits";
+import { THUMBNAIL_UNAVAILABLE_HTML } from "@/lib/dashboard/preview";
 import { getDb } from "@/lib/db/client";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
 import { billingPeriod } from "@/lib/plans";
+import { compileTemplate } from "@/lib/render/sandbox/compile";
 import { JSON_SCHEMA_DIALECT } from "@/lib/schemas/variables";
 import { createTemplateFromSource } from "@/lib/user-templates";
 import {
@@ -368,6 +370,26 @@ describe("thumbnails", () => {
       body: previewLimitBody(PREVIEW_LIMITS.perAddress, "network address", Number(refused.headers.get("retry-after"))),
     });
     expect((await thumbnail(user, template.id, { "x-forwarded-for": "198.51.100.32" })).status).toBe(200);
+  });
+
+  it("renders a template saved before its PreviewProps were kept, and whose PreviewProps fail, with sample values", async () => {
+    const user = await createUser("annual");
+    const template = await helloTemplate(user);
+    // Reading them fails as a render does (RENDER_ERROR); only a busy sandbox keeps the thumbnail from rendering.
+    const failing = compileTemplate(
+      HELLO.replace(
+        'Hello.PreviewProps = { name: "Ada" };',
+        'Object.defineProperty(Hello, "PreviewProps", { get() { throw new Error("unreadable"); } });',
+      ),
+    );
+    if (!failing.ok) throw new Error(failing.message);
+    await getDb()`update templates set preview_props = null, compiled_code = ${failing.code} where id = ${template.id}`;
+    const rendered = await thumbnail(user, template.id);
+    expect({ status: rendered.status, unavailable: rendered.text === THUMBNAIL_UNAVAILABLE_HTML }).toEqual({
+      status: 200,
+      unavailable: false,
+    });
+    expect(rendered.text).toContain("Hello <!-- -->");
   });
 
   it("answers an unchanged thumbnail 304 from its ETag, without rendering or counting", async () => {

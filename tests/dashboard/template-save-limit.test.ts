@@ -181,4 +181,28 @@ export function Footer() {
       values: { name: "Escapes", description: "" },
     });
   });
+
+  it("answers files it cannot read, and a trial render that fails, with their messages and no position", async () => {
+    const author = await createUser("annual");
+    signedIn.accountId = author.accountId;
+    const form = new FormData();
+    form.set("name", "Unreadable");
+    form.set("description", "");
+    form.set("files", "{not json");
+    form.set("entry", "template.tsx");
+    expect(await createTemplateAction({ status: "idle" }, form)).toEqual({
+      status: "error",
+      message: "files could not be read",
+      values: { name: "Unreadable", description: "" },
+    });
+    form.set("name", "Throws");
+    form.delete("files");
+    form.set("code", `export default function Throws() { throw new Error("no copy"); }\n`);
+    expect(await createTemplateAction({ status: "idle" }, form)).toEqual({
+      status: "error",
+      message: "The trial render failed: Template threw: Error: no copy",
+      values: { name: "Throws", description: "" },
+    });
+    expect(await getDb()`select id from templates where owner_account_id = ${author.accountId}`).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { errors } from "@/lib/errors";
-import { CatalogueRenderError, renderCatalogueJsonOffThread } from "@/lib/render/catalogue-pool";
+import { renderCatalogueJsonOffThread } from "@/lib/render/catalogue-pool";
 import { auth, call, catalogueId, createUser } from "../support/api";
 
 // The worker's own limits are exercised in render.test.ts; here, how POST /render answers when the worker reports one.
@@ -14,16 +14,10 @@ describe("POST /render when the catalogue render worker stops a render", () => {
   afterEach(() => void vi.mocked(renderCatalogueJsonOffThread).mockReset());
 
   it.each([
-    [
-      "past its deadline",
-      new CatalogueRenderError("The template did not finish rendering within its deadline of 1000 ms", "timeout"),
-    ],
+    ["past its deadline", errors.renderFailed("The template did not finish rendering within its deadline of 1000 ms")],
     [
       "over 5 MB of HTML",
-      new CatalogueRenderError(
-        "The rendered HTML is larger than 5 MB (5,242,880 bytes): use fewer or shorter variables",
-        "too_large",
-      ),
+      errors.renderFailed("The rendered HTML is larger than 5 MB (5,242,880 bytes): use fewer or shorter variables"),
     ],
   ])("%s answers 422 RENDER_ERROR with the worker's reason, for the caller's account", async (_, failure) => {
     vi.mocked(renderCatalogueJsonOffThread).mockRejectedValueOnce(failure);

@@ -8,7 +8,8 @@ import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { renderInSandbox } from "@/lib/render/sandbox";
 import { compileTemplate } from "@/lib/render/sandbox/compile";
-import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
+import { AppError } from "@/lib/errors";
+import { createTemplateFromSource } from "@/lib/user-templates";
 import { importTsx } from "../support/tsx";
 import { auth, call, createUser, type TestUser, uniqueDomain } from "../support/api";
 
@@ -157,14 +158,14 @@ describe("user-authored templates", () => {
       code: "export default function X() {\n  return <div>{oops</div>;\n}\n",
     });
     const error = await broken.catch((thrown: unknown) => thrown);
-    expect(error).toBeInstanceOf(TemplateSourceError);
-    const { name, message, line, column } = error as TemplateSourceError;
-    // The message does not repeat the position: line and column are numbers beside it.
-    expect({ name, message, line, column }).toEqual({
-      name: "TemplateSourceError",
-      message: 'Syntax error: Error transforming template.tsx: Unexpected token, expected ","',
-      line: 2,
-      column: 26,
+    expect(error).toBeInstanceOf(AppError);
+    const { code, options } = error as AppError;
+    // The message does not repeat the position: line and column are numbers beside it (the API's detail says both).
+    const message = 'Syntax error: Error transforming template.tsx: Unexpected token, expected ","';
+    expect({ code, details: options.details, source: options.source }).toEqual({
+      code: "VALIDATION_ERROR",
+      details: [{ field: "files.template.tsx", message: `line 2, column 26: ${message}` }],
+      source: { message, path: "template.tsx", line: 2, column: 26 },
     });
   });
 
@@ -172,17 +173,17 @@ describe("user-authored templates", () => {
     const code = `import fs from "fs";\nexport default function X() { return <p>{String(fs)}</p>; }`;
     await expect(createTemplateFromSource(user.accountId, { name: "Fs", description: "", code })).rejects.toMatchObject(
       {
-        name: "TemplateSourceError",
-        line: 1,
+        code: "VALIDATION_ERROR",
+        options: { source: { line: 1 } },
       },
     );
   });
 
   it("are refused at creation when their trial render throws", async () => {
     const code = `export default function X() { throw new Error("nope"); }`;
-    await expect(createTemplateFromSource(user.accountId, { name: "Throws", description: "", code })).rejects.toThrow(
-      /trial render failed/,
-    );
+    await expect(
+      createTemplateFromSource(user.accountId, { name: "Throws", description: "", code }),
+    ).rejects.toMatchObject({ code: "RENDER_ERROR", message: expect.stringMatching(/^The trial render failed: /) });
   });
 });
 

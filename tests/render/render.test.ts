@@ -8,9 +8,8 @@ import { httpError } from "@/lib/api/errors";
 import { AppError } from "@/lib/errors";
 import { catalogue, getCatalogueEntry } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
-import { MAX_CATALOGUE_QUEUE, MAX_CATALOGUE_QUEUE_PER_ACCOUNT } from "@/lib/limits";
+import { CATALOGUE_QUEUE } from "@/lib/limits";
 import {
-  CatalogueRenderError,
   renderCatalogueJsonOffThread,
   renderCatalogueOffThread,
   stopCatalogueWorkers,
@@ -194,7 +193,7 @@ describe("catalogue rendering", () => {
         (error: unknown) => (error instanceof AppError ? httpError(error) : { failed: String(error) }),
       );
     const attempts = (owner: string, count: number) => Array.from({ length: count }, () => attempt(owner));
-    const [perAccount, inAll] = [MAX_CATALOGUE_QUEUE_PER_ACCOUNT, MAX_CATALOGUE_QUEUE];
+    const { perAccount, total: inAll } = CATALOGUE_QUEUE;
     expect(inAll).toBe(4 * perAccount); // four accounts at their cap fill the queue
     const share = Math.floor(inAll / 5);
     // Queued all at once, before any is done. One more than an account may queue: the last is refused.
@@ -251,15 +250,21 @@ describe("catalogue rendering", () => {
     },
   );
 
-  it("reports a template that throws on the render worker, as render() fails, and the worker keeps serving", async () => {
+  it("reports a template that throws on the render worker as RENDER_ERROR, as render() fails, and the worker keeps serving", async () => {
     await expect(render(createElement(getCatalogueEntry("receipt")!.component, { items: 42 }))).rejects.toThrow(
       /reduce is not a function/,
     );
     const error = await renderCatalogueOffThread(OWNER, "receipt", { items: 42 }, false).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CatalogueRenderError);
-    expect(error).toMatchObject({ kind: "threw", message: expect.stringMatching(/reduce is not a function/) });
-    await expect(renderCatalogueOffThread(OWNER, "no-such-template", {}, false)).rejects.toMatchObject({
-      kind: "missing",
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({
+      code: "RENDER_ERROR",
+      message: expect.stringMatching(/^The template threw while rendering: .*reduce is not a function/),
+    });
+    // A worker without the component is our fault: a plain error (500), not the caller's RENDER_ERROR.
+    const missing = await renderCatalogueOffThread(OWNER, "no-such-template", {}, false).catch((e: unknown) => e);
+    expect(missing).not.toBeInstanceOf(AppError);
+    expect(missing).toMatchObject({
+      message: "The render worker has no catalogue component for no-such-template: rebuild it",
     });
     const props = getCatalogueEntry("welcome")!.variables.parse({ userName: "Ada" });
     expect(await renderCatalogueOffThread(OWNER, "welcome", props, false)).toEqual({
@@ -287,9 +292,9 @@ describe("catalogue rendering", () => {
         success: true,
       }).catch((e: unknown) => e);
       expect(performance.now() - started).toBeLessThan(4_000);
-      expect(error).toBeInstanceOf(CatalogueRenderError);
+      expect(error).toBeInstanceOf(AppError);
       expect(error).toMatchObject({
-        kind: "timeout",
+        code: "RENDER_ERROR",
         message: "The template did not finish rendering within its deadline of 1000 ms",
       });
       expect(await renderCatalogueOffThread("busy", "welcome", welcome, false)).toEqual({
@@ -305,9 +310,9 @@ describe("catalogue rendering", () => {
         newsletter(600, "x".repeat(10_000)),
         false,
       ).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(CatalogueRenderError);
+      expect(error).toBeInstanceOf(AppError);
       expect(error).toMatchObject({
-        kind: "too_large",
+        code: "RENDER_ERROR",
         message: "The rendered HTML is larger than 5 MB (5,242,880 bytes): use fewer or shorter variables",
       });
       expect(await renderCatalogueOffThread(OWNER, "welcome", welcome, false)).toEqual({

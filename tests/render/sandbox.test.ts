@@ -25,7 +25,6 @@ import { AppError } from "../../lib/errors";
 import { compileTemplate } from "../../lib/render/sandbox/compile";
 import { __sbxUtf8Length } from "../../lib/render/react-email/stream";
 import {
-  SandboxRenderError,
   disposeSandboxes,
   getSandboxStats,
   MAX_WARM_MEMORY_BYTES,
@@ -79,16 +78,18 @@ async function renderSandboxed(
   return (await renderInSandbox({ owner: "tests", cacheKey, compiledCode: compileOrThrow(tsx), props })).html;
 }
 
-async function expectSandboxError(promise: Promise<unknown>, kind: SandboxErrorKind): Promise<SandboxRenderError> {
+/** The render fails with RENDER_ERROR, whose cause is the sandbox's failure of this kind. */
+async function expectSandboxError(promise: Promise<unknown>, kind: SandboxErrorKind): Promise<AppError> {
   const error = await promise.then(
     () => {
-      throw new Error(`expected a SandboxRenderError of kind "${kind}", but the render succeeded`);
+      throw new Error(`expected a RENDER_ERROR of kind "${kind}", but the render succeeded`);
     },
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(SandboxRenderError);
-  expect((error as SandboxRenderError).kind, (error as Error).message).toBe(kind);
-  return error as SandboxRenderError;
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).code).toBe("RENDER_ERROR");
+  expect((error as AppError).options.cause, (error as Error).message).toMatchObject({ kind });
+  return error as AppError;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -732,7 +733,8 @@ describe("limits and cache behaviour", () => {
       ]);
       expect(stuck.status).toBe("rejected");
       expect((stuck as PromiseRejectedResult).reason).toMatchObject({
-        kind: "timeout",
+        code: "RENDER_ERROR",
+        options: { cause: { kind: "timeout" } },
         message: "Template exceeded the render deadline",
       });
       expect(

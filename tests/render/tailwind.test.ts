@@ -9,7 +9,8 @@ import {
   type TailwindClassStyle,
   type TailwindStyles,
 } from "@/lib/render/sandbox/tailwind-runtime";
-import { createTemplateFromSource, restyleTailwindTemplates, TemplateSourceError } from "@/lib/user-templates";
+import { AppError } from "@/lib/errors";
+import { createTemplateFromSource, restyleTailwindTemplates } from "@/lib/user-templates";
 import { importTsxFiles } from "../support/tsx";
 import { auth, call, createUser, type TestUser } from "../support/api";
 
@@ -121,14 +122,14 @@ async function expectSameAsReactEmail(files: Record<string, string>, variables: 
   return html;
 }
 
-/** Where and why saving `files` was refused: it must fail with a TemplateSourceError. */
+/** Where and why saving `files` was refused: a refused source where it points, or a trial render that failed. */
 async function refusedSave(files: Record<string, string>) {
   const failure = await createTemplateFromSource(user.accountId, { name: "T", description: "", files }).catch(
     (error: unknown) => error,
   );
-  expect(failure).toBeInstanceOf(TemplateSourceError);
-  const { path, line, column, message } = failure as TemplateSourceError;
-  return { path, line, column, message };
+  expect(failure).toBeInstanceOf(AppError);
+  const { code, message, options } = failure as AppError;
+  return code === "RENDER_ERROR" ? { message } : { ...options.source };
 }
 
 /** What the template's one paragraph holds in each of two renders in a row (the second in the same warm sandbox). */

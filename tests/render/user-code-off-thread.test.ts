@@ -13,7 +13,7 @@ import { applyVariablesToSource } from "@/lib/render/react-source";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { compileTemplate } from "@/lib/render/sandbox/compile";
 import { compileTemplateOffThread, stopCompileWorkers } from "@/lib/render/sandbox/compile-pool";
-import { createTemplateFromSource, TemplateSourceError } from "@/lib/user-templates";
+import { createTemplateFromSource } from "@/lib/user-templates";
 import { auth, BASE, call, createUser, sessionCookie, type CallResult, type TestUser } from "../support/api";
 
 // The server action's session is the mocked account; everything behind it is real.
@@ -147,18 +147,17 @@ describe("a source that takes a parser minutes is compiled off the event loop an
     });
   });
 
-  it("when a template is created (lib, admin CLI): a TemplateSourceError, nothing stored", async () => {
+  it("when a template is created (lib, admin CLI): a refused source, nothing stored", async () => {
     const { outcome, elapsedMs } = await alongsideUsage(() =>
       createTemplateFromSource(user.accountId, { name: "Bomb", description: "", code: BOMB }),
     );
     expect(outcome.status).toBe("rejected");
     const error = (outcome as PromiseRejectedResult).reason;
-    expect(error).toBeInstanceOf(TemplateSourceError);
-    expect({ name: error.name, message: error.message, line: error.line, column: error.column }).toEqual({
-      name: "TemplateSourceError",
-      message: COMPILE_DEADLINE,
-      line: null,
-      column: null,
+    expect(error).toBeInstanceOf(AppError);
+    expect({ code: error.code, details: error.options.details, source: error.options.source }).toEqual({
+      code: "VALIDATION_ERROR",
+      details: [{ field: "files", message: COMPILE_DEADLINE }],
+      source: { message: COMPILE_DEADLINE },
     });
     expect(elapsedMs).toBeLessThan(3000);
     expect(

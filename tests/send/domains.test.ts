@@ -12,7 +12,7 @@ import { listOutbox } from "@/lib/db/emails/outbox";
 import { addSendingDomain, findSendingDomain, listSendingDomainDetails } from "@/lib/db/domains";
 import { httpError } from "@/lib/api/errors";
 import { AppError } from "@/lib/errors";
-import { DomainProviderError, isVerifiedForSending, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
+import { isVerifiedForSending, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "../support/api";
 
 // Sending domains: through Resend's domains API (a local stand-in for it at RESEND_BASE_URL, 127.0.0.1 only, which
@@ -469,21 +469,24 @@ describe("sending domains with Resend configured", () => {
   ];
 
   it.each(failures)(
-    "adding: %s is a DomainProviderError and nothing is stored",
+    "adding: %s is an EMAIL_PROVIDER_ERROR carrying Resend's answer, and nothing is stored",
     async (_name, failure, statusCode, providerCode, message) => {
       const u = await user();
       if (failure === "closed port") useResend(await closedPortUrl());
       else override = () => failure;
       const error = await registerSendingDomain(u.accountId, { domain: D }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(DomainProviderError);
       expect(error).toBeInstanceOf(AppError); // the dashboard shows an AppError's message
-      expect(error).toMatchObject({ statusCode, providerCode, message: expect.stringMatching(message) });
+      expect(error).toMatchObject({
+        code: "EMAIL_PROVIDER_ERROR",
+        options: { provider: { status: statusCode, code: providerCode } },
+        message: expect.stringMatching(message),
+      });
       expect((error as Error).message).toMatch(new RegExp(`^Could not add ${escaped(D)} to Resend: `));
       expect(await findSendingDomain(u.accountId, D)).toBeNull();
     },
   );
 
-  it("verifying: a Resend failure on either request is a DomainProviderError and the stored state is unchanged", async () => {
+  it("verifying: a Resend failure on either request is an EMAIL_PROVIDER_ERROR and the stored state is unchanged", async () => {
     const u = await user();
     const { domain } = await registerSendingDomain(u.accountId, { domain: D });
     const providerId = domain.provider_domain_id!;
@@ -495,10 +498,10 @@ describe("sending domains with Resend configured", () => {
         ? { status: 429, body: { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests." } }
         : undefined;
     const refused = await verifySendingDomain(u.accountId, domain.id).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(DomainProviderError);
+    expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({
-      statusCode: 429,
-      providerCode: "rate_limit_exceeded",
+      code: "EMAIL_PROVIDER_ERROR",
+      options: { provider: { status: 429, code: "rate_limit_exceeded" } },
       message: `Could not ask Resend to verify ${D}: Resend answered HTTP 429 rate_limit_exceeded: Too many requests.`,
     });
     expect(requests()).toEqual([`POST /domains/${providerId}/verify`]); // no GET after a failed verify
@@ -510,7 +513,8 @@ describe("sending domains with Resend configured", () => {
         : undefined;
     const failed = await verifySendingDomain(u.accountId, domain.id).catch((e: unknown) => e);
     expect(failed).toMatchObject({
-      statusCode: 500,
+      code: "EMAIL_PROVIDER_ERROR",
+      options: { provider: { status: 500 } },
       message: expect.stringMatching(new RegExp(`^Could not read ${escaped(D)} from Resend: .*HTTP 500`)),
     });
     expect(requests()).toEqual([`POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);

@@ -5,9 +5,11 @@ import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { GET as webhookGet, POST as webhook } from "@/app/api/webhooks/resend/route";
 import { ConfigError, parseConfig, resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 import { markEmailAccepted } from "@/lib/db/emails/records";
 import { dispatchScheduled } from "@/lib/send/dispatch";
 import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/webhooks/receive";
+import { verifyResendWebhook } from "@/lib/webhooks/resend";
 import { proxy } from "@/proxy";
 import { ISO, auth, call, catalogueId, createUser, type TestUser } from "../support/api";
 
@@ -396,6 +398,27 @@ describe("POST /api/webhooks/resend: signatures and access", () => {
     // Four minutes old is within the tolerance, and the svix-id was not used up by the refusals.
     const late = await deliver(event, { id, timestamp: nowSeconds() - 4 * 60 });
     expect([late.status, late.body]).toEqual([200, APPLIED]);
+  });
+
+  it("is refused by verifyResendWebhook itself with the INVALID_SIGNATURE AppError the route answers", () => {
+    const id = `msg_${randomUUID()}`;
+    const timestamp = nowSeconds();
+    const refusal = (headers: Record<string, string>) => {
+      try {
+        verifyResendWebhook("{}", new Headers(headers));
+      } catch (error) {
+        return error instanceof AppError ? { code: error.code, message: error.message } : error;
+      }
+    };
+    const forged = sign(id, timestamp, "{}", `whsec_${randomBytes(24).toString("base64")}`);
+    expect(refusal({ "svix-id": id, "svix-timestamp": String(timestamp), "svix-signature": forged })).toEqual({
+      code: "INVALID_SIGNATURE",
+      message: "No matching signature found",
+    });
+    expect(refusal({ "svix-id": id })).toEqual({
+      code: "INVALID_SIGNATURE",
+      message: "Missing svix-id, svix-timestamp or svix-signature header",
+    });
   });
 
   it("answers 503 while RESEND_WEBHOOK_SECRET is not set (Resend retries later), and 405 to other methods", async () => {

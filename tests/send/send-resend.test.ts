@@ -10,7 +10,8 @@ import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { recordCountedEmails } from "@/lib/db/emails/records";
 import { dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
-import { getMailer, MailerError, type OutgoingEmail } from "@/lib/mail";
+import { AppError } from "@/lib/errors";
+import { getMailer, type OutgoingEmail } from "@/lib/mail";
 import { outboxMailer } from "@/lib/mail/outbox";
 import { ResendMailer } from "@/lib/mail/resend";
 import { billingPeriod, type PlanName } from "@/lib/plans";
@@ -470,15 +471,14 @@ function outgoing(overrides: Partial<OutgoingEmail> = {}): OutgoingEmail {
   };
 }
 
-/** What a mailer's call was rejected with (a MailerError's status and Resend's error name included). */
+/** What a mailer's call was rejected with (an AppError's code, and Resend's status and error name). */
 async function failure(promise: Promise<unknown>) {
   const error = await promise.then(
     () => expect.fail("expected the call to fail"),
     (e: unknown) => e,
   );
-  if (!(error instanceof MailerError)) return error;
-  const { name, message, statusCode, providerCode } = error;
-  return { name, message, statusCode, providerCode };
+  if (!(error instanceof AppError)) return error;
+  return { code: error.code, message: error.message, provider: error.options.provider };
 }
 
 describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Resend", () => {
@@ -680,7 +680,7 @@ describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Re
 describe("ResendMailer", () => {
   const mailer = () => new ResendMailer({ apiKey: API_KEY, baseUrl });
 
-  it("gives up after its timeout with a MailerError", async () => {
+  it("gives up after its timeout with an EMAIL_PROVIDER_ERROR", async () => {
     reply = "hang";
     const slow = new ResendMailer({ apiKey: API_KEY, baseUrl, timeoutMs: 300 });
     const started = Date.now();
@@ -690,8 +690,12 @@ describe("ResendMailer", () => {
       () => slow.cancel("re_hangs"),
     ]) {
       const error = await attempt().catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(MailerError);
-      expect(error).toMatchObject({ statusCode: null, message: "no answer within 300 ms" });
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toMatchObject({
+        code: "EMAIL_PROVIDER_ERROR",
+        options: { provider: { status: null } },
+        message: "no answer within 300 ms",
+      });
     }
     expect(Date.now() - started).toBeLessThan(10_000);
   });
@@ -742,21 +746,19 @@ describe("ResendMailer", () => {
     ]);
   });
 
-  it("refuses a batch Resend refuses, or whose answer does not hold one id per message, with a MailerError", async () => {
+  it("refuses a batch Resend refuses, or whose answer does not hold one id per message, with an EMAIL_PROVIDER_ERROR", async () => {
     const batch = [outgoing(), outgoing()];
     reply = { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } };
     expect(await failure(mailer().sendBatch(batch))).toEqual({
-      name: "MailerError",
+      code: "EMAIL_PROVIDER_ERROR",
       message: "Invalid `to` field.",
-      statusCode: 422,
-      providerCode: "validation_error",
+      provider: { status: 422, code: "validation_error" },
     });
     reply = { status: 429, body: { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests." } };
     expect(await failure(mailer().sendBatch(batch))).toEqual({
-      name: "MailerError",
+      code: "EMAIL_PROVIDER_ERROR",
       message: "Too many requests.",
-      statusCode: 429,
-      providerCode: "rate_limit_exceeded",
+      provider: { status: 429, code: "rate_limit_exceeded" },
     });
     const answers: [unknown, number][] = [
       [{ data: [{ id: "re_only" }] }, 1],
@@ -767,14 +769,16 @@ describe("ResendMailer", () => {
     for (const [body, count] of answers) {
       reply = { status: 200, body };
       expect(await failure(mailer().sendBatch(batch))).toEqual({
-        name: "MailerError",
+        code: "EMAIL_PROVIDER_ERROR",
         message: `the answer carried ${count} message ids for 2 messages`,
-        statusCode: null,
-        providerCode: null,
+        provider: { status: null, code: null },
       });
     }
     const unreachable = new ResendMailer({ apiKey: API_KEY, baseUrl: await closedPortUrl() });
-    expect(await failure(unreachable.sendBatch(batch))).toMatchObject({ name: "MailerError", statusCode: null });
+    expect(await failure(unreachable.sendBatch(batch))).toMatchObject({
+      code: "EMAIL_PROVIDER_ERROR",
+      provider: { status: null },
+    });
   });
 
   it("never drops what a batch cannot carry: a message with attachments or a scheduled time is not sent", async () => {
@@ -785,7 +789,7 @@ describe("ResendMailer", () => {
         .sendBatch([outgoing(), message])
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(Error);
-      expect(error).not.toBeInstanceOf(MailerError);
+      expect(error).not.toBeInstanceOf(AppError);
     }
     expect(received).toEqual([]);
   });
@@ -804,28 +808,32 @@ describe("ResendMailer", () => {
     expect(received[1].url).toBe("/emails/..%2Fdomains%2Fx%3Fy/cancel");
   });
 
-  it("refuses a cancel Resend refuses with a MailerError carrying its status", async () => {
+  it("refuses a cancel Resend refuses with an EMAIL_PROVIDER_ERROR carrying its status", async () => {
     reply = { status: 404, body: { statusCode: 404, name: "not_found", message: "Email not found" } };
     expect(await failure(mailer().cancel("re_missing"))).toEqual({
-      name: "MailerError",
+      code: "EMAIL_PROVIDER_ERROR",
       message: "Email not found",
-      statusCode: 404,
-      providerCode: "not_found",
+      provider: { status: 404, code: "not_found" },
     });
     reply = {
       status: 422,
       body: { statusCode: 422, name: "validation_error", message: "Email cannot be canceled because it was sent" },
     };
     expect(await failure(mailer().cancel("re_sent"))).toEqual({
-      name: "MailerError",
+      code: "EMAIL_PROVIDER_ERROR",
       message: "Email cannot be canceled because it was sent",
-      statusCode: 422,
-      providerCode: "validation_error",
+      provider: { status: 422, code: "validation_error" },
     });
     reply = { status: 500, body: "<html>oops</html>" };
-    expect(await failure(mailer().cancel("re_down"))).toMatchObject({ name: "MailerError", statusCode: 500 });
+    expect(await failure(mailer().cancel("re_down"))).toMatchObject({
+      code: "EMAIL_PROVIDER_ERROR",
+      provider: { status: 500 },
+    });
     const unreachable = new ResendMailer({ apiKey: API_KEY, baseUrl: await closedPortUrl() });
-    expect(await failure(unreachable.cancel("re_x"))).toMatchObject({ name: "MailerError", statusCode: null });
+    expect(await failure(unreachable.cancel("re_x"))).toMatchObject({
+      code: "EMAIL_PROVIDER_ERROR",
+      provider: { status: null },
+    });
   });
 });
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { type Db, getDb, jsonParameter } from "@/lib/db/client";
 import type { OutboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
+import type { RenderedMessage } from "@/lib/mail/types";
 import type { PlanName } from "@/lib/plans";
 
 // Recording an email and its hand-off to the provider: counted and recorded in one statement, then accepted (sent or
@@ -9,25 +10,12 @@ import type { PlanName } from "@/lib/plans";
 /** The hand-off's state: recorded (pending), handed to the provider (sent, or scheduled by it), or failed. */
 export type EmailStatus = "pending" | "sent" | "scheduled" | "failed";
 
-/** The complete message as it is recorded and handed to a provider. */
-export type EmailRecordInput = {
+/** The complete message as it is recorded, and where it goes. */
+export type EmailRecordInput = RenderedMessage & {
   accountId: string;
   templateId: string;
   status: "pending" | "sent" | "scheduled";
   provider: string;
-  from: string;
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  replyTo: string[];
-  subject: string;
-  html: string;
-  text: string | null;
-  headers: Record<string, string>;
-  /** Stored whole (Base64 content included) so the record is the complete message; `size` is the decoded size. */
-  attachments: { filename: string; content?: string; content_type?: string; path?: string; size?: number }[];
-  tags: { name: string; value: string }[];
-  scheduledAt: Date | null;
   /** The provider key derived from the caller's Idempotency-Key; null when none was given (see emailHandoffKey). */
   providerIdempotencyKey: string | null;
   /**

@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
-import { attachmentsMetadata, type OutboxAttachment } from "@/lib/db/emails/outbox";
+import { attachmentsMetadata, type OutboxAttachment, type OutboxMessage } from "@/lib/db/emails/outbox";
 import { holdsNul, isUuid } from "@/lib/schemas/common";
 import { DELIVERY_STATUSES, type DeliveryStatus, type EmailEventType } from "@/lib/schemas/emails";
 
@@ -9,21 +9,24 @@ import { DELIVERY_STATUSES, type DeliveryStatus, type EmailEventType } from "@/l
 
 export type EmailEvent = { type: EmailEventType; at: Date; detail: Record<string, unknown> | null };
 
-export type EmailResource = {
+/** An email as the API describes it: the columns the outbox lists too, with its status and the id it is known by. */
+export type EmailResource = Pick<
+  OutboxMessage,
+  | "from"
+  | "to"
+  | "cc"
+  | "bcc"
+  | "reply_to"
+  | "subject"
+  | "template_id"
+  | "tags"
+  | "created_at"
+  | "sent_at"
+  | "scheduled_at"
+> & {
   /** The id POST /send answered with: the provider's message id, or the email's own when it has none. */
   id: string;
-  from: string;
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  reply_to: string[];
-  subject: string;
-  template_id: string | null;
-  tags: { name: string; value: string }[];
   status: DeliveryStatus;
-  created_at: Date;
-  sent_at: Date | null;
-  scheduled_at: Date | null;
   /** Sent with a test key: kept in the outbox, never handed to a provider, not counted toward the month. */
   test: boolean;
 };

@@ -6,13 +6,13 @@
  * ../worker-pool.ts (turns, deadlines, admission): each job has COMPILE_DEADLINE_MS from its start on its worker
  * (loading Tailwind's bundle not counted); a worker still busy past it is terminated and replaced, and the job answers
  * a failure with a message, as a compile error does. A worker runs one job at a time, and the account with the fewest jobs running goes first, so one
- * account's slow sources delay another's compile by at most one deadline. Past MAX_COMPILE_QUEUE_PER_ACCOUNT jobs held
- * by one account, or past MAX_COMPILE_QUEUE in all for an account holding its fair share, a job is refused at once with
+ * account's slow sources delay another's compile by at most one deadline. Past COMPILE_QUEUE.perAccount jobs held
+ * by one account, or past COMPILE_QUEUE.total in all for an account holding its fair share, a job is refused at once with
  * the 503 SANDBOX_BUSY, since each waiting job holds its source in memory.
  */
 import "server-only";
 import path from "node:path";
-import { COMPILE_DEADLINE_MS, MAX_COMPILE_QUEUE, MAX_COMPILE_QUEUE_PER_ACCOUNT } from "../../limits";
+import { COMPILE_DEADLINE_MS, COMPILE_QUEUE } from "../../limits";
 import { generatedFilePath } from "../generated-file";
 import { WorkerPool, type WithoutId, type WorkerLoss } from "../worker-pool";
 import type { TemplateFiles } from "../../template-files";
@@ -62,8 +62,7 @@ const pool = new WorkerPool<WithoutId<UserCodeRequest>, UserCodeReply, UserCodeR
   jobsPerWorker: 1,
   jobsPerOwnerPerWorker: 1,
   admission: {
-    total: MAX_COMPILE_QUEUE,
-    perAccount: MAX_COMPILE_QUEUE_PER_ACCOUNT,
+    ...COMPILE_QUEUE,
     jobs: "compiles",
     full: "The template compiler is busy with other compiles",
   },
@@ -105,10 +104,7 @@ export async function compileTemplateOffThread(
   source: string,
   signal?: AbortSignal,
 ): Promise<CompileResult | UnplacedFailure> {
-  // Refused before it is copied to a worker.
-  const oversized = oversizedSource(source);
-  if (oversized) return oversized;
-  return (await pool.run(owner, { type: "compile", source }, { signal })) as CompileResult | UnplacedFailure;
+  return runJob(owner, { type: "compile", source }, oversizedSource(source), signal);
 }
 
 /**
@@ -121,10 +117,7 @@ export async function compileTemplateFilesOffThread(
   entry: string,
   signal?: AbortSignal,
 ): Promise<FilesCompileResult | UnplacedFailure> {
-  const oversized = oversizedFiles(files);
-  if (oversized) return oversized;
-  return (await pool.run(owner, { type: "compile-files", files, entry }, { signal })) as
-    FilesCompileResult | UnplacedFailure;
+  return runJob(owner, { type: "compile-files", files, entry }, oversizedFiles(files), signal);
 }
 
 /** applyVariablesToSource (../react-source.ts) of a stored template's TSX, run on a worker under the deadline. */
@@ -135,8 +128,18 @@ export async function applyVariablesOffThread(
   signal?: AbortSignal,
 ): Promise<ReactSourceResult> {
   const oversized = oversizedSource(code);
-  if (oversized) return { ok: false, message: oversized.message };
-  return (await pool.run(owner, { type: "react", code, props }, { signal })) as ReactSourceResult;
+  return runJob(owner, { type: "react", code, props }, oversized && { ok: false, message: oversized.message }, signal);
+}
+
+/** The job's result from a worker, or `refused` at once: a source too large is not copied to one. */
+async function runJob<Result extends UserCodeResult>(
+  owner: string,
+  request: WithoutId<UserCodeRequest>,
+  refused: Result | null,
+  signal?: AbortSignal,
+): Promise<Result> {
+  if (refused) return refused;
+  return (await pool.run(owner, request, { signal })) as Result;
 }
 
 /** Stops the workers (tests, shutdown); jobs waiting or running fail. */

@@ -422,7 +422,9 @@ function evictOverMemoryCap(): void {
   }
 }
 
-function fromError(error: unknown): EngineResult {
+type EngineFailure = EngineResult & { ok: false };
+
+function fromError(error: unknown): EngineFailure {
   if (error instanceof Failure) return { ok: false, kind: error.kind, message: error.message };
   return {
     ok: false,
@@ -436,7 +438,7 @@ async function acquireLive(
   cacheKey: string,
   compiledCode: string,
   limits: SandboxLimits,
-): Promise<{ sandbox: Sandbox } | EngineResult> {
+): Promise<{ sandbox: Sandbox } | EngineFailure> {
   try {
     let sandbox: Sandbox;
     do {
@@ -445,6 +447,47 @@ async function acquireLive(
     return { sandbox };
   } catch (error) {
     return fromError(error);
+  }
+}
+
+/**
+ * Acquires the sandbox of `req`'s code, calls `onStart`, and runs `work` in it under the request's deadline and memory
+ * limit, then lets the sandbox settle and releases it: the work's value, or the failure that stopped it. Everything
+ * after the acquire is synchronous: no other call can use the sandbox meanwhile.
+ */
+async function runInSandbox<T>(
+  req: { cacheKey: string; compiledCode: string; limits: SandboxLimits },
+  onStart: () => void,
+  work: (sandbox: Sandbox) => T,
+): Promise<{ ok: true; value: T } | EngineFailure> {
+  const { limits } = req;
+  const acquired = await acquireLive(req.cacheKey, req.compiledCode, limits);
+  if (!("sandbox" in acquired)) return acquired;
+  const { sandbox } = acquired;
+  onStart();
+  let failure: Failure | null = null;
+  let value: T | undefined;
+  try {
+    arm(sandbox, limits.timeoutMs);
+    sandbox.runtime.setMemoryLimit(limits.memoryBytes);
+    value = work(sandbox);
+    settle(sandbox);
+  } catch (error) {
+    failure = toFailure(sandbox, error);
+  } finally {
+    release(sandbox, failure);
+  }
+  return failure ? { ok: false, kind: failure.kind, message: failure.message } : { ok: true, value: value as T };
+}
+
+/** What `read` makes of a harness call's `result` (disposed after), unless the harness reports a failure in it. */
+function readAnswer<T>(sandbox: Sandbox, result: QuickJSHandle, limits: SandboxLimits, read: () => T): T {
+  try {
+    const harnessFailure = readHarnessFailure(sandbox, result, limits);
+    if (harnessFailure) throw harnessFailure;
+    return read();
+  } finally {
+    result.dispose();
   }
 }
 
@@ -458,16 +501,7 @@ export async function engineRender(
   onStart: () => void,
 ): Promise<EngineResult> {
   const { limits } = req;
-  const acquired = await acquireLive(req.cacheKey, req.compiledCode, limits);
-  if (!("sandbox" in acquired)) return acquired;
-  const { sandbox } = acquired;
-  onStart();
-  // Everything below is synchronous: no other call can use this sandbox meanwhile.
-  let failure: Failure | null = null;
-  let html = "";
-  try {
-    arm(sandbox, limits.timeoutMs);
-    sandbox.runtime.setMemoryLimit(limits.memoryBytes);
+  const rendered = await runInSandbox(req, onStart, (sandbox) => {
     callApi(sandbox, "render", req.propsJson, limits.maxOutputBytes, sandbox.deadline).dispose();
     for (;;) {
       runJobs(sandbox);
@@ -480,22 +514,11 @@ export async function engineRender(
     }
     checkDeadline(sandbox);
     const result = callApi(sandbox, "take");
-    try {
-      const harnessFailure = readHarnessFailure(sandbox, result, limits);
-      if (harnessFailure) throw harnessFailure;
-      html = readHtml(sandbox, result);
-    } finally {
-      result.dispose();
-    }
-    settle(sandbox);
-  } catch (error) {
-    failure = toFailure(sandbox, error);
-  } finally {
-    release(sandbox, failure);
-  }
-  if (failure) return { ok: false, kind: failure.kind, message: failure.message };
+    return readAnswer(sandbox, result, limits, () => readHtml(sandbox, result));
+  });
+  if (!rendered.ok) return rendered;
 
-  const document = finalizeEmailHtml(html);
+  const document = finalizeEmailHtml(rendered.value);
   if (Buffer.byteLength(document, "utf8") > limits.maxOutputBytes) {
     return {
       ok: false,
@@ -521,31 +544,13 @@ export async function enginePreview(
   onStart: () => void,
 ): Promise<EngineResult> {
   const { limits } = req;
-  const acquired = await acquireLive(req.cacheKey, req.compiledCode, limits);
-  if (!("sandbox" in acquired)) return acquired;
-  const { sandbox } = acquired;
-  onStart();
-  let failure: Failure | null = null;
-  let json: string | null = null;
-  try {
-    arm(sandbox, limits.timeoutMs);
-    sandbox.runtime.setMemoryLimit(limits.memoryBytes);
+  return runInSandbox(req, onStart, (sandbox) => {
     const result = callApi(sandbox, "previewProps", limits.maxOutputBytes, sandbox.deadline);
-    try {
-      const harnessFailure = readHarnessFailure(sandbox, result, limits);
-      if (harnessFailure) throw harnessFailure;
+    return readAnswer(sandbox, result, limits, () => {
       const jsonHandle = sandbox.context.getProp(result, "json");
-      json = sandbox.context.typeof(jsonHandle) === "string" ? sandbox.context.getString(jsonHandle) : null;
+      const json = sandbox.context.typeof(jsonHandle) === "string" ? sandbox.context.getString(jsonHandle) : null;
       jsonHandle.dispose();
-    } finally {
-      result.dispose();
-    }
-    settle(sandbox);
-  } catch (error) {
-    failure = toFailure(sandbox, error);
-  } finally {
-    release(sandbox, failure);
-  }
-  if (failure) return { ok: false, kind: failure.kind, message: failure.message };
-  return { ok: true, value: json };
+      return json;
+    });
+  });
 }

@@ -23,8 +23,8 @@
  * queue of slow templates delays another account's render by at most that
  * many jobs per worker, while a busy owner still has its next job waiting in a
  * worker, which never waits on a busy main thread for it.
- * The queue is bounded: MAX_SANDBOX_QUEUE_PER_ACCOUNT jobs of one owner
- * (waiting here or sent), and MAX_SANDBOX_QUEUE in all, past which only owners
+ * The queue is bounded: SANDBOX_QUEUE.perAccount jobs of one owner
+ * (waiting here or sent), and SANDBOX_QUEUE.total in all, past which only owners
  * holding less than their share get in; past them a job is refused at once
  * with a 503 SANDBOX_BUSY. If a worker is terminated (watchdog) or crashes,
  * the render it was running fails and the worker is restarted; warm contexts
@@ -33,7 +33,8 @@
 import "server-only";
 import os from "node:os";
 import path from "node:path";
-import { MAX_SANDBOX_QUEUE, MAX_SANDBOX_QUEUE_PER_ACCOUNT } from "@/lib/limits";
+import { errors, type AppError } from "@/lib/errors";
+import { SANDBOX_QUEUE } from "@/lib/limits";
 import { generatedFilePath } from "../generated-file";
 import { WorkerPool, type WithoutId, type WorkerChoice, type WorkerLoss } from "../worker-pool";
 import {
@@ -50,15 +51,6 @@ import {
 
 export { DEFAULT_SANDBOX_LIMITS, MAX_WARM_MEMORY_BYTES };
 export type { SandboxErrorKind, SandboxLimits };
-
-export class SandboxRenderError extends Error {
-  readonly kind: SandboxErrorKind;
-  constructor(kind: SandboxErrorKind, message: string) {
-    super(message);
-    this.name = "SandboxRenderError";
-    this.kind = kind;
-  }
-}
 
 /** Native stack of the worker thread; the engine's QuickJS stack limit (1 MB) needs ~2 MB of it. */
 const WORKER_STACK_MB = 16;
@@ -125,8 +117,7 @@ const pool = new WorkerPool<WithoutId<WorkerRequest>, WorkerMessage, EngineResul
   jobsPerWorker: Infinity,
   jobsPerOwnerPerWorker: MAX_SENT_PER_OWNER,
   admission: {
-    total: MAX_SANDBOX_QUEUE,
-    perAccount: MAX_SANDBOX_QUEUE_PER_ACCOUNT,
+    ...SANDBOX_QUEUE,
     jobs: "renders",
     full: "The template sandbox is busy with other renders",
   },
@@ -161,12 +152,17 @@ function assertNonEmptyString(name: string, value: unknown): asserts value is st
   if (typeof value !== "string" || value.length === 0) throw new TypeError(`${name} must be a non-empty string`);
 }
 
+/** The sandbox's reason is the caller's message; its failure (the kind: threw, timeout, memory, …) is the cause. */
+function renderFailure(failure: EngineResult & { ok: false }): AppError {
+  return errors.renderFailed(failure.message, failure);
+}
+
 /**
  * Renders the compiled template (output of compileTemplate) with `props`.
  * Resolves with exactly the HTML @react-email/render's
  * `render(<Component {...props} />)` would produce (and its plain text when
- * asked); rejects with SandboxRenderError, or at once with the SANDBOX_BUSY
- * AppError (503) when the queue is full. `cacheKey` identifies the warm
+ * asked); rejects with the RENDER_ERROR AppError (422) when the template
+ * fails, or at once with SANDBOX_BUSY (503) when the queue is full. `cacheKey` identifies the warm
  * context (templateId:version); a context is never shared between cacheKeys.
  */
 export async function renderInSandbox(opts: {
@@ -203,7 +199,7 @@ export async function renderInSandbox(opts: {
     },
     { signal: opts.signal, onRunTime: opts.onRunTime },
   );
-  if (!result.ok) throw new SandboxRenderError(result.kind, result.message);
+  if (!result.ok) throw renderFailure(result);
   return { html: result.value ?? "", ...(result.text !== undefined ? { text: result.text } : {}) };
 }
 
@@ -229,7 +225,7 @@ export async function readPreviewProps(opts: {
     compiledCode: opts.compiledCode,
     limits,
   });
-  if (!result.ok) throw new SandboxRenderError(result.kind, result.message);
+  if (!result.ok) throw renderFailure(result);
   if (result.value === null) return null;
   const parsed: unknown = JSON.parse(result.value, (key, value: unknown) => (key === "__proto__" ? undefined : value));
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return null;

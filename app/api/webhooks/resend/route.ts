@@ -3,7 +3,7 @@ import { errors } from "@/lib/errors";
 import { routeHandlers } from "@/lib/api/route";
 import { withErrorHandling } from "@/lib/api/with-api-auth";
 import { getConfig } from "@/lib/config";
-import { readWebhookBody, verifiedOrThrow } from "@/lib/webhooks/receive";
+import { readWebhookBody } from "@/lib/webhooks/receive";
 import { handleResendEvent, verifyResendWebhook } from "@/lib/webhooks/resend";
 
 // POST /api/webhooks/resend – Resend's signed delivery events (sent, delivered, bounced, …). The Svix signature is
@@ -17,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
       throw errors.emailEventsNotConfigured();
     }
     const rawBody = await readWebhookBody(request);
-    const delivery = verifiedOrThrow(() => verifyResendWebhook(rawBody, request.headers));
+    const delivery = verifyResendWebhook(rawBody, request.headers);
     const { duplicate, outcome } = await handleResendEvent(delivery);
     return NextResponse.json({ received: true, duplicate, outcome });
   }),
