@@ -742,7 +742,7 @@ describe("overage emails reported to Stripe's billing meter", () => {
         (await call(reportUsageCron, "/api/cron/report-usage", { headers: { authorization: "Bearer wrong" } })).status,
       ).toBe(401);
       expect((await call(reportUsagePut, "/api/cron/report-usage", { method: "PUT" })).headers.get("allow")).toBe(
-        "GET, POST",
+        "GET, HEAD, POST",
       );
 
       const user = await overageSender();
