@@ -10,8 +10,9 @@ export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "*.e2e.ts",
   outputDir: "test-results",
-  // One app and one database for the run, which its files share one after another (each in an account of its own).
-  workers: 1,
+  // One app and one database for the run, which two files at a time share (each in an account of its own): the app
+  // and the browsers keep two cores busy.
+  workers: 2,
   retries: 0,
   forbidOnly: !!process.env.CI,
   timeout: 60_000,

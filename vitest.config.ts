@@ -22,7 +22,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // One file more than there are cores: a test file spends much of its time waiting on the database (served from
     // the main process) and on render workers, so the cores stay busy.
-    maxWorkers: availableParallelism() + 1,
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,
