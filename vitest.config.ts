@@ -20,8 +20,8 @@ export default defineConfig({
     setupFiles: ["tests/support/setup.ts"],
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    // One file more than there are cores: a test file spends much of its time waiting on the database (served from
-    // the main process) and on render workers, so the cores stay busy.
+    // A file per core (Vitest's default leaves one core idle): a pass is CPU-bound, and more files at once only make
+    // the timing-sensitive tests slower.
     maxWorkers: availableParallelism(),
     projects: [
       {
