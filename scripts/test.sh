@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # npm test: the whole check, fail-fast, in this order:
-#   1. lint (ESLint, then Prettier's format check)
-#   2. type check (tsc --noEmit)
+#   1. lint (ESLint, then Prettier's format check) and 2. type check (tsc --noEmit), side by side
 #   3. vitest on the embedded database (in-memory PGlite), on this machine's Node: a laptop's setup
 #   4. vitest again on production's setup: real PostgreSQL when TEST_DATABASE_URL is set (.ci/run sets it to a
 #      throwaway cluster), on Node 24 when NODE24_BIN names its binary (.ci/run installs it). With only one of the two,
@@ -85,13 +84,24 @@ vitest_pass() {
 
 has_script() { node -e 'process.exit(require("./package.json").scripts?.[process.argv[1]] ? 0 : 1)' "$1"; }
 
-phase "Lint (npm run lint)"
-npm run -s lint
-echo "Lint passed."
-
-phase "Type check (npm run typecheck)"
-npm run -s typecheck
-echo "Type check passed."
+# Each is single-threaded: at once, they take the time of the longer.
+phase "Lint and type check, at once (npm run lint, npm run typecheck)"
+lint_log=$(mktemp)
+typecheck_log=$(mktemp)
+npm run -s lint >"$lint_log" 2>&1 &
+lint_pid=$!
+npm run -s typecheck >"$typecheck_log" 2>&1 &
+typecheck_pid=$!
+lint_code=0
+typecheck_code=0
+wait "$lint_pid" || lint_code=$?
+wait "$typecheck_pid" || typecheck_code=$?
+cat "$lint_log"
+[ "$lint_code" -eq 0 ] && echo "Lint passed." || echo "Lint FAILED."
+cat "$typecheck_log"
+[ "$typecheck_code" -eq 0 ] && echo "Type check passed." || echo "Type check FAILED."
+rm -f "$lint_log" "$typecheck_log"
+[ "$lint_code" -eq 0 ] && [ "$typecheck_code" -eq 0 ]
 
 phase "Unit and API tests on the embedded database (PGlite, in memory)"
 vitest_pass embedded: env -u TEST_DATABASE_URL -u DATABASE_URL
