@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/errors";
+import { paginationQuerySchema } from "@/lib/schemas/common";
 
 export const API_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type ApiMethod = (typeof API_METHODS)[number];
@@ -38,8 +39,8 @@ export type Operation = {
   /** Request headers the handler reads; an optional schema makes an optional header. */
   headers?: Record<string, z.ZodType>;
   success: ResponseDoc & { status: 200 | 201 };
-  /** Every code the handler can answer besides the wrapper's own. */
-  errors: readonly AppErrorCode[];
+  /** Every code the handler can answer besides the wrapper's own (none when absent). */
+  errors?: readonly AppErrorCode[];
   /** What a code means for this operation, where the general sentence (lib/api/contract/error-responses.ts) says less. */
   errorDescriptions?: Partial<Record<AppErrorCode, string>>;
 };
@@ -57,6 +58,12 @@ export function defineOperation<const O extends Operation>(operation: O): O {
   return operation;
 }
 
+/** A page of a list: `limit` and `offset`, and what a bad one is answered. */
+export const PAGINATED = {
+  query: paginationQuerySchema,
+  errorDescriptions: { VALIDATION_ERROR: "Bad limit or offset" },
+} as const;
+
 /** The body an operation answers with on success, as its handler builds it. */
 export type SuccessBody<O extends Operation> = z.input<O["success"]["schema"]>;
 
@@ -72,7 +79,7 @@ export function answerableCodes(operation: Operation): AppErrorCode[] {
     ...(operation.pathParameters ? [operation.notFound ?? "NOT_FOUND"] : []),
     ...(operation.query || operation.body ? (["VALIDATION_ERROR"] as const) : []),
     ...(operation.body ? (["PAYLOAD_TOO_LARGE"] as const) : []),
-    ...operation.errors,
+    ...(operation.errors ?? []),
     "INTERNAL_ERROR",
   ];
   return [...new Set(codes)];

@@ -2,7 +2,11 @@ import { z } from "zod";
 import { defineOperation } from "@/lib/api/contract/define";
 import { emailResponseSchema, listEmailsQuerySchema, listEmailsResponseSchema } from "@/lib/schemas/emails";
 
-const emailId = z.string().max(256).meta({ description: "The id POST /send answered with (data.id)" });
+/** An email named by its id in the path. */
+const BY_EMAIL_ID = {
+  pathParameters: { id: z.string().max(256).meta({ description: "The id POST /send answered with (data.id)" }) },
+  notFound: "EMAIL_NOT_FOUND",
+} as const;
 
 export const listEmails = defineOperation({
   method: "GET",
@@ -13,7 +17,6 @@ export const listEmails = defineOperation({
   sendingAccess: true,
   query: listEmailsQuerySchema,
   success: { status: 200, description: "A page of your emails", schema: listEmailsResponseSchema },
-  errors: [],
   errorDescriptions: { VALIDATION_ERROR: "Bad limit, offset or status" },
 });
 
@@ -24,8 +27,7 @@ export const getEmail = defineOperation({
   summary: "An email you sent, its status and its delivery events",
   metered: true,
   sendingAccess: true,
-  pathParameters: { id: emailId },
-  notFound: "EMAIL_NOT_FOUND",
+  ...BY_EMAIL_ID,
   success: { status: 200, description: "The email", schema: emailResponseSchema },
   errors: ["EMAIL_NOT_FOUND"],
   errorDescriptions: { EMAIL_NOT_FOUND: "Not one of your emails" },
@@ -38,8 +40,7 @@ export const cancelEmail = defineOperation({
   summary: "Cancel a scheduled email; it no longer counts toward your monthly emails",
   metered: true,
   sendingAccess: true,
-  pathParameters: { id: emailId },
-  notFound: "EMAIL_NOT_FOUND",
+  ...BY_EMAIL_ID,
   success: { status: 200, description: "Canceled: the email, now with status canceled", schema: emailResponseSchema },
   errors: ["EMAIL_NOT_FOUND", "EMAIL_NOT_CANCELABLE", "EMAIL_PROVIDER_ERROR"],
   errorDescriptions: {

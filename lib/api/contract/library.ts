@@ -1,5 +1,4 @@
-import { defineOperation } from "@/lib/api/contract/define";
-import { paginationQuerySchema } from "@/lib/schemas/common";
+import { defineOperation, PAGINATED } from "@/lib/api/contract/define";
 import { libraryResponseSchema } from "@/lib/schemas/library";
 
 export const listLibrary = defineOperation({
@@ -8,8 +7,6 @@ export const listLibrary = defineOperation({
   operationId: "listLibrary",
   summary: "List the templates in your library, newest addition first",
   metered: true,
-  query: paginationQuerySchema,
+  ...PAGINATED,
   success: { status: 200, description: "A page of your library", schema: libraryResponseSchema },
-  errors: [],
-  errorDescriptions: { VALIDATION_ERROR: "Bad limit or offset" },
 });

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { defineOperation } from "@/lib/api/contract/define";
+import { defineOperation, PAGINATED } from "@/lib/api/contract/define";
 import { MAX_ADDRESS_LENGTH } from "@/lib/limits";
-import { paginationQuerySchema } from "@/lib/schemas/common";
 import { deleteSuppressionResponseSchema, listSuppressionsResponseSchema } from "@/lib/schemas/suppressions";
 
 export const listSuppressions = defineOperation({
@@ -10,10 +9,8 @@ export const listSuppressions = defineOperation({
   operationId: "listSuppressions",
   summary: "List the addresses you may not send to: they hard-bounced or complained",
   metered: true,
-  query: paginationQuerySchema,
+  ...PAGINATED,
   success: { status: 200, description: "A page of your suppressed addresses", schema: listSuppressionsResponseSchema },
-  errors: [],
-  errorDescriptions: { VALIDATION_ERROR: "Bad limit or offset" },
 });
 
 export const deleteSuppression = defineOperation({

@@ -9,6 +9,9 @@ import {
   templateSourceResponseSchema,
 } from "@/lib/schemas/templates";
 
+/** A template named by its id in the path; a malformed one is answered as a template that is not there. */
+const BY_TEMPLATE_ID = { pathParameters: { id: uuidSchema }, notFound: "TEMPLATE_NOT_FOUND" } as const;
+
 const TRIAL_RENDER_FAILED = "The trial render of its PreviewProps failed";
 
 export const createTemplate = defineOperation({
@@ -38,8 +41,7 @@ export const getTemplate = defineOperation({
   operationId: "getTemplate",
   summary: "A template's details, the variables it takes (JSON Schema) and sample variables that render",
   metered: false,
-  pathParameters: { id: uuidSchema },
-  notFound: "TEMPLATE_NOT_FOUND",
+  ...BY_TEMPLATE_ID,
   success: { status: 200, description: "The template", schema: templateDetailsResponseSchema },
   errors: ["TEMPLATE_NOT_FOUND"],
   errorDescriptions: { TEMPLATE_NOT_FOUND: "Neither in your library nor in the public catalogue" },
@@ -51,8 +53,7 @@ export const replaceTemplate = defineOperation({
   operationId: "replaceTemplate",
   summary: "Replace the files, name and description of a template you created (checked as on creation)",
   metered: true,
-  pathParameters: { id: uuidSchema },
-  notFound: "TEMPLATE_NOT_FOUND",
+  ...BY_TEMPLATE_ID,
   body: templateRequestSchema,
   success: { status: 200, description: "The template as it is now", schema: templateDetailsResponseSchema },
   errors: ["TEMPLATE_NOT_FOUND", "RENDER_ERROR", "SANDBOX_BUSY"],
@@ -69,8 +70,7 @@ export const deleteTemplate = defineOperation({
   operationId: "deleteTemplate",
   summary: "Delete a template you created; it leaves your library",
   metered: true,
-  pathParameters: { id: uuidSchema },
-  notFound: "TEMPLATE_NOT_FOUND",
+  ...BY_TEMPLATE_ID,
   success: { status: 200, description: "Deleted", schema: deleteTemplateResponseSchema },
   errors: ["TEMPLATE_NOT_FOUND"],
   errorDescriptions: { TEMPLATE_NOT_FOUND: "Not a template you created" },
@@ -82,8 +82,7 @@ export const renderTemplate = defineOperation({
   operationId: "renderTemplate",
   summary: "Render a template with variables to HTML (and plain text) or to React source",
   metered: true,
-  pathParameters: { id: uuidSchema },
-  notFound: "TEMPLATE_NOT_FOUND",
+  ...BY_TEMPLATE_ID,
   body: renderRequestSchema,
   success: { status: 200, description: "The rendered template", schema: renderResponseSchema },
   errors: ["ACCESS_DENIED", "TEMPLATE_NOT_FOUND", "RENDER_ERROR", "SANDBOX_BUSY"],
@@ -99,8 +98,7 @@ export const getTemplateSource = defineOperation({
   operationId: "getTemplateSource",
   summary: "Download the React Email source of a template in your library",
   metered: false,
-  pathParameters: { id: uuidSchema },
-  notFound: "TEMPLATE_NOT_FOUND",
+  ...BY_TEMPLATE_ID,
   success: { status: 200, description: "The template's source", schema: templateSourceResponseSchema },
   errors: ["TEMPLATE_NOT_FOUND"],
   errorDescriptions: { TEMPLATE_NOT_FOUND: "Not in your library" },

@@ -9,5 +9,4 @@ export const getUsage = defineOperation({
   metered: false,
   sendingAccess: true,
   success: { status: 200, description: "Current usage", schema: usageResponseSchema },
-  errors: [],
 });
