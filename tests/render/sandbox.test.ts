@@ -567,7 +567,9 @@ describe("limits and cache behaviour", () => {
           cacheKey: uniqueKey("hog"),
           compiledCode: loop,
           props: {},
-          limits: { timeoutMs: 200 },
+          // Long enough that the other account's render, a fresh context's, is done within one of them on a busy
+          // machine (the files of a test run share its cores).
+          limits: { timeoutMs: 600 },
         }).then(
           () => finished.push(`hog ${i}`),
           () => finished.push(`hog ${i}`),
