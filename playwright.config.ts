@@ -24,7 +24,10 @@ export default defineConfig({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--disable-gpu"],
     },
-    trace: "retain-on-failure",
+    // Every test records a trace, kept when it fails: its actions, network and console. The DOM snapshots and the
+    // screencast would double the browsers' work (a third longer run); `screenshot` keeps the failing page's look.
+    trace: { mode: "retain-on-failure", snapshots: false, screenshots: false },
+    screenshot: "only-on-failure",
   },
   webServer: {
     command: "node_modules/.bin/tsx --import ./scripts/server-only-hook.mjs tests/e2e/serve.ts",

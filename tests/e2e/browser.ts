@@ -17,6 +17,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/**
+ * Waits until the page shows all it will: its scripts have run, hydration included (the browser has nothing left to
+ * do), and every frame it shows (a preview, a thumbnail) has its document. The app's prefetches do not count.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+  for (const frame of await page.locator("iframe").filter({ visible: true }).all())
+    await frame.contentFrame().locator("body > *").first().waitFor({ state: "attached" });
+}
+
 /** How far the page is wider than its viewport (0 when nothing overflows sideways). */
 export async function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import {
   addFromCatalogue,
@@ -7,14 +8,15 @@ import {
   sendThroughApi,
   signUp,
 } from "./account";
-import { horizontalOverflow, screenshot, watchErrors } from "./browser";
+import { horizontalOverflow, screenshot, settled, watchErrors } from "./browser";
 import { url } from "./served-app";
 import { useStoryPage } from "./story-page";
 
 // Every main page at 375 and 1440 px wide, signed in with something on each (templates, a key, a domain, a delivered
 // and a bounced email) and signed out: nothing may overflow sideways. The screenshots are left in
-// test-results/screenshots/ to look at.
-test.describe.configure({ mode: "serial" });
+// test-results/screenshots/ to look at. The two widths run at once, each in a worker of its own and an account it
+// signs up for there.
+test.describe.configure({ mode: "parallel" });
 
 let welcomeId = "";
 let bouncedEmailId = "";
@@ -23,7 +25,8 @@ const story = useStoryPage(async (page) => {
   [welcomeId] = await addFromCatalogue(page, ["Welcome"]);
   await createTemplateThroughApi(page, "E2E note");
   await createApiKey(page, "E2E server");
-  await addVerifiedDomain(page, "mail.e2e-screenshots.dev");
+  // A domain belongs to one account, and each worker has its own.
+  await addVerifiedDomain(page, `mail-${randomUUID().slice(0, 8)}.e2e-screenshots.dev`);
   await sendThroughApi(page, { template_id: welcomeId, to: "qa@example.com", subject: "E2E delivered" });
   bouncedEmailId = await sendThroughApi(page, {
     template_id: welcomeId,
@@ -60,12 +63,11 @@ for (const width of [375, 1440]) {
     watchErrors(shotPage, story.pageErrors);
     const overflowing: string[] = [];
     for (const [name, path, heading] of pages) {
-      await shotPage.goto(url(path.replace("{welcome}", welcomeId).replace("{email}", bouncedEmailId)), {
-        waitUntil: "networkidle",
-      });
+      await shotPage.goto(url(path.replace("{welcome}", welcomeId).replace("{email}", bouncedEmailId)));
       await shotPage.getByRole("heading", { level: 1, name: heading }).first().waitFor();
       if (name === "new-template")
         await shotPage.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor({ timeout: 15_000 });
+      await settled(shotPage);
       await screenshot(shotPage, name);
       if ((await horizontalOverflow(shotPage)) > 0) overflowing.push(name);
     }
@@ -77,7 +79,8 @@ for (const width of [375, 1440]) {
       ["signin", "/signin"],
       ["signup", "/signup"],
     ]) {
-      await shotPage.goto(url(path), { waitUntil: "networkidle" });
+      await shotPage.goto(url(path));
+      await settled(shotPage);
       await screenshot(shotPage, name);
       if ((await horizontalOverflow(shotPage)) > 0) overflowing.push(name);
     }

@@ -12,7 +12,8 @@ export type StoryPage = {
 /**
  * One 1440 × 900 page for the tests of a file, which tell one story in order (the file runs them serially), made
  * ready by `setUp` (signing up, adding what the story needs). After the file's last test, the file fails if any
- * page it watched raised an uncaught error, hydration included.
+ * page it watched raised an uncaught error, hydration included. A file whose tests run in parallel has one such
+ * page in each worker that runs some of them.
  */
 export function useStoryPage(setUp?: (page: Page) => Promise<unknown>): StoryPage {
   const story = { pageErrors: [] as string[] } as StoryPage;
