@@ -49,20 +49,24 @@ export function ensureBuilt(): void {
   if (result.status !== 0) throw new Error("next build failed");
 }
 
-export async function startTestApp(): Promise<TestApp> {
-  ensureBuilt();
-  const database = await startEmbeddedDatabase({ dataDir: "memory://", maxConnections: 32 });
-  const admin = postgres(database.url, { prepare: false, max: 1, onnotice: () => {} });
+/** Migrates the database at `url` and writes the catalogue into it. */
+async function prepareDatabase(url: string): Promise<void> {
+  const admin = postgres(url, { prepare: false, max: 1, onnotice: () => {} });
   await migrate(admin);
   await admin.end();
   const previousUrl = process.env.DATABASE_URL;
-  process.env.DATABASE_URL = database.url;
+  process.env.DATABASE_URL = url;
   resetConfig();
   await seedCatalogue();
   await closeDb();
   if (previousUrl === undefined) delete process.env.DATABASE_URL;
   else process.env.DATABASE_URL = previousUrl;
   resetConfig();
+}
+
+export async function startTestApp(): Promise<TestApp> {
+  ensureBuilt();
+  const database = await startEmbeddedDatabase({ dataDir: "memory://", maxConnections: 32 });
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -98,7 +102,18 @@ export async function startTestApp(): Promise<TestApp> {
   };
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+    [
+      path.join(ROOT, "node_modules", "next", "dist", "bin", "next"),
+      "start",
+      "-p",
+      String(port),
+      "-H",
+      "127.0.0.1",
+      // The tests' API clients keep connections open between calls. Node closes one idle for 5 s by default, and a
+      // call sent on it as it closes fails with ECONNRESET (a busy machine widens that moment).
+      "--keepAliveTimeout",
+      "60000",
+    ],
     {
       cwd: ROOT,
       env,
@@ -126,6 +141,13 @@ export async function startTestApp(): Promise<TestApp> {
     rmSync(logDir, { recursive: true, force: true });
   };
 
+  // The app boots while the database is migrated and seeded: nothing asks it anything before both are done.
+  try {
+    await prepareDatabase(database.url);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) {
