@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { HeaderDoc, ResponseDoc } from "@/lib/api/contract/define";
 import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/errors";
-import { MAX_BODY_BYTES } from "@/lib/limits";
+import { MAX_BODY_BYTES, MAX_HTML_BYTES } from "@/lib/limits";
+import { TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { errorBodySchema, rateLimitBodySchema, validationErrorBodySchema } from "@/lib/schemas/common";
 import { emailLimitBodySchema } from "@/lib/schemas/send";
 import { accessDeniedBodySchema } from "@/lib/schemas/templates";
@@ -27,7 +28,7 @@ const API_ERROR_RESPONSES: Partial<Record<AppErrorCode, Partial<ResponseDoc>>> =
   ACCESS_DENIED: { description: "A paid catalogue template you have not purchased", schema: accessDeniedBodySchema },
   PAYLOAD_TOO_LARGE: { description: `The body passed ${MAX_BODY_BYTES / 1024 / 1024} MB` },
   RENDER_ERROR: {
-    description: "The template's code threw or exceeded its time or memory limit, or its HTML passed 5 MB",
+    description: `The template's code threw or exceeded its time or memory limit, or its HTML passed ${MAX_HTML_BYTES / 1024 / 1024} MB`,
   },
   RATE_LIMIT_EXCEEDED: {
     description: "Monthly API quota exhausted",
@@ -35,7 +36,7 @@ const API_ERROR_RESPONSES: Partial<Record<AppErrorCode, Partial<ResponseDoc>>> =
     headers: { "Retry-After": retryAfterHeader },
   },
   EMAIL_LIMIT_REACHED: {
-    description: "The free plan's monthly emails or a test key's 100 a day used up",
+    description: `The free plan's monthly emails or a test key's ${TEST_EMAILS_PER_DAY} a day used up`,
     schema: emailLimitBodySchema,
     headers: { "Retry-After": retryAfterHeader },
   },
