@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
 
 // Browser tests: `npm run test:e2e`, or one file: `npx playwright test tests/e2e/emails.e2e.ts`. A file per page or
@@ -20,9 +21,13 @@ export default defineConfig({
   reporter: "list",
   use: {
     browserName: "chromium",
-    // Debian's Chromium: Playwright's own browser download does not work here.
+    // Debian's Chromium: Playwright's own browser download does not work here. Its headless shell, as Playwright's own
+    // headless default, when installed: the full browser spent a fifth more of the run (63 s against 79 s).
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath:
+        process.env.CHROMIUM_PATH ??
+        ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((path) => existsSync(path)) ??
+        "/usr/bin/chromium",
       args: ["--disable-gpu"],
     },
     // Every test records a trace, kept when it fails: its actions, network and console. The DOM snapshots and the

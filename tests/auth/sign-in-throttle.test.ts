@@ -8,6 +8,9 @@ import { browser, newBrowser, submit } from "../support/next-headers";
 import { checkEmail, signUpThroughLink, withLoggedEmails } from "../support/sign-up";
 
 vi.mock("next/headers", () => import("../support/next-headers"));
+vi.mock("@/lib/auth/passwords", async (importOriginal) =>
+  (await import("../support/cheap-password-hashes")).cheapPasswordHashes(importOriginal),
+);
 
 // Password guessing is throttled per account and per client address, and sign-up never says whether an address has
 // an account. The limits: 10 failures per account and 50 per address in 15 minutes; sign-up requests, each of which
