@@ -121,6 +121,7 @@ async function ownTemplate(
     slug: null,
     category: null,
     author: user.email,
+    alias: null,
     in_library: true,
     added_via: "created",
     updated_at: await updatedAt(id),
