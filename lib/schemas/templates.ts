@@ -166,12 +166,9 @@ export const templateDetailsSchema = libraryEntrySchema
     author: true,
   })
   .extend({
-    alias: z
-      .string()
-      .nullable()
-      .meta({
-        description: "Your own template's alias (PATCH /templates/{id}); null when none, and for catalogue templates",
-      }),
+    alias: z.string().nullable().meta({
+      description: "Your own template's alias (PATCH /templates/{id}); null when none, and for catalogue templates",
+    }),
     in_library: z.boolean(),
     added_via: libraryEntrySchema.shape.added_via.nullable(),
     updated_at: z.iso.datetime(),
