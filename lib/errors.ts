@@ -37,6 +37,8 @@ export const APP_ERROR_CODES = {
   // An email that already has an account, or signs in another way (the dashboard's sign-in).
   EMAIL_TAKEN: { status: 409, error: "Email taken" },
   ALREADY_IN_LIBRARY: { status: 409, error: "Template already in library" },
+  // Another of the account's templates has the alias.
+  ALIAS_TAKEN: { status: 409, error: "Alias taken" },
   IDEMPOTENCY_CONFLICT: { status: 409, error: "Idempotency key reused with a different request" },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, error: "A request with this idempotency key is still in progress" },
   PAYLOAD_TOO_LARGE: { status: 413, error: "Request body too large" },
@@ -138,6 +140,11 @@ export const errors = {
     new AppError("METHOD_NOT_ALLOWED", { message: `Use ${allow.join(", ")}.`, allow }),
 
   templateNotFound: (message?: string) => new AppError("TEMPLATE_NOT_FOUND", message ? { message } : {}),
+
+  aliasTaken: (alias: string) =>
+    new AppError("ALIAS_TAKEN", {
+      message: `Another of your templates has the alias "${alias}". Choose another, or clear it there first.`,
+    }),
 
   insufficientScope: () =>
     new AppError("INSUFFICIENT_SCOPE", {

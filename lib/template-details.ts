@@ -22,6 +22,7 @@ export async function getTemplateDetailsOrThrow(accountId: string, templateId: s
     slug: template.slug,
     category: template.category,
     author: template.author,
+    alias: template.alias,
     in_library: template.added_via !== null,
     added_via: template.added_via,
     updated_at: template.updated_at.toISOString(),

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError, errors, type SourceProblem } from "@/lib/errors";
-import { createUserTemplate, deleteUserTemplate, replaceUserTemplate } from "@/lib/db/library";
+import { createUserTemplate, deleteUserTemplate, replaceUserTemplate, setUserTemplateAlias } from "@/lib/db/library";
 import { findOwnTemplateId, listTailwindTemplateSources, replaceCompiledCode } from "@/lib/db/templates";
 import { compileTemplateFilesOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox } from "@/lib/render/sandbox";
@@ -22,7 +22,8 @@ import {
  * and the admin CLI; see lib/template-files.ts for the paths allowed and the entry chosen when none is named).
  */
 export type TemplateSource = { code: string } | { files: TemplateFiles; entry?: string };
-export type NewTemplateSource = { name: string; description: string } & TemplateSource;
+/** `alias` sets the template's alias (null clears it); a replace that leaves it out keeps the one it has. */
+export type NewTemplateSource = { name: string; description: string; alias?: string | null } & TemplateSource;
 
 export type CheckedTemplate = {
   compiledCode: string;
@@ -127,7 +128,8 @@ function sourceRefused(problem: SourceProblem): AppError {
 /** Stores a user's own template (after checking it) and adds it to their library as `created`. */
 export async function createTemplateFromSource(accountId: string, input: NewTemplateSource) {
   const checked = await checkTemplate(accountId, input);
-  return createUserTemplate(accountId, { name: input.name, description: input.description, ...checked });
+  const { name, description, alias } = input;
+  return createUserTemplate(accountId, { name, description, alias, ...checked });
 }
 
 /**
@@ -135,9 +137,11 @@ export async function createTemplateFromSource(accountId: string, input: NewTemp
  * when it owns no template `templateId`, which is then looked at before anything is compiled.
  */
 export async function replaceTemplateFromSource(accountId: string, templateId: string, input: NewTemplateSource) {
-  if (!(await findOwnTemplateId(accountId, templateId))) return null;
+  const id = await findOwnTemplateId(accountId, templateId);
+  if (!id) return null;
   const checked = await checkTemplate(accountId, input);
-  return replaceUserTemplate(accountId, templateId, { name: input.name, description: input.description, ...checked });
+  const { name, description, alias } = input;
+  return replaceUserTemplate(accountId, id, { name, description, alias, ...checked });
 }
 
 /**
@@ -172,7 +176,10 @@ export async function createTemplateOrThrow(accountId: string, input: NewTemplat
   return getTemplateDetailsOrThrow(accountId, created.id);
 }
 
-/** PUT /templates/{id}: the template replaced; 404 unless the account owns it (a catalogue template never is). */
+/**
+ * PUT /templates/{id} (by id or alias): the template replaced; 404 unless the account owns it (a catalogue template
+ * never is).
+ */
 export async function replaceTemplateOrThrow(
   accountId: string,
   templateId: string,
@@ -180,7 +187,19 @@ export async function replaceTemplateOrThrow(
 ): Promise<TemplateDetails> {
   const replaced = await replaceTemplateFromSource(accountId, templateId, input);
   if (!replaced) throw errors.templateNotFound();
-  return getTemplateDetailsOrThrow(accountId, templateId);
+  // By its id: the alias it was named by may just have changed.
+  return getTemplateDetailsOrThrow(accountId, replaced.id);
+}
+
+/** PATCH /templates/{id}: the template with its alias set or cleared; 404 unless the account owns it. */
+export async function setTemplateAliasOrThrow(
+  accountId: string,
+  templateId: string,
+  alias: string | null,
+): Promise<TemplateDetails> {
+  const id = await setUserTemplateAlias(accountId, templateId, alias);
+  if (!id) throw errors.templateNotFound();
+  return getTemplateDetailsOrThrow(accountId, id);
 }
 
 /** DELETE /templates/{id}: the template and its library entry are gone; 404 unless the account owns it. */

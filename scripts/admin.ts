@@ -13,6 +13,7 @@ import { registerSendingDomain, verifySendingDomain } from "@/lib/domains";
 import { findLibraryTemplate, listCatalogue } from "@/lib/db/templates";
 import { isPlanName, PLAN_NAMES } from "@/lib/plans";
 import { isUuid } from "@/lib/schemas/common";
+import { isTemplateAlias, templateAliasProblem } from "@/lib/template-alias";
 import {
   createTemplateFromSource,
   restyleTailwindTemplates,
@@ -32,8 +33,9 @@ const USAGE = `Usage: npm run -s admin -- <command> [options]
   key:revoke --id ID
   plan:set --email E --plan P
   catalogue
-  template:create --email E --name N --file PATH.tsx [--file PATH …] [--entry PATH] [--description D]
-  template:update --email E --id ID --file PATH.tsx [--file PATH …] [--entry PATH] [--name N] [--description D]
+  template:create --email E --name N --file PATH.tsx [--file PATH …] [--entry PATH] [--description D] [--alias A]
+  template:update --email E --id ID_OR_ALIAS --file PATH.tsx [--file PATH …] [--entry PATH] [--name N]
+                  [--description D] [--alias A]   (without --alias the template keeps its alias)
   template:restyle [--email E]   (once after upgrading: makes user templates' Tailwind styles again from their source)
   library:add --email E --template ID_OR_SLUG
   domain:add --email E --domain D [--verified] [--default-sender ADDRESS]
@@ -94,6 +96,14 @@ function locatedError(fileOf: (path: string | null) => string) {
     const where = source.line === undefined ? "" : `${fileOf(source.path ?? null)}:${source.line}:${source.column}: `;
     throw new Error(`${where}${source.message}`, { cause: error });
   };
+}
+
+/** --alias, checked as the API checks an alias; undefined without it. */
+function aliasFlag(flags: Flags): string | undefined {
+  if (typeof flags.alias !== "string") return undefined;
+  const problem = templateAliasProblem(flags.alias);
+  if (problem) throw new UsageError(`--alias ${problem}`);
+  return flags.alias;
 }
 
 function isApiKeyScope(value: string): value is ApiKeyScope {
@@ -176,6 +186,7 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
     const template = await createTemplateFromSource(account.id, {
       name: required(flags, "name"),
       description: typeof flags.description === "string" ? flags.description : "",
+      alias: aliasFlag(flags),
       ...source,
     }).catch(locatedError(fileOf));
     return { id: template.id, name: template.name };
@@ -183,7 +194,7 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
   "template:update": async (flags) => {
     const account = await getAccountByEmailOrThrow(required(flags, "email"));
     const id = required(flags, "id");
-    if (!isUuid(id)) throw new UsageError("--id must be a template id (uuid)");
+    if (!isUuid(id) && !isTemplateAlias(id)) throw new UsageError("--id must be a template id (uuid) or alias");
     const current = await findLibraryTemplate(account.id, id);
     if (current?.owner_account_id !== account.id)
       throw new Error(`${account.email} has created no template with id ${id}`);
@@ -191,6 +202,7 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
     const template = await replaceTemplateFromSource(account.id, id, {
       name: typeof flags.name === "string" ? required(flags, "name") : current.name,
       description: typeof flags.description === "string" ? flags.description : current.description,
+      alias: aliasFlag(flags),
       ...source,
     }).catch(locatedError(fileOf));
     if (!template) throw new Error(`${account.email} has created no template with id ${id}`);
@@ -252,6 +264,7 @@ async function main(): Promise<number> {
         file: { type: "string", multiple: true },
         entry: { type: "string" },
         description: { type: "string" },
+        alias: { type: "string" },
         template: { type: "string" },
         domain: { type: "string" },
         verified: { type: "boolean" },

@@ -1,9 +1,8 @@
 import "server-only";
 import { getDb, type Tx, jsonParameter } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
-import { findCatalogueTemplate } from "@/lib/db/templates";
+import { AppError, errors } from "@/lib/errors";
+import { findCatalogueTemplate, templateIdSql } from "@/lib/db/templates";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
-import { isUuid } from "@/lib/schemas/common";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import type { TemplateFiles } from "@/lib/template-files";
 
@@ -127,7 +126,24 @@ export type NewUserTemplate = {
   /** A template of several files: all of them, and the entry's path (both null, or left out, for one file). */
   files?: TemplateFiles | null;
   entry?: string | null;
+  /** The template's alias; null clears it, and a replace that leaves it out keeps the one it has. */
+  alias?: string | null;
 };
+
+/**
+ * Runs a statement that stores a template's alias, answering the unique index's refusal (another of the account's
+ * templates has it, even one saved a moment before by a concurrent request) as ALIAS_TAKEN.
+ */
+async function refusingTakenAlias<T>(alias: string | null | undefined, statement: Promise<T>): Promise<T> {
+  try {
+    return await statement;
+  } catch (error) {
+    if (alias && (error as { constraint_name?: unknown }).constraint_name === "templates_owner_alias_key") {
+      throw errors.aliasTaken(alias);
+    }
+    throw error;
+  }
+}
 
 const jsonOrNull = (db: Tx | ReturnType<typeof getDb>, value: unknown) =>
   value === null || value === undefined ? null : jsonParameter(db, value);
@@ -137,48 +153,81 @@ export async function createUserTemplate(
   accountId: string,
   input: NewUserTemplate,
 ): Promise<{ id: string; name: string }> {
-  return getDb().begin(async (tx) => {
+  const created = getDb().begin(async (tx) => {
     const plan = await lockAccountPlan(tx, accountId);
     await assertLibraryHasRoom(tx, accountId, plan);
     const [template] = await tx<{ id: string; name: string }[]>`
       insert into templates (owner_account_id, name, description, is_public, price, code, compiled_code, variables,
-                             preview_props, files, entry, author)
+                             preview_props, files, entry, author, alias)
       select ${accountId}, ${input.name}, ${input.description}, false, 0, ${input.code}, ${input.compiledCode},
              ${jsonParameter(tx, input.variables)}, ${jsonOrNull(tx, input.previewProps)},
-             ${jsonOrNull(tx, input.files)}, ${input.entry ?? null}, email
+             ${jsonOrNull(tx, input.files)}, ${input.entry ?? null}, email, ${input.alias ?? null}
       from accounts where id = ${accountId}
       returning id, name`;
     await tx`insert into library_entries (account_id, template_id, added_via) values (${accountId}, ${template.id}, 'created')`;
     return template;
   });
+  return refusingTakenAlias(input.alias, created);
 }
 
 /**
- * Replaces the source (and what was derived from it), name and description of a template the account owns; its
- * version moves, so renders stop using what was made from the old code. Null when the account owns no such template.
+ * Replaces the source (and what was derived from it), name and description of a template the account owns (by id or
+ * alias), and its alias when `input` names one; its version moves, so renders stop using what was made from the old
+ * code. Null when the account owns no such template.
  */
 export async function replaceUserTemplate(
   accountId: string,
   templateId: string,
   input: NewUserTemplate,
 ): Promise<{ id: string; name: string } | null> {
-  if (!isUuid(templateId)) return null;
   const db = getDb();
-  const [template] = await db<{ id: string; name: string }[]>`
-    update templates
-    set name = ${input.name}, description = ${input.description}, code = ${input.code},
-        compiled_code = ${input.compiledCode}, variables = ${jsonParameter(db, input.variables)},
-        preview_props = ${jsonOrNull(db, input.previewProps)}, files = ${jsonOrNull(db, input.files)},
-        entry = ${input.entry ?? null}, version = version + 1, updated_at = now()
-    where id = ${templateId} and owner_account_id = ${accountId}
-    returning id, name`;
+  const id = templateIdSql(db, accountId, templateId);
+  if (!id) return null;
+  const [template] = await refusingTakenAlias(
+    input.alias,
+    db<{ id: string; name: string }[]>`
+      update templates
+      set name = ${input.name}, description = ${input.description}, code = ${input.code},
+          compiled_code = ${input.compiledCode}, variables = ${jsonParameter(db, input.variables)},
+          preview_props = ${jsonOrNull(db, input.previewProps)}, files = ${jsonOrNull(db, input.files)},
+          entry = ${input.entry ?? null}, alias = ${input.alias === undefined ? db`alias` : input.alias},
+          version = version + 1, updated_at = now()
+      where id = ${id} and owner_account_id = ${accountId}
+      returning id, name`,
+  );
   return template ?? null;
 }
 
-/** Deletes a template the account owns, and with it its library entry; false when it owns no such template. */
+/**
+ * Sets (or, null, clears) the alias of a template the account owns, by id or alias; its id, or null when the account
+ * owns no such template.
+ */
+export async function setUserTemplateAlias(
+  accountId: string,
+  templateId: string,
+  alias: string | null,
+): Promise<string | null> {
+  const db = getDb();
+  const id = templateIdSql(db, accountId, templateId);
+  if (!id) return null;
+  const [template] = await refusingTakenAlias(
+    alias,
+    db<{ id: string }[]>`
+      update templates set alias = ${alias}, updated_at = now()
+      where id = ${id} and owner_account_id = ${accountId}
+      returning id`,
+  );
+  return template?.id ?? null;
+}
+
+/**
+ * Deletes a template the account owns (by id or alias), and with it its library entry; false when it owns no such
+ * template.
+ */
 export async function deleteUserTemplate(accountId: string, templateId: string): Promise<boolean> {
-  if (!isUuid(templateId)) return false;
-  const deleted =
-    await getDb()`delete from templates where id = ${templateId} and owner_account_id = ${accountId} returning id`;
+  const db = getDb();
+  const id = templateIdSql(db, accountId, templateId);
+  if (!id) return false;
+  const deleted = await db`delete from templates where id = ${id} and owner_account_id = ${accountId} returning id`;
   return deleted.length > 0;
 }

@@ -1,6 +1,7 @@
 import "server-only";
-import { getDb, type Tx, jsonParameter } from "@/lib/db/client";
+import { type Db, getDb, type Tx, jsonParameter } from "@/lib/db/client";
 import { holdsNul, isUuid } from "@/lib/schemas/common";
+import { isTemplateAlias } from "@/lib/template-alias";
 import type { SendingDomain } from "@/lib/db/domains";
 import type { LibraryEntry } from "@/lib/schemas/library";
 import type { VariablesSchema } from "@/lib/schemas/variables";
@@ -10,6 +11,8 @@ export type TemplateRecord = {
   id: string;
   owner_account_id: string | null;
   slug: string | null;
+  /** A user template's alias, unique within its account (null for catalogue templates). */
+  alias: string | null;
   name: string;
   description: string;
   is_public: boolean;
@@ -30,6 +33,27 @@ export type TemplateRecord = {
   updated_at: Date;
 };
 
+/**
+ * What names a template wherever an id is taken (paths under /templates/{id}, `template_id` in sends): a uuid is always
+ * an id; anything else that could be an alias is one (or a catalogue slug). Null when it can name no template, so no
+ * SQL runs for it.
+ */
+export function templateRef(idOrAlias: string): { id: string; alias: null } | { id: null; alias: string } | null {
+  if (isUuid(idOrAlias)) return { id: idOrAlias, alias: null };
+  return isTemplateAlias(idOrAlias) ? { id: null, alias: idOrAlias } : null;
+}
+
+/**
+ * The template id `idOrAlias` names for the account, as an expression of the statement that needs it (so resolving an
+ * alias costs no round trip): the uuid itself, or the SQL function template_id_by_alias (the account's own alias first,
+ * then a catalogue template's slug in its library). Null when it can name no template.
+ */
+export function templateIdSql(db: Db | Tx, accountId: string, idOrAlias: string) {
+  const ref = templateRef(idOrAlias);
+  if (!ref) return null;
+  return ref.id !== null ? db`${ref.id}::uuid` : db`template_id_by_alias(${accountId}::uuid, ${ref.alias})`;
+}
+
 export type LibraryPage = { templates: LibraryEntry[]; total: number };
 
 /** The library page (newest addition first) and the library's total size, by the SQL function `library_page`. */
@@ -39,39 +63,46 @@ export async function listLibrary(accountId: string, limit: number, offset: numb
   return row.page;
 }
 
-/** A template in the account's library, or null. */
+/** A template in the account's library, by id or alias, or null. */
 export async function findLibraryTemplate(
   accountId: string,
   templateId: string,
 ): Promise<(TemplateRecord & { added_via: string }) | null> {
-  const [row] = await getDb()<(TemplateRecord & { added_via: string })[]>`
+  const db = getDb();
+  const id = templateIdSql(db, accountId, templateId);
+  if (!id) return null;
+  const [row] = await db<(TemplateRecord & { added_via: string })[]>`
     select t.*, l.added_via from library_entries l join templates t on t.id = l.template_id
-    where l.account_id = ${accountId} and l.template_id = ${templateId}`;
+    where l.account_id = ${accountId} and l.template_id = ${id}`;
   return row ?? null;
 }
 
-/** The id of a template the account owns (a template it wrote), or null. */
+/** The id of a template the account owns (a template it wrote), by id or alias, or null. */
 export async function findOwnTemplateId(accountId: string, templateId: string): Promise<string | null> {
-  if (!isUuid(templateId)) return null;
-  const [row] = await getDb()<{ id: string }[]>`
-    select id from templates where id = ${templateId} and owner_account_id = ${accountId}`;
+  const db = getDb();
+  const id = templateIdSql(db, accountId, templateId);
+  if (!id) return null;
+  const [row] = await db<{ id: string }[]>`
+    select id from templates where id = ${id} and owner_account_id = ${accountId}`;
   return row?.id ?? null;
 }
 
 export type TemplateForAccount = TemplateRecord & { in_library: boolean };
 
 /**
- * A template plus whether it is in the account's library: what render access decisions need. Null when there is no
- * such template, or the id is not a uuid.
+ * A template, by id or alias, plus whether it is in the account's library: what render access decisions need. Null
+ * when there is no such template.
  */
 export async function findTemplateForAccount(
   accountId: string,
   templateId: string,
 ): Promise<TemplateForAccount | null> {
-  if (!isUuid(templateId)) return null;
-  const [row] = await getDb()<TemplateForAccount[]>`
+  const db = getDb();
+  const id = templateIdSql(db, accountId, templateId);
+  if (!id) return null;
+  const [row] = await db<TemplateForAccount[]>`
     select t.*, exists (select from library_entries l where l.account_id = ${accountId} and l.template_id = t.id) as in_library
-    from templates t where t.id = ${templateId}`;
+    from templates t where t.id = ${id}`;
   return row ?? null;
 }
 
@@ -80,6 +111,7 @@ export type ReadableTemplate = Pick<
   | "id"
   | "owner_account_id"
   | "slug"
+  | "alias"
   | "name"
   | "description"
   | "is_public"
@@ -92,17 +124,19 @@ export type ReadableTemplate = Pick<
 > & { added_via: "created" | "free" | "purchased" | null };
 
 /**
- * A template the account may read the details of: one in its library (with how it got there), or any public
- * catalogue template (added_via null when not in the library). Null otherwise, and for an id that is not a uuid.
+ * A template the account may read the details of, by id or alias: one in its library (with how it got there), or any
+ * public catalogue template (added_via null when not in the library). Null otherwise.
  */
 export async function findReadableTemplate(accountId: string, templateId: string): Promise<ReadableTemplate | null> {
-  if (!isUuid(templateId)) return null;
-  const [row] = await getDb()<ReadableTemplate[]>`
-    select t.id, t.owner_account_id, t.slug, t.name, t.description, t.is_public, t.price, t.category, t.author,
+  const db = getDb();
+  const id = templateIdSql(db, accountId, templateId);
+  if (!id) return null;
+  const [row] = await db<ReadableTemplate[]>`
+    select t.id, t.owner_account_id, t.slug, t.alias, t.name, t.description, t.is_public, t.price, t.category, t.author,
            t.updated_at, t.variables, t.preview_props, l.added_via
     from templates t
     left join library_entries l on l.template_id = t.id and l.account_id = ${accountId}
-    where t.id = ${templateId} and (l.account_id is not null or (t.owner_account_id is null and t.is_public))`;
+    where t.id = ${id} and (l.account_id is not null or (t.owner_account_id is null and t.is_public))`;
   return row ?? null;
 }
 
@@ -190,8 +224,8 @@ type SendContextRow = Partial<RenderableTemplate> & {
 
 /**
  * What POST /send looks up before rendering, in one round trip (the SQL function `send_context`): the account's
- * sending domains (oldest first, as listSendingDomains), the template when it is in the account's library, and which
- * of `recipients` the account has suppressed.
+ * sending domains (oldest first, as listSendingDomains), the template (by id or alias) when it is in the account's
+ * library, and which of `recipients` the account has suppressed.
  */
 export async function findSendContext(
   accountId: string,
@@ -199,8 +233,10 @@ export async function findSendContext(
   recipients: string[],
 ): Promise<SendContext> {
   const lowerCased = recipients.map((address) => address.toLowerCase());
+  // What can name no template is asked as no template: the domains and suppressions are still read.
+  const ref = templateRef(templateId) ?? { id: null, alias: null };
   const [row] = await getDb()<SendContextRow[]>`
-    select * from send_context(${accountId}::uuid, ${templateId}::uuid, ${lowerCased}::text[])`;
+    select * from send_context(${accountId}::uuid, ${ref.id}::uuid, ${ref.alias}::text, ${lowerCased}::text[])`;
   return sendContextFromRow(row);
 }
 

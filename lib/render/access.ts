@@ -1,7 +1,6 @@
 import "server-only";
 import { errors } from "@/lib/errors";
 import { findTemplateForAccount, type TemplateRecord } from "@/lib/db/templates";
-import { uuidSchema } from "@/lib/schemas/common";
 
 // Public free catalogue templates render for everyone, so their rows need no per-account lookup: keep them in
 // process for a minute (a reseed shows up within that time) and save the hot path a database round trip.
@@ -9,12 +8,11 @@ const CATALOGUE_TTL_MS = 60_000;
 const freeCatalogue = new Map<string, { template: TemplateRecord; expiresAt: number }>();
 
 /**
- * Who may render what: templates in the caller's library, and public free catalogue templates. A public paid
- * catalogue template not purchased is a 403 that says what to buy; everything else is indistinguishable from a
- * template that does not exist (404), so ids of other users' templates leak nothing.
+ * Who may render what (`templateId` an id or alias): templates in the caller's library, and public free catalogue
+ * templates. A public paid catalogue template not purchased is a 403 that says what to buy; everything else is
+ * indistinguishable from a template that does not exist (404), so ids of other users' templates leak nothing.
  */
 export async function getRenderableTemplateOrThrow(accountId: string, templateId: string): Promise<TemplateRecord> {
-  if (!uuidSchema.safeParse(templateId).success) throw errors.templateNotFound();
   const cached = cachedFreeCatalogueTemplate(templateId);
   if (cached) return cached;
 
@@ -22,7 +20,8 @@ export async function getRenderableTemplateOrThrow(accountId: string, templateId
   if (!found) throw errors.templateNotFound();
   const { in_library: inLibrary, ...template } = found;
   const isFree = isFreeCatalogueTemplate(template);
-  if (isFree) freeCatalogue.set(templateId, { template, expiresAt: Date.now() + CATALOGUE_TTL_MS });
+  // Kept by id: what an alias or slug names depends on the account.
+  if (isFree) freeCatalogue.set(template.id, { template, expiresAt: Date.now() + CATALOGUE_TTL_MS });
   if (inLibrary || isFree) return template;
   if (template.owner_account_id === null && template.is_public) {
     throw errors.templateAccessDenied({

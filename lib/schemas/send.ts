@@ -9,12 +9,16 @@ import {
   MAX_RECIPIENTS,
   MAX_REPLY_TO,
   MAX_TAGS,
+  MAX_TEMPLATE_ALIAS_CHARS,
 } from "@/lib/limits";
-import { variablesSchema } from "@/lib/schemas/common";
+import { isUuid, variablesSchema } from "@/lib/schemas/common";
 import { emailUsageSchema } from "@/lib/schemas/usage";
 import { warningsSchema } from "@/lib/schemas/templates";
+import { isTemplateAlias } from "@/lib/template-alias";
 
 export const MAX_SCHEDULE_DAYS = 30;
+
+const TEMPLATE_ID_MESSAGE = "template_id must be a template id (uuid) or alias";
 
 /** The longest plain-text part (`text`) accepted: 1 MiB of characters. */
 export const MAX_TEXT_LENGTH = 1024 * 1024;
@@ -288,8 +292,14 @@ const tagSchema = z.object({ name: tagText("name"), value: tagText("value") });
 
 export const sendRequestSchema = z
   .object({
-    // The pattern fixes the length at 36.
-    template_id: z.uuid({ error: "template_id must be a template id (uuid)" }).meta({ maxLength: 36 }),
+    template_id: z
+      .string({ error: TEMPLATE_ID_MESSAGE })
+      .refine((value) => isUuid(value) || isTemplateAlias(value), TEMPLATE_ID_MESSAGE)
+      .meta({
+        maxLength: MAX_TEMPLATE_ALIAS_CHARS,
+        description:
+          "The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first)",
+      }),
     to: addressList(MAX_RECIPIENTS),
     // Subject and sender become header lines: a line break in them would add headers of the caller's choosing.
     subject: z

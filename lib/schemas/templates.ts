@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  MAX_TEMPLATE_ALIAS_CHARS,
   MAX_TEMPLATE_DESCRIPTION_CHARS,
   MAX_TEMPLATE_FILES,
   MAX_TEMPLATE_NAME_CHARS,
@@ -9,6 +10,7 @@ import {
 import { holdsNul, variablesSchema } from "@/lib/schemas/common";
 import { libraryEntrySchema } from "@/lib/schemas/library";
 import type { VariablesSchema } from "@/lib/schemas/variables";
+import { templateAliasProblem } from "@/lib/template-alias";
 import { DEFAULT_ENTRY, templateFilesProblems } from "@/lib/template-files";
 
 // The paths and the sources' size are checked by templateFilesProblems, each problem with a message of its own; the
@@ -32,6 +34,20 @@ export const templateSourceResponseSchema = z
     }),
   })
   .meta({ id: "TemplateSourceResponse" });
+
+/** A template's alias as it is set (null clears it), checked character by character (lib/template-alias.ts). */
+const templateAliasSchema = z
+  .string({ error: "alias must be a string or null" })
+  .superRefine((alias, context) => {
+    const problem = templateAliasProblem(alias);
+    if (problem) context.addIssue({ code: "custom", message: `alias ${problem}` });
+  })
+  .nullable()
+  .meta({
+    description: `A name of your own for the template, unique among your templates, that every path and \`template_id\` taking its id takes too: 1 to ${MAX_TEMPLATE_ALIAS_CHARS} characters of a-z, 0-9, \`-\`, \`_\` and \`.\`, starting with a letter or digit (not a uuid); null for none`,
+    minLength: 1,
+    maxLength: MAX_TEMPLATE_ALIAS_CHARS,
+  });
 
 /**
  * POST /templates and PUT /templates/{id}: the files' paths, count, size and entry are checked as every way of saving
@@ -62,6 +78,9 @@ export const templateRequestSchema = z
       .meta({
         description: `The file whose default export is the email: by default the only file, else \`${DEFAULT_ENTRY}\``,
       }),
+    alias: templateAliasSchema.optional().meta({
+      description: "The template's alias (see PATCH /templates/{id}); PUT keeps the one it has when left out",
+    }),
   })
   .strict()
   .superRefine(({ files, entry }, context) => {
@@ -71,6 +90,12 @@ export const templateRequestSchema = z
     }
   })
   .meta({ id: "TemplateRequest" });
+
+/** PATCH /templates/{id}: sets the alias, or clears it. */
+export const templateAliasRequestSchema = z
+  .object({ alias: templateAliasSchema })
+  .strict()
+  .meta({ id: "TemplateAliasRequest" });
 
 export const deleteTemplateResponseSchema = z
   .object({ success: z.literal(true) })
@@ -141,6 +166,9 @@ export const templateDetailsSchema = libraryEntrySchema
     author: true,
   })
   .extend({
+    alias: z.string().nullable().meta({
+      description: "Your own template's alias (PATCH /templates/{id}); null when none, and for catalogue templates",
+    }),
     in_library: z.boolean(),
     added_via: libraryEntrySchema.shape.added_via.nullable(),
     updated_at: z.iso.datetime(),

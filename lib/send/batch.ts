@@ -129,9 +129,10 @@ async function performBatch(
     }
     return email;
   }).finally(() => stop.abort(new Error("The batch stopped")));
-  const messages = prepared.map(({ item, from }, i) => ({
+  const messages = prepared.map(({ item, template, from }, i) => ({
     ...outgoingMessage(item, from!, rendered[i]),
-    templateId: item.template_id,
+    // The template's id, whatever the item named it by.
+    templateId: template.id,
   }));
 
   const mailer = mailerFor(caller);

@@ -14,7 +14,12 @@ import { POST as postSend } from "@/app/api/v1/send/route";
 import { DELETE as deleteSuppression } from "@/app/api/v1/suppressions/[email]/route";
 import { GET as listSuppressions } from "@/app/api/v1/suppressions/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
-import { DELETE as deleteTemplate, GET as getTemplate, PUT as putTemplate } from "@/app/api/v1/templates/[id]/route";
+import {
+  DELETE as deleteTemplate,
+  GET as getTemplate,
+  PATCH as patchTemplate,
+  PUT as putTemplate,
+} from "@/app/api/v1/templates/[id]/route";
 import { POST as postTemplate } from "@/app/api/v1/templates/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
@@ -114,6 +119,7 @@ describe("GET /api/v1/openapi.json", () => {
         "UsageResponse",
         "TemplateSourceResponse",
         "TemplateDetailsResponse",
+        "TemplateAliasRequest",
         "RenderRequest",
         "RenderResponse",
         "TemplateAccessDenied",
@@ -342,6 +348,12 @@ describe("real responses match the document", () => {
       });
     expectConforms("/templates/{id}", "put", await put(id));
     expectConforms("/templates/{id}", "put", await put(await catalogueId("welcome")));
+    const patch = (templateId: string, alias: unknown) =>
+      call(patchTemplate, "/x", { method: "PATCH", params: { id: templateId }, headers: auth(user), body: { alias } });
+    expectConforms("/templates/{id}", "patch", await patch(id, "mine"));
+    expectConforms("/templates/{id}", "patch", await patch("mine", "Not an alias"));
+    expectConforms("/templates/{id}", "patch", await patch("welcome", null));
+    expectConforms("/templates", "post", await create({ name: "Clash", files, alias: "mine" }));
     const remove = () => call(deleteTemplate, "/x", { method: "DELETE", params: { id }, headers: auth(user) });
     expectConforms("/templates/{id}", "delete", await remove());
     expectConforms("/templates/{id}", "delete", await remove());

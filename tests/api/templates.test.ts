@@ -121,6 +121,7 @@ async function ownTemplate(
     slug: null,
     category: null,
     author: user.email,
+    alias: null,
     in_library: true,
     added_via: "created",
     updated_at: await updatedAt(id),
@@ -683,6 +684,33 @@ describe("the admin CLI", () => {
         files: { "main.tsx": GREETING, "copy.ts": GRAPH["copy.ts"] },
         entry: "main.tsx",
       });
+    },
+  );
+
+  it(
+    "template:create sets the alias, template:update finds the template by it and changes it; a bad or taken one is refused",
+    { timeout: 120_000 },
+    async () => {
+      const user = await createUser("monthly");
+      const folder = await mkdtemp(path.join(tmpdir(), "letterpress-cli-"));
+      const file = path.join(folder, "greeting.tsx");
+      await writeFile(file, GREETING);
+      const base = ["--email", user.email, "--file", file];
+      const created = await admin(["template:create", ...base, "--name", "Greeting", "--alias", "greeting"]);
+      expect((await details(user, "greeting")).body.template).toMatchObject({ id: created.id, alias: "greeting" });
+
+      const updated = await admin(["template:update", ...base, "--id", "greeting", "--alias", "greeting.v2"]);
+      expect(updated).toEqual({ id: created.id, name: "Greeting" });
+      expect((await details(user, created.id)).body.template.alias).toBe("greeting.v2");
+      await admin(["template:update", ...base, "--id", "greeting.v2"]);
+      expect((await details(user, created.id)).body.template.alias).toBe("greeting.v2");
+
+      await expect(admin(["template:create", ...base, "--name", "Other", "--alias", "Bad Alias"])).rejects.toThrow(
+        "--alias may hold only a-z, 0-9, -, _ and .",
+      );
+      await expect(admin(["template:create", ...base, "--name", "Other", "--alias", "greeting.v2"])).rejects.toThrow(
+        'Another of your templates has the alias "greeting.v2"',
+      );
     },
   );
 });

@@ -204,6 +204,9 @@ describe("SQL functions", () => {
           functions: (await readdir("supabase/sql-functions")).length,
         });
         expect(await rows()).toEqual([before]);
+        // A template saved before aliases has none, and is found by its id as before.
+        expect(await db`select alias from templates`).toEqual([{ alias: null }]);
+        expect(await db`select template_id_by_alias(${account}::uuid, 'mine') as id`).toEqual([{ id: null }]);
         expect(await definitionsOf(db)).toEqual(await definitionsOf(getDb()));
       });
     },

@@ -417,7 +417,7 @@ describe("validation: every problem is one details entry with a dotted path", ()
 
   const cases: [string, (body: Record<string, unknown>) => unknown, string[]][] = [
     ["an empty body", () => ({}), ["template_id", "to", "subject"]],
-    ["template_id that is not a uuid", (b) => ({ ...b, template_id: "welcome" }), ["template_id"]],
+    ["template_id that is neither a uuid nor an alias", (b) => ({ ...b, template_id: "Welcome!" }), ["template_id"]],
     ["to that is not an address", (b) => ({ ...b, to: "not-an-address" }), ["to"]],
     ["to with one bad address", (b) => ({ ...b, to: ["ok@example.com", "nope"] }), ["to.1"]],
     ["to as an empty list", (b) => ({ ...b, to: [] }), ["to"]],

@@ -10,6 +10,7 @@ import {
   getTemplateSource,
   renderTemplate,
   replaceTemplate,
+  setTemplateAlias,
 } from "@/lib/api/contract/templates";
 import { getUsage } from "@/lib/api/contract/usage";
 
@@ -19,6 +20,7 @@ export const contract = {
   createTemplate,
   getTemplate,
   replaceTemplate,
+  setTemplateAlias,
   deleteTemplate,
   renderTemplate,
   getTemplateSource,

@@ -38,7 +38,7 @@ export const sendEmail = defineOperation({
   ],
   errorDescriptions: {
     VALIDATION_ERROR: "Invalid fields; each problem is one entry of details",
-    TEMPLATE_NOT_FOUND: "The template is not in your library",
+    TEMPLATE_NOT_FOUND: "No template of your library has that id, alias or slug",
     IDEMPOTENCY_CONFLICT,
     RECIPIENT_SUPPRESSED: "A recipient is suppressed, one entry of details per address",
     EMAIL_PROVIDER_ERROR: "The email provider failed; the message is kept as failed and not counted",
@@ -73,7 +73,7 @@ export const sendBatch = defineOperation({
   ],
   errorDescriptions: {
     VALIDATION_ERROR: "Invalid items; each problem is one entry of details, under emails.<i>",
-    TEMPLATE_NOT_FOUND: "An item's template is not in your library",
+    TEMPLATE_NOT_FOUND: "No template of your library has an item's id, alias or slug",
     IDEMPOTENCY_CONFLICT,
     RECIPIENT_SUPPRESSED: "A recipient is suppressed: nothing sent",
     RENDER_ERROR: "A template failed to render: nothing sent",

@@ -1,16 +1,32 @@
+import { z } from "zod";
 import { defineOperation } from "@/lib/api/contract/define";
-import { uuidSchema } from "@/lib/schemas/common";
+import { MAX_TEMPLATE_ALIAS_CHARS } from "@/lib/limits";
 import {
   deleteTemplateResponseSchema,
   renderRequestSchema,
   renderResponseSchema,
+  templateAliasRequestSchema,
   templateDetailsResponseSchema,
   templateRequestSchema,
   templateSourceResponseSchema,
 } from "@/lib/schemas/templates";
 
-/** A template named by its id in the path; a malformed one is answered as a template that is not there. */
-const BY_TEMPLATE_ID = { pathParameters: { id: uuidSchema }, notFound: "TEMPLATE_NOT_FOUND" } as const;
+/**
+ * A template named in the path by its id or alias (lib/db/templates.ts `templateIdSql`); one that can name nothing is
+ * answered as a template that is not there.
+ */
+const BY_TEMPLATE_ID = {
+  pathParameters: {
+    id: z.string().meta({
+      description:
+        "The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first)",
+      maxLength: MAX_TEMPLATE_ALIAS_CHARS,
+    }),
+  },
+  notFound: "TEMPLATE_NOT_FOUND",
+} as const;
+
+const ALIAS_TAKEN = "Another of your templates has that alias";
 
 const TRIAL_RENDER_FAILED = "The trial render of its PreviewProps failed";
 
@@ -26,11 +42,12 @@ export const createTemplate = defineOperation({
     description: "Created: the template, as GET /templates/{id} answers it",
     schema: templateDetailsResponseSchema,
   },
-  errors: ["LIBRARY_LIMIT_REACHED", "RENDER_ERROR", "SANDBOX_BUSY"],
+  errors: ["LIBRARY_LIMIT_REACHED", "ALIAS_TAKEN", "RENDER_ERROR", "SANDBOX_BUSY"],
   errorDescriptions: {
     VALIDATION_ERROR:
-      "A bad name, description, path or entry, or a file that does not compile (field `files.<path>`, the message starting with its line and column) or imports what it may not",
+      "A bad name, description, alias, path or entry, or a file that does not compile (field `files.<path>`, the message starting with its line and column) or imports what it may not",
     LIBRARY_LIMIT_REACHED: "The free plan's library is full",
+    ALIAS_TAKEN,
     RENDER_ERROR: TRIAL_RENDER_FAILED,
   },
 });
@@ -44,7 +61,9 @@ export const getTemplate = defineOperation({
   ...BY_TEMPLATE_ID,
   success: { status: 200, description: "The template", schema: templateDetailsResponseSchema },
   errors: ["TEMPLATE_NOT_FOUND"],
-  errorDescriptions: { TEMPLATE_NOT_FOUND: "Neither in your library nor in the public catalogue" },
+  errorDescriptions: {
+    TEMPLATE_NOT_FOUND: "Neither in your library nor in the public catalogue (an alias or slug: not in your library)",
+  },
 });
 
 export const replaceTemplate = defineOperation({
@@ -56,11 +75,29 @@ export const replaceTemplate = defineOperation({
   ...BY_TEMPLATE_ID,
   body: templateRequestSchema,
   success: { status: 200, description: "The template as it is now", schema: templateDetailsResponseSchema },
-  errors: ["TEMPLATE_NOT_FOUND", "RENDER_ERROR", "SANDBOX_BUSY"],
+  errors: ["TEMPLATE_NOT_FOUND", "ALIAS_TAKEN", "RENDER_ERROR", "SANDBOX_BUSY"],
   errorDescriptions: {
     VALIDATION_ERROR: "As for POST /templates: a bad field, or a file that does not compile or imports what it may not",
     TEMPLATE_NOT_FOUND: "Not a template you created",
+    ALIAS_TAKEN,
     RENDER_ERROR: TRIAL_RENDER_FAILED,
+  },
+});
+
+export const setTemplateAlias = defineOperation({
+  method: "PATCH",
+  path: "/templates/{id}",
+  operationId: "setTemplateAlias",
+  summary: "Set or clear (null) the alias of a template you created",
+  metered: true,
+  ...BY_TEMPLATE_ID,
+  body: templateAliasRequestSchema,
+  success: { status: 200, description: "The template as it is now", schema: templateDetailsResponseSchema },
+  errors: ["TEMPLATE_NOT_FOUND", "ALIAS_TAKEN"],
+  errorDescriptions: {
+    VALIDATION_ERROR: "An alias that is not one (field `alias`), or another field",
+    TEMPLATE_NOT_FOUND: "Not a template you created",
+    ALIAS_TAKEN,
   },
 });
 

@@ -1,8 +1,9 @@
 import { contract } from "@/lib/api/contract";
 import { implement, routeHandlers } from "@/lib/api/route";
 import { getTemplateDetailsOrThrow } from "@/lib/template-details";
-import { deleteTemplateOrThrow, replaceTemplateOrThrow } from "@/lib/user-templates";
+import { deleteTemplateOrThrow, replaceTemplateOrThrow, setTemplateAliasOrThrow } from "@/lib/user-templates";
 
+// {id} is a template's id or alias (lib/db/templates.ts `templateIdSql`), as on every path under it.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   // GET /api/v1/templates/{id} – a template's details and variables schema, from your library or the public catalogue
   GET: implement(contract.getTemplate, async ({ caller, params }) => ({
@@ -13,6 +14,11 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   PUT: implement(contract.replaceTemplate, async ({ caller, params, body }) => ({
     success: true,
     template: await replaceTemplateOrThrow(caller.accountId, params.id, body),
+  })),
+  // PATCH /api/v1/templates/{id} – set or clear the alias of a template you created
+  PATCH: implement(contract.setTemplateAlias, async ({ caller, params, body }) => ({
+    success: true,
+    template: await setTemplateAliasOrThrow(caller.accountId, params.id, body.alias),
   })),
   // DELETE /api/v1/templates/{id} – delete a template you created, and its library entry
   DELETE: implement(contract.deleteTemplate, async ({ caller, params }) => {

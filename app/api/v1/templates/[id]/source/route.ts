@@ -2,12 +2,10 @@ import { contract } from "@/lib/api/contract";
 import { implement, routeHandlers } from "@/lib/api/route";
 import { findLibraryTemplate } from "@/lib/db/templates";
 import { errors } from "@/lib/errors";
-import { uuidSchema } from "@/lib/schemas/common";
 
 // GET /api/v1/templates/{id}/source – the React Email source of a template in the caller's library
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   GET: implement(contract.getTemplateSource, async ({ caller, params }) => {
-    if (!uuidSchema.safeParse(params.id).success) throw errors.templateNotFound();
     const template = await findLibraryTemplate(caller.accountId, params.id);
     if (!template) throw errors.templateNotFound();
     const { name, description, code, files, entry } = template;
