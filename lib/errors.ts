@@ -31,12 +31,18 @@ export const APP_ERROR_CODES = {
   EMAIL_NOT_FOUND: { status: 404, error: "Email not found" },
   SUPPRESSION_NOT_FOUND: { status: 404, error: "Suppression not found" },
   DOMAIN_NOT_FOUND: { status: 404, error: "Domain not found" },
+  VERSION_NOT_FOUND: { status: 404, error: "Template version not found" },
   METHOD_NOT_ALLOWED: { status: 405, error: "Method not allowed" },
   EMAIL_NOT_CANCELABLE: { status: 409, error: "Email cannot be canceled" },
   DOMAIN_TAKEN: { status: 409, error: "Domain taken" },
   // An email that already has an account, or signs in another way (the dashboard's sign-in).
   EMAIL_TAKEN: { status: 409, error: "Email taken" },
   ALREADY_IN_LIBRARY: { status: 409, error: "Template already in library" },
+  // A publish naming a draft revision that was saved over since.
+  TEMPLATE_REVISION_MISMATCH: { status: 409, error: "Template draft revision mismatch" },
+  NO_DRAFT: { status: 409, error: "No draft to publish" },
+  // A live send of a template that has only a draft.
+  TEMPLATE_NOT_PUBLISHED: { status: 409, error: "Template not published" },
   IDEMPOTENCY_CONFLICT: { status: 409, error: "Idempotency key reused with a different request" },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, error: "A request with this idempotency key is still in progress" },
   PAYLOAD_TOO_LARGE: { status: 413, error: "Request body too large" },
@@ -138,6 +144,18 @@ export const errors = {
     new AppError("METHOD_NOT_ALLOWED", { message: `Use ${allow.join(", ")}.`, allow }),
 
   templateNotFound: (message?: string) => new AppError("TEMPLATE_NOT_FOUND", message ? { message } : {}),
+
+  /** A version (a number, or "draft") the template does not have. */
+  versionNotFound: (version: number | "draft") =>
+    new AppError("VERSION_NOT_FOUND", {
+      message: version === "draft" ? "This template has no draft" : `This template has no version ${version}`,
+    }),
+
+  templateNotPublished: () =>
+    new AppError("TEMPLATE_NOT_PUBLISHED", {
+      message:
+        'This template has a draft and no published version yet: publish it first (POST /templates/{id}/publish), or send its draft with a test key ("version": "draft").',
+    }),
 
   insufficientScope: () =>
     new AppError("INSUFFICIENT_SCOPE", {

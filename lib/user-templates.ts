@@ -22,7 +22,8 @@ import {
  * and the admin CLI; see lib/template-files.ts for the paths allowed and the entry chosen when none is named).
  */
 export type TemplateSource = { code: string } | { files: TemplateFiles; entry?: string };
-export type NewTemplateSource = { name: string; description: string } & TemplateSource;
+/** `publish` false saves the template's draft instead of publishing a new version (published by default). */
+export type NewTemplateSource = { name: string; description: string; publish?: boolean } & TemplateSource;
 
 export type CheckedTemplate = {
   compiledCode: string;
@@ -124,20 +125,33 @@ function sourceRefused(problem: SourceProblem): AppError {
   return errors.sourceRefused([{ field, message: `${where}${problem.message}` }], problem);
 }
 
-/** Stores a user's own template (after checking it) and adds it to their library as `created`. */
+/**
+ * Stores a user's own template (after checking it), published as version 1 or only as its draft, and adds it to their
+ * library as `created`.
+ */
 export async function createTemplateFromSource(accountId: string, input: NewTemplateSource) {
   const checked = await checkTemplate(accountId, input);
-  return createUserTemplate(accountId, { name: input.name, description: input.description, ...checked });
+  return createUserTemplate(
+    accountId,
+    { name: input.name, description: input.description, ...checked },
+    input.publish ?? true,
+  );
 }
 
 /**
- * Replaces the source, name and description of a template the account owns (after checking the new source); null
- * when it owns no template `templateId`, which is then looked at before anything is compiled.
+ * Replaces the name and description of a template the account owns and saves its new source (after checking it) as
+ * its next published version, or as its draft; null when it owns no template `templateId`, which is then looked at
+ * before anything is compiled.
  */
 export async function replaceTemplateFromSource(accountId: string, templateId: string, input: NewTemplateSource) {
   if (!(await findOwnTemplateId(accountId, templateId))) return null;
   const checked = await checkTemplate(accountId, input);
-  return replaceUserTemplate(accountId, templateId, { name: input.name, description: input.description, ...checked });
+  return replaceUserTemplate(
+    accountId,
+    templateId,
+    { name: input.name, description: input.description, ...checked },
+    input.publish ?? true,
+  );
 }
 
 /**

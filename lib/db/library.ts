@@ -4,8 +4,7 @@ import { AppError } from "@/lib/errors";
 import { findCatalogueTemplate } from "@/lib/db/templates";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
 import { isUuid } from "@/lib/schemas/common";
-import type { VariablesSchema } from "@/lib/schemas/variables";
-import type { TemplateFiles } from "@/lib/template-files";
+import { lockOwnTemplate, publishLockedDraft, writeDraft, type TemplateContent } from "@/lib/db/template-versions";
 
 export type AddedEntry = {
   template_id: string;
@@ -116,63 +115,65 @@ export async function assertPurchaseAllowed(tx: Tx, accountId: string, plan: Pla
   }
 }
 
-export type NewUserTemplate = {
-  name: string;
-  description: string;
-  /** The entry's source. */
-  code: string;
-  compiledCode: string | null;
-  variables: VariablesSchema;
-  previewProps: Record<string, unknown> | null;
-  /** A template of several files: all of them, and the entry's path (both null, or left out, for one file). */
-  files?: TemplateFiles | null;
-  entry?: string | null;
-};
+export type NewUserTemplate = { name: string; description: string } & TemplateContent;
 
-const jsonOrNull = (db: Tx | ReturnType<typeof getDb>, value: unknown) =>
+const jsonOrNull = (db: Tx, value: unknown) =>
   value === null || value === undefined ? null : jsonParameter(db, value);
 
-/** Stores a template the user wrote and adds it to their library as `created`. */
+/**
+ * Stores a template the user wrote and adds it to their library as `created`: published as version 1, or with
+ * `publish` false only as its draft (revision 1).
+ */
 export async function createUserTemplate(
   accountId: string,
   input: NewUserTemplate,
+  publish = true,
 ): Promise<{ id: string; name: string }> {
   return getDb().begin(async (tx) => {
     const plan = await lockAccountPlan(tx, accountId);
     await assertLibraryHasRoom(tx, accountId, plan);
     const [template] = await tx<{ id: string; name: string }[]>`
       insert into templates (owner_account_id, name, description, is_public, price, code, compiled_code, variables,
-                             preview_props, files, entry, author)
+                             preview_props, files, entry, author, published_version)
       select ${accountId}, ${input.name}, ${input.description}, false, 0, ${input.code}, ${input.compiledCode},
              ${jsonParameter(tx, input.variables)}, ${jsonOrNull(tx, input.previewProps)},
-             ${jsonOrNull(tx, input.files)}, ${input.entry ?? null}, email
+             ${jsonOrNull(tx, input.files)}, ${input.entry ?? null}, email, ${publish ? 1 : null}
       from accounts where id = ${accountId}
       returning id, name`;
     await tx`insert into library_entries (account_id, template_id, added_via) values (${accountId}, ${template.id}, 'created')`;
+    if (publish) {
+      await tx`
+        insert into template_versions (template_id, version, code, files, entry, compiled_code, variables, preview_props)
+        select id, 1, code, files, entry, compiled_code, variables, preview_props from templates where id = ${template.id}`;
+    } else {
+      await writeDraft(tx, template.id, input);
+    }
     return template;
   });
 }
 
 /**
- * Replaces the source (and what was derived from it), name and description of a template the account owns; its
- * version moves, so renders stop using what was made from the old code. Null when the account owns no such template.
+ * Saves new source (and what was derived from it), name and description of a template the account owns: as its
+ * next version, published at once (renders stop using what was made from the old code), or with `publish` false as
+ * its draft, leaving what sends use untouched. Null when the account owns no such template.
  */
 export async function replaceUserTemplate(
   accountId: string,
   templateId: string,
   input: NewUserTemplate,
+  publish = true,
 ): Promise<{ id: string; name: string } | null> {
-  if (!isUuid(templateId)) return null;
-  const db = getDb();
-  const [template] = await db<{ id: string; name: string }[]>`
-    update templates
-    set name = ${input.name}, description = ${input.description}, code = ${input.code},
-        compiled_code = ${input.compiledCode}, variables = ${jsonParameter(db, input.variables)},
-        preview_props = ${jsonOrNull(db, input.previewProps)}, files = ${jsonOrNull(db, input.files)},
-        entry = ${input.entry ?? null}, version = version + 1, updated_at = now()
-    where id = ${templateId} and owner_account_id = ${accountId}
-    returning id, name`;
-  return template ?? null;
+  return getDb().begin(async (tx) => {
+    if (!(await lockOwnTemplate(tx, accountId, templateId))) return null;
+    const [template] = await tx<{ id: string; name: string }[]>`
+      update templates set name = ${input.name}, description = ${input.description}, updated_at = now()
+      where id = ${templateId}
+      returning id, name`;
+    // A published save is a draft save published at once: a save racing a publish is one or the other, never lost.
+    const draft = await writeDraft(tx, templateId, input);
+    if (publish) await publishLockedDraft(tx, templateId, draft.revision);
+    return template;
+  });
 }
 
 /** Deletes a template the account owns, and with it its library entry; false when it owns no such template. */

@@ -152,9 +152,10 @@ export type CatalogueSeed = {
 export async function upsertCatalogueTemplate(seed: CatalogueSeed): Promise<{ id: string; slug: string }> {
   const db = getDb();
   const [row] = await db<{ id: string; slug: string }[]>`
-    insert into templates (slug, name, description, is_public, price, code, variables, category, author, preview_image_url)
+    insert into templates (slug, name, description, is_public, price, code, variables, category, author, preview_image_url,
+                           published_version)
     values (${seed.slug}, ${seed.name}, ${seed.description}, true, ${seed.price}, ${seed.code},
-            ${jsonParameter(db, seed.variables)}, ${seed.category}, ${seed.author}, ${seed.previewImageUrl})
+            ${jsonParameter(db, seed.variables)}, ${seed.category}, ${seed.author}, ${seed.previewImageUrl}, 1)
     on conflict (slug) where owner_account_id is null do update set
       name = excluded.name, description = excluded.description, price = excluded.price, code = excluded.code,
       variables = excluded.variables, category = excluded.category, author = excluded.author,
