@@ -22,7 +22,10 @@ export type TemplateRecord = {
   /** A user template of several files: every file by its path (`code` is the entry's), and the entry's path. */
   files: TemplateFiles | null;
   entry: string | null;
+  /** The internal counter of the content below: it moves whenever that content changes. */
   version: number;
+  /** The published version (1 for catalogue templates); null before a user template's first publish. */
+  published_version: number | null;
   category: string | null;
   author: string | null;
   preview_image_url: string | null;
@@ -89,7 +92,13 @@ export type ReadableTemplate = Pick<
   | "updated_at"
   | "variables"
   | "preview_props"
-> & { added_via: "created" | "free" | "purchased" | null };
+  | "published_version"
+> & {
+  added_via: "created" | "free" | "purchased" | null;
+  /** The template's draft, null when it has none. */
+  draft_revision: number | null;
+  draft_updated_at: Date | null;
+};
 
 /**
  * A template the account may read the details of: one in its library (with how it got there), or any public
@@ -99,9 +108,11 @@ export async function findReadableTemplate(accountId: string, templateId: string
   if (!isUuid(templateId)) return null;
   const [row] = await getDb()<ReadableTemplate[]>`
     select t.id, t.owner_account_id, t.slug, t.name, t.description, t.is_public, t.price, t.category, t.author,
-           t.updated_at, t.variables, t.preview_props, l.added_via
+           t.updated_at, t.variables, t.preview_props, t.published_version, l.added_via,
+           d.revision as draft_revision, d.updated_at as draft_updated_at
     from templates t
     left join library_entries l on l.template_id = t.id and l.account_id = ${accountId}
+    left join template_drafts d on d.template_id = t.id
     where t.id = ${templateId} and (l.account_id is not null or (t.owner_account_id is null and t.is_public))`;
   return row ?? null;
 }
