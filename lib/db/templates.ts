@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb, type Tx, jsonParameter } from "@/lib/db/client";
+import { getDb, type Db, type Tx, jsonParameter } from "@/lib/db/client";
 import { holdsNul, isUuid } from "@/lib/schemas/common";
 import type { SendingDomain } from "@/lib/db/domains";
 import type { LibraryEntry } from "@/lib/schemas/library";
@@ -42,13 +42,14 @@ export async function listLibrary(accountId: string, limit: number, offset: numb
   return row.page;
 }
 
-/** A template in the account's library, or null. */
+/** A template in the account's library, in its own content (as findTemplateForAccount by default), or null. */
 export async function findLibraryTemplate(
   accountId: string,
   templateId: string,
-): Promise<(TemplateRecord & { added_via: string }) | null> {
-  const [row] = await getDb()<(TemplateRecord & { added_via: string })[]>`
-    select t.*, l.added_via from library_entries l join templates t on t.id = l.template_id
+): Promise<(TemplateRecord & RenderedVersion & { added_via: string }) | null> {
+  const db = getDb();
+  const [row] = await db<(TemplateRecord & RenderedVersion & { added_via: string })[]>`
+    select t.*, ${ownVersion(db)}, l.added_via from library_entries l join templates t on t.id = l.template_id
     where l.account_id = ${accountId} and l.template_id = ${templateId}`;
   return row ?? null;
 }
@@ -61,20 +62,64 @@ export async function findOwnTemplateId(accountId: string, templateId: string): 
   return row?.id ?? null;
 }
 
-export type TemplateForAccount = TemplateRecord & { in_library: boolean };
+/** Which version to render: a published version's number, or the draft; the published version when left out. */
+export type VersionChoice = number | "draft" | undefined;
 
 /**
- * A template plus whether it is in the account's library: what render access decisions need. Null when there is no
- * such template, or the id is not a uuid.
+ * What a render of a template uses, besides its content: `content_key` names that content exactly (the sandbox keeps
+ * a warm context, and the variables checker is kept, per key), and `template_version` is what emails record of it
+ * (a number, or "draft"); null when the version asked for does not exist.
+ */
+export type RenderedVersion = { content_key: string; template_version: string | null };
+
+export type TemplateForAccount = TemplateRecord & RenderedVersion & { in_library: boolean };
+
+/** A template's own content (its published version's, or its draft's before a first publish), as RenderedVersion. */
+const ownVersion = (db: Db) =>
+  db`t.version::text as content_key, coalesce(t.published_version::text, 'draft') as template_version`;
+
+/**
+ * The content of `version` (see send_context.sql, which resolves it the same way): a published version's row, a
+ * catalogue template's own as its version 1, or the draft. No row when the template has no such version.
+ */
+function versionContent(db: Db, version: number | "draft") {
+  const number = version === "draft" ? null : version;
+  return db`
+    left join lateral (
+      select v.code, v.files, v.entry, v.compiled_code, v.variables, v.preview_props, 'v' || v.version as content_key,
+             v.version::text as template_version
+      from template_versions v where v.template_id = t.id and v.version = ${number}::int
+      union all
+      select t.code, t.files, t.entry, t.compiled_code, t.variables, t.preview_props, t.version::text, '1'
+      where t.owner_account_id is null and ${number}::int = 1
+      union all
+      select d.code, d.files, d.entry, d.compiled_code, d.variables, d.preview_props, 'draft:' || d.revision, 'draft'
+      from template_drafts d where d.template_id = t.id and ${version === "draft"}::boolean
+    ) r on true`;
+}
+
+/**
+ * A template plus whether it is in the account's library: what render access decisions need, with the content of
+ * `version` (by default the template's own: its published version's, or its draft's before a first publish). Null
+ * when there is no such template, or the id is not a uuid.
  */
 export async function findTemplateForAccount(
   accountId: string,
   templateId: string,
+  version?: VersionChoice,
 ): Promise<TemplateForAccount | null> {
   if (!isUuid(templateId)) return null;
-  const [row] = await getDb()<TemplateForAccount[]>`
-    select t.*, exists (select from library_entries l where l.account_id = ${accountId} and l.template_id = t.id) as in_library
-    from templates t where t.id = ${templateId}`;
+  const db = getDb();
+  const content =
+    version === undefined
+      ? db`t.code, t.files, t.entry, t.compiled_code, t.variables, t.preview_props, ${ownVersion(db)}`
+      : db`r.code, r.files, r.entry, r.compiled_code, r.variables, r.preview_props, r.content_key, r.template_version`;
+  const [row] = await db<TemplateForAccount[]>`
+    select t.id, t.owner_account_id, t.slug, t.name, t.description, t.is_public, t.price, t.version,
+           t.published_version, t.category, t.author, t.preview_image_url, t.created_at, t.updated_at, ${content},
+           exists (select from library_entries l where l.account_id = ${accountId} and l.template_id = t.id) as in_library
+    from templates t ${version === undefined ? db`` : versionContent(db, version)}
+    where t.id = ${templateId}`;
   return row ?? null;
 }
 
@@ -181,11 +226,12 @@ export async function upsertCatalogueTemplate(seed: CatalogueSeed): Promise<{ id
   return row;
 }
 
-/** What rendering needs of a template (not its source). */
+/** What rendering needs of a template (not its source), in the version rendered. */
 export type RenderableTemplate = Pick<
   TemplateRecord,
-  "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables"
->;
+  "id" | "owner_account_id" | "slug" | "compiled_code" | "variables"
+> &
+  RenderedVersion;
 
 /** An address the account may not send to: it hard-bounced or complained (lib/db/suppressions.ts). */
 export type Suppression = { email: string; reason: "bounced" | "complained"; created_at: Date };
@@ -202,17 +248,20 @@ type SendContextRow = Partial<RenderableTemplate> & {
 
 /**
  * What POST /send looks up before rendering, in one round trip (the SQL function `send_context`): the account's
- * sending domains (oldest first, as listSendingDomains), the template when it is in the account's library, and which
- * of `recipients` the account has suppressed.
+ * sending domains (oldest first, as listSendingDomains), the template when it is in the account's library (in
+ * `version`, as findTemplateForAccount), and which of `recipients` the account has suppressed.
  */
 export async function findSendContext(
   accountId: string,
   templateId: string,
   recipients: string[],
+  version?: VersionChoice,
 ): Promise<SendContext> {
   const lowerCased = recipients.map((address) => address.toLowerCase());
+  const number = typeof version === "number" ? version : null;
   const [row] = await getDb()<SendContextRow[]>`
-    select * from send_context(${accountId}::uuid, ${templateId}::uuid, ${lowerCased}::text[])`;
+    select * from send_context(${accountId}::uuid, ${templateId}::uuid, ${lowerCased}::text[], ${number}::int,
+                               ${version === "draft"}::boolean)`;
   return sendContextFromRow(row);
 }
 

@@ -12,7 +12,7 @@ import {
 } from "@/lib/limits";
 import { variablesSchema } from "@/lib/schemas/common";
 import { emailUsageSchema } from "@/lib/schemas/usage";
-import { warningsSchema } from "@/lib/schemas/templates";
+import { templateVersionRequestSchema, warningsSchema } from "@/lib/schemas/templates";
 
 export const MAX_SCHEDULE_DAYS = 30;
 
@@ -290,6 +290,7 @@ export const sendRequestSchema = z
   .object({
     // The pattern fixes the length at 36.
     template_id: z.uuid({ error: "template_id must be a template id (uuid)" }).meta({ maxLength: 36 }),
+    version: templateVersionRequestSchema,
     to: addressList(MAX_RECIPIENTS),
     // Subject and sender become header lines: a line break in them would add headers of the caller's choosing.
     subject: z

@@ -84,9 +84,11 @@ export const deleteTemplateResponseSchema = z
 const MAX_VERSION = 2_147_483_647;
 
 /** Which version a render or send uses: a published version's number, or the draft; the published one by default. */
+const BAD_VERSION = 'version must be a version number (a positive integer) or "draft"';
+
 export const templateVersionRequestSchema = z
-  .union([z.int().min(1).max(MAX_VERSION), z.literal("draft")], {
-    error: 'version must be a version number (a positive integer) or "draft"',
+  .union([z.int({ error: BAD_VERSION }).min(1, BAD_VERSION).max(MAX_VERSION, BAD_VERSION), z.literal("draft")], {
+    error: BAD_VERSION,
   })
   .optional()
   .meta({

@@ -203,7 +203,7 @@ describe("GET /api/v1/openapi.json", () => {
       400: ["VALIDATION_ERROR"],
       401: ["UNAUTHORIZED"],
       403: ["INSUFFICIENT_SCOPE", "ACCESS_DENIED"],
-      404: ["TEMPLATE_NOT_FOUND"],
+      404: ["TEMPLATE_NOT_FOUND", "VERSION_NOT_FOUND"],
       413: ["PAYLOAD_TOO_LARGE"],
       422: ["RENDER_ERROR"],
       429: ["RATE_LIMIT_EXCEEDED"],

@@ -6,8 +6,13 @@ import { POST as postRestore } from "@/app/api/v1/templates/[id]/versions/[n]/re
 import { GET as getVersion } from "@/app/api/v1/templates/[id]/versions/[n]/route";
 import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route";
 import { POST as postTemplate } from "@/app/api/v1/templates/route";
+import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
+import { GET as listEmails } from "@/app/api/v1/emails/route";
+import { POST as postSendBatch } from "@/app/api/v1/send/batch/route";
+import { POST as postSend } from "@/app/api/v1/send/route";
+import { createApiKey } from "@/lib/db/api-keys";
 import { getDb } from "@/lib/db/client";
-import { auth, call, catalogueId, createUser, ISO, type TestUser } from "../support/api";
+import { auth, call, catalogueId, createUser, ISO, sender, type Sender, type TestUser } from "../support/api";
 
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";
 
@@ -33,12 +38,13 @@ const NO_DRAFT = {
   success: false,
   message: "This template has no draft to publish",
 };
-const versionNotFound = (n: number) => ({
+const versionNotFound = (n: number | "draft") => ({
   error: "Template version not found",
   code: "VERSION_NOT_FOUND",
   success: false,
-  message: `This template has no version ${n}`,
+  message: n === "draft" ? "This template has no draft" : `This template has no version ${n}`,
 });
+const BAD_VERSION = [{ field: "version", message: 'version must be a version number (a positive integer) or "draft"' }];
 const invalid = (details: { field: string; message: string }[]) => ({
   status: 400,
   body: { error: "Invalid request body", code: "VALIDATION_ERROR", success: false, details },
@@ -373,5 +379,182 @@ describe("POST /templates/{id}/versions/{n}/restore", () => {
     const other = await createUser("monthly");
     expect(outcome(await restore(other, id, "1"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
     expect(await draftOf(id)).toBeNull();
+  });
+});
+
+describe("render and send in a version", () => {
+  it("renders version 1 after version 5 is published: its HTML byte for byte, its variables checked by its schema", async () => {
+    const user = await createUser("monthly");
+    const id = await publishedVersions(user, 1);
+    const first = await render(user, id, { variables: { v1: "Grace" } });
+    expect(first.status).toBe(200);
+    for (let n = 2; n <= 5; n++) await replace(user, id, { files: filesOf(n) });
+    expect((await render(user, id, { variables: { v5: "Grace" } })).body.html).toContain("Version 5: <!-- -->Grace");
+    expect(outcome(await render(user, id, { version: 1, variables: { v1: "Grace" } }))).toEqual(outcome(first));
+    expect(outcome(await render(user, id, { version: 1, variables: { v5: "Grace" } }))).toEqual(
+      invalid([{ field: "variables.v1", message: "is required" }]),
+    );
+    const react = await render(user, id, { version: 1, format: "react", variables: { v1: "Grace" } });
+    expect(react.body.react).toContain("Version 1:");
+  });
+
+  it("renders the draft with any key, and answers 404 VERSION_NOT_FOUND for a version or draft it lacks", async () => {
+    const user = await createUser("monthly");
+    const id = await publishedVersions(user, 1);
+    expect(outcome(await render(user, id, { version: "draft", variables: {} }))).toEqual({
+      status: 404,
+      body: versionNotFound("draft"),
+    });
+    await replace(user, id, { files: filesOf(2), publish: false });
+    const draft = await render(user, id, { version: "draft", variables: { v2: "Grace" } });
+    expect(draft.body.html).toContain("Version 2: <!-- -->Grace");
+    // The draft saved again renders its new content, not the warm context of the old one.
+    await replace(user, id, { files: filesOf(3), publish: false });
+    expect((await render(user, id, { version: "draft", variables: { v3: "Grace" } })).body.html).toContain(
+      "Version 3: <!-- -->Grace",
+    );
+    expect(outcome(await render(user, id, { version: 2, variables: {} }))).toEqual({
+      status: 404,
+      body: versionNotFound(2),
+    });
+    for (const version of ["1", 0, 1.5, 2 ** 31, null]) {
+      expect(outcome(await render(user, id, { version, variables: {} }))).toEqual(invalid(BAD_VERSION));
+    }
+  });
+
+  it("renders a catalogue template as its version 1, and has no other", async () => {
+    const user = await createUser("monthly");
+    const welcome = await catalogueId("welcome");
+    const byDefault = await render(user, welcome, { variables: {} });
+    expect(outcome(await render(user, welcome, { version: 1, variables: {} }))).toEqual(outcome(byDefault));
+    expect(outcome(await render(user, welcome, { version: 2, variables: {} }))).toEqual({
+      status: 404,
+      body: versionNotFound(2),
+    });
+    expect(outcome(await render(user, welcome, { version: "draft", variables: {} }))).toEqual({
+      status: 404,
+      body: versionNotFound("draft"),
+    });
+  });
+
+  it("does not render another account's template in any version", async () => {
+    const user = await createUser("monthly");
+    const other = await createUser("monthly");
+    const theirs = await publishedVersions(other, 1);
+    await replace(other, theirs, { files: filesOf(2), publish: false });
+    for (const version of [1, "draft"]) {
+      expect(outcome(await render(user, theirs, { version, variables: {} }))).toEqual({
+        status: 404,
+        body: TEMPLATE_NOT_FOUND,
+      });
+    }
+  });
+
+  const send = (user: TestUser, key: string, body: Record<string, unknown>) =>
+    call(postSend, "/api/v1/send", {
+      method: "POST",
+      headers: { "x-api-key": key },
+      body: { to: "ann@example.com", subject: "Hi", ...body },
+    });
+  const emailOf = async (user: Sender, id: string) =>
+    (await call(getEmail, "/x", { params: { id }, headers: auth(user) })).body.email;
+
+  it("sends the published version by default and a named version when asked; each email records its version", async () => {
+    const user = await sender();
+    const id = await publishedVersions(user, 2);
+    const from = `hello@${user.domain}`;
+    const latest = await send(user, user.key, { template_id: id, from, variables: { v2: "Grace" } });
+    const first = await send(user, user.key, { template_id: id, from, version: 1, variables: { v1: "Grace" } });
+    const welcome = await send(user, user.key, { template_id: user.welcomeId, from });
+    expect([latest.status, first.status, welcome.status]).toEqual([200, 200, 200]);
+    expect((await emailOf(user, latest.body.data.id)).template_version).toBe(2);
+    expect((await emailOf(user, first.body.data.id)).template_version).toBe(1);
+    expect((await emailOf(user, welcome.body.data.id)).template_version).toBe(1);
+    const listed = (await call(listEmails, "/api/v1/emails", { headers: auth(user) })).body.emails;
+    expect(listed.map((email: { template_version: unknown }) => email.template_version)).toEqual([1, 1, 2]);
+    const [html] = await getDb()<{ html: string }[]>`select html from sent_emails where subject = 'Hi'
+      and account_id = ${user.accountId} and template_version = '1' and template_id = ${id}`;
+    expect(html.html).toContain("Version 1: <!-- -->Grace");
+    expect(outcome(await send(user, user.key, { template_id: id, from, version: 3, variables: {} }))).toEqual({
+      status: 404,
+      body: versionNotFound(3),
+    });
+  });
+
+  it("refuses a live send of a template that has only a draft (409), and a draft with a live key (400)", async () => {
+    const user = await sender();
+    const from = `hello@${user.domain}`;
+    const { id } = (await create(user, { files: filesOf(1), publish: false })).body.template;
+    expect(outcome(await send(user, user.key, { template_id: id, from, variables: { v1: "Grace" } }))).toEqual({
+      status: 409,
+      body: {
+        error: "Template not published",
+        code: "TEMPLATE_NOT_PUBLISHED",
+        success: false,
+        message:
+          'This template has a draft and no published version yet: publish it first (POST /templates/{id}/publish), or send its draft with a test key ("version": "draft").',
+      },
+    });
+    expect(
+      outcome(await send(user, user.key, { template_id: id, from, version: "draft", variables: { v1: "Grace" } })),
+    ).toEqual(
+      invalid([
+        {
+          field: "version",
+          message: 'version "draft" may be sent only with a test key (lp_test_…); publish the draft to send it',
+        },
+      ]),
+    );
+    const batch = await call(postSendBatch, "/api/v1/send/batch", {
+      method: "POST",
+      headers: auth(user),
+      body: {
+        emails: [
+          { template_id: user.welcomeId, from, to: "ann@example.com", subject: "Hi" },
+          { template_id: id, from, to: "ann@example.com", subject: "Hi", version: "draft", variables: { v1: "G" } },
+        ],
+      },
+    });
+    expect(outcome(batch)).toEqual(
+      invalid([
+        {
+          field: "emails.1.version",
+          message: 'version "draft" may be sent only with a test key (lp_test_…); publish the draft to send it',
+        },
+      ]),
+    );
+    const [{ count }] = await getDb()`select count(*)::int from sent_emails where account_id = ${user.accountId}`;
+    expect(count).toBe(0);
+  });
+
+  it('sends a draft with a test key, and the email records "draft"', async () => {
+    const user = await sender();
+    const from = `hello@${user.domain}`;
+    const testKey = (await createApiKey(user.accountId, { name: "preview", kind: "test" })).key;
+    const id = await publishedVersions(user, 1);
+    await replace(user, id, { files: filesOf(2), publish: false });
+    const sent = await send(user, testKey, { template_id: id, from, version: "draft", variables: { v2: "Grace" } });
+    expect(sent.status).toBe(200);
+    expect(await emailOf(user, sent.body.data.id)).toMatchObject({ template_version: "draft", test: true });
+    const batch = await call(postSendBatch, "/api/v1/send/batch", {
+      method: "POST",
+      headers: { "x-api-key": testKey },
+      body: {
+        emails: [
+          { template_id: id, from, to: "ann@example.com", subject: "A", version: "draft", variables: { v2: "G" } },
+          { template_id: id, from, to: "bob@example.com", subject: "B", variables: { v1: "G" } },
+        ],
+      },
+    });
+    expect(batch.status).toBe(200);
+    const recorded = await getDb()<{ subject: string; template_version: string; html: string }[]>`
+      select subject, template_version, html from sent_emails where account_id = ${user.accountId} and batch_id is not null
+      order by subject`;
+    expect(recorded.map(({ subject, template_version: version }) => [subject, version])).toEqual([
+      ["A", "draft"],
+      ["B", "1"],
+    ]);
+    expect(recorded[0].html).toContain("Version 2: <!-- -->G");
+    expect(recorded[1].html).toContain("Version 1: <!-- -->G");
   });
 });
