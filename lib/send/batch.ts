@@ -84,7 +84,7 @@ async function performBatch(
       });
     }
     collectDetails(invalid, prefix, () => checkDraftSend(caller, item.version));
-    const template = templateToSend(context.template, item.version);
+    const template = templateToSend(context.template, item.version, prefix);
     const from = collectDetails(invalid, prefix, () =>
       resolveSender(item.from, context.domains, sharedDomain, caller.apiKey?.domain ?? null),
     );

@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { errors, zodDetails } from "@/lib/errors";
+import { AppError, errors, zodDetails } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
 import { isVerifiedForSending, type SendingDomain } from "@/lib/db/domains";
 import { markEmailAccepted, markEmailFailed, recordCountedEmail } from "@/lib/db/emails/records";
@@ -47,15 +47,24 @@ export function checkDraftSend(caller: SendCaller, version: VersionChoice, field
 
 /**
  * The template as send_context found it in the version asked for: 404 VERSION_NOT_FOUND when it has no such version,
- * and 409 TEMPLATE_NOT_PUBLISHED when none was named and it has only a draft.
+ * and 409 TEMPLATE_NOT_PUBLISHED when none was named and it has only a draft. A batch names its item (`prefix`,
+ * `emails.<i>.`) in the answer's details.
  */
 export function templateToSend(
   template: RenderableTemplate,
   version: VersionChoice,
+  prefix?: string,
 ): RenderableTemplate & { template_version: string } {
   const { template_version: rendered } = template;
-  if (rendered === null) throw errors.versionNotFound(version!);
-  if (version === undefined && rendered === "draft") throw errors.templateNotPublished();
+  const refused = (error: AppError, field: string) =>
+    prefix === undefined
+      ? error
+      : new AppError(error.code, {
+          ...error.options,
+          details: [{ field: `${prefix}${field}`, message: error.message }],
+        });
+  if (rendered === null) throw refused(errors.versionNotFound(version!), "version");
+  if (version === undefined && rendered === "draft") throw refused(errors.templateNotPublished(), "template_id");
   return { ...template, template_version: rendered };
 }
 

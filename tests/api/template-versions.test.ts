@@ -523,6 +523,36 @@ describe("render and send in a version", () => {
         },
       ]),
     );
+    const batchOf = (item: Record<string, unknown>) =>
+      call(postSendBatch, "/api/v1/send/batch", {
+        method: "POST",
+        headers: auth(user),
+        body: { emails: [{ template_id: id, from, to: "ann@example.com", subject: "Hi", ...item }] },
+      });
+    expect(outcome(await batchOf({ variables: { v1: "G" } }))).toEqual({
+      status: 409,
+      body: {
+        error: "Template not published",
+        code: "TEMPLATE_NOT_PUBLISHED",
+        success: false,
+        message:
+          'This template has a draft and no published version yet: publish it first (POST /templates/{id}/publish), or send its draft with a test key ("version": "draft").',
+        details: [
+          {
+            field: "emails.0.template_id",
+            message:
+              'This template has a draft and no published version yet: publish it first (POST /templates/{id}/publish), or send its draft with a test key ("version": "draft").',
+          },
+        ],
+      },
+    });
+    expect(outcome(await batchOf({ version: 1 }))).toEqual({
+      status: 404,
+      body: {
+        ...versionNotFound(1),
+        details: [{ field: "emails.0.version", message: "This template has no version 1" }],
+      },
+    });
     const [{ count }] = await getDb()`select count(*)::int from sent_emails where account_id = ${user.accountId}`;
     expect(count).toBe(0);
   });
