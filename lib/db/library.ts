@@ -4,7 +4,13 @@ import { AppError } from "@/lib/errors";
 import { findCatalogueTemplate } from "@/lib/db/templates";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
 import { isUuid } from "@/lib/schemas/common";
-import { lockOwnTemplate, publishLockedDraft, writeDraft, type TemplateContent } from "@/lib/db/template-versions";
+import {
+  jsonOrNull,
+  lockOwnTemplate,
+  publishLockedDraft,
+  writeDraft,
+  type TemplateContent,
+} from "@/lib/db/template-versions";
 
 export type AddedEntry = {
   template_id: string;
@@ -116,9 +122,6 @@ export async function assertPurchaseAllowed(tx: Tx, accountId: string, plan: Pla
 }
 
 export type NewUserTemplate = { name: string; description: string } & TemplateContent;
-
-const jsonOrNull = (db: Tx, value: unknown) =>
-  value === null || value === undefined ? null : jsonParameter(db, value);
 
 /**
  * Stores a template the user wrote and adds it to their library as `created`: published as version 1, or with

@@ -29,7 +29,7 @@ export type VersionSummary = {
   variables: VariablesSchema;
 };
 
-const jsonOrNull = (db: Tx, value: unknown) =>
+export const jsonOrNull = (db: Tx, value: unknown) =>
   value === null || value === undefined ? null : jsonParameter(db, value);
 
 const versionColumns = (db: Tx | ReturnType<typeof getDb>) =>
