@@ -74,7 +74,20 @@ export async function findEmailWithMessage(accountId: string, id: string) {
 
 /** The resource's fields alone (a row may hold its events and message too), its times in ISO 8601. */
 function describeEmail(email: EmailResource) {
-  const { id, from, to, cc, bcc, reply_to, subject, template_id, tags, status, test } = email;
+  const {
+    id,
+    from,
+    to,
+    cc,
+    bcc,
+    reply_to,
+    subject,
+    template_id,
+    template_version: version,
+    tags,
+    status,
+    test,
+  } = email;
   return {
     id,
     from,
@@ -84,6 +97,7 @@ function describeEmail(email: EmailResource) {
     reply_to,
     subject,
     template_id,
+    template_version: version === "draft" ? ("draft" as const) : version === null ? null : Number(version),
     tags,
     status,
     created_at: email.created_at.toISOString(),

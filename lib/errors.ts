@@ -31,6 +31,7 @@ export const APP_ERROR_CODES = {
   EMAIL_NOT_FOUND: { status: 404, error: "Email not found" },
   SUPPRESSION_NOT_FOUND: { status: 404, error: "Suppression not found" },
   DOMAIN_NOT_FOUND: { status: 404, error: "Domain not found" },
+  VERSION_NOT_FOUND: { status: 404, error: "Template version not found" },
   METHOD_NOT_ALLOWED: { status: 405, error: "Method not allowed" },
   EMAIL_NOT_CANCELABLE: { status: 409, error: "Email cannot be canceled" },
   DOMAIN_TAKEN: { status: 409, error: "Domain taken" },
@@ -39,6 +40,11 @@ export const APP_ERROR_CODES = {
   ALREADY_IN_LIBRARY: { status: 409, error: "Template already in library" },
   // Another of the account's templates has the alias.
   ALIAS_TAKEN: { status: 409, error: "Alias taken" },
+  // A publish naming a draft revision that was saved over since.
+  TEMPLATE_REVISION_MISMATCH: { status: 409, error: "Template draft revision mismatch" },
+  NO_DRAFT: { status: 409, error: "No draft to publish" },
+  // A live send of a template that has only a draft.
+  TEMPLATE_NOT_PUBLISHED: { status: 409, error: "Template not published" },
   IDEMPOTENCY_CONFLICT: { status: 409, error: "Idempotency key reused with a different request" },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, error: "A request with this idempotency key is still in progress" },
   PAYLOAD_TOO_LARGE: { status: 413, error: "Request body too large" },
@@ -144,6 +150,18 @@ export const errors = {
   aliasTaken: (alias: string) =>
     new AppError("ALIAS_TAKEN", {
       message: `Another of your templates has the alias "${alias}". Choose another, or clear it there first.`,
+    }),
+
+  /** A version (a number, or "draft") the template does not have. */
+  versionNotFound: (version: number | "draft") =>
+    new AppError("VERSION_NOT_FOUND", {
+      message: version === "draft" ? "This template has no draft" : `This template has no version ${version}`,
+    }),
+
+  templateNotPublished: () =>
+    new AppError("TEMPLATE_NOT_PUBLISHED", {
+      message:
+        'This template has a draft and no published version yet: publish it first (POST /templates/{id}/publish), or send its draft with a test key ("version": "draft").',
     }),
 
   insufficientScope: () =>

@@ -26,6 +26,11 @@ export async function getTemplateDetailsOrThrow(accountId: string, templateId: s
     in_library: template.added_via !== null,
     added_via: template.added_via,
     updated_at: template.updated_at.toISOString(),
+    version: template.published_version,
+    draft:
+      template.draft_revision === null
+        ? null
+        : { revision: template.draft_revision, updated_at: template.draft_updated_at!.toISOString() },
     variables,
     example: templatePreviewProps(template) ?? (exampleFromSchema(variables) as Record<string, unknown>),
   };

@@ -22,8 +22,16 @@ import {
  * and the admin CLI; see lib/template-files.ts for the paths allowed and the entry chosen when none is named).
  */
 export type TemplateSource = { code: string } | { files: TemplateFiles; entry?: string };
-/** `alias` sets the template's alias (null clears it); a replace that leaves it out keeps the one it has. */
-export type NewTemplateSource = { name: string; description: string; alias?: string | null } & TemplateSource;
+/**
+ * `alias` sets the template's alias (null clears it; a replace that leaves it out keeps the one it has); `publish`
+ * false saves the template's draft instead of publishing a new version (published by default).
+ */
+export type NewTemplateSource = {
+  name: string;
+  description: string;
+  alias?: string | null;
+  publish?: boolean;
+} & TemplateSource;
 
 export type CheckedTemplate = {
   compiledCode: string;
@@ -125,23 +133,27 @@ function sourceRefused(problem: SourceProblem): AppError {
   return errors.sourceRefused([{ field, message: `${where}${problem.message}` }], problem);
 }
 
-/** Stores a user's own template (after checking it) and adds it to their library as `created`. */
+/**
+ * Stores a user's own template (after checking it), published as version 1 or only as its draft, and adds it to their
+ * library as `created`.
+ */
 export async function createTemplateFromSource(accountId: string, input: NewTemplateSource) {
   const checked = await checkTemplate(accountId, input);
   const { name, description, alias } = input;
-  return createUserTemplate(accountId, { name, description, alias, ...checked });
+  return createUserTemplate(accountId, { name, description, alias, ...checked }, input.publish ?? true);
 }
 
 /**
- * Replaces the source, name and description of a template the account owns (after checking the new source); null
- * when it owns no template `templateId`, which is then looked at before anything is compiled.
+ * Replaces the name and description of a template the account owns and saves its new source (after checking it) as
+ * its next published version, or as its draft; null when it owns no template `templateId`, which is then looked at
+ * before anything is compiled.
  */
 export async function replaceTemplateFromSource(accountId: string, templateId: string, input: NewTemplateSource) {
   const id = await findOwnTemplateId(accountId, templateId);
   if (!id) return null;
   const checked = await checkTemplate(accountId, input);
   const { name, description, alias } = input;
-  return replaceUserTemplate(accountId, id, { name, description, alias, ...checked });
+  return replaceUserTemplate(accountId, id, { name, description, alias, ...checked }, input.publish ?? true);
 }
 
 /**

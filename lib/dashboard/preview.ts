@@ -4,7 +4,7 @@ import { AppError, errors } from "@/lib/errors";
 import { rateLimitExceeded } from "@/lib/api/with-api-auth";
 import { authenticateAndMeter, type MeteredCaller } from "@/lib/db/metering";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
-import type { TemplateRecord } from "@/lib/db/templates";
+import type { RenderedVersion, TemplateRecord } from "@/lib/db/templates";
 import { checkVariables, renderTemplate } from "@/lib/render";
 import { exampleFromSchema, schemaFromPreviewProps, variablesProblem } from "@/lib/render/variables";
 import type { VariablesSchema } from "@/lib/schemas/variables";
@@ -17,8 +17,9 @@ import { readPreviewProps, renderInSandbox } from "@/lib/render/sandbox";
 
 type PreviewableTemplate = Pick<
   TemplateRecord,
-  "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables" | "preview_props"
->;
+  "id" | "owner_account_id" | "slug" | "compiled_code" | "variables" | "preview_props"
+> &
+  RenderedVersion;
 
 /** Who asks for a dashboard render: the account, its plan and this month's API calls, as withApiAuth reads them. */
 type PreviewCaller = Pick<MeteredCaller, "accountId" | "plan" | "used" | "quota">;
@@ -77,7 +78,7 @@ async function readOlderSavesPreviewProps(template: PreviewableTemplate): Promis
   try {
     const previewProps = await readPreviewProps({
       owner: template.owner_account_id,
-      cacheKey: `${template.id}:${template.version}`,
+      cacheKey: `${template.id}:${template.content_key}`,
       compiledCode: template.compiled_code,
     });
     return previewProps && !variablesProblem(previewProps) ? previewProps : null;

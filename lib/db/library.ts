@@ -3,8 +3,13 @@ import { getDb, type Tx, jsonParameter } from "@/lib/db/client";
 import { AppError, errors } from "@/lib/errors";
 import { findCatalogueTemplate, templateIdSql } from "@/lib/db/templates";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
-import type { VariablesSchema } from "@/lib/schemas/variables";
-import type { TemplateFiles } from "@/lib/template-files";
+import {
+  jsonOrNull,
+  lockOwnTemplate,
+  publishLockedDraft,
+  writeDraft,
+  type TemplateContent,
+} from "@/lib/db/template-versions";
 
 export type AddedEntry = {
   template_id: string;
@@ -115,20 +120,8 @@ export async function assertPurchaseAllowed(tx: Tx, accountId: string, plan: Pla
   }
 }
 
-export type NewUserTemplate = {
-  name: string;
-  description: string;
-  /** The entry's source. */
-  code: string;
-  compiledCode: string | null;
-  variables: VariablesSchema;
-  previewProps: Record<string, unknown> | null;
-  /** A template of several files: all of them, and the entry's path (both null, or left out, for one file). */
-  files?: TemplateFiles | null;
-  entry?: string | null;
-  /** The template's alias; null clears it, and a replace that leaves it out keeps the one it has. */
-  alias?: string | null;
-};
+/** `alias` sets the template's alias; null clears it, and a replace that leaves it out keeps the one it has. */
+export type NewUserTemplate = { name: string; description: string; alias?: string | null } & TemplateContent;
 
 /**
  * Runs a statement that stores a template's alias, answering the unique index's refusal (another of the account's
@@ -145,57 +138,66 @@ async function refusingTakenAlias<T>(alias: string | null | undefined, statement
   }
 }
 
-const jsonOrNull = (db: Tx | ReturnType<typeof getDb>, value: unknown) =>
-  value === null || value === undefined ? null : jsonParameter(db, value);
-
-/** Stores a template the user wrote and adds it to their library as `created`. */
+/**
+ * Stores a template the user wrote and adds it to their library as `created`: published as version 1, or with
+ * `publish` false only as its draft (revision 1).
+ */
 export async function createUserTemplate(
   accountId: string,
   input: NewUserTemplate,
+  publish = true,
 ): Promise<{ id: string; name: string }> {
   const created = getDb().begin(async (tx) => {
     const plan = await lockAccountPlan(tx, accountId);
     await assertLibraryHasRoom(tx, accountId, plan);
     const [template] = await tx<{ id: string; name: string }[]>`
       insert into templates (owner_account_id, name, description, is_public, price, code, compiled_code, variables,
-                             preview_props, files, entry, author, alias)
+                             preview_props, files, entry, author, alias, published_version)
       select ${accountId}, ${input.name}, ${input.description}, false, 0, ${input.code}, ${input.compiledCode},
              ${jsonParameter(tx, input.variables)}, ${jsonOrNull(tx, input.previewProps)},
-             ${jsonOrNull(tx, input.files)}, ${input.entry ?? null}, email, ${input.alias ?? null}
+             ${jsonOrNull(tx, input.files)}, ${input.entry ?? null}, email, ${input.alias ?? null}, ${publish ? 1 : null}
       from accounts where id = ${accountId}
       returning id, name`;
     await tx`insert into library_entries (account_id, template_id, added_via) values (${accountId}, ${template.id}, 'created')`;
+    if (publish) {
+      await tx`
+        insert into template_versions (template_id, version, code, files, entry, compiled_code, variables, preview_props)
+        select id, 1, code, files, entry, compiled_code, variables, preview_props from templates where id = ${template.id}`;
+    } else {
+      await writeDraft(tx, template.id, input);
+    }
     return template;
   });
   return refusingTakenAlias(input.alias, created);
 }
 
 /**
- * Replaces the source (and what was derived from it), name and description of a template the account owns (by id or
- * alias), and its alias when `input` names one; its version moves, so renders stop using what was made from the old
- * code. Null when the account owns no such template.
+ * Saves new source (and what was derived from it), name and description of a template the account owns (by id or
+ * alias), and its alias when `input` names one: as its next version, published at once (renders stop using what was
+ * made from the old code), or with `publish` false as its draft, leaving what sends use untouched. Null when the
+ * account owns no such template.
  */
 export async function replaceUserTemplate(
   accountId: string,
   templateId: string,
   input: NewUserTemplate,
+  publish = true,
 ): Promise<{ id: string; name: string } | null> {
-  const db = getDb();
-  const id = templateIdSql(db, accountId, templateId);
-  if (!id) return null;
-  const [template] = await refusingTakenAlias(
-    input.alias,
-    db<{ id: string; name: string }[]>`
+  const saved = getDb().begin(async (tx) => {
+    const locked = await lockOwnTemplate(tx, accountId, templateId);
+    if (!locked) return null;
+    const [template] = await tx<{ id: string; name: string }[]>`
       update templates
-      set name = ${input.name}, description = ${input.description}, code = ${input.code},
-          compiled_code = ${input.compiledCode}, variables = ${jsonParameter(db, input.variables)},
-          preview_props = ${jsonOrNull(db, input.previewProps)}, files = ${jsonOrNull(db, input.files)},
-          entry = ${input.entry ?? null}, alias = ${input.alias === undefined ? db`alias` : input.alias},
-          version = version + 1, updated_at = now()
-      where id = ${id} and owner_account_id = ${accountId}
-      returning id, name`,
-  );
-  return template ?? null;
+      set name = ${input.name}, description = ${input.description},
+          alias = ${input.alias === undefined ? tx`alias` : input.alias}, updated_at = now()
+      where id = ${locked.id}
+      returning id, name`;
+    // A published save is a draft save published at once: a save racing a publish is one or the other, never lost.
+    const draft = await writeDraft(tx, locked.id, input);
+    if (publish) await publishLockedDraft(tx, locked.id, draft.revision);
+    return template;
+  });
+  return refusingTakenAlias(input.alias, saved);
 }
 
 /**

@@ -25,7 +25,10 @@ export type TemplateRecord = {
   /** A user template of several files: every file by its path (`code` is the entry's), and the entry's path. */
   files: TemplateFiles | null;
   entry: string | null;
+  /** The internal counter of the content below: it moves whenever that content changes. */
   version: number;
+  /** The published version (1 for catalogue templates); null before a user template's first publish. */
+  published_version: number | null;
   category: string | null;
   author: string | null;
   preview_image_url: string | null;
@@ -63,16 +66,16 @@ export async function listLibrary(accountId: string, limit: number, offset: numb
   return row.page;
 }
 
-/** A template in the account's library, by id or alias, or null. */
+/** A template in the account's library, by id or alias, in its own content (as findTemplateForAccount by default), or null. */
 export async function findLibraryTemplate(
   accountId: string,
   templateId: string,
-): Promise<(TemplateRecord & { added_via: string }) | null> {
+): Promise<(TemplateRecord & RenderedVersion & { added_via: string }) | null> {
   const db = getDb();
   const id = templateIdSql(db, accountId, templateId);
   if (!id) return null;
-  const [row] = await db<(TemplateRecord & { added_via: string })[]>`
-    select t.*, l.added_via from library_entries l join templates t on t.id = l.template_id
+  const [row] = await db<(TemplateRecord & RenderedVersion & { added_via: string })[]>`
+    select t.*, ${ownVersion(db)}, l.added_via from library_entries l join templates t on t.id = l.template_id
     where l.account_id = ${accountId} and l.template_id = ${id}`;
   return row ?? null;
 }
@@ -87,22 +90,65 @@ export async function findOwnTemplateId(accountId: string, templateId: string): 
   return row?.id ?? null;
 }
 
-export type TemplateForAccount = TemplateRecord & { in_library: boolean };
+/** Which version to render: a published version's number, or the draft; the published version when left out. */
+export type VersionChoice = number | "draft" | undefined;
 
 /**
- * A template, by id or alias, plus whether it is in the account's library: what render access decisions need. Null
- * when there is no such template.
+ * What a render of a template uses, besides its content: `content_key` names that content exactly (the sandbox keeps
+ * a warm context, and the variables checker is kept, per key), and `template_version` is what emails record of it
+ * (a number, or "draft"); null when the version asked for does not exist.
+ */
+export type RenderedVersion = { content_key: string; template_version: string | null };
+
+export type TemplateForAccount = TemplateRecord & RenderedVersion & { in_library: boolean };
+
+/** A template's own content (its published version's, or its draft's before a first publish), as RenderedVersion. */
+const ownVersion = (db: Db) =>
+  db`t.version::text as content_key, coalesce(t.published_version::text, 'draft') as template_version`;
+
+/**
+ * The content of `version` (see send_context.sql, which resolves it the same way): a published version's row, a
+ * catalogue template's own as its version 1, or the draft. No row when the template has no such version.
+ */
+function versionContent(db: Db, version: number | "draft") {
+  const number = version === "draft" ? null : version;
+  return db`
+    left join lateral (
+      select v.code, v.files, v.entry, v.compiled_code, v.variables, v.preview_props, 'v' || v.version as content_key,
+             v.version::text as template_version
+      from template_versions v where v.template_id = t.id and v.version = ${number}::int
+      union all
+      select t.code, t.files, t.entry, t.compiled_code, t.variables, t.preview_props, t.version::text, '1'
+      where t.owner_account_id is null and ${number}::int = 1
+      union all
+      select d.code, d.files, d.entry, d.compiled_code, d.variables, d.preview_props, 'draft:' || d.revision, 'draft'
+      from template_drafts d where d.template_id = t.id and ${version === "draft"}::boolean
+    ) r on true`;
+}
+
+/**
+ * A template, by id or alias, plus whether it is in the account's library: what render access decisions need, with
+ * the content of `version` (by default the template's own: its published version's, or its draft's before a first
+ * publish). Null when there is no such template.
  */
 export async function findTemplateForAccount(
   accountId: string,
   templateId: string,
+  version?: VersionChoice,
 ): Promise<TemplateForAccount | null> {
   const db = getDb();
   const id = templateIdSql(db, accountId, templateId);
   if (!id) return null;
+  const content =
+    version === undefined
+      ? db`t.code, t.files, t.entry, t.compiled_code, t.variables, t.preview_props, ${ownVersion(db)}`
+      : db`r.code, r.files, r.entry, r.compiled_code, r.variables, r.preview_props, r.content_key, r.template_version`;
   const [row] = await db<TemplateForAccount[]>`
-    select t.*, exists (select from library_entries l where l.account_id = ${accountId} and l.template_id = t.id) as in_library
-    from templates t where t.id = ${id}`;
+    select t.id, t.owner_account_id, t.slug, t.alias, t.name, t.description, t.is_public, t.price, t.version,
+           t.published_version, t.category, t.author, t.preview_image_url, t.created_at, t.updated_at, ${content},
+           exists (select from library_entries l where l.account_id = ${accountId} and l.template_id = t.id) as in_library
+    from templates t ${version === undefined ? db`` : versionContent(db, version)}
+    where t.id = ${id}`;
   return row ?? null;
 }
 
@@ -121,7 +167,13 @@ export type ReadableTemplate = Pick<
   | "updated_at"
   | "variables"
   | "preview_props"
-> & { added_via: "created" | "free" | "purchased" | null };
+  | "published_version"
+> & {
+  added_via: "created" | "free" | "purchased" | null;
+  /** The template's draft, null when it has none. */
+  draft_revision: number | null;
+  draft_updated_at: Date | null;
+};
 
 /**
  * A template the account may read the details of, by id or alias: one in its library (with how it got there), or any
@@ -133,9 +185,11 @@ export async function findReadableTemplate(accountId: string, templateId: string
   if (!id) return null;
   const [row] = await db<ReadableTemplate[]>`
     select t.id, t.owner_account_id, t.slug, t.alias, t.name, t.description, t.is_public, t.price, t.category, t.author,
-           t.updated_at, t.variables, t.preview_props, l.added_via
+           t.updated_at, t.variables, t.preview_props, t.published_version, l.added_via,
+           d.revision as draft_revision, d.updated_at as draft_updated_at
     from templates t
     left join library_entries l on l.template_id = t.id and l.account_id = ${accountId}
+    left join template_drafts d on d.template_id = t.id
     where t.id = ${id} and (l.account_id is not null or (t.owner_account_id is null and t.is_public))`;
   return row ?? null;
 }
@@ -186,9 +240,10 @@ export type CatalogueSeed = {
 export async function upsertCatalogueTemplate(seed: CatalogueSeed): Promise<{ id: string; slug: string }> {
   const db = getDb();
   const [row] = await db<{ id: string; slug: string }[]>`
-    insert into templates (slug, name, description, is_public, price, code, variables, category, author, preview_image_url)
+    insert into templates (slug, name, description, is_public, price, code, variables, category, author, preview_image_url,
+                           published_version)
     values (${seed.slug}, ${seed.name}, ${seed.description}, true, ${seed.price}, ${seed.code},
-            ${jsonParameter(db, seed.variables)}, ${seed.category}, ${seed.author}, ${seed.previewImageUrl})
+            ${jsonParameter(db, seed.variables)}, ${seed.category}, ${seed.author}, ${seed.previewImageUrl}, 1)
     on conflict (slug) where owner_account_id is null do update set
       name = excluded.name, description = excluded.description, price = excluded.price, code = excluded.code,
       variables = excluded.variables, category = excluded.category, author = excluded.author,
@@ -203,11 +258,12 @@ export async function upsertCatalogueTemplate(seed: CatalogueSeed): Promise<{ id
   return row;
 }
 
-/** What rendering needs of a template (not its source). */
+/** What rendering needs of a template (not its source), in the version rendered. */
 export type RenderableTemplate = Pick<
   TemplateRecord,
-  "id" | "owner_account_id" | "slug" | "version" | "compiled_code" | "variables"
->;
+  "id" | "owner_account_id" | "slug" | "compiled_code" | "variables"
+> &
+  RenderedVersion;
 
 /** An address the account may not send to: it hard-bounced or complained (lib/db/suppressions.ts). */
 export type Suppression = { email: string; reason: "bounced" | "complained"; created_at: Date };
@@ -225,18 +281,21 @@ type SendContextRow = Partial<RenderableTemplate> & {
 /**
  * What POST /send looks up before rendering, in one round trip (the SQL function `send_context`): the account's
  * sending domains (oldest first, as listSendingDomains), the template (by id or alias) when it is in the account's
- * library, and which of `recipients` the account has suppressed.
+ * library (in `version`, as findTemplateForAccount), and which of `recipients` the account has suppressed.
  */
 export async function findSendContext(
   accountId: string,
   templateId: string,
   recipients: string[],
+  version?: VersionChoice,
 ): Promise<SendContext> {
   const lowerCased = recipients.map((address) => address.toLowerCase());
   // What can name no template is asked as no template: the domains and suppressions are still read.
   const ref = templateRef(templateId) ?? { id: null, alias: null };
+  const number = typeof version === "number" ? version : null;
   const [row] = await getDb()<SendContextRow[]>`
-    select * from send_context(${accountId}::uuid, ${ref.id}::uuid, ${ref.alias}::text, ${lowerCased}::text[])`;
+    select * from send_context(${accountId}::uuid, ${ref.id}::uuid, ${ref.alias}::text, ${lowerCased}::text[],
+                               ${number}::int, ${version === "draft"}::boolean)`;
   return sendContextFromRow(row);
 }
 

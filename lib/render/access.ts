@@ -1,28 +1,47 @@
 import "server-only";
 import { errors } from "@/lib/errors";
-import { findTemplateForAccount, type TemplateRecord } from "@/lib/db/templates";
+import {
+  findTemplateForAccount,
+  type RenderedVersion,
+  type TemplateRecord,
+  type VersionChoice,
+} from "@/lib/db/templates";
 
 // Public free catalogue templates render for everyone, so their rows need no per-account lookup: keep them in
 // process for a minute (a reseed shows up within that time) and save the hot path a database round trip.
 const CATALOGUE_TTL_MS = 60_000;
-const freeCatalogue = new Map<string, { template: TemplateRecord; expiresAt: number }>();
+const freeCatalogue = new Map<string, { template: RenderableRecord; expiresAt: number }>();
+
+/** A template in the version rendered (its content, and what names it). */
+export type RenderableRecord = TemplateRecord & RenderedVersion & { template_version: string };
 
 /**
  * Who may render what (`templateId` an id or alias): templates in the caller's library, and public free catalogue
  * templates. A public paid catalogue template not purchased is a 403 that says what to buy; everything else is
- * indistinguishable from a template that does not exist (404), so ids of other users' templates leak nothing.
+ * indistinguishable from a template that does not exist (404), so ids of other users' templates leak nothing. Then
+ * `version` (by default the template's own content): 404 VERSION_NOT_FOUND when the template has no such version.
  */
-export async function getRenderableTemplateOrThrow(accountId: string, templateId: string): Promise<TemplateRecord> {
+export async function getRenderableTemplateOrThrow(
+  accountId: string,
+  templateId: string,
+  version?: VersionChoice,
+): Promise<RenderableRecord> {
+  // Cached free catalogue templates are their version 1, and have no draft.
   const cached = cachedFreeCatalogueTemplate(templateId);
-  if (cached) return cached;
+  if (cached && (version === undefined || version === 1)) return cached;
+  if (cached) throw errors.versionNotFound(version!);
 
-  const found = await findTemplateForAccount(accountId, templateId);
+  const found = await findTemplateForAccount(accountId, templateId, version);
   if (!found) throw errors.templateNotFound();
   const { in_library: inLibrary, ...template } = found;
   const isFree = isFreeCatalogueTemplate(template);
-  // Kept by id: what an alias or slug names depends on the account.
-  if (isFree) freeCatalogue.set(template.id, { template, expiresAt: Date.now() + CATALOGUE_TTL_MS });
-  if (inLibrary || isFree) return template;
+  if (inLibrary || isFree) {
+    if (!hasVersion(template)) throw errors.versionNotFound(version!);
+    // Kept by id: what an alias or slug names depends on the account.
+    if (isFree && version === undefined)
+      freeCatalogue.set(template.id, { template, expiresAt: Date.now() + CATALOGUE_TTL_MS });
+    return template;
+  }
   if (template.owner_account_id === null && template.is_public) {
     throw errors.templateAccessDenied({
       id: template.id,
@@ -38,7 +57,10 @@ export function isFreeCatalogueTemplate(template: Pick<TemplateRecord, "owner_ac
   return template.owner_account_id === null && template.is_public && Number(template.price) === 0;
 }
 
-function cachedFreeCatalogueTemplate(templateId: string): TemplateRecord | null {
+const hasVersion = (template: TemplateRecord & RenderedVersion): template is RenderableRecord =>
+  template.template_version !== null;
+
+function cachedFreeCatalogueTemplate(templateId: string): RenderableRecord | null {
   const cached = freeCatalogue.get(templateId);
   return cached && cached.expiresAt > Date.now() ? cached.template : null;
 }

@@ -136,7 +136,7 @@ async function renderUserTemplate(
   return withClipWarning(
     await renderInSandbox({
       owner,
-      cacheKey: `${template.id}:${template.version}`,
+      cacheKey: `${template.id}:${template.content_key}`,
       compiledCode: template.compiled_code,
       props,
       plainText,
@@ -146,13 +146,13 @@ async function renderUserTemplate(
   );
 }
 
-// Compiling a schema costs more than checking with it: keep one checker per template version, as the sandbox keeps
-// one warm context per template version (its schema changes only with its version).
+// Compiling a schema costs more than checking with it: keep one checker per content rendered, as the sandbox keeps one
+// warm context per content (its schema changes only with it).
 const MAX_CHECKERS = 1000;
 const checkers = new Map<string, VariablesChecker>();
 
 function userVariablesChecker(template: RenderableTemplate): VariablesChecker {
-  const key = `${template.id}:${template.version}`;
+  const key = `${template.id}:${template.content_key}`;
   let checker = checkers.get(key);
   if (!checker) {
     checker = compileVariablesSchema(template.variables);

@@ -48,6 +48,12 @@ const emailFields = {
   reply_to: z.array(z.string()),
   subject: z.string(),
   template_id: z.uuid().nullable(),
+  template_version: z
+    .union([z.int(), z.literal("draft")])
+    .nullable()
+    .meta({
+      description: 'The version of the template it was rendered from, or "draft"; null for emails sent before versions',
+    }),
   tags: z.array(z.object({ name: z.string(), value: z.string() })),
   status: emailStatusSchema,
   created_at: z.iso.datetime(),

@@ -13,7 +13,7 @@ import {
 } from "@/lib/limits";
 import { isUuid, variablesSchema } from "@/lib/schemas/common";
 import { emailUsageSchema } from "@/lib/schemas/usage";
-import { warningsSchema } from "@/lib/schemas/templates";
+import { templateVersionRequestSchema, warningsSchema } from "@/lib/schemas/templates";
 import { isTemplateAlias } from "@/lib/template-alias";
 
 export const MAX_SCHEDULE_DAYS = 30;
@@ -300,6 +300,7 @@ export const sendRequestSchema = z
         description:
           "The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first)",
       }),
+    version: templateVersionRequestSchema,
     to: addressList(MAX_RECIPIENTS),
     // Subject and sender become header lines: a line break in them would add headers of the caller's choosing.
     subject: z

@@ -7,7 +7,7 @@ import {
   MAX_TEMPLATE_PATH_CHARS,
   MAX_TEMPLATE_SOURCE_CHARS,
 } from "@/lib/limits";
-import { holdsNul, variablesSchema } from "@/lib/schemas/common";
+import { holdsNul, paginationSchema, variablesSchema } from "@/lib/schemas/common";
 import { libraryEntrySchema } from "@/lib/schemas/library";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import { templateAliasProblem } from "@/lib/template-alias";
@@ -81,6 +81,10 @@ export const templateRequestSchema = z
     alias: templateAliasSchema.optional().meta({
       description: "The template's alias (see PATCH /templates/{id}); PUT keeps the one it has when left out",
     }),
+    publish: z.boolean({ error: "publish must be a boolean" }).optional().meta({
+      description:
+        "false: save the files as the template's draft (POST: the template has only a draft until its first publish; PUT: what sends use is untouched). By default they are published as the next version.",
+    }),
   })
   .strict()
   .superRefine(({ files, entry }, context) => {
@@ -101,8 +105,25 @@ export const deleteTemplateResponseSchema = z
   .object({ success: z.literal(true) })
   .meta({ id: "TemplateDeleteResponse" });
 
+/** The largest version or revision a request may name: PostgreSQL's integer. */
+const MAX_VERSION = 2_147_483_647;
+
+/** Which version a render or send uses: a published version's number, or the draft; the published one by default. */
+const BAD_VERSION = 'version must be a version number (a positive integer) or "draft"';
+
+export const templateVersionRequestSchema = z
+  .union([z.int({ error: BAD_VERSION }).min(1, BAD_VERSION).max(MAX_VERSION, BAD_VERSION), z.literal("draft")], {
+    error: BAD_VERSION,
+  })
+  .optional()
+  .meta({
+    description:
+      'The version to use: a number, or "draft" (sent only with a test key). By default the published version.',
+  });
+
 export const renderRequestSchema = z
   .object({
+    version: templateVersionRequestSchema,
     variables: variablesSchema.meta({
       description: "Values for the template's declared variables; at most 1 MB as JSON",
     }),
@@ -154,6 +175,77 @@ export const variablesJsonSchemaSchema = z.record(z.string(), z.unknown()).meta(
     'The template\'s variables as a JSON Schema (2020-12) object: `{ "type": "object", "properties", "required", "additionalProperties" }`',
 });
 
+export const templateDraftSchema = z
+  .object({
+    revision: z.int().meta({ description: "Moves on with every save of the draft" }),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: "TemplateDraft", description: "The template's draft, unpublished" });
+
+export const templateVersionSchema = z
+  .object({
+    version: z.int(),
+    created_at: z.iso.datetime().meta({ description: "When its files were saved" }),
+    published_at: z.iso.datetime(),
+    entry: z.string().meta({ description: "The path of the file whose default export is the email" }),
+    variables: variablesJsonSchemaSchema,
+  })
+  .meta({ id: "TemplateVersion" });
+
+export const templateVersionsResponseSchema = z
+  .object({
+    success: z.literal(true),
+    versions: z.array(templateVersionSchema).meta({ description: "Newest first" }),
+    draft: templateDraftSchema.nullable(),
+    pagination: paginationSchema,
+  })
+  .meta({ id: "TemplateVersionsResponse" });
+
+export const templateVersionResponseSchema = z
+  .object({
+    success: z.literal(true),
+    version: templateVersionSchema.extend({
+      files: z.record(z.string(), z.string()).meta({ description: "Every file's source by its path" }),
+    }),
+  })
+  .meta({ id: "TemplateVersionResponse" });
+
+export const publishRequestSchema = z
+  .object({
+    revision: z
+      .int({ error: "revision must be an integer" })
+      .min(1, "revision must be at least 1")
+      .max(MAX_VERSION, `revision must be at most ${MAX_VERSION}`)
+      .optional()
+      .meta({ description: "The draft's revision you read: refused (409) when the draft was saved again since" }),
+  })
+  .strict()
+  .meta({ id: "PublishRequest" });
+
+export const publishResponseSchema = z
+  .object({ success: z.literal(true), version: templateVersionSchema })
+  .meta({ id: "PublishResponse" });
+
+export const restoreRequestSchema = z
+  .object({
+    publish: z
+      .boolean({ error: "publish must be a boolean" })
+      .default(false)
+      .meta({ description: "true: publish it as the next version at once" }),
+  })
+  .strict()
+  .meta({ id: "RestoreRequest" });
+
+export const restoreResponseSchema = z
+  .object({
+    success: z.literal(true),
+    draft: templateDraftSchema
+      .nullable()
+      .meta({ description: "The draft now holding the version (null once published)" }),
+    version: templateVersionSchema.optional().meta({ description: 'With "publish": true, the version it became' }),
+  })
+  .meta({ id: "RestoreResponse" });
+
 export const templateDetailsSchema = libraryEntrySchema
   .pick({
     id: true,
@@ -172,6 +264,10 @@ export const templateDetailsSchema = libraryEntrySchema
     in_library: z.boolean(),
     added_via: libraryEntrySchema.shape.added_via.nullable(),
     updated_at: z.iso.datetime(),
+    version: z.int().nullable().meta({
+      description: "The published version that renders and sends use; null before a first publish",
+    }),
+    draft: templateDraftSchema.nullable(),
     variables: variablesJsonSchemaSchema,
     example: z.record(z.string(), z.unknown()).meta({
       description: "Sample variables that render: the template's PreviewProps, else values made from its schema",

@@ -23,7 +23,14 @@ import {
   withIdempotencyKey,
   type SendOutcome,
 } from "@/lib/send/idempotency";
-import { NOT_IN_LIBRARY_MESSAGE, outgoingMessage, parseRequest, resolveSender } from "@/lib/send/pipeline";
+import {
+  checkDraftSend,
+  NOT_IN_LIBRARY_MESSAGE,
+  outgoingMessage,
+  parseRequest,
+  resolveSender,
+  templateToSend,
+} from "@/lib/send/pipeline";
 import { recipientsOf, suppressedRecipientDetails } from "@/lib/suppressions";
 
 /** Renders of one batch run this many at a time: each is off the event loop already, this bounds one request's share. */
@@ -69,19 +76,21 @@ async function performBatch(
   const suppressed: ValidationDetail[] = [];
   const prepared = items.map((item, i) => {
     const prefix = `emails.${i}.`;
-    const context = contexts.get(item.template_id)!;
+    const context = contexts.get(contextKey(item))!;
     if (!context.template) {
       throw new AppError("TEMPLATE_NOT_FOUND", {
         message: NOT_IN_LIBRARY_MESSAGE,
         details: [{ field: `${prefix}template_id`, message: NOT_IN_LIBRARY_MESSAGE }],
       });
     }
+    collectDetails(invalid, prefix, () => checkDraftSend(caller, item.version));
+    const template = templateToSend(context.template, item.version, prefix);
     const from = collectDetails(invalid, prefix, () =>
       resolveSender(item.from, context.domains, sharedDomain, caller.apiKey?.domain ?? null),
     );
-    const checked = collectDetails(invalid, prefix, () => checkVariables(context.template!, item.variables));
+    const checked = collectDetails(invalid, prefix, () => checkVariables(template, item.variables));
     suppressed.push(...suppressedRecipientDetails(item, context.suppressed, prefix));
-    return { item, template: context.template, from, checked };
+    return { item, template, from, checked };
   });
   if (invalid.length > 0) throw errors.validation(invalid);
   if (suppressed.length > 0) throw errors.recipientSuppressed(suppressed);
@@ -133,6 +142,7 @@ async function performBatch(
     ...outgoingMessage(item, from!, rendered[i]),
     // The template's id, whatever the item named it by.
     templateId: template.id,
+    templateVersion: template.template_version,
   }));
 
   const mailer = mailerFor(caller);
@@ -221,18 +231,21 @@ function batchOverLimit(caller: SendCaller, used: number, count: number, reset: 
   );
 }
 
-/** Each template the batch names, looked up once, with the suppressions among the recipients of its items. */
+/** A template in the version an item names: what findBatchContexts looks up once. */
+const contextKey = (item: SendRequest) => `${item.template_id}:${item.version ?? ""}`;
+
+/** Each template (in each version) the batch names, looked up once, with the suppressions among its items' recipients. */
 async function findBatchContexts(accountId: string, items: SendRequest[]): Promise<Map<string, SendContext>> {
-  const recipientsByTemplate = new Map<string, string[]>();
+  const lookups = new Map<string, { item: SendRequest; recipients: string[] }>();
   for (const item of items) {
-    const recipients = recipientsByTemplate.get(item.template_id) ?? [];
-    recipients.push(...recipientsOf(item));
-    recipientsByTemplate.set(item.template_id, recipients);
+    const lookup = lookups.get(contextKey(item)) ?? { item, recipients: [] };
+    lookup.recipients.push(...recipientsOf(item));
+    lookups.set(contextKey(item), lookup);
   }
   const entries = await Promise.all(
-    [...recipientsByTemplate].map(
-      async ([templateId, recipients]) =>
-        [templateId, await findSendContext(accountId, templateId, recipients)] as const,
+    [...lookups].map(
+      async ([key, { item, recipients }]) =>
+        [key, await findSendContext(accountId, item.template_id, recipients, item.version)] as const,
     ),
   );
   return new Map(entries);

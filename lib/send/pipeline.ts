@@ -1,10 +1,10 @@
 import "server-only";
 import type { z } from "zod";
-import { errors, zodDetails } from "@/lib/errors";
+import { AppError, errors, zodDetails } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
 import { isVerifiedForSending, type SendingDomain } from "@/lib/db/domains";
 import { markEmailAccepted, markEmailFailed, recordCountedEmail } from "@/lib/db/emails/records";
-import { findSendContext } from "@/lib/db/templates";
+import { findSendContext, type RenderableTemplate, type VersionChoice } from "@/lib/db/templates";
 import { describeProviderFailure, type OutgoingEmail } from "@/lib/mail";
 import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import { reportOverageEmail } from "@/lib/payments";
@@ -32,6 +32,41 @@ import {
 import { recipientsOf, suppressedRecipientDetails } from "@/lib/suppressions";
 
 export const NOT_IN_LIBRARY_MESSAGE = "This template is not in your library. Add or purchase it first.";
+
+/**
+ * A draft is sent only with a test key (its emails stay in the outbox): how a preview deployment tries a template
+ * end to end while live sends keep the published version. Else 400 naming `field`.
+ */
+export function checkDraftSend(caller: SendCaller, version: VersionChoice, field = "version"): void {
+  if (version === "draft" && !isTestSend(caller)) {
+    throw errors.validation([
+      { field, message: 'version "draft" may be sent only with a test key (lp_test_…); publish the draft to send it' },
+    ]);
+  }
+}
+
+/**
+ * The template as send_context found it in the version asked for: 404 VERSION_NOT_FOUND when it has no such version,
+ * and 409 TEMPLATE_NOT_PUBLISHED when none was named and it has only a draft. A batch names its item (`prefix`,
+ * `emails.<i>.`) in the answer's details.
+ */
+export function templateToSend(
+  template: RenderableTemplate,
+  version: VersionChoice,
+  prefix?: string,
+): RenderableTemplate & { template_version: string } {
+  const { template_version: rendered } = template;
+  const refused = (error: AppError, field: string) =>
+    prefix === undefined
+      ? error
+      : new AppError(error.code, {
+          ...error.options,
+          details: [{ field: `${prefix}${field}`, message: error.message }],
+        });
+  if (rendered === null) throw refused(errors.versionNotFound(version!), "version");
+  if (version === undefined && rendered === "draft") throw refused(errors.templateNotPublished(), "template_id");
+  return { ...template, template_version: rendered };
+}
 
 /**
  * POST /send: validate → (claim the Idempotency-Key)
@@ -67,13 +102,12 @@ async function performSend(
   request: SendRequest,
   providerKey: string | null,
 ): Promise<SendOutcome<SendResponse>> {
-  const { domains, template, suppressed } = await findSendContext(
-    caller.accountId,
-    request.template_id,
-    recipientsOf(request),
-  );
+  checkDraftSend(caller, request.version);
+  const context = await findSendContext(caller.accountId, request.template_id, recipientsOf(request), request.version);
+  const { domains, suppressed } = context;
   const from = resolveSender(request.from, domains, getConfig().sharedSendingDomain, caller.apiKey?.domain ?? null);
-  if (!template) throw errors.templateNotFound(NOT_IN_LIBRARY_MESSAGE);
+  if (!context.template) throw errors.templateNotFound(NOT_IN_LIBRARY_MESSAGE);
+  const template = templateToSend(context.template, request.version);
   const suppressedDetails = suppressedRecipientDetails(request, suppressed);
   if (suppressedDetails.length > 0) throw errors.recipientSuppressed(suppressedDetails);
 
@@ -94,6 +128,7 @@ async function performSend(
       ...message,
       accountId: caller.accountId,
       templateId: template.id,
+      templateVersion: template.template_version,
       status: mailer.deliversOnRecord ? (scheduledAt ? "scheduled" : "sent") : "pending",
       provider: mailer.provider,
       providerIdempotencyKey: providerKey,

@@ -3,11 +3,16 @@
 -- account has suppressed, and, when it is in the library, what rendering the template needs (one row; the template
 -- columns are null when it is not in the library). The template is named by its id or, that null, by an alias
 -- (template_id_by_alias): the caller decides which. A function for its kept plans, as library_page.
+--
+-- The template is rendered in the version p_version names, or its draft with p_draft, else in its own content (its
+-- published version's, or its draft's before a first publish), as lib/db/templates.ts findTemplateForAccount resolves
+-- it: content_key names that content for the sandbox's warm contexts, template_version is what the email records (a
+-- number, or 'draft'), null when the template has no such version.
 drop function if exists public.send_context(uuid, uuid, text[]);
 create or replace function public.send_context(p_account_id uuid, p_template_id uuid, p_template_alias text,
-                                               p_recipients text[])
-returns table (sender_domains json, suppressed json, id uuid, owner_account_id uuid, slug text, version integer,
-               compiled_code text, variables json)
+                                               p_recipients text[], p_version integer, p_draft boolean)
+returns table (sender_domains json, suppressed json, id uuid, owner_account_id uuid, slug text, compiled_code text,
+               variables json, content_key text, template_version text)
 language plpgsql stable
 as $$
 #variable_conflict use_column
@@ -24,10 +29,28 @@ begin
                       '[]'::json) as suppressed
       from public.email_suppressions x where x.account_id = p_account_id and x.email = any(p_recipients)
     ) s left join lateral (
-      select t.id, t.owner_account_id, t.slug, t.version, t.compiled_code, t.variables
+      select t.id, t.owner_account_id, t.slug, t.compiled_code, t.variables, t.version::text,
+             coalesce(t.published_version::text, 'draft')
       from public.library_entries l join public.templates t on t.id = l.template_id
       where l.account_id = p_account_id
         and l.template_id = coalesce(p_template_id, public.template_id_by_alias(p_account_id, p_template_alias))
+        and p_version is null and not p_draft
+      union all
+      select t.id, t.owner_account_id, t.slug, r.compiled_code, r.variables, r.content_key, r.template_version
+      from public.library_entries l join public.templates t on t.id = l.template_id
+      left join lateral (
+        select v.compiled_code, v.variables, 'v' || v.version as content_key, v.version::text as template_version
+        from public.template_versions v where v.template_id = t.id and v.version = p_version
+        union all
+        select t.compiled_code, t.variables, t.version::text, '1'
+        where t.owner_account_id is null and p_version = 1
+        union all
+        select d.compiled_code, d.variables, 'draft:' || d.revision, 'draft'
+        from public.template_drafts d where d.template_id = t.id and p_draft
+      ) r on true
+      where l.account_id = p_account_id
+        and l.template_id = coalesce(p_template_id, public.template_id_by_alias(p_account_id, p_template_alias))
+        and (p_version is not null or p_draft)
     ) tl on true;
 end;
 $$;

@@ -62,6 +62,10 @@ describe("a NUL in a path parameter answers the route's JSON 404", () => {
     "DELETE /suppressions/{email}": SUPPRESSION_NOT_FOUND,
     "PUT /templates/{id}": TEMPLATE_NOT_FOUND,
     "DELETE /templates/{id}": TEMPLATE_NOT_FOUND,
+    "POST /templates/{id}/publish": TEMPLATE_NOT_FOUND,
+    "GET /templates/{id}/versions": TEMPLATE_NOT_FOUND,
+    "GET /templates/{id}/versions/{n}": TEMPLATE_NOT_FOUND,
+    "POST /templates/{id}/versions/{n}/restore": TEMPLATE_NOT_FOUND,
   };
 
   it("covers every /api/v1 route that takes a path parameter", () => {

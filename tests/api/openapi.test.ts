@@ -22,6 +22,10 @@ import {
 } from "@/app/api/v1/templates/[id]/route";
 import { POST as postTemplate } from "@/app/api/v1/templates/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
+import { POST as postPublish } from "@/app/api/v1/templates/[id]/publish/route";
+import { POST as postRestore } from "@/app/api/v1/templates/[id]/versions/[n]/restore/route";
+import { GET as getVersion } from "@/app/api/v1/templates/[id]/versions/[n]/route";
+import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { API_OPERATIONS } from "@/lib/api/contract";
 import { createApiKey } from "@/lib/db/api-keys";
@@ -106,8 +110,12 @@ describe("GET /api/v1/openapi.json", () => {
       "/suppressions/{email}",
       "/templates",
       "/templates/{id}",
+      "/templates/{id}/publish",
       "/templates/{id}/render",
       "/templates/{id}/source",
+      "/templates/{id}/versions",
+      "/templates/{id}/versions/{n}",
+      "/templates/{id}/versions/{n}/restore",
       "/usage",
     ]);
     expect(Object.keys(document.components.schemas)).toEqual(
@@ -132,6 +140,10 @@ describe("GET /api/v1/openapi.json", () => {
         "SendBatchResponse",
         "SuppressionListResponse",
         "SuppressionDeleteResponse",
+        "TemplateVersionsResponse",
+        "TemplateVersionResponse",
+        "PublishResponse",
+        "RestoreResponse",
       ]),
     );
   });
@@ -197,7 +209,7 @@ describe("GET /api/v1/openapi.json", () => {
       400: ["VALIDATION_ERROR"],
       401: ["UNAUTHORIZED"],
       403: ["INSUFFICIENT_SCOPE", "ACCESS_DENIED"],
-      404: ["TEMPLATE_NOT_FOUND"],
+      404: ["TEMPLATE_NOT_FOUND", "VERSION_NOT_FOUND"],
       413: ["PAYLOAD_TOO_LARGE"],
       422: ["RENDER_ERROR"],
       429: ["RATE_LIMIT_EXCEEDED"],
@@ -357,6 +369,40 @@ describe("real responses match the document", () => {
     const remove = () => call(deleteTemplate, "/x", { method: "DELETE", params: { id }, headers: auth(user) });
     expectConforms("/templates/{id}", "delete", await remove());
     expectConforms("/templates/{id}", "delete", await remove());
+  });
+
+  it("template versions answers", async () => {
+    const user = await createUser("monthly");
+    const files = { "email.tsx": "export default function E() { return <p>Hi</p>; }\n" };
+    const created = await call(postTemplate, "/x", {
+      method: "POST",
+      headers: auth(user),
+      body: { name: "Mine", files, publish: false },
+    });
+    const id = created.body.template.id;
+    const publish = (body: unknown) =>
+      call(postPublish, "/x", { method: "POST", params: { id }, headers: auth(user), body });
+    expectConforms("/templates/{id}/publish", "post", await publish({ revision: 2 }));
+    expectConforms("/templates/{id}/publish", "post", await publish({ revision: 1 }));
+    expectConforms("/templates/{id}/publish", "post", await publish({}));
+    expectConforms("/templates/{id}/publish", "post", await publish({ revision: "1" }));
+    const list = (query: string) => call(listVersions, `/x${query}`, { params: { id }, headers: auth(user) });
+    expectConforms("/templates/{id}/versions", "get", await list(""));
+    expectConforms("/templates/{id}/versions", "get", await list("?limit=0"));
+    const version = (n: string) => call(getVersion, "/x", { params: { id, n }, headers: auth(user) });
+    for (const n of ["1", "2", "x"]) expectConforms("/templates/{id}/versions/{n}", "get", await version(n));
+    const restore = (n: string, body: unknown) =>
+      call(postRestore, "/x", { method: "POST", params: { id, n }, headers: auth(user), body });
+    expectConforms("/templates/{id}/versions/{n}/restore", "post", await restore("1", {}));
+    expectConforms("/templates/{id}/versions/{n}/restore", "post", await restore("1", { publish: true }));
+    expectConforms("/templates/{id}/versions/{n}/restore", "post", await restore("9", {}));
+    expectConforms("/templates/{id}/versions/{n}/restore", "post", await restore("1.5", {}));
+    const other = await catalogueId("welcome");
+    expectConforms(
+      "/templates/{id}/versions",
+      "get",
+      await call(listVersions, "/x", { params: { id: other }, headers: auth(user) }),
+    );
   });
 
   it("emails answers", async () => {

@@ -71,6 +71,8 @@ describe("GET /api/v1/templates/{id}", () => {
           in_library: true,
           added_via: "purchased",
           updated_at: (row.updated_at as Date).toISOString(),
+          version: 1,
+          draft: null,
           variables: catalogueVariablesSchema(entry),
           example: (entry.component as unknown as { PreviewProps: Record<string, unknown> }).PreviewProps,
         },

@@ -110,7 +110,7 @@ async function updatedAt(id: string): Promise<string> {
 async function ownTemplate(
   user: TestUser,
   id: string,
-  fields: { name: string; description: string; variables: unknown; example: unknown },
+  fields: { name: string; description: string; variables: unknown; example: unknown; version?: number },
 ) {
   return {
     id,
@@ -125,6 +125,8 @@ async function ownTemplate(
     in_library: true,
     added_via: "created",
     updated_at: await updatedAt(id),
+    version: fields.version ?? 1,
+    draft: null,
     variables: fields.variables,
     example: fields.example,
   };
@@ -535,6 +537,7 @@ describe("PUT /api/v1/templates/{id}", () => {
           description: "Now one file",
           variables: GREETING_VARIABLES,
           example: { name: "Ada" },
+          version: 2,
         }),
       },
     });

@@ -445,6 +445,7 @@ describe("a test key's batch", () => {
     const { start } = billingPeriod();
     const items = ["a@example.com", "b@example.com", "c@example.com"].map((to) => ({
       templateId: user.welcomeId,
+      templateVersion: "1",
       from: `hello@${user.domain}`,
       to: [to],
       cc: [],

@@ -628,3 +628,86 @@ describe("migration 20261124013000_sending_domain_overlap.sql", () => {
     });
   }, 60_000);
 });
+
+// The migration that gives templates versions must run on a database that holds templates of every kind: each user
+// template becomes version 1, published, with its files; catalogue templates are version 1 too; emails keep theirs.
+describe("migration 20261126000100_template_versions.sql", () => {
+  const MIGRATION = "20261126000100_template_versions.sql";
+
+  it("makes every user template version 1, published, with its current files", { timeout: 60_000 }, async () => {
+    await withDatabaseBefore(MIGRATION, async (db) => {
+      const [{ id: accountId }] = await db<
+        { id: string }[]
+      >`insert into accounts (email) values ('v@x.example') returning id`;
+      const [{ id: single }] = await db<{ id: string }[]>`
+        insert into templates (owner_account_id, name, code, compiled_code, variables, preview_props, updated_at)
+        values (${accountId}, 'One', 'export default () => null', 'compiled one', '{"type":"object"}',
+                '{"name":"Ann"}', '2026-11-20T10:00:00Z')
+        returning id`;
+      const [{ id: several }] = await db<{ id: string }[]>`
+        insert into templates (owner_account_id, name, code, compiled_code, files, entry, updated_at)
+        values (${accountId}, 'Two', 'import F from "./f"', 'compiled two',
+                '{"email.tsx":"import F from \\"./f\\"","f.tsx":"export default 1"}', 'email.tsx',
+                '2026-11-21T10:00:00Z')
+        returning id`;
+      const [{ id: catalogue }] = await db<{ id: string }[]>`
+        insert into templates (slug, name, code, is_public) values ('hello-v', 'Hello', 'x', true) returning id`;
+      await db`
+        insert into sent_emails (account_id, template_id, status, provider, from_address, to_addresses, subject, html)
+        values (${accountId}, ${single}, 'sent', 'outbox', 'a@x.example', '{b@x.example}', 'Hi', '<p>Hi</p>')`;
+      const templatesBefore = await db`select * from templates order by name`;
+
+      expect((await migrate(db)).applied).toContain(MIGRATION);
+
+      expect(await db`select id, name, published_version, draft_revision from templates order by name`).toEqual([
+        { id: catalogue, name: "Hello", published_version: 1, draft_revision: 0 },
+        { id: single, name: "One", published_version: 1, draft_revision: 0 },
+        { id: several, name: "Two", published_version: 1, draft_revision: 0 },
+      ]);
+      // The templates' own columns are as they were.
+      const templatesAfter = await db`select * from templates order by name`;
+      expect(templatesAfter.map(({ published_version: _p, draft_revision: _d, ...row }) => row)).toEqual(
+        templatesBefore.map((row) => ({ ...row })),
+      );
+      expect(
+        await db`
+          select template_id, version, code, files::text as files, entry, compiled_code, variables::text as variables,
+                 preview_props::text as preview_props, created_at, published_at
+          from template_versions order by created_at`,
+      ).toEqual([
+        {
+          template_id: single,
+          version: 1,
+          code: "export default () => null",
+          files: null,
+          entry: null,
+          compiled_code: "compiled one",
+          variables: '{"type":"object"}',
+          preview_props: '{"name":"Ann"}',
+          created_at: new Date("2026-11-20T10:00:00Z"),
+          published_at: new Date("2026-11-20T10:00:00Z"),
+        },
+        {
+          template_id: several,
+          version: 1,
+          code: 'import F from "./f"',
+          files: '{"email.tsx":"import F from \\"./f\\"","f.tsx":"export default 1"}',
+          entry: "email.tsx",
+          compiled_code: "compiled two",
+          variables: expect.any(String),
+          preview_props: null,
+          created_at: new Date("2026-11-21T10:00:00Z"),
+          published_at: new Date("2026-11-21T10:00:00Z"),
+        },
+      ]);
+      expect(await db`select count(*)::int as drafts from template_drafts`).toEqual([{ drafts: 0 }]);
+      expect(await db`select subject, template_version from sent_emails`).toEqual([
+        { subject: "Hi", template_version: null },
+      ]);
+
+      // Deleting a template deletes its versions.
+      await db`delete from templates where id = ${several}`;
+      expect(await db`select template_id from template_versions`).toEqual([{ template_id: single }]);
+    });
+  });
+});

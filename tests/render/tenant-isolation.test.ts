@@ -169,8 +169,12 @@ describe("the template sandbox", () => {
     // The same code, byte for byte, in another account's template.
     const bobsHello = await create(bob, HELLO);
     const bobSameCode = await contextsStarted(hello(bob, bobsHello));
-    // The same code again, as the template's next version.
-    await replaceTemplateFromSource(alice.accountId, alicesHello, { name: "Isolation", description: "", code: HELLO });
+    // The same code again, as a later version of the template (a save of the same code as the latest publishes nothing
+    // new, so another version comes between).
+    const save = (code: string) =>
+      replaceTemplateFromSource(alice.accountId, alicesHello, { name: "Isolation", description: "", code });
+    await save(`${HELLO}\n// another version\n`);
+    await save(HELLO);
     const aliceNextVersion = await contextsStarted(hello(alice, alicesHello));
     const aliceDraft = await contextsStarted(draft(alice));
     const aliceDraftAgain = await contextsStarted(draft(alice));

@@ -110,6 +110,8 @@ function resource(sent: Sent, status: string, events: unknown[], to = ["ann@exam
       reply_to: [],
       subject: "Hi",
       template_id: sent.templateId,
+      // Recorded here as emails were before versions.
+      template_version: null,
       tags: [],
       status,
       created_at: ISO,

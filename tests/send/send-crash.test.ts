@@ -385,6 +385,7 @@ describe("the dispatcher's rules for interrupted hand-offs", () => {
       {
         accountId: user.accountId,
         templateId: await catalogueId("welcome"),
+        templateVersion: "1",
         status: "pending",
         provider: "resend",
         from: `hello@${user.domain}`,

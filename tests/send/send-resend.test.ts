@@ -555,6 +555,7 @@ describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Re
     const user = await sender();
     const message = (to: string) => ({
       templateId: user.welcomeId,
+      templateVersion: "1",
       from: `hello@${user.domain}`,
       to: [to],
       cc: [],

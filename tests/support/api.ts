@@ -163,6 +163,7 @@ export function describedEmail(user: Sender, id: string, status: string, events:
     reply_to: [],
     subject: "Welcome aboard",
     template_id: user.welcomeId,
+    template_version: 1,
     tags: [],
     status,
     created_at: ISO,

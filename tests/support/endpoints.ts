@@ -7,6 +7,10 @@ import { POST as postTemplate } from "@/app/api/v1/templates/route";
 import { DELETE as deleteTemplate, GET as getTemplate, PUT as putTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
+import { POST as postPublish } from "@/app/api/v1/templates/[id]/publish/route";
+import { POST as postRestore } from "@/app/api/v1/templates/[id]/versions/[n]/restore/route";
+import { GET as getVersion } from "@/app/api/v1/templates/[id]/versions/[n]/route";
+import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route";
 import { DELETE as deleteSuppression } from "@/app/api/v1/suppressions/[email]/route";
 import { GET as listSuppressions } from "@/app/api/v1/suppressions/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
@@ -41,6 +45,7 @@ async function recordedEmail(user: TestUser, scheduledAt: Date | null = null): P
     {
       accountId: user.accountId,
       templateId: await catalogueId("welcome"),
+      templateVersion: "1",
       status: scheduledAt ? "scheduled" : "sent",
       provider: "outbox",
       from: "hello@acme.example",
@@ -72,16 +77,23 @@ async function suppressedAddress(user: TestUser): Promise<string> {
 
 const TEMPLATE_SOURCE = `export default function Email() { return <p>Hi</p>; }\n`;
 
-/** A template the user wrote, in their library (stored directly: what it holds does not matter to the call). */
-async function ownTemplate(user: TestUser): Promise<string> {
-  const created = await createUserTemplate(user.accountId, {
-    name: "Own",
-    description: "",
-    code: TEMPLATE_SOURCE,
-    compiledCode: null,
-    variables: OPEN_VARIABLES_SCHEMA,
-    previewProps: null,
-  });
+/**
+ * A template the user wrote, in their library (stored directly: what it holds does not matter to the call): its
+ * version 1, or with `publish` false only its draft.
+ */
+async function ownTemplate(user: TestUser, publish = true): Promise<string> {
+  const created = await createUserTemplate(
+    user.accountId,
+    {
+      name: "Own",
+      description: "",
+      code: TEMPLATE_SOURCE,
+      compiledCode: null,
+      variables: OPEN_VARIABLES_SCHEMA,
+      previewProps: null,
+    },
+    publish,
+  );
   return created.id;
 }
 
@@ -167,6 +179,38 @@ export const endpoints: Endpoint[] = [
     handler: deleteTemplate,
     path: (id) => `/api/v1/templates/${id}`,
     options: (id) => ({ method: "DELETE", params: { id } }),
+    metered: true,
+    resource: ownTemplate,
+  },
+  {
+    name: "POST /templates/{id}/publish",
+    handler: postPublish,
+    path: (id) => `/api/v1/templates/${id}/publish`,
+    options: (id) => ({ method: "POST", params: { id } }),
+    metered: true,
+    resource: (user) => ownTemplate(user, false),
+  },
+  {
+    name: "GET /templates/{id}/versions",
+    handler: listVersions,
+    path: (id) => `/api/v1/templates/${id}/versions`,
+    options: (id) => ({ params: { id } }),
+    metered: true,
+    resource: ownTemplate,
+  },
+  {
+    name: "GET /templates/{id}/versions/{n}",
+    handler: getVersion,
+    path: (id) => `/api/v1/templates/${id}/versions/1`,
+    options: (id) => ({ params: { id, n: "1" } }),
+    metered: true,
+    resource: ownTemplate,
+  },
+  {
+    name: "POST /templates/{id}/versions/{n}/restore",
+    handler: postRestore,
+    path: (id) => `/api/v1/templates/${id}/versions/1/restore`,
+    options: (id) => ({ method: "POST", params: { id, n: "1" } }),
     metered: true,
     resource: ownTemplate,
   },

@@ -12,6 +12,12 @@ import {
   replaceTemplate,
   setTemplateAlias,
 } from "@/lib/api/contract/templates";
+import {
+  getTemplateVersion,
+  listTemplateVersions,
+  publishTemplate,
+  restoreTemplateVersion,
+} from "@/lib/api/contract/template-versions";
 import { getUsage } from "@/lib/api/contract/usage";
 
 /** Every operation of /api/v1 by its operationId, in the order the document and /docs list them. */
@@ -24,6 +30,10 @@ export const contract = {
   deleteTemplate,
   renderTemplate,
   getTemplateSource,
+  publishTemplate,
+  listTemplateVersions,
+  getTemplateVersion,
+  restoreTemplateVersion,
   sendEmail,
   sendBatch,
   listEmails,

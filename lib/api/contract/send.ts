@@ -28,6 +28,8 @@ export const sendEmail = defineOperation({
   success: { status: 200, description: "Sent (or scheduled)", schema: sendResponseSchema },
   errors: [
     "TEMPLATE_NOT_FOUND",
+    "VERSION_NOT_FOUND",
+    "TEMPLATE_NOT_PUBLISHED",
     "IDEMPOTENCY_CONFLICT",
     "IDEMPOTENCY_IN_PROGRESS",
     "RENDER_ERROR",
@@ -37,8 +39,11 @@ export const sendEmail = defineOperation({
     "SANDBOX_BUSY",
   ],
   errorDescriptions: {
-    VALIDATION_ERROR: "Invalid fields; each problem is one entry of details",
+    VALIDATION_ERROR:
+      'Invalid fields; each problem is one entry of details (a version "draft" sent with a live key is one, field `version`)',
     TEMPLATE_NOT_FOUND: "No template of your library has that id, alias or slug",
+    VERSION_NOT_FOUND: "The template has no such version, or no draft",
+    TEMPLATE_NOT_PUBLISHED: "No version was named and the template has only a draft",
     IDEMPOTENCY_CONFLICT,
     RECIPIENT_SUPPRESSED: "A recipient is suppressed, one entry of details per address",
     EMAIL_PROVIDER_ERROR: "The email provider failed; the message is kept as failed and not counted",
@@ -62,6 +67,8 @@ export const sendBatch = defineOperation({
   success: { status: 200, description: "All sent, in the request's order", schema: sendBatchResponseSchema },
   errors: [
     "TEMPLATE_NOT_FOUND",
+    "VERSION_NOT_FOUND",
+    "TEMPLATE_NOT_PUBLISHED",
     "IDEMPOTENCY_CONFLICT",
     "IDEMPOTENCY_IN_PROGRESS",
     "RECIPIENT_SUPPRESSED",
@@ -74,6 +81,8 @@ export const sendBatch = defineOperation({
   errorDescriptions: {
     VALIDATION_ERROR: "Invalid items; each problem is one entry of details, under emails.<i>",
     TEMPLATE_NOT_FOUND: "No template of your library has an item's id, alias or slug",
+    VERSION_NOT_FOUND: "An item's template has no such version, or no draft: nothing sent",
+    TEMPLATE_NOT_PUBLISHED: "An item names no version and its template has only a draft: nothing sent",
     IDEMPOTENCY_CONFLICT,
     RECIPIENT_SUPPRESSED: "A recipient is suppressed: nothing sent",
     RENDER_ERROR: "A template failed to render: nothing sent",

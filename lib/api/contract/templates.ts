@@ -122,10 +122,11 @@ export const renderTemplate = defineOperation({
   ...BY_TEMPLATE_ID,
   body: renderRequestSchema,
   success: { status: 200, description: "The rendered template", schema: renderResponseSchema },
-  errors: ["ACCESS_DENIED", "TEMPLATE_NOT_FOUND", "RENDER_ERROR", "SANDBOX_BUSY"],
+  errors: ["ACCESS_DENIED", "TEMPLATE_NOT_FOUND", "VERSION_NOT_FOUND", "RENDER_ERROR", "SANDBOX_BUSY"],
   errorDescriptions: {
-    VALIDATION_ERROR: "Bad variables, format or plain_text",
+    VALIDATION_ERROR: "Bad variables, format, plain_text or version",
     TEMPLATE_NOT_FOUND: "No such template you may render",
+    VERSION_NOT_FOUND: "The template has no such version, or no draft",
   },
 });
 

@@ -14,6 +14,8 @@ export type EmailStatus = "pending" | "sent" | "scheduled" | "failed";
 export type EmailRecordInput = RenderedMessage & {
   accountId: string;
   templateId: string;
+  /** The version of the template it was rendered from: a number, or "draft". */
+  templateVersion: string;
   status: "pending" | "sent" | "scheduled";
   provider: string;
   /** The provider key derived from the caller's Idempotency-Key; null when none was given (see emailHandoffKey). */
@@ -70,6 +72,7 @@ function quotaRecord(db: Db, quota: SendQuota) {
 function messageRecord(message: BatchEmailInput) {
   return {
     template_id: message.templateId,
+    template_version: message.templateVersion,
     from_address: message.from,
     to_addresses: message.to,
     cc_addresses: message.cc,

@@ -29,6 +29,8 @@ export type EmailResource = Pick<
   status: DeliveryStatus;
   /** Sent with a test key: kept in the outbox, never handed to a provider, not counted toward the month. */
   test: boolean;
+  /** The version of its template it was rendered from: a number or "draft" (as text); null when sent before versions. */
+  template_version: string | null;
 };
 
 /** Provider message ids are short; anything longer cannot be one. */
@@ -51,7 +53,7 @@ export async function listEmails(
       select count(*)::int as total from sent_emails where account_id = ${accountId} ${ofStatus}
     ) t left join lateral (
       select coalesce(provider_message_id, id::text) as id, from_address as from, to_addresses as to,
-             cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, template_id, tags,
+             cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, template_id, template_version, tags,
              delivery_status as status, created_at, sent_at, scheduled_at, test
       from sent_emails where account_id = ${accountId} ${ofStatus}
       order by created_at desc, batch_index desc nulls last, id limit ${limit} offset ${offset}
@@ -114,7 +116,7 @@ export async function findEmailWithEvents(
     : db``;
   const [row] = await db<(EmailResource & { internal_id: string; message?: EmailMessage })[]>`
     select id as internal_id, coalesce(provider_message_id, id::text) as id, from_address as from, to_addresses as to,
-           cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, template_id, tags,
+           cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, template_id, template_version, tags,
            delivery_status as status, created_at, sent_at, scheduled_at, test ${message}
     from sent_emails where ${emailAddressedBy(accountId, id)}`;
   if (!row) return undefined;

@@ -10,7 +10,7 @@ import { applyVariablesOffThread } from "@/lib/render/sandbox/compile-pool";
 // POST /api/v1/templates/{id}/render – render a template with variables to HTML (and text) or React source
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   POST: implement(contract.renderTemplate, async ({ request, caller, params, body }) => {
-    const template = await getRenderableTemplateOrThrow(caller.accountId, params.id);
+    const template = await getRenderableTemplateOrThrow(caller.accountId, params.id, body.version);
     const checked = checkVariables(template, body.variables);
     if (body.format === "react") {
       const react = await applyVariablesOffThread(caller.accountId, template.code, checked.props, request.signal);

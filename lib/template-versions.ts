@@ -1,0 +1,87 @@
+import "server-only";
+import { errors } from "@/lib/errors";
+import {
+  findOwnVersion,
+  listVersions,
+  publishDraft,
+  restoreVersion,
+  type DraftSummary,
+  type VersionSummary,
+} from "@/lib/db/template-versions";
+import { SINGLE_FILE } from "@/lib/template-files";
+
+/** The largest version a path may name: PostgreSQL's integer. */
+const MAX_VERSION = 2_147_483_647;
+
+/** A version number in a path: plain decimal digits, 1 up to MAX_VERSION; anything else is a 400 naming `n`. */
+export function parseVersionNumber(raw: string): number {
+  const version = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : NaN;
+  if (!(version <= MAX_VERSION))
+    throw errors.validation([{ field: "n", message: "must be a version number: an integer from 1" }]);
+  return version;
+}
+
+/** A version as the API answers it; a template of one file has that file as its entry. */
+function versionBody(version: VersionSummary) {
+  return {
+    version: version.version,
+    created_at: version.created_at.toISOString(),
+    published_at: version.published_at.toISOString(),
+    entry: version.entry ?? SINGLE_FILE,
+    variables: version.variables,
+  };
+}
+
+const draftBody = (draft: DraftSummary | null) =>
+  draft && { revision: draft.revision, updated_at: draft.updated_at.toISOString() };
+
+/** POST /templates/{id}/publish. */
+export async function publishTemplateOrThrow(accountId: string, templateId: string, revision: number | undefined) {
+  const published = await publishDraft(accountId, templateId, revision);
+  if (!published) throw errors.templateNotFound();
+  return { success: true as const, version: versionBody(published) };
+}
+
+/** GET /templates/{id}/versions. */
+export async function listTemplateVersionsOrThrow(
+  accountId: string,
+  templateId: string,
+  limit: number,
+  offset: number,
+) {
+  const page = await listVersions(accountId, templateId, limit, offset);
+  if (!page) throw errors.templateNotFound();
+  return {
+    success: true as const,
+    versions: page.versions.map(versionBody),
+    draft: draftBody(page.draft),
+    pagination: { limit, offset, total: page.total },
+  };
+}
+
+/** GET /templates/{id}/versions/{n}: the version with its files. */
+export async function getTemplateVersionOrThrow(accountId: string, templateId: string, rawVersion: string) {
+  const version = parseVersionNumber(rawVersion);
+  const found = await findOwnVersion(accountId, templateId, version);
+  if (!found) throw errors.templateNotFound();
+  if (!found.version) throw errors.versionNotFound(version);
+  const files = found.version.files ?? { [SINGLE_FILE]: found.version.code };
+  return { success: true as const, version: { ...versionBody(found.version), files } };
+}
+
+/** POST /templates/{id}/versions/{n}/restore. */
+export async function restoreTemplateVersionOrThrow(
+  accountId: string,
+  templateId: string,
+  rawVersion: string,
+  publish: boolean,
+) {
+  const version = parseVersionNumber(rawVersion);
+  const restored = await restoreVersion(accountId, templateId, version, publish);
+  if (!restored) throw errors.templateNotFound();
+  return {
+    success: true as const,
+    draft: draftBody(restored.draft),
+    ...(restored.version ? { version: versionBody(restored.version) } : {}),
+  };
+}
