@@ -112,9 +112,15 @@ const MAX_VERSION = 2_147_483_647;
 const BAD_VERSION = 'version must be a version number (a positive integer) or "draft"';
 
 export const templateVersionRequestSchema = z
-  .union([z.int({ error: BAD_VERSION }).min(1, BAD_VERSION).max(MAX_VERSION, BAD_VERSION), z.literal("draft")], {
-    error: BAD_VERSION,
-  })
+  .union(
+    [
+      z.int({ error: BAD_VERSION }).min(1, BAD_VERSION).max(MAX_VERSION, BAD_VERSION),
+      z.literal("draft").meta({ maxLength: 5 }),
+    ],
+    {
+      error: BAD_VERSION,
+    },
+  )
   .optional()
   .meta({
     description:

@@ -93,6 +93,9 @@ async function ownTemplate(user: TestUser, id: string, alias: string | null) {
     in_library: true,
     added_via: "created",
     updated_at: row.updated_at.toISOString(),
+    // Saving the same files again makes no new version.
+    version: 1,
+    draft: null,
     variables: GREETING_VARIABLES,
     example: { name: "Ada" },
   };

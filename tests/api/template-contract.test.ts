@@ -66,6 +66,7 @@ describe("GET /api/v1/templates/{id}", () => {
           is_public: true,
           price: 19,
           slug: "receipt",
+          alias: null,
           category: entry.category,
           author: entry.author,
           in_library: true,
