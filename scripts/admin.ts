@@ -34,8 +34,10 @@ const USAGE = `Usage: npm run -s admin -- <command> [options]
   plan:set --email E --plan P
   catalogue
   template:create --email E --name N --file PATH.tsx [--file PATH …] [--entry PATH] [--description D] [--alias A]
+                  [--draft]
   template:update --email E --id ID_OR_ALIAS --file PATH.tsx [--file PATH …] [--entry PATH] [--name N]
-                  [--description D] [--alias A]   (without --alias the template keeps its alias)
+                  [--description D] [--alias A] [--draft]   (without --alias the template keeps its alias)
+                  (both publish the files as the template's next version; with --draft they are saved as its draft)
   template:restyle [--email E]   (once after upgrading: makes user templates' Tailwind styles again from their source)
   library:add --email E --template ID_OR_SLUG
   domain:add --email E --domain D [--verified] [--default-sender ADDRESS]
@@ -187,6 +189,7 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
       name: required(flags, "name"),
       description: typeof flags.description === "string" ? flags.description : "",
       alias: aliasFlag(flags),
+      publish: flags.draft !== true,
       ...source,
     }).catch(locatedError(fileOf));
     return { id: template.id, name: template.name };
@@ -203,6 +206,7 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
       name: typeof flags.name === "string" ? required(flags, "name") : current.name,
       description: typeof flags.description === "string" ? flags.description : current.description,
       alias: aliasFlag(flags),
+      publish: flags.draft !== true,
       ...source,
     }).catch(locatedError(fileOf));
     if (!template) throw new Error(`${account.email} has created no template with id ${id}`);
@@ -270,6 +274,7 @@ async function main(): Promise<number> {
         verified: { type: "boolean" },
         "default-sender": { type: "string" },
         test: { type: "boolean" },
+        draft: { type: "boolean" },
         scope: { type: "string" },
         "expires-in-days": { type: "string" },
       },

@@ -1,10 +1,13 @@
 // Pushes a folder of React Email templates to Letterpress, for CI (plain Node 20, no dependencies: copy it into your
-// repository). Each folder under the one given is one template, named after the folder, its .tsx/.ts/.jsx/.js files
-// at their paths inside it: created with POST /templates the first time, its id then kept in the folder's
-// .letterpress-id (commit it), and replaced with PUT /templates/{id} on every later push.
+// repository; docs/templates-in-git.md has the workflow). Each folder under the one given is one template, its name
+// and alias the folder's name, its .tsx/.ts/.jsx/.js files at their paths inside it: saved with PUT /templates/{alias},
+// or created with POST /templates the first time. With --draft each save replaces the template's draft (published
+// sends are untouched); without it each save publishes a new version. A folder pushed before aliases keeps the id in
+// its .letterpress-id: it is saved by that id and given the alias.
 //
-//   LP=https://your-app.example/api/v1 LETTERPRESS_API_KEY=lp_live_… node scripts/push-templates.mjs emails
-import { readdir, readFile, writeFile } from "node:fs/promises";
+//   LETTERPRESS_BASE_URL=https://your-app.example/api/v1 LETTERPRESS_API_KEY=lp_live_… \
+//     node scripts/push-templates.mjs emails [--draft]
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 
 const SOURCE = /\.(tsx|ts|jsx|js)$/;
@@ -22,26 +25,39 @@ async function templateFiles(folder, prefix = "") {
   return files;
 }
 
-async function push(folder, { api, key }) {
-  const idFile = path.join(folder, ID_FILE);
-  const id = (await readFile(idFile, "utf8").catch(() => "")).trim();
-  const response = await fetch(id ? `${api}/templates/${id}` : `${api}/templates`, {
-    method: id ? "PUT" : "POST",
+async function call(api, key, method, pathname, body) {
+  const response = await fetch(`${api}${pathname}`, {
+    method,
     headers: { "X-API-Key": key, "Content-Type": "application/json" },
-    body: JSON.stringify({ name: path.basename(folder), files: await templateFiles(folder) }),
+    body: JSON.stringify(body),
   });
-  const answer = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
-  if (!response.ok) throw new Error(`${folder}: ${JSON.stringify(answer)}`);
-  if (!id) await writeFile(idFile, `${answer.template.id}\n`);
-  return `${folder}: ${id ? "replaced" : "created"} ${answer.template.id}`;
+  return { status: response.status, answer: await response.json().catch(() => ({ error: `HTTP ${response.status}` })) };
 }
 
-const [root] = process.argv.slice(2);
-const api = process.env.LP;
+async function push(folder, { api, key, draft }) {
+  const alias = path.basename(folder);
+  const id = (await readFile(path.join(folder, ID_FILE), "utf8").catch(() => "")).trim();
+  const body = { name: alias, alias, files: await templateFiles(folder), publish: !draft };
+  let { status, answer } = await call(api, key, "PUT", `/templates/${encodeURIComponent(id || alias)}`, body);
+  let created = false;
+  if (status === 404 && answer.code === "TEMPLATE_NOT_FOUND" && !id) {
+    ({ status, answer } = await call(api, key, "POST", "/templates", body));
+    created = true;
+  }
+  if (status >= 400) throw new Error(`${folder}: ${JSON.stringify(answer)}`);
+  const { template } = answer;
+  const saved = draft ? `draft revision ${template.draft.revision}` : `version ${template.version} published`;
+  return `${folder}: ${created ? "created" : "saved"} ${alias} (${template.id}), ${saved}`;
+}
+
+const args = process.argv.slice(2);
+const draft = args.includes("--draft");
+const [root, ...unknown] = args.filter((arg) => arg !== "--draft");
+const api = (process.env.LETTERPRESS_BASE_URL ?? process.env.LP ?? "http://localhost:3000/api/v1").replace(/\/$/, "");
 const key = process.env.LETTERPRESS_API_KEY;
-if (!root || !api || !key) {
+if (!root || unknown.length > 0 || root.startsWith("--") || !key) {
   console.error(
-    "Usage: LP=<base URL of /api/v1> LETTERPRESS_API_KEY=<key> node push-templates.mjs <folder of templates>",
+    "Usage: LETTERPRESS_BASE_URL=<base URL of /api/v1> LETTERPRESS_API_KEY=<key> node push-templates.mjs <folder of templates> [--draft]",
   );
   process.exit(1);
 }
@@ -49,7 +65,7 @@ let failed = false;
 for (const entry of await readdir(root, { withFileTypes: true })) {
   if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
   try {
-    console.log(await push(path.join(root, entry.name), { api, key }));
+    console.log(await push(path.join(root, entry.name), { api, key, draft }));
   } catch (error) {
     console.error(error.message);
     failed = true;

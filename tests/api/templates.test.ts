@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, mkdir, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -708,6 +708,15 @@ describe("the admin CLI", () => {
       await admin(["template:update", ...base, "--id", "greeting.v2"]);
       expect((await details(user, created.id)).body.template.alias).toBe("greeting.v2");
 
+      // --draft saves the draft (its revision the third save's: published saves take one too), and renders and sends
+      // keep the published version.
+      await writeFile(file, GREETING.replace("Hello", "Howdy"));
+      await admin(["template:update", ...base, "--id", "greeting.v2", "--draft"]);
+      expect((await details(user, created.id)).body.template).toMatchObject({ version: 1, draft: { revision: 3 } });
+      expect((await render(user, created.id, { name: "Ada" })).body.html).toContain("Hello <!-- -->Ada");
+      const drafted = await admin(["template:create", ...base, "--name", "Drafted", "--alias", "drafted", "--draft"]);
+      expect((await details(user, drafted.id)).body.template).toMatchObject({ version: null, draft: { revision: 1 } });
+
       await expect(admin(["template:create", ...base, "--name", "Other", "--alias", "Bad Alias"])).rejects.toThrow(
         "--alias may hold only a-z, 0-9, -, _ and .",
       );
@@ -738,7 +747,10 @@ describe("scripts/push-templates.mjs (CI)", () => {
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, close: () => server.close() };
   }
 
-  it("creates a template per folder the first time, keeps its id, and replaces it on the next push", async () => {
+  /** The lines the script printed, sorted (folders are pushed in the order the file system lists them). */
+  const lines = (output: string) => output.split("\n").filter(Boolean).sort();
+
+  it("saves each folder under its alias: created the first time, drafts with --draft, published without", async () => {
     const user = await createUser("monthly");
     const api = await serveTemplatesApi();
     try {
@@ -747,38 +759,65 @@ describe("scripts/push-templates.mjs (CI)", () => {
       await mkdir(path.join(root, "greeting"));
       for (const [name, code] of Object.entries(GRAPH)) await writeFile(path.join(root, "welcome", name), code);
       await writeFile(path.join(root, "greeting", "email.tsx"), GREETING);
-      const push = () =>
-        run("node", ["scripts/push-templates.mjs", root], {
-          env: { ...process.env, LP: api.url, LETTERPRESS_API_KEY: user.key },
+      const push = (...flags: string[]) =>
+        run("node", ["scripts/push-templates.mjs", root, ...flags], {
+          env: { ...process.env, LETTERPRESS_BASE_URL: api.url, LETTERPRESS_API_KEY: user.key },
         });
-      await push();
-      const idOf = async (folder: string) =>
-        (await readFile(path.join(root, folder, ".letterpress-id"), "utf8")).trim();
-      const [welcomeId, greetingId] = [await idOf("welcome"), await idOf("greeting")];
-      expect((await source(user, welcomeId)).body.source).toEqual({
+      const [welcome, greeting] = [path.join(root, "welcome"), path.join(root, "greeting")];
+
+      // A branch's first push: each template is created with only a draft, which live sends refuse.
+      const drafted = await push("--draft");
+      const welcomeId = (await details(user, "welcome")).body.template.id;
+      const greetingId = (await details(user, "greeting")).body.template.id;
+      expect(lines(drafted.stdout)).toEqual([
+        `${greeting}: created greeting (${greetingId}), draft revision 1`,
+        `${welcome}: created welcome (${welcomeId}), draft revision 1`,
+      ]);
+      expect((await source(user, "welcome")).body.source).toEqual({
         name: "welcome",
         description: "",
         code: GRAPH["email.tsx"],
         files: GRAPH,
         entry: "email.tsx",
       });
-      await writeFile(path.join(root, "greeting", "email.tsx"), GREETING.replace("Hello", "Howdy"));
-      const again = await push();
-      expect(again.stdout.split("\n").sort()).toEqual([
-        "",
-        `${path.join(root, "greeting")}: replaced ${greetingId}`,
-        `${path.join(root, "welcome")}: replaced ${welcomeId}`,
+      expect((await details(user, "greeting")).body.template).toMatchObject({ alias: "greeting", version: null });
+
+      // The main branch's push publishes them.
+      const published = await push();
+      expect(lines(published.stdout)).toEqual([
+        `${greeting}: saved greeting (${greetingId}), version 1 published`,
+        `${welcome}: saved welcome (${welcomeId}), version 1 published`,
       ]);
-      expect((await render(user, greetingId, { name: "Grace" })).body.html).toContain("Howdy <!-- -->Grace");
+
+      // A change pushed from a branch is a draft: renders and sends keep the published version until it is published.
+      await writeFile(path.join(greeting, "email.tsx"), GREETING.replace("Hello", "Howdy"));
+      expect(lines((await push("--draft")).stdout)).toEqual([
+        `${greeting}: saved greeting (${greetingId}), draft revision 3`,
+        `${welcome}: saved welcome (${welcomeId}), draft revision 3`,
+      ]);
+      expect((await render(user, "greeting", { name: "Grace" })).body.html).toContain("Hello <!-- -->Grace");
+      const draft = await call(postRender, "/x", {
+        method: "POST",
+        params: { id: "greeting" },
+        headers: auth(user),
+        body: { version: "draft", variables: { name: "Grace" } },
+      });
+      expect(draft.body.html).toContain("Howdy <!-- -->Grace");
+      expect(lines((await push()).stdout)).toEqual([
+        `${greeting}: saved greeting (${greetingId}), version 2 published`,
+        `${welcome}: saved welcome (${welcomeId}), version 1 published`,
+      ]);
+      expect((await render(user, "greeting", { name: "Grace" })).body.html).toContain("Howdy <!-- -->Grace");
       expect((await call(getLibrary, "/api/v1/library", { headers: auth(user) })).body.pagination.total).toBe(2);
-      await writeFile(path.join(root, "greeting", "email.tsx"), `import fs from "fs";\n`);
+
+      await writeFile(path.join(greeting, "email.tsx"), `import fs from "fs";\n`);
       const failed = await push().then(
         () => ({ code: 0, stderr: "" }),
         (error: { code: number; stderr: string }) => error,
       );
       expect([failed.code, failed.stderr]).toEqual([
         1,
-        `${path.join(root, "greeting")}: ${JSON.stringify(
+        `${greeting}: ${JSON.stringify(
           invalid([
             { field: "files.email.tsx", message: `line 1, column 16: Import of "fs" is not allowed: ${NOT_ALLOWED}` },
           ]).body,
@@ -787,5 +826,39 @@ describe("scripts/push-templates.mjs (CI)", () => {
     } finally {
       api.close();
     }
+  });
+
+  it("saves a folder pushed before aliases by the id in its .letterpress-id, and gives it the alias", async () => {
+    const user = await createUser("monthly");
+    const api = await serveTemplatesApi();
+    try {
+      const created = await create(user, { name: "Old", files: { "email.tsx": GREETING } });
+      const id = created.body.template.id;
+      const root = await mkdtemp(path.join(tmpdir(), "letterpress-ci-"));
+      const folder = path.join(root, "greeting");
+      await mkdir(folder);
+      await writeFile(path.join(folder, "email.tsx"), GREETING.replace("Hello", "Howdy"));
+      await writeFile(path.join(folder, ".letterpress-id"), `${id}\n`);
+      const pushed = await run("node", ["scripts/push-templates.mjs", root], {
+        env: { ...process.env, LETTERPRESS_BASE_URL: api.url, LETTERPRESS_API_KEY: user.key },
+      });
+      expect(pushed.stdout).toBe(`${folder}: saved greeting (${id}), version 2 published\n`);
+      expect((await details(user, "greeting")).body.template).toMatchObject({ id, name: "greeting", version: 2 });
+    } finally {
+      api.close();
+    }
+  });
+
+  it("says how to call it when the folder or the key is missing", async () => {
+    const refused = await run("node", ["scripts/push-templates.mjs"], {
+      env: { ...process.env, LETTERPRESS_API_KEY: "" },
+    }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      "Usage: LETTERPRESS_BASE_URL=<base URL of /api/v1> LETTERPRESS_API_KEY=<key> node push-templates.mjs <folder of templates> [--draft]\n",
+    ]);
   });
 });
