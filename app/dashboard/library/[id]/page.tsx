@@ -25,14 +25,18 @@ export default async function TemplatePage({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ created?: string }>;
+  searchParams: Promise<{ created?: string; draft?: string }>;
 }) {
   const { id } = await params;
   const account = await requireAccount(`/dashboard/library/${id}`);
   if (!uuidSchema.safeParse(id).success) notFound();
   const template = await findLibraryTemplate(account.id, id);
   if (!template) notFound();
-  const created = (await searchParams).created === "1";
+  const query = await searchParams;
+  const created = query.created === "1";
+  const draftSaved = query.draft === "saved";
+  // Only the account's own templates change; a catalogue template is the same for everyone.
+  const own = template.owner_account_id === account.id;
 
   const [admission, domains] = await Promise.all([
     admitSignedInPreview(account.id, clientAddress(await headers())).catch((error: unknown) => error),
@@ -84,10 +88,20 @@ export default async function TemplatePage({
             <CopyButton value={template.id} label="Copy id" className="btn btn-ghost btn-sm" />
           </div>
         </div>
+        {own && (
+          <Link className="btn btn-primary" href={`/dashboard/library/${template.id}/edit`}>
+            Edit
+          </Link>
+        )}
       </div>
       {created && (
         <div className="alert alert-success" role="status" style={{ marginBottom: 20 }}>
           <p>Template saved and added to your library. Render or send it with the id above.</p>
+        </div>
+      )}
+      {draftSaved && (
+        <div className="alert alert-success" role="status" style={{ marginBottom: 20 }}>
+          <p>Draft saved. Sends keep using the published version until you publish the draft.</p>
         </div>
       )}
       <TemplateWorkbench
