@@ -20,6 +20,8 @@ import { getPaymentProcessor } from "@/lib/payments";
 import { isPlanName } from "@/lib/plans";
 import { holdsNul } from "@/lib/schemas/common";
 import { removeSuppressionOrThrow } from "@/lib/suppressions";
+import { publishDraft, restoreVersion } from "@/lib/db/template-versions";
+import { getTemplateVersionOrThrow } from "@/lib/template-versions";
 import { type TemplateFiles } from "@/lib/template-files";
 import {
   createTemplateFromSource,
@@ -290,6 +292,72 @@ export async function saveDraftAction(
 
 // A template deleted meanwhile (in another tab, through the API), or a crafted request.
 const NOT_YOURS = "This template is not one of yours any more: it may have been deleted.";
+
+/** A revision or version posted by a form: plain decimal digits within PostgreSQL's integer, else null. */
+function postedNumber(formData: FormData, name: string): number | null {
+  const raw = String(formData.get(name) ?? "");
+  const value = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : NaN;
+  return value <= 2_147_483_647 ? value : null;
+}
+
+/**
+ * Publishes the draft of the account's template `id` as POST /templates/{id}/publish does, at the revision the page
+ * showed: a draft saved since (in another tab, through the API) is refused with the API's message rather than
+ * published unseen.
+ */
+export async function publishDraftAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  const id = String(formData.get("id") ?? "");
+  const account = await requireAccount(`/dashboard/library/${encodeURIComponent(id)}`);
+  const revision = postedNumber(formData, "revision");
+  if (revision === null) return { status: "error", message: "Reload the page to see the draft, then publish it." };
+  let version: number;
+  try {
+    const published = await publishDraft(account.id, id, revision);
+    if (!published) return { status: "error", message: NOT_YOURS };
+    version = published.version;
+  } catch (error) {
+    return { status: "error", message: formMessage(error) };
+  }
+  revalidatePath("/dashboard/library", "layout");
+  return { status: "success", message: `Published the draft as version ${version}. Sends use it from now on.` };
+}
+
+/**
+ * Copies version `version` of the account's template `id` into its draft, as POST /templates/{id}/versions/{n}/restore
+ * does, and with `publish` "1" publishes it at once.
+ */
+export async function restoreVersionAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  const id = String(formData.get("id") ?? "");
+  const account = await requireAccount(`/dashboard/library/${encodeURIComponent(id)}`);
+  const version = postedNumber(formData, "version");
+  if (version === null) return { status: "error", message: "Choose a version of the template to restore." };
+  const publish = formData.get("publish") === "1";
+  let message: string;
+  try {
+    const restored = await restoreVersion(account.id, id, version, publish);
+    if (!restored) return { status: "error", message: NOT_YOURS };
+    message = restored.version
+      ? `Restored version ${version} and published it as version ${restored.version.version}.`
+      : `Restored version ${version} into the draft. Publish it to send it.`;
+  } catch (error) {
+    return { status: "error", message: formMessage(error) };
+  }
+  revalidatePath("/dashboard/library", "layout");
+  return { status: "success", message };
+}
+
+export type VersionFiles = { ok: true; files: TemplateFiles } | { ok: false; message: string };
+
+/** The files of version `version` of the account's template: what the versions panel diffs, in the browser. */
+export async function versionFilesAction(templateId: string, version: number): Promise<VersionFiles> {
+  const account = await requireAccount(`/dashboard/library/${encodeURIComponent(String(templateId))}`);
+  try {
+    const found = await getTemplateVersionOrThrow(account.id, String(templateId), String(version));
+    return { ok: true, files: found.version.files };
+  } catch (error) {
+    return { ok: false, message: formMessage(error) };
+  }
+}
 
 /**
  * What the editor shows for a failed save: a refused source (a compile error with its position, a refused file or
