@@ -125,7 +125,9 @@ export default async function TemplatePage({
           draftPreview={draftPreview}
         />
       )}
+      {/* A new published content (a publish, a restore) starts the workbench again from its first render here. */}
       <TemplateWorkbench
+        key={template.version}
         templateId={template.id}
         name={template.name}
         fileName={fileName}

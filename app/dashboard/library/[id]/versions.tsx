@@ -108,9 +108,13 @@ export function VersionsCard({
 }) {
   const [restoreState, restore] = useActionState(restoreVersionAction, { status: "idle" });
   const numbers = versions.map((version) => version.version);
-  const initialTo = highlighted !== null && numbers.includes(highlighted) ? highlighted : (numbers[0] ?? 0);
-  const [to, setTo] = useState(initialTo);
-  const [from, setFrom] = useState(numbers[numbers.indexOf(initialTo) + 1] ?? initialTo);
+  // What the author picked to compare, else the linked (or newest) version and the one before: the defaults follow
+  // the list as versions are published.
+  const [picked, setPicked] = useState<{ from?: number; to?: number }>({});
+  const pick = (chosen: number | undefined, fallback: number | undefined) =>
+    chosen !== undefined && numbers.includes(chosen) ? chosen : (fallback ?? 0);
+  const to = pick(picked.to, highlighted !== null && numbers.includes(highlighted) ? highlighted : numbers[0]);
+  const from = pick(picked.from, numbers[numbers.indexOf(to) + 1] ?? to);
   const [diff, setDiff] = useState<
     | { status: "idle" }
     | { status: "loading" }
@@ -174,7 +178,11 @@ export function VersionsCard({
           <form className="row" onSubmit={compare} aria-label="Compare two versions">
             <label className="row small">
               Compare version
-              <select className="select" value={from} onChange={(event) => setFrom(Number(event.target.value))}>
+              <select
+                className="select"
+                value={from}
+                onChange={(event) => setPicked({ ...picked, from: Number(event.target.value) })}
+              >
                 {numbers.map((version) => (
                   <option key={version} value={version}>
                     {version}
@@ -184,7 +192,11 @@ export function VersionsCard({
             </label>
             <label className="row small">
               with version
-              <select className="select" value={to} onChange={(event) => setTo(Number(event.target.value))}>
+              <select
+                className="select"
+                value={to}
+                onChange={(event) => setPicked({ ...picked, to: Number(event.target.value) })}
+              >
                 {numbers.map((version) => (
                   <option key={version} value={version}>
                     {version}
