@@ -20,8 +20,15 @@ import { getPaymentProcessor } from "@/lib/payments";
 import { isPlanName } from "@/lib/plans";
 import { holdsNul } from "@/lib/schemas/common";
 import { removeSuppressionOrThrow } from "@/lib/suppressions";
+import { publishDraft, restoreVersion } from "@/lib/db/template-versions";
+import { getTemplateVersionOrThrow } from "@/lib/template-versions";
 import { type TemplateFiles } from "@/lib/template-files";
-import { createTemplateFromSource, templateFilesRefused } from "@/lib/user-templates";
+import {
+  createTemplateFromSource,
+  replaceTemplateFromSource,
+  templateFilesRefused,
+  type NewTemplateSource,
+} from "@/lib/user-templates";
 import { KEY_EXPIRY_DAYS, NO_EXPIRY } from "./settings/api-keys/key-expiry";
 
 // Dashboard mutations. Each re-checks the session (Server Actions are public endpoints; Next also refuses a
@@ -210,17 +217,18 @@ const TOO_LARGE = {
   message: `must hold at most ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters of source in all`,
 };
 
-export async function createTemplateAction(
-  _previous: CreateTemplateState,
+/** The editor's form read and checked: the template to save, or the state that says what is wrong. */
+function readTemplateForm(
   formData: FormData,
-): Promise<CreateTemplateState> {
-  const account = await requireAccount("/dashboard/templates/new");
+):
+  | { ok: true; template: NewTemplateSource; namesFiles: boolean; values: Record<string, string> }
+  | { ok: false; state: CreateTemplateState } {
   const values = { name: String(formData.get("name") ?? ""), description: String(formData.get("description") ?? "") };
   let several: { files: TemplateFiles; entry: string } | null;
   try {
     several = readPostedFiles(formData);
   } catch (error) {
-    return { status: "error", ...describeTemplateError(error, true), values };
+    return { ok: false, state: { status: "error", ...describeTemplateError(error, true), values } };
   }
   // The entry's source stands for the files in the checks of the form's own fields.
   const code = several
@@ -232,22 +240,123 @@ export async function createTemplateAction(
   if (!parsed.success) {
     const fields: Record<string, string> = {};
     for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
-    return { status: "error", message: "Check the highlighted fields.", fields, values };
+    return { ok: false, state: { status: "error", message: "Check the highlighted fields.", fields, values } };
   }
+  const { name, description } = parsed.data;
+  const template = several ? { name, description, ...several } : { name, description, code: parsed.data.code };
+  return { ok: true, template, namesFiles: several !== null, values };
+}
+
+export async function createTemplateAction(
+  _previous: CreateTemplateState,
+  formData: FormData,
+): Promise<CreateTemplateState> {
+  const account = await requireAccount("/dashboard/templates/new");
+  const posted = readTemplateForm(formData);
+  if (!posted.ok) return posted.state;
   let created: { id: string };
   try {
     // Saving compiles the code and renders it once in the sandbox: the same work as a preview, under the same limits.
     await admitSignedInPreview(account.id, clientAddress(await headers()));
-    const { name, description } = parsed.data;
-    created = await createTemplateFromSource(
-      account.id,
-      several ? { name, description, ...several } : { name, description, code: parsed.data.code },
-    );
+    created = await createTemplateFromSource(account.id, posted.template);
   } catch (error) {
-    return { status: "error", ...describeTemplateError(error, several !== null), values };
+    return { status: "error", ...describeTemplateError(error, posted.namesFiles), values: posted.values };
   }
   revalidatePath("/dashboard/library");
   redirect(`/dashboard/library/${created.id}?created=1`);
+}
+
+/**
+ * Saves the editor's files as the draft of the account's template `id` (its name and description too, which are not
+ * versioned), after the same checks as a new template; sends keep using the published version until it is published.
+ */
+export async function saveDraftAction(
+  _previous: CreateTemplateState,
+  formData: FormData,
+): Promise<CreateTemplateState> {
+  const id = String(formData.get("id") ?? "");
+  const account = await requireAccount(`/dashboard/library/${encodeURIComponent(id)}/edit`);
+  const posted = readTemplateForm(formData);
+  if (!posted.ok) return posted.state;
+  let saved: { id: string } | null;
+  try {
+    await admitSignedInPreview(account.id, clientAddress(await headers()));
+    saved = await replaceTemplateFromSource(account.id, id, { ...posted.template, publish: false });
+  } catch (error) {
+    return { status: "error", ...describeTemplateError(error, posted.namesFiles), values: posted.values };
+  }
+  if (!saved) return { status: "error", message: NOT_YOURS, values: posted.values };
+  revalidatePath("/dashboard/library", "layout");
+  redirect(`/dashboard/library/${saved.id}?draft=saved`);
+}
+
+// A template deleted meanwhile (in another tab, through the API), or a crafted request.
+const NOT_YOURS = "This template is not one of yours any more: it may have been deleted.";
+
+/** A revision or version posted by a form: plain decimal digits within PostgreSQL's integer, else null. */
+function postedNumber(formData: FormData, name: string): number | null {
+  const raw = String(formData.get(name) ?? "");
+  const value = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : NaN;
+  return value <= 2_147_483_647 ? value : null;
+}
+
+/**
+ * Publishes the draft of the account's template `id` as POST /templates/{id}/publish does, at the revision the page
+ * showed: a draft saved since (in another tab, through the API) is refused with the API's message rather than
+ * published unseen.
+ */
+export async function publishDraftAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  const id = String(formData.get("id") ?? "");
+  const account = await requireAccount(`/dashboard/library/${encodeURIComponent(id)}`);
+  const revision = postedNumber(formData, "revision");
+  if (revision === null) return { status: "error", message: "Reload the page to see the draft, then publish it." };
+  let version: number;
+  try {
+    const published = await publishDraft(account.id, id, revision);
+    if (!published) return { status: "error", message: NOT_YOURS };
+    version = published.version;
+  } catch (error) {
+    return { status: "error", message: formMessage(error) };
+  }
+  revalidatePath("/dashboard/library", "layout");
+  return { status: "success", message: `Published the draft as version ${version}. Sends use it from now on.` };
+}
+
+/**
+ * Copies version `version` of the account's template `id` into its draft, as POST /templates/{id}/versions/{n}/restore
+ * does, and with `publish` "1" publishes it at once.
+ */
+export async function restoreVersionAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  const id = String(formData.get("id") ?? "");
+  const account = await requireAccount(`/dashboard/library/${encodeURIComponent(id)}`);
+  const version = postedNumber(formData, "version");
+  if (version === null) return { status: "error", message: "Choose a version of the template to restore." };
+  const publish = formData.get("publish") === "1";
+  let message: string;
+  try {
+    const restored = await restoreVersion(account.id, id, version, publish);
+    if (!restored) return { status: "error", message: NOT_YOURS };
+    message = restored.version
+      ? `Restored version ${version} and published it as version ${restored.version.version}.`
+      : `Restored version ${version} into the draft. Publish it to send it.`;
+  } catch (error) {
+    return { status: "error", message: formMessage(error) };
+  }
+  revalidatePath("/dashboard/library", "layout");
+  return { status: "success", message };
+}
+
+export type VersionFiles = { ok: true; files: TemplateFiles } | { ok: false; message: string };
+
+/** The files of version `version` of the account's template: what the versions panel diffs, in the browser. */
+export async function versionFilesAction(templateId: string, version: number): Promise<VersionFiles> {
+  const account = await requireAccount(`/dashboard/library/${encodeURIComponent(String(templateId))}`);
+  try {
+    const found = await getTemplateVersionOrThrow(account.id, String(templateId), String(version));
+    return { ok: true, files: found.version.files };
+  } catch (error) {
+    return { ok: false, message: formMessage(error) };
+  }
 }
 
 /**

@@ -158,7 +158,7 @@ test("shows each email's delivery status: an address at bounce.test bounces, ano
     From: `hello@${DOMAIN}`,
     To: "someone@bounce.test",
     Subject: "[Test] Welcome",
-    Template: "Open template",
+    Template: "Welcome",
   });
   const events = page.getByRole("list", { name: "Events" }).getByRole("listitem");
   await expect(

@@ -19,11 +19,12 @@ import { useStoryPage } from "./story-page";
 test.describe.configure({ mode: "parallel" });
 
 let welcomeId = "";
+let noteId = "";
 let bouncedEmailId = "";
 const story = useStoryPage(async (page) => {
   await signUp(page);
   [welcomeId] = await addFromCatalogue(page, ["Welcome"]);
-  await createTemplateThroughApi(page, "E2E note");
+  noteId = await createTemplateThroughApi(page, "E2E note");
   await createApiKey(page, "E2E server");
   // A domain belongs to one account, and each worker has its own.
   await addVerifiedDomain(page, `mail-${randomUUID().slice(0, 8)}.e2e-screenshots.dev`);
@@ -41,6 +42,8 @@ const pages: [string, string, string | RegExp][] = [
   ["overview", "/dashboard", /Hello/],
   ["library", "/dashboard/library", "Library"],
   ["template", "/dashboard/library/{welcome}", "Welcome"],
+  ["own-template", "/dashboard/library/{note}", "E2E note"],
+  ["edit-template", "/dashboard/library/{note}/edit", "Edit E2E note"],
   ["catalogue", "/dashboard/catalogue", "Catalogue"],
   ["new-template", "/dashboard/templates/new", "New template"],
   ["usage", "/dashboard/usage", "Usage"],
@@ -63,9 +66,11 @@ for (const width of [375, 1440]) {
     watchErrors(shotPage, story.pageErrors);
     const overflowing: string[] = [];
     for (const [name, path, heading] of pages) {
-      await shotPage.goto(url(path.replace("{welcome}", welcomeId).replace("{email}", bouncedEmailId)));
+      await shotPage.goto(
+        url(path.replace("{welcome}", welcomeId).replace("{note}", noteId).replace("{email}", bouncedEmailId)),
+      );
       await shotPage.getByRole("heading", { level: 1, name: heading }).first().waitFor();
-      if (name === "new-template")
+      if (name === "new-template" || name === "edit-template")
         await shotPage.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor({ timeout: 15_000 });
       await settled(shotPage);
       await screenshot(shotPage, name);

@@ -147,7 +147,7 @@ export async function findEmailHandle(accountId: string, id: string): Promise<Em
  * The condition (with its ordering and limit) picking the account's email `id` names: the provider's message id, or
  * the email's own id (which is what POST /send answered with when there was no provider).
  */
-function emailAddressedBy(accountId: string, id: string) {
+export function emailAddressedBy(accountId: string, id: string) {
   const db = getDb();
   const ownId = isUuid(id) ? db`or id = ${id}::uuid` : db``;
   return db`account_id = ${accountId} and (provider_message_id = ${id} ${ownId})

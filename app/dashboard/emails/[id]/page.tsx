@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Fragment } from "react";
 import { requireAccount } from "@/lib/auth/current";
+import { findEmailTemplateVersion } from "@/lib/db/emails/template-version";
 import { findEmailWithMessage } from "@/lib/emails";
 import { formatDateTime, formatWord } from "../../../_components/format";
 import { StatusBadge } from "../../../_components/meter";
@@ -31,10 +32,33 @@ function Addresses({ label, addresses }: { label: string; addresses: string[] })
   );
 }
 
+/**
+ * The template an email was rendered from, by name and version, linking to that version in the template's versions
+ * panel; a draft's to the template's page, where its draft is; an email older than versions to the template.
+ */
+function TemplateLink({
+  template_id,
+  name,
+  version,
+}: {
+  template_id: string;
+  name: string | null;
+  version: string | null;
+}) {
+  const page = `/dashboard/library/${template_id}`;
+  if (name === null) return <Link href={page}>Open template</Link>;
+  if (version === "draft") return <Link href={page}>{name}, its draft</Link>;
+  if (version === null) return <Link href={page}>{name}</Link>;
+  return <Link href={`${page}?version=${version}#versions`}>{`${name}, version ${version}`}</Link>;
+}
+
 export default async function EmailPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const account = await requireAccount(`/dashboard/emails/${encodeURIComponent(id)}`);
-  const email = await findEmailWithMessage(account.id, id);
+  const [email, sentFrom] = await Promise.all([
+    findEmailWithMessage(account.id, id),
+    findEmailTemplateVersion(account.id, id),
+  ]);
   if (!email) notFound();
   const { message } = email;
 
@@ -89,11 +113,11 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
                 )}
                 <dt>Sent</dt>
                 <dd>{email.sent_at ? formatDateTime(email.sent_at) : "Not yet"}</dd>
-                {email.template_id && (
+                {sentFrom && (
                   <>
                     <dt>Template</dt>
-                    <dd>
-                      <Link href={`/dashboard/library/${email.template_id}`}>Open template</Link>
+                    <dd data-testid="email-template">
+                      <TemplateLink {...sentFrom} />
                     </dd>
                   </>
                 )}

@@ -8,7 +8,9 @@ import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
 import { admitSignedInPreview, previewVariables } from "@/lib/dashboard/preview";
 import { isVerifiedForSending, listSendingDomains } from "@/lib/db/domains";
-import { findLibraryTemplate } from "@/lib/db/templates";
+import { findOwnDraft, type DraftContent } from "@/lib/db/template-drafts";
+import { listVersions, type VersionSummary } from "@/lib/db/template-versions";
+import { findLibraryTemplate, type TemplateRecord } from "@/lib/db/templates";
 import { checkVariables, renderTemplate } from "@/lib/render";
 import { templateFileName } from "@/lib/template-archive";
 import { templateVariablesSchema } from "@/lib/template-details";
@@ -16,6 +18,7 @@ import { filesEntryFirst } from "@/lib/template-files";
 import { uuidSchema } from "@/lib/schemas/common";
 import { ADDED_VIA_LABEL, formatDate, formatDateTime, formatPrice } from "../../../_components/format";
 import { CopyButton } from "../../../_components/copy-button";
+import { DraftCard, VersionsCard } from "./versions";
 import { TemplateWorkbench } from "./workbench";
 
 export const metadata: Metadata = { title: "Template" };
@@ -25,18 +28,27 @@ export default async function TemplatePage({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ created?: string }>;
+  searchParams: Promise<{ created?: string; draft?: string; version?: string }>;
 }) {
   const { id } = await params;
   const account = await requireAccount(`/dashboard/library/${id}`);
   if (!uuidSchema.safeParse(id).success) notFound();
   const template = await findLibraryTemplate(account.id, id);
   if (!template) notFound();
-  const created = (await searchParams).created === "1";
+  const query = await searchParams;
+  const created = query.created === "1";
+  const draftSaved = query.draft === "saved";
+  // Only the account's own templates change; a catalogue template is the same for everyone.
+  const own = template.owner_account_id === account.id;
 
-  const [admission, domains] = await Promise.all([
+  // ?version=n (an email's page links to the version it was sent from): that version is marked in the panel.
+  const linkedVersion = /^[1-9]\d{0,9}$/.test(query.version ?? "") ? Number(query.version) : null;
+
+  const [admission, domains, versions, draft] = await Promise.all([
     admitSignedInPreview(account.id, clientAddress(await headers())).catch((error: unknown) => error),
     listSendingDomains(account.id),
+    own ? listVersions(account.id, template.id, VERSIONS_SHOWN, 0) : null,
+    own ? findOwnDraft(account.id, template.id) : null,
   ]);
   // The first preview is rendered here with the sample values (counted as a dashboard preview), so the page arrives
   // complete; edits then go through POST /api/v1/templates/{id}/render from the browser.
@@ -56,6 +68,11 @@ export default async function TemplatePage({
   } catch (error) {
     initialError = error instanceof AppError ? error.message : "This template could not be rendered.";
   }
+  // Before a first publish the template's own columns are its draft, which the workbench renders already.
+  const draftPreview =
+    draft && template.published_version !== null
+      ? await renderDraftSample(account.id, template, draft, admission)
+      : null;
   const verified = domains.filter((domain) => isVerifiedForSending(domain));
   const shared = getConfig().sharedSendingDomain;
   const fileName = templateFileName(template);
@@ -84,13 +101,33 @@ export default async function TemplatePage({
             <CopyButton value={template.id} label="Copy id" className="btn btn-ghost btn-sm" />
           </div>
         </div>
+        {own && (
+          <Link className="btn btn-primary" href={`/dashboard/library/${template.id}/edit`}>
+            Edit
+          </Link>
+        )}
       </div>
       {created && (
         <div className="alert alert-success" role="status" style={{ marginBottom: 20 }}>
           <p>Template saved and added to your library. Render or send it with the id above.</p>
         </div>
       )}
+      {draftSaved && (
+        <div className="alert alert-success" role="status" style={{ marginBottom: 20 }}>
+          <p>Draft saved. Sends keep using the published version until you publish the draft.</p>
+        </div>
+      )}
+      {own && versions && (
+        <DraftCard
+          templateId={template.id}
+          published={publishedOf(template.published_version, versions.versions)}
+          draft={draft && { revision: draft.revision, updated_at: draft.updated_at.toISOString() }}
+          draftPreview={draftPreview}
+        />
+      )}
+      {/* A new published content (a publish, a restore) starts the workbench again from its first render here. */}
       <TemplateWorkbench
+        key={template.version}
         templateId={template.id}
         name={template.name}
         fileName={fileName}
@@ -110,6 +147,65 @@ export default async function TemplatePage({
         canSend={verified.length > 0 || Boolean(shared)}
         accountEmail={account.email}
       />
+      {own && versions && (
+        <div style={{ marginTop: 20 }}>
+          <VersionsCard
+            templateId={template.id}
+            versions={versions.versions.map(({ version, published_at }) => ({
+              version,
+              published_at: published_at.toISOString(),
+            }))}
+            total={versions.total}
+            current={template.published_version}
+            highlighted={linkedVersion}
+          />
+        </div>
+      )}
     </>
   );
+}
+
+/** The versions the panel lists: at least as many as a template keeps. */
+const VERSIONS_SHOWN = 100;
+
+function publishedOf(version: number | null, versions: VersionSummary[]) {
+  const found = versions.find((listed) => listed.version === version);
+  return found ? { version: found.version, published_at: found.published_at.toISOString() } : null;
+}
+
+/**
+ * The draft rendered with its sample values, under the page's one admitted preview (`admission`: its refusal, if
+ * any). The sandbox keeps a warm context, and the renderer a variables checker, per `<id>:<version>`: the draft's
+ * key, `<id>:draft:<revision>`, never meets a version's.
+ */
+async function renderDraftSample(
+  accountId: string,
+  template: TemplateRecord,
+  draft: DraftContent,
+  admission: unknown,
+): Promise<{ html: string | null; text: string | null; error: string | null }> {
+  const asTemplate = {
+    id: `${template.id}:draft`,
+    owner_account_id: template.owner_account_id,
+    slug: null,
+    version: draft.revision,
+    compiled_code: draft.compiled_code,
+    variables: draft.variables,
+    preview_props: draft.preview_props,
+  };
+  try {
+    if (admission !== undefined) throw admission;
+    const sample = await previewVariables(asTemplate);
+    const rendered = await renderTemplate(asTemplate, checkVariables(asTemplate, sample), {
+      accountId,
+      plainText: true,
+    });
+    return { html: rendered.html, text: rendered.text ?? null, error: null };
+  } catch (error) {
+    return {
+      html: null,
+      text: null,
+      error: error instanceof AppError ? error.message : "The draft could not be rendered.",
+    };
+  }
 }

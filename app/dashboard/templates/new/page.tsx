@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
 import { libraryAllowance } from "@/lib/dashboard/queries";
+import { createTemplateAction } from "../../actions";
 import { TemplateEditor } from "./template-editor";
 
 export const metadata: Metadata = { title: "New template" };
@@ -30,7 +31,7 @@ export default async function NewTemplatePage() {
           </p>
         </div>
       )}
-      <TemplateEditor />
+      <TemplateEditor saveAction={createTemplateAction} />
     </>
   );
 }

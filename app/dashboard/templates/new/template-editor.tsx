@@ -8,7 +8,7 @@ import { FileTabs } from "../../../_components/file-tabs";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
 import { SubmitButton } from "../../../_components/submit-button";
 import { VariablesList } from "../../../_components/variables-list";
-import { createTemplateAction, type CreateTemplateState } from "../../actions";
+import type { CreateTemplateState } from "../../actions";
 import { STARTER_TEMPLATE } from "./starter";
 
 type DraftResult =
@@ -17,8 +17,8 @@ type DraftResult =
 
 type Problem = { message: string; line?: number; column?: number; path?: string };
 
-/** The entry's path: the name compile errors give a template of one file, which the editor's first file keeps. */
-const ENTRY = SINGLE_FILE;
+/** A saved template opened in the editor: its files in tab order, the entry first. */
+export type EditedTemplate = { id: string; name: string; description: string; files: { path: string; code: string }[] };
 
 /** Why `path` cannot be added (or a file renamed to it): the API's path rules, then the editor's own. */
 function newPathProblem(path: string, taken: string[]): string | null {
@@ -28,11 +28,25 @@ function newPathProblem(path: string, taken: string[]): string | null {
   return null;
 }
 
-export function TemplateEditor() {
-  const [state, action] = useActionState<CreateTemplateState, FormData>(createTemplateAction, { status: "idle" });
+/**
+ * The editor of a new template (`template` absent: the starter, saved by createTemplateAction) or of a saved one (its
+ * files, saved as its draft by saveDraftAction): `saveAction` is the Server Action the form posts to.
+ */
+export function TemplateEditor({
+  saveAction,
+  template,
+}: {
+  saveAction: (state: CreateTemplateState, formData: FormData) => Promise<CreateTemplateState>;
+  template?: EditedTemplate;
+}) {
+  const [state, action] = useActionState<CreateTemplateState, FormData>(saveAction, { status: "idle" });
   // The template's files in tab order, the entry first; one file is posted as one source, as before tabs.
-  const [files, setFiles] = useState<{ path: string; code: string }[]>([{ path: ENTRY, code: STARTER_TEMPLATE }]);
-  const [active, setActive] = useState(ENTRY);
+  const [files, setFiles] = useState<{ path: string; code: string }[]>(
+    () => template?.files ?? [{ path: SINGLE_FILE, code: STARTER_TEMPLATE }],
+  );
+  // The entry's path: a new template's is the name compile errors give a template of one file.
+  const entry = template?.files[0].path ?? SINGLE_FILE;
+  const [active, setActive] = useState(entry);
   const [naming, setNaming] = useState<{ mode: "add" | "rename"; path: string; error: string | null } | null>(null);
   const code = files.find((file) => file.path === active)?.code ?? "";
   const setCode = useCallback(
@@ -45,13 +59,13 @@ export function TemplateEditor() {
     const source =
       files.length === 1
         ? { code: files[0].code }
-        : { files: Object.fromEntries(files.map((file) => [file.path, file.code])), entry: ENTRY };
+        : { files: Object.fromEntries(files.map((file) => [file.path, file.code])), entry };
     return {
       source,
       sourceKey: JSON.stringify(source),
       filesJson: "files" in source ? JSON.stringify(source.files) : "",
     };
-  }, [files]);
+  }, [files, entry]);
   const [submittedSource, setSubmittedSource] = useState<string | null>(null);
   const [variablesText, setVariablesText] = useState("");
   const [html, setHtml] = useState<string | null>(null);
@@ -174,7 +188,7 @@ export function TemplateEditor() {
 
   function removeActive() {
     setFiles((current) => current.filter((file) => file.path !== active));
-    setActive(ENTRY);
+    setActive(entry);
     setNaming(null);
   }
 
@@ -193,7 +207,7 @@ export function TemplateEditor() {
               required
               maxLength={MAX_TEMPLATE_NAME_CHARS}
               placeholder="e.g. Weekly digest"
-              defaultValue={state.values?.name}
+              defaultValue={state.values?.name ?? template?.name}
               aria-invalid={state.fields?.name ? true : undefined}
               aria-describedby={state.fields?.name ? "template-name-error" : undefined}
             />
@@ -213,15 +227,18 @@ export function TemplateEditor() {
               className="input"
               maxLength={MAX_TEMPLATE_DESCRIPTION_CHARS}
               placeholder="What is this email for?"
-              defaultValue={state.values?.description}
+              defaultValue={state.values?.description ?? template?.description}
             />
           </div>
         </div>
         <div className="card-footer row-between">
           <span className="muted small">
-            Saving compiles the template, checks it renders, and adds it to your library.
+            {template
+              ? "Saving compiles the template, checks it renders, and keeps it as the draft: sends use the published version until you publish the draft."
+              : "Saving compiles the template, checks it renders, and adds it to your library."}
           </span>
-          <SubmitButton pendingLabel="Saving…">Save template</SubmitButton>
+          {template && <input type="hidden" name="id" value={template.id} />}
+          <SubmitButton pendingLabel="Saving…">{template ? "Save draft" : "Save template"}</SubmitButton>
         </div>
       </section>
 
@@ -241,7 +258,7 @@ export function TemplateEditor() {
                 <FileTabs
                   paths={files.map((file) => file.path)}
                   active={active}
-                  entry={ENTRY}
+                  entry={entry}
                   idPrefix="file-tab"
                   panelId="file-panel"
                   onSelect={(path) => {
@@ -250,7 +267,7 @@ export function TemplateEditor() {
                   }}
                 />
                 <div className="row">
-                  {active !== ENTRY && (
+                  {active !== entry && (
                     <>
                       <button
                         type="button"
@@ -420,7 +437,11 @@ export function TemplateEditor() {
               </div>
             </div>
           )}
-          <PreviewPane html={html} status={status} title="Preview of the new template" />
+          <PreviewPane
+            html={html}
+            status={status}
+            title={template ? `Preview of the draft of ${template.name}` : "Preview of the new template"}
+          />
         </div>
       </div>
     </form>

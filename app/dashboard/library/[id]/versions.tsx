@@ -1,0 +1,282 @@
+"use client";
+import Link from "next/link";
+import { useActionState, useState } from "react";
+import { diffVersionFiles, foldUnchanged, type FileDiff } from "@/lib/version-diff";
+import { MAX_DIFF_EDITS } from "@/lib/line-diff";
+import { formatDateTime } from "../../../_components/format";
+import { PreviewPane } from "../../../_components/preview-pane";
+import { SubmitButton } from "../../../_components/submit-button";
+import { publishDraftAction, restoreVersionAction, versionFilesAction, type ActionState } from "../../actions";
+
+type Published = { version: number; published_at: string };
+type Rendered = { html: string | null; text: string | null; error: string | null };
+
+/** What an action said, where screen readers hear it. */
+function Outcome({ state }: { state: ActionState }) {
+  return (
+    <div aria-live="polite">
+      {state.status !== "idle" && (
+        <div className={`alert ${state.status === "success" ? "alert-success" : "alert-danger"}`} role="status">
+          <p>{state.message}</p>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A user template's published version and its draft, with Publish (at the draft's revision as shown) and the draft's
+ * preview: the workbench below renders the published version.
+ */
+export function DraftCard({
+  templateId,
+  published,
+  draft,
+  draftPreview,
+}: {
+  templateId: string;
+  published: Published | null;
+  draft: { revision: number; updated_at: string } | null;
+  /** The draft rendered with its sample values; null when the workbench's preview is the draft (never published). */
+  draftPreview: Rendered | null;
+}) {
+  const [state, publish] = useActionState(publishDraftAction, { status: "idle" });
+  return (
+    <div className="stack" style={{ marginBottom: 20 }}>
+      <section className="card" aria-labelledby="draft-title" data-testid="template-lifecycle">
+        <div className="card-header">
+          <h2 id="draft-title">Published version and draft</h2>
+          <Link className="small" href="#versions">
+            Versions
+          </Link>
+        </div>
+        <div className="card-body stack-sm">
+          <p style={{ margin: 0 }} data-testid="published-version">
+            {published
+              ? `Version ${published.version}, published ${formatDateTime(published.published_at)}. Sends use it, and so does the preview below.`
+              : "Not published yet: sends are refused until the draft is published. The preview below shows the draft."}
+          </p>
+          {draft ? (
+            <form action={publish} className="row-between">
+              <p style={{ margin: 0 }} data-testid="draft-status">
+                Draft: revision {draft.revision}, saved {formatDateTime(draft.updated_at)}.{" "}
+                <Link href={`/dashboard/library/${templateId}/edit`}>Edit the draft</Link>
+              </p>
+              <input type="hidden" name="id" value={templateId} />
+              <input type="hidden" name="revision" value={draft.revision} />
+              <SubmitButton pendingLabel="Publishing…">Publish draft</SubmitButton>
+            </form>
+          ) : (
+            <p className="muted" style={{ margin: 0 }} data-testid="draft-status">
+              No draft. <Link href={`/dashboard/library/${templateId}/edit`}>Edit the template</Link> to start one, or
+              restore a version below.
+            </p>
+          )}
+          <Outcome state={state} />
+        </div>
+      </section>
+      {draftPreview && (
+        <div className="preview-pane" data-testid="draft-preview">
+          <PreviewPane
+            html={draftPreview.html ?? ""}
+            text={draftPreview.text}
+            status={draftPreview.error ? "error" : "idle"}
+            error={draftPreview.error}
+            title="Preview of the draft"
+            actions={<span className="badge badge-warning">Draft</span>}
+          />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The template's versions, newest first, each restorable into the draft, and a line diff between any two. */
+export function VersionsCard({
+  templateId,
+  versions,
+  total,
+  current,
+  highlighted,
+}: {
+  templateId: string;
+  versions: Published[];
+  total: number;
+  current: number | null;
+  /** A version a link pointed at (an email's page links to the version it was sent from): marked, and compared. */
+  highlighted: number | null;
+}) {
+  const [restoreState, restore] = useActionState(restoreVersionAction, { status: "idle" });
+  const numbers = versions.map((version) => version.version);
+  // What the author picked to compare, else the linked (or newest) version and the one before: the defaults follow
+  // the list as versions are published.
+  const [picked, setPicked] = useState<{ from?: number; to?: number }>({});
+  const pick = (chosen: number | undefined, fallback: number | undefined) =>
+    chosen !== undefined && numbers.includes(chosen) ? chosen : (fallback ?? 0);
+  const to = pick(picked.to, highlighted !== null && numbers.includes(highlighted) ? highlighted : numbers[0]);
+  const from = pick(picked.from, numbers[numbers.indexOf(to) + 1] ?? to);
+  const [diff, setDiff] = useState<
+    | { status: "idle" }
+    | { status: "loading" }
+    | { status: "error"; message: string }
+    | { status: "done"; from: number; to: number; files: FileDiff[] }
+  >({ status: "idle" });
+
+  async function compare(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setDiff({ status: "loading" });
+    const [before, after] = await Promise.all([
+      versionFilesAction(templateId, from),
+      versionFilesAction(templateId, to),
+    ]);
+    if (!before.ok) setDiff({ status: "error", message: before.message });
+    else if (!after.ok) setDiff({ status: "error", message: after.message });
+    else setDiff({ status: "done", from, to, files: diffVersionFiles(before.files, after.files) });
+  }
+
+  return (
+    <section className="card" id="versions" aria-labelledby="versions-title">
+      <div className="card-header">
+        <h2 id="versions-title">Versions</h2>
+        <span className="muted small">
+          {total > versions.length ? `The newest ${versions.length} of ${total}` : "Newest first"}
+        </span>
+      </div>
+      <div className="card-body stack">
+        <Outcome state={restoreState} />
+        {versions.length === 0 ? (
+          <p className="muted" style={{ margin: 0 }}>
+            No version yet: publish the draft to make version 1.
+          </p>
+        ) : (
+          <ol className="version-list" aria-labelledby="versions-title">
+            {versions.map(({ version, published_at }) => (
+              <li key={version} data-testid="version-row" aria-current={version === highlighted ? "true" : undefined}>
+                <div className="stack-sm" style={{ gap: 2 }}>
+                  <div className="row">
+                    <strong>Version {version}</strong>
+                    {version === current && <span className="badge badge-success">Published</span>}
+                    {version === highlighted && <span className="badge badge-accent">Linked</span>}
+                  </div>
+                  <span className="muted small">Published {formatDateTime(published_at)}</span>
+                </div>
+                <form action={restore} className="row">
+                  <input type="hidden" name="id" value={templateId} />
+                  <input type="hidden" name="version" value={version} />
+                  <button type="submit" name="publish" value="0" className="btn btn-secondary btn-sm">
+                    Restore<span className="visually-hidden"> version {version}</span> to draft
+                  </button>
+                  <button type="submit" name="publish" value="1" className="btn btn-ghost btn-sm">
+                    Restore<span className="visually-hidden"> version {version}</span> and publish
+                  </button>
+                </form>
+              </li>
+            ))}
+          </ol>
+        )}
+        {versions.length > 1 && (
+          <form className="row" onSubmit={compare} aria-label="Compare two versions">
+            <label className="row small">
+              Compare version
+              <select
+                className="select"
+                value={from}
+                onChange={(event) => setPicked({ ...picked, from: Number(event.target.value) })}
+              >
+                {numbers.map((version) => (
+                  <option key={version} value={version}>
+                    {version}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="row small">
+              with version
+              <select
+                className="select"
+                value={to}
+                onChange={(event) => setPicked({ ...picked, to: Number(event.target.value) })}
+              >
+                {numbers.map((version) => (
+                  <option key={version} value={version}>
+                    {version}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" className="btn btn-secondary btn-sm" disabled={diff.status === "loading"}>
+              {diff.status === "loading" && <span className="spinner" aria-hidden="true" />}
+              Show changes
+            </button>
+          </form>
+        )}
+        <div aria-live="polite" data-testid="version-diff">
+          {diff.status === "error" && (
+            <div className="alert alert-danger" role="alert">
+              <p>{diff.message}</p>
+            </div>
+          )}
+          {diff.status === "done" && <VersionDiff from={diff.from} to={diff.to} files={diff.files} />}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+const CHANGE_LABEL: Record<FileDiff["change"], string> = {
+  added: "Added",
+  removed: "Removed",
+  changed: "Changed",
+  unchanged: "Unchanged",
+};
+
+/** Each file's changes: the kind of every line said in words as well as by its sign and colour. */
+function VersionDiff({ from, to, files }: { from: number; to: number; files: FileDiff[] }) {
+  return (
+    <div className="stack-sm">
+      <h3 className="small" style={{ margin: 0 }}>
+        Changes from version {from} to version {to}
+      </h3>
+      {files.map((file) => (
+        <div key={file.path} className="diff-file" data-testid="diff-file">
+          <div className="row">
+            <code>{file.path}</code>
+            <span className="badge">{CHANGE_LABEL[file.change]}</span>
+          </div>
+          {file.lines === null ? (
+            <p className="muted small" style={{ margin: 0 }}>
+              Too many changes to show here (more than {MAX_DIFF_EDITS.toLocaleString("en-US")} lines added and
+              removed).
+            </p>
+          ) : file.change === "unchanged" ? (
+            <p className="muted small" style={{ margin: 0 }}>
+              No changes.
+            </p>
+          ) : (
+            <pre className="code-block diff" tabIndex={0} aria-label={`Changes to ${file.path}`}>
+              <code>
+                {foldUnchanged(file.lines).map((line, index) =>
+                  line.kind === "folded" ? (
+                    <span key={index} className="diff-line diff-folded">
+                      … {line.count} unchanged {line.count === 1 ? "line" : "lines"}
+                    </span>
+                  ) : (
+                    <span key={index} className={`diff-line diff-${line.kind}`} data-kind={line.kind}>
+                      <span aria-hidden="true">
+                        {line.kind === "added" ? "+ " : line.kind === "removed" ? "- " : "  "}
+                      </span>
+                      {line.kind !== "same" && (
+                        <span className="visually-hidden">{line.kind === "added" ? "Added: " : "Removed: "}</span>
+                      )}
+                      {line.text}
+                    </span>
+                  ),
+                )}
+              </code>
+            </pre>
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}
