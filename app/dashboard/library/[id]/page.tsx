@@ -175,8 +175,7 @@ function publishedOf(version: number | null, versions: VersionSummary[]) {
 
 /**
  * The draft rendered with its sample values, under the page's one admitted preview (`admission`: its refusal, if
- * any). The sandbox keeps a warm context, and the renderer a variables checker, per `<id>:<version>`: the draft's
- * key, `<id>:draft:<revision>`, never meets a version's.
+ * any), under the content key a `"version": "draft"` render of the API uses (lib/db/templates.ts RenderedVersion).
  */
 async function renderDraftSample(
   accountId: string,
@@ -185,13 +184,15 @@ async function renderDraftSample(
   admission: unknown,
 ): Promise<{ html: string | null; text: string | null; error: string | null }> {
   const asTemplate = {
-    id: `${template.id}:draft`,
+    id: template.id,
     owner_account_id: template.owner_account_id,
     slug: null,
-    version: draft.revision,
+    version: template.version,
     compiled_code: draft.compiled_code,
     variables: draft.variables,
     preview_props: draft.preview_props,
+    content_key: `draft:${draft.revision}`,
+    template_version: "draft",
   };
   try {
     if (admission !== undefined) throw admission;
