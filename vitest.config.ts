@@ -4,8 +4,13 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 // Files that must have the machine and the database to themselves: one asserts how long another account waits behind
-// a slow compile, the other that a due scheduled email is left for after() (any file's send would dispatch it).
-const SERIAL = ["tests/render/user-code-off-thread.test.ts", "tests/send/background-work.test.ts"];
+// a slow compile, the others that a due scheduled email is left for after() or the outbox's schedule (any file's send
+// would dispatch it).
+const SERIAL = [
+  "tests/render/user-code-off-thread.test.ts",
+  "tests/send/background-work.test.ts",
+  "tests/send/scheduled-outbox.test.ts",
+];
 
 // A file that replaces modules or the environment gets modules of its own; the others share their worker's (Vitest's
 // isolate: false), which spares re-importing the app for each file and keeps the render workers warm between files:

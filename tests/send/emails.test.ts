@@ -1,18 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GET as getEmail, POST as postEmail } from "@/app/api/v1/emails/[id]/route";
 import { GET as listEmails } from "@/app/api/v1/emails/route";
 import { POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { applyEmailEvent } from "@/lib/db/emails/events";
-import { listOutbox } from "@/lib/db/emails/outbox";
-import { countEmailsByStatus } from "@/lib/db/emails/resources";
 import { dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
-import { findEmailWithMessage } from "@/lib/emails";
-import { deliverScheduledOutboxEmails, OUTBOX_SCHEDULE_INTERVAL_MS } from "@/lib/mail/outbox";
 import { billingPeriod } from "@/lib/plans";
 import { DELIVERY_STATUSES, EMAIL_EVENT_TYPES, type DeliveryStatus, type EmailEventType } from "@/lib/schemas/emails";
 import {
@@ -183,40 +179,6 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
     expect([result.body.email.status, result.body.email.events.map((e: { type: string }) => e.type)]).toEqual([
       "bounced",
       ["scheduled", "sent", "bounced"],
-    ]);
-  });
-
-  it("reads leave a due email scheduled; the outbox's schedule (npm run dev, npm start) sends it on time, unread", async () => {
-    const user = await sender();
-    const due = await sentId(user, { scheduled_at: new Date(Date.now() + 3600_000).toISOString() });
-    await getDb()`update sent_emails set scheduled_at = now() - interval '1 second' where id = ${due}`;
-    expect((await get(user, due)).body.email.status).toBe("scheduled");
-    expect((await list(user)).body.emails.map((email: { status: string }) => email.status)).toEqual(["scheduled"]);
-    expect((await countEmailsByStatus(user.accountId)).scheduled).toBe(1);
-    expect((await findEmailWithMessage(user.accountId, due))?.status).toBe("scheduled");
-    expect((await listOutbox(user.accountId)).map((message) => [message.status, message.sent_at])).toEqual([
-      ["scheduled", null],
-    ]);
-
-    const sentAt = async (id: string) =>
-      (await getDb()<{ sent_at: Date | null }[]>`select sent_at from sent_emails where id = ${id}`)[0].sent_at;
-    // What npm run dev and npm start run (scripts/serve.ts). The email already due goes at once; one scheduled a
-    // second ahead goes when its time comes. Nothing reads them meanwhile.
-    const stop = deliverScheduledOutboxEmails();
-    try {
-      const at = new Date(Date.now() + 1000);
-      const soon = await sentId(user, { scheduled_at: at.toISOString() });
-      await vi.waitFor(async () => expect(await sentAt(soon)).toBeInstanceOf(Date), { timeout: 10_000, interval: 50 });
-      const late = (await sentAt(soon))!.getTime() - at.getTime();
-      expect(late).toBeGreaterThanOrEqual(0);
-      expect(late).toBeLessThan(OUTBOX_SCHEDULE_INTERVAL_MS + 2000);
-      expect(await sentAt(due)).toBeInstanceOf(Date);
-    } finally {
-      await stop();
-    }
-    expect((await list(user)).body.emails.map((email: { status: string }) => email.status)).toEqual([
-      "delivered",
-      "delivered",
     ]);
   });
 
