@@ -6,7 +6,7 @@ import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
 import {
   jsonOrNull,
   lockOwnTemplate,
-  publishLockedDraft,
+  publishLockedContent,
   writeDraft,
   type TemplateContent,
 } from "@/lib/db/template-versions";
@@ -192,9 +192,10 @@ export async function replaceUserTemplate(
           alias = ${input.alias === undefined ? tx`alias` : input.alias}, updated_at = now()
       where id = ${locked.id}
       returning id, name`;
-    // A published save is a draft save published at once: a save racing a publish is one or the other, never lost.
-    const draft = await writeDraft(tx, locked.id, input);
-    if (publish) await publishLockedDraft(tx, locked.id, draft.revision);
+    // Under the template's lock, a save racing a publish is one or the other, never lost; a published save leaves
+    // the draft (someone's work in progress, perhaps) as it is.
+    if (publish) await publishLockedContent(tx, locked.id, input);
+    else await writeDraft(tx, locked.id, input);
     return template;
   });
   return refusingTakenAlias(input.alias, saved);

@@ -19,21 +19,21 @@ export type TemplateContent = {
 
 export type DraftSummary = { revision: number; updated_at: Date };
 
+/** A version as lists show it: not its source, which may be a megabyte (findOwnVersion reads that). */
 export type VersionSummary = {
   version: number;
   created_at: Date;
   published_at: Date;
-  code: string;
-  files: TemplateFiles | null;
   entry: string | null;
   variables: VariablesSchema;
 };
 
+export type VersionWithFiles = VersionSummary & { code: string; files: TemplateFiles | null };
+
 export const jsonOrNull = (db: Tx, value: unknown) =>
   value === null || value === undefined ? null : jsonParameter(db, value);
 
-const versionColumns = (db: Tx | ReturnType<typeof getDb>) =>
-  db`version, created_at, published_at, code, files, entry, variables`;
+const versionColumns = (db: Tx | ReturnType<typeof getDb>) => db`version, created_at, published_at, entry, variables`;
 
 /**
  * The template the account owns (by id or alias), its row locked until the transaction ends: every save, publish and
@@ -86,23 +86,57 @@ export async function writeDraft(tx: Tx, templateId: string, content: TemplateCo
 }
 
 /**
- * Makes the draft of a locked template its next version, which renders and sends use from then on. A draft whose
- * source is the latest version's makes nothing new: that version is the answer. `revision`, when named, must be the
- * draft's (409 TEMPLATE_REVISION_MISMATCH); a revision already published answers the version it is in, so a publish
- * repeated (or racing another of the same draft) makes one version.
+ * Makes `content` the next version of a locked template, which renders and sends use from then on; its draft, if any,
+ * is left as it is. Content whose source is the latest version's makes nothing new: that version is the answer.
+ * `createdAt`: when the content was saved (a draft's last save), by default now.
+ */
+export async function publishLockedContent(
+  tx: Tx,
+  templateId: string,
+  content: TemplateContent,
+  createdAt?: Date,
+): Promise<VersionSummary> {
+  const files = jsonOrNull(tx, content.files);
+  const [latest] = await tx<(VersionSummary & { same: boolean })[]>`
+    select ${versionColumns(tx)},
+           code = ${content.code} and entry is not distinct from ${content.entry ?? null}
+             and files::text is not distinct from ${files}::json::text as same
+    from template_versions where template_id = ${templateId} order by version desc limit 1`;
+  if (latest?.same) {
+    const { same: _same, ...version } = latest;
+    return version;
+  }
+  const previewProps = jsonOrNull(tx, content.previewProps);
+  const variables = jsonParameter(tx, content.variables);
+  const [published] = await tx<VersionSummary[]>`
+    insert into template_versions (template_id, version, code, files, entry, compiled_code, variables, preview_props,
+                                   created_at)
+    values (${templateId}, ${(latest?.version ?? 0) + 1}, ${content.code}, ${files}, ${content.entry ?? null},
+            ${content.compiledCode}, ${variables}, ${previewProps}, ${createdAt ?? new Date()})
+    returning ${versionColumns(tx)}`;
+  await tx`
+    update templates
+    set code = ${content.code}, files = ${files}, entry = ${content.entry ?? null},
+        compiled_code = ${content.compiledCode}, variables = ${variables}, preview_props = ${previewProps},
+        published_version = ${published.version}, version = version + 1, updated_at = now()
+    where id = ${templateId}`;
+  return published;
+}
+
+/**
+ * Makes the draft of a locked template its next version (publishLockedContent) and removes the draft. `revision`,
+ * when named, must be the draft's (409 TEMPLATE_REVISION_MISMATCH); a revision already published answers the version
+ * it is in, so a publish repeated (or racing another of the same draft) makes one version.
  */
 export async function publishLockedDraft(
   tx: Tx,
   templateId: string,
   revision: number | undefined,
 ): Promise<VersionSummary> {
-  const [draft] = await tx<{ revision: number; same_as_latest: boolean }[]>`
-    select d.revision,
-           coalesce((select v.code = d.code and v.entry is not distinct from d.entry
-                            and v.files::text is not distinct from d.files::text
-                     from template_versions v where v.template_id = d.template_id order by v.version desc limit 1),
-                    false) as same_as_latest
-    from template_drafts d where d.template_id = ${templateId}`;
+  const [draft] = await tx<(TemplateContent & { revision: number; updated_at: Date })[]>`
+    select revision, updated_at, code, files, entry, compiled_code as "compiledCode", variables,
+           preview_props as "previewProps"
+    from template_drafts where template_id = ${templateId}`;
   if (!draft) {
     const [template] = await tx<{ draft_revision: number; published_version: number | null }[]>`
       select draft_revision, published_version from templates where id = ${templateId}`;
@@ -115,27 +149,7 @@ export async function publishLockedDraft(
       message: `The draft is at revision ${draft.revision}, not ${revision}: it was saved again since. Read it and publish again.`,
     });
   }
-  if (draft.same_as_latest) {
-    await tx`delete from template_drafts where template_id = ${templateId}`;
-    const [latest] = await tx<VersionSummary[]>`
-      select ${versionColumns(tx)} from template_versions where template_id = ${templateId}
-      order by version desc limit 1`;
-    return latest;
-  }
-  const [published] = await tx<VersionSummary[]>`
-    insert into template_versions (template_id, version, code, files, entry, compiled_code, variables, preview_props,
-                                   created_at)
-    select d.template_id,
-           coalesce((select max(v.version) from template_versions v where v.template_id = d.template_id), 0) + 1,
-           d.code, d.files, d.entry, d.compiled_code, d.variables, d.preview_props, d.updated_at
-    from template_drafts d where d.template_id = ${templateId}
-    returning ${versionColumns(tx)}`;
-  await tx`
-    update templates t
-    set code = d.code, files = d.files, entry = d.entry, compiled_code = d.compiled_code, variables = d.variables,
-        preview_props = d.preview_props, published_version = ${published.version}, version = t.version + 1,
-        updated_at = now()
-    from template_drafts d where d.template_id = t.id and t.id = ${templateId}`;
+  const published = await publishLockedContent(tx, templateId, draft, draft.updated_at);
   await tx`delete from template_drafts where template_id = ${templateId}`;
   return published;
 }
@@ -160,8 +174,9 @@ export async function publishDraft(
 }
 
 /**
- * Copies version `version` into the draft, and with `publish` publishes it at once. Null when the account owns no
- * such template; 404 VERSION_NOT_FOUND when it has no such version.
+ * Copies version `version` into the draft; with `publish`, publishes it as the next version instead, leaving the
+ * draft (work in progress, perhaps) as it is. Null when the account owns no such template; 404 VERSION_NOT_FOUND when
+ * it has no such version.
  */
 export async function restoreVersion(
   accountId: string,
@@ -176,9 +191,11 @@ export async function restoreVersion(
       select code, files, entry, compiled_code as "compiledCode", variables, preview_props as "previewProps"
       from template_versions where template_id = ${template.id} and version = ${version}`;
     if (!content) throw errors.versionNotFound(version);
-    const draft = await writeDraft(tx, template.id, content);
-    if (!publish) return { draft };
-    return { draft: null, version: await publishLockedDraft(tx, template.id, draft.revision) };
+    if (!publish) return { draft: await writeDraft(tx, template.id, content) };
+    const published = await publishLockedContent(tx, template.id, content);
+    const [draft] = await tx<DraftSummary[]>`
+      select revision, updated_at from template_drafts where template_id = ${template.id}`;
+    return { draft: draft ?? null, version: published };
   });
 }
 
@@ -215,16 +232,16 @@ export async function findOwnVersion(
   accountId: string,
   templateId: string,
   version: number,
-): Promise<{ version: VersionSummary | null } | null> {
+): Promise<{ version: VersionWithFiles | null } | null> {
   const db = getDb();
   const id = templateIdSql(db, accountId, templateId);
   if (!id) return null;
-  const [row] = await db<(Partial<VersionSummary> & { found: boolean })[]>`
+  const [row] = await db<(Partial<VersionWithFiles> & { found: boolean })[]>`
     select v.version is not null as found, v.version, v.created_at, v.published_at, v.code, v.files, v.entry,
            v.variables
     from templates t left join template_versions v on v.template_id = t.id and v.version = ${version}
     where t.id = ${id} and t.owner_account_id = ${accountId}`;
   if (!row) return null;
   const { found, ...summary } = row;
-  return { version: found ? (summary as VersionSummary) : null };
+  return { version: found ? (summary as VersionWithFiles) : null };
 }

@@ -345,10 +345,10 @@ describe("POST /templates/{id}/versions/{n}/restore", () => {
     const id = await publishedVersions(user, 2);
     const restored = await restore(user, id, "1");
     expect(outcome(restored)).toEqual({ status: 200, body: { success: true, draft: await draftOf(id) } });
-    // Every save took a revision, the published ones too: version 2's PUT was revision 1.
-    expect(restored.body.draft.revision).toBe(2);
+    // Draft saves take revisions; a published PUT goes straight to a version.
+    expect(restored.body.draft.revision).toBe(1);
     expect((await details(user, id)).body.template).toMatchObject({ version: 2, variables: variablesOf(2) });
-    expect(outcome(await publish(user, id, { revision: 2 }))).toEqual({
+    expect(outcome(await publish(user, id, { revision: 1 }))).toEqual({
       status: 200,
       body: { success: true, version: listed(3, { variables: variablesOf(1) }) },
     });

@@ -708,11 +708,10 @@ describe("the admin CLI", () => {
       await admin(["template:update", ...base, "--id", "greeting.v2"]);
       expect((await details(user, created.id)).body.template.alias).toBe("greeting.v2");
 
-      // --draft saves the draft (its revision the third save's: published saves take one too), and renders and sends
-      // keep the published version.
+      // --draft saves the draft, its first revision, and renders and sends keep the published version.
       await writeFile(file, GREETING.replace("Hello", "Howdy"));
       await admin(["template:update", ...base, "--id", "greeting.v2", "--draft"]);
-      expect((await details(user, created.id)).body.template).toMatchObject({ version: 1, draft: { revision: 3 } });
+      expect((await details(user, created.id)).body.template).toMatchObject({ version: 1, draft: { revision: 1 } });
       expect((await render(user, created.id, { name: "Ada" })).body.html).toContain("Hello <!-- -->Ada");
       const drafted = await admin(["template:create", ...base, "--name", "Drafted", "--alias", "drafted", "--draft"]);
       expect((await details(user, drafted.id)).body.template).toMatchObject({ version: null, draft: { revision: 1 } });
@@ -792,8 +791,8 @@ describe("scripts/push-templates.mjs (CI)", () => {
       // A change pushed from a branch is a draft: renders and sends keep the published version until it is published.
       await writeFile(path.join(greeting, "email.tsx"), GREETING.replace("Hello", "Howdy"));
       expect(lines((await push("--draft")).stdout)).toEqual([
-        `${greeting}: saved greeting (${greetingId}), draft revision 3`,
-        `${welcome}: saved welcome (${welcomeId}), draft revision 3`,
+        `${greeting}: saved greeting (${greetingId}), draft revision 2`,
+        `${welcome}: saved welcome (${welcomeId}), draft revision 2`,
       ]);
       expect((await render(user, "greeting", { name: "Grace" })).body.html).toContain("Hello <!-- -->Grace");
       const draft = await call(postRender, "/x", {
