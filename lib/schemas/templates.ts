@@ -245,9 +245,10 @@ export const restoreRequestSchema = z
 export const restoreResponseSchema = z
   .object({
     success: z.literal(true),
-    draft: templateDraftSchema
-      .nullable()
-      .meta({ description: "The draft now holding the version (null once published)" }),
+    draft: templateDraftSchema.nullable().meta({
+      description:
+        'The draft now holding the version; with "publish": true the draft as it was, left alone (null when none)',
+    }),
     version: templateVersionSchema.optional().meta({ description: 'With "publish": true, the version it became' }),
   })
   .meta({ id: "RestoreResponse" });

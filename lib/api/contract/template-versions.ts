@@ -77,7 +77,8 @@ export const restoreTemplateVersion = defineOperation({
   method: "POST",
   path: "/templates/{id}/versions/{n}/restore",
   operationId: "restoreTemplateVersion",
-  summary: "Copy a version of a template you created into its draft, or publish it again as the next version",
+  summary:
+    "Copy a version of a template you created into its draft, or publish it again as the next version (the draft left alone)",
   metered: true,
   ...BY_VERSION,
   body: restoreRequestSchema,
