@@ -158,25 +158,29 @@ export async function replaceTemplateFromSource(accountId: string, templateId: s
 
 /**
  * Makes again the Tailwind styles of every user template that has them (of one account, or all), from its stored
- * source. Styles made before each compile had Tailwind to itself may hold rules made for another account's classes:
- * run once after deploying (`npm run admin -- template:restyle`). A template that no longer compiles keeps its code and
- * is listed.
+ * source: its own code, its versions' and its draft's. Styles made before each compile had Tailwind to itself may hold
+ * rules made for another account's classes: run once after deploying (`npm run admin -- template:restyle`). A template
+ * that no longer compiles keeps its code and is listed.
  */
 export async function restyleTailwindTemplates(
   accountId: string | null,
 ): Promise<{ restyled: number; failed: { id: string; message: string }[] }> {
   let restyled = 0;
   const failed: { id: string; message: string }[] = [];
-  for (const template of await listTailwindTemplateSources(accountId)) {
-    const files = template.files ?? { [SINGLE_FILE]: template.code };
-    const compiled = await compileTemplateFilesOffThread(
-      template.owner_account_id,
-      files,
-      template.entry ?? SINGLE_FILE,
-    );
-    if (!compiled.ok) failed.push({ id: template.id, message: compiled.message });
-    else if (compiled.code !== template.compiled_code) {
-      if (await replaceCompiledCode(template.id, template.compiled_code, compiled.code)) restyled++;
+  // A template's own code is also its published version's: each source is compiled once.
+  const compiledBySource = new Map<string, Awaited<ReturnType<typeof compileTemplateFilesOffThread>>>();
+  for (const saved of await listTailwindTemplateSources(accountId)) {
+    const files = saved.files ?? { [SINGLE_FILE]: saved.code };
+    const entry = saved.entry ?? SINGLE_FILE;
+    const source = JSON.stringify([saved.id, entry, files]);
+    let compiled = compiledBySource.get(source);
+    if (!compiled) {
+      compiled = await compileTemplateFilesOffThread(saved.owner_account_id, files, entry);
+      compiledBySource.set(source, compiled);
+      if (!compiled.ok) failed.push({ id: saved.id, message: compiled.message });
+    }
+    if (compiled.ok && compiled.code !== saved.compiled_code) {
+      if (await replaceCompiledCode(saved, saved.compiled_code, compiled.code)) restyled++;
     }
   }
   return { restyled, failed };

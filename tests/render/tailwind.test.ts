@@ -428,19 +428,26 @@ export default function E() {
       classNames,
     ]) as TailwindStyles;
     const stale = `${tailwindStylesComment(leaked)}${clean.slice(clean.indexOf("*/\n") + 3)}`;
+    // The template's own code and its version 1 (the versions migration copied the code), and a draft of it.
     await db`update templates set compiled_code = ${stale}, version = version + 1 where id = ${id}`;
-    const renderB = () =>
+    await db`update template_versions set compiled_code = ${stale} where template_id = ${id}`;
+    await db`
+      insert into template_drafts (template_id, revision, code, files, entry, compiled_code, variables)
+      select id, 1, code, files, entry, ${stale}, variables from templates where id = ${id}`;
+    const renderB = (version?: number | "draft") =>
       call(postRender, `/api/v1/templates/${id}/render`, {
         method: "POST",
         params: { id },
         headers: auth(b),
-        body: {},
+        body: { version },
       });
-    expect((await renderB()).body.html).toContain("private.a.example");
+    for (const version of [undefined, 1, "draft"] as const)
+      expect((await renderB(version)).body.html).toContain("private.a.example");
 
-    expect(await restyleTailwindTemplates(b.accountId)).toEqual({ restyled: 1, failed: [] });
+    expect(await restyleTailwindTemplates(b.accountId)).toEqual({ restyled: 3, failed: [] });
     const html = await render(createElement(await importTsxFiles(files, "email.tsx"), {}));
-    expect(await renderB()).toMatchObject({ status: 200, body: { success: true, html } });
+    for (const version of [undefined, 1, "draft"] as const)
+      expect(await renderB(version)).toMatchObject({ status: 200, body: { success: true, html } });
     // Nothing left to make again.
     expect(await restyleTailwindTemplates(b.accountId)).toEqual({ restyled: 0, failed: [] });
   });
