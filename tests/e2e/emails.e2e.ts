@@ -158,7 +158,7 @@ test("shows each email's delivery status: an address at bounce.test bounces, ano
     From: `hello@${DOMAIN}`,
     To: "someone@bounce.test",
     Subject: "[Test] Welcome",
-    Template: "Welcome",
+    Template: "Welcome, version 1",
   });
   const events = page.getByRole("list", { name: "Events" }).getByRole("listitem");
   await expect(
