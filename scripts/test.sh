@@ -8,6 +8,7 @@
 #   5. `next build` with Vercel-like variables and an unreachable DATABASE_URL: the build must not need a live
 #      database (the other Vercel rules are in tests/platform/vercel.test.ts). The variables are read at run time, not
 #      built in (no page is prerendered with them), so this .next/ is also the one `npm start` and the e2e tests serve.
+#      It skips Next's own type check (LETTERPRESS_TYPES_CHECKED): step 2 ran the same one.
 #   6. npm run test:e2e (Playwright: the browser tests against that build), when package.json has that script
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -136,6 +137,7 @@ env VERCEL=1 VERCEL_ENV=preview \
   DATABASE_URL=postgres://postgres:postgres@127.0.0.1:9/unreachable \
   SESSION_SECRET=ci-session-secret-0123456789abcdef0123456789 \
   CRON_SECRET=ci-cron-secret-0123456789 \
+  LETTERPRESS_TYPES_CHECKED=1 \
   npm run -s build
 
 if has_script test:e2e; then
