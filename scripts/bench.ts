@@ -18,7 +18,7 @@ import { addLibraryEntry } from "@/lib/db/library";
 import { createSession } from "@/lib/db/sessions";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { renderCatalogueOffThread, stopCatalogueWorkers } from "@/lib/render/catalogue-pool";
-import { createTemplateFromSource } from "@/lib/user-templates";
+import { createTemplateFromSource, replaceTemplateFromSource } from "@/lib/user-templates";
 import { prepareDatabase } from "./lib/database";
 import {
   findPostgresBinDir,
@@ -39,6 +39,8 @@ type Fixture = {
   key: string;
   welcomeId: string;
   userTemplateId: string;
+  /** The same template as userTemplateId's, in its 100th published version. */
+  versionedTemplateId: string;
   tailwindTemplateId: string;
   sendFrom: string;
   /** Another account, which sends the isolation scenario's hostile requests. */
@@ -105,6 +107,24 @@ const SCENARIOS: Scenario[] = [
     auth: true,
     target: { node20: 0.35, node24: 0.35 },
     body: () => ({ variables: { name: "Ada" } }),
+  },
+  {
+    name: "render_user_100",
+    description: "POST /api/v1/templates/{user template of 100 versions}/render (its published version 100)",
+    method: "POST",
+    path: (f) => `/api/v1/templates/${f.versionedTemplateId}/render`,
+    auth: true,
+    target: { node20: 0.35, node24: 0.35 },
+    body: () => ({ variables: { name: "Ada" } }),
+  },
+  {
+    name: "render_user_v1",
+    description: 'POST /api/v1/templates/{user template of 100 versions}/render with "version": 1',
+    method: "POST",
+    path: (f) => `/api/v1/templates/${f.versionedTemplateId}/render`,
+    auth: true,
+    target: { node20: 0.35, node24: 0.35 },
+    body: () => ({ version: 1, variables: { name: "Ada" } }),
   },
   {
     name: "render_tailwind",
@@ -666,12 +686,27 @@ async function createFixture(): Promise<Fixture> {
     description: "bench",
     code: USER_TEMPLATE_SOURCE,
   });
+  // Versions 1 to 100, each its own source: a render, by default or by number, reads one of them, never the others.
+  const versioned = await createTemplateFromSource(account.id, {
+    name: "Bench versions",
+    description: "bench",
+    code: USER_TEMPLATE_SOURCE,
+  });
+  for (let version = 2; version <= 100; version++) {
+    await replaceTemplateFromSource(account.id, versioned.id, {
+      name: "Bench versions",
+      description: "bench",
+      code: `${USER_TEMPLATE_SOURCE}\n// version ${version}\n`,
+    });
+  }
   const tailwindTemplate = await createTemplateFromSource(account.id, {
     name: "Bench Tailwind",
     description: "bench",
     code: TAILWIND_TEMPLATE_SOURCE,
   });
-  log(`  Bench user ${account.email} on the monthly plan, 5 catalogue templates and 2 own templates in the library`);
+  log(
+    `  Bench user ${account.email} on the monthly plan, 5 catalogue templates and 3 own templates (one of 100 versions) in the library`,
+  );
   // Its own paid plan too: a free plan's quota would answer its hostile requests with a quick 429.
   const attacker = await createAccount({ email: `bench-attacker-${randomUUID()}@example.com`, plan: "monthly" });
   const newsletter = await addLibraryEntry(attacker.id, "newsletter", { processor: "bench" });
@@ -684,6 +719,7 @@ async function createFixture(): Promise<Fixture> {
     key,
     welcomeId: welcome.id,
     userTemplateId: userTemplate.id,
+    versionedTemplateId: versioned.id,
     tailwindTemplateId: tailwindTemplate.id,
     sendFrom: domain.default_sender ?? `hello@${domain.domain}`,
     attacker: {
