@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { hashPassword } from "@/lib/auth/passwords";
 import { createAccount, getAccountByEmailOrThrow, setAccountPlan } from "@/lib/db/accounts";
@@ -244,15 +245,19 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
   },
 };
 
-async function main(): Promise<number> {
-  const [command, ...rest] = process.argv.slice(2);
+/** The CLI on `args` (what follows `admin`), writing to `io`: its exit code. Tests call it in the process. */
+export async function runAdmin(
+  args: string[],
+  io: { log: (text: string) => void; error: (text: string) => void } = console,
+): Promise<number> {
+  const [command, ...rest] = args;
   if (!command || command === "help" || command === "--help") {
-    console.error(USAGE);
+    io.error(USAGE);
     return command ? 0 : 1;
   }
   const run = commands[command];
   if (!run) {
-    console.error(`Unknown command "${command}".\n${USAGE}`);
+    io.error(`Unknown command "${command}".\n${USAGE}`);
     return 1;
   }
   let flags: Flags;
@@ -281,21 +286,22 @@ async function main(): Promise<number> {
       strict: true,
     }).values;
   } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
+    io.error(`${(error as Error).message}\n${USAGE}`);
     return 1;
   }
 
   const connection = await connectDatabase();
   try {
     await prepareDatabase();
-    console.log(JSON.stringify(await run(flags), null, 2));
+    io.log(JSON.stringify(await run(flags), null, 2));
     return 0;
   } catch (error) {
-    console.error(`Error: ${(error as Error).message}`);
+    io.error(`Error: ${(error as Error).message}`);
     return 1;
   } finally {
     await connection.close();
   }
 }
 
-process.exitCode = await main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href)
+  process.exitCode = await runAdmin(process.argv.slice(2));

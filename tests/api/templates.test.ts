@@ -18,6 +18,7 @@ import { createUserTemplate } from "@/lib/db/library";
 import { applyVariablesToSource } from "@/lib/render/react-source";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { addToLibrary, auth, call, catalogueId, counter, createUser, type TestUser } from "../support/api";
+import { admin } from "../support/admin";
 import { importTsxFiles } from "../support/tsx";
 
 const run = promisify(execFile);
@@ -623,7 +624,8 @@ describe("DELETE /api/v1/templates/{id}", () => {
 });
 
 describe("the admin CLI", () => {
-  const admin = (args: string[]) =>
+  // The first test runs the command itself; the others call it in this process (tests/support/admin.ts).
+  const adminProcess = (args: string[]) =>
     run("node_modules/.bin/tsx", ["--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args], {
       env: { ...process.env, RESEND_API_KEY: undefined, RESEND_BASE_URL: undefined },
       timeout: 60_000,
@@ -638,7 +640,7 @@ describe("the admin CLI", () => {
       await mkdir(path.join(folder, "welcome", "components"), { recursive: true });
       const file = (name: string) => path.join(folder, "welcome", name);
       for (const [name, code] of Object.entries(GRAPH)) await writeFile(file(name), code);
-      const created = await admin([
+      const created = await adminProcess([
         "template:create",
         "--email",
         user.email,
@@ -656,7 +658,7 @@ describe("the admin CLI", () => {
       });
       await writeFile(file("components/footer.tsx"), `export function Footer() {\n  return <p>{oops</p>;\n}\n`);
       await expect(
-        admin([
+        adminProcess([
           "template:update",
           "--email",
           user.email,
@@ -666,7 +668,7 @@ describe("the admin CLI", () => {
         ]),
       ).rejects.toThrow(`${file("components/footer.tsx")}:2:22: Syntax error`);
       await writeFile(file("main.tsx"), GREETING);
-      const updated = await admin([
+      const updated = await adminProcess([
         "template:update",
         "--email",
         user.email,

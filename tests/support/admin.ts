@@ -1,0 +1,14 @@
+import { runAdmin } from "@/scripts/admin";
+
+/**
+ * The admin CLI run in the test's own process (scripts/admin.ts `runAdmin`, which its entry point calls with the
+ * command line): its JSON answer, or an error holding what it wrote to stderr, as a failed run shows it. A process of
+ * its own costs more than a second of loading the app; one test per CLI file still runs the real command.
+ */
+export async function admin(args: string[]): Promise<any> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await runAdmin(args, { log: (text) => stdout.push(text), error: (text) => stderr.push(text) });
+  if (code !== 0) throw new Error(stderr.join("\n"));
+  return JSON.parse(stdout.join("\n"));
+}
