@@ -242,10 +242,12 @@ describe("catalogue rendering", () => {
               .split(" ")[16],
           ),
         );
+      // Counted before and after: another file's sandbox workers may live on in this process, at nice 10 too.
+      const atNice10 = () => niceOfThreads().filter((nice) => nice === 10).length;
       await stopCatalogueWorkers();
-      expect(niceOfThreads()).not.toContain(10);
+      const before = atNice10();
       await renderCatalogueOffThread(OWNER, "welcome", getCatalogueEntry("welcome")!.variables.parse({}), false);
-      expect(niceOfThreads().filter((nice) => nice === 10)).toHaveLength(1);
+      expect(atNice10()).toBe(before + 1);
       expect(os.getPriority(0)).toBe(0);
     },
   );
