@@ -1,28 +1,19 @@
 import { revalidatePath } from "next/cache";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { cancelEmailAction, removeSuppressionAction } from "@/app/dashboard/actions";
-import { POST as send } from "@/app/api/v1/send/route";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getEmailOrThrow } from "@/lib/emails";
 import { listSuppressionsPage } from "@/lib/suppressions";
-import { ISO, auth, call, counter, sender, type Sender } from "../support/api";
+import { ISO, counter, sender, type Sender } from "../support/api";
+import { sentEmailId } from "../support/send";
 
 // The Emails pages' actions: cancel a scheduled email, remove a suppression, for the signed-in account only.
 const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
 
-async function sendAs(user: Sender, extra: Record<string, unknown>): Promise<string> {
-  const result = await call(send, "/api/v1/send", {
-    method: "POST",
-    headers: auth(user),
-    body: { template_id: user.welcomeId, to: "ann@example.com", subject: "Welcome aboard", ...extra },
-  });
-  expect(result.status).toBe(200);
-  return result.body.data.id;
-}
-
-const schedule = (user: Sender) => sendAs(user, { scheduled_at: new Date(Date.now() + 24 * 3600_000).toISOString() });
+const schedule = (user: Sender) =>
+  sentEmailId(user, { scheduled_at: new Date(Date.now() + 24 * 3600_000).toISOString() });
 
 function form(fields: Record<string, string>): FormData {
   const data = new FormData();
@@ -55,7 +46,7 @@ describe("cancelEmailAction", () => {
   it("answers the API's message for an email past canceling, changes nothing, and refreshes the pages to show why", async () => {
     const user = await sender();
     signedIn.accountId = user.accountId;
-    const id = await sendAs(user, {});
+    const id = await sentEmailId(user, {});
 
     expect(await cancelEmailAction(form({ id }))).toEqual({
       status: "error",
@@ -81,8 +72,8 @@ describe("removeSuppressionAction", () => {
   it("removes the account's suppressed address, in any case, and refreshes the Suppressions page", async () => {
     const user = await sender();
     signedIn.accountId = user.accountId;
-    await sendAs(user, { to: "gone@bounce.test" });
-    await sendAs(user, { to: "spam@complaint.test" });
+    await sentEmailId(user, { to: "gone@bounce.test" });
+    await sentEmailId(user, { to: "spam@complaint.test" });
 
     await removeSuppressionAction(form({ email: "Gone@Bounce.test" }));
     expect(await listSuppressionsPage(user.accountId, { limit: 50, offset: 0 })).toEqual({
@@ -94,7 +85,7 @@ describe("removeSuppressionAction", () => {
 
   it("takes an address removed meanwhile as done, and never removes another account's", async () => {
     const other = await sender();
-    await sendAs(other, { to: "gone@bounce.test" });
+    await sentEmailId(other, { to: "gone@bounce.test" });
     const user = await sender();
     signedIn.accountId = user.accountId;
 

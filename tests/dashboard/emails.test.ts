@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { POST as send } from "@/app/api/v1/send/route";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { applyEmailEvent } from "@/lib/db/emails/events";
@@ -9,7 +8,8 @@ import { dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
 import { findEmailWithMessage, getEmailOrThrow } from "@/lib/emails";
 import { billingPeriod } from "@/lib/plans";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "@/lib/schemas/emails";
-import { addToLibrary, auth, call, catalogueId, createUser, type TestUser, uniqueDomain } from "../support/api";
+import { addToLibrary, catalogueId, createUser, type TestUser, uniqueDomain } from "../support/api";
+import { sentEmailId } from "../support/send";
 
 // What the dashboard reads of emails besides the API's answers: the count of each status (the Emails page's filter,
 // the overview's month) and an email with its message as recorded (the email page's preview).
@@ -23,16 +23,6 @@ async function sender(): Promise<Sender> {
   await addSendingDomain(user.accountId, { domain, verified: true });
   await addToLibrary(user, "welcome");
   return { ...user, welcomeId: await catalogueId("welcome"), domain };
-}
-
-async function sentId(user: Sender, extra: Record<string, unknown> = {}): Promise<string> {
-  const result = await call(send, "/api/v1/send", {
-    method: "POST",
-    headers: auth(user),
-    body: { template_id: user.welcomeId, to: "ann@example.com", subject: "Welcome aboard", ...extra },
-  });
-  expect(result.status).toBe(200);
-  return result.body.data.id;
 }
 
 /** Every status at zero, but those given. */
@@ -59,12 +49,12 @@ describe("countEmailsByStatus", () => {
   it("counts the account's emails in each of the nine statuses, every status present", async () => {
     const user = await sender();
     const other = await sender();
-    await sentId(other, { to: "x@bounce.test" });
+    await sentEmailId(other, { to: "x@bounce.test" });
     expect(await countEmailsByStatus(user.accountId)).toEqual(counted({}));
 
     for (const to of ["a@example.com", "b@example.com", "c@bounce.test", "d@complaint.test"])
-      await sentId(user, { to });
-    await sentId(user, { scheduled_at: inAnHour() });
+      await sentEmailId(user, { to });
+    await sentEmailId(user, { scheduled_at: inAnHour() });
     await pendingEmail(user);
     const failed = await pendingEmail(user);
     await getDb()`select fail_counted_email(${failed}::uuid, ${"resend: refused"})`;
@@ -78,11 +68,11 @@ describe("countEmailsByStatus", () => {
   it("counts only the emails recorded since a date: the overview's month", async () => {
     const user = await sender();
     const lastMonth = new Date(billingPeriod().start.getTime() - 1000);
-    const old = await sentId(user, { to: "old@bounce.test" });
+    const old = await sentEmailId(user, { to: "old@bounce.test" });
     await getDb()`update sent_emails set created_at = ${lastMonth} where id = ${old}`;
-    await sentId(user, { to: "new@bounce.test" });
-    await sentId(user, { to: "new@complaint.test" });
-    await sentId(user);
+    await sentEmailId(user, { to: "new@bounce.test" });
+    await sentEmailId(user, { to: "new@complaint.test" });
+    await sentEmailId(user);
 
     expect(await countEmailsByStatus(user.accountId, { since: billingPeriod().start })).toEqual(
       counted({ bounced: 1, complained: 1, delivered: 1 }),
@@ -92,7 +82,7 @@ describe("countEmailsByStatus", () => {
 
   it("counts a due scheduled message as scheduled until the dispatcher sends it, then as what became of it", async () => {
     const user = await sender();
-    const id = await sentId(user, { to: "due@bounce.test", scheduled_at: inAnHour() });
+    const id = await sentEmailId(user, { to: "due@bounce.test", scheduled_at: inAnHour() });
     await getDb()`update sent_emails set scheduled_at = now() - interval '1 second' where id = ${id}`;
     expect(await countEmailsByStatus(user.accountId)).toEqual(counted({ scheduled: 1 }));
     expect(await dispatchDueScheduledEmails({ accountId: user.accountId })).toBe(1);
@@ -103,7 +93,7 @@ describe("countEmailsByStatus", () => {
 describe("findEmailWithMessage: the dashboard's email page", () => {
   it("is the email as GET /emails/{id} has it, and the message as recorded (attachments as metadata)", async () => {
     const user = await sender();
-    const id = await sentId(user, {
+    const id = await sentEmailId(user, {
       to: "a@bounce.test",
       cc: "c@example.com",
       text: "Plain words.",
@@ -155,14 +145,14 @@ describe("findEmailWithMessage: the dashboard's email page", () => {
   it("finds nothing for another account's email or an id that is not one", async () => {
     const user = await sender();
     const other = await sender();
-    const id = await sentId(other);
+    const id = await sentEmailId(other);
     expect(await findEmailWithMessage(user.accountId, id)).toBeUndefined();
     expect(await findEmailWithMessage(user.accountId, "not-an-id")).toBeUndefined();
   });
 
   it("the API's reader leaves the message out", async () => {
     const user = await sender();
-    const id = await sentId(user);
+    const id = await sentEmailId(user);
     expect(Object.keys((await findEmailWithEvents(user.accountId, id))!)).not.toContain("message");
   });
 });
@@ -170,8 +160,8 @@ describe("findEmailWithMessage: the dashboard's email page", () => {
 describe("the CLI's outbox", () => {
   it("lists each message's hand-off state and what became of it", async () => {
     const user = await sender();
-    await sentId(user, { to: "a@bounce.test" });
-    await sentId(user, { to: "b@example.com" });
+    await sentEmailId(user, { to: "a@bounce.test" });
+    await sentEmailId(user, { to: "b@example.com" });
     const listed = await listOutbox(user.accountId);
     expect(listed.map((email) => [email.to, email.status, email.delivery_status])).toEqual([
       [["b@example.com"], "sent", "delivered"],

@@ -23,6 +23,7 @@ import {
   type Sender,
   type TestUser,
 } from "../support/api";
+import { sentEmailId } from "../support/send";
 
 const NOT_FOUND = { error: "Email not found", code: "EMAIL_NOT_FOUND", success: false };
 
@@ -35,12 +36,6 @@ async function sendOne(user: Sender, extra: Record<string, unknown> = {}) {
   return result;
 }
 
-async function sentId(user: Sender, extra: Record<string, unknown> = {}): Promise<string> {
-  const result = await sendOne(user, extra);
-  expect(result.status).toBe(200);
-  return result.body.data.id;
-}
-
 const get = (user: TestUser, id: string) =>
   call(getEmail, `/api/v1/emails/${encodeURIComponent(id)}`, { params: { id }, headers: auth(user) });
 
@@ -49,7 +44,7 @@ const list = (user: TestUser, query = "") => call(listEmails, `/api/v1/emails${q
 describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
   it("a sent email is delivered: its sent and delivered events in order", async () => {
     const user = await sender();
-    const id = await sentId(user, { cc: ["cc@example.com"], tags: [{ name: "kind", value: "welcome" }] });
+    const id = await sentEmailId(user, { cc: ["cc@example.com"], tags: [{ name: "kind", value: "welcome" }] });
     const result = await get(user, id);
     expect(result.status).toBe(200);
     expect(result.body).toEqual({
@@ -74,7 +69,7 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
 
   it("an address at bounce.test bounces (hard), whatever list it is in", async () => {
     const user = await sender();
-    const id = await sentId(user, { bcc: ["x@Bounce.test"] });
+    const id = await sentEmailId(user, { bcc: ["x@Bounce.test"] });
     const result = await get(user, id);
     expect([result.status, result.body]).toEqual([
       200,
@@ -104,7 +99,7 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
 
   it("an address at complaint.test complains", async () => {
     const user = await sender();
-    const id = await sentId(user, { to: ["ann@example.com", "x@complaint.test"] });
+    const id = await sentEmailId(user, { to: ["ann@example.com", "x@complaint.test"] });
     const result = await get(user, id);
     expect([result.status, result.body]).toEqual([
       200,
@@ -134,7 +129,7 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
   it("a scheduled email is scheduled until the dispatcher sends it, then delivered", async () => {
     const user = await sender();
     const at = new Date(Date.now() + 3600_000).toISOString();
-    const id = await sentId(user, { scheduled_at: at });
+    const id = await sentEmailId(user, { scheduled_at: at });
     const scheduled = await get(user, id);
     expect([scheduled.status, scheduled.body]).toEqual([
       200,
@@ -172,7 +167,10 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
 
   it("a scheduled email to bounce.test bounces once the cron's dispatcher sends it", async () => {
     const user = await sender();
-    const id = await sentId(user, { to: "y@bounce.test", scheduled_at: new Date(Date.now() + 60_000).toISOString() });
+    const id = await sentEmailId(user, {
+      to: "y@bounce.test",
+      scheduled_at: new Date(Date.now() + 60_000).toISOString(),
+    });
     await getDb()`update sent_emails set scheduled_at = now() - interval '1 second' where id = ${id}`;
     expect(await dispatchDueScheduledEmails({ accountId: user.accountId })).toBe(1);
     const result = await get(user, id);
@@ -185,7 +183,7 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
   it("answers 404 EMAIL_NOT_FOUND for another account's email, an unknown id and an id that is not one", async () => {
     const owner = await sender();
     const other = await sender();
-    const id = await sentId(owner);
+    const id = await sentEmailId(owner);
     for (const unknown of [id, randomUUID(), "nope", "%", "x".repeat(300)]) {
       const result = await get(other, unknown);
       expect([unknown, result.status, result.body]).toEqual([unknown, 404, NOT_FOUND]);
@@ -204,7 +202,7 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
 
   it("is metered: each read counts one API call", async () => {
     const user = await sender();
-    const id = await sentId(user);
+    const id = await sentEmailId(user);
     const before = await apiCalls(user);
     await get(user, id);
     await get(user, "nope");
@@ -223,14 +221,14 @@ describe("GET /api/v1/emails", () => {
   it("lists the caller's emails newest first, without events, with the page and total", async () => {
     const user = await sender();
     const other = await sender();
-    await sentId(other);
+    await sentEmailId(other);
     const ids = [];
     for (const to of ["a@example.com", "b@bounce.test", "c@example.com"]) {
-      ids.push(await sentId(user, { to }));
+      ids.push(await sentEmailId(user, { to }));
       await nextInstant();
     }
     const scheduledAt = new Date(Date.now() + 3600_000).toISOString();
-    ids.push(await sentId(user, { to: "d@example.com", scheduled_at: scheduledAt }));
+    ids.push(await sentEmailId(user, { to: "d@example.com", scheduled_at: scheduledAt }));
 
     const summary = (id: string, to: string, status: DeliveryStatus, extra: object = {}) => {
       const { events: _events, ...email } = describedEmail(user, id, status, [], { to: [to], ...extra });
@@ -353,7 +351,7 @@ describe("GET /api/v1/emails/{id} through Resend (a local stand-in)", () => {
     const user = await sender();
     const providerId = `re_${randomUUID()}`;
     reply = { status: 200, body: { id: providerId } };
-    expect(await sentId(user)).toBe(providerId);
+    expect(await sentEmailId(user)).toBe(providerId);
     const result = await get(user, providerId);
     expect([result.status, result.body]).toEqual([
       200,

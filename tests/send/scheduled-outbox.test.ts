@@ -1,25 +1,15 @@
 import { describe, expect, it, vi } from "vitest";
 import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { GET as listEmails } from "@/app/api/v1/emails/route";
-import { POST as send } from "@/app/api/v1/send/route";
 import { getDb } from "@/lib/db/client";
 import { listOutbox } from "@/lib/db/emails/outbox";
 import { countEmailsByStatus } from "@/lib/db/emails/resources";
 import { findEmailWithMessage } from "@/lib/emails";
 import { deliverScheduledOutboxEmails, OUTBOX_SCHEDULE_INTERVAL_MS } from "@/lib/mail/outbox";
-import { auth, call, sender, type Sender, type TestUser } from "../support/api";
+import { auth, call, sender, type TestUser } from "../support/api";
+import { sentEmailId } from "../support/send";
 
 // Runs alone (vitest.config.ts SERIAL): any other file's send dispatches every due email, this one's included.
-
-async function sentId(user: Sender, extra: Record<string, unknown> = {}): Promise<string> {
-  const result = await call(send, "/api/v1/send", {
-    method: "POST",
-    headers: auth(user),
-    body: { template_id: user.welcomeId, to: "ann@example.com", subject: "Welcome aboard", ...extra },
-  });
-  expect(result.status).toBe(200);
-  return result.body.data.id;
-}
 
 const get = (user: TestUser, id: string) =>
   call(getEmail, `/api/v1/emails/${id}`, { params: { id }, headers: auth(user) });
@@ -29,7 +19,7 @@ const list = (user: TestUser) => call(listEmails, "/api/v1/emails", { headers: a
 describe("a due scheduled email in the embedded outbox", () => {
   it("reads leave a due email scheduled; the outbox's schedule (npm run dev, npm start) sends it on time, unread", async () => {
     const user = await sender();
-    const due = await sentId(user, { scheduled_at: new Date(Date.now() + 3600_000).toISOString() });
+    const due = await sentEmailId(user, { scheduled_at: new Date(Date.now() + 3600_000).toISOString() });
     await getDb()`update sent_emails set scheduled_at = now() - interval '1 second' where id = ${due}`;
     expect((await get(user, due)).body.email.status).toBe("scheduled");
     expect((await list(user)).body.emails.map((email: { status: string }) => email.status)).toEqual(["scheduled"]);
@@ -46,7 +36,7 @@ describe("a due scheduled email in the embedded outbox", () => {
     const stop = deliverScheduledOutboxEmails();
     try {
       const at = new Date(Date.now() + 1000);
-      const soon = await sentId(user, { scheduled_at: at.toISOString() });
+      const soon = await sentEmailId(user, { scheduled_at: at.toISOString() });
       await vi.waitFor(async () => expect(await sentAt(soon)).toBeInstanceOf(Date), { timeout: 10_000, interval: 50 });
       const late = (await sentAt(soon))!.getTime() - at.getTime();
       expect(late).toBeGreaterThanOrEqual(0);

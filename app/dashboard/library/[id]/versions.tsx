@@ -176,34 +176,18 @@ export function VersionsCard({
         )}
         {versions.length > 1 && (
           <form className="row" onSubmit={compare} aria-label="Compare two versions">
-            <label className="row small">
-              Compare version
-              <select
-                className="select"
-                value={from}
-                onChange={(event) => setPicked({ ...picked, from: Number(event.target.value) })}
-              >
-                {numbers.map((version) => (
-                  <option key={version} value={version}>
-                    {version}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="row small">
-              with version
-              <select
-                className="select"
-                value={to}
-                onChange={(event) => setPicked({ ...picked, to: Number(event.target.value) })}
-              >
-                {numbers.map((version) => (
-                  <option key={version} value={version}>
-                    {version}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <VersionSelect
+              label="Compare version"
+              numbers={numbers}
+              value={from}
+              onChange={(version) => setPicked({ ...picked, from: version })}
+            />
+            <VersionSelect
+              label="with version"
+              numbers={numbers}
+              value={to}
+              onChange={(version) => setPicked({ ...picked, to: version })}
+            />
             <button type="submit" className="btn btn-secondary btn-sm" disabled={diff.status === "loading"}>
               {diff.status === "loading" && <span className="spinner" aria-hidden="true" />}
               Show changes
@@ -278,5 +262,30 @@ function VersionDiff({ from, to, files }: { from: number; to: number; files: Fil
         </div>
       ))}
     </div>
+  );
+}
+
+function VersionSelect({
+  label,
+  numbers,
+  value,
+  onChange,
+}: {
+  label: string;
+  numbers: number[];
+  value: number;
+  onChange: (version: number) => void;
+}) {
+  return (
+    <label className="row small">
+      {label}
+      <select className="select" value={value} onChange={(event) => onChange(Number(event.target.value))}>
+        {numbers.map((version) => (
+          <option key={version} value={version}>
+            {version}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
