@@ -12,17 +12,18 @@ const SERIAL = [
   "tests/send/scheduled-outbox.test.ts",
 ];
 
-// A file that replaces modules or changes the environment gets modules of its own; the others share their worker's
+// A file that replaces modules or touches the environment gets modules of its own; the others share their worker's
 // (Vitest's isolate: false), which spares re-importing the app for each file and keeps the render workers warm between
-// files: a fifth of a pass's CPU. Told apart by what they do, so a new file that mocks is isolated without a list.
-const REPLACES_MODULES = ["vi.mock(", "vi.doMock(", "vi.stubEnv(", "vi.stubGlobal(", "vi.spyOn(", "delete process.env"];
-const ASSIGNS_ENV = /process\.env(\.\w+|\[[^\]]+\])\s*(\?\?|\|\||&&)?=(?!=)/;
+// files: a fifth of a pass's CPU. Told apart by what they call, so a new file that mocks is isolated without a list.
+// (Files that only read process.env stay isolated too: sharing put the sandbox's timing tests beside other files'
+// warm workers, and they failed under load.)
+const CHANGES_MODULES_OR_ENV = ["vi.mock(", "vi.doMock(", "vi.stubEnv(", "vi.stubGlobal(", "vi.spyOn(", "process.env"];
 const testFiles = readdirSync("tests", { recursive: true, encoding: "utf8" })
   .map((file) => path.join("tests", file).split(path.sep).join("/"))
   .filter((file) => /\.test\.tsx?$/.test(file) && !SERIAL.includes(file));
 const SHARING = testFiles.filter((file) => {
   const source = readFileSync(file, "utf8");
-  return !REPLACES_MODULES.some((call) => source.includes(call)) && !ASSIGNS_ENV.test(source);
+  return !CHANGES_MODULES_OR_ENV.some((call) => source.includes(call));
 });
 
 export default defineConfig({

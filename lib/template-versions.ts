@@ -6,6 +6,7 @@ import {
   publishDraft,
   restoreVersion,
   type DraftSummary,
+  type PublishedBy,
   type VersionSummary,
 } from "@/lib/db/template-versions";
 import { SINGLE_FILE } from "@/lib/template-files";
@@ -35,9 +36,19 @@ function versionBody(version: VersionSummary) {
 const draftBody = (draft: DraftSummary | null) =>
   draft && { revision: draft.revision, updated_at: draft.updated_at.toISOString() };
 
+/** Who an API call publishes as: its key, or the signed-in session it came with. */
+export function publishedByCaller(caller: { apiKey: { id: string } | null }): PublishedBy {
+  return caller.apiKey ? { via: "api_key", keyId: caller.apiKey.id } : { via: "session" };
+}
+
 /** POST /templates/{id}/publish. */
-export async function publishTemplateOrThrow(accountId: string, templateId: string, revision: number | undefined) {
-  const published = await publishDraft(accountId, templateId, revision);
+export async function publishTemplateOrThrow(
+  accountId: string,
+  templateId: string,
+  revision: number | undefined,
+  publishedBy: PublishedBy,
+) {
+  const published = await publishDraft(accountId, templateId, revision, publishedBy);
   if (!published) throw errors.templateNotFound();
   return { success: true as const, version: versionBody(published) };
 }
@@ -75,9 +86,10 @@ export async function restoreTemplateVersionOrThrow(
   templateId: string,
   rawVersion: string,
   publish: boolean,
+  publishedBy: PublishedBy,
 ) {
   const version = parseVersionNumber(rawVersion);
-  const restored = await restoreVersion(accountId, templateId, version, publish);
+  const restored = await restoreVersion(accountId, templateId, version, publish, publishedBy);
   if (!restored) throw errors.templateNotFound();
   return {
     success: true as const,

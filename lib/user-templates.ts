@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError, errors, type SourceProblem } from "@/lib/errors";
+import type { PublishedBy } from "@/lib/db/template-versions";
 import { createUserTemplate, deleteUserTemplate, replaceUserTemplate, setUserTemplateAlias } from "@/lib/db/library";
 import { findOwnTemplateId, listTailwindTemplateSources, replaceCompiledCode } from "@/lib/db/templates";
 import { compileTemplateFilesOffThread } from "@/lib/render/sandbox/compile-pool";
@@ -31,6 +32,8 @@ export type NewTemplateSource = {
   description: string;
   alias?: string | null;
   publish?: boolean;
+  /** Who publishes it, as its versions record; left out: not recorded. */
+  publishedBy?: PublishedBy;
 } & TemplateSource;
 
 export type CheckedTemplate = {
@@ -139,8 +142,8 @@ function sourceRefused(problem: SourceProblem): AppError {
  */
 export async function createTemplateFromSource(accountId: string, input: NewTemplateSource) {
   const checked = await checkTemplate(accountId, input);
-  const { name, description, alias } = input;
-  return createUserTemplate(accountId, { name, description, alias, ...checked }, input.publish ?? true);
+  const { name, description, alias, publishedBy } = input;
+  return createUserTemplate(accountId, { name, description, alias, publishedBy, ...checked }, input.publish ?? true);
 }
 
 /**
@@ -152,8 +155,13 @@ export async function replaceTemplateFromSource(accountId: string, templateId: s
   const id = await findOwnTemplateId(accountId, templateId);
   if (!id) return null;
   const checked = await checkTemplate(accountId, input);
-  const { name, description, alias } = input;
-  return replaceUserTemplate(accountId, id, { name, description, alias, ...checked }, input.publish ?? true);
+  const { name, description, alias, publishedBy } = input;
+  return replaceUserTemplate(
+    accountId,
+    id,
+    { name, description, alias, publishedBy, ...checked },
+    input.publish ?? true,
+  );
 }
 
 /**

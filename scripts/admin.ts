@@ -191,6 +191,7 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
       description: typeof flags.description === "string" ? flags.description : "",
       alias: aliasFlag(flags),
       publish: flags.draft !== true,
+      publishedBy: { via: "cli" },
       ...source,
     }).catch(locatedError(fileOf));
     return { id: template.id, name: template.name };
@@ -208,6 +209,7 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
       description: typeof flags.description === "string" ? flags.description : current.description,
       alias: aliasFlag(flags),
       publish: flags.draft !== true,
+      publishedBy: { via: "cli" },
       ...source,
     }).catch(locatedError(fileOf));
     if (!template) throw new Error(`${account.email} has created no template with id ${id}`);

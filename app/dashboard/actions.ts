@@ -20,7 +20,7 @@ import { getPaymentProcessor } from "@/lib/payments";
 import { isPlanName } from "@/lib/plans";
 import { holdsNul } from "@/lib/schemas/common";
 import { removeSuppressionOrThrow } from "@/lib/suppressions";
-import { publishDraft, restoreVersion } from "@/lib/db/template-versions";
+import { publishDraft, restoreVersion, type PublishedBy } from "@/lib/db/template-versions";
 import { getTemplateVersionOrThrow } from "@/lib/template-versions";
 import { type TemplateFiles } from "@/lib/template-files";
 import {
@@ -33,6 +33,9 @@ import { KEY_EXPIRY_DAYS, NO_EXPIRY } from "./settings/api-keys/key-expiry";
 
 // Dashboard mutations. Each re-checks the session (Server Actions are public endpoints; Next also refuses a
 // cross-origin POST to them, and proxy.ts one without Origin) and calls the same lib/ services the API and CLI use.
+
+/** What the versions the dashboard publishes record of who published them. */
+const SIGNED_IN: PublishedBy = { via: "session" };
 
 export type ActionState = {
   status: "idle" | "success" | "error";
@@ -258,7 +261,7 @@ export async function createTemplateAction(
   try {
     // Saving compiles the code and renders it once in the sandbox: the same work as a preview, under the same limits.
     await admitSignedInPreview(account.id, clientAddress(await headers()));
-    created = await createTemplateFromSource(account.id, posted.template);
+    created = await createTemplateFromSource(account.id, { ...posted.template, publishedBy: SIGNED_IN });
   } catch (error) {
     return { status: "error", ...describeTemplateError(error, posted.namesFiles), values: posted.values };
   }
@@ -312,7 +315,7 @@ export async function publishDraftAction(_previous: ActionState, formData: FormD
   if (revision === null) return { status: "error", message: "Reload the page to see the draft, then publish it." };
   let version: number;
   try {
-    const published = await publishDraft(account.id, id, revision);
+    const published = await publishDraft(account.id, id, revision, SIGNED_IN);
     if (!published) return { status: "error", message: NOT_YOURS };
     version = published.version;
   } catch (error) {
@@ -334,7 +337,7 @@ export async function restoreVersionAction(_previous: ActionState, formData: For
   const publish = formData.get("publish") === "1";
   let message: string;
   try {
-    const restored = await restoreVersion(account.id, id, version, publish);
+    const restored = await restoreVersion(account.id, id, version, publish, SIGNED_IN);
     if (!restored) return { status: "error", message: NOT_YOURS };
     message = restored.version
       ? `Restored version ${version} and published it as version ${restored.version.version}.`

@@ -8,6 +8,7 @@ import {
   lockOwnTemplate,
   publishLockedContent,
   writeDraft,
+  type PublishedBy,
   type TemplateContent,
 } from "@/lib/db/template-versions";
 
@@ -121,7 +122,13 @@ export async function assertPurchaseAllowed(tx: Tx, accountId: string, plan: Pla
 }
 
 /** `alias` sets the template's alias; null clears it, and a replace that leaves it out keeps the one it has. */
-export type NewUserTemplate = { name: string; description: string; alias?: string | null } & TemplateContent;
+/** `publishedBy`: who publishes it, as its versions record (null: not recorded). */
+export type NewUserTemplate = {
+  name: string;
+  description: string;
+  alias?: string | null;
+  publishedBy?: PublishedBy | null;
+} & TemplateContent;
 
 /**
  * Runs a statement that stores a template's alias, answering the unique index's refusal (another of the account's
@@ -161,8 +168,11 @@ export async function createUserTemplate(
     await tx`insert into library_entries (account_id, template_id, added_via) values (${accountId}, ${template.id}, 'created')`;
     if (publish) {
       await tx`
-        insert into template_versions (template_id, version, code, files, entry, compiled_code, variables, preview_props)
-        select id, 1, code, files, entry, compiled_code, variables, preview_props from templates where id = ${template.id}`;
+        insert into template_versions (template_id, version, code, files, entry, compiled_code, variables, preview_props,
+                                       published_via, published_by_key_id)
+        select id, 1, code, files, entry, compiled_code, variables, preview_props, ${input.publishedBy?.via ?? null},
+               ${input.publishedBy?.via === "api_key" ? input.publishedBy.keyId : null}
+        from templates where id = ${template.id}`;
     } else {
       await writeDraft(tx, template.id, input);
     }
@@ -194,7 +204,7 @@ export async function replaceUserTemplate(
       returning id, name`;
     // Under the template's lock, a save racing a publish is one or the other, never lost; a published save leaves
     // the draft (someone's work in progress, perhaps) as it is.
-    if (publish) await publishLockedContent(tx, locked.id, input);
+    if (publish) await publishLockedContent(tx, locked.id, input, input.publishedBy ?? null);
     else await writeDraft(tx, locked.id, input);
     return template;
   });

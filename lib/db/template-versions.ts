@@ -19,6 +19,15 @@ export type TemplateContent = {
 
 export type DraftSummary = { revision: number; updated_at: Date };
 
+/** Who publishes a version: an API key, a signed-in session (the dashboard, or the API from it) or the admin CLI. */
+export type PublishedBy = { via: "api_key"; keyId: string } | { via: "session" } | { via: "cli" };
+
+/** A version in a list, with who published it (null before that was recorded) and the key's name. */
+export type ListedVersion = VersionSummary & {
+  published_via: PublishedBy["via"] | null;
+  published_by_key: string | null;
+};
+
 /** A version as lists show it: not its source, which may be a megabyte (findOwnVersion reads that). */
 export type VersionSummary = {
   version: number;
@@ -94,6 +103,7 @@ export async function publishLockedContent(
   tx: Tx,
   templateId: string,
   content: TemplateContent,
+  publishedBy: PublishedBy | null,
   createdAt?: Date,
 ): Promise<VersionSummary> {
   const files = jsonOrNull(tx, content.files);
@@ -110,9 +120,10 @@ export async function publishLockedContent(
   const variables = jsonParameter(tx, content.variables);
   const [published] = await tx<VersionSummary[]>`
     insert into template_versions (template_id, version, code, files, entry, compiled_code, variables, preview_props,
-                                   created_at)
+                                   created_at, published_via, published_by_key_id)
     values (${templateId}, ${(latest?.version ?? 0) + 1}, ${content.code}, ${files}, ${content.entry ?? null},
-            ${content.compiledCode}, ${variables}, ${previewProps}, ${createdAt ?? new Date()})
+            ${content.compiledCode}, ${variables}, ${previewProps}, ${createdAt ?? new Date()},
+            ${publishedBy?.via ?? null}, ${publishedBy?.via === "api_key" ? publishedBy.keyId : null})
     returning ${versionColumns(tx)}`;
   await tx`
     update templates
@@ -132,6 +143,7 @@ export async function publishLockedDraft(
   tx: Tx,
   templateId: string,
   revision: number | undefined,
+  publishedBy: PublishedBy | null,
 ): Promise<VersionSummary> {
   const [draft] = await tx<(TemplateContent & { revision: number; updated_at: Date })[]>`
     select revision, updated_at, code, files, entry, compiled_code as "compiledCode", variables,
@@ -149,7 +161,7 @@ export async function publishLockedDraft(
       message: `The draft is at revision ${draft.revision}, not ${revision}: it was saved again since. Read it and publish again.`,
     });
   }
-  const published = await publishLockedContent(tx, templateId, draft, draft.updated_at);
+  const published = await publishLockedContent(tx, templateId, draft, publishedBy, draft.updated_at);
   await tx`delete from template_drafts where template_id = ${templateId}`;
   return published;
 }
@@ -165,11 +177,12 @@ export async function publishDraft(
   accountId: string,
   templateId: string,
   revision: number | undefined,
+  publishedBy: PublishedBy | null,
 ): Promise<VersionSummary | null> {
   return getDb().begin(async (tx) => {
     const template = await lockOwnTemplate(tx, accountId, templateId);
     if (!template) return null;
-    return publishLockedDraft(tx, template.id, revision);
+    return publishLockedDraft(tx, template.id, revision, publishedBy);
   });
 }
 
@@ -183,6 +196,7 @@ export async function restoreVersion(
   templateId: string,
   version: number,
   publish: boolean,
+  publishedBy: PublishedBy | null,
 ): Promise<{ draft: DraftSummary | null; version?: VersionSummary } | null> {
   return getDb().begin(async (tx) => {
     const template = await lockOwnTemplate(tx, accountId, templateId);
@@ -192,14 +206,14 @@ export async function restoreVersion(
       from template_versions where template_id = ${template.id} and version = ${version}`;
     if (!content) throw errors.versionNotFound(version);
     if (!publish) return { draft: await writeDraft(tx, template.id, content) };
-    const published = await publishLockedContent(tx, template.id, content);
+    const published = await publishLockedContent(tx, template.id, content, publishedBy);
     const [draft] = await tx<DraftSummary[]>`
       select revision, updated_at from template_drafts where template_id = ${template.id}`;
     return { draft: draft ?? null, version: published };
   });
 }
 
-export type VersionsPage = { versions: VersionSummary[]; draft: DraftSummary | null; total: number };
+export type VersionsPage = { versions: ListedVersion[]; draft: DraftSummary | null; total: number };
 
 /** A page of the versions of a template the account owns (newest first) and its draft; null when it owns none. */
 export async function listVersions(
@@ -217,8 +231,10 @@ export async function listVersions(
     from templates t left join template_drafts d on d.template_id = t.id
     where t.id = ${id} and t.owner_account_id = ${accountId}`;
   if (!template) return null;
-  const versions = await db<VersionSummary[]>`
-    select ${versionColumns(db)} from template_versions where template_id = ${template.id}
+  const versions = await db<ListedVersion[]>`
+    select ${versionColumns(db)}, published_via,
+           (select k.name from api_keys k where k.id = published_by_key_id) as published_by_key
+    from template_versions where template_id = ${template.id}
     order by version desc limit ${limit} offset ${offset}`;
   const draft = template.revision === null ? null : { revision: template.revision, updated_at: template.updated_at! };
   return { versions, draft, total: template.total };

@@ -21,6 +21,11 @@ create table public.template_versions (
   -- When its content was saved (a draft's last save) and when it became a version.
   created_at timestamptz not null default now(),
   published_at timestamptz not null default now(),
+  -- Who published it: an API key (which one), a signed-in session (the dashboard, or the API from the browser) or the
+  -- admin CLI; null for the versions this migration makes.
+  published_via text check (published_via in ('api_key', 'session', 'cli')),
+  published_by_key_id uuid references public.api_keys (id) on delete set null,
+  check ((published_by_key_id is null) or (published_via = 'api_key')),
   primary key (template_id, version),
   check ((files is null) = (entry is null))
 );

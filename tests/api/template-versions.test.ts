@@ -10,9 +10,25 @@ import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { GET as listEmails } from "@/app/api/v1/emails/route";
 import { POST as postSendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as postSend } from "@/app/api/v1/send/route";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { createApiKey } from "@/lib/db/api-keys";
 import { getDb } from "@/lib/db/client";
-import { auth, call, catalogueId, createUser, ISO, sender, type Sender, type TestUser } from "../support/api";
+import { listVersions as listVersionRows } from "@/lib/db/template-versions";
+import { admin } from "../support/admin";
+import {
+  auth,
+  BASE,
+  call,
+  catalogueId,
+  createUser,
+  ISO,
+  sender,
+  sessionCookie,
+  type Sender,
+  type TestUser,
+} from "../support/api";
 
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";
 
@@ -586,5 +602,32 @@ describe("render and send in a version", () => {
     ]);
     expect(recorded[0].html).toContain("Version 2: <!-- -->G");
     expect(recorded[1].html).toContain("Version 1: <!-- -->G");
+  });
+});
+
+describe("who published each version", () => {
+  it("is recorded: an API key by its name, a signed-in session, the admin CLI; and shown in the dashboard's list", async () => {
+    const user = await createUser("monthly");
+    const id = (await create(user, { files: filesOf(1) })).body.template.id;
+    const signedIn = { cookie: await sessionCookie(user.accountId), origin: BASE };
+    const bySession = await call(putTemplate, "/x", {
+      method: "PUT",
+      params: { id },
+      headers: signedIn,
+      body: { name: "Mine", files: filesOf(2) },
+    });
+    expect(bySession.status).toBe(200);
+    const file = path.join(await mkdtemp(path.join(tmpdir(), "letterpress-who-")), "email.tsx");
+    await writeFile(file, sourceOf(3));
+    await admin(["template:update", "--email", user.email, "--id", id, "--file", file]);
+    expect(outcome(await restore(user, id, "1", { publish: true }))).toMatchObject({ status: 200 });
+
+    const page = await listVersionRows(user.accountId, id, 10, 0);
+    expect(page!.versions.map((row) => [row.version, row.published_via, row.published_by_key])).toEqual([
+      [4, "api_key", "test key"],
+      [3, "cli", null],
+      [2, "session", null],
+      [1, "api_key", "test key"],
+    ]);
   });
 });

@@ -183,7 +183,12 @@ describe("the versions panel's files", () => {
 describe("the template's page", () => {
   it("shows the published version, the draft with its own preview, and the versions newest first, the linked one marked", async () => {
     const id = await newTemplate();
-    await replaceTemplateFromSource(author.accountId, id, { name: "Hello", description: "", code: hello("Two") });
+    await replaceTemplateFromSource(author.accountId, id, {
+      name: "Hello",
+      description: "",
+      code: hello("Two"),
+      publishedBy: { via: "session" },
+    });
     await saveDraft(id, "Draft says");
     const draft = (await findOwnDraft(author.accountId, id))!;
     const { draftCard, versionsCard } = await pageProps(id, { version: "1" });
@@ -196,8 +201,9 @@ describe("the template's page", () => {
     expect(versionsCard).toEqual({
       templateId: id,
       versions: [
-        { version: 2, published_at: ISO },
-        { version: 1, published_at: ISO },
+        // Who published it, when recorded: version 1 was saved here without saying.
+        { version: 2, published_at: ISO, published_by: "you, signed in" },
+        { version: 1, published_at: ISO, published_by: null },
       ],
       total: 2,
       current: 2,

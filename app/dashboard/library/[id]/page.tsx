@@ -9,7 +9,7 @@ import { getConfig } from "@/lib/config";
 import { admitSignedInPreview, previewVariables } from "@/lib/dashboard/preview";
 import { isVerifiedForSending, listSendingDomains } from "@/lib/db/domains";
 import { findOwnDraft, type DraftContent } from "@/lib/db/template-drafts";
-import { listVersions, type VersionSummary } from "@/lib/db/template-versions";
+import { listVersions, type ListedVersion, type VersionSummary } from "@/lib/db/template-versions";
 import { findLibraryTemplate, type TemplateRecord } from "@/lib/db/templates";
 import { checkVariables, renderTemplate } from "@/lib/render";
 import { templateFileName } from "@/lib/template-archive";
@@ -151,9 +151,10 @@ export default async function TemplatePage({
         <div style={{ marginTop: 20 }}>
           <VersionsCard
             templateId={template.id}
-            versions={versions.versions.map(({ version, published_at }) => ({
-              version,
-              published_at: published_at.toISOString(),
+            versions={versions.versions.map((listed) => ({
+              version: listed.version,
+              published_at: listed.published_at.toISOString(),
+              published_by: publisherOf(listed),
             }))}
             total={versions.total}
             current={template.published_version}
@@ -167,6 +168,14 @@ export default async function TemplatePage({
 
 /** The versions the panel lists: at least as many as a template keeps. */
 const VERSIONS_SHOWN = 100;
+
+/** Who published a version, as the panel says it; null for versions from before that was recorded. */
+function publisherOf({ published_via, published_by_key }: ListedVersion): string | null {
+  if (published_via === "api_key") return published_by_key ? `API key “${published_by_key}”` : "an API key";
+  if (published_via === "session") return "you, signed in";
+  if (published_via === "cli") return "the admin CLI";
+  return null;
+}
 
 function publishedOf(version: number | null, versions: VersionSummary[]) {
   const found = versions.find((listed) => listed.version === version);

@@ -100,7 +100,8 @@ export function VersionsCard({
   highlighted,
 }: {
   templateId: string;
-  versions: Published[];
+  /** Each with who published it (null: not recorded). */
+  versions: (Published & { published_by: string | null })[];
   total: number;
   current: number | null;
   /** A version a link pointed at (an email's page links to the version it was sent from): marked, and compared. */
@@ -150,7 +151,7 @@ export function VersionsCard({
           </p>
         ) : (
           <ol className="version-list" aria-labelledby="versions-title">
-            {versions.map(({ version, published_at }) => (
+            {versions.map(({ version, published_at, published_by }) => (
               <li key={version} data-testid="version-row" aria-current={version === highlighted ? "true" : undefined}>
                 <div className="stack-sm" style={{ gap: 2 }}>
                   <div className="row">
@@ -158,7 +159,10 @@ export function VersionsCard({
                     {version === current && <span className="badge badge-success">Published</span>}
                     {version === highlighted && <span className="badge badge-accent">Linked</span>}
                   </div>
-                  <span className="muted small">Published {formatDateTime(published_at)}</span>
+                  <span className="muted small">
+                    Published {formatDateTime(published_at)}
+                    {published_by && ` by ${published_by}`}
+                  </span>
                 </div>
                 <form action={restore} className="row">
                   <input type="hidden" name="id" value={templateId} />

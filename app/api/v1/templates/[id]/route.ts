@@ -1,6 +1,7 @@
 import { contract } from "@/lib/api/contract";
 import { implement, routeHandlers } from "@/lib/api/route";
 import { getTemplateDetailsOrThrow } from "@/lib/template-details";
+import { publishedByCaller } from "@/lib/template-versions";
 import { deleteTemplateOrThrow, replaceTemplateOrThrow, setTemplateAliasOrThrow } from "@/lib/user-templates";
 
 // {id} is a template's id or alias (lib/db/templates.ts `templateIdSql`), as on every path under it.
@@ -13,7 +14,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   // PUT /api/v1/templates/{id} – replace the files, name and description of a template you created
   PUT: implement(contract.replaceTemplate, async ({ caller, params, body }) => ({
     success: true,
-    template: await replaceTemplateOrThrow(caller.accountId, params.id, body),
+    template: await replaceTemplateOrThrow(caller.accountId, params.id, {
+      ...body,
+      publishedBy: publishedByCaller(caller),
+    }),
   })),
   // PATCH /api/v1/templates/{id} – set or clear the alias of a template you created
   PATCH: implement(contract.setTemplateAlias, async ({ caller, params, body }) => ({

@@ -1,10 +1,10 @@
 import { contract } from "@/lib/api/contract";
 import { implement, routeHandlers } from "@/lib/api/route";
-import { publishTemplateOrThrow } from "@/lib/template-versions";
+import { publishedByCaller, publishTemplateOrThrow } from "@/lib/template-versions";
 
 // POST /api/v1/templates/{id}/publish – the draft becomes the next version (checked against a revision when named)
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   POST: implement(contract.publishTemplate, ({ caller, params, body }) =>
-    publishTemplateOrThrow(caller.accountId, params.id, body.revision),
+    publishTemplateOrThrow(caller.accountId, params.id, body.revision, publishedByCaller(caller)),
   ),
 });

@@ -1,10 +1,10 @@
 import { contract } from "@/lib/api/contract";
 import { implement, routeHandlers } from "@/lib/api/route";
-import { restoreTemplateVersionOrThrow } from "@/lib/template-versions";
+import { publishedByCaller, restoreTemplateVersionOrThrow } from "@/lib/template-versions";
 
 // POST /api/v1/templates/{id}/versions/{n}/restore – a version copied into the draft, or published again at once
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   POST: implement(contract.restoreTemplateVersion, ({ caller, params, body }) =>
-    restoreTemplateVersionOrThrow(caller.accountId, params.id, params.n, body.publish),
+    restoreTemplateVersionOrThrow(caller.accountId, params.id, params.n, body.publish, publishedByCaller(caller)),
   ),
 });
