@@ -43,7 +43,11 @@ export async function signUpAction(_previous: AuthFormState, formData: FormData)
     return {
       status: "check_email",
       email,
-      message: `Check your inbox: we sent a link to finish signing up to ${address}.`,
+      // Without an email provider nothing reaches the inbox: whoever runs the app finds the link in its terminal.
+      message:
+        result.linkIn === "inbox"
+          ? `Check your inbox: we sent a link to finish signing up to ${address}.`
+          : `No email provider is configured, so the link to finish signing up to ${address} was printed in the terminal running the app.`,
     };
   }
   redirect(safeNextPath(formData.get("next"), getConfig().siteUrl));

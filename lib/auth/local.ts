@@ -6,7 +6,7 @@ import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import { getConfig } from "@/lib/config";
 import { createAccount, findAccountByEmail, type Account } from "@/lib/db/accounts";
 import { savePendingSignUp, takePendingSignUp } from "@/lib/db/pending-sign-ups";
-import { sendSystemEmail } from "@/lib/mail/system";
+import { sendSystemEmail, type SystemEmailDelivery } from "@/lib/mail/system";
 
 // Local accounts (the embedded default): email + scrypt password hash in the accounts table, created only through a
 // link mailed to the address. Cookie handling lives in lib/auth/provider.ts; these functions decide who the user is.
@@ -20,16 +20,17 @@ const digest = (token: string) => createHash("sha256").update(token).digest("hex
 /**
  * Sign-up answers every address alike and signs no one in: an address without an account is sent a link that creates
  * it (confirmLocalSignUp), an address with one is sent a notice to sign in instead. Both paths run
- * one scrypt and send one email, so neither the answer nor its timing tells which addresses have accounts.
+ * one scrypt and send one email, so neither the answer nor its timing tells which addresses have accounts. Answers
+ * where the email went, the same for both paths.
  */
-export async function requestLocalSignUp(credentials: Credentials): Promise<void> {
+export async function requestLocalSignUp(credentials: Credentials): Promise<SystemEmailDelivery> {
   const [passwordHash, account] = await Promise.all([
     hashPassword(credentials.password),
     findAccountByEmail(credentials.email),
   ]);
   const siteUrl = getConfig().siteUrl;
   if (account) {
-    await sendSystemEmail({
+    return sendSystemEmail({
       to: credentials.email,
       subject: "You already have a Letterpress account",
       paragraphs: [
@@ -38,7 +39,6 @@ export async function requestLocalSignUp(credentials: Credentials): Promise<void
       ],
       link: { label: "Sign in", url: `${siteUrl}/signin` },
     });
-    return;
   }
   const token = randomBytes(32).toString("base64url");
   await savePendingSignUp({
@@ -47,7 +47,7 @@ export async function requestLocalSignUp(credentials: Credentials): Promise<void
     tokenHash: digest(token),
     maxAgeSeconds: SIGN_UP_LINK_MAX_AGE_SECONDS,
   });
-  await sendSystemEmail({
+  return sendSystemEmail({
     to: credentials.email,
     subject: "Finish signing up to Letterpress",
     paragraphs: [

@@ -12,12 +12,14 @@ import {
 import { getConfig } from "@/lib/config";
 import type { Account } from "@/lib/db/accounts";
 import { createSession, deleteAccountSessions, deleteSession, findSessionAccount } from "@/lib/db/sessions";
+import type { SystemEmailDelivery } from "@/lib/mail/system";
 
 // Browser sessions behind one interface: Supabase Auth when NEXT_PUBLIC_SUPABASE_URL and its publishable key are set,
 // local accounts with a signed cookie naming a server-side session otherwise. Server Actions, Route Handlers and Server
 // Components use this; the API's own credential check (lib/api/with-api-auth.ts → readSession) reads the same cookies.
 
-export type SignUpResult = { status: "signed_in" } | { status: "check_email" };
+/** `check_email`: the link went to the address's inbox, or (local accounts with no email provider) the server log. */
+export type SignUpResult = { status: "signed_in" } | { status: "check_email"; linkIn: SystemEmailDelivery };
 
 export interface AuthProvider {
   readonly name: "local" | "supabase";
@@ -36,8 +38,7 @@ const localProvider: AuthProvider = {
   name: "local",
   // The account is created, and signed in, by the link sent to the address (app/auth/confirm/route.ts).
   async signUp(credentials) {
-    await requestLocalSignUp(credentials);
-    return { status: "check_email" };
+    return { status: "check_email", linkIn: await requestLocalSignUp(credentials) };
   },
   async signIn(credentials) {
     const account = await authenticateLocalAccount(credentials);
@@ -88,7 +89,7 @@ const supabaseProvider: AuthProvider = {
     if (error) throw mapSupabaseError(error);
     // With email confirmation on, Supabase answers without a session (and, for an email already registered, with a
     // user that has no identities: deliberately the same answer, so sign-up does not reveal who has an account).
-    if (!data.session || !data.user) return { status: "check_email" };
+    if (!data.session || !data.user) return { status: "check_email", linkIn: "inbox" };
     await linkAccountOrThrow({ id: data.user.id, email: data.user.email ?? credentials.email });
     return { status: "signed_in" };
   },

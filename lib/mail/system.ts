@@ -9,7 +9,10 @@ import { getMailer } from "@/lib/mail";
 
 export type SystemEmail = { to: string; subject: string; paragraphs: string[]; link: { label: string; url: string } };
 
-export async function sendSystemEmail(email: SystemEmail): Promise<void> {
+/** Where a system email went: to the address's inbox (through Resend), or to the server log (no provider). */
+export type SystemEmailDelivery = "inbox" | "server_log";
+
+export async function sendSystemEmail(email: SystemEmail): Promise<SystemEmailDelivery> {
   const config = getConfig();
   const text = [...email.paragraphs, `${email.link.label}: ${email.link.url}`].join("\n\n");
   if (!config.resend) {
@@ -22,7 +25,7 @@ export async function sendSystemEmail(email: SystemEmail): Promise<void> {
         text,
       }),
     );
-    return;
+    return "server_log";
   }
   if (!config.systemEmailFrom) throw new Error("SYSTEM_EMAIL_FROM is not set (lib/config.ts requires it with Resend)");
   await getMailer().send({
@@ -41,6 +44,7 @@ export async function sendSystemEmail(email: SystemEmail): Promise<void> {
     tags: [],
     scheduledAt: null,
   });
+  return "inbox";
 }
 
 function toHtml(email: SystemEmail): string {

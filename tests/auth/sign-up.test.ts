@@ -13,6 +13,7 @@ import { getDb } from "@/lib/db/client";
 import { browser, newBrowser, submit } from "../support/next-headers";
 import {
   checkEmail,
+  checkInbox,
   followLink,
   requestSignUp,
   signUpLink,
@@ -290,7 +291,7 @@ describe("sign-up emails through Resend", () => {
       await submitSignUp(fresh),
       await submitSignUp(existing),
     ]);
-    expect(result).toEqual([checkEmail(fresh), checkEmail(existing)]);
+    expect(result).toEqual([checkInbox(fresh), checkInbox(existing)]);
     expect(emails).toEqual([]);
 
     expect(received.map((request) => request.url)).toEqual(["/emails", "/emails"]);

@@ -25,8 +25,20 @@ export async function withLoggedEmails<T>(action: () => Promise<T>): Promise<{ r
   }
 }
 
-/** The sign-up form's answer, whatever the address: no session, and a link (or notice) in the address's inbox. */
+/**
+ * The sign-up form's answer with no email provider, whatever the address: no session, and a link (or notice) printed
+ * in the server's terminal.
+ */
 export const checkEmail = (email: string) => ({
+  state: {
+    status: "check_email",
+    email,
+    message: `No email provider is configured, so the link to finish signing up to ${email} was printed in the terminal running the app.`,
+  },
+});
+
+/** The sign-up form's answer with an email provider, whatever the address: a link (or notice) in its inbox. */
+export const checkInbox = (email: string) => ({
   state: {
     status: "check_email",
     email,
