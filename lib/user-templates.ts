@@ -55,10 +55,10 @@ export type CheckedTemplate = {
 export async function checkTemplate(accountId: string, source: TemplateSource): Promise<CheckedTemplate> {
   const { files, entry } =
     "code" in source
-      ? { files: { [SINGLE_FILE]: source.code }, entry: SINGLE_FILE }
-      : { files: source.files, entry: source.entry ?? defaultEntry(source.files) };
+      ? { files: { [SINGLE_FILE]: withLineFeeds(source.code) }, entry: SINGLE_FILE }
+      : { files: mapFiles(source.files, withLineFeeds), entry: source.entry ?? defaultEntry(source.files) };
   // One source is checked as it always was: by the compiler alone.
-  const problems = "code" in source ? [] : templateFilesProblems(source.files, source.entry);
+  const problems = "code" in source ? [] : templateFilesProblems(files, source.entry);
   if (problems.length > 0) throw templateFilesRefused(problems);
   throwAtNul(files);
   const compiled = await compileTemplateFilesOffThread(accountId, files, entry);
@@ -101,6 +101,19 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
       throw errors.renderFailed(`The trial render failed: ${error.message}`, error);
     throw error;
   }
+}
+
+/**
+ * A source is stored with \n line endings whoever sent it (a browser's form posts \r\n; an old Mac file has lone \r),
+ * so GET /source answers what the compiler's line and column numbers point into. JavaScript reads \r\n and a lone \r
+ * as one line break (a template literal's text holds \n for either).
+ */
+function withLineFeeds(content: string): string {
+  return content.replaceAll("\r\n", "\n").replaceAll("\r", "\n");
+}
+
+function mapFiles(files: TemplateFiles, change: (content: string) => string): TemplateFiles {
+  return Object.fromEntries(Object.entries(files).map(([path, content]) => [path, change(content)]));
 }
 
 /** A template's files are stored as text, which cannot hold NUL: the first one found is refused where it is. */

@@ -518,6 +518,61 @@ Welcome.PreviewProps = { name: "Ada" };
   });
 });
 
+describe("line endings", () => {
+  const crlf = (text: string) => text.replaceAll("\n", "\r\n");
+
+  it("stores \\n whatever a file was sent with (\\r\\n, or a lone \\r): GET /source and format react answer it", async () => {
+    const user = await createUser("monthly");
+    const created = await create(user, {
+      name: "Welcome",
+      files: {
+        "email.tsx": crlf(GRAPH["email.tsx"]),
+        "components/footer.tsx": crlf(GRAPH["components/footer.tsx"]),
+        "components/tokens.ts": GRAPH["components/tokens.ts"].replaceAll("\n", "\r"),
+        "copy.ts": GRAPH["copy.ts"],
+      },
+    });
+    const id = created.body.template.id;
+    expect(outcome(await source(user, id))).toEqual({
+      status: 200,
+      body: {
+        success: true,
+        source: { name: "Welcome", description: "", code: GRAPH["email.tsx"], files: GRAPH, entry: "email.tsx" },
+      },
+    });
+    const react = applyVariablesToSource(GRAPH["email.tsx"], { name: "Grace" });
+    const answer = await call(postRender, `/api/v1/templates/${id}/render`, {
+      method: "POST",
+      params: { id },
+      headers: auth(user),
+      body: { variables: { name: "Grace" }, format: "react" },
+    });
+    expect(outcome(answer)).toEqual({
+      status: 200,
+      body: { success: true, react, files: { ...GRAPH, "email.tsx": react }, entry: "email.tsx" },
+    });
+
+    expect((await replace(user, id, { name: "Greeting", files: { "email.tsx": crlf(GREETING) } })).status).toBe(200);
+    expect(outcome(await source(user, id))).toEqual({
+      status: 200,
+      body: { success: true, source: { name: "Greeting", description: "", code: GREETING } },
+    });
+  });
+
+  it("says where a refused character is in the file as stored", async () => {
+    const user = await createUser("monthly");
+    const result = await create(user, { name: "NUL", files: { "email.tsx": "const a = 1;\rconst b = 2;\r\n\0" } });
+    expect(outcome(result)).toEqual(
+      invalid([
+        {
+          field: "files.email.tsx",
+          message: "line 3, column 1: A template's source must not contain the NUL character (\\u0000)",
+        },
+      ]),
+    );
+  });
+});
+
 describe("PUT /api/v1/templates/{id}", () => {
   it("replaces the files, name and description of the caller's own template; renders use the new code", async () => {
     const user = await createUser("free");

@@ -1,6 +1,6 @@
 import { isValidElement, type ReactElement, type ReactNode } from "react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { saveDraftAction, type CreateTemplateState } from "@/app/dashboard/actions";
+import { createTemplateAction, saveDraftAction, type CreateTemplateState } from "@/app/dashboard/actions";
 import EditTemplatePage from "@/app/dashboard/library/[id]/edit/page";
 import TemplatePage from "@/app/dashboard/library/[id]/page";
 import { TemplateEditor } from "@/app/dashboard/templates/new/template-editor";
@@ -82,6 +82,34 @@ describe("editing a saved template in the dashboard", () => {
       },
     });
     expect((await findOwnDraft(author.accountId, templateId))?.code).toBe(hello("Hello"));
+  });
+
+  it("stores \\n line endings although the editor's form posts \\r\\n, for one file or several, new or a draft", async () => {
+    const crlf = (text: string) => text.replaceAll("\n", "\r\n");
+    const created = await submit<CreateTemplateState>(createTemplateAction, {
+      name: "Windows",
+      description: "",
+      code: crlf(hello("Hi")),
+    });
+    expect(created).toEqual({ redirect: expect.stringMatching(/^\/dashboard\/library\/[\w-]+\?created=1$/) });
+    const id = "redirect" in created ? created.redirect.slice("/dashboard/library/".length, -"?created=1".length) : "";
+    expect(await published(id)).toEqual({ code: hello("Hi"), published_version: 1 });
+
+    const footer = `import { Text } from "@react-email/components";\nexport const Footer = () => <Text>Bye</Text>;\n`;
+    const entry = `import { Html } from "@react-email/components";\nimport { Footer } from "./footer";\nexport default function E() {\n  return <Html><Footer /></Html>;\n}\n`;
+    expect(
+      await saveDraft({
+        id,
+        files: JSON.stringify({ "email.tsx": crlf(entry), "footer.tsx": crlf(footer) }),
+        entry: "email.tsx",
+      }),
+    ).toEqual({ redirect: `/dashboard/library/${id}?draft=saved` });
+    const { code, files, entry: savedEntry } = (await findOwnDraft(author.accountId, id))!;
+    expect({ code, files, entry: savedEntry }).toEqual({
+      code: entry,
+      files: { "email.tsx": entry, "footer.tsx": footer },
+      entry: "email.tsx",
+    });
   });
 
   it("refuses another account's template, a catalogue template and an id that is none, and changes nothing", async () => {
