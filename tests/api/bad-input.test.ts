@@ -330,7 +330,7 @@ describe("variables of at most 1 MB as JSON", () => {
 
 describe("wrong methods answer 405 with an Allow header", () => {
   it.each([
-    ["DELETE /library", () => import("@/app/api/v1/library/route").then((m) => m.DELETE), "GET, HEAD"],
+    ["DELETE /library", () => import("@/app/api/v1/library/route").then((m) => m.DELETE), "GET, HEAD, POST"],
     ["POST /usage", () => import("@/app/api/v1/usage/route").then((m) => m.POST), "GET, HEAD"],
     [
       "PUT /templates/{id}/source",
