@@ -123,6 +123,9 @@ const capped = (details: ValidationDetail[]) =>
 export const errors = {
   unauthorized: () => new AppError("UNAUTHORIZED"),
 
+  /** An API key of the wrong prefix, shape or checksum: the 401 of a missing key, saying what is wrong with it. */
+  malformedApiKey: (message: string) => new AppError("UNAUTHORIZED", { message }),
+
   validation: (details: ValidationDetail[], title?: string) =>
     new AppError("VALIDATION_ERROR", { details: capped(details), ...(title ? { title } : {}) }),
 

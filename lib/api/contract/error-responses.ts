@@ -21,7 +21,10 @@ const API_ERROR_RESPONSES: Partial<Record<AppErrorCode, Partial<ResponseDoc>>> =
     description: "A refused parameter or body field; each problem is one entry of details",
     schema: validationErrorBodySchema,
   },
-  UNAUTHORIZED: { description: "Missing, malformed, unknown or revoked credentials" },
+  UNAUTHORIZED: {
+    description:
+      "Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed",
+  },
   INSUFFICIENT_SCOPE: {
     description: "A sending_access API key on an endpoint it may not call; the call is not counted",
   },
