@@ -1,6 +1,6 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
-import { addLibraryEntry, findLibraryEntry, removeCatalogueEntry } from "@/lib/db/library";
+import { addLibraryEntry, findLibraryEntry, removeCatalogueEntry, restorePurchasedEntry } from "@/lib/db/library";
 import { findCatalogueTemplate } from "@/lib/db/templates";
 import { AppError, errors } from "@/lib/errors";
 import { getPaymentProcessor } from "@/lib/payments";
@@ -20,9 +20,9 @@ async function checkoutUrl(accountId: string, templateId: string): Promise<strin
 }
 
 /**
- * POST /library: adds a free public catalogue template (by id or slug) to the account's library. `created` is false
- * when it was there already (the entry as it is). A paid one not bought: PURCHASE_REQUIRED with its checkout, nothing
- * added.
+ * POST /library: adds a free public catalogue template (by id or slug) to the account's library, or a paid one it
+ * bought before (removed since). `created` is false when it was there already (the entry as it is). A paid one not
+ * bought: PURCHASE_REQUIRED with its checkout, nothing added.
  */
 export async function addCatalogueTemplate(
   accountId: string,
@@ -32,10 +32,12 @@ export async function addCatalogueTemplate(
   if (!template) throw errors.templateNotFound(`No public catalogue template "${templateIdOrSlug}"`);
   const existing = await findLibraryEntry(accountId, template.id);
   if (existing) return { entry: existing, created: false };
-  if (Number(template.price) > 0) throw errors.purchaseRequired(template, await checkoutUrl(accountId, template.id));
   let created = true;
   try {
-    await addLibraryEntry(accountId, template.id, { processor: "none" });
+    if (Number(template.price) === 0) await addLibraryEntry(accountId, template.id, { processor: "none" });
+    // Bought before and removed from the library since: back as `purchased`, not charged again.
+    else if (!(await restorePurchasedEntry(accountId, template.id)))
+      throw errors.purchaseRequired(template, await checkoutUrl(accountId, template.id));
   } catch (error) {
     // A concurrent request added it first: the same answer as a repeated one.
     if (!(error instanceof AppError && error.code === "ALREADY_IN_LIBRARY")) throw error;

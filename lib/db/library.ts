@@ -274,3 +274,23 @@ export async function removeCatalogueEntry(accountId: string, idOrSlug: string):
     returning l.template_id`;
   return removed.length > 0;
 }
+
+/**
+ * Puts a paid catalogue template the account has bought (a completed purchase) back in its library, as `purchased`,
+ * with the plan's library size enforced; false when it has never bought it. Nothing is charged again.
+ */
+export async function restorePurchasedEntry(accountId: string, templateId: string): Promise<boolean> {
+  return getDb().begin(async (tx) => {
+    const plan = await lockAccountPlan(tx, accountId);
+    const [bought] = await tx`
+      select 1 from purchases where account_id = ${accountId} and template_id = ${templateId} and status = 'completed'
+      limit 1`;
+    if (!bought) return false;
+    const [existing] =
+      await tx`select 1 from library_entries where account_id = ${accountId} and template_id = ${templateId}`;
+    if (existing) return true;
+    await assertLibraryHasRoom(tx, accountId, plan);
+    await tx`insert into library_entries (account_id, template_id, added_via) values (${accountId}, ${templateId}, 'purchased')`;
+    return true;
+  });
+}

@@ -207,6 +207,19 @@ describe("POST /api/v1/library", () => {
     expect(result.body.template).toMatchObject({ slug: "receipt", added_via: "purchased", price: 19 });
   });
 
+  it("puts back a paid template bought before and removed since, as `purchased`, charging nothing again", async () => {
+    const user = await createUser("monthly");
+    await addToLibrary(user, "receipt");
+    expect((await remove(user, "receipt")).status).toBe(200);
+    expect(await libraryOf(user)).toEqual([]);
+    const result = await add(user, "receipt");
+    expect(result.status).toBe(201);
+    expect(result.body.template).toMatchObject({ slug: "receipt", added_via: "purchased", price: 19 });
+    const [{ n }] = await getDb()<{ n: number }[]>`
+      select count(*)::int as n from purchases where account_id = ${user.accountId}`;
+    expect(n).toBe(1);
+  });
+
   it("refuses a free plan's eleventh template with 403 LIBRARY_LIMIT_REACHED", async () => {
     const user = await createUser("free");
     for (let i = 0; i < 10; i++) await ownTemplate(user, `Own ${i}`);
