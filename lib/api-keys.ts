@@ -41,10 +41,24 @@ export function hashApiKey(key: string): string {
 
 /** The shape of a key and, for a key with a checksum, the checksum: checked before any database read. */
 export function isWellFormedApiKey(value: string): boolean {
-  if (LEGACY_KEY_PATTERN.test(value)) return true;
-  if (!API_KEY_PATTERN.test(value)) return false;
+  return apiKeyProblem(value) === null;
+}
+
+/**
+ * What makes `value` not a key, in words for the 401's message (never quoting the key), or null when it is well formed:
+ * its prefix, its shape, or its checksum.
+ */
+export function apiKeyProblem(value: string): string | null {
+  if (LEGACY_KEY_PATTERN.test(value)) return null;
+  const malformed = "The API key is malformed";
+  if (!value.startsWith(apiKeyPrefix("live")) && !value.startsWith(apiKeyPrefix("test")))
+    return `${malformed}: it does not start with lp_live_ or lp_test_.`;
+  if (!API_KEY_PATTERN.test(value))
+    return `${malformed}: after its prefix a key has ${RANDOM_CHARS + CHECKSUM_CHARS} letters and digits.`;
   const split = value.length - CHECKSUM_CHARS;
-  return checksum(value.slice(0, split)) === value.slice(split);
+  if (checksum(value.slice(0, split)) !== value.slice(split))
+    return `${malformed}: its checksum does not match, so a character was changed or lost in copying.`;
+  return null;
 }
 
 export function displayFragment(key: string): string {

@@ -20,6 +20,8 @@ export const APP_ERROR_CODES = {
   INVALID_DOMAIN: { status: 400, error: "Invalid domain" },
   UNAUTHORIZED: { status: 401, error: "Authentication required" },
   INVALID_CREDENTIALS: { status: 401, error: "Invalid credentials" },
+  // POST /library of a paid catalogue template not bought: the body carries the checkout to buy it at.
+  PURCHASE_REQUIRED: { status: 402, error: "Purchase required" },
   EMAIL_NOT_CONFIRMED: { status: 403, error: "Email not confirmed" },
   INSUFFICIENT_SCOPE: { status: 403, error: "API key not allowed" },
   ACCESS_DENIED: { status: 403, error: "Template access denied" },
@@ -121,6 +123,9 @@ const capped = (details: ValidationDetail[]) =>
 export const errors = {
   unauthorized: () => new AppError("UNAUTHORIZED"),
 
+  /** An API key of the wrong prefix, shape or checksum: the 401 of a missing key, saying what is wrong with it. */
+  malformedApiKey: (message: string) => new AppError("UNAUTHORIZED", { message }),
+
   validation: (details: ValidationDetail[], title?: string) =>
     new AppError("VALIDATION_ERROR", { details: capped(details), ...(title ? { title } : {}) }),
 
@@ -189,6 +194,13 @@ export const errors = {
     new AppError("ACCESS_DENIED", {
       message: `"${template.title}" is a paid template. Purchase it to add it to your library, then render it.`,
       fields: { template },
+    }),
+
+  /** POST /library of a paid catalogue template not bought yet: where to buy it (`checkout_url`); nothing was added. */
+  purchaseRequired: (template: { name: string; price: string }, checkoutUrl: string) =>
+    new AppError("PURCHASE_REQUIRED", {
+      message: `"${template.name}" costs $${Number(template.price).toFixed(2)}. Buy it at checkout_url; it is in your library once paid.`,
+      fields: { checkout_url: checkoutUrl },
     }),
 
   renderFailed: (message: string, cause?: unknown) => new AppError("RENDER_ERROR", { message, cause }),

@@ -61,6 +61,8 @@ export const MAX_TEMPLATE_NAME_CHARS = 200;
 export const MAX_TEMPLATE_DESCRIPTION_CHARS = 2000;
 /** A user template's alias (POST, PUT and PATCH /templates). */
 export const MAX_TEMPLATE_ALIAS_CHARS = 64;
+/** GET /catalogue's `category` filter. */
+export const MAX_CATALOGUE_CATEGORY_CHARS = 100;
 /**
  * Jobs a worker pool holds at once (waiting or running), in all and of one account. Past an account's cap its new work
  * is refused at once. Past the cap in all, an account still gets in while it holds less than its fair share (the cap ÷

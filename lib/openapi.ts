@@ -65,7 +65,7 @@ function rateLimitHeaders(components: Record<string, unknown>): Record<string, D
 }
 
 function operationObject(operation: Operation, components: Record<string, unknown>) {
-  const { success, sendingAccess = false } = operation;
+  const { success, alsoSuccess, sendingAccess = false } = operation;
   const parameters = [
     ...Object.entries(operation.pathParameters ?? {}).map(([name, schema]) =>
       parameter(name, "path", jsonSchema(schema, components), true),
@@ -78,6 +78,7 @@ function operationObject(operation: Operation, components: Record<string, unknow
   const requestSchema = operation.requestBody ?? operation.body;
   const responses: Record<number, unknown> = {
     [success.status]: response(operation, success.status, success, components),
+    ...(alsoSuccess && { [alsoSuccess.status]: response(operation, alsoSuccess.status, alsoSuccess, components) }),
   };
   for (const [status, codes] of codesByStatus(answerableCodes(operation))) {
     const answers = codes.map((code) => errorResponseDoc(code, operation.errorDescriptions?.[code]));

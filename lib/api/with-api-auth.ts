@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
-import { hashApiKey, isWellFormedApiKey } from "@/lib/api-keys";
+import { apiKeyProblem, hashApiKey } from "@/lib/api-keys";
 import { readBodyText } from "@/lib/api/body";
 import { isSameOrigin } from "@/lib/api/client-address";
 import { httpError } from "@/lib/api/errors";
@@ -146,7 +146,8 @@ async function readCredential(
 }
 
 function apiKeyCredential(key: string) {
-  if (!isWellFormedApiKey(key)) throw errors.unauthorized();
+  const problem = apiKeyProblem(key);
+  if (problem) throw key === "" ? errors.unauthorized() : errors.malformedApiKey(problem);
   return { credential: { kind: "api_key", keyHash: hashApiKey(key) } as Credential, refreshedCookies: [] };
 }
 

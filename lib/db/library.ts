@@ -1,7 +1,8 @@
 import "server-only";
 import { getDb, type Tx, jsonParameter } from "@/lib/db/client";
 import { AppError, errors } from "@/lib/errors";
-import { findCatalogueTemplate, templateIdSql } from "@/lib/db/templates";
+import { findCatalogueTemplate, templateIdSql, templateRef } from "@/lib/db/templates";
+import type { LibraryEntry } from "@/lib/schemas/library";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
 import {
   jsonOrNull,
@@ -243,4 +244,53 @@ export async function deleteUserTemplate(accountId: string, templateId: string):
   if (!id) return false;
   const deleted = await db`delete from templates where id = ${id} and owner_account_id = ${accountId} returning id`;
   return deleted.length > 0;
+}
+
+/** One entry of the account's library by template id, as GET /library lists it (library_page), or null. */
+export async function findLibraryEntry(accountId: string, templateId: string): Promise<LibraryEntry | null> {
+  const [row] = await getDb()<LibraryEntry[]>`
+    select t.id, t.name, t.description, t.is_public, t.price::float8 as price, t.slug, t.category, t.author,
+           l.added_via,
+           to_char(l.added_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as added_at,
+           to_char(t.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at,
+           t.preview_image_url as preview_url
+    from library_entries l join templates t on t.id = l.template_id
+    where l.account_id = ${accountId} and l.template_id = ${templateId}`;
+  return row ?? null;
+}
+
+/**
+ * Takes a catalogue template (by id or slug) out of the account's library; false when no such entry is there. A
+ * template the account created is not removed this way (DELETE /templates/{id} deletes it).
+ */
+export async function removeCatalogueEntry(accountId: string, idOrSlug: string): Promise<boolean> {
+  const ref = templateRef(idOrSlug);
+  if (!ref) return false;
+  const db = getDb();
+  const removed = await db`
+    delete from library_entries l using templates t
+    where l.account_id = ${accountId} and l.template_id = t.id and l.added_via <> 'created'
+      and t.owner_account_id is null and ${ref.id !== null ? db`t.id = ${ref.id}` : db`t.slug = ${ref.alias}`}
+    returning l.template_id`;
+  return removed.length > 0;
+}
+
+/**
+ * Puts a paid catalogue template the account has bought (a completed purchase) back in its library, as `purchased`,
+ * with the plan's library size enforced; false when it has never bought it. Nothing is charged again.
+ */
+export async function restorePurchasedEntry(accountId: string, templateId: string): Promise<boolean> {
+  return getDb().begin(async (tx) => {
+    const plan = await lockAccountPlan(tx, accountId);
+    const [bought] = await tx`
+      select 1 from purchases where account_id = ${accountId} and template_id = ${templateId} and status = 'completed'
+      limit 1`;
+    if (!bought) return false;
+    const [existing] =
+      await tx`select 1 from library_entries where account_id = ${accountId} and template_id = ${templateId}`;
+    if (existing) return true;
+    await assertLibraryHasRoom(tx, accountId, plan);
+    await tx`insert into library_entries (account_id, template_id, added_via) values (${accountId}, ${templateId}, 'purchased')`;
+    return true;
+  });
 }

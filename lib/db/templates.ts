@@ -3,6 +3,7 @@ import { type Db, getDb, type Tx, jsonParameter } from "@/lib/db/client";
 import { holdsNul, isUuid } from "@/lib/schemas/common";
 import { isTemplateAlias } from "@/lib/template-alias";
 import type { SendingDomain } from "@/lib/db/domains";
+import type { CatalogueEntry } from "@/lib/schemas/catalogue";
 import type { LibraryEntry } from "@/lib/schemas/library";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import type { TemplateFiles } from "@/lib/template-files";
@@ -371,4 +372,30 @@ export async function replaceCompiledCode(
             where id = ${source.id} and compiled_code = ${previous}
             returning id`;
   return updated.length > 0;
+}
+
+export type CataloguePage = { templates: CatalogueEntry[]; total: number };
+
+/**
+ * GET /catalogue: a page of the public catalogue (free ones first, then by name, as the dashboard lists it), optionally
+ * of one category, each saying whether it is in the account's library, and how many there are in all.
+ */
+export async function listCataloguePage(
+  accountId: string,
+  limit: number,
+  offset: number,
+  category?: string,
+): Promise<CataloguePage> {
+  const db = getDb();
+  const inCategory = category === undefined ? db`` : db`and t.category = ${category}`;
+  const [{ total }] = await db<{ total: number }[]>`
+    select count(*)::int as total from templates t where t.owner_account_id is null and t.is_public ${inCategory}`;
+  const templates = await db<CatalogueEntry[]>`
+    select t.id, t.name, t.description, t.is_public, t.price::float8 as price, t.slug, t.category, t.author,
+           exists (select from library_entries l where l.account_id = ${accountId} and l.template_id = t.id) as in_library
+    from templates t
+    where t.owner_account_id is null and t.is_public ${inCategory}
+    order by t.price = 0 desc, t.name, t.id
+    limit ${limit} offset ${offset}`;
+  return { templates: [...templates], total };
 }

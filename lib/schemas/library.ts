@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_TEMPLATE_ALIAS_CHARS } from "@/lib/limits";
 import { paginationSchema } from "@/lib/schemas/common";
 
 export const libraryEntrySchema = z
@@ -23,3 +24,22 @@ export const libraryResponseSchema = z
   .meta({ id: "LibraryResponse" });
 
 export type LibraryEntry = z.infer<typeof libraryEntrySchema>;
+
+export const addToLibraryRequestSchema = z
+  .object({
+    template_id: z
+      .string()
+      .min(1, "template_id must not be empty")
+      .max(MAX_TEMPLATE_ALIAS_CHARS, `template_id must be at most ${MAX_TEMPLATE_ALIAS_CHARS} characters`)
+      .meta({ description: "A public catalogue template's id or slug (GET /catalogue lists them)" }),
+  })
+  .strict()
+  .meta({ id: "LibraryAddRequest" });
+
+export const libraryEntryResponseSchema = z
+  .object({ success: z.literal(true), template: libraryEntrySchema })
+  .meta({ id: "LibraryEntryResponse" });
+
+export const removeFromLibraryResponseSchema = z
+  .object({ success: z.literal(true) })
+  .meta({ id: "LibraryRemoveResponse" });

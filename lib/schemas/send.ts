@@ -454,6 +454,10 @@ export const sendResponseSchema = z
       subject: z.string(),
       sent_at: z.iso.datetime(),
       scheduled_at: z.iso.datetime().optional(),
+      test: z
+        .literal(true)
+        .optional()
+        .meta({ description: "Sent with a test key: to the outbox, not delivered, not counted toward your emails" }),
     }),
     meta: z.object({ email_usage: emailUsageSchema }),
     warnings: warningsSchema.optional(),

@@ -295,3 +295,13 @@ export const accessDeniedBodySchema = z
     template: z.object({ id: z.uuid(), title: z.string(), price: z.string() }),
   })
   .meta({ id: "TemplateAccessDenied" });
+
+export const purchaseRequiredBodySchema = z
+  .object({
+    error: z.literal("Purchase required"),
+    code: z.literal("PURCHASE_REQUIRED"),
+    success: z.literal(false),
+    message: z.string(),
+    checkout_url: z.url().meta({ description: "Where to buy the template, as the dashboard's Buy button would" }),
+  })
+  .meta({ id: "PurchaseRequired" });

@@ -15,10 +15,11 @@ export function sendAnswer(
   used: number,
   billingUsageReported: boolean,
   warnings: RenderWarning[] | undefined,
+  test = false,
 ): SendResponse {
   return {
     success: true,
-    data: sentEmailRecord(email),
+    data: sentEmailRecord(email, test),
     meta: { email_usage: emailUsageMeta(plan, used, billingUsageReported) },
     ...(warnings ? { warnings } : {}),
   };
@@ -29,8 +30,11 @@ type AnsweredEmail = Pick<
   "id" | "providerMessageId" | "from" | "to" | "subject" | "createdAt" | "scheduledAt"
 >;
 
-/** A sent email as POST /send (and each item of POST /send/batch) answers with it. */
-export function sentEmailRecord(email: AnsweredEmail) {
+/**
+ * A sent email as POST /send (and each item of POST /send/batch) answers with it; `test`: sent with a test key (to the
+ * outbox, not counted), which the answer says.
+ */
+export function sentEmailRecord(email: AnsweredEmail, test = false) {
   return {
     id: email.providerMessageId ?? email.id,
     from: email.from,
@@ -38,6 +42,7 @@ export function sentEmailRecord(email: AnsweredEmail) {
     subject: email.subject,
     sent_at: email.createdAt.toISOString(),
     ...(email.scheduledAt ? { scheduled_at: email.scheduledAt.toISOString() } : {}),
+    ...(test ? { test: true as const } : {}),
   };
 }
 

@@ -206,13 +206,16 @@ async function performBatch(
     body: {
       success: true,
       data: counted.emails.map((email, i) =>
-        sentEmailRecord({
-          ...messages[i],
-          id: email.id,
-          providerMessageId: providerIds[i],
-          createdAt: email.createdAt,
-          scheduledAt: null,
-        }),
+        sentEmailRecord(
+          {
+            ...messages[i],
+            id: email.id,
+            providerMessageId: providerIds[i],
+            createdAt: email.createdAt,
+            scheduledAt: null,
+          },
+          test,
+        ),
       ),
       meta: { email_usage: emailUsageMeta(caller.plan, counted.used, billingUsageReported) },
       ...(warnings.length > 0 ? { warnings } : {}),

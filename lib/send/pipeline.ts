@@ -159,7 +159,14 @@ async function performSend(
     // stale). Sent: answered as a replay of it. Still pending: the dispatcher hands it over; the caller retries.
     if (counted.existing.status === "pending") throw errors.idempotencyInProgress();
     return {
-      body: sendAnswer(caller.plan, counted.existing, counted.used, counted.billingUsageReported, rendered.warnings),
+      body: sendAnswer(
+        caller.plan,
+        counted.existing,
+        counted.used,
+        counted.billingUsageReported,
+        rendered.warnings,
+        test,
+      ),
       replayed: true,
     };
   }
@@ -189,7 +196,7 @@ async function performSend(
 
   const email = { ...message, id: counted.id, providerMessageId: id, createdAt: counted.createdAt };
   return {
-    body: sendAnswer(caller.plan, email, counted.used, billingUsageReported, rendered.warnings),
+    body: sendAnswer(caller.plan, email, counted.used, billingUsageReported, rendered.warnings, test),
     replayed: false,
   };
 }

@@ -119,7 +119,16 @@ describe("API key records", () => {
     await getDb()`update api_keys set key_hash = encode(sha256(convert_to(${typo}, 'UTF8')), 'hex') where name = 'typo'
                   and account_id = ${user.accountId}`;
     const refused = await call(getUsage, "/api/v1/usage", { headers: { "x-api-key": typo } });
-    expect(refused.status).toBe(401);
+    expect([refused.status, refused.body]).toEqual([
+      401,
+      {
+        error: "Authentication required",
+        code: "UNAUTHORIZED",
+        success: false,
+        message:
+          "The API key is malformed: its checksum does not match, so a character was changed or lost in copying.",
+      },
+    ]);
   });
 
   it("records name, kind, scope, domain, expiry and last use", async () => {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { crc32 } from "node:zlib";
-import { API_KEY_PATTERN, displayFragment, generateApiKey, hashApiKey, isWellFormedApiKey } from "@/lib/api-keys";
+import {
+  API_KEY_PATTERN,
+  apiKeyProblem,
+  displayFragment,
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+} from "@/lib/api-keys";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { revokeApiKey, listApiKeys } from "@/lib/db/api-keys";
 import { getDb } from "@/lib/db/client";
@@ -60,6 +67,24 @@ describe("API key generation", () => {
       expect([bad, isWellFormedApiKey(bad)]).toEqual([bad, false]);
     }
     expect(isWellFormedApiKey("lp_live_" + "A-_b".repeat(10) + "xyz")).toBe(true);
+  });
+
+  it("says what is wrong with a malformed key (prefix, shape or checksum), never quoting it", () => {
+    const { key } = generateApiKey("test");
+    const malformed = "The API key is malformed";
+    expect(apiKeyProblem(key)).toBeNull();
+    expect(apiKeyProblem("lp_live_" + "A-_b".repeat(10) + "xyz")).toBeNull();
+    expect(apiKeyProblem(key.replace("lp_test_", "lp_prod_"))).toBe(
+      `${malformed}: it does not start with lp_live_ or lp_test_.`,
+    );
+    expect(apiKeyProblem("sk_live_123")).toBe(`${malformed}: it does not start with lp_live_ or lp_test_.`);
+    expect(apiKeyProblem(key + "a")).toBe(`${malformed}: after its prefix a key has 49 letters and digits.`);
+    expect(apiKeyProblem("lp_test_" + "a".repeat(48) + "!")).toBe(
+      `${malformed}: after its prefix a key has 49 letters and digits.`,
+    );
+    expect(apiKeyProblem(key.slice(0, -1) + (key.at(-1) === "a" ? "b" : "a"))).toBe(
+      `${malformed}: its checksum does not match, so a character was changed or lost in copying.`,
+    );
   });
 });
 

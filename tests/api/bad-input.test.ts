@@ -230,10 +230,15 @@ describe("bad input never gets a 500 or an HTML page", () => {
     ["a very long X-API-Key", { "x-api-key": "lp_live_" + "a".repeat(100_000) }],
     ["an X-API-Key with control characters", { "x-api-key": "lp_live_\tabc" }],
     ["a non-ASCII Bearer token", { authorization: "Bearer lp_live_ÿÿÿ" }],
-  ])("%s answers 401", async (_, headers) => {
+  ])("%s answers 401, saying the key is malformed", async (_, headers) => {
     const result = await call(getLibrary, "/api/v1/library", { headers });
     expect(result.status).toBe(401);
-    expect(result.body).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
+    expect(result.body).toEqual({
+      error: "Authentication required",
+      code: "UNAUTHORIZED",
+      success: false,
+      message: "The API key is malformed: after its prefix a key has 49 letters and digits.",
+    });
   });
 
   it.each(["%00", "..%2F..%2Fetc%2Fpasswd", "' or 1=1 --", "00000000-0000-0000-0000-00000000000g"])(
@@ -330,7 +335,7 @@ describe("variables of at most 1 MB as JSON", () => {
 
 describe("wrong methods answer 405 with an Allow header", () => {
   it.each([
-    ["DELETE /library", () => import("@/app/api/v1/library/route").then((m) => m.DELETE), "GET, HEAD"],
+    ["DELETE /library", () => import("@/app/api/v1/library/route").then((m) => m.DELETE), "GET, HEAD, POST"],
     ["POST /usage", () => import("@/app/api/v1/usage/route").then((m) => m.POST), "GET, HEAD"],
     [
       "PUT /templates/{id}/source",

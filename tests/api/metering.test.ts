@@ -127,7 +127,12 @@ describe("monthly API quota", () => {
           ...variant,
           headers: { ...variant.headers, "x-api-key": "nope" },
         });
-        expect(anonymous.body).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
+        expect(anonymous.body).toEqual({
+          error: "Authentication required",
+          code: "UNAUTHORIZED",
+          success: false,
+          message: "The API key is malformed: it does not start with lp_live_ or lp_test_.",
+        });
       }
       await setApiCallsUsed(user, 497);
       for (const variant of [bad, badChunked]) {

@@ -54,6 +54,7 @@ beforeEach(() => void vi.mocked(revalidatePath).mockClear());
 describe("a NUL in a path parameter answers the route's JSON 404", () => {
   // Each route with a path parameter, by its name in the endpoints table, and its 404.
   const notFound: Record<string, object> = {
+    "DELETE /library/{id}": TEMPLATE_NOT_FOUND,
     "POST /templates/{id}/render": TEMPLATE_NOT_FOUND,
     "GET /templates/{id}": TEMPLATE_NOT_FOUND,
     "GET /templates/{id}/source": TEMPLATE_NOT_FOUND,

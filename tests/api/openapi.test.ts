@@ -8,7 +8,9 @@ import { GET as getOpenApi } from "@/app/api/v1/openapi.json/route";
 import { POST as cancelEmail } from "@/app/api/v1/emails/[id]/cancel/route";
 import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { GET as listEmails } from "@/app/api/v1/emails/route";
-import { GET as getLibrary } from "@/app/api/v1/library/route";
+import { GET as getCatalogue } from "@/app/api/v1/catalogue/route";
+import { DELETE as deleteLibraryEntry } from "@/app/api/v1/library/[id]/route";
+import { GET as getLibrary, POST as postLibrary } from "@/app/api/v1/library/route";
 import { POST as postSendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as postSend } from "@/app/api/v1/send/route";
 import { DELETE as deleteSuppression } from "@/app/api/v1/suppressions/[email]/route";
@@ -100,10 +102,12 @@ describe("GET /api/v1/openapi.json", () => {
   it("is an OpenAPI 3.1 document covering every endpoint", () => {
     expect(document.openapi).toBe("3.1.0");
     expect(Object.keys(document.paths).sort()).toEqual([
+      "/catalogue",
       "/emails",
       "/emails/{id}",
       "/emails/{id}/cancel",
       "/library",
+      "/library/{id}",
       "/send",
       "/send/batch",
       "/suppressions",
@@ -328,6 +332,25 @@ describe("real responses match the document", () => {
     expectConforms("/templates/{id}/render", "post", await render("4b8f5d0e-7c1a-4e2b-9d3f-0a1b2c3d4e5f", {}));
     await setApiCallsUsed(user, 500);
     expectConforms("/library", "get", await call(getLibrary, "/api/v1/library", { headers: auth(user) }));
+  });
+
+  it("catalogue and library answers", async () => {
+    const user = await createUser("free");
+    const catalogue = (query: string) => call(getCatalogue, `/api/v1/catalogue${query}`, { headers: auth(user) });
+    expectConforms("/catalogue", "get", await catalogue(""));
+    expectConforms("/catalogue", "get", await catalogue("?category=Billing&limit=1"));
+    expectConforms("/catalogue", "get", await catalogue("?limit=0"));
+    const add = (template_id: unknown) =>
+      call(postLibrary, "/api/v1/library", { method: "POST", headers: auth(user), body: { template_id } });
+    expectConforms("/library", "post", await add("welcome"));
+    expectConforms("/library", "post", await add("welcome"));
+    expectConforms("/library", "post", await add("receipt"));
+    expectConforms("/library", "post", await add("nope"));
+    expectConforms("/library", "post", await add(7));
+    const remove = (id: string) =>
+      call(deleteLibraryEntry, "/x", { method: "DELETE", params: { id }, headers: auth(user) });
+    expectConforms("/library/{id}", "delete", await remove("welcome"));
+    expectConforms("/library/{id}", "delete", await remove("welcome"));
   });
 
   it("templates answers", async () => {

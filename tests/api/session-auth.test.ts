@@ -62,15 +62,23 @@ beforeAll(async () => {
   cookies.withoutSession = `${LOCAL_SESSION_COOKIE}=${signed({ sub: user.accountId, exp: Math.floor(Date.now() / 1000) + 3600 })}`;
 });
 
-const refusedCredentials: [string, () => Record<string, string>][] = [
+const PREFIX = "The API key is malformed: it does not start with lp_live_ or lp_test_.";
+const SHAPE = "The API key is malformed: after its prefix a key has 49 letters and digits.";
+const CHECKSUM =
+  "The API key is malformed: its checksum does not match, so a character was changed or lost in copying.";
+
+/** How a request is refused, and the `message` of a malformed key's 401 (the others have none). */
+const refusedCredentials: [string, () => Record<string, string>, string?][] = [
   ["no credentials", () => ({})],
   ["an empty X-API-Key", () => ({ "x-api-key": "" })],
-  ["a malformed X-API-Key", () => ({ "x-api-key": "not-a-key" })],
+  ["a malformed X-API-Key", () => ({ "x-api-key": "not-a-key" }), PREFIX],
+  ["an X-API-Key cut short", () => ({ "x-api-key": user.key.slice(0, -3) }), SHAPE],
   ["a well-formed unknown X-API-Key", () => ({ "x-api-key": generateApiKey().key })],
   ["a revoked X-API-Key", () => ({ "x-api-key": revoked.key })],
   [
     "an X-API-Key with its last character changed",
     () => ({ "x-api-key": user.key.slice(0, -1) + (user.key.endsWith("A") ? "B" : "A") }),
+    CHECKSUM,
   ],
   ["Authorization without the Bearer scheme", () => ({ authorization: user.key })],
   ["Authorization: Basic", () => ({ authorization: `Basic ${Buffer.from(`x:${user.key}`).toString("base64")}` })],
@@ -81,7 +89,9 @@ const refusedCredentials: [string, () => Record<string, string>][] = [
   [
     "a bad X-API-Key even beside a good Bearer key",
     () => ({ "x-api-key": "nope", authorization: `Bearer ${user.key}` }),
+    PREFIX,
   ],
+  ["a Bearer key with a wrong prefix", () => ({ authorization: `Bearer ${user.key.replace("lp_", "xp_")}` }), PREFIX],
   ["a forged session cookie", () => ({ cookie: `${LOCAL_SESSION_COOKIE}=${forgeSession(user.accountId)}` })],
   ["an expired session cookie", () => ({ cookie: cookies.expired })],
   ["a session cookie of a deleted account", () => ({ cookie: cookies.deletedAccount })],
@@ -112,14 +122,14 @@ function signed(payload: Record<string, unknown>): string {
 }
 
 describe.each(endpoints)("$name authentication", (endpoint) => {
-  it.each(refusedCredentials)("refuses %s with the exact 401 body", async (_, headers) => {
+  it.each(refusedCredentials)("refuses %s with the exact 401 body", async (_, headers, message) => {
     const id = await addressedId(endpoint, user, templateId);
     const result = await call(endpoint.handler, endpoint.path(id), {
       ...endpoint.options(id),
       headers: headers(),
     });
     expect(result.status).toBe(401);
-    expect(result.body).toEqual(UNAUTHORIZED);
+    expect(result.body).toEqual(message ? { ...UNAUTHORIZED, message } : UNAUTHORIZED);
     expect(result.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(result.headers.get("x-ratelimit-limit")).toBeNull();
   });

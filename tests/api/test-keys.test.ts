@@ -163,6 +163,7 @@ describe("a test key's send (Resend configured)", () => {
           to: ["ann@example.com"],
           subject: "Welcome aboard",
           sent_at: ISO,
+          test: true,
         },
         meta: { email_usage: emailUsage("free", 7) },
         warnings: [{ field: "variables.usrName", message: "not a variable of this template; did you mean userName?" }],
@@ -354,6 +355,7 @@ describe("a test key's send (Resend configured)", () => {
         subject: "Welcome aboard",
         sent_at: ISO,
         scheduled_at: later,
+        test: true,
       },
     ]);
     const other = await post(user.testKey, message(user, { scheduled_at: later }));
@@ -413,6 +415,7 @@ describe("a test key's batch", () => {
       to: ["ann@example.com"],
       subject: "Welcome aboard",
       sent_at: ISO,
+      test: true,
     };
     expect([result.status, result.body]).toEqual([
       200,

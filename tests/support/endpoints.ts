@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import { POST as cancelEmail } from "@/app/api/v1/emails/[id]/cancel/route";
 import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { GET as listEmails } from "@/app/api/v1/emails/route";
-import { GET as getLibrary } from "@/app/api/v1/library/route";
+import { GET as getCatalogue } from "@/app/api/v1/catalogue/route";
+import { DELETE as deleteLibraryEntry } from "@/app/api/v1/library/[id]/route";
+import { GET as getLibrary, POST as postLibrary } from "@/app/api/v1/library/route";
 import { POST as postTemplate } from "@/app/api/v1/templates/route";
 import { DELETE as deleteTemplate, GET as getTemplate, PUT as putTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
@@ -97,9 +99,41 @@ async function ownTemplate(user: TestUser, publish = true): Promise<string> {
   return created.id;
 }
 
+/** A catalogue template in the caller's library (added the first time), for DELETE /library/{id}. */
+async function magicLinkInLibrary(user: TestUser): Promise<string> {
+  const id = await catalogueId("magic-link");
+  await getDb()`
+    insert into library_entries (account_id, template_id, added_via) values (${user.accountId}, ${id}, 'free')
+    on conflict do nothing`;
+  return id;
+}
+
 /** Every authenticated /api/v1 endpoint, so tables of cases can run against all of them. */
 export const endpoints: Endpoint[] = [
   { name: "GET /library", handler: getLibrary, path: () => "/api/v1/library", options: () => ({}), metered: true },
+  {
+    // The template is in the caller's library already: the answer is 200 with its entry.
+    name: "POST /library",
+    handler: postLibrary,
+    path: () => "/api/v1/library",
+    options: (id) => ({ method: "POST", body: { template_id: id } }),
+    metered: true,
+  },
+  {
+    name: "DELETE /library/{id}",
+    handler: deleteLibraryEntry,
+    path: (id) => `/api/v1/library/${encodeURIComponent(id)}`,
+    options: (id) => ({ method: "DELETE", params: { id } }),
+    metered: true,
+    resource: magicLinkInLibrary,
+  },
+  {
+    name: "GET /catalogue",
+    handler: getCatalogue,
+    path: () => "/api/v1/catalogue",
+    options: () => ({}),
+    metered: true,
+  },
   {
     name: "POST /templates/{id}/render",
     handler: postRender,

@@ -39,6 +39,8 @@ export type Operation = {
   /** Request headers the handler reads; an optional schema makes an optional header. */
   headers?: Record<string, z.ZodType>;
   success: ResponseDoc & { status: 200 | 201 };
+  /** A second success answer of another status (the handler answers it as a NextResponse), say a repeat's 200. */
+  alsoSuccess?: ResponseDoc & { status: 200 | 201 };
   /** Every code the handler can answer besides the wrapper's own (none when absent). */
   errors?: readonly AppErrorCode[];
   /** What a code means for this operation, where the general sentence (lib/api/contract/error-responses.ts) says less. */

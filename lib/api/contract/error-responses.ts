@@ -5,7 +5,7 @@ import { MAX_BODY_BYTES, MAX_HTML_BYTES } from "@/lib/limits";
 import { TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { errorBodySchema, rateLimitBodySchema, validationErrorBodySchema } from "@/lib/schemas/common";
 import { emailLimitBodySchema } from "@/lib/schemas/send";
-import { accessDeniedBodySchema } from "@/lib/schemas/templates";
+import { accessDeniedBodySchema, purchaseRequiredBodySchema } from "@/lib/schemas/templates";
 
 const retryAfterHeader: HeaderDoc = {
   description: "Seconds to wait before retrying",
@@ -21,11 +21,18 @@ const API_ERROR_RESPONSES: Partial<Record<AppErrorCode, Partial<ResponseDoc>>> =
     description: "A refused parameter or body field; each problem is one entry of details",
     schema: validationErrorBodySchema,
   },
-  UNAUTHORIZED: { description: "Missing, malformed, unknown or revoked credentials" },
+  UNAUTHORIZED: {
+    description:
+      "Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed",
+  },
   INSUFFICIENT_SCOPE: {
     description: "A sending_access API key on an endpoint it may not call; the call is not counted",
   },
   ACCESS_DENIED: { description: "A paid catalogue template you have not purchased", schema: accessDeniedBodySchema },
+  PURCHASE_REQUIRED: {
+    description: "A paid catalogue template you have not purchased; nothing was added",
+    schema: purchaseRequiredBodySchema,
+  },
   PAYLOAD_TOO_LARGE: { description: `The body passed ${MAX_BODY_BYTES / 1024 / 1024} MB` },
   RENDER_ERROR: {
     description: `The template's code threw or exceeded its time or memory limit, or its HTML passed ${MAX_HTML_BYTES / 1024 / 1024} MB`,

@@ -1,6 +1,7 @@
+import { listCatalogue } from "@/lib/api/contract/catalogue";
 import type { Operation } from "@/lib/api/contract/define";
 import { cancelEmail, getEmail, listEmails } from "@/lib/api/contract/emails";
-import { listLibrary } from "@/lib/api/contract/library";
+import { addToLibrary, listLibrary, removeFromLibrary } from "@/lib/api/contract/library";
 import { sendBatch, sendEmail } from "@/lib/api/contract/send";
 import { deleteSuppression, listSuppressions } from "@/lib/api/contract/suppressions";
 import {
@@ -23,6 +24,9 @@ import { getUsage } from "@/lib/api/contract/usage";
 /** Every operation of /api/v1 by its operationId, in the order the document and /docs list them. */
 export const contract = {
   listLibrary,
+  addToLibrary,
+  removeFromLibrary,
+  listCatalogue,
   createTemplate,
   getTemplate,
   replaceTemplate,
