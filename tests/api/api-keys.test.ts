@@ -77,7 +77,9 @@ describe("API key generation", () => {
     expect(apiKeyProblem(key.replace("lp_test_", "lp_prod_"))).toBe(
       `${malformed}: it does not start with lp_live_ or lp_test_.`,
     );
-    expect(apiKeyProblem("sk_live_123")).toBe(`${malformed}: it does not start with lp_live_ or lp_test_.`);
+    expect(apiKeyProblem("key-from-another-service")).toBe(
+      `${malformed}: it does not start with lp_live_ or lp_test_.`,
+    );
     expect(apiKeyProblem(key + "a")).toBe(`${malformed}: after its prefix a key has 49 letters and digits.`);
     expect(apiKeyProblem("lp_test_" + "a".repeat(48) + "!")).toBe(
       `${malformed}: after its prefix a key has 49 letters and digits.`,
