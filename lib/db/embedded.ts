@@ -11,7 +11,12 @@ export const DATA_DIR = path.join(process.cwd(), ".data");
 const PGLITE_DIR = path.join(DATA_DIR, "pglite");
 const LOCK_FILE = path.join(DATA_DIR, "embedded-db.json");
 
-export type EmbeddedDatabase = { url: string; stop: () => Promise<void> };
+export type EmbeddedDatabase = {
+  url: string;
+  stop: () => Promise<void>;
+  /** A copy of its files (PGlite's dumpDataDir), for another database to start from (`copyOf`). */
+  copy: () => Promise<Blob>;
+};
 type Lock = { pid: number; port: number };
 
 function urlFor(port: number): string {
@@ -20,7 +25,8 @@ function urlFor(port: number): string {
 
 /**
  * Starts PGlite on `dataDir` (or in memory with "memory://") and serves it on 127.0.0.1.
- * `maxConnections` is how many client connections it accepts at once (see ./pglite-server.ts).
+ * `maxConnections` is how many client connections it accepts at once (see ./pglite-server.ts). `copyOf` starts it from
+ * another's files instead of an empty cluster: the tests' throwaway databases skip initdb, most of PGlite's start.
  */
 export async function startEmbeddedDatabase(
   opts: {
@@ -28,6 +34,7 @@ export async function startEmbeddedDatabase(
     port?: number;
     maxConnections?: number;
     writeLock?: boolean;
+    copyOf?: Blob;
   } = {},
 ): Promise<EmbeddedDatabase> {
   const dataDir = opts.dataDir ?? PGLITE_DIR;
@@ -41,7 +48,7 @@ export async function startEmbeddedDatabase(
     }
   }
   if (!dataDir.startsWith("memory://")) await mkdir(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir);
+  const db = await PGlite.create({ dataDir, loadDataDir: opts.copyOf });
   const server = await servePGlite(db, {
     host: "127.0.0.1",
     port: opts.port ?? 0,
@@ -52,6 +59,7 @@ export async function startEmbeddedDatabase(
   let stopped = false;
   return {
     url: urlFor(server.port),
+    copy: () => db.dumpDataDir("none"),
     stop: async () => {
       if (stopped) return;
       stopped = true;
