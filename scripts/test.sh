@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm test: the whole check, fail-fast, in this order:
-#   1. lint (ESLint, then Prettier's format check) and 2. type check (tsc --noEmit), side by side
+#   1. lint (ESLint and Prettier's format check, as `npm run lint` runs them) and 2. type check (tsc --noEmit), all three
+#      side by side
 #   3. vitest on the embedded database (in-memory PGlite), on this machine's Node: a laptop's setup
 #   4. vitest again on production's setup: real PostgreSQL when TEST_DATABASE_URL is set (.ci/run sets it to a
 #      throwaway cluster), on Node 24 when NODE24_BIN names its binary (.ci/run installs it). With only one of the two,
@@ -85,24 +86,26 @@ vitest_pass() {
 
 has_script() { node -e 'process.exit(require("./package.json").scripts?.[process.argv[1]] ? 0 : 1)' "$1"; }
 
-# Each is single-threaded: at once, they take the time of the longer.
-phase "Lint and type check, at once (npm run lint, npm run typecheck)"
-lint_log=$(mktemp)
-typecheck_log=$(mktemp)
-npm run -s lint >"$lint_log" 2>&1 &
-lint_pid=$!
-npm run -s typecheck >"$typecheck_log" 2>&1 &
-typecheck_pid=$!
-lint_code=0
-typecheck_code=0
-wait "$lint_pid" || lint_code=$?
-wait "$typecheck_pid" || typecheck_code=$?
-cat "$lint_log"
-[ "$lint_code" -eq 0 ] && echo "Lint passed." || echo "Lint FAILED."
-cat "$typecheck_log"
-[ "$typecheck_code" -eq 0 ] && echo "Type check passed." || echo "Type check FAILED."
-rm -f "$lint_log" "$typecheck_log"
-[ "$lint_code" -eq 0 ] && [ "$typecheck_code" -eq 0 ]
+# Each is single-threaded; three at once on two cores take about half their sum (ESLint alone is most of it).
+phase "Lint, format check and type check, at once (npm run lint, npm run typecheck)"
+checks=("ESLint:npx eslint ." "Format check:npx prettier --check ." "Type check:npm run -s typecheck")
+pids=()
+logs=()
+for check in "${checks[@]}"; do
+  log=$(mktemp)
+  logs+=("$log")
+  ${check#*:} >"$log" 2>&1 &
+  pids+=($!)
+done
+checks_failed=0
+for i in "${!checks[@]}"; do
+  code=0
+  wait "${pids[$i]}" || code=$?
+  cat "${logs[$i]}"
+  rm -f "${logs[$i]}"
+  if [ "$code" -eq 0 ]; then echo "${checks[$i]%%:*} passed."; else echo "${checks[$i]%%:*} FAILED."; checks_failed=1; fi
+done
+[ "$checks_failed" -eq 0 ]
 
 phase "Unit and API tests on the embedded database (PGlite, in memory)"
 vitest_pass embedded: env -u TEST_DATABASE_URL -u DATABASE_URL
