@@ -11,6 +11,7 @@ import { getConfig } from "@/lib/config";
 import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_NAME_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
 import { admitSignedInPreview } from "@/lib/dashboard/preview";
 import { createApiKey, revokeApiKey } from "@/lib/db/api-keys";
+import { removeCatalogueTemplate } from "@/lib/catalogue-library";
 import { findSendingDomain } from "@/lib/db/domains";
 import { registerSendingDomain, verifySendingDomain } from "@/lib/domains";
 import { addLibraryEntry } from "@/lib/db/library";
@@ -25,6 +26,7 @@ import { getTemplateVersionOrThrow } from "@/lib/template-versions";
 import { type TemplateFiles } from "@/lib/template-files";
 import {
   createTemplateFromSource,
+  deleteTemplateOrThrow,
   replaceTemplateFromSource,
   templateFilesRefused,
   type NewTemplateSource,
@@ -172,6 +174,26 @@ export async function addTemplateAction(_previous: AddTemplateState, formData: F
       ? `Purchased “${template.name}”. It is in your library now.`
       : `Added “${template.name}” to your library.`,
   };
+}
+
+/**
+ * Takes a catalogue template out of the account's library as DELETE /library/{id} does, and goes to the library,
+ * which says what was removed.
+ */
+export async function removeFromLibraryAction(formData: FormData): Promise<ActionState> {
+  const id = String(formData.get("id") ?? "");
+  const account = await requireAccount(`/dashboard/library/${encodeURIComponent(id)}`);
+  let removed: { name: string };
+  try {
+    removed = await removeCatalogueTemplate(account.id, id);
+  } catch (error) {
+    // Removed meanwhile (in another tab, through the API), or a crafted request.
+    if (error instanceof AppError && error.code === "TEMPLATE_NOT_FOUND")
+      return { status: "error", message: "This template is not in your library any more: it may have been removed." };
+    return { status: "error", message: formMessage(error) };
+  }
+  revalidatePath("/dashboard", "layout");
+  redirect(`/dashboard/library?removed=${encodeURIComponent(removed.name)}`);
 }
 
 // ---------- Templates ----------
@@ -347,6 +369,25 @@ export async function restoreVersionAction(_previous: ActionState, formData: For
   }
   revalidatePath("/dashboard/library", "layout");
   return { status: "success", message };
+}
+
+/**
+ * Deletes the account's template `id` as DELETE /templates/{id} does (its versions, draft and alias with it), and goes
+ * to the library, which says what was deleted.
+ */
+export async function deleteTemplateAction(formData: FormData): Promise<ActionState> {
+  const id = String(formData.get("id") ?? "");
+  const account = await requireAccount(`/dashboard/library/${encodeURIComponent(id)}`);
+  let deleted: { name: string };
+  try {
+    deleted = await deleteTemplateOrThrow(account.id, id);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "TEMPLATE_NOT_FOUND")
+      return { status: "error", message: NOT_YOURS };
+    return { status: "error", message: formMessage(error) };
+  }
+  revalidatePath("/dashboard", "layout");
+  redirect(`/dashboard/library?deleted=${encodeURIComponent(deleted.name)}`);
 }
 
 export type VersionFiles = { ok: true; files: TemplateFiles } | { ok: false; message: string };
