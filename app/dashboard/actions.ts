@@ -14,7 +14,7 @@ import { createApiKey, revokeApiKey } from "@/lib/db/api-keys";
 import { removeCatalogueTemplate } from "@/lib/catalogue-library";
 import { findSendingDomain } from "@/lib/db/domains";
 import { registerSendingDomain, verifySendingDomain } from "@/lib/domains";
-import { addLibraryEntry } from "@/lib/db/library";
+import { addLibraryEntry, restorePurchasedEntry } from "@/lib/db/library";
 import { findCatalogueTemplate } from "@/lib/db/templates";
 import { cancelEmailOrThrow } from "@/lib/emails";
 import { getPaymentProcessor } from "@/lib/payments";
@@ -146,9 +146,13 @@ export async function addTemplateAction(_previous: AddTemplateState, formData: F
   const template = await findCatalogueTemplate(templateId);
   if (!template) return { status: "error", message: "That template is no longer in the catalogue." };
   const paid = Number(template.price) > 0;
+  let restored = false;
   try {
     if (!paid) {
       await addLibraryEntry(account.id, template.id, { processor: "none" });
+    } else if (await restorePurchasedEntry(account.id, template.id)) {
+      // Bought before and removed since: back as purchased, as POST /library puts it, not charged again.
+      restored = true;
     } else {
       const processor = getPaymentProcessor();
       if (!processor) return { status: "error", message: "Purchases are not available on this deployment yet." };
@@ -170,9 +174,11 @@ export async function addTemplateAction(_previous: AddTemplateState, formData: F
   return {
     status: "success",
     templateId: template.id,
-    message: paid
-      ? `Purchased “${template.name}”. It is in your library now.`
-      : `Added “${template.name}” to your library.`,
+    message: restored
+      ? `“${template.name}” is back in your library. You bought it before, so nothing was charged.`
+      : paid
+        ? `Purchased “${template.name}”. It is in your library now.`
+        : `Added “${template.name}” to your library.`,
   };
 }
 

@@ -30,6 +30,13 @@ export async function libraryMembership(accountId: string): Promise<Map<string, 
   return new Map(rows.map((row) => [row.template_id, row.added_via]));
 }
 
+/** The catalogue templates the account has bought (a completed purchase), whether in its library now or not. */
+export async function boughtTemplateIds(accountId: string): Promise<Set<string>> {
+  const rows = await getDb()<{ template_id: string }[]>`
+    select distinct template_id from purchases where account_id = ${accountId} and status = 'completed'`;
+  return new Set(rows.map((row) => row.template_id));
+}
+
 /**
  * The account's library size and its paid purchases (completed or pending) since `since`: what its plan's library and
  * monthly purchase limits count.

@@ -8,18 +8,20 @@ import {
   type ActionState,
   type AddTemplateState,
 } from "@/app/dashboard/actions";
+import { CatalogueGrid } from "@/app/dashboard/catalogue/catalogue-grid";
+import CataloguePage from "@/app/dashboard/catalogue/page";
 import LibraryPage from "@/app/dashboard/library/page";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { findLibraryEntry } from "@/lib/db/library";
 import { getEmailOrThrow } from "@/lib/emails";
 import { createTemplateFromSource, replaceTemplateFromSource } from "@/lib/user-templates";
-import { addToLibrary, catalogueId, createUser, sender } from "../support/api";
+import { addToLibrary, catalogueId, createUser, sender, type TestUser } from "../support/api";
 import { submit } from "../support/next-headers";
 import { sentEmailId } from "../support/send";
 
 // The template page's Delete (a template the account wrote) and Remove from library (a catalogue template), as
-// DELETE /templates/{id} and DELETE /library/{id} do.
+// DELETE /templates/{id} and DELETE /library/{id} do, and adding a bought template back without buying it again.
 const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 vi.mock("@/lib/auth/current", () => ({
@@ -44,6 +46,9 @@ const rowsOf = async (id: string) =>
              (select count(*)::int from template_drafts where template_id = ${id}) as drafts,
              (select count(*)::int from library_entries where template_id = ${id}) as entries`
   )[0];
+
+const purchasesOf = async (user: TestUser) =>
+  (await getDb()<{ n: number }[]>`select count(*)::int as n from purchases where account_id = ${user.accountId}`)[0].n;
 
 /** Every element in a page's tree (server components' output: their children are elements already). */
 function elements(node: ReactNode): ReactElement<Record<string, unknown>>[] {
@@ -145,6 +150,37 @@ describe("removeFromLibraryAction", () => {
       state: { status: "success", templateId: welcome, message: "Added “Welcome” to your library." },
     });
     expect(await findLibraryEntry(user.accountId, welcome)).toMatchObject({ added_via: "free" });
+  });
+
+  it("takes a bought template out; the catalogue then offers to add it back, which puts it back as purchased without a new purchase, past the month's purchase limit", async () => {
+    const user = await createUser("free");
+    signedIn.accountId = user.accountId;
+    const { template_id: receipt } = await addToLibrary(user, "receipt");
+    expect(await purchasesOf(user)).toBe(1);
+
+    expect(await removeFromLibrary(receipt)).toEqual({
+      redirect: `/dashboard/library?removed=${encodeURIComponent("Order receipt")}`,
+    });
+    expect(await findLibraryEntry(user.accountId, receipt)).toBeNull();
+
+    // The free plan's one purchase a month is made, yet the bought template's card is not a purchase.
+    const grid = elements(await CataloguePage({ searchParams: Promise.resolve({}) })).find(
+      (element) => element.type === CatalogueGrid,
+    )!;
+    expect(grid.props.blockers).toMatchObject({ purchase: "purchase-limit" });
+    const cards = grid.props.cards as { id: string; addedVia: string | null; bought: boolean }[];
+    expect(cards.find((card) => card.id === receipt)).toMatchObject({ addedVia: null, bought: true });
+    expect(cards.filter((card) => card.bought).map((card) => card.id)).toEqual([receipt]);
+
+    expect(await addTemplate(receipt)).toEqual({
+      state: {
+        status: "success",
+        templateId: receipt,
+        message: "“Order receipt” is back in your library. You bought it before, so nothing was charged.",
+      },
+    });
+    expect(await findLibraryEntry(user.accountId, receipt)).toMatchObject({ added_via: "purchased" });
+    expect(await purchasesOf(user)).toBe(1);
   });
 
   it("answers a form message for a template not in the library, one the account wrote and an id that is none, removing nothing", async () => {

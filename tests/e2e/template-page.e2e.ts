@@ -4,7 +4,8 @@ import { url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
 
 // A template page's Delete (a template the user wrote) and Remove from library (a catalogue template, free or bought),
-// each after a confirmation that says what is lost; a removed catalogue template is added again from the catalogue.
+// each after a confirmation that says what is lost; a removed catalogue template is added again from the catalogue, a
+// bought one without buying it again.
 test.describe.configure({ mode: "serial" });
 
 let noteId = "";
@@ -90,4 +91,39 @@ test("removes a free catalogue template after a confirmation; the slot is freed 
   await welcome.getByRole("button", { name: "Add to library" }).click();
   await welcome.getByRole("link", { name: "Open in library" }).waitFor();
   await page.getByText("1 / 10 templates").waitFor();
+});
+
+test("removes a bought template; the catalogue adds it back without buying it again, past the month's purchase limit", async () => {
+  const { page } = story;
+  const receipt = catalogueCard(page, "Order receipt");
+  await receipt.getByRole("button", { name: "Buy for $19.00" }).click();
+  await page
+    .getByRole("dialog", { name: "Buy “Order receipt”?" })
+    .getByRole("button", { name: "Buy for $19.00" })
+    .click();
+  await receipt.getByRole("link", { name: "Open in library" }).click();
+  await page.getByRole("heading", { level: 1, name: "Order receipt" }).waitFor();
+
+  await page.getByRole("button", { name: "Remove from library" }).click();
+  const dialog = page.getByRole("dialog", { name: "Remove “Order receipt” from your library?" });
+  await expect(dialog.getByRole("paragraph")).toHaveText(
+    "This frees its slot in your library; until you add it back, your API keys cannot render or send it. You keep your purchase: adding it back from the catalogue does not charge you again. Emails already sent with it stay in Emails.",
+  );
+  await dialog.getByRole("button", { name: "Remove from library" }).click();
+  await page.waitForURL(url("/dashboard/library?removed=Order%20receipt"));
+  await page.getByText("1 of 10 slots used on the free plan.").waitFor();
+
+  // The free plan's one purchase this month is made: the other paid templates are locked, the bought one is not.
+  await open(page, "/dashboard/catalogue", "Catalogue");
+  await page.locator("#purchase-limit").waitFor();
+  await expect(catalogueCard(page, "Order shipped").getByRole("button", { name: "Buy for $9.00" })).toBeDisabled();
+  await receipt.getByText("Bought", { exact: true }).waitFor();
+  await receipt.getByRole("button", { name: "Add back to library" }).click();
+  await receipt
+    .getByText("“Order receipt” is back in your library. You bought it before, so nothing was charged.")
+    .waitFor();
+  await page.reload();
+  await page.getByText("2 / 10 templates").waitFor();
+  await page.getByText("1 / 1 purchases").waitFor();
+  await receipt.getByRole("link", { name: "Open in library" }).waitFor();
 });
