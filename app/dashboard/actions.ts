@@ -11,9 +11,10 @@ import { getConfig } from "@/lib/config";
 import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_NAME_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
 import { admitSignedInPreview } from "@/lib/dashboard/preview";
 import { createApiKey, revokeApiKey } from "@/lib/db/api-keys";
+import { removeCatalogueTemplate } from "@/lib/catalogue-library";
 import { findSendingDomain } from "@/lib/db/domains";
 import { registerSendingDomain, verifySendingDomain } from "@/lib/domains";
-import { addLibraryEntry } from "@/lib/db/library";
+import { addLibraryEntry, restorePurchasedEntry } from "@/lib/db/library";
 import { findCatalogueTemplate } from "@/lib/db/templates";
 import { cancelEmailOrThrow } from "@/lib/emails";
 import { getPaymentProcessor } from "@/lib/payments";
@@ -25,6 +26,7 @@ import { getTemplateVersionOrThrow } from "@/lib/template-versions";
 import { type TemplateFiles } from "@/lib/template-files";
 import {
   createTemplateFromSource,
+  deleteTemplateOrThrow,
   replaceTemplateFromSource,
   templateFilesRefused,
   type NewTemplateSource,
@@ -144,9 +146,13 @@ export async function addTemplateAction(_previous: AddTemplateState, formData: F
   const template = await findCatalogueTemplate(templateId);
   if (!template) return { status: "error", message: "That template is no longer in the catalogue." };
   const paid = Number(template.price) > 0;
+  let restored = false;
   try {
     if (!paid) {
       await addLibraryEntry(account.id, template.id, { processor: "none" });
+    } else if (await restorePurchasedEntry(account.id, template.id)) {
+      // Bought before and removed since: back as purchased, as POST /library puts it, not charged again.
+      restored = true;
     } else {
       const processor = getPaymentProcessor();
       if (!processor) return { status: "error", message: "Purchases are not available on this deployment yet." };
@@ -168,10 +174,32 @@ export async function addTemplateAction(_previous: AddTemplateState, formData: F
   return {
     status: "success",
     templateId: template.id,
-    message: paid
-      ? `Purchased “${template.name}”. It is in your library now.`
-      : `Added “${template.name}” to your library.`,
+    message: restored
+      ? `“${template.name}” is back in your library. You bought it before, so nothing was charged.`
+      : paid
+        ? `Purchased “${template.name}”. It is in your library now.`
+        : `Added “${template.name}” to your library.`,
   };
+}
+
+/**
+ * Takes a catalogue template out of the account's library as DELETE /library/{id} does, and goes to the library,
+ * which says what was removed.
+ */
+export async function removeFromLibraryAction(formData: FormData): Promise<ActionState> {
+  const id = String(formData.get("id") ?? "");
+  const account = await requireAccount(`/dashboard/library/${encodeURIComponent(id)}`);
+  let removed: { name: string };
+  try {
+    removed = await removeCatalogueTemplate(account.id, id);
+  } catch (error) {
+    // Removed meanwhile (in another tab, through the API), or a crafted request.
+    if (error instanceof AppError && error.code === "TEMPLATE_NOT_FOUND")
+      return { status: "error", message: "This template is not in your library any more: it may have been removed." };
+    return { status: "error", message: formMessage(error) };
+  }
+  revalidatePath("/dashboard", "layout");
+  redirect(`/dashboard/library?removed=${encodeURIComponent(removed.name)}`);
 }
 
 // ---------- Templates ----------
@@ -347,6 +375,25 @@ export async function restoreVersionAction(_previous: ActionState, formData: For
   }
   revalidatePath("/dashboard/library", "layout");
   return { status: "success", message };
+}
+
+/**
+ * Deletes the account's template `id` as DELETE /templates/{id} does (its versions, draft and alias with it), and goes
+ * to the library, which says what was deleted.
+ */
+export async function deleteTemplateAction(formData: FormData): Promise<ActionState> {
+  const id = String(formData.get("id") ?? "");
+  const account = await requireAccount(`/dashboard/library/${encodeURIComponent(id)}`);
+  let deleted: { name: string };
+  try {
+    deleted = await deleteTemplateOrThrow(account.id, id);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "TEMPLATE_NOT_FOUND")
+      return { status: "error", message: NOT_YOURS };
+    return { status: "error", message: formMessage(error) };
+  }
+  revalidatePath("/dashboard", "layout");
+  redirect(`/dashboard/library?deleted=${encodeURIComponent(deleted.name)}`);
 }
 
 export type VersionFiles = { ok: true; files: TemplateFiles } | { ok: false; message: string };

@@ -30,6 +30,13 @@ export async function libraryMembership(accountId: string): Promise<Map<string, 
   return new Map(rows.map((row) => [row.template_id, row.added_via]));
 }
 
+/** The catalogue templates the account has bought (a completed purchase), whether in its library now or not. */
+export async function boughtTemplateIds(accountId: string): Promise<Set<string>> {
+  const rows = await getDb()<{ template_id: string }[]>`
+    select distinct template_id from purchases where account_id = ${accountId} and status = 'completed'`;
+  return new Set(rows.map((row) => row.template_id));
+}
+
 /**
  * The account's library size and its paid purchases (completed or pending) since `since`: what its plan's library and
  * monthly purchase limits count.
@@ -235,15 +242,16 @@ export async function setUserTemplateAlias(
 }
 
 /**
- * Deletes a template the account owns (by id or alias), and with it its library entry; false when it owns no such
- * template.
+ * Deletes a template the account owns (by id or alias), and with it its library entry: its name, or null when it owns
+ * no such template.
  */
-export async function deleteUserTemplate(accountId: string, templateId: string): Promise<boolean> {
+export async function deleteUserTemplate(accountId: string, templateId: string): Promise<{ name: string } | null> {
   const db = getDb();
   const id = templateIdSql(db, accountId, templateId);
-  if (!id) return false;
-  const deleted = await db`delete from templates where id = ${id} and owner_account_id = ${accountId} returning id`;
-  return deleted.length > 0;
+  if (!id) return null;
+  const [deleted] = await db<{ name: string }[]>`
+    delete from templates where id = ${id} and owner_account_id = ${accountId} returning name`;
+  return deleted ?? null;
 }
 
 /** One entry of the account's library by template id, as GET /library lists it (library_page), or null. */
@@ -260,19 +268,19 @@ export async function findLibraryEntry(accountId: string, templateId: string): P
 }
 
 /**
- * Takes a catalogue template (by id or slug) out of the account's library; false when no such entry is there. A
- * template the account created is not removed this way (DELETE /templates/{id} deletes it).
+ * Takes a catalogue template (by id or slug) out of the account's library: its name, or null when no such entry is
+ * there. A template the account created is not removed this way (DELETE /templates/{id} deletes it).
  */
-export async function removeCatalogueEntry(accountId: string, idOrSlug: string): Promise<boolean> {
+export async function removeCatalogueEntry(accountId: string, idOrSlug: string): Promise<{ name: string } | null> {
   const ref = templateRef(idOrSlug);
-  if (!ref) return false;
+  if (!ref) return null;
   const db = getDb();
-  const removed = await db`
+  const [removed] = await db<{ name: string }[]>`
     delete from library_entries l using templates t
     where l.account_id = ${accountId} and l.template_id = t.id and l.added_via <> 'created'
       and t.owner_account_id is null and ${ref.id !== null ? db`t.id = ${ref.id}` : db`t.slug = ${ref.alias}`}
-    returning l.template_id`;
-  return removed.length > 0;
+    returning t.name`;
+  return removed ?? null;
 }
 
 /**

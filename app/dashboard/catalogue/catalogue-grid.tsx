@@ -17,6 +17,8 @@ export type CatalogueCard = {
   price: number;
   preview_url: string | null;
   addedVia: string | null;
+  /** Bought before: adding it back (after removing it from the library) charges nothing. */
+  bought: boolean;
   variables: VariablesSchema;
 };
 
@@ -86,6 +88,8 @@ export function CatalogueGrid({
                   <span className="badge">{card.category ?? "Other"}</span>
                   {card.addedVia ? (
                     <span className="badge badge-success">In library</span>
+                  ) : card.bought ? (
+                    <span className="badge badge-accent">Bought</span>
                   ) : (
                     <span className={`badge ${card.price > 0 ? "badge-accent" : ""}`}>{formatPrice(card.price)}</span>
                   )}
@@ -112,7 +116,8 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
   const [state, action] = useActionState<AddTemplateState, FormData>(addTemplateAction, { status: "idle" });
   const preview = useRef<HTMLDialogElement>(null);
   const confirm = useRef<HTMLDialogElement>(null);
-  const paid = card.price > 0;
+  // A template bought before is added back like a free one: no purchase, so no purchase limit.
+  const paid = card.price > 0 && !card.bought;
   const inLibrary = card.addedVia !== null || state.status === "success";
   const blocked = inLibrary
     ? null
@@ -173,7 +178,7 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
             disabled={blocked !== null}
             aria-describedby={blocked ?? undefined}
           >
-            Add to library
+            {card.bought ? "Add back to library" : "Add to library"}
           </SubmitButton>
         </form>
       )}

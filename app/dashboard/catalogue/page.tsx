@@ -3,7 +3,7 @@ import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
 import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
 import { libraryAllowance } from "@/lib/dashboard/queries";
-import { libraryMembership } from "@/lib/db/library";
+import { boughtTemplateIds, libraryMembership } from "@/lib/db/library";
 import { listCatalogue } from "@/lib/db/templates";
 import { getPaymentProcessor } from "@/lib/payments";
 import { OPEN_VARIABLES_SCHEMA, type VariablesSchema } from "@/lib/schemas/variables";
@@ -16,9 +16,10 @@ export const metadata: Metadata = { title: "Catalogue" };
 export default async function CataloguePage({ searchParams }: { searchParams: Promise<{ checkout?: string }> }) {
   const account = await requireAccount("/dashboard/catalogue");
   const { checkout } = await searchParams;
-  const [catalogue, membership, allowance] = await Promise.all([
+  const [catalogue, membership, bought, allowance] = await Promise.all([
     listCatalogue(),
     libraryMembership(account.id),
+    boughtTemplateIds(account.id),
     libraryAllowance(account.id, account.plan),
   ]);
   const processor = getPaymentProcessor();
@@ -128,6 +129,7 @@ export default async function CataloguePage({ searchParams }: { searchParams: Pr
           price: Number(template.price),
           preview_url: template.preview_image_url,
           addedVia: membership.get(template.id) ?? null,
+          bought: bought.has(template.id),
           variables: variablesOf(template.slug),
         }))}
       />

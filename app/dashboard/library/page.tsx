@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
 import { libraryAllowance } from "@/lib/dashboard/queries";
+import { MAX_TEMPLATE_NAME_CHARS } from "@/lib/limits";
 import { listLibrary } from "@/lib/db/templates";
 import { formatDate, formatDateTime } from "../../_components/format";
 import { LibraryIcon, PlusIcon } from "../../_components/icons";
@@ -11,9 +12,17 @@ export const metadata: Metadata = { title: "Library" };
 
 const PAGE_SIZE = 100;
 
-export default async function LibraryPage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
+export default async function LibraryPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ page?: string; deleted?: string | string[]; removed?: string | string[] }>;
+}) {
   const account = await requireAccount("/dashboard/library");
-  const page = Math.max(1, Number((await searchParams).page) || 1);
+  const query = await searchParams;
+  const page = Math.max(1, Number(query.page) || 1);
+  // The name the template page's Delete or Remove from library sends here with.
+  const deleted = nameParameter(query.deleted);
+  const removed = nameParameter(query.removed);
   // The same query GET /api/v1/library answers with, newest addition first.
   const [{ templates, total }, allowance] = await Promise.all([
     listLibrary(account.id, PAGE_SIZE, (page - 1) * PAGE_SIZE),
@@ -43,6 +52,17 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
           </Link>
         </div>
       </div>
+
+      {deleted && (
+        <div className="alert alert-success" role="status" style={{ marginBottom: 20 }}>
+          <p>Deleted “{deleted}”. Emails already sent with it stay in Emails.</p>
+        </div>
+      )}
+      {removed && (
+        <div className="alert alert-success" role="status" style={{ marginBottom: 20 }}>
+          <p>Removed “{removed}” from your library. You can add it back from the catalogue any time.</p>
+        </div>
+      )}
 
       {total === 0 ? (
         <div className="card empty-state">
@@ -96,4 +116,9 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
       )}
     </>
   );
+}
+
+/** A template's name given in the query, at most as long as a name may be; null when there is none. */
+function nameParameter(value: string | string[] | undefined): string | null {
+  return typeof value === "string" && value !== "" ? value.slice(0, MAX_TEMPLATE_NAME_CHARS) : null;
 }

@@ -18,6 +18,8 @@ import { filesEntryFirst } from "@/lib/template-files";
 import { uuidSchema } from "@/lib/schemas/common";
 import { ADDED_VIA_LABEL, formatDate, formatDateTime, formatPrice } from "../../../_components/format";
 import { CopyButton } from "../../../_components/copy-button";
+import { deleteTemplateAction, removeFromLibraryAction } from "../../actions";
+import { RemoveTemplate } from "./remove-template";
 import { DraftCard, VersionsCard } from "./versions";
 import { TemplateWorkbench } from "./workbench";
 
@@ -101,10 +103,50 @@ export default async function TemplatePage({
             <CopyButton value={template.id} label="Copy id" className="btn btn-ghost btn-sm" />
           </div>
         </div>
-        {own && (
-          <Link className="btn btn-primary" href={`/dashboard/library/${template.id}/edit`}>
-            Edit
-          </Link>
+        {own ? (
+          <div className="row" style={{ alignItems: "flex-start" }}>
+            <Link className="btn btn-primary" href={`/dashboard/library/${template.id}/edit`}>
+              Edit
+            </Link>
+            <RemoveTemplate
+              action={deleteTemplateAction}
+              id={template.id}
+              trigger="Delete"
+              title={`Delete “${template.name}”?`}
+              body={
+                <p>
+                  This deletes the template{lostWithTemplate(versions?.total ?? 0, draft !== null, template.alias)}, and
+                  frees its slot in your library. API calls that name it will answer “not found”. Emails already sent
+                  with it stay in Emails. This cannot be undone.
+                </p>
+              }
+              confirmLabel="Delete template"
+              pendingLabel="Deleting…"
+            />
+          </div>
+        ) : (
+          <RemoveTemplate
+            action={removeFromLibraryAction}
+            id={template.id}
+            trigger="Remove from library"
+            title={`Remove “${template.name}” from your library?`}
+            body={
+              template.added_via === "purchased" ? (
+                <p>
+                  This frees its slot in your library; until you add it back, your API keys cannot render or send it.
+                  You keep your purchase: adding it back from the catalogue does not charge you again. Emails already
+                  sent with it stay in Emails.
+                </p>
+              ) : (
+                <p>
+                  This frees its slot in your library. It stays free in the catalogue: add it again from there any time.
+                  Emails already sent with it stay in Emails.
+                </p>
+              )
+            }
+            confirmLabel="Remove from library"
+            pendingLabel="Removing…"
+          />
         )}
       </div>
       {created && (
@@ -164,6 +206,17 @@ export default async function TemplatePage({
       )}
     </>
   );
+}
+
+/** What deleting a template takes with it, as the confirmation says it: " with its 2 published versions and its draft". */
+function lostWithTemplate(versions: number, draft: boolean, alias: string | null): string {
+  const lost = [
+    ...(versions > 0 ? [`its ${versions === 1 ? "published version" : `${versions} published versions`}`] : []),
+    ...(draft ? ["its draft"] : []),
+    ...(alias ? [`its alias “${alias}”`] : []),
+  ];
+  if (lost.length === 0) return "";
+  return ` with ${lost.length === 1 ? lost[0] : `${lost.slice(0, -1).join(", ")} and ${lost.at(-1)}`}`;
 }
 
 /** The versions the panel lists: at least as many as a template keeps. */
