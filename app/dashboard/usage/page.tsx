@@ -84,7 +84,8 @@ export default async function UsagePage() {
             <span className="stat-foot">
               {usage.apiCalls.remaining === null
                 ? "No monthly limit on your plan."
-                : `${formatNumber(usage.apiCalls.remaining)} left this month.`}
+                : `${formatNumber(usage.apiCalls.remaining)} left this month.`}{" "}
+              Calls to /api/v1 (your API keys&apos;); the dashboard&apos;s previews and test sends are not counted.
             </span>
           </div>
           <div className="card stat">

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import { filesEntryFirst, type TemplateFiles } from "@/lib/template-files";
 import { writeZip } from "@/lib/zip";
-import { callApi, describeFailure, downloadFile } from "../../../_components/api-client";
+import { callApi, callDashboard, describeFailure, downloadFile } from "../../../_components/api-client";
 import { CopyButton } from "../../../_components/copy-button";
 import { FileTabs } from "../../../_components/file-tabs";
 import { DownloadIcon, SendIcon } from "../../../_components/icons";
@@ -63,7 +63,7 @@ export function TemplateWorkbench({
     async (vars: Variables) => {
       const seq = ++requestSeq.current;
       setStatus("rendering");
-      const result = await callApi<{ html: string; text?: string; warnings?: ValidationDetail[] }>(
+      const result = await callDashboard<{ html: string; text?: string; warnings?: ValidationDetail[] }>(
         `/templates/${templateId}/render`,
         { method: "POST", body: { variables: vars, format: "html", plain_text: true } },
       );
@@ -136,8 +136,8 @@ export function TemplateWorkbench({
               onValidityChange={setValid}
             />
             <p className="hint" style={{ marginTop: 14, marginBottom: 0 }}>
-              The preview updates as you type. Each refresh is one render call on your API usage. An empty field is left
-              out, so the template&apos;s default applies.
+              The preview updates as you type; previews are not API calls. An empty field is left out, so the
+              template&apos;s default applies.
             </p>
           </div>
         </section>
@@ -335,7 +335,7 @@ function SourceCard({
   async function downloadWithVariables() {
     setBusy("react");
     setError(null);
-    const result = await callApi<{ react: string; files?: TemplateFiles; entry?: string }>(
+    const result = await callDashboard<{ react: string; files?: TemplateFiles; entry?: string }>(
       `/templates/${templateId}/render`,
       { method: "POST", body: { variables, format: "react" } },
     );
