@@ -114,8 +114,8 @@ export default async function UsagePage() {
               {formatNumber(usage.testEmailsToday)} <small>today</small>
             </span>
             <span className="stat-foot">
-              Sent with <Link href="/dashboard/settings/api-keys">test keys</Link> (UTC): kept in your outbox, never
-              delivered and not counted in Emails. At most {TEST_EMAILS_PER_DAY} a day.
+              Sent with <Link href="/dashboard/settings/api-keys">test keys</Link> or from a template&apos;s page (UTC):
+              kept in your outbox, never delivered and not counted in Emails. At most {TEST_EMAILS_PER_DAY} a day.
             </span>
           </div>
         </div>
