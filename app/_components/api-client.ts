@@ -1,5 +1,6 @@
-// The dashboard's browser calls to /api/v1: same-origin fetches that authenticate with the session cookie, exactly as
-// an API key would (same account, same metering).
+// The dashboard's browser calls to /api/v1 (callApi): same-origin fetches that authenticate with the session cookie,
+// exactly as an API key would (same account, same metering); and to its own routes under /api/dashboard
+// (callDashboard), which answer alike but are not API calls (the template page's previews).
 
 export type ApiFailure = {
   status: number;
@@ -9,13 +10,20 @@ export type ApiFailure = {
 };
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; failure: ApiFailure };
 
-export async function callApi<T>(
-  path: string,
-  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<ApiResult<T>> {
+type CallInit = { method?: string; body?: unknown; headers?: Record<string, string> };
+
+export function callApi<T>(path: string, init: CallInit = {}): Promise<ApiResult<T>> {
+  return call<T>(`/api/v1${path}`, init);
+}
+
+export function callDashboard<T>(path: string, init: CallInit = {}): Promise<ApiResult<T>> {
+  return call<T>(`/api/dashboard${path}`, init);
+}
+
+async function call<T>(url: string, init: CallInit): Promise<ApiResult<T>> {
   let response: Response;
   try {
-    response = await fetch(`/api/v1${path}`, {
+    response = await fetch(url, {
       method: init.method ?? "GET",
       credentials: "same-origin",
       headers: { ...(init.body !== undefined ? { "content-type": "application/json" } : {}), ...init.headers },

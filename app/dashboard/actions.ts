@@ -21,6 +21,7 @@ import { getPaymentProcessor } from "@/lib/payments";
 import { isPlanName } from "@/lib/plans";
 import { holdsNul } from "@/lib/schemas/common";
 import { removeSuppressionOrThrow } from "@/lib/suppressions";
+import { sendEmail } from "@/lib/send/pipeline";
 import { publishDraft, restoreVersion, type PublishedBy } from "@/lib/db/template-versions";
 import { getTemplateVersionOrThrow } from "@/lib/template-versions";
 import { type TemplateFiles } from "@/lib/template-files";
@@ -449,6 +450,42 @@ export async function removeSuppressionAction(formData: FormData): Promise<void>
     if (!(error instanceof AppError && error.code === "SUPPRESSION_NOT_FOUND")) throw error;
   }
   revalidatePath("/dashboard/emails/suppressions");
+}
+
+export type SendTestState = ActionState & { emailId?: string };
+
+/** What the template page's "Send test email" sends: the form's fields and the variables the preview shows. */
+export type TestSendRequest = {
+  templateId: string;
+  to: string;
+  subject: string;
+  /** Empty: the default sender. */
+  from: string;
+  variables: Record<string, unknown>;
+};
+
+/**
+ * The template page's "Send test email": POST /send's body, sent as a test key's send is (lib/send/caller.ts): kept in
+ * the outbox whatever the provider, marked test, counted against the day's test sends and not the month's emails, and
+ * not an API call. Answers the email's id, for a link to its page.
+ */
+export async function sendTestEmailAction(request: TestSendRequest): Promise<SendTestState> {
+  // A Server Action's argument is whatever the request holds: sendEmail checks each field as POST /send checks its body.
+  const { templateId, to, subject, from, variables } = (request ?? {}) as Partial<TestSendRequest>;
+  const account = await requireAccount(`/dashboard/library/${encodeURIComponent(String(templateId))}`);
+  try {
+    const { body } = await sendEmail(
+      { accountId: account.id, plan: account.plan, apiKey: null, test: true },
+      { template_id: templateId, to, subject, variables, ...(from ? { from } : {}) },
+      null,
+    );
+    return { status: "success", message: `Test sent to ${body.data.to.join(", ")}.`, emailId: body.data.id };
+  } catch (error) {
+    // Refused fields (`to`, `variables.<name>`) each on a line of their own, as the API's details list them.
+    const details = error instanceof AppError && Array.isArray(error.options.details) ? error.options.details : [];
+    const lines = details.map((detail: { field: string; message: string }) => `• ${detail.field}: ${detail.message}`);
+    return { status: "error", message: [formMessage(error), ...lines].join("\n") };
+  }
 }
 
 // ---------- Domains ----------

@@ -14,15 +14,18 @@ export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage() {
   const account = await requireAccount("/dashboard");
-  const [usage, allowance, onboarding, recent, thisMonth] = await Promise.all([
+  const since = billingPeriod().start;
+  const [usage, allowance, onboarding, recent, thisMonth, testsThisMonth] = await Promise.all([
     usageSummary(account.id, 30),
     libraryAllowance(account.id, account.plan),
     onboardingState(account.id),
     listEmailsPage(account.id, { limit: 5, offset: 0 }).then((page) => page.emails),
-    // The month's emails by what became of them: each email counted once, by its status now.
-    // Test sends' bounces and complaints are rehearsals: the month's figures are the live emails'.
-    countEmailsByStatus(account.id, { since: billingPeriod().start, liveOnly: true }),
+    // The month's emails by what became of them: each email counted once, by its status now. Test sends included, as
+    // Recent emails and the Bounced list show them, and said apart.
+    countEmailsByStatus(account.id, { since }),
+    countEmailsByStatus(account.id, { since, test: true }),
   ]);
+  const testProblems = testsThisMonth.bounced + testsThisMonth.complained;
   const steps = [
     {
       done: onboarding.hasKey,
@@ -92,6 +95,7 @@ export default async function OverviewPage() {
               unit="emails"
               compact
             />
+            <span className="stat-foot">Test sends not counted ({formatNumber(usage.testEmailsToday)} today).</span>
           </div>
           <div className="card stat" data-testid="delivery-problems">
             <span className="stat-label">Bounces and complaints</span>
@@ -101,7 +105,10 @@ export default async function OverviewPage() {
               <small>{thisMonth.complained === 1 ? "complaint" : "complaints"}</small>
             </span>
             <span className="stat-foot">
-              Of this month&apos;s emails. <Link href="/dashboard/emails?status=bounced">Bounced emails</Link>
+              Of this month&apos;s emails
+              {testProblems > 0 &&
+                `; ${testProblems} ${testProblems === 1 ? "was a test send" : "were test sends"}`}.{" "}
+              <Link href="/dashboard/emails?status=bounced">Bounced emails</Link>
             </span>
           </div>
           <div className="card stat">
@@ -197,6 +204,11 @@ export default async function OverviewPage() {
                       </td>
                       <td className="nowrap">
                         <StatusBadge status={email.status} />
+                        {email.test && (
+                          <span className="badge" style={{ marginLeft: 6 }}>
+                            Test
+                          </span>
+                        )}
                       </td>
                       <td className="nowrap muted small hide-sm">
                         {email.status === "scheduled" && email.scheduled_at

@@ -39,7 +39,7 @@ export type UsageSummary = {
   plan: PlanName;
   apiCalls: { used: number; limit: number | null; remaining: number | null };
   emails: ReturnType<typeof describeEmailUsage> & { overageAllowed: boolean };
-  /** Sent with test keys today (UTC), as counted against their daily limit. */
+  /** Test sends today (UTC), with test keys and from the dashboard, as counted against their daily limit. */
   testEmailsToday: number;
   periodStart: Date;
   reset: Date;

@@ -5,16 +5,24 @@ import { getMailer, type Mailer } from "@/lib/mail";
 import { outboxMailer } from "@/lib/mail/outbox";
 import { TEST_EMAILS_PER_DAY, testSendDay, type PlanName } from "@/lib/plans";
 
-// Who sends, and what a test key changes for POST /send and POST /send/batch: the mailer and the quota.
+// Who sends, and what a test send changes for POST /send, POST /send/batch and the dashboard's "Send test email": the
+// mailer and the quota.
 
-export type SendCaller = { accountId: string; plan: PlanName; apiKey: ApiKeyGrant | null };
+/**
+ * `apiKey`: the key's grant, null for a signed-in session. `test`: the dashboard's "Send test email", signed in, which
+ * sends as a test key does.
+ */
+export type SendCaller = { accountId: string; plan: PlanName; apiKey: ApiKeyGrant | null; test?: boolean };
 
-/** The caller sends with a test key (lp_test_): its emails stay in the outbox and count against its day, not the month. */
+/**
+ * A test send: with a test key (lp_test_) or from the dashboard's "Send test email". Its emails stay in the outbox and
+ * count against the day's test sends, not the month.
+ */
 export function isTestSend(caller: SendCaller): boolean {
-  return caller.apiKey?.kind === "test";
+  return caller.test === true || caller.apiKey?.kind === "test";
 }
 
-/** A test key's sends never reach a provider: the embedded outbox keeps them, whatever provider is configured. */
+/** Test sends never reach a provider: the embedded outbox keeps them, whatever provider is configured. */
 export function mailerFor(caller: SendCaller): Mailer {
   return isTestSend(caller) ? outboxMailer : getMailer();
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { POST as send } from "@/app/api/v1/send/route";
+import { createApiKey } from "@/lib/db/api-keys";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { applyEmailEvent } from "@/lib/db/emails/events";
@@ -8,7 +10,7 @@ import { dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
 import { findEmailWithMessage, getEmailOrThrow } from "@/lib/emails";
 import { billingPeriod } from "@/lib/plans";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "@/lib/schemas/emails";
-import { addToLibrary, catalogueId, createUser, type TestUser, uniqueDomain } from "../support/api";
+import { addToLibrary, call, catalogueId, createUser, type TestUser, uniqueDomain } from "../support/api";
 import { sentEmailId } from "../support/send";
 
 // What the dashboard reads of emails besides the API's answers: the count of each status (the Emails page's filter,
@@ -78,6 +80,32 @@ describe("countEmailsByStatus", () => {
       counted({ bounced: 1, complained: 1, delivered: 1 }),
     );
     expect(await countEmailsByStatus(user.accountId)).toEqual(counted({ bounced: 2, complained: 1, delivered: 1 }));
+  });
+
+  it("counts test sends with the others, or apart: the overview says how many of the month's bounces were tests", async () => {
+    const user = await sender();
+    const testKey = (await createApiKey(user.accountId, { name: "CI", kind: "test" })).key;
+    for (const to of ["a@bounce.test", "b@example.com"]) {
+      const sent = await call(send, "/api/v1/send", {
+        method: "POST",
+        headers: { "x-api-key": testKey },
+        body: { template_id: user.welcomeId, to, subject: "Rehearsal" },
+      });
+      expect(sent.status).toBe(200);
+    }
+    await sentEmailId(user, { to: "c@bounce.test" });
+    await sentEmailId(user, { to: "d@complaint.test" });
+
+    const since = billingPeriod().start;
+    expect({
+      all: await countEmailsByStatus(user.accountId, { since }),
+      tests: await countEmailsByStatus(user.accountId, { since, test: true }),
+      live: await countEmailsByStatus(user.accountId, { test: false }),
+    }).toEqual({
+      all: counted({ bounced: 2, complained: 1, delivered: 1 }),
+      tests: counted({ bounced: 1, delivered: 1 }),
+      live: counted({ bounced: 1, complained: 1 }),
+    });
   });
 
   it("counts a due scheduled message as scheduled until the dispatcher sends it, then as what became of it", async () => {

@@ -1,11 +1,15 @@
 /**
- * The dashboard's renders outside the metered API (the editor's live preview, card thumbnails): limited per minute,
- * per account and per client address, with the counters in PostgreSQL; the live preview refused once the month's API
- * calls are used up; unchanged thumbnails answered from the browser's cache without a render.
+ * The dashboard's renders outside the metered API (the editor's live preview, a template page's preview as its
+ * variables are edited, card thumbnails): limited per minute, per account and per client address, with the counters in
+ * PostgreSQL; the live previews refused once the month's API calls are used up; unchanged thumbnails answered from the
+ * browser's cache without a render.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { POST as postTemplatePreview } from "@/app/api/dashboard/templates/[id]/render/route";
 import { GET as getThumbnail } from "@/app/api/dashboard/templates/[id]/thumbnail/route";
 import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route";
+import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
+import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { clientAddress } from "@/lib/api/client-address";
 import { resetConfig } from "@/lib/config";
 import { PREVIEW_LIMITS } from "@/lib/limits";
@@ -17,6 +21,7 @@ import { compileTemplate } from "@/lib/render/sandbox/compile";
 import { JSON_SCHEMA_DIALECT } from "@/lib/schemas/variables";
 import { createTemplateFromSource } from "@/lib/user-templates";
 import {
+  addToLibrary,
   auth,
   BASE,
   call,
@@ -325,6 +330,116 @@ Order.PreviewProps = { customer: "Ada", items: [{ name: "Pen", qty: 2, gift: fal
       });
       expect({ status: result.status, body: result.body }).toEqual(refused);
     }
+  });
+});
+
+describe("a template page's preview as its variables are edited", () => {
+  const EDITED = { variables: { userName: "Grace" }, plain_text: true };
+  const templatePreview = async (user: TestUser, id: string, body: object = EDITED, address?: string) =>
+    call(postTemplatePreview, `/api/dashboard/templates/${id}/render`, {
+      method: "POST",
+      headers: await session(user, address),
+      body,
+      params: { id },
+    });
+  const welcome = async (user: TestUser) => (await addToLibrary(user, "welcome")).template_id;
+
+  it("answers what POST /render answers, HTML or React source, and leaves the API usage as it was", async () => {
+    const user = await createUser("free");
+    const id = await welcome(user);
+    await setApiCallsUsed(user, 499);
+    const usage = async () => (await call(getUsage, "/api/v1/usage", { headers: auth(user) })).body;
+    const before = await usage();
+
+    const html = await templatePreview(user, id);
+    const react = await templatePreview(user, id, { variables: { userName: "Grace" }, format: "react" });
+    expect(await usage()).toEqual(before);
+    expect(await counter(user, "api_calls")).toBe(499);
+    expect([html.headers.get("x-ratelimit-limit"), react.headers.get("x-ratelimit-remaining")]).toEqual([null, null]);
+
+    // The API's answers to the same requests (its one call left spent on the first).
+    const fromApi = async (body: object) =>
+      (
+        await call(postRender, `/api/v1/templates/${id}/render`, {
+          method: "POST",
+          headers: auth(user),
+          body,
+          params: { id },
+        })
+      ).body;
+    expect({ status: html.status, body: html.body }).toEqual({
+      status: 200,
+      body: {
+        success: true,
+        html: expect.stringContaining("Grace"),
+        text: expect.stringContaining("WELCOME TO ACME, GRACE!"),
+      },
+    });
+    expect(html.body).toEqual(await fromApi(EDITED));
+    expect({ status: react.status, body: react.body }).toEqual({
+      status: 200,
+      body: { success: true, react: expect.stringContaining('"userName": "Grace"') },
+    });
+  });
+
+  it("answers /render's 429 once the month's API calls are used up", async () => {
+    const user = await createUser("free");
+    const id = await welcome(user);
+    await setApiCallsUsed(user, 500);
+    const refused = await templatePreview(user, id);
+    expect(refusal(refused)).toEqual(apiLimitRefusal(refused));
+  });
+
+  it(`refuses an account's previews past ${PREVIEW_LIMITS.perAccount} a minute, with Retry-After`, async () => {
+    const user = await createUser("annual");
+    const id = await welcome(user);
+    await fillPreviewBucket(`preview:account:${user.accountId}`, PREVIEW_LIMITS.perAccount - 1);
+    expect((await templatePreview(user, id)).status).toBe(200);
+    const refused = await templatePreview(user, id);
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 429,
+      body: previewLimitBody(PREVIEW_LIMITS.perAccount, "account", retryAfter),
+    });
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(PREVIEW_LIMITS.windowSeconds);
+  });
+
+  it(`refuses previews past ${PREVIEW_LIMITS.perAddress} a minute from one address, and previews from another`, async () => {
+    const user = await createUser("annual");
+    const id = await welcome(user);
+    await fillPreviewBucket("preview:address:198.51.100.41", PREVIEW_LIMITS.perAddress);
+    const refused = await templatePreview(user, id, EDITED, "198.51.100.41");
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 429,
+      body: previewLimitBody(PREVIEW_LIMITS.perAddress, "network address", Number(refused.headers.get("retry-after"))),
+    });
+    expect((await templatePreview(user, id, EDITED, "198.51.100.42")).status).toBe(200);
+  });
+
+  it("previews only what the account may render: another account's template is not found", async () => {
+    const [owner, other] = [await createUser("annual"), await createUser("annual")];
+    const template = await createTemplateFromSource(owner.accountId, { name: "Hello", description: "", code: HELLO });
+    const result = await templatePreview(other, template.id);
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 404,
+      body: { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false },
+    });
+  });
+
+  it("is for the dashboard's session only: an API key gets 401", async () => {
+    const user = await createUser("annual");
+    const id = await welcome(user);
+    const result = await call(postTemplatePreview, `/api/dashboard/templates/${id}/render`, {
+      method: "POST",
+      headers: auth(user),
+      body: EDITED,
+      params: { id },
+    });
+    expect({ status: result.status, body: result.body }).toEqual({
+      status: 401,
+      body: { error: "Authentication required", code: "UNAUTHORIZED", success: false },
+    });
   });
 });
 

@@ -1,12 +1,13 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { formatDateTime } from "@/app/_components/format";
 import { addFromCatalogue, addVerifiedDomain, createApiKey, signUp } from "./account";
 import { url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
 
-// Emails: a test email sent from a template's page, listed with its status and preview, filtered by status (with and
-// without the app's scripts), each email's delivery status and timeline, a scheduled email canceled, and the bounced
-// address under Emails → Suppressions.
+// Emails: a test email sent from a template's page (a test send, as a test key's: neither it nor the previews before it
+// counted on Usage), listed with its status, Test badge and preview, filtered by status (with and without the app's
+// scripts), each email's delivery status and timeline, a scheduled email canceled, and the bounced address under
+// Emails → Suppressions.
 test.describe.configure({ mode: "serial" });
 
 const DOMAIN = "mail.e2e-emails.dev";
@@ -19,25 +20,55 @@ const story = useStoryPage(async (page) => {
   await addVerifiedDomain(page, DOMAIN);
 });
 
-test("sends a test email with the edited variables", async () => {
+/** What the Usage page shows of the month's API calls and emails (its meters), and of today's test sends. */
+async function usageShown(page: Page) {
+  await open(page, "/dashboard/usage", "Usage");
+  const meter = (name: string) => page.getByRole("progressbar", { name }).getAttribute("aria-valuenow");
+  return {
+    apiCalls: await meter("API calls this month"),
+    emails: await meter("Emails this month"),
+    testSends: await page.getByTestId("test-sends").locator(".stat-value").textContent(),
+  };
+}
+let usageBefore: Awaited<ReturnType<typeof usageShown>>;
+
+test("sends a test email with the edited variables, and View in Emails opens that email, marked Test", async () => {
   const { page } = story;
+  usageBefore = await usageShown(page);
   await open(page, `/dashboard/library/${welcomeId}`, "Welcome");
-  await page.getByLabel(/userName/).fill("Grace Hopper");
-  await page.waitForFunction(() =>
-    document.querySelector("iframe.email-frame")?.getAttribute("srcdoc")?.includes("Grace Hopper"),
-  );
+  // Each edit re-renders the preview.
+  for (const name of ["Grace", "Grace Hopper"]) {
+    await page.getByLabel(/userName/).fill(name);
+    await page.waitForFunction(
+      (name) => document.querySelector("iframe.email-frame")?.getAttribute("srcdoc")?.includes(`, ${name}!`),
+      name,
+    );
+  }
   await page.getByLabel("To", { exact: true }).fill("qa@example.com");
   await page.getByRole("button", { name: "Send test email" }).click();
-  await page.getByTestId("send-result").filter({ hasText: "Test sent to qa@example.com" }).waitFor();
+  const result = page.getByTestId("send-result").filter({ hasText: "Test sent to qa@example.com" });
+  await result.getByRole("link", { name: "View in Emails" }).click();
+  await page.waitForURL(/\/dashboard\/emails\/[0-9a-f-]{36}$/);
+  await page.getByRole("heading", { level: 1, name: "[Test] Welcome" }).waitFor();
+  await expect(page.getByTestId("email-status").locator(".badge").allTextContents()).resolves.toEqual([
+    "Delivered",
+    "Test",
+  ]);
 });
 
-test("shows the message under Emails with its status and a preview", async () => {
+test("counts neither the previews nor the test send on Usage: one test send today, API calls and emails as before", async () => {
+  const { page } = story;
+  await expect(usageShown(page)).resolves.toEqual({ ...usageBefore, testSends: "1 today" });
+});
+
+test("shows the message under Emails with its status, a Test badge and a preview", async () => {
   const { page } = story;
   await open(page, "/dashboard/emails", "Emails");
   const row = page.getByTestId("email-row").filter({ hasText: "[Test] Welcome" });
   await row.getByText("to qa@example.com").waitFor();
   // The embedded outbox delivers it at once.
   await row.getByText("Delivered", { exact: true }).waitFor();
+  await row.getByTestId("email-test").filter({ hasText: "Test" }).waitFor();
   await row.getByRole("link", { name: "[Test] Welcome" }).click();
   await page.getByRole("heading", { level: 1, name: "[Test] Welcome" }).waitFor();
   await expect(page.locator("iframe.email-frame").getAttribute("sandbox")).resolves.toBe("");
@@ -126,12 +157,14 @@ test("shows each email's delivery status: an address at bounce.test bounces, ano
         row.querySelector(".row-link")!.textContent,
         row.querySelector(".muted.small")!.textContent,
         row.querySelector(".badge")!.textContent,
+        row.querySelector("[data-testid=email-test]")?.textContent ?? null,
       ]),
     );
+  // The template page's sends are test sends; the API key's is live.
   await expect(shown()).resolves.toEqual([
-    ["E2E delivered", "to someone@example.com", "Delivered"],
-    ["[Test] Welcome", "to someone@bounce.test", "Bounced"],
-    ["[Test] Welcome", "to qa@example.com", "Delivered"],
+    ["E2E delivered", "to someone@example.com", "Delivered", null],
+    ["[Test] Welcome", "to someone@bounce.test", "Bounced", "Test"],
+    ["[Test] Welcome", "to qa@example.com", "Delivered", "Test"],
   ]);
 
   // Each filter counts its emails; Bounced lists only the bounce.
@@ -141,7 +174,7 @@ test("shows each email's delivery status: an address at bounce.test bounces, ano
   await filters.getByRole("button", { name: "Bounced · 1", exact: true }).click();
   await page.waitForURL(url("/dashboard/emails?status=bounced"));
   await expect(rows).toHaveCount(1);
-  await expect(shown()).resolves.toEqual([["[Test] Welcome", "to someone@bounce.test", "Bounced"]]);
+  await expect(shown()).resolves.toEqual([["[Test] Welcome", "to someone@bounce.test", "Bounced", "Test"]]);
 
   // The bounced email's page: its status, every field, the events as a timeline, the sandboxed preview.
   await rows.getByRole("link", { name: "[Test] Welcome" }).click();

@@ -6,7 +6,7 @@ import { url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
 
 // What the account has done, used and pays: the Overview (a new account's checklist on a phone, this month's bounces
-// and complaints), Usage, and Plan & billing.
+// and complaints, test sends' among them and marked Test), Usage, and Plan & billing.
 test.describe.configure({ mode: "serial" });
 
 const story = useStoryPage(signUp);
@@ -50,9 +50,10 @@ test("shows each plan's price on Plan & billing, from the plan table, with the t
 });
 
 test.describe("after an email that bounced", () => {
+  let templateId = "";
   test.beforeAll(async () => {
     const { page } = story;
-    const templateId = await createTemplateThroughApi(page, "E2E note");
+    templateId = await createTemplateThroughApi(page, "E2E note");
     await addVerifiedDomain(page, "mail.e2e-overview.dev");
     // Addresses at bounce.test always bounce.
     await sendThroughApi(page, { template_id: templateId, to: "someone@bounce.test", subject: "E2E bounced" });
@@ -75,5 +76,39 @@ test.describe("after an email that bounced", () => {
     await expect(page.getByTestId("delivery-problems").locator(".stat-value").textContent()).resolves.toBe(
       "1 bounce · 0 complaints",
     );
+  });
+
+  test("counts a test send's bounce on the Overview as the list below shows it, marked Test, and not on Usage", async () => {
+    const { page } = story;
+    await open(page, `/dashboard/library/${templateId}`, "E2E note");
+    await page.getByLabel("To", { exact: true }).fill("tester@bounce.test");
+    await page.getByRole("button", { name: "Send test email" }).click();
+    await page.getByTestId("send-result").filter({ hasText: "Test sent to tester@bounce.test" }).waitFor();
+
+    await open(page, "/dashboard", /Hello/);
+    const problems = page.getByTestId("delivery-problems");
+    await expect(problems.locator(".stat-value").textContent()).resolves.toBe("2 bounces · 0 complaints");
+    await expect(problems.locator(".stat-foot").textContent()).resolves.toBe(
+      "Of this month's emails; 1 was a test send. Bounced emails",
+    );
+    const recent = page.getByRole("region", { name: "Recent emails" }).getByRole("row");
+    await expect(
+      recent.evaluateAll((rows) =>
+        rows.map((row) => [
+          row.querySelector(".row-link")!.textContent,
+          [...row.querySelectorAll(".badge")].map((badge) => badge.textContent),
+        ]),
+      ),
+    ).resolves.toEqual([
+      ["[Test] E2E note", ["Bounced", "Test"]],
+      ["E2E bounced", ["Bounced"]],
+    ]);
+
+    // Not one of the month's emails: a test send of the day.
+    await open(page, "/dashboard/usage", "Usage");
+    await expect(
+      page.getByRole("progressbar", { name: "Emails this month" }).getAttribute("aria-valuenow"),
+    ).resolves.toBe("1");
+    await expect(page.getByTestId("test-sends").locator(".stat-value").textContent()).resolves.toBe("1 today");
   });
 });

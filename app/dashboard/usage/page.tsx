@@ -84,7 +84,8 @@ export default async function UsagePage() {
             <span className="stat-foot">
               {usage.apiCalls.remaining === null
                 ? "No monthly limit on your plan."
-                : `${formatNumber(usage.apiCalls.remaining)} left this month.`}
+                : `${formatNumber(usage.apiCalls.remaining)} left this month.`}{" "}
+              Calls to /api/v1 (your API keys&apos;); the dashboard&apos;s previews and test sends are not counted.
             </span>
           </div>
           <div className="card stat">
@@ -113,8 +114,8 @@ export default async function UsagePage() {
               {formatNumber(usage.testEmailsToday)} <small>today</small>
             </span>
             <span className="stat-foot">
-              Sent with <Link href="/dashboard/settings/api-keys">test keys</Link> (UTC): kept in your outbox, never
-              delivered and not counted in Emails. At most {TEST_EMAILS_PER_DAY} a day.
+              Sent with <Link href="/dashboard/settings/api-keys">test keys</Link> or from a template&apos;s page (UTC):
+              kept in your outbox, never delivered and not counted in Emails. At most {TEST_EMAILS_PER_DAY} a day.
             </span>
           </div>
         </div>

@@ -64,16 +64,16 @@ export async function listEmails(
 
 /**
  * How many of the account's emails are in each status: all of them, or those recorded since `since` (the overview's
- * month).
+ * month); `test`: only test sends (true) or only live ones (false).
  */
 export async function countEmailsByStatus(
   accountId: string,
-  { since = null, liveOnly = false }: { since?: Date | null; liveOnly?: boolean } = {},
+  { since = null, test = null }: { since?: Date | null; test?: boolean | null } = {},
 ): Promise<Record<DeliveryStatus, number>> {
   const db = getDb();
   const rows = await db<{ status: DeliveryStatus; count: number }[]>`
     select delivery_status as status, count(*)::int as count from sent_emails
-    where account_id = ${accountId} ${since ? db`and created_at >= ${since}` : db``} ${liveOnly ? db`and not test` : db``}
+    where account_id = ${accountId} ${since ? db`and created_at >= ${since}` : db``} ${test === null ? db`` : db`and test = ${test}`}
     group by delivery_status`;
   const counts = Object.fromEntries(DELIVERY_STATUSES.map((status) => [status, 0])) as Record<DeliveryStatus, number>;
   for (const row of rows) counts[row.status] = row.count;

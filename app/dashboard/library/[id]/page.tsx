@@ -53,7 +53,7 @@ export default async function TemplatePage({
     own ? findOwnDraft(account.id, template.id) : null,
   ]);
   // The first preview is rendered here with the sample values (counted as a dashboard preview), so the page arrives
-  // complete; edits then go through POST /api/v1/templates/{id}/render from the browser.
+  // complete; edits then go through POST /api/dashboard/templates/{id}/render from the browser (previews too).
   let sample: Record<string, unknown> = {};
   let initialHtml: string | null = null;
   let initialText: string | null = null;

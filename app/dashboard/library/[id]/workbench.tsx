@@ -2,15 +2,17 @@
 import type { ValidationDetail } from "@/lib/errors";
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import { filesEntryFirst, type TemplateFiles } from "@/lib/template-files";
 import { writeZip } from "@/lib/zip";
-import { callApi, describeFailure, downloadFile } from "../../../_components/api-client";
+import { callApi, callDashboard, describeFailure, downloadFile } from "../../../_components/api-client";
 import { CopyButton } from "../../../_components/copy-button";
 import { FileTabs } from "../../../_components/file-tabs";
 import { DownloadIcon, SendIcon } from "../../../_components/icons";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
 import { VariablesForm } from "../../../_components/variables-form";
+import { sendTestEmailAction, type SendTestState } from "../../actions";
 
 type Sender = { domain: string; address: string };
 type Variables = Record<string, unknown>;
@@ -63,7 +65,7 @@ export function TemplateWorkbench({
     async (vars: Variables) => {
       const seq = ++requestSeq.current;
       setStatus("rendering");
-      const result = await callApi<{ html: string; text?: string; warnings?: ValidationDetail[] }>(
+      const result = await callDashboard<{ html: string; text?: string; warnings?: ValidationDetail[] }>(
         `/templates/${templateId}/render`,
         { method: "POST", body: { variables: vars, format: "html", plain_text: true } },
       );
@@ -136,8 +138,8 @@ export function TemplateWorkbench({
               onValidityChange={setValid}
             />
             <p className="hint" style={{ marginTop: 14, marginBottom: 0 }}>
-              The preview updates as you type. Each refresh is one render call on your API usage. An empty field is left
-              out, so the template&apos;s default applies.
+              The preview updates as you type; previews are not API calls. An empty field is left out, so the
+              template&apos;s default applies.
             </p>
           </div>
         </section>
@@ -193,30 +195,28 @@ function SendTestForm({
   canSend: boolean;
   accountEmail: string;
 }) {
-  const [state, setState] = useState<{
-    status: "idle" | "sending" | "sent" | "error";
-    message?: string;
-    when?: string;
-  }>({ status: "idle" });
+  const [sending, setSending] = useState(false);
+  const [state, setState] = useState<SendTestState>({ status: "idle" });
 
   async function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const from = String(form.get("from") ?? "");
-    setState({ status: "sending" });
-    const result = await callApi<{ data: { id: string; to: string[]; scheduled_at?: string } }>("/send", {
-      method: "POST",
-      headers: { "Idempotency-Key": crypto.randomUUID() },
-      body: {
-        template_id: templateId,
-        to: String(form.get("to") ?? "").trim(),
-        subject: String(form.get("subject") ?? ""),
-        variables,
-        ...(from ? { from } : {}),
-      },
-    });
-    if (result.ok) setState({ status: "sent", message: `Test sent to ${result.data.data.to.join(", ")}.` });
-    else setState({ status: "error", message: describeFailure(result.failure) });
+    setSending(true);
+    try {
+      setState(
+        await sendTestEmailAction({
+          templateId,
+          to: String(form.get("to") ?? "").trim(),
+          subject: String(form.get("subject") ?? ""),
+          from: String(form.get("from") ?? ""),
+          variables,
+        }),
+      );
+    } catch {
+      setState({ status: "error", message: "Could not reach the server. Check your connection and try again." });
+    } finally {
+      setSending(false);
+    }
   }
 
   return (
@@ -274,22 +274,22 @@ function SendTestForm({
             </select>
           </div>
         )}
+        <p className="hint" style={{ margin: 0 }}>
+          Test emails stay in your outbox, marked Test, as a test key&apos;s do: never delivered, not counted in the
+          month&apos;s emails, at most {TEST_EMAILS_PER_DAY} a day.
+        </p>
         <div className="row">
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={!canSend || blocked || state.status === "sending"}
-          >
-            {state.status === "sending" ? <span className="spinner" aria-hidden="true" /> : <SendIcon size={16} />}
-            {state.status === "sending" ? "Sending…" : "Send test email"}
+          <button type="submit" className="btn btn-primary" disabled={!canSend || blocked || sending}>
+            {sending ? <span className="spinner" aria-hidden="true" /> : <SendIcon size={16} />}
+            {sending ? "Sending…" : "Send test email"}
           </button>
           {blocked && <span className="field-error">Fix the variables first.</span>}
         </div>
         <div aria-live="polite">
-          {state.status === "sent" && (
+          {state.status === "success" && (
             <div className="alert alert-success" data-testid="send-result">
               <p>
-                {state.message} <Link href="/dashboard/emails">View in Emails</Link>
+                {state.message} <Link href={`/dashboard/emails/${state.emailId}`}>View in Emails</Link>
               </p>
             </div>
           )}
@@ -335,7 +335,7 @@ function SourceCard({
   async function downloadWithVariables() {
     setBusy("react");
     setError(null);
-    const result = await callApi<{ react: string; files?: TemplateFiles; entry?: string }>(
+    const result = await callDashboard<{ react: string; files?: TemplateFiles; entry?: string }>(
       `/templates/${templateId}/render`,
       { method: "POST", body: { variables, format: "react" } },
     );

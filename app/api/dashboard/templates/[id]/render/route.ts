@@ -1,0 +1,24 @@
+import { NextResponse } from "next/server";
+import { clientAddress } from "@/lib/api/client-address";
+import { errors } from "@/lib/errors";
+import { routeHandlers } from "@/lib/api/route";
+import { withApiAuth } from "@/lib/api/with-api-auth";
+import { admitPreview } from "@/lib/dashboard/preview";
+import { renderAnswer } from "@/lib/render/answer";
+import { renderRequestSchema } from "@/lib/schemas/templates";
+
+// POST /api/dashboard/templates/{id}/render – the template page's preview as its variables are edited, and its
+// download "with current variables": POST /api/v1/templates/{id}/render's body and answer, for the signed-in session
+// only (same origin). Not an API call: typing would spend a free month's calls in an afternoon. Limited per minute, per
+// account and per address instead (PREVIEW_LIMITS), and refused with /render's 429 once the month's calls are used up.
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
+  POST: withApiAuth(
+    { metered: false, body: renderRequestSchema, notFound: errors.templateNotFound },
+    async ({ request, caller, params, body }) => {
+      if (caller.via !== "session") throw errors.unauthorized();
+      await admitPreview(caller, clientAddress(request.headers));
+      const answer = await renderAnswer(caller.accountId, params.id, body, request.signal);
+      return answer instanceof Response ? answer : NextResponse.json(answer);
+    },
+  ),
+});

@@ -1,0 +1,47 @@
+import "server-only";
+import { NextResponse } from "next/server";
+import type { z } from "zod";
+import { errors } from "@/lib/errors";
+import { getRenderableTemplateOrThrow } from "@/lib/render/access";
+import { checkVariables, renderTemplateAsJson } from "@/lib/render";
+import { applyVariablesOffThread } from "@/lib/render/sandbox/compile-pool";
+import type { renderRequestSchema, renderResponseSchema } from "@/lib/schemas/templates";
+
+type RenderAnswer = z.input<typeof renderResponseSchema>;
+
+/**
+ * What a render of template `templateId` (an id or alias) answers: POST /api/v1/templates/{id}/render's body, and the
+ * template page's previews (/api/dashboard/templates/{id}/render), which are not API calls.
+ */
+export async function renderAnswer(
+  accountId: string,
+  templateId: string,
+  body: z.output<typeof renderRequestSchema>,
+  signal: AbortSignal,
+): Promise<RenderAnswer | NextResponse<RenderAnswer>> {
+  const template = await getRenderableTemplateOrThrow(accountId, templateId, body.version);
+  const checked = checkVariables(template, body.variables);
+  if (body.format === "react") {
+    const react = await applyVariablesOffThread(accountId, template.code, checked.props, signal);
+    if (!react.ok) throw errors.renderFailed(react.message);
+    // The entry's relative imports need its other files: a template of several files answers them all, the entry's
+    // with the variables applied.
+    const { files, entry } = template;
+    return {
+      success: true,
+      react: react.source,
+      ...(files && entry ? { files: { ...files, [entry]: react.source }, entry } : {}),
+      ...(checked.warnings.length > 0 ? { warnings: checked.warnings } : {}),
+    };
+  }
+  // JSON already serialized as the HTML was rendered (a catalogue template's off the event loop): answered as it is.
+  const json = await renderTemplateAsJson(
+    template,
+    checked,
+    { accountId, plainText: body.plain_text, signal },
+    {
+      success: true,
+    },
+  );
+  return new NextResponse<RenderAnswer>(json, { headers: { "Content-Type": "application/json" } });
+}

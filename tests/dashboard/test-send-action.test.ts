@@ -1,0 +1,146 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { sendTestEmailAction, type TestSendRequest } from "@/app/dashboard/actions";
+import { resetConfig } from "@/lib/config";
+import { getAccountByIdOrThrow } from "@/lib/db/accounts";
+import { getDb } from "@/lib/db/client";
+import { getTestEmailsSentToday } from "@/lib/db/usage";
+import { getEmailOrThrow } from "@/lib/emails";
+import { testSendDay } from "@/lib/plans";
+import { ISO, counter, describedEmail, sender, setEmailsUsed, type Sender } from "../support/api";
+
+// The template page's "Send test email" (sendTestEmailAction): a test send, as a test key's is, whatever provider is
+// configured. Resend is configured here, at a local stand-in that records every request about this file's accounts,
+// so a test can say none reached it.
+
+const signedIn = vi.hoisted(() => ({ accountId: "" }));
+vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
+
+let server: Server;
+let received: string[] = [];
+const domainsOfThisFile = new Set<string>();
+const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL };
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
+    req.on("end", () => {
+      if ([...domainsOfThisFile].some((domain) => body.includes(`@${domain}`))) received.push(req.url ?? "");
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ id: "re_live_1" }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  process.env.RESEND_API_KEY = "re_test_0123456789abcdef";
+  process.env.RESEND_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  resetConfig();
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const [name, value] of [
+    ["RESEND_API_KEY", saved.key],
+    ["RESEND_BASE_URL", saved.url],
+  ] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  resetConfig();
+});
+
+beforeEach(() => {
+  received = [];
+});
+
+/** A signed-in account that can send (a verified domain, `welcome` in its library). */
+async function signedInSender(): Promise<Sender> {
+  const user = await sender("free");
+  domainsOfThisFile.add(user.domain);
+  signedIn.accountId = user.accountId;
+  return user;
+}
+
+const request = (user: Sender, extra: Partial<TestSendRequest> = {}): TestSendRequest => ({
+  templateId: user.welcomeId,
+  to: "ann@example.com",
+  subject: "Welcome aboard",
+  from: "",
+  variables: { userName: "Ann" },
+  ...extra,
+});
+
+const storedEmails = (user: Sender) =>
+  getDb()<{ provider: string; test: boolean }[]>`
+    select provider, test from sent_emails where account_id = ${user.accountId} order by created_at, id`;
+
+describe("sendTestEmailAction", () => {
+  it("sends as a test key does: kept in the outbox, marked test and delivered; one of the day's test sends, not the month's emails nor an API call", async () => {
+    const user = await signedInSender();
+    await setEmailsUsed(user, 7);
+
+    const state = await sendTestEmailAction(request(user));
+    expect(state).toEqual({
+      status: "success",
+      message: "Test sent to ann@example.com.",
+      emailId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    expect(received).toEqual([]);
+    expect(await storedEmails(user)).toEqual([{ provider: "outbox", test: true }]);
+    expect(await getEmailOrThrow(user.accountId, state.emailId!)).toEqual(
+      describedEmail(
+        user,
+        state.emailId!,
+        "delivered",
+        [
+          { type: "sent", at: ISO },
+          { type: "delivered", at: ISO },
+        ],
+        { test: true },
+      ),
+    );
+    expect({
+      emails: await counter(user, "emails"),
+      apiCalls: await counter(user, "api_calls"),
+      testSendsToday: await getTestEmailsSentToday(user.accountId),
+    }).toEqual({ emails: 7, apiCalls: 0, testSendsToday: 1 });
+  });
+
+  it("refuses a send past the day's test sends with a test key's message, and sends nothing", async () => {
+    const user = await signedInSender();
+    await getDb()`
+      insert into usage_daily (account_id, metric, day, count)
+      values (${user.accountId}, 'test_emails', (now() at time zone 'utc')::date, 100)`;
+
+    expect(await sendTestEmailAction(request(user))).toEqual({
+      status: "error",
+      message:
+        "Test keys send at most 100 emails a day per account and today's have all been sent. Nothing was sent. " +
+        `Test sends resume at ${testSendDay().reset.toISOString()}; live keys are not affected.`,
+    });
+    expect(await storedEmails(user)).toEqual([]);
+    expect(await getTestEmailsSentToday(user.accountId)).toBe(100);
+  });
+
+  it("says what is wrong with each refused field, as POST /send's details do", async () => {
+    const user = await signedInSender();
+    expect(await sendTestEmailAction(request(user, { to: "ann", subject: "" }))).toEqual({
+      status: "error",
+      message:
+        "Invalid request body\n• to: must be a valid email address\n• subject: subject must be 1 to 998 characters",
+    });
+    expect(await storedEmails(user)).toEqual([]);
+  });
+
+  it("sends only templates in the account's library", async () => {
+    const user = await signedInSender();
+    const missing = "00000000-0000-4000-8000-000000000000";
+    expect(await sendTestEmailAction(request(user, { templateId: missing }))).toEqual({
+      status: "error",
+      message: "This template is not in your library. Add or purchase it first.",
+    });
+  });
+});
