@@ -82,7 +82,10 @@ export function CatalogueGrid({
           {visible.map((card) => (
             <li key={card.id} className="card template-card" data-testid="catalogue-card" data-name={card.name}>
               <div className="thumb">
-                <div className="thumb-badges">
+                <Thumbnail id={card.id} name={card.name} previewUrl={card.preview_url} />
+              </div>
+              <div className="template-card-body">
+                <div className="card-badges">
                   <span className="badge">{card.category ?? "Other"}</span>
                   {card.addedVia ? (
                     <span className="badge badge-success">In library</span>
@@ -90,9 +93,6 @@ export function CatalogueGrid({
                     <span className={`badge ${card.price > 0 ? "badge-accent" : ""}`}>{formatPrice(card.price)}</span>
                   )}
                 </div>
-                <Thumbnail id={card.id} name={card.name} previewUrl={card.preview_url} />
-              </div>
-              <div className="template-card-body">
                 <h3>{card.name}</h3>
                 <p className="desc">{card.description}</p>
                 <div className="template-meta">
