@@ -214,7 +214,7 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
           <VariablesList schema={card.variables} label={`Variables of ${card.name}`} />
         </section>
       </dialog>
-      <div aria-live="polite" style={{ flexBasis: "100%" }}>
+      <div aria-live="polite" className="template-card-message">
         {state.status === "success" && (
           <span className="hint" style={{ color: "var(--success)" }}>
             {state.message}
