@@ -4,7 +4,7 @@ import { signOutAction } from "../(auth)/actions";
 import { PLAN_LABEL } from "../_components/format";
 import { LogOutIcon } from "../_components/icons";
 import { Logo } from "../_components/logo";
-import { MobileNav, SidebarNav } from "./nav";
+import { MobileNav, NavLinks } from "./nav";
 
 export const metadata: Metadata = {
   title: { default: "Dashboard", template: "%s · Letterpress" },
@@ -13,39 +13,37 @@ export const metadata: Metadata = {
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const account = await requireAccount();
-  const signOut = (
-    <form action={signOutAction}>
-      <button type="submit" className="btn btn-ghost btn-sm">
-        <LogOutIcon size={15} /> Sign out
-      </button>
-    </form>
+  // Under the links, in the sidebar and in the small screens' menu.
+  const footer = (
+    <div className="sidebar-footer">
+      <div className="account-chip">
+        <span className="avatar" aria-hidden="true">
+          {account.email.slice(0, 1)}
+        </span>
+        <span className="who">
+          <span className="email" title={account.email}>
+            {account.email}
+          </span>
+          <span className="muted small">{PLAN_LABEL[account.plan]} plan</span>
+        </span>
+      </div>
+      <form action={signOutAction}>
+        <button type="submit" className="btn btn-ghost btn-sm">
+          <LogOutIcon size={15} /> Sign out
+        </button>
+      </form>
+    </div>
   );
   return (
     <div className="app-shell">
       <aside className="sidebar">
         <Logo href="/dashboard" />
-        <SidebarNav />
-        <div className="sidebar-footer">
-          <div className="account-chip">
-            <span className="avatar" aria-hidden="true">
-              {account.email.slice(0, 1)}
-            </span>
-            <span className="who">
-              <span className="email" title={account.email}>
-                {account.email}
-              </span>
-              <span className="muted small">{PLAN_LABEL[account.plan]} plan</span>
-            </span>
-          </div>
-          {signOut}
-        </div>
+        <NavLinks />
+        {footer}
       </aside>
       <header className="mobile-bar">
-        <div className="mobile-bar-top">
-          <Logo href="/dashboard" />
-          {signOut}
-        </div>
-        <MobileNav />
+        <Logo href="/dashboard" />
+        <MobileNav>{footer}</MobileNav>
       </header>
       <main id="main" className="main">
         <div className="main-inner">{children}</div>

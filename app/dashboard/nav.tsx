@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useState } from "react";
 import {
   CardIcon,
   CatalogueIcon,
@@ -10,6 +11,7 @@ import {
   KeyIcon,
   LibraryIcon,
   MailIcon,
+  MenuIcon,
   PlusIcon,
   SettingsIcon,
   SuppressedIcon,
@@ -59,7 +61,8 @@ function activeHref(pathname: string): string | undefined {
   return active?.href;
 }
 
-export function SidebarNav() {
+/** The dashboard's sections and their links, the current page's marked; `onNavigate` runs when one is followed. */
+export function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   const active = activeHref(usePathname());
   return (
     <nav className="nav" aria-label="Dashboard">
@@ -72,6 +75,7 @@ export function SidebarNav() {
               href={item.href}
               className="nav-link"
               aria-current={item.href === active ? "page" : undefined}
+              onClick={onNavigate}
             >
               {item.icon}
               {item.label}
@@ -83,21 +87,29 @@ export function SidebarNav() {
   );
 }
 
-export function MobileNav() {
-  const active = activeHref(usePathname());
+/**
+ * The same links, and `children` under them (who is signed in, Sign out), behind a Menu button on small screens. A
+ * <details> disclosure: it opens and closes without the page's script, from the keyboard too. Following a link closes
+ * it, and so does any other navigation (the logo, back).
+ */
+export function MobileNav({ children }: { children: React.ReactNode }) {
+  const pathname = usePathname();
+  const [open, setOpen] = useState(false);
+  // Adjusted while rendering: the page changed under an open menu.
+  const [openedAt, setOpenedAt] = useState(pathname);
+  if (openedAt !== pathname) {
+    setOpenedAt(pathname);
+    setOpen(false);
+  }
   return (
-    <nav className="mobile-nav" aria-label="Dashboard">
-      {ITEMS.map((item) => (
-        <Link
-          key={item.href}
-          href={item.href}
-          className="nav-link"
-          aria-current={item.href === active ? "page" : undefined}
-        >
-          {item.icon}
-          {item.label}
-        </Link>
-      ))}
-    </nav>
+    <details className="mobile-menu" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary className="btn btn-secondary btn-sm">
+        <MenuIcon size={16} /> Menu
+      </summary>
+      <div className="mobile-menu-panel">
+        <NavLinks onNavigate={() => setOpen(false)} />
+        {children}
+      </div>
+    </details>
   );
 }

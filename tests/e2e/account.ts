@@ -84,12 +84,12 @@ export async function signUp(page: Page): Promise<string> {
 }
 
 /**
- * Generates a live, full-access API key named `name` under Settings → API keys (the form submitted without loading
+ * Generates a full-access API key of `kind` named `name` under Settings → API keys (the form submitted without loading
  * the page); answers the key, which the page shows once.
  */
-export async function createApiKey(page: Page, name: string): Promise<string> {
-  const answer = await submitForm(page, "/dashboard/settings/api-keys", "Generate API key", { name });
-  const key = /value="(lp_live_[0-9A-Za-z]{49})"/.exec(answer)?.[1];
+export async function createApiKey(page: Page, name: string, kind: "live" | "test" = "live"): Promise<string> {
+  const answer = await submitForm(page, "/dashboard/settings/api-keys", "Generate API key", { name, kind });
+  const key = new RegExp(`value="(lp_${kind}_[0-9A-Za-z]{49})"`).exec(answer)?.[1];
   if (!key) throw new Error(`no API key was shown for ${name}`);
   return key;
 }
@@ -135,12 +135,19 @@ export async function addVerifiedDomain(page: Page, domain: string): Promise<voi
   await row.getByText("Verified", { exact: true }).waitFor();
 }
 
-/** Sends an email through POST /api/v1/send, authenticated by the page's session; answers the email's id. */
+/**
+ * Sends an email through POST /api/v1/send, authenticated by the page's session, or by `apiKey` when given; answers
+ * the email's id.
+ */
 export async function sendThroughApi(
   page: Page,
   email: { template_id: string; to: string; subject: string },
+  apiKey?: string,
 ): Promise<string> {
-  const response = await page.request.post(url("/api/v1/send"), { data: email });
+  const response = await page.request.post(url("/api/v1/send"), {
+    data: email,
+    headers: apiKey ? { "X-API-Key": apiKey } : undefined,
+  });
   if (response.status() !== 200) throw new Error(`POST /api/v1/send: ${response.status()} ${await response.text()}`);
   return (await response.json()).data.id;
 }

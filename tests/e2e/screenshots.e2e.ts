@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import {
   addFromCatalogue,
   addVerifiedDomain,
@@ -12,9 +12,10 @@ import { horizontalOverflow, screenshot, settled, watchErrors } from "./browser"
 import { url } from "./served-app";
 import { useStoryPage } from "./story-page";
 
-// Every main page at 375 and 1440 px wide, signed in with something on each (templates, a key, a domain, a delivered
-// and a bounced email) and signed out: nothing may overflow sideways. The screenshots are left in
-// test-results/screenshots/ to look at. The two widths run at once, each in a worker of its own and an account it
+// Every main page at 375 and 1440 px wide, signed in with something on each (templates, a live and a test key, a
+// domain, a delivered, a bounced and a test email) and signed out: nothing may overflow sideways, overlap, wrap where
+// it should not or be cut off, and on a phone the dashboard's links are behind a Menu button. The screenshots are left
+// in test-results/screenshots/ to look at. The two widths run at once, each in a worker of its own and an account it
 // signs up for there.
 test.describe.configure({ mode: "parallel" });
 
@@ -26,6 +27,7 @@ const story = useStoryPage(async (page) => {
   [welcomeId] = await addFromCatalogue(page, ["Welcome"]);
   noteId = await createTemplateThroughApi(page, "E2E note");
   await createApiKey(page, "E2E server");
+  const testKey = await createApiKey(page, "E2E CI", "test");
   // A domain belongs to one account, and each worker has its own.
   await addVerifiedDomain(page, `mail-${randomUUID().slice(0, 8)}.e2e-screenshots.dev`);
   await sendThroughApi(page, { template_id: welcomeId, to: "qa@example.com", subject: "E2E delivered" });
@@ -34,6 +36,7 @@ const story = useStoryPage(async (page) => {
     to: "someone@bounce.test",
     subject: "E2E bounced",
   });
+  await sendThroughApi(page, { template_id: welcomeId, to: "qa@example.com", subject: "E2E test" }, testKey);
 });
 
 const pages: [string, string, string | RegExp][] = [
@@ -56,15 +59,87 @@ const pages: [string, string, string | RegExp][] = [
   ["billing", "/dashboard/billing", "Plan & billing"],
 ];
 
+/**
+ * What is wrong with the layout of the page shown, as sentences: a badge on a card's thumbnail or heading, a card's
+ * buttons on two rows, a tab strip that scrolls, Emails' status filters on two rows at 1440 px, a Revoke button or a
+ * Test badge cut off by its table.
+ */
+async function layoutFaults(page: Page, name: string): Promise<string[]> {
+  return page.evaluate((name) => {
+    const faults: string[] = [];
+    const overlap = (a: DOMRect, b: DOMRect) =>
+      a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const shown = (element: Element) => element.getBoundingClientRect().width > 0;
+    for (const card of document.querySelectorAll("[data-testid=library-card], [data-testid=catalogue-card]")) {
+      const title = card.querySelector("h3")!;
+      const covered = [card.querySelector(".thumb")!, title].map((element) => element.getBoundingClientRect());
+      for (const badge of card.querySelectorAll(".badge"))
+        if (covered.some((box) => overlap(badge.getBoundingClientRect(), box)))
+          faults.push(
+            `${name}: the badge "${badge.textContent}" covers the thumbnail or heading of ${title.textContent}`,
+          );
+      const buttons = [...card.querySelectorAll(".template-card-actions .btn")].filter(shown);
+      const tops = new Set(buttons.map((button) => button.getBoundingClientRect().top));
+      const right = card.getBoundingClientRect().right;
+      if (tops.size > 1 || buttons.some((button) => button.getBoundingClientRect().right > right))
+        faults.push(`${name}: the buttons of ${title.textContent} wrap or overflow`);
+    }
+    for (const tabs of document.querySelectorAll("[role=tablist]"))
+      if (tabs.scrollHeight > tabs.clientHeight || tabs.scrollWidth > tabs.clientWidth)
+        faults.push(`${name}: the tabs "${tabs.getAttribute("aria-label")}" scroll`);
+    const filters = [...document.querySelectorAll("[role=group][aria-label='Filter by status'] button")];
+    if (window.innerWidth === 1440 && new Set(filters.map((button) => button.getBoundingClientRect().top)).size > 1)
+      faults.push(`${name}: the status filters take more than one row`);
+    const cutOff = [
+      ...[...document.querySelectorAll("[data-testid=api-key-row] button")].filter((b) => b.textContent === "Revoke"),
+      ...document.querySelectorAll("[data-testid=email-test]"),
+    ];
+    for (const element of cutOff)
+      if (element.getBoundingClientRect().right > document.documentElement.clientWidth)
+        faults.push(`${name}: "${element.textContent}" is cut off`);
+    return faults;
+  }, name);
+}
+
+/**
+ * The dashboard's links at 375 px: behind a Menu button (a <details> disclosure) that opens from the keyboard, and
+ * closed again once a link is followed. At 1440 px: in the sidebar, with no Menu button.
+ */
+async function checkNavigation(page: Page, width: number): Promise<void> {
+  await page.goto(url("/dashboard"));
+  await page.getByRole("heading", { level: 1, name: /Hello/ }).waitFor();
+  const menu = page.getByRole("banner").locator("summary", { hasText: "Menu" });
+  const emails = page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Emails" });
+  if (width === 1440) {
+    await expect(menu).toBeHidden();
+    await expect(emails).toBeVisible();
+    return;
+  }
+  await expect(menu).toBeVisible();
+  await expect(emails).toBeHidden();
+  await menu.focus();
+  await page.keyboard.press("Enter");
+  await expect(emails).toBeVisible();
+  await screenshot(page, "menu");
+  await emails.click();
+  await page.getByRole("heading", { level: 1, name: "Emails" }).waitFor();
+  await expect(emails).toBeHidden();
+  await expect(menu).toBeVisible();
+}
+
 for (const width of [375, 1440]) {
-  test(`renders every main page without sideways overflow at ${width} px`, async ({ browser }) => {
+  test(`lays out every main page at ${width} px: nothing overflows sideways, overlaps, wraps or is cut off`, async ({
+    browser,
+  }) => {
     const shotContext = await browser.newContext({
       viewport: { width, height: width === 375 ? 812 : 900 },
       storageState: await story.context.storageState(),
     });
     const shotPage = await shotContext.newPage();
     watchErrors(shotPage, story.pageErrors);
+    await checkNavigation(shotPage, width);
     const overflowing: string[] = [];
+    const faults: string[] = [];
     for (const [name, path, heading] of pages) {
       await shotPage.goto(
         url(path.replace("{welcome}", welcomeId).replace("{note}", noteId).replace("{email}", bouncedEmailId)),
@@ -75,6 +150,7 @@ for (const width of [375, 1440]) {
       await settled(shotPage);
       await screenshot(shotPage, name);
       if ((await horizontalOverflow(shotPage)) > 0) overflowing.push(name);
+      faults.push(...(await layoutFaults(shotPage, name)));
     }
     await shotContext.clearCookies();
     // The signed-out header has more in it (Sign in, Get started) than the signed-in one.
@@ -90,6 +166,6 @@ for (const width of [375, 1440]) {
       if ((await horizontalOverflow(shotPage)) > 0) overflowing.push(name);
     }
     await shotContext.close();
-    expect(overflowing).toEqual([]);
+    expect({ overflowing, faults }).toEqual({ overflowing: [], faults: [] });
   });
 }

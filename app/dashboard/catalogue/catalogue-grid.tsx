@@ -84,7 +84,10 @@ export function CatalogueGrid({
           {visible.map((card) => (
             <li key={card.id} className="card template-card" data-testid="catalogue-card" data-name={card.name}>
               <div className="thumb">
-                <div className="thumb-badges">
+                <Thumbnail id={card.id} name={card.name} previewUrl={card.preview_url} />
+              </div>
+              <div className="template-card-body">
+                <div className="card-badges">
                   <span className="badge">{card.category ?? "Other"}</span>
                   {card.addedVia ? (
                     <span className="badge badge-success">In library</span>
@@ -94,9 +97,6 @@ export function CatalogueGrid({
                     <span className={`badge ${card.price > 0 ? "badge-accent" : ""}`}>{formatPrice(card.price)}</span>
                   )}
                 </div>
-                <Thumbnail id={card.id} name={card.name} previewUrl={card.preview_url} />
-              </div>
-              <div className="template-card-body">
                 <h3>{card.name}</h3>
                 <p className="desc">{card.description}</p>
                 <div className="template-meta">
@@ -219,7 +219,7 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
           <VariablesList schema={card.variables} label={`Variables of ${card.name}`} />
         </section>
       </dialog>
-      <div aria-live="polite" style={{ flexBasis: "100%" }}>
+      <div aria-live="polite" className="template-card-message">
         {state.status === "success" && (
           <span className="hint" style={{ color: "var(--success)" }}>
             {state.message}

@@ -119,20 +119,23 @@ export default async function EmailsPage({
                   const whenText = scheduled ? `For ${formatDateTime(when)}` : timeAgo(when);
                   return (
                     <tr key={email.id} data-testid="email-row">
-                      <td style={{ minWidth: 200 }}>
+                      <td style={{ minWidth: "min(200px, 40vw)" }}>
                         <Link className="row-link" href={`/dashboard/emails/${encodeURIComponent(email.id)}`}>
                           {email.subject}
                         </Link>
                         <div className="muted small">to {email.to.join(", ")}</div>
                         <div className="muted small only-sm">{whenText}</div>
                       </td>
-                      <td className="nowrap">
-                        <StatusBadge status={email.status} />
-                        {email.test && (
-                          <span className="badge" style={{ marginLeft: 6 }} data-testid="email-test">
-                            Test
-                          </span>
-                        )}
+                      <td>
+                        {/* The Test badge under the status: beside it, it was cut off on a phone. */}
+                        <div className="stack-sm" style={{ alignItems: "flex-start", gap: 4 }}>
+                          <StatusBadge status={email.status} />
+                          {email.test && (
+                            <span className="badge" data-testid="email-test">
+                              Test
+                            </span>
+                          )}
+                        </div>
                       </td>
                       <td className="muted small hide-sm">{email.from}</td>
                       <td className="nowrap small hide-sm" title={formatDateTime(when)}>

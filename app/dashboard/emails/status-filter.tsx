@@ -36,14 +36,20 @@ export function StatusFilter({
 
   return (
     <form action={action} method="get" style={{ marginBottom: 16 }}>
-      <div className="chips" role="group" aria-label="Filter by status" aria-busy={pending || undefined}>
+      {/* Compact, to keep the ten on one row on a wide screen; they wrap on a narrow one. */}
+      <div
+        className="segmented"
+        style={{ flexWrap: "wrap" }}
+        role="group"
+        aria-label="Filter by status"
+        aria-busy={pending || undefined}
+      >
         {options.map((option) => (
           <button
             key={option.value}
             type="submit"
             name={option === all || option.value === pressed ? undefined : "status"}
             value={option.value}
-            className="chip"
             aria-pressed={pressed === option.value}
             onClick={(event) => select(event, option)}
           >

@@ -76,7 +76,10 @@ export function LibraryGrid({ cards }: { cards: LibraryCard[] }) {
           {visible.map((card) => (
             <li key={card.id} className="card template-card" data-testid="library-card">
               <div className="thumb">
-                <div className="thumb-badges">
+                <Thumbnail id={card.id} name={card.name} previewUrl={card.preview_url} />
+              </div>
+              <div className="template-card-body">
+                <div className="card-badges">
                   <span className="badge">{card.category ?? "Custom"}</span>
                   <span
                     className={`badge ${card.added_via === "purchased" ? "badge-accent" : card.added_via === "created" ? "badge-success" : ""}`}
@@ -84,9 +87,6 @@ export function LibraryGrid({ cards }: { cards: LibraryCard[] }) {
                     {ADDED_VIA_LABEL[card.added_via] ?? card.added_via}
                   </span>
                 </div>
-                <Thumbnail id={card.id} name={card.name} previewUrl={card.preview_url} />
-              </div>
-              <div className="template-card-body">
                 <h3>
                   <Link href={`/dashboard/library/${card.id}`}>{card.name}</Link>
                 </h3>

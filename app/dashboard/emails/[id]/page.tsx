@@ -36,17 +36,8 @@ function Addresses({ label, addresses }: { label: string; addresses: string[] })
  * The template an email was rendered from, by name and version, linking to that version in the template's versions
  * panel; a draft's to the template's page, where its draft is; an email older than versions to the template.
  */
-function TemplateLink({
-  template_id,
-  name,
-  version,
-}: {
-  template_id: string;
-  name: string | null;
-  version: string | null;
-}) {
+function TemplateLink({ template_id, name, version }: { template_id: string; name: string; version: string | null }) {
   const page = `/dashboard/library/${template_id}`;
-  if (name === null) return <Link href={page}>Open template</Link>;
   if (version === "draft") return <Link href={page}>{name}, its draft</Link>;
   if (version === null) return <Link href={page}>{name}</Link>;
   return <Link href={`${page}?version=${version}#versions`}>{`${name}, version ${version}`}</Link>;

@@ -72,7 +72,9 @@ export default async function ApiKeysPage() {
                 <thead>
                   <tr>
                     <th scope="col">Name</th>
-                    <th scope="col">Key</th>
+                    <th scope="col" className="hide-sm">
+                      Key
+                    </th>
                     <th scope="col">Access</th>
                     <th scope="col" className="hide-sm">
                       Domain
@@ -97,14 +99,15 @@ export default async function ApiKeysPage() {
                       <td>
                         <strong>{key.name}</strong>
                         <div className="muted small only-sm">
-                          Last used {timeAgo(key.last_used_at).toLowerCase()}
+                          <span className="mono nowrap">{key.display_fragment}</span> · Last used{" "}
+                          {timeAgo(key.last_used_at).toLowerCase()}
                           {key.domain && ` · from ${key.domain}`}
                           {key.expires_at &&
                             (isExpired(key) ? " · expired" : ` · expires ${formatDate(key.expires_at)}`)}
                         </div>
                       </td>
-                      <td className="mono nowrap">{key.display_fragment}</td>
-                      <td className="nowrap">
+                      <td className="mono nowrap hide-sm">{key.display_fragment}</td>
+                      <td>
                         <span className={`badge badge-dot ${key.kind === "test" ? "badge-warning" : "badge-accent"}`}>
                           {API_KEY_KIND_LABEL[key.kind]}
                         </span>{" "}
