@@ -454,6 +454,27 @@ E.PreviewProps = { name: "Ada", count: 2 };
     expect(await getDb()`select id from templates where owner_account_id = ${user.accountId}`).toEqual([]);
   });
 
+  it("refuses a JSX tag that is never closed naming the tag and the line it was opened on", async () => {
+    const user = await createUser("monthly");
+    const unclosed = `import { Html, Text } from "@react-email/components";
+export default function Note() {
+  return (
+    <Html>
+      <Text>Hello
+    </Html>
+  );
+}
+`;
+    expect(outcome(await create(user, { name: "Unclosed", files: { "email.tsx": unclosed } }))).toEqual(
+      invalid([
+        {
+          field: "files.email.tsx",
+          message: "line 5, column 7: Syntax error: `<Text>` opened on line 5 is never closed",
+        },
+      ]),
+    );
+  });
+
   it("answers 403 LIBRARY_LIMIT_REACHED once the free plan's library is full", async () => {
     const user = await createUser("free");
     for (let i = 0; i < 10; i++) {

@@ -148,9 +148,9 @@ export default function Hello({ name = "there" }: { name?: string }) {
       status: 200,
       body: {
         ok: false,
-        message: "Syntax error: Error transforming components/footer.tsx: Unexpected token",
+        message: "Syntax error: `<p>` opened on line 2 is never closed",
         line: 2,
-        column: 13,
+        column: 10,
         path: "components/footer.tsx",
       },
     });
@@ -216,9 +216,9 @@ Order.PreviewProps = { customer: "Ada", items: [{ name: "Pen", qty: 2, gift: fal
       status: 200,
       body: {
         ok: false,
-        message: "Syntax error: Error transforming template.tsx: Unexpected token",
+        message: "Syntax error: `<div>` opened on line 2 is never closed",
         line: 2,
-        column: 15,
+        column: 10,
       },
     });
   });
