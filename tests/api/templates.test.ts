@@ -475,6 +475,50 @@ export default function Note() {
     );
   });
 
+  it("answers 422 RENDER_ERROR naming the required variables PreviewProps lacks when the trial render fails", async () => {
+    const user = await createUser("monthly");
+    const order = (previewProps: string) => `import { Html, Text } from "@react-email/components";
+export default function Order({ customer, items, total }: { customer: string; items: string[]; total: number; note?: string }) {
+  return <Html><Text>{customer}: {items.map((item) => item).join(", ")} for {total.toFixed(2)}</Text></Html>;
+}
+${previewProps}
+`;
+    const renderError = (message: string) => ({
+      status: 422,
+      body: { error: "Template render failed", code: "RENDER_ERROR", message, success: false },
+    });
+    expect(
+      outcome(
+        await create(user, {
+          name: "Order",
+          files: { "email.tsx": order('Order.PreviewProps = { customer: "Ada" };') },
+        }),
+      ),
+    ).toEqual(
+      renderError(
+        "PreviewProps lacks the required variables items, total: the example render failed with: Template threw: TypeError: cannot read property 'map' of undefined",
+      ),
+    );
+    expect(
+      outcome(
+        await create(user, {
+          name: "Order",
+          files: { "email.tsx": order('Order.PreviewProps = { customer: "Ada", items: ["Pen"] };') },
+        }),
+      ),
+    ).toEqual(
+      renderError(
+        "PreviewProps lacks the required variable total: the example render failed with: Template threw: TypeError: cannot read property 'toFixed' of undefined",
+      ),
+    );
+    expect(outcome(await create(user, { name: "Order", files: { "email.tsx": order("") } }))).toEqual(
+      renderError(
+        "PreviewProps is not set, so it lacks the required variables customer, items, total: the example render failed with: Template threw: TypeError: cannot read property 'map' of undefined",
+      ),
+    );
+    expect(await getDb()`select id from templates where owner_account_id = ${user.accountId}`).toEqual([]);
+  });
+
   it("answers 403 LIBRARY_LIMIT_REACHED once the free plan's library is full", async () => {
     const user = await createUser("free");
     for (let i = 0; i < 10; i++) {
