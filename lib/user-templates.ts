@@ -6,7 +6,12 @@ import { createUserTemplate, deleteUserTemplate, replaceUserTemplate, setUserTem
 import { findOwnTemplateId, listTailwindTemplateSources, replaceCompiledCode } from "@/lib/db/templates";
 import { compileTemplateFilesOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox } from "@/lib/render/sandbox";
-import { compileVariablesSchema, schemaFromPreviewProps, variablesProblem } from "@/lib/render/variables";
+import {
+  compileVariablesSchema,
+  previewPropsRenderFailure,
+  schemaFromPreviewProps,
+  variablesProblem,
+} from "@/lib/render/variables";
 import type { TemplateDetails } from "@/lib/schemas/templates";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import { getTemplateDetailsOrThrow } from "@/lib/template-details";
@@ -70,8 +75,10 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
   }
   // A one-off key: the trial context is never reused for another template or user.
   const cacheKey = `trial:${randomUUID()}`;
+  // The PreviewProps once read: a render of them that then fails says which required variables they lack.
+  let previewProps: Record<string, unknown> | null | undefined;
   try {
-    const previewProps = await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code });
+    previewProps = await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code });
     // PreviewProps are the example GET /templates/{id} answers: variables a caller could send, and that pass.
     const tooBig = previewProps && variablesProblem(previewProps);
     if (tooBig) throw sourceRefused({ message: `PreviewProps ${tooBig}`, path: entry });
@@ -97,8 +104,11 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
       entry: several ? entry : null,
     };
   } catch (error) {
-    if (error instanceof AppError && error.code === "RENDER_ERROR")
-      throw errors.renderFailed(`The trial render failed: ${error.message}`, error);
+    if (error instanceof AppError && error.code === "RENDER_ERROR") {
+      const lacking =
+        previewProps !== undefined && previewPropsRenderFailure(compiled.variables, previewProps, error.message);
+      throw errors.renderFailed(lacking || `The trial render failed: ${error.message}`, error);
+    }
     throw error;
   }
 }

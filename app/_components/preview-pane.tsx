@@ -4,12 +4,16 @@ import { EmailFrame } from "./email-frame";
 
 export type PreviewStatus = "idle" | "rendering" | "error";
 
-/** The live preview: desktop/mobile width and HTML/plain-text switches around a sandboxed iframe. */
+/**
+ * The live preview: desktop/mobile width and HTML/plain-text switches around a sandboxed iframe. `stale`: why what it
+ * shows is an older render (the code does not compile, say), said over it, dimmed; null while it is current.
+ */
 export function PreviewPane({
   html,
   text,
   status,
   error,
+  stale,
   title,
   actions,
 }: {
@@ -17,6 +21,7 @@ export function PreviewPane({
   text?: string | null;
   status: PreviewStatus;
   error?: string | null;
+  stale?: string | null;
   title: string;
   actions?: React.ReactNode;
 }) {
@@ -63,7 +68,13 @@ export function PreviewPane({
           <p style={{ whiteSpace: "pre-wrap" }}>{error}</p>
         </div>
       )}
-      <div className="preview-stage">
+      <div className={`preview-stage${stale ? " is-stale" : ""}`}>
+        {/* There while empty (null), so that screen readers announce the reason when it comes. */}
+        {stale !== undefined && (
+          <div role="status" className="preview-stale">
+            {stale && <p className="preview-stale-note">Not updated: {stale}</p>}
+          </div>
+        )}
         {html === null ? (
           <div className="skeleton" style={{ width: "100%", height: 480 }} aria-hidden="true" />
         ) : view === "text" && text !== undefined ? (

@@ -6,7 +6,12 @@ import { authenticateAndMeter, type MeteredCaller } from "@/lib/db/metering";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
 import type { RenderedVersion, TemplateRecord } from "@/lib/db/templates";
 import { checkVariables, renderTemplate } from "@/lib/render";
-import { exampleFromSchema, schemaFromPreviewProps, variablesProblem } from "@/lib/render/variables";
+import {
+  exampleFromSchema,
+  previewPropsRenderFailure,
+  schemaFromPreviewProps,
+  variablesProblem,
+} from "@/lib/render/variables";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import { templatePreviewProps, templateVariablesSchema } from "@/lib/template-details";
 import { PREVIEW_LIMITS } from "@/lib/limits";
@@ -130,15 +135,22 @@ export async function renderDraft(
   if (!compiled.ok) return compiled;
   // Per account: a warm context is never shared between users, even for the same code.
   const cacheKey = `draft:${accountId}:${createHash("sha256").update(compiled.code).digest("hex").slice(0, 32)}`;
+  // The PreviewProps once read: a render of them that then fails says which required variables they lack.
+  let read: Record<string, unknown> | null | undefined;
   try {
-    const previewProps = (await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code })) ?? {};
+    read = await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code });
+    const previewProps = read ?? {};
     const props = variables ?? previewProps;
     const { html } = await renderInSandbox({ owner: accountId, cacheKey, compiledCode: compiled.code, props });
     // PreviewProps too large to send as variables describe nothing a caller could send.
     const sample = variablesProblem(previewProps) ? null : previewProps;
     return { ok: true, html, props, variables: compiled.variables ?? schemaFromPreviewProps(sample) };
   } catch (error) {
-    if (error instanceof AppError && error.code === "RENDER_ERROR") return { ok: false, message: error.message };
+    if (error instanceof AppError && error.code === "RENDER_ERROR") {
+      const lacking =
+        variables === null && read !== undefined && previewPropsRenderFailure(compiled.variables, read, error.message);
+      return { ok: false, message: lacking || error.message };
+    }
     throw error;
   }
 }

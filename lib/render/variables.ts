@@ -404,6 +404,26 @@ export function schemaFromPreviewProps(previewProps: Record<string, unknown> | n
   return { $schema: JSON_SCHEMA_DIALECT, type: "object", properties, additionalProperties: true };
 }
 
+/** The most variables previewPropsRenderFailure names; the rest are counted. */
+const MAX_NAMED_VARIABLES = 10;
+
+/**
+ * The message of a render of a template's PreviewProps that failed with `failure` (the render's own message) when they
+ * lack variables its props type requires, the likely cause: those variables first. Null when they lack none.
+ */
+export function previewPropsRenderFailure(
+  schema: VariablesSchema | null,
+  previewProps: Record<string, unknown> | null,
+  failure: string,
+): string | null {
+  const lacking = (schema?.required ?? []).filter((name) => !previewProps || !Object.hasOwn(previewProps, name));
+  if (lacking.length === 0) return null;
+  const more = lacking.length > MAX_NAMED_VARIABLES ? ` and ${lacking.length - MAX_NAMED_VARIABLES} more` : "";
+  const variables = `${lacking.length > 1 ? "variables" : "variable"} ${lacking.slice(0, MAX_NAMED_VARIABLES).join(", ")}${more}`;
+  const subject = previewProps ? "PreviewProps lacks" : "PreviewProps is not set, so it lacks";
+  return `${subject} the required ${variables}: the example render failed with: ${failure}`;
+}
+
 // Deeper sample values say nothing more about a template's variables: past this depth a value is "anything".
 const MAX_SAMPLE_DEPTH = 16;
 // As a props type's (lib/render/props-schema.ts): the rest of an object's members pass through undeclared.

@@ -454,6 +454,71 @@ E.PreviewProps = { name: "Ada", count: 2 };
     expect(await getDb()`select id from templates where owner_account_id = ${user.accountId}`).toEqual([]);
   });
 
+  it("refuses a JSX tag that is never closed naming the tag and the line it was opened on", async () => {
+    const user = await createUser("monthly");
+    const unclosed = `import { Html, Text } from "@react-email/components";
+export default function Note() {
+  return (
+    <Html>
+      <Text>Hello
+    </Html>
+  );
+}
+`;
+    expect(outcome(await create(user, { name: "Unclosed", files: { "email.tsx": unclosed } }))).toEqual(
+      invalid([
+        {
+          field: "files.email.tsx",
+          message: "line 5, column 7: Syntax error: `<Text>` opened on line 5 is never closed",
+        },
+      ]),
+    );
+  });
+
+  it("answers 422 RENDER_ERROR naming the required variables PreviewProps lacks when the trial render fails", async () => {
+    const user = await createUser("monthly");
+    const order = (previewProps: string) => `import { Html, Text } from "@react-email/components";
+export default function Order({ customer, items, total }: { customer: string; items: string[]; total: number; note?: string }) {
+  return <Html><Text>{customer}: {items.map((item) => item).join(", ")} for {total.toFixed(2)}</Text></Html>;
+}
+${previewProps}
+`;
+    const renderError = (message: string) => ({
+      status: 422,
+      body: { error: "Template render failed", code: "RENDER_ERROR", message, success: false },
+    });
+    expect(
+      outcome(
+        await create(user, {
+          name: "Order",
+          files: { "email.tsx": order('Order.PreviewProps = { customer: "Ada" };') },
+        }),
+      ),
+    ).toEqual(
+      renderError(
+        "PreviewProps lacks the required variables items, total: the example render failed with: Template threw: TypeError: cannot read property 'map' of undefined",
+      ),
+    );
+    expect(
+      outcome(
+        await create(user, {
+          name: "Order",
+          files: { "email.tsx": order('Order.PreviewProps = { customer: "Ada", items: ["Pen"] };') },
+        }),
+      ),
+    ).toEqual(
+      renderError(
+        "PreviewProps lacks the required variable total: the example render failed with: Template threw: TypeError: cannot read property 'toFixed' of undefined",
+      ),
+    );
+    expect(outcome(await create(user, { name: "Order", files: { "email.tsx": order("") } }))).toEqual(
+      renderError(
+        "PreviewProps is not set, so it lacks the required variables customer, items, total: the example render failed with: Template threw: TypeError: cannot read property 'map' of undefined",
+      ),
+    );
+    expect(await getDb()`select id from templates where owner_account_id = ${user.accountId}`).toEqual([]);
+  });
+
   it("answers 403 LIBRARY_LIMIT_REACHED once the free plan's library is full", async () => {
     const user = await createUser("free");
     for (let i = 0; i < 10; i++) {

@@ -153,9 +153,9 @@ export default function Hello({ name = "there" }: { name?: string }) {
       status: 200,
       body: {
         ok: false,
-        message: "Syntax error: Error transforming components/footer.tsx: Unexpected token",
+        message: "Syntax error: `<p>` opened on line 2 is never closed",
         line: 2,
-        column: 13,
+        column: 10,
         path: "components/footer.tsx",
       },
     });
@@ -221,10 +221,40 @@ Order.PreviewProps = { customer: "Ada", items: [{ name: "Pen", qty: 2, gift: fal
       status: 200,
       body: {
         ok: false,
-        message: "Syntax error: Error transforming template.tsx: Unexpected token",
+        message: "Syntax error: `<div>` opened on line 2 is never closed",
         line: 2,
-        column: 15,
+        column: 10,
       },
+    });
+  });
+
+  it("names the required variables PreviewProps lacks when their render fails, and not for the editor's variables", async () => {
+    const user = await createUser("annual");
+    const code = `import { Html, Text } from "@react-email/components";
+export default function Order({ customer, items }: { customer: string; items: string[] }) {
+  return <Html><Text>{customer}: {items.map((item) => item).join(", ")}</Text></Html>;
+}
+Order.PreviewProps = { customer: "Ada" };
+`;
+    const draft = async (variables?: Record<string, unknown>) => {
+      const result = await call(postPreview, "/api/dashboard/templates/preview", {
+        method: "POST",
+        headers: await session(user),
+        body: { code, ...(variables ? { variables } : {}) },
+      });
+      return { status: result.status, body: result.body };
+    };
+    expect(await draft()).toEqual({
+      status: 200,
+      body: {
+        ok: false,
+        message:
+          "PreviewProps lacks the required variable items: the example render failed with: Template threw: TypeError: cannot read property 'map' of undefined",
+      },
+    });
+    expect(await draft({ customer: "Grace" })).toEqual({
+      status: 200,
+      body: { ok: false, message: "Template threw: TypeError: cannot read property 'map' of undefined" },
     });
   });
 

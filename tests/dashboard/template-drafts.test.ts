@@ -75,9 +75,9 @@ describe("editing a saved template in the dashboard", () => {
     ).toEqual({
       state: {
         status: "error",
-        message: "Syntax error: Error transforming template.tsx: Unexpected token",
+        message: "Syntax error: `<div>` opened on line 2 is never closed",
         line: 2,
-        column: 15,
+        column: 10,
         values: { name: "Hello", description: "" },
       },
     });

@@ -105,9 +105,9 @@ describe("saving a template in the dashboard", () => {
     const result = await createTemplateAction({ status: "idle" }, form);
     expect(result).toEqual({
       status: "error",
-      message: "Syntax error: Error transforming template.tsx: Unexpected token",
+      message: "Syntax error: `<div>` opened on line 2 is never closed",
       line: 2,
-      column: 15,
+      column: 10,
       values: { name: "Broken", description: "" },
     });
     expect(await getDb()`select id from templates where owner_account_id = ${author.accountId}`).toEqual([]);
@@ -157,9 +157,9 @@ export function Footer() {
     form.set("entry", "template.tsx");
     expect(await createTemplateAction({ status: "idle" }, form)).toEqual({
       status: "error",
-      message: "Syntax error: Error transforming components/footer.tsx: Unexpected token",
+      message: "Syntax error: `<p>` opened on line 2 is never closed",
       line: 2,
-      column: 13,
+      column: 10,
       path: "components/footer.tsx",
       values: { name: "Broken footer", description: "" },
     });

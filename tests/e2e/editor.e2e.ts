@@ -22,21 +22,68 @@ test("writes a new TSX template with a live sandboxed preview, shows compile err
   const derived = page.getByTestId("derived-variables").getByRole("listitem");
   await derived.filter({ hasText: "actionUrl" }).waitFor();
 
-  // A compile error: its line and character marked in the editor, its message said once with its position.
+  // A compile error: its line and character marked in the editor, its message said once with its position. A tag left
+  // unclosed is named, with the line it was opened on.
   const editor = page.getByLabel("Template source code");
-  await editor.fill("export default function Broken() {\n  return <div>;\n}\n");
-  const problem = page.getByTestId("editor-problem");
-  await problem.filter({ hasText: /Line 2/ }).waitFor();
-  await expect(problem.locator("p").textContent()).resolves.toBe(
-    "Line 2, column 15: Syntax error: Error transforming template.tsx: Unexpected token",
+  await editor.fill(
+    [
+      'import { Html, Text } from "@react-email/components";',
+      "",
+      "export default function Broken() {",
+      "  return (",
+      "    <Html>",
+      "      <Text>Hello",
+      "    </Html>",
+      "  );",
+      "}",
+      "",
+    ].join("\n"),
   );
-  await expect(page.locator(".cm-problem-line").textContent()).resolves.toBe("  return <div>;");
-  await expect(page.locator(".cm-problem-at").textContent()).resolves.toBe(";");
+  const problem = page.getByTestId("editor-problem");
+  await problem.filter({ hasText: /Line 6/ }).waitFor();
+  await expect(problem.locator("p").textContent()).resolves.toBe(
+    "Line 6, column 7: Syntax error: `<Text>` opened on line 6 is never closed",
+  );
+  await expect(page.locator(".cm-problem-line").textContent()).resolves.toBe("      <Text>Hello");
+  await expect(page.locator(".cm-problem-at").textContent()).resolves.toBe("<");
   await expect(editor.getAttribute("aria-invalid")).resolves.toBe("true");
-  await problem.getByRole("button", { name: "Go to line 2" }).click();
+  await problem.getByRole("button", { name: "Go to line 6" }).click();
   await expect(editor.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
-  await expect(page.locator(".cm-activeLine").textContent()).resolves.toBe("  return <div>;");
+  await expect(page.locator(".cm-activeLine").textContent()).resolves.toBe("      <Text>Hello");
 
+  // The preview still shows the starter's render: dimmed, and saying why.
+  const previewPane = page.getByRole("region", { name: "Preview", exact: true });
+  const frame = page.locator("iframe.email-frame");
+  await expect(previewPane.getByRole("status")).toHaveText("Not updated: the code has an error on line 6");
+  await expect(previewPane.getByRole("status")).toBeVisible();
+  await expect(frame).toHaveCSS("opacity", "0.4");
+  await preview.getByText("Hello, Ada").filter({ visible: true }).waitFor();
+
+  // A required variable left out of PreviewProps: the render fails, and the message names the variable.
+  const note = (previewProps: string) =>
+    [
+      'import { Body, Html, Text } from "@react-email/components";',
+      "",
+      "export default function Note({ who, count }: { who: string; count: number }) {",
+      "  return (<Html><Body><Text>Items for {who}: {count.toFixed(0)}</Text></Body></Html>);",
+      "}",
+      "",
+      `Note.PreviewProps = ${previewProps};`,
+      "",
+    ].join("\n");
+  await editor.fill(note('{ who: "E2E", count: 2 }'));
+  await preview.getByText("Items for E2E: 2").filter({ visible: true }).waitFor();
+  await expect(previewPane.getByRole("status")).toHaveText("");
+  await expect(frame).toHaveCSS("opacity", "1");
+  await editor.fill(note('{ who: "E2E" }'));
+  const lacking =
+    "PreviewProps lacks the required variable count: the example render failed with: Template threw: TypeError: cannot read property 'toFixed' of undefined";
+  await expect(problem.locator("p")).toHaveText(lacking);
+  await expect(previewPane.getByRole("status")).toHaveText(`Not updated: ${lacking}`);
+  await expect(frame).toHaveCSS("opacity", "0.4");
+  await preview.getByText("Items for E2E: 2").filter({ visible: true }).waitFor();
+
+  // Fixed: the preview is current again, and no longer marked.
   await editor.fill(
     [
       'import { Body, Html, Text } from "@react-email/components";',
@@ -52,6 +99,8 @@ test("writes a new TSX template with a live sandboxed preview, shows compile err
   await preview.getByText("Note for E2E: 2 items").filter({ visible: true }).waitFor();
   await expect(page.getByTestId("editor-problem").count()).resolves.toBe(0);
   await expect(page.locator(".cm-problem-line").count()).resolves.toBe(0);
+  await expect(previewPane.getByRole("status")).toHaveText("");
+  await expect(frame).toHaveCSS("opacity", "1");
   await derived.filter({ hasText: "count" }).getByText("number", { exact: true }).waitFor();
   await expect(derived.count()).resolves.toBe(2);
 
@@ -133,13 +182,17 @@ test("writes a template of two files in tabs, names a compile error's file and b
   // The save's answer brings the footer's tab forward.
   await expect(footerTab).toHaveAttribute("aria-selected", "true");
   await expect(page.getByTestId("editor-problem").locator("p").textContent()).resolves.toBe(
-    "components/footer.tsx: Line 2, column 13: Syntax error: Error transforming components/footer.tsx: Unexpected token",
+    "components/footer.tsx: Line 2, column 10: Syntax error: `<p>` opened on line 2 is never closed",
   );
   await expect(page.locator(".cm-problem-line").textContent()).resolves.toBe("  return <p>;");
+  // The preview keeps the last good render while the footer does not compile, marked as such.
+  const staleNote = page.getByRole("region", { name: "Preview", exact: true }).getByRole("status");
+  await expect(staleNote).toHaveText("Not updated: the code has an error on line 2 of components/footer.tsx");
+  await preview.getByText("Sent by the E2E footer").filter({ visible: true }).waitFor();
 
   await editor.fill(letterFooter);
-  // The preview kept the last good render while the footer did not compile: the problem going away is the sign.
   await expect(page.getByTestId("editor-problem")).toHaveCount(0);
+  await expect(staleNote).toHaveText("");
   await preview.getByText("Sent by the E2E footer").filter({ visible: true }).waitFor();
   await page.getByRole("button", { name: "Save template" }).click();
   await page.waitForURL(/\/dashboard\/library\/[0-9a-f-]{36}\?created=1$/);

@@ -883,6 +883,42 @@ describe("compileTemplate", () => {
   });
 
   it.each([
+    // The parser stops at the `);` after the tag; the tag is what is wrong.
+    ["`<Text>` opened on line 4 is never closed", 4, 7, ["  return (", "    <Html>", "      <Text>Hello", "  );"]],
+    // Closed by the wrong tag: the parser stops after `</Html>`.
+    ["`<Text>` opened on line 2 is never closed", 2, 17, ["  return (<Html><Text>Hello</Html>);"]],
+    // Of two unclosed tags, the inner one, named as written.
+    ["`<C.Text>` opened on line 3 is never closed", 3, 5, ["  return (<Html>", "    <C.Text>Hello", "  );"]],
+    ["`<>` opened on line 2 is never closed", 2, 11, ["  return (<><Text>Hi</Text>);"]],
+    ["`<Img>` opened on line 2 is never closed", 2, 17, ['  return (<Html><Img src="x"></Html>);']],
+  ])("names the tag that is never closed: %s", (message, line, column, body) => {
+    const source = ["export default function E() {", ...body, "}", ""].join("\n");
+    expect(compileTemplate(source)).toEqual({ ok: false, message: `Syntax error: ${message}`, line, column });
+  });
+
+  it("keeps other syntax errors as they are: a quote left open, an unclosed call, one before an unclosed tag", () => {
+    const body = (line: string) => `export default function E({ items }: { items: string[] }) {\n${line}\n}\n`;
+    expect(compileTemplate(body('  return <div><p className="a>Hi</p></div>;'))).toEqual({
+      ok: false,
+      message: "Syntax error: Error transforming template.tsx: Unterminated string constant",
+      line: 2,
+      column: 28,
+    });
+    expect(compileTemplate(body("  return <div>{items.map((item) => <p key={item}>{item}</p>}</div>;"))).toEqual({
+      ok: false,
+      message: 'Syntax error: Error transforming template.tsx: Unexpected token, expected ","',
+      line: 2,
+      column: 21,
+    });
+    expect(compileTemplate(body("  const x = ;\n  return <p>Hi;"))).toEqual({
+      ok: false,
+      message: "Syntax error: Error transforming template.tsx: Unexpected token",
+      line: 2,
+      column: 13,
+    });
+  });
+
+  it.each([
     [`import fs from "fs";\nexport default function E() { return null; }`, 1, 16, /"fs" is not allowed/],
     [
       `import React from "react";\nimport { readFileSync } from "node:fs";\nexport default function E() { return null; }`,

@@ -5,7 +5,8 @@
  *
  *  - TypeScript and JSX (automatic runtime, `react/jsx-runtime`) are stripped
  *    by sucrase, ES imports become `require()` calls;
- *  - syntax errors are reported with a 1-based line and column;
+ *  - syntax errors are reported with a 1-based line and column, a JSX tag left
+ *    unclosed by its name and the line it was opened on;
  *  - imports other than react, react/jsx-runtime, @react-email/components and
  *    the template's own files by relative path (static, dynamic, re-exports,
  *    `require("x")`, TS `import x = require()`, type-only) are rejected with
@@ -325,7 +326,7 @@ function compileModule(
       filePath: path,
     }).code;
   } catch (error) {
-    return syntaxFailure(source, error);
+    return syntaxFailure(source, path, error);
   }
   const imports: Imports = { from: path, paths, resolved: {} };
   let variables: VariablesSchema | null = null;
@@ -335,7 +336,7 @@ function compileModule(
     if (isEntry) variables = deriveVariablesSchema(file);
   } catch (error) {
     if (error instanceof CompileError) return failure(source, error.message, error.pos);
-    if (error instanceof RangeError) return syntaxFailure(source, error); // nested deeper than the parser's stack
+    if (error instanceof RangeError) return syntaxFailure(source, path, error); // nested deeper than the parser's stack
     throw error;
   }
   return { ok: true, module: { code, imports: imports.resolved }, variables };
@@ -348,14 +349,65 @@ function transformsFor(path: string): Transform[] {
   return ["jsx", "imports"];
 }
 
-function syntaxFailure(source: string, error: unknown): CompileFailure {
+function syntaxFailure(source: string, path: string, error: unknown): CompileFailure {
   const err = error as { message?: unknown; pos?: unknown; loc?: { line?: unknown; column?: unknown } };
   const rawMessage = typeof err?.message === "string" ? err.message : String(error);
   // sucrase appends " (line:column)" to the message; report it separately.
   const message = `Syntax error: ${rawMessage.replace(/\s*\(\d+:\d+\)$/, "")}`;
-  if (typeof err?.pos === "number") return failure(source, message, err.pos);
+  if (typeof err?.pos === "number") {
+    const said = rawMessage.slice(`Error transforming ${path}: `.length);
+    const unclosed = UNCLOSED_TAG_SYMPTOMS.some((symptom) => said.startsWith(symptom))
+      ? unclosedTag(source, path, err.pos)
+      : null;
+    if (unclosed) return failure(source, `Syntax error: ${unclosed.message}`, unclosed.pos);
+    return failure(source, message, err.pos);
+  }
   if (err?.loc && typeof err.loc.line === "number" && typeof err.loc.column === "number") {
     return { ok: false, message, line: err.loc.line, column: err.loc.column };
   }
   return { ok: false, message, line: 1, column: 1 };
+}
+
+/**
+ * What sucrase says after a JSX tag left unclosed: at the `);` after it, at the end of the file, or at a `</Html>`
+ * past its end read as the start of a regular expression. Not "Unterminated string constant": a quote left open makes
+ * the tags after it look unclosed.
+ */
+const UNCLOSED_TAG_SYMPTOMS = ["Unexpected token", "Unterminated JSX contents", "Unterminated regular expression"];
+
+/**
+ * The JSX element or fragment left unclosed before `pos`, where sucrase stopped: the one opened last, as a CompileError
+ * at its `<`; null when there is none. TypeScript's parser, unlike sucrase, recovers from the error and matches closing
+ * tags by name: an element it finds no closing tag for gets an empty one, one closed by another's tag keeps that tag.
+ * Read only once sucrase has failed, in one walk of the tree that leaves out what begins past `pos`.
+ */
+function unclosedTag(source: string, path: string, pos: number): CompileError | null {
+  let file: ts.SourceFile;
+  try {
+    file = parseTemplateSource(source, path);
+  } catch (error) {
+    if (error instanceof RangeError) return null; // nested deeper than the parser's stack: sucrase's message stands
+    throw error;
+  }
+  const unclosed: (ts.JsxElement | ts.JsxFragment)[] = [];
+  const visit = (node: ts.Node): void => {
+    if (node.pos >= pos) return;
+    if ((ts.isJsxFragment(node) && isMissing(node.closingFragment)) || (ts.isJsxElement(node) && !isClosed(file, node)))
+      unclosed.push(node);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  // A node's children come after it: the last one found was opened last.
+  const last = unclosed.findLast((node) => node.getStart(file) < pos);
+  if (!last) return null;
+  const tag = ts.isJsxElement(last) ? `<${last.openingElement.tagName.getText(file)}>` : "<>";
+  const start = last.getStart(file);
+  return new CompileError(`\`${tag}\` opened on line ${locate(source, start).line} is never closed`, start);
+}
+
+const isMissing = (node: ts.Node) => node.pos === node.end;
+
+function isClosed(file: ts.SourceFile, element: ts.JsxElement): boolean {
+  const { openingElement, closingElement } = element;
+  return !isMissing(closingElement) && closingElement.tagName.getText(file) === openingElement.tagName.getText(file);
 }

@@ -28,6 +28,13 @@ function newPathProblem(path: string, taken: string[]): string | null {
   return null;
 }
 
+/** Why the preview shows the last render that worked: where the code's error is, or what went wrong. */
+function staleReason(problem: Problem, namesFiles: boolean): string {
+  if (problem.line === undefined) return problem.message;
+  const file = namesFiles && problem.path !== undefined ? ` of ${problem.path}` : "";
+  return `the code has an error on line ${problem.line}${file}`;
+}
+
 /**
  * The editor of a new template (`template` absent: the starter, saved by createTemplateAction) or of a saved one (its
  * files, saved as its draft by saveDraftAction): `saveAction` is the Server Action the form posts to.
@@ -440,6 +447,7 @@ export function TemplateEditor({
           <PreviewPane
             html={html}
             status={status}
+            stale={problem ? staleReason(problem, files.length > 1) : null}
             title={template ? `Preview of the draft of ${template.name}` : "Preview of the new template"}
           />
         </div>
