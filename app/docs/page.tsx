@@ -4,7 +4,7 @@ import { buildOpenApiDocument } from "@/lib/openapi";
 import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { formatNumber, PLAN_LABEL } from "../_components/format";
 import { SiteFooter, SiteHeader } from "../_components/site-header";
-import { refName, SchemaRef, SchemaTable, schemaAnchor, type JsonSchema } from "./schema-view";
+import { Description, refName, SchemaRef, SchemaTable, schemaAnchor, type JsonSchema } from "./schema-view";
 
 export const metadata: Metadata = {
   title: "API reference",
@@ -277,7 +277,7 @@ export default function DocsPage() {
                                 {parameter.schema ? <SchemaRef schema={parameter.schema} /> : "string"}
                               </td>
                               <td className="small muted">
-                                {parameter.description}
+                                {parameter.description && <Description text={parameter.description} />}
                                 {parameter.schema?.minimum !== undefined && ` Min ${parameter.schema.minimum}.`}
                                 {parameter.schema?.maximum !== undefined && ` Max ${parameter.schema.maximum}.`}
                                 {parameter.schema?.default !== undefined &&

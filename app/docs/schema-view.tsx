@@ -1,3 +1,5 @@
+import { Fragment } from "react";
+
 // Renders JSON Schema (as generated from the API's zod schemas) as readable tables.
 
 export type JsonSchema = {
@@ -25,6 +27,13 @@ export type JsonSchema = {
   pattern?: string;
   propertyNames?: JsonSchema;
 };
+
+/** A description from the document, its `code` spans (CommonMark's backticks, as the schemas write them) as code. */
+export function Description({ text }: { text: string }) {
+  return text
+    .split("`")
+    .map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : <Fragment key={i}>{part}</Fragment>));
+}
 
 export const refName = (ref: string) => ref.split("/").pop() ?? ref;
 export const schemaAnchor = (name: string) => `schema-${name}`;
@@ -159,7 +168,11 @@ export function SchemaTable({ schema }: { schema: JsonSchema }) {
                   <TypeLabel schema={row.schema} />
                 </td>
                 <td className="small muted">
-                  {row.schema.description && <div>{row.schema.description}</div>}
+                  {row.schema.description && (
+                    <div>
+                      <Description text={row.schema.description} />
+                    </div>
+                  )}
                   {notes.length > 0 && <div>{notes.join(" · ")}</div>}
                 </td>
               </tr>
