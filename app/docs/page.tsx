@@ -135,7 +135,7 @@ export default function DocsPage() {
               Generate a key in the dashboard under <strong>Settings → API Keys</strong> and send it with each request,
               in either header. The examples read it from the <code>LETTERPRESS_API_KEY</code> environment variable:
             </p>
-            <pre className="code-block">
+            <pre className="code-block" {...scrollable("Authentication example")}>
               <code>{`export LETTERPRESS_API_KEY=lp_live_…\n\ncurl ${base}/usage \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"\n\ncurl ${base}/usage \\\n  -H "Authorization: Bearer $LETTERPRESS_API_KEY"`}</code>
             </pre>
             <p style={{ marginTop: 12 }}>
@@ -223,7 +223,7 @@ export default function DocsPage() {
               errors list one <code>{"{ field, message }"}</code> per problem, with dotted field paths such as{" "}
               <code>variables.orderId</code> or <code>tags.0.name</code>.
             </p>
-            <pre className="code-block">
+            <pre className="code-block" {...scrollable("Error example")}>
               <code>{`{
   "error": "Invalid request body",
   "code": "VALIDATION_ERROR",
@@ -348,7 +348,7 @@ export default function DocsPage() {
                 </div>
 
                 <h3>Example</h3>
-                <pre className="code-block">
+                <pre className="code-block" {...scrollable(`Example: ${method.toUpperCase()} ${path}`)}>
                   <code>
                     {`curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${base}${path.replace("{id}", "<template id>")} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}
                     {EXAMPLE_BODIES[operation.operationId]
@@ -375,6 +375,14 @@ export default function DocsPage() {
       <SiteFooter />
     </>
   );
+}
+
+/**
+ * A code block's attributes: a long line scrolls it sideways, so it takes focus (the arrow keys then scroll it) and has
+ * a name to be announced by.
+ */
+function scrollable(name: string) {
+  return { tabIndex: 0, role: "group", "aria-label": name } as const;
 }
 
 /** A response's description, with the error codes it names (in parentheses, as lib/openapi.ts writes them) as code. */
