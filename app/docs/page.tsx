@@ -71,44 +71,16 @@ export default function DocsPage() {
       <SiteHeader />
       <div className="container docs-layout">
         <nav className="docs-toc" aria-label="On this page">
-          <div className="toc-title">Guide</div>
-          <ul>
-            <li>
-              <a href="#introduction">Introduction</a>
-            </li>
-            <li>
-              <a href="#authentication">Authentication</a>
-            </li>
-            <li>
-              <a href="#rate-limits">Plans and rate limits</a>
-            </li>
-            <li>
-              <a href="#errors">Errors</a>
-            </li>
-          </ul>
-          <div className="toc-title">Endpoints</div>
-          <ul>
-            {operations.map(({ path, method, operation }) => (
-              <li key={operation.operationId}>
-                <a href={`#${operation.operationId}`}>
-                  <span className="mono small" style={{ color: method === "get" ? "var(--success)" : "var(--accent)" }}>
-                    {method.toUpperCase()}
-                  </span>{" "}
-                  {path}
-                </a>
-              </li>
-            ))}
-          </ul>
-          <div className="toc-title">Reference</div>
-          <ul>
-            <li>
-              <a href="#schemas">Schemas</a>
-            </li>
-            <li>
-              <a href="/api/v1/openapi.json">OpenAPI JSON</a>
-            </li>
-          </ul>
+          <Contents operations={operations} />
         </nav>
+        {/* The same links folded into a menu where the sidebar is hidden (narrow screens), so the page opens on its
+            content: a closed <details> hides them without scripts. */}
+        <details className="docs-toc-menu">
+          <summary>On this page</summary>
+          <nav className="docs-toc" aria-label="On this page">
+            <Contents operations={operations} />
+          </nav>
+        </details>
 
         <main id="main" className="docs-content">
           <section id="introduction" aria-labelledby="introduction-title">
@@ -383,6 +355,51 @@ export default function DocsPage() {
  */
 function scrollable(name: string) {
   return { tabIndex: 0, role: "group", "aria-label": name } as const;
+}
+
+/** The page's table of contents: the guide's sections, every operation and the schemas. */
+function Contents({ operations }: { operations: { path: string; method: string; operation: Operation }[] }) {
+  return (
+    <>
+      <div className="toc-title">Guide</div>
+      <ul>
+        <li>
+          <a href="#introduction">Introduction</a>
+        </li>
+        <li>
+          <a href="#authentication">Authentication</a>
+        </li>
+        <li>
+          <a href="#rate-limits">Plans and rate limits</a>
+        </li>
+        <li>
+          <a href="#errors">Errors</a>
+        </li>
+      </ul>
+      <div className="toc-title">Endpoints</div>
+      <ul>
+        {operations.map(({ path, method, operation }) => (
+          <li key={operation.operationId}>
+            <a href={`#${operation.operationId}`}>
+              <span className="mono small" style={{ color: method === "get" ? "var(--success)" : "var(--accent)" }}>
+                {method.toUpperCase()}
+              </span>{" "}
+              {path}
+            </a>
+          </li>
+        ))}
+      </ul>
+      <div className="toc-title">Reference</div>
+      <ul>
+        <li>
+          <a href="#schemas">Schemas</a>
+        </li>
+        <li>
+          <a href="/api/v1/openapi.json">OpenAPI JSON</a>
+        </li>
+      </ul>
+    </>
+  );
 }
 
 /** A response's description, with the error codes it names (in parentheses, as lib/openapi.ts writes them) as code. */

@@ -1,4 +1,5 @@
 import { expect, test, type Locator } from "@playwright/test";
+import { horizontalOverflow } from "./browser";
 import { CONFIGURED_PRICES, shownPrices } from "./prices";
 import { UNAUTHORIZED, url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
@@ -94,6 +95,27 @@ test.describe("API docs", () => {
     // A path naming a template says the same.
     const render = page.locator("#renderTemplate");
     await expect(namesAndNotes(render.getByRole("table").nth(0))).resolves.toEqual([["id", TEMPLATE_ID]]);
+  });
+
+  test("open on their content at 375 px, the sections and endpoints in a menu, with no sideways scroll", async () => {
+    const { page } = story;
+    await page.setViewportSize({ width: 375, height: 812 });
+    await open(page, "/docs", "Letterpress API");
+    const heading = await page.getByRole("heading", { level: 1, name: "Letterpress API" }).boundingBox();
+    expect(heading!.y + heading!.height).toBeLessThan(812);
+    await expect(horizontalOverflow(page)).resolves.toBe(0);
+
+    const contents = page.getByRole("navigation", { name: "On this page" });
+    await expect(contents.getByRole("link", { name: "POST /send", exact: true }).isVisible()).resolves.toBe(false);
+    await page.getByText("On this page", { exact: true }).click();
+    await contents.getByRole("link", { name: "POST /send", exact: true }).click();
+    await page.waitForURL(/\/docs#sendEmail$/);
+    await expect(horizontalOverflow(page)).resolves.toBe(0);
+
+    // At 1440 px the sidebar lists them, without the menu.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await contents.getByRole("link", { name: "POST /send", exact: true }).waitFor();
+    await expect(page.getByText("On this page", { exact: true }).isVisible()).resolves.toBe(false);
   });
 });
 
