@@ -5,6 +5,7 @@ import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { formatNumber, PLAN_LABEL } from "../_components/format";
 import { SiteFooter, SiteHeader } from "../_components/site-header";
 import { Description, refName, SchemaRef, SchemaTable, schemaAnchor, type JsonSchema } from "./schema-view";
+import { ScrollBox } from "./scroll-box";
 
 export const metadata: Metadata = {
   title: "API reference",
@@ -107,9 +108,9 @@ export default function DocsPage() {
               Generate a key in the dashboard under <strong>Settings → API Keys</strong> and send it with each request,
               in either header. The examples read it from the <code>LETTERPRESS_API_KEY</code> environment variable:
             </p>
-            <pre className="code-block" {...scrollable("Authentication example")}>
+            <ScrollBox as="pre" className="code-block" name="Authentication example">
               <code>{`export LETTERPRESS_API_KEY=lp_live_…\n\ncurl ${base}/usage \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"\n\ncurl ${base}/usage \\\n  -H "Authorization: Bearer $LETTERPRESS_API_KEY"`}</code>
-            </pre>
+            </ScrollBox>
             <p style={{ marginTop: 12 }}>
               Keys are secrets: keep them on your server. When you are signed in to the dashboard, the browser session
               cookie also authenticates API requests from the dashboard&apos;s own pages; a cookie-authenticated{" "}
@@ -153,7 +154,7 @@ export default function DocsPage() {
               headers. Past the limit they answer <code>429 RATE_LIMIT_EXCEEDED</code> with a <code>Retry-After</code>{" "}
               header; a refused call is not counted.
             </p>
-            <div className="table-wrap card">
+            <ScrollBox className="table-wrap card" name="Plans and rate limits">
               <table className="table">
                 <thead>
                   <tr>
@@ -184,7 +185,7 @@ export default function DocsPage() {
                   })}
                 </tbody>
               </table>
-            </div>
+            </ScrollBox>
           </section>
 
           <section id="errors" aria-labelledby="errors-title">
@@ -195,14 +196,14 @@ export default function DocsPage() {
               errors list one <code>{"{ field, message }"}</code> per problem, with dotted field paths such as{" "}
               <code>variables.orderId</code> or <code>tags.0.name</code>.
             </p>
-            <pre className="code-block" {...scrollable("Error example")}>
+            <ScrollBox as="pre" className="code-block" name="Error example">
               <code>{`{
   "error": "Invalid request body",
   "code": "VALIDATION_ERROR",
   "success": false,
   "details": [{ "field": "to", "message": "must be a valid email address" }]
 }`}</code>
-            </pre>
+            </ScrollBox>
           </section>
 
           {operations.map(({ path, method, operation }) => {
@@ -223,7 +224,7 @@ export default function DocsPage() {
                 {operation.parameters && operation.parameters.length > 0 && (
                   <>
                     <h3>Parameters</h3>
-                    <div className="table-wrap card">
+                    <ScrollBox className="table-wrap card" name={`Parameters of ${method.toUpperCase()} ${path}`}>
                       <table className="table schema-table">
                         <thead>
                           <tr>
@@ -259,7 +260,7 @@ export default function DocsPage() {
                           ))}
                         </tbody>
                       </table>
-                    </div>
+                    </ScrollBox>
                   </>
                 )}
 
@@ -277,12 +278,12 @@ export default function DocsPage() {
                         )}
                       </span>
                     </h3>
-                    <SchemaTable schema={bodySchema} />
+                    <SchemaTable schema={bodySchema} name={`Request body of ${method.toUpperCase()} ${path}`} />
                   </>
                 )}
 
                 <h3>Responses</h3>
-                <div className="table-wrap card">
+                <ScrollBox className="table-wrap card" name={`Responses of ${method.toUpperCase()} ${path}`}>
                   <table className="table">
                     <thead>
                       <tr>
@@ -317,17 +318,17 @@ export default function DocsPage() {
                       })}
                     </tbody>
                   </table>
-                </div>
+                </ScrollBox>
 
                 <h3>Example</h3>
-                <pre className="code-block" {...scrollable(`Example: ${method.toUpperCase()} ${path}`)}>
+                <ScrollBox as="pre" className="code-block" name={`Example: ${method.toUpperCase()} ${path}`}>
                   <code>
                     {`curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${base}${path.replace("{id}", "<template id>")} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}
                     {EXAMPLE_BODIES[operation.operationId]
                       ? ` \\\n  -H "Content-Type: application/json" \\\n  -d '${EXAMPLE_BODIES[operation.operationId]}'`
                       : ""}
                   </code>
-                </pre>
+                </ScrollBox>
               </section>
             );
           })}
@@ -338,7 +339,7 @@ export default function DocsPage() {
             {Object.entries(schemas).map(([name, schema]) => (
               <div key={name} id={schemaAnchor(name)} style={{ scrollMarginTop: 84 }}>
                 <h3 className="mono">{name}</h3>
-                <SchemaTable schema={schema} />
+                <SchemaTable schema={schema} name={name} />
               </div>
             ))}
           </section>
@@ -347,14 +348,6 @@ export default function DocsPage() {
       <SiteFooter />
     </>
   );
-}
-
-/**
- * A code block's attributes: a long line scrolls it sideways, so it takes focus (the arrow keys then scroll it) and has
- * a name to be announced by.
- */
-function scrollable(name: string) {
-  return { tabIndex: 0, role: "group", "aria-label": name } as const;
 }
 
 /** The page's table of contents: the guide's sections, every operation and the schemas. */

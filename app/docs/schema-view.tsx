@@ -1,4 +1,5 @@
 import { Fragment } from "react";
+import { ScrollBox } from "./scroll-box";
 
 // Renders JSON Schema (as generated from the API's zod schemas) as readable tables.
 
@@ -118,8 +119,8 @@ function flatten(schema: JsonSchema, depth = 0, prefix = ""): Row[] {
   return rows;
 }
 
-/** A schema as a table of its fields (nested objects indented); a $ref or scalar as one line. */
-export function SchemaTable({ schema }: { schema: JsonSchema }) {
+/** A schema as a table of its fields (nested objects indented), named `name`; a $ref or scalar as one line. */
+export function SchemaTable({ schema, name }: { schema: JsonSchema; name: string }) {
   const variants = schema.anyOf ?? schema.oneOf;
   if (!schema.properties && variants?.some((variant) => variant.properties)) {
     return (
@@ -128,7 +129,7 @@ export function SchemaTable({ schema }: { schema: JsonSchema }) {
           One of:
         </p>
         {variants.map((variant, index) => (
-          <SchemaTable key={index} schema={variant} />
+          <SchemaTable key={index} schema={variant} name={`${name}, option ${index + 1}`} />
         ))}
       </div>
     );
@@ -142,7 +143,7 @@ export function SchemaTable({ schema }: { schema: JsonSchema }) {
   }
   const rows = flatten(schema);
   return (
-    <div className="table-wrap card" style={{ marginBottom: 12 }}>
+    <ScrollBox className="table-wrap card" style={{ marginBottom: 12 }} name={name}>
       <table className="table schema-table">
         <thead>
           <tr>
@@ -180,7 +181,7 @@ export function SchemaTable({ schema }: { schema: JsonSchema }) {
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 

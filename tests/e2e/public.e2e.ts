@@ -111,11 +111,18 @@ test.describe("API docs", () => {
     await contents.getByRole("link", { name: "POST /send", exact: true }).click();
     await page.waitForURL(/\/docs#sendEmail$/);
     await expect(horizontalOverflow(page)).resolves.toBe(0);
+    // A table wider than the screen scrolls on its own, and takes focus to be scrolled with the keyboard.
+    const plans = page.getByRole("group", { name: "Plans and rate limits" });
+    await plans.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => plans.evaluate((box) => box.scrollLeft)).toBeGreaterThan(0);
 
-    // At 1440 px the sidebar lists them, without the menu.
+    // At 1440 px the sidebar lists them, without the menu, and a table that fits is no tab stop.
     await page.setViewportSize({ width: 1440, height: 900 });
     await contents.getByRole("link", { name: "POST /send", exact: true }).waitFor();
     await expect(page.getByText("On this page", { exact: true }).isVisible()).resolves.toBe(false);
+    await plans.waitFor({ state: "detached" });
+    await expect(page.locator("#rate-limits .table-wrap").getAttribute("tabindex")).resolves.toBe(null);
   });
 });
 
