@@ -4,7 +4,8 @@ import { buildOpenApiDocument } from "@/lib/openapi";
 import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { formatNumber, PLAN_LABEL } from "../_components/format";
 import { SiteFooter, SiteHeader } from "../_components/site-header";
-import { refName, SchemaRef, SchemaTable, schemaAnchor, type JsonSchema } from "./schema-view";
+import { Description, refName, SchemaRef, SchemaTable, schemaAnchor, type JsonSchema } from "./schema-view";
+import { ScrollBox } from "./scroll-box";
 
 export const metadata: Metadata = {
   title: "API reference",
@@ -71,44 +72,16 @@ export default function DocsPage() {
       <SiteHeader />
       <div className="container docs-layout">
         <nav className="docs-toc" aria-label="On this page">
-          <div className="toc-title">Guide</div>
-          <ul>
-            <li>
-              <a href="#introduction">Introduction</a>
-            </li>
-            <li>
-              <a href="#authentication">Authentication</a>
-            </li>
-            <li>
-              <a href="#rate-limits">Plans and rate limits</a>
-            </li>
-            <li>
-              <a href="#errors">Errors</a>
-            </li>
-          </ul>
-          <div className="toc-title">Endpoints</div>
-          <ul>
-            {operations.map(({ path, method, operation }) => (
-              <li key={operation.operationId}>
-                <a href={`#${operation.operationId}`}>
-                  <span className="mono small" style={{ color: method === "get" ? "var(--success)" : "var(--accent)" }}>
-                    {method.toUpperCase()}
-                  </span>{" "}
-                  {path}
-                </a>
-              </li>
-            ))}
-          </ul>
-          <div className="toc-title">Reference</div>
-          <ul>
-            <li>
-              <a href="#schemas">Schemas</a>
-            </li>
-            <li>
-              <a href="/api/v1/openapi.json">OpenAPI JSON</a>
-            </li>
-          </ul>
+          <Contents operations={operations} />
         </nav>
+        {/* The same links folded into a menu where the sidebar is hidden (narrow screens), so the page opens on its
+            content: a closed <details> hides them without scripts. */}
+        <details className="docs-toc-menu">
+          <summary>On this page</summary>
+          <nav className="docs-toc" aria-label="On this page">
+            <Contents operations={operations} />
+          </nav>
+        </details>
 
         <main id="main" className="docs-content">
           <section id="introduction" aria-labelledby="introduction-title">
@@ -135,9 +108,9 @@ export default function DocsPage() {
               Generate a key in the dashboard under <strong>Settings → API Keys</strong> and send it with each request,
               in either header. The examples read it from the <code>LETTERPRESS_API_KEY</code> environment variable:
             </p>
-            <pre className="code-block">
+            <ScrollBox as="pre" className="code-block" name="Authentication example">
               <code>{`export LETTERPRESS_API_KEY=lp_live_…\n\ncurl ${base}/usage \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"\n\ncurl ${base}/usage \\\n  -H "Authorization: Bearer $LETTERPRESS_API_KEY"`}</code>
-            </pre>
+            </ScrollBox>
             <p style={{ marginTop: 12 }}>
               Keys are secrets: keep them on your server. When you are signed in to the dashboard, the browser session
               cookie also authenticates API requests from the dashboard&apos;s own pages; a cookie-authenticated{" "}
@@ -181,7 +154,7 @@ export default function DocsPage() {
               headers. Past the limit they answer <code>429 RATE_LIMIT_EXCEEDED</code> with a <code>Retry-After</code>{" "}
               header; a refused call is not counted.
             </p>
-            <div className="table-wrap card">
+            <ScrollBox className="table-wrap card" name="Plans and rate limits">
               <table className="table">
                 <thead>
                   <tr>
@@ -212,7 +185,7 @@ export default function DocsPage() {
                   })}
                 </tbody>
               </table>
-            </div>
+            </ScrollBox>
           </section>
 
           <section id="errors" aria-labelledby="errors-title">
@@ -223,14 +196,14 @@ export default function DocsPage() {
               errors list one <code>{"{ field, message }"}</code> per problem, with dotted field paths such as{" "}
               <code>variables.orderId</code> or <code>tags.0.name</code>.
             </p>
-            <pre className="code-block">
+            <ScrollBox as="pre" className="code-block" name="Error example">
               <code>{`{
   "error": "Invalid request body",
   "code": "VALIDATION_ERROR",
   "success": false,
   "details": [{ "field": "to", "message": "must be a valid email address" }]
 }`}</code>
-            </pre>
+            </ScrollBox>
           </section>
 
           {operations.map(({ path, method, operation }) => {
@@ -251,7 +224,7 @@ export default function DocsPage() {
                 {operation.parameters && operation.parameters.length > 0 && (
                   <>
                     <h3>Parameters</h3>
-                    <div className="table-wrap card">
+                    <ScrollBox className="table-wrap card" name={`Parameters of ${method.toUpperCase()} ${path}`}>
                       <table className="table schema-table">
                         <thead>
                           <tr>
@@ -277,7 +250,7 @@ export default function DocsPage() {
                                 {parameter.schema ? <SchemaRef schema={parameter.schema} /> : "string"}
                               </td>
                               <td className="small muted">
-                                {parameter.description}
+                                {parameter.description && <Description text={parameter.description} />}
                                 {parameter.schema?.minimum !== undefined && ` Min ${parameter.schema.minimum}.`}
                                 {parameter.schema?.maximum !== undefined && ` Max ${parameter.schema.maximum}.`}
                                 {parameter.schema?.default !== undefined &&
@@ -287,7 +260,7 @@ export default function DocsPage() {
                           ))}
                         </tbody>
                       </table>
-                    </div>
+                    </ScrollBox>
                   </>
                 )}
 
@@ -305,12 +278,12 @@ export default function DocsPage() {
                         )}
                       </span>
                     </h3>
-                    <SchemaTable schema={bodySchema} />
+                    <SchemaTable schema={bodySchema} name={`Request body of ${method.toUpperCase()} ${path}`} />
                   </>
                 )}
 
                 <h3>Responses</h3>
-                <div className="table-wrap card">
+                <ScrollBox className="table-wrap card" name={`Responses of ${method.toUpperCase()} ${path}`}>
                   <table className="table">
                     <thead>
                       <tr>
@@ -345,17 +318,17 @@ export default function DocsPage() {
                       })}
                     </tbody>
                   </table>
-                </div>
+                </ScrollBox>
 
                 <h3>Example</h3>
-                <pre className="code-block">
+                <ScrollBox as="pre" className="code-block" name={`Example: ${method.toUpperCase()} ${path}`}>
                   <code>
                     {`curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${base}${path.replace("{id}", "<template id>")} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}
                     {EXAMPLE_BODIES[operation.operationId]
                       ? ` \\\n  -H "Content-Type: application/json" \\\n  -d '${EXAMPLE_BODIES[operation.operationId]}'`
                       : ""}
                   </code>
-                </pre>
+                </ScrollBox>
               </section>
             );
           })}
@@ -366,13 +339,58 @@ export default function DocsPage() {
             {Object.entries(schemas).map(([name, schema]) => (
               <div key={name} id={schemaAnchor(name)} style={{ scrollMarginTop: 84 }}>
                 <h3 className="mono">{name}</h3>
-                <SchemaTable schema={schema} />
+                <SchemaTable schema={schema} name={name} />
               </div>
             ))}
           </section>
         </main>
       </div>
       <SiteFooter />
+    </>
+  );
+}
+
+/** The page's table of contents: the guide's sections, every operation and the schemas. */
+function Contents({ operations }: { operations: { path: string; method: string; operation: Operation }[] }) {
+  return (
+    <>
+      <div className="toc-title">Guide</div>
+      <ul>
+        <li>
+          <a href="#introduction">Introduction</a>
+        </li>
+        <li>
+          <a href="#authentication">Authentication</a>
+        </li>
+        <li>
+          <a href="#rate-limits">Plans and rate limits</a>
+        </li>
+        <li>
+          <a href="#errors">Errors</a>
+        </li>
+      </ul>
+      <div className="toc-title">Endpoints</div>
+      <ul>
+        {operations.map(({ path, method, operation }) => (
+          <li key={operation.operationId}>
+            <a href={`#${operation.operationId}`}>
+              <span className="mono small" style={{ color: method === "get" ? "var(--success)" : "var(--accent)" }}>
+                {method.toUpperCase()}
+              </span>{" "}
+              {path}
+            </a>
+          </li>
+        ))}
+      </ul>
+      <div className="toc-title">Reference</div>
+      <ul>
+        <li>
+          <a href="#schemas">Schemas</a>
+        </li>
+        <li>
+          <a href="/api/v1/openapi.json">OpenAPI JSON</a>
+        </li>
+      </ul>
     </>
   );
 }

@@ -1,3 +1,6 @@
+import { Fragment } from "react";
+import { ScrollBox } from "./scroll-box";
+
 // Renders JSON Schema (as generated from the API's zod schemas) as readable tables.
 
 export type JsonSchema = {
@@ -25,6 +28,13 @@ export type JsonSchema = {
   pattern?: string;
   propertyNames?: JsonSchema;
 };
+
+/** A description from the document, its `code` spans (CommonMark's backticks, as the schemas write them) as code. */
+export function Description({ text }: { text: string }) {
+  return text
+    .split("`")
+    .map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : <Fragment key={i}>{part}</Fragment>));
+}
 
 export const refName = (ref: string) => ref.split("/").pop() ?? ref;
 export const schemaAnchor = (name: string) => `schema-${name}`;
@@ -109,8 +119,8 @@ function flatten(schema: JsonSchema, depth = 0, prefix = ""): Row[] {
   return rows;
 }
 
-/** A schema as a table of its fields (nested objects indented); a $ref or scalar as one line. */
-export function SchemaTable({ schema }: { schema: JsonSchema }) {
+/** A schema as a table of its fields (nested objects indented), named `name`; a $ref or scalar as one line. */
+export function SchemaTable({ schema, name }: { schema: JsonSchema; name: string }) {
   const variants = schema.anyOf ?? schema.oneOf;
   if (!schema.properties && variants?.some((variant) => variant.properties)) {
     return (
@@ -119,7 +129,7 @@ export function SchemaTable({ schema }: { schema: JsonSchema }) {
           One of:
         </p>
         {variants.map((variant, index) => (
-          <SchemaTable key={index} schema={variant} />
+          <SchemaTable key={index} schema={variant} name={`${name}, option ${index + 1}`} />
         ))}
       </div>
     );
@@ -133,7 +143,7 @@ export function SchemaTable({ schema }: { schema: JsonSchema }) {
   }
   const rows = flatten(schema);
   return (
-    <div className="table-wrap card" style={{ marginBottom: 12 }}>
+    <ScrollBox className="table-wrap card" style={{ marginBottom: 12 }} name={name}>
       <table className="table schema-table">
         <thead>
           <tr>
@@ -159,7 +169,11 @@ export function SchemaTable({ schema }: { schema: JsonSchema }) {
                   <TypeLabel schema={row.schema} />
                 </td>
                 <td className="small muted">
-                  {row.schema.description && <div>{row.schema.description}</div>}
+                  {row.schema.description && (
+                    <div>
+                      <Description text={row.schema.description} />
+                    </div>
+                  )}
                   {notes.length > 0 && <div>{notes.join(" · ")}</div>}
                 </td>
               </tr>
@@ -167,7 +181,7 @@ export function SchemaTable({ schema }: { schema: JsonSchema }) {
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 

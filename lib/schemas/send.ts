@@ -13,7 +13,7 @@ import {
 } from "@/lib/limits";
 import { isUuid, variablesSchema } from "@/lib/schemas/common";
 import { emailUsageSchema } from "@/lib/schemas/usage";
-import { templateVersionRequestSchema, warningsSchema } from "@/lib/schemas/templates";
+import { TEMPLATE_ID_DESCRIPTION, templateVersionRequestSchema, warningsSchema } from "@/lib/schemas/templates";
 import { isTemplateAlias } from "@/lib/template-alias";
 
 export const MAX_SCHEDULE_DAYS = 30;
@@ -247,6 +247,10 @@ const attachmentSchema = z
       .string({ error: "content must be a Base64 string" })
       .max(MAX_ATTACHMENT_BYTES, { error: "content is at most 10 MB of Base64", abort: true })
       .refine(isBase64, "content must be Base64")
+      .meta({
+        description:
+          "The file itself, Base64-encoded (standard alphabet with `=` padding; whitespace is ignored): at most 10 MB of Base64, and the attachments of one email at most 10 MB decoded in all. Give it or `path`.",
+      })
       .optional(),
     content_type: z
       .string({ error: "content_type must be a string" })
@@ -267,6 +271,9 @@ const attachmentSchema = z
           return false;
         }
       }, "path must be an https:// URL; files on the server cannot be attached")
+      .meta({
+        description: "An `https://` URL to fetch the file from, instead of `content` (never a file on the server)",
+      })
       .optional(),
   })
   .superRefine((attachment, ctx) => {
@@ -295,11 +302,7 @@ export const sendRequestSchema = z
     template_id: z
       .string({ error: TEMPLATE_ID_MESSAGE })
       .refine((value) => isUuid(value) || isTemplateAlias(value), TEMPLATE_ID_MESSAGE)
-      .meta({
-        maxLength: MAX_TEMPLATE_ALIAS_CHARS,
-        description:
-          "The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first)",
-      }),
+      .meta({ maxLength: MAX_TEMPLATE_ALIAS_CHARS, description: TEMPLATE_ID_DESCRIPTION }),
     version: templateVersionRequestSchema,
     to: addressList(MAX_RECIPIENTS),
     // Subject and sender become header lines: a line break in them would add headers of the caller's choosing.
@@ -321,6 +324,10 @@ export const sendRequestSchema = z
         else if (parseFromAddress(value) === null)
           ctx.addIssue({ code: "custom", message: 'from must be "address@domain" or "Name <address@domain>"' });
       })
+      .meta({
+        description:
+          'The sender, `address@domain` or `Name <address@domain>` (`"Acme, Inc." <hello@mail.example.com>` quotes a name with commas), on one of your verified sending domains or the shared sending domain, when the service has one. Without `from`, your default sender on a verified domain is used.',
+      })
       .optional(),
     variables: variablesSchema,
     text: z
@@ -332,6 +339,9 @@ export const sendRequestSchema = z
     attachments: z
       .array(attachmentSchema, { error: "attachments must be an array" })
       .max(MAX_ATTACHMENTS, `attachments must list at most ${MAX_ATTACHMENTS} files`)
+      .meta({
+        description: `Files to attach, each a \`filename\` and Base64 \`content\`, or an \`https://\` \`path\`: at most ${MAX_ATTACHMENTS} files, 10 MB decoded in all`,
+      })
       .optional(),
     tags: z
       .array(tagSchema, { error: "tags must be an array" })
@@ -353,7 +363,10 @@ export const sendRequestSchema = z
           ctx.addIssue({ code: "custom", message: `scheduled_at must be at most ${MAX_SCHEDULE_DAYS} days ahead` });
         }
       })
-      .meta({ format: "date-time" })
+      .meta({
+        format: "date-time",
+        description: `When to send it: ISO 8601 with a time zone (\`2030-01-01T09:00:00Z\`), in the future and up to ${MAX_SCHEDULE_DAYS} days ahead. The answer carries \`scheduled_at\` as well (its \`sent_at\` is when the request was accepted) and the email goes out when due; \`POST /emails/{id}/cancel\` cancels it until then.`,
+      })
       .optional(),
   })
   // Runs even when other fields are invalid, so every problem is reported at once; hence the defensive reads.

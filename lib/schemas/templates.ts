@@ -35,6 +35,10 @@ export const templateSourceResponseSchema = z
   })
   .meta({ id: "TemplateSourceResponse" });
 
+/** A template named by a path's `{id}` or a send's `template_id`, and where its id is found. */
+export const TEMPLATE_ID_DESCRIPTION =
+  "The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first). `GET /library` lists your library's templates with their ids; `GET /catalogue` lists the catalogue's, and `POST /library` adds a free one to your library.";
+
 /** A template's alias as it is set (null clears it), checked character by character (lib/template-alias.ts). */
 const templateAliasSchema = z
   .string({ error: "alias must be a string or null" })

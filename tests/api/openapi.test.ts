@@ -240,6 +240,44 @@ describe("GET /api/v1/openapi.json", () => {
     });
   });
 
+  it("says how to find a template's id, the sender's forms and default, how far ahead a send is scheduled and that attachments are Base64", () => {
+    const send = (document.components.schemas.SendRequest as any).properties;
+    const templateId =
+      "The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first). `GET /library` lists your library's templates with their ids; `GET /catalogue` lists the catalogue's, and `POST /library` adds a free one to your library.";
+    expect({
+      template_id: send.template_id.description,
+      from: send.from.description,
+      scheduled_at: send.scheduled_at.description,
+      attachments: send.attachments.description,
+      "attachments[].content": send.attachments.items.properties.content.description,
+      "attachments[].path": send.attachments.items.properties.path.description,
+    }).toEqual({
+      template_id: templateId,
+      from: 'The sender, `address@domain` or `Name <address@domain>` (`"Acme, Inc." <hello@mail.example.com>` quotes a name with commas), on one of your verified sending domains or the shared sending domain, when the service has one. Without `from`, your default sender on a verified domain is used.',
+      scheduled_at:
+        "When to send it: ISO 8601 with a time zone (`2030-01-01T09:00:00Z`), in the future and up to 30 days ahead. The answer carries `scheduled_at` as well (its `sent_at` is when the request was accepted) and the email goes out when due; `POST /emails/{id}/cancel` cancels it until then.",
+      attachments:
+        "Files to attach, each a `filename` and Base64 `content`, or an `https://` `path`: at most 50 files, 10 MB decoded in all",
+      "attachments[].content":
+        "The file itself, Base64-encoded (standard alphabet with `=` padding; whitespace is ignored): at most 10 MB of Base64, and the attachments of one email at most 10 MB decoded in all. Give it or `path`.",
+      "attachments[].path":
+        "An `https://` URL to fetch the file from, instead of `content` (never a file on the server)",
+    });
+    // Every path that names a template by its id or alias says the same (publish and versions take its id only).
+    const byIdOrAlias = [
+      ["/templates/{id}", "get"],
+      ["/templates/{id}", "put"],
+      ["/templates/{id}", "patch"],
+      ["/templates/{id}", "delete"],
+      ["/templates/{id}/render", "post"],
+      ["/templates/{id}/source", "get"],
+    ];
+    const paths = document.paths as Record<string, Record<string, any>>;
+    expect(byIdOrAlias.map(([route, method]) => paths[route][method].parameters[0].description)).toEqual(
+      byIdOrAlias.map(() => templateId),
+    );
+  });
+
   it("documents request bodies as clients send them (defaults optional)", () => {
     const render = document.components.schemas.RenderRequest as { required?: string[] };
     expect(render.required ?? []).toEqual([]);

@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Locator } from "@playwright/test";
+import { horizontalOverflow } from "./browser";
 import { CONFIGURED_PRICES, shownPrices } from "./prices";
 import { UNAUTHORIZED, url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
@@ -30,6 +31,98 @@ test.describe("signed out", () => {
     await page.getByRole("heading", { level: 1, name: "Letterpress API" }).waitFor();
     await page.locator("#sendEmail").waitFor();
     await page.locator("#rate-limits").waitFor();
+  });
+});
+
+/** A table's rows as the reader sees them: each field's or parameter's name, and its notes (the last cell). */
+function namesAndNotes(table: Locator): Promise<[string, string][]> {
+  return table
+    .locator("tbody tr")
+    .evaluateAll((rows) =>
+      rows.map((row) => [
+        row.querySelector("td")!.firstChild!.textContent!,
+        (row.querySelector("td:last-child") as HTMLElement).innerText,
+      ]),
+    ) as Promise<[string, string][]>;
+}
+
+test.describe("API docs", () => {
+  const TEMPLATE_ID =
+    "The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first). GET /library lists your library's templates with their ids; GET /catalogue lists the catalogue's, and POST /library adds a free one to your library.";
+
+  test("say how to find a template's id, the sender's forms and default, how far ahead to schedule, and that attachments are Base64", async () => {
+    const { page } = story;
+    await open(page, "/docs", "Letterpress API");
+    const send = page.locator("#sendEmail");
+    const body = send.getByRole("table").filter({ has: page.getByRole("columnheader", { name: "Field" }) });
+    const shown = (await namesAndNotes(body)).filter(([name]) =>
+      ["template_id", "from", "attachments", "content", "path", "scheduled_at"].includes(name),
+    );
+    expect(shown).toEqual([
+      ["template_id", `${TEMPLATE_ID}\nmax length 64`],
+      [
+        "from",
+        'The sender, address@domain or Name <address@domain> ("Acme, Inc." <hello@mail.example.com> quotes a name with commas), on one of your verified sending domains or the shared sending domain, when the service has one. Without from, your default sender on a verified domain is used.\nmax length 320',
+      ],
+      [
+        "attachments",
+        "Files to attach, each a filename and Base64 content, or an https:// path: at most 50 files, 10 MB decoded in all\nat most 50 items",
+      ],
+      [
+        "content",
+        "The file itself, Base64-encoded (standard alphabet with = padding; whitespace is ignored): at most 10 MB of Base64, and the attachments of one email at most 10 MB decoded in all. Give it or path.\nmax length 10485760",
+      ],
+      [
+        "path",
+        "An https:// URL to fetch the file from, instead of content (never a file on the server)\nmax length 2048",
+      ],
+      [
+        "scheduled_at",
+        "When to send it: ISO 8601 with a time zone (2030-01-01T09:00:00Z), in the future and up to 30 days ahead. The answer carries scheduled_at as well (its sent_at is when the request was accepted) and the email goes out when due; POST /emails/{id}/cancel cancels it until then.\nmax length 64",
+      ],
+    ]);
+    // What a description quotes (CommonMark's backticks) is shown as code.
+    await expect(
+      body
+        .getByRole("row")
+        .filter({ hasText: "The sender" })
+        .getByRole("cell")
+        .last()
+        .locator("code")
+        .allTextContents(),
+    ).resolves.toEqual(["address@domain", "Name <address@domain>", '"Acme, Inc." <hello@mail.example.com>', "from"]);
+
+    // A path naming a template says the same.
+    const render = page.locator("#renderTemplate");
+    await expect(namesAndNotes(render.getByRole("table").nth(0))).resolves.toEqual([["id", TEMPLATE_ID]]);
+  });
+
+  test("open on their content at 375 px, the sections and endpoints in a menu, with no sideways scroll", async () => {
+    const { page } = story;
+    await page.setViewportSize({ width: 375, height: 812 });
+    await open(page, "/docs", "Letterpress API");
+    const heading = await page.getByRole("heading", { level: 1, name: "Letterpress API" }).boundingBox();
+    expect(heading!.y + heading!.height).toBeLessThan(812);
+    await expect(horizontalOverflow(page)).resolves.toBe(0);
+
+    const contents = page.getByRole("navigation", { name: "On this page" });
+    await expect(contents.getByRole("link", { name: "POST /send", exact: true }).isVisible()).resolves.toBe(false);
+    await page.getByText("On this page", { exact: true }).click();
+    await contents.getByRole("link", { name: "POST /send", exact: true }).click();
+    await page.waitForURL(/\/docs#sendEmail$/);
+    await expect(horizontalOverflow(page)).resolves.toBe(0);
+    // A table wider than the screen scrolls on its own, and takes focus to be scrolled with the keyboard.
+    const plans = page.getByRole("group", { name: "Plans and rate limits" });
+    await plans.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => plans.evaluate((box) => box.scrollLeft)).toBeGreaterThan(0);
+
+    // At 1440 px the sidebar lists them, without the menu, and a table that fits is no tab stop.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await contents.getByRole("link", { name: "POST /send", exact: true }).waitFor();
+    await expect(page.getByText("On this page", { exact: true }).isVisible()).resolves.toBe(false);
+    await plans.waitFor({ state: "detached" });
+    await expect(page.locator("#rate-limits .table-wrap").getAttribute("tabindex")).resolves.toBe(null);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   templateDetailsResponseSchema,
   templateRequestSchema,
   templateSourceResponseSchema,
+  TEMPLATE_ID_DESCRIPTION,
 } from "@/lib/schemas/templates";
 
 /**
@@ -17,11 +18,7 @@ import {
  */
 const BY_TEMPLATE_ID = {
   pathParameters: {
-    id: z.string().meta({
-      description:
-        "The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first)",
-      maxLength: MAX_TEMPLATE_ALIAS_CHARS,
-    }),
+    id: z.string().meta({ description: TEMPLATE_ID_DESCRIPTION, maxLength: MAX_TEMPLATE_ALIAS_CHARS }),
   },
   notFound: "TEMPLATE_NOT_FOUND",
 } as const;
