@@ -9,12 +9,20 @@ export function watchErrors(page: Page, into: string[]): void {
   page.on("pageerror", (error) => into.push(`${page.url()}: ${error.message}`));
 }
 
-/** A full-page screenshot to look at, as JPEG: PNG's encoding made the screenshots' test a tenth slower. */
+/** How much of a page a screenshot shows: JPEG stops at 65,535 px, and /docs on a phone is taller. */
+const SCREENSHOT_MAX_HEIGHT = 12_000;
+
+/**
+ * A full-page screenshot to look at, as JPEG (PNG's encoding made the screenshots' test a tenth slower), of the page's
+ * first SCREENSHOT_MAX_HEIGHT pixels.
+ */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;
   const file = path.join(SCREENSHOT_DIR, `${name}-${width}.jpeg`);
-  await page.screenshot({ path: file, fullPage: true, type: "jpeg", quality: 80 });
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  const clip = { x: 0, y: 0, width, height: Math.min(height, SCREENSHOT_MAX_HEIGHT) };
+  await page.screenshot({ path: file, fullPage: true, clip, type: "jpeg", quality: 80 });
   return file;
 }
 

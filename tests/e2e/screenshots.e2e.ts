@@ -25,7 +25,8 @@ let bouncedEmailId = "";
 const story = useStoryPage(async (page) => {
   await signUp(page);
   [welcomeId] = await addFromCatalogue(page, ["Welcome"]);
-  noteId = await createTemplateThroughApi(page, "E2E note");
+  // A name as long as people give them: its file name is in a button of the template's page.
+  noteId = await createTemplateThroughApi(page, "E2E note about the quarterly account statement for customers");
   await createApiKey(page, "E2E server");
   const testKey = await createApiKey(page, "E2E CI", "test");
   // A domain belongs to one account, and each worker has its own.

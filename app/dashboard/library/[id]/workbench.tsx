@@ -378,7 +378,12 @@ function SourceCard({
           </a>
           {/* The entry of several files alone would break on its relative imports: the zip is the way to get them. */}
           {!several && (
-            <button type="button" className="btn btn-primary btn-sm" onClick={downloadSource} disabled={busy !== null}>
+            <button
+              type="button"
+              className="btn btn-primary btn-sm btn-wraps"
+              onClick={downloadSource}
+              disabled={busy !== null}
+            >
               {busy === "source" ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={15} />}{" "}
               Download {fileName}
             </button>
