@@ -124,7 +124,7 @@ export class Letterpress {
   /** POST /templates/{id}/render: renders a template (by id, alias or slug) to HTML or React source. */
   render<T extends TemplateId>(
     id: T,
-    ...[body]: object extends RenderBody<T> ? [body?: RenderBody<T>] : [body: RenderBody<T>]
+    ...[body]: Record<never, never> extends RenderBody<T> ? [body?: RenderBody<T>] : [body: RenderBody<T>]
   ): Promise<SuccessBody<"renderTemplate">> {
     const params = { path: { id } };
     return answer(this.#api.POST("/templates/{id}/render", { params, body: body as RequestBody<"renderTemplate"> }));

@@ -20,7 +20,7 @@ export type TemplateVariables<T extends string> = T extends Registered
   : Record<string, unknown>;
 
 /** `variables` as a property: required when the template requires one of them. */
-type VariablesOf<V> = object extends V ? { variables?: V } : { variables: V };
+type VariablesOf<V> = Record<never, never> extends V ? { variables?: V } : { variables: V };
 
 /** A body naming a template: with the templates declared, one member per template, its variables typed. */
 type ForTemplate<B extends { template_id: string }> = [Registered] extends [never]
