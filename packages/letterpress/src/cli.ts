@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { Letterpress } from "./client.js";
-import { templatesDeclaration } from "./types-file.js";
+import { Letterpress } from "./client.ts";
+import { templatesDeclaration } from "./types-file.ts";
 
 const USAGE = `Usage: letterpress types [--out FILE]
 

@@ -1,7 +1,7 @@
 import createClient, { type Client } from "openapi-fetch";
-import { LetterpressError } from "./errors.js";
-import type { operations, paths } from "./openapi.js";
-import type { RenderBody, SendBatchBody, SendBody, TemplateId } from "./templates.js";
+import { LetterpressError } from "./errors.ts";
+import type { operations, paths } from "./openapi.ts";
+import type { RenderBody, SendBatchBody, SendBody, TemplateId } from "./templates.ts";
 
 export const DEFAULT_BASE_URL = "http://localhost:3000/api/v1";
 

@@ -1,4 +1,4 @@
-import type { components } from "./openapi.js";
+import type { components } from "./openapi.ts";
 
 /** A code of the API's errors (its `code`), or NETWORK_ERROR when no answer came. */
 export type LetterpressErrorCode = NonNullable<components["schemas"]["Error"]["code"]> | "NETWORK_ERROR";

@@ -1,7 +1,7 @@
-export { Letterpress, DEFAULT_BASE_URL } from "./client.js";
-export type { LetterpressOptions, Query, RequestBody, SendOptions, SuccessBody } from "./client.js";
-export { LetterpressError, type LetterpressErrorCode } from "./errors.js";
-export { CLIENT_METHODS } from "./methods.js";
+export { Letterpress, DEFAULT_BASE_URL } from "./client.ts";
+export type { LetterpressOptions, Query, RequestBody, SendOptions, SuccessBody } from "./client.ts";
+export { LetterpressError, type LetterpressErrorCode } from "./errors.ts";
+export { CLIENT_METHODS } from "./methods.ts";
 export type {
   LetterpressTemplates,
   RenderBody,
@@ -9,5 +9,5 @@ export type {
   SendBody,
   TemplateId,
   TemplateVariables,
-} from "./templates.js";
-export type { components, operations, paths } from "./openapi.js";
+} from "./templates.ts";
+export type { components, operations, paths } from "./openapi.ts";

@@ -1,4 +1,4 @@
-import type { operations } from "./openapi.js";
+import type { operations } from "./openapi.ts";
 
 /** The client's method for each operation of the API, by its operationId (the docs' examples are written from it). */
 export const CLIENT_METHODS = {

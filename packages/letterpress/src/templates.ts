@@ -1,4 +1,4 @@
-import type { components } from "./openapi.js";
+import type { components } from "./openapi.ts";
 
 /**
  * The templates of your library by id, alias and slug, each with its variables type. Empty until `npx letterpress

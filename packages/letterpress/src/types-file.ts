@@ -1,5 +1,5 @@
 import { compile, type JSONSchema } from "json-schema-to-typescript";
-import type { Letterpress, SuccessBody } from "./client.js";
+import type { Letterpress, SuccessBody } from "./client.ts";
 
 /** The most a page of GET /library holds. */
 const PAGE = 100;
