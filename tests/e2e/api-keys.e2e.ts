@@ -21,6 +21,13 @@ test("generates a named API key, shown once, with a server-side warning", async 
   apiKey = await revealed.inputValue();
   expect(apiKey).toMatch(/^lp_live_[0-9A-Za-z]{49}$/);
   await page.getByRole("button", { name: "Copy key" }).waitFor();
+  // The two lines that set up the typed client with it.
+  const setup = page.getByRole("figure", {
+    name: "With the TypeScript client (npm install letterpress), after the export above:",
+  });
+  await expect(setup.locator("pre")).toHaveText(
+    `import { Letterpress } from "letterpress";\nconst lp = new Letterpress({ apiKey: process.env.LETTERPRESS_API_KEY, baseUrl: "${url("/api/v1")}" });`,
+  );
   const row = page.getByTestId("api-key-row").filter({ hasText: "E2E server" });
   await row.waitFor();
   await expect(row.textContent()).resolves.toContain(`lp_live_…${apiKey.slice(-4)}`);
