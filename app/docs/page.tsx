@@ -1,9 +1,11 @@
+import type { CLIENT_METHODS } from "letterpress";
 import type { Metadata } from "next";
 import { getConfig } from "@/lib/config";
 import { buildOpenApiDocument } from "@/lib/openapi";
 import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { formatNumber, PLAN_LABEL } from "../_components/format";
 import { SiteFooter, SiteHeader } from "../_components/site-header";
+import { clientExample, EXAMPLE_BODIES } from "./examples";
 import { refName, SchemaRef, SchemaTable, schemaAnchor, type JsonSchema } from "./schema-view";
 
 export const metadata: Metadata = {
@@ -20,39 +22,13 @@ type Response = {
   "x-error-codes"?: string[];
 };
 type Operation = {
-  operationId: string;
+  operationId: keyof typeof CLIENT_METHODS;
   summary: string;
   description?: string;
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, Response>;
   "x-api-key-scopes": string[];
-};
-
-const TEMPLATE_BODY = `{
-    "name": "Welcome",
-    "files": {
-      "email.tsx": "import { Html } from \\"@react-email/components\\";\\nimport { Footer } from \\"./components/footer\\";\\nexport default function Welcome() { return <Html><Footer /></Html>; }\\n",
-      "components/footer.tsx": "export function Footer() { return <p>The Acme team</p>; }\\n"
-    }
-  }`;
-
-const EXAMPLE_BODIES: Record<string, string> = {
-  createTemplate: TEMPLATE_BODY,
-  replaceTemplate: TEMPLATE_BODY,
-  renderTemplate: `{ "variables": { "userName": "Ada" }, "format": "html", "plain_text": true }`,
-  sendEmail: `{
-    "template_id": "<template id>",
-    "to": "ada@example.com",
-    "subject": "Welcome aboard",
-    "variables": { "userName": "Ada" }
-  }`,
-  sendBatch: `{
-    "emails": [
-      { "template_id": "<template id>", "to": "ada@example.com", "subject": "Welcome, Ada" },
-      { "template_id": "<template id>", "to": "grace@example.com", "subject": "Welcome, Grace" }
-    ]
-  }`,
 };
 
 export default function DocsPage() {
@@ -137,6 +113,14 @@ export default function DocsPage() {
             </p>
             <pre className="code-block">
               <code>{`export LETTERPRESS_API_KEY=lp_live_…\n\ncurl ${base}/usage \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"\n\ncurl ${base}/usage \\\n  -H "Authorization: Bearer $LETTERPRESS_API_KEY"`}</code>
+            </pre>
+            <p style={{ marginTop: 12 }}>
+              Each endpoint&apos;s example shows its call with the TypeScript client first, set up once with the same
+              variable (<code>npm install letterpress</code>; <code>npx letterpress types</code> then types your
+              templates&apos; variables):
+            </p>
+            <pre className="code-block">
+              <code>{`import { Letterpress } from "letterpress";\nconst lp = new Letterpress({ apiKey: process.env.LETTERPRESS_API_KEY, baseUrl: "${base}" });`}</code>
             </pre>
             <p style={{ marginTop: 12 }}>
               Keys are secrets: keep them on your server. When you are signed in to the dashboard, the browser session
@@ -348,14 +332,23 @@ export default function DocsPage() {
                 </div>
 
                 <h3>Example</h3>
-                <pre className="code-block">
-                  <code>
-                    {`curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${base}${path.replace("{id}", "<template id>")} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}
-                    {EXAMPLE_BODIES[operation.operationId]
-                      ? ` \\\n  -H "Content-Type: application/json" \\\n  -d '${EXAMPLE_BODIES[operation.operationId]}'`
-                      : ""}
-                  </code>
-                </pre>
+                <figure style={{ margin: "0 0 12px" }}>
+                  <figcaption className="small muted">TypeScript</figcaption>
+                  <pre className="code-block">
+                    <code>{clientExample(operation.operationId, path)}</code>
+                  </pre>
+                </figure>
+                <figure style={{ margin: "0 0 12px" }}>
+                  <figcaption className="small muted">curl</figcaption>
+                  <pre className="code-block">
+                    <code>
+                      {`curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${base}${path.replace("{id}", "<template id>")} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}
+                      {EXAMPLE_BODIES[operation.operationId]
+                        ? ` \\\n  -H "Content-Type: application/json" \\\n  -d '${EXAMPLE_BODIES[operation.operationId]}'`
+                        : ""}
+                    </code>
+                  </pre>
+                </figure>
               </section>
             );
           })}

@@ -1,9 +1,8 @@
-import path from "node:path";
-import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { templatesDeclaration } from "@/packages/letterpress/src/types-file";
 import { sender } from "../support/api";
 import { inProcessClient } from "../support/client";
+import { typeErrors } from "../support/typescript";
 
 // A template whose variables have a required string, a number, a literal union, an array and an optional string.
 const ORDER_SHIPPED = `type Item = { name: string; quantity: number };
@@ -13,10 +12,6 @@ export default function OrderShipped({ orderId, total, status, items, note = "" 
 }
 OrderShipped.PreviewProps = { orderId: "A-1", total: 12.5, status: "paid", items: [{ name: "Pen", quantity: 2 }] };
 `;
-
-const root = path.resolve(import.meta.dirname, "../..");
-/** The files compiled, as if in tests/client/types/: they import "letterpress" as a project of this repository would. */
-const file = (name: string) => path.join(root, "tests/client/types", name);
 
 const send = (body: string) => `import { Letterpress } from "letterpress";
 const lp = new Letterpress();
@@ -44,37 +39,8 @@ export const rendered = new Letterpress().render("order-shipped");
 `,
 };
 
-const { options } = ts.parseJsonConfigFileContent(
-  ts.readConfigFile(path.join(root, "tsconfig.json"), ts.sys.readFile).config,
-  ts.sys,
-  root,
-);
-const sourceFiles = new Map<string, ts.SourceFile>();
-
-/** Each file's diagnostics (`TS<code>: <message>`) in one program of the fixtures and `extra` (kept in memory). */
-function diagnostics(extra: Record<string, string>): Record<string, string[]> {
-  const virtual = new Map(Object.entries({ ...FIXTURES, ...extra }).map(([name, text]) => [file(name), text]));
-  const host = ts.createCompilerHost({ ...options, incremental: false, noEmit: true });
-  const readFile = host.readFile;
-  host.fileExists = (name) => virtual.has(name) || ts.sys.fileExists(name);
-  host.readFile = (name) => virtual.get(name) ?? readFile(name);
-  // The library and the package parse once for both programs.
-  host.getSourceFile = (name, language) => {
-    const text = virtual.get(name);
-    if (text !== undefined) return ts.createSourceFile(name, text, language);
-    if (!sourceFiles.has(name)) sourceFiles.set(name, ts.createSourceFile(name, readFile(name)!, language));
-    return sourceFiles.get(name);
-  };
-  const program = ts.createProgram([...virtual.keys()], { ...options, incremental: false, noEmit: true }, host);
-  return Object.fromEntries(
-    [...virtual.keys()].map((name) => [
-      path.basename(name),
-      ts
-        .getPreEmitDiagnostics(program, program.getSourceFile(name))
-        .map(({ code, messageText }) => `TS${code}: ${ts.flattenDiagnosticMessageText(messageText, "\n")}`),
-    ]),
-  );
-}
+/** The fixtures' errors, with `extra` beside them, as files of tests/client/types/. */
+const diagnostics = (extra: Record<string, string>) => typeErrors("tests/client/types", { ...FIXTURES, ...extra });
 
 describe("npx letterpress types", () => {
   let declaration: string;
