@@ -22,7 +22,11 @@ export async function generateClientTypes(): Promise<string> {
   const document = buildOpenApiDocument("http://localhost:3000");
   // Components are listed in the order their modules were imported, which differs between processes: sorted here.
   const { schemas } = document.components;
-  document.components.schemas = Object.fromEntries(Object.keys(schemas).sort().map((id) => [id, schemas[id]]));
+  document.components.schemas = Object.fromEntries(
+    Object.keys(schemas)
+      .sort()
+      .map((id) => [id, schemas[id]]),
+  );
   // Fields with a default are optional in what a client sends (the document's request bodies say so).
   const ast = await openapiTS(JSON.stringify(document), { defaultNonNullable: false });
   const config = await resolveConfig(CLIENT_TYPES_FILE);
