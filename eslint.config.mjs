@@ -34,5 +34,6 @@ export default defineConfig([
     "coverage/**",
     "test-results/**",
     "playwright-report/**",
+    "packages/letterpress/dist/**",
   ]),
 ]);

@@ -29,6 +29,8 @@ export default defineConfig({
   resolve: {
     alias: {
       "@": path.resolve(import.meta.dirname),
+      // As tsconfig.json's paths: the typed client's source.
+      letterpress: path.resolve(import.meta.dirname, "packages/letterpress/src/index.ts"),
       // Outside React's server environment `server-only` throws on import by design.
       "server-only": path.resolve(import.meta.dirname, "tests/support/empty-module.ts"),
     },

@@ -1,9 +1,11 @@
+import type { CLIENT_METHODS } from "letterpress";
 import type { Metadata } from "next";
 import { getConfig } from "@/lib/config";
 import { buildOpenApiDocument } from "@/lib/openapi";
 import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { formatNumber, PLAN_LABEL } from "../_components/format";
 import { SiteFooter, SiteHeader } from "../_components/site-header";
+import { clientExample, EXAMPLE_BODIES } from "./examples";
 import { Description, refName, SchemaRef, SchemaTable, schemaAnchor, type JsonSchema } from "./schema-view";
 import { ScrollBox } from "./scroll-box";
 
@@ -21,39 +23,13 @@ type Response = {
   "x-error-codes"?: string[];
 };
 type Operation = {
-  operationId: string;
+  operationId: keyof typeof CLIENT_METHODS;
   summary: string;
   description?: string;
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, Response>;
   "x-api-key-scopes": string[];
-};
-
-const TEMPLATE_BODY = `{
-    "name": "Welcome",
-    "files": {
-      "email.tsx": "import { Html } from \\"@react-email/components\\";\\nimport { Footer } from \\"./components/footer\\";\\nexport default function Welcome() { return <Html><Footer /></Html>; }\\n",
-      "components/footer.tsx": "export function Footer() { return <p>The Acme team</p>; }\\n"
-    }
-  }`;
-
-const EXAMPLE_BODIES: Record<string, string> = {
-  createTemplate: TEMPLATE_BODY,
-  replaceTemplate: TEMPLATE_BODY,
-  renderTemplate: `{ "variables": { "userName": "Ada" }, "format": "html", "plain_text": true }`,
-  sendEmail: `{
-    "template_id": "<template id>",
-    "to": "ada@example.com",
-    "subject": "Welcome aboard",
-    "variables": { "userName": "Ada" }
-  }`,
-  sendBatch: `{
-    "emails": [
-      { "template_id": "<template id>", "to": "ada@example.com", "subject": "Welcome, Ada" },
-      { "template_id": "<template id>", "to": "grace@example.com", "subject": "Welcome, Grace" }
-    ]
-  }`,
 };
 
 export default function DocsPage() {
@@ -110,6 +86,14 @@ export default function DocsPage() {
             </p>
             <ScrollBox as="pre" className="code-block" name="Authentication example">
               <code>{`export LETTERPRESS_API_KEY=lp_live_…\n\ncurl ${base}/usage \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"\n\ncurl ${base}/usage \\\n  -H "Authorization: Bearer $LETTERPRESS_API_KEY"`}</code>
+            </ScrollBox>
+            <p style={{ marginTop: 12 }}>
+              Each endpoint&apos;s example shows its call with the TypeScript client first, set up once with the same
+              variable (<code>npm install letterpress</code>; <code>npx letterpress types</code> then types your
+              templates&apos; variables):
+            </p>
+            <ScrollBox as="pre" className="code-block" name="Client setup example">
+              <code>{`import { Letterpress } from "letterpress";\nconst lp = new Letterpress({ apiKey: process.env.LETTERPRESS_API_KEY, baseUrl: "${base}" });`}</code>
             </ScrollBox>
             <p style={{ marginTop: 12 }}>
               Keys are secrets: keep them on your server. When you are signed in to the dashboard, the browser session
@@ -321,14 +305,27 @@ export default function DocsPage() {
                 </ScrollBox>
 
                 <h3>Example</h3>
-                <ScrollBox as="pre" className="code-block" name={`Example: ${method.toUpperCase()} ${path}`}>
-                  <code>
-                    {`curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${base}${path.replace("{id}", "<template id>")} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}
-                    {EXAMPLE_BODIES[operation.operationId]
-                      ? ` \\\n  -H "Content-Type: application/json" \\\n  -d '${EXAMPLE_BODIES[operation.operationId]}'`
-                      : ""}
-                  </code>
-                </ScrollBox>
+                <figure style={{ margin: "0 0 12px" }}>
+                  <figcaption className="small muted">TypeScript</figcaption>
+                  <ScrollBox
+                    as="pre"
+                    className="code-block"
+                    name={`TypeScript example: ${method.toUpperCase()} ${path}`}
+                  >
+                    <code>{clientExample(operation.operationId, path)}</code>
+                  </ScrollBox>
+                </figure>
+                <figure style={{ margin: "0 0 12px" }}>
+                  <figcaption className="small muted">curl</figcaption>
+                  <ScrollBox as="pre" className="code-block" name={`curl example: ${method.toUpperCase()} ${path}`}>
+                    <code>
+                      {`curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${base}${path.replace("{id}", "<template id>")} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}
+                      {EXAMPLE_BODIES[operation.operationId]
+                        ? ` \\\n  -H "Content-Type: application/json" \\\n  -d '${EXAMPLE_BODIES[operation.operationId]}'`
+                        : ""}
+                    </code>
+                  </ScrollBox>
+                </figure>
               </section>
             );
           })}

@@ -32,6 +32,27 @@ test.describe("signed out", () => {
     await page.locator("#sendEmail").waitFor();
     await page.locator("#rate-limits").waitFor();
   });
+
+  test("the API docs show each endpoint's call with the TypeScript client, then with curl", async () => {
+    const { page } = story;
+    await open(page, "/docs", "Letterpress API");
+    const send = page.locator("#sendEmail");
+    await expect(send.getByRole("figure", { name: "TypeScript" }).locator("pre")).toHaveText(`await lp.send({
+  "template_id": "<template id>",
+  "to": "ada@example.com",
+  "subject": "Welcome aboard",
+  "variables": { "userName": "Ada" }
+});`);
+    await expect(send.getByRole("figure", { name: "curl" }).locator("pre")).toContainText(
+      `curl -X POST ${url("/api/v1/send")}`,
+    );
+    await expect(page.locator("#getTemplateVersion").getByRole("figure", { name: "TypeScript" })).toHaveText(
+      'TypeScriptawait lp.templates.getVersion("<template id>", 1);',
+    );
+    const endpoints = await page.getByRole("figure", { name: "curl" }).count();
+    expect(endpoints).toBeGreaterThan(20);
+    await expect(page.getByRole("figure", { name: "TypeScript" })).toHaveCount(endpoints);
+  });
 });
 
 /** A table's rows as the reader sees them: each field's or parameter's name, and its notes (the last cell). */

@@ -71,7 +71,7 @@ async function recordedEmail(user: TestUser, scheduledAt: Date | null = null): P
 }
 
 /** An address the account has suppressed (as a hard bounce would). */
-async function suppressedAddress(user: TestUser): Promise<string> {
+export async function suppressedAddress(user: TestUser): Promise<string> {
   const email = `gone-${randomUUID()}@example.com`;
   await getDb()`insert into email_suppressions (account_id, email, reason) values (${user.accountId}, ${email}, 'bounced')`;
   return email;

@@ -190,6 +190,14 @@ export function KeyGenerator({
             <pre className="code-block" style={{ marginTop: 12 }}>
               <code>{`export LETTERPRESS_API_KEY=${state.key}\n\ncurl ${siteUrl}/api/v1/${state.scope === "sending_access" ? "usage" : "library"} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}</code>
             </pre>
+            <figure style={{ margin: "12px 0 0" }}>
+              <figcaption>
+                With the TypeScript client (<code>npm install letterpress</code>), after the <code>export</code> above:
+              </figcaption>
+              <pre className="code-block" style={{ marginTop: 8 }}>
+                <code>{clientSetup(siteUrl)}</code>
+              </pre>
+            </figure>
           </div>
         )}
 
@@ -206,6 +214,11 @@ export function KeyGenerator({
       </div>
     </div>
   );
+}
+
+/** The two lines that set up the letterpress client with the key exported as LETTERPRESS_API_KEY. */
+function clientSetup(siteUrl: string): string {
+  return `import { Letterpress } from "letterpress";\nconst lp = new Letterpress({ apiKey: process.env.LETTERPRESS_API_KEY, baseUrl: "${siteUrl}/api/v1" });`;
 }
 
 type ChoiceOption = { value: string; label: string; hint: string };

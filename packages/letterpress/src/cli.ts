@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+import { writeFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { Letterpress } from "./client.ts";
+import { templatesDeclaration } from "./types-file.ts";
+
+const USAGE = `Usage: letterpress types [--out FILE]
+
+Writes a declaration file (letterpress-templates.d.ts by default) typing each template of your library's variables,
+by id, alias and slug, for send() and render(). Reads LETTERPRESS_API_KEY and LETTERPRESS_BASE_URL.`;
+
+async function main(args: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { out: { type: "string", default: "letterpress-templates.d.ts" }, help: { type: "boolean" } },
+  });
+  if (values.help || positionals.join(" ") !== "types") {
+    console.log(USAGE);
+    return values.help ? 0 : 1;
+  }
+  await writeFile(values.out, await templatesDeclaration(new Letterpress()));
+  console.log(`Wrote ${values.out}`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,213 @@
+import createClient, { type Client } from "openapi-fetch";
+import { LetterpressError } from "./errors.ts";
+import type { operations, paths } from "./openapi.ts";
+import type { RenderBody, SendBatchBody, SendBody, TemplateId } from "./templates.ts";
+
+export const DEFAULT_BASE_URL = "http://localhost:3000/api/v1";
+
+export type LetterpressOptions = {
+  /** Else LETTERPRESS_API_KEY. */
+  apiKey?: string;
+  /** The API's root, with /api/v1; else LETTERPRESS_BASE_URL, else http://localhost:3000/api/v1. */
+  baseUrl?: string;
+  /** Makes every request (the global fetch by default). */
+  fetch?: (request: Request) => Promise<Response>;
+};
+
+export type SendOptions = {
+  /** Replays the first answer for 24 hours; by default one is made per call, which its retries share. */
+  idempotencyKey?: string;
+};
+
+type Json<R> = R extends { content: { "application/json": infer B } } ? B : never;
+type Responses<K extends keyof operations> = operations[K]["responses"];
+
+/** The body operation `K` answers on success. */
+export type SuccessBody<K extends keyof operations> = Json<Responses<K>[Extract<keyof Responses<K>, 200 | 201>]>;
+/** The JSON body operation `K` takes. */
+export type RequestBody<K extends keyof operations> = Json<NonNullable<operations[K]["requestBody"]>>;
+/** The query parameters operation `K` takes. */
+export type Query<K extends keyof operations> = NonNullable<operations[K]["parameters"]["query"]>;
+
+type Answer = { data?: unknown; error?: unknown; response: Response };
+
+/** Retries of a send past its first attempt. */
+const MAX_RETRIES = 3;
+/** A Retry-After past this is a limit that will not lift soon (a monthly quota): thrown at once, not waited out. */
+const MAX_WAIT_MS = 60_000;
+/** The wait before retry `n` (from 0) when the answer names none: 0.5 s, 1 s, 2 s. */
+const backoffMs = (retry: number) => 500 * 2 ** retry;
+
+/** What a Retry-After asks for, in seconds or as an HTTP date. */
+function retryAfterMs(header: string | null, retry: number): number {
+  if (header === null || header.trim() === "") return backoffMs(retry);
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? backoffMs(retry) : Math.max(0, date - Date.now());
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function environment(name: string): string | undefined {
+  // Read where there is a process (Node, Bun, Deno): the client runs in browsers too.
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+}
+
+/** An answer's body, or the LetterpressError it stands for. */
+async function answer<B>(call: Promise<Answer>): Promise<B> {
+  let result: Answer;
+  try {
+    result = await call;
+  } catch (cause) {
+    throw LetterpressError.network(cause);
+  }
+  if (!result.response.ok) throw LetterpressError.fromResponse(result.response, result.error);
+  return result.data as B;
+}
+
+/**
+ * A send: retried on 429, 5xx and a failure to get an answer, after Retry-After (else a short backoff), at most
+ * MAX_RETRIES times, every attempt under the same Idempotency-Key so that the API sends once.
+ */
+async function sendAnswer<B>(attempt: () => Promise<Answer>): Promise<B> {
+  for (let retry = 0; ; retry++) {
+    let result: Answer;
+    try {
+      result = await attempt();
+    } catch (cause) {
+      if (retry === MAX_RETRIES) throw LetterpressError.network(cause);
+      await sleep(backoffMs(retry));
+      continue;
+    }
+    const { response } = result;
+    if (response.ok) return result.data as B;
+    const retriable = retry < MAX_RETRIES && (response.status === 429 || response.status >= 500);
+    const wait = retriable ? retryAfterMs(response.headers.get("Retry-After"), retry) : Infinity;
+    if (wait > MAX_WAIT_MS) throw LetterpressError.fromResponse(response, result.error);
+    await sleep(wait);
+  }
+}
+
+/**
+ * The Letterpress API: one method per operation, each answering the operation's success body and throwing a
+ * LetterpressError otherwise. Sends and renders at the top (`send`, `sendBatch`, `render`), the rest by resource:
+ * `library`, `catalogue`, `templates`, `emails`, `suppressions`, `usage`.
+ */
+export class Letterpress {
+  readonly #api: Client<paths>;
+
+  constructor(options: LetterpressOptions = {}) {
+    const apiKey = options.apiKey ?? environment("LETTERPRESS_API_KEY");
+    if (!apiKey) throw new Error("Letterpress needs an API key: pass { apiKey } or set LETTERPRESS_API_KEY");
+    this.#api = createClient<paths>({
+      baseUrl: options.baseUrl ?? environment("LETTERPRESS_BASE_URL") ?? DEFAULT_BASE_URL,
+      headers: { Authorization: `Bearer ${apiKey}` },
+      ...(options.fetch && { fetch: options.fetch }),
+    });
+  }
+
+  /** POST /send: sends an email rendered from a template of your library. */
+  send(body: SendBody, options: SendOptions = {}): Promise<SuccessBody<"sendEmail">> {
+    const header = { "Idempotency-Key": options.idempotencyKey ?? crypto.randomUUID() };
+    return sendAnswer(() => this.#api.POST("/send", { params: { header }, body: body as RequestBody<"sendEmail"> }));
+  }
+
+  /** POST /send/batch: sends up to 100 emails, all checked before any is sent. */
+  sendBatch(body: SendBatchBody, options: SendOptions = {}): Promise<SuccessBody<"sendBatch">> {
+    const header = { "Idempotency-Key": options.idempotencyKey ?? crypto.randomUUID() };
+    return sendAnswer(() =>
+      this.#api.POST("/send/batch", { params: { header }, body: body as RequestBody<"sendBatch"> }),
+    );
+  }
+
+  /** POST /templates/{id}/render: renders a template (by id, alias or slug) to HTML or React source. */
+  render<T extends TemplateId>(
+    id: T,
+    ...[body]: Record<never, never> extends RenderBody<T> ? [body?: RenderBody<T>] : [body: RenderBody<T>]
+  ): Promise<SuccessBody<"renderTemplate">> {
+    const params = { path: { id } };
+    return answer(this.#api.POST("/templates/{id}/render", { params, body: body as RequestBody<"renderTemplate"> }));
+  }
+
+  readonly library = {
+    /** GET /library: a page of your library, newest addition first. */
+    list: (query?: Query<"listLibrary">): Promise<SuccessBody<"listLibrary">> =>
+      answer(this.#api.GET("/library", { params: { query } })),
+    /** POST /library: adds a free catalogue template to your library. */
+    add: (body: RequestBody<"addToLibrary">): Promise<SuccessBody<"addToLibrary">> =>
+      answer(this.#api.POST("/library", { body })),
+    /** DELETE /library/{id}: removes a catalogue template (by id or slug) from your library. */
+    remove: (id: string): Promise<SuccessBody<"removeFromLibrary">> =>
+      answer(this.#api.DELETE("/library/{id}", { params: { path: { id } } })),
+  };
+
+  readonly catalogue = {
+    /** GET /catalogue: a page of the public catalogue. */
+    list: (query?: Query<"listCatalogue">): Promise<SuccessBody<"listCatalogue">> =>
+      answer(this.#api.GET("/catalogue", { params: { query } })),
+  };
+
+  readonly templates = {
+    /** POST /templates: creates a template of your own from its TSX files. */
+    create: (body: RequestBody<"createTemplate">): Promise<SuccessBody<"createTemplate">> =>
+      answer(this.#api.POST("/templates", { body })),
+    /** GET /templates/{id}: a template's details and its variables' JSON Schema. */
+    get: (id: string): Promise<SuccessBody<"getTemplate">> =>
+      answer(this.#api.GET("/templates/{id}", { params: { path: { id } } })),
+    /** PUT /templates/{id}: replaces the files, name and description of a template you created. */
+    replace: (id: string, body: RequestBody<"replaceTemplate">): Promise<SuccessBody<"replaceTemplate">> =>
+      answer(this.#api.PUT("/templates/{id}", { params: { path: { id } }, body })),
+    /** PATCH /templates/{id}: sets or clears (null) the alias of a template you created. */
+    setAlias: (id: string, body: RequestBody<"setTemplateAlias">): Promise<SuccessBody<"setTemplateAlias">> =>
+      answer(this.#api.PATCH("/templates/{id}", { params: { path: { id } }, body })),
+    /** DELETE /templates/{id}: deletes a template you created. */
+    delete: (id: string): Promise<SuccessBody<"deleteTemplate">> =>
+      answer(this.#api.DELETE("/templates/{id}", { params: { path: { id } } })),
+    /** GET /templates/{id}/source: the React Email source of a template of your library. */
+    getSource: (id: string): Promise<SuccessBody<"getTemplateSource">> =>
+      answer(this.#api.GET("/templates/{id}/source", { params: { path: { id } } })),
+    /** POST /templates/{id}/publish: publishes the draft as the next version. */
+    publish: (id: string, body?: RequestBody<"publishTemplate">): Promise<SuccessBody<"publishTemplate">> =>
+      answer(this.#api.POST("/templates/{id}/publish", { params: { path: { id } }, body })),
+    /** GET /templates/{id}/versions: the published versions, newest first, and the draft. */
+    listVersions: (id: string, query?: Query<"listTemplateVersions">): Promise<SuccessBody<"listTemplateVersions">> =>
+      answer(this.#api.GET("/templates/{id}/versions", { params: { path: { id }, query } })),
+    /** GET /templates/{id}/versions/{n}: one version, with its files. */
+    getVersion: (id: string, n: number): Promise<SuccessBody<"getTemplateVersion">> =>
+      answer(this.#api.GET("/templates/{id}/versions/{n}", { params: { path: { id, n } } })),
+    /** POST /templates/{id}/versions/{n}/restore: makes a version the draft again (or publishes it at once). */
+    restoreVersion: (
+      id: string,
+      n: number,
+      body?: RequestBody<"restoreTemplateVersion">,
+    ): Promise<SuccessBody<"restoreTemplateVersion">> =>
+      answer(this.#api.POST("/templates/{id}/versions/{n}/restore", { params: { path: { id, n } }, body })),
+  };
+
+  readonly emails = {
+    /** GET /emails: a page of your emails, newest first. */
+    list: (query?: Query<"listEmails">): Promise<SuccessBody<"listEmails">> =>
+      answer(this.#api.GET("/emails", { params: { query } })),
+    /** GET /emails/{id}: an email, its status and its delivery events. */
+    get: (id: string): Promise<SuccessBody<"getEmail">> =>
+      answer(this.#api.GET("/emails/{id}", { params: { path: { id } } })),
+    /** POST /emails/{id}/cancel: cancels a scheduled email. */
+    cancel: (id: string): Promise<SuccessBody<"cancelEmail">> =>
+      answer(this.#api.POST("/emails/{id}/cancel", { params: { path: { id } } })),
+  };
+
+  readonly suppressions = {
+    /** GET /suppressions: a page of the addresses you may not send to. */
+    list: (query?: Query<"listSuppressions">): Promise<SuccessBody<"listSuppressions">> =>
+      answer(this.#api.GET("/suppressions", { params: { query } })),
+    /** DELETE /suppressions/{email}: lets you send to an address again. */
+    delete: (email: string): Promise<SuccessBody<"deleteSuppression">> =>
+      answer(this.#api.DELETE("/suppressions/{email}", { params: { path: { email } } })),
+  };
+
+  readonly usage = {
+    /** GET /usage: API calls and emails this month against your plan's limits. */
+    get: (): Promise<SuccessBody<"getUsage">> => answer(this.#api.GET("/usage")),
+  };
+}

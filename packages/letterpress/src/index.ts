@@ -1,0 +1,13 @@
+export { Letterpress, DEFAULT_BASE_URL } from "./client.ts";
+export type { LetterpressOptions, Query, RequestBody, SendOptions, SuccessBody } from "./client.ts";
+export { LetterpressError, type LetterpressErrorCode } from "./errors.ts";
+export { CLIENT_METHODS } from "./methods.ts";
+export type {
+  LetterpressTemplates,
+  RenderBody,
+  SendBatchBody,
+  SendBody,
+  TemplateId,
+  TemplateVariables,
+} from "./templates.ts";
+export type { components, operations, paths } from "./openapi.ts";
