@@ -760,7 +760,7 @@ export interface components {
       warnings?: components["schemas"]["Warnings"];
     };
     SendRequest: {
-      /** @description The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first) */
+      /** @description The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first). `GET /library` lists your library's templates with their ids; `GET /catalogue` lists the catalogue's, and `POST /library` adds a free one to your library. */
       template_id: string;
       /** @description The version to use: a number, or "draft" (sent only with a test key). By default the published version. */
       version?: number | "draft";
@@ -769,6 +769,7 @@ export interface components {
       cc?: string | string[];
       bcc?: string | string[];
       reply_to?: string | string[];
+      /** @description The sender, `address@domain` or `Name <address@domain>` (`"Acme, Inc." <hello@mail.example.com>` quotes a name with commas), on one of your verified sending domains or the shared sending domain, when the service has one. Without `from`, your default sender on a verified domain is used. */
       from?: string;
       /**
        * @description The template's variables, at most 1 MB as JSON
@@ -781,17 +782,23 @@ export interface components {
       headers?: {
         [key: string]: string;
       };
+      /** @description Files to attach, each a `filename` and Base64 `content`, or an `https://` `path`: at most 50 files, 10 MB decoded in all */
       attachments?: {
         filename: string;
+        /** @description The file itself, Base64-encoded (standard alphabet with `=` padding; whitespace is ignored): at most 10 MB of Base64, and the attachments of one email at most 10 MB decoded in all. Give it or `path`. */
         content?: string;
         content_type?: string;
+        /** @description An `https://` URL to fetch the file from, instead of `content` (never a file on the server) */
         path?: string;
       }[];
       tags?: {
         name: string;
         value: string;
       }[];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When to send it: ISO 8601 with a time zone (`2030-01-01T09:00:00Z`), in the future and up to 30 days ahead. The answer carries `scheduled_at` as well (its `sent_at` is when the request was accepted) and the email goes out when due; `POST /emails/{id}/cancel` cancels it until then.
+       */
       scheduled_at?: string;
     };
     SendResponse: {
@@ -1564,7 +1571,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first) */
+        /** @description The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first). `GET /library` lists your library's templates with their ids; `GET /catalogue` lists the catalogue's, and `POST /library` adds a free one to your library. */
         id: string;
       };
       cookie?: never;
@@ -1623,7 +1630,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first) */
+        /** @description The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first). `GET /library` lists your library's templates with their ids; `GET /catalogue` lists the catalogue's, and `POST /library` adds a free one to your library. */
         id: string;
       };
       cookie?: never;
@@ -1760,7 +1767,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first) */
+        /** @description The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first). `GET /library` lists your library's templates with their ids; `GET /catalogue` lists the catalogue's, and `POST /library` adds a free one to your library. */
         id: string;
       };
       cookie?: never;
@@ -1846,7 +1853,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first) */
+        /** @description The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first). `GET /library` lists your library's templates with their ids; `GET /catalogue` lists the catalogue's, and `POST /library` adds a free one to your library. */
         id: string;
       };
       cookie?: never;
@@ -1963,7 +1970,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first) */
+        /** @description The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first). `GET /library` lists your library's templates with their ids; `GET /catalogue` lists the catalogue's, and `POST /library` adds a free one to your library. */
         id: string;
       };
       cookie?: never;
@@ -2091,7 +2098,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first) */
+        /** @description The template's id, or its alias; a catalogue template in your library also answers to its slug (your own aliases first). `GET /library` lists your library's templates with their ids; `GET /catalogue` lists the catalogue's, and `POST /library` adds a free one to your library. */
         id: string;
       };
       cookie?: never;
