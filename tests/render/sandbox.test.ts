@@ -896,6 +896,17 @@ describe("compileTemplate", () => {
     expect(compileTemplate(source)).toEqual({ ok: false, message: `Syntax error: ${message}`, line, column });
   });
 
+  it("names an unclosed tag after a member chain nested deeper than the call stack reaches, the name cut short", () => {
+    const chain = `a${".a".repeat(10_000)}`;
+    const source = `export default function E() {\n  const x = ${chain}.b;\n  return (<${chain}>\n  );\n}\n`;
+    expect(compileTemplate(source)).toEqual({
+      ok: false,
+      message: `Syntax error: \`<${chain.slice(0, 60)}…>\` opened on line 3 is never closed`,
+      line: 3,
+      column: 11,
+    });
+  });
+
   it("keeps other syntax errors as they are: a quote left open, an unclosed call, one before an unclosed tag", () => {
     const body = (line: string) => `export default function E({ items }: { items: string[] }) {\n${line}\n}\n`;
     expect(compileTemplate(body('  return <div><p className="a>Hi</p></div>;'))).toEqual({

@@ -390,22 +390,29 @@ function unclosedTag(source: string, path: string, pos: number): CompileError | 
     throw error;
   }
   const unclosed: (ts.JsxElement | ts.JsxFragment)[] = [];
-  const visit = (node: ts.Node): void => {
-    if (node.pos >= pos) return;
+  // Depth first, in source order, with a stack of its own: a chain of 10,000 `a.a.a…` nests that deep, past the call
+  // stack's reach.
+  const pending: ts.Node[] = [file];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    if (node.pos >= pos) continue;
     if ((ts.isJsxFragment(node) && isMissing(node.closingFragment)) || (ts.isJsxElement(node) && !isClosed(file, node)))
       unclosed.push(node);
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
+    const children: ts.Node[] = [];
+    ts.forEachChild(node, (child) => void children.push(child));
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
+  }
   // A node's children come after it: the last one found was opened last.
   const last = unclosed.findLast((node) => node.getStart(file) < pos);
   if (!last) return null;
-  const tag = ts.isJsxElement(last) ? `<${last.openingElement.tagName.getText(file)}>` : "<>";
+  const tag = ts.isJsxElement(last) ? `<${shortened(last.openingElement.tagName.getText(file))}>` : "<>";
   const start = last.getStart(file);
   return new CompileError(`\`${tag}\` opened on line ${locate(source, start).line} is never closed`, start);
 }
 
 const isMissing = (node: ts.Node) => node.pos === node.end;
+
+/** A tag's name as a message shows it: a member chain of any length (`a.a.a…`) cut to its first 60 characters. */
+const shortened = (name: string) => (name.length > 60 ? `${name.slice(0, 60)}…` : name);
 
 function isClosed(file: ts.SourceFile, element: ts.JsxElement): boolean {
   const { openingElement, closingElement } = element;
