@@ -474,6 +474,8 @@ export async function sendTestEmailAction(request: TestSendRequest): Promise<Sen
   const { templateId, to, subject, from, variables } = (request ?? {}) as Partial<TestSendRequest>;
   const account = await requireAccount(`/dashboard/library/${encodeURIComponent(String(templateId))}`);
   try {
+    // Not an API call, yet a render in the sandbox: limited as the dashboard's previews are, before any work.
+    await admitSignedInPreview(account.id, clientAddress(await headers()));
     const { body } = await sendEmail(
       { accountId: account.id, plan: account.plan, apiKey: null, test: true },
       { template_id: templateId, to, subject, variables, ...(from ? { from } : {}) },

@@ -102,7 +102,7 @@ async function performBatch(
   // count itself is decided atomically when the batch is recorded.
   if (test) {
     const used = await getTestEmailsSentToday(caller.accountId);
-    if (used + items.length > TEST_EMAILS_PER_DAY) throw testLimitReached({ used, size: items.length });
+    if (used + items.length > TEST_EMAILS_PER_DAY) throw testLimitReached(caller, { used, size: items.length });
   } else if (!plan.emailOverage) {
     const used = await getEmailsSent(caller.accountId, start);
     if (used + items.length > plan.emailsPerMonth) throw batchOverLimit(caller, used, items.length, reset);
@@ -167,7 +167,7 @@ async function performBatch(
     },
   );
   if (!counted.allowed && test) {
-    throw testLimitReached({ used: counted.testUsed ?? TEST_EMAILS_PER_DAY, size: items.length });
+    throw testLimitReached(caller, { used: counted.testUsed ?? TEST_EMAILS_PER_DAY, size: items.length });
   }
   if (!counted.allowed) throw batchOverLimit(caller, counted.used, items.length, reset);
 

@@ -30,15 +30,19 @@ export function mailerFor(caller: SendCaller): Mailer {
 /**
  * The 429 of a test send past its day's limit (TEST_EMAILS_PER_DAY per account, whatever the plan): the email limit's
  * body, with Retry-After until the next UTC midnight. A batch's says how many were left (`used` today) and it held.
+ * Worded for who sent it: a test key, or the dashboard's "Send test email" (`apiKey` null).
  */
-export function testLimitReached(batch: { used: number; size: number } | null = null) {
+export function testLimitReached(caller: SendCaller, batch: { used: number; size: number } | null = null) {
   const { reset } = testSendDay();
   const which = batch
     ? `; ${Math.max(0, TEST_EMAILS_PER_DAY - batch.used)} are left today and this batch holds ${batch.size}`
     : " and today's have all been sent";
+  const [who, unaffected] = caller.apiKey
+    ? ["Test keys send", "live keys are not affected"]
+    : ["Test sends, from the dashboard and with test keys, are", "sends with live keys are not affected"];
   return errors.emailLimitReached(
-    `Test keys send at most ${TEST_EMAILS_PER_DAY} emails a day per account${which}. Nothing was sent. ` +
-      `Test sends resume at ${reset.toISOString()}; live keys are not affected.`,
+    `${who} at most ${TEST_EMAILS_PER_DAY} emails a day per account${which}. Nothing was sent. ` +
+      `Test sends resume at ${reset.toISOString()}; ${unaffected}.`,
     reset,
   );
 }

@@ -145,7 +145,7 @@ async function performSend(
       testDailyLimit: test ? TEST_EMAILS_PER_DAY : null,
     },
   );
-  if (!counted.allowed && test) throw testLimitReached();
+  if (!counted.allowed && test) throw testLimitReached(caller);
   if (!counted.allowed) {
     throw errors.emailLimitReached(
       `Your ${caller.plan} plan includes ${plan.emailsPerMonth} emails per month and they have all been sent. ` +

@@ -8,7 +8,11 @@ import { getDb } from "@/lib/db/client";
 import { getTestEmailsSentToday } from "@/lib/db/usage";
 import { getEmailOrThrow } from "@/lib/emails";
 import { testSendDay } from "@/lib/plans";
-import { ISO, counter, describedEmail, sender, setEmailsUsed, type Sender } from "../support/api";
+import { createUserTemplate } from "@/lib/db/library";
+import { PREVIEW_LIMITS } from "@/lib/limits";
+import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
+import { ISO, counter, describedEmail, fillPreviewBucket, sender, setEmailsUsed, type Sender } from "../support/api";
+import { newBrowser } from "../support/next-headers";
 
 // The template page's "Send test email" (sendTestEmailAction): a test send, as a test key's is, whatever provider is
 // configured. Resend is configured here, at a local stand-in that records every request about this file's accounts,
@@ -16,6 +20,7 @@ import { ISO, counter, describedEmail, sender, setEmailsUsed, type Sender } from
 
 const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
+vi.mock("next/headers", () => import("../support/next-headers"));
 
 let server: Server;
 let received: string[] = [];
@@ -109,7 +114,7 @@ describe("sendTestEmailAction", () => {
     }).toEqual({ emails: 7, apiCalls: 0, testSendsToday: 1 });
   });
 
-  it("refuses a send past the day's test sends with a test key's message, and sends nothing", async () => {
+  it("refuses a send past the day's test sends, saying so for the dashboard, and sends nothing", async () => {
     const user = await signedInSender();
     await getDb()`
       insert into usage_daily (account_id, metric, day, count)
@@ -118,8 +123,9 @@ describe("sendTestEmailAction", () => {
     expect(await sendTestEmailAction(request(user))).toEqual({
       status: "error",
       message:
-        "Test keys send at most 100 emails a day per account and today's have all been sent. Nothing was sent. " +
-        `Test sends resume at ${testSendDay().reset.toISOString()}; live keys are not affected.`,
+        "Test sends, from the dashboard and with test keys, are at most 100 emails a day per account and today's " +
+        `have all been sent. Nothing was sent. Test sends resume at ${testSendDay().reset.toISOString()}; sends with ` +
+        "live keys are not affected.",
     });
     expect(await storedEmails(user)).toEqual([]);
     expect(await getTestEmailsSentToday(user.accountId)).toBe(100);
@@ -135,12 +141,39 @@ describe("sendTestEmailAction", () => {
     expect(await storedEmails(user)).toEqual([]);
   });
 
-  it("sends only templates in the account's library", async () => {
-    const user = await signedInSender();
-    const missing = "00000000-0000-4000-8000-000000000000";
-    expect(await sendTestEmailAction(request(user, { templateId: missing }))).toEqual({
-      status: "error",
-      message: "This template is not in your library. Add or purchase it first.",
+  it("sends only templates in the account's library: not one that is none, nor another account's", async () => {
+    const other = await signedInSender();
+    const theirs = await createUserTemplate(other.accountId, {
+      name: "Theirs",
+      description: "",
+      code: "export default function Theirs() { return null; }",
+      compiledCode: "",
+      variables: OPEN_VARIABLES_SCHEMA,
+      previewProps: null,
     });
+    const user = await signedInSender();
+    for (const templateId of ["00000000-0000-4000-8000-000000000000", theirs.id])
+      expect(await sendTestEmailAction(request(user, { templateId }))).toEqual({
+        status: "error",
+        message: "This template is not in your library. Add or purchase it first.",
+      });
+    expect(await storedEmails(user)).toEqual([]);
+  });
+
+  it("is limited as the dashboard's previews are: past the account's minute, refused before anything is rendered", async () => {
+    const user = await signedInSender();
+    newBrowser("203.0.113.77");
+    await fillPreviewBucket(`preview:account:${user.accountId}`, PREVIEW_LIMITS.perAccount);
+    const refused = await sendTestEmailAction(request(user));
+    expect(refused).toEqual({
+      status: "error",
+      message: expect.stringMatching(
+        new RegExp(
+          `^Dashboard previews are limited to ${PREVIEW_LIMITS.perAccount} a minute per account\\. Try again in \\d+ seconds\\.$`,
+        ),
+      ),
+    });
+    expect(await storedEmails(user)).toEqual([]);
+    expect(await getTestEmailsSentToday(user.accountId)).toBe(0);
   });
 });
