@@ -48,9 +48,8 @@ export async function addCatalogueTemplate(
   return { entry, created };
 }
 
-/** DELETE /library/{id}: takes a catalogue template out of the account's library (its name), or TEMPLATE_NOT_FOUND. */
-export async function removeCatalogueTemplate(accountId: string, templateId: string): Promise<{ name: string }> {
-  const removed = await removeCatalogueEntry(accountId, templateId);
-  if (!removed) throw errors.templateNotFound("No catalogue template with this id in your library");
-  return removed;
+/** DELETE /library/{id}: takes a catalogue template out of the account's library, or TEMPLATE_NOT_FOUND. */
+export async function removeCatalogueTemplate(accountId: string, templateId: string): Promise<void> {
+  if (!(await removeCatalogueEntry(accountId, templateId)))
+    throw errors.templateNotFound("No catalogue template with this id in your library");
 }

@@ -249,9 +249,7 @@ export async function setTemplateAliasOrThrow(
   return getTemplateDetailsOrThrow(accountId, id);
 }
 
-/** DELETE /templates/{id}: the template and its library entry are gone (its name); 404 unless the account owns it. */
-export async function deleteTemplateOrThrow(accountId: string, templateId: string): Promise<{ name: string }> {
-  const deleted = await deleteUserTemplate(accountId, templateId);
-  if (!deleted) throw errors.templateNotFound();
-  return deleted;
+/** DELETE /templates/{id}: the template and its library entry are gone; 404 unless the account owns it. */
+export async function deleteTemplateOrThrow(accountId: string, templateId: string): Promise<void> {
+  if (!(await deleteUserTemplate(accountId, templateId))) throw errors.templateNotFound();
 }

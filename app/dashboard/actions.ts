@@ -190,9 +190,8 @@ export async function addTemplateAction(_previous: AddTemplateState, formData: F
 export async function removeFromLibraryAction(formData: FormData): Promise<ActionState> {
   const id = String(formData.get("id") ?? "");
   const account = await requireAccount(`/dashboard/library/${encodeURIComponent(id)}`);
-  let removed: { name: string };
   try {
-    removed = await removeCatalogueTemplate(account.id, id);
+    await removeCatalogueTemplate(account.id, id);
   } catch (error) {
     // Removed meanwhile (in another tab, through the API), or a crafted request.
     if (error instanceof AppError && error.code === "TEMPLATE_NOT_FOUND")
@@ -200,7 +199,7 @@ export async function removeFromLibraryAction(formData: FormData): Promise<Actio
     return { status: "error", message: formMessage(error) };
   }
   revalidatePath("/dashboard", "layout");
-  redirect(`/dashboard/library?removed=${encodeURIComponent(removed.name)}`);
+  redirect("/dashboard/library?removed=1");
 }
 
 // ---------- Templates ----------
@@ -385,16 +384,15 @@ export async function restoreVersionAction(_previous: ActionState, formData: For
 export async function deleteTemplateAction(formData: FormData): Promise<ActionState> {
   const id = String(formData.get("id") ?? "");
   const account = await requireAccount(`/dashboard/library/${encodeURIComponent(id)}`);
-  let deleted: { name: string };
   try {
-    deleted = await deleteTemplateOrThrow(account.id, id);
+    await deleteTemplateOrThrow(account.id, id);
   } catch (error) {
     if (error instanceof AppError && error.code === "TEMPLATE_NOT_FOUND")
       return { status: "error", message: NOT_YOURS };
     return { status: "error", message: formMessage(error) };
   }
   revalidatePath("/dashboard", "layout");
-  redirect(`/dashboard/library?deleted=${encodeURIComponent(deleted.name)}`);
+  redirect("/dashboard/library?deleted=1");
 }
 
 export type VersionFiles = { ok: true; files: TemplateFiles } | { ok: false; message: string };

@@ -242,16 +242,15 @@ export async function setUserTemplateAlias(
 }
 
 /**
- * Deletes a template the account owns (by id or alias), and with it its library entry: its name, or null when it owns
- * no such template.
+ * Deletes a template the account owns (by id or alias), and with it its library entry; false when it owns no such
+ * template.
  */
-export async function deleteUserTemplate(accountId: string, templateId: string): Promise<{ name: string } | null> {
+export async function deleteUserTemplate(accountId: string, templateId: string): Promise<boolean> {
   const db = getDb();
   const id = templateIdSql(db, accountId, templateId);
-  if (!id) return null;
-  const [deleted] = await db<{ name: string }[]>`
-    delete from templates where id = ${id} and owner_account_id = ${accountId} returning name`;
-  return deleted ?? null;
+  if (!id) return false;
+  const deleted = await db`delete from templates where id = ${id} and owner_account_id = ${accountId} returning id`;
+  return deleted.length > 0;
 }
 
 /** One entry of the account's library by template id, as GET /library lists it (library_page), or null. */
@@ -268,19 +267,19 @@ export async function findLibraryEntry(accountId: string, templateId: string): P
 }
 
 /**
- * Takes a catalogue template (by id or slug) out of the account's library: its name, or null when no such entry is
- * there. A template the account created is not removed this way (DELETE /templates/{id} deletes it).
+ * Takes a catalogue template (by id or slug) out of the account's library; false when no such entry is there. A
+ * template the account created is not removed this way (DELETE /templates/{id} deletes it).
  */
-export async function removeCatalogueEntry(accountId: string, idOrSlug: string): Promise<{ name: string } | null> {
+export async function removeCatalogueEntry(accountId: string, idOrSlug: string): Promise<boolean> {
   const ref = templateRef(idOrSlug);
-  if (!ref) return null;
+  if (!ref) return false;
   const db = getDb();
-  const [removed] = await db<{ name: string }[]>`
+  const removed = await db`
     delete from library_entries l using templates t
     where l.account_id = ${accountId} and l.template_id = t.id and l.added_via <> 'created'
       and t.owner_account_id is null and ${ref.id !== null ? db`t.id = ${ref.id}` : db`t.slug = ${ref.alias}`}
-    returning t.name`;
-  return removed ?? null;
+    returning l.template_id`;
+  return removed.length > 0;
 }
 
 /**

@@ -93,9 +93,7 @@ describe("deleteTemplateAction", () => {
     const emailId = await sentEmailId(user, { template_id: "hello" });
     expect(await rowsOf(id)).toEqual({ templates: 1, versions: 1, drafts: 1, entries: 1 });
 
-    expect(await deleteTemplate(id)).toEqual({
-      redirect: `/dashboard/library?deleted=${encodeURIComponent("Hello & “you”")}`,
-    });
+    expect(await deleteTemplate(id)).toEqual({ redirect: "/dashboard/library?deleted=1" });
     expect(await rowsOf(id)).toEqual({ templates: 0, versions: 0, drafts: 0, entries: 0 });
     expect((await getEmailOrThrow(user.accountId, emailId)).id).toBe(emailId);
     expect(vi.mocked(revalidatePath).mock.calls).toEqual([["/dashboard", "layout"]]);
@@ -104,9 +102,11 @@ describe("deleteTemplateAction", () => {
       createTemplateFromSource(user.accountId, { name: "Again", description: "", alias: "hello", code: hello("Yo") }),
     ).resolves.toMatchObject({ name: "Again" });
 
-    expect(await libraryMessages({ deleted: "Hello & “you”" })).toEqual([
-      "Deleted “Hello & “you””. Emails already sent with it stay in Emails.",
+    expect(await libraryMessages({ deleted: "1" })).toEqual([
+      "The template is deleted. Emails already sent with it stay in Emails.",
     ]);
+    // A notice says nothing a link could make up.
+    expect(await libraryMessages({ deleted: "Your account is closed: call +1 555 0100" })).toEqual([]);
   });
 
   it("answers a form message for a template deleted meanwhile, another account's, a catalogue template and an id that is none, deleting nothing", async () => {
@@ -119,7 +119,7 @@ describe("deleteTemplateAction", () => {
       await createTemplateFromSource(other.accountId, { name: "Theirs", description: "", code: hello("Yo") })
     ).id;
     const { template_id: welcome } = await addToLibrary(user, "welcome");
-    expect(await deleteTemplate(mine)).toEqual({ redirect: "/dashboard/library?deleted=Mine" });
+    expect(await deleteTemplate(mine)).toEqual({ redirect: "/dashboard/library?deleted=1" });
     vi.mocked(revalidatePath).mockClear();
 
     for (const id of [mine, theirs, welcome, "not-an-id", "x".repeat(100_000)])
@@ -138,12 +138,12 @@ describe("removeFromLibraryAction", () => {
     signedIn.accountId = user.accountId;
     const { template_id: welcome } = await addToLibrary(user, "welcome");
 
-    expect(await removeFromLibrary(welcome)).toEqual({ redirect: "/dashboard/library?removed=Welcome" });
+    expect(await removeFromLibrary(welcome)).toEqual({ redirect: "/dashboard/library?removed=1" });
     expect(await findLibraryEntry(user.accountId, welcome)).toBeNull();
     expect(await rowsOf(welcome)).toMatchObject({ templates: 1 });
     expect(vi.mocked(revalidatePath).mock.calls).toEqual([["/dashboard", "layout"]]);
-    expect(await libraryMessages({ removed: "Welcome" })).toEqual([
-      "Removed “Welcome” from your library. You can add it back from the catalogue any time.",
+    expect(await libraryMessages({ removed: "1" })).toEqual([
+      "The template is out of your library. You can add it back from the catalogue any time.",
     ]);
 
     expect(await addTemplate(welcome)).toEqual({
@@ -159,7 +159,7 @@ describe("removeFromLibraryAction", () => {
     expect(await purchasesOf(user)).toBe(1);
 
     expect(await removeFromLibrary(receipt)).toEqual({
-      redirect: `/dashboard/library?removed=${encodeURIComponent("Order receipt")}`,
+      redirect: "/dashboard/library?removed=1",
     });
     expect(await findLibraryEntry(user.accountId, receipt)).toBeNull();
 

@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
 import { libraryAllowance } from "@/lib/dashboard/queries";
-import { MAX_TEMPLATE_NAME_CHARS } from "@/lib/limits";
 import { listLibrary } from "@/lib/db/templates";
 import { formatDate, formatDateTime } from "../../_components/format";
 import { LibraryIcon, PlusIcon } from "../../_components/icons";
@@ -20,9 +19,10 @@ export default async function LibraryPage({
   const account = await requireAccount("/dashboard/library");
   const query = await searchParams;
   const page = Math.max(1, Number(query.page) || 1);
-  // The name the template page's Delete or Remove from library sends here with.
-  const deleted = nameParameter(query.deleted);
-  const removed = nameParameter(query.removed);
+  // Where the template page's Delete or Remove from library lands. Only a flag: a name taken from the address would let
+  // anyone's link put their words in this page's notice.
+  const deleted = query.deleted === "1";
+  const removed = query.removed === "1";
   // The same query GET /api/v1/library answers with, newest addition first.
   const [{ templates, total }, allowance] = await Promise.all([
     listLibrary(account.id, PAGE_SIZE, (page - 1) * PAGE_SIZE),
@@ -55,12 +55,12 @@ export default async function LibraryPage({
 
       {deleted && (
         <div className="alert alert-success" role="status" style={{ marginBottom: 20 }}>
-          <p>Deleted “{deleted}”. Emails already sent with it stay in Emails.</p>
+          <p>The template is deleted. Emails already sent with it stay in Emails.</p>
         </div>
       )}
       {removed && (
         <div className="alert alert-success" role="status" style={{ marginBottom: 20 }}>
-          <p>Removed “{removed}” from your library. You can add it back from the catalogue any time.</p>
+          <p>The template is out of your library. You can add it back from the catalogue any time.</p>
         </div>
       )}
 
@@ -116,9 +116,4 @@ export default async function LibraryPage({
       )}
     </>
   );
-}
-
-/** A template's name given in the query, at most as long as a name may be; null when there is none. */
-function nameParameter(value: string | string[] | undefined): string | null {
-  return typeof value === "string" && value !== "" ? value.slice(0, MAX_TEMPLATE_NAME_CHARS) : null;
 }
