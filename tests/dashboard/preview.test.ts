@@ -471,6 +471,27 @@ describe("a template page's preview as its variables are edited", () => {
       body: { error: "Authentication required", code: "UNAUTHORIZED", success: false },
     });
   });
+
+  it("refuses a cross-site request with the API's own same-origin answer, rendering nothing", async () => {
+    const user = await createUser("annual");
+    const id = await welcome(user);
+    const { origin: _sameOrigin, ...withoutOrigin } = await session(user);
+    for (const headers of [
+      { ...withoutOrigin, origin: "https://evil.example" },
+      { ...withoutOrigin, "sec-fetch-site": "cross-site" },
+    ]) {
+      const result = await call(postTemplatePreview, `/api/dashboard/templates/${id}/render`, {
+        method: "POST",
+        headers,
+        body: EDITED,
+        params: { id },
+      });
+      expect({ status: result.status, body: result.body }).toEqual({
+        status: 403,
+        body: { error: "Cross-site request refused", code: "CSRF_REJECTED", success: false },
+      });
+    }
+  });
 });
 
 describe("thumbnails", () => {

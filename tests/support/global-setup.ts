@@ -9,7 +9,8 @@ import { seedCatalogue } from "@/lib/db/seed";
 
 // The first project's database, migrated and seeded: each other project's starts as a copy of it (PostgreSQL's
 // template database, PGlite's copy of its files), which takes a fraction of migrating again. Kept on globalThis: Vitest
-// imports this module afresh for each project, in the same process.
+// imports this module afresh for each project, in the same process, and runs every project's setup before any test:
+// PostgreSQL copies a template database only while nothing is connected to it.
 type FirstDatabase = { kind: "postgresql"; name: string } | { kind: "embedded"; files: Blob };
 const shared = globalThis as { letterpressFirstTestDatabase?: FirstDatabase };
 
