@@ -1,13 +1,10 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as cancel } from "@/app/api/v1/emails/[id]/cancel/route";
 import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { GET as listEmails } from "@/app/api/v1/emails/route";
 import { POST as sendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as send } from "@/app/api/v1/send/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
-import { resetConfig } from "@/lib/config";
 import { createApiKey } from "@/lib/db/api-keys";
 import { getDb } from "@/lib/db/client";
 import { recordCountedEmails } from "@/lib/db/emails/records";
@@ -16,52 +13,12 @@ import { getTestEmailsSentToday } from "@/lib/db/usage";
 import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import { billingPeriod, testSendDay, type PlanName } from "@/lib/plans";
 import { ISO, call, counter, describedEmail, sender, setEmailsUsed, type Sender } from "../support/api";
+import { useResendStandIn } from "../support/resend-stand-in";
 
-// Test keys' sends with Resend configured: a local stand-in for Resend's API at RESEND_BASE_URL records every request
-// it gets about this file's accounts, so a test can say none reached it. (The database is shared by the test files, and
-// a send's after-response dispatch hands over any account's due or interrupted emails: another file's may come here.)
+// Test keys' sends with Resend configured, at a stand-in that records the requests about this file's accounts, so a test
+// can say none reached it.
 
-let server: Server;
-let received: { method: string; url: string }[] = [];
-const domainsOfThisFile = new Set<string>();
-const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL };
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (body += chunk));
-    req.on("end", () => {
-      const parsed = JSON.parse(body || "{}") as { from?: string } | { from?: string }[];
-      const from = (Array.isArray(parsed) ? parsed[0]?.from : parsed.from) ?? "";
-      if (domainsOfThisFile.has(from.slice(from.lastIndexOf("@") + 1).replace(">", "")))
-        received.push({ method: req.method ?? "", url: req.url ?? "" });
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(req.url === "/emails/batch" ? { data: [{ id: "re_batch_0" }] } : { id: "re_live_1" }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  process.env.RESEND_API_KEY = "re_test_0123456789abcdef";
-  process.env.RESEND_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  resetConfig();
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  for (const [name, value] of [
-    ["RESEND_API_KEY", saved.key],
-    ["RESEND_BASE_URL", saved.url],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfig();
-});
-
-beforeEach(() => {
-  received = [];
-});
+const resend = useResendStandIn();
 
 const UUID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
@@ -70,7 +27,7 @@ type Account = Sender & { testKey: string };
 /** A user who can send through Resend (a verified domain, `welcome` in the library), with a test key too. */
 async function account(plan: PlanName = "free"): Promise<Account> {
   const user = await sender(plan);
-  domainsOfThisFile.add(user.domain);
+  resend.domains.add(user.domain);
   return { ...user, testKey: (await createApiKey(user.accountId, { name: "ci", kind: "test" })).key };
 }
 
@@ -170,7 +127,7 @@ describe("a test key's send (Resend configured)", () => {
       },
     ]);
     const { id } = result.body.data;
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
     expect(await storedEmails(user)).toEqual([
       { id, provider: "outbox", provider_message_id: null, test: true, status: "sent" },
     ]);
@@ -206,7 +163,7 @@ describe("a test key's send (Resend configured)", () => {
         test_emails: { daily_limit: 100, sent_today: 1, remaining: 99, reset: testSendDay().reset.toISOString() },
       },
     ]);
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
   });
 
   it("is sent even when the free plan's month is used up, and is never overage on a paid plan", async () => {
@@ -223,7 +180,7 @@ describe("a test key's send (Resend configured)", () => {
     const [row] = await getDb()<{ is_overage: boolean; usage_period_start: Date | null }[]>`
       select is_overage, usage_period_start from sent_emails where account_id = ${paid.accountId}`;
     expect(row).toEqual({ is_overage: false, usage_period_start: null });
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
   });
 
   it("to bounce.test bounces and suppresses the address: the next send to it, test or live, is 422", async () => {
@@ -268,7 +225,7 @@ describe("a test key's send (Resend configured)", () => {
       expect([again.status, again.body]).toEqual([422, suppressed]);
     }
     expect(await testEmailsToday(user)).toBe(1);
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
   });
 
   it("the 101st test send of the day is 429 with the email limit's body, and nothing is sent or recorded", async () => {
@@ -283,7 +240,7 @@ describe("a test key's send (Resend configured)", () => {
     expect((await storedEmails(user)).length).toBe(1);
     expect(await testEmailsToday(user)).toBe(100);
     expect(await liveCounts(user)).toEqual({ month: 0, daily: 0, ledger: 0 });
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
   });
 
   it("a live key's send on the same account still counts and reaches Resend", async () => {
@@ -304,7 +261,7 @@ describe("a test key's send (Resend configured)", () => {
         meta: { email_usage: emailUsage("free", 1) },
       },
     ]);
-    expect(received).toEqual([{ method: "POST", url: "/emails" }]);
+    expect(resend.received).toEqual([{ method: "POST", url: "/emails" }]);
     expect(await liveCounts(user)).toEqual({ month: 1, daily: 1, ledger: 0 });
     expect(await testEmailsToday(user)).toBe(100);
     const [stored] = await storedEmails(user);
@@ -329,12 +286,12 @@ describe("a test key's send (Resend configured)", () => {
       first.body,
     ]);
     expect(await testEmailsToday(user)).toBe(1);
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
 
     // A live key's request is never answered with a test send's (nor a test one's with a live one's).
     const live = await post(user.key, message(user), { "idempotency-key": "ci-run-1" });
     expect([live.status, live.headers.get("idempotent-replayed"), live.body.data.id]).toEqual([200, null, "re_live_1"]);
-    expect(received).toEqual([{ method: "POST", url: "/emails" }]);
+    expect(resend.received).toEqual([{ method: "POST", url: "/emails" }]);
     expect(await liveCounts(user)).toEqual({ month: 1, daily: 1, ledger: 0 });
     expect(await storedEmails(user)).toEqual([
       { id: first.body.data.id, provider: "outbox", provider_message_id: null, test: true, status: "sent" },
@@ -401,7 +358,7 @@ describe("a test key's send (Resend configured)", () => {
       ),
     });
     expect(await liveCounts(user)).toEqual({ month: 0, daily: 0, ledger: 0 });
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
   });
 });
 
@@ -421,7 +378,7 @@ describe("a test key's batch", () => {
       200,
       { success: true, data: [record, record, record], meta: { email_usage: emailUsage("free", 0) } },
     ]);
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
     expect(await testEmailsToday(user)).toBe(3);
     expect(await liveCounts(user)).toEqual({ month: 0, daily: 0, ledger: 0 });
     expect((await storedEmails(user)).map((email) => [email.provider, email.test, email.status])).toEqual([
@@ -439,7 +396,7 @@ describe("a test key's batch", () => {
     expectRetryUntilMidnight(refused.headers.get("retry-after"));
     expect(await testEmailsToday(user)).toBe(98);
     expect((await storedEmails(user)).length).toBe(3);
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
   });
 
   it("is decided in the statement that records it: all or none", async () => {
@@ -485,6 +442,6 @@ describe("a test key's batch", () => {
     );
     expect(await testEmailsToday(user)).toBe(100);
     expect((await storedEmails(user)).length).toBe(5);
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
   });
 });

@@ -1,8 +1,5 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { sendTestEmailAction, type TestSendRequest } from "@/app/dashboard/actions";
-import { resetConfig } from "@/lib/config";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { getTestEmailsSentToday } from "@/lib/db/usage";
@@ -13,6 +10,7 @@ import { PREVIEW_LIMITS } from "@/lib/limits";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { ISO, counter, describedEmail, fillPreviewBucket, sender, setEmailsUsed, type Sender } from "../support/api";
 import { newBrowser } from "../support/next-headers";
+import { useResendStandIn } from "../support/resend-stand-in";
 
 // The template page's "Send test email" (sendTestEmailAction): a test send, as a test key's is, whatever provider is
 // configured. Resend is configured here, at a local stand-in that records every request about this file's accounts,
@@ -22,49 +20,12 @@ const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
 vi.mock("next/headers", () => import("../support/next-headers"));
 
-let server: Server;
-let received: string[] = [];
-const domainsOfThisFile = new Set<string>();
-const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL };
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (body += chunk));
-    req.on("end", () => {
-      if ([...domainsOfThisFile].some((domain) => body.includes(`@${domain}`))) received.push(req.url ?? "");
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id: "re_live_1" }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  process.env.RESEND_API_KEY = "re_test_0123456789abcdef";
-  process.env.RESEND_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  resetConfig();
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  for (const [name, value] of [
-    ["RESEND_API_KEY", saved.key],
-    ["RESEND_BASE_URL", saved.url],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfig();
-});
-
-beforeEach(() => {
-  received = [];
-});
+const resend = useResendStandIn();
 
 /** A signed-in account that can send (a verified domain, `welcome` in its library). */
 async function signedInSender(): Promise<Sender> {
   const user = await sender("free");
-  domainsOfThisFile.add(user.domain);
+  resend.domains.add(user.domain);
   signedIn.accountId = user.accountId;
   return user;
 }
@@ -93,7 +54,7 @@ describe("sendTestEmailAction", () => {
       message: "Test sent to ann@example.com.",
       emailId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
     expect(await storedEmails(user)).toEqual([{ provider: "outbox", test: true }]);
     expect(await getEmailOrThrow(user.accountId, state.emailId!)).toEqual(
       describedEmail(

@@ -1,0 +1,61 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { resetConfig } from "@/lib/config";
+
+export type ResendStandIn = {
+  /** The requests of this test so far that send from one of `domains`: the file's own accounts. */
+  received: { method: string; url: string }[];
+  /** The sending domains of the file's accounts: each account made adds its own. */
+  domains: Set<string>;
+};
+
+/**
+ * Resend configured, for the calling file's tests, at a local stand-in for its API (RESEND_BASE_URL) that answers every
+ * send as accepted and records those from the file's own domains: the database is shared by the test files, and a
+ * send's after-response dispatch hands over any account's due or interrupted emails, so another file's may come here.
+ */
+export function useResendStandIn(): ResendStandIn {
+  const standIn: ResendStandIn = { received: [], domains: new Set() };
+  const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL };
+  let server: Server;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let body = "";
+      req.setEncoding("utf8");
+      req.on("data", (chunk: string) => (body += chunk));
+      req.on("end", () => {
+        const parsed = JSON.parse(body || "{}") as { from?: string } | { from?: string }[];
+        const from = (Array.isArray(parsed) ? parsed[0]?.from : parsed.from) ?? "";
+        if (standIn.domains.has(from.slice(from.lastIndexOf("@") + 1).replace(">", "")))
+          standIn.received.push({ method: req.method ?? "", url: req.url ?? "" });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify(req.url === "/emails/batch" ? { data: [{ id: "re_batch_0" }] } : { id: "re_live_1" }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    process.env.RESEND_API_KEY = "re_test_0123456789abcdef";
+    process.env.RESEND_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    resetConfig();
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const [name, value] of [
+      ["RESEND_API_KEY", saved.key],
+      ["RESEND_BASE_URL", saved.url],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    resetConfig();
+  });
+
+  beforeEach(() => {
+    standIn.received.length = 0;
+  });
+
+  return standIn;
+}
