@@ -62,7 +62,9 @@ test("generates a test key with sending access, limited to the domain, expiring 
   const testKey = await revealed.inputValue();
   expect(testKey).toMatch(/^lp_test_[0-9A-Za-z]{49}$/);
   // The example calls an endpoint the key may call.
-  await expect(page.locator("pre.code-block").textContent()).resolves.toContain("/api/v1/usage \\");
+  await expect(page.locator("pre.code-block").filter({ hasText: "curl" }).textContent()).resolves.toContain(
+    "/api/v1/usage \\",
+  );
   // The form is back to its defaults for the next key.
   await expect(page.getByRole("radio", { name: "Live", exact: true })).toBeChecked();
   await expect(page.getByLabel("Expires")).toHaveValue("never");

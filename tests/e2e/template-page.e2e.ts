@@ -39,7 +39,7 @@ test("deletes a template the user wrote after a confirmation that says what is l
   await page.getByRole("button", { name: "Delete", exact: true }).click();
   await dialog.getByRole("button", { name: "Delete template" }).click();
   await page.waitForURL(url("/dashboard/library?deleted=1"));
-  await expect(page.getByRole("status").filter({ hasText: "Deleted" })).toHaveText(
+  await expect(page.getByRole("status").filter({ hasText: "is deleted" })).toHaveText(
     "The template is deleted. Emails already sent with it stay in Emails.",
   );
   await page.getByText("1 of 10 slots used on the free plan.").waitFor();
@@ -80,7 +80,7 @@ test("removes a free catalogue template after a confirmation; the slot is freed 
   );
   await dialog.getByRole("button", { name: "Remove from library" }).click();
   await page.waitForURL(url("/dashboard/library?removed=1"));
-  await expect(page.getByRole("status").filter({ hasText: "Removed" })).toHaveText(
+  await expect(page.getByRole("status").filter({ hasText: "out of your library" })).toHaveText(
     "The template is out of your library. You can add it back from the catalogue any time.",
   );
   await page.getByText("0 of 10 slots used on the free plan.").waitFor();
