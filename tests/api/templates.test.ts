@@ -778,7 +778,7 @@ describe("the admin CLI", () => {
       });
       await writeFile(file("components/footer.tsx"), `export function Footer() {\n  return <p>{oops</p>;\n}\n`);
       await expect(
-        adminProcess([
+        admin([
           "template:update",
           "--email",
           user.email,
@@ -788,7 +788,7 @@ describe("the admin CLI", () => {
         ]),
       ).rejects.toThrow(`${file("components/footer.tsx")}:2:22: Syntax error`);
       await writeFile(file("main.tsx"), GREETING);
-      const updated = await adminProcess([
+      const updated = await admin([
         "template:update",
         "--email",
         user.email,
