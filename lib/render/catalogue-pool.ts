@@ -25,6 +25,8 @@ export type CatalogueRenderRequest = {
   slug: string;
   props: Record<string, unknown>;
   plainText: boolean;
+  /** Add the `warnings` of the HTML's email client support (compatibility.ts). */
+  compatibility?: boolean;
   /**
    * Answer with the UTF-8 JSON of `{ ...jsonFields, html, text?, warnings? }` instead of the strings; the HTML's own
    * warning (Gmail clipping) joins the `warnings` given here.
@@ -101,7 +103,8 @@ export async function renderCatalogueOffThread(
 
 /**
  * The same render as the UTF-8 JSON of `{ ...jsonFields, html, text?, warnings? }`, written on the worker: an API response body
- * the event loop only forwards, instead of serializing and encoding ten or more kilobytes of HTML itself.
+ * the event loop only forwards, instead of serializing and encoding ten or more kilobytes of HTML itself. Its warnings
+ * include the HTML's email client support, as a render's answer does (a send's does not).
  */
 export async function renderCatalogueJsonOffThread(
   owner: string,
@@ -111,7 +114,7 @@ export async function renderCatalogueJsonOffThread(
   jsonFields: JsonRenderFields,
   signal?: AbortSignal,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const reply = await pool.run(owner, { slug, props, plainText, jsonFields }, { signal });
+  const reply = await pool.run(owner, { slug, props, plainText, jsonFields, compatibility: true }, { signal });
   if (!("json" in reply)) throw new Error("The catalogue render worker answered strings where JSON was asked for");
   return reply.json;
 }

@@ -152,7 +152,7 @@ export const warningsSchema = z
   .meta({
     id: "Warnings",
     description:
-      "Left out when empty. Variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), and HTML past 102 KB, which Gmail clips.",
+      "Left out when empty. Variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), HTML past 102 KB, which Gmail clips, and (in a render's answer) each feature of the HTML that an email client does not support, from the caniemail data set: `<feature> is not supported by Outlook (Windows), partially by Gmail (Android)`, at most 20. The clients: Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS), Yahoo Mail.",
   });
 
 export const renderResponseSchema = z

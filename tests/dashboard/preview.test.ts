@@ -32,6 +32,7 @@ import {
   setApiCallsUsed,
   type TestUser,
 } from "../support/api";
+import { renderWarnings } from "../support/compatibility";
 
 const HELLO = `import { Html, Body, Text } from "@react-email/components";
 export default function Hello({ name = "there" }: { name?: string }) {
@@ -403,6 +404,7 @@ describe("a template page's preview as its variables are edited", () => {
         success: true,
         html: expect.stringContaining("Grace"),
         text: expect.stringContaining("WELCOME TO ACME, GRACE!"),
+        ...renderWarnings(html.body.html),
       },
     });
     expect(html.body).toEqual(await fromApi(EDITED));
