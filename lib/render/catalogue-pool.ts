@@ -18,14 +18,14 @@ import { generatedFilePath } from "./generated-file";
 import { WorkerPool } from "./worker-pool";
 import { errors } from "@/lib/errors";
 import { CATALOGUE_QUEUE, RENDER_DEADLINE_MS } from "@/lib/limits";
-import type { RenderWarning } from "./warnings";
+import type { CompatibilityFinding, RenderWarning } from "./warnings";
 
 export type CatalogueRenderRequest = {
   id: number;
   slug: string;
   props: Record<string, unknown>;
   plainText: boolean;
-  /** Add the `warnings` of the HTML's email client support (compatibility.ts). */
+  /** Check the HTML's email client support (compatibility.ts): its findings, and their `warnings`. */
   compatibility?: boolean;
   /**
    * Answer with the UTF-8 JSON of `{ ...jsonFields, html, text?, warnings? }` instead of the strings; the HTML's own
@@ -34,8 +34,13 @@ export type CatalogueRenderRequest = {
   jsonFields?: JsonRenderFields;
 };
 export type JsonRenderFields = Record<string, unknown> & { warnings?: RenderWarning[] };
-/** A rendered document and, when asked for, its plain text. */
-export type RenderedEmail = { html: string; text?: string; warnings?: RenderWarning[] };
+/** A rendered document and, when asked for, its plain text (and from a render worker, its email client support). */
+export type RenderedEmail = {
+  html: string;
+  text?: string;
+  warnings?: RenderWarning[];
+  compatibility?: CompatibilityFinding[];
+};
 /** A render the worker refused: the template threw, has no component (`missing`), or made too much HTML. */
 type CatalogueRenderRefusal = { id: number; ok: false; kind: "threw" | "missing" | "too_large"; message: string };
 export type CatalogueRenderReply =
@@ -117,6 +122,17 @@ export async function renderCatalogueJsonOffThread(
   const reply = await pool.run(owner, { slug, props, plainText, jsonFields, compatibility: true }, { signal });
   if (!("json" in reply)) throw new Error("The catalogue render worker answered strings where JSON was asked for");
   return reply.json;
+}
+
+/** The email client support of the catalogue template `slug` rendered with these (validated) props. */
+export async function catalogueCompatibilityOffThread(
+  owner: string,
+  slug: string,
+  props: Record<string, unknown>,
+): Promise<CompatibilityFinding[]> {
+  const reply = await pool.run(owner, { slug, props, plainText: false, compatibility: true });
+  if (!("rendered" in reply)) throw new Error("The catalogue render worker answered JSON where strings were asked for");
+  return reply.rendered.compatibility ?? [];
 }
 
 /** Stops the workers (tests, shutdown); renders in flight or waiting fail. */

@@ -55,13 +55,11 @@ async function render({
     if (htmlBytes > MAX_HTML_BYTES) return tooLarge(id);
     const rendered: RenderedEmail = plainText ? { html, text: toPlainText(html) } : { html };
     const { warnings: variableWarnings = [], ...fields } = jsonFields ?? {};
-    const warnings = [
-      ...(withHtmlWarning(variableWarnings, htmlBytes) ?? []),
-      ...(compatibility ? compatibilityWarnings(checkCompatibility(html)) : []),
-    ];
+    const findings = compatibility ? checkCompatibility(html) : [];
+    const warnings = [...(withHtmlWarning(variableWarnings, htmlBytes) ?? []), ...compatibilityWarnings(findings)];
     if (warnings.length > 0) rendered.warnings = warnings;
     if (jsonFields) return { id, ok: true, json: utf8.encode(JSON.stringify({ ...fields, ...rendered })) };
-    return { id, ok: true, rendered };
+    return { id, ok: true, rendered: compatibility ? { ...rendered, compatibility: findings } : rendered };
   } catch (error) {
     if (error instanceof OutputLimitError) return tooLarge(id);
     return { id, ok: false, kind: "threw", message: error instanceof Error ? error.message : String(error) };

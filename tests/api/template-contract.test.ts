@@ -27,7 +27,7 @@ import {
   uniqueDomain,
   type TestUser,
 } from "../support/api";
-import { renderWarnings } from "../support/compatibility";
+import { exampleCompatibility, renderWarnings } from "../support/compatibility";
 
 const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";
@@ -56,6 +56,7 @@ describe("GET /api/v1/templates/{id}", () => {
     const entry = getCatalogueEntry("receipt")!;
     const [row] = await getDb()`select updated_at from templates where id = ${template_id}`;
     const result = await getDetails(user, template_id);
+    const example = (entry.component as unknown as { PreviewProps: Record<string, unknown> }).PreviewProps;
     expect({ status: result.status, body: result.body }).toEqual({
       status: 200,
       body: {
@@ -76,7 +77,8 @@ describe("GET /api/v1/templates/{id}", () => {
           version: 1,
           draft: null,
           variables: catalogueVariablesSchema(entry),
-          example: (entry.component as unknown as { PreviewProps: Record<string, unknown> }).PreviewProps,
+          example,
+          compatibility: await exampleCompatibility(entry.component, entry.variables.parse(example)),
         },
       },
     });

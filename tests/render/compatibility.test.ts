@@ -1,8 +1,11 @@
 import { render } from "@react-email/render";
 import { createElement } from "react";
 import { beforeAll, describe, expect, it } from "vitest";
+import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
+import { POST as postTemplate } from "@/app/api/v1/templates/route";
 import { catalogue, catalogueVariablesSchema } from "@/lib/catalogue";
+import { getDb } from "@/lib/db/client";
 import { checkCompatibility } from "@/lib/render/compatibility";
 import { exampleFromSchema } from "@/lib/render/variables";
 import { compatibilityWarnings } from "@/lib/render/warnings";
@@ -187,3 +190,79 @@ const WELCOME_WARNINGS = [
   "target attribute is not supported by Gmail (web), Gmail (Android), Gmail (iOS), Outlook.com, Yahoo Mail, partially by Outlook (Windows), Outlook (macOS), Apple Mail (macOS), Apple Mail (iOS)",
   "text-decoration-line is not supported by Outlook (Windows)",
 ].map((message) => ({ field: "html", message }));
+
+describe("stored with each saved version", () => {
+  const saveCall = (body: unknown) =>
+    call(postTemplate, "/api/v1/templates", { method: "POST", headers: auth(user), body });
+  const getCall = (id: string) => call(getTemplate, `/api/v1/templates/${id}`, { headers: auth(user), params: { id } });
+
+  it("a save warns as a render does, and GET /templates/{id} answers what was found then", async () => {
+    const saved = await saveCall({ name: "Cards", files: { "email.tsx": FLEX_AND_GRID } });
+    expect(saved.status).toBe(201);
+    expect(saved.body.warnings).toEqual([
+      {
+        field: "html",
+        message: "display:flex is not supported by Outlook (Windows), partially by Gmail (Android), Gmail (iOS)",
+      },
+      {
+        field: "html",
+        message: "display:grid is not supported by Outlook (Windows), partially by Gmail (Android), Gmail (iOS)",
+      },
+    ]);
+    expect(saved.body.template.compatibility).toEqual(FLEX_AND_GRID_COMPATIBILITY);
+    const read = await getCall(saved.body.template.id);
+    expect({ status: read.status, compatibility: read.body.template.compatibility }).toEqual({
+      status: 200,
+      compatibility: FLEX_AND_GRID_COMPATIBILITY,
+    });
+  });
+
+  it("is read as stored, not computed again; content saved before it was kept gets it on first read", async () => {
+    const saved = await saveCall({ name: "Cards", files: { "email.tsx": FLEX_AND_GRID } });
+    const { id } = saved.body.template;
+    const db = getDb();
+    const stored = [
+      { feature: "stored", unsupported: ["Yahoo Mail"], partial: [], elements: [], url: "https://x.test" },
+    ];
+    await db`update templates set compatibility = ${db.json(stored)} where id = ${id}`;
+    expect((await getCall(id)).body.template.compatibility).toEqual([
+      { feature: "stored", unsupported: ["Yahoo Mail"], partial: [] },
+    ]);
+    await db`update templates set compatibility = null where id = ${id}`;
+    expect((await getCall(id)).body.template.compatibility).toEqual(FLEX_AND_GRID_COMPATIBILITY);
+    const [row] = await db<{ features: string[] }[]>`
+      select array(select jsonb_array_elements(compatibility)->>'feature') as features from templates where id = ${id}`;
+    expect(row.features).toEqual(FLEX_AND_GRID_COMPATIBILITY.map((entry) => entry.feature));
+  });
+
+  it("a catalogue template answers its example's", async () => {
+    const read = await getCall(await catalogueId("welcome"));
+    expect(read.status).toBe(200);
+    const unsupported = read.body.template.compatibility.filter(
+      (entry: { unsupported: string[] }) => entry.unsupported.length > 0,
+    );
+    expect(unsupported.map((entry: { feature: string }) => entry.feature)).toEqual(
+      WELCOME_WARNINGS.map(({ message }) => message.slice(0, message.indexOf(" is not supported"))),
+    );
+  });
+});
+
+/** FLEX_AND_GRID's example render: what it uses that a client supports in part (React Email's <Html> and <Text>), or not. */
+const FLEX_AND_GRID_COMPATIBILITY = [
+  { feature: "dir attribute", unsupported: [], partial: ["Outlook (Windows)"] },
+  { feature: "lang attribute", unsupported: [], partial: ["Yahoo Mail"] },
+  {
+    feature: "display",
+    unsupported: [],
+    partial: ["Gmail (Android)", "Gmail (iOS)", "Outlook (Windows)", "Yahoo Mail"],
+  },
+  { feature: "display:flex", unsupported: ["Outlook (Windows)"], partial: ["Gmail (Android)", "Gmail (iOS)"] },
+  { feature: "font-size", unsupported: [], partial: ["Outlook (Windows)", "Yahoo Mail"] },
+  { feature: "line-height", unsupported: [], partial: ["Outlook (Windows)"] },
+  {
+    feature: "margin",
+    unsupported: [],
+    partial: ["Gmail (web)", "Gmail (Android)", "Gmail (iOS)", "Outlook (Windows)", "Outlook.com", "Yahoo Mail"],
+  },
+  { feature: "display:grid", unsupported: ["Outlook (Windows)"], partial: ["Gmail (Android)", "Gmail (iOS)"] },
+];
