@@ -22,7 +22,7 @@ export async function getTemplateDetailsOrThrow(accountId: string, templateId: s
   const template = await findReadableTemplate(accountId, templateId);
   if (!template) throw errors.templateNotFound();
   const variables = templateVariablesSchema(template);
-  const example = templatePreviewProps(template) ?? (exampleFromSchema(variables) as Record<string, unknown>);
+  const example = templateExample(template);
   return {
     id: template.id,
     name: template.name,
@@ -52,9 +52,9 @@ export async function getTemplateDetailsOrThrow(accountId: string, templateId: s
  * content saved before that was kept is rendered once here, and its findings stored. A catalogue template's is the
  * same for everyone and changes only with a deploy: rendered once per process.
  */
-async function templateCompatibility(
+export async function templateCompatibility(
   accountId: string,
-  template: ReadableTemplate,
+  template: Pick<ReadableTemplate, "id" | "owner_account_id" | "slug" | "compatibility">,
   example: Record<string, unknown>,
 ): Promise<CompatibilityFinding[]> {
   if (template.owner_account_id === null) {
@@ -83,6 +83,13 @@ async function templateCompatibility(
 }
 
 const catalogueFindings = new Map<string, Promise<CompatibilityFinding[]>>();
+
+/** Sample variables that render: the template's PreviewProps, else values made from its schema. */
+export function templateExample(template: TemplateContract): Record<string, unknown> {
+  return (
+    templatePreviewProps(template) ?? (exampleFromSchema(templateVariablesSchema(template)) as Record<string, unknown>)
+  );
+}
 
 /** A catalogue template's schema comes from its code (the stored copy is the seed's); a user template's is stored. */
 export function templateVariablesSchema(template: TemplateContract): VariablesSchema {

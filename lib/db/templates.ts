@@ -23,6 +23,8 @@ export type TemplateRecord = {
   variables: VariablesSchema;
   /** A user template's PreviewProps as read when it was saved (null for catalogue templates and older saves). */
   preview_props: Record<string, unknown> | null;
+  /** Email client support of the content's example render; null for a catalogue template and older content. */
+  compatibility: CompatibilityFinding[] | null;
   compiled_code: string | null;
   /** A user template of several files: every file by its path (`code` is the entry's), and the entry's path. */
   files: TemplateFiles | null;
@@ -169,11 +171,10 @@ export type ReadableTemplate = Pick<
   | "updated_at"
   | "variables"
   | "preview_props"
+  | "compatibility"
   | "published_version"
 > & {
   added_via: "created" | "free" | "purchased" | null;
-  /** Email client support of the content's example render; null for a catalogue template and older content. */
-  compatibility: CompatibilityFinding[] | null;
   /** The template's draft, null when it has none. */
   draft_revision: number | null;
   draft_updated_at: Date | null;

@@ -109,7 +109,7 @@ export async function renderCatalogueOffThread(
 /**
  * The same render as the UTF-8 JSON of `{ ...jsonFields, html, text?, warnings? }`, written on the worker: an API response body
  * the event loop only forwards, instead of serializing and encoding ten or more kilobytes of HTML itself. Its warnings
- * include the HTML's email client support, as a render's answer does (a send's does not).
+ * include the HTML's email client support, as a render's answer does, unless `compatibility` is false.
  */
 export async function renderCatalogueJsonOffThread(
   owner: string,
@@ -118,8 +118,9 @@ export async function renderCatalogueJsonOffThread(
   plainText: boolean,
   jsonFields: JsonRenderFields,
   signal?: AbortSignal,
+  compatibility = true,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const reply = await pool.run(owner, { slug, props, plainText, jsonFields, compatibility: true }, { signal });
+  const reply = await pool.run(owner, { slug, props, plainText, jsonFields, compatibility }, { signal });
   if (!("json" in reply)) throw new Error("The catalogue render worker answered strings where JSON was asked for");
   return reply.json;
 }

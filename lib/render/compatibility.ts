@@ -12,20 +12,8 @@
  */
 import { createHash } from "node:crypto";
 import { caniemail, rawData } from "caniemail";
-import type { CompatibilityFinding } from "./warnings";
+import { EMAIL_CLIENTS as CLIENTS, type CompatibilityFinding } from "./warnings";
 
-/** The contract's clients by caniemail's `family.platform` key, with the names answers use, in the order they list them. */
-const CLIENTS = {
-  "gmail.desktop-webmail": "Gmail (web)",
-  "gmail.android": "Gmail (Android)",
-  "gmail.ios": "Gmail (iOS)",
-  "outlook.windows": "Outlook (Windows)",
-  "outlook.macos": "Outlook (macOS)",
-  "outlook.outlook-com": "Outlook.com",
-  "apple-mail.macos": "Apple Mail (macOS)",
-  "apple-mail.ios": "Apple Mail (iOS)",
-  "yahoo.desktop-webmail": "Yahoo Mail",
-} as const;
 type ClientKey = keyof typeof CLIENTS;
 const CLIENT_KEYS = Object.keys(CLIENTS) as ClientKey[];
 

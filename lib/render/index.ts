@@ -63,7 +63,8 @@ const utf8 = new TextEncoder();
 /**
  * The render as UTF-8 JSON, `{ ...fields, html, text?, warnings? }`: the body of POST /render. A catalogue template's
  * JSON is written by the render worker along with the HTML, so the event loop, which every request shares, does not
- * spend time serializing and encoding the document.
+ * spend time serializing and encoding the document. Its warnings include the HTML's email client support unless
+ * `options.compatibility` is false.
  */
 export async function renderTemplateAsJson(
   template: RenderableTemplate,
@@ -72,12 +73,14 @@ export async function renderTemplateAsJson(
   fields: Record<string, unknown>,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const plainText = options.plainText ?? false;
+  const compatibility = options.compatibility ?? true;
   if (template.owner_account_id === null) {
     const slug = catalogueSlug(template);
     const jsonFields = checked.warnings.length > 0 ? { ...fields, warnings: checked.warnings } : fields;
-    return renderCatalogueJsonOffThread(options.accountId, slug, checked.props, plainText, jsonFields, options.signal);
+    const { accountId, signal } = options;
+    return renderCatalogueJsonOffThread(accountId, slug, checked.props, plainText, jsonFields, signal, compatibility);
   }
-  const rendered = await renderTemplate(template, checked, { ...options, compatibility: true });
+  const rendered = await renderTemplate(template, checked, { ...options, compatibility });
   return utf8.encode(JSON.stringify({ ...fields, ...rendered }));
 }
 

@@ -21,6 +21,22 @@ export function withHtmlWarning(warnings: readonly RenderWarning[], htmlBytes: n
   return all.length > 0 ? [...all] : undefined;
 }
 
+/**
+ * The clients email client support is checked for, by caniemail's `family.platform` key, with the names answers use, in
+ * the order they list them (lib/render/compatibility.ts checks; the dashboard's panel lists them).
+ */
+export const EMAIL_CLIENTS = {
+  "gmail.desktop-webmail": "Gmail (web)",
+  "gmail.android": "Gmail (Android)",
+  "gmail.ios": "Gmail (iOS)",
+  "outlook.windows": "Outlook (Windows)",
+  "outlook.macos": "Outlook (macOS)",
+  "outlook.outlook-com": "Outlook.com",
+  "apple-mail.macos": "Apple Mail (macOS)",
+  "apple-mail.ios": "Apple Mail (iOS)",
+  "yahoo.desktop-webmail": "Yahoo Mail",
+} as const;
+
 /** What GET /templates/{id} answers per feature the document uses that some client does not fully support. */
 export type CompatibilityEntry = { feature: string; unsupported: string[]; partial: string[] };
 /** The same with where it was found (each element's tag and style) and its caniemail page, made by compatibility.ts. */

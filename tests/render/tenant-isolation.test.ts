@@ -158,11 +158,13 @@ describe("the template sandbox", () => {
       });
     };
     const draft = (caller: TestUser) => async () => {
-      expect(await renderDraft(caller.accountId, { code: HELLO }, null)).toEqual({
+      const rendered = await renderDraft(caller.accountId, { code: HELLO }, null);
+      expect(rendered).toEqual({
         ok: true,
         html: expect.stringContaining("Hello <!-- -->there"),
         props: {},
         variables: expect.any(Object),
+        compatibility: checkCompatibility(rendered.ok ? rendered.html : ""),
       });
     };
     const alicesHello = await create(alice, HELLO);
