@@ -270,11 +270,10 @@ function copy(text: string): string {
 
 /** A start tag's text (`<name …>`) reduced: its name, attribute names, the values that name a feature, its styles. */
 function reduceTag(html: string): Tag {
-  const start = 0;
   let at = 1;
   while (at < html.length && !isSpace(html.charCodeAt(at)) && html[at] !== ">" && html[at] !== "/") at++;
   const name = html
-    .slice(start + 1, at)
+    .slice(1, at)
     .toLowerCase()
     .slice(0, MAX_NAME)
     .replace(/[^a-z0-9-]/g, "");
