@@ -1,8 +1,17 @@
 import "server-only";
 import { errors } from "@/lib/errors";
 import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
-import { findReadableTemplate, type TemplateRecord } from "@/lib/db/templates";
+import {
+  findReadableTemplate,
+  findTemplateToCheck,
+  storeTemplateCompatibility,
+  type ReadableTemplate,
+  type TemplateRecord,
+} from "@/lib/db/templates";
+import { catalogueCompatibilityOffThread } from "@/lib/render/catalogue-pool";
+import { renderInSandbox } from "@/lib/render/sandbox";
 import { exampleFromSchema } from "@/lib/render/variables";
+import { compatibilityEntries, type CompatibilityFinding } from "@/lib/render/warnings";
 import type { TemplateDetails } from "@/lib/schemas/templates";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 
@@ -13,6 +22,7 @@ export async function getTemplateDetailsOrThrow(accountId: string, templateId: s
   const template = await findReadableTemplate(accountId, templateId);
   if (!template) throw errors.templateNotFound();
   const variables = templateVariablesSchema(template);
+  const example = templateExample(template);
   return {
     id: template.id,
     name: template.name,
@@ -32,8 +42,53 @@ export async function getTemplateDetailsOrThrow(accountId: string, templateId: s
         ? null
         : { revision: template.draft_revision, updated_at: template.draft_updated_at!.toISOString() },
     variables,
-    example: templatePreviewProps(template) ?? (exampleFromSchema(variables) as Record<string, unknown>),
+    example,
+    compatibility: compatibilityEntries(await templateCompatibility(accountId, template, example)),
   };
+}
+
+/**
+ * Email client support of the template's example render. A user template's was stored with its content when saved;
+ * content saved before that was kept is rendered once here, and its findings stored. A catalogue template's is the
+ * same for everyone and changes only with a deploy: rendered once per process.
+ */
+export async function templateCompatibility(
+  accountId: string,
+  template: Pick<ReadableTemplate, "id" | "owner_account_id" | "slug" | "compatibility">,
+  example: Record<string, unknown>,
+): Promise<CompatibilityFinding[]> {
+  if (template.owner_account_id === null) {
+    const entry = template.slug ? getCatalogueEntry(template.slug) : undefined;
+    if (!entry) return [];
+    let findings = catalogueFindings.get(entry.slug);
+    if (!findings) {
+      findings = catalogueCompatibilityOffThread(accountId, entry.slug, entry.variables.parse(example));
+      catalogueFindings.set(entry.slug, findings);
+      findings.catch(() => catalogueFindings.delete(entry.slug));
+    }
+    return findings;
+  }
+  if (template.compatibility) return template.compatibility;
+  const saved = await findTemplateToCheck(template.id);
+  if (!saved?.compiled_code) return [];
+  const { compatibility = [] } = await renderInSandbox({
+    owner: accountId,
+    cacheKey: `${template.id}:${saved.version}`,
+    compiledCode: saved.compiled_code,
+    props: example,
+    compatibility: true,
+  });
+  await storeTemplateCompatibility(template.id, saved.version, compatibility);
+  return compatibility;
+}
+
+const catalogueFindings = new Map<string, Promise<CompatibilityFinding[]>>();
+
+/** Sample variables that render: the template's PreviewProps, else values made from its schema. */
+export function templateExample(template: TemplateContract): Record<string, unknown> {
+  return (
+    templatePreviewProps(template) ?? (exampleFromSchema(templateVariablesSchema(template)) as Record<string, unknown>)
+  );
 }
 
 /** A catalogue template's schema comes from its code (the stored copy is the seed's); a user template's is stored. */

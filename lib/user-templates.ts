@@ -6,6 +6,7 @@ import { createUserTemplate, deleteUserTemplate, replaceUserTemplate, setUserTem
 import { findOwnTemplateId, listTailwindTemplateSources, replaceCompiledCode } from "@/lib/db/templates";
 import { compileTemplateFilesOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox } from "@/lib/render/sandbox";
+import { compatibilityWarnings, type CompatibilityFinding, type RenderWarning } from "@/lib/render/warnings";
 import {
   compileVariablesSchema,
   previewPropsRenderFailure,
@@ -45,6 +46,8 @@ export type CheckedTemplate = {
   compiledCode: string;
   variables: VariablesSchema;
   previewProps: Record<string, unknown> | null;
+  /** Email client support of the trial render: its example's. */
+  compatibility: CompatibilityFinding[];
   /** The entry's source. */
   code: string;
   /** Every file and the entry, for a template of several files; null for one file. */
@@ -82,7 +85,13 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
     // PreviewProps are the example GET /templates/{id} answers: variables a caller could send, and that pass.
     const tooBig = previewProps && variablesProblem(previewProps);
     if (tooBig) throw sourceRefused({ message: `PreviewProps ${tooBig}`, path: entry });
-    await renderInSandbox({ owner: accountId, cacheKey, compiledCode: compiled.code, props: previewProps ?? {} });
+    const { compatibility = [] } = await renderInSandbox({
+      owner: accountId,
+      cacheKey,
+      compiledCode: compiled.code,
+      props: previewProps ?? {},
+      compatibility: true,
+    });
     // The props type says what the template takes; a template with untyped props is described by its PreviewProps.
     const variables = compiled.variables ?? schemaFromPreviewProps(previewProps);
     const mismatches = compiled.variables && previewProps ? compileVariablesSchema(variables)(previewProps) : [];
@@ -99,6 +108,7 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
       compiledCode: compiled.code,
       variables,
       previewProps,
+      compatibility,
       code: files[entry],
       files: several ? files : null,
       entry: several ? entry : null,
@@ -166,7 +176,12 @@ function sourceRefused(problem: SourceProblem): AppError {
 export async function createTemplateFromSource(accountId: string, input: NewTemplateSource) {
   const checked = await checkTemplate(accountId, input);
   const { name, description, alias, publishedBy } = input;
-  return createUserTemplate(accountId, { name, description, alias, publishedBy, ...checked }, input.publish ?? true);
+  const created = await createUserTemplate(
+    accountId,
+    { name, description, alias, publishedBy, ...checked },
+    input.publish ?? true,
+  );
+  return { ...created, compatibility: checked.compatibility };
 }
 
 /**
@@ -179,12 +194,13 @@ export async function replaceTemplateFromSource(accountId: string, templateId: s
   if (!id) return null;
   const checked = await checkTemplate(accountId, input);
   const { name, description, alias, publishedBy } = input;
-  return replaceUserTemplate(
+  const replaced = await replaceUserTemplate(
     accountId,
     id,
     { name, description, alias, publishedBy, ...checked },
     input.publish ?? true,
   );
+  return replaced && { ...replaced, compatibility: checked.compatibility };
 }
 
 /**
@@ -217,25 +233,36 @@ export async function restyleTailwindTemplates(
   return { restyled, failed };
 }
 
-/** POST /templates: 201's template, as GET /templates/{id} describes it. */
-export async function createTemplateOrThrow(accountId: string, input: NewTemplateSource): Promise<TemplateDetails> {
-  const created = await createTemplateFromSource(accountId, input);
-  return getTemplateDetailsOrThrow(accountId, created.id);
+/** A save's answer: the template as GET /templates/{id} describes it, and the warnings of its email client support. */
+export type SavedTemplate = { template: TemplateDetails; warnings?: RenderWarning[] };
+
+async function savedTemplate(
+  accountId: string,
+  { id, compatibility }: { id: string; compatibility: CompatibilityFinding[] },
+): Promise<SavedTemplate> {
+  const template = await getTemplateDetailsOrThrow(accountId, id);
+  const warnings = compatibilityWarnings(compatibility);
+  return warnings.length > 0 ? { template, warnings } : { template };
+}
+
+/** POST /templates: 201's template and warnings. */
+export async function createTemplateOrThrow(accountId: string, input: NewTemplateSource): Promise<SavedTemplate> {
+  return savedTemplate(accountId, await createTemplateFromSource(accountId, input));
 }
 
 /**
- * PUT /templates/{id} (by id or alias): the template replaced; 404 unless the account owns it (a catalogue template
- * never is).
+ * PUT /templates/{id} (by id or alias): the template replaced, and its warnings; 404 unless the account owns it (a
+ * catalogue template never is).
  */
 export async function replaceTemplateOrThrow(
   accountId: string,
   templateId: string,
   input: NewTemplateSource,
-): Promise<TemplateDetails> {
+): Promise<SavedTemplate> {
   const replaced = await replaceTemplateFromSource(accountId, templateId, input);
   if (!replaced) throw errors.templateNotFound();
   // By its id: the alias it was named by may just have changed.
-  return getTemplateDetailsOrThrow(accountId, replaced.id);
+  return savedTemplate(accountId, replaced);
 }
 
 /** PATCH /templates/{id}: the template with its alias set or cleared; 404 unless the account owns it. */

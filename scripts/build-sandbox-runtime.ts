@@ -129,7 +129,7 @@ async function main(): Promise<void> {
   const workerCode = await bundleWorker("sandbox worker", path.join(sandboxDir, "worker.ts"), {
     external: ["quickjs-emscripten", "quickjs-emscripten-core", "@jitl/*"],
     define: { __LETTERPRESS_SANDBOX_RUNTIME__: JSON.stringify(code) },
-    plugins: [selectorMergePlugin()],
+    plugins: [selectorMergePlugin(), caniemailDataInBundle],
   });
   const workerChanged = writeIfChanged(workerOutFile, workerCode);
 
@@ -199,7 +199,7 @@ function catalogueWorkerOptions(): BuildOptions {
     minify: true,
     define: { "process.env.NODE_ENV": '"production"' },
     inject: [reactStreamFile],
-    plugins: [serverOnlyIsEmpty, reactDomServerPlugin(), selectorMergePlugin()],
+    plugins: [serverOnlyIsEmpty, reactDomServerPlugin(), selectorMergePlugin(), caniemailDataInBundle],
   };
 }
 
@@ -240,6 +240,21 @@ const serverOnlyIsEmpty: Plugin = {
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^server-only$/ }, () => ({ path: "server-only", namespace: "empty" }));
     pluginBuild.onLoad({ filter: /.*/, namespace: "empty" }, () => ({ contents: "", loader: "js" }));
+  },
+};
+
+/**
+ * caniemail loads its data set with a require() made at run time (createRequire), which a bundle cannot follow: its
+ * data module is read as a plain import of the JSON instead, so the data is in the bundle (lib/render/compatibility.ts).
+ */
+const caniemailDataInBundle: Plugin = {
+  name: "caniemail-data-in-bundle",
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /[\\/]caniemail[\\/]dist[\\/]json\.js$/ }, () => ({
+      contents: 'import data from "caniemail/caniemail.json";\nexport const caniEmailJson = data;\n',
+      loader: "js",
+      resolveDir: root,
+    }));
   },
 };
 

@@ -19,6 +19,7 @@ import { billingPeriod } from "@/lib/plans";
 import { templateFilesProblems, type TemplateFiles } from "@/lib/template-files";
 import { compileTemplateFilesOffThread, compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox } from "@/lib/render/sandbox";
+import type { CompatibilityFinding } from "@/lib/render/warnings";
 
 type PreviewableTemplate = Pick<
   TemplateRecord,
@@ -111,7 +112,14 @@ export async function renderThumbnail(accountId: string, template: PreviewableTe
 }
 
 export type DraftRender =
-  | { ok: true; html: string; props: Record<string, unknown>; variables: VariablesSchema }
+  | {
+      ok: true;
+      html: string;
+      props: Record<string, unknown>;
+      variables: VariablesSchema;
+      /** Email client support of the render (lib/render/compatibility.ts). */
+      compatibility: CompatibilityFinding[];
+    }
   | { ok: false; message: string; line?: number; column?: number; path?: string };
 
 /** An unsaved template: one source, or files by path with their entry (the editor's tabs). */
@@ -141,10 +149,16 @@ export async function renderDraft(
     read = await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code });
     const previewProps = read ?? {};
     const props = variables ?? previewProps;
-    const { html } = await renderInSandbox({ owner: accountId, cacheKey, compiledCode: compiled.code, props });
+    const { html, compatibility = [] } = await renderInSandbox({
+      owner: accountId,
+      cacheKey,
+      compiledCode: compiled.code,
+      props,
+      compatibility: true,
+    });
     // PreviewProps too large to send as variables describe nothing a caller could send.
     const sample = variablesProblem(previewProps) ? null : previewProps;
-    return { ok: true, html, props, variables: compiled.variables ?? schemaFromPreviewProps(sample) };
+    return { ok: true, html, props, variables: compiled.variables ?? schemaFromPreviewProps(sample), compatibility };
   } catch (error) {
     if (error instanceof AppError && error.code === "RENDER_ERROR") {
       const lacking =

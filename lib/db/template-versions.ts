@@ -2,6 +2,7 @@ import "server-only";
 import { getDb, jsonParameter, type Tx } from "@/lib/db/client";
 import { AppError, errors } from "@/lib/errors";
 import { templateIdSql } from "@/lib/db/templates";
+import type { CompatibilityFinding } from "@/lib/render/warnings";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import type { TemplateFiles } from "@/lib/template-files";
 
@@ -12,6 +13,8 @@ export type TemplateContent = {
   compiledCode: string | null;
   variables: VariablesSchema;
   previewProps: Record<string, unknown> | null;
+  /** Email client support of its example's render (null, or left out: not known, as for content saved before). */
+  compatibility?: CompatibilityFinding[] | null;
   /** A template of several files: all of them, and the entry's path (both null, or left out, for one file). */
   files?: TemplateFiles | null;
   entry?: string | null;
@@ -69,6 +72,7 @@ export async function lockOwnTemplate(
 export async function writeDraft(tx: Tx, templateId: string, content: TemplateContent): Promise<DraftSummary> {
   const files = jsonOrNull(tx, content.files);
   const previewProps = jsonOrNull(tx, content.previewProps);
+  const compatibility = jsonOrNull(tx, content.compatibility);
   const variables = jsonParameter(tx, content.variables);
   const [{ draft_revision: revision, published_version: published }] = await tx<
     { draft_revision: number; published_version: number | null }[]
@@ -78,18 +82,19 @@ export async function writeDraft(tx: Tx, templateId: string, content: TemplateCo
     await tx`
       update templates
       set code = ${content.code}, compiled_code = ${content.compiledCode}, variables = ${variables},
-          preview_props = ${previewProps}, files = ${files}, entry = ${content.entry ?? null},
-          version = version + 1, updated_at = now()
+          preview_props = ${previewProps}, compatibility = ${compatibility}, files = ${files},
+          entry = ${content.entry ?? null}, version = version + 1, updated_at = now()
       where id = ${templateId}`;
   }
   const [draft] = await tx<DraftSummary[]>`
-    insert into template_drafts (template_id, revision, code, files, entry, compiled_code, variables, preview_props)
+    insert into template_drafts (template_id, revision, code, files, entry, compiled_code, variables, preview_props,
+                                 compatibility)
     values (${templateId}, ${revision}, ${content.code}, ${files}, ${content.entry ?? null}, ${content.compiledCode},
-            ${variables}, ${previewProps})
+            ${variables}, ${previewProps}, ${compatibility})
     on conflict (template_id) do update set
       revision = excluded.revision, code = excluded.code, files = excluded.files, entry = excluded.entry,
       compiled_code = excluded.compiled_code, variables = excluded.variables, preview_props = excluded.preview_props,
-      updated_at = now()
+      compatibility = excluded.compatibility, updated_at = now()
     returning revision, updated_at`;
   return draft;
 }
@@ -117,19 +122,20 @@ export async function publishLockedContent(
     return version;
   }
   const previewProps = jsonOrNull(tx, content.previewProps);
+  const compatibility = jsonOrNull(tx, content.compatibility);
   const variables = jsonParameter(tx, content.variables);
   const [published] = await tx<VersionSummary[]>`
     insert into template_versions (template_id, version, code, files, entry, compiled_code, variables, preview_props,
-                                   created_at, published_via, published_by_key_id)
+                                   compatibility, created_at, published_via, published_by_key_id)
     values (${templateId}, ${(latest?.version ?? 0) + 1}, ${content.code}, ${files}, ${content.entry ?? null},
-            ${content.compiledCode}, ${variables}, ${previewProps}, ${createdAt ?? new Date()},
+            ${content.compiledCode}, ${variables}, ${previewProps}, ${compatibility}, ${createdAt ?? new Date()},
             ${publishedBy?.via ?? null}, ${publishedBy?.via === "api_key" ? publishedBy.keyId : null})
     returning ${versionColumns(tx)}`;
   await tx`
     update templates
     set code = ${content.code}, files = ${files}, entry = ${content.entry ?? null},
         compiled_code = ${content.compiledCode}, variables = ${variables}, preview_props = ${previewProps},
-        published_version = ${published.version}, version = version + 1, updated_at = now()
+        compatibility = ${compatibility}, published_version = ${published.version}, version = version + 1, updated_at = now()
     where id = ${templateId}`;
   return published;
 }
@@ -147,7 +153,7 @@ export async function publishLockedDraft(
 ): Promise<VersionSummary> {
   const [draft] = await tx<(TemplateContent & { revision: number; updated_at: Date })[]>`
     select revision, updated_at, code, files, entry, compiled_code as "compiledCode", variables,
-           preview_props as "previewProps"
+           preview_props as "previewProps", compatibility
     from template_drafts where template_id = ${templateId}`;
   if (!draft) {
     const [template] = await tx<{ draft_revision: number; published_version: number | null }[]>`
@@ -202,7 +208,8 @@ export async function restoreVersion(
     const template = await lockOwnTemplate(tx, accountId, templateId);
     if (!template) return null;
     const [content] = await tx<TemplateContent[]>`
-      select code, files, entry, compiled_code as "compiledCode", variables, preview_props as "previewProps"
+      select code, files, entry, compiled_code as "compiledCode", variables, preview_props as "previewProps",
+             compatibility
       from template_versions where template_id = ${template.id} and version = ${version}`;
     if (!content) throw errors.versionNotFound(version);
     if (!publish) return { draft: await writeDraft(tx, template.id, content) };

@@ -3,6 +3,7 @@ import { type Db, getDb, type Tx, jsonParameter } from "@/lib/db/client";
 import { holdsNul, isUuid } from "@/lib/schemas/common";
 import { isTemplateAlias } from "@/lib/template-alias";
 import type { SendingDomain } from "@/lib/db/domains";
+import type { CompatibilityFinding } from "@/lib/render/warnings";
 import type { CatalogueEntry } from "@/lib/schemas/catalogue";
 import type { LibraryEntry } from "@/lib/schemas/library";
 import type { VariablesSchema } from "@/lib/schemas/variables";
@@ -22,6 +23,8 @@ export type TemplateRecord = {
   variables: VariablesSchema;
   /** A user template's PreviewProps as read when it was saved (null for catalogue templates and older saves). */
   preview_props: Record<string, unknown> | null;
+  /** Email client support of the content's example render; null for a catalogue template and older content. */
+  compatibility: CompatibilityFinding[] | null;
   compiled_code: string | null;
   /** A user template of several files: every file by its path (`code` is the entry's), and the entry's path. */
   files: TemplateFiles | null;
@@ -168,6 +171,7 @@ export type ReadableTemplate = Pick<
   | "updated_at"
   | "variables"
   | "preview_props"
+  | "compatibility"
   | "published_version"
 > & {
   added_via: "created" | "free" | "purchased" | null;
@@ -186,13 +190,33 @@ export async function findReadableTemplate(accountId: string, templateId: string
   if (!id) return null;
   const [row] = await db<ReadableTemplate[]>`
     select t.id, t.owner_account_id, t.slug, t.alias, t.name, t.description, t.is_public, t.price, t.category, t.author,
-           t.updated_at, t.variables, t.preview_props, t.published_version, l.added_via,
+           t.updated_at, t.variables, t.preview_props, t.compatibility, t.published_version, l.added_via,
            d.revision as draft_revision, d.updated_at as draft_updated_at
     from templates t
     left join library_entries l on l.template_id = t.id and l.account_id = ${accountId}
     left join template_drafts d on d.template_id = t.id
     where t.id = ${id} and (l.account_id is not null or (t.owner_account_id is null and t.is_public))`;
   return row ?? null;
+}
+
+/** What an example render of a template's current content needs: its compiled code and content counter. */
+export async function findTemplateToCheck(
+  templateId: string,
+): Promise<Pick<TemplateRecord, "version" | "compiled_code"> | null> {
+  const [row] = await getDb()<Pick<TemplateRecord, "version" | "compiled_code">[]>`
+    select version, compiled_code from templates where id = ${templateId}`;
+  return row ?? null;
+}
+
+/** Stores the email client support of a template's content, unless that content has changed meanwhile. */
+export async function storeTemplateCompatibility(
+  templateId: string,
+  version: number,
+  compatibility: CompatibilityFinding[],
+): Promise<void> {
+  const db = getDb();
+  await db`update templates set compatibility = ${jsonParameter(db, compatibility)}
+           where id = ${templateId} and version = ${version}`;
 }
 
 export type CatalogueListing = Pick<

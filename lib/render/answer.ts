@@ -11,13 +11,15 @@ type RenderAnswer = z.input<typeof renderResponseSchema>;
 
 /**
  * What a render of template `templateId` (an id or alias) answers: POST /api/v1/templates/{id}/render's body, and the
- * template page's previews (/api/dashboard/templates/{id}/render), which are not API calls.
+ * template page's previews (/api/dashboard/templates/{id}/render), which are not API calls. `compatibility`: add the
+ * warnings of the HTML's email client support (the API's answer has them; the template page shows its own panel).
  */
 export async function renderAnswer(
   accountId: string,
   templateId: string,
   body: z.output<typeof renderRequestSchema>,
   signal: AbortSignal,
+  compatibility = true,
 ): Promise<RenderAnswer | NextResponse<RenderAnswer>> {
   const template = await getRenderableTemplateOrThrow(accountId, templateId, body.version);
   const checked = checkVariables(template, body.variables);
@@ -38,7 +40,7 @@ export async function renderAnswer(
   const json = await renderTemplateAsJson(
     template,
     checked,
-    { accountId, plainText: body.plain_text, signal },
+    { accountId, plainText: body.plain_text, signal, compatibility },
     {
       success: true,
     },

@@ -18,13 +18,15 @@ import { generatedFilePath } from "./generated-file";
 import { WorkerPool } from "./worker-pool";
 import { errors } from "@/lib/errors";
 import { CATALOGUE_QUEUE, RENDER_DEADLINE_MS } from "@/lib/limits";
-import type { RenderWarning } from "./warnings";
+import type { CompatibilityFinding, RenderWarning } from "./warnings";
 
 export type CatalogueRenderRequest = {
   id: number;
   slug: string;
   props: Record<string, unknown>;
   plainText: boolean;
+  /** Check the HTML's email client support (compatibility.ts): its findings, and their `warnings`. */
+  compatibility?: boolean;
   /**
    * Answer with the UTF-8 JSON of `{ ...jsonFields, html, text?, warnings? }` instead of the strings; the HTML's own
    * warning (Gmail clipping) joins the `warnings` given here.
@@ -32,8 +34,13 @@ export type CatalogueRenderRequest = {
   jsonFields?: JsonRenderFields;
 };
 export type JsonRenderFields = Record<string, unknown> & { warnings?: RenderWarning[] };
-/** A rendered document and, when asked for, its plain text. */
-export type RenderedEmail = { html: string; text?: string; warnings?: RenderWarning[] };
+/** A rendered document and, when asked for, its plain text (and from a render worker, its email client support). */
+export type RenderedEmail = {
+  html: string;
+  text?: string;
+  warnings?: RenderWarning[];
+  compatibility?: CompatibilityFinding[];
+};
 /** A render the worker refused: the template threw, has no component (`missing`), or made too much HTML. */
 type CatalogueRenderRefusal = { id: number; ok: false; kind: "threw" | "missing" | "too_large"; message: string };
 export type CatalogueRenderReply =
@@ -101,7 +108,8 @@ export async function renderCatalogueOffThread(
 
 /**
  * The same render as the UTF-8 JSON of `{ ...jsonFields, html, text?, warnings? }`, written on the worker: an API response body
- * the event loop only forwards, instead of serializing and encoding ten or more kilobytes of HTML itself.
+ * the event loop only forwards, instead of serializing and encoding ten or more kilobytes of HTML itself. Its warnings
+ * include the HTML's email client support, as a render's answer does, unless `compatibility` is false.
  */
 export async function renderCatalogueJsonOffThread(
   owner: string,
@@ -110,10 +118,22 @@ export async function renderCatalogueJsonOffThread(
   plainText: boolean,
   jsonFields: JsonRenderFields,
   signal?: AbortSignal,
+  compatibility = true,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const reply = await pool.run(owner, { slug, props, plainText, jsonFields }, { signal });
+  const reply = await pool.run(owner, { slug, props, plainText, jsonFields, compatibility }, { signal });
   if (!("json" in reply)) throw new Error("The catalogue render worker answered strings where JSON was asked for");
   return reply.json;
+}
+
+/** The email client support of the catalogue template `slug` rendered with these (validated) props. */
+export async function catalogueCompatibilityOffThread(
+  owner: string,
+  slug: string,
+  props: Record<string, unknown>,
+): Promise<CompatibilityFinding[]> {
+  const reply = await pool.run(owner, { slug, props, plainText: false, compatibility: true });
+  if (!("rendered" in reply)) throw new Error("The catalogue render worker answered JSON where strings were asked for");
+  return reply.rendered.compatibility ?? [];
 }
 
 /** Stops the workers (tests, shutdown); renders in flight or waiting fail. */

@@ -12,7 +12,8 @@ import { renderToReadableStream } from "react-dom/server";
 import { getCatalogueEntry } from "@/lib/catalogue";
 import { MAX_HTML_BYTES } from "@/lib/limits";
 import { toPlainText } from "@/lib/render/plain-text";
-import { withHtmlWarning } from "@/lib/render/warnings";
+import { checkCompatibility } from "@/lib/render/compatibility";
+import { compatibilityWarnings, withHtmlWarning } from "@/lib/render/warnings";
 import type { CatalogueRenderReply, CatalogueRenderRequest, RenderedEmail } from "./catalogue-pool";
 import { finalizeEmailHtml } from "./react-email/document";
 import { OutputLimitError, readAll } from "./react-email/stream";
@@ -43,6 +44,7 @@ async function render({
   slug,
   props,
   plainText,
+  compatibility,
   jsonFields,
 }: CatalogueRenderRequest): Promise<CatalogueRenderReply> {
   const entry = getCatalogueEntry(slug);
@@ -53,10 +55,11 @@ async function render({
     if (htmlBytes > MAX_HTML_BYTES) return tooLarge(id);
     const rendered: RenderedEmail = plainText ? { html, text: toPlainText(html) } : { html };
     const { warnings: variableWarnings = [], ...fields } = jsonFields ?? {};
-    const warnings = withHtmlWarning(variableWarnings, htmlBytes);
-    if (warnings) rendered.warnings = warnings;
+    const findings = compatibility ? checkCompatibility(html) : [];
+    const warnings = [...(withHtmlWarning(variableWarnings, htmlBytes) ?? []), ...compatibilityWarnings(findings)];
+    if (warnings.length > 0) rendered.warnings = warnings;
     if (jsonFields) return { id, ok: true, json: utf8.encode(JSON.stringify({ ...fields, ...rendered })) };
-    return { id, ok: true, rendered };
+    return { id, ok: true, rendered: compatibility ? { ...rendered, compatibility: findings } : rendered };
   } catch (error) {
     if (error instanceof OutputLimitError) return tooLarge(id);
     return { id, ok: false, kind: "threw", message: error instanceof Error ? error.message : String(error) };

@@ -10,18 +10,20 @@ import {
 } from "@/lib/render/catalogue-pool";
 import { renderInSandbox } from "@/lib/render/sandbox";
 import { compileVariablesSchema, undeclaredVariableWarnings, type VariablesChecker } from "@/lib/render/variables";
-import { withHtmlWarning, type RenderWarning } from "@/lib/render/warnings";
+import { compatibilityWarnings, withHtmlWarning, type RenderWarning } from "@/lib/render/warnings";
 
 export type { RenderedEmail };
 
 /**
  * `accountId`: the account the render is for; accounts take turns on the render workers. `signal`: the request's, so
  * a render still waiting for a worker when the client goes away leaves the queue. `onSandboxTime`: told how long a
- * user template's render ran in the sandbox (a batch's renders share a budget of that time).
+ * user template's render ran in the sandbox (a batch's renders share a budget of that time). `compatibility`: add the
+ * warnings of the HTML's email client support (a render's answer has them; a send's does not).
  */
 export type RenderOptions = {
   accountId: string;
   plainText?: boolean;
+  compatibility?: boolean;
   signal?: AbortSignal;
   onSandboxTime?: (ms: number) => void;
 };
@@ -29,7 +31,8 @@ export type RenderOptions = {
 /**
  * Renders a template with variables checked by checkVariables: catalogue templates natively (on a render worker, see
  * catalogue-pool.ts); user-authored templates only inside the WebAssembly sandbox. A template that fails answers 422
- * RENDER_ERROR. `warnings` are the variables' and the HTML's own (Gmail clipping), left out when there are none.
+ * RENDER_ERROR. `warnings` are the variables' and the HTML's own (Gmail clipping; email client support when asked
+ * for), left out when there are none.
  */
 export async function renderTemplate(
   template: RenderableTemplate,
@@ -46,10 +49,13 @@ export async function renderTemplate(
   return all.length > 0 ? { ...email, warnings: all } : email;
 }
 
-/** The render with the HTML's own warning (Gmail clipping), as the catalogue worker answers it. */
-function withClipWarning(rendered: RenderedEmail): RenderedEmail {
-  const warnings = withHtmlWarning([], Buffer.byteLength(rendered.html));
-  return warnings ? { ...rendered, warnings } : rendered;
+/** The render with the HTML's own warnings (Gmail clipping, email client support), as the catalogue worker answers it. */
+function withHtmlWarnings({ compatibility, ...rendered }: Awaited<ReturnType<typeof renderInSandbox>>): RenderedEmail {
+  const warnings = [
+    ...(withHtmlWarning([], Buffer.byteLength(rendered.html)) ?? []),
+    ...(compatibility ? compatibilityWarnings(compatibility) : []),
+  ];
+  return warnings.length > 0 ? { ...rendered, warnings } : rendered;
 }
 
 const utf8 = new TextEncoder();
@@ -57,7 +63,8 @@ const utf8 = new TextEncoder();
 /**
  * The render as UTF-8 JSON, `{ ...fields, html, text?, warnings? }`: the body of POST /render. A catalogue template's
  * JSON is written by the render worker along with the HTML, so the event loop, which every request shares, does not
- * spend time serializing and encoding the document.
+ * spend time serializing and encoding the document. Its warnings include the HTML's email client support unless
+ * `options.compatibility` is false.
  */
 export async function renderTemplateAsJson(
   template: RenderableTemplate,
@@ -66,12 +73,15 @@ export async function renderTemplateAsJson(
   fields: Record<string, unknown>,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const plainText = options.plainText ?? false;
+  const compatibility = options.compatibility ?? true;
   if (template.owner_account_id === null) {
     const slug = catalogueSlug(template);
     const jsonFields = checked.warnings.length > 0 ? { ...fields, warnings: checked.warnings } : fields;
-    return renderCatalogueJsonOffThread(options.accountId, slug, checked.props, plainText, jsonFields, options.signal);
+    const { accountId, signal } = options;
+    return renderCatalogueJsonOffThread(accountId, slug, checked.props, plainText, jsonFields, signal, compatibility);
   }
-  return utf8.encode(JSON.stringify({ ...fields, ...(await renderTemplate(template, checked, options)) }));
+  const rendered = await renderTemplate(template, checked, { ...options, compatibility });
+  return utf8.encode(JSON.stringify({ ...fields, ...rendered }));
 }
 
 export type CheckedVariables = { props: Record<string, unknown>; warnings: RenderWarning[] };
@@ -128,18 +138,19 @@ async function renderUserTemplate(
   owner: string,
   props: Record<string, unknown>,
   plainText: boolean,
-  { signal, onSandboxTime }: RenderOptions,
+  { signal, onSandboxTime, compatibility }: RenderOptions,
 ): Promise<RenderedEmail> {
   if (!template.compiled_code) {
     throw errors.renderFailed("This template has not been compiled. Save it again to compile it.");
   }
-  return withClipWarning(
+  return withHtmlWarnings(
     await renderInSandbox({
       owner,
       cacheKey: `${template.id}:${template.content_key}`,
       compiledCode: template.compiled_code,
       props,
       plainText,
+      compatibility,
       signal,
       onRunTime: onSandboxTime,
     }),

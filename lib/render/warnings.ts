@@ -20,3 +20,45 @@ export function withHtmlWarning(warnings: readonly RenderWarning[], htmlBytes: n
   const all = clip ? [...warnings, clip] : warnings;
   return all.length > 0 ? [...all] : undefined;
 }
+
+/**
+ * The clients email client support is checked for, by caniemail's `family.platform` key, with the names answers use, in
+ * the order they list them (lib/render/compatibility.ts checks; the dashboard's panel lists them).
+ */
+export const EMAIL_CLIENTS = {
+  "gmail.desktop-webmail": "Gmail (web)",
+  "gmail.android": "Gmail (Android)",
+  "gmail.ios": "Gmail (iOS)",
+  "outlook.windows": "Outlook (Windows)",
+  "outlook.macos": "Outlook (macOS)",
+  "outlook.outlook-com": "Outlook.com",
+  "apple-mail.macos": "Apple Mail (macOS)",
+  "apple-mail.ios": "Apple Mail (iOS)",
+  "yahoo.desktop-webmail": "Yahoo Mail",
+} as const;
+
+/** What GET /templates/{id} answers per feature the document uses that some client does not fully support. */
+export type CompatibilityEntry = { feature: string; unsupported: string[]; partial: string[] };
+/** The same with where it was found (each element's tag and style) and its caniemail page, made by compatibility.ts. */
+export type CompatibilityFinding = CompatibilityEntry & { elements: string[]; url: string };
+
+/** At most this many `warnings` entries of email client support, one per feature. */
+export const MAX_COMPATIBILITY_WARNINGS = 20;
+
+/** The `warnings` entries of the features some client does not support, at most MAX_COMPATIBILITY_WARNINGS. */
+export function compatibilityWarnings(findings: readonly CompatibilityFinding[]): RenderWarning[] {
+  return findings
+    .filter((finding) => finding.unsupported.length > 0)
+    .slice(0, MAX_COMPATIBILITY_WARNINGS)
+    .map(({ feature, unsupported, partial }) => ({
+      field: "html",
+      message:
+        `${feature} is not supported by ${unsupported.join(", ")}` +
+        (partial.length > 0 ? `, partially by ${partial.join(", ")}` : ""),
+    }));
+}
+
+/** The findings as GET /templates/{id} answers them. */
+export function compatibilityEntries(findings: readonly CompatibilityFinding[]): CompatibilityEntry[] {
+  return findings.map(({ feature, unsupported, partial }) => ({ feature, unsupported, partial }));
+}

@@ -152,7 +152,7 @@ export const warningsSchema = z
   .meta({
     id: "Warnings",
     description:
-      "Left out when empty. Variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), and HTML past 102 KB, which Gmail clips.",
+      "Left out when empty. Variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), HTML past 102 KB, which Gmail clips, and (in a render's answer) each feature of the HTML that an email client does not support, from the caniemail data set: `<feature> is not supported by Outlook (Windows), partially by Gmail (Android)`, at most 20. The clients: Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS), Yahoo Mail.",
   });
 
 export const renderResponseSchema = z
@@ -283,12 +283,33 @@ export const templateDetailsSchema = libraryEntrySchema
     example: z.record(z.string(), z.unknown()).meta({
       description: "Sample variables that render: the template's PreviewProps, else values made from its schema",
     }),
+    compatibility: z
+      .array(
+        z.object({
+          feature: z.string().meta({ description: "The caniemail data set's name of the feature" }),
+          unsupported: z.array(z.string()).meta({ description: "The clients that do not support it" }),
+          partial: z.array(z.string()).meta({ description: "The clients that support it in part" }),
+        }),
+      )
+      .meta({
+        description:
+          "Email client support of the published version's example render (the draft's before a first publish), computed when it was saved: each feature of its HTML that Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS) or Yahoo Mail does not fully support, from the caniemail data set",
+      }),
   });
 export type TemplateDetails = Omit<z.infer<typeof templateDetailsSchema>, "variables"> & { variables: VariablesSchema };
 
 export const templateDetailsResponseSchema = z
   .object({ success: z.literal(true), template: templateDetailsSchema })
   .meta({ id: "TemplateDetailsResponse" });
+
+export const savedTemplateResponseSchema = templateDetailsResponseSchema
+  .extend({
+    warnings: warningsSchema.optional().meta({
+      description:
+        "Left out when empty. Each feature of the saved content's example render that an email client does not support (as a render's warnings)",
+    }),
+  })
+  .meta({ id: "SavedTemplateResponse" });
 
 export const accessDeniedBodySchema = z
   .object({

@@ -13,6 +13,7 @@ import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { POST as postTemplate } from "@/app/api/v1/templates/route";
 import { getDb } from "@/lib/db/client";
 import { addToLibrary, auth, call, catalogueId, createUser, sender, type TestUser } from "../support/api";
+import { storedCompatibility } from "../support/compatibility";
 
 const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
 const NOT_IN_LIBRARY = {
@@ -98,6 +99,7 @@ async function ownTemplate(user: TestUser, id: string, alias: string | null) {
     draft: null,
     variables: GREETING_VARIABLES,
     example: { name: "Ada" },
+    compatibility: await storedCompatibility(id),
   };
 }
 

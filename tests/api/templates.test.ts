@@ -18,6 +18,7 @@ import { createUserTemplate } from "@/lib/db/library";
 import { applyVariablesToSource } from "@/lib/render/react-source";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { addToLibrary, auth, call, catalogueId, counter, createUser, type TestUser } from "../support/api";
+import { storedCompatibility } from "../support/compatibility";
 import { admin } from "../support/admin";
 import { importTsxFiles } from "../support/tsx";
 
@@ -130,6 +131,7 @@ async function ownTemplate(
     draft: null,
     variables: fields.variables,
     example: fields.example,
+    compatibility: await storedCompatibility(id),
   };
 }
 

@@ -5,6 +5,7 @@
  * browser's cache without a render.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { checkCompatibility } from "@/lib/render/compatibility";
 import { POST as postTemplatePreview } from "@/app/api/dashboard/templates/[id]/render/route";
 import { GET as getThumbnail } from "@/app/api/dashboard/templates/[id]/thumbnail/route";
 import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route";
@@ -32,6 +33,7 @@ import {
   setApiCallsUsed,
   type TestUser,
 } from "../support/api";
+import { renderWarnings } from "../support/compatibility";
 
 const HELLO = `import { Html, Body, Text } from "@react-email/components";
 export default function Hello({ name = "there" }: { name?: string }) {
@@ -102,6 +104,8 @@ describe("the editor's live preview", () => {
         ok: true,
         html: expect.stringContaining("Hello <!-- -->Grace"),
         props: { name: "Grace" },
+        // The email client support of the HTML it answers.
+        compatibility: checkCompatibility(result.body.html),
         variables: {
           $schema: JSON_SCHEMA_DIALECT,
           type: "object",
@@ -133,12 +137,14 @@ export default function Hello({ name = "there" }: { name?: string }) {
     };
     const footer =
       'import { Text } from "@react-email/components";\nexport const Footer = () => <Text>The footer</Text>;\n';
-    expect(await draft({ "template.tsx": entry, "components/footer.tsx": footer })).toEqual({
+    const drafted = await draft({ "template.tsx": entry, "components/footer.tsx": footer });
+    expect(drafted).toEqual({
       status: 200,
       body: {
         ok: true,
         html: expect.stringMatching(/Hello <!-- -->Grace<\/p>.*The footer<\/p>/),
         props: { name: "Grace" },
+        compatibility: checkCompatibility(drafted.body.html),
         variables: {
           $schema: JSON_SCHEMA_DIALECT,
           type: "object",
@@ -188,6 +194,7 @@ Order.PreviewProps = { customer: "Ada", items: [{ name: "Pen", qty: 2, gift: fal
         ok: true,
         html: expect.stringContaining("Ada<!-- --> ordered <!-- -->1"),
         props: { customer: "Ada", items: [{ name: "Pen", qty: 2, gift: false }], note: null, tags: [] },
+        compatibility: checkCompatibility(result.body.html),
         variables: {
           $schema: JSON_SCHEMA_DIALECT,
           type: "object",
@@ -405,7 +412,8 @@ describe("a template page's preview as its variables are edited", () => {
         text: expect.stringContaining("WELCOME TO ACME, GRACE!"),
       },
     });
-    expect(html.body).toEqual(await fromApi(EDITED));
+    // The API adds the email client support's warnings, which the page shows in its panel instead.
+    expect({ ...html.body, ...renderWarnings(html.body.html) }).toEqual(await fromApi(EDITED));
     expect({ status: react.status, body: react.body }).toEqual({
       status: 200,
       body: { success: true, react: expect.stringContaining('"userName": "Grace"') },

@@ -664,10 +664,11 @@ describe("migration 20261126000100_template_versions.sql", () => {
         { id: single, name: "One", published_version: 1, draft_revision: 0 },
         { id: several, name: "Two", published_version: 1, draft_revision: 0 },
       ]);
-      // The templates' own columns are as they were (the later aliases migration adds one, null for all).
+      // The templates' own columns are as they were (the later aliases and compatibility migrations add one each,
+      // null for all).
       const templatesAfter = await db`select * from templates order by name`;
       expect(templatesAfter.map(({ published_version: _p, draft_revision: _d, ...row }) => row)).toEqual(
-        templatesBefore.map((row) => ({ ...row, alias: null })),
+        templatesBefore.map((row) => ({ ...row, alias: null, compatibility: null })),
       );
       expect(
         await db`

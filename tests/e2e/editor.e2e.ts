@@ -282,3 +282,48 @@ test("shows the two files' source in tabs on the template's page, copies the fil
     ["components/footer.tsx", letterFooter],
   ]);
 });
+
+test("shows which email clients do not show the preview as written, and the saved template's on its page", async () => {
+  const { page } = story;
+  await open(page, "/dashboard/templates/new", "New template");
+  await page
+    .getByLabel("Template source code")
+    .fill(
+      [
+        'import { Html, Text } from "@react-email/components";',
+        "",
+        "export default function Cards() {",
+        '  return (<Html><div style={{ display: "flex" }}><Text>Cards for E2E</Text></div></Html>);',
+        "}",
+        "",
+      ].join("\n"),
+    );
+  await page.frameLocator("iframe.email-frame").getByText("Cards for E2E").filter({ visible: true }).waitFor();
+
+  // Per client, what it does not show as written; each finding with the element it is on and its caniemail page.
+  const expectFlexboxNamed = async () => {
+    const outlook = page
+      .getByRole("region", { name: "Email client support" })
+      .getByTestId("compatibility-client")
+      .filter({ hasText: "Outlook (Windows)" });
+    await expect(outlook.locator("summary")).toHaveText(
+      "Outlook (Windows) 1 not supported, 5 partly supported, 1 supported",
+    );
+    await outlook.locator("summary").click();
+    const flexbox = outlook
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("link", { name: "display:flex", exact: true }) });
+    await expect(flexbox).toHaveText('display:flex on <div style="display:flex">');
+    await expect(flexbox.getByRole("link", { name: "display:flex" })).toHaveAttribute(
+      "href",
+      "https://www.caniemail.com/features/css-display-flex/",
+    );
+  };
+  await expectFlexboxNamed();
+
+  await page.getByLabel("Name").fill("E2E cards");
+  await page.getByRole("button", { name: "Save template" }).click();
+  await page.waitForURL(/\/dashboard\/library\/[0-9a-f-]{36}\?created=1$/);
+  await page.getByRole("heading", { level: 1, name: "E2E cards" }).waitFor();
+  await expectFlexboxNamed();
+});

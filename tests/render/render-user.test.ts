@@ -12,6 +12,7 @@ import { AppError } from "@/lib/errors";
 import { createTemplateFromSource } from "@/lib/user-templates";
 import { importTsx } from "../support/tsx";
 import { auth, call, createUser, type TestUser, uniqueDomain } from "../support/api";
+import { renderWarnings } from "../support/compatibility";
 
 const INVOICE = `import { Body, Button, Container, Head, Heading, Hr, Html, Img, Link, Preview, Section, Row, Column, Text } from "@react-email/components";
 
@@ -109,7 +110,8 @@ describe("user-authored templates", () => {
     const result = await renderCall(invoiceId, { variables });
     expect(result.status).toBe(200);
     const Native = await importTsx(INVOICE);
-    expect(result.body).toEqual({ success: true, html: await render(createElement(Native, variables)) });
+    const html = await render(createElement(Native, variables));
+    expect(result.body).toEqual({ success: true, html, ...renderWarnings(html) });
   });
 
   it("escape variables", async () => {
@@ -220,9 +222,10 @@ describe("variables reach the component", () => {
     });
     const result = await renderCall(id, { variables });
     const Native = await importTsx(ORDER_SHIPPED);
+    const html = await render(createElement(Native, variables));
     expect({ status: result.status, body: result.body }).toEqual({
       status: 200,
-      body: { success: true, html: await render(createElement(Native, variables)) },
+      body: { success: true, html, ...renderWarnings(html) },
     });
     expect(result.body.html).toContain("Hi <!-- -->Ada Lovelace<!-- -->, your order has shipped.");
   });

@@ -18,6 +18,7 @@ import { toPlainText as toPlainTextOnce } from "@/lib/render/plain-text";
 import { applyVariablesToSource } from "@/lib/render/react-source";
 import { importTsx } from "../support/tsx";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "../support/api";
+import { renderWarnings } from "../support/compatibility";
 
 /** The account the pool's direct renders are for. */
 const OWNER = "render-test";
@@ -38,8 +39,7 @@ describe("who may render what", () => {
     const { template_id } = await addToLibrary(user, "welcome");
     const result = await renderCall(user, template_id);
     expect(result.status).toBe(200);
-    expect(Object.keys(result.body)).toEqual(["success", "html"]);
-    expect(result.body.success).toBe(true);
+    expect(result.body).toEqual({ success: true, html: result.body.html, ...renderWarnings(result.body.html) });
   });
 
   it("a public free catalogue template renders without being in the library", async () => {
@@ -118,7 +118,7 @@ describe("catalogue rendering", () => {
     const result = await renderCall(user, await catalogueId("magic-link"), { variables });
     const entry = getCatalogueEntry("magic-link")!;
     const expected = await render(createElement(entry.component, entry.variables.parse(variables)));
-    expect(result.body).toEqual({ success: true, html: expected });
+    expect(result.body).toEqual({ success: true, html: expected, ...renderWarnings(expected) });
     expect(result.body.html.startsWith("<!DOCTYPE html")).toBe(true);
     expect(result.headers.get("content-type")).toBe("application/json");
     expect(result.headers.get("x-ratelimit-limit")).toBe("500");
@@ -151,7 +151,12 @@ describe("catalogue rendering", () => {
         // And the JSON it writes for the API is what serializing those strings on the event loop would give.
         const json = await renderCatalogueJsonOffThread(OWNER, entry.slug, props, true, { success: true });
         expect(new TextDecoder().decode(json), entry.slug).toBe(
-          JSON.stringify({ success: true, html: expected, text: reactEmailToPlainText(expected) }),
+          JSON.stringify({
+            success: true,
+            html: expected,
+            text: reactEmailToPlainText(expected),
+            ...renderWarnings(expected),
+          }),
         );
       }
     }
@@ -347,7 +352,7 @@ describe("catalogue rendering", () => {
       variables: { loginUrl: "https://acme.test/l" },
       plain_text: true,
     });
-    expect(Object.keys(result.body)).toEqual(["success", "html", "text"]);
+    expect(Object.keys(result.body)).toEqual(["success", "html", "text", "warnings"]);
     expect(result.body.text).toContain("https://acme.test/l");
     expect(result.body.text).not.toContain("<");
   });

@@ -13,6 +13,7 @@ import { AppError } from "@/lib/errors";
 import { createTemplateFromSource, restyleTailwindTemplates } from "@/lib/user-templates";
 import { importTsxFiles } from "../support/tsx";
 import { auth, call, createUser, type TestUser } from "../support/api";
+import { renderWarnings } from "../support/compatibility";
 
 /** React Email's own kind of template: Tailwind with pixelBasedPreset, a theme extended, a footer in its own file. */
 const WELCOME = {
@@ -118,7 +119,7 @@ async function expectSameAsReactEmail(files: Record<string, string>, variables: 
   const Native = await importTsxFiles(files, "email.tsx");
   const html = await render(createElement(Native, variables));
   expect(result.status).toBe(200);
-  expect(result.body).toEqual({ success: true, html });
+  expect(result.body).toEqual({ success: true, html, ...renderWarnings(html) });
   return html;
 }
 
@@ -198,7 +199,7 @@ ${code.slice(code.indexOf("*/\n") + 3)}
     const html = await render(createElement(await importTsxFiles(WELCOME, "email.tsx"), variables));
     const result = await renderCall(id, { variables });
     expect(result.status).toBe(200);
-    expect(result.body).toEqual({ success: true, html });
+    expect(result.body).toEqual({ success: true, html, ...renderWarnings(html) });
   });
 
   it("gives a template no Tailwind that keeps anything between calls or renders", async () => {
@@ -382,7 +383,7 @@ export default function E() {
     expect(result.body.html).not.toContain(secret);
     // Byte for byte what React Email makes of B alone (this test file's own Tailwind never saw A's class).
     const html = await render(createElement(await importTsxFiles(files, "email.tsx"), {}));
-    expect(result.body).toEqual({ success: true, html });
+    expect(result.body).toEqual({ success: true, html, ...renderWarnings(html) });
   });
 
   it("writes no CSS that can close its <style> element", async () => {

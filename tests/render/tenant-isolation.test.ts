@@ -5,10 +5,11 @@
  */
 import { render } from "@react-email/render";
 import { createElement } from "react";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { renderDraft } from "@/lib/dashboard/preview";
 import { stopCatalogueWorkers } from "@/lib/render/catalogue-pool";
+import { checkCompatibility } from "@/lib/render/compatibility";
 import { disposeSandboxes, getSandboxStats } from "@/lib/render/sandbox";
 import {
   applyVariablesOffThread,
@@ -19,6 +20,7 @@ import {
 import { createTemplateFromSource, replaceTemplateFromSource } from "@/lib/user-templates";
 import { importTsx } from "../support/tsx";
 import { auth, call, catalogueId, createUser, type TestUser } from "../support/api";
+import { renderWarnings } from "../support/compatibility";
 
 let alice: TestUser;
 let bob: TestUser;
@@ -156,11 +158,13 @@ describe("the template sandbox", () => {
       });
     };
     const draft = (caller: TestUser) => async () => {
-      expect(await renderDraft(caller.accountId, { code: HELLO }, null)).toEqual({
+      const rendered = await renderDraft(caller.accountId, { code: HELLO }, null);
+      expect(rendered).toEqual({
         ok: true,
         html: expect.stringContaining("Hello <!-- -->there"),
         props: {},
         variables: expect.any(Object),
+        compatibility: checkCompatibility(rendered.ok ? rendered.html : ""),
       });
     };
     const alicesHello = await create(alice, HELLO);
@@ -267,10 +271,28 @@ describe("the catalogue render workers", () => {
       alices: { status: 200, showsHers: true },
       before: {
         status: 200,
-        body: { success: true, html: expect.not.stringContaining(secret), text: expect.not.stringContaining(secret) },
+        body: {
+          success: true,
+          html: expect.not.stringContaining(secret),
+          text: expect.not.stringContaining(secret),
+          ...renderWarnings(before.body.html),
+        },
       },
       after: before,
     });
+  });
+});
+
+describe("the email client check, kept by content (compatibility.ts)", () => {
+  it("finds in another account's document only what is in it, as a fresh checker does", async () => {
+    // Alice's styles are in the elements a finding names; Bob's document shares her tags but not her styles.
+    const alices = `<div style="display:flex;font-family:alice-secret"><p style="font-family:alice-secret">x</p></div>`;
+    const bobs = `<div style="display:flex"><p>y</p></div>`;
+    expect(JSON.stringify(checkCompatibility(alices))).toContain("alice-secret");
+    const after = checkCompatibility(bobs);
+    vi.resetModules();
+    const fresh = (await import("@/lib/render/compatibility")).checkCompatibility(bobs);
+    expect({ after, hers: JSON.stringify(after).includes("alice-secret") }).toEqual({ after: fresh, hers: false });
   });
 });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { checkCompatibility } from "@/lib/render/compatibility";
 import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route";
 import { createTemplateAction } from "@/app/dashboard/actions";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
@@ -144,6 +145,7 @@ describe("a source that takes a parser minutes is compiled off the event loop an
       html: expect.stringContaining("Hello <!-- -->Ada"),
       props: { name: "Ada" },
       variables: HELLO_VARIABLES,
+      compatibility: checkCompatibility(next.body.html),
     });
   });
 

@@ -6,6 +6,7 @@ import {
   renderRequestSchema,
   renderResponseSchema,
   templateAliasRequestSchema,
+  savedTemplateResponseSchema,
   templateDetailsResponseSchema,
   templateRequestSchema,
   templateSourceResponseSchema,
@@ -37,7 +38,7 @@ export const createTemplate = defineOperation({
   success: {
     status: 201,
     description: "Created: the template, as GET /templates/{id} answers it",
-    schema: templateDetailsResponseSchema,
+    schema: savedTemplateResponseSchema,
   },
   errors: ["LIBRARY_LIMIT_REACHED", "ALIAS_TAKEN", "RENDER_ERROR", "SANDBOX_BUSY"],
   errorDescriptions: {
@@ -71,7 +72,7 @@ export const replaceTemplate = defineOperation({
   metered: true,
   ...BY_TEMPLATE_ID,
   body: templateRequestSchema,
-  success: { status: 200, description: "The template as it is now", schema: templateDetailsResponseSchema },
+  success: { status: 200, description: "The template as it is now", schema: savedTemplateResponseSchema },
   errors: ["TEMPLATE_NOT_FOUND", "ALIAS_TAKEN", "RENDER_ERROR", "SANDBOX_BUSY"],
   errorDescriptions: {
     VALIDATION_ERROR: "As for POST /templates: a bad field, or a file that does not compile or imports what it may not",

@@ -35,6 +35,7 @@ import os from "node:os";
 import path from "node:path";
 import { errors, type AppError } from "@/lib/errors";
 import { SANDBOX_QUEUE } from "@/lib/limits";
+import type { CompatibilityFinding } from "../warnings";
 import { generatedFilePath } from "../generated-file";
 import { WorkerPool, type WithoutId, type WorkerChoice, type WorkerLoss } from "../worker-pool";
 import {
@@ -173,12 +174,14 @@ export async function renderInSandbox(opts: {
   props: Record<string, unknown>;
   /** Also make the plain-text version (as @react-email/render's toPlainText does), within the same deadline. */
   plainText?: boolean;
+  /** Also check the HTML's email client support (../compatibility.ts), within the same deadline. */
+  compatibility?: boolean;
   limits?: Partial<SandboxLimits>;
   /** The request's: a render still waiting for the worker when the client goes away leaves the queue. */
   signal?: AbortSignal;
   /** Told how long the render ran on its worker (waiting not included), when it ends, whether it rendered or not. */
   onRunTime?: (ms: number) => void;
-}): Promise<{ html: string; text?: string }> {
+}): Promise<{ html: string; text?: string; compatibility?: CompatibilityFinding[] }> {
   assertNonEmptyString("cacheKey", opts.cacheKey);
   assertNonEmptyString("compiledCode", opts.compiledCode);
   const limits = resolveLimits(opts.limits);
@@ -195,12 +198,17 @@ export async function renderInSandbox(opts: {
       compiledCode: opts.compiledCode,
       propsJson,
       plainText: opts.plainText ?? false,
+      compatibility: opts.compatibility ?? false,
       limits,
     },
     { signal: opts.signal, onRunTime: opts.onRunTime },
   );
   if (!result.ok) throw renderFailure(result);
-  return { html: result.value ?? "", ...(result.text !== undefined ? { text: result.text } : {}) };
+  return {
+    html: result.value ?? "",
+    ...(result.text !== undefined ? { text: result.text } : {}),
+    ...(result.compatibility ? { compatibility: result.compatibility } : {}),
+  };
 }
 
 /**

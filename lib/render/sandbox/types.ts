@@ -4,6 +4,7 @@
  */
 
 import { MAX_HTML_BYTES, RENDER_DEADLINE_MS, SANDBOX_MEMORY_BYTES } from "../../limits";
+import type { CompatibilityFinding } from "../warnings";
 import type { ProgressData } from "../worker-progress";
 
 export type SandboxLimits = { memoryBytes: number; timeoutMs: number; maxOutputBytes: number };
@@ -31,9 +32,13 @@ export type EngineStats = {
   rendersInWarmContext: number;
 };
 
-/** Result of one engine operation: HTML for render, PreviewProps JSON (or null) for preview. */
+/**
+ * Result of one engine operation: HTML for render (with its plain text and its email client support, when asked),
+ * PreviewProps JSON (or null) for preview.
+ */
 export type EngineResult =
-  { ok: true; value: string | null; text?: string } | { ok: false; kind: SandboxErrorKind; message: string };
+  | { ok: true; value: string | null; text?: string; compatibility?: CompatibilityFinding[] }
+  | { ok: false; kind: SandboxErrorKind; message: string };
 
 /** main thread → worker */
 export type WorkerRequest =
@@ -44,6 +49,8 @@ export type WorkerRequest =
       compiledCode: string;
       propsJson: string;
       plainText: boolean;
+      /** Also check the HTML's email client support (compatibility.ts). */
+      compatibility: boolean;
       limits: SandboxLimits;
     }
   | { type: "preview"; id: number; cacheKey: string; compiledCode: string; limits: SandboxLimits };

@@ -9,9 +9,11 @@
  * The plain-text version is made here too, under the same watchdog: HTML that
  * a template shapes (say, thousands of nested elements) can make html-to-text
  * run for minutes, which must cost the template its deadline, not the server.
+ * So is the check of its email client support, when asked for.
  */
 import "../worker-priority";
 import { parentPort, workerData } from "node:worker_threads";
+import { checkCompatibility } from "../compatibility";
 import { toPlainText } from "../plain-text";
 import { jobProgress } from "../worker-progress";
 import { enginePreview, engineRender, engineStats, setWarmMemoryCap } from "./engine";
@@ -36,6 +38,9 @@ async function handle(request: WorkerRequest): Promise<void> {
     message: `Sandbox failure (${error instanceof Error ? error.message : String(error)})`,
   }));
   if (request.type === "render" && request.plainText && result.ok) result = addPlainText(result.value ?? "");
+  if (request.type === "render" && request.compatibility && result.ok) {
+    result = { ...result, compatibility: checkCompatibility(result.value ?? "") };
+  }
   progress.ended();
   send({ type: "done", id: request.id, result, stats: engineStats() });
 }

@@ -7,6 +7,6 @@ import { createTemplateOrThrow } from "@/lib/user-templates";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   POST: implement(contract.createTemplate, async ({ caller, body }) => ({
     success: true,
-    template: await createTemplateOrThrow(caller.accountId, { ...body, publishedBy: publishedByCaller(caller) }),
+    ...(await createTemplateOrThrow(caller.accountId, { ...body, publishedBy: publishedByCaller(caller) })),
   })),
 });

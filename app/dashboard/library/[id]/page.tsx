@@ -13,10 +13,11 @@ import { listVersions, type ListedVersion, type VersionSummary } from "@/lib/db/
 import { findLibraryTemplate, type TemplateRecord } from "@/lib/db/templates";
 import { checkVariables, renderTemplate } from "@/lib/render";
 import { templateFileName } from "@/lib/template-archive";
-import { templateVariablesSchema } from "@/lib/template-details";
+import { templateCompatibility, templateExample, templateVariablesSchema } from "@/lib/template-details";
 import { filesEntryFirst } from "@/lib/template-files";
 import { uuidSchema } from "@/lib/schemas/common";
 import { ADDED_VIA_LABEL, formatDate, formatDateTime, formatPrice } from "../../../_components/format";
+import { CompatibilityPanel } from "../../../_components/compatibility-panel";
 import { CopyButton } from "../../../_components/copy-button";
 import { deleteTemplateAction, removeFromLibraryAction } from "../../actions";
 import { RemoveTemplate } from "./remove-template";
@@ -75,6 +76,8 @@ export default async function TemplatePage({
     draft && template.published_version !== null
       ? await renderDraftSample(account.id, template, draft, admission)
       : null;
+  // Kept with the content when it was saved (lib/template-details.ts); none shown when it cannot be made now.
+  const compatibility = await templateCompatibility(account.id, template, templateExample(template)).catch(() => null);
   const verified = domains.filter((domain) => isVerifiedForSending(domain));
   const shared = getConfig().sharedSendingDomain;
   const fileName = templateFileName(template);
@@ -189,6 +192,14 @@ export default async function TemplatePage({
         canSend={verified.length > 0 || Boolean(shared)}
         accountEmail={account.email}
       />
+      {compatibility && (
+        <div style={{ marginTop: 20 }}>
+          <CompatibilityPanel
+            findings={compatibility}
+            source={template.published_version === null ? "its draft's example" : "its published version's example"}
+          />
+        </div>
+      )}
       {own && versions && (
         <div style={{ marginTop: 20 }}>
           <VersionsCard

@@ -1,9 +1,11 @@
 "use client";
 import { useActionState, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_FILES, MAX_TEMPLATE_NAME_CHARS } from "@/lib/limits";
+import type { CompatibilityFinding } from "@/lib/render/warnings";
 import type { VariablesSchema } from "@/lib/schemas/variables";
 import { SINGLE_FILE, templatePathProblem } from "@/lib/template-files";
 import { CodeEditor, type CodeEditorHandle } from "../../../_components/code-editor";
+import { CompatibilityPanel } from "../../../_components/compatibility-panel";
 import { FileTabs } from "../../../_components/file-tabs";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
 import { SubmitButton } from "../../../_components/submit-button";
@@ -12,7 +14,7 @@ import type { CreateTemplateState } from "../../actions";
 import { STARTER_TEMPLATE } from "./starter";
 
 type DraftResult =
-  | { ok: true; html: string; variables: VariablesSchema }
+  | { ok: true; html: string; variables: VariablesSchema; compatibility: CompatibilityFinding[] }
   | { ok: false; message: string; line?: number; column?: number; path?: string };
 
 type Problem = { message: string; line?: number; column?: number; path?: string };
@@ -76,6 +78,8 @@ export function TemplateEditor({
   const [submittedSource, setSubmittedSource] = useState<string | null>(null);
   const [variablesText, setVariablesText] = useState("");
   const [html, setHtml] = useState<string | null>(null);
+  // The email client support of the last render that worked, shown with its preview.
+  const [findings, setFindings] = useState<CompatibilityFinding[] | null>(null);
   const [status, setStatus] = useState<PreviewStatus>("rendering");
   const [problem, setProblem] = useState<Problem | null>(null);
   // The variables of the last draft that rendered, and whether the code has changed since.
@@ -128,6 +132,7 @@ export function TemplateEditor({
         if (result.ok) {
           lastProblem.current = null;
           setHtml(result.html);
+          setFindings(result.compatibility);
           setProblem(null);
           setDerived({ schema: result.variables, current: true });
           setStatus("idle");
@@ -450,6 +455,7 @@ export function TemplateEditor({
             stale={problem ? staleReason(problem, files.length > 1) : null}
             title={template ? `Preview of the draft of ${template.name}` : "Preview of the new template"}
           />
+          {findings && <CompatibilityPanel findings={findings} source="the preview" />}
         </div>
       </div>
     </form>

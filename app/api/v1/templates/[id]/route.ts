@@ -14,10 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   // PUT /api/v1/templates/{id} – replace the files, name and description of a template you created
   PUT: implement(contract.replaceTemplate, async ({ caller, params, body }) => ({
     success: true,
-    template: await replaceTemplateOrThrow(caller.accountId, params.id, {
-      ...body,
-      publishedBy: publishedByCaller(caller),
-    }),
+    ...(await replaceTemplateOrThrow(caller.accountId, params.id, { ...body, publishedBy: publishedByCaller(caller) })),
   })),
   // PATCH /api/v1/templates/{id} – set or clear the alias of a template you created
   PATCH: implement(contract.setTemplateAlias, async ({ caller, params, body }) => ({

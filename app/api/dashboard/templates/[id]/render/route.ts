@@ -8,7 +8,8 @@ import { renderAnswer } from "@/lib/render/answer";
 import { renderRequestSchema } from "@/lib/schemas/templates";
 
 // POST /api/dashboard/templates/{id}/render – the template page's preview as its variables are edited, and its
-// download "with current variables": POST /api/v1/templates/{id}/render's body and answer, for the signed-in session
+// download "with current variables": POST /api/v1/templates/{id}/render's body and answer (less the email client
+// support warnings, which the page shows in its panel), for the signed-in session
 // only (same origin). Not an API call: typing would spend a free month's calls in an afternoon. Limited per minute, per
 // account and per address instead (PREVIEW_LIMITS), and refused with /render's 429 once the month's calls are used up.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
@@ -17,7 +18,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
     async ({ request, caller, params, body }) => {
       if (caller.via !== "session") throw errors.unauthorized();
       await admitPreview(caller, clientAddress(request.headers));
-      const answer = await renderAnswer(caller.accountId, params.id, body, request.signal);
+      // Without the email client warnings: the page shows its template's support in a panel of its own.
+      const answer = await renderAnswer(caller.accountId, params.id, body, request.signal, false);
       return answer instanceof Response ? answer : NextResponse.json(answer);
     },
   ),
