@@ -730,6 +730,47 @@ export interface components {
       /** @description With "publish": true, the version it became */
       version?: components["schemas"]["TemplateVersion"];
     };
+    SavedTemplateResponse: {
+      /** @constant */
+      success: true;
+      template: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        description: string;
+        is_public: boolean;
+        /** @description Price in USD; 0 for a free template */
+        price: number;
+        slug: string | null;
+        category: string | null;
+        author: string | null;
+        /** @description Your own template's alias (PATCH /templates/{id}); null when none, and for catalogue templates */
+        alias: string | null;
+        in_library: boolean;
+        added_via: ("created" | "free" | "purchased") | null;
+        /** Format: date-time */
+        updated_at: string;
+        /** @description The published version that renders and sends use; null before a first publish */
+        version: number | null;
+        draft: components["schemas"]["TemplateDraft"] | null;
+        variables: components["schemas"]["VariablesSchema"];
+        /** @description Sample variables that render: the template's PreviewProps, else values made from its schema */
+        example: {
+          [key: string]: unknown;
+        };
+        /** @description Email client support of the published version's example render (the draft's before a first publish), computed when it was saved: each feature of its HTML that Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS) or Yahoo Mail does not fully support, from the caniemail data set */
+        compatibility: {
+          /** @description The caniemail data set's name of the feature */
+          feature: string;
+          /** @description The clients that do not support it */
+          unsupported: string[];
+          /** @description The clients that support it in part */
+          partial: string[];
+        }[];
+      };
+      /** @description Left out when empty. Each feature of the saved content's example render that an email client does not support (as a render's warnings) */
+      warnings?: components["schemas"]["Warnings"];
+    };
     SendBatchRequest: {
       /** @description POST /send bodies, without attachments or scheduled_at (send those one at a time) */
       emails: components["schemas"]["SendRequest"][];
@@ -902,6 +943,15 @@ export interface components {
         example: {
           [key: string]: unknown;
         };
+        /** @description Email client support of the published version's example render (the draft's before a first publish), computed when it was saved: each feature of its HTML that Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS) or Yahoo Mail does not fully support, from the caniemail data set */
+        compatibility: {
+          /** @description The caniemail data set's name of the feature */
+          feature: string;
+          /** @description The clients that do not support it */
+          unsupported: string[];
+          /** @description The clients that support it in part */
+          partial: string[];
+        }[];
       };
     };
     /** @description The template's draft, unpublished */
@@ -1035,7 +1085,7 @@ export interface components {
     VariablesSchema: {
       [key: string]: unknown;
     };
-    /** @description Left out when empty. Variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), and HTML past 102 KB, which Gmail clips. */
+    /** @description Left out when empty. Variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), HTML past 102 KB, which Gmail clips, and (in a render's answer) each feature of the HTML that an email client does not support, from the caniemail data set: `<feature> is not supported by Outlook (Windows), partially by Gmail (Android)`, at most 20. The clients: Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS), Yahoo Mail. */
     Warnings: {
       /** @description `variables.<path>` for an undeclared variable, or `html` */
       field: string;
@@ -1468,7 +1518,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["TemplateDetailsResponse"];
+          "application/json": components["schemas"]["SavedTemplateResponse"];
         };
       };
       /** @description A bad name, description, alias, path or entry, or a file that does not compile (field `files.<path>`, the message starting with its line and column) or imports what it may not (VALIDATION_ERROR) */
@@ -1655,7 +1705,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["TemplateDetailsResponse"];
+          "application/json": components["schemas"]["SavedTemplateResponse"];
         };
       };
       /** @description As for POST /templates: a bad field, or a file that does not compile or imports what it may not (VALIDATION_ERROR) */
