@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
 
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
@@ -13,7 +14,7 @@ export function watchErrors(page: Page, into: string[]): void {
 const SCREENSHOT_MAX_HEIGHT = 12_000;
 
 /**
- * A full-page screenshot to look at, as JPEG (PNG's encoding made the screenshots' test a tenth slower), of the page's
+ * A full-page screenshot to look at, as JPEG (PNG's encoding made the tour a tenth slower), of the page's
  * first SCREENSHOT_MAX_HEIGHT pixels.
  */
 export async function screenshot(page: Page, name: string): Promise<string> {
@@ -44,4 +45,27 @@ export async function horizontalOverflow(page: Page): Promise<number> {
 export async function cookieHeader(context: BrowserContext, baseUrl: string): Promise<string> {
   const cookies = await context.cookies(baseUrl);
   return cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join("; ");
+}
+
+/** A serious or critical accessibility violation of a page, compactly: its rule, impact and the elements it found. */
+export type Violation = { page: string; id: string; impact: string; targets: string[] };
+
+/** The serious and critical violations axe-core finds on the page shown (WCAG 2.0 and 2.1, levels A and AA). */
+export async function seriousViolations(page: Page, name: string): Promise<Violation[]> {
+  await settled(page);
+  // Legacy mode runs axe in the page itself: the default one finishes in a blank page of its own, which never opened
+  // beside a template's preview here. It leaves out the sandboxed previews and thumbnails (of an opaque origin): the
+  // emails shown, not the app's pages.
+  const { violations } = await new AxeBuilder({ page })
+    .setLegacyMode()
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  return violations
+    .filter(({ impact }) => impact === "serious" || impact === "critical")
+    .map(({ id, impact, nodes }) => ({
+      page: name,
+      id,
+      impact: impact ?? "",
+      targets: nodes.map(({ target }) => target.join(" ")),
+    }));
 }

@@ -8,15 +8,17 @@ import {
   sendThroughApi,
   signUp,
 } from "./account";
-import { horizontalOverflow, screenshot, settled, watchErrors } from "./browser";
+import { horizontalOverflow, screenshot, seriousViolations, settled, watchErrors, type Violation } from "./browser";
 import { url } from "./served-app";
 import { useStoryPage } from "./story-page";
 
-// Every main page at 375 and 1440 px wide, signed in with something on each (templates, a live and a test key, a
-// domain, a delivered, a bounced and a test email) and signed out: nothing may overflow sideways, overlap, wrap where
-// it should not or be cut off, and on a phone the dashboard's links are behind a Menu button. The screenshots are left
-// in test-results/screenshots/ to look at. The two widths run at once, each in a worker of its own and an account it
-// signs up for there.
+// A tour of every page at 375 and 1440 px wide, signed in with something on each (templates, a live and a test key, a
+// domain, a delivered, a bounced and a test email, so a suppression) and signed out: nothing may overflow sideways,
+// overlap, wrap where it should not or be cut off, and on a phone the dashboard's links are behind a Menu button.
+// axe-core checks each page against WCAG 2.0 and 2.1, levels A and AA, at 1440 px (and /docs at 375 px, where its
+// tables scroll): a serious or critical violation fails, listed with its rule, impact and the elements it found. The
+// screenshots are left in test-results/screenshots/ to look at. The two widths run at once, each in a worker of its
+// own and an account it signs up for there.
 test.describe.configure({ mode: "parallel" });
 
 let welcomeId = "";
@@ -30,7 +32,7 @@ const story = useStoryPage(async (page) => {
   await createApiKey(page, "E2E server");
   const testKey = await createApiKey(page, "E2E CI", "test");
   // A domain belongs to one account, and each worker has its own.
-  await addVerifiedDomain(page, `mail-${randomUUID().slice(0, 8)}.e2e-screenshots.dev`);
+  await addVerifiedDomain(page, `mail-${randomUUID().slice(0, 8)}.e2e-tour.dev`);
   await sendThroughApi(page, { template_id: welcomeId, to: "qa@example.com", subject: "E2E delivered" });
   bouncedEmailId = await sendThroughApi(page, {
     template_id: welcomeId,
@@ -129,9 +131,11 @@ async function checkNavigation(page: Page, width: number): Promise<void> {
 }
 
 for (const width of [375, 1440]) {
-  test(`lays out every main page at ${width} px: nothing overflows sideways, overlaps, wraps or is cut off`, async ({
+  test(`tours every page at ${width} px: nothing overflows sideways, overlaps, wraps or is cut off, and (at 1440 px, and /docs at 375 px) axe-core finds no serious or critical violation`, async ({
     browser,
   }) => {
+    // About forty page visits, a screenshot and a layout check each, and eighteen accessibility checks.
+    test.setTimeout(120_000);
     const shotContext = await browser.newContext({
       viewport: { width, height: width === 375 ? 812 : 900 },
       storageState: await story.context.storageState(),
@@ -141,6 +145,7 @@ for (const width of [375, 1440]) {
     await checkNavigation(shotPage, width);
     const overflowing: string[] = [];
     const faults: string[] = [];
+    const violations: Violation[] = [];
     for (const [name, path, heading] of pages) {
       await shotPage.goto(
         url(path.replace("{welcome}", welcomeId).replace("{note}", noteId).replace("{email}", bouncedEmailId)),
@@ -152,6 +157,8 @@ for (const width of [375, 1440]) {
       await screenshot(shotPage, name);
       if ((await horizontalOverflow(shotPage)) > 0) overflowing.push(name);
       faults.push(...(await layoutFaults(shotPage, name)));
+      // /docs is checked signed out (below): the header is all that differs.
+      if (width === 1440 && name !== "docs") violations.push(...(await seriousViolations(shotPage, name)));
     }
     await shotContext.clearCookies();
     // The signed-out header has more in it (Sign in, Get started) than the signed-in one.
@@ -165,8 +172,10 @@ for (const width of [375, 1440]) {
       await settled(shotPage);
       await screenshot(shotPage, name);
       if ((await horizontalOverflow(shotPage)) > 0) overflowing.push(name);
+      // On a phone /docs' tables and examples scroll sideways, each on its own.
+      if (width === 1440 || name === "docs-signed-out") violations.push(...(await seriousViolations(shotPage, name)));
     }
     await shotContext.close();
-    expect({ overflowing, faults }).toEqual({ overflowing: [], faults: [] });
+    expect({ overflowing, faults, violations }).toEqual({ overflowing: [], faults: [], violations: [] });
   });
 }
