@@ -1,11 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getEmail, POST as postEmail } from "@/app/api/v1/emails/[id]/route";
 import { GET as listEmails } from "@/app/api/v1/emails/route";
 import { POST as send } from "@/app/api/v1/send/route";
-import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { applyEmailEvent } from "@/lib/db/emails/events";
 import { dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
@@ -24,6 +21,7 @@ import {
   type TestUser,
 } from "../support/api";
 import { sentEmailId } from "../support/send";
+import { useResendStandIn } from "../support/resend-stand-in";
 
 const NOT_FOUND = { error: "Email not found", code: "EMAIL_NOT_FOUND", success: false };
 
@@ -312,45 +310,12 @@ describe("GET /api/v1/emails", () => {
 });
 
 describe("GET /api/v1/emails/{id} through Resend (a local stand-in)", () => {
-  let server: Server;
-  let reply: { status: number; body: unknown } = { status: 200, body: { id: "re_unset" } };
-  const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL };
-
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      req.resume();
-      req.on("end", () => {
-        res.writeHead(reply.status, { "content-type": "application/json" });
-        res.end(JSON.stringify(reply.body));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    process.env.RESEND_API_KEY = "re_test_0123456789abcdef";
-    process.env.RESEND_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    resetConfig();
-  });
-
-  afterEach(() => {
-    reply = { status: 200, body: { id: "re_unset" } };
-  });
-
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const [name, value] of [
-      ["RESEND_API_KEY", saved.key],
-      ["RESEND_BASE_URL", saved.url],
-    ] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    resetConfig();
-  });
+  const resend = useResendStandIn();
 
   it("an email Resend accepted is found by Resend's id (and by its own), sent until Resend reports more", async () => {
     const user = await sender();
     const providerId = `re_${randomUUID()}`;
-    reply = { status: 200, body: { id: providerId } };
+    resend.reply = { status: 200, body: { id: providerId } };
     expect(await sentEmailId(user)).toBe(providerId);
     const result = await get(user, providerId);
     expect([result.status, result.body]).toEqual([
@@ -365,7 +330,7 @@ describe("GET /api/v1/emails/{id} through Resend (a local stand-in)", () => {
 
   it("an email Resend refused is failed, with the provider's message", async () => {
     const user = await sender();
-    reply = { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } };
+    resend.reply = { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } };
     expect((await sendOne(user)).status).toBe(502);
     const listed = await list(user);
     expect(listed.body.emails).toHaveLength(1);

@@ -8,15 +8,18 @@ export type ResendStandIn = {
   received: { method: string; url: string }[];
   /** The sending domains of the file's accounts: each account made adds its own. */
   domains: Set<string>;
+  /** What this test's requests are answered, when not Resend's acceptance of each email (`{ id: "re_live_1" }`). */
+  reply: { status: number; body: unknown } | null;
 };
 
 /**
- * Resend configured, for the calling file's tests, at a local stand-in for its API (RESEND_BASE_URL) that answers every
- * send as accepted and records those from the file's own domains: the database is shared by the test files, and a
+ * Resend configured, for the calling file's (or describe block's) tests, at a local stand-in for its API
+ * (RESEND_BASE_URL) that answers every send as accepted, or as the test says, and records those from the file's own
+ * domains: the database is shared by the test files, and a
  * send's after-response dispatch hands over any account's due or interrupted emails, so another file's may come here.
  */
 export function useResendStandIn(): ResendStandIn {
-  const standIn: ResendStandIn = { received: [], domains: new Set() };
+  const standIn: ResendStandIn = { received: [], domains: new Set(), reply: null };
   const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL };
   let server: Server;
 
@@ -30,8 +33,10 @@ export function useResendStandIn(): ResendStandIn {
         const from = (Array.isArray(parsed) ? parsed[0]?.from : parsed.from) ?? "";
         if (standIn.domains.has(from.slice(from.lastIndexOf("@") + 1).replace(">", "")))
           standIn.received.push({ method: req.method ?? "", url: req.url ?? "" });
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify(req.url === "/emails/batch" ? { data: [{ id: "re_batch_0" }] } : { id: "re_live_1" }));
+        const accepted = req.url === "/emails/batch" ? { data: [{ id: "re_batch_0" }] } : { id: "re_live_1" };
+        const { status, body: answer } = standIn.reply ?? { status: 200, body: accepted };
+        res.writeHead(status, { "content-type": "application/json" });
+        res.end(JSON.stringify(answer));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -55,6 +60,7 @@ export function useResendStandIn(): ResendStandIn {
 
   beforeEach(() => {
     standIn.received.length = 0;
+    standIn.reply = null;
   });
 
   return standIn;
