@@ -1,18 +1,6 @@
 import { z } from "zod";
 import type { ComponentType } from "react";
 
-import MagicLink from "./magic-link";
-import Newsletter from "./newsletter";
-import OrderShipped from "./order-shipped";
-import PasswordReset from "./password-reset";
-import PaymentFailed from "./payment-failed";
-import Receipt from "./receipt";
-import TeamInvite from "./team-invite";
-import TrialEnding from "./trial-ending";
-import UsageAlert from "./usage-alert";
-import VerifyEmail from "./verify-email";
-import Welcome from "./welcome";
-
 export type CatalogueEntry = {
   slug: string;
   name: string;
@@ -22,9 +10,13 @@ export type CatalogueEntry = {
   author: string;
   previewImageUrl: string | null;
   file: string; // path relative to the repository root
-  // Each entry's props differ; `entry` below checks every component against its own schema.
+  /**
+   * The component, imported when first asked for: code that lists or describes templates (most routes) never loads
+   * React Email, which is most of a cold start's imports. Each entry's props differ; `entry` below checks every
+   * component against its own schema.
+   */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  component: ComponentType<any>;
+  loadComponent: () => Promise<ComponentType<any>>;
   variables: z.ZodObject; // props schema: required vars have no default
 };
 
@@ -32,13 +24,14 @@ export type CatalogueEntry = {
  * Ties a component to its variables schema so TypeScript checks that the
  * schema's parsed output is a valid props object for the component.
  */
-function entry<S extends z.ZodObject>(
-  value: Omit<CatalogueEntry, "component" | "variables"> & {
-    variables: S;
-    component: ComponentType<z.output<S>>;
-  },
-): CatalogueEntry {
-  return value;
+function entry<S extends z.ZodObject>({
+  module,
+  ...value
+}: Omit<CatalogueEntry, "loadComponent" | "variables"> & {
+  variables: S;
+  module: () => Promise<{ default: ComponentType<z.output<S>> }>;
+}): CatalogueEntry {
+  return { ...value, loadComponent: () => module().then((loaded) => loaded.default) };
 }
 
 const AUTHOR = "Letterpress";
@@ -89,7 +82,7 @@ export const catalogue: CatalogueEntry[] = [
     author: AUTHOR,
     previewImageUrl: null,
     file: "emails/welcome.tsx",
-    component: Welcome,
+    module: () => import("./welcome"),
     variables: z.looseObject({
       userName: text(LINE_CHARS)
         .default("there")
@@ -119,7 +112,7 @@ export const catalogue: CatalogueEntry[] = [
     author: AUTHOR,
     previewImageUrl: null,
     file: "emails/verify-email.tsx",
-    component: VerifyEmail,
+    module: () => import("./verify-email"),
     variables: z.looseObject({
       verifyUrl: httpUrl().describe(
         "http(s) URL with the one-time token that confirms the address, opened by the button and printed below it for copying.",
@@ -151,7 +144,7 @@ export const catalogue: CatalogueEntry[] = [
     author: AUTHOR,
     previewImageUrl: null,
     file: "emails/magic-link.tsx",
-    component: MagicLink,
+    module: () => import("./magic-link"),
     variables: z.looseObject({
       loginUrl: httpUrl().describe(
         "http(s) single-use sign-in URL, opened by the button and printed below it for copying.",
@@ -185,7 +178,7 @@ export const catalogue: CatalogueEntry[] = [
     author: AUTHOR,
     previewImageUrl: null,
     file: "emails/password-reset.tsx",
-    component: PasswordReset,
+    module: () => import("./password-reset"),
     variables: z.looseObject({
       resetUrl: httpUrl().describe(
         "http(s) reset URL with the one-time token, opened by the button and printed below it for copying.",
@@ -218,7 +211,7 @@ export const catalogue: CatalogueEntry[] = [
     author: AUTHOR,
     previewImageUrl: null,
     file: "emails/team-invite.tsx",
-    component: TeamInvite,
+    module: () => import("./team-invite"),
     variables: z.looseObject({
       inviteUrl: httpUrl().describe(
         "http(s) URL that accepts the invitation, opened by the button and printed below it for copying.",
@@ -253,7 +246,7 @@ export const catalogue: CatalogueEntry[] = [
     author: AUTHOR,
     previewImageUrl: null,
     file: "emails/receipt.tsx",
-    component: Receipt,
+    module: () => import("./receipt"),
     variables: z.looseObject({
       orderId: text(LINE_CHARS).describe(
         "Order number shown after # in the order details and the preview text, e.g. A-10482.",
@@ -311,7 +304,7 @@ export const catalogue: CatalogueEntry[] = [
     author: AUTHOR,
     previewImageUrl: null,
     file: "emails/order-shipped.tsx",
-    component: OrderShipped,
+    module: () => import("./order-shipped"),
     variables: z.looseObject({
       trackingUrl: httpUrl().describe(
         'http(s) URL of the carrier\'s tracking page, opened by the "Track your package" button and a link below it.',
@@ -355,7 +348,7 @@ export const catalogue: CatalogueEntry[] = [
     author: AUTHOR,
     previewImageUrl: null,
     file: "emails/newsletter.tsx",
-    component: Newsletter,
+    module: () => import("./newsletter"),
     variables: z.looseObject({
       articles: z
         .array(
@@ -426,7 +419,7 @@ export const catalogue: CatalogueEntry[] = [
     author: AUTHOR,
     previewImageUrl: null,
     file: "emails/usage-alert.tsx",
-    component: UsageAlert,
+    module: () => import("./usage-alert"),
     variables: z.looseObject({
       upgradeUrl: httpUrl().describe('http(s) URL the "Upgrade your plan" button opens.'),
       userName: shared.userName(),
@@ -466,7 +459,7 @@ export const catalogue: CatalogueEntry[] = [
     author: AUTHOR,
     previewImageUrl: null,
     file: "emails/trial-ending.tsx",
-    component: TrialEnding,
+    module: () => import("./trial-ending"),
     variables: z.looseObject({
       billingUrl: httpUrl().describe(
         'http(s) URL where the user adds a payment method, opened by the "Add a payment method" button.',
@@ -509,7 +502,7 @@ export const catalogue: CatalogueEntry[] = [
     author: AUTHOR,
     previewImageUrl: null,
     file: "emails/payment-failed.tsx",
-    component: PaymentFailed,
+    module: () => import("./payment-failed"),
     variables: z.looseObject({
       updatePaymentUrl: httpUrl().describe(
         'http(s) URL where the customer updates their payment method, opened by the "Update payment method" button.',

@@ -22,7 +22,7 @@ export async function getTemplateDetailsOrThrow(accountId: string, templateId: s
   const template = await findReadableTemplate(accountId, templateId);
   if (!template) throw errors.templateNotFound();
   const variables = templateVariablesSchema(template);
-  const example = templateExample(template);
+  const example = await templateExample(template);
   return {
     id: template.id,
     name: template.name,
@@ -85,9 +85,10 @@ export async function templateCompatibility(
 const catalogueFindings = new Map<string, Promise<CompatibilityFinding[]>>();
 
 /** Sample variables that render: the template's PreviewProps, else values made from its schema. */
-export function templateExample(template: TemplateContract): Record<string, unknown> {
+export async function templateExample(template: TemplateContract): Promise<Record<string, unknown>> {
   return (
-    templatePreviewProps(template) ?? (exampleFromSchema(templateVariablesSchema(template)) as Record<string, unknown>)
+    (await templatePreviewProps(template)) ??
+    (exampleFromSchema(templateVariablesSchema(template)) as Record<string, unknown>)
   );
 }
 
@@ -101,10 +102,9 @@ export function templateVariablesSchema(template: TemplateContract): VariablesSc
  * A template's PreviewProps as kept: the catalogue component's, or a user template's as read when it was saved. Null
  * when it has none, or was saved before they were kept: this never runs the template's code.
  */
-export function templatePreviewProps(template: TemplateContract): Record<string, unknown> | null {
+export async function templatePreviewProps(template: TemplateContract): Promise<Record<string, unknown> | null> {
   if (template.owner_account_id !== null) return template.preview_props;
-  const component = template.slug
-    ? (getCatalogueEntry(template.slug)?.component as { PreviewProps?: Record<string, unknown> } | undefined)
-    : undefined;
+  const entry = template.slug ? getCatalogueEntry(template.slug) : undefined;
+  const component = (await entry?.loadComponent()) as { PreviewProps?: Record<string, unknown> } | undefined;
   return component?.PreviewProps ?? null;
 }

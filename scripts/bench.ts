@@ -844,7 +844,8 @@ if (process.argv[2] === "--measure-render") {
   const entry = getCatalogueEntry("welcome");
   if (!entry) throw new Error("the welcome template is missing from emails/_catalogue.ts");
   const props = entry.variables.parse({ userName: "Ada" });
-  const floor = await measureRenderCost(() => render(createElement(entry.component, props)), 200);
+  const component = await entry.loadComponent();
+  const floor = await measureRenderCost(() => render(createElement(component, props)), 200);
   const worker = await measureRenderCost(() => renderCatalogueOffThread("bench", "welcome", props, false), 200);
   await stopCatalogueWorkers();
   console.log(JSON.stringify({ floor, worker }));

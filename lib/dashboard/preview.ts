@@ -74,7 +74,7 @@ export async function admitSignedInPreview(accountId: string, address: string | 
  */
 export async function previewVariables(template: PreviewableTemplate): Promise<Record<string, unknown>> {
   const fromSchema = exampleFromSchema(templateVariablesSchema(template)) as Record<string, unknown>;
-  const previewProps = templatePreviewProps(template) ?? (await readOlderSavesPreviewProps(template));
+  const previewProps = (await templatePreviewProps(template)) ?? (await readOlderSavesPreviewProps(template));
   return structuredClone({ ...fromSchema, ...(previewProps ?? {}) });
 }
 

@@ -50,7 +50,7 @@ async function render({
   const entry = getCatalogueEntry(slug);
   if (!entry) return { id, ok: false, kind: "missing", message: `no catalogue component for ${slug}` };
   try {
-    const html = await renderDocument(createElement(entry.component, props));
+    const html = await renderDocument(createElement(await entry.loadComponent(), props));
     const htmlBytes = Buffer.byteLength(html);
     if (htmlBytes > MAX_HTML_BYTES) return tooLarge(id);
     const rendered: RenderedEmail = plainText ? { html, text: toPlainText(html) } : { html };
@@ -110,7 +110,8 @@ port.on("message", (request: CatalogueRenderRequest) => {
  */
 async function warmUp(): Promise<void> {
   const entry = getCatalogueEntry("welcome");
-  if (entry) await renderDocument(createElement(entry.component, entry.variables.parse({}))).catch(() => undefined);
+  if (entry)
+    await renderDocument(createElement(await entry.loadComponent(), entry.variables.parse({}))).catch(() => undefined);
 }
 
 function nextTurn(): Promise<void> {

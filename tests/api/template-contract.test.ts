@@ -56,7 +56,8 @@ describe("GET /api/v1/templates/{id}", () => {
     const entry = getCatalogueEntry("receipt")!;
     const [row] = await getDb()`select updated_at from templates where id = ${template_id}`;
     const result = await getDetails(user, template_id);
-    const example = (entry.component as unknown as { PreviewProps: Record<string, unknown> }).PreviewProps;
+    const example = ((await entry.loadComponent()) as unknown as { PreviewProps: Record<string, unknown> })
+      .PreviewProps;
     expect({ status: result.status, body: result.body }).toEqual({
       status: 200,
       body: {
@@ -78,7 +79,7 @@ describe("GET /api/v1/templates/{id}", () => {
           draft: null,
           variables: catalogueVariablesSchema(entry),
           example,
-          compatibility: await exampleCompatibility(entry.component, entry.variables.parse(example)),
+          compatibility: await exampleCompatibility(await entry.loadComponent(), entry.variables.parse(example)),
         },
       },
     });

@@ -149,7 +149,7 @@ describe("the catalogue", () => {
     expect(catalogue).toHaveLength(11);
     for (const entry of catalogue) {
       const props = entry.variables.parse(exampleFromSchema(catalogueVariablesSchema(entry)));
-      const findings = checkCompatibility(await render(createElement(entry.component, props)));
+      const findings = checkCompatibility(await render(createElement(await entry.loadComponent(), props)));
       const layout = findings.filter((finding) => LAYOUT_FEATURES.includes(finding.feature));
       expect(
         layout.filter((finding) => finding.unsupported.length > 0),

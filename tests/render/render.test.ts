@@ -117,7 +117,7 @@ describe("catalogue rendering", () => {
     const variables = { loginUrl: "https://acme.test/login?token=abc", productName: "Acme", expiresInMinutes: 10 };
     const result = await renderCall(user, await catalogueId("magic-link"), { variables });
     const entry = getCatalogueEntry("magic-link")!;
-    const expected = await render(createElement(entry.component, entry.variables.parse(variables)));
+    const expected = await render(createElement(await entry.loadComponent(), entry.variables.parse(variables)));
     expect(result.body).toEqual({ success: true, html: expected, ...renderWarnings(expected) });
     expect(result.body.html.startsWith("<!DOCTYPE html")).toBe(true);
     expect(result.headers.get("content-type")).toBe("application/json");
@@ -138,10 +138,11 @@ describe("catalogue rendering", () => {
       return values;
     };
     for (const entry of catalogue) {
-      const previewProps = (entry.component as { PreviewProps?: Record<string, unknown> }).PreviewProps ?? {};
+      const component = await entry.loadComponent();
+      const previewProps = (component as { PreviewProps?: Record<string, unknown> }).PreviewProps ?? {};
       for (const variables of [sampleVariables(entry.variables), hostile(entry.variables), previewProps]) {
         const props = entry.variables.parse(variables);
-        const element = createElement(entry.component, props);
+        const element = createElement(component, props);
         const expected = await render(element);
         // The render worker's own bundle of emails/, React and html-to-text gives the same bytes.
         expect(await renderCatalogueOffThread(OWNER, entry.slug, props, true), entry.slug).toEqual({
@@ -177,14 +178,14 @@ describe("catalogue rendering", () => {
     for (const outcome of outcomes) expect(outcome).toMatch(/^(rendered|The catalogue render workers were stopped)$/);
     expect(outcomes).toContain("The catalogue render workers were stopped");
     expect(await renderCatalogueOffThread(OWNER, "welcome", props, false)).toEqual({
-      html: await render(createElement(getCatalogueEntry("welcome")!.component, props)),
+      html: await render(createElement(await getCatalogueEntry("welcome")!.loadComponent(), props)),
     });
   });
 
   it("refuses renders past an account's cap, and at the cap in all past its fair share (503 SANDBOX_BUSY), and drops one whose request is aborted while it waits", async () => {
     const props = getCatalogueEntry("welcome")!.variables.parse({ userName: "Ada" });
     const expected = {
-      rendered: { html: await render(createElement(getCatalogueEntry("welcome")!.component, props)) },
+      rendered: { html: await render(createElement(await getCatalogueEntry("welcome")!.loadComponent(), props)) },
     };
     const busy = (message: string) => ({
       status: 503,
@@ -258,9 +259,8 @@ describe("catalogue rendering", () => {
   );
 
   it("reports a template that throws on the render worker as RENDER_ERROR, as render() fails, and the worker keeps serving", async () => {
-    await expect(render(createElement(getCatalogueEntry("receipt")!.component, { items: 42 }))).rejects.toThrow(
-      /reduce is not a function/,
-    );
+    const receipt = await getCatalogueEntry("receipt")!.loadComponent();
+    await expect(render(createElement(receipt, { items: 42 }))).rejects.toThrow(/reduce is not a function/);
     const error = await renderCatalogueOffThread(OWNER, "receipt", { items: 42 }, false).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({
@@ -275,7 +275,7 @@ describe("catalogue rendering", () => {
     });
     const props = getCatalogueEntry("welcome")!.variables.parse({ userName: "Ada" });
     expect(await renderCatalogueOffThread(OWNER, "welcome", props, false)).toEqual({
-      html: await render(createElement(getCatalogueEntry("welcome")!.component, props)),
+      html: await render(createElement(await getCatalogueEntry("welcome")!.loadComponent(), props)),
     });
   });
 
@@ -290,7 +290,8 @@ describe("catalogue rendering", () => {
       })),
     });
     const welcome = getCatalogueEntry("welcome")!.variables.parse({ userName: "Ada" });
-    const expectedWelcome = () => render(createElement(getCatalogueEntry("welcome")!.component, welcome));
+    const expectedWelcome = async () =>
+      render(createElement(await getCatalogueEntry("welcome")!.loadComponent(), welcome));
 
     it("stops a render that runs past its deadline, and the next render gets a new worker", async () => {
       const started = performance.now();
@@ -360,7 +361,7 @@ describe("catalogue rendering", () => {
   it("gives exactly the plain text @react-email/render's toPlainText() gives, for every catalogue template", async () => {
     for (const entry of catalogue) {
       const html = await render(
-        createElement(entry.component, entry.variables.parse(sampleVariables(entry.variables))),
+        createElement(await entry.loadComponent(), entry.variables.parse(sampleVariables(entry.variables))),
       );
       expect(toPlainTextOnce(html), entry.slug).toBe(reactEmailToPlainText(html));
     }

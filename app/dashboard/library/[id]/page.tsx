@@ -77,7 +77,9 @@ export default async function TemplatePage({
       ? await renderDraftSample(account.id, template, draft, admission)
       : null;
   // Kept with the content when it was saved (lib/template-details.ts); none shown when it cannot be made now.
-  const compatibility = await templateCompatibility(account.id, template, templateExample(template)).catch(() => null);
+  const compatibility = await templateCompatibility(account.id, template, await templateExample(template)).catch(
+    () => null,
+  );
   const verified = domains.filter((domain) => isVerifiedForSending(domain));
   const shared = getConfig().sharedSendingDomain;
   const fileName = templateFileName(template);
