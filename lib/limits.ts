@@ -154,7 +154,7 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   },
   {
     what: "Your template's source",
-    limit: `${MAX_TEMPLATE_FILES} files, ${count(MAX_TEMPLATE_SOURCE_CHARS)} characters in all, compiled within ${COMPILE_DEADLINE_MS / 1000} s`,
+    limit: `${MAX_TEMPLATE_FILES} files, ${count(MAX_TEMPLATE_SOURCE_CHARS)} characters in all, compiled within ${COMPILE_DEADLINE_MS / 1000} s of CPU time`,
     answer: '400, field `files` (422 `RENDER_ERROR` for `format: "react"`)',
   },
   {

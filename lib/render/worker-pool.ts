@@ -12,7 +12,10 @@
  *
  * Deadlines. A worker publishes the id and start of the job it runs in shared memory (./worker-progress.ts). While any
  * job is in flight a watchdog reads them, and terminates a worker whose job has run past `deadlineMs` (counted from
- * the job's start on its worker), or whose next job has not started within START_TIMEOUT_MS. The job it was running
+ * the job's start on its worker), or whose next job has not started within START_TIMEOUT_MS. On the `thread-cpu`
+ * clock the deadline counts the CPU time the worker's thread spends on the job (./thread-cpu.ts; wall-clock time where
+ * there is none to read), so that a machine busy with other work slows a job down without failing it; the job still
+ * goes past WALL_CLOCK_ALLOWANCE deadlines of wall-clock time, so its worker is free again within that however busy. The job it was running
  * answers what `lost` says, the jobs sent behind it wait first in line again, and its owner goes to the back of the
  * line. A worker that crashes or exits is replaced the same way.
  *
@@ -26,12 +29,15 @@ import "server-only";
 import { watchFile } from "node:fs";
 import { Worker, type ResourceLimits } from "node:worker_threads";
 import { QueueAdmission, type AdmissionCaps } from "./queue-admission";
-import type { ProgressData } from "./worker-progress";
+import { threadCpuMs } from "./thread-cpu";
+import { PROGRESS_CELLS, type ProgressData } from "./worker-progress";
 
 /** Time a job may wait at the head of a worker's queue: starting a worker runs trusted code only. */
 const START_TIMEOUT_MS = 15_000;
 /** How often the watchdog looks at the running jobs while any is in flight. */
 const WATCHDOG_POLL_MS = 25;
+/** A job on the `thread-cpu` clock goes after this many of its deadlines of wall-clock time, whatever its CPU time. */
+const WALL_CLOCK_ALLOWANCE = 5;
 
 /** Why a job's worker went before it answered: its deadline, its start, or the worker crashed or exited. */
 export type WorkerLoss =
@@ -62,6 +68,8 @@ export type WorkerPoolOptions<Request extends object, Message, Result> = {
   /** What a worker starts with besides its progress cells; `spent`: it replaces a spent worker. */
   workerData?: (spent: boolean) => object;
   deadlineMs: (request: Request) => number;
+  /** What the deadline counts: wall-clock time (the default), or the CPU time of the worker's thread. */
+  deadlineClock?: "wall" | "thread-cpu";
   read: (message: Message, slot: number) => WorkerReading<Result>;
   /** What a job answers (or the error it fails with) when its worker went before it answered. */
   lost: (loss: WorkerLoss, request: Request) => Result | Error;
@@ -96,6 +104,11 @@ type PoolWorker<J> = {
   inFlight: J[];
   /** When the oldest job in flight became the next one to run: it must start within START_TIMEOUT_MS. */
   headSince: number;
+  /**
+   * On the `thread-cpu` clock, the running job's CPU time so far: added up at each look while the job shows as
+   * running (not while the worker loads what it needs off the job's clock); `lastMs` null until the next look.
+   */
+  cpu: { jobId: number; lastMs: number | null; usedMs: number } | null;
 };
 
 export class WorkerPool<Request extends object, Message, Result> {
@@ -175,7 +188,7 @@ export class WorkerPool<Request extends object, Message, Result> {
 
   private spawn(slot: number, spent: boolean): PoolWorker<Job<Request, Result>> {
     const file = this.options.file();
-    const progress = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+    const progress = new Int32Array(new SharedArrayBuffer(PROGRESS_CELLS * Int32Array.BYTES_PER_ELEMENT));
     const epoch = Date.now();
     const thread = new Worker(file, {
       resourceLimits: this.options.resourceLimits,
@@ -188,7 +201,7 @@ export class WorkerPool<Request extends object, Message, Result> {
         epoch,
       } satisfies ProgressData,
     });
-    const worker = { slot, thread, progress, epoch, ready: false, inFlight: [], headSince: Date.now() };
+    const worker = { slot, thread, progress, epoch, ready: false, inFlight: [], headSince: Date.now(), cpu: null };
     thread.on("message", (message: Message) => this.onMessage(worker, message));
     thread.on("error", (error: Error) =>
       this.lose(worker, { cause: "crashed", reason: `crashed: ${error.message}`, error }),
@@ -327,11 +340,26 @@ export class WorkerPool<Request extends object, Message, Result> {
       if (Atomics.load(worker.progress, 0) === head.request.id) {
         // Modular, as the worker writes it into an Int32: right however long the worker has lived.
         const elapsed = (now - worker.epoch - Atomics.load(worker.progress, 1)) >>> 0;
-        if (elapsed > this.options.deadlineMs(head.request)) this.lose(worker, { cause: "deadline" });
-      } else if (now > worker.headSince + START_TIMEOUT_MS) {
-        this.lose(worker, { cause: "start" });
+        const deadline = this.options.deadlineMs(head.request);
+        const cpu = this.options.deadlineClock === "thread-cpu" ? this.cpuTime(worker, head.request.id) : null;
+        const late = cpu === null ? elapsed > deadline : cpu > deadline || elapsed > deadline * WALL_CLOCK_ALLOWANCE;
+        if (late) this.lose(worker, { cause: "deadline" });
+      } else {
+        if (worker.cpu) worker.cpu.lastMs = null;
+        if (now > worker.headSince + START_TIMEOUT_MS) this.lose(worker, { cause: "start" });
       }
     }
+  }
+
+  /** The CPU time job `jobId` has spent running on `worker` so far; null when the thread's time cannot be read. */
+  private cpuTime(worker: PoolWorker<Job<Request, Result>>, jobId: number): number | null {
+    const tid = Atomics.load(worker.progress, 2);
+    const now = tid === 0 ? null : threadCpuMs(tid);
+    if (now === null) return null;
+    if (worker.cpu?.jobId !== jobId) worker.cpu = { jobId, lastMs: now, usedMs: 0 };
+    else if (worker.cpu.lastMs !== null) worker.cpu.usedMs += now - worker.cpu.lastMs;
+    worker.cpu.lastMs = now;
+    return worker.cpu.usedMs;
   }
 
   /** The worker went before it answered: its running job answers `lost`, its owner goes to the back of the line. */

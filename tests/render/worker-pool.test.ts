@@ -10,17 +10,23 @@ import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { httpError } from "@/lib/api/errors";
 import { AppError } from "@/lib/errors";
+import { currentThreadId, threadCpuMs } from "@/lib/render/thread-cpu";
 import { WorkerPool, type WorkerLoss, type WorkerPoolOptions } from "@/lib/render/worker-pool";
-import { jobProgress } from "@/lib/render/worker-progress";
+import { jobProgress, PROGRESS_CELLS } from "@/lib/render/worker-progress";
 
 /** What the test worker is asked to do: answer at once, after `ms` asleep or busy, never, or crash or exit. */
 type Job = { op: "answer" | "sleep" | "spin" | "hang" | "crash" | "exit"; ms?: number; label: string; spend?: boolean };
 type Answer = { id: number; label: string; version: number; threadId: number; preloaded: boolean; spend?: boolean };
 
-/** A worker as the pool's workers are: one job at a time in order, publishing each job's id and start. */
+/**
+ * A worker as the pool's workers are: one job at a time in order, publishing its thread's Linux id and each job's id
+ * and start.
+ */
 const workerSource = (version: number) => `
 const { parentPort, threadId, workerData } = require("node:worker_threads");
 const cells = new Int32Array(workerData.progress);
+if (process.platform === "linux")
+  Atomics.store(cells, 2, Number(require("node:fs").readFileSync("/proc/thread-self/stat", "latin1").split(" ")[0]));
 let queue = Promise.resolve();
 parentPort.on("message", (job) => { queue = queue.then(() => run(job)); });
 async function run(job) {
@@ -137,6 +143,39 @@ describe("deadlines and lost workers", () => {
     expect(workers.held).toBe(0);
   });
 
+  it.runIf(process.platform === "linux")(
+    "on the thread-cpu clock, counts the worker's CPU time: a job asleep past its deadline is answered, a busy one goes",
+    async () => {
+      const workers = pool({ deadlineClock: "thread-cpu", deadlineMs: () => 150 });
+      // Asleep for three deadlines, within the five of wall-clock time a job may take; then busy for three.
+      expect((await workers.run("a", { op: "sleep", ms: 450, label: "asleep" })).label).toBe("asleep");
+      const started = performance.now();
+      await expect(workers.run("a", { op: "spin", ms: 450, label: "busy" })).rejects.toThrow("busy: deadline");
+      expect(performance.now() - started).toBeLessThan(450);
+    },
+  );
+
+  it.runIf(process.platform === "linux")(
+    "on the thread-cpu clock, a job goes after five deadlines of wall-clock time, however little CPU it used",
+    async () => {
+      const workers = pool({ deadlineClock: "thread-cpu", deadlineMs: () => 100 });
+      const started = performance.now();
+      await expect(workers.run("a", { op: "hang", label: "hung" })).rejects.toThrow("hung: deadline");
+      expect(performance.now() - started).toBeGreaterThanOrEqual(500);
+      expect(performance.now() - started).toBeLessThan(1_000);
+    },
+  );
+
+  it.runIf(process.platform === "linux")(
+    "reads a thread's CPU time from /proc, and none for a thread that is gone",
+    () => {
+      const before = threadCpuMs(currentThreadId())!;
+      for (const end = performance.now() + 60; performance.now() < end;);
+      expect(threadCpuMs(currentThreadId())! - before).toBeGreaterThanOrEqual(40);
+      expect(threadCpuMs(2 ** 30)).toBeNull();
+    },
+  );
+
   it("counts the deadline from the job's start on its worker, not from the jobs before it", async () => {
     const workers = pool();
     const first = workers.run("a", sleep("first", 200));
@@ -152,7 +191,7 @@ describe("deadlines and lost workers", () => {
   });
 
   it("leaves a worker's own loading off its job's clock: the job shows as not started meanwhile, then starts later", () => {
-    const cells = new Int32Array(new SharedArrayBuffer(8));
+    const cells = new Int32Array(new SharedArrayBuffer(PROGRESS_CELLS * Int32Array.BYTES_PER_ELEMENT));
     const progress = jobProgress({ progress: cells.buffer as SharedArrayBuffer, epoch: Date.now() });
     progress.started(7);
     const start = cells[1];
@@ -160,10 +199,11 @@ describe("deadlines and lost workers", () => {
       for (const end = Date.now() + 50; Date.now() < end;);
       return cells[0];
     });
-    expect({ during, after: cells[0], movedOn: cells[1] - start >= 50 }).toEqual({
+    expect({ during, after: cells[0], movedOn: cells[1] - start >= 50, thread: cells[2] }).toEqual({
       during: 0,
       after: 7,
       movedOn: true,
+      thread: process.platform === "linux" ? currentThreadId() : 0,
     });
   });
 

@@ -3,10 +3,12 @@
  * TypeScript's) on worker threads (compile-worker.ts, bundled into compile-worker.generated.cjs), never on the event
  * loop every request shares: sucrase backtracks over arrow-function parameters, so a few hundred bytes of nested
  * defaults keep it busy for minutes, and TypeScript's parser re-reads nested type arguments. Through the pool of
- * ../worker-pool.ts (turns, deadlines, admission): each job has COMPILE_DEADLINE_MS from its start on its worker
- * (loading Tailwind's bundle not counted); a worker still busy past it is terminated and replaced, and the job answers
- * a failure with a message, as a compile error does. A worker runs one job at a time, and the account with the fewest jobs running goes first, so one
- * account's slow sources delay another's compile by at most one deadline. Past COMPILE_QUEUE.perAccount jobs held
+ * ../worker-pool.ts (turns, deadlines, admission): each job has COMPILE_DEADLINE_MS of its worker's CPU time (loading
+ * Tailwind's bundle not counted; at most five times that of wall-clock time), so that a template compiles on a machine
+ * busy with renders or other compiles as on an idle one, a worker's thread running below the event loop's priority.
+ * A worker still busy past it is terminated and replaced, and the job answers a failure with a message, as a compile
+ * error does. A worker runs one job at a time, and the account with the fewest jobs running goes first, so one
+ * account's slow sources delay another's compile by at most one deadline (on an idle machine; five at most). Past COMPILE_QUEUE.perAccount jobs held
  * by one account, or past COMPILE_QUEUE.total in all for an account holding its fair share, a job is refused at once with
  * the 503 SANDBOX_BUSY, since each waiting job holds its source in memory.
  */
@@ -70,6 +72,7 @@ const pool = new WorkerPool<WithoutId<UserCodeRequest>, UserCodeReply, UserCodeR
   // Saves of templates with <Tailwind> come in runs: a spent worker's replacement starts with it loaded.
   workerData: (spent) => ({ preloadTailwind: spent }) satisfies CompileWorkerData,
   deadlineMs: () => COMPILE_DEADLINE_MS,
+  deadlineClock: "thread-cpu",
   read: (reply) =>
     reply.type === "ready"
       ? { ready: true }
