@@ -9,18 +9,23 @@ const SERIAL = ["tests/render/user-code-off-thread.test.ts"];
 // outbox's schedule (any other file's send would dispatch it).
 const OWN_DATABASE = ["tests/send/background-work.test.ts", "tests/send/scheduled-outbox.test.ts"];
 
-// A file that replaces modules or touches the environment gets modules of its own; the others share their worker's
+// A file that replaces modules or changes the environment gets modules of its own; the others share their worker's
 // (Vitest's isolate: false), which spares re-importing the app for each file and keeps the render workers warm between
 // files: a fifth of a pass's CPU. Told apart by what they call, so a new file that mocks is isolated without a list.
-// (Files that only read process.env stay isolated too: sharing put the sandbox's timing tests beside other files'
-// warm workers, and they failed under load.)
-const CHANGES_MODULES_OR_ENV = ["vi.mock(", "vi.doMock(", "vi.stubEnv(", "vi.stubGlobal(", "vi.spyOn(", "process.env"];
+const CHANGES_MODULES = ["vi.mock(", "vi.doMock(", "vi.stubEnv(", "vi.stubGlobal(", "vi.spyOn("];
+const CHANGES_ENV = /delete process\.env|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]/;
+// Files that time the sandbox's renders: sharing put them beside other files' warm workers, and they failed under load.
+const TIMES_THE_SANDBOX = ["tests/render/sandbox.test.ts", "tests/render/render-user.test.ts"];
 const testFiles = readdirSync("tests", { recursive: true, encoding: "utf8" })
   .map((file) => path.join("tests", file).split(path.sep).join("/"))
   .filter((file) => /\.test\.tsx?$/.test(file) && !SERIAL.includes(file) && !OWN_DATABASE.includes(file));
 const SHARING = testFiles.filter((file) => {
   const source = readFileSync(file, "utf8");
-  return !CHANGES_MODULES_OR_ENV.some((call) => source.includes(call));
+  return (
+    !TIMES_THE_SANDBOX.includes(file) &&
+    !CHANGES_MODULES.some((call) => source.includes(call)) &&
+    !CHANGES_ENV.test(source)
+  );
 });
 
 const globalSetup = ["tests/support/global-setup.ts"];

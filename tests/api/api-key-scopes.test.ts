@@ -17,6 +17,7 @@ import {
   type Sender,
   type TestUser,
 } from "../support/api";
+import { admin } from "../support/admin";
 import { addressedId, endpoints, type Endpoint } from "../support/endpoints";
 
 // The contract's list of what a sending_access key may call; everything else answers it 403.
@@ -228,7 +229,8 @@ describe("a key bound to a sending domain", () => {
 
 describe("the CLI", () => {
   const run = promisify(execFile);
-  const admin = (args: string[]) =>
+  /** The real command in a process of its own; the others run in this one (../support/admin). */
+  const adminProcess = (args: string[]) =>
     run("node_modules/.bin/tsx", ["--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args], {
       env: { ...process.env, RESEND_API_KEY: undefined, RESEND_BASE_URL: undefined },
       timeout: 60_000,
@@ -239,7 +241,7 @@ describe("the CLI", () => {
     { timeout: 90_000 },
     async () => {
       const user = await sender("free");
-      const created = await admin([
+      const created = await adminProcess([
         "key:create",
         "--email",
         user.email,

@@ -45,6 +45,10 @@ async function wrongAnswersOfTwoConnections(url: string): Promise<string[]> {
   return wrong;
 }
 
+// The files of a new, empty cluster: the file's other databases start from them, skipping initdb (most of a second
+// each), as the suite's databases do (lib/db/embedded.ts, copyOf).
+let emptyCluster: Blob;
+
 describe("embedded database", () => {
   let db: EmbeddedDatabase;
   let dir: string;
@@ -52,6 +56,7 @@ describe("embedded database", () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), "letterpress-pglite-"));
     db = await startEmbeddedDatabase({ dataDir: path.join(dir, "data"), maxConnections: 10, writeLock: false });
+    emptyCluster = await db.copy();
   });
 
   afterAll(async () => {
@@ -120,7 +125,12 @@ describe("embedded database", () => {
   });
 
   it("refuses a connection beyond maxConnections with PostgreSQL's too-many-connections error", async () => {
-    const small = await startEmbeddedDatabase({ dataDir: "memory://", maxConnections: 1, writeLock: false });
+    const small = await startEmbeddedDatabase({
+      dataDir: "memory://",
+      maxConnections: 1,
+      writeLock: false,
+      copyOf: emptyCluster,
+    });
     const first = postgres(small.url, { prepare: false, max: 1, onnotice: () => {} });
     const second = postgres(small.url, { prepare: false, max: 1, onnotice: () => {} });
     try {
@@ -180,7 +190,7 @@ describe("embedded database", () => {
   });
 
   it("a message PGlite itself fails on closes that connection only; the others go on", async () => {
-    const pglite = await PGlite.create("memory://");
+    const pglite = await PGlite.create("memory://", { loadDataDir: emptyCluster });
     const execute = pglite.execProtocolRawStream.bind(pglite);
     pglite.execProtocolRawStream = async (message, options) => {
       if (Buffer.from(message).includes("PGlite fails on this")) throw new Error("PGlite failed");
@@ -211,7 +221,7 @@ describe("embedded database", () => {
 
   it("stops cleanly and reopens with its data", async () => {
     const dataDir = path.join(dir, "reopen");
-    const first = await startEmbeddedDatabase({ dataDir, writeLock: false });
+    const first = await startEmbeddedDatabase({ dataDir, writeLock: false, copyOf: emptyCluster });
     const sql = postgres(first.url, { prepare: false, max: 2, onnotice: () => {} });
     await sql`create table kept (v text)`;
     await sql`insert into kept values ('survives a restart')`;
@@ -236,7 +246,7 @@ describe("embedded database", () => {
 // each connection's requests together (upstream issue electric-sql/pglite#1046); then servePGlite can give way to it.
 describe("@electric-sql/pglite-socket's own PGLiteSocketServer (why lib/db/pglite-server.ts exists)", () => {
   it("still mixes two connections' parameterised queries, so they get errors or each other's rows", async () => {
-    const pglite = await PGlite.create("memory://");
+    const pglite = await PGlite.create("memory://", { loadDataDir: emptyCluster });
     const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0, maxConnections: 4 });
     await server.start();
     try {

@@ -13,6 +13,7 @@ import { addSendingDomain, findSendingDomain, listSendingDomainDetails } from "@
 import { httpError } from "@/lib/api/errors";
 import { AppError } from "@/lib/errors";
 import { isVerifiedForSending, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
+import { admin } from "../support/admin";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "../support/api";
 
 // Sending domains: through Resend's domains API (a local stand-in for it at RESEND_BASE_URL, 127.0.0.1 only, which
@@ -733,9 +734,10 @@ describe("who may add a domain", () => {
 
 describe("the CLI", () => {
   const run = promisify(execFile);
-  const admin = (args: string[], env: Record<string, string | undefined>) =>
+  /** The real command in a process of its own, in the embedded default; the others run in this one (../support/admin). */
+  const adminProcess = (args: string[]) =>
     run("node_modules/.bin/tsx", ["--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args], {
-      env: { ...process.env, RESEND_API_KEY: undefined, RESEND_BASE_URL: undefined, ...env },
+      env: { ...process.env, RESEND_API_KEY: undefined, RESEND_BASE_URL: undefined },
       timeout: 60_000,
     }).then((r) => JSON.parse(r.stdout));
 
@@ -744,12 +746,13 @@ describe("the CLI", () => {
     { timeout: 90_000 },
     async () => {
       const embedded = await createUser();
-      const added = await admin(["domain:add", "--email", embedded.email, "--domain", D, "--verified"], {});
+      const added = await adminProcess(["domain:add", "--email", embedded.email, "--domain", D, "--verified"]);
       expect(added).toMatchObject({
         mode: "embedded",
         domain: { domain: D, verified: true, provider_domain_id: null },
       });
-      const checked = await admin(["domain:verify", "--email", embedded.email, "--domain", D], {});
+      useEmbedded();
+      const checked = await admin(["domain:verify", "--email", embedded.email, "--domain", D]);
       expect(checked).toMatchObject({
         mode: "embedded",
         domain: { verified: true },
@@ -757,13 +760,10 @@ describe("the CLI", () => {
       });
 
       const withResend = await createUser();
-      const env = { RESEND_API_KEY: API_KEY, RESEND_BASE_URL: baseUrl };
+      useResend();
       // Another domain: a domain belongs to one account.
       const theirs = `b-${D}`;
-      const registered = await admin(
-        ["domain:add", "--email", withResend.email, "--domain", theirs, "--verified"],
-        env,
-      );
+      const registered = await admin(["domain:add", "--email", withResend.email, "--domain", theirs, "--verified"]);
       const [providerId] = [...remote.keys()];
       expect(registered).toMatchObject({
         mode: "resend",
@@ -771,7 +771,7 @@ describe("the CLI", () => {
       });
       expect(registered.domain.dns_records).toEqual(records("not_started"));
       remote.get(providerId)!.status = "verified";
-      const verified = await admin(["domain:verify", "--email", withResend.email, "--domain", theirs], env);
+      const verified = await admin(["domain:verify", "--email", withResend.email, "--domain", theirs]);
       expect(verified).toMatchObject({ mode: "resend", domain: { verified: true, provider_status: "verified" } });
       expect(requests()).toEqual(["POST /domains", `POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
     },
