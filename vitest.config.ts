@@ -56,7 +56,11 @@ export default defineConfig({
         test: { name: "isolated", globalSetup, include: testFiles.filter((file) => !SHARING.includes(file)) },
       },
       { extends: true, test: { name: "sharing", globalSetup, include: SHARING, isolate: false } },
-      { extends: true, test: { name: "own-database", globalSetup, include: OWN_DATABASE, maxWorkers: 1 } },
+      // A project, so a database, for each (as the isolated files, with which they run).
+      ...OWN_DATABASE.map((file) => ({
+        extends: true as const,
+        test: { name: `own database: ${path.basename(file, ".test.ts")}`, globalSetup, include: [file] },
+      })),
       // After the others, one file at a time, on a database of their own.
       {
         extends: true,
