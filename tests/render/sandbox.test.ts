@@ -4,7 +4,7 @@
  *
  * beforeAll (re)builds lib/render/sandbox/runtime.generated.js and
  * worker.generated.cjs with scripts/build-sandbox-runtime.ts (deterministic;
- * files are only rewritten when the sources changed), so the tests always
+ * nothing is built when nothing the bundles read changed), so the tests always
  * exercise the current harness and engine.
  *
  * The native baseline imports the template as a real module: the same TSX
