@@ -1,5 +1,3 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { POST as sendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as send } from "@/app/api/v1/send/route";
@@ -17,7 +15,7 @@ import {
   type Sender,
   type TestUser,
 } from "../support/api";
-import { admin } from "../support/admin";
+import { admin, adminProcess } from "../support/admin";
 import { addressedId, endpoints, type Endpoint } from "../support/endpoints";
 
 // The contract's list of what a sending_access key may call; everything else answers it 403.
@@ -228,14 +226,6 @@ describe("a key bound to a sending domain", () => {
 });
 
 describe("the CLI", () => {
-  const run = promisify(execFile);
-  /** The real command in a process of its own; the others run in this one (../support/admin). */
-  const adminProcess = (args: string[]) =>
-    run("node_modules/.bin/tsx", ["--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args], {
-      env: { ...process.env, RESEND_API_KEY: undefined, RESEND_BASE_URL: undefined },
-      timeout: 60_000,
-    }).then((r) => JSON.parse(r.stdout));
-
   it(
     "key:create makes test, sending-only, domain-bound and expiring keys; key:list shows them",
     { timeout: 90_000 },

@@ -19,7 +19,7 @@ import { applyVariablesToSource } from "@/lib/render/react-source";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { addToLibrary, auth, call, catalogueId, counter, createUser, type TestUser } from "../support/api";
 import { storedCompatibility } from "../support/compatibility";
-import { admin } from "../support/admin";
+import { admin, adminProcess } from "../support/admin";
 import { importTsxFiles } from "../support/tsx";
 
 const run = promisify(execFile);
@@ -746,13 +746,6 @@ describe("DELETE /api/v1/templates/{id}", () => {
 });
 
 describe("the admin CLI", () => {
-  // The first test runs the command itself; the others call it in this process (tests/support/admin.ts).
-  const adminProcess = (args: string[]) =>
-    run("node_modules/.bin/tsx", ["--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args], {
-      env: { ...process.env, RESEND_API_KEY: undefined, RESEND_BASE_URL: undefined },
-      timeout: 60_000,
-    }).then((r) => JSON.parse(r.stdout));
-
   it(
     "template:create takes several --file (paths from their common folder), template:update replaces them",
     { timeout: 120_000 },

@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as send } from "@/app/api/v1/send/route";
 import { resetConfig } from "@/lib/config";
@@ -13,7 +11,7 @@ import { addSendingDomain, findSendingDomain, listSendingDomainDetails } from "@
 import { httpError } from "@/lib/api/errors";
 import { AppError } from "@/lib/errors";
 import { isVerifiedForSending, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
-import { admin } from "../support/admin";
+import { admin, adminProcess } from "../support/admin";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "../support/api";
 
 // Sending domains: through Resend's domains API (a local stand-in for it at RESEND_BASE_URL, 127.0.0.1 only, which
@@ -733,14 +731,6 @@ describe("who may add a domain", () => {
 });
 
 describe("the CLI", () => {
-  const run = promisify(execFile);
-  /** The real command in a process of its own, in the embedded default; the others run in this one (../support/admin). */
-  const adminProcess = (args: string[]) =>
-    run("node_modules/.bin/tsx", ["--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args], {
-      env: { ...process.env, RESEND_API_KEY: undefined, RESEND_BASE_URL: undefined },
-      timeout: 60_000,
-    }).then((r) => JSON.parse(r.stdout));
-
   it(
     "domain:add --verified stands in for DNS in the embedded default; with Resend it is ignored and domain:verify asks Resend",
     { timeout: 90_000 },

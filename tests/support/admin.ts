@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { runAdmin } from "@/scripts/admin";
 
 /**
@@ -11,4 +13,17 @@ export async function admin(args: string[]): Promise<any> {
   const code = await runAdmin(args, { log: (text) => stdout.push(text), error: (text) => stderr.push(text) });
   if (code !== 0) throw new Error(stderr.join("\n"));
   return JSON.parse(stdout.join("\n"));
+}
+
+/**
+ * The admin CLI as users run it, in a process of its own, in the embedded default (no Resend): its JSON answer. One
+ * test per CLI file runs the real command; the others call `admin`.
+ */
+export async function adminProcess(args: string[]): Promise<any> {
+  const { stdout } = await promisify(execFile)(
+    "node_modules/.bin/tsx",
+    ["--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args],
+    { env: { ...process.env, RESEND_API_KEY: undefined, RESEND_BASE_URL: undefined }, timeout: 60_000 },
+  );
+  return JSON.parse(stdout);
 }
