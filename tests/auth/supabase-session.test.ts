@@ -1,77 +1,55 @@
-import { createHmac, generateKeyPairSync, randomUUID, sign, type KeyObject } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { randomUUID, type KeyObject } from "node:crypto";
 import { NextRequest } from "next/server";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { signInAction, signUpAction } from "@/app/(auth)/actions";
 import { GET as authCallback } from "@/app/auth/callback/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
-import { resetConfig } from "@/lib/config";
+import { requireAccount } from "@/lib/auth/current";
+import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { proxy } from "@/proxy";
 import { call } from "../support/api";
-import { newBrowser, submit } from "../support/next-headers";
+import { applySetCookies, cookiesAfterProxy, newBrowser, submit, useBrowser } from "../support/next-headers";
+import {
+  cookieHeader,
+  hs256,
+  readSessionCookies,
+  sessionCookies,
+  useSupabaseAuthStandIn,
+  type StandInSession,
+  type StandInUser,
+} from "../support/supabase-auth";
 
-// Supabase Auth sessions without a Supabase stack: a local server publishes a JWKS where supabase-js looks for it,
-// access tokens are ES256-signed with node:crypto, and they travel in the real `sb-<ref>-auth-token` cookie format
+// Supabase Auth sessions without a Supabase stack: a stand-in for the project's Auth (tests/support/supabase-auth.ts)
+// publishes a JWKS where supabase-js looks for it and signs ES256 access tokens, configured as the Supabase integration
+// for Vercel sets it (the anon key, no publishable key), and they travel in the real `sb-<ref>-auth-token` cookie format
 // (`base64-` + base64url of the session JSON, split into `.0`, `.1`, … past 3180 characters). The real route handlers
 // verify them through @supabase/ssr's getClaims().
 
-const KID = "letterpress-test-key";
-const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-const forger = generateKeyPairSync("ec", { namedCurve: "P-256" });
 const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", success: false };
 
 // Route handlers and actions that use next/headers (the confirmation callback, sign-up) run outside a request here.
 vi.mock("next/headers", () => import("../support/next-headers"));
 
-let server: Server;
-let supabaseUrl: string;
-let cookieName: string;
-const requests: string[] = [];
-const savedEnv: Record<string, string | undefined> = {};
+const supabase = useSupabaseAuthStandIn();
+const requests = supabase.requests;
 
-const b64url = (value: string | Buffer) => Buffer.from(value).toString("base64url");
-
-function es256(claims: Record<string, unknown>, options: { key?: KeyObject; kid?: string } = {}): string {
-  const header = b64url(JSON.stringify({ alg: "ES256", typ: "JWT", kid: options.kid ?? KID }));
-  const payload = b64url(JSON.stringify(claims));
-  // JWS wants the raw r||s signature (IEEE P1363), not DER.
-  const signature = sign("sha256", Buffer.from(`${header}.${payload}`), {
-    key: options.key ?? privateKey,
-    dsaEncoding: "ieee-p1363",
-  });
-  return `${header}.${payload}.${b64url(signature)}`;
+function es256(claims: Record<string, unknown>, options: { key?: KeyObject; kid?: string } = {}) {
+  return supabase.signToken(claims, options);
 }
 
-function hs256(claims: Record<string, unknown>): string {
-  const header = b64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
-  const payload = b64url(JSON.stringify(claims));
-  return `${header}.${payload}.${createHmac("sha256", "not-the-project-secret").update(`${header}.${payload}`).digest("base64url")}`;
+type Person = Pick<StandInUser, "id" | "email">;
+const b64url = (value: string) => Buffer.from(value).toString("base64url");
+
+function claimsFor(user: Person, { expiresIn = 3600 } = {}) {
+  return supabase.accessTokenClaims(user, { expiresIn });
 }
 
-type User = { id: string; email: string };
-
-function claimsFor(user: User, { expiresIn = 3600 } = {}) {
-  const now = Math.floor(Date.now() / 1000);
-  return {
-    iss: `${supabaseUrl}/auth/v1`,
-    sub: user.id,
-    aud: "authenticated",
-    role: "authenticated",
-    email: user.email,
-    iat: now - 10,
-    exp: now + expiresIn,
-    session_id: randomUUID(),
-    is_anonymous: false,
-  };
-}
-
-/** The session JSON supabase-js stores, in @supabase/ssr's cookie encoding; chunked like the library does. */
-function sessionCookies(
+/** A session with this access token in @supabase/ssr's cookies, its refresh token one the auth server never issued. */
+function sessionCookie(
   accessToken: string,
-  user: User,
+  user: Person,
   options: { expiresAt?: number; padding?: number } = {},
 ): string {
   const now = Math.floor(Date.now() / 1000);
@@ -92,38 +70,10 @@ function sessionCookies(
       created_at: new Date().toISOString(),
     },
   };
-  const value = `base64-${b64url(JSON.stringify(session))}`;
-  if (value.length <= 3180) return `${cookieName}=${value}`;
-  const chunks: string[] = [];
-  for (let offset = 0; offset < value.length; offset += 3180) chunks.push(value.slice(offset, offset + 3180));
-  return chunks.map((chunk, index) => `${cookieName}.${index}=${chunk}`).join("; ");
+  return cookieHeader(sessionCookies(supabase.cookieName, session));
 }
 
-/** The auth server's answer to the next refresh-token grant (one use); refused when null. */
-let nextRefresh: Record<string, unknown> | null = null;
-/** The auth server's answer to the next email-link verification (one use); refused when null. */
-let nextVerify: Record<string, unknown> | null = null;
-
-function sessionResponse(user: User): Record<string, unknown> {
-  return {
-    access_token: es256(claimsFor(user)),
-    token_type: "bearer",
-    expires_in: 3600,
-    expires_at: Math.floor(Date.now() / 1000) + 3600,
-    refresh_token: "a-refresh-token",
-    user: {
-      id: user.id,
-      aud: "authenticated",
-      role: "authenticated",
-      email: user.email,
-      app_metadata: {},
-      user_metadata: {},
-      created_at: new Date().toISOString(),
-    },
-  };
-}
-
-const newUser = (): User => ({ id: randomUUID(), email: `sb-${randomUUID().slice(0, 8)}@example.com` });
+const newUser = (): StandInUser => supabase.createUser();
 
 function usageWith(cookie: string) {
   // A same-origin browser GET: the session cookie and nothing else.
@@ -140,67 +90,12 @@ for (const level of ["error", "warn"] as const) {
   });
 }
 
-beforeAll(async () => {
-  const jwk = { ...publicKey.export({ format: "jwk" }), kid: KID, alg: "ES256", use: "sig" };
-  server = createServer((request, response) => {
-    requests.push(`${request.method} ${request.url}`);
-    response.setHeader("content-type", "application/json");
-    if (request.method === "GET" && request.url === "/auth/v1/.well-known/jwks.json") {
-      response.end(JSON.stringify({ keys: [jwk] }));
-    } else if (request.method === "POST" && request.url?.startsWith("/auth/v1/signup")) {
-      // With email confirmation off, Supabase tells sign-up that an address is registered.
-      response.statusCode = 422;
-      response.end(JSON.stringify({ code: 422, error_code: "user_already_exists", msg: "User already registered" }));
-    } else if (request.method === "POST" && request.url?.startsWith("/auth/v1/verify") && nextVerify) {
-      response.end(JSON.stringify(nextVerify));
-      nextVerify = null;
-    } else if (request.url?.startsWith("/auth/v1/token") && nextRefresh) {
-      response.end(JSON.stringify(nextRefresh));
-      nextRefresh = null;
-    } else if (request.url?.startsWith("/auth/v1/token")) {
-      response.statusCode = 400;
-      response.end(
-        JSON.stringify({
-          code: 400,
-          error_code: "refresh_token_not_found",
-          msg: "Invalid Refresh Token: Refresh Token Not Found",
-        }),
-      );
-    } else if (request.url?.startsWith("/auth/v1/user")) {
-      response.statusCode = 403;
-      response.end(
-        JSON.stringify({ code: 403, error_code: "bad_jwt", msg: "invalid JWT: unable to parse or verify signature" }),
-      );
-    } else {
-      response.statusCode = 404;
-      response.end(JSON.stringify({ code: 404, msg: "not found" }));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  supabaseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // @supabase/ssr names the cookie after the first label of the project's host: "127" here.
-  cookieName = "sb-127-auth-token";
-  for (const name of ["NEXT_PUBLIC_SUPABASE_URL", "NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY"])
-    savedEnv[name] = process.env[name];
-  process.env.NEXT_PUBLIC_SUPABASE_URL = supabaseUrl;
-  process.env.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY = "sb_publishable_letterpress_test";
-  resetConfig();
-});
-
-afterAll(async () => {
-  for (const [name, value] of Object.entries(savedEnv)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfig();
-  await new Promise((resolve) => server.close(resolve));
-});
-
 describe("Supabase session cookies on the API", () => {
   it("accepts a valid ES256 access token, verified against the JWKS, and creates the user's account", async () => {
     const user = newUser();
-    const cookie = sessionCookies(es256(claimsFor(user)), user);
-    expect(cookie.startsWith(`${cookieName}=base64-`)).toBe(true);
+    const cookie = sessionCookie(es256(claimsFor(user)), user);
+    // @supabase/ssr names the cookie after the first label of the project's host: "127" here.
+    expect(cookie.startsWith("sb-127-auth-token=base64-")).toBe(true);
 
     const result = await usageWith(cookie);
     expect(result.status).toBe(200);
@@ -221,9 +116,9 @@ describe("Supabase session cookies on the API", () => {
 
   it("accepts the chunked cookie form (.0, .1, …) exactly like the single cookie", async () => {
     const user = newUser();
-    const cookie = sessionCookies(es256(claimsFor(user)), user, { padding: 6000 });
+    const cookie = sessionCookie(es256(claimsFor(user)), user, { padding: 6000 });
     const names = cookie.split("; ").map((pair) => pair.slice(0, pair.indexOf("=")));
-    expect(names).toEqual([`${cookieName}.0`, `${cookieName}.1`, `${cookieName}.2`]);
+    expect(names).toEqual(["sb-127-auth-token.0", "sb-127-auth-token.1", "sb-127-auth-token.2"]);
     expect(cookie.split("; ").every((pair) => pair.length - pair.indexOf("=") - 1 <= 3180)).toBe(true);
 
     const result = await usageWith(cookie);
@@ -233,7 +128,7 @@ describe("Supabase session cookies on the API", () => {
 
   it("meters a metered endpoint for the session's account like an API key", async () => {
     const user = newUser();
-    const cookie = sessionCookies(es256(claimsFor(user)), user);
+    const cookie = sessionCookie(es256(claimsFor(user)), user);
     const result = await call(getLibrary, "/api/v1/library", { headers: { cookie } });
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({ success: true, templates: [], pagination: { total: 0 } });
@@ -244,7 +139,7 @@ describe("Supabase session cookies on the API", () => {
 
   it("refuses a token signed with another key (same kid) with 401", async () => {
     const user = newUser();
-    const result = await usageWith(sessionCookies(es256(claimsFor(user), { key: forger.privateKey }), user));
+    const result = await usageWith(sessionCookie(es256(claimsFor(user), { key: supabase.foreignKey }), user));
     expect(result.status).toBe(401);
     expect(result.body).toEqual(UNAUTHORIZED);
     const [{ n }] = await getDb()<
@@ -256,12 +151,12 @@ describe("Supabase session cookies on the API", () => {
   it("refuses a token whose key is not in the JWKS, and an HS256 token the auth server rejects, with 401", async () => {
     const user = newUser();
     const unknownKid = await usageWith(
-      sessionCookies(es256(claimsFor(user), { key: forger.privateKey, kid: "someone-elses-key" }), user),
+      sessionCookie(es256(claimsFor(user), { key: supabase.foreignKey, kid: "someone-elses-key" }), user),
     );
     expect(unknownKid.status).toBe(401);
     expect(unknownKid.body).toEqual(UNAUTHORIZED);
 
-    const symmetric = await usageWith(sessionCookies(hs256(claimsFor(user)), user));
+    const symmetric = await usageWith(sessionCookie(hs256(claimsFor(user), "not-the-project-secret"), user));
     expect(symmetric.status).toBe(401);
     expect(requests.some((line) => line.startsWith("GET /auth/v1/user"))).toBe(true);
   });
@@ -271,66 +166,55 @@ describe("Supabase session cookies on the API", () => {
     const expired = es256(claimsFor(user, { expiresIn: -60 }));
 
     // The session says it is still valid, but the token's own exp has passed.
-    const stale = await usageWith(sessionCookies(expired, user));
+    const stale = await usageWith(sessionCookie(expired, user));
     expect(stale.status).toBe(401);
     expect(stale.body).toEqual(UNAUTHORIZED);
 
     // The session says it has expired: supabase-js tries the refresh token, which the auth server refuses.
     const before = requests.filter((line) => line.startsWith("POST /auth/v1/token")).length;
-    const refused = await usageWith(sessionCookies(expired, user, { expiresAt: Math.floor(Date.now() / 1000) - 60 }));
+    const refused = await usageWith(sessionCookie(expired, user, { expiresAt: Math.floor(Date.now() / 1000) - 60 }));
     expect(refused.status).toBe(401);
     expect(requests.filter((line) => line.startsWith("POST /auth/v1/token")).length).toBeGreaterThan(before);
   });
 
   it("refreshes an expired session while answering the API call, and sends the new cookies back", async () => {
     const user = newUser();
-    const now = Math.floor(Date.now() / 1000);
-    const freshToken = es256(claimsFor(user));
-    nextRefresh = {
-      access_token: freshToken,
-      token_type: "bearer",
-      expires_in: 3600,
-      expires_at: now + 3600,
-      refresh_token: "rotated-refresh-token",
-      user: {
-        id: user.id,
-        aud: "authenticated",
-        role: "authenticated",
-        email: user.email,
-        app_metadata: {},
-        user_metadata: {},
-        created_at: new Date().toISOString(),
-      },
-    };
-    const expired = sessionCookies(es256(claimsFor(user, { expiresIn: -60 })), user, { expiresAt: now - 60 });
-    const result = await usageWith(expired);
+    const expired = supabase.issueSession(user, { expiresIn: -60 });
+    const result = await usageWith(cookieHeader(sessionCookies(supabase.cookieName, expired)));
     expect(result.status).toBe(200);
     expect(result.body.success).toBe(true);
-    const refreshed = result.headers.getSetCookie().find((cookie) => cookie.startsWith(`${cookieName}=base64-`));
+    const refreshed = result.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith(`${supabase.cookieName}=base64-`));
     expect(refreshed).toBeDefined();
     const session = JSON.parse(
-      Buffer.from(refreshed!.split(";")[0].slice(`${cookieName}=base64-`.length), "base64url").toString("utf8"),
+      Buffer.from(refreshed!.split(";")[0].slice(`${supabase.cookieName}=base64-`.length), "base64url").toString(
+        "utf8",
+      ),
     );
-    expect(session).toMatchObject({ access_token: freshToken, refresh_token: "rotated-refresh-token" });
+    const issued = supabase.issued.at(-1)!;
+    expect(issued.refresh_token).not.toBe(expired.refresh_token);
+    expect(session).toMatchObject({ access_token: issued.access_token, refresh_token: issued.refresh_token });
   });
 
   it("refuses a tampered payload and a missing or garbled cookie with 401", async () => {
     const user = newUser();
     const [header, , signature] = es256(claimsFor(user)).split(".");
     const otherClaims = b64url(JSON.stringify({ ...claimsFor(user), sub: randomUUID() }));
-    expect((await usageWith(sessionCookies(`${header}.${otherClaims}.${signature}`, user))).status).toBe(401);
-    expect((await usageWith(`${cookieName}=base64-${b64url("{not json")}`)).status).toBe(401);
-    expect((await usageWith(`${cookieName}=`)).status).toBe(401);
+    expect((await usageWith(sessionCookie(`${header}.${otherClaims}.${signature}`, user))).status).toBe(401);
+    expect((await usageWith(`${supabase.cookieName}=base64-${b64url("{not json")}`)).status).toBe(401);
+    expect((await usageWith(`${supabase.cookieName}=`)).status).toBe(401);
     expect((await call(getUsage, "/api/v1/usage")).status).toBe(401);
   });
 });
 
 describe("the email confirmation callback", () => {
-  const confirm = (next: string) =>
-    call(authCallback, `/auth/callback?token_hash=a-token-hash&type=signup&next=${encodeURIComponent(next)}`);
+  const confirm = (next: string) => {
+    const { tokenHash } = supabase.pendingConfirmation(supabase.createUser({ confirmed: false }));
+    return call(authCallback, `/auth/callback?token_hash=${tokenHash}&type=signup&next=${encodeURIComponent(next)}`);
+  };
 
   it("continues to a same-origin next path after confirming", async () => {
-    nextVerify = sessionResponse(newUser());
     const result = await confirm("/dashboard/library?page=2");
     expect(result.status).toBe(307);
     expect(result.headers.get("location")).toBe("http://localhost:3000/dashboard/library?page=2");
@@ -344,7 +228,6 @@ describe("the email confirmation callback", () => {
     "\t//evil.example/x",
     "https://evil.example/x",
   ])("never leaves the site for next=%j: it goes to the dashboard", async (next) => {
-    nextVerify = sessionResponse(newUser());
     const result = await confirm(next);
     expect(result.status).toBe(307);
     expect(result.headers.get("location")).toBe("http://localhost:3000/dashboard");
@@ -354,7 +237,7 @@ describe("the email confirmation callback", () => {
 describe("sign-up through Supabase", () => {
   it("answers an address Supabase reports as registered without saying so", async () => {
     newBrowser();
-    const email = `sb-${randomUUID().slice(0, 8)}@example.com`;
+    const { email } = supabase.createUser();
     const result = await submit(signUpAction, { email, password: "correct horse battery staple", next: "/dashboard" });
     expect(result).toEqual({
       state: {
@@ -395,14 +278,14 @@ describe("the session-refresh proxy with Supabase configured", () => {
 
   it("lets a signed-in user through to the dashboard", async () => {
     const user = newUser();
-    const response = await visit("/dashboard/usage", sessionCookies(es256(claimsFor(user)), user));
+    const response = await visit("/dashboard/usage", sessionCookie(es256(claimsFor(user)), user));
     expect(response.headers.get("x-middleware-next")).toBe("1");
     expect(response.headers.get("location")).toBeNull();
   });
 
   it("sends a signed-in user from the sign-in page to the dashboard", async () => {
     const user = newUser();
-    const response = await visit("/signin", sessionCookies(es256(claimsFor(user)), user));
+    const response = await visit("/signin", sessionCookie(es256(claimsFor(user)), user));
     expect(response.status).toBe(307);
     expect(response.headers.get("location")).toBe("http://localhost:3000/dashboard");
   });
@@ -410,9 +293,9 @@ describe("the session-refresh proxy with Supabase configured", () => {
   it("shows the sign-in page to a user whose email is another sign-in's account, instead of bouncing to the dashboard", async () => {
     // The dashboard page finds no account for this user and sends it to sign-in: sending it back would loop.
     const owner = newUser();
-    expect((await usageWith(sessionCookies(es256(claimsFor(owner)), owner))).status).toBe(200);
+    expect((await usageWith(sessionCookie(es256(claimsFor(owner)), owner))).status).toBe(200);
     const other = { id: randomUUID(), email: owner.email };
-    const response = await visit("/signin", sessionCookies(es256(claimsFor(other)), other));
+    const response = await visit("/signin", sessionCookie(es256(claimsFor(other)), other));
     expect(response.headers.get("location")).toBeNull();
     expect(response.headers.get("x-middleware-next")).toBe("1");
   });
@@ -420,7 +303,7 @@ describe("the session-refresh proxy with Supabase configured", () => {
   it("redirects a dashboard visit without a valid session to sign-in, keeping the destination", async () => {
     for (const cookie of [
       undefined,
-      sessionCookies(es256(claimsFor(newUser()), { key: forger.privateKey }), newUser()),
+      sessionCookie(es256(claimsFor(newUser()), { key: supabase.foreignKey }), newUser()),
     ]) {
       const response = await visit("/dashboard/library?page=2", cookie);
       expect(response.status).toBe(307);
@@ -432,12 +315,160 @@ describe("the session-refresh proxy with Supabase configured", () => {
 
   it("never redirects /api: an expired session reaches the handler, which answers 401 JSON itself", async () => {
     const user = newUser();
-    const cookie = sessionCookies(es256(claimsFor(user, { expiresIn: -60 })), user, {
+    const cookie = sessionCookie(es256(claimsFor(user, { expiresIn: -60 })), user, {
       expiresAt: Math.floor(Date.now() / 1000) - 60,
     });
     const response = await visit("/api/v1/library", cookie);
     expect(response.headers.get("location")).toBeNull();
     expect(response.headers.get("x-middleware-next")).toBe("1");
     expect((await visit("/api/v1/usage")).headers.get("location")).toBeNull();
+  });
+});
+
+describe("Supabase Auth as the Supabase integration for Vercel configures it", () => {
+  const visit = (path: string, cookies: Map<string, string>) =>
+    proxy(new NextRequest(new URL(path, "http://localhost:3000"), { headers: { cookie: cookieHeader(cookies) } }));
+  const cookiesOf = (session: StandInSession) =>
+    new Map(sessionCookies(supabase.cookieName, session).map(({ name, value }) => [name, value]));
+  const authCookieNames = (cookies: Map<string, string>) =>
+    [...cookies.keys()].filter((name) => name.startsWith(supabase.cookieName)).sort();
+  // A profile as large as real ones with an avatar and provider data get. GoTrue puts it in the access token too, so
+  // the session holds it twice and no longer fits one cookie.
+  const bigProfile = () => ({ full_name: "Ada Lovelace", bio: "x".repeat(2000) });
+
+  it("reads the anon key when no publishable key is set, and sends it to Supabase", async () => {
+    expect(process.env.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY).toBeUndefined();
+    expect(getConfig().supabase).toEqual({ url: supabase.url, publishableKey: supabase.anonKey });
+    const user = newUser();
+    const asked = requests.length;
+    expect((await usageWith(cookieHeader(cookiesOf(supabase.issueSession(user, { expiresIn: -60 }))))).status).toBe(
+      200,
+    );
+    expect(requests.slice(asked)).toContain("POST /auth/v1/token?grant_type=refresh_token");
+    expect(supabase.apiKeys.slice(asked).every((key) => key === supabase.anonKey)).toBe(true);
+  });
+
+  it("signs in through the sign-in form: the session cookie is split into chunks, and the dashboard and API know the person", async () => {
+    const user = supabase.createUser({ userMetadata: bigProfile() });
+    const browser = newBrowser("203.0.113.41");
+    const asked = requests.length;
+    const result = await submit(signInAction, { email: user.email, password: user.password, next: "/dashboard/usage" });
+    expect(result).toEqual({ redirect: "/dashboard/usage" });
+    expect(requests.slice(asked)).toEqual(["POST /auth/v1/token?grant_type=password"]);
+    expect(supabase.apiKeys.slice(asked)).toEqual([supabase.anonKey]);
+
+    // The session Supabase answered, in @supabase/ssr's chunks: `base64-` + base64url of its JSON, 3,180 a cookie.
+    const session = supabase.issued.at(-1)!;
+    const names = authCookieNames(browser.cookies);
+    expect(names).toEqual(["sb-127-auth-token.0", "sb-127-auth-token.1", "sb-127-auth-token.2"]);
+    expect(names.every((name) => encodeURIComponent(browser.cookies.get(name)!).length <= 3180)).toBe(true);
+    expect(browser.cookies.get("sb-127-auth-token.0")!.startsWith("base64-")).toBe(true);
+    expect(readSessionCookies(supabase.cookieName, browser.cookies)).toEqual(session);
+
+    // The dashboard's layout (requireAccount) finds the account sign-in linked, and so does the API.
+    const [account] = await getDb()<{ id: string; email: string }[]>`
+      select id, email from accounts where auth_user_id = ${user.id}`;
+    expect(account.email).toBe(user.email);
+    expect(await requireAccount("/dashboard/usage")).toMatchObject({ id: account.id, email: user.email });
+    const usage = await usageWith(cookieHeader(browser.cookies));
+    expect(usage.status).toBe(200);
+    expect(usage.body).toMatchObject({ success: true, usage: { plan: "free", limit: 500 } });
+    // A valid access token is verified against the JWKS alone: no refresh, no call to the auth server's /user.
+    expect(requests.slice(asked)).toEqual(["POST /auth/v1/token?grant_type=password"]);
+  });
+
+  it("refuses a wrong password with the form's message, and sets no cookie", async () => {
+    const user = newUser();
+    const browser = newBrowser("203.0.113.42");
+    const result = await submit(signInAction, { email: user.email, password: "not the password", next: "/dashboard" });
+    expect(result).toEqual({
+      state: {
+        status: "error",
+        message: "That email and password don't match an account. Check them and try again.",
+        fields: {},
+        email: user.email,
+      },
+    });
+    expect(authCookieNames(browser.cookies)).toEqual([]);
+  });
+
+  it("refreshes an expired access token in the proxy: new cookies on the response, the same person behind it", async () => {
+    const user = supabase.createUser({ userMetadata: bigProfile() });
+    expect((await usageWith(cookieHeader(cookiesOf(supabase.issueSession(user))))).status).toBe(200);
+    const [account] = await getDb()<{ id: string }[]>`select id from accounts where auth_user_id = ${user.id}`;
+
+    const expired = supabase.issueSession(user, { expiresIn: -60 });
+    const sent = cookiesOf(expired);
+    expect(authCookieNames(sent)).toHaveLength(3);
+    const asked = requests.length;
+    const response = await visit("/dashboard/usage", sent);
+    expect(response.headers.get("location")).toBeNull();
+    expect(response.headers.get("x-middleware-next")).toBe("1");
+    expect(requests.slice(asked)).toEqual(["POST /auth/v1/token?grant_type=refresh_token"]);
+    const refreshed = supabase.issued.at(-1)!;
+    expect(refreshed.refresh_token).not.toBe(expired.refresh_token);
+    expect(refreshed.access_token).not.toBe(expired.access_token);
+
+    // The browser gets the new session, chunked as before.
+    const browserCookies = applySetCookies(sent, response);
+    expect(authCookieNames(browserCookies)).toEqual(authCookieNames(sent));
+    expect(readSessionCookies(supabase.cookieName, browserCookies)).toEqual(refreshed);
+    expect(response.headers.get("cache-control")).toContain("no-store");
+
+    // The page behind the proxy sees the new session in this same request, so it does not refresh again (the old
+    // refresh token is spent) and its layout finds the same account.
+    const forwarded = cookiesAfterProxy(response, sent);
+    expect(readSessionCookies(supabase.cookieName, forwarded)).toEqual(refreshed);
+    useBrowser({ cookies: forwarded, headers: new Headers({ "x-forwarded-for": "203.0.113.43" }) });
+    expect(await requireAccount("/dashboard/usage")).toMatchObject({ id: account.id, email: user.email });
+
+    // The browser's next API call, with the new cookies: the same account, nothing to refresh.
+    const usage = await usageWith(cookieHeader(browserCookies));
+    expect(usage.status).toBe(200);
+    expect(usage.headers.getSetCookie()).toEqual([]);
+    const library = await call(getLibrary, "/api/v1/library", { headers: { cookie: cookieHeader(browserCookies) } });
+    expect(library.status).toBe(200);
+    const [{ n }] = await getDb()<{ n: number }[]>`
+      select count(*)::int as n from accounts where auth_user_id = ${user.id}`;
+    expect(n).toBe(1);
+    expect(requests.slice(asked)).toEqual(["POST /auth/v1/token?grant_type=refresh_token"]);
+
+    // The old cookies hold a spent refresh token: the proxy sends that browser to sign in.
+    const replay = await visit("/dashboard/usage", sent);
+    expect(replay.status).toBe(307);
+    expect(new URL(replay.headers.get("location")!).pathname).toBe("/signin");
+  });
+
+  it("refuses a token signed by another key, in the proxy and on the API, without asking the auth server", async () => {
+    const user = newUser();
+    const forged = cookiesOf({
+      ...supabase.issueSession(user),
+      access_token: es256(claimsFor(user), { key: supabase.foreignKey }),
+    });
+    const asked = requests.length;
+    const page = await visit("/dashboard", forged);
+    expect(page.status).toBe(307);
+    expect(new URL(page.headers.get("location")!).pathname).toBe("/signin");
+    const api = await usageWith(cookieHeader(forged));
+    expect(api.status).toBe(401);
+    expect(api.body).toEqual(UNAUTHORIZED);
+    expect(requests.slice(asked)).toEqual([]);
+  });
+
+  it("verifies with getClaims() against the JWKS: one fetch for a new signing key, then from the cache", async () => {
+    const before = supabase.issueSession(newUser());
+    supabase.rotateSigningKey();
+    const fetches = supabase.jwksFetches;
+    const asked = requests.length;
+    const users = [supabase.createUser(), supabase.createUser(), supabase.createUser()];
+    for (const user of users)
+      expect((await usageWith(cookieHeader(cookiesOf(supabase.issueSession(user))))).status).toBe(200);
+    expect((await visit("/dashboard", cookiesOf(supabase.issueSession(users[0])))).headers.get("location")).toBeNull();
+    useBrowser({ cookies: cookiesOf(supabase.issueSession(users[1])), headers: new Headers() });
+    expect(await requireAccount()).toMatchObject({ email: users[1].email });
+    // A token of the previous key is still in the fetched key set.
+    expect((await usageWith(cookieHeader(cookiesOf(before)))).status).toBe(200);
+    expect(supabase.jwksFetches - fetches).toBe(1);
+    expect(requests.slice(asked)).toEqual(["GET /auth/v1/.well-known/jwks.json"]);
   });
 });

@@ -51,3 +51,38 @@ export async function submit<S>(
     throw error;
   }
 }
+
+/**
+ * The cookies the page or route behind the proxy sees. A proxy that answers `NextResponse.next({ request })` names
+ * the request headers it set in `x-middleware-override-headers` (each in `x-middleware-request-<name>`), and Next's
+ * router replaces the request's headers with them (resolve-routes.ts); otherwise the request goes on as it came.
+ */
+export function cookiesAfterProxy(response: Response, sent: Map<string, string>): Map<string, string> {
+  const overridden = response.headers.get("x-middleware-override-headers");
+  if (overridden === null) return new Map(sent);
+  const names = overridden.split(",").map((name) => name.trim());
+  const header = names.includes("cookie") ? (response.headers.get("x-middleware-request-cookie") ?? "") : "";
+  const cookies = new Map<string, string>();
+  for (const pair of header.split(/;\s*/)) {
+    const separator = pair.indexOf("=");
+    if (separator > 0) cookies.set(pair.slice(0, separator), pair.slice(separator + 1));
+  }
+  return cookies;
+}
+
+/** A browser's cookies after a response: each Set-Cookie replaces its cookie, and an expired or empty one removes it. */
+export function applySetCookies(jar: Map<string, string>, response: Response): Map<string, string> {
+  const next = new Map(jar);
+  for (const line of response.headers.getSetCookie()) {
+    const [pair, ...attributes] = line.split(/;\s*/);
+    const separator = pair.indexOf("=");
+    const name = pair.slice(0, separator);
+    const value = pair.slice(separator + 1);
+    const expired = attributes.some(
+      (attribute) => /^max-age=0$/i.test(attribute) || /^expires=Thu, 01 Jan 1970/i.test(attribute),
+    );
+    if (expired || value === "") next.delete(name);
+    else next.set(name, value);
+  }
+  return next;
+}

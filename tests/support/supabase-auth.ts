@@ -1,0 +1,596 @@
+import { createHash, createHmac, generateKeyPairSync, randomBytes, randomUUID, sign, verify } from "node:crypto";
+import type { KeyObject } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
+import { resetConfig } from "@/lib/config";
+
+// A stand-in for a Supabase project's Auth (GoTrue behind Supabase's API gateway) on 127.0.0.1, for @supabase/ssr to
+// talk to as it talks to a real project: access tokens are ES256 JWTs whose public keys are published at
+// `/auth/v1/.well-known/jwks.json`, the password, refresh-token and PKCE grants of `/auth/v1/token`, `/auth/v1/user`,
+// sign-up with its confirmation link (`/auth/v1/verify`) and sign-out answer with GoTrue's shapes (internal/api in
+// supabase/auth: AccessTokenResponse, models.User, and errors as `{ code, message }` for a client that sends
+// X-Supabase-Api-Version 2024-01-01, as auth-js does), refresh tokens are single-use (a project whose reuse interval is
+// 0), and every request but the public ones must carry the project's API key, as the gateway requires.
+
+export type StandInUser = {
+  id: string;
+  email: string;
+  password: string;
+  userMetadata: Record<string, unknown>;
+  confirmedAt: string | null;
+  createdAt: string;
+};
+
+/** A session as GoTrue answers it and as supabase-js stores it in the `sb-<ref>-auth-token` cookie. */
+export type StandInSession = {
+  access_token: string;
+  token_type: "bearer";
+  expires_in: number;
+  expires_at: number;
+  refresh_token: string;
+  user: Record<string, unknown>;
+};
+
+/** An email GoTrue would send: the confirmation link of a sign-up, and where that link continues to. */
+export type StandInEmail = { to: string; confirmationUrl: string; redirectTo: string; tokenHash: string };
+
+type SigningKey = { kid: string; privateKey: KeyObject; publicKey: KeyObject };
+
+const API_VERSION_HEADER = "x-supabase-api-version";
+// Unlike the rest of /auth/v1, the gateway lets these through without an API key: the JWKS is public, and a
+// confirmation link is opened by the person's mail client.
+const PUBLIC_ROUTES = new Set(["GET /auth/v1/.well-known/jwks.json", "GET /auth/v1/verify"]);
+
+class AuthError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class SupabaseAuthStandIn {
+  /** The project URL (NEXT_PUBLIC_SUPABASE_URL); set once the stand-in listens. */
+  url = "";
+  /** The project's legacy anon key, as the Supabase integration for Vercel sets NEXT_PUBLIC_SUPABASE_ANON_KEY. */
+  readonly anonKey: string;
+  /** Every request, as `METHOD /path?query`, and the API key it carried. */
+  readonly requests: string[] = [];
+  readonly apiKeys: (string | undefined)[] = [];
+  /** Every session issued (sign-in, refresh, confirmation), newest last. */
+  readonly issued: StandInSession[] = [];
+  /** The emails sent, newest last. */
+  readonly emails: StandInEmail[] = [];
+  /** The project's URL configuration (Authentication → URL Configuration) and whether sign-up waits for the email. */
+  readonly settings = {
+    siteUrl: "http://localhost:3000",
+    redirectUrls: [] as string[],
+    confirmEmail: false,
+  };
+  /** A key of another project: tokens signed with it must be refused. */
+  readonly foreignKey: KeyObject = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
+
+  private server: Server | undefined;
+  private readonly keys: SigningKey[] = [];
+  private readonly users = new Map<string, StandInUser>();
+  private readonly sessions = new Map<string, { userId: string }>();
+  private readonly refreshTokens = new Map<string, { sessionId: string; used: boolean }>();
+  private readonly confirmations = new Map<
+    string,
+    { userId: string; redirectTo: string; challenge: string | null; method: string | null }
+  >();
+  private readonly authCodes = new Map<string, { userId: string; challenge: string; method: string }>();
+
+  constructor() {
+    this.rotateSigningKey();
+    const now = Math.floor(Date.now() / 1000);
+    this.anonKey = hs256(
+      { iss: "supabase", ref: "standin", role: "anon", iat: now, exp: now + 10 * 365 * 86400 },
+      "the-project-jwt-secret",
+    );
+  }
+
+  /** @supabase/ssr's cookie name: `sb-` + the first label of the project's host + `-auth-token`. */
+  get cookieName(): string {
+    return `sb-${new URL(this.url).hostname.split(".")[0]}-auth-token`;
+  }
+
+  /** The signing key tokens are issued with now. */
+  get kid(): string {
+    return this.keys.at(-1)!.kid;
+  }
+
+  /** How many times the JWKS was fetched. */
+  get jwksFetches(): number {
+    return this.requests.filter((line) => line === "GET /auth/v1/.well-known/jwks.json").length;
+  }
+
+  /** Rotates the signing key as a project does: the new one signs from now on, the old ones stay in the JWKS. */
+  rotateSigningKey(): string {
+    const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const kid = randomUUID();
+    this.keys.push({ kid, privateKey, publicKey });
+    return kid;
+  }
+
+  async listen(): Promise<void> {
+    this.server = createServer((request, response) => void this.handle(request, response));
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** A user of the project (confirmed unless told otherwise), as the dashboard or sign-up would create one. */
+  createUser(
+    options: { email?: string; password?: string; userMetadata?: Record<string, unknown>; confirmed?: boolean } = {},
+  ): StandInUser {
+    const now = new Date().toISOString();
+    const user: StandInUser = {
+      id: randomUUID(),
+      email: options.email ?? `sb-${randomUUID().slice(0, 8)}@example.com`,
+      password: options.password ?? "correct horse battery staple",
+      userMetadata: options.userMetadata ?? {},
+      confirmedAt: options.confirmed === false ? null : now,
+      createdAt: now,
+    };
+    this.users.set(user.id, user);
+    return user;
+  }
+
+  /** A JWT signed with the current key (or `key`, under `kid`), as the project signs access tokens. */
+  signToken(claims: Record<string, unknown>, options: { key?: KeyObject; kid?: string } = {}): string {
+    const current = this.keys.at(-1)!;
+    const header = b64url(JSON.stringify({ alg: "ES256", kid: options.kid ?? current.kid, typ: "JWT" }));
+    const payload = b64url(JSON.stringify(claims));
+    // JWS wants the raw r||s signature (IEEE P1363), not DER.
+    const signature = sign("sha256", Buffer.from(`${header}.${payload}`), {
+      key: options.key ?? current.privateKey,
+      dsaEncoding: "ieee-p1363",
+    });
+    return `${header}.${payload}.${b64url(signature)}`;
+  }
+
+  /** The claims GoTrue puts in a user's access token. */
+  accessTokenClaims(
+    user: Pick<StandInUser, "id" | "email"> & Partial<StandInUser>,
+    options: { expiresIn?: number; sessionId?: string } = {},
+  ) {
+    const now = Math.floor(Date.now() / 1000);
+    return {
+      iss: `${this.url}/auth/v1`,
+      sub: user.id,
+      aud: "authenticated",
+      exp: now + (options.expiresIn ?? 3600),
+      iat: now - 10,
+      email: user.email,
+      phone: "",
+      app_metadata: { provider: "email", providers: ["email"] },
+      user_metadata: user.userMetadata ?? {},
+      role: "authenticated",
+      aal: "aal1",
+      amr: [{ method: "password", timestamp: now - 10 }],
+      session_id: options.sessionId ?? randomUUID(),
+      is_anonymous: false,
+    };
+  }
+
+  /** Starts a session for the user as a sign-in does; `expiresIn` below 0 gives one whose access token has expired. */
+  issueSession(user: StandInUser, options: { expiresIn?: number } = {}): StandInSession {
+    const sessionId = randomUUID();
+    this.sessions.set(sessionId, { userId: user.id });
+    return this.sessionResponse(user, sessionId, options.expiresIn ?? 3600);
+  }
+
+  /** A confirmation email for a new, unconfirmed user, as sign-up sends one: its token hash works once. */
+  pendingConfirmation(user: StandInUser, redirectTo = this.settings.siteUrl): StandInEmail {
+    return this.mailConfirmation(user, redirectTo, null, null);
+  }
+
+  private sessionResponse(user: StandInUser, sessionId: string, expiresIn: number): StandInSession {
+    const refreshToken = randomBytes(9).toString("base64url");
+    this.refreshTokens.set(refreshToken, { sessionId, used: false });
+    const session: StandInSession = {
+      access_token: this.signToken(this.accessTokenClaims(user, { expiresIn, sessionId })),
+      token_type: "bearer",
+      expires_in: expiresIn,
+      expires_at: Math.floor(Date.now() / 1000) + expiresIn,
+      refresh_token: refreshToken,
+      user: userJson(user),
+    };
+    this.issued.push(session);
+    return session;
+  }
+
+  private mailConfirmation(
+    user: StandInUser,
+    redirectTo: string,
+    challenge: string | null,
+    method: string | null,
+  ): StandInEmail {
+    const tokenHash = createHash("sha224").update(randomBytes(16)).digest("hex");
+    this.confirmations.set(tokenHash, { userId: user.id, redirectTo, challenge, method });
+    const link = new URL(`${this.url}/auth/v1/verify`);
+    link.search = new URLSearchParams({ token: tokenHash, type: "signup", redirect_to: redirectTo }).toString();
+    const email = { to: user.email, confirmationUrl: link.toString(), redirectTo, tokenHash };
+    this.emails.push(email);
+    return email;
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? "/", "http://stand-in");
+    const route = `${request.method} ${url.pathname}`;
+    const apiKey = header(request, "apikey");
+    this.requests.push(`${request.method} ${request.url}`);
+    this.apiKeys.push(apiKey);
+    const versioned = header(request, API_VERSION_HEADER) === "2024-01-01";
+    if (versioned) response.setHeader(API_VERSION_HEADER, "2024-01-01");
+    response.setHeader("content-type", "application/json");
+    try {
+      if (!PUBLIC_ROUTES.has(route) && apiKey !== this.anonKey) {
+        // The gateway's own answer, before GoTrue sees the request.
+        response.statusCode = 401;
+        response.end(JSON.stringify({ message: apiKey ? "Invalid API key" : "No API key found in request" }));
+        return;
+      }
+      const body = request.method === "POST" ? await readJson(request) : {};
+      const answer = this.route(route, url, body, request);
+      if (answer === undefined) throw new AuthError(404, "not_found", "Not Found");
+      if ("redirect" in answer) {
+        response.statusCode = 303;
+        response.setHeader("location", answer.redirect);
+        response.end();
+      } else if (answer.json === null) {
+        response.statusCode = 204;
+        response.end();
+      } else {
+        response.end(JSON.stringify(answer.json));
+      }
+    } catch (error) {
+      const failure = error instanceof AuthError ? error : new AuthError(500, "unexpected_failure", String(error));
+      response.statusCode = failure.status;
+      response.end(
+        JSON.stringify(
+          versioned
+            ? { code: failure.code, message: failure.message }
+            : { code: failure.status, error_code: failure.code, msg: failure.message },
+        ),
+      );
+    }
+  }
+
+  private route(
+    route: string,
+    url: URL,
+    body: Record<string, unknown>,
+    request: IncomingMessage,
+  ): { json: unknown } | { redirect: string } | undefined {
+    switch (route) {
+      case "GET /auth/v1/.well-known/jwks.json":
+        return {
+          json: {
+            keys: this.keys.map(({ kid, publicKey }) => ({
+              ...publicKey.export({ format: "jwk" }),
+              kid,
+              alg: "ES256",
+              use: "sig",
+              key_ops: ["verify"],
+            })),
+          },
+        };
+      case "POST /auth/v1/token":
+        return { json: this.grant(url.searchParams.get("grant_type"), body) };
+      case "GET /auth/v1/user":
+        return { json: userJson(this.userOfToken(bearer(request))) };
+      case "POST /auth/v1/signup":
+        return { json: this.signUp(body, url.searchParams.get("redirect_to")) };
+      case "POST /auth/v1/verify": {
+        const user = this.confirm(String(body.token_hash ?? ""));
+        return { json: this.sessionResponse(user.user, this.newSession(user.user), 3600) };
+      }
+      case "GET /auth/v1/verify":
+        return { redirect: this.followConfirmationLink(url) };
+      case "POST /auth/v1/logout": {
+        const claims = this.verifiedClaims(bearer(request));
+        const scope = url.searchParams.get("scope") ?? "global";
+        for (const [id, session] of this.sessions) {
+          if (scope === "global" ? session.userId === claims.sub : id === claims.session_id) this.sessions.delete(id);
+        }
+        return { json: null };
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  private grant(type: string | null, body: Record<string, unknown>): StandInSession {
+    if (type === "password") {
+      const user = [...this.users.values()].find((candidate) => candidate.email === body.email);
+      if (!user || user.password !== body.password)
+        throw new AuthError(400, "invalid_credentials", "Invalid login credentials");
+      if (!user.confirmedAt) throw new AuthError(400, "email_not_confirmed", "Email not confirmed");
+      return this.sessionResponse(user, this.newSession(user), 3600);
+    }
+    if (type === "refresh_token") {
+      const token = this.refreshTokens.get(String(body.refresh_token ?? ""));
+      if (!token || !this.sessions.has(token.sessionId))
+        throw new AuthError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found");
+      if (token.used) throw new AuthError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
+      token.used = true;
+      const user = this.users.get(this.sessions.get(token.sessionId)!.userId)!;
+      return this.sessionResponse(user, token.sessionId, 3600);
+    }
+    if (type === "pkce") {
+      const code = this.authCodes.get(String(body.auth_code ?? ""));
+      if (!code) throw new AuthError(404, "flow_state_not_found", "invalid flow state, no valid flow state found");
+      this.authCodes.delete(String(body.auth_code));
+      if (pkceChallenge(String(body.code_verifier ?? ""), code.method) !== code.challenge)
+        throw new AuthError(400, "bad_code_verifier", "code challenge does not match previously saved code verifier");
+      const user = this.users.get(code.userId)!;
+      return this.sessionResponse(user, this.newSession(user), 3600);
+    }
+    throw new AuthError(400, "validation_failed", "unsupported_grant_type");
+  }
+
+  private signUp(body: Record<string, unknown>, redirectTo: string | null): unknown {
+    const email = String(body.email ?? "").toLowerCase();
+    const existing = [...this.users.values()].find((user) => user.email === email);
+    if (!this.settings.confirmEmail) {
+      if (existing) throw new AuthError(422, "user_already_exists", "User already registered");
+      const user = this.createUser({ email, password: String(body.password ?? "") });
+      return this.sessionResponse(user, this.newSession(user), 3600);
+    }
+    // With confirmation on, an address already registered gets the same answer, without identities, and no email.
+    if (existing) return { ...userJson(existing), identities: [] };
+    const user = this.createUser({ email, password: String(body.password ?? ""), confirmed: false });
+    const challenge = typeof body.code_challenge === "string" ? body.code_challenge : null;
+    const method = typeof body.code_challenge_method === "string" ? body.code_challenge_method : null;
+    // GoTrue's GetReferrer: the redirect the client asked for when the project allows it, else the Site URL.
+    const target = redirectTo && isRedirectUrlAllowed(this.settings, redirectTo) ? redirectTo : this.settings.siteUrl;
+    this.mailConfirmation(user, target, challenge, method);
+    return userJson(user);
+  }
+
+  private confirm(tokenHash: string): { user: StandInUser; challenge: string | null; method: string | null } {
+    const confirmation = this.confirmations.get(tokenHash);
+    if (!confirmation) throw new AuthError(403, "otp_expired", "Email link is invalid or has expired");
+    this.confirmations.delete(tokenHash);
+    const user = this.users.get(confirmation.userId)!;
+    user.confirmedAt ??= new Date().toISOString();
+    return { user, challenge: confirmation.challenge, method: confirmation.method };
+  }
+
+  /** The link in the email: confirms, then continues to the redirect with a PKCE code (or the session, implicit flow). */
+  private followConfirmationLink(url: URL): string {
+    const redirectTo = url.searchParams.get("redirect_to") ?? this.settings.siteUrl;
+    const { user, challenge, method } = this.confirm(url.searchParams.get("token") ?? "");
+    const target = new URL(redirectTo);
+    if (challenge && method) {
+      const code = randomUUID();
+      this.authCodes.set(code, { userId: user.id, challenge, method });
+      target.searchParams.set("code", code);
+    } else {
+      const session = this.sessionResponse(user, this.newSession(user), 3600);
+      target.hash = new URLSearchParams({
+        access_token: session.access_token,
+        refresh_token: session.refresh_token,
+        expires_in: String(session.expires_in),
+        token_type: "bearer",
+        type: "signup",
+      }).toString();
+    }
+    return target.toString();
+  }
+
+  private newSession(user: StandInUser): string {
+    const sessionId = randomUUID();
+    this.sessions.set(sessionId, { userId: user.id });
+    return sessionId;
+  }
+
+  private verifiedClaims(token: string | null): { sub: string; session_id: string } {
+    if (!token) throw new AuthError(401, "no_authorization", "This endpoint requires a valid Bearer token");
+    const invalid = (reason: string) =>
+      new AuthError(403, "bad_jwt", `invalid JWT: unable to parse or verify signature, ${reason}`);
+    const [rawHeader, rawPayload, signature] = token.split(".");
+    let header: { alg?: string; kid?: string };
+    let claims: { sub?: string; session_id?: string; exp?: number };
+    try {
+      header = JSON.parse(Buffer.from(rawHeader, "base64url").toString("utf8"));
+      claims = JSON.parse(Buffer.from(rawPayload, "base64url").toString("utf8"));
+    } catch {
+      throw invalid("token is malformed");
+    }
+    const key = this.keys.find(({ kid }) => kid === header.kid);
+    const valid =
+      header.alg === "ES256" &&
+      key !== undefined &&
+      signature !== undefined &&
+      verify(
+        "sha256",
+        Buffer.from(`${rawHeader}.${rawPayload}`),
+        {
+          key: key.publicKey,
+          dsaEncoding: "ieee-p1363",
+        },
+        Buffer.from(signature, "base64url"),
+      );
+    if (!valid) throw invalid("token signature is invalid");
+    if (typeof claims.exp !== "number" || claims.exp <= Date.now() / 1000)
+      throw invalid("token has invalid claims: token is expired");
+    if (!claims.sub || !claims.session_id || !this.sessions.has(claims.session_id))
+      throw new AuthError(403, "session_not_found", "Session from session_id claim in JWT does not exist");
+    return { sub: claims.sub, session_id: claims.session_id };
+  }
+
+  private userOfToken(token: string | null): StandInUser {
+    const user = this.users.get(this.verifiedClaims(token).sub);
+    if (!user) throw new AuthError(403, "user_not_found", "User from sub claim in JWT does not exist");
+    return user;
+  }
+}
+
+/**
+ * Supabase Auth as the Supabase integration for Vercel configures it, for the calling file's tests: the stand-in's URL
+ * as NEXT_PUBLIC_SUPABASE_URL and its anon key as NEXT_PUBLIC_SUPABASE_ANON_KEY, with no publishable key set.
+ */
+export function useSupabaseAuthStandIn(): SupabaseAuthStandIn {
+  const standIn = new SupabaseAuthStandIn();
+  const names = ["NEXT_PUBLIC_SUPABASE_URL", "NEXT_PUBLIC_SUPABASE_ANON_KEY", "NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY"];
+  const saved = new Map(names.map((name) => [name, process.env[name]]));
+  beforeAll(async () => {
+    await standIn.listen();
+    process.env.NEXT_PUBLIC_SUPABASE_URL = standIn.url;
+    process.env.NEXT_PUBLIC_SUPABASE_ANON_KEY = standIn.anonKey;
+    delete process.env.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY;
+    resetConfig();
+  });
+  afterAll(async () => {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    resetConfig();
+    await standIn.close();
+  });
+  return standIn;
+}
+
+/**
+ * The cookies @supabase/ssr writes for a session: `base64-` and the base64url of its JSON, under `name`, or split into
+ * `name.0`, `name.1`, … when longer than 3,180 characters (its MAX_CHUNK_SIZE; base64url needs no URI escaping).
+ */
+export function sessionCookies(name: string, session: unknown): { name: string; value: string }[] {
+  const value = `base64-${b64url(JSON.stringify(session))}`;
+  if (value.length <= 3180) return [{ name, value }];
+  const chunks: { name: string; value: string }[] = [];
+  for (let offset = 0; offset < value.length; offset += 3180)
+    chunks.push({ name: `${name}.${chunks.length}`, value: value.slice(offset, offset + 3180) });
+  return chunks;
+}
+
+/** A Cookie header holding the cookies. */
+export function cookieHeader(cookies: Iterable<{ name: string; value: string }> | Map<string, string>): string {
+  const pairs = cookies instanceof Map ? [...cookies].map(([name, value]) => ({ name, value })) : [...cookies];
+  return pairs.map(({ name, value }) => `${name}=${value}`).join("; ");
+}
+
+/** The session the cookies hold, read back as @supabase/ssr reads it (the whole cookie, else its chunks in order). */
+export function readSessionCookies(name: string, cookies: Map<string, string>): StandInSession | null {
+  let value = cookies.get(name);
+  if (!value) {
+    value = "";
+    for (let index = 0; cookies.get(`${name}.${index}`); index++) value += cookies.get(`${name}.${index}`);
+  }
+  if (!value.startsWith("base64-")) return null;
+  return JSON.parse(Buffer.from(value.slice("base64-".length), "base64url").toString("utf8")) as StandInSession;
+}
+
+/**
+ * Whether GoTrue sends a confirmation link on to `redirectUrl` (internal/utilities/request.go, IsRedirectURLValid):
+ * when it is on the Site URL's scheme, host and port, or matches a Redirect URL of the project. Those are globs
+ * (gobwas/glob with `.` and `/` as separators) matched against the whole URL without its fragment: `*` never crosses
+ * a `.` or `/`, `**` crosses anything, `?` is one character that is neither.
+ */
+export function isRedirectUrlAllowed(
+  settings: { siteUrl: string; redirectUrls: string[] },
+  redirectUrl: string,
+): boolean {
+  const site = new URL(settings.siteUrl);
+  const target = new URL(redirectUrl);
+  if (site.protocol === target.protocol && site.host === target.host) return true;
+  const withoutFragment = redirectUrl.split("#")[0];
+  return settings.redirectUrls.some((pattern) => redirectUrlGlob(pattern).test(withoutFragment));
+}
+
+/** A Supabase Redirect URL pattern as a regular expression (only the syntax these tests use: `**`, `*`, `?`). */
+export function redirectUrlGlob(pattern: string): RegExp {
+  if (/[[\]{}\\]/.test(pattern)) throw new Error(`unsupported glob syntax in ${pattern}`);
+  let source = "";
+  for (let index = 0; index < pattern.length; index++) {
+    const char = pattern[index];
+    if (char === "*" && pattern[index + 1] === "*") {
+      source += ".*";
+      index++;
+    } else if (char === "*") source += "[^./]*";
+    else if (char === "?") source += "[^./]";
+    else source += char.replace(/[.+^$()|]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`);
+}
+
+function userJson(user: StandInUser): Record<string, unknown> {
+  const identity = {
+    identity_id: user.id,
+    id: user.id,
+    user_id: user.id,
+    identity_data: {
+      email: user.email,
+      email_verified: user.confirmedAt !== null,
+      phone_verified: false,
+      sub: user.id,
+    },
+    provider: "email",
+    last_sign_in_at: user.createdAt,
+    created_at: user.createdAt,
+    updated_at: user.createdAt,
+    email: user.email,
+  };
+  return {
+    id: user.id,
+    aud: "authenticated",
+    role: "authenticated",
+    email: user.email,
+    email_confirmed_at: user.confirmedAt ?? undefined,
+    phone: "",
+    confirmed_at: user.confirmedAt ?? undefined,
+    last_sign_in_at: user.confirmedAt ?? undefined,
+    app_metadata: { provider: "email", providers: ["email"] },
+    user_metadata: user.userMetadata,
+    identities: [identity],
+    created_at: user.createdAt,
+    updated_at: user.createdAt,
+    is_anonymous: false,
+  };
+}
+
+/** An HS256 JWT: the legacy anon key's form, and a token the project's asymmetric keys did not sign. */
+export function hs256(claims: Record<string, unknown>, secret: string): string {
+  const header = b64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
+  const payload = b64url(JSON.stringify(claims));
+  return `${header}.${payload}.${createHmac("sha256", secret).update(`${header}.${payload}`).digest("base64url")}`;
+}
+
+function pkceChallenge(verifier: string, method: string): string {
+  return method.toLowerCase() === "s256" ? createHash("sha256").update(verifier).digest("base64url") : verifier;
+}
+
+const b64url = (value: string | Buffer) => Buffer.from(value).toString("base64url");
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function bearer(request: IncomingMessage): string | null {
+  const authorization = header(request, "authorization") ?? "";
+  return authorization.toLowerCase().startsWith("bearer ") ? authorization.slice(7) : null;
+}
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+  let text = "";
+  request.setEncoding("utf8");
+  for await (const chunk of request) text += chunk;
+  if (!text) return {};
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw new AuthError(400, "bad_json", "Could not parse request body as JSON");
+  }
+}
