@@ -84,7 +84,9 @@ const supabaseProvider: AuthProvider = {
     const { data, error } = await supabase.auth.signUp({
       email: credentials.email,
       password: credentials.password,
-      options: { emailRedirectTo: `${getConfig().siteUrl}/auth/callback?next=/dashboard` },
+      // The callback continues to the dashboard by default. No query string: a Redirect URL pattern (README) matches the
+      // whole URL, and `*` stops at the `/` of `?next=/dashboard`.
+      options: { emailRedirectTo: `${getConfig().siteUrl}/auth/callback` },
     });
     if (error) throw mapSupabaseError(error);
     // With email confirmation on, Supabase answers without a session (and, for an email already registered, with a

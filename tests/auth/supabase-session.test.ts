@@ -1,12 +1,14 @@
 import { randomUUID, type KeyObject } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { NextRequest } from "next/server";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { signInAction, signUpAction } from "@/app/(auth)/actions";
 import { GET as authCallback } from "@/app/auth/callback/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { requireAccount } from "@/lib/auth/current";
-import { getConfig } from "@/lib/config";
+import { getConfig, resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { proxy } from "@/proxy";
 import { call } from "../support/api";
@@ -14,7 +16,9 @@ import { applySetCookies, cookiesAfterProxy, newBrowser, submit, useBrowser } fr
 import {
   cookieHeader,
   hs256,
+  isRedirectUrlAllowed,
   readSessionCookies,
+  redirectUrlGlob,
   sessionCookies,
   useSupabaseAuthStandIn,
   type StandInSession,
@@ -410,8 +414,9 @@ describe("Supabase Auth as the Supabase integration for Vercel configures it", (
     expect(refreshed.access_token).not.toBe(expired.access_token);
 
     // The browser gets the new session, chunked as before.
+    const setCookieNames = response.headers.getSetCookie().map((line) => line.slice(0, line.indexOf("=")));
+    expect(setCookieNames.sort()).toEqual(["sb-127-auth-token.0", "sb-127-auth-token.1", "sb-127-auth-token.2"]);
     const browserCookies = applySetCookies(sent, response);
-    expect(authCookieNames(browserCookies)).toEqual(authCookieNames(sent));
     expect(readSessionCookies(supabase.cookieName, browserCookies)).toEqual(refreshed);
     expect(response.headers.get("cache-control")).toContain("no-store");
 
@@ -470,5 +475,113 @@ describe("Supabase Auth as the Supabase integration for Vercel configures it", (
     expect((await usageWith(cookieHeader(cookiesOf(before)))).status).toBe(200);
     expect(supabase.jwksFetches - fetches).toBe(1);
     expect(requests.slice(asked)).toEqual(["GET /auth/v1/.well-known/jwks.json"]);
+  });
+});
+
+describe("the redirect URLs the README tells people to add", () => {
+  const readme = readFileSync(path.join(import.meta.dirname, "../../README.md"), "utf8");
+  const deploySection = readme.slice(readme.indexOf("## Deploying to Vercel with Supabase")).split("\n## ")[0];
+  // The README's placeholders, filled in as for this project: its domain, Vercel project name and team.
+  const fill = (pattern: string) =>
+    pattern
+      .replaceAll("<production-domain>", "letterpress.example.com")
+      .replaceAll("<project>", "letterpress")
+      .replaceAll("<team-slug>", "acme");
+  const redirectUrls = [...deploySection.matchAll(/`(https?:\/\/[^`\s]*\/auth\/callback[^`\s]*)`/g)].map(([, url]) =>
+    fill(url),
+  );
+  const PRODUCTION = "https://letterpress.example.com";
+  const BRANCH_URL = "letterpress-git-feature-x-acme.vercel.app";
+  const DEPLOYMENT_URL = "letterpress-k3j2h1g0f-acme.vercel.app";
+  const vercel = {
+    VERCEL_URL: DEPLOYMENT_URL,
+    VERCEL_BRANCH_URL: BRANCH_URL,
+    VERCEL_PROJECT_PRODUCTION_URL: "letterpress.example.com",
+  };
+  const SITE_VARIABLES = ["SITE_URL", "VERCEL_ENV", "VERCEL_URL", "VERCEL_BRANCH_URL", "VERCEL_PROJECT_PRODUCTION_URL"];
+  const saved = new Map(SITE_VARIABLES.map((name) => [name, process.env[name]]));
+
+  afterEach(() => {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    resetConfig();
+    Object.assign(supabase.settings, { siteUrl: "http://localhost:3000", redirectUrls: [], confirmEmail: false });
+  });
+
+  it("names the callback of production, of the previews and of npm run dev", () => {
+    expect(redirectUrls).toEqual([
+      "https://letterpress.example.com/auth/callback",
+      "https://letterpress-*-acme.vercel.app/auth/callback",
+      "http://localhost:3000/auth/callback",
+    ]);
+  });
+
+  it.each([
+    { deployment: "production", env: { ...vercel, VERCEL_ENV: "production" }, origin: PRODUCTION },
+    { deployment: "a branch's preview", env: { ...vercel, VERCEL_ENV: "preview" }, origin: `https://${BRANCH_URL}` },
+    {
+      deployment: "a preview deployed without Git",
+      env: { VERCEL_URL: DEPLOYMENT_URL, VERCEL_ENV: "preview" },
+      origin: `https://${DEPLOYMENT_URL}`,
+    },
+    { deployment: "npm run dev", env: {}, origin: "http://localhost:3000" },
+  ])(
+    "sends the sign-up link of $deployment back to its own callback, which signs the person in there",
+    async ({ env, origin }) => {
+      for (const name of SITE_VARIABLES) delete process.env[name];
+      Object.assign(process.env, env);
+      resetConfig();
+      // The project as the README sets it up: the Site URL is production's, the Redirect URLs are the README's.
+      Object.assign(supabase.settings, { siteUrl: PRODUCTION, redirectUrls, confirmEmail: true });
+      const browser = newBrowser(`203.0.113.${60 + Math.floor(Math.random() * 100)}`);
+      const email = `sb-${randomUUID().slice(0, 8)}@example.com`;
+      const asked = requests.length;
+      const result = await submit(signUpAction, {
+        email,
+        password: "correct horse battery staple",
+        next: "/dashboard",
+      });
+      expect(result).toMatchObject({ state: { status: "check_email", email } });
+
+      const signUp = requests.slice(asked).find((line) => line.startsWith("POST /auth/v1/signup"))!;
+      const redirectTo = new URL(signUp.slice("POST ".length), supabase.url).searchParams.get("redirect_to")!;
+      expect(redirectTo).toBe(`${origin}/auth/callback`);
+      // Allowed by a Redirect URL the README names, not only for being on the Site URL's host.
+      expect(redirectUrls.filter((pattern) => redirectUrlGlob(pattern).test(redirectTo))).toHaveLength(1);
+      const mail = supabase.emails.find((sent) => sent.to === email)!;
+      expect(mail.redirectTo).toBe(redirectTo);
+
+      // The link in the email confirms the address and continues to the callback with a PKCE code, which the callback
+      // exchanges with the verifier this browser kept since signing up.
+      const link = await fetch(mail.confirmationUrl, { redirect: "manual" });
+      expect(link.status).toBe(303);
+      const landing = new URL(link.headers.get("location")!);
+      expect(`${landing.origin}${landing.pathname}`).toBe(`${origin}/auth/callback`);
+      expect(landing.searchParams.get("code")).toEqual(expect.any(String));
+      const confirmed = await call(authCallback, landing.toString());
+      expect(confirmed.status).toBe(307);
+      expect(confirmed.headers.get("location")).toBe(`${origin}/dashboard`);
+      expect(readSessionCookies(supabase.cookieName, browser.cookies)?.user).toMatchObject({ email });
+      const [account] = await getDb()<{ email: string }[]>`select email from accounts where email = ${email}`;
+      expect(account).toEqual({ email });
+    },
+  );
+
+  it("would send a preview's link to production without the preview's Redirect URL, and admits nothing past the pattern", () => {
+    const settings = { siteUrl: PRODUCTION, redirectUrls };
+    const preview = `https://${BRANCH_URL}/auth/callback`;
+    expect(isRedirectUrlAllowed(settings, preview)).toBe(true);
+    const withoutPreviews = redirectUrls.filter((pattern) => !pattern.includes(".vercel.app"));
+    expect(isRedirectUrlAllowed({ siteUrl: PRODUCTION, redirectUrls: withoutPreviews }, preview)).toBe(false);
+    for (const elsewhere of [
+      "https://letterpress-git-feature-x-evil.vercel.app/auth/callback",
+      "https://evil-git-feature-x-acme.vercel.app/auth/callback",
+      "https://letterpress-x.evil.example-acme.vercel.app/auth/callback",
+      `https://${BRANCH_URL}/auth/callback/../../elsewhere`,
+      `https://${BRANCH_URL}/dashboard`,
+    ])
+      expect(isRedirectUrlAllowed(settings, elsewhere)).toBe(false);
   });
 });
