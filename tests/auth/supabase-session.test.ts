@@ -4,7 +4,7 @@ import path from "node:path";
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
-import { signInAction, signUpAction } from "@/app/(auth)/actions";
+import { signInAction, signOutAction, signUpAction } from "@/app/(auth)/actions";
 import { GET as authCallback } from "@/app/auth/callback/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { requireAccount } from "@/lib/auth/current";
@@ -442,6 +442,27 @@ describe("Supabase Auth as the Supabase integration for Vercel configures it", (
     const replay = await visit("/dashboard/usage", sent);
     expect(replay.status).toBe(307);
     expect(new URL(replay.headers.get("location")!).pathname).toBe("/signin");
+  });
+
+  it("signs out: Supabase ends the session and the cookies go, so its refresh token refreshes nothing", async () => {
+    const user = newUser();
+    const browser = newBrowser("203.0.113.44");
+    await submit(signInAction, { email: user.email, password: user.password, next: "/dashboard" });
+    const signedIn = readSessionCookies(supabase.cookieName, browser.cookies)!;
+    expect(signedIn.user).toMatchObject({ id: user.id });
+    const asked = requests.length;
+    expect(await submit(signOutAction, {})).toEqual({ redirect: "/signin?signed_out=1" });
+    expect(requests.slice(asked)).toEqual(["POST /auth/v1/logout?scope=local"]);
+    expect([...browser.cookies].filter(([name, value]) => name.startsWith(supabase.cookieName) && value)).toEqual([]);
+
+    // The same session once its access token has expired, as a copy of the cookies would hold it.
+    const claims = supabase.accessTokenClaims(user, { expiresIn: -60 });
+    const sessionId = JSON.parse(Buffer.from(signedIn.access_token.split(".")[1], "base64url").toString()).session_id;
+    const stale = { ...signedIn, access_token: es256({ ...claims, session_id: sessionId }), expires_at: claims.exp };
+    const page = await visit("/dashboard", cookiesOf(stale));
+    expect(page.status).toBe(307);
+    expect(new URL(page.headers.get("location")!).pathname).toBe("/signin");
+    expect(requests.slice(asked).at(-1)).toBe("POST /auth/v1/token?grant_type=refresh_token");
   });
 
   it("refuses a token signed by another key, in the proxy and on the API, without asking the auth server", async () => {

@@ -183,9 +183,7 @@ export class SupabaseAuthStandIn {
 
   /** Starts a session for the user as a sign-in does; `expiresIn` below 0 gives one whose access token has expired. */
   issueSession(user: StandInUser, options: { expiresIn?: number } = {}): StandInSession {
-    const sessionId = randomUUID();
-    this.sessions.set(sessionId, { userId: user.id });
-    return this.sessionResponse(user, sessionId, options.expiresIn ?? 3600);
+    return this.sessionResponse(user, this.newSession(user), options.expiresIn ?? 3600);
   }
 
   /** A confirmation email for a new, unconfirmed user, as sign-up sends one: its token hash works once. */
@@ -226,10 +224,10 @@ export class SupabaseAuthStandIn {
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://stand-in");
     const route = `${request.method} ${url.pathname}`;
-    const apiKey = header(request, "apikey");
+    const apiKey = headerValue(request, "apikey");
     this.requests.push(`${request.method} ${request.url}`);
     this.apiKeys.push(apiKey);
-    const versioned = header(request, API_VERSION_HEADER) === "2024-01-01";
+    const versioned = headerValue(request, API_VERSION_HEADER) === "2024-01-01";
     if (versioned) response.setHeader(API_VERSION_HEADER, "2024-01-01");
     response.setHeader("content-type", "application/json");
     try {
@@ -291,8 +289,8 @@ export class SupabaseAuthStandIn {
       case "POST /auth/v1/signup":
         return { json: this.signUp(body, url.searchParams.get("redirect_to")) };
       case "POST /auth/v1/verify": {
-        const user = this.confirm(String(body.token_hash ?? ""));
-        return { json: this.sessionResponse(user.user, this.newSession(user.user), 3600) };
+        const { user } = this.confirm(String(body.token_hash ?? ""));
+        return { json: this.sessionResponse(user, this.newSession(user), 3600) };
       }
       case "GET /auth/v1/verify":
         return { redirect: this.followConfirmationLink(url) };
@@ -573,13 +571,13 @@ function pkceChallenge(verifier: string, method: string): string {
 
 const b64url = (value: string | Buffer) => Buffer.from(value).toString("base64url");
 
-function header(request: IncomingMessage, name: string): string | undefined {
+function headerValue(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
 function bearer(request: IncomingMessage): string | null {
-  const authorization = header(request, "authorization") ?? "";
+  const authorization = headerValue(request, "authorization") ?? "";
   return authorization.toLowerCase().startsWith("bearer ") ? authorization.slice(7) : null;
 }
 
