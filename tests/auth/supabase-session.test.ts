@@ -540,23 +540,29 @@ describe("the redirect URLs the README tells people to add", () => {
   });
 
   it.each([
-    { deployment: "production", env: { ...vercel, VERCEL_ENV: "production" }, origin: PRODUCTION },
-    { deployment: "a branch's preview", env: { ...vercel, VERCEL_ENV: "preview" }, origin: `https://${BRANCH_URL}` },
+    { deployment: "production", env: { ...vercel, VERCEL_ENV: "production" }, origin: PRODUCTION, ip: "203.0.113.61" },
+    {
+      deployment: "a branch's preview",
+      env: { ...vercel, VERCEL_ENV: "preview" },
+      origin: `https://${BRANCH_URL}`,
+      ip: "203.0.113.62",
+    },
     {
       deployment: "a preview deployed without Git",
       env: { VERCEL_URL: DEPLOYMENT_URL, VERCEL_ENV: "preview" },
       origin: `https://${DEPLOYMENT_URL}`,
+      ip: "203.0.113.63",
     },
-    { deployment: "npm run dev", env: {}, origin: "http://localhost:3000" },
+    { deployment: "npm run dev", env: {}, origin: "http://localhost:3000", ip: "203.0.113.64" },
   ])(
     "sends the sign-up link of $deployment back to its own callback, which signs the person in there",
-    async ({ env, origin }) => {
+    async ({ env, origin, ip }) => {
       for (const name of SITE_VARIABLES) delete process.env[name];
       Object.assign(process.env, env);
       resetConfig();
       // The project as the README sets it up: the Site URL is production's, the Redirect URLs are the README's.
       Object.assign(supabase.settings, { siteUrl: PRODUCTION, redirectUrls, confirmEmail: true });
-      const browser = newBrowser(`203.0.113.${60 + Math.floor(Math.random() * 100)}`);
+      const browser = newBrowser(ip);
       const email = `sb-${randomUUID().slice(0, 8)}@example.com`;
       const asked = requests.length;
       const result = await submit(signUpAction, {
