@@ -9,6 +9,7 @@ import { readPreviewProps, renderInSandbox } from "@/lib/render/sandbox";
 import { compatibilityWarnings, type CompatibilityFinding, type RenderWarning } from "@/lib/render/warnings";
 import {
   compileVariablesSchema,
+  defaultsProblem,
   previewPropsRenderFailure,
   schemaFromPreviewProps,
   variablesProblem,
@@ -76,6 +77,8 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
     const path = "path" in compiled && compiled.path !== null ? compiled.path : undefined;
     throw sourceRefused({ message: compiled.message, path, line: compiled.line, column: compiled.column });
   }
+  const badDefault = compiled.variables && defaultsProblem(compiled.variables);
+  if (badDefault) throw sourceRefused({ message: badDefault, path: entry });
   // A one-off key: the trial context is never reused for another template or user.
   const cacheKey = `trial:${randomUUID()}`;
   // The PreviewProps once read: a render of them that then fails says which required variables they lack.

@@ -382,6 +382,41 @@ export function variablesProblem(value: Record<string, unknown>): string | null 
   return null;
 }
 
+/**
+ * Why a template's derived schema cannot be kept: a default holding `$ref` as a key, which JSON Schema tools reading
+ * the schema (the ref parser in everyone's `npx letterpress types`, say) would follow as a reference to a URL or a
+ * file; null when none does. Defaults are read off the props' destructuring (lib/render/props-schema.ts), so they sit
+ * on properties, nested or not; derived schemas have no other data (`examples`, `const`, object enums).
+ */
+export function defaultsProblem(schema: VariablesSchema): string | null {
+  const visit = (level: VariableSchema, path: string, depth: number): string | null => {
+    if (depth > 64) return null;
+    for (const [name, property] of Object.entries(level.properties ?? {})) {
+      const field = join(path, name);
+      const found =
+        (property.default !== undefined && referenceKeyIn(property.default, field)) ||
+        visit(property, field, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  };
+  const found = visit(schema, "variables", 0);
+  return (
+    found && `$ref cannot be a key in a default, as at ${found} (JSON Schema tools would follow it as a reference)`
+  );
+}
+
+/** The path of the first `$ref` key in a JSON value at `path`, or null. */
+function referenceKeyIn(value: JsonValue, path: string): string | null {
+  if (value === null || typeof value !== "object") return null;
+  if (!Array.isArray(value) && Object.hasOwn(value, "$ref")) return join(path, "$ref");
+  for (const [key, item] of Object.entries(value)) {
+    const found = referenceKeyIn(item, join(path, key));
+    if (found) return found;
+  }
+  return null;
+}
+
 /** Why a request's body may not hold `text` (a key or a string), as the end of a sentence; null when it may. */
 function refusedTextProblem(text: string): string | null {
   if (holdsNul(text)) return "hold the NUL character (\\u0000), which a request's variables may not";

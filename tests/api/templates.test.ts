@@ -438,6 +438,51 @@ E.PreviewProps = { name: "Ada", count: 2 };
     );
   });
 
+  it("refuses $ref as a key in a default of the props, which tools reading the schema would follow; a $ref member is a name", async () => {
+    const user = await createUser("monthly");
+    const beacon = `import { Html, Text } from "@react-email/components";
+type Props = { logo?: { $ref: string }; shipping?: { address?: { street: string; extra?: { $ref: string } } } };
+export default function Beacon({ logo = { $ref: "http://127.0.0.1:9911/beacon" } }: Props) {
+  return <Html><Text>{logo?.$ref}</Text></Html>;
+}
+`;
+    const refused = (at: string) =>
+      invalid([
+        {
+          field: "files.email.tsx",
+          message: `$ref cannot be a key in a default, as at ${at} (JSON Schema tools would follow it as a reference)`,
+        },
+      ]);
+    expect(outcome(await create(user, { name: "Beacon", files: { "email.tsx": beacon } }))).toEqual(
+      refused("variables.logo.$ref"),
+    );
+    expect(await getDb()`select id from templates where owner_account_id = ${user.accountId}`).toEqual([]);
+
+    // Without the default the same props type saves: `$ref` as a member's name is no reference.
+    const named = beacon.replace(` = { $ref: "http://127.0.0.1:9911/beacon" }`, "");
+    const created = await create(user, { name: "Named", files: { "email.tsx": named } });
+    expect(created.status).toBe(201);
+    expect(created.body.template.variables.properties.logo).toEqual({
+      type: "object",
+      properties: { $ref: { type: "string" } },
+      required: ["$ref"],
+      additionalProperties: true,
+    });
+    const { id } = created.body.template;
+    const nested = beacon.replace(
+      `{ logo = { $ref: "http://127.0.0.1:9911/beacon" } }`,
+      `{ logo = { $ref: "" }, shipping: { address = { street: "", extra: { $ref: "/etc/hostname" } } } = {} }`,
+    );
+    expect(outcome(await replace(user, id, { name: "Named", files: { "email.tsx": nested } }))).toEqual(
+      refused("variables.logo.$ref"),
+    );
+    const deep = nested.replace(`logo = { $ref: "" }, `, "");
+    expect(outcome(await replace(user, id, { name: "Named", files: { "email.tsx": deep } }))).toEqual(
+      refused("variables.shipping.address.extra.$ref"),
+    );
+    expect((await source(user, id)).body.source.code).toBe(named);
+  });
+
   it("answers 422 RENDER_ERROR when the trial render fails, storing nothing", async () => {
     const user = await createUser("monthly");
     const result = await create(user, {

@@ -84,6 +84,22 @@ describe("editing a saved template in the dashboard", () => {
     expect((await findOwnDraft(author.accountId, templateId))?.code).toBe(hello("Hello"));
   });
 
+  it("refuses $ref as a key in a default, as the API does, and keeps the draft as it was", async () => {
+    const beacon = hello("Hi").replace(
+      `{ name = "there" }: { name?: string }`,
+      `{ name = { $ref: "/etc/hostname" } }: { name?: object }`,
+    );
+    expect(await saveDraft({ id: templateId, code: beacon })).toEqual({
+      state: {
+        status: "error",
+        message:
+          "$ref cannot be a key in a default, as at variables.name.$ref (JSON Schema tools would follow it as a reference)",
+        values: { name: "Hello", description: "" },
+      },
+    });
+    expect((await findOwnDraft(author.accountId, templateId))?.code).toBe(hello("Hello"));
+  });
+
   it("stores \\n line endings although the editor's form posts \\r\\n, for one file or several, new or a draft", async () => {
     const crlf = (text: string) => text.replaceAll("\n", "\r\n");
     const created = await submit<CreateTemplateState>(createTemplateAction, {
