@@ -25,6 +25,8 @@ export const MAX_REPLY_TO = 50;
 /** Decoded attachments of one email, in all. */
 export const MAX_ATTACHMENT_BYTES = 10 * MB;
 export const MAX_ATTACHMENTS = 50;
+/** The DNS lookup of an attachment `path`'s host, which must resolve to public addresses only (lib/send/attachment-hosts.ts). */
+export const ATTACHMENT_HOST_LOOKUP_MS = 2000;
 /** Resend takes a few tags per email; a longer list is refused before its tags are read. */
 export const MAX_TAGS = 50;
 /** Emails in one POST /send/batch (as Resend's batch endpoint). */
@@ -126,6 +128,11 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
     what: "Attachments of one email",
     limit: `${MAX_ATTACHMENTS} files, ${megabytes(MAX_ATTACHMENT_BYTES)} decoded in all`,
     answer: "400, field `attachments`",
+  },
+  {
+    what: "Looking up the host of an attachment's `path` (it must be public)",
+    limit: `${ATTACHMENT_HOST_LOOKUP_MS / 1000} s`,
+    answer: "400, field `attachments.<i>.path`",
   },
   { what: "Tags of one email", limit: count(MAX_TAGS), answer: "400, field `tags`" },
   { what: "`headers` of one email", limit: count(MAX_HEADERS), answer: "400, field `headers`" },

@@ -144,6 +144,8 @@ export async function failPendingPurchase(purchaseId: string): Promise<void> {
 
 export type PaidCheckout = {
   sessionId: string;
+  /** The PaymentIntent that took the payment: what a refund's or a dispute's charge names. */
+  paymentIntent: string | null;
   purchaseId: string | null;
   accountId: string | null;
   templateId: string | null;
@@ -152,7 +154,7 @@ export type PaidCheckout = {
   currency: string | null;
 };
 
-export type CheckoutOutcome = "completed" | "already_completed" | "unmatched";
+export type CheckoutOutcome = "completed" | "already_completed" | "revoked" | "unmatched";
 
 /**
  * A paid checkout: completes its purchase and adds the template to the library as `purchased`, exactly once. The
@@ -181,9 +183,11 @@ export async function completeCheckoutPurchase(tx: Tx, checkout: PaidCheckout): 
       returning id, account_id, template_id, status`;
   }
   if (purchase.status === "completed") return "already_completed";
+  // Refunded or disputed before this event came (deliveries are not ordered): the template stays out.
+  if (purchase.status === "revoked") return "revoked";
   await tx`
     update purchases set status = 'completed', completed_at = now(), processor_ref = ${checkout.sessionId},
-                         checkout_url = null
+                         payment_intent = ${checkout.paymentIntent}, checkout_url = null
     where id = ${purchase.id}`;
   await tx`
     insert into library_entries (account_id, template_id, added_via) values (${purchase.account_id}, ${purchase.template_id}, 'purchased')
@@ -210,6 +214,53 @@ export async function closeCheckoutPurchase(
     if (byId.length > 0) return "closed";
   }
   return "unchanged";
+}
+
+export type Revocation = {
+  /** The PaymentIntent the refunded or disputed charge belongs to. */
+  paymentIntent: string | null;
+  /** From the charge's metadata, for a purchase completed before its PaymentIntent was kept. */
+  purchaseId: string | null;
+  accountId: string | null;
+  because: "refund" | "dispute";
+  eventId: string;
+};
+
+/**
+ * A full refund or a dispute of a purchase's payment: the purchase is revoked (status, when, why and the event, kept on
+ * it) and its template leaves the library unless another completed purchase of it holds it there, in one statement,
+ * so a template is never left in the library of a purchase revoked nor taken out of one still held. A pending
+ * purchase is revoked too (the refund came before its checkout's completion, which then adds nothing). Revoked
+ * purchases no longer count as bought: POST /library answers PURCHASE_REQUIRED for the template again.
+ */
+export async function revokePurchase(
+  tx: Tx,
+  revocation: Revocation,
+): Promise<"revoked" | "already_revoked" | "unmatched"> {
+  const purchaseId = isUuid(revocation.purchaseId) && isUuid(revocation.accountId) ? revocation.purchaseId : null;
+  const accountId = purchaseId ? revocation.accountId : null;
+  const [revoked] = await tx<{ id: string }[]>`
+    with revoked as (
+      update purchases set status = 'revoked', revoked_at = now(), revoked_because = ${revocation.because},
+                           revoked_by_event = ${revocation.eventId}, checkout_url = null
+      where processor = ${PROCESSOR} and status in ('completed', 'pending')
+        and (payment_intent = ${revocation.paymentIntent}
+             or (id = ${purchaseId} and account_id = ${accountId} and payment_intent is null))
+      returning id, account_id, template_id
+    ), removed as (
+      delete from library_entries l using revoked r
+      where l.account_id = r.account_id and l.template_id = r.template_id and l.added_via = 'purchased'
+        and not exists (
+          select 1 from purchases p
+          where p.account_id = r.account_id and p.template_id = r.template_id and p.status = 'completed' and p.id <> r.id)
+    )
+    select id from revoked`;
+  if (revoked) return "revoked";
+  const [known] = await tx`
+    select 1 from purchases
+    where processor = ${PROCESSOR} and status = 'revoked'
+      and (payment_intent = ${revocation.paymentIntent} or (id = ${purchaseId} and account_id = ${accountId}))`;
+  return known ? "already_revoked" : "unmatched";
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ import {
   markOverageReportFailed,
   processWebhookEventOnce,
   reserveTemplatePurchase,
+  revokePurchase,
   saveCustomerId,
   type OverageClaim,
   type SubscriptionState,
@@ -321,6 +322,16 @@ async function applyEvent(tx: Tx, event: Stripe.Event): Promise<string> {
       return checkoutClosed(tx, event.data.object, "expired");
     case "checkout.session.async_payment_failed":
       return checkoutClosed(tx, event.data.object, "failed");
+    case "charge.refunded":
+      return chargeRefunded(tx, event.id, event.data.object);
+    case "charge.dispute.created":
+      return revokePurchase(tx, {
+        paymentIntent: idOf(event.data.object.payment_intent),
+        purchaseId: null,
+        accountId: null,
+        because: "dispute",
+        eventId: event.id,
+      });
     case "customer.subscription.created":
     case "customer.subscription.updated":
     case "customer.subscription.deleted":
@@ -364,8 +375,26 @@ async function checkoutPaid(tx: Tx, session: Stripe.Checkout.Session): Promise<s
     purchaseId: ours ? (metadata.purchase_id ?? null) : null,
     accountId: ours ? (metadata.account_id ?? null) : null,
     templateId: ours ? (metadata.template_id ?? null) : null,
+    paymentIntent: idOf(session.payment_intent),
     amountTotal: session.amount_total ?? null,
     currency: session.currency ?? null,
+  });
+}
+
+/**
+ * A refund revokes the purchase only once the whole charge is refunded (Stripe's `refunded`): a partial refund, a
+ * goodwill gesture, leaves the template bought. The event comes for each refund, so the last one of a series revokes.
+ */
+async function chargeRefunded(tx: Tx, eventId: string, charge: Stripe.Charge): Promise<string> {
+  if (!charge.refunded) return "partial_refund";
+  const metadata = charge.metadata ?? {};
+  const ours = metadata.kind === "template_purchase";
+  return revokePurchase(tx, {
+    paymentIntent: idOf(charge.payment_intent),
+    purchaseId: ours ? (metadata.purchase_id ?? null) : null,
+    accountId: ours ? (metadata.account_id ?? null) : null,
+    because: "refund",
+    eventId,
   });
 }
 

@@ -11,6 +11,7 @@ import {
   MAX_TAGS,
   MAX_TEMPLATE_ALIAS_CHARS,
 } from "@/lib/limits";
+import { hostProblem } from "@/lib/outbound/addresses";
 import { isUuid, variablesSchema } from "@/lib/schemas/common";
 import { emailUsageSchema } from "@/lib/schemas/usage";
 import { TEMPLATE_ID_DESCRIPTION, templateVersionRequestSchema, warningsSchema } from "@/lib/schemas/templates";
@@ -264,15 +265,24 @@ const attachmentSchema = z
     path: z
       .string({ error: "path must be an https:// URL" })
       .max(MAX_URL_LENGTH, { error: `path is at most ${MAX_URL_LENGTH} characters`, abort: true })
-      .refine((value) => {
-        try {
-          return new URL(value).protocol === "https:";
-        } catch {
-          return false;
-        }
-      }, "path must be an https:// URL; files on the server cannot be attached")
+      .refine(
+        (value) => {
+          try {
+            return new URL(value).protocol === "https:";
+          } catch {
+            return false;
+          }
+        },
+        { error: "path must be an https:// URL; files on the server cannot be attached", abort: true },
+      )
+      // Names are looked up before the email is recorded (lib/send/attachment-hosts.ts); what the text shows, here.
+      .superRefine((value, ctx) => {
+        const problem = hostProblem(new URL(value).hostname);
+        if (problem) ctx.addIssue({ code: "custom", message: `path must be on a public host: ${problem}` });
+      })
       .meta({
-        description: "An `https://` URL to fetch the file from, instead of `content` (never a file on the server)",
+        description:
+          "An `https://` URL to fetch the file from, instead of `content`, on a public host (never a file on the server, nor a loopback, private, link-local or other internal address, nor a name resolving to one)",
       })
       .optional(),
   })

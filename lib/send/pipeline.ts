@@ -19,6 +19,7 @@ import {
   type SendResponse,
 } from "@/lib/schemas/send";
 import { sendAnswer } from "@/lib/send/answer";
+import { checkAttachmentHosts } from "@/lib/send/attachment-hosts";
 import { isTestSend, mailerFor, testLimitReached, type SendCaller } from "@/lib/send/caller";
 import { scheduleDispatch } from "@/lib/send/dispatch";
 import {
@@ -103,6 +104,7 @@ async function performSend(
   providerKey: string | null,
 ): Promise<SendOutcome<SendResponse>> {
   checkDraftSend(caller, request.version);
+  await checkAttachmentHosts(request.attachments);
   const context = await findSendContext(caller.accountId, request.template_id, recipientsOf(request), request.version);
   const { domains, suppressed } = context;
   const from = resolveSender(request.from, domains, getConfig().sharedSendingDomain, caller.apiKey?.domain ?? null);

@@ -261,7 +261,7 @@ describe("GET /api/v1/openapi.json", () => {
       "attachments[].content":
         "The file itself, Base64-encoded (standard alphabet with `=` padding; whitespace is ignored): at most 10 MB of Base64, and the attachments of one email at most 10 MB decoded in all. Give it or `path`.",
       "attachments[].path":
-        "An `https://` URL to fetch the file from, instead of `content` (never a file on the server)",
+        "An `https://` URL to fetch the file from, instead of `content`, on a public host (never a file on the server, nor a loopback, private, link-local or other internal address, nor a name resolving to one)",
     });
     // Every path that names a template by its id or alias says the same (publish and versions take its id only).
     const byIdOrAlias = [

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
+import { POST as postLibrary } from "@/app/api/v1/library/route";
 import { GET as webhookGet, POST as webhook } from "@/app/api/webhooks/stripe/route";
 import { resetConfig } from "@/lib/config";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
@@ -9,12 +10,13 @@ import { AppError } from "@/lib/errors";
 import { stripeProcessor, verifyWebhook } from "@/lib/payments/stripe";
 import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/webhooks/receive";
 import type { PlanName } from "@/lib/plans";
-import { call, catalogueId, createUser, type TestUser } from "../support/api";
+import { auth, call, catalogueId, createUser, type TestUser } from "../support/api";
 import { signedEvent, STRIPE_TEST_ENV, stripeEvent, useStripeStandIn } from "../support/stripe";
 
 vi.mock("stripe", () => import("../support/stripe-sdk"));
 const standIn = useStripeStandIn();
 const SITE = "http://localhost:3000";
+const randomAccountId = () => crypto.randomUUID();
 const DAY = 86_400;
 
 function deliver(event: Record<string, unknown>, signature?: string) {
@@ -326,6 +328,209 @@ describe("POST /api/webhooks/stripe: template purchases", () => {
     );
     expect(foreign.status).toBe(200);
     expect(foreign.body).toMatchObject({ outcome: "unmatched" });
+  });
+});
+
+describe("POST /api/webhooks/stripe: refunds and disputes revoke the purchase", () => {
+  async function revocations(user: TestUser) {
+    return getDb()<
+      {
+        status: string;
+        payment_intent: string | null;
+        revoked_because: string | null;
+        revoked_by_event: string | null;
+      }[]
+    >`select status, payment_intent, revoked_because, revoked_by_event from purchases
+      where account_id = ${user.accountId} order by created_at, id`;
+  }
+
+  /** A completed purchase of `slug`, paid by the PaymentIntent `pi_…` (the charge `ch_…`). */
+  async function bought(user: TestUser, slug = "receipt") {
+    const { templateId, purchase, session } = await startPurchase(user, slug);
+    const paymentIntent = `pi_${purchase.id.replace(/-/g, "")}`;
+    const completed = await deliver(
+      stripeEvent("checkout.session.completed", { ...session, payment_intent: paymentIntent }),
+    );
+    expect(completed.body).toEqual({ received: true, duplicate: false, outcome: "completed" });
+    expect(await library(user)).toEqual([{ template_id: templateId, added_via: "purchased" }]);
+    const charge = {
+      id: `ch_${purchase.id.replace(/-/g, "")}`,
+      object: "charge",
+      amount: 1900,
+      amount_refunded: 1900,
+      refunded: true,
+      currency: "usd",
+      payment_intent: paymentIntent,
+      metadata: {},
+    };
+    return { templateId, purchase, session, paymentIntent, charge };
+  }
+
+  const addBack = (user: TestUser, slug = "receipt") =>
+    call(postLibrary, "/api/v1/library", { method: "POST", body: { template_id: slug }, headers: auth(user) });
+
+  /** POST /library's 402 for the template: a new checkout, at the new pending purchase's URL. */
+  async function expectPurchaseRequired(user: TestUser, result: Awaited<ReturnType<typeof addBack>>) {
+    const [pending] = await getDb()<{ checkout_url: string }[]>`
+      select checkout_url from purchases where account_id = ${user.accountId} and status = 'pending'`;
+    expect([result.status, result.body]).toEqual([
+      402,
+      {
+        error: "Purchase required",
+        code: "PURCHASE_REQUIRED",
+        success: false,
+        message: '"Order receipt" costs $19.00. Buy it at checkout_url; it is in your library once paid.',
+        checkout_url: pending.checkout_url,
+      },
+    ]);
+    expect(pending.checkout_url).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
+  }
+
+  it("a full refund takes the template out of the library, records it, and adding it back needs a new purchase", async () => {
+    const user = await createUser("monthly");
+    const { paymentIntent, charge } = await bought(user);
+    const event = stripeEvent("charge.refunded", charge);
+
+    const result = await deliver(event);
+    expect([result.status, result.body]).toEqual([200, { received: true, duplicate: false, outcome: "revoked" }]);
+    expect(await library(user)).toEqual([]);
+    expect(await revocations(user)).toEqual([
+      { status: "revoked", payment_intent: paymentIntent, revoked_because: "refund", revoked_by_event: event.id },
+    ]);
+    const [{ revoked_at }] = await getDb()<{ revoked_at: Date }[]>`
+      select revoked_at from purchases where account_id = ${user.accountId}`;
+    expect(revoked_at).toBeInstanceOf(Date);
+
+    // The same event again is a no-op; another event about the same charge finds it revoked already.
+    const replay = await deliver(event);
+    expect([replay.status, replay.body]).toEqual([200, { received: true, duplicate: true, outcome: "revoked" }]);
+    const again = await deliver(stripeEvent("charge.refunded", charge));
+    expect([again.status, again.body]).toEqual([200, { received: true, duplicate: false, outcome: "already_revoked" }]);
+    expect(await storedEvent(event.id)).toEqual({ id: event.id, type: "charge.refunded", outcome: "revoked" });
+
+    await expectPurchaseRequired(user, await addBack(user));
+    expect(await library(user)).toEqual([]);
+  });
+
+  it("a template removed from the library before its refund cannot be put back for free either", async () => {
+    const user = await createUser("monthly");
+    const { templateId, charge } = await bought(user);
+    await getDb()`delete from library_entries where account_id = ${user.accountId} and template_id = ${templateId}`;
+    expect((await deliver(stripeEvent("charge.refunded", charge))).body).toEqual({
+      received: true,
+      duplicate: false,
+      outcome: "revoked",
+    });
+    await expectPurchaseRequired(user, await addBack(user));
+    expect(await library(user)).toEqual([]);
+  });
+
+  it("a partial refund leaves the purchase and the library as they are; the refund that completes it revokes", async () => {
+    const user = await createUser("monthly");
+    const { templateId, paymentIntent, charge } = await bought(user);
+    const partial = await deliver(stripeEvent("charge.refunded", { ...charge, amount_refunded: 500, refunded: false }));
+    expect([partial.status, partial.body]).toEqual([
+      200,
+      { received: true, duplicate: false, outcome: "partial_refund" },
+    ]);
+    expect(await library(user)).toEqual([{ template_id: templateId, added_via: "purchased" }]);
+    expect(await revocations(user)).toEqual([
+      { status: "completed", payment_intent: paymentIntent, revoked_because: null, revoked_by_event: null },
+    ]);
+
+    const rest = stripeEvent("charge.refunded", charge);
+    expect((await deliver(rest)).body).toEqual({ received: true, duplicate: false, outcome: "revoked" });
+    expect(await library(user)).toEqual([]);
+  });
+
+  it("a dispute revokes at once; a refund after it finds the purchase revoked", async () => {
+    const user = await createUser("monthly");
+    const { paymentIntent, charge } = await bought(user);
+    const dispute = stripeEvent("charge.dispute.created", {
+      id: `dp_${charge.id.slice(3)}`,
+      object: "dispute",
+      amount: 1900,
+      currency: "usd",
+      charge: charge.id,
+      payment_intent: paymentIntent,
+      reason: "fraudulent",
+      status: "needs_response",
+      metadata: {},
+    });
+    const result = await deliver(dispute);
+    expect([result.status, result.body]).toEqual([200, { received: true, duplicate: false, outcome: "revoked" }]);
+    expect(await library(user)).toEqual([]);
+    expect(await revocations(user)).toEqual([
+      { status: "revoked", payment_intent: paymentIntent, revoked_because: "dispute", revoked_by_event: dispute.id },
+    ]);
+    const refund = await deliver(stripeEvent("charge.refunded", charge));
+    expect(refund.body).toEqual({ received: true, duplicate: false, outcome: "already_revoked" });
+    expect((await revocations(user))[0]).toMatchObject({ revoked_because: "dispute", revoked_by_event: dispute.id });
+    await expectPurchaseRequired(user, await addBack(user));
+  });
+
+  it("a refund delivered before its checkout's completion revokes the pending purchase, and the completion adds nothing", async () => {
+    const user = await createUser("monthly");
+    const { purchase, session } = await startPurchase(user);
+    const refund = stripeEvent("charge.refunded", {
+      id: "ch_early",
+      object: "charge",
+      amount: 1900,
+      amount_refunded: 1900,
+      refunded: true,
+      payment_intent: `pi_early_${purchase.id.slice(0, 8)}`,
+      metadata: session.metadata,
+    });
+    expect((await deliver(refund)).body).toEqual({ received: true, duplicate: false, outcome: "revoked" });
+    const completed = await deliver(
+      stripeEvent("checkout.session.completed", { ...session, payment_intent: `pi_early_${purchase.id.slice(0, 8)}` }),
+    );
+    expect([completed.status, completed.body]).toEqual([200, { received: true, duplicate: false, outcome: "revoked" }]);
+    expect(await library(user)).toEqual([]);
+    expect((await revocations(user)).map((p) => p.status)).toEqual(["revoked"]);
+  });
+
+  it("a purchase completed before payment intents were kept is found through the charge's metadata", async () => {
+    const user = await createUser("monthly");
+    const { purchase, session, charge } = await bought(user);
+    await getDb()`update purchases set payment_intent = null where id = ${purchase.id}`;
+    const result = await deliver(
+      stripeEvent("charge.refunded", { ...charge, payment_intent: "pi_unknown_to_us", metadata: session.metadata }),
+    );
+    expect(result.body).toEqual({ received: true, duplicate: false, outcome: "revoked" });
+    expect(await library(user)).toEqual([]);
+  });
+
+  it("acknowledges a refund or dispute of a payment that is no purchase of ours, changing nothing", async () => {
+    const user = await createUser("monthly");
+    const { templateId, purchase } = await bought(user);
+    const foreignRefund = await deliver(
+      stripeEvent("charge.refunded", {
+        id: "ch_foreign",
+        object: "charge",
+        amount: 500,
+        amount_refunded: 500,
+        refunded: true,
+        payment_intent: "pi_someone_elses",
+        // Another account's purchase id in the metadata does not reach this one.
+        metadata: { kind: "template_purchase", purchase_id: purchase.id, account_id: randomAccountId() },
+      }),
+    );
+    expect([foreignRefund.status, foreignRefund.body]).toEqual([
+      200,
+      { received: true, duplicate: false, outcome: "unmatched" },
+    ]);
+    const foreignDispute = await deliver(
+      stripeEvent("charge.dispute.created", {
+        id: "dp_foreign",
+        object: "dispute",
+        charge: "ch_foreign",
+        payment_intent: null,
+      }),
+    );
+    expect(foreignDispute.body).toEqual({ received: true, duplicate: false, outcome: "unmatched" });
+    expect(await library(user)).toEqual([{ template_id: templateId, added_via: "purchased" }]);
+    expect((await revocations(user)).map((p) => p.status)).toEqual(["completed"]);
   });
 });
 

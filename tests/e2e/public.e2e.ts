@@ -95,7 +95,7 @@ test.describe("API docs", () => {
       ],
       [
         "path",
-        "An https:// URL to fetch the file from, instead of content (never a file on the server)\nmax length 2048",
+        "An https:// URL to fetch the file from, instead of content, on a public host (never a file on the server, nor a loopback, private, link-local or other internal address, nor a name resolving to one)\nmax length 2048",
       ],
       [
         "scheduled_at",

@@ -1,6 +1,8 @@
 import { afterAll, inject } from "vitest";
 import { resetConfig } from "@/lib/config";
 import { closeDb } from "@/lib/db/client";
+import { useHostLookup } from "@/lib/send/attachment-hosts";
+import { tableLookup } from "./host-lookup";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 process.env.SESSION_SECRET ??= "test-session-secret-that-is-long-enough-0123456789";
@@ -12,6 +14,8 @@ process.env.SYSTEM_EMAIL_FROM ??= "Letterpress <no-reply@letterpress.test>";
 delete process.env.NEXT_PUBLIC_SUPABASE_URL;
 for (const name of Object.keys(process.env)) if (name.startsWith("STRIPE_")) delete process.env[name];
 resetConfig();
+// Attachment hosts are looked up in a table, never in DNS: nothing leaves the machine.
+useHostLookup(tableLookup());
 
 afterAll(async () => {
   await closeDb();
