@@ -11,7 +11,8 @@ import { getConfig } from "@/lib/config";
  * - on Vercel: the edge overwrites X-Forwarded-For, whose first entry is the client;
  * - elsewhere: X-Forwarded-For's last entry, the one the nearest proxy appended (or Next, from the socket, when the
  *   request came without the header). A client talking to the server directly can write it itself, so deployments
- *   with no proxy in front keep only the per-account limits' protection (README, Configuration).
+ *   with no proxy in front keep only the per-account limits' protection (README, Configuration): for sign-in, the
+ *   slowdown past an account's failures, which refuses no one.
  */
 export function clientAddress(headers: Headers): string | null {
   const { clientIpHeader, onVercel } = getConfig();
