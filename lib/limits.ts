@@ -93,8 +93,21 @@ export const QUEUE_CEILING_FACTOR = 2;
  * address's leaves room for a few people behind one address.
  */
 export const PREVIEW_LIMITS = { windowSeconds: 60, perAccount: 200, perAddress: 600 } as const;
-/** Failed sign-ins, per account (any address typed in) and per client address. */
-export const SIGN_IN_LIMITS = { failuresPerAccount: 10, failuresPerAddress: 50, windowMinutes: 15 } as const;
+/**
+ * Failed sign-ins in a window, for any address typed in (registered or not). Refused past `failuresPerAccountAndAddress`
+ * of one account from one client address, and past `failuresPerAddress` from one address whatever the accounts. Past
+ * `failuresPerAccount` of one account from every address, each sign-in to it waits `slowdownSeconds` before its password
+ * is checked, and none is refused for them: failures from other addresses never lock the owner out.
+ */
+export const SIGN_IN_LIMITS = {
+  failuresPerAccountAndAddress: 10,
+  failuresPerAddress: 50,
+  failuresPerAccount: 10,
+  slowdownSeconds: 2,
+  windowMinutes: 15,
+} as const;
+/** Sign-up requests in a window, each of which mails the address: per address typed in, and per client address. */
+export const SIGN_UP_LIMITS = { perAccount: 10, perAddress: 50, windowMinutes: 15 } as const;
 /** How long a send waits for an identical one (same Idempotency-Key and body) still running, before answering 409. */
 export const IDEMPOTENCY_WAIT_MS = 15_000;
 
@@ -186,8 +199,8 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   },
   {
     what: "Failed sign-ins",
-    limit: `${SIGN_IN_LIMITS.failuresPerAccount} per account, ${SIGN_IN_LIMITS.failuresPerAddress} per address, in ${SIGN_IN_LIMITS.windowMinutes} minutes`,
-    answer: "refused until the window ends",
+    limit: `${SIGN_IN_LIMITS.failuresPerAccountAndAddress} of one account from one network address, ${SIGN_IN_LIMITS.failuresPerAddress} from one network address, in ${SIGN_IN_LIMITS.windowMinutes} minutes; past ${SIGN_IN_LIMITS.failuresPerAccount} of one account from all addresses, each sign-in to it waits ${SIGN_IN_LIMITS.slowdownSeconds} s first`,
+    answer: "refused from that network address until the window ends (the wait refuses none)",
   },
 ];
 

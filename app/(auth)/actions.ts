@@ -1,10 +1,11 @@
 "use server";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { clientAddress } from "@/lib/api/client-address";
+import { clientAddress, isSameOriginAction } from "@/lib/api/client-address";
 import { parseCredentials, signInSchema, signUpSchema } from "@/lib/auth/credentials";
+import { confirmLocalSignUp } from "@/lib/auth/local";
 import { safeNextPath } from "@/lib/auth/next-path";
-import { getAuthProvider } from "@/lib/auth/provider";
+import { getAuthProvider, setLocalSession } from "@/lib/auth/provider";
 import { throttleSignIn, throttleSignUp } from "@/lib/auth/throttle";
 import { getConfig } from "@/lib/config";
 import { AppError, type ValidationDetail } from "@/lib/errors";
@@ -51,6 +52,37 @@ export async function signUpAction(_previous: AuthFormState, formData: FormData)
     };
   }
   redirect(safeNextPath(formData.get("next"), getConfig().siteUrl));
+}
+
+export type ConfirmSignUpState =
+  | { status: "idle" }
+  | { status: "error"; message: string }
+  /** The account was created, and the browser stays signed in to the other account it was signed in to. */
+  | { status: "created"; email: string; signedInAs: string };
+
+const SIGN_UP_LINK_USED_MESSAGE = "This link has expired or was already used. Sign up again.";
+const SIGNED_UP_ALREADY_MESSAGE = "This address already has an account. Sign in with its password.";
+const CROSS_SITE_MESSAGE = "This request came from another site. Open the link from your email again.";
+
+/**
+ * The button of a sign-up link's page (app/(auth)/auth/confirm): creates the account and signs this browser in to it,
+ * unless the browser is signed in to another account already. Then that session is kept and the page says how to
+ * switch: a link someone else sent must never move a signed-in person into an account its sender controls.
+ */
+export async function confirmSignUpAction(
+  _previous: ConfirmSignUpState,
+  formData: FormData,
+): Promise<ConfirmSignUpState> {
+  if (!isSameOriginAction(await headers())) return { status: "error", message: CROSS_SITE_MESSAGE };
+  // Supabase mails its own links to /auth/callback: with it configured, no token here is valid.
+  if (getConfig().supabase) return { status: "error", message: SIGN_UP_LINK_USED_MESSAGE };
+  const signedIn = await getAuthProvider().currentAccount();
+  const confirmation = await confirmLocalSignUp(String(formData.get("token") ?? ""));
+  if (confirmation.status === "invalid") return { status: "error", message: SIGN_UP_LINK_USED_MESSAGE };
+  if (confirmation.status === "address_taken") return { status: "error", message: SIGNED_UP_ALREADY_MESSAGE };
+  if (signedIn) return { status: "created", email: confirmation.account.email, signedInAs: signedIn.email };
+  await setLocalSession(confirmation.account.id);
+  redirect("/dashboard");
 }
 
 export async function signOutAction(): Promise<void> {

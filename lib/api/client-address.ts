@@ -11,7 +11,8 @@ import { getConfig } from "@/lib/config";
  * - on Vercel: the edge overwrites X-Forwarded-For, whose first entry is the client;
  * - elsewhere: X-Forwarded-For's last entry, the one the nearest proxy appended (or Next, from the socket, when the
  *   request came without the header). A client talking to the server directly can write it itself, so deployments
- *   with no proxy in front keep only the per-account limits' protection (README, Configuration).
+ *   with no proxy in front keep only the per-account limits' protection (README, Configuration): for sign-in, the
+ *   slowdown past an account's failures, which refuses no one.
  */
 export function clientAddress(headers: Headers): string | null {
   const { clientIpHeader, onVercel } = getConfig();
@@ -42,15 +43,28 @@ export function trustsForwardedHeaders(): boolean {
  * a browser sends neither. Browsers send Origin with every POST, so `originRequired` for what only they send.
  */
 export function isSameOrigin(request: NextRequest, { originRequired = false } = {}): boolean {
-  const origin = request.headers.get("origin");
+  return fromOwnOrigin(request.headers, request.nextUrl, originRequired);
+}
+
+/**
+ * isSameOrigin for a Server Action, which has the request's headers (next/headers) but not its URL: the site's URL
+ * stands in for it. The proxy refuses an action from another origin before it runs (proxy.ts); an action that signs
+ * someone in checks again, so that no path to it skips the check.
+ */
+export function isSameOriginAction(headers: Headers): boolean {
+  return fromOwnOrigin(headers, new URL(getConfig().siteUrl), true);
+}
+
+function fromOwnOrigin(headers: Headers, requestUrl: URL, originRequired: boolean): boolean {
+  const origin = headers.get("origin");
   if (origin === null) {
     if (originRequired) return false;
-    const site = request.headers.get("sec-fetch-site");
+    const site = headers.get("sec-fetch-site");
     return site === null || site === "same-origin" || site === "none";
   }
-  const allowed = new Set([new URL(getConfig().siteUrl).origin, request.nextUrl.origin]);
-  const forwarded = (name: string) => (trustsForwardedHeaders() ? request.headers.get(name) : null);
-  const host = forwarded("x-forwarded-host") ?? request.headers.get("host");
-  if (host) allowed.add(`${forwarded("x-forwarded-proto") ?? request.nextUrl.protocol.replace(":", "")}://${host}`);
+  const allowed = new Set([new URL(getConfig().siteUrl).origin, requestUrl.origin]);
+  const forwarded = (name: string) => (trustsForwardedHeaders() ? headers.get(name) : null);
+  const host = forwarded("x-forwarded-host") ?? headers.get("host");
+  if (host) allowed.add(`${forwarded("x-forwarded-proto") ?? requestUrl.protocol.replace(":", "")}://${host}`);
   return allowed.has(origin);
 }

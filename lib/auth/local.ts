@@ -5,7 +5,7 @@ import { WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credenti
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import { getConfig } from "@/lib/config";
 import { createAccount, findAccountByEmail, type Account } from "@/lib/db/accounts";
-import { savePendingSignUp, takePendingSignUp } from "@/lib/db/pending-sign-ups";
+import { findPendingSignUp, savePendingSignUp, takePendingSignUp } from "@/lib/db/pending-sign-ups";
 import { sendSystemEmail, type SystemEmailDelivery } from "@/lib/mail/system";
 
 // Local accounts (the embedded default): email + scrypt password hash in the accounts table, created only through a
@@ -18,8 +18,8 @@ const SIGN_UP_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const digest = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
- * Sign-up answers every address alike and signs no one in: an address without an account is sent a link that creates
- * it (confirmLocalSignUp), an address with one is sent a notice to sign in instead. Both paths run
+ * Sign-up answers every address alike and signs no one in: an address without an account is sent a link whose page
+ * creates it (confirmLocalSignUp), an address with one is sent a notice to sign in instead. Both paths run
  * one scrypt and send one email, so neither the answer nor its timing tells which addresses have accounts. Answers
  * where the email went, the same for both paths.
  */
@@ -62,8 +62,17 @@ export type SignUpConfirmation =
   { status: "created"; account: Account } | { status: "invalid" } | { status: "address_taken" };
 
 /**
- * Follows a sign-up link: an unexpired, unused token creates the account with the password chosen at sign-up. The
- * token is used up either way. `address_taken` when the address got an account since (another link, or the CLI).
+ * What a sign-up link's page shows before anything is done: the address of the account the link would create, or null
+ * for an unknown, used or expired token. The token stays usable.
+ */
+export async function findLocalSignUp(token: string): Promise<{ email: string } | null> {
+  return SIGN_UP_TOKEN.test(token) ? findPendingSignUp(digest(token)) : null;
+}
+
+/**
+ * Finishes a sign-up, from its link's page (app/(auth)/auth/confirm): an unexpired, unused token creates the account
+ * with the password chosen at sign-up. The token is used up either way. `address_taken` when the address got an
+ * account since (another link, or the CLI).
  */
 export async function confirmLocalSignUp(token: string): Promise<SignUpConfirmation> {
   if (!SIGN_UP_TOKEN.test(token)) return { status: "invalid" };

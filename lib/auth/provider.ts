@@ -36,7 +36,7 @@ export interface AuthProvider {
 
 const localProvider: AuthProvider = {
   name: "local",
-  // The account is created, and signed in, by the link sent to the address (app/auth/confirm/route.ts).
+  // The account is created, and signed in, from the page of the link sent to the address (app/(auth)/auth/confirm).
   async signUp(credentials) {
     return { status: "check_email", linkIn: await requestLocalSignUp(credentials) };
   },

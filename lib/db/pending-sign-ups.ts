@@ -29,6 +29,13 @@ export async function savePendingSignUp(input: {
       created_at = now(), expires_at = excluded.expires_at`;
 }
 
+/** The address of the unexpired pending sign-up whose token has this digest, leaving it as it is; null if none. */
+export async function findPendingSignUp(tokenHash: string): Promise<{ email: string } | null> {
+  const [row] = await getDb()<{ email: string }[]>`
+    select email from pending_sign_ups where token_hash = ${tokenHash} and expires_at > now()`;
+  return row ?? null;
+}
+
 /**
  * Removes the pending sign-up whose token has this digest and answers it while it is unexpired: one statement, so a
  * link is honoured once however many times it is followed at once. Null for an unknown, used or expired token.

@@ -1,39 +1,37 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
 
-// Failed sign-in counters, one row per key, each in a fixed window that starts at its first failure. An attempt is
-// counted before the password is checked (so concurrent guesses cannot all slip under the limit) and given back when
-// it was not a failure.
+// Sign-in attempt counters (and sign-up requests'), one row per key, each in a fixed window that starts at its first
+// attempt. An attempt is counted before the password is checked (so concurrent guesses cannot all slip under a limit)
+// and given back when it was not a failure.
 
-export type ThrottleKey = { key: string; limit: number };
+/** A counter, and the attempts in its window past which it refuses one (null: it counts, and refuses none). */
+export type ThrottleKey = { key: string; limit: number | null };
+
+/** Whether the attempt was counted (no key was at its limit), and each key's attempts in its window before it. */
+export type ThrottleClaim = { counted: boolean; earlier: Map<string, number> };
 
 /**
- * Counts one attempt against every key unless a key is at its limit in its window; answers the keys it counted (all of
- * them when the attempt may go ahead). A few rows whose window has passed are dropped in the same statement, so the
- * table stays as small as the attempts of one window.
+ * Counts one attempt against every key unless a key is at its limit in its window, then none (the SQL function
+ * claim_sign_in_attempt, atomically).
  */
-export async function claimSignInAttempt(keys: [ThrottleKey, ThrottleKey], windowSeconds: number): Promise<string[]> {
-  const [first, second] = keys;
-  const rows = await getDb()<{ key: string }[]>`
-    with stale as (
-      delete from sign_in_throttles where key in (
-        select key from sign_in_throttles
-        where window_start <= now() - ${windowSeconds} * interval '1 second' and key not in (${first.key}, ${second.key})
-        order by window_start limit 20 for update skip locked)
-    )
-    insert into sign_in_throttles as t (key, window_start, failures)
-    values (${first.key}, now(), 1), (${second.key}, now(), 1)
-    on conflict (key) do update set
-      window_start = case when t.window_start <= now() - ${windowSeconds} * interval '1 second' then now() else t.window_start end,
-      failures = case when t.window_start <= now() - ${windowSeconds} * interval '1 second' then 1 else t.failures + 1 end
-    where t.window_start <= now() - ${windowSeconds} * interval '1 second'
-       or t.failures < case when t.key = ${first.key} then ${first.limit}::int else ${second.limit}::int end
-    returning t.key`;
-  return rows.map((row) => row.key);
+export async function claimSignInAttempt(keys: ThrottleKey[], windowSeconds: number): Promise<ThrottleClaim> {
+  const rows = await getDb()<{ key: string; failures: number; counted: boolean }[]>`
+    select key, failures, counted from claim_sign_in_attempt(
+      ${keys.map(({ key }) => key)}::text[], ${keys.map(({ limit }) => limit)}::integer[], ${windowSeconds})`;
+  return {
+    counted: rows.length === keys.length && rows.every((row) => row.counted),
+    earlier: new Map(rows.map((row) => [row.key, row.failures])),
+  };
 }
 
-/** Gives back attempts counted by claimSignInAttempt that were not failures (or were refused). */
+/**
+ * Gives back an attempt claimSignInAttempt counted that was not a failure. The rows are locked in the order the
+ * function locks them, so a release and a claim never wait on each other in opposite orders.
+ */
 export async function releaseSignInAttempt(keys: string[]): Promise<void> {
-  if (keys.length === 0) return;
-  await getDb()`update sign_in_throttles set failures = failures - 1 where key in ${getDb()(keys)} and failures > 0`;
+  await getDb()`
+    update sign_in_throttles set failures = failures - 1
+    where key in (select key from sign_in_throttles where key in ${getDb()(keys)} order by key for update)
+      and failures > 0`;
 }

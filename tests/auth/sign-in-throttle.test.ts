@@ -4,7 +4,7 @@ import { signInAction, signUpAction } from "@/app/(auth)/actions";
 import { LOCAL_SESSION_COOKIE } from "@/lib/auth/session";
 import { createAccount } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
-import { browser, newBrowser, submit } from "../support/next-headers";
+import { browser, newBrowser, submit, useBrowser } from "../support/next-headers";
 import { checkEmail, signUpThroughLink, withLoggedEmails } from "../support/sign-up";
 
 vi.mock("next/headers", () => import("../support/next-headers"));
@@ -12,9 +12,11 @@ vi.mock("@/lib/auth/passwords", async (importOriginal) =>
   (await import("../support/cheap-password-hashes")).cheapPasswordHashes(importOriginal),
 );
 
-// Password guessing is throttled per account and per client address, and sign-up never says whether an address has
-// an account. The limits: 10 failures per account and 50 per address in 15 minutes; sign-up requests, each of which
-// mails the address, are limited alike on counters of their own.
+// Password guessing is throttled per account and client address, and per client address, and sign-up never says
+// whether an address has an account. The limits: 10 failures of one account from one address and 50 from one address
+// in 15 minutes are refused; past 10 failures of an account from every address, each sign-in to it waits 2 s first,
+// and the right password still signs in: failures from other addresses never lock the owner out. Sign-up requests,
+// each of which mails the address, are limited per account and per address on counters of their own.
 
 const password = "correct horse battery staple";
 const WRONG = "That email and password don't match an account. Check them and try again.";
@@ -40,16 +42,40 @@ beforeEach(async () => {
 });
 
 describe("sign-in throttling", () => {
-  it("refuses an account's 11th failure in the window, even with the right password and from another address", async () => {
+  it("refuses an account's 11th failure from one address, even with the right password; another address still gets in", async () => {
+    const guesser = { ...browser };
     for (let attempt = 1; attempt <= 10; attempt++) {
       expect(await signIn({ email, password: `guess ${attempt}` })).toEqual(refused(email, WRONG));
     }
     expect(await signIn({ email, password: "guess 11" })).toEqual(refused(email, THROTTLED));
     expect(await signIn({ email, password })).toEqual(refused(email, THROTTLED));
+    expect(await signIn({ email: email.toUpperCase(), password })).toEqual(refused(email.toUpperCase(), THROTTLED));
     expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(false);
 
     newBrowser(randomIp());
-    expect(await signIn({ email: email.toUpperCase(), password })).toEqual(refused(email.toUpperCase(), THROTTLED));
+    expect(await signIn({ email: email.toUpperCase(), password })).toEqual({ redirect: "/dashboard" });
+    useBrowser(guesser);
+    expect(await signIn({ email, password })).toEqual(refused(email, THROTTLED));
+  });
+
+  it("never locks the owner out: after failures from 12 other addresses the right password signs in, from the owner's address or a new one, each after a 2 s wait", async () => {
+    const owner = { ...browser };
+    for (let attempt = 1; attempt <= 12; attempt++) {
+      newBrowser(randomIp());
+      expect(await signIn({ email, password: `guess ${attempt}` })).toEqual(refused(email, WRONG));
+    }
+    for (const signingIn of [owner, newBrowser(randomIp())]) {
+      useBrowser(signingIn);
+      const started = Date.now();
+      expect(await signIn({ email, password })).toEqual({ redirect: "/dashboard" });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_990);
+      expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(true);
+    }
+    // Another guess waits as long, and is only a wrong password.
+    newBrowser(randomIp());
+    const started = Date.now();
+    expect(await signIn({ email, password: "guess 13" })).toEqual(refused(email, WRONG));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_990);
   });
 
   it("answers an unregistered address exactly as a registered one", async () => {

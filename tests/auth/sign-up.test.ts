@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { signInAction, signUpAction } from "@/app/(auth)/actions";
 import { getCurrentAccount } from "@/lib/auth/current";
@@ -10,11 +11,14 @@ import { ConfigError, parseConfig, resetConfig } from "@/lib/config";
 import { createAccount, getAccountByEmailOrThrow } from "@/lib/db/accounts";
 import { AppError } from "@/lib/errors";
 import { getDb } from "@/lib/db/client";
-import { browser, newBrowser, submit } from "../support/next-headers";
+import { proxy } from "@/proxy";
+import { BASE } from "../support/api";
+import { browser, newBrowser, submit, useBrowser } from "../support/next-headers";
 import {
   checkEmail,
   checkInbox,
-  followLink,
+  finishSignUp,
+  openLink,
   requestSignUp,
   signUpLink,
   signUpThroughLink,
@@ -23,8 +27,9 @@ import {
 
 vi.mock("next/headers", () => import("../support/next-headers"));
 
-// Local sign-up answers every address alike: no session, and an email. A new address is sent a link that creates the
-// account and signs it in, once; an address with an account is sent a notice, and its account is left as it was.
+// Local sign-up answers every address alike: no session, and an email. A new address is sent a link whose page creates
+// the account and signs it in, once, by its button (a same-origin POST), never by opening it: another site can send a
+// browser to the link. An address with an account is sent a notice, and its account is left as it was.
 
 const password = "correct horse battery staple";
 const newEmail = () => `signup-${randomUUID()}@example.com`;
@@ -32,7 +37,13 @@ const submitSignUp = (email: string, pw = password) =>
   submit(signUpAction, { email, password: pw, next: "/dashboard" });
 /** The form's answer; the email it sent is left out of the test's output. */
 const signUp = async (email: string, pw = password) => (await withLoggedEmails(() => submitSignUp(email, pw))).result;
-const LINK_REFUSED = { status: 307, location: "http://localhost:3000/signin?error=sign_up_link" };
+/** Opening a link that is unknown, used or expired: the sign-in page says so. */
+const LINK_REFUSED = { redirect: "/signin?error=sign_up_link" };
+/** Pressing the button of a page whose link has been used or has expired since it was opened. */
+const LINK_USED = { state: { status: "error", message: "This link has expired or was already used. Sign up again." } };
+const page = (email: string, signedInAs: string | null = null) => ({
+  page: { token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), email, signedInAs },
+});
 
 const confirmationText = (link: string) =>
   "Follow the link below within 24 hours to create your Letterpress account. It works once.\n\n" +
@@ -113,7 +124,7 @@ describe("an email address of at most 320 characters", () => {
 });
 
 describe("the sign-up link", () => {
-  it("is mailed (to the log, with no provider), creates the account and signs it in, once", async () => {
+  it("is mailed (to the log, with no provider) and opens a page that changes nothing; its button creates the account and signs it in, once", async () => {
     const email = newEmail();
     const { result, emails } = await withLoggedEmails(() => submitSignUp(email));
     expect(result).toEqual(checkEmail(email));
@@ -129,34 +140,46 @@ describe("the sign-up link", () => {
     ]);
     expect(await accountRows(email)).toEqual([]);
 
-    expect(await followLink(link)).toEqual({ status: 307, location: "http://localhost:3000/dashboard" });
+    // Opened, twice: the page names the address and posts the link's token; no cookie, no account, the token kept.
+    for (let opened = 1; opened <= 2; opened++) {
+      expect(await openLink(link)).toEqual({ page: { token: link.split("=")[1], email, signedInAs: null } });
+      expect([...browser.cookies.keys()]).toEqual([]);
+      expect(await accountRows(email)).toEqual([]);
+      expect(await pendingRows(email)).toBe(1);
+    }
+
+    expect(await finishSignUp(link)).toEqual({ redirect: "/dashboard" });
     expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(true);
     expect((await getCurrentAccount())?.email).toBe(email);
     expect(await accountRows(email)).toHaveLength(1);
     expect(await pendingRows(email)).toBe(0);
 
     newBrowser("10.9.0.4");
-    expect(await followLink(link)).toEqual(LINK_REFUSED);
+    expect(await openLink(link)).toEqual(LINK_REFUSED);
+    expect(await finishSignUp(link)).toEqual(LINK_USED);
     expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(false);
     expect(await accountRows(email)).toHaveLength(1);
     // The password chosen at sign-up is the account's.
     expect(await submit(signInAction, { email, password, next: "/dashboard" })).toEqual({ redirect: "/dashboard" });
   });
 
-  it("is honoured once when followed many times at once", async () => {
+  it("is honoured once when its page's button is pressed many times at once", async () => {
     const email = newEmail();
     const link = await requestSignUp({ email, password });
-    const results = await Promise.all(Array.from({ length: 5 }, () => followLink(link)));
-    expect(results.filter((r) => r.location === "http://localhost:3000/dashboard")).toHaveLength(1);
-    expect(results.filter((r) => r.location === LINK_REFUSED.location)).toHaveLength(4);
+    expect(await openLink(link)).toEqual(page(email));
+    const results = await Promise.all(Array.from({ length: 5 }, () => finishSignUp(link)));
+    expect(results.filter((r) => JSON.stringify(r) === JSON.stringify({ redirect: "/dashboard" }))).toHaveLength(1);
+    expect(results.filter((r) => JSON.stringify(r) === JSON.stringify(LINK_USED))).toHaveLength(4);
     expect(await accountRows(email)).toHaveLength(1);
   });
 
-  it("is refused once it has expired, and creates nothing", async () => {
+  it("is refused once it has expired, opened or pressed, and creates nothing", async () => {
     const email = newEmail();
     const link = await requestSignUp({ email, password });
+    expect(await openLink(link)).toEqual(page(email));
     await getDb()`update pending_sign_ups set expires_at = now() - interval '1 second' where email = ${email}`;
-    expect(await followLink(link)).toEqual(LINK_REFUSED);
+    expect(await openLink(link)).toEqual(LINK_REFUSED);
+    expect(await finishSignUp(link)).toEqual(LINK_USED);
     expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(false);
     expect(await accountRows(email)).toEqual([]);
   });
@@ -174,26 +197,116 @@ describe("the sign-up link", () => {
     const first = await requestSignUp({ email, password: "first password here" });
     const second = await requestSignUp({ email, password });
     expect(await pendingRows(email)).toBe(1);
-    expect(await followLink(first)).toEqual(LINK_REFUSED);
-    expect(await followLink(second)).toEqual({ status: 307, location: "http://localhost:3000/dashboard" });
+    expect(await openLink(first)).toEqual(LINK_REFUSED);
+    expect(await finishSignUp(first)).toEqual(LINK_USED);
+    expect(await openLink(second)).toEqual(page(email));
+    expect(await finishSignUp(second)).toEqual({ redirect: "/dashboard" });
     newBrowser("10.9.0.5");
     expect(await submit(signInAction, { email, password, next: "/dashboard" })).toEqual({ redirect: "/dashboard" });
   });
 
   it("refuses a token that was never sent, or none", async () => {
     for (const link of ["/auth/confirm?token=" + "A".repeat(43), "/auth/confirm?token=short", "/auth/confirm"]) {
-      expect(await followLink(link)).toEqual(LINK_REFUSED);
+      expect(await openLink(link)).toEqual(LINK_REFUSED);
+      expect(await finishSignUp(link)).toEqual(LINK_USED);
     }
     expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(false);
   });
 
-  it("sends to sign-in, signing no one in, when the address got an account since", async () => {
+  it("says to sign in, signing no one in, when the address got an account since", async () => {
     const email = newEmail();
     const link = await requestSignUp({ email, password });
+    expect(await openLink(link)).toEqual(page(email));
     await createAccount({ email });
-    expect(await followLink(link)).toEqual({ status: 307, location: "http://localhost:3000/signin?error=signed_up" });
+    expect(await finishSignUp(link)).toEqual({
+      state: { status: "error", message: "This address already has an account. Sign in with its password." },
+    });
     expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(false);
     expect(await accountRows(email)).toEqual([{ id: expect.any(String), password_hash: null }]);
+  });
+});
+
+describe("the sign-up link's page posted from another site", () => {
+  const ATTACKER = "https://attacker.example";
+  const CSRF_REJECTED = { error: "Cross-site request refused", code: "CSRF_REJECTED", success: false };
+
+  it("is refused by the action and changes nothing; the link still works from the app's own page", async () => {
+    const email = newEmail();
+    const link = await requestSignUp({ email, password });
+    for (const headers of [{ origin: ATTACKER }, { origin: "null" }, { "sec-fetch-site": "cross-site" }]) {
+      browser.headers.delete("origin");
+      for (const [name, value] of Object.entries(headers)) browser.headers.set(name, value);
+      expect(await finishSignUp(link)).toEqual({
+        state: {
+          status: "error",
+          message: "This request came from another site. Open the link from your email again.",
+        },
+      });
+      expect([...browser.cookies.keys()]).toEqual([]);
+      expect(await accountRows(email)).toEqual([]);
+      expect(await pendingRows(email)).toBe(1);
+    }
+
+    browser.headers.delete("sec-fetch-site");
+    browser.headers.set("origin", BASE);
+    expect(await finishSignUp(link)).toEqual({ redirect: "/dashboard" });
+    expect((await getCurrentAccount())?.email).toBe(email);
+  });
+
+  it("is refused by the proxy before the action runs, as a form posts it or as fetch does", async () => {
+    const post = (headers: Record<string, string>) =>
+      proxy(
+        new NextRequest(new URL(`/auth/confirm?token=${"A".repeat(43)}`, BASE), {
+          method: "POST",
+          headers,
+          body: '--b\r\nContent-Disposition: form-data; name="token"\r\n\r\nA\r\n--b--\r\n',
+        }),
+      );
+    for (const extra of [{ "next-action": "7f5e0c2a9d" }, {}] as Record<string, string>[]) {
+      for (const origin of [{ origin: ATTACKER }, {}] as Record<string, string>[]) {
+        const response = await post({ "content-type": "multipart/form-data; boundary=b", ...extra, ...origin });
+        expect([response.status, await response.text()]).toEqual([403, JSON.stringify(CSRF_REJECTED)]);
+      }
+      expect((await post({ "content-type": "multipart/form-data; boundary=b", ...extra, origin: BASE })).status).toBe(
+        200,
+      );
+    }
+  });
+});
+
+describe("the sign-up link opened in a browser signed in to another account", () => {
+  it("says so, and its button creates the account but keeps that session", async () => {
+    const signedIn = newEmail();
+    const victim = newBrowser("10.9.0.7");
+    await signUpThroughLink({ email: signedIn, password });
+    const session = browser.cookies.get(LOCAL_SESSION_COOKIE);
+
+    // Someone else signs up, and sends the signed-in person their link.
+    newBrowser("10.9.0.8");
+    const email = newEmail();
+    const link = await requestSignUp({ email, password });
+    useBrowser(victim);
+
+    expect(await openLink(link)).toEqual(page(email, signedIn));
+    expect(await finishSignUp(link)).toEqual({ state: { status: "created", email, signedInAs: signedIn } });
+    expect(browser.cookies.get(LOCAL_SESSION_COOKIE)).toBe(session);
+    expect((await getCurrentAccount())?.email).toBe(signedIn);
+    expect(await accountRows(email)).toHaveLength(1);
+
+    // The new account is its owner's, with the password chosen at sign-up.
+    newBrowser("10.9.0.9");
+    expect(await submit(signInAction, { email, password, next: "/dashboard" })).toEqual({ redirect: "/dashboard" });
+  });
+
+  it("signs in as the new account when the browser's session has ended", async () => {
+    const ended = newEmail();
+    await signUpThroughLink({ email: ended, password });
+    await getDb()`delete from sessions where account_id = (select id from accounts where email = ${ended})`;
+    const email = newEmail();
+    const link = await requestSignUp({ email, password });
+    expect(await openLink(link)).toEqual(page(email));
+    expect(await finishSignUp(link)).toEqual({ redirect: "/dashboard" });
+    expect((await getCurrentAccount())?.email).toBe(email);
   });
 });
 
@@ -319,7 +432,8 @@ describe("sign-up emails through Resend", () => {
       },
     ]);
 
-    expect(await followLink(link)).toEqual({ status: 307, location: "http://localhost:3000/dashboard" });
+    expect(await openLink(link)).toEqual(page(fresh));
+    expect(await finishSignUp(link)).toEqual({ redirect: "/dashboard" });
     expect((await getCurrentAccount())?.email).toBe(fresh);
   });
 });

@@ -38,6 +38,9 @@ describe("a Server Action without Origin, or from another origin", () => {
       await action("/dashboard/domains", { origin: "garbage" }),
       await action("/dashboard/domains", { origin: "null" }),
       await formPost("/signin", { origin: "https://attacker.example" }),
+      // A sign-up link's page, whose button signs the browser in.
+      await formPost(`/auth/confirm?token=${"A".repeat(43)}`, { origin: "https://attacker.example" }),
+      await action("/auth/confirm", { "sec-fetch-site": "cross-site" }),
       await action("/styles.css", { origin: "http://localhost:3000.attacker.example" }),
     ]) {
       expect([response.status, await response.text()]).toEqual([403, JSON.stringify(CSRF_REJECTED)]);
@@ -60,7 +63,7 @@ describe("a Server Action without Origin, or from another origin", () => {
     const { unstable_doesMiddlewareMatch } = await import("next/experimental/testing/server");
     const matches = (url: string, headers: Record<string, string>) =>
       unstable_doesMiddlewareMatch({ config, url, headers });
-    for (const url of ["/dashboard/domains", "/styles.css", "/logo.png", "/favicon.ico"]) {
+    for (const url of ["/dashboard/domains", "/auth/confirm?token=x", "/styles.css", "/logo.png", "/favicon.ico"]) {
       for (const origin of [{}, { origin: APP }, { origin: "garbage" }] as Record<string, string>[]) {
         expect(matches(url, { "next-action": "7f5e0c2a9d", ...origin })).toBe(true);
         expect(matches(url, { "content-type": "multipart/form-data; boundary=b", ...origin })).toBe(true);

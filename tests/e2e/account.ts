@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { Page } from "@playwright/test";
+import type { APIResponse, Page } from "@playwright/test";
 import { open } from "./story-page";
 import { appLogFile, baseUrl, url } from "./served-app";
 
@@ -40,6 +40,19 @@ export function signUpLink(text: string): string | undefined {
  * HTML of the page the app answers with.
  */
 async function submitForm(page: Page, path: string, button: string, values: Record<string, string>): Promise<string> {
+  const answer = await postForm(page, path, button, values);
+  if (!answer.ok()) throw new Error(`${button} on ${path}: ${answer.status()}`);
+  return answer.text();
+}
+
+/** As submitForm, posting from `origin` (another site's, to see what the app makes of it); answers the response. */
+export async function postForm(
+  page: Page,
+  path: string,
+  button: string,
+  values: Record<string, string>,
+  origin = baseUrl,
+): Promise<APIResponse> {
   const html = await (await page.request.get(url(path))).text();
   const form = await page.evaluate(
     ({ html, button }) => {
@@ -57,17 +70,15 @@ async function submitForm(page: Page, path: string, button: string, values: Reco
     { html, button },
   );
   if (!form) throw new Error(`${path} has no form with a button named "${button}"`);
-  const answer = await page.request.post(new URL(form.action, url(path)).href, {
-    headers: { origin: baseUrl },
+  return page.request.post(new URL(form.action, url(path)).href, {
+    headers: { origin },
     multipart: { ...Object.fromEntries(form.fields), ...values },
   });
-  if (!answer.ok()) throw new Error(`${button} on ${path}: ${answer.status()}`);
-  return answer.text();
 }
 
 /**
- * Signs `page` up as a new account through the sign-up form (submitted without loading it) and the emailed link;
- * answers its address.
+ * Signs `page` up as a new account through the sign-up form and the button of the emailed link's page (both submitted
+ * without loading them); answers its address.
  */
 export async function signUp(page: Page): Promise<string> {
   const email = newEmailAddress();
@@ -75,10 +86,11 @@ export async function signUp(page: Page): Promise<string> {
   const [sent] = await loggedSignUpEmails(email, 1);
   const link = sent && signUpLink(sent.text);
   if (!link) throw new Error(`no sign-up link was logged for ${email}`);
-  // The link's answer sets the session cookie in the page's context; following it to the Overview is for the file's
-  // tests to do, when they need it (sign-up.e2e.ts does).
-  const confirmed = await page.request.get(link, { maxRedirects: 0 });
-  if (confirmed.headers()["location"] !== url("/dashboard"))
+  // The button's answer sets the session cookie in the page's context; opening the Overview is for the file's tests to
+  // do, when they need it (sign-up.e2e.ts does).
+  const { pathname, search } = new URL(link);
+  await submitForm(page, pathname + search, "Create account and sign in", {});
+  if (!(await page.context().cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token"))
     throw new Error(`the sign-up link of ${email} was refused`);
   return email;
 }

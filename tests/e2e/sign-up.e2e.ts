@@ -1,10 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { loggedSignUpEmails, newEmailAddress, PASSWORD, signUpLink } from "./account";
+import { loggedSignUpEmails, newEmailAddress, PASSWORD, postForm, signUpLink } from "./account";
+import { seriousViolations } from "./browser";
 import { baseUrl, url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
 
-// Getting in and out: sign up through the emailed link, a second sign-up with the same address, sign out and back in,
-// and a form sent after the session expired.
+// Getting in and out: sign up through the emailed link's page, a second sign-up with the same address, sign out and
+// back in, and a form sent after the session expired.
 test.describe.configure({ mode: "serial" });
 
 const story = useStoryPage();
@@ -30,7 +31,34 @@ test("signs up with email and password, through the link emailed to the address"
   const link = signUpLink(emails[0].text);
   expect(link?.startsWith(`${baseUrl}/auth/confirm?token=`)).toBe(true);
 
+  // Opening the link changes nothing (another site can send a browser to it): a page, and no cookie.
+  const opened = await page.request.get(link!, { maxRedirects: 0 });
+  expect([opened.status(), opened.headers()["content-type"], opened.headers()["set-cookie"]]).toEqual([
+    200,
+    "text/html; charset=utf-8",
+    undefined,
+  ]);
+  // Its button's form posted from another site is refused, and the link still works.
+  const { pathname, search } = new URL(link!);
+  const crossSite = await postForm(
+    page,
+    pathname + search,
+    "Create account and sign in",
+    {},
+    "https://attacker.example",
+  );
+  expect([crossSite.status(), await crossSite.json()]).toEqual([
+    403,
+    { error: "Cross-site request refused", code: "CSRF_REJECTED", success: false },
+  ]);
+  expect((await context.cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token")).toBe(false);
+
   await page.goto(link!);
+  await page.getByRole("heading", { level: 1, name: "Finish signing up" }).waitFor();
+  await page.getByText(`Create the Letterpress account for ${email}.`).waitFor();
+  expect(await seriousViolations(page, "finish signing up")).toEqual([]);
+  expect((await context.cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token")).toBe(false);
+  await page.getByRole("button", { name: "Create account and sign in" }).click();
   await page.waitForURL(url("/dashboard"));
   await page.getByRole("heading", { level: 1, name: /Hello/ }).waitFor();
   const session = (await context.cookies(baseUrl)).find((cookie) => cookie.name === "lp-auth-token");

@@ -7,10 +7,13 @@ export const browser = {
   headers: new Headers(),
 };
 
-/** Starts a new simulated browser (no cookies) whose requests come from `ip`. */
+/**
+ * Starts a new simulated browser (no cookies) whose requests come from `ip`, posted from the app's own pages (a
+ * browser sends Origin with every Server Action).
+ */
 export function newBrowser(ip = "203.0.113.10"): { cookies: Map<string, string>; headers: Headers } {
   browser.cookies = new Map();
-  browser.headers = new Headers({ "x-forwarded-for": ip });
+  browser.headers = new Headers({ "x-forwarded-for": ip, origin: "http://localhost:3000" });
   return { cookies: browser.cookies, headers: browser.headers };
 }
 
@@ -45,10 +48,7 @@ export async function submit<S>(
   try {
     return { state: await action({ status: "idle" } as S, form) };
   } catch (error) {
-    const digest = (error as { digest?: unknown }).digest;
-    if (typeof digest === "string" && digest.startsWith("NEXT_REDIRECT;"))
-      return { redirect: digest.split(";").slice(2, -2).join(";") };
-    throw error;
+    return { redirect: redirectTarget(error) };
   }
 }
 
@@ -85,4 +85,12 @@ export function applySetCookies(jar: Map<string, string>, response: Response): M
     else next.set(name, value);
   }
   return next;
+}
+
+/** Where a Server Action or page redirected to, from the error redirect() threw; rethrows any other error. */
+export function redirectTarget(error: unknown): string {
+  const digest = (error as { digest?: unknown }).digest;
+  if (typeof digest === "string" && digest.startsWith("NEXT_REDIRECT;"))
+    return digest.split(";").slice(2, -2).join(";");
+  throw error;
 }

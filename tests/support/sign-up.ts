@@ -1,8 +1,10 @@
+import { isValidElement, type ReactElement, type ReactNode } from "react";
 import { expect, vi } from "vitest";
-import { signUpAction } from "@/app/(auth)/actions";
-import { GET as confirm } from "@/app/auth/confirm/route";
-import { call } from "./api";
-import { submit } from "./next-headers";
+import { confirmSignUpAction, signUpAction, type ConfirmSignUpState } from "@/app/(auth)/actions";
+import { ConfirmSignUpForm, type ConfirmSignUpFormProps } from "@/app/(auth)/auth/confirm/confirm-form";
+import ConfirmSignUpPage from "@/app/(auth)/auth/confirm/page";
+import { BASE } from "./api";
+import { redirectTarget, submit } from "./next-headers";
 
 // Local sign-up by confirmed email, as a user goes through it with no email provider configured: the form's answer,
 // the email the server wrote to its log, and the link in it. Use with next/headers mocked by ./next-headers.
@@ -53,10 +55,35 @@ export function signUpLink(text: string): string {
   return match[1];
 }
 
-/** Follows a sign-up link in the current simulated browser: where it redirects to. */
-export async function followLink(link: string): Promise<{ status: number; location: string | null }> {
-  const result = await call(confirm, link);
-  return { status: result.status, location: result.headers.get("location") };
+/**
+ * Opens a sign-up link in the current simulated browser, as a GET of its page does: what its form shows (the token it
+ * posts, the address, the account the browser is signed in to), or where the page redirected to.
+ */
+export async function openLink(link: string): Promise<{ page: ConfirmSignUpFormProps } | { redirect: string }> {
+  const searchParams = Object.fromEntries(new URL(link, BASE).searchParams);
+  let page: ReactNode;
+  try {
+    page = await ConfirmSignUpPage({ searchParams: Promise.resolve(searchParams) });
+  } catch (error) {
+    return { redirect: redirectTarget(error) };
+  }
+  const form = elements(page).find((element) => element.type === ConfirmSignUpForm);
+  if (!form) throw new Error(`the page of ${link} has no form`);
+  return { page: form.props as ConfirmSignUpFormProps };
+}
+
+function elements(node: ReactNode): ReactElement<Record<string, unknown>>[] {
+  if (Array.isArray(node)) return node.flatMap(elements);
+  if (!isValidElement<{ children?: ReactNode }>(node)) return [];
+  return [node as ReactElement<Record<string, unknown>>, ...elements(node.props.children)];
+}
+
+/**
+ * Presses the button of a sign-up link's page in the current simulated browser: its Server Action, posted with the
+ * link's token. Answers the page's new state, or where it redirected to.
+ */
+export function finishSignUp(link: string): Promise<{ state: ConfirmSignUpState } | { redirect: string }> {
+  return submit(confirmSignUpAction, { token: new URL(link, BASE).searchParams.get("token") ?? "" });
 }
 
 /** Requests a sign-up and returns the link it mailed. */
@@ -67,8 +94,11 @@ export async function requestSignUp(fields: { email: string; password: string })
   return signUpLink(emails[0].text);
 }
 
-/** Signs up through the emailed link, which signs the current simulated browser in. */
+/** Signs up through the emailed link's page, whose button signs the current simulated browser in. */
 export async function signUpThroughLink(fields: { email: string; password: string }): Promise<void> {
   const link = await requestSignUp(fields);
-  expect(await followLink(link)).toEqual({ status: 307, location: "http://localhost:3000/dashboard" });
+  expect(await openLink(link)).toEqual({
+    page: { token: expect.any(String), email: fields.email.toLowerCase(), signedInAs: null },
+  });
+  expect(await finishSignUp(link)).toEqual({ redirect: "/dashboard" });
 }
