@@ -9,9 +9,9 @@ const log = (line: string) => console.error(line);
 
 const connection = await connectDatabase({ log });
 try {
-  const { applied, alreadyApplied, functions } = await migrate(getDb());
+  const { applied, alreadyApplied } = await migrate(getDb());
   if (command === "migrate") {
-    console.log(JSON.stringify({ database: connection.source, applied, already_applied: alreadyApplied, functions }));
+    console.log(JSON.stringify({ database: connection.source, applied, already_applied: alreadyApplied }));
   } else if (command === "seed") {
     const seeded = await seedCatalogue();
     console.log(JSON.stringify({ database: connection.source, applied, seeded }));
