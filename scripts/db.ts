@@ -3,7 +3,7 @@ import { migrate } from "@/lib/db/migrate";
 import { seedCatalogue } from "@/lib/db/seed";
 import { connectDatabase } from "./lib/database";
 
-// npm run db:migrate | npm run db:seed — on DATABASE_URL, or the embedded database when it is unset.
+// npm run db:migrate | npm run db:seed — on DATABASE_URL (else POSTGRES_URL), or the embedded database when neither is set.
 const command = process.argv[2];
 const log = (line: string) => console.error(line);
 
