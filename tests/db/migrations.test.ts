@@ -76,7 +76,9 @@ describe("SQL functions", () => {
   // parameters, no template_id_by_alias), and one db:migrate built had the files' already.
   it(
     "upgrade a database Supabase's tooling built before the catch-up to a fresh database's functions, keep its rows, and keep each function's identity on one db:migrate had given the files",
-    { timeout: 60_000 },
+    // The file's first fresh database: on the embedded one it starts a cluster (PGlite's initdb), 15 to 25 s on a
+    // loaded machine, before the migrations.
+    { timeout: 120_000 },
     async () => {
       await withDatabaseBefore(CATCH_UP, async (db) => {
         const [{ id: account }] = await db<{ id: string }[]>`
