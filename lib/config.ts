@@ -30,10 +30,14 @@ const DEFAULT_DATABASE_POOL_SIZE = { server: 10, vercel: 1 };
 // on one may be missing on the next: there statements go unnamed, each described before it runs (a round trip more).
 const TRANSACTION_POOLER_PORT = "6543";
 
+const optionalDatabaseUrl = optionalString.pipe(
+  z.url({ protocol: /^postgres(ql)?$/, message: "must be a postgres:// connection URL" }).optional(),
+);
+
 const envSchema = z.object({
-  DATABASE_URL: optionalString.pipe(
-    z.url({ protocol: /^postgres(ql)?$/, message: "must be a postgres:// connection URL" }).optional(),
-  ),
+  DATABASE_URL: optionalDatabaseUrl,
+  // What the Supabase integration for Vercel sets (per preview branch too, with Branching): the transaction pooler.
+  POSTGRES_URL: optionalDatabaseUrl,
   DATABASE_POOL_SIZE: optionalMatching(/^[1-9]\d{0,2}$/, "must be a whole number from 1 to 999"),
   DATABASE_PREPARED_STATEMENTS: optionalString.pipe(z.enum(["on", "off"], { message: "must be on or off" }).optional()),
   SITE_URL: optionalHttpUrl,
@@ -87,6 +91,8 @@ const envSchema = z.object({
 
 export type Config = {
   databaseUrl: string | undefined;
+  /** The variable databaseUrl came from; null: none is set (the start scripts then run the embedded database). */
+  databaseUrlVariable: DatabaseUrlVariable | null;
   databasePoolSize: number;
   /** Named prepared statements, kept per connection: each statement is parsed and planned once, not per query. */
   databasePreparedStatements: boolean;
@@ -129,6 +135,15 @@ export class ConfigError extends Error {
   }
 }
 
+export type DatabaseUrlVariable = "DATABASE_URL" | "POSTGRES_URL";
+
+/** Where the database URL is read from: DATABASE_URL, else POSTGRES_URL, as the publishable key falls back to the anon key. */
+export function databaseUrlVariable(env: Record<string, string | undefined>): DatabaseUrlVariable | null {
+  if (env.DATABASE_URL?.trim()) return "DATABASE_URL";
+  if (env.POSTGRES_URL?.trim()) return "POSTGRES_URL";
+  return null;
+}
+
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const parsed = envSchema.safeParse(env);
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`);
@@ -136,8 +151,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const present = (name: keyof typeof envSchema.shape) => Boolean(env[name]?.trim());
   const onVercel = present("VERCEL");
 
-  if (onVercel && !present("DATABASE_URL")) {
-    problems.push("DATABASE_URL is required on Vercel (the embedded database is for local development only)");
+  if (onVercel && !databaseUrlVariable(env)) {
+    problems.push(
+      "DATABASE_URL is required on Vercel, or POSTGRES_URL as the Supabase integration sets it (the embedded database is for local development only)",
+    );
   }
   const hasPublishableKey = present("NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY") || present("NEXT_PUBLIC_SUPABASE_ANON_KEY");
   if (present("NEXT_PUBLIC_SUPABASE_URL") && !hasPublishableKey) {
@@ -168,15 +185,18 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const publishableKey = e.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY ?? e.NEXT_PUBLIC_SUPABASE_ANON_KEY;
+  const urlVariable = databaseUrlVariable(env);
+  const databaseUrl = urlVariable ? e[urlVariable] : undefined;
 
   return {
-    databaseUrl: e.DATABASE_URL,
+    databaseUrl,
+    databaseUrlVariable: urlVariable,
     databasePoolSize: e.DATABASE_POOL_SIZE
       ? Number(e.DATABASE_POOL_SIZE)
       : DEFAULT_DATABASE_POOL_SIZE[onVercel ? "vercel" : "server"],
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS
       ? e.DATABASE_PREPARED_STATEMENTS === "on"
-      : !(e.DATABASE_URL && new URL(e.DATABASE_URL).port === TRANSACTION_POOLER_PORT),
+      : !(databaseUrl && new URL(databaseUrl).port === TRANSACTION_POOLER_PORT),
     siteUrl: resolveSiteUrl(e),
     onVercel,
     clientIpHeader: e.CLIENT_IP_HEADER?.toLowerCase() ?? null,

@@ -3,15 +3,15 @@ import { migrate } from "@/lib/db/migrate";
 import { seedCatalogue } from "@/lib/db/seed";
 import { connectDatabase } from "./lib/database";
 
-// npm run db:migrate | npm run db:seed — on DATABASE_URL, or the embedded database when it is unset.
+// npm run db:migrate | npm run db:seed — on DATABASE_URL (else POSTGRES_URL), or the embedded database when neither is set.
 const command = process.argv[2];
 const log = (line: string) => console.error(line);
 
 const connection = await connectDatabase({ log });
 try {
-  const { applied, alreadyApplied, functions } = await migrate(getDb());
+  const { applied, alreadyApplied } = await migrate(getDb());
   if (command === "migrate") {
-    console.log(JSON.stringify({ database: connection.source, applied, already_applied: alreadyApplied, functions }));
+    console.log(JSON.stringify({ database: connection.source, applied, already_applied: alreadyApplied }));
   } else if (command === "seed") {
     const seeded = await seedCatalogue();
     console.log(JSON.stringify({ database: connection.source, applied, seeded }));

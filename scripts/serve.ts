@@ -1,18 +1,19 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { databaseUrlVariable } from "@/lib/config";
 import { deliverScheduledOutboxEmails } from "@/lib/mail/outbox";
 import { connectDatabase, ensureLocalSessionSecret, prepareDatabase } from "./lib/database";
 
-// npm run dev / npm start: brings up the database (the embedded one when DATABASE_URL is unset), applies pending
-// migrations, then runs Next as a child process and stops everything together on Ctrl-C. Meanwhile it sends the
-// embedded outbox's scheduled emails when their time comes, which on Vercel the cron route and sends' after-response
-// work do. Under `npm run dev` the catalogue render worker's bundle is rebuilt whenever emails/ change, and the render
+// npm run dev / npm start: brings up the database (the embedded one when neither DATABASE_URL nor POSTGRES_URL is set),
+// applies pending migrations, then runs Next as a child process and stops everything together on Ctrl-C. Meanwhile it
+// sends the embedded outbox's scheduled emails when their time comes, which on Vercel the cron route and sends'
+// after-response work do. Under `npm run dev` the catalogue render worker's bundle is rebuilt whenever emails/ change, and the render
 // workers load it for the next render: development renders through the same workers and bundle as production.
 const mode = process.argv[2] === "start" ? "start" : "dev";
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[letterpress] ${line}`);
 
-const embedded = !process.env.DATABASE_URL;
+const embedded = databaseUrlVariable(process.env) === null;
 await ensureLocalSessionSecret();
 const connection = await connectDatabase({ log });
 if (connection.source === "embedded (shared with a running app)") {
@@ -42,7 +43,7 @@ next.stdout.on("data", (chunk: Buffer) => {
   if (!announced && /Ready|started server|Local:/i.test(chunk.toString())) {
     announced = true;
     log(
-      `Letterpress is running at http://localhost:${port} on the ${connection.source === "DATABASE_URL" ? "DATABASE_URL" : "embedded"} database.`,
+      `Letterpress is running at http://localhost:${port} on the ${connection.source.startsWith("embedded") ? "embedded" : connection.source} database.`,
     );
     log("Get an API key (in another terminal):");
     log("  npm run -s admin -- user:create --email you@example.com --password 'choose-a-password'");

@@ -16,7 +16,7 @@ export function getDb(): Db {
   const { databaseUrl: url, databasePoolSize, databasePreparedStatements } = getConfig();
   if (!url) {
     throw new Error(
-      "DATABASE_URL is not set. Start the app with `npm run dev` or `npm start`, which run the embedded database.",
+      "Neither DATABASE_URL nor POSTGRES_URL is set. Start the app with `npm run dev` or `npm start`, which run the embedded database.",
     );
   }
   holder.__letterpressDb = postgres(url, {

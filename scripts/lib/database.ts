@@ -1,27 +1,30 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { getConfig, resetConfig } from "@/lib/config";
+import { databaseUrlVariable, getConfig, resetConfig, type DatabaseUrlVariable } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db/client";
 import { DATA_DIR, findRunningEmbeddedDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { isCatalogueEmpty, seedCatalogue } from "@/lib/db/seed";
 
 export type Connection = {
-  source: "DATABASE_URL" | "embedded (shared with a running app)" | "embedded";
+  source: DatabaseUrlVariable | "embedded (shared with a running app)" | "embedded";
   close: () => Promise<void>;
 };
 
 /**
- * Points the process at a database: DATABASE_URL when set; otherwise the embedded database, joining the one a
- * running app serves, or opening .data/ itself. Sets process.env.DATABASE_URL so lib/db/client picks it up.
+ * Points the process at a database: DATABASE_URL or POSTGRES_URL when set (lib/config.ts); otherwise the embedded
+ * database, joining the one a running app serves, or opening .data/ itself, and sets process.env.DATABASE_URL to it so
+ * lib/db/client picks it up.
  */
 export async function connectDatabase(opts: { log?: (line: string) => void } = {}): Promise<Connection> {
   let embedded: EmbeddedDatabase | null = null;
-  let source: Connection["source"] = "DATABASE_URL";
-  if (!process.env.DATABASE_URL) {
+  let source: Connection["source"] | null = databaseUrlVariable(process.env);
+  if (!source) {
     if (process.env.VERCEL)
-      throw new Error("DATABASE_URL is required on Vercel; the embedded database is for local development.");
+      throw new Error(
+        "DATABASE_URL is required on Vercel, or POSTGRES_URL as the Supabase integration sets it; the embedded database is for local development.",
+      );
     const running = await findRunningEmbeddedDatabase();
     if (running) {
       process.env.DATABASE_URL = running.url;

@@ -5,7 +5,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { inject } from "vitest";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
-import { applyMigrations } from "@/lib/db/migrate";
+import { migrate } from "@/lib/db/migrate";
 
 /** An empty PGlite cluster's files: each fresh embedded database starts from them rather than running initdb again. */
 let emptyCluster: Blob | undefined;
@@ -31,22 +31,33 @@ async function freshDatabase(): Promise<{ url: string; stop: () => Promise<void>
   return { url: embedded.url, stop: embedded.stop };
 }
 
-/** Runs `test` on a fresh, empty database, deleted afterwards. */
-export async function withFreshDatabase(test: (db: postgres.Sql) => Promise<void>): Promise<void> {
+/** A fresh, empty database and a client of one connection on it; `close` ends the client and deletes the database. */
+export async function openFreshDatabase(): Promise<{ db: postgres.Sql; close: () => Promise<void> }> {
   const database = await freshDatabase();
   const db = postgres(database.url, { prepare: false, max: 1, onnotice: () => {} });
+  return {
+    db,
+    close: async () => {
+      await db.end();
+      await database.stop();
+    },
+  };
+}
+
+/** Runs `test` on a fresh, empty database, deleted afterwards. */
+export async function withFreshDatabase(test: (db: postgres.Sql) => Promise<void>): Promise<void> {
+  const { db, close } = await openFreshDatabase();
   try {
     await test(db);
   } finally {
-    await db.end();
-    await database.stop();
+    await close();
   }
 }
 
 /**
- * Runs `test` on a fresh database migrated up to, not including, `migration`, as it was deployed then (without the SQL
- * functions of today): the test fills it with the rows the migration must cope with, then applies the rest with
- * `migrate(db)`. The database is deleted afterwards.
+ * Runs `test` on a fresh database migrated up to, not including, `migration`, as it was deployed then: the test fills
+ * it with the rows the migration must cope with, then applies the rest with `migrate(db)`. The database is deleted
+ * afterwards.
  */
 export async function withDatabaseBefore(migration: string, test: (db: postgres.Sql) => Promise<void>): Promise<void> {
   await withFreshDatabase(async (db) => {
@@ -54,7 +65,7 @@ export async function withDatabaseBefore(migration: string, test: (db: postgres.
     try {
       const files = (await readdir("supabase/migrations")).filter((f) => f.endsWith(".sql") && f < migration);
       for (const file of files) await copyFile(path.join("supabase/migrations", file), path.join(earlier, file));
-      await applyMigrations(db, earlier);
+      await migrate(db, earlier);
       await test(db);
     } finally {
       await rm(earlier, { recursive: true, force: true });
