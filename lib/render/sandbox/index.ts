@@ -34,7 +34,7 @@ import "server-only";
 import os from "node:os";
 import path from "node:path";
 import { errors, type AppError } from "@/lib/errors";
-import { SANDBOX_QUEUE } from "@/lib/limits";
+import { COMPATIBILITY_CHECK, SANDBOX_QUEUE } from "@/lib/limits";
 import type { CompatibilityFinding } from "../warnings";
 import { generatedFilePath } from "../generated-file";
 import { WorkerPool, type WithoutId, type WorkerChoice, type WorkerLoss } from "../worker-pool";
@@ -56,9 +56,15 @@ export type { SandboxErrorKind, SandboxLimits };
 /** Native stack of the worker thread; the engine's QuickJS stack limit (1 MB) needs ~2 MB of it. */
 const WORKER_STACK_MB = 16;
 
-/** The engine interrupts at the deadline itself; the watchdog is the backstop, slightly later. */
-function watchdogMs(limits: SandboxLimits): number {
-  return limits.timeoutMs + Math.max(150, Math.round(limits.timeoutMs * 0.15));
+/**
+ * The engine interrupts at the deadline itself; the watchdog is the backstop, slightly later. A render whose email
+ * client support is checked too has that check's own time on top (../compatibility.ts), so that a render that ran to
+ * its deadline and a check that ran to its own still answer instead of costing their worker.
+ */
+function watchdogMs(request: WithoutId<WorkerRequest>): number {
+  const { timeoutMs } = request.limits;
+  const check = request.type === "render" && request.compatibility ? COMPATIBILITY_CHECK.wallClockMs : 0;
+  return timeoutMs + Math.max(150, Math.round(timeoutMs * 0.15)) + check;
 }
 
 /** Jobs of one owner sent to one worker at once (see the top of the file). */
@@ -124,7 +130,7 @@ const pool = new WorkerPool<WithoutId<WorkerRequest>, WorkerMessage, EngineResul
   },
   resourceLimits: { stackSizeMb: WORKER_STACK_MB },
   workerData: () => ({ warmMemoryBytes: Math.floor(MAX_WARM_MEMORY_BYTES / SANDBOX_WORKERS) }),
-  deadlineMs: (request) => watchdogMs(request.limits),
+  deadlineMs: watchdogMs,
   read: (message, slot) => {
     workerStats[slot] = message.stats;
     return { id: message.id, result: message.result };
@@ -174,14 +180,14 @@ export async function renderInSandbox(opts: {
   props: Record<string, unknown>;
   /** Also make the plain-text version (as @react-email/render's toPlainText does), within the same deadline. */
   plainText?: boolean;
-  /** Also check the HTML's email client support (../compatibility.ts), within the same deadline. */
+  /** Also check the HTML's email client support (../compatibility.ts), after the render, under its own deadline. */
   compatibility?: boolean;
   limits?: Partial<SandboxLimits>;
   /** The request's: a render still waiting for the worker when the client goes away leaves the queue. */
   signal?: AbortSignal;
   /** Told how long the render ran on its worker (waiting not included), when it ends, whether it rendered or not. */
   onRunTime?: (ms: number) => void;
-}): Promise<{ html: string; text?: string; compatibility?: CompatibilityFinding[] }> {
+}): Promise<{ html: string; text?: string; compatibility?: CompatibilityFinding[] | null }> {
   assertNonEmptyString("cacheKey", opts.cacheKey);
   assertNonEmptyString("compiledCode", opts.compiledCode);
   const limits = resolveLimits(opts.limits);
@@ -207,7 +213,7 @@ export async function renderInSandbox(opts: {
   return {
     html: result.value ?? "",
     ...(result.text !== undefined ? { text: result.text } : {}),
-    ...(result.compatibility ? { compatibility: result.compatibility } : {}),
+    ...(result.compatibility !== undefined ? { compatibility: result.compatibility } : {}),
   };
 }
 

@@ -33,11 +33,11 @@ export type EngineStats = {
 };
 
 /**
- * Result of one engine operation: HTML for render (with its plain text and its email client support, when asked),
- * PreviewProps JSON (or null) for preview.
+ * Result of one engine operation: HTML for render (with its plain text and its email client support, when asked: null
+ * when the check was skipped), PreviewProps JSON (or null) for preview.
  */
 export type EngineResult =
-  | { ok: true; value: string | null; text?: string; compatibility?: CompatibilityFinding[] }
+  | { ok: true; value: string | null; text?: string; compatibility?: CompatibilityFinding[] | null }
   | { ok: false; kind: SandboxErrorKind; message: string };
 
 /** main thread → worker */
