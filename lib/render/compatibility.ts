@@ -65,10 +65,10 @@ for (const feature of rawData.data) {
  * same template with other variables); a skipped check is not kept.
  */
 export function checkCompatibility(html: string): CompatibilityFinding[] | null {
-  const clock = checkClock();
   const documentKey = `d${hash(html)}`;
   let findings = cachedFindings(documentKey);
   if (!findings) {
+    const clock = checkClock();
     const reduced = reduceDocument(html, clock);
     if (!reduced) return null;
     const reducedKey = `r${hash(reduced.html, reduced.css)}`;
