@@ -64,9 +64,12 @@ export async function templateCompatibility(
     if (!findings) {
       findings = catalogueCompatibilityOffThread(accountId, entry.slug, entry.variables.parse(example));
       catalogueFindings.set(entry.slug, findings);
-      findings.catch(() => catalogueFindings.delete(entry.slug));
+      findings.then(
+        (found) => found === null && catalogueFindings.delete(entry.slug),
+        () => catalogueFindings.delete(entry.slug),
+      );
     }
-    return findings;
+    return (await findings) ?? [];
   }
   if (template.compatibility) return template.compatibility;
   const saved = await findTemplateToCheck(template.id);
@@ -78,11 +81,14 @@ export async function templateCompatibility(
     props: example,
     compatibility: true,
   });
+  // A check that was skipped (it ran past its deadline) is not kept: the next read checks again.
+  if (compatibility === null) return [];
   await storeTemplateCompatibility(template.id, saved.version, compatibility);
   return compatibility;
 }
 
-const catalogueFindings = new Map<string, Promise<CompatibilityFinding[]>>();
+/** Each catalogue template's findings, once per process (a check that was skipped is not kept). */
+const catalogueFindings = new Map<string, Promise<CompatibilityFinding[] | null>>();
 
 /** Sample variables that render: the template's PreviewProps, else values made from its schema. */
 export async function templateExample(template: TemplateContract): Promise<Record<string, unknown>> {

@@ -47,8 +47,11 @@ export type CheckedTemplate = {
   compiledCode: string;
   variables: VariablesSchema;
   previewProps: Record<string, unknown> | null;
-  /** Email client support of the trial render: its example's. */
-  compatibility: CompatibilityFinding[];
+  /**
+   * Email client support of the trial render: its example's; null when the check was skipped (stored as not known, so
+   * that GET /templates/{id} checks it again).
+   */
+  compatibility: CompatibilityFinding[] | null;
   /** The entry's source. */
   code: string;
   /** Every file and the entry, for a template of several files; null for one file. */
@@ -241,7 +244,7 @@ export type SavedTemplate = { template: TemplateDetails; warnings?: RenderWarnin
 
 async function savedTemplate(
   accountId: string,
-  { id, compatibility }: { id: string; compatibility: CompatibilityFinding[] },
+  { id, compatibility }: { id: string; compatibility: CompatibilityFinding[] | null },
 ): Promise<SavedTemplate> {
   const template = await getTemplateDetailsOrThrow(accountId, id);
   const warnings = compatibilityWarnings(compatibility);

@@ -3,9 +3,9 @@ import { EMAIL_CLIENTS, type CompatibilityFinding } from "@/lib/render/warnings"
 /**
  * Email client support of a rendered template (lib/render/compatibility.ts): per client, the features it does not
  * support, supports in part, or supports where others do not; each with the elements it was found on and a link to its
- * caniemail page. `source` says what was rendered.
+ * caniemail page. `source` says what was rendered; `findings` null: the check was skipped (it ran past its deadline).
  */
-export function CompatibilityPanel({ findings, source }: { findings: CompatibilityFinding[]; source: string }) {
+export function CompatibilityPanel({ findings, source }: { findings: CompatibilityFinding[] | null; source: string }) {
   return (
     <section className="card" aria-labelledby="compatibility-heading" data-testid="compatibility">
       <div className="card-header">
@@ -13,11 +13,14 @@ export function CompatibilityPanel({ findings, source }: { findings: Compatibili
       </div>
       <div className="card-body stack-sm">
         <p className="muted small">
-          {findings.length === 0
-            ? `Every client shows ${source} as written: nothing in its HTML is missing from one of them.`
-            : `What ${source} uses that a client does not show as written, from the caniemail data set.`}
+          {findings === null
+            ? `The check of ${source} was skipped: its HTML took too long to check.`
+            : findings.length === 0
+              ? `Every client shows ${source} as written: nothing in its HTML is missing from one of them.`
+              : `What ${source} uses that a client does not show as written, from the caniemail data set.`}
         </p>
-        {findings.length > 0 &&
+        {findings !== null &&
+          findings.length > 0 &&
           Object.values(EMAIL_CLIENTS).map((client) => {
             const none = findings.filter((finding) => finding.unsupported.includes(client));
             const partial = findings.filter((finding) => finding.partial.includes(client));

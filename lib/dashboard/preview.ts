@@ -117,8 +117,8 @@ export type DraftRender =
       html: string;
       props: Record<string, unknown>;
       variables: VariablesSchema;
-      /** Email client support of the render (lib/render/compatibility.ts). */
-      compatibility: CompatibilityFinding[];
+      /** Email client support of the render (lib/render/compatibility.ts); null when the check was skipped. */
+      compatibility: CompatibilityFinding[] | null;
     }
   | { ok: false; message: string; line?: number; column?: number; path?: string };
 

@@ -34,12 +34,15 @@ export type CatalogueRenderRequest = {
   jsonFields?: JsonRenderFields;
 };
 export type JsonRenderFields = Record<string, unknown> & { warnings?: RenderWarning[] };
-/** A rendered document and, when asked for, its plain text (and from a render worker, its email client support). */
+/**
+ * A rendered document and, when asked for, its plain text (and from a render worker, its email client support: null
+ * when the check was skipped, lib/render/compatibility.ts).
+ */
 export type RenderedEmail = {
   html: string;
   text?: string;
   warnings?: RenderWarning[];
-  compatibility?: CompatibilityFinding[];
+  compatibility?: CompatibilityFinding[] | null;
 };
 /** A render the worker refused: the template threw, has no component (`missing`), or made too much HTML. */
 type CatalogueRenderRefusal = { id: number; ok: false; kind: "threw" | "missing" | "too_large"; message: string };
@@ -125,12 +128,12 @@ export async function renderCatalogueJsonOffThread(
   return reply.json;
 }
 
-/** The email client support of the catalogue template `slug` rendered with these (validated) props. */
+/** The email client support of the catalogue template `slug` rendered with these (validated) props; null: skipped. */
 export async function catalogueCompatibilityOffThread(
   owner: string,
   slug: string,
   props: Record<string, unknown>,
-): Promise<CompatibilityFinding[]> {
+): Promise<CompatibilityFinding[] | null> {
   const reply = await pool.run(owner, { slug, props, plainText: false, compatibility: true });
   if (!("rendered" in reply)) throw new Error("The catalogue render worker answered JSON where strings were asked for");
   return reply.rendered.compatibility ?? [];

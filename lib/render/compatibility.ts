@@ -1,7 +1,7 @@
 /**
  * Email client support of a rendered document, from the caniemail data set (the `caniemail` package, pinned in
  * package.json): which of its features the contract's clients do not show, or show only in part. Runs on the render
- * workers, after the render and under its deadline.
+ * workers, after the render, under a deadline of its own (COMPATIBILITY_CHECK in lib/limits.ts).
  *
  * caniemail parses what it is given with regular expressions that are not linear on user text (`([a-z-]+)\(` on a CSS
  * value, `url\(…(.*?)…\)`, an inline-style parser's comment pattern), so it never sees the document itself: a linear
@@ -9,17 +9,40 @@
  * attribute values that name a feature, its style declarations; the <style> rules), with every name and value capped,
  * and caniemail checks that reduction, one element per line. Renders of one template with other variables usually
  * reduce to the same text: the findings are kept by a hash of it (pure, keyed by content: docs/architecture.md).
+ *
+ * Bounded twice. In input: the reduction holds at most COMPATIBILITY_CHECK's distinct elements and style declarations
+ * (past the declarations, elements are checked without their style) and characters of <style> rules; caniemail's time
+ * grows with each (300 elements of 200 declarations each took it 2 to 10 s). In time: caniemail checks the elements
+ * in groups, and past the check's deadline (CPU time of the thread, ./thread-cpu.ts, so that a busy machine slows the
+ * check down without skipping it; at most wallClockMs of wall-clock time) it stops and the answer is null: the render
+ * answers with a warning that the check was skipped (./warnings.ts) rather than failing, or costing its worker.
  */
 import { createHash } from "node:crypto";
 import { caniemail, rawData } from "caniemail";
+import { COMPATIBILITY_CHECK } from "@/lib/limits";
+import { currentThreadId, threadCpuMs } from "./thread-cpu";
 import { EMAIL_CLIENTS as CLIENTS, type CompatibilityFinding } from "./warnings";
 
 type ClientKey = keyof typeof CLIENTS;
 const CLIENT_KEYS = Object.keys(CLIENTS) as ClientKey[];
 
-/** Distinct elements, and characters of <style> rules, checked per document: past them the rest is not looked at. */
-const MAX_CHECKED_ELEMENTS = 300;
-const MAX_CHECKED_CSS_CHARS = 8_000;
+const {
+  elements: MAX_CHECKED_ELEMENTS,
+  declarationsPerElement: MAX_DECLARATIONS_PER_ELEMENT,
+  declarations: MAX_CHECKED_DECLARATIONS,
+  cssChars: MAX_CHECKED_CSS_CHARS,
+} = COMPATIBILITY_CHECK;
+/**
+ * Elements caniemail checks at a time, between looks at the clock, and the characters of their lines at most (a longer
+ * line is a group of its own): a group takes it a few milliseconds, a line of the most declarations a few tens.
+ */
+const ELEMENTS_PER_GROUP = 20;
+const CHARS_PER_GROUP = 4000;
+/** Characters of reduced <style> rules checked at a time (rules cost caniemail more per character than elements). */
+const CSS_CHARS_PER_GROUP = 500;
+/** Start tags, and characters, the reduction reads between looks at the clock: either takes it a few ms at most. */
+const TAGS_BETWEEN_LOOKS = 64;
+const CHARS_BETWEEN_LOOKS = 100_000;
 /** Elements named per finding. */
 const MAX_ELEMENTS_PER_FINDING = 5;
 
@@ -37,20 +60,49 @@ for (const feature of rawData.data) {
 }
 
 /**
- * The findings for a rendered document, most relevant first (where they first occur), or none. Kept by the document's
- * hash (the same render again) and by its reduction's (the same template with other variables).
+ * The findings for a rendered document, most relevant first (where they first occur), or none; null when the check ran
+ * past its deadline and was skipped. Kept by the document's hash (the same render again) and by its reduction's (the
+ * same template with other variables); a skipped check is not kept.
  */
-export function checkCompatibility(html: string): CompatibilityFinding[] {
+export function checkCompatibility(html: string): CompatibilityFinding[] | null {
   const documentKey = `d${hash(html)}`;
   let findings = cachedFindings(documentKey);
   if (!findings) {
-    const reduced = reduceDocument(html);
+    const clock = checkClock();
+    const reduced = reduceDocument(html, clock);
+    if (!reduced) return null;
     const reducedKey = `r${hash(reduced.html, reduced.css)}`;
-    findings = cachedFindings(reducedKey) ?? keepFindings(reducedKey, findingsOf(reduced));
+    findings = cachedFindings(reducedKey);
+    if (!findings) {
+      const found = findingsOf(reduced, clock);
+      if (!found) return null;
+      findings = keepFindings(reducedKey, found);
+    }
     keepFindings(documentKey, findings);
   }
   return findings;
 }
+
+/**
+ * Whether the check is past its deadline: COMPATIBILITY_CHECK.deadlineMs of this thread's CPU time since it began, where
+ * Linux tells it, or wallClockMs of wall-clock time, whichever comes first (only the wall clock elsewhere).
+ */
+function checkClock(): () => boolean {
+  const started = performance.now();
+  const tid = (threadId ??= currentThreadId());
+  const cpuAtStart = tid === 0 ? null : threadCpuMs(tid);
+  return () => {
+    const wall = performance.now() - started;
+    if (wall > COMPATIBILITY_CHECK.wallClockMs) return true;
+    const cpu = cpuAtStart === null ? null : threadCpuMs(tid);
+    return cpu === null || cpuAtStart === null
+      ? wall > COMPATIBILITY_CHECK.deadlineMs
+      : cpu - cpuAtStart > COMPATIBILITY_CHECK.deadlineMs;
+  };
+}
+
+/** This thread's Linux id (a module per thread: the check runs on the render workers' threads). */
+let threadId: number | undefined;
 
 // SHA-256, as the project's other content keys: one account's document must not be made to collide with another's,
 // whose findings name its elements.
@@ -83,7 +135,8 @@ type Found = { line: number; unsupported: Set<ClientKey>; partial: Set<ClientKey
 /** An element's own feature (`<video> element`). */
 const ELEMENT_FEATURE = /^<(\w+)> element$/;
 
-function findingsOf({ html, names, labels, css }: ReducedDocument): CompatibilityFinding[] {
+/** The findings of the reduced document; null when `late` says the check's deadline passed first. */
+function findingsOf({ html, names, labels, css }: ReducedDocument, late: () => boolean): CompatibilityFinding[] | null {
   const found = new Map<string, Found>();
   /** `labelOf`: the element a finding at `line` is on, or null to leave the finding out; `after`: lines before. */
   const add = (
@@ -119,8 +172,22 @@ function findingsOf({ html, names, labels, css }: ReducedDocument): Compatibilit
     const element = ELEMENT_FEATURE.exec(feature)?.[1];
     return element === undefined || element === names[line - 1] ? labels[line - 1] : null;
   };
-  if (html) add({ html }, onElement);
-  if (css) add({ css }, () => "<style>", labels.length);
+  // Each element is a line of its own, checked alone: groups of lines are checked as the whole would be.
+  const lines = html ? html.split("\n") : [];
+  for (let first = 0; first < lines.length;) {
+    if (late()) return null;
+    let end = first + 1;
+    for (let chars = lines[first].length; end < lines.length && end - first < ELEMENTS_PER_GROUP; end++) {
+      chars += lines[end].length + 1;
+      if (chars > CHARS_PER_GROUP) break;
+    }
+    add({ html: lines.slice(first, end).join("\n") }, onElement, first);
+    first = end;
+  }
+  for (const rules of cssGroups(css)) {
+    if (late()) return null;
+    add({ css: rules }, () => "<style>", labels.length);
+  }
   return [...found]
     .sort(([a, x], [b, y]) => x.line - y.line || (a < b ? -1 : a > b ? 1 : 0))
     .map(([feature, entry]) => ({
@@ -130,6 +197,24 @@ function findingsOf({ html, names, labels, css }: ReducedDocument): Compatibilit
       elements: [...entry.elements],
       url: featureUrls.get(feature) ?? "https://www.caniemail.com/",
     }));
+}
+
+/** Reduced rules in groups of whole top-level rules (and at-rules), each of CSS_CHARS_PER_GROUP characters or so. */
+function cssGroups(css: string): string[] {
+  const groups: string[] = [];
+  let start = 0;
+  let depth = 0;
+  for (let at = 0; at < css.length; at++) {
+    const char = css[at];
+    if (char === "{") depth++;
+    else if (char === "}") depth = Math.max(0, depth - 1);
+    if (depth === 0 && (char === "}" || char === ";") && at + 1 - start >= CSS_CHARS_PER_GROUP) {
+      groups.push(css.slice(start, at + 1));
+      start = at + 1;
+    }
+  }
+  if (start < css.length && css.slice(start).trim()) groups.push(css.slice(start));
+  return groups;
 }
 
 function clientNames(keys: Set<ClientKey>): string[] {
@@ -164,12 +249,15 @@ const TEXT_ELEMENTS = new Set(["style", "script", "title", "textarea", "xmp", "i
 const WORD_VALUED = new Set(["name", "type"]);
 const MAX_NAME = 40;
 
-/** One pass over the document: each `<` starts a tag, a comment or something skipped to its end. */
-function reduceDocument(html: string): ReducedDocument {
+/** One pass over the document: each `<` starts a tag, a comment or something skipped to its end; null when `late`. */
+function reduceDocument(html: string, late: () => boolean): ReducedDocument | null {
+  let tagsRead = 0;
+  let lookedAt = 0;
   const lines: string[] = [];
   const names: string[] = [];
   const labels: string[] = [];
   const seen = new Set<string>();
+  let declarationsLeft = MAX_CHECKED_DECLARATIONS;
   const css: string[] = [];
   let cssChars = 0;
   let comment = false;
@@ -183,6 +271,10 @@ function reduceDocument(html: string): ReducedDocument {
       // An end tag, a doctype or processing instruction, or a `<` of text.
       at = next === 47 || next === 33 ? after(html, ">", at) : at + 1;
     } else {
+      if (++tagsRead % TAGS_BETWEEN_LOOKS === 0 || at - lookedAt > CHARS_BETWEEN_LOOKS) {
+        if (late()) return null;
+        lookedAt = at;
+      }
       const tag = readTag(html, at);
       at = tag.end;
       if (TEXT_ELEMENTS.has(tag.name)) {
@@ -195,10 +287,16 @@ function reduceDocument(html: string): ReducedDocument {
         at = close;
       }
       if (seen.size < MAX_CHECKED_ELEMENTS && !seen.has(tag.line)) {
-        seen.add(tag.line);
-        lines.push(tag.line);
-        names.push(tag.name);
-        labels.push(tag.label);
+        // Past the declarations checked, an element is checked without its style (or with the first of it).
+        const allowed = Math.min(tag.declarations.length, MAX_DECLARATIONS_PER_ELEMENT, declarationsLeft);
+        const line = allowed === tag.declarations.length ? tag.line : lineOf(tag, allowed);
+        if (!seen.has(line)) {
+          seen.add(line);
+          declarationsLeft -= allowed;
+          lines.push(line);
+          names.push(tag.name);
+          labels.push(tag.label);
+        }
       }
     }
     at = html.indexOf("<", at);
@@ -238,7 +336,16 @@ function closingTag(html: string, name: string, from: number): number {
   return html.length;
 }
 
-type Tag = { name: string; line: string; label: string };
+/**
+ * A start tag reduced: its name, its line (`<name attributes style="declarations"></name>`), its label, and the parts its
+ * line is made of: `open` (up to the style), each reduced style declaration, `close`.
+ */
+type Tag = { name: string; line: string; label: string; open: string; declarations: string[]; close: string };
+
+/** The tag's line with its first `count` declarations only. */
+function lineOf({ open, declarations, close }: Tag, count: number): string {
+  return count === 0 ? `${open}${close}` : `${open} style="${declarations.slice(0, count).join(";")}"${close}`;
+}
 
 /**
  * The start tag at `start` (its name, reduced line and label) and where it ends. A template's tags mostly repeat, within
@@ -255,7 +362,14 @@ function readTag(html: string, start: number): Tag & { end: number } {
     if (text.length <= MAX_CACHED_TAG) {
       if (tags.size >= MAX_TAGS) tags.clear();
       // Copies: a slice of the document (and strings made from it) would keep the whole document alive in the cache.
-      tag = { name: copy(tag.name), line: copy(tag.line), label: copy(tag.label) };
+      tag = {
+        name: copy(tag.name),
+        line: copy(tag.line),
+        label: copy(tag.label),
+        open: copy(tag.open),
+        declarations: tag.declarations.map(copy),
+        close: copy(tag.close),
+      };
       tags.set(copy(text), tag);
     }
   }
@@ -280,7 +394,7 @@ function reduceTag(html: string): Tag {
     .slice(0, MAX_NAME)
     .replace(/[^a-z0-9-]/g, "");
   const attributes = new Map<string, string>();
-  let style = "";
+  let declarations: string[] = [];
   while (at < html.length) {
     const code = html.charCodeAt(at);
     if (code === 62) {
@@ -313,15 +427,16 @@ function reduceTag(html: string): Tag {
       }
     }
     if (!/^[a-z_:.\u26a1][a-z0-9_:.\-\u26a1]*$/.test(attribute) || attributes.has(attribute)) continue;
-    if (attribute === "style") style = reduceDeclarations(value);
+    if (attribute === "style") declarations = reduceDeclarations(value, MAX_DECLARATIONS_PER_ELEMENT);
     else attributes.set(attribute, reduceAttribute(attribute, value));
   }
-  let line = `<${name}`;
-  for (const [attribute, value] of attributes) line += value === "" ? ` ${attribute}` : ` ${attribute}="${value}"`;
-  if (style) line += ` style="${style}"`;
-  line += VOID_ELEMENTS.has(name) ? " />" : `></${name}>`;
+  let open = `<${name}`;
+  for (const [attribute, value] of attributes) open += value === "" ? ` ${attribute}` : ` ${attribute}="${value}"`;
+  const close = VOID_ELEMENTS.has(name) ? " />" : `></${name}>`;
+  const style = declarations.join(";");
+  const line = style ? `${open} style="${style}"${close}` : `${open}${close}`;
   const label = style ? `<${name} style="${style.length > 80 ? `${style.slice(0, 79)}…` : style}">` : `<${name}>`;
-  return { name, line, label };
+  return { name, line, label, open, declarations, close };
 }
 
 /** What of an attribute's value a check reads: a link's kind, an image's format, a word; nothing of the others. */
@@ -356,10 +471,14 @@ function reduceUrl(url: string): string {
 const MAX_VALUE = 256;
 const MAX_WORD = 64;
 
-/** A style attribute's declarations, `property:value;…`, each property a CSS name and each value reduced. */
-function reduceDeclarations(style: string): string {
+/**
+ * A style attribute's distinct declarations, `property:value`, each property a CSS name and each value reduced; the
+ * first `most` of them.
+ */
+function reduceDeclarations(style: string, most = Infinity): string[] {
   const declarations = new Set<string>();
   for (const declaration of splitOutside(style, ";")) {
+    if (declarations.size >= most) break;
     const colon = declaration.indexOf(":");
     if (colon === -1) continue;
     const property = declaration.slice(0, colon).trim().toLowerCase();
@@ -367,7 +486,7 @@ function reduceDeclarations(style: string): string {
     const value = reduceValue(declaration.slice(colon + 1));
     if (value) declarations.add(`${property}:${value}`);
   }
-  return [...declarations].join(";");
+  return [...declarations];
 }
 
 /** `text` split at each `separator` outside parentheses and quotes (`url(data:image/png;base64,…)` stays whole). */
@@ -449,7 +568,7 @@ function reduceStylesheet(stylesheet: string): string {
       start = at + 1;
       if (char === "{") out += `${reducePrelude(part)}{`;
       else if (part.startsWith("@")) out += `${reducePrelude(part)};`;
-      else if (part) out += `${reduceDeclarations(part)};`;
+      else if (part) out += `${reduceDeclarations(part).join(";")};`;
       if (char === "}") out += "}";
     }
   }

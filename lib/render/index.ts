@@ -53,7 +53,7 @@ export async function renderTemplate(
 function withHtmlWarnings({ compatibility, ...rendered }: Awaited<ReturnType<typeof renderInSandbox>>): RenderedEmail {
   const warnings = [
     ...(withHtmlWarning([], Buffer.byteLength(rendered.html)) ?? []),
-    ...(compatibility ? compatibilityWarnings(compatibility) : []),
+    ...(compatibility !== undefined ? compatibilityWarnings(compatibility) : []),
   ];
   return warnings.length > 0 ? { ...rendered, warnings } : rendered;
 }

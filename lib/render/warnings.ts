@@ -1,4 +1,4 @@
-import { GMAIL_CLIP_BYTES } from "@/lib/limits";
+import { COMPATIBILITY_CHECK, GMAIL_CLIP_BYTES } from "@/lib/limits";
 
 import type { ValidationDetail } from "@/lib/errors";
 
@@ -45,8 +45,18 @@ export type CompatibilityFinding = CompatibilityEntry & { elements: string[]; ur
 /** At most this many `warnings` entries of email client support, one per feature. */
 export const MAX_COMPATIBILITY_WARNINGS = 20;
 
-/** The `warnings` entries of the features some client does not support, at most MAX_COMPATIBILITY_WARNINGS. */
-export function compatibilityWarnings(findings: readonly CompatibilityFinding[]): RenderWarning[] {
+/** The `warnings` entry of a render whose email client check ran past its deadline (lib/limits.ts). */
+export const COMPATIBILITY_SKIPPED: RenderWarning = {
+  field: "html",
+  message: `The email client check was skipped: this HTML took longer than its ${COMPATIBILITY_CHECK.deadlineMs} ms to check, so features some clients do not support may go unlisted`,
+};
+
+/**
+ * The `warnings` entries of the features some client does not support, at most MAX_COMPATIBILITY_WARNINGS; for a check
+ * that was skipped (null), the entry that says so.
+ */
+export function compatibilityWarnings(findings: readonly CompatibilityFinding[] | null): RenderWarning[] {
+  if (findings === null) return [COMPATIBILITY_SKIPPED];
   return findings
     .filter((finding) => finding.unsupported.length > 0)
     .slice(0, MAX_COMPATIBILITY_WARNINGS)

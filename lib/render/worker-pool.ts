@@ -10,6 +10,12 @@
  * least busy worker (a ready one before one still starting, before starting a new one), unless `pick` prefers another.
  * So one account's flood delays another account's job by at most `jobsPerOwnerPerWorker` of its jobs per worker.
  *
+ * Owners kept apart (`keepOwnersApart`, the sandbox's pool): a job goes only to a worker whose jobs in flight are all
+ * its owner's, behind them only while no other owner waits for a worker, and an owner's jobs are on all the workers but
+ * one at most. So however slow one account's jobs are (say, each running to its deadline), they never hold every
+ * worker, and another account's job never waits in a worker behind them: it waits here for the first worker free of
+ * them, which the jobs of others, fast ones, free again soon.
+ *
  * Deadlines. A worker publishes the id and start of the job it runs in shared memory (./worker-progress.ts). While any
  * job is in flight a watchdog reads them, and terminates a worker whose job has run past `deadlineMs` (counted from
  * the job's start on its worker), or whose next job has not started within START_TIMEOUT_MS. On the `thread-cpu`
@@ -75,8 +81,13 @@ export type WorkerPoolOptions<Request extends object, Message, Result> = {
   lost: (loss: WorkerLoss, request: Request) => Result | Error;
   /** Chooses among the workers with room for `request`, least busy first; the first when not given. */
   pick?: (request: Request, choices: WorkerChoice[]) => number;
-  /** Told when the worker in `slot` goes: with its loss, or null when it was stopped or replaced sound. */
-  onWorkerGone?: (slot: number, loss: WorkerLoss | null) => void;
+  /** Keep owners apart on the workers (see the top of the file). */
+  keepOwnersApart?: boolean;
+  /**
+   * Told when the worker in `slot` goes: with its loss and the owner of the job it lost (null when none), or with null
+   * when it was stopped or replaced sound.
+   */
+  onWorkerGone?: (slot: number, loss: WorkerLoss | null, lostOwner: string | null) => void;
   /** Replace the workers whenever their file changes (development only: scripts/serve.ts rebuilds it). */
   reloadOnChange?: boolean;
 };
@@ -91,6 +102,9 @@ type Job<Request, Result> = {
   resolve: (result: Result) => void;
   reject: (error: Error) => void;
 };
+
+/** With owners kept apart: the workers each owner's jobs are on, the most one owner may be on, who may take one more. */
+type OwnersApart = { workersOf: Map<string, number>; most: number; mayTakeAWorker: number };
 
 type PoolWorker<J> = {
   slot: number;
@@ -180,7 +194,7 @@ export class WorkerPool<Request extends object, Message, Result> {
     this.sent.clear();
     for (const worker of live) {
       this.idle(worker);
-      this.options.onWorkerGone?.(worker.slot, null);
+      this.options.onWorkerGone?.(worker.slot, null, null);
     }
     for (const job of dropped) job.reject(new Error(reason));
     await Promise.all(live.map((worker) => worker.thread.terminate()));
@@ -244,12 +258,13 @@ export class WorkerPool<Request extends object, Message, Result> {
   /** Sends waiting jobs to workers with room, the owner with the fewest jobs sent first (see the top of the file). */
   private dispatch(): void {
     while (this.waiting.size > 0) {
+      const apart = this.options.keepOwnersApart ? this.ownersApart() : null;
       let next: { owner: string; choices: WorkerChoice[] } | null = null;
       let fewest = Infinity;
       for (const owner of this.waiting.keys()) {
         const sent = this.sent.get(owner) ?? 0;
         if (sent >= fewest) continue;
-        const choices = this.choices(owner);
+        const choices = this.choices(owner, apart);
         if (choices.length > 0) [next, fewest] = [{ owner, choices }, sent];
       }
       if (!next) return;
@@ -269,8 +284,28 @@ export class WorkerPool<Request extends object, Message, Result> {
     }
   }
 
+  /**
+   * With owners kept apart: how many workers each owner's jobs are on, and how many waiting owners may take another
+   * worker (those on fewer than all the workers but one).
+   */
+  private ownersApart(): OwnersApart {
+    const workersOf = new Map<string, number>();
+    for (const worker of this.workers) {
+      for (const owner of new Set(worker?.inFlight.map((job) => job.owner))) {
+        workersOf.set(owner, (workersOf.get(owner) ?? 0) + 1);
+      }
+    }
+    const most = Math.max(1, this.workers.length - 1);
+    let mayTakeAWorker = 0;
+    for (const owner of this.waiting.keys()) if ((workersOf.get(owner) ?? 0) < most) mayTakeAWorker++;
+    return { workersOf, most, mayTakeAWorker };
+  }
+
   /** The workers with room for another of `owner`'s jobs: least busy first, then ready, started, not started. */
-  private choices(owner: string): WorkerChoice[] {
+  private choices(owner: string, apart: OwnersApart | null): WorkerChoice[] {
+    const ownersWorkers = apart?.workersOf.get(owner) ?? 0;
+    // Behind its own jobs only while no other owner waits for a worker: the next worker free goes to that owner.
+    const othersWait = apart !== null && apart.mayTakeAWorker > (ownersWorkers < apart.most ? 1 : 0);
     const choices: (WorkerChoice & { rank: number })[] = [];
     this.workers.forEach((worker, slot) => {
       const inFlight = worker?.inFlight ?? [];
@@ -278,6 +313,10 @@ export class WorkerPool<Request extends object, Message, Result> {
       let owners = 0;
       for (const job of inFlight) if (job.owner === owner) owners++;
       if (owners >= this.options.jobsPerOwnerPerWorker) return;
+      if (apart) {
+        if (owners < inFlight.length) return; // another owner's job is there
+        if (inFlight.length > 0 ? othersWait : ownersWorkers >= apart.most) return;
+      }
       choices.push({ slot, load: inFlight.length, rank: !worker ? 2 : worker.ready ? 0 : 1 });
     });
     return choices.sort((a, b) => a.load - b.load || a.rank - b.rank);
@@ -366,7 +405,7 @@ export class WorkerPool<Request extends object, Message, Result> {
   private lose(worker: PoolWorker<Job<Request, Result>>, loss: WorkerLoss): void {
     if (this.workers[worker.slot] !== worker) return; // already replaced or stopped
     const running = worker.inFlight.shift();
-    this.detach(worker, loss);
+    this.detach(worker, loss, running?.owner ?? null);
     if (running) {
       this.unsend(running);
       this.toBackOfLine(running.owner);
@@ -380,7 +419,7 @@ export class WorkerPool<Request extends object, Message, Result> {
 
   /** Its job left state in the worker (see WorkerReading): it goes, and its replacement starts now, off any job's clock. */
   private replaceSpent(worker: PoolWorker<Job<Request, Result>>): void {
-    this.detach(worker, null);
+    this.detach(worker, null, null);
     try {
       this.workers[worker.slot] = this.spawn(worker.slot, true);
     } catch {
@@ -390,19 +429,19 @@ export class WorkerPool<Request extends object, Message, Result> {
 
   /** New workers for every slot, loading the file as it is now; their jobs go to them first. */
   private restart(): void {
-    for (const worker of this.workers) if (worker) this.detach(worker, null);
+    for (const worker of this.workers) if (worker) this.detach(worker, null, null);
     this.dispatch();
   }
 
   /** Terminates the worker and empties its slot; the jobs it was sent and still holds wait first in line again. */
-  private detach(worker: PoolWorker<Job<Request, Result>>, loss: WorkerLoss | null): void {
+  private detach(worker: PoolWorker<Job<Request, Result>>, loss: WorkerLoss | null, lostOwner: string | null): void {
     this.workers[worker.slot] = null;
     this.idle(worker);
     for (const job of worker.inFlight.splice(0).reverse()) {
       this.unsend(job);
       this.wait(job, "first");
     }
-    this.options.onWorkerGone?.(worker.slot, loss);
+    this.options.onWorkerGone?.(worker.slot, loss, lostOwner);
     void worker.thread.terminate();
   }
 }

@@ -6,9 +6,10 @@ import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { POST as postTemplate } from "@/app/api/v1/templates/route";
 import { catalogue, catalogueVariablesSchema } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
+import { COMPATIBILITY_CHECK } from "@/lib/limits";
 import { checkCompatibility } from "@/lib/render/compatibility";
 import { exampleFromSchema } from "@/lib/render/variables";
-import { compatibilityWarnings } from "@/lib/render/warnings";
+import { compatibilityEntries, compatibilityWarnings, COMPATIBILITY_SKIPPED } from "@/lib/render/warnings";
 import { createTemplateFromSource } from "@/lib/user-templates";
 import { auth, call, catalogueId, createUser, type TestUser } from "../support/api";
 
@@ -136,7 +137,7 @@ describe("email client support in a render's warnings", () => {
       "min-height:10px",
     ];
     const html = `<html><div>${styles.map((style) => `<p style="${style}">x</p>`).join("")}</div></html>`;
-    const findings = checkCompatibility(html);
+    const findings = checkCompatibility(html)!;
     expect(findings.filter((finding) => finding.unsupported.length > 0).length).toBeGreaterThan(20);
     const warnings = compatibilityWarnings(findings);
     expect(warnings).toHaveLength(20);
@@ -149,7 +150,7 @@ describe("the catalogue", () => {
     expect(catalogue).toHaveLength(11);
     for (const entry of catalogue) {
       const props = entry.variables.parse(exampleFromSchema(catalogueVariablesSchema(entry)));
-      const findings = checkCompatibility(await render(createElement(await entry.loadComponent(), props)));
+      const findings = checkCompatibility(await render(createElement(await entry.loadComponent(), props)))!;
       const layout = findings.filter((finding) => LAYOUT_FEATURES.includes(finding.feature));
       expect(
         layout.filter((finding) => finding.unsupported.length > 0),
@@ -175,6 +176,52 @@ describe("the check is bounded", () => {
       checkCompatibility(html);
       expect(performance.now() - started, html.slice(0, 30)).toBeLessThan(1000);
     }
+  });
+
+  /** A document of `elements` divs, each with the style `declaration` makes for it, `declarations` of them. */
+  const styled = (elements: number, declarations: number, declaration: (element: number, index: number) => string) =>
+    `<html><body>${Array.from(
+      { length: elements },
+      (_, e) => `<div style="${Array.from({ length: declarations }, (_, d) => declaration(e, d)).join(";")}">x</div>`,
+    ).join("")}</body></html>`;
+
+  it("checks 300 elements of 200 declarations each within its own time, as far as its bounds, or says it skipped them", () => {
+    const { declarationsPerElement, declarations, wallClockMs } = COMPATIBILITY_CHECK;
+    const kinds: ((element: number, index: number) => string)[] = [
+      (e, d) => `margin-left:${e * 1000 + d}px`,
+      (e, d) => `--p${e}-${d}:${d}px`,
+      (e, d) => `width:calc(var(--w${d}) + ${e}px)`,
+    ];
+    for (const kind of kinds) {
+      const html = styled(300, 200, kind);
+      const started = performance.now();
+      const findings = checkCompatibility(html);
+      const ms = performance.now() - started;
+      // What the check reads of it: the first declarations of the first elements, the others without their style.
+      const bounded = checkCompatibility(
+        `${styled(declarations / declarationsPerElement, declarationsPerElement, kind)}<div>x</div>`,
+      );
+      // 2 to 10 s before the check had bounds of its own (issue 43), on this kind of machine.
+      expect({ withinItsTime: ms < wallClockMs + 250, ms }).toEqual({ withinItsTime: true, ms: expect.any(Number) });
+      if (findings === null) expect(compatibilityWarnings(findings)).toEqual([COMPATIBILITY_SKIPPED]);
+      else expect(compatibilityEntries(findings)).toEqual(compatibilityEntries(bounded!));
+    }
+  });
+
+  it("reads the first declarations of each element and of the document, and elements past them without their style", () => {
+    const margins = (count: number) => Array.from({ length: count }, (_, d) => `margin-left:${d}px`).join(";");
+    const features = (html: string) => checkCompatibility(html)!.map((finding) => finding.feature);
+    expect({
+      within: features(`<div style="${margins(99)};display:flex">x</div>`),
+      pastTheElements: features(`<div style="${margins(100)};display:flex">x</div>`),
+      pastTheDocuments: features(
+        `${styled(10, 100, (e, d) => `margin-left:${e * 100 + d}px`)}<div style="display:flex">x</div><video></video>`,
+      ),
+    }).toEqual({
+      within: ["display", "display:flex", "margin"],
+      pastTheElements: ["margin"],
+      pastTheDocuments: ["<body> element", "margin", "<video> element"],
+    });
   });
 });
 

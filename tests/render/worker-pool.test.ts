@@ -131,6 +131,58 @@ describe("turns", () => {
   });
 });
 
+describe("owners kept apart", () => {
+  /** Runs the jobs and gives, per label, the thread that ran it and when it ended (ms after the first was sent). */
+  async function timings(
+    runs: Record<string, Promise<Answer>>,
+  ): Promise<Record<string, { threadId: number; ms: number }>> {
+    const started = performance.now();
+    const ended = await Promise.all(
+      Object.values(runs).map((run) => run.then(({ threadId }) => ({ threadId, ms: performance.now() - started }))),
+    );
+    return Object.fromEntries(Object.keys(runs).map((label, i) => [label, ended[i]]));
+  }
+
+  it("gives one owner's slow jobs all the workers but one, and another owner's job the one left at once", async () => {
+    const workers = pool({ workers: 3, keepOwnersApart: true, deadlineMs: () => 5_000 });
+    const runs: Record<string, Promise<Answer>> = {};
+    for (let i = 0; i < 6; i++) runs[`slow ${i}`] = workers.run("slow", sleep(`slow ${i}`, 400));
+    runs.other = workers.run("other", sleep("other", 10));
+    const ended = await timings(runs);
+    const slowThreads = new Set(
+      Object.entries(ended).flatMap(([label, { threadId }]) => (label === "other" ? [] : [threadId])),
+    );
+    expect({
+      slowOnTwoWorkers: slowThreads.size,
+      otherOnAThirdWorker: !slowThreads.has(ended.other.threadId),
+      // Behind none of the slow jobs (each 400 ms): started at once.
+      otherBeforeAnySlow: Object.values(ended).every(({ ms }) => ms >= ended.other.ms),
+    }).toEqual({ slowOnTwoWorkers: 2, otherOnAThirdWorker: true, otherBeforeAnySlow: true });
+    expect(ended.other.ms).toBeLessThan(300);
+  });
+
+  it("sends a job behind its owner's own only while no other owner waits: the next worker free goes to a newcomer", async () => {
+    const workers = pool({ workers: 3, keepOwnersApart: true });
+    const runs: Record<string, Promise<Answer>> = {};
+    // Two floods, each sending two jobs at a time to its workers: every worker busy, none ever empty while they last.
+    for (let i = 0; i < 12; i++) runs[`a ${i}`] = workers.run("a", sleep(`a ${i}`, 100));
+    for (let i = 0; i < 8; i++) runs[`b ${i}`] = workers.run("b", sleep(`b ${i}`, 100));
+    runs.c = new Promise((resolve) => setTimeout(resolve, 50)).then(() => workers.run("c", sleep("c", 10)));
+    const ended = await timings(runs);
+    // c waits for a worker to empty (at most two jobs of 100 ms), not for a flood to end (600 ms and more).
+    expect({ beforeA: ended.c.ms < ended["a 11"].ms, beforeB: ended.c.ms < ended["b 7"].ms }).toEqual({
+      beforeA: true,
+      beforeB: true,
+    });
+    expect(ended.c.ms).toBeLessThan(500);
+  });
+
+  it("with one worker, still runs every owner's jobs", async () => {
+    const workers = pool({ workers: 1, keepOwnersApart: true });
+    expect(await endings([workers.run("a", sleep("a")), workers.run("b", sleep("b"))])).toEqual(["a", "b"]);
+  });
+});
+
 describe("deadlines and lost workers", () => {
   it("terminates a worker whose job runs past its deadline: the job answers `lost`, the jobs behind it go to a new worker", async () => {
     const workers = pool();
@@ -215,16 +267,16 @@ describe("deadlines and lost workers", () => {
     });
   });
 
-  it("tells `onRunTime` how long each job ran, and `onWorkerGone` which worker went and why", async () => {
-    const gone: [number, WorkerLoss["cause"] | null][] = [];
-    const workers = pool({ onWorkerGone: (slot, loss) => gone.push([slot, loss?.cause ?? null]) });
+  it("tells `onRunTime` how long each job ran, and `onWorkerGone` which worker went, why and whose job it lost", async () => {
+    const gone: [number, WorkerLoss["cause"] | null, string | null][] = [];
+    const workers = pool({ onWorkerGone: (slot, loss, owner) => gone.push([slot, loss?.cause ?? null, owner]) });
     const ran: number[] = [];
     const onRunTime = (ms: number) => ran.push(ms);
     await workers.run("a", sleep("sleep", 100), { onRunTime });
     await workers.run("a", { op: "hang", label: "hang" }, { onRunTime }).catch(() => undefined);
     expect(ran[0]).toBeGreaterThanOrEqual(100);
     expect(ran[1]).toBeGreaterThanOrEqual(300);
-    expect(gone).toEqual([[0, "deadline"]]);
+    expect(gone).toEqual([[0, "deadline", "a"]]);
   });
 
   it("replaces a worker its job left spent at once, the replacement told so, and runs the next job there", async () => {

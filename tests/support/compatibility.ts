@@ -22,5 +22,5 @@ export async function storedCompatibility(id: string): Promise<unknown> {
 
 /** GET /templates/{id}'s `compatibility` of a component rendered with `props` (its example). */
 export async function exampleCompatibility<P extends object>(component: ComponentType<P>, props: P): Promise<unknown> {
-  return compatibilityEntries(checkCompatibility(await render(createElement(component, props))));
+  return compatibilityEntries(checkCompatibility(await render(createElement(component, props)))!);
 }

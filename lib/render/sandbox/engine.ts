@@ -155,6 +155,11 @@ export function engineStats(): EngineStats {
   return { warmContexts: warm.size, warmMemoryBytes: warmMemoryBytes(), ...stats };
 }
 
+/** The keys of the warm sandboxes. */
+export function warmKeys(): string[] {
+  return [...warm.keys()];
+}
+
 function warmMemoryBytes(): number {
   let total = 0;
   for (const sandbox of warm.values()) total += sandbox.memory.buffer.byteLength;
@@ -536,6 +541,20 @@ function readHtml(sandbox: Sandbox, result: QuickJSHandle): string {
   } finally {
     htmlHandle.dispose();
   }
+}
+
+/** Makes `req`'s sandbox warm (unless it is), running none of the template's code: value null. */
+export async function engineWarm(req: {
+  cacheKey: string;
+  compiledCode: string;
+  limits: SandboxLimits;
+}): Promise<EngineResult> {
+  const existing = warm.get(req.cacheKey);
+  if (existing && isReusable(existing, req.compiledCode, req.limits)) return { ok: true, value: null };
+  const acquired = await acquireLive(req.cacheKey, req.compiledCode, req.limits);
+  if (!("sandbox" in acquired)) return acquired;
+  release(acquired.sandbox, null);
+  return { ok: true, value: null };
 }
 
 /** The template component's static `PreviewProps` as JSON (value null when absent). */

@@ -13,28 +13,36 @@
  *    the deadline by minutes. The pool's watchdog terminates a worker shortly
  *    after the deadline if the sandbox has not given up by itself;
  *  - renders never block the server's event loop.
- * There is a worker per core (SANDBOX_WORKERS), each below the event loop's
- * priority: QuickJS interprets React, so a sandboxed render costs several
- * times a native one, and on a busy server the renders take the cores the
- * event loop leaves. Each worker keeps its share of the warm contexts' memory.
- * Each owner (the account a render is for) has at most MAX_SENT_PER_OWNER jobs
- * sent to a worker; a job goes to the least busy worker, or to the one where
- * its template is warm if that has at most one job more. So one account's
- * queue of slow templates delays another account's render by at most that
- * many jobs per worker, while a busy owner still has its next job waiting in a
- * worker, which never waits on a busy main thread for it.
+ * There is a worker per core, up to four, and one more (SANDBOX_WORKERS), each
+ * below the event loop's priority: QuickJS interprets React, so a sandboxed
+ * render costs several times a native one, and on a busy server the renders
+ * take the cores the event loop leaves. Each worker keeps its share of the
+ * warm contexts' memory. Accounts (owners) are kept apart on the workers
+ * (../worker-pool.ts): a render goes only to a worker whose renders in flight
+ * are all its account's, and one account's renders are on all the workers but
+ * one at most, so a lone account still has a worker per core, while however
+ * slow its templates (each running to its deadline), another account's render
+ * never waits behind them: it takes the worker they leave, or the first one
+ * whose other renders, fast ones, are done. An owner sends at most
+ * MAX_SENT_PER_OWNER jobs to a worker, the second behind the first only while
+ * no other account waits, so a busy account still has its next job waiting in
+ * a worker, which never waits on a busy main thread for it. A job goes to the
+ * least busy worker, or to the one where its template is warm if that has at
+ * most one job more.
  * The queue is bounded: SANDBOX_QUEUE.perAccount jobs of one owner
  * (waiting here or sent), and SANDBOX_QUEUE.total in all, past which only owners
  * holding less than their share get in; past them a job is refused at once
  * with a 503 SANDBOX_BUSY. If a worker is terminated (watchdog) or crashes,
- * the render it was running fails and the worker is restarted; warm contexts
- * are rebuilt lazily.
+ * the render it was running fails and the worker is restarted; the contexts
+ * it kept warm for other accounts are made again at once, as jobs of their
+ * accounts, rather than on those accounts' next renders (the failed render's
+ * own account makes its contexts again when it next renders).
  */
 import "server-only";
 import os from "node:os";
 import path from "node:path";
 import { errors, type AppError } from "@/lib/errors";
-import { SANDBOX_QUEUE } from "@/lib/limits";
+import { COMPATIBILITY_CHECK, SANDBOX_QUEUE } from "@/lib/limits";
 import type { CompatibilityFinding } from "../warnings";
 import { generatedFilePath } from "../generated-file";
 import { WorkerPool, type WithoutId, type WorkerChoice, type WorkerLoss } from "../worker-pool";
@@ -56,16 +64,22 @@ export type { SandboxErrorKind, SandboxLimits };
 /** Native stack of the worker thread; the engine's QuickJS stack limit (1 MB) needs ~2 MB of it. */
 const WORKER_STACK_MB = 16;
 
-/** The engine interrupts at the deadline itself; the watchdog is the backstop, slightly later. */
-function watchdogMs(limits: SandboxLimits): number {
-  return limits.timeoutMs + Math.max(150, Math.round(limits.timeoutMs * 0.15));
+/**
+ * The engine interrupts at the deadline itself; the watchdog is the backstop, slightly later. A render whose email
+ * client support is checked too has that check's own time on top (../compatibility.ts), so that a render that ran to
+ * its deadline and a check that ran to its own still answer instead of costing their worker.
+ */
+function watchdogMs(request: WithoutId<WorkerRequest>): number {
+  const { timeoutMs } = request.limits;
+  const check = request.type === "render" && request.compatibility ? COMPATIBILITY_CHECK.wallClockMs : 0;
+  return timeoutMs + Math.max(150, Math.round(timeoutMs * 0.15)) + check;
 }
 
 /** Jobs of one owner sent to one worker at once (see the top of the file). */
 const MAX_SENT_PER_OWNER = 2;
 
-/** Sandbox workers: one per core, up to four (see the top of the file). */
-export const SANDBOX_WORKERS = Math.max(1, Math.min(4, os.availableParallelism()));
+/** Sandbox workers: one per core, up to four, and one more (see the top of the file). */
+export const SANDBOX_WORKERS = Math.max(1, Math.min(4, os.availableParallelism())) + 1;
 
 const zeroStats = (): EngineStats => ({
   warmContexts: 0,
@@ -81,8 +95,11 @@ const workerStats: EngineStats[] = Array.from({ length: SANDBOX_WORKERS }, zeroS
 let workerRestarts = 0;
 let watchdogKills = 0;
 
-/** The worker in `slot` went: its counters join the past ones; a loss restarts it, a watchdog's kill drops a context. */
-function countWorkerGone(slot: number, loss: WorkerLoss | null): void {
+/**
+ * The worker in `slot` went: its counters join the past ones; a loss restarts it, a watchdog's kill drops a context,
+ * and the contexts it kept warm for accounts other than the lost job's are made again (see the top of the file).
+ */
+function countWorkerGone(slot: number, loss: WorkerLoss | null, lostOwner: string | null): void {
   if (loss) workerRestarts++;
   if (loss?.cause === "deadline" || loss?.cause === "start") {
     watchdogKills++;
@@ -93,6 +110,49 @@ function countWorkerGone(slot: number, loss: WorkerLoss | null): void {
   pastStats.contextsDisposedAfterLimit += stats.contextsDisposedAfterLimit;
   pastStats.rendersInWarmContext += stats.rendersInWarmContext;
   workerStats[slot] = zeroStats();
+  const lost = warmOn[slot];
+  warmOn[slot] = new Set();
+  if (loss) setImmediate(() => warmAgain(lost, lostOwner));
+  else forgetColdRecipes();
+}
+
+/** The keys of the contexts warm on each worker, as it last said. */
+const warmOn: Set<string>[] = Array.from({ length: SANDBOX_WORKERS }, () => new Set());
+
+/** What it takes to make a warm context again, for the keys warm on some worker. */
+type Recipe = { owner: string; compiledCode: string; limits: SandboxLimits };
+const recipes = new Map<string, Recipe>();
+
+/** A render's key is warm where it ran: remember how to make it again. */
+function keepRecipe(cacheKey: string, recipe: Recipe): void {
+  if (warmOn.some((keys) => keys.has(cacheKey))) recipes.set(cacheKey, recipe);
+}
+
+/** Forgets the recipes of keys no worker keeps warm any longer, so that those held stay a few per worker. */
+function forgetColdRecipes(): void {
+  for (const key of recipes.keys()) if (!warmOn.some((keys) => keys.has(key))) recipes.delete(key);
+}
+
+/**
+ * Makes the `lost` contexts warm again, those of other accounts than `lostOwner` and warm on no other worker: each a
+ * job of its own account, which goes to the replacement worker (it goes where its key last went) unless that is busy.
+ * The account takes its turn for it as for a render; a refusal (its queue is full) leaves the context to its next render.
+ */
+function warmAgain(lost: Set<string>, lostOwner: string | null): void {
+  for (const cacheKey of lost) {
+    const recipe = recipes.get(cacheKey);
+    if (!recipe || recipe.owner === lostOwner || warmOn.some((keys) => keys.has(cacheKey))) continue;
+    const { owner, compiledCode, limits } = recipe;
+    try {
+      pool.run(owner, { type: "warm", cacheKey, compiledCode, limits }).then(
+        () => keepRecipe(cacheKey, recipe),
+        () => undefined,
+      );
+    } catch {
+      // The account's queue is full: its next render makes the context.
+    }
+  }
+  forgetColdRecipes();
 }
 
 /** The worker each cacheKey was last sent to, where its context is warm; the least recently sent are forgotten. */
@@ -124,9 +184,11 @@ const pool = new WorkerPool<WithoutId<WorkerRequest>, WorkerMessage, EngineResul
   },
   resourceLimits: { stackSizeMb: WORKER_STACK_MB },
   workerData: () => ({ warmMemoryBytes: Math.floor(MAX_WARM_MEMORY_BYTES / SANDBOX_WORKERS) }),
-  deadlineMs: (request) => watchdogMs(request.limits),
+  deadlineMs: watchdogMs,
   read: (message, slot) => {
     workerStats[slot] = message.stats;
+    warmOn[slot] = new Set(message.warm);
+    forgetColdRecipes();
     return { id: message.id, result: message.result };
   },
   lost: (loss) =>
@@ -136,6 +198,7 @@ const pool = new WorkerPool<WithoutId<WorkerRequest>, WorkerMessage, EngineResul
         ? { ok: false, kind: "timeout", message: "The template sandbox did not start in time" }
         : { ok: false, kind: "memory", message: `The template sandbox worker ${loss.reason}` },
   pick: pickWorker,
+  keepOwnersApart: true,
   onWorkerGone: countWorkerGone,
 });
 
@@ -174,14 +237,14 @@ export async function renderInSandbox(opts: {
   props: Record<string, unknown>;
   /** Also make the plain-text version (as @react-email/render's toPlainText does), within the same deadline. */
   plainText?: boolean;
-  /** Also check the HTML's email client support (../compatibility.ts), within the same deadline. */
+  /** Also check the HTML's email client support (../compatibility.ts), after the render, under its own deadline. */
   compatibility?: boolean;
   limits?: Partial<SandboxLimits>;
   /** The request's: a render still waiting for the worker when the client goes away leaves the queue. */
   signal?: AbortSignal;
   /** Told how long the render ran on its worker (waiting not included), when it ends, whether it rendered or not. */
   onRunTime?: (ms: number) => void;
-}): Promise<{ html: string; text?: string; compatibility?: CompatibilityFinding[] }> {
+}): Promise<{ html: string; text?: string; compatibility?: CompatibilityFinding[] | null }> {
   assertNonEmptyString("cacheKey", opts.cacheKey);
   assertNonEmptyString("compiledCode", opts.compiledCode);
   const limits = resolveLimits(opts.limits);
@@ -203,11 +266,12 @@ export async function renderInSandbox(opts: {
     },
     { signal: opts.signal, onRunTime: opts.onRunTime },
   );
+  keepRecipe(opts.cacheKey, { owner: opts.owner, compiledCode: opts.compiledCode, limits });
   if (!result.ok) throw renderFailure(result);
   return {
     html: result.value ?? "",
     ...(result.text !== undefined ? { text: result.text } : {}),
-    ...(result.compatibility ? { compatibility: result.compatibility } : {}),
+    ...(result.compatibility !== undefined ? { compatibility: result.compatibility } : {}),
   };
 }
 
@@ -247,6 +311,7 @@ export async function readPreviewProps(opts: {
 export async function disposeSandboxes(): Promise<void> {
   lastSlot.clear();
   await pool.stop("The template sandbox was disposed");
+  recipes.clear();
 }
 
 export function getSandboxStats(): EngineStats & { workerRestarts: number; watchdogKills: number; queued: number } {

@@ -33,11 +33,11 @@ export type EngineStats = {
 };
 
 /**
- * Result of one engine operation: HTML for render (with its plain text and its email client support, when asked),
- * PreviewProps JSON (or null) for preview.
+ * Result of one engine operation: HTML for render (with its plain text and its email client support, when asked: null
+ * when the check was skipped), PreviewProps JSON (or null) for preview, null for warm.
  */
 export type EngineResult =
-  | { ok: true; value: string | null; text?: string; compatibility?: CompatibilityFinding[] }
+  | { ok: true; value: string | null; text?: string; compatibility?: CompatibilityFinding[] | null }
   | { ok: false; kind: SandboxErrorKind; message: string };
 
 /** main thread → worker */
@@ -53,10 +53,12 @@ export type WorkerRequest =
       compatibility: boolean;
       limits: SandboxLimits;
     }
-  | { type: "preview"; id: number; cacheKey: string; compiledCode: string; limits: SandboxLimits };
+  | { type: "preview"; id: number; cacheKey: string; compiledCode: string; limits: SandboxLimits }
+  /** Make the key's context warm, rendering nothing: a context lost with another worker, made again (index.ts). */
+  | { type: "warm"; id: number; cacheKey: string; compiledCode: string; limits: SandboxLimits };
 
-/** worker → main thread */
-export type WorkerMessage = { type: "done"; id: number; result: EngineResult; stats: EngineStats };
+/** worker → main thread; `warm`: the keys of the worker's warm contexts. */
+export type WorkerMessage = { type: "done"; id: number; result: EngineResult; stats: EngineStats; warm: string[] };
 
 /** What the worker is started with: its progress cells, and its share of MAX_WARM_MEMORY_BYTES. */
 export type WorkerData = ProgressData & { warmMemoryBytes: number };

@@ -16,7 +16,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { checkCompatibility } from "../compatibility";
 import { toPlainText } from "../plain-text";
 import { jobProgress } from "../worker-progress";
-import { enginePreview, engineRender, engineStats, setWarmMemoryCap } from "./engine";
+import { enginePreview, engineRender, engineStats, engineWarm, setWarmMemoryCap, warmKeys } from "./engine";
 import type { EngineResult, WorkerData, WorkerMessage, WorkerRequest } from "./types";
 
 const port = parentPort;
@@ -31,7 +31,11 @@ function send(message: WorkerMessage): void {
 async function handle(request: WorkerRequest): Promise<void> {
   const started = (): void => progress.started(request.id);
   const run: Promise<EngineResult> =
-    request.type === "render" ? engineRender(request, started) : enginePreview(request, started);
+    request.type === "render"
+      ? engineRender(request, started)
+      : request.type === "preview"
+        ? enginePreview(request, started)
+        : engineWarm(request);
   let result = await run.catch((error: unknown): EngineResult => ({
     ok: false,
     kind: "memory",
@@ -42,7 +46,7 @@ async function handle(request: WorkerRequest): Promise<void> {
     result = { ...result, compatibility: checkCompatibility(result.value ?? "") };
   }
   progress.ended();
-  send({ type: "done", id: request.id, result, stats: engineStats() });
+  send({ type: "done", id: request.id, result, stats: engineStats(), warm: warmKeys() });
 }
 
 function addPlainText(html: string): EngineResult {

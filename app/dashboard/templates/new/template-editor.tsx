@@ -14,7 +14,7 @@ import type { CreateTemplateState } from "../../actions";
 import { STARTER_TEMPLATE } from "./starter";
 
 type DraftResult =
-  | { ok: true; html: string; variables: VariablesSchema; compatibility: CompatibilityFinding[] }
+  | { ok: true; html: string; variables: VariablesSchema; compatibility: CompatibilityFinding[] | null }
   | { ok: false; message: string; line?: number; column?: number; path?: string };
 
 type Problem = { message: string; line?: number; column?: number; path?: string };
@@ -78,8 +78,8 @@ export function TemplateEditor({
   const [submittedSource, setSubmittedSource] = useState<string | null>(null);
   const [variablesText, setVariablesText] = useState("");
   const [html, setHtml] = useState<string | null>(null);
-  // The email client support of the last render that worked, shown with its preview.
-  const [findings, setFindings] = useState<CompatibilityFinding[] | null>(null);
+  // The email client support of the last render that worked, shown with its preview (null: its check was skipped).
+  const [findings, setFindings] = useState<CompatibilityFinding[] | null | undefined>(undefined);
   const [status, setStatus] = useState<PreviewStatus>("rendering");
   const [problem, setProblem] = useState<Problem | null>(null);
   // The variables of the last draft that rendered, and whether the code has changed since.
@@ -455,7 +455,7 @@ export function TemplateEditor({
             stale={problem ? staleReason(problem, files.length > 1) : null}
             title={template ? `Preview of the draft of ${template.name}` : "Preview of the new template"}
           />
-          {findings && <CompatibilityPanel findings={findings} source="the preview" />}
+          {findings !== undefined && <CompatibilityPanel findings={findings} source="the preview" />}
         </div>
       </div>
     </form>
