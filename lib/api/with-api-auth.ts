@@ -41,6 +41,11 @@ type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> =
   body?: B;
   /** The route's 404, for a path parameter that can name nothing stored (one holding NUL); NOT_FOUND by default. */
   notFound?: () => AppError;
+  /**
+   * Admits the caller's request, or throws the refusal (a limit of the route's own, such as the dashboard's previews):
+   * after the credentials, the month's calls and the path, before the query and the body are read.
+   */
+  admit?: (caller: Caller, request: NextRequest) => Promise<void>;
 };
 
 /** What a route's query or body schema parses to; `undefined` without one. */
@@ -63,12 +68,14 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
     let caller: Caller | null = null;
     let response: Response;
     try {
-      // Input errors come after 401 and 429, and a call with a bad query or body is still counted.
+      // Input errors come after 401 and 429, and a call with a bad query or body is still counted. Whatever refuses a
+      // request does so before its body is read, so that a refused request costs no reading or parsing.
       const { credential, refreshedCookies } = await readCredential(request);
       caller = await authenticate(credential, refreshedCookies, options, start);
       if (caller.insufficientScope) throw errors.insufficientScope();
       if (caller.metered && !caller.allowed) throw rateLimitExceeded(caller, reset);
       const params = await readParams(context, options.notFound ?? errors.notFound);
+      await options.admit?.(caller, request);
       const query = options.query ? parseQuery(request, options.query) : undefined;
       const body = options.body ? parseBody(await readJsonBody(request), options.body) : undefined;
       const result = await handler({
