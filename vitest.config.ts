@@ -3,8 +3,9 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// A file that must have the machine to itself: it asserts how long another account waits behind a slow compile.
-const SERIAL = ["tests/render/user-code-off-thread.test.ts"];
+// Files that must have the machine to themselves: they assert how long another account waits behind a slow compile or
+// the largest JSON bodies.
+const SERIAL = ["tests/render/user-code-off-thread.test.ts", "tests/api/json-body-isolation.test.ts"];
 // Files that must have a database to themselves: they assert that a due scheduled email is left for after() or the
 // outbox's schedule (any other file's send would dispatch it).
 const OWN_DATABASE = ["tests/send/background-work.test.ts", "tests/send/scheduled-outbox.test.ts"];
