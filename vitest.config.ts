@@ -3,9 +3,13 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// Files that must have the machine to themselves: they assert how long another account waits behind slow compiles and
-// renders.
-const SERIAL = ["tests/render/user-code-off-thread.test.ts", "tests/render/noisy-neighbour.test.ts"];
+// Files that must have the machine to themselves: they assert how long another account waits behind slow compiles,
+// renders and the largest JSON bodies.
+const SERIAL = [
+  "tests/render/user-code-off-thread.test.ts",
+  "tests/render/noisy-neighbour.test.ts",
+  "tests/api/json-body-isolation.test.ts",
+];
 // Files that must have a database to themselves: they assert that a due scheduled email is left for after() or the
 // outbox's schedule (any other file's send would dispatch it).
 const OWN_DATABASE = ["tests/send/background-work.test.ts", "tests/send/scheduled-outbox.test.ts"];

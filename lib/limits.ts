@@ -9,11 +9,20 @@ const MB = 1024 * KB;
 export const MAX_BODY_BYTES = 10 * MB;
 /** Deep enough for any template's variables; deeper bodies would exhaust the stack of the code that walks them. */
 export const MAX_JSON_DEPTH = 32;
-/**
- * Values (objects, arrays, strings, numbers, booleans, nulls) in one body: 1 MB of variables holds at most about
- * 525,000 (`0,` is two bytes), and the rest of a body adds a few thousand.
+/*
+ * What one body's JSON may hold, per shape, so that parsing and checking the largest accepted body holds the event
+ * loop for tens of milliseconds, not seconds: counted in the text before it is parsed (lib/api/json-body.ts). Measured
+ * in docs/performance.md ("JSON bodies"): JSON.parse and the passes after it take about 3 µs per object key (700,000
+ * keys: 2.3 s) and at most 0.5 µs per other value, on Node 20.
  */
-export const MAX_JSON_VALUES = 1_000_000;
+/** Values (objects, arrays, strings, numbers, booleans, nulls): a batch of 100 emails of 1,000 values each. */
+export const MAX_JSON_VALUES = 100_000;
+/** Object keys, in all the body's objects: a template's variables name tens of them, a batch of 100 emails thousands. */
+export const MAX_JSON_KEYS = 20_000;
+/** One key: a variable's name, a header's, a file's path (MAX_TEMPLATE_PATH_CHARS). */
+export const MAX_JSON_KEY_CHARS = 256;
+/** One number as written: a double needs at most 24 characters (`-1.2345678901234567e-308`). */
+export const MAX_JSON_NUMBER_CHARS = 100;
 /** A request's `variables`, as the UTF-8 bytes of its JSON. */
 export const MAX_VARIABLES_BYTES = MB;
 
@@ -137,10 +146,22 @@ const busy = "503 `SANDBOX_BUSY` with `Retry-After`";
 /** What is limited, the limit, and the answer past it. */
 export const LIMITS: readonly { what: string; limit: string; answer: string }[] = [
   { what: "Request body", limit: megabytes(MAX_BODY_BYTES), answer: "413 `PAYLOAD_TOO_LARGE`" },
+  { what: "JSON in a body: nesting", limit: `${MAX_JSON_DEPTH} levels`, answer: "400, field of the value" },
   {
-    what: "JSON in a body",
-    limit: `${MAX_JSON_DEPTH} levels deep, ${count(MAX_JSON_VALUES)} values`,
-    answer: "400 `VALIDATION_ERROR`",
+    what: "JSON in a body: values (objects, arrays, strings, numbers, booleans, nulls)",
+    limit: count(MAX_JSON_VALUES),
+    answer: "400, field `body`",
+  },
+  { what: "JSON in a body: object keys, in all its objects", limit: count(MAX_JSON_KEYS), answer: "400, field `body`" },
+  {
+    what: "JSON in a body: one object key",
+    limit: `${MAX_JSON_KEY_CHARS} characters`,
+    answer: "400, field of the object",
+  },
+  {
+    what: "JSON in a body: one number",
+    limit: `${MAX_JSON_NUMBER_CHARS} characters as written`,
+    answer: "400, field `body`",
   },
   { what: "`variables`", limit: `${megabytes(MAX_VARIABLES_BYTES)} as JSON (UTF-8)`, answer: "400, field `variables`" },
   {

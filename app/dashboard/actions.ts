@@ -4,6 +4,7 @@ import { headers } from "next/headers";
 import { redirect, unstable_rethrow } from "next/navigation";
 import { z } from "zod";
 import { clientAddress } from "@/lib/api/client-address";
+import { jsonTextProblem } from "@/lib/api/json-body";
 import { API_KEY_KINDS, API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys";
 import { AppError, type SourceProblem } from "@/lib/errors";
 import { requireAccount } from "@/lib/auth/current";
@@ -232,6 +233,9 @@ function readPostedFiles(formData: FormData): { files: TemplateFiles; entry: str
   if (typeof posted !== "string" || posted === "") return null;
   // Every character of a source can take at most six in JSON (\uXXXX), plus the paths and punctuation.
   if (posted.length > 6 * MAX_TEMPLATE_SOURCE_CHARS + 64 * 1024) throw templateFilesRefused([TOO_LARGE]);
+  // As a request's JSON body is: counted before it is parsed (a megabyte of keys would hold the event loop).
+  const shape = jsonTextProblem(Buffer.from(posted));
+  if (shape) throw templateFilesRefused([{ field: "files", message: shape.message }]);
   let files: unknown;
   try {
     files = JSON.parse(posted);

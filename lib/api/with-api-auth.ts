@@ -3,14 +3,13 @@ import { randomUUID } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { apiKeyProblem, hashApiKey } from "@/lib/api-keys";
-import { readBodyText } from "@/lib/api/body";
 import { isSameOrigin } from "@/lib/api/client-address";
 import { httpError } from "@/lib/api/errors";
+import { readJsonBody } from "@/lib/api/json-body";
 import { AppError, errors, secondsUntil, zodDetails } from "@/lib/errors";
 import { readSession, type SessionIdentity } from "@/lib/auth/session";
 import { holdsNul } from "@/lib/schemas/common";
 import { getConfig } from "@/lib/config";
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_JSON_VALUES } from "@/lib/limits";
 import { authenticateAndMeter, type Credential, type MeteredCaller } from "@/lib/db/metering";
 import { billingPeriod } from "@/lib/plans";
 
@@ -42,6 +41,11 @@ type Options<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> =
   body?: B;
   /** The route's 404, for a path parameter that can name nothing stored (one holding NUL); NOT_FOUND by default. */
   notFound?: () => AppError;
+  /**
+   * Admits the caller's request, or throws the refusal (a limit of the route's own, such as the dashboard's previews):
+   * after the credentials, the month's calls and the path, before the query and the body are read.
+   */
+  admit?: (caller: Caller, request: NextRequest) => Promise<void>;
 };
 
 /** What a route's query or body schema parses to; `undefined` without one. */
@@ -64,12 +68,14 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
     let caller: Caller | null = null;
     let response: Response;
     try {
-      // Input errors come after 401 and 429, and a call with a bad query or body is still counted.
+      // Input errors come after 401 and 429, and a call with a bad query or body is still counted. Whatever refuses a
+      // request does so before its body is read, so that a refused request costs no reading or parsing.
       const { credential, refreshedCookies } = await readCredential(request);
       caller = await authenticate(credential, refreshedCookies, options, start);
       if (caller.insufficientScope) throw errors.insufficientScope();
       if (caller.metered && !caller.allowed) throw rateLimitExceeded(caller, reset);
       const params = await readParams(context, options.notFound ?? errors.notFound);
+      await options.admit?.(caller, request);
       const query = options.query ? parseQuery(request, options.query) : undefined;
       const body = options.body ? parseBody(await readJsonBody(request), options.body) : undefined;
       const result = await handler({
@@ -173,106 +179,6 @@ function parseQuery<S extends z.ZodType>(request: NextRequest, schema: S): z.out
   const parsed = schema.safeParse(entries);
   if (!parsed.success) throw errors.validation(zodDetails(parsed.error), "Invalid query parameters");
   return parsed.data;
-}
-
-async function readJsonBody(request: NextRequest): Promise<unknown> {
-  const text = await readBodyText(request, MAX_BODY_BYTES);
-  if (text.trim() === "") return {};
-  // Counted in the text first: parsing millions of values would hold the event loop for most of a second.
-  if (countJsonValues(text) > MAX_JSON_VALUES) throw errors.validation([tooManyValues]);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw errors.malformedJson((error as Error).message);
-  }
-  const problem = findJsonProblem(json);
-  if (problem) throw errors.validation([problem]);
-  return json;
-}
-
-type JsonProblem = { field: string; message: string };
-
-const tooManyValues: JsonProblem = {
-  field: "body",
-  message: `holds more than ${MAX_JSON_VALUES.toLocaleString("en-US")} JSON values (objects, arrays, strings, numbers, booleans and nulls)`,
-};
-
-const [COMMA, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET, QUOTE, BACKSLASH] = [44, 123, 125, 91, 93, 34, 92];
-
-/**
- * The number of values in a JSON text, in one pass over its characters without parsing it: outside strings, every
- * value but the first is preceded by a comma or opens a container (`commas + openings + 1`), less one for each empty
- * container. Exact for valid JSON; a malformed text gets some count and then JSON.parse's error.
- */
-function countJsonValues(text: string): number {
-  let count = 1;
-  let inString = false;
-  let lastSignificant = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-      continue;
-    }
-    if (c === QUOTE) inString = true;
-    else if (c === COMMA || c === OPEN_BRACE || c === OPEN_BRACKET) count++;
-    else if (
-      (c === CLOSE_BRACE && lastSignificant === OPEN_BRACE) ||
-      (c === CLOSE_BRACKET && lastSignificant === OPEN_BRACKET)
-    )
-      count--;
-    else if (c <= 32) continue; // whitespace
-    lastSignificant = c;
-  }
-  return count;
-}
-/** A container being walked: its keys (null for an array, walked by index) and the position of the next child. */
-type Frame = { container: Record<string, unknown> | unknown[]; keys: string[] | null; next: number };
-
-/**
- * The first part of a parsed body that nests too deep, holds text that is not valid Unicode or a `__proto__` key, or the
- * body holding more than MAX_JSON_VALUES values. Iterative on purpose, and it keeps only the containers on the way down: the field's
- * path is spelled out only for the problem it reports.
- */
-function findJsonProblem(body: unknown): JsonProblem | null {
-  const frames: Frame[] = [];
-  const field = () => frames.map(({ keys, next }) => (keys ? keys[next - 1] : String(next - 1))).join(".") || "body";
-  let value = body;
-  for (let visited = 1; ; visited++) {
-    if (visited > MAX_JSON_VALUES) return tooManyValues;
-    if (typeof value === "string") {
-      // Unpaired UTF-16 surrogates are valid JSON escapes but not text: PostgreSQL's jsonb refuses them and its text
-      // columns would store U+FFFD instead, so a body holding one is refused rather than silently altered.
-      if (!value.isWellFormed())
-        return { field: field(), message: "must be valid Unicode text: it holds an unpaired surrogate" };
-    } else if (value !== null && typeof value === "object") {
-      if (frames.length >= MAX_JSON_DEPTH)
-        return { field: field(), message: `nests deeper than ${MAX_JSON_DEPTH} levels` };
-      const keys = Array.isArray(value) ? null : Object.keys(value);
-      if (keys?.some((key) => !key.isWellFormed()))
-        return { field: field(), message: "holds a key that is not valid Unicode text (an unpaired surrogate)" };
-      // Copying such an object into another sets that object's prototype instead of a key: the value would be lost.
-      if (keys?.includes("__proto__")) {
-        return {
-          field: frames.length > 0 ? `${field()}.__proto__` : "__proto__",
-          message: "__proto__ cannot be a key (JavaScript objects would drop it)",
-        };
-      }
-      frames.push({ container: value as Frame["container"], keys, next: 0 });
-    }
-    let frame = frames.at(-1);
-    while (frame && frame.next >= (frame.keys ?? (frame.container as unknown[])).length) {
-      frames.pop();
-      frame = frames.at(-1);
-    }
-    if (!frame) return null;
-    value = frame.keys
-      ? (frame.container as Record<string, unknown>)[frame.keys[frame.next]]
-      : (frame.container as unknown[])[frame.next];
-    frame.next++;
-  }
 }
 
 function parseBody<S extends z.ZodType>(json: unknown, schema: S): z.output<S> {

@@ -1,7 +1,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { AppError, errors } from "@/lib/errors";
-import { rateLimitExceeded } from "@/lib/api/with-api-auth";
+import { clientAddress } from "@/lib/api/client-address";
+import { rateLimitExceeded, type Caller } from "@/lib/api/with-api-auth";
 import { authenticateAndMeter, type MeteredCaller } from "@/lib/db/metering";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
 import type { RenderedVersion, TemplateRecord } from "@/lib/db/templates";
@@ -55,6 +56,15 @@ export async function admitPreview(caller: PreviewCaller, address: string | null
       retryAfterSeconds,
     );
   }
+}
+
+/**
+ * withApiAuth's `admit` for the dashboard's render routes: the signed-in session only (an API key gets 401), then
+ * admitPreview, before the request's body is read or parsed.
+ */
+export async function admitDashboardRender(caller: Caller, request: Request): Promise<void> {
+  if (caller.via !== "session") throw errors.unauthorized();
+  await admitPreview(caller, clientAddress(request.headers));
 }
 
 /** admitPreview for a page or a server action, which knows the signed-in account but not its API calls. */

@@ -2,10 +2,28 @@ import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET as unknownGet, POST as unknownPost } from "@/app/api/[[...path]]/route";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
+import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route";
+import { POST as postDashboardRender } from "@/app/api/dashboard/templates/[id]/render/route";
+import { POST as postSendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as postSend } from "@/app/api/v1/send/route";
+import { POST as postTemplates } from "@/app/api/v1/templates/route";
+import { PUT as putTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { addSendingDomain } from "@/lib/db/domains";
-import { addToLibrary, auth, BASE, call, catalogueId, createUser, uniqueDomain } from "../support/api";
+import {
+  addToLibrary,
+  auth,
+  BASE,
+  call,
+  callReadingLazily,
+  catalogueId,
+  createUser,
+  sender,
+  sessionCookie,
+  setApiCallsUsed,
+  uniqueDomain,
+} from "../support/api";
+import { ISSUE_VARIABLES, objectOfKeys } from "../support/json-shapes";
 
 const NOT_FOUND = { error: "Not found", code: "NOT_FOUND", success: false };
 const validation = (details: { field: string; message: string }[]) => ({
@@ -159,7 +177,7 @@ describe("bad input never gets a 500 or an HTML page", () => {
   const TOO_MANY_VALUES = validation([
     {
       field: "body",
-      message: "holds more than 1,000,000 JSON values (objects, arrays, strings, numbers, booleans and nulls)",
+      message: "holds more than 100,000 JSON values (objects, arrays, strings, numbers, booleans and nulls)",
     },
   ]);
   const VARIABLES_TOO_LARGE = validation([
@@ -182,11 +200,11 @@ describe("bad input never gets a 500 or an HTML page", () => {
     expect(result.body).toEqual(TOO_MANY_VALUES);
   });
 
-  it("takes a body of 1,000,000 JSON values and refuses one more", async () => {
+  it("takes a body of 100,000 JSON values and refuses one more", async () => {
     const user = await createUser("monthly");
     const { template_id } = await addToLibrary(user, "welcome");
-    // The body object, variables and the list are three values; the zeros make up the rest.
-    const withValues = (count: number) => `{"variables":{"n":[${"0,".repeat(count - 4)}0]}}`;
+    // The body object, variables and the list are three values; the strings make up the rest, each of 11 bytes.
+    const withValues = (count: number) => `{"variables":{"n":[${'"abcdefgh",'.repeat(count - 4)}""]}}`;
     const render = (body: string) =>
       call(postRender, `/api/v1/templates/${template_id}/render`, {
         method: "POST",
@@ -194,9 +212,9 @@ describe("bad input never gets a 500 or an HTML page", () => {
         headers: auth(user),
         body,
       });
-    // Past the count, this body is still refused for its size: about 2 MB of variables.
-    expect((await render(withValues(1_000_000))).body).toEqual(VARIABLES_TOO_LARGE);
-    expect((await render(withValues(1_000_001))).body).toEqual(TOO_MANY_VALUES);
+    // Past the count, this body is still refused for its size: about 1.1 MB of variables.
+    expect((await render(withValues(100_000))).body).toEqual(VARIABLES_TOO_LARGE);
+    expect((await render(withValues(100_001))).body).toEqual(TOO_MANY_VALUES);
   });
 
   it("a body declared over 10 MB answers 413 without being read", async () => {
@@ -258,6 +276,147 @@ describe("bad input never gets a 500 or an HTML page", () => {
   );
 });
 
+describe("JSON bodies: each shape is capped, and counted before the body is parsed", () => {
+  const TOO_MANY_KEYS = validation([
+    { field: "body", message: "holds more than 20,000 object keys (in all its objects)" },
+  ]);
+  const NUMBER_TOO_LONG = validation([{ field: "body", message: "holds a number longer than 100 characters" }]);
+  const keyOf = (length: number) => "k".repeat(length);
+
+  it("the issue's 700,000 keys are refused at once by every route that reads JSON, the dashboard's included", async () => {
+    const user = await sender("monthly");
+    const browser = { cookie: await sessionCookie(user.accountId), origin: BASE };
+    const post = (
+      handler: Parameters<typeof call>[0],
+      path: string,
+      body: string,
+      headers: Record<string, string> = auth(user),
+      id?: string,
+    ) => call(handler, path, { method: "POST", headers, body, params: id ? { id } : {} });
+    const email = `"template_id":"${user.welcomeId}","from":"hi@${user.domain}","to":"ann@example.com","subject":"Hi"`;
+    const answers = await Promise.all([
+      post(postRender, `/api/v1/templates/welcome/render`, `{"variables":${ISSUE_VARIABLES}}`, auth(user), "welcome"),
+      post(postSend, "/api/v1/send", `{${email},"variables":${ISSUE_VARIABLES}}`),
+      post(postSendBatch, "/api/v1/send/batch", `{"emails":[{${email},"variables":${ISSUE_VARIABLES}}]}`),
+      post(postTemplates, "/api/v1/templates", `{"name":"Keys","files":${ISSUE_VARIABLES}}`),
+      call(putTemplate, "/api/v1/templates/welcome", {
+        method: "PUT",
+        headers: auth(user),
+        params: { id: "welcome" },
+        body: `{"name":"Keys","files":${ISSUE_VARIABLES}}`,
+      }),
+      post(postPreview, "/api/dashboard/templates/preview", `{"code":"","variables":${ISSUE_VARIABLES}}`, browser),
+      post(
+        postDashboardRender,
+        `/api/dashboard/templates/${user.welcomeId}/render`,
+        `{"variables":${ISSUE_VARIABLES}}`,
+        browser,
+        user.welcomeId,
+      ),
+    ]);
+    expect(answers.map(({ status, body }) => ({ status, body }))).toEqual(
+      Array.from({ length: 7 }, () => ({ status: 400, body: TOO_MANY_KEYS })),
+    );
+  });
+
+  it("a call past the month's API calls, or without a key, is refused before its body is read", async () => {
+    const user = await createUser("free");
+    await setApiCallsUsed(user, 500);
+    const render = (headers: Record<string, string>) =>
+      callReadingLazily(postRender, "/api/v1/templates/welcome/render", `{"variables":${ISSUE_VARIABLES}}`, {
+        headers,
+        params: { id: "welcome" },
+      });
+    const [overQuota, anonymous] = [await render(auth(user)), await render({})];
+    expect(
+      [overQuota, anonymous].map(({ status, body, bytesRead }) => ({ status, code: body.code, bytesRead })),
+    ).toEqual([
+      { status: 429, code: "RATE_LIMIT_EXCEEDED", bytesRead: 0 },
+      { status: 401, code: "UNAUTHORIZED", bytesRead: 0 },
+    ]);
+  });
+
+  it("takes 20,000 object keys in all and refuses one more", async () => {
+    const user = await createUser("monthly");
+    const { template_id } = await addToLibrary(user, "welcome");
+    const render = (body: string) =>
+      call(postRender, `/api/v1/templates/${template_id}/render`, {
+        method: "POST",
+        params: { id: template_id },
+        headers: auth(user),
+        body,
+      });
+    // `variables`, `userName` and `rows` are three keys, and the list's objects hold the rest.
+    const withKeys = (count: number) =>
+      `{"variables":{"userName":"Ada","rows":[${Array.from({ length: count - 3 }, () => '{"a":0}').join(",")}]}}`;
+    const atCap = await render(withKeys(20_000));
+    expect({ status: atCap.status, success: atCap.body.success }).toEqual({ status: 200, success: true });
+    expect(atCap.body.html).toContain("Ada");
+    const over = await render(withKeys(20_001));
+    expect({ status: over.status, body: over.body }).toEqual({ status: 400, body: TOO_MANY_KEYS });
+  });
+
+  it("takes a key of 256 characters and refuses a longer one, naming the object that holds it", async () => {
+    const user = await createUser("monthly");
+    const { template_id } = await addToLibrary(user, "welcome");
+    const render = (body: string) =>
+      call(postRender, `/api/v1/templates/${template_id}/render`, {
+        method: "POST",
+        params: { id: template_id },
+        headers: auth(user),
+        body,
+      });
+    const keyTooLong = (field: string) => validation([{ field, message: "holds a key longer than 256 characters" }]);
+    const atCap = await render(`{"variables":{"userName":"Ada","more":{"${keyOf(256)}":1}}}`);
+    expect({ status: atCap.status, success: atCap.body.success }).toEqual({ status: 200, success: true });
+    expect(await render(`{"variables":{"userName":"Ada","more":{"${keyOf(257)}":1}}}`)).toMatchObject({
+      status: 400,
+      body: keyTooLong("variables.more"),
+    });
+    expect(await render(`{"${keyOf(257)}":1}`)).toMatchObject({ status: 400, body: keyTooLong("body") });
+    // A key of 9 MB, one of the issue's shapes.
+    expect(await render(`{"variables":{"${keyOf(9 * 1024 * 1024)}":1}}`)).toMatchObject({
+      status: 400,
+      body: keyTooLong("variables"),
+    });
+  });
+
+  it("takes a number written in 100 characters and refuses a longer one, and the issue's 500,000 digits", async () => {
+    const user = await createUser("monthly");
+    const { template_id } = await addToLibrary(user, "welcome");
+    const render = (number: string) =>
+      call(postRender, `/api/v1/templates/${template_id}/render`, {
+        method: "POST",
+        params: { id: template_id },
+        headers: auth(user),
+        body: `{"variables":{"userName":"Ada","n":${number}}}`,
+      });
+    const atCap = await render(`-0.${"1".repeat(97)}`);
+    expect({ status: atCap.status, success: atCap.body.success }).toEqual({ status: 200, success: true });
+    for (const number of [`-0.${"1".repeat(98)}`, `1e+${"0".repeat(98)}`, "1".repeat(500_000)]) {
+      expect(await render(number)).toMatchObject({ status: 400, body: NUMBER_TOO_LONG });
+    }
+    // Inside a string they are text, not a number.
+    const text = await render(`"${"1".repeat(500_000)}"`);
+    expect({ status: text.status, success: text.body.success }).toEqual({ status: 200, success: true });
+  });
+
+  it("counts what is in strings as text: quotes, braces, colons and commas escaped or not", async () => {
+    const user = await createUser("monthly");
+    const { template_id } = await addToLibrary(user, "welcome");
+    // An escaped quote, a brace, a colon, a comma, brackets and an escaped backslash: none ends the string or counts,
+    // after a few characters as after a long run of them.
+    const text = `${'\\"{:,}[]\\\\'.repeat(20_000)}${`${"a".repeat(40)}\\"{:,}[]${"b".repeat(40)}\\\\`.repeat(5_000)}`;
+    const result = await call(postRender, `/api/v1/templates/${template_id}/render`, {
+      method: "POST",
+      params: { id: template_id },
+      headers: auth(user),
+      body: `{"variables":{"userName":"Ada","note":"${text}","keys":${objectOfKeys(19_990)}}}`,
+    });
+    expect({ status: result.status, success: result.body.success }).toEqual({ status: 200, success: true });
+  });
+});
+
 describe("variables of at most 1 MB as JSON", () => {
   const VARIABLES_TOO_LARGE = validation([
     { field: "variables", message: "variables must be at most 1 MB (1,048,576 bytes) as JSON" },
@@ -291,10 +450,10 @@ describe("variables of at most 1 MB as JSON", () => {
     expect((await render({ userName: "x".repeat(9_000_000) })).body).toEqual(VARIABLES_TOO_LARGE);
   });
 
-  it("the issue's newsletter of 110,000 articles is refused for its size, and 51 articles under 1 MB by the template", async () => {
+  it("the issue's newsletter of 110,000 articles is refused for its keys, 6,000 long ones for their size, and 51 articles under 1 MB by the template", async () => {
     const user = await createUser("monthly");
     const { template_id } = await addToLibrary(user, "newsletter");
-    const render = (count: number) =>
+    const render = (count: number, summary = "S") =>
       call(postRender, `/api/v1/templates/${template_id}/render`, {
         method: "POST",
         params: { id: template_id },
@@ -302,13 +461,19 @@ describe("variables of at most 1 MB as JSON", () => {
         body: {
           variables: {
             unsubscribeUrl: "https://acme.test/u",
-            articles: Array(count).fill({ title: "A", summary: "S", url: "https://acme.test/a" }),
+            articles: Array(count).fill({ title: "A", summary, url: "https://acme.test/a" }),
           },
         },
       });
     const huge = await render(110_000);
     expect(huge.status).toBe(400);
-    expect(huge.body).toEqual(VARIABLES_TOO_LARGE);
+    expect(huge.body).toEqual(
+      validation([{ field: "body", message: "holds more than 20,000 object keys (in all its objects)" }]),
+    );
+    // 18,000 keys and 24,000 values, within the body's caps: about 1.5 MB of variables.
+    const long = await render(6_000, "s".repeat(200));
+    expect(long.status).toBe(400);
+    expect(long.body).toEqual(VARIABLES_TOO_LARGE);
     const many = await render(51);
     expect(many.status).toBe(400);
     expect(many.body).toEqual(validation([{ field: "variables.articles", message: "must list at most 50 articles" }]));

@@ -26,6 +26,7 @@ import {
   auth,
   BASE,
   call,
+  callReadingLazily,
   counter,
   createUser,
   fillPreviewBucket,
@@ -34,6 +35,7 @@ import {
   type TestUser,
 } from "../support/api";
 import { renderWarnings } from "../support/compatibility";
+import { ISSUE_VARIABLES } from "../support/json-shapes";
 
 const HELLO = `import { Html, Body, Text } from "@react-email/components";
 export default function Hello({ name = "there" }: { name?: string }) {
@@ -594,6 +596,66 @@ describe("thumbnails", () => {
     expect({ status: refused.status, body: refused.body }).toEqual({
       status: 429,
       body: previewLimitBody(PREVIEW_LIMITS.perAccount, "account", Number(refused.headers.get("retry-after"))),
+    });
+  });
+});
+
+describe("the previews' limits are checked before the body is read", () => {
+  // The issue's body: 700,000 keys (8 MB), which took seconds to parse before admitPreview refused it.
+  type Route = [name: string, handler: typeof postPreview, path: (id: string) => string, body: string];
+  const routes: Route[] = [
+    [
+      "the live preview",
+      postPreview,
+      () => "/api/dashboard/templates/preview",
+      `{"code":"","variables":${ISSUE_VARIABLES}}`,
+    ],
+    [
+      "a template page's preview",
+      postTemplatePreview,
+      (id: string) => `/api/dashboard/templates/${id}/render`,
+      `{"variables":${ISSUE_VARIABLES}}`,
+    ],
+  ];
+  const send = async (user: TestUser, [, handler, path, body]: Route) => {
+    const id = (await addToLibrary(user, "welcome")).template_id;
+    return callReadingLazily(handler, path(id), body, { headers: await session(user), params: { id } });
+  };
+
+  it.each(routes)("%s: once the month's API calls are used up, /render's 429, reading none of it", async (...route) => {
+    const user = await createUser("free");
+    await setApiCallsUsed(user, 500);
+    const refused = await send(user, route);
+    expect({ ...refusal(refused), bytesRead: refused.bytesRead }).toEqual({
+      ...apiLimitRefusal(refused),
+      bytesRead: 0,
+    });
+  });
+
+  it.each(routes)(
+    "%s: past the account's previews a minute, the preview limit's 429, reading none of it",
+    async (...route) => {
+      const user = await createUser("annual");
+      await fillPreviewBucket(`preview:account:${user.accountId}`, PREVIEW_LIMITS.perAccount);
+      const refused = await send(user, route);
+      const retryAfter = Number(refused.headers.get("retry-after"));
+      expect({ status: refused.status, body: refused.body, bytesRead: refused.bytesRead }).toEqual({
+        status: 429,
+        body: previewLimitBody(PREVIEW_LIMITS.perAccount, "account", retryAfter),
+        bytesRead: 0,
+      });
+    },
+  );
+
+  it.each(routes)("%s: an API key gets 401, reading none of it", async (...route) => {
+    const user = await createUser("annual");
+    const id = (await addToLibrary(user, "welcome")).template_id;
+    const [, handler, path, body] = route;
+    const refused = await callReadingLazily(handler, path(id), body, { headers: auth(user), params: { id } });
+    expect({ status: refused.status, code: refused.body.code, bytesRead: refused.bytesRead }).toEqual({
+      status: 401,
+      code: "UNAUTHORIZED",
+      bytesRead: 0,
     });
   });
 });

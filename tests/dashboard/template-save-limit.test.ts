@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { PREVIEW_LIMITS } from "@/lib/limits";
 import { billingPeriod } from "@/lib/plans";
 import { counter, createUser, fillPreviewBucket, setApiCallsUsed, type TestUser } from "../support/api";
+import { objectOfKeys } from "../support/json-shapes";
 import { newBrowser, useBrowser } from "../support/next-headers";
 
 // Saving a template in the editor compiles it and renders it once in the sandbox: it counts as a dashboard preview.
@@ -180,6 +181,21 @@ export function Footer() {
       path: "../footer.tsx",
       values: { name: "Escapes", description: "" },
     });
+  });
+
+  it("counts the files' JSON before parsing it, as a request's body is: 20,001 keys are refused", async () => {
+    const author = signIn(await createUser("annual"));
+    const form = new FormData();
+    form.set("name", "Keys");
+    form.set("description", "");
+    form.set("files", objectOfKeys(20_001));
+    form.set("entry", "template.tsx");
+    expect(await createTemplateAction({ status: "idle" }, form)).toEqual({
+      status: "error",
+      message: "files holds more than 20,000 object keys (in all its objects)",
+      values: { name: "Keys", description: "" },
+    });
+    expect(await getDb()`select id from templates where owner_account_id = ${author.accountId}`).toEqual([]);
   });
 
   it("answers files it cannot read, and a trial render that fails, with their messages and no position", async () => {

@@ -63,6 +63,46 @@ export async function call(handler: RouteHandler, path: string, options: CallOpt
   return { status: response.status, headers: response.headers, body: parsed, text };
 }
 
+/**
+ * As call, with `body` sent as a stream that is read only as the handler asks, 64 KB at a time (and its
+ * Content-Length): `bytesRead` says how much of it the handler read.
+ */
+export async function callReadingLazily(
+  handler: RouteHandler,
+  path: string,
+  body: string,
+  options: Omit<CallOptions, "body" | "chunked"> = {},
+): Promise<CallResult & { bytesRead: number }> {
+  const bytes = new TextEncoder().encode(body);
+  let bytesRead = 0;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (bytesRead >= bytes.length) return controller.close();
+        const chunk = bytes.subarray(bytesRead, bytesRead + 65_536);
+        bytesRead += chunk.length;
+        controller.enqueue(chunk);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const request = new NextRequest(new URL(path, BASE), {
+    method: options.method ?? "POST",
+    headers: { "content-type": "application/json", "content-length": String(bytes.length), ...options.headers },
+    body: stream,
+    duplex: "half",
+  } as ConstructorParameters<typeof NextRequest>[1]);
+  const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
+  const text = await response.text();
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? JSON.parse(text) : undefined,
+    text,
+    bytesRead,
+  };
+}
+
 export type TestUser = { accountId: string; email: string; key: string; keyId: string; plan: PlanName };
 
 export async function createUser(plan: PlanName = "free"): Promise<TestUser> {

@@ -1,10 +1,8 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
-import { clientAddress } from "@/lib/api/client-address";
-import { errors } from "@/lib/errors";
 import { routeHandlers } from "@/lib/api/route";
 import { withApiAuth } from "@/lib/api/with-api-auth";
-import { admitPreview, renderDraft } from "@/lib/dashboard/preview";
+import { admitDashboardRender, renderDraft } from "@/lib/dashboard/preview";
 import { MAX_TEMPLATE_PATH_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
 import { variablesSchema } from "@/lib/schemas/common";
 
@@ -12,7 +10,7 @@ import { variablesSchema } from "@/lib/schemas/common";
 // in the same WebAssembly sandbox as saved user templates. Signed-in dashboard users only, same origin only.
 // A preview is not an API call: editing would otherwise spend a free month's calls in an afternoon. But it renders
 // whatever code and variables it is sent, as POST /render does, so once the month's calls are used up it answers
-// /render's 429 too. Limited per minute, per account and per address (PREVIEW_LIMITS).
+// /render's 429 too. Limited per minute, per account and per address (PREVIEW_LIMITS), before the body is read.
 
 // One source, or the editor's files by path with their entry (their count, paths and size checked as saving does).
 const bodySchema = z.union([
@@ -29,11 +27,12 @@ const bodySchema = z.union([
 ]);
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
-  POST: withApiAuth({ metered: false, body: bodySchema }, async ({ request, caller, body }) => {
-    if (caller.via !== "session") throw errors.unauthorized();
-    await admitPreview(caller, clientAddress(request.headers));
-    const { variables, ...source } = body;
-    const result = await renderDraft(caller.accountId, source, variables, request.signal);
-    return NextResponse.json(result, { headers: { "cache-control": "no-store" } });
-  }),
+  POST: withApiAuth(
+    { metered: false, admit: admitDashboardRender, body: bodySchema },
+    async ({ request, caller, body }) => {
+      const { variables, ...source } = body;
+      const result = await renderDraft(caller.accountId, source, variables, request.signal);
+      return NextResponse.json(result, { headers: { "cache-control": "no-store" } });
+    },
+  ),
 });

@@ -1,9 +1,8 @@
 import { NextResponse } from "next/server";
-import { clientAddress } from "@/lib/api/client-address";
 import { errors } from "@/lib/errors";
 import { routeHandlers } from "@/lib/api/route";
 import { withApiAuth } from "@/lib/api/with-api-auth";
-import { admitPreview } from "@/lib/dashboard/preview";
+import { admitDashboardRender } from "@/lib/dashboard/preview";
 import { renderAnswer } from "@/lib/render/answer";
 import { renderRequestSchema } from "@/lib/schemas/templates";
 
@@ -11,13 +10,12 @@ import { renderRequestSchema } from "@/lib/schemas/templates";
 // download "with current variables": POST /api/v1/templates/{id}/render's body and answer (less the email client
 // support warnings, which the page shows in its panel), for the signed-in session
 // only (same origin). Not an API call: typing would spend a free month's calls in an afternoon. Limited per minute, per
-// account and per address instead (PREVIEW_LIMITS), and refused with /render's 429 once the month's calls are used up.
+// account and per address instead (PREVIEW_LIMITS), and refused with /render's 429 once the month's calls are used up,
+// both before the body is read.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   POST: withApiAuth(
-    { metered: false, body: renderRequestSchema, notFound: errors.templateNotFound },
+    { metered: false, admit: admitDashboardRender, body: renderRequestSchema, notFound: errors.templateNotFound },
     async ({ request, caller, params, body }) => {
-      if (caller.via !== "session") throw errors.unauthorized();
-      await admitPreview(caller, clientAddress(request.headers));
       // Without the email client warnings: the page shows its template's support in a panel of its own.
       const answer = await renderAnswer(caller.accountId, params.id, body, request.signal, false);
       return answer instanceof Response ? answer : NextResponse.json(answer);
