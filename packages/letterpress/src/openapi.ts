@@ -829,7 +829,7 @@ export interface components {
         /** @description The file itself, Base64-encoded (standard alphabet with `=` padding; whitespace is ignored): at most 10 MB of Base64, and the attachments of one email at most 10 MB decoded in all. Give it or `path`. */
         content?: string;
         content_type?: string;
-        /** @description An `https://` URL to fetch the file from, instead of `content` (never a file on the server) */
+        /** @description An `https://` URL to fetch the file from, instead of `content`, on a public host (never a file on the server, nor a loopback, private, link-local or other internal address, nor a name resolving to one) */
         path?: string;
       }[];
       tags?: {
