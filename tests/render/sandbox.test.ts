@@ -19,7 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import * as React from "react";
 import { render } from "@react-email/render";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { httpError } from "../../lib/api/errors";
 import { AppError } from "../../lib/errors";
 import { compileTemplate } from "../../lib/render/sandbox/compile";
@@ -751,8 +751,10 @@ describe("limits and cache behaviour", () => {
       expect(
         queued.map((r) => (r.status === "fulfilled" ? /Hello <!-- -->(\w)/.exec(r.value.html)?.[1] : r.reason)),
       ).toEqual(["a", "b", "c"]);
-      expect(getSandboxStats()).toMatchObject({ watchdogKills: kills + 1, queued: 0 });
       expect(performance.now() - started).toBeLessThan(DEADLINE_MS * 3);
+      expect(getSandboxStats().watchdogKills).toBe(kills + 1);
+      // The replaced worker's contexts of other accounts are made again as jobs of their own: let those finish.
+      await vi.waitFor(() => expect(getSandboxStats().queued).toBe(0), { timeout: 5000 });
     },
   );
 
