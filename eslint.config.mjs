@@ -27,6 +27,7 @@ export default defineConfig([
   // Generated or written by tools (all gitignored).
   globalIgnores([
     ".next/**",
+    ".vercel/**",
     ".data/**",
     "node_modules/**",
     "lib/render/**/*.generated.*",

@@ -13,6 +13,11 @@ const nextConfig: NextConfig = {
       "./node_modules/@jitl/quickjs-*/**",
     ],
   },
+  // LETTERPRESS_STANDALONE=1: also write .next/standalone, Next's own server with only the files the tracer found
+  // (`node .next/standalone/server.js`, after copying .next/static beside it): what `npm run check:deploy` runs and a
+  // container would. Off by default: `next start` (npm start, the browser tests, the bench) warns on a standalone build,
+  // and Vercel's builder reads the traces, not this folder.
+  output: process.env.LETTERPRESS_STANDALONE === "1" ? "standalone" : undefined,
   poweredByHeader: false,
   // npm test's build (scripts/test.sh) comes after its type check, `npm run typecheck`, which checks the same files with
   // Next's route types: checking them again would add a quarter to the build. Every other build checks them itself.

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { connection } from "next/server";
 import { ArrowRightIcon, CodeIcon, LibraryIcon, SendIcon } from "./_components/icons";
 import { formatNumber } from "./_components/format";
 import { freeAllowance, PaymentModeNote, PlanCards } from "./_components/plan-cards";
@@ -10,7 +11,10 @@ import { PLANS } from "@/lib/plans";
 /** The illustration's account, part-way through the free plan's month. */
 const SAMPLE_EMAILS_SENT = 18;
 
-export default function LandingPage() {
+// Rendered per request: the configuration (the site URL, the payment mode) is the deployment's at run time, which a
+// build (Vercel's, with no runtime secret set) must not read.
+export default async function LandingPage() {
+  await connection();
   const { siteUrl } = getConfig();
   return (
     <>

@@ -9,6 +9,16 @@ import { connectDatabase, ensureLocalSessionSecret, prepareDatabase } from "./li
 // sends the embedded outbox's scheduled emails when their time comes, which on Vercel the cron route and sends'
 // after-response work do. Under `npm run dev` the catalogue render worker's bundle is rebuilt whenever emails/ change, and the render
 // workers load it for the next render: development renders through the same workers and bundle as production.
+//
+// Nothing production needs may live only here: a deployment (`node server.js`, Vercel's functions) never runs this
+// file. What it does, and where a deployment gets the same:
+//   - migrations, and the catalogue into an empty database: `npm run db:migrate` and `npm run db:seed` (README,
+//     "Deploying to Vercel with Supabase")
+//   - the outbox's due scheduled emails, every second (deliverScheduledOutboxEmails → dispatchDueScheduledEmails): the
+//     cron route /api/cron/dispatch-scheduled (dispatchScheduled), and the dispatch each send starts after answering
+//   - a session secret generated into .data/, and the catalogue worker rebuilt on edits: local development only
+// The other background duties (interrupted hand-offs, expired idempotency keys, held provider events, Stripe reports)
+// run after requests and in the cron routes alike (README, "Background work"; tests/platform/cron.test.ts).
 const mode = process.argv[2] === "start" ? "start" : "dev";
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[letterpress] ${line}`);

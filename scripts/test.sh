@@ -11,6 +11,9 @@
 #      built in (no page is prerendered with them), so this .next/ is also the one `npm start` and the e2e tests serve.
 #      It skips Next's own type check (LETTERPRESS_TYPES_CHECKED): step 2 ran the same one.
 #   6. npm run test:e2e (Playwright: the browser tests against that build), when package.json has that script
+#   7. npm run check:deploy (scripts/check-deploy.ts): the app as it is deployed. Vercel's builder (`vercel build`, with
+#      no runtime secret set) and Next's standalone server from that build's traced output alone, copied out of the
+#      repository, driven through HTTP. Last, because its build replaces .next/; it skips Next's type check as step 5 does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -150,5 +153,8 @@ else
   echo
   echo "No test:e2e script in package.json yet: skipping the end-to-end tests."
 fi
+
+phase "Deploy check (npm run check:deploy)"
+LETTERPRESS_TYPES_CHECKED=1 npm run -s check:deploy
 
 finish_phase

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import { requireAccount } from "@/lib/auth/current";
 import { signOutAction } from "../(auth)/actions";
 import { PLAN_LABEL } from "../_components/format";
@@ -12,6 +13,9 @@ export const metadata: Metadata = {
 };
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
+  // Every dashboard page is the signed-in account's, rendered per request. Said before anything reads the runtime
+  // configuration or the database, so a build with no runtime secret set (a Vercel preview) never prerenders one.
+  await connection();
   const account = await requireAccount();
   // Under the links, in the sidebar and in the small screens' menu.
   const footer = (

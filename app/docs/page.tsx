@@ -1,5 +1,6 @@
 import type { CLIENT_METHODS } from "letterpress";
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import { getConfig } from "@/lib/config";
 import { buildOpenApiDocument } from "@/lib/openapi";
 import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/plans";
@@ -32,7 +33,9 @@ type Operation = {
   "x-api-key-scopes": string[];
 };
 
-export default function DocsPage() {
+// Rendered per request: the servers' URL is the deployment's site URL at run time, which a build must not read.
+export default async function DocsPage() {
+  await connection();
   const doc = buildOpenApiDocument(getConfig().siteUrl);
   const base = doc.servers[0].url;
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
