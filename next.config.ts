@@ -1,5 +1,7 @@
 import type { NextConfig } from "next";
 
+const standalone = process.env.LETTERPRESS_STANDALONE === "1";
+
 const nextConfig: NextConfig = {
   // PGlite, postgres.js and the QuickJS wasm must stay real node modules, not bundled copies.
   serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "postgres", "quickjs-emscripten"],
@@ -17,7 +19,11 @@ const nextConfig: NextConfig = {
   // (`node .next/standalone/server.js`, after copying .next/static beside it): what `npm run check:deploy` runs and a
   // container would. Off by default: `next start` (npm start, the browser tests, the bench) warns on a standalone build,
   // and Vercel's builder reads the traces, not this folder.
-  output: process.env.LETTERPRESS_STANDALONE === "1" ? "standalone" : undefined,
+  output: standalone ? "standalone" : undefined,
+  // The standalone server loads each route's code on its first request, as a Vercel instance does, instead of every
+  // route's right after listening: that preload held a new instance's first answer back by about 0.5 s
+  // (docs/performance.md, "Cold start"). `next start` keeps Next's default, for a server that lives long.
+  experimental: { preloadEntriesOnStart: !standalone },
   poweredByHeader: false,
   // npm test's build (scripts/test.sh) comes after its type check, `npm run typecheck`, which checks the same files with
   // Next's route types: checking them again would add a quarter to the build. Every other build checks them itself.

@@ -19,6 +19,7 @@ import { createSession } from "@/lib/db/sessions";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { renderCatalogueOffThread, stopCatalogueWorkers } from "@/lib/render/catalogue-pool";
 import { createTemplateFromSource, replaceTemplateFromSource } from "@/lib/user-templates";
+import { measureColdStart, reportColdStart, standaloneBuildProblem, type ColdStartResult } from "./lib/cold-start";
 import { prepareDatabase } from "./lib/database";
 import {
   findPostgresBinDir,
@@ -33,8 +34,9 @@ import {
 // windows interleaved with windows of bare (see below). The database: DATABASE_URL when given, else a throwaway
 // PostgreSQL 15 cluster when its binaries are installed, else the embedded database (in memory, in a child process).
 // The last line of output is one JSON object keyed by scenario: { rps, p50_ms, p99_ms, ratio_to_bare }, plus
-// hostile_max_ms for isolation (the library load while two more connections send the worst inputs in turn), and
-// p97_5_ms for noisy_neighbour (own-template renders while another account's renders run to their deadlines).
+// hostile_max_ms for isolation (the library load while two more connections send the worst inputs in turn),
+// p97_5_ms for noisy_neighbour (own-template renders while another account's renders run to their deadlines), and
+// cold_start: fresh standalone servers' first answers (scripts/lib/cold-start.ts; needs LETTERPRESS_STANDALONE=1's build).
 
 type Fixture = {
   key: string;
@@ -388,6 +390,9 @@ async function main(): Promise<number> {
       embedded: { type: "boolean", default: false },
       // Writes a V8 CPU profile of the server to DIR when it stops (open it in Chrome DevTools).
       "cpu-prof": { type: "string" },
+      // Fresh standalone instances per kind of first request (scripts/lib/cold-start.ts); `--only` without cold_start
+      // skips them.
+      "cold-start-rounds": { type: "string", default: "3" },
     },
   });
   const duration = Number(values.duration);
@@ -407,10 +412,10 @@ async function main(): Promise<number> {
     return 2;
   }
   const only = values.only ? new Set(["bare", ...values.only.split(",")]) : null;
-  const unknown = [...(only ?? [])].filter((name) => !SCENARIOS.some((s) => s.name === name));
+  const unknown = [...(only ?? [])].filter((name) => name !== "cold_start" && !SCENARIOS.some((s) => s.name === name));
   if (unknown.length > 0) {
     console.error(
-      `bench: unknown scenario ${unknown.join(", ")}; scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}`,
+      `bench: unknown scenario ${unknown.join(", ")}; scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}, cold_start`,
     );
     return 2;
   }
@@ -678,6 +683,26 @@ async function main(): Promise<number> {
         `${scenario.name.padEnd(17)} at ${(ratio * 100).toFixed(1)}% of bare (target on Node ${NODE_MAJOR} ≥ ${Math.round(target * 100)}%): ${verdict}`,
       );
     }
+    const coldStartRounds = Number(values["cold-start-rounds"]);
+    let coldStart: ColdStartResult | undefined;
+    if ((!only || only.has("cold_start")) && coldStartRounds > 0) {
+      const problem = standaloneBuildProblem(process.cwd());
+      if (problem) log(`cold_start        skipped: ${problem}`);
+      else {
+        coldStart = await measureColdStart({
+          root: process.cwd(),
+          fixture: { key: fixture.key, catalogueTemplateId: fixture.welcomeId, userTemplateId: fixture.userTemplateId },
+          env: Object.fromEntries(
+            ["DATABASE_URL", "DATABASE_PREPARED_STATEMENTS", "SESSION_SECRET"].flatMap((name) =>
+              process.env[name] ? [[name, process.env[name]!]] : [],
+            ),
+          ),
+          rounds: coldStartRounds,
+          log,
+        });
+        reportColdStart(coldStart, log);
+      }
+    }
     await cleanUp();
     for (const failure of failures) console.error(`bench: ${failure}`);
     if (failures.length > 0) {
@@ -686,7 +711,7 @@ async function main(): Promise<number> {
         .filter((line) => line.includes('"level":"error"'));
       for (const line of errorLines.slice(0, 10)) console.error(`bench: server logged ${line}`);
     }
-    console.log(JSON.stringify(results));
+    console.log(JSON.stringify(coldStart ? { ...results, cold_start: coldStart } : results));
     return failures.length > 0 ? 1 : 0;
   } catch (error) {
     console.error(`bench: ${(error as Error).stack ?? error}`);
@@ -697,9 +722,12 @@ async function main(): Promise<number> {
 
 async function ensureBuild(): Promise<void> {
   if (existsSync(path.join(".next", "BUILD_ID"))) return;
-  log("No build found (.next/BUILD_ID): running npm run build first…");
+  log("No build found (.next/BUILD_ID): running npm run build first (with the standalone server, for cold_start)…");
   const code = await new Promise<number | null>((resolve) => {
-    spawn("npm", ["run", "build"], { stdio: "inherit" }).once("exit", resolve);
+    spawn("npm", ["run", "build"], { stdio: "inherit", env: { ...process.env, LETTERPRESS_STANDALONE: "1" } }).once(
+      "exit",
+      resolve,
+    );
   });
   if (code !== 0) throw new Error(`npm run build failed (exit ${code})`);
 }
