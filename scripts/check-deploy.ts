@@ -117,6 +117,14 @@ async function vercelBuild(): Promise<void> {
   const removed = Object.keys(process.env).filter((name) => RUNTIME_VARIABLES.test(name));
   log(`vercel build --yes, without ${removed.length ? removed.join(", ") : "any runtime variable (none was set)"}`);
 
+  // Vercel's builder roots Turbopack at the project: packages reached through a link out of it are refused ("Could not
+  // find the Next.js package"), as a git worktree sharing another checkout's node_modules has them.
+  const modules = path.join(ROOT, "node_modules");
+  const realModules = await realpath(modules).catch(() => modules);
+  check(
+    !path.relative(ROOT, realModules).startsWith(".."),
+    `node_modules is a link to ${realModules}, outside the project, which vercel build does not compile from: install the dependencies here (npm install) to run the check`,
+  );
   // A developer's own linked project is put back afterwards.
   const saved = existsSync(PROJECT_FILE) ? await readFile(PROJECT_FILE, "utf8") : null;
   await mkdir(path.dirname(PROJECT_FILE), { recursive: true });
