@@ -59,10 +59,12 @@ type UserCodeResult = CompileResult | FilesCompileResult | ReactSourceResult | U
 
 const pool = new WorkerPool<WithoutId<UserCodeRequest>, UserCodeReply, UserCodeResult>({
   file: () => generatedFilePath("compile-worker.generated.cjs", import.meta.url, path.join("lib", "render", "sandbox")),
-  // Two at once: a source running into its deadline does not hold up the next account's.
+  // Two at once, and accounts kept apart as on the sandbox's pool: one account's sources running into their deadline
+  // hold one worker at most while another account's compile waits.
   workers: 2,
   jobsPerWorker: 1,
   jobsPerOwnerPerWorker: 1,
+  keepOwnersApart: true,
   admission: {
     ...COMPILE_QUEUE,
     jobs: "compiles",
