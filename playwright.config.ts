@@ -36,7 +36,7 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   webServer: {
-    command: "node_modules/.bin/tsx --import ./scripts/server-only-hook.mjs tests/e2e/serve.ts",
+    command: "node_modules/.bin/tsx --import ./bin/server-only-hook.mjs tests/e2e/serve.ts",
     wait: { stdout: /e2e app at (?<E2E_BASE_URL>\S+) logging to (?<E2E_APP_LOG>\S+)\n/ },
     // Builds first when there is no build yet.
     timeout: 180_000,

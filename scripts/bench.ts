@@ -20,7 +20,7 @@ import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { renderCatalogueOffThread, stopCatalogueWorkers } from "@/lib/render/catalogue-pool";
 import { createTemplateFromSource, replaceTemplateFromSource } from "@/lib/user-templates";
 import { measureColdStart, reportColdStart, standaloneBuildProblem, type ColdStartResult } from "./lib/cold-start";
-import { prepareDatabase } from "./lib/database";
+import { prepareDatabase } from "../bin/database";
 import {
   findPostgresBinDir,
   freePort,

@@ -31,7 +31,7 @@
  * lockfile are as they were, and the outputs as it wrote them (BUILD_STAMP):
  * postinstall builds them, then the sandbox tests and `npm run build` find
  * them up to date.
- * `npm run dev` (scripts/serve.ts) keeps the catalogue worker up to date with
+ * `npm run dev` (bin/serve.ts) keeps the catalogue worker up to date with
  * watchCatalogueWorker.
  */
 import { build, context, version as esbuildVersion, type BuildOptions, type Metafile, type Plugin } from "esbuild";
@@ -359,7 +359,7 @@ function writeIfChanged(file: string, content: string): boolean {
   return true;
 }
 
-// Run as a script (npm run build:sandbox, postinstall); scripts/serve.ts imports watchCatalogueWorker only.
+// Run as a script (npm run build:sandbox, postinstall); bin/serve.ts imports watchCatalogueWorker only.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   main().catch((error: unknown) => {
     console.error("[build-sandbox-runtime] failed:", error);

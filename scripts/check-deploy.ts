@@ -254,7 +254,7 @@ async function startDatabase(): Promise<Database> {
   }
   const db = await startEmbeddedDatabase({ dataDir: "memory://", maxConnections: 16 });
   return {
-    // PGlite is one session for every connection: statements prepared on one would outlive it (scripts/lib/database.ts).
+    // PGlite is one session for every connection: statements prepared on one would outlive it (bin/database.ts).
     env: { DATABASE_URL: db.url, DATABASE_PREPARED_STATEMENTS: "off" },
     description: "the embedded database, in memory (no PostgreSQL server binaries are installed)",
     stop: db.stop,
@@ -265,7 +265,7 @@ async function prepareDatabase(database: Database): Promise<{ key: string }> {
   const migrated = JSON.parse(
     await run(
       path.join(ROOT, "node_modules", ".bin", "tsx"),
-      ["--import", "./scripts/server-only-hook.mjs", "scripts/db.ts", "migrate"],
+      ["--import", "./bin/server-only-hook.mjs", "bin/db.ts", "migrate"],
       { ...process.env, ...database.env },
       { quiet: true },
     ),

@@ -32,7 +32,7 @@ export const OUTBOX_SCHEDULE_INTERVAL_MS = 1000;
 
 /**
  * Sends the outbox's scheduled emails when their time comes, as a provider holding them would: looks for due ones
- * every `intervalMs` until stopped. A long-running server runs it (scripts/serve.ts: npm run dev, npm start); on
+ * every `intervalMs` until stopped. A long-running server runs it (bin/serve.ts: npm run dev, npm start); on
  * Vercel the dispatcher's runs send them (the cron route, and the after-response work of each send). Reading emails
  * never does. The stop returned resolves once a look in flight has finished, so the database can close after it.
  */

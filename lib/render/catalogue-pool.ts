@@ -78,7 +78,7 @@ const pool = new WorkerPool<
             ? "The catalogue render worker did not start a render in time"
             : `The catalogue render worker ${loss.reason}`,
         ),
-  // `npm run dev` rebuilds the bundle when emails/ change (scripts/serve.ts): the next render loads the new one.
+  // `npm run dev` rebuilds the bundle when emails/ change (bin/serve.ts): the next render loads the new one.
   reloadOnChange: process.env.NODE_ENV === "development",
 });
 

@@ -88,7 +88,7 @@ export type WorkerPoolOptions<Request extends object, Message, Result> = {
    * when it was stopped or replaced sound.
    */
   onWorkerGone?: (slot: number, loss: WorkerLoss | null, lostOwner: string | null) => void;
-  /** Replace the workers whenever their file changes (development only: scripts/serve.ts rebuilds it). */
+  /** Replace the workers whenever their file changes (development only: bin/serve.ts rebuilds it). */
   reloadOnChange?: boolean;
 };
 

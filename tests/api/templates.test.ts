@@ -888,7 +888,7 @@ describe("the admin CLI", () => {
   );
 });
 
-describe("scripts/push-templates.mjs (CI)", () => {
+describe("bin/push-templates.mjs (CI)", () => {
   /** The API's template routes behind a real HTTP server, as the script reaches a deployment. */
   async function serveTemplatesApi(): Promise<{ url: string; close: () => void }> {
     const server = createServer(async (request, response) => {
@@ -921,7 +921,7 @@ describe("scripts/push-templates.mjs (CI)", () => {
       for (const [name, code] of Object.entries(GRAPH)) await writeFile(path.join(root, "welcome", name), code);
       await writeFile(path.join(root, "greeting", "email.tsx"), GREETING);
       const push = (...flags: string[]) =>
-        run("node", ["scripts/push-templates.mjs", root, ...flags], {
+        run("node", ["bin/push-templates.mjs", root, ...flags], {
           env: { ...process.env, LETTERPRESS_BASE_URL: api.url, LETTERPRESS_API_KEY: user.key },
         });
       const [welcome, greeting] = [path.join(root, "welcome"), path.join(root, "greeting")];
@@ -1000,7 +1000,7 @@ describe("scripts/push-templates.mjs (CI)", () => {
       await mkdir(folder);
       await writeFile(path.join(folder, "email.tsx"), GREETING.replace("Hello", "Howdy"));
       await writeFile(path.join(folder, ".letterpress-id"), `${id}\n`);
-      const pushed = await run("node", ["scripts/push-templates.mjs", root], {
+      const pushed = await run("node", ["bin/push-templates.mjs", root], {
         env: { ...process.env, LETTERPRESS_BASE_URL: api.url, LETTERPRESS_API_KEY: user.key },
       });
       expect(pushed.stdout).toBe(`${folder}: saved greeting (${id}), version 2 published\n`);
@@ -1011,7 +1011,7 @@ describe("scripts/push-templates.mjs (CI)", () => {
   });
 
   it("says how to call it when the folder or the key is missing", async () => {
-    const refused = await run("node", ["scripts/push-templates.mjs"], {
+    const refused = await run("node", ["bin/push-templates.mjs"], {
       env: { ...process.env, LETTERPRESS_API_KEY: "" },
     }).then(
       () => ({ code: 0, stderr: "" }),

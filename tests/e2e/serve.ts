@@ -1,5 +1,5 @@
 // The browser tests' app (playwright.config.ts starts it), or by hand:
-// `npx tsx --import ./scripts/server-only-hook.mjs tests/e2e/serve.ts` serves the built app on a fresh in-memory
+// `npx tsx --import ./bin/server-only-hook.mjs tests/e2e/serve.ts` serves the built app on a fresh in-memory
 // database, printing its URL, until Ctrl-C.
 import { startTestApp } from "./app-server";
 

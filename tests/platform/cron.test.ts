@@ -13,7 +13,7 @@ import { hashRequest } from "@/lib/send/idempotency";
 import { call, counter, sender, type Sender } from "../support/api";
 import { useResendStandIn } from "../support/resend-stand-in";
 
-// Production has no long-running process: what `npm start` does in the background (scripts/serve.ts's loop over due
+// Production has no long-running process: what `npm start` does in the background (bin/serve.ts's loop over due
 // scheduled emails, and the dispatch every send starts after answering) happens on Vercel when Vercel Cron calls a route
 // of app/api/cron/ that vercel.json lists: GET with `Authorization: Bearer $CRON_SECRET` (issue 44, item 3).
 
@@ -152,7 +152,7 @@ describe("GET /api/cron/dispatch-scheduled, as Vercel Cron calls it", () => {
     const user = await sender();
     resend.domains.add(user.domain);
 
-    // A scheduled email of the embedded outbox, now due (scripts/serve.ts's loop sends these every second).
+    // A scheduled email of the embedded outbox, now due (bin/serve.ts's loop sends these every second).
     const due = await recorded(user, {
       status: "scheduled",
       provider: "outbox",

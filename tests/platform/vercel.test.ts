@@ -220,7 +220,7 @@ describe("npm start on Vercel", () => {
     delete env.POSTGRES_URL;
     delete env.TEST_DATABASE_URL;
     delete env.NODE_OPTIONS; // vitest's own loader flags must not leak into the child
-    const child = spawn(tsx, ["--import", "./scripts/server-only-hook.mjs", "scripts/serve.ts", "start"], {
+    const child = spawn(tsx, ["--import", "./bin/server-only-hook.mjs", "bin/serve.ts", "start"], {
       cwd: root,
       env,
     });
@@ -252,7 +252,7 @@ describe("npm run db:migrate with the Supabase integration's variable", () => {
     delete env.NODE_OPTIONS;
     const child = spawn(
       path.join(root, "node_modules", ".bin", "tsx"),
-      ["--import", "./scripts/server-only-hook.mjs", "scripts/db.ts", "migrate"],
+      ["--import", "./bin/server-only-hook.mjs", "bin/db.ts", "migrate"],
       { cwd: root, env },
     );
     let stdout = "";

@@ -1,5 +1,5 @@
 /**
- * `npm run dev` renders catalogue templates on the same workers and bundle as production: scripts/serve.ts rebuilds the
+ * `npm run dev` renders catalogue templates on the same workers and bundle as production: bin/serve.ts rebuilds the
  * bundle whenever emails/ change, and the catalogue pool, in development, replaces its workers when the file changes.
  * Here the pool is pointed at a copy of the bundle, which the test changes as the build does (whole, by renaming).
  */

@@ -31,7 +31,7 @@ describe("a due scheduled email in the embedded outbox", () => {
 
     const sentAt = async (id: string) =>
       (await getDb()<{ sent_at: Date | null }[]>`select sent_at from sent_emails where id = ${id}`)[0].sent_at;
-    // What npm run dev and npm start run (scripts/serve.ts). The email already due goes at once; one scheduled a
+    // What npm run dev and npm start run (bin/serve.ts). The email already due goes at once; one scheduled a
     // second ahead goes when its time comes. Nothing reads them meanwhile.
     const stop = deliverScheduledOutboxEmails();
     try {

@@ -102,7 +102,7 @@ const CRASH_BODY = { to: "ann@example.com", subject: "Crash test" };
 async function sendAndKill(user: TestUser & { welcomeId: string }, idempotencyKey: string | null): Promise<void> {
   const child = spawn(
     "node_modules/.bin/tsx",
-    ["--import", "./scripts/server-only-hook.mjs", "tests/support/send-child.ts"],
+    ["--import", "./bin/server-only-hook.mjs", "tests/support/send-child.ts"],
     {
       env: {
         ...process.env,

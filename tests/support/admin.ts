@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { runAdmin } from "@/scripts/admin";
+import { runAdmin } from "@/bin/admin";
 
 /**
- * The admin CLI run in the test's own process (scripts/admin.ts `runAdmin`, which its entry point calls with the
+ * The admin CLI run in the test's own process (bin/admin.ts `runAdmin`, which its entry point calls with the
  * command line): its JSON answer, or an error holding what it wrote to stderr, as a failed run shows it. A process of
  * its own costs more than a second of loading the app; one test per CLI file still runs the real command.
  */
@@ -22,7 +22,7 @@ export async function admin(args: string[]): Promise<any> {
 export async function adminProcess(args: string[]): Promise<any> {
   const { stdout } = await promisify(execFile)(
     "node_modules/.bin/tsx",
-    ["--import", "./scripts/server-only-hook.mjs", "scripts/admin.ts", ...args],
+    ["--import", "./bin/server-only-hook.mjs", "bin/admin.ts", ...args],
     { env: { ...process.env, RESEND_API_KEY: undefined, RESEND_BASE_URL: undefined }, timeout: 60_000 },
   );
   return JSON.parse(stdout);

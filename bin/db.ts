@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { seedCatalogue } from "@/lib/db/seed";
-import { connectDatabase } from "./lib/database";
+import { connectDatabase } from "./database";
 
 // npm run db:migrate | npm run db:seed — on DATABASE_URL (else POSTGRES_URL), or the embedded database when neither is set.
 const command = process.argv[2];

@@ -6,7 +6,7 @@
 // its .letterpress-id: it is saved by that id and given the alias.
 //
 //   LETTERPRESS_BASE_URL=https://your-app.example/api/v1 LETTERPRESS_API_KEY=lp_live_… \
-//     node scripts/push-templates.mjs emails [--draft]
+//     node bin/push-templates.mjs emails [--draft]
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 

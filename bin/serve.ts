@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { databaseUrlVariable } from "@/lib/config";
 import { deliverScheduledOutboxEmails } from "@/lib/mail/outbox";
-import { connectDatabase, ensureLocalSessionSecret, prepareDatabase } from "./lib/database";
+import { connectDatabase, ensureLocalSessionSecret, prepareDatabase } from "./database";
 
 // npm run dev / npm start: brings up the database (the embedded one when neither DATABASE_URL nor POSTGRES_URL is set),
 // applies pending migrations, then runs Next as a child process and stops everything together on Ctrl-C. Meanwhile it
@@ -40,7 +40,7 @@ try {
 
 // Imported only under dev: the build runs esbuild, a development dependency.
 const stopWatching =
-  mode === "dev" ? await (await import("./build-sandbox-runtime")).watchCatalogueWorker(log) : async () => {};
+  mode === "dev" ? await (await import("../scripts/build-sandbox-runtime")).watchCatalogueWorker(log) : async () => {};
 const stopOutboxSchedule = deliverScheduledOutboxEmails();
 
 const next = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), mode, "-p", port], {

@@ -21,7 +21,7 @@ import {
   replaceTemplateFromSource,
   type TemplateSource,
 } from "@/lib/user-templates";
-import { connectDatabase, prepareDatabase } from "./lib/database";
+import { connectDatabase, prepareDatabase } from "./database";
 
 // npm run -s admin -- <command> [--flags]: JSON on stdout; a message on stderr and exit 1 on error.
 
