@@ -7,7 +7,7 @@ import path from "node:path";
 
 // Next's standalone server (`output: "standalone"`, built with LETTERPRESS_STANDALONE=1) as a deployment runs it: the
 // traced output copied to a folder outside the repository, started with `node server.js`. Shared by
-// `npm run check:deploy` (scripts/check-deploy.ts) and the bench's cold-start measurement (scripts/lib/cold-start.ts).
+// `npm run check:deploy` (scripts/check-deploy.ts) and the bench's cold-start measurement (scripts/bench/cold-start.ts).
 
 export type StandaloneCopy = { dir: string; remove: () => Promise<void> };
 

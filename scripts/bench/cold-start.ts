@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { copyStandaloneBuild, startStandaloneServer } from "./standalone";
+import { copyStandaloneBuild, startStandaloneServer } from "../lib/standalone";
 
 // The bench's cold start (issue 44, item 4): every new Vercel instance starts cold, so it measures Next's standalone
 // server (.next/standalone, copied out of the repository and started with `node server.js`, as check:deploy runs it)

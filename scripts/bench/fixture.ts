@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import { LOCAL_SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, createLocalSessionToken } from "@/lib/auth/session";
+import { createAccount } from "@/lib/db/accounts";
+import { createApiKey } from "@/lib/db/api-keys";
+import { getDb } from "@/lib/db/client";
+import { addSendingDomain } from "@/lib/db/domains";
+import { addLibraryEntry } from "@/lib/db/library";
+import { createSession } from "@/lib/db/sessions";
+import { createTemplateFromSource, replaceTemplateFromSource } from "@/lib/user-templates";
+import { log } from "./report";
+
+// What the scenarios' requests name: the bench's account (its key, library, templates and sending domain) and another
+// account's, which sends the hostile requests.
+
+export type Fixture = {
+  key: string;
+  welcomeId: string;
+  userTemplateId: string;
+  /** The same template as userTemplateId's, in its 100th published version. */
+  versionedTemplateId: string;
+  tailwindTemplateId: string;
+  sendFrom: string;
+  /** Another account, which sends the isolation and noisy_neighbour scenarios' hostile requests. */
+  attacker: { key: string; cookie: string; newsletterId: string; userTemplateId: string; deadlineTemplateId: string };
+};
+
+const USER_TEMPLATE_SOURCE = `import * as React from "react";
+import { Body, Container, Heading, Html, Text } from "@react-email/components";
+
+export default function Hello({ name = "there" }: { name?: string }) {
+  return (
+    <Html>
+      <Body style={{ fontFamily: "sans-serif" }}>
+        <Container>
+          <Heading>Hello {name}</Heading>
+          <Text>This template was written by a user and renders in the sandbox.</Text>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+`;
+
+/** A user's template as React Email's examples write them: Tailwind with pixelBasedPreset, responsive classes. */
+const TAILWIND_TEMPLATE_SOURCE = `import { Body, Button, Container, Head, Heading, Hr, Html, Link, Preview, Section, Tailwind, Text, pixelBasedPreset } from "@react-email/components";
+
+export default function Welcome({ name = "there", plan = "Free" }: { name?: string; plan?: string }) {
+  return (
+    <Html lang="en">
+      <Tailwind config={{ presets: [pixelBasedPreset], theme: { extend: { colors: { brand: "#007291" } } } }}>
+        <Head />
+        <Preview>Welcome to Acme</Preview>
+        <Body className="mx-auto my-auto bg-white px-2 font-sans">
+          <Container className="mx-auto my-[40px] max-w-[465px] rounded border border-solid border-[#eaeaea] p-[20px]">
+            <Heading className="mx-0 my-[30px] p-0 text-center text-[24px] font-normal text-black sm:text-3xl">
+              Welcome, <strong>{name}</strong>
+            </Heading>
+            <Text className="text-[14px] leading-[24px] text-black">You are on the {plan} plan.</Text>
+            <Section className="mt-[32px] mb-[32px] text-center">
+              <Button className="rounded bg-brand px-5 py-3 text-center text-[12px] font-semibold text-white no-underline hover:bg-black" href="https://example.com/start">
+                Get started
+              </Button>
+            </Section>
+            <Hr className="mx-0 my-[26px] w-full border border-solid border-[#eaeaea]" />
+            <Text className="text-[12px] leading-[24px] text-[#666666]">
+              Sent by <Link className="text-blue-600 no-underline" href="https://example.com">Acme</Link>.
+            </Text>
+          </Container>
+        </Body>
+      </Tailwind>
+    </Html>
+  );
+}
+`;
+
+/** The attacker's template of the noisy_neighbour scenario: on its PreviewProps it renders (so it saves), asked to it loops. */
+const DEADLINE_TEMPLATE_SOURCE = `import { Html, Text } from "@react-email/components";
+
+export default function Loop({ mode = "once" }: { mode?: string }) {
+  while (mode === "loop") {}
+  return <Html><Text>Looped {mode}</Text></Html>;
+}
+
+Loop.PreviewProps = { mode: "once" };
+`;
+
+export async function createFixture(): Promise<Fixture> {
+  // A paid plan has no API call quota, so the quota never stops the bench.
+  const account = await createAccount({ email: `bench-${randomUUID()}@example.com`, plan: "monthly" });
+  const { key } = await createApiKey(account.id, { name: "bench" });
+  for (const slug of ["welcome", "verify-email", "receipt", "newsletter", "team-invite"]) {
+    await addLibraryEntry(account.id, slug, { processor: "bench" });
+  }
+  const [welcome] = await getDb()<
+    { id: string }[]
+  >`select id from templates where slug = 'welcome' and owner_account_id is null`;
+  // A domain belongs to one account: each run's account gets its own.
+  const domain = await addSendingDomain(account.id, {
+    domain: `bench-${account.id.slice(0, 8)}.example.com`,
+    verified: true,
+  });
+  const userTemplate = await createTemplateFromSource(account.id, {
+    name: "Bench hello",
+    description: "bench",
+    code: USER_TEMPLATE_SOURCE,
+  });
+  // Versions 1 to 100, each its own source: a render, by default or by number, reads one of them, never the others.
+  const versioned = await createTemplateFromSource(account.id, {
+    name: "Bench versions",
+    description: "bench",
+    code: USER_TEMPLATE_SOURCE,
+  });
+  for (let version = 2; version <= 100; version++) {
+    await replaceTemplateFromSource(account.id, versioned.id, {
+      name: "Bench versions",
+      description: "bench",
+      code: `${USER_TEMPLATE_SOURCE}\n// version ${version}\n`,
+    });
+  }
+  const tailwindTemplate = await createTemplateFromSource(account.id, {
+    name: "Bench Tailwind",
+    description: "bench",
+    code: TAILWIND_TEMPLATE_SOURCE,
+  });
+  log(
+    `  Bench user ${account.email} on the monthly plan, 5 catalogue templates and 3 own templates (one of 100 versions) in the library`,
+  );
+  // Its own paid plan too: a free plan's quota would answer its hostile requests with a quick 429.
+  const attacker = await createAccount({ email: `bench-attacker-${randomUUID()}@example.com`, plan: "monthly" });
+  const newsletter = await addLibraryEntry(attacker.id, "newsletter", { processor: "bench" });
+  const attackerTemplate = await createTemplateFromSource(attacker.id, {
+    name: "Attacker hello",
+    description: "bench",
+    code: USER_TEMPLATE_SOURCE,
+  });
+  const deadlineTemplate = await createTemplateFromSource(attacker.id, {
+    name: "Attacker loop",
+    description: "bench",
+    code: DEADLINE_TEMPLATE_SOURCE,
+  });
+  return {
+    key,
+    welcomeId: welcome.id,
+    userTemplateId: userTemplate.id,
+    versionedTemplateId: versioned.id,
+    tailwindTemplateId: tailwindTemplate.id,
+    sendFrom: domain.default_sender ?? `hello@${domain.domain}`,
+    attacker: {
+      key: (await createApiKey(attacker.id, { name: "bench attacker" })).key,
+      cookie: `${LOCAL_SESSION_COOKIE}=${await attackerSessionToken(attacker.id)}`,
+      newsletterId: newsletter.template_id,
+      userTemplateId: attackerTemplate.id,
+      deadlineTemplateId: deadlineTemplate.id,
+    },
+  };
+}
+
+/** A signed-in session, as the sign-in form would make it. */
+async function attackerSessionToken(accountId: string): Promise<string> {
+  const session = await createSession(accountId, SESSION_MAX_AGE_SECONDS);
+  return createLocalSessionToken({ accountId, sessionId: session.id, expiresAt: session.expires_at });
+}
