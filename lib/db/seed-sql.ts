@@ -14,6 +14,9 @@ export const SEED_SQL_HEADER = "-- Written by `npm run db:seed-sql` (scripts/db-
 
 const TAG = "seed";
 const MAX_TAG_TRIES = 1_000;
+// The Supabase CLI reads a seed file a statement at a time into a buffer of 256 KiB by default (pkg/parser's
+// MaxScannerCapacity), and fails on a longer one.
+const MAX_STATEMENT_BYTES = 256 * 1024;
 
 /**
  * `text` as a dollar-quoted literal whose tag ($seed$, else $seed_1$, $seed_2$, ...) occurs nowhere in it, nor across
@@ -49,7 +52,17 @@ export function catalogueSeedSql(seeds: CatalogueSeed[]): string {
       ["p_code", seed.code],
     ];
     const list = args.map(([name, value]) => `  ${name} => ${dollarQuoted(value)}`).join(",\n");
-    return `-- ${seed.slug}\nselect public.seed_catalogue_template(\n${list}\n);\n`;
+    // The slug heads its statement as a comment, which a line break would end early.
+    if (/[\r\n]/.test(seed.slug)) throw new Error(`A catalogue slug holds a line break: ${JSON.stringify(seed.slug)}`);
+    const statement = `-- ${seed.slug}\nselect public.seed_catalogue_template(\n${list}\n);\n`;
+    // With the header, which the CLI reads as part of the first statement.
+    const bytes = Buffer.byteLength(header) + Buffer.byteLength(statement);
+    if (bytes >= MAX_STATEMENT_BYTES) {
+      throw new Error(
+        `The seed of ${seed.slug} is ${bytes} bytes of SQL: the Supabase CLI reads statements of less than ${MAX_STATEMENT_BYTES}`,
+      );
+    }
+    return statement;
   });
   return [header, ...statements].join("\n");
 }

@@ -163,6 +163,24 @@ describe("supabase/seed.sql", () => {
   });
 });
 
+describe("catalogueSeedSql", () => {
+  const seed = async () => (await loadCatalogueSeeds())[0];
+
+  it("refuses a template whose statement the Supabase CLI could not read (256 KiB), instead of writing it", async () => {
+    const large = { ...(await seed()), code: "x".repeat(256 * 1024) };
+    expect(() => catalogueSeedSql([large])).toThrow(
+      new RegExp(
+        `^The seed of ${large.slug} is \\d+ bytes of SQL: the Supabase CLI reads statements of less than 262144$`,
+      ),
+    );
+  });
+
+  it("refuses a slug that would end its statement's comment early", async () => {
+    const twoLines = { ...(await seed()), slug: "two\nlines" };
+    expect(() => catalogueSeedSql([twoLines])).toThrow('A catalogue slug holds a line break: "two\\nlines"');
+  });
+});
+
 describe("dollarQuoted", () => {
   const awkward = [
     "",
