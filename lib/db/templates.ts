@@ -261,26 +261,28 @@ export type CatalogueSeed = {
   variables: VariablesSchema;
 };
 
-/** Inserts or refreshes a catalogue template by slug; the version moves only when its code or variables change. */
+/** seed_catalogue_template's p_listing: what a catalogue template shows besides its code and variables. */
+export function catalogueListing(seed: CatalogueSeed) {
+  return {
+    name: seed.name,
+    description: seed.description,
+    price: seed.price,
+    category: seed.category,
+    author: seed.author,
+    preview_image_url: seed.previewImageUrl,
+  };
+}
+
+/**
+ * Inserts or refreshes a catalogue template by slug, by the SQL function seed_catalogue_template (which
+ * supabase/seed.sql calls too); the version moves only when its code or variables change.
+ */
 export async function upsertCatalogueTemplate(seed: CatalogueSeed): Promise<{ id: string; slug: string }> {
   const db = getDb();
-  const [row] = await db<{ id: string; slug: string }[]>`
-    insert into templates (slug, name, description, is_public, price, code, variables, category, author, preview_image_url,
-                           published_version)
-    values (${seed.slug}, ${seed.name}, ${seed.description}, true, ${seed.price}, ${seed.code},
-            ${jsonParameter(db, seed.variables)}, ${seed.category}, ${seed.author}, ${seed.previewImageUrl}, 1)
-    on conflict (slug) where owner_account_id is null do update set
-      name = excluded.name, description = excluded.description, price = excluded.price, code = excluded.code,
-      variables = excluded.variables, category = excluded.category, author = excluded.author,
-      preview_image_url = excluded.preview_image_url,
-      version = case when templates.code is distinct from excluded.code or templates.variables::text is distinct from excluded.variables::text
-                     then templates.version + 1 else templates.version end,
-      updated_at = case when templates.code is distinct from excluded.code or templates.variables::text is distinct from excluded.variables::text
-                        or templates.name is distinct from excluded.name or templates.description is distinct from excluded.description
-                        or templates.price is distinct from excluded.price
-                        then now() else templates.updated_at end
-    returning id, slug`;
-  return row;
+  const [row] = await db<{ id: string }[]>`
+    select seed_catalogue_template(${seed.slug}, ${db.json(catalogueListing(seed))}, ${seed.code},
+                                   ${jsonParameter(db, seed.variables)}) as id`;
+  return { id: row.id, slug: seed.slug };
 }
 
 /** What rendering needs of a template (not its source), in the version rendered. */

@@ -31,12 +31,16 @@ async function freshDatabase(): Promise<{ url: string; stop: () => Promise<void>
   return { url: embedded.url, stop: embedded.stop };
 }
 
-/** A fresh, empty database and a client of one connection on it; `close` ends the client and deletes the database. */
-export async function openFreshDatabase(): Promise<{ db: postgres.Sql; close: () => Promise<void> }> {
+/**
+ * A fresh, empty database (its `url`) and a client of one connection on it; `close` ends the client and deletes the
+ * database.
+ */
+export async function openFreshDatabase(): Promise<{ db: postgres.Sql; url: string; close: () => Promise<void> }> {
   const database = await freshDatabase();
   const db = postgres(database.url, { prepare: false, max: 1, onnotice: () => {} });
   return {
     db,
+    url: database.url,
     close: async () => {
       await db.end();
       await database.stop();
