@@ -1,10 +1,13 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import { addLibraryEntry, findLibraryEntry, removeCatalogueEntry, restorePurchasedEntry } from "@/lib/db/library";
-import { findCatalogueTemplate } from "@/lib/db/templates";
+import { findCatalogueTemplate, type TemplateRecord } from "@/lib/db/templates";
 import { AppError, errors } from "@/lib/errors";
 import { getPaymentProcessor } from "@/lib/payments";
 import type { LibraryEntry } from "@/lib/schemas/library";
+
+/** Where a hosted checkout comes back to: the dashboard's catalogue, where Buy is. */
+const catalogueUrl = () => `${getConfig().siteUrl}/dashboard/catalogue`;
 
 /**
  * Where the account buys a paid catalogue template, as the dashboard's Buy button sends it: the processor's hosted
@@ -12,11 +15,28 @@ import type { LibraryEntry } from "@/lib/schemas/library";
  * processor, or the test-mode one, which would settle the purchase at once), the dashboard's catalogue, where Buy is.
  */
 async function checkoutUrl(accountId: string, templateId: string): Promise<string> {
-  const catalogueUrl = `${getConfig().siteUrl}/dashboard/catalogue`;
   const processor = getPaymentProcessor();
-  if (!processor || processor.testMode) return catalogueUrl;
-  const outcome = await processor.startTemplatePurchase({ accountId, templateId, returnUrl: catalogueUrl });
-  return outcome.completed ? catalogueUrl : outcome.redirectUrl;
+  if (!processor || processor.testMode) return catalogueUrl();
+  const outcome = await processor.startTemplatePurchase({ accountId, templateId, returnUrl: catalogueUrl() });
+  return outcome.completed ? catalogueUrl() : outcome.redirectUrl;
+}
+
+async function catalogueTemplateOrThrow(templateIdOrSlug: string): Promise<TemplateRecord> {
+  const template = await findCatalogueTemplate(templateIdOrSlug);
+  if (!template) throw errors.templateNotFound(`No public catalogue template "${templateIdOrSlug}"`);
+  return template;
+}
+
+/**
+ * Puts a catalogue template in the account's library without charging for it: a free one, or a paid one it bought
+ * before (removed since), back as `purchased`. False for a paid one not bought. ALREADY_IN_LIBRARY for a free one there.
+ */
+async function addWithoutCharge(accountId: string, template: TemplateRecord): Promise<boolean> {
+  if (Number(template.price) === 0) {
+    await addLibraryEntry(accountId, template.id, { processor: "none" });
+    return true;
+  }
+  return restorePurchasedEntry(accountId, template.id);
 }
 
 /**
@@ -28,15 +48,12 @@ export async function addCatalogueTemplate(
   accountId: string,
   templateIdOrSlug: string,
 ): Promise<{ entry: LibraryEntry; created: boolean }> {
-  const template = await findCatalogueTemplate(templateIdOrSlug);
-  if (!template) throw errors.templateNotFound(`No public catalogue template "${templateIdOrSlug}"`);
+  const template = await catalogueTemplateOrThrow(templateIdOrSlug);
   const existing = await findLibraryEntry(accountId, template.id);
   if (existing) return { entry: existing, created: false };
   let created = true;
   try {
-    if (Number(template.price) === 0) await addLibraryEntry(accountId, template.id, { processor: "none" });
-    // Bought before and removed from the library since: back as `purchased`, not charged again.
-    else if (!(await restorePurchasedEntry(accountId, template.id)))
+    if (!(await addWithoutCharge(accountId, template)))
       throw errors.purchaseRequired(template, await checkoutUrl(accountId, template.id));
   } catch (error) {
     // A concurrent request added it first: the same answer as a repeated one.
@@ -46,6 +63,37 @@ export async function addCatalogueTemplate(
   const entry = await findLibraryEntry(accountId, template.id);
   if (!entry) throw errors.templateNotFound();
   return { entry, created };
+}
+
+/** What the catalogue's Add or Buy did: the template is in the library, or the purchase goes on at a checkout. */
+export type CatalogueAddition =
+  | { outcome: "added" | "restored" | "purchased"; template: { id: string; name: string } }
+  | { outcome: "checkout"; redirectUrl: string }
+  | { outcome: "purchases_unavailable" };
+
+/**
+ * The dashboard catalogue's Add and Buy: what POST /library adds (a free template, or a paid one bought before, not
+ * charged again), and a paid one not bought bought through the payment processor, which settles it at once (test
+ * mode) or answers its hosted checkout. ALREADY_IN_LIBRARY for a free one there already; TEMPLATE_NOT_FOUND for one
+ * not in the catalogue.
+ */
+export async function addOrBuyCatalogueTemplate(
+  accountId: string,
+  templateIdOrSlug: string,
+): Promise<CatalogueAddition> {
+  const template = await catalogueTemplateOrThrow(templateIdOrSlug);
+  if (await addWithoutCharge(accountId, template))
+    return { outcome: Number(template.price) === 0 ? "added" : "restored", template };
+  const processor = getPaymentProcessor();
+  if (!processor) return { outcome: "purchases_unavailable" };
+  const purchase = await processor.startTemplatePurchase({
+    accountId,
+    templateId: template.id,
+    returnUrl: catalogueUrl(),
+  });
+  return purchase.completed
+    ? { outcome: "purchased", template }
+    : { outcome: "checkout", redirectUrl: purchase.redirectUrl };
 }
 
 /** DELETE /library/{id}: takes a catalogue template out of the account's library, or TEMPLATE_NOT_FOUND. */

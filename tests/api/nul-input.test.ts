@@ -1,15 +1,11 @@
 import { revalidatePath } from "next/cache";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  addDomainAction,
-  addTemplateAction,
-  cancelEmailAction,
-  createApiKeyAction,
-  createTemplateAction,
-  removeSuppressionAction,
-  updateDefaultSenderAction,
-  verifyDomainAction,
-} from "@/app/dashboard/actions";
+import { addTemplateAction } from "@/app/dashboard/catalogue/actions";
+import { addDomainAction, updateDefaultSenderAction, verifyDomainAction } from "@/app/dashboard/domains/actions";
+import { cancelEmailAction } from "@/app/dashboard/emails/actions";
+import { removeSuppressionAction } from "@/app/dashboard/emails/suppressions/actions";
+import { createApiKeyAction } from "@/app/dashboard/settings/api-keys/actions";
+import { createTemplateAction } from "@/app/dashboard/templates/new/actions";
 import { GET as getDownload } from "@/app/api/dashboard/templates/[id]/download/route";
 import { GET as getThumbnail } from "@/app/api/dashboard/templates/[id]/thumbnail/route";
 import { POST as postTemplate } from "@/app/api/v1/templates/route";

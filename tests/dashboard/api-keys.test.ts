@@ -1,6 +1,6 @@
 import { revalidatePath } from "next/cache";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { createApiKeyAction } from "@/app/dashboard/actions";
+import { createApiKeyAction } from "@/app/dashboard/settings/api-keys/actions";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";

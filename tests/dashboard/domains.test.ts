@@ -1,6 +1,6 @@
 import { revalidatePath } from "next/cache";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { addDomainAction } from "@/app/dashboard/actions";
+import { addDomainAction } from "@/app/dashboard/domains/actions";
 import { resetConfig } from "@/lib/config";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { addSendingDomain, listSendingDomains } from "@/lib/db/domains";

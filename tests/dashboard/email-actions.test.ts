@@ -1,6 +1,7 @@
 import { revalidatePath } from "next/cache";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { cancelEmailAction, removeSuppressionAction } from "@/app/dashboard/actions";
+import { cancelEmailAction } from "@/app/dashboard/emails/actions";
+import { removeSuppressionAction } from "@/app/dashboard/emails/suppressions/actions";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getEmailOrThrow } from "@/lib/emails";
 import { listSuppressionsPage } from "@/lib/suppressions";

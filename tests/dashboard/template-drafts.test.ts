@@ -1,6 +1,8 @@
 import { isValidElement, type ReactElement, type ReactNode } from "react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { createTemplateAction, saveDraftAction, type CreateTemplateState } from "@/app/dashboard/actions";
+import { saveDraftAction } from "@/app/dashboard/library/[id]/edit/actions";
+import type { CreateTemplateState } from "@/app/dashboard/_lib/template-form";
+import { createTemplateAction } from "@/app/dashboard/templates/new/actions";
 import EditTemplatePage from "@/app/dashboard/library/[id]/edit/page";
 import TemplatePage from "@/app/dashboard/library/[id]/page";
 import { TemplateEditor } from "@/app/dashboard/templates/new/template-editor";

@@ -1,13 +1,9 @@
 import { revalidatePath } from "next/cache";
 import { isValidElement, type ReactElement, type ReactNode } from "react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  addTemplateAction,
-  deleteTemplateAction,
-  removeFromLibraryAction,
-  type ActionState,
-  type AddTemplateState,
-} from "@/app/dashboard/actions";
+import { addTemplateAction, type AddTemplateState } from "@/app/dashboard/catalogue/actions";
+import type { ActionState } from "@/app/dashboard/_lib/action";
+import { deleteTemplateAction, removeFromLibraryAction } from "@/app/dashboard/library/[id]/actions";
 import { CatalogueGrid } from "@/app/dashboard/catalogue/catalogue-grid";
 import CataloguePage from "@/app/dashboard/catalogue/page";
 import LibraryPage from "@/app/dashboard/library/page";

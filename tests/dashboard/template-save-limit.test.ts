@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { createTemplateAction, type CreateTemplateState } from "@/app/dashboard/actions";
+import type { CreateTemplateState } from "@/app/dashboard/_lib/template-form";
+import { createTemplateAction } from "@/app/dashboard/templates/new/actions";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { PREVIEW_LIMITS } from "@/lib/limits";

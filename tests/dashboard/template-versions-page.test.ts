@@ -1,11 +1,7 @@
 import { isValidElement, type ReactElement, type ReactNode } from "react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  publishDraftAction,
-  restoreVersionAction,
-  versionFilesAction,
-  type ActionState,
-} from "@/app/dashboard/actions";
+import type { ActionState } from "@/app/dashboard/_lib/action";
+import { publishDraftAction, restoreVersionAction, versionFilesAction } from "@/app/dashboard/library/[id]/actions";
 import TemplatePage from "@/app/dashboard/library/[id]/page";
 import { DraftCard, VersionsCard } from "@/app/dashboard/library/[id]/versions";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { sendTestEmailAction, type TestSendRequest } from "@/app/dashboard/actions";
+import { sendTestEmailAction, type TestSendRequest } from "@/app/dashboard/library/[id]/actions";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { getTestEmailsSentToday } from "@/lib/db/usage";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkCompatibility } from "@/lib/render/compatibility";
 import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route";
-import { createTemplateAction } from "@/app/dashboard/actions";
+import { createTemplateAction } from "@/app/dashboard/templates/new/actions";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";

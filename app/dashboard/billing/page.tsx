@@ -3,7 +3,7 @@ import { requireAccount } from "@/lib/auth/current";
 import { getPaymentMode, getPaymentProcessor } from "@/lib/payments";
 import { formatDate, PLAN_LABEL } from "../../_components/format";
 import { PaymentModeNote, PlanCards } from "../../_components/plan-cards";
-import { openCustomerPortalAction } from "../actions";
+import { openCustomerPortalAction } from "./actions";
 import { PlanButton } from "./plan-button";
 
 export const metadata: Metadata = { title: "Plan & billing" };

@@ -2,7 +2,8 @@
 import { useActionState } from "react";
 import type { PlanName } from "@/lib/plans";
 import { SubmitButton } from "../../_components/submit-button";
-import { changePlanAction, type ActionState } from "../actions";
+import type { ActionState } from "../_lib/action";
+import { changePlanAction } from "./actions";
 
 export function PlanButton({ plan, label, primary }: { plan: PlanName; label: string; primary: boolean }) {
   const [state, action] = useActionState<ActionState, FormData>(changePlanAction, { status: "idle" });

@@ -6,7 +6,7 @@ import { formatPrice } from "../../_components/format";
 import { Thumbnail } from "../../_components/thumbnail";
 import { SubmitButton } from "../../_components/submit-button";
 import { VariablesList } from "../../_components/variables-list";
-import { addTemplateAction, type AddTemplateState } from "../actions";
+import { addTemplateAction, type AddTemplateState } from "./actions";
 
 export type CatalogueCard = {
   id: string;

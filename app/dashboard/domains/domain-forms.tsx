@@ -1,7 +1,8 @@
 "use client";
 import { useActionState, useEffect, useRef } from "react";
 import { SubmitButton } from "../../_components/submit-button";
-import { addDomainAction, updateDefaultSenderAction, verifyDomainAction, type ActionState } from "../actions";
+import type { ActionState } from "../_lib/action";
+import { addDomainAction, updateDefaultSenderAction, verifyDomainAction } from "./actions";
 
 export function AddDomainForm() {
   const [state, action] = useActionState<ActionState, FormData>(addDomainAction, { status: "idle" });

@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import { ConfirmAction } from "../../_components/confirm-action";
-import { cancelEmailAction } from "../actions";
+import { cancelEmailAction } from "./actions";
 
 /**
  * Cancel, after confirmation, for a scheduled email. Rendered whatever the email's status, with the button only while

@@ -6,7 +6,7 @@ import { listSuppressionsPage } from "@/lib/suppressions";
 import { ConfirmAction } from "../../../_components/confirm-action";
 import { formatDate, formatDateTime } from "../../../_components/format";
 import { SuppressedIcon } from "../../../_components/icons";
-import { removeSuppressionAction } from "../../actions";
+import { removeSuppressionAction } from "./actions";
 import { Pager } from "../../../_components/pager";
 
 export const metadata: Metadata = { title: "Suppressions" };

@@ -19,7 +19,7 @@ import { uuidSchema } from "@/lib/schemas/common";
 import { ADDED_VIA_LABEL, formatDate, formatDateTime, formatPrice } from "../../../_components/format";
 import { CompatibilityPanel } from "../../../_components/compatibility-panel";
 import { CopyButton } from "../../../_components/copy-button";
-import { deleteTemplateAction, removeFromLibraryAction } from "../../actions";
+import { deleteTemplateAction, removeFromLibraryAction } from "./actions";
 import { RemoveTemplate } from "./remove-template";
 import { DraftCard, VersionsCard } from "./versions";
 import { TemplateWorkbench } from "./workbench";

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import type { ActionState } from "../../actions";
+import type { ActionState } from "../../_lib/action";
 import { ConfirmAction } from "../../../_components/confirm-action";
 
 /**

@@ -6,7 +6,8 @@ import { MAX_DIFF_EDITS } from "@/lib/line-diff";
 import { formatDateTime } from "../../../_components/format";
 import { PreviewPane } from "../../../_components/preview-pane";
 import { SubmitButton } from "../../../_components/submit-button";
-import { publishDraftAction, restoreVersionAction, versionFilesAction, type ActionState } from "../../actions";
+import type { ActionState } from "../../_lib/action";
+import { publishDraftAction, restoreVersionAction, versionFilesAction } from "./actions";
 
 type Published = { version: number; published_at: string };
 type Rendered = { html: string | null; text: string | null; error: string | null };

@@ -12,7 +12,7 @@ import { FileTabs } from "../../../_components/file-tabs";
 import { DownloadIcon, SendIcon } from "../../../_components/icons";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
 import { VariablesForm } from "../../../_components/variables-form";
-import { sendTestEmailAction, type SendTestState } from "../../actions";
+import { sendTestEmailAction, type SendTestState } from "./actions";
 
 type Sender = { domain: string; address: string };
 type Variables = Record<string, unknown>;

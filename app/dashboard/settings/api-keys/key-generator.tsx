@@ -6,7 +6,7 @@ import { CopyButton } from "../../../_components/copy-button";
 import { API_KEY_KIND_LABEL, API_KEY_SCOPE_LABEL } from "../../../_components/format";
 import { ShieldIcon } from "../../../_components/icons";
 import { SubmitButton } from "../../../_components/submit-button";
-import { createApiKeyAction, type CreateKeyState } from "../../actions";
+import { createApiKeyAction, type CreateKeyState } from "./actions";
 import { KEY_EXPIRY_DAYS, NO_EXPIRY } from "./key-expiry";
 
 const KIND_OPTIONS: ChoiceOption[] = [

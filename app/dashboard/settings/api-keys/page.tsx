@@ -12,7 +12,7 @@ import {
   timeAgo,
 } from "../../../_components/format";
 import { KeyIcon } from "../../../_components/icons";
-import { revokeApiKeyAction } from "../../actions";
+import { revokeApiKeyAction } from "./actions";
 import { KeyGenerator } from "./key-generator";
 
 export const metadata: Metadata = { title: "API keys" };

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
 import { libraryAllowance } from "@/lib/dashboard/queries";
-import { createTemplateAction } from "../../actions";
+import { createTemplateAction } from "./actions";
 import { TemplateEditor } from "./template-editor";
 
 export const metadata: Metadata = { title: "New template" };

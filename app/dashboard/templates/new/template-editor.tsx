@@ -10,7 +10,7 @@ import { FileTabs } from "../../../_components/file-tabs";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
 import { SubmitButton } from "../../../_components/submit-button";
 import { VariablesList } from "../../../_components/variables-list";
-import type { CreateTemplateState } from "../../actions";
+import type { CreateTemplateState } from "../../_lib/template-form";
 import { STARTER_TEMPLATE } from "./starter";
 
 type DraftResult =

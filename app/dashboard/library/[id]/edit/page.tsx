@@ -7,7 +7,7 @@ import { findLibraryTemplate } from "@/lib/db/templates";
 import { uuidSchema } from "@/lib/schemas/common";
 import { filesEntryFirst, SINGLE_FILE } from "@/lib/template-files";
 import { formatDateTime } from "../../../../_components/format";
-import { saveDraftAction } from "../../../actions";
+import { saveDraftAction } from "./actions";
 import { TemplateEditor } from "../../../templates/new/template-editor";
 
 export const metadata: Metadata = { title: "Edit template" };
