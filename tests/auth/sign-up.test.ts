@@ -7,12 +7,13 @@ import { signInAction, signUpAction } from "@/app/(auth)/actions";
 import { getCurrentAccount } from "@/lib/auth/current";
 import { hashPassword } from "@/lib/auth/passwords";
 import { LOCAL_SESSION_COOKIE } from "@/lib/auth/session";
-import { ConfigError, parseConfig, resetConfig } from "@/lib/config";
+import { ConfigError, parseConfig } from "@/lib/config";
 import { createAccount, getAccountByEmailOrThrow } from "@/lib/db/accounts";
 import { AppError } from "@/lib/errors";
 import { getDb } from "@/lib/db/client";
 import { proxy } from "@/proxy";
 import { BASE } from "../support/api";
+import { envForSuite } from "../support/env";
 import { browser, newBrowser, submit, useBrowser } from "../support/next-headers";
 import {
   checkEmail,
@@ -378,18 +379,16 @@ describe("sign-up emails through Resend", () => {
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    process.env.RESEND_API_KEY = "re_test_signup_0123456789";
-    process.env.RESEND_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    resetConfig();
   });
 
   afterAll(async () => {
-    delete process.env.RESEND_API_KEY;
-    delete process.env.RESEND_BASE_URL;
-    resetConfig();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
+  envForSuite(() => ({
+    RESEND_API_KEY: "re_test_signup_0123456789",
+    RESEND_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  }));
 
   beforeEach(() => {
     received = [];

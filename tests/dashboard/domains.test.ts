@@ -1,10 +1,10 @@
 import { revalidatePath } from "next/cache";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { addDomainAction } from "@/app/dashboard/actions";
-import { resetConfig } from "@/lib/config";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { addSendingDomain, listSendingDomains } from "@/lib/db/domains";
 import { createUser, uniqueDomain } from "../support/api";
+import { envForEachTest } from "../support/env";
 
 // Domains → Add a domain: the form answers why a domain cannot be added, next to the field, and keeps what was typed.
 const signedIn = vi.hoisted(() => ({ accountId: "" }));
@@ -34,13 +34,8 @@ const refused = (domain: string, message: string) => ({
 
 beforeEach(() => {
   vi.mocked(revalidatePath).mockClear();
-  process.env.SHARED_SENDING_DOMAIN = SHARED;
-  resetConfig();
 });
-afterEach(() => {
-  delete process.env.SHARED_SENDING_DOMAIN;
-  resetConfig();
-});
+envForEachTest({ SHARED_SENDING_DOMAIN: SHARED });
 
 describe("addDomainAction", () => {
   it("refuses another account's parent and sub-domains, with the reason, and adds the account's own sub-domain", async () => {

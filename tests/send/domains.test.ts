@@ -3,7 +3,6 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as send } from "@/app/api/v1/send/route";
-import { resetConfig } from "@/lib/config";
 import { onboardingState } from "@/lib/dashboard/queries";
 import { getDb } from "@/lib/db/client";
 import { listOutbox } from "@/lib/db/emails/outbox";
@@ -13,6 +12,7 @@ import { AppError } from "@/lib/errors";
 import { isVerifiedForSending, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
 import { admin, adminProcess } from "../support/admin";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "../support/api";
+import { setTestEnv } from "../support/env";
 
 // Sending domains: through Resend's domains API (a local stand-in for it at RESEND_BASE_URL, 127.0.0.1 only, which
 // records every request and keeps the domains it was given), and in the embedded default where DNS is simulated.
@@ -27,7 +27,6 @@ let received: Received[] = [];
 let remote = new Map<string, { name: string; status: string }>();
 /** Answers instead of the stand-in's routes when it returns a reply (failures). */
 let override: ((request: Received) => Reply | undefined) | null = null;
-const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL };
 const API_KEY = "re_test_domains_0123456789";
 
 const records = (status: string) => [
@@ -121,9 +120,6 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  restore("RESEND_API_KEY", saved.key);
-  restore("RESEND_BASE_URL", saved.url);
-  resetConfig();
 });
 
 beforeEach(() => {
@@ -132,21 +128,14 @@ beforeEach(() => {
   override = null;
 });
 
+/** Resend at `url` for the rest of the test (from a beforeEach, for its test). */
 function useResend(url = baseUrl) {
-  process.env.RESEND_API_KEY = API_KEY;
-  process.env.RESEND_BASE_URL = url;
-  resetConfig();
+  setTestEnv({ RESEND_API_KEY: API_KEY, RESEND_BASE_URL: url });
 }
 
+/** The embedded outbox and simulated DNS for the rest of the test (from a beforeEach, for its test). */
 function useEmbedded() {
-  delete process.env.RESEND_API_KEY;
-  delete process.env.RESEND_BASE_URL;
-  resetConfig();
-}
-
-function restore(name: string, value: string | undefined) {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
+  setTestEnv({ RESEND_API_KEY: undefined, RESEND_BASE_URL: undefined });
 }
 
 async function closedPortUrl(): Promise<string> {
@@ -661,38 +650,31 @@ describe("who may add a domain", () => {
   });
 
   it("refuses the shared sending domain and the system sender's domain, their parents and sub-domains, to every account", async () => {
-    const savedShared = process.env.SHARED_SENDING_DOMAIN;
-    process.env.SHARED_SENDING_DOMAIN = SHARED;
-    resetConfig();
-    try {
-      const u = await user();
-      const cases: [string, string][] = [
-        [SHARED, shared(SHARED)],
-        [SHARED.toUpperCase(), shared(SHARED)],
-        ["letterpress.example", shared("letterpress.example")],
-        [`acme.${SHARED}`, shared(`acme.${SHARED}`)],
-        ["letterpress.test", system("letterpress.test")],
-        ["mail.letterpress.test", system("mail.letterpress.test")],
-      ];
-      for (const [name, message] of cases) {
-        const error = await refusal(u.accountId, name);
-        expect(error).toBeInstanceOf(AppError);
-        expect((error as Error).message).toBe(message);
-        await expect(addSendingDomain(u.accountId, { domain: name, verified: true })).rejects.toThrow(message);
-      }
-      useResend();
-      received = [];
-      expect(await refusal(u.accountId, SHARED)).toMatchObject({ message: shared(SHARED) });
-      expect(received).toEqual([]);
-      expect(await listSendingDomainDetails(u.accountId)).toEqual([]);
-      // Names that only end in the same letters are not reserved.
-      useEmbedded();
-      const lookalike = `${D.split(".")[0]}letterpress.test`;
-      expect((await registerSendingDomain(u.accountId, { domain: lookalike })).domain.domain).toBe(lookalike);
-    } finally {
-      restore("SHARED_SENDING_DOMAIN", savedShared);
-      resetConfig();
+    setTestEnv({ SHARED_SENDING_DOMAIN: SHARED });
+    const u = await user();
+    const cases: [string, string][] = [
+      [SHARED, shared(SHARED)],
+      [SHARED.toUpperCase(), shared(SHARED)],
+      ["letterpress.example", shared("letterpress.example")],
+      [`acme.${SHARED}`, shared(`acme.${SHARED}`)],
+      ["letterpress.test", system("letterpress.test")],
+      ["mail.letterpress.test", system("mail.letterpress.test")],
+    ];
+    for (const [name, message] of cases) {
+      const error = await refusal(u.accountId, name);
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as Error).message).toBe(message);
+      await expect(addSendingDomain(u.accountId, { domain: name, verified: true })).rejects.toThrow(message);
     }
+    useResend();
+    received = [];
+    expect(await refusal(u.accountId, SHARED)).toMatchObject({ message: shared(SHARED) });
+    expect(received).toEqual([]);
+    expect(await listSendingDomainDetails(u.accountId)).toEqual([]);
+    // Names that only end in the same letters are not reserved.
+    useEmbedded();
+    const lookalike = `${D.split(".")[0]}letterpress.test`;
+    expect((await registerSendingDomain(u.accountId, { domain: lookalike })).domain.domain).toBe(lookalike);
   });
 
   it("keeps no one out with a claim nobody verified: of two such claims, the first verified wins", async () => {

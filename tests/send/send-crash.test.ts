@@ -5,13 +5,13 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { GET as dispatchCron } from "@/app/api/cron/dispatch-scheduled/route";
 import { POST as send } from "@/app/api/v1/send/route";
-import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { recordCountedEmail } from "@/lib/db/emails/records";
 import { billingPeriod, PLANS } from "@/lib/plans";
 import { recoverOrphanedEmails } from "@/lib/send/recovery";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "../support/api";
+import { envForEachTest } from "../support/env";
 
 // The fault: the server dies (SIGKILL) after an email was counted and recorded, while Resend holds the hand-off. A
 // child process runs the real POST /api/v1/send against a stand-in for Resend on 127.0.0.1 that accepts the request
@@ -29,7 +29,6 @@ let held: ServerResponse[] = [];
 /** What the stand-in answers once `answering`: Resend's acceptance unless a test sets a failure. */
 let answer: { status: number; body: unknown } = { status: 200, body: { id: "re_recovered" } };
 const CRON_SECRET = "cron-secret-for-crash-tests-0123456789";
-const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL, cron: process.env.CRON_SECRET };
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -65,15 +64,6 @@ function answerHeld(): void {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  for (const [name, value] of [
-    ["RESEND_API_KEY", saved.key],
-    ["RESEND_BASE_URL", saved.url],
-    ["CRON_SECRET", saved.cron],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfig();
 });
 
 beforeEach(() => {
@@ -81,11 +71,8 @@ beforeEach(() => {
   answering = false;
   held = [];
   answer = { status: 200, body: { id: "re_recovered" } };
-  process.env.RESEND_API_KEY = "re_test_crash_0123456789";
-  process.env.RESEND_BASE_URL = baseUrl;
-  process.env.CRON_SECRET = CRON_SECRET;
-  resetConfig();
 });
+envForEachTest(() => ({ RESEND_API_KEY: "re_test_crash_0123456789", RESEND_BASE_URL: baseUrl, CRON_SECRET }));
 
 async function sender(): Promise<TestUser & { welcomeId: string; domain: string }> {
   const user = await createUser("free");

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as cancelEmail } from "@/app/api/v1/emails/[id]/cancel/route";
 import { POST as sendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as send } from "@/app/api/v1/send/route";
-import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { recordCountedEmails } from "@/lib/db/emails/records";
@@ -18,6 +17,7 @@ import { billingPeriod, type PlanName } from "@/lib/plans";
 import { providerIdempotencyKey } from "@/lib/send/idempotency";
 import { recoverOrphanedEmails } from "@/lib/send/recovery";
 import { addToLibrary, auth, call, catalogueId, createUser, nextInstant, type TestUser } from "../support/api";
+import { setTestEnv, envForEachTest } from "../support/env";
 
 // A local stand-in for Resend's API at RESEND_BASE_URL (127.0.0.1 only): records every request about this file's
 // accounts and answers with whatever the test sets in `reply`. (The database is shared by the test files, and a send's
@@ -40,7 +40,6 @@ function fromAnotherFile(body: unknown): boolean {
   return !domainsOfThisFile.has(domain);
 }
 let reply: Reply = { status: 200, body: { id: "re_unset" } };
-const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL };
 const API_KEY = "re_test_0123456789abcdef";
 
 beforeAll(async () => {
@@ -59,33 +58,18 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  useResend(baseUrl);
 });
 
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  restore("RESEND_API_KEY", saved.key);
-  restore("RESEND_BASE_URL", saved.url);
-  resetConfig();
 });
 
 beforeEach(() => {
   received = [];
   reply = { status: 200, body: { id: "re_unset" } };
-  useResend(baseUrl);
 });
-
-function useResend(url: string) {
-  process.env.RESEND_API_KEY = API_KEY;
-  process.env.RESEND_BASE_URL = url;
-  resetConfig();
-}
-
-function restore(name: string, value: string | undefined) {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
-}
+envForEachTest(() => ({ RESEND_API_KEY: API_KEY, RESEND_BASE_URL: baseUrl }));
 
 /** A user who can send through Resend: a domain of its own (one account per domain) that Resend verified. */
 async function sender(plan: PlanName = "free") {
@@ -120,8 +104,7 @@ const storedRows = (user: TestUser) =>
 describe("the mailer is chosen by RESEND_API_KEY", () => {
   it("is Resend when the key is set and the embedded outbox otherwise", () => {
     expect(getMailer().provider).toBe("resend");
-    delete process.env.RESEND_API_KEY;
-    resetConfig();
+    setTestEnv({ RESEND_API_KEY: undefined });
     expect(getMailer().provider).toBe("outbox");
   });
 });
@@ -366,7 +349,7 @@ describe("POST /api/v1/send through Resend", () => {
     "%s: 502, the message kept as failed, and the email not counted",
     async (_name, failure, reason) => {
       const user = await sender();
-      if (failure === "closed port") useResend(await closedPortUrl());
+      if (failure === "closed port") setTestEnv({ RESEND_BASE_URL: await closedPortUrl() });
       else reply = failure;
 
       const result = await post(
@@ -397,7 +380,7 @@ describe("POST /api/v1/send through Resend", () => {
 
       // The key was released: a retry with it sends once Resend is back.
       await nextInstant();
-      useResend(baseUrl);
+      setTestEnv({ RESEND_BASE_URL: baseUrl });
       reply = { status: 200, body: { id: "re_retry" } };
       const retry = await post(
         user,

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { resetConfig } from "@/lib/config";
+import { envForSuite } from "./env";
 
 export type ResendStandIn = {
   /** The requests of this test so far that send from one of `domains`: the file's own accounts. */
@@ -20,7 +20,6 @@ export type ResendStandIn = {
  */
 export function useResendStandIn(): ResendStandIn {
   const standIn: ResendStandIn = { received: [], domains: new Set(), reply: null };
-  const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL };
   let server: Server;
 
   beforeAll(async () => {
@@ -40,23 +39,16 @@ export function useResendStandIn(): ResendStandIn {
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    process.env.RESEND_API_KEY = "re_test_0123456789abcdef";
-    process.env.RESEND_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    resetConfig();
   });
 
   afterAll(async () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const [name, value] of [
-      ["RESEND_API_KEY", saved.key],
-      ["RESEND_BASE_URL", saved.url],
-    ] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    resetConfig();
   });
+  envForSuite(() => ({
+    RESEND_API_KEY: "re_test_0123456789abcdef",
+    RESEND_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  }));
 
   beforeEach(() => {
     standIn.received.length = 0;
