@@ -1,15 +1,14 @@
 import { revalidatePath } from "next/cache";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { addDomainAction } from "@/app/dashboard/actions";
-import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { addSendingDomain, listSendingDomains } from "@/lib/db/domains";
 import { createUser, uniqueDomain } from "../support/api";
 import { envForEachTest } from "../support/env";
+import { signedIn } from "../support/signed-in";
 
 // Domains → Add a domain: the form answers why a domain cannot be added, next to the field, and keeps what was typed.
-const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
-vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
+vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
 
 const SHARED = "shared.letterpress.example";
 
