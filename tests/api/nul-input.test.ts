@@ -54,18 +54,19 @@ describe("a NUL in a path parameter answers the route's JSON 404", () => {
   // Each route with a path parameter, by its name in the endpoints table, and its 404.
   const notFound: Record<string, object> = {
     "DELETE /library/{id}": TEMPLATE_NOT_FOUND,
-    "POST /templates/{id}/render": TEMPLATE_NOT_FOUND,
     "GET /templates/{id}": TEMPLATE_NOT_FOUND,
-    "GET /templates/{id}/source": TEMPLATE_NOT_FOUND,
-    "GET /emails/{id}": EMAIL_NOT_FOUND,
-    "POST /emails/{id}/cancel": EMAIL_NOT_FOUND,
-    "DELETE /suppressions/{email}": SUPPRESSION_NOT_FOUND,
     "PUT /templates/{id}": TEMPLATE_NOT_FOUND,
+    "PATCH /templates/{id}": TEMPLATE_NOT_FOUND,
     "DELETE /templates/{id}": TEMPLATE_NOT_FOUND,
+    "POST /templates/{id}/render": TEMPLATE_NOT_FOUND,
+    "GET /templates/{id}/source": TEMPLATE_NOT_FOUND,
     "POST /templates/{id}/publish": TEMPLATE_NOT_FOUND,
     "GET /templates/{id}/versions": TEMPLATE_NOT_FOUND,
     "GET /templates/{id}/versions/{n}": TEMPLATE_NOT_FOUND,
     "POST /templates/{id}/versions/{n}/restore": TEMPLATE_NOT_FOUND,
+    "GET /emails/{id}": EMAIL_NOT_FOUND,
+    "POST /emails/{id}/cancel": EMAIL_NOT_FOUND,
+    "DELETE /suppressions/{email}": SUPPRESSION_NOT_FOUND,
   };
 
   it("covers every /api/v1 route that takes a path parameter", () => {
