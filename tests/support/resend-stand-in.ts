@@ -35,11 +35,18 @@ export type ResendStandIn = {
   forgetHeld(): void;
 };
 
+export type ResendStandInOptions = {
+  /** False: RESEND_API_KEY and RESEND_BASE_URL are left as they are, for the file to point the app at `url` itself. */
+  configure?: boolean;
+  /** Records other files' emails too, for a file on a database of its own that asserts what reached Resend at all. */
+  recordEvery?: boolean;
+};
+
 /**
  * Resend configured, for the calling file's (or describe block's) tests, at a local stand-in for its API
  * (RESEND_BASE_URL, 127.0.0.1 only) that answers every request as accepted, or as the test says, and records the file's.
  */
-export function useResendStandIn(): ResendStandIn {
+export function useResendStandIn({ configure = true, recordEvery = false }: ResendStandInOptions = {}): ResendStandIn {
   let held: { request: ResendRequest; res: ServerResponse }[] = [];
   const standIn: ResendStandIn = {
     url: "",
@@ -60,7 +67,7 @@ export function useResendStandIn(): ResendStandIn {
   /** Whether a request is about another file's account: an email (or batch) from a domain this file never made. */
   function fromAnotherFile(body: unknown): boolean {
     const email = (Array.isArray(body) ? body[0] : body) as { from?: unknown } | undefined;
-    if (typeof email?.from !== "string") return false;
+    if (recordEvery || typeof email?.from !== "string") return false;
     return !standIn.domains.has(email.from.slice(email.from.lastIndexOf("@") + 1).replace(/>$/, ""));
   }
 
@@ -98,7 +105,7 @@ export function useResendStandIn(): ResendStandIn {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
-  envForSuite(() => ({ RESEND_API_KEY: RESEND_TEST_API_KEY, RESEND_BASE_URL: standIn.url }));
+  if (configure) envForSuite(() => ({ RESEND_API_KEY: RESEND_TEST_API_KEY, RESEND_BASE_URL: standIn.url }));
 
   beforeEach(() => {
     standIn.received = [];
