@@ -18,7 +18,9 @@ const OWN_DATABASE = ["tests/send/background-work.test.ts", "tests/send/schedule
 // (Vitest's isolate: false), which spares re-importing the app for each file and keeps the render workers warm between
 // files: a fifth of a pass's CPU. Told apart by what they call, so a new file that mocks is isolated without a list.
 const CHANGES_MODULES = ["vi.mock(", "vi.doMock(", "vi.stubEnv(", "vi.stubGlobal(", "vi.spyOn("];
-const CHANGES_ENV = /delete process\.env|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]/;
+// The names are tests/support/env.ts's, which change it for a file, a describe block or a test.
+const CHANGES_ENV =
+  /delete process\.env|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|\b(setEnv|setTestEnv|envForSuite|envForEachTest|withEnv)\(/;
 // Files that time the sandbox's renders: sharing put them beside other files' warm workers, and they failed under load.
 const TIMES_THE_SANDBOX = ["tests/render/sandbox.test.ts", "tests/render/render-user.test.ts"];
 const testFiles = readdirSync("tests", { recursive: true, encoding: "utf8" })

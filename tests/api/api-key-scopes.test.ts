@@ -5,18 +5,9 @@ import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { createApiKey, listApiKeys } from "@/lib/db/api-keys";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
-import {
-  auth,
-  call,
-  counter,
-  sender,
-  uniqueDomain,
-  type CallOptions,
-  type Sender,
-  type TestUser,
-} from "../support/api";
+import { auth, call, counter, sender, uniqueDomain, type Sender, type TestUser } from "../support/api";
 import { admin, adminProcess } from "../support/admin";
-import { addressedId, endpoints, type Endpoint } from "../support/endpoints";
+import { addressedId, endpoints, senderEndpoints } from "../support/endpoints";
 
 // The contract's list of what a sending_access key may call; everything else answers it 403.
 const SENDING_ROUTES = [
@@ -36,35 +27,12 @@ const INSUFFICIENT_SCOPE = {
     "This API key has sending access only: it may send and batch-send, read and cancel emails, and read usage. Use a full-access key for this endpoint.",
 };
 
-const sendEndpoints: Endpoint[] = [
-  {
-    name: "POST /send",
-    handler: send,
-    path: () => "/api/v1/send",
-    options: (templateId): CallOptions => ({
-      method: "POST",
-      body: { template_id: templateId, to: "ann@example.com", subject: "Hi" },
-    }),
-    metered: true,
-  },
-  {
-    name: "POST /send/batch",
-    handler: sendBatch,
-    path: () => "/api/v1/send/batch",
-    options: (templateId): CallOptions => ({
-      method: "POST",
-      body: { emails: [{ template_id: templateId, to: "ann@example.com", subject: "Hi" }] },
-    }),
-    metered: true,
-  },
-];
-
 async function keyFor(user: TestUser, options: Parameters<typeof createApiKey>[1]): Promise<string> {
   return (await createApiKey(user.accountId, options)).key;
 }
 
 describe("API key scopes: every route", () => {
-  const routes = [...endpoints, ...sendEndpoints];
+  const routes = [...endpoints, ...senderEndpoints];
 
   it("the table covers every route of the contract's sending list", () => {
     expect(SENDING_ROUTES.filter((name) => !routes.some((route) => route.name === name))).toEqual([]);

@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
-import { POST as postSendBatch } from "@/app/api/v1/send/batch/route";
-import { POST as postSend } from "@/app/api/v1/send/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getDb } from "@/lib/db/client";
 import { billingPeriod, testSendDay } from "@/lib/plans";
-import { addToLibrary, auth, call, createUser, setApiCallsUsed, type CallOptions, type TestUser } from "../support/api";
-import { addressedId, endpoints } from "../support/endpoints";
+import { addToLibrary, auth, call, createUser, setApiCallsUsed, type TestUser } from "../support/api";
+import { addressedId, endpoints, senderEndpoints } from "../support/endpoints";
 
 async function apiCallsUsed(user: TestUser, periodStart = billingPeriod().start): Promise<number> {
   const [row] = await getDb()<{ count: number }[]>`
@@ -97,21 +95,7 @@ describe("monthly API quota", () => {
     expect(await apiCallsUsed(user)).toBe(500);
   });
 
-  const bodyEndpoints = [
-    ...endpoints.filter((e) => e.options("x").body !== undefined),
-    {
-      name: "POST /send",
-      handler: postSend,
-      path: () => "/api/v1/send",
-      options: (): CallOptions => ({ method: "POST", body: {} }),
-    },
-    {
-      name: "POST /send/batch",
-      handler: postSendBatch,
-      path: () => "/api/v1/send/batch",
-      options: (): CallOptions => ({ method: "POST", body: {} }),
-    },
-  ];
+  const bodyEndpoints = [...endpoints, ...senderEndpoints].filter((e) => e.options("x").body !== undefined);
   it.each(bodyEndpoints)(
     "$name answers a malformed or oversized body only after 401 and 429, and counts it",
     async (endpoint) => {

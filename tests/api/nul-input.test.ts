@@ -10,20 +10,19 @@ import { GET as getDownload } from "@/app/api/dashboard/templates/[id]/download/
 import { GET as getThumbnail } from "@/app/api/dashboard/templates/[id]/thumbnail/route";
 import { POST as postTemplate } from "@/app/api/v1/templates/route";
 import { PUT as putTemplate } from "@/app/api/v1/templates/[id]/route";
-import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { listApiKeys } from "@/lib/db/api-keys";
 import { auth, BASE, call, createUser, sender, sessionCookie, type Sender, type TestUser } from "../support/api";
 import { endpoints } from "../support/endpoints";
+import { signedIn } from "../support/signed-in";
 
 // PostgreSQL's text cannot hold the NUL character (U+0000): a statement given one fails ("invalid byte sequence"). A
 // path or form value holding one names nothing stored and cannot be stored, so it is answered before any SQL runs: as
 // not found where it looks something up, refused with a clear message where it would be stored. Never a 500.
 
-const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 vi.mock("next/headers", () => import("../support/next-headers"));
-vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
+vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
 
 const EMAIL_NOT_FOUND = { error: "Email not found", code: "EMAIL_NOT_FOUND", success: false };
 const SUPPRESSION_NOT_FOUND = { error: "Suppression not found", code: "SUPPRESSION_NOT_FOUND", success: false };
@@ -51,18 +50,19 @@ describe("a NUL in a path parameter answers the route's JSON 404", () => {
   // Each route with a path parameter, by its name in the endpoints table, and its 404.
   const notFound: Record<string, object> = {
     "DELETE /library/{id}": TEMPLATE_NOT_FOUND,
-    "POST /templates/{id}/render": TEMPLATE_NOT_FOUND,
     "GET /templates/{id}": TEMPLATE_NOT_FOUND,
-    "GET /templates/{id}/source": TEMPLATE_NOT_FOUND,
-    "GET /emails/{id}": EMAIL_NOT_FOUND,
-    "POST /emails/{id}/cancel": EMAIL_NOT_FOUND,
-    "DELETE /suppressions/{email}": SUPPRESSION_NOT_FOUND,
     "PUT /templates/{id}": TEMPLATE_NOT_FOUND,
+    "PATCH /templates/{id}": TEMPLATE_NOT_FOUND,
     "DELETE /templates/{id}": TEMPLATE_NOT_FOUND,
+    "POST /templates/{id}/render": TEMPLATE_NOT_FOUND,
+    "GET /templates/{id}/source": TEMPLATE_NOT_FOUND,
     "POST /templates/{id}/publish": TEMPLATE_NOT_FOUND,
     "GET /templates/{id}/versions": TEMPLATE_NOT_FOUND,
     "GET /templates/{id}/versions/{n}": TEMPLATE_NOT_FOUND,
     "POST /templates/{id}/versions/{n}/restore": TEMPLATE_NOT_FOUND,
+    "GET /emails/{id}": EMAIL_NOT_FOUND,
+    "POST /emails/{id}/cancel": EMAIL_NOT_FOUND,
+    "DELETE /suppressions/{email}": SUPPRESSION_NOT_FOUND,
   };
 
   it("covers every /api/v1 route that takes a path parameter", () => {

@@ -2,31 +2,13 @@ import { createHmac, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "@/lib/api-keys";
 import { createLocalSessionToken, LOCAL_SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from "@/lib/auth/session";
-import { resetConfig } from "@/lib/config";
 import { revokeApiKey } from "@/lib/db/api-keys";
 import { createSession, deleteSession } from "@/lib/db/sessions";
 import { addToLibrary, call, createUser, sessionCookie, type TestUser } from "../support/api";
 import { addressedId, endpoints } from "../support/endpoints";
+import { withEnv } from "../support/env";
 
 const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", success: false };
-
-/** Runs `run` with the variables set (undefined: unset), then puts the environment back. */
-async function withEnv(vars: Record<string, string | undefined>, run: () => Promise<void>): Promise<void> {
-  const saved = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));
-  const assign = (values: Record<string, string | undefined>) => {
-    for (const [name, value] of Object.entries(values)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    resetConfig();
-  };
-  assign(vars);
-  try {
-    await run();
-  } finally {
-    assign(saved);
-  }
-}
 
 let user: TestUser;
 let revoked: TestUser;
@@ -148,7 +130,7 @@ describe.each(endpoints)("$name authentication", (endpoint) => {
 
 describe("cross-site requests with the session cookie", () => {
   const cookie = () => cookies.live;
-  const render = endpoints.find((e) => e.name.startsWith("POST /templates"))!;
+  const render = endpoints.find((e) => e.name === "POST /templates/{id}/render")!;
 
   it("refuses a cookie POST from another origin", async () => {
     const result = await call(render.handler, render.path(templateId), {

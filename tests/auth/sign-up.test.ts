@@ -1,19 +1,18 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { signInAction, signUpAction } from "@/app/(auth)/actions";
 import { getCurrentAccount } from "@/lib/auth/current";
 import { hashPassword } from "@/lib/auth/passwords";
 import { LOCAL_SESSION_COOKIE } from "@/lib/auth/session";
-import { ConfigError, parseConfig, resetConfig } from "@/lib/config";
+import { ConfigError, parseConfig } from "@/lib/config";
 import { createAccount, getAccountByEmailOrThrow } from "@/lib/db/accounts";
 import { AppError } from "@/lib/errors";
 import { getDb } from "@/lib/db/client";
 import { proxy } from "@/proxy";
 import { BASE } from "../support/api";
 import { browser, newBrowser, submit, useBrowser } from "../support/next-headers";
+import { useResendStandIn } from "../support/resend-stand-in";
 import {
   checkEmail,
   checkInbox,
@@ -364,36 +363,9 @@ describe("an address that has an account", () => {
 });
 
 describe("sign-up emails through Resend", () => {
-  let server: Server;
-  let received: { url: string; body: any }[] = [];
-
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      req.on("end", () => {
-        received.push({ url: req.url ?? "", body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ id: `re_${received.length}` }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    process.env.RESEND_API_KEY = "re_test_signup_0123456789";
-    process.env.RESEND_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    resetConfig();
-  });
-
-  afterAll(async () => {
-    delete process.env.RESEND_API_KEY;
-    delete process.env.RESEND_BASE_URL;
-    resetConfig();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-
-  beforeEach(() => {
-    received = [];
-  });
+  const resend = useResendStandIn();
+  // The system sender's: tests/support/setup.ts's SYSTEM_EMAIL_FROM.
+  resend.domains.add("letterpress.test");
 
   it("sends the link and the notice from SYSTEM_EMAIL_FROM, and logs neither", async () => {
     const existing = newEmail();
@@ -407,9 +379,9 @@ describe("sign-up emails through Resend", () => {
     expect(result).toEqual([checkInbox(fresh), checkInbox(existing)]);
     expect(emails).toEqual([]);
 
-    expect(received.map((request) => request.url)).toEqual(["/emails", "/emails"]);
-    const link = signUpLink(received[0].body.text);
-    expect(received.map((request) => request.body)).toEqual([
+    expect(resend.received.map((request) => request.url)).toEqual(["/emails", "/emails"]);
+    const link = signUpLink(resend.received[0].body.text);
+    expect(resend.received.map((request) => request.body)).toEqual([
       {
         from: "Letterpress <no-reply@letterpress.test>",
         to: [fresh],

@@ -8,10 +8,11 @@ import { signInAction, signOutAction, signUpAction } from "@/app/(auth)/actions"
 import { GET as authCallback } from "@/app/auth/callback/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { requireAccount } from "@/lib/auth/current";
-import { getConfig, resetConfig } from "@/lib/config";
+import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { proxy } from "@/proxy";
 import { call } from "../support/api";
+import { setTestEnv } from "../support/env";
 import { applySetCookies, cookiesAfterProxy, newBrowser, submit, useBrowser } from "../support/next-headers";
 import {
   cookieHeader,
@@ -520,14 +521,8 @@ describe("the redirect URLs the README tells people to add", () => {
     VERCEL_PROJECT_PRODUCTION_URL: "letterpress.example.com",
   };
   const SITE_VARIABLES = ["SITE_URL", "VERCEL_ENV", "VERCEL_URL", "VERCEL_BRANCH_URL", "VERCEL_PROJECT_PRODUCTION_URL"];
-  const saved = new Map(SITE_VARIABLES.map((name) => [name, process.env[name]]));
 
   afterEach(() => {
-    for (const [name, value] of saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    resetConfig();
     Object.assign(supabase.settings, { siteUrl: "http://localhost:3000", redirectUrls: [], confirmEmail: false });
   });
 
@@ -557,9 +552,7 @@ describe("the redirect URLs the README tells people to add", () => {
   ])(
     "sends the sign-up link of $deployment back to its own callback, which signs the person in there",
     async ({ env, origin, ip }) => {
-      for (const name of SITE_VARIABLES) delete process.env[name];
-      Object.assign(process.env, env);
-      resetConfig();
+      setTestEnv({ ...Object.fromEntries(SITE_VARIABLES.map((name) => [name, undefined])), ...env });
       // The project as the README sets it up: the Site URL is production's, the Redirect URLs are the README's.
       Object.assign(supabase.settings, { siteUrl: PRODUCTION, redirectUrls, confirmEmail: true });
       const browser = newBrowser(ip);

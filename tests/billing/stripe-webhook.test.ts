@@ -2,7 +2,6 @@ import { describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
 import { POST as postLibrary } from "@/app/api/v1/library/route";
 import { GET as webhookGet, POST as webhook } from "@/app/api/webhooks/stripe/route";
-import { resetConfig } from "@/lib/config";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { applyLapsedSubscriptions, saveCustomerId } from "@/lib/db/billing";
 import { getDb } from "@/lib/db/client";
@@ -11,7 +10,8 @@ import { stripeProcessor, verifyWebhook } from "@/lib/payments/stripe";
 import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/webhooks/receive";
 import type { PlanName } from "@/lib/plans";
 import { auth, call, catalogueId, createUser, type TestUser } from "../support/api";
-import { signedEvent, STRIPE_TEST_ENV, stripeEvent, useStripeStandIn } from "../support/stripe";
+import { setTestEnv } from "../support/env";
+import { signedEvent, stripeEvent, useStripeStandIn, WITHOUT_STRIPE } from "../support/stripe";
 
 vi.mock("stripe", () => import("../support/stripe-sdk"));
 const standIn = useStripeStandIn();
@@ -126,8 +126,7 @@ describe("POST /api/webhooks/stripe: signatures", () => {
   });
 
   it("answers 503 while Stripe is not configured (Stripe retries later), and 405 to other methods", async () => {
-    for (const name of Object.keys(STRIPE_TEST_ENV)) delete process.env[name];
-    resetConfig();
+    setTestEnv(WITHOUT_STRIPE);
     const result = await deliver(stripeEvent("customer.created", { id: "cus_x", object: "customer" }));
     expect(result.status).toBe(503);
     expect(result.body).toMatchObject({ code: "PAYMENTS_NOT_CONFIGURED" });

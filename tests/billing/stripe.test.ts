@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET as reportUsageCron, PUT as reportUsagePut } from "@/app/api/cron/report-usage/route";
 import { POST as cancelEmail } from "@/app/api/v1/emails/[id]/cancel/route";
 import { POST as send } from "@/app/api/v1/send/route";
-import { ConfigError, parseConfig, resetConfig } from "@/lib/config";
+import { ConfigError, parseConfig } from "@/lib/config";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { saveCustomerId } from "@/lib/db/billing";
 import { getDb } from "@/lib/db/client";
@@ -13,7 +13,8 @@ import { reportPendingOverage, stripeProcessor, toMinorUnits } from "@/lib/payme
 import { testModeProcessor } from "@/lib/payments/test-mode";
 import { billingPeriod, type PlanName } from "@/lib/plans";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "../support/api";
-import { STRIPE_TEST_ENV, useStripeStandIn } from "../support/stripe";
+import { setTestEnv } from "../support/env";
+import { STRIPE_TEST_ENV, useStripeStandIn, WITHOUT_STRIPE } from "../support/stripe";
 
 vi.mock("stripe", () => import("../support/stripe-sdk"));
 const standIn = useStripeStandIn();
@@ -106,17 +107,14 @@ describe("Stripe configuration", () => {
   it("selects Stripe when configured, test mode only when asked for (PAYMENTS_TEST_MODE=1 or npm run dev), else none", () => {
     expect(getPaymentProcessor()).toBe(stripeProcessor);
     expect(stripeProcessor).toMatchObject({ name: "stripe", testMode: false });
-    process.env.PAYMENTS_TEST_MODE = "1";
-    resetConfig();
+    setTestEnv({ PAYMENTS_TEST_MODE: "1" });
     expect(getPaymentProcessor()).toBe(stripeProcessor);
 
-    for (const name of Object.keys(STRIPE_TEST_ENV)) delete process.env[name];
-    resetConfig();
+    setTestEnv(WITHOUT_STRIPE);
     expect(getPaymentProcessor()).toBe(testModeProcessor);
 
     // A production server (npm start, any host) without Stripe: paid actions are refused, never granted for free.
-    delete process.env.PAYMENTS_TEST_MODE;
-    resetConfig();
+    setTestEnv({ PAYMENTS_TEST_MODE: undefined });
     expect(process.env.NODE_ENV).toBe("test");
     expect(process.env.VERCEL).toBeUndefined();
     expect(getPaymentProcessor()).toBeNull();
@@ -131,28 +129,18 @@ describe("Stripe configuration", () => {
     // Made up, and spelled out of parts so that no secret scanner mistakes them for real keys.
     const fakeStripeKey = (prefix: string) => `${prefix}_${"0".repeat(24)}`;
     const modes: Record<string, PaymentMode> = {};
-    try {
-      modes.stripeTestKey = getPaymentMode();
-      process.env.STRIPE_SECRET_KEY = fakeStripeKey("rk_test");
-      resetConfig();
-      modes.restrictedTestKey = getPaymentMode();
-      process.env.STRIPE_SECRET_KEY = fakeStripeKey("sk_live");
-      resetConfig();
-      modes.liveKey = getPaymentMode();
-      process.env.STRIPE_SECRET_KEY = fakeStripeKey("rk_live");
-      resetConfig();
-      modes.restrictedLiveKey = getPaymentMode();
+    modes.stripeTestKey = getPaymentMode();
+    setTestEnv({ STRIPE_SECRET_KEY: fakeStripeKey("rk_test") });
+    modes.restrictedTestKey = getPaymentMode();
+    setTestEnv({ STRIPE_SECRET_KEY: fakeStripeKey("sk_live") });
+    modes.liveKey = getPaymentMode();
+    setTestEnv({ STRIPE_SECRET_KEY: fakeStripeKey("rk_live") });
+    modes.restrictedLiveKey = getPaymentMode();
 
-      for (const name of Object.keys(STRIPE_TEST_ENV)) delete process.env[name];
-      process.env.PAYMENTS_TEST_MODE = "1";
-      resetConfig();
-      modes.testModeProcessor = getPaymentMode();
-      delete process.env.PAYMENTS_TEST_MODE;
-      resetConfig();
-      modes.noProcessor = getPaymentMode();
-    } finally {
-      delete process.env.PAYMENTS_TEST_MODE;
-    }
+    setTestEnv({ ...WITHOUT_STRIPE, PAYMENTS_TEST_MODE: "1" });
+    modes.testModeProcessor = getPaymentMode();
+    setTestEnv({ PAYMENTS_TEST_MODE: undefined });
+    modes.noProcessor = getPaymentMode();
     expect(modes).toEqual({
       stripeTestKey: "stripe_test",
       restrictedTestKey: "stripe_test",
@@ -390,8 +378,7 @@ describe("plans through Stripe", () => {
   });
 
   it("without an overage price, the subscription has the plan price only", async () => {
-    process.env.STRIPE_PRICE_OVERAGE = "";
-    resetConfig();
+    setTestEnv({ STRIPE_PRICE_OVERAGE: "" });
     const user = await createUser("free");
     await stripeProcessor.startPlanChange({ accountId: user.accountId, plan: "monthly", returnUrl: SITE });
     const form = standIn.to("/v1/checkout/sessions")[0].form;
@@ -733,44 +720,35 @@ describe("overage emails reported to Stripe's billing meter", () => {
   });
 
   it("the cron route needs CRON_SECRET and reports the backlog", async () => {
-    const saved = process.env.CRON_SECRET;
-    process.env.CRON_SECRET = "cron-secret-0123456789abcdef";
-    resetConfig();
-    try {
-      expect((await call(reportUsageCron, "/api/cron/report-usage")).status).toBe(401);
-      expect(
-        (await call(reportUsageCron, "/api/cron/report-usage", { headers: { authorization: "Bearer wrong" } })).status,
-      ).toBe(401);
-      expect((await call(reportUsagePut, "/api/cron/report-usage", { method: "PUT" })).headers.get("allow")).toBe(
-        "GET, HEAD, POST",
-      );
+    setTestEnv({ CRON_SECRET: "cron-secret-0123456789abcdef" });
+    expect((await call(reportUsageCron, "/api/cron/report-usage")).status).toBe(401);
+    expect(
+      (await call(reportUsageCron, "/api/cron/report-usage", { headers: { authorization: "Bearer wrong" } })).status,
+    ).toBe(401);
+    expect((await call(reportUsagePut, "/api/cron/report-usage", { method: "PUT" })).headers.get("allow")).toBe(
+      "GET, HEAD, POST",
+    );
 
-      const user = await overageSender();
-      standIn.override = (request) =>
-        request.path === "/v1/billing/meter_events"
-          ? { status: 500, body: { error: { type: "api_error", message: "down" } } }
-          : undefined;
-      const sent = await sendOne(user);
-      standIn.override = undefined;
-      await getDb()`update email_overage_ledger set next_report_at = now() - interval '1 second' where email_id = ${sent.body.data.id}`;
+    const user = await overageSender();
+    standIn.override = (request) =>
+      request.path === "/v1/billing/meter_events"
+        ? { status: 500, body: { error: { type: "api_error", message: "down" } } }
+        : undefined;
+    const sent = await sendOne(user);
+    standIn.override = undefined;
+    await getDb()`update email_overage_ledger set next_report_at = now() - interval '1 second' where email_id = ${sent.body.data.id}`;
 
-      const result = await call(reportUsageCron, "/api/cron/report-usage", {
-        headers: { authorization: "Bearer cron-secret-0123456789abcdef" },
-      });
-      expect(result.status).toBe(200);
-      expect(result.body).toMatchObject({ success: true, configured: true, failed: 0 });
-      expect(result.body.reported).toBeGreaterThanOrEqual(1);
-      expect((await ledger(user))[0].reported_at).toBeInstanceOf(Date);
-    } finally {
-      if (saved === undefined) delete process.env.CRON_SECRET;
-      else process.env.CRON_SECRET = saved;
-      resetConfig();
-    }
+    const result = await call(reportUsageCron, "/api/cron/report-usage", {
+      headers: { authorization: "Bearer cron-secret-0123456789abcdef" },
+    });
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ success: true, configured: true, failed: 0 });
+    expect(result.body.reported).toBeGreaterThanOrEqual(1);
+    expect((await ledger(user))[0].reported_at).toBeInstanceOf(Date);
   });
 
   it("without Stripe configured, overage stays unreported and billing_usage_reported false", async () => {
-    for (const name of Object.keys(STRIPE_TEST_ENV)) delete process.env[name];
-    resetConfig();
+    setTestEnv(WITHOUT_STRIPE);
     const user = await overageSender();
     const result = await sendOne(user);
     expect(result.body.meta.email_usage).toMatchObject({ is_overage: true, billing_usage_reported: false });

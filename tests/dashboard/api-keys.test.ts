@@ -3,15 +3,14 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createApiKeyAction } from "@/app/dashboard/settings/api-keys/actions";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
-import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { listApiKeys } from "@/lib/db/api-keys";
 import { addSendingDomain } from "@/lib/db/domains";
 import { auth, call, createUser, nextInstant, uniqueDomain, type TestUser } from "../support/api";
+import { signedIn } from "../support/signed-in";
 
 // Settings → API keys: generating a key with a kind, a scope, a sending domain and an expiry, checked on the server.
-const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
-vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
+vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
 
 const DAY = 86_400_000;
 

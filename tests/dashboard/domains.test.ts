@@ -1,15 +1,14 @@
 import { revalidatePath } from "next/cache";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { addDomainAction } from "@/app/dashboard/domains/actions";
-import { resetConfig } from "@/lib/config";
-import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { addSendingDomain, listSendingDomains } from "@/lib/db/domains";
 import { createUser, uniqueDomain } from "../support/api";
+import { envForEachTest } from "../support/env";
+import { signedIn } from "../support/signed-in";
 
 // Domains → Add a domain: the form answers why a domain cannot be added, next to the field, and keeps what was typed.
-const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
-vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
+vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
 
 const SHARED = "shared.letterpress.example";
 
@@ -34,13 +33,8 @@ const refused = (domain: string, message: string) => ({
 
 beforeEach(() => {
   vi.mocked(revalidatePath).mockClear();
-  process.env.SHARED_SENDING_DOMAIN = SHARED;
-  resetConfig();
 });
-afterEach(() => {
-  delete process.env.SHARED_SENDING_DOMAIN;
-  resetConfig();
-});
+envForEachTest({ SHARED_SENDING_DOMAIN: SHARED });
 
 describe("addDomainAction", () => {
   it("refuses another account's parent and sub-domains, with the reason, and adds the account's own sub-domain", async () => {

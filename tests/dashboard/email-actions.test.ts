@@ -2,16 +2,15 @@ import { revalidatePath } from "next/cache";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { cancelEmailAction } from "@/app/dashboard/emails/actions";
 import { removeSuppressionAction } from "@/app/dashboard/emails/suppressions/actions";
-import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getEmailOrThrow } from "@/lib/emails";
 import { listSuppressionsPage } from "@/lib/suppressions";
 import { ISO, counter, sender, type Sender } from "../support/api";
 import { sentEmailId } from "../support/send";
+import { signedIn } from "../support/signed-in";
 
 // The Emails pages' actions: cancel a scheduled email, remove a suppression, for the signed-in account only.
-const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
-vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
+vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
 
 const schedule = (user: Sender) =>
   sentEmailId(user, { scheduled_at: new Date(Date.now() + 24 * 3600_000).toISOString() });

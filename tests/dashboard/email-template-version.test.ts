@@ -1,14 +1,13 @@
 import { isValidElement, type ReactElement, type ReactNode } from "react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import EmailPage from "@/app/dashboard/emails/[id]/page";
-import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { createTemplateFromSource } from "@/lib/user-templates";
 import { createUser, type TestUser } from "../support/api";
+import { signedIn } from "../support/signed-in";
 
 // An email's page names the template it was rendered from and links to the version recorded with it.
-const signedIn = vi.hoisted(() => ({ accountId: "" }));
-vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
+vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
 
 const HELLO = `import { Html, Text } from "@react-email/components";
 export default function Hello() {

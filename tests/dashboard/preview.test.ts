@@ -4,7 +4,7 @@
  * PostgreSQL; the live previews refused once the month's API calls are used up; unchanged thumbnails answered from the
  * browser's cache without a render.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkCompatibility } from "@/lib/render/compatibility";
 import { POST as postTemplatePreview } from "@/app/api/dashboard/templates/[id]/render/route";
 import { GET as getThumbnail } from "@/app/api/dashboard/templates/[id]/thumbnail/route";
@@ -12,7 +12,6 @@ import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { clientAddress } from "@/lib/api/client-address";
-import { resetConfig } from "@/lib/config";
 import { PREVIEW_LIMITS } from "@/lib/limits";
 import { THUMBNAIL_UNAVAILABLE_HTML } from "@/lib/dashboard/preview";
 import { getDb } from "@/lib/db/client";
@@ -34,6 +33,7 @@ import {
   setApiCallsUsed,
   type TestUser,
 } from "../support/api";
+import { setTestEnv } from "../support/env";
 import { renderWarnings } from "../support/compatibility";
 import { ISSUE_VARIABLES } from "../support/json-shapes";
 
@@ -661,11 +661,6 @@ describe("the previews' limits are checked before the body is read", () => {
 });
 
 describe("the client's address", () => {
-  afterEach(() => {
-    delete process.env.VERCEL;
-    delete process.env.CLIENT_IP_HEADER;
-    resetConfig();
-  });
   const headers = (entries: Record<string, string>) => new Headers(entries);
 
   it("is X-Forwarded-For's last entry by default, its first on Vercel, and only CLIENT_IP_HEADER's when that is set", () => {
@@ -675,15 +670,12 @@ describe("the client's address", () => {
       clientAddress(headers({ "x-forwarded-for": "198.51.100.1", "x-real-ip": "203.0.113.5" })),
       clientAddress(headers({ "x-forwarded-for": "2001:DB8::1" })),
     ];
-    process.env.CLIENT_IP_HEADER = "X-Real-IP";
-    resetConfig();
+    setTestEnv({ CLIENT_IP_HEADER: "X-Real-IP" });
     const named = [
       clientAddress(headers({ "x-forwarded-for": "198.51.100.1", "x-real-ip": "203.0.113.5" })),
       clientAddress(headers({ "x-forwarded-for": "198.51.100.1" })),
     ];
-    delete process.env.CLIENT_IP_HEADER;
-    process.env.VERCEL = "1";
-    resetConfig();
+    setTestEnv({ CLIENT_IP_HEADER: undefined, VERCEL: "1" });
     const onVercel = clientAddress(
       headers({ "x-forwarded-for": "2001:db8::1, 203.0.113.9", "x-real-ip": "203.0.113.5" }),
     );

@@ -6,19 +6,18 @@ import { createTemplateAction } from "@/app/dashboard/templates/new/actions";
 import EditTemplatePage from "@/app/dashboard/library/[id]/edit/page";
 import TemplatePage from "@/app/dashboard/library/[id]/page";
 import { TemplateEditor } from "@/app/dashboard/templates/new/template-editor";
-import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { findOwnDraft } from "@/lib/db/template-drafts";
 import { MAX_TEMPLATE_NAME_CHARS } from "@/lib/limits";
 import { createTemplateFromSource } from "@/lib/user-templates";
 import { addToLibrary, catalogueId, createUser, type TestUser } from "../support/api";
 import { newBrowser, submit, useBrowser } from "../support/next-headers";
+import { signedIn } from "../support/signed-in";
 
 // A saved template opens in the editor and saves as a draft: the published version, which sends use, is untouched.
-const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("next/headers", () => import("../support/next-headers"));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
-vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
+vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
 
 const hello = (greeting: string) => `import { Html, Text } from "@react-email/components";
 export default function Hello({ name = "there" }: { name?: string }) {

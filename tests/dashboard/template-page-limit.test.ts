@@ -2,18 +2,17 @@ import type { ReactElement } from "react";
 import { describe, expect, it, vi } from "vitest";
 import TemplatePage from "@/app/dashboard/library/[id]/page";
 import { TemplateWorkbench } from "@/app/dashboard/library/[id]/workbench";
-import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { PREVIEW_LIMITS } from "@/lib/limits";
 import { billingPeriod } from "@/lib/plans";
 import { createTemplateFromSource } from "@/lib/user-templates";
 import { counter, createUser, fillPreviewBucket, setApiCallsUsed, type TestUser } from "../support/api";
 import { newBrowser, useBrowser } from "../support/next-headers";
+import { signedIn } from "../support/signed-in";
 
 // A template's page renders its first preview on the server, in the sandbox: it is a dashboard render, admitted as the
 // live preview is. Refused, the page still arrives, with the refusal where the preview would be.
-const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("next/headers", () => import("../support/next-headers"));
-vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
+vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
 
 const HELLO = `import { Html, Text } from "@react-email/components";
 export default function Hello({ name = "there" }: { name?: string }) {

@@ -7,7 +7,6 @@ import { deleteTemplateAction, removeFromLibraryAction } from "@/app/dashboard/l
 import { CatalogueGrid } from "@/app/dashboard/catalogue/catalogue-grid";
 import CataloguePage from "@/app/dashboard/catalogue/page";
 import LibraryPage from "@/app/dashboard/library/page";
-import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { findLibraryEntry } from "@/lib/db/library";
 import { getEmailOrThrow } from "@/lib/emails";
@@ -15,14 +14,12 @@ import { createTemplateFromSource, replaceTemplateFromSource } from "@/lib/user-
 import { addToLibrary, catalogueId, createUser, sender, type TestUser } from "../support/api";
 import { submit } from "../support/next-headers";
 import { sentEmailId } from "../support/send";
+import { signedIn } from "../support/signed-in";
 
 // The template page's Delete (a template the account wrote) and Remove from library (a catalogue template), as
 // DELETE /templates/{id} and DELETE /library/{id} do, and adding a bought template back without buying it again.
-const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
-vi.mock("@/lib/auth/current", () => ({
-  requireAccount: () => getAccountByIdOrThrow(signedIn.accountId),
-}));
+vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
 
 const hello = (greeting: string) => `import { Html, Text } from "@react-email/components";
 export default function Hello({ name = "there" }: { name?: string }) {

@@ -1,19 +1,18 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { CreateTemplateState } from "@/app/dashboard/_lib/template-form";
 import { createTemplateAction } from "@/app/dashboard/templates/new/actions";
-import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { PREVIEW_LIMITS } from "@/lib/limits";
 import { billingPeriod } from "@/lib/plans";
 import { counter, createUser, fillPreviewBucket, setApiCallsUsed, type TestUser } from "../support/api";
 import { objectOfKeys } from "../support/json-shapes";
 import { newBrowser, useBrowser } from "../support/next-headers";
+import { signedIn } from "../support/signed-in";
 
 // Saving a template in the editor compiles it and renders it once in the sandbox: it counts as a dashboard preview.
-const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("next/headers", () => import("../support/next-headers"));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
-vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
+vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
 
 const HELLO = `import { Html, Text } from "@react-email/components";
 export default function Hello({ name = "there" }: { name?: string }) {

@@ -4,19 +4,18 @@ import type { ActionState } from "@/app/dashboard/_lib/action";
 import { publishDraftAction, restoreVersionAction, versionFilesAction } from "@/app/dashboard/library/[id]/actions";
 import TemplatePage from "@/app/dashboard/library/[id]/page";
 import { DraftCard, VersionsCard } from "@/app/dashboard/library/[id]/versions";
-import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { findOwnDraft } from "@/lib/db/template-drafts";
 import { createTemplateFromSource, replaceTemplateFromSource } from "@/lib/user-templates";
 import { addToLibrary, catalogueId, createUser, ISO, type TestUser } from "../support/api";
 import { newBrowser, submit, useBrowser } from "../support/next-headers";
+import { signedIn } from "../support/signed-in";
 
 // A template's page shows its published version and its draft (with the draft's preview), publishes the draft at the
 // revision shown, lists its versions with Restore, and hands the versions panel any version's files to diff.
-const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("next/headers", () => import("../support/next-headers"));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
-vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
+vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
 
 const hello = (greeting: string) => `import { Html, Text } from "@react-email/components";
 export default function Hello({ name = "there" }: { name?: string }) {

@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
 import { sendTestEmailAction, type TestSendRequest } from "@/app/dashboard/library/[id]/actions";
-import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { getTestEmailsSentToday } from "@/lib/db/usage";
 import { getEmailOrThrow } from "@/lib/emails";
@@ -11,13 +10,13 @@ import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { ISO, counter, describedEmail, fillPreviewBucket, sender, setEmailsUsed, type Sender } from "../support/api";
 import { newBrowser } from "../support/next-headers";
 import { useResendStandIn } from "../support/resend-stand-in";
+import { signedIn } from "../support/signed-in";
 
 // The template page's "Send test email" (sendTestEmailAction): a test send, as a test key's is, whatever provider is
 // configured. Resend is configured here, at a local stand-in that records every request about this file's accounts,
 // so a test can say none reached it.
 
-const signedIn = vi.hoisted(() => ({ accountId: "" }));
-vi.mock("@/lib/auth/current", () => ({ requireAccount: () => getAccountByIdOrThrow(signedIn.accountId) }));
+vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
 vi.mock("next/headers", () => import("../support/next-headers"));
 
 const resend = useResendStandIn();

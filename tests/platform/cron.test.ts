@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as dispatchScheduled from "@/app/api/cron/dispatch-scheduled/route";
 import * as reportUsage from "@/app/api/cron/report-usage/route";
-import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { holdEmailEvent } from "@/lib/db/emails/events";
 import { markEmailAccepted, recordCountedEmail, type EmailRecordInput } from "@/lib/db/emails/records";
 import { billingPeriod } from "@/lib/plans";
 import { hashRequest } from "@/lib/send/idempotency";
 import { call, counter, sender, type Sender } from "../support/api";
+import { envForSuite } from "../support/env";
 import { useResendStandIn } from "../support/resend-stand-in";
 
 // Production has no long-running process: what `npm start` does in the background (bin/serve.ts's loop over due
@@ -31,16 +31,7 @@ const asVercelCron = (route: string, authorization: string | null = `Bearer ${CR
     headers: { "user-agent": "vercel-cron/1.0", ...(authorization === null ? {} : { authorization }) },
   });
 
-const saved = process.env.CRON_SECRET;
-beforeAll(() => {
-  process.env.CRON_SECRET = CRON_SECRET;
-  resetConfig();
-});
-afterAll(() => {
-  if (saved === undefined) delete process.env.CRON_SECRET;
-  else process.env.CRON_SECRET = saved;
-  resetConfig();
-});
+envForSuite({ CRON_SECRET });
 
 describe("vercel.json and app/api/cron/", () => {
   const crons = (
@@ -85,14 +76,7 @@ describe("vercel.json and app/api/cron/", () => {
   });
 
   describe("without CRON_SECRET", () => {
-    beforeAll(() => {
-      delete process.env.CRON_SECRET;
-      resetConfig();
-    });
-    afterAll(() => {
-      process.env.CRON_SECRET = CRON_SECRET;
-      resetConfig();
-    });
+    envForSuite({ CRON_SECRET: undefined });
 
     it("every cron route refuses every request", async () => {
       for (const route of Object.keys(CRON_ROUTES)) {
@@ -208,7 +192,7 @@ describe("GET /api/cron/dispatch-scheduled, as Vercel Cron calls it", () => {
       delivery_status: "sent",
       provider_message_id: "re_live_1",
     });
-    expect(resend.received).toEqual([{ method: "POST", url: "/emails" }]);
+    expect(resend.received.map(({ method, url }) => ({ method, url }))).toEqual([{ method: "POST", url: "/emails" }]);
     expect(await state(abandoned)).toEqual({ status: "failed", delivery_status: "failed", provider_message_id: null });
     expect(await state(handedOver)).toEqual({
       status: "sent",

@@ -4,7 +4,6 @@ import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route
 import { createTemplateAction } from "@/app/dashboard/templates/new/actions";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
-import { getAccountByIdOrThrow } from "@/lib/db/accounts";
 import { getDb } from "@/lib/db/client";
 import { createUserTemplate } from "@/lib/db/library";
 import { httpError } from "@/lib/api/errors";
@@ -16,14 +15,11 @@ import { compileTemplate } from "@/lib/render/sandbox/compile";
 import { compileTemplateOffThread, stopCompileWorkers } from "@/lib/render/sandbox/compile-pool";
 import { createTemplateFromSource } from "@/lib/user-templates";
 import { auth, BASE, call, createUser, sessionCookie, type CallResult, type TestUser } from "../support/api";
+import { signedIn } from "../support/signed-in";
 
 // The server action's session is the mocked account; everything behind it is real.
-const signedIn = vi.hoisted(() => ({ accountId: "" }));
 vi.mock("next/headers", () => import("../support/next-headers"));
-vi.mock("@/lib/auth/current", () => ({
-  getCurrentAccount: () => getAccountByIdOrThrow(signedIn.accountId),
-  requireAccount: () => getAccountByIdOrThrow(signedIn.accountId),
-}));
+vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
 
 /** Arrow functions nested in each other's parameter defaults: sucrase's parse time doubles with every level. */
 function nestedDefaults(depth: number): string {

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { POST as send } from "@/app/api/v1/send/route";
-import { resetConfig } from "@/lib/config";
 import { onboardingState } from "@/lib/dashboard/queries";
 import { getDb } from "@/lib/db/client";
 import { listOutbox } from "@/lib/db/emails/outbox";
@@ -13,21 +12,18 @@ import { AppError } from "@/lib/errors";
 import { isVerifiedForSending, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
 import { admin, adminProcess } from "../support/admin";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "../support/api";
+import { setTestEnv } from "../support/env";
+import { type ResendReply, type ResendRequest, useResendStandIn } from "../support/resend-stand-in";
 
-// Sending domains: through Resend's domains API (a local stand-in for it at RESEND_BASE_URL, 127.0.0.1 only, which
-// records every request and keeps the domains it was given), and in the embedded default where DNS is simulated.
+// Sending domains: through Resend's domains API (tests/support/resend-stand-in.ts answering as it does, recording every
+// request and keeping the domains it was given), and in the embedded default where DNS is simulated.
 
-type Received = { method: string; url: string; headers: IncomingHttpHeaders; body: any };
-type Reply = { status: number; body: unknown };
-
-let server: Server;
-let baseUrl: string;
-let received: Received[] = [];
+// Each test points the app at it, or not (useResend, useEmbedded).
+const resend = useResendStandIn({ configure: false, recordEvery: true });
 /** The stand-in's domains: id -> name and the status GET /domains/:id reports. */
 let remote = new Map<string, { name: string; status: string }>();
 /** Answers instead of the stand-in's routes when it returns a reply (failures). */
-let override: ((request: Received) => Reply | undefined) | null = null;
-const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL };
+let override: ((request: ResendRequest) => ResendReply | undefined) | null = null;
 const API_KEY = "re_test_domains_0123456789";
 
 const records = (status: string) => [
@@ -52,9 +48,12 @@ const records = (status: string) => [
 ];
 const recordStatus = (status: string) =>
   ["verified", "pending", "failed", "not_started"].includes(status) ? status : "pending";
-const notFound: Reply = { status: 404, body: { statusCode: 404, name: "not_found", message: "Domain not found" } };
+const notFound: ResendReply = {
+  status: 404,
+  body: { statusCode: 404, name: "not_found", message: "Domain not found" },
+};
 
-function route(request: Received): Reply {
+function route(request: ResendRequest): ResendReply {
   const created = new Date().toISOString();
   if (request.method === "POST" && request.url === "/domains") {
     const id = randomUUID();
@@ -96,57 +95,20 @@ function route(request: Received): Reply {
   return { status: 404, body: { statusCode: 404, name: "not_found", message: "Route not found" } };
 }
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      const request = {
-        method: req.method ?? "",
-        url: req.url ?? "",
-        headers: req.headers,
-        body: text ? JSON.parse(text) : undefined,
-      };
-      received.push(request);
-      const reply = override?.(request) ?? route(request);
-      res.writeHead(reply.status, { "content-type": "application/json" });
-      res.end(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  restore("RESEND_API_KEY", saved.key);
-  restore("RESEND_BASE_URL", saved.url);
-  resetConfig();
-});
-
 beforeEach(() => {
-  received = [];
   remote = new Map();
   override = null;
+  resend.reply = (request) => override?.(request) ?? route(request);
 });
 
-function useResend(url = baseUrl) {
-  process.env.RESEND_API_KEY = API_KEY;
-  process.env.RESEND_BASE_URL = url;
-  resetConfig();
+/** Resend at `url` for the rest of the test (from a beforeEach, for its test). */
+function useResend(url = resend.url) {
+  setTestEnv({ RESEND_API_KEY: API_KEY, RESEND_BASE_URL: url });
 }
 
+/** The embedded outbox and simulated DNS for the rest of the test (from a beforeEach, for its test). */
 function useEmbedded() {
-  delete process.env.RESEND_API_KEY;
-  delete process.env.RESEND_BASE_URL;
-  resetConfig();
-}
-
-function restore(name: string, value: string | undefined) {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
+  setTestEnv({ RESEND_API_KEY: undefined, RESEND_BASE_URL: undefined });
 }
 
 async function closedPortUrl(): Promise<string> {
@@ -188,7 +150,7 @@ const storedRow = async (accountId: string) => {
   return rows[0];
 };
 
-const requests = () => received.map((r) => `${r.method} ${r.url}`);
+const requests = () => resend.received.map((r) => `${r.method} ${r.url}`);
 
 /** A domain belongs to one account and every test's users share one database: each test adds its own domain. */
 let D = "";
@@ -208,10 +170,10 @@ describe("sending domains with Resend configured", () => {
       markVerified: true,
     });
 
-    expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({ method: "POST", url: "/domains", body: { name: D } });
-    expect(received[0].body).toEqual({ name: D });
-    expect(received[0].headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(resend.received).toHaveLength(1);
+    expect(resend.received[0]).toMatchObject({ method: "POST", url: "/domains", body: { name: D } });
+    expect(resend.received[0].body).toEqual({ name: D });
+    expect(resend.received[0].headers.authorization).toBe(`Bearer ${API_KEY}`);
     const [providerId] = [...remote.keys()];
 
     expect(outcome.mode).toBe("resend");
@@ -241,18 +203,18 @@ describe("sending domains with Resend configured", () => {
     const u = await user();
     const { domain } = await registerSendingDomain(u.accountId, { domain: D, defaultSender: `news@${D}` });
     const providerId = domain.provider_domain_id!;
-    received = [];
+    resend.received = [];
 
     await expectFromRefused(u, `News <news@${D}>`);
     await expectFromRefused(u); // no verified domain, so no default sender either
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
 
     // Resend has not seen the records yet.
     remote.get(providerId)!.status = "pending";
     const pending = await verifySendingDomain(u.accountId, domain.id);
     expect(requests()).toEqual([`POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
-    expect(received[0].body).toBeUndefined();
-    expect(received[1].headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(resend.received[0].body).toBeUndefined();
+    expect(resend.received[1].headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(pending.domain).toMatchObject({
       verified: false,
       verified_at: null,
@@ -264,7 +226,7 @@ describe("sending domains with Resend configured", () => {
 
     // The records are published and Resend says so.
     remote.get(providerId)!.status = "verified";
-    received = [];
+    resend.received = [];
     const verified = await verifySendingDomain(u.accountId, domain.id);
     expect(requests()).toEqual([`POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
     expect(verified.message).toMatch(/verified by Resend/);
@@ -280,12 +242,12 @@ describe("sending domains with Resend configured", () => {
       dns_records: records("verified"),
     });
 
-    received = [];
+    resend.received = [];
     const sent = await sendFrom(u, `News <news@${D}>`);
     expect(sent.status).toBe(200);
     expect(sent.body.data.from).toBe(`News <news@${D}>`);
     expect(requests()).toEqual(["POST /emails"]);
-    expect(received[0].body.from).toBe(`News <news@${D}>`);
+    expect(resend.received[0].body.from).toBe(`News <news@${D}>`);
     const defaulted = await sendFrom(u);
     expect(defaulted.status).toBe(200);
     expect(defaulted.body.data.from).toBe(`news@${D}`);
@@ -318,7 +280,7 @@ describe("sending domains with Resend configured", () => {
     const first = await registerSendingDomain(u.accountId, { domain: D, defaultSender: `news@${D}` });
     const providerId = first.domain.provider_domain_id!;
     remote.get(providerId)!.status = "pending";
-    received = [];
+    resend.received = [];
 
     const again = await registerSendingDomain(u.accountId, { domain: D });
     expect(requests()).toEqual([`GET /domains/${providerId}`]);
@@ -334,7 +296,7 @@ describe("sending domains with Resend configured", () => {
 
     // Deleted at Resend in the meantime: created again.
     remote.clear();
-    received = [];
+    resend.received = [];
     const recreated = await registerSendingDomain(u.accountId, { domain: D });
     expect(requests()).toEqual([`GET /domains/${providerId}`, "POST /domains"]);
     expect(recreated.domain.provider_domain_id).not.toBe(providerId);
@@ -347,13 +309,13 @@ describe("sending domains with Resend configured", () => {
     useEmbedded();
     const embedded = await registerSendingDomain(u.accountId, { domain: D, markVerified: true });
     expect(embedded.domain).toMatchObject({ verified: true, provider_domain_id: null });
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
 
     useResend();
     const checked = await verifySendingDomain(u.accountId, embedded.domain.id);
     const [providerId] = [...remote.keys()];
     expect(requests()).toEqual(["POST /domains", `POST /domains/${providerId}/verify`, `GET /domains/${providerId}`]);
-    expect(received[0].body).toEqual({ name: D });
+    expect(resend.received[0].body).toEqual({ name: D });
     expect(checked.domain).toMatchObject({
       id: embedded.domain.id,
       verified: false,
@@ -371,7 +333,7 @@ describe("sending domains with Resend configured", () => {
     expect((await sendFrom(u, `hello@${D}`)).status).toBe(200);
 
     useResend();
-    received = [];
+    resend.received = [];
     for (const from of [`hello@${D}`, undefined]) {
       const refused = await sendFrom(u, from);
       expect(refused.status).toBe(400);
@@ -390,7 +352,7 @@ describe("sending domains with Resend configured", () => {
         ],
       });
     }
-    expect(received).toEqual([]); // nothing handed to Resend
+    expect(resend.received).toEqual([]); // nothing handed to Resend
     const [listed] = await listSendingDomainDetails(u.accountId);
     expect(isVerifiedForSending(listed)).toBe(false);
     // The overview's getting-started step is not done either.
@@ -410,7 +372,7 @@ describe("sending domains with Resend configured", () => {
     const owner = await user();
     const { domain } = await registerSendingDomain(owner.accountId, { domain: D });
     const other = await user();
-    received = [];
+    resend.received = [];
     for (const name of [D, D.toUpperCase()]) {
       const error = await registerSendingDomain(other.accountId, { domain: name }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AppError); // the dashboard shows its message
@@ -420,7 +382,7 @@ describe("sending domains with Resend configured", () => {
         message: `${D} is already registered by another account. A sending domain belongs to one account only.`,
       });
     }
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
     expect(await listSendingDomainDetails(other.accountId)).toEqual([]);
     // The owner keeps it, and may register it again.
     expect((await registerSendingDomain(owner.accountId, { domain: D })).domain.id).toBe(domain.id);
@@ -435,7 +397,7 @@ describe("sending domains with Resend configured", () => {
     expect(await listSendingDomainDetails(other.accountId)).toEqual([]);
   });
 
-  const failures: [string, Reply | "closed port", number | null, string | null, RegExp][] = [
+  const failures: [string, ResendReply | "closed port", number | null, string | null, RegExp][] = [
     [
       "422 validation error",
       { status: 422, body: { statusCode: 422, name: "validation_error", message: "The domain is invalid." } },
@@ -490,7 +452,7 @@ describe("sending domains with Resend configured", () => {
     const { domain } = await registerSendingDomain(u.accountId, { domain: D });
     const providerId = domain.provider_domain_id!;
     remote.get(providerId)!.status = "verified";
-    received = [];
+    resend.received = [];
 
     override = (r) =>
       r.url.endsWith("/verify")
@@ -505,7 +467,7 @@ describe("sending domains with Resend configured", () => {
     });
     expect(requests()).toEqual([`POST /domains/${providerId}/verify`]); // no GET after a failed verify
 
-    received = [];
+    resend.received = [];
     override = (r) =>
       r.method === "GET"
         ? { status: 500, body: { statusCode: 500, name: "internal_server_error", message: "Unexpected failure." } }
@@ -534,17 +496,17 @@ describe("sending domains with Resend configured", () => {
     await expect(registerSendingDomain(u.accountId, { domain: D, defaultSender: `me@sub.${D}` })).rejects.toThrow(
       AppError,
     );
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
 
     const { domain } = await registerSendingDomain(u.accountId, { domain: D });
     const other = await user();
-    received = [];
+    resend.received = [];
     await expect(verifySendingDomain(other.accountId, domain.id)).rejects.toThrow(
       `No sending domain with id ${domain.id} on this account`,
     );
     await expect(verifySendingDomain(u.accountId, "not-an-id")).rejects.toThrow(AppError);
     await expect(verifySendingDomain(u.accountId, randomUUID())).rejects.toThrow(AppError);
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
   });
 });
 
@@ -580,7 +542,7 @@ describe("sending domains in the embedded default (no RESEND_API_KEY)", () => {
     const sent = await sendFrom(u, `Acme <hello@${D}>`);
     expect(sent.status).toBe(200);
     expect((await listOutbox(u.accountId)).map((m) => m.from)).toEqual([`Acme <hello@${D}>`]);
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
   });
 
   it("keeps the verified flag and the default sender when the domain is added again", async () => {
@@ -661,38 +623,31 @@ describe("who may add a domain", () => {
   });
 
   it("refuses the shared sending domain and the system sender's domain, their parents and sub-domains, to every account", async () => {
-    const savedShared = process.env.SHARED_SENDING_DOMAIN;
-    process.env.SHARED_SENDING_DOMAIN = SHARED;
-    resetConfig();
-    try {
-      const u = await user();
-      const cases: [string, string][] = [
-        [SHARED, shared(SHARED)],
-        [SHARED.toUpperCase(), shared(SHARED)],
-        ["letterpress.example", shared("letterpress.example")],
-        [`acme.${SHARED}`, shared(`acme.${SHARED}`)],
-        ["letterpress.test", system("letterpress.test")],
-        ["mail.letterpress.test", system("mail.letterpress.test")],
-      ];
-      for (const [name, message] of cases) {
-        const error = await refusal(u.accountId, name);
-        expect(error).toBeInstanceOf(AppError);
-        expect((error as Error).message).toBe(message);
-        await expect(addSendingDomain(u.accountId, { domain: name, verified: true })).rejects.toThrow(message);
-      }
-      useResend();
-      received = [];
-      expect(await refusal(u.accountId, SHARED)).toMatchObject({ message: shared(SHARED) });
-      expect(received).toEqual([]);
-      expect(await listSendingDomainDetails(u.accountId)).toEqual([]);
-      // Names that only end in the same letters are not reserved.
-      useEmbedded();
-      const lookalike = `${D.split(".")[0]}letterpress.test`;
-      expect((await registerSendingDomain(u.accountId, { domain: lookalike })).domain.domain).toBe(lookalike);
-    } finally {
-      restore("SHARED_SENDING_DOMAIN", savedShared);
-      resetConfig();
+    setTestEnv({ SHARED_SENDING_DOMAIN: SHARED });
+    const u = await user();
+    const cases: [string, string][] = [
+      [SHARED, shared(SHARED)],
+      [SHARED.toUpperCase(), shared(SHARED)],
+      ["letterpress.example", shared("letterpress.example")],
+      [`acme.${SHARED}`, shared(`acme.${SHARED}`)],
+      ["letterpress.test", system("letterpress.test")],
+      ["mail.letterpress.test", system("mail.letterpress.test")],
+    ];
+    for (const [name, message] of cases) {
+      const error = await refusal(u.accountId, name);
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as Error).message).toBe(message);
+      await expect(addSendingDomain(u.accountId, { domain: name, verified: true })).rejects.toThrow(message);
     }
+    useResend();
+    resend.received = [];
+    expect(await refusal(u.accountId, SHARED)).toMatchObject({ message: shared(SHARED) });
+    expect(resend.received).toEqual([]);
+    expect(await listSendingDomainDetails(u.accountId)).toEqual([]);
+    // Names that only end in the same letters are not reserved.
+    useEmbedded();
+    const lookalike = `${D.split(".")[0]}letterpress.test`;
+    expect((await registerSendingDomain(u.accountId, { domain: lookalike })).domain.domain).toBe(lookalike);
   });
 
   it("keeps no one out with a claim nobody verified: of two such claims, the first verified wins", async () => {
@@ -724,9 +679,9 @@ describe("who may add a domain", () => {
     const owner = await user();
     await addSendingDomain(owner.accountId, { domain: `mail.${D}`, verified: true });
     const other = await user();
-    received = [];
+    resend.received = [];
     expect(await refusal(other.accountId, D)).toMatchObject({ message: OVERLAPS(D) });
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
   });
 });
 

@@ -1,9 +1,9 @@
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { GET as webhookGet, POST as webhook } from "@/app/api/webhooks/resend/route";
-import { ConfigError, parseConfig, resetConfig } from "@/lib/config";
+import { ConfigError, parseConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { markEmailAccepted } from "@/lib/db/emails/records";
@@ -12,30 +12,14 @@ import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/webhooks/receive";
 import { verifyResendWebhook } from "@/lib/webhooks/resend";
 import { proxy } from "@/proxy";
 import { ISO, auth, call, catalogueId, createUser, type TestUser } from "../support/api";
+import { setTestEnv, envForEachTest } from "../support/env";
 
 // Resend's webhooks as Svix signs them: `v1,` and the Base64 HMAC-SHA256, keyed with the Base64 part of the whsec_
 // secret, of `${svix-id}.${svix-timestamp}.${body}`.
 
 const API_KEY = "re_test_0123456789abcdef";
 const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
-const saved = { key: process.env.RESEND_API_KEY, secret: process.env.RESEND_WEBHOOK_SECRET };
-
-beforeEach(() => {
-  process.env.RESEND_API_KEY = API_KEY;
-  process.env.RESEND_WEBHOOK_SECRET = SECRET;
-  resetConfig();
-});
-
-afterAll(() => {
-  restore("RESEND_API_KEY", saved.key);
-  restore("RESEND_WEBHOOK_SECRET", saved.secret);
-  resetConfig();
-});
-
-function restore(name: string, value: string | undefined) {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
-}
+envForEachTest({ RESEND_API_KEY: API_KEY, RESEND_WEBHOOK_SECRET: SECRET });
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -430,12 +414,10 @@ describe("POST /api/webhooks/resend: signatures and access", () => {
       code: "EMAIL_EVENTS_NOT_CONFIGURED",
       success: false,
     };
-    delete process.env.RESEND_WEBHOOK_SECRET;
-    resetConfig();
+    setTestEnv({ RESEND_WEBHOOK_SECRET: undefined });
     const withoutSecret = await deliver(resendEvent("email.delivered", sent.resendId));
     expect([withoutSecret.status, withoutSecret.body]).toEqual([503, notConfigured]);
-    delete process.env.RESEND_API_KEY;
-    resetConfig();
+    setTestEnv({ RESEND_API_KEY: undefined });
     const withoutResend = await deliver(resendEvent("email.delivered", sent.resendId));
     expect([withoutResend.status, withoutResend.body]).toEqual([503, notConfigured]);
     expect((await getResource(sent)).body).toEqual(resource(sent, "sent", []));

@@ -1,95 +1,37 @@
 import { spawn } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { beforeEach, describe, expect, inject, it } from "vitest";
 import { GET as dispatchCron } from "@/app/api/cron/dispatch-scheduled/route";
 import { POST as send } from "@/app/api/v1/send/route";
-import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { recordCountedEmail } from "@/lib/db/emails/records";
 import { billingPeriod, PLANS } from "@/lib/plans";
 import { recoverOrphanedEmails } from "@/lib/send/recovery";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "../support/api";
+import { envForSuite } from "../support/env";
+import { useResendStandIn } from "../support/resend-stand-in";
 
 // The fault: the server dies (SIGKILL) after an email was counted and recorded, while Resend holds the hand-off. A
 // child process runs the real POST /api/v1/send against a stand-in for Resend on 127.0.0.1 that accepts the request
 // and never answers; the test kills the child there. Then, as a restarted server, the dispatcher must either hand the
 // email over again under the same Idempotency-Key (Resend delivers it once) or mark it failed with its count given back.
 
-type Received = { method: string; url: string; headers: IncomingHttpHeaders; body: any };
-
-let server: Server;
-let baseUrl: string;
-let received: Received[] = [];
-let answering = false;
-/** The hand-offs the stand-in holds while not `answering`, for `answerHeld` to answer later. */
-let held: ServerResponse[] = [];
-/** What the stand-in answers once `answering`: Resend's acceptance unless a test sets a failure. */
-let answer: { status: number; body: unknown } = { status: 200, body: { id: "re_recovered" } };
+const resend = useResendStandIn();
 const CRON_SECRET = "cron-secret-for-crash-tests-0123456789";
-const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL, cron: process.env.CRON_SECRET };
+envForSuite({ CRON_SECRET });
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      received.push({
-        method: req.method ?? "",
-        url: req.url ?? "",
-        headers: req.headers,
-        body: text ? JSON.parse(text) : undefined,
-      });
-      if (!answering) return void held.push(res); // holds the hand-off: the connection stays open, no answer
-      respond(res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-
-function respond(res: ServerResponse): void {
-  res.writeHead(answer.status, { "content-type": "application/json" });
-  res.end(JSON.stringify(answer.body));
-}
-
-/** Answers the hand-offs held so far, and every later one. */
-function answerHeld(): void {
-  answering = true;
-  for (const res of held.splice(0)) respond(res);
-}
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  for (const [name, value] of [
-    ["RESEND_API_KEY", saved.key],
-    ["RESEND_BASE_URL", saved.url],
-    ["CRON_SECRET", saved.cron],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfig();
-});
-
+// Resend holds each hand-off (the connection stays open, no answer) until the test has it answer: its acceptance
+// unless the test sets a failure.
 beforeEach(() => {
-  received = [];
-  answering = false;
-  held = [];
-  answer = { status: 200, body: { id: "re_recovered" } };
-  process.env.RESEND_API_KEY = "re_test_crash_0123456789";
-  process.env.RESEND_BASE_URL = baseUrl;
-  process.env.CRON_SECRET = CRON_SECRET;
-  resetConfig();
+  resend.holding = true;
+  resend.reply = { status: 200, body: { id: "re_recovered" } };
 });
 
 async function sender(): Promise<TestUser & { welcomeId: string; domain: string }> {
   const user = await createUser("free");
   const domain = `crash-${randomUUID().slice(0, 8)}.example`;
+  resend.domains.add(domain);
   await addSendingDomain(user.accountId, { domain, verified: true });
   await getDb()`update sending_domains set provider_status = 'verified' where account_id = ${user.accountId}`;
   await addToLibrary(user, "welcome");
@@ -121,7 +63,7 @@ async function sendAndKill(user: TestUser & { welcomeId: string }, idempotencyKe
     child.once("exit", (_code, signal) => resolve(signal)),
   );
   try {
-    await expect.poll(() => received.length, { timeout: 60_000, interval: 100 }).toBe(1);
+    await expect.poll(() => resend.received.length, { timeout: 60_000, interval: 100 }).toBe(1);
   } catch (error) {
     child.kill("SIGKILL");
     throw new Error(`the child never reached Resend: ${output}`, { cause: error });
@@ -129,7 +71,7 @@ async function sendAndKill(user: TestUser & { welcomeId: string }, idempotencyKe
   child.kill("SIGKILL");
   expect(await exited).toBe("SIGKILL");
   expect(output).toBe(""); // it never answered
-  held = []; // the killed child's hand-off: nobody waits for its answer
+  resend.forgetHeld(); // the killed child's hand-off: nobody waits for its answer
 }
 
 async function emailsCounted(user: TestUser) {
@@ -175,10 +117,10 @@ describe("a server killed between counting an email and handing it to Resend", (
       const key = callerKey
         ? `lp-${createHash("sha256").update(`${user.accountId}\n${callerKey}`).digest("hex")}`
         : `lp-email-${orphan.id}`;
-      expect(received[0].headers["idempotency-key"]).toBe(key);
+      expect(resend.received[0].headers["idempotency-key"]).toBe(key);
 
       // Restarted, the dispatcher runs before the grace period: a hand-off may still be running, nothing is retried yet.
-      answering = true;
+      resend.holding = false;
       const early = await runDispatcher();
       expect(early.status).toBe(200);
       expect(early.body).toEqual({
@@ -189,17 +131,17 @@ describe("a server killed between counting an email and handing it to Resend", (
         expired_idempotency_keys: expect.any(Number),
         held_events_applied: expect.any(Number),
       });
-      expect(received).toHaveLength(1);
+      expect(resend.received).toHaveLength(1);
 
       // Past the grace period (2 minutes); only this account's emails, as other test files send in the same database.
       expect(
         await recoverOrphanedEmails({ now: new Date(Date.now() + 3 * 60_000), accountId: user.accountId }),
       ).toEqual({ recovered: 1, failed: 0 });
-      const retries = received.slice(1);
+      const retries = resend.received.slice(1);
       expect(retries.map((r) => `${r.method} ${r.url} ${r.headers["idempotency-key"]}`)).toEqual([
         `POST /emails ${key}`,
       ]);
-      expect(retries[0].body).toEqual(received[0].body);
+      expect(retries[0].body).toEqual(resend.received[0].body);
 
       expect(await emailRows(user)).toEqual([
         {
@@ -217,7 +159,7 @@ describe("a server killed between counting an email and handing it to Resend", (
       expect(
         await recoverOrphanedEmails({ now: new Date(Date.now() + 10 * 60_000), accountId: user.accountId }),
       ).toEqual({ recovered: 0, failed: 0 });
-      expect(received).toHaveLength(2);
+      expect(resend.received).toHaveLength(2);
     },
   );
 
@@ -230,14 +172,14 @@ describe("a server killed between counting an email and handing it to Resend", (
       const [orphan] = await emailRows(user);
       expect(await emailsCounted(user)).toEqual({ monthly: 1, daily: 1 });
 
-      answering = true;
+      resend.holding = false;
       // A day later (only this account's emails: other test files' sends may be in flight in the same database).
       const result = await recoverOrphanedEmails({
         now: new Date(Date.now() + 24 * 3600_000),
         accountId: user.accountId,
       });
       expect(result).toEqual({ recovered: 0, failed: 1 });
-      expect(received).toHaveLength(1); // no retry: Resend might no longer recognise the key
+      expect(resend.received).toHaveLength(1); // no retry: Resend might no longer recognise the key
       expect(await emailRows(user)).toEqual([
         {
           id: orphan.id,
@@ -299,7 +241,7 @@ describe("a caller's retry of a request killed between counting and handing off"
     };
   }
 
-  const handoffs = () => received.map((r) => `${r.method} ${r.url} ${r.headers["idempotency-key"]}`);
+  const handoffs = () => resend.received.map((r) => `${r.method} ${r.url} ${r.headers["idempotency-key"]}`);
 
   it(
     "after the dispatcher handed the email over, the retry replays its answer: nothing sent or counted again",
@@ -310,7 +252,7 @@ describe("a caller's retry of a request killed between counting and handing off"
       const key = `lp-${createHash("sha256").update(`${user.accountId}\ncrash-then-retry`).digest("hex")}`;
       await threeMinutesLater(user);
 
-      answering = true;
+      resend.holding = false;
       expect(await recoverOrphanedEmails({ accountId: user.accountId })).toEqual({ recovered: 1, failed: 0 });
       const answer = await answerFor(user);
 
@@ -338,11 +280,11 @@ describe("a caller's retry of a request killed between counting and handing off"
 
       // The dispatcher's hand-off is held by Resend while the retry arrives.
       const recovery = recoverOrphanedEmails({ accountId: user.accountId });
-      await expect.poll(() => received.length, { timeout: 10_000, interval: 20 }).toBe(2);
+      await expect.poll(() => resend.received.length, { timeout: 10_000, interval: 20 }).toBe(2);
       let retried: Awaited<ReturnType<typeof retry>> | undefined;
       const during = retry(user, "retry-during-recovery").then((result) => (retried = result));
       await expect
-        .poll(() => retried !== undefined || received.length > 2, { timeout: 10_000, interval: 20 })
+        .poll(() => retried !== undefined || resend.received.length > 2, { timeout: 10_000, interval: 20 })
         .toBe(true);
       expect(handoffs()).toEqual([`POST /emails ${key}`, `POST /emails ${key}`]);
       await during;
@@ -356,7 +298,7 @@ describe("a caller's retry of a request killed between counting and handing off"
       });
       expect(await emailsCounted(user)).toEqual({ monthly: 1, daily: 1 });
 
-      answerHeld();
+      resend.release();
       expect(await recovery).toEqual({ recovered: 1, failed: 0 });
       const answer = await answerFor(user);
       for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -411,13 +353,13 @@ describe("the dispatcher's rules for interrupted hand-offs", () => {
   it("a refusal by Resend (422) fails the email and gives its count back at once", async () => {
     const user = await sender();
     const id = await orphan(user);
-    answering = true;
-    answer = { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } };
+    resend.holding = false;
+    resend.reply = { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } };
     expect(await recoverOrphanedEmails({ now: minutes(3), accountId: user.accountId })).toEqual({
       recovered: 0,
       failed: 1,
     });
-    expect(received.map((r) => r.headers["idempotency-key"])).toEqual([`lp-email-${id}`]);
+    expect(resend.received.map((r) => r.headers["idempotency-key"])).toEqual([`lp-email-${id}`]);
     expect(await emailRows(user)).toEqual([
       {
         id,
@@ -434,21 +376,21 @@ describe("the dispatcher's rules for interrupted hand-offs", () => {
   it("an unanswered retry (500) is tried again once per grace period, at most 5 times, then failed and given back", async () => {
     const user = await sender();
     const id = await orphan(user);
-    answering = true;
-    answer = { status: 500, body: { statusCode: 500, name: "application_error", message: "Down." } };
+    resend.holding = false;
+    resend.reply = { status: 500, body: { statusCode: 500, name: "application_error", message: "Down." } };
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       await recoverOrphanedEmails({ now: minutes(3 * attempt), accountId: user.accountId });
       // Another run inside the claim's grace period: not retried twice.
       await recoverOrphanedEmails({ now: minutes(3 * attempt + 1), accountId: user.accountId });
-      expect(received).toHaveLength(attempt);
+      expect(resend.received).toHaveLength(attempt);
       expect(await emailRows(user)).toMatchObject([{ status: "pending", handoff_attempts: attempt }]);
     }
-    expect(new Set(received.map((r) => r.headers["idempotency-key"]))).toEqual(new Set([`lp-email-${id}`]));
+    expect(new Set(resend.received.map((r) => r.headers["idempotency-key"]))).toEqual(new Set([`lp-email-${id}`]));
     expect(await recoverOrphanedEmails({ now: minutes(18), accountId: user.accountId })).toEqual({
       recovered: 0,
       failed: 1,
     });
-    expect(received).toHaveLength(5);
+    expect(resend.received).toHaveLength(5);
     expect(await emailRows(user)).toEqual([
       {
         id,
@@ -487,12 +429,12 @@ describe("the dispatcher's rules for interrupted hand-offs", () => {
     expect(await emailRows(user)).toMatchObject([{ id: interrupted, status: "pending" }]);
     expect(await emailsCounted(user)).toEqual({ monthly: 1, daily: 1 });
 
-    answering = true;
+    resend.holding = false;
     expect(await recoverOrphanedEmails({ now: minutes(3), accountId: user.accountId })).toEqual({
       recovered: 1,
       failed: 0,
     });
-    expect(received.map((r) => r.headers["idempotency-key"])).toEqual([key]);
+    expect(resend.received.map((r) => r.headers["idempotency-key"])).toEqual([key]);
     expect(await emailRows(user)).toEqual([
       {
         id: interrupted,

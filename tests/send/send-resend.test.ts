@@ -1,11 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { POST as cancelEmail } from "@/app/api/v1/emails/[id]/cancel/route";
 import { POST as sendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as send } from "@/app/api/v1/send/route";
-import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { recordCountedEmails } from "@/lib/db/emails/records";
@@ -18,80 +17,26 @@ import { billingPeriod, type PlanName } from "@/lib/plans";
 import { providerIdempotencyKey } from "@/lib/send/idempotency";
 import { recoverOrphanedEmails } from "@/lib/send/recovery";
 import { addToLibrary, auth, call, catalogueId, createUser, nextInstant, type TestUser } from "../support/api";
+import { setTestEnv } from "../support/env";
+import { RESEND_TEST_API_KEY, type ResendReply, useResendStandIn } from "../support/resend-stand-in";
 
-// A local stand-in for Resend's API at RESEND_BASE_URL (127.0.0.1 only): records every request about this file's
-// accounts and answers with whatever the test sets in `reply`. (The database is shared by the test files, and a send's
-// after-response dispatch hands over any account's due or interrupted emails: another file's may come here.)
+// Resend's API at a local stand-in (tests/support/resend-stand-in.ts): it records every request about this file's
+// accounts and answers with whatever the test sets in `resend.reply`, or holds them.
 
-type Received = { method: string; url: string; headers: IncomingHttpHeaders; body: any };
-type Reply = { status: number; body: unknown } | "hang";
-
-let server: Server;
-let baseUrl: string;
-let received: Received[] = [];
-/** The senders' domains, and the one the mailer's own tests send from. */
-const domainsOfThisFile = new Set<string>(["acme.example"]);
-
-/** Whether a request is about another file's account: an email (or batch) from a domain this file never made. */
-function fromAnotherFile(body: unknown): boolean {
-  const email = (Array.isArray(body) ? body[0] : body) as { from?: unknown } | undefined;
-  if (typeof email?.from !== "string") return false;
-  const domain = email.from.slice(email.from.lastIndexOf("@") + 1).replace(/>$/, "");
-  return !domainsOfThisFile.has(domain);
-}
-let reply: Reply = { status: 200, body: { id: "re_unset" } };
-const saved = { key: process.env.RESEND_API_KEY, url: process.env.RESEND_BASE_URL };
-const API_KEY = "re_test_0123456789abcdef";
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      const body: unknown = text ? JSON.parse(text) : undefined;
-      if (!fromAnotherFile(body))
-        received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
-      if (reply === "hang") return; // never answers
-      res.writeHead(reply.status, { "content-type": "application/json" });
-      res.end(typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  useResend(baseUrl);
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  restore("RESEND_API_KEY", saved.key);
-  restore("RESEND_BASE_URL", saved.url);
-  resetConfig();
-});
+const resend = useResendStandIn();
+/** The mailer's own tests send from it. */
+resend.domains.add("acme.example");
+const API_KEY = RESEND_TEST_API_KEY;
 
 beforeEach(() => {
-  received = [];
-  reply = { status: 200, body: { id: "re_unset" } };
-  useResend(baseUrl);
+  resend.reply = { status: 200, body: { id: "re_unset" } };
 });
-
-function useResend(url: string) {
-  process.env.RESEND_API_KEY = API_KEY;
-  process.env.RESEND_BASE_URL = url;
-  resetConfig();
-}
-
-function restore(name: string, value: string | undefined) {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
-}
 
 /** A user who can send through Resend: a domain of its own (one account per domain) that Resend verified. */
 async function sender(plan: PlanName = "free") {
   const user = await createUser(plan);
   const domain = `acme-${randomUUID().slice(0, 8)}.example`;
-  domainsOfThisFile.add(domain);
+  resend.domains.add(domain);
   await addSendingDomain(user.accountId, { domain, verified: true });
   await getDb()`update sending_domains set provider_status = 'verified' where account_id = ${user.accountId}`;
   await addToLibrary(user, "welcome");
@@ -120,8 +65,7 @@ const storedRows = (user: TestUser) =>
 describe("the mailer is chosen by RESEND_API_KEY", () => {
   it("is Resend when the key is set and the embedded outbox otherwise", () => {
     expect(getMailer().provider).toBe("resend");
-    delete process.env.RESEND_API_KEY;
-    resetConfig();
+    setTestEnv({ RESEND_API_KEY: undefined });
     expect(getMailer().provider).toBe("outbox");
   });
 });
@@ -129,7 +73,7 @@ describe("the mailer is chosen by RESEND_API_KEY", () => {
 describe("POST /api/v1/send through Resend", () => {
   it("passes every field, the rendered HTML and text, and the idempotency key to Resend's API", async () => {
     const user = await sender();
-    reply = { status: 200, body: { id: "4ef9a417-02e9-4d39-ad75-9611e0fcc33c" } };
+    resend.reply = { status: 200, body: { id: "4ef9a417-02e9-4d39-ad75-9611e0fcc33c" } };
     const attachment = Buffer.from("col1,col2\n1,2\n").toString("base64");
     const body = {
       template_id: user.welcomeId,
@@ -182,8 +126,8 @@ describe("POST /api/v1/send through Resend", () => {
     });
     expect(row.html).toContain("Ann &amp; Bob");
 
-    expect(received).toHaveLength(1);
-    const [request] = received;
+    expect(resend.received).toHaveLength(1);
+    const [request] = resend.received;
     expect(request.method).toBe("POST");
     expect(request.url).toBe("/emails");
     expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
@@ -212,16 +156,16 @@ describe("POST /api/v1/send through Resend", () => {
     const again = await post(user, body, { "idempotency-key": "welcome-ann-1" });
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.body).toEqual(result.body);
-    expect(received).toHaveLength(1);
+    expect(resend.received).toHaveLength(1);
   });
 
   it("sends the minimal message with generated text, under a key made from the message's id when the caller gave none", async () => {
     const user = await sender();
-    reply = { status: 200, body: { id: "re_minimal" } };
+    resend.reply = { status: 200, body: { id: "re_minimal" } };
     const result = await post(user, { template_id: user.welcomeId, to: "ann@example.com", subject: "Hi" });
     expect(result.status).toBe(200);
     expect(result.body.data.id).toBe("re_minimal");
-    const [request] = received;
+    const [request] = resend.received;
     // A hand-off cut off by a crash is retried under the same key (recoverOrphanedEmails), so it is delivered once.
     const [row] = await storedRows(user);
     expect(request.headers["idempotency-key"]).toBe(`lp-email-${row.id}`);
@@ -232,7 +176,7 @@ describe("POST /api/v1/send through Resend", () => {
 
   it("hands Resend one well-formed mailbox, and never a header-bound field with a control character", async () => {
     const user = await sender();
-    reply = { status: 200, body: { id: "re_safe" } };
+    resend.reply = { status: 200, body: { id: "re_safe" } };
     const attachment = Buffer.from("a,b\n").toString("base64");
     const body = {
       template_id: user.welcomeId,
@@ -246,7 +190,7 @@ describe("POST /api/v1/send through Resend", () => {
     expect(result.status).toBe(200);
     expect(result.body.data.from).toBe(`"Billing: Acme, Inc." <hello@${user.domain}>`);
     const [row] = await storedRows(user);
-    expect(received.map((request) => request.body)).toEqual([
+    expect(resend.received.map((request) => request.body)).toEqual([
       {
         from: `"Billing: Acme, Inc." <hello@${user.domain}>`,
         to: ["ann@example.com"],
@@ -285,13 +229,13 @@ describe("POST /api/v1/send through Resend", () => {
         { field: "tags.0.value", message: "value must not contain line breaks" },
       ],
     });
-    expect(received).toHaveLength(1);
+    expect(resend.received).toHaveLength(1);
     expect(await storedRows(user)).toHaveLength(1);
   });
 
   it("passes scheduled_at to Resend and keeps the message as scheduled", async () => {
     const user = await sender();
-    reply = { status: 200, body: { id: "re_scheduled" } };
+    resend.reply = { status: 200, body: { id: "re_scheduled" } };
     const at = new Date(Date.now() + 24 * 3600 * 1000).toISOString();
     const result = await post(user, {
       template_id: user.welcomeId,
@@ -303,7 +247,7 @@ describe("POST /api/v1/send through Resend", () => {
     expect(result.body.data).toMatchObject({ id: "re_scheduled", scheduled_at: at });
     const [row] = await storedRows(user);
     // Handed over at once: Resend holds it until its time, so delivery waits for no cron run of ours.
-    expect(received.map(({ method, url, body }) => ({ method, url, body }))).toEqual([
+    expect(resend.received.map(({ method, url, body }) => ({ method, url, body }))).toEqual([
       {
         method: "POST",
         url: "/emails",
@@ -328,21 +272,21 @@ describe("POST /api/v1/send through Resend", () => {
     const later = new Date(Date.parse(at) + 3600_000);
     expect(await dispatchDueScheduledEmails({ now: later, accountId: user.accountId })).toBe(0);
     expect(await recoverOrphanedEmails({ now: later, accountId: user.accountId })).toEqual({ recovered: 0, failed: 0 });
-    expect(received).toHaveLength(1);
+    expect(resend.received).toHaveLength(1);
     expect(await storedRows(user)).toEqual([row]);
   });
 
   it("replays an idempotent request without calling Resend twice", async () => {
     const user = await sender();
-    reply = { status: 200, body: { id: "re_once" } };
+    resend.reply = { status: 200, body: { id: "re_once" } };
     const body = { template_id: user.welcomeId, to: "ann@example.com", subject: "Once" };
     const results = await Promise.all(Array.from({ length: 5 }, () => post(user, body, { "idempotency-key": "once" })));
     expect(results.map((r) => [r.status, r.body.data.id])).toEqual(Array(5).fill([200, "re_once"]));
-    expect(received).toHaveLength(1);
+    expect(resend.received).toHaveLength(1);
     expect(await emailsCounted(user)).toBe(1);
   });
 
-  const failures: [string, Reply | "closed port", RegExp][] = [
+  const failures: [string, ResendReply | "closed port", RegExp][] = [
     [
       "422 validation error",
       { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } },
@@ -366,8 +310,8 @@ describe("POST /api/v1/send through Resend", () => {
     "%s: 502, the message kept as failed, and the email not counted",
     async (_name, failure, reason) => {
       const user = await sender();
-      if (failure === "closed port") useResend(await closedPortUrl());
-      else reply = failure;
+      if (failure === "closed port") setTestEnv({ RESEND_BASE_URL: await closedPortUrl() });
+      else resend.reply = failure;
 
       const result = await post(
         user,
@@ -397,8 +341,8 @@ describe("POST /api/v1/send through Resend", () => {
 
       // The key was released: a retry with it sends once Resend is back.
       await nextInstant();
-      useResend(baseUrl);
-      reply = { status: 200, body: { id: "re_retry" } };
+      setTestEnv({ RESEND_BASE_URL: resend.url });
+      resend.reply = { status: 200, body: { id: "re_retry" } };
       const retry = await post(
         user,
         { template_id: user.welcomeId, to: "ann@example.com", subject: "Hi" },
@@ -416,28 +360,28 @@ describe("POST /api/v1/send through Resend", () => {
     const user = await sender("free");
     const { start } = billingPeriod();
     await getDb()`insert into usage_counters (account_id, metric, period_start, count) values (${user.accountId}, 'emails', ${start}, 99)`;
-    reply = { status: 500, body: { statusCode: 500, name: "internal_server_error", message: "down" } };
+    resend.reply = { status: 500, body: { statusCode: 500, name: "internal_server_error", message: "down" } };
     expect((await post(user, { template_id: user.welcomeId, to: "a@example.com", subject: "Hi" })).status).toBe(502);
     expect(await emailsCounted(user)).toBe(99);
-    reply = { status: 200, body: { id: "re_100" } };
+    resend.reply = { status: 200, body: { id: "re_100" } };
     const ok = await post(user, { template_id: user.welcomeId, to: "a@example.com", subject: "Hi" });
     expect(ok.status).toBe(200);
     expect(ok.body.meta.email_usage).toMatchObject({ current_usage: 100, remaining: 0 });
     const refused = await post(user, { template_id: user.welcomeId, to: "a@example.com", subject: "Hi" });
     expect(refused.status).toBe(429);
-    expect(received).toHaveLength(2);
+    expect(resend.received).toHaveLength(2);
   });
 
   it("takes a failed overage email off the billing ledger", async () => {
     const user = await sender("monthly");
     const { start } = billingPeriod();
     await getDb()`insert into usage_counters (account_id, metric, period_start, count) values (${user.accountId}, 'emails', ${start}, 10000)`;
-    reply = { status: 422, body: { statusCode: 422, name: "validation_error", message: "bad" } };
+    resend.reply = { status: 422, body: { statusCode: 422, name: "validation_error", message: "bad" } };
     expect((await post(user, { template_id: user.welcomeId, to: "a@example.com", subject: "Hi" })).status).toBe(502);
     expect(await emailsCounted(user)).toBe(10_000);
     expect(await getDb()`select 1 from email_overage_ledger where account_id = ${user.accountId}`).toHaveLength(0);
 
-    reply = { status: 200, body: { id: "re_overage" } };
+    resend.reply = { status: 200, body: { id: "re_overage" } };
     const ok = await post(user, { template_id: user.welcomeId, to: "a@example.com", subject: "Hi" });
     expect(ok.body.meta.email_usage).toMatchObject({
       current_usage: 10_001,
@@ -489,7 +433,7 @@ describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Re
 
   it("hands the whole batch to Resend's batch endpoint in one call, under the batch's idempotency key", async () => {
     const user = await sender();
-    reply = { status: 200, body: { data: [{ id: "re_b1" }, { id: "re_b2" }] } };
+    resend.reply = { status: 200, body: { data: [{ id: "re_b1" }, { id: "re_b2" }] } };
     const result = await postBatch(
       user,
       {
@@ -520,8 +464,8 @@ describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Re
       ],
     ]);
     const rows = await storedRows(user);
-    expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({
+    expect(resend.received).toHaveLength(1);
+    expect(resend.received[0]).toMatchObject({
       method: "POST",
       url: "/emails/batch",
       headers: { "idempotency-key": providerIdempotencyKey(user.accountId, "batch\nbatch-7") },
@@ -577,8 +521,8 @@ describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Re
       );
       if (!counted.allowed) throw new Error("not counted");
       const ids = counted.emails.map((email) => email.id);
-      received = [];
-      reply = { status: 200, body: { data: [{ id: "re_r1" }, { id: "re_r2" }, { id: "re_r3" }] } };
+      resend.received = [];
+      resend.reply = { status: 200, body: { data: [{ id: "re_r1" }, { id: "re_r2" }, { id: "re_r3" }] } };
 
       const later = new Date(Date.now() + 3 * 60_000);
       expect(await recoverOrphanedEmails({ now: later, accountId: user.accountId })).toEqual({
@@ -586,7 +530,7 @@ describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Re
         failed: 0,
       });
       expect(
-        received.map(({ method, url, headers, body }) => [
+        resend.received.map(({ method, url, headers, body }) => [
           method,
           url,
           headers["idempotency-key"],
@@ -612,7 +556,7 @@ describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Re
 
   it("a batch Resend refuses is 502: every email kept as failed, none counted", async () => {
     const user = await sender();
-    reply = { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } };
+    resend.reply = { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } };
     const result = await postBatch(user, {
       emails: [
         { template_id: user.welcomeId, to: "ann@example.com", subject: "One" },
@@ -639,7 +583,7 @@ describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Re
 
   it("cancels a scheduled email at Resend first, then here; a cancel Resend refuses changes nothing", async () => {
     const user = await sender();
-    reply = { status: 200, body: { id: "re_later" } };
+    resend.reply = { status: 200, body: { id: "re_later" } };
     const scheduled = await post(user, {
       template_id: user.welcomeId,
       to: "ann@example.com",
@@ -649,7 +593,7 @@ describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Re
     expect(scheduled.body.data.id).toBe("re_later");
     expect(await emailsCounted(user)).toBe(1);
 
-    reply = { status: 500, body: { statusCode: 500, name: "internal_server_error", message: "Try again" } };
+    resend.reply = { status: 500, body: { statusCode: 500, name: "internal_server_error", message: "Try again" } };
     const refused = await cancel(user, "re_later");
     expect([refused.status, refused.body]).toEqual([
       502,
@@ -663,14 +607,14 @@ describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Re
     ]);
     expect([(await storedRows(user))[0].delivery_status, await emailsCounted(user)]).toEqual(["scheduled", 1]);
 
-    reply = { status: 200, body: { object: "email", id: "re_later" } };
+    resend.reply = { status: 200, body: { object: "email", id: "re_later" } };
     const canceled = await cancel(user, "re_later");
     expect([canceled.status, canceled.body.email.status, canceled.body.email.id]).toEqual([
       200,
       "canceled",
       "re_later",
     ]);
-    expect(received.slice(1).map(({ method, url }) => ({ method, url }))).toEqual([
+    expect(resend.received.slice(1).map(({ method, url }) => ({ method, url }))).toEqual([
       { method: "POST", url: "/emails/re_later/cancel" },
       { method: "POST", url: "/emails/re_later/cancel" },
     ]);
@@ -679,11 +623,11 @@ describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Re
 });
 
 describe("ResendMailer", () => {
-  const mailer = () => new ResendMailer({ apiKey: API_KEY, baseUrl });
+  const mailer = () => new ResendMailer({ apiKey: API_KEY, baseUrl: resend.url });
 
   it("gives up after its timeout with an EMAIL_PROVIDER_ERROR", async () => {
-    reply = "hang";
-    const slow = new ResendMailer({ apiKey: API_KEY, baseUrl, timeoutMs: 300 });
+    resend.holding = true;
+    const slow = new ResendMailer({ apiKey: API_KEY, baseUrl: resend.url, timeoutMs: 300 });
     const started = Date.now();
     for (const attempt of [
       () => slow.send(outgoing()),
@@ -702,7 +646,7 @@ describe("ResendMailer", () => {
   });
 
   it("sends a batch in one request under its idempotency key, and answers the ids in the messages' order", async () => {
-    reply = { status: 200, body: { data: [{ id: "re_first" }, { id: "re_second" }] } };
+    resend.reply = { status: 200, body: { data: [{ id: "re_first" }, { id: "re_second" }] } };
     const result = await mailer().sendBatch(
       [
         outgoing({
@@ -722,8 +666,8 @@ describe("ResendMailer", () => {
       { idempotencyKey: "lp-batch-key" },
     );
     expect(result).toEqual({ ids: ["re_first", "re_second"] });
-    expect(received).toHaveLength(1);
-    const [request] = received;
+    expect(resend.received).toHaveLength(1);
+    const [request] = resend.received;
     expect(request.method).toBe("POST");
     expect(request.url).toBe("/emails/batch");
     expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
@@ -749,13 +693,16 @@ describe("ResendMailer", () => {
 
   it("refuses a batch Resend refuses, or whose answer does not hold one id per message, with an EMAIL_PROVIDER_ERROR", async () => {
     const batch = [outgoing(), outgoing()];
-    reply = { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } };
+    resend.reply = { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } };
     expect(await failure(mailer().sendBatch(batch))).toEqual({
       code: "EMAIL_PROVIDER_ERROR",
       message: "Invalid `to` field.",
       provider: { status: 422, code: "validation_error" },
     });
-    reply = { status: 429, body: { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests." } };
+    resend.reply = {
+      status: 429,
+      body: { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests." },
+    };
     expect(await failure(mailer().sendBatch(batch))).toEqual({
       code: "EMAIL_PROVIDER_ERROR",
       message: "Too many requests.",
@@ -768,7 +715,7 @@ describe("ResendMailer", () => {
       [{ id: "re_1" }, 0],
     ];
     for (const [body, count] of answers) {
-      reply = { status: 200, body };
+      resend.reply = { status: 200, body };
       expect(await failure(mailer().sendBatch(batch))).toEqual({
         code: "EMAIL_PROVIDER_ERROR",
         message: `the answer carried ${count} message ids for 2 messages`,
@@ -792,31 +739,31 @@ describe("ResendMailer", () => {
       expect(error).toBeInstanceOf(Error);
       expect(error).not.toBeInstanceOf(AppError);
     }
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
   });
 
   it("cancels a scheduled message by its Resend id", async () => {
-    reply = { status: 200, body: { object: "email", id: "49a3999c-0ce1-4ea6-ab68-afcd6dc2e794" } };
+    resend.reply = { status: 200, body: { object: "email", id: "49a3999c-0ce1-4ea6-ab68-afcd6dc2e794" } };
     await expect(mailer().cancel("49a3999c-0ce1-4ea6-ab68-afcd6dc2e794")).resolves.toBeUndefined();
-    expect(received.map(({ method, url, body }) => ({ method, url, body }))).toEqual([
+    expect(resend.received.map(({ method, url, body }) => ({ method, url, body }))).toEqual([
       { method: "POST", url: "/emails/49a3999c-0ce1-4ea6-ab68-afcd6dc2e794/cancel", body: undefined },
     ]);
-    expect(received[0].headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(resend.received[0].headers.authorization).toBe(`Bearer ${API_KEY}`);
 
     // The id stays one path segment, whatever it holds.
-    reply = { status: 200, body: { object: "email", id: "x" } };
+    resend.reply = { status: 200, body: { object: "email", id: "x" } };
     await mailer().cancel("../domains/x?y");
-    expect(received[1].url).toBe("/emails/..%2Fdomains%2Fx%3Fy/cancel");
+    expect(resend.received[1].url).toBe("/emails/..%2Fdomains%2Fx%3Fy/cancel");
   });
 
   it("refuses a cancel Resend refuses with an EMAIL_PROVIDER_ERROR carrying its status", async () => {
-    reply = { status: 404, body: { statusCode: 404, name: "not_found", message: "Email not found" } };
+    resend.reply = { status: 404, body: { statusCode: 404, name: "not_found", message: "Email not found" } };
     expect(await failure(mailer().cancel("re_missing"))).toEqual({
       code: "EMAIL_PROVIDER_ERROR",
       message: "Email not found",
       provider: { status: 404, code: "not_found" },
     });
-    reply = {
+    resend.reply = {
       status: 422,
       body: { statusCode: 422, name: "validation_error", message: "Email cannot be canceled because it was sent" },
     };
@@ -825,7 +772,7 @@ describe("ResendMailer", () => {
       message: "Email cannot be canceled because it was sent",
       provider: { status: 422, code: "validation_error" },
     });
-    reply = { status: 500, body: "<html>oops</html>" };
+    resend.reply = { status: 500, body: "<html>oops</html>" };
     expect(await failure(mailer().cancel("re_down"))).toMatchObject({
       code: "EMAIL_PROVIDER_ERROR",
       provider: { status: 500 },
@@ -860,7 +807,7 @@ describe("the embedded outbox as a mailer", () => {
       [second, "sent", null],
     ]);
     await expect(outboxMailer.cancel(first)).resolves.toBeUndefined();
-    expect(received).toEqual([]);
+    expect(resend.received).toEqual([]);
   });
 });
 

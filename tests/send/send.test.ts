@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GET as dispatchCron, PUT as cronPut } from "@/app/api/cron/dispatch-scheduled/route";
 import { GET as sendGet, OPTIONS as sendOptions, POST as send } from "@/app/api/v1/send/route";
-import { resetConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { listOutbox } from "@/lib/db/emails/outbox";
@@ -21,6 +20,7 @@ import {
   type TestUser,
   uniqueDomain,
 } from "../support/api";
+import { envForEachTest } from "../support/env";
 
 // How long a send waits on an identical one in flight: as shipped, unless a test shortens it.
 const idempotencyWait = vi.hoisted(() => ({ ms: null as number | null }));
@@ -78,25 +78,6 @@ async function rows(user: TestUser) {
     }[]
   >`
     select * from sent_emails where account_id = ${user.accountId} order by created_at, id`;
-}
-
-function withEnv(vars: Record<string, string | undefined>) {
-  const saved: Record<string, string | undefined> = {};
-  beforeEach(() => {
-    for (const [name, value] of Object.entries(vars)) {
-      saved[name] = process.env[name];
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    resetConfig();
-  });
-  afterEach(() => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    resetConfig();
-  });
 }
 
 describe("POST /api/v1/send through the embedded outbox", () => {
@@ -769,7 +750,7 @@ describe("the sender address", () => {
   });
 
   describe("with SHARED_SENDING_DOMAIN", () => {
-    withEnv({ SHARED_SENDING_DOMAIN: "shared.letterpress.example" });
+    envForEachTest({ SHARED_SENDING_DOMAIN: "shared.letterpress.example" });
 
     it("accepts the operator's shared domain without a verified domain of one's own; omitted from is still a 400", async () => {
       const user = await createUser();
@@ -1048,7 +1029,7 @@ describe("Idempotency-Key", () => {
 });
 
 describe("scheduled sends and the dispatcher", () => {
-  withEnv({ CRON_SECRET: "cron-secret-for-tests-0123456789" });
+  envForEachTest({ CRON_SECRET: "cron-secret-for-tests-0123456789" });
   const cron = (authorization?: string) =>
     call(dispatchCron, "/api/cron/dispatch-scheduled", { headers: authorization ? { authorization } : {} });
 
@@ -1133,7 +1114,7 @@ describe("scheduled sends and the dispatcher", () => {
   });
 
   describe("without CRON_SECRET", () => {
-    withEnv({ CRON_SECRET: undefined });
+    envForEachTest({ CRON_SECRET: undefined });
     it("refuses every request", async () => {
       expect((await cron("Bearer ")).status).toBe(401);
       expect((await cron("Bearer undefined")).status).toBe(401);

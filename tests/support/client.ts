@@ -1,57 +1,16 @@
 import { NextRequest } from "next/server";
 import { Letterpress } from "letterpress";
-import * as cancelEmail from "@/app/api/v1/emails/[id]/cancel/route";
-import * as email from "@/app/api/v1/emails/[id]/route";
-import * as emails from "@/app/api/v1/emails/route";
-import * as catalogue from "@/app/api/v1/catalogue/route";
-import * as libraryEntry from "@/app/api/v1/library/[id]/route";
-import * as library from "@/app/api/v1/library/route";
-import * as sendBatch from "@/app/api/v1/send/batch/route";
-import * as send from "@/app/api/v1/send/route";
-import * as suppression from "@/app/api/v1/suppressions/[email]/route";
-import * as suppressions from "@/app/api/v1/suppressions/route";
-import * as render from "@/app/api/v1/templates/[id]/render/route";
-import * as template from "@/app/api/v1/templates/[id]/route";
-import * as templates from "@/app/api/v1/templates/route";
-import * as source from "@/app/api/v1/templates/[id]/source/route";
-import * as publish from "@/app/api/v1/templates/[id]/publish/route";
-import * as restore from "@/app/api/v1/templates/[id]/versions/[n]/restore/route";
-import * as version from "@/app/api/v1/templates/[id]/versions/[n]/route";
-import * as versions from "@/app/api/v1/templates/[id]/versions/route";
-import * as usage from "@/app/api/v1/usage/route";
 import { BASE } from "./api";
+import { ROUTE_MODULES } from "./endpoints";
 
 type RouteHandler = (request: NextRequest, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
-
-/** The route module of each path of the contract (lib/api/contract/). */
-const ROUTES: Record<string, Record<string, unknown>> = {
-  "/library": library,
-  "/library/{id}": libraryEntry,
-  "/catalogue": catalogue,
-  "/templates": templates,
-  "/templates/{id}": template,
-  "/templates/{id}/render": render,
-  "/templates/{id}/source": source,
-  "/templates/{id}/publish": publish,
-  "/templates/{id}/versions": versions,
-  "/templates/{id}/versions/{n}": version,
-  "/templates/{id}/versions/{n}/restore": restore,
-  "/send": send,
-  "/send/batch": sendBatch,
-  "/emails": emails,
-  "/emails/{id}": email,
-  "/emails/{id}/cancel": cancelEmail,
-  "/suppressions": suppressions,
-  "/suppressions/{email}": suppression,
-  "/usage": usage,
-};
 
 export const API_BASE_URL = `${BASE}/api/v1`;
 
 /** The contract's path a request's path is, and its parameters. */
 function route(pathname: string): { path: string; params: Record<string, string> } {
   const segments = pathname.slice("/api/v1".length).split("/");
-  for (const path of Object.keys(ROUTES)) {
+  for (const path of Object.keys(ROUTE_MODULES)) {
     const pattern = path.split("/");
     if (pattern.length !== segments.length) continue;
     const params: Record<string, string> = {};
@@ -75,7 +34,7 @@ export type Reached = { operation: string; headers: Headers };
 export function inProcessFetch(reached: Reached[] = []) {
   return async (request: Request): Promise<Response> => {
     const { path, params } = route(new URL(request.url).pathname);
-    const handler = ROUTES[path][request.method] as RouteHandler;
+    const handler = ROUTE_MODULES[path][request.method] as RouteHandler;
     const body = request.method === "GET" ? undefined : await request.text();
     // Content-Length as an HTTP client sends it: a Request built in memory has none of its own.
     const headers = new Headers(request.headers);

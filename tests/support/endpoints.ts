@@ -1,21 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { POST as cancelEmail } from "@/app/api/v1/emails/[id]/cancel/route";
-import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
-import { GET as listEmails } from "@/app/api/v1/emails/route";
-import { GET as getCatalogue } from "@/app/api/v1/catalogue/route";
-import { DELETE as deleteLibraryEntry } from "@/app/api/v1/library/[id]/route";
-import { GET as getLibrary, POST as postLibrary } from "@/app/api/v1/library/route";
-import { POST as postTemplate } from "@/app/api/v1/templates/route";
-import { DELETE as deleteTemplate, GET as getTemplate, PUT as putTemplate } from "@/app/api/v1/templates/[id]/route";
-import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
-import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
-import { POST as postPublish } from "@/app/api/v1/templates/[id]/publish/route";
-import { POST as postRestore } from "@/app/api/v1/templates/[id]/versions/[n]/restore/route";
-import { GET as getVersion } from "@/app/api/v1/templates/[id]/versions/[n]/route";
-import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route";
-import { DELETE as deleteSuppression } from "@/app/api/v1/suppressions/[email]/route";
-import { GET as listSuppressions } from "@/app/api/v1/suppressions/route";
-import { GET as getUsage } from "@/app/api/v1/usage/route";
+import path from "node:path";
+import { contract } from "@/lib/api/contract";
 import { getDb } from "@/lib/db/client";
 import { recordCountedEmail } from "@/lib/db/emails/records";
 import { createUserTemplate } from "@/lib/db/library";
@@ -23,17 +8,37 @@ import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { billingPeriod } from "@/lib/plans";
 import { catalogueId, type CallOptions, type TestUser } from "./api";
 
+export type OperationId = keyof typeof contract;
+
 export type Endpoint = {
+  /** The operation's method and contract path: `GET /templates/{id}`. */
   name: string;
+  operationId: OperationId;
   handler: (...args: any[]) => Promise<Response>;
   /** The path and call for the resource `id` addresses: a template in the caller's library, or `resource`'s. */
   path: (id: string) => string;
   options: (id: string) => CallOptions;
   metered: boolean;
-  /** The status of a call that succeeds (200 unless said). */
-  status?: number;
+  /** The status of a call that succeeds. */
+  status: number;
   /** Makes the caller a resource of its own for the endpoint to address (by default: the template). */
   resource?: (user: TestUser) => Promise<string>;
+};
+
+/** What a call of an operation that succeeds needs beyond what the contract says of the operation. */
+type EndpointCase = {
+  /** The JSON body, for the resource `id` addresses (none when absent). */
+  body?: (id: string) => unknown;
+  /** The path parameters after the first, which is the resource `id`. */
+  params?: Record<string, string>;
+  resource?: (user: TestUser) => Promise<string>;
+  /** Where it is not the contract's success status. */
+  status?: number;
+  /**
+   * Succeeds only for a sender (tests/support/api.ts `sender`: a verified domain of its own), so it is left out of
+   * `endpoints`, for callers without one, and is in `senderEndpoints`.
+   */
+  sender?: true;
 };
 
 /** The id an endpoint's call addresses for `user`, whose library holds `templateId`. */
@@ -108,144 +113,86 @@ async function magicLinkInLibrary(user: TestUser): Promise<string> {
   return id;
 }
 
-/** Every authenticated /api/v1 endpoint, so tables of cases can run against all of them. */
-export const endpoints: Endpoint[] = [
-  { name: "GET /library", handler: getLibrary, path: () => "/api/v1/library", options: () => ({}), metered: true },
-  {
-    // The template is in the caller's library already: the answer is 200 with its entry.
-    name: "POST /library",
-    handler: postLibrary,
-    path: () => "/api/v1/library",
-    options: (id) => ({ method: "POST", body: { template_id: id } }),
-    metered: true,
+const TEMPLATE_FILES = { name: "Mine", files: { "email.tsx": TEMPLATE_SOURCE } };
+
+/**
+ * Every operation of the contract (lib/api/contract/), which the tables below are made from: an operation added there
+ * without a case here fails the type check, and loading this file.
+ */
+const CASES: Record<OperationId, EndpointCase> = {
+  listLibrary: {},
+  // The template is in the caller's library already: the answer is 200 with its entry.
+  addToLibrary: { body: (id) => ({ template_id: id }), status: 200 },
+  removeFromLibrary: { resource: magicLinkInLibrary },
+  listCatalogue: {},
+  createTemplate: { body: () => TEMPLATE_FILES },
+  getTemplate: {},
+  replaceTemplate: { body: () => TEMPLATE_FILES, resource: ownTemplate },
+  // Clearing the alias: a call for each of a caller's templates succeeds.
+  setTemplateAlias: { body: () => ({ alias: null }), resource: ownTemplate },
+  deleteTemplate: { resource: ownTemplate },
+  renderTemplate: { body: () => ({}) },
+  getTemplateSource: {},
+  publishTemplate: { resource: (user) => ownTemplate(user, false) },
+  listTemplateVersions: { resource: ownTemplate },
+  getTemplateVersion: { params: { n: "1" }, resource: ownTemplate },
+  restoreTemplateVersion: { params: { n: "1" }, resource: ownTemplate },
+  sendEmail: { body: (id) => ({ template_id: id, to: "ann@example.com", subject: "Hi" }), sender: true },
+  sendBatch: {
+    body: (id) => ({ emails: [{ template_id: id, to: "ann@example.com", subject: "Hi" }] }),
+    sender: true,
   },
-  {
-    name: "DELETE /library/{id}",
-    handler: deleteLibraryEntry,
-    path: (id) => `/api/v1/library/${encodeURIComponent(id)}`,
-    options: (id) => ({ method: "DELETE", params: { id } }),
-    metered: true,
-    resource: magicLinkInLibrary,
-  },
-  {
-    name: "GET /catalogue",
-    handler: getCatalogue,
-    path: () => "/api/v1/catalogue",
-    options: () => ({}),
-    metered: true,
-  },
-  {
-    name: "POST /templates/{id}/render",
-    handler: postRender,
-    path: (id) => `/api/v1/templates/${id}/render`,
-    options: (id) => ({ method: "POST", params: { id }, body: {} }),
-    metered: true,
-  },
-  {
-    name: "GET /templates/{id}",
-    handler: getTemplate,
-    path: (id) => `/api/v1/templates/${id}`,
-    options: (id) => ({ params: { id } }),
-    metered: false,
-  },
-  {
-    name: "GET /templates/{id}/source",
-    handler: getSource,
-    path: (id) => `/api/v1/templates/${id}/source`,
-    options: (id) => ({ params: { id } }),
-    metered: false,
-  },
-  { name: "GET /usage", handler: getUsage, path: () => "/api/v1/usage", options: () => ({}), metered: false },
-  { name: "GET /emails", handler: listEmails, path: () => "/api/v1/emails", options: () => ({}), metered: true },
-  {
-    name: "GET /emails/{id}",
-    handler: getEmail,
-    path: (id) => `/api/v1/emails/${id}`,
-    options: (id) => ({ params: { id } }),
-    metered: true,
-    resource: recordedEmail,
-  },
-  {
-    name: "POST /emails/{id}/cancel",
-    handler: cancelEmail,
-    path: (id) => `/api/v1/emails/${id}/cancel`,
-    options: (id) => ({ method: "POST", params: { id } }),
-    metered: true,
-    resource: (user) => recordedEmail(user, new Date(Date.now() + 24 * 3600_000)),
-  },
-  {
-    name: "GET /suppressions",
-    handler: listSuppressions,
-    path: () => "/api/v1/suppressions",
-    options: () => ({}),
-    metered: true,
-  },
-  {
-    name: "DELETE /suppressions/{email}",
-    handler: deleteSuppression,
-    path: (email) => `/api/v1/suppressions/${encodeURIComponent(email)}`,
-    options: (email) => ({ method: "DELETE", params: { email } }),
-    metered: true,
-    resource: suppressedAddress,
-  },
-  {
-    name: "POST /templates",
-    handler: postTemplate,
-    path: () => "/api/v1/templates",
-    options: () => ({ method: "POST", body: { name: "Mine", files: { "email.tsx": TEMPLATE_SOURCE } } }),
-    metered: true,
-    status: 201,
-  },
-  {
-    name: "PUT /templates/{id}",
-    handler: putTemplate,
-    path: (id) => `/api/v1/templates/${id}`,
+  listEmails: {},
+  getEmail: { resource: recordedEmail },
+  cancelEmail: { resource: (user) => recordedEmail(user, new Date(Date.now() + 24 * 3600_000)) },
+  listSuppressions: {},
+  deleteSuppression: { resource: suppressedAddress },
+  getUsage: {},
+};
+
+const API_V1 = path.join(import.meta.dirname, "..", "..", "app", "api", "v1");
+
+/** The route module of each path of the contract, from the file at that path (`{id}` as `[id]`). */
+export const ROUTE_MODULES: Record<string, Record<string, unknown>> = Object.fromEntries(
+  await Promise.all(
+    [...new Set(Object.values(contract).map((operation) => operation.path))].map(async (contractPath) => [
+      contractPath,
+      await import(path.join(API_V1, contractPath.replace(/\{(\w+)\}/g, "[$1]"), "route.ts")),
+    ]),
+  ),
+);
+
+function endpointOf(operationId: OperationId): Endpoint {
+  const operation = contract[operationId];
+  const known = CASES[operationId] as EndpointCase | undefined;
+  if (!known) throw new Error(`tests/support/endpoints.ts has no case for ${operationId}: add one to CASES`);
+  const { body, params = {}, resource, status } = known;
+  const [addressed, ...others] = [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
+  const missing = others.filter((name) => params[name] === undefined);
+  if (missing.length)
+    throw new Error(`${operationId}'s case in tests/support/endpoints.ts has no ${missing.join(", ")}`);
+  const paramsFor = (id: string): Record<string, string> => (addressed ? { [addressed]: id, ...params } : {});
+  return {
+    name: `${operation.method} ${operation.path}`,
+    operationId,
+    handler: ROUTE_MODULES[operation.path][operation.method] as Endpoint["handler"],
+    path: (id) =>
+      `/api/v1${operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(paramsFor(id)[name]))}`,
     options: (id) => ({
-      method: "PUT",
-      params: { id },
-      body: { name: "Mine", files: { "email.tsx": TEMPLATE_SOURCE } },
+      method: operation.method,
+      ...(addressed ? { params: paramsFor(id) } : {}),
+      ...(body ? { body: body(id) } : {}),
     }),
-    metered: true,
-    resource: ownTemplate,
-  },
-  {
-    name: "DELETE /templates/{id}",
-    handler: deleteTemplate,
-    path: (id) => `/api/v1/templates/${id}`,
-    options: (id) => ({ method: "DELETE", params: { id } }),
-    metered: true,
-    resource: ownTemplate,
-  },
-  {
-    name: "POST /templates/{id}/publish",
-    handler: postPublish,
-    path: (id) => `/api/v1/templates/${id}/publish`,
-    options: (id) => ({ method: "POST", params: { id } }),
-    metered: true,
-    resource: (user) => ownTemplate(user, false),
-  },
-  {
-    name: "GET /templates/{id}/versions",
-    handler: listVersions,
-    path: (id) => `/api/v1/templates/${id}/versions`,
-    options: (id) => ({ params: { id } }),
-    metered: true,
-    resource: ownTemplate,
-  },
-  {
-    name: "GET /templates/{id}/versions/{n}",
-    handler: getVersion,
-    path: (id) => `/api/v1/templates/${id}/versions/1`,
-    options: (id) => ({ params: { id, n: "1" } }),
-    metered: true,
-    resource: ownTemplate,
-  },
-  {
-    name: "POST /templates/{id}/versions/{n}/restore",
-    handler: postRestore,
-    path: (id) => `/api/v1/templates/${id}/versions/1/restore`,
-    options: (id) => ({ method: "POST", params: { id, n: "1" } }),
-    metered: true,
-    resource: ownTemplate,
-  },
-];
+    metered: operation.metered,
+    status: status ?? operation.success.status,
+    ...(resource ? { resource } : {}),
+  };
+}
+
+const allEndpoints = (Object.keys(contract) as OperationId[]).map(endpointOf);
+
+/** Every authenticated /api/v1 endpoint a caller without a sending domain succeeds at, in the contract's order. */
+export const endpoints: Endpoint[] = allEndpoints.filter(({ operationId }) => !CASES[operationId].sender);
+
+/** The endpoints that succeed only for a sender (POST /send, POST /send/batch). */
+export const senderEndpoints: Endpoint[] = allEndpoints.filter(({ operationId }) => CASES[operationId].sender);

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
-import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
-import { resetConfig } from "@/lib/config";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { envForEachTest } from "./env";
 import StandInStripe, { standInAddress } from "./stripe-sdk";
 
 // A local stand-in for Stripe's API (node:http on 127.0.0.1) that the real `stripe` SDK talks to through its
@@ -32,6 +32,8 @@ export const STRIPE_TEST_ENV = {
   STRIPE_PRICE_OVERAGE: "price_overage_test",
   STRIPE_METER_EVENT_NAME: "letterpress_overage_emails",
 };
+/** Every variable of STRIPE_TEST_ENV unset: Stripe not configured. */
+export const WITHOUT_STRIPE = Object.fromEntries(Object.keys(STRIPE_TEST_ENV).map((name) => [name, undefined]));
 
 export class StripeStandIn {
   requests: RecordedRequest[] = [];
@@ -217,7 +219,6 @@ function pick(form: Record<string, string>, prefix: string): Record<string, stri
  */
 export function useStripeStandIn(): StripeStandIn {
   const standIn = new StripeStandIn();
-  const saved: Record<string, string | undefined> = {};
   beforeAll(async () => {
     if (Stripe !== StandInStripe)
       throw new Error(
@@ -226,21 +227,8 @@ export function useStripeStandIn(): StripeStandIn {
     await standIn.start();
     standInAddress.port = standIn.port;
   });
-  beforeEach(() => {
-    for (const [name, value] of Object.entries(STRIPE_TEST_ENV)) {
-      saved[name] = process.env[name];
-      process.env[name] = value;
-    }
-    resetConfig();
-    standIn.reset();
-  });
-  afterEach(() => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    resetConfig();
-  });
+  envForEachTest(STRIPE_TEST_ENV);
+  beforeEach(() => standIn.reset());
   afterAll(async () => {
     standInAddress.port = 0;
     await standIn.stop();

@@ -3,7 +3,7 @@ import type { KeyObject } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll } from "vitest";
-import { resetConfig } from "@/lib/config";
+import { envForSuite } from "./env";
 
 // A stand-in for a Supabase project's Auth (GoTrue behind Supabase's API gateway) on 127.0.0.1, for @supabase/ssr to
 // talk to as it talks to a real project: access tokens are ES256 JWTs whose public keys are published at
@@ -440,23 +440,13 @@ export class SupabaseAuthStandIn {
  */
 export function useSupabaseAuthStandIn(): SupabaseAuthStandIn {
   const standIn = new SupabaseAuthStandIn();
-  const names = ["NEXT_PUBLIC_SUPABASE_URL", "NEXT_PUBLIC_SUPABASE_ANON_KEY", "NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY"];
-  const saved = new Map(names.map((name) => [name, process.env[name]]));
-  beforeAll(async () => {
-    await standIn.listen();
-    process.env.NEXT_PUBLIC_SUPABASE_URL = standIn.url;
-    process.env.NEXT_PUBLIC_SUPABASE_ANON_KEY = standIn.anonKey;
-    delete process.env.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY;
-    resetConfig();
-  });
-  afterAll(async () => {
-    for (const [name, value] of saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    resetConfig();
-    await standIn.close();
-  });
+  beforeAll(() => standIn.listen());
+  afterAll(() => standIn.close());
+  envForSuite(() => ({
+    NEXT_PUBLIC_SUPABASE_URL: standIn.url,
+    NEXT_PUBLIC_SUPABASE_ANON_KEY: standIn.anonKey,
+    NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: undefined,
+  }));
   return standIn;
 }
 
