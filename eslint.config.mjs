@@ -3,6 +3,30 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 import tseslint from "typescript-eslint";
 
+// ---------- layers ----------
+// The edge (app/, proxy.ts, lib/api/) speaks HTTP and calls services; the services (lib/<domain>) call data access
+// (lib/db/). Matched on the import's text, by the `@/` alias or a relative path, so that `import type` counts too: a
+// type from lib/db ties a page to its tables.
+const dataAccess = {
+  regex: "^(@/|(\\.\\./)+)lib/db(/|$)",
+  message:
+    "app/ and proxy.ts do not use data access (lib/db/) directly: call the domain's service in lib/<domain> (e.g. lib/emails.ts, lib/domains.ts, lib/user-templates.ts), adding a small function there, or re-exporting the type, when none fits.",
+};
+const appModules = {
+  regex: "^(@/|(\\.\\./)+)app(/|$)",
+  message:
+    "lib/ never imports app/: app/ builds on lib/, not the other way. Move what both need into lib/ (a component's helper into lib/<domain>).",
+};
+
+/** no-restricted-imports' options: a file group's rule replaces, never adds to, an earlier group's for the same files. */
+const restrictImports = (...restrictions) => [
+  "error",
+  {
+    paths: restrictions.filter((restriction) => "name" in restriction),
+    patterns: restrictions.filter((restriction) => "regex" in restriction),
+  },
+];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -14,6 +38,19 @@ export default defineConfig([
       // Email copy is prose: apostrophes and quotes in JSX text render exactly as written; a stray `>` or `}` is still a bug.
       "react/no-unescaped-entities": ["error", { forbid: [">", "}"] }],
     },
+  },
+  {
+    files: ["app/**", "proxy.ts"],
+    rules: { "no-restricted-imports": restrictImports(dataAccess) },
+  },
+  {
+    // Temporary: removed when actions move beside their pages (issue 45), whose services then carry these calls.
+    files: ["app/dashboard/actions.ts"],
+    rules: { "no-restricted-imports": "off" },
+  },
+  {
+    files: ["lib/**"],
+    rules: { "no-restricted-imports": restrictImports(appModules) },
   },
   {
     files: ["tests/**"],

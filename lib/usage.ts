@@ -1,0 +1,27 @@
+import "server-only";
+import { describeEmailUsage, getEmailCounts } from "@/lib/db/usage";
+import { billingPeriod, TEST_EMAILS_PER_DAY, testSendDay, type PlanName } from "@/lib/plans";
+
+/**
+ * GET /usage: the month's API calls (as the caller's credential check counted them) and emails against the plan's
+ * limits, and today's test sends against theirs.
+ */
+export async function usageReport(caller: { accountId: string; plan: PlanName; quota: number | null; used: number }) {
+  const { start, reset } = billingPeriod();
+  const { emails: emailsSent, testEmailsToday } = await getEmailCounts(caller.accountId, start);
+  return {
+    usage: {
+      limit: caller.quota,
+      remaining: caller.quota === null ? null : Math.max(0, caller.quota - caller.used),
+      reset: reset.toISOString(),
+      plan: caller.plan,
+    },
+    emails: describeEmailUsage(caller.plan, emailsSent),
+    test_emails: {
+      daily_limit: TEST_EMAILS_PER_DAY,
+      sent_today: testEmailsToday,
+      remaining: Math.max(0, TEST_EMAILS_PER_DAY - testEmailsToday),
+      reset: testSendDay().reset.toISOString(),
+    },
+  };
+}
