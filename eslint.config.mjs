@@ -5,8 +5,8 @@ import tseslint from "typescript-eslint";
 
 // ---------- layers ----------
 // The edge (app/, proxy.ts, lib/api/) speaks HTTP and calls services; the services (lib/<domain>) call data access
-// (lib/db/). Matched on the import's text, by the `@/` alias or a relative path, so that `import type` counts too: a
-// type from lib/db ties a page to its tables.
+// (lib/db/); nothing below the edge knows about Next's request and response objects. Matched on the import's text, by
+// the `@/` alias or a relative path, so that `import type` counts too: a type from lib/db ties a page to its tables.
 const dataAccess = {
   regex: "^(@/|(\\.\\./)+)lib/db(/|$)",
   message:
@@ -16,6 +16,11 @@ const appModules = {
   regex: "^(@/|(\\.\\./)+)app(/|$)",
   message:
     "lib/ never imports app/: app/ builds on lib/, not the other way. Move what both need into lib/ (a component's helper into lib/<domain>).",
+};
+const nextServer = {
+  name: "next/server",
+  message:
+    "Only the HTTP edge (app/, proxy.ts, lib/api/) imports next/server: return the body (or throw an AppError) and let the route, or lib/api/route.ts, make the Response.",
 };
 
 /** no-restricted-imports' options: a file group's rule replaces, never adds to, an earlier group's for the same files. */
@@ -50,6 +55,13 @@ export default defineConfig([
   },
   {
     files: ["lib/**"],
+    rules: { "no-restricted-imports": restrictImports(appModules, nextServer) },
+  },
+  {
+    // The edge's own helpers; Next's `after()`, which lib/background.ts alone wraps for the services that defer work
+    // past the response; and the session cookies, read off the edge's NextRequest (withApiAuth's readSession) and
+    // refreshed on the proxy's NextResponse (Supabase's Next.js pattern).
+    files: ["lib/api/**", "lib/background.ts", "lib/auth/session.ts", "lib/auth/supabase.ts", "lib/supabase/**"],
     rules: { "no-restricted-imports": restrictImports(appModules) },
   },
   {

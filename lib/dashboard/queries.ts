@@ -4,8 +4,9 @@ import { findOnboardingState, type OnboardingState } from "@/lib/db/accounts";
 import { listApiKeys, type ApiKeyRecord } from "@/lib/db/api-keys";
 import { countLibraryAndPurchases } from "@/lib/db/library";
 import { authenticateAndMeter } from "@/lib/db/metering";
-import { describeEmailUsage, getEmailCounts, listDailyUsage, type DailyUsage } from "@/lib/db/usage";
+import { getEmailCounts, listDailyUsage, type DailyUsage } from "@/lib/db/usage";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
+import { describeEmailUsage } from "@/lib/usage";
 
 // Read models for dashboard pages that the API has no endpoint for. Everything the API does serve (library, usage,
 // render, send, source, emails) goes through the same lib/ functions the API handlers use.
