@@ -65,6 +65,28 @@ export default defineConfig([
     rules: { "no-restricted-imports": restrictImports(appModules) },
   },
   {
+    // Type-checked rules, on every TypeScript source. A promise nobody awaits loses its rejection (an unhandled
+    // rejection, or a request answered before its write) and a promise where a callback's void is expected is never
+    // awaited. JSX attributes are left out of the void check: a form's `action` (a Server Action) is async by design
+    // and React awaits it, and an async onClick or onSubmit handler is React's usual form (the five in app/ put their
+    // failures in the page's state).
+    files: [
+      "app/**/*.{ts,tsx}",
+      "lib/**/*.{ts,tsx}",
+      "components/**/*.{ts,tsx}",
+      "emails/**/*.{ts,tsx}",
+      "scripts/**/*.ts",
+      "tests/**/*.{ts,tsx}",
+      "packages/letterpress/src/**/*.ts",
+      "*.ts",
+    ],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+    },
+  },
+  {
     files: ["tests/**"],
     rules: {
       // Tests read parsed JSON answers and recorded requests by path and compare whole bodies with toEqual.
