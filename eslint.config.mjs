@@ -3,6 +3,35 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 import tseslint from "typescript-eslint";
 
+// ---------- layers ----------
+// The edge (app/, proxy.ts, lib/api/) speaks HTTP and calls services; the services (lib/<domain>) call data access
+// (lib/db/); nothing below the edge knows about Next's request and response objects. Matched on the import's text, by
+// the `@/` alias or a relative path, so that `import type` counts too: a type from lib/db ties a page to its tables.
+const dataAccess = {
+  regex: "^(@/|(\\.\\./)+)lib/db(/|$)",
+  message:
+    "app/ and proxy.ts do not use data access (lib/db/) directly: call the domain's service in lib/<domain> (e.g. lib/emails.ts, lib/domains.ts, lib/user-templates.ts), adding a small function there, or re-exporting the type, when none fits.",
+};
+const appModules = {
+  regex: "^(@/|(\\.\\./)+)app(/|$)",
+  message:
+    "lib/ never imports app/: app/ builds on lib/, not the other way. Move what both need into lib/ (a component's helper into lib/<domain>).",
+};
+const nextServer = {
+  name: "next/server",
+  message:
+    "Only the HTTP edge (app/, proxy.ts, lib/api/) imports next/server: return the body (or throw an AppError) and let the route, or lib/api/route.ts, make the Response.",
+};
+
+/** no-restricted-imports' options: a file group's rule replaces, never adds to, an earlier group's for the same files. */
+const restrictImports = (...restrictions) => [
+  "error",
+  {
+    paths: restrictions.filter((restriction) => "name" in restriction),
+    patterns: restrictions.filter((restriction) => "regex" in restriction),
+  },
+];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -13,6 +42,43 @@ export default defineConfig([
       "@typescript-eslint/no-unused-vars": ["error", { ignoreRestSiblings: true }],
       // Email copy is prose: apostrophes and quotes in JSX text render exactly as written; a stray `>` or `}` is still a bug.
       "react/no-unescaped-entities": ["error", { forbid: [">", "}"] }],
+    },
+  },
+  {
+    files: ["app/**", "proxy.ts"],
+    rules: { "no-restricted-imports": restrictImports(dataAccess) },
+  },
+  {
+    files: ["lib/**"],
+    rules: { "no-restricted-imports": restrictImports(appModules, nextServer) },
+  },
+  {
+    // The edge's own helpers; Next's `after()`, which lib/background.ts alone wraps for the services that defer work
+    // past the response; and the session cookies, read off the edge's NextRequest (withApiAuth's readSession) and
+    // refreshed on the proxy's NextResponse (Supabase's Next.js pattern).
+    files: ["lib/api/**", "lib/background.ts", "lib/auth/session.ts", "lib/auth/supabase.ts", "lib/supabase/**"],
+    rules: { "no-restricted-imports": restrictImports(appModules) },
+  },
+  {
+    // Type-checked rules, on every TypeScript source. A promise nobody awaits loses its rejection (an unhandled
+    // rejection, or a request answered before its write) and a promise where a callback's void is expected is never
+    // awaited. JSX attributes are left out of the void check: a form's `action` (a Server Action) is async by design
+    // and React awaits it, and an async onClick or onSubmit handler is React's usual form (the five in app/ put their
+    // failures in the page's state).
+    files: [
+      "app/**/*.{ts,tsx}",
+      "lib/**/*.{ts,tsx}",
+      "components/**/*.{ts,tsx}",
+      "emails/**/*.{ts,tsx}",
+      "scripts/**/*.ts",
+      "tests/**/*.{ts,tsx}",
+      "packages/letterpress/src/**/*.ts",
+      "*.ts",
+    ],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
     },
   },
   {

@@ -3,10 +3,9 @@ import { NextResponse, type NextRequest } from "next/server";
 import { isSameOrigin } from "@/lib/api/client-address";
 import { httpError } from "@/lib/api/errors";
 import { errors, type AppError } from "@/lib/errors";
-import { LOCAL_SESSION_COOKIE, readLocalSessionClaims } from "@/lib/auth/session";
+import { findLocalSessionAccount, LOCAL_SESSION_COOKIE, readLocalSessionClaims } from "@/lib/auth/session";
 import { accountForSupabaseUser } from "@/lib/auth/supabase";
 import { getConfig } from "@/lib/config";
-import { findSessionAccount } from "@/lib/db/sessions";
 import { updateSupabaseSession } from "@/lib/supabase/proxy";
 
 // Next 16's proxy (formerly middleware), on the Node.js runtime. With Supabase Auth it refreshes the session for pages
@@ -46,8 +45,7 @@ export async function proxy(request: NextRequest) {
   } else {
     if (!isDashboard && !isAuthPage) return NextResponse.next();
     const claims = readLocalSessionClaims(request.cookies);
-    signedIn =
-      claims !== null && (!isAuthPage || (await findSessionAccount(claims.sessionId, claims.accountId)) !== null);
+    signedIn = claims !== null && (!isAuthPage || (await findLocalSessionAccount(claims)) !== null);
     response = NextResponse.next();
     if (request.cookies.get(LOCAL_SESSION_COOKIE)?.value && !signedIn) response.cookies.delete(LOCAL_SESSION_COOKIE);
   }

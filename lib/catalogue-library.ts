@@ -1,13 +1,44 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
-import { addLibraryEntry, findLibraryEntry, removeCatalogueEntry, restorePurchasedEntry } from "@/lib/db/library";
-import { findCatalogueTemplate, type TemplateRecord } from "@/lib/db/templates";
+import {
+  addLibraryEntry,
+  boughtTemplateIds,
+  findLibraryEntry,
+  libraryMembership,
+  removeCatalogueEntry,
+  restorePurchasedEntry,
+} from "@/lib/db/library";
+import {
+  findCatalogueTemplate,
+  listCatalogue,
+  listCataloguePage,
+  listLibrary,
+  type TemplateRecord,
+} from "@/lib/db/templates";
 import { AppError, errors } from "@/lib/errors";
 import { getPaymentProcessor } from "@/lib/payments";
 import type { LibraryEntry } from "@/lib/schemas/library";
 
 /** Where a hosted checkout comes back to: the dashboard's catalogue, where Buy is. */
 const catalogueUrl = () => `${getConfig().siteUrl}/dashboard/catalogue`;
+
+// The dashboard's catalogue page: every public template, what the account has in its library and what it bought.
+export { boughtTemplateIds, libraryMembership, listCatalogue };
+
+/** GET /library, and the dashboard's library: a page of the account's templates, newest addition first. */
+export async function listLibraryPage(accountId: string, { limit, offset }: { limit: number; offset: number }) {
+  const { templates, total } = await listLibrary(accountId, limit, offset);
+  return { templates, pagination: { limit, offset, total } };
+}
+
+/** GET /catalogue: a page of the public catalogue, free templates first, each saying whether it is in the library. */
+export async function listCatalogueTemplatesPage(
+  accountId: string,
+  { limit, offset, category }: { limit: number; offset: number; category?: string },
+) {
+  const { templates, total } = await listCataloguePage(accountId, limit, offset, category);
+  return { templates, pagination: { limit, offset, total } };
+}
 
 /**
  * Where the account buys a paid catalogue template, as the dashboard's Buy button sends it: the processor's hosted

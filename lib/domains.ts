@@ -7,6 +7,8 @@ import {
   findSendingDomain,
   getSendingDomain,
   isVerifiedForSending,
+  listSendingDomainDetails,
+  listSendingDomains,
   refuseReservedDomain,
   refuseTakenDomain,
   storeProviderDomain,
@@ -26,7 +28,7 @@ import { RESEND_TIMEOUT_MS } from "@/lib/mail/resend";
 // and system sender's domain (with their parent and sub-domains) are refused to all (INVALID_DOMAIN), before anything is
 // asked of Resend. An account may add the parent and sub-domains of its own domains.
 
-export { findSendingDomain, isVerifiedForSending };
+export { findSendingDomain, isVerifiedForSending, listSendingDomainDetails, listSendingDomains };
 
 export type DomainOutcome = {
   domain: SendingDomainDetails;

@@ -1,6 +1,7 @@
 import "server-only";
 import { AppError, errors } from "@/lib/errors";
 import {
+  countEmailsByStatus,
   findEmailHandle,
   findEmailWithEvents,
   listEmails,
@@ -9,8 +10,12 @@ import {
   type EmailResource,
 } from "@/lib/db/emails/resources";
 import { cancelScheduledEmail, dispatchDueScheduledEmails } from "@/lib/db/emails/scheduled";
+import { findEmailTemplateVersion } from "@/lib/db/emails/template-version";
 import { describeProviderFailure, getMailer } from "@/lib/mail";
 import type { DeliveryStatus } from "@/lib/schemas/emails";
+
+// The dashboard's emails pages: the counts by status, and the template (and version) an email was rendered from.
+export { countEmailsByStatus, findEmailTemplateVersion };
 
 /** GET /emails: a page of the account's emails, newest first, as the API describes them (events left out). */
 export async function listEmailsPage(

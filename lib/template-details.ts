@@ -2,6 +2,7 @@ import "server-only";
 import { errors } from "@/lib/errors";
 import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
 import {
+  findLibraryTemplate,
   findReadableTemplate,
   findTemplateToCheck,
   storeTemplateCompatibility,
@@ -14,6 +15,9 @@ import { exampleFromSchema } from "@/lib/render/variables";
 import { compatibilityEntries, type CompatibilityFinding } from "@/lib/render/warnings";
 import type { TemplateDetails } from "@/lib/schemas/templates";
 import type { VariablesSchema } from "@/lib/schemas/variables";
+
+// The dashboard's template pages read the library's template as it is stored.
+export { findLibraryTemplate, type TemplateRecord };
 
 type TemplateContract = Pick<TemplateRecord, "owner_account_id" | "slug" | "variables" | "preview_props">;
 
@@ -45,6 +49,14 @@ export async function getTemplateDetailsOrThrow(accountId: string, templateId: s
     example,
     compatibility: compatibilityEntries(await templateCompatibility(accountId, template, example)),
   };
+}
+
+/** GET /templates/{id}/source: the React Email source of a template in the account's library. */
+export async function getTemplateSourceOrThrow(accountId: string, templateId: string) {
+  const template = await findLibraryTemplate(accountId, templateId);
+  if (!template) throw errors.templateNotFound();
+  const { name, description, code, files, entry } = template;
+  return { name, description, code, ...(files && entry ? { files, entry } : {}) };
 }
 
 /**

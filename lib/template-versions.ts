@@ -1,15 +1,20 @@
 import "server-only";
 import { errors } from "@/lib/errors";
+import { findOwnDraft, type DraftContent } from "@/lib/db/template-drafts";
 import {
   findOwnVersion,
   listVersions,
   publishDraft,
   restoreVersion,
   type DraftSummary,
+  type ListedVersion,
   type PublishedBy,
   type VersionSummary,
 } from "@/lib/db/template-versions";
 import { SINGLE_FILE } from "@/lib/template-files";
+
+// The dashboard's template pages show the draft and the versions as stored.
+export { findOwnDraft, listVersions, type DraftContent, type ListedVersion, type VersionSummary };
 
 /** The largest version a path may name: PostgreSQL's integer. */
 const MAX_VERSION = 2_147_483_647;

@@ -2,6 +2,8 @@ import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/config";
+import type { Account } from "@/lib/db/accounts";
+import { findSessionAccount } from "@/lib/db/sessions";
 import { isUuid } from "@/lib/schemas/common";
 import type { CookieToSet } from "@/lib/supabase/server";
 
@@ -60,6 +62,11 @@ export function readLocalSessionClaims(cookies: {
 }): LocalSessionClaims | null {
   const token = cookies.get(LOCAL_SESSION_COOKIE)?.value;
   return token ? verifyLocalSessionToken(token) : null;
+}
+
+/** The account of a local session's claims while its row lasts (signing out deletes it), else null. */
+export function findLocalSessionAccount(claims: LocalSessionClaims): Promise<Account | null> {
+  return findSessionAccount(claims.sessionId, claims.accountId);
 }
 
 export type SessionIdentity = {

@@ -5,7 +5,7 @@ import { clientAddress } from "@/lib/api/client-address";
 import { rateLimitExceeded, type Caller } from "@/lib/api/with-api-auth";
 import { authenticateAndMeter, type MeteredCaller } from "@/lib/db/metering";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
-import type { RenderedVersion, TemplateRecord } from "@/lib/db/templates";
+import { findTemplateForAccount, type RenderedVersion, type TemplateRecord } from "@/lib/db/templates";
 import { checkVariables, renderTemplate } from "@/lib/render";
 import {
   exampleFromSchema,
@@ -103,6 +103,14 @@ async function readOlderSavesPreviewProps(template: PreviewableTemplate): Promis
     if (error instanceof AppError && error.code === "SANDBOX_BUSY") throw error;
     return null;
   }
+}
+
+/** A template the dashboard previews for the account: one in its library or a public catalogue one, else not found. */
+export async function findPreviewableTemplateOrThrow(accountId: string, templateId: string) {
+  const template = await findTemplateForAccount(accountId, templateId);
+  const visible = template && (template.in_library || (template.owner_account_id === null && template.is_public));
+  if (!template || !visible) throw errors.templateNotFound();
+  return template;
 }
 
 export const THUMBNAIL_UNAVAILABLE_HTML = `<!DOCTYPE html><html><body style="margin:0;display:grid;place-items:center;height:100vh;font:14px system-ui;color:#78716c;background:#f5f5f4">Preview unavailable</body></html>`;

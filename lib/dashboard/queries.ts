@@ -1,13 +1,18 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import { findOnboardingState, type OnboardingState } from "@/lib/db/accounts";
+import { listApiKeys, type ApiKeyRecord } from "@/lib/db/api-keys";
 import { countLibraryAndPurchases } from "@/lib/db/library";
 import { authenticateAndMeter } from "@/lib/db/metering";
-import { describeEmailUsage, getEmailCounts, listDailyUsage, type DailyUsage } from "@/lib/db/usage";
+import { getEmailCounts, listDailyUsage, type DailyUsage } from "@/lib/db/usage";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
+import { describeEmailUsage } from "@/lib/usage";
 
 // Read models for dashboard pages that the API has no endpoint for. Everything the API does serve (library, usage,
 // render, send, source, emails) goes through the same lib/ functions the API handlers use.
+
+// The API keys page: the account's keys, revoked and expired ones included (the API has no endpoint for keys).
+export { listApiKeys, type ApiKeyRecord };
 
 export type LibraryAllowance = {
   plan: PlanName;

@@ -1,25 +1,5 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
-import { PLANS, type PlanName } from "@/lib/plans";
-
-export type EmailUsage = {
-  monthly_limit: number;
-  current_usage: number;
-  remaining: number;
-  is_overage: boolean;
-  overage_emails: number;
-};
-
-export function describeEmailUsage(plan: PlanName, sent: number): EmailUsage {
-  const limit = PLANS[plan].emailsPerMonth;
-  return {
-    monthly_limit: limit,
-    current_usage: sent,
-    remaining: Math.max(0, limit - sent),
-    is_overage: PLANS[plan].emailOverage && sent > limit,
-    overage_emails: PLANS[plan].emailOverage ? Math.max(0, sent - limit) : 0,
-  };
-}
 
 export async function getEmailsSent(accountId: string, periodStart: Date): Promise<number> {
   const [row] = await getDb()<{ count: number }[]>`

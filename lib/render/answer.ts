@@ -1,5 +1,4 @@
 import "server-only";
-import { NextResponse } from "next/server";
 import type { z } from "zod";
 import { errors } from "@/lib/errors";
 import { getRenderableTemplateOrThrow } from "@/lib/render/access";
@@ -7,12 +6,16 @@ import { checkVariables, renderTemplateAsJson } from "@/lib/render";
 import { applyVariablesOffThread } from "@/lib/render/sandbox/compile-pool";
 import type { renderRequestSchema, renderResponseSchema } from "@/lib/schemas/templates";
 
-type RenderAnswer = z.input<typeof renderResponseSchema>;
+export type RenderBody = z.input<typeof renderResponseSchema>;
+
+/** A render's body, or (HTML) that body as UTF-8 JSON, serialized while rendering, to be sent as it is. */
+export type RenderAnswer = { body: RenderBody } | { json: Uint8Array<ArrayBuffer> };
 
 /**
  * What a render of template `templateId` (an id or alias) answers: POST /api/v1/templates/{id}/render's body, and the
  * template page's previews (/api/dashboard/templates/{id}/render), which are not API calls. `compatibility`: add the
  * warnings of the HTML's email client support (the API's answer has them; the template page shows its own panel).
+ * lib/api/render-answer.ts makes the response.
  */
 export async function renderAnswer(
   accountId: string,
@@ -20,7 +23,7 @@ export async function renderAnswer(
   body: z.output<typeof renderRequestSchema>,
   signal: AbortSignal,
   compatibility = true,
-): Promise<RenderAnswer | NextResponse<RenderAnswer>> {
+): Promise<RenderAnswer> {
   const template = await getRenderableTemplateOrThrow(accountId, templateId, body.version);
   const checked = checkVariables(template, body.variables);
   if (body.format === "react") {
@@ -30,10 +33,12 @@ export async function renderAnswer(
     // with the variables applied.
     const { files, entry } = template;
     return {
-      success: true,
-      react: react.source,
-      ...(files && entry ? { files: { ...files, [entry]: react.source }, entry } : {}),
-      ...(checked.warnings.length > 0 ? { warnings: checked.warnings } : {}),
+      body: {
+        success: true,
+        react: react.source,
+        ...(files && entry ? { files: { ...files, [entry]: react.source }, entry } : {}),
+        ...(checked.warnings.length > 0 ? { warnings: checked.warnings } : {}),
+      },
     };
   }
   // JSON already serialized as the HTML was rendered (a catalogue template's off the event loop): answered as it is.
@@ -45,5 +50,5 @@ export async function renderAnswer(
       success: true,
     },
   );
-  return new NextResponse<RenderAnswer>(json, { headers: { "Content-Type": "application/json" } });
+  return { json };
 }

@@ -1,9 +1,9 @@
 import "server-only";
 import type { RecordedEmail } from "@/lib/db/emails/records";
-import { describeEmailUsage } from "@/lib/db/usage";
 import type { PlanName } from "@/lib/plans";
 import type { RenderWarning } from "@/lib/render/warnings";
 import type { SendResponse } from "@/lib/schemas/send";
+import { describeEmailUsage } from "@/lib/usage";
 
 // What a send answers with, for POST /send, each email of POST /send/batch, and the replay of a request recovery
 // finished.

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { mkdtemp, mkdir, writeFile } from "node:fs/promises";
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -891,7 +891,7 @@ describe("the admin CLI", () => {
 describe("bin/push-templates.mjs (CI)", () => {
   /** The API's template routes behind a real HTTP server, as the script reaches a deployment. */
   async function serveTemplatesApi(): Promise<{ url: string; close: () => void }> {
-    const server = createServer(async (request, response) => {
+    const serve = async (request: IncomingMessage, response: ServerResponse) => {
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
       const [, id] = /^\/api\/v1\/templates(?:\/([^/]+))?$/.exec(request.url ?? "") ?? [];
@@ -903,7 +903,9 @@ describe("bin/push-templates.mjs (CI)", () => {
         params: id === undefined ? {} : { id },
       });
       response.writeHead(result.status, { "content-type": "application/json" }).end(result.text);
-    });
+    };
+    // A failure is left unhandled on purpose: Vitest fails the run with it.
+    const server = createServer((request, response) => void serve(request, response));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, close: () => server.close() };
   }

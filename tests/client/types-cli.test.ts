@@ -1,7 +1,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { mkdir, mkdtemp, readFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -113,7 +113,7 @@ describe("npx letterpress types, given schemas whose $refs point outside them", 
     };
     const app = inProcessFetch();
     // The API behind a real HTTP server, as the command reaches a deployment (it only reads: GETs without a body).
-    api = createServer(async (request, response) => {
+    const serve = async (request: IncomingMessage, response: ServerResponse) => {
       const headers = new Headers();
       for (const [name, value] of Object.entries(request.headers)) {
         if (typeof value === "string" && name !== "host" && name !== "connection") headers.set(name, value);
@@ -123,7 +123,9 @@ describe("npx letterpress types, given schemas whose $refs point outside them", 
       const alias: string | undefined = json.template?.alias;
       if (alias && Object.hasOwn(schemas, alias)) json.template.variables = schemas[alias];
       response.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(json));
-    });
+    };
+    // A failure is left unhandled on purpose: Vitest fails the run with it.
+    api = createServer((request, response) => void serve(request, response));
     baseUrl = `${await listen(api)}/api/v1`;
   });
 

@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
-import { countEmailsByStatus } from "@/lib/db/emails/resources";
-import { listEmailsPage } from "@/lib/emails";
+import { countEmailsByStatus, listEmailsPage } from "@/lib/emails";
 import { DELIVERY_STATUSES, type DeliveryStatus } from "@/lib/schemas/emails";
 import { formatDateTime, formatWord, timeAgo } from "../../_components/format";
 import { MailIcon } from "../../_components/icons";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
+import { listLibraryPage } from "@/lib/catalogue-library";
 import { libraryAllowance } from "@/lib/dashboard/queries";
-import { listLibrary } from "@/lib/db/templates";
 import { formatDate, formatDateTime } from "../../_components/format";
 import { LibraryIcon, PlusIcon } from "../../_components/icons";
 import { LibraryGrid } from "./library-grid";
@@ -24,10 +24,11 @@ export default async function LibraryPage({
   const deleted = query.deleted === "1";
   const removed = query.removed === "1";
   // The same query GET /api/v1/library answers with, newest addition first.
-  const [{ templates, total }, allowance] = await Promise.all([
-    listLibrary(account.id, PAGE_SIZE, (page - 1) * PAGE_SIZE),
+  const [{ templates, pagination }, allowance] = await Promise.all([
+    listLibraryPage(account.id, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
     libraryAllowance(account.id, account.plan),
   ]);
+  const { total } = pagination;
 
   return (
     <>

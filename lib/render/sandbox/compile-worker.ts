@@ -59,7 +59,8 @@ async function compileSingle(source: string): Promise<CompileResult> {
   return failure;
 }
 
-port.on("message", async (request: UserCodeRequest) => {
+/** Compiles, or applies the variables, and replies; a failure is replied too (as an error), so nothing rejects. */
+async function answer(request: UserCodeRequest): Promise<void> {
   progress.started(request.id);
   try {
     const result =
@@ -79,5 +80,7 @@ port.on("message", async (request: UserCodeRequest) => {
   } finally {
     progress.ended();
   }
-});
+}
+
+port.on("message", (request: UserCodeRequest) => void answer(request));
 reply({ type: "ready" });

@@ -1,15 +1,14 @@
 import { NextResponse } from "next/server";
 import { contract } from "@/lib/api/contract";
 import { implement, routeHandlers } from "@/lib/api/route";
-import { addCatalogueTemplate } from "@/lib/catalogue-library";
-import { listLibrary } from "@/lib/db/templates";
+import { addCatalogueTemplate, listLibraryPage } from "@/lib/catalogue-library";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   // GET /api/v1/library – list the caller's templates, newest addition first
-  GET: implement(contract.listLibrary, async ({ caller, query }) => {
-    const { templates, total } = await listLibrary(caller.accountId, query.limit, query.offset);
-    return { success: true, templates, pagination: { limit: query.limit, offset: query.offset, total } };
-  }),
+  GET: implement(contract.listLibrary, async ({ caller, query }) => ({
+    success: true,
+    ...(await listLibraryPage(caller.accountId, query)),
+  })),
   // POST /api/v1/library – add a free catalogue template to the caller's library (200 when it is there already)
   POST: implement(contract.addToLibrary, async ({ caller, body }) => {
     const { entry, created } = await addCatalogueTemplate(caller.accountId, body.template_id);

@@ -7,14 +7,24 @@ import { AppError } from "@/lib/errors";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/config";
 import { admitSignedInPreview, previewVariables } from "@/lib/dashboard/preview";
-import { isVerifiedForSending, listSendingDomains } from "@/lib/db/domains";
-import { findOwnDraft, type DraftContent } from "@/lib/db/template-drafts";
-import { listVersions, type ListedVersion, type VersionSummary } from "@/lib/db/template-versions";
-import { findLibraryTemplate, type TemplateRecord } from "@/lib/db/templates";
+import { isVerifiedForSending, listSendingDomains } from "@/lib/domains";
 import { checkVariables, renderTemplate } from "@/lib/render";
 import { templateFileName } from "@/lib/template-archive";
-import { templateCompatibility, templateExample, templateVariablesSchema } from "@/lib/template-details";
+import {
+  findLibraryTemplate,
+  templateCompatibility,
+  templateExample,
+  templateVariablesSchema,
+  type TemplateRecord,
+} from "@/lib/template-details";
 import { filesEntryFirst } from "@/lib/template-files";
+import {
+  findOwnDraft,
+  listVersions,
+  type DraftContent,
+  type ListedVersion,
+  type VersionSummary,
+} from "@/lib/template-versions";
 import { uuidSchema } from "@/lib/schemas/common";
 import { ADDED_VIA_LABEL, formatDate, formatDateTime, formatPrice } from "../../../_components/format";
 import { CompatibilityPanel } from "../../../_components/compatibility-panel";

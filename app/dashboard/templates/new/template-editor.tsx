@@ -108,7 +108,8 @@ export function TemplateEditor({
 
   useEffect(() => {
     if (variablesKey === null) return;
-    const timer = window.setTimeout(async () => {
+    // It catches its own failures and shows them as the preview's problem: there is no rejection to handle.
+    const renderPreview = async () => {
       const current = ++seq.current;
       setStatus("rendering");
       try {
@@ -154,7 +155,8 @@ export function TemplateEditor({
         });
         setStatus("error");
       }
-    }, 700);
+    };
+    const timer = window.setTimeout(() => void renderPreview(), 700);
     return () => window.clearTimeout(timer);
   }, [sourceKey, variablesKey]);
 

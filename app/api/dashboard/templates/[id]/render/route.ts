@@ -1,9 +1,9 @@
 import { NextResponse } from "next/server";
 import { errors } from "@/lib/errors";
+import { renderResponse } from "@/lib/api/render-answer";
 import { routeHandlers } from "@/lib/api/route";
 import { withApiAuth } from "@/lib/api/with-api-auth";
 import { admitDashboardRender } from "@/lib/dashboard/preview";
-import { renderAnswer } from "@/lib/render/answer";
 import { renderRequestSchema } from "@/lib/schemas/templates";
 
 // POST /api/dashboard/templates/{id}/render – the template page's preview as its variables are edited, and its
@@ -17,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
     { metered: false, admit: admitDashboardRender, body: renderRequestSchema, notFound: errors.templateNotFound },
     async ({ request, caller, params, body }) => {
       // Without the email client warnings: the page shows its template's support in a panel of its own.
-      const answer = await renderAnswer(caller.accountId, params.id, body, request.signal, false);
+      const answer = await renderResponse(caller.accountId, params.id, body, request.signal, false);
       return answer instanceof Response ? answer : NextResponse.json(answer);
     },
   ),

@@ -2,8 +2,12 @@ import { clientAddress } from "@/lib/api/client-address";
 import { errors } from "@/lib/errors";
 import { routeHandlers } from "@/lib/api/route";
 import { withApiAuth } from "@/lib/api/with-api-auth";
-import { admitPreview, renderThumbnail, THUMBNAIL_UNAVAILABLE_HTML } from "@/lib/dashboard/preview";
-import { findTemplateForAccount } from "@/lib/db/templates";
+import {
+  admitPreview,
+  findPreviewableTemplateOrThrow,
+  renderThumbnail,
+  THUMBNAIL_UNAVAILABLE_HTML,
+} from "@/lib/dashboard/preview";
 
 const options = { metered: false, notFound: errors.templateNotFound };
 
@@ -15,9 +19,7 @@ const options = { metered: false, notFound: errors.templateNotFound };
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   GET: withApiAuth(options, async ({ request, caller, params }) => {
     if (caller.via !== "session") throw errors.unauthorized();
-    const template = await findTemplateForAccount(caller.accountId, params.id);
-    const visible = template && (template.in_library || (template.owner_account_id === null && template.is_public));
-    if (!template || !visible) throw errors.templateNotFound();
+    const template = await findPreviewableTemplateOrThrow(caller.accountId, params.id);
     const etag = `"${template.id}.${template.version}.${template.updated_at.getTime()}"`;
     const cached = request.headers
       .get("if-none-match")
