@@ -2,14 +2,19 @@ import { z } from "zod";
 import { MAX_DETAILS } from "@/lib/errors";
 import {
   MAX_ADDRESS_LENGTH,
-  MAX_ATTACHMENT_BYTES,
-  MAX_BATCH_EMAILS,
   MAX_ATTACHMENTS,
+  MAX_ATTACHMENT_BYTES,
+  MAX_ATTACHMENT_URL_LENGTH,
+  MAX_BATCH_EMAILS,
   MAX_HEADERS,
+  MAX_HEADER_LINE_LENGTH,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
   MAX_RECIPIENTS,
   MAX_REPLY_TO,
+  MAX_SCHEDULE_DAYS,
   MAX_TAGS,
   MAX_TEMPLATE_ALIAS_CHARS,
+  MAX_TEXT_LENGTH,
 } from "@/lib/limits";
 import { hostProblem } from "@/lib/outbound/addresses";
 import { isUuid, variablesSchema } from "@/lib/schemas/common";
@@ -17,16 +22,8 @@ import { emailUsageSchema } from "@/lib/schemas/usage";
 import { TEMPLATE_ID_DESCRIPTION, templateVersionRequestSchema, warningsSchema } from "@/lib/schemas/templates";
 import { isTemplateAlias } from "@/lib/template-alias";
 
-export const MAX_SCHEDULE_DAYS = 30;
-
 const TEMPLATE_ID_MESSAGE = "template_id must be a template id (uuid) or alias";
 
-/** The longest plain-text part (`text`) accepted: 1 MiB of characters. */
-export const MAX_TEXT_LENGTH = 1024 * 1024;
-/** RFC 5322's line length: the longest subject or header value accepted. */
-export const MAX_HEADER_LINE_LENGTH = 998;
-
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
 /** The Idempotency-Key header of POST /send, when present. */
 export const idempotencyKeySchema = z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH);
 
@@ -234,7 +231,6 @@ export function decodedBase64Length(content: string): number {
 // of printable ASCII. Each repetition starts at a ";" that no token holds, so the pattern cannot backtrack.
 const TOKEN = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+";
 const MIME_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|"[ !#-\\[\\]-~]*"))*$`);
-const MAX_URL_LENGTH = 2048;
 
 const attachmentSchema = z
   .object({
@@ -264,7 +260,7 @@ const attachmentSchema = z
       .optional(),
     path: z
       .string({ error: "path must be an https:// URL" })
-      .max(MAX_URL_LENGTH, { error: `path is at most ${MAX_URL_LENGTH} characters`, abort: true })
+      .max(MAX_ATTACHMENT_URL_LENGTH, { error: `path is at most ${MAX_ATTACHMENT_URL_LENGTH} characters`, abort: true })
       .refine(
         (value) => {
           try {

@@ -8,7 +8,7 @@ import { applyLapsedSubscriptions, saveCustomerId } from "@/lib/db/billing";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { stripeProcessor, verifyWebhook } from "@/lib/payments/stripe";
-import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/webhooks/receive";
+import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/limits";
 import type { PlanName } from "@/lib/plans";
 import { auth, call, catalogueId, createUser, type TestUser } from "../support/api";
 import { signedEvent, STRIPE_TEST_ENV, stripeEvent, useStripeStandIn } from "../support/stripe";
