@@ -10,14 +10,9 @@ import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import { reportOverageEmail } from "@/lib/payments";
 import { billingPeriod, PLANS, TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { checkVariables, renderTemplate, type RenderedEmail } from "@/lib/render";
-import {
-  decodedBase64Length,
-  formatMailbox,
-  parseFromAddress,
-  sendRequestSchema,
-  type SendRequest,
-  type SendResponse,
-} from "@/lib/schemas/send";
+import { decodedBase64Length } from "@/lib/schemas/base64";
+import { formatMailbox, parseFromAddress } from "@/lib/schemas/mailbox";
+import { sendRequestSchema, type SendRequest, type SendResponse } from "@/lib/schemas/send";
 import { sendAnswer } from "@/lib/send/answer";
 import { checkAttachmentHosts } from "@/lib/send/attachment-hosts";
 import { isTestSend, mailerFor, testLimitReached, type SendCaller } from "@/lib/send/caller";
