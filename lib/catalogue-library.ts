@@ -1,7 +1,7 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import { addLibraryEntry, findLibraryEntry, removeCatalogueEntry, restorePurchasedEntry } from "@/lib/db/library";
-import { findCatalogueTemplate } from "@/lib/db/templates";
+import { findCatalogueTemplate } from "@/lib/db/catalogue";
 import { AppError, errors } from "@/lib/errors";
 import { getPaymentProcessor } from "@/lib/payments";
 import type { LibraryEntry } from "@/lib/schemas/library";

@@ -1,7 +1,8 @@
 import "server-only";
 import { getDb, type Tx, jsonParameter } from "@/lib/db/client";
 import { AppError, errors } from "@/lib/errors";
-import { findCatalogueTemplate, templateIdSql, templateRef } from "@/lib/db/templates";
+import { findCatalogueTemplate } from "@/lib/db/catalogue";
+import { templateIdSql, templateRef } from "@/lib/db/templates";
 import type { LibraryEntry } from "@/lib/schemas/library";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/plans";
 import {
