@@ -2,7 +2,12 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError, errors, type SourceProblem } from "@/lib/errors";
 import type { PublishedBy } from "@/lib/db/template-versions";
-import { createUserTemplate, deleteUserTemplate, replaceUserTemplate, setUserTemplateAlias } from "@/lib/db/library";
+import {
+  createUserTemplate,
+  deleteUserTemplate,
+  replaceUserTemplate,
+  setUserTemplateAlias,
+} from "@/lib/db/user-templates";
 import { findOwnTemplateId } from "@/lib/db/templates";
 import { listTailwindTemplateSources, replaceCompiledCode } from "@/lib/db/restyle";
 import { compileTemplateFilesOffThread } from "@/lib/render/sandbox/compile-pool";

@@ -18,7 +18,7 @@ import { GET as listSuppressions } from "@/app/api/v1/suppressions/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getDb } from "@/lib/db/client";
 import { recordCountedEmail } from "@/lib/db/emails/records";
-import { createUserTemplate } from "@/lib/db/library";
+import { createUserTemplate } from "@/lib/db/user-templates";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { billingPeriod } from "@/lib/plans";
 import { catalogueId, type CallOptions, type TestUser } from "./api";
