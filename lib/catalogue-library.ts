@@ -8,13 +8,8 @@ import {
   removeCatalogueEntry,
   restorePurchasedEntry,
 } from "@/lib/db/library";
-import {
-  findCatalogueTemplate,
-  listCatalogue,
-  listCataloguePage,
-  listLibrary,
-  type TemplateRecord,
-} from "@/lib/db/templates";
+import { findCatalogueTemplate, listCatalogue, listCataloguePage } from "@/lib/db/catalogue";
+import { listLibrary, type TemplateRecord } from "@/lib/db/templates";
 import { AppError, errors } from "@/lib/errors";
 import { getPaymentProcessor } from "@/lib/payments";
 import type { LibraryEntry } from "@/lib/schemas/library";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatMailbox, parseFromAddress } from "@/lib/schemas/send";
+import { formatMailbox, parseFromAddress } from "@/lib/schemas/mailbox";
 
 // All configuration is read and validated here, once, so a misconfigured deployment fails with one clear message
 // naming every bad variable instead of failing later inside a request.

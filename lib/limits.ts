@@ -134,6 +134,31 @@ export const SIGN_IN_LIMITS = {
 } as const;
 /** Sign-up requests in a window, each of which mails the address: per address typed in, and per client address. */
 export const SIGN_UP_LIMITS = { perAccount: 10, perAddress: 50, windowMinutes: 15 } as const;
+/** How far ahead a send may be scheduled (`scheduled_at`). */
+export const MAX_SCHEDULE_DAYS = 30;
+/** The longest plain-text part (`text`) accepted: 1 MiB of characters. */
+export const MAX_TEXT_LENGTH = 1024 * 1024;
+/** RFC 5322's line length: the longest subject or header value accepted. */
+export const MAX_HEADER_LINE_LENGTH = 998;
+/** An attachment's `path` (its URL). */
+export const MAX_ATTACHMENT_URL_LENGTH = 2048;
+/** The Idempotency-Key header of POST /send. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
+/** An email id in a path: provider message ids are short; anything longer cannot be one. */
+export const MAX_EMAIL_ID_LENGTH = 256;
+/** The largest version or revision a request may name: PostgreSQL's integer. */
+export const MAX_VERSION_NUMBER = 2_147_483_647;
+/** The sign-up and sign-in forms' password. */
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 200;
+/** The `next` path a sign-in returns to. */
+export const MAX_NEXT_PATH_LENGTH = 2048;
+/**
+ * A provider's webhook delivery. Providers' events are a few kilobytes (Stripe's largest, with expanded lists, stay well
+ * below this). The body is read before its signature can be checked, so anyone can send one: a larger body is refused
+ * with 413 before it is buffered.
+ */
+export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
 /** How long a send waits for an identical one (same Idempotency-Key and body) still running, before answering 409. */
 export const IDEMPOTENCY_WAIT_MS = 15_000;
 

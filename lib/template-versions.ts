@@ -12,17 +12,15 @@ import {
   type VersionSummary,
 } from "@/lib/db/template-versions";
 import { SINGLE_FILE } from "@/lib/template-files";
+import { MAX_VERSION_NUMBER } from "@/lib/limits";
 
 // The dashboard's template pages show the draft and the versions as stored.
 export { findOwnDraft, listVersions, type DraftContent, type ListedVersion, type VersionSummary };
 
-/** The largest version a path may name: PostgreSQL's integer. */
-const MAX_VERSION = 2_147_483_647;
-
-/** A version number in a path: plain decimal digits, 1 up to MAX_VERSION; anything else is a 400 naming `n`. */
+/** A version number in a path: plain decimal digits, 1 up to MAX_VERSION_NUMBER; anything else is a 400 naming `n`. */
 export function parseVersionNumber(raw: string): number {
   const version = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : NaN;
-  if (!(version <= MAX_VERSION))
+  if (!(version <= MAX_VERSION_NUMBER))
     throw errors.validation([{ field: "n", message: "must be a version number: an integer from 1" }]);
   return version;
 }

@@ -2,8 +2,14 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { AppError, errors, type SourceProblem } from "@/lib/errors";
 import type { PublishedBy } from "@/lib/db/template-versions";
-import { createUserTemplate, deleteUserTemplate, replaceUserTemplate, setUserTemplateAlias } from "@/lib/db/library";
-import { findOwnTemplateId, listTailwindTemplateSources, replaceCompiledCode } from "@/lib/db/templates";
+import {
+  createUserTemplate,
+  deleteUserTemplate,
+  replaceUserTemplate,
+  setUserTemplateAlias,
+} from "@/lib/db/user-templates";
+import { findOwnTemplateId } from "@/lib/db/templates";
+import { listTailwindTemplateSources, replaceCompiledCode } from "@/lib/db/restyle";
 import { compileTemplateFilesOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox } from "@/lib/render/sandbox";
 import { compatibilityWarnings, type CompatibilityFinding, type RenderWarning } from "@/lib/render/warnings";

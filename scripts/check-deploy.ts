@@ -222,8 +222,9 @@ async function checkFunctions(): Promise<{ largest: VercelFunction }> {
   }
 
   const generated = [
-    ...(await readdir(path.join(ROOT, "lib", "render"))).map((name) => `lib/render/${name}`),
-    ...(await readdir(path.join(ROOT, "lib", "render", "sandbox"))).map((name) => `lib/render/sandbox/${name}`),
+    ...(await readdir(path.join(ROOT, "lib/render"), { recursive: true })).map(
+      (name) => `lib/render/${name.split(path.sep).join("/")}`,
+    ),
   ].filter((file) => /\.generated\./.test(file));
   check(
     generated.length >= 5,

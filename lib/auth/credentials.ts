@@ -1,11 +1,8 @@
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { MAX_ADDRESS_LENGTH } from "@/lib/limits";
+import { MAX_ADDRESS_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/limits";
 
 // What both providers accept from the sign-up and sign-in forms, and the errors they may answer with.
-
-export const MIN_PASSWORD_LENGTH = 8;
-export const MAX_PASSWORD_LENGTH = 200;
 
 // Capped before anything else looks at it: the address is a database key and is sent to the auth provider.
 const emailSchema = z

@@ -1,14 +1,15 @@
+import { MAX_NEXT_PATH_LENGTH } from "@/lib/limits";
+
 // Where to go after signing in: `next` comes from the query string or a form, so it is attacker-chosen. Only a path on
 // the app's own origin survives, and only in a form no browser or server can re-read as another origin.
 
-const MAX_NEXT_LENGTH = 2048;
 // The URL parser drops tab and newline, strips leading control characters and reads `\` as `/`: `\t//evil` and
 // `/\evil` would become protocol-relative. Refused outright, raw or percent-encoded.
 const UNSAFE_CHARACTER = /[\u0000-\u001f\u007f-\u009f\\]/;
 
 /** `value` as a path (pathname, search and hash) on `appUrl`'s origin when it is one, else `fallback`. */
 export function safeNextPath(value: unknown, appUrl: string, fallback = "/dashboard"): string {
-  if (typeof value !== "string" || value === "" || value.length > MAX_NEXT_LENGTH || UNSAFE_CHARACTER.test(value))
+  if (typeof value !== "string" || value === "" || value.length > MAX_NEXT_PATH_LENGTH || UNSAFE_CHARACTER.test(value))
     return fallback;
   const origin = new URL(appUrl).origin;
   let url: URL;

@@ -4,7 +4,7 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { errors } from "@/lib/errors";
 import { holdsNul, isUuid } from "@/lib/schemas/common";
-import { parseFromAddress } from "@/lib/schemas/send";
+import { parseFromAddress } from "@/lib/schemas/mailbox";
 
 export type SendingDomain = {
   id: string;

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { catalogueListing, type CatalogueSeed } from "@/lib/db/templates";
+import { catalogueListing, type CatalogueSeed } from "@/lib/db/catalogue";
 
 // Supabase Branching seeds each preview branch's database by running the files of supabase/config.toml's [db.seed] as
 // plain SQL after supabase/migrations/: it cannot run `npm run db:seed`. So supabase/seed.sql is the catalogue written

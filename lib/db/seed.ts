@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { catalogue, catalogueVariablesSchema } from "@/lib/catalogue";
 import { getDb } from "@/lib/db/client";
-import { upsertCatalogueTemplate, type CatalogueSeed } from "@/lib/db/templates";
+import { upsertCatalogueTemplate, type CatalogueSeed } from "@/lib/db/catalogue";
 
 // Seeding reads the catalogue's source files from disk, so only scripts and tests import this module: the app's
 // server bundle must not trace the project's files.

@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
-import type { Suppression } from "@/lib/db/templates";
+import type { Suppression } from "@/lib/db/send-context";
 
 export type { Suppression };
 

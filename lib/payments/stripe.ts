@@ -7,26 +7,27 @@ import { setAccountPlan } from "@/lib/db/accounts";
 import {
   applyLapsedSubscriptions,
   applySubscriptionEvent,
+  findSubscription,
+  isLiveSubscription,
+  type SubscriptionState,
+} from "@/lib/db/billing/subscriptions";
+import {
   attachCheckout,
-  claimUnreportedOverage,
   closeCheckoutPurchase,
   completeCheckoutPurchase,
   failPendingPurchase,
-  findAccountEmail,
-  findCustomerId,
-  findSubscription,
-  isLiveSubscription,
-  isOverageReported,
-  linkCheckoutCustomer,
-  markOverageReported,
-  markOverageReportFailed,
-  processWebhookEventOnce,
   reserveTemplatePurchase,
   revokePurchase,
-  saveCustomerId,
+} from "@/lib/db/billing/purchases";
+import {
+  claimUnreportedOverage,
+  isOverageReported,
+  markOverageReported,
+  markOverageReportFailed,
   type OverageClaim,
-  type SubscriptionState,
-} from "@/lib/db/billing";
+} from "@/lib/db/billing/overage";
+import { findAccountEmail, findCustomerId, linkCheckoutCustomer, saveCustomerId } from "@/lib/db/billing/customers";
+import { processWebhookEventOnce } from "@/lib/db/billing/webhook-events";
 import type { Tx } from "@/lib/db/client";
 import { addLibraryEntry } from "@/lib/db/library";
 import { isUuid } from "@/lib/schemas/common";

@@ -13,7 +13,6 @@
  */
 import "server-only";
 import os from "node:os";
-import path from "node:path";
 import { generatedFilePath } from "./generated-file";
 import { WorkerPool } from "./worker-pool";
 import { errors } from "@/lib/errors";
@@ -58,7 +57,7 @@ const pool = new WorkerPool<
   CatalogueRenderReply,
   CatalogueRenderReply & { ok: true }
 >({
-  file: () => generatedFilePath("catalogue-worker.generated.cjs", import.meta.url, path.join("lib", "render")),
+  file: () => generatedFilePath("lib/render/catalogue-worker.generated.cjs", import.meta.url),
   // One core stays with the event loop; the workers take the others.
   workers: Math.max(1, Math.min(4, os.availableParallelism() - 1)),
   jobsPerWorker: Infinity,

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { errors, zodDetails } from "@/lib/errors";
 import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
-import type { RenderableTemplate } from "@/lib/db/templates";
+import type { RenderableTemplate } from "@/lib/db/send-context";
 import {
   renderCatalogueJsonOffThread,
   renderCatalogueOffThread,

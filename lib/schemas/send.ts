@@ -2,42 +2,35 @@ import { z } from "zod";
 import { MAX_DETAILS } from "@/lib/errors";
 import {
   MAX_ADDRESS_LENGTH,
-  MAX_ATTACHMENT_BYTES,
-  MAX_BATCH_EMAILS,
   MAX_ATTACHMENTS,
+  MAX_ATTACHMENT_BYTES,
+  MAX_ATTACHMENT_URL_LENGTH,
+  MAX_BATCH_EMAILS,
   MAX_HEADERS,
+  MAX_HEADER_LINE_LENGTH,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
   MAX_RECIPIENTS,
   MAX_REPLY_TO,
+  MAX_SCHEDULE_DAYS,
   MAX_TAGS,
   MAX_TEMPLATE_ALIAS_CHARS,
+  MAX_TEXT_LENGTH,
 } from "@/lib/limits";
 import { hostProblem } from "@/lib/outbound/addresses";
+import { decodedBase64Length, isBase64 } from "@/lib/schemas/base64";
+import { headerTextProblem } from "@/lib/schemas/header-text";
+import { isEmailAddress, parseFromAddress } from "@/lib/schemas/mailbox";
 import { isUuid, variablesSchema } from "@/lib/schemas/common";
 import { emailUsageSchema } from "@/lib/schemas/usage";
 import { TEMPLATE_ID_DESCRIPTION, templateVersionRequestSchema, warningsSchema } from "@/lib/schemas/templates";
 import { isTemplateAlias } from "@/lib/template-alias";
 
-export const MAX_SCHEDULE_DAYS = 30;
-
 const TEMPLATE_ID_MESSAGE = "template_id must be a template id (uuid) or alias";
 
-/** The longest plain-text part (`text`) accepted: 1 MiB of characters. */
-export const MAX_TEXT_LENGTH = 1024 * 1024;
-/** RFC 5322's line length: the longest subject or header value accepted. */
-export const MAX_HEADER_LINE_LENGTH = 998;
-
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
 /** The Idempotency-Key header of POST /send, when present. */
 export const idempotencyKeySchema = z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH);
 
 const ADDRESS_TOO_LONG = `an address is at most ${MAX_ADDRESS_LENGTH} characters`;
-const emailAddress = z.email({ error: "must be a valid email address" });
-
-/** The length is checked first: zod's email pattern is linear in time but overflows the stack on megabytes of `a.`. */
-function isEmailAddress(value: string): boolean {
-  return value.length <= MAX_ADDRESS_LENGTH && emailAddress.safeParse(value).success;
-}
-
 // Not an aborting max: the union reports an option's issues only when they do not abort, so `to.3` keeps its message.
 const addressField = z
   .string({ error: "must be a valid email address" })
@@ -58,75 +51,11 @@ function addressList(max: number) {
   });
 }
 
-// Header-bound text. Line breaks: CR, LF, vertical tab, form feed, NEL and the Unicode line and paragraph separators
-// (some mail software ends a line at each). Controls: C0, DEL and C1; in a field's own check NUL is left to the
-// request-wide NUL check, which names it. Flat character classes, one pass per value.
-const LINE_BREAK = /[\n\v\f\r\u0085\u2028\u2029]/;
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const CONTROL_BUT_NUL = /[\u0001-\u001f\u007f-\u009f]/;
-const CONTROL_BUT_NUL_AND_TAB = /[\u0001-\u0008\u000a-\u001f\u007f-\u009f]/;
-
-/**
- * Why `value` cannot go into a header, or null. A tab is folding whitespace in an unstructured header (subject,
- * header values), so `allowTab` lets it through there; names, addresses, filenames, types and tags refuse it.
- */
-function headerTextProblem(value: string, { allowTab }: { allowTab: boolean }): string | null {
-  if (LINE_BREAK.test(value)) return "must not contain line breaks";
-  if ((allowTab ? CONTROL_BUT_NUL_AND_TAB : CONTROL_BUT_NUL).test(value))
-    return "must not contain control characters (U+0000 to U+001F, U+007F to U+009F)";
-  return null;
-}
-
 function headerText(label: string, options: { allowTab: boolean }) {
   return (value: string, ctx: z.RefinementCtx) => {
     const problem = headerTextProblem(value, options);
     if (problem) ctx.addIssue({ code: "custom", message: `${label} ${problem}` });
   };
-}
-
-export type Mailbox = { name: string | null; address: string };
-
-/**
- * `addr`, `Name <addr>` or `"Quoted, Name" <addr>` (`\"` and `\\` escape inside the quotes), read in one pass:
- * the pattern this replaces backtracked in cubic time on a run of spaces. Null when the value is none of these, is
- * longer than MAX_ADDRESS_LENGTH, holds a control character, or its address is not valid.
- */
-export function parseFromAddress(value: string): Mailbox | null {
-  if (value.length > MAX_ADDRESS_LENGTH || CONTROL.test(value) || LINE_BREAK.test(value)) return null;
-  const text = value.trim();
-  let name = "";
-  let angle: string;
-  if (text.startsWith('"')) {
-    let i = 1;
-    for (; i < text.length && text[i] !== '"'; i++) {
-      if (text[i] === "\\") i++;
-      if (i === text.length) return null;
-      name += text[i];
-    }
-    if (i === text.length) return null;
-    angle = text.slice(i + 1).trimStart();
-  } else {
-    const open = text.indexOf("<");
-    if (open === -1) return isEmailAddress(text) ? { name: null, address: text } : null;
-    name = text.slice(0, open);
-    if (name.includes('"') || name.includes(">")) return null;
-    angle = text.slice(open);
-  }
-  if (!angle.startsWith("<") || !angle.endsWith(">")) return null;
-  const address = angle.slice(1, -1);
-  if (!isEmailAddress(address)) return null;
-  name = name.trim();
-  return { name: name || null, address };
-}
-
-// RFC 5322 atext and spaces (RFC 6532 adds non-ASCII): a display name of only these needs no quotes.
-const PLAIN_DISPLAY_NAME = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~ \u00a0-\uffff]+$/;
-
-/** One well-formed mailbox: a display name holding specials (`,` `:` `;` `"` `<` `@` `.` …) is quoted and escaped. */
-export function formatMailbox({ name, address }: Mailbox): string {
-  if (name === null) return address;
-  const phrase = PLAIN_DISPLAY_NAME.test(name) ? name : `"${name.replace(/[\\"]/g, "\\$&")}"`;
-  return `${phrase} <${address}>`;
 }
 
 const ISO_DATE_TIME = z.iso.datetime({ offset: true });
@@ -216,25 +145,10 @@ const headersSchema = z.preprocess((value, ctx) => {
   return value;
 }, headersRecord);
 
-// A flat character class (no repeated group), so a 10 MB value is checked in linear time without deep backtracking.
-const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
-
-export function isBase64(content: string): boolean {
-  const clean = content.replace(/\s+/g, "");
-  return clean.length % 4 === 0 && BASE64_CHARS.test(clean);
-}
-
-export function decodedBase64Length(content: string): number {
-  const clean = content.replace(/\s+/g, "");
-  const padding = clean.endsWith("==") ? 2 : clean.endsWith("=") ? 1 : 0;
-  return (clean.length / 4) * 3 - padding;
-}
-
 // A MIME type (RFC 2045): type/subtype of token characters, then parameters whose values are tokens or quoted strings
 // of printable ASCII. Each repetition starts at a ";" that no token holds, so the pattern cannot backtrack.
 const TOKEN = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+";
 const MIME_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|"[ !#-\\[\\]-~]*"))*$`);
-const MAX_URL_LENGTH = 2048;
 
 const attachmentSchema = z
   .object({
@@ -264,7 +178,7 @@ const attachmentSchema = z
       .optional(),
     path: z
       .string({ error: "path must be an https:// URL" })
-      .max(MAX_URL_LENGTH, { error: `path is at most ${MAX_URL_LENGTH} characters`, abort: true })
+      .max(MAX_ATTACHMENT_URL_LENGTH, { error: `path is at most ${MAX_ATTACHMENT_URL_LENGTH} characters`, abort: true })
       .refine(
         (value) => {
           try {

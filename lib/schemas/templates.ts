@@ -6,6 +6,7 @@ import {
   MAX_TEMPLATE_NAME_CHARS,
   MAX_TEMPLATE_PATH_CHARS,
   MAX_TEMPLATE_SOURCE_CHARS,
+  MAX_VERSION_NUMBER,
 } from "@/lib/limits";
 import { holdsNul, paginationSchema, variablesSchema } from "@/lib/schemas/common";
 import { libraryEntrySchema } from "@/lib/schemas/library";
@@ -109,16 +110,13 @@ export const deleteTemplateResponseSchema = z
   .object({ success: z.literal(true) })
   .meta({ id: "TemplateDeleteResponse" });
 
-/** The largest version or revision a request may name: PostgreSQL's integer. */
-const MAX_VERSION = 2_147_483_647;
-
 /** Which version a render or send uses: a published version's number, or the draft; the published one by default. */
 const BAD_VERSION = 'version must be a version number (a positive integer) or "draft"';
 
 export const templateVersionRequestSchema = z
   .union(
     [
-      z.int({ error: BAD_VERSION }).min(1, BAD_VERSION).max(MAX_VERSION, BAD_VERSION),
+      z.int({ error: BAD_VERSION }).min(1, BAD_VERSION).max(MAX_VERSION_NUMBER, BAD_VERSION),
       z.literal("draft").meta({ maxLength: 5 }),
     ],
     {
@@ -225,7 +223,7 @@ export const publishRequestSchema = z
     revision: z
       .int({ error: "revision must be an integer" })
       .min(1, "revision must be at least 1")
-      .max(MAX_VERSION, `revision must be at most ${MAX_VERSION}`)
+      .max(MAX_VERSION_NUMBER, `revision must be at most ${MAX_VERSION_NUMBER}`)
       .optional()
       .meta({ description: "The draft's revision you read: refused (409) when the draft was saved again since" }),
   })

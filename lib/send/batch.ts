@@ -2,7 +2,7 @@ import "server-only";
 import { AppError, errors, type ValidationDetail } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
 import { markEmailsAccepted, markEmailsFailed, recordCountedEmails } from "@/lib/db/emails/records";
-import { findSendContext, type SendContext } from "@/lib/db/templates";
+import { findSendContext, type SendContext } from "@/lib/db/send-context";
 import { getEmailsSent, getTestEmailsSentToday } from "@/lib/db/usage";
 import { BATCH_RENDER_BUDGET_MS, MAX_BATCH_RENDERED_BYTES } from "@/lib/limits";
 import { describeProviderFailure } from "@/lib/mail";

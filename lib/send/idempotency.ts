@@ -4,8 +4,8 @@ import type { z } from "zod";
 import { errors, zodDetails, type ValidationDetail } from "@/lib/errors";
 import { logFailure } from "@/lib/background";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from "@/lib/db/idempotency";
-import { IDEMPOTENCY_WAIT_MS } from "@/lib/limits";
-import { idempotencyKeySchema, MAX_IDEMPOTENCY_KEY_LENGTH } from "@/lib/schemas/send";
+import { IDEMPOTENCY_WAIT_MS, MAX_IDEMPOTENCY_KEY_LENGTH } from "@/lib/limits";
+import { idempotencyKeySchema } from "@/lib/schemas/send";
 import { isTestSend, type SendCaller } from "@/lib/send/caller";
 
 // Idempotency-Key. The key is claimed with a unique row before anything happens (claim_idempotency_key). Only a

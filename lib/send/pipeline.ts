@@ -4,20 +4,16 @@ import { AppError, errors, zodDetails } from "@/lib/errors";
 import { getConfig } from "@/lib/config";
 import { isVerifiedForSending, type SendingDomain } from "@/lib/db/domains";
 import { markEmailAccepted, markEmailFailed, recordCountedEmail } from "@/lib/db/emails/records";
-import { findSendContext, type RenderableTemplate, type VersionChoice } from "@/lib/db/templates";
+import { findSendContext, type RenderableTemplate } from "@/lib/db/send-context";
+import { type VersionChoice } from "@/lib/db/templates";
 import { describeProviderFailure, type OutgoingEmail } from "@/lib/mail";
 import { outboxDeliveryEvent } from "@/lib/mail/outbox-delivery";
 import { reportOverageEmail } from "@/lib/payments";
 import { billingPeriod, PLANS, TEST_EMAILS_PER_DAY } from "@/lib/plans";
 import { checkVariables, renderTemplate, type RenderedEmail } from "@/lib/render";
-import {
-  decodedBase64Length,
-  formatMailbox,
-  parseFromAddress,
-  sendRequestSchema,
-  type SendRequest,
-  type SendResponse,
-} from "@/lib/schemas/send";
+import { decodedBase64Length } from "@/lib/schemas/base64";
+import { formatMailbox, parseFromAddress } from "@/lib/schemas/mailbox";
+import { sendRequestSchema, type SendRequest, type SendResponse } from "@/lib/schemas/send";
 import { sendAnswer } from "@/lib/send/answer";
 import { checkAttachmentHosts } from "@/lib/send/attachment-hosts";
 import { isTestSend, mailerFor, testLimitReached, type SendCaller } from "@/lib/send/caller";

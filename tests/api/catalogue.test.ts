@@ -6,7 +6,7 @@ import { GET as getLibrary, POST as postLibrary } from "@/app/api/v1/library/rou
 import { DELETE as deleteTemplate } from "@/app/api/v1/templates/[id]/route";
 import { catalogue } from "@/emails/_catalogue";
 import { getDb } from "@/lib/db/client";
-import { createUserTemplate } from "@/lib/db/library";
+import { createUserTemplate } from "@/lib/db/user-templates";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { addToLibrary, auth, BASE, call, catalogueId, createUser, ISO, type TestUser } from "../support/api";
 

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { GET as getLibrary } from "@/app/api/v1/library/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { getDb } from "@/lib/db/client";
-import { addLibraryEntry, createUserTemplate } from "@/lib/db/library";
+import { addLibraryEntry } from "@/lib/db/library";
+import { createUserTemplate } from "@/lib/db/user-templates";
 import { AppError } from "@/lib/errors";
 import { addToLibrary, auth, call, catalogueId, createUser, nextInstant } from "../support/api";
 

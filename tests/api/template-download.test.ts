@@ -5,7 +5,7 @@
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
 import { GET as getDownload } from "@/app/api/dashboard/templates/[id]/download/route";
-import { findCatalogueTemplate } from "@/lib/db/templates";
+import { findCatalogueTemplate } from "@/lib/db/catalogue";
 import { createTemplateFromSource } from "@/lib/user-templates";
 import { addToLibrary, auth, BASE, call, catalogueId, createUser, sessionCookie, type TestUser } from "../support/api";
 import { readZip } from "../support/zip";

@@ -14,7 +14,7 @@ import { DELETE as deleteTemplate, GET as getTemplate, PUT as putTemplate } from
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { getDb } from "@/lib/db/client";
-import { createUserTemplate } from "@/lib/db/library";
+import { createUserTemplate } from "@/lib/db/user-templates";
 import { applyVariablesToSource } from "@/lib/render/react-source";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { addToLibrary, auth, call, catalogueId, counter, createUser, type TestUser } from "../support/api";

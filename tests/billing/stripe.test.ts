@@ -4,7 +4,7 @@ import { POST as cancelEmail } from "@/app/api/v1/emails/[id]/cancel/route";
 import { POST as send } from "@/app/api/v1/send/route";
 import { ConfigError, parseConfig } from "@/lib/config";
 import { getAccountByIdOrThrow } from "@/lib/db/accounts";
-import { saveCustomerId } from "@/lib/db/billing";
+import { saveCustomerId } from "@/lib/db/billing/customers";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { AppError } from "@/lib/errors";

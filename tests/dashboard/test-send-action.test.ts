@@ -4,7 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { getTestEmailsSentToday } from "@/lib/db/usage";
 import { getEmailOrThrow } from "@/lib/emails";
 import { testSendDay } from "@/lib/plans";
-import { createUserTemplate } from "@/lib/db/library";
+import { createUserTemplate } from "@/lib/db/user-templates";
 import { PREVIEW_LIMITS } from "@/lib/limits";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { ISO, counter, describedEmail, fillPreviewBucket, sender, setEmailsUsed, type Sender } from "../support/api";

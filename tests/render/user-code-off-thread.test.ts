@@ -5,7 +5,7 @@ import { createTemplateAction } from "@/app/dashboard/templates/new/actions";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getDb } from "@/lib/db/client";
-import { createUserTemplate } from "@/lib/db/library";
+import { createUserTemplate } from "@/lib/db/user-templates";
 import { httpError } from "@/lib/api/errors";
 import { AppError } from "@/lib/errors";
 import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { POST as send } from "@/app/api/v1/send/route";
 import { runInBackground } from "@/lib/background";
-import { saveCustomerId } from "@/lib/db/billing";
+import { saveCustomerId } from "@/lib/db/billing/customers";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/db/domains";
 import { billingPeriod, type PlanName } from "@/lib/plans";

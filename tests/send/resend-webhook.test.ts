@@ -8,7 +8,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { markEmailAccepted } from "@/lib/db/emails/records";
 import { dispatchScheduled } from "@/lib/send/dispatch";
-import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/webhooks/receive";
+import { MAX_WEBHOOK_BODY_BYTES } from "@/lib/limits";
 import { verifyResendWebhook } from "@/lib/webhooks/resend";
 import { proxy } from "@/proxy";
 import { ISO, auth, call, catalogueId, createUser, type TestUser } from "../support/api";

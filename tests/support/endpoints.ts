@@ -3,7 +3,7 @@ import path from "node:path";
 import { contract } from "@/lib/api/contract";
 import { getDb } from "@/lib/db/client";
 import { recordCountedEmail } from "@/lib/db/emails/records";
-import { createUserTemplate } from "@/lib/db/library";
+import { createUserTemplate } from "@/lib/db/user-templates";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
 import { billingPeriod } from "@/lib/plans";
 import { catalogueId, type CallOptions, type TestUser } from "./api";

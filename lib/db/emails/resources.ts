@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { attachmentsMetadata, type OutboxAttachment, type OutboxMessage } from "@/lib/db/emails/outbox";
 import { holdsNul, isUuid } from "@/lib/schemas/common";
 import { DELIVERY_STATUSES, type DeliveryStatus, type EmailEventType } from "@/lib/schemas/emails";
+import { MAX_EMAIL_ID_LENGTH } from "@/lib/limits";
 
 // Emails as resources (GET /emails, GET /emails/{id}, the dashboard's Emails pages): what became of each email, as its
 // events moved it. Reads only: a due scheduled email is sent by the dispatcher, never by reading it.
@@ -32,9 +33,6 @@ export type EmailResource = Pick<
   /** The version of its template it was rendered from: a number or "draft" (as text); null when sent before versions. */
   template_version: string | null;
 };
-
-/** Provider message ids are short; anything longer cannot be one. */
-const MAX_EMAIL_ID_LENGTH = 256;
 
 /** Whether `id` could be an email's (its provider's message id, or its own): short, and text PostgreSQL can hold. */
 export function canBeEmailId(id: string): boolean {

@@ -13,7 +13,6 @@
  * the 503 SANDBOX_BUSY, since each waiting job holds its source in memory.
  */
 import "server-only";
-import path from "node:path";
 import { COMPILE_DEADLINE_MS, COMPILE_QUEUE } from "../../limits";
 import { generatedFilePath } from "../generated-file";
 import { WorkerPool, type WithoutId, type WorkerLoss } from "../worker-pool";
@@ -58,7 +57,7 @@ const WORKER_HEAP_MB = 256;
 type UserCodeResult = CompileResult | FilesCompileResult | ReactSourceResult | UnplacedFailure;
 
 const pool = new WorkerPool<WithoutId<UserCodeRequest>, UserCodeReply, UserCodeResult>({
-  file: () => generatedFilePath("compile-worker.generated.cjs", import.meta.url, path.join("lib", "render", "sandbox")),
+  file: () => generatedFilePath("lib/render/sandbox/compile-worker.generated.cjs", import.meta.url),
   // Two at once, and accounts kept apart as on the sandbox's pool: one account's sources running into their deadline
   // hold one worker at most while another account's compile waits.
   workers: 2,

@@ -40,7 +40,6 @@
  */
 import "server-only";
 import os from "node:os";
-import path from "node:path";
 import { errors, type AppError } from "@/lib/errors";
 import { COMPATIBILITY_CHECK, SANDBOX_QUEUE } from "@/lib/limits";
 import type { CompatibilityFinding } from "../warnings";
@@ -173,7 +172,7 @@ function pickWorker({ cacheKey }: WithoutId<WorkerRequest>, choices: WorkerChoic
 }
 
 const pool = new WorkerPool<WithoutId<WorkerRequest>, WorkerMessage, EngineResult>({
-  file: () => generatedFilePath("worker.generated.cjs", import.meta.url, path.join("lib", "render", "sandbox")),
+  file: () => generatedFilePath("lib/render/sandbox/worker.generated.cjs", import.meta.url),
   workers: SANDBOX_WORKERS,
   jobsPerWorker: Infinity,
   jobsPerOwnerPerWorker: MAX_SENT_PER_OWNER,
