@@ -4,13 +4,13 @@ import nextTs from "eslint-config-next/typescript";
 import tseslint from "typescript-eslint";
 
 // ---------- layers ----------
-// The edge (app/, proxy.ts, lib/api/) speaks HTTP and calls services; the services (lib/<domain>) call data access
-// (lib/db/); nothing below the edge knows about Next's request and response objects. Matched on the import's text, by
+// The edge (app/, proxy.ts, lib/api/) speaks HTTP and calls services; the services (lib/<domain>/) call data access
+// (their domain's data.ts or data/, and lib/db/'s client); nothing below the edge knows about Next's request and response objects. Matched on the import's text, by
 // the `@/` alias or a relative path, so that `import type` counts too: a type from lib/db ties a page to its tables.
 const dataAccess = {
-  regex: "^(@/|(\\.\\./)+)lib/db(/|$)",
+  regex: "^(@/|(\\.\\./)+)lib/(db|[a-z-]+/data)(/|$|\\.)",
   message:
-    "app/ and proxy.ts do not use data access (lib/db/) directly: call the domain's service in lib/<domain> (e.g. lib/emails.ts, lib/domains.ts, lib/user-templates.ts), adding a small function there, or re-exporting the type, when none fits.",
+    "app/ and proxy.ts do not use data access (lib/db/, lib/<domain>/data) directly: call the domain's service in lib/<domain> (e.g. lib/sent-emails/service.ts, lib/sending-domains/service.ts, lib/templates/user-templates.ts), adding a small function there, or re-exporting the type, when none fits.",
 };
 const appModules = {
   regex: "^(@/|(\\.\\./)+)app(/|$)",
@@ -53,10 +53,16 @@ export default defineConfig([
     rules: { "no-restricted-imports": restrictImports(appModules, nextServer) },
   },
   {
-    // The edge's own helpers; Next's `after()`, which lib/background.ts alone wraps for the services that defer work
-    // past the response; and the session cookies, read off the edge's NextRequest (withApiAuth's readSession) and
+    // The edge's own helpers; Next's `after()`, which lib/core/background.ts alone wraps for the services that defer
+    // work past the response; and the session cookies, read off the edge's NextRequest (withApiAuth's readSession) and
     // refreshed on the proxy's NextResponse (Supabase's Next.js pattern).
-    files: ["lib/api/**", "lib/background.ts", "lib/auth/session.ts", "lib/auth/supabase.ts", "lib/supabase/**"],
+    files: [
+      "lib/api/**",
+      "lib/core/background.ts",
+      "lib/auth/session.ts",
+      "lib/auth/supabase.ts",
+      "lib/auth/supabase-client/**",
+    ],
     rules: { "no-restricted-imports": restrictImports(appModules) },
   },
   {

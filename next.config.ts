@@ -9,7 +9,7 @@ const nextConfig: NextConfig = {
   // QuickJS wasm it loads) into every server function explicitly.
   outputFileTracingIncludes: {
     "/**": [
-      "./lib/render/*.generated.*",
+      "./lib/render/workers/*.generated.*",
       "./lib/render/sandbox/*.generated.*",
       "./node_modules/quickjs-emscripten*/**",
       "./node_modules/@jitl/quickjs-*/**",

@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { isSameOrigin } from "@/lib/api/client-address";
 import { httpError } from "@/lib/api/errors";
-import { errors, type AppError } from "@/lib/errors";
+import { errors, type AppError } from "@/lib/core/errors";
 import { findLocalSessionAccount, LOCAL_SESSION_COOKIE, readLocalSessionClaims } from "@/lib/auth/session";
 import { accountForSupabaseUser } from "@/lib/auth/supabase";
-import { getConfig } from "@/lib/config";
-import { updateSupabaseSession } from "@/lib/supabase/proxy";
+import { getConfig } from "@/lib/core/config";
+import { updateSupabaseSession } from "@/lib/auth/supabase-client/proxy";
 
 // Next 16's proxy (formerly middleware), on the Node.js runtime. With Supabase Auth it refreshes the session for pages
 // and the dashboard's own routes. The public API, webhooks, cron and health routes are kept out of the matcher: running

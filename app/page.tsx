@@ -4,9 +4,9 @@ import { ArrowRightIcon, CodeIcon, LibraryIcon, SendIcon } from "./_components/i
 import { formatNumber } from "./_components/format";
 import { freeAllowance, PaymentModeNote, PlanCards } from "./_components/plan-cards";
 import { SiteFooter, SiteHeader } from "./_components/site-header";
-import { getConfig } from "@/lib/config";
-import { getPaymentMode } from "@/lib/payments";
-import { PLANS } from "@/lib/plans";
+import { getConfig } from "@/lib/core/config";
+import { getPaymentMode } from "@/lib/billing/payments";
+import { PLANS } from "@/lib/core/plans";
 
 /** The illustration's account, part-way through the free plan's month. */
 const SAMPLE_EMAILS_SENT = 18;

@@ -3,24 +3,25 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { hashPassword } from "@/lib/auth/passwords";
-import { createAccount, getAccountByEmailOrThrow, setAccountPlan } from "@/lib/db/accounts";
-import { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys";
-import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/db/api-keys";
-import { AppError } from "@/lib/errors";
-import { addLibraryEntry } from "@/lib/db/library";
-import { listOutbox } from "@/lib/db/emails/outbox";
-import { findSendingDomain } from "@/lib/db/domains";
-import { registerSendingDomain, verifySendingDomain } from "@/lib/domains";
-import { findLibraryTemplate, listCatalogue } from "@/lib/db/templates";
-import { isPlanName, PLAN_NAMES } from "@/lib/plans";
-import { isUuid } from "@/lib/schemas/common";
-import { isTemplateAlias, templateAliasProblem } from "@/lib/template-alias";
+import { createAccount, getAccountByEmailOrThrow, setAccountPlan } from "@/lib/auth/data/accounts";
+import { API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys/service";
+import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys/data";
+import { AppError } from "@/lib/core/errors";
+import { addLibraryEntry } from "@/lib/catalogue/data/library";
+import { listOutbox } from "@/lib/sent-emails/data/outbox";
+import { findSendingDomain } from "@/lib/sending-domains/data";
+import { registerSendingDomain, verifySendingDomain } from "@/lib/sending-domains/service";
+import { findLibraryTemplate } from "@/lib/templates/data/templates";
+import { listCatalogue } from "@/lib/catalogue/data/catalogue";
+import { isPlanName, PLAN_NAMES } from "@/lib/core/plans";
+import { isUuid } from "@/lib/core/schemas";
+import { isTemplateAlias, templateAliasProblem } from "@/lib/templates/alias";
 import {
   createTemplateFromSource,
   restyleTailwindTemplates,
   replaceTemplateFromSource,
   type TemplateSource,
-} from "@/lib/user-templates";
+} from "@/lib/templates/user-templates";
 import { connectDatabase, prepareDatabase } from "./database";
 
 // npm run -s admin -- <command> [--flags]: JSON on stdout; a message on stderr and exit 1 on error.

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { databaseUrlVariable, getConfig, resetConfig, type DatabaseUrlVariable } from "@/lib/config";
+import { databaseUrlVariable, getConfig, resetConfig, type DatabaseUrlVariable } from "@/lib/core/config";
 import { closeDb, getDb } from "@/lib/db/client";
 import { DATA_DIR, findRunningEmbeddedDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
-import { isCatalogueEmpty, seedCatalogue } from "@/lib/db/seed";
+import { isCatalogueEmpty, seedCatalogue } from "@/lib/catalogue/data/seed";
 
 export type Connection = {
   source: DatabaseUrlVariable | "embedded (shared with a running app)" | "embedded";
@@ -13,7 +13,7 @@ export type Connection = {
 };
 
 /**
- * Points the process at a database: DATABASE_URL or POSTGRES_URL when set (lib/config.ts); otherwise the embedded
+ * Points the process at a database: DATABASE_URL or POSTGRES_URL when set (lib/core/config.ts); otherwise the embedded
  * database, joining the one a running app serves, or opening .data/ itself, and sets process.env.DATABASE_URL to it so
  * lib/db/client picks it up.
  */

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
-import { seedCatalogue } from "@/lib/db/seed";
+import { seedCatalogue } from "@/lib/catalogue/data/seed";
 import { connectDatabase } from "./database";
 
 // npm run db:migrate | npm run db:seed — on DATABASE_URL (else POSTGRES_URL), or the embedded database when neither is set.

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { databaseUrlVariable } from "@/lib/config";
-import { deliverScheduledOutboxEmails } from "@/lib/mail/outbox";
+import { databaseUrlVariable } from "@/lib/core/config";
+import { deliverScheduledOutboxEmails } from "@/lib/mail-transport/outbox";
 import { connectDatabase, ensureLocalSessionSecret, prepareDatabase } from "./database";
 
 // npm run dev / npm start: brings up the database (the embedded one when neither DATABASE_URL nor POSTGRES_URL is set),

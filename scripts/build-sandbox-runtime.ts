@@ -4,8 +4,8 @@
  *    every QuickJS sandbox context before a user template runs;
  *  - lib/render/sandbox/worker.generated.cjs: the sandbox worker thread
  *    (lib/render/sandbox/worker.ts + engine.ts) with that runtime inlined;
- *  - lib/render/catalogue-worker.generated.cjs: the catalogue render worker
- *    thread (lib/render/catalogue-worker.ts) with emails/ and its libraries;
+ *  - lib/render/workers/catalogue-worker.generated.cjs: the catalogue render worker
+ *    thread (lib/render/workers/catalogue-worker.ts) with emails/ and its libraries;
  *  - lib/render/sandbox/compile-worker.generated.cjs: the worker thread that
  *    compiles users' TSX (lib/render/sandbox/compile-worker.ts) with sucrase.
  *
@@ -48,7 +48,7 @@ const sandboxDir = path.join(root, "lib/render/sandbox");
 const reactStreamFile = path.join(root, "lib/render/react-email/stream.ts");
 const outFile = path.join(sandboxDir, "runtime.generated.js");
 const workerOutFile = path.join(sandboxDir, "worker.generated.cjs");
-const catalogueWorkerOutFile = path.join(root, "lib/render/catalogue-worker.generated.cjs");
+const catalogueWorkerOutFile = path.join(root, "lib/render/workers/catalogue-worker.generated.cjs");
 const compileWorkerOutFile = path.join(sandboxDir, "compile-worker.generated.cjs");
 const tailwindStylesOutFile = path.join(sandboxDir, "tailwind-styles.generated.cjs");
 const OUT_FILES = [outFile, workerOutFile, catalogueWorkerOutFile, compileWorkerOutFile, tailwindStylesOutFile];
@@ -193,7 +193,7 @@ async function main(): Promise<void> {
   );
   const workerChanged = writeIfChanged(workerOutFile, workerCode);
 
-  // The catalogue render worker (lib/render/catalogue-worker.ts): see catalogueWorkerOptions.
+  // The catalogue render worker (lib/render/workers/catalogue-worker.ts): see catalogueWorkerOptions.
   const catalogueCode = await bundleWorker(
     "catalogue render worker",
     catalogueWorkerEntry,
@@ -269,11 +269,11 @@ function workerBuildOptions(name: string, entry: string, options: BuildOptions):
   };
 }
 
-const catalogueWorkerEntry = path.join(root, "lib/render/catalogue-worker.ts");
+const catalogueWorkerEntry = path.join(root, "lib/render/workers/catalogue-worker.ts");
 
 /**
- * The catalogue render worker (lib/render/catalogue-worker.ts): trusted templates from emails/ with React, React Email
- * and html-to-text, production builds, all in one file so deployments need nothing else traced for it; its
+ * The catalogue render worker (lib/render/workers/catalogue-worker.ts): trusted templates from emails/ with React,
+ * React Email and html-to-text, production builds, all in one file so deployments need nothing else traced for it; its
  * react-dom/server is the string-chunk build the sandbox uses.
  */
 function catalogueWorkerOptions(): BuildOptions {
@@ -286,9 +286,9 @@ function catalogueWorkerOptions(): BuildOptions {
 }
 
 /**
- * Builds the catalogue worker now, and again whenever a file it bundles changes (emails/, lib/catalogue.ts, ...): the
- * catalogue pool, under `npm run dev`, then renders with the new bundle (lib/render/worker-pool.ts `reloadOnChange`).
- * Resolves once the first build is written; the returned function stops watching.
+ * Builds the catalogue worker now, and again whenever a file it bundles changes (emails/, lib/catalogue/catalogue.ts,
+ * ...): the catalogue pool, under `npm run dev`, then renders with the new bundle (lib/render/workers/worker-pool.ts
+ * `reloadOnChange`). Resolves once the first build is written; the returned function stops watching.
  */
 export async function watchCatalogueWorker(log: (line: string) => void): Promise<() => Promise<void>> {
   const writeBundle: Plugin = {
@@ -327,7 +327,8 @@ const serverOnlyIsEmpty: Plugin = {
 
 /**
  * caniemail loads its data set with a require() made at run time (createRequire), which a bundle cannot follow: its
- * data module is read as a plain import of the JSON instead, so the data is in the bundle (lib/render/compatibility.ts).
+ * data module is read as a plain import of the JSON instead, so the data is in the bundle
+ * (lib/render/analysis/compatibility.ts).
  */
 const caniemailDataInBundle: Plugin = {
   name: "caniemail-data-in-bundle",

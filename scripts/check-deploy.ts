@@ -4,12 +4,12 @@ import { existsSync } from "node:fs";
 import { lstat, mkdir, readFile, readdir, realpath, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { resetConfig } from "@/lib/config";
-import { createAccount } from "@/lib/db/accounts";
-import { createApiKey } from "@/lib/db/api-keys";
+import { resetConfig } from "@/lib/core/config";
+import { createAccount } from "@/lib/auth/data/accounts";
+import { createApiKey } from "@/lib/api-keys/data";
 import { closeDb } from "@/lib/db/client";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
-import { seedCatalogue } from "@/lib/db/seed";
+import { seedCatalogue } from "@/lib/catalogue/data/seed";
 import { findPostgresBinDir, startThrowawayPostgres, stopThrowawayPostgresSync } from "./pg-throwaway";
 import { copyStandaloneBuild, startStandaloneServer, type StandaloneServer } from "./lib/standalone";
 

@@ -1,10 +1,11 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { loadCatalogueSeeds } from "@/lib/db/seed";
-import { catalogueSeedSql, SEED_SQL_PATH } from "@/lib/db/seed-sql";
+import { loadCatalogueSeeds } from "@/lib/catalogue/data/seed";
+import { catalogueSeedSql, SEED_SQL_PATH } from "@/lib/catalogue/data/seed-sql";
 
 // npm run db:seed-sql [-- --check]: writes supabase/seed.sql from emails/, the catalogue Supabase Branching seeds each
-// preview branch with (lib/db/seed-sql.ts). --check writes nothing and exits 1 when the file is out of date.
+// preview branch with (lib/catalogue/data/seed-sql.ts). --check writes nothing and exits 1 when the file is out of
+// date.
 const check = process.argv.includes("--check");
 const file = path.relative(process.cwd(), SEED_SQL_PATH);
 

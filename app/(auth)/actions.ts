@@ -7,8 +7,8 @@ import { confirmLocalSignUp } from "@/lib/auth/local";
 import { safeNextPath } from "@/lib/auth/next-path";
 import { getAuthProvider, setLocalSession } from "@/lib/auth/provider";
 import { throttleSignIn, throttleSignUp } from "@/lib/auth/throttle";
-import { getConfig } from "@/lib/config";
-import { AppError, type ValidationDetail } from "@/lib/errors";
+import { getConfig } from "@/lib/core/config";
+import { AppError, type ValidationDetail } from "@/lib/core/errors";
 
 export type AuthFormState = {
   status: "idle" | "error" | "check_email";

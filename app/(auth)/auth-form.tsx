@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useActionState, useState } from "react";
-import { MAX_ADDRESS_LENGTH } from "@/lib/limits";
+import { MAX_ADDRESS_LENGTH } from "@/lib/core/limits";
 import { SubmitButton } from "../_components/submit-button";
 import type { AuthFormState } from "./actions";
 

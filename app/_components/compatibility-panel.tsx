@@ -1,9 +1,10 @@
-import { EMAIL_CLIENTS, type CompatibilityFinding } from "@/lib/render/warnings";
+import { EMAIL_CLIENTS, type CompatibilityFinding } from "@/lib/render/analysis/warnings";
 
 /**
- * Email client support of a rendered template (lib/render/compatibility.ts): per client, the features it does not
- * support, supports in part, or supports where others do not; each with the elements it was found on and a link to its
- * caniemail page. `source` says what was rendered; `findings` null: the check was skipped (it ran past its deadline).
+ * Email client support of a rendered template (lib/render/analysis/compatibility.ts): per client, the features it does
+ * not support, supports in part, or supports where others do not; each with the elements it was found on and a link to
+ * its caniemail page. `source` says what was rendered; `findings` null: the check was skipped (it ran past its
+ * deadline).
  */
 export function CompatibilityPanel({ findings, source }: { findings: CompatibilityFinding[] | null; source: string }) {
   return (

@@ -1,4 +1,4 @@
-import type { ApiKeyKind, ApiKeyScope } from "@/lib/api-keys";
+import type { ApiKeyKind, ApiKeyScope } from "@/lib/api-keys/service";
 
 // Dates render on the server, so they are shown in UTC and labelled as such (no hydration mismatch, no guessing).
 

@@ -1,4 +1,4 @@
-import type { DeliveryStatus, EmailEventType } from "@/lib/schemas/emails";
+import type { DeliveryStatus, EmailEventType } from "@/lib/sent-emails/schemas";
 import { formatNumber, formatWord } from "./format";
 
 /** A labelled usage bar; `limit` null means unlimited. */

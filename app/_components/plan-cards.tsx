@@ -1,5 +1,5 @@
-import type { PaymentMode } from "@/lib/payments";
-import { formatPlanPrice, PLANS, PLAN_NAMES, type PlanName } from "@/lib/plans";
+import type { PaymentMode } from "@/lib/billing/payments";
+import { formatPlanPrice, PLANS, PLAN_NAMES, type PlanName } from "@/lib/core/plans";
 import { PLAN_LABEL, formatNumber } from "./format";
 
 const TAGLINE: Record<PlanName, string> = {

@@ -1,7 +1,7 @@
 "use client";
-import type { ValidationDetail } from "@/lib/errors";
+import type { ValidationDetail } from "@/lib/core/errors";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
-import type { VariableSchema, VariablesSchema } from "@/lib/schemas/variables";
+import type { VariableSchema, VariablesSchema } from "@/lib/templates/variables-schema";
 import {
   blankItem,
   describeType,
@@ -18,7 +18,7 @@ import {
   type Choice,
   type FieldShape,
   type Path,
-} from "@/lib/variables-form";
+} from "@/lib/dashboard/variables-form";
 
 type Variables = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
-import type { VariablesSchema } from "@/lib/schemas/variables";
-import { describeType } from "@/lib/variables-form";
+import type { VariablesSchema } from "@/lib/templates/variables-schema";
+import { describeType } from "@/lib/dashboard/variables-form";
 
 /** The variables a template takes: name, type, whether required, description (read-only). */
 export function VariablesList({ schema, label }: { schema: VariablesSchema; label: string }) {

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { libraryAllowance, onboardingState, usageSummary } from "@/lib/dashboard/queries";
-import { countEmailsByStatus, listEmailsPage } from "@/lib/emails";
-import { billingPeriod } from "@/lib/plans";
+import { countEmailsByStatus, listEmailsPage } from "@/lib/sent-emails/service";
+import { billingPeriod } from "@/lib/core/plans";
 import { formatDate, formatDateTime, formatNumber, PLAN_LABEL, timeAgo } from "../_components/format";
 import { ArrowRightIcon, MailIcon } from "../_components/icons";
 import { Meter, StatusBadge } from "../_components/meter";

@@ -1,9 +1,9 @@
 import type { CLIENT_METHODS } from "letterpress";
 import type { Metadata } from "next";
 import { connection } from "next/server";
-import { getConfig } from "@/lib/config";
-import { buildOpenApiDocument } from "@/lib/openapi";
-import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/plans";
+import { getConfig } from "@/lib/core/config";
+import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
 import { formatNumber, PLAN_LABEL } from "../_components/format";
 import { SiteFooter, SiteHeader } from "../_components/site-header";
 import { clientExample, EXAMPLE_BODIES } from "./examples";
@@ -395,7 +395,9 @@ function Contents({ operations }: { operations: { path: string; method: string; 
   );
 }
 
-/** A response's description, with the error codes it names (in parentheses, as lib/openapi.ts writes them) as code. */
+/**
+ * A response's description, with the error codes it names (in parentheses, as lib/api/openapi.ts writes them) as code.
+ */
 function Meaning({ response }: { response: Response }) {
   const codes = response["x-error-codes"] ?? [];
   return response.description.split(/\(([A-Z_]+)\)/).map((part, i) =>

@@ -1,5 +1,5 @@
 import "server-only";
-import { errors } from "@/lib/errors";
+import { errors } from "@/lib/core/errors";
 
 /**
  * A request's body as bytes, refused with 413 past `limit` bytes: by its Content-Length at once, and while reading, for

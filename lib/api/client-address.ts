@@ -1,7 +1,7 @@
 import "server-only";
 import { isIP } from "node:net";
 import type { NextRequest } from "next/server";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 
 /**
  * The client's IP address, for per-address limits; null when there is none to trust. A header is only as trustworthy

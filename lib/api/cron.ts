@@ -1,10 +1,10 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { NextRequest } from "next/server";
-import { errors } from "@/lib/errors";
+import { errors } from "@/lib/core/errors";
 import { routeHandlers } from "@/lib/api/route";
 import { withErrorHandling } from "@/lib/api/with-api-auth";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 
 /**
  * A Vercel Cron route: `Authorization: Bearer ${CRON_SECRET}`, compared in constant time; without CRON_SECRET nothing

@@ -1,4 +1,4 @@
-import { APP_ERROR_CODES, type AppError } from "@/lib/errors";
+import { APP_ERROR_CODES, type AppError } from "@/lib/core/errors";
 
 export type HttpError = { status: number; body: Record<string, unknown>; headers: Record<string, string> };
 

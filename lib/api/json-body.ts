@@ -1,6 +1,6 @@
 import "server-only";
 import { readBody } from "@/lib/api/body";
-import { errors, type ValidationDetail } from "@/lib/errors";
+import { errors, type ValidationDetail } from "@/lib/core/errors";
 import {
   MAX_BODY_BYTES,
   MAX_JSON_DEPTH,
@@ -8,14 +8,14 @@ import {
   MAX_JSON_KEYS,
   MAX_JSON_NUMBER_CHARS,
   MAX_JSON_VALUES,
-} from "@/lib/limits";
+} from "@/lib/core/limits";
 
-// A request's JSON, read within the limits of lib/limits.ts. JSON.parse of a body that fits 10 MB can hold the event
-// loop for seconds (700,000 object keys: about 0.9 s, and as long again for each pass over the result), so the text is
-// counted first, in one linear pass over its bytes, and refused before it is parsed past any cap
+// A request's JSON, read within the limits of lib/core/limits.ts. JSON.parse of a body that fits 10 MB can hold the
+// event loop for seconds (700,000 object keys: about 0.9 s, and as long again for each pass over the result), so the
+// text is counted first, in one linear pass over its bytes, and refused before it is parsed past any cap
 // (docs/performance.md, "JSON bodies").
 
-/** A request's JSON body: `{}` when it is empty; 400 past a cap of lib/limits.ts or when it is not JSON. */
+/** A request's JSON body: `{}` when it is empty; 400 past a cap of lib/core/limits.ts or when it is not JSON. */
 export async function readJsonBody(request: Request): Promise<unknown> {
   const bytes = await readBody(request, MAX_BODY_BYTES);
   const shape = jsonTextProblem(bytes);
@@ -62,8 +62,8 @@ for (const c of [CLOSE_BRACE, CLOSE_BRACKET]) BYTE_CLASS[c] = CLOSE;
 const PLAIN_RUN = 32;
 
 /**
- * The first cap of lib/limits.ts that a JSON text (as UTF-8 bytes) passes, in one pass over it without parsing it, or
- * null. Outside strings (a multi-byte character's bytes are never ASCII): every value but the first is preceded by a
+ * The first cap of lib/core/limits.ts that a JSON text (as UTF-8 bytes) passes, in one pass over it without parsing it,
+ * or null. Outside strings (a multi-byte character's bytes are never ASCII): every value but the first is preceded by a
  * comma or opens a container (`commas + openings + 1`), less one for each empty container; every key is followed by a
  * colon; a number is a run of its characters (`true` and `false` make runs of one `e`). Exact for valid JSON; a
  * malformed text gets some count and then JSON.parse's error. The pass stops at the first cap passed.

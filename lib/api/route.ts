@@ -8,7 +8,7 @@ import {
   type Infer,
   type RouteContext,
 } from "@/lib/api/with-api-auth";
-import { AppError, errors } from "@/lib/errors";
+import { AppError, errors } from "@/lib/core/errors";
 
 // How a route file is made: each method's handler (an operation of the contract implemented, or any other), and one
 // answer for the methods it does not serve.

@@ -2,16 +2,16 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
-import { apiKeyProblem, hashApiKey } from "@/lib/api-keys";
+import { apiKeyProblem, hashApiKey } from "@/lib/api-keys/service";
 import { isSameOrigin } from "@/lib/api/client-address";
 import { httpError } from "@/lib/api/errors";
 import { readJsonBody } from "@/lib/api/json-body";
-import { AppError, errors, secondsUntil, zodDetails } from "@/lib/errors";
+import { AppError, errors, secondsUntil, zodDetails } from "@/lib/core/errors";
 import { readSession, type SessionIdentity } from "@/lib/auth/session";
-import { holdsNul } from "@/lib/schemas/common";
-import { getConfig } from "@/lib/config";
-import { authenticateAndMeter, type Credential, type MeteredCaller } from "@/lib/db/metering";
-import { billingPeriod } from "@/lib/plans";
+import { holdsNul } from "@/lib/core/schemas";
+import { getConfig } from "@/lib/core/config";
+import { authenticateAndMeter, type Credential, type MeteredCaller } from "@/lib/usage/data/metering";
+import { billingPeriod } from "@/lib/core/plans";
 
 export type Caller = MeteredCaller & {
   via: "api_key" | "session";

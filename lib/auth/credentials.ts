@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { AppError } from "@/lib/errors";
-import { MAX_ADDRESS_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/limits";
+import { AppError } from "@/lib/core/errors";
+import { MAX_ADDRESS_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/core/limits";
 
 // What both providers accept from the sign-up and sign-in forms, and the errors they may answer with.
 

@@ -2,7 +2,7 @@ import "server-only";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getAuthProvider } from "@/lib/auth/provider";
-import type { Account } from "@/lib/db/accounts";
+import type { Account } from "@/lib/auth/data/accounts";
 
 /** The signed-in account for this request (memoised per render), or null once its session has ended. */
 export const getCurrentAccount = cache((): Promise<Account | null> => getAuthProvider().currentAccount());

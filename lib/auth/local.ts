@@ -1,12 +1,12 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/core/errors";
 import { WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
-import { getConfig } from "@/lib/config";
-import { createAccount, findAccountByEmail, type Account } from "@/lib/db/accounts";
-import { findPendingSignUp, savePendingSignUp, takePendingSignUp } from "@/lib/db/pending-sign-ups";
-import { sendSystemEmail, type SystemEmailDelivery } from "@/lib/mail/system";
+import { getConfig } from "@/lib/core/config";
+import { createAccount, findAccountByEmail, type Account } from "@/lib/auth/data/accounts";
+import { findPendingSignUp, savePendingSignUp, takePendingSignUp } from "@/lib/auth/data/pending-sign-ups";
+import { sendSystemEmail, type SystemEmailDelivery } from "@/lib/mail-transport/system";
 
 // Local accounts (the embedded default): email + scrypt password hash in the accounts table, created only through a
 // link mailed to the address. Cookie handling lives in lib/auth/provider.ts; these functions decide who the user is.

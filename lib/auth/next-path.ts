@@ -1,4 +1,4 @@
-import { MAX_NEXT_PATH_LENGTH } from "@/lib/limits";
+import { MAX_NEXT_PATH_LENGTH } from "@/lib/core/limits";
 
 // Where to go after signing in: `next` comes from the query string or a form, so it is attacker-chosen. Only a path on
 // the app's own origin survives, and only in a form no browser or server can re-read as another origin.

@@ -1,6 +1,6 @@
 import "server-only";
 import { cookies } from "next/headers";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/core/errors";
 import { SIGN_UP_FAILED_MESSAGE, WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
 import { authenticateLocalAccount, requestLocalSignUp } from "@/lib/auth/local";
 import {
@@ -9,10 +9,10 @@ import {
   readLocalSessionClaims,
   SESSION_MAX_AGE_SECONDS,
 } from "@/lib/auth/session";
-import { getConfig } from "@/lib/config";
-import type { Account } from "@/lib/db/accounts";
-import { createSession, deleteAccountSessions, deleteSession, findSessionAccount } from "@/lib/db/sessions";
-import type { SystemEmailDelivery } from "@/lib/mail/system";
+import { getConfig } from "@/lib/core/config";
+import type { Account } from "@/lib/auth/data/accounts";
+import { createSession, deleteAccountSessions, deleteSession, findSessionAccount } from "@/lib/auth/data/sessions";
+import type { SystemEmailDelivery } from "@/lib/mail-transport/system";
 
 // Browser sessions behind one interface: Supabase Auth when NEXT_PUBLIC_SUPABASE_URL and its publishable key are set,
 // local accounts with a signed cookie naming a server-side session otherwise. Server Actions, Route Handlers and Server
@@ -127,7 +127,7 @@ async function linkAccountOrThrow(user: { id: string; email: string }): Promise<
 }
 
 async function supabaseClient() {
-  const { createSupabaseServerClient } = await import("@/lib/supabase/server");
+  const { createSupabaseServerClient } = await import("@/lib/auth/supabase-client/server");
   return createSupabaseServerClient();
 }
 

@@ -1,16 +1,16 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { NextRequest } from "next/server";
-import { getConfig } from "@/lib/config";
-import type { Account } from "@/lib/db/accounts";
-import { findSessionAccount } from "@/lib/db/sessions";
-import { isUuid } from "@/lib/schemas/common";
-import type { CookieToSet } from "@/lib/supabase/server";
+import { getConfig } from "@/lib/core/config";
+import type { Account } from "@/lib/auth/data/accounts";
+import { findSessionAccount } from "@/lib/auth/data/sessions";
+import { isUuid } from "@/lib/core/schemas";
+import type { CookieToSet } from "@/lib/auth/supabase-client/server";
 
 // Browser sessions. With Supabase configured, identity comes from Supabase Auth (lib/auth/supabase.ts); otherwise
 // from local accounts, whose session is this signed cookie: `<base64url payload>.<base64url HMAC-SHA256>`. The
-// payload names a row of the sessions table (lib/db/sessions.ts), which signing out deletes: the signature alone only
-// proves the cookie was ours, so every place that accepts a local session also checks its row.
+// payload names a row of the sessions table (lib/auth/data/sessions.ts), which signing out deletes: the signature alone
+// only proves the cookie was ours, so every place that accepts a local session also checks its row.
 
 export const LOCAL_SESSION_COOKIE = "lp-auth-token";
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 14;

@@ -1,14 +1,14 @@
 import "server-only";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import type { NextRequest } from "next/server";
-import { getOrCreateAccountForAuthUser, type Account } from "@/lib/db/accounts";
+import { getOrCreateAccountForAuthUser, type Account } from "@/lib/auth/data/accounts";
 import {
   createSupabaseClientForRequest,
   createSupabaseServerClient,
   hasSupabaseAuthCookie,
   verifiedSupabaseUser,
   type CookieToSet,
-} from "@/lib/supabase/server";
+} from "@/lib/auth/supabase-client/server";
 
 // Supabase Auth users as our accounts. The API, dashboard pages and actions, the email callback and the proxy all
 // turn a Supabase user into an account here.

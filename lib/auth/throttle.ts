@@ -1,9 +1,9 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { AppError } from "@/lib/errors";
-import { SIGN_IN_LIMITS, SIGN_UP_LIMITS } from "@/lib/limits";
-import { claimSignInAttempt, releaseSignInAttempt, type ThrottleKey } from "@/lib/db/sign-in-attempts";
+import { AppError } from "@/lib/core/errors";
+import { SIGN_IN_LIMITS, SIGN_UP_LIMITS } from "@/lib/core/limits";
+import { claimSignInAttempt, releaseSignInAttempt, type ThrottleKey } from "@/lib/auth/data/sign-in-attempts";
 
 // Password guessing is throttled in PostgreSQL, so the limits hold across every instance. A person who mistypes never
 // comes near them; a script is stopped after a handful of guesses from one address, on one account or on many. An

@@ -1,26 +1,26 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { AppError, errors } from "@/lib/errors";
+import { AppError, errors } from "@/lib/core/errors";
 import { clientAddress } from "@/lib/api/client-address";
 import { rateLimitExceeded, type Caller } from "@/lib/api/with-api-auth";
-import { authenticateAndMeter, type MeteredCaller } from "@/lib/db/metering";
+import { authenticateAndMeter, type MeteredCaller } from "@/lib/usage/data/metering";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
-import { findTemplateForAccount, type RenderedVersion, type TemplateRecord } from "@/lib/db/templates";
+import { findTemplateForAccount, type RenderedVersion, type TemplateRecord } from "@/lib/templates/data/templates";
 import { checkVariables, renderTemplate } from "@/lib/render";
 import {
   exampleFromSchema,
   previewPropsRenderFailure,
   schemaFromPreviewProps,
   variablesProblem,
-} from "@/lib/render/variables";
-import type { VariablesSchema } from "@/lib/schemas/variables";
-import { templatePreviewProps, templateVariablesSchema } from "@/lib/template-details";
-import { PREVIEW_LIMITS } from "@/lib/limits";
-import { billingPeriod } from "@/lib/plans";
-import { templateFilesProblems, type TemplateFiles } from "@/lib/template-files";
+} from "@/lib/render/analysis/variables";
+import type { VariablesSchema } from "@/lib/templates/variables-schema";
+import { templatePreviewProps, templateVariablesSchema } from "@/lib/templates/details";
+import { PREVIEW_LIMITS } from "@/lib/core/limits";
+import { billingPeriod } from "@/lib/core/plans";
+import { templateFilesProblems, type TemplateFiles } from "@/lib/templates/files";
 import { compileTemplateFilesOffThread, compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox } from "@/lib/render/sandbox";
-import type { CompatibilityFinding } from "@/lib/render/warnings";
+import type { CompatibilityFinding } from "@/lib/render/analysis/warnings";
 
 type PreviewableTemplate = Pick<
   TemplateRecord,
@@ -135,7 +135,7 @@ export type DraftRender =
       html: string;
       props: Record<string, unknown>;
       variables: VariablesSchema;
-      /** Email client support of the render (lib/render/compatibility.ts); null when the check was skipped. */
+      /** Email client support of the render (lib/render/analysis/compatibility.ts); null when the check was skipped. */
       compatibility: CompatibilityFinding[] | null;
     }
   | { ok: false; message: string; line?: number; column?: number; path?: string };

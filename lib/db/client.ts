@@ -1,5 +1,5 @@
 import postgres from "postgres";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 
 // One client per process. Kept on globalThis so Next's dev-mode module reloads reuse the pool instead of leaking one.
 const holder = globalThis as typeof globalThis & { __letterpressDb?: postgres.Sql };

@@ -1,11 +1,11 @@
 import "server-only";
-import { errors } from "@/lib/errors";
+import { errors } from "@/lib/core/errors";
 import {
   findTemplateForAccount,
   type RenderedVersion,
   type TemplateRecord,
   type VersionChoice,
-} from "@/lib/db/templates";
+} from "@/lib/templates/data/templates";
 
 // Public free catalogue templates render for everyone, so their rows need no per-account lookup: keep them in
 // process for a minute (a reseed shows up within that time) and save the hot path a database round trip.

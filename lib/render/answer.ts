@@ -1,10 +1,10 @@
 import "server-only";
 import type { z } from "zod";
-import { errors } from "@/lib/errors";
+import { errors } from "@/lib/core/errors";
 import { getRenderableTemplateOrThrow } from "@/lib/render/access";
 import { checkVariables, renderTemplateAsJson } from "@/lib/render";
 import { applyVariablesOffThread } from "@/lib/render/sandbox/compile-pool";
-import type { renderRequestSchema, renderResponseSchema } from "@/lib/schemas/templates";
+import type { renderRequestSchema, renderResponseSchema } from "@/lib/templates/schemas";
 
 export type RenderBody = z.input<typeof renderResponseSchema>;
 

@@ -1,16 +1,20 @@
 import "server-only";
 import { z } from "zod";
-import { errors, zodDetails } from "@/lib/errors";
-import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
-import type { RenderableTemplate } from "@/lib/db/send-context";
+import { errors, zodDetails } from "@/lib/core/errors";
+import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue/catalogue";
+import type { RenderableTemplate } from "@/lib/sending/data/send-context";
 import {
   renderCatalogueJsonOffThread,
   renderCatalogueOffThread,
   type RenderedEmail,
-} from "@/lib/render/catalogue-pool";
+} from "@/lib/render/workers/catalogue-pool";
 import { renderInSandbox } from "@/lib/render/sandbox";
-import { compileVariablesSchema, undeclaredVariableWarnings, type VariablesChecker } from "@/lib/render/variables";
-import { compatibilityWarnings, withHtmlWarning, type RenderWarning } from "@/lib/render/warnings";
+import {
+  compileVariablesSchema,
+  undeclaredVariableWarnings,
+  type VariablesChecker,
+} from "@/lib/render/analysis/variables";
+import { compatibilityWarnings, withHtmlWarning, type RenderWarning } from "@/lib/render/analysis/warnings";
 
 export type { RenderedEmail };
 

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { LOCAL_SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, createLocalSessionToken } from "@/lib/auth/session";
-import { createAccount } from "@/lib/db/accounts";
-import { createApiKey } from "@/lib/db/api-keys";
+import { createAccount } from "@/lib/auth/data/accounts";
+import { createApiKey } from "@/lib/api-keys/data";
 import { getDb } from "@/lib/db/client";
-import { addSendingDomain } from "@/lib/db/domains";
-import { addLibraryEntry } from "@/lib/db/library";
-import { createSession } from "@/lib/db/sessions";
-import { createTemplateFromSource, replaceTemplateFromSource } from "@/lib/user-templates";
+import { addSendingDomain } from "@/lib/sending-domains/data";
+import { addLibraryEntry } from "@/lib/catalogue/data/library";
+import { createSession } from "@/lib/auth/data/sessions";
+import { createTemplateFromSource, replaceTemplateFromSource } from "@/lib/templates/user-templates";
 import { log } from "./report";
 
 // What the scenarios' requests name: the bench's account (its key, library, templates and sending domain) and another

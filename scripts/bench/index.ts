@@ -1,6 +1,6 @@
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { resetConfig } from "@/lib/config";
+import { resetConfig } from "@/lib/core/config";
 import { closeDb } from "@/lib/db/client";
 import { prepareDatabase } from "../../bin/database";
 import { freePort } from "../pg-throwaway";

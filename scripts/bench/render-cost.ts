@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { createElement } from "react";
 import { render } from "@react-email/render";
-import { getCatalogueEntry } from "@/lib/catalogue";
-import { renderCatalogueOffThread, stopCatalogueWorkers } from "@/lib/render/catalogue-pool";
+import { getCatalogueEntry } from "@/lib/catalogue/catalogue";
+import { renderCatalogueOffThread, stopCatalogueWorkers } from "@/lib/render/workers/catalogue-pool";
 import { log } from "./report";
 
 // The render floor the bench prints before the load: what a render of the welcome template costs in-process, and
@@ -15,7 +15,7 @@ export async function reportRenderCosts(): Promise<void> {
     `Render floor: @react-email/render render() of the welcome template in-process: ${floor.toFixed(3)} ms per call (200 calls, production React)`,
   );
   log(
-    `  the app's render worker (lib/render/catalogue-pool.ts, the same bytes), one render at a time, hop included: ${worker.toFixed(3)} ms per call`,
+    `  the app's render worker (lib/render/workers/catalogue-pool.ts, the same bytes), one render at a time, hop included: ${worker.toFixed(3)} ms per call`,
   );
 }
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { resetConfig } from "@/lib/config";
+import { resetConfig } from "@/lib/core/config";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import {
   findPostgresBinDir,

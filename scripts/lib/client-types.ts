@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { format, resolveConfig } from "prettier";
-import { buildOpenApiDocument } from "../../lib/openapi";
+import { buildOpenApiDocument } from "../../lib/api/openapi";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 

@@ -25,8 +25,9 @@ const requireFromRoot = createRequire(path.join(root, "package.json"));
 /** The react-dom the bundles use. */
 export const REACT_DOM_DIR = path.dirname(requireFromRoot.resolve("react-dom/package.json"));
 /**
- * The selector plugin of the html-to-text lib/render/plain-text.ts uses (10, which brings 0.12). @react-email/components
- * brings html-to-text 9 with its own 0.11 for its render(), which the bundles do not use (tree-shaken): not patched.
+ * The selector plugin of the html-to-text lib/render/react-email/plain-text.ts uses (10, which brings 0.12).
+ * @react-email/components brings html-to-text 9 with its own 0.11 for its render(), which the bundles do not use
+ * (tree-shaken): not patched.
  */
 export const SELECTOR_PLUGIN_DIR = path.dirname(
   createRequire(requireFromRoot.resolve("html-to-text")).resolve("@selderee/plugin-htmlparser2/package.json"),

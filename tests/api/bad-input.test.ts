@@ -9,7 +9,7 @@ import { POST as postSend } from "@/app/api/v1/send/route";
 import { POST as postTemplates } from "@/app/api/v1/templates/route";
 import { PUT as putTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
-import { addSendingDomain } from "@/lib/db/domains";
+import { addSendingDomain } from "@/lib/sending-domains/data";
 import {
   addToLibrary,
   auth,

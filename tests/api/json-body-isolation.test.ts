@@ -7,9 +7,9 @@ import { POST as postSend } from "@/app/api/v1/send/route";
 import { POST as postTemplates } from "@/app/api/v1/templates/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
-import { createUserTemplate } from "@/lib/db/user-templates";
+import { createUserTemplate } from "@/lib/templates/data/user-templates";
 import { compileTemplate } from "@/lib/render/sandbox/compile";
-import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
+import { OPEN_VARIABLES_SCHEMA } from "@/lib/templates/variables-schema";
 import {
   auth,
   BASE,

@@ -11,7 +11,7 @@ import { GET as getThumbnail } from "@/app/api/dashboard/templates/[id]/thumbnai
 import { POST as postTemplate } from "@/app/api/v1/templates/route";
 import { PUT as putTemplate } from "@/app/api/v1/templates/[id]/route";
 import { getDb } from "@/lib/db/client";
-import { listApiKeys } from "@/lib/db/api-keys";
+import { listApiKeys } from "@/lib/api-keys/data";
 import { auth, BASE, call, createUser, sender, sessionCookie, type Sender, type TestUser } from "../support/api";
 import { endpoints } from "../support/endpoints";
 import { signedIn } from "../support/signed-in";

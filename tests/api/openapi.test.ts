@@ -30,10 +30,10 @@ import { GET as getVersion } from "@/app/api/v1/templates/[id]/versions/[n]/rout
 import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { API_OPERATIONS } from "@/lib/api/contract";
-import { createApiKey } from "@/lib/db/api-keys";
-import { addSendingDomain } from "@/lib/db/domains";
-import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/errors";
-import { MAX_BODY_BYTES } from "@/lib/limits";
+import { createApiKey } from "@/lib/api-keys/data";
+import { addSendingDomain } from "@/lib/sending-domains/data";
+import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/core/errors";
+import { MAX_BODY_BYTES } from "@/lib/core/limits";
 import {
   addToLibrary,
   auth,

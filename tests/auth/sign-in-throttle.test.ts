@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { signInAction, signUpAction } from "@/app/(auth)/actions";
 import { LOCAL_SESSION_COOKIE } from "@/lib/auth/session";
-import { createAccount } from "@/lib/db/accounts";
+import { createAccount } from "@/lib/auth/data/accounts";
 import { getDb } from "@/lib/db/client";
 import { browser, newBrowser, submit, useBrowser } from "../support/next-headers";
 import { checkEmail, signUpThroughLink, withLoggedEmails } from "../support/sign-up";

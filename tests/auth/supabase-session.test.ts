@@ -8,7 +8,7 @@ import { signInAction, signOutAction, signUpAction } from "@/app/(auth)/actions"
 import { GET as authCallback } from "@/app/auth/callback/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { requireAccount } from "@/lib/auth/current";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { getDb } from "@/lib/db/client";
 import { proxy } from "@/proxy";
 import { call } from "../support/api";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatPlanPrice, PLAN_NAMES, PLANS, type Plan } from "@/lib/plans";
+import { formatPlanPrice, PLAN_NAMES, PLANS, type Plan } from "@/lib/core/plans";
 
 describe("plan prices", () => {
   it("are shown per month or per year, in whole dollars unless the price has cents", () => {

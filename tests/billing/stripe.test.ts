@@ -2,16 +2,16 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET as reportUsageCron, PUT as reportUsagePut } from "@/app/api/cron/report-usage/route";
 import { POST as cancelEmail } from "@/app/api/v1/emails/[id]/cancel/route";
 import { POST as send } from "@/app/api/v1/send/route";
-import { ConfigError, parseConfig } from "@/lib/config";
-import { getAccountByIdOrThrow } from "@/lib/db/accounts";
-import { saveCustomerId } from "@/lib/db/billing/customers";
+import { ConfigError, parseConfig } from "@/lib/core/config";
+import { getAccountByIdOrThrow } from "@/lib/auth/data/accounts";
+import { saveCustomerId } from "@/lib/billing/data/customers";
 import { getDb } from "@/lib/db/client";
-import { addSendingDomain } from "@/lib/db/domains";
-import { AppError } from "@/lib/errors";
-import { getPaymentMode, getPaymentProcessor, type PaymentMode } from "@/lib/payments";
-import { reportPendingOverage, stripeProcessor, toMinorUnits } from "@/lib/payments/stripe";
-import { testModeProcessor } from "@/lib/payments/test-mode";
-import { billingPeriod, type PlanName } from "@/lib/plans";
+import { addSendingDomain } from "@/lib/sending-domains/data";
+import { AppError } from "@/lib/core/errors";
+import { getPaymentMode, getPaymentProcessor, type PaymentMode } from "@/lib/billing/payments";
+import { reportPendingOverage, stripeProcessor, toMinorUnits } from "@/lib/billing/payments/stripe";
+import { testModeProcessor } from "@/lib/billing/payments/test-mode";
+import { billingPeriod, type PlanName } from "@/lib/core/plans";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "../support/api";
 import { setTestEnv } from "../support/env";
 import { STRIPE_TEST_ENV, useStripeStandIn, WITHOUT_STRIPE } from "../support/stripe";
@@ -23,7 +23,7 @@ const SITE = "http://localhost:3000";
 // Work a request leaves to the background (the overage backlog flush) would add requests to Stripe at unpredictable
 // moments: here it is queued, unthrottled, and only the test about it runs it.
 const background = vi.hoisted(() => [] as { description: string; task: () => Promise<unknown> }[]);
-vi.mock("@/lib/background", () => ({
+vi.mock("@/lib/core/background", () => ({
   runInBackground: (description: string, task: () => Promise<unknown>) => void background.push({ description, task }),
   throttledInBackground: (description: string, _intervalMs: number, task: () => Promise<unknown>) => () =>
     void background.push({ description, task }),

@@ -12,8 +12,8 @@ import { GET as getVersion } from "@/app/api/v1/templates/[id]/versions/[n]/rout
 import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { API_OPERATIONS } from "@/lib/api/contract";
-import { listOutbox } from "@/lib/db/emails/outbox";
-import { PLANS } from "@/lib/plans";
+import { listOutbox } from "@/lib/sent-emails/data/outbox";
+import { PLANS } from "@/lib/core/plans";
 import { auth, call, ISO, sender, setApiCallsUsed, type Sender } from "../support/api";
 import { inProcessClient, inProcessFetch, type Reached } from "../support/client";
 import { suppressedAddress } from "../support/endpoints";

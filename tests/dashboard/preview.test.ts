@@ -5,21 +5,21 @@
  * browser's cache without a render.
  */
 import { describe, expect, it } from "vitest";
-import { checkCompatibility } from "@/lib/render/compatibility";
+import { checkCompatibility } from "@/lib/render/analysis/compatibility";
 import { POST as postTemplatePreview } from "@/app/api/dashboard/templates/[id]/render/route";
 import { GET as getThumbnail } from "@/app/api/dashboard/templates/[id]/thumbnail/route";
 import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { clientAddress } from "@/lib/api/client-address";
-import { PREVIEW_LIMITS } from "@/lib/limits";
+import { PREVIEW_LIMITS } from "@/lib/core/limits";
 import { THUMBNAIL_UNAVAILABLE_HTML } from "@/lib/dashboard/preview";
 import { getDb } from "@/lib/db/client";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
-import { billingPeriod } from "@/lib/plans";
+import { billingPeriod } from "@/lib/core/plans";
 import { compileTemplate } from "@/lib/render/sandbox/compile";
-import { JSON_SCHEMA_DIALECT } from "@/lib/schemas/variables";
-import { createTemplateFromSource } from "@/lib/user-templates";
+import { JSON_SCHEMA_DIALECT } from "@/lib/templates/variables-schema";
+import { createTemplateFromSource } from "@/lib/templates/user-templates";
 import {
   addToLibrary,
   auth,

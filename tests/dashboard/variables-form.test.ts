@@ -3,9 +3,9 @@
  * where the API's 400 details are shown, and the "Other variables" JSON beside the declared ones.
  */
 import { describe, expect, it } from "vitest";
-import { catalogue, catalogueVariablesSchema } from "@/lib/catalogue";
-import { schemaFromPreviewProps } from "@/lib/render/variables";
-import { JSON_SCHEMA_DIALECT, type VariableSchema, type VariablesSchema } from "@/lib/schemas/variables";
+import { catalogue, catalogueVariablesSchema } from "@/lib/catalogue/catalogue";
+import { schemaFromPreviewProps } from "@/lib/render/analysis/variables";
+import { JSON_SCHEMA_DIALECT, type VariableSchema, type VariablesSchema } from "@/lib/templates/variables-schema";
 import {
   blankItem,
   blankValue,
@@ -19,7 +19,7 @@ import {
   valueFromInput,
   withOtherVariables,
   type FieldShape,
-} from "@/lib/variables-form";
+} from "@/lib/dashboard/variables-form";
 
 const schemaOf = (properties: Record<string, VariableSchema>, required: string[] = []): VariablesSchema => ({
   type: "object",

@@ -1,12 +1,12 @@
 import { readFile } from "node:fs/promises";
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { catalogue } from "@/lib/catalogue";
-import { resetConfig } from "@/lib/config";
+import { catalogue } from "@/lib/catalogue/catalogue";
+import { resetConfig } from "@/lib/core/config";
 import { closeDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
-import { loadCatalogueSeeds, seedCatalogue } from "@/lib/db/seed";
-import { catalogueSeedSql, dollarQuoted, SEED_SQL_PATH } from "@/lib/db/seed-sql";
+import { loadCatalogueSeeds, seedCatalogue } from "@/lib/catalogue/data/seed";
+import { catalogueSeedSql, dollarQuoted, SEED_SQL_PATH } from "@/lib/catalogue/data/seed-sql";
 import { openFreshDatabase } from "../support/migration-db";
 
 // Branching builds a preview branch's database from supabase/migrations/, then runs supabase/seed.sql as plain SQL, as

@@ -5,11 +5,11 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { resetConfig } from "@/lib/config";
+import { resetConfig } from "@/lib/core/config";
 import { closeDb } from "@/lib/db/client";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
-import { seedCatalogue } from "@/lib/db/seed";
+import { seedCatalogue } from "@/lib/catalogue/data/seed";
 
 // The built app (`next start`) on a fresh in-memory embedded database, for the browser tests.
 

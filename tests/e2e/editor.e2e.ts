@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { applyVariablesToSource } from "@/lib/render/react-source";
+import { applyVariablesToSource } from "@/lib/render/react-email/react-source";
 import { readZip } from "../support/zip";
 import { signUp } from "./account";
 import { baseUrl, url } from "./served-app";

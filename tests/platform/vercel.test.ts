@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { ConfigError, parseConfig } from "@/lib/config";
+import { ConfigError, parseConfig } from "@/lib/core/config";
 
 // Vercel rules (issue 2, item 13). The build with Vercel-like variables and an unreachable DATABASE_URL is a step of
 // scripts/test.sh (`next build` takes 10–20 s and most of a core, too much to repeat inside each vitest pass).

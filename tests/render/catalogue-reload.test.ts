@@ -7,18 +7,18 @@ import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileS
 import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, it, vi } from "vitest";
-import { getCatalogueEntry } from "@/lib/catalogue";
+import { getCatalogueEntry } from "@/lib/catalogue/catalogue";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "catalogue-reload-"));
 const bundle = vi.hoisted(() => ({ file: "" }));
-vi.mock("@/lib/render/generated-file", () => ({ generatedFilePath: () => bundle.file }));
+vi.mock("@/lib/render/workers/generated-file", () => ({ generatedFilePath: () => bundle.file }));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it("in development, renders with the catalogue worker's bundle as it is now, without a restart", async () => {
   bundle.file = path.join(dir, "catalogue-worker.generated.cjs");
-  copyFileSync(path.join(import.meta.dirname, "../../lib/render/catalogue-worker.generated.cjs"), bundle.file);
+  copyFileSync(path.join(import.meta.dirname, "../../lib/render/workers/catalogue-worker.generated.cjs"), bundle.file);
   vi.stubEnv("NODE_ENV", "development");
-  const { renderCatalogueOffThread, stopCatalogueWorkers } = await import("@/lib/render/catalogue-pool");
+  const { renderCatalogueOffThread, stopCatalogueWorkers } = await import("@/lib/render/workers/catalogue-pool");
   const welcome = () =>
     renderCatalogueOffThread("dev", "welcome", getCatalogueEntry("welcome")!.variables.parse({}), false);
   try {

@@ -4,13 +4,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { POST as postTemplate } from "@/app/api/v1/templates/route";
-import { catalogue, catalogueVariablesSchema } from "@/lib/catalogue";
+import { catalogue, catalogueVariablesSchema } from "@/lib/catalogue/catalogue";
 import { getDb } from "@/lib/db/client";
-import { COMPATIBILITY_CHECK } from "@/lib/limits";
-import { checkCompatibility } from "@/lib/render/compatibility";
-import { exampleFromSchema } from "@/lib/render/variables";
-import { compatibilityEntries, compatibilityWarnings, COMPATIBILITY_SKIPPED } from "@/lib/render/warnings";
-import { createTemplateFromSource } from "@/lib/user-templates";
+import { COMPATIBILITY_CHECK } from "@/lib/core/limits";
+import { checkCompatibility } from "@/lib/render/analysis/compatibility";
+import { exampleFromSchema } from "@/lib/render/analysis/variables";
+import { compatibilityEntries, compatibilityWarnings, COMPATIBILITY_SKIPPED } from "@/lib/render/analysis/warnings";
+import { createTemplateFromSource } from "@/lib/templates/user-templates";
 import { auth, call, catalogueId, createUser, type TestUser } from "../support/api";
 
 /** A card row laid out with flexbox and a gallery with grid: Outlook for Windows shows neither. */

@@ -5,9 +5,9 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
-import { RENDER_DEADLINE_MS } from "@/lib/limits";
+import { RENDER_DEADLINE_MS } from "@/lib/core/limits";
 import { disposeSandboxes, getSandboxStats } from "@/lib/render/sandbox";
-import { createTemplateFromSource } from "@/lib/user-templates";
+import { createTemplateFromSource } from "@/lib/templates/user-templates";
 import { auth, call, createUser, type TestUser } from "../support/api";
 
 const HELLO = `import { Html, Text } from "@react-email/components";

@@ -1,12 +1,12 @@
 /**
- * A user template's variables schema, derived from the props type of its default export (lib/render/props-schema.ts):
- * TSX in, the exact JSON Schema out.
+ * A user template's variables schema, derived from the props type of its default export
+ * (lib/render/analysis/props-schema.ts): TSX in, the exact JSON Schema out.
  */
 import { describe, expect, it } from "vitest";
-import { deriveVariablesSchema } from "@/lib/render/props-schema";
+import { deriveVariablesSchema } from "@/lib/render/analysis/props-schema";
 import { compileTemplate } from "@/lib/render/sandbox/compile";
-import { parseTemplateSource } from "@/lib/render/template-syntax";
-import { JSON_SCHEMA_DIALECT, type VariableSchema, type VariablesSchema } from "@/lib/schemas/variables";
+import { parseTemplateSource } from "@/lib/render/analysis/template-syntax";
+import { JSON_SCHEMA_DIALECT, type VariableSchema, type VariablesSchema } from "@/lib/templates/variables-schema";
 
 /** The whole `variables` schema with these properties. */
 function variables(

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
-import { errors } from "@/lib/errors";
-import { renderCatalogueJsonOffThread } from "@/lib/render/catalogue-pool";
+import { errors } from "@/lib/core/errors";
+import { renderCatalogueJsonOffThread } from "@/lib/render/workers/catalogue-pool";
 import { auth, call, catalogueId, createUser } from "../support/api";
 
 // The worker's own limits are exercised in render.test.ts; here, how POST /render answers when the worker reports one.
-vi.mock("@/lib/render/catalogue-pool", async (importOriginal) => ({
-  ...(await importOriginal<typeof import("@/lib/render/catalogue-pool")>()),
+vi.mock("@/lib/render/workers/catalogue-pool", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("@/lib/render/workers/catalogue-pool")>()),
   renderCatalogueJsonOffThread: vi.fn(),
 }));
 

@@ -5,21 +5,21 @@ import { createElement } from "react";
 import { describe, expect, it } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { httpError } from "@/lib/api/errors";
-import { AppError } from "@/lib/errors";
-import { catalogue, getCatalogueEntry } from "@/lib/catalogue";
+import { AppError } from "@/lib/core/errors";
+import { catalogue, getCatalogueEntry } from "@/lib/catalogue/catalogue";
 import { getDb } from "@/lib/db/client";
-import { CATALOGUE_QUEUE } from "@/lib/limits";
+import { CATALOGUE_QUEUE } from "@/lib/core/limits";
 import {
   renderCatalogueJsonOffThread,
   renderCatalogueOffThread,
   stopCatalogueWorkers,
-} from "@/lib/render/catalogue-pool";
-import { toPlainText as toPlainTextOnce } from "@/lib/render/plain-text";
-import { applyVariablesToSource } from "@/lib/render/react-source";
+} from "@/lib/render/workers/catalogue-pool";
+import { toPlainText as toPlainTextOnce } from "@/lib/render/react-email/plain-text";
+import { applyVariablesToSource } from "@/lib/render/react-email/react-source";
 import { importTsx } from "../support/tsx";
 import { addToLibrary, auth, call, catalogueId, createUser, type TestUser } from "../support/api";
 import { renderWarnings } from "../support/compatibility";
-import { COMPATIBILITY_SKIPPED } from "@/lib/render/warnings";
+import { COMPATIBILITY_SKIPPED } from "@/lib/render/analysis/warnings";
 
 /** The account the pool's direct renders are for. */
 const OWNER = "render-test";

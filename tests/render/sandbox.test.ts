@@ -21,7 +21,7 @@ import * as React from "react";
 import { render } from "@react-email/render";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { httpError } from "../../lib/api/errors";
-import { AppError } from "../../lib/errors";
+import { AppError } from "../../lib/core/errors";
 import { compileTemplate } from "../../lib/render/sandbox/compile";
 import { __sbxUtf8Length } from "../../lib/render/react-email/stream";
 import {

@@ -9,8 +9,8 @@ import {
   type TailwindClassStyle,
   type TailwindStyles,
 } from "@/lib/render/sandbox/tailwind-runtime";
-import { AppError } from "@/lib/errors";
-import { createTemplateFromSource, restyleTailwindTemplates } from "@/lib/user-templates";
+import { AppError } from "@/lib/core/errors";
+import { createTemplateFromSource, restyleTailwindTemplates } from "@/lib/templates/user-templates";
 import { importTsxFiles } from "../support/tsx";
 import { auth, call, createUser, type TestUser } from "../support/api";
 import { renderWarnings } from "../support/compatibility";

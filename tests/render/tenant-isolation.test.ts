@@ -8,8 +8,8 @@ import { createElement } from "react";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { renderDraft } from "@/lib/dashboard/preview";
-import { stopCatalogueWorkers } from "@/lib/render/catalogue-pool";
-import { checkCompatibility } from "@/lib/render/compatibility";
+import { stopCatalogueWorkers } from "@/lib/render/workers/catalogue-pool";
+import { checkCompatibility } from "@/lib/render/analysis/compatibility";
 import { disposeSandboxes, getSandboxStats } from "@/lib/render/sandbox";
 import {
   applyVariablesOffThread,
@@ -17,7 +17,7 @@ import {
   compileTemplateOffThread,
   stopCompileWorkers,
 } from "@/lib/render/sandbox/compile-pool";
-import { createTemplateFromSource, replaceTemplateFromSource } from "@/lib/user-templates";
+import { createTemplateFromSource, replaceTemplateFromSource } from "@/lib/templates/user-templates";
 import { importTsx } from "../support/tsx";
 import { auth, call, catalogueId, createUser, type TestUser } from "../support/api";
 import { renderWarnings } from "../support/compatibility";
@@ -291,7 +291,7 @@ describe("the email client check, kept by content (compatibility.ts)", () => {
     expect(JSON.stringify(checkCompatibility(alices))).toContain("alice-secret");
     const after = checkCompatibility(bobs);
     vi.resetModules();
-    const fresh = (await import("@/lib/render/compatibility")).checkCompatibility(bobs);
+    const fresh = (await import("@/lib/render/analysis/compatibility")).checkCompatibility(bobs);
     expect({ after, hers: JSON.stringify(after).includes("alice-secret") }).toEqual({ after: fresh, hers: false });
   });
 });

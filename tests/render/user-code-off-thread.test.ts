@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { checkCompatibility } from "@/lib/render/compatibility";
+import { checkCompatibility } from "@/lib/render/analysis/compatibility";
 import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route";
 import { createTemplateAction } from "@/app/dashboard/templates/new/actions";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { getDb } from "@/lib/db/client";
-import { createUserTemplate } from "@/lib/db/user-templates";
+import { createUserTemplate } from "@/lib/templates/data/user-templates";
 import { httpError } from "@/lib/api/errors";
-import { AppError } from "@/lib/errors";
-import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
-import { applyVariablesToSource } from "@/lib/render/react-source";
-import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
+import { AppError } from "@/lib/core/errors";
+import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/core/limits";
+import { applyVariablesToSource } from "@/lib/render/react-email/react-source";
+import { OPEN_VARIABLES_SCHEMA } from "@/lib/templates/variables-schema";
 import { compileTemplate } from "@/lib/render/sandbox/compile";
 import { compileTemplateOffThread, stopCompileWorkers } from "@/lib/render/sandbox/compile-pool";
-import { createTemplateFromSource } from "@/lib/user-templates";
+import { createTemplateFromSource } from "@/lib/templates/user-templates";
 import { auth, BASE, call, createUser, sessionCookie, type CallResult, type TestUser } from "../support/api";
 import { signedIn } from "../support/signed-in";
 
@@ -37,7 +37,7 @@ export default function Bomb() {
 
 /**
  * Type arguments nested in each other's lists: TypeScript's parser tries every `a<` as the start of type arguments,
- * reading on to the end, so its time grows with the square of the nesting (lib/render/template-syntax.ts).
+ * reading on to the end, so its time grows with the square of the nesting (lib/render/analysis/template-syntax.ts).
  */
 function nestedTypeArguments(depth: number, width: number): string {
   return `[${`a<${"b,".repeat(width)}`.repeat(depth)}b]`;

@@ -1,18 +1,18 @@
 /**
- * The worker pool the catalogue renders, sandboxed renders and compiles share (lib/render/worker-pool.ts), driven with
- * a tiny worker of its own: turns between accounts, deadlines, replacing a worker, admission, abandoned jobs, stopping
- * and reloading. The three pools' own behaviour is tested end to end in render.test.ts, sandbox.test.ts and
- * user-code-off-thread.test.ts.
+ * The worker pool the catalogue renders, sandboxed renders and compiles share (lib/render/workers/worker-pool.ts),
+ * driven with a tiny worker of its own: turns between accounts, deadlines, replacing a worker, admission, abandoned
+ * jobs, stopping and reloading. The three pools' own behaviour is tested end to end in render.test.ts, sandbox.test.ts
+ * and user-code-off-thread.test.ts.
  */
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { httpError } from "@/lib/api/errors";
-import { AppError } from "@/lib/errors";
-import { currentThreadId, threadCpuMs } from "@/lib/render/thread-cpu";
-import { WorkerPool, type WorkerLoss, type WorkerPoolOptions } from "@/lib/render/worker-pool";
-import { jobProgress, PROGRESS_CELLS } from "@/lib/render/worker-progress";
+import { AppError } from "@/lib/core/errors";
+import { currentThreadId, threadCpuMs } from "@/lib/render/workers/thread-cpu";
+import { WorkerPool, type WorkerLoss, type WorkerPoolOptions } from "@/lib/render/workers/worker-pool";
+import { jobProgress, PROGRESS_CELLS } from "@/lib/render/workers/worker-progress";
 
 /** What the test worker is asked to do: answer at once, after `ms` asleep or busy, never, or crash or exit. */
 type Job = { op: "answer" | "sleep" | "spin" | "hang" | "crash" | "exit"; ms?: number; label: string; spend?: boolean };

@@ -2,15 +2,15 @@ import { randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
 import { expect } from "vitest";
 import { createLocalSessionToken, LOCAL_SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from "@/lib/auth/session";
-import { createAccount } from "@/lib/db/accounts";
-import { createApiKey } from "@/lib/db/api-keys";
+import { createAccount } from "@/lib/auth/data/accounts";
+import { createApiKey } from "@/lib/api-keys/data";
 import { getDb } from "@/lib/db/client";
-import { addLibraryEntry } from "@/lib/db/library";
-import { addSendingDomain } from "@/lib/db/domains";
+import { addLibraryEntry } from "@/lib/catalogue/data/library";
+import { addSendingDomain } from "@/lib/sending-domains/data";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
-import { createSession } from "@/lib/db/sessions";
-import { PREVIEW_LIMITS } from "@/lib/limits";
-import { billingPeriod, type PlanName } from "@/lib/plans";
+import { createSession } from "@/lib/auth/data/sessions";
+import { PREVIEW_LIMITS } from "@/lib/core/limits";
+import { billingPeriod, type PlanName } from "@/lib/core/plans";
 
 export const BASE = "http://localhost:3000";
 

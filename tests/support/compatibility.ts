@@ -1,8 +1,8 @@
 import { render } from "@react-email/render";
 import { createElement, type ComponentType } from "react";
 import { getDb } from "@/lib/db/client";
-import { checkCompatibility } from "@/lib/render/compatibility";
-import { compatibilityEntries, compatibilityWarnings, type RenderWarning } from "@/lib/render/warnings";
+import { checkCompatibility } from "@/lib/render/analysis/compatibility";
+import { compatibilityEntries, compatibilityWarnings, type RenderWarning } from "@/lib/render/analysis/warnings";
 
 /**
  * The `warnings` member of a render's answer for `html`: `before` (the variables' warnings, Gmail clipping), then its

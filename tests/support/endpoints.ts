@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { contract } from "@/lib/api/contract";
 import { getDb } from "@/lib/db/client";
-import { recordCountedEmail } from "@/lib/db/emails/records";
-import { createUserTemplate } from "@/lib/db/user-templates";
-import { OPEN_VARIABLES_SCHEMA } from "@/lib/schemas/variables";
-import { billingPeriod } from "@/lib/plans";
+import { recordCountedEmail } from "@/lib/sent-emails/data/records";
+import { createUserTemplate } from "@/lib/templates/data/user-templates";
+import { OPEN_VARIABLES_SCHEMA } from "@/lib/templates/variables-schema";
+import { billingPeriod } from "@/lib/core/plans";
 import { catalogueId, type CallOptions, type TestUser } from "./api";
 
 export type OperationId = keyof typeof contract;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, onTestFinished } from "vitest";
-import { resetConfig } from "@/lib/config";
+import { resetConfig } from "@/lib/core/config";
 
 /** Environment variables to set: undefined unsets one. */
 export type EnvVars = Record<string, string | undefined>;
@@ -7,8 +7,8 @@ export type EnvVars = Record<string, string | undefined>;
 // vitest.config.ts tells the files that change the environment by these names (CHANGES_ENV): keep the two in step.
 
 /**
- * Sets the variables and has the configuration read again (lib/config.ts caches it); the function returned puts back
- * what they were, and has it read again.
+ * Sets the variables and has the configuration read again (lib/core/config.ts caches it); the function returned puts
+ * back what they were, and has it read again.
  */
 export function setEnv(vars: EnvVars): () => void {
   const before = Object.fromEntries(Object.keys(vars).map((name) => [name, process.env[name]]));

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import type { TestProject } from "vitest/node";
-import { resetConfig } from "@/lib/config";
+import { resetConfig } from "@/lib/core/config";
 import { closeDb } from "@/lib/db/client";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
-import { seedCatalogue } from "@/lib/db/seed";
+import { seedCatalogue } from "@/lib/catalogue/data/seed";
 
 // The first project's database, migrated and seeded: each other project's starts as a copy of it (PostgreSQL's
 // template database, PGlite's copy of its files), which takes a fraction of migrating again. Kept on globalThis: Vitest

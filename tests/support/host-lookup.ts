@@ -1,4 +1,4 @@
-import type { HostLookup } from "@/lib/outbound/addresses";
+import type { HostLookup } from "@/lib/core/outbound-addresses";
 
 /** A public address (an example.com address of 2024) that the tests' names resolve to: nothing ever connects to it. */
 export const PUBLIC_ADDRESS = "93.184.215.14";

@@ -1,4 +1,4 @@
-import { MAX_JSON_KEYS, MAX_JSON_VALUES } from "@/lib/limits";
+import { MAX_JSON_KEYS, MAX_JSON_VALUES } from "@/lib/core/limits";
 
 // JSON values as text, of the shapes that once took JSON.parse or the passes after it seconds (issue 43), for the
 // tests of the body caps and of what another account waits meanwhile.

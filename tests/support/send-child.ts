@@ -1,6 +1,6 @@
-// A server process reduced to one request, for the crash test (tests/send/send-crash.test.ts): it runs POST /api/v1/send
-// through the real route on DATABASE_URL and Resend at RESEND_BASE_URL, with the API key and body it is given, and
-// prints the answer. The test kills it (SIGKILL) while Resend is holding the hand-off.
+// A server process reduced to one request, for the crash test (tests/sending/send-crash.test.ts): it runs POST
+// /api/v1/send through the real route on DATABASE_URL and Resend at RESEND_BASE_URL, with the API key and body it is
+// given, and prints the answer. The test kills it (SIGKILL) while Resend is holding the hand-off.
 import { NextRequest } from "next/server";
 import { POST as send } from "@/app/api/v1/send/route";
 

@@ -1,7 +1,7 @@
 import { afterAll, inject } from "vitest";
-import { resetConfig } from "@/lib/config";
+import { resetConfig } from "@/lib/core/config";
 import { closeDb } from "@/lib/db/client";
-import { useHostLookup } from "@/lib/send/attachment-hosts";
+import { useHostLookup } from "@/lib/sending/attachment-hosts";
 import { tableLookup } from "./host-lookup";
 
 process.env.DATABASE_URL = inject("databaseUrl");

@@ -1,5 +1,5 @@
-import type { Account } from "@/lib/db/accounts";
-import { getAccountByIdOrThrow } from "@/lib/db/accounts";
+import type { Account } from "@/lib/auth/data/accounts";
+import { getAccountByIdOrThrow } from "@/lib/auth/data/accounts";
 
 // lib/auth/current.ts for a caller signed in as `signedIn.accountId`, which the test sets, without a session or cookie:
 //   vi.mock("@/lib/auth/current", () => import("../support/signed-in"));

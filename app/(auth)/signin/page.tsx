@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { safeNextPath } from "@/lib/auth/next-path";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { signInAction } from "../actions";
 import { AuthForm } from "../auth-form";
 

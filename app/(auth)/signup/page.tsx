@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { safeNextPath } from "@/lib/auth/next-path";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { signUpAction } from "../actions";
 import { freeAllowance } from "../../_components/plan-cards";
 import { AuthForm } from "../auth-form";

@@ -1,4 +1,4 @@
-import { errors } from "@/lib/errors";
+import { errors } from "@/lib/core/errors";
 import { withErrorHandling } from "@/lib/api/with-api-auth";
 
 // Any other path under /api – a JSON 404 instead of Next's HTML page. Next resolves dot segments first, escaped ones

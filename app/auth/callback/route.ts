@@ -1,7 +1,7 @@
 import type { EmailOtpType } from "@supabase/supabase-js";
 import { NextResponse, type NextRequest } from "next/server";
 import { safeNextPath } from "@/lib/auth/next-path";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 
 // GET /auth/callback – where Supabase's confirmation emails land (PKCE `code`, or `token_hash` + `type`). Exchanges
 // the link for a session cookie, creates the user's account, and continues to `next`.
@@ -11,7 +11,7 @@ export async function GET(request: NextRequest) {
   const failed = NextResponse.redirect(new URL("/signin?error=confirmation", origin));
   if (!getConfig().supabase) return failed;
 
-  const { createSupabaseServerClient } = await import("@/lib/supabase/server");
+  const { createSupabaseServerClient } = await import("@/lib/auth/supabase-client/server");
   const { accountForSupabaseUser } = await import("@/lib/auth/supabase");
   const supabase = await createSupabaseServerClient();
   const code = searchParams.get("code");

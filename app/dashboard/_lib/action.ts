@@ -2,7 +2,7 @@ import "server-only";
 import { revalidatePath } from "next/cache";
 import { unstable_rethrow } from "next/navigation";
 import { requireAccount } from "@/lib/auth/current";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/core/errors";
 
 // The one way a dashboard Server Action runs: the signed-in account (Server Actions are public endpoints, so each
 // re-checks the session; Next refuses a cross-origin POST to them, and proxy.ts one without Origin), whose rights are
@@ -22,8 +22,8 @@ export type ActionState = {
 export type SignedInAccount = Awaited<ReturnType<typeof requireAccount>>;
 
 /**
- * What a form shows for a failed action: an AppError's message (lib/errors.ts); anything else is a bug, logged, and
- * shown as the generic message. Next's own control flow (redirect, notFound) is rethrown.
+ * What a form shows for a failed action: an AppError's message (lib/core/errors.ts); anything else is a bug, logged,
+ * and shown as the generic message. Next's own control flow (redirect, notFound) is rethrown.
  */
 export function formMessage(error: unknown): string {
   unstable_rethrow(error);

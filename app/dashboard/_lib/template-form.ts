@@ -1,12 +1,12 @@
 import "server-only";
 import { z } from "zod";
 import { jsonTextProblem } from "@/lib/api/json-body";
-import { AppError, type SourceProblem } from "@/lib/errors";
-import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_NAME_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
-import { holdsNul } from "@/lib/schemas/common";
-import { type TemplateFiles } from "@/lib/template-files";
-import { publishedByCaller } from "@/lib/template-versions";
-import { templateFilesRefused, type NewTemplateSource } from "@/lib/user-templates";
+import { AppError, type SourceProblem } from "@/lib/core/errors";
+import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_NAME_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/core/limits";
+import { holdsNul } from "@/lib/core/schemas";
+import { type TemplateFiles } from "@/lib/templates/files";
+import { publishedByCaller } from "@/lib/templates/versions";
+import { templateFilesRefused, type NewTemplateSource } from "@/lib/templates/user-templates";
 import { field, fieldMessages, formMessage, NUL_MESSAGE, refuse, type ActionState, type Refusal } from "./action";
 
 // What the template pages' actions share: the editor's form read and checked, and how a refused save is shown.

@@ -1,8 +1,8 @@
 "use server";
 import { redirect } from "next/navigation";
-import { getConfig } from "@/lib/config";
-import { getPaymentProcessor } from "@/lib/payments";
-import { isPlanName } from "@/lib/plans";
+import { getConfig } from "@/lib/core/config";
+import { getPaymentProcessor } from "@/lib/billing/payments";
+import { isPlanName } from "@/lib/core/plans";
 import { formAction, refuse, runAction, type ActionState } from "../_lib/action";
 
 const PAGE = "/dashboard/billing";

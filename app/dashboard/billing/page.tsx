@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requireAccount } from "@/lib/auth/current";
-import { getPaymentMode, getPaymentProcessor } from "@/lib/payments";
+import { getPaymentMode, getPaymentProcessor } from "@/lib/billing/payments";
 import { formatDate, PLAN_LABEL } from "../../_components/format";
 import { PaymentModeNote, PlanCards } from "../../_components/plan-cards";
 import { openCustomerPortalAction } from "./actions";

@@ -1,6 +1,6 @@
 "use client";
 import { useActionState } from "react";
-import type { PlanName } from "@/lib/plans";
+import type { PlanName } from "@/lib/core/plans";
 import { SubmitButton } from "../../_components/submit-button";
 import type { ActionState } from "../_lib/action";
 import { changePlanAction } from "./actions";

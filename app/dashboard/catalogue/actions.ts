@@ -1,7 +1,7 @@
 "use server";
 import { redirect } from "next/navigation";
-import { addOrBuyCatalogueTemplate } from "@/lib/catalogue-library";
-import { AppError } from "@/lib/errors";
+import { addOrBuyCatalogueTemplate } from "@/lib/catalogue/library";
+import { AppError } from "@/lib/core/errors";
 import { field, formAction, formMessage, refuse, type ActionState } from "../_lib/action";
 
 export type AddTemplateState = ActionState & { templateId?: string; code?: string };

@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useActionState, useMemo, useRef, useState } from "react";
-import type { VariablesSchema } from "@/lib/schemas/variables";
+import type { VariablesSchema } from "@/lib/templates/variables-schema";
 import { formatPrice } from "../../_components/format";
 import { Thumbnail } from "../../_components/thumbnail";
 import { SubmitButton } from "../../_components/submit-button";

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
-import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue";
-import { boughtTemplateIds, libraryMembership, listCatalogue } from "@/lib/catalogue-library";
+import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue/catalogue";
+import { boughtTemplateIds, libraryMembership, listCatalogue } from "@/lib/catalogue/library";
 import { libraryAllowance } from "@/lib/dashboard/queries";
-import { getPaymentProcessor } from "@/lib/payments";
-import { OPEN_VARIABLES_SCHEMA, type VariablesSchema } from "@/lib/schemas/variables";
+import { getPaymentProcessor } from "@/lib/billing/payments";
+import { OPEN_VARIABLES_SCHEMA, type VariablesSchema } from "@/lib/templates/variables-schema";
 import { PLAN_LABEL } from "../../_components/format";
 import { Meter } from "../../_components/meter";
 import { CatalogueGrid, type Blockers } from "./catalogue-grid";

@@ -1,8 +1,8 @@
 "use server";
 import { z } from "zod";
-import { getConfig } from "@/lib/config";
-import { findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/domains";
-import { AppError } from "@/lib/errors";
+import { getConfig } from "@/lib/core/config";
+import { findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/sending-domains/service";
+import { AppError } from "@/lib/core/errors";
 import { field, formAction, formMessage, refuse, type ActionState } from "../_lib/action";
 
 const PAGE = "/dashboard/domains";

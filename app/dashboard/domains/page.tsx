@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { requireAccount } from "@/lib/auth/current";
-import { getConfig } from "@/lib/config";
-import { isVerifiedForSending, listSendingDomainDetails } from "@/lib/domains";
+import { getConfig } from "@/lib/core/config";
+import { isVerifiedForSending, listSendingDomainDetails } from "@/lib/sending-domains/service";
 import { formatDateTime } from "../../_components/format";
 import { GlobeIcon } from "../../_components/icons";
 import { AddDomainForm, DefaultSenderForm, VerifyDomainForm } from "./domain-forms";

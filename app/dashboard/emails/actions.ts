@@ -1,5 +1,5 @@
 "use server";
-import { cancelEmailOrThrow } from "@/lib/emails";
+import { cancelEmailOrThrow } from "@/lib/sent-emails/service";
 import { field, formAction, type ActionState } from "../_lib/action";
 
 /**

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
-import { countEmailsByStatus, listEmailsPage } from "@/lib/emails";
-import { DELIVERY_STATUSES, type DeliveryStatus } from "@/lib/schemas/emails";
+import { countEmailsByStatus, listEmailsPage } from "@/lib/sent-emails/service";
+import { DELIVERY_STATUSES, type DeliveryStatus } from "@/lib/sent-emails/schemas";
 import { formatDateTime, formatWord, timeAgo } from "../../_components/format";
 import { MailIcon } from "../../_components/icons";
 import { StatusBadge } from "../../_components/meter";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
-import { listLibraryPage } from "@/lib/catalogue-library";
+import { listLibraryPage } from "@/lib/catalogue/library";
 import { libraryAllowance } from "@/lib/dashboard/queries";
 import { formatDate, formatDateTime } from "../../_components/format";
 import { LibraryIcon, PlusIcon } from "../../_components/icons";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { signOutAction, signOutEverywhereAction } from "../../(auth)/actions";
 import { formatDate, PLAN_LABEL } from "../../_components/format";
 import { ArrowRightIcon, CardIcon, KeyIcon } from "../../_components/icons";

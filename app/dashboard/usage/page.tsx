@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
 import { usageSummary } from "@/lib/dashboard/queries";
-import { TEST_EMAILS_PER_DAY } from "@/lib/plans";
+import { TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
 import { BarChart } from "../../_components/bar-chart";
 import { formatDate, formatDateTime, formatNumber, PLAN_LABEL } from "../../_components/format";
 import { Meter } from "../../_components/meter";

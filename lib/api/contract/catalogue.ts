@@ -1,5 +1,5 @@
 import { defineOperation } from "@/lib/api/contract/define";
-import { catalogueQuerySchema, catalogueResponseSchema } from "@/lib/schemas/catalogue";
+import { catalogueQuerySchema, catalogueResponseSchema } from "@/lib/catalogue/schemas";
 
 export const listCatalogue = defineOperation({
   method: "GET",

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/errors";
-import { paginationQuerySchema } from "@/lib/schemas/common";
+import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/core/errors";
+import { paginationQuerySchema } from "@/lib/core/schemas";
 
 export const API_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type ApiMethod = (typeof API_METHODS)[number];
@@ -12,7 +12,7 @@ export type ResponseDoc = { description: string; schema: z.ZodType; headers?: Re
 
 /**
  * One operation of /api/v1, declared once: its route implements it (lib/api/route.ts `implement`), and the OpenAPI
- * document and /docs are built from it (lib/openapi.ts). What withApiAuth answers itself is not declared here but
+ * document and /docs are built from it (lib/api/openapi.ts). What withApiAuth answers itself is not declared here but
  * added by the document's builder: UNAUTHORIZED and INTERNAL_ERROR everywhere, INSUFFICIENT_SCOPE without
  * `sendingAccess`, RATE_LIMIT_EXCEEDED when `metered`, VALIDATION_ERROR with a query or body, PAYLOAD_TOO_LARGE with a
  * body, and `notFound` with path parameters.

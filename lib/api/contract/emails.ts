@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "@/lib/api/contract/define";
-import { emailResponseSchema, listEmailsQuerySchema, listEmailsResponseSchema } from "@/lib/schemas/emails";
+import { emailResponseSchema, listEmailsQuerySchema, listEmailsResponseSchema } from "@/lib/sent-emails/schemas";
 
 /** An email named by its id in the path. */
 const BY_EMAIL_ID = {

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { HeaderDoc, ResponseDoc } from "@/lib/api/contract/define";
-import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/errors";
-import { MAX_BODY_BYTES, MAX_HTML_BYTES } from "@/lib/limits";
-import { TEST_EMAILS_PER_DAY } from "@/lib/plans";
-import { errorBodySchema, rateLimitBodySchema, validationErrorBodySchema } from "@/lib/schemas/common";
-import { emailLimitBodySchema } from "@/lib/schemas/send";
-import { accessDeniedBodySchema, purchaseRequiredBodySchema } from "@/lib/schemas/templates";
+import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/core/errors";
+import { MAX_BODY_BYTES, MAX_HTML_BYTES } from "@/lib/core/limits";
+import { TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
+import { errorBodySchema, rateLimitBodySchema, validationErrorBodySchema } from "@/lib/core/schemas";
+import { emailLimitBodySchema } from "@/lib/sending/schemas";
+import { accessDeniedBodySchema, purchaseRequiredBodySchema } from "@/lib/templates/schemas";
 
 const retryAfterHeader: HeaderDoc = {
   description: "Seconds to wait before retrying",
@@ -13,8 +13,8 @@ const retryAfterHeader: HeaderDoc = {
 };
 
 /**
- * How the API documents a code where its title (lib/errors.ts) says too little or its body is not the Error schema.
- * An operation may say more for itself (`errorDescriptions`).
+ * How the API documents a code where its title (lib/core/errors.ts) says too little or its body is not the Error
+ * schema. An operation may say more for itself (`errorDescriptions`).
  */
 const API_ERROR_RESPONSES: Partial<Record<AppErrorCode, Partial<ResponseDoc>>> = {
   VALIDATION_ERROR: {

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { defineOperation, PAGINATED } from "@/lib/api/contract/define";
-import { MAX_TEMPLATE_ALIAS_CHARS } from "@/lib/limits";
+import { MAX_TEMPLATE_ALIAS_CHARS } from "@/lib/core/limits";
 import {
   addToLibraryRequestSchema,
   libraryEntryResponseSchema,
   libraryResponseSchema,
   removeFromLibraryResponseSchema,
-} from "@/lib/schemas/library";
+} from "@/lib/catalogue/library-schemas";
 
 export const listLibrary = defineOperation({
   method: "GET",

@@ -6,9 +6,9 @@ import {
   sendBatchResponseSchema,
   sendRequestSchema,
   sendResponseSchema,
-} from "@/lib/schemas/send";
+} from "@/lib/sending/schemas";
 
-// Any JSON object: lib/send/ validates it together with the Idempotency-Key header, so one 400 lists every problem.
+// Any JSON object: lib/sending/ validates it together with the Idempotency-Key header, so one 400 lists every problem.
 const jsonObject = z.record(z.string(), z.unknown());
 
 const IDEMPOTENCY_CONFLICT = "Idempotency-Key reused with a different body";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineOperation, PAGINATED } from "@/lib/api/contract/define";
-import { MAX_ADDRESS_LENGTH } from "@/lib/limits";
-import { deleteSuppressionResponseSchema, listSuppressionsResponseSchema } from "@/lib/schemas/suppressions";
+import { MAX_ADDRESS_LENGTH } from "@/lib/core/limits";
+import { deleteSuppressionResponseSchema, listSuppressionsResponseSchema } from "@/lib/suppressions/schemas";
 
 export const listSuppressions = defineOperation({
   method: "GET",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation, PAGINATED } from "@/lib/api/contract/define";
-import { uuidSchema } from "@/lib/schemas/common";
+import { uuidSchema } from "@/lib/core/schemas";
 import {
   publishRequestSchema,
   publishResponseSchema,
@@ -8,7 +8,7 @@ import {
   restoreResponseSchema,
   templateVersionResponseSchema,
   templateVersionsResponseSchema,
-} from "@/lib/schemas/templates";
+} from "@/lib/templates/schemas";
 
 /** A template you created, named by its id in the path; anything else is answered as a template that is not there. */
 const BY_TEMPLATE_ID = { pathParameters: { id: uuidSchema }, notFound: "TEMPLATE_NOT_FOUND" } as const;

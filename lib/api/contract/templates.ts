@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "@/lib/api/contract/define";
-import { MAX_TEMPLATE_ALIAS_CHARS } from "@/lib/limits";
+import { MAX_TEMPLATE_ALIAS_CHARS } from "@/lib/core/limits";
 import {
   deleteTemplateResponseSchema,
   renderRequestSchema,
@@ -11,11 +11,11 @@ import {
   templateRequestSchema,
   templateSourceResponseSchema,
   TEMPLATE_ID_DESCRIPTION,
-} from "@/lib/schemas/templates";
+} from "@/lib/templates/schemas";
 
 /**
- * A template named in the path by its id or alias (lib/db/templates.ts `templateIdSql`); one that can name nothing is
- * answered as a template that is not there.
+ * A template named in the path by its id or alias (lib/templates/data/templates.ts `templateIdSql`); one that can name
+ * nothing is answered as a template that is not there.
  */
 const BY_TEMPLATE_ID = {
   pathParameters: {

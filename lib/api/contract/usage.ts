@@ -1,5 +1,5 @@
 import { defineOperation } from "@/lib/api/contract/define";
-import { usageResponseSchema } from "@/lib/schemas/usage";
+import { usageResponseSchema } from "@/lib/usage/schemas";
 
 export const getUsage = defineOperation({
   method: "GET",

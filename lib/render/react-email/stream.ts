@@ -4,7 +4,7 @@
  * would give, and the helpers the string-chunk patch calls (scripts/lib/dependency-patches.ts; `__sbx` names, as the
  * patch writes them), with the output limit they enforce. Injected (esbuild `inject`, scripts/build-sandbox-runtime.ts)
  * into the QuickJS runtime, where the harness reads the stream (lib/render/sandbox/runtime-harness.ts), and into the
- * catalogue render worker (lib/render/catalogue-worker.ts); in both, react-dom/server is the patched production
+ * catalogue render worker (lib/render/workers/catalogue-worker.ts); in both, react-dom/server is the patched production
  * browser build, which hands over its markup as strings. Bundled into QuickJS, so nothing from Node here; module-scoped
  * inside each bundle, never globals, so template code cannot see any of it.
  */

@@ -13,10 +13,10 @@
  * the 503 SANDBOX_BUSY, since each waiting job holds its source in memory.
  */
 import "server-only";
-import { COMPILE_DEADLINE_MS, COMPILE_QUEUE } from "../../limits";
-import { generatedFilePath } from "../generated-file";
-import { WorkerPool, type WithoutId, type WorkerLoss } from "../worker-pool";
-import type { TemplateFiles } from "../../template-files";
+import { COMPILE_DEADLINE_MS, COMPILE_QUEUE } from "../../core/limits";
+import { generatedFilePath } from "../workers/generated-file";
+import { WorkerPool, type WithoutId, type WorkerLoss } from "../workers/worker-pool";
+import type { TemplateFiles } from "../../templates/files";
 import { oversizedFiles, oversizedSource, type CompileResult, type FilesCompileResult } from "./compile-result";
 
 /** main thread → worker */

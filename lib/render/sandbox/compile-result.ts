@@ -1,5 +1,5 @@
-import { MAX_TEMPLATE_SOURCE_CHARS } from "../../limits";
-import type { VariablesSchema } from "../../schemas/variables";
+import { MAX_TEMPLATE_SOURCE_CHARS } from "../../core/limits";
+import type { VariablesSchema } from "../../templates/variables-schema";
 import type { TailwindConfigSite } from "./tailwind-usage";
 
 // Apart from ./compile.ts so that the server's side of the compile pool checks a source's size without loading the

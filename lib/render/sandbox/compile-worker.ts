@@ -5,14 +5,14 @@
  * scripts/build-sandbox-runtime.ts into compile-worker.generated.cjs, with sucrase and TypeScript inlined; started,
  * timed (../worker-progress.ts) and replaced by compile-pool.ts.
  */
-import "../worker-priority";
+import "../workers/worker-priority";
 import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
-import { applyVariablesToSource } from "../react-source";
+import { applyVariablesToSource } from "../react-email/react-source";
 import { compileTemplate, compileTemplateFiles } from "./compile";
 import type { CompileResult, FilesCompileResult } from "./compile-result";
 import type * as TailwindStylesModule from "./tailwind-styles";
-import { jobProgress, type ProgressData } from "../worker-progress";
+import { jobProgress, type ProgressData } from "../workers/worker-progress";
 import type { CompileWorkerData, ReactSourceResult, UserCodeReply, UserCodeRequest } from "./compile-pool";
 
 const port = parentPort;

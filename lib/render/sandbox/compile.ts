@@ -26,10 +26,10 @@
  */
 import { transform, type Transform } from "sucrase";
 import ts from "typescript";
-import type { VariablesSchema } from "../../schemas/variables";
-import { deriveVariablesSchema } from "../props-schema";
-import { parseTemplateSource } from "../template-syntax";
-import { SINGLE_FILE, TEMPLATE_FILE_EXTENSIONS, type TemplateFiles } from "../../template-files";
+import type { VariablesSchema } from "../../templates/variables-schema";
+import { deriveVariablesSchema } from "../analysis/props-schema";
+import { parseTemplateSource } from "../analysis/template-syntax";
+import { SINGLE_FILE, TEMPLATE_FILE_EXTENSIONS, type TemplateFiles } from "../../templates/files";
 import { oversizedFiles, oversizedSource, type CompileResult, type FilesCompileResult } from "./compile-result";
 import { linkModules, type CompiledModule } from "./link-modules";
 import {
@@ -281,7 +281,7 @@ export function compileTemplate(tsx: string): CompileResult {
 }
 
 /**
- * compileTemplate for a template of several files (paths checked by lib/template-files.ts): each file is compiled and
+ * compileTemplate for a template of several files (paths checked by lib/templates/files.ts): each file is compiled and
  * checked, the first failure (in the files' order) answered with its path; the variables schema is the entry's. The
  * code is the entry's module alone when it imports no file, else the module graph the entry reaches.
  */

@@ -40,11 +40,11 @@
  */
 import "server-only";
 import os from "node:os";
-import { errors, type AppError } from "@/lib/errors";
-import { COMPATIBILITY_CHECK, SANDBOX_QUEUE } from "@/lib/limits";
-import type { CompatibilityFinding } from "../warnings";
-import { generatedFilePath } from "../generated-file";
-import { WorkerPool, type WithoutId, type WorkerChoice, type WorkerLoss } from "../worker-pool";
+import { errors, type AppError } from "@/lib/core/errors";
+import { COMPATIBILITY_CHECK, SANDBOX_QUEUE } from "@/lib/core/limits";
+import type { CompatibilityFinding } from "../analysis/warnings";
+import { generatedFilePath } from "../workers/generated-file";
+import { WorkerPool, type WithoutId, type WorkerChoice, type WorkerLoss } from "../workers/worker-pool";
 import {
   DEFAULT_SANDBOX_LIMITS,
   MAX_WARM_MEMORY_BYTES,

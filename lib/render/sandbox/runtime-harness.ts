@@ -210,7 +210,7 @@ function makeModuleView(source: AnyObject, omit: readonly string[] = []): AnyObj
  * stopped by the real, uncatchable interrupt; the host reports a timeout
  * either way. Operators cannot be guarded (array spread, comparing or
  * concatenating huge strings): for those the main thread's watchdog
- * terminates the sandbox worker (lib/render/worker-pool.ts).
+ * terminates the sandbox worker (lib/render/workers/worker-pool.ts).
  */
 const deadlineState = { deadline: Number.POSITIVE_INFINITY, expired: false };
 

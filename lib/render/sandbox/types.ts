@@ -3,9 +3,9 @@
  * (worker.ts / engine.ts). Dependency-free but for the limits' numbers.
  */
 
-import { MAX_HTML_BYTES, RENDER_DEADLINE_MS, SANDBOX_MEMORY_BYTES } from "../../limits";
-import type { CompatibilityFinding } from "../warnings";
-import type { ProgressData } from "../worker-progress";
+import { MAX_HTML_BYTES, RENDER_DEADLINE_MS, SANDBOX_MEMORY_BYTES } from "../../core/limits";
+import type { CompatibilityFinding } from "../analysis/warnings";
+import type { ProgressData } from "../workers/worker-progress";
 
 export type SandboxLimits = { memoryBytes: number; timeoutMs: number; maxOutputBytes: number };
 

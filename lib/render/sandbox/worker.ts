@@ -11,11 +11,11 @@
  * run for minutes, which must cost the template its deadline, not the server.
  * So is the check of its email client support, when asked for.
  */
-import "../worker-priority";
+import "../workers/worker-priority";
 import { parentPort, workerData } from "node:worker_threads";
-import { checkCompatibility } from "../compatibility";
-import { toPlainText } from "../plain-text";
-import { jobProgress } from "../worker-progress";
+import { checkCompatibility } from "../analysis/compatibility";
+import { toPlainText } from "../react-email/plain-text";
+import { jobProgress } from "../workers/worker-progress";
 import { enginePreview, engineRender, engineStats, engineWarm, setWarmMemoryCap, warmKeys } from "./engine";
 import type { EngineResult, WorkerData, WorkerMessage, WorkerRequest } from "./types";
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getCurrentAccount } from "@/lib/auth/current";
 import { findLocalSignUp } from "@/lib/auth/local";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { ConfirmSignUpForm } from "./confirm-form";
 
 // The URL holds a live token until the button is pressed: no other site is told it.

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { cronRoute } from "@/lib/api/cron";
-import { dispatchScheduled } from "@/lib/send/dispatch";
+import { dispatchScheduled } from "@/lib/sending/dispatch";
 
 // GET /api/cron/dispatch-scheduled – Vercel Cron: deliver due scheduled outbox emails, hand interrupted sends to the
 // provider again or give them up with their count given back, drop expired idempotency keys, apply provider events

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { cronRoute } from "@/lib/api/cron";
-import { getConfig } from "@/lib/config";
-import { runBillingMaintenance } from "@/lib/payments/stripe";
+import { getConfig } from "@/lib/core/config";
+import { runBillingMaintenance } from "@/lib/billing/payments/stripe";
 
 // GET /api/cron/report-usage – Vercel Cron: report unreported overage emails to Stripe's billing meter (retrying
 // earlier failures whose delay has passed), and return accounts whose cancelled or unpaid subscription's paid period

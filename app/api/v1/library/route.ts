@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { contract } from "@/lib/api/contract";
 import { implement, routeHandlers } from "@/lib/api/route";
-import { addCatalogueTemplate, listLibraryPage } from "@/lib/catalogue-library";
+import { addCatalogueTemplate, listLibraryPage } from "@/lib/catalogue/library";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   // GET /api/v1/library – list the caller's templates, newest addition first

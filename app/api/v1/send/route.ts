@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { contract } from "@/lib/api/contract";
 import { implement, routeHandlers } from "@/lib/api/route";
-import { sendEmail } from "@/lib/send/pipeline";
+import { sendEmail } from "@/lib/sending/pipeline";
 
 // POST /api/v1/send – send (or schedule) an email rendered from a template in the caller's library
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({

@@ -1,6 +1,6 @@
 import { contract } from "@/lib/api/contract";
 import { implement, routeHandlers } from "@/lib/api/route";
-import { listSuppressionsPage } from "@/lib/suppressions";
+import { listSuppressionsPage } from "@/lib/suppressions/service";
 
 // GET /api/v1/suppressions – the addresses the caller may not send to (hard bounces and complaints), newest first
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({

@@ -1,10 +1,10 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { errors } from "@/lib/errors";
+import { errors } from "@/lib/core/errors";
 import { routeHandlers } from "@/lib/api/route";
 import { withErrorHandling } from "@/lib/api/with-api-auth";
-import { getConfig } from "@/lib/config";
-import { readWebhookBody } from "@/lib/webhooks/receive";
-import { handleResendEvent, verifyResendWebhook } from "@/lib/webhooks/resend";
+import { getConfig } from "@/lib/core/config";
+import { readWebhookBody } from "@/lib/api/webhook-body";
+import { handleResendEvent, verifyResendWebhook } from "@/lib/mail-transport/resend-events";
 
 // POST /api/webhooks/resend – Resend's signed delivery events (sent, delivered, bounced, …). The Svix signature is
 // checked on the raw body before anything is read or written; each event is applied once (by its svix-id), so replays

@@ -1,10 +1,10 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { errors } from "@/lib/errors";
+import { errors } from "@/lib/core/errors";
 import { routeHandlers } from "@/lib/api/route";
 import { withErrorHandling } from "@/lib/api/with-api-auth";
-import { getConfig } from "@/lib/config";
-import { handleStripeEvent, verifyWebhook } from "@/lib/payments/stripe";
-import { readWebhookBody } from "@/lib/webhooks/receive";
+import { getConfig } from "@/lib/core/config";
+import { handleStripeEvent, verifyWebhook } from "@/lib/billing/payments/stripe";
+import { readWebhookBody } from "@/lib/api/webhook-body";
 
 // POST /api/webhooks/stripe – Stripe's signed event deliveries. The signature is checked on the raw body before
 // anything is read or written; each event is applied once (stored by id in the same transaction), so replays and

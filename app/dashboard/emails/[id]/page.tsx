@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Fragment } from "react";
 import { requireAccount } from "@/lib/auth/current";
-import { findEmailTemplateVersion, findEmailWithMessage } from "@/lib/emails";
+import { findEmailTemplateVersion, findEmailWithMessage } from "@/lib/sent-emails/service";
 import { formatDateTime, formatWord } from "../../../_components/format";
 import { StatusBadge } from "../../../_components/meter";
 import { PreviewPane } from "../../../_components/preview-pane";

@@ -1,6 +1,6 @@
 "use server";
-import { AppError } from "@/lib/errors";
-import { removeSuppressionOrThrow } from "@/lib/suppressions";
+import { AppError } from "@/lib/core/errors";
+import { removeSuppressionOrThrow } from "@/lib/suppressions/service";
 import { field, runAction } from "../../_lib/action";
 
 /** Lets the account send to a suppressed address again, as DELETE /suppressions/{email} does. */

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
-import { getConfig } from "@/lib/config";
-import { listSuppressionsPage } from "@/lib/suppressions";
+import { getConfig } from "@/lib/core/config";
+import { listSuppressionsPage } from "@/lib/suppressions/service";
 import { ConfirmAction } from "../../../_components/confirm-action";
 import { formatDate, formatDateTime } from "../../../_components/format";
 import { SuppressedIcon } from "../../../_components/icons";

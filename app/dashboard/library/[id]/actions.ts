@@ -2,18 +2,18 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { clientAddress } from "@/lib/api/client-address";
-import { removeCatalogueTemplate } from "@/lib/catalogue-library";
+import { removeCatalogueTemplate } from "@/lib/catalogue/library";
 import { admitSignedInPreview } from "@/lib/dashboard/preview";
-import { AppError } from "@/lib/errors";
-import { sendEmail } from "@/lib/send/pipeline";
-import { type TemplateFiles } from "@/lib/template-files";
+import { AppError } from "@/lib/core/errors";
+import { sendEmail } from "@/lib/sending/pipeline";
+import { type TemplateFiles } from "@/lib/templates/files";
 import {
   getTemplateVersionOrThrow,
   parseVersionNumber,
   publishTemplateOrThrow,
   restoreTemplateVersionOrThrow,
-} from "@/lib/template-versions";
-import { deleteTemplateOrThrow } from "@/lib/user-templates";
+} from "@/lib/templates/versions";
+import { deleteTemplateOrThrow } from "@/lib/templates/user-templates";
 import { field, formAction, formMessage, refuse, runAction, type ActionState } from "../../_lib/action";
 import { NOT_YOURS, SIGNED_IN, templatePage } from "../../_lib/template-form";
 
@@ -145,9 +145,9 @@ export type TestSendRequest = {
 };
 
 /**
- * The template page's "Send test email": POST /send's body, sent as a test key's send is (lib/send/caller.ts): kept in
- * the outbox whatever the provider, marked test, counted against the day's test sends and not the month's emails, and
- * not an API call. Answers the email's id, for a link to its page.
+ * The template page's "Send test email": POST /send's body, sent as a test key's send is (lib/sending/caller.ts): kept
+ * in the outbox whatever the provider, marked test, counted against the day's test sends and not the month's emails,
+ * and not an API call. Answers the email's id, for a link to its page.
  */
 export async function sendTestEmailAction(request: TestSendRequest): Promise<SendTestState> {
   // A Server Action's argument is whatever the request holds: sendEmail checks each field as POST /send checks its body.

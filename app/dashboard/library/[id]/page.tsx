@@ -3,29 +3,29 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { clientAddress } from "@/lib/api/client-address";
-import { AppError } from "@/lib/errors";
+import { AppError } from "@/lib/core/errors";
 import { requireAccount } from "@/lib/auth/current";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { admitSignedInPreview, previewVariables } from "@/lib/dashboard/preview";
-import { isVerifiedForSending, listSendingDomains } from "@/lib/domains";
+import { isVerifiedForSending, listSendingDomains } from "@/lib/sending-domains/service";
 import { checkVariables, renderTemplate } from "@/lib/render";
-import { templateFileName } from "@/lib/template-archive";
+import { templateFileName } from "@/lib/templates/archive";
 import {
   findLibraryTemplate,
   templateCompatibility,
   templateExample,
   templateVariablesSchema,
   type TemplateRecord,
-} from "@/lib/template-details";
-import { filesEntryFirst } from "@/lib/template-files";
+} from "@/lib/templates/details";
+import { filesEntryFirst } from "@/lib/templates/files";
 import {
   findOwnDraft,
   listVersions,
   type DraftContent,
   type ListedVersion,
   type VersionSummary,
-} from "@/lib/template-versions";
-import { uuidSchema } from "@/lib/schemas/common";
+} from "@/lib/templates/versions";
+import { uuidSchema } from "@/lib/core/schemas";
 import { ADDED_VIA_LABEL, formatDate, formatDateTime, formatPrice } from "../../../_components/format";
 import { CompatibilityPanel } from "../../../_components/compatibility-panel";
 import { CopyButton } from "../../../_components/copy-button";
@@ -86,7 +86,7 @@ export default async function TemplatePage({
     draft && template.published_version !== null
       ? await renderDraftSample(account.id, template, draft, admission)
       : null;
-  // Kept with the content when it was saved (lib/template-details.ts); none shown when it cannot be made now.
+  // Kept with the content when it was saved (lib/templates/details.ts); none shown when it cannot be made now.
   const compatibility = await templateCompatibility(account.id, template, await templateExample(template)).catch(
     () => null,
   );
@@ -260,7 +260,8 @@ function publishedOf(version: number | null, versions: VersionSummary[]) {
 
 /**
  * The draft rendered with its sample values, under the page's one admitted preview (`admission`: its refusal, if
- * any), under the content key a `"version": "draft"` render of the API uses (lib/db/templates.ts RenderedVersion).
+ * any), under the content key a `"version": "draft"` render of the API uses (lib/templates/data/templates.ts
+ * RenderedVersion).
  */
 async function renderDraftSample(
   accountId: string,

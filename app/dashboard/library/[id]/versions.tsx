@@ -1,8 +1,8 @@
 "use client";
 import Link from "next/link";
 import { useActionState, useState } from "react";
-import { diffVersionFiles, foldUnchanged, type FileDiff } from "@/lib/version-diff";
-import { MAX_DIFF_EDITS } from "@/lib/line-diff";
+import { diffVersionFiles, foldUnchanged, type FileDiff } from "@/lib/templates/version-diff";
+import { MAX_DIFF_EDITS } from "@/lib/templates/line-diff";
 import { formatDateTime } from "../../../_components/format";
 import { PreviewPane } from "../../../_components/preview-pane";
 import { SubmitButton } from "../../../_components/submit-button";

@@ -1,11 +1,11 @@
 "use client";
-import type { ValidationDetail } from "@/lib/errors";
+import type { ValidationDetail } from "@/lib/core/errors";
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { TEST_EMAILS_PER_DAY } from "@/lib/plans";
-import type { VariablesSchema } from "@/lib/schemas/variables";
-import { filesEntryFirst, type TemplateFiles } from "@/lib/template-files";
-import { writeZip } from "@/lib/zip";
+import { TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
+import type { VariablesSchema } from "@/lib/templates/variables-schema";
+import { filesEntryFirst, type TemplateFiles } from "@/lib/templates/files";
+import { writeZip } from "@/lib/templates/zip";
 import { callApi, callDashboard, describeFailure, downloadFile } from "../../../_components/api-client";
 import { CopyButton } from "../../../_components/copy-button";
 import { FileTabs } from "../../../_components/file-tabs";

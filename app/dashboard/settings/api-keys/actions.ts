@@ -1,9 +1,9 @@
 "use server";
 import { z } from "zod";
-import { issueApiKey, revokeAccountApiKey } from "@/lib/account-api-keys";
-import { API_KEY_KINDS, API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys";
-import { AppError } from "@/lib/errors";
-import { holdsNul } from "@/lib/schemas/common";
+import { issueApiKey, revokeAccountApiKey } from "@/lib/api-keys/account-keys";
+import { API_KEY_KINDS, API_KEY_SCOPES, type ApiKeyScope } from "@/lib/api-keys/service";
+import { AppError } from "@/lib/core/errors";
+import { holdsNul } from "@/lib/core/schemas";
 import {
   field,
   fieldMessages,

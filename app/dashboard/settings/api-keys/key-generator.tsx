@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { useActionState, useEffect, useRef } from "react";
-import { TEST_EMAILS_PER_DAY } from "@/lib/plans";
+import { TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
 import { CopyButton } from "../../../_components/copy-button";
 import { API_KEY_KIND_LABEL, API_KEY_SCOPE_LABEL } from "../../../_components/format";
 import { ShieldIcon } from "../../../_components/icons";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { requireAccount } from "@/lib/auth/current";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { listApiKeys, type ApiKeyRecord } from "@/lib/dashboard/queries";
-import { isVerifiedForSending, listSendingDomains } from "@/lib/domains";
+import { isVerifiedForSending, listSendingDomains } from "@/lib/sending-domains/service";
 import { ConfirmAction } from "../../../_components/confirm-action";
 import {
   API_KEY_KIND_LABEL,

@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { clientAddress } from "@/lib/api/client-address";
 import { admitSignedInPreview } from "@/lib/dashboard/preview";
-import { createTemplateFromSource } from "@/lib/user-templates";
+import { createTemplateFromSource } from "@/lib/templates/user-templates";
 import { formAction } from "../../_lib/action";
 import { readTemplateForm, saveRefused, SIGNED_IN, type CreateTemplateState } from "../../_lib/template-form";
 

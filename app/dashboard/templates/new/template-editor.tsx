@@ -1,9 +1,9 @@
 "use client";
 import { useActionState, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_FILES, MAX_TEMPLATE_NAME_CHARS } from "@/lib/limits";
-import type { CompatibilityFinding } from "@/lib/render/warnings";
-import type { VariablesSchema } from "@/lib/schemas/variables";
-import { SINGLE_FILE, templatePathProblem } from "@/lib/template-files";
+import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_FILES, MAX_TEMPLATE_NAME_CHARS } from "@/lib/core/limits";
+import type { CompatibilityFinding } from "@/lib/render/analysis/warnings";
+import type { VariablesSchema } from "@/lib/templates/variables-schema";
+import { SINGLE_FILE, templatePathProblem } from "@/lib/templates/files";
 import { CodeEditor, type CodeEditorHandle } from "../../../_components/code-editor";
 import { CompatibilityPanel } from "../../../_components/compatibility-panel";
 import { FileTabs } from "../../../_components/file-tabs";

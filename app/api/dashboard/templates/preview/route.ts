@@ -3,8 +3,8 @@ import { z } from "zod";
 import { routeHandlers } from "@/lib/api/route";
 import { withApiAuth } from "@/lib/api/with-api-auth";
 import { admitDashboardRender, renderDraft } from "@/lib/dashboard/preview";
-import { MAX_TEMPLATE_PATH_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/limits";
-import { variablesSchema } from "@/lib/schemas/common";
+import { MAX_TEMPLATE_PATH_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/core/limits";
+import { variablesSchema } from "@/lib/core/schemas";
 
 // POST /api/dashboard/templates/preview – the New template editor's live preview: compiles unsaved TSX and renders it
 // in the same WebAssembly sandbox as saved user templates. Signed-in dashboard users only, same origin only.

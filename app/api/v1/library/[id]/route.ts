@@ -1,6 +1,6 @@
 import { contract } from "@/lib/api/contract";
 import { implement, routeHandlers } from "@/lib/api/route";
-import { removeCatalogueTemplate } from "@/lib/catalogue-library";
+import { removeCatalogueTemplate } from "@/lib/catalogue/library";
 
 // {id} is a catalogue template's id, or the slug it has in the caller's library.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({

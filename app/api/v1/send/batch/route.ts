@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { contract } from "@/lib/api/contract";
 import { implement, routeHandlers } from "@/lib/api/route";
-import { sendBatch } from "@/lib/send/batch";
+import { sendBatch } from "@/lib/sending/batch";
 
 // POST /api/v1/send/batch – send 1 to 100 emails in one call, each rendered from a template in the caller's library
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({

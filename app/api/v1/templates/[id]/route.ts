@@ -1,10 +1,10 @@
 import { contract } from "@/lib/api/contract";
 import { implement, routeHandlers } from "@/lib/api/route";
-import { getTemplateDetailsOrThrow } from "@/lib/template-details";
-import { publishedByCaller } from "@/lib/template-versions";
-import { deleteTemplateOrThrow, replaceTemplateOrThrow, setTemplateAliasOrThrow } from "@/lib/user-templates";
+import { getTemplateDetailsOrThrow } from "@/lib/templates/details";
+import { publishedByCaller } from "@/lib/templates/versions";
+import { deleteTemplateOrThrow, replaceTemplateOrThrow, setTemplateAliasOrThrow } from "@/lib/templates/user-templates";
 
-// {id} is a template's id or alias (lib/db/templates.ts `templateIdSql`), as on every path under it.
+// {id} is a template's id or alias (lib/templates/data/templates.ts `templateIdSql`), as on every path under it.
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   // GET /api/v1/templates/{id} – a template's details and variables schema, from your library or the public catalogue
   GET: implement(contract.getTemplate, async ({ caller, params }) => ({

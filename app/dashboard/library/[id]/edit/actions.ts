@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { clientAddress } from "@/lib/api/client-address";
 import { admitSignedInPreview } from "@/lib/dashboard/preview";
-import { replaceTemplateFromSource } from "@/lib/user-templates";
+import { replaceTemplateFromSource } from "@/lib/templates/user-templates";
 import { field, formAction, isRefusal, refuse } from "../../../_lib/action";
 import { NOT_YOURS, readTemplateForm, saveRefused, type CreateTemplateState } from "../../../_lib/template-form";
 

@@ -1,7 +1,7 @@
-import { errors } from "@/lib/errors";
+import { errors } from "@/lib/core/errors";
 import { routeHandlers } from "@/lib/api/route";
 import { withApiAuth } from "@/lib/api/with-api-auth";
-import { getTemplateArchiveOrThrow } from "@/lib/template-archive";
+import { getTemplateArchiveOrThrow } from "@/lib/templates/archive";
 
 // GET /api/dashboard/templates/{id}/download – the dashboard's "Download": a zip of the template's files. Templates
 // in the caller's library and public free catalogue templates only; anything else is 404 TEMPLATE_NOT_FOUND.

@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
-import { errors } from "@/lib/errors";
+import { errors } from "@/lib/core/errors";
 import { renderResponse } from "@/lib/api/render-answer";
 import { routeHandlers } from "@/lib/api/route";
 import { withApiAuth } from "@/lib/api/with-api-auth";
 import { admitDashboardRender } from "@/lib/dashboard/preview";
-import { renderRequestSchema } from "@/lib/schemas/templates";
+import { renderRequestSchema } from "@/lib/templates/schemas";
 
 // POST /api/dashboard/templates/{id}/render – the template page's preview as its variables are edited, and its
 // download "with current variables": POST /api/v1/templates/{id}/render's body and answer (less the email client

@@ -1,5 +1,5 @@
 import { clientAddress } from "@/lib/api/client-address";
-import { errors } from "@/lib/errors";
+import { errors } from "@/lib/core/errors";
 import { routeHandlers } from "@/lib/api/route";
 import { withApiAuth } from "@/lib/api/with-api-auth";
 import {

@@ -1,6 +1,6 @@
 import { contract } from "@/lib/api/contract";
 import { implement, routeHandlers } from "@/lib/api/route";
-import { publishedByCaller, publishTemplateOrThrow } from "@/lib/template-versions";
+import { publishedByCaller, publishTemplateOrThrow } from "@/lib/templates/versions";
 
 // POST /api/v1/templates/{id}/publish – the draft becomes the next version (checked against a revision when named)
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({

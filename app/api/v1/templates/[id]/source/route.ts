@@ -1,6 +1,6 @@
 import { contract } from "@/lib/api/contract";
 import { implement, routeHandlers } from "@/lib/api/route";
-import { getTemplateSourceOrThrow } from "@/lib/template-details";
+import { getTemplateSourceOrThrow } from "@/lib/templates/details";
 
 // GET /api/v1/templates/{id}/source – the React Email source of a template in the caller's library
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({

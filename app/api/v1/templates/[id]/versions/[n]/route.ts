@@ -1,6 +1,6 @@
 import { contract } from "@/lib/api/contract";
 import { implement, routeHandlers } from "@/lib/api/route";
-import { getTemplateVersionOrThrow } from "@/lib/template-versions";
+import { getTemplateVersionOrThrow } from "@/lib/templates/versions";
 
 // GET /api/v1/templates/{id}/versions/{n} – one version of a template, with its files
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({

@@ -1,0 +1,66 @@
+import "server-only";
+import { generateApiKey, type ApiKeyKind, type ApiKeyScope } from "@/lib/api-keys/service";
+import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/core/errors";
+
+export type ApiKeyRecord = {
+  id: string;
+  name: string;
+  kind: ApiKeyKind;
+  scope: ApiKeyScope;
+  /** The sending domain the key is bound to; null: any of the account's. */
+  domain: string | null;
+  display_fragment: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+};
+
+export type NewApiKey = {
+  name: string;
+  kind?: ApiKeyKind;
+  scope?: ApiKeyScope;
+  /** One of the account's sending domains. */
+  domain?: string | null;
+  expiresAt?: Date | null;
+};
+
+const RECORD_COLUMNS = (db: ReturnType<typeof getDb>) =>
+  db`id, name, kind, scope, domain, display_fragment, created_at, last_used_at, expires_at, revoked_at`;
+
+/** Returns the plaintext key: the only time it exists outside the caller's hands. */
+export async function createApiKey(accountId: string, options: NewApiKey): Promise<ApiKeyRecord & { key: string }> {
+  const db = getDb();
+  const kind = options.kind ?? "live";
+  const generated = generateApiKey(kind);
+  const domain = options.domain ? options.domain.trim().toLowerCase() : null;
+  // The domain is the account's, checked in the statement that stores the key.
+  const [record] = await db<ApiKeyRecord[]>`
+    insert into api_keys (account_id, name, key_hash, prefix, display_fragment, kind, scope, domain, expires_at)
+    select ${accountId}, ${options.name}, ${generated.hash}, ${generated.prefix}, ${generated.displayFragment},
+           ${kind}, ${options.scope ?? "full_access"}, ${domain}, ${options.expiresAt ?? null}
+    where ${domain}::text is null
+       or exists (select 1 from sending_domains where account_id = ${accountId} and lower(domain) = ${domain})
+    returning ${RECORD_COLUMNS(db)}`;
+  if (!record) {
+    throw new AppError("DOMAIN_NOT_FOUND", { message: `${domain} is not one of this account's sending domains` });
+  }
+  return { ...record, key: generated.key };
+}
+
+export async function listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
+  const db = getDb();
+  return db<ApiKeyRecord[]>`
+    select ${RECORD_COLUMNS(db)} from api_keys where account_id = ${accountId} order by created_at desc, id`;
+}
+
+/** Revokes a key; `accountId` restricts it to that account's keys (the CLI, an operator tool, omits it). */
+export async function revokeApiKey(id: string, accountId?: string): Promise<ApiKeyRecord | null> {
+  const db = getDb();
+  const [record] = await db<ApiKeyRecord[]>`
+    update api_keys set revoked_at = coalesce(revoked_at, now())
+    where id = ${id} ${accountId ? db`and account_id = ${accountId}` : db``}
+    returning ${RECORD_COLUMNS(db)}`;
+  return record ?? null;
+}

@@ -1,0 +1,97 @@
+import "server-only";
+import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/core/errors";
+import type { PlanName } from "@/lib/core/plans";
+
+export type Account = { id: string; email: string; plan: PlanName; created_at: Date };
+
+/** The CLI names an account by email; the payment processors by id. */
+const accountNotFound = (what: string) => new AppError("NOT_FOUND", { message: `No account for ${what}` });
+
+export async function createAccount(input: {
+  email: string;
+  plan?: PlanName;
+  passwordHash?: string | null;
+  authUserId?: string | null;
+}): Promise<Account> {
+  const email = input.email.trim();
+  const [account] = await getDb()<Account[]>`
+    insert into accounts (email, plan, password_hash, auth_user_id)
+    values (${email}, ${input.plan ?? "free"}, ${input.passwordHash ?? null}, ${input.authUserId ?? null})
+    on conflict ((lower(email))) do nothing
+    returning id, email, plan, created_at`;
+  if (!account) throw new AppError("EMAIL_TAKEN", { message: `An account with the email ${email} already exists` });
+  return account;
+}
+
+export async function findAccountByEmail(email: string): Promise<(Account & { password_hash: string | null }) | null> {
+  const [account] = await getDb()<(Account & { password_hash: string | null })[]>`
+    select id, email, plan, created_at, password_hash from accounts where lower(email) = lower(${email.trim()})`;
+  return account ?? null;
+}
+
+export async function getAccountByEmailOrThrow(email: string): Promise<Account> {
+  const account = await findAccountByEmail(email);
+  if (!account) throw accountNotFound(email);
+  const { password_hash: _omit, ...rest } = account;
+  return rest;
+}
+
+export async function getAccountByIdOrThrow(id: string): Promise<Account> {
+  const [account] = await getDb()<Account[]>`select id, email, plan, created_at from accounts where id = ${id}`;
+  if (!account) throw accountNotFound(id);
+  return account;
+}
+
+export async function setAccountPlan(id: string, plan: PlanName): Promise<Account> {
+  const [account] = await getDb()<Account[]>`
+    update accounts set plan = ${plan}, updated_at = now() where id = ${id} returning id, email, plan, created_at`;
+  if (!account) throw accountNotFound(id);
+  return account;
+}
+
+/**
+ * The account of a Supabase Auth user: found by its auth user id (a read, on every request after the first), else an
+ * operator-created account with the same email and no auth user yet is linked, else a new account is created. Null
+ * when the email already belongs to another auth user.
+ */
+export async function getOrCreateAccountForAuthUser(authUserId: string, email: string): Promise<Account | null> {
+  const db = getDb();
+  const [existing] = await db<
+    Account[]
+  >`select id, email, plan, created_at from accounts where auth_user_id = ${authUserId}`;
+  if (existing) return existing;
+  const [account] = await db<Account[]>`
+    with linked as (
+      update accounts set auth_user_id = ${authUserId}, updated_at = now()
+      where lower(email) = lower(${email}) and auth_user_id is null
+      returning id, email, plan, created_at
+    ), inserted as (
+      insert into accounts (email, auth_user_id)
+      select ${email}, ${authUserId} where not exists (select 1 from linked)
+      on conflict do nothing
+      returning id, email, plan, created_at
+    )
+    select * from linked union all select * from inserted`;
+  return account ?? null;
+}
+
+/** The dashboard's first steps, each taken or not. */
+export type OnboardingState = { hasKey: boolean; hasTemplate: boolean; hasVerifiedDomain: boolean; hasSent: boolean };
+
+/**
+ * Which first steps the account has taken: a live API key, a template in its library, a domain verified for sending
+ * (with `resendConfigured`, verified by Resend), an email sent.
+ */
+export async function findOnboardingState(
+  accountId: string,
+  { resendConfigured }: { resendConfigured: boolean },
+): Promise<OnboardingState> {
+  const [row] = await getDb()<{ keys: boolean; templates: boolean; domains: boolean; sent: boolean }[]>`
+    select exists (select 1 from api_keys where account_id = ${accountId} and revoked_at is null) as keys,
+           exists (select 1 from library_entries where account_id = ${accountId}) as templates,
+           exists (select 1 from sending_domains where account_id = ${accountId} and verified
+                   and (not ${resendConfigured} or provider_status = 'verified')) as domains,
+           exists (select 1 from sent_emails where account_id = ${accountId}) as sent`;
+  return { hasKey: row.keys, hasTemplate: row.templates, hasVerifiedDomain: row.domains, hasSent: row.sent };
+}

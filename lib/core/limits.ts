@@ -1,0 +1,286 @@
+// The service's limits: every bound on what one request may ask, in one place. The code that enforces each imports it
+// from here, and the README's "Limits" table and the OpenAPI document are both made from LIMITS below, so the three
+// cannot disagree (tests/core/limits.test.ts compares the README's table with limitsTable()).
+
+const KB = 1024;
+const MB = 1024 * KB;
+
+/** Request bodies: the contract's 10 MB, checked by Content-Length and again while reading. */
+export const MAX_BODY_BYTES = 10 * MB;
+/** Deep enough for any template's variables; deeper bodies would exhaust the stack of the code that walks them. */
+export const MAX_JSON_DEPTH = 32;
+/*
+ * What one body's JSON may hold, per shape, so that parsing and checking the largest accepted body holds the event
+ * loop for tens of milliseconds, not seconds: counted in the text before it is parsed (lib/api/json-body.ts). Measured
+ * in docs/performance.md ("JSON bodies"): JSON.parse and the passes after it take about 3 µs per object key (700,000
+ * keys: 2.3 s) and at most 0.5 µs per other value, on Node 20.
+ */
+/** Values (objects, arrays, strings, numbers, booleans, nulls): a batch of 100 emails of 1,000 values each. */
+export const MAX_JSON_VALUES = 100_000;
+/** Object keys, in all the body's objects: a template's variables name tens of them, a batch of 100 emails thousands. */
+export const MAX_JSON_KEYS = 20_000;
+/** One key: a variable's name, a header's, a file's path (MAX_TEMPLATE_PATH_CHARS). */
+export const MAX_JSON_KEY_CHARS = 256;
+/** One number as written: a double needs at most 24 characters (`-1.2345678901234567e-308`). */
+export const MAX_JSON_NUMBER_CHARS = 100;
+/** A request's `variables`, as the UTF-8 bytes of its JSON. */
+export const MAX_VARIABLES_BYTES = MB;
+
+/** One address in from, to, cc, bcc or reply_to (64 for the local part, @, 255 for the domain). */
+export const MAX_ADDRESS_LENGTH = 320;
+/** Recipients across to, cc and bcc; one list alone is refused past it before its addresses are read. */
+export const MAX_RECIPIENTS = 50;
+export const MAX_REPLY_TO = 50;
+/** Decoded attachments of one email, in all. */
+export const MAX_ATTACHMENT_BYTES = 10 * MB;
+export const MAX_ATTACHMENTS = 50;
+/**
+ * The DNS lookup of an attachment `path`'s host, which must resolve to public addresses only
+ * (lib/sending/attachment-hosts.ts).
+ */
+export const ATTACHMENT_HOST_LOOKUP_MS = 2000;
+/** Resend takes a few tags per email; a longer list is refused before its tags are read. */
+export const MAX_TAGS = 50;
+/** Emails in one POST /send/batch (as Resend's batch endpoint). */
+export const MAX_BATCH_EMAILS = 100;
+/** The HTML and text a batch's templates render, in all: a batch is held in memory and recorded in one statement. */
+export const MAX_BATCH_RENDERED_BYTES = 10 * MB;
+/**
+ * The time a batch's renders of the account's own templates may take on the sandbox's workers, in all. A batch of 100
+ * emails of a few templates takes about a second (a template's first render on a worker about 150 ms, each after it a
+ * few ms); a batch of slow templates stops at five renders' deadlines rather than holding the sandbox for up to 100 of
+ * them on one API call. Catalogue templates (ours, a fraction of a millisecond each) do not count.
+ */
+export const BATCH_RENDER_BUDGET_MS = 5000;
+export const MAX_HEADERS = 50;
+
+/** One render, of a catalogue template or of a user's template in the sandbox. */
+export const RENDER_DEADLINE_MS = 1000;
+export const MAX_HTML_BYTES = 5 * MB;
+/** Gmail clips a message whose HTML passes 102 KB: a render past it still answers, with a warning. */
+export const GMAIL_CLIP_BYTES = 102 * KB;
+/**
+ * The email client check of a rendered document (lib/render/analysis/compatibility.ts), on the render worker after the
+ * render: the distinct elements, style declarations (of style attributes: per element, and in all) and characters of
+ * `<style>` rules it reads, past which the rest is not checked (an element past the declarations is checked without its
+ * style), and the time it may take, past which it is skipped and the render answers with a warning: `deadlineMs` of its
+ * thread's CPU time (where Linux tells it), at most `wallClockMs` of wall-clock time however busy the machine. A
+ * catalogue template's document has about 40 distinct elements and 130 declarations, checked in 20 to 130 ms of CPU
+ * time here; a document at the bounds, in 150 to 300 ms.
+ */
+export const COMPATIBILITY_CHECK = {
+  elements: 300,
+  declarationsPerElement: 100,
+  declarations: 1000,
+  cssChars: 8000,
+  deadlineMs: 400,
+  wallClockMs: 750,
+} as const;
+/** Memory of the WebAssembly sandbox that renders one user template. */
+export const SANDBOX_MEMORY_BYTES = 64 * MB;
+/**
+ * A user template's source, and the time its parse or compile may take off the event loop. The cap leaves a source
+ * at it well within the deadline on a busy machine (the v1.1 contract caps a template's files at 500 KB in all).
+ */
+export const MAX_TEMPLATE_SOURCE_CHARS = 500_000;
+export const COMPILE_DEADLINE_MS = 1000;
+/** Files of one template (their source together within MAX_TEMPLATE_SOURCE_CHARS), and a file's relative path. */
+export const MAX_TEMPLATE_FILES = 20;
+export const MAX_TEMPLATE_PATH_CHARS = 200;
+/** A user template's name and description, as POST and PUT /templates take them. */
+export const MAX_TEMPLATE_NAME_CHARS = 200;
+export const MAX_TEMPLATE_DESCRIPTION_CHARS = 2000;
+/** A user template's alias (POST, PUT and PATCH /templates). */
+export const MAX_TEMPLATE_ALIAS_CHARS = 64;
+/** GET /catalogue's `category` filter. */
+export const MAX_CATALOGUE_CATEGORY_CHARS = 100;
+/**
+ * Jobs a worker pool holds at once (waiting or running), in all and of one account. Past an account's cap its new work
+ * is refused at once. Past the cap in all, an account still gets in while it holds less than its fair share (the cap ÷
+ * the accounts with work held), so a few accounts cannot shut the others out, up to QUEUE_CEILING_FACTOR × the cap in
+ * all, where everyone's new work is refused (lib/render/workers/queue-admission.ts).
+ *
+ * The sandbox's renders of users' templates: an ordinary render takes milliseconds, so a full queue means renders that
+ * run to their deadline.
+ */
+export const SANDBOX_QUEUE = { total: 96, perAccount: 32 } as const;
+/** Compiles and parses of users' template source: each job waiting holds its source, up to MAX_TEMPLATE_SOURCE_CHARS. */
+export const COMPILE_QUEUE = { total: 32, perAccount: 8 } as const;
+/**
+ * Renders of catalogue templates: each takes a fraction of a millisecond and holds variables its template bounds, so
+ * an account sending in bursts (a backend with many workers) may hold many before it is turned away.
+ */
+export const CATALOGUE_QUEUE = { total: 512, perAccount: 128 } as const;
+export const QUEUE_CEILING_FACTOR = 2;
+
+/**
+ * Renders the dashboard makes for a person (the editor's live preview, card thumbnails, a template's page, a save's
+ * compile and trial render) per minute, per account and per client address; none once the month's API calls are used
+ * up (lib/dashboard/preview.ts). The editor previews once per pause in typing; a library page asks for one
+ * thumbnail per card (up to 100), the catalogue for 10, and a thumbnail already seen is answered from the browser's
+ * cache or with a 304 that renders and counts nothing. So a person never reaches the account's limit, and the
+ * address's leaves room for a few people behind one address.
+ */
+export const PREVIEW_LIMITS = { windowSeconds: 60, perAccount: 200, perAddress: 600 } as const;
+/**
+ * Failed sign-ins in a window, for any address typed in (registered or not). Refused past `failuresPerAccountAndAddress`
+ * of one account from one client address, and past `failuresPerAddress` from one address whatever the accounts. Past
+ * `failuresPerAccount` of one account from every address, each sign-in to it waits `slowdownSeconds` before its password
+ * is checked, and none is refused for them: failures from other addresses never lock the owner out.
+ */
+export const SIGN_IN_LIMITS = {
+  failuresPerAccountAndAddress: 10,
+  failuresPerAddress: 50,
+  failuresPerAccount: 10,
+  slowdownSeconds: 2,
+  windowMinutes: 15,
+} as const;
+/** Sign-up requests in a window, each of which mails the address: per address typed in, and per client address. */
+export const SIGN_UP_LIMITS = { perAccount: 10, perAddress: 50, windowMinutes: 15 } as const;
+/** How far ahead a send may be scheduled (`scheduled_at`). */
+export const MAX_SCHEDULE_DAYS = 30;
+/** The longest plain-text part (`text`) accepted: 1 MiB of characters. */
+export const MAX_TEXT_LENGTH = 1024 * 1024;
+/** RFC 5322's line length: the longest subject or header value accepted. */
+export const MAX_HEADER_LINE_LENGTH = 998;
+/** An attachment's `path` (its URL). */
+export const MAX_ATTACHMENT_URL_LENGTH = 2048;
+/** The Idempotency-Key header of POST /send. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
+/** An email id in a path: provider message ids are short; anything longer cannot be one. */
+export const MAX_EMAIL_ID_LENGTH = 256;
+/** The largest version or revision a request may name: PostgreSQL's integer. */
+export const MAX_VERSION_NUMBER = 2_147_483_647;
+/** The sign-up and sign-in forms' password. */
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 200;
+/** The `next` path a sign-in returns to. */
+export const MAX_NEXT_PATH_LENGTH = 2048;
+/**
+ * A provider's webhook delivery. Providers' events are a few kilobytes (Stripe's largest, with expanded lists, stay well
+ * below this). The body is read before its signature can be checked, so anyone can send one: a larger body is refused
+ * with 413 before it is buffered.
+ */
+export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
+/** How long a send waits for an identical one (same Idempotency-Key and body) still running, before answering 409. */
+export const IDEMPOTENCY_WAIT_MS = 15_000;
+
+const count = (n: number) => n.toLocaleString("en-US");
+const megabytes = (bytes: number) => `${bytes / MB} MB`;
+const queueLimit = ({ total, perAccount }: { total: number; perAccount: number }) =>
+  `${perAccount} per account; ${total} in all, then up to ${total * QUEUE_CEILING_FACTOR} from accounts holding less than their share`;
+const busy = "503 `SANDBOX_BUSY` with `Retry-After`";
+
+/** What is limited, the limit, and the answer past it. */
+export const LIMITS: readonly { what: string; limit: string; answer: string }[] = [
+  { what: "Request body", limit: megabytes(MAX_BODY_BYTES), answer: "413 `PAYLOAD_TOO_LARGE`" },
+  { what: "JSON in a body: nesting", limit: `${MAX_JSON_DEPTH} levels`, answer: "400, field of the value" },
+  {
+    what: "JSON in a body: values (objects, arrays, strings, numbers, booleans, nulls)",
+    limit: count(MAX_JSON_VALUES),
+    answer: "400, field `body`",
+  },
+  { what: "JSON in a body: object keys, in all its objects", limit: count(MAX_JSON_KEYS), answer: "400, field `body`" },
+  {
+    what: "JSON in a body: one object key",
+    limit: `${MAX_JSON_KEY_CHARS} characters`,
+    answer: "400, field of the object",
+  },
+  {
+    what: "JSON in a body: one number",
+    limit: `${MAX_JSON_NUMBER_CHARS} characters as written`,
+    answer: "400, field `body`",
+  },
+  { what: "`variables`", limit: `${megabytes(MAX_VARIABLES_BYTES)} as JSON (UTF-8)`, answer: "400, field `variables`" },
+  {
+    what: "Each address in `from`, `to`, `cc`, `bcc`, `reply_to`",
+    limit: `${MAX_ADDRESS_LENGTH} characters`,
+    answer: "400, field of the address",
+  },
+  {
+    what: "Recipients of one email",
+    limit: `${MAX_RECIPIENTS} across \`to\`, \`cc\`, \`bcc\``,
+    answer: "400, field `to` (or the one list holding more on its own)",
+  },
+  { what: "Addresses in `reply_to`", limit: count(MAX_REPLY_TO), answer: "400, field `reply_to`" },
+  {
+    what: "Attachments of one email",
+    limit: `${MAX_ATTACHMENTS} files, ${megabytes(MAX_ATTACHMENT_BYTES)} decoded in all`,
+    answer: "400, field `attachments`",
+  },
+  {
+    what: "Looking up the host of an attachment's `path` (it must be public)",
+    limit: `${ATTACHMENT_HOST_LOOKUP_MS / 1000} s`,
+    answer: "400, field `attachments.<i>.path`",
+  },
+  { what: "Tags of one email", limit: count(MAX_TAGS), answer: "400, field `tags`" },
+  { what: "`headers` of one email", limit: count(MAX_HEADERS), answer: "400, field `headers`" },
+  { what: "Emails in one batch", limit: count(MAX_BATCH_EMAILS), answer: "400, field `emails`" },
+  {
+    what: "Rendered HTML and text of one batch",
+    limit: `${megabytes(MAX_BATCH_RENDERED_BYTES)} in all`,
+    answer: "422 `BATCH_TOO_LARGE`",
+  },
+  {
+    what: "Render time of your own templates in one batch",
+    limit: `${BATCH_RENDER_BUDGET_MS / 1000} s in all`,
+    answer: "422 `BATCH_TOO_LARGE`",
+  },
+  { what: "Rendered HTML", limit: megabytes(MAX_HTML_BYTES), answer: "422 `RENDER_ERROR`" },
+  {
+    what: "Rendered HTML Gmail shows whole",
+    limit: `${(GMAIL_CLIP_BYTES / KB).toLocaleString("en-US")} KB`,
+    answer: "200 with a `warnings` entry for `html`",
+  },
+  { what: "Render time", limit: `${RENDER_DEADLINE_MS / 1000} s per render`, answer: "422 `RENDER_ERROR`" },
+  {
+    what: "Email client check of a render",
+    limit: `the first ${count(COMPATIBILITY_CHECK.elements)} distinct elements, ${count(COMPATIBILITY_CHECK.declarationsPerElement)} style declarations per element and ${count(COMPATIBILITY_CHECK.declarations)} in all, ${count(COMPATIBILITY_CHECK.cssChars)} characters of \`<style>\` rules; ${COMPATIBILITY_CHECK.deadlineMs} ms of CPU time`,
+    answer:
+      "the rest is not checked; past the time, 200 with a `warnings` entry for `html` saying the check was skipped",
+  },
+  {
+    what: "Memory of a render of your own template",
+    limit: megabytes(SANDBOX_MEMORY_BYTES),
+    answer: "422 `RENDER_ERROR`",
+  },
+  {
+    what: "Your template's source",
+    limit: `${MAX_TEMPLATE_FILES} files, ${count(MAX_TEMPLATE_SOURCE_CHARS)} characters in all, compiled within ${COMPILE_DEADLINE_MS / 1000} s of CPU time`,
+    answer: '400, field `files` (422 `RENDER_ERROR` for `format: "react"`)',
+  },
+  {
+    what: "Renders of your own templates waiting",
+    limit: queueLimit(SANDBOX_QUEUE),
+    answer: busy,
+  },
+  {
+    what: "Compiles of your templates' source waiting",
+    limit: queueLimit(COMPILE_QUEUE),
+    answer: busy,
+  },
+  {
+    what: "Renders of catalogue templates waiting",
+    limit: queueLimit(CATALOGUE_QUEUE),
+    answer: busy,
+  },
+  {
+    what: "Dashboard previews, thumbnails and saves in the editor",
+    limit: `${PREVIEW_LIMITS.perAccount} a minute per account, ${PREVIEW_LIMITS.perAddress} per network address; none once the month's API calls are used up`,
+    answer: "429 with `Retry-After`",
+  },
+  {
+    what: "Failed sign-ins",
+    limit: `${SIGN_IN_LIMITS.failuresPerAccountAndAddress} of one account from one network address, ${SIGN_IN_LIMITS.failuresPerAddress} from one network address, in ${SIGN_IN_LIMITS.windowMinutes} minutes; past ${SIGN_IN_LIMITS.failuresPerAccount} of one account from all addresses, each sign-in to it waits ${SIGN_IN_LIMITS.slowdownSeconds} s first`,
+    answer: "refused from that network address until the window ends (the wait refuses none)",
+  },
+];
+
+/** LIMITS as a Markdown table: the README's "Limits" section and the OpenAPI document's description. */
+export function limitsTable(): string {
+  return [
+    "| What | Limit | Past it |",
+    "|---|---|---|",
+    ...LIMITS.map(({ what, limit, answer }) => `| ${what} | ${limit} | ${answer} |`),
+  ].join("\n");
+}

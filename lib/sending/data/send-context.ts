@@ -1,0 +1,66 @@
+import "server-only";
+import { getDb } from "@/lib/db/client";
+import type { SendingDomain } from "@/lib/sending-domains/data";
+import {
+  templateRef,
+  type RenderedVersion,
+  type TemplateRecord,
+  type VersionChoice,
+} from "@/lib/templates/data/templates";
+
+// What a send reads before rendering, in one round trip.
+
+/** What rendering needs of a template (not its source), in the version rendered. */
+export type RenderableTemplate = Pick<
+  TemplateRecord,
+  "id" | "owner_account_id" | "slug" | "compiled_code" | "variables"
+> &
+  RenderedVersion;
+
+/** An address the account may not send to: it hard-bounced or complained (lib/suppressions/data.ts). */
+export type Suppression = { email: string; reason: "bounced" | "complained"; created_at: Date };
+
+export type SendContext = { domains: SendingDomain[]; template: RenderableTemplate | null; suppressed: Suppression[] };
+
+type SendContextRow = Partial<RenderableTemplate> & {
+  sender_domains: (Omit<SendingDomain, "created_at" | "verified_at"> & {
+    created_at: string;
+    verified_at: string | null;
+  })[];
+  suppressed: (Omit<Suppression, "created_at"> & { created_at: string })[];
+};
+
+/**
+ * What POST /send looks up before rendering, in one round trip (the SQL function `send_context`): the account's
+ * sending domains (oldest first, as listSendingDomains), the template (by id or alias) when it is in the account's
+ * library (in `version`, as findTemplateForAccount), and which of `recipients` the account has suppressed.
+ */
+export async function findSendContext(
+  accountId: string,
+  templateId: string,
+  recipients: string[],
+  version?: VersionChoice,
+): Promise<SendContext> {
+  const lowerCased = recipients.map((address) => address.toLowerCase());
+  // What can name no template is asked as no template: the domains and suppressions are still read.
+  const ref = templateRef(templateId) ?? { id: null, alias: null };
+  const number = typeof version === "number" ? version : null;
+  const [row] = await getDb()<SendContextRow[]>`
+    select * from send_context(${accountId}::uuid, ${ref.id}::uuid, ${ref.alias}::text, ${lowerCased}::text[],
+                               ${number}::int, ${version === "draft"}::boolean)`;
+  return sendContextFromRow(row);
+}
+
+function sendContextFromRow(row: SendContextRow): SendContext {
+  const { sender_domains: senderDomains, suppressed, ...template } = row;
+  const domains = senderDomains.map((d) => ({
+    ...d,
+    created_at: new Date(d.created_at),
+    verified_at: d.verified_at === null ? null : new Date(d.verified_at),
+  }));
+  return {
+    domains,
+    template: template.id ? (template as RenderableTemplate) : null,
+    suppressed: suppressed.map((entry) => ({ ...entry, created_at: new Date(entry.created_at) })),
+  };
+}

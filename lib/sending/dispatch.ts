@@ -1,0 +1,32 @@
+import "server-only";
+import { throttledInBackground } from "@/lib/core/background";
+import { applyHeldEmailEvents } from "@/lib/sent-emails/data/events";
+import { dispatchDueScheduledEmails } from "@/lib/sent-emails/data/scheduled";
+import { deleteExpiredIdempotencyKeys } from "@/lib/sending/data/idempotency";
+import { recoverOrphanedEmails } from "@/lib/sending/recovery";
+
+// The dispatch step: delivers due scheduled messages of the embedded outbox, recovers orphaned hand-offs, drops
+// expired idempotency keys. The cron route calls it (Vercel Cron), and every send request triggers it in the
+// background at most once per DISPATCH_INTERVAL_MS per process, which catches up between the cron's runs. (A
+// long-running server also has the outbox send its due scheduled emails on time: deliverScheduledOutboxEmails.)
+
+const DISPATCH_INTERVAL_MS = 30_000;
+export const scheduleDispatch = throttledInBackground(
+  "dispatching scheduled emails",
+  DISPATCH_INTERVAL_MS,
+  dispatchScheduled,
+);
+
+export async function dispatchScheduled(): Promise<{
+  dispatched: number;
+  recoveredEmails: number;
+  failedEmails: number;
+  expiredIdempotencyKeys: number;
+  heldEventsApplied: number;
+}> {
+  const dispatched = await dispatchDueScheduledEmails();
+  const { recovered: recoveredEmails, failed: failedEmails } = await recoverOrphanedEmails();
+  const expiredIdempotencyKeys = await deleteExpiredIdempotencyKeys();
+  const heldEventsApplied = await applyHeldEmailEvents("resend");
+  return { dispatched, recoveredEmails, failedEmails, expiredIdempotencyKeys, heldEventsApplied };
+}

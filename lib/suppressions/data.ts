@@ -1,0 +1,37 @@
+import "server-only";
+import { getDb } from "@/lib/db/client";
+import type { Suppression } from "@/lib/sending/data/send-context";
+
+export type { Suppression };
+
+/**
+ * Suppressions are written by `apply_email_event` (a hard bounce or a complaint suppresses its recipients) and read
+ * with each send (`send_context`); the user can list them and remove one.
+ */
+
+/** One page of the account's suppressed addresses, newest first, and how many there are. */
+export async function listSuppressions(
+  accountId: string,
+  { limit, offset }: { limit: number; offset: number },
+): Promise<{ suppressions: Suppression[]; total: number }> {
+  const rows = await getDb()<(Suppression & { total: number })[]>`
+    select t.total, s.* from (
+      select count(*)::int as total from email_suppressions where account_id = ${accountId}
+    ) t left join lateral (
+      select email, reason, created_at from email_suppressions where account_id = ${accountId}
+      order by created_at desc, email limit ${limit} offset ${offset}
+    ) s on true`;
+  const total = rows[0]?.total ?? 0;
+  return {
+    suppressions: rows.filter((row) => row.email !== null).map(({ total: _total, ...suppression }) => suppression),
+    total,
+  };
+}
+
+/** Removes an address from the account's suppressions; the removed entry, or undefined when it was not there. */
+export async function deleteSuppression(accountId: string, address: string): Promise<Suppression | undefined> {
+  const [row] = await getDb()<Suppression[]>`
+    delete from email_suppressions where account_id = ${accountId} and email = ${address.toLowerCase()}
+    returning email, reason, created_at`;
+  return row;
+}

@@ -1,0 +1,102 @@
+import "server-only";
+import { errors } from "@/lib/core/errors";
+import { findOwnDraft, type DraftContent } from "@/lib/templates/data/drafts";
+import {
+  findOwnVersion,
+  listVersions,
+  publishDraft,
+  restoreVersion,
+  type DraftSummary,
+  type ListedVersion,
+  type PublishedBy,
+  type VersionSummary,
+} from "@/lib/templates/data/versions";
+import { SINGLE_FILE } from "@/lib/templates/files";
+import { MAX_VERSION_NUMBER } from "@/lib/core/limits";
+
+// The dashboard's template pages show the draft and the versions as stored.
+export { findOwnDraft, listVersions, type DraftContent, type ListedVersion, type VersionSummary };
+
+/** A version number in a path: plain decimal digits, 1 up to MAX_VERSION_NUMBER; anything else is a 400 naming `n`. */
+export function parseVersionNumber(raw: string): number {
+  const version = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : NaN;
+  if (!(version <= MAX_VERSION_NUMBER))
+    throw errors.validation([{ field: "n", message: "must be a version number: an integer from 1" }]);
+  return version;
+}
+
+/** A version as the API answers it; a template of one file has that file as its entry. */
+function versionBody(version: VersionSummary) {
+  return {
+    version: version.version,
+    created_at: version.created_at.toISOString(),
+    published_at: version.published_at.toISOString(),
+    entry: version.entry ?? SINGLE_FILE,
+    variables: version.variables,
+  };
+}
+
+const draftBody = (draft: DraftSummary | null) =>
+  draft && { revision: draft.revision, updated_at: draft.updated_at.toISOString() };
+
+/** Who an API call publishes as: its key, or the signed-in session it came with. */
+export function publishedByCaller(caller: { apiKey: { id: string } | null }): PublishedBy {
+  return caller.apiKey ? { via: "api_key", keyId: caller.apiKey.id } : { via: "session" };
+}
+
+/** POST /templates/{id}/publish. */
+export async function publishTemplateOrThrow(
+  accountId: string,
+  templateId: string,
+  revision: number | undefined,
+  publishedBy: PublishedBy,
+) {
+  const published = await publishDraft(accountId, templateId, revision, publishedBy);
+  if (!published) throw errors.templateNotFound();
+  return { success: true as const, version: versionBody(published) };
+}
+
+/** GET /templates/{id}/versions. */
+export async function listTemplateVersionsOrThrow(
+  accountId: string,
+  templateId: string,
+  limit: number,
+  offset: number,
+) {
+  const page = await listVersions(accountId, templateId, limit, offset);
+  if (!page) throw errors.templateNotFound();
+  return {
+    success: true as const,
+    versions: page.versions.map(versionBody),
+    draft: draftBody(page.draft),
+    pagination: { limit, offset, total: page.total },
+  };
+}
+
+/** GET /templates/{id}/versions/{n}: the version with its files. */
+export async function getTemplateVersionOrThrow(accountId: string, templateId: string, rawVersion: string) {
+  const version = parseVersionNumber(rawVersion);
+  const found = await findOwnVersion(accountId, templateId, version);
+  if (!found) throw errors.templateNotFound();
+  if (!found.version) throw errors.versionNotFound(version);
+  const files = found.version.files ?? { [SINGLE_FILE]: found.version.code };
+  return { success: true as const, version: { ...versionBody(found.version), files } };
+}
+
+/** POST /templates/{id}/versions/{n}/restore. */
+export async function restoreTemplateVersionOrThrow(
+  accountId: string,
+  templateId: string,
+  rawVersion: string,
+  publish: boolean,
+  publishedBy: PublishedBy,
+) {
+  const version = parseVersionNumber(rawVersion);
+  const restored = await restoreVersion(accountId, templateId, version, publish, publishedBy);
+  if (!restored) throw errors.templateNotFound();
+  return {
+    success: true as const,
+    draft: draftBody(restored.draft),
+    ...(restored.version ? { version: versionBody(restored.version) } : {}),
+  };
+}

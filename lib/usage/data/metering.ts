@@ -1,0 +1,82 @@
+import "server-only";
+import type { ApiKeyGrant } from "@/lib/api-keys/service";
+import { getDb } from "@/lib/db/client";
+import { isUuid } from "@/lib/core/schemas";
+import { API_CALL_LIMITS, type PlanName } from "@/lib/core/plans";
+
+/**
+ * A session credential's sessionId is a local session's row, which must still exist; null when the session was
+ * verified already (a Supabase JWT, or a dashboard page that loaded the signed-in account).
+ */
+export type Credential =
+  { kind: "api_key"; keyHash: string } | { kind: "session"; accountId: string; sessionId: string | null };
+
+export type MeteredCaller = {
+  accountId: string;
+  email: string;
+  plan: PlanName;
+  /** Whether this call was counted (false for unmetered endpoints). */
+  metered: boolean;
+  /** False when the monthly API quota is exhausted: the call was refused and not counted. */
+  allowed: boolean;
+  /** API calls counted this period, this one included. */
+  used: number;
+  /** Monthly API call limit; null is unlimited. */
+  quota: number | null;
+  /** The API key's grant; null for a browser session. */
+  apiKey: ApiKeyGrant | null;
+  /** A sending_access key on a route that does not admit it: refused, and the call was not counted. */
+  insufficientScope: boolean;
+};
+
+type CallerRow = Omit<MeteredCaller, "apiKey" | "insufficientScope"> & {
+  key_id: string | null;
+  key_kind: ApiKeyGrant["kind"] | null;
+  key_scope: ApiKeyGrant["scope"] | null;
+  key_domain: string | null;
+  insufficient_scope: boolean | null;
+};
+
+/**
+ * Resolves the credential and, for a metered endpoint, counts the call, decided atomically by `authenticate_and_meter`
+ * so concurrent requests never exceed the quota. Null when the credential matches no account (or no live session, or
+ * the key expired). `sendingAccess`: the route admits sending_access keys; a call it does not admit is not counted.
+ */
+export async function authenticateAndMeter(
+  credential: Credential,
+  { metered, sendingAccess }: { metered: boolean; sendingAccess: boolean },
+  periodStart: Date,
+): Promise<MeteredCaller | null> {
+  if (
+    credential.kind === "session" &&
+    (!isUuid(credential.accountId) || (credential.sessionId !== null && !isUuid(credential.sessionId)))
+  ) {
+    return null;
+  }
+  const db = getDb();
+  const [row] = await db<CallerRow[]>`
+    select account_id as "accountId", email, plan, metered, allowed, used, quota, key_id, key_kind, key_scope,
+           key_domain, insufficient_scope
+    from authenticate_and_meter(
+      ${credential.kind === "api_key" ? credential.keyHash : null}::text,
+      ${credential.kind === "session" ? credential.accountId : null}::uuid,
+      ${metered ? "api_calls" : null}::text,
+      ${periodStart}::timestamptz,
+      ${db.json(API_CALL_LIMITS)},
+      ${credential.kind === "session" ? credential.sessionId : null}::uuid,
+      ${sendingAccess}::boolean)`;
+  if (!row) return null;
+  const {
+    key_id: id,
+    key_kind: kind,
+    key_scope: scope,
+    key_domain: domain,
+    insufficient_scope: insufficientScope,
+    ...caller
+  } = row;
+  return {
+    ...caller,
+    apiKey: id && kind && scope ? { id, kind, scope, domain } : null,
+    insufficientScope: insufficientScope === true,
+  };
+}
