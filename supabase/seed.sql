@@ -1,7 +1,8 @@
 -- Written by `npm run db:seed-sql` (scripts/db-seed-sql.ts) from emails/: the public catalogue as
--- `npm run db:seed` seeds it (lib/db/seed.ts), for Supabase Branching, which runs this file on each preview branch's
--- database after supabase/migrations/ (supabase/config.toml's [db.seed]). Each statement is seed_catalogue_template's
--- upsert by slug, so running the file again changes nothing. Not edited by hand: edit emails/ and run the command again.
+-- `npm run db:seed` seeds it (lib/catalogue/data/seed.ts), for Supabase Branching, which runs this file on each
+-- preview branch's database after supabase/migrations/ (supabase/config.toml's [db.seed]). Each statement is
+-- seed_catalogue_template's upsert by slug, so running the file again changes nothing. Not edited by hand: edit emails/
+-- and run the command again.
 
 -- welcome
 select public.seed_catalogue_template(

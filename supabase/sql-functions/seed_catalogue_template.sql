@@ -1,5 +1,5 @@
--- Inserts or refreshes a catalogue template by slug, and returns its id: what `npm run db:seed` (lib/db/seed.ts) calls
--- for each template of emails/, and what supabase/seed.sql (Branching's seed of each preview database) calls with the
+-- Inserts or refreshes a catalogue template by slug, and returns its id: what `npm run db:seed` (lib/catalogue/data/seed.ts)
+-- calls for each template of emails/, and what supabase/seed.sql (Branching's seed of each preview database) calls with the
 -- same values, so both seed alike. p_listing: { name, description, price, category, author, preview_image_url }. The
 -- variables are json, not in the jsonb record, and compared as text: the order of their keys is the form's.
 -- The version moves only when the code or the variables change; updated_at also when the name, description or price

@@ -5,7 +5,7 @@
 -- (template_id_by_alias): the caller decides which. A function for its kept plans, as library_page.
 --
 -- The template is rendered in the version p_version names, or its draft with p_draft, else in its own content (its
--- published version's, or its draft's before a first publish), as lib/db/templates.ts findTemplateForAccount resolves
+-- published version's, or its draft's before a first publish), as lib/templates/data/templates.ts findTemplateForAccount resolves
 -- it: content_key names that content for the sandbox's warm contexts, template_version is what the email records (a
 -- number, or 'draft'), null when the template has no such version.
 drop function if exists public.send_context(uuid, uuid, text[]);

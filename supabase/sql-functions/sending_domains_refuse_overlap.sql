@@ -2,7 +2,7 @@
 -- account has verified mail.example.com, another is refused example.com and news.mail.example.com, to add or to verify
 -- (an account may add the parent and sub-domains of its own domains, and add again a domain it holds: a refresh is an
 -- upsert). Of overlapping claims nobody verified, the first verified wins. Checked at the insert and at verification,
--- so that two instances cannot both succeed; lib/db/domains.ts turns the refusal into a clear message.
+-- so that two instances cannot both succeed; lib/sending-domains/data.ts turns the refusal into a clear message.
 create or replace function public.sending_domains_refuse_overlap()
 returns trigger
 language plpgsql

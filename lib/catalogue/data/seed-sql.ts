@@ -39,9 +39,10 @@ export function dollarQuoted(text: string): string {
 /** supabase/seed.sql's text for `seeds`: the header, then one statement per template, in the catalogue's order. */
 export function catalogueSeedSql(seeds: CatalogueSeed[]): string {
   const header = `${SEED_SQL_HEADER} from emails/: the public catalogue as
--- \`npm run db:seed\` seeds it (lib/catalogue/data/seed.ts), for Supabase Branching, which runs this file on each preview branch's
--- database after supabase/migrations/ (supabase/config.toml's [db.seed]). Each statement is seed_catalogue_template's
--- upsert by slug, so running the file again changes nothing. Not edited by hand: edit emails/ and run the command again.
+-- \`npm run db:seed\` seeds it (lib/catalogue/data/seed.ts), for Supabase Branching, which runs this file on each
+-- preview branch's database after supabase/migrations/ (supabase/config.toml's [db.seed]). Each statement is
+-- seed_catalogue_template's upsert by slug, so running the file again changes nothing. Not edited by hand: edit emails/
+-- and run the command again.
 `;
   const statements = seeds.map((seed) => {
     const args: [string, string][] = [
