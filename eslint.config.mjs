@@ -46,7 +46,7 @@ const domainRules = DOMAINS.map((domain) => ({
   files: [`lib/${domain}/**`],
   rules: {
     "@typescript-eslint/no-restricted-imports": [
-      "warn",
+      "error",
       {
         patterns: [
           {
