@@ -23,10 +23,11 @@ const nextServer = {
     "Only the HTTP edge (app/, proxy.ts, lib/api/) imports next/server: return the body (or throw an AppError) and let the route, or lib/api/route.ts, make the Response.",
 };
 
-// One domain reaches another's data only through that domain's service. A domain is a folder of lib/ with its data
-// access in data.ts or data/; lib/core, lib/api and lib/db are cross-cutting, open to all. typescript-eslint's rule,
-// not the core one above: ESLint replaces a rule's options per file, so a second core rule on lib/<domain>/** would
-// switch the layer rules off there.
+// One domain reaches another's data only through that domain's service, so each domain's tables have one door. A
+// domain is a folder of lib/ with its data access in data.ts or data/; lib/core, lib/api and lib/db are cross-cutting,
+// open to all. lib/dashboard's read models go through services too: a read model with its own SQL path is a second
+// answer that can drift from the API's. typescript-eslint's rule, not the core one above: ESLint replaces a rule's
+// options per file, so a second core rule on lib/<domain>/** would switch the layer rules off there.
 const DOMAINS = [
   "api-keys",
   "auth",
