@@ -6,7 +6,7 @@ import { templateRef } from "@/lib/templates/alias";
 import type { RenderedVersion, TemplateRecord, VersionChoice } from "@/lib/templates/service";
 
 // What a send reads before rendering, in one round trip. It reads the sending domains', templates' and suppressions'
-// tables, yet sending owns it: the send alone asks this question, and one SQL function answers it in one round trip.
+// tables, yet it is sending's: only a send asks it, and one SQL function reads all three at once.
 
 /** What rendering needs of a template (not its source), in the version rendered. */
 export type RenderableTemplate = Pick<
