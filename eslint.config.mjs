@@ -23,6 +23,43 @@ const nextServer = {
     "Only the HTTP edge (app/, proxy.ts, lib/api/) imports next/server: return the body (or throw an AppError) and let the route, or lib/api/route.ts, make the Response.",
 };
 
+// One domain reaches another's data only through that domain's service, so each domain's tables have one door. A
+// domain is a folder of lib/ with its data access in data.ts or data/; lib/core, lib/api and lib/db are cross-cutting,
+// open to all. lib/dashboard's read models go through services too: a read model with its own SQL path is a second
+// answer that can drift from the API's. typescript-eslint's rule, not the core one above: ESLint replaces a rule's
+// options per file, so a second core rule on lib/<domain>/** would switch the layer rules off there.
+const DOMAINS = [
+  "api-keys",
+  "auth",
+  "billing",
+  "catalogue",
+  "dashboard",
+  "mail-transport",
+  "render",
+  "sending",
+  "sending-domains",
+  "sent-emails",
+  "suppressions",
+  "templates",
+  "usage",
+];
+const domainRules = DOMAINS.map((domain) => ({
+  files: [`lib/${domain}/**`],
+  rules: {
+    "@typescript-eslint/no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          {
+            group: ["@/lib/*/data", "@/lib/*/data/**", `!@/lib/${domain}/data`, `!@/lib/${domain}/data/**`],
+            message: `lib/${domain}/ reaches another domain's data through that domain's service, not its data.`,
+          },
+        ],
+      },
+    ],
+  },
+}));
+
 /** no-restricted-imports' options: a file group's rule replaces, never adds to, an earlier group's for the same files. */
 const restrictImports = (...restrictions) => [
   "error",
@@ -65,6 +102,7 @@ export default defineConfig([
     ],
     rules: { "no-restricted-imports": restrictImports(appModules) },
   },
+  ...domainRules,
   {
     // Type-checked rules, on every TypeScript source. A promise nobody awaits loses its rejection (an unhandled
     // rejection, or a request answered before its write) and a promise where a callback's void is expected is never

@@ -1,7 +1,10 @@
 import "server-only";
-import { createApiKey, revokeApiKey, type NewApiKey } from "@/lib/api-keys/data";
+import { createApiKey, listApiKeys, revokeApiKey, type NewApiKey } from "@/lib/api-keys/data";
 
-// An account's API keys as a service: what the dashboard's API keys page makes and revokes them with.
+// An account's API keys as a service: what the dashboard's API keys page lists, makes and revokes them with. (Not
+// service.ts: data.ts imports that one for the key's format.)
+export { listApiKeys };
+export type { ApiKeyRecord } from "@/lib/api-keys/data";
 
 /**
  * A new key for the account, with its plaintext key (the only time it exists outside the caller's hands).

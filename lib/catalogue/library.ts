@@ -3,13 +3,14 @@ import { getConfig } from "@/lib/core/config";
 import {
   addLibraryEntry,
   boughtTemplateIds,
+  countLibraryAndPurchases,
   findLibraryEntry,
   libraryMembership,
   removeCatalogueEntry,
   restorePurchasedEntry,
 } from "@/lib/catalogue/data/library";
 import { findCatalogueTemplate, listCatalogue, listCataloguePage } from "@/lib/catalogue/data/catalogue";
-import { listLibrary, type TemplateRecord } from "@/lib/templates/data/templates";
+import { listLibrary, type TemplateRecord } from "@/lib/templates/service";
 import { AppError, errors } from "@/lib/core/errors";
 import { getPaymentProcessor } from "@/lib/billing/payments";
 import type { LibraryEntry } from "@/lib/catalogue/library-schemas";
@@ -17,8 +18,9 @@ import type { LibraryEntry } from "@/lib/catalogue/library-schemas";
 /** Where a hosted checkout comes back to: the dashboard's catalogue, where Buy is. */
 const catalogueUrl = () => `${getConfig().siteUrl}/dashboard/catalogue`;
 
-// The dashboard's catalogue page: every public template, what the account has in its library and what it bought.
-export { boughtTemplateIds, libraryMembership, listCatalogue };
+// The dashboard's catalogue page: every public template, what the account has in its library and what it bought; its
+// overview: the library's size and the month's purchases.
+export { boughtTemplateIds, countLibraryAndPurchases, libraryMembership, listCatalogue };
 
 /** GET /library, and the dashboard's library: a page of the account's templates, newest addition first. */
 export async function listLibraryPage(accountId: string, { limit, offset }: { limit: number; offset: number }) {

@@ -3,9 +3,9 @@ import { createHash } from "node:crypto";
 import { AppError, errors } from "@/lib/core/errors";
 import { clientAddress } from "@/lib/api/client-address";
 import { rateLimitExceeded, type Caller } from "@/lib/api/with-api-auth";
-import { authenticateAndMeter, type MeteredCaller } from "@/lib/usage/data/metering";
+import { authenticateAndMeter, type MeteredCaller } from "@/lib/usage/service";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
-import { findTemplateForAccount, type RenderedVersion, type TemplateRecord } from "@/lib/templates/data/templates";
+import { findTemplateForAccount, type RenderedVersion, type TemplateRecord } from "@/lib/templates/service";
 import { checkVariables, renderTemplate } from "@/lib/render";
 import {
   exampleFromSchema,

@@ -1,12 +1,16 @@
 import "server-only";
 import { getConfig } from "@/lib/core/config";
-import { findOnboardingState, type OnboardingState } from "@/lib/auth/data/accounts";
-import { listApiKeys, type ApiKeyRecord } from "@/lib/api-keys/data";
-import { countLibraryAndPurchases } from "@/lib/catalogue/data/library";
-import { authenticateAndMeter } from "@/lib/usage/data/metering";
-import { getEmailCounts, listDailyUsage, type DailyUsage } from "@/lib/usage/data/counts";
+import { findOnboardingState, type OnboardingState } from "@/lib/auth/service";
+import { listApiKeys, type ApiKeyRecord } from "@/lib/api-keys/account-keys";
+import { countLibraryAndPurchases } from "@/lib/catalogue/library";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/core/plans";
-import { describeEmailUsage } from "@/lib/usage/service";
+import {
+  authenticateAndMeter,
+  describeEmailUsage,
+  getEmailCounts,
+  listDailyUsage,
+  type DailyUsage,
+} from "@/lib/usage/service";
 
 // Read models for dashboard pages that the API has no endpoint for. Everything the API does serve (library, usage,
 // render, send, source, emails) goes through the same lib/ functions the API handlers use.

@@ -1,7 +1,6 @@
 import "server-only";
 import { logFailure } from "@/lib/core/background";
-import { markEmailAccepted } from "@/lib/sent-emails/data/records";
-import { dispatchDueScheduledEmails } from "@/lib/sent-emails/data/scheduled";
+import { dispatchDueScheduledEmails, markEmailAccepted } from "@/lib/sent-emails/delivery";
 import type { Mailer } from "@/lib/mail-transport/types";
 
 /**

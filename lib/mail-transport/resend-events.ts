@@ -8,7 +8,7 @@ import {
   applyHeldEmailEvents,
   findEmailIdByProviderMessageId,
   holdEmailEvent,
-} from "@/lib/sent-emails/data/events";
+} from "@/lib/sent-emails/delivery";
 import type { EmailEventType } from "@/lib/sent-emails/schemas";
 
 // Resend's delivery events (POST /api/webhooks/resend), signed through Svix. Each names its email by the id Resend

@@ -5,7 +5,7 @@ import {
   type RenderedVersion,
   type TemplateRecord,
   type VersionChoice,
-} from "@/lib/templates/data/templates";
+} from "@/lib/templates/service";
 
 // Public free catalogue templates render for everyone, so their rows need no per-account lookup: keep them in
 // process for a minute (a reseed shows up within that time) and save the hot path a database round trip.

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { errors, zodDetails } from "@/lib/core/errors";
 import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue/catalogue";
-import type { RenderableTemplate } from "@/lib/sending/data/send-context";
+import type { RenderableTemplate } from "@/lib/sending/pipeline";
 import {
   renderCatalogueJsonOffThread,
   renderCatalogueOffThread,

@@ -29,6 +29,7 @@ import { RESEND_TIMEOUT_MS } from "@/lib/mail-transport/resend";
 // asked of Resend. An account may add the parent and sub-domains of its own domains.
 
 export { findSendingDomain, isVerifiedForSending, listSendingDomainDetails, listSendingDomains };
+export type { SendingDomain } from "@/lib/sending-domains/data";
 
 export type DomainOutcome = {
   domain: SendingDomainDetails;

@@ -1,5 +1,5 @@
 import "server-only";
-import type { RecordedEmail } from "@/lib/sent-emails/data/records";
+import type { RecordedEmail } from "@/lib/sent-emails/delivery";
 import type { PlanName } from "@/lib/core/plans";
 import type { RenderWarning } from "@/lib/render/analysis/warnings";
 import type { SendResponse } from "@/lib/sending/schemas";

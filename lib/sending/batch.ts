@@ -1,9 +1,9 @@
 import "server-only";
 import { AppError, errors, type ValidationDetail } from "@/lib/core/errors";
 import { getConfig } from "@/lib/core/config";
-import { markEmailsAccepted, markEmailsFailed, recordCountedEmails } from "@/lib/sent-emails/data/records";
+import { markEmailsAccepted, markEmailsFailed, recordCountedEmails } from "@/lib/sent-emails/delivery";
 import { findSendContext, type SendContext } from "@/lib/sending/data/send-context";
-import { getEmailsSent, getTestEmailsSentToday } from "@/lib/usage/data/counts";
+import { getEmailsSent, getTestEmailsSentToday } from "@/lib/usage/service";
 import { BATCH_RENDER_BUDGET_MS, MAX_BATCH_RENDERED_BYTES } from "@/lib/core/limits";
 import { describeProviderFailure } from "@/lib/mail-transport";
 import { outboxDeliveryEvent } from "@/lib/mail-transport/outbox-delivery";

@@ -1,7 +1,6 @@
 import "server-only";
 import { throttledInBackground } from "@/lib/core/background";
-import { applyHeldEmailEvents } from "@/lib/sent-emails/data/events";
-import { dispatchDueScheduledEmails } from "@/lib/sent-emails/data/scheduled";
+import { applyHeldEmailEvents, dispatchDueScheduledEmails } from "@/lib/sent-emails/delivery";
 import { deleteExpiredIdempotencyKeys } from "@/lib/sending/data/idempotency";
 import { recoverOrphanedEmails } from "@/lib/sending/recovery";
 

@@ -2,10 +2,10 @@ import "server-only";
 import type { z } from "zod";
 import { AppError, errors, zodDetails } from "@/lib/core/errors";
 import { getConfig } from "@/lib/core/config";
-import { isVerifiedForSending, type SendingDomain } from "@/lib/sending-domains/data";
-import { markEmailAccepted, markEmailFailed, recordCountedEmail } from "@/lib/sent-emails/data/records";
+import { isVerifiedForSending, type SendingDomain } from "@/lib/sending-domains/service";
+import { markEmailAccepted, markEmailFailed, recordCountedEmail } from "@/lib/sent-emails/delivery";
 import { findSendContext, type RenderableTemplate } from "@/lib/sending/data/send-context";
-import { type VersionChoice } from "@/lib/templates/data/templates";
+import { type VersionChoice } from "@/lib/templates/service";
 import { describeProviderFailure, type OutgoingEmail } from "@/lib/mail-transport";
 import { outboxDeliveryEvent } from "@/lib/mail-transport/outbox-delivery";
 import { reportOverageEmail } from "@/lib/billing/payments";
@@ -27,6 +27,9 @@ import {
   type SendOutcome,
 } from "@/lib/sending/idempotency";
 import { recipientsOf, suppressedRecipientDetails } from "@/lib/suppressions/service";
+
+// What a send hands rendering (lib/render), in the version chosen.
+export type { RenderableTemplate };
 
 export const NOT_IN_LIBRARY_MESSAGE = "This template is not in your library. Add or purchase it first.";
 

@@ -1,12 +1,14 @@
 import "server-only";
 import { logFailure } from "@/lib/core/background";
-import { claimOrphanedEmails, failExpiredOrphanedEmails, type OrphanedEmail } from "@/lib/sent-emails/data/orphans";
 import {
+  claimOrphanedEmails,
+  failExpiredOrphanedEmails,
   findEmailReceipt,
   markEmailAccepted,
   markEmailFailed,
   markEmailsAccepted,
-} from "@/lib/sent-emails/data/records";
+  type OrphanedEmail,
+} from "@/lib/sent-emails/delivery";
 import { completeStaleIdempotencyKey } from "@/lib/sending/data/idempotency";
 import { AppError } from "@/lib/core/errors";
 import { describeProviderFailure, getMailer } from "@/lib/mail-transport";

@@ -1,8 +1,8 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
-import type { Suppression } from "@/lib/sending/data/send-context";
 
-export type { Suppression };
+/** An address the account may not send to: it hard-bounced or complained. */
+export type Suppression = { email: string; reason: "bounced" | "complained"; created_at: Date };
 
 /**
  * Suppressions are written by `apply_email_event` (a hard bounce or a complaint suppresses its recipients) and read

@@ -4,6 +4,8 @@ import { deleteSuppression, listSuppressions, type Suppression } from "@/lib/sup
 import { MAX_ADDRESS_LENGTH } from "@/lib/core/limits";
 import { holdsNul } from "@/lib/core/schemas";
 
+export type { Suppression };
+
 /** GET /suppressions: a page of the account's suppressed addresses, newest first. */
 export async function listSuppressionsPage(accountId: string, { limit, offset }: { limit: number; offset: number }) {
   const { suppressions, total } = await listSuppressions(accountId, { limit, offset });

@@ -30,3 +30,13 @@ export function templateAliasProblem(alias: string): string | null {
 export function isTemplateAlias(value: string): boolean {
   return templateAliasProblem(value) === null;
 }
+
+/**
+ * What names a template wherever an id is taken (paths under /templates/{id}, `template_id` in sends): a uuid is always
+ * an id; anything else that could be an alias is one (or a catalogue slug). Null when it can name no template, so no
+ * SQL runs for it.
+ */
+export function templateRef(idOrAlias: string): { id: string; alias: null } | { id: null; alias: string } | null {
+  if (isUuid(idOrAlias)) return { id: idOrAlias, alias: null };
+  return isTemplateAlias(idOrAlias) ? { id: null, alias: idOrAlias } : null;
+}

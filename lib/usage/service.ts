@@ -1,6 +1,13 @@
 import "server-only";
-import { getEmailCounts } from "@/lib/usage/data/counts";
+import { getEmailCounts, getEmailsSent, getTestEmailsSentToday, listDailyUsage } from "@/lib/usage/data/counts";
+import { authenticateAndMeter } from "@/lib/usage/data/metering";
 import { billingPeriod, PLANS, TEST_EMAILS_PER_DAY, testSendDay, type PlanName } from "@/lib/core/plans";
+
+// The counts a send checks its limits against and the dashboard shows, and the dashboard's previews' metering, as
+// stored: passed through.
+export { authenticateAndMeter, getEmailCounts, getEmailsSent, getTestEmailsSentToday, listDailyUsage };
+export type { DailyUsage } from "@/lib/usage/data/counts";
+export type { MeteredCaller } from "@/lib/usage/data/metering";
 
 export type EmailUsage = {
   monthly_limit: number;

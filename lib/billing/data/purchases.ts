@@ -1,8 +1,7 @@
 import "server-only";
 import { getDb, type Tx } from "@/lib/db/client";
 import { PROCESSOR } from "@/lib/billing/data/customers";
-import { assertPurchaseAllowed } from "@/lib/catalogue/data/library";
-import { findCatalogueTemplate } from "@/lib/catalogue/data/catalogue";
+import { assertPurchaseAllowed, findCatalogueTemplate } from "@/lib/catalogue/service";
 import { AppError } from "@/lib/core/errors";
 import { PLANS, type PlanName } from "@/lib/core/plans";
 import { isUuid } from "@/lib/core/schemas";

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { throttledInBackground } from "@/lib/core/background";
 import { getConfig, type StripeSettings } from "@/lib/core/config";
-import { setAccountPlan } from "@/lib/auth/data/accounts";
+import { setAccountPlan } from "@/lib/auth/service";
 import {
   applyLapsedSubscriptions,
   applySubscriptionEvent,
@@ -29,7 +29,7 @@ import {
 import { findAccountEmail, findCustomerId, linkCheckoutCustomer, saveCustomerId } from "@/lib/billing/data/customers";
 import { processWebhookEventOnce } from "@/lib/billing/data/webhook-events";
 import type { Tx } from "@/lib/db/client";
-import { addLibraryEntry } from "@/lib/catalogue/data/library";
+import { addLibraryEntry } from "@/lib/catalogue/service";
 import { isUuid } from "@/lib/core/schemas";
 import type { PlanName } from "@/lib/core/plans";
 import { AppError, errors } from "@/lib/core/errors";

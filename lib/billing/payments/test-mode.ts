@@ -1,6 +1,6 @@
 import "server-only";
-import { setAccountPlan } from "@/lib/auth/data/accounts";
-import { addLibraryEntry } from "@/lib/catalogue/data/library";
+import { setAccountPlan } from "@/lib/auth/service";
+import { addLibraryEntry } from "@/lib/catalogue/service";
 import type { PaymentProcessor } from "@/lib/billing/payments/types";
 
 /**

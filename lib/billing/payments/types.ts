@@ -1,4 +1,4 @@
-import type { AddedEntry } from "@/lib/catalogue/data/library";
+import type { AddedEntry } from "@/lib/catalogue/service";
 import type { PlanName } from "@/lib/core/plans";
 
 /**

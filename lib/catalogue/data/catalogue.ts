@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb, type Tx, jsonParameter } from "@/lib/db/client";
-import type { TemplateRecord } from "@/lib/templates/data/templates";
+import type { TemplateRecord } from "@/lib/templates/service";
 import { holdsNul, isUuid } from "@/lib/core/schemas";
 import type { CatalogueEntry } from "@/lib/catalogue/schemas";
 import type { VariablesSchema } from "@/lib/templates/variables-schema";

@@ -2,7 +2,7 @@ import "server-only";
 import { getDb, type Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/core/errors";
 import { findCatalogueTemplate } from "@/lib/catalogue/data/catalogue";
-import { templateRef } from "@/lib/templates/data/templates";
+import { templateRef } from "@/lib/templates/alias";
 import type { LibraryEntry } from "@/lib/catalogue/library-schemas";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/core/plans";
 

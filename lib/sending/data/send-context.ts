@@ -1,14 +1,12 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
-import type { SendingDomain } from "@/lib/sending-domains/data";
-import {
-  templateRef,
-  type RenderedVersion,
-  type TemplateRecord,
-  type VersionChoice,
-} from "@/lib/templates/data/templates";
+import type { SendingDomain } from "@/lib/sending-domains/service";
+import type { Suppression } from "@/lib/suppressions/service";
+import { templateRef } from "@/lib/templates/alias";
+import type { RenderedVersion, TemplateRecord, VersionChoice } from "@/lib/templates/service";
 
-// What a send reads before rendering, in one round trip.
+// What a send reads before rendering, in one round trip. It reads the sending domains', templates' and suppressions'
+// tables, yet it is sending's: only a send asks it, and one SQL function reads all three at once.
 
 /** What rendering needs of a template (not its source), in the version rendered. */
 export type RenderableTemplate = Pick<
@@ -16,9 +14,6 @@ export type RenderableTemplate = Pick<
   "id" | "owner_account_id" | "slug" | "compiled_code" | "variables"
 > &
   RenderedVersion;
-
-/** An address the account may not send to: it hard-bounced or complained (lib/suppressions/data.ts). */
-export type Suppression = { email: string; reason: "bounced" | "complained"; created_at: Date };
 
 export type SendContext = { domains: SendingDomain[]; template: RenderableTemplate | null; suppressed: Suppression[] };
 

@@ -1,7 +1,6 @@
 import "server-only";
 import { type Db, getDb, type Tx, jsonParameter } from "@/lib/db/client";
-import { isUuid } from "@/lib/core/schemas";
-import { isTemplateAlias } from "@/lib/templates/alias";
+import { templateRef } from "@/lib/templates/alias";
 import type { CompatibilityFinding } from "@/lib/render/analysis/warnings";
 import type { LibraryEntry } from "@/lib/catalogue/library-schemas";
 import type { VariablesSchema } from "@/lib/templates/variables-schema";
@@ -37,16 +36,6 @@ export type TemplateRecord = {
   created_at: Date;
   updated_at: Date;
 };
-
-/**
- * What names a template wherever an id is taken (paths under /templates/{id}, `template_id` in sends): a uuid is always
- * an id; anything else that could be an alias is one (or a catalogue slug). Null when it can name no template, so no
- * SQL runs for it.
- */
-export function templateRef(idOrAlias: string): { id: string; alias: null } | { id: null; alias: string } | null {
-  if (isUuid(idOrAlias)) return { id: idOrAlias, alias: null };
-  return isTemplateAlias(idOrAlias) ? { id: null, alias: idOrAlias } : null;
-}
 
 /**
  * The template id `idOrAlias` names for the account, as an expression of the statement that needs it (so resolving an

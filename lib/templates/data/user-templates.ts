@@ -1,6 +1,6 @@
 import "server-only";
 import { getDb, jsonParameter } from "@/lib/db/client";
-import { assertLibraryHasRoom, lockAccountPlan } from "@/lib/catalogue/data/library";
+import { assertLibraryHasRoom, lockAccountPlan } from "@/lib/catalogue/service";
 import { templateIdSql } from "@/lib/templates/data/templates";
 import {
   jsonOrNull,
