@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { API_OPERATIONS } from "@/lib/api/contract";
-import { answerableCodes, type Operation, type ResponseDoc } from "@/lib/api/contract/define";
+import { errorResponseCodes, type Operation, type ResponseDoc } from "@/lib/api/contract/define";
 import { errorResponseDoc } from "@/lib/api/contract/error-responses";
 import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/core/errors";
 import { limitsTable } from "@/lib/core/limits";
@@ -80,13 +80,13 @@ function operationObject(operation: Operation, components: Record<string, unknow
     [success.status]: response(operation, success.status, success, components),
     ...(alsoSuccess && { [alsoSuccess.status]: response(operation, alsoSuccess.status, alsoSuccess, components) }),
   };
-  for (const [status, codes] of codesByStatus(answerableCodes(operation))) {
-    const answers = codes.map((code) => errorResponseDoc(code, operation.errorDescriptions?.[code]));
-    const schemas = [...new Set(answers.map((answer) => answer.schema))];
+  for (const [status, codes] of codesByStatus(errorResponseCodes(operation))) {
+    const errorDocs = codes.map((code) => errorResponseDoc(code, operation.errorDescriptions?.[code]));
+    const schemas = [...new Set(errorDocs.map((errorDoc) => errorDoc.schema))];
     const documented: ResponseDoc = {
-      description: answers.map((answer, i) => `${answer.description} (${codes[i]})`).join(". "),
+      description: errorDocs.map((errorDoc, i) => `${errorDoc.description} (${codes[i]})`).join(". "),
       schema: schemas.length === 1 ? schemas[0] : z.xor(schemas),
-      headers: Object.assign({}, ...answers.map((answer) => answer.headers)),
+      headers: Object.assign({}, ...errorDocs.map((errorDoc) => errorDoc.headers)),
     };
     responses[status] = { ...response(operation, status, documented, components), "x-error-codes": codes };
   }

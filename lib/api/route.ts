@@ -32,8 +32,8 @@ export function implement<O extends Operation>(operation: O, handler: NoInfer<Op
     { metered, sendingAccess, query, body, notFound: () => new AppError(notFound) },
     async (context) => {
       // The route's file sits at the operation's path, so Next's params are the path parameters it declares.
-      const answer = await handler(context as Parameters<OperationHandler<O>>[0]);
-      return answer instanceof Response ? answer : NextResponse.json(answer, { status: success.status });
+      const response = await handler(context as Parameters<OperationHandler<O>>[0]);
+      return response instanceof Response ? response : NextResponse.json(response, { status: success.status });
     },
   );
   return Object.assign(route, { operation });

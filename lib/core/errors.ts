@@ -87,7 +87,7 @@ export type AppErrorOptions = {
   /** A refused template source, for the editor and the CLI to point at; the API's `details` say it in words. */
   source?: SourceProblem;
   /** What the email provider answered a request it did not carry out: lib/ decides on it; no body shows it. */
-  provider?: ProviderAnswer;
+  provider?: ProviderResponse;
   /** The failure behind it, for the log. */
   cause?: unknown;
 };
@@ -99,7 +99,7 @@ export type AppErrorOptions = {
 export type SourceProblem = { message: string; path?: string; line?: number; column?: number };
 
 /** The provider's HTTP status (null when it could not be reached or did not answer in time) and its error name. */
-export type ProviderAnswer = { status: number | null; code: string | null };
+export type ProviderResponse = { status: number | null; code: string | null };
 
 /**
  * The one way lib/ reports a failure its caller should see: `throw errors.xxx(…)` (or `new AppError(code, …)`). The

@@ -6,7 +6,7 @@ import { countLibraryAndPurchases } from "@/lib/catalogue/library";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/core/plans";
 import {
   authenticateAndMeter,
-  describeEmailUsage,
+  toEmailUsageResponse,
   getEmailCounts,
   listDailyUsage,
   type DailyUsage,
@@ -47,7 +47,7 @@ export async function libraryAllowance(accountId: string, plan: PlanName): Promi
 export type UsageSummary = {
   plan: PlanName;
   apiCalls: { used: number; limit: number | null; remaining: number | null };
-  emails: ReturnType<typeof describeEmailUsage> & { overageAllowed: boolean };
+  emails: ReturnType<typeof toEmailUsageResponse> & { overageAllowed: boolean };
   /** Test sends today (UTC), with test keys and from the dashboard, as counted against their daily limit. */
   testEmailsToday: number;
   periodStart: Date;
@@ -78,7 +78,7 @@ export async function usageSummary(accountId: string, days = 30): Promise<UsageS
       limit: caller.quota,
       remaining: caller.quota === null ? null : Math.max(0, caller.quota - caller.used),
     },
-    emails: { ...describeEmailUsage(caller.plan, emailsSent), overageAllowed: PLANS[caller.plan].emailOverage },
+    emails: { ...toEmailUsageResponse(caller.plan, emailsSent), overageAllowed: PLANS[caller.plan].emailOverage },
     testEmailsToday,
     periodStart: start,
     reset,

@@ -12,7 +12,7 @@ import { billingPeriod, PLANS, TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
 import { checkVariables, renderTemplate } from "@/lib/render";
 import type { RenderWarning } from "@/lib/render/analysis/warnings";
 import { sendBatchRequestSchema, type SendBatchResponse, type SendRequest } from "@/lib/sending/schemas";
-import { emailUsageMeta, sentEmailRecord } from "@/lib/sending/answer";
+import { emailUsageMeta, sentEmailRecord } from "@/lib/sending/response";
 import { isTestSend, mailerFor, testLimitReached, type SendCaller } from "@/lib/sending/caller";
 import { scheduleDispatch } from "@/lib/sending/dispatch";
 import {

@@ -14,7 +14,7 @@ import { checkVariables, renderTemplate, type RenderedEmail } from "@/lib/render
 import { decodedBase64Length } from "@/lib/sending/base64";
 import { formatMailbox, parseFromAddress } from "@/lib/mail-transport/mailbox";
 import { sendRequestSchema, type SendRequest, type SendResponse } from "@/lib/sending/schemas";
-import { sendAnswer } from "@/lib/sending/answer";
+import { sendResponseBody } from "@/lib/sending/response";
 import { checkAttachmentHosts } from "@/lib/sending/attachment-hosts";
 import { isTestSend, mailerFor, testLimitReached, type SendCaller } from "@/lib/sending/caller";
 import { scheduleDispatch } from "@/lib/sending/dispatch";
@@ -160,7 +160,7 @@ async function performSend(
     // stale). Sent: answered as a replay of it. Still pending: the dispatcher hands it over; the caller retries.
     if (counted.existing.status === "pending") throw errors.idempotencyInProgress();
     return {
-      body: sendAnswer(
+      body: sendResponseBody(
         caller.plan,
         counted.existing,
         counted.used,
@@ -197,7 +197,7 @@ async function performSend(
 
   const email = { ...message, id: counted.id, providerMessageId: id, createdAt: counted.createdAt };
   return {
-    body: sendAnswer(caller.plan, email, counted.used, billingUsageReported, rendered.warnings, test),
+    body: sendResponseBody(caller.plan, email, counted.used, billingUsageReported, rendered.warnings, test),
     replayed: false,
   };
 }

@@ -12,7 +12,7 @@ import {
 import { completeStaleIdempotencyKey } from "@/lib/sending/data/idempotency";
 import { AppError } from "@/lib/core/errors";
 import { describeProviderFailure, getMailer } from "@/lib/mail-transport";
-import { sendAnswer } from "@/lib/sending/answer";
+import { sendResponseBody } from "@/lib/sending/response";
 import { batchHandoffKey, emailHandoffKey, providerIdempotencyKey } from "@/lib/sending/idempotency";
 
 export const orphanRecovery = {
@@ -48,7 +48,7 @@ export async function recoverOrphanedEmails(
         const { id } = await mailer.send(first, { idempotencyKey: emailHandoffKey(first.id, providerKey) });
         await markEmailAccepted(first.id, id);
         if (providerKey !== null) {
-          await answerDeadRequest(accountId, first.id, providerKey, rules.now).catch((storeError) =>
+          await storeDeadRequestResponse(accountId, first.id, providerKey, rules.now).catch((storeError) =>
             logFailure("storing the answer of a recovered email failed", storeError),
           );
         }
@@ -105,11 +105,16 @@ function groupByHandoff(emails: OrphanedEmail[]): OrphanedEmail[][] {
  * The request that recorded a recovered email died holding its Idempotency-Key: the key is completed with the answer
  * that request would have given, so the caller's retry replays it instead of sending again.
  */
-async function answerDeadRequest(accountId: string, emailId: string, providerKey: string, now: Date): Promise<void> {
+async function storeDeadRequestResponse(
+  accountId: string,
+  emailId: string,
+  providerKey: string,
+  now: Date,
+): Promise<void> {
   const receipt = await findEmailReceipt(emailId);
   if (!receipt) return;
   // The dead request's warnings are not kept: its replay answers without them.
-  const body = sendAnswer(receipt.plan, receipt.email, receipt.used, receipt.billingUsageReported, undefined);
+  const body = sendResponseBody(receipt.plan, receipt.email, receipt.used, receipt.billingUsageReported, undefined);
   const isProviderKeyOf = (key: string) => providerIdempotencyKey(accountId, key) === providerKey;
   await completeStaleIdempotencyKey(
     { accountId, scope: "send", providerKey, isProviderKeyOf, now },

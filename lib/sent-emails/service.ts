@@ -23,14 +23,14 @@ export async function listEmailsPage(
   { limit, offset, status }: { limit: number; offset: number; status?: DeliveryStatus },
 ) {
   const { emails, total } = await listEmails(accountId, { limit, offset, status: status ?? null });
-  return { emails: emails.map(describeEmail), pagination: { limit, offset, total } };
+  return { emails: emails.map(toEmailResponse), pagination: { limit, offset, total } };
 }
 
 /** GET /emails/{id}: the account's email with its events; any other id is 404 EMAIL_NOT_FOUND. */
 export async function getEmailOrThrow(accountId: string, id: string) {
   const email = await findEmailWithEvents(accountId, id);
   if (!email) throw errors.emailNotFound();
-  return { ...describeEmail(email), events: email.events.map(describeEvent) };
+  return { ...toEmailResponse(email), events: email.events.map(toEmailEventResponse) };
 }
 
 /**
@@ -74,11 +74,11 @@ async function cancelAtProvider(email: EmailHandle): Promise<void> {
 export async function findEmailWithMessage(accountId: string, id: string) {
   const email = await findEmailWithEvents(accountId, id, { withMessage: true });
   if (!email) return undefined;
-  return { ...describeEmail(email), events: email.events.map(describeEvent), message: email.message };
+  return { ...toEmailResponse(email), events: email.events.map(toEmailEventResponse), message: email.message };
 }
 
 /** The resource's fields alone (a row may hold its events and message too), its times in ISO 8601. */
-function describeEmail(email: EmailResource) {
+function toEmailResponse(email: EmailResource) {
   const {
     id,
     from,
@@ -112,6 +112,6 @@ function describeEmail(email: EmailResource) {
   };
 }
 
-function describeEvent(event: EmailEvent) {
+function toEmailEventResponse(event: EmailEvent) {
   return { type: event.type, at: event.at.toISOString(), ...(event.detail === null ? {} : { detail: event.detail }) };
 }

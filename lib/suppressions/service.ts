@@ -9,7 +9,7 @@ export type { Suppression };
 /** GET /suppressions: a page of the account's suppressed addresses, newest first. */
 export async function listSuppressionsPage(accountId: string, { limit, offset }: { limit: number; offset: number }) {
   const { suppressions, total } = await listSuppressions(accountId, { limit, offset });
-  return { suppressions: suppressions.map(describeSuppression), pagination: { limit, offset, total } };
+  return { suppressions: suppressions.map(toSuppressionResponse), pagination: { limit, offset, total } };
 }
 
 /** DELETE /suppressions/{email}: the account may send to the address again; 404 when it was not suppressed. */
@@ -19,10 +19,10 @@ export async function removeSuppressionOrThrow(accountId: string, address: strin
       ? await deleteSuppression(accountId, address)
       : undefined;
   if (!removed) throw errors.suppressionNotFound();
-  return describeSuppression(removed);
+  return toSuppressionResponse(removed);
 }
 
-export function describeSuppression(suppression: Suppression) {
+export function toSuppressionResponse(suppression: Suppression) {
   return { email: suppression.email, reason: suppression.reason, created_at: suppression.created_at.toISOString() };
 }
 

@@ -18,7 +18,7 @@ export type EmailUsage = {
 };
 
 /** The month's emails against the plan's limit, as GET /usage and a send's answer describe them. */
-export function describeEmailUsage(plan: PlanName, sent: number): EmailUsage {
+export function toEmailUsageResponse(plan: PlanName, sent: number): EmailUsage {
   const limit = PLANS[plan].emailsPerMonth;
   return {
     monthly_limit: limit,
@@ -43,7 +43,7 @@ export async function usageReport(caller: { accountId: string; plan: PlanName; q
       reset: reset.toISOString(),
       plan: caller.plan,
     },
-    emails: describeEmailUsage(caller.plan, emailsSent),
+    emails: toEmailUsageResponse(caller.plan, emailsSent),
     test_emails: {
       daily_limit: TEST_EMAILS_PER_DAY,
       sent_today: testEmailsToday,

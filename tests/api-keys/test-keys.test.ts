@@ -12,7 +12,7 @@ import { dispatchDueScheduledEmails } from "@/lib/sent-emails/data/scheduled";
 import { getTestEmailsSentToday } from "@/lib/usage/data/counts";
 import { outboxDeliveryEvent } from "@/lib/mail-transport/outbox-delivery";
 import { billingPeriod, testSendDay, type PlanName } from "@/lib/core/plans";
-import { ISO, call, counter, describedEmail, sender, setEmailsUsed, type Sender } from "../support/api";
+import { ISO, call, counter, expectedEmailResponse, sender, setEmailsUsed, type Sender } from "../support/api";
 import { useResendStandIn } from "../support/resend-stand-in";
 
 // Test keys' sends with Resend configured, at a stand-in that records the requests about this file's accounts, so a test
@@ -63,7 +63,7 @@ const emailUsage = (plan: PlanName, used: number) => {
 
 /** The email as GET /emails/{id} describes a test send of `message`. */
 const described = (user: Account, id: string, status: string, events: unknown[], extra: object = {}) =>
-  describedEmail(user, id, status, events, { test: true, ...extra });
+  expectedEmailResponse(user, id, status, events, { test: true, ...extra });
 
 const testEmailsToday = (user: Account) => getTestEmailsSentToday(user.accountId);
 

@@ -77,7 +77,7 @@ async function whileUsageIsPolled<T>(operation: () => Promise<T>) {
   return { result, longestWaitMs, statuses };
 }
 
-const answer = ({ status, body }: CallResult) => ({ status, code: body?.code ?? null, success: body?.success });
+const responseOf = ({ status, body }: CallResult) => ({ status, code: body?.code ?? null, success: body?.success });
 const TOO_MANY_KEYS = { status: 400, code: "VALIDATION_ERROR", success: false };
 const ACCEPTED = { status: 200, code: null, success: true };
 
@@ -112,14 +112,15 @@ describe("a body at or past the JSON caps keeps another account waiting less tha
       });
 
     const { result, longestWaitMs, statuses } = await whileUsageIsPolled(async () => {
-      const answers = [];
-      for (const hostile of [render, send, batch, createTemplate]) answers.push(answer(await hostile(ISSUE_VARIABLES)));
+      const responses = [];
+      for (const hostile of [render, send, batch, createTemplate])
+        responses.push(responseOf(await hostile(ISSUE_VARIABLES)));
       const together = await Promise.all([render, send, batch].map((hostile) => hostile(ISSUE_VARIABLES)));
-      answers.push(...together.map(answer));
-      answers.push(answer(await render(VARIABLES_AT_THE_CAPS.keysOnePerObject)));
-      answers.push(answer(await send(VARIABLES_AT_THE_CAPS.shortStrings)));
-      answers.push(answer(await batch(VARIABLES_AT_THE_CAPS.keysInOneObject)));
-      return answers;
+      responses.push(...together.map(responseOf));
+      responses.push(responseOf(await render(VARIABLES_AT_THE_CAPS.keysOnePerObject)));
+      responses.push(responseOf(await send(VARIABLES_AT_THE_CAPS.shortStrings)));
+      responses.push(responseOf(await batch(VARIABLES_AT_THE_CAPS.keysInOneObject)));
+      return responses;
     });
     expect(result).toEqual([...Array(7).fill(TOO_MANY_KEYS), ACCEPTED, ACCEPTED, ACCEPTED]);
     expect({ longestWaitUnderASecond: longestWaitMs < 1000, allAnswered: statuses.every((s) => s === 200) }).toEqual({
@@ -149,12 +150,12 @@ describe("a body at or past the JSON caps keeps another account waiting less tha
       });
 
     const { result, longestWaitMs, statuses } = await whileUsageIsPolled(async () => {
-      const answers = [];
-      for (const hostile of [preview, templatePreview]) answers.push(await hostile(spentBrowser, ISSUE_VARIABLES));
-      answers.push(await preview(attackerBrowser, ISSUE_VARIABLES));
-      answers.push(await preview(attackerBrowser, VARIABLES_AT_THE_CAPS.keysInOneObject));
-      answers.push(await templatePreview(attackerBrowser, VARIABLES_AT_THE_CAPS.shortStrings));
-      return answers.map(({ status, body }) => ({ status, code: body?.code ?? null, ok: body?.ok ?? body?.success }));
+      const responses = [];
+      for (const hostile of [preview, templatePreview]) responses.push(await hostile(spentBrowser, ISSUE_VARIABLES));
+      responses.push(await preview(attackerBrowser, ISSUE_VARIABLES));
+      responses.push(await preview(attackerBrowser, VARIABLES_AT_THE_CAPS.keysInOneObject));
+      responses.push(await templatePreview(attackerBrowser, VARIABLES_AT_THE_CAPS.shortStrings));
+      return responses.map(({ status, body }) => ({ status, code: body?.code ?? null, ok: body?.ok ?? body?.success }));
     });
     expect(result).toEqual([
       { status: 429, code: "RATE_LIMIT_EXCEEDED", ok: undefined },

@@ -30,7 +30,7 @@ const LOOP = hostile("while (true) {}");
 /** QuickJS polls its interrupt handler only between operations: stopped by the watchdog, which kills its worker. */
 const SPREAD = hostile("const a = Array.from({ length: 1e6 }, () => 1); while (true) { const b = [...a]; }");
 
-const DEADLINE_ANSWER = {
+const DEADLINE_RESPONSE = {
   error: "Template render failed",
   code: "RENDER_ERROR",
   message: "Template exceeded the render deadline",
@@ -76,9 +76,9 @@ describe("one account's renders that run to their deadlines", () => {
       for (let i = 0; i < 3; i++) expect((await timedHello()).status).toBe(200);
       // Six renders at a time, each of them running to its deadline, for as long as the other account renders.
       let attacking = true;
-      const attackAnswers: unknown[] = [];
+      const attackResponses: unknown[] = [];
       const attack = async () => {
-        while (attacking) attackAnswers.push((await render(attacker, ids.loop, { mode: "attack" })).body);
+        while (attacking) attackResponses.push((await render(attacker, ids.loop, { mode: "attack" })).body);
       };
       const attacks = Array.from({ length: 6 }, attack);
       // Until every worker has had one of them, as the other account's renders begin.
@@ -94,12 +94,14 @@ describe("one account's renders that run to their deadlines", () => {
         // Today's figures on this kind of machine: 10 to 60 ms; behind the deadlines, 1.8 to 2.7 s.
         slowestUnderADeadline: times.at(-1)! < RENDER_DEADLINE_MS,
         medianUnderAQuarter: times[times.length >> 1] < RENDER_DEADLINE_MS / 4,
-        attackAnswers: [...new Set(attackAnswers.map((body) => JSON.stringify(body)))].map((body) => JSON.parse(body)),
+        attackResponses: [...new Set(attackResponses.map((body) => JSON.stringify(body)))].map((body) =>
+          JSON.parse(body),
+        ),
       }).toEqual({
         statuses: [200],
         slowestUnderADeadline: true,
         medianUnderAQuarter: true,
-        attackAnswers: [DEADLINE_ANSWER],
+        attackResponses: [DEADLINE_RESPONSE],
       });
     },
   );
@@ -129,7 +131,7 @@ describe("one account's renders that run to their deadlines", () => {
         contextsItMade: afterNext.contextsCreated - afterKill.contextsCreated,
         warmRenders: afterNext.rendersInWarmContext - afterKill.rendersInWarmContext,
       }).toEqual({
-        killed: { status: 422, body: DEADLINE_ANSWER },
+        killed: { status: 422, body: DEADLINE_RESPONSE },
         watchdogKills: 1,
         next: 200,
         contextsItMade: 0,

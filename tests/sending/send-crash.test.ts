@@ -213,7 +213,7 @@ describe("a caller's retry of a request killed between counting and handing off"
   }
 
   /** The answer to the killed request, which its retry replays: the email Resend accepted from the dispatcher. */
-  async function answerFor(user: TestUser & { domain: string }) {
+  async function responseFor(user: TestUser & { domain: string }) {
     const [email] = await getDb()<
       { created_at: Date }[]
     >`select created_at from sent_emails where account_id = ${user.accountId}`;
@@ -254,7 +254,7 @@ describe("a caller's retry of a request killed between counting and handing off"
 
       resend.holding = false;
       expect(await recoverOrphanedEmails({ accountId: user.accountId })).toEqual({ recovered: 1, failed: 0 });
-      const answer = await answerFor(user);
+      const answer = await responseFor(user);
 
       for (let attempt = 0; attempt < 2; attempt += 1) {
         const result = await retry(user, "crash-then-retry");
@@ -300,7 +300,7 @@ describe("a caller's retry of a request killed between counting and handing off"
 
       resend.release();
       expect(await recovery).toEqual({ recovered: 1, failed: 0 });
-      const answer = await answerFor(user);
+      const answer = await responseFor(user);
       for (let attempt = 0; attempt < 2; attempt += 1) {
         const result = await retry(user, "retry-during-recovery");
         expect([result.status, result.headers.get("idempotent-replayed")]).toEqual([200, "true"]);

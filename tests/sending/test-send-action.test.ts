@@ -7,7 +7,15 @@ import { testSendDay } from "@/lib/core/plans";
 import { createUserTemplate } from "@/lib/templates/data/user-templates";
 import { PREVIEW_LIMITS } from "@/lib/core/limits";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/templates/variables-schema";
-import { ISO, counter, describedEmail, fillPreviewBucket, sender, setEmailsUsed, type Sender } from "../support/api";
+import {
+  ISO,
+  counter,
+  expectedEmailResponse,
+  fillPreviewBucket,
+  sender,
+  setEmailsUsed,
+  type Sender,
+} from "../support/api";
 import { newBrowser } from "../support/next-headers";
 import { useResendStandIn } from "../support/resend-stand-in";
 import { signedIn } from "../support/signed-in";
@@ -56,7 +64,7 @@ describe("sendTestEmailAction", () => {
     expect(resend.received).toEqual([]);
     expect(await storedEmails(user)).toEqual([{ provider: "outbox", test: true }]);
     expect(await getEmailOrThrow(user.accountId, state.emailId!)).toEqual(
-      describedEmail(
+      expectedEmailResponse(
         user,
         state.emailId!,
         "delivered",

@@ -8,7 +8,7 @@ import {
   auth,
   call,
   counter,
-  describedEmail,
+  expectedEmailResponse,
   sender,
   setEmailsUsed,
   type Sender,
@@ -60,7 +60,7 @@ describe("POST /api/v1/emails/{id}/cancel", () => {
       200,
       {
         success: true,
-        email: describedEmail(
+        email: expectedEmailResponse(
           user,
           id,
           "canceled",

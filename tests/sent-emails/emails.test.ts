@@ -19,7 +19,7 @@ import {
   call,
   catalogueId,
   createUser,
-  describedEmail,
+  expectedEmailResponse,
   nextInstant,
   sender,
   type Sender,
@@ -52,7 +52,7 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
     expect(result.status).toBe(200);
     expect(result.body).toEqual({
       success: true,
-      email: describedEmail(
+      email: expectedEmailResponse(
         user,
         id,
         "delivered",
@@ -78,7 +78,7 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
       200,
       {
         success: true,
-        email: describedEmail(
+        email: expectedEmailResponse(
           user,
           id,
           "bounced",
@@ -108,7 +108,7 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
       200,
       {
         success: true,
-        email: describedEmail(
+        email: expectedEmailResponse(
           user,
           id,
           "complained",
@@ -138,7 +138,7 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
       200,
       {
         success: true,
-        email: describedEmail(user, id, "scheduled", [{ type: "scheduled", at: ISO }], {
+        email: expectedEmailResponse(user, id, "scheduled", [{ type: "scheduled", at: ISO }], {
           sent_at: null,
           scheduled_at: at,
         }),
@@ -153,7 +153,7 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
       200,
       {
         success: true,
-        email: describedEmail(
+        email: expectedEmailResponse(
           user,
           id,
           "delivered",
@@ -234,7 +234,7 @@ describe("GET /api/v1/emails", () => {
     ids.push(await sentEmailId(user, { to: "d@example.com", scheduled_at: scheduledAt }));
 
     const summary = (id: string, to: string, status: DeliveryStatus, extra: object = {}) => {
-      const { events: _events, ...email } = describedEmail(user, id, status, [], { to: [to], ...extra });
+      const { events: _events, ...email } = expectedEmailResponse(user, id, status, [], { to: [to], ...extra });
       return email;
     };
     const all = await list(user);
@@ -325,7 +325,7 @@ describe("GET /api/v1/emails/{id} through Resend (a local stand-in)", () => {
     const result = await get(user, providerId);
     expect([result.status, result.body]).toEqual([
       200,
-      { success: true, email: describedEmail(user, providerId, "sent", [{ type: "sent", at: ISO }]) },
+      { success: true, email: expectedEmailResponse(user, providerId, "sent", [{ type: "sent", at: ISO }]) },
     ]);
     const [{ id: ownId }] = await getDb()<{ id: string }[]>`
       select id from sent_emails where account_id = ${user.accountId}`;
@@ -345,7 +345,7 @@ describe("GET /api/v1/emails/{id} through Resend (a local stand-in)", () => {
       200,
       {
         success: true,
-        email: describedEmail(
+        email: expectedEmailResponse(
           user,
           id,
           "failed",

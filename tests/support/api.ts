@@ -193,7 +193,7 @@ export async function sender(plan: PlanName = "monthly"): Promise<Sender> {
  * An email as GET /emails/{id} describes it: the welcome template sent by `user` from its domain to ann@example.com
  * with the subject "Welcome aboard", and `extra` in place of any of that.
  */
-export function describedEmail(user: Sender, id: string, status: string, events: unknown[], extra: object = {}) {
+export function expectedEmailResponse(user: Sender, id: string, status: string, events: unknown[], extra: object = {}) {
   return {
     id,
     from: `hello@${user.domain}`,

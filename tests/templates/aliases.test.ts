@@ -46,7 +46,7 @@ const GREETING_VARIABLES = {
   additionalProperties: true,
 };
 
-const answer = ({ status, body }: { status: number; body: unknown }) => ({ status, body });
+const responseOf = ({ status, body }: { status: number; body: unknown }) => ({ status, body });
 const create = (user: TestUser, body: Record<string, unknown>) =>
   call(postTemplate, "/x", { method: "POST", headers: auth(user), body: { name: "Greeting", ...body } });
 const details = (user: TestUser, id: string) => call(getTemplate, "/x", { params: { id }, headers: auth(user) });
@@ -113,45 +113,45 @@ describe("a template's alias: set, changed and cleared", () => {
     const user = await createUser("monthly");
     const created = await create(user, { files: { "email.tsx": GREETING }, alias: "welcome-v2" });
     const id = created.body.template.id;
-    expect(answer(created)).toEqual({
+    expect(responseOf(created)).toEqual({
       status: 201,
       body: { success: true, template: await ownTemplate(user, id, "welcome-v2") },
     });
-    expect(answer(await details(user, "welcome-v2"))).toEqual(answer(await details(user, id)));
+    expect(responseOf(await details(user, "welcome-v2"))).toEqual(responseOf(await details(user, id)));
 
     const kept = await replace(user, "welcome-v2");
-    expect(answer(kept)).toEqual({
+    expect(responseOf(kept)).toEqual({
       status: 200,
       body: { success: true, template: await ownTemplate(user, id, "welcome-v2") },
     });
     const renamed = await replace(user, "welcome-v2", { alias: "welcome.v3" });
-    expect(answer(renamed)).toEqual({
+    expect(responseOf(renamed)).toEqual({
       status: 200,
       body: { success: true, template: await ownTemplate(user, id, "welcome.v3") },
     });
-    expect(answer(await details(user, "welcome-v2"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+    expect(responseOf(await details(user, "welcome-v2"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
 
     const patched = await patch(user, "welcome.v3", { alias: "0_welcome" });
-    expect(answer(patched)).toEqual({
+    expect(responseOf(patched)).toEqual({
       status: 200,
       body: { success: true, template: await ownTemplate(user, id, "0_welcome") },
     });
     const unchanged = await patch(user, id, { alias: "0_welcome" });
-    expect(answer(unchanged)).toEqual({
+    expect(responseOf(unchanged)).toEqual({
       status: 200,
       body: { success: true, template: await ownTemplate(user, id, "0_welcome") },
     });
     const cleared = await patch(user, "0_welcome", { alias: null });
-    expect(answer(cleared)).toEqual({
+    expect(responseOf(cleared)).toEqual({
       status: 200,
       body: { success: true, template: await ownTemplate(user, id, null) },
     });
-    expect(answer(await details(user, "0_welcome"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
-    expect(answer(await replace(user, id, { alias: "again" }))).toEqual({
+    expect(responseOf(await details(user, "0_welcome"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+    expect(responseOf(await replace(user, id, { alias: "again" }))).toEqual({
       status: 200,
       body: { success: true, template: await ownTemplate(user, id, "again") },
     });
-    expect(answer(await replace(user, "again", { alias: null }))).toEqual({
+    expect(responseOf(await replace(user, "again", { alias: null }))).toEqual({
       status: 200,
       body: { success: true, template: await ownTemplate(user, id, null) },
     });
@@ -160,7 +160,7 @@ describe("a template's alias: set, changed and cleared", () => {
   it("is answered null for a template without one and for a catalogue template", async () => {
     const user = await createUser("monthly");
     const id = await own(user, null);
-    expect(answer(await details(user, id))).toEqual({
+    expect(responseOf(await details(user, id))).toEqual({
       status: 200,
       body: { success: true, template: await ownTemplate(user, id, null) },
     });
@@ -173,13 +173,13 @@ describe("a template's alias: set, changed and cleared", () => {
     const id = await own(user, "greeting");
     const byId = await render(user, id);
     expect(byId.status).toBe(200);
-    expect(answer(await render(user, "greeting"))).toEqual(answer(byId));
-    expect(answer(await source(user, "greeting"))).toEqual({
+    expect(responseOf(await render(user, "greeting"))).toEqual(responseOf(byId));
+    expect(responseOf(await source(user, "greeting"))).toEqual({
       status: 200,
       body: { success: true, source: { name: "Greeting", description: "", code: GREETING } },
     });
-    expect(answer(await remove(user, "greeting"))).toEqual({ status: 200, body: { success: true } });
-    expect(answer(await details(user, id))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+    expect(responseOf(await remove(user, "greeting"))).toEqual({ status: 200, body: { success: true } });
+    expect(responseOf(await details(user, id))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
   });
 
   it("names a catalogue template in the library by its slug; the caller's own alias comes first", async () => {
@@ -187,14 +187,14 @@ describe("a template's alias: set, changed and cleared", () => {
     await addToLibrary(user, "welcome");
     const welcomeId = await catalogueId("welcome");
     const bySlug = await details(user, "welcome");
-    expect(answer(bySlug)).toEqual(answer(await details(user, welcomeId)));
+    expect(responseOf(bySlug)).toEqual(responseOf(await details(user, welcomeId)));
     expect(bySlug.body.template).toMatchObject({ id: welcomeId, slug: "welcome", alias: null, in_library: true });
     expect((await render(user, "welcome")).status).toBe(200);
     expect((await source(user, "welcome")).status).toBe(200);
 
     const mine = await own(user, "welcome");
     expect((await details(user, "welcome")).body.template.id).toBe(mine);
-    expect(answer(await render(user, "welcome"))).toEqual(answer(await render(user, mine)));
+    expect(responseOf(await render(user, "welcome"))).toEqual(responseOf(await render(user, mine)));
   });
 
   it("sends by alias and by a catalogue slug in the library, one email and in a batch; emails record the id", async () => {
@@ -230,12 +230,15 @@ describe("a template's alias: refused", () => {
     const user = await createUser("monthly");
     const first = await own(user, "taken");
     const second = await own(user, "free-one");
-    expect(answer(await create(user, { files: { "email.tsx": GREETING }, alias: "taken" }))).toEqual({
+    expect(responseOf(await create(user, { files: { "email.tsx": GREETING }, alias: "taken" }))).toEqual({
       status: 409,
       body: aliasTaken("taken"),
     });
-    expect(answer(await replace(user, second, { alias: "taken" }))).toEqual({ status: 409, body: aliasTaken("taken") });
-    expect(answer(await patch(user, "free-one", { alias: "taken" }))).toEqual({
+    expect(responseOf(await replace(user, second, { alias: "taken" }))).toEqual({
+      status: 409,
+      body: aliasTaken("taken"),
+    });
+    expect(responseOf(await patch(user, "free-one", { alias: "taken" }))).toEqual({
       status: 409,
       body: aliasTaken("taken"),
     });
@@ -249,9 +252,9 @@ describe("a template's alias: refused", () => {
   it("lets one of two concurrent saves of an alias win: the database decides", async () => {
     const user = await createUser("monthly");
     const ids = [await own(user, null), await own(user, null), await own(user, null)];
-    const answers = await Promise.all(ids.map((id) => patch(user, id, { alias: "race" })));
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
-    const winner = ids[answers.findIndex((a) => a.status === 200)];
+    const responses = await Promise.all(ids.map((id) => patch(user, id, { alias: "race" })));
+    expect(responses.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+    const winner = ids[responses.findIndex((a) => a.status === 200)];
     expect((await details(user, "race")).body.template.id).toBe(winner);
   });
 
@@ -272,15 +275,17 @@ describe("a template's alias: refused", () => {
     ];
     for (const [alias, message] of cases) {
       const expected = { status: 400, body: invalid([{ field: "alias", message }]) };
-      expect(answer(await patch(user, id, { alias })), String(alias)).toEqual(expected);
-      expect(answer(await create(user, { files: { "email.tsx": GREETING }, alias })), String(alias)).toEqual(expected);
+      expect(responseOf(await patch(user, id, { alias })), String(alias)).toEqual(expected);
+      expect(responseOf(await create(user, { files: { "email.tsx": GREETING }, alias })), String(alias)).toEqual(
+        expected,
+      );
     }
-    expect(answer(await patch(user, id, { alias: "a".repeat(64) }))).toMatchObject({ status: 200 });
-    expect(answer(await patch(user, id, {}))).toEqual({
+    expect(responseOf(await patch(user, id, { alias: "a".repeat(64) }))).toMatchObject({ status: 200 });
+    expect(responseOf(await patch(user, id, {}))).toEqual({
       status: 400,
       body: invalid([{ field: "alias", message: "alias must be a string or null" }]),
     });
-    expect(answer(await patch(user, id, { alias: null, name: "x" }))).toEqual({
+    expect(responseOf(await patch(user, id, { alias: null, name: "x" }))).toEqual({
       status: 400,
       body: invalid([{ field: "name", message: "name is not a recognised field" }]),
     });
@@ -288,37 +293,40 @@ describe("a template's alias: refused", () => {
 
   it("answers 404 for PATCH of a catalogue template (by id or slug) and for an alias or slug that names nothing", async () => {
     const user = await sender("monthly");
-    expect(answer(await patch(user, user.welcomeId, { alias: "mine" }))).toEqual({
+    expect(responseOf(await patch(user, user.welcomeId, { alias: "mine" }))).toEqual({
       status: 404,
       body: TEMPLATE_NOT_FOUND,
     });
-    expect(answer(await patch(user, "welcome", { alias: "mine" }))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
-    expect(answer(await replace(user, "welcome"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
-    expect(answer(await remove(user, "welcome"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+    expect(responseOf(await patch(user, "welcome", { alias: "mine" }))).toEqual({
+      status: 404,
+      body: TEMPLATE_NOT_FOUND,
+    });
+    expect(responseOf(await replace(user, "welcome"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+    expect(responseOf(await remove(user, "welcome"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
     for (const name of ["nothing-here", "Not An Alias!", "x".repeat(65)]) {
-      expect(answer(await details(user, name)), name).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
-      expect(answer(await render(user, name)), name).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
-      expect(answer(await source(user, name)), name).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
-      expect(answer(await patch(user, name, { alias: "mine" })), name).toEqual({
+      expect(responseOf(await details(user, name)), name).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+      expect(responseOf(await render(user, name)), name).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+      expect(responseOf(await source(user, name)), name).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+      expect(responseOf(await patch(user, name, { alias: "mine" })), name).toEqual({
         status: 404,
         body: TEMPLATE_NOT_FOUND,
       });
     }
-    expect(answer(await sendOne(user, "nothing-here"))).toEqual({ status: 404, body: NOT_IN_LIBRARY });
+    expect(responseOf(await sendOne(user, "nothing-here"))).toEqual({ status: 404, body: NOT_IN_LIBRARY });
   });
 
   it("answers 404 for the slug of a catalogue template not in the library, though its id answers GET and render", async () => {
     const user = await sender("monthly");
     expect((await details(user, await catalogueId("verify-email"))).status).toBe(200);
-    expect(answer(await details(user, "verify-email"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
-    expect(answer(await render(user, "verify-email"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
-    expect(answer(await source(user, "verify-email"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
-    expect(answer(await sendOne(user, "verify-email"))).toEqual({ status: 404, body: NOT_IN_LIBRARY });
+    expect(responseOf(await details(user, "verify-email"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+    expect(responseOf(await render(user, "verify-email"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+    expect(responseOf(await source(user, "verify-email"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+    expect(responseOf(await sendOne(user, "verify-email"))).toEqual({ status: 404, body: NOT_IN_LIBRARY });
   });
 
   it("refuses a template_id that can be neither an id nor an alias in a send", async () => {
     const user = await sender("monthly");
-    expect(answer(await sendOne(user, "Not An Alias!"))).toEqual({
+    expect(responseOf(await sendOne(user, "Not An Alias!"))).toEqual({
       status: 400,
       body: invalid([{ field: "template_id", message: "template_id must be a template id (uuid) or alias" }]),
     });
@@ -330,22 +338,22 @@ describe("a template's alias: tenant isolation", () => {
     const owner = await sender("monthly");
     const ownerTemplate = await own(owner, "shared-name");
     const other = await sender("monthly");
-    expect(answer(await details(other, "shared-name"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
-    expect(answer(await render(other, "shared-name"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
-    expect(answer(await source(other, "shared-name"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
-    expect(answer(await replace(other, "shared-name"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
-    expect(answer(await patch(other, "shared-name", { alias: null }))).toEqual({
+    expect(responseOf(await details(other, "shared-name"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+    expect(responseOf(await render(other, "shared-name"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+    expect(responseOf(await source(other, "shared-name"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+    expect(responseOf(await replace(other, "shared-name"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+    expect(responseOf(await patch(other, "shared-name", { alias: null }))).toEqual({
       status: 404,
       body: TEMPLATE_NOT_FOUND,
     });
-    expect(answer(await remove(other, "shared-name"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
-    expect(answer(await sendOne(other, "shared-name"))).toEqual({ status: 404, body: NOT_IN_LIBRARY });
+    expect(responseOf(await remove(other, "shared-name"))).toEqual({ status: 404, body: TEMPLATE_NOT_FOUND });
+    expect(responseOf(await sendOne(other, "shared-name"))).toEqual({ status: 404, body: NOT_IN_LIBRARY });
     const batch = await call(sendBatch, "/x", {
       method: "POST",
       headers: auth(other),
       body: { emails: [{ template_id: "shared-name", to: "ann@example.com", subject: "Hi" }] },
     });
-    expect(answer(batch)).toEqual({
+    expect(responseOf(batch)).toEqual({
       status: 404,
       body: { ...NOT_IN_LIBRARY, details: [{ field: "emails.0.template_id", message: NOT_IN_LIBRARY.message }] },
     });

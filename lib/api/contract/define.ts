@@ -73,7 +73,7 @@ export type SuccessBody<O extends Operation> = z.input<O["success"]["schema"]>;
  * Every code the operation can answer: withApiAuth's own, in the order it checks a request, then the handler's, then
  * the 500 any other failure is.
  */
-export function answerableCodes(operation: Operation): AppErrorCode[] {
+export function errorResponseCodes(operation: Operation): AppErrorCode[] {
   const codes: AppErrorCode[] = [
     "UNAUTHORIZED",
     ...(operation.sendingAccess ? [] : (["INSUFFICIENT_SCOPE"] as const)),

@@ -486,7 +486,7 @@ async function runInSandbox<T>(
 }
 
 /** What `read` makes of a harness call's `result` (disposed after), unless the harness reports a failure in it. */
-function readAnswer<T>(sandbox: Sandbox, result: QuickJSHandle, limits: SandboxLimits, read: () => T): T {
+function readHarnessResult<T>(sandbox: Sandbox, result: QuickJSHandle, limits: SandboxLimits, read: () => T): T {
   try {
     const harnessFailure = readHarnessFailure(sandbox, result, limits);
     if (harnessFailure) throw harnessFailure;
@@ -519,7 +519,7 @@ export async function engineRender(
     }
     checkDeadline(sandbox);
     const result = callApi(sandbox, "take");
-    return readAnswer(sandbox, result, limits, () => readHtml(sandbox, result));
+    return readHarnessResult(sandbox, result, limits, () => readHtml(sandbox, result));
   });
   if (!rendered.ok) return rendered;
 
@@ -565,7 +565,7 @@ export async function enginePreview(
   const { limits } = req;
   return runInSandbox(req, onStart, (sandbox) => {
     const result = callApi(sandbox, "previewProps", limits.maxOutputBytes, sandbox.deadline);
-    return readAnswer(sandbox, result, limits, () => {
+    return readHarnessResult(sandbox, result, limits, () => {
       const jsonHandle = sandbox.context.getProp(result, "json");
       const json = sandbox.context.typeof(jsonHandle) === "string" ? sandbox.context.getString(jsonHandle) : null;
       jsonHandle.dispose();

@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   // POST /api/v1/library – add a free catalogue template to the caller's library (200 when it is there already)
   POST: implement(contract.addToLibrary, async ({ caller, body }) => {
     const { entry, created } = await addCatalogueTemplate(caller.accountId, body.template_id);
-    const answer = { success: true as const, template: entry };
-    return created ? answer : NextResponse.json(answer, { status: 200 });
+    const response = { success: true as const, template: entry };
+    return created ? response : NextResponse.json(response, { status: 200 });
   }),
 });

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { errors } from "@/lib/core/errors";
-import { renderResponse } from "@/lib/api/render-answer";
+import { renderResponse } from "@/lib/api/render-response";
 import { routeHandlers } from "@/lib/api/route";
 import { withApiAuth } from "@/lib/api/with-api-auth";
 import { admitDashboardRender } from "@/lib/dashboard/preview";
@@ -17,8 +17,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
     { metered: false, admit: admitDashboardRender, body: renderRequestSchema, notFound: errors.templateNotFound },
     async ({ request, caller, params, body }) => {
       // Without the email client warnings: the page shows its template's support in a panel of its own.
-      const answer = await renderResponse(caller.accountId, params.id, body, request.signal, false);
-      return answer instanceof Response ? answer : NextResponse.json(answer);
+      const response = await renderResponse(caller.accountId, params.id, body, request.signal, false);
+      return response instanceof Response ? response : NextResponse.json(response);
     },
   ),
 });

@@ -1,5 +1,5 @@
 import { contract } from "@/lib/api/contract";
-import { renderResponse } from "@/lib/api/render-answer";
+import { renderResponse } from "@/lib/api/render-response";
 import { implement, routeHandlers } from "@/lib/api/route";
 
 // POST /api/v1/templates/{id}/render – render a template with variables to HTML (and text) or React source

@@ -9,21 +9,21 @@ import type { renderRequestSchema, renderResponseSchema } from "@/lib/templates/
 export type RenderBody = z.input<typeof renderResponseSchema>;
 
 /** A render's body, or (HTML) that body as UTF-8 JSON, serialized while rendering, to be sent as it is. */
-export type RenderAnswer = { body: RenderBody } | { json: Uint8Array<ArrayBuffer> };
+export type RenderResponseBody = { body: RenderBody } | { json: Uint8Array<ArrayBuffer> };
 
 /**
  * What a render of template `templateId` (an id or alias) answers: POST /api/v1/templates/{id}/render's body, and the
  * template page's previews (/api/dashboard/templates/{id}/render), which are not API calls. `compatibility`: add the
  * warnings of the HTML's email client support (the API's answer has them; the template page shows its own panel).
- * lib/api/render-answer.ts makes the response.
+ * lib/api/render-response.ts makes the response.
  */
-export async function renderAnswer(
+export async function renderResponseBody(
   accountId: string,
   templateId: string,
   body: z.output<typeof renderRequestSchema>,
   signal: AbortSignal,
   compatibility = true,
-): Promise<RenderAnswer> {
+): Promise<RenderResponseBody> {
   const template = await getRenderableTemplateOrThrow(accountId, templateId, body.version);
   const checked = checkVariables(template, body.variables);
   if (body.format === "react") {

@@ -3,15 +3,15 @@ import type { RecordedEmail } from "@/lib/sent-emails/delivery";
 import type { PlanName } from "@/lib/core/plans";
 import type { RenderWarning } from "@/lib/render/analysis/warnings";
 import type { SendResponse } from "@/lib/sending/schemas";
-import { describeEmailUsage } from "@/lib/usage/service";
+import { toEmailUsageResponse } from "@/lib/usage/service";
 
 // What a send answers with, for POST /send, each email of POST /send/batch, and the replay of a request recovery
 // finished.
 
 /** POST /send's answer for a recorded email: its provider's message id (the outbox's: its own) and the usage. */
-export function sendAnswer(
+export function sendResponseBody(
   plan: PlanName,
-  email: AnsweredEmail,
+  email: SendResponseEmail,
   used: number,
   billingUsageReported: boolean,
   warnings: RenderWarning[] | undefined,
@@ -25,7 +25,7 @@ export function sendAnswer(
   };
 }
 
-type AnsweredEmail = Pick<
+type SendResponseEmail = Pick<
   RecordedEmail,
   "id" | "providerMessageId" | "from" | "to" | "subject" | "createdAt" | "scheduledAt"
 >;
@@ -34,7 +34,7 @@ type AnsweredEmail = Pick<
  * A sent email as POST /send (and each item of POST /send/batch) answers with it; `test`: sent with a test key (to the
  * outbox, not counted), which the answer says.
  */
-export function sentEmailRecord(email: AnsweredEmail, test = false) {
+export function sentEmailRecord(email: SendResponseEmail, test = false) {
   return {
     id: email.providerMessageId ?? email.id,
     from: email.from,
@@ -47,5 +47,5 @@ export function sentEmailRecord(email: AnsweredEmail, test = false) {
 }
 
 export function emailUsageMeta(plan: PlanName, used: number, billingUsageReported: boolean) {
-  return { ...describeEmailUsage(plan, used), plan_type: plan, billing_usage_reported: billingUsageReported };
+  return { ...toEmailUsageResponse(plan, used), plan_type: plan, billing_usage_reported: billingUsageReported };
 }
