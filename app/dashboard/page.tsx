@@ -8,6 +8,9 @@ import { billingPeriod } from "@/lib/core/plans";
 import { formatDate, formatDateTime, formatNumber, PLAN_LABEL, timeAgo } from "../_components/format";
 import { ArrowRightIcon, MailIcon } from "../_components/icons";
 import { Meter, StatusBadge } from "../_components/meter";
+import { EmptyState } from "./_components/data-table";
+import { PageHeader } from "./_components/page-header";
+import { StatCard, UsedOfLimit } from "./_components/stat-card";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -60,33 +63,33 @@ export default async function OverviewPage() {
 
   return (
     <>
-      <div className="page-header">
-        <div>
-          <h1>Hello, {name}</h1>
-          <p>
+      <PageHeader
+        title={<>Hello, {name}</>}
+        intro={
+          <>
             {PLAN_LABEL[usage.plan]} plan · usage resets {formatDate(usage.reset)}
-          </p>
-        </div>
-        <Link href="/dashboard/catalogue" className="btn btn-primary">
-          Browse templates
-        </Link>
-      </div>
+          </>
+        }
+        actions={
+          <Link href="/dashboard/catalogue" className="btn btn-primary">
+            Browse templates
+          </Link>
+        }
+      />
 
       <div className="stack">
         <div className="stats">
-          <div className="card stat">
-            <span className="stat-label">API calls this month</span>
-            <span className="stat-value">
-              {formatNumber(usage.apiCalls.used)}{" "}
-              <small>{usage.apiCalls.limit === null ? "· unlimited" : `/ ${formatNumber(usage.apiCalls.limit)}`}</small>
-            </span>
+          <StatCard
+            label="API calls this month"
+            value={<UsedOfLimit used={usage.apiCalls.used} limit={usage.apiCalls.limit} />}
+          >
             <Meter label="API calls" used={usage.apiCalls.used} limit={usage.apiCalls.limit} unit="calls" compact />
-          </div>
-          <div className="card stat">
-            <span className="stat-label">Emails this month</span>
-            <span className="stat-value">
-              {formatNumber(usage.emails.current_usage)} <small>/ {formatNumber(usage.emails.monthly_limit)}</small>
-            </span>
+          </StatCard>
+          <StatCard
+            label="Emails this month"
+            value={<UsedOfLimit used={usage.emails.current_usage} limit={usage.emails.monthly_limit} />}
+            foot={`Test sends not counted (${formatNumber(usage.testEmailsToday)} today).`}
+          >
             <Meter
               label="Emails"
               used={usage.emails.current_usage}
@@ -94,28 +97,35 @@ export default async function OverviewPage() {
               unit="emails"
               compact
             />
-            <span className="stat-foot">Test sends not counted ({formatNumber(usage.testEmailsToday)} today).</span>
-          </div>
-          <div className="card stat" data-testid="delivery-problems">
-            <span className="stat-label">Bounces and complaints</span>
-            <span className="stat-value">
-              {formatNumber(thisMonth.bounced)} <small>{thisMonth.bounced === 1 ? "bounce" : "bounces"} ·</small>{" "}
-              {formatNumber(thisMonth.complained)}{" "}
-              <small>{thisMonth.complained === 1 ? "complaint" : "complaints"}</small>
-            </span>
-            <span className="stat-foot">
-              Of this month&apos;s emails
-              {testProblems > 0 &&
-                `; ${testProblems} ${testProblems === 1 ? "was a test send" : "were test sends"}`}.{" "}
-              <Link href="/dashboard/emails?status=bounced">Bounced emails</Link>
-            </span>
-          </div>
-          <div className="card stat">
-            <span className="stat-label">Library</span>
-            <span className="stat-value">
-              {allowance.librarySize}{" "}
-              <small>{allowance.libraryLimit === null ? "templates" : `/ ${allowance.libraryLimit} templates`}</small>
-            </span>
+          </StatCard>
+          <StatCard
+            label="Bounces and complaints"
+            testId="delivery-problems"
+            value={
+              <>
+                {formatNumber(thisMonth.bounced)} <small>{thisMonth.bounced === 1 ? "bounce" : "bounces"} ·</small>{" "}
+                {formatNumber(thisMonth.complained)}{" "}
+                <small>{thisMonth.complained === 1 ? "complaint" : "complaints"}</small>
+              </>
+            }
+            foot={
+              <>
+                Of this month&apos;s emails
+                {testProblems > 0 &&
+                  `; ${testProblems} ${testProblems === 1 ? "was a test send" : "were test sends"}`}.{" "}
+                <Link href="/dashboard/emails?status=bounced">Bounced emails</Link>
+              </>
+            }
+          />
+          <StatCard
+            label="Library"
+            value={
+              <>
+                {allowance.librarySize}{" "}
+                <small>{allowance.libraryLimit === null ? "templates" : `/ ${allowance.libraryLimit} templates`}</small>
+              </>
+            }
+          >
             <Meter
               label="Library"
               used={allowance.librarySize}
@@ -123,7 +133,7 @@ export default async function OverviewPage() {
               unit="templates"
               compact
             />
-          </div>
+          </StatCard>
         </div>
 
         <div className="two-col">
@@ -182,13 +192,9 @@ export default async function OverviewPage() {
             </Link>
           </div>
           {recent.length === 0 ? (
-            <div className="empty-state">
-              <div className="empty-icon">
-                <MailIcon size={22} />
-              </div>
-              <h3>Nothing sent yet</h3>
+            <EmptyState icon={<MailIcon size={22} />} title="Nothing sent yet">
               <p>Messages you send through the API or as tests from the dashboard appear here.</p>
-            </div>
+            </EmptyState>
           ) : (
             <div className="table-wrap">
               <table className="table">

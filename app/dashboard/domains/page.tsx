@@ -5,6 +5,7 @@ import { isVerifiedForSending, listSendingDomainDetails } from "@/lib/sending-do
 import { formatDateTime } from "../../_components/format";
 import { GlobeIcon } from "../../_components/icons";
 import { AddDomainForm, DefaultSenderForm, VerifyDomainForm } from "./domain-forms";
+import { PageHeader } from "../_components/page-header";
 
 export const metadata: Metadata = { title: "Domains" };
 
@@ -20,15 +21,15 @@ export default async function DomainsPage() {
 
   return (
     <>
-      <div className="page-header">
-        <div>
-          <h1>Sending domains</h1>
-          <p>
+      <PageHeader
+        title="Sending domains"
+        intro={
+          <>
             Emails go out from addresses on a verified domain. A send request without <code>from</code> uses the
             domain&apos;s default sender.
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
 
       <div className="stack">
         {sharedSendingDomain && (

@@ -5,6 +5,7 @@ import { getConfig } from "@/lib/core/config";
 import { signOutAction, signOutEverywhereAction } from "../../(auth)/actions";
 import { formatDate, PLAN_LABEL } from "../../_components/format";
 import { ArrowRightIcon, CardIcon, KeyIcon } from "../../_components/icons";
+import { PageHeader } from "../_components/page-header";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -13,12 +14,7 @@ export default async function SettingsPage() {
   const supabase = getConfig().supabase !== null;
   return (
     <>
-      <div className="page-header">
-        <div>
-          <h1>Settings</h1>
-          <p>Your account, sign-in and API access.</p>
-        </div>
-      </div>
+      <PageHeader title="Settings" intro="Your account, sign-in and API access." />
       <div className="stack">
         <section className="card" aria-labelledby="account-title">
           <div className="card-header">
