@@ -10,7 +10,7 @@ import { ArrowRightIcon, MailIcon } from "../_components/icons";
 import { Meter, StatusBadge } from "../_components/meter";
 import { EmptyState } from "./_components/data-table";
 import { PageHeader } from "./_components/page-header";
-import { StatCard, UsedOfLimit } from "./_components/stat-card";
+import { QuotaStatCard, StatCard } from "./_components/stat-card";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -79,25 +79,21 @@ export default async function OverviewPage() {
 
       <div className="stack">
         <div className="stats">
-          <StatCard
+          <QuotaStatCard
             label="API calls this month"
-            value={<UsedOfLimit used={usage.apiCalls.used} limit={usage.apiCalls.limit} />}
-          >
-            <Meter label="API calls" used={usage.apiCalls.used} limit={usage.apiCalls.limit} unit="calls" compact />
-          </StatCard>
-          <StatCard
+            meterLabel="API calls"
+            used={usage.apiCalls.used}
+            limit={usage.apiCalls.limit}
+            unit="calls"
+          />
+          <QuotaStatCard
             label="Emails this month"
-            value={<UsedOfLimit used={usage.emails.current_usage} limit={usage.emails.monthly_limit} />}
+            meterLabel="Emails"
+            used={usage.emails.current_usage}
+            limit={usage.emails.monthly_limit}
+            unit="emails"
             foot={`Test sends not counted (${formatNumber(usage.testEmailsToday)} today).`}
-          >
-            <Meter
-              label="Emails"
-              used={usage.emails.current_usage}
-              limit={usage.emails.monthly_limit}
-              unit="emails"
-              compact
-            />
-          </StatCard>
+          />
           <StatCard
             label="Bounces and complaints"
             testId="delivery-problems"

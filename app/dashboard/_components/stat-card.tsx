@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { formatNumber } from "../../_components/format";
+import { Meter } from "../../_components/meter";
 
 /** One of the figures in a page's `.stats` row: a label, the value, then a meter or other children and a foot note. */
 export function StatCard({
@@ -25,11 +26,33 @@ export function StatCard({
   );
 }
 
-/** "1,234 / 5,000", or "1,234 · unlimited" with no limit: a stat's value against its monthly allowance. */
-export function UsedOfLimit({ used, limit }: { used: number; limit: number | null }) {
+/** A monthly allowance as a stat: "1,234 / 5,000" (or "· unlimited" with no limit) over a compact meter. */
+export function QuotaStatCard({
+  label,
+  meterLabel,
+  used,
+  limit,
+  unit,
+  foot,
+}: {
+  label: string;
+  meterLabel: string;
+  used: number;
+  limit: number | null;
+  unit: string;
+  foot?: ReactNode;
+}) {
   return (
-    <>
-      {formatNumber(used)} <small>{limit === null ? "· unlimited" : `/ ${formatNumber(limit)}`}</small>
-    </>
+    <StatCard
+      label={label}
+      value={
+        <>
+          {formatNumber(used)} <small>{limit === null ? "· unlimited" : `/ ${formatNumber(limit)}`}</small>
+        </>
+      }
+      foot={foot}
+    >
+      <Meter label={meterLabel} used={used} limit={limit} unit={unit} compact />
+    </StatCard>
   );
 }

@@ -2,6 +2,7 @@
 import { useActionState, useEffect, useRef } from "react";
 import { SubmitButton } from "../../_components/submit-button";
 import type { ActionState } from "../_lib/action";
+import { FormStatus } from "../_components/form-status";
 import { addDomainAction, updateDefaultSenderAction, verifyDomainAction } from "./actions";
 
 export function AddDomainForm() {
@@ -53,9 +54,8 @@ export function AddDomainForm() {
       </div>
       <div className="row">
         <SubmitButton pendingLabel="Adding…">Add domain</SubmitButton>
-        <span aria-live="polite" className={state.status === "error" ? "field-error" : "hint"}>
-          {state.status !== "idle" && !state.fields?.domain ? state.message : null}
-        </span>
+        {/* A message about the domain stands under its field instead. */}
+        <FormStatus state={state} shown={!state.fields?.domain} />
       </div>
     </form>
   );
@@ -84,9 +84,7 @@ export function DefaultSenderForm({ domain, sender }: { domain: string; sender: 
           Save
         </SubmitButton>
       </div>
-      <span aria-live="polite" className={state.status === "error" ? "field-error" : "hint"}>
-        {state.status === "idle" ? null : state.message}
-      </span>
+      <FormStatus state={state} />
     </form>
   );
 }
@@ -114,9 +112,7 @@ export function VerifyDomainForm({
           {label}
         </SubmitButton>
       </div>
-      <span aria-live="polite" className={state.status === "error" ? "field-error" : "hint"}>
-        {state.status === "idle" ? null : state.message}
-      </span>
+      <FormStatus state={state} />
     </form>
   );
 }

@@ -5,9 +5,8 @@ import { usageSummary } from "@/lib/dashboard/queries";
 import { TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
 import { BarChart } from "../../_components/bar-chart";
 import { formatDate, formatDateTime, formatNumber, PLAN_LABEL } from "../../_components/format";
-import { Meter } from "../../_components/meter";
 import { PageHeader } from "../_components/page-header";
-import { StatCard, UsedOfLimit } from "../_components/stat-card";
+import { QuotaStatCard, StatCard } from "../_components/stat-card";
 
 export const metadata: Metadata = { title: "Usage" };
 
@@ -74,9 +73,12 @@ export default async function UsagePage() {
               </>
             }
           />
-          <StatCard
+          <QuotaStatCard
             label="API calls"
-            value={<UsedOfLimit used={usage.apiCalls.used} limit={usage.apiCalls.limit} />}
+            meterLabel="API calls this month"
+            used={usage.apiCalls.used}
+            limit={usage.apiCalls.limit}
+            unit="calls"
             foot={
               <>
                 {usage.apiCalls.remaining === null
@@ -85,18 +87,13 @@ export default async function UsagePage() {
                 Calls to /api/v1 (your API keys&apos;); the dashboard&apos;s previews and test sends are not counted.
               </>
             }
-          >
-            <Meter
-              label="API calls this month"
-              used={usage.apiCalls.used}
-              limit={usage.apiCalls.limit}
-              unit="calls"
-              compact
-            />
-          </StatCard>
-          <StatCard
+          />
+          <QuotaStatCard
             label="Emails"
-            value={<UsedOfLimit used={usage.emails.current_usage} limit={usage.emails.monthly_limit} />}
+            meterLabel="Emails this month"
+            used={usage.emails.current_usage}
+            limit={usage.emails.monthly_limit}
+            unit="emails"
             foot={
               usage.emails.overageAllowed
                 ? usage.emails.is_overage
@@ -104,15 +101,7 @@ export default async function UsagePage() {
                   : `${formatNumber(usage.emails.remaining)} left before overage billing.`
                 : `${formatNumber(usage.emails.remaining)} left; sending stops at the limit.`
             }
-          >
-            <Meter
-              label="Emails this month"
-              used={usage.emails.current_usage}
-              limit={usage.emails.monthly_limit}
-              unit="emails"
-              compact
-            />
-          </StatCard>
+          />
           <StatCard
             label="Test sends"
             testId="test-sends"
