@@ -9,6 +9,7 @@ import { SiteFooter, SiteHeader } from "../_components/site-header";
 import { clientExample, EXAMPLE_BODIES } from "./examples";
 import { Description, refName, SchemaRef, SchemaTable, schemaAnchor, type JsonSchema } from "./schema-view";
 import { ScrollBox } from "./scroll-box";
+import { ColumnHeadings } from "../_components/column-headings";
 
 export const metadata: Metadata = {
   title: "API reference",
@@ -143,15 +144,9 @@ export default async function DocsPage() {
             </p>
             <ScrollBox className="table-wrap card" name="Plans and rate limits">
               <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Plan</th>
-                    <th scope="col">API calls / month</th>
-                    <th scope="col">Emails / month</th>
-                    <th scope="col">Library size</th>
-                    <th scope="col">Paid purchases / month</th>
-                  </tr>
-                </thead>
+                <ColumnHeadings
+                  columns={["Plan", "API calls / month", "Emails / month", "Library size", "Paid purchases / month"]}
+                />
                 <tbody>
                   {PLAN_NAMES.map((name) => {
                     const plan = PLANS[name];
@@ -213,14 +208,7 @@ export default async function DocsPage() {
                     <h3>Parameters</h3>
                     <ScrollBox className="table-wrap card" name={`Parameters of ${method.toUpperCase()} ${path}`}>
                       <table className="table schema-table">
-                        <thead>
-                          <tr>
-                            <th scope="col">Name</th>
-                            <th scope="col">In</th>
-                            <th scope="col">Type</th>
-                            <th scope="col">Notes</th>
-                          </tr>
-                        </thead>
+                        <ColumnHeadings columns={["Name", "In", "Type", "Notes"]} />
                         <tbody>
                           {operation.parameters.map((parameter) => (
                             <tr key={`${parameter.in}-${parameter.name}`}>
@@ -272,13 +260,7 @@ export default async function DocsPage() {
                 <h3>Responses</h3>
                 <ScrollBox className="table-wrap card" name={`Responses of ${method.toUpperCase()} ${path}`}>
                   <table className="table">
-                    <thead>
-                      <tr>
-                        <th scope="col">Status</th>
-                        <th scope="col">Meaning</th>
-                        <th scope="col">Body</th>
-                      </tr>
-                    </thead>
+                    <ColumnHeadings columns={["Status", "Meaning", "Body"]} />
                     <tbody>
                       {Object.entries(operation.responses).map(([status, response]) => {
                         const schema = response.content?.["application/json"]?.schema;

@@ -1,24 +1,12 @@
 import type { ReactNode } from "react";
+import { ColumnHeadings, type Column } from "../../_components/column-headings";
 
-export type Column = { label: string; className?: string };
-
-/** A card's list, newest first: its column headings, then a last, unlabelled (to the eye) column for row actions. */
+/** A card's list, newest first: its column headings, the last one over the rows' actions, then the rows. */
 export function DataTable({ columns, children }: { columns: Column[]; children: ReactNode }) {
   return (
     <div className="table-wrap">
       <table className="table">
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column.label} scope="col" className={column.className}>
-                {column.label}
-              </th>
-            ))}
-            <th scope="col" className="actions">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeadings columns={columns} actions />
         <tbody>{children}</tbody>
       </table>
     </div>

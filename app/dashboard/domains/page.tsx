@@ -6,6 +6,7 @@ import { formatDateTime } from "../../_components/format";
 import { GlobeIcon } from "../../_components/icons";
 import { AddDomainForm, DefaultSenderForm, VerifyDomainForm } from "./domain-forms";
 import { PageHeader } from "../_components/page-header";
+import { ColumnHeadings } from "../../_components/column-headings";
 
 export const metadata: Metadata = { title: "Domains" };
 
@@ -121,14 +122,7 @@ export default async function DomainsPage() {
                     <div className="table-wrap card" style={{ marginTop: 16 }}>
                       <table className="table">
                         <caption className="visually-hidden">DNS records to publish for {domain.domain}</caption>
-                        <thead>
-                          <tr>
-                            <th scope="col">Type</th>
-                            <th scope="col">Name</th>
-                            <th scope="col">Value</th>
-                            <th scope="col">Status</th>
-                          </tr>
-                        </thead>
+                        <ColumnHeadings columns={["Type", "Name", "Value", "Status"]} />
                         <tbody>
                           {domain.dns_records.map((record, index) => (
                             <tr key={`${record.type}-${record.name}-${index}`}>

@@ -17,12 +17,7 @@ export const metadata: Metadata = { title: "Emails" };
 type Filter = DeliveryStatus | "all";
 const FILTERS: Filter[] = ["all", ...DELIVERY_STATUSES];
 const PAGE_SIZE = 50;
-const COLUMNS = [
-  { label: "Subject" },
-  { label: "Status" },
-  { label: "From", className: "hide-sm" },
-  { label: "When", className: "hide-sm" },
-];
+const COLUMNS = ["Subject", "Status", { label: "From", className: "hide-sm" }, { label: "When", className: "hide-sm" }];
 
 function emailsHref(filter: Filter, page = 1): string {
   const query = new URLSearchParams({

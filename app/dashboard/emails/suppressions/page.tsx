@@ -14,7 +14,7 @@ import { PageHeader } from "../../_components/page-header";
 export const metadata: Metadata = { title: "Suppressions" };
 
 const PAGE_SIZE = 50;
-const COLUMNS = [{ label: "Address" }, { label: "Reason" }, { label: "Since", className: "hide-sm" }];
+const COLUMNS = ["Address", "Reason", { label: "Since", className: "hide-sm" }];
 const REASON_LABEL = { bounced: "Hard bounce", complained: "Spam complaint" } as const;
 
 function suppressionsHref(page: number): string {

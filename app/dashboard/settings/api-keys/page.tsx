@@ -20,9 +20,9 @@ import { PageHeader } from "../../_components/page-header";
 export const metadata: Metadata = { title: "API keys" };
 
 const COLUMNS = [
-  { label: "Name" },
+  "Name",
   { label: "Key", className: "hide-sm" },
-  { label: "Access" },
+  "Access",
   { label: "Domain", className: "hide-sm" },
   { label: "Created", className: "hide-sm" },
   { label: "Last used", className: "hide-sm" },
