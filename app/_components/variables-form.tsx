@@ -39,6 +39,12 @@ function useForm(): FormContext {
   return context;
 }
 
+/** The value a field edits, and the setter to change it with. */
+function useValueAt(path: Path) {
+  const { value, set } = useForm();
+  return { current: getIn(value, path), set };
+}
+
 /**
  * A form generated from a template's variables schema: an input per variable (text, URL, number, checkbox, select,
  * a fieldset per nested object, repeatable groups for lists, JSON for what has no better input), the API's 400
@@ -232,8 +238,7 @@ function TextField({
   inList,
   shape,
 }: FieldProps & { shape: Extract<FieldShape, { kind: "text" | "number" }> }) {
-  const { value, set } = useForm();
-  const current = getIn(value, path);
+  const { current, set } = useValueAt(path);
   const [draft, setDraft] = useDraft(current, inputText);
   const { id, hint, error, aria } = useDescription(path, schema);
   return (
@@ -259,8 +264,7 @@ function TextField({
 }
 
 function CheckboxField({ schema, path, label, required }: FieldProps) {
-  const { value, set } = useForm();
-  const current = getIn(value, path);
+  const { current, set } = useValueAt(path);
   const { id, hint, error, aria } = useDescription(path, schema);
   // Not given yet: the box shows the default, which is what the template will use.
   const checked = typeof current === "boolean" ? current : schema.default === true;
@@ -291,8 +295,7 @@ function SelectField({
   inList,
   shape,
 }: FieldProps & { shape: Extract<FieldShape, { kind: "select" }> }) {
-  const { value, set } = useForm();
-  const current = getIn(value, path);
+  const { current, set } = useValueAt(path);
   const { id, hint, error, aria } = useDescription(path, schema);
   const selected = shape.options.findIndex((option) => option === current);
   const empty = shape.nullable
@@ -326,15 +329,15 @@ function SelectField({
   );
 }
 
-function ObjectFieldset({
-  schema,
+/** An object's or a list's variables, under a legend naming the variable, with its hint and error. */
+function GroupFieldset({
   path,
+  schema,
   label,
   required,
-  shape,
-}: FieldProps & { shape: Extract<FieldShape, { kind: "object" }> }) {
+  children,
+}: Pick<FieldProps, "path" | "schema" | "label" | "required"> & { children: ReactNode }) {
   const { id, hint, error, aria } = useDescription(path, schema);
-  const requiredMembers = new Set(shape.required);
   return (
     <fieldset className="var-group" id={id} {...aria}>
       <legend>
@@ -342,10 +345,25 @@ function ObjectFieldset({
       </legend>
       {hint}
       {error}
+      {children}
+    </fieldset>
+  );
+}
+
+function ObjectFieldset({
+  schema,
+  path,
+  label,
+  required,
+  shape,
+}: FieldProps & { shape: Extract<FieldShape, { kind: "object" }> }) {
+  const requiredMembers = new Set(shape.required);
+  return (
+    <GroupFieldset path={path} schema={schema} label={label} required={required}>
       {Object.entries(shape.properties).map(([name, member]) => (
         <Field key={name} schema={member} path={[...path, name]} label={name} required={requiredMembers.has(name)} />
       ))}
-    </fieldset>
+    </GroupFieldset>
   );
 }
 
@@ -356,18 +374,11 @@ function ListFieldset({
   required,
   shape,
 }: FieldProps & { shape: Extract<FieldShape, { kind: "list" }> }) {
-  const { value, set } = useForm();
-  const current = getIn(value, path);
+  const { current, set } = useValueAt(path);
   const items = Array.isArray(current) ? current : [];
-  const { id, hint, error, aria } = useDescription(path, schema);
   const ofObjects = shape.itemShape.kind === "object";
   return (
-    <fieldset className="var-group" id={id} {...aria}>
-      <legend>
-        <FieldLabel label={label} schema={schema} required={required} />
-      </legend>
-      {hint}
-      {error}
+    <GroupFieldset path={path} schema={schema} label={label} required={required}>
       {items.map((_, index) => {
         const itemLabel = `${label} ${index + 1}`;
         const remove = (
@@ -409,7 +420,7 @@ function ListFieldset({
           Add {ofObjects ? "an item" : "a value"} to {label}
         </button>
       </div>
-    </fieldset>
+    </GroupFieldset>
   );
 }
 
