@@ -1,6 +1,15 @@
 "use client";
 import type { ValidationDetail } from "@/lib/core/errors";
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+  type TextareaHTMLAttributes,
+} from "react";
 import type { VariableSchema, VariablesSchema } from "@/lib/templates/variables-schema";
 import {
   blankItem,
@@ -436,27 +445,19 @@ function ItemMembers({ schema, path }: { schema: VariableSchema; path: Path }) {
 const formatJson = (value: unknown) => (value === undefined ? "" : JSON.stringify(value, null, 2));
 
 function JsonField({ schema, path, label, required, nullable }: FieldProps & { nullable: boolean }) {
-  const { value, set, reportUnparsed } = useForm();
-  const current = getIn(value, path);
+  const { current, set } = useValueAt(path);
   const [draft, setDraft] = useDraft(current, formatJson);
   const [parseError, setParseError] = useState<string | null>(null);
   const { id, hint, error, aria } = useDescription(path, schema, parseError);
-  const key = path.join(".");
-  useEffect(() => {
-    reportUnparsed(key, parseError !== null);
-    return () => reportUnparsed(key, false);
-  }, [key, parseError, reportUnparsed]);
+  useUnparsedReport(path.join("."), parseError !== null);
   return (
     <div className="field">
       <label className="label" htmlFor={id}>
         <FieldLabel label={label} schema={schema} required={required} />
       </label>
-      <textarea
+      <JsonTextarea
         id={id}
-        className="textarea code"
-        rows={Math.min(10, Math.max(3, draft.split("\n").length))}
         value={draft}
-        spellCheck={false}
         placeholder={schema.default === undefined ? (nullable ? "null" : "JSON") : formatJson(schema.default)}
         aria-required={required || undefined}
         {...aria}
@@ -483,9 +484,32 @@ function JsonField({ schema, path, label, required, nullable }: FieldProps & { n
   );
 }
 
+/** Tells the form while a JSON field holds text that does not parse, so it is not submitted meanwhile. */
+function useUnparsedReport(key: string, unparsed: boolean) {
+  const { reportUnparsed } = useForm();
+  useEffect(() => {
+    reportUnparsed(key, unparsed);
+    return () => reportUnparsed(key, false);
+  }, [key, unparsed, reportUnparsed]);
+}
+
+/** A textarea for JSON: monospaced, unchecked for spelling, as tall as its text (3 to 10 rows). */
+function JsonTextarea({ id, value, ...rest }: TextareaHTMLAttributes<HTMLTextAreaElement> & { value: string }) {
+  return (
+    <textarea
+      id={id}
+      className="textarea code"
+      rows={Math.min(10, Math.max(3, value.split("\n").length))}
+      value={value}
+      spellCheck={false}
+      {...rest}
+    />
+  );
+}
+
 /** Variables the schema does not declare: passed to the template unchanged (and warned about by the API). */
 function OtherVariables({ schema }: { schema: VariablesSchema }) {
-  const { value, replace, errorsAt, reportUnparsed } = useForm();
+  const { value, replace, errorsAt } = useForm();
   const shown = otherVariablesText(schema, value);
   const [draft, setDraft] = useState(shown);
   const [synced, setSynced] = useState(shown);
@@ -495,10 +519,7 @@ function OtherVariables({ schema }: { schema: VariablesSchema }) {
     setDraft(shown);
     setProblem(null);
   }
-  useEffect(() => {
-    reportUnparsed(OTHER_VARIABLES, problem !== null);
-    return () => reportUnparsed(OTHER_VARIABLES, false);
-  }, [problem, reportUnparsed]);
+  useUnparsedReport(OTHER_VARIABLES, problem !== null);
   const errors = errorsAt(OTHER_VARIABLES);
   const id = "other-variables";
   return (
@@ -506,12 +527,9 @@ function OtherVariables({ schema }: { schema: VariablesSchema }) {
       <label className="label" htmlFor={id}>
         Other variables <span className="label-optional">JSON</span>
       </label>
-      <textarea
+      <JsonTextarea
         id={id}
-        className="textarea code"
-        rows={Math.min(10, Math.max(3, draft.split("\n").length))}
         value={draft}
-        spellCheck={false}
         placeholder='{ "name": "value" }'
         aria-describedby={[`${id}-hint`, problem || errors ? `${id}-error` : null].filter(Boolean).join(" ")}
         aria-invalid={problem || errors ? true : undefined}
