@@ -11,6 +11,7 @@ import { Meter, StatusBadge } from "../_components/meter";
 import { EmptyState } from "./_components/data-table";
 import { PageHeader } from "./_components/page-header";
 import { QuotaStatCard, StatCard } from "./_components/stat-card";
+import { CardSection } from "../_components/card-section";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -133,13 +134,15 @@ export default async function OverviewPage() {
         </div>
 
         <div className="two-col">
-          <section className="card" aria-labelledby="start-title">
-            <div className="card-header">
-              <h2 id="start-title">{remaining === 0 ? "You're all set" : "Get started"}</h2>
+          <CardSection
+            headingId="start-title"
+            title={remaining === 0 ? "You're all set" : "Get started"}
+            aside={
               <span className="muted small">
                 {steps.length - remaining} of {steps.length} done
               </span>
-            </div>
+            }
+          >
             <ol className="checklist">
               {steps.map((step) => (
                 <li key={step.title} className={step.done ? "done" : undefined}>
@@ -160,15 +163,17 @@ export default async function OverviewPage() {
                 </li>
               ))}
             </ol>
-          </section>
+          </CardSection>
 
-          <section className="card" aria-labelledby="quick-title">
-            <div className="card-header">
-              <h2 id="quick-title">Call the API</h2>
+          <CardSection
+            headingId="quick-title"
+            title="Call the API"
+            aside={
               <Link href="/docs" className="small">
                 Reference
               </Link>
-            </div>
+            }
+          >
             <div className="card-body stack-sm">
               <p className="muted small" style={{ margin: 0 }}>
                 List your library from your server:
@@ -177,16 +182,18 @@ export default async function OverviewPage() {
                 <code>{`curl ${getConfig().siteUrl}/api/v1/library \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}</code>
               </pre>
             </div>
-          </section>
+          </CardSection>
         </div>
 
-        <section className="card" aria-labelledby="recent-title">
-          <div className="card-header">
-            <h2 id="recent-title">Recent emails</h2>
+        <CardSection
+          headingId="recent-title"
+          title="Recent emails"
+          aside={
             <Link href="/dashboard/emails" className="row small">
               All emails <ArrowRightIcon size={14} />
             </Link>
-          </div>
+          }
+        >
           {recent.length === 0 ? (
             <EmptyState icon={<MailIcon size={22} />} title="Nothing sent yet">
               <p>Messages you send through the API or as tests from the dashboard appear here.</p>
@@ -222,7 +229,7 @@ export default async function OverviewPage() {
               </table>
             </div>
           )}
-        </section>
+        </CardSection>
       </div>
     </>
   );

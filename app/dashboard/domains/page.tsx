@@ -7,6 +7,7 @@ import { GlobeIcon } from "../../_components/icons";
 import { AddDomainForm, DefaultSenderForm, VerifyDomainForm } from "./domain-forms";
 import { PageHeader } from "../_components/page-header";
 import { ColumnHeadings } from "../../_components/column-headings";
+import { CardSection } from "../../_components/card-section";
 
 export const metadata: Metadata = { title: "Domains" };
 
@@ -50,20 +51,17 @@ export default async function DomainsPage() {
           </div>
         )}
 
-        <section className="card" aria-labelledby="add-title">
-          <div className="card-header">
-            <h2 id="add-title">Add a domain</h2>
-          </div>
+        <CardSection headingId="add-title" title="Add a domain">
           <div className="card-body">
             <AddDomainForm />
           </div>
-        </section>
+        </CardSection>
 
-        <section className="card" aria-labelledby="list-title">
-          <div className="card-header">
-            <h2 id="list-title">Your domains</h2>
-            <span className="muted small">{domains.filter((domain) => domain.verified).length} verified</span>
-          </div>
+        <CardSection
+          headingId="list-title"
+          title="Your domains"
+          aside={<span className="muted small">{domains.filter((domain) => domain.verified).length} verified</span>}
+        >
           {domains.length === 0 ? (
             <div className="empty-state">
               <div className="empty-icon">
@@ -145,7 +143,7 @@ export default async function DomainsPage() {
               ))}
             </ul>
           )}
-        </section>
+        </CardSection>
       </div>
     </>
   );

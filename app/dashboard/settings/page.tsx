@@ -6,6 +6,7 @@ import { signOutAction, signOutEverywhereAction } from "../../(auth)/actions";
 import { formatDate, PLAN_LABEL } from "../../_components/format";
 import { ArrowRightIcon, CardIcon, KeyIcon } from "../../_components/icons";
 import { PageHeader } from "../_components/page-header";
+import { CardSection } from "../../_components/card-section";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -16,10 +17,7 @@ export default async function SettingsPage() {
     <>
       <PageHeader title="Settings" intro="Your account, sign-in and API access." />
       <div className="stack">
-        <section className="card" aria-labelledby="account-title">
-          <div className="card-header">
-            <h2 id="account-title">Account</h2>
-          </div>
+        <CardSection headingId="account-title" title="Account">
           <div className="card-body">
             <dl className="dl">
               <dt>Email</dt>
@@ -51,7 +49,7 @@ export default async function SettingsPage() {
               </form>
             </div>
           </div>
-        </section>
+        </CardSection>
 
         <div className="stats">
           <Link

@@ -7,6 +7,7 @@ import { BarChart } from "../../_components/bar-chart";
 import { formatDate, formatDateTime, formatNumber, PLAN_LABEL } from "../../_components/format";
 import { PageHeader } from "../_components/page-header";
 import { QuotaStatCard, StatCard } from "../_components/stat-card";
+import { CardSection } from "../../_components/card-section";
 
 export const metadata: Metadata = { title: "Usage" };
 
@@ -120,31 +121,35 @@ export default async function UsagePage() {
           />
         </div>
 
-        <section className="card" aria-labelledby="api-chart-title">
-          <div className="card-header">
-            <h2 id="api-chart-title">API calls per day</h2>
+        <CardSection
+          headingId="api-chart-title"
+          title="API calls per day"
+          aside={
             <span className="legend">
               <span>
                 <span className="legend-swatch" style={{ background: "var(--accent)" }} />
                 Metered calls (library, render, send)
               </span>
             </span>
-          </div>
+          }
+        >
           <div className="card-body">
             <BarChart label="API calls" points={usage.daily.map((day) => ({ day: day.day, value: day.api_calls }))} />
           </div>
-        </section>
+        </CardSection>
 
-        <section className="card" aria-labelledby="email-chart-title">
-          <div className="card-header">
-            <h2 id="email-chart-title">Emails per day</h2>
+        <CardSection
+          headingId="email-chart-title"
+          title="Emails per day"
+          aside={
             <span className="legend">
               <span>
                 <span className="legend-swatch" style={{ background: "var(--success)" }} />
                 Emails sent
               </span>
             </span>
-          </div>
+          }
+        >
           <div className="card-body">
             <BarChart
               label="Emails"
@@ -152,7 +157,7 @@ export default async function UsagePage() {
               points={usage.daily.map((day) => ({ day: day.day, value: day.emails }))}
             />
           </div>
-        </section>
+        </CardSection>
       </div>
     </>
   );

@@ -10,6 +10,7 @@ import { removeSuppressionAction } from "./actions";
 import { Pager } from "../../../_components/pager";
 import { DataTable, EmptyState } from "../../_components/data-table";
 import { PageHeader } from "../../_components/page-header";
+import { CardSection } from "../../../_components/card-section";
 
 export const metadata: Metadata = { title: "Suppressions" };
 
@@ -53,11 +54,11 @@ export default async function SuppressionsPage({ searchParams }: { searchParams:
         }
       />
 
-      <section className="card" aria-labelledby="suppressions-title">
-        <div className="card-header">
-          <h2 id="suppressions-title">Suppressed addresses</h2>
-          <span className="muted small">Newest first</span>
-        </div>
+      <CardSection
+        headingId="suppressions-title"
+        title="Suppressed addresses"
+        aside={<span className="muted small">Newest first</span>}
+      >
         {suppressions.length === 0 ? (
           <EmptyState icon={<SuppressedIcon size={22} />} title="No suppressed addresses">
             <p>
@@ -107,7 +108,7 @@ export default async function SuppressionsPage({ searchParams }: { searchParams:
           pages={pages}
           href={suppressionsHref}
         />
-      </section>
+      </CardSection>
     </>
   );
 }

@@ -13,6 +13,7 @@ import { DownloadIcon, SendIcon } from "../../../_components/icons";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
 import { VariablesForm } from "../../../_components/variables-form";
 import { sendTestEmailAction, type SendTestState } from "./actions";
+import { CardSection } from "../../../_components/card-section";
 
 type Sender = { domain: string; address: string };
 type Variables = Record<string, unknown>;
@@ -220,10 +221,7 @@ function SendTestForm({
   }
 
   return (
-    <section className="card" aria-labelledby="send-title">
-      <div className="card-header">
-        <h2 id="send-title">Send a test</h2>
-      </div>
+    <CardSection headingId="send-title" title="Send a test">
       <form className="card-body stack" onSubmit={submit}>
         {!canSend && (
           <div className="alert alert-warning">
@@ -300,7 +298,7 @@ function SendTestForm({
           )}
         </div>
       </form>
-    </section>
+    </CardSection>
   );
 }
 
@@ -358,9 +356,10 @@ function SourceCard({
   );
 
   return (
-    <section className="card" aria-labelledby="source-title">
-      <div className="card-header">
-        <h2 id="source-title">Source</h2>
+    <CardSection
+      headingId="source-title"
+      title="Source"
+      aside={
         <div className="row">
           <CopyButton value={active.content} />
           <button
@@ -389,7 +388,8 @@ function SourceCard({
             </button>
           )}
         </div>
-      </div>
+      }
+    >
       {error && (
         <div className="alert alert-danger" role="alert" style={{ margin: 16 }}>
           <p>{error}</p>
@@ -414,6 +414,6 @@ function SourceCard({
           view
         )}
       </div>
-    </section>
+    </CardSection>
   );
 }

@@ -16,6 +16,7 @@ import { revokeApiKeyAction } from "./actions";
 import { KeyGenerator } from "./key-generator";
 import { DataTable, EmptyState } from "../../_components/data-table";
 import { PageHeader } from "../../_components/page-header";
+import { CardSection } from "../../../_components/card-section";
 
 export const metadata: Metadata = { title: "API keys" };
 
@@ -62,14 +63,16 @@ export default async function ApiKeysPage() {
           domains={domains.map((domain) => ({ domain: domain.domain, verified: isVerifiedForSending(domain) }))}
         />
 
-        <section className="card" aria-labelledby="keys-title">
-          <div className="card-header">
-            <h2 id="keys-title">Your keys</h2>
+        <CardSection
+          headingId="keys-title"
+          title="Your keys"
+          aside={
             <span className="muted small">
               {active.length} active{expired.length > 0 ? ` · ${expired.length} expired` : ""}
               {revoked.length > 0 ? ` · ${revoked.length} revoked` : ""}
             </span>
-          </div>
+          }
+        >
           {keys.length === 0 ? (
             <EmptyState icon={<KeyIcon size={22} />} title="No API keys yet">
               <p>Generate your first key above, then call the API from your server.</p>
@@ -145,7 +148,7 @@ export default async function ApiKeysPage() {
               ))}
             </DataTable>
           )}
-        </section>
+        </CardSection>
       </div>
     </>
   );

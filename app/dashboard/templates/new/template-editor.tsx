@@ -12,6 +12,7 @@ import { SubmitButton } from "../../../_components/submit-button";
 import { VariablesList } from "../../../_components/variables-list";
 import type { CreateTemplateState } from "../../_lib/template-form";
 import { STARTER_TEMPLATE } from "./starter";
+import { CardSection } from "../../../_components/card-section";
 
 type DraftResult =
   | { ok: true; html: string; variables: VariablesSchema; compatibility: CompatibilityFinding[] | null }
@@ -258,15 +259,17 @@ export function TemplateEditor({
 
       <div className="editor">
         <div className="stack">
-          <section className="card" aria-labelledby="code-title">
-            <div className="card-header">
-              <h2 id="code-title">Code (TSX)</h2>
+          <CardSection
+            headingId="code-title"
+            title="Code (TSX)"
+            aside={
               <span className="hint">
                 <span className="kbd">Tab</span> indents · <span className="kbd">Esc</span> then{" "}
                 <span className="kbd">Tab</span> leaves · <span className="kbd">Ctrl</span>+
                 <span className="kbd">S</span> saves
               </span>
-            </div>
+            }
+          >
             <div className="card-body stack-sm">
               <div className="row-between">
                 <FileTabs
@@ -370,10 +373,12 @@ export function TemplateEditor({
                 Set <code>Component.PreviewProps</code> for sample values.
               </span>
             </div>
-          </section>
-          <section className="card" aria-labelledby="derived-title" data-testid="derived-variables">
-            <div className="card-header">
-              <h2 id="derived-title">Variables</h2>
+          </CardSection>
+          <CardSection
+            headingId="derived-title"
+            title="Variables"
+            testId="derived-variables"
+            aside={
               <span className="hint" aria-live="polite">
                 {derived === null
                   ? ""
@@ -381,7 +386,8 @@ export function TemplateEditor({
                     ? "From the code as it is"
                     : "From the last code that rendered"}
               </span>
-            </div>
+            }
+          >
             <div className="card-body">
               {derived === null ? (
                 <p className="muted small" style={{ margin: 0 }}>
@@ -391,12 +397,12 @@ export function TemplateEditor({
                 <VariablesList schema={derived.schema} label="Variables of the template" />
               )}
             </div>
-          </section>
-          <section className="card" aria-labelledby="vars-title">
-            <div className="card-header">
-              <h2 id="vars-title">Preview variables</h2>
-              <span className="label-optional small">optional JSON</span>
-            </div>
+          </CardSection>
+          <CardSection
+            headingId="vars-title"
+            title="Preview variables"
+            aside={<span className="label-optional small">optional JSON</span>}
+          >
             <div className="card-body stack-sm">
               <label htmlFor="preview-variables" className="visually-hidden">
                 Preview variables as JSON
@@ -416,7 +422,7 @@ export function TemplateEditor({
                 {variablesError ?? "Only used for this preview; not saved with the template."}
               </span>
             </div>
-          </section>
+          </CardSection>
         </div>
         <div className="preview-pane stack">
           {shown && (
