@@ -4,6 +4,7 @@ import { SubmitButton } from "../../_components/submit-button";
 import type { ActionState } from "../_lib/action";
 import { FormStatus } from "../_components/form-status";
 import { addDomainAction, updateDefaultSenderAction, verifyDomainAction } from "./actions";
+import { FormField } from "../../_components/form-field";
 
 export function AddDomainForm() {
   const [state, action] = useActionState<ActionState, FormData>(addDomainAction, { status: "idle" });
@@ -14,10 +15,7 @@ export function AddDomainForm() {
   return (
     <form ref={form} action={action} className="stack">
       <div className="form-row">
-        <div className="field">
-          <label className="label" htmlFor="domain">
-            Domain
-          </label>
+        <FormField id="domain" label="Domain">
           <input
             id="domain"
             name="domain"
@@ -34,11 +32,8 @@ export function AddDomainForm() {
             {state.fields?.domain ??
               "A domain or subdomain you control. A subdomain keeps app mail apart from your team's."}
           </span>
-        </div>
-        <div className="field">
-          <label className="label" htmlFor="defaultSender">
-            Default sender <span className="label-optional">(optional)</span>
-          </label>
+        </FormField>
+        <FormField id="defaultSender" label="Default sender" optional>
           <input
             id="defaultSender"
             name="defaultSender"
@@ -50,7 +45,7 @@ export function AddDomainForm() {
             spellCheck={false}
           />
           <span className="hint">Used when a send request has no from. Defaults to hello@ your domain.</span>
-        </div>
+        </FormField>
       </div>
       <div className="row">
         <SubmitButton pendingLabel="Adding…">Add domain</SubmitButton>

@@ -14,6 +14,7 @@ import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pa
 import { VariablesForm } from "../../../_components/variables-form";
 import { sendTestEmailAction, type SendTestState } from "./actions";
 import { CardSection } from "../../../_components/card-section";
+import { FormField } from "../../../_components/form-field";
 
 type Sender = { domain: string; address: string };
 type Variables = Record<string, unknown>;
@@ -230,10 +231,7 @@ function SendTestForm({
             </p>
           </div>
         )}
-        <div className="field">
-          <label className="label" htmlFor="test-to">
-            To
-          </label>
+        <FormField id="test-to" label="To">
           <input
             id="test-to"
             name="to"
@@ -243,11 +241,8 @@ function SendTestForm({
             defaultValue={accountEmail}
             autoComplete="email"
           />
-        </div>
-        <div className="field">
-          <label className="label" htmlFor="test-subject">
-            Subject
-          </label>
+        </FormField>
+        <FormField id="test-subject" label="Subject">
           <input
             id="test-subject"
             name="subject"
@@ -256,12 +251,9 @@ function SendTestForm({
             maxLength={998}
             defaultValue={`[Test] ${name}`}
           />
-        </div>
+        </FormField>
         {senders.length > 0 && (
-          <div className="field">
-            <label className="label" htmlFor="test-from">
-              From
-            </label>
+          <FormField id="test-from" label="From">
             <select id="test-from" name="from" className="select" defaultValue="">
               <option value="">Default sender</option>
               {senders.map((sender) => (
@@ -270,7 +262,7 @@ function SendTestForm({
                 </option>
               ))}
             </select>
-          </div>
+          </FormField>
         )}
         <p className="hint" style={{ margin: 0 }}>
           Test emails stay in your outbox, marked Test, as a test key&apos;s do: never delivered, not counted in the

@@ -13,6 +13,7 @@ import { VariablesList } from "../../../_components/variables-list";
 import type { CreateTemplateState } from "../../_lib/template-form";
 import { STARTER_TEMPLATE } from "./starter";
 import { CardSection } from "../../../_components/card-section";
+import { FormField } from "../../../_components/form-field";
 
 type DraftResult =
   | { ok: true; html: string; variables: VariablesSchema; compatibility: CompatibilityFinding[] | null }
@@ -211,10 +212,7 @@ export function TemplateEditor({
     <form ref={form} action={action} onSubmit={() => setSubmittedSource(sourceKey)} className="stack">
       <section className="card">
         <div className="card-body form-row">
-          <div className="field">
-            <label className="label" htmlFor="template-name">
-              Name
-            </label>
+          <FormField id="template-name" label="Name">
             <input
               id="template-name"
               name="name"
@@ -231,11 +229,8 @@ export function TemplateEditor({
                 {state.fields.name}
               </span>
             )}
-          </div>
-          <div className="field">
-            <label className="label" htmlFor="template-description">
-              Description <span className="label-optional">(optional)</span>
-            </label>
+          </FormField>
+          <FormField id="template-description" label="Description" optional>
             <input
               id="template-description"
               name="description"
@@ -244,7 +239,7 @@ export function TemplateEditor({
               placeholder="What is this email for?"
               defaultValue={state.values?.description ?? template?.description}
             />
-          </div>
+          </FormField>
         </div>
         <div className="card-footer row-between">
           <span className="muted small">
