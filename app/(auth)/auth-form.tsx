@@ -4,6 +4,7 @@ import { useActionState, useState } from "react";
 import { MAX_ADDRESS_LENGTH } from "@/lib/core/limits";
 import { SubmitButton } from "../_components/submit-button";
 import type { AuthFormState } from "./actions";
+import { FormField } from "../_components/form-field";
 
 type Mode = "signin" | "signup";
 
@@ -43,10 +44,7 @@ export function AuthForm({
           <p>{state.message}</p>
         </div>
       )}
-      <div className="field">
-        <label className="label" htmlFor="email">
-          Email
-        </label>
+      <FormField id="email" label="Email">
         <input
           id="email"
           name="email"
@@ -65,7 +63,7 @@ export function AuthForm({
             {fields.email}
           </span>
         )}
-      </div>
+      </FormField>
       <div className="field">
         <div className="row-between">
           <label className="label" htmlFor="password">

@@ -1,4 +1,5 @@
 import { formatNumber } from "./format";
+import { ColumnHeadings } from "./column-headings";
 
 type Point = { day: string; value: number };
 
@@ -98,12 +99,7 @@ export function BarChart({
         <div className="table-wrap" style={{ maxHeight: 240, overflowY: "auto", marginTop: 8 }}>
           <table className="table">
             <caption className="visually-hidden">{label} per day</caption>
-            <thead>
-              <tr>
-                <th scope="col">Day (UTC)</th>
-                <th scope="col">{label}</th>
-              </tr>
-            </thead>
+            <ColumnHeadings columns={["Day (UTC)", label]} />
             <tbody>
               {[...points].reverse().map((point) => (
                 <tr key={point.day}>

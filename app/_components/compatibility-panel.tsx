@@ -1,4 +1,5 @@
 import { EMAIL_CLIENTS, type CompatibilityFinding } from "@/lib/render/analysis/warnings";
+import { CardSection } from "./card-section";
 
 /**
  * Email client support of a rendered template (lib/render/analysis/compatibility.ts): per client, the features it does
@@ -8,10 +9,7 @@ import { EMAIL_CLIENTS, type CompatibilityFinding } from "@/lib/render/analysis/
  */
 export function CompatibilityPanel({ findings, source }: { findings: CompatibilityFinding[] | null; source: string }) {
   return (
-    <section className="card" aria-labelledby="compatibility-heading" data-testid="compatibility">
-      <div className="card-header">
-        <h2 id="compatibility-heading">Email client support</h2>
-      </div>
+    <CardSection headingId="compatibility-heading" title="Email client support" testId="compatibility">
       <div className="card-body stack-sm">
         <p className="muted small">
           {findings === null
@@ -43,7 +41,7 @@ export function CompatibilityPanel({ findings, source }: { findings: Compatibili
             );
           })}
       </div>
-    </section>
+    </CardSection>
   );
 }
 

@@ -1,6 +1,15 @@
 "use client";
 import type { ValidationDetail } from "@/lib/core/errors";
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+  type TextareaHTMLAttributes,
+} from "react";
 import type { VariableSchema, VariablesSchema } from "@/lib/templates/variables-schema";
 import {
   blankItem,
@@ -37,6 +46,12 @@ function useForm(): FormContext {
   const context = useContext(Context);
   if (!context) throw new Error("A variables field outside VariablesForm");
   return context;
+}
+
+/** The value a field edits, and the setter to change it with. */
+function useValueAt(path: Path) {
+  const { value, set } = useForm();
+  return { current: getIn(value, path), set };
 }
 
 /**
@@ -232,8 +247,7 @@ function TextField({
   inList,
   shape,
 }: FieldProps & { shape: Extract<FieldShape, { kind: "text" | "number" }> }) {
-  const { value, set } = useForm();
-  const current = getIn(value, path);
+  const { current, set } = useValueAt(path);
   const [draft, setDraft] = useDraft(current, inputText);
   const { id, hint, error, aria } = useDescription(path, schema);
   return (
@@ -259,8 +273,7 @@ function TextField({
 }
 
 function CheckboxField({ schema, path, label, required }: FieldProps) {
-  const { value, set } = useForm();
-  const current = getIn(value, path);
+  const { current, set } = useValueAt(path);
   const { id, hint, error, aria } = useDescription(path, schema);
   // Not given yet: the box shows the default, which is what the template will use.
   const checked = typeof current === "boolean" ? current : schema.default === true;
@@ -291,8 +304,7 @@ function SelectField({
   inList,
   shape,
 }: FieldProps & { shape: Extract<FieldShape, { kind: "select" }> }) {
-  const { value, set } = useForm();
-  const current = getIn(value, path);
+  const { current, set } = useValueAt(path);
   const { id, hint, error, aria } = useDescription(path, schema);
   const selected = shape.options.findIndex((option) => option === current);
   const empty = shape.nullable
@@ -326,15 +338,15 @@ function SelectField({
   );
 }
 
-function ObjectFieldset({
-  schema,
+/** An object's or a list's variables, under a legend naming the variable, with its hint and error. */
+function GroupFieldset({
   path,
+  schema,
   label,
   required,
-  shape,
-}: FieldProps & { shape: Extract<FieldShape, { kind: "object" }> }) {
+  children,
+}: Pick<FieldProps, "path" | "schema" | "label" | "required"> & { children: ReactNode }) {
   const { id, hint, error, aria } = useDescription(path, schema);
-  const requiredMembers = new Set(shape.required);
   return (
     <fieldset className="var-group" id={id} {...aria}>
       <legend>
@@ -342,10 +354,25 @@ function ObjectFieldset({
       </legend>
       {hint}
       {error}
+      {children}
+    </fieldset>
+  );
+}
+
+function ObjectFieldset({
+  schema,
+  path,
+  label,
+  required,
+  shape,
+}: FieldProps & { shape: Extract<FieldShape, { kind: "object" }> }) {
+  const requiredMembers = new Set(shape.required);
+  return (
+    <GroupFieldset path={path} schema={schema} label={label} required={required}>
       {Object.entries(shape.properties).map(([name, member]) => (
         <Field key={name} schema={member} path={[...path, name]} label={name} required={requiredMembers.has(name)} />
       ))}
-    </fieldset>
+    </GroupFieldset>
   );
 }
 
@@ -356,18 +383,11 @@ function ListFieldset({
   required,
   shape,
 }: FieldProps & { shape: Extract<FieldShape, { kind: "list" }> }) {
-  const { value, set } = useForm();
-  const current = getIn(value, path);
+  const { current, set } = useValueAt(path);
   const items = Array.isArray(current) ? current : [];
-  const { id, hint, error, aria } = useDescription(path, schema);
   const ofObjects = shape.itemShape.kind === "object";
   return (
-    <fieldset className="var-group" id={id} {...aria}>
-      <legend>
-        <FieldLabel label={label} schema={schema} required={required} />
-      </legend>
-      {hint}
-      {error}
+    <GroupFieldset path={path} schema={schema} label={label} required={required}>
       {items.map((_, index) => {
         const itemLabel = `${label} ${index + 1}`;
         const remove = (
@@ -409,7 +429,7 @@ function ListFieldset({
           Add {ofObjects ? "an item" : "a value"} to {label}
         </button>
       </div>
-    </fieldset>
+    </GroupFieldset>
   );
 }
 
@@ -425,27 +445,19 @@ function ItemMembers({ schema, path }: { schema: VariableSchema; path: Path }) {
 const formatJson = (value: unknown) => (value === undefined ? "" : JSON.stringify(value, null, 2));
 
 function JsonField({ schema, path, label, required, nullable }: FieldProps & { nullable: boolean }) {
-  const { value, set, reportUnparsed } = useForm();
-  const current = getIn(value, path);
+  const { current, set } = useValueAt(path);
   const [draft, setDraft] = useDraft(current, formatJson);
   const [parseError, setParseError] = useState<string | null>(null);
   const { id, hint, error, aria } = useDescription(path, schema, parseError);
-  const key = path.join(".");
-  useEffect(() => {
-    reportUnparsed(key, parseError !== null);
-    return () => reportUnparsed(key, false);
-  }, [key, parseError, reportUnparsed]);
+  useUnparsedReport(path.join("."), parseError !== null);
   return (
     <div className="field">
       <label className="label" htmlFor={id}>
         <FieldLabel label={label} schema={schema} required={required} />
       </label>
-      <textarea
+      <JsonTextarea
         id={id}
-        className="textarea code"
-        rows={Math.min(10, Math.max(3, draft.split("\n").length))}
         value={draft}
-        spellCheck={false}
         placeholder={schema.default === undefined ? (nullable ? "null" : "JSON") : formatJson(schema.default)}
         aria-required={required || undefined}
         {...aria}
@@ -472,9 +484,32 @@ function JsonField({ schema, path, label, required, nullable }: FieldProps & { n
   );
 }
 
+/** Tells the form while a JSON field holds text that does not parse, so it is not submitted meanwhile. */
+function useUnparsedReport(key: string, unparsed: boolean) {
+  const { reportUnparsed } = useForm();
+  useEffect(() => {
+    reportUnparsed(key, unparsed);
+    return () => reportUnparsed(key, false);
+  }, [key, unparsed, reportUnparsed]);
+}
+
+/** A textarea for JSON: monospaced, unchecked for spelling, as tall as its text (3 to 10 rows). */
+function JsonTextarea({ id, value, ...rest }: TextareaHTMLAttributes<HTMLTextAreaElement> & { value: string }) {
+  return (
+    <textarea
+      id={id}
+      className="textarea code"
+      rows={Math.min(10, Math.max(3, value.split("\n").length))}
+      value={value}
+      spellCheck={false}
+      {...rest}
+    />
+  );
+}
+
 /** Variables the schema does not declare: passed to the template unchanged (and warned about by the API). */
 function OtherVariables({ schema }: { schema: VariablesSchema }) {
-  const { value, replace, errorsAt, reportUnparsed } = useForm();
+  const { value, replace, errorsAt } = useForm();
   const shown = otherVariablesText(schema, value);
   const [draft, setDraft] = useState(shown);
   const [synced, setSynced] = useState(shown);
@@ -484,10 +519,7 @@ function OtherVariables({ schema }: { schema: VariablesSchema }) {
     setDraft(shown);
     setProblem(null);
   }
-  useEffect(() => {
-    reportUnparsed(OTHER_VARIABLES, problem !== null);
-    return () => reportUnparsed(OTHER_VARIABLES, false);
-  }, [problem, reportUnparsed]);
+  useUnparsedReport(OTHER_VARIABLES, problem !== null);
   const errors = errorsAt(OTHER_VARIABLES);
   const id = "other-variables";
   return (
@@ -495,12 +527,9 @@ function OtherVariables({ schema }: { schema: VariablesSchema }) {
       <label className="label" htmlFor={id}>
         Other variables <span className="label-optional">JSON</span>
       </label>
-      <textarea
+      <JsonTextarea
         id={id}
-        className="textarea code"
-        rows={Math.min(10, Math.max(3, draft.split("\n").length))}
         value={draft}
-        spellCheck={false}
         placeholder='{ "name": "value" }'
         aria-describedby={[`${id}-hint`, problem || errors ? `${id}-error` : null].filter(Boolean).join(" ")}
         aria-invalid={problem || errors ? true : undefined}

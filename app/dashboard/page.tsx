@@ -8,6 +8,10 @@ import { billingPeriod } from "@/lib/core/plans";
 import { formatDate, formatDateTime, formatNumber, PLAN_LABEL, timeAgo } from "../_components/format";
 import { ArrowRightIcon, MailIcon } from "../_components/icons";
 import { Meter, StatusBadge } from "../_components/meter";
+import { EmptyState } from "./_components/data-table";
+import { PageHeader } from "./_components/page-header";
+import { QuotaStatCard, StatCard } from "./_components/stat-card";
+import { CardSection } from "../_components/card-section";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -60,62 +64,65 @@ export default async function OverviewPage() {
 
   return (
     <>
-      <div className="page-header">
-        <div>
-          <h1>Hello, {name}</h1>
-          <p>
+      <PageHeader
+        title={<>Hello, {name}</>}
+        intro={
+          <>
             {PLAN_LABEL[usage.plan]} plan · usage resets {formatDate(usage.reset)}
-          </p>
-        </div>
-        <Link href="/dashboard/catalogue" className="btn btn-primary">
-          Browse templates
-        </Link>
-      </div>
+          </>
+        }
+        actions={
+          <Link href="/dashboard/catalogue" className="btn btn-primary">
+            Browse templates
+          </Link>
+        }
+      />
 
       <div className="stack">
         <div className="stats">
-          <div className="card stat">
-            <span className="stat-label">API calls this month</span>
-            <span className="stat-value">
-              {formatNumber(usage.apiCalls.used)}{" "}
-              <small>{usage.apiCalls.limit === null ? "· unlimited" : `/ ${formatNumber(usage.apiCalls.limit)}`}</small>
-            </span>
-            <Meter label="API calls" used={usage.apiCalls.used} limit={usage.apiCalls.limit} unit="calls" compact />
-          </div>
-          <div className="card stat">
-            <span className="stat-label">Emails this month</span>
-            <span className="stat-value">
-              {formatNumber(usage.emails.current_usage)} <small>/ {formatNumber(usage.emails.monthly_limit)}</small>
-            </span>
-            <Meter
-              label="Emails"
-              used={usage.emails.current_usage}
-              limit={usage.emails.monthly_limit}
-              unit="emails"
-              compact
-            />
-            <span className="stat-foot">Test sends not counted ({formatNumber(usage.testEmailsToday)} today).</span>
-          </div>
-          <div className="card stat" data-testid="delivery-problems">
-            <span className="stat-label">Bounces and complaints</span>
-            <span className="stat-value">
-              {formatNumber(thisMonth.bounced)} <small>{thisMonth.bounced === 1 ? "bounce" : "bounces"} ·</small>{" "}
-              {formatNumber(thisMonth.complained)}{" "}
-              <small>{thisMonth.complained === 1 ? "complaint" : "complaints"}</small>
-            </span>
-            <span className="stat-foot">
-              Of this month&apos;s emails
-              {testProblems > 0 &&
-                `; ${testProblems} ${testProblems === 1 ? "was a test send" : "were test sends"}`}.{" "}
-              <Link href="/dashboard/emails?status=bounced">Bounced emails</Link>
-            </span>
-          </div>
-          <div className="card stat">
-            <span className="stat-label">Library</span>
-            <span className="stat-value">
-              {allowance.librarySize}{" "}
-              <small>{allowance.libraryLimit === null ? "templates" : `/ ${allowance.libraryLimit} templates`}</small>
-            </span>
+          <QuotaStatCard
+            label="API calls this month"
+            meterLabel="API calls"
+            used={usage.apiCalls.used}
+            limit={usage.apiCalls.limit}
+            unit="calls"
+          />
+          <QuotaStatCard
+            label="Emails this month"
+            meterLabel="Emails"
+            used={usage.emails.current_usage}
+            limit={usage.emails.monthly_limit}
+            unit="emails"
+            foot={`Test sends not counted (${formatNumber(usage.testEmailsToday)} today).`}
+          />
+          <StatCard
+            label="Bounces and complaints"
+            testId="delivery-problems"
+            value={
+              <>
+                {formatNumber(thisMonth.bounced)} <small>{thisMonth.bounced === 1 ? "bounce" : "bounces"} ·</small>{" "}
+                {formatNumber(thisMonth.complained)}{" "}
+                <small>{thisMonth.complained === 1 ? "complaint" : "complaints"}</small>
+              </>
+            }
+            foot={
+              <>
+                Of this month&apos;s emails
+                {testProblems > 0 &&
+                  `; ${testProblems} ${testProblems === 1 ? "was a test send" : "were test sends"}`}.{" "}
+                <Link href="/dashboard/emails?status=bounced">Bounced emails</Link>
+              </>
+            }
+          />
+          <StatCard
+            label="Library"
+            value={
+              <>
+                {allowance.librarySize}{" "}
+                <small>{allowance.libraryLimit === null ? "templates" : `/ ${allowance.libraryLimit} templates`}</small>
+              </>
+            }
+          >
             <Meter
               label="Library"
               used={allowance.librarySize}
@@ -123,17 +130,19 @@ export default async function OverviewPage() {
               unit="templates"
               compact
             />
-          </div>
+          </StatCard>
         </div>
 
         <div className="two-col">
-          <section className="card" aria-labelledby="start-title">
-            <div className="card-header">
-              <h2 id="start-title">{remaining === 0 ? "You're all set" : "Get started"}</h2>
+          <CardSection
+            headingId="start-title"
+            title={remaining === 0 ? "You're all set" : "Get started"}
+            aside={
               <span className="muted small">
                 {steps.length - remaining} of {steps.length} done
               </span>
-            </div>
+            }
+          >
             <ol className="checklist">
               {steps.map((step) => (
                 <li key={step.title} className={step.done ? "done" : undefined}>
@@ -154,15 +163,17 @@ export default async function OverviewPage() {
                 </li>
               ))}
             </ol>
-          </section>
+          </CardSection>
 
-          <section className="card" aria-labelledby="quick-title">
-            <div className="card-header">
-              <h2 id="quick-title">Call the API</h2>
+          <CardSection
+            headingId="quick-title"
+            title="Call the API"
+            aside={
               <Link href="/docs" className="small">
                 Reference
               </Link>
-            </div>
+            }
+          >
             <div className="card-body stack-sm">
               <p className="muted small" style={{ margin: 0 }}>
                 List your library from your server:
@@ -171,24 +182,22 @@ export default async function OverviewPage() {
                 <code>{`curl ${getConfig().siteUrl}/api/v1/library \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}</code>
               </pre>
             </div>
-          </section>
+          </CardSection>
         </div>
 
-        <section className="card" aria-labelledby="recent-title">
-          <div className="card-header">
-            <h2 id="recent-title">Recent emails</h2>
+        <CardSection
+          headingId="recent-title"
+          title="Recent emails"
+          aside={
             <Link href="/dashboard/emails" className="row small">
               All emails <ArrowRightIcon size={14} />
             </Link>
-          </div>
+          }
+        >
           {recent.length === 0 ? (
-            <div className="empty-state">
-              <div className="empty-icon">
-                <MailIcon size={22} />
-              </div>
-              <h3>Nothing sent yet</h3>
+            <EmptyState icon={<MailIcon size={22} />} title="Nothing sent yet">
               <p>Messages you send through the API or as tests from the dashboard appear here.</p>
-            </div>
+            </EmptyState>
           ) : (
             <div className="table-wrap">
               <table className="table">
@@ -220,7 +229,7 @@ export default async function OverviewPage() {
               </table>
             </div>
           )}
-        </section>
+        </CardSection>
       </div>
     </>
   );

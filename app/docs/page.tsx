@@ -1,6 +1,7 @@
 import type { CLIENT_METHODS } from "letterpress";
 import type { Metadata } from "next";
 import { connection } from "next/server";
+import type { ReactNode } from "react";
 import { getConfig } from "@/lib/core/config";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
@@ -9,6 +10,7 @@ import { SiteFooter, SiteHeader } from "../_components/site-header";
 import { clientExample, EXAMPLE_BODIES } from "./examples";
 import { Description, refName, SchemaRef, SchemaTable, schemaAnchor, type JsonSchema } from "./schema-view";
 import { ScrollBox } from "./scroll-box";
+import { ColumnHeadings } from "../_components/column-headings";
 
 export const metadata: Metadata = {
   title: "API reference",
@@ -109,18 +111,10 @@ export default async function DocsPage() {
               but its emails stay in the outbox marked <code>&quot;test&quot;: true</code>: they never reach a provider
               and do not count toward the month&apos;s emails (at most {TEST_EMAILS_PER_DAY} a day). A key has full
               access, or sending access only (
-              {sendingOnly.map(({ path, method }, i) => (
-                <span key={`${method} ${path}`}>
-                  {i > 0 && ", "}
-                  <code>
-                    {method.toUpperCase()} {path}
-                  </code>
-                </span>
-              ))}
-              ; anything else answers <code>403 INSUFFICIENT_SCOPE</code> and is not counted), may be bound to one of
-              your sending domains (then <code>from</code> must be on it) and may expire. Keys match{" "}
-              <code>lp_(live|test)_[0-9A-Za-z]{"{49}"}</code>; the last six characters are a CRC-32 checksum of the rest
-              in base62, so a secret scanner can tell a real key from a lookalike.
+              <Endpoints endpoints={sendingOnly} />; anything else answers <code>403 INSUFFICIENT_SCOPE</code> and is
+              not counted), may be bound to one of your sending domains (then <code>from</code> must be on it) and may
+              expire. Keys match <code>lp_(live|test)_[0-9A-Za-z]{"{49}"}</code>; the last six characters are a CRC-32
+              checksum of the rest in base62, so a secret scanner can tell a real key from a lookalike.
             </p>
           </section>
 
@@ -128,30 +122,16 @@ export default async function DocsPage() {
             <h2 id="rate-limits-title">Plans and rate limits</h2>
             <p>
               Limits apply per calendar month in UTC. Metered endpoints (
-              {metered.map(({ path, method }, i) => (
-                <span key={`${method} ${path}`}>
-                  {i > 0 && ", "}
-                  <code>
-                    {method.toUpperCase()} {path}
-                  </code>
-                </span>
-              ))}
-              ) count each authenticated call once and answer with <code>X-RateLimit-Limit</code>,{" "}
-              <code>X-RateLimit-Remaining</code>, <code>X-RateLimit-Reset</code> and <code>X-RateLimit-Plan</code>{" "}
-              headers. Past the limit they answer <code>429 RATE_LIMIT_EXCEEDED</code> with a <code>Retry-After</code>{" "}
-              header; a refused call is not counted.
+              <Endpoints endpoints={metered} />) count each authenticated call once and answer with{" "}
+              <code>X-RateLimit-Limit</code>, <code>X-RateLimit-Remaining</code>, <code>X-RateLimit-Reset</code> and{" "}
+              <code>X-RateLimit-Plan</code> headers. Past the limit they answer <code>429 RATE_LIMIT_EXCEEDED</code>{" "}
+              with a <code>Retry-After</code> header; a refused call is not counted.
             </p>
             <ScrollBox className="table-wrap card" name="Plans and rate limits">
               <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Plan</th>
-                    <th scope="col">API calls / month</th>
-                    <th scope="col">Emails / month</th>
-                    <th scope="col">Library size</th>
-                    <th scope="col">Paid purchases / month</th>
-                  </tr>
-                </thead>
+                <ColumnHeadings
+                  columns={["Plan", "API calls / month", "Emails / month", "Library size", "Paid purchases / month"]}
+                />
                 <tbody>
                   {PLAN_NAMES.map((name) => {
                     const plan = PLANS[name];
@@ -213,14 +193,7 @@ export default async function DocsPage() {
                     <h3>Parameters</h3>
                     <ScrollBox className="table-wrap card" name={`Parameters of ${method.toUpperCase()} ${path}`}>
                       <table className="table schema-table">
-                        <thead>
-                          <tr>
-                            <th scope="col">Name</th>
-                            <th scope="col">In</th>
-                            <th scope="col">Type</th>
-                            <th scope="col">Notes</th>
-                          </tr>
-                        </thead>
+                        <ColumnHeadings columns={["Name", "In", "Type", "Notes"]} />
                         <tbody>
                           {operation.parameters.map((parameter) => (
                             <tr key={`${parameter.in}-${parameter.name}`}>
@@ -272,13 +245,7 @@ export default async function DocsPage() {
                 <h3>Responses</h3>
                 <ScrollBox className="table-wrap card" name={`Responses of ${method.toUpperCase()} ${path}`}>
                   <table className="table">
-                    <thead>
-                      <tr>
-                        <th scope="col">Status</th>
-                        <th scope="col">Meaning</th>
-                        <th scope="col">Body</th>
-                      </tr>
-                    </thead>
+                    <ColumnHeadings columns={["Status", "Meaning", "Body"]} />
                     <tbody>
                       {Object.entries(operation.responses).map(([status, response]) => {
                         const schema = response.content?.["application/json"]?.schema;
@@ -290,12 +257,9 @@ export default async function DocsPage() {
                               {response.headers && (
                                 <div className="muted" style={{ marginTop: 4 }}>
                                   Headers:{" "}
-                                  {Object.keys(response.headers).map((name, index) => (
-                                    <span key={name}>
-                                      {index > 0 && ", "}
-                                      <code>{name}</code>
-                                    </span>
-                                  ))}
+                                  <CodeList
+                                    codes={Object.keys(response.headers).map((name) => ({ key: name, code: name }))}
+                                  />
                                 </div>
                               )}
                             </td>
@@ -398,6 +362,32 @@ function Contents({ operations }: { operations: { path: string; method: string; 
 /**
  * A response's description, with the error codes it names (in parentheses, as lib/api/openapi.ts writes them) as code.
  */
+/** Codes in a sentence, separated by commas. */
+function CodeList({ codes }: { codes: { key: string; code: ReactNode }[] }) {
+  return codes.map(({ key, code }, index) => (
+    <span key={key}>
+      {index > 0 && ", "}
+      <code>{code}</code>
+    </span>
+  ));
+}
+
+/** Endpoints named in a sentence, as `POST /api/v1/send`. */
+function Endpoints({ endpoints }: { endpoints: { path: string; method: string }[] }) {
+  return (
+    <CodeList
+      codes={endpoints.map(({ path, method }) => ({
+        key: `${method} ${path}`,
+        code: (
+          <>
+            {method.toUpperCase()} {path}
+          </>
+        ),
+      }))}
+    />
+  );
+}
+
 function Meaning({ response }: { response: Response }) {
   const codes = response["x-error-codes"] ?? [];
   return response.description.split(/\(([A-Z_]+)\)/).map((part, i) =>

@@ -1,5 +1,6 @@
 import { Fragment } from "react";
 import { ScrollBox } from "./scroll-box";
+import { ColumnHeadings } from "../_components/column-headings";
 
 // Renders JSON Schema (as generated from the API's zod schemas) as readable tables.
 
@@ -145,13 +146,7 @@ export function SchemaTable({ schema, name }: { schema: JsonSchema; name: string
   return (
     <ScrollBox className="table-wrap card" style={{ marginBottom: 12 }} name={name}>
       <table className="table schema-table">
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Type</th>
-            <th scope="col">Notes</th>
-          </tr>
-        </thead>
+        <ColumnHeadings columns={["Field", "Type", "Notes"]} />
         <tbody>
           {rows.map((row) => {
             const notes = constraints(row.schema);

@@ -77,38 +77,38 @@ export async function findEmailWithMessage(accountId: string, id: string) {
   return { ...toEmailResponse(email), events: email.events.map(toEmailEventResponse), message: email.message };
 }
 
-/** The resource's fields alone (a row may hold its events and message too), its times in ISO 8601. */
+/** The resource's fields, in the order GET /emails/{id} gives them (a row may hold its events and message too). */
+const EMAIL_FIELDS = [
+  "id",
+  "from",
+  "to",
+  "cc",
+  "bcc",
+  "reply_to",
+  "subject",
+  "template_id",
+  "template_version",
+  "tags",
+  "status",
+  "created_at",
+  "sent_at",
+  "scheduled_at",
+  "test",
+] as const satisfies readonly (keyof EmailResource)[];
+
+/** The resource's fields alone, its times in ISO 8601. */
 function toEmailResponse(email: EmailResource) {
-  const {
-    id,
-    from,
-    to,
-    cc,
-    bcc,
-    reply_to,
-    subject,
-    template_id,
-    template_version: version,
-    tags,
-    status,
-    test,
-  } = email;
+  const fields = Object.fromEntries(EMAIL_FIELDS.map((key) => [key, email[key]])) as Pick<
+    EmailResource,
+    (typeof EMAIL_FIELDS)[number]
+  >;
+  const version = email.template_version;
   return {
-    id,
-    from,
-    to,
-    cc,
-    bcc,
-    reply_to,
-    subject,
-    template_id,
+    ...fields,
     template_version: version === "draft" ? ("draft" as const) : version === null ? null : Number(version),
-    tags,
-    status,
     created_at: email.created_at.toISOString(),
     sent_at: email.sent_at?.toISOString() ?? null,
     scheduled_at: email.scheduled_at?.toISOString() ?? null,
-    test,
   };
 }
 

@@ -5,6 +5,7 @@ import { formatDate, PLAN_LABEL } from "../../_components/format";
 import { PaymentModeNote, PlanCards } from "../../_components/plan-cards";
 import { openCustomerPortalAction } from "./actions";
 import { PlanButton } from "./plan-button";
+import { PageHeader } from "../_components/page-header";
 
 export const metadata: Metadata = { title: "Plan & billing" };
 
@@ -36,10 +37,10 @@ export default async function BillingPage({
 
   return (
     <>
-      <div className="page-header">
-        <div>
-          <h1>Plan & billing</h1>
-          <p>
+      <PageHeader
+        title="Plan & billing"
+        intro={
+          <>
             You are on the <strong>{PLAN_LABEL[account.plan]}</strong> plan. Limits apply per calendar month (UTC).
             {subscription?.currentPeriodEnd && (
               <>
@@ -47,19 +48,23 @@ export default async function BillingPage({
                 {subscription.cancelAtPeriodEnd ? "Ends" : "Renews"} {formatDate(subscription.currentPeriodEnd)}.
               </>
             )}
-          </p>
-        </div>
-        {(paymentMode === "test" || paymentMode === "stripe_test") && (
-          <span className="badge badge-warning">Test-mode payments</span>
-        )}
-        {processor?.customerPortalUrl && account.plan !== "free" && (
-          <form action={openCustomerPortalAction}>
-            <button type="submit" className="btn btn-secondary">
-              Invoices & payment method
-            </button>
-          </form>
-        )}
-      </div>
+          </>
+        }
+        actions={
+          <>
+            {(paymentMode === "test" || paymentMode === "stripe_test") && (
+              <span className="badge badge-warning">Test-mode payments</span>
+            )}
+            {processor?.customerPortalUrl && account.plan !== "free" && (
+              <form action={openCustomerPortalAction}>
+                <button type="submit" className="btn btn-secondary">
+                  Invoices & payment method
+                </button>
+              </form>
+            )}
+          </>
+        }
+      />
       <div className="stack">
         {notice && (
           <div className={`alert ${notice.tone}`} role="status">

@@ -3,10 +3,10 @@ import Link from "next/link";
 import { useActionState, useMemo, useRef, useState } from "react";
 import type { VariablesSchema } from "@/lib/templates/variables-schema";
 import { formatPrice } from "../../_components/format";
-import { Thumbnail } from "../../_components/thumbnail";
 import { SubmitButton } from "../../_components/submit-button";
 import { VariablesList } from "../../_components/variables-list";
 import { addTemplateAction, type AddTemplateState } from "./actions";
+import { GridToolbar, TemplateCard, TemplateGrid } from "../_components/template-grid";
 
 export type CatalogueCard = {
   id: string;
@@ -48,66 +48,46 @@ export function CatalogueGrid({
 
   return (
     <>
-      <div className="toolbar">
-        <label htmlFor="catalogue-search" className="visually-hidden">
-          Search the catalogue
-        </label>
-        <input
-          id="catalogue-search"
-          type="search"
-          className="input"
-          placeholder="Search templates…"
-          value={query}
-          onChange={(event) => setQuery(event.target.value)}
-        />
-        <div className="chips" role="group" aria-label="Filter by category">
-          {categories.map((name) => (
-            <button
-              key={name}
-              type="button"
-              className="chip"
-              aria-pressed={category === name}
-              onClick={() => setCategory(name)}
-            >
-              {name}
-            </button>
-          ))}
-        </div>
-      </div>
-      {visible.length === 0 ? (
-        <div className="card empty-state">
-          <h3>No templates match</h3>
-          <p>Try another search or category.</p>
-        </div>
-      ) : (
-        <ul className="template-grid" style={{ listStyle: "none", padding: 0, margin: 0 }}>
-          {visible.map((card) => (
-            <li key={card.id} className="card template-card" data-testid="catalogue-card" data-name={card.name}>
-              <div className="thumb">
-                <Thumbnail id={card.id} name={card.name} previewUrl={card.preview_url} />
-              </div>
-              <div className="template-card-body">
-                <div className="card-badges">
-                  <span className="badge">{card.category ?? "Other"}</span>
-                  {card.addedVia ? (
-                    <span className="badge badge-success">In library</span>
-                  ) : card.bought ? (
-                    <span className="badge badge-accent">Bought</span>
-                  ) : (
-                    <span className={`badge ${card.price > 0 ? "badge-accent" : ""}`}>{formatPrice(card.price)}</span>
-                  )}
-                </div>
-                <h3>{card.name}</h3>
-                <p className="desc">{card.description}</p>
-                <div className="template-meta">
-                  <span>By {card.author ?? "Letterpress"}</span>
-                </div>
-              </div>
-              <CardActions card={card} blockers={blockers} testMode={testMode} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <GridToolbar
+        searchId="catalogue-search"
+        searchLabel="Search the catalogue"
+        placeholder="Search templates…"
+        query={query}
+        onQuery={setQuery}
+        chipsLabel="Filter by category"
+        chips={categories.map((name) => ({ value: name, label: name }))}
+        active={category}
+        onChip={setCategory}
+      />
+      <TemplateGrid cards={visible} noMatchHint="Try another search or category.">
+        {(card) => (
+          <TemplateCard
+            key={card.id}
+            card={card}
+            testId="catalogue-card"
+            dataName={card.name}
+            badges={
+              <>
+                <span className="badge">{card.category ?? "Other"}</span>
+                {card.addedVia ? (
+                  <span className="badge badge-success">In library</span>
+                ) : card.bought ? (
+                  <span className="badge badge-accent">Bought</span>
+                ) : (
+                  <span className={`badge ${card.price > 0 ? "badge-accent" : ""}`}>{formatPrice(card.price)}</span>
+                )}
+              </>
+            }
+            title={card.name}
+            actions={<CardActions card={card} blockers={blockers} testMode={testMode} />}
+          >
+            <p className="desc">{card.description}</p>
+            <div className="template-meta">
+              <span>By {card.author ?? "Letterpress"}</span>
+            </div>
+          </TemplateCard>
+        )}
+      </TemplateGrid>
     </>
   );
 }

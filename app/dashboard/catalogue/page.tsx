@@ -9,6 +9,7 @@ import { OPEN_VARIABLES_SCHEMA, type VariablesSchema } from "@/lib/templates/var
 import { PLAN_LABEL } from "../../_components/format";
 import { Meter } from "../../_components/meter";
 import { CatalogueGrid, type Blockers } from "./catalogue-grid";
+import { PageHeader } from "../_components/page-header";
 
 export const metadata: Metadata = { title: "Catalogue" };
 
@@ -51,16 +52,16 @@ export default async function CataloguePage({ searchParams }: { searchParams: Pr
 
   return (
     <>
-      <div className="page-header">
-        <div>
-          <h1>Catalogue</h1>
-          <p>
+      <PageHeader
+        title="Catalogue"
+        intro={
+          <>
             Production-ready templates by Letterpress. Free ones join your library in a click; premium ones are a
             one-off purchase.
-          </p>
-        </div>
-        {processor?.testMode && <span className="badge badge-warning">Test-mode payments</span>}
-      </div>
+          </>
+        }
+        actions={processor?.testMode && <span className="badge badge-warning">Test-mode payments</span>}
+      />
 
       {checkout === "success" && (
         <div className="alert alert-success" role="status" style={{ marginBottom: 20 }}>

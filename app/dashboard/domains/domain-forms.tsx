@@ -2,7 +2,9 @@
 import { useActionState, useEffect, useRef } from "react";
 import { SubmitButton } from "../../_components/submit-button";
 import type { ActionState } from "../_lib/action";
+import { FormStatus } from "../_components/form-status";
 import { addDomainAction, updateDefaultSenderAction, verifyDomainAction } from "./actions";
+import { FormField } from "../../_components/form-field";
 
 export function AddDomainForm() {
   const [state, action] = useActionState<ActionState, FormData>(addDomainAction, { status: "idle" });
@@ -13,10 +15,7 @@ export function AddDomainForm() {
   return (
     <form ref={form} action={action} className="stack">
       <div className="form-row">
-        <div className="field">
-          <label className="label" htmlFor="domain">
-            Domain
-          </label>
+        <FormField id="domain" label="Domain">
           <input
             id="domain"
             name="domain"
@@ -33,11 +32,8 @@ export function AddDomainForm() {
             {state.fields?.domain ??
               "A domain or subdomain you control. A subdomain keeps app mail apart from your team's."}
           </span>
-        </div>
-        <div className="field">
-          <label className="label" htmlFor="defaultSender">
-            Default sender <span className="label-optional">(optional)</span>
-          </label>
+        </FormField>
+        <FormField id="defaultSender" label="Default sender" optional>
           <input
             id="defaultSender"
             name="defaultSender"
@@ -49,13 +45,12 @@ export function AddDomainForm() {
             spellCheck={false}
           />
           <span className="hint">Used when a send request has no from. Defaults to hello@ your domain.</span>
-        </div>
+        </FormField>
       </div>
       <div className="row">
         <SubmitButton pendingLabel="Adding…">Add domain</SubmitButton>
-        <span aria-live="polite" className={state.status === "error" ? "field-error" : "hint"}>
-          {state.status !== "idle" && !state.fields?.domain ? state.message : null}
-        </span>
+        {/* A message about the domain stands under its field instead. */}
+        <FormStatus state={state} shown={!state.fields?.domain} />
       </div>
     </form>
   );
@@ -84,9 +79,7 @@ export function DefaultSenderForm({ domain, sender }: { domain: string; sender: 
           Save
         </SubmitButton>
       </div>
-      <span aria-live="polite" className={state.status === "error" ? "field-error" : "hint"}>
-        {state.status === "idle" ? null : state.message}
-      </span>
+      <FormStatus state={state} />
     </form>
   );
 }
@@ -114,9 +107,7 @@ export function VerifyDomainForm({
           {label}
         </SubmitButton>
       </div>
-      <span aria-live="polite" className={state.status === "error" ? "field-error" : "hint"}>
-        {state.status === "idle" ? null : state.message}
-      </span>
+      <FormStatus state={state} />
     </form>
   );
 }

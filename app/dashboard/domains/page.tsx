@@ -5,6 +5,9 @@ import { isVerifiedForSending, listSendingDomainDetails } from "@/lib/sending-do
 import { formatDateTime } from "../../_components/format";
 import { GlobeIcon } from "../../_components/icons";
 import { AddDomainForm, DefaultSenderForm, VerifyDomainForm } from "./domain-forms";
+import { PageHeader } from "../_components/page-header";
+import { ColumnHeadings } from "../../_components/column-headings";
+import { CardSection } from "../../_components/card-section";
 
 export const metadata: Metadata = { title: "Domains" };
 
@@ -20,15 +23,15 @@ export default async function DomainsPage() {
 
   return (
     <>
-      <div className="page-header">
-        <div>
-          <h1>Sending domains</h1>
-          <p>
+      <PageHeader
+        title="Sending domains"
+        intro={
+          <>
             Emails go out from addresses on a verified domain. A send request without <code>from</code> uses the
             domain&apos;s default sender.
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
 
       <div className="stack">
         {sharedSendingDomain && (
@@ -48,20 +51,17 @@ export default async function DomainsPage() {
           </div>
         )}
 
-        <section className="card" aria-labelledby="add-title">
-          <div className="card-header">
-            <h2 id="add-title">Add a domain</h2>
-          </div>
+        <CardSection headingId="add-title" title="Add a domain">
           <div className="card-body">
             <AddDomainForm />
           </div>
-        </section>
+        </CardSection>
 
-        <section className="card" aria-labelledby="list-title">
-          <div className="card-header">
-            <h2 id="list-title">Your domains</h2>
-            <span className="muted small">{domains.filter((domain) => domain.verified).length} verified</span>
-          </div>
+        <CardSection
+          headingId="list-title"
+          title="Your domains"
+          aside={<span className="muted small">{domains.filter((domain) => domain.verified).length} verified</span>}
+        >
           {domains.length === 0 ? (
             <div className="empty-state">
               <div className="empty-icon">
@@ -120,14 +120,7 @@ export default async function DomainsPage() {
                     <div className="table-wrap card" style={{ marginTop: 16 }}>
                       <table className="table">
                         <caption className="visually-hidden">DNS records to publish for {domain.domain}</caption>
-                        <thead>
-                          <tr>
-                            <th scope="col">Type</th>
-                            <th scope="col">Name</th>
-                            <th scope="col">Value</th>
-                            <th scope="col">Status</th>
-                          </tr>
-                        </thead>
+                        <ColumnHeadings columns={["Type", "Name", "Value", "Status"]} />
                         <tbody>
                           {domain.dns_records.map((record, index) => (
                             <tr key={`${record.type}-${record.name}-${index}`}>
@@ -150,7 +143,7 @@ export default async function DomainsPage() {
               ))}
             </ul>
           )}
-        </section>
+        </CardSection>
       </div>
     </>
   );

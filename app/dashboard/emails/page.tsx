@@ -9,12 +9,15 @@ import { StatusBadge } from "../../_components/meter";
 import { CancelEmail } from "./cancel-email";
 import { StatusFilter } from "./status-filter";
 import { Pager } from "../../_components/pager";
+import { DataTable, EmptyState } from "../_components/data-table";
+import { PageHeader } from "../_components/page-header";
 
 export const metadata: Metadata = { title: "Emails" };
 
 type Filter = DeliveryStatus | "all";
 const FILTERS: Filter[] = ["all", ...DELIVERY_STATUSES];
 const PAGE_SIZE = 50;
+const COLUMNS = ["Subject", "Status", { label: "From", className: "hide-sm" }, { label: "When", className: "hide-sm" }];
 
 function emailsHref(filter: Filter, page = 1): string {
   const query = new URLSearchParams({
@@ -48,22 +51,20 @@ export default async function EmailsPage({
 
   return (
     <>
-      <div className="page-header">
-        <div>
-          <h1>Emails</h1>
-          <p>
-            Messages sent and scheduled through the API and from the dashboard, newest first, with what became of each.
-          </p>
-        </div>
-        <div className="row">
-          <Link href="/dashboard/emails/suppressions" className="btn btn-secondary">
-            Suppressions
-          </Link>
-          <Link href="/dashboard/library" className="btn btn-secondary">
-            Send a test
-          </Link>
-        </div>
-      </div>
+      <PageHeader
+        title="Emails"
+        intro="Messages sent and scheduled through the API and from the dashboard, newest first, with what became of each."
+        actions={
+          <div className="row">
+            <Link href="/dashboard/emails/suppressions" className="btn btn-secondary">
+              Suppressions
+            </Link>
+            <Link href="/dashboard/library" className="btn btn-secondary">
+              Send a test
+            </Link>
+          </div>
+        }
+      />
 
       <StatusFilter
         action="/dashboard/emails"
@@ -77,11 +78,11 @@ export default async function EmailsPage({
 
       <section className="card" aria-label={filter === "all" ? "Emails" : `${formatWord(filter)} emails`}>
         {emails.length === 0 ? (
-          <div className="empty-state">
-            <div className="empty-icon">
-              <MailIcon size={22} />
-            </div>
-            <h2>{filter === "all" ? "No emails yet" : `No ${formatWord(filter).toLowerCase()} emails`}</h2>
+          <EmptyState
+            icon={<MailIcon size={22} />}
+            heading="h2"
+            title={filter === "all" ? "No emails yet" : `No ${formatWord(filter).toLowerCase()} emails`}
+          >
             <p>
               {filter === "all"
                 ? "Send a test from a template in your library, or call POST /api/v1/send from your server."
@@ -92,68 +93,49 @@ export default async function EmailsPage({
                 Open your library
               </Link>
             )}
-          </div>
+          </EmptyState>
         ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Subject</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className="hide-sm">
-                    From
-                  </th>
-                  <th scope="col" className="hide-sm">
-                    When
-                  </th>
-                  <th scope="col" className="actions">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
+          <DataTable columns={COLUMNS}>
+            {emails.map((email) => {
+              const scheduled = email.status === "scheduled";
+              const when = scheduled ? email.scheduled_at : (email.sent_at ?? email.created_at);
+              const whenText = scheduled ? `For ${formatDateTime(when)}` : timeAgo(when);
+              return (
+                <tr key={email.id} data-testid="email-row">
+                  <td style={{ minWidth: "min(200px, 40vw)" }}>
+                    <Link className="row-link" href={`/dashboard/emails/${encodeURIComponent(email.id)}`}>
+                      {email.subject}
+                    </Link>
+                    <div className="muted small">to {email.to.join(", ")}</div>
+                    <div className="muted small only-sm">{whenText}</div>
+                  </td>
+                  <td>
+                    {/* The Test badge under the status: beside it, it was cut off on a phone. */}
+                    <div className="stack-sm" style={{ alignItems: "flex-start", gap: 4 }}>
+                      <StatusBadge status={email.status} />
+                      {email.test && (
+                        <span className="badge" data-testid="email-test">
+                          Test
+                        </span>
+                      )}
+                    </div>
+                  </td>
+                  <td className="muted small hide-sm">{email.from}</td>
+                  <td className="nowrap small hide-sm" title={formatDateTime(when)}>
+                    {whenText}
+                  </td>
+                  <td className="actions">
+                    <CancelEmail
+                      id={email.id}
+                      subject={email.subject}
+                      scheduledFor={formatDateTime(email.scheduled_at)}
+                      cancelable={scheduled}
+                    />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {emails.map((email) => {
-                  const scheduled = email.status === "scheduled";
-                  const when = scheduled ? email.scheduled_at : (email.sent_at ?? email.created_at);
-                  const whenText = scheduled ? `For ${formatDateTime(when)}` : timeAgo(when);
-                  return (
-                    <tr key={email.id} data-testid="email-row">
-                      <td style={{ minWidth: "min(200px, 40vw)" }}>
-                        <Link className="row-link" href={`/dashboard/emails/${encodeURIComponent(email.id)}`}>
-                          {email.subject}
-                        </Link>
-                        <div className="muted small">to {email.to.join(", ")}</div>
-                        <div className="muted small only-sm">{whenText}</div>
-                      </td>
-                      <td>
-                        {/* The Test badge under the status: beside it, it was cut off on a phone. */}
-                        <div className="stack-sm" style={{ alignItems: "flex-start", gap: 4 }}>
-                          <StatusBadge status={email.status} />
-                          {email.test && (
-                            <span className="badge" data-testid="email-test">
-                              Test
-                            </span>
-                          )}
-                        </div>
-                      </td>
-                      <td className="muted small hide-sm">{email.from}</td>
-                      <td className="nowrap small hide-sm" title={formatDateTime(when)}>
-                        {whenText}
-                      </td>
-                      <td className="actions">
-                        <CancelEmail
-                          id={email.id}
-                          subject={email.subject}
-                          scheduledFor={formatDateTime(email.scheduled_at)}
-                          cancelable={scheduled}
-                        />
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </DataTable>
         )}
         <Pager
           offset={pagination.offset}

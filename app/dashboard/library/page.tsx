@@ -6,6 +6,7 @@ import { libraryAllowance } from "@/lib/dashboard/queries";
 import { formatDate, formatDateTime } from "../../_components/format";
 import { LibraryIcon, PlusIcon } from "../../_components/icons";
 import { LibraryGrid } from "./library-grid";
+import { PageHeader } from "../_components/page-header";
 
 export const metadata: Metadata = { title: "Library" };
 
@@ -32,27 +33,29 @@ export default async function LibraryPage({
 
   return (
     <>
-      <div className="page-header">
-        <div>
-          <h1>Library</h1>
-          <p>
+      <PageHeader
+        title="Library"
+        intro={
+          <>
             The templates your API key can render and send.{" "}
             {allowance.libraryLimit !== null && (
               <>
                 {allowance.librarySize} of {allowance.libraryLimit} slots used on the free plan.
               </>
             )}
-          </p>
-        </div>
-        <div className="row">
-          <Link href="/dashboard/templates/new" className="btn btn-secondary">
-            <PlusIcon size={16} /> New template
-          </Link>
-          <Link href="/dashboard/catalogue" className="btn btn-primary">
-            Browse catalogue
-          </Link>
-        </div>
-      </div>
+          </>
+        }
+        actions={
+          <div className="row">
+            <Link href="/dashboard/templates/new" className="btn btn-secondary">
+              <PlusIcon size={16} /> New template
+            </Link>
+            <Link href="/dashboard/catalogue" className="btn btn-primary">
+              Browse catalogue
+            </Link>
+          </div>
+        }
+      />
 
       {deleted && (
         <div className="alert alert-success" role="status" style={{ marginBottom: 20 }}>

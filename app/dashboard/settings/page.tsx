@@ -5,6 +5,8 @@ import { getConfig } from "@/lib/core/config";
 import { signOutAction, signOutEverywhereAction } from "../../(auth)/actions";
 import { formatDate, PLAN_LABEL } from "../../_components/format";
 import { ArrowRightIcon, CardIcon, KeyIcon } from "../../_components/icons";
+import { PageHeader } from "../_components/page-header";
+import { CardSection } from "../../_components/card-section";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -13,17 +15,9 @@ export default async function SettingsPage() {
   const supabase = getConfig().supabase !== null;
   return (
     <>
-      <div className="page-header">
-        <div>
-          <h1>Settings</h1>
-          <p>Your account, sign-in and API access.</p>
-        </div>
-      </div>
+      <PageHeader title="Settings" intro="Your account, sign-in and API access." />
       <div className="stack">
-        <section className="card" aria-labelledby="account-title">
-          <div className="card-header">
-            <h2 id="account-title">Account</h2>
-          </div>
+        <CardSection headingId="account-title" title="Account">
           <div className="card-body">
             <dl className="dl">
               <dt>Email</dt>
@@ -55,7 +49,7 @@ export default async function SettingsPage() {
               </form>
             </div>
           </div>
-        </section>
+        </CardSection>
 
         <div className="stats">
           <Link

@@ -5,7 +5,9 @@ import { usageSummary } from "@/lib/dashboard/queries";
 import { TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
 import { BarChart } from "../../_components/bar-chart";
 import { formatDate, formatDateTime, formatNumber, PLAN_LABEL } from "../../_components/format";
-import { Meter } from "../../_components/meter";
+import { PageHeader } from "../_components/page-header";
+import { QuotaStatCard, StatCard } from "../_components/stat-card";
+import { CardSection } from "../../_components/card-section";
 
 export const metadata: Metadata = { title: "Usage" };
 
@@ -20,18 +22,20 @@ export default async function UsagePage() {
 
   return (
     <>
-      <div className="page-header">
-        <div>
-          <h1>Usage</h1>
-          <p>
+      <PageHeader
+        title="Usage"
+        intro={
+          <>
             This month so far (from {formatDate(usage.periodStart)}, UTC). The same numbers as{" "}
             <code>GET /api/v1/usage</code>.
-          </p>
-        </div>
-        <Link href="/dashboard/billing" className="btn btn-secondary">
-          Change plan
-        </Link>
-      </div>
+          </>
+        }
+        actions={
+          <Link href="/dashboard/billing" className="btn btn-secondary">
+            Change plan
+          </Link>
+        }
+      />
 
       <div className="stack">
         {apiExhausted && (
@@ -61,90 +65,91 @@ export default async function UsagePage() {
         )}
 
         <div className="stats">
-          <div className="card stat">
-            <span className="stat-label">Plan</span>
-            <span className="stat-value">{PLAN_LABEL[usage.plan]}</span>
-            <span className="stat-foot">
-              Resets {formatDate(usage.reset)} · in {daysLeft} day{daysLeft === 1 ? "" : "s"}
-            </span>
-          </div>
-          <div className="card stat">
-            <span className="stat-label">API calls</span>
-            <span className="stat-value">
-              {formatNumber(usage.apiCalls.used)}{" "}
-              <small>{usage.apiCalls.limit === null ? "· unlimited" : `/ ${formatNumber(usage.apiCalls.limit)}`}</small>
-            </span>
-            <Meter
-              label="API calls this month"
-              used={usage.apiCalls.used}
-              limit={usage.apiCalls.limit}
-              unit="calls"
-              compact
-            />
-            <span className="stat-foot">
-              {usage.apiCalls.remaining === null
-                ? "No monthly limit on your plan."
-                : `${formatNumber(usage.apiCalls.remaining)} left this month.`}{" "}
-              Calls to /api/v1 (your API keys&apos;); the dashboard&apos;s previews and test sends are not counted.
-            </span>
-          </div>
-          <div className="card stat">
-            <span className="stat-label">Emails</span>
-            <span className="stat-value">
-              {formatNumber(usage.emails.current_usage)} <small>/ {formatNumber(usage.emails.monthly_limit)}</small>
-            </span>
-            <Meter
-              label="Emails this month"
-              used={usage.emails.current_usage}
-              limit={usage.emails.monthly_limit}
-              unit="emails"
-              compact
-            />
-            <span className="stat-foot">
-              {usage.emails.overageAllowed
+          <StatCard
+            label="Plan"
+            value={PLAN_LABEL[usage.plan]}
+            foot={
+              <>
+                Resets {formatDate(usage.reset)} · in {daysLeft} day{daysLeft === 1 ? "" : "s"}
+              </>
+            }
+          />
+          <QuotaStatCard
+            label="API calls"
+            meterLabel="API calls this month"
+            used={usage.apiCalls.used}
+            limit={usage.apiCalls.limit}
+            unit="calls"
+            foot={
+              <>
+                {usage.apiCalls.remaining === null
+                  ? "No monthly limit on your plan."
+                  : `${formatNumber(usage.apiCalls.remaining)} left this month.`}{" "}
+                Calls to /api/v1 (your API keys&apos;); the dashboard&apos;s previews and test sends are not counted.
+              </>
+            }
+          />
+          <QuotaStatCard
+            label="Emails"
+            meterLabel="Emails this month"
+            used={usage.emails.current_usage}
+            limit={usage.emails.monthly_limit}
+            unit="emails"
+            foot={
+              usage.emails.overageAllowed
                 ? usage.emails.is_overage
                   ? `${formatNumber(usage.emails.overage_emails)} in overage.`
                   : `${formatNumber(usage.emails.remaining)} left before overage billing.`
-                : `${formatNumber(usage.emails.remaining)} left; sending stops at the limit.`}
-            </span>
-          </div>
-          <div className="card stat" data-testid="test-sends">
-            <span className="stat-label">Test sends</span>
-            <span className="stat-value">
-              {formatNumber(usage.testEmailsToday)} <small>today</small>
-            </span>
-            <span className="stat-foot">
-              Sent with <Link href="/dashboard/settings/api-keys">test keys</Link> or from a template&apos;s page (UTC):
-              kept in your outbox, never delivered and not counted in Emails. At most {TEST_EMAILS_PER_DAY} a day.
-            </span>
-          </div>
+                : `${formatNumber(usage.emails.remaining)} left; sending stops at the limit.`
+            }
+          />
+          <StatCard
+            label="Test sends"
+            testId="test-sends"
+            value={
+              <>
+                {formatNumber(usage.testEmailsToday)} <small>today</small>
+              </>
+            }
+            foot={
+              <>
+                Sent with <Link href="/dashboard/settings/api-keys">test keys</Link> or from a template&apos;s page
+                (UTC): kept in your outbox, never delivered and not counted in Emails. At most {TEST_EMAILS_PER_DAY} a
+                day.
+              </>
+            }
+          />
         </div>
 
-        <section className="card" aria-labelledby="api-chart-title">
-          <div className="card-header">
-            <h2 id="api-chart-title">API calls per day</h2>
+        <CardSection
+          headingId="api-chart-title"
+          title="API calls per day"
+          aside={
             <span className="legend">
               <span>
                 <span className="legend-swatch" style={{ background: "var(--accent)" }} />
                 Metered calls (library, render, send)
               </span>
             </span>
-          </div>
+          }
+        >
           <div className="card-body">
             <BarChart label="API calls" points={usage.daily.map((day) => ({ day: day.day, value: day.api_calls }))} />
           </div>
-        </section>
+        </CardSection>
 
-        <section className="card" aria-labelledby="email-chart-title">
-          <div className="card-header">
-            <h2 id="email-chart-title">Emails per day</h2>
+        <CardSection
+          headingId="email-chart-title"
+          title="Emails per day"
+          aside={
             <span className="legend">
               <span>
                 <span className="legend-swatch" style={{ background: "var(--success)" }} />
                 Emails sent
               </span>
             </span>
-          </div>
+          }
+        >
           <div className="card-body">
             <BarChart
               label="Emails"
@@ -152,7 +157,7 @@ export default async function UsagePage() {
               points={usage.daily.map((day) => ({ day: day.day, value: day.emails }))}
             />
           </div>
-        </section>
+        </CardSection>
       </div>
     </>
   );

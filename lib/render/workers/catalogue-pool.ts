@@ -103,9 +103,7 @@ export async function renderCatalogueOffThread(
   plainText: boolean,
   signal?: AbortSignal,
 ): Promise<RenderedEmail> {
-  const reply = await pool.run(owner, { slug, props, plainText }, { signal });
-  if (!("rendered" in reply)) throw new Error("The catalogue render worker answered JSON where strings were asked for");
-  return reply.rendered;
+  return renderedOffThread(owner, { slug, props, plainText }, signal);
 }
 
 /**
@@ -133,9 +131,19 @@ export async function catalogueCompatibilityOffThread(
   slug: string,
   props: Record<string, unknown>,
 ): Promise<CompatibilityFinding[] | null> {
-  const reply = await pool.run(owner, { slug, props, plainText: false, compatibility: true });
+  const rendered = await renderedOffThread(owner, { slug, props, plainText: false, compatibility: true });
+  return rendered.compatibility ?? [];
+}
+
+/** A render asked for as strings (no `jsonFields`): the document the worker answered with. */
+async function renderedOffThread(
+  owner: string,
+  request: Omit<CatalogueRenderRequest, "id" | "jsonFields">,
+  signal?: AbortSignal,
+): Promise<RenderedEmail> {
+  const reply = await pool.run(owner, request, { signal });
   if (!("rendered" in reply)) throw new Error("The catalogue render worker answered JSON where strings were asked for");
-  return reply.rendered.compatibility ?? [];
+  return reply.rendered;
 }
 
 /** Stops the workers (tests, shutdown); renders in flight or waiting fail. */

@@ -8,6 +8,7 @@ import { formatDateTime, formatWord } from "../../../_components/format";
 import { StatusBadge } from "../../../_components/meter";
 import { PreviewPane } from "../../../_components/preview-pane";
 import { CancelEmail } from "../cancel-email";
+import { CardSection } from "../../../_components/card-section";
 
 export const metadata: Metadata = { title: "Email" };
 
@@ -79,10 +80,7 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
       </div>
       <div className="workbench">
         <div className="stack">
-          <section className="card" aria-labelledby="details-title">
-            <div className="card-header">
-              <h2 id="details-title">Details</h2>
-            </div>
+          <CardSection headingId="details-title" title="Details">
             <div className="card-body">
               <dl className="dl">
                 <dt>From</dt>
@@ -138,12 +136,12 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
                 </div>
               )}
             </div>
-          </section>
-          <section className="card" aria-labelledby="events-title">
-            <div className="card-header">
-              <h2 id="events-title">Events</h2>
-              <span className="muted small">Oldest first</span>
-            </div>
+          </CardSection>
+          <CardSection
+            headingId="events-title"
+            title="Events"
+            aside={<span className="muted small">Oldest first</span>}
+          >
             {email.events.length === 0 ? (
               <p className="card-body muted small" style={{ margin: 0 }}>
                 Nothing has happened to this email yet: it is being handed to {message.provider}.
@@ -175,7 +173,7 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
                 })}
               </ol>
             )}
-          </section>
+          </CardSection>
         </div>
         <div className="preview-pane">
           <PreviewPane html={message.html} text={message.text ?? ""} status="idle" title={`Email: ${email.subject}`} />

@@ -8,10 +8,14 @@ import { formatDate, formatDateTime } from "../../../_components/format";
 import { SuppressedIcon } from "../../../_components/icons";
 import { removeSuppressionAction } from "./actions";
 import { Pager } from "../../../_components/pager";
+import { DataTable, EmptyState } from "../../_components/data-table";
+import { PageHeader } from "../../_components/page-header";
+import { CardSection } from "../../../_components/card-section";
 
 export const metadata: Metadata = { title: "Suppressions" };
 
 const PAGE_SIZE = 50;
+const COLUMNS = ["Address", "Reason", { label: "Since", className: "hide-sm" }];
 const REASON_LABEL = { bounced: "Hard bounce", complained: "Spam complaint" } as const;
 
 function suppressionsHref(page: number): string {
@@ -39,82 +43,62 @@ export default async function SuppressionsPage({ searchParams }: { searchParams:
       <div className="breadcrumb">
         <Link href="/dashboard/emails">Emails</Link> <span aria-hidden="true">/</span> <span>Suppressions</span>
       </div>
-      <div className="page-header">
-        <div>
-          <h1>Suppressions</h1>
-          <p>
+      <PageHeader
+        title="Suppressions"
+        intro={
+          <>
             Addresses your emails no longer go to, because an email to them bounced for good or was marked as spam. A
             send naming one is refused with <code>422 RECIPIENT_SUPPRESSED</code> and not counted. Remove an address
             only once you know it works again, or its owner asked for your emails.
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
 
-      <section className="card" aria-labelledby="suppressions-title">
-        <div className="card-header">
-          <h2 id="suppressions-title">Suppressed addresses</h2>
-          <span className="muted small">Newest first</span>
-        </div>
+      <CardSection
+        headingId="suppressions-title"
+        title="Suppressed addresses"
+        aside={<span className="muted small">Newest first</span>}
+      >
         {suppressions.length === 0 ? (
-          <div className="empty-state">
-            <div className="empty-icon">
-              <SuppressedIcon size={22} />
-            </div>
-            <h3>No suppressed addresses</h3>
+          <EmptyState icon={<SuppressedIcon size={22} />} title="No suppressed addresses">
             <p>
               When an email hard-bounces or its recipient marks it as spam, the address is listed here and later sends
               to it are refused, which keeps your sender reputation intact.
               {getConfig().resend === null &&
                 " With no email provider configured, send to any address at bounce.test or complaint.test to try it."}
             </p>
-          </div>
+          </EmptyState>
         ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Address</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col" className="hide-sm">
-                    Since
-                  </th>
-                  <th scope="col" className="actions">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {suppressions.map((suppression) => (
-                  <tr key={suppression.email} data-testid="suppression-row">
-                    <td style={{ overflowWrap: "anywhere" }}>
-                      <strong>{suppression.email}</strong>
-                    </td>
-                    <td className="nowrap">{REASON_LABEL[suppression.reason]}</td>
-                    <td className="nowrap small hide-sm" title={formatDateTime(suppression.created_at)}>
-                      <time dateTime={suppression.created_at}>{formatDate(suppression.created_at)}</time>
-                    </td>
-                    <td className="actions">
-                      <ConfirmAction
-                        action={removeSuppressionAction}
-                        fields={{ email: suppression.email }}
-                        trigger={<>Remove</>}
-                        title={`Send to ${suppression.email} again?`}
-                        body={
-                          <p>
-                            Removing it lets your emails go to this address again. If it still{" "}
-                            {suppression.reason === "bounced" ? "bounces" : "gets marked as spam"}, it is suppressed
-                            again, and each time counts against your sender reputation.
-                          </p>
-                        }
-                        confirmLabel="Remove suppression"
-                        pendingLabel="Removing…"
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={COLUMNS}>
+            {suppressions.map((suppression) => (
+              <tr key={suppression.email} data-testid="suppression-row">
+                <td style={{ overflowWrap: "anywhere" }}>
+                  <strong>{suppression.email}</strong>
+                </td>
+                <td className="nowrap">{REASON_LABEL[suppression.reason]}</td>
+                <td className="nowrap small hide-sm" title={formatDateTime(suppression.created_at)}>
+                  <time dateTime={suppression.created_at}>{formatDate(suppression.created_at)}</time>
+                </td>
+                <td className="actions">
+                  <ConfirmAction
+                    action={removeSuppressionAction}
+                    fields={{ email: suppression.email }}
+                    trigger={<>Remove</>}
+                    title={`Send to ${suppression.email} again?`}
+                    body={
+                      <p>
+                        Removing it lets your emails go to this address again. If it still{" "}
+                        {suppression.reason === "bounced" ? "bounces" : "gets marked as spam"}, it is suppressed again,
+                        and each time counts against your sender reputation.
+                      </p>
+                    }
+                    confirmLabel="Remove suppression"
+                    pendingLabel="Removing…"
+                  />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         <Pager
           offset={pagination.offset}
@@ -124,7 +108,7 @@ export default async function SuppressionsPage({ searchParams }: { searchParams:
           pages={pages}
           href={suppressionsHref}
         />
-      </section>
+      </CardSection>
     </>
   );
 }

@@ -8,6 +8,7 @@ import { PreviewPane } from "../../../_components/preview-pane";
 import { SubmitButton } from "../../../_components/submit-button";
 import type { ActionState } from "../../_lib/action";
 import { publishDraftAction, restoreVersionAction, versionFilesAction } from "./actions";
+import { CardSection } from "../../../_components/card-section";
 
 type Published = { version: number; published_at: string };
 type Rendered = { html: string | null; text: string | null; error: string | null };
@@ -44,13 +45,16 @@ export function DraftCard({
   const [state, publish] = useActionState(publishDraftAction, { status: "idle" });
   return (
     <div className="stack" style={{ marginBottom: 20 }}>
-      <section className="card" aria-labelledby="draft-title" data-testid="template-lifecycle">
-        <div className="card-header">
-          <h2 id="draft-title">Published version and draft</h2>
+      <CardSection
+        headingId="draft-title"
+        title="Published version and draft"
+        testId="template-lifecycle"
+        aside={
           <Link className="small" href="#versions">
             Versions
           </Link>
-        </div>
+        }
+      >
         <div className="card-body stack-sm">
           <p style={{ margin: 0 }} data-testid="published-version">
             {published
@@ -75,7 +79,7 @@ export function DraftCard({
           )}
           <Outcome state={state} />
         </div>
-      </section>
+      </CardSection>
       {draftPreview && (
         <div className="preview-pane" data-testid="draft-preview">
           <PreviewPane

@@ -13,6 +13,8 @@ import { DownloadIcon, SendIcon } from "../../../_components/icons";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
 import { VariablesForm } from "../../../_components/variables-form";
 import { sendTestEmailAction, type SendTestState } from "./actions";
+import { CardSection } from "../../../_components/card-section";
+import { FormField } from "../../../_components/form-field";
 
 type Sender = { domain: string; address: string };
 type Variables = Record<string, unknown>;
@@ -220,10 +222,7 @@ function SendTestForm({
   }
 
   return (
-    <section className="card" aria-labelledby="send-title">
-      <div className="card-header">
-        <h2 id="send-title">Send a test</h2>
-      </div>
+    <CardSection headingId="send-title" title="Send a test">
       <form className="card-body stack" onSubmit={submit}>
         {!canSend && (
           <div className="alert alert-warning">
@@ -232,10 +231,7 @@ function SendTestForm({
             </p>
           </div>
         )}
-        <div className="field">
-          <label className="label" htmlFor="test-to">
-            To
-          </label>
+        <FormField id="test-to" label="To">
           <input
             id="test-to"
             name="to"
@@ -245,11 +241,8 @@ function SendTestForm({
             defaultValue={accountEmail}
             autoComplete="email"
           />
-        </div>
-        <div className="field">
-          <label className="label" htmlFor="test-subject">
-            Subject
-          </label>
+        </FormField>
+        <FormField id="test-subject" label="Subject">
           <input
             id="test-subject"
             name="subject"
@@ -258,12 +251,9 @@ function SendTestForm({
             maxLength={998}
             defaultValue={`[Test] ${name}`}
           />
-        </div>
+        </FormField>
         {senders.length > 0 && (
-          <div className="field">
-            <label className="label" htmlFor="test-from">
-              From
-            </label>
+          <FormField id="test-from" label="From">
             <select id="test-from" name="from" className="select" defaultValue="">
               <option value="">Default sender</option>
               {senders.map((sender) => (
@@ -272,7 +262,7 @@ function SendTestForm({
                 </option>
               ))}
             </select>
-          </div>
+          </FormField>
         )}
         <p className="hint" style={{ margin: 0 }}>
           Test emails stay in your outbox, marked Test, as a test key&apos;s do: never delivered, not counted in the
@@ -300,7 +290,7 @@ function SendTestForm({
           )}
         </div>
       </form>
-    </section>
+    </CardSection>
   );
 }
 
@@ -358,9 +348,10 @@ function SourceCard({
   );
 
   return (
-    <section className="card" aria-labelledby="source-title">
-      <div className="card-header">
-        <h2 id="source-title">Source</h2>
+    <CardSection
+      headingId="source-title"
+      title="Source"
+      aside={
         <div className="row">
           <CopyButton value={active.content} />
           <button
@@ -389,7 +380,8 @@ function SourceCard({
             </button>
           )}
         </div>
-      </div>
+      }
+    >
       {error && (
         <div className="alert alert-danger" role="alert" style={{ margin: 16 }}>
           <p>{error}</p>
@@ -414,6 +406,6 @@ function SourceCard({
           view
         )}
       </div>
-    </section>
+    </CardSection>
   );
 }

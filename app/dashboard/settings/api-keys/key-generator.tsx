@@ -8,6 +8,7 @@ import { ShieldIcon } from "../../../_components/icons";
 import { SubmitButton } from "../../../_components/submit-button";
 import { createApiKeyAction, type CreateKeyState } from "./actions";
 import { KEY_EXPIRY_DAYS, NO_EXPIRY } from "./key-expiry";
+import { FormField } from "../../../_components/form-field";
 
 const KIND_OPTIONS: ChoiceOption[] = [
   { value: "live", label: API_KEY_KIND_LABEL.live, hint: "Sends real email, counted toward this month's emails." },
@@ -61,10 +62,7 @@ export function KeyGenerator({
       </div>
       <div className="card-body stack">
         <form ref={form} action={action} className="stack">
-          <div className="field">
-            <label className="label" htmlFor="key-name">
-              Key name
-            </label>
+          <FormField id="key-name" label="Key name">
             <input
               id="key-name"
               name="name"
@@ -79,7 +77,7 @@ export function KeyGenerator({
             <span id="key-name-hint" className={fields?.name ? "field-error" : "hint"}>
               {fields?.name ?? "A name helps you recognise where a key is used, so you can revoke the right one later."}
             </span>
-          </div>
+          </FormField>
 
           <div className="form-row">
             <Choices
@@ -99,10 +97,7 @@ export function KeyGenerator({
           </div>
 
           <div className="form-row">
-            <div className="field">
-              <label className="label" htmlFor="key-domain">
-                Sending domain <span className="label-optional">(optional)</span>
-              </label>
+            <FormField id="key-domain" label="Sending domain" optional>
               <select
                 id="key-domain"
                 name="domain"
@@ -128,11 +123,8 @@ export function KeyGenerator({
                     </>
                   ))}
               </span>
-            </div>
-            <div className="field">
-              <label className="label" htmlFor="key-expiry">
-                Expires
-              </label>
+            </FormField>
+            <FormField id="key-expiry" label="Expires">
               <select
                 id="key-expiry"
                 name="expiresInDays"
@@ -151,7 +143,7 @@ export function KeyGenerator({
               <span id="key-expiry-hint" className={fields?.expiresInDays ? "field-error" : "hint"}>
                 {fields?.expiresInDays ?? "After it, requests with the key are refused with 401."}
               </span>
-            </div>
+            </FormField>
           </div>
 
           <div>

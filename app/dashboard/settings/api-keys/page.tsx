@@ -14,8 +14,21 @@ import {
 import { KeyIcon } from "../../../_components/icons";
 import { revokeApiKeyAction } from "./actions";
 import { KeyGenerator } from "./key-generator";
+import { DataTable, EmptyState } from "../../_components/data-table";
+import { PageHeader } from "../../_components/page-header";
+import { CardSection } from "../../../_components/card-section";
 
 export const metadata: Metadata = { title: "API keys" };
+
+const COLUMNS = [
+  "Name",
+  { label: "Key", className: "hide-sm" },
+  "Access",
+  { label: "Domain", className: "hide-sm" },
+  { label: "Created", className: "hide-sm" },
+  { label: "Last used", className: "hide-sm" },
+  { label: "Expires", className: "hide-sm" },
+];
 
 export default async function ApiKeysPage() {
   const account = await requireAccount("/dashboard/settings/api-keys");
@@ -33,15 +46,15 @@ export default async function ApiKeysPage() {
       <div className="breadcrumb">
         <a href="/dashboard/settings">Settings</a> <span aria-hidden="true">/</span> <span>API keys</span>
       </div>
-      <div className="page-header">
-        <div>
-          <h1>API keys</h1>
-          <p>
+      <PageHeader
+        title="API keys"
+        intro={
+          <>
             Authenticate server-side requests with <code>X-API-Key: &lt;key&gt;</code> or{" "}
             <code>Authorization: Bearer &lt;key&gt;</code>. See the <a href="/docs#authentication">API reference</a>.
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
 
       <div className="stack">
         <KeyGenerator
@@ -50,123 +63,92 @@ export default async function ApiKeysPage() {
           domains={domains.map((domain) => ({ domain: domain.domain, verified: isVerifiedForSending(domain) }))}
         />
 
-        <section className="card" aria-labelledby="keys-title">
-          <div className="card-header">
-            <h2 id="keys-title">Your keys</h2>
+        <CardSection
+          headingId="keys-title"
+          title="Your keys"
+          aside={
             <span className="muted small">
               {active.length} active{expired.length > 0 ? ` · ${expired.length} expired` : ""}
               {revoked.length > 0 ? ` · ${revoked.length} revoked` : ""}
             </span>
-          </div>
+          }
+        >
           {keys.length === 0 ? (
-            <div className="empty-state">
-              <div className="empty-icon">
-                <KeyIcon size={22} />
-              </div>
-              <h3>No API keys yet</h3>
+            <EmptyState icon={<KeyIcon size={22} />} title="No API keys yet">
               <p>Generate your first key above, then call the API from your server.</p>
-            </div>
+            </EmptyState>
           ) : (
-            <div className="table-wrap">
-              <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col" className="hide-sm">
-                      Key
-                    </th>
-                    <th scope="col">Access</th>
-                    <th scope="col" className="hide-sm">
-                      Domain
-                    </th>
-                    <th scope="col" className="hide-sm">
-                      Created
-                    </th>
-                    <th scope="col" className="hide-sm">
-                      Last used
-                    </th>
-                    <th scope="col" className="hide-sm">
-                      Expires
-                    </th>
-                    <th scope="col" className="actions">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...active, ...expired, ...revoked].map((key) => (
-                    <tr key={key.id} data-testid="api-key-row" className={key.revoked_at ? "row-revoked" : undefined}>
-                      <td>
-                        <strong>{key.name}</strong>
-                        <div className="muted small only-sm">
-                          <span className="mono nowrap">{key.display_fragment}</span> · Last used{" "}
-                          {timeAgo(key.last_used_at).toLowerCase()}
-                          {key.domain && ` · from ${key.domain}`}
-                          {key.expires_at &&
-                            (isExpired(key) ? " · expired" : ` · expires ${formatDate(key.expires_at)}`)}
-                        </div>
-                      </td>
-                      <td className="mono nowrap hide-sm">{key.display_fragment}</td>
-                      <td>
-                        <span className={`badge badge-dot ${key.kind === "test" ? "badge-warning" : "badge-accent"}`}>
-                          {API_KEY_KIND_LABEL[key.kind]}
-                        </span>{" "}
-                        <span className="badge">{API_KEY_SCOPE_LABEL[key.scope]}</span>
-                      </td>
-                      <td className="hide-sm">
-                        {key.domain ? <span className="mono">{key.domain}</span> : <span className="muted">Any</span>}
-                      </td>
-                      <td className="nowrap hide-sm" title={formatDateTime(key.created_at)}>
-                        {timeAgo(key.created_at)}
-                      </td>
-                      <td
-                        className="nowrap hide-sm"
-                        title={key.last_used_at ? formatDateTime(key.last_used_at) : undefined}
-                      >
-                        {timeAgo(key.last_used_at)}
-                      </td>
-                      <td className="nowrap hide-sm">
-                        {key.expires_at === null ? (
-                          <span className="muted">No expiry</span>
-                        ) : isExpired(key) ? (
-                          <span className="badge badge-danger" title={formatDateTime(key.expires_at)}>
-                            Expired
-                          </span>
-                        ) : (
-                          <time dateTime={key.expires_at.toISOString()} title={formatDateTime(key.expires_at)}>
-                            {formatDate(key.expires_at)}
-                          </time>
-                        )}
-                      </td>
-                      <td className="actions">
-                        {key.revoked_at ? (
-                          <span className="badge badge-danger" title={formatDateTime(key.revoked_at)}>
-                            Revoked
-                          </span>
-                        ) : (
-                          <ConfirmAction
-                            action={revokeApiKeyAction}
-                            fields={{ id: key.id }}
-                            trigger={<>Revoke</>}
-                            title={`Revoke “${key.name}”?`}
-                            body={
-                              <p>
-                                Requests using <code>{key.display_fragment}</code> will be refused with 401 immediately.
-                                This cannot be undone.
-                              </p>
-                            }
-                            confirmLabel="Revoke key"
-                            pendingLabel="Revoking…"
-                          />
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable columns={COLUMNS}>
+              {[...active, ...expired, ...revoked].map((key) => (
+                <tr key={key.id} data-testid="api-key-row" className={key.revoked_at ? "row-revoked" : undefined}>
+                  <td>
+                    <strong>{key.name}</strong>
+                    <div className="muted small only-sm">
+                      <span className="mono nowrap">{key.display_fragment}</span> · Last used{" "}
+                      {timeAgo(key.last_used_at).toLowerCase()}
+                      {key.domain && ` · from ${key.domain}`}
+                      {key.expires_at && (isExpired(key) ? " · expired" : ` · expires ${formatDate(key.expires_at)}`)}
+                    </div>
+                  </td>
+                  <td className="mono nowrap hide-sm">{key.display_fragment}</td>
+                  <td>
+                    <span className={`badge badge-dot ${key.kind === "test" ? "badge-warning" : "badge-accent"}`}>
+                      {API_KEY_KIND_LABEL[key.kind]}
+                    </span>{" "}
+                    <span className="badge">{API_KEY_SCOPE_LABEL[key.scope]}</span>
+                  </td>
+                  <td className="hide-sm">
+                    {key.domain ? <span className="mono">{key.domain}</span> : <span className="muted">Any</span>}
+                  </td>
+                  <td className="nowrap hide-sm" title={formatDateTime(key.created_at)}>
+                    {timeAgo(key.created_at)}
+                  </td>
+                  <td
+                    className="nowrap hide-sm"
+                    title={key.last_used_at ? formatDateTime(key.last_used_at) : undefined}
+                  >
+                    {timeAgo(key.last_used_at)}
+                  </td>
+                  <td className="nowrap hide-sm">
+                    {key.expires_at === null ? (
+                      <span className="muted">No expiry</span>
+                    ) : isExpired(key) ? (
+                      <span className="badge badge-danger" title={formatDateTime(key.expires_at)}>
+                        Expired
+                      </span>
+                    ) : (
+                      <time dateTime={key.expires_at.toISOString()} title={formatDateTime(key.expires_at)}>
+                        {formatDate(key.expires_at)}
+                      </time>
+                    )}
+                  </td>
+                  <td className="actions">
+                    {key.revoked_at ? (
+                      <span className="badge badge-danger" title={formatDateTime(key.revoked_at)}>
+                        Revoked
+                      </span>
+                    ) : (
+                      <ConfirmAction
+                        action={revokeApiKeyAction}
+                        fields={{ id: key.id }}
+                        trigger={<>Revoke</>}
+                        title={`Revoke “${key.name}”?`}
+                        body={
+                          <p>
+                            Requests using <code>{key.display_fragment}</code> will be refused with 401 immediately.
+                            This cannot be undone.
+                          </p>
+                        }
+                        confirmLabel="Revoke key"
+                        pendingLabel="Revoking…"
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           )}
-        </section>
+        </CardSection>
       </div>
     </>
   );

@@ -4,6 +4,7 @@ import { requireAccount } from "@/lib/auth/current";
 import { libraryAllowance } from "@/lib/dashboard/queries";
 import { createTemplateAction } from "./actions";
 import { TemplateEditor } from "./template-editor";
+import { PageHeader } from "../../_components/page-header";
 
 export const metadata: Metadata = { title: "New template" };
 
@@ -15,14 +16,10 @@ export default async function NewTemplatePage() {
       <div className="breadcrumb">
         <Link href="/dashboard/library">Library</Link> <span aria-hidden="true">/</span> <span>New template</span>
       </div>
-      <div className="page-header">
-        <div>
-          <h1>New template</h1>
-          <p>
-            Write a React Email component in TSX. It renders in a sandbox, so it can only use React and React Email.
-          </p>
-        </div>
-      </div>
+      <PageHeader
+        title="New template"
+        intro="Write a React Email component in TSX. It renders in a sandbox, so it can only use React and React Email."
+      />
       {allowance.libraryFull && (
         <div className="alert alert-warning" role="status" style={{ marginBottom: 16 }}>
           <p>

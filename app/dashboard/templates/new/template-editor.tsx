@@ -12,6 +12,8 @@ import { SubmitButton } from "../../../_components/submit-button";
 import { VariablesList } from "../../../_components/variables-list";
 import type { CreateTemplateState } from "../../_lib/template-form";
 import { STARTER_TEMPLATE } from "./starter";
+import { CardSection } from "../../../_components/card-section";
+import { FormField } from "../../../_components/form-field";
 
 type DraftResult =
   | { ok: true; html: string; variables: VariablesSchema; compatibility: CompatibilityFinding[] | null }
@@ -210,10 +212,7 @@ export function TemplateEditor({
     <form ref={form} action={action} onSubmit={() => setSubmittedSource(sourceKey)} className="stack">
       <section className="card">
         <div className="card-body form-row">
-          <div className="field">
-            <label className="label" htmlFor="template-name">
-              Name
-            </label>
+          <FormField id="template-name" label="Name">
             <input
               id="template-name"
               name="name"
@@ -230,11 +229,8 @@ export function TemplateEditor({
                 {state.fields.name}
               </span>
             )}
-          </div>
-          <div className="field">
-            <label className="label" htmlFor="template-description">
-              Description <span className="label-optional">(optional)</span>
-            </label>
+          </FormField>
+          <FormField id="template-description" label="Description" optional>
             <input
               id="template-description"
               name="description"
@@ -243,7 +239,7 @@ export function TemplateEditor({
               placeholder="What is this email for?"
               defaultValue={state.values?.description ?? template?.description}
             />
-          </div>
+          </FormField>
         </div>
         <div className="card-footer row-between">
           <span className="muted small">
@@ -258,15 +254,17 @@ export function TemplateEditor({
 
       <div className="editor">
         <div className="stack">
-          <section className="card" aria-labelledby="code-title">
-            <div className="card-header">
-              <h2 id="code-title">Code (TSX)</h2>
+          <CardSection
+            headingId="code-title"
+            title="Code (TSX)"
+            aside={
               <span className="hint">
                 <span className="kbd">Tab</span> indents · <span className="kbd">Esc</span> then{" "}
                 <span className="kbd">Tab</span> leaves · <span className="kbd">Ctrl</span>+
                 <span className="kbd">S</span> saves
               </span>
-            </div>
+            }
+          >
             <div className="card-body stack-sm">
               <div className="row-between">
                 <FileTabs
@@ -370,10 +368,12 @@ export function TemplateEditor({
                 Set <code>Component.PreviewProps</code> for sample values.
               </span>
             </div>
-          </section>
-          <section className="card" aria-labelledby="derived-title" data-testid="derived-variables">
-            <div className="card-header">
-              <h2 id="derived-title">Variables</h2>
+          </CardSection>
+          <CardSection
+            headingId="derived-title"
+            title="Variables"
+            testId="derived-variables"
+            aside={
               <span className="hint" aria-live="polite">
                 {derived === null
                   ? ""
@@ -381,7 +381,8 @@ export function TemplateEditor({
                     ? "From the code as it is"
                     : "From the last code that rendered"}
               </span>
-            </div>
+            }
+          >
             <div className="card-body">
               {derived === null ? (
                 <p className="muted small" style={{ margin: 0 }}>
@@ -391,12 +392,12 @@ export function TemplateEditor({
                 <VariablesList schema={derived.schema} label="Variables of the template" />
               )}
             </div>
-          </section>
-          <section className="card" aria-labelledby="vars-title">
-            <div className="card-header">
-              <h2 id="vars-title">Preview variables</h2>
-              <span className="label-optional small">optional JSON</span>
-            </div>
+          </CardSection>
+          <CardSection
+            headingId="vars-title"
+            title="Preview variables"
+            aside={<span className="label-optional small">optional JSON</span>}
+          >
             <div className="card-body stack-sm">
               <label htmlFor="preview-variables" className="visually-hidden">
                 Preview variables as JSON
@@ -416,7 +417,7 @@ export function TemplateEditor({
                 {variablesError ?? "Only used for this preview; not saved with the template."}
               </span>
             </div>
-          </section>
+          </CardSection>
         </div>
         <div className="preview-pane stack">
           {shown && (
