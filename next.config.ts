@@ -14,6 +14,13 @@ const nextConfig: NextConfig = {
       "./node_modules/quickjs-emscripten*/**",
       "./node_modules/@jitl/quickjs-*/**",
     ],
+    // GET /letterpress.tgz packs the typed client's built folder (lib/client-package/tarball.ts), which no import names.
+    "/letterpress.tgz": [
+      "./packages/letterpress/package.json",
+      "./packages/letterpress/README.md",
+      "./packages/letterpress/bin/**",
+      "./packages/letterpress/dist/**",
+    ],
   },
   // LETTERPRESS_STANDALONE=1: also write .next/standalone, Next's own server with only the files the tracer found
   // (`node .next/standalone/server.js`, after copying .next/static beside it): what `npm run check:deploy` runs and a

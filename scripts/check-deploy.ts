@@ -240,6 +240,17 @@ async function checkFunctions(): Promise<{ largest: VercelFunction }> {
   log(
     `every function rendering templates holds ${needed.length} sandbox files (${needed.map((f) => path.basename(f)).join(", ")})`,
   );
+  // GET /letterpress.tgz packs the typed client's built folder, which only next.config.ts names.
+  const client = functions.find((candidate) => candidate.routes.includes("/letterpress.tgz"));
+  check(client, "no function serves /letterpress.tgz");
+  const clientFiles = ["package.json", "README.md", "bin/letterpress.js", "dist/index.js", "dist/cli.js"].map(
+    (file) => `packages/letterpress/${file}`,
+  );
+  const missingClientFiles = clientFiles.filter((file) => !client.files.has(file));
+  check(
+    missingClientFiles.length === 0,
+    `function ${client.dir} (/letterpress.tgz) lacks ${missingClientFiles.join(", ")}`,
+  );
   return { largest: functions[0] };
 }
 
@@ -357,6 +368,8 @@ async function exercise(server: StandaloneServer, key: string, cronSecret: strin
   const from = `Deploy check <hello@${sendingDomain}>`;
 
   expectStatus(await request(server, "/api/health"), 200, "GET /api/health");
+  const clientTarball = await request(server, "/letterpress.tgz");
+  expectStatus(clientTarball, 200, "GET /letterpress.tgz (the typed client)");
 
   expectStatus(await api("/library", { json: { template_id: "welcome" } }), 201, "POST /library welcome");
   const catalogue = await api("/templates/welcome/render", {
