@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from "node:child_process";
 import { closeSync, constants, openSync, writeSync } from "node:fs";
-import { mkdir, mkdtemp, readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -23,6 +23,38 @@ export default function Order({ orderId, note = "" }: Props) {
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/**
+ * The API behind a real HTTP server, as the command reaches a deployment (it only reads: GETs without a body), each
+ * JSON answer passed through `change` on its way.
+ */
+function apiServer(change: (json: any) => void = () => {}): Server {
+  const app = inProcessFetch();
+  const serve = async (request: IncomingMessage, response: ServerResponse) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (typeof value === "string" && name !== "host" && name !== "connection") headers.set(name, value);
+    }
+    const answer = await app(new Request(new URL(request.url!, API_BASE_URL), { method: request.method, headers }));
+    const json = await answer.json();
+    change(json);
+    response.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(json));
+  };
+  // A failure is left unhandled on purpose: Vitest fails the run with it.
+  return createServer((request, response) => void serve(request, response));
+}
+
+/** `letterpress types` with `args`, run in `cwd` against `baseUrl` with `key`: its exit code and whole output. */
+function runTypes(args: string[], cwd: string, key: string, baseUrl: string) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = execFile(
+      TSX,
+      [CLI, "types", ...args],
+      { cwd, env: { ...process.env, LETTERPRESS_API_KEY: key, LETTERPRESS_BASE_URL: baseUrl } },
+      (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+    );
+  });
 }
 
 /**
@@ -111,21 +143,10 @@ describe("npx letterpress types, given schemas whose $refs point outside them", 
         additionalProperties: true,
       },
     };
-    const app = inProcessFetch();
-    // The API behind a real HTTP server, as the command reaches a deployment (it only reads: GETs without a body).
-    const serve = async (request: IncomingMessage, response: ServerResponse) => {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (typeof value === "string" && name !== "host" && name !== "connection") headers.set(name, value);
-      }
-      const answer = await app(new Request(new URL(request.url!, API_BASE_URL), { method: request.method, headers }));
-      const json = await answer.json();
+    api = apiServer((json) => {
       const alias: string | undefined = json.template?.alias;
       if (alias && Object.hasOwn(schemas, alias)) json.template.variables = schemas[alias];
-      response.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(json));
-    };
-    // A failure is left unhandled on purpose: Vitest fails the run with it.
-    api = createServer((request, response) => void serve(request, response));
+    });
     baseUrl = `${await listen(api)}/api/v1`;
   });
 
@@ -136,19 +157,14 @@ describe("npx letterpress types, given schemas whose $refs point outside them", 
   });
 
   it("fetches no URL and opens no file, and skips the template it cannot type with a warning naming it", async () => {
-    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(
-        TSX,
-        [CLI, "types", "--out", "types.d.ts"],
-        { cwd: project, env: { ...process.env, LETTERPRESS_API_KEY: user.key, LETTERPRESS_BASE_URL: baseUrl } },
-        (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
-      );
-    });
+    const run = await runTypes(["--out", "types.d.ts"], project, user.key, baseUrl);
 
     expect({ beaconRequests, fifoOpened: fifo.opened() }).toEqual({ beaconRequests: [], fifoOpened: false });
     expect(run).toEqual({
       code: 0,
-      stdout: "Wrote types.d.ts\n",
+      stdout: `Wrote types.d.ts
+No tsconfig.json here: for tsc to check send() and render() against types.d.ts, write one such as { "compilerOptions": { "module": "nodenext", "strict": true, "noEmit": true, "skipLibCheck": true } }
+`,
       stderr: `Skipped template "Broken" (${ids.broken}): its variables schema could not be made into a type: Refs should have been resolved by the resolver! { '$ref': '${beaconUrl}/schema' }\n`,
     });
     const declaration = await readFile(path.join(project, "types.d.ts"), "utf8");
@@ -177,4 +193,61 @@ describe("npx letterpress types, given schemas whose $refs point outside them", 
 }
 `);
   }, 120_000);
+});
+
+describe("npx letterpress types, in a project whose tsconfig.json may leave the file out", () => {
+  let key: string;
+  let api: Server;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    key = (await createUser("monthly")).key;
+    api = apiServer();
+    baseUrl = `${await listen(api)}/api/v1`;
+  });
+
+  afterAll(() => api?.close());
+
+  /** A project with `tsconfig` and TypeScript installed (the repository's, linked), and a source file in src/. */
+  async function project(tsconfig: string): Promise<string> {
+    const folder = await mkdtemp(path.join(tmpdir(), "letterpress-tsconfig-"));
+    await mkdir(path.join(folder, "node_modules"));
+    await symlink(path.join(ROOT, "node_modules/typescript"), path.join(folder, "node_modules/typescript"));
+    await mkdir(path.join(folder, "src"));
+    await writeFile(path.join(folder, "src/index.ts"), "export {};\n");
+    await writeFile(path.join(folder, "tsconfig.json"), tsconfig);
+    return folder;
+  }
+
+  // As `tsc --init` writes them: comments and a trailing comma.
+  const SOURCES_ONLY = `{
+  // Only the sources
+  "compilerOptions": { "module": "nodenext", "strict": true },
+  "include": ["src"],
+}
+`;
+
+  it("prints the include line that reads the file when the tsconfig.json leaves it out", async () => {
+    expect(await runTypes([], await project(SOURCES_ONLY), key, baseUrl)).toEqual({
+      code: 0,
+      stdout: `Wrote letterpress-templates.d.ts
+tsc does not read letterpress-templates.d.ts: in tsconfig.json, set "include": ["src", "letterpress-templates.d.ts"]
+`,
+      stderr: "",
+    });
+  });
+
+  it("prints only what it wrote when the tsconfig.json reads the file", async () => {
+    const inSources = await runTypes(
+      ["--out", "src/letterpress-templates.d.ts"],
+      await project(SOURCES_ONLY),
+      key,
+      baseUrl,
+    );
+    const everything = await runTypes([], await project(`{ "compilerOptions": { "strict": true } }`), key, baseUrl);
+    expect({ inSources, everything }).toEqual({
+      inSources: { code: 0, stdout: "Wrote src/letterpress-templates.d.ts\n", stderr: "" },
+      everything: { code: 0, stdout: "Wrote letterpress-templates.d.ts\n", stderr: "" },
+    });
+  });
 });

@@ -2,12 +2,14 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { Letterpress } from "./client.ts";
+import { tsconfigAdvice } from "./tsconfig-check.ts";
 import { templatesDeclaration } from "./types-file.ts";
 
 const USAGE = `Usage: letterpress types [--out FILE]
 
 Writes a declaration file (letterpress-templates.d.ts by default) typing each template of your library's variables,
-by id, alias and slug, for send() and render(). Reads LETTERPRESS_API_KEY and LETTERPRESS_BASE_URL.`;
+by id, alias and slug, for send() and render(), and says what to change when tsconfig.json here does not include it.
+Reads LETTERPRESS_API_KEY and LETTERPRESS_BASE_URL.`;
 
 async function main(args: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -23,6 +25,9 @@ async function main(args: string[]): Promise<number> {
   // compiles, which says the same as the warning where it matters.
   await writeFile(values.out, await templatesDeclaration(new Letterpress(), (warning) => console.error(warning)));
   console.log(`Wrote ${values.out}`);
+  // The file types send() only if tsc reads it: the commonest reason a first run shows no compile error.
+  const advice = tsconfigAdvice(process.cwd(), values.out);
+  if (advice) console.log(advice);
   return 0;
 }
 
