@@ -7,6 +7,7 @@ import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
 import { formatNumber, PLAN_LABEL } from "../_components/format";
 import { SiteFooter, SiteHeader } from "../_components/site-header";
+import { clientFirstRun } from "./client-first-run";
 import { clientExample, EXAMPLE_BODIES } from "./examples";
 import { Description, refName, SchemaRef, SchemaTable, schemaAnchor, type JsonSchema } from "./schema-view";
 import { ScrollBox } from "./scroll-box";
@@ -38,7 +39,8 @@ type Operation = {
 // Rendered per request: the servers' URL is the deployment's site URL at run time, which a build must not read.
 export default async function DocsPage() {
   await connection();
-  const doc = buildOpenApiDocument(getConfig().siteUrl);
+  const { siteUrl } = getConfig();
+  const doc = buildOpenApiDocument(siteUrl);
   const base = doc.servers[0].url;
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods as Record<string, Operation>).map(([method, operation]) => ({ path, method, operation })),
@@ -93,10 +95,15 @@ export default async function DocsPage() {
               <code>{`export LETTERPRESS_API_KEY=lp_live_…\n\ncurl ${base}/usage \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"\n\ncurl ${base}/usage \\\n  -H "Authorization: Bearer $LETTERPRESS_API_KEY"`}</code>
             </ScrollBox>
             <p style={{ marginTop: 12 }}>
-              Each endpoint&apos;s example shows its call with the TypeScript client first, set up once with the same
-              variable (<code>npm install letterpress</code>; <code>npx letterpress types</code> then types your
-              templates&apos; variables):
+              Each endpoint&apos;s example shows its call with the TypeScript client first. The client is not on the npm
+              registry: this app serves it. In your project (<code>npm init -y</code> for a new one), with the key
+              exported as above, install it and TypeScript; <code>npx letterpress types</code> then types your
+              templates&apos; variables, and <code>npx tsc</code> refuses a wrong template id or variable:
             </p>
+            <ScrollBox as="pre" className="code-block" name="Client install example">
+              <code>{clientFirstRun(siteUrl)}</code>
+            </ScrollBox>
+            <p style={{ marginTop: 12 }}>The client is set up once with the same variable:</p>
             <ScrollBox as="pre" className="code-block" name="Client setup example">
               <code>{`import { Letterpress } from "letterpress";\nconst lp = new Letterpress({ apiKey: process.env.LETTERPRESS_API_KEY, baseUrl: "${base}" });`}</code>
             </ScrollBox>

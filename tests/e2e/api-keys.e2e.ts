@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
+import { clientFirstRun } from "@/app/docs/client-first-run";
 import { signUp } from "./account";
-import { UNAUTHORIZED, url } from "./served-app";
+import { baseUrl, UNAUTHORIZED, url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
 
 // Settings → API keys: a key is generated and shown once, authenticates the API and the typed client's CLI, and once
@@ -27,10 +28,13 @@ test("generates a named API key, shown once, with a server-side warning", async 
   apiKey = await revealed.inputValue();
   expect(apiKey).toMatch(/^lp_live_[0-9A-Za-z]{49}$/);
   await page.getByRole("button", { name: "Copy key" }).waitFor();
-  // The two lines that set up the typed client with it.
-  const setup = page.getByRole("figure", {
-    name: "With the TypeScript client (npm install letterpress), after the export above:",
+  // The typed client's install from this app (tests/client/first-run.test.ts follows it), then the two lines that set
+  // it up with the key.
+  const install = page.getByRole("figure", {
+    name: "The TypeScript client, after the export above: this app serves it (it is not on the npm registry), and npx tsc then checks each template's variables:",
   });
+  await expect(install.locator("pre")).toHaveText(clientFirstRun(baseUrl));
+  const setup = page.getByRole("figure", { name: "Then in your code:" });
   await expect(setup.locator("pre")).toHaveText(
     `import { Letterpress } from "letterpress";\nconst lp = new Letterpress({ apiKey: process.env.LETTERPRESS_API_KEY, baseUrl: "${url("/api/v1")}" });`,
   );

@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { useActionState, useEffect, useRef } from "react";
 import { TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
+import { clientFirstRun } from "../../../docs/client-first-run";
 import { CopyButton } from "../../../_components/copy-button";
 import { API_KEY_KIND_LABEL, API_KEY_SCOPE_LABEL } from "../../../_components/format";
 import { ShieldIcon } from "../../../_components/icons";
@@ -184,8 +185,15 @@ export function KeyGenerator({
             </pre>
             <figure style={{ margin: "12px 0 0" }}>
               <figcaption>
-                With the TypeScript client (<code>npm install letterpress</code>), after the <code>export</code> above:
+                The TypeScript client, after the <code>export</code> above: this app serves it (it is not on the npm
+                registry), and <code>npx tsc</code> then checks each template&apos;s variables:
               </figcaption>
+              <pre className="code-block" style={{ marginTop: 8 }}>
+                <code>{clientFirstRun(siteUrl)}</code>
+              </pre>
+            </figure>
+            <figure style={{ margin: "12px 0 0" }}>
+              <figcaption>Then in your code:</figcaption>
               <pre className="code-block" style={{ marginTop: 8 }}>
                 <code>{clientSetup(siteUrl)}</code>
               </pre>
