@@ -7,12 +7,19 @@ export const CLIENT_TARBALL_PATH = "/letterpress.tgz";
 
 /**
  * What `npx letterpress types` writes by default, and the tsconfig.json under which tsc checks `send` and `render`
- * against it: the client is ESM only, so NodeNext modules in a `"type": "module"` package; with no `include`, tsc
- * reads every file of the folder, that one among them.
+ * against it: the client is ESM only, so NodeNext modules in a `"type": "module"` package; Node's types named, as
+ * TypeScript 6 and later load none unless told; with no `include`, tsc reads every file of the folder, that one among
+ * them.
  */
 export const CLIENT_DECLARATION_FILE = "letterpress-templates.d.ts";
 export const CLIENT_TSCONFIG = `{
-  "compilerOptions": { "module": "nodenext", "strict": true, "noEmit": true, "skipLibCheck": true }
+  "compilerOptions": {
+    "module": "nodenext",
+    "types": ["node"],
+    "strict": true,
+    "noEmit": true,
+    "skipLibCheck": true
+  }
 }`;
 
 /**

@@ -163,7 +163,7 @@ describe("npx letterpress types, given schemas whose $refs point outside them", 
     expect(run).toEqual({
       code: 0,
       stdout: `Wrote types.d.ts
-No tsconfig.json here: for tsc to check send() and render() against types.d.ts, write one such as { "compilerOptions": { "module": "nodenext", "strict": true, "noEmit": true, "skipLibCheck": true } }
+No tsconfig.json here: for tsc to check send() and render() against types.d.ts, write one such as { "compilerOptions": { "module": "nodenext", "types": ["node"], "strict": true, "noEmit": true, "skipLibCheck": true } }
 `,
       stderr: `Skipped template "Broken" (${ids.broken}): its variables schema could not be made into a type: Refs should have been resolved by the resolver! { '$ref': '${beaconUrl}/schema' }\n`,
     });

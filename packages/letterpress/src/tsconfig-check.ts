@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 
 /** A tsconfig.json under which tsc reads the declaration file, in a `"type": "module"` package (the client is ESM). */
-export const MINIMAL_TSCONFIG = `{ "compilerOptions": { "module": "nodenext", "strict": true, "noEmit": true, "skipLibCheck": true } }`;
+export const MINIMAL_TSCONFIG = `{ "compilerOptions": { "module": "nodenext", "types": ["node"], "strict": true, "noEmit": true, "skipLibCheck": true } }`;
 
 /**
  * The line to tell someone who ran `letterpress types` in `folder` when tsc would not read the file it wrote
