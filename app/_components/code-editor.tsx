@@ -1,5 +1,5 @@
 "use client";
-import { javascript } from "@codemirror/lang-javascript";
+import { javascript, tsxLanguage } from "@codemirror/lang-javascript";
 import CodeMirror, {
   Decoration,
   EditorView,
@@ -47,8 +47,9 @@ function marksFor(state: EditorState, problem: CodePosition | null): DecorationS
 }
 
 /**
- * The TSX editor: CodeMirror 6 with TypeScript and JSX highlighting, line numbers, the compile error's line and
- * character marked (its message is shown once, by the caller), Mod-S to save. Tab indents; Escape then Tab leaves.
+ * The TSX editor: CodeMirror 6 with TypeScript and JSX highlighting (no closing tags typed for the author), line
+ * numbers, the compile error's line and character marked (its message is shown by the caller), Mod-S to save. Tab
+ * indents; Escape then Tab leaves.
  * `onSave` should keep its identity across renders: a new one reconfigures the editor.
  */
 export function CodeEditor({
@@ -73,7 +74,11 @@ export function CodeEditor({
   const invalid = problem !== null;
   const extensions = useMemo(
     () => [
-      javascript({ jsx: true, typescript: true }),
+      // TSX as javascript({ jsx: true, typescript: true }) reads it, without its autoCloseTags: that inserts `</Text>`
+      // on typing `>` or `</`, a tag the author did not type (`</Text>` typed by hand became `</Text>Text>`, which
+      // compiles and shows "Text>" in the email). Keywords and snippets stay, offered only as suggestions.
+      tsxLanguage,
+      javascript({ typescript: true }).support,
       problemMarks,
       keymap.of([
         {

@@ -163,7 +163,7 @@ export default function Hello({ name = "there" }: { name?: string }) {
         ok: false,
         message: "Syntax error: `<p>` opened on line 2 is never closed",
         line: 2,
-        column: 10,
+        column: 11,
         path: "components/footer.tsx",
       },
     });
@@ -232,7 +232,7 @@ Order.PreviewProps = { customer: "Ada", items: [{ name: "Pen", qty: 2, gift: fal
         ok: false,
         message: "Syntax error: `<div>` opened on line 2 is never closed",
         line: 2,
-        column: 10,
+        column: 11,
       },
     });
   });

@@ -42,10 +42,10 @@ test("writes a new TSX template with a live sandboxed preview, shows compile err
   const problem = page.getByTestId("editor-problem");
   await problem.filter({ hasText: /Line 6/ }).waitFor();
   await expect(problem.locator("p").textContent()).resolves.toBe(
-    "Line 6, column 7: Syntax error: `<Text>` opened on line 6 is never closed",
+    "Line 6, column 8: Syntax error: `<Text>` opened on line 6 is never closed",
   );
   await expect(page.locator(".cm-problem-line").textContent()).resolves.toBe("      <Text>Hello");
-  await expect(page.locator(".cm-problem-at").textContent()).resolves.toBe("<");
+  await expect(page.locator(".cm-problem-at").textContent()).resolves.toBe("T");
   await expect(editor.getAttribute("aria-invalid")).resolves.toBe("true");
   await problem.getByRole("button", { name: "Go to line 6" }).click();
   await expect(editor.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
@@ -122,6 +122,58 @@ test("writes a new TSX template with a live sandboxed preview, shows compile err
   await expect(page.locator("#var-count-error").count()).resolves.toBe(0);
 });
 
+test("names the line tsc names for the starter's first </Text> deleted, says a failed save by its button, and completes no closing tag", async () => {
+  const { page } = story;
+  await open(page, "/dashboard/templates/new", "New template");
+  const preview = page.frameLocator("iframe.email-frame");
+  await preview.getByText("Hello, Ada").filter({ visible: true }).waitFor();
+  const editor = page.getByLabel("Template source code");
+  const activeLine = page.locator(".cm-activeLine");
+  const textOpener = '          <Text style={{ fontSize: "16px", lineHeight: "26px", color: "#3f3f46" }}>';
+
+  // The starter's first </Text>, on line 18, deleted as a user would: its line selected and cleared.
+  await editor.click();
+  await page.keyboard.press("Control+Home");
+  for (let line = 1; line < 18; line++) await page.keyboard.press("ArrowDown");
+  await expect(activeLine).toHaveText("          </Text>");
+  await page.keyboard.press("End");
+  await page.keyboard.press("Shift+Home");
+  await page.keyboard.press("Backspace");
+  await expect(activeLine).toHaveText(/^\s*$/);
+
+  // The error names the <Text> on line 16 (as tsc does), not the <Preview> on line 12 where the compiler stopped.
+  const message = "Syntax error: `<Text>` opened on line 16 is never closed";
+  const problem = page.getByTestId("editor-problem");
+  await expect(problem.locator("p")).toHaveText(`Line 16, column 12: ${message}`);
+  await expect(page.locator(".cm-problem-line")).toHaveText(textOpener);
+  await expect(page.locator(".cm-problem-at")).toHaveText("T");
+  await problem.getByRole("button", { name: "Go to line 16" }).click();
+  await expect(activeLine).toHaveText(textOpener);
+
+  // Saving it: refused, said beside the Save button, with the way to the line.
+  await page.getByLabel("Name").fill("E2E unclosed");
+  await page.getByRole("button", { name: "Save template" }).click();
+  const saveProblem = page.getByTestId("save-problem");
+  await expect(saveProblem.locator("p")).toHaveText(`Not saved. Line 16, column 12: ${message}`);
+  await expect(page).toHaveURL(/\/dashboard\/templates\/new$/);
+  await page.keyboard.press("Control+End"); // away from line 16
+  await saveProblem.getByRole("button", { name: "Go to line 16" }).click();
+  await expect(activeLine).toHaveText(textOpener);
+
+  // Typing the closer back: exactly what was typed, no closing tag completed on `</` (nor on `>` of an opener).
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("End");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("</Text>");
+  await expect(activeLine).toHaveText(/^\s*<\/Text>$/);
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("<Text>Typed</Text>");
+  await expect(activeLine).toHaveText(/^\s*<Text>Typed<\/Text>$/);
+  await preview.getByText("Typed", { exact: true }).filter({ visible: true }).waitFor();
+  await expect(problem).toHaveCount(0);
+  await expect(saveProblem).toHaveCount(0);
+});
+
 // The two files of "E2E two files", written in the editor by the first test below and shown by the second.
 const letterEntry = [
   'import { Body, Html, Text } from "@react-email/components";',
@@ -182,7 +234,7 @@ test("writes a template of two files in tabs, names a compile error's file and b
   // The save's answer brings the footer's tab forward.
   await expect(footerTab).toHaveAttribute("aria-selected", "true");
   await expect(page.getByTestId("editor-problem").locator("p").textContent()).resolves.toBe(
-    "components/footer.tsx: Line 2, column 10: Syntax error: `<p>` opened on line 2 is never closed",
+    "components/footer.tsx: Line 2, column 11: Syntax error: `<p>` opened on line 2 is never closed",
   );
   await expect(page.locator(".cm-problem-line").textContent()).resolves.toBe("  return <p>;");
   // The preview keeps the last good render while the footer does not compile, marked as such.

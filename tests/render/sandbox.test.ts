@@ -895,13 +895,13 @@ describe("compileTemplate", () => {
 
   it.each([
     // The parser stops at the `);` after the tag; the tag is what is wrong.
-    ["`<Text>` opened on line 4 is never closed", 4, 7, ["  return (", "    <Html>", "      <Text>Hello", "  );"]],
+    ["`<Text>` opened on line 4 is never closed", 4, 8, ["  return (", "    <Html>", "      <Text>Hello", "  );"]],
     // Closed by the wrong tag: the parser stops after `</Html>`.
-    ["`<Text>` opened on line 2 is never closed", 2, 17, ["  return (<Html><Text>Hello</Html>);"]],
+    ["`<Text>` opened on line 2 is never closed", 2, 18, ["  return (<Html><Text>Hello</Html>);"]],
     // Of two unclosed tags, the inner one, named as written.
-    ["`<C.Text>` opened on line 3 is never closed", 3, 5, ["  return (<Html>", "    <C.Text>Hello", "  );"]],
+    ["`<C.Text>` opened on line 3 is never closed", 3, 6, ["  return (<Html>", "    <C.Text>Hello", "  );"]],
     ["`<>` opened on line 2 is never closed", 2, 11, ["  return (<><Text>Hi</Text>);"]],
-    ["`<Img>` opened on line 2 is never closed", 2, 17, ['  return (<Html><Img src="x"></Html>);']],
+    ["`<Img>` opened on line 2 is never closed", 2, 18, ['  return (<Html><Img src="x"></Html>);']],
   ])("names the tag that is never closed: %s", (message, line, column, body) => {
     const source = ["export default function E() {", ...body, "}", ""].join("\n");
     expect(compileTemplate(source)).toEqual({ ok: false, message: `Syntax error: ${message}`, line, column });
@@ -914,7 +914,7 @@ describe("compileTemplate", () => {
       ok: false,
       message: `Syntax error: \`<${chain.slice(0, 60)}…>\` opened on line 3 is never closed`,
       line: 3,
-      column: 11,
+      column: 12,
     });
   });
 

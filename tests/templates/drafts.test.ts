@@ -78,7 +78,7 @@ describe("editing a saved template in the dashboard", () => {
         status: "error",
         message: "Syntax error: `<div>` opened on line 2 is never closed",
         line: 2,
-        column: 10,
+        column: 11,
         values: { name: "Hello", description: "" },
       },
     });

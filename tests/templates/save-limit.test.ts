@@ -108,7 +108,7 @@ describe("saving a template in the dashboard", () => {
       status: "error",
       message: "Syntax error: `<div>` opened on line 2 is never closed",
       line: 2,
-      column: 10,
+      column: 11,
       values: { name: "Broken", description: "" },
     });
     expect(await getDb()`select id from templates where owner_account_id = ${author.accountId}`).toEqual([]);
@@ -160,7 +160,7 @@ export function Footer() {
       status: "error",
       message: "Syntax error: `<p>` opened on line 2 is never closed",
       line: 2,
-      column: 10,
+      column: 11,
       path: "components/footer.tsx",
       values: { name: "Broken footer", description: "" },
     });

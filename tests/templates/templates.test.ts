@@ -13,6 +13,7 @@ import { POST as postTemplate } from "@/app/api/v1/templates/route";
 import { DELETE as deleteTemplate, GET as getTemplate, PUT as putTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
+import { STARTER_TEMPLATE } from "@/app/dashboard/templates/new/starter";
 import { getDb } from "@/lib/db/client";
 import { createUserTemplate } from "@/lib/templates/data/user-templates";
 import { applyVariablesToSource } from "@/lib/render/react-email/react-source";
@@ -516,10 +517,45 @@ export default function Note() {
       invalid([
         {
           field: "files.email.tsx",
-          message: "line 5, column 7: Syntax error: `<Text>` opened on line 5 is never closed",
+          message: "line 5, column 8: Syntax error: `<Text>` opened on line 5 is never closed",
         },
       ]),
     );
+  });
+
+  it("names the line and column tsc names for the editor's starter with its first </Text> deleted, and the tag a closer of another name closes", async () => {
+    const user = await createUser("monthly");
+    const withoutText = STARTER_TEMPLATE.replace("          </Text>\n", "");
+    expect(withoutText).not.toBe(STARTER_TEMPLATE);
+    expect(outcome(await create(user, { name: "Starter", files: { "email.tsx": withoutText } }))).toEqual(
+      invalid([
+        {
+          field: "files.email.tsx",
+          message: "line 16, column 12: Syntax error: `<Text>` opened on line 16 is never closed",
+        },
+      ]),
+    );
+    // Sucrase compiled this one, closing <Text> with </Heading>.
+    const wrongCloser = STARTER_TEMPLATE.replace("          </Text>\n", "          </Heading>\n");
+    expect(outcome(await create(user, { name: "Starter", files: { "email.tsx": wrongCloser } }))).toEqual(
+      invalid([
+        {
+          field: "files.email.tsx",
+          message: "line 18, column 13: Syntax error: `<Text>` opened on line 16 is closed by `</Heading>`",
+        },
+      ]),
+    );
+    // And this one, showing "Text>" in the email: what typing </Text> after the editor's own </Text> made.
+    const twice = STARTER_TEMPLATE.replace("          </Text>\n", "          </Text>Text>\n");
+    expect(outcome(await create(user, { name: "Starter", files: { "email.tsx": twice } }))).toEqual(
+      invalid([
+        {
+          field: "files.email.tsx",
+          message: "line 18, column 22: Syntax error: `>` cannot appear in JSX text: write `{'>'}` or `&gt;`",
+        },
+      ]),
+    );
+    expect(await getDb()`select id from templates where owner_account_id = ${user.accountId}`).toEqual([]);
   });
 
   it("answers 422 RENDER_ERROR naming the required variables PreviewProps lacks when the trial render fails", async () => {

@@ -6,7 +6,8 @@
  *  - TypeScript and JSX (automatic runtime, `react/jsx-runtime`) are stripped
  *    by sucrase, ES imports become `require()` calls;
  *  - syntax errors are reported with a 1-based line and column, a JSX tag left
- *    unclosed by its name and the line it was opened on;
+ *    unclosed or closed by another tag's closer at the place tsc names
+ *    (./tag-errors.ts);
  *  - imports other than react, react/jsx-runtime, @react-email/components and
  *    the template's own files by relative path (static, dynamic, re-exports,
  *    `require("x")`, TS `import x = require()`, type-only) are rejected with
@@ -32,6 +33,7 @@ import { parseTemplateSource } from "../analysis/template-syntax";
 import { SINGLE_FILE, TEMPLATE_FILE_EXTENSIONS, type TemplateFiles } from "../../templates/files";
 import { oversizedFiles, oversizedSource, type CompileResult, type FilesCompileResult } from "./compile-result";
 import { linkModules, type CompiledModule } from "./link-modules";
+import { tagError, type TagError } from "./tag-errors";
 import {
   ALLOWED_MODULES,
   SANDBOX_COMPONENT_EXPORTS,
@@ -332,6 +334,9 @@ function compileModule(
   let variables: VariablesSchema | null = null;
   try {
     const file = parseTemplateSource(source, path);
+    // Sucrase accepts a closer of another name (`<Text>…</Heading>`) and `>` in text (`</Text>Text>`); tsc does not.
+    const tag = tagError(file, false);
+    if (tag) return failure(source, `Syntax error: ${tag.message}`, tag.pos);
     checkModule(file, imports, isEntry, usage);
     if (isEntry) variables = deriveVariablesSchema(file);
   } catch (error) {
@@ -355,11 +360,8 @@ function syntaxFailure(source: string, path: string, error: unknown): CompileFai
   // sucrase appends " (line:column)" to the message; report it separately.
   const message = `Syntax error: ${rawMessage.replace(/\s*\(\d+:\d+\)$/, "")}`;
   if (typeof err?.pos === "number") {
-    const said = rawMessage.slice(`Error transforming ${path}: `.length);
-    const unclosed = UNCLOSED_TAG_SYMPTOMS.some((symptom) => said.startsWith(symptom))
-      ? unclosedTag(source, path, err.pos)
-      : null;
-    if (unclosed) return failure(source, `Syntax error: ${unclosed.message}`, unclosed.pos);
+    const tag = tagErrorOf(source, path);
+    if (tag) return failure(source, `Syntax error: ${tag.message}`, tag.pos);
     return failure(source, message, err.pos);
   }
   if (err?.loc && typeof err.loc.line === "number" && typeof err.loc.column === "number") {
@@ -368,53 +370,12 @@ function syntaxFailure(source: string, path: string, error: unknown): CompileFai
   return { ok: false, message, line: 1, column: 1 };
 }
 
-/**
- * What sucrase says after a JSX tag left unclosed: at the `);` after it, at the end of the file, or at a `</Html>`
- * past its end read as the start of a regular expression. Not "Unterminated string constant": a quote left open makes
- * the tags after it look unclosed.
- */
-const UNCLOSED_TAG_SYMPTOMS = ["Unexpected token", "Unterminated JSX contents", "Unterminated regular expression"];
-
-/**
- * The JSX element or fragment left unclosed before `pos`, where sucrase stopped: the one opened last, as a CompileError
- * at its `<`; null when there is none. TypeScript's parser, unlike sucrase, recovers from the error and matches closing
- * tags by name: an element it finds no closing tag for gets an empty one, one closed by another's tag keeps that tag.
- * Read only once sucrase has failed, in one walk of the tree that leaves out what begins past `pos`.
- */
-function unclosedTag(source: string, path: string, pos: number): CompileError | null {
-  let file: ts.SourceFile;
+/** The tag error TypeScript's parser finds in a source sucrase rejected (./tag-errors.ts), or null. */
+function tagErrorOf(source: string, path: string): TagError | null {
   try {
-    file = parseTemplateSource(source, path);
+    return tagError(parseTemplateSource(source, path), true);
   } catch (error) {
     if (error instanceof RangeError) return null; // nested deeper than the parser's stack: sucrase's message stands
     throw error;
   }
-  const unclosed: (ts.JsxElement | ts.JsxFragment)[] = [];
-  // Depth first, in source order, with a stack of its own: a chain of 10,000 `a.a.a…` nests that deep, past the call
-  // stack's reach.
-  const pending: ts.Node[] = [file];
-  for (let node = pending.pop(); node; node = pending.pop()) {
-    if (node.pos >= pos) continue;
-    if ((ts.isJsxFragment(node) && isMissing(node.closingFragment)) || (ts.isJsxElement(node) && !isClosed(file, node)))
-      unclosed.push(node);
-    const children: ts.Node[] = [];
-    ts.forEachChild(node, (child) => void children.push(child));
-    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
-  }
-  // A node's children come after it: the last one found was opened last.
-  const last = unclosed.findLast((node) => node.getStart(file) < pos);
-  if (!last) return null;
-  const tag = ts.isJsxElement(last) ? `<${shortened(last.openingElement.tagName.getText(file))}>` : "<>";
-  const start = last.getStart(file);
-  return new CompileError(`\`${tag}\` opened on line ${locate(source, start).line} is never closed`, start);
-}
-
-const isMissing = (node: ts.Node) => node.pos === node.end;
-
-/** A tag's name as a message shows it: a member chain of any length (`a.a.a…`) cut to its first 60 characters. */
-const shortened = (name: string) => (name.length > 60 ? `${name.slice(0, 60)}…` : name);
-
-function isClosed(file: ts.SourceFile, element: ts.JsxElement): boolean {
-  const { openingElement, closingElement } = element;
-  return !isMissing(closingElement) && closingElement.tagName.getText(file) === openingElement.tagName.getText(file);
 }

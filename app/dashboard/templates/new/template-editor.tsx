@@ -181,8 +181,38 @@ export function TemplateEditor({
     editor.current?.goTo(pendingGoTo.current);
     pendingGoTo.current = null;
   }, [active]);
+  // A failed save, said by the Save button too: the preview's alert may show the same error already, far from it (below
+  // the code on a phone). A compile error only while the files are as saved.
+  const saveProblem: Problem | null =
+    saveError && (saveError.line === undefined || sourceKey === submittedSource)
+      ? { message: saveError.message ?? "", line: saveError.line, column: saveError.column, path: saveError.path }
+      : null;
   // The marks belong to the file the problem is in (one file's problems name no file, or its own).
   const problemHere = shown && (shown.path === undefined || shown.path === active) ? shown : null;
+
+  /** Puts the cursor at a problem's line and column, in its file's tab. */
+  function goToProblem(where: Problem) {
+    if (where.line === undefined) return;
+    const position = { line: where.line, column: where.column };
+    if (where.path && where.path !== active && files.some((file) => file.path === where.path)) {
+      pendingGoTo.current = position;
+      setActive(where.path);
+    } else editor.current?.goTo(position);
+  }
+
+  /** A problem's file, line and column, then its message, as the alerts show it. */
+  const problemText = (where: Problem) => (
+    <>
+      {where.path !== undefined && files.length > 1 && <strong>{where.path}: </strong>}
+      {where.line !== undefined && (
+        <strong>
+          Line {where.line}
+          {where.column !== undefined ? `, column ${where.column}` : ""}:{" "}
+        </strong>
+      )}
+      {where.message}
+    </>
+  );
 
   function submitNaming() {
     if (!naming) return;
@@ -242,11 +272,25 @@ export function TemplateEditor({
           </FormField>
         </div>
         <div className="card-footer row-between">
-          <span className="muted small">
-            {template
-              ? "Saving compiles the template, checks it renders, and keeps it as the draft: sends use the published version until you publish the draft."
-              : "Saving compiles the template, checks it renders, and adds it to your library."}
-          </span>
+          {saveProblem ? (
+            <div className="alert alert-danger save-problem" role="alert" data-testid="save-problem">
+              <p style={{ whiteSpace: "pre-wrap" }}>
+                <strong>Not saved. </strong>
+                {problemText(saveProblem)}
+              </p>
+              {saveProblem.line !== undefined && (
+                <button type="button" className="btn btn-secondary btn-sm" onClick={() => goToProblem(saveProblem)}>
+                  Go to line {saveProblem.line}
+                </button>
+              )}
+            </div>
+          ) : (
+            <span className="muted small">
+              {template
+                ? "Saving compiles the template, checks it renders, and keeps it as the draft: sends use the published version until you publish the draft."
+                : "Saving compiles the template, checks it renders, and adds it to your library."}
+            </span>
+          )}
           {template && <input type="hidden" name="id" value={template.id} />}
           <SubmitButton pendingLabel="Saving…">{template ? "Save draft" : "Save template"}</SubmitButton>
         </div>
@@ -423,28 +467,13 @@ export function TemplateEditor({
           {shown && (
             <div className="alert alert-danger" role="alert" data-testid="editor-problem">
               <div>
-                <p style={{ whiteSpace: "pre-wrap" }}>
-                  {shown.path !== undefined && files.length > 1 && <strong>{shown.path}: </strong>}
-                  {shown.line !== undefined && (
-                    <strong>
-                      Line {shown.line}
-                      {shown.column !== undefined ? `, column ${shown.column}` : ""}:{" "}
-                    </strong>
-                  )}
-                  {shown.message}
-                </p>
+                <p style={{ whiteSpace: "pre-wrap" }}>{problemText(shown)}</p>
                 {shown.line !== undefined && (
                   <button
                     type="button"
                     className="btn btn-secondary btn-sm"
                     style={{ marginTop: 8 }}
-                    onClick={() => {
-                      const position = { line: shown.line!, column: shown.column };
-                      if (shown.path && shown.path !== active && files.some((file) => file.path === shown.path)) {
-                        pendingGoTo.current = position;
-                        setActive(shown.path);
-                      } else editor.current?.goTo(position);
-                    }}
+                    onClick={() => goToProblem(shown)}
                   >
                     Go to line {shown.line}
                   </button>
