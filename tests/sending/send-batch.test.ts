@@ -360,7 +360,12 @@ describe("POST /api/v1/send/batch", () => {
     const anonymous = await call(sendBatch, "/api/v1/send/batch", { method: "POST", body: { emails: [] } });
     expect([anonymous.status, anonymous.body]).toEqual([
       401,
-      { error: "Authentication required", code: "UNAUTHORIZED", success: false },
+      {
+        error: "Authentication required",
+        code: "UNAUTHORIZED",
+        success: false,
+        message: "No credentials: send your API key as Authorization: Bearer <key> (or X-API-Key: <key>).",
+      },
     ]);
     const user = await createUser("free");
     expect((await postBatch(user, { emails: [] })).status).toBe(400);

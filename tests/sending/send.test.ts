@@ -380,7 +380,12 @@ describe("POST /api/v1/send through the embedded outbox", () => {
   it("requires credentials", async () => {
     const result = await call(send, "/api/v1/send", { method: "POST", body: { to: "a@example.com" } });
     expect(result.status).toBe(401);
-    expect(result.body).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
+    expect(result.body).toEqual({
+      error: "Authentication required",
+      code: "UNAUTHORIZED",
+      success: false,
+      message: "No credentials: send your API key as Authorization: Bearer <key> (or X-API-Key: <key>).",
+    });
   });
 });
 

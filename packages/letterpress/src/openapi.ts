@@ -1138,7 +1138,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1242,7 +1242,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1346,7 +1346,7 @@ export interface operations {
           "application/json": components["schemas"]["LibraryRemoveResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1443,7 +1443,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1530,7 +1530,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1637,7 +1637,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateDetailsResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1717,7 +1717,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1841,7 +1841,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateDeleteResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1940,7 +1940,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2057,7 +2057,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2164,7 +2164,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateSourceResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2243,7 +2243,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2358,7 +2358,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2454,7 +2454,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2554,7 +2554,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2662,7 +2662,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2801,7 +2801,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2947,7 +2947,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3015,7 +3015,7 @@ export interface operations {
           "application/json": components["schemas"]["EmailResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3092,7 +3092,7 @@ export interface operations {
           "application/json": components["schemas"]["EmailResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3196,7 +3196,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3273,7 +3273,7 @@ export interface operations {
           "application/json": components["schemas"]["SuppressionDeleteResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3348,7 +3348,7 @@ export interface operations {
           "application/json": components["schemas"]["UsageResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
