@@ -352,7 +352,7 @@ describe("POST /api/v1/send/batch", () => {
     const result = await postBatch(user, { emails: [item(user), item(user, { variables: { usrName: "Ann" } })] });
     expect([result.status, result.body.warnings]).toEqual([
       200,
-      [{ field: "emails.1.variables.usrName", message: expect.stringContaining("userName") }],
+      [{ field: "emails.1.variables.usrName", message: expect.stringContaining("userName"), kind: "variables" }],
     ]);
   });
 

@@ -3,6 +3,7 @@ import { JSON_SCHEMA_DIALECT, OPEN_VARIABLES_SCHEMA } from "@/lib/templates/vari
 import { MAX_DETAILS, type ValidationDetail } from "@/lib/core/errors";
 import { MAX_JSON_DEPTH, MAX_VARIABLES_BYTES } from "@/lib/core/limits";
 import { holdsNul } from "@/lib/core/schemas";
+import type { RenderWarning } from "@/lib/render/analysis/warnings";
 
 // Checks a request's variables against a user template's variables schema (JSON Schema, the subset in
 // lib/templates/variables-schema.ts), and lists the variables a schema does not declare. Both run on the event loop, so
@@ -244,8 +245,8 @@ function declaredNames(properties: Record<string, VariableSchema>): DeclaredName
 export function undeclaredVariableWarnings(
   schema: VariablesSchema,
   variables: Record<string, unknown>,
-): ValidationDetail[] {
-  const warnings: ValidationDetail[] = [];
+): RenderWarning[] {
+  const warnings: RenderWarning[] = [];
   const budget = { cells: SUGGESTION_BUDGET_CELLS };
   let unlisted = 0;
   const visit = (level: VariableSchema, value: unknown, path: string, depth: number): void => {
@@ -269,6 +270,7 @@ export function undeclaredVariableWarnings(
         const suggestion = closestName(key, names, budget);
         warnings.push({
           field,
+          kind: "variables",
           message: `not a variable of this template${suggestion ? `; did you mean ${suggestion}?` : ""}`,
         });
       }
@@ -278,6 +280,7 @@ export function undeclaredVariableWarnings(
   if (unlisted > 0) {
     warnings.push({
       field: "variables",
+      kind: "variables",
       message: `${unlisted.toLocaleString("en-US")} more variables are not variables of this template`,
     });
   }

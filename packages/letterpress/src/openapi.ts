@@ -1085,11 +1085,16 @@ export interface components {
     VariablesSchema: {
       [key: string]: unknown;
     };
-    /** @description Left out when empty. Variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), HTML past 102 KB, which Gmail clips, and (in a render's answer) each feature of the HTML that an email client does not support, from the caniemail data set: `<feature> is not supported by Outlook (Windows), partially by Gmail (Android)`, at most 20. The clients: Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS), Yahoo Mail. */
+    /** @description Left out when empty. In this order: variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), HTML past 102 KB, which Gmail clips, and (in a render's answer of a template you wrote) each feature of the HTML that an email client does not support, from the caniemail data set: `<feature> is not supported by Outlook (Windows), partially by Gmail (Android)`, at most 20. The clients: Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS), Yahoo Mail. A catalogue template's render has no email client warnings: you cannot change its HTML, and GET /templates/{id} lists its support once, as `compatibility`. */
     Warnings: {
       /** @description `variables.<path>` for an undeclared variable, or `html` */
       field: string;
       message: string;
+      /**
+       * @description What it is about: `variables` (a variable the template does not declare), `size` (HTML Gmail clips), `compatibility` (email client support). Entries come in that order of kinds
+       * @enum {string}
+       */
+      kind: "variables" | "size" | "compatibility";
     }[];
   };
   responses: never;
