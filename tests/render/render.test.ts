@@ -105,6 +105,16 @@ describe("who may render what", () => {
     expect(result.body).toEqual(TEMPLATE_NOT_FOUND);
   });
 
+  it("suggests the name an unknown alias was a slip of", async () => {
+    const user = await createUser();
+    await addToLibrary(user, "welcome");
+    expect((await renderCall(user, "welcom")).body).toEqual({
+      ...TEMPLATE_NOT_FOUND,
+      message: "Did you mean welcome?",
+    });
+    expect((await renderCall(user, "nothing-like-it")).body).toEqual(TEMPLATE_NOT_FOUND);
+  });
+
   it("is metered like the other metered endpoints", async () => {
     const user = await createUser();
     const result = await renderCall(user, await catalogueId("welcome"));

@@ -237,6 +237,19 @@ describe("POST /api/v1/send/batch", () => {
       },
     ]);
 
+    const slip = await postBatch(user, { emails: [item(user), item(user, { template_id: "welcom" })] });
+    const suggesting = `${message} Did you mean welcome?`;
+    expect([slip.status, slip.body]).toEqual([
+      404,
+      {
+        error: "Template not found",
+        code: "TEMPLATE_NOT_FOUND",
+        success: false,
+        message: suggesting,
+        details: [{ field: "emails.1.template_id", message: suggesting }],
+      },
+    ]);
+
     expect((await postBatch(user, { emails: [item(user, { to: "gone@bounce.test" })] })).status).toBe(200);
     const suppressed = await postBatch(user, {
       emails: [item(user), item(user, { to: ["bob@example.com", "GONE@bounce.test"] })],

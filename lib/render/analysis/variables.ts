@@ -227,14 +227,27 @@ const declaredNamesCache = new WeakMap<object, DeclaredNames>();
 function declaredNames(properties: Record<string, VariableSchema>): DeclaredNames {
   let names = declaredNamesCache.get(properties);
   if (!names) {
-    const list = Object.keys(properties).filter((name) => name.length <= MAX_SUGGESTED_NAME_LENGTH);
-    const bySpelling = new Map<string, string>();
-    for (const name of list) if (!bySpelling.has(spelling(name))) bySpelling.set(spelling(name), name);
-    const count = Object.keys(properties).length;
-    names = { count, names: list, lower: list.map((name) => name.toLowerCase()), bySpelling };
+    names = namesToSuggest(Object.keys(properties));
     declaredNamesCache.set(properties, names);
   }
   return names;
+}
+
+function namesToSuggest(all: readonly string[]): DeclaredNames {
+  const list = all.filter((name) => name.length <= MAX_SUGGESTED_NAME_LENGTH);
+  const bySpelling = new Map<string, string>();
+  for (const name of list) if (!bySpelling.has(spelling(name))) bySpelling.set(spelling(name), name);
+  return { count: all.length, names: list, lower: list.map((name) => name.toLowerCase()), bySpelling };
+}
+
+/**
+ * The one of `candidates` closest to `name` when it is close enough to be a slip (as a variable's did-you-mean), and
+ * not `name` itself; null otherwise. Its cost is bounded as the variables' is: names past 40 characters are not
+ * compared, and the comparisons stop at the same budget of edit-distance cells.
+ */
+export function closestNameAmong(name: string, candidates: readonly string[]): string | null {
+  const closest = closestName(name, namesToSuggest(candidates), { cells: SUGGESTION_BUDGET_CELLS });
+  return closest === name ? null : closest;
 }
 
 /**

@@ -2080,7 +2080,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"] | components["schemas"]["TemplateAccessDenied"];
         };
       };
-      /** @description No such template you may render (TEMPLATE_NOT_FOUND). The template has no such version, or no draft (VERSION_NOT_FOUND) */
+      /** @description No such template you may render; for an alias or slug a few letters from one of yours or the catalogue's, the message asks "Did you mean <name>?" (TEMPLATE_NOT_FOUND). The template has no such version, or no draft (VERSION_NOT_FOUND) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2676,7 +2676,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description No template of your library has that id, alias or slug (TEMPLATE_NOT_FOUND). The template has no such version, or no draft (VERSION_NOT_FOUND) */
+      /** @description No template of your library has that id, alias or slug; for a slip of a few letters from one of your aliases or a catalogue slug, the message ends "Did you mean <name>?" (TEMPLATE_NOT_FOUND). The template has no such version, or no draft (VERSION_NOT_FOUND) */
       404: {
         headers: {
           [name: string]: unknown;
