@@ -296,7 +296,7 @@ describe("POST /api/v1/send through the embedded outbox", () => {
              (${other.accountId}, 'Secret', 'export default () => null', 'secret-plans')`;
     const notInLibrary = "This template is not in your library. Add or purchase it first.";
     const answers: Record<string, string> = {};
-    for (const templateId of ["welcom", "Welcome", "invoce-2026", "secret-plan", "receipt", "something-else"]) {
+    for (const templateId of ["welcom", "welcmoe", "invoce-2026", "secret-plan", "receipt", "something-else"]) {
       const result = await post(user, message(user, { template_id: templateId }));
       expect([result.status, result.body.error, result.body.code]).toEqual([
         404,
@@ -307,7 +307,7 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     }
     expect(answers).toEqual({
       welcom: `${notInLibrary} Did you mean welcome?`,
-      Welcome: `${notInLibrary} Did you mean welcome?`,
+      welcmoe: `${notInLibrary} Did you mean welcome?`,
       "invoce-2026": `${notInLibrary} Did you mean invoice-2026?`,
       // Another account's alias is not suggested; a catalogue slug typed exactly is not "meant" as itself.
       "secret-plan": notInLibrary,
