@@ -64,3 +64,13 @@ export async function revokeApiKey(id: string, accountId?: string): Promise<ApiK
     returning ${RECORD_COLUMNS(db)}`;
   return record ?? null;
 }
+
+/**
+ * Whether the key of this hash is one of ours that is past its expiry and not revoked: asked only of a key the
+ * credential check refused, to tell its caller it expired (a revoked key is not told apart from an unknown one).
+ */
+export async function isExpiredApiKey(keyHash: string): Promise<boolean> {
+  const [row] = await getDb()<{ id: string }[]>`
+    select id from api_keys where key_hash = ${keyHash} and revoked_at is null and expires_at <= now()`;
+  return row !== undefined;
+}

@@ -6,8 +6,9 @@ import { apiKeyProblem, hashApiKey } from "@/lib/api-keys/service";
 import { isSameOrigin } from "@/lib/api/client-address";
 import { httpError } from "@/lib/api/errors";
 import { readJsonBody } from "@/lib/api/json-body";
-import { AppError, errors, secondsUntil, zodDetails } from "@/lib/core/errors";
-import { readSession, type SessionIdentity } from "@/lib/auth/session";
+import { AppError, CREDENTIAL_PROBLEMS, errors, secondsUntil, zodDetails } from "@/lib/core/errors";
+import { hasSessionCookie, readSession, type SessionIdentity } from "@/lib/auth/session";
+import { isExpiredApiKey } from "@/lib/api-keys/data";
 import { holdsNul } from "@/lib/core/schemas";
 import { getConfig } from "@/lib/core/config";
 import { authenticateAndMeter, type Credential, type MeteredCaller } from "@/lib/usage/data/metering";
@@ -125,8 +126,19 @@ async function authenticate(
   periodStart: Date,
 ): Promise<Caller> {
   const caller = await authenticateAndMeter(credential, { metered, sendingAccess }, periodStart);
-  if (!caller) throw errors.unauthorized();
+  if (!caller) throw errors.unauthorized(await refusalOf(credential));
   return { ...caller, via: credential.kind, refreshedCookies };
+}
+
+/**
+ * Why a well-formed credential matched nothing: a key that expired (the one case looked up again, on this refusal
+ * only), any other key (unknown or revoked, not told apart), or a session that expired or ended.
+ */
+async function refusalOf(credential: Credential): Promise<string> {
+  if (credential.kind === "session") return CREDENTIAL_PROBLEMS.sessionEnded;
+  return (await isExpiredApiKey(credential.keyHash))
+    ? CREDENTIAL_PROBLEMS.expired
+    : CREDENTIAL_PROBLEMS.unknownOrRevoked;
 }
 
 // Checked in the contract's order: X-API-Key, then Authorization: Bearer, then the session cookie. A header that is
@@ -139,11 +151,15 @@ async function readCredential(
   const authorization = request.headers.get("authorization");
   if (authorization !== null) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match) throw errors.unauthorized();
+    if (!match) throw errors.unauthorized(CREDENTIAL_PROBLEMS.notBearer);
     return apiKeyCredential(match[1]);
   }
   const session = await readSession(request);
-  if (!session) throw errors.unauthorized();
+  if (!session) {
+    throw errors.unauthorized(
+      (await hasSessionCookie(request)) ? CREDENTIAL_PROBLEMS.sessionEnded : CREDENTIAL_PROBLEMS.none,
+    );
+  }
   if (request.method !== "GET" && request.method !== "HEAD" && !isSameOrigin(request)) throw errors.csrfRejected();
   return {
     credential: { kind: "session", accountId: session.accountId, sessionId: session.sessionId },
@@ -152,8 +168,9 @@ async function readCredential(
 }
 
 function apiKeyCredential(key: string) {
+  if (key === "") throw errors.unauthorized(CREDENTIAL_PROBLEMS.emptyKey);
   const problem = apiKeyProblem(key);
-  if (problem) throw key === "" ? errors.unauthorized() : errors.malformedApiKey(problem);
+  if (problem) throw errors.unauthorized(problem);
   return { credential: { kind: "api_key", keyHash: hashApiKey(key) } as Credential, refreshedCookies: [] };
 }
 

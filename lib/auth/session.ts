@@ -77,6 +77,16 @@ export type SessionIdentity = {
   refreshedCookies: CookieToSet[];
 };
 
+/**
+ * Whether the request carries a session cookie at all (valid or not): a refused one is told to sign in again, a
+ * request with none that it has no credentials.
+ */
+export async function hasSessionCookie(request: NextRequest): Promise<boolean> {
+  if (!getConfig().supabase) return request.cookies.has(LOCAL_SESSION_COOKIE);
+  const { hasSupabaseAuthCookie } = await import("@/lib/auth/supabase-client/server");
+  return hasSupabaseAuthCookie(request.cookies.getAll());
+}
+
 /** The account behind the request's session cookie, or null; a local session's row is checked by the caller's query. */
 export async function readSession(request: NextRequest): Promise<SessionIdentity | null> {
   if (getConfig().supabase) {

@@ -120,11 +120,24 @@ export class AppError extends Error {
 const capped = (details: ValidationDetail[]) =>
   details.length > MAX_DETAILS ? [...details.slice(0, MAX_DETAILS), MORE_DETAILS] : details;
 
-export const errors = {
-  unauthorized: () => new AppError("UNAUTHORIZED"),
+/**
+ * What the API's 401 says is wrong with a request's credentials, never quoting them. An unknown key and a revoked one
+ * get the same words, so an answer never tells whether a key ever existed. (A malformed key's words are
+ * apiKeyProblem's, lib/api-keys/service.ts.)
+ */
+export const CREDENTIAL_PROBLEMS = {
+  none: "No credentials: send your API key as Authorization: Bearer <key> (or X-API-Key: <key>).",
+  notBearer: "The Authorization header is not Bearer and a key: use Authorization: Bearer <key>.",
+  emptyKey: "The API key is malformed: the X-API-Key header is empty.",
+  unknownOrRevoked:
+    "The API key is unknown or revoked: use a key listed on the dashboard's API keys page (Settings), or create one.",
+  expired: "The API key has expired: create a new one on the dashboard's API keys page (Settings).",
+  sessionEnded: "Your session has expired or is no longer valid: sign in again.",
+} as const;
 
-  /** An API key of the wrong prefix, shape or checksum: the 401 of a missing key, saying what is wrong with it. */
-  malformedApiKey: (message: string) => new AppError("UNAUTHORIZED", { message }),
+export const errors = {
+  /** `message` says what is wrong with the credentials (CREDENTIAL_PROBLEMS, apiKeyProblem). */
+  unauthorized: (message?: string) => new AppError("UNAUTHORIZED", message ? { message } : {}),
 
   validation: (details: ValidationDetail[], title?: string) =>
     new AppError("VALIDATION_ERROR", { details: capped(details), ...(title ? { title } : {}) }),

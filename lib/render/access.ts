@@ -2,6 +2,7 @@ import "server-only";
 import { errors } from "@/lib/core/errors";
 import {
   findTemplateForAccount,
+  templateNameSuggestion,
   type RenderedVersion,
   type TemplateRecord,
   type VersionChoice,
@@ -32,7 +33,10 @@ export async function getRenderableTemplateOrThrow(
   if (cached) throw errors.versionNotFound(version!);
 
   const found = await findTemplateForAccount(accountId, templateId, version);
-  if (!found) throw errors.templateNotFound();
+  if (!found) {
+    const suggestion = await templateNameSuggestion(accountId, templateId);
+    throw errors.templateNotFound(suggestion ? `Did you mean ${suggestion}?` : undefined);
+  }
   const { in_library: inLibrary, ...template } = found;
   const isFree = isFreeCatalogueTemplate(template);
   if (inLibrary || isFree) {

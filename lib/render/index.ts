@@ -14,7 +14,12 @@ import {
   undeclaredVariableWarnings,
   type VariablesChecker,
 } from "@/lib/render/analysis/variables";
-import { compatibilityWarnings, withHtmlWarning, type RenderWarning } from "@/lib/render/analysis/warnings";
+import {
+  compatibilityWarnings,
+  inKindOrder,
+  withHtmlWarning,
+  type RenderWarning,
+} from "@/lib/render/analysis/warnings";
 
 export type { RenderedEmail };
 
@@ -49,7 +54,7 @@ export async function renderTemplate(
       ? await renderCatalogue(template, props, options, plainText)
       : await renderUserTemplate(template, template.owner_account_id, props, plainText, options);
   const { warnings: htmlWarnings = [], ...email } = rendered;
-  const all = [...warnings, ...htmlWarnings];
+  const all = inKindOrder([...warnings, ...htmlWarnings]);
   return all.length > 0 ? { ...email, warnings: all } : email;
 }
 
@@ -67,8 +72,8 @@ const utf8 = new TextEncoder();
 /**
  * The render as UTF-8 JSON, `{ ...fields, html, text?, warnings? }`: the body of POST /render. A catalogue template's
  * JSON is written by the render worker along with the HTML, so the event loop, which every request shares, does not
- * spend time serializing and encoding the document. Its warnings include the HTML's email client support unless
- * `options.compatibility` is false.
+ * spend time serializing and encoding the document. A user template's warnings include the HTML's email client support
+ * unless `options.compatibility` is false; a catalogue template's never do (catalogue-pool.ts says why).
  */
 export async function renderTemplateAsJson(
   template: RenderableTemplate,
@@ -82,7 +87,7 @@ export async function renderTemplateAsJson(
     const slug = catalogueSlug(template);
     const jsonFields = checked.warnings.length > 0 ? { ...fields, warnings: checked.warnings } : fields;
     const { accountId, signal } = options;
-    return renderCatalogueJsonOffThread(accountId, slug, checked.props, plainText, jsonFields, signal, compatibility);
+    return renderCatalogueJsonOffThread(accountId, slug, checked.props, plainText, jsonFields, signal);
   }
   const rendered = await renderTemplate(template, checked, { ...options, compatibility });
   return utf8.encode(JSON.stringify({ ...fields, ...rendered }));

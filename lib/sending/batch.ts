@@ -25,7 +25,7 @@ import {
 } from "@/lib/sending/idempotency";
 import {
   checkDraftSend,
-  NOT_IN_LIBRARY_MESSAGE,
+  notInLibraryMessage,
   outgoingMessage,
   parseRequest,
   resolveSender,
@@ -72,6 +72,10 @@ async function performBatch(
   const contexts = await findBatchContexts(caller.accountId, items);
   const sharedDomain = getConfig().sharedSendingDomain;
 
+  // The first item whose template the account may not send is the batch's 404: its message is looked up now.
+  const missing = items.find((item) => !contexts.get(contextKey(item))!.template);
+  const notInLibrary = missing && (await notInLibraryMessage(caller.accountId, missing.template_id));
+
   const invalid: ValidationDetail[] = [];
   const suppressed: ValidationDetail[] = [];
   const prepared = items.map((item, i) => {
@@ -79,8 +83,8 @@ async function performBatch(
     const context = contexts.get(contextKey(item))!;
     if (!context.template) {
       throw new AppError("TEMPLATE_NOT_FOUND", {
-        message: NOT_IN_LIBRARY_MESSAGE,
-        details: [{ field: `${prefix}template_id`, message: NOT_IN_LIBRARY_MESSAGE }],
+        message: notInLibrary!,
+        details: [{ field: `${prefix}template_id`, message: notInLibrary! }],
       });
     }
     collectDetails(invalid, prefix, () => checkDraftSend(caller, item.version));

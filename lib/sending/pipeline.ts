@@ -5,7 +5,7 @@ import { getConfig } from "@/lib/core/config";
 import { isVerifiedForSending, type SendingDomain } from "@/lib/sending-domains/service";
 import { markEmailAccepted, markEmailFailed, recordCountedEmail } from "@/lib/sent-emails/delivery";
 import { findSendContext, type RenderableTemplate } from "@/lib/sending/data/send-context";
-import { type VersionChoice } from "@/lib/templates/service";
+import { templateNameSuggestion, type VersionChoice } from "@/lib/templates/service";
 import { describeProviderFailure, type OutgoingEmail } from "@/lib/mail-transport";
 import { outboxDeliveryEvent } from "@/lib/mail-transport/outbox-delivery";
 import { reportOverageEmail } from "@/lib/billing/payments";
@@ -31,7 +31,13 @@ import { recipientsOf, suppressedRecipientDetails } from "@/lib/suppressions/ser
 // What a send hands rendering (lib/render), in the version chosen.
 export type { RenderableTemplate };
 
-export const NOT_IN_LIBRARY_MESSAGE = "This template is not in your library. Add or purchase it first.";
+const NOT_IN_LIBRARY_MESSAGE = "This template is not in your library. Add or purchase it first.";
+
+/** The 404 of a `template_id` the account may not send: add it first, or the name it was a slip of. */
+export async function notInLibraryMessage(accountId: string, templateId: string): Promise<string> {
+  const suggestion = await templateNameSuggestion(accountId, templateId);
+  return suggestion ? `${NOT_IN_LIBRARY_MESSAGE} Did you mean ${suggestion}?` : NOT_IN_LIBRARY_MESSAGE;
+}
 
 /**
  * A draft is sent only with a test key (its emails stay in the outbox): how a preview deployment tries a template
@@ -107,7 +113,8 @@ async function performSend(
   const context = await findSendContext(caller.accountId, request.template_id, recipientsOf(request), request.version);
   const { domains, suppressed } = context;
   const from = resolveSender(request.from, domains, getConfig().sharedSendingDomain, caller.apiKey?.domain ?? null);
-  if (!context.template) throw errors.templateNotFound(NOT_IN_LIBRARY_MESSAGE);
+  if (!context.template)
+    throw errors.templateNotFound(await notInLibraryMessage(caller.accountId, request.template_id));
   const template = templateToSend(context.template, request.version);
   const suppressedDetails = suppressedRecipientDetails(request, suppressed);
   if (suppressedDetails.length > 0) throw errors.recipientSuppressed(suppressedDetails);

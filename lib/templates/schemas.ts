@@ -13,6 +13,7 @@ import { libraryEntrySchema } from "@/lib/catalogue/library-schemas";
 import type { VariablesSchema } from "@/lib/templates/variables-schema";
 import { templateAliasProblem } from "@/lib/templates/alias";
 import { DEFAULT_ENTRY, templateFilesProblems } from "@/lib/templates/files";
+import { WARNING_KINDS } from "@/lib/render/analysis/warnings";
 
 // The paths and the sources' size are checked by templateFilesProblems, each problem with a message of its own; the
 // bounds stated here are for the OpenAPI document.
@@ -145,12 +146,16 @@ export const warningsSchema = z
     z.object({
       field: z.string().meta({ description: "`variables.<path>` for an undeclared variable, or `html`" }),
       message: z.string(),
+      kind: z.enum(WARNING_KINDS).meta({
+        description:
+          "What it is about: `variables` (a variable the template does not declare), `size` (HTML Gmail clips), `compatibility` (email client support). Entries come in that order of kinds",
+      }),
     }),
   )
   .meta({
     id: "Warnings",
     description:
-      "Left out when empty. Variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), HTML past 102 KB, which Gmail clips, and (in a render's answer) each feature of the HTML that an email client does not support, from the caniemail data set: `<feature> is not supported by Outlook (Windows), partially by Gmail (Android)`, at most 20. The clients: Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS), Yahoo Mail.",
+      "Left out when empty. In this order: variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), HTML past 102 KB, which Gmail clips, and (in a render's answer of a template you wrote) each feature of the HTML that an email client does not support, from the caniemail data set: `<feature> is not supported by Outlook (Windows), partially by Gmail (Android)`, at most 20. The clients: Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS), Yahoo Mail. A catalogue template's render has no email client warnings: you cannot change its HTML, and GET /templates/{id} lists its support once, as `compatibility`.",
   });
 
 export const renderResponseSchema = z

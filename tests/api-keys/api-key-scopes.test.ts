@@ -73,7 +73,12 @@ describe("API key records", () => {
     const refused = await call(getUsage, "/api/v1/usage", { headers: { "x-api-key": expired } });
     expect([refused.status, refused.body]).toEqual([
       401,
-      { error: "Authentication required", code: "UNAUTHORIZED", success: false },
+      {
+        error: "Authentication required",
+        code: "UNAUTHORIZED",
+        success: false,
+        message: "The API key has expired: create a new one on the dashboard's API keys page (Settings).",
+      },
     ]);
     expect((await call(getUsage, "/api/v1/usage", { headers: { authorization: `Bearer ${later}` } })).status).toBe(200);
   });

@@ -116,7 +116,14 @@ describe("API key storage and lookup", () => {
     expect(revoked?.revoked_at).toBeInstanceOf(Date);
     const refused = await call(getUsage, "/api/v1/usage", { headers: { "x-api-key": user.key } });
     expect(refused.status).toBe(401);
-    expect(refused.body).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
+    // The same words as a key that never existed: an answer does not tell whether a key was ever issued.
+    expect(refused.body).toEqual({
+      error: "Authentication required",
+      code: "UNAUTHORIZED",
+      success: false,
+      message:
+        "The API key is unknown or revoked: use a key listed on the dashboard's API keys page (Settings), or create one.",
+    });
   });
 
   it("does not revoke another account's key", async () => {

@@ -123,7 +123,13 @@ describe("a test key's send (Resend configured)", () => {
           test: true,
         },
         meta: { email_usage: emailUsage("free", 7) },
-        warnings: [{ field: "variables.usrName", message: "not a variable of this template; did you mean userName?" }],
+        warnings: [
+          {
+            field: "variables.usrName",
+            message: "not a variable of this template; did you mean userName?",
+            kind: "variables",
+          },
+        ],
       },
     ]);
     const { id } = result.body.data;

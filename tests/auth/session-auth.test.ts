@@ -2,7 +2,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "@/lib/api-keys/service";
 import { createLocalSessionToken, LOCAL_SESSION_COOKIE, SESSION_MAX_AGE_SECONDS } from "@/lib/auth/session";
-import { revokeApiKey } from "@/lib/api-keys/data";
+import { createApiKey, revokeApiKey } from "@/lib/api-keys/data";
 import { createSession, deleteSession } from "@/lib/auth/data/sessions";
 import { addToLibrary, call, createUser, sessionCookie, type TestUser } from "../support/api";
 import { addressedId, endpoints } from "../support/endpoints";
@@ -13,6 +13,9 @@ const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", s
 let user: TestUser;
 let revoked: TestUser;
 let templateId: string;
+/** A key of `user` past its expiry, and one both expired and revoked (which says revoked: it is not ours to use). */
+let expiredKey: string;
+let expiredRevokedKey: string;
 /** Session cookies, made once the accounts exist. */
 const cookies: Record<
   "live" | "expired" | "deletedAccount" | "signedOut" | "othersSession" | "withoutSession",
@@ -31,6 +34,11 @@ beforeAll(async () => {
   revoked = await createUser();
   await revokeApiKey(revoked.keyId);
   templateId = (await addToLibrary(user, "welcome")).template_id;
+  const past = new Date(Date.now() - 1000);
+  expiredKey = (await createApiKey(user.accountId, { name: "expired", expiresAt: past })).key;
+  const expiredRevoked = await createApiKey(user.accountId, { name: "expired, revoked", expiresAt: past });
+  await revokeApiKey(expiredRevoked.id);
+  expiredRevokedKey = expiredRevoked.key;
 
   cookies.live = await sessionCookie(user.accountId);
   const live = await createSession(user.accountId, SESSION_MAX_AGE_SECONDS);
@@ -49,37 +57,57 @@ const SHAPE = "The API key is malformed: after its prefix a key has 49 letters a
 const CHECKSUM =
   "The API key is malformed: its checksum does not match, so a character was changed or lost in copying.";
 
-/** How a request is refused, and the `message` of a malformed key's 401 (the others have none). */
-const refusedCredentials: [string, () => Record<string, string>, string?][] = [
-  ["no credentials", () => ({})],
-  ["an empty X-API-Key", () => ({ "x-api-key": "" })],
+const NONE = "No credentials: send your API key as Authorization: Bearer <key> (or X-API-Key: <key>).";
+const NOT_BEARER = "The Authorization header is not Bearer and a key: use Authorization: Bearer <key>.";
+const EMPTY = "The API key is malformed: the X-API-Key header is empty.";
+const UNKNOWN_OR_REVOKED =
+  "The API key is unknown or revoked: use a key listed on the dashboard's API keys page (Settings), or create one.";
+const EXPIRED = "The API key has expired: create a new one on the dashboard's API keys page (Settings).";
+const SESSION_ENDED = "Your session has expired or is no longer valid: sign in again.";
+
+/** How a request is refused, and the `message` of its 401, which says what is wrong with the credentials. */
+const refusedCredentials: [string, () => Record<string, string>, string][] = [
+  ["no credentials", () => ({}), NONE],
+  ["an empty X-API-Key", () => ({ "x-api-key": "" }), EMPTY],
   ["a malformed X-API-Key", () => ({ "x-api-key": "not-a-key" }), PREFIX],
   ["an X-API-Key cut short", () => ({ "x-api-key": user.key.slice(0, -3) }), SHAPE],
-  ["a well-formed unknown X-API-Key", () => ({ "x-api-key": generateApiKey().key })],
-  ["a revoked X-API-Key", () => ({ "x-api-key": revoked.key })],
+  ["a well-formed unknown X-API-Key", () => ({ "x-api-key": generateApiKey().key }), UNKNOWN_OR_REVOKED],
+  ["a revoked X-API-Key", () => ({ "x-api-key": revoked.key }), UNKNOWN_OR_REVOKED],
   [
     "an X-API-Key with its last character changed",
     () => ({ "x-api-key": user.key.slice(0, -1) + (user.key.endsWith("A") ? "B" : "A") }),
     CHECKSUM,
   ],
-  ["Authorization without the Bearer scheme", () => ({ authorization: user.key })],
-  ["Authorization: Basic", () => ({ authorization: `Basic ${Buffer.from(`x:${user.key}`).toString("base64")}` })],
-  ["Authorization: Bearer with no token", () => ({ authorization: "Bearer " })],
-  ["Authorization: Bearer with two tokens", () => ({ authorization: `Bearer ${user.key} extra` })],
-  ["an unknown Bearer key", () => ({ authorization: `Bearer ${generateApiKey().key}` })],
-  ["a revoked Bearer key", () => ({ authorization: `Bearer ${revoked.key}` })],
+  ["Authorization without the Bearer scheme", () => ({ authorization: user.key }), NOT_BEARER],
+  [
+    "Authorization: Basic",
+    () => ({ authorization: `Basic ${Buffer.from(`x:${user.key}`).toString("base64")}` }),
+    NOT_BEARER,
+  ],
+  ["Authorization: Bearer with no token", () => ({ authorization: "Bearer " }), NOT_BEARER],
+  ["Authorization: Bearer with two tokens", () => ({ authorization: `Bearer ${user.key} extra` }), NOT_BEARER],
+  ["an unknown Bearer key", () => ({ authorization: `Bearer ${generateApiKey().key}` }), UNKNOWN_OR_REVOKED],
+  ["a revoked Bearer key", () => ({ authorization: `Bearer ${revoked.key}` }), UNKNOWN_OR_REVOKED],
+  ["an expired X-API-Key", () => ({ "x-api-key": expiredKey }), EXPIRED],
+  ["an expired Bearer key", () => ({ authorization: `Bearer ${expiredKey}` }), EXPIRED],
+  ["an expired and revoked key", () => ({ authorization: `Bearer ${expiredRevokedKey}` }), UNKNOWN_OR_REVOKED],
   [
     "a bad X-API-Key even beside a good Bearer key",
     () => ({ "x-api-key": "nope", authorization: `Bearer ${user.key}` }),
     PREFIX,
   ],
   ["a Bearer key with a wrong prefix", () => ({ authorization: `Bearer ${user.key.replace("lp_", "xp_")}` }), PREFIX],
-  ["a forged session cookie", () => ({ cookie: `${LOCAL_SESSION_COOKIE}=${forgeSession(user.accountId)}` })],
-  ["an expired session cookie", () => ({ cookie: cookies.expired })],
-  ["a session cookie of a deleted account", () => ({ cookie: cookies.deletedAccount })],
-  ["the cookie of a session that was signed out", () => ({ cookie: cookies.signedOut })],
-  ["a cookie naming another account's session", () => ({ cookie: cookies.othersSession })],
-  ["a signed cookie that names no session", () => ({ cookie: cookies.withoutSession })],
+  [
+    "a forged session cookie",
+    () => ({ cookie: `${LOCAL_SESSION_COOKIE}=${forgeSession(user.accountId)}` }),
+    SESSION_ENDED,
+  ],
+  ["an expired session cookie", () => ({ cookie: cookies.expired }), SESSION_ENDED],
+  ["a session cookie of a deleted account", () => ({ cookie: cookies.deletedAccount }), SESSION_ENDED],
+  ["the cookie of a session that was signed out", () => ({ cookie: cookies.signedOut }), SESSION_ENDED],
+  ["a cookie naming another account's session", () => ({ cookie: cookies.othersSession }), SESSION_ENDED],
+  ["a signed cookie that names no session", () => ({ cookie: cookies.withoutSession }), SESSION_ENDED],
+  ["another site's cookie only", () => ({ cookie: "theme=dark" }), NONE],
 ];
 
 const acceptedCredentials: [string, () => Record<string, string>][] = [
@@ -106,12 +134,14 @@ function signed(payload: Record<string, unknown>): string {
 describe.each(endpoints)("$name authentication", (endpoint) => {
   it.each(refusedCredentials)("refuses %s with the exact 401 body", async (_, headers, message) => {
     const id = await addressedId(endpoint, user, templateId);
-    const result = await call(endpoint.handler, endpoint.path(id), {
-      ...endpoint.options(id),
-      headers: headers(),
-    });
+    const sent = headers();
+    const result = await call(endpoint.handler, endpoint.path(id), { ...endpoint.options(id), headers: sent });
     expect(result.status).toBe(401);
-    expect(result.body).toEqual(message ? { ...UNAUTHORIZED, message } : UNAUTHORIZED);
+    expect(result.body).toEqual({ ...UNAUTHORIZED, message });
+    // The answer never quotes what the request sent.
+    for (const value of Object.values(sent).map((header) => header.replace(/^\w+ /, ""))) {
+      if (value.length > 4) expect(JSON.stringify(result.body)).not.toContain(value);
+    }
     expect(result.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(result.headers.get("x-ratelimit-limit")).toBeNull();
   });

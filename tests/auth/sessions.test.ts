@@ -14,7 +14,13 @@ vi.mock("next/headers", () => import("../support/next-headers"));
 
 // Local sessions end on the server: after signing out, the cookie the browser had (or a copy of it) signs in nothing.
 
-const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", success: false };
+// A session cookie that is refused, whatever the reason, is told to sign in again.
+const UNAUTHORIZED = {
+  error: "Authentication required",
+  code: "UNAUTHORIZED",
+  success: false,
+  message: "Your session has expired or is no longer valid: sign in again.",
+};
 const password = "correct horse battery staple";
 let email: string;
 

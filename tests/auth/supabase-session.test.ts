@@ -32,7 +32,13 @@ import {
 // (`base64-` + base64url of the session JSON, split into `.0`, `.1`, … past 3180 characters). The real route handlers
 // verify them through @supabase/ssr's getClaims().
 
-const UNAUTHORIZED = { error: "Authentication required", code: "UNAUTHORIZED", success: false };
+// A session cookie that is refused, whatever the reason, is told to sign in again.
+const UNAUTHORIZED = {
+  error: "Authentication required",
+  code: "UNAUTHORIZED",
+  success: false,
+  message: "Your session has expired or is no longer valid: sign in again.",
+};
 
 // Route handlers and actions that use next/headers (the confirmation callback, sign-up) run outside a request here.
 vi.mock("next/headers", () => import("../support/next-headers"));

@@ -12,6 +12,7 @@ import { GET as getVersion } from "@/app/api/v1/templates/[id]/versions/[n]/rout
 import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { API_OPERATIONS } from "@/lib/api/contract";
+import { revokeApiKey } from "@/lib/api-keys/data";
 import { listOutbox } from "@/lib/sent-emails/data/outbox";
 import { PLANS } from "@/lib/core/plans";
 import { auth, call, ISO, sender, setApiCallsUsed, type Sender } from "../support/api";
@@ -180,6 +181,20 @@ describe("the letterpress client against the app", () => {
     });
     expect(reached).toHaveLength(1);
     expect(await listOutbox(user.accountId)).toEqual([]);
+  });
+
+  it("throws a 401 as a LetterpressError whose message is the server's: what is wrong with the key", async () => {
+    const user = await sender();
+    await revokeApiKey(user.keyId);
+    expect(await thrown(inProcessClient(user.key).usage.get())).toEqual({
+      name: "LetterpressError",
+      status: 401,
+      code: "UNAUTHORIZED",
+      message:
+        "The API key is unknown or revoked: use a key listed on the dashboard's API keys page (Settings), or create one.",
+      details: null,
+      requestId: UUID,
+    });
   });
 
   it("throws a 400 as a LetterpressError with the details, without retrying", async () => {

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { revokeApiKey } from "@/lib/api-keys/data";
 import { createUser, type TestUser } from "../support/api";
 import { API_BASE_URL, inProcessClient, inProcessFetch } from "../support/client";
 
@@ -250,4 +251,36 @@ tsc does not read letterpress-templates.d.ts: in tsconfig.json, set "include": [
       everything: { code: 0, stdout: "Wrote letterpress-templates.d.ts\n", stderr: "" },
     });
   });
+});
+
+describe("npx letterpress types with a key the API refuses", () => {
+  let api: Server;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    api = apiServer();
+    baseUrl = `${await listen(api)}/api/v1`;
+  });
+
+  afterAll(() => api?.close());
+
+  it("prints the server's message: the key is unknown or revoked", async () => {
+    const user = await createUser();
+    await revokeApiKey(user.keyId);
+    const project = await mkdtemp(path.join(tmpdir(), "letterpress-types-"));
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(
+        TSX,
+        [CLI, "types"],
+        { cwd: project, env: { ...process.env, LETTERPRESS_API_KEY: user.key, LETTERPRESS_BASE_URL: baseUrl } },
+        (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+      );
+    });
+    expect(run).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "The API key is unknown or revoked: use a key listed on the dashboard's API keys page (Settings), or create one.\n",
+    });
+  }, 120_000);
 });

@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import { clientFirstRun } from "@/app/docs/client-first-run";
 import { signUp } from "./account";
-import { baseUrl, UNAUTHORIZED, url } from "./served-app";
+import { baseUrl, UNKNOWN_OR_REVOKED_KEY, url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
 
 // Settings → API keys: a key is generated and shown once, authenticates the API and the typed client's CLI, and once
@@ -94,5 +94,5 @@ test("revokes the key after confirmation; the key then gets 401", async ({ reque
 
   const response = await request.get(url("/api/v1/library"), { headers: { "X-API-Key": apiKey } });
   expect(response.status()).toBe(401);
-  expect(await response.json()).toEqual(UNAUTHORIZED);
+  expect(await response.json()).toEqual(UNKNOWN_OR_REVOKED_KEY);
 });

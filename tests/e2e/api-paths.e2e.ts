@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { url } from "./served-app";
+import { NO_CREDENTIALS, url } from "./served-app";
 
 // Paths Next itself parses before any route code runs, checked against the built app.
 
@@ -38,7 +38,7 @@ test.describe("a malformed percent-escape under /api answers JSON, never a text/
   test("a well-formed escape still reaches its route", async ({ request }) => {
     const render = await request.post(url("/api/v1/templates/%61bc/render"));
     expect(render.status()).toBe(401);
-    expect(await render.json()).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
+    expect(await render.json()).toEqual(NO_CREDENTIALS);
     const unknown = await request.get(url("/api/v1/no%20such%20thing"));
     expect(unknown.status()).toBe(404);
     expect(await unknown.json()).toEqual(NOT_FOUND);
@@ -60,6 +60,6 @@ test.describe("a path no route serves under /api answers the JSON 404, never Nex
   test("a NUL in a path parameter reaches its route, which answers JSON", async ({ request }) => {
     const response = await request.get(url("/api/v1/emails/%00"));
     expect(response.status()).toBe(401);
-    expect(await response.json()).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
+    expect(await response.json()).toEqual(NO_CREDENTIALS);
   });
 });

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { formatDate } from "@/app/_components/format";
 import { createApiKey, signUp } from "./account";
-import { UNAUTHORIZED, url } from "./served-app";
+import { UNKNOWN_OR_REVOKED_KEY, url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
 
 // Sending domains: one added and verified (embedded mode), then a test key limited to it, which the API answers
@@ -95,5 +95,5 @@ test("generates a test key with sending access, limited to the domain, expiring 
   await expect(revealed).toHaveCount(0);
   const revoked = await request.get(url("/api/v1/usage"), { headers: { "X-API-Key": testKey } });
   expect(revoked.status()).toBe(401);
-  expect(await revoked.json()).toEqual(UNAUTHORIZED);
+  expect(await revoked.json()).toEqual(UNKNOWN_OR_REVOKED_KEY);
 });

@@ -1,7 +1,7 @@
 import { expect, test, type Locator } from "@playwright/test";
 import { horizontalOverflow } from "./browser";
 import { CONFIGURED_PRICES, shownPrices } from "./prices";
-import { UNAUTHORIZED, url } from "./served-app";
+import { NO_CREDENTIALS, url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
 
 // What a visitor sees signed out: the landing page with its prices and the API docs; the dashboard sends them to
@@ -20,7 +20,7 @@ test.describe("signed out", () => {
 
     const api = await request.get(url("/api/v1/library"), { maxRedirects: 0 });
     expect(api.status()).toBe(401);
-    expect(await api.json()).toEqual(UNAUTHORIZED);
+    expect(await api.json()).toEqual(NO_CREDENTIALS);
   });
 
   test("shows the landing page with links to sign in and the API docs", async () => {

@@ -81,10 +81,12 @@ describe("email client support in a render's warnings", () => {
       {
         field: "html",
         message: "display:flex is not supported by Outlook (Windows), partially by Gmail (Android), Gmail (iOS)",
+        kind: "compatibility",
       },
       {
         field: "html",
         message: "display:grid is not supported by Outlook (Windows), partially by Gmail (Android), Gmail (iOS)",
+        kind: "compatibility",
       },
     ]);
   });
@@ -100,13 +102,35 @@ describe("email client support in a render's warnings", () => {
     expect(Object.keys(result.body)).toEqual(["success", "html"]);
   });
 
-  it("answers a catalogue template's cosmetic features, after the variables' warnings", async () => {
+  it("leaves a catalogue template's out: its HTML is not the caller's to change, and its page lists them once", async () => {
     const result = await renderCall(await catalogueId("welcome"), { variables: { userName: "Ada", colour: "red" } });
     expect(result.status).toBe(200);
     expect(result.body.warnings).toEqual([
-      { field: "variables.colour", message: "not a variable of this template" },
-      ...WELCOME_WARNINGS,
+      { field: "variables.colour", message: "not a variable of this template", kind: "variables" },
     ]);
+    const plain = await renderCall(await catalogueId("welcome"), { variables: { userName: "Ada" } });
+    expect(Object.keys(plain.body)).toEqual(["success", "html"]);
+  });
+
+  it("come after the variables' and the size's warnings", async () => {
+    const { id } = await createTemplateFromSource(user.accountId, {
+      name: "Long cards",
+      description: "",
+      code: FLEX_AND_GRID.replace("{name}", '{name}{"x".repeat(110_000)}'),
+    });
+    const result = await renderCall(id, { variables: { name: "Grace", nmae: "Grace" } });
+    expect(result.status).toBe(200);
+    expect(result.body.warnings.map((warning: { kind: string }) => warning.kind)).toEqual([
+      "variables",
+      "size",
+      "compatibility",
+      "compatibility",
+    ]);
+    expect(result.body.warnings[0]).toEqual({
+      field: "variables.nmae",
+      message: "not a variable of this template; did you mean name?",
+      kind: "variables",
+    });
   });
 
   it("gives at most 20 warnings, one per feature", () => {
@@ -236,7 +260,7 @@ const WELCOME_WARNINGS = [
   "height property is not supported by Yahoo Mail, partially by Outlook (Windows)",
   "target attribute is not supported by Gmail (web), Gmail (Android), Gmail (iOS), Outlook.com, Yahoo Mail, partially by Outlook (Windows), Outlook (macOS), Apple Mail (macOS), Apple Mail (iOS)",
   "text-decoration-line is not supported by Outlook (Windows)",
-].map((message) => ({ field: "html", message }));
+].map((message) => ({ field: "html", message, kind: "compatibility" }));
 
 describe("stored with each saved version", () => {
   const saveCall = (body: unknown) =>
@@ -250,10 +274,12 @@ describe("stored with each saved version", () => {
       {
         field: "html",
         message: "display:flex is not supported by Outlook (Windows), partially by Gmail (Android), Gmail (iOS)",
+        kind: "compatibility",
       },
       {
         field: "html",
         message: "display:grid is not supported by Outlook (Windows), partially by Gmail (Android), Gmail (iOS)",
+        kind: "compatibility",
       },
     ]);
     expect(saved.body.template.compatibility).toEqual(FLEX_AND_GRID_COMPATIBILITY);

@@ -273,7 +273,7 @@ Greeting.PreviewProps = { name: "Ada" };
     expect(result.body).toEqual({
       success: true,
       html: await render(createElement(Native, { name: "Grace", greeting: "Howdy", tone: "warm" })),
-      warnings: [{ field: "variables.tone", message: "not a variable of this template" }],
+      warnings: [{ field: "variables.tone", message: "not a variable of this template", kind: "variables" }],
     });
     expect(result.body.html).toContain("Howdy<!-- --> <!-- -->Grace");
     const mistyped = await renderCall(id, { variables: { name: 7, greeting: "Howdy" } });
@@ -333,8 +333,8 @@ Odd.PreviewProps = {
         success: true,
         html: await render(createElement(Native, variables)),
         warnings: [
-          { field: "variables.toString", message: "not a variable of this template" },
-          { field: "variables.constructor", message: "not a variable of this template" },
+          { field: "variables.toString", message: "not a variable of this template", kind: "variables" },
+          { field: "variables.constructor", message: "not a variable of this template", kind: "variables" },
         ],
       },
     });

@@ -237,6 +237,19 @@ describe("POST /api/v1/send/batch", () => {
       },
     ]);
 
+    const slip = await postBatch(user, { emails: [item(user), item(user, { template_id: "welcom" })] });
+    const suggesting = `${message} Did you mean welcome?`;
+    expect([slip.status, slip.body]).toEqual([
+      404,
+      {
+        error: "Template not found",
+        code: "TEMPLATE_NOT_FOUND",
+        success: false,
+        message: suggesting,
+        details: [{ field: "emails.1.template_id", message: suggesting }],
+      },
+    ]);
+
     expect((await postBatch(user, { emails: [item(user, { to: "gone@bounce.test" })] })).status).toBe(200);
     const suppressed = await postBatch(user, {
       emails: [item(user), item(user, { to: ["bob@example.com", "GONE@bounce.test"] })],
@@ -352,7 +365,7 @@ describe("POST /api/v1/send/batch", () => {
     const result = await postBatch(user, { emails: [item(user), item(user, { variables: { usrName: "Ann" } })] });
     expect([result.status, result.body.warnings]).toEqual([
       200,
-      [{ field: "emails.1.variables.usrName", message: expect.stringContaining("userName") }],
+      [{ field: "emails.1.variables.usrName", message: expect.stringContaining("userName"), kind: "variables" }],
     ]);
   });
 
@@ -360,7 +373,12 @@ describe("POST /api/v1/send/batch", () => {
     const anonymous = await call(sendBatch, "/api/v1/send/batch", { method: "POST", body: { emails: [] } });
     expect([anonymous.status, anonymous.body]).toEqual([
       401,
-      { error: "Authentication required", code: "UNAUTHORIZED", success: false },
+      {
+        error: "Authentication required",
+        code: "UNAUTHORIZED",
+        success: false,
+        message: "No credentials: send your API key as Authorization: Bearer <key> (or X-API-Key: <key>).",
+      },
     ]);
     const user = await createUser("free");
     expect((await postBatch(user, { emails: [] })).status).toBe(400);

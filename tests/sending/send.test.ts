@@ -287,6 +287,36 @@ describe("POST /api/v1/send through the embedded outbox", () => {
     expect(await counter(user, "emails")).toBe(0);
   });
 
+  it("suggests the name a template_id was a slip of: a catalogue slug or one of the account's aliases, no other's", async () => {
+    const user = await sender();
+    const other = await sender();
+    await getDb()`
+      insert into templates (owner_account_id, name, code, alias)
+      values (${user.accountId}, 'Invoice', 'export default () => null', 'invoice-2026'),
+             (${other.accountId}, 'Secret', 'export default () => null', 'secret-plans')`;
+    const notInLibrary = "This template is not in your library. Add or purchase it first.";
+    const answers: Record<string, string> = {};
+    for (const templateId of ["welcom", "welcmoe", "invoce-2026", "secret-plan", "receipt", "something-else"]) {
+      const result = await post(user, message(user, { template_id: templateId }));
+      expect([result.status, result.body.error, result.body.code]).toEqual([
+        404,
+        "Template not found",
+        "TEMPLATE_NOT_FOUND",
+      ]);
+      answers[templateId] = result.body.message;
+    }
+    expect(answers).toEqual({
+      welcom: `${notInLibrary} Did you mean welcome?`,
+      welcmoe: `${notInLibrary} Did you mean welcome?`,
+      "invoce-2026": `${notInLibrary} Did you mean invoice-2026?`,
+      // Another account's alias is not suggested; a catalogue slug typed exactly is not "meant" as itself.
+      "secret-plan": notInLibrary,
+      receipt: notInLibrary,
+      "something-else": notInLibrary,
+    });
+    expect(await counter(user, "emails")).toBe(0);
+  });
+
   it("answers a small body with Content-Length, a chunked one and a large one alike, each with the template it names", async () => {
     const user = await sender();
     await addToLibrary(user, "receipt");
@@ -380,7 +410,12 @@ describe("POST /api/v1/send through the embedded outbox", () => {
   it("requires credentials", async () => {
     const result = await call(send, "/api/v1/send", { method: "POST", body: { to: "a@example.com" } });
     expect(result.status).toBe(401);
-    expect(result.body).toEqual({ error: "Authentication required", code: "UNAUTHORIZED", success: false });
+    expect(result.body).toEqual({
+      error: "Authentication required",
+      code: "UNAUTHORIZED",
+      success: false,
+      message: "No credentials: send your API key as Authorization: Bearer <key> (or X-API-Key: <key>).",
+    });
   });
 });
 

@@ -5,7 +5,7 @@ import { checkCompatibility } from "@/lib/render/analysis/compatibility";
 import { compatibilityEntries, compatibilityWarnings, type RenderWarning } from "@/lib/render/analysis/warnings";
 
 /**
- * The `warnings` member of a render's answer for `html`: `before` (the variables' warnings, Gmail clipping), then its
+ * The `warnings` member of a user template render's answer for `html`: `before` (the variables' warnings, Gmail clipping), then its
  * email client support; none when both are empty, as a render leaves `warnings` out.
  */
 export function renderWarnings(html: string, before: RenderWarning[] = []): { warnings?: RenderWarning[] } {

@@ -27,7 +27,7 @@ import {
   uniqueDomain,
   type TestUser,
 } from "../support/api";
-import { exampleCompatibility, renderWarnings } from "../support/compatibility";
+import { exampleCompatibility } from "../support/compatibility";
 
 const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";
@@ -314,15 +314,23 @@ describe("variables checked against the schema", () => {
       variables: { username: "Ada", product_name: "Acme", favouriteColour: "green" },
     });
     expect(result.status).toBe(200);
-    // The HTML's email client support follows.
+    // A catalogue template's render has no email client warnings: its page lists them once.
     expect(result.body).toEqual({
       success: true,
       html: result.body.html,
-      ...renderWarnings(result.body.html, [
-        { field: "variables.username", message: "not a variable of this template; did you mean userName?" },
-        { field: "variables.product_name", message: "not a variable of this template; did you mean productName?" },
-        { field: "variables.favouriteColour", message: "not a variable of this template" },
-      ]),
+      warnings: [
+        {
+          field: "variables.username",
+          message: "not a variable of this template; did you mean userName?",
+          kind: "variables",
+        },
+        {
+          field: "variables.product_name",
+          message: "not a variable of this template; did you mean productName?",
+          kind: "variables",
+        },
+        { field: "variables.favouriteColour", message: "not a variable of this template", kind: "variables" },
+      ],
     });
   });
 
@@ -394,7 +402,7 @@ export default function Order({ orderId, status = "due", lines = [] }: Props) {
     const warned = await renderCall(user, id, { format: "react", variables: { Name: "Grace" } });
     expect(warned.status).toBe(200);
     expect(warned.body.warnings).toEqual([
-      { field: "variables.Name", message: "not a variable of this template; did you mean name?" },
+      { field: "variables.Name", message: "not a variable of this template; did you mean name?", kind: "variables" },
     ]);
   });
 
@@ -410,7 +418,11 @@ export default function Order({ orderId, status = "due", lines = [] }: Props) {
     });
     expect(result.status).toBe(200);
     expect(result.body.warnings).toEqual([
-      { field: "variables.usrName", message: "not a variable of this template; did you mean userName?" },
+      {
+        field: "variables.usrName",
+        message: "not a variable of this template; did you mean userName?",
+        kind: "variables",
+      },
     ]);
   });
 });
@@ -434,6 +446,7 @@ export default function Long({ paragraphs = 1 }: { paragraphs?: number }) {
       {
         field: "html",
         message: `The HTML is ${Math.ceil(bytes / 1024)} KB; Gmail clips messages past 102 KB and shows a "View entire message" link instead of the rest`,
+        kind: "size",
       },
     ]);
   });
@@ -450,14 +463,13 @@ export default function Long({ paragraphs = 1 }: { paragraphs?: number }) {
       variables: { articles, unsubscribeUrl: "https://acme.test/u" },
     });
     expect(result.status).toBe(200);
-    expect(result.body.warnings).toEqual(
-      renderWarnings(result.body.html, [
-        {
-          field: "html",
-          message: `The HTML is ${Math.ceil(Buffer.byteLength(result.body.html) / 1024)} KB; Gmail clips messages past 102 KB and shows a "View entire message" link instead of the rest`,
-        },
-      ]).warnings,
-    );
+    expect(result.body.warnings).toEqual([
+      {
+        field: "html",
+        message: `The HTML is ${Math.ceil(Buffer.byteLength(result.body.html) / 1024)} KB; Gmail clips messages past 102 KB and shows a "View entire message" link instead of the rest`,
+        kind: "size",
+      },
+    ]);
   });
 });
 
@@ -540,8 +552,8 @@ describe("a compiled variables schema", () => {
 
   it("warns about undeclared variables at every declared level, and caps the list", () => {
     expect(undeclaredVariableWarnings(schema, { titel: "x", items: [{ label: "a", qty: 1, quantity: 2 }] })).toEqual([
-      { field: "variables.titel", message: "not a variable of this template; did you mean title?" },
-      { field: "variables.items.0.quantity", message: "not a variable of this template" },
+      { field: "variables.titel", message: "not a variable of this template; did you mean title?", kind: "variables" },
+      { field: "variables.items.0.quantity", message: "not a variable of this template", kind: "variables" },
     ]);
     const many = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`extra${i}`, i]));
     const warnings = undeclaredVariableWarnings(schema, many);
@@ -549,6 +561,7 @@ describe("a compiled variables schema", () => {
     expect(warnings[50]).toEqual({
       field: "variables",
       message: "10 more variables are not variables of this template",
+      kind: "variables",
     });
   });
 
@@ -561,10 +574,18 @@ describe("a compiled variables schema", () => {
     expect(
       undeclaredVariableWarnings(declared, { customer_name: 1, ordrId: 1, colour: 1, ["y".repeat(42)]: 1 }),
     ).toEqual([
-      { field: "variables.customer_name", message: "not a variable of this template; did you mean customerName?" },
-      { field: "variables.ordrId", message: "not a variable of this template; did you mean orderId?" },
-      { field: "variables.colour", message: "not a variable of this template" },
-      { field: `variables.${"y".repeat(42)}`, message: "not a variable of this template" },
+      {
+        field: "variables.customer_name",
+        message: "not a variable of this template; did you mean customerName?",
+        kind: "variables",
+      },
+      {
+        field: "variables.ordrId",
+        message: "not a variable of this template; did you mean orderId?",
+        kind: "variables",
+      },
+      { field: "variables.colour", message: "not a variable of this template", kind: "variables" },
+      { field: `variables.${"y".repeat(42)}`, message: "not a variable of this template", kind: "variables" },
     ]);
   });
 

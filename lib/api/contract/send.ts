@@ -41,7 +41,8 @@ export const sendEmail = defineOperation({
   errorDescriptions: {
     VALIDATION_ERROR:
       'Invalid fields; each problem is one entry of details (a version "draft" sent with a live key is one, field `version`)',
-    TEMPLATE_NOT_FOUND: "No template of your library has that id, alias or slug",
+    TEMPLATE_NOT_FOUND:
+      'No template of your library has that id, alias or slug; for a slip of a few letters from one of your aliases or a catalogue slug, the message ends "Did you mean <name>?"',
     VERSION_NOT_FOUND: "The template has no such version, or no draft",
     TEMPLATE_NOT_PUBLISHED: "No version was named and the template has only a draft",
     IDEMPOTENCY_CONFLICT,

@@ -123,7 +123,8 @@ export const renderTemplate = defineOperation({
   errors: ["ACCESS_DENIED", "TEMPLATE_NOT_FOUND", "VERSION_NOT_FOUND", "RENDER_ERROR", "SANDBOX_BUSY"],
   errorDescriptions: {
     VALIDATION_ERROR: "Bad variables, format, plain_text or version",
-    TEMPLATE_NOT_FOUND: "No such template you may render",
+    TEMPLATE_NOT_FOUND:
+      'No such template you may render; for an alias or slug a few letters from one of yours or the catalogue\'s, the message asks "Did you mean <name>?"',
     VERSION_NOT_FOUND: "The template has no such version, or no draft",
   },
 });

@@ -3,6 +3,7 @@ import { JSON_SCHEMA_DIALECT, OPEN_VARIABLES_SCHEMA } from "@/lib/templates/vari
 import { MAX_DETAILS, type ValidationDetail } from "@/lib/core/errors";
 import { MAX_JSON_DEPTH, MAX_VARIABLES_BYTES } from "@/lib/core/limits";
 import { holdsNul } from "@/lib/core/schemas";
+import type { RenderWarning } from "@/lib/render/analysis/warnings";
 
 // Checks a request's variables against a user template's variables schema (JSON Schema, the subset in
 // lib/templates/variables-schema.ts), and lists the variables a schema does not declare. Both run on the event loop, so
@@ -226,14 +227,27 @@ const declaredNamesCache = new WeakMap<object, DeclaredNames>();
 function declaredNames(properties: Record<string, VariableSchema>): DeclaredNames {
   let names = declaredNamesCache.get(properties);
   if (!names) {
-    const list = Object.keys(properties).filter((name) => name.length <= MAX_SUGGESTED_NAME_LENGTH);
-    const bySpelling = new Map<string, string>();
-    for (const name of list) if (!bySpelling.has(spelling(name))) bySpelling.set(spelling(name), name);
-    const count = Object.keys(properties).length;
-    names = { count, names: list, lower: list.map((name) => name.toLowerCase()), bySpelling };
+    names = namesToSuggest(Object.keys(properties));
     declaredNamesCache.set(properties, names);
   }
   return names;
+}
+
+function namesToSuggest(all: readonly string[]): DeclaredNames {
+  const list = all.filter((name) => name.length <= MAX_SUGGESTED_NAME_LENGTH);
+  const bySpelling = new Map<string, string>();
+  for (const name of list) if (!bySpelling.has(spelling(name))) bySpelling.set(spelling(name), name);
+  return { count: all.length, names: list, lower: list.map((name) => name.toLowerCase()), bySpelling };
+}
+
+/**
+ * The one of `candidates` closest to `name` when it is close enough to be a slip (as a variable's did-you-mean), and
+ * not `name` itself; null otherwise. Its cost is bounded as the variables' is: names past 40 characters are not
+ * compared, and the comparisons stop at the same budget of edit-distance cells.
+ */
+export function closestNameAmong(name: string, candidates: readonly string[]): string | null {
+  const closest = closestName(name, namesToSuggest(candidates), { cells: SUGGESTION_BUDGET_CELLS });
+  return closest === name ? null : closest;
 }
 
 /**
@@ -244,8 +258,8 @@ function declaredNames(properties: Record<string, VariableSchema>): DeclaredName
 export function undeclaredVariableWarnings(
   schema: VariablesSchema,
   variables: Record<string, unknown>,
-): ValidationDetail[] {
-  const warnings: ValidationDetail[] = [];
+): RenderWarning[] {
+  const warnings: RenderWarning[] = [];
   const budget = { cells: SUGGESTION_BUDGET_CELLS };
   let unlisted = 0;
   const visit = (level: VariableSchema, value: unknown, path: string, depth: number): void => {
@@ -269,6 +283,7 @@ export function undeclaredVariableWarnings(
         const suggestion = closestName(key, names, budget);
         warnings.push({
           field,
+          kind: "variables",
           message: `not a variable of this template${suggestion ? `; did you mean ${suggestion}?` : ""}`,
         });
       }
@@ -278,6 +293,7 @@ export function undeclaredVariableWarnings(
   if (unlisted > 0) {
     warnings.push({
       field: "variables",
+      kind: "variables",
       message: `${unlisted.toLocaleString("en-US")} more variables are not variables of this template`,
     });
   }

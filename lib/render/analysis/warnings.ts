@@ -1,15 +1,29 @@
 import { COMPATIBILITY_CHECK, GMAIL_CLIP_BYTES } from "@/lib/core/limits";
 
-import type { ValidationDetail } from "@/lib/core/errors";
+/**
+ * What a warning is about, in the order a body lists them: the variables (the commonest slip, and the one a caller can
+ * fix at once), the HTML's size, then its email client support (the longest list, and the least urgent).
+ */
+export const WARNING_KINDS = ["variables", "size", "compatibility"] as const;
+export type WarningKind = (typeof WARNING_KINDS)[number];
 
-/** A `warnings` entry of a render or send: `field` is a dotted path (`variables.customer_name`) or `html`. */
-export type RenderWarning = ValidationDetail;
+/**
+ * A `warnings` entry of a render, send or save: `field` is a dotted path (`variables.customer_name`) or `html`, `kind`
+ * what it is about.
+ */
+export type RenderWarning = { field: string; message: string; kind: WarningKind };
+
+/** The warnings in WARNING_KINDS order, each kind's in the order given. */
+export function inKindOrder(warnings: readonly RenderWarning[]): RenderWarning[] {
+  return [...warnings].sort((a, b) => WARNING_KINDS.indexOf(a.kind) - WARNING_KINDS.indexOf(b.kind));
+}
 
 /** The warning for HTML of `htmlBytes` bytes, when Gmail would clip it. */
 export function gmailClipWarning(htmlBytes: number): RenderWarning | null {
   if (htmlBytes <= GMAIL_CLIP_BYTES) return null;
   return {
     field: "html",
+    kind: "size",
     message: `The HTML is ${Math.ceil(htmlBytes / 1024).toLocaleString("en-US")} KB; Gmail clips messages past ${GMAIL_CLIP_BYTES / 1024} KB and shows a "View entire message" link instead of the rest`,
   };
 }
@@ -18,7 +32,7 @@ export function gmailClipWarning(htmlBytes: number): RenderWarning | null {
 export function withHtmlWarning(warnings: readonly RenderWarning[], htmlBytes: number): RenderWarning[] | undefined {
   const clip = gmailClipWarning(htmlBytes);
   const all = clip ? [...warnings, clip] : warnings;
-  return all.length > 0 ? [...all] : undefined;
+  return all.length > 0 ? inKindOrder(all) : undefined;
 }
 
 /**
@@ -48,6 +62,7 @@ export const MAX_COMPATIBILITY_WARNINGS = 20;
 /** The `warnings` entry of a render whose email client check ran past its deadline (lib/core/limits.ts). */
 export const COMPATIBILITY_SKIPPED: RenderWarning = {
   field: "html",
+  kind: "compatibility",
   message: `The email client check was skipped: this HTML took longer than its ${COMPATIBILITY_CHECK.deadlineMs} ms to check, so features some clients do not support may go unlisted`,
 };
 
@@ -62,6 +77,7 @@ export function compatibilityWarnings(findings: readonly CompatibilityFinding[] 
     .slice(0, MAX_COMPATIBILITY_WARNINGS)
     .map(({ feature, unsupported, partial }) => ({
       field: "html",
+      kind: "compatibility" as const,
       message:
         `${feature} is not supported by ${unsupported.join(", ")}` +
         (partial.length > 0 ? `, partially by ${partial.join(", ")}` : ""),

@@ -24,7 +24,7 @@ export type CatalogueRenderRequest = {
   slug: string;
   props: Record<string, unknown>;
   plainText: boolean;
-  /** Check the HTML's email client support (compatibility.ts): its findings, and their `warnings`. */
+  /** Check the HTML's email client support (compatibility.ts): its findings, for the template's page. */
   compatibility?: boolean;
   /**
    * Answer with the UTF-8 JSON of `{ ...jsonFields, html, text?, warnings? }` instead of the strings; the HTML's own
@@ -109,7 +109,8 @@ export async function renderCatalogueOffThread(
 /**
  * The same render as the UTF-8 JSON of `{ ...jsonFields, html, text?, warnings? }`, written on the worker: an API response body
  * the event loop only forwards, instead of serializing and encoding ten or more kilobytes of HTML itself. Its warnings
- * include the HTML's email client support, as a render's answer does, unless `compatibility` is false.
+ * are the variables' and Gmail clipping's: a catalogue template's HTML is not the caller's to change, so its email
+ * client support is listed once on its page (GET /templates/{id}'s `compatibility`), not in every render.
  */
 export async function renderCatalogueJsonOffThread(
   owner: string,
@@ -118,9 +119,8 @@ export async function renderCatalogueJsonOffThread(
   plainText: boolean,
   jsonFields: JsonRenderFields,
   signal?: AbortSignal,
-  compatibility = true,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const reply = await pool.run(owner, { slug, props, plainText, jsonFields, compatibility }, { signal });
+  const reply = await pool.run(owner, { slug, props, plainText, jsonFields }, { signal });
   if (!("json" in reply)) throw new Error("The catalogue render worker answered strings where JSON was asked for");
   return reply.json;
 }

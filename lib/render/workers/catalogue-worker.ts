@@ -13,7 +13,7 @@ import { getCatalogueEntry } from "@/lib/catalogue/catalogue";
 import { MAX_HTML_BYTES } from "@/lib/core/limits";
 import { toPlainText } from "@/lib/render/react-email/plain-text";
 import { checkCompatibility } from "@/lib/render/analysis/compatibility";
-import { compatibilityWarnings, withHtmlWarning } from "@/lib/render/analysis/warnings";
+import { withHtmlWarning } from "@/lib/render/analysis/warnings";
 import type { CatalogueRenderReply, CatalogueRenderRequest, RenderedEmail } from "./catalogue-pool";
 import { finalizeEmailHtml } from "../react-email/document";
 import { OutputLimitError, readAll } from "../react-email/stream";
@@ -55,11 +55,14 @@ async function render({
     if (htmlBytes > MAX_HTML_BYTES) return tooLarge(id);
     const rendered: RenderedEmail = plainText ? { html, text: toPlainText(html) } : { html };
     const { warnings: variableWarnings = [], ...fields } = jsonFields ?? {};
-    const findings = compatibility ? checkCompatibility(html) : [];
-    const warnings = [...(withHtmlWarning(variableWarnings, htmlBytes) ?? []), ...compatibilityWarnings(findings)];
-    if (warnings.length > 0) rendered.warnings = warnings;
+    const warnings = withHtmlWarning(variableWarnings, htmlBytes);
+    if (warnings) rendered.warnings = warnings;
     if (jsonFields) return { id, ok: true, json: utf8.encode(JSON.stringify({ ...fields, ...rendered })) };
-    return { id, ok: true, rendered: compatibility ? { ...rendered, compatibility: findings } : rendered };
+    return {
+      id,
+      ok: true,
+      rendered: compatibility ? { ...rendered, compatibility: checkCompatibility(html) } : rendered,
+    };
   } catch (error) {
     if (error instanceof OutputLimitError) return tooLarge(id);
     return { id, ok: false, kind: "threw", message: error instanceof Error ? error.message : String(error) };

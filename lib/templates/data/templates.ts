@@ -81,6 +81,14 @@ export async function findOwnTemplateId(accountId: string, templateId: string): 
   return row?.id ?? null;
 }
 
+/** The aliases of the account's own templates, at most `limit`, for a did-you-mean of a name that names nothing. */
+export async function listTemplateAliases(accountId: string, limit: number): Promise<string[]> {
+  const rows = await getDb()<{ alias: string }[]>`
+    select alias from templates where owner_account_id = ${accountId} and alias is not null
+    order by alias limit ${limit}`;
+  return rows.map((row) => row.alias);
+}
+
 /** Which version to render: a published version's number, or the draft; the published version when left out. */
 export type VersionChoice = number | "draft" | undefined;
 

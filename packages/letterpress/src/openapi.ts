@@ -1085,11 +1085,16 @@ export interface components {
     VariablesSchema: {
       [key: string]: unknown;
     };
-    /** @description Left out when empty. Variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), HTML past 102 KB, which Gmail clips, and (in a render's answer) each feature of the HTML that an email client does not support, from the caniemail data set: `<feature> is not supported by Outlook (Windows), partially by Gmail (Android)`, at most 20. The clients: Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS), Yahoo Mail. */
+    /** @description Left out when empty. In this order: variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), HTML past 102 KB, which Gmail clips, and (in a render's answer of a template you wrote) each feature of the HTML that an email client does not support, from the caniemail data set: `<feature> is not supported by Outlook (Windows), partially by Gmail (Android)`, at most 20. The clients: Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS), Yahoo Mail. A catalogue template's render has no email client warnings: you cannot change its HTML, and GET /templates/{id} lists its support once, as `compatibility`. */
     Warnings: {
       /** @description `variables.<path>` for an undeclared variable, or `html` */
       field: string;
       message: string;
+      /**
+       * @description What it is about: `variables` (a variable the template does not declare), `size` (HTML Gmail clips), `compatibility` (email client support). Entries come in that order of kinds
+       * @enum {string}
+       */
+      kind: "variables" | "size" | "compatibility";
     }[];
   };
   responses: never;
@@ -1138,7 +1143,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1242,7 +1247,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1346,7 +1351,7 @@ export interface operations {
           "application/json": components["schemas"]["LibraryRemoveResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1443,7 +1448,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1530,7 +1535,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1637,7 +1642,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateDetailsResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1717,7 +1722,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1841,7 +1846,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateDeleteResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1940,7 +1945,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2057,7 +2062,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2075,7 +2080,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"] | components["schemas"]["TemplateAccessDenied"];
         };
       };
-      /** @description No such template you may render (TEMPLATE_NOT_FOUND). The template has no such version, or no draft (VERSION_NOT_FOUND) */
+      /** @description No such template you may render; for an alias or slug a few letters from one of yours or the catalogue's, the message asks "Did you mean <name>?" (TEMPLATE_NOT_FOUND). The template has no such version, or no draft (VERSION_NOT_FOUND) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2164,7 +2169,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateSourceResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2243,7 +2248,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2358,7 +2363,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2454,7 +2459,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2554,7 +2559,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2662,7 +2667,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2671,7 +2676,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description No template of your library has that id, alias or slug (TEMPLATE_NOT_FOUND). The template has no such version, or no draft (VERSION_NOT_FOUND) */
+      /** @description No template of your library has that id, alias or slug; for a slip of a few letters from one of your aliases or a catalogue slug, the message ends "Did you mean <name>?" (TEMPLATE_NOT_FOUND). The template has no such version, or no draft (VERSION_NOT_FOUND) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2801,7 +2806,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2947,7 +2952,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3015,7 +3020,7 @@ export interface operations {
           "application/json": components["schemas"]["EmailResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3092,7 +3097,7 @@ export interface operations {
           "application/json": components["schemas"]["EmailResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3196,7 +3201,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3273,7 +3278,7 @@ export interface operations {
           "application/json": components["schemas"]["SuppressionDeleteResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3348,7 +3353,7 @@ export interface operations {
           "application/json": components["schemas"]["UsageResponse"];
         };
       };
-      /** @description Missing, malformed, unknown or revoked credentials; for an API key of the wrong prefix, shape or checksum, the message says it is malformed (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;

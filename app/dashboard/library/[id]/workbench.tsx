@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
 import type { VariablesSchema } from "@/lib/templates/variables-schema";
+import type { RenderWarning } from "@/lib/render/analysis/warnings";
 import { filesEntryFirst, type TemplateFiles } from "@/lib/templates/files";
 import { writeZip } from "@/lib/templates/zip";
 import { callApi, callDashboard, describeFailure, downloadFile } from "../../../_components/api-client";
@@ -11,6 +12,7 @@ import { CopyButton } from "../../../_components/copy-button";
 import { FileTabs } from "../../../_components/file-tabs";
 import { DownloadIcon, SendIcon } from "../../../_components/icons";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
+import { RenderWarnings } from "../../../_components/render-warnings";
 import { VariablesForm } from "../../../_components/variables-form";
 import { sendTestEmailAction, type SendTestState } from "./actions";
 import { CardSection } from "../../../_components/card-section";
@@ -59,7 +61,7 @@ export function TemplateWorkbench({
   const [status, setStatus] = useState<PreviewStatus>(initialError ? "error" : "idle");
   const [renderError, setRenderError] = useState<string | null>(initialError);
   const [fieldErrors, setFieldErrors] = useState<ValidationDetail[]>([]);
-  const [warnings, setWarnings] = useState<ValidationDetail[]>([]);
+  const [warnings, setWarnings] = useState<RenderWarning[]>([]);
   const firstRender = useRef(true);
   const requestSeq = useRef(0);
 
@@ -67,7 +69,7 @@ export function TemplateWorkbench({
     async (vars: Variables) => {
       const seq = ++requestSeq.current;
       setStatus("rendering");
-      const result = await callDashboard<{ html: string; text?: string; warnings?: ValidationDetail[] }>(
+      const result = await callDashboard<{ html: string; text?: string; warnings?: RenderWarning[] }>(
         `/templates/${templateId}/render`,
         { method: "POST", body: { variables: vars, format: "html", plain_text: true } },
       );
@@ -146,20 +148,7 @@ export function TemplateWorkbench({
           </div>
         </section>
         <div className="preview-pane wb-preview stack-sm">
-          {warnings.length > 0 && (
-            <div className="alert alert-warning" role="status" data-testid="render-warnings">
-              <div>
-                <p>The render answered with warnings:</p>
-                <ul className="small" style={{ margin: "6px 0 0", paddingLeft: 18 }}>
-                  {warnings.map((warning) => (
-                    <li key={`${warning.field}:${warning.message}`}>
-                      <code>{warning.field}</code>: {warning.message}
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            </div>
-          )}
+          {warnings.length > 0 && <RenderWarnings warnings={warnings} />}
           <PreviewPane html={html} text={text} status={status} error={renderError} title={`Preview of ${name}`} />
         </div>
         <div className="wb-send">
