@@ -40,7 +40,8 @@ export function ChangePasswordForm() {
       <NewPasswordField error={state.fields?.password} />
       <div className="row">
         <SubmitButton pendingLabel="Changing…">Change password</SubmitButton>
-        <FormStatus state={state} />
+        {/* A message about a field stands under it instead. */}
+        <FormStatus state={state} shown={!state.fields} />
       </div>
     </form>
   );
@@ -76,7 +77,8 @@ export function ChangeEmailForm({ email }: { email: string }) {
       <CurrentPasswordField id="email-current" error={state.fields?.currentPassword} />
       <div className="row">
         <SubmitButton pendingLabel="Sending…">Send the link</SubmitButton>
-        <FormStatus state={state} />
+        {/* A message about a field stands under it instead. */}
+        <FormStatus state={state} shown={!state.fields} />
       </div>
     </form>
   );
