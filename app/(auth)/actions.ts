@@ -2,11 +2,19 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { clientAddress, isSameOriginAction } from "@/lib/api/client-address";
-import { parseCredentials, signInSchema, signUpSchema } from "@/lib/auth/credentials";
+import {
+  forgotPasswordSchema,
+  parseAuthForm,
+  parseCredentials,
+  resetPasswordSchema,
+  signInSchema,
+  signUpSchema,
+} from "@/lib/auth/credentials";
 import { confirmLocalSignUp } from "@/lib/auth/local";
+import { confirmLocalEmailChange, resetLocalPassword } from "@/lib/auth/local-recovery";
 import { safeNextPath } from "@/lib/auth/next-path";
-import { getAuthProvider, setLocalSession } from "@/lib/auth/provider";
-import { throttleSignIn, throttleSignUp } from "@/lib/auth/throttle";
+import { getAuthProvider, setLocalSession, setSupabasePassword } from "@/lib/auth/provider";
+import { throttlePasswordReset, throttleSignIn, throttleSignUp } from "@/lib/auth/throttle";
 import { getConfig } from "@/lib/core/config";
 import { AppError, type ValidationDetail } from "@/lib/core/errors";
 
@@ -83,6 +91,84 @@ export async function confirmSignUpAction(
   if (signedIn) return { status: "created", email: confirmation.account.email, signedInAs: signedIn.email };
   await setLocalSession(confirmation.account.id);
   redirect("/dashboard");
+}
+
+/**
+ * "Forgot password?": the same answer for every address, with an account or not (the email says which), and a link
+ * only the address's inbox (or, with no email provider, the server's log) receives.
+ */
+export async function forgotPasswordAction(_previous: AuthFormState, formData: FormData): Promise<AuthFormState> {
+  const email = String(formData.get("email") ?? "");
+  let address;
+  let linkIn;
+  try {
+    address = parseAuthForm(forgotPasswordSchema, { email }).email;
+    const requested = address;
+    linkIn = await throttlePasswordReset(requested, await requestIp(), () =>
+      getAuthProvider().requestPasswordReset(requested),
+    );
+  } catch (error) {
+    return failure(error, email);
+  }
+  return {
+    status: "check_email",
+    email,
+    message:
+      linkIn === "inbox"
+        ? `If an account exists for ${address}, we sent it a link to choose a new password. Check your inbox.`
+        : `If an account exists for ${address}, we sent it a link to choose a new password. No email provider is configured, so the email was printed in the terminal running the app.`,
+  };
+}
+
+export type ResetPasswordState =
+  { status: "idle" } | { status: "error"; message: string; fields?: Partial<Record<"password", string>> };
+
+const RESET_LINK_USED_MESSAGE = "This link has expired or was already used. Ask for a new one.";
+
+/**
+ * The form of a password reset link's page (app/(auth)/auth/reset-password): sets the new password, once, and ends
+ * every session of the account; the browser then signs in with it. With Supabase the browser is signed in already, by
+ * the link, and stays signed in.
+ */
+export async function resetPasswordAction(
+  _previous: ResetPasswordState,
+  formData: FormData,
+): Promise<ResetPasswordState> {
+  if (!isSameOriginAction(await headers())) return { status: "error", message: CROSS_SITE_MESSAGE };
+  let password;
+  try {
+    password = parseAuthForm(resetPasswordSchema, { password: formData.get("password") ?? "" }).password;
+    if (getConfig().supabase) {
+      if (!(await getAuthProvider().currentAccount())) return { status: "error", message: RESET_LINK_USED_MESSAGE };
+      await setSupabasePassword(password);
+    } else if (!(await resetLocalPassword(String(formData.get("token") ?? ""), password))) {
+      return { status: "error", message: RESET_LINK_USED_MESSAGE };
+    }
+  } catch (error) {
+    const { message = RESET_LINK_USED_MESSAGE, fields } = failure(error, "");
+    return { status: "error", message, ...(fields?.password ? { fields: { password: fields.password } } : {}) };
+  }
+  redirect(getConfig().supabase ? "/dashboard" : "/signin?password_reset=1");
+}
+
+export type ConfirmEmailChangeState =
+  { status: "idle" } | { status: "error"; message: string } | { status: "changed"; email: string };
+
+const EMAIL_CHANGE_FAILED_MESSAGE =
+  "We couldn't change the email with this link: it has expired or was already used, or the address is no longer free. Ask for the change again in Settings.";
+
+/** The button of an email change link's page (app/(auth)/auth/confirm-email): makes the change, once. */
+export async function confirmEmailChangeAction(
+  _previous: ConfirmEmailChangeState,
+  formData: FormData,
+): Promise<ConfirmEmailChangeState> {
+  if (!isSameOriginAction(await headers())) return { status: "error", message: CROSS_SITE_MESSAGE };
+  // Supabase mails its own links to /auth/callback: with it configured, no token here is valid.
+  if (getConfig().supabase) return { status: "error", message: EMAIL_CHANGE_FAILED_MESSAGE };
+  const change = await confirmLocalEmailChange(String(formData.get("token") ?? ""));
+  return change.status === "changed"
+    ? { status: "changed", email: change.newEmail }
+    : { status: "error", message: EMAIL_CHANGE_FAILED_MESSAGE };
 }
 
 export async function signOutAction(): Promise<void> {

@@ -69,6 +69,11 @@ export function AuthForm({
           <label className="label" htmlFor="password">
             Password
           </label>
+          {mode === "signin" && (
+            <Link href="/forgot-password" className="small">
+              Forgot password?
+            </Link>
+          )}
         </div>
         <div className="password-wrap">
           <input

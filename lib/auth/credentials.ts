@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/core/errors";
 import { MAX_ADDRESS_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/core/limits";
 
-// What both providers accept from the sign-up and sign-in forms, and the errors they may answer with.
+// What both providers accept from the auth forms (sign-up, sign-in, password and email changes), and the errors they may answer with.
 
 // Capped before anything else looks at it: the address is a database key and is sent to the auth provider.
 const emailSchema = z
@@ -17,13 +17,21 @@ export const signInSchema = z.object({
   password: z.string().min(1, "Enter your password").max(MAX_PASSWORD_LENGTH, "That password is too long"),
 });
 
-export const signUpSchema = z.object({
-  email: emailSchema,
-  password: z
-    .string()
-    .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters`)
-    .max(MAX_PASSWORD_LENGTH, `Use at most ${MAX_PASSWORD_LENGTH} characters`),
-});
+// A password being chosen: at sign-up, on a reset and in Settings alike.
+const newPasswordSchema = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, `Use at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_LENGTH, `Use at most ${MAX_PASSWORD_LENGTH} characters`);
+const currentPasswordSchema = z
+  .string()
+  .min(1, "Enter your current password")
+  .max(MAX_PASSWORD_LENGTH, "That password is too long");
+
+export const signUpSchema = z.object({ email: emailSchema, password: newPasswordSchema });
+export const forgotPasswordSchema = z.object({ email: emailSchema });
+export const resetPasswordSchema = z.object({ password: newPasswordSchema });
+export const changePasswordSchema = z.object({ currentPassword: currentPasswordSchema, password: newPasswordSchema });
+export const changeEmailSchema = z.object({ email: emailSchema, currentPassword: currentPasswordSchema });
 
 export type Credentials = z.output<typeof signInSchema>;
 
@@ -37,12 +45,17 @@ export function parseCredentials<S extends typeof signInSchema | typeof signUpSc
   schema: S,
   input: unknown,
 ): Credentials {
+  return parseAuthForm(schema, input);
+}
+
+/** parseCredentials for any of the auth forms' schemas. */
+export function parseAuthForm<S extends z.ZodObject>(schema: S, input: unknown): z.output<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const fields: Partial<Record<"email" | "password", string>> = {};
+  const fields: Record<string, string> = {};
   for (const issue of parsed.error.issues) {
     const key = issue.path[0];
-    if ((key === "email" || key === "password") && !fields[key]) fields[key] = issue.message;
+    if (typeof key === "string") fields[key] ??= issue.message;
   }
   const details = Object.entries(fields).map(([field, message]) => ({ field, message }));
   throw new AppError("VALIDATION_ERROR", { message: "Check the highlighted fields.", details });

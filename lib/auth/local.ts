@@ -13,9 +13,11 @@ import { sendSystemEmail, type SystemEmailDelivery } from "@/lib/mail-transport/
 
 export const SIGN_UP_LINK_MAX_AGE_SECONDS = 24 * 60 * 60;
 
-// A link's token: 32 random bytes in base64url, stored only as its SHA-256 digest.
-const SIGN_UP_TOKEN = /^[A-Za-z0-9_-]{43}$/;
-const digest = (token: string) => createHash("sha256").update(token).digest("hex");
+// A link's token (sign-up, password reset, email change): 32 random bytes in base64url, stored only as its SHA-256
+// digest.
+export const LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+export const newLinkToken = () => randomBytes(32).toString("base64url");
+export const digest = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
  * Sign-up answers every address alike and signs no one in: an address without an account is sent a link whose page
@@ -35,12 +37,12 @@ export async function requestLocalSignUp(credentials: Credentials): Promise<Syst
       subject: "You already have a Letterpress account",
       paragraphs: [
         "Someone, probably you, asked to sign up to Letterpress with this address. You already have an account, so nothing was changed.",
-        "If you forgot your password, contact support. If this was not you, you can ignore this email.",
+        'If you forgot your password, choose "Forgot password?" on the sign-in page. If this was not you, you can ignore this email.',
       ],
       link: { label: "Sign in", url: `${siteUrl}/signin` },
     });
   }
-  const token = randomBytes(32).toString("base64url");
+  const token = newLinkToken();
   await savePendingSignUp({
     email: credentials.email,
     passwordHash,
@@ -66,7 +68,7 @@ export type SignUpConfirmation =
  * for an unknown, used or expired token. The token stays usable.
  */
 export async function findLocalSignUp(token: string): Promise<{ email: string } | null> {
-  return SIGN_UP_TOKEN.test(token) ? findPendingSignUp(digest(token)) : null;
+  return LINK_TOKEN.test(token) ? findPendingSignUp(digest(token)) : null;
 }
 
 /**
@@ -75,7 +77,7 @@ export async function findLocalSignUp(token: string): Promise<{ email: string } 
  * account since (another link, or the CLI).
  */
 export async function confirmLocalSignUp(token: string): Promise<SignUpConfirmation> {
-  if (!SIGN_UP_TOKEN.test(token)) return { status: "invalid" };
+  if (!LINK_TOKEN.test(token)) return { status: "invalid" };
   const pending = await takePendingSignUp(digest(token));
   if (!pending) return { status: "invalid" };
   try {

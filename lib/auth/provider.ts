@@ -4,6 +4,12 @@ import { AppError } from "@/lib/core/errors";
 import { SIGN_UP_FAILED_MESSAGE, WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
 import { authenticateLocalAccount, requestLocalSignUp } from "@/lib/auth/local";
 import {
+  changeLocalPassword,
+  CURRENT_PASSWORD_WRONG_MESSAGE,
+  requestLocalEmailChange,
+  requestLocalPasswordReset,
+} from "@/lib/auth/local-recovery";
+import {
   createLocalSessionToken,
   LOCAL_SESSION_COOKIE,
   readLocalSessionClaims,
@@ -32,6 +38,15 @@ export interface AuthProvider {
   signOutEverywhere(): Promise<void>;
   /** The signed-in account from the request's cookies, or null. */
   currentAccount(): Promise<Account | null>;
+  /** "Forgot password?": mails the address a way to choose a new password, answering alike whether it has an account. */
+  requestPasswordReset(email: string): Promise<SystemEmailDelivery>;
+  /**
+   * Settings' change of password: the current one is checked (a wrong one is an INVALID_CREDENTIALS AppError on the
+   * `currentPassword` field), and every other session of the account ends.
+   */
+  changePassword(account: Account, change: { currentPassword: string; password: string }): Promise<void>;
+  /** Settings' change of email, after the current password: the new address is mailed a link that makes it. */
+  changeEmail(account: Account, change: { email: string; currentPassword: string }): Promise<SystemEmailDelivery>;
 }
 
 const localProvider: AuthProvider = {
@@ -58,6 +73,12 @@ const localProvider: AuthProvider = {
     const claims = await localSessionClaims();
     return claims ? findSessionAccount(claims.sessionId, claims.accountId) : null;
   },
+  // The link opens app/(auth)/auth/reset-password, whose form sets the password (lib/auth/local-recovery.ts).
+  requestPasswordReset: requestLocalPasswordReset,
+  async changePassword(account, change) {
+    await changeLocalPassword(account, change, (await localSessionClaims())?.sessionId ?? null);
+  },
+  changeEmail: requestLocalEmailChange,
 };
 
 async function localSessionClaims() {
@@ -114,7 +135,60 @@ const supabaseProvider: AuthProvider = {
     const { currentSupabaseAccount } = await import("@/lib/auth/supabase");
     return currentSupabaseAccount();
   },
+  // Supabase mails the link; it signs the browser in through the callback, which continues to the page that sets the
+  // new password (setSupabasePassword). Supabase answers alike for addresses without a user.
+  async requestPasswordReset(email) {
+    const supabase = await supabaseClient();
+    const { error } = await supabase.auth.resetPasswordForEmail(email, {
+      redirectTo: `${getConfig().siteUrl}/auth/callback?next=/auth/reset-password`,
+    });
+    if (error) throw mapSupabaseError(error);
+    return "inbox";
+  },
+  async changePassword(account, change) {
+    const supabase = await checkSupabasePassword(account, change.currentPassword);
+    const { error } = await supabase.auth.updateUser({ password: change.password });
+    if (error) throw mapSupabaseError(error);
+    const { error: signOutError } = await supabase.auth.signOut({ scope: "others" });
+    if (signOutError) throw mapSupabaseError(signOutError);
+  },
+  // Supabase mails the new address (and, with Secure email change on, the old one) its confirmation links.
+  async changeEmail(account, change) {
+    const supabase = await checkSupabasePassword(account, change.currentPassword);
+    const { error } = await supabase.auth.updateUser(
+      { email: change.email },
+      { emailRedirectTo: `${getConfig().siteUrl}/auth/callback?next=/dashboard/settings` },
+    );
+    if (error) throw mapSupabaseError(error);
+    return "inbox";
+  },
 };
+
+/**
+ * The reset page's new password with Supabase: the browser was signed in by the reset link (through /auth/callback),
+ * and every other session ends.
+ */
+export async function setSupabasePassword(password: string): Promise<void> {
+  const supabase = await supabaseClient();
+  const { error } = await supabase.auth.updateUser({ password });
+  if (error) throw mapSupabaseError(error);
+  await supabase.auth.signOut({ scope: "others" });
+}
+
+/** Supabase checks a password only by signing in with it: a fresh session of the same user, which the change keeps. */
+async function checkSupabasePassword(account: Account, currentPassword: string) {
+  const supabase = await supabaseClient();
+  const { error } = await supabase.auth.signInWithPassword({ email: account.email, password: currentPassword });
+  if (error) {
+    const mapped = mapSupabaseError(error);
+    if (mapped.code !== "INVALID_CREDENTIALS") throw mapped;
+    throw new AppError("INVALID_CREDENTIALS", {
+      message: CURRENT_PASSWORD_WRONG_MESSAGE,
+      details: [{ field: "currentPassword", message: CURRENT_PASSWORD_WRONG_MESSAGE }],
+    });
+  }
+  return supabase;
+}
 
 // An email can belong to one sign-in only: a second Supabase user with an account's email is refused, not merged.
 async function linkAccountOrThrow(user: { id: string; email: string }): Promise<void> {

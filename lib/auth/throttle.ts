@@ -14,6 +14,7 @@ import { claimSignInAttempt, releaseSignInAttempt, type ThrottleKey } from "@/li
 
 export const TOO_MANY_ATTEMPTS_MESSAGE = `Too many sign-in attempts. Wait ${SIGN_IN_LIMITS.windowMinutes} minutes and try again.`;
 export const TOO_MANY_SIGN_UPS_MESSAGE = `Too many sign-up requests. Wait ${SIGN_UP_LIMITS.windowMinutes} minutes and try again.`;
+export const TOO_MANY_PASSWORD_RESETS_MESSAGE = `Too many password reset requests. Wait ${SIGN_UP_LIMITS.windowMinutes} minutes and try again.`;
 
 const digest = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -52,13 +53,28 @@ export async function throttleSignIn<T>(email: string, ip: string | null, attemp
  * mails the address, and the limits bound how much mail anyone can make one address receive. A request that failed is
  * given back.
  */
-export async function throttleSignUp<T>(email: string, ip: string | null, attempt: () => Promise<T>): Promise<T> {
+export function throttleSignUp<T>(email: string, ip: string | null, attempt: () => Promise<T>): Promise<T> {
+  return throttleMailedRequest("sign-up", TOO_MANY_SIGN_UPS_MESSAGE, email, ip, attempt);
+}
+
+/** throttleSignUp for "Forgot password?" requests, which mail the address too: the same limits, on counters of their own. */
+export function throttlePasswordReset<T>(email: string, ip: string | null, attempt: () => Promise<T>): Promise<T> {
+  return throttleMailedRequest("password-reset", TOO_MANY_PASSWORD_RESETS_MESSAGE, email, ip, attempt);
+}
+
+async function throttleMailedRequest<T>(
+  kind: string,
+  refusal: string,
+  email: string,
+  ip: string | null,
+  attempt: () => Promise<T>,
+): Promise<T> {
   const keys: ThrottleKey[] = [
-    { key: `sign-up:account:${digest(email.toLowerCase())}`, limit: SIGN_UP_LIMITS.perAccount },
-    { key: `sign-up:ip:${digest(ip ?? "unknown")}`, limit: SIGN_UP_LIMITS.perAddress },
+    { key: `${kind}:account:${digest(email.toLowerCase())}`, limit: SIGN_UP_LIMITS.perAccount },
+    { key: `${kind}:ip:${digest(ip ?? "unknown")}`, limit: SIGN_UP_LIMITS.perAddress },
   ];
   const claim = await claimSignInAttempt(keys, SIGN_UP_LIMITS.windowMinutes * 60);
-  if (!claim.counted) throw new AppError("TOO_MANY_ATTEMPTS", { message: TOO_MANY_SIGN_UPS_MESSAGE });
+  if (!claim.counted) throw new AppError("TOO_MANY_ATTEMPTS", { message: refusal });
   return keptIf(keys, attempt, (thrown) => thrown === undefined);
 }
 

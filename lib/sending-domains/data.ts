@@ -155,6 +155,18 @@ export async function getSendingDomain(accountId: string, domainId: string): Pro
   return row ?? null;
 }
 
+/** Removes one of the account's domains; what it was, or null when the account has no such domain (any longer). */
+export async function deleteSendingDomain(
+  accountId: string,
+  domainId: string,
+): Promise<{ domain: string; provider_domain_id: string | null } | null> {
+  if (!isUuid(domainId)) return null;
+  const [row] = await getDb()<{ domain: string; provider_domain_id: string | null }[]>`
+    delete from sending_domains where account_id = ${accountId} and id = ${domainId}
+    returning domain, provider_domain_id`;
+  return row ?? null;
+}
+
 /** One of the account's domains by name (any case); null when the account has not added it. */
 export async function findSendingDomain(accountId: string, domain: string): Promise<SendingDomainDetails | null> {
   if (holdsNul(domain)) return null;

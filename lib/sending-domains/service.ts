@@ -4,6 +4,7 @@ import { getConfig } from "@/lib/core/config";
 import { AppError, errors } from "@/lib/core/errors";
 import {
   addSendingDomain,
+  deleteSendingDomain,
   findSendingDomain,
   getSendingDomain,
   isVerifiedForSending,
@@ -17,7 +18,7 @@ import {
 } from "@/lib/sending-domains/data";
 import { RESEND_TIMEOUT_MS } from "@/lib/mail-transport/resend";
 
-// Sending domains as a service: what the CLI and the dashboard call to add and verify a domain.
+// Sending domains as a service: what the CLI and the dashboard call to add, verify and remove a domain.
 //
 // With Resend configured (RESEND_API_KEY), Resend decides: a domain is created through its domains API, the DNS
 // records it asks for are kept with the domain, and `verified` is true exactly when Resend reports the domain as
@@ -122,6 +123,33 @@ export async function verifySendingDomain(accountId: string, domainId: string): 
   const remote = (await fetchRemote(resend, providerId, current.domain, { missingIsNull: false }))!;
   const stored = await storeProviderDomain(accountId, current.domain, current.default_sender, remote);
   return { domain: stored, mode: "resend", message: describeRemote(stored) };
+}
+
+/**
+ * Removes a domain from the account, verified or not: nothing is sent from it afterwards (a key bound to it sends
+ * nothing until it is added again), and another account may add it. With Resend, the domain is removed there first
+ * (one Resend no longer has is fine), so a failure there leaves it on the account.
+ * Throws DOMAIN_NOT_FOUND when the account has no such domain, EMAIL_PROVIDER_ERROR when Resend fails.
+ */
+export async function removeSendingDomain(accountId: string, domainId: string): Promise<{ domain: string }> {
+  const current = await getSendingDomain(accountId, domainId);
+  if (!current)
+    throw new AppError("DOMAIN_NOT_FOUND", { message: `No sending domain with id ${domainId} on this account` });
+  const resend = resendClient();
+  const providerId = current.provider_domain_id;
+  if (resend && providerId) {
+    try {
+      await callResend(`remove ${current.domain} from Resend`, (signal) =>
+        resend.domains.remove(providerId, { signal }),
+      );
+    } catch (error) {
+      if (!(error instanceof AppError && error.options.provider?.status === 404)) throw error;
+    }
+  }
+  const removed = await deleteSendingDomain(accountId, domainId);
+  if (!removed)
+    throw new AppError("DOMAIN_NOT_FOUND", { message: `No sending domain with id ${domainId} on this account` });
+  return { domain: removed.domain };
 }
 
 // ---------- validation ----------

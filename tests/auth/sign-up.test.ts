@@ -50,7 +50,7 @@ const confirmationText = (link: string) =>
   `Finish signing up: http://localhost:3000${link}`;
 const NOTICE_TEXT =
   "Someone, probably you, asked to sign up to Letterpress with this address. You already have an account, so nothing was changed.\n\n" +
-  "If you forgot your password, contact support. If this was not you, you can ignore this email.\n\n" +
+  'If you forgot your password, choose "Forgot password?" on the sign-in page. If this was not you, you can ignore this email.\n\n' +
   "Sign in: http://localhost:3000/signin";
 
 async function accountRows(email: string) {
@@ -399,7 +399,7 @@ describe("sign-up emails through Resend", () => {
         text: NOTICE_TEXT,
         html:
           "<p>Someone, probably you, asked to sign up to Letterpress with this address. You already have an account, so nothing was changed.</p>" +
-          "<p>If you forgot your password, contact support. If this was not you, you can ignore this email.</p>" +
+          "<p>If you forgot your password, choose &#34;Forgot password?&#34; on the sign-in page. If this was not you, you can ignore this email.</p>" +
           '<p><a href="http://localhost:3000/signin">Sign in</a></p>',
       },
     ]);

@@ -143,3 +143,58 @@ test.describe("an expired session", () => {
     await page.getByRole("heading", { level: 1, name: "API keys" }).waitFor();
   });
 });
+
+test("forgets the password: Forgot password? mails a link whose page sets a new one and signs every browser out", async ({
+  browser,
+}) => {
+  const { context, page } = story;
+  const newPassword = "a brand new passphrase";
+  // Signed in on another browser too, which the reset signs out.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await otherPage.goto(url("/signin"));
+  await otherPage.getByLabel("Email").fill(email);
+  await otherPage.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await otherPage.getByRole("button", { name: "Sign in" }).click();
+  await otherPage.waitForURL(url("/dashboard"));
+
+  const fresh = await browser.newContext();
+  const resetPage = await fresh.newPage();
+  await resetPage.goto(url("/signin"));
+  await resetPage.getByRole("link", { name: "Forgot password?" }).click();
+  await resetPage.getByRole("heading", { level: 1, name: "Forgot your password?" }).waitFor();
+  expect(await seriousViolations(resetPage, "forgot password")).toEqual([]);
+  await resetPage.getByLabel("Email").fill(email);
+  await resetPage.getByRole("button", { name: "Send the link" }).click();
+  await resetPage
+    .getByRole("status")
+    .filter({
+      hasText: `If an account exists for ${email}, we sent it a link to choose a new password. No email provider is configured, so the email was printed in the terminal running the app.`,
+    })
+    .waitFor();
+
+  const emails = await loggedSignUpEmails(email, 3);
+  expect(emails.at(-1)?.subject).toBe("Reset your Letterpress password");
+  const link = /(http:\/\/\S+\/auth\/reset-password\?token=[A-Za-z0-9_-]{43})$/.exec(emails.at(-1)!.text)?.[1];
+  expect(link).toBeDefined();
+  await resetPage.goto(link!);
+  await resetPage.getByRole("heading", { level: 1, name: "Choose a new password" }).waitFor();
+  expect(await seriousViolations(resetPage, "choose a new password")).toEqual([]);
+  await resetPage.getByLabel("New password").fill(newPassword);
+  await resetPage.getByRole("button", { name: "Set the new password" }).click();
+  await resetPage.waitForURL(/\/signin\?password_reset=1/);
+  await resetPage.getByText("Your password was changed, and every browser signed out.").waitFor();
+
+  // Both browsers that were signed in are signed out.
+  for (const signedOut of [page, otherPage]) {
+    await signedOut.goto(url("/dashboard"));
+    await signedOut.waitForURL(/\/signin\?/);
+  }
+  expect((await context.cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token")).toBe(false);
+  await resetPage.getByLabel("Email").fill(email);
+  await resetPage.getByLabel("Password", { exact: true }).fill(newPassword);
+  await resetPage.getByRole("button", { name: "Sign in" }).click();
+  await resetPage.waitForURL(url("/dashboard"));
+  await other.close();
+  await fresh.close();
+});

@@ -1,6 +1,6 @@
 import { revalidatePath } from "next/cache";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { addDomainAction } from "@/app/dashboard/domains/actions";
+import { addDomainAction, removeDomainAction } from "@/app/dashboard/domains/actions";
 import { addSendingDomain, listSendingDomains } from "@/lib/sending-domains/data";
 import { createUser, uniqueDomain } from "../support/api";
 import { envForEachTest } from "../support/env";
@@ -82,5 +82,41 @@ describe("addDomainAction", () => {
       expect(await addDomainAction({ status: "idle" }, domainForm(domain))).toEqual(refused(domain, message));
     }
     expect(await listSendingDomains(accountId)).toEqual([]);
+  });
+});
+
+describe("removeDomainAction", () => {
+  const removeForm = (id: string) => {
+    const data = new FormData();
+    data.set("id", id);
+    return data;
+  };
+  const GONE = { status: "error", message: "That domain is no longer on your list." };
+
+  it("removes a verified domain, which another account may then add; a second removal says it is gone", async () => {
+    const accountId = await signIn();
+    const domain = uniqueDomain();
+    const added = await addSendingDomain(accountId, { domain, verified: true });
+    const kept = await addSendingDomain(accountId, { domain: uniqueDomain(), verified: true });
+
+    expect(await removeDomainAction(removeForm(added.id))).toEqual({
+      status: "success",
+      message: `Removed ${domain}.`,
+    });
+    expect((await listSendingDomains(accountId)).map((row) => row.domain)).toEqual([kept.domain]);
+    expect(vi.mocked(revalidatePath).mock.calls).toEqual([["/dashboard/domains"], ["/dashboard"]]);
+    expect(await removeDomainAction(removeForm(added.id))).toEqual(GONE);
+
+    const other = (await createUser()).accountId;
+    expect((await addSendingDomain(other, { domain, verified: true })).domain).toBe(domain);
+  });
+
+  it("leaves another account's domain, or an id that is no domain, as it is", async () => {
+    const theirs = await addSendingDomain((await createUser()).accountId, { domain: uniqueDomain(), verified: true });
+    await signIn();
+    for (const id of [theirs.id, "not-a-uuid", ""]) expect(await removeDomainAction(removeForm(id))).toEqual(GONE);
+    const [{ n }] = await (await import("@/lib/db/client")).getDb()<{ n: number }[]>`
+      select count(*)::int as n from sending_domains where id = ${theirs.id}`;
+    expect(n).toBe(1);
   });
 });

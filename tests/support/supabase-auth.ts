@@ -64,6 +64,8 @@ export class SupabaseAuthStandIn {
   readonly issued: StandInSession[] = [];
   /** The emails sent, newest last. */
   readonly emails: StandInEmail[] = [];
+  /** The changes of email asked for through updateUser, newest last. */
+  readonly emailChanges: { userId: string; email: string }[] = [];
   /** The project's URL configuration (Authentication → URL Configuration) and whether sign-up waits for the email. */
   readonly settings = {
     siteUrl: "http://localhost:3000",
@@ -237,7 +239,7 @@ export class SupabaseAuthStandIn {
         response.end(JSON.stringify({ message: apiKey ? "Invalid API key" : "No API key found in request" }));
         return;
       }
-      const body = request.method === "POST" ? await readJson(request) : {};
+      const body = request.method === "POST" || request.method === "PUT" ? await readJson(request) : {};
       const answer = this.route(route, url, body, request);
       if (answer === undefined) throw new AuthError(404, "not_found", "Not Found");
       if ("redirect" in answer) {
@@ -286,6 +288,16 @@ export class SupabaseAuthStandIn {
         return { json: this.grant(url.searchParams.get("grant_type"), body) };
       case "GET /auth/v1/user":
         return { json: userJson(this.userOfToken(bearer(request))) };
+      // updateUser: a new password takes effect at once; a new email waits for its confirmation (not modelled here).
+      case "PUT /auth/v1/user": {
+        const user = this.userOfToken(bearer(request));
+        if (typeof body.password === "string") user.password = body.password;
+        if (typeof body.email === "string") this.emailChanges.push({ userId: user.id, email: body.email });
+        return { json: userJson(user) };
+      }
+      // resetPasswordForEmail: GoTrue answers every address alike; the email itself is not modelled here.
+      case "POST /auth/v1/recover":
+        return { json: {} };
       case "POST /auth/v1/signup":
         return { json: this.signUp(body, url.searchParams.get("redirect_to")) };
       case "POST /auth/v1/verify": {
@@ -298,7 +310,13 @@ export class SupabaseAuthStandIn {
         const claims = this.verifiedClaims(bearer(request));
         const scope = url.searchParams.get("scope") ?? "global";
         for (const [id, session] of this.sessions) {
-          if (scope === "global" ? session.userId === claims.sub : id === claims.session_id) this.sessions.delete(id);
+          const ended =
+            scope === "global"
+              ? session.userId === claims.sub
+              : scope === "others"
+                ? session.userId === claims.sub && id !== claims.session_id
+                : id === claims.session_id;
+          if (ended) this.sessions.delete(id);
         }
         return { json: null };
       }

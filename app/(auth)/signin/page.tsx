@@ -23,9 +23,13 @@ export default async function SignInPage({
         ? "This link has expired or was already used. Sign up again."
         : params.error === "signed_up"
           ? "This address already has an account. Sign in with its password."
-          : typeof params.next === "string" && next !== "/dashboard"
-            ? "Sign in to continue. You will be taken back to the page you were on."
-            : undefined;
+          : params.error === "email_change_link"
+            ? "That link has expired or was already used. Ask for the change again in Settings."
+            : params.password_reset
+              ? "Your password was changed, and every browser signed out. Sign in with your new password."
+              : typeof params.next === "string" && next !== "/dashboard"
+                ? "Sign in to continue. You will be taken back to the page you were on."
+                : undefined;
   return (
     <>
       <h1>Welcome back</h1>

@@ -1,7 +1,12 @@
 "use server";
 import { z } from "zod";
 import { getConfig } from "@/lib/core/config";
-import { findSendingDomain, registerSendingDomain, verifySendingDomain } from "@/lib/sending-domains/service";
+import {
+  findSendingDomain,
+  registerSendingDomain,
+  removeSendingDomain,
+  verifySendingDomain,
+} from "@/lib/sending-domains/service";
 import { AppError } from "@/lib/core/errors";
 import { field, formAction, formMessage, refuse, type ActionState } from "../_lib/action";
 
@@ -100,5 +105,20 @@ export async function updateDefaultSenderAction(_previous: ActionState, formData
     },
     revalidate: [PAGE],
     done: (): ActionState => ({ status: "success", message: "Saved." }),
+  });
+}
+
+/** Remove, after the confirmation its button asks for: through the service the CLI and API remove a domain with. */
+export async function removeDomainAction(formData: FormData): Promise<ActionState> {
+  return formAction(formData, {
+    page: PAGE,
+    input: (form) => ({ id: field(form, "id") }),
+    run: (account, { id }) => removeSendingDomain(account.id, id),
+    refused: (error) =>
+      error instanceof AppError && error.code === "DOMAIN_NOT_FOUND"
+        ? GONE
+        : { status: "error", message: formMessage(error) },
+    revalidate: [PAGE, "/dashboard"],
+    done: ({ domain }): ActionState => ({ status: "success", message: `Removed ${domain}.` }),
   });
 }

@@ -1,9 +1,10 @@
 "use client";
-import { useActionState, useEffect, useRef } from "react";
+import { useActionState, useEffect, useRef, useState } from "react";
+import { ConfirmAction } from "../../_components/confirm-action";
 import { SubmitButton } from "../../_components/submit-button";
 import type { ActionState } from "../_lib/action";
 import { FormStatus } from "../_components/form-status";
-import { addDomainAction, updateDefaultSenderAction, verifyDomainAction } from "./actions";
+import { addDomainAction, removeDomainAction, updateDefaultSenderAction, verifyDomainAction } from "./actions";
 import { FormField } from "../../_components/form-field";
 
 export function AddDomainForm() {
@@ -109,5 +110,36 @@ export function VerifyDomainForm({
       </div>
       <FormStatus state={state} />
     </form>
+  );
+}
+
+/** Remove, after a confirmation that says what stops; a refusal (removed meanwhile, say) stays beside the button. */
+export function RemoveDomainButton({ id, domain, verified }: { id: string; domain: string; verified: boolean }) {
+  const [refusal, setRefusal] = useState<string>();
+  return (
+    <span className="row">
+      {refusal && (
+        <span className="field-error" role="alert">
+          {refusal}
+        </span>
+      )}
+      <ConfirmAction
+        action={async (formData) => {
+          const outcome = await removeDomainAction(formData);
+          setRefusal(outcome.status === "error" ? outcome.message : undefined);
+        }}
+        fields={{ id }}
+        trigger="Remove"
+        title={`Remove ${domain}?`}
+        body={
+          verified
+            ? `Emails can no longer be sent from ${domain}, and API keys bound to it send nothing until you add it again (and verify it again).`
+            : `${domain} leaves your list. You can add it again later.`
+        }
+        confirmLabel="Remove domain"
+        pendingLabel="Removing…"
+        dismissLabel="Keep it"
+      />
+    </span>
   );
 }

@@ -4,7 +4,7 @@ import { getConfig } from "@/lib/core/config";
 import { isVerifiedForSending, listSendingDomainDetails } from "@/lib/sending-domains/service";
 import { formatDateTime } from "../../_components/format";
 import { GlobeIcon } from "../../_components/icons";
-import { AddDomainForm, DefaultSenderForm, VerifyDomainForm } from "./domain-forms";
+import { AddDomainForm, DefaultSenderForm, RemoveDomainButton, VerifyDomainForm } from "./domain-forms";
 import { PageHeader } from "../_components/page-header";
 import { ColumnHeadings } from "../../_components/column-headings";
 import { CardSection } from "../../_components/card-section";
@@ -92,10 +92,13 @@ export default async function DomainsPage() {
                         <span className="badge badge-warning badge-dot">Pending verification</span>
                       )}
                     </div>
-                    <span className="muted small">
-                      {domain.verified
-                        ? `Verified ${formatDateTime(domain.verified_at)}`
-                        : `Added ${formatDateTime(domain.created_at)}`}
+                    <span className="row">
+                      <span className="muted small">
+                        {domain.verified
+                          ? `Verified ${formatDateTime(domain.verified_at)}`
+                          : `Added ${formatDateTime(domain.created_at)}`}
+                      </span>
+                      <RemoveDomainButton id={domain.id} domain={domain.domain} verified={domain.verified} />
                     </span>
                   </div>
                   <div className="two-col">

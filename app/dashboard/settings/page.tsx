@@ -7,6 +7,7 @@ import { formatDate, PLAN_LABEL } from "../../_components/format";
 import { ArrowRightIcon, CardIcon, KeyIcon } from "../../_components/icons";
 import { PageHeader } from "../_components/page-header";
 import { CardSection } from "../../_components/card-section";
+import { ChangeEmailForm, ChangePasswordForm } from "./account-forms";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -49,6 +50,14 @@ export default async function SettingsPage() {
               </form>
             </div>
           </div>
+        </CardSection>
+
+        <CardSection headingId="password-title" title="Password">
+          <ChangePasswordForm />
+        </CardSection>
+
+        <CardSection headingId="email-title" title="Sign-in email">
+          <ChangeEmailForm email={account.email} />
         </CardSection>
 
         <div className="stats">

@@ -95,3 +95,15 @@ export async function findOnboardingState(
            exists (select 1 from sent_emails where account_id = ${accountId}) as sent`;
   return { hasKey: row.keys, hasTemplate: row.templates, hasVerifiedDomain: row.domains, hasSent: row.sent };
 }
+
+/**
+ * Sets a local account's password and ends every session of it but `keepSessionId` (the browser that changed it), in
+ * one statement.
+ */
+export async function setAccountPassword(accountId: string, passwordHash: string, keepSessionId: string | null) {
+  await getDb()`
+    with updated as (
+      update accounts set password_hash = ${passwordHash}, updated_at = now() where id = ${accountId} returning id
+    )
+    delete from sessions where account_id in (select id from updated) and id is distinct from ${keepSessionId}::uuid`;
+}
