@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { formatDateTime } from "@/app/_components/format";
 import { addFromCatalogue, addVerifiedDomain, createApiKey, signUp } from "./account";
+import { copiedBy } from "./browser";
 import { url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
 
@@ -230,7 +231,8 @@ test("shows each email's delivery status: an address at bounce.test bounces, ano
     "Sent",
     "Delivered",
   ]);
-  await page.locator(".dl dd.mono").filter({ hasText: id }).waitFor();
+  await page.locator(".dl dd .mono").filter({ hasText: id }).waitFor();
+  await expect(copiedBy(page, page.getByRole("button", { name: "Copy id" }))).resolves.toBe(id);
 });
 
 test("filters Emails before the app's scripts have loaded, or if they never do: the filter is a GET form", async ({

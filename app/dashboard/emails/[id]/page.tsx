@@ -7,6 +7,7 @@ import { findEmailTemplateVersion, findEmailWithMessage } from "@/lib/sent-email
 import { formatDateTime, formatWord } from "../../../_components/format";
 import { StatusBadge } from "../../../_components/meter";
 import { PreviewPane } from "../../../_components/preview-pane";
+import { CopyButton } from "../../../_components/copy-button";
 import { CancelEmail } from "../cancel-email";
 import { CardSection } from "../../../_components/card-section";
 
@@ -128,7 +129,10 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
                   </>
                 )}
                 <dt>Message id</dt>
-                <dd className="mono">{email.id}</dd>
+                <dd className="row" style={{ gap: 8 }}>
+                  <span className="mono">{email.id}</span>
+                  <CopyButton value={email.id} label="Copy id" className="btn btn-ghost btn-sm" />
+                </dd>
               </dl>
               {message.error && (
                 <div className="alert alert-danger" style={{ marginTop: 16 }}>
