@@ -137,6 +137,22 @@ test("edits a list of objects in the form generated from the variables schema, w
   await page.locator("#var-items-1-name").fill("Fountain pen");
   await srcdocIncludes("Fountain pen");
 
+  // A number is a number input; what is not a number is said in words beside it, and while it is wrong the preview
+  // goes on following the other fields (the quantity keeping its last good value).
+  const quantity = page.locator("#var-items-0-quantity");
+  await expect(quantity).toHaveAttribute("type", "number");
+  await quantity.press("End");
+  await quantity.pressSequentially("e");
+  await expect(page.locator("#var-items-0-quantity-error")).toHaveText("Enter a number, such as 3 or 2.5");
+  await expect(quantity).toHaveAttribute("aria-invalid", "true");
+  await page.locator("#var-items-1-name").fill("Fountain pen, engraved");
+  await srcdocIncludes("Fountain pen, engraved");
+  await page.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor();
+  await expect(page.getByText(/Invalid input/)).toHaveCount(0);
+  await quantity.fill("3");
+  await srcdocIncludes("Qty 3");
+  await expect(page.locator("#var-items-0-quantity-error")).toHaveCount(0);
+
   // A new item starts with its required name empty and its numbers missing: the API's answer is shown on each.
   await page.getByRole("button", { name: "Add an item to items" }).click();
   await page.locator("#var-items-3-name").fill("Ink cartridge");

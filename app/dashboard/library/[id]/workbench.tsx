@@ -95,18 +95,18 @@ export function TemplateWorkbench({
     [templateId],
   );
 
-  // Re-render (debounced) whenever the variables change and every JSON input parses; the first render came from the
-  // server.
+  // Re-render (debounced) whenever the variables change; the first render came from the server. An input whose text is
+  // no value yet (JSON that does not parse, not a number) keeps its variable's last good value, so it holds back
+  // sending but not the preview of the other fields.
   const variablesKey = JSON.stringify(variables);
   useEffect(() => {
     if (firstRender.current) {
       firstRender.current = false;
       return;
     }
-    if (!valid) return;
     const timer = window.setTimeout(() => void render(JSON.parse(variablesKey)), 650);
     return () => window.clearTimeout(timer);
-  }, [variablesKey, valid, render]);
+  }, [variablesKey, render]);
 
   const update = useCallback((next: Variables, changed: string) => {
     setVariables(next);
