@@ -75,6 +75,8 @@ export function CodeEditor({
     () => [
       javascript({ jsx: true, typescript: true }),
       problemMarks,
+      // A long line wraps in the pane rather than running past its edge.
+      EditorView.lineWrapping,
       keymap.of([
         {
           key: "Mod-s",

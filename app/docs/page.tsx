@@ -1,7 +1,7 @@
 import type { CLIENT_METHODS } from "letterpress";
 import type { Metadata } from "next";
 import { connection } from "next/server";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { getConfig } from "@/lib/core/config";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
@@ -343,7 +343,17 @@ function Contents({ operations }: { operations: { path: string; method: string; 
               <span className="mono small" style={{ color: method === "get" ? "var(--success)" : "var(--accent)" }}>
                 {method.toUpperCase()}
               </span>{" "}
-              {path}
+              {path.split("/").map((part, index) => (
+                // A line may break after each slash of a long path.
+                <Fragment key={index}>
+                  {index > 0 && (
+                    <>
+                      /<wbr />
+                    </>
+                  )}
+                  {part}
+                </Fragment>
+              ))}
             </a>
           </li>
         ))}
