@@ -213,7 +213,7 @@ export default async function OverviewPage() {
                         <div className="muted small">to {email.to.join(", ")}</div>
                       </td>
                       <td className="nowrap">
-                        <StatusBadge status={email.status} />
+                        <StatusBadge status={email.status} test={email.test} />
                         {email.test && (
                           <span className="badge" style={{ marginLeft: 6 }}>
                             Test

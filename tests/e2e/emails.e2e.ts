@@ -51,10 +51,18 @@ test("sends a test email with the edited variables, and View in Emails opens tha
   await result.getByRole("link", { name: "View in Emails" }).click();
   await page.waitForURL(/\/dashboard\/emails\/[0-9a-f-]{36}$/);
   await page.getByRole("heading", { level: 1, name: "[Test] Welcome" }).waitFor();
+  // Never handed to a provider, it reached no inbox: its status says the delivery was simulated, as the send panel said.
   await expect(page.getByTestId("email-status").locator(".badge").allTextContents()).resolves.toEqual([
-    "Delivered",
+    "Simulated delivery",
     "Test",
   ]);
+  await expect(page.getByRole("list", { name: "Events" }).locator(".badge").allTextContents()).resolves.toEqual([
+    "Sent",
+    "Simulated delivery",
+  ]);
+  await expect(page.getByTestId("test-email-note")).toHaveText(
+    "A test email: kept in your outbox and never handed to a provider, so it reached no inbox. Its events are the outbox's simulation: delivered, or bounced and complained for addresses at bounce.test and complaint.test.",
+  );
 });
 
 test("counts neither the previews nor the test send on Usage: one test send today, API calls and emails as before", async () => {
@@ -67,8 +75,8 @@ test("shows the message under Emails with its status, a Test badge and a preview
   await open(page, "/dashboard/emails", "Emails");
   const row = page.getByTestId("email-row").filter({ hasText: "[Test] Welcome" });
   await row.getByText("to qa@example.com").waitFor();
-  // The embedded outbox delivers it at once.
-  await row.getByText("Delivered", { exact: true }).waitFor();
+  // The embedded outbox "delivers" it at once, and the list says that was simulated.
+  await row.getByText("Simulated delivery", { exact: true }).waitFor();
   await row.getByTestId("email-test").filter({ hasText: "Test" }).waitFor();
   await row.getByRole("link", { name: "[Test] Welcome" }).click();
   await page.getByRole("heading", { level: 1, name: "[Test] Welcome" }).waitFor();
@@ -164,8 +172,8 @@ test("shows each email's delivery status: an address at bounce.test bounces, ano
   // The template page's sends are test sends; the API key's is live.
   await expect(shown()).resolves.toEqual([
     ["E2E delivered", "to someone@example.com", "Delivered", null],
-    ["[Test] Welcome", "to someone@bounce.test", "Bounced", "Test"],
-    ["[Test] Welcome", "to qa@example.com", "Delivered", "Test"],
+    ["[Test] Welcome", "to someone@bounce.test", "Simulated bounce", "Test"],
+    ["[Test] Welcome", "to qa@example.com", "Simulated delivery", "Test"],
   ]);
 
   // Each filter counts its emails; Bounced lists only the bounce.
@@ -175,12 +183,14 @@ test("shows each email's delivery status: an address at bounce.test bounces, ano
   await filters.getByRole("button", { name: "Bounced · 1", exact: true }).click();
   await page.waitForURL(url("/dashboard/emails?status=bounced"));
   await expect(rows).toHaveCount(1);
-  await expect(shown()).resolves.toEqual([["[Test] Welcome", "to someone@bounce.test", "Bounced", "Test"]]);
+  await expect(shown()).resolves.toEqual([["[Test] Welcome", "to someone@bounce.test", "Simulated bounce", "Test"]]);
 
   // The bounced email's page: its status, every field, the events as a timeline, the sandboxed preview.
   await rows.getByRole("link", { name: "[Test] Welcome" }).click();
   await page.getByRole("heading", { level: 1, name: "[Test] Welcome" }).waitFor();
-  await expect(page.getByTestId("email-status").locator(".badge").first().textContent()).resolves.toBe("Bounced");
+  await expect(page.getByTestId("email-status").locator(".badge").first().textContent()).resolves.toBe(
+    "Simulated bounce",
+  );
   const details = await page
     .locator(".dl")
     .first()
@@ -206,7 +216,7 @@ test("shows each email's delivery status: an address at bounce.test bounces, ano
   ).resolves.toEqual([
     ["Sent", 24, []],
     [
-      "Bounced",
+      "Simulated bounce",
       24,
       [
         ["Message", "someone@bounce.test does not exist (a hard bounce: addresses @bounce.test always bounce)"],

@@ -109,7 +109,7 @@ test.describe("after an email that bounced", () => {
         ]),
       ),
     ).resolves.toEqual([
-      ["[Test] E2E note", ["Bounced", "Test"]],
+      ["[Test] E2E note", ["Simulated bounce", "Test"]],
       ["E2E bounced", ["Bounced"]],
     ]);
 

@@ -63,7 +63,7 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
         <div>
           <h1 style={{ overflowWrap: "anywhere" }}>{email.subject}</h1>
           <div className="row" data-testid="email-status">
-            <StatusBadge status={email.status} />
+            <StatusBadge status={email.status} test={email.test} />
             {email.test && <span className="badge">Test</span>}
             {message.is_overage && <span className="badge badge-warning">Overage</span>}
             <span className="muted small">via {message.provider}</span>
@@ -146,6 +146,17 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
             title="Events"
             aside={<span className="muted small">Oldest first</span>}
           >
+            {email.test && (
+              <p
+                className="card-body muted small"
+                style={{ margin: 0, paddingBottom: 0 }}
+                data-testid="test-email-note"
+              >
+                A test email: kept in your outbox and never handed to a provider, so it reached no inbox. Its events are
+                the outbox&apos;s simulation: delivered, or bounced and complained for addresses at bounce.test and
+                complaint.test.
+              </p>
+            )}
             {email.events.length === 0 ? (
               <p className="card-body muted small" style={{ margin: 0 }}>
                 Nothing has happened to this email yet: it is being handed to {message.provider}.
@@ -157,7 +168,7 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
                   return (
                     <li key={index} data-testid="email-event">
                       <div className="row-between">
-                        <StatusBadge status={event.type} />
+                        <StatusBadge status={event.type} test={email.test} />
                         <time className="muted small" dateTime={event.at}>
                           {formatDateTime(event.at)}
                         </time>

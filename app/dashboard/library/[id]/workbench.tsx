@@ -265,8 +265,9 @@ function SendTestForm({
           </FormField>
         )}
         <p className="hint" style={{ margin: 0 }}>
-          Test emails stay in your outbox, marked Test, as a test key&apos;s do: never delivered, not counted in the
-          month&apos;s emails, at most {TEST_EMAILS_PER_DAY} a day.
+          Test emails stay in your outbox, marked Test, as a test key&apos;s do: they never reach the recipient, and
+          Emails shows their simulated delivery (an address at bounce.test bounces). Not counted in the month&apos;s
+          emails; at most {TEST_EMAILS_PER_DAY} a day.
         </p>
         <div className="row">
           <button type="submit" className="btn btn-primary" disabled={!canSend || blocked || sending}>
