@@ -65,6 +65,16 @@ test("sends a test email with the edited variables, and View in Emails opens tha
   );
 });
 
+test("Send a test on Emails opens the Library with a hint: a test is sent from a template's page", async () => {
+  const { page } = story;
+  await open(page, "/dashboard/emails", "Emails");
+  await page.getByRole("main").getByRole("link", { name: "Send a test" }).click();
+  await page.getByRole("heading", { level: 1, name: "Library" }).waitFor();
+  await expect(page.getByTestId("send-test-hint")).toHaveText(
+    "To send a test email, open a template below: its page has a Send a test email form, with its variables to fill in. Test emails stay in your outbox and reach no inbox.",
+  );
+});
+
 test("counts neither the previews nor the test send on Usage: one test send today, API calls and emails as before", async () => {
   const { page } = story;
   await expect(usageShown(page)).resolves.toEqual({ ...usageBefore, testSends: "1 today" });

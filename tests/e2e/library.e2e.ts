@@ -119,6 +119,10 @@ test("previews a template in a sandboxed iframe and re-renders it with edited va
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: /Download welcome\.tsx/ }).click();
   expect((await download).suggestedFilename()).toBe("welcome.tsx");
+  // The button that renders the source with the form's variables says it downloads.
+  const withVariables = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download with current variables", exact: true }).click();
+  expect((await withVariables).suggestedFilename()).toBe("welcome.with-variables.tsx");
 });
 
 test("edits a list of objects in the form generated from the variables schema, with the API's errors inline", async () => {

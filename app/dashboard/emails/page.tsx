@@ -59,7 +59,7 @@ export default async function EmailsPage({
             <Link href="/dashboard/emails/suppressions" className="btn btn-secondary">
               Suppressions
             </Link>
-            <Link href="/dashboard/library" className="btn btn-secondary">
+            <Link href="/dashboard/library?send=test" className="btn btn-secondary">
               Send a test
             </Link>
           </div>

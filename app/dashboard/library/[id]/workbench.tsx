@@ -361,8 +361,8 @@ function SourceCard({
             onClick={downloadWithVariables}
             disabled={busy !== null || blocked}
           >
-            {busy === "react" ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={15} />} With
-            current variables
+            {busy === "react" ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={15} />} Download
+            with current variables
           </button>
           {/* Every file of the template, as a zip (GET /api/dashboard/templates/{id}/download). */}
           <a className="btn btn-secondary btn-sm" href={`/api/dashboard/templates/${templateId}/download`} download>
