@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { createTemplateThroughApi, signUp } from "./account";
+import { settled } from "./browser";
 import { open, useStoryPage } from "./story-page";
 
 // The catalogue and the library: add a free template and buy a paid one within the free plan's limits, list them,
@@ -187,6 +188,31 @@ test("edits a list of objects in the form generated from the variables schema, w
   ]);
   await page.locator("#other-variables").fill("{}");
   await warnings.waitFor({ state: "detached" });
+});
+
+test("shows a placeholder in each catalogue card until its thumbnail has loaded, and asks for each thumbnail once", async () => {
+  const { page } = story;
+  const asked: string[] = [];
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  // Routing also turns the browser's cache off: every thumbnail shown is asked for here.
+  const thumbnails = "**/api/dashboard/templates/*/thumbnail";
+  await page.route(thumbnails, async (route) => {
+    asked.push(new URL(route.request().url()).pathname);
+    await held;
+    await route.continue();
+  });
+  await open(page, "/dashboard/catalogue", "Catalogue");
+  const first = page.getByTestId("catalogue-card").first();
+  await expect(first.getByTestId("thumb-placeholder")).toBeVisible();
+  await expect(first.locator("iframe")).toHaveCSS("opacity", "0");
+  release();
+  await expect(first.getByTestId("thumb-placeholder")).toHaveCount(0);
+  await expect(first.locator("iframe")).toHaveCSS("opacity", "1");
+  await settled(page);
+  await page.unroute(thumbnails);
+  expect(asked.length).toBeGreaterThan(0);
+  expect(asked.filter((path, index) => asked.indexOf(path) !== index)).toEqual([]);
 });
 
 test("says once on the catalogue that the free library is full, and every locked card points at that sentence", async () => {
