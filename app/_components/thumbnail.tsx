@@ -10,7 +10,8 @@ const noSubscription = () => () => {};
 export function Thumbnail({ id, name, previewUrl }: { id: string; name: string; previewUrl: string | null }) {
   const [loaded, setLoaded] = useState(false);
   // The iframe is made in the browser, so its load event cannot pass before React listens for it (a sandboxed
-  // document's state cannot be read afterwards).
+  // document's state cannot be read afterwards). Not lazy: made lazy by script, the frames below a phone's first screen
+  // did not load in Chromium.
   const inBrowser = useSyncExternalStore(
     noSubscription,
     () => true,
@@ -44,7 +45,6 @@ export function Thumbnail({ id, name, previewUrl }: { id: string; name: string; 
           <iframe
             src={`/api/dashboard/templates/${id}/thumbnail`}
             sandbox=""
-            loading="lazy"
             title={`Preview of ${name}`}
             tabIndex={-1}
             scrolling="no"

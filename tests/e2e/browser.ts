@@ -71,12 +71,14 @@ export async function seriousViolations(page: Page, name: string): Promise<Viola
 }
 
 /**
- * Clicks a Copy button and answers what it put on the clipboard, once its status region has announced "Copied"
- * (clipboard permissions are granted for the click only).
+ * Clicks a Copy button, once the page has hydrated, and answers what it put on the clipboard when its status region
+ * has announced "Copied" (clipboard permissions are granted for the click only).
  */
 export async function copiedBy(page: Page, button: Locator): Promise<string> {
   const context = page.context();
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });
+  // A click before hydration would find no handler on the button.
+  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
   await button.click();
   await button.locator("xpath=following-sibling::*[@role='status'][1]").filter({ hasText: "Copied" }).waitFor();
   const text = await page.evaluate(() => navigator.clipboard.readText());

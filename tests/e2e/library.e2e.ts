@@ -205,14 +205,19 @@ test("shows a placeholder in each catalogue card until its thumbnail has loaded,
   await open(page, "/dashboard/catalogue", "Catalogue");
   const first = page.getByTestId("catalogue-card").first();
   await expect(first.getByTestId("thumb-placeholder")).toBeVisible();
-  await expect(first.locator("iframe")).toHaveCSS("opacity", "0");
+  await expect(first.locator(".thumb iframe")).toHaveCSS("opacity", "0");
   release();
   await expect(first.getByTestId("thumb-placeholder")).toHaveCount(0);
-  await expect(first.locator("iframe")).toHaveCSS("opacity", "1");
+  await expect(first.locator(".thumb iframe")).toHaveCSS("opacity", "1");
   await settled(page);
   await page.unroute(thumbnails);
   expect(asked.length).toBeGreaterThan(0);
+  // Not again by the card's Preview dialog, closed.
   expect(asked.filter((path, index) => asked.indexOf(path) !== index)).toEqual([]);
+  // Opened, the dialog shows the template.
+  await first.getByRole("button", { name: "Preview" }).click();
+  await page.getByRole("dialog").locator("iframe.email-frame").waitFor();
+  await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
 });
 
 test("says once on the catalogue that the free library is full, and every locked card points at that sentence", async () => {
