@@ -97,6 +97,7 @@ async function layoutFaults(page: Page, name: string): Promise<string[]> {
     const cutOff = [
       ...[...document.querySelectorAll("[data-testid=api-key-row] button")].filter((b) => b.textContent === "Revoke"),
       ...document.querySelectorAll("[data-testid=email-test]"),
+      ...document.querySelectorAll("[data-testid=email-row] .badge-dot"),
     ];
     for (const element of cutOff)
       if (element.getBoundingClientRect().right > document.documentElement.clientWidth)

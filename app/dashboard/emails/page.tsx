@@ -111,7 +111,7 @@ export default async function EmailsPage({
                   </td>
                   <td>
                     {/* The Test badge under the status: beside it, it was cut off on a phone. */}
-                    <div className="stack-sm" style={{ alignItems: "flex-start", gap: 4 }}>
+                    <div className="stack-sm email-status-cell" style={{ alignItems: "flex-start", gap: 4 }}>
                       <StatusBadge status={email.status} test={email.test} />
                       {email.test && (
                         <span className="badge" data-testid="email-test">
