@@ -80,6 +80,8 @@ export function CodeEditor({
       tsxLanguage,
       javascript({ typescript: true }).support,
       problemMarks,
+      // A long line wraps in the pane rather than running past its edge.
+      EditorView.lineWrapping,
       keymap.of([
         {
           key: "Mod-s",

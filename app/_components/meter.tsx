@@ -61,7 +61,21 @@ const STATUS_TONE: Record<DeliveryStatus | EmailEventType, string> = {
   clicked: "",
 };
 
-/** An email's status or an event's type, in the API's words. */
-export function StatusBadge({ status }: { status: DeliveryStatus | EmailEventType }) {
-  return <span className={`badge badge-dot ${STATUS_TONE[status]}`}>{formatWord(status)}</span>;
+/**
+ * What a test email's outcome is called: it never reaches a provider, so the outbox's delivered, bounced or complained
+ * (the API's status, as the contract has it) is a simulation, and says so.
+ */
+const TEST_OUTCOME: Partial<Record<DeliveryStatus | EmailEventType, string>> = {
+  delivered: "Simulated delivery",
+  bounced: "Simulated bounce",
+  complained: "Simulated complaint",
+};
+
+/** An email's status or an event's type, in the API's words; a test email's outcome as the simulation it is. */
+export function StatusBadge({ status, test = false }: { status: DeliveryStatus | EmailEventType; test?: boolean }) {
+  return (
+    <span className={`badge badge-dot ${STATUS_TONE[status]}`}>
+      {(test && TEST_OUTCOME[status]) || formatWord(status)}
+    </span>
+  );
 }

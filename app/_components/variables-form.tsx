@@ -249,27 +249,49 @@ function TextField({
 }: FieldProps & { shape: Extract<FieldShape, { kind: "text" | "number" }> }) {
   const { current, set } = useValueAt(path);
   const [draft, setDraft] = useDraft(current, inputText);
-  const { id, hint, error, aria } = useDescription(path, schema);
+  // What the browser says is wrong with a number as typed, in words; the variable keeps its last good value meanwhile,
+  // so the preview goes on following the other fields.
+  const [problem, setProblem] = useState<string | null>(null);
+  const { id, hint, error, aria } = useDescription(path, schema, problem);
+  useUnparsedReport(path.join("."), problem !== null);
+  const number = shape.kind === "number" ? shape : null;
   return (
     <LabelledField id={id} label={label} schema={schema} required={required} inList={inList} hint={hint} error={error}>
       <input
         id={id}
         className="input"
-        // Numbers are typed as text: what is not a number is sent as it is, and the API says what is wrong with it.
-        type={shape.kind === "text" ? shape.inputType : "text"}
-        inputMode={shape.kind === "number" ? (shape.integer ? "numeric" : "decimal") : undefined}
+        type={shape.kind === "number" ? "number" : shape.inputType}
+        step={number ? (number.integer ? 1 : "any") : undefined}
+        min={number ? schema.minimum : undefined}
+        max={number ? schema.maximum : undefined}
         value={draft}
         placeholder={placeholderFor(schema) ?? (shape.nullable ? "null" : undefined)}
         aria-required={required || undefined}
         {...aria}
         onChange={(event) => {
+          const wrong = number && numberProblem(event.target.validity, number.integer, schema);
+          if (wrong) {
+            setDraft(event.target.value, current);
+            setProblem(wrong);
+            return;
+          }
           const next = valueFromInput(shape, event.target.value, inList);
           setDraft(event.target.value, next);
+          setProblem(null);
           set(path, next);
         }}
       />
     </LabelledField>
   );
+}
+
+/** What is wrong with a number input's text (its `validity`), as the field says it; null when nothing is. */
+function numberProblem(validity: ValidityState, integer: boolean, schema: VariableSchema): string | null {
+  if (validity.badInput || (integer && validity.stepMismatch))
+    return integer ? "Enter a whole number, such as 3" : "Enter a number, such as 3 or 2.5";
+  if (validity.rangeUnderflow) return `Enter ${schema.minimum} or more`;
+  if (validity.rangeOverflow) return `Enter ${schema.maximum} or less`;
+  return null;
 }
 
 function CheckboxField({ schema, path, label, required }: FieldProps) {

@@ -12,6 +12,7 @@ import { EmptyState } from "./_components/data-table";
 import { PageHeader } from "./_components/page-header";
 import { QuotaStatCard, StatCard } from "./_components/stat-card";
 import { CardSection } from "../_components/card-section";
+import { CodeSnippet } from "../_components/code-snippet";
 
 export const metadata: Metadata = { title: "Overview" };
 
@@ -178,9 +179,10 @@ export default async function OverviewPage() {
               <p className="muted small" style={{ margin: 0 }}>
                 List your library from your server:
               </p>
-              <pre className="code-block">
-                <code>{`curl ${getConfig().siteUrl}/api/v1/library \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}</code>
-              </pre>
+              <CodeSnippet
+                name="curl example"
+                code={`curl ${getConfig().siteUrl}/api/v1/library \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}
+              />
             </div>
           </CardSection>
         </div>
@@ -211,7 +213,7 @@ export default async function OverviewPage() {
                         <div className="muted small">to {email.to.join(", ")}</div>
                       </td>
                       <td className="nowrap">
-                        <StatusBadge status={email.status} />
+                        <StatusBadge status={email.status} test={email.test} />
                         {email.test && (
                           <span className="badge" style={{ marginLeft: 6 }}>
                             Test

@@ -1,7 +1,7 @@
 import type { CLIENT_METHODS } from "letterpress";
 import type { Metadata } from "next";
 import { connection } from "next/server";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { getConfig } from "@/lib/core/config";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
@@ -11,6 +11,7 @@ import { clientFirstRun } from "./client-first-run";
 import { clientExample, EXAMPLE_BODIES } from "./examples";
 import { Description, refName, SchemaRef, SchemaTable, schemaAnchor, type JsonSchema } from "./schema-view";
 import { ScrollBox } from "./scroll-box";
+import { CodeSnippet } from "../_components/code-snippet";
 import { ColumnHeadings } from "../_components/column-headings";
 
 export const metadata: Metadata = {
@@ -91,22 +92,22 @@ export default async function DocsPage() {
               Generate a key in the dashboard under <strong>Settings → API Keys</strong> and send it with each request,
               in either header. The examples read it from the <code>LETTERPRESS_API_KEY</code> environment variable:
             </p>
-            <ScrollBox as="pre" className="code-block" name="Authentication example">
-              <code>{`export LETTERPRESS_API_KEY=lp_live_…\n\ncurl ${base}/usage \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"\n\ncurl ${base}/usage \\\n  -H "Authorization: Bearer $LETTERPRESS_API_KEY"`}</code>
-            </ScrollBox>
+            <DocsCode
+              name="Authentication example"
+              code={`export LETTERPRESS_API_KEY=lp_live_…\n\ncurl ${base}/usage \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"\n\ncurl ${base}/usage \\\n  -H "Authorization: Bearer $LETTERPRESS_API_KEY"`}
+            />
             <p style={{ marginTop: 12 }}>
               Each endpoint&apos;s example shows its call with the TypeScript client first. The client is not on the npm
               registry: this app serves it. In your project (<code>npm init -y</code> for a new one), with the key
               exported as above, install it and TypeScript; <code>npx letterpress types</code> then types your
               templates&apos; variables, and <code>npx tsc</code> refuses a wrong template id or variable:
             </p>
-            <ScrollBox as="pre" className="code-block" name="Client install example">
-              <code>{clientFirstRun(siteUrl)}</code>
-            </ScrollBox>
+            <DocsCode name="Client install example" code={clientFirstRun(siteUrl)} />
             <p style={{ marginTop: 12 }}>The client is set up once with the same variable:</p>
-            <ScrollBox as="pre" className="code-block" name="Client setup example">
-              <code>{`import { Letterpress } from "letterpress";\nconst lp = new Letterpress({ apiKey: process.env.LETTERPRESS_API_KEY, baseUrl: "${base}" });`}</code>
-            </ScrollBox>
+            <DocsCode
+              name="Client setup example"
+              code={`import { Letterpress } from "letterpress";\nconst lp = new Letterpress({ apiKey: process.env.LETTERPRESS_API_KEY, baseUrl: "${base}" });`}
+            />
             <p style={{ marginTop: 12 }}>
               Keys are secrets: keep them on your server. When you are signed in to the dashboard, the browser session
               cookie also authenticates API requests from the dashboard&apos;s own pages; a cookie-authenticated{" "}
@@ -173,14 +174,15 @@ export default async function DocsPage() {
               errors list one <code>{"{ field, message }"}</code> per problem, with dotted field paths such as{" "}
               <code>variables.orderId</code> or <code>tags.0.name</code>.
             </p>
-            <ScrollBox as="pre" className="code-block" name="Error example">
-              <code>{`{
+            <DocsCode
+              name="Error example"
+              code={`{
   "error": "Invalid request body",
   "code": "VALIDATION_ERROR",
   "success": false,
   "details": [{ "field": "to", "message": "must be a valid email address" }]
-}`}</code>
-            </ScrollBox>
+}`}
+            />
           </section>
 
           {operations.map(({ path, method, operation }) => {
@@ -284,24 +286,22 @@ export default async function DocsPage() {
                 <h3>Example</h3>
                 <figure style={{ margin: "0 0 12px" }}>
                   <figcaption className="small muted">TypeScript</figcaption>
-                  <ScrollBox
-                    as="pre"
-                    className="code-block"
+                  <DocsCode
                     name={`TypeScript example: ${method.toUpperCase()} ${path}`}
-                  >
-                    <code>{clientExample(operation.operationId, path)}</code>
-                  </ScrollBox>
+                    code={clientExample(operation.operationId, path)}
+                  />
                 </figure>
                 <figure style={{ margin: "0 0 12px" }}>
                   <figcaption className="small muted">curl</figcaption>
-                  <ScrollBox as="pre" className="code-block" name={`curl example: ${method.toUpperCase()} ${path}`}>
-                    <code>
-                      {`curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${base}${path.replace("{id}", "<template id>")} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}
-                      {EXAMPLE_BODIES[operation.operationId]
+                  <DocsCode
+                    name={`curl example: ${method.toUpperCase()} ${path}`}
+                    code={
+                      `curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${base}${path.replace("{id}", "<template id>")} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"` +
+                      (EXAMPLE_BODIES[operation.operationId]
                         ? ` \\\n  -H "Content-Type: application/json" \\\n  -d '${EXAMPLE_BODIES[operation.operationId]}'`
-                        : ""}
-                    </code>
-                  </ScrollBox>
+                        : "")
+                    }
+                  />
                 </figure>
               </section>
             );
@@ -351,7 +351,17 @@ function Contents({ operations }: { operations: { path: string; method: string; 
               <span className="mono small" style={{ color: method === "get" ? "var(--success)" : "var(--accent)" }}>
                 {method.toUpperCase()}
               </span>{" "}
-              {path}
+              {path.split("/").map((part, index) => (
+                // A line may break after each slash of a long path.
+                <Fragment key={index}>
+                  {index > 0 && (
+                    <>
+                      /<wbr />
+                    </>
+                  )}
+                  {part}
+                </Fragment>
+              ))}
             </a>
           </li>
         ))}
@@ -366,6 +376,17 @@ function Contents({ operations }: { operations: { path: string; method: string; 
         </li>
       </ul>
     </>
+  );
+}
+
+/** A code block of the page: scrolls sideways on its own where it is wider than the screen, with a Copy button. */
+function DocsCode({ name, code }: { name: string; code: string }) {
+  return (
+    <CodeSnippet name={name} code={code}>
+      <ScrollBox as="pre" className="code-block" name={name}>
+        <code>{code}</code>
+      </ScrollBox>
+    </CodeSnippet>
   );
 }
 

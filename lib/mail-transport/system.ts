@@ -25,6 +25,8 @@ export async function sendSystemEmail(email: SystemEmail): Promise<SystemEmailDe
         text,
       }),
     );
+    // The JSON line is for log tools; the link on a line of its own is what a person in the terminal looks for.
+    console.info(`${email.subject}, for ${email.to}: ${email.link.url}`);
     return "server_log";
   }
   if (!config.systemEmailFrom)

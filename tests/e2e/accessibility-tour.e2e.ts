@@ -65,7 +65,8 @@ const pages: [string, string, string | RegExp][] = [
 /**
  * What is wrong with the layout of the page shown, as sentences: a badge on a card's thumbnail or heading, a card's
  * buttons on two rows, a tab strip that scrolls, Emails' status filters on two rows at 1440 px, a Revoke button or a
- * Test badge cut off by its table.
+ * Test badge cut off by its table, a /docs sidebar link cut off or a code in its tables broken across lines, the
+ * editor's code pane narrow or cutting lines off.
  */
 async function layoutFaults(page: Page, name: string): Promise<string[]> {
   return page.evaluate((name) => {
@@ -96,10 +97,23 @@ async function layoutFaults(page: Page, name: string): Promise<string[]> {
     const cutOff = [
       ...[...document.querySelectorAll("[data-testid=api-key-row] button")].filter((b) => b.textContent === "Revoke"),
       ...document.querySelectorAll("[data-testid=email-test]"),
+      ...document.querySelectorAll("[data-testid=email-row] .badge-dot"),
     ];
     for (const element of cutOff)
       if (element.getBoundingClientRect().right > document.documentElement.clientWidth)
         faults.push(`${name}: "${element.textContent}" is cut off`);
+    // /docs: a link of the sidebar cut off; a code in a table broken across lines (squeezed columns).
+    for (const link of [...document.querySelectorAll<HTMLElement>(".docs-toc a")].filter(shown))
+      if (link.scrollWidth > link.clientWidth)
+        faults.push(`${name}: the contents link "${link.textContent}" is cut off`);
+    for (const code of document.querySelectorAll(".docs-content table code"))
+      if (code.getClientRects().length > 1) faults.push(`${name}: the code "${code.textContent}" breaks across lines`);
+    // The editor's code pane: wide enough to write in beside the preview at 1440 px, and its lines wrap, never cut off.
+    const editor = document.querySelector<HTMLElement>(".code-editor-cm");
+    if (editor && window.innerWidth === 1440 && editor.getBoundingClientRect().width < 540)
+      faults.push(`${name}: the code pane is ${Math.round(editor.getBoundingClientRect().width)} px wide`);
+    const scroller = document.querySelector<HTMLElement>(".code-editor-cm .cm-scroller");
+    if (scroller && scroller.scrollWidth > scroller.clientWidth) faults.push(`${name}: the code pane cuts lines off`);
     return faults;
   }, name);
 }

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import { clientFirstRun } from "@/app/docs/client-first-run";
 import { signUp } from "./account";
+import { copiedBy } from "./browser";
 import { baseUrl, UNKNOWN_OR_REVOKED_KEY, url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
 
@@ -37,6 +38,13 @@ test("generates a named API key, shown once, with a server-side warning", async 
   const setup = page.getByRole("figure", { name: "Then in your code:" });
   await expect(setup.locator("pre")).toHaveText(
     `import { Letterpress } from "letterpress";\nconst lp = new Letterpress({ apiKey: process.env.LETTERPRESS_API_KEY, baseUrl: "${url("/api/v1")}" });`,
+  );
+  // Each snippet copies as shown: the export with the key and the curl call, then the client's two lines.
+  await expect(copiedBy(page, page.getByRole("button", { name: "Copy curl example" }))).resolves.toBe(
+    `export LETTERPRESS_API_KEY=${apiKey}\n\ncurl ${url("/api/v1/library")} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`,
+  );
+  await expect(copiedBy(page, setup.getByRole("button", { name: "Copy client setup" }))).resolves.toBe(
+    await setup.locator("pre").textContent(),
   );
   const row = page.getByTestId("api-key-row").filter({ hasText: "E2E server" });
   await row.waitFor();

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import type { BrowserContext, Page } from "@playwright/test";
+import type { BrowserContext, Locator, Page } from "@playwright/test";
 
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "..", "..", "test-results", "screenshots");
 
@@ -68,4 +68,20 @@ export async function seriousViolations(page: Page, name: string): Promise<Viola
       impact: impact ?? "",
       targets: nodes.map(({ target }) => target.join(" ")),
     }));
+}
+
+/**
+ * Clicks a Copy button, once the page has hydrated, and answers what it put on the clipboard when its status region
+ * has announced "Copied" (clipboard permissions are granted for the click only).
+ */
+export async function copiedBy(page: Page, button: Locator): Promise<string> {
+  const context = page.context();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });
+  // A click before hydration would find no handler on the button.
+  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+  await button.click();
+  await button.locator("xpath=following-sibling::*[@role='status'][1]").filter({ hasText: "Copied" }).waitFor();
+  const text = await page.evaluate(() => navigator.clipboard.readText());
+  await context.clearPermissions();
+  return text;
 }

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { createTemplateThroughApi, signUp } from "./account";
+import { settled } from "./browser";
 import { open, useStoryPage } from "./story-page";
 
 // The catalogue and the library: add a free template and buy a paid one within the free plan's limits, list them,
@@ -119,6 +120,10 @@ test("previews a template in a sandboxed iframe and re-renders it with edited va
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: /Download welcome\.tsx/ }).click();
   expect((await download).suggestedFilename()).toBe("welcome.tsx");
+  // The button that renders the source with the form's variables says it downloads.
+  const withVariables = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download with current variables", exact: true }).click();
+  expect((await withVariables).suggestedFilename()).toBe("welcome.with-variables.tsx");
 });
 
 test("edits a list of objects in the form generated from the variables schema, with the API's errors inline", async () => {
@@ -136,6 +141,22 @@ test("edits a list of objects in the form generated from the variables schema, w
   await expect(page.locator("#var-items-0-name").inputValue()).resolves.toBe("Letterpress notebook (A5, dotted)");
   await page.locator("#var-items-1-name").fill("Fountain pen");
   await srcdocIncludes("Fountain pen");
+
+  // A number is a number input; what is not a number is said in words beside it, and while it is wrong the preview
+  // goes on following the other fields (the quantity keeping its last good value).
+  const quantity = page.locator("#var-items-0-quantity");
+  await expect(quantity).toHaveAttribute("type", "number");
+  await quantity.press("End");
+  await quantity.pressSequentially("e");
+  await expect(page.locator("#var-items-0-quantity-error")).toHaveText("Enter a number, such as 3 or 2.5");
+  await expect(quantity).toHaveAttribute("aria-invalid", "true");
+  await page.locator("#var-items-1-name").fill("Fountain pen, engraved");
+  await srcdocIncludes("Fountain pen, engraved");
+  await page.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor();
+  await expect(page.getByText(/Invalid input/)).toHaveCount(0);
+  await quantity.fill("3");
+  await srcdocIncludes("Qty 3");
+  await expect(page.locator("#var-items-0-quantity-error")).toHaveCount(0);
 
   // A new item starts with its required name empty and its numbers missing: the API's answer is shown on each.
   await page.getByRole("button", { name: "Add an item to items" }).click();
@@ -167,6 +188,36 @@ test("edits a list of objects in the form generated from the variables schema, w
   ]);
   await page.locator("#other-variables").fill("{}");
   await warnings.waitFor({ state: "detached" });
+});
+
+test("shows a placeholder in each catalogue card until its thumbnail has loaded, and asks for each thumbnail once", async () => {
+  const { page } = story;
+  const asked: string[] = [];
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  // Routing also turns the browser's cache off: every thumbnail shown is asked for here.
+  const thumbnails = "**/api/dashboard/templates/*/thumbnail";
+  await page.route(thumbnails, async (route) => {
+    asked.push(new URL(route.request().url()).pathname);
+    await held;
+    await route.continue();
+  });
+  await open(page, "/dashboard/catalogue", "Catalogue");
+  const first = page.getByTestId("catalogue-card").first();
+  await expect(first.getByTestId("thumb-placeholder")).toBeVisible();
+  await expect(first.locator(".thumb iframe")).toHaveCSS("opacity", "0");
+  release();
+  await expect(first.getByTestId("thumb-placeholder")).toHaveCount(0);
+  await expect(first.locator(".thumb iframe")).toHaveCSS("opacity", "1");
+  await settled(page);
+  await page.unroute(thumbnails);
+  expect(asked.length).toBeGreaterThan(0);
+  // Not again by the card's Preview dialog, closed.
+  expect(asked.filter((path, index) => asked.indexOf(path) !== index)).toEqual([]);
+  // Opened, the dialog shows the template.
+  await first.getByRole("button", { name: "Preview" }).click();
+  await page.getByRole("dialog").locator("iframe.email-frame").waitFor();
+  await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
 });
 
 test("says once on the catalogue that the free library is full, and every locked card points at that sentence", async () => {

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { addVerifiedDomain, createTemplateThroughApi, sendThroughApi, signUp } from "./account";
-import { watchErrors } from "./browser";
+import { copiedBy, watchErrors } from "./browser";
 import { CONFIGURED_PRICES, shownPrices } from "./prices";
 import { url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
@@ -40,6 +40,15 @@ test("the Overview's checklist reads on a 375 px phone: nothing overflows sidewa
   }));
   expect(layout).toEqual({ pastTheViewport: 0, clipped: [], narrow: [] });
   await phone.close();
+});
+
+test("the Overview's Call the API snippet has a Copy button that copies the curl call", async () => {
+  const { page } = story;
+  await open(page, "/dashboard", /Hello/);
+  const callTheApi = page.getByRole("region", { name: "Call the API" });
+  await expect(copiedBy(page, callTheApi.getByRole("button", { name: "Copy curl example" }))).resolves.toBe(
+    `curl ${url("/api/v1/library")} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`,
+  );
 });
 
 test("shows each plan's price on Plan & billing, from the plan table, with the test-mode note", async () => {
@@ -100,7 +109,7 @@ test.describe("after an email that bounced", () => {
         ]),
       ),
     ).resolves.toEqual([
-      ["[Test] E2E note", ["Bounced", "Test"]],
+      ["[Test] E2E note", ["Simulated bounce", "Test"]],
       ["E2E bounced", ["Bounced"]],
     ]);
 

@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from "@playwright/test";
-import { horizontalOverflow } from "./browser";
+import { copiedBy, horizontalOverflow } from "./browser";
 import { CONFIGURED_PRICES, shownPrices } from "./prices";
 import { NO_CREDENTIALS, url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
@@ -47,11 +47,21 @@ test.describe("signed out", () => {
       `curl -X POST ${url("/api/v1/send")}`,
     );
     await expect(page.locator("#getTemplateVersion").getByRole("figure", { name: "TypeScript" })).toHaveText(
-      'TypeScriptawait lp.templates.getVersion("<template id>", 1);',
+      'TypeScriptawait lp.templates.getVersion("<template id>", 1);Copy',
     );
     const endpoints = await page.getByRole("figure", { name: "curl" }).count();
     expect(endpoints).toBeGreaterThan(20);
     await expect(page.getByRole("figure", { name: "TypeScript" })).toHaveCount(endpoints);
+
+    // Every code block has a Copy button named after it, which copies the block's text.
+    const blocks = page.locator("pre.code-block");
+    await expect(page.getByRole("button", { name: /^Copy / })).toHaveCount(await blocks.count());
+    const curl = send.getByRole("button", { name: "Copy curl example: POST /send" });
+    await expect(copiedBy(page, curl)).resolves.toBe(
+      await send.getByRole("figure", { name: "curl" }).locator("pre").textContent(),
+    );
+    await expect(curl).toHaveText("Copied");
+    await expect(curl).toHaveText("Copy");
   });
 });
 

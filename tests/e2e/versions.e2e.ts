@@ -3,7 +3,9 @@ import { signUp } from "./account";
 import { open, useStoryPage } from "./story-page";
 
 // A template's lifecycle: saved, opened again in the editor and saved as a draft (its own preview beside the
-// published one), published as version 2, the two versions diffed, version 1 restored and published as version 3.
+// published one), published as version 2 (the "Draft saved" notice then gone), the two versions diffed, version 1
+// restored and published as version 3, version 2 restored and published at once after confirming, as version 4. The
+// versions panel stands under the draft, above the workbench; the published version offers no Restore.
 test.describe.configure({ mode: "serial" });
 
 const story = useStoryPage(signUp);
@@ -76,6 +78,9 @@ test("publishes the draft as version 2 and shows the line changed between versio
   const { page } = story;
   await page.getByRole("button", { name: "Publish draft" }).click();
   await page.getByText("Published the draft as version 2. Sends use it from now on.").waitFor();
+  // The notice of the save is replaced, not left above it; a reload does not bring it back.
+  await expect(page.getByText(/^Draft saved\./)).toHaveCount(0);
+  await page.waitForURL((address) => address.pathname === templatePath && address.search === "");
   await expect(page.getByTestId("published-version")).toHaveText(/^Version 2, published /);
   await expect(page.getByTestId("draft-preview")).toHaveCount(0);
   await page
@@ -88,6 +93,16 @@ test("publishes the draft as version 2 and shows the line changed between versio
   const versions = page.getByTestId("version-row");
   await expect(versions.locator("strong")).toHaveText(["Version 2", "Version 1"]);
   await expect(versions.first().locator(".badge")).toHaveText(["Published"]);
+  // With no draft, the published version has nothing to restore; the older one both ways.
+  await expect(versions.first().getByRole("button")).toHaveCount(0);
+  await expect(versions.last().getByRole("button")).toHaveText([
+    "Restore version 1 to draft",
+    "Restore version 1 and publish",
+  ]);
+  // The panel is under the published version and draft, above the workbench and email client support.
+  const top = async (selector: string) => (await page.locator(selector).first().boundingBox())!.y;
+  expect(await top("#versions")).toBeGreaterThan(await top("[data-testid=template-lifecycle]"));
+  expect(await top("#versions")).toBeLessThan(await top(".wb-preview"));
   await expect(page.getByLabel("Compare version")).toHaveValue("1");
   await expect(page.getByLabel("with version")).toHaveValue("2");
   await page.getByRole("button", { name: "Show changes" }).click();
@@ -108,6 +123,8 @@ test("restores version 1 into the draft and publishes it as version 3", async ()
   const { page } = story;
   await page.getByRole("button", { name: "Restore version 1 to draft" }).click();
   await page.getByText("Restored version 1 into the draft. Publish it to send it.").waitFor();
+  // With a draft, restoring the published version into it is how to discard the draft; publishing it again is not offered.
+  await expect(page.getByTestId("version-row").first().getByRole("button")).toHaveText(["Restore version 2 to draft"]);
   await page
     .getByTestId("draft-preview")
     .frameLocator("iframe.email-frame")
@@ -121,6 +138,37 @@ test("restores version 1 into the draft and publishes it as version 3", async ()
     .locator(".wb-preview")
     .frameLocator("iframe.email-frame")
     .getByText("The first wording")
+    .filter({ visible: true })
+    .waitFor();
+});
+
+test("restores version 2 and publishes it only once confirmed, as version 4", async () => {
+  const { page } = story;
+  await page.getByRole("button", { name: "Restore version 2 and publish" }).click();
+  const dialog = page.getByRole("dialog", { name: "Publish version 2 again?" });
+  await expect(dialog.locator("p")).toHaveText(
+    "Sends use version 2's content from the moment you confirm, published as version 4; version 3 stays listed here to restore.",
+  );
+  // Canceling changes nothing.
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("published-version")).toHaveText(/^Version 3, published /);
+  await expect(page.getByTestId("version-row")).toHaveCount(3);
+
+  await page.getByRole("button", { name: "Restore version 2 and publish" }).click();
+  await dialog.getByRole("button", { name: "Publish version 2" }).click();
+  await page.getByText("Restored version 2 and published it as version 4.").waitFor();
+  await expect(page.getByTestId("published-version")).toHaveText(/^Version 4, published /);
+  await expect(page.getByTestId("version-row").locator("strong")).toHaveText([
+    "Version 4",
+    "Version 3",
+    "Version 2",
+    "Version 1",
+  ]);
+  await page
+    .locator(".wb-preview")
+    .frameLocator("iframe.email-frame")
+    .getByText("The second wording")
     .filter({ visible: true })
     .waitFor();
 });

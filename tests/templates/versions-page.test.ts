@@ -192,6 +192,9 @@ describe("the template's page", () => {
       published: { version: 2, published_at: ISO },
       draft: { revision: draft.revision, updated_at: draft.updated_at.toISOString() },
       draftPreview: { html: expect.stringContaining("Draft says <!-- -->Ada"), text: expect.any(String), error: null },
+      justSaved: false,
+      // The versions panel stands under it, above the workbench.
+      children: expect.objectContaining({ type: VersionsCard }),
     });
     expect(versionsCard).toEqual({
       templateId: id,
@@ -202,6 +205,7 @@ describe("the template's page", () => {
       ],
       total: 2,
       current: 2,
+      hasDraft: true,
       highlighted: 1,
     });
   });
@@ -213,8 +217,12 @@ describe("the template's page", () => {
       published: { version: 1, published_at: ISO },
       draft: null,
       draftPreview: null,
+      justSaved: false,
+      children: expect.objectContaining({ type: VersionsCard }),
     });
-    expect((await pageProps(id, { version: "x" })).versionsCard?.highlighted).toBeNull();
+    expect((await pageProps(id, { version: "x" })).versionsCard).toMatchObject({ highlighted: null, hasDraft: false });
+    // Back from the editor's Save draft, the card says it was saved.
+    expect((await pageProps(id, { draft: "saved" })).draftCard?.justSaved).toBe(true);
     await addToLibrary(author, "welcome");
     expect(await pageProps(await catalogueId("welcome"))).toEqual({ draftCard: undefined, versionsCard: undefined });
   });

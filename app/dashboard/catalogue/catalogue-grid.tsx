@@ -95,6 +95,9 @@ export function CatalogueGrid({
 function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blockers: Blockers; testMode: boolean }) {
   const [state, action] = useActionState<AddTemplateState, FormData>(addTemplateAction, { status: "idle" });
   const preview = useRef<HTMLDialogElement>(null);
+  // The dialog's frame is made when it first opens: in the closed dialog it was fetched at once, beside the card's
+  // thumbnail, so every thumbnail was asked for twice. Opened, it is the thumbnail the browser already has.
+  const [previewed, setPreviewed] = useState(false);
   const confirm = useRef<HTMLDialogElement>(null);
   // A template bought before is added back like a free one: no purchase, so no purchase limit.
   const paid = card.price > 0 && !card.bought;
@@ -162,7 +165,14 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
           </SubmitButton>
         </form>
       )}
-      <button type="button" className="btn btn-ghost btn-sm" onClick={() => preview.current?.showModal()}>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        onClick={() => {
+          setPreviewed(true);
+          preview.current?.showModal();
+        }}
+      >
         Preview
       </button>
       <dialog
@@ -183,14 +193,15 @@ function CardActions({ card, blockers, testMode }: { card: CatalogueCard; blocke
           <p className="muted small">Shown with sample values.</p>
         </div>
         <div style={{ padding: "0 16px 16px" }}>
-          <iframe
-            className="email-frame"
-            style={{ height: "70vh" }}
-            sandbox=""
-            src={`/api/dashboard/templates/${card.id}/thumbnail`}
-            title={`Preview of ${card.name}`}
-            loading="lazy"
-          />
+          {previewed && (
+            <iframe
+              className="email-frame"
+              style={{ height: "70vh" }}
+              sandbox=""
+              src={`/api/dashboard/templates/${card.id}/thumbnail`}
+              title={`Preview of ${card.name}`}
+            />
+          )}
         </div>
         <section className="dialog-body" style={{ paddingTop: 0 }} aria-labelledby={`variables-${card.id}`}>
           <h3 id={`variables-${card.id}`} style={{ fontSize: "1rem", marginTop: 0 }}>

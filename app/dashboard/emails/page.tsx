@@ -59,7 +59,7 @@ export default async function EmailsPage({
             <Link href="/dashboard/emails/suppressions" className="btn btn-secondary">
               Suppressions
             </Link>
-            <Link href="/dashboard/library" className="btn btn-secondary">
+            <Link href="/dashboard/library?send=test" className="btn btn-secondary">
               Send a test
             </Link>
           </div>
@@ -111,8 +111,8 @@ export default async function EmailsPage({
                   </td>
                   <td>
                     {/* The Test badge under the status: beside it, it was cut off on a phone. */}
-                    <div className="stack-sm" style={{ alignItems: "flex-start", gap: 4 }}>
-                      <StatusBadge status={email.status} />
+                    <div className="stack-sm email-status-cell" style={{ alignItems: "flex-start", gap: 4 }}>
+                      <StatusBadge status={email.status} test={email.test} />
                       {email.test && (
                         <span className="badge" data-testid="email-test">
                           Test

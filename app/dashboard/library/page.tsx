@@ -15,7 +15,12 @@ const PAGE_SIZE = 100;
 export default async function LibraryPage({
   searchParams,
 }: {
-  searchParams: Promise<{ page?: string; deleted?: string | string[]; removed?: string | string[] }>;
+  searchParams: Promise<{
+    page?: string;
+    deleted?: string | string[];
+    removed?: string | string[];
+    send?: string | string[];
+  }>;
 }) {
   const account = await requireAccount("/dashboard/library");
   const query = await searchParams;
@@ -24,6 +29,8 @@ export default async function LibraryPage({
   // anyone's link put their words in this page's notice.
   const deleted = query.deleted === "1";
   const removed = query.removed === "1";
+  // Emails' "Send a test" lands here: a test is sent from a template's page.
+  const sendingTest = query.send === "test";
   // The same query GET /api/v1/library answers with, newest addition first.
   const [{ templates, pagination }, allowance] = await Promise.all([
     listLibraryPage(account.id, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
@@ -65,6 +72,18 @@ export default async function LibraryPage({
       {removed && (
         <div className="alert alert-success" role="status" style={{ marginBottom: 20 }}>
           <p>The template is out of your library. You can add it back from the catalogue any time.</p>
+        </div>
+      )}
+
+      {sendingTest && (
+        <div className="alert alert-info" role="status" style={{ marginBottom: 20 }} data-testid="send-test-hint">
+          <p>
+            {total === 0
+              ? "To send a test email, add a template first: "
+              : "To send a test email, open a template below: "}
+            its page has a Send a test email form, with its variables to fill in. Test emails stay in your outbox and
+            reach no inbox.
+          </p>
         </div>
       )}
 

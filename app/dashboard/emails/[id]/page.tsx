@@ -7,6 +7,7 @@ import { findEmailTemplateVersion, findEmailWithMessage } from "@/lib/sent-email
 import { formatDateTime, formatWord } from "../../../_components/format";
 import { StatusBadge } from "../../../_components/meter";
 import { PreviewPane } from "../../../_components/preview-pane";
+import { CopyButton } from "../../../_components/copy-button";
 import { CancelEmail } from "../cancel-email";
 import { CardSection } from "../../../_components/card-section";
 
@@ -62,7 +63,7 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
         <div>
           <h1 style={{ overflowWrap: "anywhere" }}>{email.subject}</h1>
           <div className="row" data-testid="email-status">
-            <StatusBadge status={email.status} />
+            <StatusBadge status={email.status} test={email.test} />
             {email.test && <span className="badge">Test</span>}
             {message.is_overage && <span className="badge badge-warning">Overage</span>}
             <span className="muted small">via {message.provider}</span>
@@ -128,7 +129,10 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
                   </>
                 )}
                 <dt>Message id</dt>
-                <dd className="mono">{email.id}</dd>
+                <dd className="row" style={{ gap: 8 }}>
+                  <span className="mono">{email.id}</span>
+                  <CopyButton value={email.id} label="Copy id" className="btn btn-ghost btn-sm" />
+                </dd>
               </dl>
               {message.error && (
                 <div className="alert alert-danger" style={{ marginTop: 16 }}>
@@ -142,6 +146,17 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
             title="Events"
             aside={<span className="muted small">Oldest first</span>}
           >
+            {email.test && (
+              <p
+                className="card-body muted small"
+                style={{ margin: 0, paddingBottom: 0 }}
+                data-testid="test-email-note"
+              >
+                A test email: kept in your outbox and never handed to a provider, so it reached no inbox. Its events are
+                the outbox&apos;s simulation: delivered, or bounced and complained for addresses at bounce.test and
+                complaint.test.
+              </p>
+            )}
             {email.events.length === 0 ? (
               <p className="card-body muted small" style={{ margin: 0 }}>
                 Nothing has happened to this email yet: it is being handed to {message.provider}.
@@ -153,7 +168,7 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
                   return (
                     <li key={index} data-testid="email-event">
                       <div className="row-between">
-                        <StatusBadge status={event.type} />
+                        <StatusBadge status={event.type} test={email.test} />
                         <time className="muted small" dateTime={event.at}>
                           {formatDateTime(event.at)}
                         </time>

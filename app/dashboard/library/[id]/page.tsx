@@ -169,18 +169,29 @@ export default async function TemplatePage({
           <p>Template saved and added to your library. Render or send it with the id above.</p>
         </div>
       )}
-      {draftSaved && (
-        <div className="alert alert-success" role="status" style={{ marginBottom: 20 }}>
-          <p>Draft saved. Sends keep using the published version until you publish the draft.</p>
-        </div>
-      )}
+      {/* The versions under the published one and the draft: what the page says about the template's lifecycle is
+          together, above the workbench (which renders the published version). */}
       {own && versions && (
         <DraftCard
           templateId={template.id}
           published={publishedOf(template.published_version, versions.versions)}
           draft={draft && { revision: draft.revision, updated_at: draft.updated_at.toISOString() }}
           draftPreview={draftPreview}
-        />
+          justSaved={draftSaved}
+        >
+          <VersionsCard
+            templateId={template.id}
+            versions={versions.versions.map((listed) => ({
+              version: listed.version,
+              published_at: listed.published_at.toISOString(),
+              published_by: publisherOf(listed),
+            }))}
+            total={versions.total}
+            current={template.published_version}
+            hasDraft={draft !== null}
+            highlighted={linkedVersion}
+          />
+        </DraftCard>
       )}
       {/* A new published content (a publish, a restore) starts the workbench again from its first render here. */}
       <TemplateWorkbench
@@ -209,21 +220,6 @@ export default async function TemplatePage({
           <CompatibilityPanel
             findings={compatibility}
             source={template.published_version === null ? "its draft's example" : "its published version's example"}
-          />
-        </div>
-      )}
-      {own && versions && (
-        <div style={{ marginTop: 20 }}>
-          <VersionsCard
-            templateId={template.id}
-            versions={versions.versions.map((listed) => ({
-              version: listed.version,
-              published_at: listed.published_at.toISOString(),
-              published_by: publisherOf(listed),
-            }))}
-            total={versions.total}
-            current={template.published_version}
-            highlighted={linkedVersion}
           />
         </div>
       )}

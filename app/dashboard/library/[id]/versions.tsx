@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
-import { useActionState, useState } from "react";
+import { useActionState, useEffect, useState, type ReactNode } from "react";
+import { ConfirmAction } from "../../../_components/confirm-action";
 import { diffVersionFiles, foldUnchanged, type FileDiff } from "@/lib/templates/version-diff";
 import { MAX_DIFF_EDITS } from "@/lib/templates/line-diff";
 import { formatDateTime } from "../../../_components/format";
@@ -27,22 +28,34 @@ function Outcome({ state }: { state: ActionState }) {
 }
 
 /**
- * A user template's published version and its draft, with Publish (at the draft's revision as shown) and the draft's
- * preview: the workbench below renders the published version.
+ * A user template's published version and its draft, with Publish (at the draft's revision as shown), then `children`
+ * (the versions), then the draft's preview: the workbench below renders the published version.
  */
 export function DraftCard({
   templateId,
   published,
   draft,
   draftPreview,
+  justSaved,
+  children,
 }: {
   templateId: string;
   published: Published | null;
   draft: { revision: number; updated_at: string } | null;
   /** The draft rendered with its sample values; null when the workbench's preview is the draft (never published). */
   draftPreview: Rendered | null;
+  /** The editor has just saved the draft shown (?draft=saved). */
+  justSaved: boolean;
+  children?: ReactNode;
 }) {
   const [state, publish] = useActionState(publishDraftAction, { status: "idle" });
+  // "Draft saved" stands for the draft the editor saved: once it is published, or replaced by a restore, it is gone,
+  // and so is ?draft=saved, so that a reload does not say it again.
+  const [savedRevision] = useState(justSaved ? (draft?.revision ?? null) : null);
+  const saved = state.status === "idle" && savedRevision !== null && draft?.revision === savedRevision;
+  useEffect(() => {
+    if (savedRevision !== null && !saved) window.history.replaceState(null, "", window.location.pathname);
+  }, [savedRevision, saved]);
   return (
     <div className="stack" style={{ marginBottom: 20 }}>
       <CardSection
@@ -77,9 +90,19 @@ export function DraftCard({
               restore a version below.
             </p>
           )}
-          <Outcome state={state} />
+          <Outcome
+            state={
+              saved
+                ? {
+                    status: "success",
+                    message: "Draft saved. Sends keep using the published version until you publish the draft.",
+                  }
+                : state
+            }
+          />
         </div>
       </CardSection>
+      {children}
       {draftPreview && (
         <div className="preview-pane" data-testid="draft-preview">
           <PreviewPane
@@ -96,12 +119,16 @@ export function DraftCard({
   );
 }
 
+/** How many versions the panel lists before "Show all". */
+const VERSIONS_UNFOLDED = 5;
+
 /** The template's versions, newest first, each restorable into the draft, and a line diff between any two. */
 export function VersionsCard({
   templateId,
   versions,
   total,
   current,
+  hasDraft,
   highlighted,
 }: {
   templateId: string;
@@ -109,11 +136,16 @@ export function VersionsCard({
   versions: (Published & { published_by: string | null })[];
   total: number;
   current: number | null;
+  hasDraft: boolean;
   /** A version a link pointed at (an email's page links to the version it was sent from): marked, and compared. */
   highlighted: number | null;
 }) {
   const [restoreState, restore] = useActionState(restoreVersionAction, { status: "idle" });
   const numbers = versions.map((version) => version.version);
+  const newest = Math.max(0, ...numbers);
+  // The panel stands above the workbench, so a long history is folded to the newest few (unless a link points past).
+  const [unfolded, setUnfolded] = useState(highlighted !== null && numbers.indexOf(highlighted) >= VERSIONS_UNFOLDED);
+  const shown = unfolded ? versions : versions.slice(0, VERSIONS_UNFOLDED);
   // What the author picked to compare, else the linked (or newest) version and the one before: the defaults follow
   // the list as versions are published.
   const [picked, setPicked] = useState<{ from?: number; to?: number }>({});
@@ -156,7 +188,7 @@ export function VersionsCard({
           </p>
         ) : (
           <ol className="version-list" aria-labelledby="versions-title">
-            {versions.map(({ version, published_at, published_by }) => (
+            {shown.map(({ version, published_at, published_by }) => (
               <li key={version} data-testid="version-row" aria-current={version === highlighted ? "true" : undefined}>
                 <div className="stack-sm" style={{ gap: 2 }}>
                   <div className="row">
@@ -169,19 +201,50 @@ export function VersionsCard({
                     {published_by && ` by ${published_by}`}
                   </span>
                 </div>
-                <form action={restore} className="row">
-                  <input type="hidden" name="id" value={templateId} />
-                  <input type="hidden" name="version" value={version} />
-                  <button type="submit" name="publish" value="0" className="btn btn-secondary btn-sm">
-                    Restore<span className="visually-hidden"> version {version}</span> to draft
-                  </button>
-                  <button type="submit" name="publish" value="1" className="btn btn-ghost btn-sm">
-                    Restore<span className="visually-hidden"> version {version}</span> and publish
-                  </button>
-                </form>
+                {/* The published version has nothing to publish again; into the draft it only discards the draft. */}
+                {(version !== current || hasDraft) && (
+                  <div className="row">
+                    <form action={restore}>
+                      <input type="hidden" name="id" value={templateId} />
+                      <input type="hidden" name="version" value={version} />
+                      <input type="hidden" name="publish" value="0" />
+                      <button type="submit" className="btn btn-secondary btn-sm">
+                        Restore<span className="visually-hidden"> version {version}</span> to draft
+                      </button>
+                    </form>
+                    {/* Publishing replaces what sends use, so it asks first, as revoking a key does. */}
+                    {version !== current && (
+                      <ConfirmAction
+                        action={restore}
+                        fields={{ id: templateId, version: String(version), publish: "1" }}
+                        trigger={
+                          <>
+                            Restore<span className="visually-hidden"> version {version}</span> and publish
+                          </>
+                        }
+                        triggerClassName="btn btn-ghost btn-sm"
+                        title={`Publish version ${version} again?`}
+                        body={
+                          <p>
+                            {`Sends use version ${version}'s content from the moment you confirm, published as version ${newest + 1}`}
+                            {current !== null && `; version ${current} stays listed here to restore`}.
+                            {hasDraft && " Your unpublished draft is replaced by it."}
+                          </p>
+                        }
+                        confirmLabel={`Publish version ${version}`}
+                        pendingLabel="Publishing…"
+                      />
+                    )}
+                  </div>
+                )}
               </li>
             ))}
           </ol>
+        )}
+        {shown.length < versions.length && (
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setUnfolded(true)}>
+            Show all {versions.length} versions
+          </button>
         )}
         {versions.length > 1 && (
           <form className="row" onSubmit={compare} aria-label="Compare two versions">

@@ -97,18 +97,18 @@ export function TemplateWorkbench({
     [templateId],
   );
 
-  // Re-render (debounced) whenever the variables change and every JSON input parses; the first render came from the
-  // server.
+  // Re-render (debounced) whenever the variables change; the first render came from the server. An input whose text is
+  // no value yet (JSON that does not parse, not a number) keeps its variable's last good value, so it holds back
+  // sending but not the preview of the other fields.
   const variablesKey = JSON.stringify(variables);
   useEffect(() => {
     if (firstRender.current) {
       firstRender.current = false;
       return;
     }
-    if (!valid) return;
     const timer = window.setTimeout(() => void render(JSON.parse(variablesKey)), 650);
     return () => window.clearTimeout(timer);
-  }, [variablesKey, valid, render]);
+  }, [variablesKey, render]);
 
   const update = useCallback((next: Variables, changed: string) => {
     setVariables(next);
@@ -254,8 +254,9 @@ function SendTestForm({
           </FormField>
         )}
         <p className="hint" style={{ margin: 0 }}>
-          Test emails stay in your outbox, marked Test, as a test key&apos;s do: never delivered, not counted in the
-          month&apos;s emails, at most {TEST_EMAILS_PER_DAY} a day.
+          Test emails stay in your outbox, marked Test, as a test key&apos;s do: they never reach the recipient, and
+          Emails shows their simulated delivery (an address at bounce.test bounces). Not counted in the month&apos;s
+          emails; at most {TEST_EMAILS_PER_DAY} a day.
         </p>
         <div className="row">
           <button type="submit" className="btn btn-primary" disabled={!canSend || blocked || sending}>
@@ -349,8 +350,8 @@ function SourceCard({
             onClick={downloadWithVariables}
             disabled={busy !== null || blocked}
           >
-            {busy === "react" ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={15} />} With
-            current variables
+            {busy === "react" ? <span className="spinner" aria-hidden="true" /> : <DownloadIcon size={15} />} Download
+            with current variables
           </button>
           {/* Every file of the template, as a zip (GET /api/dashboard/templates/{id}/download). */}
           <a className="btn btn-secondary btn-sm" href={`/api/dashboard/templates/${templateId}/download`} download>

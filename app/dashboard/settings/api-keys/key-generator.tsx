@@ -3,6 +3,7 @@ import Link from "next/link";
 import { useActionState, useEffect, useRef } from "react";
 import { TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
 import { clientFirstRun } from "../../../docs/client-first-run";
+import { CodeSnippet } from "../../../_components/code-snippet";
 import { CopyButton } from "../../../_components/copy-button";
 import { API_KEY_KIND_LABEL, API_KEY_SCOPE_LABEL } from "../../../_components/format";
 import { ShieldIcon } from "../../../_components/icons";
@@ -180,23 +181,21 @@ export function KeyGenerator({
               />
               <CopyButton value={state.key} label="Copy key" className="btn btn-primary" />
             </div>
-            <pre className="code-block" style={{ marginTop: 12 }}>
-              <code>{`export LETTERPRESS_API_KEY=${state.key}\n\ncurl ${siteUrl}/api/v1/${state.scope === "sending_access" ? "usage" : "library"} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}</code>
-            </pre>
+            <CodeSnippet
+              name="curl example"
+              style={{ marginTop: 12 }}
+              code={`export LETTERPRESS_API_KEY=${state.key}\n\ncurl ${siteUrl}/api/v1/${state.scope === "sending_access" ? "usage" : "library"} \\\n  -H "X-API-Key: $LETTERPRESS_API_KEY"`}
+            />
             <figure style={{ margin: "12px 0 0" }}>
               <figcaption>
                 The TypeScript client, after the <code>export</code> above: this app serves it (it is not on the npm
                 registry), and <code>npx tsc</code> then checks each template&apos;s variables:
               </figcaption>
-              <pre className="code-block" style={{ marginTop: 8 }}>
-                <code>{clientFirstRun(siteUrl)}</code>
-              </pre>
+              <CodeSnippet name="client install" style={{ marginTop: 8 }} code={clientFirstRun(siteUrl)} />
             </figure>
             <figure style={{ margin: "12px 0 0" }}>
               <figcaption>Then in your code:</figcaption>
-              <pre className="code-block" style={{ marginTop: 8 }}>
-                <code>{clientSetup(siteUrl)}</code>
-              </pre>
+              <CodeSnippet name="client setup" style={{ marginTop: 8 }} code={clientSetup(siteUrl)} />
             </figure>
           </div>
         )}
