@@ -32,7 +32,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
  * do), and every frame it shows (a preview, a thumbnail) has its document. The app's prefetches do not count.
  */
 export async function settled(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+  // At most 5 s for an idle moment: a browser kept busy by another test's work (two files run at once) may have none,
+  // and the checks after this wait read the page as it is then.
+  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 5000 })));
   for (const frame of await page.locator("iframe").filter({ visible: true }).all())
     await frame.contentFrame().locator("body > *").first().waitFor({ state: "attached" });
 }
