@@ -102,29 +102,42 @@ async function lookupWithin(lookup: HostLookup, host: string, timeoutMs: number)
   }
 }
 
+/** What a host resolved to when all of it is public, or why it is not (the addresses are then not to be used). */
+export type PublicHostAnswer = { problem: null; addresses: string[] } | { problem: string; addresses?: undefined };
+
 /**
- * Why `hostname` is not a public host, or null when it is: hostProblem's checks, then, for a name, every address it
- * resolves to must be public (one internal answer is enough to refuse it, as a client may connect to any of them). A
- * name that does not resolve, or whose lookup fails or passes `timeoutMs`, is refused too: it could not be checked.
+ * hostProblem's checks, then, for a name, every address it resolves to must be public (one internal answer is enough
+ * to refuse it, as a client may connect to any of them): the addresses, in ipaddr.js's plain form (an IPv4-mapped
+ * IPv6 address as its IPv4 address), so a caller can connect to exactly what was checked. A name that does not
+ * resolve, or whose lookup fails or passes `timeoutMs`, is refused too: it could not be checked.
  */
-export async function publicHostProblem(
+export async function resolvePublicHost(
   hostname: string,
   { lookup = lookupHostAddresses, timeoutMs }: { lookup?: HostLookup; timeoutMs: number },
-): Promise<string | null> {
+): Promise<PublicHostAnswer> {
   const problem = hostProblem(hostname);
-  if (problem !== null || isAddressLiteral(hostname)) return problem;
+  if (problem !== null) return { problem };
   const host = bareHost(hostname);
-  let addresses: string[];
+  if (ipaddr.isValid(host)) return { problem: null, addresses: [ipaddr.process(host).toString()] };
+  let answers: string[];
   try {
-    addresses = await lookupWithin(lookup, host, timeoutMs);
+    answers = await lookupWithin(lookup, host, timeoutMs);
   } catch {
-    return `${host} could not be looked up (no answer within ${timeoutMs / 1000} s, or the lookup failed)`;
+    return { problem: `${host} could not be looked up (no answer within ${timeoutMs / 1000} s, or the lookup failed)` };
   }
-  if (addresses.length === 0) return `${host} does not resolve`;
-  for (const address of addresses) {
-    if (!ipaddr.isValid(address)) return `${host} resolves to ${address}, which is not an IP address`;
+  if (answers.length === 0) return { problem: `${host} does not resolve` };
+  for (const address of answers) {
+    if (!ipaddr.isValid(address)) return { problem: `${host} resolves to ${address}, which is not an IP address` };
     const kind = addressKind(address);
-    if (kind !== null) return `${host} resolves to ${address}, ${kind}`;
+    if (kind !== null) return { problem: `${host} resolves to ${address}, ${kind}` };
   }
-  return null;
+  return { problem: null, addresses: answers.map((address) => ipaddr.process(address).toString()) };
+}
+
+/** Why `hostname` is not a public host (resolvePublicHost's checks), or null when it is. */
+export async function publicHostProblem(
+  hostname: string,
+  options: { lookup?: HostLookup; timeoutMs: number },
+): Promise<string | null> {
+  return (await resolvePublicHost(hostname, options)).problem;
 }
