@@ -85,15 +85,15 @@ export async function webhookUrlProblem(
 }
 
 /**
- * net's `lookup` for one attempt's connection: resolves the name once with `resolve` (within what is left until
- * `deadline`, in epoch ms), refuses it unless every address is public, and answers exactly the checked addresses, so
- * the socket connects to one of them and to nothing else.
+ * net's `lookup` for one attempt's connection: resolves the name once with `resolve` (within WEBHOOK_HOST_LOOKUP_MS,
+ * and no longer than until `signal` aborts: the attempt ended), refuses it unless every address is public, and answers
+ * exactly the checked addresses, so the socket connects to one of them and to nothing else.
  */
-export function webhookConnectLookup(resolve: HostLookup, deadline: number): LookupFunction {
+export function webhookConnectLookup(resolve: HostLookup, signal: AbortSignal): LookupFunction {
   return (hostname, options, callback) => {
-    resolvePublicHost(hostname, { lookup: resolve, timeoutMs: Math.max(1, deadline - Date.now()) }).then(
+    resolvePublicHost(hostname, { lookup: resolve, timeoutMs: WEBHOOK_HOST_LOOKUP_MS, signal }).then(
       (answer) => {
-        if (answer.problem !== null) return callback(new Error(answer.problem), "");
+        if (answer.problem !== null) return callback(new Error(`url must be on a public host: ${answer.problem}`), "");
         const wanted = options.family === 4 || options.family === 6 ? options.family : null;
         const addresses = answer.addresses
           .map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))
@@ -150,7 +150,8 @@ export async function attemptWebhook({
   const problem = urlTextProblem(url, allowPrivate);
   if (problem !== null) return { status: null, durationMs: elapsed(), error: problem, excerpt: "", succeeded: false };
   const target = new URL(url);
-  const deadline = Date.now() + timeoutMs;
+  // Aborted when the attempt ends, so that a lookup still running stops with it.
+  const ended = new AbortController();
 
   return new Promise<WebhookAttempt>((resolve) => {
     let status: number | null = null;
@@ -163,6 +164,7 @@ export async function attemptWebhook({
       if (done) return;
       done = true;
       clearTimeout(timer);
+      ended.abort();
       request.destroy();
       const excerpt = excerptText(Buffer.concat(kept));
       if (status === null) {
@@ -189,7 +191,7 @@ export async function attemptWebhook({
       },
       // A connection of its own each time: every attempt goes through the checked lookup, and none is left open.
       agent: false,
-      ...(!allowPrivate && { lookup: webhookConnectLookup(lookup, deadline) }),
+      ...(!allowPrivate && { lookup: webhookConnectLookup(lookup, ended.signal) }),
     });
     // Past the deadline without a status the attempt failed; with one, it stands, and reading its body stops.
     const timer = setTimeout(
