@@ -129,7 +129,9 @@ function excerptText(bytes: Buffer): string {
  * the lookup to the answer's status counts) succeeds; any other status, a redirect (never followed), a refused address,
  * a failed connection or the deadline fails. At most WEBHOOK_MAX_RESPONSE_BYTES of the answer are read, then the
  * connection is closed; the deadline closes it too. Runs on Node's asynchronous sockets and resolvers, so a hanging
- * endpoint holds nothing but its own socket. Never throws: every failure is an outcome.
+ * endpoint holds nothing but its own socket. Never throws: every failure is an outcome. Names are resolved by `lookup`
+ * and checked; under WEBHOOKS_ALLOW_PRIVATE_URLS=1 by the system's resolver, unchecked (so `localhost` and /etc/hosts
+ * work in development).
  */
 export async function attemptWebhook({
   url,

@@ -58,7 +58,7 @@ const BODY = JSON.stringify({ type: "webhook.test", created_at: "2026-12-02T06:0
 
 /** Until `condition` holds (a socket's close reaches the server a moment after the client's). */
 async function eventually(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let i = 0; i < 250 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
   expect(condition()).toBe(true);
 }
 
@@ -131,7 +131,8 @@ describe("attemptWebhook", () => {
       succeeded: false,
     });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(295);
-    expect(outcome.durationMs).toBeLessThan(2000);
+    // Well before the 15 s default, however busy the machine.
+    expect(outcome.durationMs).toBeLessThan(5000);
     expect(target.requests).toHaveLength(1);
     await eventually(() => target.closed === 1);
   });
