@@ -1,7 +1,10 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { forgotPasswordAction, signInAction } from "@/app/(auth)/actions";
 import { changeEmailAction, changePasswordAction } from "@/app/dashboard/settings/actions";
-import { newBrowser, submit } from "../support/next-headers";
+import { GET as authCallback } from "@/app/auth/callback/route";
+import { call } from "../support/api";
+import { setTestEnv } from "../support/env";
+import { browser, newBrowser, submit } from "../support/next-headers";
 import { useSupabaseAuthStandIn } from "../support/supabase-auth";
 
 vi.mock("next/headers", () => import("../support/next-headers"));
@@ -100,5 +103,102 @@ describe("Settings with Supabase Auth", () => {
       `PUT /auth/v1/user?redirect_to=${redirectTo("/dashboard/settings")}`,
     ]);
     expect(supabase.emailChanges.at(-1)).toEqual({ userId: user.id, email: "new-address@example.com" });
+  });
+});
+
+describe("the links of Forgot password? and of a change of email on a Vercel preview", () => {
+  const PRODUCTION = "https://letterpress.example.com";
+  const BRANCH_URL = "letterpress-git-feature-x-acme.vercel.app";
+  const DEPLOYMENT_URL = "letterpress-k3j2h1g0f-acme.vercel.app";
+  // The project as the README sets it up (tests/auth/supabase-session.test.ts checks these are the README's).
+  const README_REDIRECT_URLS = [
+    `${PRODUCTION}/**`,
+    "https://letterpress-*-acme.vercel.app/**",
+    "http://localhost:3000/**",
+  ];
+
+  afterEach(() => {
+    Object.assign(supabase.settings, { siteUrl: "http://localhost:3000", redirectUrls: [], confirmEmail: false });
+  });
+
+  /**
+   * A preview's deployment on Vercel, whose SITE_URL names production (set for every environment), and the browser
+   * on `host`, as Vercel's edge forwards it.
+   */
+  function onPreview(host: string) {
+    setTestEnv({
+      VERCEL: "1",
+      VERCEL_ENV: "preview",
+      VERCEL_URL: DEPLOYMENT_URL,
+      VERCEL_BRANCH_URL: BRANCH_URL,
+      VERCEL_PROJECT_PRODUCTION_URL: "letterpress.example.com",
+      SITE_URL: PRODUCTION,
+    });
+    Object.assign(supabase.settings, { siteUrl: PRODUCTION, redirectUrls: README_REDIRECT_URLS });
+    for (const [name, value] of Object.entries({
+      host,
+      "x-forwarded-host": host,
+      "x-forwarded-proto": "https",
+      origin: `https://${host}`,
+    }))
+      browser.headers.set(name, value);
+  }
+
+  /** The redirect_to of the request to the project that starts with `start` since `asked`. */
+  const redirectToSent = (asked: number, start: string) => {
+    const line = callsSince(asked).find((call) => call.startsWith(start))!;
+    return new URL(line.slice(line.indexOf(" ") + 1), supabase.url).searchParams.get("redirect_to");
+  };
+
+  it.each([BRANCH_URL, DEPLOYMENT_URL])(
+    "sends the reset link of a browser on %s back to that host's callback, which signs it in for the reset page",
+    async (host) => {
+      const user = supabase.createUser();
+      newBrowser(`203.0.113.${Math.floor(Math.random() * 200) + 20}`);
+      onPreview(host);
+      const asked = requests.length;
+      expect(await submit(forgotPasswordAction, { email: user.email })).toMatchObject({
+        state: { status: "check_email" },
+      });
+      const callback = `https://${host}/auth/callback?next=/auth/reset-password`;
+      expect(redirectToSent(asked, "POST /auth/v1/recover")).toBe(callback);
+      // Supabase admits it (a Redirect URL the README names), so the email's link goes there, not to the Site URL.
+      const mail = supabase.emails.at(-1)!;
+      expect([mail.type, mail.to, mail.redirectTo]).toEqual(["recovery", user.email, callback]);
+      const link = await fetch(mail.confirmationUrl, { redirect: "manual" });
+      const landing = new URL(link.headers.get("location")!);
+      expect([`${landing.origin}${landing.pathname}`, landing.searchParams.get("next")]).toEqual([
+        `https://${host}/auth/callback`,
+        "/auth/reset-password",
+      ]);
+      // The browser that asked exchanges the link's code with the verifier it kept, as a cookie of that host.
+      const signedIn = await call(authCallback, landing.toString());
+      expect([signedIn.status, signedIn.headers.get("location")]).toEqual([307, `https://${host}/auth/reset-password`]);
+    },
+  );
+
+  it("sends the confirmation link of a change of email back to the preview the browser is on", async () => {
+    const user = await signedInUser();
+    onPreview(DEPLOYMENT_URL);
+    const asked = requests.length;
+    expect(
+      await submit(changeEmailAction, { email: "preview-change@example.com", currentPassword: user.password }),
+    ).toMatchObject({ state: { status: "success" } });
+    const callback = `https://${DEPLOYMENT_URL}/auth/callback?next=/dashboard/settings`;
+    expect(redirectToSent(asked, "PUT /auth/v1/user")).toBe(callback);
+    const mail = supabase.emails.at(-1)!;
+    expect([mail.type, mail.to, mail.redirectTo]).toEqual(["email_change", "preview-change@example.com", callback]);
+  });
+
+  it("keeps the site's URL where no trusted proxy names the host: a client could write any Host itself", async () => {
+    const user = supabase.createUser();
+    const { headers } = newBrowser("203.0.113.19");
+    for (const name of ["host", "x-forwarded-host"]) headers.set(name, "evil.example");
+    headers.set("origin", "https://evil.example");
+    const asked = requests.length;
+    await submit(forgotPasswordAction, { email: user.email });
+    expect(redirectToSent(asked, "POST /auth/v1/recover")).toBe(
+      "http://localhost:3000/auth/callback?next=/auth/reset-password",
+    );
   });
 });
