@@ -200,9 +200,10 @@ async function checkSupabasePassword(account: Account, currentPassword: string) 
 }
 
 // An email can belong to one sign-in only: a second Supabase user with an account's email is refused, not merged.
+// The user is the one Supabase has just answered with: its email is as of now.
 async function linkAccountOrThrow(user: { id: string; email: string }): Promise<void> {
   const { accountForSupabaseUser } = await import("@/lib/auth/supabase");
-  if (!(await accountForSupabaseUser(user))) {
+  if (!(await accountForSupabaseUser(user, new Date()))) {
     throw new AppError("EMAIL_TAKEN", {
       message: "We couldn't sign you in with that email. Sign in the way you did before, or contact support.",
     });

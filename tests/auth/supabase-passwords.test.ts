@@ -4,8 +4,10 @@ import { changeEmailAction, changePasswordAction } from "@/app/dashboard/setting
 import { GET as authCallback } from "@/app/auth/callback/route";
 import { call } from "../support/api";
 import { setTestEnv } from "../support/env";
-import { browser, newBrowser, submit } from "../support/next-headers";
-import { useSupabaseAuthStandIn } from "../support/supabase-auth";
+import { getAuthProvider } from "@/lib/auth/provider";
+import { getDb } from "@/lib/db/client";
+import { browser, newBrowser, submit, useBrowser } from "../support/next-headers";
+import { sessionCookies, useSupabaseAuthStandIn } from "../support/supabase-auth";
 
 vi.mock("next/headers", () => import("../support/next-headers"));
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
@@ -200,5 +202,74 @@ describe("the links of Forgot password? and of a change of email on a Vercel pre
     expect(redirectToSent(asked, "POST /auth/v1/recover")).toBe(
       "http://localhost:3000/auth/callback?next=/auth/reset-password",
     );
+  });
+});
+
+describe("the account's email after a change of email confirmed in Supabase", () => {
+  const accountEmail = async (userId: string) =>
+    (await getDb()<{ email: string }[]>`select email from accounts where auth_user_id = ${userId}`)[0]?.email;
+  /** The account the browser's session cookies hold now, as every page and API call reads it. */
+  const signedInAs = async (state: ReturnType<typeof newBrowser>) => {
+    useBrowser(state);
+    return (await getAuthProvider().currentAccount())?.email;
+  };
+
+  it("follows it when the link's callback signs the browser in as the new address, and an older session elsewhere never puts the old one back", async () => {
+    const user = await signedInUser();
+    const asking = { cookies: browser.cookies, headers: browser.headers };
+    // The same session on another device, from before the change: its access token still names the old address.
+    const other = { cookies: new Map(asking.cookies), headers: new Headers(asking.headers) };
+    const before = user.email;
+    const after = `changed-${before}`;
+    expect(await submit(changeEmailAction, { email: after, currentPassword: user.password })).toMatchObject({
+      state: { status: "success" },
+    });
+    expect(await accountEmail(user.id)).toBe(before);
+
+    const mail = supabase.emails.at(-1)!;
+    expect([mail.type, mail.to]).toEqual(["email_change", after]);
+    const link = await fetch(mail.confirmationUrl, { redirect: "manual" });
+    const confirmed = await call(authCallback, link.headers.get("location")!);
+    expect([confirmed.status, confirmed.headers.get("location")]).toEqual([
+      307,
+      "http://localhost:3000/dashboard/settings",
+    ]);
+    expect([user.email, await accountEmail(user.id)]).toEqual([after, after]);
+    expect(await signedInAs(asking)).toBe(after);
+    // The session opened before the change reads the same account, with the new address kept.
+    expect(await signedInAs(other)).toBe(after);
+    expect(await accountEmail(user.id)).toBe(after);
+  });
+
+  it("follows it from a session issued after the change, when the link was opened where the change was not asked", async () => {
+    const user = await signedInUser();
+    const before = user.email;
+    // An account made a minute ago; then the link was followed in a mail app, whose browser kept no PKCE verifier.
+    await getDb()`update accounts set updated_at = now() - interval '1 minute' where auth_user_id = ${user.id}`;
+    const stale = newBrowser("203.0.113.17");
+    for (const cookie of sessionCookies(supabase.cookieName, supabase.issueSession(user)))
+      stale.cookies.set(cookie.name, cookie.value);
+    user.email = `elsewhere-${before}`;
+    const fresh = newBrowser("203.0.113.16");
+    for (const cookie of sessionCookies(supabase.cookieName, supabase.issueSession(user)))
+      fresh.cookies.set(cookie.name, cookie.value);
+
+    expect(await signedInAs(fresh)).toBe(user.email);
+    expect(await accountEmail(user.id)).toBe(user.email);
+    expect(await signedInAs(stale)).toBe(user.email);
+  });
+
+  it("keeps the account's own address when another account holds the new one", async () => {
+    const user = await signedInUser();
+    const before = user.email;
+    const taken = `taken-${before}`;
+    await getDb()`insert into accounts (email) values (${taken})`;
+    await getDb()`update accounts set updated_at = now() - interval '1 minute' where auth_user_id = ${user.id}`;
+    user.email = taken;
+    const session = newBrowser("203.0.113.15");
+    for (const cookie of sessionCookies(supabase.cookieName, supabase.issueSession(user)))
+      session.cookies.set(cookie.name, cookie.value);
+    expect(await signedInAs(session)).toBe(before);
+    expect(await accountEmail(user.id)).toBe(before);
   });
 });
