@@ -41,7 +41,9 @@ export async function proxy(request: NextRequest) {
   if (getConfig().supabase) {
     const session = await updateSupabaseSession(request);
     response = session.response;
-    signedIn = session.user !== null && (!isAuthPage || (await accountForSupabaseUser(session.user)) !== null);
+    signedIn =
+      session.user !== null &&
+      (!isAuthPage || (await accountForSupabaseUser(session.user, session.user.issuedAt)) !== null);
   } else {
     if (!isDashboard && !isAuthPage) return NextResponse.next();
     const claims = readLocalSessionClaims(request.cookies);

@@ -1,7 +1,7 @@
 "use server";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { clientAddress, isSameOriginAction } from "@/lib/api/client-address";
+import { clientAddress, isSameOriginAction, linkOrigin } from "@/lib/api/client-address";
 import {
   forgotPasswordSchema,
   parseAuthForm,
@@ -44,7 +44,10 @@ export async function signUpAction(_previous: AuthFormState, formData: FormData)
     const credentials = parseCredentials(signUpSchema, { email, password: formData.get("password") ?? "" });
     address = credentials.email;
     // Every sign-up request mails the address, so each one counts, per address and per IP (on counters of its own).
-    result = await throttleSignUp(credentials.email, await requestIp(), () => getAuthProvider().signUp(credentials));
+    const origin = linkOrigin(await headers());
+    result = await throttleSignUp(credentials.email, await requestIp(), () =>
+      getAuthProvider().signUp(credentials, origin),
+    );
   } catch (error) {
     return failure(error, email);
   }
@@ -104,8 +107,9 @@ export async function forgotPasswordAction(_previous: AuthFormState, formData: F
   try {
     address = parseAuthForm(forgotPasswordSchema, { email }).email;
     const requested = address;
+    const origin = linkOrigin(await headers());
     linkIn = await throttlePasswordReset(requested, await requestIp(), () =>
-      getAuthProvider().requestPasswordReset(requested),
+      getAuthProvider().requestPasswordReset(requested, origin),
     );
   } catch (error) {
     return failure(error, email);

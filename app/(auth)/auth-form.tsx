@@ -1,10 +1,9 @@
 "use client";
 import Link from "next/link";
 import { useActionState, useState } from "react";
-import { MAX_ADDRESS_LENGTH } from "@/lib/core/limits";
 import { SubmitButton } from "../_components/submit-button";
 import type { AuthFormState } from "./actions";
-import { FormField } from "../_components/form-field";
+import { AuthFormEmail } from "./auth-form-email";
 
 type Mode = "signin" | "signup";
 
@@ -34,36 +33,7 @@ export function AuthForm({
   return (
     <form action={formAction} className="stack" noValidate>
       <input type="hidden" name="next" value={next} />
-      {notice && state.status === "idle" && (
-        <div className="alert alert-info" role="status">
-          <p>{notice}</p>
-        </div>
-      )}
-      {state.status === "error" && state.message && (
-        <div className="alert alert-danger" role="alert">
-          <p>{state.message}</p>
-        </div>
-      )}
-      <FormField id="email" label="Email">
-        <input
-          id="email"
-          name="email"
-          type="email"
-          className="input"
-          autoComplete="email"
-          required
-          maxLength={MAX_ADDRESS_LENGTH}
-          defaultValue={state.email}
-          aria-invalid={fields.email ? true : undefined}
-          aria-describedby={fields.email ? "email-error" : undefined}
-          autoFocus
-        />
-        {fields.email && (
-          <span id="email-error" className="field-error">
-            {fields.email}
-          </span>
-        )}
-      </FormField>
+      <AuthFormEmail state={state} notice={notice} />
       <div className="field">
         <div className="row-between">
           <label className="label" htmlFor="password">

@@ -1,8 +1,6 @@
 "use client";
 import Link from "next/link";
 import { useActionState } from "react";
-import { MAX_ADDRESS_LENGTH } from "@/lib/core/limits";
-import { FormField } from "../_components/form-field";
 import { NewPasswordField } from "../_components/new-password-field";
 import { SubmitButton } from "../_components/submit-button";
 import {
@@ -13,6 +11,7 @@ import {
   type ConfirmEmailChangeState,
   type ResetPasswordState,
 } from "./actions";
+import { AuthFormEmail } from "./auth-form-email";
 
 /** "Forgot password?": the address to mail, then the one answer every address gets. */
 export function ForgotPasswordForm({ notice }: { notice?: string }) {
@@ -29,39 +28,9 @@ export function ForgotPasswordForm({ notice }: { notice?: string }) {
       </div>
     );
   }
-  const emailError = state.fields?.email;
   return (
     <form action={formAction} className="stack" noValidate>
-      {notice && state.status === "idle" && (
-        <div className="alert alert-info" role="status">
-          <p>{notice}</p>
-        </div>
-      )}
-      {state.status === "error" && state.message && (
-        <div className="alert alert-danger" role="alert">
-          <p>{state.message}</p>
-        </div>
-      )}
-      <FormField id="email" label="Email">
-        <input
-          id="email"
-          name="email"
-          type="email"
-          className="input"
-          autoComplete="email"
-          required
-          maxLength={MAX_ADDRESS_LENGTH}
-          defaultValue={state.email}
-          aria-invalid={emailError ? true : undefined}
-          aria-describedby={emailError ? "email-error" : undefined}
-          autoFocus
-        />
-        {emailError && (
-          <span id="email-error" className="field-error">
-            {emailError}
-          </span>
-        )}
-      </FormField>
+      <AuthFormEmail state={state} notice={notice} />
       <SubmitButton className="btn btn-primary btn-block btn-lg" pendingLabel="Sending…">
         Send the link
       </SubmitButton>

@@ -38,6 +38,24 @@ export function trustsForwardedHeaders(): boolean {
 }
 
 /**
+ * The origin the browser asked this request of, for a link that must come back to it: Supabase's email links carry a
+ * PKCE code whose verifier is a cookie of that host, and a preview answers at its branch URL and its deployment URL
+ * alike. Read from X-Forwarded-Host and -Proto where a trusted proxy writes them (trustsForwardedHeaders: on Vercel,
+ * the edge); elsewhere, or when they do not name one host, the site's URL, since a client could name any host there.
+ */
+export function linkOrigin(headers: Headers): string {
+  const siteOrigin = new URL(getConfig().siteUrl).origin;
+  if (!trustsForwardedHeaders()) return siteOrigin;
+  const host = headers.get("x-forwarded-host") ?? headers.get("host") ?? "";
+  const proto = headers.get("x-forwarded-proto") ?? "https";
+  // One bare host[:port]: never a list, a path or credentials.
+  if (!LINK_HOST.test(host) || (proto !== "https" && proto !== "http")) return siteOrigin;
+  return new URL(`${proto}://${host}`).origin;
+}
+
+const LINK_HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9-]+(\.[a-z0-9-]+)*)(:\d{1,5})?$/i;
+
+/**
  * Whether a request that changes something comes from the app's own pages: its Origin is the site's (or this host's,
  * as a trusted proxy names it). Without Origin, Fetch Metadata (when sent) must say same-origin; a caller that is not
  * a browser sends neither. Browsers send Origin with every POST, so `originRequired` for what only they send.

@@ -27,9 +27,14 @@ import type { SystemEmailDelivery } from "@/lib/mail-transport/system";
 /** `check_email`: the link went to the address's inbox, or (local accounts with no email provider) the server log. */
 export type SignUpResult = { status: "signed_in" } | { status: "check_email"; linkIn: SystemEmailDelivery };
 
+/**
+ * `linkOrigin`: the origin the browser asked (lib/api/client-address.ts, linkOrigin), where Supabase's email links
+ * come back to, since the browser keeps the link's PKCE verifier as a cookie of that host. Local accounts' links go to
+ * the site's URL, and need no cookie of the browser that asked.
+ */
 export interface AuthProvider {
   readonly name: "local" | "supabase";
-  signUp(credentials: Credentials): Promise<SignUpResult>;
+  signUp(credentials: Credentials, linkOrigin: string): Promise<SignUpResult>;
   /** Throws an INVALID_CREDENTIALS AppError for a wrong email or password. */
   signIn(credentials: Credentials): Promise<void>;
   /** Ends this browser's session on the server too. */
@@ -39,14 +44,18 @@ export interface AuthProvider {
   /** The signed-in account from the request's cookies, or null. */
   currentAccount(): Promise<Account | null>;
   /** "Forgot password?": mails the address a way to choose a new password, answering alike whether it has an account. */
-  requestPasswordReset(email: string): Promise<SystemEmailDelivery>;
+  requestPasswordReset(email: string, linkOrigin: string): Promise<SystemEmailDelivery>;
   /**
    * Settings' change of password: the current one is checked (a wrong one is an INVALID_CREDENTIALS AppError on the
    * `currentPassword` field), and every other session of the account ends.
    */
   changePassword(account: Account, change: { currentPassword: string; password: string }): Promise<void>;
   /** Settings' change of email, after the current password: the new address is mailed a link that makes it. */
-  changeEmail(account: Account, change: { email: string; currentPassword: string }): Promise<SystemEmailDelivery>;
+  changeEmail(
+    account: Account,
+    change: { email: string; currentPassword: string },
+    linkOrigin: string,
+  ): Promise<SystemEmailDelivery>;
 }
 
 const localProvider: AuthProvider = {
@@ -100,14 +109,14 @@ export async function setLocalSession(accountId: string): Promise<void> {
 
 const supabaseProvider: AuthProvider = {
   name: "supabase",
-  async signUp(credentials) {
+  async signUp(credentials, linkOrigin) {
     const supabase = await supabaseClient();
     const { data, error } = await supabase.auth.signUp({
       email: credentials.email,
       password: credentials.password,
       // The callback continues to the dashboard by default. No query string: a Redirect URL pattern (README) matches the
       // whole URL, and `*` stops at the `/` of `?next=/dashboard`.
-      options: { emailRedirectTo: `${getConfig().siteUrl}/auth/callback` },
+      options: { emailRedirectTo: `${linkOrigin}/auth/callback` },
     });
     if (error) throw mapSupabaseError(error);
     // With email confirmation on, Supabase answers without a session (and, for an email already registered, with a
@@ -137,10 +146,10 @@ const supabaseProvider: AuthProvider = {
   },
   // Supabase mails the link; it signs the browser in through the callback, which continues to the page that sets the
   // new password (setSupabasePassword). Supabase answers alike for addresses without a user.
-  async requestPasswordReset(email) {
+  async requestPasswordReset(email, linkOrigin) {
     const supabase = await supabaseClient();
     const { error } = await supabase.auth.resetPasswordForEmail(email, {
-      redirectTo: `${getConfig().siteUrl}/auth/callback?next=/auth/reset-password`,
+      redirectTo: `${linkOrigin}/auth/callback?next=/auth/reset-password`,
     });
     if (error) throw mapSupabaseError(error);
     return "inbox";
@@ -153,11 +162,11 @@ const supabaseProvider: AuthProvider = {
     if (signOutError) throw mapSupabaseError(signOutError);
   },
   // Supabase mails the new address (and, with Secure email change on, the old one) its confirmation links.
-  async changeEmail(account, change) {
+  async changeEmail(account, change, linkOrigin) {
     const supabase = await checkSupabasePassword(account, change.currentPassword);
     const { error } = await supabase.auth.updateUser(
       { email: change.email },
-      { emailRedirectTo: `${getConfig().siteUrl}/auth/callback?next=/dashboard/settings` },
+      { emailRedirectTo: `${linkOrigin}/auth/callback?next=/dashboard/settings` },
     );
     if (error) throw mapSupabaseError(error);
     return "inbox";
@@ -191,9 +200,10 @@ async function checkSupabasePassword(account: Account, currentPassword: string) 
 }
 
 // An email can belong to one sign-in only: a second Supabase user with an account's email is refused, not merged.
+// The user is the one Supabase has just answered with: its email is as of now.
 async function linkAccountOrThrow(user: { id: string; email: string }): Promise<void> {
   const { accountForSupabaseUser } = await import("@/lib/auth/supabase");
-  if (!(await accountForSupabaseUser(user))) {
+  if (!(await accountForSupabaseUser(user, new Date()))) {
     throw new AppError("EMAIL_TAKEN", {
       message: "We couldn't sign you in with that email. Sign in the way you did before, or contact support.",
     });

@@ -13,15 +13,22 @@ import {
 // Supabase Auth users as our accounts. The API, dashboard pages and actions, the email callback and the proxy all
 // turn a Supabase user into an account here.
 
-/** The user's account, created (or linked by email) on first sight; null when its email is another sign-in's account. */
-export function accountForSupabaseUser(user: { id: string; email?: string | null }): Promise<Account | null> {
-  return getOrCreateAccountForAuthUser(user.id, user.email ?? `${user.id}@users.supabase`);
+/**
+ * The user's account, created (or linked by email) on first sight; null when its email is another sign-in's account.
+ * Its email follows the user's, as Supabase told it at `asOf`: now for the user Supabase has just answered with, the
+ * issue time of a session's access token (whose email is as of then).
+ */
+export function accountForSupabaseUser(
+  user: { id: string; email?: string | null },
+  asOf: Date | null,
+): Promise<Account | null> {
+  return getOrCreateAccountForAuthUser(user.id, user.email ?? null, asOf);
 }
 
 /** The account of the Supabase session that the client's cookies hold, or null. */
 async function supabaseSessionAccount(client: SupabaseClient): Promise<Account | null> {
   const user = await verifiedSupabaseUser(client);
-  return user ? accountForSupabaseUser(user) : null;
+  return user ? accountForSupabaseUser(user, user.issuedAt) : null;
 }
 
 /** For Server Components, Server Actions and Route Handlers: the account of the session in next/headers' cookies. */

@@ -515,9 +515,7 @@ describe("the redirect URLs the README tells people to add", () => {
       .replaceAll("<production-domain>", "letterpress.example.com")
       .replaceAll("<project>", "letterpress")
       .replaceAll("<team-slug>", "acme");
-  const redirectUrls = [...deploySection.matchAll(/`(https?:\/\/[^`\s]*\/auth\/callback[^`\s]*)`/g)].map(([, url]) =>
-    fill(url),
-  );
+  const redirectUrls = [...deploySection.matchAll(/`(https?:\/\/[^`\s]*\/\*\*)`/g)].map(([, url]) => fill(url));
   const PRODUCTION = "https://letterpress.example.com";
   const BRANCH_URL = "letterpress-git-feature-x-acme.vercel.app";
   const DEPLOYMENT_URL = "letterpress-k3j2h1g0f-acme.vercel.app";
@@ -532,11 +530,11 @@ describe("the redirect URLs the README tells people to add", () => {
     Object.assign(supabase.settings, { siteUrl: "http://localhost:3000", redirectUrls: [], confirmEmail: false });
   });
 
-  it("names the callback of production, of the previews and of npm run dev", () => {
+  it("names the origins of production, of the previews and of npm run dev, each with any path and query", () => {
     expect(redirectUrls).toEqual([
-      "https://letterpress.example.com/auth/callback",
-      "https://letterpress-*-acme.vercel.app/auth/callback",
-      "http://localhost:3000/auth/callback",
+      "https://letterpress.example.com/**",
+      "https://letterpress-*-acme.vercel.app/**",
+      "http://localhost:3000/**",
     ]);
   });
 
@@ -595,18 +593,29 @@ describe("the redirect URLs the README tells people to add", () => {
     },
   );
 
-  it("would send a preview's link to production without the preview's Redirect URL, and admits nothing past the pattern", () => {
+  it("would send a preview's link to production without the preview's Redirect URL, and admits no host past the pattern", () => {
     const settings = { siteUrl: PRODUCTION, redirectUrls };
-    const preview = `https://${BRANCH_URL}/auth/callback`;
-    expect(isRedirectUrlAllowed(settings, preview)).toBe(true);
-    const withoutPreviews = redirectUrls.filter((pattern) => !pattern.includes(".vercel.app"));
-    expect(isRedirectUrlAllowed({ siteUrl: PRODUCTION, redirectUrls: withoutPreviews }, preview)).toBe(false);
+    const withoutPreviews = {
+      siteUrl: PRODUCTION,
+      redirectUrls: redirectUrls.filter((url) => !url.includes(".vercel")),
+    };
+    for (const preview of [
+      `https://${BRANCH_URL}/auth/callback`,
+      `https://${DEPLOYMENT_URL}/auth/callback?next=/auth/reset-password`,
+      `https://${BRANCH_URL}/auth/callback?next=/dashboard/settings`,
+    ]) {
+      expect(isRedirectUrlAllowed(settings, preview)).toBe(true);
+      expect(isRedirectUrlAllowed(withoutPreviews, preview)).toBe(false);
+    }
+    // The preview's own pages are the app's: only another host would take the link elsewhere.
     for (const elsewhere of [
       "https://letterpress-git-feature-x-evil.vercel.app/auth/callback",
       "https://evil-git-feature-x-acme.vercel.app/auth/callback",
       "https://letterpress-x.evil.example-acme.vercel.app/auth/callback",
-      `https://${BRANCH_URL}/auth/callback/../../elsewhere`,
-      `https://${BRANCH_URL}/dashboard`,
+      `https://${BRANCH_URL}.evil.example/auth/callback`,
+      `https://${BRANCH_URL}@evil.example/auth/callback`,
+      "https://letterpress.example.com.evil.example/auth/callback",
+      "http://localhost:3001/auth/callback",
     ])
       expect(isRedirectUrlAllowed(settings, elsewhere)).toBe(false);
   });

@@ -66,7 +66,7 @@ const pages: [string, string, string | RegExp][] = [
  * What is wrong with the layout of the page shown, as sentences: a badge on a card's thumbnail or heading, a card's
  * buttons on two rows, a tab strip that scrolls, Emails' status filters on two rows at 1440 px, a Revoke button or a
  * Test badge cut off by its table, a /docs sidebar link cut off or a code in its tables broken across lines, the
- * editor's code pane narrow or cutting lines off.
+ * editor's code pane narrow or cutting lines off, the dashboard's top bar on a phone taller than its one row.
  */
 async function layoutFaults(page: Page, name: string): Promise<string[]> {
   return page.evaluate((name) => {
@@ -114,6 +114,11 @@ async function layoutFaults(page: Page, name: string): Promise<string[]> {
       faults.push(`${name}: the code pane is ${Math.round(editor.getBoundingClientRect().width)} px wide`);
     const scroller = document.querySelector<HTMLElement>(".code-editor-cm .cm-scroller");
     if (scroller && scroller.scrollWidth > scroller.clientWidth) faults.push(`${name}: the code pane cuts lines off`);
+    // The dashboard's top bar on a phone: one row (53 px), however little the page below it holds. On a page shorter
+    // than the screen the shell's grid once shared the spare height with it (175 px on Emails with a few emails).
+    const bar = document.querySelector(".mobile-bar");
+    if (bar && shown(bar) && bar.getBoundingClientRect().height > 64)
+      faults.push(`${name}: the top bar is ${Math.round(bar.getBoundingClientRect().height)} px tall`);
     return faults;
   }, name);
 }

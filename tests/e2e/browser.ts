@@ -73,17 +73,32 @@ export async function seriousViolations(page: Page, name: string): Promise<Viola
 }
 
 /**
- * Clicks a Copy button, once the page has hydrated, and answers what it put on the clipboard when its status region
- * has announced "Copied" (clipboard permissions are granted for the click only).
+ * Clicks a Copy button, once the page has hydrated, and answers what it put on the clipboard once its status region
+ * has announced "Copied" (clipboard permissions are granted for the click only; the clipboard is emptied first, so
+ * what an earlier copy left there cannot pass for this one).
  */
 export async function copiedBy(page: Page, button: Locator): Promise<string> {
   const context = page.context();
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(page.url()).origin });
   // A click before hydration would find no handler on the button.
   await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+  await page.evaluate(() => navigator.clipboard.writeText(""));
+  // The status region is found before the click: a button named by its own text ("Copy id" on an email's page) is
+  // named "Copied" once it has copied, and a locator by the old name finds it no more (the copy then looked as if it
+  // never settled). What the region says is recorded as it changes, so its two seconds of "Copied" cannot be missed.
+  const announced = await button.locator("xpath=following-sibling::*[@role='status'][1]").evaluateHandle((region) => {
+    const said: string[] = [];
+    new MutationObserver(() => said.push(region.textContent ?? "")).observe(region, {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    });
+    return said;
+  });
   await button.click();
-  await button.locator("xpath=following-sibling::*[@role='status'][1]").filter({ hasText: "Copied" }).waitFor();
+  await page.waitForFunction((said) => said.includes("Copied"), announced);
   const text = await page.evaluate(() => navigator.clipboard.readText());
+  await announced.dispose();
   await context.clearPermissions();
   return text;
 }

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { formatDateTime } from "@/app/_components/format";
 import { addFromCatalogue, addVerifiedDomain, createApiKey, signUp } from "./account";
+import { copiedBy } from "./browser";
 import { url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
 
@@ -251,9 +252,9 @@ test("shows each email's delivery status: an address at bounce.test bounces, ano
     "Delivered",
   ]);
   await page.locator(".dl dd .mono").filter({ hasText: id }).waitFor();
-  // Beside it, its Copy button. (What it copies is not read back here: in headless Chromium the clipboard write started
-  // by a click on this page never settles, where the same button elsewhere does; the lead to look at it.)
-  await page.locator(".dl dd").filter({ hasText: id }).getByRole("button", { name: "Copy id" }).waitFor();
+  // Beside it, its Copy button puts the id on the clipboard.
+  const copyId = page.locator(".dl dd").filter({ hasText: id }).getByRole("button", { name: "Copy id" });
+  await expect(copiedBy(page, copyId)).resolves.toBe(id);
 });
 
 test("filters Emails before the app's scripts have loaded, or if they never do: the filter is a GET form", async ({

@@ -8,7 +8,7 @@ import { envForSuite } from "./env";
 // A stand-in for a Supabase project's Auth (GoTrue behind Supabase's API gateway) on 127.0.0.1, for @supabase/ssr to
 // talk to as it talks to a real project: access tokens are ES256 JWTs whose public keys are published at
 // `/auth/v1/.well-known/jwks.json`, the password, refresh-token and PKCE grants of `/auth/v1/token`, `/auth/v1/user`,
-// sign-up with its confirmation link (`/auth/v1/verify`) and sign-out answer with GoTrue's shapes (internal/api in
+// sign-up, password recovery and a change of email with their links (`/auth/v1/verify`) and sign-out answer with GoTrue's shapes (internal/api in
 // supabase/auth: AccessTokenResponse, models.User, and errors as `{ code, message }` for a client that sends
 // X-Supabase-Api-Version 2024-01-01, as auth-js does), refresh tokens are single-use (a project whose reuse interval is
 // 0), and every request but the public ones must carry the project's API key, as the gateway requires.
@@ -32,8 +32,28 @@ export type StandInSession = {
   user: Record<string, unknown>;
 };
 
-/** An email GoTrue would send: the confirmation link of a sign-up, and where that link continues to. */
-export type StandInEmail = { to: string; confirmationUrl: string; redirectTo: string; tokenHash: string };
+/**
+ * An email GoTrue would send: the link of a sign-up's confirmation, a password recovery or a change of email (to the
+ * new address), and where that link continues to.
+ */
+export type StandInEmail = {
+  type: LinkType;
+  to: string;
+  confirmationUrl: string;
+  redirectTo: string;
+  tokenHash: string;
+};
+
+type LinkType = "signup" | "recovery" | "email_change";
+type Confirmation = {
+  type: LinkType;
+  userId: string;
+  redirectTo: string;
+  challenge: string | null;
+  method: string | null;
+  /** A change of email's new address, which the user's becomes when the link is followed. */
+  newEmail: string | null;
+};
 
 type SigningKey = { kid: string; privateKey: KeyObject; publicKey: KeyObject };
 
@@ -64,7 +84,7 @@ export class SupabaseAuthStandIn {
   readonly issued: StandInSession[] = [];
   /** The emails sent, newest last. */
   readonly emails: StandInEmail[] = [];
-  /** The changes of email asked for through updateUser, newest last. */
+  /** The changes of email asked for through updateUser, newest last (each also mails the new address its link). */
   readonly emailChanges: { userId: string; email: string }[] = [];
   /** The project's URL configuration (Authentication → URL Configuration) and whether sign-up waits for the email. */
   readonly settings = {
@@ -80,10 +100,7 @@ export class SupabaseAuthStandIn {
   private readonly users = new Map<string, StandInUser>();
   private readonly sessions = new Map<string, { userId: string }>();
   private readonly refreshTokens = new Map<string, { sessionId: string; used: boolean }>();
-  private readonly confirmations = new Map<
-    string,
-    { userId: string; redirectTo: string; challenge: string | null; method: string | null }
-  >();
+  private readonly confirmations = new Map<string, Confirmation>();
   private readonly authCodes = new Map<string, { userId: string; challenge: string; method: string }>();
 
   constructor() {
@@ -190,7 +207,7 @@ export class SupabaseAuthStandIn {
 
   /** A confirmation email for a new, unconfirmed user, as sign-up sends one: its token hash works once. */
   pendingConfirmation(user: StandInUser, redirectTo = this.settings.siteUrl): StandInEmail {
-    return this.mailConfirmation(user, redirectTo, null, null);
+    return this.mailConfirmation(user, { type: "signup", redirectTo, challenge: null, method: null, newEmail: null });
   }
 
   private sessionResponse(user: StandInUser, sessionId: string, expiresIn: number): StandInSession {
@@ -208,19 +225,36 @@ export class SupabaseAuthStandIn {
     return session;
   }
 
-  private mailConfirmation(
-    user: StandInUser,
-    redirectTo: string,
-    challenge: string | null,
-    method: string | null,
-  ): StandInEmail {
+  private mailConfirmation(user: StandInUser, confirmation: Omit<Confirmation, "userId">): StandInEmail {
     const tokenHash = createHash("sha224").update(randomBytes(16)).digest("hex");
-    this.confirmations.set(tokenHash, { userId: user.id, redirectTo, challenge, method });
+    this.confirmations.set(tokenHash, { ...confirmation, userId: user.id });
+    const { type, redirectTo } = confirmation;
     const link = new URL(`${this.url}/auth/v1/verify`);
-    link.search = new URLSearchParams({ token: tokenHash, type: "signup", redirect_to: redirectTo }).toString();
-    const email = { to: user.email, confirmationUrl: link.toString(), redirectTo, tokenHash };
+    link.search = new URLSearchParams({ token: tokenHash, type, redirect_to: redirectTo }).toString();
+    const email = {
+      type,
+      to: confirmation.newEmail ?? user.email,
+      confirmationUrl: link.toString(),
+      redirectTo,
+      tokenHash,
+    };
     this.emails.push(email);
     return email;
+  }
+
+  /**
+   * GoTrue's GetReferrer: the redirect the client asked for (`redirect_to`) when the project allows it, else the Site
+   * URL; and the PKCE challenge the client sent with the request, which the link's code is exchanged against.
+   */
+  private linkFor(type: LinkType, url: URL, body: Record<string, unknown>, newEmail: string | null = null) {
+    const asked = url.searchParams.get("redirect_to");
+    return {
+      type,
+      redirectTo: asked && isRedirectUrlAllowed(this.settings, asked) ? asked : this.settings.siteUrl,
+      challenge: typeof body.code_challenge === "string" ? body.code_challenge : null,
+      method: typeof body.code_challenge_method === "string" ? body.code_challenge_method : null,
+      newEmail,
+    };
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -288,18 +322,26 @@ export class SupabaseAuthStandIn {
         return { json: this.grant(url.searchParams.get("grant_type"), body) };
       case "GET /auth/v1/user":
         return { json: userJson(this.userOfToken(bearer(request))) };
-      // updateUser: a new password takes effect at once; a new email waits for its confirmation (not modelled here).
+      // updateUser: a new password takes effect at once; a new email when the link mailed to it is followed (a project
+      // with Secure email change off: with it on, GoTrue also waits for a link mailed to the old address).
       case "PUT /auth/v1/user": {
         const user = this.userOfToken(bearer(request));
         if (typeof body.password === "string") user.password = body.password;
-        if (typeof body.email === "string") this.emailChanges.push({ userId: user.id, email: body.email });
+        if (typeof body.email === "string") {
+          const email = body.email.toLowerCase();
+          this.emailChanges.push({ userId: user.id, email });
+          this.mailConfirmation(user, this.linkFor("email_change", url, body, email));
+        }
         return { json: userJson(user) };
       }
-      // resetPasswordForEmail: GoTrue answers every address alike; the email itself is not modelled here.
-      case "POST /auth/v1/recover":
+      // resetPasswordForEmail: GoTrue answers every address alike, and mails only an address with a user.
+      case "POST /auth/v1/recover": {
+        const user = [...this.users.values()].find((candidate) => candidate.email === body.email);
+        if (user) this.mailConfirmation(user, this.linkFor("recovery", url, body));
         return { json: {} };
+      }
       case "POST /auth/v1/signup":
-        return { json: this.signUp(body, url.searchParams.get("redirect_to")) };
+        return { json: this.signUp(body, url) };
       case "POST /auth/v1/verify": {
         const { user } = this.confirm(String(body.token_hash ?? ""));
         return { json: this.sessionResponse(user, this.newSession(user), 3600) };
@@ -354,7 +396,7 @@ export class SupabaseAuthStandIn {
     throw new AuthError(400, "validation_failed", "unsupported_grant_type");
   }
 
-  private signUp(body: Record<string, unknown>, redirectTo: string | null): unknown {
+  private signUp(body: Record<string, unknown>, url: URL): unknown {
     const email = String(body.email ?? "").toLowerCase();
     const existing = [...this.users.values()].find((user) => user.email === email);
     if (!this.settings.confirmEmail) {
@@ -365,27 +407,24 @@ export class SupabaseAuthStandIn {
     // With confirmation on, an address already registered gets the same answer, without identities, and no email.
     if (existing) return { ...userJson(existing), identities: [] };
     const user = this.createUser({ email, password: String(body.password ?? ""), confirmed: false });
-    const challenge = typeof body.code_challenge === "string" ? body.code_challenge : null;
-    const method = typeof body.code_challenge_method === "string" ? body.code_challenge_method : null;
-    // GoTrue's GetReferrer: the redirect the client asked for when the project allows it, else the Site URL.
-    const target = redirectTo && isRedirectUrlAllowed(this.settings, redirectTo) ? redirectTo : this.settings.siteUrl;
-    this.mailConfirmation(user, target, challenge, method);
+    this.mailConfirmation(user, this.linkFor("signup", url, body));
     return userJson(user);
   }
 
-  private confirm(tokenHash: string): { user: StandInUser; challenge: string | null; method: string | null } {
+  private confirm(tokenHash: string): { user: StandInUser } & Pick<Confirmation, "type" | "challenge" | "method"> {
     const confirmation = this.confirmations.get(tokenHash);
     if (!confirmation) throw new AuthError(403, "otp_expired", "Email link is invalid or has expired");
     this.confirmations.delete(tokenHash);
     const user = this.users.get(confirmation.userId)!;
     user.confirmedAt ??= new Date().toISOString();
-    return { user, challenge: confirmation.challenge, method: confirmation.method };
+    if (confirmation.newEmail) user.email = confirmation.newEmail;
+    return { user, type: confirmation.type, challenge: confirmation.challenge, method: confirmation.method };
   }
 
   /** The link in the email: confirms, then continues to the redirect with a PKCE code (or the session, implicit flow). */
   private followConfirmationLink(url: URL): string {
     const redirectTo = url.searchParams.get("redirect_to") ?? this.settings.siteUrl;
-    const { user, challenge, method } = this.confirm(url.searchParams.get("token") ?? "");
+    const { user, type, challenge, method } = this.confirm(url.searchParams.get("token") ?? "");
     const target = new URL(redirectTo);
     if (challenge && method) {
       const code = randomUUID();
@@ -398,7 +437,7 @@ export class SupabaseAuthStandIn {
         refresh_token: session.refresh_token,
         expires_in: String(session.expires_in),
         token_type: "bearer",
-        type: "signup",
+        type,
       }).toString();
     }
     return target.toString();

@@ -4,7 +4,7 @@ import { safeNextPath } from "@/lib/auth/next-path";
 import { getConfig } from "@/lib/core/config";
 
 // GET /auth/callback – where Supabase's confirmation emails land (PKCE `code`, or `token_hash` + `type`). Exchanges
-// the link for a session cookie, creates the user's account, and continues to `next`.
+// the link for a session cookie, creates the user's account (or brings its email up to date), and continues to `next`.
 export async function GET(request: NextRequest) {
   const { searchParams, origin } = request.nextUrl;
   const next = safeNextPath(searchParams.get("next"), origin);
@@ -23,7 +23,8 @@ export async function GET(request: NextRequest) {
       ? await supabase.auth.verifyOtp({ type, token_hash: tokenHash })
       : { data: { user: null }, error: new Error("missing code") };
   if (error || !data.user) return failed;
-  const account = await accountForSupabaseUser(data.user);
+  // The user Supabase has just answered with: its email (a confirmed change of email's new one) is as of now.
+  const account = await accountForSupabaseUser(data.user, new Date());
   if (!account) return failed;
   return NextResponse.redirect(new URL(next, origin));
 }

@@ -1,6 +1,6 @@
 "use server";
 import { headers } from "next/headers";
-import { clientAddress } from "@/lib/api/client-address";
+import { clientAddress, linkOrigin } from "@/lib/api/client-address";
 import { changeEmailSchema, changePasswordSchema } from "@/lib/auth/credentials";
 import { getAuthProvider } from "@/lib/auth/provider";
 import { throttleSignIn } from "@/lib/auth/throttle";
@@ -66,10 +66,12 @@ export async function changeEmailAction(_previous: ActionState, formData: FormDa
         });
       return parsed.data;
     },
-    run: async (account, change) =>
-      throttleSignIn(account.email, clientAddress(await headers()), () =>
-        getAuthProvider().changeEmail(account, change),
-      ),
+    run: async (account, change) => {
+      const requestHeaders = await headers();
+      return throttleSignIn(account.email, clientAddress(requestHeaders), () =>
+        getAuthProvider().changeEmail(account, change, linkOrigin(requestHeaders)),
+      );
+    },
     refused: (error, change) => ({ ...refused(error), values: { email: change.email } }),
     // The same answer whether or not the new address has an account: the email there says which.
     done: (linkIn, change): ActionState => ({

@@ -51,29 +51,65 @@ export async function setAccountPlan(id: string, plan: PlanName): Promise<Accoun
 }
 
 /**
- * The account of a Supabase Auth user: found by its auth user id (a read, on every request after the first), else an
+ * The account of a Supabase Auth user: found by its auth user id (on every request after the first), else an
  * operator-created account with the same email and no auth user yet is linked, else a new account is created. Null
  * when the email already belongs to another auth user.
+ *
+ * The account's email follows the user's (a change of email confirmed in Supabase), in the same statement that finds
+ * it: `email` is what Supabase said at `asOf` (a session's access token, when it was issued), and only news newer than
+ * the row's last change moves it, so a session opened before the change, still valid elsewhere, never puts the old
+ * address back. An address another account holds stays with that account, and this one keeps its own.
  */
-export async function getOrCreateAccountForAuthUser(authUserId: string, email: string): Promise<Account | null> {
+export async function getOrCreateAccountForAuthUser(
+  authUserId: string,
+  email: string | null,
+  asOf: Date | null,
+): Promise<Account | null> {
   const db = getDb();
-  const [existing] = await db<
-    Account[]
-  >`select id, email, plan, created_at from accounts where auth_user_id = ${authUserId}`;
+  const existing = await findSyncedAuthUserAccount(authUserId, email, asOf);
   if (existing) return existing;
+  const address = email ?? `${authUserId}@users.supabase`;
   const [account] = await db<Account[]>`
     with linked as (
       update accounts set auth_user_id = ${authUserId}, updated_at = now()
-      where lower(email) = lower(${email}) and auth_user_id is null
+      where lower(email) = lower(${address}) and auth_user_id is null
       returning id, email, plan, created_at
     ), inserted as (
       insert into accounts (email, auth_user_id)
-      select ${email}, ${authUserId} where not exists (select 1 from linked)
+      select ${address}, ${authUserId} where not exists (select 1 from linked)
       on conflict do nothing
       returning id, email, plan, created_at
     )
     select * from linked union all select * from inserted`;
   return account ?? null;
+}
+
+async function findSyncedAuthUserAccount(
+  authUserId: string,
+  email: string | null,
+  asOf: Date | null,
+): Promise<Account | null> {
+  const db = getDb();
+  try {
+    const [account] = await db<Account[]>`
+      with synced as (
+        update accounts a set email = ${email}::text, updated_at = now()
+        where a.auth_user_id = ${authUserId} and a.email <> ${email}::text and a.updated_at < ${asOf}::timestamptz
+          and not exists (select 1 from accounts b where lower(b.email) = lower(${email}::text) and b.id <> a.id)
+        returning a.id, a.email, a.plan, a.created_at
+      )
+      select * from synced
+      union all
+      select id, email, plan, created_at from accounts
+      where auth_user_id = ${authUserId} and not exists (select 1 from synced)`;
+    return account ?? null;
+  } catch (error) {
+    // Another account took the address between the check and the update: this one keeps its own.
+    if ((error as { code?: string }).code !== "23505") throw error;
+    const [account] = await db<Account[]>`
+      select id, email, plan, created_at from accounts where auth_user_id = ${authUserId}`;
+    return account ?? null;
+  }
 }
 
 /** The dashboard's first steps, each taken or not. */

@@ -15,7 +15,8 @@ export function hasSupabaseAuthCookie(cookies: { name: string }[]): boolean {
   return cookies.some((cookie) => AUTH_COOKIE.test(cookie.name));
 }
 
-export type SupabaseUser = { id: string; email: string | undefined };
+/** `issuedAt`: when the access token was issued, so what its email is as of. */
+export type SupabaseUser = { id: string; email: string | undefined; issuedAt: Date | null };
 
 /**
  * The user whose session the client's cookies hold, or null. getClaims() verifies the access token (against the
@@ -24,7 +25,12 @@ export type SupabaseUser = { id: string; email: string | undefined };
 export async function verifiedSupabaseUser(client: SupabaseClient): Promise<SupabaseUser | null> {
   const { data, error } = await client.auth.getClaims();
   if (error || !data?.claims?.sub) return null;
-  return { id: data.claims.sub, email: typeof data.claims.email === "string" ? data.claims.email : undefined };
+  const { sub, email, iat } = data.claims;
+  return {
+    id: sub,
+    email: typeof email === "string" ? email : undefined,
+    issuedAt: typeof iat === "number" ? new Date(iat * 1000) : null,
+  };
 }
 
 // A fresh client per request, reading the request's cookies (Supabase's Next.js pattern). The API routes stay out of
