@@ -1,5 +1,6 @@
--- Records the attempt a claim made (one webhook_attempts row: started p_duration_ms before p_now, the endpoint's
--- status or null, the error, the answer's first 4 KB) and what follows, atomically under the delivery's row lock:
+-- Records the attempt a claim made (one webhook_attempts row from p_outcome { status: the endpoint's, null when no
+-- answer came; duration_ms: the attempt started that long before p_now; error; excerpt: the answer's first 4 KB;
+-- succeeded } — a record, as functions here take past eight parameters) and what follows, atomically under the delivery's row lock:
 -- succeeded; or, failed with attempts left, the next attempt after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (Resend's
 -- schedule, 8 attempts in all: the delay after the attempt just made), each delay times (1 + p_jitter), p_jitter
 -- drawn by the caller within [-0.1, 0.1] (so a test sets it); or failed for good after max_attempts. The endpoint's
@@ -11,11 +12,7 @@ create or replace function public.finish_webhook_attempt(
   p_delivery_id uuid,
   p_claim_token uuid,
   p_now timestamptz,
-  p_status integer,
-  p_duration_ms integer,
-  p_error text,
-  p_excerpt text,
-  p_succeeded boolean,
+  p_outcome jsonb,
   p_jitter double precision
 ) returns table (
   recorded boolean,
@@ -41,6 +38,8 @@ declare
   v_url text;
   v_disabled boolean := false;
   v_email text;
+  v_duration_ms integer := (p_outcome ->> 'duration_ms')::integer;
+  v_succeeded boolean := coalesce((p_outcome ->> 'succeeded')::boolean, false);
 begin
   if p_jitter is null or p_jitter < -0.1 or p_jitter > 0.1 then
     raise exception 'webhook retry jitter must be within [-0.1, 0.1], not %', p_jitter using errcode = '22023';
@@ -56,9 +55,9 @@ begin
   v_attempt := v_delivery.attempts + 1;
   insert into public.webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status, error,
                                        response_excerpt)
-    values (p_delivery_id, v_attempt, p_now - make_interval(secs => coalesce(p_duration_ms, 0) / 1000.0), p_duration_ms,
-            p_status, p_error, p_excerpt);
-  if p_succeeded then
+    values (p_delivery_id, v_attempt, p_now - make_interval(secs => coalesce(v_duration_ms, 0) / 1000.0), v_duration_ms,
+            (p_outcome ->> 'status')::integer, p_outcome ->> 'error', p_outcome ->> 'excerpt');
+  if v_succeeded then
     v_status := 'succeeded';
   elsif v_attempt >= v_delivery.max_attempts then
     v_status := 'failed';
@@ -71,7 +70,7 @@ begin
       finished_at = case when v_status = 'pending' then null else p_now end
   where d.id = p_delivery_id;
 
-  if p_succeeded then
+  if v_succeeded then
     update public.webhook_endpoints w set failing_since = null
       where w.id = v_delivery.endpoint_id and w.failing_since is not null;
   else

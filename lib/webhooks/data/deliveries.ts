@@ -1,5 +1,5 @@
 import "server-only";
-import { getDb } from "@/lib/db/client";
+import { getDb, jsonParameter } from "@/lib/db/client";
 
 // Webhook deliveries: one row per event and endpoint, claimed for an attempt under a lease and finished with its
 // outcome (supabase/sql-functions/claim_webhook_deliveries.sql, claim_webhook_delivery.sql, finish_webhook_attempt.sql).
@@ -89,9 +89,13 @@ export async function finishAttempt(
     select recorded, status, attempts, next_attempt_at as "nextAttemptAt", endpoint_disabled as "endpointDisabled",
            account_email as "accountEmail", endpoint_id as "endpointId", endpoint_url as "endpointUrl"
     from finish_webhook_attempt(${claim.deliveryId}::uuid, ${claim.claimToken}::uuid, ${now}::timestamptz,
-                                ${outcome.status}::integer, ${Math.round(outcome.durationMs)}::integer,
-                                ${outcome.error ?? null}::text, ${outcome.excerpt}::text, ${outcome.succeeded}::boolean,
-                                ${jitter}::double precision)`;
+                                ${jsonParameter(db, {
+                                  status: outcome.status,
+                                  duration_ms: Math.round(outcome.durationMs),
+                                  error: outcome.error ?? null,
+                                  excerpt: outcome.excerpt,
+                                  succeeded: outcome.succeeded,
+                                })}::jsonb, ${jitter}::double precision)`;
   return row;
 }
 
