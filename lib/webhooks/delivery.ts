@@ -103,6 +103,60 @@ export function deliverWebhookSoon(): void {
   runInBackground("delivering webhooks", () => deliverDueWebhooks());
 }
 
+/** How long the cron route goes on claiming due attempts (a function's time is bounded; the next call goes on). */
+const CRON_RUN_MS = 30_000;
+
+/**
+ * The cron route's work: runs while there are due attempts (within CRON_RUN_MS), then the retention duty. Counts
+ * what every run did.
+ */
+export async function deliverWebhooksDue(): Promise<DeliveryRun & { expiredEvents: number }> {
+  const total: DeliveryRun = { attempted: 0, succeeded: 0, retrying: 0, failed: 0, disabled: 0 };
+  const started = Date.now();
+  for (;;) {
+    const run = await deliverDueWebhooks();
+    for (const key of Object.keys(total) as (keyof DeliveryRun)[]) total[key] += run[key];
+    if (run.attempted === 0 || Date.now() - started >= CRON_RUN_MS) break;
+  }
+  return { ...total, expiredEvents: await deleteExpiredWebhooks() };
+}
+
+/** How often a long-running server looks for due webhook attempts, and deletes expired events. */
+export const WEBHOOK_RUN_INTERVAL_MS = 1000;
+const RETENTION_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * What the cron route does on Vercel, every `intervalMs` in a long-running server (bin/serve.ts: npm start, npm run
+ * dev): a run of due attempts each time, not waiting for the last run's attempts (a hanging endpoint holds only its
+ * own, within this process's bound), and the retention duty every 10 minutes. The stop returned resolves once the
+ * runs in flight have finished, so the database can close after them.
+ */
+export function deliverWebhooksContinually(intervalMs = WEBHOOK_RUN_INTERVAL_MS): () => Promise<void> {
+  const inFlight = new Set<Promise<void>>();
+  const track = (description: string, task: Promise<unknown>) => {
+    const tracked = task.then(
+      () => {},
+      (error: unknown) => logFailure(`${description} failed`, error),
+    );
+    inFlight.add(tracked);
+    void tracked.finally(() => inFlight.delete(tracked));
+  };
+  let lastRetention = Number.NEGATIVE_INFINITY;
+  const tick = () => {
+    track("delivering webhooks", deliverDueWebhooks());
+    if (Date.now() - lastRetention >= RETENTION_INTERVAL_MS) {
+      lastRetention = Date.now();
+      track("deleting expired webhook events", deleteExpiredWebhooks());
+    }
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  return async () => {
+    clearInterval(timer);
+    await Promise.all(inFlight);
+  };
+}
+
 /** Webhook events past their 30 days deleted, with their deliveries (a duty: cron route, bin/serve.ts). */
 export async function deleteExpiredWebhooks(now: Date = new Date()): Promise<number> {
   return deleteExpiredWebhookRows(now, WEBHOOK_RETENTION_BATCH);
