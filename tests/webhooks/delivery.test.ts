@@ -290,12 +290,12 @@ describe("an endpoint that fails for 5 days", () => {
       expect(await deliverDueWebhooks({ now: at(9 * DAY + HOUR - 1), send: failing() })).toMatchObject({ disabled: 0 });
       expect(info).not.toHaveBeenCalled();
 
-      await delivered(user.accountId, at(9 * DAY + HOUR));
+      const last = await delivered(user.accountId, at(9 * DAY + HOUR));
       expect(await deliverDueWebhooks({ now: at(9 * DAY + HOUR), send: failing() })).toEqual({
         attempted: 1,
         succeeded: 0,
-        retrying: 1,
-        failed: 0,
+        retrying: 0,
+        failed: 1,
         disabled: 1,
       });
       expect(await failingSince()).toEqual({
@@ -314,7 +314,17 @@ describe("an endpoint that fails for 5 days", () => {
         },
       ]);
 
-      // Disabled: nothing of it is claimed any more (its retries wait until it is enabled again), no new event is made.
+      // Its deliveries waiting for a retry failed with it (replay makes them again): this one, and the 2 before it.
+      const states = await getDb()<{ status: string; next_attempt_at: Date | null; finished_at: Date | null }[]>`
+        select status, next_attempt_at, finished_at from webhook_deliveries
+        where endpoint_id = ${endpoint.id} and created_at >= ${at(4 * DAY + HOUR)} order by created_at`;
+      expect(states).toEqual(
+        [0, 1, 2].map(() => ({ status: "failed", next_attempt_at: null, finished_at: at(9 * DAY + HOUR) })),
+      );
+      expect(await deliveryRow(last.deliveryIds[0])).toMatchObject({ status: "failed", attempts: 1 });
+      // Disabled: nothing of it is claimed any more, and no new event is made for it.
+      await getDb()`update webhook_deliveries set status = 'pending', next_attempt_at = ${at(DAY)}
+                    where id = ${last.deliveryIds[0]}`;
       expect(await deliverDueWebhooks({ now: at(20 * DAY), send: answering })).toMatchObject({ attempted: 0 });
       expect(await enqueueWebhookEvent(user.accountId, "email.delivered", { data: {}, now: at(20 * DAY) })).toBeNull();
     } finally {
