@@ -4,9 +4,14 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { WEBHOOK_ATTEMPTS_PER_ACCOUNT, WEBHOOK_LEASE_SECONDS } from "@/lib/core/limits";
-import { claimDueDeliveries, finishAttempt, type AttemptOutcome } from "@/lib/webhooks/data/deliveries";
-import { enqueueWebhookEvent } from "@/lib/webhooks/data/events";
-import { deleteExpiredWebhooks, deliverDueWebhooks, type WebhookSend } from "@/lib/webhooks/delivery";
+import { claimDueDeliveries, finishAttempt, replayDelivery, type AttemptOutcome } from "@/lib/webhooks/data/deliveries";
+import { createTestEvent, enqueueWebhookEvent } from "@/lib/webhooks/data/events";
+import {
+  deleteExpiredWebhooks,
+  deliverDueWebhooks,
+  deliverWebhookNow,
+  type WebhookSend,
+} from "@/lib/webhooks/delivery";
 import { createUser } from "../support/api";
 import { addEndpoint, attemptRows, deliveryRow, newSecret } from "../support/webhooks";
 
@@ -330,6 +335,64 @@ describe("an endpoint that fails for 5 days", () => {
     } finally {
       info.mockRestore();
     }
+  });
+});
+
+describe("a test event and a replay, attempted at once", () => {
+  it("sends webhook.test once to the endpoint alone; a replay is a new delivery of the same event, same webhook-id", async () => {
+    const user = await createUser();
+    const other = await createUser();
+    const endpoint = await addEndpoint(user.accountId, { url: "https://hooks.example/t", events: ["email.sent"] });
+    expect(await createTestEvent(other.accountId, endpoint.id, T)).toBeUndefined();
+
+    const sent: { url: string; headers: Record<string, string>; body: string }[] = [];
+    const recording =
+      (outcome: WebhookSend): WebhookSend =>
+      async (request) => {
+        sent.push(request);
+        return outcome(request);
+      };
+    const test = (await createTestEvent(user.accountId, endpoint.id, T))!;
+    expect(await deliverWebhookNow(other.accountId, test.deliveryId, { now: T, send: answering })).toBeUndefined();
+    expect(await deliverWebhookNow(user.accountId, test.deliveryId, { now: T, send: recording(failing(502)) })).toEqual(
+      {
+        recorded: true,
+        status: "failed",
+        attempts: 1,
+        nextAttemptAt: null,
+        endpointDisabled: false,
+        accountEmail: null,
+        endpointId: endpoint.id,
+        endpointUrl: "https://hooks.example/t",
+      },
+    );
+    expect(sent.map(({ url, headers, body }) => ({ url, id: headers["webhook-id"], body: JSON.parse(body) }))).toEqual([
+      {
+        url: "https://hooks.example/t",
+        id: test.eventId,
+        body: { type: "webhook.test", created_at: T.toISOString(), data: { webhook_id: endpoint.id } },
+      },
+    ]);
+    expect(sent[0].headers["webhook-timestamp"]).toBe(String(T.getTime() / 1000));
+    expect(sent[0].headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
+    // One attempt only: finished, it is not claimed again.
+    expect(await deliverWebhookNow(user.accountId, test.deliveryId, { now: T, send: answering })).toBeUndefined();
+
+    const replay = (await replayDelivery(user.accountId, endpoint.id, test.deliveryId, at(MINUTE)))!;
+    expect(replay).toEqual({ id: expect.any(String), eventId: test.eventId });
+    expect(await replayDelivery(other.accountId, endpoint.id, test.deliveryId, at(MINUTE))).toBeUndefined();
+    expect(
+      await deliverWebhookNow(user.accountId, replay.id, { now: at(MINUTE), send: recording(answering) }),
+    ).toMatchObject({
+      recorded: true,
+      status: "succeeded",
+      attempts: 1,
+    });
+    expect(sent.map(({ headers, body }) => [headers["webhook-id"], body])).toEqual([
+      [test.eventId, sent[0].body],
+      [test.eventId, sent[0].body],
+    ]);
+    expect(await deliveryRow(test.deliveryId)).toMatchObject({ status: "failed", attempts: 1, max_attempts: 1 });
   });
 });
 

@@ -129,6 +129,31 @@ describe("email events", () => {
     ]);
   });
 
+  it("opens, complaints, delays and failures are events too, each with the status it left the email in", async () => {
+    const user = await sender();
+    await addEndpoint(user.accountId, {
+      events: ["email.opened", "email.complained", "email.delivery_delayed", "email.failed"],
+    });
+    const delivered = await sentEmailId(user);
+    await applyEmailEvent(delivered, "opened");
+    await applyEmailEvent(delivered, "complained", { detail: { recipients: ["ann@example.com"] } });
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    // (The complaint suppressed ann@example.com.)
+    const delayed = await sentEmailId(user, { to: "bob@example.com", scheduled_at: later });
+    await applyEmailEvent(delayed, "delivery_delayed");
+    const failed = await sentEmailId(user, { to: "cy@example.com", scheduled_at: later });
+    await applyEmailEvent(failed, "failed", { detail: { message: "refused" } });
+
+    const events = await webhookEvents(user.accountId);
+    expect(events.map(({ type, email_id, payload }) => [type, email_id, payload.data.status])).toEqual([
+      ["email.opened", delivered, "delivered"],
+      ["email.complained", delivered, "complained"],
+      ["email.delivery_delayed", delayed, "delivery_delayed"],
+      ["email.failed", failed, "failed"],
+    ]);
+    expect(events[1].payload.data).toEqual(dataOf(await emailResource(user, delivered), "complained"));
+  });
+
   it("reaches only the account's enabled endpoints that hear the type; with none, no event is made", async () => {
     const user = await sender();
     const other = await sender();
