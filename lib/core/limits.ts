@@ -162,6 +162,17 @@ export const MAX_NEXT_PATH_LENGTH = 2048;
  * with 413 before it is buffered.
  */
 export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
+/**
+ * One delivery of an account's webhook (lib/webhooks/outbound.ts): a 2xx answer within WEBHOOK_TIMEOUT_MS (looking
+ * up, connecting and the answer's status all count) is a success; of the answer's body at most
+ * WEBHOOK_MAX_RESPONSE_BYTES are read and the first WEBHOOK_RESPONSE_EXCERPT_BYTES kept for the delivery log.
+ */
+export const WEBHOOK_TIMEOUT_MS = 15_000;
+export const WEBHOOK_MAX_RESPONSE_BYTES = 64 * KB;
+export const WEBHOOK_RESPONSE_EXCERPT_BYTES = 4 * KB;
+/** A webhook endpoint's `url`, and the lookup at its creation or change that its host resolves to public addresses only. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+export const WEBHOOK_HOST_LOOKUP_MS = 2000;
 /** How long a send waits for an identical one (same Idempotency-Key and body) still running, before answering 409. */
 export const IDEMPOTENCY_WAIT_MS = 15_000;
 /**

@@ -1,11 +1,33 @@
 import "server-only";
-import { createHmac } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { Webhook } from "standardwebhooks";
 
-// TEMPORARY (wh-store): a stand-in so lib/webhooks/delivery.ts type-checks and runs before wh-http's branch is merged.
-// wh-http owns this file: its version (signed by the `standardwebhooks` library, newWebhookSecret, …) replaces this one
-// whole on merge.
+// Deliveries are signed as Standard Webhooks (the format Svix and Resend use), by the `standardwebhooks` library, so
+// that its verifier and Svix's accept them unchanged: no HMAC of our own to get subtly different.
 
-/** The Standard Webhooks headers of one attempt: one `v1,` signature per secret, the newest first. */
+/** The random bytes of a new secret: the contract allows 24 to 64; 32 is the HMAC-SHA256 key's own size. */
+const SECRET_BYTES = 32;
+
+/** The three headers that sign one attempt of a delivery. */
+export type WebhookSignatureHeaders = {
+  /** The event's id: the same on every attempt and replay, for receivers to de-duplicate by. */
+  "webhook-id": string;
+  /** Unix seconds of the attempt. */
+  "webhook-timestamp": string;
+  /** One `v1,<Base64 HMAC-SHA256>` per secret, space separated, the newest secret's first. */
+  "webhook-signature": string;
+};
+
+/** A new endpoint secret: `whsec_` and the Base64 of 32 random bytes (the key is the decoded bytes). */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(SECRET_BYTES).toString("base64")}`;
+}
+
+/**
+ * The headers of an attempt made at `timestamp` of the event `id` whose JSON is `body` (exactly the bytes sent),
+ * signed with each of `secrets`: the endpoint's current secret first, then, during the day after a rotation, the
+ * previous one, so that a receiver holding either verifies it.
+ */
 export function signWebhook({
   id,
   timestamp,
@@ -15,12 +37,12 @@ export function signWebhook({
   id: string;
   timestamp: Date;
   body: string;
-  secrets: string[];
-}): Record<string, string> {
-  const seconds = Math.floor(timestamp.getTime() / 1000);
-  const signatures = secrets.map((secret) => {
-    const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
-    return `v1,${createHmac("sha256", key).update(`${id}.${seconds}.${body}`).digest("base64")}`;
-  });
-  return { "webhook-id": id, "webhook-timestamp": String(seconds), "webhook-signature": signatures.join(" ") };
+  secrets: readonly string[];
+}): WebhookSignatureHeaders {
+  if (secrets.length === 0) throw new Error("A webhook delivery is signed with at least one secret");
+  return {
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
+    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(id, timestamp, body)).join(" "),
+  };
 }
