@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { WEBHOOK_ATTEMPTS_PER_ACCOUNT, WEBHOOK_LEASE_SECONDS } from "@/lib/core/limits";
@@ -13,6 +14,7 @@ import {
   type WebhookSend,
 } from "@/lib/webhooks/delivery";
 import { createUser } from "../support/api";
+import { withEnv } from "../support/env";
 import { addEndpoint, attemptRows, deliveryRow, newSecret } from "../support/webhooks";
 
 // The runner on a database of its own (vitest.config.ts, OWN_DATABASE): it claims every due delivery, whoever made it.
@@ -457,7 +459,7 @@ function runner(env: Record<string, string>): {
     "node_modules/.bin/tsx",
     ["--import", "./bin/server-only-hook.mjs", "tests/support/webhook-child.ts"],
     {
-      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), ...env },
+      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), WEBHOOKS_ALLOW_PRIVATE_URLS: "1", ...env },
       stdio: ["pipe", "pipe", "pipe"],
     },
   );
@@ -509,6 +511,37 @@ describe("server processes", () => {
       }
     },
   );
+
+  it("the default sender POSTs the event signed as Standard Webhooks with the endpoint's secrets, and its answer is recorded", async () => {
+    const hooks = await receiver((response) => response.writeHead(202).end("thanks"));
+    try {
+      const user = await createUser();
+      const previous = newSecret();
+      const endpoint = await addEndpoint(user.accountId, {
+        url: `${hooks.url}/in`,
+        events: ["email.delivered"],
+        previousSecret: previous,
+        previousSecretExpiresAt: new Date(Date.now() + HOUR),
+      });
+      const { eventId, deliveryIds } = await delivered(user.accountId, new Date(), { email_id: "re_signed" });
+      const run = await withEnv({ WEBHOOKS_ALLOW_PRIVATE_URLS: "1" }, () => deliverDueWebhooks());
+      expect(run).toEqual({ attempted: 1, succeeded: 1, retrying: 0, failed: 0, disabled: 0 });
+      const [request] = hooks.received;
+      expect(request.headers).toMatchObject({ "content-type": "application/json", "webhook-id": eventId });
+      for (const secret of [endpoint.secret, previous]) {
+        expect(new Webhook(secret).verify(request.body, request.headers as Record<string, string>)).toEqual({
+          type: "email.delivered",
+          created_at: expect.any(String),
+          data: { email_id: "re_signed" },
+        });
+      }
+      expect(await attemptRows(deliveryIds[0])).toMatchObject([
+        { attempt: 1, response_status: 202, error: null, response_excerpt: "thanks" },
+      ]);
+    } finally {
+      await hooks.close();
+    }
+  });
 
   it(
     "a process killed (SIGKILL) in the middle of an attempt loses nothing: the attempt is made again after its lease",
