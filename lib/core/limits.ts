@@ -187,7 +187,8 @@ export const WEBHOOK_ATTEMPTS_IN_FLIGHT = 32;
 export const WEBHOOK_ATTEMPTS_PER_ACCOUNT = 4;
 /**
  * How long a claimed webhook attempt is its process's: past it another process makes it again (a process killed in the
- * middle of one). Well above the attempt's own 15 s deadline, so a live attempt is never made twice at once.
+ * middle of one). Well above the attempt's own deadline (WEBHOOK_TIMEOUT_MS, 15 s), so a live attempt is never made
+ * twice at once.
  */
 export const WEBHOOK_LEASE_SECONDS = 60;
 /** Webhook events (with their deliveries) past their 30 days, deleted at most per run of the retention duty. */

@@ -25,7 +25,7 @@ import { signWebhook } from "@/lib/webhooks/signing";
 // their outcome, which sets the next attempt by the retry schedule. It runs after a request that made events
 // (deliverWebhookSoon), every second under `npm start`/`npm run dev` (bin/serve.ts) and from the cron route on Vercel.
 
-/** Makes one attempt: POSTs `body` with `headers` to `url` (wh-http's attemptWebhook; tests give their own). */
+/** Makes one attempt: POSTs `body` with `headers` to `url` (attemptWebhook by default; tests give their own). */
 export type WebhookSend = (request: {
   url: string;
   headers: Record<string, string>;
