@@ -11,8 +11,13 @@ const SERIAL = [
   "tests/api/json-body-isolation.test.ts",
 ];
 // Files that must have a database to themselves: they assert that a due scheduled email is left for after() or the
-// outbox's schedule (any other file's send would dispatch it).
-const OWN_DATABASE = ["tests/sending/background-work.test.ts", "tests/sending/scheduled-outbox.test.ts"];
+// outbox's schedule (any other file's send would dispatch it), or claim every due webhook delivery at a clock of
+// their own.
+const OWN_DATABASE = [
+  "tests/sending/background-work.test.ts",
+  "tests/sending/scheduled-outbox.test.ts",
+  "tests/webhooks/delivery.test.ts",
+];
 
 // A file that replaces modules or changes the environment gets modules of its own; the others share their worker's
 // (Vitest's isolate: false), which spares re-importing the app for each file and keeps the render workers warm between

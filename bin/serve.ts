@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { databaseUrlVariable } from "@/lib/core/config";
 import { deliverScheduledOutboxEmails } from "@/lib/mail-transport/outbox";
+import { deliverWebhooksContinually } from "@/lib/webhooks/delivery";
 import { connectDatabase, ensureLocalSessionSecret, prepareDatabase } from "./database";
 
 // npm run dev / npm start: brings up the database (the embedded one when neither DATABASE_URL nor POSTGRES_URL is set),
@@ -16,6 +17,8 @@ import { connectDatabase, ensureLocalSessionSecret, prepareDatabase } from "./da
 //     "Deploying to Vercel with Supabase")
 //   - the outbox's due scheduled emails, every second (deliverScheduledOutboxEmails → dispatchDueScheduledEmails): the
 //     cron route /api/cron/dispatch-scheduled (dispatchScheduled), and the dispatch each send starts after answering
+//   - due webhook attempts, every second, and expired webhook events (deliverWebhooksContinually): the cron route
+//     /api/cron/deliver-webhooks (deliverWebhooksDue), and the run each request that made events starts after answering
 //   - a session secret generated into .data/, and the catalogue worker rebuilt on edits: local development only
 // The other background duties (interrupted hand-offs, expired idempotency keys, held provider events, Stripe reports)
 // run after requests and in the cron routes alike (README, "Background work"; tests/platform/cron.test.ts).
@@ -44,6 +47,7 @@ try {
 const stopWatching =
   mode === "dev" ? await (await import("../scripts/build-sandbox-runtime")).watchCatalogueWorker(log) : async () => {};
 const stopOutboxSchedule = deliverScheduledOutboxEmails();
+const stopWebhookDeliveries = deliverWebhooksContinually();
 
 const next = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), mode, "-p", port], {
   stdio: ["inherit", "pipe", "inherit"],
@@ -76,6 +80,7 @@ async function stop(code: number) {
   }
   await stopWatching();
   await stopOutboxSchedule();
+  await stopWebhookDeliveries();
   await connection.close();
   process.exit(code);
 }

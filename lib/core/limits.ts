@@ -175,6 +175,24 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 export const WEBHOOK_HOST_LOOKUP_MS = 2000;
 /** How long a send waits for an identical one (same Idempotency-Key and body) still running, before answering 409. */
 export const IDEMPOTENCY_WAIT_MS = 15_000;
+/**
+ * Webhook attempts one process makes at once (lib/webhooks/delivery.ts): a hanging endpoint holds one of these for
+ * its whole timeout, so they are many, and cheap (sockets, not threads).
+ */
+export const WEBHOOK_ATTEMPTS_IN_FLIGHT = 32;
+/**
+ * Webhook attempts of one account in flight at once, across every process (claim_webhook_deliveries counts the
+ * leases running): an account's hanging endpoint holds no more than these, and other accounts' deliveries go on.
+ */
+export const WEBHOOK_ATTEMPTS_PER_ACCOUNT = 4;
+/**
+ * How long a claimed webhook attempt is its process's: past it another process makes it again (a process killed in the
+ * middle of one). Well above the attempt's own deadline (WEBHOOK_TIMEOUT_MS, 15 s), so a live attempt is never made
+ * twice at once.
+ */
+export const WEBHOOK_LEASE_SECONDS = 60;
+/** Webhook events (with their deliveries) past their 30 days, deleted at most per run of the retention duty. */
+export const WEBHOOK_RETENTION_BATCH = 5000;
 
 const count = (n: number) => n.toLocaleString("en-US");
 const megabytes = (bytes: number) => `${bytes / MB} MB`;

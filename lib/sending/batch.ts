@@ -15,6 +15,7 @@ import { sendBatchRequestSchema, type SendBatchResponse, type SendRequest } from
 import { emailUsageMeta, sentEmailRecord } from "@/lib/sending/response";
 import { isTestSend, mailerFor, testLimitReached, type SendCaller } from "@/lib/sending/caller";
 import { scheduleDispatch } from "@/lib/sending/dispatch";
+import { deliverWebhookSoon } from "@/lib/webhooks/delivery";
 import {
   batchHandoffKey,
   checkIdempotencyKey,
@@ -50,6 +51,8 @@ export async function sendBatch(
   signal?: AbortSignal,
 ): Promise<SendOutcome<SendBatchResponse>> {
   scheduleDispatch();
+  // After the response: the first attempt of the webhook events the send makes.
+  deliverWebhookSoon();
   checkIdempotencyKey(idempotencyKey, rawBody, sendBatchRequestSchema);
   if (idempotencyKey === null) {
     return performBatch(caller, parseRequest(rawBody, sendBatchRequestSchema).emails, null, signal);

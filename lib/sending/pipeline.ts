@@ -18,6 +18,7 @@ import { sendResponseBody } from "@/lib/sending/response";
 import { checkAttachmentHosts } from "@/lib/sending/attachment-hosts";
 import { isTestSend, mailerFor, testLimitReached, type SendCaller } from "@/lib/sending/caller";
 import { scheduleDispatch } from "@/lib/sending/dispatch";
+import { deliverWebhookSoon } from "@/lib/webhooks/delivery";
 import {
   checkIdempotencyKey,
   emailHandoffKey,
@@ -85,6 +86,8 @@ export async function sendEmail(
   idempotencyKey: string | null,
 ): Promise<SendOutcome<SendResponse>> {
   scheduleDispatch();
+  // After the response: the first attempt of the webhook events the send makes.
+  deliverWebhookSoon();
   checkIdempotencyKey(idempotencyKey, rawBody, sendRequestSchema);
   if (idempotencyKey === null) return performSend(caller, parseRequest(rawBody, sendRequestSchema), null);
 

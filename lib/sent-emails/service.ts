@@ -13,6 +13,7 @@ import { cancelScheduledEmail, dispatchDueScheduledEmails } from "@/lib/sent-ema
 import { findEmailTemplateVersion } from "@/lib/sent-emails/data/template-version";
 import { describeProviderFailure, getMailer } from "@/lib/mail-transport";
 import type { DeliveryStatus } from "@/lib/sent-emails/schemas";
+import { deliverWebhookSoon } from "@/lib/webhooks/delivery";
 
 // The dashboard's emails pages: the counts by status, and the template (and version) an email was rendered from.
 export { countEmailsByStatus, findEmailTemplateVersion };
@@ -46,6 +47,7 @@ export async function cancelEmailOrThrow(accountId: string, id: string) {
   if (email.provider !== "outbox") await cancelAtProvider(email);
   const { canceled, status } = await cancelScheduledEmail(accountId, email.internalId);
   if (!canceled) throw errors.emailNotCancelable(status ?? email.status);
+  deliverWebhookSoon(); // its email.canceled event
   return getEmailOrThrow(accountId, id);
 }
 

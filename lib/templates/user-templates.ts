@@ -30,6 +30,7 @@ import {
   type TemplateFiles,
   type TemplateFilesProblem,
 } from "@/lib/templates/files";
+import { deliverWebhookSoon } from "@/lib/webhooks/delivery";
 
 /**
  * A template's source: one file (the dashboard's editor), or files by relative path with an optional entry (the API
@@ -259,7 +260,9 @@ async function savedTemplate(
 
 /** POST /templates: 201's template and warnings. */
 export async function createTemplateOrThrow(accountId: string, input: NewTemplateSource): Promise<SavedTemplate> {
-  return savedTemplate(accountId, await createTemplateFromSource(accountId, input));
+  const created = await createTemplateFromSource(accountId, input);
+  deliverWebhookSoon(); // its template.published event
+  return savedTemplate(accountId, created);
 }
 
 /**
@@ -273,6 +276,7 @@ export async function replaceTemplateOrThrow(
 ): Promise<SavedTemplate> {
   const replaced = await replaceTemplateFromSource(accountId, templateId, input);
   if (!replaced) throw errors.templateNotFound();
+  deliverWebhookSoon(); // a published save's template.published event
   // By its id: the alias it was named by may just have changed.
   return savedTemplate(accountId, replaced);
 }

@@ -13,6 +13,7 @@ import {
 } from "@/lib/templates/data/versions";
 import { SINGLE_FILE } from "@/lib/templates/files";
 import { MAX_VERSION_NUMBER } from "@/lib/core/limits";
+import { deliverWebhookSoon } from "@/lib/webhooks/delivery";
 
 // The dashboard's template pages show the draft and the versions as stored.
 export { findOwnDraft, listVersions, type DraftContent, type ListedVersion, type VersionSummary };
@@ -53,6 +54,7 @@ export async function publishTemplateOrThrow(
 ) {
   const published = await publishDraft(accountId, templateId, revision, publishedBy);
   if (!published) throw errors.templateNotFound();
+  deliverWebhookSoon(); // its template.published event
   return { success: true as const, version: versionBody(published) };
 }
 
@@ -94,6 +96,7 @@ export async function restoreTemplateVersionOrThrow(
   const version = parseVersionNumber(rawVersion);
   const restored = await restoreVersion(accountId, templateId, version, publish, publishedBy);
   if (!restored) throw errors.templateNotFound();
+  if (restored.version) deliverWebhookSoon(); // its template.published event
   return {
     success: true as const,
     draft: draftBody(restored.draft),

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import * as deliverWebhooks from "@/app/api/cron/deliver-webhooks/route";
 import * as dispatchScheduled from "@/app/api/cron/dispatch-scheduled/route";
 import * as reportUsage from "@/app/api/cron/report-usage/route";
 import { getDb } from "@/lib/db/client";
@@ -9,9 +10,11 @@ import { holdEmailEvent } from "@/lib/sent-emails/data/events";
 import { markEmailAccepted, recordCountedEmail, type EmailRecordInput } from "@/lib/sent-emails/data/records";
 import { billingPeriod } from "@/lib/core/plans";
 import { hashRequest } from "@/lib/sending/idempotency";
-import { call, counter, sender, type Sender } from "../support/api";
+import { enqueueWebhookEvent } from "@/lib/webhooks/data/events";
+import { call, counter, createUser, sender, type Sender } from "../support/api";
 import { envForSuite } from "../support/env";
 import { useResendStandIn } from "../support/resend-stand-in";
+import { addEndpoint } from "../support/webhooks";
 
 // Production has no long-running process: what `npm start` does in the background (bin/serve.ts's loop over due
 // scheduled emails, and the dispatch every send starts after answering) happens on Vercel when Vercel Cron calls a route
@@ -22,6 +25,7 @@ const CRON_SECRET = "cron-secret-for-the-cron-tests-0123456789";
 
 /** Every route of app/api/cron/, by path: a route added there and not here fails the first test. */
 const CRON_ROUTES: Record<string, { GET: (...args: any[]) => Promise<Response> }> = {
+  "/api/cron/deliver-webhooks": deliverWebhooks,
   "/api/cron/dispatch-scheduled": dispatchScheduled,
   "/api/cron/report-usage": reportUsage,
 };
@@ -219,5 +223,32 @@ describe("GET /api/cron/report-usage, as Vercel Cron calls it", () => {
     const run = await asVercelCron("/api/cron/report-usage");
     expect(run.status).toBe(200);
     expect(run.body).toEqual({ success: true, configured: false, reported: 0, failed: 0, downgraded: 0 });
+  });
+});
+
+describe("GET /api/cron/deliver-webhooks, as Vercel Cron calls it", () => {
+  it("makes the due webhook attempts and deletes events past their 30 days", async () => {
+    const user = await createUser();
+    const endpoint = await addEndpoint(user.accountId, { events: ["email.delivered"] });
+    const old = await enqueueWebhookEvent(user.accountId, "email.delivered", {
+      data: {},
+      now: new Date(Date.now() - 31 * 24 * 3_600_000),
+    });
+    // Its delivery is left alone (a disabled endpoint's are not claimed): what the default sender makes of an
+    // attempt is tests/webhooks/'s.
+    await getDb()`update webhook_endpoints set enabled = false where id = ${endpoint.id}`;
+    const run = await asVercelCron("/api/cron/deliver-webhooks");
+    expect(run.status).toBe(200);
+    expect(run.body).toEqual({
+      success: true,
+      attempted: expect.any(Number),
+      succeeded: expect.any(Number),
+      retrying: expect.any(Number),
+      failed: expect.any(Number),
+      disabled_endpoints: expect.any(Number),
+      expired_events: expect.any(Number),
+    });
+    expect(run.body.expired_events).toBeGreaterThanOrEqual(1);
+    expect(await getDb()`select 1 from webhook_events where id = ${old}`).toEqual([]);
   });
 });

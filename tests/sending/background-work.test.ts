@@ -7,6 +7,7 @@ import { addSendingDomain } from "@/lib/sending-domains/data";
 import { billingPeriod, type PlanName } from "@/lib/core/plans";
 import { addToLibrary, auth, call, catalogueId, createUser } from "../support/api";
 import { useStripeStandIn } from "../support/stripe";
+import { addEndpoint } from "../support/webhooks";
 
 // Work a request starts but does not await must be handed to Next's after(), which keeps a serverless function alive
 // until it settles. `after` is watched here: inside a request it queues the task; the tests run what was queued.
@@ -51,13 +52,29 @@ describe("background work outlives the response", () => {
       returning id`;
 
     expect((await sendOne(user)).status).toBe(200);
-    expect(after).toHaveBeenCalledTimes(1);
+    // The dispatch, and the run of the webhook events the send made (the next test).
+    expect(after).toHaveBeenCalledTimes(2);
     const status = async () =>
       (await getDb()<{ status: string }[]>`select status from sent_emails where id = ${due.id}`)[0].status;
     expect(await status()).toBe("scheduled");
 
     await Promise.all(queued.map((task) => task()));
     expect(await status()).toBe("sent");
+  });
+
+  it("a send hands the first attempt of its webhook events to after(), which makes it once run", async () => {
+    const user = await sender("free");
+    // A name that resolves nowhere: the attempt fails at once, recorded, whatever the sender.
+    const endpoint = await addEndpoint(user.accountId, { url: "https://hooks.invalid/in", events: ["email.sent"] });
+    expect((await sendOne(user)).status).toBe(200);
+    const deliveries = () =>
+      getDb()<{ attempts: number; recorded: number }[]>`
+        select d.attempts, (select count(*)::int from webhook_attempts a where a.delivery_id = d.id) as recorded
+        from webhook_deliveries d where d.endpoint_id = ${endpoint.id}`;
+    expect(await deliveries()).toEqual([{ attempts: 0, recorded: 0 }]);
+
+    await Promise.all(queued.map((task) => task()));
+    expect(await deliveries()).toEqual([{ attempts: 1, recorded: 1 }]);
   });
 
   // The first overage send of a process starts the flush (later ones within 30 s do not): this is that send.

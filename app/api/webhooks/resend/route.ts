@@ -5,6 +5,7 @@ import { withErrorHandling } from "@/lib/api/with-api-auth";
 import { getConfig } from "@/lib/core/config";
 import { readWebhookBody } from "@/lib/api/webhook-body";
 import { handleResendEvent, verifyResendWebhook } from "@/lib/mail-transport/resend-events";
+import { deliverWebhookSoon } from "@/lib/webhooks/delivery";
 
 // POST /api/webhooks/resend – Resend's signed delivery events (sent, delivered, bounced, …). The Svix signature is
 // checked on the raw body before anything is read or written; each event is applied once (by its svix-id), so replays
@@ -19,6 +20,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
     const rawBody = await readWebhookBody(request);
     const delivery = verifyResendWebhook(rawBody, request.headers);
     const { duplicate, outcome } = await handleResendEvent(delivery);
+    // The account's webhook event of what Resend reported, attempted after the answer.
+    if (outcome === "applied" && !duplicate) deliverWebhookSoon();
     return NextResponse.json({ received: true, duplicate, outcome });
   }),
 });

@@ -1,0 +1,598 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { afterEach, describe, expect, inject, it, vi } from "vitest";
+import { getDb } from "@/lib/db/client";
+import { WEBHOOK_ATTEMPTS_PER_ACCOUNT, WEBHOOK_LEASE_SECONDS } from "@/lib/core/limits";
+import { claimDueDeliveries, finishAttempt, replayDelivery, type AttemptOutcome } from "@/lib/webhooks/data/deliveries";
+import { createTestEvent, enqueueWebhookEvent } from "@/lib/webhooks/data/events";
+import {
+  deleteExpiredWebhooks,
+  deliverDueWebhooks,
+  deliverWebhookNow,
+  type WebhookSend,
+} from "@/lib/webhooks/delivery";
+import { createUser } from "../support/api";
+import { withEnv } from "../support/env";
+import { addEndpoint, attemptRows, deliveryRow, newSecret } from "../support/webhooks";
+
+// The runner on a database of its own (vitest.config.ts, OWN_DATABASE): it claims every due delivery, whoever made it.
+// Time is the test's: claims and finishes are made at the `now` each call is given, never by waiting.
+
+const T = new Date("2031-03-01T10:00:00.000Z");
+const at = (ms: number) => new Date(T.getTime() + ms);
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+afterEach(async () => {
+  const db = getDb();
+  await db`delete from webhook_events`;
+  await db`delete from webhook_endpoints`;
+});
+
+const failing =
+  (status = 500): WebhookSend =>
+  async () => ({
+    status,
+    durationMs: 0,
+    excerpt: "down",
+    succeeded: false,
+  });
+const answering: WebhookSend = async () => ({ status: 204, durationMs: 0, excerpt: "", succeeded: true });
+
+/** An event of `accountId` at `now`, heard by its endpoints of email.delivered; its deliveries' ids, endpoint order. */
+async function delivered(accountId: string, now: Date, data: Record<string, unknown> = { email_id: "e1" }) {
+  const eventId = await enqueueWebhookEvent(accountId, "email.delivered", { data, now });
+  const rows = await getDb()<{ id: string }[]>`
+    select d.id from webhook_deliveries d join webhook_endpoints w on w.id = d.endpoint_id
+    where d.event_id = ${eventId} order by w.created_at, w.id`;
+  return { eventId: eventId!, deliveryIds: rows.map((row) => row.id) };
+}
+
+describe("claiming due deliveries", () => {
+  it("claims a due delivery once under a lease, again only after the lease runs out, and a stale claim changes nothing", async () => {
+    const user = await createUser();
+    const previous = newSecret();
+    const endpoint = await addEndpoint(user.accountId, {
+      url: "https://hooks.example/a",
+      events: ["email.delivered"],
+      previousSecret: previous,
+      previousSecretExpiresAt: at(HOUR),
+    });
+    const { eventId, deliveryIds } = await delivered(user.accountId, T, { email_id: "re_1" });
+    const claim = (now: Date) =>
+      claimDueDeliveries({ now, limit: 10, perAccount: 4, leaseSeconds: WEBHOOK_LEASE_SECONDS });
+
+    expect(await claim(at(-1))).toEqual([]);
+    const [first, ...others] = await claim(T);
+    expect(others).toEqual([]);
+    expect(first).toEqual({
+      deliveryId: deliveryIds[0],
+      claimToken: expect.any(String),
+      attempt: 1,
+      url: "https://hooks.example/a",
+      secrets: [endpoint.secret, previous],
+      eventId,
+      payload: expect.any(String),
+      createdAt: T,
+      accountId: user.accountId,
+      endpointId: endpoint.id,
+    });
+    expect(JSON.parse(first.payload)).toEqual({
+      type: "email.delivered",
+      created_at: "2031-03-01T10:00:00.000Z",
+      data: { email_id: "re_1" },
+    });
+    expect(await deliveryRow(first.deliveryId)).toMatchObject({
+      status: "pending",
+      attempts: 0,
+      claimed_until: at(WEBHOOK_LEASE_SECONDS * SECOND),
+      claim_token: first.claimToken,
+    });
+
+    // While the lease runs, nobody claims it; past it (the process died), it is claimed again, as the same attempt.
+    expect(await claim(at(WEBHOOK_LEASE_SECONDS * SECOND - 1))).toEqual([]);
+    const [again] = await claim(at(2 * HOUR));
+    expect(again).toMatchObject({ deliveryId: first.deliveryId, attempt: 1, secrets: [endpoint.secret] });
+    expect(again.claimToken).not.toBe(first.claimToken);
+
+    const outcome: AttemptOutcome = { status: 200, durationMs: 30, excerpt: "ok", succeeded: true };
+    expect(await finishAttempt(first, { now: at(2 * HOUR), outcome, jitter: 0 })).toEqual({
+      recorded: false,
+      status: null,
+      attempts: null,
+      nextAttemptAt: null,
+      endpointDisabled: false,
+      accountEmail: null,
+      endpointId: null,
+      endpointUrl: null,
+    });
+    expect(await attemptRows(first.deliveryId)).toEqual([]);
+    expect(await deliveryRow(first.deliveryId)).toMatchObject({ status: "pending", attempts: 0 });
+
+    expect(await finishAttempt(again, { now: at(2 * HOUR + 30), outcome, jitter: 0 })).toMatchObject({
+      recorded: true,
+      status: "succeeded",
+      attempts: 1,
+      nextAttemptAt: null,
+    });
+    expect(await deliveryRow(first.deliveryId)).toEqual({
+      status: "succeeded",
+      attempts: 1,
+      max_attempts: 8,
+      next_attempt_at: null,
+      claimed_until: null,
+      claim_token: null,
+      finished_at: at(2 * HOUR + 30),
+    });
+    expect(await attemptRows(first.deliveryId)).toEqual([
+      {
+        attempt: 1,
+        started_at: at(2 * HOUR),
+        duration_ms: 30,
+        response_status: 200,
+        error: null,
+        response_excerpt: "ok",
+      },
+    ]);
+    // Finished, it is nobody's to finish again.
+    expect(await finishAttempt(again, { now: at(3 * HOUR), outcome, jitter: 0 })).toMatchObject({ recorded: false });
+  });
+
+  it("skips endpoints that are disabled, and events no enabled endpoint hears are not made", async () => {
+    const user = await createUser();
+    await addEndpoint(user.accountId, { events: ["email.delivered"], enabled: false });
+    await addEndpoint(user.accountId, { events: ["email.bounced"] });
+    expect(await enqueueWebhookEvent(user.accountId, "email.delivered", { data: {}, now: T })).toBeNull();
+    expect(await getDb()`select 1 from webhook_events where account_id = ${user.accountId}`).toHaveLength(0);
+
+    const heard = await addEndpoint(user.accountId, { events: ["email.delivered"] });
+    const { deliveryIds } = await delivered(user.accountId, T);
+    expect(deliveryIds).toHaveLength(1);
+    await getDb()`update webhook_endpoints set enabled = false where id = ${heard.id}`;
+    expect(await deliverDueWebhooks({ now: at(MINUTE), send: answering })).toEqual({
+      attempted: 0,
+      succeeded: 0,
+      retrying: 0,
+      failed: 0,
+      disabled: 0,
+    });
+    expect(await deliveryRow(deliveryIds[0])).toMatchObject({ status: "pending", attempts: 0, claimed_until: null });
+  });
+
+  it("has at most 4 attempts of one account in flight: another account's delivery is made beside a hanging endpoint", async () => {
+    const slow = await createUser();
+    const quick = await createUser();
+    await addEndpoint(slow.accountId, { url: "https://slow.example/hook", events: ["email.delivered"] });
+    await addEndpoint(quick.accountId, { url: "https://quick.example/hook", events: ["email.delivered"] });
+    for (let i = 0; i < 6; i++) await delivered(slow.accountId, at(i));
+    const { deliveryIds: quickIds } = await delivered(quick.accountId, at(10));
+
+    const hanging: (() => void)[] = [];
+    const send: WebhookSend = ({ url }) =>
+      url.startsWith("https://slow.example")
+        ? new Promise<AttemptOutcome>((resolve) =>
+            hanging.push(() =>
+              resolve({ status: null, durationMs: 15_000, error: "timed out", excerpt: "", succeeded: false }),
+            ),
+          )
+        : answering({ url, headers: {}, body: "" });
+    const slowRun = deliverDueWebhooks({ now: at(MINUTE), send, jitter: () => 0 });
+    await expect.poll(() => hanging.length).toBe(WEBHOOK_ATTEMPTS_PER_ACCOUNT);
+    await expect.poll(async () => (await deliveryRow(quickIds[0])).status).toBe("succeeded");
+
+    // Another process's run, meanwhile: the slow account has its 4 in flight, so none of its 2 left is claimed.
+    expect(await deliverDueWebhooks({ now: at(MINUTE + 1), send })).toMatchObject({ attempted: 0 });
+    expect(hanging).toHaveLength(WEBHOOK_ATTEMPTS_PER_ACCOUNT);
+
+    for (const release of hanging) release();
+    expect(await slowRun).toEqual({ attempted: 5, succeeded: 1, retrying: 4, failed: 0, disabled: 0 });
+    expect(await deliverDueWebhooks({ now: at(MINUTE + 2), send: failing() })).toMatchObject({ attempted: 2 });
+  });
+});
+
+describe("the retry schedule", () => {
+  it("retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, each delay times (1 + jitter); after 8 attempts the delivery failed", async () => {
+    const user = await createUser();
+    await addEndpoint(user.accountId, { events: ["email.delivered"] });
+    const { deliveryIds } = await delivered(user.accountId, T);
+    const jitters = [0.1, -0.1, 0, 0.05, -0.05, 0.1, -0.1, 0];
+    const delays = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
+
+    let now = T;
+    const seen: { attempt: number; status: string; next: number | null }[] = [];
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      // Not a millisecond early.
+      expect(await deliverDueWebhooks({ now: new Date(now.getTime() - 1), send: failing(503) })).toMatchObject({
+        attempted: 0,
+      });
+      const run = await deliverDueWebhooks({ now, send: failing(503), jitter: () => jitters[attempt - 1] });
+      expect(run.attempted).toBe(1);
+      const row = await deliveryRow(deliveryIds[0]);
+      seen.push({
+        attempt: row.attempts,
+        status: row.status,
+        next: row.next_attempt_at && row.next_attempt_at.getTime() - now.getTime(),
+      });
+      if (row.next_attempt_at) now = row.next_attempt_at;
+    }
+    expect(seen).toEqual([
+      ...delays.map((delay, i) => ({ attempt: i + 1, status: "pending", next: Math.round(delay * (1 + jitters[i])) })),
+      { attempt: 8, status: "failed", next: null },
+    ]);
+    const attempts = await attemptRows(deliveryIds[0]);
+    expect(attempts.map((row) => [row.attempt, row.response_status, row.response_excerpt])).toEqual(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n, 503, "down"]),
+    );
+    expect(await deliveryRow(deliveryIds[0])).toMatchObject({
+      status: "failed",
+      finished_at: now,
+      claimed_until: null,
+    });
+    expect(await deliverDueWebhooks({ now: at(30 * DAY), send: answering })).toMatchObject({ attempted: 0 });
+  });
+
+  it("refuses a jitter outside [-0.1, 0.1], changing nothing; a test event's one attempt fails it for good", async () => {
+    const user = await createUser();
+    await addEndpoint(user.accountId, { events: ["email.delivered"] });
+    const { deliveryIds } = await delivered(user.accountId, T);
+    const [claim] = await claimDueDeliveries({ now: T, limit: 1, perAccount: 4, leaseSeconds: 60 });
+    for (const jitter of [0.11, -0.2, Number.NaN]) {
+      await expect(
+        finishAttempt(claim, {
+          now: T,
+          outcome: { status: 500, durationMs: 1, excerpt: "", succeeded: false },
+          jitter,
+        }),
+      ).rejects.toMatchObject({ code: "22023" });
+    }
+    expect(await deliveryRow(deliveryIds[0])).toMatchObject({
+      status: "pending",
+      attempts: 0,
+      claim_token: claim.claimToken,
+    });
+    expect(await attemptRows(deliveryIds[0])).toEqual([]);
+
+    await getDb()`update webhook_deliveries set max_attempts = 1 where id = ${deliveryIds[0]}`;
+    expect(
+      await finishAttempt(claim, {
+        now: T,
+        outcome: { status: null, durationMs: 5, error: "connection refused", excerpt: "", succeeded: false },
+        jitter: 0.1,
+      }),
+    ).toMatchObject({ recorded: true, status: "failed", attempts: 1, nextAttemptAt: null });
+  });
+});
+
+describe("an endpoint that fails for 5 days", () => {
+  it("is disabled at the first failure 5 days after the first failure since its last success, once, and the account is told by email", async () => {
+    const user = await createUser();
+    const endpoint = await addEndpoint(user.accountId, {
+      url: "https://down.example/hook",
+      events: ["email.delivered"],
+    });
+    const failingSince = async () =>
+      (
+        await getDb()<{ failing_since: Date | null; enabled: boolean; disabled_reason: string | null }[]>`
+        select failing_since, enabled, disabled_reason from webhook_endpoints where id = ${endpoint.id}`
+      )[0];
+    const info = vi.spyOn(console, "info").mockImplementation(() => {});
+    try {
+      await delivered(user.accountId, T);
+      await deliverDueWebhooks({ now: T, send: failing() });
+      expect(await failingSince()).toEqual({ failing_since: T, enabled: true, disabled_reason: null });
+
+      // A success clears it: the 5 days count from the first failure after it.
+      await delivered(user.accountId, at(4 * DAY));
+      await deliverDueWebhooks({ now: at(4 * DAY), send: answering });
+      expect((await failingSince()).failing_since).toBeNull();
+      await delivered(user.accountId, at(4 * DAY + HOUR));
+      expect(await deliverDueWebhooks({ now: at(4 * DAY + HOUR), send: failing() })).toMatchObject({ disabled: 0 });
+      expect((await failingSince()).failing_since).toEqual(at(4 * DAY + HOUR));
+
+      await delivered(user.accountId, at(9 * DAY + HOUR - 1));
+      expect(await deliverDueWebhooks({ now: at(9 * DAY + HOUR - 1), send: failing() })).toMatchObject({ disabled: 0 });
+      expect(info).not.toHaveBeenCalled();
+
+      const last = await delivered(user.accountId, at(9 * DAY + HOUR));
+      expect(await deliverDueWebhooks({ now: at(9 * DAY + HOUR), send: failing() })).toEqual({
+        attempted: 1,
+        succeeded: 0,
+        retrying: 0,
+        failed: 1,
+        disabled: 1,
+      });
+      expect(await failingSince()).toEqual({
+        failing_since: at(4 * DAY + HOUR),
+        enabled: false,
+        disabled_reason: "Every delivery failed for 5 days (since 2031-03-05T11:00:00Z): disabled.",
+      });
+      const told = info.mock.calls.map(([line]) => String(line)).filter((line) => line.startsWith("{"));
+      expect(told.map((line) => JSON.parse(line))).toEqual([
+        {
+          level: "info",
+          message: "sign-up email (no email provider configured)",
+          to: user.email,
+          subject: "A webhook endpoint of yours was disabled",
+          text: expect.stringContaining("Every delivery to https://down.example/hook failed for 5 days"),
+        },
+      ]);
+
+      // Its deliveries waiting for a retry failed with it (replay makes them again): this one, and the 2 before it.
+      const states = await getDb()<{ status: string; next_attempt_at: Date | null; finished_at: Date | null }[]>`
+        select status, next_attempt_at, finished_at from webhook_deliveries
+        where endpoint_id = ${endpoint.id} and created_at >= ${at(4 * DAY + HOUR)} order by created_at`;
+      expect(states).toEqual(
+        [0, 1, 2].map(() => ({ status: "failed", next_attempt_at: null, finished_at: at(9 * DAY + HOUR) })),
+      );
+      expect(await deliveryRow(last.deliveryIds[0])).toMatchObject({ status: "failed", attempts: 1 });
+      // Disabled: nothing of it is claimed any more, and no new event is made for it.
+      await getDb()`update webhook_deliveries set status = 'pending', next_attempt_at = ${at(DAY)}
+                    where id = ${last.deliveryIds[0]}`;
+      expect(await deliverDueWebhooks({ now: at(20 * DAY), send: answering })).toMatchObject({ attempted: 0 });
+      expect(await enqueueWebhookEvent(user.accountId, "email.delivered", { data: {}, now: at(20 * DAY) })).toBeNull();
+    } finally {
+      info.mockRestore();
+    }
+  });
+});
+
+describe("a test event and a replay, attempted at once", () => {
+  it("sends webhook.test once to the endpoint alone; a replay is a new delivery of the same event, same webhook-id", async () => {
+    const user = await createUser();
+    const other = await createUser();
+    const endpoint = await addEndpoint(user.accountId, { url: "https://hooks.example/t", events: ["email.sent"] });
+    expect(await createTestEvent(other.accountId, endpoint.id, T)).toBeUndefined();
+
+    const sent: { url: string; headers: Record<string, string>; body: string }[] = [];
+    const recording =
+      (outcome: WebhookSend): WebhookSend =>
+      async (request) => {
+        sent.push(request);
+        return outcome(request);
+      };
+    const test = (await createTestEvent(user.accountId, endpoint.id, T))!;
+    expect(await deliverWebhookNow(other.accountId, test.deliveryId, { now: T, send: answering })).toBeUndefined();
+    expect(await deliverWebhookNow(user.accountId, test.deliveryId, { now: T, send: recording(failing(502)) })).toEqual(
+      {
+        recorded: true,
+        status: "failed",
+        attempts: 1,
+        nextAttemptAt: null,
+        endpointDisabled: false,
+        accountEmail: null,
+        endpointId: endpoint.id,
+        endpointUrl: "https://hooks.example/t",
+      },
+    );
+    expect(sent.map(({ url, headers, body }) => ({ url, id: headers["webhook-id"], body: JSON.parse(body) }))).toEqual([
+      {
+        url: "https://hooks.example/t",
+        id: test.eventId,
+        body: { type: "webhook.test", created_at: T.toISOString(), data: { webhook_id: endpoint.id } },
+      },
+    ]);
+    expect(sent[0].headers["webhook-timestamp"]).toBe(String(T.getTime() / 1000));
+    expect(sent[0].headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
+    // One attempt only: finished, it is not claimed again.
+    expect(await deliverWebhookNow(user.accountId, test.deliveryId, { now: T, send: answering })).toBeUndefined();
+
+    const replay = (await replayDelivery(user.accountId, endpoint.id, test.deliveryId, at(MINUTE)))!;
+    expect(replay).toEqual({ id: expect.any(String), eventId: test.eventId });
+    expect(await replayDelivery(other.accountId, endpoint.id, test.deliveryId, at(MINUTE))).toBeUndefined();
+    expect(
+      await deliverWebhookNow(user.accountId, replay.id, { now: at(MINUTE), send: recording(answering) }),
+    ).toMatchObject({
+      recorded: true,
+      status: "succeeded",
+      attempts: 1,
+    });
+    expect(sent.map(({ headers, body }) => [headers["webhook-id"], body])).toEqual([
+      [test.eventId, sent[0].body],
+      [test.eventId, sent[0].body],
+    ]);
+    expect(await deliveryRow(test.deliveryId)).toMatchObject({ status: "failed", attempts: 1, max_attempts: 1 });
+  });
+});
+
+describe("retention", () => {
+  it("deletes events older than 30 days with their deliveries and attempts, and keeps the others", async () => {
+    const user = await createUser();
+    await addEndpoint(user.accountId, { events: ["email.delivered"] });
+    const old = await delivered(user.accountId, at(-30 * DAY - 1));
+    const kept = await delivered(user.accountId, at(-30 * DAY + 1));
+    await deliverDueWebhooks({ now: at(-29 * DAY), send: answering });
+    expect(await attemptRows(old.deliveryIds[0])).toHaveLength(1);
+
+    expect(await deleteExpiredWebhooks(T)).toBe(1);
+    const db = getDb();
+    expect(await db`select id from webhook_events where account_id = ${user.accountId}`).toEqual([
+      { id: kept.eventId },
+    ]);
+    expect(await db`select id from webhook_deliveries where account_id = ${user.accountId}`).toEqual([
+      { id: kept.deliveryIds[0] },
+    ]);
+    expect(await attemptRows(old.deliveryIds[0])).toEqual([]);
+    expect(await deleteExpiredWebhooks(T)).toBe(0);
+  });
+});
+
+/** A receiver on 127.0.0.1: each request is recorded and answered by `answer` (which may never answer). */
+async function receiver(answer: (response: http.ServerResponse) => void) {
+  const received: { path: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+  const inFlight = new Map<string, number>();
+  const mostInFlight = new Map<string, number>();
+  const server = http.createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    request.on("end", () => {
+      const path = request.url ?? "";
+      received.push({ path, headers: request.headers, body });
+      inFlight.set(path, (inFlight.get(path) ?? 0) + 1);
+      mostInFlight.set(path, Math.max(mostInFlight.get(path) ?? 0, inFlight.get(path)!));
+      response.on("close", () => inFlight.set(path, inFlight.get(path)! - 1));
+      answer(response);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    received,
+    mostInFlight,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function runner(env: Record<string, string>): {
+  child: ChildProcessWithoutNullStreams;
+  output: () => string;
+  exited: Promise<NodeJS.Signals | number | null>;
+} {
+  const child = spawn(
+    "node_modules/.bin/tsx",
+    ["--import", "./bin/server-only-hook.mjs", "tests/support/webhook-child.ts"],
+    {
+      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), WEBHOOKS_ALLOW_PRIVATE_URLS: "1", ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    },
+  );
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.once("exit", (code, signal) => resolve(signal ?? code)),
+  );
+  return { child, output: () => output, exited };
+}
+
+describe("server processes", () => {
+  it(
+    "two processes on one database make each attempt once, at most 4 of an account at once between them",
+    { timeout: 120_000 },
+    async () => {
+      const hooks = await receiver((response) => setTimeout(() => response.writeHead(200).end("ok"), 40));
+      try {
+        const users = await Promise.all([1, 2, 3].map(() => createUser()));
+        const deliveries: string[] = [];
+        for (const user of users) {
+          await addEndpoint(user.accountId, { url: `${hooks.url}/${user.accountId}`, events: ["email.delivered"] });
+          for (let i = 0; i < 12; i++)
+            deliveries.push(
+              ...(await delivered(user.accountId, new Date(), { email_id: `${user.accountId}-${i}` })).deliveryIds,
+            );
+        }
+        const runners = [runner({}), runner({})];
+        await Promise.all(runners.map(({ output }) => expect.poll(output, { timeout: 60_000 }).toContain("ready")));
+        for (const { child } of runners) child.stdin.write("go\n");
+        expect(await Promise.all(runners.map(({ exited }) => exited))).toEqual([0, 0]);
+
+        const counts = runners.map(({ output }) => JSON.parse(output().split("\n").filter(Boolean).at(-1)!).attempted);
+        expect(counts[0] + counts[1]).toBe(36);
+        expect(counts.every((n: number) => n > 0)).toBe(true);
+        // Each event reached its endpoint once.
+        const ids = hooks.received.map((request) => request.headers["webhook-id"]);
+        expect(new Set(ids).size).toBe(36);
+        expect(ids).toHaveLength(36);
+        for (const user of users)
+          expect(hooks.mostInFlight.get(`/${user.accountId}`)).toBeLessThanOrEqual(WEBHOOK_ATTEMPTS_PER_ACCOUNT);
+        const rows = await getDb()<{ status: string; attempts: number; recorded: number }[]>`
+        select d.status, d.attempts, (select count(*)::int from webhook_attempts a where a.delivery_id = d.id) as recorded
+        from webhook_deliveries d where d.id = any(${deliveries}::uuid[])`;
+        expect(rows).toEqual(deliveries.map(() => ({ status: "succeeded", attempts: 1, recorded: 1 })));
+      } finally {
+        await hooks.close();
+      }
+    },
+  );
+
+  it("the default sender POSTs the event signed as Standard Webhooks with the endpoint's secrets, and its answer is recorded", async () => {
+    const hooks = await receiver((response) => response.writeHead(202).end("thanks"));
+    try {
+      const user = await createUser();
+      const previous = newSecret();
+      const endpoint = await addEndpoint(user.accountId, {
+        url: `${hooks.url}/in`,
+        events: ["email.delivered"],
+        previousSecret: previous,
+        previousSecretExpiresAt: new Date(Date.now() + HOUR),
+      });
+      const { eventId, deliveryIds } = await delivered(user.accountId, new Date(), { email_id: "re_signed" });
+      const run = await withEnv({ WEBHOOKS_ALLOW_PRIVATE_URLS: "1" }, () => deliverDueWebhooks());
+      expect(run).toEqual({ attempted: 1, succeeded: 1, retrying: 0, failed: 0, disabled: 0 });
+      const [request] = hooks.received;
+      expect(request.headers).toMatchObject({ "content-type": "application/json", "webhook-id": eventId });
+      for (const secret of [endpoint.secret, previous]) {
+        expect(new Webhook(secret).verify(request.body, request.headers as Record<string, string>)).toEqual({
+          type: "email.delivered",
+          created_at: expect.any(String),
+          data: { email_id: "re_signed" },
+        });
+      }
+      expect(await attemptRows(deliveryIds[0])).toMatchObject([
+        { attempt: 1, response_status: 202, error: null, response_excerpt: "thanks" },
+      ]);
+    } finally {
+      await hooks.close();
+    }
+  });
+
+  it(
+    "a process killed (SIGKILL) in the middle of an attempt loses nothing: the attempt is made again after its lease",
+    { timeout: 120_000 },
+    async () => {
+      // The endpoint takes the request and never answers, as a slow receiver would, while the process is killed.
+      const hooks = await receiver(() => {});
+      try {
+        const user = await createUser();
+        await addEndpoint(user.accountId, { url: `${hooks.url}/hook`, events: ["email.delivered"] });
+        const { eventId, deliveryIds } = await delivered(user.accountId, T);
+        const killed = runner({ WEBHOOK_NOW: T.toISOString() });
+        try {
+          await expect.poll(() => hooks.received.length, { timeout: 60_000, interval: 100 }).toBe(1);
+        } catch (error) {
+          killed.child.kill("SIGKILL");
+          throw new Error(`the runner never reached the endpoint: ${killed.output()}`, { cause: error });
+        }
+        killed.child.kill("SIGKILL");
+        expect(await killed.exited).toBe("SIGKILL");
+        expect(killed.output()).toBe("");
+        expect(hooks.received[0].headers["webhook-id"]).toBe(eventId);
+
+        expect(await deliveryRow(deliveryIds[0])).toMatchObject({
+          status: "pending",
+          attempts: 0,
+          claimed_until: at(WEBHOOK_LEASE_SECONDS * SECOND),
+        });
+        expect(await attemptRows(deliveryIds[0])).toEqual([]);
+
+        // Restarted: while the dead process's lease runs, the attempt is not made twice at once; then it is made again.
+        expect(
+          await deliverDueWebhooks({ now: at(WEBHOOK_LEASE_SECONDS * SECOND - 1), send: answering }),
+        ).toMatchObject({
+          attempted: 0,
+        });
+        const sent: { headers: Record<string, string>; body: string }[] = [];
+        const run = await deliverDueWebhooks({
+          now: at(WEBHOOK_LEASE_SECONDS * SECOND),
+          send: async (request) => {
+            sent.push(request);
+            return answering(request);
+          },
+        });
+        expect(run).toEqual({ attempted: 1, succeeded: 1, retrying: 0, failed: 0, disabled: 0 });
+        expect(sent.map((request) => request.headers["webhook-id"])).toEqual([eventId]);
+        expect(sent[0].body).toBe(hooks.received[0].body);
+        expect(await attemptRows(deliveryIds[0])).toMatchObject([{ attempt: 1, response_status: 204 }]);
+      } finally {
+        await hooks.close();
+      }
+    },
+  );
+});
