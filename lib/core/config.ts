@@ -87,6 +87,9 @@ const envSchema = z.object({
   PAYMENTS_TEST_MODE: optionalString.pipe(
     z.enum(["0", "1"], { message: "must be 1 (test-mode payments) or 0" }).optional(),
   ),
+  WEBHOOKS_ALLOW_PRIVATE_URLS: optionalString.pipe(
+    z.enum(["0", "1"], { message: "must be 1 (webhook URLs may be http:// and internal) or 0" }).optional(),
+  ),
 });
 
 export type Config = {
@@ -117,6 +120,8 @@ export type Config = {
    * (PAYMENTS_TEST_MODE=1) or under `npm run dev`; a production server without Stripe refuses paid actions instead.
    */
   paymentsTestMode: boolean;
+  /** WEBHOOKS_ALLOW_PRIVATE_URLS=1 (development and tests): webhook URLs may be http:// and point inside the network. */
+  webhooksAllowPrivateUrls: boolean;
 };
 
 export type StripeSettings = {
@@ -212,6 +217,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     cronSecret: e.CRON_SECRET,
     stripe: stripeSettings(e),
     paymentsTestMode: e.PAYMENTS_TEST_MODE === "1" || env.NODE_ENV === "development",
+    webhooksAllowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS === "1",
   };
 }
 

@@ -162,6 +162,15 @@ export const MAX_NEXT_PATH_LENGTH = 2048;
  * with 413 before it is buffered.
  */
 export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
+/** Webhook endpoints of one account (POST /webhooks), counted in SQL (create_webhook_endpoint). */
+export const MAX_WEBHOOK_ENDPOINTS = 10;
+/** A webhook endpoint's `url` and `description`. */
+export const MAX_WEBHOOK_URL_CHARS = 2048;
+export const MAX_WEBHOOK_DESCRIPTION_CHARS = 200;
+/** After a rotation, deliveries are signed with the old secret too for this long, so receivers can switch. */
+export const WEBHOOK_PREVIOUS_SECRET_HOURS = 24;
+/** How long POST /webhooks waits for the DNS answer of a `url`'s host (it must resolve to public addresses only). */
+export const WEBHOOK_HOST_LOOKUP_MS = 2000;
 /** How long a send waits for an identical one (same Idempotency-Key and body) still running, before answering 409. */
 export const IDEMPOTENCY_WAIT_MS = 15_000;
 

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import { contract } from "@/lib/api/contract";
 import { getDb } from "@/lib/db/client";
@@ -113,6 +113,27 @@ async function magicLinkInLibrary(user: TestUser): Promise<string> {
   return id;
 }
 
+/** A public address's URL (an IP literal: nothing to look up) a webhook of the tests names; nothing connects to it. */
+export const WEBHOOK_URL = "https://93.184.215.14/hooks/letterpress";
+
+/**
+ * A webhook endpoint of the user's: its oldest, made (stored directly) when it has none, so that the tables' many calls
+ * for one user stay within the account's 10.
+ */
+export async function ownWebhook(user: TestUser): Promise<string> {
+  const [row] = await getDb()<{ id: string }[]>`
+    with existing as (
+      select id from webhook_endpoints where account_id = ${user.accountId} order by created_at, id limit 1
+    ), made as (
+      insert into webhook_endpoints (account_id, url, events, secret)
+      select ${user.accountId}, ${WEBHOOK_URL}, array['email.delivered'], ${`whsec_${randomBytes(32).toString("base64")}`}
+      where not exists (select 1 from existing)
+      returning id
+    )
+    select id from existing union all select id from made`;
+  return row.id;
+}
+
 const TEMPLATE_FILES = { name: "Mine", files: { "email.tsx": TEMPLATE_SOURCE } };
 
 /**
@@ -148,6 +169,13 @@ const CASES: Record<OperationId, EndpointCase> = {
   listSuppressions: {},
   deleteSuppression: { resource: suppressedAddress },
   getUsage: {},
+  createWebhook: { body: () => ({ url: WEBHOOK_URL, events: ["email.delivered"] }) },
+  listWebhooks: {},
+  getWebhook: { resource: ownWebhook },
+  updateWebhook: { body: () => ({ description: "Orders" }), resource: ownWebhook },
+  deleteWebhook: { resource: ownWebhook },
+  listWebhookDeliveries: { resource: ownWebhook },
+  rotateWebhookSecret: { resource: ownWebhook },
 };
 
 const API_V1 = path.join(import.meta.dirname, "..", "..", "app", "api", "v1");

@@ -92,7 +92,7 @@ async function sendAnswer<B>(attempt: () => Promise<Answer>): Promise<B> {
 /**
  * The Letterpress API: one method per operation, each answering the operation's success body and throwing a
  * LetterpressError otherwise. Sends and renders at the top (`send`, `sendBatch`, `render`), the rest by resource:
- * `library`, `catalogue`, `templates`, `emails`, `suppressions`, `usage`.
+ * `library`, `catalogue`, `templates`, `emails`, `suppressions`, `usage`, `webhooks`.
  */
 export class Letterpress {
   readonly #api: Client<paths>;
@@ -209,5 +209,31 @@ export class Letterpress {
   readonly usage = {
     /** GET /usage: API calls and emails this month against your plan's limits. */
     get: (): Promise<SuccessBody<"getUsage">> => answer(this.#api.GET("/usage")),
+  };
+
+  readonly webhooks = {
+    /** POST /webhooks: adds an endpoint; its signing secret is in this answer only. */
+    create: (body: RequestBody<"createWebhook">): Promise<SuccessBody<"createWebhook">> =>
+      answer(this.#api.POST("/webhooks", { body })),
+    /** GET /webhooks: your endpoints, oldest first. */
+    list: (): Promise<SuccessBody<"listWebhooks">> => answer(this.#api.GET("/webhooks")),
+    /** GET /webhooks/{id}: one of your endpoints. */
+    get: (id: string): Promise<SuccessBody<"getWebhook">> =>
+      answer(this.#api.GET("/webhooks/{id}", { params: { path: { id } } })),
+    /** PATCH /webhooks/{id}: changes its url, events or description, or disables and enables it. */
+    update: (id: string, body: RequestBody<"updateWebhook">): Promise<SuccessBody<"updateWebhook">> =>
+      answer(this.#api.PATCH("/webhooks/{id}", { params: { path: { id } }, body })),
+    /** DELETE /webhooks/{id}: deletes an endpoint and its delivery log. */
+    delete: (id: string): Promise<SuccessBody<"deleteWebhook">> =>
+      answer(this.#api.DELETE("/webhooks/{id}", { params: { path: { id } } })),
+    /** GET /webhooks/{id}/deliveries: a page of its deliveries, newest first. */
+    listDeliveries: (
+      id: string,
+      query?: Query<"listWebhookDeliveries">,
+    ): Promise<SuccessBody<"listWebhookDeliveries">> =>
+      answer(this.#api.GET("/webhooks/{id}/deliveries", { params: { path: { id }, query } })),
+    /** POST /webhooks/{id}/rotate-secret: a new secret (in this answer only); the old one signs too for 24 hours. */
+    rotateSecret: (id: string): Promise<SuccessBody<"rotateWebhookSecret">> =>
+      answer(this.#api.POST("/webhooks/{id}/rotate-secret", { params: { path: { id } } })),
   };
 }
