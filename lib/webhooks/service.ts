@@ -1,16 +1,13 @@
 import "server-only";
-import { getConfig } from "@/lib/core/config";
 import { errors } from "@/lib/core/errors";
 import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_PREVIOUS_SECRET_HOURS } from "@/lib/core/limits";
 import { isUuid } from "@/lib/core/schemas";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
-  findWebhookDelivery,
   findWebhookEndpoint,
   listWebhookDeliveries,
   listWebhookEndpoints,
-  replayWebhookDelivery,
   rotateWebhookEndpointSecret,
   updateWebhookEndpoint,
   type WebhookDeliveryRow,
@@ -22,7 +19,8 @@ import type {
   WebhookDeliveryStatus,
   WebhookEventType,
 } from "@/lib/webhooks/schemas";
-import { newWebhookSecret, webhookUrlProblem } from "@/lib/webhooks/stand-ins";
+import { webhookUrlProblem } from "@/lib/webhooks/outbound";
+import { newWebhookSecret } from "@/lib/webhooks/signing";
 
 // The account's webhook endpoints, one verb per function (the API's routes and the dashboard's page call these). Every
 // function takes the caller's account: an id of another account's endpoint is not found, as an unknown one is.
@@ -92,27 +90,8 @@ export async function listDeliveries(
   return { deliveries: page.deliveries.map(toDeliveryResponse), pagination: { limit, offset, total: page.total } };
 }
 
-/**
- * POST /webhooks/{id}/deliveries/{delivery_id}/replay: a new delivery of the same event (the same `webhook-id`), due
- * at once; answered before it is attempted.
- */
-export async function replayDelivery(accountId: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
-  if (!isUuid(id)) throw errors.webhookNotFound();
-  if (!isUuid(deliveryId)) {
-    orNotFound(await findWebhookEndpoint(accountId, id));
-    throw errors.webhookDeliveryNotFound();
-  }
-  const replayed = await replayWebhookDelivery(accountId, id, deliveryId);
-  if (!replayed.endpoint) throw errors.webhookNotFound();
-  if (!replayed.deliveryId) throw errors.webhookDeliveryNotFound();
-  const delivery = await findWebhookDelivery(accountId, id, replayed.deliveryId);
-  // Deleted with its endpoint in the instant between.
-  if (!delivery) throw errors.webhookNotFound();
-  return toDeliveryResponse(delivery);
-}
-
 async function checkUrl(url: string): Promise<void> {
-  const problem = await webhookUrlProblem(url, { allowPrivate: getConfig().webhooksAllowPrivateUrls });
+  const problem = await webhookUrlProblem(url);
   if (problem !== null) throw errors.validation([{ field: "url", message: problem }]);
 }
 
