@@ -5,6 +5,7 @@ import { isUuid } from "@/lib/core/schemas";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
+  findWebhookDelivery,
   findWebhookEndpoint,
   listWebhookDeliveries,
   listWebhookEndpoints,
@@ -19,6 +20,9 @@ import type {
   WebhookDeliveryStatus,
   WebhookEventType,
 } from "@/lib/webhooks/schemas";
+import { replayDelivery as replayStoredDelivery } from "@/lib/webhooks/data/deliveries";
+import { createTestEvent } from "@/lib/webhooks/data/events";
+import { deliverWebhookNow, deliverWebhookSoon } from "@/lib/webhooks/delivery";
 import { webhookUrlProblem } from "@/lib/webhooks/outbound";
 import { newWebhookSecret } from "@/lib/webhooks/signing";
 
@@ -88,6 +92,34 @@ export async function listDeliveries(
   const page = isUuid(id) ? await listWebhookDeliveries(accountId, id, { limit, offset, status }) : undefined;
   if (!page) throw errors.webhookNotFound();
   return { deliveries: page.deliveries.map(toDeliveryResponse), pagination: { limit, offset, total: page.total } };
+}
+
+/**
+ * POST /webhooks/{id}/deliveries/{delivery_id}/replay: a new delivery of the same event (the same `webhook-id`), due
+ * at once and attempted once the response is sent; answered as it stands before its attempt.
+ */
+export async function replayDelivery(accountId: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
+  if (!isUuid(id)) throw errors.webhookNotFound();
+  const replayed = isUuid(deliveryId) ? await replayStoredDelivery(accountId, id, deliveryId, new Date()) : undefined;
+  if (!replayed) {
+    // Which of the two the path names wrongly.
+    orNotFound(await findWebhookEndpoint(accountId, id));
+    throw errors.webhookDeliveryNotFound();
+  }
+  const delivery = orNotFound(await findWebhookDelivery(accountId, id, replayed.id));
+  deliverWebhookSoon();
+  return toDeliveryResponse(delivery);
+}
+
+/**
+ * POST /webhooks/{id}/test: a `webhook.test` event for this endpoint alone, attempted once, now; answered with the
+ * attempt's outcome. A disabled endpoint is not attempted: its test delivery is answered pending.
+ */
+export async function sendTestEvent(accountId: string, id: string): Promise<WebhookDelivery> {
+  const made = isUuid(id) ? await createTestEvent(accountId, id) : undefined;
+  if (!made) throw errors.webhookNotFound();
+  await deliverWebhookNow(accountId, made.deliveryId);
+  return toDeliveryResponse(orNotFound(await findWebhookDelivery(accountId, id, made.deliveryId)));
 }
 
 async function checkUrl(url: string): Promise<void> {

@@ -23,7 +23,7 @@ type Json<R> = R extends { content: { "application/json": infer B } } ? B : neve
 type Responses<K extends keyof operations> = operations[K]["responses"];
 
 /** The body operation `K` answers on success. */
-export type SuccessBody<K extends keyof operations> = Json<Responses<K>[Extract<keyof Responses<K>, 200 | 201>]>;
+export type SuccessBody<K extends keyof operations> = Json<Responses<K>[Extract<keyof Responses<K>, 200 | 201 | 202>]>;
 /** The JSON body operation `K` takes. */
 export type RequestBody<K extends keyof operations> = Json<NonNullable<operations[K]["requestBody"]>>;
 /** The query parameters operation `K` takes. */
@@ -232,6 +232,16 @@ export class Letterpress {
       query?: Query<"listWebhookDeliveries">,
     ): Promise<SuccessBody<"listWebhookDeliveries">> =>
       answer(this.#api.GET("/webhooks/{id}/deliveries", { params: { path: { id }, query } })),
+    /** POST /webhooks/{id}/deliveries/{delivery_id}/replay: delivers the same event again (same webhook-id), at once. */
+    replay: (id: string, deliveryId: string): Promise<SuccessBody<"replayWebhookDelivery">> =>
+      answer(
+        this.#api.POST("/webhooks/{id}/deliveries/{delivery_id}/replay", {
+          params: { path: { id, delivery_id: deliveryId } },
+        }),
+      ),
+    /** POST /webhooks/{id}/test: sends a webhook.test event once, now, and answers what came of it. */
+    test: (id: string): Promise<SuccessBody<"testWebhook">> =>
+      answer(this.#api.POST("/webhooks/{id}/test", { params: { path: { id } } })),
     /** POST /webhooks/{id}/rotate-secret: a new secret (in this answer only); the old one signs too for 24 hours. */
     rotateSecret: (id: string): Promise<SuccessBody<"rotateWebhookSecret">> =>
       answer(this.#api.POST("/webhooks/{id}/rotate-secret", { params: { path: { id } } })),
