@@ -5,7 +5,8 @@
 -- At most p_per_account deliveries of one account are in flight (a lease running) at once, across every process:
 -- accounts are claimed one at a time under a transaction's advisory lock (an account another call is claiming for is
 -- skipped, as its rows would be), and the count is read after taking it. Accounts whose due deliveries are oldest go
--- first; rows are locked `for update skip locked`, so concurrent calls never wait on each other or claim one twice.
+-- first, each account's found through webhook_deliveries_account_due_idx, so one account's backlog slows no other's
+-- claim; rows are locked `for update skip locked`, so concurrent calls never wait on each other or claim one twice.
 -- secrets: those valid at p_now, the newest first (the previous one during a rotation's overlap).
 create or replace function public.claim_webhook_deliveries(
   p_now timestamptz,
@@ -34,11 +35,24 @@ declare
   v_claimed integer;
 begin
   for v_account in
-    select d.account_id from public.webhook_deliveries d
-      join public.webhook_endpoints w on w.id = d.endpoint_id and w.enabled
-    where d.status = 'pending' and d.next_attempt_at <= p_now and (d.claimed_until is null or d.claimed_until <= p_now)
-    group by d.account_id
-    order by min(d.next_attempt_at)
+    -- The accounts with pending deliveries, one index lookup each (a skip scan), however many rows each has.
+    with recursive accounts (account_id) as (
+      (select d.account_id from public.webhook_deliveries d where d.status = 'pending' order by d.account_id limit 1)
+      union all
+      select (select d.account_id from public.webhook_deliveries d
+              where d.status = 'pending' and d.account_id > a.account_id order by d.account_id limit 1)
+      from accounts a where a.account_id is not null
+    )
+    select a.account_id from accounts a
+      cross join lateral (
+        select d.next_attempt_at from public.webhook_deliveries d
+          join public.webhook_endpoints w on w.id = d.endpoint_id and w.enabled
+        where d.account_id = a.account_id and d.status = 'pending' and d.next_attempt_at <= p_now
+          and (d.claimed_until is null or d.claimed_until <= p_now)
+        order by d.next_attempt_at limit 1
+      ) oldest
+    where a.account_id is not null
+    order by oldest.next_attempt_at
     limit p_limit
   loop
     exit when v_left <= 0;

@@ -5,9 +5,10 @@
 -- schedule, 8 attempts in all: the delay after the attempt just made), each delay times (1 + p_jitter), p_jitter
 -- drawn by the caller within [-0.1, 0.1] (so a test sets it); or failed for good after max_attempts. The endpoint's
 -- failing_since is cleared by a success and set by the first failure after one; a failure 5 days or more after it
--- (every delivery failed since) disables the endpoint, once: endpoint_disabled says this call did, with the account's
--- email, whom the caller tells. A claim token that is not the delivery's now (its lease ran out and another process
--- claimed it, or the attempt was recorded already) changes nothing: recorded is false.
+-- (every delivery failed since) disables the endpoint, once, and fails its deliveries waiting for a retry, this one
+-- included: endpoint_disabled says this call did, with the account's email, whom the caller tells. A claim token that
+-- is not the delivery's now (its lease ran out and another process claimed it, or the attempt was recorded already)
+-- changes nothing: recorded is false.
 create or replace function public.finish_webhook_attempt(
   p_delivery_id uuid,
   p_claim_token uuid,
@@ -86,6 +87,14 @@ begin
       v_disabled := found;
       if v_disabled then
         select a.email into v_email from public.accounts a where a.id = v_delivery.account_id;
+        -- Its other deliveries waiting for a retry fail with it (replay makes them again), so no claim keeps reading
+        -- them; those in flight are finished by their own attempts.
+        update public.webhook_deliveries d
+        set status = 'failed', next_attempt_at = null, finished_at = p_now
+        where d.endpoint_id = v_delivery.endpoint_id and d.status = 'pending'
+          and (d.claimed_until is null or d.claimed_until <= p_now);
+        v_status := 'failed';
+        v_next := null;
       end if;
     end if;
   end if;
