@@ -2,6 +2,7 @@ import createClient, { type Client } from "openapi-fetch";
 import { LetterpressError } from "./errors.ts";
 import type { operations, paths } from "./openapi.ts";
 import type { RenderBody, SendBatchBody, SendBody, TemplateId } from "./templates.ts";
+import { verifyWebhook } from "./webhooks.ts";
 
 export const DEFAULT_BASE_URL = "http://localhost:3000/api/v1";
 
@@ -95,6 +96,12 @@ async function sendAnswer<B>(attempt: () => Promise<Answer>): Promise<B> {
  * `library`, `catalogue`, `templates`, `emails`, `suppressions`, `usage`, `webhooks`.
  */
 export class Letterpress {
+  /** Needs no API key: what a receiver of Letterpress's webhooks calls on each delivery. */
+  static readonly webhooks = {
+    /** Checks a delivery's signature with the endpoint's secret and answers its event; throws when it does not hold. */
+    verify: verifyWebhook,
+  };
+
   readonly #api: Client<paths>;
 
   constructor(options: LetterpressOptions = {}) {
