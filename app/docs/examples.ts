@@ -21,6 +21,8 @@ export const EXAMPLE_BODIES: Record<string, string> = {
     "subject": "Welcome aboard",
     "variables": { "userName": "Ada" }
   }`,
+  createWebhook: `{ "url": "https://api.example.com/letterpress-events", "events": ["email.delivered", "email.bounced"] }`,
+  updateWebhook: `{ "enabled": false }`,
   sendBatch: `{
     "emails": [
       { "template_id": "<template id>", "to": "ada@example.com", "subject": "Welcome, Ada" },
@@ -33,6 +35,8 @@ export const EXAMPLE_BODIES: Record<string, string> = {
 function pathArgument(path: string, name: string): string {
   if (name === "n") return "1";
   if (name === "email") return JSON.stringify("ada@example.com");
+  if (name === "delivery_id") return JSON.stringify("<delivery id>");
+  if (path.startsWith("/webhooks/")) return JSON.stringify("<webhook id>");
   return JSON.stringify(path.startsWith("/emails/") ? "<email id>" : "<template id>");
 }
 

@@ -28,12 +28,15 @@ export const APP_ERROR_CODES = {
   CSRF_REJECTED: { status: 403, error: "Cross-site request refused" },
   LIBRARY_LIMIT_REACHED: { status: 403, error: "Library limit reached" },
   PURCHASE_LIMIT_REACHED: { status: 403, error: "Purchase limit reached" },
+  WEBHOOK_LIMIT_REACHED: { status: 403, error: "Webhook limit reached" },
   NOT_FOUND: { status: 404, error: "Not found" },
   TEMPLATE_NOT_FOUND: { status: 404, error: "Template not found" },
   EMAIL_NOT_FOUND: { status: 404, error: "Email not found" },
   SUPPRESSION_NOT_FOUND: { status: 404, error: "Suppression not found" },
   DOMAIN_NOT_FOUND: { status: 404, error: "Domain not found" },
   VERSION_NOT_FOUND: { status: 404, error: "Template version not found" },
+  WEBHOOK_NOT_FOUND: { status: 404, error: "Webhook not found" },
+  WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, error: "Webhook delivery not found" },
   METHOD_NOT_ALLOWED: { status: 405, error: "Method not allowed" },
   EMAIL_NOT_CANCELABLE: { status: 409, error: "Email cannot be canceled" },
   DOMAIN_TAKEN: { status: 409, error: "Domain taken" },
@@ -205,6 +208,15 @@ export const errors = {
   batchTooLarge: (message: string) => new AppError("BATCH_TOO_LARGE", { message }),
 
   suppressionNotFound: () => new AppError("SUPPRESSION_NOT_FOUND"),
+
+  webhookNotFound: () => new AppError("WEBHOOK_NOT_FOUND"),
+
+  webhookDeliveryNotFound: () => new AppError("WEBHOOK_DELIVERY_NOT_FOUND"),
+
+  webhookLimitReached: (limit: number) =>
+    new AppError("WEBHOOK_LIMIT_REACHED", {
+      message: `An account has at most ${limit} webhook endpoints: delete one (DELETE /api/v1/webhooks/{id}) to add another.`,
+    }),
 
   templateAccessDenied: (template: { id: string; title: string; price: string }) =>
     new AppError("ACCESS_DENIED", {

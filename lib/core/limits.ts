@@ -94,6 +94,12 @@ export const MAX_TEMPLATE_DESCRIPTION_CHARS = 2000;
 export const MAX_TEMPLATE_ALIAS_CHARS = 64;
 /** GET /catalogue's `category` filter. */
 export const MAX_CATALOGUE_CATEGORY_CHARS = 100;
+/** Webhook endpoints of one account (POST /webhooks), counted in SQL (create_webhook_endpoint). */
+export const MAX_WEBHOOK_ENDPOINTS = 10;
+/** A webhook endpoint's `description`. */
+export const MAX_WEBHOOK_DESCRIPTION_CHARS = 200;
+/** After a rotation, deliveries are signed with the old secret too for this long, so receivers can switch. */
+export const WEBHOOK_PREVIOUS_SECRET_HOURS = 24;
 /**
  * Jobs a worker pool holds at once (waiting or running), in all and of one account. Past an account's cap its new work
  * is refused at once. Past the cap in all, an account still gets in while it holds less than its fair share (the cap ÷

@@ -27,6 +27,7 @@ vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
 const EMAIL_NOT_FOUND = { error: "Email not found", code: "EMAIL_NOT_FOUND", success: false };
 const SUPPRESSION_NOT_FOUND = { error: "Suppression not found", code: "SUPPRESSION_NOT_FOUND", success: false };
 const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
+const WEBHOOK_NOT_FOUND = { error: "Webhook not found", code: "WEBHOOK_NOT_FOUND", success: false };
 const validation = (details: { field: string; message: string }[]) => ({
   error: "Invalid request body",
   code: "VALIDATION_ERROR",
@@ -63,6 +64,13 @@ describe("a NUL in a path parameter answers the route's JSON 404", () => {
     "GET /emails/{id}": EMAIL_NOT_FOUND,
     "POST /emails/{id}/cancel": EMAIL_NOT_FOUND,
     "DELETE /suppressions/{email}": SUPPRESSION_NOT_FOUND,
+    "GET /webhooks/{id}": WEBHOOK_NOT_FOUND,
+    "PATCH /webhooks/{id}": WEBHOOK_NOT_FOUND,
+    "DELETE /webhooks/{id}": WEBHOOK_NOT_FOUND,
+    "GET /webhooks/{id}/deliveries": WEBHOOK_NOT_FOUND,
+    "POST /webhooks/{id}/deliveries/{delivery_id}/replay": WEBHOOK_NOT_FOUND,
+    "POST /webhooks/{id}/test": WEBHOOK_NOT_FOUND,
+    "POST /webhooks/{id}/rotate-secret": WEBHOOK_NOT_FOUND,
   };
 
   it("covers every /api/v1 route that takes a path parameter", () => {

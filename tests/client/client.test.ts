@@ -11,13 +11,17 @@ import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { GET as getVersion } from "@/app/api/v1/templates/[id]/versions/[n]/route";
 import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
+import { GET as listWebhookDeliveries } from "@/app/api/v1/webhooks/[id]/deliveries/route";
+import { GET as getWebhook } from "@/app/api/v1/webhooks/[id]/route";
+import { GET as listWebhooks } from "@/app/api/v1/webhooks/route";
 import { API_OPERATIONS } from "@/lib/api/contract";
 import { revokeApiKey } from "@/lib/api-keys/data";
+import { getDb } from "@/lib/db/client";
 import { listOutbox } from "@/lib/sent-emails/data/outbox";
 import { PLANS } from "@/lib/core/plans";
 import { auth, call, ISO, sender, setApiCallsUsed, type Sender } from "../support/api";
 import { inProcessClient, inProcessFetch, type Reached } from "../support/client";
-import { suppressedAddress } from "../support/endpoints";
+import { suppressedAddress, WEBHOOK_URL } from "../support/endpoints";
 
 const ORDER = `type Props = { orderId: string; status?: "paid" | "due" };
 export default function Order({ orderId, status = "due" }: Props) {
@@ -134,6 +138,32 @@ describe("the letterpress client against the app", () => {
     expect(await lp.suppressions.delete(gone)).toEqual({ success: true, suppression: suppressions.suppressions[0] });
     expect(await lp.usage.get()).toEqual(await direct(user, getUsage, "/api/v1/usage"));
     expect(await lp.templates.delete(id)).toEqual({ success: true });
+
+    const hook = await lp.webhooks.create({ url: WEBHOOK_URL, events: ["email.delivered"] });
+    const { secret, ...webhook } = hook.webhook;
+    expect(secret).toMatch(/^whsec_/);
+    const hookId = webhook.id;
+    expect(await lp.webhooks.get(hookId)).toEqual(
+      await direct(user, getWebhook, `/api/v1/webhooks/${hookId}`, { params: { id: hookId } }),
+    );
+    expect(await lp.webhooks.get(hookId)).toEqual({ success: true, webhook });
+    expect(await lp.webhooks.list()).toEqual(await direct(user, listWebhooks, "/api/v1/webhooks"));
+    const updated = await lp.webhooks.update(hookId, { description: "Orders" });
+    expect(updated).toEqual({ success: true, webhook: { ...webhook, description: "Orders", updated_at: ISO } });
+    expect(await lp.webhooks.listDeliveries(hookId, { status: "failed" })).toEqual(
+      await direct(user, listWebhookDeliveries, `/api/v1/webhooks/${hookId}/deliveries?status=failed`, {
+        params: { id: hookId },
+      }),
+    );
+    // Attempts go to a loopback address (stored directly, as no API call takes it): refused without leaving the machine.
+    await getDb()`update webhook_endpoints set url = 'https://127.0.0.1:9/hooks' where id = ${hookId}`;
+    const tested = await lp.webhooks.test(hookId);
+    expect(tested.delivery).toMatchObject({ event_type: "webhook.test", status: "failed", attempts: 1 });
+    const replayed = await lp.webhooks.replay(hookId, tested.delivery.id);
+    expect(replayed.delivery).toMatchObject({ event_id: tested.delivery.event_id, status: "pending" });
+    const rotated = await lp.webhooks.rotateSecret(hookId);
+    expect(rotated.webhook.secret).not.toBe(secret);
+    expect(await lp.webhooks.delete(hookId)).toEqual({ success: true });
 
     // Every operation of the contract was reached through the client, and each send under a key of its own.
     expect(new Set(reached.map(({ operation }) => operation))).toEqual(

@@ -20,6 +20,17 @@ import {
   restoreTemplateVersion,
 } from "@/lib/api/contract/template-versions";
 import { getUsage } from "@/lib/api/contract/usage";
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  replayWebhookDelivery,
+  rotateWebhookSecret,
+  testWebhook,
+  updateWebhook,
+} from "@/lib/api/contract/webhooks";
 
 /** Every operation of /api/v1 by its operationId, in the order the document and /docs list them. */
 export const contract = {
@@ -46,6 +57,15 @@ export const contract = {
   listSuppressions,
   deleteSuppression,
   getUsage,
+  createWebhook,
+  listWebhooks,
+  getWebhook,
+  updateWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  replayWebhookDelivery,
+  testWebhook,
+  rotateWebhookSecret,
 };
 
 export const API_OPERATIONS: Operation[] = Object.values(contract);

@@ -24,7 +24,7 @@ type Json<R> = R extends { content: { "application/json": infer B } } ? B : neve
 type Responses<K extends keyof operations> = operations[K]["responses"];
 
 /** The body operation `K` answers on success. */
-export type SuccessBody<K extends keyof operations> = Json<Responses<K>[Extract<keyof Responses<K>, 200 | 201>]>;
+export type SuccessBody<K extends keyof operations> = Json<Responses<K>[Extract<keyof Responses<K>, 200 | 201 | 202>]>;
 /** The JSON body operation `K` takes. */
 export type RequestBody<K extends keyof operations> = Json<NonNullable<operations[K]["requestBody"]>>;
 /** The query parameters operation `K` takes. */
@@ -93,7 +93,7 @@ async function sendAnswer<B>(attempt: () => Promise<Answer>): Promise<B> {
 /**
  * The Letterpress API: one method per operation, each answering the operation's success body and throwing a
  * LetterpressError otherwise. Sends and renders at the top (`send`, `sendBatch`, `render`), the rest by resource:
- * `library`, `catalogue`, `templates`, `emails`, `suppressions`, `usage`.
+ * `library`, `catalogue`, `templates`, `emails`, `suppressions`, `usage`, `webhooks`.
  */
 export class Letterpress {
   /** Needs no API key: what a receiver of Letterpress's webhooks calls on each delivery. */
@@ -216,5 +216,41 @@ export class Letterpress {
   readonly usage = {
     /** GET /usage: API calls and emails this month against your plan's limits. */
     get: (): Promise<SuccessBody<"getUsage">> => answer(this.#api.GET("/usage")),
+  };
+
+  readonly webhooks = {
+    /** POST /webhooks: adds an endpoint; its signing secret is in this answer only. */
+    create: (body: RequestBody<"createWebhook">): Promise<SuccessBody<"createWebhook">> =>
+      answer(this.#api.POST("/webhooks", { body })),
+    /** GET /webhooks: your endpoints, oldest first. */
+    list: (): Promise<SuccessBody<"listWebhooks">> => answer(this.#api.GET("/webhooks")),
+    /** GET /webhooks/{id}: one of your endpoints. */
+    get: (id: string): Promise<SuccessBody<"getWebhook">> =>
+      answer(this.#api.GET("/webhooks/{id}", { params: { path: { id } } })),
+    /** PATCH /webhooks/{id}: changes its url, events or description, or disables and enables it. */
+    update: (id: string, body: RequestBody<"updateWebhook">): Promise<SuccessBody<"updateWebhook">> =>
+      answer(this.#api.PATCH("/webhooks/{id}", { params: { path: { id } }, body })),
+    /** DELETE /webhooks/{id}: deletes an endpoint and its delivery log. */
+    delete: (id: string): Promise<SuccessBody<"deleteWebhook">> =>
+      answer(this.#api.DELETE("/webhooks/{id}", { params: { path: { id } } })),
+    /** GET /webhooks/{id}/deliveries: a page of its deliveries, newest first. */
+    listDeliveries: (
+      id: string,
+      query?: Query<"listWebhookDeliveries">,
+    ): Promise<SuccessBody<"listWebhookDeliveries">> =>
+      answer(this.#api.GET("/webhooks/{id}/deliveries", { params: { path: { id }, query } })),
+    /** POST /webhooks/{id}/deliveries/{delivery_id}/replay: delivers the same event again (same webhook-id), at once. */
+    replay: (id: string, deliveryId: string): Promise<SuccessBody<"replayWebhookDelivery">> =>
+      answer(
+        this.#api.POST("/webhooks/{id}/deliveries/{delivery_id}/replay", {
+          params: { path: { id, delivery_id: deliveryId } },
+        }),
+      ),
+    /** POST /webhooks/{id}/test: sends a webhook.test event once, now, and answers what came of it. */
+    test: (id: string): Promise<SuccessBody<"testWebhook">> =>
+      answer(this.#api.POST("/webhooks/{id}/test", { params: { path: { id } } })),
+    /** POST /webhooks/{id}/rotate-secret: a new secret (in this answer only); the old one signs too for 24 hours. */
+    rotateSecret: (id: string): Promise<SuccessBody<"rotateWebhookSecret">> =>
+      answer(this.#api.POST("/webhooks/{id}/rotate-secret", { params: { path: { id } } })),
   };
 }

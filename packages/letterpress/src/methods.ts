@@ -25,4 +25,13 @@ export const CLIENT_METHODS = {
   listSuppressions: "suppressions.list",
   deleteSuppression: "suppressions.delete",
   getUsage: "usage.get",
+  createWebhook: "webhooks.create",
+  listWebhooks: "webhooks.list",
+  getWebhook: "webhooks.get",
+  updateWebhook: "webhooks.update",
+  deleteWebhook: "webhooks.delete",
+  listWebhookDeliveries: "webhooks.listDeliveries",
+  replayWebhookDelivery: "webhooks.replay",
+  testWebhook: "webhooks.test",
+  rotateWebhookSecret: "webhooks.rotateSecret",
 } as const satisfies Record<keyof operations, string>;

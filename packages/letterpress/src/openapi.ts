@@ -397,6 +397,138 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/webhooks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List your webhook endpoints, oldest first
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    get: operations["listWebhooks"];
+    put?: never;
+    /**
+     * Add an endpoint that hears about your emails and templates; its signing secret is shown this once
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    post: operations["createWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhooks/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A webhook endpoint of yours
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    get: operations["getWebhook"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint and its delivery log
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    delete: operations["deleteWebhook"];
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook's url, events or description, or disable and enable it
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    patch: operations["updateWebhook"];
+    trace?: never;
+  };
+  "/webhooks/{id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A webhook's deliveries of the last 30 days, newest first, each with its last attempt
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    get: operations["listWebhookDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhooks/{id}/deliveries/{delivery_id}/replay": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deliver an event again (the same webhook-id), attempted at once
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    post: operations["replayWebhookDelivery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhooks/{id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a webhook.test event to the endpoint once, now, and answer what came of it
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    post: operations["testWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhooks/{id}/rotate-secret": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Give a webhook a new signing secret; for 24 hours deliveries are signed with the old one too
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    post: operations["rotateWebhookSecret"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -560,12 +692,15 @@ export interface components {
         | "CSRF_REJECTED"
         | "LIBRARY_LIMIT_REACHED"
         | "PURCHASE_LIMIT_REACHED"
+        | "WEBHOOK_LIMIT_REACHED"
         | "NOT_FOUND"
         | "TEMPLATE_NOT_FOUND"
         | "EMAIL_NOT_FOUND"
         | "SUPPRESSION_NOT_FOUND"
         | "DOMAIN_NOT_FOUND"
         | "VERSION_NOT_FOUND"
+        | "WEBHOOK_NOT_FOUND"
+        | "WEBHOOK_DELIVERY_NOT_FOUND"
         | "METHOD_NOT_ALLOWED"
         | "EMAIL_NOT_CANCELABLE"
         | "DOMAIN_TAKEN"
@@ -1096,6 +1231,128 @@ export interface components {
        */
       kind: "variables" | "size" | "compatibility";
     }[];
+    Webhook: {
+      /** Format: uuid */
+      id: string;
+      url: string;
+      events: (
+        | "email.scheduled"
+        | "email.sent"
+        | "email.delivered"
+        | "email.delivery_delayed"
+        | "email.bounced"
+        | "email.complained"
+        | "email.failed"
+        | "email.canceled"
+        | "email.opened"
+        | "email.clicked"
+        | "email.unsubscribed"
+        | "template.published"
+      )[];
+      description: string | null;
+      enabled: boolean;
+      /** @description Why Letterpress disabled it (5 days of failed deliveries); null otherwise */
+      disabled_reason: string | null;
+      /** @description After a rotation: until then deliveries are signed with the old secret too */
+      previous_secret_expires_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    WebhookDeleteResponse: {
+      /** @constant */
+      success: true;
+    };
+    WebhookDelivery: {
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: uuid
+       * @description The webhook-id header of every attempt
+       */
+      event_id: string;
+      event_type: string;
+      /** @enum {string} */
+      status: "pending" | "succeeded" | "failed";
+      attempts: number;
+      /** @description null once the delivery is final */
+      next_attempt_at: string | null;
+      last_attempt: {
+        /** Format: date-time */
+        at: string;
+        /** @description null when no answer came */
+        response_status: number | null;
+        duration_ms: number | null;
+        /** @description Why the attempt failed, when no 2xx answer came */
+        error?: string;
+        /** @description The first 4 KB of the answer's body */
+        response_excerpt: string | null;
+      } | null;
+      /** Format: date-time */
+      created_at: string;
+    };
+    WebhookDeliveryListResponse: {
+      /** @constant */
+      success: true;
+      deliveries: components["schemas"]["WebhookDelivery"][];
+      pagination: {
+        limit: number;
+        offset: number;
+        total: number;
+      };
+    };
+    WebhookDeliveryResponse: {
+      /** @constant */
+      success: true;
+      delivery: components["schemas"]["WebhookDelivery"];
+    };
+    WebhookListResponse: {
+      /** @constant */
+      success: true;
+      webhooks: components["schemas"]["Webhook"][];
+    };
+    WebhookResponse: {
+      /** @constant */
+      success: true;
+      webhook: components["schemas"]["Webhook"];
+    };
+    WebhookWithSecret: {
+      /** Format: uuid */
+      id: string;
+      url: string;
+      events: (
+        | "email.scheduled"
+        | "email.sent"
+        | "email.delivered"
+        | "email.delivery_delayed"
+        | "email.bounced"
+        | "email.complained"
+        | "email.failed"
+        | "email.canceled"
+        | "email.opened"
+        | "email.clicked"
+        | "email.unsubscribed"
+        | "template.published"
+      )[];
+      description: string | null;
+      enabled: boolean;
+      /** @description Why Letterpress disabled it (5 days of failed deliveries); null otherwise */
+      disabled_reason: string | null;
+      /** @description After a rotation: until then deliveries are signed with the old secret too */
+      previous_secret_expires_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+      /** @description whsec_ + Base64 of the key: shown in this answer only, keep it to verify deliveries */
+      secret: string;
+    };
+    WebhookWithSecretResponse: {
+      /** @constant */
+      success: true;
+      webhook: components["schemas"]["WebhookWithSecret"];
+    };
   };
   responses: never;
   parameters: never;
@@ -3360,6 +3617,857 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Your webhooks (never their secrets) */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookListResponse"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description https://, at most 2,048 characters, no credentials; its host must not be, nor resolve to, an internal address */
+          url: string;
+          /** @description The event types the endpoint hears (a repeated one counts once) */
+          events: (
+            | "email.scheduled"
+            | "email.sent"
+            | "email.delivered"
+            | "email.delivery_delayed"
+            | "email.bounced"
+            | "email.complained"
+            | "email.failed"
+            | "email.canceled"
+            | "email.opened"
+            | "email.clicked"
+            | "email.unsubscribed"
+            | "template.published"
+          )[];
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created, with its secret (whsec_…): keep it to verify deliveries */
+      201: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookWithSecretResponse"];
+        };
+      };
+      /** @description A bad url (field url), an unknown event type (field events.<i>) or description (VALIDATION_ERROR) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationError"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). You have 10 webhooks already (WEBHOOK_LIMIT_REACHED) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body passed 10 MB (PAYLOAD_TOO_LARGE) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The webhook (never its secret) */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookResponse"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not one of your webhooks (WEBHOOK_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookDeleteResponse"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not one of your webhooks (WEBHOOK_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          /** @description https://, at most 2,048 characters, no credentials; its host must not be, nor resolve to, an internal address */
+          url?: string;
+          /** @description The event types the endpoint hears (a repeated one counts once) */
+          events?: (
+            | "email.scheduled"
+            | "email.sent"
+            | "email.delivered"
+            | "email.delivery_delayed"
+            | "email.bounced"
+            | "email.complained"
+            | "email.failed"
+            | "email.canceled"
+            | "email.opened"
+            | "email.clicked"
+            | "email.unsubscribed"
+            | "template.published"
+          )[];
+          /** @description null clears it */
+          description?: string | null;
+          /** @description false stops deliveries; true resumes them (and clears disabled_reason) */
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The webhook as changed */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookResponse"];
+        };
+      };
+      /** @description A bad url (field url), an unknown event type (field events.<i>) or description (VALIDATION_ERROR) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationError"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not one of your webhooks (WEBHOOK_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body passed 10 MB (PAYLOAD_TOO_LARGE) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        /** @description Only deliveries with this status */
+        status?: "pending" | "succeeded" | "failed";
+      };
+      header?: never;
+      path: {
+        /** @description The webhook's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the webhook's deliveries */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookDeliveryListResponse"];
+        };
+      };
+      /** @description Bad limit, offset or status (VALIDATION_ERROR) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationError"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not one of your webhooks (WEBHOOK_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  replayWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook's id */
+        id: string;
+        /** @description The delivery's id (GET /webhooks/{id}/deliveries) */
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new delivery, due now: GET /webhooks/{id}/deliveries shows its attempt */
+      202: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookDeliveryResponse"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not one of your webhooks (WEBHOOK_NOT_FOUND). Not one of this webhook's deliveries (WEBHOOK_DELIVERY_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  testWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The test delivery after its one attempt: succeeded or failed, with the answer's status and first 4 KB (pending when the webhook is disabled) */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookDeliveryResponse"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not one of your webhooks (WEBHOOK_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The webhook with its new secret, shown this once */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookWithSecretResponse"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not one of your webhooks (WEBHOOK_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
         };
       };
       /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
