@@ -1,0 +1,122 @@
+import { expect, test } from "@playwright/test";
+import { signUp } from "./account";
+import { open, useStoryPage } from "./story-page";
+import { startReceiver, type Receiver } from "./webhook-receiver";
+
+// Webhooks: an endpoint added on a receiver of the test's own (127.0.0.1: the e2e server allows private URLs), its
+// secret shown once; the secret rotated (a day of both secrets); the endpoint disabled and enabled, edited, then
+// deleted.
+test.describe.configure({ mode: "serial" });
+
+const WHSEC = /^whsec_[A-Za-z0-9+/]+={0,2}$/;
+
+let receiver: Receiver;
+let endpointPath = "";
+let secret = "";
+const story = useStoryPage(async (page) => {
+  receiver = await startReceiver();
+  await signUp(page);
+});
+test.afterAll(async () => receiver?.close());
+
+test("adds an endpoint with the events chosen; a refused one stays in the form; the secret is shown once", async () => {
+  const { page } = story;
+  await open(page, "/dashboard/webhooks", "Webhooks");
+  await page.getByRole("heading", { name: "No endpoints yet" }).waitFor();
+  endpointPath = "/hooks/orders";
+
+  // No event chosen: refused, the URL kept to correct.
+  await page.getByLabel("Endpoint URL").fill(receiver.url(endpointPath));
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  await page.getByText("Choose at least one event").waitFor();
+  await expect(page.getByLabel("Endpoint URL")).toHaveValue(receiver.url(endpointPath));
+
+  // The service's rule on the URL, under its field.
+  await page.getByLabel("Endpoint URL").fill("ftp://127.0.0.1/hooks");
+  await page.getByRole("checkbox", { name: "email.delivered" }).check();
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  await page.locator("#new-webhook-url[aria-invalid=true]").waitFor();
+  await expect(page.locator("#new-webhook-url-hint")).toHaveText(/^url must be/);
+  await expect(page.getByRole("checkbox", { name: "email.delivered" })).toBeChecked();
+
+  await page.getByLabel("Endpoint URL").fill(receiver.url(endpointPath));
+  await page.getByLabel("Description").fill("Order service");
+  await page.getByRole("checkbox", { name: "email.bounced" }).check();
+  await expect(page.getByRole("checkbox", { name: "email.bounced" })).toHaveAccessibleDescription(
+    "It bounced: stop mailing the address.",
+  );
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  const revealed = page.getByTestId("webhook-secret");
+  await revealed.waitFor();
+  secret = await revealed.inputValue();
+  expect(secret).toMatch(WHSEC);
+  await page.getByRole("button", { name: "Copy secret" }).waitFor();
+  // The form is empty again for the next endpoint.
+  await expect(page.getByLabel("Endpoint URL")).toHaveValue("");
+  await expect(page.getByRole("checkbox", { name: "email.delivered" })).not.toBeChecked();
+
+  const row = page.getByTestId("webhook-row");
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole("link")).toHaveText(receiver.url(endpointPath));
+  await row.getByText("Order service").waitFor();
+  await expect(row.getByText("email.delivered, email.bounced")).toBeVisible();
+  await row.getByText("Enabled").waitFor();
+
+  // Shown once: a reload has it nowhere in the page.
+  await page.reload();
+  await row.waitFor();
+  await expect(page.getByTestId("webhook-secret")).toHaveCount(0);
+  expect(await page.content()).not.toContain(secret);
+});
+
+test("rotates the secret: the new one shown once, the old one still signing beside it for a day", async () => {
+  const { page } = story;
+  await page.getByTestId("webhook-row").getByRole("link").click();
+  await page.getByRole("heading", { level: 1, name: receiver.url(endpointPath) }).waitFor();
+  await page.getByRole("heading", { name: "No deliveries yet" }).waitFor();
+  await page.getByRole("button", { name: "Rotate secret" }).click();
+  const dialog = page.getByRole("dialog", { name: "Rotate the signing secret?" });
+  await expect(dialog).toContainText("and with the current one as well for 24 hours");
+  await dialog.getByRole("button", { name: "Rotate secret" }).click();
+  const revealed = page.getByTestId("webhook-secret");
+  await revealed.waitFor();
+  const rotated = await revealed.inputValue();
+  expect(rotated).toMatch(WHSEC);
+  expect(rotated).not.toBe(secret);
+  await page.getByText(/The previous secret also signs deliveries until/).waitFor();
+});
+
+test("disables the endpoint, then enables it again", async () => {
+  const { page } = story;
+  await page.getByRole("button", { name: "Disable endpoint" }).click();
+  await page.getByText("Disabled: nothing is delivered to it.").waitFor();
+  await page.getByTestId("webhook-status").getByText("Disabled").waitFor();
+  await open(page, "/dashboard/webhooks", "Webhooks");
+  await page.getByTestId("webhook-row").getByText("Disabled").waitFor();
+
+  await page.getByTestId("webhook-row").getByRole("link").click();
+  await page.getByRole("button", { name: "Enable endpoint" }).click();
+  await page.getByText("Enabled: new events are delivered to it.").waitFor();
+  await page.getByTestId("webhook-status").getByText("Enabled").waitFor();
+});
+
+test("edits the endpoint's events and description, then deletes it", async () => {
+  const { page } = story;
+  await page.getByRole("checkbox", { name: "email.sent" }).check();
+  await page.getByRole("checkbox", { name: "email.bounced" }).uncheck();
+  await page.getByLabel("Description").fill("Orders, sent and delivered");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await page.getByText("Saved.").waitFor();
+  await page.getByTestId("webhook-status").getByText("Orders, sent and delivered").waitFor();
+  await open(page, "/dashboard/webhooks", "Webhooks");
+  await page.getByTestId("webhook-row").getByText("email.sent, email.delivered").waitFor();
+
+  await page.getByTestId("webhook-row").getByRole("link").click();
+  await page.getByRole("button", { name: "Delete endpoint" }).click();
+  await page
+    .getByRole("dialog", { name: "Delete this endpoint?" })
+    .getByRole("button", { name: "Delete endpoint" })
+    .click();
+  await page.getByRole("heading", { level: 1, name: "Webhooks" }).waitFor();
+  await page.getByRole("heading", { name: "No endpoints yet" }).waitFor();
+});
