@@ -20,6 +20,8 @@ import { connectDatabase, ensureLocalSessionSecret, prepareDatabase } from "./da
 // The other background duties (interrupted hand-offs, expired idempotency keys, held provider events, Stripe reports)
 // run after requests and in the cron routes alike (README, "Background work"; tests/platform/cron.test.ts).
 const mode = process.argv[2] === "start" ? "start" : "dev";
+// Development's webhook endpoints are the developer's own servers (http://localhost:4000/hooks): there they may be.
+if (mode === "dev") process.env.WEBHOOKS_ALLOW_PRIVATE_URLS ??= "1";
 const port = process.env.PORT ?? "3000";
 const log = (line: string) => console.log(`[letterpress] ${line}`);
 

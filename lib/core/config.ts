@@ -120,7 +120,11 @@ export type Config = {
    * (PAYMENTS_TEST_MODE=1) or under `npm run dev`; a production server without Stripe refuses paid actions instead.
    */
   paymentsTestMode: boolean;
-  /** WEBHOOKS_ALLOW_PRIVATE_URLS=1 (development and tests): webhook URLs may be http:// and point inside the network. */
+  /**
+   * Webhook endpoints may be http:// URLs and reach loopback, private and other internal addresses (at creation and at
+   * each delivery): only when WEBHOOKS_ALLOW_PRIVATE_URLS=1, which `npm run dev` sets (bin/serve.ts), for development
+   * and tests. Otherwise an endpoint is an https:// URL on a public host.
+   */
   webhooksAllowPrivateUrls: boolean;
 };
 

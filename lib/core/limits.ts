@@ -94,6 +94,12 @@ export const MAX_TEMPLATE_DESCRIPTION_CHARS = 2000;
 export const MAX_TEMPLATE_ALIAS_CHARS = 64;
 /** GET /catalogue's `category` filter. */
 export const MAX_CATALOGUE_CATEGORY_CHARS = 100;
+/** Webhook endpoints of one account (POST /webhooks), counted in SQL (create_webhook_endpoint). */
+export const MAX_WEBHOOK_ENDPOINTS = 10;
+/** A webhook endpoint's `description`. */
+export const MAX_WEBHOOK_DESCRIPTION_CHARS = 200;
+/** After a rotation, deliveries are signed with the old secret too for this long, so receivers can switch. */
+export const WEBHOOK_PREVIOUS_SECRET_HOURS = 24;
 /**
  * Jobs a worker pool holds at once (waiting or running), in all and of one account. Past an account's cap its new work
  * is refused at once. Past the cap in all, an account still gets in while it holds less than its fair share (the cap ÷
@@ -162,17 +168,36 @@ export const MAX_NEXT_PATH_LENGTH = 2048;
  * with 413 before it is buffered.
  */
 export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
-/** Webhook endpoints of one account (POST /webhooks), counted in SQL (create_webhook_endpoint). */
-export const MAX_WEBHOOK_ENDPOINTS = 10;
-/** A webhook endpoint's `url` and `description`. */
-export const MAX_WEBHOOK_URL_CHARS = 2048;
-export const MAX_WEBHOOK_DESCRIPTION_CHARS = 200;
-/** After a rotation, deliveries are signed with the old secret too for this long, so receivers can switch. */
-export const WEBHOOK_PREVIOUS_SECRET_HOURS = 24;
-/** How long POST /webhooks waits for the DNS answer of a `url`'s host (it must resolve to public addresses only). */
+/**
+ * One delivery of an account's webhook (lib/webhooks/outbound.ts): a 2xx answer within WEBHOOK_TIMEOUT_MS (looking
+ * up, connecting and the answer's status all count) is a success; of the answer's body at most
+ * WEBHOOK_MAX_RESPONSE_BYTES are read and the first WEBHOOK_RESPONSE_EXCERPT_BYTES kept for the delivery log.
+ */
+export const WEBHOOK_TIMEOUT_MS = 15_000;
+export const WEBHOOK_MAX_RESPONSE_BYTES = 64 * KB;
+export const WEBHOOK_RESPONSE_EXCERPT_BYTES = 4 * KB;
+/** A webhook endpoint's `url`, and the lookup at its creation or change that its host resolves to public addresses only. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
 export const WEBHOOK_HOST_LOOKUP_MS = 2000;
 /** How long a send waits for an identical one (same Idempotency-Key and body) still running, before answering 409. */
 export const IDEMPOTENCY_WAIT_MS = 15_000;
+/**
+ * Webhook attempts one process makes at once (lib/webhooks/delivery.ts): a hanging endpoint holds one of these for
+ * its whole timeout, so they are many, and cheap (sockets, not threads).
+ */
+export const WEBHOOK_ATTEMPTS_IN_FLIGHT = 32;
+/**
+ * Webhook attempts of one account in flight at once, across every process (claim_webhook_deliveries counts the
+ * leases running): an account's hanging endpoint holds no more than these, and other accounts' deliveries go on.
+ */
+export const WEBHOOK_ATTEMPTS_PER_ACCOUNT = 4;
+/**
+ * How long a claimed webhook attempt is its process's: past it another process makes it again (a process killed in the
+ * middle of one). Well above the attempt's own 15 s deadline, so a live attempt is never made twice at once.
+ */
+export const WEBHOOK_LEASE_SECONDS = 60;
+/** Webhook events (with their deliveries) past their 30 days, deleted at most per run of the retention duty. */
+export const WEBHOOK_RETENTION_BATCH = 5000;
 
 const count = (n: number) => n.toLocaleString("en-US");
 const megabytes = (bytes: number) => `${bytes / MB} MB`;

@@ -4,7 +4,9 @@ import ipaddr from "ipaddr.js";
 // The outbound-request rule: a URL a user gives never leads to a loopback, private, link-local (cloud metadata),
 // unique-local, multicast, unspecified or otherwise non-public address. ipaddr.js knows the ranges; an address is public
 // only when it names none of them ("unicast"). IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is judged as the IPv4 address it
-// carries; other IPv6 forms that embed IPv4 (NAT64, 6to4, Teredo) are refused whole, as nothing here needs them.
+// carries; other IPv6 forms that embed IPv4 (NAT64, 6to4, Teredo) are refused whole, as nothing here needs them. An
+// IPv6 address ipaddr.js calls unicast is public only inside the global unicast space IANA allocates from, 2000::/3:
+// the rest, such as the deprecated IPv4-compatible `::127.0.0.1` (which ipaddr.js has no range for), is not routed.
 
 /**
  * The addresses a host name resolves to (IPv4 and IPv6, as text); none when it does not resolve. `signal` aborts when
@@ -24,11 +26,17 @@ const RANGE_NAMES: Record<string, string> = {
   reserved: "a reserved address",
 };
 
+const GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3");
+
 /** What kind of non-public address `ip` is ("a loopback address"…), or null when it is a public one. */
 function addressKind(ip: string): string | null {
-  const range = ipaddr.process(ip).range();
-  if (range === "unicast") return null;
-  return RANGE_NAMES[range] ?? `a non-public address (${range})`;
+  const address = ipaddr.process(ip);
+  const range = address.range();
+  if (range !== "unicast") return RANGE_NAMES[range] ?? `a non-public address (${range})`;
+  if (address.kind() === "ipv6" && !address.match(GLOBAL_UNICAST)) {
+    return "an IPv6 address outside the global unicast range (2000::/3)";
+  }
+  return null;
 }
 
 /** True for an IP address (any form ipaddr.js reads) that is public: false for every internal range and for non-IPs. */
@@ -85,46 +93,78 @@ export const lookupHostAddresses: HostLookup = async (hostname, { timeoutMs, sig
   return [...v4, ...v6];
 };
 
-/** `lookup`'s answer, or a rejection once `timeoutMs` has passed without one (the lookup is told to stop). */
-async function lookupWithin(lookup: HostLookup, host: string, timeoutMs: number): Promise<string[]> {
+/**
+ * `lookup`'s answer, or a rejection once `timeoutMs` has passed without one, or once `stop` aborts (the caller gave up):
+ * either way the lookup is told to stop.
+ */
+async function lookupWithin(
+  lookup: HostLookup,
+  host: string,
+  timeoutMs: number,
+  stop?: AbortSignal,
+): Promise<string[]> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  const end = () => controller.abort();
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new Error(`no answer within ${timeoutMs} ms`));
-    }, timeoutMs);
+    controller.signal.addEventListener("abort", () => reject(new Error(`no answer within ${timeoutMs} ms`)));
+    timer = setTimeout(end, timeoutMs);
+    if (stop?.aborted) end();
+    stop?.addEventListener("abort", end, { once: true });
   });
   try {
     return await Promise.race([lookup(host, { timeoutMs, signal: controller.signal }), deadline]);
   } finally {
     clearTimeout(timer);
+    stop?.removeEventListener("abort", end);
   }
 }
 
+/** What a host resolved to when all of it is public, or why it is not (the addresses are then not to be used). */
+export type PublicHostAnswer = { problem: null; addresses: string[] } | { problem: string; addresses?: undefined };
+
 /**
- * Why `hostname` is not a public host, or null when it is: hostProblem's checks, then, for a name, every address it
- * resolves to must be public (one internal answer is enough to refuse it, as a client may connect to any of them). A
- * name that does not resolve, or whose lookup fails or passes `timeoutMs`, is refused too: it could not be checked.
+ * hostProblem's checks, then, for a name, every address it resolves to (within `timeoutMs`) must be public (one internal answer is enough
+ * to refuse it, as a client may connect to any of them): the addresses, in ipaddr.js's plain form (an IPv4-mapped
+ * IPv6 address as its IPv4 address), so a caller can connect to exactly what was checked. A name that does not
+ * resolve, or whose lookup fails or passes `timeoutMs`, is refused too: it could not be checked.
  */
+export async function resolvePublicHost(
+  hostname: string,
+  {
+    lookup = lookupHostAddresses,
+    timeoutMs,
+    signal,
+  }: {
+    lookup?: HostLookup;
+    timeoutMs: number;
+    /** Stops the lookup: the caller no longer waits for it. */
+    signal?: AbortSignal;
+  },
+): Promise<PublicHostAnswer> {
+  const problem = hostProblem(hostname);
+  if (problem !== null) return { problem };
+  const host = bareHost(hostname);
+  if (ipaddr.isValid(host)) return { problem: null, addresses: [ipaddr.process(host).toString()] };
+  let answers: string[];
+  try {
+    answers = await lookupWithin(lookup, host, timeoutMs, signal);
+  } catch {
+    return { problem: `${host} could not be looked up (no answer within ${timeoutMs / 1000} s, or the lookup failed)` };
+  }
+  if (answers.length === 0) return { problem: `${host} does not resolve` };
+  for (const address of answers) {
+    if (!ipaddr.isValid(address)) return { problem: `${host} resolves to ${address}, which is not an IP address` };
+    const kind = addressKind(address);
+    if (kind !== null) return { problem: `${host} resolves to ${address}, ${kind}` };
+  }
+  return { problem: null, addresses: answers.map((address) => ipaddr.process(address).toString()) };
+}
+
+/** Why `hostname` is not a public host (resolvePublicHost's checks), or null when it is. */
 export async function publicHostProblem(
   hostname: string,
-  { lookup = lookupHostAddresses, timeoutMs }: { lookup?: HostLookup; timeoutMs: number },
+  options: { lookup?: HostLookup; timeoutMs: number },
 ): Promise<string | null> {
-  const problem = hostProblem(hostname);
-  if (problem !== null || isAddressLiteral(hostname)) return problem;
-  const host = bareHost(hostname);
-  let addresses: string[];
-  try {
-    addresses = await lookupWithin(lookup, host, timeoutMs);
-  } catch {
-    return `${host} could not be looked up (no answer within ${timeoutMs / 1000} s, or the lookup failed)`;
-  }
-  if (addresses.length === 0) return `${host} does not resolve`;
-  for (const address of addresses) {
-    if (!ipaddr.isValid(address)) return `${host} resolves to ${address}, which is not an IP address`;
-    const kind = addressKind(address);
-    if (kind !== null) return `${host} resolves to ${address}, ${kind}`;
-  }
-  return null;
+  return (await resolvePublicHost(hostname, options)).problem;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_WEBHOOK_DESCRIPTION_CHARS, MAX_WEBHOOK_URL_CHARS } from "@/lib/core/limits";
+import { MAX_WEBHOOK_DESCRIPTION_CHARS, MAX_WEBHOOK_URL_LENGTH } from "@/lib/core/limits";
 import { holdsNul, paginationQuerySchema, paginationSchema } from "@/lib/core/schemas";
 
 /** The event types an endpoint may hear (the contract's list). */
@@ -30,7 +30,7 @@ export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 const urlField = z
   .string({ error: "url must be a string" })
   .min(1, "url must not be empty")
-  .max(MAX_WEBHOOK_URL_CHARS, `url must be at most ${MAX_WEBHOOK_URL_CHARS.toLocaleString("en-US")} characters`)
+  .max(MAX_WEBHOOK_URL_LENGTH, `url must be at most ${MAX_WEBHOOK_URL_LENGTH.toLocaleString("en-US")} characters`)
   .refine((url) => !holdsNul(url), "url must not contain the NUL character (\\u0000)")
   .meta({
     description:

@@ -1,5 +1,4 @@
 import "server-only";
-import { getConfig } from "@/lib/core/config";
 import { errors } from "@/lib/core/errors";
 import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_PREVIOUS_SECRET_HOURS } from "@/lib/core/limits";
 import { isUuid } from "@/lib/core/schemas";
@@ -10,7 +9,6 @@ import {
   findWebhookEndpoint,
   listWebhookDeliveries,
   listWebhookEndpoints,
-  replayWebhookDelivery,
   rotateWebhookEndpointSecret,
   updateWebhookEndpoint,
   type WebhookDeliveryRow,
@@ -22,7 +20,11 @@ import type {
   WebhookDeliveryStatus,
   WebhookEventType,
 } from "@/lib/webhooks/schemas";
-import { newWebhookSecret, webhookUrlProblem } from "@/lib/webhooks/stand-ins";
+import { replayDelivery as replayStoredDelivery } from "@/lib/webhooks/data/deliveries";
+import { createTestEvent } from "@/lib/webhooks/data/events";
+import { deliverWebhookNow, deliverWebhookSoon } from "@/lib/webhooks/delivery";
+import { webhookUrlProblem } from "@/lib/webhooks/outbound";
+import { newWebhookSecret } from "@/lib/webhooks/signing";
 
 // The account's webhook endpoints, one verb per function (the API's routes and the dashboard's page call these). Every
 // function takes the caller's account: an id of another account's endpoint is not found, as an unknown one is.
@@ -94,25 +96,34 @@ export async function listDeliveries(
 
 /**
  * POST /webhooks/{id}/deliveries/{delivery_id}/replay: a new delivery of the same event (the same `webhook-id`), due
- * at once; answered before it is attempted.
+ * at once and attempted once the response is sent; answered as it stands before its attempt.
  */
 export async function replayDelivery(accountId: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
   if (!isUuid(id)) throw errors.webhookNotFound();
-  if (!isUuid(deliveryId)) {
+  const replayed = isUuid(deliveryId) ? await replayStoredDelivery(accountId, id, deliveryId, new Date()) : undefined;
+  if (!replayed) {
+    // Which of the two the path names wrongly.
     orNotFound(await findWebhookEndpoint(accountId, id));
     throw errors.webhookDeliveryNotFound();
   }
-  const replayed = await replayWebhookDelivery(accountId, id, deliveryId);
-  if (!replayed.endpoint) throw errors.webhookNotFound();
-  if (!replayed.deliveryId) throw errors.webhookDeliveryNotFound();
-  const delivery = await findWebhookDelivery(accountId, id, replayed.deliveryId);
-  // Deleted with its endpoint in the instant between.
-  if (!delivery) throw errors.webhookNotFound();
+  const delivery = orNotFound(await findWebhookDelivery(accountId, id, replayed.id));
+  deliverWebhookSoon();
   return toDeliveryResponse(delivery);
 }
 
+/**
+ * POST /webhooks/{id}/test: a `webhook.test` event for this endpoint alone, attempted once, now; answered with the
+ * attempt's outcome. A disabled endpoint is not attempted: its test delivery is answered pending.
+ */
+export async function sendTestEvent(accountId: string, id: string): Promise<WebhookDelivery> {
+  const made = isUuid(id) ? await createTestEvent(accountId, id) : undefined;
+  if (!made) throw errors.webhookNotFound();
+  await deliverWebhookNow(accountId, made.deliveryId);
+  return toDeliveryResponse(orNotFound(await findWebhookDelivery(accountId, id, made.deliveryId)));
+}
+
 async function checkUrl(url: string): Promise<void> {
-  const problem = await webhookUrlProblem(url, { allowPrivate: getConfig().webhooksAllowPrivateUrls });
+  const problem = await webhookUrlProblem(url);
   if (problem !== null) throw errors.validation([{ field: "url", message: problem }]);
 }
 

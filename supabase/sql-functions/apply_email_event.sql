@@ -4,7 +4,8 @@
 -- A final state never moves, except delivered → bounced or complained, as providers report; canceled comes only from
 -- scheduled; opened and clicked are events only. An event whose provider event id was applied already changes nothing.
 -- A hard bounce or complaint suppresses its recipient for the email's account (suppress_email_recipients), whatever
--- the status became (a bounce reported after a failure still bounced).
+-- the status became (a bounce reported after a failure still bounced). Each event appended is also the account's
+-- webhook event email.<type> (enqueue_email_webhook_event), with the status it left the email in.
 -- applied: the event was appended; status: the email's status after it (null when there is no such email).
 create or replace function public.apply_email_event(
   p_email_id uuid,
@@ -59,6 +60,7 @@ begin
   if v_next <> v_status then
     update public.sent_emails e set delivery_status = v_next where e.id = p_email_id;
   end if;
+  perform public.enqueue_email_webhook_event(p_email_id, p_type, p_detail, v_next, coalesce(p_occurred_at, now()));
   return query select true, v_next;
 end;
 $$;

@@ -68,6 +68,8 @@ describe("a NUL in a path parameter answers the route's JSON 404", () => {
     "PATCH /webhooks/{id}": WEBHOOK_NOT_FOUND,
     "DELETE /webhooks/{id}": WEBHOOK_NOT_FOUND,
     "GET /webhooks/{id}/deliveries": WEBHOOK_NOT_FOUND,
+    "POST /webhooks/{id}/deliveries/{delivery_id}/replay": WEBHOOK_NOT_FOUND,
+    "POST /webhooks/{id}/test": WEBHOOK_NOT_FOUND,
     "POST /webhooks/{id}/rotate-secret": WEBHOOK_NOT_FOUND,
   };
 

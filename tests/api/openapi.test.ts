@@ -30,7 +30,9 @@ import { POST as postRestore } from "@/app/api/v1/templates/[id]/versions/[n]/re
 import { GET as getVersion } from "@/app/api/v1/templates/[id]/versions/[n]/route";
 import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
+import { POST as replayWebhookDelivery } from "@/app/api/v1/webhooks/[id]/deliveries/[delivery_id]/replay/route";
 import { GET as listWebhookDeliveries } from "@/app/api/v1/webhooks/[id]/deliveries/route";
+import { POST as testWebhook } from "@/app/api/v1/webhooks/[id]/test/route";
 import { POST as rotateWebhookSecret } from "@/app/api/v1/webhooks/[id]/rotate-secret/route";
 import { DELETE as deleteWebhook, GET as getWebhook, PATCH as patchWebhook } from "@/app/api/v1/webhooks/[id]/route";
 import { GET as listWebhooks, POST as postWebhook } from "@/app/api/v1/webhooks/route";
@@ -130,7 +132,9 @@ describe("GET /api/v1/openapi.json", () => {
       "/webhooks",
       "/webhooks/{id}",
       "/webhooks/{id}/deliveries",
+      "/webhooks/{id}/deliveries/{delivery_id}/replay",
       "/webhooks/{id}/rotate-secret",
+      "/webhooks/{id}/test",
     ]);
     expect(Object.keys(document.components.schemas)).toEqual(
       expect.arrayContaining([
@@ -163,6 +167,7 @@ describe("GET /api/v1/openapi.json", () => {
         "WebhookListResponse",
         "WebhookDeleteResponse",
         "WebhookDeliveryListResponse",
+        "WebhookDeliveryResponse",
       ]),
     );
   });
@@ -587,6 +592,20 @@ describe("real responses match the document", () => {
       call(listWebhookDeliveries, `/api/v1/webhooks/${id}/deliveries${query}`, { params: { id }, headers: auth(user) });
     expectConforms("/webhooks/{id}/deliveries", "get", await log(""));
     expectConforms("/webhooks/{id}/deliveries", "get", await log("?status=x"));
+    const replayOf = (deliveryId: string) =>
+      call(replayWebhookDelivery, "/x", {
+        method: "POST",
+        params: { id, delivery_id: deliveryId },
+        headers: auth(user),
+      });
+    for (const deliveryId of [delivery.id, randomUUID()]) {
+      expectConforms("/webhooks/{id}/deliveries/{delivery_id}/replay", "post", await replayOf(deliveryId));
+    }
+    // Attempted at a loopback address (stored directly): refused without leaving the machine.
+    await getDb()`update webhook_endpoints set url = 'https://127.0.0.1:9/' where id = ${id}`;
+    for (const target of [id, randomUUID()]) {
+      expectConforms("/webhooks/{id}/test", "post", await at(testWebhook, "POST", target));
+    }
     expectConforms("/webhooks/{id}", "delete", await at(deleteWebhook, "DELETE", id));
     expectConforms("/webhooks/{id}", "delete", await at(deleteWebhook, "DELETE", id));
     expectConforms("/webhooks/{id}/deliveries", "get", await log(""));

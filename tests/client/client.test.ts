@@ -16,6 +16,7 @@ import { GET as getWebhook } from "@/app/api/v1/webhooks/[id]/route";
 import { GET as listWebhooks } from "@/app/api/v1/webhooks/route";
 import { API_OPERATIONS } from "@/lib/api/contract";
 import { revokeApiKey } from "@/lib/api-keys/data";
+import { getDb } from "@/lib/db/client";
 import { listOutbox } from "@/lib/sent-emails/data/outbox";
 import { PLANS } from "@/lib/core/plans";
 import { auth, call, ISO, sender, setApiCallsUsed, type Sender } from "../support/api";
@@ -154,6 +155,12 @@ describe("the letterpress client against the app", () => {
         params: { id: hookId },
       }),
     );
+    // Attempts go to a loopback address (stored directly, as no API call takes it): refused without leaving the machine.
+    await getDb()`update webhook_endpoints set url = 'https://127.0.0.1:9/hooks' where id = ${hookId}`;
+    const tested = await lp.webhooks.test(hookId);
+    expect(tested.delivery).toMatchObject({ event_type: "webhook.test", status: "failed", attempts: 1 });
+    const replayed = await lp.webhooks.replay(hookId, tested.delivery.id);
+    expect(replayed.delivery).toMatchObject({ event_id: tested.delivery.event_id, status: "pending" });
     const rotated = await lp.webhooks.rotateSecret(hookId);
     expect(rotated.webhook.secret).not.toBe(secret);
     expect(await lp.webhooks.delete(hookId)).toEqual({ success: true });

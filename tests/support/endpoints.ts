@@ -29,8 +29,8 @@ export type Endpoint = {
 type EndpointCase = {
   /** The JSON body, for the resource `id` addresses (none when absent). */
   body?: (id: string) => unknown;
-  /** The path parameters after the first, which is the resource `id`. */
-  params?: Record<string, string>;
+  /** The path parameters after the first, which is the resource `id` (or made from it). */
+  params?: Record<string, string> | ((id: string) => Record<string, string>);
   resource?: (user: TestUser) => Promise<string>;
   /** Where it is not the contract's success status. */
   status?: number;
@@ -113,8 +113,14 @@ async function magicLinkInLibrary(user: TestUser): Promise<string> {
   return id;
 }
 
-/** A public address's URL (an IP literal: nothing to look up) a webhook of the tests names; nothing connects to it. */
+/** A public address's URL (an IP literal: nothing to look up) that POST /webhooks takes; nothing connects to it. */
 export const WEBHOOK_URL = "https://93.184.215.14/hooks/letterpress";
+
+/**
+ * The URL of the tables' stored webhooks: a loopback address, stored directly, so that an attempt (a test event, a
+ * replay) is refused at once without leaving the machine (or, with WEBHOOKS_ALLOW_PRIVATE_URLS=1, finds no server).
+ */
+const UNREACHABLE_WEBHOOK_URL = "https://127.0.0.1:9/hooks";
 
 /**
  * A webhook endpoint of the user's: its oldest, made (stored directly) when it has none, so that the tables' many calls
@@ -126,12 +132,32 @@ export async function ownWebhook(user: TestUser): Promise<string> {
       select id from webhook_endpoints where account_id = ${user.accountId} order by created_at, id limit 1
     ), made as (
       insert into webhook_endpoints (account_id, url, events, secret)
-      select ${user.accountId}, ${WEBHOOK_URL}, array['email.delivered'], ${`whsec_${randomBytes(32).toString("base64")}`}
+      select ${user.accountId}, ${UNREACHABLE_WEBHOOK_URL}, array['email.delivered'],
+             ${`whsec_${randomBytes(32).toString("base64")}`}
       where not exists (select 1 from existing)
       returning id
     )
     select id from existing union all select id from made`;
   return row.id;
+}
+
+/** The delivery webhookDelivered made last for each webhook, for the replay's {delivery_id}. */
+const latestDelivery = new Map<string, string>();
+
+/** The user's webhook (ownWebhook), with a delivery of an event to it that failed, as the runner leaves one. */
+async function webhookWithDelivery(user: TestUser): Promise<string> {
+  const endpointId = await ownWebhook(user);
+  const [row] = await getDb()<{ id: string }[]>`
+    with event as (
+      insert into webhook_events (account_id, type, payload)
+      values (${user.accountId}, 'email.delivered', '{"type":"email.delivered","created_at":"2026-12-01T00:00:00.000Z","data":{}}')
+      returning id
+    )
+    insert into webhook_deliveries (account_id, endpoint_id, event_id, status, attempts, finished_at)
+    select ${user.accountId}, ${endpointId}, event.id, 'failed', 8, now() from event
+    returning id`;
+  latestDelivery.set(endpointId, row.id);
+  return endpointId;
 }
 
 const TEMPLATE_FILES = { name: "Mine", files: { "email.tsx": TEMPLATE_SOURCE } };
@@ -176,6 +202,11 @@ const CASES: Record<OperationId, EndpointCase> = {
   deleteWebhook: { resource: ownWebhook },
   listWebhookDeliveries: { resource: ownWebhook },
   rotateWebhookSecret: { resource: ownWebhook },
+  replayWebhookDelivery: {
+    params: (id) => ({ delivery_id: latestDelivery.get(id) ?? id }),
+    resource: webhookWithDelivery,
+  },
+  testWebhook: { resource: ownWebhook },
 };
 
 const API_V1 = path.join(import.meta.dirname, "..", "..", "app", "api", "v1");
@@ -195,11 +226,12 @@ function endpointOf(operationId: OperationId): Endpoint {
   const known = CASES[operationId] as EndpointCase | undefined;
   if (!known) throw new Error(`tests/support/endpoints.ts has no case for ${operationId}: add one to CASES`);
   const { body, params = {}, resource, status } = known;
-  const [addressed, ...others] = [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
-  const missing = others.filter((name) => params[name] === undefined);
+  const others = (id: string) => (typeof params === "function" ? params(id) : params);
+  const [addressed, ...rest] = [...operation.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
+  const missing = rest.filter((name) => others("x")[name] === undefined);
   if (missing.length)
     throw new Error(`${operationId}'s case in tests/support/endpoints.ts has no ${missing.join(", ")}`);
-  const paramsFor = (id: string): Record<string, string> => (addressed ? { [addressed]: id, ...params } : {});
+  const paramsFor = (id: string): Record<string, string> => (addressed ? { [addressed]: id, ...others(id) } : {});
   return {
     name: `${operation.method} ${operation.path}`,
     operationId,

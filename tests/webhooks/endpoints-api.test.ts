@@ -92,17 +92,19 @@ describe("POST /webhooks", () => {
     expect((await list(user)).text).not.toContain(secret);
   });
 
-  it("keeps an event type listed twice once; an endpoint without a description has null", async () => {
+  it("keeps an event type listed twice once; an endpoint without a description has null; a public name is taken", async () => {
     const user = await createUser();
-    const result = await create(user, { url: URL_1, events: ["email.sent", "email.sent", "email.opened"] });
+    // The tests' DNS (tests/support/host-lookup.ts) resolves example.com's names to a public address.
+    const url = "https://hooks.example.com/letterpress";
+    const result = await create(user, { url, events: ["email.sent", "email.sent", "email.opened"] });
     expect(result.body.webhook).toEqual({
-      ...shown(result.body.webhook.id, { url: URL_1, events: ["email.sent", "email.opened"] }),
+      ...shown(result.body.webhook.id, { url, events: ["email.sent", "email.opened"] }),
       secret: SECRET,
     });
   });
 
   it.each([
-    ["http://", "http://93.184.215.14/hooks", "url must be https://"],
+    ["http://", "http://93.184.215.14/hooks", "url must be an https:// URL"],
     ["a loopback address", "https://127.0.0.1/hooks", "url must be on a public host: 127.0.0.1 is a loopback address"],
     ["a private address", "https://10.1.2.3/hooks", "url must be on a public host: 10.1.2.3 is a private address"],
     [
@@ -121,8 +123,13 @@ describe("POST /webhooks", () => {
       "url must be on a public host: fd00::1 is a unique-local address",
     ],
     ["localhost", "https://localhost/hooks", "url must be on a public host: localhost is an internal name"],
+    [
+      "a name that does not resolve",
+      "https://hooks.invalid/x",
+      "url must be on a public host: hooks.invalid does not resolve",
+    ],
     ["credentials", "https://user:pass@93.184.215.14/hooks", "url must not hold credentials (user:password@)"],
-    ["not a URL", "hooks.example.com/x", "url must be an absolute URL (https://…)"],
+    ["not a URL", "hooks.example.com/x", "url must be an absolute URL"],
     ["too long", `https://93.184.215.14/${"a".repeat(2030)}`, "url must be at most 2,048 characters"],
     ["empty", "", "url must not be empty"],
   ])("refuses a url with %s: 400, field url, nothing made", async (_, url, message) => {
@@ -167,7 +174,7 @@ describe("POST /webhooks", () => {
         expect([result.status, result.body.webhook?.url]).toEqual([201, url]);
       }
       const ftp = await create(user, { url: "ftp://127.0.0.1/hooks", events: ["email.sent"] });
-      expect([ftp.status, ftp.body]).toEqual([400, invalid(["url", "url must be https:// or http://"])]);
+      expect([ftp.status, ftp.body]).toEqual([400, invalid(["url", "url must be an http:// or https:// URL"])]);
     });
   });
 
@@ -416,7 +423,8 @@ describe("GET /webhooks/{id}/deliveries", () => {
       next,
       attempts: [{ status: 302, ms: 12, error: "redirect not followed", excerpt: "Moved", secondsAgo: 590 }],
     });
-    const fresh = await delivery(user, id, { type: "email.bounced", next: new Date() });
+    // Due later: no run of the tests' runner claims it meanwhile.
+    const fresh = await delivery(user, id, { type: "email.bounced", next: new Date(Date.now() + 60_000) });
     await delivery(user, other.id, { type: "email.sent" });
 
     const entry = (d: { id: string; eventId: string }, extra: object) => ({

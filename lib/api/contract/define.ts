@@ -38,7 +38,7 @@ export type Operation = {
   requestBody?: z.ZodType;
   /** Request headers the handler reads; an optional schema makes an optional header. */
   headers?: Record<string, z.ZodType>;
-  success: ResponseDoc & { status: 200 | 201 };
+  success: ResponseDoc & { status: 200 | 201 | 202 };
   /** A second success answer of another status (the handler answers it as a NextResponse), say a repeat's 200. */
   alsoSuccess?: ResponseDoc & { status: 200 | 201 };
   /** Every code the handler can answer besides the wrapper's own (none when absent). */

@@ -26,7 +26,9 @@ import {
   getWebhook,
   listWebhookDeliveries,
   listWebhooks,
+  replayWebhookDelivery,
   rotateWebhookSecret,
+  testWebhook,
   updateWebhook,
 } from "@/lib/api/contract/webhooks";
 
@@ -61,6 +63,8 @@ export const contract = {
   updateWebhook,
   deleteWebhook,
   listWebhookDeliveries,
+  replayWebhookDelivery,
+  testWebhook,
   rotateWebhookSecret,
 };
 

@@ -7,6 +7,7 @@ import {
   listWebhookDeliveriesResponseSchema,
   listWebhooksResponseSchema,
   updateWebhookBodySchema,
+  webhookDeliveryResponseSchema,
   webhookResponseSchema,
   webhookWithSecretResponseSchema,
 } from "@/lib/webhooks/schemas";
@@ -115,6 +116,43 @@ export const rotateWebhookSecret = defineOperation({
     status: 200,
     description: "The webhook with its new secret, shown this once",
     schema: webhookWithSecretResponseSchema,
+  },
+  errors: ["WEBHOOK_NOT_FOUND"],
+  errorDescriptions: NOT_YOURS,
+});
+
+export const replayWebhookDelivery = defineOperation({
+  method: "POST",
+  path: "/webhooks/{id}/deliveries/{delivery_id}/replay",
+  operationId: "replayWebhookDelivery",
+  summary: "Deliver an event again (the same webhook-id), attempted at once",
+  metered: true,
+  pathParameters: {
+    ...BY_WEBHOOK_ID.pathParameters,
+    delivery_id: z.string().max(64).meta({ description: "The delivery's id (GET /webhooks/{id}/deliveries)" }),
+  },
+  notFound: "WEBHOOK_NOT_FOUND",
+  success: {
+    status: 202,
+    description: "The new delivery, due now: GET /webhooks/{id}/deliveries shows its attempt",
+    schema: webhookDeliveryResponseSchema,
+  },
+  errors: ["WEBHOOK_NOT_FOUND", "WEBHOOK_DELIVERY_NOT_FOUND"],
+  errorDescriptions: { ...NOT_YOURS, WEBHOOK_DELIVERY_NOT_FOUND: "Not one of this webhook's deliveries" },
+});
+
+export const testWebhook = defineOperation({
+  method: "POST",
+  path: "/webhooks/{id}/test",
+  operationId: "testWebhook",
+  summary: "Send a webhook.test event to the endpoint once, now, and answer what came of it",
+  metered: true,
+  ...BY_WEBHOOK_ID,
+  success: {
+    status: 200,
+    description:
+      "The test delivery after its one attempt: succeeded or failed, with the answer's status and first 4 KB (pending when the webhook is disabled)",
+    schema: webhookDeliveryResponseSchema,
   },
   errors: ["WEBHOOK_NOT_FOUND"],
   errorDescriptions: NOT_YOURS,

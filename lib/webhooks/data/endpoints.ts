@@ -2,9 +2,8 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 import type { WebhookDeliveryStatus, WebhookEventType } from "@/lib/webhooks/schemas";
 
-// An account's webhook endpoints, and what the API shows of their deliveries. Events and deliveries are made and
-// attempted by lib/webhooks/data/events.ts and deliveries.ts (the runner's SQL); here they are only read, replayed, and
-// a test event recorded.
+// An account's webhook endpoints, and what the API shows of their deliveries. Events and deliveries are made, replayed
+// and attempted by lib/webhooks/data/events.ts and deliveries.ts (the runner's SQL); here they are only read.
 
 export type WebhookEndpoint = {
   id: string;
@@ -185,28 +184,4 @@ export async function findWebhookDelivery(
     ) a on true
     where d.id = ${deliveryId} and d.endpoint_id = ${endpointId} and d.account_id = ${accountId}`;
   return row;
-}
-
-/**
- * A new delivery of the event `deliveryId` delivered, to the same endpoint, due now, with as many attempts as it had
- * (the same `webhook-id`, since the event is the same). `endpoint`: whether the account has the endpoint; `deliveryId`:
- * the new delivery's id, null when the endpoint has no such delivery.
- */
-export async function replayWebhookDelivery(
-  accountId: string,
-  endpointId: string,
-  deliveryId: string,
-): Promise<{ endpoint: boolean; deliveryId: string | null }> {
-  const [row] = await getDb()<{ endpoint: boolean; delivery_id: string | null }[]>`
-    with endpoint as (
-      select id from webhook_endpoints where id = ${endpointId} and account_id = ${accountId}
-    ), replayed as (
-      insert into webhook_deliveries (account_id, endpoint_id, event_id, max_attempts, next_attempt_at)
-      select d.account_id, d.endpoint_id, d.event_id, d.max_attempts, now()
-      from webhook_deliveries d join endpoint e on e.id = d.endpoint_id
-      where d.id = ${deliveryId}
-      returning id
-    )
-    select exists (select 1 from endpoint) as endpoint, (select id from replayed) as delivery_id`;
-  return { endpoint: row.endpoint, deliveryId: row.delivery_id };
 }

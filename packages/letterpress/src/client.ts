@@ -2,6 +2,7 @@ import createClient, { type Client } from "openapi-fetch";
 import { LetterpressError } from "./errors.ts";
 import type { operations, paths } from "./openapi.ts";
 import type { RenderBody, SendBatchBody, SendBody, TemplateId } from "./templates.ts";
+import { verifyWebhook } from "./webhooks.ts";
 
 export const DEFAULT_BASE_URL = "http://localhost:3000/api/v1";
 
@@ -23,7 +24,7 @@ type Json<R> = R extends { content: { "application/json": infer B } } ? B : neve
 type Responses<K extends keyof operations> = operations[K]["responses"];
 
 /** The body operation `K` answers on success. */
-export type SuccessBody<K extends keyof operations> = Json<Responses<K>[Extract<keyof Responses<K>, 200 | 201>]>;
+export type SuccessBody<K extends keyof operations> = Json<Responses<K>[Extract<keyof Responses<K>, 200 | 201 | 202>]>;
 /** The JSON body operation `K` takes. */
 export type RequestBody<K extends keyof operations> = Json<NonNullable<operations[K]["requestBody"]>>;
 /** The query parameters operation `K` takes. */
@@ -95,6 +96,12 @@ async function sendAnswer<B>(attempt: () => Promise<Answer>): Promise<B> {
  * `library`, `catalogue`, `templates`, `emails`, `suppressions`, `usage`, `webhooks`.
  */
 export class Letterpress {
+  /** Needs no API key: what a receiver of Letterpress's webhooks calls on each delivery. */
+  static readonly webhooks = {
+    /** Checks a delivery's signature with the endpoint's secret and answers its event; throws when it does not hold. */
+    verify: verifyWebhook,
+  };
+
   readonly #api: Client<paths>;
 
   constructor(options: LetterpressOptions = {}) {
@@ -232,6 +239,16 @@ export class Letterpress {
       query?: Query<"listWebhookDeliveries">,
     ): Promise<SuccessBody<"listWebhookDeliveries">> =>
       answer(this.#api.GET("/webhooks/{id}/deliveries", { params: { path: { id }, query } })),
+    /** POST /webhooks/{id}/deliveries/{delivery_id}/replay: delivers the same event again (same webhook-id), at once. */
+    replay: (id: string, deliveryId: string): Promise<SuccessBody<"replayWebhookDelivery">> =>
+      answer(
+        this.#api.POST("/webhooks/{id}/deliveries/{delivery_id}/replay", {
+          params: { path: { id, delivery_id: deliveryId } },
+        }),
+      ),
+    /** POST /webhooks/{id}/test: sends a webhook.test event once, now, and answers what came of it. */
+    test: (id: string): Promise<SuccessBody<"testWebhook">> =>
+      answer(this.#api.POST("/webhooks/{id}/test", { params: { path: { id } } })),
     /** POST /webhooks/{id}/rotate-secret: a new secret (in this answer only); the old one signs too for 24 hours. */
     rotateSecret: (id: string): Promise<SuccessBody<"rotateWebhookSecret">> =>
       answer(this.#api.POST("/webhooks/{id}/rotate-secret", { params: { path: { id } } })),

@@ -2,6 +2,8 @@ export { Letterpress, DEFAULT_BASE_URL } from "./client.ts";
 export type { LetterpressOptions, Query, RequestBody, SendOptions, SuccessBody } from "./client.ts";
 export { LetterpressError, type LetterpressErrorCode } from "./errors.ts";
 export { CLIENT_METHODS } from "./methods.ts";
+export { WebhookVerificationError } from "./webhooks.ts";
+export type { EmailWebhookData, WebhookEvent, WebhookEventType, WebhookRequestHeaders } from "./webhooks.ts";
 export type {
   LetterpressTemplates,
   RenderBody,

@@ -31,5 +31,7 @@ export const CLIENT_METHODS = {
   updateWebhook: "webhooks.update",
   deleteWebhook: "webhooks.delete",
   listWebhookDeliveries: "webhooks.listDeliveries",
+  replayWebhookDelivery: "webhooks.replay",
+  testWebhook: "webhooks.test",
   rotateWebhookSecret: "webhooks.rotateSecret",
 } as const satisfies Record<keyof operations, string>;

@@ -469,6 +469,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/webhooks/{id}/deliveries/{delivery_id}/replay": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deliver an event again (the same webhook-id), attempted at once
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    post: operations["replayWebhookDelivery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhooks/{id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a webhook.test event to the endpoint once, now, and answer what came of it
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    post: operations["testWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/webhooks/{id}/rotate-secret": {
     parameters: {
       query?: never;
@@ -4122,6 +4162,180 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["ValidationError"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not one of your webhooks (WEBHOOK_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  replayWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook's id */
+        id: string;
+        /** @description The delivery's id (GET /webhooks/{id}/deliveries) */
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new delivery, due now: GET /webhooks/{id}/deliveries shows its attempt */
+      202: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookDeliveryResponse"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not one of your webhooks (WEBHOOK_NOT_FOUND). Not one of this webhook's deliveries (WEBHOOK_DELIVERY_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  testWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The test delivery after its one attempt: succeeded or failed, with the answer's status and first 4 KB (pending when the webhook is disabled) */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookDeliveryResponse"];
         };
       };
       /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */

@@ -1,0 +1,127 @@
+import "server-only";
+import { getDb, jsonParameter } from "@/lib/db/client";
+
+// Webhook deliveries: one row per event and endpoint, claimed for an attempt under a lease and finished with its
+// outcome (supabase/sql-functions/claim_webhook_deliveries.sql, claim_webhook_delivery.sql, finish_webhook_attempt.sql).
+
+/** A delivery claimed for one attempt: what to send, where, signed with which secrets, and the token to finish it. */
+export type ClaimedDelivery = {
+  deliveryId: string;
+  claimToken: string;
+  /** 1 for the first attempt; a claim again after a killed process's lease ran out keeps the number. */
+  attempt: number;
+  url: string;
+  /** The endpoint's secrets valid now, the newest first. */
+  secrets: string[];
+  /** Every attempt's `webhook-id`. */
+  eventId: string;
+  /** The body, exactly as signed. */
+  payload: string;
+  createdAt: Date;
+  accountId: string;
+  endpointId: string;
+};
+
+/** What an attempt came to (wh-http's attemptWebhook answers this). */
+export type AttemptOutcome = {
+  status: number | null;
+  durationMs: number;
+  error?: string;
+  excerpt: string;
+  succeeded: boolean;
+};
+
+/** What finishing an attempt did; `recorded` false for a stale claim (nothing changed). */
+export type FinishedAttempt = {
+  recorded: boolean;
+  status: "pending" | "succeeded" | "failed" | null;
+  attempts: number | null;
+  nextAttemptAt: Date | null;
+  /** This attempt disabled the endpoint (every delivery failed for 5 days): tell `accountEmail`. */
+  endpointDisabled: boolean;
+  accountEmail: string | null;
+  endpointId: string | null;
+  endpointUrl: string | null;
+};
+
+const claimedColumns = () =>
+  getDb()`delivery_id as "deliveryId", claim_token as "claimToken", attempt, url, secrets, event_id as "eventId",
+          payload, created_at as "createdAt", account_id as "accountId", endpoint_id as "endpointId"`;
+
+/** Claims due deliveries (at most `limit`, at most `perAccount` of an account in flight across processes). */
+export async function claimDueDeliveries({
+  now,
+  limit,
+  perAccount,
+  leaseSeconds,
+}: {
+  now: Date;
+  limit: number;
+  perAccount: number;
+  leaseSeconds: number;
+}): Promise<ClaimedDelivery[]> {
+  const db = getDb();
+  return db<ClaimedDelivery[]>`
+    select ${claimedColumns()} from claim_webhook_deliveries(${now}::timestamptz, ${limit}::integer,
+                                                               ${perAccount}::integer, ${leaseSeconds}::integer)`;
+}
+
+/** Claims the account's delivery `deliveryId` for an attempt at once, due or not; undefined when it cannot be. */
+export async function claimDelivery(
+  accountId: string,
+  deliveryId: string,
+  { now, leaseSeconds }: { now: Date; leaseSeconds: number },
+): Promise<ClaimedDelivery | undefined> {
+  const db = getDb();
+  const [row] = await db<ClaimedDelivery[]>`
+    select ${claimedColumns()} from claim_webhook_delivery(${accountId}::uuid, ${deliveryId}::uuid, ${now}::timestamptz,
+                                                             ${leaseSeconds}::integer)`;
+  return row;
+}
+
+/** Records a claimed attempt's outcome and what follows it (finish_webhook_attempt); `jitter` within [-0.1, 0.1]. */
+export async function finishAttempt(
+  claim: Pick<ClaimedDelivery, "deliveryId" | "claimToken">,
+  { now, outcome, jitter }: { now: Date; outcome: AttemptOutcome; jitter: number },
+): Promise<FinishedAttempt> {
+  const db = getDb();
+  const [row] = await db<FinishedAttempt[]>`
+    select recorded, status, attempts, next_attempt_at as "nextAttemptAt", endpoint_disabled as "endpointDisabled",
+           account_email as "accountEmail", endpoint_id as "endpointId", endpoint_url as "endpointUrl"
+    from finish_webhook_attempt(${claim.deliveryId}::uuid, ${claim.claimToken}::uuid, ${now}::timestamptz,
+                                ${jsonParameter(db, {
+                                  status: outcome.status,
+                                  duration_ms: Math.round(outcome.durationMs),
+                                  error: outcome.error ?? null,
+                                  excerpt: outcome.excerpt,
+                                  succeeded: outcome.succeeded,
+                                })}::jsonb, ${jitter}::double precision)`;
+  return row;
+}
+
+/**
+ * A new delivery of the event an account's delivery `deliveryId` (to endpoint `endpointId`) carried, to the same
+ * endpoint, due at `now`: a replay, signed with the same `webhook-id`. Undefined when there is no such delivery.
+ */
+export async function replayDelivery(
+  accountId: string,
+  endpointId: string,
+  deliveryId: string,
+  now: Date,
+): Promise<{ id: string; eventId: string } | undefined> {
+  const db = getDb();
+  const [row] = await db<{ id: string; eventId: string }[]>`
+    insert into webhook_deliveries (account_id, endpoint_id, event_id, next_attempt_at, created_at)
+    select d.account_id, d.endpoint_id, d.event_id, ${now}, ${now} from webhook_deliveries d
+    where d.id = ${deliveryId} and d.account_id = ${accountId} and d.endpoint_id = ${endpointId}
+    returning id, event_id as "eventId"`;
+  return row;
+}
+
+/** Deletes webhook events (and their deliveries) older than 30 days at `now`, at most `limit`; how many went. */
+export async function deleteExpiredWebhookRows(now: Date, limit: number): Promise<number> {
+  const db = getDb();
+  const [{ deleted }] = await db<{ deleted: number }[]>`
+    select delete_expired_webhook_rows(${now}::timestamptz, ${limit}::integer) as deleted`;
+  return deleted;
+}

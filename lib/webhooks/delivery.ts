@@ -1,0 +1,227 @@
+import "server-only";
+import { logFailure, runInBackground } from "@/lib/core/background";
+import { getConfig } from "@/lib/core/config";
+import {
+  WEBHOOK_ATTEMPTS_IN_FLIGHT,
+  WEBHOOK_ATTEMPTS_PER_ACCOUNT,
+  WEBHOOK_LEASE_SECONDS,
+  WEBHOOK_RETENTION_BATCH,
+} from "@/lib/core/limits";
+import { sendSystemEmail } from "@/lib/mail-transport/system";
+import {
+  claimDelivery,
+  claimDueDeliveries,
+  deleteExpiredWebhookRows,
+  finishAttempt,
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  type FinishedAttempt,
+} from "@/lib/webhooks/data/deliveries";
+import { attemptWebhook } from "@/lib/webhooks/outbound";
+import { signWebhook } from "@/lib/webhooks/signing";
+
+// The runner: due webhook deliveries are claimed in PostgreSQL under a lease (so any number of processes make each
+// attempt once, and one killed mid-attempt leaves it to be made again), attempted over the network, and finished with
+// their outcome, which sets the next attempt by the retry schedule. It runs after a request that made events
+// (deliverWebhookSoon), every second under `npm start`/`npm run dev` (bin/serve.ts) and from the cron route on Vercel.
+
+/** Makes one attempt: POSTs `body` with `headers` to `url` (wh-http's attemptWebhook; tests give their own). */
+export type WebhookSend = (request: {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}) => Promise<AttemptOutcome>;
+
+/** What a run did: attempts made, and of them the succeeded, the retried, the failed for good; endpoints disabled. */
+export type DeliveryRun = { attempted: number; succeeded: number; retrying: number; failed: number; disabled: number };
+
+type RunOptions = {
+  /** The clock: claims are made at it, each attempt finished at it plus the attempt's duration. */
+  now?: Date;
+  send?: WebhookSend;
+  /** At most this many attempts in this run (and never more than this process's bound in all). */
+  limit?: number;
+  /** The retry delay's jitter, within [-0.1, 0.1]; random by default. */
+  jitter?: () => number;
+};
+
+// This process's attempts in flight, over all its runs: WEBHOOK_ATTEMPTS_IN_FLIGHT bounds them.
+let inFlight = 0;
+
+/** Claims due deliveries and makes their attempts, all at once within the bounds, recording each as it ends. */
+export async function deliverDueWebhooks({
+  now,
+  send = attemptWebhook,
+  limit = WEBHOOK_ATTEMPTS_IN_FLIGHT,
+  jitter = randomJitter,
+}: RunOptions = {}): Promise<DeliveryRun> {
+  const room = Math.min(limit, WEBHOOK_ATTEMPTS_IN_FLIGHT - inFlight);
+  const run: DeliveryRun = { attempted: 0, succeeded: 0, retrying: 0, failed: 0, disabled: 0 };
+  if (room <= 0) return run;
+  // The room is held while claiming, so runs started together claim no more than it between them.
+  inFlight += room;
+  let claims: ClaimedDelivery[];
+  try {
+    claims = await claimDueDeliveries({
+      now: now ?? new Date(),
+      limit: room,
+      perAccount: WEBHOOK_ATTEMPTS_PER_ACCOUNT,
+      leaseSeconds: WEBHOOK_LEASE_SECONDS,
+    });
+  } finally {
+    inFlight -= room;
+  }
+  inFlight += claims.length;
+  const settled = await Promise.allSettled(
+    claims.map((claim) => attemptClaimed(claim, { now, send, jitter }).finally(() => (inFlight -= 1))),
+  );
+  for (const attempt of settled) if (attempt.status === "fulfilled") count(run, attempt.value);
+  // An attempt not recorded (the database failed) is made again after its lease: the run says it failed.
+  const failure = settled.find((attempt) => attempt.status === "rejected");
+  if (failure) throw failure.reason;
+  return run;
+}
+
+/**
+ * The account's delivery `deliveryId` attempted at once, due or not (a test event, a replay): what finishing it did,
+ * or undefined when it cannot be claimed (no such pending delivery, its endpoint disabled, or an attempt in flight).
+ */
+export async function deliverWebhookNow(
+  accountId: string,
+  deliveryId: string,
+  { now, send = attemptWebhook, jitter = randomJitter }: Omit<RunOptions, "limit"> = {},
+): Promise<FinishedAttempt | undefined> {
+  const claim = await claimDelivery(accountId, deliveryId, {
+    now: now ?? new Date(),
+    leaseSeconds: WEBHOOK_LEASE_SECONDS,
+  });
+  return claim && attemptClaimed(claim, { now, send, jitter });
+}
+
+/** For request paths that made events: one run once the response is sent (Next's after()), failures logged. */
+export function deliverWebhookSoon(): void {
+  runInBackground("delivering webhooks", () => deliverDueWebhooks());
+}
+
+/** How long the cron route goes on claiming due attempts (a function's time is bounded; the next call goes on). */
+const CRON_RUN_MS = 30_000;
+
+/**
+ * The cron route's work: runs while there are due attempts (within CRON_RUN_MS), then the retention duty. Counts
+ * what every run did.
+ */
+export async function deliverWebhooksDue(): Promise<DeliveryRun & { expiredEvents: number }> {
+  const total: DeliveryRun = { attempted: 0, succeeded: 0, retrying: 0, failed: 0, disabled: 0 };
+  const started = Date.now();
+  for (;;) {
+    const run = await deliverDueWebhooks();
+    for (const key of Object.keys(total) as (keyof DeliveryRun)[]) total[key] += run[key];
+    if (run.attempted === 0 || Date.now() - started >= CRON_RUN_MS) break;
+  }
+  return { ...total, expiredEvents: await deleteExpiredWebhooks() };
+}
+
+/** How often a long-running server looks for due webhook attempts, and deletes expired events. */
+export const WEBHOOK_RUN_INTERVAL_MS = 1000;
+const RETENTION_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * What the cron route does on Vercel, every `intervalMs` in a long-running server (bin/serve.ts: npm start, npm run
+ * dev): a run of due attempts each time, not waiting for the last run's attempts (a hanging endpoint holds only its
+ * own, within this process's bound), and the retention duty every 10 minutes. The stop returned resolves once the
+ * runs in flight have finished, so the database can close after them.
+ */
+export function deliverWebhooksContinually(intervalMs = WEBHOOK_RUN_INTERVAL_MS): () => Promise<void> {
+  const inFlight = new Set<Promise<void>>();
+  const track = (description: string, task: Promise<unknown>) => {
+    const tracked = task.then(
+      () => {},
+      (error: unknown) => logFailure(`${description} failed`, error),
+    );
+    inFlight.add(tracked);
+    void tracked.finally(() => inFlight.delete(tracked));
+  };
+  let lastRetention = Number.NEGATIVE_INFINITY;
+  const tick = () => {
+    track("delivering webhooks", deliverDueWebhooks());
+    if (Date.now() - lastRetention >= RETENTION_INTERVAL_MS) {
+      lastRetention = Date.now();
+      track("deleting expired webhook events", deleteExpiredWebhooks());
+    }
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  return async () => {
+    clearInterval(timer);
+    await Promise.all(inFlight);
+  };
+}
+
+/** Webhook events past their 30 days deleted, with their deliveries (a duty: cron route, bin/serve.ts). */
+export async function deleteExpiredWebhooks(now: Date = new Date()): Promise<number> {
+  return deleteExpiredWebhookRows(now, WEBHOOK_RETENTION_BATCH);
+}
+
+async function attemptClaimed(
+  claim: ClaimedDelivery,
+  { now, send, jitter }: { now?: Date; send: WebhookSend; jitter: () => number },
+): Promise<FinishedAttempt> {
+  const started = Date.now();
+  const startedAt = now ?? new Date(started);
+  let outcome: AttemptOutcome;
+  try {
+    const headers = signWebhook({
+      id: claim.eventId,
+      timestamp: startedAt,
+      body: claim.payload,
+      secrets: claim.secrets,
+    });
+    outcome = await send({ url: claim.url, headers, body: claim.payload });
+  } catch (error) {
+    // The sender answers every failure of the request itself; anything thrown is ours, and fails this attempt only.
+    outcome = {
+      status: null,
+      durationMs: Date.now() - started,
+      error: error instanceof Error ? error.message : String(error),
+      excerpt: "",
+      succeeded: false,
+    };
+  }
+  const finished = await finishAttempt(claim, {
+    now: new Date(startedAt.getTime() + Math.max(0, Math.round(outcome.durationMs))),
+    outcome,
+    jitter: jitter(),
+  });
+  if (finished.endpointDisabled && finished.accountEmail) await tellEndpointDisabled(finished);
+  return finished;
+}
+
+async function tellEndpointDisabled({ accountEmail, endpointUrl }: FinishedAttempt): Promise<void> {
+  try {
+    await sendSystemEmail({
+      to: accountEmail!,
+      subject: "A webhook endpoint of yours was disabled",
+      paragraphs: [
+        `Every delivery to ${endpointUrl} failed for 5 days, so Letterpress disabled the endpoint: it is sent nothing more.`,
+        "Once it answers again, enable it on the Webhooks page; failed deliveries of the last 30 days can be replayed there.",
+      ],
+      link: { label: "Webhooks", url: `${getConfig().siteUrl}/dashboard/webhooks` },
+    });
+  } catch (error) {
+    // The endpoint stays disabled and the page says why; a lost notice must not fail the run.
+    logFailure("telling an account its webhook endpoint was disabled failed", error);
+  }
+}
+
+function count(run: DeliveryRun, attempt: FinishedAttempt): void {
+  if (!attempt.recorded) return;
+  run.attempted += 1;
+  if (attempt.status === "succeeded") run.succeeded += 1;
+  else if (attempt.status === "failed") run.failed += 1;
+  else run.retrying += 1;
+  if (attempt.endpointDisabled) run.disabled += 1;
+}
+
+function randomJitter(): number {
+  return Math.random() * 0.2 - 0.1;
+}
