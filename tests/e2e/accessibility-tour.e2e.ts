@@ -6,6 +6,7 @@ import {
   addWebhookThroughApi,
   createApiKey,
   createTemplateThroughApi,
+  sendTestWebhookThroughApi,
   sendThroughApi,
   signUp,
   updateWebhookThroughApi,
@@ -16,8 +17,8 @@ import { useStoryPage } from "./story-page";
 import { startReceiver, type Receiver } from "./webhook-receiver";
 
 // A tour of every page at 375 and 1440 px wide, signed in with something on each (templates, a live and a test key, a
-// domain, a delivered, a bounced and a test email, so a suppression, an enabled and a disabled webhook endpoint) and
-// signed out: nothing may overflow sideways,
+// domain, a delivered, a bounced and a test email, so a suppression, a webhook endpoint whose log holds a delivery that
+// failed and one that succeeded, and a disabled one) and signed out: nothing may overflow sideways,
 // overlap, wrap where it should not or be cut off, and on a phone the dashboard's links are behind a Menu button.
 // axe-core checks each page against WCAG 2.0 and 2.1, levels A and AA, at 1440 px (and /docs at 375 px, where its
 // tables scroll): a serious or critical violation fails, listed with its rule, impact and the elements it found. The
@@ -48,8 +49,12 @@ const story = useStoryPage(async (page) => {
   await sendThroughApi(page, { template_id: welcomeId, to: "qa@example.com", subject: "E2E test" }, testKey);
   receiver = await startReceiver();
   const events = ["email.sent", "email.delivered", "email.delivery_delayed", "email.bounced", "email.complained"];
-  // The endpoint the tour opens, and a disabled one.
-  webhookId = await addWebhookThroughApi(page, { url: receiver.url("/hooks/orders-and-invoices"), events });
+  // The endpoint the tour opens: its test event fails (500, with a body) at its first URL and succeeds at its second;
+  // and a disabled one.
+  webhookId = await addWebhookThroughApi(page, { url: receiver.url("/fail/orders-and-invoices"), events });
+  await sendTestWebhookThroughApi(page, webhookId);
+  await updateWebhookThroughApi(page, webhookId, { url: receiver.url("/hooks/orders-and-invoices") });
+  await sendTestWebhookThroughApi(page, webhookId);
   const paused = await addWebhookThroughApi(page, {
     url: receiver.url("/hooks/paused"),
     events: ["template.published"],

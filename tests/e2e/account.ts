@@ -192,3 +192,8 @@ export async function updateWebhookThroughApi(
 ): Promise<void> {
   await callApi(page, "PATCH", `/webhooks/${id}`, 200, changes);
 }
+
+/** Sends the endpoint a test event (POST /api/v1/webhooks/{id}/test), which its delivery log then lists. */
+export async function sendTestWebhookThroughApi(page: Page, id: string): Promise<void> {
+  await callApi(page, "POST", `/webhooks/${id}/test`, 200);
+}

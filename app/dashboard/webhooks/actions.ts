@@ -1,7 +1,8 @@
 "use server";
+import { redirect } from "next/navigation";
 import { z } from "zod";
 import { AppError, type ValidationDetail } from "@/lib/core/errors";
-import { MAX_WEBHOOK_DESCRIPTION_CHARS } from "@/lib/core/limits";
+import { MAX_WEBHOOK_DESCRIPTION_CHARS, MAX_WEBHOOK_URL_LENGTH } from "@/lib/core/limits";
 import { holdsNul } from "@/lib/core/schemas";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/schemas";
 import {
@@ -9,9 +10,10 @@ import {
   deleteWebhook,
   replayDelivery,
   rotateWebhookSecret,
+  sendTestEvent,
   updateWebhook,
+  type WebhookDelivery,
 } from "@/lib/webhooks/service";
-import { redirect } from "next/navigation";
 import { field, fieldMessages, formAction, formMessage, NUL_MESSAGE, refuse, type ActionState } from "../_lib/action";
 
 const LIST = "/dashboard/webhooks";
@@ -19,6 +21,8 @@ const endpointPage = (id: string) => `${LIST}/${encodeURIComponent(id)}`;
 
 /** A form that shows a secret once: the endpoint's id and its (new) secret, after a create or a rotation. */
 export type SecretState = ActionState & { id?: string; secret?: string };
+/** The test event's form: the delivery the attempt made. */
+export type TestState = ActionState & { delivery?: WebhookDelivery };
 
 // The form's own words for what a person gets wrong; the URL's other rules (https, no credentials, a public host) are
 // the service's, whose message then stands under the field.
@@ -27,6 +31,7 @@ const endpointSchema = z.object({
     .string()
     .trim()
     .min(1, "Enter the URL your server receives events at")
+    .max(MAX_WEBHOOK_URL_LENGTH, `Use at most ${MAX_WEBHOOK_URL_LENGTH.toLocaleString("en-US")} characters`)
     .refine((url) => !holdsNul(url), NUL_MESSAGE),
   events: z.array(z.enum(WEBHOOK_EVENT_TYPES, "Choose events from the list")).min(1, "Choose at least one event"),
   description: z
@@ -132,5 +137,17 @@ export async function replayDeliveryAction(_previous: ActionState, formData: For
     run: (account, { deliveryId }) => replayDelivery(account.id, id, deliveryId),
     revalidate: [endpointPage(id)],
     done: (): ActionState => ({ status: "success", message: "Replayed: the new delivery is at the top of the log." }),
+  });
+}
+
+/** A `webhook.test` event sent once, at once: the form shows the attempt's outcome (also in the log). */
+export async function sendTestEventAction(_previous: TestState, formData: FormData): Promise<TestState> {
+  const id = field(formData, "id");
+  return formAction(formData, {
+    page: endpointPage(id),
+    input: () => ({}),
+    run: (account) => sendTestEvent(account.id, id),
+    revalidate: [endpointPage(id)],
+    done: (delivery): TestState => ({ status: "success", delivery }),
   });
 }

@@ -40,7 +40,7 @@ export default async function WebhooksPage() {
           <>
             Your endpoints hear what becomes of your emails as it happens: each event is a signed JSON POST (Standard
             Webhooks), retried for about a day and a half until it is answered with a 2xx. See the{" "}
-            <a href="/docs#webhooks">API reference</a>.
+            <a href="/docs#createWebhook">API reference</a>.
           </>
         }
       />

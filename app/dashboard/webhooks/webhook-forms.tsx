@@ -117,7 +117,16 @@ function EventChoices({ idPrefix, selected, error }: { idPrefix: string; selecte
  * A new secret, shown this once, focused when it appears: copy it to the receiver's configuration, where it verifies
  * each delivery's signature.
  */
-export function SecretReveal({ secret, title }: { secret: string; title: string }) {
+export function SecretReveal({
+  secret,
+  title,
+  example = true,
+}: {
+  secret: string;
+  title: string;
+  /** The receiver's verification code under it (a rotation's receiver has it already). */
+  example?: boolean;
+}) {
   const reveal = useRef<HTMLDivElement>(null);
   useEffect(() => reveal.current?.focus(), [secret]);
   return (
@@ -147,12 +156,15 @@ export function SecretReveal({ secret, title }: { secret: string; title: string 
         />
         <CopyButton value={secret} label="Copy secret" className="btn btn-primary" />
       </div>
-      <figure style={{ margin: "12px 0 0" }}>
-        <figcaption>
-          In your receiver, with the secret in <code>LETTERPRESS_WEBHOOK_SECRET</code> and the request&apos;s raw body:
-        </figcaption>
-        <CodeSnippet name="verification example" style={{ marginTop: 8 }} code={VERIFY_EXAMPLE} />
-      </figure>
+      {example && (
+        <figure style={{ margin: "12px 0 0" }}>
+          <figcaption>
+            In your receiver, with the secret in <code>LETTERPRESS_WEBHOOK_SECRET</code> and the request&apos;s raw
+            body:
+          </figcaption>
+          <CodeSnippet name="verification example" style={{ marginTop: 8 }} code={VERIFY_EXAMPLE} />
+        </figure>
+      )}
     </div>
   );
 }

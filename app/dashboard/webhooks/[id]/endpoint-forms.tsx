@@ -8,11 +8,16 @@ import {
   deleteWebhookAction,
   replayDeliveryAction,
   rotateWebhookSecretAction,
+  sendTestEventAction,
   setWebhookEnabledAction,
   updateWebhookAction,
   type SecretState,
+  type TestState,
 } from "../actions";
+
+type TestDelivery = NonNullable<TestState["delivery"]>;
 import { EndpointFields, SecretReveal } from "../webhook-forms";
+import { DeliveryFacts, DeliveryStatusBadge } from "./delivery";
 
 /** The endpoint's URL, description and events, changed. */
 export function EditWebhookForm({
@@ -72,7 +77,7 @@ export function RotateSecret({ id, overlapHours }: { id: string; overlapHours: n
         {state.status === "error" && <FormStatus state={state} />}
       </div>
       {state.status === "success" && state.secret && (
-        <SecretReveal secret={state.secret} title="The secret is rotated." />
+        <SecretReveal secret={state.secret} title="The secret is rotated." example={false} />
       )}
     </div>
   );
@@ -117,10 +122,56 @@ export function ReplayForm({ id, deliveryId }: { id: string; deliveryId: string 
     <form action={action} className="row" style={{ justifyContent: "flex-end" }}>
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="deliveryId" value={deliveryId} />
-      <FormStatus state={state} />
       <SubmitButton className="btn btn-secondary btn-sm" pendingLabel="Replaying…">
         Replay
       </SubmitButton>
+      <FormStatus state={state} />
+    </form>
+  );
+}
+
+const TEST_OUTCOME: Record<TestDelivery["status"], string> = {
+  succeeded: "Your endpoint answered with a 2xx.",
+  failed: "Your endpoint did not answer with a 2xx: see why below.",
+  // Disabled meanwhile (in another tab): not attempted.
+  pending: "Not sent: the endpoint is disabled.",
+};
+
+/** Sends a `webhook.test` event once and shows what the endpoint answered. */
+export function TestEventForm({ id, enabled }: { id: string; enabled: boolean }) {
+  const [state, action] = useActionState<TestState, FormData>(sendTestEventAction, { status: "idle" });
+  const { delivery } = state;
+  return (
+    <form action={action} className="stack">
+      <input type="hidden" name="id" value={id} />
+      <div className="row">
+        {/* A disabled endpoint is sent nothing, a test event included. */}
+        <SubmitButton
+          className="btn btn-secondary"
+          pendingLabel="Sending…"
+          disabled={!enabled}
+          aria-describedby={enabled ? undefined : `test-disabled-${id}`}
+        >
+          Send test event
+        </SubmitButton>
+        {!enabled && (
+          <span id={`test-disabled-${id}`} className="hint">
+            Enable the endpoint to send it one.
+          </span>
+        )}
+        <FormStatus state={state} shown={state.status === "error"} />
+      </div>
+      <div aria-live="polite" data-testid="test-outcome">
+        {state.status === "success" && delivery && (
+          <div className="stack-sm">
+            <div className="row">
+              <DeliveryStatusBadge status={delivery.status} />
+              <span className="small">{TEST_OUTCOME[delivery.status]}</span>
+            </div>
+            <DeliveryFacts delivery={delivery} />
+          </div>
+        )}
+      </div>
     </form>
   );
 }

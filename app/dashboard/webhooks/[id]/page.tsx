@@ -14,7 +14,7 @@ import { EmptyState } from "../../_components/data-table";
 import { StatusFilter } from "../../emails/status-filter";
 import { EndpointStatus } from "../endpoint-status";
 import { DeliveryItem } from "./delivery";
-import { DeleteWebhook, EditWebhookForm, EnabledForm, ReplayForm, RotateSecret } from "./endpoint-forms";
+import { DeleteWebhook, EditWebhookForm, EnabledForm, ReplayForm, RotateSecret, TestEventForm } from "./endpoint-forms";
 
 export const metadata: Metadata = { title: "Webhook" };
 
@@ -81,38 +81,25 @@ export default async function WebhookPage({
 
       <div className="stack">
         <div className="two-col">
-          <CardSection headingId="edit-title" title="Endpoint">
-            <div className="card-body">
-              <EditWebhookForm webhook={webhook} />
+          <CardSection headingId="test-title" title="Test event">
+            <div className="card-body stack">
+              <p className="muted small" style={{ margin: 0 }}>
+                Sends <code>{'{ "type": "webhook.test", … }'}</code> once, signed as every event is, and shows what your
+                endpoint answered. It goes in the delivery log too.
+              </p>
+              <TestEventForm id={webhook.id} enabled={webhook.enabled} />
             </div>
           </CardSection>
-          <div className="stack">
-            <CardSection headingId="secret-title" title="Signing secret">
-              <div className="card-body stack">
-                <p className="muted small" style={{ margin: 0 }}>
-                  Shown once, when the endpoint was added or its secret rotated. Rotate it if it leaked or you lost it.
-                  {webhook.previous_secret_expires_at && (
-                    <>
-                      {" "}
-                      The previous secret also signs deliveries until{" "}
-                      {formatDateTime(webhook.previous_secret_expires_at)}.
-                    </>
-                  )}
-                </p>
-                <RotateSecret id={webhook.id} overlapHours={WEBHOOK_PREVIOUS_SECRET_HOURS} />
-              </div>
-            </CardSection>
-            <CardSection headingId="delete-title" title="Delete">
-              <div className="card-body stack">
-                <p className="muted small" style={{ margin: 0 }}>
-                  Added {formatDateTime(webhook.created_at)}. Deleting it stops its deliveries and removes its log.
-                </p>
-                <div>
-                  <DeleteWebhook id={webhook.id} url={webhook.url} />
-                </div>
-              </div>
-            </CardSection>
-          </div>
+          <CardSection headingId="secret-title" title="Signing secret">
+            <div className="card-body stack">
+              <p className="muted small" style={{ margin: 0 }}>
+                Shown once, when the endpoint was added or its secret rotated. Rotate it if it leaked or you lost it.
+                {webhook.previous_secret_expires_at &&
+                  ` The previous secret also signs deliveries until ${formatDateTime(webhook.previous_secret_expires_at)}.`}
+              </p>
+              <RotateSecret id={webhook.id} overlapHours={WEBHOOK_PREVIOUS_SECRET_HOURS} />
+            </div>
+          </CardSection>
         </div>
 
         <CardSection
@@ -162,6 +149,23 @@ export default async function WebhookPage({
             href={(target) => logHref(webhook.id, filter, target)}
           />
         </CardSection>
+        <div className="two-col">
+          <CardSection headingId="edit-title" title="URL and events">
+            <div className="card-body">
+              <EditWebhookForm webhook={webhook} />
+            </div>
+          </CardSection>
+          <CardSection headingId="delete-title" title="Delete">
+            <div className="card-body stack">
+              <p className="muted small" style={{ margin: 0 }}>
+                Added {formatDateTime(webhook.created_at)}. Deleting it stops its deliveries and removes its log.
+              </p>
+              <div>
+                <DeleteWebhook id={webhook.id} url={webhook.url} />
+              </div>
+            </div>
+          </CardSection>
+        </div>
       </div>
     </>
   );
