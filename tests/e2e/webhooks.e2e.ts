@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
-import { signUp } from "./account";
+import { sendTestWebhookThroughApi, signUp } from "./account";
 import { open, useStoryPage } from "./story-page";
 import { startReceiver, type Received, type Receiver } from "./webhook-receiver";
 
@@ -170,6 +170,27 @@ test("disables the endpoint, then enables it again", async () => {
   await page.getByRole("button", { name: "Enable endpoint" }).click();
   await page.getByText("Enabled: new events are delivered to it.").waitFor();
   await page.getByTestId("webhook-status").getByText("Enabled").waitFor();
+});
+
+test("pages through the delivery log, newest first, 20 a page", async () => {
+  const { page } = story;
+  const id = page.url().split("/").pop()!;
+  // Three so far (a test event, its replay, a test event after the rotation), and 20 more.
+  for (let sent = 0; sent < 20; sent++) await sendTestWebhookThroughApi(page, id);
+  await page.reload();
+  const pager = page.getByRole("navigation", { name: "Pages" });
+  await expect(pager).toContainText("1–20 of 23");
+  await expect(page.getByTestId("delivery-row")).toHaveCount(20);
+  await pager.getByRole("link", { name: "Older" }).click();
+  await expect(pager).toContainText("21–23 of 23");
+  await expect(page.getByTestId("delivery-row")).toHaveCount(3);
+  // The oldest last: the first test event (or its replay: the same webhook-id), which the receiver saw first.
+  const [first] = await receiver.waitFor(endpointPath, 1);
+  await expect(page.getByTestId("delivery-row").last().locator(".facts")).toContainText(
+    `Event id${first.headers["webhook-id"]}`,
+  );
+  await pager.getByRole("link", { name: "Newer" }).click();
+  await expect(pager).toContainText("1–20 of 23");
 });
 
 test("edits the endpoint's events and description, then deletes it", async () => {
