@@ -14,10 +14,10 @@ import {
   type SecretState,
   type TestState,
 } from "../actions";
-
-type TestDelivery = NonNullable<TestState["delivery"]>;
 import { EndpointFields, SecretReveal } from "../webhook-forms";
 import { DeliveryFacts, DeliveryStatusBadge } from "./delivery";
+
+type TestDelivery = NonNullable<TestState["delivery"]>;
 
 /** The endpoint's URL, description and events, changed. */
 export function EditWebhookForm({
@@ -132,7 +132,7 @@ export function ReplayForm({ id, deliveryId }: { id: string; deliveryId: string 
 
 const TEST_OUTCOME: Record<TestDelivery["status"], string> = {
   succeeded: "Your endpoint answered with a 2xx.",
-  failed: "Your endpoint did not answer with a 2xx: see why below.",
+  failed: "Your endpoint did not answer with a 2xx (its status or error, and its answer, below).",
   // Disabled meanwhile (in another tab): not attempted.
   pending: "Not sent: the endpoint is disabled.",
 };
