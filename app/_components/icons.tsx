@@ -105,6 +105,13 @@ export const SuppressedIcon = (p: IconProps) => (
     <path d="m5.6 5.6 12.8 12.8" />
   </Svg>
 );
+// An event leaving for the account's endpoints: a dot sending out arcs.
+export const WebhookIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="6" cy="18" r="2" />
+    <path d="M6 11a7 7 0 0 1 7 7M6 5a13 13 0 0 1 13 13" />
+  </Svg>
+);
 export const ShieldIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10Z" />

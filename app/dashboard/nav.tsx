@@ -15,6 +15,7 @@ import {
   PlusIcon,
   SettingsIcon,
   SuppressedIcon,
+  WebhookIcon,
 } from "../_components/icons";
 
 type Item = { href: string; label: string; icon: React.ReactNode; exact?: boolean };
@@ -34,6 +35,7 @@ const SECTIONS: { title: string | null; items: Item[] }[] = [
       { href: "/dashboard/emails", label: "Emails", icon: <MailIcon /> },
       { href: "/dashboard/emails/suppressions", label: "Suppressions", icon: <SuppressedIcon /> },
       { href: "/dashboard/domains", label: "Domains", icon: <GlobeIcon /> },
+      { href: "/dashboard/webhooks", label: "Webhooks", icon: <WebhookIcon /> },
     ],
   },
   {

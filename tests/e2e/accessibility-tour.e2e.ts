@@ -3,17 +3,22 @@ import { expect, test, type Page } from "@playwright/test";
 import {
   addFromCatalogue,
   addVerifiedDomain,
+  addWebhookThroughApi,
   createApiKey,
   createTemplateThroughApi,
+  sendTestWebhookThroughApi,
   sendThroughApi,
   signUp,
+  updateWebhookThroughApi,
 } from "./account";
 import { horizontalOverflow, screenshot, seriousViolations, settled, watchErrors, type Violation } from "./browser";
 import { url } from "./served-app";
 import { useStoryPage } from "./story-page";
+import { startReceiver, type Receiver } from "./webhook-receiver";
 
 // A tour of every page at 375 and 1440 px wide, signed in with something on each (templates, a live and a test key, a
-// domain, a delivered, a bounced and a test email, so a suppression) and signed out: nothing may overflow sideways,
+// domain, a delivered, a bounced and a test email, so a suppression, a webhook endpoint whose log holds a delivery that
+// failed and one that succeeded, and a disabled one) and signed out: nothing may overflow sideways,
 // overlap, wrap where it should not or be cut off, and on a phone the dashboard's links are behind a Menu button.
 // axe-core checks each page against WCAG 2.0 and 2.1, levels A and AA, at 1440 px (and /docs at 375 px, where its
 // tables scroll): a serious or critical violation fails, listed with its rule, impact and the elements it found. The
@@ -24,6 +29,8 @@ test.describe.configure({ mode: "parallel" });
 let welcomeId = "";
 let noteId = "";
 let bouncedEmailId = "";
+let webhookId = "";
+let receiver: Receiver | undefined;
 const story = useStoryPage(async (page) => {
   await signUp(page);
   [welcomeId] = await addFromCatalogue(page, ["Welcome"]);
@@ -40,7 +47,21 @@ const story = useStoryPage(async (page) => {
     subject: "E2E bounced",
   });
   await sendThroughApi(page, { template_id: welcomeId, to: "qa@example.com", subject: "E2E test" }, testKey);
+  receiver = await startReceiver();
+  const events = ["email.sent", "email.delivered", "email.delivery_delayed", "email.bounced", "email.complained"];
+  // The endpoint the tour opens: its test event fails (500, with a body) at its first URL and succeeds at its second;
+  // and a disabled one.
+  webhookId = await addWebhookThroughApi(page, { url: receiver.url("/fail/orders-and-invoices"), events });
+  await sendTestWebhookThroughApi(page, webhookId);
+  await updateWebhookThroughApi(page, webhookId, { url: receiver.url("/hooks/orders-and-invoices") });
+  await sendTestWebhookThroughApi(page, webhookId);
+  const paused = await addWebhookThroughApi(page, {
+    url: receiver.url("/hooks/paused"),
+    events: ["template.published"],
+  });
+  await updateWebhookThroughApi(page, paused, { enabled: false });
 });
+test.afterAll(async () => receiver?.close());
 
 const pages: [string, string, string | RegExp][] = [
   ["landing", "/", /Beautiful email/],
@@ -57,6 +78,8 @@ const pages: [string, string, string | RegExp][] = [
   ["email", "/dashboard/emails/{email}", "E2E bounced"],
   ["suppressions", "/dashboard/emails/suppressions", "Suppressions"],
   ["domains", "/dashboard/domains", "Sending domains"],
+  ["webhooks", "/dashboard/webhooks", "Webhooks"],
+  ["webhook", "/dashboard/webhooks/{webhook}", /\/hooks\/orders-and-invoices$/],
   ["api-keys", "/dashboard/settings/api-keys", "API keys"],
   ["settings", "/dashboard/settings", "Settings"],
   ["billing", "/dashboard/billing", "Plan & billing"],
@@ -64,9 +87,10 @@ const pages: [string, string, string | RegExp][] = [
 
 /**
  * What is wrong with the layout of the page shown, as sentences: a badge on a card's thumbnail or heading, a card's
- * buttons on two rows, a tab strip that scrolls, Emails' status filters on two rows at 1440 px, a Revoke button or a
- * Test badge cut off by its table, a /docs sidebar link cut off or a code in its tables broken across lines, the
- * editor's code pane narrow or cutting lines off, the dashboard's top bar on a phone taller than its one row.
+ * buttons on two rows, a tab strip that scrolls, Emails' status filters on two rows at 1440 px, a Revoke button, a
+ * Test badge, a webhook's or a delivery's badge or a Replay button cut off by its table or list, a /docs sidebar link
+ * cut off or a code in its tables broken across lines, the editor's code pane narrow or cutting lines off, the
+ * dashboard's top bar on a phone taller than its one row.
  */
 async function layoutFaults(page: Page, name: string): Promise<string[]> {
   return page.evaluate((name) => {
@@ -98,6 +122,8 @@ async function layoutFaults(page: Page, name: string): Promise<string[]> {
       ...[...document.querySelectorAll("[data-testid=api-key-row] button")].filter((b) => b.textContent === "Revoke"),
       ...document.querySelectorAll("[data-testid=email-test]"),
       ...document.querySelectorAll("[data-testid=email-row] .badge-dot"),
+      ...document.querySelectorAll("[data-testid=webhook-row] .badge, [data-testid=delivery-row] .badge"),
+      ...document.querySelectorAll("[data-testid=delivery-row] button"),
     ];
     for (const element of cutOff)
       if (element.getBoundingClientRect().right > document.documentElement.clientWidth)
@@ -153,8 +179,9 @@ for (const width of [375, 1440]) {
   test(`tours every page at ${width} px: nothing overflows sideways, overlaps, wraps or is cut off, and (at 1440 px, and /docs at 375 px) axe-core finds no serious or critical violation`, async ({
     browser,
   }) => {
-    // About forty page visits, a screenshot and a layout check each, and eighteen accessibility checks.
-    test.setTimeout(120_000);
+    // About forty-five page visits, a screenshot and a layout check each, and twenty-two accessibility checks: with the
+    // webhook pages, the 1440 px tour once took about 2 minutes on a busy machine.
+    test.setTimeout(150_000);
     const shotContext = await browser.newContext({
       viewport: { width, height: width === 375 ? 812 : 900 },
       storageState: await story.context.storageState(),
@@ -167,8 +194,19 @@ for (const width of [375, 1440]) {
     const violations: Violation[] = [];
     for (const [name, path, heading] of pages) {
       await shotPage.goto(
-        url(path.replace("{welcome}", welcomeId).replace("{note}", noteId).replace("{email}", bouncedEmailId)),
+        url(
+          path
+            .replace("{welcome}", welcomeId)
+            .replace("{note}", noteId)
+            .replace("{email}", bouncedEmailId)
+            .replace("{webhook}", webhookId),
+        ),
       );
+      // The answers' first 4 KB shown, as a person opening them sees them.
+      if (name === "webhook")
+        await shotPage.locator("[data-testid=delivery-row] details").evaluateAll((all) => {
+          for (const details of all) (details as HTMLDetailsElement).open = true;
+        });
       await shotPage.getByRole("heading", { level: 1, name: heading }).first().waitFor();
       if (name === "new-template" || name === "edit-template")
         await shotPage.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor({ timeout: 15_000 });

@@ -163,3 +163,37 @@ export async function sendThroughApi(
   if (response.status() !== 200) throw new Error(`POST /api/v1/send: ${response.status()} ${await response.text()}`);
   return (await response.json()).data.id;
 }
+
+/** A call to /api/v1 authenticated by the page's session, which must answer `status`; answers the body. */
+async function callApi(
+  page: Page,
+  method: "POST" | "PATCH",
+  path: string,
+  status: number,
+  data?: unknown,
+): Promise<Record<string, unknown>> {
+  const response = await page.request.fetch(url(`/api/v1${path}`), { method, data });
+  if (response.status() !== status)
+    throw new Error(`${method} /api/v1${path}: ${response.status()} ${await response.text()}`);
+  return response.json();
+}
+
+/** Adds a webhook endpoint through POST /api/v1/webhooks; answers its id. */
+export async function addWebhookThroughApi(page: Page, endpoint: { url: string; events: string[] }): Promise<string> {
+  const { webhook } = await callApi(page, "POST", "/webhooks", 201, endpoint);
+  return (webhook as { id: string }).id;
+}
+
+/** Changes a webhook endpoint through PATCH /api/v1/webhooks/{id}. */
+export async function updateWebhookThroughApi(
+  page: Page,
+  id: string,
+  changes: { url?: string; enabled?: boolean },
+): Promise<void> {
+  await callApi(page, "PATCH", `/webhooks/${id}`, 200, changes);
+}
+
+/** Sends the endpoint a test event (POST /api/v1/webhooks/{id}/test), which its delivery log then lists. */
+export async function sendTestWebhookThroughApi(page: Page, id: string): Promise<void> {
+  await callApi(page, "POST", `/webhooks/${id}/test`, 200);
+}

@@ -80,6 +80,8 @@ export async function startTestApp(): Promise<TestApp> {
     SITE_URL: baseUrl,
     // A production server takes payments only through Stripe or when test mode is asked for; the tests buy in test mode.
     PAYMENTS_TEST_MODE: "1",
+    // The webhook stories' endpoints are a receiver on 127.0.0.1, over http://.
+    WEBHOOKS_ALLOW_PRIVATE_URLS: "1",
   };
   for (const name of [
     "NEXT_PUBLIC_SUPABASE_URL",
