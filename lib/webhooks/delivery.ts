@@ -84,7 +84,7 @@ export async function deliverDueWebhooks({
 
 /**
  * The account's delivery `deliveryId` attempted at once, due or not (a test event, a replay): what finishing it did,
- * or undefined when it cannot be claimed (no such pending delivery, its endpoint disabled, or an attempt in flight).
+ * or undefined when it cannot be claimed (no such pending delivery, or an attempt of it in flight).
  */
 export async function deliverWebhookNow(
   accountId: string,

@@ -113,7 +113,7 @@ export async function replayDelivery(accountId: string, id: string, deliveryId: 
 
 /**
  * POST /webhooks/{id}/test: a `webhook.test` event for this endpoint alone, attempted once, now; answered with the
- * attempt's outcome. A disabled endpoint is not attempted: its test delivery is answered pending.
+ * attempt's outcome. A disabled endpoint is sent it too: its owner may check it before enabling it again.
  */
 export async function sendTestEvent(accountId: string, id: string): Promise<WebhookDelivery> {
   const made = isUuid(id) ? await createTestEvent(accountId, id) : undefined;

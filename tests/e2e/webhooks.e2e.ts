@@ -159,10 +159,15 @@ test("disables the endpoint, then enables it again", async () => {
   await page.getByRole("button", { name: "Disable endpoint" }).click();
   await page.getByText("Disabled: nothing is delivered to it.").waitFor();
   await page.getByTestId("webhook-status").getByText("Disabled").waitFor();
-  await expect(page.getByRole("button", { name: "Send test event" })).toBeDisabled();
+  // A test event still goes out, so the endpoint can be checked before it is enabled again.
   await expect(page.getByRole("button", { name: "Send test event" })).toHaveAccessibleDescription(
-    "Enable the endpoint to send it one.",
+    "Sent even while the endpoint is disabled, so you can check it before enabling it.",
   );
+  const before = receiver.received.length;
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await page.getByTestId("test-outcome").getByText("Succeeded").waitFor();
+  expect(verified(receiver.received[before]!, secret).type).toBe("webhook.test");
+  await page.getByTestId("webhook-status").getByText("Disabled").waitFor();
   await open(page, "/dashboard/webhooks", "Webhooks");
   await page.getByTestId("webhook-row").getByText("Disabled").waitFor();
 

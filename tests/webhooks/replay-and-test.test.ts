@@ -128,7 +128,7 @@ describe("POST /webhooks/{id}/test", () => {
     expect(requestsTo(path)).toHaveLength(1);
   });
 
-  it("a disabled webhook is not attempted: its test delivery is answered pending", async () => {
+  it("a disabled webhook is sent its test event all the same, and stays disabled", async () => {
     const user = await createUser();
     const path = `/ok/${randomUUID()}`;
     const { id } = await webhook(user, path);
@@ -140,14 +140,16 @@ describe("POST /webhooks/{id}/test", () => {
         id: UUID,
         event_id: UUID,
         event_type: "webhook.test",
-        status: "pending",
-        attempts: 0,
-        next_attempt_at: ISO,
-        last_attempt: null,
+        status: "succeeded",
+        attempts: 1,
+        next_attempt_at: null,
+        last_attempt: { at: ISO, response_status: 200, duration_ms: expect.any(Number), response_excerpt: "ok" },
         created_at: ISO,
       },
     ]);
-    expect(requestsTo(path)).toEqual([]);
+    expect(requestsTo(path)).toHaveLength(1);
+    const [endpoint] = await getDb()<{ enabled: boolean }[]>`select enabled from webhook_endpoints where id = ${id}`;
+    expect(endpoint).toEqual({ enabled: false });
   });
 
   it("another account's webhook, an unknown one and one that is no uuid: 404 WEBHOOK_NOT_FOUND, nothing sent", async () => {

@@ -133,8 +133,8 @@ export function ReplayForm({ id, deliveryId }: { id: string; deliveryId: string 
 const TEST_OUTCOME: Record<TestDelivery["status"], string> = {
   succeeded: "Your endpoint answered with a 2xx.",
   failed: "Your endpoint did not answer with a 2xx (its status or error, and its answer, below).",
-  // Disabled meanwhile (in another tab): not attempted.
-  pending: "Not sent: the endpoint is disabled.",
+  // An attempt of it was already running (a second click in another tab).
+  pending: "Not sent yet: an attempt of it is running.",
 };
 
 /** Sends a `webhook.test` event once and shows what the endpoint answered. */
@@ -145,18 +145,16 @@ export function TestEventForm({ id, enabled }: { id: string; enabled: boolean })
     <form action={action} className="stack">
       <input type="hidden" name="id" value={id} />
       <div className="row">
-        {/* A disabled endpoint is sent nothing, a test event included. */}
         <SubmitButton
           className="btn btn-secondary"
           pendingLabel="Sending…"
-          disabled={!enabled}
           aria-describedby={enabled ? undefined : `test-disabled-${id}`}
         >
           Send test event
         </SubmitButton>
         {!enabled && (
           <span id={`test-disabled-${id}`} className="hint">
-            Enable the endpoint to send it one.
+            Sent even while the endpoint is disabled, so you can check it before enabling it.
           </span>
         )}
         <FormStatus state={state} shown={state.status === "error"} />

@@ -166,9 +166,10 @@ end;
 $$;
 
 -- supabase/sql-functions/claim_webhook_delivery.sql
--- Claims one delivery of the account's, by id, for an attempt at once (a test event, a replay: the API answers or
--- starts it straight away), as claim_webhook_deliveries claims due ones: pending, no lease running, endpoint enabled,
--- whatever its next attempt's time; the same row shape, no row when it cannot be claimed.
+-- Claims one delivery of the account's, by id, for an attempt at once (a test event: the API answers with its outcome),
+-- as claim_webhook_deliveries claims due ones: pending, no lease running, whatever its next attempt's time, and
+-- whether or not its endpoint is enabled (its owner asked for this one attempt, say to check the endpoint before
+-- enabling it again); the same row shape, no row when it cannot be claimed.
 create or replace function public.claim_webhook_delivery(
   p_account_id uuid,
   p_delivery_id uuid,
@@ -192,7 +193,6 @@ as $$
     update public.webhook_deliveries d
     set claimed_until = p_now + make_interval(secs => p_lease_seconds), claim_token = gen_random_uuid()
     where d.id = (select d2.id from public.webhook_deliveries d2
-                    join public.webhook_endpoints w on w.id = d2.endpoint_id and w.enabled
                   where d2.id = p_delivery_id and d2.account_id = p_account_id and d2.status = 'pending'
                     and (d2.claimed_until is null or d2.claimed_until <= p_now)
                   for update of d2 skip locked)
