@@ -20,8 +20,17 @@ export type Fixture = {
   versionedTemplateId: string;
   tailwindTemplateId: string;
   sendFrom: string;
-  /** Another account, which sends the isolation and noisy_neighbour scenarios' hostile requests. */
-  attacker: { key: string; cookie: string; newsletterId: string; userTemplateId: string; deadlineTemplateId: string };
+  /** Another account, which sends the isolation, noisy_neighbour and webhooks_hanging scenarios' hostile requests. */
+  attacker: {
+    key: string;
+    cookie: string;
+    newsletterId: string;
+    userTemplateId: string;
+    deadlineTemplateId: string;
+    sendFrom: string;
+  };
+  /** A third account, whose endpoints hear its emails' events (send_webhooks). */
+  subscriber: { key: string; sendFrom: string };
 };
 
 const USER_TEMPLATE_SOURCE = `import * as React from "react";
@@ -94,11 +103,7 @@ export async function createFixture(): Promise<Fixture> {
   const [welcome] = await getDb()<
     { id: string }[]
   >`select id from templates where slug = 'welcome' and owner_account_id is null`;
-  // A domain belongs to one account: each run's account gets its own.
-  const domain = await addSendingDomain(account.id, {
-    domain: `bench-${account.id.slice(0, 8)}.example.com`,
-    verified: true,
-  });
+  const sendFrom = await senderOf(account.id);
   const userTemplate = await createTemplateFromSource(account.id, {
     name: "Bench hello",
     description: "bench",
@@ -128,6 +133,7 @@ export async function createFixture(): Promise<Fixture> {
   // Its own paid plan too: a free plan's quota would answer its hostile requests with a quick 429.
   const attacker = await createAccount({ email: `bench-attacker-${randomUUID()}@example.com`, plan: "monthly" });
   const newsletter = await addLibraryEntry(attacker.id, "newsletter", { processor: "bench" });
+  await addLibraryEntry(attacker.id, "welcome", { processor: "bench" });
   const attackerTemplate = await createTemplateFromSource(attacker.id, {
     name: "Attacker hello",
     description: "bench",
@@ -144,14 +150,35 @@ export async function createFixture(): Promise<Fixture> {
     userTemplateId: userTemplate.id,
     versionedTemplateId: versioned.id,
     tailwindTemplateId: tailwindTemplate.id,
-    sendFrom: domain.default_sender ?? `hello@${domain.domain}`,
+    sendFrom,
     attacker: {
       key: (await createApiKey(attacker.id, { name: "bench attacker" })).key,
       cookie: `${LOCAL_SESSION_COOKIE}=${await attackerSessionToken(attacker.id)}`,
       newsletterId: newsletter.template_id,
       userTemplateId: attackerTemplate.id,
       deadlineTemplateId: deadlineTemplate.id,
+      sendFrom: await senderOf(attacker.id),
     },
+    subscriber: await createSubscriber(),
+  };
+}
+
+/** A verified sending domain of the account's and its sender. A domain belongs to one account: each gets its own. */
+async function senderOf(accountId: string): Promise<string> {
+  const domain = await addSendingDomain(accountId, {
+    domain: `bench-${accountId.slice(0, 8)}.example.com`,
+    verified: true,
+  });
+  return domain.default_sender ?? `hello@${domain.domain}`;
+}
+
+/** The send_webhooks account: the bench user's plan, welcome in its library; its endpoints are made once serving. */
+async function createSubscriber(): Promise<Fixture["subscriber"]> {
+  const account = await createAccount({ email: `bench-subscriber-${randomUUID()}@example.com`, plan: "monthly" });
+  await addLibraryEntry(account.id, "welcome", { processor: "bench" });
+  return {
+    key: (await createApiKey(account.id, { name: "bench subscriber" })).key,
+    sendFrom: await senderOf(account.id),
   };
 }
 

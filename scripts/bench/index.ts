@@ -11,6 +11,7 @@ import { measureRenderCostsHere, reportRenderCosts } from "./render-cost";
 import { log, reportMeasurements, reportTargets, round } from "./report";
 import { SCENARIOS } from "./scenarios";
 import { ensureBuild, serveEmbeddedDatabase, startDatabase, startNext, type Cleanups } from "./server";
+import { deliveryRate, startReceivers, subscribeEndpoints } from "./webhooks";
 
 // npm run bench [-- --duration S --rounds N --settle S --warmup S --connections N --only a,b --embedded --cpu-prof DIR]
 // Serves the built app (`next start`) on PostgreSQL and measures each scenario with autocannon in one run, in short
@@ -129,10 +130,26 @@ async function main(): Promise<number> {
     );
     log("");
 
+    const receivers = await startReceivers();
+    cleanups.push(receivers.stop);
+    await subscribeEndpoints(base, fixture, receivers);
+
     const failures: string[] = [];
     const scenarios = SCENARIOS.filter((scenario) => !only || only.has(scenario.name));
     const runnable = await probeScenarios(scenarios, base, fixture, failures);
-    const results = reportMeasurements(await measureScenarios(runnable, fixture, base, options, failures), failures);
+    const measurements = await measureScenarios(runnable, fixture, base, options, failures);
+    const results = reportMeasurements(measurements, failures);
+    const sendWebhooks = [...measurements.windows].find(([scenario]) => scenario.name === "send_webhooks");
+    if (sendWebhooks && results.send_webhooks) {
+      const { perSecond, drainedMs } = await deliveryRate(
+        receivers,
+        sendWebhooks[1].map(({ window }) => window),
+      );
+      Object.assign(results.send_webhooks, {
+        webhook_deliveries_per_s: round(perSecond, 1),
+        webhook_drained_ms: Math.round(drainedMs),
+      });
+    }
     log("");
     reportTargets(results);
     const coldStart = await measureColdStartIfAsked(options, fixture);

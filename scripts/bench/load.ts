@@ -24,7 +24,16 @@ export type ErrorCounts = {
   statuses: Record<string, number>;
 };
 
-export type Window = { rps: number; p50: number; p97_5: number; p99: number; total: number };
+/** One measured window; startedAt and endedAt are this process's performance.now(). */
+export type Window = {
+  rps: number;
+  p50: number;
+  p97_5: number;
+  p99: number;
+  total: number;
+  startedAt: number;
+  endedAt: number;
+};
 
 export type LoadOptions = { connections: number; duration: number; rounds: number; settle: number; warmup: number };
 
@@ -51,7 +60,7 @@ export async function probeScenarios(
       method: scenario.method,
       url: base + scenario.path(fixture),
       headers: {
-        ...(scenario.auth ? { "x-api-key": fixture.key } : {}),
+        ...(scenario.auth ? { "x-api-key": scenario.apiKey?.(fixture) ?? fixture.key } : {}),
         ...(scenario.body ? { "content-type": "application/json" } : {}),
       },
       body: scenario.body ? JSON.stringify(scenario.body(fixture)) : undefined,
@@ -125,7 +134,9 @@ export async function measureScenarios(
     const hostile = hostileBodies.get(scenario);
     const attack = hostile ? startAttack(base, hostile, scenario.hostileConnections) : null;
     if (settle > 0) await load(settle);
+    const startedAt = performance.now();
     const result = await load(windowSeconds);
+    const endedAt = performance.now();
     if (attack) hostileResults.get(scenario)!.push(...(await attack.stop()));
     // Per-second samples would cut a window of a few seconds short; requests over the window's own length do not.
     return {
@@ -134,6 +145,8 @@ export async function measureScenarios(
       p97_5: result.latency.p97_5,
       p99: result.latency.p99,
       total: result.requests.total,
+      startedAt,
+      endedAt,
     };
   };
   for (let r = 0; r < rounds; r++) {

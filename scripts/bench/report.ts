@@ -16,6 +16,11 @@ export type ScenarioResult = {
   p97_5_ms?: number;
   emails_per_s?: number;
   emails_per_s_to_send?: number;
+  /** send_webhooks: deliveries per second its receiver took during its windows. */
+  webhook_deliveries_per_s?: number;
+  /** send_webhooks: how long after its last window deliveries still arrived. */
+  webhook_drained_ms?: number;
+  send_share?: number;
 };
 
 /** Prints each scenario's figures (bare first) and its errors, each a failure too; answers the figures by scenario. */
@@ -130,6 +135,16 @@ export function reportTargets(results: Record<string, ScenarioResult>): void {
       log(
         `${scenario.name.padEnd(17)} ${result.emails_per_s} emails/s` +
           (send ? `, ${result.emails_per_s_to_send}× send's ${send.rps} emails/s` : " (run send too to compare)"),
+      );
+    }
+    if (scenario.sendShareFloor !== undefined && result) {
+      const send = results.send;
+      if (send) result.send_share = round(result.rps / send.rps, 3);
+      log(
+        `${scenario.name.padEnd(17)} ${send ? `${(result.send_share! * 100).toFixed(1)}% of send's throughput (floor ≥ ${scenario.sendShareFloor * 100}%): ${result.send_share! >= scenario.sendShareFloor ? "met" : "NOT met"}` : "(run send too to compare)"}` +
+          (result.webhook_deliveries_per_s !== undefined
+            ? `; ${result.webhook_deliveries_per_s} webhook deliveries/s received in its windows, the last ${result.webhook_drained_ms} ms after them`
+            : ""),
       );
     }
     const ratio = result?.ratio_to_bare;

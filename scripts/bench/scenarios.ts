@@ -1,5 +1,6 @@
 import type { Fixture } from "./fixture";
 import { hostileRequests, noisyNeighbourRequests, type HostileRequest } from "./hostile";
+import { hangingEndpointRequests, SUBSCRIBED_ENDPOINTS } from "./webhooks";
 
 export type Scenario = {
   name: string;
@@ -7,6 +8,8 @@ export type Scenario = {
   method: "GET" | "POST";
   path: (f: Fixture) => string;
   auth: boolean;
+  /** The API key its requests carry, when not the bench user's. */
+  apiKey?: (f: Fixture) => string;
   body?: (f: Fixture) => unknown;
   /**
    * The target: throughput as a share of bare's, on Node 20 and on Node 24. Node 24 serves bare about 1.7× as fast, so
@@ -28,9 +31,19 @@ export type Scenario = {
   waitFloor?: { p97_5Ms: number };
   /** Emails each request sends: its emails per second are reported against `send`'s. */
   emailsPerRequest?: number;
+  /** A floor on its throughput as a share of `send`'s, measured in the same run. */
+  sendShareFloor?: number;
 };
 
 const BATCH_SIZE = 10;
+
+const sendBody = (f: Fixture, from: string) => ({
+  template_id: f.welcomeId,
+  from,
+  to: "reader@example.com",
+  subject: "Welcome to Letterpress",
+  variables: { userName: "Ada" },
+});
 
 // Add a scenario here and it is measured, printed and reported in the JSON line.
 export const SCENARIOS: Scenario[] = [
@@ -101,13 +114,20 @@ export const SCENARIOS: Scenario[] = [
     path: () => "/api/v1/send",
     auth: true,
     target: { node20: 0.35, node24: 0.3 },
-    body: (f) => ({
-      template_id: f.welcomeId,
-      from: f.sendFrom,
-      to: "reader@example.com",
-      subject: "Welcome to Letterpress",
-      variables: { userName: "Ada" },
-    }),
+    body: (f) => sendBody(f, f.sendFrom),
+  },
+  {
+    // Issue 47: the same send from an account whose three endpoints hear every email event. Its events and their
+    // deliveries are made in the send's transaction and after its answer; the deliveries per second the receiver took
+    // during its windows are reported beside it.
+    name: "send_webhooks",
+    description: `POST /api/v1/send (embedded outbox) from an account with ${SUBSCRIBED_ENDPOINTS} endpoints hearing every email event`,
+    method: "POST",
+    path: () => "/api/v1/send",
+    auth: true,
+    apiKey: (f) => f.subscriber.key,
+    sendShareFloor: 0.95,
+    body: (f) => sendBody(f, f.subscriber.sendFrom),
   },
   {
     name: "send_batch",
@@ -150,5 +170,16 @@ export const SCENARIOS: Scenario[] = [
     hostile: noisyNeighbourRequests,
     hostileConnections: 6,
     waitFloor: { p97_5Ms: 250 },
+  },
+  {
+    // Issue 47: a slow or hanging endpoint delays no other account's requests.
+    name: "webhooks_hanging",
+    description:
+      "GET /api/v1/library while another account sends emails whose events go to an endpoint that never answers",
+    method: "GET",
+    path: () => "/api/v1/library",
+    auth: true,
+    hostile: hangingEndpointRequests,
+    latencyTarget: { p99Ms: 150, hostileMaxMs: 2000 },
   },
 ];

@@ -67,6 +67,8 @@ export async function startNext(
 ): Promise<{ child: ChildProcess; output: () => string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(port) };
   delete env.RESEND_API_KEY; // sends go to the embedded outbox, never to a real provider
+  // The webhooks scenarios' receivers listen on 127.0.0.1, which a deployment refuses.
+  env.WEBHOOKS_ALLOW_PRIVATE_URLS = "1";
   // One connection that pipelines every query is what the targets were measured with (docs/performance.md).
   env.DATABASE_POOL_SIZE ??= "1";
   const profiling = cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfileDir)}`] : [];
