@@ -147,6 +147,12 @@ export function reportTargets(results: Record<string, ScenarioResult>): void {
             : ""),
       );
     }
+    if (scenario.webhookDeliveriesFloor !== undefined && result?.webhook_deliveries_per_s !== undefined) {
+      const floor = scenario.webhookDeliveriesFloor;
+      log(
+        `${scenario.name.padEnd(17)} ${result.webhook_deliveries_per_s} webhook deliveries/s (floor ≥ ${floor}): ${result.webhook_deliveries_per_s >= floor ? "met" : "NOT met"}`,
+      );
+    }
     const ratio = result?.ratio_to_bare;
     if (scenario.target === undefined || ratio === undefined) continue;
     const target = NODE_MAJOR >= 24 ? scenario.target.node24 : scenario.target.node20;
