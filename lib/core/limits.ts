@@ -305,6 +305,17 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
     answer: "429 with `Retry-After`",
   },
   {
+    what: "Webhook endpoints",
+    limit: `${MAX_WEBHOOK_ENDPOINTS} per account; a URL of at most ${MAX_WEBHOOK_URL_LENGTH.toLocaleString("en-US")} characters`,
+    answer: "403 `WEBHOOK_LIMIT_REACHED`; 400, field `url`",
+  },
+  {
+    what: "A webhook delivery",
+    limit: `a 2xx within ${WEBHOOK_TIMEOUT_MS / 1000} s, of which ${WEBHOOK_MAX_RESPONSE_BYTES / KB} KB are read; ${WEBHOOK_ATTEMPTS_PER_ACCOUNT} of an account's attempts at once`,
+    answer:
+      "retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then `failed`; an endpoint failing for 5 days is disabled",
+  },
+  {
     what: "Failed sign-ins",
     limit: `${SIGN_IN_LIMITS.failuresPerAccountAndAddress} of one account from one network address, ${SIGN_IN_LIMITS.failuresPerAddress} from one network address, in ${SIGN_IN_LIMITS.windowMinutes} minutes; past ${SIGN_IN_LIMITS.failuresPerAccount} of one account from all addresses, each sign-in to it waits ${SIGN_IN_LIMITS.slowdownSeconds} s first`,
     answer: "refused from that network address until the window ends (the wait refuses none)",
