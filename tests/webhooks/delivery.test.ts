@@ -192,6 +192,23 @@ describe("claiming due deliveries", () => {
     expect(await slowRun).toEqual({ attempted: 5, succeeded: 1, retrying: 4, failed: 0, disabled: 0 });
     expect(await deliverDueWebhooks({ now: at(MINUTE + 2), send: failing() })).toMatchObject({ attempted: 2 });
   });
+  it("accounts whose attempts are all in flight take no room from another account's due delivery", async () => {
+    // Two accounts with hanging endpoints and a backlog older than anyone's: another process holds 4 of each.
+    const hanging = await Promise.all([1, 2].map(() => createUser()));
+    for (const user of hanging) {
+      await addEndpoint(user.accountId, { url: "https://slow.example/hook", events: ["email.delivered"] });
+      for (let i = 0; i < 6; i++) await delivered(user.accountId, at(i));
+    }
+    const held = await claimDueDeliveries({ now: at(MINUTE), limit: 8, perAccount: 4, leaseSeconds: 60 });
+    expect(held).toHaveLength(8);
+    const quick = await createUser();
+    await addEndpoint(quick.accountId, { url: "https://quick.example/hook", events: ["email.delivered"] });
+    const { deliveryIds } = await delivered(quick.accountId, at(10));
+
+    // This process has room for 2: the two held accounts, oldest due, come first and can take none of it.
+    const claimed = await claimDueDeliveries({ now: at(MINUTE + 1), limit: 2, perAccount: 4, leaseSeconds: 60 });
+    expect(claimed.map((claim) => claim.deliveryId)).toEqual(deliveryIds);
+  });
 });
 
 describe("the retry schedule", () => {
