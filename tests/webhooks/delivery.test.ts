@@ -435,6 +435,38 @@ describe("retention", () => {
     expect(await attemptRows(old.deliveryIds[0])).toEqual([]);
     expect(await deleteExpiredWebhooks(T)).toBe(0);
   });
+
+  it("keeps an old event while a delivery of it is younger than 30 days or in flight: a replay is kept as long as the log says", async () => {
+    const user = await createUser();
+    const endpoint = await addEndpoint(user.accountId, { events: ["email.delivered"] });
+    const replayed = await delivered(user.accountId, at(-30 * DAY - HOUR));
+    const inFlight = await delivered(user.accountId, at(-30 * DAY - HOUR));
+    await deliverDueWebhooks({ now: at(-30 * DAY), send: failing() });
+    await getDb()`update webhook_deliveries set status = 'failed', next_attempt_at = null
+                  where id = ${replayed.deliveryIds[0]}`;
+    // Replayed a minute ago; the other one's retry is being attempted now.
+    const replay = (await replayDelivery(user.accountId, endpoint.id, replayed.deliveryIds[0], at(-MINUTE)))!;
+    await getDb()`update webhook_deliveries set next_attempt_at = ${at(-MINUTE)} where id = ${inFlight.deliveryIds[0]}`;
+    const claims = await claimDueDeliveries({ now: at(-SECOND), limit: 10, perAccount: 4, leaseSeconds: 60 });
+    expect(claims.map((claim) => claim.deliveryId).sort()).toEqual([replay.id, inFlight.deliveryIds[0]].sort());
+    await finishAttempt(
+      claims.find((claim) => claim.deliveryId === replay.id)!,
+      {
+        now: T,
+        outcome: { status: 200, durationMs: 1, excerpt: "ok", succeeded: true },
+        jitter: 0,
+      },
+    );
+
+    expect(await deleteExpiredWebhooks(T)).toBe(0);
+    expect(await deliveryRow(replay.id)).toMatchObject({ status: "succeeded", attempts: 1 });
+    expect(await deliveryRow(inFlight.deliveryIds[0])).toMatchObject({ status: "pending", attempts: 1 });
+    // Once the replay is 30 days old too, and nothing is in flight, the event goes with all its deliveries.
+    await getDb()`update webhook_deliveries set claimed_until = null, claim_token = null
+                  where id = ${inFlight.deliveryIds[0]}`;
+    expect(await deleteExpiredWebhooks(at(30 * DAY))).toBe(2);
+    expect(await getDb()`select id from webhook_deliveries where account_id = ${user.accountId}`).toEqual([]);
+  });
 });
 
 /** A receiver on 127.0.0.1: each request is recorded and answered by `answer` (which may never answer). */
