@@ -1,6 +1,12 @@
 import "server-only";
-import { errors } from "@/lib/core/errors";
-import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_PREVIOUS_SECRET_HOURS } from "@/lib/core/limits";
+import { AppError, errors } from "@/lib/core/errors";
+import {
+  MAX_WEBHOOK_ENDPOINTS,
+  WEBHOOK_ATTEMPTS_PER_ACCOUNT,
+  WEBHOOK_LEASE_SECONDS,
+  WEBHOOK_PREVIOUS_SECRET_HOURS,
+  WEBHOOK_TIMEOUT_MS,
+} from "@/lib/core/limits";
 import { isUuid } from "@/lib/core/schemas";
 import {
   createWebhookEndpoint,
@@ -113,11 +119,24 @@ export async function replayDelivery(accountId: string, id: string, deliveryId: 
 
 /**
  * POST /webhooks/{id}/test: a `webhook.test` event for this endpoint alone, attempted once, now; answered with the
- * attempt's outcome. A disabled endpoint is sent it too: its owner may check it before enabling it again.
+ * attempt's outcome. A disabled endpoint is sent it too: its owner may check it before enabling it again. At most
+ * WEBHOOK_ATTEMPTS_PER_ACCOUNT of the account's are in flight at once: past them, 429 TOO_MANY_ATTEMPTS.
  */
 export async function sendTestEvent(accountId: string, id: string): Promise<WebhookDelivery> {
-  const made = isUuid(id) ? await createTestEvent(accountId, id) : undefined;
+  const made = isUuid(id)
+    ? await createTestEvent(accountId, id, {
+        perAccount: WEBHOOK_ATTEMPTS_PER_ACCOUNT,
+        leaseSeconds: WEBHOOK_LEASE_SECONDS,
+      })
+    : undefined;
   if (!made) throw errors.webhookNotFound();
+  // Each call holds a connection to the endpoint for up to 15 s: unbounded, they would have our server hammer it.
+  if (made === "busy") {
+    throw new AppError("TOO_MANY_ATTEMPTS", {
+      message: `${WEBHOOK_ATTEMPTS_PER_ACCOUNT} of your test events are in flight: try again once they are answered`,
+      retryAfterSeconds: WEBHOOK_TIMEOUT_MS / 1000,
+    });
+  }
   await deliverWebhookNow(accountId, made.deliveryId);
   return toDeliveryResponse(orNotFound(await findWebhookDelivery(accountId, id, made.deliveryId)));
 }

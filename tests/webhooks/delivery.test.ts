@@ -362,7 +362,9 @@ describe("a test event and a replay, attempted at once", () => {
     const user = await createUser();
     const other = await createUser();
     const endpoint = await addEndpoint(user.accountId, { url: "https://hooks.example/t", events: ["email.sent"] });
-    expect(await createTestEvent(other.accountId, endpoint.id, T)).toBeUndefined();
+    const made = (accountId: string) =>
+      createTestEvent(accountId, endpoint.id, { now: T, perAccount: 4, leaseSeconds: WEBHOOK_LEASE_SECONDS });
+    expect(await made(other.accountId)).toBeUndefined();
 
     const sent: { url: string; headers: Record<string, string>; body: string }[] = [];
     const recording =
@@ -371,7 +373,7 @@ describe("a test event and a replay, attempted at once", () => {
         sent.push(request);
         return outcome(request);
       };
-    const test = (await createTestEvent(user.accountId, endpoint.id, T))!;
+    const test = (await made(user.accountId)) as { eventId: string; deliveryId: string };
     expect(await deliverWebhookNow(other.accountId, test.deliveryId, { now: T, send: answering })).toBeUndefined();
     expect(await deliverWebhookNow(user.accountId, test.deliveryId, { now: T, send: recording(failing(502)) })).toEqual(
       {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import { POST as replay } from "@/app/api/v1/webhooks/[id]/deliveries/[delivery_
 import { GET as listDeliveries } from "@/app/api/v1/webhooks/[id]/deliveries/route";
 import { POST as sendTest } from "@/app/api/v1/webhooks/[id]/test/route";
 import { POST as postWebhook } from "@/app/api/v1/webhooks/route";
+import { WEBHOOK_ATTEMPTS_PER_ACCOUNT, WEBHOOK_TIMEOUT_MS } from "@/lib/core/limits";
 import { getDb } from "@/lib/db/client";
 import { ISO, auth, call, counter, createUser, type TestUser } from "../support/api";
 import { envForSuite } from "../support/env";
@@ -18,6 +19,8 @@ envForSuite({ WEBHOOKS_ALLOW_PRIVATE_URLS: "1" });
 
 type Received = { path: string; headers: IncomingHttpHeaders; body: string };
 const received: Received[] = [];
+// /hang/… answers when the test says so.
+const hanging: ServerResponse[] = [];
 let server: Server;
 let base: string;
 
@@ -28,6 +31,7 @@ beforeAll(async () => {
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       received.push({ path: request.url ?? "", headers: request.headers, body: Buffer.concat(chunks).toString() });
+      if (request.url?.startsWith("/hang/")) return void hanging.push(response);
       const ok = request.url?.startsWith("/ok/");
       response.writeHead(ok ? 200 : 500, { "content-type": "text/plain" }).end(ok ? "ok" : "nope");
     });
@@ -150,6 +154,38 @@ describe("POST /webhooks/{id}/test", () => {
     expect(requestsTo(path)).toHaveLength(1);
     const [endpoint] = await getDb()<{ enabled: boolean }[]>`select enabled from webhook_endpoints where id = ${id}`;
     expect(endpoint).toEqual({ enabled: false });
+  });
+
+  it("has at most 4 of an account's test events in flight: a fifth at once is 429 TOO_MANY_ATTEMPTS, and nothing is sent for it", async () => {
+    const user = await createUser("free");
+    const path = `/hang/${randomUUID()}`;
+    const { id } = await webhook(user, path);
+    const tests = Array.from({ length: WEBHOOK_ATTEMPTS_PER_ACCOUNT }, () => test(user, id));
+    await expect.poll(() => requestsTo(path).length).toBe(WEBHOOK_ATTEMPTS_PER_ACCOUNT);
+
+    const refused = await test(user, id);
+    expect([refused.status, refused.body]).toEqual([
+      429,
+      {
+        error: "Too many attempts",
+        code: "TOO_MANY_ATTEMPTS",
+        success: false,
+        message: `${WEBHOOK_ATTEMPTS_PER_ACCOUNT} of your test events are in flight: try again once they are answered`,
+      },
+    ]);
+    expect(refused.headers.get("retry-after")).toBe(String(WEBHOOK_TIMEOUT_MS / 1000));
+    // The refused one is no delivery the runner would make later.
+    const [{ count }] = await getDb()<{ count: number }[]>`
+      select count(*)::int as count from webhook_deliveries where endpoint_id = ${id}`;
+    expect(count).toBe(WEBHOOK_ATTEMPTS_PER_ACCOUNT);
+
+    for (const response of hanging.splice(0)) response.writeHead(200).end("late");
+    const answered = await Promise.all(tests);
+    expect(answered.map((result) => [result.status, result.body.delivery.status])).toEqual(
+      tests.map(() => [200, "succeeded"]),
+    );
+    expect((await test(user, id)).status).toBe(200);
+    expect(requestsTo(path)).toHaveLength(WEBHOOK_ATTEMPTS_PER_ACCOUNT + 1);
   });
 
   it("another account's webhook, an unknown one and one that is no uuid: 404 WEBHOOK_NOT_FOUND, nothing sent", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "@/lib/api/contract/define";
+import { WEBHOOK_ATTEMPTS_PER_ACCOUNT } from "@/lib/core/limits";
 import {
   createWebhookBodySchema,
   deleteWebhookResponseSchema,
@@ -151,9 +152,12 @@ export const testWebhook = defineOperation({
   success: {
     status: 200,
     description:
-      "The test delivery after its one attempt: succeeded or failed, with the answer's status and first 4 KB (pending when the webhook is disabled)",
+      "The test delivery after its one attempt: succeeded or failed, with the answer's status and first 4 KB",
     schema: webhookDeliveryResponseSchema,
   },
-  errors: ["WEBHOOK_NOT_FOUND"],
-  errorDescriptions: NOT_YOURS,
+  errors: ["WEBHOOK_NOT_FOUND", "TOO_MANY_ATTEMPTS"],
+  errorDescriptions: {
+    ...NOT_YOURS,
+    TOO_MANY_ATTEMPTS: `${WEBHOOK_ATTEMPTS_PER_ACCOUNT} of your test events are in flight already (Retry-After says when to try again)`,
+  },
 });

@@ -23,29 +23,19 @@ export async function enqueueWebhookEvent(
 
 /**
  * POST /webhooks/{id}/test: a `webhook.test` event for the account's endpoint alone, with one delivery of one attempt
- * (max_attempts 1), due at `now`, whatever the event types it hears. Undefined when the account has no such endpoint.
+ * (max_attempts 1), due at `now`, whatever the event types it hears (create_webhook_test_event). "busy" when
+ * `perAccount` of the account's test events are in flight already (nothing is made); undefined when the account has
+ * no such endpoint.
  */
 export async function createTestEvent(
   accountId: string,
   endpointId: string,
-  now: Date = new Date(),
-): Promise<{ eventId: string; deliveryId: string } | undefined> {
-  const db = getDb();
-  const [row] = await db<{ eventId: string; deliveryId: string }[]>`
-    with endpoint as (
-      select id from webhook_endpoints where id = ${endpointId} and account_id = ${accountId}
-    ), event as (
-      insert into webhook_events (account_id, type, payload, created_at)
-      select ${accountId}, 'webhook.test',
-             jsonb_build_object('type', 'webhook.test',
-                                'created_at', to_char(${now}::timestamptz at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                                'data', jsonb_build_object('webhook_id', endpoint.id)),
-             ${now}
-      from endpoint
-      returning id
-    )
-    insert into webhook_deliveries (account_id, endpoint_id, event_id, max_attempts, next_attempt_at, created_at)
-    select ${accountId}, endpoint.id, event.id, 1, ${now}, ${now} from endpoint, event
-    returning event_id as "eventId", id as "deliveryId"`;
-  return row;
+  { now = new Date(), perAccount, leaseSeconds }: { now?: Date; perAccount: number; leaseSeconds: number },
+): Promise<{ eventId: string; deliveryId: string } | "busy" | undefined> {
+  const [row] = await getDb()<{ eventId: string | null; deliveryId: string | null; busy: boolean }[]>`
+    select event_id as "eventId", delivery_id as "deliveryId", busy
+    from create_webhook_test_event(${accountId}::uuid, ${endpointId}::uuid, ${now}::timestamptz,
+                                   ${perAccount}::integer, ${leaseSeconds}::integer)`;
+  if (!row) return undefined;
+  return row.busy ? "busy" : { eventId: row.eventId!, deliveryId: row.deliveryId! };
 }

@@ -4321,7 +4321,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The test delivery after its one attempt: succeeded or failed, with the answer's status and first 4 KB (pending when the webhook is disabled) */
+      /** @description The test delivery after its one attempt: succeeded or failed, with the answer's status and first 4 KB */
       200: {
         headers: {
           /** @description Monthly API call limit (absent on unlimited plans) */
@@ -4365,7 +4365,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED). 4 of your test events are in flight already (Retry-After says when to try again) (TOO_MANY_ATTEMPTS) */
       429: {
         headers: {
           /** @description Monthly API call limit (absent on unlimited plans) */
@@ -4381,7 +4381,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["RateLimitExceeded"];
+          "application/json": components["schemas"]["RateLimitExceeded"] | components["schemas"]["Error"];
         };
       };
       /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
