@@ -4,9 +4,9 @@
 -- middle of an attempt leaves a lease that runs out, and the attempt is claimed again (with the same attempt number).
 -- At most p_per_account deliveries of one account are in flight (a lease running) at once, across every process:
 -- accounts are claimed one at a time under a transaction's advisory lock (an account another call is claiming for is
--- skipped, as its rows would be), and the count is read after taking it. Accounts whose due deliveries are oldest go
--- first (those with all of theirs in flight left out), each account's found through webhook_deliveries_account_due_idx, so one account's backlog slows no other's
--- claim; rows are locked `for update skip locked`, so concurrent calls never wait on each other or claim one twice.
+-- skipped, as its rows would be), and the count is read after taking it. Accounts with the fewest in flight go first,
+-- then those whose due deliveries are oldest (those with all of theirs in flight left out), each account's found
+-- through webhook_deliveries_account_due_idx, so one account's backlog slows no other's claim; rows are locked `for update skip locked`, so concurrent calls never wait on each other or claim one twice.
 -- secrets: those valid at p_now, the newest first (the previous one during a rotation's overlap).
 create or replace function public.claim_webhook_deliveries(
   p_now timestamptz,
@@ -51,12 +51,15 @@ begin
           and (d.claimed_until is null or d.claimed_until <= p_now)
         order by d.next_attempt_at limit 1
       ) oldest
-    where a.account_id is not null
-      -- An account with all its attempts in flight is left out here, or its oldest backlog would fill the p_limit
-      -- accounts read and starve the others (counted again under its lock below).
-      and (select count(*) from public.webhook_deliveries d
-           where d.account_id = a.account_id and d.status = 'pending' and d.claimed_until > p_now) < p_per_account
-    order by oldest.next_attempt_at
+      cross join lateral (
+        select count(*) as n from public.webhook_deliveries d
+        where d.account_id = a.account_id and d.status = 'pending' and d.claimed_until > p_now
+      ) in_flight
+    -- An account with all its attempts in flight is left out, or its old backlog would fill the p_limit accounts read
+    -- and starve the others (counted again under its lock below); those with fewer in flight go first, so hanging
+    -- endpoints, whose attempts stay in flight, do not take each room a finished attempt frees before anyone else.
+    where a.account_id is not null and in_flight.n < p_per_account
+    order by in_flight.n, oldest.next_attempt_at
     limit p_limit
   loop
     exit when v_left <= 0;

@@ -209,6 +209,23 @@ describe("claiming due deliveries", () => {
     const claimed = await claimDueDeliveries({ now: at(MINUTE + 1), limit: 2, perAccount: 4, leaseSeconds: 60 });
     expect(claimed.map((claim) => claim.deliveryId)).toEqual(deliveryIds);
   });
+  it("gives a process's last room to an account with nothing in flight before one whose endpoint holds 3 attempts", async () => {
+    const slow = await createUser();
+    await addEndpoint(slow.accountId, { url: "https://slow.example/hook", events: ["email.delivered"] });
+    for (let i = 0; i < 6; i++) await delivered(slow.accountId, at(i));
+    expect(await claimDueDeliveries({ now: at(MINUTE), limit: 3, perAccount: 4, leaseSeconds: 60 })).toHaveLength(3);
+    const quick = await createUser();
+    await addEndpoint(quick.accountId, { url: "https://quick.example/hook", events: ["email.delivered"] });
+    const { deliveryIds } = await delivered(quick.accountId, at(10));
+
+    const [claim, ...others] = await claimDueDeliveries({
+      now: at(MINUTE + 1),
+      limit: 1,
+      perAccount: 4,
+      leaseSeconds: 60,
+    });
+    expect([claim.deliveryId, others]).toEqual([deliveryIds[0], []]);
+  });
 });
 
 describe("the retry schedule", () => {
