@@ -431,6 +431,8 @@ describe("a test event and a replay, attempted at once", () => {
       [test.eventId, sent[0].body],
     ]);
     expect(await deliveryRow(test.deliveryId)).toMatchObject({ status: "failed", attempts: 1, max_attempts: 1 });
+    // A test event replayed is attempted once too, not retried for a day and a half.
+    expect(await deliveryRow(replay.id)).toMatchObject({ status: "succeeded", attempts: 1, max_attempts: 1 });
   });
 });
 

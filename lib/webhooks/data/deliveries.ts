@@ -101,7 +101,8 @@ export async function finishAttempt(
 
 /**
  * A new delivery of the event an account's delivery `deliveryId` (to endpoint `endpointId`) carried, to the same
- * endpoint, due at `now`: a replay, signed with the same `webhook-id`. Undefined when there is no such delivery.
+ * endpoint, due at `now`: a replay, signed with the same `webhook-id`, with as many attempts as the original had (a
+ * test event's one). Undefined when there is no such delivery.
  */
 export async function replayDelivery(
   accountId: string,
@@ -111,8 +112,8 @@ export async function replayDelivery(
 ): Promise<{ id: string; eventId: string } | undefined> {
   const db = getDb();
   const [row] = await db<{ id: string; eventId: string }[]>`
-    insert into webhook_deliveries (account_id, endpoint_id, event_id, next_attempt_at, created_at)
-    select d.account_id, d.endpoint_id, d.event_id, ${now}, ${now} from webhook_deliveries d
+    insert into webhook_deliveries (account_id, endpoint_id, event_id, max_attempts, next_attempt_at, created_at)
+    select d.account_id, d.endpoint_id, d.event_id, d.max_attempts, ${now}, ${now} from webhook_deliveries d
     where d.id = ${deliveryId} and d.account_id = ${accountId} and d.endpoint_id = ${endpointId}
     returning id, event_id as "eventId"`;
   return row;
