@@ -5,6 +5,8 @@ import { Fragment, type ReactNode } from "react";
 import { getConfig } from "@/lib/core/config";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { PLANS, PLAN_NAMES, TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
+import { WEBHOOK_MAX_RESPONSE_BYTES, WEBHOOK_TIMEOUT_MS } from "@/lib/core/limits";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/schemas";
 import { formatNumber, PLAN_LABEL } from "../_components/format";
 import { SiteFooter, SiteHeader } from "../_components/site-header";
 import { clientFirstRun } from "./client-first-run";
@@ -185,6 +187,62 @@ export default async function DocsPage() {
             />
           </section>
 
+          <section id="receiving-webhooks" aria-labelledby="receiving-webhooks-title">
+            <h2 id="receiving-webhooks-title">Receiving webhooks</h2>
+            <p>
+              An endpoint you add with <code>POST /webhooks</code> is sent a <code>POST</code> with a JSON body for each
+              event it chose:{" "}
+              {WEBHOOK_EVENT_TYPES.map((type, index) => (
+                <Fragment key={type}>
+                  {index > 0 && ", "}
+                  <code>{type}</code>
+                </Fragment>
+              ))}
+              . An <code>email.*</code> event&apos;s <code>data</code> is the email as <code>GET /emails/{"{id}"}</code>{" "}
+              shows it (<code>email_id</code> is its id) with the status the event left it in, and <code>bounce</code>{" "}
+              or <code>click</code> where the event has one; test keys&apos; emails are sent too, with{" "}
+              <code>&quot;test&quot;: true</code>.
+            </p>
+            <DocsCode
+              name="A delivery's body"
+              code={`{
+  "type": "email.delivered",
+  "created_at": "2026-12-02T09:30:00.000Z",
+  "data": {
+    "email_id": "…", "from": "Acme <hello@mail.example.com>", "to": ["ada@example.org"], "cc": [], "bcc": [],
+    "subject": "Welcome to Acme", "template_id": "…", "template_version": 3, "tags": [],
+    "status": "delivered", "test": false
+  }
+}`}
+            />
+            <p>
+              Each delivery is signed as <a href="https://www.standardwebhooks.com">Standard Webhooks</a> with the
+              endpoint&apos;s secret (<code>whsec_…</code>): headers <code>webhook-id</code> (the event&apos;s id, the
+              same on every attempt: de-duplicate by it), <code>webhook-timestamp</code> and{" "}
+              <code>webhook-signature</code> (during the 24 hours after a rotation, one signature for each secret).
+              Verify it on the body exactly as it came, with the typed client or any Standard Webhooks library (
+              <code>standardwebhooks</code>, <code>svix</code>):
+            </p>
+            <DocsCode
+              name="Verifying a delivery"
+              code={`import { Letterpress } from "letterpress";
+
+export async function POST(request: Request) {
+  const event = Letterpress.webhooks.verify(await request.text(), request.headers, process.env.LETTERPRESS_WEBHOOK_SECRET!);
+  if (event.type === "email.bounced") await stopMailing(event.data.to);
+  return new Response(null, { status: 204 });
+}`}
+            />
+            <p>
+              Answer with a 2xx within {WEBHOOK_TIMEOUT_MS / 1000} seconds; nothing past{" "}
+              {WEBHOOK_MAX_RESPONSE_BYTES / 1024} KB of your answer is read, and redirects are not followed. Anything
+              else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (8 attempts in all, each delay with up
+              to 10% jitter); attempts may arrive out of order. An endpoint whose deliveries have all failed for 5 days
+              is disabled, and your account is told by email. <code>GET /webhooks/{"{id}"}/deliveries</code> shows the
+              last 30 days&apos; deliveries, and any can be sent again with <code>…/replay</code>.
+            </p>
+          </section>
+
           {operations.map(({ path, method, operation }) => {
             const body = operation.requestBody?.content["application/json"]?.schema;
             const bodySchema = body?.$ref ? schemas[refName(body.$ref)] : body;
@@ -341,6 +399,9 @@ function Contents({ operations }: { operations: { path: string; method: string; 
         </li>
         <li>
           <a href="#errors">Errors</a>
+        </li>
+        <li>
+          <a href="#receiving-webhooks">Receiving webhooks</a>
         </li>
       </ul>
       <div className="toc-title">Endpoints</div>

@@ -163,10 +163,12 @@ test("disables the endpoint, then enables it again", async () => {
   await expect(page.getByRole("button", { name: "Send test event" })).toHaveAccessibleDescription(
     "Sent even while the endpoint is disabled, so you can check it before enabling it.",
   );
-  const before = receiver.received.length;
+  const before = receiver.received.filter((request) => request.path === endpointPath).length;
   await page.getByRole("button", { name: "Send test event" }).click();
+  const arrived = await receiver.waitFor(endpointPath, before + 1);
+  expect(arrived).toHaveLength(before + 1);
+  expect(verified(arrived.at(-1)!, secret).type).toBe("webhook.test");
   await page.getByTestId("test-outcome").getByText("Succeeded").waitFor();
-  expect(verified(receiver.received[before]!, secret).type).toBe("webhook.test");
   await page.getByTestId("webhook-status").getByText("Disabled").waitFor();
   await open(page, "/dashboard/webhooks", "Webhooks");
   await page.getByTestId("webhook-row").getByText("Disabled").waitFor();
@@ -180,22 +182,22 @@ test("disables the endpoint, then enables it again", async () => {
 test("pages through the delivery log, newest first, 20 a page", async () => {
   const { page } = story;
   const id = page.url().split("/").pop()!;
-  // Three so far (a test event, its replay, a test event after the rotation), and 20 more.
+  // Four so far (a test event, its replay, one after the rotation, one while disabled), and 20 more.
   for (let sent = 0; sent < 20; sent++) await sendTestWebhookThroughApi(page, id);
   await page.reload();
   const pager = page.getByRole("navigation", { name: "Pages" });
-  await expect(pager).toContainText("1–20 of 23");
+  await expect(pager).toContainText("1–20 of 24");
   await expect(page.getByTestId("delivery-row")).toHaveCount(20);
   await pager.getByRole("link", { name: "Older" }).click();
-  await expect(pager).toContainText("21–23 of 23");
-  await expect(page.getByTestId("delivery-row")).toHaveCount(3);
+  await expect(pager).toContainText("21–24 of 24");
+  await expect(page.getByTestId("delivery-row")).toHaveCount(4);
   // The oldest last: the first test event (or its replay: the same webhook-id), which the receiver saw first.
   const [first] = await receiver.waitFor(endpointPath, 1);
   await expect(page.getByTestId("delivery-row").last().locator(".facts")).toContainText(
     `Event id${first.headers["webhook-id"]}`,
   );
   await pager.getByRole("link", { name: "Newer" }).click();
-  await expect(pager).toContainText("1–20 of 23");
+  await expect(pager).toContainText("1–20 of 24");
 });
 
 test("edits the endpoint's events and description, then deletes it", async () => {

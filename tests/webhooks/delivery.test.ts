@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import postgres from "postgres";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import { getDb } from "@/lib/db/client";
@@ -226,6 +227,61 @@ describe("claiming due deliveries", () => {
     });
     expect([claim.deliveryId, others]).toEqual([deliveryIds[0], []]);
   });
+});
+
+describe("an endpoint deleted while its attempt finishes", () => {
+  // Real PostgreSQL's row locks: the embedded database runs one transaction at a time, so the two cannot interleave.
+  it.runIf(inject("databaseKind") === "postgresql")(
+    "both end without a deadlock: the deletion takes the endpoint, and the attempt of a delivery gone is not recorded",
+    async () => {
+      const user = await createUser();
+      const endpoint = await addEndpoint(user.accountId, {
+        url: "https://hooks.example/d",
+        events: ["email.delivered"],
+      });
+      await delivered(user.accountId, T);
+      const [claim] = await claimDueDeliveries({
+        now: T,
+        limit: 1,
+        perAccount: 4,
+        leaseSeconds: WEBHOOK_LEASE_SECONDS,
+      });
+      const deleting = postgres(inject("databaseUrl"), { max: 1, prepare: false, onnotice: () => {} });
+      try {
+        let finishing: ReturnType<typeof finishAttempt> | undefined;
+        await deleting.begin(async (tx) => {
+          // The row a DELETE of the endpoint locks first, before its cascade to the deliveries.
+          await tx`select 1 from webhook_endpoints where id = ${endpoint.id} for update`;
+          finishing = finishAttempt(claim!, {
+            now: at(SECOND),
+            outcome: { status: 500, durationMs: 20, excerpt: "down", succeeded: false },
+            jitter: 0,
+          });
+          // Until the attempt's finish waits for a lock this transaction holds.
+          for (let waiting = 0; waiting === 0;) {
+            [{ waiting }] = await getDb()<{ waiting: number }[]>`
+              select count(*)::int as waiting from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`;
+          }
+          await tx`delete from webhook_endpoints where id = ${endpoint.id}`;
+        });
+        expect(await finishing).toEqual({
+          recorded: false,
+          status: null,
+          attempts: null,
+          nextAttemptAt: null,
+          endpointDisabled: false,
+          accountEmail: null,
+          endpointId: null,
+          endpointUrl: null,
+        });
+        const left = await getDb()`select 1 from webhook_deliveries where endpoint_id = ${endpoint.id}`;
+        expect(left).toHaveLength(0);
+      } finally {
+        await deleting.end();
+      }
+    },
+  );
 });
 
 describe("the retry schedule", () => {

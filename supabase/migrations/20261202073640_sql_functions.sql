@@ -356,7 +356,7 @@ $$;
 -- (every delivery failed since) disables the endpoint, once, and fails its deliveries waiting for a retry, this one
 -- included: endpoint_disabled says this call did, with the account's email, whom the caller tells. A claim token that
 -- is not the delivery's now (its lease ran out and another process claimed it, or the attempt was recorded already)
--- changes nothing: recorded is false.
+-- changes nothing: recorded is false, as for a delivery deleted with its endpoint meanwhile.
 create or replace function public.finish_webhook_attempt(
   p_delivery_id uuid,
   p_claim_token uuid,
@@ -393,6 +393,11 @@ begin
   if p_jitter is null or p_jitter < -0.1 or p_jitter > 0.1 then
     raise exception 'webhook retry jitter must be within [-0.1, 0.1], not %', p_jitter using errcode = '22023';
   end if;
+  -- The endpoint's row before the delivery's: the order a deletion of the endpoint takes them in (its row, then the
+  -- cascade to its deliveries), so a finish and a deletion wait for each other instead of deadlocking.
+  perform 1 from public.webhook_endpoints w
+    where w.id = (select d.endpoint_id from public.webhook_deliveries d where d.id = p_delivery_id)
+    for no key update;
   select d.attempts, d.max_attempts, d.endpoint_id, d.account_id into v_delivery
     from public.webhook_deliveries d
     where d.id = p_delivery_id and d.claim_token = p_claim_token and d.status = 'pending'
