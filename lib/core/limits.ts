@@ -311,9 +311,9 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   },
   {
     what: "A webhook delivery",
-    limit: `a 2xx within ${WEBHOOK_TIMEOUT_MS / 1000} s, of which ${WEBHOOK_MAX_RESPONSE_BYTES / KB} KB are read; ${WEBHOOK_ATTEMPTS_PER_ACCOUNT} of an account's attempts at once`,
+    limit: `a 2xx within ${WEBHOOK_TIMEOUT_MS / 1000} s, of which ${WEBHOOK_MAX_RESPONSE_BYTES / KB} KB are read; ${WEBHOOK_ATTEMPTS_PER_ACCOUNT} of an account's attempts at once, and as many of its test events`,
     answer:
-      "retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then `failed`; an endpoint failing for 5 days is disabled",
+      "retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then `failed`; an endpoint failing for 5 days is disabled; one test event more: 429 `TOO_MANY_ATTEMPTS`",
   },
   {
     what: "Failed sign-ins",

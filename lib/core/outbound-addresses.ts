@@ -154,9 +154,10 @@ export async function resolvePublicHost(
   }
   if (answers.length === 0) return { problem: `${host} does not resolve` };
   for (const address of answers) {
-    if (!ipaddr.isValid(address)) return { problem: `${host} resolves to ${address}, which is not an IP address` };
+    // The kind of address only, never the address: a refusal must not map our network's private names for a caller.
+    if (!ipaddr.isValid(address)) return { problem: `${host} resolves to something that is not an IP address` };
     const kind = addressKind(address);
-    if (kind !== null) return { problem: `${host} resolves to ${address}, ${kind}` };
+    if (kind !== null) return { problem: `${host} resolves to ${kind}` };
   }
   return { problem: null, addresses: answers.map((address) => ipaddr.process(address).toString()) };
 }

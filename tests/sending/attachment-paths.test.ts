@@ -90,11 +90,11 @@ describe("POST /send refuses an attachment path on an internal host", () => {
   });
 
   it.each([
-    ["files.acme.example", "files.acme.example resolves to 10.0.0.5, a private address"],
-    ["mixed.acme.example", "mixed.acme.example resolves to ::1, a loopback address"],
+    ["files.acme.example", "files.acme.example resolves to a private address"],
+    ["mixed.acme.example", "mixed.acme.example resolves to a loopback address"],
     [
       "mapped.acme.example",
-      "mapped.acme.example resolves to ::ffff:169.254.169.254, a link-local address (where cloud metadata services answer)",
+      "mapped.acme.example resolves to a link-local address (where cloud metadata services answer)",
     ],
     ["gone.acme.example", "gone.acme.example does not resolve"],
   ])("a name resolving to an internal address (or to none), %s: 400, nothing stored", async (host, problem) => {
@@ -146,11 +146,11 @@ describe("POST /send refuses an attachment path on an internal host", () => {
       validation([
         {
           field: "attachments.1.path",
-          message: "path must be on a public host: files.acme.example resolves to 10.0.0.5, a private address",
+          message: "path must be on a public host: files.acme.example resolves to a private address",
         },
         {
           field: "attachments.3.path",
-          message: "path must be on a public host: files.acme.example resolves to 10.0.0.5, a private address",
+          message: "path must be on a public host: files.acme.example resolves to a private address",
         },
       ]),
     ]);

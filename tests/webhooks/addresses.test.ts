@@ -109,14 +109,14 @@ describe("a name that is, or resolves to, an internal address", () => {
   };
 
   it.each([
-    ["loop.acme.example", "loop.acme.example resolves to 127.0.0.1, a loopback address"],
-    ["metadata.acme.example", `metadata.acme.example resolves to 169.254.169.254, ${LINK_LOCAL}`],
-    ["mapped.acme.example", "mapped.acme.example resolves to ::ffff:10.0.0.1, a private address"],
+    ["loop.acme.example", "loop.acme.example resolves to a loopback address"],
+    ["metadata.acme.example", `metadata.acme.example resolves to ${LINK_LOCAL}`],
+    ["mapped.acme.example", "mapped.acme.example resolves to a private address"],
     [
       "compatible.acme.example",
-      "compatible.acme.example resolves to ::7f00:1, an IPv6 address outside the global unicast range (2000::/3)",
+      "compatible.acme.example resolves to an IPv6 address outside the global unicast range (2000::/3)",
     ],
-    ["mixed.acme.example", "mixed.acme.example resolves to ::1, a loopback address"],
+    ["mixed.acme.example", "mixed.acme.example resolves to a loopback address"],
     ["gone.acme.example", "gone.acme.example does not resolve"],
     ["localhost", "localhost is an internal name"],
     ["LocalHost.", "localhost is an internal name"],
@@ -159,7 +159,7 @@ describe("a DNS answer that changes between the check and the connection (rebind
     const url = `https://rebind.acme.example:${port}/hooks`;
     expect(await webhookUrlProblem(url, { lookup: rebinding })).toBeNull();
     expect(await attemptWebhook({ url, headers: SIGNED, body: BODY, lookup: rebinding })).toEqual(
-      refused("url must be on a public host: rebind.acme.example resolves to 127.0.0.1, a loopback address"),
+      refused("url must be on a public host: rebind.acme.example resolves to a loopback address"),
     );
     expect(calls).toBe(2);
     expect(connections).toBe(0);
@@ -186,7 +186,7 @@ describe("a DNS answer that changes between the check and the connection (rebind
     expect(calls).toBe(1);
     // The next connection looks up again, and is refused on that answer.
     expect(await answer({ all: true, family: 6 })).toEqual({
-      error: new Error("url must be on a public host: twice.acme.example resolves to 127.0.0.1, a loopback address"),
+      error: new Error("url must be on a public host: twice.acme.example resolves to a loopback address"),
       address: "",
       family: undefined,
     });

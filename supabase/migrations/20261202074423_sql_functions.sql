@@ -78,9 +78,9 @@ $$;
 -- middle of an attempt leaves a lease that runs out, and the attempt is claimed again (with the same attempt number).
 -- At most p_per_account deliveries of one account are in flight (a lease running) at once, across every process:
 -- accounts are claimed one at a time under a transaction's advisory lock (an account another call is claiming for is
--- skipped, as its rows would be), and the count is read after taking it. Accounts whose due deliveries are oldest go
--- first, each account's found through webhook_deliveries_account_due_idx, so one account's backlog slows no other's
--- claim; rows are locked `for update skip locked`, so concurrent calls never wait on each other or claim one twice.
+-- skipped, as its rows would be), and the count is read after taking it. Accounts with the fewest in flight go first,
+-- then those whose due deliveries are oldest (those with all of theirs in flight left out), each account's found
+-- through webhook_deliveries_account_due_idx, so one account's backlog slows no other's claim; rows are locked `for update skip locked`, so concurrent calls never wait on each other or claim one twice.
 -- secrets: those valid at p_now, the newest first (the previous one during a rotation's overlap).
 create or replace function public.claim_webhook_deliveries(
   p_now timestamptz,
@@ -125,8 +125,15 @@ begin
           and (d.claimed_until is null or d.claimed_until <= p_now)
         order by d.next_attempt_at limit 1
       ) oldest
-    where a.account_id is not null
-    order by oldest.next_attempt_at
+      cross join lateral (
+        select count(*) as n from public.webhook_deliveries d
+        where d.account_id = a.account_id and d.status = 'pending' and d.claimed_until > p_now
+      ) in_flight
+    -- An account with all its attempts in flight is left out, or its old backlog would fill the p_limit accounts read
+    -- and starve the others (counted again under its lock below); those with fewer in flight go first, so hanging
+    -- endpoints, whose attempts stay in flight, do not take each room a finished attempt frees before anyone else.
+    where a.account_id is not null and in_flight.n < p_per_account
+    order by in_flight.n, oldest.next_attempt_at
     limit p_limit
   loop
     exit when v_left <= 0;
@@ -234,18 +241,71 @@ begin
 end;
 $$;
 
+-- supabase/sql-functions/create_webhook_test_event.sql
+-- POST /webhooks/{id}/test: a `webhook.test` event for the account's endpoint alone, with one delivery of one attempt
+-- (max_attempts 1), due at p_now, whatever the event types it hears. At most p_per_account of the account's test events
+-- are in flight at once (made within p_lease_seconds and not finished), counted under a transaction's advisory lock of
+-- the account, so that concurrent calls cannot have our server hold more connections to an endpoint than that: past
+-- it nothing is made and busy is true. No row when the account has no such endpoint.
+create or replace function public.create_webhook_test_event(
+  p_account_id uuid,
+  p_endpoint_id uuid,
+  p_now timestamptz,
+  p_per_account integer,
+  p_lease_seconds integer
+) returns table (event_id uuid, delivery_id uuid, busy boolean)
+language plpgsql
+as $$
+#variable_conflict use_column
+declare
+  v_event uuid;
+begin
+  if not exists (select 1 from public.webhook_endpoints w where w.id = p_endpoint_id and w.account_id = p_account_id)
+  then
+    return;
+  end if;
+  perform pg_advisory_xact_lock(hashtext('webhook_test_events'), hashtext(p_account_id::text));
+  if (select count(*) from public.webhook_deliveries d
+      where d.account_id = p_account_id and d.status = 'pending' and d.max_attempts = 1
+        -- A test delivery's next attempt is its creation until it is finished: a range of the account's due index.
+        and d.next_attempt_at > p_now - make_interval(secs => p_lease_seconds)
+        and d.created_at > p_now - make_interval(secs => p_lease_seconds)) >= p_per_account then
+    return query select null::uuid, null::uuid, true;
+    return;
+  end if;
+  insert into public.webhook_events (account_id, type, payload, created_at)
+    values (p_account_id, 'webhook.test',
+            jsonb_build_object('type', 'webhook.test',
+                               'created_at', to_char(p_now at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                               'data', jsonb_build_object('webhook_id', p_endpoint_id)),
+            p_now)
+    returning id into v_event;
+  return query
+    insert into public.webhook_deliveries (account_id, endpoint_id, event_id, max_attempts, next_attempt_at, created_at)
+    values (p_account_id, p_endpoint_id, v_event, 1, p_now, p_now)
+    returning event_id, id, false;
+end;
+$$;
+
 -- supabase/sql-functions/delete_expired_webhook_rows.sql
 -- Webhook history is kept 30 days (the delivery log's promise): events created before p_now - 30 days are deleted,
--- with their deliveries and attempts (on delete cascade; a delivery is never older than its event), up to p_limit
--- events a call so no call holds locks long (the duty runs again). Returns how many events went.
+-- with their deliveries and attempts (on delete cascade), up to p_limit events a call so no call holds locks long (the
+-- duty runs again). An old event is kept while one of its deliveries is younger than 30 days (a replay: it stays in the
+-- log as long as any delivery, and its retries go on) or has an attempt in flight (whose outcome is still to be
+-- recorded). Returns how many events went.
 create or replace function public.delete_expired_webhook_rows(p_now timestamptz, p_limit integer)
 returns integer
 language sql
 as $$
   with gone as (
     delete from public.webhook_events e
-    where e.id in (select e2.id from public.webhook_events e2 where e2.created_at < p_now - interval '30 days'
-                   order by e2.created_at limit p_limit for update skip locked)
+    where e.id in (select e2.id from public.webhook_events e2
+                   where e2.created_at < p_now - interval '30 days'
+                     and not exists (select 1 from public.webhook_deliveries d
+                                     where d.event_id = e2.id
+                                       and (d.created_at >= p_now - interval '30 days'
+                                            or (d.status = 'pending' and d.claimed_until > p_now)))
+                   order by e2.created_at limit p_limit for update of e2 skip locked)
     returning 1
   )
   select count(*)::integer from gone;
