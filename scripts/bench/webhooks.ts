@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/schemas";
 import type { Fixture } from "./fixture";
 import type { HostileRequest } from "./hostile";
 
@@ -8,16 +9,7 @@ import type { HostileRequest } from "./hostile";
 // WEBHOOKS_ALLOW_PRIVATE_URLS=1 (server.ts), so that http://127.0.0.1 is an endpoint it may deliver to.
 
 /** Every email event: a send makes its events, and each endpoint hears each of them. */
-const EMAIL_EVENTS = [
-  "email.scheduled",
-  "email.sent",
-  "email.delivered",
-  "email.delivery_delayed",
-  "email.bounced",
-  "email.complained",
-  "email.failed",
-  "email.canceled",
-];
+const EMAIL_EVENTS = WEBHOOK_EVENT_TYPES.filter((type) => type.startsWith("email."));
 
 /** The endpoints the webhooks scenarios' sender subscribes: a send must cost at most 5% more with three. */
 export const SUBSCRIBED_ENDPOINTS = 3;
