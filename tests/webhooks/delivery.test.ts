@@ -14,7 +14,8 @@ import {
   deliverWebhookNow,
   type WebhookSend,
 } from "@/lib/webhooks/delivery";
-import { createUser } from "../support/api";
+import { GET as getUsage } from "@/app/api/v1/usage/route";
+import { auth, call, createUser } from "../support/api";
 import { withEnv } from "../support/env";
 import { addEndpoint, attemptRows, deliveryRow, newSecret } from "../support/webhooks";
 
@@ -193,6 +194,31 @@ describe("claiming due deliveries", () => {
     expect(await slowRun).toEqual({ attempted: 5, succeeded: 1, retrying: 4, failed: 0, disabled: 0 });
     expect(await deliverDueWebhooks({ now: at(MINUTE + 2), send: failing() })).toMatchObject({ attempted: 2 });
   });
+  it("an endpoint that never answers holds up no API request: another account's GET /usage answers while its attempts hang", async () => {
+    const hooks = await receiver(() => {});
+    try {
+      const slow = await createUser();
+      const other = await createUser();
+      await addEndpoint(slow.accountId, { url: `${hooks.url}/hang`, events: ["email.delivered"] });
+      for (let i = 0; i < WEBHOOK_ATTEMPTS_PER_ACCOUNT; i++) await delivered(slow.accountId, new Date());
+      await withEnv({ WEBHOOKS_ALLOW_PRIVATE_URLS: "1" }, async () => {
+        let settled = false;
+        const run = deliverDueWebhooks().finally(() => (settled = true));
+        await expect.poll(() => hooks.received.length).toBe(WEBHOOK_ATTEMPTS_PER_ACCOUNT);
+        const usage = await call(getUsage, "/api/v1/usage", { headers: auth(other) });
+        expect([usage.status, usage.body.success, settled]).toEqual([200, true, false]);
+        // The endpoint's connections end: its attempts fail now, instead of at their 15 s deadline.
+        await hooks.close();
+        expect(await run).toMatchObject({
+          attempted: WEBHOOK_ATTEMPTS_PER_ACCOUNT,
+          retrying: WEBHOOK_ATTEMPTS_PER_ACCOUNT,
+        });
+      });
+    } finally {
+      await hooks.close();
+    }
+  });
+
   it("accounts whose attempts are all in flight take no room from another account's due delivery", async () => {
     // Two accounts with hanging endpoints and a backlog older than anyone's: another process holds 4 of each.
     const hanging = await Promise.all([1, 2].map(() => createUser()));
