@@ -103,7 +103,8 @@ describe("SQL functions", () => {
             ${account}::uuid, '2026-11-01T00:00:00Z'::timestamptz, 100, false, 'pending', 'resend',
             ${db.json(batch)}, 'lp-batch', null::integer)`;
         const rows = () => db`
-          select (select json_agg(t order by t.id) from accounts t) as accounts,
+          select (select json_agg(json_build_object('id', t.id, 'plan', t.plan, 'created_at', t.created_at) order by t.id)
+                    from accounts t) as accounts,
                  (select json_agg(t order by t.id) from sending_domains t) as sending_domains,
                  (select json_agg(t order by t.subject, t.batch_index) from sent_emails t) as sent_emails,
                  (select json_agg(t order by t.id) from email_events t) as email_events,
