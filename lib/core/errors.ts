@@ -24,6 +24,7 @@ export const APP_ERROR_CODES = {
   PURCHASE_REQUIRED: { status: 402, error: "Purchase required" },
   EMAIL_NOT_CONFIRMED: { status: 403, error: "Email not confirmed" },
   INSUFFICIENT_SCOPE: { status: 403, error: "API key not allowed" },
+  ADMIN_REQUIRED: { status: 403, error: "Team admin required" },
   ACCESS_DENIED: { status: 403, error: "Template access denied" },
   CSRF_REJECTED: { status: 403, error: "Cross-site request refused" },
   LIBRARY_LIMIT_REACHED: { status: 403, error: "Library limit reached" },

@@ -19,9 +19,9 @@ create unique index people_email_key on public.people (lower(email));
 insert into public.people (id, email, password_hash, auth_user_id, created_at, updated_at)
   select id, email, password_hash, auth_user_id, created_at, updated_at from public.accounts;
 
-alter table public.accounts add column name text;
-update public.accounts set name = email;
-alter table public.accounts alter column name set not null;
+-- A migrated team is named after its owner's address until an admin renames it.
+alter table public.accounts add column name text not null default 'My team';
+update public.accounts set name = left(email, 100);
 alter table public.accounts add constraint accounts_name_length check (char_length(name) between 1 and 100);
 
 create table public.memberships (

@@ -3,6 +3,7 @@ import type { ApiKeyGrant } from "@/lib/api-keys/service";
 import { getDb } from "@/lib/db/client";
 import { isUuid } from "@/lib/core/schemas";
 import { API_CALL_LIMITS, type PlanName } from "@/lib/core/plans";
+import type { Role } from "@/lib/teams/rights";
 
 /**
  * A session credential's sessionId is a local session's row, which must still exist; null when the session was
@@ -25,6 +26,9 @@ export type MeteredCaller = {
   quota: number | null;
   /** The API key's grant; null for a browser session. */
   apiKey: ApiKeyGrant | null;
+  /** A browser session's person and their role in the team; null for an API key, whose scope is its rights. */
+  personId: string | null;
+  role: Role | null;
   /** A sending_access key on a route that does not admit it: refused, and the call was not counted. */
   insufficientScope: boolean;
 };
@@ -77,6 +81,9 @@ export async function authenticateAndMeter(
   return {
     ...caller,
     apiKey: id && kind && scope ? { id, kind, scope, domain } : null,
+    // Until sessions name a person (issue 48's identity step), a session is the account owner's, its one admin.
+    personId: id ? null : caller.accountId,
+    role: id ? null : "admin",
     insufficientScope: insufficientScope === true,
   };
 }
