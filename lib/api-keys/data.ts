@@ -1,5 +1,6 @@
 import "server-only";
 import { generateApiKey, type ApiKeyKind, type ApiKeyScope } from "@/lib/api-keys/service";
+import { insertAuditEntry } from "@/lib/audit/service";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/core/errors";
 
@@ -35,14 +36,18 @@ export async function createApiKey(accountId: string, options: NewApiKey): Promi
   const kind = options.kind ?? "live";
   const generated = generateApiKey(kind);
   const domain = options.domain ? options.domain.trim().toLowerCase() : null;
-  // The domain is the account's, checked in the statement that stores the key.
-  const [record] = await db<ApiKeyRecord[]>`
-    insert into api_keys (account_id, name, key_hash, prefix, display_fragment, kind, scope, domain, expires_at)
-    select ${accountId}, ${options.name}, ${generated.hash}, ${generated.prefix}, ${generated.displayFragment},
-           ${kind}, ${options.scope ?? "full_access"}, ${domain}, ${options.expiresAt ?? null}
-    where ${domain}::text is null
-       or exists (select 1 from sending_domains where account_id = ${accountId} and lower(domain) = ${domain})
-    returning ${RECORD_COLUMNS(db)}`;
+  const record = await db.begin(async (tx) => {
+    // The domain is the account's, checked in the statement that stores the key.
+    const [created] = await tx<ApiKeyRecord[]>`
+      insert into api_keys (account_id, name, key_hash, prefix, display_fragment, kind, scope, domain, expires_at)
+      select ${accountId}, ${options.name}, ${generated.hash}, ${generated.prefix}, ${generated.displayFragment},
+             ${kind}, ${options.scope ?? "full_access"}, ${domain}, ${options.expiresAt ?? null}
+      where ${domain}::text is null
+         or exists (select 1 from sending_domains where account_id = ${accountId} and lower(domain) = ${domain})
+      returning ${RECORD_COLUMNS(db)}`;
+    if (created) await insertAuditEntry(tx, keyEntry(accountId, "api_key.created", created));
+    return created;
+  });
   if (!record) {
     throw new AppError("DOMAIN_NOT_FOUND", { message: `${domain} is not one of this account's sending domains` });
   }
@@ -58,11 +63,29 @@ export async function listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
 /** Revokes a key; `accountId` restricts it to that account's keys (the CLI, an operator tool, omits it). */
 export async function revokeApiKey(id: string, accountId?: string): Promise<ApiKeyRecord | null> {
   const db = getDb();
-  const [record] = await db<ApiKeyRecord[]>`
-    update api_keys set revoked_at = coalesce(revoked_at, now())
-    where id = ${id} ${accountId ? db`and account_id = ${accountId}` : db``}
-    returning ${RECORD_COLUMNS(db)}`;
-  return record ?? null;
+  return db.begin(async (tx) => {
+    // The old revoked_at tells a first revocation, the one logged, from a repeated one.
+    const [record] = await tx<(ApiKeyRecord & { account_id: string; was_revoked: boolean })[]>`
+      update api_keys k set revoked_at = coalesce(k.revoked_at, now())
+      from api_keys prior
+      where prior.id = k.id and k.id = ${id} ${accountId ? tx`and k.account_id = ${accountId}` : tx``}
+      returning k.id, k.name, k.kind, k.scope, k.domain, k.display_fragment, k.created_at, k.last_used_at,
+                k.expires_at, k.revoked_at, k.account_id, prior.revoked_at is not null as was_revoked`;
+    if (!record) return null;
+    const { account_id: owner, was_revoked: wasRevoked, ...key } = record;
+    if (!wasRevoked) await insertAuditEntry(tx, keyEntry(owner, "api_key.revoked", key));
+    return key;
+  });
+}
+
+/** A key's entry: its name and display fragment, never its hash. */
+function keyEntry(accountId: string, action: "api_key.created" | "api_key.revoked", key: ApiKeyRecord) {
+  return {
+    accountId,
+    action,
+    target: { type: "api_key", id: key.id, label: key.name },
+    details: { display_fragment: key.display_fragment, kind: key.kind, scope: key.scope },
+  };
 }
 
 /**

@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { apiKeyProblem, hashApiKey } from "@/lib/api-keys/service";
-import { isSameOrigin } from "@/lib/api/client-address";
+import { clientAddress, isSameOrigin } from "@/lib/api/client-address";
+import { runAsActor, type AuditActor } from "@/lib/audit/context";
 import { httpError } from "@/lib/api/errors";
 import { readJsonBody } from "@/lib/api/json-body";
 import { AppError, CREDENTIAL_PROBLEMS, errors, secondsUntil, zodDetails } from "@/lib/core/errors";
@@ -79,14 +80,10 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
       await options.admit?.(caller, request);
       const query = options.query ? parseQuery(request, options.query) : undefined;
       const body = options.body ? parseBody(await readJsonBody(request), options.body) : undefined;
-      const result = await handler({
-        request,
-        caller,
-        params,
-        query: query as Infer<Q>,
-        body: body as Infer<B>,
-        requestId,
-      });
+      const ctx = { request, caller, params, query: query as Infer<Q>, body: body as Infer<B>, requestId };
+      // The handler's changes are logged as the caller's, from the client's address.
+      const audit = { actor: auditActor(caller), ip: clientAddress(request.headers) };
+      const result = await runAsActor(audit, () => handler(ctx));
       response = result instanceof Response ? result : NextResponse.json(result);
     } catch (error) {
       response = errorResponse(error, requestId, request.signal.aborted);
@@ -128,6 +125,12 @@ async function authenticate(
   const caller = await authenticateAndMeter(credential, { metered, sendingAccess }, periodStart);
   if (!caller) throw errors.unauthorized(await refusalOf(credential));
   return { ...caller, via: credential.kind, refreshedCookies };
+}
+
+/** Who the audit log names for the caller's changes: the key (its name is read where the entry is written), or the person. */
+function auditActor(caller: Caller): AuditActor {
+  if (caller.apiKey) return { type: "api_key", id: caller.apiKey.id, label: caller.apiKey.id };
+  return { type: "user", id: caller.personId ?? caller.accountId, label: caller.email };
 }
 
 /**

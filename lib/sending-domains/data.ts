@@ -1,7 +1,8 @@
 import "server-only";
 import type postgres from "postgres";
 import { getConfig } from "@/lib/core/config";
-import { getDb } from "@/lib/db/client";
+import { insertAuditEntry } from "@/lib/audit/service";
+import { getDb, type Tx } from "@/lib/db/client";
 import { errors } from "@/lib/core/errors";
 import { holdsNul, isUuid } from "@/lib/core/schemas";
 import { parseFromAddress } from "@/lib/mail-transport/mailbox";
@@ -103,22 +104,46 @@ export async function addSendingDomain(
   const defaultSender = input.defaultSender?.trim() || `hello@${domain}`;
   if (!defaultSender.toLowerCase().endsWith(`@${domain}`))
     throw errors.invalidDomain(`The default sender must be an address @${domain}`);
-  const [row] = await refusingRelatedDomains(
+  const row = await refusingRelatedDomains(
     domain,
-    getDb()<SendingDomain[]>`
-    insert into sending_domains (account_id, domain, verified, default_sender, provider_domain_id, verified_at)
-    values (${accountId}, ${domain}, ${input.verified}, ${defaultSender}, ${input.providerDomainId ?? null},
-            ${input.verified ? new Date() : null})
-    on conflict (lower(domain)) do update set
-      verified = sending_domains.verified or excluded.verified,
-      default_sender = excluded.default_sender,
-      provider_domain_id = coalesce(excluded.provider_domain_id, sending_domains.provider_domain_id),
-      verified_at = coalesce(sending_domains.verified_at, excluded.verified_at)
-      where sending_domains.account_id = excluded.account_id
-    returning id, domain, verified, default_sender, created_at, verified_at, provider_status`,
+    getDb().begin(async (tx) => {
+      const before = await domainBefore(tx, accountId, domain);
+      const [upserted] = await tx<SendingDomain[]>`
+        insert into sending_domains (account_id, domain, verified, default_sender, provider_domain_id, verified_at)
+        values (${accountId}, ${domain}, ${input.verified}, ${defaultSender}, ${input.providerDomainId ?? null},
+                ${input.verified ? new Date() : null})
+        on conflict (lower(domain)) do update set
+          verified = sending_domains.verified or excluded.verified,
+          default_sender = excluded.default_sender,
+          provider_domain_id = coalesce(excluded.provider_domain_id, sending_domains.provider_domain_id),
+          verified_at = coalesce(sending_domains.verified_at, excluded.verified_at)
+          where sending_domains.account_id = excluded.account_id
+        returning id, domain, verified, default_sender, created_at, verified_at, provider_status`;
+      if (upserted) await auditDomainChange(tx, accountId, before, upserted);
+      return upserted;
+    }),
   );
   if (!row) throw errors.domainTaken(domain);
   return row;
+}
+
+/** Whether the account already had the domain, and whether it was verified: locked until the change commits. */
+async function domainBefore(tx: Tx, accountId: string, domain: string): Promise<{ verified: boolean } | undefined> {
+  const [row] = await tx<{ verified: boolean }[]>`
+    select verified from sending_domains where account_id = ${accountId} and lower(domain) = ${domain} for update`;
+  return row;
+}
+
+/** domain.added for a new domain, domain.verified when it became verified (both for one added verified). */
+async function auditDomainChange(
+  tx: Tx,
+  accountId: string,
+  before: { verified: boolean } | undefined,
+  after: { id: string; domain: string; verified: boolean },
+): Promise<void> {
+  const target = { type: "domain", id: after.id, label: after.domain };
+  if (!before) await insertAuditEntry(tx, { accountId, action: "domain.added", target });
+  if (after.verified && !before?.verified) await insertAuditEntry(tx, { accountId, action: "domain.verified", target });
 }
 
 export async function listSendingDomains(accountId: string): Promise<SendingDomain[]> {
@@ -161,10 +186,18 @@ export async function deleteSendingDomain(
   domainId: string,
 ): Promise<{ domain: string; provider_domain_id: string | null } | null> {
   if (!isUuid(domainId)) return null;
-  const [row] = await getDb()<{ domain: string; provider_domain_id: string | null }[]>`
-    delete from sending_domains where account_id = ${accountId} and id = ${domainId}
-    returning domain, provider_domain_id`;
-  return row ?? null;
+  return getDb().begin(async (tx) => {
+    const [row] = await tx<{ domain: string; provider_domain_id: string | null }[]>`
+      delete from sending_domains where account_id = ${accountId} and id = ${domainId}
+      returning domain, provider_domain_id`;
+    if (!row) return null;
+    await insertAuditEntry(tx, {
+      accountId,
+      action: "domain.removed",
+      target: { type: "domain", id: domainId, label: row.domain },
+    });
+    return row;
+  });
 }
 
 /** One of the account's domains by name (any case); null when the account has not added it. */
@@ -198,22 +231,28 @@ export async function storeProviderDomain(
 ): Promise<SendingDomainDetails> {
   const db = getDb();
   const verified = remote.status === "verified";
-  const [row] = await refusingRelatedDomains(
+  const row = await refusingRelatedDomains(
     domain,
-    db<SendingDomainDetails[]>`
-    insert into sending_domains as d (account_id, domain, verified, default_sender, provider_domain_id, provider_status,
-                                      dns_records, verified_at)
-    values (${accountId}, ${domain}, ${verified}, ${defaultSender ?? `hello@${domain}`}, ${remote.id}, ${remote.status},
-            ${db.json(remote.records as postgres.JSONValue)}::jsonb, ${verified ? new Date() : null})
-    on conflict (lower(domain)) do update set
-      verified = excluded.verified,
-      default_sender = coalesce(excluded.default_sender, d.default_sender),
-      provider_domain_id = excluded.provider_domain_id,
-      provider_status = excluded.provider_status,
-      dns_records = excluded.dns_records,
-      verified_at = case when excluded.verified then coalesce(case when d.provider_status = 'verified' then d.verified_at end, excluded.verified_at) end
-      where d.account_id = excluded.account_id
-    returning ${db(COLUMNS)}`,
+    db.begin(async (tx) => {
+      const before = await domainBefore(tx, accountId, domain);
+      const [upserted] = await tx<SendingDomainDetails[]>`
+        insert into sending_domains as d (account_id, domain, verified, default_sender, provider_domain_id,
+                                          provider_status, dns_records, verified_at)
+        values (${accountId}, ${domain}, ${verified}, ${defaultSender ?? `hello@${domain}`}, ${remote.id},
+                ${remote.status}, ${tx.json(remote.records as postgres.JSONValue)}::jsonb,
+                ${verified ? new Date() : null})
+        on conflict (lower(domain)) do update set
+          verified = excluded.verified,
+          default_sender = coalesce(excluded.default_sender, d.default_sender),
+          provider_domain_id = excluded.provider_domain_id,
+          provider_status = excluded.provider_status,
+          dns_records = excluded.dns_records,
+          verified_at = case when excluded.verified then coalesce(case when d.provider_status = 'verified' then d.verified_at end, excluded.verified_at) end
+          where d.account_id = excluded.account_id
+        returning ${tx(COLUMNS)}`;
+      if (upserted) await auditDomainChange(tx, accountId, before, upserted);
+      return upserted;
+    }),
   );
   // Taken by another account since registerSendingDomain checked.
   if (!row) throw errors.domainTaken(domain);

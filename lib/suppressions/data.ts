@@ -1,4 +1,5 @@
 import "server-only";
+import { insertAuditEntry } from "@/lib/audit/service";
 import { getDb } from "@/lib/db/client";
 
 /** An address the account may not send to: it hard-bounced or complained. */
@@ -30,8 +31,18 @@ export async function listSuppressions(
 
 /** Removes an address from the account's suppressions; the removed entry, or undefined when it was not there. */
 export async function deleteSuppression(accountId: string, address: string): Promise<Suppression | undefined> {
-  const [row] = await getDb()<Suppression[]>`
-    delete from email_suppressions where account_id = ${accountId} and email = ${address.toLowerCase()}
-    returning email, reason, created_at`;
-  return row;
+  return getDb().begin(async (tx) => {
+    const [row] = await tx<Suppression[]>`
+      delete from email_suppressions where account_id = ${accountId} and email = ${address.toLowerCase()}
+      returning email, reason, created_at`;
+    if (row) {
+      await insertAuditEntry(tx, {
+        accountId,
+        action: "suppression.removed",
+        target: { type: "suppression", id: row.email, label: row.email },
+        details: { reason: row.reason },
+      });
+    }
+    return row;
+  });
 }

@@ -1,5 +1,5 @@
-import type { Account } from "@/lib/auth/data/accounts";
 import { getAccountByIdOrThrow } from "@/lib/auth/data/accounts";
+import type { TeamSession } from "@/lib/auth/current";
 
 // lib/auth/current.ts for a caller signed in as `signedIn.accountId`, which the test sets, without a session or cookie:
 //   vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
@@ -9,6 +9,12 @@ import { getAccountByIdOrThrow } from "@/lib/auth/data/accounts";
 /** The account the caller is signed in as. */
 export const signedIn = { accountId: "" };
 
-export const getCurrentAccount = (): Promise<Account> => getAccountByIdOrThrow(signedIn.accountId);
+// As lib/auth/current.ts answers today: the account's owner is its admin.
+async function teamSession(): Promise<TeamSession> {
+  const account = await getAccountByIdOrThrow(signedIn.accountId);
+  return { ...account, name: account.email, role: "admin", person: { id: account.id, email: account.email } };
+}
 
-export const requireAccount = (): Promise<Account> => getAccountByIdOrThrow(signedIn.accountId);
+export const getCurrentAccount = teamSession;
+
+export const requireAccount = teamSession;

@@ -1,6 +1,9 @@
 import "server-only";
 import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
 import { unstable_rethrow } from "next/navigation";
+import { clientAddress } from "@/lib/api/client-address";
+import { runAsActor } from "@/lib/audit/context";
 import { requireAccount } from "@/lib/auth/current";
 import { AppError } from "@/lib/core/errors";
 
@@ -78,8 +81,10 @@ export async function runAction<Submitted, Input, Result, State>(
   const input = await steps.input(submitted, account);
   if (isRefusal<State>(input)) return input[REFUSED];
   let result: Result | Refusal<State>;
+  const actor = { type: "user", id: account.person.id, label: account.person.email } as const;
+  const ip = await requestAddress();
   try {
-    result = await steps.run(account, input);
+    result = await runAsActor({ actor, ip }, () => steps.run(account, input));
   } catch (error) {
     unstable_rethrow(error);
     if (steps.revalidateRefused) revalidate(steps.revalidate);
@@ -88,6 +93,15 @@ export async function runAction<Submitted, Input, Result, State>(
   if (isRefusal<State>(result)) return result[REFUSED];
   revalidate(steps.revalidate);
   return steps.done(result, input);
+}
+
+/** The client's address for the audit log; none when the action is called outside a request (the CLI, tests). */
+async function requestAddress(): Promise<string | null> {
+  try {
+    return clientAddress(await headers());
+  } catch {
+    return null;
+  }
 }
 
 function revalidate(paths: readonly Revalidation[] = []): void {

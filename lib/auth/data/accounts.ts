@@ -1,4 +1,5 @@
 import "server-only";
+import { insertAuditEntry, planChangedEntry } from "@/lib/audit/service";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/core/errors";
 import type { PlanName } from "@/lib/core/plans";
@@ -44,9 +45,16 @@ export async function getAccountByIdOrThrow(id: string): Promise<Account> {
 }
 
 export async function setAccountPlan(id: string, plan: PlanName): Promise<Account> {
-  const [account] = await getDb()<Account[]>`
-    update accounts set plan = ${plan}, updated_at = now() where id = ${id} returning id, email, plan, created_at`;
-  if (!account) throw accountNotFound(id);
+  const changed = await getDb().begin(async (tx) => {
+    const [row] = await tx<(Account & { previous: PlanName })[]>`
+      update accounts a set plan = ${plan}, updated_at = now() from accounts prior
+      where prior.id = a.id and a.id = ${id}
+      returning a.id, a.email, a.plan, a.created_at, prior.plan as previous`;
+    if (row && row.previous !== plan) await insertAuditEntry(tx, planChangedEntry(id, row.previous, plan));
+    return row;
+  });
+  if (!changed) throw accountNotFound(id);
+  const { previous: _previous, ...account } = changed;
   return account;
 }
 

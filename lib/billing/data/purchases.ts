@@ -1,4 +1,5 @@
 import "server-only";
+import { insertAuditEntry, libraryEntry } from "@/lib/audit/service";
 import { getDb, type Tx } from "@/lib/db/client";
 import { PROCESSOR } from "@/lib/billing/data/customers";
 import { assertPurchaseAllowed, findCatalogueTemplate } from "@/lib/catalogue/service";
@@ -144,9 +145,11 @@ export async function completeCheckoutPurchase(tx: Tx, checkout: PaidCheckout): 
     update purchases set status = 'completed', completed_at = now(), processor_ref = ${checkout.sessionId},
                          payment_intent = ${checkout.paymentIntent}, checkout_url = null
     where id = ${purchase.id}`;
-  await tx`
+  const [added] = await tx<{ id: string; name: string }[]>`
     insert into library_entries (account_id, template_id, added_via) values (${purchase.account_id}, ${purchase.template_id}, 'purchased')
-    on conflict (account_id, template_id) do nothing`;
+    on conflict (account_id, template_id) do nothing
+    returning template_id as id, (select name from templates where id = ${purchase.template_id}) as name`;
+  if (added) await insertAuditEntry(tx, libraryEntry(purchase.account_id, "library.added", added));
   return "completed";
 }
 
@@ -194,7 +197,7 @@ export async function revokePurchase(
 ): Promise<"revoked" | "already_revoked" | "unmatched"> {
   const purchaseId = isUuid(revocation.purchaseId) && isUuid(revocation.accountId) ? revocation.purchaseId : null;
   const accountId = purchaseId ? revocation.accountId : null;
-  const [revoked] = await tx<{ id: string }[]>`
+  const rows = await tx<{ kind: "revoked" | "removed"; id: string; account_id: string; name: string | null }[]>`
     with revoked as (
       update purchases set status = 'revoked', revoked_at = now(), revoked_because = ${revocation.because},
                            revoked_by_event = ${revocation.eventId}, checkout_url = null
@@ -208,9 +211,15 @@ export async function revokePurchase(
         and not exists (
           select 1 from purchases p
           where p.account_id = r.account_id and p.template_id = r.template_id and p.status = 'completed' and p.id <> r.id)
+      returning l.account_id, l.template_id
     )
-    select id from revoked`;
-  if (revoked) return "revoked";
+    select 'revoked' as kind, id, account_id, null as name from revoked
+    union all
+    select 'removed', x.template_id, x.account_id, t.name from removed x join templates t on t.id = x.template_id`;
+  for (const row of rows.filter((row) => row.kind === "removed")) {
+    await insertAuditEntry(tx, libraryEntry(row.account_id, "library.removed", { id: row.id, name: row.name! }));
+  }
+  if (rows.some((row) => row.kind === "revoked")) return "revoked";
   const [known] = await tx`
     select 1 from purchases
     where processor = ${PROCESSOR} and status = 'revoked'

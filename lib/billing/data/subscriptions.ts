@@ -1,4 +1,5 @@
 import "server-only";
+import { insertAuditEntry, planChangedEntry } from "@/lib/audit/service";
 import { getDb, type Tx } from "@/lib/db/client";
 import { PROCESSOR } from "@/lib/billing/data/customers";
 import { type PlanName } from "@/lib/core/plans";
@@ -109,7 +110,11 @@ export async function syncAccountPlan(tx: Tx, accountId: string, now: Date = new
     order by case plan when 'annual' then 2 else 1 end desc
     limit 1`;
   const plan: PlanName = best?.plan ?? "free";
-  await tx`update accounts set plan = ${plan}, updated_at = now() where id = ${accountId} and plan <> ${plan}`;
+  const [changed] = await tx<{ previous: PlanName }[]>`
+    update accounts a set plan = ${plan}, updated_at = now() from accounts prior
+    where prior.id = a.id and a.id = ${accountId} and a.plan <> ${plan}
+    returning prior.plan as previous`;
+  if (changed) await insertAuditEntry(tx, planChangedEntry(accountId, changed.previous, plan));
   return plan;
 }
 

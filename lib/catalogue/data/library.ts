@@ -1,4 +1,5 @@
 import "server-only";
+import { insertAuditEntry, libraryEntry } from "@/lib/audit/service";
 import { getDb, type Tx } from "@/lib/db/client";
 import { AppError } from "@/lib/core/errors";
 import { findCatalogueTemplate } from "@/lib/catalogue/data/catalogue";
@@ -98,6 +99,7 @@ export async function addLibraryEntry(
     }
     const addedVia = paid ? "purchased" : "free";
     await tx`insert into library_entries (account_id, template_id, added_via) values (${accountId}, ${template.id}, ${addedVia})`;
+    await insertAuditEntry(tx, libraryEntry(accountId, "library.added", template, addedVia));
     return {
       template_id: template.id,
       slug: template.slug,
@@ -142,13 +144,15 @@ export async function findLibraryEntry(accountId: string, templateId: string): P
 export async function removeCatalogueEntry(accountId: string, idOrSlug: string): Promise<boolean> {
   const ref = templateRef(idOrSlug);
   if (!ref) return false;
-  const db = getDb();
-  const removed = await db`
-    delete from library_entries l using templates t
-    where l.account_id = ${accountId} and l.template_id = t.id and l.added_via <> 'created'
-      and t.owner_account_id is null and ${ref.id !== null ? db`t.id = ${ref.id}` : db`t.slug = ${ref.alias}`}
-    returning l.template_id`;
-  return removed.length > 0;
+  return getDb().begin(async (tx) => {
+    const [removed] = await tx<{ id: string; name: string; added_via: string }[]>`
+      delete from library_entries l using templates t
+      where l.account_id = ${accountId} and l.template_id = t.id and l.added_via <> 'created'
+        and t.owner_account_id is null and ${ref.id !== null ? tx`t.id = ${ref.id}` : tx`t.slug = ${ref.alias}`}
+      returning t.id, t.name, l.added_via`;
+    if (removed) await insertAuditEntry(tx, libraryEntry(accountId, "library.removed", removed, removed.added_via));
+    return removed !== undefined;
+  });
 }
 
 /**
@@ -166,7 +170,10 @@ export async function restorePurchasedEntry(accountId: string, templateId: strin
       await tx`select 1 from library_entries where account_id = ${accountId} and template_id = ${templateId}`;
     if (existing) return true;
     await assertLibraryHasRoom(tx, accountId, plan);
-    await tx`insert into library_entries (account_id, template_id, added_via) values (${accountId}, ${templateId}, 'purchased')`;
+    const [template] = await tx<{ id: string; name: string }[]>`
+      insert into library_entries (account_id, template_id, added_via) values (${accountId}, ${templateId}, 'purchased')
+      returning template_id as id, (select name from templates where id = ${templateId}) as name`;
+    await insertAuditEntry(tx, libraryEntry(accountId, "library.added", template));
     return true;
   });
 }

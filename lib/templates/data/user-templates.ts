@@ -3,6 +3,8 @@ import { getDb, jsonParameter } from "@/lib/db/client";
 import { assertLibraryHasRoom, lockAccountPlan } from "@/lib/catalogue/service";
 import { templateIdSql } from "@/lib/templates/data/templates";
 import {
+  auditPublish,
+  auditTemplate,
   jsonOrNull,
   lockOwnTemplate,
   publishLockedContent,
@@ -71,6 +73,7 @@ export async function createUserTemplate(
     } else {
       await writeDraft(tx, template.id, input);
     }
+    await auditTemplate(tx, accountId, "template.created", template, { published: publish });
     return template;
   });
   return refusingTakenAlias(input.alias, created);
@@ -99,8 +102,10 @@ export async function replaceUserTemplate(
       returning id, name`;
     // Under the template's lock, a save racing a publish is one or the other, never lost; a published save leaves
     // the draft (someone's work in progress, perhaps) as it is.
-    if (publish) await publishLockedContent(tx, locked.id, input, input.publishedBy ?? null);
-    else await writeDraft(tx, locked.id, input);
+    if (publish) {
+      const published = await publishLockedContent(tx, locked.id, input, input.publishedBy ?? null);
+      await auditPublish(tx, accountId, { ...locked, name: template.name }, published);
+    } else await writeDraft(tx, locked.id, input);
     return template;
   });
   return refusingTakenAlias(input.alias, saved);
@@ -136,6 +141,10 @@ export async function deleteUserTemplate(accountId: string, templateId: string):
   const db = getDb();
   const id = templateIdSql(db, accountId, templateId);
   if (!id) return false;
-  const deleted = await db`delete from templates where id = ${id} and owner_account_id = ${accountId} returning id`;
-  return deleted.length > 0;
+  return db.begin(async (tx) => {
+    const [deleted] = await tx<{ id: string; name: string }[]>`
+      delete from templates where id = ${id} and owner_account_id = ${accountId} returning id, name`;
+    if (deleted) await auditTemplate(tx, accountId, "template.deleted", deleted);
+    return deleted !== undefined;
+  });
 }

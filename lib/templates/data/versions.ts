@@ -1,4 +1,5 @@
 import "server-only";
+import { insertAuditEntry } from "@/lib/audit/service";
 import { getDb, jsonParameter, type Tx } from "@/lib/db/client";
 import { AppError, errors } from "@/lib/core/errors";
 import { templateIdSql } from "@/lib/templates/data/templates";
@@ -47,20 +48,43 @@ export const jsonOrNull = (db: Tx, value: unknown) =>
 
 const versionColumns = (db: Tx | ReturnType<typeof getDb>) => db`version, created_at, published_at, entry, variables`;
 
+type LockedTemplate = { id: string; name: string; published_version: number | null; draft_revision: number };
+
+/**
+ * A template's entry, named by its name. `published`: the version a publish answered, logged only when it is a new
+ * one (publishing what is already the latest version changes nothing).
+ */
+export async function auditTemplate(
+  tx: Tx,
+  accountId: string,
+  action: "template.created" | "template.published" | "template.restored" | "template.deleted",
+  template: { id: string; name: string },
+  details?: Record<string, number | boolean>,
+): Promise<void> {
+  await insertAuditEntry(tx, {
+    accountId,
+    action,
+    target: { type: "template", id: template.id, label: template.name },
+    details,
+  });
+}
+
+/** template.published for a publish that made a new version of the locked template (a restore is template.restored). */
+export async function auditPublish(tx: Tx, accountId: string, locked: LockedTemplate, published: VersionSummary) {
+  if (published.version !== locked.published_version)
+    await auditTemplate(tx, accountId, "template.published", locked, { version: published.version });
+}
+
 /**
  * The template the account owns (by id or alias), its row locked until the transaction ends: every save, publish and
  * restore of one template takes this lock first, so they happen one after another and none is lost. Null when it owns
  * no such one.
  */
-export async function lockOwnTemplate(
-  tx: Tx,
-  accountId: string,
-  templateId: string,
-): Promise<{ id: string; published_version: number | null; draft_revision: number } | null> {
+export async function lockOwnTemplate(tx: Tx, accountId: string, templateId: string): Promise<LockedTemplate | null> {
   const id = templateIdSql(tx, accountId, templateId);
   if (!id) return null;
-  const [row] = await tx<{ id: string; published_version: number | null; draft_revision: number }[]>`
-    select id, published_version, draft_revision from templates
+  const [row] = await tx<LockedTemplate[]>`
+    select id, name, published_version, draft_revision from templates
     where id = ${id} and owner_account_id = ${accountId} for update`;
   return row ?? null;
 }
@@ -188,7 +212,9 @@ export async function publishDraft(
   return getDb().begin(async (tx) => {
     const template = await lockOwnTemplate(tx, accountId, templateId);
     if (!template) return null;
-    return publishLockedDraft(tx, template.id, revision, publishedBy);
+    const published = await publishLockedDraft(tx, template.id, revision, publishedBy);
+    await auditPublish(tx, accountId, template, published);
+    return published;
   });
 }
 
@@ -212,6 +238,7 @@ export async function restoreVersion(
              compatibility
       from template_versions where template_id = ${template.id} and version = ${version}`;
     if (!content) throw errors.versionNotFound(version);
+    await auditTemplate(tx, accountId, "template.restored", template, { version, published: publish });
     if (!publish) return { draft: await writeDraft(tx, template.id, content) };
     const published = await publishLockedContent(tx, template.id, content, publishedBy);
     const [draft] = await tx<DraftSummary[]>`

@@ -1,5 +1,6 @@
 import "server-only";
-import { getDb } from "@/lib/db/client";
+import { insertAuditEntry, type AuditAction } from "@/lib/audit/service";
+import { getDb, type Tx } from "@/lib/db/client";
 import type { WebhookDeliveryStatus, WebhookEventType } from "@/lib/webhooks/schemas";
 
 // An account's webhook endpoints, and what the API shows of their deliveries. Events and deliveries are made, replayed
@@ -51,10 +52,28 @@ export async function createWebhookEndpoint(
   endpoint: NewWebhookEndpoint,
   limit: number,
 ): Promise<WebhookEndpoint | undefined> {
-  const [row] = await getDb()<WebhookEndpoint[]>`
-    select * from create_webhook_endpoint(${accountId}, ${endpoint.url}, ${endpoint.events}::text[],
-      ${endpoint.description}, ${endpoint.secret}, ${limit})`;
-  return row;
+  return getDb().begin(async (tx) => {
+    const [row] = await tx<WebhookEndpoint[]>`
+      select * from create_webhook_endpoint(${accountId}, ${endpoint.url}, ${endpoint.events}::text[],
+        ${endpoint.description}, ${endpoint.secret}, ${limit})`;
+    if (row) await auditEndpoint(tx, "webhook.created", row, { events: row.events });
+    return row;
+  });
+}
+
+/** An endpoint's entry, named by its URL; never its secrets. */
+function auditEndpoint(
+  tx: Tx,
+  action: AuditAction,
+  endpoint: { id: string; account_id: string; url: string },
+  details?: Record<string, string | string[] | boolean | null>,
+) {
+  return insertAuditEntry(tx, {
+    accountId: endpoint.account_id,
+    action,
+    target: { type: "webhook_endpoint", id: endpoint.id, label: endpoint.url },
+    details,
+  });
 }
 
 /** The account's endpoints, oldest first. */
@@ -87,7 +106,8 @@ export async function updateWebhookEndpoint(
   changes: WebhookEndpointChanges,
 ): Promise<WebhookEndpoint | undefined> {
   const enabled = changes.enabled ?? null;
-  const [row] = await getDb()<WebhookEndpoint[]>`
+  return getDb().begin(async (tx) => {
+    const [row] = await tx<WebhookEndpoint[]>`
     update webhook_endpoints set
       url = coalesce(${changes.url ?? null}, url),
       events = coalesce(${changes.events ?? null}::text[], events),
@@ -99,13 +119,21 @@ export async function updateWebhookEndpoint(
       updated_at = now()
     where id = ${id} and account_id = ${accountId}
     returning *`;
-  return row;
+    // The fields the caller changed, by name: what an admin reading the log needs to tell updates apart.
+    const changed = Object.entries(changes).filter(([, value]) => value !== undefined);
+    if (row) await auditEndpoint(tx, "webhook.updated", row, { changed: changed.map(([name]) => name).sort() });
+    return row;
+  });
 }
 
 /** Whether the account had the endpoint; its deliveries and their attempts go with it. */
 export async function deleteWebhookEndpoint(accountId: string, id: string): Promise<boolean> {
-  const rows = await getDb()`delete from webhook_endpoints where id = ${id} and account_id = ${accountId} returning id`;
-  return rows.length > 0;
+  return getDb().begin(async (tx) => {
+    const [row] = await tx<{ id: string; account_id: string; url: string }[]>`
+      delete from webhook_endpoints where id = ${id} and account_id = ${accountId} returning id, account_id, url`;
+    if (row) await auditEndpoint(tx, "webhook.deleted", row);
+    return row !== undefined;
+  });
 }
 
 /**
@@ -118,15 +146,18 @@ export async function rotateWebhookEndpointSecret(
   secret: string,
   previousHours: number,
 ): Promise<WebhookEndpoint | undefined> {
-  const [row] = await getDb()<WebhookEndpoint[]>`
-    update webhook_endpoints set
-      previous_secret = secret,
-      previous_secret_expires_at = now() + make_interval(hours => ${previousHours}),
-      secret = ${secret},
-      updated_at = now()
-    where id = ${id} and account_id = ${accountId}
-    returning *`;
-  return row;
+  return getDb().begin(async (tx) => {
+    const [row] = await tx<WebhookEndpoint[]>`
+      update webhook_endpoints set
+        previous_secret = secret,
+        previous_secret_expires_at = now() + make_interval(hours => ${previousHours}),
+        secret = ${secret},
+        updated_at = now()
+      where id = ${id} and account_id = ${accountId}
+      returning *`;
+    if (row) await auditEndpoint(tx, "webhook.secret_rotated", row);
+    return row;
+  });
 }
 
 /**
