@@ -10,11 +10,14 @@ export function toAuditEntryResponse(entry: AuditEntry) {
   return { ...entry, created_at: entry.created_at.toISOString() };
 }
 
-/** GET /audit-log: a page of the team's entries, newest first (of one action, when given). */
+/**
+ * GET /audit-log and the dashboard's page: a page of the team's entries, newest first (of one action, and in the
+ * dashboard of one actor, when given).
+ */
 export async function listAuditLogPage(
   accountId: string,
-  { limit, offset, action }: { limit: number; offset: number; action?: AuditFilter["action"] },
+  { limit, offset, action, actorId }: AuditFilter & { limit: number; offset: number },
 ) {
-  const { entries, total } = await listAuditEntries(getDb(), accountId, { limit, offset, action });
+  const { entries, total } = await listAuditEntries(getDb(), accountId, { limit, offset, action, actorId });
   return { events: entries.map(toAuditEntryResponse), pagination: { limit, offset, total } };
 }

@@ -6,6 +6,7 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getOpenApi } from "@/app/api/v1/openapi.json/route";
+import { GET as listAuditLog } from "@/app/api/v1/audit-log/route";
 import { POST as cancelEmail } from "@/app/api/v1/emails/[id]/cancel/route";
 import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { GET as listEmails } from "@/app/api/v1/emails/route";
@@ -38,6 +39,7 @@ import { DELETE as deleteWebhook, GET as getWebhook, PATCH as patchWebhook } fro
 import { GET as listWebhooks, POST as postWebhook } from "@/app/api/v1/webhooks/route";
 import { API_OPERATIONS } from "@/lib/api/contract";
 import { createApiKey } from "@/lib/api-keys/data";
+import { setAccountPlan } from "@/lib/auth/data/accounts";
 import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/sending-domains/data";
 import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/core/errors";
@@ -110,6 +112,7 @@ describe("GET /api/v1/openapi.json", () => {
   it("is an OpenAPI 3.1 document covering every endpoint", () => {
     expect(document.openapi).toBe("3.1.0");
     expect(Object.keys(document.paths).sort()).toEqual([
+      "/audit-log",
       "/catalogue",
       "/emails",
       "/emails/{id}",
@@ -168,6 +171,7 @@ describe("GET /api/v1/openapi.json", () => {
         "WebhookDeleteResponse",
         "WebhookDeliveryListResponse",
         "WebhookDeliveryResponse",
+        "AuditLogListResponse",
       ]),
     );
   });
@@ -609,6 +613,17 @@ describe("real responses match the document", () => {
     expectConforms("/webhooks/{id}", "delete", await at(deleteWebhook, "DELETE", id));
     expectConforms("/webhooks/{id}", "delete", await at(deleteWebhook, "DELETE", id));
     expectConforms("/webhooks/{id}/deliveries", "get", await log(""));
+  });
+
+  it("audit log answers", async () => {
+    const user = await createUser("free");
+    await setAccountPlan(user.accountId, "monthly");
+    const log = (query: string, headers: Record<string, string> = auth(user)) =>
+      call(listAuditLog, `/api/v1/audit-log${query}`, { headers });
+    expectConforms("/audit-log", "get", await log(""));
+    expectConforms("/audit-log", "get", await log("?action=plan.changed&limit=1"));
+    expectConforms("/audit-log", "get", await log("?action=nope"));
+    expectConforms("/audit-log", "get", await log("", {}));
   });
 
   it("checked a real answer of every operation (the tests above)", () => {

@@ -14,6 +14,7 @@ import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { GET as listWebhookDeliveries } from "@/app/api/v1/webhooks/[id]/deliveries/route";
 import { GET as getWebhook } from "@/app/api/v1/webhooks/[id]/route";
 import { GET as listWebhooks } from "@/app/api/v1/webhooks/route";
+import { GET as listAuditLog } from "@/app/api/v1/audit-log/route";
 import { API_OPERATIONS } from "@/lib/api/contract";
 import { revokeApiKey } from "@/lib/api-keys/data";
 import { getDb } from "@/lib/db/client";
@@ -164,6 +165,9 @@ describe("the letterpress client against the app", () => {
     const rotated = await lp.webhooks.rotateSecret(hookId);
     expect(rotated.webhook.secret).not.toBe(secret);
     expect(await lp.webhooks.delete(hookId)).toEqual({ success: true });
+    expect(await lp.auditLog.list({ action: "webhook.deleted" })).toEqual(
+      await direct(user, listAuditLog, "/api/v1/audit-log?action=webhook.deleted"),
+    );
 
     // Every operation of the contract was reached through the client, and each send under a key of its own.
     expect(new Set(reached.map(({ operation }) => operation))).toEqual(

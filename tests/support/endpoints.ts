@@ -207,6 +207,7 @@ const CASES: Record<OperationId, EndpointCase> = {
     resource: webhookWithDelivery,
   },
   testWebhook: { resource: ownWebhook },
+  listAuditLog: {},
 };
 
 const API_V1 = path.join(import.meta.dirname, "..", "..", "app", "api", "v1");

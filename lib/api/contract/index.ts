@@ -1,3 +1,4 @@
+import { listAuditLog } from "@/lib/api/contract/audit-log";
 import { listCatalogue } from "@/lib/api/contract/catalogue";
 import type { Operation } from "@/lib/api/contract/define";
 import { cancelEmail, getEmail, listEmails } from "@/lib/api/contract/emails";
@@ -66,6 +67,7 @@ export const contract = {
   replayWebhookDelivery,
   testWebhook,
   rotateWebhookSecret,
+  listAuditLog,
 };
 
 export const API_OPERATIONS: Operation[] = Object.values(contract);

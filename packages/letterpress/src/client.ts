@@ -93,7 +93,7 @@ async function sendAnswer<B>(attempt: () => Promise<Answer>): Promise<B> {
 /**
  * The Letterpress API: one method per operation, each answering the operation's success body and throwing a
  * LetterpressError otherwise. Sends and renders at the top (`send`, `sendBatch`, `render`), the rest by resource:
- * `library`, `catalogue`, `templates`, `emails`, `suppressions`, `usage`, `webhooks`.
+ * `library`, `catalogue`, `templates`, `emails`, `suppressions`, `usage`, `webhooks`, `auditLog`.
  */
 export class Letterpress {
   /** Needs no API key: what a receiver of Letterpress's webhooks calls on each delivery. */
@@ -252,5 +252,11 @@ export class Letterpress {
     /** POST /webhooks/{id}/rotate-secret: a new secret (in this answer only); the old one signs too for 24 hours. */
     rotateSecret: (id: string): Promise<SuccessBody<"rotateWebhookSecret">> =>
       answer(this.#api.POST("/webhooks/{id}/rotate-secret", { params: { path: { id } } })),
+  };
+
+  readonly auditLog = {
+    /** GET /audit-log: a page of who changed what in your team, newest first (of one action, when given). */
+    list: (query?: Query<"listAuditLog">): Promise<SuccessBody<"listAuditLog">> =>
+      answer(this.#api.GET("/audit-log", { params: { query } })),
   };
 }

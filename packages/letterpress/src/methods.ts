@@ -34,4 +34,5 @@ export const CLIENT_METHODS = {
   replayWebhookDelivery: "webhooks.replay",
   testWebhook: "webhooks.test",
   rotateWebhookSecret: "webhooks.rotateSecret",
+  listAuditLog: "auditLog.list",
 } as const satisfies Record<keyof operations, string>;

@@ -529,10 +529,93 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/audit-log": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Who changed what in your team: keys, domains, webhooks, members, the plan, templates, newest first
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    get: operations["listAuditLog"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    AuditLogEntry: {
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      action:
+        | "api_key.created"
+        | "api_key.revoked"
+        | "domain.added"
+        | "domain.verified"
+        | "domain.removed"
+        | "webhook.created"
+        | "webhook.updated"
+        | "webhook.deleted"
+        | "webhook.secret_rotated"
+        | "member.invited"
+        | "member.joined"
+        | "member.role_changed"
+        | "member.removed"
+        | "invitation.revoked"
+        | "plan.changed"
+        | "template.created"
+        | "template.published"
+        | "template.restored"
+        | "template.deleted"
+        | "library.added"
+        | "library.removed"
+        | "suppression.removed";
+      /** @description Who made the change */
+      actor: {
+        /** @enum {string} */
+        type: "user" | "api_key" | "system";
+        /** @description The person's or the API key's id; null for the system */
+        id: string | null;
+        /** @description The person's email, the key's name, or Letterpress */
+        label: string;
+      };
+      /** @description What was changed */
+      target: {
+        /** @description api_key, domain, webhook_endpoint, template, plan, suppression, … */
+        type: string;
+        id: string | null;
+        /** @description Its name, URL, domain or address when it was changed */
+        label: string | null;
+      };
+      /** @description The client's address; null for work outside a request */
+      ip: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** @description What else the change says (never a secret: a key's display fragment at most) */
+      details?: {
+        [key: string]: unknown;
+      };
+    };
+    AuditLogListResponse: {
+      /** @constant */
+      success: true;
+      events: components["schemas"]["AuditLogEntry"][];
+      pagination: {
+        limit: number;
+        offset: number;
+        total: number;
+      };
+    };
     CatalogueResponse: {
       /** @constant */
       success: true;
@@ -688,6 +771,7 @@ export interface components {
         | "PURCHASE_REQUIRED"
         | "EMAIL_NOT_CONFIRMED"
         | "INSUFFICIENT_SCOPE"
+        | "ADMIN_REQUIRED"
         | "ACCESS_DENIED"
         | "CSRF_REJECTED"
         | "LIBRARY_LIMIT_REACHED"
@@ -4468,6 +4552,89 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listAuditLog: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        /** @description Only entries of this action */
+        action?:
+          | "api_key.created"
+          | "api_key.revoked"
+          | "domain.added"
+          | "domain.verified"
+          | "domain.removed"
+          | "webhook.created"
+          | "webhook.updated"
+          | "webhook.deleted"
+          | "webhook.secret_rotated"
+          | "member.invited"
+          | "member.joined"
+          | "member.role_changed"
+          | "member.removed"
+          | "invitation.revoked"
+          | "plan.changed"
+          | "template.created"
+          | "template.published"
+          | "template.restored"
+          | "template.deleted"
+          | "library.added"
+          | "library.removed"
+          | "suppression.removed";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of your team's audit log */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuditLogListResponse"];
+        };
+      };
+      /** @description Bad limit, offset or action (VALIDATION_ERROR) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationError"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A member's session: only the team's admins read the audit log (ADMIN_REQUIRED) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
