@@ -14,6 +14,7 @@ import {
   MenuIcon,
   PlusIcon,
   SettingsIcon,
+  ShieldIcon,
   SuppressedIcon,
   WebhookIcon,
 } from "../_components/icons";
@@ -44,6 +45,7 @@ const SECTIONS: { title: string | null; items: Item[] }[] = [
       { href: "/dashboard/usage", label: "Usage", icon: <ChartIcon /> },
       { href: "/dashboard/settings/api-keys", label: "API keys", icon: <KeyIcon /> },
       { href: "/dashboard/billing", label: "Plan & billing", icon: <CardIcon /> },
+      { href: "/dashboard/audit-log", label: "Audit log", icon: <ShieldIcon /> },
       { href: "/dashboard/settings", label: "Settings", icon: <SettingsIcon />, exact: true },
     ],
   },
