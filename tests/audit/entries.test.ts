@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { revalidatePath } from "next/cache";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { changePlanAction } from "@/app/dashboard/billing/actions";
@@ -16,6 +17,7 @@ import { POST as postWebhook } from "@/app/api/v1/webhooks/route";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys/data";
 import { listAuditEntries, type AuditEntry } from "@/lib/audit/data";
 import { setAccountPlan } from "@/lib/auth/data/accounts";
+import { applySubscriptionEvent } from "@/lib/billing/data/subscriptions";
 import { getDb } from "@/lib/db/client";
 import { listSendingDomains } from "@/lib/sending-domains/data";
 import { auth, call, catalogueId, createUser, nextInstant, uniqueDomain, type TestUser } from "../support/api";
@@ -290,6 +292,32 @@ describe("entries of work outside a request: the system", () => {
         kind: "live",
         scope: "full_access",
       }),
+    ]);
+  });
+});
+
+describe("entries of Stripe's events: the system", () => {
+  it("plan.changed when a subscription's event changes the plan, none when it leaves it", async () => {
+    const user = await createUser();
+    const state = {
+      subscriptionId: `sub_${randomUUID()}`,
+      customerId: `cus_${randomUUID()}`,
+      metadataAccountId: user.accountId,
+      status: "active",
+      plan: "annual" as const,
+      priceId: "price_annual",
+      planItemId: "si_1",
+      currentPeriodEnd: new Date(Date.now() + 86_400_000),
+      cancelAtPeriodEnd: false,
+      cancelAt: null,
+      endedAt: null,
+    };
+    const apply = (id: string, created: Date) =>
+      getDb().begin((tx) => applySubscriptionEvent(tx, { id, created }, state));
+    await apply("evt_1", new Date(Date.now() - 1000));
+    await apply("evt_2", new Date());
+    expect(await entriesOf(user)).toEqual([
+      entry("plan.changed", SYSTEM, { type: "plan", id: null, label: "annual" }, null, { from: "free", to: "annual" }),
     ]);
   });
 });
