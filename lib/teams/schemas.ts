@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { MAX_ADDRESS_LENGTH } from "@/lib/core/limits";
+import { ROLES } from "@/lib/teams/rights";
+
+// What Settings → Team's forms accept.
+
+export const inviteSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .max(MAX_ADDRESS_LENGTH, `Use an email address of at most ${MAX_ADDRESS_LENGTH} characters`)
+    .toLowerCase()
+    .pipe(z.email({ error: "Enter a valid email address" })),
+  role: z.enum(ROLES as ["admin", "member"], { error: "Choose admin or member" }),
+});
+
+export const roleSchema = z.enum(ROLES as ["admin", "member"], { error: "Choose admin or member" });
+
+export const idSchema = z.uuid({ error: "Unknown member or invitation" });
+
+/** Invitation links work for 7 days. */
+export const INVITATION_DAYS = 7;
