@@ -20,3 +20,6 @@ export const idSchema = z.uuid({ error: "Unknown member or invitation" });
 
 /** Invitation links work for 7 days. */
 export const INVITATION_DAYS = 7;
+
+/** The team a session opens, chosen by the team switcher or an accepted invitation; each request checks membership. */
+export const TEAM_COOKIE = "lp-team";
