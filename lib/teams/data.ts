@@ -1,5 +1,6 @@
 import "server-only";
 import { currentAuditContext } from "@/lib/audit/context";
+import type { PlanName } from "@/lib/core/plans";
 import { getDb } from "@/lib/db/client";
 import type { Role } from "@/lib/teams/rights";
 
@@ -107,5 +108,13 @@ export async function findInvitationByTokenHash(tokenHash: string): Promise<Invi
       i.accepted_at, i.revoked_at
     from invitations i join accounts a on a.id = i.account_id left join people p on p.id = i.invited_by
     where i.token_hash = ${tokenHash}`;
+  return row ?? null;
+}
+
+export async function findTeam(
+  accountId: string,
+): Promise<{ id: string; name: string; plan: PlanName; created_at: Date } | null> {
+  const [row] = await getDb()<{ id: string; name: string; plan: PlanName; created_at: Date }[]>`
+    select id, name, plan, created_at from accounts where id = ${accountId}`;
   return row ?? null;
 }

@@ -9,6 +9,7 @@ import {
   changeMemberRole,
   createInvitation,
   findInvitationByTokenHash,
+  findTeam,
   listMembers,
   listOpenInvitations,
   removeMember,
@@ -138,4 +139,24 @@ export async function teamMembers(accountId: string): Promise<Member[]> {
 export async function teamInvitations(caller: TeamCaller): Promise<OpenInvitation[]> {
   requireAdminArea(caller.role, "team");
   return listOpenInvitations(caller.id);
+}
+
+/** GET /team: the caller's team, its members and pending invitations; a member's session is refused. */
+export async function teamOverview(caller: { accountId: string; role: Role | null }) {
+  requireAdminArea(caller.role, "team");
+  const [team, members, invitations] = await Promise.all([
+    findTeam(caller.accountId),
+    listMembers(caller.accountId),
+    listOpenInvitations(caller.accountId),
+  ]);
+  if (!team) throw new AppError("NOT_FOUND");
+  return {
+    team: { ...team, created_at: team.created_at.toISOString() },
+    members: members.map((m) => ({ ...m, joined_at: m.joined_at.toISOString() })),
+    invitations: invitations.map((i) => ({
+      ...i,
+      created_at: i.created_at.toISOString(),
+      expires_at: i.expires_at.toISOString(),
+    })),
+  };
 }

@@ -19,6 +19,7 @@ import {
   publishTemplate,
   restoreTemplateVersion,
 } from "@/lib/api/contract/template-versions";
+import { getTeam } from "@/lib/api/contract/team";
 import { getUsage } from "@/lib/api/contract/usage";
 import {
   createWebhook,
@@ -57,6 +58,7 @@ export const contract = {
   listSuppressions,
   deleteSuppression,
   getUsage,
+  getTeam,
   createWebhook,
   listWebhooks,
   getWebhook,
