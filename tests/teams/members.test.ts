@@ -353,6 +353,16 @@ describe.runIf(inject("databaseKind") === "postgresql")("concurrency on PostgreS
     expect((await roles(team.accountId)).map((r) => r.role)).toEqual(["admin"]);
   });
 
+  it("concurrent uses of one link join once", async () => {
+    const team = await createTeam("monthly");
+    const person = await createPerson();
+    const { token } = await invite(team, person.email);
+    const results = await Promise.allSettled(Array.from({ length: 4 }, () => acceptInvitationLink(token, person)));
+    expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected", "rejected", "rejected"]);
+    expect((await roles(team.accountId)).length).toBe(2);
+    expect((await auditEntries(team.accountId)).map((e) => e.action)).toEqual(["member.invited", "member.joined"]);
+  });
+
   it("concurrent invitations never exceed the seats", async () => {
     const team = await createTeam("free");
     const results = await withLoggedEmails(() =>
