@@ -17,6 +17,7 @@ export function planFeatures(name: PlanName): string[] {
     plan.paidPurchasesPerMonth === null
       ? "Unlimited premium template purchases"
       : `${plan.paidPurchasesPerMonth} premium template purchase a month`,
+    plan.seats === null ? "Unlimited team members" : `Up to ${plan.seats} people in your team`,
   ];
 }
 

@@ -143,7 +143,14 @@ export default async function DocsPage() {
             <ScrollBox className="table-wrap card" name="Plans and rate limits">
               <table className="table">
                 <ColumnHeadings
-                  columns={["Plan", "API calls / month", "Emails / month", "Library size", "Paid purchases / month"]}
+                  columns={[
+                    "Plan",
+                    "API calls / month",
+                    "Emails / month",
+                    "Library size",
+                    "Paid purchases / month",
+                    "Team seats",
+                  ]}
                 />
                 <tbody>
                   {PLAN_NAMES.map((name) => {
@@ -160,6 +167,7 @@ export default async function DocsPage() {
                         </td>
                         <td>{plan.librarySize === null ? "Unlimited" : plan.librarySize}</td>
                         <td>{plan.paidPurchasesPerMonth === null ? "Unlimited" : plan.paidPurchasesPerMonth}</td>
+                        <td>{plan.seats === null ? "Unlimited" : plan.seats}</td>
                       </tr>
                     );
                   })}

@@ -12,6 +12,8 @@ export type Plan = {
   librarySize: number | null;
   /** Paid template purchases per calendar month; null is unlimited. */
   paidPurchasesPerMonth: number | null;
+  /** People in the team: members plus pending invitations (checked in SQL by create_invitation); null is unlimited. */
+  seats: number | null;
   /**
    * What the plan costs, in US cents each `per`. The pages that show prices read it from here; a paid plan's Stripe
    * price (STRIPE_PRICE_MONTHLY, STRIPE_PRICE_ANNUAL) is created at the same amount (docs/payments.md).
@@ -26,6 +28,7 @@ export const PLANS: Record<PlanName, Plan> = {
     emailOverage: false,
     librarySize: 10,
     paidPurchasesPerMonth: 1,
+    seats: 3,
     price: { usdCents: 0, per: "month" },
   },
   monthly: {
@@ -34,6 +37,7 @@ export const PLANS: Record<PlanName, Plan> = {
     emailOverage: true,
     librarySize: null,
     paidPurchasesPerMonth: null,
+    seats: 20,
     price: { usdCents: 19_00, per: "month" },
   },
   annual: {
@@ -42,6 +46,7 @@ export const PLANS: Record<PlanName, Plan> = {
     emailOverage: true,
     librarySize: null,
     paidPurchasesPerMonth: null,
+    seats: null,
     price: { usdCents: 190_00, per: "year" },
   },
 };

@@ -30,6 +30,7 @@ import { POST as postPublish } from "@/app/api/v1/templates/[id]/publish/route";
 import { POST as postRestore } from "@/app/api/v1/templates/[id]/versions/[n]/restore/route";
 import { GET as getVersion } from "@/app/api/v1/templates/[id]/versions/[n]/route";
 import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route";
+import { GET as getTeam } from "@/app/api/v1/team/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { POST as replayWebhookDelivery } from "@/app/api/v1/webhooks/[id]/deliveries/[delivery_id]/replay/route";
 import { GET as listWebhookDeliveries } from "@/app/api/v1/webhooks/[id]/deliveries/route";
@@ -123,6 +124,7 @@ describe("GET /api/v1/openapi.json", () => {
       "/send/batch",
       "/suppressions",
       "/suppressions/{email}",
+      "/team",
       "/templates",
       "/templates/{id}",
       "/templates/{id}/publish",
@@ -381,6 +383,7 @@ describe("real responses match the document", () => {
       await call(getSource, "/x", { params: { id: "nope" }, headers: auth(user) }),
     );
     expectConforms("/usage", "get", await call(getUsage, "/api/v1/usage", { headers: auth(user) }));
+    expectConforms("/team", "get", await call(getTeam, "/api/v1/team", { headers: auth(user) }));
     for (const id of [template_id, await catalogueId("receipt"), "nope"]) {
       expectConforms("/templates/{id}", "get", await call(getTemplate, "/x", { params: { id }, headers: auth(user) }));
     }

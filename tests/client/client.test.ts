@@ -10,6 +10,7 @@ import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
 import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
 import { GET as getVersion } from "@/app/api/v1/templates/[id]/versions/[n]/route";
 import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route";
+import { GET as getTeam } from "@/app/api/v1/team/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { GET as listWebhookDeliveries } from "@/app/api/v1/webhooks/[id]/deliveries/route";
 import { GET as getWebhook } from "@/app/api/v1/webhooks/[id]/route";
@@ -138,6 +139,7 @@ describe("the letterpress client against the app", () => {
     expect(suppressions).toEqual(await direct(user, listSuppressions, "/api/v1/suppressions"));
     expect(await lp.suppressions.delete(gone)).toEqual({ success: true, suppression: suppressions.suppressions[0] });
     expect(await lp.usage.get()).toEqual(await direct(user, getUsage, "/api/v1/usage"));
+    expect(await lp.team.get()).toEqual(await direct(user, getTeam, "/api/v1/team"));
     expect(await lp.templates.delete(id)).toEqual({ success: true });
 
     const hook = await lp.webhooks.create({ url: WEBHOOK_URL, events: ["email.delivered"] });

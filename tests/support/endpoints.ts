@@ -195,6 +195,7 @@ const CASES: Record<OperationId, EndpointCase> = {
   listSuppressions: {},
   deleteSuppression: { resource: suppressedAddress },
   getUsage: {},
+  getTeam: {},
   createWebhook: { body: () => ({ url: WEBHOOK_URL, events: ["email.delivered"] }) },
   listWebhooks: {},
   getWebhook: { resource: ownWebhook },

@@ -74,6 +74,19 @@ export default async function SettingsPage() {
               Manage keys <ArrowRightIcon size={14} />
             </span>
           </Link>
+          <Link
+            href="/dashboard/settings/team"
+            className="card stat"
+            style={{ textDecoration: "none", color: "inherit" }}
+          >
+            <span className="row" style={{ color: "var(--accent)" }}>
+              <strong>Team</strong>
+            </span>
+            <span className="muted small">Members, roles and invitations of {account.name}.</span>
+            <span className="row small" style={{ color: "var(--accent)" }}>
+              Manage the team <ArrowRightIcon size={14} />
+            </span>
+          </Link>
           <Link href="/dashboard/billing" className="card stat" style={{ textDecoration: "none", color: "inherit" }}>
             <span className="row" style={{ color: "var(--accent)" }}>
               <CardIcon /> <strong>Plan & billing</strong>

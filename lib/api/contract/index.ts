@@ -20,6 +20,7 @@ import {
   publishTemplate,
   restoreTemplateVersion,
 } from "@/lib/api/contract/template-versions";
+import { getTeam } from "@/lib/api/contract/team";
 import { getUsage } from "@/lib/api/contract/usage";
 import {
   createWebhook,
@@ -58,6 +59,7 @@ export const contract = {
   listSuppressions,
   deleteSuppression,
   getUsage,
+  getTeam,
   createWebhook,
   listWebhooks,
   getWebhook,

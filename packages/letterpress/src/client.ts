@@ -93,7 +93,7 @@ async function sendAnswer<B>(attempt: () => Promise<Answer>): Promise<B> {
 /**
  * The Letterpress API: one method per operation, each answering the operation's success body and throwing a
  * LetterpressError otherwise. Sends and renders at the top (`send`, `sendBatch`, `render`), the rest by resource:
- * `library`, `catalogue`, `templates`, `emails`, `suppressions`, `usage`, `webhooks`, `auditLog`.
+ * `library`, `catalogue`, `templates`, `emails`, `suppressions`, `usage`, `team`, `webhooks`, `auditLog`.
  */
 export class Letterpress {
   /** Needs no API key: what a receiver of Letterpress's webhooks calls on each delivery. */
@@ -216,6 +216,11 @@ export class Letterpress {
   readonly usage = {
     /** GET /usage: API calls and emails this month against your plan's limits. */
     get: (): Promise<SuccessBody<"getUsage">> => answer(this.#api.GET("/usage")),
+  };
+
+  readonly team = {
+    /** GET /team: your team, its members and pending invitations (members are managed in the dashboard only). */
+    get: (): Promise<SuccessBody<"getTeam">> => answer(this.#api.GET("/team")),
   };
 
   readonly webhooks = {

@@ -25,6 +25,7 @@ export const CLIENT_METHODS = {
   listSuppressions: "suppressions.list",
   deleteSuppression: "suppressions.delete",
   getUsage: "usage.get",
+  getTeam: "team.get",
   createWebhook: "webhooks.create",
   listWebhooks: "webhooks.list",
   getWebhook: "webhooks.get",

@@ -397,6 +397,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/team": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your team: its members and pending invitations (managed in the dashboard only)
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    get: operations["getTeam"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/webhooks": {
     parameters: {
       query?: never;
@@ -1110,6 +1130,43 @@ export interface components {
         offset: number;
         total: number;
       };
+    };
+    TeamResponse: {
+      /** @constant */
+      success: true;
+      team: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        /** @enum {string} */
+        plan: "free" | "monthly" | "annual";
+        /** Format: date-time */
+        created_at: string;
+      };
+      members: {
+        /**
+         * Format: uuid
+         * @description The person's id
+         */
+        id: string;
+        email: string;
+        /** @enum {string} */
+        role: "admin" | "member";
+        /** Format: date-time */
+        joined_at: string;
+      }[];
+      /** @description Pending invitations only (neither accepted, revoked nor expired) */
+      invitations: {
+        /** Format: uuid */
+        id: string;
+        email: string;
+        /** @enum {string} */
+        role: "admin" | "member";
+        /** Format: date-time */
+        created_at: string;
+        /** Format: date-time */
+        expires_at: string;
+      }[];
     };
     TemplateAccessDenied: {
       /** @constant */
@@ -3696,6 +3753,53 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getTeam: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The team, its members and pending invitations */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TeamResponse"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A member's browser session: only the team's admins see its members (ADMIN_REQUIRED) */
+      403: {
         headers: {
           [name: string]: unknown;
         };

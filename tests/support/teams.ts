@@ -1,0 +1,64 @@
+import { randomUUID } from "node:crypto";
+import { getDb } from "@/lib/db/client";
+import type { PlanName } from "@/lib/core/plans";
+import type { Role } from "@/lib/teams/rights";
+import type { TeamCaller } from "@/lib/teams/service";
+import { createUser, type TestUser } from "./api";
+
+// Teams for tests: a team made by today's account helpers, with its owner as a person and its admin, and people added
+// as members directly (sign-up creates only accounts until people are made at sign-up).
+
+export type TestTeam = TestUser & { admin: TeamCaller };
+
+export async function createTeam(plan: PlanName = "free"): Promise<TestTeam> {
+  const user = await createUser(plan);
+  const db = getDb();
+  await db`insert into people (id, email) values (${user.accountId}, ${user.email}) on conflict (id) do nothing`;
+  await db`insert into memberships (account_id, person_id, role) values (${user.accountId}, ${user.accountId}, 'admin')
+    on conflict do nothing`;
+  const [{ name }] = await db<{ name: string }[]>`select name from accounts where id = ${user.accountId}`;
+  return {
+    ...user,
+    admin: { id: user.accountId, name, plan, role: "admin", person: { id: user.accountId, email: user.email } },
+  };
+}
+
+/** A person of their own (no team), signed up with `email`. */
+export async function createPerson(
+  email = `person-${randomUUID()}@example.com`,
+): Promise<{ id: string; email: string }> {
+  const [person] = await getDb()<{ id: string; email: string }[]>`
+    insert into people (email) values (${email}) returning id, email`;
+  return person;
+}
+
+/** A person who is a member of the team with `role`, as the caller they would be in it. */
+export async function addMember(team: TestTeam, role: Role = "member"): Promise<TeamCaller> {
+  const person = await createPerson();
+  await getDb()`insert into memberships (account_id, person_id, role) values (${team.accountId}, ${person.id}, ${role})`;
+  return { ...team.admin, role, person };
+}
+
+export type AuditRow = {
+  action: string;
+  actor_type: string;
+  actor_id: string | null;
+  actor_label: string;
+  target_type: string;
+  target_id: string | null;
+  target_label: string | null;
+  ip: string | null;
+  details: unknown;
+};
+
+export async function auditEntries(accountId: string): Promise<AuditRow[]> {
+  return getDb()<AuditRow[]>`
+    select action, actor_type, actor_id, actor_label, target_type, target_id, target_label, ip, details
+    from audit_log where account_id = ${accountId} order by created_at, id`;
+}
+
+export async function roles(accountId: string): Promise<{ email: string; role: string }[]> {
+  return getDb()<{ email: string; role: string }[]>`
+    select p.email, m.role from memberships m join people p on p.id = m.person_id
+    where m.account_id = ${accountId} order by p.email`;
+}
