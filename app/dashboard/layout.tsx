@@ -22,13 +22,15 @@ export default async function DashboardLayout({ children }: { children: React.Re
     <div className="sidebar-footer">
       <div className="account-chip">
         <span className="avatar" aria-hidden="true">
-          {account.email.slice(0, 1)}
+          {account.person.email.slice(0, 1)}
         </span>
         <span className="who">
-          <span className="email" title={account.email}>
-            {account.email}
+          <span className="email" title={account.person.email}>
+            {account.person.email}
           </span>
-          <span className="muted small">{PLAN_LABEL[account.plan]} plan</span>
+          <span className="muted small" title={account.name}>
+            {account.name} · {PLAN_LABEL[account.plan]} plan
+          </span>
         </span>
       </div>
       <form action={signOutAction}>

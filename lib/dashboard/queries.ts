@@ -59,7 +59,7 @@ export type UsageSummary = {
 export async function usageSummary(accountId: string, days = 30): Promise<UsageSummary> {
   const { start, reset } = billingPeriod();
   const caller = await authenticateAndMeter(
-    { kind: "session", accountId, sessionId: null },
+    { kind: "account", accountId },
     { metered: false, sendingAccess: false },
     start,
   );

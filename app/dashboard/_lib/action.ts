@@ -1,8 +1,11 @@
 import "server-only";
 import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
 import { unstable_rethrow } from "next/navigation";
 import { requireAccount } from "@/lib/auth/current";
 import { AppError } from "@/lib/core/errors";
+import { clientAddress } from "@/lib/api/client-address";
+import { runAsActor } from "@/lib/audit/context";
 
 // The one way a dashboard Server Action runs: the signed-in account (Server Actions are public endpoints, so each
 // re-checks the session; Next refuses a cross-origin POST to them, and proxy.ts one without Origin), whose rights are
@@ -79,7 +82,8 @@ export async function runAction<Submitted, Input, Result, State>(
   if (isRefusal<State>(input)) return input[REFUSED];
   let result: Result | Refusal<State>;
   try {
-    result = await steps.run(account, input);
+    const actor = { type: "user" as const, id: account.person.id, label: account.person.email };
+    result = await runAsActor({ actor, ip: clientAddress(await headers()) }, () => steps.run(account, input));
   } catch (error) {
     unstable_rethrow(error);
     if (steps.revalidateRefused) revalidate(steps.revalidate);
