@@ -49,6 +49,7 @@ const newKeySchema = z.object({
 export async function createApiKeyAction(_previous: CreateKeyState, formData: FormData): Promise<CreateKeyState> {
   return formAction(formData, {
     page: PAGE,
+    area: "api_keys",
     input: (form) => {
       const values = {
         name: field(form, "name"),
@@ -92,6 +93,7 @@ export async function createApiKeyAction(_previous: CreateKeyState, formData: Fo
 export async function revokeApiKeyAction(formData: FormData): Promise<void> {
   return runAction(formData, {
     page: PAGE,
+    area: "api_keys",
     input: (form) => z.uuid().safeParse(form.get("id")),
     run: async (account, id) => {
       if (id.success) await revokeAccountApiKey(account.id, id.data);

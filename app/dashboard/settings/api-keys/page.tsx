@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import { requireAccount } from "@/lib/auth/current";
+import { canUseAdminArea } from "@/lib/teams/rights";
+import { AdminNeeded } from "../../_components/admin-needed";
 import { getConfig } from "@/lib/core/config";
 import { listApiKeys, type ApiKeyRecord } from "@/lib/dashboard/queries";
 import { isVerifiedForSending, listSendingDomains } from "@/lib/sending-domains/service";
@@ -32,6 +34,7 @@ const COLUMNS = [
 
 export default async function ApiKeysPage() {
   const account = await requireAccount("/dashboard/settings/api-keys");
+  if (!canUseAdminArea(account.role)) return <AdminNeeded title="API keys" area="api_keys" />;
   const [keys, domains] = await Promise.all([listApiKeys(account.id), listSendingDomains(account.id)]);
   // A Server Component renders once per request, so the request's own time is the one to compare expiries with.
   // eslint-disable-next-line react-hooks/purity
