@@ -6,6 +6,8 @@ import { PLAN_LABEL } from "../_components/format";
 import { LogOutIcon } from "../_components/icons";
 import { Logo } from "../_components/logo";
 import { MobileNav, NavLinks } from "./nav";
+import { TeamSwitcher } from "./team-switcher";
+import { personTeams } from "@/lib/auth/teams";
 
 export const metadata: Metadata = {
   title: { default: "Dashboard", template: "%s · Letterpress" },
@@ -17,6 +19,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
   // configuration or the database, so a build with no runtime secret set (a Vercel preview) never prerenders one.
   await connection();
   const account = await requireAccount();
+  const teams = (await personTeams(account.person.id)).map(({ id, name }) => ({ id, name }));
   // Under the links, in the sidebar and in the small screens' menu.
   const footer = (
     <div className="sidebar-footer">
@@ -33,6 +36,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           </span>
         </span>
       </div>
+      <TeamSwitcher teams={teams} current={account.id} />
       <form action={signOutAction}>
         <button type="submit" className="btn btn-ghost btn-sm">
           <LogOutIcon size={15} /> Sign out
