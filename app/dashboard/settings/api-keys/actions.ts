@@ -71,7 +71,7 @@ export async function createApiKeyAction(_previous: CreateKeyState, formData: Fo
       return { key: parsed.data, values };
     },
     run: (account, { key: { name, kind, scope, domain, expiresInDays } }) =>
-      issueApiKey(account.id, { name, kind, scope, domain, expiresAt: expiresInDays }),
+      issueApiKey(account.id, { name, kind, scope, domain, expiresAt: expiresInDays, createdBy: account.person.id }),
     refused: (error, { key, values }) => {
       if (!(error instanceof AppError && error.code === "DOMAIN_NOT_FOUND"))
         return { status: "error", message: formMessage(error), values };
