@@ -3,8 +3,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { isSameOrigin } from "@/lib/api/client-address";
 import { httpError } from "@/lib/api/errors";
 import { errors, type AppError } from "@/lib/core/errors";
-import { findLocalSessionAccount, LOCAL_SESSION_COOKIE, readLocalSessionClaims } from "@/lib/auth/session";
-import { accountForSupabaseUser } from "@/lib/auth/supabase";
+import { isLocalSessionLive, LOCAL_SESSION_COOKIE, readLocalSessionClaims } from "@/lib/auth/session";
+import { personForSupabaseUser } from "@/lib/auth/supabase";
 import { getConfig } from "@/lib/core/config";
 import { updateSupabaseSession } from "@/lib/auth/supabase-client/proxy";
 
@@ -43,11 +43,11 @@ export async function proxy(request: NextRequest) {
     response = session.response;
     signedIn =
       session.user !== null &&
-      (!isAuthPage || (await accountForSupabaseUser(session.user, session.user.issuedAt)) !== null);
+      (!isAuthPage || (await personForSupabaseUser(session.user, session.user.issuedAt)) !== null);
   } else {
     if (!isDashboard && !isAuthPage) return NextResponse.next();
     const claims = readLocalSessionClaims(request.cookies);
-    signedIn = claims !== null && (!isAuthPage || (await findLocalSessionAccount(claims)) !== null);
+    signedIn = claims !== null && (!isAuthPage || (await isLocalSessionLive(claims)));
     response = NextResponse.next();
     if (request.cookies.get(LOCAL_SESSION_COOKIE)?.value && !signedIn) response.cookies.delete(LOCAL_SESSION_COOKIE);
   }

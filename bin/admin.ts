@@ -130,7 +130,7 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
       plan: typeof flags.plan === "string" ? plan(flags.plan) : "free",
       passwordHash: password ? await hashPassword(password) : null,
     });
-    return { id: account.id, email: account.email, plan: account.plan };
+    return { id: account.id, email: account.person.email, plan: account.plan };
   },
   "key:create": async (flags) => {
     const account = await getAccountByEmailOrThrow(required(flags, "email"));
@@ -173,7 +173,7 @@ const commands: Record<string, (flags: Flags) => Promise<unknown>> = {
   "plan:set": async (flags) => {
     const account = await getAccountByEmailOrThrow(required(flags, "email"));
     const updated = await setAccountPlan(account.id, plan(required(flags, "plan")));
-    return { id: updated.id, email: updated.email, plan: updated.plan };
+    return { id: updated.id, email: account.email, plan: updated.plan };
   },
   catalogue: async () =>
     (await listCatalogue()).map((t) => ({

@@ -292,7 +292,7 @@ async function prepareDatabase(database: Database): Promise<{ key: string }> {
     const account = await createAccount({ email: `deploy-check-${randomBytes(4).toString("hex")}@example.com` });
     const { key } = await createApiKey(account.id, { name: "check:deploy" });
     log(
-      `db:migrate applied ${migrated.applied.length} migrations; the catalogue's ${seeded.length} templates seeded, ${account.email} on the free plan with a key`,
+      `db:migrate applied ${migrated.applied.length} migrations; the catalogue's ${seeded.length} templates seeded, ${account.person.email} on the free plan with a key`,
     );
     return { key };
   } finally {

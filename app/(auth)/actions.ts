@@ -87,12 +87,14 @@ export async function confirmSignUpAction(
   if (!isSameOriginAction(await headers())) return { status: "error", message: CROSS_SITE_MESSAGE };
   // Supabase mails its own links to /auth/callback: with it configured, no token here is valid.
   if (getConfig().supabase) return { status: "error", message: SIGN_UP_LINK_USED_MESSAGE };
-  const signedIn = await getAuthProvider().currentAccount();
+  const signedIn = await getAuthProvider().currentSession();
   const confirmation = await confirmLocalSignUp(String(formData.get("token") ?? ""));
   if (confirmation.status === "invalid") return { status: "error", message: SIGN_UP_LINK_USED_MESSAGE };
   if (confirmation.status === "address_taken") return { status: "error", message: SIGNED_UP_ALREADY_MESSAGE };
-  if (signedIn) return { status: "created", email: confirmation.account.email, signedInAs: signedIn.email };
-  await setLocalSession(confirmation.account.id);
+  if (signedIn) {
+    return { status: "created", email: confirmation.account.person.email, signedInAs: signedIn.person.email };
+  }
+  await setLocalSession(confirmation.account.person.id);
   redirect("/dashboard");
 }
 
@@ -143,7 +145,7 @@ export async function resetPasswordAction(
   try {
     password = parseAuthForm(resetPasswordSchema, { password: formData.get("password") ?? "" }).password;
     if (getConfig().supabase) {
-      if (!(await getAuthProvider().currentAccount())) return { status: "error", message: RESET_LINK_USED_MESSAGE };
+      if (!(await getAuthProvider().currentSession())) return { status: "error", message: RESET_LINK_USED_MESSAGE };
       await setSupabasePassword(password);
     } else if (!(await resetLocalPassword(String(formData.get("token") ?? ""), password))) {
       return { status: "error", message: RESET_LINK_USED_MESSAGE };

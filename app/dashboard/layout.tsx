@@ -6,6 +6,8 @@ import { PLAN_LABEL } from "../_components/format";
 import { LogOutIcon } from "../_components/icons";
 import { Logo } from "../_components/logo";
 import { MobileNav, NavLinks } from "./nav";
+import { TeamSwitcher } from "./team-switcher";
+import { personTeams } from "@/lib/auth/teams";
 
 export const metadata: Metadata = {
   title: { default: "Dashboard", template: "%s · Letterpress" },
@@ -17,20 +19,24 @@ export default async function DashboardLayout({ children }: { children: React.Re
   // configuration or the database, so a build with no runtime secret set (a Vercel preview) never prerenders one.
   await connection();
   const account = await requireAccount();
+  const teams = (await personTeams(account.person.id)).map(({ id, name }) => ({ id, name }));
   // Under the links, in the sidebar and in the small screens' menu.
   const footer = (
     <div className="sidebar-footer">
       <div className="account-chip">
         <span className="avatar" aria-hidden="true">
-          {account.email.slice(0, 1)}
+          {account.person.email.slice(0, 1)}
         </span>
         <span className="who">
-          <span className="email" title={account.email}>
-            {account.email}
+          <span className="email" title={account.person.email}>
+            {account.person.email}
           </span>
-          <span className="muted small">{PLAN_LABEL[account.plan]} plan</span>
+          <span className="muted small" title={account.name}>
+            {account.name} · {PLAN_LABEL[account.plan]} plan
+          </span>
         </span>
       </div>
+      <TeamSwitcher teams={teams} current={account.id} />
       <form action={signOutAction}>
         <button type="submit" className="btn btn-ghost btn-sm">
           <LogOutIcon size={15} /> Sign out

@@ -61,7 +61,7 @@ export default async function OverviewPage() {
     },
   ];
   const remaining = steps.filter((step) => !step.done).length;
-  const name = account.email.split("@")[0];
+  const name = account.person.email.split("@")[0];
 
   return (
     <>

@@ -1,9 +1,9 @@
 import "server-only";
-import { createApiKey, listApiKeys, revokeApiKey, type NewApiKey } from "@/lib/api-keys/data";
+import { createApiKey, listApiKeys, listApiKeysWithCreator, revokeApiKey, type NewApiKey } from "@/lib/api-keys/data";
 
 // An account's API keys as a service: what the dashboard's API keys page lists, makes and revokes them with. (Not
 // service.ts: data.ts imports that one for the key's format.)
-export { listApiKeys };
+export { listApiKeys, listApiKeysWithCreator };
 export type { ApiKeyRecord } from "@/lib/api-keys/data";
 
 /**

@@ -25,6 +25,8 @@ export type NewApiKey = {
   /** One of the account's sending domains. */
   domain?: string | null;
   expiresAt?: Date | null;
+  /** The person who created it in the dashboard; null for the CLI's. */
+  createdBy?: string | null;
 };
 
 const RECORD_COLUMNS = (db: ReturnType<typeof getDb>) =>
@@ -39,9 +41,11 @@ export async function createApiKey(accountId: string, options: NewApiKey): Promi
   const record = await db.begin(async (tx) => {
     // The domain is the account's, checked in the statement that stores the key.
     const [created] = await tx<ApiKeyRecord[]>`
-      insert into api_keys (account_id, name, key_hash, prefix, display_fragment, kind, scope, domain, expires_at)
+      insert into api_keys (account_id, name, key_hash, prefix, display_fragment, kind, scope, domain, expires_at,
+                            created_by)
       select ${accountId}, ${options.name}, ${generated.hash}, ${generated.prefix}, ${generated.displayFragment},
-             ${kind}, ${options.scope ?? "full_access"}, ${domain}, ${options.expiresAt ?? null}
+             ${kind}, ${options.scope ?? "full_access"}, ${domain}, ${options.expiresAt ?? null},
+             ${options.createdBy ?? null}
       where ${domain}::text is null
          or exists (select 1 from sending_domains where account_id = ${accountId} and lower(domain) = ${domain})
       returning ${RECORD_COLUMNS(db)}`;
@@ -58,6 +62,18 @@ export async function listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
   const db = getDb();
   return db<ApiKeyRecord[]>`
     select ${RECORD_COLUMNS(db)} from api_keys where account_id = ${accountId} order by created_at desc, id`;
+}
+
+/** The dashboard's list: each key with its creator's email (null for the CLI's, or once that person is gone). */
+export async function listApiKeysWithCreator(
+  accountId: string,
+): Promise<(ApiKeyRecord & { created_by_email: string | null })[]> {
+  const db = getDb();
+  return db<(ApiKeyRecord & { created_by_email: string | null })[]>`
+    select k.id, k.name, k.kind, k.scope, k.domain, k.display_fragment, k.created_at, k.last_used_at, k.expires_at,
+           k.revoked_at, p.email as created_by_email
+    from api_keys k left join people p on p.id = k.created_by
+    where k.account_id = ${accountId} order by k.created_at desc, k.id`;
 }
 
 /** Revokes a key; `accountId` restricts it to that account's keys (the CLI, an operator tool, omits it). */

@@ -9,6 +9,7 @@ import {
   type RouteContext,
 } from "@/lib/api/with-api-auth";
 import { AppError, errors } from "@/lib/core/errors";
+import { requireAdminArea, type AdminArea } from "@/lib/teams/rights";
 
 // How a route file is made: each method's handler (an operation of the contract implemented, or any other), and one
 // answer for the methods it does not serve.
@@ -37,6 +38,21 @@ export function implement<O extends Operation>(operation: O, handler: NoInfer<Op
     },
   );
   return Object.assign(route, { operation });
+}
+
+/**
+ * implement for an operation of an admin-only area (lib/teams/rights.ts): a member's session is answered 403
+ * ADMIN_REQUIRED before the handler runs; an API key's scope decides as everywhere.
+ */
+export function implementForAdmins<O extends Operation>(
+  area: AdminArea,
+  operation: O,
+  handler: NoInfer<OperationHandler<O>>,
+) {
+  return implement(operation, async (context) => {
+    requireAdminArea(context.caller.role, area);
+    return handler(context);
+  });
 }
 
 /**

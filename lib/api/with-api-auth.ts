@@ -4,16 +4,19 @@ import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { apiKeyProblem, hashApiKey } from "@/lib/api-keys/service";
 import { clientAddress, isSameOrigin } from "@/lib/api/client-address";
-import { runAsActor, type AuditActor } from "@/lib/audit/context";
 import { httpError } from "@/lib/api/errors";
 import { readJsonBody } from "@/lib/api/json-body";
 import { AppError, CREDENTIAL_PROBLEMS, errors, secondsUntil, zodDetails } from "@/lib/core/errors";
-import { hasSessionCookie, readSession, type SessionIdentity } from "@/lib/auth/session";
+import { hasSessionCookie, readSession, readTeamChoice, type SessionIdentity } from "@/lib/auth/session";
 import { isExpiredApiKey } from "@/lib/api-keys/data";
 import { holdsNul } from "@/lib/core/schemas";
 import { getConfig } from "@/lib/core/config";
 import { authenticateAndMeter, type Credential, type MeteredCaller } from "@/lib/usage/data/metering";
 import { billingPeriod } from "@/lib/core/plans";
+import { runAsActor, type AuditActor } from "@/lib/audit/context";
+
+/** What a request to the API can carry: a key, or a browser session. */
+type ApiCredential = Exclude<Credential, { kind: "account" }>;
 
 export type Caller = MeteredCaller & {
   via: "api_key" | "session";
@@ -81,9 +84,9 @@ export function withApiAuth<Q extends z.ZodType | undefined = undefined, B exten
       const query = options.query ? parseQuery(request, options.query) : undefined;
       const body = options.body ? parseBody(await readJsonBody(request), options.body) : undefined;
       const ctx = { request, caller, params, query: query as Infer<Q>, body: body as Infer<B>, requestId };
-      // The handler's changes are logged as the caller's, from the client's address.
-      const audit = { actor: auditActor(caller), ip: clientAddress(request.headers) };
-      const result = await runAsActor(audit, () => handler(ctx));
+      const result = await runAsActor({ actor: auditActor(caller), ip: clientAddress(request.headers) }, () =>
+        handler(ctx),
+      );
       response = result instanceof Response ? result : NextResponse.json(result);
     } catch (error) {
       response = errorResponse(error, requestId, request.signal.aborted);
@@ -117,7 +120,7 @@ export function withErrorHandling(handler: (request: NextRequest) => Promise<Res
 }
 
 async function authenticate(
-  credential: Credential,
+  credential: ApiCredential,
   refreshedCookies: Caller["refreshedCookies"],
   { metered, sendingAccess = false }: { metered: boolean; sendingAccess?: boolean },
   periodStart: Date,
@@ -127,17 +130,17 @@ async function authenticate(
   return { ...caller, via: credential.kind, refreshedCookies };
 }
 
-/** Who the audit log names for the caller's changes: the key (its name is read where the entry is written), or the person. */
+/** Who the audit log names for the caller's changes: the key by its name, or the signed-in person by email. */
 function auditActor(caller: Caller): AuditActor {
-  if (caller.apiKey) return { type: "api_key", id: caller.apiKey.id, label: caller.apiKey.id };
-  return { type: "user", id: caller.personId ?? caller.accountId, label: caller.email };
+  if (caller.apiKey) return { type: "api_key", id: caller.apiKey.id, label: caller.keyName ?? "" };
+  return { type: "user", id: caller.personId ?? "", label: caller.personEmail ?? "" };
 }
 
 /**
  * Why a well-formed credential matched nothing: a key that expired (the one case looked up again, on this refusal
  * only), any other key (unknown or revoked, not told apart), or a session that expired or ended.
  */
-async function refusalOf(credential: Credential): Promise<string> {
+async function refusalOf(credential: ApiCredential): Promise<string> {
   if (credential.kind === "session") return CREDENTIAL_PROBLEMS.sessionEnded;
   return (await isExpiredApiKey(credential.keyHash))
     ? CREDENTIAL_PROBLEMS.expired
@@ -148,7 +151,7 @@ async function refusalOf(credential: Credential): Promise<string> {
 // present but malformed is refused rather than skipped, so a typo never silently falls through to a cookie.
 async function readCredential(
   request: NextRequest,
-): Promise<{ credential: Credential; refreshedCookies: SessionIdentity["refreshedCookies"] }> {
+): Promise<{ credential: ApiCredential; refreshedCookies: SessionIdentity["refreshedCookies"] }> {
   const apiKeyHeader = request.headers.get("x-api-key");
   if (apiKeyHeader !== null) return apiKeyCredential(apiKeyHeader.trim());
   const authorization = request.headers.get("authorization");
@@ -165,7 +168,12 @@ async function readCredential(
   }
   if (request.method !== "GET" && request.method !== "HEAD" && !isSameOrigin(request)) throw errors.csrfRejected();
   return {
-    credential: { kind: "session", accountId: session.accountId, sessionId: session.sessionId },
+    credential: {
+      kind: "session",
+      personId: session.personId,
+      sessionId: session.sessionId,
+      teamId: readTeamChoice(request.cookies),
+    },
     refreshedCookies: session.refreshedCookies,
   };
 }
@@ -174,7 +182,7 @@ function apiKeyCredential(key: string) {
   if (key === "") throw errors.unauthorized(CREDENTIAL_PROBLEMS.emptyKey);
   const problem = apiKeyProblem(key);
   if (problem) throw errors.unauthorized(problem);
-  return { credential: { kind: "api_key", keyHash: hashApiKey(key) } as Credential, refreshedCookies: [] };
+  return { credential: { kind: "api_key", keyHash: hashApiKey(key) } as ApiCredential, refreshedCookies: [] };
 }
 
 /** The path parameters, checked here for every route: one holding NUL (`%00`) is answered 404 before any SQL runs. */

@@ -3,7 +3,7 @@ import { AppError } from "@/lib/core/errors";
 import { digest, LINK_TOKEN, newLinkToken, authenticateLocalAccount } from "@/lib/auth/local";
 import { hashPassword } from "@/lib/auth/passwords";
 import { getConfig } from "@/lib/core/config";
-import { findAccountByEmail, setAccountPassword, type Account } from "@/lib/auth/data/accounts";
+import { findPersonByEmail, setPersonPassword, type Person } from "@/lib/auth/data/accounts";
 import {
   findEmailChange,
   saveEmailChange,
@@ -33,7 +33,7 @@ export const CURRENT_PASSWORD_WRONG_MESSAGE = "That is not your current password
  */
 export async function requestLocalPasswordReset(email: string): Promise<SystemEmailDelivery> {
   const siteUrl = getConfig().siteUrl;
-  const account = await findAccountByEmail(email);
+  const account = await findPersonByEmail(email);
   if (!account) {
     await dropExpiredPasswordResets();
     return sendSystemEmail({
@@ -48,7 +48,7 @@ export async function requestLocalPasswordReset(email: string): Promise<SystemEm
   }
   const token = newLinkToken();
   await savePasswordReset({
-    accountId: account.id,
+    personId: account.id,
     tokenHash: digest(token),
     maxAgeSeconds: PASSWORD_RESET_MAX_AGE_SECONDS,
   });
@@ -78,7 +78,7 @@ export async function resetLocalPassword(token: string, password: string): Promi
 }
 
 /** Checks the signed-in account's current password: a wrong one is a VALIDATION_ERROR on `currentPassword`. */
-async function checkCurrentPassword(account: Account, currentPassword: string): Promise<void> {
+async function checkCurrentPassword(account: Person, currentPassword: string): Promise<void> {
   try {
     await authenticateLocalAccount({ email: account.email, password: currentPassword });
   } catch (error) {
@@ -94,12 +94,12 @@ async function checkCurrentPassword(account: Account, currentPassword: string): 
 
 /** Settings' change of password: the current one is checked, and every other session of the account ends. */
 export async function changeLocalPassword(
-  account: Account,
+  account: Person,
   change: { currentPassword: string; password: string },
   keepSessionId: string | null,
 ): Promise<void> {
   await checkCurrentPassword(account, change.currentPassword);
-  await setAccountPassword(account.id, await hashPassword(change.password), keepSessionId);
+  await setPersonPassword(account.id, await hashPassword(change.password), keepSessionId);
 }
 
 /**
@@ -108,7 +108,7 @@ export async function changeLocalPassword(
  * the signed-in person whether someone else's address has an account; the address's owner, who does know, is told.
  */
 export async function requestLocalEmailChange(
-  account: Account,
+  account: Person,
   change: { email: string; currentPassword: string },
 ): Promise<SystemEmailDelivery> {
   if (change.email === account.email.toLowerCase()) {
@@ -117,7 +117,7 @@ export async function requestLocalEmailChange(
   }
   await checkCurrentPassword(account, change.currentPassword);
   const siteUrl = getConfig().siteUrl;
-  if (await findAccountByEmail(change.email)) {
+  if (await findPersonByEmail(change.email)) {
     return sendSystemEmail({
       to: change.email,
       subject: "A Letterpress account asked to use this address",
@@ -130,7 +130,7 @@ export async function requestLocalEmailChange(
   }
   const token = newLinkToken();
   await saveEmailChange({
-    accountId: account.id,
+    personId: account.id,
     newEmail: change.email,
     tokenHash: digest(token),
     maxAgeSeconds: EMAIL_CHANGE_MAX_AGE_SECONDS,

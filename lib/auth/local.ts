@@ -4,11 +4,11 @@ import { AppError } from "@/lib/core/errors";
 import { WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import { getConfig } from "@/lib/core/config";
-import { createAccount, findAccountByEmail, type Account } from "@/lib/auth/data/accounts";
+import { createAccount, findPersonByEmail, type Account, type Person } from "@/lib/auth/data/accounts";
 import { findPendingSignUp, savePendingSignUp, takePendingSignUp } from "@/lib/auth/data/pending-sign-ups";
 import { sendSystemEmail, type SystemEmailDelivery } from "@/lib/mail-transport/system";
 
-// Local accounts (the embedded default): email + scrypt password hash in the accounts table, created only through a
+// Local accounts (the embedded default): email + scrypt password hash in the people table, created only through a
 // link mailed to the address. Cookie handling lives in lib/auth/provider.ts; these functions decide who the user is.
 
 export const SIGN_UP_LINK_MAX_AGE_SECONDS = 24 * 60 * 60;
@@ -28,7 +28,7 @@ export const digest = (token: string) => createHash("sha256").update(token).dige
 export async function requestLocalSignUp(credentials: Credentials): Promise<SystemEmailDelivery> {
   const [passwordHash, account] = await Promise.all([
     hashPassword(credentials.password),
-    findAccountByEmail(credentials.email),
+    findPersonByEmail(credentials.email),
   ]);
   const siteUrl = getConfig().siteUrl;
   if (account) {
@@ -61,7 +61,7 @@ export async function requestLocalSignUp(credentials: Credentials): Promise<Syst
 }
 
 export type SignUpConfirmation =
-  { status: "created"; account: Account } | { status: "invalid" } | { status: "address_taken" };
+  { status: "created"; account: Account & { person: Person } } | { status: "invalid" } | { status: "address_taken" };
 
 /**
  * What a sign-up link's page shows before anything is done: the address of the account the link would create, or null
@@ -95,8 +95,8 @@ export async function confirmLocalSignUp(token: string): Promise<SignUpConfirmat
 // timing does not reveal which emails have accounts.
 let dummyHash: Promise<string> | undefined;
 
-export async function authenticateLocalAccount(credentials: Credentials): Promise<Account> {
-  const account = await findAccountByEmail(credentials.email);
+export async function authenticateLocalAccount(credentials: Credentials): Promise<Person> {
+  const account = await findPersonByEmail(credentials.email);
   if (!account?.password_hash) {
     dummyHash ??= hashPassword("letterpress-timing-equaliser");
     await verifyPassword(credentials.password, await dummyHash);

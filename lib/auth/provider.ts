@@ -13,11 +13,12 @@ import {
   createLocalSessionToken,
   LOCAL_SESSION_COOKIE,
   readLocalSessionClaims,
+  readTeamChoice,
   SESSION_MAX_AGE_SECONDS,
 } from "@/lib/auth/session";
 import { getConfig } from "@/lib/core/config";
-import type { Account } from "@/lib/auth/data/accounts";
-import { createSession, deleteAccountSessions, deleteSession, findSessionAccount } from "@/lib/auth/data/sessions";
+import { findPersonTeam, type Person, type PersonTeam } from "@/lib/auth/data/accounts";
+import { createSession, deletePersonSessions, deleteSession } from "@/lib/auth/data/sessions";
 import type { SystemEmailDelivery } from "@/lib/mail-transport/system";
 
 // Browser sessions behind one interface: Supabase Auth when NEXT_PUBLIC_SUPABASE_URL and its publishable key are set,
@@ -39,20 +40,20 @@ export interface AuthProvider {
   signIn(credentials: Credentials): Promise<void>;
   /** Ends this browser's session on the server too. */
   signOut(): Promise<void>;
-  /** Ends every session of the signed-in account, this browser's included. */
+  /** Ends every session of the signed-in person, this browser's included. */
   signOutEverywhere(): Promise<void>;
-  /** The signed-in account from the request's cookies, or null. */
-  currentAccount(): Promise<Account | null>;
+  /** The signed-in person from the request's cookies, in the team the switcher chose (else their first), or null. */
+  currentSession(): Promise<PersonTeam | null>;
   /** "Forgot password?": mails the address a way to choose a new password, answering alike whether it has an account. */
   requestPasswordReset(email: string, linkOrigin: string): Promise<SystemEmailDelivery>;
   /**
    * Settings' change of password: the current one is checked (a wrong one is an INVALID_CREDENTIALS AppError on the
    * `currentPassword` field), and every other session of the account ends.
    */
-  changePassword(account: Account, change: { currentPassword: string; password: string }): Promise<void>;
+  changePassword(person: Person, change: { currentPassword: string; password: string }): Promise<void>;
   /** Settings' change of email, after the current password: the new address is mailed a link that makes it. */
   changeEmail(
-    account: Account,
+    person: Person,
     change: { email: string; currentPassword: string },
     linkOrigin: string,
   ): Promise<SystemEmailDelivery>;
@@ -65,8 +66,8 @@ const localProvider: AuthProvider = {
     return { status: "check_email", linkIn: await requestLocalSignUp(credentials) };
   },
   async signIn(credentials) {
-    const account = await authenticateLocalAccount(credentials);
-    await setLocalSession(account.id);
+    const person = await authenticateLocalAccount(credentials);
+    await setLocalSession(person.id);
   },
   async signOut() {
     const claims = await localSessionClaims();
@@ -75,17 +76,17 @@ const localProvider: AuthProvider = {
   },
   async signOutEverywhere() {
     const claims = await localSessionClaims();
-    if (claims) await deleteAccountSessions(claims.sessionId);
+    if (claims) await deletePersonSessions(claims.sessionId);
     (await cookies()).delete(LOCAL_SESSION_COOKIE);
   },
-  async currentAccount() {
+  async currentSession() {
     const claims = await localSessionClaims();
-    return claims ? findSessionAccount(claims.sessionId, claims.accountId) : null;
+    return claims ? findPersonTeam(claims.personId, claims.sessionId, readTeamChoice(await cookies())) : null;
   },
   // The link opens app/(auth)/auth/reset-password, whose form sets the password (lib/auth/local-recovery.ts).
   requestPasswordReset: requestLocalPasswordReset,
-  async changePassword(account, change) {
-    await changeLocalPassword(account, change, (await localSessionClaims())?.sessionId ?? null);
+  async changePassword(person, change) {
+    await changeLocalPassword(person, change, (await localSessionClaims())?.sessionId ?? null);
   },
   changeEmail: requestLocalEmailChange,
 };
@@ -94,10 +95,10 @@ async function localSessionClaims() {
   return readLocalSessionClaims(await cookies());
 }
 
-/** Starts a local session for the account and sets its cookie: sign-in, and a followed sign-up link. */
-export async function setLocalSession(accountId: string): Promise<void> {
-  const session = await createSession(accountId, SESSION_MAX_AGE_SECONDS);
-  const token = createLocalSessionToken({ accountId, sessionId: session.id, expiresAt: session.expires_at });
+/** Starts a local session for the person and sets its cookie: sign-in, and a followed sign-up link. */
+export async function setLocalSession(personId: string): Promise<void> {
+  const session = await createSession(personId, SESSION_MAX_AGE_SECONDS);
+  const token = createLocalSessionToken({ personId, sessionId: session.id, expiresAt: session.expires_at });
   (await cookies()).set(LOCAL_SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: "lax",
@@ -140,9 +141,10 @@ const supabaseProvider: AuthProvider = {
     const supabase = await supabaseClient();
     await supabase.auth.signOut({ scope: "global" });
   },
-  async currentAccount() {
-    const { currentSupabaseAccount } = await import("@/lib/auth/supabase");
-    return currentSupabaseAccount();
+  async currentSession() {
+    const { currentSupabasePerson } = await import("@/lib/auth/supabase");
+    const person = await currentSupabasePerson();
+    return person ? findPersonTeam(person.id, null, readTeamChoice(await cookies())) : null;
   },
   // Supabase mails the link; it signs the browser in through the callback, which continues to the page that sets the
   // new password (setSupabasePassword). Supabase answers alike for addresses without a user.
@@ -154,16 +156,16 @@ const supabaseProvider: AuthProvider = {
     if (error) throw mapSupabaseError(error);
     return "inbox";
   },
-  async changePassword(account, change) {
-    const supabase = await checkSupabasePassword(account, change.currentPassword);
+  async changePassword(person, change) {
+    const supabase = await checkSupabasePassword(person, change.currentPassword);
     const { error } = await supabase.auth.updateUser({ password: change.password });
     if (error) throw mapSupabaseError(error);
     const { error: signOutError } = await supabase.auth.signOut({ scope: "others" });
     if (signOutError) throw mapSupabaseError(signOutError);
   },
   // Supabase mails the new address (and, with Secure email change on, the old one) its confirmation links.
-  async changeEmail(account, change, linkOrigin) {
-    const supabase = await checkSupabasePassword(account, change.currentPassword);
+  async changeEmail(person, change, linkOrigin) {
+    const supabase = await checkSupabasePassword(person, change.currentPassword);
     const { error } = await supabase.auth.updateUser(
       { email: change.email },
       { emailRedirectTo: `${linkOrigin}/auth/callback?next=/dashboard/settings` },
@@ -185,9 +187,9 @@ export async function setSupabasePassword(password: string): Promise<void> {
 }
 
 /** Supabase checks a password only by signing in with it: a fresh session of the same user, which the change keeps. */
-async function checkSupabasePassword(account: Account, currentPassword: string) {
+async function checkSupabasePassword(person: Person, currentPassword: string) {
   const supabase = await supabaseClient();
-  const { error } = await supabase.auth.signInWithPassword({ email: account.email, password: currentPassword });
+  const { error } = await supabase.auth.signInWithPassword({ email: person.email, password: currentPassword });
   if (error) {
     const mapped = mapSupabaseError(error);
     if (mapped.code !== "INVALID_CREDENTIALS") throw mapped;
@@ -199,11 +201,11 @@ async function checkSupabasePassword(account: Account, currentPassword: string) 
   return supabase;
 }
 
-// An email can belong to one sign-in only: a second Supabase user with an account's email is refused, not merged.
+// An email can belong to one sign-in only: a second Supabase user with a person's email is refused, not merged.
 // The user is the one Supabase has just answered with: its email is as of now.
 async function linkAccountOrThrow(user: { id: string; email: string }): Promise<void> {
-  const { accountForSupabaseUser } = await import("@/lib/auth/supabase");
-  if (!(await accountForSupabaseUser(user, new Date()))) {
+  const { personForSupabaseUser } = await import("@/lib/auth/supabase");
+  if (!(await personForSupabaseUser(user, new Date()))) {
     throw new AppError("EMAIL_TAKEN", {
       message: "We couldn't sign you in with that email. Sign in the way you did before, or contact support.",
     });

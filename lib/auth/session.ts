@@ -2,8 +2,7 @@ import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/core/config";
-import type { Account } from "@/lib/auth/data/accounts";
-import { findSessionAccount } from "@/lib/auth/data/sessions";
+import { findPersonTeam } from "@/lib/auth/data/accounts";
 import { isUuid } from "@/lib/core/schemas";
 import type { CookieToSet } from "@/lib/auth/supabase-client/server";
 
@@ -14,11 +13,13 @@ import type { CookieToSet } from "@/lib/auth/supabase-client/server";
 
 export const LOCAL_SESSION_COOKIE = "lp-auth-token";
 export const SESSION_MAX_AGE_SECONDS = 60 * 60 * 24 * 14;
+/** The team switcher's choice: a team id, resolved against the person's memberships on every request. */
+export const TEAM_COOKIE = "lp-team";
 
 type SessionPayload = { sub: string; sid: string; exp: number };
 
 /** What a validly signed, unexpired local session cookie claims; its row still has to exist. */
-export type LocalSessionClaims = { accountId: string; sessionId: string };
+export type LocalSessionClaims = { personId: string; sessionId: string };
 
 function secret(): string {
   const value = getConfig().sessionSecret;
@@ -30,9 +31,9 @@ function sign(data: string): string {
   return createHmac("sha256", secret()).update(data).digest("base64url");
 }
 
-export function createLocalSessionToken(session: { accountId: string; sessionId: string; expiresAt: Date }): string {
+export function createLocalSessionToken(session: { personId: string; sessionId: string; expiresAt: Date }): string {
   const payload: SessionPayload = {
-    sub: session.accountId,
+    sub: session.personId,
     sid: session.sessionId,
     exp: Math.floor(session.expiresAt.getTime() / 1000),
   };
@@ -50,7 +51,7 @@ export function verifyLocalSessionToken(token: string, now = Date.now()): LocalS
     const payload = JSON.parse(Buffer.from(data, "base64url").toString("utf8")) as SessionPayload;
     if (!isUuid(payload.sub) || !isUuid(payload.sid) || typeof payload.exp !== "number") return null;
     if (payload.exp * 1000 <= now) return null;
-    return { accountId: payload.sub, sessionId: payload.sid };
+    return { personId: payload.sub, sessionId: payload.sid };
   } catch {
     return null;
   }
@@ -64,13 +65,19 @@ export function readLocalSessionClaims(cookies: {
   return token ? verifyLocalSessionToken(token) : null;
 }
 
-/** The account of a local session's claims while its row lasts (signing out deletes it), else null. */
-export function findLocalSessionAccount(claims: LocalSessionClaims): Promise<Account | null> {
-  return findSessionAccount(claims.sessionId, claims.accountId);
+/** Whether a local session's claims still hold: its row lasts (signing out deletes it). */
+export async function isLocalSessionLive(claims: LocalSessionClaims): Promise<boolean> {
+  return (await findPersonTeam(claims.personId, claims.sessionId, null)) !== null;
+}
+
+/** The team the switcher chose, among `cookies`, when it is a well-formed id; whether it is the person's is checked later. */
+export function readTeamChoice(cookies: { get(name: string): { value: string } | undefined }): string | null {
+  const value = cookies.get(TEAM_COOKIE)?.value;
+  return value && isUuid(value) ? value : null;
 }
 
 export type SessionIdentity = {
-  accountId: string;
+  personId: string;
   /** The local session's id, which the credential check looks up; null for Supabase, whose JWT was verified. */
   sessionId: string | null;
   /** Cookies of a session refreshed while reading it (Supabase), to be set on the response. */
@@ -87,13 +94,13 @@ export async function hasSessionCookie(request: NextRequest): Promise<boolean> {
   return hasSupabaseAuthCookie(request.cookies.getAll());
 }
 
-/** The account behind the request's session cookie, or null; a local session's row is checked by the caller's query. */
+/** The person behind the request's session cookie, or null; a local session's row is checked by the caller's query. */
 export async function readSession(request: NextRequest): Promise<SessionIdentity | null> {
   if (getConfig().supabase) {
     const { readSupabaseSession } = await import("@/lib/auth/supabase");
     const session = await readSupabaseSession(request);
     return session
-      ? { accountId: session.account.id, sessionId: null, refreshedCookies: session.refreshedCookies }
+      ? { personId: session.person.id, sessionId: null, refreshedCookies: session.refreshedCookies }
       : null;
   }
   const claims = readLocalSessionClaims(request.cookies);

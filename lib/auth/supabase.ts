@@ -1,7 +1,7 @@
 import "server-only";
 import type { SupabaseClient } from "@supabase/supabase-js";
 import type { NextRequest } from "next/server";
-import { getOrCreateAccountForAuthUser, type Account } from "@/lib/auth/data/accounts";
+import { getOrCreatePersonForAuthUser, type Person } from "@/lib/auth/data/accounts";
 import {
   createSupabaseClientForRequest,
   createSupabaseServerClient,
@@ -10,40 +10,40 @@ import {
   type CookieToSet,
 } from "@/lib/auth/supabase-client/server";
 
-// Supabase Auth users as our accounts. The API, dashboard pages and actions, the email callback and the proxy all
-// turn a Supabase user into an account here.
+// Supabase Auth users as our people. The API, dashboard pages and actions, the email callback and the proxy all
+// turn a Supabase user into a person here.
 
 /**
- * The user's account, created (or linked by email) on first sight; null when its email is another sign-in's account.
- * Its email follows the user's, as Supabase told it at `asOf`: now for the user Supabase has just answered with, the
+ * The user's person, created with their own team (or linked by email) on first sight; null when its email is another
+ * sign-in's. Its email follows the user's, as Supabase told it at `asOf`: now for the user Supabase has just answered with, the
  * issue time of a session's access token (whose email is as of then).
  */
-export function accountForSupabaseUser(
+export function personForSupabaseUser(
   user: { id: string; email?: string | null },
   asOf: Date | null,
-): Promise<Account | null> {
-  return getOrCreateAccountForAuthUser(user.id, user.email ?? null, asOf);
+): Promise<Person | null> {
+  return getOrCreatePersonForAuthUser(user.id, user.email ?? null, asOf);
 }
 
-/** The account of the Supabase session that the client's cookies hold, or null. */
-async function supabaseSessionAccount(client: SupabaseClient): Promise<Account | null> {
+/** The person of the Supabase session that the client's cookies hold, or null. */
+async function supabaseSessionPerson(client: SupabaseClient): Promise<Person | null> {
   const user = await verifiedSupabaseUser(client);
-  return user ? accountForSupabaseUser(user, user.issuedAt) : null;
+  return user ? personForSupabaseUser(user, user.issuedAt) : null;
 }
 
-/** For Server Components, Server Actions and Route Handlers: the account of the session in next/headers' cookies. */
-export async function currentSupabaseAccount(): Promise<Account | null> {
+/** For Server Components, Server Actions and Route Handlers: the person of the session in next/headers' cookies. */
+export async function currentSupabasePerson(): Promise<Person | null> {
   const { cookies } = await import("next/headers");
   if (!hasSupabaseAuthCookie((await cookies()).getAll())) return null;
-  return supabaseSessionAccount(await createSupabaseServerClient());
+  return supabaseSessionPerson(await createSupabaseServerClient());
 }
 
-/** For the API: the account of the session in the request's cookies, and the cookies of a session refreshed meanwhile. */
+/** For the API: the person of the session in the request's cookies, and the cookies of a session refreshed meanwhile. */
 export async function readSupabaseSession(
   request: NextRequest,
-): Promise<{ account: Account; refreshedCookies: CookieToSet[] } | null> {
+): Promise<{ person: Person; refreshedCookies: CookieToSet[] } | null> {
   if (!hasSupabaseAuthCookie(request.cookies.getAll())) return null;
   const refreshedCookies: CookieToSet[] = [];
-  const account = await supabaseSessionAccount(createSupabaseClientForRequest(request, refreshedCookies));
-  return account ? { account, refreshedCookies } : null;
+  const person = await supabaseSessionPerson(createSupabaseClientForRequest(request, refreshedCookies));
+  return person ? { person, refreshedCookies } : null;
 }

@@ -70,7 +70,7 @@ export async function admitDashboardRender(caller: Caller, request: Request): Pr
 /** admitPreview for a page or a server action, which knows the signed-in account but not its API calls. */
 export async function admitSignedInPreview(accountId: string, address: string | null): Promise<void> {
   const caller = await authenticateAndMeter(
-    { kind: "session", accountId, sessionId: null },
+    { kind: "account", accountId },
     { metered: false, sendingAccess: false },
     billingPeriod().start,
   );

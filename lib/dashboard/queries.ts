@@ -1,7 +1,7 @@
 import "server-only";
 import { getConfig } from "@/lib/core/config";
 import { findOnboardingState, type OnboardingState } from "@/lib/auth/service";
-import { listApiKeys, type ApiKeyRecord } from "@/lib/api-keys/account-keys";
+import { listApiKeys, listApiKeysWithCreator, type ApiKeyRecord } from "@/lib/api-keys/account-keys";
 import { countLibraryAndPurchases } from "@/lib/catalogue/library";
 import { billingPeriod, PLANS, type PlanName } from "@/lib/core/plans";
 import {
@@ -16,7 +16,7 @@ import {
 // render, send, source, emails) goes through the same lib/ functions the API handlers use.
 
 // The API keys page: the account's keys, revoked and expired ones included (the API has no endpoint for keys).
-export { listApiKeys, type ApiKeyRecord };
+export { listApiKeys, listApiKeysWithCreator, type ApiKeyRecord };
 
 export type LibraryAllowance = {
   plan: PlanName;
@@ -59,7 +59,7 @@ export type UsageSummary = {
 export async function usageSummary(accountId: string, days = 30): Promise<UsageSummary> {
   const { start, reset } = billingPeriod();
   const caller = await authenticateAndMeter(
-    { kind: "session", accountId, sessionId: null },
+    { kind: "account", accountId },
     { metered: false, sendingAccess: false },
     start,
   );

@@ -128,7 +128,7 @@ export async function createFixture(): Promise<Fixture> {
     code: TAILWIND_TEMPLATE_SOURCE,
   });
   log(
-    `  Bench user ${account.email} on the monthly plan, 5 catalogue templates and 3 own templates (one of 100 versions) in the library`,
+    `  Bench user ${account.person.email} on the monthly plan, 5 catalogue templates and 3 own templates (one of 100 versions) in the library`,
   );
   // Its own paid plan too: a free plan's quota would answer its hostile requests with a quick 429.
   const attacker = await createAccount({ email: `bench-attacker-${randomUUID()}@example.com`, plan: "monthly" });
@@ -153,7 +153,7 @@ export async function createFixture(): Promise<Fixture> {
     sendFrom,
     attacker: {
       key: (await createApiKey(attacker.id, { name: "bench attacker" })).key,
-      cookie: `${LOCAL_SESSION_COOKIE}=${await attackerSessionToken(attacker.id)}`,
+      cookie: `${LOCAL_SESSION_COOKIE}=${await attackerSessionToken(attacker.person.id)}`,
       newsletterId: newsletter.template_id,
       userTemplateId: attackerTemplate.id,
       deadlineTemplateId: deadlineTemplate.id,
@@ -183,7 +183,7 @@ async function createSubscriber(): Promise<Fixture["subscriber"]> {
 }
 
 /** A signed-in session, as the sign-in form would make it. */
-async function attackerSessionToken(accountId: string): Promise<string> {
-  const session = await createSession(accountId, SESSION_MAX_AGE_SECONDS);
-  return createLocalSessionToken({ accountId, sessionId: session.id, expiresAt: session.expires_at });
+async function attackerSessionToken(personId: string): Promise<string> {
+  const session = await createSession(personId, SESSION_MAX_AGE_SECONDS);
+  return createLocalSessionToken({ personId, sessionId: session.id, expiresAt: session.expires_at });
 }

@@ -91,7 +91,9 @@ begin
       where w.id = v_delivery.endpoint_id and w.enabled;
       v_disabled := found;
       if v_disabled then
-        select a.email into v_email from public.accounts a where a.id = v_delivery.account_id;
+        -- The team's first admin is told (the account's owner, for a migrated team).
+        select p.email into v_email from public.memberships m join public.people p on p.id = m.person_id
+          where m.account_id = v_delivery.account_id and m.role = 'admin' order by m.joined_at, m.person_id limit 1;
         -- Its other deliveries waiting for a retry fail with it (replay makes them again), so no claim keeps reading
         -- them; those in flight are finished by their own attempts.
         update public.webhook_deliveries d

@@ -11,6 +11,8 @@ import { signedIn } from "../support/signed-in";
 // Settings → API keys: generating a key with a kind, a scope, a sending domain and an expiry, checked on the server.
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
+// A Server Action runs inside a request: its headers give the audit log the client's address.
+vi.mock("next/headers", () => import("../support/next-headers"));
 
 const DAY = 86_400_000;
 

@@ -97,7 +97,7 @@ describe("changing the password in Settings", () => {
         message: "Your password was changed. Every other browser signed in to your account was signed out.",
       },
     });
-    expect((await getCurrentAccount())?.email).toBe(email);
+    expect((await getCurrentAccount())?.person.email).toBe(email);
     useBrowser(phone);
     expect(await getCurrentAccount()).toBeNull();
     expect(await signInFresh(email, password)).toEqual(WRONG_SIGN_IN(email));
@@ -135,8 +135,8 @@ describe("changing the email in Settings", () => {
   const openChangeLink = (link: string) =>
     openPage<ConfirmEmailChangeFormProps>(ConfirmEmailChangePage, ConfirmEmailChangeForm, link);
   const confirmChange = (link: string) => submit(confirmEmailChangeAction, { token: tokenOf(link) });
-  const accountEmail = async (id: string) =>
-    (await getDb()<{ email: string }[]>`select email from accounts where id = ${id}`)[0]?.email;
+  const personEmail = async (id: string) =>
+    (await getDb()<{ email: string }[]>`select email from people where id = ${id}`)[0]?.email;
 
   async function requestChange(to: string): Promise<string> {
     const { result, email } = await withOneEmail(() =>
@@ -173,15 +173,15 @@ describe("changing the email in Settings", () => {
 
   it("opens a page that changes nothing; its button makes the change once and tells the old address", async () => {
     const { email, browser: signedIn } = await signedInAccount();
-    const account = (await getCurrentAccount())!;
+    const { person } = (await getCurrentAccount())!;
     const to = newEmail();
     const link = await requestChange(to);
-    expect(await accountEmail(account.id)).toBe(email);
+    expect(await personEmail(person.id)).toBe(email);
 
     newBrowser(randomIp());
     for (let opened = 1; opened <= 2; opened++) {
       expect(await openChangeLink(link)).toEqual({ page: { token: tokenOf(link), newEmail: to } });
-      expect(await accountEmail(account.id)).toBe(email);
+      expect(await personEmail(person.id)).toBe(email);
     }
     const { result, email: notice } = await withOneEmail(() => confirmChange(link));
     expect(result).toEqual({ state: { status: "changed", email: to } });
@@ -191,13 +191,13 @@ describe("changing the email in Settings", () => {
       subject: "Your Letterpress email was changed",
       text: changedText(to),
     });
-    expect(await accountEmail(account.id)).toBe(to);
+    expect(await personEmail(person.id)).toBe(to);
 
     expect(await openChangeLink(link)).toEqual(LINK_REFUSED);
     expect(await confirmChange(link)).toEqual(FAILED);
     // The session stays; the password now goes with the new address.
     useBrowser(signedIn);
-    expect((await getCurrentAccount())?.email).toBe(to);
+    expect((await getCurrentAccount())?.person.email).toBe(to);
     expect(await signInFresh(to, password)).toEqual({ redirect: "/dashboard" });
     expect(await signInFresh(email, password)).toEqual(WRONG_SIGN_IN(email));
   });
@@ -214,26 +214,26 @@ describe("changing the email in Settings", () => {
 
   it("fails generically when the new address got an account since, and changes nothing", async () => {
     const { email } = await signedInAccount();
-    const account = (await getCurrentAccount())!;
+    const { person } = (await getCurrentAccount())!;
     const to = newEmail();
     const link = await requestChange(to);
     await createAccount({ email: to });
     expect(await confirmChange(link)).toEqual(FAILED);
-    expect(await accountEmail(account.id)).toBe(email);
+    expect(await personEmail(person.id)).toBe(email);
   });
 
   it("expires 1 hour after it was sent, and is refused after", async () => {
     const { email } = await signedInAccount();
-    const account = (await getCurrentAccount())!;
+    const { person } = (await getCurrentAccount())!;
     const link = await requestChange(newEmail());
     const [{ minutes }] = await getDb()<{ minutes: number }[]>`
       select round(extract(epoch from expires_at - now()) / 60)::int as minutes from email_changes
-      where account_id = ${account.id}`;
+      where person_id = ${person.id}`;
     expect(minutes).toBe(60);
-    await getDb()`update email_changes set expires_at = now() - interval '1 second' where account_id = ${account.id}`;
+    await getDb()`update email_changes set expires_at = now() - interval '1 second' where person_id = ${person.id}`;
     expect(await openChangeLink(link)).toEqual(LINK_REFUSED);
     expect(await confirmChange(link)).toEqual(FAILED);
-    expect(await accountEmail(account.id)).toBe(email);
+    expect(await personEmail(person.id)).toBe(email);
   });
 
   it("asks for the current password and a new address, and mails nothing otherwise", async () => {

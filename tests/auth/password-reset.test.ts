@@ -63,7 +63,7 @@ const setPassword = (link: string, password = newPassword) =>
 const signIn = (email: string, password: string) => submit(signInAction, { email, password, next: "/dashboard" });
 const resetRows = async (email: string) => {
   const [{ n }] = await getDb()<{ n: number }[]>`
-    select count(*)::int as n from password_resets r join accounts a on a.id = r.account_id where a.email = ${email}`;
+    select count(*)::int as n from password_resets r join people p on p.id = r.person_id where p.email = ${email}`;
   return n;
 };
 
@@ -91,7 +91,7 @@ describe("Forgot password? answers every address alike", () => {
     ]);
     expect([...browser.cookies.keys()]).toEqual([]);
     expect(await resetRows(known)).toBe(1);
-    const [{ n }] = await getDb()<{ n: number }[]>`select count(*)::int as n from accounts where email = ${unknown}`;
+    const [{ n }] = await getDb()<{ n: number }[]>`select count(*)::int as n from people where email = ${unknown}`;
     expect(n).toBe(0);
   });
 
@@ -145,7 +145,7 @@ describe("the password reset link", () => {
       expect(await resetRows(email)).toBe(1);
     }
     useBrowser(laptop);
-    expect((await getCurrentAccount())?.email).toBe(email);
+    expect((await getCurrentAccount())?.person.email).toBe(email);
 
     newBrowser(randomIp());
     expect(await setPassword(link)).toEqual(RESET_DONE);
@@ -155,7 +155,7 @@ describe("the password reset link", () => {
       expect(await getCurrentAccount()).toBeNull();
     }
     const [{ sessions }] = await getDb()<{ sessions: number }[]>`
-      select count(*)::int as sessions from sessions s join accounts a on a.id = s.account_id where a.email = ${email}`;
+      select count(*)::int as sessions from sessions s join people p on p.id = s.person_id where p.email = ${email}`;
     expect(sessions).toBe(0);
 
     newBrowser(randomIp());
@@ -187,12 +187,12 @@ describe("the password reset link", () => {
     const link = await requestReset(email);
     const [{ minutes }] = await getDb()<{ minutes: number }[]>`
       select round(extract(epoch from r.expires_at - now()) / 60)::int as minutes
-      from password_resets r join accounts a on a.id = r.account_id where a.email = ${email}`;
+      from password_resets r join people p on p.id = r.person_id where p.email = ${email}`;
     expect(minutes).toBe(60);
 
     await getDb()`
       update password_resets set expires_at = now() - interval '1 second'
-      where account_id = (select id from accounts where email = ${email})`;
+      where person_id = (select id from people where email = ${email})`;
     expect(await openResetLink(link)).toEqual(LINK_REFUSED);
     expect(await setPassword(link)).toEqual(LINK_USED);
     expect(await signIn(email, oldPassword)).toEqual({ redirect: "/dashboard" });

@@ -41,15 +41,15 @@ beforeAll(async () => {
   expiredRevokedKey = expiredRevoked.key;
 
   cookies.live = await sessionCookie(user.accountId);
-  const live = await createSession(user.accountId, SESSION_MAX_AGE_SECONDS);
-  cookies.expired = `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ accountId: user.accountId, sessionId: live.id, expiresAt: new Date(Date.now() - 1000) })}`;
-  cookies.deletedAccount = `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ accountId: "00000000-0000-4000-8000-000000000000", sessionId: randomUUID(), expiresAt: new Date(Date.now() + 3600_000) })}`;
-  const ended = await createSession(user.accountId, SESSION_MAX_AGE_SECONDS);
-  cookies.signedOut = `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ accountId: user.accountId, sessionId: ended.id, expiresAt: ended.expires_at })}`;
+  const live = await createSession(user.personId, SESSION_MAX_AGE_SECONDS);
+  cookies.expired = `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ personId: user.personId, sessionId: live.id, expiresAt: new Date(Date.now() - 1000) })}`;
+  cookies.deletedAccount = `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ personId: "00000000-0000-4000-8000-000000000000", sessionId: randomUUID(), expiresAt: new Date(Date.now() + 3600_000) })}`;
+  const ended = await createSession(user.personId, SESSION_MAX_AGE_SECONDS);
+  cookies.signedOut = `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ personId: user.personId, sessionId: ended.id, expiresAt: ended.expires_at })}`;
   await deleteSession(ended.id);
-  const others = await createSession(revoked.accountId, SESSION_MAX_AGE_SECONDS);
-  cookies.othersSession = `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ accountId: user.accountId, sessionId: others.id, expiresAt: others.expires_at })}`;
-  cookies.withoutSession = `${LOCAL_SESSION_COOKIE}=${signed({ sub: user.accountId, exp: Math.floor(Date.now() / 1000) + 3600 })}`;
+  const others = await createSession(revoked.personId, SESSION_MAX_AGE_SECONDS);
+  cookies.othersSession = `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ personId: user.personId, sessionId: others.id, expiresAt: others.expires_at })}`;
+  cookies.withoutSession = `${LOCAL_SESSION_COOKIE}=${signed({ sub: user.personId, exp: Math.floor(Date.now() / 1000) + 3600 })}`;
 });
 
 const PREFIX = "The API key is malformed: it does not start with lp_live_ or lp_test_.";

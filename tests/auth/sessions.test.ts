@@ -40,7 +40,7 @@ describe("signing out", () => {
   it("ends the session on the server: the old cookie no longer authenticates the API or the dashboard", async () => {
     const cookie = sessionCookie();
     expect((await usageWith(cookie)).status).toBe(200);
-    expect((await getCurrentAccount())?.email).toBe(email);
+    expect((await getCurrentAccount())?.person.email).toBe(email);
 
     expect(await submit(signOutAction, {})).toEqual({ redirect: "/signin?signed_out=1" });
     expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(false);
@@ -77,7 +77,7 @@ describe("signing out", () => {
     expect((await usageWith(otherCookie)).status).toBe(200);
 
     useBrowser(otherBrowser);
-    expect((await getCurrentAccount())?.email).toBe(email);
+    expect((await getCurrentAccount())?.person.email).toBe(email);
   });
 });
 

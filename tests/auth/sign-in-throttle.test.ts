@@ -129,9 +129,7 @@ describe("sign-up", () => {
     expect(await signUp({ email, password })).toEqual(checkEmail(email));
     expect(await signUp({ email, password: "another password entirely" })).toEqual(checkEmail(email));
     expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(false);
-    const [{ n }] = await getDb()<
-      { n: number }[]
-    >`select count(*)::int as n from accounts where lower(email) = ${email}`;
+    const [{ n }] = await getDb()<{ n: number }[]>`select count(*)::int as n from people where lower(email) = ${email}`;
     expect(n).toBe(1);
   });
 

@@ -56,7 +56,7 @@ const NOTICE_TEXT =
 async function accountRows(email: string) {
   return getDb()<
     { id: string; password_hash: string }[]
-  >`select id, password_hash from accounts where lower(email) = ${email}`;
+  >`select id, password_hash from people where lower(email) = ${email}`;
 }
 async function pendingRows(email: string) {
   const [{ n }] = await getDb()<
@@ -149,7 +149,7 @@ describe("the sign-up link", () => {
 
     expect(await finishSignUp(link)).toEqual({ redirect: "/dashboard" });
     expect(browser.cookies.has(LOCAL_SESSION_COOKIE)).toBe(true);
-    expect((await getCurrentAccount())?.email).toBe(email);
+    expect((await getCurrentAccount())?.person.email).toBe(email);
     expect(await accountRows(email)).toHaveLength(1);
     expect(await pendingRows(email)).toBe(0);
 
@@ -249,7 +249,7 @@ describe("the sign-up link's page posted from another site", () => {
     browser.headers.delete("sec-fetch-site");
     browser.headers.set("origin", BASE);
     expect(await finishSignUp(link)).toEqual({ redirect: "/dashboard" });
-    expect((await getCurrentAccount())?.email).toBe(email);
+    expect((await getCurrentAccount())?.person.email).toBe(email);
   });
 
   it("is refused by the proxy before the action runs, as a form posts it or as fetch does", async () => {
@@ -289,7 +289,7 @@ describe("the sign-up link opened in a browser signed in to another account", ()
     expect(await openLink(link)).toEqual(page(email, signedIn));
     expect(await finishSignUp(link)).toEqual({ state: { status: "created", email, signedInAs: signedIn } });
     expect(browser.cookies.get(LOCAL_SESSION_COOKIE)).toBe(session);
-    expect((await getCurrentAccount())?.email).toBe(signedIn);
+    expect((await getCurrentAccount())?.person.email).toBe(signedIn);
     expect(await accountRows(email)).toHaveLength(1);
 
     // The new account is its owner's, with the password chosen at sign-up.
@@ -300,12 +300,12 @@ describe("the sign-up link opened in a browser signed in to another account", ()
   it("signs in as the new account when the browser's session has ended", async () => {
     const ended = newEmail();
     await signUpThroughLink({ email: ended, password });
-    await getDb()`delete from sessions where account_id = (select id from accounts where email = ${ended})`;
+    await getDb()`delete from sessions where person_id = (select id from people where email = ${ended})`;
     const email = newEmail();
     const link = await requestSignUp({ email, password });
     expect(await openLink(link)).toEqual(page(email));
     expect(await finishSignUp(link)).toEqual({ redirect: "/dashboard" });
-    expect((await getCurrentAccount())?.email).toBe(email);
+    expect((await getCurrentAccount())?.person.email).toBe(email);
   });
 });
 
@@ -315,7 +315,7 @@ describe("an address that has an account", () => {
     await signUpThroughLink({ email, password });
     const before = await accountRows(email);
     const [{ sessions }] = await getDb()<{ sessions: number }[]>`
-      select count(*)::int as sessions from sessions where account_id = ${before[0].id}`;
+      select count(*)::int as sessions from sessions where person_id = ${before[0].id}`;
 
     newBrowser("10.9.0.6");
     const { result, emails } = await withLoggedEmails(() => submitSignUp(email, "another password entirely"));
@@ -333,7 +333,7 @@ describe("an address that has an account", () => {
     expect(await pendingRows(email)).toBe(0);
     const [after] = await getDb()<
       { sessions: number }[]
-    >`select count(*)::int as sessions from sessions where account_id = ${before[0].id}`;
+    >`select count(*)::int as sessions from sessions where person_id = ${before[0].id}`;
     expect(after.sessions).toBe(sessions);
     expect(
       await submit(signInAction, { email, password: "another password entirely", next: "/dashboard" }),
@@ -406,7 +406,7 @@ describe("sign-up emails through Resend", () => {
 
     expect(await openLink(link)).toEqual(page(fresh));
     expect(await finishSignUp(link)).toEqual({ redirect: "/dashboard" });
-    expect((await getCurrentAccount())?.email).toBe(fresh);
+    expect((await getCurrentAccount())?.person.email).toBe(fresh);
   });
 });
 

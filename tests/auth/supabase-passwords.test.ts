@@ -6,6 +6,7 @@ import { call } from "../support/api";
 import { setTestEnv } from "../support/env";
 import { getAuthProvider } from "@/lib/auth/provider";
 import { getDb } from "@/lib/db/client";
+import { createAccount } from "@/lib/auth/data/accounts";
 import { browser, newBrowser, submit, useBrowser } from "../support/next-headers";
 import { sessionCookies, useSupabaseAuthStandIn } from "../support/supabase-auth";
 
@@ -207,11 +208,11 @@ describe("the links of Forgot password? and of a change of email on a Vercel pre
 
 describe("the account's email after a change of email confirmed in Supabase", () => {
   const accountEmail = async (userId: string) =>
-    (await getDb()<{ email: string }[]>`select email from accounts where auth_user_id = ${userId}`)[0]?.email;
+    (await getDb()<{ email: string }[]>`select email from people where auth_user_id = ${userId}`)[0]?.email;
   /** The account the browser's session cookies hold now, as every page and API call reads it. */
   const signedInAs = async (state: ReturnType<typeof newBrowser>) => {
     useBrowser(state);
-    return (await getAuthProvider().currentAccount())?.email;
+    return (await getAuthProvider().currentSession())?.person.email;
   };
 
   it("follows it when the link's callback signs the browser in as the new address, and an older session elsewhere never puts the old one back", async () => {
@@ -245,7 +246,7 @@ describe("the account's email after a change of email confirmed in Supabase", ()
     const user = await signedInUser();
     const before = user.email;
     // An account made a minute ago; then the link was followed in a mail app, whose browser kept no PKCE verifier.
-    await getDb()`update accounts set updated_at = now() - interval '1 minute' where auth_user_id = ${user.id}`;
+    await getDb()`update people set updated_at = now() - interval '1 minute' where auth_user_id = ${user.id}`;
     const stale = newBrowser("203.0.113.17");
     for (const cookie of sessionCookies(supabase.cookieName, supabase.issueSession(user)))
       stale.cookies.set(cookie.name, cookie.value);
@@ -263,8 +264,8 @@ describe("the account's email after a change of email confirmed in Supabase", ()
     const user = await signedInUser();
     const before = user.email;
     const taken = `taken-${before}`;
-    await getDb()`insert into accounts (email) values (${taken})`;
-    await getDb()`update accounts set updated_at = now() - interval '1 minute' where auth_user_id = ${user.id}`;
+    await createAccount({ email: taken });
+    await getDb()`update people set updated_at = now() - interval '1 minute' where auth_user_id = ${user.id}`;
     user.email = taken;
     const session = newBrowser("203.0.113.15");
     for (const cookie of sessionCookies(supabase.cookieName, supabase.issueSession(user)))

@@ -114,14 +114,14 @@ describe("Supabase session cookies on the API", () => {
     expect(requests).toContain("GET /auth/v1/.well-known/jwks.json");
     expect(requests.some((line) => line.startsWith("GET /auth/v1/user"))).toBe(false);
 
-    const accounts = await getDb()<{ email: string }[]>`select email from accounts where auth_user_id = ${user.id}`;
+    const accounts = await getDb()<{ email: string }[]>`select email from people where auth_user_id = ${user.id}`;
     expect(accounts).toEqual([{ email: user.email }]);
 
     // The same user again: the same account, not a second one.
     expect((await usageWith(cookie)).status).toBe(200);
     const [{ n }] = await getDb()<
       { n: number }[]
-    >`select count(*)::int as n from accounts where auth_user_id = ${user.id}`;
+    >`select count(*)::int as n from people where auth_user_id = ${user.id}`;
     expect(n).toBe(1);
   });
 
@@ -155,7 +155,7 @@ describe("Supabase session cookies on the API", () => {
     expect(result.body).toEqual(UNAUTHORIZED);
     const [{ n }] = await getDb()<
       { n: number }[]
-    >`select count(*)::int as n from accounts where auth_user_id = ${user.id}`;
+    >`select count(*)::int as n from people where auth_user_id = ${user.id}`;
     expect(n).toBe(0);
   });
 
@@ -376,11 +376,15 @@ describe("Supabase Auth as the Supabase integration for Vercel configures it", (
     expect(browser.cookies.get("sb-127-auth-token.0")!.startsWith("base64-")).toBe(true);
     expect(readSessionCookies(supabase.cookieName, browser.cookies)).toEqual(session);
 
-    // The dashboard's layout (requireAccount) finds the account sign-in linked, and so does the API.
-    const [account] = await getDb()<{ id: string; email: string }[]>`
-      select id, email from accounts where auth_user_id = ${user.id}`;
-    expect(account.email).toBe(user.email);
-    expect(await requireAccount("/dashboard/usage")).toMatchObject({ id: account.id, email: user.email });
+    // The dashboard's layout (requireAccount) finds the person sign-in linked, in their own team, and so does the API.
+    const [person] = await getDb()<{ id: string; email: string }[]>`
+      select id, email from people where auth_user_id = ${user.id}`;
+    expect(person.email).toBe(user.email);
+    expect(await requireAccount("/dashboard/usage")).toMatchObject({
+      name: user.email,
+      role: "admin",
+      person: { id: person.id, email: user.email },
+    });
     const usage = await usageWith(cookieHeader(browser.cookies));
     expect(usage.status).toBe(200);
     expect(usage.body).toMatchObject({ success: true, usage: { plan: "free", limit: 500 } });
@@ -406,7 +410,7 @@ describe("Supabase Auth as the Supabase integration for Vercel configures it", (
   it("refreshes an expired access token in the proxy: new cookies on the response, the same person behind it", async () => {
     const user = supabase.createUser({ userMetadata: bigProfile() });
     expect((await usageWith(cookieHeader(cookiesOf(supabase.issueSession(user))))).status).toBe(200);
-    const [account] = await getDb()<{ id: string }[]>`select id from accounts where auth_user_id = ${user.id}`;
+    const [person] = await getDb()<{ id: string }[]>`select id from people where auth_user_id = ${user.id}`;
 
     const expired = supabase.issueSession(user, { expiresIn: -60 });
     const sent = cookiesOf(expired);
@@ -432,7 +436,7 @@ describe("Supabase Auth as the Supabase integration for Vercel configures it", (
     const forwarded = cookiesAfterProxy(response, sent);
     expect(readSessionCookies(supabase.cookieName, forwarded)).toEqual(refreshed);
     useBrowser({ cookies: forwarded, headers: new Headers({ "x-forwarded-for": "203.0.113.43" }) });
-    expect(await requireAccount("/dashboard/usage")).toMatchObject({ id: account.id, email: user.email });
+    expect(await requireAccount("/dashboard/usage")).toMatchObject({ person: { id: person.id, email: user.email } });
 
     // The browser's next API call, with the new cookies: the same account, nothing to refresh.
     const usage = await usageWith(cookieHeader(browserCookies));
@@ -441,7 +445,7 @@ describe("Supabase Auth as the Supabase integration for Vercel configures it", (
     const library = await call(getLibrary, "/api/v1/library", { headers: { cookie: cookieHeader(browserCookies) } });
     expect(library.status).toBe(200);
     const [{ n }] = await getDb()<{ n: number }[]>`
-      select count(*)::int as n from accounts where auth_user_id = ${user.id}`;
+      select count(*)::int as n from people where auth_user_id = ${user.id}`;
     expect(n).toBe(1);
     expect(requests.slice(asked)).toEqual(["POST /auth/v1/token?grant_type=refresh_token"]);
 
@@ -498,7 +502,7 @@ describe("Supabase Auth as the Supabase integration for Vercel configures it", (
       expect((await usageWith(cookieHeader(cookiesOf(supabase.issueSession(user))))).status).toBe(200);
     expect((await visit("/dashboard", cookiesOf(supabase.issueSession(users[0])))).headers.get("location")).toBeNull();
     useBrowser({ cookies: cookiesOf(supabase.issueSession(users[1])), headers: new Headers() });
-    expect(await requireAccount()).toMatchObject({ email: users[1].email });
+    expect(await requireAccount()).toMatchObject({ person: { email: users[1].email } });
     // A token of the previous key is still in the fetched key set.
     expect((await usageWith(cookieHeader(cookiesOf(before)))).status).toBe(200);
     expect(supabase.jwksFetches - fetches).toBe(1);
@@ -588,7 +592,7 @@ describe("the redirect URLs the README tells people to add", () => {
       expect(confirmed.status).toBe(307);
       expect(confirmed.headers.get("location")).toBe(`${origin}/dashboard`);
       expect(readSessionCookies(supabase.cookieName, browser.cookies)?.user).toMatchObject({ email });
-      const [account] = await getDb()<{ email: string }[]>`select email from accounts where email = ${email}`;
+      const [account] = await getDb()<{ email: string }[]>`select email from people where email = ${email}`;
       expect(account).toEqual({ email });
     },
   );

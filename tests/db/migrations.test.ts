@@ -159,18 +159,20 @@ describe("SQL functions", () => {
         await db`
           insert into usage_counters (account_id, metric, period_start, count)
           values (${account}, 'api_calls', '2026-11-01T00:00:00Z', 7)`;
-        // The columns the migrations after it leave alone.
-        const rows = () => db`
-          select (select json_agg(json_build_object('id', t.id, 'email', t.email, 'plan', t.plan)) from accounts t)
-                   as accounts,
+        // The columns the migrations after it leave alone; the account's email moves to its owner, the person with
+        // the account's id (20261202130000_teams.sql, 20261202140000_identity.sql).
+        const rows = (owner: "account" | "person") => db`
+          select (select json_agg(json_build_object('id', t.id, 'email', o.email, 'plan', t.plan))
+                  from accounts t
+                    join ${db(owner === "account" ? "accounts" : "people")} o on o.id = t.id) as accounts,
                  (select json_agg(json_build_object('id', t.id, 'name', t.name, 'code', t.code)) from templates t)
                    as templates,
                  (select json_agg(t) from library_entries t) as library_entries,
                  (select json_agg(t) from usage_counters t) as usage_counters`;
-        const [before] = await rows();
+        const [before] = await rows("account");
 
         expect(await migrate(db)).toEqual({ applied: [second, ...rest], alreadyApplied: 1 });
-        expect(await rows()).toEqual([before]);
+        expect(await rows("person")).toEqual([before]);
         // A template saved before aliases has none, and is found by its id as before.
         expect(await db`select alias from templates`).toEqual([{ alias: null }]);
         expect(await db`select template_id_by_alias(${account}::uuid, 'mine') as id`).toEqual([{ id: null }]);

@@ -9,6 +9,8 @@ import { signedIn } from "../support/signed-in";
 // Domains → Add a domain: the form answers why a domain cannot be added, next to the field, and keeps what was typed.
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
+// A Server Action runs inside a request: its headers give the audit log the client's address.
+vi.mock("next/headers", () => import("../support/next-headers"));
 
 const SHARED = "shared.letterpress.example";
 

@@ -11,6 +11,8 @@ import { signedIn } from "../support/signed-in";
 // The Emails pages' actions: cancel a scheduled email, remove a suppression, for the signed-in account only.
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
+// A Server Action runs inside a request: its headers give the audit log the client's address.
+vi.mock("next/headers", () => import("../support/next-headers"));
 
 const schedule = (user: Sender) =>
   sentEmailId(user, { scheduled_at: new Date(Date.now() + 24 * 3600_000).toISOString() });

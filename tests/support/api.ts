@@ -103,13 +103,21 @@ export async function callReadingLazily(
   };
 }
 
-export type TestUser = { accountId: string; email: string; key: string; keyId: string; plan: PlanName };
+/** A team (accountId) created by sign-up: its admin is the person personId, with the email. */
+export type TestUser = {
+  accountId: string;
+  personId: string;
+  email: string;
+  key: string;
+  keyId: string;
+  plan: PlanName;
+};
 
 export async function createUser(plan: PlanName = "free"): Promise<TestUser> {
   const email = `user-${randomUUID()}@example.com`;
   const account = await createAccount({ email, plan });
   const key = await createApiKey(account.id, { name: "test key" });
-  return { accountId: account.id, email, key: key.key, keyId: key.id, plan };
+  return { accountId: account.id, personId: account.person.id, email, key: key.key, keyId: key.id, plan };
 }
 
 /** A sending domain of its own: a domain belongs to one account. */
@@ -117,10 +125,18 @@ export const uniqueDomain = () => `acme-${randomUUID().slice(0, 8)}.example`;
 
 export const auth = (user: TestUser) => ({ "x-api-key": user.key });
 
-/** A `Cookie` header value of a live local session, as signing in makes it. */
+/** A `Cookie` header value of a live local session of the team's first admin (its creator), as signing in makes it. */
 export async function sessionCookie(accountId: string): Promise<string> {
-  const session = await createSession(accountId, SESSION_MAX_AGE_SECONDS);
-  return `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ accountId, sessionId: session.id, expiresAt: session.expires_at })}`;
+  const [{ person_id: personId }] = await getDb()<{ person_id: string }[]>`
+    select person_id from memberships where account_id = ${accountId} and role = 'admin'
+    order by joined_at, person_id limit 1`;
+  return personSessionCookie(personId);
+}
+
+/** A `Cookie` header value of a live local session of the person, as signing in makes it. */
+export async function personSessionCookie(personId: string): Promise<string> {
+  const session = await createSession(personId, SESSION_MAX_AGE_SECONDS);
+  return `${LOCAL_SESSION_COOKIE}=${createLocalSessionToken({ personId, sessionId: session.id, expiresAt: session.expires_at })}`;
 }
 
 export async function catalogueId(slug: string): Promise<string> {

@@ -20,6 +20,8 @@ import { signedIn } from "../support/signed-in";
 // DELETE /templates/{id} and DELETE /library/{id} do, and adding a bought template back without buying it again.
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
+// A Server Action runs inside a request: its headers give the audit log the client's address.
+vi.mock("next/headers", () => import("../support/next-headers"));
 
 const hello = (greeting: string) => `import { Html, Text } from "@react-email/components";
 export default function Hello({ name = "there" }: { name?: string }) {

@@ -12,7 +12,7 @@ export async function GET(request: NextRequest) {
   if (!getConfig().supabase) return failed;
 
   const { createSupabaseServerClient } = await import("@/lib/auth/supabase-client/server");
-  const { accountForSupabaseUser } = await import("@/lib/auth/supabase");
+  const { personForSupabaseUser } = await import("@/lib/auth/supabase");
   const supabase = await createSupabaseServerClient();
   const code = searchParams.get("code");
   const tokenHash = searchParams.get("token_hash");
@@ -24,7 +24,7 @@ export async function GET(request: NextRequest) {
       : { data: { user: null }, error: new Error("missing code") };
   if (error || !data.user) return failed;
   // The user Supabase has just answered with: its email (a confirmed change of email's new one) is as of now.
-  const account = await accountForSupabaseUser(data.user, new Date());
-  if (!account) return failed;
+  const person = await personForSupabaseUser(data.user, new Date());
+  if (!person) return failed;
   return NextResponse.redirect(new URL(next, origin));
 }

@@ -6,6 +6,7 @@ import { clientAddress } from "@/lib/api/client-address";
 import { runAsActor } from "@/lib/audit/context";
 import { requireAccount } from "@/lib/auth/current";
 import { AppError } from "@/lib/core/errors";
+import { adminRequired, canUseAdminArea, type AdminArea } from "@/lib/teams/rights";
 
 // The one way a dashboard Server Action runs: the signed-in account (Server Actions are public endpoints, so each
 // re-checks the session; Next refuses a cross-origin POST to them, and proxy.ts one without Origin), whose rights are
@@ -59,6 +60,12 @@ export type Revalidation = string | readonly [path: string, type: "layout"];
 export type ActionSteps<Submitted, Input, Result, State> = {
   /** The page sign-in comes back to. */
   page: string | ((submitted: Submitted) => string);
+  /**
+   * An admin-only area (lib/teams/rights.ts): a member's action is refused before the form is read, and nothing
+   * changes: `denied`'s state, or the refusal thrown.
+   */
+  area?: AdminArea;
+  denied?: (error: AppError) => State;
   /** What was submitted, read and checked (looked up, when it names something): the change's input, or a refusal. */
   input: (submitted: Submitted, account: SignedInAccount) => Input | Refusal<State> | Promise<Input | Refusal<State>>;
   /** The change, through the service function the API makes it with (or a refusal). */
@@ -78,6 +85,10 @@ export async function runAction<Submitted, Input, Result, State>(
   steps: ActionSteps<Submitted, Input, Result, State>,
 ): Promise<State> {
   const account = await requireAccount(typeof steps.page === "function" ? steps.page(submitted) : steps.page);
+  if (steps.area && !canUseAdminArea(account.role)) {
+    if (steps.denied) return steps.denied(adminRequired(steps.area));
+    throw adminRequired(steps.area);
+  }
   const input = await steps.input(submitted, account);
   if (isRefusal<State>(input)) return input[REFUSED];
   let result: Result | Refusal<State>;
@@ -120,6 +131,7 @@ export function formAction<Input, Result, State extends ActionState>(
 ): Promise<State> {
   return runAction(form, {
     refused: (error) => ({ status: "error", message: formMessage(error) }) as State,
+    denied: (error) => ({ status: "error", message: error.message }) as State,
     ...steps,
   });
 }

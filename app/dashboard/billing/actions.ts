@@ -10,6 +10,7 @@ const PAGE = "/dashboard/billing";
 export async function changePlanAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
   return formAction(formData, {
     page: PAGE,
+    area: "billing",
     input: (form, account) => {
       const plan = form.get("plan");
       const processor = getPaymentProcessor();
@@ -39,6 +40,7 @@ export async function changePlanAction(_previous: ActionState, formData: FormDat
 export async function openCustomerPortalAction(): Promise<void> {
   return runAction(undefined, {
     page: PAGE,
+    area: "billing",
     input: () => undefined,
     run: async (account) => {
       const processor = getPaymentProcessor();

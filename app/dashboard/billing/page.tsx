@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import { requireAccount } from "@/lib/auth/current";
+import { canUseAdminArea } from "@/lib/teams/rights";
+import { AdminNeeded } from "../_components/admin-needed";
 import { getPaymentMode, getPaymentProcessor } from "@/lib/billing/payments";
 import { formatDate, PLAN_LABEL } from "../../_components/format";
 import { PaymentModeNote, PlanCards } from "../../_components/plan-cards";
@@ -27,6 +29,7 @@ export default async function BillingPage({
   searchParams: Promise<{ checkout?: string; portal?: string }>;
 }) {
   const account = await requireAccount("/dashboard/billing");
+  if (!canUseAdminArea(account.role)) return <AdminNeeded title="Billing" area="billing" />;
   const params = await searchParams;
   const processor = getPaymentProcessor();
   const paymentMode = getPaymentMode();

@@ -22,6 +22,7 @@ const GONE: ActionState = { status: "error", message: "That domain is no longer 
 export async function addDomainAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
   return formAction(formData, {
     page: PAGE,
+    area: "domains",
     input: async (form, account) => {
       const values = { domain: field(form, "domain"), defaultSender: field(form, "defaultSender") };
       const parsed = domainSchema.safeParse({
@@ -70,6 +71,7 @@ export async function addDomainAction(_previous: ActionState, formData: FormData
 export async function verifyDomainAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
   return formAction(formData, {
     page: PAGE,
+    area: "domains",
     input: (form) => ({ id: field(form, "id"), domain: field(form, "domain") }),
     run: async (account, { id, domain }) => {
       if (getConfig().resend) return (await verifySendingDomain(account.id, id)).message;
@@ -86,6 +88,7 @@ export async function verifyDomainAction(_previous: ActionState, formData: FormD
 export async function updateDefaultSenderAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
   return formAction(formData, {
     page: PAGE,
+    area: "domains",
     input: async (form, account) => {
       const current = await findSendingDomain(account.id, field(form, "domain"));
       if (!current) return refuse(GONE);
@@ -112,6 +115,7 @@ export async function updateDefaultSenderAction(_previous: ActionState, formData
 export async function removeDomainAction(formData: FormData): Promise<ActionState> {
   return formAction(formData, {
     page: PAGE,
+    area: "domains",
     input: (form) => ({ id: field(form, "id") }),
     run: (account, { id }) => removeSendingDomain(account.id, id),
     refused: (error) =>

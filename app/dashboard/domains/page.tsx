@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import { requireAccount } from "@/lib/auth/current";
+import { canUseAdminArea } from "@/lib/teams/rights";
+import { AdminNeeded } from "../_components/admin-needed";
 import { getConfig } from "@/lib/core/config";
 import { isVerifiedForSending, listSendingDomainDetails } from "@/lib/sending-domains/service";
 import { formatDateTime } from "../../_components/format";
@@ -13,6 +15,7 @@ export const metadata: Metadata = { title: "Domains" };
 
 export default async function DomainsPage() {
   const account = await requireAccount("/dashboard/domains");
+  if (!canUseAdminArea(account.role)) return <AdminNeeded title="Sending domains" area="domains" />;
   const { resend, sharedSendingDomain } = getConfig();
   const simulated = resend === null;
   // With Resend, a domain marked verified while DNS was simulated shows as pending until Resend verifies it.

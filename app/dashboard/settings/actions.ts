@@ -40,8 +40,8 @@ export async function changePasswordAction(_previous: ActionState, formData: For
       return parsed.data;
     },
     run: async (account, change) =>
-      throttleSignIn(account.email, clientAddress(await headers()), () =>
-        getAuthProvider().changePassword(account, change),
+      throttleSignIn(account.person.email, clientAddress(await headers()), () =>
+        getAuthProvider().changePassword(account.person, change),
       ),
     refused,
     done: (): ActionState => ({
@@ -68,8 +68,8 @@ export async function changeEmailAction(_previous: ActionState, formData: FormDa
     },
     run: async (account, change) => {
       const requestHeaders = await headers();
-      return throttleSignIn(account.email, clientAddress(requestHeaders), () =>
-        getAuthProvider().changeEmail(account, change, linkOrigin(requestHeaders)),
+      return throttleSignIn(account.person.email, clientAddress(requestHeaders), () =>
+        getAuthProvider().changeEmail(account.person, change, linkOrigin(requestHeaders)),
       );
     },
     refused: (error, change) => ({ ...refused(error), values: { email: change.email } }),

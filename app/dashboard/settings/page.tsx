@@ -22,7 +22,7 @@ export default async function SettingsPage() {
           <div className="card-body">
             <dl className="dl">
               <dt>Email</dt>
-              <dd>{account.email}</dd>
+              <dd>{account.person.email}</dd>
               <dt>Plan</dt>
               <dd>
                 {PLAN_LABEL[account.plan]} · <Link href="/dashboard/billing">Change plan</Link>
@@ -57,7 +57,7 @@ export default async function SettingsPage() {
         </CardSection>
 
         <CardSection headingId="email-title" title="Sign-in email">
-          <ChangeEmailForm email={account.email} />
+          <ChangeEmailForm email={account.person.email} />
         </CardSection>
 
         <div className="stats">

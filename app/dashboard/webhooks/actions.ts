@@ -64,6 +64,7 @@ function refusedEndpoint(error: unknown, values: Record<string, string>): Action
 export async function createWebhookAction(_previous: SecretState, formData: FormData): Promise<SecretState> {
   return formAction(formData, {
     page: LIST,
+    area: "webhooks",
     input: (form) => readEndpoint(form),
     run: (account, { endpoint: { url, events, description } }) =>
       createWebhook(account.id, { url, events, ...(description ? { description } : {}) }),
@@ -82,6 +83,7 @@ export async function updateWebhookAction(_previous: ActionState, formData: Form
   const id = field(formData, "id");
   return formAction(formData, {
     page: endpointPage(id),
+    area: "webhooks",
     input: (form) => readEndpoint(form),
     run: (account, { endpoint: { url, events, description } }) =>
       updateWebhook(account.id, id, { url, events, description: description || null }),
@@ -96,6 +98,7 @@ export async function setWebhookEnabledAction(_previous: ActionState, formData: 
   const id = field(formData, "id");
   return formAction(formData, {
     page: endpointPage(id),
+    area: "webhooks",
     input: (form) => ({ enabled: field(form, "enabled") === "true" }),
     run: (account, { enabled }) => updateWebhook(account.id, id, { enabled }),
     revalidate: [LIST, endpointPage(id)],
@@ -110,6 +113,7 @@ export async function rotateWebhookSecretAction(formData: FormData): Promise<Sec
   const id = field(formData, "id");
   return formAction(formData, {
     page: endpointPage(id),
+    area: "webhooks",
     input: () => ({}),
     run: (account) => rotateWebhookSecret(account.id, id),
     revalidate: [endpointPage(id)],
@@ -122,6 +126,7 @@ export async function deleteWebhookAction(formData: FormData): Promise<ActionSta
   const id = field(formData, "id");
   return formAction(formData, {
     page: endpointPage(id),
+    area: "webhooks",
     input: () => ({}),
     run: (account) => deleteWebhook(account.id, id),
     revalidate: [LIST],
@@ -133,6 +138,7 @@ export async function replayDeliveryAction(_previous: ActionState, formData: For
   const id = field(formData, "id");
   return formAction(formData, {
     page: endpointPage(id),
+    area: "webhooks",
     input: (form) => ({ deliveryId: field(form, "deliveryId") }),
     run: (account, { deliveryId }) => replayDelivery(account.id, id, deliveryId),
     revalidate: [endpointPage(id)],
@@ -145,6 +151,7 @@ export async function sendTestEventAction(_previous: TestState, formData: FormDa
   const id = field(formData, "id");
   return formAction(formData, {
     page: endpointPage(id),
+    area: "webhooks",
     input: () => ({}),
     run: (account) => sendTestEvent(account.id, id),
     revalidate: [endpointPage(id)],

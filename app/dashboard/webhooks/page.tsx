@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireAccount } from "@/lib/auth/current";
+import { canUseAdminArea } from "@/lib/teams/rights";
+import { AdminNeeded } from "../_components/admin-needed";
 import { MAX_WEBHOOK_ENDPOINTS } from "@/lib/core/limits";
 import { listWebhooks } from "@/lib/webhooks/service";
 import { CardSection } from "../../_components/card-section";
@@ -29,6 +31,7 @@ function eventsSummary(events: string[], shown = 3): string {
 
 export default async function WebhooksPage() {
   const account = await requireAccount("/dashboard/webhooks");
+  if (!canUseAdminArea(account.role)) return <AdminNeeded title="Webhooks" area="webhooks" />;
   const webhooks = await listWebhooks(account.id);
   const full = webhooks.length >= MAX_WEBHOOK_ENDPOINTS;
 

@@ -2,20 +2,20 @@ import "server-only";
 import { getDb } from "@/lib/db/client";
 
 // Local accounts' changes of sign-in email waiting for the link mailed to the new address (lib/auth/local.ts), one per
-// account; the link's token is kept only as its SHA-256 digest.
+// person; the link's token is kept only as its SHA-256 digest.
 
-/** Holds a change until its link is used, replacing the account's earlier one (whose link then stops working). */
+/** Holds a change until its link is used, replacing the person's earlier one (whose link then stops working). */
 export async function saveEmailChange(input: {
-  accountId: string;
+  personId: string;
   newEmail: string;
   tokenHash: string;
   maxAgeSeconds: number;
 }): Promise<void> {
   await getDb()`
-    insert into email_changes (account_id, new_email, token_hash, expires_at)
-    values (${input.accountId}, ${input.newEmail}, ${input.tokenHash},
+    insert into email_changes (person_id, new_email, token_hash, expires_at)
+    values (${input.personId}, ${input.newEmail}, ${input.tokenHash},
             now() + ${input.maxAgeSeconds} * interval '1 second')
-    on conflict (account_id) do update set
+    on conflict (person_id) do update set
       new_email = excluded.new_email, token_hash = excluded.token_hash, created_at = now(),
       expires_at = excluded.expires_at`;
 }
@@ -23,7 +23,7 @@ export async function saveEmailChange(input: {
 /** The current and new address of the unexpired change with this token digest, leaving it usable; null if none. */
 export async function findEmailChange(tokenHash: string): Promise<{ email: string; newEmail: string } | null> {
   const [row] = await getDb()<{ email: string; newEmail: string }[]>`
-    select a.email, c.new_email as "newEmail" from email_changes c join accounts a on a.id = c.account_id
+    select p.email, c.new_email as "newEmail" from email_changes c join people p on p.id = c.person_id
     where c.token_hash = ${tokenHash} and c.expires_at > now()`;
   return row ?? null;
 }
@@ -32,7 +32,7 @@ export type EmailChangeTaken = { status: "changed"; oldEmail: string; newEmail: 
 
 /**
  * Uses a change in one statement: its row is removed and, while unexpired and the new address is still free, the
- * account's email set to it. A link works once however many times it is posted at once; `invalid` for an unknown,
+ * person's email set to it. A link works once however many times it is posted at once; `invalid` for an unknown,
  * used or expired token, or an address taken meanwhile (a race the check misses is refused by the unique index, and
  * leaves the link as it was: it fails the same way until it expires).
  */
@@ -41,13 +41,13 @@ export async function takeEmailChange(tokenHash: string): Promise<EmailChangeTak
     const [row] = await getDb()<{ oldEmail: string; newEmail: string }[]>`
       with taken as (
         delete from email_changes where token_hash = ${tokenHash}
-        returning account_id, new_email, expires_at > now() as live
+        returning person_id, new_email, expires_at > now() as live
       ), previous as (
-        select a.id, a.email from accounts a join taken t on t.account_id = a.id where t.live
-          and not exists (select 1 from accounts b where lower(b.email) = lower(t.new_email))
+        select a.id, a.email from people a join taken t on t.person_id = a.id where t.live
+          and not exists (select 1 from people b where lower(b.email) = lower(t.new_email))
       ), updated as (
-        update accounts a set email = t.new_email, updated_at = now()
-        from taken t, previous p where a.id = p.id and t.account_id = p.id
+        update people a set email = t.new_email, updated_at = now()
+        from taken t, previous p where a.id = p.id and t.person_id = p.id
         returning a.id, a.email
       )
       select p.email as "oldEmail", u.email as "newEmail" from updated u join previous p on p.id = u.id`;

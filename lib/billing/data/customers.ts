@@ -38,6 +38,9 @@ export async function linkCheckoutCustomer(tx: Tx, accountId: string, customerId
 }
 
 export async function findAccountEmail(accountId: string): Promise<string | null> {
-  const [row] = await getDb()<{ email: string }[]>`select email from accounts where id = ${accountId}`;
+  // The team's first admin: the owner, for a migrated team, or the person who created it.
+  const [row] = await getDb()<{ email: string }[]>`
+    select p.email from memberships m join people p on p.id = m.person_id
+    where m.account_id = ${accountId} and m.role = 'admin' order by m.joined_at, m.person_id limit 1`;
   return row?.email ?? null;
 }

@@ -57,7 +57,7 @@ export async function createUserTemplate(
                              preview_props, compatibility, files, entry, author, alias, published_version)
       select ${accountId}, ${input.name}, ${input.description}, false, 0, ${input.code}, ${input.compiledCode},
              ${jsonParameter(tx, input.variables)}, ${jsonOrNull(tx, input.previewProps)},
-             ${jsonOrNull(tx, input.compatibility)}, ${jsonOrNull(tx, input.files)}, ${input.entry ?? null}, email,
+             ${jsonOrNull(tx, input.compatibility)}, ${jsonOrNull(tx, input.files)}, ${input.entry ?? null}, name,
              ${input.alias ?? null}, ${publish ? 1 : null}
       from accounts where id = ${accountId}
       returning id, name`;

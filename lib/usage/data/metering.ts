@@ -6,15 +6,19 @@ import { API_CALL_LIMITS, type PlanName } from "@/lib/core/plans";
 import type { Role } from "@/lib/teams/rights";
 
 /**
- * A session credential's sessionId is a local session's row, which must still exist; null when the session was
- * verified already (a Supabase JWT, or a dashboard page that loaded the signed-in account).
+ * An account credential is a dashboard page's team, whose signed-in person was checked already. A session credential
+ * names a person; its sessionId is a local session's row, which must still exist (null when the
+ * session was verified already: a Supabase JWT, or a dashboard page that loaded the signed-in person); teamId is the
+ * team switcher's choice, honoured while the person is its member.
  */
 export type Credential =
-  { kind: "api_key"; keyHash: string } | { kind: "session"; accountId: string; sessionId: string | null };
+  | { kind: "api_key"; keyHash: string }
+  | { kind: "session"; personId: string; sessionId: string | null; teamId: string | null }
+  | { kind: "account"; accountId: string };
 
 export type MeteredCaller = {
+  /** The team. */
   accountId: string;
-  email: string;
   plan: PlanName;
   /** Whether this call was counted (false for unmetered endpoints). */
   metered: boolean;
@@ -26,18 +30,22 @@ export type MeteredCaller = {
   quota: number | null;
   /** The API key's grant; null for a browser session. */
   apiKey: ApiKeyGrant | null;
+  /** The API key's name (the audit log's actor); null for a browser session. */
+  keyName: string | null;
   /** A browser session's person and their role in the team; null for an API key, whose scope is its rights. */
   personId: string | null;
+  personEmail: string | null;
   role: Role | null;
   /** A sending_access key on a route that does not admit it: refused, and the call was not counted. */
   insufficientScope: boolean;
 };
 
-type CallerRow = Omit<MeteredCaller, "apiKey" | "insufficientScope"> & {
+type CallerRow = Omit<MeteredCaller, "apiKey" | "keyName" | "insufficientScope"> & {
   key_id: string | null;
   key_kind: ApiKeyGrant["kind"] | null;
   key_scope: ApiKeyGrant["scope"] | null;
   key_domain: string | null;
+  key_name: string | null;
   insufficient_scope: boolean | null;
 };
 
@@ -52,18 +60,22 @@ export async function authenticateAndMeter(
   periodStart: Date,
 ): Promise<MeteredCaller | null> {
   if (
-    credential.kind === "session" &&
-    (!isUuid(credential.accountId) || (credential.sessionId !== null && !isUuid(credential.sessionId)))
+    (credential.kind === "session" &&
+      (!isUuid(credential.personId) ||
+        (credential.sessionId !== null && !isUuid(credential.sessionId)) ||
+        (credential.teamId !== null && !isUuid(credential.teamId)))) ||
+    (credential.kind === "account" && !isUuid(credential.accountId))
   ) {
     return null;
   }
   const db = getDb();
   const [row] = await db<CallerRow[]>`
-    select account_id as "accountId", email, plan, metered, allowed, used, quota, key_id, key_kind, key_scope,
-           key_domain, insufficient_scope
+    select account_id as "accountId", plan, metered, allowed, used, quota, key_id, key_kind, key_scope, key_domain,
+           key_name, insufficient_scope, person_id as "personId", person_email as "personEmail", role
     from authenticate_and_meter(
       ${credential.kind === "api_key" ? credential.keyHash : null}::text,
-      ${credential.kind === "session" ? credential.accountId : null}::uuid,
+      ${credential.kind === "session" ? credential.personId : null}::uuid,
+      ${credential.kind === "session" ? credential.teamId : credential.kind === "account" ? credential.accountId : null}::uuid,
       ${metered ? "api_calls" : null}::text,
       ${periodStart}::timestamptz,
       ${db.json(API_CALL_LIMITS)},
@@ -75,15 +87,14 @@ export async function authenticateAndMeter(
     key_kind: kind,
     key_scope: scope,
     key_domain: domain,
+    key_name: name,
     insufficient_scope: insufficientScope,
     ...caller
   } = row;
   return {
     ...caller,
     apiKey: id && kind && scope ? { id, kind, scope, domain } : null,
-    // Until sessions name a person (issue 48's identity step), a session is the account owner's, its one admin.
-    personId: id ? null : caller.accountId,
-    role: id ? null : "admin",
+    keyName: name,
     insufficientScope: insufficientScope === true,
   };
 }

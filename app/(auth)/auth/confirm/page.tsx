@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getCurrentAccount } from "@/lib/auth/current";
+import { getCurrentSession } from "@/lib/auth/current";
 import { findLocalSignUp } from "@/lib/auth/local";
 import { getConfig } from "@/lib/core/config";
 import { ConfirmSignUpForm } from "./confirm-form";
@@ -21,14 +21,14 @@ export default async function ConfirmSignUpPage({
   // Supabase mails its own links to /auth/callback: with it configured, no token here is valid.
   const pending = getConfig().supabase ? null : await findLocalSignUp(token);
   if (!pending) redirect("/signin?error=sign_up_link");
-  const signedIn = await getCurrentAccount();
+  const signedIn = await getCurrentSession();
   return (
     <>
       <h1>Finish signing up</h1>
       <p className="subtitle">
         Create the Letterpress account for <strong>{pending.email}</strong>.
       </p>
-      <ConfirmSignUpForm token={token} email={pending.email} signedInAs={signedIn?.email ?? null} />
+      <ConfirmSignUpForm token={token} email={pending.email} signedInAs={signedIn?.person.email ?? null} />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getCurrentAccount } from "@/lib/auth/current";
+import { getCurrentSession } from "@/lib/auth/current";
 import { findLocalPasswordReset } from "@/lib/auth/local-recovery";
 import { getConfig } from "@/lib/core/config";
 import { ResetPasswordForm } from "../../password-forms";
@@ -19,7 +19,7 @@ export default async function ResetPasswordPage({
   const { token: given } = await searchParams;
   const token = typeof given === "string" ? given : "";
   const reset = getConfig().supabase
-    ? await getCurrentAccount().then((account) => (account ? { email: account.email } : null))
+    ? await getCurrentSession().then((session) => (session ? { email: session.person.email } : null))
     : await findLocalPasswordReset(token);
   if (!reset) redirect("/forgot-password?error=reset_link");
   return (

@@ -213,7 +213,7 @@ export default async function TemplatePage({
           .filter((domain) => domain.default_sender)
           .map((domain) => ({ domain: domain.domain, address: domain.default_sender! }))}
         canSend={verified.length > 0 || Boolean(shared)}
-        accountEmail={account.email}
+        accountEmail={account.person.email}
       />
       {compatibility && (
         <div style={{ marginTop: 20 }}>

@@ -49,6 +49,7 @@ const newKeySchema = z.object({
 export async function createApiKeyAction(_previous: CreateKeyState, formData: FormData): Promise<CreateKeyState> {
   return formAction(formData, {
     page: PAGE,
+    area: "api_keys",
     input: (form) => {
       const values = {
         name: field(form, "name"),
@@ -70,7 +71,7 @@ export async function createApiKeyAction(_previous: CreateKeyState, formData: Fo
       return { key: parsed.data, values };
     },
     run: (account, { key: { name, kind, scope, domain, expiresInDays } }) =>
-      issueApiKey(account.id, { name, kind, scope, domain, expiresAt: expiresInDays }),
+      issueApiKey(account.id, { name, kind, scope, domain, expiresAt: expiresInDays, createdBy: account.person.id }),
     refused: (error, { key, values }) => {
       if (!(error instanceof AppError && error.code === "DOMAIN_NOT_FOUND"))
         return { status: "error", message: formMessage(error), values };
@@ -92,6 +93,7 @@ export async function createApiKeyAction(_previous: CreateKeyState, formData: Fo
 export async function revokeApiKeyAction(formData: FormData): Promise<void> {
   return runAction(formData, {
     page: PAGE,
+    area: "api_keys",
     input: (form) => z.uuid().safeParse(form.get("id")),
     run: async (account, id) => {
       if (id.success) await revokeAccountApiKey(account.id, id.data);

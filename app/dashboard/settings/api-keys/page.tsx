@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { requireAccount } from "@/lib/auth/current";
+import { canUseAdminArea } from "@/lib/teams/rights";
+import { AdminNeeded } from "../../_components/admin-needed";
 import { getConfig } from "@/lib/core/config";
-import { listApiKeys, type ApiKeyRecord } from "@/lib/dashboard/queries";
+import { listApiKeysWithCreator, type ApiKeyRecord } from "@/lib/dashboard/queries";
 import { isVerifiedForSending, listSendingDomains } from "@/lib/sending-domains/service";
 import { ConfirmAction } from "../../../_components/confirm-action";
 import {
@@ -32,7 +34,8 @@ const COLUMNS = [
 
 export default async function ApiKeysPage() {
   const account = await requireAccount("/dashboard/settings/api-keys");
-  const [keys, domains] = await Promise.all([listApiKeys(account.id), listSendingDomains(account.id)]);
+  if (!canUseAdminArea(account.role)) return <AdminNeeded title="API keys" area="api_keys" />;
+  const [keys, domains] = await Promise.all([listApiKeysWithCreator(account.id), listSendingDomains(account.id)]);
   // A Server Component renders once per request, so the request's own time is the one to compare expiries with.
   // eslint-disable-next-line react-hooks/purity
   const now = Date.now();
@@ -102,6 +105,11 @@ export default async function ApiKeysPage() {
                   </td>
                   <td className="nowrap hide-sm" title={formatDateTime(key.created_at)}>
                     {timeAgo(key.created_at)}
+                    {key.created_by_email && (
+                      <div className="muted small" data-testid="api-key-creator">
+                        by {key.created_by_email}
+                      </div>
+                    )}
                   </td>
                   <td
                     className="nowrap hide-sm"

@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireAccount } from "@/lib/auth/current";
+import { canUseAdminArea } from "@/lib/teams/rights";
+import { AdminNeeded } from "../../_components/admin-needed";
 import { AppError } from "@/lib/core/errors";
 import { WEBHOOK_PREVIOUS_SECRET_HOURS } from "@/lib/core/limits";
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from "@/lib/webhooks/schemas";
@@ -49,6 +51,7 @@ export default async function WebhookPage({
 }) {
   const [{ id }, query] = await Promise.all([params, searchParams]);
   const account = await requireAccount(`/dashboard/webhooks/${encodeURIComponent(id)}`);
+  if (!canUseAdminArea(account.role)) return <AdminNeeded title="Webhook" area="webhooks" />;
   const webhook = await findWebhook(account.id, id);
   const filter = FILTERS.find((value) => value === query.status) ?? "all";
   const requested = Math.max(1, Number.parseInt(query.page ?? "1", 10) || 1);
