@@ -44,11 +44,11 @@ export async function createInvitation(invitation: {
   expiresAt: Date;
   seatLimit: number | null;
 }): Promise<{ status: CreateInvitationStatus; invitationId: string | null }> {
-  const a = actorParams();
-  const [row] = await getDb()<{ status: CreateInvitationStatus; invitation_id: string | null }[]>`
+  const db = getDb();
+  const [row] = await db<{ status: CreateInvitationStatus; invitation_id: string | null }[]>`
     select * from create_invitation(${invitation.accountId}, ${invitation.email}, ${invitation.role},
       ${invitation.tokenHash}, ${invitation.invitedBy}, ${invitation.expiresAt}, ${invitation.seatLimit},
-      ${a.type}, ${a.id}, ${a.label}, ${a.ip})`;
+      ${db.json(actorParams())})`;
   return { status: row.status, invitationId: row.invitation_id };
 }
 

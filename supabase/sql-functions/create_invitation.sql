@@ -2,7 +2,8 @@
 -- the team's seats (members plus pending invitations, p_seat_limit from lib/core/plans.ts; null is unlimited) are
 -- taken. An open invitation to the same address is replaced (revoked, freeing its seat, then made anew). The team's
 -- row is locked first, so concurrent invitations are counted one after another and never pass the seats; the entry
--- member.invited is written in the same transaction and never holds the token.
+-- member.invited is written in the same transaction and never holds the token. p_actor is the entry's
+-- { type, id, label, ip } (lib/audit/context.ts).
 create or replace function public.create_invitation(
   p_account_id uuid,
   p_email text,
@@ -11,10 +12,7 @@ create or replace function public.create_invitation(
   p_invited_by uuid,
   p_expires_at timestamptz,
   p_seat_limit integer,
-  p_actor_type text,
-  p_actor_id text,
-  p_actor_label text,
-  p_ip text
+  p_actor jsonb
 )
 returns table (status text, invitation_id uuid)
 language plpgsql
@@ -52,8 +50,8 @@ begin
   returning id into v_id;
   insert into public.audit_log
     (account_id, action, actor_type, actor_id, actor_label, target_type, target_id, target_label, ip, details)
-  values (p_account_id, 'member.invited', p_actor_type, p_actor_id, p_actor_label, 'invitation', v_id::text, p_email,
-    p_ip, jsonb_build_object('email', p_email, 'role', p_role));
+  values (p_account_id, 'member.invited', p_actor ->> 'type', p_actor ->> 'id', p_actor ->> 'label', 'invitation',
+    v_id::text, p_email, p_actor ->> 'ip', jsonb_build_object('email', p_email, 'role', p_role));
   return query select 'created'::text, v_id;
 end;
 $$;

@@ -122,7 +122,7 @@ describe("GET /api/v1/audit-log", () => {
         {
           id: UUID,
           action: "webhook.updated",
-          actor: { type: "user", id: user.accountId, label: user.email },
+          actor: { type: "user", id: user.personId, label: user.email },
           target: { type: "webhook_endpoint", id, label: URL_1 },
           ip: "192.0.2.1",
           created_at: ISO,

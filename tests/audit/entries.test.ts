@@ -46,7 +46,7 @@ async function entriesOf(user: TestUser): Promise<AuditEntry[]> {
 
 const apiHeaders = (user: TestUser) => ({ ...auth(user), "x-forwarded-for": API_IP });
 const byKey = (user: TestUser) => ({ type: "api_key", id: user.keyId, label: "test key" });
-const byPerson = (user: TestUser) => ({ type: "user", id: user.accountId, label: user.email });
+const byPerson = (user: TestUser) => ({ type: "user", id: user.personId, label: user.email });
 const SYSTEM = { type: "system", id: null, label: "Letterpress" };
 
 /** An entry as listAuditEntries reads it. */

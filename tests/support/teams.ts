@@ -5,21 +5,16 @@ import type { Role } from "@/lib/teams/rights";
 import type { TeamCaller } from "@/lib/teams/service";
 import { createUser, type TestUser } from "./api";
 
-// Teams for tests: a team made by today's account helpers, with its owner as a person and its admin, and people added
-// as members directly (sign-up creates only accounts until people are made at sign-up).
+// Teams for tests: a team as sign-up makes it (its creator is its admin), and people added as members directly.
 
 export type TestTeam = TestUser & { admin: TeamCaller };
 
 export async function createTeam(plan: PlanName = "free"): Promise<TestTeam> {
   const user = await createUser(plan);
-  const db = getDb();
-  await db`insert into people (id, email) values (${user.accountId}, ${user.email}) on conflict (id) do nothing`;
-  await db`insert into memberships (account_id, person_id, role) values (${user.accountId}, ${user.accountId}, 'admin')
-    on conflict do nothing`;
-  const [{ name }] = await db<{ name: string }[]>`select name from accounts where id = ${user.accountId}`;
+  const [{ name }] = await getDb()<{ name: string }[]>`select name from accounts where id = ${user.accountId}`;
   return {
     ...user,
-    admin: { id: user.accountId, name, plan, role: "admin", person: { id: user.accountId, email: user.email } },
+    admin: { id: user.accountId, name, plan, role: "admin", person: { id: user.personId, email: user.email } },
   };
 }
 
@@ -51,10 +46,12 @@ export type AuditRow = {
   details: unknown;
 };
 
+/** The team's entries of members and invitations (the key every test team is made with has its own entry). */
 export async function auditEntries(accountId: string): Promise<AuditRow[]> {
   return getDb()<AuditRow[]>`
     select action, actor_type, actor_id, actor_label, target_type, target_id, target_label, ip, details
-    from audit_log where account_id = ${accountId} order by created_at, id`;
+    from audit_log where account_id = ${accountId} and (action like 'member.%' or action like 'invitation.%')
+    order by created_at, id`;
 }
 
 export async function roles(accountId: string): Promise<{ email: string; role: string }[]> {

@@ -33,7 +33,7 @@ const signInAs = (person: { id: string; email: string }) => {
 
 async function invite(team: TestTeam, email: string): Promise<string> {
   const { emails } = await withLoggedEmails(() =>
-    runAsActor({ actor: { type: "user", id: team.accountId, label: team.email }, ip: null }, () =>
+    runAsActor({ actor: { type: "user", id: team.personId, label: team.email }, ip: null }, () =>
       inviteMember(team.admin, { email, role: "member" }),
     ),
   );

@@ -71,7 +71,7 @@ describe("invitations", () => {
       from invitations where id = ${id}`;
     expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(row.token_hash).not.toContain(token);
-    expect([row.invited_by, Number(row.days)]).toEqual([team.accountId, 7]);
+    expect([row.invited_by, Number(row.days)]).toEqual([team.personId, 7]);
     const listed = await teamInvitations(team.admin);
     expect(listed).toEqual([{ id, email, role: "admin", created_at: expect.any(Date), expires_at: expect.any(Date) }]);
     const entries = await auditEntries(team.accountId);
@@ -79,7 +79,7 @@ describe("invitations", () => {
       {
         action: "member.invited",
         actor_type: "user",
-        actor_id: team.accountId,
+        actor_id: team.personId,
         actor_label: team.email,
         target_type: "invitation",
         target_id: id,
@@ -160,7 +160,7 @@ describe("invitations", () => {
     expect((await auditEntries(team.accountId))[2]).toEqual({
       action: "invitation.revoked",
       actor_type: "user",
-      actor_id: team.accountId,
+      actor_id: team.personId,
       actor_label: team.email,
       target_type: "invitation",
       target_id: revoked.id,

@@ -4,7 +4,7 @@ import { runAsActor } from "@/lib/audit/context";
 import { AppError } from "@/lib/core/errors";
 import { getDb } from "@/lib/db/client";
 import { inviteMember, teamOverview } from "@/lib/teams/service";
-import { auth, call, counter, sessionCookie } from "../support/api";
+import { auth, call, counter, personSessionCookie, sessionCookie } from "../support/api";
 import { withLoggedEmails } from "../support/sign-up";
 import { addMember, createTeam } from "../support/teams";
 
@@ -15,7 +15,7 @@ describe("GET /team", () => {
     const team = await createTeam("monthly");
     const member = await addMember(team);
     await withLoggedEmails(() =>
-      runAsActor({ actor: { type: "user", id: team.accountId, label: team.email }, ip: null }, async () => {
+      runAsActor({ actor: { type: "user", id: team.personId, label: team.email }, ip: null }, async () => {
         await inviteMember(team.admin, { email: "pending@example.com", role: "admin" });
         await inviteMember(team.admin, { email: "late@example.com", role: "member" });
       }),
@@ -37,7 +37,7 @@ describe("GET /team", () => {
         success: true,
         team: { id: team.accountId, name: team.admin.name, plan: "monthly", created_at: iso(account.created_at) },
         members: [
-          { id: team.accountId, email: team.email, role: "admin", joined_at: iso(joined[0].joined_at) },
+          { id: team.personId, email: team.email, role: "admin", joined_at: iso(joined[0].joined_at) },
           { id: member.person.id, email: member.person.email, role: "member", joined_at: iso(joined[1].joined_at) },
         ],
         invitations: [
@@ -56,13 +56,21 @@ describe("GET /team", () => {
     expect([session.status, session.body]).toEqual([200, result.body]);
   });
 
-  it("a member's session is refused with ADMIN_REQUIRED", async () => {
+  it("a member's session is refused with ADMIN_REQUIRED; the team's key reads it", async () => {
     const team = await createTeam();
-    const error = await teamOverview({ accountId: team.accountId, role: "member" }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AppError);
-    expect([(error as AppError).code, (error as AppError).message]).toEqual([
-      "ADMIN_REQUIRED",
-      "Only an admin of this team can manage members and invitations. Ask one of the team's admins.",
+    const member = await addMember(team);
+    const refused = await call(getTeam, "/api/v1/team", {
+      headers: { cookie: await personSessionCookie(member.person.id) },
+    });
+    expect([refused.status, refused.body]).toEqual([
+      403,
+      {
+        success: false,
+        error: "Team admin required",
+        code: "ADMIN_REQUIRED",
+        message: "Only an admin of this team can manage members and invitations. Ask one of the team's admins.",
+      },
     ]);
+    expect((await call(getTeam, "/api/v1/team", { headers: auth(team) })).status).toBe(200);
   });
 });

@@ -85,7 +85,7 @@ describe("Settings → Team", () => {
     expect(await submit<ActionState>(changeRoleAction, { id: "x", role: "member" })).toEqual({
       state: { status: "error", message: "Unknown member or invitation" },
     });
-    expect(await submit<ActionState>(changeRoleAction, { id: team.accountId, role: "member" })).toEqual({
+    expect(await submit<ActionState>(changeRoleAction, { id: team.personId, role: "member" })).toEqual({
       state: { status: "error", message: LAST_ADMIN_MESSAGE },
     });
     expect(await submit<ActionState>(leaveTeamAction, {})).toEqual({
@@ -114,7 +114,7 @@ describe("Settings → Team", () => {
       adminRequired,
     );
     expect(await submit<ActionState>(changeRoleAction, { id: member.person.id, role: "admin" })).toEqual(adminRequired);
-    expect(await submit<ActionState>(removeMemberAction, { id: team.accountId })).toEqual(adminRequired);
+    expect(await submit<ActionState>(removeMemberAction, { id: team.personId })).toEqual(adminRequired);
     expect(await roles(team.accountId)).toHaveLength(2);
     expect(await submit<ActionState>(leaveTeamAction, {})).toEqual({ redirect: "/dashboard" });
     expect(await roles(team.accountId)).toEqual([{ email: team.email, role: "admin" }]);
