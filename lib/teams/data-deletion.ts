@@ -18,3 +18,24 @@ export async function deletePersonRow(personId: string): Promise<PersonDeletion>
     from public.delete_person(${personId}, ${actor.type}, ${actor.id}, ${actor.label}, ${ip})`;
   return row;
 }
+
+/**
+ * Before deleting a person, for the subscriptions to cancel first: the teams they are the only member of, and the
+ * names of the teams whose last admin they are while others remain (delete_person checks again, atomically).
+ */
+export async function personTeamsOnDeletion(personId: string): Promise<{ alone: string[]; blocked: string[] }> {
+  const rows = await getDb()<{ id: string; name: string; others: number; other_admins: number; role: string }[]>`
+    select a.id, a.name, m.role,
+      (select count(*)::int from memberships o where o.account_id = a.id and o.person_id <> ${personId}) as others,
+      (select count(*)::int from memberships o
+       where o.account_id = a.id and o.person_id <> ${personId} and o.role = 'admin') as other_admins
+    from memberships m join accounts a on a.id = m.account_id
+    where m.person_id = ${personId}
+    order by a.name`;
+  return {
+    alone: rows.filter((row) => row.others === 0).map((row) => row.id),
+    blocked: rows
+      .filter((row) => row.role === "admin" && row.others > 0 && row.other_admins === 0)
+      .map((row) => row.name),
+  };
+}
