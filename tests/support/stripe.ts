@@ -191,6 +191,10 @@ export class StripeStandIn {
         },
       };
     }
+    const cancel = /^\/v1\/subscriptions\/([^/]+)$/.exec(request.path);
+    if (cancel && request.method === "DELETE") {
+      return { status: 200, body: { id: cancel[1], object: "subscription", status: "canceled", canceled_at: now } };
+    }
     return {
       status: 404,
       body: {

@@ -60,6 +60,13 @@ export default async function SettingsPage() {
           <ChangeEmailForm email={account.person.email} />
         </CardSection>
 
+        <CardSection headingId="danger-title" title="Danger zone">
+          <p className="card-body">
+            <Link href="/dashboard/settings/delete-team">Delete this team</Link> ·{" "}
+            <Link href="/dashboard/settings/delete-sign-in">Delete my sign-in</Link>
+          </p>
+        </CardSection>
+
         <div className="stats">
           <Link
             href="/dashboard/settings/api-keys"

@@ -181,3 +181,11 @@ export async function findSubscription(accountId: string): Promise<SubscriptionS
 export function isLiveSubscription(summary: SubscriptionSummary | null): summary is SubscriptionSummary {
   return summary !== null && [...ENTITLING, "unpaid", "paused", "incomplete"].includes(summary.status);
 }
+
+/** The account's subscriptions that still bill or may (not ended), to cancel before the account goes. */
+export async function liveSubscriptionIds(accountId: string): Promise<string[]> {
+  const rows = await getDb()<{ subscription_id: string }[]>`
+    select subscription_id from billing_subscriptions
+    where account_id = ${accountId} and status not in ('canceled', 'incomplete_expired') and ended_at is null`;
+  return rows.map((row) => row.subscription_id);
+}

@@ -8,6 +8,7 @@ import {
   applyLapsedSubscriptions,
   applySubscriptionEvent,
   findSubscription,
+  liveSubscriptionIds,
   isLiveSubscription,
   type SubscriptionState,
 } from "@/lib/billing/data/subscriptions";
@@ -280,6 +281,21 @@ export const stripeProcessor: PaymentProcessor = {
     if (!subscription) return null;
     const { plan, status, currentPeriodEnd, cancelAtPeriodEnd, cancelAt } = subscription;
     return { plan, status, currentPeriodEnd, cancelAtPeriodEnd, cancelAt };
+  },
+
+  async cancelSubscriptions(accountId) {
+    for (const subscriptionId of await liveSubscriptionIds(accountId)) {
+      try {
+        await getStripe().subscriptions.cancel(subscriptionId);
+      } catch (error) {
+        log("error", "stripe: subscription cancel failed", { accountId, subscriptionId, error: describe(error) });
+        throw new AppError("PAYMENT_PROCESSOR_ERROR", {
+          message:
+            "The team's subscription could not be cancelled with the payment provider; nothing was deleted. Please try again.",
+          cause: error,
+        });
+      }
+    }
   },
 };
 

@@ -20,6 +20,8 @@ export interface PaymentProcessor {
   customerPortalUrl?(input: { accountId: string; returnUrl: string }): Promise<string | null>;
   /** The account's subscription as the processor last reported it (for the next renewal date). Absent in test mode. */
   getSubscription?(accountId: string): Promise<SubscriptionSummary | null>;
+  /** Cancels the account's live subscriptions now, before the account is deleted. Absent in test mode. */
+  cancelSubscriptions?(accountId: string): Promise<void>;
 }
 
 export type SubscriptionSummary = {
