@@ -95,6 +95,8 @@ describe("deleting a sign-in", () => {
   it("is refused while the person is the last admin of a team with other members, naming it, and changes nothing", async () => {
     const team = await sender("free");
     await getDb()`update accounts set name = 'Acme' where id = ${team.accountId}`;
+    // The team's one admin is this person, not its creator.
+    await getDb()`delete from memberships where account_id = ${team.accountId}`;
     const admin = await person(`admin-${team.accountId}@example.com`);
     await join(team.accountId, admin, "admin");
     await join(team.accountId, await person(`m-${team.accountId}@example.com`), "member");

@@ -80,8 +80,9 @@ beforeAll(async () => {
   const name = uniqueDomain();
   const added = await addSendingDomain(admin.accountId, { domain: name, verified: false });
   domain = { id: added.id, domain: name };
-  webhookId = (await createWebhook(admin.accountId, { url: "https://hooks.example.com/in", events: [WEBHOOK_EVENT_TYPES[0]] }))
-    .id;
+  webhookId = (
+    await createWebhook(admin.accountId, { url: "https://hooks.example.com/in", events: [WEBHOOK_EVENT_TYPES[0]] })
+  ).id;
 });
 
 describe("a member in the dashboard", () => {
@@ -146,7 +147,8 @@ describe("a member in the dashboard", () => {
     ];
     signedIn.accountId = admin.accountId;
     signedIn.personId = member;
-    const needed = (title: string, area: AdminArea) => expect.objectContaining({ type: AdminNeeded, props: { title, area } });
+    const needed = (title: string, area: AdminArea) =>
+      expect.objectContaining({ type: AdminNeeded, props: { title, area } });
     expect(await pages()).toEqual([
       needed("API keys", "api_keys"),
       needed("Sending domains", "domains"),
