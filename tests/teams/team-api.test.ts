@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { GET as getTeam } from "@/app/api/v1/team/route";
 import { runAsActor } from "@/lib/audit/context";
-import { AppError } from "@/lib/core/errors";
 import { getDb } from "@/lib/db/client";
-import { inviteMember, teamOverview } from "@/lib/teams/service";
+import { inviteMember } from "@/lib/teams/service";
 import { auth, call, counter, personSessionCookie, sessionCookie } from "../support/api";
 import { withLoggedEmails } from "../support/sign-up";
 import { addMember, createTeam } from "../support/teams";
