@@ -143,14 +143,7 @@ export default async function DocsPage() {
             <ScrollBox className="table-wrap card" name="Plans and rate limits">
               <table className="table">
                 <ColumnHeadings
-                  columns={[
-                    "Plan",
-                    "API calls / month",
-                    "Emails / month",
-                    "Library size",
-                    "Paid purchases / month",
-                    "Team seats",
-                  ]}
+                  columns={["Plan", "API calls / month", "Emails / month", "Library size", "Paid purchases / month"]}
                 />
                 <tbody>
                   {PLAN_NAMES.map((name) => {
@@ -167,13 +160,16 @@ export default async function DocsPage() {
                         </td>
                         <td>{plan.librarySize === null ? "Unlimited" : plan.librarySize}</td>
                         <td>{plan.paidPurchasesPerMonth === null ? "Unlimited" : plan.paidPurchasesPerMonth}</td>
-                        <td>{plan.seats === null ? "Unlimited" : plan.seats}</td>
                       </tr>
                     );
                   })}
                 </tbody>
               </table>
             </ScrollBox>
+            <p>
+              Team seats (members and pending invitations):{" "}
+              {PLAN_NAMES.map((name) => `${PLAN_LABEL[name]} ${PLANS[name].seats ?? "unlimited"}`).join(", ")}.
+            </p>
           </section>
 
           <section id="errors" aria-labelledby="errors-title">
