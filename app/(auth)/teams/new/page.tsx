@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { connection } from "next/server";
 import { getCurrentSession } from "@/lib/auth/current";
 import { NewTeamForm } from "./new-team-form";
 
@@ -7,6 +8,9 @@ export const metadata: Metadata = { title: "Create a team" };
 
 // Where the dashboard sends a signed-in person who belongs to no team (say, removed from their last one).
 export default async function NewTeamPage() {
+  // The signed-in person's, per request: said before the configuration is read, so a build with no runtime secret set
+  // (a Vercel preview) never prerenders it.
+  await connection();
   const session = await getCurrentSession();
   if (!session) redirect("/signin?next=/teams/new");
   if (session.team) redirect("/dashboard");
