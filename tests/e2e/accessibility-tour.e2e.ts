@@ -1,11 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import {
   addFromCatalogue,
   addVerifiedDomain,
   addWebhookThroughApi,
   createApiKey,
+  acceptInvitation,
   createTemplateThroughApi,
+  inviteMember,
+  newEmailAddress,
+  postForm,
   sendTestWebhookThroughApi,
   sendThroughApi,
   signUp,
@@ -18,7 +22,8 @@ import { startReceiver, type Receiver } from "./webhook-receiver";
 
 // A tour of every page at 375 and 1440 px wide, signed in with something on each (templates, a live and a test key, a
 // domain, a delivered, a bounced and a test email, so a suppression, a webhook endpoint whose log holds a delivery that
-// failed and one that succeeded, and a disabled one) and signed out: nothing may overflow sideways,
+// failed and one that succeeded, and a disabled one, a member who joined and a pending invitation, so audit entries),
+// as that member (the pages that say an admin is needed) and signed out: nothing may overflow sideways,
 // overlap, wrap where it should not or be cut off, and on a phone the dashboard's links are behind a Menu button.
 // axe-core checks each page against WCAG 2.0 and 2.1, levels A and AA, at 1440 px (and /docs at 375 px, where its
 // tables scroll): a serious or critical violation fails, listed with its rule, impact and the elements it found. The
@@ -31,8 +36,31 @@ let noteId = "";
 let bouncedEmailId = "";
 let webhookId = "";
 let receiver: Receiver | undefined;
+let memberState: Awaited<ReturnType<BrowserContext["storageState"]>> | undefined;
+let teamlessState: typeof memberState;
 const story = useStoryPage(async (page) => {
-  await signUp(page);
+  // A team is named after the address that signed up for it.
+  const teamName = await signUp(page);
+  // A member who signed up with the invited address and joined through the link, and an invitation still pending.
+  const memberEmail = newEmailAddress();
+  await inviteMember(page, memberEmail);
+  await inviteMember(page, newEmailAddress(), "admin");
+  const memberContext = await page.context().browser()!.newContext();
+  const memberPage = await memberContext.newPage();
+  await signUp(memberPage, memberEmail);
+  await acceptInvitation(memberPage, memberEmail, teamName);
+  memberState = await memberContext.storageState();
+  await memberContext.close();
+  // A person who deleted the only team they had: the dashboard sends them to create one.
+  const teamlessContext = await page.context().browser()!.newContext();
+  const teamlessPage = await teamlessContext.newPage();
+  const teamless = await signUp(teamlessPage);
+  const deleted = await postForm(teamlessPage, "/dashboard/settings/delete-team", "Delete this team", {
+    confirmation: teamless,
+  });
+  if (!deleted.ok()) throw new Error(`deleting the team of ${teamless}: ${deleted.status()}`);
+  teamlessState = await teamlessContext.storageState();
+  await teamlessContext.close();
   [welcomeId] = await addFromCatalogue(page, ["Welcome"]);
   // A name as long as people give them: its file name is in a button of the template's page.
   noteId = await createTemplateThroughApi(page, "E2E note about the quarterly account statement for customers");
@@ -83,7 +111,24 @@ const pages: [string, string, string | RegExp][] = [
   ["api-keys", "/dashboard/settings/api-keys", "API keys"],
   ["settings", "/dashboard/settings", "Settings"],
   ["billing", "/dashboard/billing", "Plan & billing"],
+  ["team", "/dashboard/settings/team", "Team"],
+  ["audit-log", "/dashboard/audit-log", "Audit log"],
+  ["delete-team", "/dashboard/settings/delete-team", "Delete team"],
+  ["delete-sign-in", "/dashboard/settings/delete-sign-in", "Delete sign-in"],
+  ["invite-invalid", "/invite/not-a-real-invitation", "Join a team"],
 ];
+
+// The pages a member of the team sees in place of an admin's: each says that an admin is needed.
+const memberPages: [string, string, string | RegExp][] = [
+  ["member-team", "/dashboard/settings/team", "Team"],
+  ["member-api-keys", "/dashboard/settings/api-keys", "API keys"],
+  ["member-domains", "/dashboard/domains", "Sending domains"],
+  ["member-webhooks", "/dashboard/webhooks", "Webhooks"],
+  ["member-audit-log", "/dashboard/audit-log", "Audit log"],
+  ["member-billing", "/dashboard/billing", "Plan & billing"],
+  ["member-delete-team", "/dashboard/settings/delete-team", "Delete team"],
+];
+const teamlessPages: [string, string, string | RegExp][] = [["new-team", "/teams/new", "Create a team"]];
 
 /**
  * What is wrong with the layout of the page shown, as sentences: a badge on a card's thumbnail or heading, a card's
@@ -179,9 +224,9 @@ for (const width of [375, 1440]) {
   test(`tours every page at ${width} px: nothing overflows sideways, overlaps, wraps or is cut off, and (at 1440 px, and /docs at 375 px) axe-core finds no serious or critical violation`, async ({
     browser,
   }) => {
-    // About forty-five page visits, a screenshot and a layout check each, and twenty-two accessibility checks: with the
-    // webhook pages, the 1440 px tour once took about 2 minutes on a busy machine.
-    test.setTimeout(150_000);
+    // About sixty page visits, a screenshot and a layout check each, and thirty-five accessibility checks: with the
+    // webhook pages, the 1440 px tour once took about 2 minutes on a busy machine, before the team's pages.
+    test.setTimeout(240_000);
     const shotContext = await browser.newContext({
       viewport: { width, height: width === 375 ? 812 : 900 },
       storageState: await story.context.storageState(),
@@ -216,6 +261,30 @@ for (const width of [375, 1440]) {
       faults.push(...(await layoutFaults(shotPage, name)));
       // /docs is checked signed out (below): the header is all that differs.
       if (width === 1440 && name !== "docs") violations.push(...(await seriousViolations(shotPage, name)));
+    }
+    // As the member (each page says an admin is needed), then as the person with no team.
+    for (const [state, visits] of [
+      [memberState, memberPages],
+      [teamlessState, teamlessPages],
+    ] as const) {
+      const context = await browser.newContext({
+        viewport: { width, height: width === 375 ? 812 : 900 },
+        storageState: state,
+      });
+      const visitor = await context.newPage();
+      watchErrors(visitor, story.pageErrors);
+      for (const [name, path, heading] of visits) {
+        await visitor.goto(url(path));
+        await visitor.getByRole("heading", { level: 1, name: heading }).first().waitFor();
+        if (visits === memberPages)
+          await expect(visitor.getByText(/An admin (of this team )?is needed/).first(), name).toBeVisible();
+        await settled(visitor);
+        await screenshot(visitor, name);
+        if ((await horizontalOverflow(visitor)) > 0) overflowing.push(name);
+        faults.push(...(await layoutFaults(visitor, name)));
+        if (width === 1440) violations.push(...(await seriousViolations(visitor, name)));
+      }
+      await context.close();
     }
     await shotContext.clearCookies();
     // The signed-out header has more in it (Sign in, Get started) than the signed-in one.

@@ -69,7 +69,10 @@ export async function postForm(
     },
     { html, button },
   );
-  if (!form) throw new Error(`${path} has no form with a button named "${button}"`);
+  if (!form) {
+    const shown = html.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/g, "").replace(/<[^>]+>/g, " ");
+    throw new Error(`${path} has no form with a button named "${button}"; it shows: ${shown.replace(/\s+/g, " ")}`);
+  }
   return page.request.post(new URL(form.action, url(path)).href, {
     headers: { origin },
     multipart: { ...Object.fromEntries(form.fields), ...values },
@@ -80,11 +83,11 @@ export async function postForm(
  * Signs `page` up as a new account through the sign-up form and the button of the emailed link's page (both submitted
  * without loading them); answers its address.
  */
-export async function signUp(page: Page): Promise<string> {
-  const email = newEmailAddress();
+export async function signUp(page: Page, email = newEmailAddress()): Promise<string> {
+  // An invited address has its invitation in the log already.
+  const before = (await loggedSignUpEmails(email, 0)).length;
   await submitForm(page, "/signup", "Create account", { email, password: PASSWORD });
-  const [sent] = await loggedSignUpEmails(email, 1);
-  const link = sent && signUpLink(sent.text);
+  const link = (await loggedSignUpEmails(email, before + 1)).map((sent) => signUpLink(sent.text)).find(Boolean);
   if (!link) throw new Error(`no sign-up link was logged for ${email}`);
   // The button's answer sets the session cookie in the page's context; opening the Overview is for the file's tests to
   // do, when they need it (sign-up.e2e.ts does).
@@ -93,6 +96,22 @@ export async function signUp(page: Page): Promise<string> {
   if (!(await page.context().cookies(baseUrl)).some((cookie) => cookie.name === "lp-auth-token"))
     throw new Error(`the sign-up link of ${email} was refused`);
   return email;
+}
+
+/**
+ * Joins the team that invited `email` as the person signed in on `page` (signed up with that address): the invitation's
+ * link is read from the app's log and its page's Join button submitted.
+ */
+export async function acceptInvitation(page: Page, email: string, teamName: string): Promise<void> {
+  const emails = await loggedSignUpEmails(email, 1);
+  const link = emails.map((sent) => /(http:\/\/\S+\/invite\/[A-Za-z0-9_-]+)$/.exec(sent.text)?.[1]).find(Boolean);
+  if (!link) throw new Error(`no invitation link was logged for ${email}`);
+  await submitForm(page, new URL(link).pathname, `Join ${teamName}`, {});
+}
+
+/** Invites `email` to the signed-in admin's team with `role` under Settings → Team (the form submitted unloaded). */
+export async function inviteMember(page: Page, email: string, role: "admin" | "member" = "member"): Promise<void> {
+  await submitForm(page, "/dashboard/settings/team", "Invite", { email, role });
 }
 
 /**

@@ -154,7 +154,7 @@ describe("a member in the dashboard", () => {
       needed("Sending domains", "domains"),
       needed("Webhooks", "webhooks"),
       needed("Webhook", "webhooks"),
-      needed("Billing", "billing"),
+      needed("Plan & billing", "billing"),
     ]);
     signedIn.personId = undefined;
     for (const page of await pages()) expect(page.type).not.toBe(AdminNeeded);

@@ -29,7 +29,7 @@ export default async function BillingPage({
   searchParams: Promise<{ checkout?: string; portal?: string }>;
 }) {
   const account = await requireAccount("/dashboard/billing");
-  if (!canUseAdminArea(account.role)) return <AdminNeeded title="Billing" area="billing" />;
+  if (!canUseAdminArea(account.role)) return <AdminNeeded title="Plan & billing" area="billing" />;
   const params = await searchParams;
   const processor = getPaymentProcessor();
   const paymentMode = getPaymentMode();
