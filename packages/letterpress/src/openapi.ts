@@ -3798,7 +3798,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A member's browser session: only the team's admins see its members (ADMIN_REQUIRED) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage members and invitations (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3853,7 +3853,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3959,7 +3959,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). You have 10 webhooks already (WEBHOOK_LIMIT_REACHED) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED). You have 10 webhooks already (WEBHOOK_LIMIT_REACHED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4045,7 +4045,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4131,7 +4131,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4252,7 +4252,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4361,7 +4361,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4449,7 +4449,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4535,7 +4535,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4621,7 +4621,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4732,7 +4732,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A member's session: only the team's admins read the audit log (ADMIN_REQUIRED) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage the audit log (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
