@@ -1541,7 +1541,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1645,7 +1645,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1749,7 +1749,7 @@ export interface operations {
           "application/json": components["schemas"]["LibraryRemoveResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1846,7 +1846,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1933,7 +1933,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2040,7 +2040,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateDetailsResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2120,7 +2120,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2244,7 +2244,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateDeleteResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2343,7 +2343,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2460,7 +2460,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2567,7 +2567,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateSourceResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2646,7 +2646,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2761,7 +2761,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2857,7 +2857,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2957,7 +2957,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3065,7 +3065,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3204,7 +3204,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3350,7 +3350,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3418,7 +3418,7 @@ export interface operations {
           "application/json": components["schemas"]["EmailResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3495,7 +3495,7 @@ export interface operations {
           "application/json": components["schemas"]["EmailResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3599,7 +3599,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3676,7 +3676,7 @@ export interface operations {
           "application/json": components["schemas"]["SuppressionDeleteResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3751,7 +3751,7 @@ export interface operations {
           "application/json": components["schemas"]["UsageResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3789,7 +3789,7 @@ export interface operations {
           "application/json": components["schemas"]["TeamResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3844,7 +3844,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookListResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3950,7 +3950,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4036,7 +4036,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4122,7 +4122,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookDeleteResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4243,7 +4243,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4352,7 +4352,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4440,7 +4440,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookDeliveryResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4526,7 +4526,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookDeliveryResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4612,7 +4612,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookWithSecretResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4723,7 +4723,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
