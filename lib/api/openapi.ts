@@ -102,7 +102,9 @@ function operationObject(operation: Operation, components: Record<string, unknow
     summary: operation.summary,
     description: sendingAccess
       ? "Full-access and sending-access API keys may call it."
-      : "Full-access API keys (and the dashboard's session) only.",
+      : operation.adminArea
+        ? "Full-access API keys (and the dashboard's session of one of the team's admins) only."
+        : "Full-access API keys (and the dashboard's session) only.",
     "x-api-key-scopes": sendingAccess ? ["full_access", "sending_access"] : ["full_access"],
     ...(parameters.length > 0 && { parameters }),
     ...(requestSchema && {

@@ -299,6 +299,15 @@ describe("GET /api/v1/openapi.json", () => {
         `POST /webhooks: ${insufficientScope}. ${manage("webhooks")}. You have 10 webhooks already (WEBHOOK_LIMIT_REACHED)`,
       ].sort(),
     );
+    // The operation's description says who may call it, from the same declaration.
+    for (const line of adminOnly) {
+      const [method, route] = line.split(":")[0].split(" ");
+      expect([method, route, (document.paths[route][method.toLowerCase()] as any).description]).toEqual([
+        method,
+        route,
+        "Full-access API keys (and the dashboard's session of one of the team's admins) only.",
+      ]);
+    }
     expect(document.paths["/webhooks/{id}"].patch.responses["403"]["x-error-codes"]).toEqual([
       "INSUFFICIENT_SCOPE",
       "ADMIN_REQUIRED",

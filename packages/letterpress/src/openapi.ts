@@ -406,7 +406,7 @@ export interface paths {
     };
     /**
      * Your team: its members and pending invitations (managed in the dashboard only)
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     get: operations["getTeam"];
     put?: never;
@@ -426,13 +426,13 @@ export interface paths {
     };
     /**
      * List your webhook endpoints, oldest first
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     get: operations["listWebhooks"];
     put?: never;
     /**
      * Add an endpoint that hears about your emails and templates; its signing secret is shown this once
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     post: operations["createWebhook"];
     delete?: never;
@@ -450,21 +450,21 @@ export interface paths {
     };
     /**
      * A webhook endpoint of yours
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     get: operations["getWebhook"];
     put?: never;
     post?: never;
     /**
      * Delete a webhook endpoint and its delivery log
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     delete: operations["deleteWebhook"];
     options?: never;
     head?: never;
     /**
      * Change a webhook's url, events or description, or disable and enable it
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     patch: operations["updateWebhook"];
     trace?: never;
@@ -478,7 +478,7 @@ export interface paths {
     };
     /**
      * A webhook's deliveries of the last 30 days, newest first, each with its last attempt
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     get: operations["listWebhookDeliveries"];
     put?: never;
@@ -500,7 +500,7 @@ export interface paths {
     put?: never;
     /**
      * Deliver an event again (the same webhook-id), attempted at once
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     post: operations["replayWebhookDelivery"];
     delete?: never;
@@ -520,7 +520,7 @@ export interface paths {
     put?: never;
     /**
      * Send a webhook.test event to the endpoint once, now, and answer what came of it
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     post: operations["testWebhook"];
     delete?: never;
@@ -540,7 +540,7 @@ export interface paths {
     put?: never;
     /**
      * Give a webhook a new signing secret; for 24 hours deliveries are signed with the old one too
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     post: operations["rotateWebhookSecret"];
     delete?: never;
@@ -558,7 +558,7 @@ export interface paths {
     };
     /**
      * Who changed what in your team: keys, domains, webhooks, members, the plan, templates, newest first
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     get: operations["listAuditLog"];
     put?: never;
