@@ -5,6 +5,7 @@ import { errorResponseDoc } from "@/lib/api/contract/error-responses";
 import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/core/errors";
 import { limitsTable } from "@/lib/core/limits";
 import { planSchema } from "@/lib/core/schemas";
+import { ADMIN_AREAS } from "@/lib/teams/rights";
 
 // Generated from the contract (lib/api/contract/): each operation declares its zod schemas and the codes it answers,
 // and its route implements it with those same schemas (every schema with a `.meta({ id })` becomes a component), so
@@ -80,8 +81,14 @@ function operationObject(operation: Operation, components: Record<string, unknow
     [success.status]: response(operation, success.status, success, components),
     ...(alsoSuccess && { [alsoSuccess.status]: response(operation, alsoSuccess.status, alsoSuccess, components) }),
   };
+  const errorDescriptions: Operation["errorDescriptions"] = {
+    ...(operation.adminArea && {
+      ADMIN_REQUIRED: `A team member's browser session: only the team's admins manage ${ADMIN_AREAS[operation.adminArea]}`,
+    }),
+    ...operation.errorDescriptions,
+  };
   for (const [status, codes] of codesByStatus(errorResponseCodes(operation))) {
-    const errorDocs = codes.map((code) => errorResponseDoc(code, operation.errorDescriptions?.[code]));
+    const errorDocs = codes.map((code) => errorResponseDoc(code, errorDescriptions[code]));
     const schemas = [...new Set(errorDocs.map((errorDoc) => errorDoc.schema))];
     const documented: ResponseDoc = {
       description: errorDocs.map((errorDoc, i) => `${errorDoc.description} (${codes[i]})`).join(". "),
@@ -95,7 +102,9 @@ function operationObject(operation: Operation, components: Record<string, unknow
     summary: operation.summary,
     description: sendingAccess
       ? "Full-access and sending-access API keys may call it."
-      : "Full-access API keys (and the dashboard's session) only.",
+      : operation.adminArea
+        ? "Full-access API keys (and the dashboard's session of one of the team's admins) only."
+        : "Full-access API keys (and the dashboard's session) only.",
     "x-api-key-scopes": sendingAccess ? ["full_access", "sending_access"] : ["full_access"],
     ...(parameters.length > 0 && { parameters }),
     ...(requestSchema && {

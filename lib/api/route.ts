@@ -4,12 +4,13 @@ import { API_METHODS, type ApiMethod, type Operation, type SuccessBody } from "@
 import {
   withApiAuth,
   withErrorHandling,
+  type Caller,
   type HandlerContext,
   type Infer,
   type RouteContext,
 } from "@/lib/api/with-api-auth";
 import { AppError, errors } from "@/lib/core/errors";
-import { requireAdminArea, type AdminArea } from "@/lib/teams/rights";
+import { requireAdminArea } from "@/lib/teams/rights";
 
 // How a route file is made: each method's handler (an operation of the contract implemented, or any other), and one
 // answer for the methods it does not serve.
@@ -26,11 +27,21 @@ export type OperationHandler<O extends Operation> = (
 
 type RouteHandler = (request: NextRequest, context?: RouteContext) => Promise<Response>;
 
-/** A route handler that implements an operation: withApiAuth with the operation's options, answering its status. */
+/**
+ * A route handler that implements an operation: withApiAuth with the operation's options, answering its status. An
+ * operation of an admin-only area refuses a member's session (lib/teams/rights.ts) before its handler runs.
+ */
 export function implement<O extends Operation>(operation: O, handler: NoInfer<OperationHandler<O>>) {
-  const { metered, sendingAccess, query, body, notFound = "NOT_FOUND", success } = operation;
+  const { metered, sendingAccess, query, body, notFound = "NOT_FOUND", adminArea, success } = operation;
   const route = withApiAuth(
-    { metered, sendingAccess, query, body, notFound: () => new AppError(notFound) },
+    {
+      metered,
+      sendingAccess,
+      query,
+      body,
+      notFound: () => new AppError(notFound),
+      ...(adminArea && { admit: async (caller: Caller) => requireAdminArea(caller.role, adminArea) }),
+    },
     async (context) => {
       // The route's file sits at the operation's path, so Next's params are the path parameters it declares.
       const response = await handler(context as Parameters<OperationHandler<O>>[0]);
@@ -38,21 +49,6 @@ export function implement<O extends Operation>(operation: O, handler: NoInfer<Op
     },
   );
   return Object.assign(route, { operation });
-}
-
-/**
- * implement for an operation of an admin-only area (lib/teams/rights.ts): a member's session is answered 403
- * ADMIN_REQUIRED before the handler runs; an API key's scope decides as everywhere.
- */
-export function implementForAdmins<O extends Operation>(
-  area: AdminArea,
-  operation: O,
-  handler: NoInfer<OperationHandler<O>>,
-) {
-  return implement(operation, async (context) => {
-    requireAdminArea(context.caller.role, area);
-    return handler(context);
-  });
 }
 
 /**

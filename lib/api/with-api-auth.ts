@@ -9,6 +9,7 @@ import { readJsonBody } from "@/lib/api/json-body";
 import { AppError, CREDENTIAL_PROBLEMS, errors, secondsUntil, zodDetails } from "@/lib/core/errors";
 import { hasSessionCookie, readSession, readTeamChoice, type SessionIdentity } from "@/lib/auth/session";
 import { isExpiredApiKey } from "@/lib/api-keys/data";
+import { findPersonTeam } from "@/lib/auth/data/accounts";
 import { holdsNul } from "@/lib/core/schemas";
 import { getConfig } from "@/lib/core/config";
 import { authenticateAndMeter, type Credential, type MeteredCaller } from "@/lib/usage/data/metering";
@@ -137,11 +138,15 @@ function auditActor(caller: Caller): AuditActor {
 }
 
 /**
- * Why a well-formed credential matched nothing: a key that expired (the one case looked up again, on this refusal
- * only), any other key (unknown or revoked, not told apart), or a session that expired or ended.
+ * Why a well-formed credential matched nothing, looked up again on this refusal only: a key that expired, any other
+ * key (unknown or revoked, not told apart), a live session of a person who belongs to no team (removed from their last
+ * one, say: signing in again would not help them), or a session that expired or ended.
  */
 async function refusalOf(credential: ApiCredential): Promise<string> {
-  if (credential.kind === "session") return CREDENTIAL_PROBLEMS.sessionEnded;
+  if (credential.kind === "session") {
+    const signedIn = await findPersonTeam(credential.personId, credential.sessionId, null);
+    return signedIn && !signedIn.team ? CREDENTIAL_PROBLEMS.noTeam : CREDENTIAL_PROBLEMS.sessionEnded;
+  }
   return (await isExpiredApiKey(credential.keyHash))
     ? CREDENTIAL_PROBLEMS.expired
     : CREDENTIAL_PROBLEMS.unknownOrRevoked;

@@ -137,6 +137,8 @@ export const CREDENTIAL_PROBLEMS = {
     "The API key is unknown or revoked: use a key listed on the dashboard's API keys page (Settings), or create one.",
   expired: "The API key has expired: create a new one on the dashboard's API keys page (Settings).",
   sessionEnded: "Your session has expired or is no longer valid: sign in again.",
+  noTeam:
+    "You are signed in but belong to no team: create one in the dashboard (/teams/new), or open the link of an invitation a team's admin sent you.",
 } as const;
 
 export const errors = {

@@ -1,6 +1,6 @@
 -- Settings → Team's role change. Answers changed, or why not: not_found (not a member), unchanged (already that
--- role), last_admin (the team would be left without an admin). The team's row is locked first, so two admins
--- demoting each other at once are taken in turn and the second sees the first's demotion: one admin stays.
+-- role), last_admin (the team would be left without an admin), checked under the team's lock by lock_member_change,
+-- so two admins demoting each other at once are taken in turn and the second sees the first's demotion.
 create or replace function public.change_member_role(
   p_account_id uuid,
   p_person_id uuid,
@@ -16,19 +16,12 @@ as $$
 declare
   v_role text;
   v_email text;
+  v_refusal text;
 begin
-  perform 1 from public.accounts a where a.id = p_account_id for update;
-  select m.role, p.email into v_role, v_email
-  from public.memberships m join public.people p on p.id = m.person_id
-  where m.account_id = p_account_id and m.person_id = p_person_id;
-  if not found then
-    return 'not_found';
-  elsif v_role = p_role then
-    return 'unchanged';
-  elsif v_role = 'admin' and (
-    select count(*) from public.memberships m where m.account_id = p_account_id and m.role = 'admin'
-  ) = 1 then
-    return 'last_admin';
+  select c.member_role, c.member_email, c.refusal into v_role, v_email, v_refusal
+  from public.lock_member_change(p_account_id, p_person_id, p_role) c;
+  if v_refusal is not null then
+    return v_refusal;
   end if;
   update public.memberships m set role = p_role where m.account_id = p_account_id and m.person_id = p_person_id;
   insert into public.audit_log

@@ -1,7 +1,7 @@
 -- Settings → Team's remove, and a member's leave (p_leaving: the person removes themself). Answers removed, or why
--- not: not_found (not a member), last_admin (the team would be left without an admin). Under the team's lock, as
--- role changes, so concurrent removals and demotions never leave a team without an admin. The removed person's
--- sessions lose the team at once: each request resolves its team against memberships.
+-- not: not_found (not a member), last_admin (the team would be left without an admin). Under the team's lock
+-- (lock_member_change, as role changes), so concurrent removals and demotions never leave a team without an admin.
+-- The removed person's sessions lose the team at once: each request resolves its team against memberships.
 create or replace function public.remove_member(
   p_account_id uuid,
   p_person_id uuid,
@@ -17,17 +17,12 @@ as $$
 declare
   v_role text;
   v_email text;
+  v_refusal text;
 begin
-  perform 1 from public.accounts a where a.id = p_account_id for update;
-  select m.role, p.email into v_role, v_email
-  from public.memberships m join public.people p on p.id = m.person_id
-  where m.account_id = p_account_id and m.person_id = p_person_id;
-  if not found then
-    return 'not_found';
-  elsif v_role = 'admin' and (
-    select count(*) from public.memberships m where m.account_id = p_account_id and m.role = 'admin'
-  ) = 1 then
-    return 'last_admin';
+  select c.member_role, c.member_email, c.refusal into v_role, v_email, v_refusal
+  from public.lock_member_change(p_account_id, p_person_id, null) c;
+  if v_refusal is not null then
+    return v_refusal;
   end if;
   delete from public.memberships m where m.account_id = p_account_id and m.person_id = p_person_id;
   insert into public.audit_log

@@ -45,16 +45,19 @@ import { getDb } from "@/lib/db/client";
 import { addSendingDomain } from "@/lib/sending-domains/data";
 import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/core/errors";
 import { MAX_BODY_BYTES } from "@/lib/core/limits";
+import { adminRequired, type AdminArea } from "@/lib/teams/rights";
 import {
   addToLibrary,
   auth,
   call,
   catalogueId,
   createUser,
+  personSessionCookie,
   setApiCallsUsed,
   uniqueDomain,
   type CallResult,
 } from "../support/api";
+import { addMember, createTeam } from "../support/teams";
 
 type DocumentResponse = {
   description: string;
@@ -264,6 +267,51 @@ describe("GET /api/v1/openapi.json", () => {
       // As any metered operation's 429: the rate-limit headers and Retry-After, which the email limit sets too.
       headers: document.paths["/library"].get.responses["429"].headers,
     });
+  });
+
+  it("lists 403 ADMIN_REQUIRED for each operation of an admin-only area, from its declaration, and no other", () => {
+    const adminOnly = Object.entries(document.paths).flatMap(([route, methods]) =>
+      Object.entries(methods).flatMap(([method, { responses }]) =>
+        responses["403"]?.["x-error-codes"]?.includes("ADMIN_REQUIRED")
+          ? [`${method.toUpperCase()} ${route}: ${responses["403"].description}`]
+          : [],
+      ),
+    );
+    const manage = (area: string) =>
+      `A team member's browser session: only the team's admins manage ${area} (ADMIN_REQUIRED)`;
+    const insufficientScope =
+      "A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE)";
+    const webhooks = [
+      "GET /webhooks",
+      "GET /webhooks/{id}",
+      "PATCH /webhooks/{id}",
+      "DELETE /webhooks/{id}",
+      "GET /webhooks/{id}/deliveries",
+      "POST /webhooks/{id}/deliveries/{delivery_id}/replay",
+      "POST /webhooks/{id}/test",
+      "POST /webhooks/{id}/rotate-secret",
+    ];
+    expect(adminOnly.sort()).toEqual(
+      [
+        `GET /team: ${insufficientScope}. ${manage("members and invitations")}`,
+        `GET /audit-log: ${insufficientScope}. ${manage("the audit log")}`,
+        ...webhooks.map((operation) => `${operation}: ${insufficientScope}. ${manage("webhooks")}`),
+        `POST /webhooks: ${insufficientScope}. ${manage("webhooks")}. You have 10 webhooks already (WEBHOOK_LIMIT_REACHED)`,
+      ].sort(),
+    );
+    // The operation's description says who may call it, from the same declaration.
+    for (const line of adminOnly) {
+      const [method, route] = line.split(":")[0].split(" ");
+      expect([method, route, (document.paths[route][method.toLowerCase()] as any).description]).toEqual([
+        method,
+        route,
+        "Full-access API keys (and the dashboard's session of one of the team's admins) only.",
+      ]);
+    }
+    expect(document.paths["/webhooks/{id}"].patch.responses["403"]["x-error-codes"]).toEqual([
+      "INSUFFICIENT_SCOPE",
+      "ADMIN_REQUIRED",
+    ]);
   });
 
   it("says how to find a template's id, the sender's forms and default, how far ahead a send is scheduled and that attachments are Base64", () => {
@@ -627,6 +675,49 @@ describe("real responses match the document", () => {
     expectConforms("/audit-log", "get", await log("?action=plan.changed&limit=1"));
     expectConforms("/audit-log", "get", await log("?action=nope"));
     expectConforms("/audit-log", "get", await log("", {}));
+  });
+
+  it("admin-only answers to a member's session: 403 ADMIN_REQUIRED before the query or body is read", async () => {
+    const team = await createTeam();
+    const member = await addMember(team);
+    const headers = { cookie: await personSessionCookie(member.person.id), origin: "http://localhost:3000" };
+    const handlers = [
+      postWebhook,
+      listWebhooks,
+      getWebhook,
+      patchWebhook,
+      deleteWebhook,
+      listWebhookDeliveries,
+      replayWebhookDelivery,
+      testWebhook,
+      rotateWebhookSecret,
+      getTeam,
+      listAuditLog,
+    ] as unknown as (Parameters<typeof call>[0] & { operation: (typeof API_OPERATIONS)[number] })[];
+    expect(handlers.map(({ operation }) => operation.operationId).sort()).toEqual(
+      API_OPERATIONS.filter(({ adminArea }) => adminArea)
+        .map(({ operationId }) => operationId)
+        .sort(),
+    );
+    for (const handler of handlers) {
+      const { method, path: route, pathParameters = {}, adminArea } = handler.operation;
+      const params = Object.fromEntries(Object.keys(pathParameters).map((name) => [name, randomUUID()]));
+      // A body and a query that would be refused: the member is refused first.
+      const body = method === "GET" ? undefined : { nope: 1 };
+      const answer = await call(handler, `/api/v1${route}?limit=0`, { method, headers, params, body });
+      expect([route, method, answer.status, answer.body]).toEqual([
+        route,
+        method,
+        403,
+        {
+          success: false,
+          error: "Team admin required",
+          code: "ADMIN_REQUIRED",
+          message: adminRequired(adminArea as AdminArea).message,
+        },
+      ]);
+      expectConforms(route, method.toLowerCase(), answer);
+    }
   });
 
   it("checked a real answer of every operation (the tests above)", () => {

@@ -31,8 +31,13 @@ import { createWebhook } from "@/lib/webhooks/service";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/schemas";
 import { getDb } from "@/lib/db/client";
 import { adminRequired, type AdminArea } from "@/lib/teams/rights";
-import { auth, call, createUser, personSessionCookie, uniqueDomain, type TestUser } from "../support/api";
+import { removeTeamMember } from "@/lib/teams/service";
+import { deleteTeamRow } from "@/lib/teams/data-deletion";
+import { runAsActor } from "@/lib/audit/context";
+import { CREDENTIAL_PROBLEMS } from "@/lib/core/errors";
+import { auth, call, personSessionCookie, uniqueDomain } from "../support/api";
 import { signedIn } from "../support/signed-in";
+import { createTeam, type TestTeam } from "../support/teams";
 
 // Issue 48: a member of a team walks every admin-only dashboard page and Server Action, and the API's webhooks routes
 // with their session: each refuses with the one rights check's message (lib/teams/rights.ts) and changes nothing.
@@ -42,7 +47,7 @@ vi.mock("next/headers", () => import("../support/next-headers"));
 
 const BASE = "http://localhost:3000";
 
-let admin: TestUser;
+let admin: TestTeam;
 let member: string;
 let domain: { id: string; domain: string };
 let webhookId: string;
@@ -72,7 +77,7 @@ function form(fields: Record<string, string | string[]>): FormData {
 const refusal = (area: AdminArea) => ({ status: "error", message: adminRequired(area).message });
 
 beforeAll(async () => {
-  admin = await createUser();
+  admin = await createTeam();
   const [person] = await getDb()<{ id: string }[]>`
     insert into people (email) values (${`member-${admin.email}`}) returning id`;
   member = person.id;
@@ -194,12 +199,39 @@ describe("a member's session on the API", () => {
     expect((await call(listWebhooksRoute, "/api/v1/webhooks", { headers: auth(admin) })).status).toBe(200);
   });
 
-  it("no longer reaches the team once the member is removed", async () => {
+  const noTeam = {
+    success: false,
+    error: "Authentication required",
+    code: "UNAUTHORIZED",
+    message: CREDENTIAL_PROBLEMS.noTeam,
+  };
+
+  it("no longer reaches the team once the member is removed: told they belong to no team, until they sign out", async () => {
     const cookie = await personSessionCookie(member);
     expect((await call(getUsage, "/api/v1/usage", { headers: { cookie } })).status).toBe(200);
-    await getDb()`delete from memberships where account_id = ${admin.accountId} and person_id = ${member}`;
-    const after = await call(getUsage, "/api/v1/usage", { headers: { cookie } });
-    expect(after.status).toBe(401);
+    await runAsActor({ actor: { type: "user", id: admin.personId, label: admin.email }, ip: null }, () =>
+      removeTeamMember(admin.admin, member),
+    );
+    const removed = await call(getUsage, "/api/v1/usage", { headers: { cookie } });
+    expect({ status: removed.status, body: removed.body }).toEqual({ status: 401, body: noTeam });
+    const webhooks = await call(listWebhooksRoute, "/api/v1/webhooks", { headers: { cookie } });
+    expect({ status: webhooks.status, body: webhooks.body }).toEqual({ status: 401, body: noTeam });
+    // Signed out, the same cookie is an ended session again.
+    await getDb()`delete from sessions where person_id = ${member}`;
+    const ended = await call(getUsage, "/api/v1/usage", { headers: { cookie } });
+    expect({ status: ended.status, body: ended.body }).toEqual({
+      status: 401,
+      body: { ...noTeam, message: CREDENTIAL_PROBLEMS.sessionEnded },
+    });
     await getDb()`insert into memberships (account_id, person_id, role) values (${admin.accountId}, ${member}, 'member')`;
+  });
+
+  it("tells an admin who deleted their last team that they belong to no team", async () => {
+    const team = await createTeam();
+    const cookie = await personSessionCookie(team.personId);
+    expect((await call(getUsage, "/api/v1/usage", { headers: { cookie } })).status).toBe(200);
+    expect(await deleteTeamRow(team.accountId)).toBe(true);
+    const answer = await call(getUsage, "/api/v1/usage", { headers: { cookie } });
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 401, body: noTeam });
   });
 });

@@ -7,11 +7,8 @@ export const listAuditLog = defineOperation({
   operationId: "listAuditLog",
   summary: "Who changed what in your team: keys, domains, webhooks, members, the plan, templates, newest first",
   metered: false,
+  adminArea: "audit_log",
   query: listAuditLogQuerySchema,
   success: { status: 200, description: "A page of your team's audit log", schema: listAuditLogResponseSchema },
-  errors: ["ADMIN_REQUIRED"],
-  errorDescriptions: {
-    VALIDATION_ERROR: "Bad limit, offset or action",
-    ADMIN_REQUIRED: "A member's session: only the team's admins read the audit log",
-  },
+  errorDescriptions: { VALIDATION_ERROR: "Bad limit, offset or action" },
 });

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/core/errors";
 import { paginationQuerySchema } from "@/lib/core/schemas";
+import type { AdminArea } from "@/lib/teams/rights";
 
 export const API_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type ApiMethod = (typeof API_METHODS)[number];
@@ -15,7 +16,7 @@ export type ResponseDoc = { description: string; schema: z.ZodType; headers?: Re
  * document and /docs are built from it (lib/api/openapi.ts). What withApiAuth answers itself is not declared here but
  * added by the document's builder: UNAUTHORIZED and INTERNAL_ERROR everywhere, INSUFFICIENT_SCOPE without
  * `sendingAccess`, RATE_LIMIT_EXCEEDED when `metered`, VALIDATION_ERROR with a query or body, PAYLOAD_TOO_LARGE with a
- * body, and `notFound` with path parameters.
+ * body, `notFound` with path parameters, and ADMIN_REQUIRED with `adminArea`.
  */
 export type Operation = {
   method: ApiMethod;
@@ -31,6 +32,11 @@ export type Operation = {
   pathParameters?: Record<string, z.ZodType>;
   /** The 404 for a path parameter that can name nothing stored (one holding NUL); NOT_FOUND by default. */
   notFound?: AppErrorCode;
+  /**
+   * The admin-only area it belongs to (lib/teams/rights.ts): a member's browser session is answered 403
+   * ADMIN_REQUIRED before its query or body is read; an API key's scope decides as everywhere.
+   */
+  adminArea?: AdminArea;
   query?: z.ZodType;
   /** Schema of the JSON body; a missing or empty body parses as `{}`. */
   body?: z.ZodType;
@@ -79,6 +85,7 @@ export function errorResponseCodes(operation: Operation): AppErrorCode[] {
     ...(operation.sendingAccess ? [] : (["INSUFFICIENT_SCOPE"] as const)),
     ...(operation.metered ? (["RATE_LIMIT_EXCEEDED"] as const) : []),
     ...(operation.pathParameters ? [operation.notFound ?? "NOT_FOUND"] : []),
+    ...(operation.adminArea ? (["ADMIN_REQUIRED"] as const) : []),
     ...(operation.query || operation.body ? (["VALIDATION_ERROR"] as const) : []),
     ...(operation.body ? (["PAYLOAD_TOO_LARGE"] as const) : []),
     ...(operation.errors ?? []),

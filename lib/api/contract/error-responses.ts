@@ -23,7 +23,7 @@ const API_ERROR_RESPONSES: Partial<Record<AppErrorCode, Partial<ResponseDoc>>> =
   },
   UNAUTHORIZED: {
     description:
-      "Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key",
+      "Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key",
   },
   INSUFFICIENT_SCOPE: {
     description: "A sending_access API key on an endpoint it may not call; the call is not counted",

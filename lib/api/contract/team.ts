@@ -7,7 +7,6 @@ export const getTeam = defineOperation({
   operationId: "getTeam",
   summary: "Your team: its members and pending invitations (managed in the dashboard only)",
   metered: false,
+  adminArea: "team",
   success: { status: 200, description: "The team, its members and pending invitations", schema: teamResponseSchema },
-  errors: ["ADMIN_REQUIRED"],
-  errorDescriptions: { ADMIN_REQUIRED: "A member's browser session: only the team's admins see its members" },
 });

@@ -27,6 +27,7 @@ export const createWebhook = defineOperation({
   operationId: "createWebhook",
   summary: "Add an endpoint that hears about your emails and templates; its signing secret is shown this once",
   metered: true,
+  adminArea: "webhooks",
   body: createWebhookBodySchema,
   success: {
     status: 201,
@@ -46,6 +47,7 @@ export const listWebhooks = defineOperation({
   operationId: "listWebhooks",
   summary: "List your webhook endpoints, oldest first",
   metered: true,
+  adminArea: "webhooks",
   success: { status: 200, description: "Your webhooks (never their secrets)", schema: listWebhooksResponseSchema },
 });
 
@@ -55,6 +57,7 @@ export const getWebhook = defineOperation({
   operationId: "getWebhook",
   summary: "A webhook endpoint of yours",
   metered: true,
+  adminArea: "webhooks",
   ...BY_WEBHOOK_ID,
   success: { status: 200, description: "The webhook (never its secret)", schema: webhookResponseSchema },
   errors: ["WEBHOOK_NOT_FOUND"],
@@ -67,6 +70,7 @@ export const updateWebhook = defineOperation({
   operationId: "updateWebhook",
   summary: "Change a webhook's url, events or description, or disable and enable it",
   metered: true,
+  adminArea: "webhooks",
   ...BY_WEBHOOK_ID,
   body: updateWebhookBodySchema,
   success: { status: 200, description: "The webhook as changed", schema: webhookResponseSchema },
@@ -83,6 +87,7 @@ export const deleteWebhook = defineOperation({
   operationId: "deleteWebhook",
   summary: "Delete a webhook endpoint and its delivery log",
   metered: true,
+  adminArea: "webhooks",
   ...BY_WEBHOOK_ID,
   success: { status: 200, description: "Deleted", schema: deleteWebhookResponseSchema },
   errors: ["WEBHOOK_NOT_FOUND"],
@@ -95,6 +100,7 @@ export const listWebhookDeliveries = defineOperation({
   operationId: "listWebhookDeliveries",
   summary: "A webhook's deliveries of the last 30 days, newest first, each with its last attempt",
   metered: true,
+  adminArea: "webhooks",
   ...BY_WEBHOOK_ID,
   query: listWebhookDeliveriesQuerySchema,
   success: {
@@ -112,6 +118,7 @@ export const rotateWebhookSecret = defineOperation({
   operationId: "rotateWebhookSecret",
   summary: "Give a webhook a new signing secret; for 24 hours deliveries are signed with the old one too",
   metered: true,
+  adminArea: "webhooks",
   ...BY_WEBHOOK_ID,
   success: {
     status: 200,
@@ -128,6 +135,7 @@ export const replayWebhookDelivery = defineOperation({
   operationId: "replayWebhookDelivery",
   summary: "Deliver an event again (the same webhook-id), attempted at once",
   metered: true,
+  adminArea: "webhooks",
   pathParameters: {
     ...BY_WEBHOOK_ID.pathParameters,
     delivery_id: z.string().max(64).meta({ description: "The delivery's id (GET /webhooks/{id}/deliveries)" }),
@@ -148,6 +156,7 @@ export const testWebhook = defineOperation({
   operationId: "testWebhook",
   summary: "Send a webhook.test event to the endpoint once, now, and answer what came of it",
   metered: true,
+  adminArea: "webhooks",
   ...BY_WEBHOOK_ID,
   success: {
     status: 200,

@@ -406,7 +406,7 @@ export interface paths {
     };
     /**
      * Your team: its members and pending invitations (managed in the dashboard only)
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     get: operations["getTeam"];
     put?: never;
@@ -426,13 +426,13 @@ export interface paths {
     };
     /**
      * List your webhook endpoints, oldest first
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     get: operations["listWebhooks"];
     put?: never;
     /**
      * Add an endpoint that hears about your emails and templates; its signing secret is shown this once
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     post: operations["createWebhook"];
     delete?: never;
@@ -450,21 +450,21 @@ export interface paths {
     };
     /**
      * A webhook endpoint of yours
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     get: operations["getWebhook"];
     put?: never;
     post?: never;
     /**
      * Delete a webhook endpoint and its delivery log
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     delete: operations["deleteWebhook"];
     options?: never;
     head?: never;
     /**
      * Change a webhook's url, events or description, or disable and enable it
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     patch: operations["updateWebhook"];
     trace?: never;
@@ -478,7 +478,7 @@ export interface paths {
     };
     /**
      * A webhook's deliveries of the last 30 days, newest first, each with its last attempt
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     get: operations["listWebhookDeliveries"];
     put?: never;
@@ -500,7 +500,7 @@ export interface paths {
     put?: never;
     /**
      * Deliver an event again (the same webhook-id), attempted at once
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     post: operations["replayWebhookDelivery"];
     delete?: never;
@@ -520,7 +520,7 @@ export interface paths {
     put?: never;
     /**
      * Send a webhook.test event to the endpoint once, now, and answer what came of it
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     post: operations["testWebhook"];
     delete?: never;
@@ -540,7 +540,7 @@ export interface paths {
     put?: never;
     /**
      * Give a webhook a new signing secret; for 24 hours deliveries are signed with the old one too
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     post: operations["rotateWebhookSecret"];
     delete?: never;
@@ -558,7 +558,7 @@ export interface paths {
     };
     /**
      * Who changed what in your team: keys, domains, webhooks, members, the plan, templates, newest first
-     * @description Full-access API keys (and the dashboard's session) only.
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
      */
     get: operations["listAuditLog"];
     put?: never;
@@ -1541,7 +1541,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1645,7 +1645,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1749,7 +1749,7 @@ export interface operations {
           "application/json": components["schemas"]["LibraryRemoveResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1846,7 +1846,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -1933,7 +1933,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2040,7 +2040,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateDetailsResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2120,7 +2120,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2244,7 +2244,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateDeleteResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2343,7 +2343,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2460,7 +2460,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2567,7 +2567,7 @@ export interface operations {
           "application/json": components["schemas"]["TemplateSourceResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2646,7 +2646,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2761,7 +2761,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2857,7 +2857,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2957,7 +2957,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3065,7 +3065,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3204,7 +3204,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3350,7 +3350,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3418,7 +3418,7 @@ export interface operations {
           "application/json": components["schemas"]["EmailResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3495,7 +3495,7 @@ export interface operations {
           "application/json": components["schemas"]["EmailResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3599,7 +3599,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3676,7 +3676,7 @@ export interface operations {
           "application/json": components["schemas"]["SuppressionDeleteResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3751,7 +3751,7 @@ export interface operations {
           "application/json": components["schemas"]["UsageResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3789,7 +3789,7 @@ export interface operations {
           "application/json": components["schemas"]["TeamResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3798,7 +3798,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A member's browser session: only the team's admins see its members (ADMIN_REQUIRED) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage members and invitations (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3844,7 +3844,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookListResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3853,7 +3853,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3950,7 +3950,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3959,7 +3959,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). You have 10 webhooks already (WEBHOOK_LIMIT_REACHED) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED). You have 10 webhooks already (WEBHOOK_LIMIT_REACHED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4036,7 +4036,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4045,7 +4045,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4122,7 +4122,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookDeleteResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4131,7 +4131,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4243,7 +4243,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4252,7 +4252,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4352,7 +4352,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4361,7 +4361,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4440,7 +4440,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookDeliveryResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4449,7 +4449,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4526,7 +4526,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookDeliveryResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4535,7 +4535,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4612,7 +4612,7 @@ export interface operations {
           "application/json": components["schemas"]["WebhookWithSecretResponse"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4621,7 +4621,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage webhooks (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4723,7 +4723,7 @@ export interface operations {
           "application/json": components["schemas"]["ValidationError"];
         };
       };
-      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session), never quoting the key (UNAUTHORIZED) */
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4732,7 +4732,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A member's session: only the team's admins read the audit log (ADMIN_REQUIRED) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage the audit log (ADMIN_REQUIRED) */
       403: {
         headers: {
           [name: string]: unknown;

@@ -1,15 +1,15 @@
 import { contract } from "@/lib/api/contract";
-import { implementForAdmins, routeHandlers } from "@/lib/api/route";
+import { implement, routeHandlers } from "@/lib/api/route";
 import { createWebhook, listWebhooks } from "@/lib/webhooks/service";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
   // POST /api/v1/webhooks – add an endpoint; its secret is in this answer only
-  POST: implementForAdmins("webhooks", contract.createWebhook, async ({ caller, body }) => ({
+  POST: implement(contract.createWebhook, async ({ caller, body }) => ({
     success: true,
     webhook: await createWebhook(caller.accountId, body),
   })),
   // GET /api/v1/webhooks – the caller's endpoints, oldest first
-  GET: implementForAdmins("webhooks", contract.listWebhooks, async ({ caller }) => ({
+  GET: implement(contract.listWebhooks, async ({ caller }) => ({
     success: true,
     webhooks: await listWebhooks(caller.accountId),
   })),
