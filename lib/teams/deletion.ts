@@ -10,7 +10,7 @@ import { deletePersonRow, deleteTeamRow, personTeamsOnDeletion } from "@/lib/tea
  * refuses the deletion, so no team is gone while still billed.
  */
 export async function deleteTeam(account: TeamSession, confirmation: string): Promise<void> {
-  requireAdminArea(account.role, "team");
+  requireAdminArea(account.role, "delete_team");
   if (confirmation.trim() !== account.name)
     throw new AppError("VALIDATION_ERROR", { message: `Type the team's name, ${account.name}, to delete it.` });
   await getPaymentProcessor()?.cancelSubscriptions?.(account.id);
