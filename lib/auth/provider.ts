@@ -16,6 +16,7 @@ import {
   readTeamChoice,
   SESSION_MAX_AGE_SECONDS,
 } from "@/lib/auth/session";
+import { withNextPath } from "@/lib/auth/next-path";
 import { getConfig } from "@/lib/core/config";
 import { findPersonTeam, type Person, type PersonTeam } from "@/lib/auth/data/accounts";
 import { createSession, deletePersonSessions, deleteSession } from "@/lib/auth/data/sessions";
@@ -35,7 +36,8 @@ export type SignUpResult = { status: "signed_in" } | { status: "check_email"; li
  */
 export interface AuthProvider {
   readonly name: "local" | "supabase";
-  signUp(credentials: Credentials, linkOrigin: string): Promise<SignUpResult>;
+  /** `next`, a path safeNextPath gave, is where the emailed link ends (after creating the account). */
+  signUp(credentials: Credentials, linkOrigin: string, next: string): Promise<SignUpResult>;
   /** Throws an INVALID_CREDENTIALS AppError for a wrong email or password. */
   signIn(credentials: Credentials): Promise<void>;
   /** Ends this browser's session on the server too. */
@@ -62,8 +64,8 @@ export interface AuthProvider {
 const localProvider: AuthProvider = {
   name: "local",
   // The account is created, and signed in, from the page of the link sent to the address (app/(auth)/auth/confirm).
-  async signUp(credentials) {
-    return { status: "check_email", linkIn: await requestLocalSignUp(credentials) };
+  async signUp(credentials, _linkOrigin, next) {
+    return { status: "check_email", linkIn: await requestLocalSignUp(credentials, next) };
   },
   async signIn(credentials) {
     const person = await authenticateLocalAccount(credentials);
@@ -110,14 +112,14 @@ export async function setLocalSession(personId: string): Promise<void> {
 
 const supabaseProvider: AuthProvider = {
   name: "supabase",
-  async signUp(credentials, linkOrigin) {
+  async signUp(credentials, linkOrigin, next) {
     const supabase = await supabaseClient();
     const { data, error } = await supabase.auth.signUp({
       email: credentials.email,
       password: credentials.password,
-      // The callback continues to the dashboard by default. No query string: a Redirect URL pattern (README) matches the
-      // whole URL, and `*` stops at the `/` of `?next=/dashboard`.
-      options: { emailRedirectTo: `${linkOrigin}/auth/callback` },
+      // The callback continues to `next` (the dashboard by default, with no query string). The README's Redirect URL
+      // patterns end in `/**`, which admits `?next=/invite/…`; the callback checks `next` again.
+      options: { emailRedirectTo: `${linkOrigin}${withNextPath("/auth/callback", next)}` },
     });
     if (error) throw mapSupabaseError(error);
     // With email confirmation on, Supabase answers without a session (and, for an email already registered, with a
