@@ -18,7 +18,7 @@ import {
 } from "@/lib/auth/session";
 import { withNextPath } from "@/lib/auth/next-path";
 import { getConfig } from "@/lib/core/config";
-import { findPersonTeam, type Person, type PersonTeam } from "@/lib/auth/data/accounts";
+import { findAuthUserId, findPersonTeam, type Person, type PersonTeam } from "@/lib/auth/data/accounts";
 import { createSession, deletePersonSessions, deleteSession } from "@/lib/auth/data/sessions";
 import type { SystemEmailDelivery } from "@/lib/mail-transport/system";
 
@@ -59,7 +59,16 @@ export interface AuthProvider {
     change: { email: string; currentPassword: string },
     linkOrigin: string,
   ): Promise<SystemEmailDelivery>;
+  /**
+   * The deletion of a person's sign-in, around the deletion of their row: checked before anything is deleted (an
+   * AUTH_PROVIDER_ERROR AppError when it cannot be finished), it answers the step that ends the sign-in at the
+   * provider once the row is gone.
+   */
+  prepareSignInDeletion(personId: string): Promise<() => Promise<void>>;
 }
+
+export const SIGN_IN_DELETION_UNAVAILABLE_MESSAGE =
+  "Deleting a sign-in is not available on this server yet: it needs the Supabase project's secret key (SUPABASE_SECRET_KEY). Nothing was deleted; ask whoever runs this Letterpress server.";
 
 const localProvider: AuthProvider = {
   name: "local",
@@ -91,6 +100,10 @@ const localProvider: AuthProvider = {
     await changeLocalPassword(person, change, (await localSessionClaims())?.sessionId ?? null);
   },
   changeEmail: requestLocalEmailChange,
+  // The person's sessions are rows of theirs: they go with the person.
+  async prepareSignInDeletion() {
+    return async () => {};
+  },
 };
 
 async function localSessionClaims() {
@@ -174,6 +187,21 @@ const supabaseProvider: AuthProvider = {
     );
     if (error) throw mapSupabaseError(error);
     return "inbox";
+  },
+  // The Auth user goes too (the admin API, with the secret key), or its next sign-in would make a new, empty person.
+  async prepareSignInDeletion(personId) {
+    const secretKey = getConfig().supabase?.secretKey;
+    if (!secretKey) throw new AppError("AUTH_PROVIDER_ERROR", { message: SIGN_IN_DELETION_UNAVAILABLE_MESSAGE });
+    const authUserId = await findAuthUserId(personId);
+    return async () => {
+      if (!authUserId) return;
+      // This browser's session first, while its user exists: its cookies would sign a new person in until they expire.
+      await (await supabaseClient()).auth.signOut({ scope: "local" });
+      const { createSupabaseAdminClient } = await import("@/lib/auth/supabase-client/admin");
+      const { error } = await createSupabaseAdminClient(secretKey).auth.admin.deleteUser(authUserId);
+      // A user deleted already (from Supabase's dashboard, say) is what was wanted.
+      if (error && error.status !== 404) throw mapSupabaseError(error);
+    };
   },
 };
 

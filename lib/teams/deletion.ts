@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { TeamSession } from "@/lib/auth/current";
+import { getAuthProvider } from "@/lib/auth/provider";
 import { getPaymentProcessor } from "@/lib/billing/payments";
 import { AppError } from "@/lib/core/errors";
 import { requireAdminArea } from "@/lib/teams/rights";
@@ -19,7 +20,8 @@ export async function deleteTeam(account: TeamSession, confirmation: string): Pr
   const domains = await providerDomainsOf(account.id);
   await getPaymentProcessor()?.cancelSubscriptions?.(account.id);
   await deleteTeamRow(account.id);
-  await forgetDomainsAtResend(domains);
+  // An id for this deletion's log lines, as the API's requests have theirs.
+  await forgetDomainsAtResend(domains, randomUUID());
 }
 
 /**
@@ -27,23 +29,20 @@ export async function deleteTeam(account: TeamSession, confirmation: string): Pr
  * there is only an entry in the operator's Resend account, so a failure is logged (with an id of this request, for
  * the operator to find it) and never undoes the deletion nor refuses it.
  */
-async function forgetDomainsAtResend(domains: ProviderDomain[]): Promise<void> {
+async function forgetDomainsAtResend(domains: ProviderDomain[], requestId: string): Promise<void> {
   if (domains.length === 0) return;
   const failed = await removeProviderDomains(domains);
-  if (failed.length === 0) return;
-  const requestId = randomUUID();
   for (const { domain, providerId, error } of failed) {
-    console.error(
-      JSON.stringify({
-        level: "error",
-        requestId,
-        message: "removing a deleted team's sending domain from Resend failed",
-        domain,
-        providerDomainId: providerId,
-        error,
-      }),
-    );
+    logDeletionFailure(requestId, "removing a deleted team's sending domain from Resend failed", {
+      domain,
+      providerDomainId: providerId,
+      error,
+    });
   }
+}
+
+function logDeletionFailure(requestId: string, message: string, details: Record<string, string>): void {
+  console.error(JSON.stringify({ level: "error", requestId, message, ...details }));
 }
 
 const lastAdmin = (teams: string[]) =>
@@ -54,11 +53,15 @@ const lastAdmin = (teams: string[]) =>
 /**
  * Deletes the signed-in person: refused while they are the last admin of a team with other members; the teams they
  * are alone in go with them, their subscriptions cancelled first (a failure to cancel refuses the deletion), their
- * sending domains removed at Resend after.
+ * sending domains removed at Resend after. With Supabase Auth, their Auth user is deleted after the row: a failure
+ * there is logged with an id of this request (the operator deletes the user by hand) and does not undo the deletion.
  */
 export async function deleteSignIn(personId: string): Promise<void> {
   const { alone, blocked } = await personTeamsOnDeletion(personId);
   if (blocked.length > 0) throw lastAdmin(blocked);
+  const finishSignInDeletion = await getAuthProvider().prepareSignInDeletion(personId);
+  // An id for this deletion's log lines, as the API's requests have theirs.
+  const requestId = randomUUID();
   const processor = getPaymentProcessor();
   for (const teamId of alone) await processor?.cancelSubscriptions?.(teamId);
   const domains = await Promise.all(
@@ -66,8 +69,17 @@ export async function deleteSignIn(personId: string): Promise<void> {
   );
   const result = await deletePersonRow(personId);
   if (result.blocked_teams.length > 0) throw lastAdmin(result.blocked_teams);
+  try {
+    await finishSignInDeletion();
+  } catch (error) {
+    logDeletionFailure(requestId, "deleting a deleted person's sign-in at the auth provider failed", {
+      personId,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
   // Only the teams that went: one that gained a member meanwhile stays, with its domains.
   await forgetDomainsAtResend(
     domains.filter(({ teamId }) => result.deleted_teams.includes(teamId)).flatMap((team) => team.domains),
+    requestId,
   );
 }
