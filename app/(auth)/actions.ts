@@ -38,6 +38,7 @@ export async function signInAction(_previous: AuthFormState, formData: FormData)
 
 export async function signUpAction(_previous: AuthFormState, formData: FormData): Promise<AuthFormState> {
   const email = String(formData.get("email") ?? "");
+  const next = safeNextPath(formData.get("next"), getConfig().siteUrl);
   let result;
   let address;
   try {
@@ -46,7 +47,7 @@ export async function signUpAction(_previous: AuthFormState, formData: FormData)
     // Every sign-up request mails the address, so each one counts, per address and per IP (on counters of its own).
     const origin = linkOrigin(await headers());
     result = await throttleSignUp(credentials.email, await requestIp(), () =>
-      getAuthProvider().signUp(credentials, origin),
+      getAuthProvider().signUp(credentials, origin, next),
     );
   } catch (error) {
     return failure(error, email);
@@ -62,7 +63,7 @@ export async function signUpAction(_previous: AuthFormState, formData: FormData)
           : `No email provider is configured, so the link to finish signing up to ${address} was printed in the terminal running the app.`,
     };
   }
-  redirect(safeNextPath(formData.get("next"), getConfig().siteUrl));
+  redirect(next);
 }
 
 export type ConfirmSignUpState =
@@ -95,7 +96,8 @@ export async function confirmSignUpAction(
     return { status: "created", email: confirmation.account.person.email, signedInAs: signedIn.person.email };
   }
   await setLocalSession(confirmation.account.person.id);
-  redirect("/dashboard");
+  // Where the sign-up began (an invitation's page, say), as the link carried it to the page's form.
+  redirect(safeNextPath(formData.get("next"), getConfig().siteUrl));
 }
 
 /**

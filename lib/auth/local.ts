@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { AppError } from "@/lib/core/errors";
 import { WRONG_CREDENTIALS_MESSAGE, type Credentials } from "@/lib/auth/credentials";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
+import { withNextPath } from "@/lib/auth/next-path";
 import { getConfig } from "@/lib/core/config";
 import { createAccount, findPersonByEmail, type Account, type Person } from "@/lib/auth/data/accounts";
 import { findPendingSignUp, savePendingSignUp, takePendingSignUp } from "@/lib/auth/data/pending-sign-ups";
@@ -23,9 +24,10 @@ export const digest = (token: string) => createHash("sha256").update(token).dige
  * Sign-up answers every address alike and signs no one in: an address without an account is sent a link whose page
  * creates it (confirmLocalSignUp), an address with one is sent a notice to sign in instead. Both paths run
  * one scrypt and send one email, so neither the answer nor its timing tells which addresses have accounts. Answers
- * where the email went, the same for both paths.
+ * where the email went, the same for both paths. `next` (a path safeNextPath gave: an invitation's page, say) rides
+ * in either email's link, so that following it ends where the sign-up began.
  */
-export async function requestLocalSignUp(credentials: Credentials): Promise<SystemEmailDelivery> {
+export async function requestLocalSignUp(credentials: Credentials, next: string): Promise<SystemEmailDelivery> {
   const [passwordHash, account] = await Promise.all([
     hashPassword(credentials.password),
     findPersonByEmail(credentials.email),
@@ -39,7 +41,7 @@ export async function requestLocalSignUp(credentials: Credentials): Promise<Syst
         "Someone, probably you, asked to sign up to Letterpress with this address. You already have an account, so nothing was changed.",
         'If you forgot your password, choose "Forgot password?" on the sign-in page. If this was not you, you can ignore this email.',
       ],
-      link: { label: "Sign in", url: `${siteUrl}/signin` },
+      link: { label: "Sign in", url: `${siteUrl}${withNextPath("/signin", next)}` },
     });
   }
   const token = newLinkToken();
@@ -56,7 +58,7 @@ export async function requestLocalSignUp(credentials: Credentials): Promise<Syst
       "Follow the link below within 24 hours to create your Letterpress account. It works once.",
       "If you did not ask to sign up, you can ignore this email: no account is created without the link.",
     ],
-    link: { label: "Finish signing up", url: `${siteUrl}/auth/confirm?token=${token}` },
+    link: { label: "Finish signing up", url: `${siteUrl}${withNextPath(`/auth/confirm?token=${token}`, next)}` },
   });
 }
 

@@ -7,8 +7,10 @@ import { MAX_NEXT_PATH_LENGTH } from "@/lib/core/limits";
 // `/\evil` would become protocol-relative. Refused outright, raw or percent-encoded.
 const UNSAFE_CHARACTER = /[\u0000-\u001f\u007f-\u009f\\]/;
 
+export const DEFAULT_NEXT_PATH = "/dashboard";
+
 /** `value` as a path (pathname, search and hash) on `appUrl`'s origin when it is one, else `fallback`. */
-export function safeNextPath(value: unknown, appUrl: string, fallback = "/dashboard"): string {
+export function safeNextPath(value: unknown, appUrl: string, fallback = DEFAULT_NEXT_PATH): string {
   if (typeof value !== "string" || value === "" || value.length > MAX_NEXT_PATH_LENGTH || UNSAFE_CHARACTER.test(value))
     return fallback;
   const origin = new URL(appUrl).origin;
@@ -29,4 +31,13 @@ export function safeNextPath(value: unknown, appUrl: string, fallback = "/dashbo
   }
   if (decoded.startsWith("//") || UNSAFE_CHARACTER.test(decoded)) return fallback;
   return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/**
+ * `path` (which may have a query string) carrying `next`, a path safeNextPath gave, on to where a link or form comes
+ * back: left out when it is the default, so the usual links stay as they were.
+ */
+export function withNextPath(path: string, next: string): string {
+  if (next === DEFAULT_NEXT_PATH) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}next=${encodeURIComponent(next)}`;
 }

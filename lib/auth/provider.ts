@@ -16,8 +16,9 @@ import {
   readTeamChoice,
   SESSION_MAX_AGE_SECONDS,
 } from "@/lib/auth/session";
+import { withNextPath } from "@/lib/auth/next-path";
 import { getConfig } from "@/lib/core/config";
-import { findPersonTeam, type Person, type PersonTeam } from "@/lib/auth/data/accounts";
+import { findAuthUserId, findPersonTeam, type Person, type PersonTeam } from "@/lib/auth/data/accounts";
 import { createSession, deletePersonSessions, deleteSession } from "@/lib/auth/data/sessions";
 import type { SystemEmailDelivery } from "@/lib/mail-transport/system";
 
@@ -35,7 +36,8 @@ export type SignUpResult = { status: "signed_in" } | { status: "check_email"; li
  */
 export interface AuthProvider {
   readonly name: "local" | "supabase";
-  signUp(credentials: Credentials, linkOrigin: string): Promise<SignUpResult>;
+  /** `next`, a path safeNextPath gave, is where the emailed link ends (after creating the account). */
+  signUp(credentials: Credentials, linkOrigin: string, next: string): Promise<SignUpResult>;
   /** Throws an INVALID_CREDENTIALS AppError for a wrong email or password. */
   signIn(credentials: Credentials): Promise<void>;
   /** Ends this browser's session on the server too. */
@@ -57,13 +59,22 @@ export interface AuthProvider {
     change: { email: string; currentPassword: string },
     linkOrigin: string,
   ): Promise<SystemEmailDelivery>;
+  /**
+   * The deletion of a person's sign-in, around the deletion of their row: checked before anything is deleted (an
+   * AUTH_PROVIDER_ERROR AppError when it cannot be finished), it answers the step that ends the sign-in at the
+   * provider once the row is gone.
+   */
+  prepareSignInDeletion(personId: string): Promise<() => Promise<void>>;
 }
+
+export const SIGN_IN_DELETION_UNAVAILABLE_MESSAGE =
+  "Deleting a sign-in is not available on this server yet: it needs the Supabase project's secret key (SUPABASE_SECRET_KEY). Nothing was deleted; ask whoever runs this Letterpress server.";
 
 const localProvider: AuthProvider = {
   name: "local",
   // The account is created, and signed in, from the page of the link sent to the address (app/(auth)/auth/confirm).
-  async signUp(credentials) {
-    return { status: "check_email", linkIn: await requestLocalSignUp(credentials) };
+  async signUp(credentials, _linkOrigin, next) {
+    return { status: "check_email", linkIn: await requestLocalSignUp(credentials, next) };
   },
   async signIn(credentials) {
     const person = await authenticateLocalAccount(credentials);
@@ -89,6 +100,10 @@ const localProvider: AuthProvider = {
     await changeLocalPassword(person, change, (await localSessionClaims())?.sessionId ?? null);
   },
   changeEmail: requestLocalEmailChange,
+  // The person's sessions are rows of theirs: they go with the person.
+  async prepareSignInDeletion() {
+    return async () => {};
+  },
 };
 
 async function localSessionClaims() {
@@ -110,14 +125,14 @@ export async function setLocalSession(personId: string): Promise<void> {
 
 const supabaseProvider: AuthProvider = {
   name: "supabase",
-  async signUp(credentials, linkOrigin) {
+  async signUp(credentials, linkOrigin, next) {
     const supabase = await supabaseClient();
     const { data, error } = await supabase.auth.signUp({
       email: credentials.email,
       password: credentials.password,
-      // The callback continues to the dashboard by default. No query string: a Redirect URL pattern (README) matches the
-      // whole URL, and `*` stops at the `/` of `?next=/dashboard`.
-      options: { emailRedirectTo: `${linkOrigin}/auth/callback` },
+      // The callback continues to `next` (the dashboard by default, with no query string). The README's Redirect URL
+      // patterns end in `/**`, which admits `?next=/invite/…`; the callback checks `next` again.
+      options: { emailRedirectTo: `${linkOrigin}${withNextPath("/auth/callback", next)}` },
     });
     if (error) throw mapSupabaseError(error);
     // With email confirmation on, Supabase answers without a session (and, for an email already registered, with a
@@ -172,6 +187,21 @@ const supabaseProvider: AuthProvider = {
     );
     if (error) throw mapSupabaseError(error);
     return "inbox";
+  },
+  // The Auth user goes too (the admin API, with the secret key), or its next sign-in would make a new, empty person.
+  async prepareSignInDeletion(personId) {
+    const secretKey = getConfig().supabase?.secretKey;
+    if (!secretKey) throw new AppError("AUTH_PROVIDER_ERROR", { message: SIGN_IN_DELETION_UNAVAILABLE_MESSAGE });
+    const authUserId = await findAuthUserId(personId);
+    return async () => {
+      if (!authUserId) return;
+      // This browser's session first, while its user exists: its cookies would sign a new person in until they expire.
+      await (await supabaseClient()).auth.signOut({ scope: "local" });
+      const { createSupabaseAdminClient } = await import("@/lib/auth/supabase-client/admin");
+      const { error } = await createSupabaseAdminClient(secretKey).auth.admin.deleteUser(authUserId);
+      // A user deleted already (from Supabase's dashboard, say) is what was wanted.
+      if (error && error.status !== 404) throw mapSupabaseError(error);
+    };
   },
 };
 

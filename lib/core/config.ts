@@ -50,6 +50,10 @@ const envSchema = z.object({
   NEXT_PUBLIC_SUPABASE_URL: optionalHttpUrl,
   NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY: optionalString,
   NEXT_PUBLIC_SUPABASE_ANON_KEY: optionalString,
+  // The project's secret key (or the legacy service_role key, as the Supabase integration for Vercel sets it): the
+  // Auth admin API, for deleting a person's Auth user with their sign-in. Server-side only.
+  SUPABASE_SECRET_KEY: optionalString,
+  SUPABASE_SERVICE_ROLE_KEY: optionalString,
   RESEND_API_KEY: optionalString,
   RESEND_BASE_URL: optionalUrl,
   // Svix's signing secret: whsec_ and the key in Base64.
@@ -103,7 +107,8 @@ export type Config = {
   onVercel: boolean;
   /** The header a trusted proxy in front writes the client's address into (CLIENT_IP_HEADER), lower-cased. */
   clientIpHeader: string | null;
-  supabase: { url: string; publishableKey: string } | null;
+  /** `secretKey`: for the Auth admin API (deleting a sign-in's Auth user); undefined when neither variable is set. */
+  supabase: { url: string; publishableKey: string; secretKey: string | undefined } | null;
   /** `webhookSecret` verifies Resend's delivery events (POST /api/webhooks/resend); without it they are refused. */
   resend: { apiKey: string; baseUrl: string | undefined; webhookSecret: string | undefined } | null;
   sharedSendingDomain: string | undefined;
@@ -209,7 +214,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     siteUrl: resolveSiteUrl(e),
     onVercel,
     clientIpHeader: e.CLIENT_IP_HEADER?.toLowerCase() ?? null,
-    supabase: e.NEXT_PUBLIC_SUPABASE_URL && publishableKey ? { url: e.NEXT_PUBLIC_SUPABASE_URL, publishableKey } : null,
+    supabase:
+      e.NEXT_PUBLIC_SUPABASE_URL && publishableKey
+        ? {
+            url: e.NEXT_PUBLIC_SUPABASE_URL,
+            publishableKey,
+            secretKey: e.SUPABASE_SECRET_KEY ?? e.SUPABASE_SERVICE_ROLE_KEY,
+          }
+        : null,
     resend: e.RESEND_API_KEY
       ? { apiKey: e.RESEND_API_KEY, baseUrl: e.RESEND_BASE_URL, webhookSecret: e.RESEND_WEBHOOK_SECRET }
       : null,

@@ -152,6 +152,41 @@ export async function removeSendingDomain(accountId: string, domainId: string): 
   return { domain: removed.domain };
 }
 
+/** A domain as Resend knows it: what removing it there after its team has gone needs. */
+export type ProviderDomain = { domain: string; providerId: string };
+
+/**
+ * The team's domains registered at Resend, read before the team is deleted (its rows go with it); none without Resend
+ * configured.
+ */
+export async function providerDomainsOf(accountId: string): Promise<ProviderDomain[]> {
+  if (!getConfig().resend) return [];
+  return (await listSendingDomainDetails(accountId)).flatMap(({ domain, provider_domain_id }) =>
+    provider_domain_id ? [{ domain, providerId: provider_domain_id }] : [],
+  );
+}
+
+/**
+ * After their team's deletion: removes the domains at Resend, each on its own (one Resend no longer has is fine).
+ * Answers the ones that could not be removed, with why, for the caller to log: the team is gone either way.
+ */
+export async function removeProviderDomains(
+  domains: ProviderDomain[],
+): Promise<{ domain: string; providerId: string; error: string }[]> {
+  const resend = resendClient();
+  if (!resend) return [];
+  const failed: { domain: string; providerId: string; error: string }[] = [];
+  for (const { domain, providerId } of domains) {
+    try {
+      await callResend(`remove ${domain} from Resend`, (signal) => resend.domains.remove(providerId, { signal }));
+    } catch (error) {
+      if (error instanceof AppError && error.options.provider?.status === 404) continue;
+      failed.push({ domain, providerId, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return failed;
+}
+
 // ---------- validation ----------
 
 function normalizeDomain(value: string): string {

@@ -16,6 +16,7 @@ export const ADMIN_AREAS = {
   team: "members and invitations",
   billing: "the plan and billing",
   audit_log: "the audit log",
+  delete_team: "the team's deletion",
 } as const;
 
 export type AdminArea = keyof typeof ADMIN_AREAS;
@@ -26,8 +27,10 @@ export function canUseAdminArea(role: Role | null): boolean {
 }
 
 export function adminRequired(area: AdminArea): AppError {
+  // Deleting is not managing something: its refusal says so plainly.
+  const what = area === "delete_team" ? "delete it" : `manage ${ADMIN_AREAS[area]}`;
   return new AppError("ADMIN_REQUIRED", {
-    message: `Only an admin of this team can manage ${ADMIN_AREAS[area]}. Ask one of the team's admins.`,
+    message: `Only an admin of this team can ${what}. Ask one of the team's admins.`,
   });
 }
 

@@ -8,6 +8,7 @@ import {
   WEBHOOK_RETENTION_BATCH,
 } from "@/lib/core/limits";
 import { sendSystemEmail } from "@/lib/mail-transport/system";
+import { teamMembers } from "@/lib/teams/service";
 import {
   claimDelivery,
   claimDueDeliveries,
@@ -192,24 +193,34 @@ async function attemptClaimed(
     outcome,
     jitter: jitter(),
   });
-  if (finished.endpointDisabled && finished.accountEmail) await tellEndpointDisabled(finished);
+  if (finished.endpointDisabled) await tellEndpointDisabled(claim.accountId, finished.endpointUrl);
   return finished;
 }
 
-async function tellEndpointDisabled({ accountEmail, endpointUrl }: FinishedAttempt): Promise<void> {
+/** Mails every admin of the team, one email each, so that no admin's address is shown to another. */
+async function tellEndpointDisabled(accountId: string, endpointUrl: string | null): Promise<void> {
+  // The endpoint stays disabled and the page says why; a lost notice must not fail the run, nor stop the others.
+  let admins;
   try {
-    await sendSystemEmail({
-      to: accountEmail!,
-      subject: "A webhook endpoint of yours was disabled",
-      paragraphs: [
-        `Every delivery to ${endpointUrl} failed for 5 days, so Letterpress disabled the endpoint: it is sent nothing more.`,
-        "Once it answers again, enable it on the Webhooks page; failed deliveries of the last 30 days can be replayed there.",
-      ],
-      link: { label: "Webhooks", url: `${getConfig().siteUrl}/dashboard/webhooks` },
-    });
+    admins = (await teamMembers(accountId)).filter((member) => member.role === "admin");
   } catch (error) {
-    // The endpoint stays disabled and the page says why; a lost notice must not fail the run.
     logFailure("telling an account its webhook endpoint was disabled failed", error);
+    return;
+  }
+  for (const admin of admins) {
+    try {
+      await sendSystemEmail({
+        to: admin.email,
+        subject: "A webhook endpoint of yours was disabled",
+        paragraphs: [
+          `Every delivery to ${endpointUrl} failed for 5 days, so Letterpress disabled the endpoint: it is sent nothing more.`,
+          "Once it answers again, enable it on the Webhooks page; failed deliveries of the last 30 days can be replayed there.",
+        ],
+        link: { label: "Webhooks", url: `${getConfig().siteUrl}/dashboard/webhooks` },
+      });
+    } catch (error) {
+      logFailure("telling an account its webhook endpoint was disabled failed", error);
+    }
   }
 }
 

@@ -41,7 +41,7 @@ const LINK_REFUSED = { redirect: "/signin?error=sign_up_link" };
 /** Pressing the button of a page whose link has been used or has expired since it was opened. */
 const LINK_USED = { state: { status: "error", message: "This link has expired or was already used. Sign up again." } };
 const page = (email: string, signedInAs: string | null = null) => ({
-  page: { token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), email, signedInAs },
+  page: { token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), email, signedInAs, next: "/dashboard" },
 });
 
 const confirmationText = (link: string) =>
@@ -141,7 +141,9 @@ describe("the sign-up link", () => {
 
     // Opened, twice: the page names the address and posts the link's token; no cookie, no account, the token kept.
     for (let opened = 1; opened <= 2; opened++) {
-      expect(await openLink(link)).toEqual({ page: { token: link.split("=")[1], email, signedInAs: null } });
+      expect(await openLink(link)).toEqual({
+        page: { token: link.split("=")[1], email, signedInAs: null, next: "/dashboard" },
+      });
       expect([...browser.cookies.keys()]).toEqual([]);
       expect(await accountRows(email)).toEqual([]);
       expect(await pendingRows(email)).toBe(1);

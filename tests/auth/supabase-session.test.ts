@@ -597,6 +597,38 @@ describe("the redirect URLs the README tells people to add", () => {
     },
   );
 
+  it("carries an invitation's path through the confirmation to the invitation, and no other origin's", async () => {
+    setTestEnv(Object.fromEntries(SITE_VARIABLES.map((name) => [name, undefined])));
+    Object.assign(supabase.settings, { siteUrl: PRODUCTION, redirectUrls, confirmEmail: true });
+    const origin = "http://localhost:3000";
+    const invitation = "/invite/Ab_-0123456789012345678901234567890123456789";
+    for (const [next, callback, landsOn] of [
+      [invitation, `${origin}/auth/callback?next=${encodeURIComponent(invitation)}`, `${origin}${invitation}`],
+      ["//evil.example/x", `${origin}/auth/callback`, `${origin}/dashboard`],
+      ["https://evil.example/x", `${origin}/auth/callback`, `${origin}/dashboard`],
+      ["/\\evil.example", `${origin}/auth/callback`, `${origin}/dashboard`],
+    ]) {
+      const browser = newBrowser("203.0.113.65");
+      const email = `sb-${randomUUID().slice(0, 8)}@example.com`;
+      const asked = requests.length;
+      const result = await submit(signUpAction, { email, password: "correct horse battery staple", next });
+      expect(result).toMatchObject({ state: { status: "check_email", email } });
+      const signUp = requests.slice(asked).find((line) => line.startsWith("POST /auth/v1/signup"))!;
+      const redirectTo = new URL(signUp.slice("POST ".length), supabase.url).searchParams.get("redirect_to")!;
+      expect(redirectTo).toBe(callback);
+      // A README pattern admits it, so Supabase keeps it rather than falling back to the Site URL.
+      expect(redirectUrls.filter((pattern) => redirectUrlGlob(pattern).test(redirectTo))).toHaveLength(1);
+      const mail = supabase.emails.find((sent) => sent.to === email)!;
+      expect(mail.redirectTo).toBe(callback);
+
+      const link = await fetch(mail.confirmationUrl, { redirect: "manual" });
+      const confirmed = await call(authCallback, link.headers.get("location")!);
+      expect(confirmed.status).toBe(307);
+      expect(confirmed.headers.get("location")).toBe(landsOn);
+      expect(readSessionCookies(supabase.cookieName, browser.cookies)?.user).toMatchObject({ email });
+    }
+  });
+
   it("would send a preview's link to production without the preview's Redirect URL, and admits no host past the pattern", () => {
     const settings = { siteUrl: PRODUCTION, redirectUrls };
     const withoutPreviews = {

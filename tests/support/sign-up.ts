@@ -48,9 +48,9 @@ export const checkInbox = (email: string) => ({
   },
 });
 
-/** The path and query of the sign-up link in an email's text. */
+/** The path and query of the sign-up link in an email's text (with the `next` it carries, if any). */
 export function signUpLink(text: string): string {
-  const match = /http:\/\/localhost:3000(\/auth\/confirm\?token=[A-Za-z0-9_-]{43})$/.exec(text);
+  const match = /http:\/\/localhost:3000(\/auth\/confirm\?token=[A-Za-z0-9_-]{43}(?:&next=[^\s]+)?)$/.exec(text);
   if (!match) throw new Error(`no sign-up link in: ${text}`);
   return match[1];
 }
@@ -80,10 +80,12 @@ function elements(node: ReactNode): ReactElement<Record<string, unknown>>[] {
 
 /**
  * Presses the button of a sign-up link's page in the current simulated browser: its Server Action, posted with the
- * link's token. Answers the page's new state, or where it redirected to.
+ * link's token and the `next` the page's form holds. Answers the page's new state, or where it redirected to.
  */
-export function finishSignUp(link: string): Promise<{ state: ConfirmSignUpState } | { redirect: string }> {
-  return submit(confirmSignUpAction, { token: new URL(link, BASE).searchParams.get("token") ?? "" });
+export async function finishSignUp(link: string): Promise<{ state: ConfirmSignUpState } | { redirect: string }> {
+  const opened = await openLink(link);
+  const next = "page" in opened ? opened.page.next : "/dashboard";
+  return submit(confirmSignUpAction, { token: new URL(link, BASE).searchParams.get("token") ?? "", next });
 }
 
 /** Requests a sign-up and returns the link it mailed. */
@@ -98,7 +100,7 @@ export async function requestSignUp(fields: { email: string; password: string })
 export async function signUpThroughLink(fields: { email: string; password: string }): Promise<void> {
   const link = await requestSignUp(fields);
   expect(await openLink(link)).toEqual({
-    page: { token: expect.any(String), email: fields.email.toLowerCase(), signedInAs: null },
+    page: { token: expect.any(String), email: fields.email.toLowerCase(), signedInAs: null, next: "/dashboard" },
   });
   expect(await finishSignUp(link)).toEqual({ redirect: "/dashboard" });
 }

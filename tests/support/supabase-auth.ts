@@ -77,6 +77,12 @@ export class SupabaseAuthStandIn {
   url = "";
   /** The project's legacy anon key, as the Supabase integration for Vercel sets NEXT_PUBLIC_SUPABASE_ANON_KEY. */
   readonly anonKey: string;
+  /** Its legacy service_role key (SUPABASE_SERVICE_ROLE_KEY): the only key the Auth admin API takes. */
+  readonly serviceRoleKey: string;
+  /** The users deleted through the admin API, in order. */
+  readonly deletedUsers: string[] = [];
+  /** While true, the admin API answers 500, as GoTrue does when its database fails. */
+  adminOutage = false;
   /** Every request, as `METHOD /path?query`, and the API key it carried. */
   readonly requests: string[] = [];
   readonly apiKeys: (string | undefined)[] = [];
@@ -108,6 +114,10 @@ export class SupabaseAuthStandIn {
     const now = Math.floor(Date.now() / 1000);
     this.anonKey = hs256(
       { iss: "supabase", ref: "standin", role: "anon", iat: now, exp: now + 10 * 365 * 86400 },
+      "the-project-jwt-secret",
+    );
+    this.serviceRoleKey = hs256(
+      { iss: "supabase", ref: "standin", role: "service_role", iat: now, exp: now + 10 * 365 * 86400 },
       "the-project-jwt-secret",
     );
   }
@@ -161,6 +171,11 @@ export class SupabaseAuthStandIn {
     };
     this.users.set(user.id, user);
     return user;
+  }
+
+  /** Whether the project still has the user. */
+  hasUser(id: string): boolean {
+    return this.users.has(id);
   }
 
   /** A JWT signed with the current key (or `key`, under `kid`), as the project signs access tokens. */
@@ -267,14 +282,16 @@ export class SupabaseAuthStandIn {
     if (versioned) response.setHeader(API_VERSION_HEADER, "2024-01-01");
     response.setHeader("content-type", "application/json");
     try {
-      if (!PUBLIC_ROUTES.has(route) && apiKey !== this.anonKey) {
+      if (!PUBLIC_ROUTES.has(route) && apiKey !== this.anonKey && apiKey !== this.serviceRoleKey) {
         // The gateway's own answer, before GoTrue sees the request.
         response.statusCode = 401;
         response.end(JSON.stringify({ message: apiKey ? "Invalid API key" : "No API key found in request" }));
         return;
       }
       const body = request.method === "POST" || request.method === "PUT" ? await readJson(request) : {};
-      const answer = this.route(route, url, body, request);
+      const answer = url.pathname.startsWith("/auth/v1/admin/")
+        ? this.adminRoute(route, apiKey)
+        : this.route(route, url, body, request);
       if (answer === undefined) throw new AuthError(404, "not_found", "Not Found");
       if ("redirect" in answer) {
         response.statusCode = 303;
@@ -365,6 +382,24 @@ export class SupabaseAuthStandIn {
       default:
         return undefined;
     }
+  }
+
+  /**
+   * GoTrue's admin API (internal/api/admin.go): reading a user (auth-js's deleteUser reads it first, to answer it) and
+   * deleting one (a hard delete), which ends its sessions too.
+   */
+  private adminRoute(route: string, apiKey: string | undefined): { json: unknown } | undefined {
+    if (apiKey !== this.serviceRoleKey) throw new AuthError(403, "not_admin", "User not allowed");
+    const [, method, id] = /^(GET|DELETE) \/auth\/v1\/admin\/users\/([^/]+)$/.exec(route) ?? [];
+    if (!id) return undefined;
+    const user = this.users.get(id);
+    if (!user) throw new AuthError(404, "user_not_found", "User not found");
+    if (method === "GET") return { json: userJson(user) };
+    if (this.adminOutage) throw new AuthError(500, "unexpected_failure", "Database error deleting user");
+    this.users.delete(id);
+    for (const [sessionId, session] of this.sessions) if (session.userId === id) this.sessions.delete(sessionId);
+    this.deletedUsers.push(id);
+    return { json: {} };
   }
 
   private grant(type: string | null, body: Record<string, unknown>): StandInSession {

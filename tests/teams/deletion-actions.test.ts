@@ -1,6 +1,8 @@
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
 import type { TeamSession } from "@/lib/auth/current";
 import { deleteTeamAction } from "@/app/dashboard/settings/delete-team/actions";
+import DeleteTeamPage from "@/app/dashboard/settings/delete-team/page";
 import { getDb } from "@/lib/db/client";
 import { createUser } from "../support/api";
 
@@ -51,8 +53,28 @@ describe("the delete-team action", () => {
     const id = await signedInTeam("member");
     expect(await submit("Acme")).toEqual({
       status: "error",
-      message: "Only an admin of this team can manage members and invitations. Ask one of the team's admins.",
+      message: "Only an admin of this team can delete it. Ask one of the team's admins.",
     });
     expect(await exists(id)).toBe(true);
+  });
+});
+
+describe("the delete-team page", () => {
+  const card = async () => {
+    const html = renderToStaticMarkup(await DeleteTeamPage());
+    return /<section[^>]*aria-labelledby="delete-team-title"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1];
+  };
+
+  it("tells a member that deleting the team needs an admin, with no form", async () => {
+    await signedInTeam("member");
+    expect(await card()).toBe(
+      '<div class="card-header"><h2 id="delete-team-title">Delete Acme</h2></div>' +
+        '<p class="card-body">Only an admin of this team can delete it. Ask one of the team&#x27;s admins.</p>',
+    );
+  });
+
+  it("shows an admin the form", async () => {
+    await signedInTeam("admin");
+    expect(await card()).toContain("<form");
   });
 });

@@ -17,6 +17,7 @@ import {
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { auth, call, createUser } from "../support/api";
 import { withEnv } from "../support/env";
+import { addMember, createTeam } from "../support/teams";
 import { addEndpoint, attemptRows, deliveryRow, newSecret } from "../support/webhooks";
 
 // The runner on a database of its own (vitest.config.ts, OWN_DATABASE): it claims every due delivery, whoever made it.
@@ -108,7 +109,6 @@ describe("claiming due deliveries", () => {
       attempts: null,
       nextAttemptAt: null,
       endpointDisabled: false,
-      accountEmail: null,
       endpointId: null,
       endpointUrl: null,
     });
@@ -297,7 +297,6 @@ describe("an endpoint deleted while its attempt finishes", () => {
           attempts: null,
           nextAttemptAt: null,
           endpointDisabled: false,
-          accountEmail: null,
           endpointId: null,
           endpointUrl: null,
         });
@@ -456,6 +455,44 @@ describe("an endpoint that fails for 5 days", () => {
   });
 });
 
+describe("the notice of a disabled endpoint", () => {
+  it("goes to every admin of the team, one email each, and to no member", async () => {
+    const team = await createTeam();
+    const second = await addMember(team, "admin");
+    await addMember(team, "member");
+    const endpoint = await addEndpoint(team.accountId, {
+      url: "https://gone.example/hook",
+      events: ["email.delivered"],
+    });
+    await getDb()`update webhook_endpoints set failing_since = ${at(-5 * DAY)} where id = ${endpoint.id}`;
+    const info = vi.spyOn(console, "info").mockImplementation(() => {});
+    try {
+      await delivered(team.accountId, T);
+      expect(await deliverDueWebhooks({ now: T, send: failing() })).toEqual({
+        attempted: 1,
+        succeeded: 0,
+        retrying: 0,
+        failed: 1,
+        disabled: 1,
+      });
+      const notice = (to: string) => ({
+        level: "info",
+        message: "sign-up email (no email provider configured)",
+        to,
+        subject: "A webhook endpoint of yours was disabled",
+        text:
+          "Every delivery to https://gone.example/hook failed for 5 days, so Letterpress disabled the endpoint: it is sent nothing more.\n\n" +
+          "Once it answers again, enable it on the Webhooks page; failed deliveries of the last 30 days can be replayed there.\n\n" +
+          "Webhooks: http://localhost:3000/dashboard/webhooks",
+      });
+      const told = info.mock.calls.map(([line]) => String(line)).filter((line) => line.startsWith("{"));
+      expect(told.map((line) => JSON.parse(line))).toEqual([notice(team.email), notice(second.person.email)]);
+    } finally {
+      info.mockRestore();
+    }
+  });
+});
+
 describe("a test event and a replay, attempted at once", () => {
   it("sends webhook.test once to the endpoint alone; a replay is a new delivery of the same event, same webhook-id", async () => {
     const user = await createUser();
@@ -481,7 +518,6 @@ describe("a test event and a replay, attempted at once", () => {
         attempts: 1,
         nextAttemptAt: null,
         endpointDisabled: false,
-        accountEmail: null,
         endpointId: endpoint.id,
         endpointUrl: "https://hooks.example/t",
       },

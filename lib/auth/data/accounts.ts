@@ -115,6 +115,13 @@ export async function findPersonTeam(
   return row ? toPersonTeam(row) : null;
 }
 
+/** The Supabase Auth user a person signs in as; null for a local account (or no such person). */
+export async function findAuthUserId(personId: string): Promise<string | null> {
+  const [row] = await getDb()<{ auth_user_id: string | null }[]>`
+    select auth_user_id from people where id = ${personId}`;
+  return row?.auth_user_id ?? null;
+}
+
 /** The teams a person belongs to, in the order they joined them, with their role in each (the team switcher). */
 export async function listPersonTeams(personId: string): Promise<(Account & { role: Role })[]> {
   return getDb()<(Account & { role: Role })[]>`

@@ -37,9 +37,8 @@ export type FinishedAttempt = {
   status: "pending" | "succeeded" | "failed" | null;
   attempts: number | null;
   nextAttemptAt: Date | null;
-  /** This attempt disabled the endpoint (every delivery failed for 5 days): tell `accountEmail`. */
+  /** This attempt disabled the endpoint (every delivery failed for 5 days): tell the team's admins. */
   endpointDisabled: boolean;
-  accountEmail: string | null;
   endpointId: string | null;
   endpointUrl: string | null;
 };
@@ -87,7 +86,7 @@ export async function finishAttempt(
   const db = getDb();
   const [row] = await db<FinishedAttempt[]>`
     select recorded, status, attempts, next_attempt_at as "nextAttemptAt", endpoint_disabled as "endpointDisabled",
-           account_email as "accountEmail", endpoint_id as "endpointId", endpoint_url as "endpointUrl"
+           endpoint_id as "endpointId", endpoint_url as "endpointUrl"
     from finish_webhook_attempt(${claim.deliveryId}::uuid, ${claim.claimToken}::uuid, ${now}::timestamptz,
                                 ${jsonParameter(db, {
                                   status: outcome.status,

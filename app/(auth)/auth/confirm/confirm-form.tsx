@@ -1,13 +1,15 @@
 "use client";
 import Link from "next/link";
 import { useActionState } from "react";
+import { withNextPath } from "@/lib/auth/next-path";
 import { SubmitButton } from "../../../_components/submit-button";
 import { confirmSignUpAction, type ConfirmSignUpState } from "../../actions";
 
-export type ConfirmSignUpFormProps = { token: string; email: string; signedInAs: string | null };
+/** `next`: where the browser goes once signed in to the new account (a path safeNextPath gave). */
+export type ConfirmSignUpFormProps = { token: string; email: string; signedInAs: string | null; next: string };
 
 /** The button that finishes a sign-up, and what became of it when it did not sign this browser in. */
-export function ConfirmSignUpForm({ token, email, signedInAs }: ConfirmSignUpFormProps) {
+export function ConfirmSignUpForm({ token, email, signedInAs, next }: ConfirmSignUpFormProps) {
   const [state, formAction] = useActionState<ConfirmSignUpState, FormData>(confirmSignUpAction, { status: "idle" });
 
   if (state.status === "created") {
@@ -32,7 +34,8 @@ export function ConfirmSignUpForm({ token, email, signedInAs }: ConfirmSignUpFor
           <p>{state.message}</p>
         </div>
         <p className="auth-switch">
-          <Link href="/signup">Sign up</Link> or <Link href="/signin">sign in</Link>
+          <Link href={withNextPath("/signup", next)}>Sign up</Link> or{" "}
+          <Link href={withNextPath("/signin", next)}>sign in</Link>
         </p>
       </div>
     );
@@ -40,6 +43,7 @@ export function ConfirmSignUpForm({ token, email, signedInAs }: ConfirmSignUpFor
   return (
     <form action={formAction} className="stack">
       <input type="hidden" name="token" value={token} />
+      <input type="hidden" name="next" value={next} />
       {signedInAs && (
         <div className="alert alert-info" role="status">
           <p>

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getCurrentSession } from "@/lib/auth/current";
 import { findLocalSignUp } from "@/lib/auth/local";
+import { safeNextPath } from "@/lib/auth/next-path";
 import { getConfig } from "@/lib/core/config";
 import { ConfirmSignUpForm } from "./confirm-form";
 
@@ -16,7 +17,7 @@ export default async function ConfirmSignUpPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { token: given } = await searchParams;
+  const { token: given, next } = await searchParams;
   const token = typeof given === "string" ? given : "";
   // Supabase mails its own links to /auth/callback: with it configured, no token here is valid.
   const pending = getConfig().supabase ? null : await findLocalSignUp(token);
@@ -28,7 +29,12 @@ export default async function ConfirmSignUpPage({
       <p className="subtitle">
         Create the Letterpress account for <strong>{pending.email}</strong>.
       </p>
-      <ConfirmSignUpForm token={token} email={pending.email} signedInAs={signedIn?.person.email ?? null} />
+      <ConfirmSignUpForm
+        token={token}
+        email={pending.email}
+        signedInAs={signedIn?.person.email ?? null}
+        next={safeNextPath(next, getConfig().siteUrl)}
+      />
     </>
   );
 }

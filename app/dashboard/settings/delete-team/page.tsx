@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requireAccount } from "@/lib/auth/current";
-import { canUseAdminArea } from "@/lib/teams/rights";
+import { adminRequired, canUseAdminArea } from "@/lib/teams/rights";
 import { CardSection } from "../../../_components/card-section";
 import { PageHeader } from "../../_components/page-header";
 import { DeleteTeamForm } from "./delete-forms";
@@ -19,7 +19,7 @@ export default async function DeleteTeamPage() {
         {canUseAdminArea(account.role) ? (
           <DeleteTeamForm name={account.name} />
         ) : (
-          <p className="card-body">An admin of this team is needed.</p>
+          <p className="card-body">{adminRequired("delete_team").message}</p>
         )}
       </CardSection>
     </>
