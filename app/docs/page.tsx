@@ -116,8 +116,9 @@ export default async function DocsPage() {
               <code>POST</code> from another site is refused with <code>403 CSRF_REJECTED</code>. Missing, malformed,
               unknown, revoked or expired credentials get <code>401 UNAUTHORIZED</code>, whose <code>message</code> says
               which: no credentials, a malformed key, an unknown or revoked key (the two are not told apart), an expired
-              key, an <code>Authorization</code> header without <code>Bearer</code>, or a session that expired (sign in
-              again). It never quotes the key.
+              key, an <code>Authorization</code> header without <code>Bearer</code>, a session that expired (sign in
+              again), or a session whose person belongs to no team (create one, or accept an invitation). It never
+              quotes the key.
             </p>
             <p style={{ marginTop: 12 }}>
               A live key (<code>lp_live_…</code>) sends for real. A test key (<code>lp_test_…</code>) works the same,

@@ -5,30 +5,25 @@ import { joinTeamAction, type JoinTeamState } from "@/app/(auth)/invite/[token]/
 import InvitePage from "@/app/(auth)/invite/[token]/page";
 import { runAsActor } from "@/lib/audit/context";
 import { getDb } from "@/lib/db/client";
-import type { TeamSession } from "@/lib/auth/current";
+import type { PersonTeam } from "@/lib/auth/data/accounts";
 import { ACCEPT_REFUSALS, inviteMember } from "@/lib/teams/service";
 import { browser, newBrowser, submit } from "../support/next-headers";
 import { withLoggedEmails } from "../support/sign-up";
 import { auditEntries, createPerson, createTeam, roles, type TestTeam } from "../support/teams";
 
 vi.mock("next/headers", () => import("../support/next-headers"));
-const session = vi.hoisted(() => ({ current: null as TeamSession | null }));
-vi.mock("@/lib/auth/current", () => ({
-  getCurrentAccount: async () => session.current,
-  requireAccount: async () => session.current,
-}));
+const session = vi.hoisted(() => ({ current: null as PersonTeam | null }));
+vi.mock("@/lib/auth/current", () => ({ getCurrentSession: async () => session.current }));
 
-/** Signed in as `person`, in a team of their own (what the session's team is does not matter to this page). */
-const signInAs = (person: { id: string; email: string }) => {
+/**
+ * Signed in as `person`, in a team of their own (what the session's team is does not matter to this page), or in no
+ * team at all.
+ */
+const signInAs = (person: { id: string; email: string }, inTeam = true) => {
   session.current = {
-    id: person.id,
-    email: person.email,
-    plan: "free",
-    created_at: new Date(),
-    name: person.email,
-    role: "admin",
     person,
-  } as TeamSession;
+    team: inTeam ? { id: person.id, plan: "free", created_at: new Date(), name: person.email, role: "admin" } : null,
+  } as PersonTeam;
 };
 
 async function invite(team: TestTeam, email: string): Promise<string> {
@@ -106,6 +101,23 @@ describe("/invite/<token>", () => {
     expect(await page(token)).toBe(`Join a team ${ACCEPT_REFUSALS.accepted}`);
     expect(await submit<JoinTeamState>(joinTeamAction, { token })).toEqual({
       state: { status: "error", message: ACCEPT_REFUSALS.accepted },
+    });
+  });
+
+  it("a person in no team (removed from their last one) sees Join and joins", async () => {
+    const team = await createTeam();
+    const person = await createPerson();
+    const token = await invite(team, person.email);
+    signInAs(person, false);
+    // The Join button (its form's script aside).
+    expect(await page(token)).toContain(
+      `Join ${team.admin.name} ${team.email} invited ${person.email} to join the team ${team.admin.name} as a member. Join ${team.admin.name}`,
+    );
+    expect(await submit<JoinTeamState>(joinTeamAction, { token })).toEqual({ redirect: "/dashboard" });
+    expect(browser.cookies.get("lp-team")).toBe(team.accountId);
+    expect((await roles(team.accountId)).find((r) => r.email === person.email)).toEqual({
+      email: person.email,
+      role: "member",
     });
   });
 

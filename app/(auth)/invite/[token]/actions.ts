@@ -3,7 +3,7 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { runAsActor } from "@/lib/audit/context";
 import { clientAddress } from "@/lib/api/client-address";
-import { getCurrentAccount } from "@/lib/auth/current";
+import { getCurrentSession } from "@/lib/auth/current";
 import { AppError } from "@/lib/core/errors";
 import { TEAM_COOKIE } from "@/lib/teams/schemas";
 import { acceptInvitationLink } from "@/lib/teams/service";
@@ -13,9 +13,10 @@ export type JoinTeamState = { status: "idle" } | { status: "error"; message: str
 /** "Join <team>": the signed-in person accepts the invitation, and the browser switches to the team. */
 export async function joinTeamAction(_previous: JoinTeamState, formData: FormData): Promise<JoinTeamState> {
   const token = String(formData.get("token") ?? "");
-  const account = await getCurrentAccount();
-  if (!account) redirect(`/signin?next=${encodeURIComponent(`/invite/${token}`)}`);
-  const { person } = account;
+  // A person in no team may join: their session is enough.
+  const session = await getCurrentSession();
+  if (!session) redirect(`/signin?next=${encodeURIComponent(`/invite/${token}`)}`);
+  const { person } = session;
   const ip = clientAddress(await headers());
   let teamId: string;
   try {

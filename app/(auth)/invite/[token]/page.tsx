@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getCurrentAccount } from "@/lib/auth/current";
+import { getCurrentSession } from "@/lib/auth/current";
 import { ACCEPT_REFUSALS, findInvitation } from "@/lib/teams/service";
 import { signOutAction } from "../../actions";
 import { JoinTeamForm } from "./join-form";
@@ -33,7 +33,8 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
     );
   }
   const here = `/invite/${token}`;
-  const signedIn = await getCurrentAccount();
+  // A person in no team (say, removed from their last one) may join too: the session, not its team, is asked.
+  const signedIn = await getCurrentSession();
   return (
     <>
       <h1>Join {invitation.team_name}</h1>
