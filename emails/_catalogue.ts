@@ -328,6 +328,12 @@ export const catalogue: CatalogueEntry[] = [
         .describe(
           "Delivery estimate as it should read, e.g. Thursday, March 6, listed in the details and the preview text; empty to leave it out.",
         ),
+      estimatedDeliveryDate: z
+        .union([z.literal(""), z.iso.date({ error: "must be a date, YYYY-MM-DD" }).max(10)])
+        .default("")
+        .describe(
+          "Delivery estimate as a date, YYYY-MM-DD, e.g. 2025-03-06: written out in the email's language (Thursday, March 6; jeudi 6 mars) and shown instead of estimatedDelivery; empty to leave it out.",
+        ),
       shippingAddress: text(ADDRESS_CHARS)
         .default("")
         .describe('Delivery address on one line, listed in the details as "Shipping to"; empty to leave it out.'),

@@ -26,8 +26,16 @@ import {
   Section,
   Text,
 } from "@react-email/components";
+import { createTranslator } from "use-intl/core";
+import de from "./_messages/welcome/de.json";
+import en from "./_messages/welcome/en.json";
+import es from "./_messages/welcome/es.json";
+import fr from "./_messages/welcome/fr.json";
+import ptBR from "./_messages/welcome/pt-BR.json";
 
 export type WelcomeProps = {
+  /** Language of the email: en, fr, de, es or pt-BR (another tag reads as en). */
+  locale?: string;
   /** First name of the new user. */
   userName?: string;
   /** Your product or company name, shown in the header and copy. */
@@ -44,22 +52,22 @@ export type WelcomeProps = {
   companyAddress?: string;
 };
 
-const steps = [
-  {
-    title: "Complete your profile",
-    body: "Add your name and photo so teammates know who they are working with.",
-  },
-  {
-    title: "Create your first project",
-    body: "Projects keep your work organised. It only takes a minute.",
-  },
-  {
-    title: "Invite your team",
-    body: "Everything is better together. Bring in the people you work with.",
-  },
-];
+// One file of messages per locale, as in React Email's internationalization guide; each has every key of en.json.
+// A translator per locale, made once: it keeps each message parsed across renders (parsing them again cost a third
+// of a render), and it holds only these constant messages, never a render's values.
+const translate = (locale: string, messages: typeof en) => createTranslator({ locale, messages, timeZone: "UTC" });
+const translators = {
+  en: translate("en", en),
+  fr: translate("fr", fr),
+  de: translate("de", de),
+  es: translate("es", es),
+  "pt-BR": translate("pt-BR", ptBR),
+};
+
+const steps = ["profile", "project", "team"] as const;
 
 export default function Welcome({
+  locale = "en",
   userName = "there",
   productName = "Acme",
   logoUrl = "",
@@ -68,13 +76,16 @@ export default function Welcome({
   supportEmail = "support@example.com",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 }: WelcomeProps) {
+  const lang = Object.hasOwn(translators, locale) ? (locale as keyof typeof translators) : "en";
+  const t = translators[lang];
+
   return (
-    <Html lang="en" dir="ltr">
+    <Html lang={lang} dir="ltr">
       <Head>
         <meta name="color-scheme" content="light" />
         <meta name="supported-color-schemes" content="light" />
       </Head>
-      <Preview>{`Welcome to ${productName}, ${userName}! Here's how to get started.`}</Preview>
+      <Preview>{t("preview", { productName, userName })}</Preview>
       <Body style={main}>
         <Container style={container}>
           <Section style={header}>
@@ -87,52 +98,53 @@ export default function Welcome({
 
           <Section style={card}>
             <Heading as="h1" style={h1}>
-              Welcome to {productName}, {userName}!
+              {t("heading", { productName, userName })}
             </Heading>
-            <Text style={paragraph}>
-              Thanks for signing up. Your account is ready, and we're excited to have you on board. Here are three quick
-              steps to get the most out of {productName}:
-            </Text>
+            <Text style={paragraph}>{t("intro", { productName })}</Text>
 
             {steps.map((step, index) => (
-              <Row key={step.title} style={stepRow}>
+              <Row key={step} style={stepRow}>
                 <Column style={stepNumberColumn}>
                   <Text style={stepNumber}>{index + 1}</Text>
                 </Column>
                 <Column>
-                  <Text style={stepTitle}>{step.title}</Text>
-                  <Text style={stepBody}>{step.body}</Text>
+                  <Text style={stepTitle}>{t(`steps.${step}.title`)}</Text>
+                  <Text style={stepBody}>{t(`steps.${step}.body`)}</Text>
                 </Column>
               </Row>
             ))}
 
             <Section style={buttonSection}>
               <Button href={dashboardUrl} style={button}>
-                Go to your dashboard
+                {t("cta")}
               </Button>
             </Section>
 
             <Text style={paragraph}>
-              Want to dig deeper? Our{" "}
-              <Link href={docsUrl} style={link}>
-                getting-started guide
-              </Link>{" "}
-              walks through everything in detail. And if you ever get stuck, just reply to this email or write to{" "}
-              <Link href={`mailto:${supportEmail}`} style={link}>
-                {supportEmail}
-              </Link>
-              .
+              {t.rich("help", {
+                supportEmail,
+                docs: (chunks) => (
+                  <Link key="docs" href={docsUrl} style={link}>
+                    {chunks}
+                  </Link>
+                ),
+                support: (chunks) => (
+                  <Link key="support" href={`mailto:${supportEmail}`} style={link}>
+                    {chunks}
+                  </Link>
+                ),
+              })}
             </Text>
             <Text style={paragraph}>
-              Welcome aboard,
+              {t("signOff")}
               <br />
-              The {productName} team
+              {t("signature", { productName })}
             </Text>
           </Section>
 
           <Section style={footer}>
             <Hr style={hr} />
-            <Text style={footerText}>You're receiving this email because you created a {productName} account.</Text>
+            <Text style={footerText}>{t("footer", { productName })}</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -767,8 +779,16 @@ import {
   Section,
   Text,
 } from "@react-email/components";
+import { createTranslator } from "use-intl/core";
+import de from "./_messages/password-reset/de.json";
+import en from "./_messages/password-reset/en.json";
+import es from "./_messages/password-reset/es.json";
+import fr from "./_messages/password-reset/fr.json";
+import ptBR from "./_messages/password-reset/pt-BR.json";
 
 export type PasswordResetProps = {
+  /** Language of the email: en, fr, de, es or pt-BR (another tag reads as en). */
+  locale?: string;
   /** Password reset URL containing a one-time token. Required. */
   resetUrl?: string;
   /** First name of the account owner. */
@@ -787,7 +807,20 @@ export type PasswordResetProps = {
   companyAddress?: string;
 };
 
+// One file of messages per locale, as in React Email's internationalization guide; each has every key of en.json.
+// A translator per locale, made once: it keeps each message parsed across renders (parsing them again cost a third
+// of a render), and it holds only these constant messages, never a render's values.
+const translate = (locale: string, messages: typeof en) => createTranslator({ locale, messages, timeZone: "UTC" });
+const translators = {
+  en: translate("en", en),
+  fr: translate("fr", fr),
+  de: translate("de", de),
+  es: translate("es", es),
+  "pt-BR": translate("pt-BR", ptBR),
+};
+
 export default function PasswordReset({
+  locale = "en",
   resetUrl = "https://example.com/reset-password",
   userName = "there",
   productName = "Acme",
@@ -797,18 +830,22 @@ export default function PasswordReset({
   supportEmail = "support@example.com",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 }: PasswordResetProps) {
+  const lang = Object.hasOwn(translators, locale) ? (locale as keyof typeof translators) : "en";
+  const t = translators[lang];
+  const request = requestedFrom ? t("requestFrom", { productName, requestedFrom }) : t("request", { productName });
+  // Whole hours read as hours (120 minutes is "2 hours").
   const expiry =
     expiresInMinutes % 60 === 0 && expiresInMinutes >= 60
-      ? `${expiresInMinutes / 60} hour${expiresInMinutes === 60 ? "" : "s"}`
-      : `${expiresInMinutes} minute${expiresInMinutes === 1 ? "" : "s"}`;
+      ? t("expiresInHours", { hours: expiresInMinutes / 60 })
+      : t("expiresInMinutes", { minutes: expiresInMinutes });
 
   return (
-    <Html lang="en" dir="ltr">
+    <Html lang={lang} dir="ltr">
       <Head>
         <meta name="color-scheme" content="light" />
         <meta name="supported-color-schemes" content="light" />
       </Head>
-      <Preview>{`Reset your ${productName} password`}</Preview>
+      <Preview>{t("preview", { productName })}</Preview>
       <Body style={main}>
         <Container style={container}>
           <Section style={header}>
@@ -821,22 +858,18 @@ export default function PasswordReset({
 
           <Section style={card}>
             <Heading as="h1" style={h1}>
-              Reset your password
+              {t("heading")}
             </Heading>
-            <Text style={paragraph}>{`Hi ${userName},`}</Text>
-            <Text style={paragraph}>
-              Someone (hopefully you) asked to reset the password for your {productName} account
-              {requestedFrom ? ` from ${requestedFrom}` : ""}. Click the button below to choose a new one. This link
-              expires in {expiry}.
-            </Text>
+            <Text style={paragraph}>{t("greeting", { userName })}</Text>
+            <Text style={paragraph}>{`${request} ${expiry}`}</Text>
 
             <Section style={buttonSection}>
               <Button href={resetUrl} style={button}>
-                Choose a new password
+                {t("cta")}
               </Button>
             </Section>
 
-            <Text style={muted}>If the button doesn't work, copy and paste this URL into your browser:</Text>
+            <Text style={muted}>{t("copyUrl")}</Text>
             <Text style={urlText}>
               <Link href={resetUrl} style={link}>
                 {resetUrl}
@@ -845,17 +878,19 @@ export default function PasswordReset({
 
             <Hr style={hr} />
             <Text style={muted}>
-              Didn't request this? You can ignore this email: your password won't change. If you think someone else is
-              trying to access your account, contact us at{" "}
-              <Link href={`mailto:${supportEmail}`} style={link}>
-                {supportEmail}
-              </Link>
-              .
+              {t.rich("notYou", {
+                supportEmail,
+                support: (chunks) => (
+                  <Link key="support" href={`mailto:${supportEmail}`} style={link}>
+                    {chunks}
+                  </Link>
+                ),
+              })}
             </Text>
           </Section>
 
           <Section style={footer}>
-            <Text style={footerText}>This is an automated security email from {productName}.</Text>
+            <Text style={footerText}>{t("footer", { productName })}</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -1649,7 +1684,7 @@ $seed$
 select public.seed_catalogue_template(
   p_slug => $seed$order-shipped$seed$,
   p_listing => $seed${"name":"Order shipped","description":"Shipping confirmation with a tracking button, carrier and tracking number, delivery estimate and address.","price":"9.00","category":"Commerce","author":"Letterpress","preview_image_url":null}$seed$,
-  p_variables => $seed${"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"trackingUrl":{"type":"string","maxLength":2048,"format":"uri","description":"http(s) URL of the carrier's tracking page, opened by the \"Track your package\" button and a link below it."},"orderId":{"default":"0000","description":"Order number shown after # in the copy, the details and the preview text, e.g. A-10482.","type":"string","maxLength":200},"customerName":{"default":"there","description":"Customer's first name, used in the opening line, e.g. Ada.","type":"string","maxLength":200},"storeName":{"default":"Acme Store","description":"Your store's name, shown in the header when there is no logo and in the footer.","type":"string","maxLength":200},"logoUrl":{"default":"","description":"http(s) URL of your logo, shown 32 px tall in the header; empty to show the store name as text instead.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"carrier":{"default":"UPS","description":"Shipping carrier, named in the copy and the details, e.g. UPS.","type":"string","maxLength":200},"trackingNumber":{"default":"","description":"Carrier's tracking number, listed in the details, e.g. 1Z999AA10123456784; empty to leave it out.","type":"string","maxLength":200},"estimatedDelivery":{"default":"","description":"Delivery estimate as it should read, e.g. Thursday, March 6, listed in the details and the preview text; empty to leave it out.","type":"string","maxLength":200},"shippingAddress":{"default":"","description":"Delivery address on one line, listed in the details as \"Shipping to\"; empty to leave it out.","type":"string","maxLength":1000},"itemCount":{"default":1,"description":"Number of items in the package, listed in the details (\"3 items\").","type":"number"},"supportEmail":{"default":"support@example.com","description":"Address for delivery problems, shown as a mailto link.","type":"string","maxLength":320},"companyAddress":{"default":"Acme Inc., 123 Market Street, San Francisco, CA 94103","description":"Your postal address, shown in the footer.","type":"string","maxLength":1000}},"required":["trackingUrl"],"additionalProperties":true}$seed$,
+  p_variables => $seed${"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"trackingUrl":{"type":"string","maxLength":2048,"format":"uri","description":"http(s) URL of the carrier's tracking page, opened by the \"Track your package\" button and a link below it."},"orderId":{"default":"0000","description":"Order number shown after # in the copy, the details and the preview text, e.g. A-10482.","type":"string","maxLength":200},"customerName":{"default":"there","description":"Customer's first name, used in the opening line, e.g. Ada.","type":"string","maxLength":200},"storeName":{"default":"Acme Store","description":"Your store's name, shown in the header when there is no logo and in the footer.","type":"string","maxLength":200},"logoUrl":{"default":"","description":"http(s) URL of your logo, shown 32 px tall in the header; empty to show the store name as text instead.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"carrier":{"default":"UPS","description":"Shipping carrier, named in the copy and the details, e.g. UPS.","type":"string","maxLength":200},"trackingNumber":{"default":"","description":"Carrier's tracking number, listed in the details, e.g. 1Z999AA10123456784; empty to leave it out.","type":"string","maxLength":200},"estimatedDelivery":{"default":"","description":"Delivery estimate as it should read, e.g. Thursday, March 6, listed in the details and the preview text; empty to leave it out.","type":"string","maxLength":200},"estimatedDeliveryDate":{"default":"","description":"Delivery estimate as a date, YYYY-MM-DD, e.g. 2025-03-06: written out in the email's language (Thursday, March 6; jeudi 6 mars) and shown instead of estimatedDelivery; empty to leave it out.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":10,"format":"date","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"}]},"shippingAddress":{"default":"","description":"Delivery address on one line, listed in the details as \"Shipping to\"; empty to leave it out.","type":"string","maxLength":1000},"itemCount":{"default":1,"description":"Number of items in the package, listed in the details (\"3 items\").","type":"number"},"supportEmail":{"default":"support@example.com","description":"Address for delivery problems, shown as a mailto link.","type":"string","maxLength":320},"companyAddress":{"default":"Acme Inc., 123 Market Street, San Francisco, CA 94103","description":"Your postal address, shown in the footer.","type":"string","maxLength":1000}},"required":["trackingUrl"],"additionalProperties":true}$seed$,
   p_code => $seed$import * as React from "react";
 import {
   Body,
@@ -1667,8 +1702,16 @@ import {
   Section,
   Text,
 } from "@react-email/components";
+import { createTranslator } from "use-intl/core";
+import de from "./_messages/order-shipped/de.json";
+import en from "./_messages/order-shipped/en.json";
+import es from "./_messages/order-shipped/es.json";
+import fr from "./_messages/order-shipped/fr.json";
+import ptBR from "./_messages/order-shipped/pt-BR.json";
 
 export type OrderShippedProps = {
+  /** Language of the email: en, fr, de, es or pt-BR (another tag reads as en). */
+  locale?: string;
   /** Carrier tracking page URL. Required. */
   trackingUrl?: string;
   /** Order identifier shown to the customer. */
@@ -1685,6 +1728,8 @@ export type OrderShippedProps = {
   trackingNumber?: string;
   /** Pre-formatted delivery estimate, e.g. "Thursday, March 6". Hidden when empty. */
   estimatedDelivery?: string;
+  /** Delivery estimate as a date, YYYY-MM-DD, written out in the email's language; shown instead of estimatedDelivery. */
+  estimatedDeliveryDate?: string;
   /** One-line delivery address. Hidden when empty. */
   shippingAddress?: string;
   /** Number of items in the package. */
@@ -1695,7 +1740,28 @@ export type OrderShippedProps = {
   companyAddress?: string;
 };
 
+// One file of messages per locale, as in React Email's internationalization guide; each has every key of en.json.
+// A translator per locale, made once: it keeps each message parsed across renders (parsing them again cost a third
+// of a render), and it holds only these constant messages, never a render's values.
+const translate = (locale: string, messages: typeof en) => createTranslator({ locale, messages, timeZone: "UTC" });
+const translators = {
+  en: translate("en", en),
+  fr: translate("fr", fr),
+  de: translate("de", de),
+  es: translate("es", es),
+  "pt-BR": translate("pt-BR", ptBR),
+};
+
+/** A YYYY-MM-DD day as a Date at midnight UTC (the translator's time zone), or null when it is no such day. */
+function calendarDay(value: string): Date | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const day = new Date(`${value}T00:00:00Z`);
+  // An impossible day (2025-02-30) is invalid, or rolls over into another one.
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value) ? day : null;
+}
+
 export default function OrderShipped({
+  locale = "en",
   trackingUrl = "https://example.com/track",
   orderId = "0000",
   customerName = "there",
@@ -1704,31 +1770,32 @@ export default function OrderShipped({
   carrier = "UPS",
   trackingNumber = "",
   estimatedDelivery = "",
+  estimatedDeliveryDate = "",
   shippingAddress = "",
   itemCount = 1,
   supportEmail = "support@example.com",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 }: OrderShippedProps) {
+  const lang = Object.hasOwn(translators, locale) ? (locale as keyof typeof translators) : "en";
+  const t = translators[lang];
+  const deliveryDay = calendarDay(estimatedDeliveryDate);
+  const estimate = deliveryDay ? t("deliveryDate", { date: deliveryDay }) : estimatedDelivery;
   const details: { label: string; value: string }[] = [
-    { label: "Order", value: `#${orderId}` },
-    { label: "Items", value: `${itemCount} item${itemCount === 1 ? "" : "s"}` },
-    { label: "Carrier", value: carrier },
+    { label: t("details.order"), value: t("details.orderNumber", { orderId }) },
+    { label: t("details.items"), value: t("details.itemCount", { count: itemCount }) },
+    { label: t("details.carrier"), value: carrier },
   ];
-  if (trackingNumber) details.push({ label: "Tracking number", value: trackingNumber });
-  if (estimatedDelivery) details.push({ label: "Estimated delivery", value: estimatedDelivery });
-  if (shippingAddress) details.push({ label: "Shipping to", value: shippingAddress });
+  if (trackingNumber) details.push({ label: t("details.trackingNumber"), value: trackingNumber });
+  if (estimate) details.push({ label: t("details.estimatedDelivery"), value: estimate });
+  if (shippingAddress) details.push({ label: t("details.shippingTo"), value: shippingAddress });
 
   return (
-    <Html lang="en" dir="ltr">
+    <Html lang={lang} dir="ltr">
       <Head>
         <meta name="color-scheme" content="light" />
         <meta name="supported-color-schemes" content="light" />
       </Head>
-      <Preview>
-        {estimatedDelivery
-          ? `Your order #${orderId} is on its way. Estimated delivery: ${estimatedDelivery}.`
-          : `Your order #${orderId} is on its way.`}
-      </Preview>
+      <Preview>{estimate ? t("previewWithEstimate", { orderId, estimate }) : t("preview", { orderId })}</Preview>
       <Body style={main}>
         <Container style={container}>
           <Section style={header}>
@@ -1741,15 +1808,13 @@ export default function OrderShipped({
 
           <Section style={card}>
             <Heading as="h1" style={h1}>
-              Your order is on its way
+              {t("heading")}
             </Heading>
-            <Text style={paragraph}>
-              {`Good news, ${customerName}! Your order #${orderId} has shipped with ${carrier}. You can follow its journey using the button below.`}
-            </Text>
+            <Text style={paragraph}>{t("intro", { customerName, orderId, carrier })}</Text>
 
             <Section style={buttonSection}>
               <Button href={trackingUrl} style={button}>
-                Track your package
+                {t("cta")}
               </Button>
             </Section>
 
@@ -1767,27 +1832,30 @@ export default function OrderShipped({
             </Section>
 
             <Text style={muted}>
-              Tracking information can take up to 24 hours to appear. If the button doesn't work, open{" "}
-              <Link href={trackingUrl} style={link}>
-                this tracking link
-              </Link>{" "}
-              directly.
+              {t.rich("trackingDelay", {
+                link: (chunks) => (
+                  <Link key="link" href={trackingUrl} style={link}>
+                    {chunks}
+                  </Link>
+                ),
+              })}
             </Text>
 
             <Hr style={hr} />
             <Text style={muted}>
-              Something not right with your delivery? Reply to this email or contact{" "}
-              <Link href={`mailto:${supportEmail}`} style={link}>
-                {supportEmail}
-              </Link>
-              .
+              {t.rich("help", {
+                supportEmail,
+                support: (chunks) => (
+                  <Link key="support" href={`mailto:${supportEmail}`} style={link}>
+                    {chunks}
+                  </Link>
+                ),
+              })}
             </Text>
           </Section>
 
           <Section style={footer}>
-            <Text style={footerText}>
-              {`You're receiving this email because you placed an order with ${storeName}.`}
-            </Text>
+            <Text style={footerText}>{t("footer", { storeName })}</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -1805,6 +1873,7 @@ OrderShipped.PreviewProps = {
   carrier: "UPS",
   trackingNumber: "1Z999AA10123456784",
   estimatedDelivery: "Thursday, March 6",
+  estimatedDeliveryDate: "",
   shippingAddress: "12 St James's Square, London SW1Y 4JH, United Kingdom",
   itemCount: 3,
   supportEmail: "orders@acme.example",
