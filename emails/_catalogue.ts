@@ -276,6 +276,18 @@ export const catalogue: CatalogueEntry[] = [
       currencySymbol: text(LINE_CHARS)
         .default("$")
         .describe("Symbol placed before every amount, e.g. $ or €; amounts show two decimals."),
+      currency: z
+        .union([
+          z.literal(""),
+          z
+            .string()
+            .max(3)
+            .regex(/^[A-Z]{3}$/, "must be an ISO 4217 currency code, e.g. EUR"),
+        ])
+        .default("")
+        .describe(
+          "ISO 4217 currency code, e.g. EUR or BRL: every amount is then written as the email's language writes it (€92.23, 92,23 €, R$ 92,23), and currencySymbol is not used; empty for currencySymbol and two decimals.",
+        ),
       shippingAmount: z.number().default(0).describe("Shipping cost, added to the total; its row is left out when 0."),
       taxAmount: z.number().default(0).describe("Tax, added to the total; its row is left out when 0."),
       discountAmount: z

@@ -1247,7 +1247,7 @@ $seed$
 select public.seed_catalogue_template(
   p_slug => $seed$receipt$seed$,
   p_listing => $seed${"name":"Order receipt","description":"Itemised purchase receipt with quantities, subtotal, discount, shipping, tax and total, plus order and payment details.","price":"19.00","category":"Commerce","author":"Letterpress","preview_image_url":null}$seed$,
-  p_variables => $seed${"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"orderId":{"type":"string","maxLength":200,"description":"Order number shown after # in the order details and the preview text, e.g. A-10482."},"items":{"maxItems":100,"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":200,"description":"Product or service name, e.g. Brass pen."},"quantity":{"type":"number","description":"Number of units; the line amount is quantity × unitPrice."},"unitPrice":{"type":"number","description":"Price of one unit in the store's currency, a number without the symbol, e.g. 18.5."}},"required":["name","quantity","unitPrice"],"additionalProperties":true},"description":"Purchased items, one row each with quantity, unit price and line amount; the subtotal is the sum of the lines."},"customerName":{"default":"there","description":"Customer's first name, used in the opening line, e.g. Ada.","type":"string","maxLength":200},"storeName":{"default":"Acme Store","description":"Your store's name, shown in the header when there is no logo, the preview text and the footer.","type":"string","maxLength":200},"logoUrl":{"default":"","description":"http(s) URL of your logo, shown 32 px tall in the header; empty to show the store name as text instead.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"orderDate":{"default":"","description":"Order date as it should read, e.g. March 4, 2025; empty to leave it out.","type":"string","maxLength":200},"currencySymbol":{"default":"$","description":"Symbol placed before every amount, e.g. $ or €; amounts show two decimals.","type":"string","maxLength":200},"shippingAmount":{"default":0,"description":"Shipping cost, added to the total; its row is left out when 0.","type":"number"},"taxAmount":{"default":0,"description":"Tax, added to the total; its row is left out when 0.","type":"number"},"discountAmount":{"default":0,"description":"Discount as a positive number, subtracted from the total; its row is left out when 0.","type":"number"},"paymentMethod":{"default":"","description":"Payment method as it should read, e.g. Visa ending in 4242; empty to leave it out.","type":"string","maxLength":200},"orderUrl":{"default":"","description":"http(s) URL of the order in your app, opened by the \"View your order\" button; empty for no button.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"supportEmail":{"default":"support@example.com","description":"Address for questions about the order, shown as a mailto link.","type":"string","maxLength":320},"companyAddress":{"default":"Acme Inc., 123 Market Street, San Francisco, CA 94103","description":"Your postal address, shown in the footer.","type":"string","maxLength":1000}},"required":["orderId","items"],"additionalProperties":true}$seed$,
+  p_variables => $seed${"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"orderId":{"type":"string","maxLength":200,"description":"Order number shown after # in the order details and the preview text, e.g. A-10482."},"items":{"maxItems":100,"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":200,"description":"Product or service name, e.g. Brass pen."},"quantity":{"type":"number","description":"Number of units; the line amount is quantity × unitPrice."},"unitPrice":{"type":"number","description":"Price of one unit in the store's currency, a number without the symbol, e.g. 18.5."}},"required":["name","quantity","unitPrice"],"additionalProperties":true},"description":"Purchased items, one row each with quantity, unit price and line amount; the subtotal is the sum of the lines."},"customerName":{"default":"there","description":"Customer's first name, used in the opening line, e.g. Ada.","type":"string","maxLength":200},"storeName":{"default":"Acme Store","description":"Your store's name, shown in the header when there is no logo, the preview text and the footer.","type":"string","maxLength":200},"logoUrl":{"default":"","description":"http(s) URL of your logo, shown 32 px tall in the header; empty to show the store name as text instead.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"orderDate":{"default":"","description":"Order date as it should read, e.g. March 4, 2025; empty to leave it out.","type":"string","maxLength":200},"currencySymbol":{"default":"$","description":"Symbol placed before every amount, e.g. $ or €; amounts show two decimals.","type":"string","maxLength":200},"currency":{"default":"","description":"ISO 4217 currency code, e.g. EUR or BRL: every amount is then written as the email's language writes it (€92.23, 92,23 €, R$ 92,23), and currencySymbol is not used; empty for currencySymbol and two decimals.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":3,"pattern":"^[A-Z]{3}$"}]},"shippingAmount":{"default":0,"description":"Shipping cost, added to the total; its row is left out when 0.","type":"number"},"taxAmount":{"default":0,"description":"Tax, added to the total; its row is left out when 0.","type":"number"},"discountAmount":{"default":0,"description":"Discount as a positive number, subtracted from the total; its row is left out when 0.","type":"number"},"paymentMethod":{"default":"","description":"Payment method as it should read, e.g. Visa ending in 4242; empty to leave it out.","type":"string","maxLength":200},"orderUrl":{"default":"","description":"http(s) URL of the order in your app, opened by the \"View your order\" button; empty for no button.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"supportEmail":{"default":"support@example.com","description":"Address for questions about the order, shown as a mailto link.","type":"string","maxLength":320},"companyAddress":{"default":"Acme Inc., 123 Market Street, San Francisco, CA 94103","description":"Your postal address, shown in the footer.","type":"string","maxLength":1000}},"required":["orderId","items"],"additionalProperties":true}$seed$,
   p_code => $seed$import * as React from "react";
 import {
   Body,
@@ -1265,6 +1265,12 @@ import {
   Section,
   Text,
 } from "@react-email/components";
+import { createFormatter, createTranslator } from "use-intl/core";
+import de from "./_messages/receipt/de.json";
+import en from "./_messages/receipt/en.json";
+import es from "./_messages/receipt/es.json";
+import fr from "./_messages/receipt/fr.json";
+import ptBR from "./_messages/receipt/pt-BR.json";
 
 export type ReceiptLineItem = {
   /** Product or service name. */
@@ -1276,6 +1282,8 @@ export type ReceiptLineItem = {
 };
 
 export type ReceiptProps = {
+  /** Language of the email: en, fr, de, es or pt-BR (another tag reads as en). */
+  locale?: string;
   /** Order or invoice identifier. Required. */
   orderId?: string;
   /** Purchased items. Required. */
@@ -1290,6 +1298,8 @@ export type ReceiptProps = {
   orderDate?: string;
   /** Currency symbol placed before every amount. */
   currencySymbol?: string;
+  /** ISO 4217 currency code, e.g. EUR: amounts are then written as the email's language writes that currency. */
+  currency?: string;
   /** Shipping cost. Hidden when 0. */
   shippingAmount?: number;
   /** Tax amount. Hidden when 0. */
@@ -1306,12 +1316,23 @@ export type ReceiptProps = {
   companyAddress?: string;
 };
 
-function formatMoney(symbol: string, amount: number): string {
-  const sign = amount < 0 ? "-" : "";
-  return `${sign}${symbol}${Math.abs(amount).toFixed(2)}`;
-}
+// One file of messages per locale, as in React Email's internationalization guide; each has every key of en.json.
+// A translator and a formatter per locale, made once: they keep each message parsed and each number format made
+// across renders, and hold only these constant messages, never a render's values.
+const translate = (locale: string, messages: typeof en) => ({
+  t: createTranslator({ locale, messages, timeZone: "UTC" }),
+  format: createFormatter({ locale, timeZone: "UTC" }),
+});
+const translators = {
+  en: translate("en", en),
+  fr: translate("fr", fr),
+  de: translate("de", de),
+  es: translate("es", es),
+  "pt-BR": translate("pt-BR", ptBR),
+};
 
 export default function Receipt({
+  locale = "en",
   orderId = "0000",
   items = [],
   customerName = "there",
@@ -1319,6 +1340,7 @@ export default function Receipt({
   logoUrl = "",
   orderDate = "",
   currencySymbol = "$",
+  currency = "",
   shippingAmount = 0,
   taxAmount = 0,
   discountAmount = 0,
@@ -1327,17 +1349,31 @@ export default function Receipt({
   supportEmail = "support@example.com",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 }: ReceiptProps) {
+  const lang = Object.hasOwn(translators, locale) ? (locale as keyof typeof translators) : "en";
+  const { t, format } = translators[lang];
   const subtotal = items.reduce((sum, item) => sum + item.quantity * item.unitPrice, 0);
   const total = subtotal + shippingAmount + taxAmount - discountAmount;
-  const money = (amount: number) => formatMoney(currencySymbol, amount);
+  // With a currency code, the locale's own currency format; else the symbol and two decimals, ungrouped, as before.
+  const money = (amount: number) =>
+    /^[A-Z]{3}$/.test(currency)
+      ? format.number(amount, { style: "currency", currency })
+      : t("symbolAmount", {
+          sign: amount < 0 ? "-" : "",
+          symbol: currencySymbol,
+          amount: format.number(Math.abs(amount), {
+            minimumFractionDigits: 2,
+            maximumFractionDigits: 2,
+            useGrouping: false,
+          }),
+        });
 
   return (
-    <Html lang="en" dir="ltr">
+    <Html lang={lang} dir="ltr">
       <Head>
         <meta name="color-scheme" content="light" />
         <meta name="supported-color-schemes" content="light" />
       </Head>
-      <Preview>{`Your ${storeName} receipt for order #${orderId}: ${money(total)}`}</Preview>
+      <Preview>{t("preview", { storeName, orderId, total: money(total) })}</Preview>
       <Body style={main}>
         <Container style={container}>
           <Section style={header}>
@@ -1350,26 +1386,24 @@ export default function Receipt({
 
           <Section style={card}>
             <Heading as="h1" style={h1}>
-              Thanks for your order!
+              {t("heading")}
             </Heading>
-            <Text style={paragraph}>
-              {`Hi ${customerName}, we've received your payment. Here's your receipt for your records.`}
-            </Text>
+            <Text style={paragraph}>{t("intro", { customerName })}</Text>
 
             <Row style={metaRow}>
               <Column style={metaColumn}>
-                <Text style={label}>Order number</Text>
-                <Text style={value}>{`#${orderId}`}</Text>
+                <Text style={label}>{t("orderNumber")}</Text>
+                <Text style={value}>{t("orderNumberValue", { orderId })}</Text>
               </Column>
               {orderDate ? (
                 <Column style={metaColumn}>
-                  <Text style={label}>Date</Text>
+                  <Text style={label}>{t("date")}</Text>
                   <Text style={value}>{orderDate}</Text>
                 </Column>
               ) : null}
               {paymentMethod ? (
                 <Column style={metaColumn}>
-                  <Text style={label}>Payment</Text>
+                  <Text style={label}>{t("payment")}</Text>
                   <Text style={value}>{paymentMethod}</Text>
                 </Column>
               ) : null}
@@ -1379,21 +1413,23 @@ export default function Receipt({
 
             <Row>
               <Column>
-                <Text style={tableHeading}>Item</Text>
+                <Text style={tableHeading}>{t("item")}</Text>
               </Column>
               <Column style={amountColumn}>
-                <Text style={{ ...tableHeading, textAlign: "right" }}>Amount</Text>
+                <Text style={{ ...tableHeading, textAlign: "right" }}>{t("amount")}</Text>
               </Column>
             </Row>
 
             {items.length === 0 ? (
-              <Text style={muted}>No items.</Text>
+              <Text style={muted}>{t("noItems")}</Text>
             ) : (
               items.map((item, index) => (
                 <Row key={`${item.name}-${index}`} style={itemRow}>
                   <Column>
                     <Text style={itemName}>{item.name}</Text>
-                    <Text style={itemMeta}>{`Qty ${item.quantity} × ${money(item.unitPrice)}`}</Text>
+                    <Text style={itemMeta}>
+                      {t("quantity", { quantity: item.quantity, unitPrice: money(item.unitPrice) })}
+                    </Text>
                   </Column>
                   <Column style={amountColumn}>
                     <Text style={itemAmount}>{money(item.quantity * item.unitPrice)}</Text>
@@ -1406,7 +1442,7 @@ export default function Receipt({
 
             <Row>
               <Column>
-                <Text style={summaryLabel}>Subtotal</Text>
+                <Text style={summaryLabel}>{t("subtotal")}</Text>
               </Column>
               <Column style={amountColumn}>
                 <Text style={summaryValue}>{money(subtotal)}</Text>
@@ -1415,7 +1451,7 @@ export default function Receipt({
             {discountAmount ? (
               <Row>
                 <Column>
-                  <Text style={summaryLabel}>Discount</Text>
+                  <Text style={summaryLabel}>{t("discount")}</Text>
                 </Column>
                 <Column style={amountColumn}>
                   <Text style={summaryValue}>{money(-discountAmount)}</Text>
@@ -1425,7 +1461,7 @@ export default function Receipt({
             {shippingAmount ? (
               <Row>
                 <Column>
-                  <Text style={summaryLabel}>Shipping</Text>
+                  <Text style={summaryLabel}>{t("shipping")}</Text>
                 </Column>
                 <Column style={amountColumn}>
                   <Text style={summaryValue}>{money(shippingAmount)}</Text>
@@ -1435,7 +1471,7 @@ export default function Receipt({
             {taxAmount ? (
               <Row>
                 <Column>
-                  <Text style={summaryLabel}>Tax</Text>
+                  <Text style={summaryLabel}>{t("tax")}</Text>
                 </Column>
                 <Column style={amountColumn}>
                   <Text style={summaryValue}>{money(taxAmount)}</Text>
@@ -1444,7 +1480,7 @@ export default function Receipt({
             ) : null}
             <Row style={totalRow}>
               <Column>
-                <Text style={totalLabel}>Total paid</Text>
+                <Text style={totalLabel}>{t("total")}</Text>
               </Column>
               <Column style={amountColumn}>
                 <Text style={totalValue}>{money(total)}</Text>
@@ -1454,24 +1490,25 @@ export default function Receipt({
             {orderUrl ? (
               <Section style={buttonSection}>
                 <Button href={orderUrl} style={button}>
-                  View your order
+                  {t("cta")}
                 </Button>
               </Section>
             ) : null}
 
             <Text style={muted}>
-              Questions about this order? Reply to this email or contact{" "}
-              <Link href={`mailto:${supportEmail}`} style={link}>
-                {supportEmail}
-              </Link>
-              .
+              {t.rich("help", {
+                supportEmail,
+                support: (chunks) => (
+                  <Link key="support" href={`mailto:${supportEmail}`} style={link}>
+                    {chunks}
+                  </Link>
+                ),
+              })}
             </Text>
           </Section>
 
           <Section style={footer}>
-            <Text style={footerText}>
-              {`You're receiving this receipt because you made a purchase from ${storeName}.`}
-            </Text>
+            <Text style={footerText}>{t("footer", { storeName })}</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -1492,6 +1529,7 @@ Receipt.PreviewProps = {
   logoUrl: "",
   orderDate: "March 4, 2025",
   currencySymbol: "$",
+  currency: "",
   shippingAmount: 6.95,
   taxAmount: 7.28,
   discountAmount: 5,

@@ -9,6 +9,11 @@ import passwordResetEn from "@/emails/_messages/password-reset/en.json";
 import passwordResetEs from "@/emails/_messages/password-reset/es.json";
 import passwordResetFr from "@/emails/_messages/password-reset/fr.json";
 import passwordResetPtBR from "@/emails/_messages/password-reset/pt-BR.json";
+import receiptDe from "@/emails/_messages/receipt/de.json";
+import receiptEn from "@/emails/_messages/receipt/en.json";
+import receiptEs from "@/emails/_messages/receipt/es.json";
+import receiptFr from "@/emails/_messages/receipt/fr.json";
+import receiptPtBR from "@/emails/_messages/receipt/pt-BR.json";
 import welcomeDe from "@/emails/_messages/welcome/de.json";
 import welcomeEn from "@/emails/_messages/welcome/en.json";
 import welcomeEs from "@/emails/_messages/welcome/es.json";
@@ -30,6 +35,7 @@ const messagesBySlug: ReadonlyMap<string, Readonly<Record<string, Messages>>> = 
     "order-shipped",
     { de: orderShippedDe, en: orderShippedEn, es: orderShippedEs, fr: orderShippedFr, "pt-BR": orderShippedPtBR },
   ],
+  ["receipt", { de: receiptDe, en: receiptEn, es: receiptEs, fr: receiptFr, "pt-BR": receiptPtBR }],
   [
     "password-reset",
     {

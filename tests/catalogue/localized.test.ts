@@ -1,5 +1,5 @@
 /**
- * The localized catalogue templates (welcome, order-shipped, password-reset): messages per locale in
+ * The localized catalogue templates (welcome, order-shipped, password-reset, receipt): messages per locale in
  * emails/_messages/<slug>/<tag>.json, a `locale` prop, createTranslator from use-intl/core, as React Email's
  * internationalization guide writes them; rendered natively, on the event loop and on the catalogue worker.
  */
@@ -16,9 +16,11 @@ import { renderCatalogueOffThread, stopCatalogueWorkers } from "@/lib/render/wor
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const LOCALES = ["de", "en", "es", "fr", "pt-BR"];
-const LOCALIZED = ["order-shipped", "password-reset", "welcome"];
+const LOCALIZED = ["order-shipped", "password-reset", "receipt", "welcome"];
+const NNBSP = "\u202f"; // French groups digits with a narrow no-break space
 const NBSP = "\u00a0";
 const OWNER = "localized-catalogue-test";
+const MUG = { name: "Mug", quantity: 2, unitPrice: 1234.5 };
 
 type Props = Record<string, unknown>;
 type Component = ComponentType<Props> & { PreviewProps: Props };
@@ -289,6 +291,50 @@ const cases: {
       "pt-BR": ["Este link expira em 1 minuto."],
     },
   },
+  {
+    slug: "receipt",
+    name: "in euros, with a discount",
+    variables: { orderId: "A-7", customerName: "Ada", items: [MUG], currency: "EUR", discountAmount: 5 },
+    subject: {
+      en: "Your Acme Store receipt for order #A-7",
+      fr: `Votre reçu Acme Store pour la commande n°${NBSP}A-7`,
+      de: "Ihre Quittung von Acme Store für Bestellung Nr. A-7",
+      es: "Tu recibo de Acme Store del pedido n.º A-7",
+      "pt-BR": "Seu recibo da Acme Store do pedido nº A-7",
+    },
+    shows: {
+      en: [">Qty 2 × €1,234.50</p>", ">€2,469.00</p>", ">-€5.00</p>", ">€2,464.00</p>", "order #A-7: €2,464.00"],
+      fr: [
+        `>Qté 2 × 1${NNBSP}234,50${NBSP}€</p>`,
+        `>2${NNBSP}469,00${NBSP}€</p>`,
+        `>-5,00${NBSP}€</p>`,
+        `>Total payé</p>`,
+        `commande n°${NBSP}A-7${NBSP}: 2${NNBSP}464,00${NBSP}€`,
+      ],
+      de: [`>Menge 2 × 1.234,50${NBSP}€</p>`, `>2.469,00${NBSP}€</p>`, `>-5,00${NBSP}€</p>`, ">Gezahlter Betrag</p>"],
+      es: [`>Cant. 2 × 1234,50${NBSP}€</p>`, `>2469,00${NBSP}€</p>`, `>-5,00${NBSP}€</p>`, ">Total pagado</p>"],
+      "pt-BR": [`>Qtd. 2 × €${NBSP}1.234,50</p>`, `>€${NBSP}2.469,00</p>`, `>-€${NBSP}5,00</p>`, ">Total pago</p>"],
+    },
+  },
+  {
+    slug: "receipt",
+    name: "with a currency symbol and no name",
+    variables: { orderId: "A-8", items: [MUG], currencySymbol: "$" },
+    subject: {
+      en: "Your Acme Store receipt for order #A-8",
+      fr: `Votre reçu Acme Store pour la commande n°${NBSP}A-8`,
+      de: "Ihre Quittung von Acme Store für Bestellung Nr. A-8",
+      es: "Tu recibo de Acme Store del pedido n.º A-8",
+      "pt-BR": "Seu recibo da Acme Store do pedido nº A-8",
+    },
+    shows: {
+      en: [">Qty 2 × $1234.50</p>", ">$2469.00</p>", "Hi there, we&#x27;ve received your payment."],
+      fr: [`>Qté 2 × 1234,50${NBSP}$</p>`, `>2469,00${NBSP}$</p>`, ">Bonjour, nous avons bien reçu votre paiement."],
+      de: [`>Menge 2 × 1234,50${NBSP}$</p>`, `>2469,00${NBSP}$</p>`, ">Hallo, wir haben Ihre Zahlung erhalten."],
+      es: [`>Cant. 2 × 1234,50${NBSP}$</p>`, `>2469,00${NBSP}$</p>`, ">Hola: hemos recibido tu pago."],
+      "pt-BR": [`>Qtd. 2 × $${NBSP}1234,50</p>`, `>$${NBSP}2469,00</p>`, ">Olá! Recebemos o seu pagamento."],
+    },
+  },
 ];
 
 describe.each(cases)("$slug, $name", ({ slug, variables, subject, shows }) => {
@@ -327,7 +373,7 @@ describe("numbers are grouped as each locale writes them", () => {
 
 describe("a locale the template lacks reads as en", () => {
   it.each(LOCALIZED)("%s: it, fr-CA, a malformed tag and __proto__ render and title as en does", async (slug) => {
-    const variables = { trackingUrl: "https://t.test/1", resetUrl: "https://r.test/1" };
+    const variables = { trackingUrl: "https://t.test/1", resetUrl: "https://r.test/1", orderId: "A-1", items: [MUG] };
     const english = await rendered(slug, propsFor(slug, variables, "en"));
     for (const tag of ["it", "fr-CA", "not a tag", "__proto__"]) {
       expect(await rendered(slug, propsFor(slug, variables, tag)), tag).toEqual(english);
@@ -340,7 +386,7 @@ describe("a locale the template lacks reads as en", () => {
   });
 
   it("a template without messages has no subject message", () => {
-    expect(catalogueSubject("receipt", "fr", {})).toBeNull();
+    expect(catalogueSubject("newsletter", "fr", {})).toBeNull();
   });
 });
 
