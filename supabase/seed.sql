@@ -53,8 +53,8 @@ export type WelcomeProps = {
 };
 
 // One file of messages per locale, as in React Email's internationalization guide; each has every key of en.json.
-// A translator per locale, made once: it keeps each message parsed across renders (parsing them again cost a third
-// of a render), and it holds only these constant messages, never a render's values.
+// A translator per locale, made once: it keeps each message parsed across renders (parsing the welcome email's again
+// took about 0.45 ms a render here), and it holds only these constant messages, never a render's values.
 const translate = (locale: string, messages: typeof en) => createTranslator({ locale, messages, timeZone: "UTC" });
 const translators = {
   en: translate("en", en),
@@ -808,8 +808,8 @@ export type PasswordResetProps = {
 };
 
 // One file of messages per locale, as in React Email's internationalization guide; each has every key of en.json.
-// A translator per locale, made once: it keeps each message parsed across renders (parsing them again cost a third
-// of a render), and it holds only these constant messages, never a render's values.
+// A translator per locale, made once: it keeps each message parsed across renders (parsing the welcome email's again
+// took about 0.45 ms a render here), and it holds only these constant messages, never a render's values.
 const translate = (locale: string, messages: typeof en) => createTranslator({ locale, messages, timeZone: "UTC" });
 const translators = {
   en: translate("en", en),
@@ -1779,8 +1779,8 @@ export type OrderShippedProps = {
 };
 
 // One file of messages per locale, as in React Email's internationalization guide; each has every key of en.json.
-// A translator per locale, made once: it keeps each message parsed across renders (parsing them again cost a third
-// of a render), and it holds only these constant messages, never a render's values.
+// A translator per locale, made once: it keeps each message parsed across renders (parsing the welcome email's again
+// took about 0.45 ms a render here), and it holds only these constant messages, never a render's values.
 const translate = (locale: string, messages: typeof en) => createTranslator({ locale, messages, timeZone: "UTC" });
 const translators = {
   en: translate("en", en),
