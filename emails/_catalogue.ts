@@ -276,6 +276,18 @@ export const catalogue: CatalogueEntry[] = [
       currencySymbol: text(LINE_CHARS)
         .default("$")
         .describe("Symbol placed before every amount, e.g. $ or €; amounts show two decimals."),
+      currency: z
+        .union([
+          z.literal(""),
+          z
+            .string()
+            .max(3)
+            .regex(/^[A-Z]{3}$/, "must be an ISO 4217 currency code, e.g. EUR"),
+        ])
+        .default("")
+        .describe(
+          "ISO 4217 currency code, e.g. EUR or BRL: every amount is then written as the email's language writes it (€92.23, 92,23 €, R$ 92,23), and currencySymbol is not used; empty for currencySymbol and two decimals.",
+        ),
       shippingAmount: z.number().default(0).describe("Shipping cost, added to the total; its row is left out when 0."),
       taxAmount: z.number().default(0).describe("Tax, added to the total; its row is left out when 0."),
       discountAmount: z
@@ -327,6 +339,12 @@ export const catalogue: CatalogueEntry[] = [
         .default("")
         .describe(
           "Delivery estimate as it should read, e.g. Thursday, March 6, listed in the details and the preview text; empty to leave it out.",
+        ),
+      estimatedDeliveryDate: z
+        .union([z.literal(""), z.iso.date({ error: "must be a date, YYYY-MM-DD" }).max(10)])
+        .default("")
+        .describe(
+          "Delivery estimate as a date, YYYY-MM-DD, e.g. 2025-03-06: written out in the email's language (Thursday, March 6; jeudi 6 mars) and shown instead of estimatedDelivery; empty to leave it out.",
         ),
       shippingAddress: text(ADDRESS_CHARS)
         .default("")

