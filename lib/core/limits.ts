@@ -101,6 +101,8 @@ export const MAX_MESSAGES_DEPTH = 8;
  * built to explode (plurals nested in plurals, a select of thousands of cases) is refused at save.
  */
 export const MAX_MESSAGE_NESTING = 4;
+/** A render's or send's `locale`, and a template's `default_locale`: a BCP 47 tag, longer than any in use. */
+export const MAX_LOCALE_CHARS = 64;
 export const MAX_MESSAGE_ELEMENTS = 500;
 /** A user template's name and description, as POST and PUT /templates take them. */
 export const MAX_TEMPLATE_NAME_CHARS = 200;

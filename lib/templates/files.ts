@@ -41,6 +41,9 @@ export function canonicalTag(tag: string): string | null {
   }
 }
 
+/** Why a `locale` is refused: the render and send schemas' message, and resolveLocale's (./messages.ts). */
+export const LOCALE_MESSAGE = "locale must be a BCP 47 language tag (en, fr-CA, pt-BR)";
+
 /** Why a `.json` path cannot be a template's file, or null: only `messages/<tag>.json`, the tag written canonically. */
 function jsonPathProblem(path: string): string | null {
   const tag = messagesTag(path);

@@ -1,7 +1,7 @@
 import { parse, TYPE, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
 import { MAX_MESSAGE_ELEMENTS, MAX_MESSAGE_NESTING, MAX_MESSAGES_DEPTH } from "../core/limits";
 import { errors } from "../core/errors";
-import { canonicalTag, messagesPath, messagesTag, type TemplateFiles } from "./files";
+import { canonicalTag, LOCALE_MESSAGE, messagesPath, messagesTag, type TemplateFiles } from "./files";
 
 // A template's messages per locale (`messages/<tag>.json`): checked when it is saved (checkMessages, run on a compile
 // worker: lib/render/sandbox/compile-pool.ts), merged with their fallbacks before every compile (localizedFiles), and
@@ -21,9 +21,6 @@ export type MessagesCheck =
   | { ok: false; problems: MessagesProblem[] };
 
 type Messages = { [key: string]: string | Messages };
-
-/** Why a `locale` is refused: the render and send schemas' message, and resolveLocale's. */
-export const LOCALE_MESSAGE = "locale must be a BCP 47 language tag (en, fr-CA, pt-BR)";
 
 /** The tags of a template's messages files, alphabetical (as the API lists them). */
 export function messagesTags(files: TemplateFiles): string[] {
