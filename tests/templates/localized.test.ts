@@ -221,3 +221,105 @@ describe("locale on render and send", () => {
     );
   });
 });
+
+// Needs the sandbox's JSON modules, next-intl and Intl (h4-sandbox).
+describe("a template written as React Email's next-intl guide writes it", () => {
+  const WELCOME = `import { Heading, Html, Text } from "@react-email/components";
+import { createTranslator } from "next-intl";
+import en from "./messages/en.json";
+import fr from "./messages/fr.json";
+import frCA from "./messages/fr-CA.json";
+
+const messages = { en, fr, "fr-CA": frCA };
+
+export default function Welcome({ name = "Ada", count = 1, locale = "en" }: { name?: string; count?: number; locale?: string }) {
+  const t = createTranslator({ locale, messages: messages[locale as keyof typeof messages], namespace: "welcome" });
+  return (
+    <Html lang={locale}>
+      <Heading>{t("title", { name })}</Heading>
+      <Text>{t("items", { count })}</Text>
+    </Html>
+  );
+}
+Welcome.PreviewProps = { name: "Ada", count: 2 };
+`;
+  const FILES = {
+    "email.tsx": WELCOME,
+    "messages/en.json": JSON.stringify({
+      subject: "Welcome, {name}",
+      welcome: { title: "Hello {name}", items: "{count, plural, one {# item} other {# items}}" },
+    }),
+    "messages/fr.json": JSON.stringify({
+      subject: "Bienvenue, {name}",
+      welcome: { items: "{count, plural, one {# article} other {# articles}}" },
+    }),
+    "messages/fr-CA.json": JSON.stringify({ welcome: {} }),
+  };
+
+  it("saves with a warning per missing key, renders each locale with fallbacks, and sends with the locale's subject", async () => {
+    const user = await sender();
+    const saved = await create(user, { name: "Welcome", files: FILES });
+    expect(saved.status).toBe(201);
+    expect(saved.body.warnings).toEqual([
+      { field: "files.messages/fr.json", message: "missing welcome.title: falls back to en", kind: "messages" },
+      { field: "files.messages/fr-CA.json", message: "missing subject: falls back to fr", kind: "messages" },
+      { field: "files.messages/fr-CA.json", message: "missing welcome.title: falls back to en", kind: "messages" },
+      { field: "files.messages/fr-CA.json", message: "missing welcome.items: falls back to fr", kind: "messages" },
+    ]);
+    const id: string = saved.body.template.id;
+    expect(saved.body.template).toMatchObject({ locales: ["en", "fr", "fr-CA"], default_locale: "en" });
+
+    const text = (html: string) =>
+      html
+        .replace(/<[^>]+>/g, " ")
+        .replace(/\s+/g, " ")
+        .trim();
+    const shown: Record<string, string> = {};
+    for (const [asked, count] of [
+      ["en", 1],
+      ["fr", 2],
+      ["fr-CA", 1],
+      ["de", 5],
+    ] as const) {
+      const rendered = await render(user, id, { locale: asked, variables: { name: "Zoé", count } });
+      expect(rendered.status).toBe(200);
+      expect(Object.keys(rendered.body)).toEqual(["success", "locale", "html"]);
+      shown[`${rendered.body.locale} ${count}`] = text(rendered.body.html);
+    }
+    expect(shown).toEqual({
+      "en 1": "Hello Zoé 1 item",
+      "fr 2": "Hello Zoé 2 articles",
+      "fr-CA 1": "Hello Zoé 1 article",
+      "en 5": "Hello Zoé 5 items",
+    });
+
+    const sent = await sendEmail(user, {
+      template_id: id,
+      to: "ann@example.com",
+      locale: "fr-CA",
+      variables: { name: "Zoé" },
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body.data).toEqual({
+      id: expect.any(String),
+      from: `hello@${user.domain}`,
+      to: ["ann@example.com"],
+      subject: "Bienvenue, Zoé",
+      locale: "fr-CA",
+      sent_at: ISO,
+    });
+    expect((await email(user, sent.body.data.id)).body.email).toMatchObject({
+      subject: "Bienvenue, Zoé",
+      locale: "fr-CA",
+    });
+  });
+
+  it("refuses at save a messages file the template imports that no locale has", async () => {
+    const user = await sender();
+    const files = { ...FILES, "messages/fr-CA.json": undefined };
+    delete files["messages/fr-CA.json"];
+    const saved = await create(user, { name: "Welcome", files });
+    expect(saved.status).toBe(400);
+    expect(saved.body.details).toEqual([{ field: "files.email.tsx", message: expect.stringContaining("fr-CA.json") }]);
+  });
+});
