@@ -6,6 +6,7 @@ import { POST as postTemplate } from "@/app/api/v1/templates/route";
 import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { getDb } from "@/lib/db/client";
+import { renderDraft } from "@/lib/dashboard/preview";
 import { auth, call, expectedEmailResponse, ISO, sender, type Sender, type TestUser } from "../support/api";
 import { addEndpoint, webhookEvents } from "../support/webhooks";
 
@@ -311,6 +312,46 @@ Welcome.PreviewProps = { name: "Ada", count: 2 };
     expect((await email(user, sent.body.data.id)).body.email).toMatchObject({
       subject: "Bienvenue, Zoé",
       locale: "fr-CA",
+    });
+
+    const batch = await call(sendBatch, "/api/v1/send/batch", {
+      method: "POST",
+      headers: auth(user),
+      body: {
+        emails: [
+          { template_id: id, to: "ann@example.com", locale: "fr", variables: { name: "Léa" } },
+          { template_id: id, to: "bob@example.com", variables: { name: "Bo" } },
+          { template_id: id, to: "cy@example.com", subject: "Mine", locale: "de" },
+        ],
+      },
+    });
+    expect(batch.status).toBe(200);
+    expect(
+      batch.body.data.map(({ subject, locale }: { subject: string; locale: string }) => [subject, locale]),
+    ).toEqual([
+      ["Bienvenue, Léa", "fr"],
+      ["Welcome, Bo", "en"],
+      ["Mine", "en"],
+    ]);
+  });
+
+  it("previews an unsaved template in each locale, as the dashboard's editor and template page do", async () => {
+    const user = await sender();
+    const preview = async (locale: string | undefined) => {
+      const result = await renderDraft(user.accountId, { files: FILES, entry: "email.tsx", locale }, null);
+      if (!result.ok) throw new Error(result.message);
+      return result.html
+        .replace(/<[^>]+>/g, " ")
+        .replace(/\s+/g, " ")
+        .trim();
+    };
+    expect(await preview(undefined)).toBe("Hello Ada 2 items");
+    expect(await preview("fr-CA")).toBe("Hello Ada 2 articles");
+    const broken = { ...FILES, "messages/fr.json": JSON.stringify({ welcome: { items: "{count, plural, one {#}" } }) };
+    expect(await renderDraft(user.accountId, { files: broken, entry: "email.tsx" }, null)).toEqual({
+      ok: false,
+      path: "messages/fr.json",
+      message: expect.stringMatching(/^messages\/fr\.json welcome\.items: is not a valid ICU message/),
     });
   });
 
