@@ -1,9 +1,16 @@
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { POST as sendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as send } from "@/app/api/v1/send/route";
 import { POST as postTemplate } from "@/app/api/v1/templates/route";
-import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
+import { GET as getTemplate, PUT as putTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { getDb } from "@/lib/db/client";
 import { renderDraft } from "@/lib/dashboard/preview";
@@ -362,5 +369,40 @@ Welcome.PreviewProps = { name: "Ada", count: 2 };
     const saved = await create(user, { name: "Welcome", files });
     expect(saved.status).toBe(400);
     expect(saved.body.details).toEqual([{ field: "files.email.tsx", message: expect.stringContaining("fr-CA.json") }]);
+  });
+
+  it("is pushed from CI with its messages (bin/push-templates.mjs), and no other .json", async () => {
+    const user = await sender();
+    // The API's template routes behind a real HTTP server, as the script reaches a deployment.
+    const serve = async (request: IncomingMessage, response: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const [, id] = /^\/api\/v1\/templates(?:\/([^/]+))?$/.exec(request.url ?? "") ?? [];
+      const result = await call(id === undefined ? postTemplate : putTemplate, request.url!, {
+        method: request.method,
+        headers: { "x-api-key": String(request.headers["x-api-key"]) },
+        body: Buffer.concat(chunks).toString(),
+        params: id === undefined ? {} : { id },
+      });
+      response.writeHead(result.status, { "content-type": "application/json" }).end(result.text);
+    };
+    const server = createServer((request, response) => void serve(request, response));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const root = await mkdtemp(path.join(tmpdir(), "letterpress-ci-"));
+      await mkdir(path.join(root, "welcome", "messages"), { recursive: true });
+      for (const [name, content] of Object.entries(FILES)) await writeFile(path.join(root, "welcome", name), content);
+      await writeFile(path.join(root, "welcome", "package.json"), "{}");
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+      await promisify(execFile)("node", ["bin/push-templates.mjs", root], {
+        env: { ...process.env, LETTERPRESS_BASE_URL: url, LETTERPRESS_API_KEY: user.key },
+      });
+      expect((await details(user, "welcome")).body.template).toMatchObject({
+        locales: ["en", "fr", "fr-CA"],
+        default_locale: "en",
+      });
+    } finally {
+      server.close();
+    }
   });
 });
