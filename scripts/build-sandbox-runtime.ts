@@ -39,7 +39,11 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { SANDBOX_COMPONENT_EXPORTS, SANDBOX_COMPONENT_PACKAGES } from "../lib/render/sandbox/modules";
+import {
+  SANDBOX_COMPONENT_EXPORTS,
+  SANDBOX_COMPONENT_PACKAGES,
+  SANDBOX_INTL_EXPORTS,
+} from "../lib/render/sandbox/modules";
 import { reactDomServerPlugin, selectorMergePlugin } from "./lib/dependency-patches";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -47,11 +51,19 @@ const sandboxDir = path.join(root, "lib/render/sandbox");
 /** React's ReadableStream and the string-chunk patch's helpers, injected into both bundles that render React. */
 const reactStreamFile = path.join(root, "lib/render/react-email/stream.ts");
 const outFile = path.join(sandboxDir, "runtime.generated.js");
+const intlOutFile = path.join(sandboxDir, "runtime-intl.generated.js");
 const workerOutFile = path.join(sandboxDir, "worker.generated.cjs");
 const catalogueWorkerOutFile = path.join(root, "lib/render/workers/catalogue-worker.generated.cjs");
 const compileWorkerOutFile = path.join(sandboxDir, "compile-worker.generated.cjs");
 const tailwindStylesOutFile = path.join(sandboxDir, "tailwind-styles.generated.cjs");
-const OUT_FILES = [outFile, workerOutFile, catalogueWorkerOutFile, compileWorkerOutFile, tailwindStylesOutFile];
+const OUT_FILES = [
+  outFile,
+  intlOutFile,
+  workerOutFile,
+  catalogueWorkerOutFile,
+  compileWorkerOutFile,
+  tailwindStylesOutFile,
+];
 /** What the last build read and wrote (see the top of the file); under node_modules, so a reinstall clears it. */
 const BUILD_STAMP = path.join(root, "node_modules/.cache/letterpress/sandbox-runtime-build.json");
 /** Read by this script itself rather than by a bundle: they shape every bundle. */
@@ -88,6 +100,30 @@ function entrySource(): string {
   return lines.join("\n");
 }
 
+/**
+ * use-intl/core and IntlMessageFormat, evaluated after the runtime only in the contexts of templates that import
+ * next-intl, use-intl or use-intl/core, or render a subject (engine.ts): the others start as fast as before. They join
+ * `__modules` (runtime-harness.ts takes them from there), and use-intl's `react` is the runtime's.
+ */
+const INTL_ENTRY = [
+  `import * as useIntlCore from "use-intl/core";`,
+  `import { IntlMessageFormat } from "intl-messageformat";`,
+  `globalThis.__modules["use-intl/core"] = useIntlCore;`,
+  `globalThis.__modules["intl-messageformat"] = { IntlMessageFormat };`,
+].join("\n");
+
+/** `react` inside the Intl bundle: the runtime's own, which the runtime left on `__modules`. */
+const runtimeReact: Plugin = {
+  name: "runtime-react",
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^react$/ }, () => ({ path: "react", namespace: "runtime-react" }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: "runtime-react" }, () => ({
+      contents: "module.exports = globalThis.__modules.react;",
+      loader: "js",
+    }));
+  },
+};
+
 /** Warn (do not fail: this runs from postinstall) when modules.ts drifts from the installed packages. */
 async function checkExportList(): Promise<void> {
   const actual = new Set<string>();
@@ -95,12 +131,18 @@ async function checkExportList(): Promise<void> {
     const ns = (await import(pkg)) as Record<string, unknown>;
     for (const key of Object.keys(ns)) if (key !== "default" && key !== "module.exports") actual.add(key);
   }
-  const expected = new Set<string>(SANDBOX_COMPONENT_EXPORTS);
+  warnOnDrift("SANDBOX_COMPONENT_EXPORTS", actual, SANDBOX_COMPONENT_EXPORTS);
+  const intl = Object.keys((await import("use-intl/core")) as Record<string, unknown>);
+  warnOnDrift("SANDBOX_INTL_EXPORTS", new Set(intl.filter((key) => key !== "default")), SANDBOX_INTL_EXPORTS);
+}
+
+function warnOnDrift(list: string, actual: Set<string>, listed: readonly string[]): void {
+  const expected = new Set<string>(listed);
   const missing = [...actual].filter((k) => !expected.has(k));
   const extra = [...expected].filter((k) => !actual.has(k));
   if (missing.length || extra.length) {
     console.warn(
-      `[build-sandbox-runtime] SANDBOX_COMPONENT_EXPORTS in lib/render/sandbox/modules.ts is out of date.` +
+      `[build-sandbox-runtime] ${list} in lib/render/sandbox/modules.ts is out of date.` +
         (missing.length ? ` Not listed: ${missing.join(", ")}.` : "") +
         (extra.length ? ` Listed but not exported: ${extra.join(", ")}.` : ""),
     );
@@ -176,6 +218,29 @@ async function main(): Promise<void> {
   const code = result.outputFiles[0]?.text;
   if (!code) throw new Error("esbuild produced no output");
   const runtimeChanged = writeIfChanged(outFile, code);
+  const intlResult = await build({
+    absWorkingDir: root,
+    stdin: { contents: INTL_ENTRY, resolveDir: root, sourcefile: "sandbox-intl-entry.js", loader: "js" },
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+    target: "es2020",
+    minify: true,
+    legalComments: "none",
+    charset: "utf8",
+    define: { "process.env.NODE_ENV": '"production"' },
+    plugins: [runtimeReact],
+    banner: {
+      js: "/* GENERATED by scripts/build-sandbox-runtime.ts. Do not edit; do not commit. Contains use-intl (MIT) and intl-messageformat (BSD-3-Clause). */",
+    },
+    logLevel: "warning",
+    metafile: true,
+  });
+  metafiles.push(intlResult.metafile);
+  const intlCode = intlResult.outputFiles[0]?.text;
+  if (!intlCode) throw new Error("esbuild produced no Intl output");
+  const intlChanged = writeIfChanged(intlOutFile, intlCode);
 
   // The sandbox worker (lib/render/sandbox/worker.ts + engine) with the
   // runtime above inlined, so the two can never be out of sync.
@@ -186,7 +251,10 @@ async function main(): Promise<void> {
     path.join(sandboxDir, "worker.ts"),
     {
       external: ["quickjs-emscripten", "quickjs-emscripten-core", "@jitl/*"],
-      define: { __LETTERPRESS_SANDBOX_RUNTIME__: JSON.stringify(code) },
+      define: {
+        __LETTERPRESS_SANDBOX_RUNTIME__: JSON.stringify(code),
+        __LETTERPRESS_SANDBOX_INTL_RUNTIME__: JSON.stringify(intlCode),
+      },
       plugins: [selectorMergePlugin(), caniemailDataInBundle],
     },
     metafiles,
@@ -231,6 +299,7 @@ async function main(): Promise<void> {
   const kb = (text: string): string => `${(Buffer.byteLength(text) / 1024).toFixed(1)} KB`;
   console.log(
     `[build-sandbox-runtime] ${path.relative(root, outFile)} (${kb(code)}${runtimeChanged ? "" : ", unchanged"}), ` +
+      `${path.relative(root, intlOutFile)} (${kb(intlCode)}${intlChanged ? "" : ", unchanged"}), ` +
       `${path.relative(root, workerOutFile)} (${kb(workerCode)}${workerChanged ? "" : ", unchanged"}), ` +
       `${path.relative(root, catalogueWorkerOutFile)} (${kb(catalogueCode)}${catalogueChanged ? "" : ", unchanged"}), ` +
       `${path.relative(root, compileWorkerOutFile)} (${kb(compileCode)}${compileChanged ? "" : ", unchanged"}), ` +

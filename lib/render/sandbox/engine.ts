@@ -53,6 +53,7 @@ import {
   type QuickJSWASMModule,
 } from "quickjs-emscripten";
 import { finalizeEmailHtml } from "../react-email/document";
+import { answerIntlRequest } from "./host-intl";
 import {
   MAX_WARM_MEMORY_BYTES,
   type EngineResult,
@@ -63,6 +64,8 @@ import {
 
 /** Source of runtime.generated.js, inlined by scripts/build-sandbox-runtime.ts when bundling the worker. */
 declare const __LETTERPRESS_SANDBOX_RUNTIME__: string;
+/** Source of runtime-intl.generated.js (use-intl/core, IntlMessageFormat), inlined the same way. */
+declare const __LETTERPRESS_SANDBOX_INTL_RUNTIME__: string;
 
 /**
  * QuickJS stack limit. QuickJS frames also use the host's native stack (about
@@ -89,6 +92,22 @@ function runtimeSource(): string {
   return __LETTERPRESS_SANDBOX_RUNTIME__;
 }
 
+function intlRuntimeSource(): string {
+  if (typeof __LETTERPRESS_SANDBOX_INTL_RUNTIME__ !== "string") {
+    throw new Error("Sandbox Intl runtime missing: run `npx tsx scripts/build-sandbox-runtime.ts`");
+  }
+  return __LETTERPRESS_SANDBOX_INTL_RUNTIME__;
+}
+
+/**
+ * Whether the compiled code requires next-intl, use-intl or use-intl/core (the compiler lets only string literals
+ * name them): only then, or for a subject message, does its context load use-intl and IntlMessageFormat, so other
+ * templates' contexts start as fast as they did without them.
+ */
+function usesIntlModules(code: string): boolean {
+  return /\brequire\((['"])(?:next-intl|use-intl|use-intl\/core)\1\)/.test(code);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Sandboxes                                                                */
 /*                                                                          */
@@ -106,8 +125,8 @@ const WASM_PAGE = 64 * 1024;
 /** The QuickJS build requires exactly this much initial linear memory (16 MB). */
 const INITIAL_MEMORY_PAGES = 256;
 
-type ApiMethod = "load" | "render" | "tick" | "take" | "previewProps" | "drain";
-const API_METHODS: readonly ApiMethod[] = ["load", "render", "tick", "take", "previewProps", "drain"];
+type ApiMethod = "load" | "render" | "tick" | "take" | "previewProps" | "drain" | "subject";
+const API_METHODS: readonly ApiMethod[] = ["load", "render", "tick", "take", "previewProps", "drain", "subject"];
 
 type Sandbox = {
   key: string;
@@ -121,6 +140,8 @@ type Sandbox = {
   methods: Record<ApiMethod, QuickJSHandle>;
   deadline: number;
   timedOut: boolean;
+  /** Whether use-intl and IntlMessageFormat are loaded (intlRuntimeSource). */
+  withIntl: boolean;
   /** Set when the context must not be reused. */
   poisoned: boolean;
   /** Set once removed from the cache; never used again. */
@@ -309,7 +330,7 @@ function settle(sandbox: Sandbox): void {
   checkDeadline(sandbox);
 }
 
-async function createSandbox(key: string, code: string, limits: SandboxLimits): Promise<Sandbox> {
+async function createSandbox(key: string, code: string, limits: SandboxLimits, withIntl: boolean): Promise<Sandbox> {
   const memory = new WebAssembly.Memory({
     initial: INITIAL_MEMORY_PAGES,
     maximum: Math.max(INITIAL_MEMORY_PAGES, Math.floor(limits.memoryBytes / WASM_PAGE)),
@@ -320,6 +341,7 @@ async function createSandbox(key: string, code: string, limits: SandboxLimits): 
     key,
     code,
     memoryBytes: limits.memoryBytes,
+    withIntl,
     wasm,
     memory,
     runtime,
@@ -345,9 +367,15 @@ async function createSandbox(key: string, code: string, limits: SandboxLimits): 
     arm(sandbox, RUNTIME_LOAD_TIMEOUT_MS);
     const context = runtime.newContext();
     sandbox.context = context;
+    defineIntlHost(sandbox);
     const loaded = context.evalCode(runtimeSource(), "letterpress-sandbox-runtime.js");
     if (loaded.error) throw failureFromHandle(sandbox, loaded.error);
     loaded.value.dispose();
+    if (withIntl) {
+      const intl = context.evalCode(intlRuntimeSource(), "letterpress-sandbox-intl.js");
+      if (intl.error) throw failureFromHandle(sandbox, intl.error);
+      intl.value.dispose();
+    }
     const api = context.evalCode("__letterpressSandbox.init()", "letterpress-sandbox-init.js");
     if (api.error) throw failureFromHandle(sandbox, api.error);
     sandbox.api = api.value;
@@ -370,14 +398,40 @@ async function createSandbox(key: string, code: string, limits: SandboxLimits): 
   }
 }
 
-function isReusable(sandbox: Sandbox, code: string, limits: SandboxLimits): boolean {
-  return !sandbox.retired && !sandbox.poisoned && sandbox.code === code && sandbox.memoryBytes === limits.memoryBytes;
+/**
+ * `globalThis.__letterpressIntl`, which the harness takes (and deletes) at init: the sandbox's Intl asks Node's through
+ * it (./host-intl.ts), a JSON request's text in, an answer's out. Its work counts against the render's deadline: past
+ * it, the call fails as the interrupt would.
+ */
+function defineIntlHost(sandbox: Sandbox): void {
+  const { context } = sandbox;
+  const host = context.newFunction("__letterpressIntl", (requestHandle) => {
+    if (sandbox.timedOut || Date.now() > sandbox.deadline) {
+      sandbox.timedOut = true;
+      return { error: context.newError({ name: "InternalError", message: "interrupted" }) };
+    }
+    const request = context.typeof(requestHandle) === "string" ? context.getString(requestHandle) : "";
+    return context.newString(answerIntlRequest(request));
+  });
+  context.setProp(context.global, "__letterpressIntl", host);
+  host.dispose();
 }
 
-async function acquire(cacheKey: string, code: string, limits: SandboxLimits): Promise<Sandbox> {
+/** `subject`: the job formats a subject message too, which needs IntlMessageFormat whatever the code imports. */
+function isReusable(sandbox: Sandbox, code: string, limits: SandboxLimits, subject = false): boolean {
+  return (
+    !sandbox.retired &&
+    !sandbox.poisoned &&
+    sandbox.code === code &&
+    sandbox.memoryBytes === limits.memoryBytes &&
+    (sandbox.withIntl || !subject)
+  );
+}
+
+async function acquire(cacheKey: string, code: string, limits: SandboxLimits, subject: boolean): Promise<Sandbox> {
   for (;;) {
     const existing = warm.get(cacheKey);
-    if (existing && isReusable(existing, code, limits)) {
+    if (existing && isReusable(existing, code, limits, subject)) {
       warm.delete(cacheKey);
       warm.set(cacheKey, existing); // most recently used
       stats.rendersInWarmContext++;
@@ -386,7 +440,8 @@ async function acquire(cacheKey: string, code: string, limits: SandboxLimits): P
     if (existing) retire(existing);
     let pending = creating.get(cacheKey);
     if (!pending) {
-      pending = createSandbox(cacheKey, code, limits).finally(() => creating.delete(cacheKey));
+      const withIntl = subject || usesIntlModules(code);
+      pending = createSandbox(cacheKey, code, limits, withIntl).finally(() => creating.delete(cacheKey));
       creating.set(cacheKey, pending);
       const sandbox = await pending;
       warm.set(cacheKey, sandbox);
@@ -443,11 +498,12 @@ async function acquireLive(
   cacheKey: string,
   compiledCode: string,
   limits: SandboxLimits,
+  subject = false,
 ): Promise<{ sandbox: Sandbox } | EngineFailure> {
   try {
     let sandbox: Sandbox;
     do {
-      sandbox = await acquire(cacheKey, compiledCode, limits);
+      sandbox = await acquire(cacheKey, compiledCode, limits, subject);
     } while (sandbox.retired);
     return { sandbox };
   } catch (error) {
@@ -461,12 +517,12 @@ async function acquireLive(
  * after the acquire is synchronous: no other call can use the sandbox meanwhile.
  */
 async function runInSandbox<T>(
-  req: { cacheKey: string; compiledCode: string; limits: SandboxLimits },
+  req: { cacheKey: string; compiledCode: string; limits: SandboxLimits; subjectMessage?: string },
   onStart: () => void,
   work: (sandbox: Sandbox) => T,
 ): Promise<{ ok: true; value: T } | EngineFailure> {
   const { limits } = req;
-  const acquired = await acquireLive(req.cacheKey, req.compiledCode, limits);
+  const acquired = await acquireLive(req.cacheKey, req.compiledCode, limits, req.subjectMessage !== undefined);
   if (!("sandbox" in acquired)) return acquired;
   const { sandbox } = acquired;
   onStart();
@@ -502,7 +558,7 @@ function readHarnessResult<T>(sandbox: Sandbox, result: QuickJSHandle, limits: S
  * synchronous render starts.
  */
 export async function engineRender(
-  req: { cacheKey: string; compiledCode: string; propsJson: string; limits: SandboxLimits },
+  req: { cacheKey: string; compiledCode: string; propsJson: string; subjectMessage?: string; limits: SandboxLimits },
   onStart: () => void,
 ): Promise<EngineResult> {
   const { limits } = req;
@@ -519,11 +575,14 @@ export async function engineRender(
     }
     checkDeadline(sandbox);
     const result = callApi(sandbox, "take");
-    return readHarnessResult(sandbox, result, limits, () => readHtml(sandbox, result));
+    const html = readHarnessResult(sandbox, result, limits, () => readHtml(sandbox, result));
+    if (req.subjectMessage === undefined) return { html };
+    const subject = callApi(sandbox, "subject", req.subjectMessage, req.propsJson, sandbox.deadline);
+    return { html, subject: readHarnessResult(sandbox, subject, limits, () => readSubject(sandbox, subject)) };
   });
   if (!rendered.ok) return rendered;
 
-  const document = finalizeEmailHtml(rendered.value);
+  const document = finalizeEmailHtml(rendered.value.html);
   if (Buffer.byteLength(document, "utf8") > limits.maxOutputBytes) {
     return {
       ok: false,
@@ -531,7 +590,17 @@ export async function engineRender(
       message: `Rendered output exceeds the limit of ${limits.maxOutputBytes} bytes`,
     };
   }
-  return { ok: true, value: document };
+  const { subject } = rendered.value;
+  return subject === undefined ? { ok: true, value: document } : { ok: true, value: document, subject };
+}
+
+function readSubject(sandbox: Sandbox, result: QuickJSHandle): string {
+  const subjectHandle = sandbox.context.getProp(result, "subject");
+  try {
+    return sandbox.context.getString(subjectHandle);
+  } finally {
+    subjectHandle.dispose();
+  }
 }
 
 function readHtml(sandbox: Sandbox, result: QuickJSHandle): string {

@@ -5,10 +5,12 @@
  *
  * Lifecycle of a sandbox context (driven by `lib/render/sandbox/index.ts`):
  *   1. the bundle is evaluated: it defines `globalThis.__modules` (react,
- *      react/jsx-runtime, @react-email/components, react-dom/server) and
- *      `globalThis.__letterpressSandbox`;
- *   2. the host calls `__letterpressSandbox.init()`, which takes both and
- *      deletes them from globalThis, installs a no-op `console`, removes code
+ *      react/jsx-runtime, @react-email/components, react-dom/server; use-intl/core and
+ *      intl-messageformat when the host evaluated runtime-intl.generated.js after it) and
+ *      `globalThis.__letterpressSandbox`; the host has
+ *      defined `globalThis.__letterpressIntl` (engine.ts, ./host-intl.ts);
+ *   2. the host calls `__letterpressSandbox.init()`, which takes the three and
+ *      deletes them from globalThis, installs `Intl` (./runtime-intl.ts) and a no-op `console`, removes code
  *      generation, makes costly built-ins check the deadline, then hardens
  *      (deep-freezes) every object reachable from globalThis and from the
  *      modules exposed to templates, and returns the API object. The host
@@ -19,7 +21,9 @@
  */
 
 import { outputState, readAll, resetOutputState, type ReadableStream as ReactStream } from "../react-email/stream";
+import { installIntl, type IntlHost } from "./runtime-intl";
 import { clearMacrotasks, runMacrotask } from "./runtime-shims";
+import { SANDBOX_INTL_MODULES } from "./modules";
 import { readTailwindStyles, tailwindWithStyles, type TailwindStyles } from "./tailwind-runtime";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -32,6 +36,18 @@ export type SandboxModules = {
   "@react-email/components": AnyObject;
   "react-dom/server": {
     renderToReadableStream: (children: unknown, options?: AnyObject) => Promise<ReactStream>;
+  };
+  /**
+   * What `next-intl`, `use-intl` and `use-intl/core` give templates; with IntlMessageFormat, for the subject message
+   * (harnessApi's `subject`). Only in contexts that evaluated runtime-intl.generated.js (engine.ts).
+   */
+  "use-intl/core"?: AnyObject;
+  "intl-messageformat"?: {
+    IntlMessageFormat: {
+      new (message: string, locales?: string): { format(values?: AnyObject): unknown };
+      defaultLocale: string;
+      __parse: (message: string, options?: AnyObject) => unknown;
+    };
   };
 };
 
@@ -53,6 +69,11 @@ export type HarnessApi = {
     deadline: number,
   ): { json: string | null } | { kind: FailureKind; message: string };
   drain(): boolean;
+  subject(
+    message: string,
+    propsJson: string,
+    deadline: number,
+  ): { subject: string } | { kind: FailureKind; message: string };
 };
 
 // Captured before guardBuiltins() wraps them, for the harness's own use.
@@ -60,6 +81,7 @@ const objectKeys = Object.keys;
 const objectAssign = Object.assign;
 const jsonParse = JSON.parse;
 const jsonStringify = JSON.stringify;
+const isArray = Array.isArray;
 
 const REACT_INTERNALS_KEY = "__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE";
 
@@ -418,7 +440,10 @@ type Realm = {
 
 function init(): HarnessApi {
   const g = globalThis as AnyObject;
+  const intlHost = g.__letterpressIntl as IntlHost;
+  delete g.__letterpressIntl;
   const realm = takeModules(g);
+  installIntl(g, intlHost, deadlineState, () => new DeadlineError());
   installSilentConsole(g);
   const OriginalFunction = lockdown(g);
   guardBuiltins(g);
@@ -442,12 +467,16 @@ function takeModules(g: AnyObject): Realm {
     "react/jsx-runtime": makeModuleView(modules["react/jsx-runtime"]),
     "@react-email/components": makeModuleView(modules["@react-email/components"]),
   };
+  // next-intl's and use-intl's main entries re-export use-intl/core's functions beside React hooks and providers,
+  // which a template rendered once has no use for: all three names give use-intl/core.
+  const intlModule = modules["use-intl/core"];
+  if (intlModule) {
+    const intl = makeModuleView(intlModule);
+    for (const name of SANDBOX_INTL_MODULES) views[name] = intl;
+  }
   const templateRequire = function require(specifier: string): AnyObject {
     const mod = Object.prototype.hasOwnProperty.call(views, specifier) ? views[specifier] : undefined;
-    if (!mod)
-      throw new Error(
-        `Cannot find module '${String(specifier)}' (only react, react/jsx-runtime and @react-email/components are available)`,
-      );
+    if (!mod) throw new Error(`Cannot find module '${String(specifier)}' (available: ${objectKeys(views).join(", ")})`);
     return mod;
   };
   return { modules, internals, initialInternals, views, templateRequire, ErrorBoundary: errorBoundary(modules.react) };
@@ -525,6 +554,43 @@ function hardenReachable(g: AnyObject, realm: Realm): void {
   harden(modules.react, new Set([realm.internals]));
   harden(modules["react/jsx-runtime"]);
   harden(modules["@react-email/components"]);
+  const messageFormat = modules["intl-messageformat"];
+  if (messageFormat) {
+    const { IntlMessageFormat } = messageFormat;
+    // Its default locale is memoized on the class on first use: made now, before the class is frozen.
+    void IntlMessageFormat.defaultLocale;
+    IntlMessageFormat.__parse = memoizedParse(IntlMessageFormat.__parse);
+    harden(messageFormat);
+    harden(modules["use-intl/core"]);
+  }
+}
+
+/** Messages whose syntax trees a sandbox keeps, and the longest message kept. */
+const MAX_PARSED_MESSAGES = 1000;
+const MAX_PARSED_MESSAGE_CHARS = 10_000;
+
+type ParseOptions = AnyObject & { locale?: { toString(): string } };
+
+/**
+ * IntlMessageFormat's parser, remembering the syntax trees of the messages it parsed (deep-frozen): use-intl makes a
+ * new IntlMessageFormat per message per render, and parsing in QuickJS costs more than the rest of a localized
+ * render. The cache is this template's context's own (its key is per template version) and a tree is a function of
+ * the message, the locale and the options alone.
+ */
+function memoizedParse(parse: (message: string, options?: ParseOptions) => unknown) {
+  const trees = new Map<string, unknown>();
+  return function parseMessage(message: string, options?: ParseOptions): unknown {
+    if (typeof message !== "string" || message.length > MAX_PARSED_MESSAGE_CHARS) return parse(message, options);
+    const { locale, ...rest } = options ?? {};
+    const key = jsonStringify([message, locale === undefined ? null : String(locale), rest]);
+    const cached = trees.get(key);
+    if (cached !== undefined) return cached;
+    const tree = parse(message, options);
+    harden(tree);
+    trees.set(key, tree);
+    if (trees.size > MAX_PARSED_MESSAGES) trees.delete(trees.keys().next().value!);
+    return tree;
+  };
 }
 
 /* ------------------------------------------------------------------------ */
@@ -628,6 +694,33 @@ function harnessApi(realm: Realm, OriginalFunction: FunctionConstructor): Harnes
         const failed = failure(error);
         return failed.status === "error"
           ? { kind: failed.kind, message: failed.message }
+          : { kind: "threw", message: describeError(error) };
+      } finally {
+        resetSharedState(realm);
+      }
+    },
+
+    /**
+     * The subject: `message` (ICU) formatted by IntlMessageFormat, as use-intl's `t()` formats, in the props' `locale`
+     * with the props as values.
+     */
+    subject(
+      message: string,
+      propsJson: string,
+      deadline: number,
+    ): { subject: string } | { kind: FailureKind; message: string } {
+      startRun(realm, Number.POSITIVE_INFINITY, deadline);
+      try {
+        const props = jsonParse(propsJson) as AnyObject;
+        const locale = typeof props.locale === "string" ? props.locale : undefined;
+        const messageFormat = realm.modules["intl-messageformat"];
+        if (!messageFormat) throw new Error("IntlMessageFormat is not loaded in this context");
+        const formatted = new messageFormat.IntlMessageFormat(String(message), locale).format(props);
+        return { subject: isArray(formatted) ? formatted.join("") : String(formatted) };
+      } catch (error) {
+        const failed = failure(error);
+        return failed.status === "error"
+          ? { kind: failed.kind, message: `The subject message could not be formatted: ${failed.message}` }
           : { kind: "threw", message: describeError(error) };
       } finally {
         resetSharedState(realm);
