@@ -91,7 +91,7 @@ export const SCENARIOS: Scenario[] = [
     path: (f) => `/api/v1/templates/${f.localizedTemplateId}/render`,
     auth: true,
     renderUserShareFloor: 0.9,
-    body: () => ({ variables: { name: "Ada", locale: "fr", count: 3, shippedAt: "2026-03-01T23:30:00Z" } }),
+    body: () => ({ variables: { name: "Ada", count: 3, shippedAt: "2026-03-01T23:30:00Z" }, locale: "fr" }),
   },
   {
     name: "render_user_100",
