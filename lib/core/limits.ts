@@ -87,6 +87,23 @@ export const COMPILE_DEADLINE_MS = 1000;
 /** Files of one template (their source together within MAX_TEMPLATE_SOURCE_CHARS), and a file's relative path. */
 export const MAX_TEMPLATE_FILES = 20;
 export const MAX_TEMPLATE_PATH_CHARS = 200;
+/**
+ * A template's messages (`messages/<tag>.json`), apart from its code files and their characters: locales, the UTF-8
+ * size of one file, and how deep its objects nest (the file itself is depth 1).
+ */
+export const MAX_TEMPLATE_LOCALES = 50;
+export const MAX_MESSAGES_FILE_BYTES = 100 * KB;
+export const MAX_MESSAGES_DEPTH = 8;
+/**
+ * One ICU message's shape, so that formatting it stays cheap whatever its text: plural, select and selectordinal
+ * nested at most MAX_MESSAGE_NESTING deep, and at most MAX_MESSAGE_ELEMENTS elements (text, arguments, tags, the
+ * options of plural and select, counted wherever they nest). A message at these bounds formats in microseconds; one
+ * built to explode (plurals nested in plurals, a select of thousands of cases) is refused at save.
+ */
+export const MAX_MESSAGE_NESTING = 4;
+/** A render's or send's `locale`, and a template's `default_locale`: a BCP 47 tag, longer than any in use. */
+export const MAX_LOCALE_CHARS = 64;
+export const MAX_MESSAGE_ELEMENTS = 500;
 /** A user template's name and description, as POST and PUT /templates take them. */
 export const MAX_TEMPLATE_NAME_CHARS = 200;
 export const MAX_TEMPLATE_DESCRIPTION_CHARS = 2000;
@@ -283,6 +300,11 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
     what: "Your template's source",
     limit: `${MAX_TEMPLATE_FILES} files, ${count(MAX_TEMPLATE_SOURCE_CHARS)} characters in all, compiled within ${COMPILE_DEADLINE_MS / 1000} s of CPU time`,
     answer: '400, field `files` (422 `RENDER_ERROR` for `format: "react"`)',
+  },
+  {
+    what: "Your template's messages (`messages/<tag>.json`)",
+    limit: `${MAX_TEMPLATE_LOCALES} locales, ${MAX_MESSAGES_FILE_BYTES / KB} KB (UTF-8) each, objects ${MAX_MESSAGES_DEPTH} deep; a message's plural and select ${MAX_MESSAGE_NESTING} deep, ${count(MAX_MESSAGE_ELEMENTS)} elements`,
+    answer: "400, field `files.messages/<tag>.json`",
   },
   {
     what: "Renders of your own templates waiting",

@@ -17,14 +17,19 @@ import type { VariablesSchema } from "@/lib/templates/variables-schema";
 import { templatePreviewProps, templateVariablesSchema } from "@/lib/templates/details";
 import { PREVIEW_LIMITS } from "@/lib/core/limits";
 import { billingPeriod } from "@/lib/core/plans";
-import { templateFilesProblems, type TemplateFiles } from "@/lib/templates/files";
-import { compileTemplateFilesOffThread, compileTemplateOffThread } from "@/lib/render/sandbox/compile-pool";
+import { messagesTag, templateFilesProblems, type TemplateFiles } from "@/lib/templates/files";
+import {
+  checkMessagesOffThread,
+  compileTemplateFilesOffThread,
+  compileTemplateOffThread,
+} from "@/lib/render/sandbox/compile-pool";
+import { localizedFiles, resolveLocale, type TemplateLocales } from "@/lib/templates/messages";
 import { readPreviewProps, renderInSandbox } from "@/lib/render/sandbox";
 import type { CompatibilityFinding } from "@/lib/render/analysis/warnings";
 
 type PreviewableTemplate = Pick<
   TemplateRecord,
-  "id" | "owner_account_id" | "slug" | "compiled_code" | "variables" | "preview_props"
+  "id" | "owner_account_id" | "slug" | "compiled_code" | "variables" | "preview_props" | "locales" | "default_locale"
 > &
   RenderedVersion;
 
@@ -140,8 +145,12 @@ export type DraftRender =
     }
   | { ok: false; message: string; line?: number; column?: number; path?: string };
 
-/** An unsaved template: one source, or files by path with their entry (the editor's tabs). */
-export type DraftSource = { code: string } | { files: TemplateFiles; entry: string };
+/**
+ * An unsaved template: one source, or files by path with their entry (the editor's tabs), with the default locale of
+ * its messages when it has any, and the locale to preview (by default the variables', else the default locale).
+ */
+export type DraftSource =
+  { code: string } | { files: TemplateFiles; entry: string; default_locale?: string; locale?: string };
 
 /**
  * Renders TSX that has not been saved yet, in the same WebAssembly sandbox that renders saved user templates, with
@@ -159,6 +168,7 @@ export async function renderDraft(
   const compiled =
     "code" in source ? await compileOne(accountId, source.code, signal) : await compileFiles(accountId, source, signal);
   if (!compiled.ok) return compiled;
+  const locale = "files" in source ? source.locale : undefined;
   // Per account: a warm context is never shared between users, even for the same code.
   const cacheKey = `draft:${accountId}:${createHash("sha256").update(compiled.code).digest("hex").slice(0, 32)}`;
   // The PreviewProps once read: a render of them that then fails says which required variables they lack.
@@ -166,7 +176,7 @@ export async function renderDraft(
   try {
     read = await readPreviewProps({ owner: accountId, cacheKey, compiledCode: compiled.code });
     const previewProps = read ?? {};
-    const props = variables ?? previewProps;
+    const props = localeProps(variables ?? previewProps, compiled.messages, locale);
     const { html, compatibility = [] } = await renderInSandbox({
       owner: accountId,
       cacheKey,
@@ -187,7 +197,21 @@ export async function renderDraft(
   }
 }
 
-type DraftCompile = { ok: true; code: string; variables: VariablesSchema | null } | (DraftRender & { ok: false });
+type DraftCompile =
+  | { ok: true; code: string; variables: VariablesSchema | null; messages?: TemplateLocales | null }
+  | (DraftRender & { ok: false });
+
+/** A localized draft's props: `locale` (else the props') resolved among its locales, as a render resolves it. */
+function localeProps(
+  props: Record<string, unknown>,
+  messages: TemplateLocales | null | undefined,
+  locale: string | undefined,
+): Record<string, unknown> {
+  if (!messages) return props;
+  const requested = locale ?? (typeof props.locale === "string" ? props.locale : undefined);
+  const tags = messages.locales.map(({ tag }) => tag);
+  return { ...props, locale: resolveLocale(requested, tags, messages.defaultLocale) };
+}
 
 async function compileOne(accountId: string, code: string, signal?: AbortSignal): Promise<DraftCompile> {
   const compiled = await compileTemplateOffThread(accountId, code, signal);
@@ -198,7 +222,7 @@ async function compileOne(accountId: string, code: string, signal?: AbortSignal)
 
 async function compileFiles(
   accountId: string,
-  { files, entry }: { files: TemplateFiles; entry: string },
+  { files, entry, default_locale: defaultLocale }: { files: TemplateFiles; entry: string; default_locale?: string },
   signal?: AbortSignal,
 ): Promise<DraftCompile> {
   const [problem] = templateFilesProblems(files, entry);
@@ -210,8 +234,26 @@ async function compileFiles(
       ...(path !== undefined ? { path } : {}),
     };
   }
-  const compiled = await compileTemplateFilesOffThread(accountId, files, entry, signal);
-  if (compiled.ok) return compiled;
+  const messagesFiles = Object.fromEntries(Object.entries(files).filter(([path]) => messagesTag(path) !== null));
+  let messages: TemplateLocales | null = null;
+  if (Object.keys(messagesFiles).length > 0) {
+    const checked = await checkMessagesOffThread(accountId, messagesFiles, defaultLocale, signal);
+    if (!checked.ok) {
+      if ("message" in checked) return { ok: false, message: checked.message };
+      const [first] = checked.problems;
+      const path = first.field.startsWith("files.") ? first.field.slice("files.".length) : undefined;
+      return { ok: false, message: `${path ?? first.field} ${first.message}`, ...(path ? { path } : {}) };
+    }
+    messages = checked.messages;
+  }
+  // What saving compiles: each locale's messages with their fallbacks merged in.
+  const compiled = await compileTemplateFilesOffThread(
+    accountId,
+    localizedFiles(files, messages?.defaultLocale ?? null),
+    entry,
+    signal,
+  );
+  if (compiled.ok) return { ...compiled, messages };
   const path = "path" in compiled && compiled.path !== null ? { path: compiled.path } : {};
   if (compiled.line === undefined) return { ok: false, message: compiled.message, ...path };
   return { ok: false, message: compiled.message, line: compiled.line, column: compiled.column, ...path };

@@ -14,6 +14,7 @@ import {
   undeclaredVariableWarnings,
   type VariablesChecker,
 } from "@/lib/render/analysis/variables";
+import { resolveLocale } from "@/lib/templates/messages";
 import {
   compatibilityWarnings,
   inKindOrder,
@@ -35,7 +36,16 @@ export type RenderOptions = {
   compatibility?: boolean;
   signal?: AbortSignal;
   onSandboxTime?: (ms: number) => void;
+  /** Format the resolved locale's `subject` message with the props (a send without a subject), as `subject`. */
+  subject?: boolean;
 };
+
+/** A render's result, with the subject its locale's messages gave when RenderOptions.subject asked for it. */
+export type RenderedLocalizedEmail = RenderedEmail & { subject?: string };
+
+// The sandbox's subject message (lib/render/sandbox/index.ts: `subjectMessage` in, `subject` out), as this file uses it.
+type SandboxOptions = Parameters<typeof renderInSandbox>[0] & { subjectMessage?: string };
+type SandboxResult = Awaited<ReturnType<typeof renderInSandbox>> & { subject?: string };
 
 /**
  * Renders a template with variables checked by checkVariables: catalogue templates natively (on a render worker, see
@@ -45,21 +55,21 @@ export type RenderOptions = {
  */
 export async function renderTemplate(
   template: RenderableTemplate,
-  { props, warnings }: CheckedVariables,
+  { props, warnings, subjectMessage }: CheckedVariables,
   options: RenderOptions,
-): Promise<RenderedEmail> {
+): Promise<RenderedLocalizedEmail> {
   const plainText = options.plainText ?? false;
-  const rendered =
+  const rendered: RenderedLocalizedEmail =
     template.owner_account_id === null
       ? await renderCatalogue(template, props, options, plainText)
-      : await renderUserTemplate(template, template.owner_account_id, props, plainText, options);
+      : await renderUserTemplate(template, template.owner_account_id, props, plainText, options, subjectMessage);
   const { warnings: htmlWarnings = [], ...email } = rendered;
   const all = inKindOrder([...warnings, ...htmlWarnings]);
   return all.length > 0 ? { ...email, warnings: all } : email;
 }
 
 /** The render with the HTML's own warnings (Gmail clipping, email client support), as the catalogue worker answers it. */
-function withHtmlWarnings({ compatibility, ...rendered }: Awaited<ReturnType<typeof renderInSandbox>>): RenderedEmail {
+function withHtmlWarnings({ compatibility, ...rendered }: SandboxResult): RenderedLocalizedEmail {
   const warnings = [
     ...(withHtmlWarning([], Buffer.byteLength(rendered.html)) ?? []),
     ...(compatibility !== undefined ? compatibilityWarnings(compatibility) : []),
@@ -93,22 +103,64 @@ export async function renderTemplateAsJson(
   return utf8.encode(JSON.stringify({ ...fields, ...rendered }));
 }
 
-export type CheckedVariables = { props: Record<string, unknown>; warnings: RenderWarning[] };
+/**
+ * `locale`: the template's tag the render's `locale` resolved to (its `locale` prop), and `subjectMessage` that
+ * locale's top-level `subject` message; both left out for a template without messages.
+ */
+export type CheckedVariables = {
+  props: Record<string, unknown>;
+  warnings: RenderWarning[];
+  locale?: string;
+  subjectMessage?: string;
+};
+
+/**
+ * The locale a render of `template` uses (resolveLocale among its locales: 400 field `locale` when malformed), with
+ * that locale's subject message; null for a template without messages, which ignores `requested`.
+ */
+export function templateLocale(
+  template: Pick<RenderableTemplate, "locales" | "default_locale">,
+  requested: string | undefined,
+): { tag: string; subject?: string } | null {
+  const { locales, default_locale: defaultLocale } = template;
+  if (!locales || locales.length === 0 || defaultLocale === null) return null;
+  const tag = resolveLocale(
+    requested,
+    locales.map((locale) => locale.tag),
+    defaultLocale,
+  );
+  return locales.find((locale) => locale.tag === tag) ?? { tag };
+}
 
 /**
  * The props a template receives: the variables checked against the template's variables schema (a catalogue
  * template's zod schema also applies its defaults), undeclared variables passed through unchanged, each with a
  * warning. Throws the 400 listing every missing or mistyped variable.
  */
-export function checkVariables(template: RenderableTemplate, variables: Record<string, unknown>): CheckedVariables {
+export function checkVariables(
+  template: RenderableTemplate,
+  variables: Record<string, unknown>,
+  requestedLocale?: string,
+): CheckedVariables {
   const entry = template.owner_account_id === null && template.slug ? getCatalogueEntry(template.slug) : undefined;
   if (entry) {
     const props = parseCatalogueVariables(entry.variables, variables);
     return { props, warnings: undeclaredVariableWarnings(catalogueVariablesSchema(entry), variables) };
   }
-  const problems = userVariablesChecker(template)(variables);
+  const locale = templateLocale(template, requestedLocale);
+  if (!locale) {
+    const problems = userVariablesChecker(template)(variables);
+    if (problems.length > 0) throw errors.validation(problems);
+    return { props: variables, warnings: undeclaredVariableWarnings(template.variables, variables) };
+  }
+  // The component receives the resolved tag as its `locale` prop, whatever the variables say: a props type that
+  // declares `locale` is satisfied by it, and it is no undeclared variable.
+  const props = { ...variables, locale: locale.tag };
+  const problems = userVariablesChecker(template)(props);
   if (problems.length > 0) throw errors.validation(problems);
-  return { props: variables, warnings: undeclaredVariableWarnings(template.variables, variables) };
+  const { locale: _locale, ...others } = variables;
+  const checked = { props, warnings: undeclaredVariableWarnings(template.variables, others), locale: locale.tag };
+  return locale.subject === undefined ? checked : { ...checked, subjectMessage: locale.subject };
 }
 
 function parseCatalogueVariables(schema: z.ZodObject, variables: Record<string, unknown>): Record<string, unknown> {
@@ -147,23 +199,24 @@ async function renderUserTemplate(
   owner: string,
   props: Record<string, unknown>,
   plainText: boolean,
-  { signal, onSandboxTime, compatibility }: RenderOptions,
-): Promise<RenderedEmail> {
+  { signal, onSandboxTime, compatibility, subject }: RenderOptions,
+  subjectMessage: string | undefined,
+): Promise<RenderedLocalizedEmail> {
   if (!template.compiled_code) {
     throw errors.renderFailed("This template has not been compiled. Save it again to compile it.");
   }
-  return withHtmlWarnings(
-    await renderInSandbox({
-      owner,
-      cacheKey: `${template.id}:${template.content_key}`,
-      compiledCode: template.compiled_code,
-      props,
-      plainText,
-      compatibility,
-      signal,
-      onRunTime: onSandboxTime,
-    }),
-  );
+  const options: SandboxOptions = {
+    owner,
+    cacheKey: `${template.id}:${template.content_key}`,
+    compiledCode: template.compiled_code,
+    props,
+    plainText,
+    compatibility,
+    signal,
+    onRunTime: onSandboxTime,
+    ...(subject && subjectMessage !== undefined ? { subjectMessage } : {}),
+  };
+  return withHtmlWarnings(await renderInSandbox(options));
 }
 
 // Compiling a schema costs more than checking with it: keep one checker per content rendered, as the sandbox keeps one

@@ -25,7 +25,9 @@ export async function renderResponseBody(
   compatibility = true,
 ): Promise<RenderResponseBody> {
   const template = await getRenderableTemplateOrThrow(accountId, templateId, body.version);
-  const checked = checkVariables(template, body.variables);
+  const checked = checkVariables(template, body.variables, body.locale);
+  // The resolved tag, after `success`; a template without messages answers none.
+  const locale = checked.locale === undefined ? {} : { locale: checked.locale };
   if (body.format === "react") {
     const react = await applyVariablesOffThread(accountId, template.code, checked.props, signal);
     if (!react.ok) throw errors.renderFailed(react.message);
@@ -35,6 +37,7 @@ export async function renderResponseBody(
     return {
       body: {
         success: true,
+        ...locale,
         react: react.source,
         ...(files && entry ? { files: { ...files, [entry]: react.source }, entry } : {}),
         ...(checked.warnings.length > 0 ? { warnings: checked.warnings } : {}),
@@ -46,9 +49,7 @@ export async function renderResponseBody(
     template,
     checked,
     { accountId, plainText: body.plain_text, signal, compatibility },
-    {
-      success: true,
-    },
+    { success: true, ...locale },
   );
   return { json };
 }

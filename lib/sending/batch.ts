@@ -26,6 +26,7 @@ import {
 } from "@/lib/sending/idempotency";
 import {
   checkDraftSend,
+  checkSubject,
   notInLibraryMessage,
   outgoingMessage,
   parseRequest,
@@ -95,7 +96,11 @@ async function performBatch(
     const from = collectDetails(invalid, prefix, () =>
       resolveSender(item.from, context.domains, sharedDomain, caller.apiKey?.domain ?? null),
     );
-    const checked = collectDetails(invalid, prefix, () => checkVariables(template, item.variables));
+    const checked = collectDetails(invalid, prefix, () => {
+      const variables = checkVariables(template, item.variables, item.locale);
+      checkSubject(item, variables);
+      return variables;
+    });
     suppressed.push(...suppressedRecipientDetails(item, context.suppressed, prefix));
     return { item, template, from, checked };
   });
@@ -126,6 +131,7 @@ async function performBatch(
       renderTemplate(template, checked!, {
         accountId: caller.accountId,
         plainText: item.text === undefined,
+        subject: item.subject === undefined,
         signal: renderSignal,
         onSandboxTime: (ms) => (sandboxMs += ms),
       }),
@@ -145,11 +151,12 @@ async function performBatch(
     }
     return email;
   }).finally(() => stop.abort(new Error("The batch stopped")));
-  const messages = prepared.map(({ item, template, from }, i) => ({
+  const messages = prepared.map(({ item, template, from, checked }, i) => ({
     ...outgoingMessage(item, from!, rendered[i]),
     // The template's id, whatever the item named it by.
     templateId: template.id,
     templateVersion: template.template_version,
+    locale: checked!.locale ?? null,
   }));
 
   const mailer = mailerFor(caller);

@@ -10,7 +10,9 @@ import { describeProviderFailure, type OutgoingEmail } from "@/lib/mail-transpor
 import { outboxDeliveryEvent } from "@/lib/mail-transport/outbox-delivery";
 import { reportOverageEmail } from "@/lib/billing/payments";
 import { billingPeriod, PLANS, TEST_EMAILS_PER_DAY } from "@/lib/core/plans";
-import { checkVariables, renderTemplate, type RenderedEmail } from "@/lib/render";
+import { checkVariables, renderTemplate, type CheckedVariables, type RenderedLocalizedEmail } from "@/lib/render";
+import { headerTextProblem } from "@/lib/mail-transport/header-text";
+import { MAX_HEADER_LINE_LENGTH } from "@/lib/core/limits";
 import { decodedBase64Length } from "@/lib/sending/base64";
 import { formatMailbox, parseFromAddress } from "@/lib/mail-transport/mailbox";
 import { sendRequestSchema, type SendRequest, type SendResponse } from "@/lib/sending/schemas";
@@ -122,13 +124,16 @@ async function performSend(
   const suppressedDetails = suppressedRecipientDetails(request, suppressed);
   if (suppressedDetails.length > 0) throw errors.recipientSuppressed(suppressedDetails);
 
-  // Rendering can fail (400 variables.<name>, 422): before anything is counted or recorded.
-  const rendered = await renderTemplate(template, checkVariables(template, request.variables), {
+  // Rendering can fail (400 variables.<name>, locale or subject, 422): before anything is counted or recorded.
+  const checked = checkVariables(template, request.variables, request.locale);
+  checkSubject(request, checked);
+  const rendered = await renderTemplate(template, checked, {
     accountId: caller.accountId,
     plainText: request.text === undefined,
+    subject: request.subject === undefined,
   });
   const mailer = mailerFor(caller);
-  const message = outgoingMessage(request, from, rendered);
+  const message = { ...outgoingMessage(request, from, rendered), locale: checked.locale ?? null };
   const { scheduledAt } = message;
 
   const plan = PLANS[caller.plan];
@@ -212,8 +217,33 @@ async function performSend(
   };
 }
 
+/**
+ * A send names its subject, or leaves it to the template's messages (a top-level `subject` in the resolved locale);
+ * neither: 400 with field `subject`, before anything renders.
+ */
+export function checkSubject(request: Pick<SendRequest, "subject">, checked: CheckedVariables): void {
+  if (request.subject === undefined && checked.subjectMessage === undefined)
+    throw errors.validation([{ field: "subject", message: "subject is required" }]);
+}
+
+/**
+ * The subject: the request's, else the one the sandbox formatted from the locale's `subject` message, which must be a
+ * header line as the request's would (else 422 RENDER_ERROR: the template's messages are at fault, not the request).
+ */
+function emailSubject(request: SendRequest, rendered: RenderedLocalizedEmail): string {
+  if (request.subject !== undefined) return request.subject;
+  const { subject } = rendered;
+  if (subject === undefined) throw errors.renderFailed("The template's subject message gave no subject");
+  const problem =
+    subject.length === 0 || subject.length > MAX_HEADER_LINE_LENGTH
+      ? `must be 1 to ${MAX_HEADER_LINE_LENGTH} characters`
+      : headerTextProblem(subject, { allowTab: true });
+  if (problem) throw errors.renderFailed(`The subject the template's subject message formats to ${problem}`);
+  return subject;
+}
+
 /** The message a send request describes, rendered: what is recorded and handed to the provider. */
-export function outgoingMessage(request: SendRequest, from: string, rendered: RenderedEmail) {
+export function outgoingMessage(request: SendRequest, from: string, rendered: RenderedLocalizedEmail) {
   const list = (value: string | string[] | undefined) =>
     value === undefined ? [] : Array.isArray(value) ? value : [value];
   const attachments = (request.attachments ?? []).map((a) => ({
@@ -230,7 +260,7 @@ export function outgoingMessage(request: SendRequest, from: string, rendered: Re
     cc: list(request.cc),
     bcc: list(request.bcc),
     replyTo: list(request.reply_to),
-    subject: request.subject,
+    subject: emailSubject(request, rendered),
     html: rendered.html,
     text: request.text ?? rendered.text ?? null,
     headers: request.headers ?? {},

@@ -25,10 +25,11 @@ export function sendResponseBody(
   };
 }
 
+/** `locale`: the template's tag it was rendered in (none for a template without messages). */
 type SendResponseEmail = Pick<
   RecordedEmail,
   "id" | "providerMessageId" | "from" | "to" | "subject" | "createdAt" | "scheduledAt"
->;
+> & { locale?: string | null };
 
 /**
  * A sent email as POST /send (and each item of POST /send/batch) answers with it; `test`: sent with a test key (to the
@@ -40,6 +41,7 @@ export function sentEmailRecord(email: SendResponseEmail, test = false) {
     from: email.from,
     to: email.to,
     subject: email.subject,
+    ...(email.locale ? { locale: email.locale } : {}),
     sent_at: email.createdAt.toISOString(),
     ...(email.scheduledAt ? { scheduled_at: email.scheduledAt.toISOString() } : {}),
     ...(test ? { test: true as const } : {}),

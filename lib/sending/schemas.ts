@@ -22,7 +22,12 @@ import { headerTextProblem } from "@/lib/mail-transport/header-text";
 import { isEmailAddress, parseFromAddress } from "@/lib/mail-transport/mailbox";
 import { isUuid, variablesSchema } from "@/lib/core/schemas";
 import { emailUsageSchema } from "@/lib/usage/schemas";
-import { TEMPLATE_ID_DESCRIPTION, templateVersionRequestSchema, warningsSchema } from "@/lib/templates/schemas";
+import {
+  localeRequestSchema,
+  TEMPLATE_ID_DESCRIPTION,
+  templateVersionRequestSchema,
+  warningsSchema,
+} from "@/lib/templates/schemas";
 import { isTemplateAlias } from "@/lib/templates/alias";
 
 const TEMPLATE_ID_MESSAGE = "template_id must be a template id (uuid) or alias";
@@ -234,7 +239,13 @@ export const sendRequestSchema = z
       .string({ error: "subject is required" })
       .min(1, `subject must be 1 to ${MAX_HEADER_LINE_LENGTH} characters`)
       .max(MAX_HEADER_LINE_LENGTH, { error: `subject must be 1 to ${MAX_HEADER_LINE_LENGTH} characters`, abort: true })
-      .superRefine(headerText("subject", { allowTab: true })),
+      .superRefine(headerText("subject", { allowTab: true }))
+      .optional()
+      .meta({
+        description:
+          "The subject. It may be left out when the template's messages have a top-level `subject` in the resolved locale: that message is formatted with the variables (ICU MessageFormat) and used.",
+      }),
+    locale: localeRequestSchema,
     cc: addressList(MAX_RECIPIENTS).optional(),
     bcc: addressList(MAX_RECIPIENTS).optional(),
     reply_to: addressList(MAX_REPLY_TO).optional(),
@@ -389,6 +400,10 @@ export const sendResponseSchema = z
       from: z.string(),
       to: z.array(z.string()),
       subject: z.string(),
+      locale: z.string().optional().meta({
+        description:
+          "The template's locale the send's `locale` resolved to, which the email records; left out for a template without messages",
+      }),
       sent_at: z.iso.datetime(),
       scheduled_at: z.iso.datetime().optional(),
       test: z

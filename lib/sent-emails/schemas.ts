@@ -54,6 +54,10 @@ const emailFields = {
     .meta({
       description: 'The version of the template it was rendered from, or "draft"; null for emails sent before versions',
     }),
+  locale: z.string().optional().meta({
+    description:
+      "The locale it was rendered in: the template's tag the send's `locale` resolved to; left out for a template without messages",
+  }),
   tags: z.array(z.object({ name: z.string(), value: z.string() })),
   status: emailStatusSchema,
   created_at: z.iso.datetime(),

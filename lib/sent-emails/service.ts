@@ -108,6 +108,8 @@ function toEmailResponse(email: EmailResource) {
   return {
     ...fields,
     template_version: version === "draft" ? ("draft" as const) : version === null ? null : Number(version),
+    // Left out for a template without messages, as a render's answer leaves it out.
+    ...(email.locale === null ? {} : { locale: email.locale }),
     created_at: email.created_at.toISOString(),
     sent_at: email.sent_at?.toISOString() ?? null,
     scheduled_at: email.scheduled_at?.toISOString() ?? null,

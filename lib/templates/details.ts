@@ -48,6 +48,9 @@ export async function getTemplateDetailsOrThrow(accountId: string, templateId: s
     variables,
     example,
     compatibility: compatibilityEntries(await templateCompatibility(accountId, template, example)),
+    ...(template.locales && template.default_locale !== null
+      ? { locales: template.locales.map((locale) => locale.tag), default_locale: template.default_locale }
+      : {}),
   };
 }
 

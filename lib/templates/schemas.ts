@@ -2,7 +2,9 @@ import { z } from "zod";
 import {
   MAX_TEMPLATE_ALIAS_CHARS,
   MAX_TEMPLATE_DESCRIPTION_CHARS,
+  MAX_LOCALE_CHARS,
   MAX_TEMPLATE_FILES,
+  MAX_TEMPLATE_LOCALES,
   MAX_TEMPLATE_NAME_CHARS,
   MAX_TEMPLATE_PATH_CHARS,
   MAX_TEMPLATE_SOURCE_CHARS,
@@ -12,7 +14,7 @@ import { holdsNul, paginationSchema, variablesSchema } from "@/lib/core/schemas"
 import { libraryEntrySchema } from "@/lib/catalogue/library-schemas";
 import type { VariablesSchema } from "@/lib/templates/variables-schema";
 import { templateAliasProblem } from "@/lib/templates/alias";
-import { DEFAULT_ENTRY, templateFilesProblems } from "@/lib/templates/files";
+import { canonicalTag, DEFAULT_ENTRY, LOCALE_MESSAGE, templateFilesProblems } from "@/lib/templates/files";
 import { WARNING_KINDS } from "@/lib/render/analysis/warnings";
 
 // The paths and the sources' size are checked by templateFilesProblems, each problem with a message of its own; the
@@ -36,6 +38,19 @@ export const templateSourceResponseSchema = z
     }),
   })
   .meta({ id: "TemplateSourceResponse" });
+
+/** A BCP 47 tag in a body: `locale` of a render or send, a template's `default_locale` (`message` when malformed). */
+export const localeTagSchema = (message: string) =>
+  z
+    .string({ error: message })
+    .max(MAX_LOCALE_CHARS, message)
+    .refine((tag) => canonicalTag(tag) !== null, message);
+
+/** A render's or send's `locale`. */
+export const localeRequestSchema = localeTagSchema(LOCALE_MESSAGE).optional().meta({
+  description:
+    "A BCP 47 tag (`fr-CA`) resolved against the template's locales by lookup (`fr-CA`, then `fr`, then its default locale); the component receives the resolved tag as its `locale` prop. A template without messages ignores it.",
+});
 
 /** A template named by a path's `{id}` or a send's `template_id`, and where its id is found. */
 export const TEMPLATE_ID_DESCRIPTION =
@@ -73,9 +88,13 @@ export const templateRequestSchema = z
       .refine((description) => !holdsNul(description), "description must not contain the NUL character (\\u0000)")
       .default(""),
     files: templateFilesSchema.meta({
-      description: `The template's files: TSX (or .ts, .jsx, .js) source by relative path (\`email.tsx\`, \`components/footer.tsx\`; no \`..\`, no leading \`/\`), 1 to ${MAX_TEMPLATE_FILES}, at most ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters in all. They import each other by relative path, with or without the extension, and besides that only \`react\` and \`@react-email/components\` (\`Tailwind\` with its \`config\` written as a literal and every class name whole in the source: its CSS is made when the template is saved).`,
+      description: `The template's files: TSX (or .ts, .jsx, .js) source by relative path (\`email.tsx\`, \`components/footer.tsx\`; no \`..\`, no leading \`/\`), 1 to ${MAX_TEMPLATE_FILES}, at most ${MAX_TEMPLATE_SOURCE_CHARS.toLocaleString("en-US")} characters in all. They import each other by relative path, with or without the extension, and besides that only \`react\` and \`@react-email/components\` (\`Tailwind\` with its \`config\` written as a literal and every class name whole in the source: its CSS is made when the template is saved), \`next-intl\` and \`use-intl\`. Messages per locale: \`messages/<tag>.json\` (\`<tag>\` a BCP 47 tag as canonically written: \`en\`, \`pt-BR\`), at most ${MAX_TEMPLATE_LOCALES}, each at most 100 KB of JSON objects nested at most 8 deep whose leaves are ICU MessageFormat strings; a key a locale lacks falls back to its parent locale's, then the default locale's.`,
       minProperties: 1,
-      maxProperties: MAX_TEMPLATE_FILES,
+      maxProperties: MAX_TEMPLATE_FILES + MAX_TEMPLATE_LOCALES,
+    }),
+    default_locale: localeTagSchema("default_locale must be a BCP 47 language tag (en, pt-BR)").optional().meta({
+      description:
+        "A template with messages (`messages/<tag>.json`): its default locale, one of its tags. By default `en` when it has it, else its first tag in alphabetical order",
     }),
     entry: z
       .string({ error: "entry must be a string" })
@@ -138,17 +157,20 @@ export const renderRequestSchema = z
     }),
     format: z.enum(["html", "react"], { error: 'format must be "html" or "react"' }).default("html"),
     plain_text: z.boolean({ error: "plain_text must be a boolean" }).default(false),
+    locale: localeRequestSchema,
   })
   .meta({ id: "RenderRequest" });
 
 export const warningsSchema = z
   .array(
     z.object({
-      field: z.string().meta({ description: "`variables.<path>` for an undeclared variable, or `html`" }),
+      field: z
+        .string()
+        .meta({ description: "`variables.<path>` for an undeclared variable, `files.messages/<tag>.json`, or `html`" }),
       message: z.string(),
       kind: z.enum(WARNING_KINDS).meta({
         description:
-          "What it is about: `variables` (a variable the template does not declare), `size` (HTML Gmail clips), `compatibility` (email client support). Entries come in that order of kinds",
+          "What it is about: `variables` (a variable the template does not declare), `messages` (a save's key a locale lacks), `size` (HTML Gmail clips), `compatibility` (email client support). Entries come in that order of kinds",
       }),
     }),
   )
@@ -158,16 +180,22 @@ export const warningsSchema = z
       "Left out when empty. In this order: variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), HTML past 102 KB, which Gmail clips, and (in a render's answer of a template you wrote) each feature of the HTML that an email client does not support, from the caniemail data set: `<feature> is not supported by Outlook (Windows), partially by Gmail (Android)`, at most 20. The clients: Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS), Yahoo Mail. A catalogue template's render has no email client warnings: you cannot change its HTML, and GET /templates/{id} lists its support once, as `compatibility`.",
   });
 
+const renderedLocaleSchema = z.string().optional().meta({
+  description: "The template's locale the request's `locale` resolved to; left out for a template without messages",
+});
+
 export const renderResponseSchema = z
   .union([
     z.object({
       success: z.literal(true),
+      locale: renderedLocaleSchema,
       html: z.string(),
       text: z.string().optional(),
       warnings: warningsSchema.optional(),
     }),
     z.object({
       success: z.literal(true),
+      locale: renderedLocaleSchema,
       react: z.string(),
       files: z.record(z.string(), z.string()).optional().meta({
         description:
@@ -298,6 +326,14 @@ export const templateDetailsSchema = libraryEntrySchema
         description:
           "Email client support of the published version's example render (the draft's before a first publish), computed when it was saved: each feature of its HTML that Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS) or Yahoo Mail does not fully support, from the caniemail data set",
       }),
+    locales: z.array(z.string()).optional().meta({
+      description:
+        "A template with messages: its locales (the tags of its `messages/<tag>.json` files, alphabetical), which a render's or send's `locale` resolves against; left out for a template without messages",
+    }),
+    default_locale: z.string().optional().meta({
+      description:
+        "A template with messages: the locale used when none is asked for or none matches; left out for a template without messages",
+    }),
   });
 export type TemplateDetails = Omit<z.infer<typeof templateDetailsSchema>, "variables"> & { variables: VariablesSchema };
 
@@ -309,7 +345,7 @@ export const savedTemplateResponseSchema = templateDetailsResponseSchema
   .extend({
     warnings: warningsSchema.optional().meta({
       description:
-        "Left out when empty. Each feature of the saved content's example render that an email client does not support (as a render's warnings)",
+        "Left out when empty. Each key of the default locale's messages that another locale lacks (`kind` `messages`, field `files.messages/<tag>.json`: `missing welcome.title: falls back to en`), then each feature of the saved content's example render that an email client does not support (as a render's warnings)",
     }),
   })
   .meta({ id: "SavedTemplateResponse" });

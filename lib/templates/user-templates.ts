@@ -10,7 +10,7 @@ import {
 } from "@/lib/templates/data/user-templates";
 import { findOwnTemplateId } from "@/lib/templates/data/templates";
 import { listTailwindTemplateSources, replaceCompiledCode } from "@/lib/templates/data/restyle";
-import { compileTemplateFilesOffThread } from "@/lib/render/sandbox/compile-pool";
+import { checkMessagesOffThread, compileTemplateFilesOffThread } from "@/lib/render/sandbox/compile-pool";
 import { readPreviewProps, renderInSandbox } from "@/lib/render/sandbox";
 import { compatibilityWarnings, type CompatibilityFinding, type RenderWarning } from "@/lib/render/analysis/warnings";
 import {
@@ -25,18 +25,28 @@ import type { VariablesSchema } from "@/lib/templates/variables-schema";
 import { getTemplateDetailsOrThrow } from "@/lib/templates/details";
 import {
   defaultEntry,
+  messagesTag,
   SINGLE_FILE,
   templateFilesProblems,
   type TemplateFiles,
   type TemplateFilesProblem,
 } from "@/lib/templates/files";
 import { deliverWebhookSoon } from "@/lib/webhooks/delivery";
+import {
+  checkMessages,
+  localizedFiles,
+  messagesTags,
+  resolveLocale,
+  type MessagesCheck,
+  type MessagesProblem,
+  type TemplateLocales,
+} from "@/lib/templates/messages";
 
 /**
  * A template's source: one file (the dashboard's editor), or files by relative path with an optional entry (the API
  * and the admin CLI; see lib/templates/files.ts for the paths allowed and the entry chosen when none is named).
  */
-export type TemplateSource = { code: string } | { files: TemplateFiles; entry?: string };
+export type TemplateSource = { code: string } | { files: TemplateFiles; entry?: string; default_locale?: string };
 /**
  * `alias` sets the template's alias (null clears it; a replace that leaves it out keeps the one it has); `publish`
  * false saves the template's draft instead of publishing a new version (published by default).
@@ -64,6 +74,11 @@ export type CheckedTemplate = {
   /** Every file and the entry, for a template of several files; null for one file. */
   files: TemplateFiles | null;
   entry: string | null;
+  /** A template with messages: its locales and default locale (null, both, without). */
+  locales: TemplateLocales["locales"] | null;
+  defaultLocale: string | null;
+  /** Each key of the default locale another locale lacks: the save's `messages` warnings. */
+  messageWarnings: MessagesProblem[];
 };
 
 /**
@@ -80,7 +95,17 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
   const problems = "code" in source ? [] : templateFilesProblems(files, source.entry);
   if (problems.length > 0) throw templateFilesRefused(problems);
   throwAtNul(files);
-  const compiled = await compileTemplateFilesOffThread(accountId, files, entry);
+  const { messages, warnings: messageWarnings } = await checkedMessages(
+    accountId,
+    files,
+    "files" in source ? source.default_locale : undefined,
+  );
+  // Each locale's messages with their fallbacks merged in: what the template imports.
+  const compiled = await compileTemplateFilesOffThread(
+    accountId,
+    localizedFiles(files, messages?.defaultLocale ?? null),
+    entry,
+  );
   if (!compiled.ok) {
     // The position stays apart from the message (each place that shows it says where in its own way); a compile that
     // ran past its deadline has none.
@@ -102,7 +127,7 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
       owner: accountId,
       cacheKey,
       compiledCode: compiled.code,
-      props: previewProps ?? {},
+      props: trialProps(previewProps ?? {}, messages),
       compatibility: true,
     });
     // The props type says what the template takes; a template with untyped props is described by its PreviewProps.
@@ -125,6 +150,9 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
       code: files[entry],
       files: several ? files : null,
       entry: several ? entry : null,
+      locales: messages?.locales ?? null,
+      defaultLocale: messages?.defaultLocale ?? null,
+      messageWarnings,
     };
   } catch (error) {
     if (error instanceof AppError && error.code === "RENDER_ERROR") {
@@ -134,6 +162,45 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
     }
     throw error;
   }
+}
+
+/**
+ * The messages checked (lib/templates/messages.ts): on a compile worker when the template has any, since parsing up
+ * to 50 files of ICU messages is no work for the event loop; without any, only `default_locale` is checked, here.
+ * A problem is the 400 naming its file (or `default_locale`) and the key.
+ */
+async function checkedMessages(
+  accountId: string,
+  files: TemplateFiles,
+  defaultLocale: string | undefined,
+): Promise<{ messages: TemplateLocales | null; warnings: MessagesProblem[] }> {
+  const tags = messagesTags(files);
+  const messagesOnly = Object.fromEntries(Object.entries(files).filter(([path]) => messagesTag(path) !== null));
+  const checked: MessagesCheck | { ok: false; message: string } =
+    tags.length === 0
+      ? checkMessages(messagesOnly, defaultLocale)
+      : await checkMessagesOffThread(accountId, messagesOnly, defaultLocale);
+  if (checked.ok) return checked;
+  if ("message" in checked) throw sourceRefused({ message: checked.message });
+  const named = checked.problems.find(({ field }) => field.startsWith("files."));
+  throw errors.sourceRefused(checked.problems, {
+    message: checked.problems.map(({ field, message }) => `${field} ${message}`).join("; "),
+    path: named?.field.slice("files.".length),
+  });
+}
+
+/** The trial render's props: a localized template's PreviewProps in the locale they name, else its default locale. */
+function trialProps(previewProps: Record<string, unknown>, messages: TemplateLocales | null): Record<string, unknown> {
+  if (!messages) return previewProps;
+  const requested = typeof previewProps.locale === "string" ? previewProps.locale : undefined;
+  const tags = messages.locales.map(({ tag }) => tag);
+  let locale: string;
+  try {
+    locale = resolveLocale(requested, tags, messages.defaultLocale);
+  } catch {
+    locale = messages.defaultLocale;
+  }
+  return { ...previewProps, locale };
 }
 
 /**
@@ -194,7 +261,7 @@ export async function createTemplateFromSource(accountId: string, input: NewTemp
     { name, description, alias, publishedBy, ...checked },
     input.publish ?? true,
   );
-  return { ...created, compatibility: checked.compatibility };
+  return { ...created, compatibility: checked.compatibility, messageWarnings: checked.messageWarnings };
 }
 
 /**
@@ -213,7 +280,7 @@ export async function replaceTemplateFromSource(accountId: string, templateId: s
     { name, description, alias, publishedBy, ...checked },
     input.publish ?? true,
   );
-  return replaced && { ...replaced, compatibility: checked.compatibility };
+  return replaced && { ...replaced, compatibility: checked.compatibility, messageWarnings: checked.messageWarnings };
 }
 
 /**
@@ -251,10 +318,17 @@ export type SavedTemplate = { template: TemplateDetails; warnings?: RenderWarnin
 
 async function savedTemplate(
   accountId: string,
-  { id, compatibility }: { id: string; compatibility: CompatibilityFinding[] | null },
+  {
+    id,
+    compatibility,
+    messageWarnings,
+  }: { id: string; compatibility: CompatibilityFinding[] | null; messageWarnings: MessagesProblem[] },
 ): Promise<SavedTemplate> {
   const template = await getTemplateDetailsOrThrow(accountId, id);
-  const warnings = compatibilityWarnings(compatibility);
+  const warnings = [
+    ...messageWarnings.map((warning) => ({ ...warning, kind: "messages" as const })),
+    ...compatibilityWarnings(compatibility),
+  ];
   return warnings.length > 0 ? { template, warnings } : { template };
 }
 

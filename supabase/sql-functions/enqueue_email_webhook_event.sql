@@ -1,7 +1,8 @@
 -- An email's event (a row apply_email_event or record_email_first_events adds to email_events) as the webhook event
 -- `email.<type>`, in the same transaction: its data is the email as GET /emails/{id} describes it (email_id is the id
 -- POST /send answered with; times in ISO 8601; template_version a number, "draft" or null), `status` the email's status
--- after the event (p_status: the caller knows it, the row may not say it yet), `scheduled_at` only when it has one,
+-- after the event (p_status: the caller knows it, the row may not say it yet), `scheduled_at` and `locale` only when
+-- it has one,
 -- and what the event adds: a bounce's { type, message }, a click's { link }, an unsubscribe's { group }. The event id,
 -- or null when no endpoint of the account hears the type (then no more than one index lookup is spent).
 create or replace function public.enqueue_email_webhook_event(
@@ -40,6 +41,7 @@ begin
                  else jsonb_build_object('scheduled_at',
                                          to_char(e.scheduled_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
             end
+         || case when e.locale is null then '{}'::jsonb else jsonb_build_object('locale', e.locale) end
          || case p_type
               when 'bounced' then jsonb_build_object('bounce', jsonb_build_object(
                 'type', p_detail ->> 'bounce_type', 'message', p_detail ->> 'message'))

@@ -10,7 +10,7 @@
 -- them).
 --
 -- p_status is 'pending' for an external provider, or 'sent' / 'scheduled' for the embedded outbox, whose record is the
--- delivery. p_email is the message without its body: its sent_emails columns (template_id, template_version,
+-- delivery. p_email is the message without its body: its sent_emails columns (template_id, template_version, locale,
 -- from_address, to_addresses, cc_addresses, bcc_addresses, reply_to, subject, headers, attachments, tags, scheduled_at)
 -- and, for a message the embedded outbox records as sent, what the outbox reports of it (delivery_type,
 -- delivery_detail). The body, p_html and p_text, comes as text: inside the JSON the database would parse it too
@@ -56,7 +56,7 @@ begin
   select * into q from jsonb_to_record(p_quota)
     as x (period_start timestamptz, monthly_limit integer, overage boolean, test_daily_limit integer);
   select * into m from jsonb_to_record(p_email)
-    as x (template_id uuid, template_version text, from_address text, to_addresses text[], cc_addresses text[], bcc_addresses text[],
+    as x (template_id uuid, template_version text, locale text, from_address text, to_addresses text[], cc_addresses text[], bcc_addresses text[],
           reply_to text[], subject text, headers jsonb, attachments jsonb, tags jsonb, scheduled_at timestamptz,
           delivery_type text, delivery_detail jsonb);
   v_test := q.test_daily_limit is not null;
@@ -67,11 +67,11 @@ begin
         and e.status in ('pending', 'sent', 'scheduled') and e.created_at <= now() - interval '24 hours';
   end if;
 
-  insert into public.sent_emails as e (account_id, template_id, template_version, status, delivery_status, provider, from_address,
+  insert into public.sent_emails as e (account_id, template_id, template_version, locale, status, delivery_status, provider, from_address,
                                        to_addresses, cc_addresses, bcc_addresses, reply_to, subject, html, text_body,
                                        headers, attachments, tags, scheduled_at, sent_at, is_overage,
                                        usage_period_start, provider_idempotency_key, test)
-    values (p_account_id, m.template_id, m.template_version, p_status,
+    values (p_account_id, m.template_id, m.template_version, m.locale, p_status,
             coalesce(m.delivery_type, case when p_status = 'pending' then 'queued' else p_status end), p_provider,
             m.from_address, m.to_addresses, coalesce(m.cc_addresses, '{}'), coalesce(m.bcc_addresses, '{}'),
             coalesce(m.reply_to, '{}'), m.subject, p_html, p_text, coalesce(m.headers, '{}'::jsonb),

@@ -104,12 +104,14 @@ begin
   end if;
 
   v_ids := array(select gen_random_uuid() from generate_series(1, v_count));
-  insert into public.sent_emails (id, account_id, template_id, template_version, status, delivery_status, provider,
+  insert into public.sent_emails (id, account_id, template_id, template_version, locale, status, delivery_status,
+                                  provider,
                                   from_address,
                                   to_addresses, cc_addresses, bcc_addresses, reply_to, subject, html, text_body,
                                   headers, tags, sent_at, is_overage, usage_period_start, provider_idempotency_key,
                                   batch_id, batch_index, test)
-    select v_ids[x.i], p_account_id, (x.m ->> 'template_id')::uuid, x.m ->> 'template_version', p_status,
+    select v_ids[x.i], p_account_id, (x.m ->> 'template_id')::uuid, x.m ->> 'template_version', x.m ->> 'locale',
+           p_status,
            coalesce(x.m ->> 'delivery_type', case when p_status = 'pending' then 'queued' else p_status end),
            p_provider, x.m ->> 'from_address',
            array(select jsonb_array_elements_text(x.m -> 'to_addresses')),

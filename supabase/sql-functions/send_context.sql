@@ -7,12 +7,13 @@
 -- The template is rendered in the version p_version names, or its draft with p_draft, else in its own content (its
 -- published version's, or its draft's before a first publish), as lib/templates/data/templates.ts findTemplateForAccount resolves
 -- it: content_key names that content for the sandbox's warm contexts, template_version is what the email records (a
--- number, or 'draft'), null when the template has no such version.
+-- number, or 'draft'), null when the template has no such version. locales and default_locale are that content's
+-- (null without messages), so a send resolves its locale and subject with no round trip more.
 drop function if exists public.send_context(uuid, uuid, text[]);
 create or replace function public.send_context(p_account_id uuid, p_template_id uuid, p_template_alias text,
                                                p_recipients text[], p_version integer, p_draft boolean)
 returns table (sender_domains json, suppressed json, id uuid, owner_account_id uuid, slug text, compiled_code text,
-               variables json, content_key text, template_version text)
+               variables json, content_key text, template_version text, locales jsonb, default_locale text)
 language plpgsql stable
 as $$
 #variable_conflict use_column
@@ -30,22 +31,24 @@ begin
       from public.email_suppressions x where x.account_id = p_account_id and x.email = any(p_recipients)
     ) s left join lateral (
       select t.id, t.owner_account_id, t.slug, t.compiled_code, t.variables, t.version::text,
-             coalesce(t.published_version::text, 'draft')
+             coalesce(t.published_version::text, 'draft'), t.locales, t.default_locale
       from public.library_entries l join public.templates t on t.id = l.template_id
       where l.account_id = p_account_id
         and l.template_id = coalesce(p_template_id, public.template_id_by_alias(p_account_id, p_template_alias))
         and p_version is null and not p_draft
       union all
-      select t.id, t.owner_account_id, t.slug, r.compiled_code, r.variables, r.content_key, r.template_version
+      select t.id, t.owner_account_id, t.slug, r.compiled_code, r.variables, r.content_key, r.template_version,
+             r.locales, r.default_locale
       from public.library_entries l join public.templates t on t.id = l.template_id
       left join lateral (
-        select v.compiled_code, v.variables, 'v' || v.version as content_key, v.version::text as template_version
+        select v.compiled_code, v.variables, 'v' || v.version as content_key, v.version::text as template_version,
+               v.locales, v.default_locale
         from public.template_versions v where v.template_id = t.id and v.version = p_version
         union all
-        select t.compiled_code, t.variables, t.version::text, '1'
+        select t.compiled_code, t.variables, t.version::text, '1', t.locales, t.default_locale
         where t.owner_account_id is null and p_version = 1
         union all
-        select d.compiled_code, d.variables, 'draft:' || d.revision, 'draft'
+        select d.compiled_code, d.variables, 'draft:' || d.revision, 'draft', d.locales, d.default_locale
         from public.template_drafts d where d.template_id = t.id and p_draft
       ) r on true
       where l.account_id = p_account_id

@@ -43,7 +43,7 @@ const newTemplateSchema = z.object({
  * entry, or null when it posted one source. Paths and sizes are checked by checkTemplate, as for every save; this
  * only bounds the JSON before it is parsed.
  */
-function readPostedFiles(formData: FormData): { files: TemplateFiles; entry: string } | null {
+function readPostedFiles(formData: FormData): { files: TemplateFiles; entry: string; default_locale?: string } | null {
   const posted = formData.get("files");
   if (typeof posted !== "string" || posted === "") return null;
   // Every character of a source can take at most six in JSON (\uXXXX), plus the paths and punctuation.
@@ -59,7 +59,13 @@ function readPostedFiles(formData: FormData): { files: TemplateFiles; entry: str
   }
   const parsed = z.record(z.string(), z.string()).safeParse(files);
   if (!parsed.success) throw templateFilesRefused([{ field: "files", message: "could not be read" }]);
-  return { files: parsed.data, entry: String(formData.get("entry") ?? "") };
+  // A template with messages: its default locale, when the editor names one (checked by checkTemplate).
+  const defaultLocale = formData.get("default_locale");
+  return {
+    files: parsed.data,
+    entry: String(formData.get("entry") ?? ""),
+    ...(typeof defaultLocale === "string" && defaultLocale !== "" ? { default_locale: defaultLocale } : {}),
+  };
 }
 
 const TOO_LARGE = {
@@ -73,7 +79,7 @@ export type PostedTemplate = { template: NewTemplateSource; namesFiles: boolean;
 /** The editor's form read and checked: the template to save, or the state that says what is wrong. */
 export function readTemplateForm(formData: FormData): PostedTemplate | Refusal<CreateTemplateState> {
   const values = { name: String(formData.get("name") ?? ""), description: String(formData.get("description") ?? "") };
-  let several: { files: TemplateFiles; entry: string } | null;
+  let several: ReturnType<typeof readPostedFiles>;
   try {
     several = readPostedFiles(formData);
   } catch (error) {

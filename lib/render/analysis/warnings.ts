@@ -2,9 +2,10 @@ import { COMPATIBILITY_CHECK, GMAIL_CLIP_BYTES } from "@/lib/core/limits";
 
 /**
  * What a warning is about, in the order a body lists them: the variables (the commonest slip, and the one a caller can
- * fix at once), the HTML's size, then its email client support (the longest list, and the least urgent).
+ * fix at once), a save's messages missing from a locale (lib/templates/messages.ts), the HTML's size, then its email
+ * client support (the longest list, and the least urgent).
  */
-export const WARNING_KINDS = ["variables", "size", "compatibility"] as const;
+export const WARNING_KINDS = ["variables", "messages", "size", "compatibility"] as const;
 export type WarningKind = (typeof WARNING_KINDS)[number];
 
 /**

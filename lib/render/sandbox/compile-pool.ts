@@ -17,13 +17,15 @@ import { COMPILE_DEADLINE_MS, COMPILE_QUEUE } from "../../core/limits";
 import { generatedFilePath } from "../workers/generated-file";
 import { WorkerPool, type WithoutId, type WorkerLoss } from "../workers/worker-pool";
 import type { TemplateFiles } from "../../templates/files";
+import type { MessagesCheck } from "../../templates/messages";
 import { oversizedFiles, oversizedSource, type CompileResult, type FilesCompileResult } from "./compile-result";
 
 /** main thread → worker */
 export type UserCodeRequest =
   | { id: number; type: "compile"; source: string }
   | { id: number; type: "compile-files"; files: TemplateFiles; entry: string }
-  | { id: number; type: "react"; code: string; props: Record<string, unknown> };
+  | { id: number; type: "react"; code: string; props: Record<string, unknown> }
+  | { id: number; type: "messages"; files: TemplateFiles; defaultLocale: string | undefined };
 
 /**
  * How a worker starts, besides its progress cells (../worker-progress.ts): with Tailwind's bundle loaded when it
@@ -43,7 +45,7 @@ export type UserCodeReply =
   | {
       type: "done";
       id: number;
-      result: CompileResult | FilesCompileResult | ReactSourceResult;
+      result: CompileResult | FilesCompileResult | ReactSourceResult | MessagesCheck;
       reusable: boolean;
     }
   | { type: "error"; id: number; message: string; reusable: boolean };
@@ -54,7 +56,7 @@ export type UnplacedFailure = { ok: false; message: string; line?: undefined; co
 /** Heap of one worker: parsing the largest source allowed takes a fraction of it. */
 const WORKER_HEAP_MB = 256;
 
-type UserCodeResult = CompileResult | FilesCompileResult | ReactSourceResult | UnplacedFailure;
+type UserCodeResult = CompileResult | FilesCompileResult | ReactSourceResult | MessagesCheck | UnplacedFailure;
 
 const pool = new WorkerPool<WithoutId<UserCodeRequest>, UserCodeReply, UserCodeResult>({
   file: () => generatedFilePath("lib/render/sandbox/compile-worker.generated.cjs", import.meta.url),
@@ -86,7 +88,9 @@ const pool = new WorkerPool<WithoutId<UserCodeRequest>, UserCodeReply, UserCodeR
 function lossMessage(loss: WorkerLoss, request: WithoutId<UserCodeRequest>): string {
   switch (loss.cause) {
     case "deadline":
-      return `The template's code took longer than ${COMPILE_DEADLINE_MS / 1000} s to ${request.type === "react" ? "parse" : "compile"}: simplify it (deeply nested expressions, a very large file)`;
+      return request.type === "messages"
+        ? `The template's messages took longer than ${COMPILE_DEADLINE_MS / 1000} s to parse: simplify them`
+        : `The template's code took longer than ${COMPILE_DEADLINE_MS / 1000} s to ${request.type === "react" ? "parse" : "compile"}: simplify it (deeply nested expressions, a very large file)`;
     case "start":
       return "The compile worker did not start in time";
     case "crashed":
@@ -133,6 +137,20 @@ export async function applyVariablesOffThread(
 ): Promise<ReactSourceResult> {
   const oversized = oversizedSource(code);
   return runJob(owner, { type: "react", code, props }, oversized && { ok: false, message: oversized.message }, signal);
+}
+
+/**
+ * checkMessages (../../templates/messages.ts) of a template's `messages/<tag>.json` files, run on a worker under the
+ * deadline as a compile is: up to 50 files of 100 KB of ICU messages are parsed at each save, which the event loop
+ * every request shares should not wait for.
+ */
+export async function checkMessagesOffThread(
+  owner: string,
+  files: TemplateFiles,
+  defaultLocale: string | undefined,
+  signal?: AbortSignal,
+): Promise<MessagesCheck | UnplacedFailure> {
+  return runJob<MessagesCheck | UnplacedFailure>(owner, { type: "messages", files, defaultLocale }, null, signal);
 }
 
 /** The job's result from a worker, or `refused` at once: a source too large is not copied to one. */

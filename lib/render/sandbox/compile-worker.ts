@@ -1,7 +1,7 @@
 /**
  * Entry point of a compile worker thread: parses and compiles users' template code (compileTemplate,
- * compileTemplateFiles, each with its Tailwind styles (tailwind-styles.ts), and applyVariablesToSource for the `react`
- * render format), one request at a time. Bundled by
+ * compileTemplateFiles, each with its Tailwind styles (tailwind-styles.ts), applyVariablesToSource for the `react`
+ * render format, and checkMessages of a template's messages), one request at a time. Bundled by
  * scripts/build-sandbox-runtime.ts into compile-worker.generated.cjs, with sucrase and TypeScript inlined; started,
  * timed (../worker-progress.ts) and replaced by compile-pool.ts.
  */
@@ -9,6 +9,7 @@ import "../workers/worker-priority";
 import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
 import { applyVariablesToSource } from "../react-email/react-source";
+import { checkMessages } from "../../templates/messages";
 import { compileTemplate, compileTemplateFiles } from "./compile";
 import type { CompileResult, FilesCompileResult } from "./compile-result";
 import type * as TailwindStylesModule from "./tailwind-styles";
@@ -68,7 +69,9 @@ async function answer(request: UserCodeRequest): Promise<void> {
         ? await compileSingle(request.source)
         : request.type === "compile-files"
           ? await addTailwindStyles(compileTemplateFiles(request.files, request.entry))
-          : reactSource(request.code, request.props);
+          : request.type === "messages"
+            ? checkMessages(request.files, request.defaultLocale)
+            : reactSource(request.code, request.props);
     reply({ type: "done", id: request.id, result, reusable: !tailwindUsed });
   } catch (error) {
     reply({

@@ -11,7 +11,7 @@ import type { RenderedVersion, TemplateRecord, VersionChoice } from "@/lib/templ
 /** What rendering needs of a template (not its source), in the version rendered. */
 export type RenderableTemplate = Pick<
   TemplateRecord,
-  "id" | "owner_account_id" | "slug" | "compiled_code" | "variables"
+  "id" | "owner_account_id" | "slug" | "compiled_code" | "variables" | "locales" | "default_locale"
 > &
   RenderedVersion;
 

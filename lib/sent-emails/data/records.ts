@@ -16,6 +16,8 @@ export type EmailRecordInput = RenderedMessage & {
   templateId: string;
   /** The version of the template it was rendered from: a number, or "draft". */
   templateVersion: string;
+  /** The locale it was rendered in (the template's resolved tag); null for a template without messages. */
+  locale?: string | null;
   status: "pending" | "sent" | "scheduled";
   provider: string;
   /** The provider key derived from the caller's Idempotency-Key; null when none was given (see emailHandoffKey). */
@@ -73,6 +75,7 @@ function messageRecord(message: BatchEmailInput) {
   return {
     template_id: message.templateId,
     template_version: message.templateVersion,
+    locale: message.locale ?? null,
     from_address: message.from,
     to_addresses: message.to,
     cc_addresses: message.cc,

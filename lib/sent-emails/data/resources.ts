@@ -32,6 +32,8 @@ export type EmailResource = Pick<
   test: boolean;
   /** The version of its template it was rendered from: a number or "draft" (as text); null when sent before versions. */
   template_version: string | null;
+  /** The locale it was rendered in; null for a template without messages. */
+  locale: string | null;
 };
 
 /** Whether `id` could be an email's (its provider's message id, or its own): short, and text PostgreSQL can hold. */
@@ -51,7 +53,7 @@ export async function listEmails(
       select count(*)::int as total from sent_emails where account_id = ${accountId} ${ofStatus}
     ) t left join lateral (
       select coalesce(provider_message_id, id::text) as id, from_address as from, to_addresses as to,
-             cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, template_id, template_version, tags,
+             cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, template_id, template_version, locale, tags,
              delivery_status as status, created_at, sent_at, scheduled_at, test
       from sent_emails where account_id = ${accountId} ${ofStatus}
       order by created_at desc, batch_index desc nulls last, id limit ${limit} offset ${offset}
@@ -114,7 +116,7 @@ export async function findEmailWithEvents(
     : db``;
   const [row] = await db<(EmailResource & { internal_id: string; message?: EmailMessage })[]>`
     select id as internal_id, coalesce(provider_message_id, id::text) as id, from_address as from, to_addresses as to,
-           cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, template_id, template_version, tags,
+           cc_addresses as cc, bcc_addresses as bcc, reply_to, subject, template_id, template_version, locale, tags,
            delivery_status as status, created_at, sent_at, scheduled_at, test ${message}
     from sent_emails where ${emailAddressedBy(accountId, id)}`;
   if (!row) return undefined;

@@ -5,6 +5,7 @@ import type { CompatibilityFinding } from "@/lib/render/analysis/warnings";
 import type { LibraryEntry } from "@/lib/catalogue/library-schemas";
 import type { VariablesSchema } from "@/lib/templates/variables-schema";
 import type { TemplateFiles } from "@/lib/templates/files";
+import type { TemplateLocale } from "@/lib/templates/messages";
 
 export type TemplateRecord = {
   id: string;
@@ -26,6 +27,9 @@ export type TemplateRecord = {
   /** A user template of several files: every file by its path (`code` is the entry's), and the entry's path. */
   files: TemplateFiles | null;
   entry: string | null;
+  /** A user template with messages: its locales (alphabetical, each with its subject message) and default locale. */
+  locales: TemplateLocale[] | null;
+  default_locale: string | null;
   /** The internal counter of the content below: it moves whenever that content changes. */
   version: number;
   /** The published version (1 for catalogue templates); null before a user template's first publish. */
@@ -113,14 +117,16 @@ function versionContent(db: Db, version: number | "draft") {
   const number = version === "draft" ? null : version;
   return db`
     left join lateral (
-      select v.code, v.files, v.entry, v.compiled_code, v.variables, v.preview_props, 'v' || v.version as content_key,
-             v.version::text as template_version
+      select v.code, v.files, v.entry, v.compiled_code, v.variables, v.preview_props, v.locales, v.default_locale,
+             'v' || v.version as content_key, v.version::text as template_version
       from template_versions v where v.template_id = t.id and v.version = ${number}::int
       union all
-      select t.code, t.files, t.entry, t.compiled_code, t.variables, t.preview_props, t.version::text, '1'
+      select t.code, t.files, t.entry, t.compiled_code, t.variables, t.preview_props, t.locales, t.default_locale,
+             t.version::text, '1'
       where t.owner_account_id is null and ${number}::int = 1
       union all
-      select d.code, d.files, d.entry, d.compiled_code, d.variables, d.preview_props, 'draft:' || d.revision, 'draft'
+      select d.code, d.files, d.entry, d.compiled_code, d.variables, d.preview_props, d.locales, d.default_locale,
+             'draft:' || d.revision, 'draft'
       from template_drafts d where d.template_id = t.id and ${version === "draft"}::boolean
     ) r on true`;
 }
@@ -140,8 +146,10 @@ export async function findTemplateForAccount(
   if (!id) return null;
   const content =
     version === undefined
-      ? db`t.code, t.files, t.entry, t.compiled_code, t.variables, t.preview_props, ${ownVersion(db)}`
-      : db`r.code, r.files, r.entry, r.compiled_code, r.variables, r.preview_props, r.content_key, r.template_version`;
+      ? db`t.code, t.files, t.entry, t.compiled_code, t.variables, t.preview_props, t.locales, t.default_locale,
+           ${ownVersion(db)}`
+      : db`r.code, r.files, r.entry, r.compiled_code, r.variables, r.preview_props, r.locales, r.default_locale,
+           r.content_key, r.template_version`;
   const [row] = await db<TemplateForAccount[]>`
     select t.id, t.owner_account_id, t.slug, t.alias, t.name, t.description, t.is_public, t.price, t.version,
            t.published_version, t.category, t.author, t.preview_image_url, t.created_at, t.updated_at, ${content},
@@ -168,6 +176,8 @@ export type ReadableTemplate = Pick<
   | "preview_props"
   | "compatibility"
   | "published_version"
+  | "locales"
+  | "default_locale"
 > & {
   added_via: "created" | "free" | "purchased" | null;
   /** The template's draft, null when it has none. */
@@ -185,7 +195,8 @@ export async function findReadableTemplate(accountId: string, templateId: string
   if (!id) return null;
   const [row] = await db<ReadableTemplate[]>`
     select t.id, t.owner_account_id, t.slug, t.alias, t.name, t.description, t.is_public, t.price, t.category, t.author,
-           t.updated_at, t.variables, t.preview_props, t.compatibility, t.published_version, l.added_via,
+           t.updated_at, t.variables, t.preview_props, t.compatibility, t.published_version, t.locales,
+           t.default_locale, l.added_via,
            d.revision as draft_revision, d.updated_at as draft_updated_at
     from templates t
     left join library_entries l on l.template_id = t.id and l.account_id = ${accountId}

@@ -54,19 +54,22 @@ export async function createUserTemplate(
     await assertLibraryHasRoom(tx, accountId, plan);
     const [template] = await tx<{ id: string; name: string }[]>`
       insert into templates (owner_account_id, name, description, is_public, price, code, compiled_code, variables,
-                             preview_props, compatibility, files, entry, author, alias, published_version)
+                             preview_props, compatibility, files, entry, locales, default_locale, author, alias,
+                             published_version)
       select ${accountId}, ${input.name}, ${input.description}, false, 0, ${input.code}, ${input.compiledCode},
              ${jsonParameter(tx, input.variables)}, ${jsonOrNull(tx, input.previewProps)},
-             ${jsonOrNull(tx, input.compatibility)}, ${jsonOrNull(tx, input.files)}, ${input.entry ?? null}, name,
-             ${input.alias ?? null}, ${publish ? 1 : null}
+             ${jsonOrNull(tx, input.compatibility)}, ${jsonOrNull(tx, input.files)}, ${input.entry ?? null},
+             ${jsonOrNull(tx, input.locales)}, ${input.defaultLocale ?? null}, name, ${input.alias ?? null},
+             ${publish ? 1 : null}
       from accounts where id = ${accountId}
       returning id, name`;
     await tx`insert into library_entries (account_id, template_id, added_via) values (${accountId}, ${template.id}, 'created')`;
     if (publish) {
       await tx`
         insert into template_versions (template_id, version, code, files, entry, compiled_code, variables, preview_props,
-                                       compatibility, published_via, published_by_key_id)
-        select id, 1, code, files, entry, compiled_code, variables, preview_props, compatibility,
+                                       compatibility, locales, default_locale, published_via, published_by_key_id)
+        select id, 1, code, files, entry, compiled_code, variables, preview_props, compatibility, locales,
+               default_locale,
                ${input.publishedBy?.via ?? null},
                ${input.publishedBy?.via === "api_key" ? input.publishedBy.keyId : null}
         from templates where id = ${template.id}`;

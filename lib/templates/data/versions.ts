@@ -6,6 +6,7 @@ import { templateIdSql } from "@/lib/templates/data/templates";
 import type { CompatibilityFinding } from "@/lib/render/analysis/warnings";
 import type { VariablesSchema } from "@/lib/templates/variables-schema";
 import type { TemplateFiles } from "@/lib/templates/files";
+import type { TemplateLocale } from "@/lib/templates/messages";
 
 /** What one save of a template holds: its source and what checkTemplate derived from it. */
 export type TemplateContent = {
@@ -19,6 +20,9 @@ export type TemplateContent = {
   /** A template of several files: all of them, and the entry's path (both null, or left out, for one file). */
   files?: TemplateFiles | null;
   entry?: string | null;
+  /** A template with messages: its locales (each with its subject message) and default locale; null, or left out, for none. */
+  locales?: TemplateLocale[] | null;
+  defaultLocale?: string | null;
 };
 
 export type DraftSummary = { revision: number; updated_at: Date };
@@ -97,6 +101,8 @@ export async function writeDraft(tx: Tx, templateId: string, content: TemplateCo
   const files = jsonOrNull(tx, content.files);
   const previewProps = jsonOrNull(tx, content.previewProps);
   const compatibility = jsonOrNull(tx, content.compatibility);
+  const locales = jsonOrNull(tx, content.locales);
+  const defaultLocale = content.defaultLocale ?? null;
   const variables = jsonParameter(tx, content.variables);
   const [{ draft_revision: revision, published_version: published }] = await tx<
     { draft_revision: number; published_version: number | null }[]
@@ -107,18 +113,20 @@ export async function writeDraft(tx: Tx, templateId: string, content: TemplateCo
       update templates
       set code = ${content.code}, compiled_code = ${content.compiledCode}, variables = ${variables},
           preview_props = ${previewProps}, compatibility = ${compatibility}, files = ${files},
-          entry = ${content.entry ?? null}, version = version + 1, updated_at = now()
+          entry = ${content.entry ?? null}, locales = ${locales}, default_locale = ${defaultLocale},
+          version = version + 1, updated_at = now()
       where id = ${templateId}`;
   }
   const [draft] = await tx<DraftSummary[]>`
     insert into template_drafts (template_id, revision, code, files, entry, compiled_code, variables, preview_props,
-                                 compatibility)
+                                 compatibility, locales, default_locale)
     values (${templateId}, ${revision}, ${content.code}, ${files}, ${content.entry ?? null}, ${content.compiledCode},
-            ${variables}, ${previewProps}, ${compatibility})
+            ${variables}, ${previewProps}, ${compatibility}, ${locales}, ${defaultLocale})
     on conflict (template_id) do update set
       revision = excluded.revision, code = excluded.code, files = excluded.files, entry = excluded.entry,
       compiled_code = excluded.compiled_code, variables = excluded.variables, preview_props = excluded.preview_props,
-      compatibility = excluded.compatibility, updated_at = now()
+      compatibility = excluded.compatibility, locales = excluded.locales, default_locale = excluded.default_locale,
+      updated_at = now()
     returning revision, updated_at`;
   return draft;
 }
@@ -139,7 +147,8 @@ export async function publishLockedContent(
   const [latest] = await tx<(VersionSummary & { same: boolean })[]>`
     select ${versionColumns(tx)},
            code = ${content.code} and entry is not distinct from ${content.entry ?? null}
-             and files::text is not distinct from ${files}::json::text as same
+             and files::text is not distinct from ${files}::json::text
+             and default_locale is not distinct from ${content.defaultLocale ?? null} as same
     from template_versions where template_id = ${templateId} order by version desc limit 1`;
   if (latest?.same) {
     const { same: _same, ...version } = latest;
@@ -147,19 +156,23 @@ export async function publishLockedContent(
   }
   const previewProps = jsonOrNull(tx, content.previewProps);
   const compatibility = jsonOrNull(tx, content.compatibility);
+  const locales = jsonOrNull(tx, content.locales);
+  const defaultLocale = content.defaultLocale ?? null;
   const variables = jsonParameter(tx, content.variables);
   const [published] = await tx<VersionSummary[]>`
     insert into template_versions (template_id, version, code, files, entry, compiled_code, variables, preview_props,
-                                   compatibility, created_at, published_via, published_by_key_id)
+                                   compatibility, locales, default_locale, created_at, published_via,
+                                   published_by_key_id)
     values (${templateId}, ${(latest?.version ?? 0) + 1}, ${content.code}, ${files}, ${content.entry ?? null},
-            ${content.compiledCode}, ${variables}, ${previewProps}, ${compatibility}, ${createdAt ?? new Date()},
-            ${publishedBy?.via ?? null}, ${publishedBy?.via === "api_key" ? publishedBy.keyId : null})
+            ${content.compiledCode}, ${variables}, ${previewProps}, ${compatibility}, ${locales}, ${defaultLocale},
+            ${createdAt ?? new Date()}, ${publishedBy?.via ?? null},
+            ${publishedBy?.via === "api_key" ? publishedBy.keyId : null})
     returning ${versionColumns(tx)}`;
   await tx`
     update templates
     set code = ${content.code}, files = ${files}, entry = ${content.entry ?? null},
         compiled_code = ${content.compiledCode}, variables = ${variables}, preview_props = ${previewProps},
-        compatibility = ${compatibility}, published_version = ${published.version}, version = version + 1, updated_at = now()
+        compatibility = ${compatibility}, locales = ${locales}, default_locale = ${defaultLocale}, published_version = ${published.version}, version = version + 1, updated_at = now()
     where id = ${templateId}`;
   return published;
 }
@@ -177,7 +190,7 @@ export async function publishLockedDraft(
 ): Promise<VersionSummary> {
   const [draft] = await tx<(TemplateContent & { revision: number; updated_at: Date })[]>`
     select revision, updated_at, code, files, entry, compiled_code as "compiledCode", variables,
-           preview_props as "previewProps", compatibility
+           preview_props as "previewProps", compatibility, locales, default_locale as "defaultLocale"
     from template_drafts where template_id = ${templateId}`;
   if (!draft) {
     const [template] = await tx<{ draft_revision: number; published_version: number | null }[]>`
@@ -235,7 +248,7 @@ export async function restoreVersion(
     if (!template) return null;
     const [content] = await tx<TemplateContent[]>`
       select code, files, entry, compiled_code as "compiledCode", variables, preview_props as "previewProps",
-             compatibility
+             compatibility, locales, default_locale as "defaultLocale"
       from template_versions where template_id = ${template.id} and version = ${version}`;
     if (!content) throw errors.versionNotFound(version);
     await auditTemplate(tx, accountId, "template.restored", template, { version, published: publish });

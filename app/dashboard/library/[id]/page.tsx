@@ -273,6 +273,8 @@ async function renderDraftSample(
     compiled_code: draft.compiled_code,
     variables: draft.variables,
     preview_props: draft.preview_props,
+    locales: draft.locales,
+    default_locale: draft.default_locale,
     content_key: `draft:${draft.revision}`,
     template_version: "draft",
   };

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { routeHandlers } from "@/lib/api/route";
 import { withApiAuth } from "@/lib/api/with-api-auth";
 import { admitDashboardRender, renderDraft } from "@/lib/dashboard/preview";
-import { MAX_TEMPLATE_PATH_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/core/limits";
+import { MAX_LOCALE_CHARS, MAX_TEMPLATE_PATH_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/core/limits";
 import { variablesSchema } from "@/lib/core/schemas";
 
 // POST /api/dashboard/templates/preview – the New template editor's live preview: compiles unsaved TSX and renders it
@@ -22,6 +22,9 @@ const bodySchema = z.union([
   z.object({
     files: z.record(z.string(), z.string()),
     entry: z.string().max(MAX_TEMPLATE_PATH_CHARS),
+    // A template with messages: its default locale, and the locale to preview (the template page's picker).
+    default_locale: z.string().max(MAX_LOCALE_CHARS).optional(),
+    locale: z.string().max(MAX_LOCALE_CHARS).optional(),
     variables: variablesSchema.unwrap().nullable().default(null),
   }),
 ]);
