@@ -39,7 +39,11 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { SANDBOX_COMPONENT_EXPORTS, SANDBOX_COMPONENT_PACKAGES } from "../lib/render/sandbox/modules";
+import {
+  SANDBOX_COMPONENT_EXPORTS,
+  SANDBOX_COMPONENT_PACKAGES,
+  SANDBOX_INTL_EXPORTS,
+} from "../lib/render/sandbox/modules";
 import { reactDomServerPlugin, selectorMergePlugin } from "./lib/dependency-patches";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -69,6 +73,8 @@ function entrySource(): string {
     `import { renderToReadableStream } from "react-dom/server";`,
     `import { install } from "./lib/render/sandbox/runtime-harness";`,
     `import { Tailwind, pixelBasedPreset } from "./lib/render/sandbox/tailwind-runtime";`,
+    `import * as useIntlCore from "use-intl/core";`,
+    `import { IntlMessageFormat } from "intl-messageformat";`,
   ];
   SANDBOX_COMPONENT_PACKAGES.forEach((pkg, i) => lines.push(`import * as c${i} from ${JSON.stringify(pkg)};`));
   lines.push(
@@ -83,6 +89,8 @@ function entrySource(): string {
     `  "react/jsx-runtime": jsxRuntime,`,
     `  "@react-email/components": components,`,
     `  "react-dom/server": { renderToReadableStream },`,
+    `  "use-intl/core": useIntlCore,`,
+    `  "intl-messageformat": { IntlMessageFormat },`,
     `});`,
   );
   return lines.join("\n");
@@ -95,12 +103,18 @@ async function checkExportList(): Promise<void> {
     const ns = (await import(pkg)) as Record<string, unknown>;
     for (const key of Object.keys(ns)) if (key !== "default" && key !== "module.exports") actual.add(key);
   }
-  const expected = new Set<string>(SANDBOX_COMPONENT_EXPORTS);
+  warnOnDrift("SANDBOX_COMPONENT_EXPORTS", actual, SANDBOX_COMPONENT_EXPORTS);
+  const intl = Object.keys((await import("use-intl/core")) as Record<string, unknown>);
+  warnOnDrift("SANDBOX_INTL_EXPORTS", new Set(intl.filter((key) => key !== "default")), SANDBOX_INTL_EXPORTS);
+}
+
+function warnOnDrift(list: string, actual: Set<string>, listed: readonly string[]): void {
+  const expected = new Set<string>(listed);
   const missing = [...actual].filter((k) => !expected.has(k));
   const extra = [...expected].filter((k) => !actual.has(k));
   if (missing.length || extra.length) {
     console.warn(
-      `[build-sandbox-runtime] SANDBOX_COMPONENT_EXPORTS in lib/render/sandbox/modules.ts is out of date.` +
+      `[build-sandbox-runtime] ${list} in lib/render/sandbox/modules.ts is out of date.` +
         (missing.length ? ` Not listed: ${missing.join(", ")}.` : "") +
         (extra.length ? ` Listed but not exported: ${extra.join(", ")}.` : ""),
     );

@@ -8,7 +8,8 @@
  *  - syntax errors are reported with a 1-based line and column, a JSX tag left
  *    unclosed or closed by another tag's closer at the place tsc names
  *    (./tag-errors.ts);
- *  - imports other than react, react/jsx-runtime, @react-email/components and
+ *  - imports other than react, react/jsx-runtime, @react-email/components,
+ *    next-intl, use-intl, use-intl/core (all three use-intl/core's exports) and
  *    the template's own files by relative path (static, dynamic, re-exports,
  *    `require("x")`, TS `import x = require()`, type-only) are rejected with
  *    the position of the module specifier, as are named imports of
@@ -19,7 +20,12 @@
  *    (./tailwind-usage.ts);
  *  - the entry file needs a default export (the email component);
  *  - a template of several files becomes one module graph (./link-modules.ts);
- *  - BigInt literals are rejected (BigInt does not exist in the sandbox).
+ *  - BigInt literals are rejected (BigInt does not exist in the sandbox);
+ *  - a `.json` file is a module whose exports are the parsed value (as Node's
+ *    require gives it), parsed here and embedded as JSON text that the sandbox
+ *    parses, never as code; besides string literals, a dynamic import may name
+ *    JSON files by a template literal of a folder and `.json` (`import(\`./messages/${locale}.json\`)`): every file
+ *    of that folder ending in `.json` is linked, and at run time a name that is none of them rejects the import.
  *
  * The rules are checked on TypeScript's syntax tree of the source
  * (../template-syntax.ts), from which the variables schema is derived too
@@ -37,6 +43,8 @@ import { tagError, type TagError } from "./tag-errors";
 import {
   ALLOWED_MODULES,
   SANDBOX_COMPONENT_EXPORTS,
+  SANDBOX_INTL_EXPORTS,
+  SANDBOX_INTL_MODULES,
   SANDBOX_TAILWIND_EXPORTS,
   UNAVAILABLE_COMPONENT_EXPORTS,
   isAllowedModule,
@@ -72,9 +80,20 @@ function locate(source: string, pos: number): { line: number; column: number } {
   return { line, column: end - lineStart + 1 };
 }
 
+const intlExportList = SANDBOX_INTL_EXPORTS.filter((name) => !name.startsWith("_")).join(", ");
+const intlExports = new Set<string>(SANDBOX_INTL_EXPORTS);
+const intlModules = new Set<string>(SANDBOX_INTL_MODULES);
+
 function rejectModule(file: ts.SourceFile, specifier: ts.StringLiteral): never {
+  const text = specifier.text;
+  if (text.startsWith("next-intl/") || text.startsWith("use-intl/")) {
+    throw new CompileError(
+      `Import of "${text}" is not available in templates: import ${intlExportList} from ${SANDBOX_INTL_MODULES.join(", ")} (each gives use-intl/core's exports)`,
+      specifier.getStart(file),
+    );
+  }
   throw new CompileError(
-    `Import of "${specifier.text}" is not allowed: templates may only import ${allowedList}`,
+    `Import of "${text}" is not allowed: templates may only import ${allowedList}`,
     specifier.getStart(file),
   );
 }
@@ -129,19 +148,71 @@ function checkSpecifier(file: ts.SourceFile, specifier: ts.Expression | undefine
   imports.resolved[specifier.text] = resolved.path;
 }
 
-/** Named imports or re-exports of @react-email/components that the sandbox does not provide. */
+/**
+ * `import(\`./messages/${locale}.json\`)`: a folder of the template (relative), one substitution, then `.json`. Each
+ * JSON file directly in that folder is linked under the name the template literal gives it, so at run time the name
+ * made is one of them or the import rejects.
+ */
+function linkJsonPattern(file: ts.SourceFile, specifier: ts.TemplateExpression, imports: Imports): void {
+  const head = specifier.head.text;
+  const tail = specifier.templateSpans.at(-1)!.literal.text;
+  if (
+    !isRelativeSpecifier(head) ||
+    !head.endsWith("/") ||
+    specifier.templateSpans.length !== 1 ||
+    !tail.endsWith(".json") ||
+    tail.includes("/")
+  ) {
+    throw new CompileError(
+      "A dynamic import() by template literal must name JSON files of a folder: `./messages/${locale}.json`",
+      specifier.getStart(file),
+    );
+  }
+  const folder = resolveFolder(imports.from, head);
+  if ("problem" in folder) throw new CompileError(folder.problem, specifier.getStart(file));
+  for (const path of imports.paths) {
+    if (!path.startsWith(folder.path)) continue;
+    const name = path.slice(folder.path.length);
+    if (name.includes("/") || name.length <= tail.length || !name.endsWith(tail)) continue;
+    imports.resolved[`${head}${name}`] = path;
+  }
+}
+
+/** The folder (a path prefix ending in "/", "" for the root) that a relative folder name leads to from `from`. */
+function resolveFolder(from: string, folder: string): { path: string } | { problem: string } {
+  const segments = from.split("/").slice(0, -1);
+  for (const part of folder.slice(0, -1).split("/")) {
+    if (part === "") return { problem: `Import of "${folder}" has an empty folder name` };
+    if (part === ".") continue;
+    if (part === "..") {
+      if (segments.length === 0) return { problem: `Import of "${folder}" leads outside the template's files` };
+      segments.pop();
+    } else segments.push(part);
+  }
+  return { path: segments.length === 0 ? "" : `${segments.join("/")}/` };
+}
+
+/** Named imports or re-exports of @react-email/components or of next-intl (use-intl) that the sandbox does not provide. */
 function checkComponentNames(
   file: ts.SourceFile,
   specifier: ts.Expression | undefined,
   typeOnly: boolean,
   names: ts.NamedImportBindings | ts.NamedExportBindings | undefined,
 ): void {
-  if (!specifier || !ts.isStringLiteral(specifier) || specifier.text !== COMPONENTS_MODULE || typeOnly) return;
+  if (!specifier || !ts.isStringLiteral(specifier) || typeOnly) return;
+  const isIntl = intlModules.has(specifier.text);
+  if (specifier.text !== COMPONENTS_MODULE && !isIntl) return;
   if (!names || !(ts.isNamedImports(names) || ts.isNamedExports(names))) return; // default or namespace import
   for (const element of names.elements) {
     if (element.isTypeOnly) continue; // erased
     const imported = element.propertyName ?? element.name;
-    if (!availableComponentExports.has(imported.text)) {
+    if (isIntl && !intlExports.has(imported.text)) {
+      throw new CompileError(
+        `"${imported.text}" is not available from ${specifier.text} in templates (available: ${intlExportList})`,
+        imported.getStart(file),
+      );
+    }
+    if (!isIntl && !availableComponentExports.has(imported.text)) {
       const reason =
         UNAVAILABLE_COMPONENT_EXPORTS[imported.text] ??
         `"${imported.text}" is not exported by @react-email/components in the template sandbox (available: ${availableExportList.join(", ")})`;
@@ -233,13 +304,14 @@ function checkModule(file: ts.SourceFile, imports: Imports, isEntry: boolean, us
       throw new CompileError("import.meta is not available in templates", node.getStart(file));
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [specifier, ...rest] = node.arguments;
-      if (!specifier || !ts.isStringLiteral(specifier) || rest.length > 0) {
+      if (specifier && rest.length === 0 && ts.isTemplateExpression(specifier)) {
+        linkJsonPattern(file, specifier, imports);
+      } else if (!specifier || !ts.isStringLiteral(specifier) || rest.length > 0) {
         throw new CompileError(
-          `Dynamic import() needs a string literal; templates may only import ${allowedList}`,
+          `Dynamic import() needs a string literal, or a template literal of a folder and .json (\`./messages/\${locale}.json\`); templates may only import ${allowedList}`,
           node.getStart(file),
         );
-      }
-      checkSpecifier(file, specifier, imports);
+      } else checkSpecifier(file, specifier, imports);
     } else if (
       (ts.isCallExpression(node) || ts.isNewExpression(node)) &&
       ts.isIdentifier(node.expression) &&
@@ -296,7 +368,7 @@ export function compileTemplateFiles(files: TemplateFiles, entry: string): Files
   let variables: VariablesSchema | null = null;
   for (const path of paths) {
     const source = files[path];
-    const compiled = compileModule(path, source, paths, path === entry, usage);
+    const compiled = isJsonFile(path) ? jsonModule(source) : compileModule(path, source, paths, path === entry, usage);
     if (!compiled.ok) return { ...compiled, path };
     modules.set(path, compiled.module);
     if (path === entry) variables = compiled.variables;
@@ -308,6 +380,28 @@ export function compileTemplateFiles(files: TemplateFiles, entry: string): Files
   if (usage.configs.length === 0) return { ok: true, code, variables };
   const { configs, candidates, literals } = usage;
   return { ok: true, code, variables, tailwind: { configs, candidates: [...candidates], literals: [...literals] } };
+}
+
+function isJsonFile(path: string): boolean {
+  return path.endsWith(".json");
+}
+
+/**
+ * A JSON file as a module: `module.exports` is the parsed value, as Node's require gives it (so `import x from` gives
+ * the value, and `await import()` a namespace of its keys and `default`). The value is parsed here and embedded as a
+ * JSON string literal that the sandbox parses on each render: data, never code, and a fresh copy each time.
+ */
+function jsonModule(source: string): { ok: true; module: CompiledModule; variables: null } | CompileFailure {
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const position = /position (\d+)/.exec(message);
+    return failure(source, `Invalid JSON: ${message}`, position ? Number(position[1]) : 0);
+  }
+  const text = JSON.stringify(JSON.stringify(value));
+  return { ok: true, module: { code: `module.exports = JSON.parse(${text});`, imports: {} }, variables: null };
 }
 
 function compileModule(

@@ -53,6 +53,7 @@ import {
   type QuickJSWASMModule,
 } from "quickjs-emscripten";
 import { finalizeEmailHtml } from "../react-email/document";
+import { answerIntlRequest } from "./host-intl";
 import {
   MAX_WARM_MEMORY_BYTES,
   type EngineResult,
@@ -106,8 +107,8 @@ const WASM_PAGE = 64 * 1024;
 /** The QuickJS build requires exactly this much initial linear memory (16 MB). */
 const INITIAL_MEMORY_PAGES = 256;
 
-type ApiMethod = "load" | "render" | "tick" | "take" | "previewProps" | "drain";
-const API_METHODS: readonly ApiMethod[] = ["load", "render", "tick", "take", "previewProps", "drain"];
+type ApiMethod = "load" | "render" | "tick" | "take" | "previewProps" | "drain" | "subject";
+const API_METHODS: readonly ApiMethod[] = ["load", "render", "tick", "take", "previewProps", "drain", "subject"];
 
 type Sandbox = {
   key: string;
@@ -345,6 +346,7 @@ async function createSandbox(key: string, code: string, limits: SandboxLimits): 
     arm(sandbox, RUNTIME_LOAD_TIMEOUT_MS);
     const context = runtime.newContext();
     sandbox.context = context;
+    defineIntlHost(sandbox);
     const loaded = context.evalCode(runtimeSource(), "letterpress-sandbox-runtime.js");
     if (loaded.error) throw failureFromHandle(sandbox, loaded.error);
     loaded.value.dispose();
@@ -368,6 +370,25 @@ async function createSandbox(key: string, code: string, limits: SandboxLimits): 
     const prefix = failure.kind === "invalid_component" ? "" : "Could not start the template sandbox: ";
     throw new Failure(failure.kind, `${prefix}${failure.message}`);
   }
+}
+
+/**
+ * `globalThis.__letterpressIntl`, which the harness takes (and deletes) at init: the sandbox's Intl asks Node's through
+ * it (./host-intl.ts), a JSON request's text in, an answer's out. Its work counts against the render's deadline: past
+ * it, the call fails as the interrupt would.
+ */
+function defineIntlHost(sandbox: Sandbox): void {
+  const { context } = sandbox;
+  const host = context.newFunction("__letterpressIntl", (requestHandle) => {
+    if (sandbox.timedOut || Date.now() > sandbox.deadline) {
+      sandbox.timedOut = true;
+      return { error: context.newError({ name: "InternalError", message: "interrupted" }) };
+    }
+    const request = context.typeof(requestHandle) === "string" ? context.getString(requestHandle) : "";
+    return context.newString(answerIntlRequest(request));
+  });
+  context.setProp(context.global, "__letterpressIntl", host);
+  host.dispose();
 }
 
 function isReusable(sandbox: Sandbox, code: string, limits: SandboxLimits): boolean {
@@ -502,7 +523,7 @@ function readHarnessResult<T>(sandbox: Sandbox, result: QuickJSHandle, limits: S
  * synchronous render starts.
  */
 export async function engineRender(
-  req: { cacheKey: string; compiledCode: string; propsJson: string; limits: SandboxLimits },
+  req: { cacheKey: string; compiledCode: string; propsJson: string; subjectMessage?: string; limits: SandboxLimits },
   onStart: () => void,
 ): Promise<EngineResult> {
   const { limits } = req;
@@ -519,11 +540,14 @@ export async function engineRender(
     }
     checkDeadline(sandbox);
     const result = callApi(sandbox, "take");
-    return readHarnessResult(sandbox, result, limits, () => readHtml(sandbox, result));
+    const html = readHarnessResult(sandbox, result, limits, () => readHtml(sandbox, result));
+    if (req.subjectMessage === undefined) return { html };
+    const subject = callApi(sandbox, "subject", req.subjectMessage, req.propsJson, sandbox.deadline);
+    return { html, subject: readHarnessResult(sandbox, subject, limits, () => readSubject(sandbox, subject)) };
   });
   if (!rendered.ok) return rendered;
 
-  const document = finalizeEmailHtml(rendered.value);
+  const document = finalizeEmailHtml(rendered.value.html);
   if (Buffer.byteLength(document, "utf8") > limits.maxOutputBytes) {
     return {
       ok: false,
@@ -531,7 +555,17 @@ export async function engineRender(
       message: `Rendered output exceeds the limit of ${limits.maxOutputBytes} bytes`,
     };
   }
-  return { ok: true, value: document };
+  const { subject } = rendered.value;
+  return subject === undefined ? { ok: true, value: document } : { ok: true, value: document, subject };
+}
+
+function readSubject(sandbox: Sandbox, result: QuickJSHandle): string {
+  const subjectHandle = sandbox.context.getProp(result, "subject");
+  try {
+    return sandbox.context.getString(subjectHandle);
+  } finally {
+    subjectHandle.dispose();
+  }
 }
 
 function readHtml(sandbox: Sandbox, result: QuickJSHandle): string {

@@ -234,6 +234,11 @@ export async function renderInSandbox(opts: {
   cacheKey: string;
   compiledCode: string;
   props: Record<string, unknown>;
+  /**
+   * An ICU message (the resolved locale's `subject`) to format, in the same job and under the same deadline, with
+   * IntlMessageFormat in `props.locale` with `props` as its values: the result's `subject`.
+   */
+  subjectMessage?: string;
   /** Also make the plain-text version (as @react-email/render's toPlainText does), within the same deadline. */
   plainText?: boolean;
   /** Also check the HTML's email client support (../compatibility.ts), after the render, under its own deadline. */
@@ -243,7 +248,7 @@ export async function renderInSandbox(opts: {
   signal?: AbortSignal;
   /** Told how long the render ran on its worker (waiting not included), when it ends, whether it rendered or not. */
   onRunTime?: (ms: number) => void;
-}): Promise<{ html: string; text?: string; compatibility?: CompatibilityFinding[] | null }> {
+}): Promise<{ html: string; text?: string; compatibility?: CompatibilityFinding[] | null; subject?: string }> {
   assertNonEmptyString("cacheKey", opts.cacheKey);
   assertNonEmptyString("compiledCode", opts.compiledCode);
   const limits = resolveLimits(opts.limits);
@@ -259,6 +264,7 @@ export async function renderInSandbox(opts: {
       cacheKey: opts.cacheKey,
       compiledCode: opts.compiledCode,
       propsJson,
+      ...(opts.subjectMessage !== undefined ? { subjectMessage: String(opts.subjectMessage) } : {}),
       plainText: opts.plainText ?? false,
       compatibility: opts.compatibility ?? false,
       limits,
@@ -271,6 +277,7 @@ export async function renderInSandbox(opts: {
     html: result.value ?? "",
     ...(result.text !== undefined ? { text: result.text } : {}),
     ...(result.compatibility !== undefined ? { compatibility: result.compatibility } : {}),
+    ...(result.subject !== undefined ? { subject: result.subject } : {}),
   };
 }
 

@@ -47,7 +47,10 @@ function __lpLoad(path) {
   var loaded = { exports: {} };
   __lpLoaded[path] = loaded;
   var requireFromFile = function (specifier) {
-    return __lpHas.call(entry[1], specifier) ? __lpLoad(entry[1][specifier]) : require(specifier);
+    if (__lpHas.call(entry[1], specifier)) return __lpLoad(entry[1][specifier]);
+    // A relative name not linked at compile time: one made at run time (import(\`./messages/\${locale}.json\`)).
+    if (String(specifier).charAt(0) === ".") throw new Error("Cannot find module '" + String(specifier) + "' among the template's files");
+    return require(specifier);
   };
   entry[0].call(loaded.exports, loaded.exports, requireFromFile, loaded);
   return loaded.exports;

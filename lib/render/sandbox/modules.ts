@@ -7,8 +7,14 @@
  * `scripts/build-sandbox-runtime.ts` and by tests.
  */
 
+/**
+ * The names under which templates import use-intl/core (bundled from the published package): React Email's
+ * internationalization guide imports `createTranslator` from next-intl.
+ */
+export const SANDBOX_INTL_MODULES = ["next-intl", "use-intl", "use-intl/core"] as const;
+
 /** Module specifiers a template may import / require. */
-export const ALLOWED_MODULES = ["react", "react/jsx-runtime", "@react-email/components"] as const;
+export const ALLOWED_MODULES = ["react", "react/jsx-runtime", "@react-email/components", ...SANDBOX_INTL_MODULES] as const;
 export type AllowedModule = (typeof ALLOWED_MODULES)[number];
 
 export function isAllowedModule(specifier: string): specifier is AllowedModule {
@@ -80,3 +86,18 @@ export const UNAVAILABLE_COMPONENT_EXPORTS: Readonly<Record<string, string>> = {
   pretty: "pretty() cannot be called from a template",
   toPlainText: "toPlainText() cannot be called from a template",
 };
+
+/**
+ * The exports of use-intl/core, which each of SANDBOX_INTL_MODULES gives in the sandbox. The build script warns and the
+ * test suite fails if this drifts from the installed package.
+ */
+export const SANDBOX_INTL_EXPORTS = [
+  "IntlError",
+  "IntlErrorCode",
+  "_createCache",
+  "_createIntlFormatters",
+  "createFormatter",
+  "createTranslator",
+  "hasLocale",
+  "initializeConfig",
+] as const;

@@ -5,10 +5,11 @@
  *
  * Lifecycle of a sandbox context (driven by `lib/render/sandbox/index.ts`):
  *   1. the bundle is evaluated: it defines `globalThis.__modules` (react,
- *      react/jsx-runtime, @react-email/components, react-dom/server) and
- *      `globalThis.__letterpressSandbox`;
- *   2. the host calls `__letterpressSandbox.init()`, which takes both and
- *      deletes them from globalThis, installs a no-op `console`, removes code
+ *      react/jsx-runtime, @react-email/components, react-dom/server, use-intl/core,
+ *      intl-messageformat) and `globalThis.__letterpressSandbox`; the host has
+ *      defined `globalThis.__letterpressIntl` (engine.ts, ./host-intl.ts);
+ *   2. the host calls `__letterpressSandbox.init()`, which takes the three and
+ *      deletes them from globalThis, installs `Intl` (./runtime-intl.ts) and a no-op `console`, removes code
  *      generation, makes costly built-ins check the deadline, then hardens
  *      (deep-freezes) every object reachable from globalThis and from the
  *      modules exposed to templates, and returns the API object. The host
@@ -19,7 +20,9 @@
  */
 
 import { outputState, readAll, resetOutputState, type ReadableStream as ReactStream } from "../react-email/stream";
+import { installIntl, type IntlHost } from "./runtime-intl";
 import { clearMacrotasks, runMacrotask } from "./runtime-shims";
+import { SANDBOX_INTL_MODULES } from "./modules";
 import { readTailwindStyles, tailwindWithStyles, type TailwindStyles } from "./tailwind-runtime";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -32,6 +35,12 @@ export type SandboxModules = {
   "@react-email/components": AnyObject;
   "react-dom/server": {
     renderToReadableStream: (children: unknown, options?: AnyObject) => Promise<ReactStream>;
+  };
+  /** What `next-intl`, `use-intl` and `use-intl/core` give templates. */
+  "use-intl/core": AnyObject;
+  /** For the subject message, formatted as use-intl's `t()` formats (harnessApi's `subject`). */
+  "intl-messageformat": {
+    IntlMessageFormat: { new (message: string, locales?: string): { format(values?: AnyObject): unknown }; defaultLocale: string };
   };
 };
 
@@ -53,6 +62,7 @@ export type HarnessApi = {
     deadline: number,
   ): { json: string | null } | { kind: FailureKind; message: string };
   drain(): boolean;
+  subject(message: string, propsJson: string, deadline: number): { subject: string } | { kind: FailureKind; message: string };
 };
 
 // Captured before guardBuiltins() wraps them, for the harness's own use.
@@ -60,6 +70,7 @@ const objectKeys = Object.keys;
 const objectAssign = Object.assign;
 const jsonParse = JSON.parse;
 const jsonStringify = JSON.stringify;
+const isArray = Array.isArray;
 
 const REACT_INTERNALS_KEY = "__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE";
 
@@ -418,7 +429,10 @@ type Realm = {
 
 function init(): HarnessApi {
   const g = globalThis as AnyObject;
+  const intlHost = g.__letterpressIntl as IntlHost;
+  delete g.__letterpressIntl;
   const realm = takeModules(g);
+  installIntl(g, intlHost, deadlineState, () => new DeadlineError());
   installSilentConsole(g);
   const OriginalFunction = lockdown(g);
   guardBuiltins(g);
@@ -442,12 +456,13 @@ function takeModules(g: AnyObject): Realm {
     "react/jsx-runtime": makeModuleView(modules["react/jsx-runtime"]),
     "@react-email/components": makeModuleView(modules["@react-email/components"]),
   };
+  // next-intl's and use-intl's main entries re-export use-intl/core's functions beside React hooks and providers,
+  // which a template rendered once has no use for: all three names give use-intl/core.
+  const intl = makeModuleView(modules["use-intl/core"]);
+  for (const name of SANDBOX_INTL_MODULES) views[name] = intl;
   const templateRequire = function require(specifier: string): AnyObject {
     const mod = Object.prototype.hasOwnProperty.call(views, specifier) ? views[specifier] : undefined;
-    if (!mod)
-      throw new Error(
-        `Cannot find module '${String(specifier)}' (only react, react/jsx-runtime and @react-email/components are available)`,
-      );
+    if (!mod) throw new Error(`Cannot find module '${String(specifier)}' (available: ${objectKeys(views).join(", ")})`);
     return mod;
   };
   return { modules, internals, initialInternals, views, templateRequire, ErrorBoundary: errorBoundary(modules.react) };
@@ -525,6 +540,10 @@ function hardenReachable(g: AnyObject, realm: Realm): void {
   harden(modules.react, new Set([realm.internals]));
   harden(modules["react/jsx-runtime"]);
   harden(modules["@react-email/components"]);
+  // Its default locale is memoized on the class on first use: made now, before the class is frozen.
+  void modules["intl-messageformat"].IntlMessageFormat.defaultLocale;
+  harden(modules["use-intl/core"]);
+  harden(modules["intl-messageformat"]);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -628,6 +647,31 @@ function harnessApi(realm: Realm, OriginalFunction: FunctionConstructor): Harnes
         const failed = failure(error);
         return failed.status === "error"
           ? { kind: failed.kind, message: failed.message }
+          : { kind: "threw", message: describeError(error) };
+      } finally {
+        resetSharedState(realm);
+      }
+    },
+
+    /**
+     * The subject: `message` (ICU) formatted by IntlMessageFormat, as use-intl's `t()` formats, in the props' `locale`
+     * with the props as values.
+     */
+    subject(
+      message: string,
+      propsJson: string,
+      deadline: number,
+    ): { subject: string } | { kind: FailureKind; message: string } {
+      startRun(realm, Number.POSITIVE_INFINITY, deadline);
+      try {
+        const props = jsonParse(propsJson) as AnyObject;
+        const locale = typeof props.locale === "string" ? props.locale : undefined;
+        const formatted = new realm.modules["intl-messageformat"].IntlMessageFormat(String(message), locale).format(props);
+        return { subject: isArray(formatted) ? formatted.join("") : String(formatted) };
+      } catch (error) {
+        const failed = failure(error);
+        return failed.status === "error"
+          ? { kind: failed.kind, message: `The subject message could not be formatted: ${failed.message}` }
           : { kind: "threw", message: describeError(error) };
       } finally {
         resetSharedState(realm);

@@ -37,7 +37,14 @@ export type EngineStats = {
  * when the check was skipped), PreviewProps JSON (or null) for preview, null for warm.
  */
 export type EngineResult =
-  | { ok: true; value: string | null; text?: string; compatibility?: CompatibilityFinding[] | null }
+  | {
+      ok: true;
+      value: string | null;
+      text?: string;
+      compatibility?: CompatibilityFinding[] | null;
+      /** The subject message formatted, when the render was given one. */
+      subject?: string;
+    }
   | { ok: false; kind: SandboxErrorKind; message: string };
 
 /** main thread → worker */
@@ -48,6 +55,8 @@ export type WorkerRequest =
       cacheKey: string;
       compiledCode: string;
       propsJson: string;
+      /** An ICU message formatted in the same job as the subject (index.ts renderInSandbox). */
+      subjectMessage?: string;
       plainText: boolean;
       /** Also check the HTML's email client support (compatibility.ts). */
       compatibility: boolean;

@@ -41,7 +41,7 @@ async function handle(request: WorkerRequest): Promise<void> {
     kind: "memory",
     message: `Sandbox failure (${error instanceof Error ? error.message : String(error)})`,
   }));
-  if (request.type === "render" && request.plainText && result.ok) result = addPlainText(result.value ?? "");
+  if (request.type === "render" && request.plainText && result.ok) result = addPlainText(result);
   if (request.type === "render" && request.compatibility && result.ok) {
     result = { ...result, compatibility: checkCompatibility(result.value ?? "") };
   }
@@ -49,9 +49,10 @@ async function handle(request: WorkerRequest): Promise<void> {
   send({ type: "done", id: request.id, result, stats: engineStats(), warm: warmKeys() });
 }
 
-function addPlainText(html: string): EngineResult {
+/** The rendered result (its subject kept) with its plain text, or why there is none. */
+function addPlainText(rendered: EngineResult & { ok: true }): EngineResult {
   try {
-    return { ok: true, value: html, text: toPlainText(html) };
+    return { ...rendered, text: toPlainText(rendered.value ?? "") };
   } catch (error) {
     // A stack overflow on deeply nested HTML, in practice.
     const reason =

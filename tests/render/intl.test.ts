@@ -1,0 +1,410 @@
+/**
+ * Localized templates in the sandbox (issue 49): next-intl / use-intl imports, JSON modules (static and
+ * `await import(\`./messages/${locale}.json\`)`), Intl backed by Node's own (a table of locales against Node's Intl),
+ * the subject message, and React Email's next-intl guide rendered byte for byte as @react-email/render renders it.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { render } from "@react-email/render";
+import { createElement } from "react";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError } from "../../lib/core/errors";
+import { compileTemplateFiles } from "../../lib/render/sandbox/compile";
+import {
+  MAX_CACHED_FORMATTERS,
+  answerIntlRequest,
+  cachedFormatterCount,
+  clearFormatterCache,
+} from "../../lib/render/sandbox/host-intl";
+import { disposeSandboxes, renderInSandbox, type SandboxErrorKind } from "../../lib/render/sandbox/index";
+import { SANDBOX_INTL_EXPORTS } from "../../lib/render/sandbox/modules";
+import { importTsxFiles } from "../support/tsx";
+
+const root = path.resolve(import.meta.dirname, "..", "..");
+let keyCounter = 0;
+const uniqueKey = (label: string): string => `intl-${label}:${++keyCounter}`;
+
+beforeAll(() => {
+  execFileSync(process.execPath, ["--import", "tsx", path.join(root, "scripts/build-sandbox-runtime.ts")], {
+    cwd: root,
+    stdio: "pipe",
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await disposeSandboxes();
+});
+
+function compileFiles(files: Record<string, string>, entry = "email.tsx"): string {
+  const result = compileTemplateFiles(files, entry);
+  if (!result.ok) throw new Error(`compile failed in ${result.path} at ${result.line}:${result.column}: ${result.message}`);
+  return result.code;
+}
+
+async function renderFiles(
+  files: Record<string, string>,
+  props: Record<string, unknown> = {},
+  extra: { subjectMessage?: string; limits?: { timeoutMs: number } } = {},
+) {
+  return renderInSandbox({ owner: "tests", cacheKey: uniqueKey("t"), compiledCode: compileFiles(files), props, ...extra });
+}
+
+async function expectSandboxError(promise: Promise<unknown>, kind: SandboxErrorKind): Promise<AppError> {
+  const error = await promise.then(
+    () => {
+      throw new Error(`expected a RENDER_ERROR of kind "${kind}", but the render succeeded`);
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).code).toBe("RENDER_ERROR");
+  expect((error as AppError).options.cause, (error as Error).message).toMatchObject({ kind });
+  return error as AppError;
+}
+
+/** A template whose body is the JSON of what `compute()` returns (inside the sandbox), in a <pre>. */
+const jsonOut = (imports: string, body: string): Record<string, string> => ({
+  "email.tsx": `${imports}
+export default async function Out(props: Record<string, any>) {
+  ${body}
+  return <pre>{JSON.stringify(await compute(props))}</pre>;
+}`,
+});
+
+function readJsonOut(html: string): unknown {
+  const match = /<pre>([\s\S]*)<\/pre>/.exec(html);
+  if (!match) throw new Error(`no <pre> in ${html}`);
+  const text = match[1]
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+  return JSON.parse(text);
+}
+
+describe("modules", () => {
+  it("next-intl, use-intl and use-intl/core all give use-intl/core's exports", async () => {
+    const files = jsonOut(
+      `import * as a from "next-intl";
+import * as b from "use-intl";
+import * as c from "use-intl/core";`,
+      `const compute = () => ({ a: Object.keys(a).sort(), same: a === b && b === c, ok: typeof a.createTranslator });`,
+    );
+    const { html } = await renderFiles(files);
+    expect(readJsonOut(html)).toEqual({ a: [...SANDBOX_INTL_EXPORTS].sort(), same: true, ok: "function" });
+  });
+
+  it("SANDBOX_INTL_EXPORTS is use-intl/core's export list", async () => {
+    const actual = Object.keys(await import("use-intl/core")).filter((key) => key !== "default");
+    expect([...SANDBOX_INTL_EXPORTS].sort()).toEqual(actual.sort());
+  });
+
+  it("names what is available for another next-intl subpath, or a name next-intl has and the sandbox lacks", () => {
+    expect(compileTemplateFiles({ "email.tsx": `import { getTranslations } from "next-intl/server";\nexport default () => null;` }, "email.tsx")).toEqual({
+      ok: false,
+      path: "email.tsx",
+      message:
+        'Import of "next-intl/server" is not available in templates: import IntlError, IntlErrorCode, createFormatter, createTranslator, hasLocale, initializeConfig from next-intl, use-intl, use-intl/core (each gives use-intl/core\'s exports)',
+      line: 1,
+      column: 33,
+    });
+    expect(compileTemplateFiles({ "email.tsx": `import { useTranslations } from "next-intl";\nexport default () => null;` }, "email.tsx")).toEqual({
+      ok: false,
+      path: "email.tsx",
+      message:
+        '"useTranslations" is not available from next-intl in templates (available: IntlError, IntlErrorCode, createFormatter, createTranslator, hasLocale, initializeConfig)',
+      line: 1,
+      column: 10,
+    });
+  });
+});
+
+describe("JSON modules", () => {
+  const messages = {
+    "messages/en.json": JSON.stringify({ greeting: { hello: "Hello {name}" } }),
+    "messages/fr.json": JSON.stringify({ greeting: { hello: "Bonjour {name}" } }),
+  };
+
+  it("a static import gives the parsed value; a dynamic one by template literal a namespace of its keys", async () => {
+    const files = {
+      ...messages,
+      ...jsonOut(
+        `import en from "./messages/en.json";`,
+        `const compute = async ({ locale }: { locale: string }) => {
+          const ns = await import(\`./messages/\${locale}.json\`);
+          return { en, keys: Object.keys(ns).sort(), fr: ns.default, greeting: ns.greeting };
+        };`,
+      ),
+    };
+    const { html } = await renderFiles(files, { locale: "fr" });
+    expect(readJsonOut(html)).toEqual({
+      en: { greeting: { hello: "Hello {name}" } },
+      keys: ["default", "greeting"],
+      fr: { greeting: { hello: "Bonjour {name}" } },
+      greeting: { hello: "Bonjour {name}" },
+    });
+  });
+
+  it("a locale with no file rejects like a failed import: caught by the template, or a render error", async () => {
+    const caught = {
+      ...messages,
+      ...jsonOut(
+        "",
+        `const compute = async ({ locale }: { locale: string }) => {
+          try { return await import(\`./messages/\${locale}.json\`); } catch (error) { return String(error); }
+        };`,
+      ),
+    };
+    const { html } = await renderFiles(caught, { locale: "../email" });
+    expect(readJsonOut(html)).toBe("Error: Cannot find module './messages/../email.json' among the template's files");
+    const uncaught = { ...messages, ...jsonOut("", `const compute = ({ locale }: any) => import(\`./messages/\${locale}.json\`);`) };
+    const error = await expectSandboxError(renderFiles(uncaught, { locale: "de" }), "threw");
+    expect(error.message).toBe("Template threw: Error: Cannot find module './messages/de.json' among the template's files");
+  });
+
+  it("keeps the other rules: a template literal of another shape, a computed name, invalid JSON", () => {
+    const withImport = (expression: string) => ({
+      "email.tsx": `export default async function E({ l }: any) { await import(${expression}); return null; }`,
+    });
+    expect(compileTemplateFiles(withImport("`./messages/${l}.ts`"), "email.tsx")).toMatchObject({
+      ok: false,
+      message: "A dynamic import() by template literal must name JSON files of a folder: `./messages/${locale}.json`",
+    });
+    expect(compileTemplateFiles(withImport("`react${l}.json`"), "email.tsx")).toMatchObject({ ok: false });
+    expect(compileTemplateFiles(withImport("l"), "email.tsx")).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^Dynamic import\(\) needs a string literal/),
+    });
+    expect(
+      compileTemplateFiles({ "email.tsx": "export default () => null;", "messages/en.json": '{ "a": ' }, "email.tsx"),
+    ).toMatchObject({ ok: false, path: "messages/en.json", message: expect.stringMatching(/^Invalid JSON: /) });
+  });
+});
+
+describe("Intl against Node's own", () => {
+  const LOCALES = ["en", "fr", "de", "es", "pt-BR", "pl", "ar", "ja"];
+  const COUNTS = [0, 1, 2, 5, 22, 101];
+  const DATE = "2026-03-01T23:30:00Z";
+  const ZONES = ["UTC", "America/New_York", "Asia/Tokyo"];
+  const MESSAGES = {
+    items: "{count, plural, zero {zero: # items} one {one: # item} two {two: # items} few {few: # items} many {many: # items} other {other: # items}}",
+    decimal: "{n, number}",
+    price: "{n, number, ::currency/EUR}",
+    day: "{d, date, long}",
+    time: "{d, time, short}",
+  };
+
+  /** What the sandbox computes; Node computes the same below with its own Intl. */
+  const computeBody = `
+    const LOCALES = ${JSON.stringify(LOCALES)};
+    const COUNTS = ${JSON.stringify(COUNTS)};
+    const ZONES = ${JSON.stringify(ZONES)};
+    const MESSAGES = ${JSON.stringify(MESSAGES)};
+    const compute = () => {
+      const out: Record<string, unknown> = {};
+      const date = new Date(${JSON.stringify(DATE)});
+      for (const locale of LOCALES) {
+        for (const timeZone of ZONES) {
+          const t = createTranslator({ locale, messages: MESSAGES, timeZone });
+          out[locale + " " + timeZone + " t"] = [
+            ...COUNTS.map((count) => t("items", { count })),
+            t("decimal", { n: 1234.5 }),
+            t("price", { n: 1234.5 }),
+            t("day", { d: date }),
+            t("time", { d: date }),
+          ];
+          out[locale + " " + timeZone + " Intl"] = [
+            ...COUNTS.map((n) => new Intl.PluralRules(locale).select(n)),
+            new Intl.NumberFormat(locale).format(1234.5),
+            new Intl.NumberFormat(locale, { style: "currency", currency: "EUR" }).format(1234.5),
+            new Intl.DateTimeFormat(locale, { dateStyle: "full", timeStyle: "long", timeZone }).format(date),
+            date.toLocaleString(locale, { timeZone }),
+            (1234.5).toLocaleString(locale),
+          ];
+        }
+      }
+      return out;
+    };`;
+
+  it("formats plurals, numbers, currencies and dates in every locale of the table exactly as Node does", async () => {
+    const { createTranslator } = await import("use-intl/core");
+    const expected: Record<string, unknown> = {};
+    const date = new Date(DATE);
+    for (const locale of LOCALES) {
+      for (const timeZone of ZONES) {
+        const t = createTranslator({ locale, messages: MESSAGES, timeZone });
+        expected[`${locale} ${timeZone} t`] = [
+          ...COUNTS.map((count) => t("items", { count })),
+          t("decimal", { n: 1234.5 }),
+          t("price", { n: 1234.5 }),
+          t("day", { d: date }),
+          t("time", { d: date }),
+        ];
+        expected[`${locale} ${timeZone} Intl`] = [
+          ...COUNTS.map((n) => new Intl.PluralRules(locale).select(n)),
+          new Intl.NumberFormat(locale).format(1234.5),
+          new Intl.NumberFormat(locale, { style: "currency", currency: "EUR" }).format(1234.5),
+          new Intl.DateTimeFormat(locale, { dateStyle: "full", timeStyle: "long", timeZone }).format(date),
+          date.toLocaleString(locale, { timeZone }),
+          (1234.5).toLocaleString(locale),
+        ];
+      }
+    }
+    const { html } = await renderFiles(jsonOut(`import { createTranslator } from "next-intl";`, computeBody));
+    expect(readJsonOut(html)).toEqual(expected);
+    // Spot checks of what the table holds: CLDR's categories, not English's.
+    expect(expected["pl UTC t"]).toContain("few: 2 items");
+    expect(expected["pl UTC t"]).toContain("many: 5 items");
+    expect(expected["ar UTC t"]).toContain("zero: 0 items");
+    expect((expected["fr UTC t"] as string[])[0]).toBe("one: 0 item");
+    expect((expected["ja Asia/Tokyo t"] as string[])[8]).toBe("2026年3月2日");
+  });
+
+  it("formats in UTC when no time zone is given", async () => {
+    const files = jsonOut(
+      "",
+      `const compute = () => [new Intl.DateTimeFormat("en", { timeStyle: "full" }).format(new Date("${DATE}")),
+        new Intl.DateTimeFormat("en").resolvedOptions().timeZone, new Date("${DATE}").toLocaleString("en")];`,
+    );
+    const { html } = await renderFiles(files);
+    expect(readJsonOut(html)).toEqual(["11:30:00 PM Coordinated Universal Time", "UTC", "3/1/2026, 11:30:00 PM"]);
+  });
+
+  it("throws Node's errors as the sandbox's RangeError and TypeError", async () => {
+    const files = jsonOut(
+      "",
+      `const compute = () => {
+        const out: string[] = [];
+        for (const f of [() => new Intl.NumberFormat("en", { style: "currency" }), () => new Intl.DateTimeFormat("xx-!!"),
+          () => new Intl.DateTimeFormat("en").format(NaN), () => new Intl.ListFormat("en").format([1] as any)]) {
+          try { f(); out.push("no error"); } catch (error) { out.push((error as Error).name + (error instanceof RangeError || error instanceof TypeError ? "" : "?")); }
+        }
+        return out;
+      };`,
+    );
+    const { html } = await renderFiles(files);
+    expect(readJsonOut(html)).toEqual(["TypeError", "RangeError", "RangeError", "TypeError"]);
+  });
+
+  it("stops a template that loops on Intl calls at its deadline", async () => {
+    const files = {
+      "email.tsx": `export default function Loop() {
+        let s = "";
+        for (;;) s = new Intl.NumberFormat("fr", { maximumFractionDigits: 2 }).format(Math.random());
+        return s;
+      }`,
+    };
+    const started = Date.now();
+    const error = await expectSandboxError(renderFiles(files, {}, { limits: { timeoutMs: 400 } }), "timeout");
+    expect(error.message).toBe("Template exceeded the render deadline");
+    expect(Date.now() - started).toBeLessThan(400 + 1500);
+  });
+
+  it("refuses a request past the size cap, and keeps at most MAX_CACHED_FORMATTERS formatters, by content", () => {
+    expect(JSON.parse(answerIntlRequest(JSON.stringify(["call", "ListFormat", ["en"], null, "format", [["x".repeat(40_000)]]])))).toEqual({
+      e: ["RangeError", "Intl arguments exceed 32768 characters"],
+    });
+    clearFormatterCache();
+    const format = (digits: number) =>
+      JSON.parse(answerIntlRequest(JSON.stringify(["call", "NumberFormat", ["de"], { minimumIntegerDigits: digits }, "format", [7]])));
+    expect(format(3)).toEqual({ v: "007" });
+    expect(format(3)).toEqual({ v: "007" });
+    expect(cachedFormatterCount()).toBe(1);
+    for (let i = 0; i < MAX_CACHED_FORMATTERS + 10; i++) {
+      answerIntlRequest(JSON.stringify(["new", "NumberFormat", ["en"], { maximumFractionDigits: i % 20, minimumIntegerDigits: 1 + (i % 21), notation: "standard", useGrouping: i > 300 }]));
+    }
+    expect(cachedFormatterCount()).toBe(MAX_CACHED_FORMATTERS);
+  });
+});
+
+describe("subject", () => {
+  it("formats the subject message in props.locale with the props, in the same job", async () => {
+    const files = { "email.tsx": `export default function E({ name }: { name: string }) { return <p>{name}</p>; }` };
+    const result = await renderFiles(
+      files,
+      { name: "Ada", locale: "fr", count: 3, total: 1234.5 },
+      { subjectMessage: "{name}, {count, plural, one {# article} other {# articles}} pour {total, number, ::currency/EUR}" },
+    );
+    expect(result.subject).toBe(`Ada, 3 articles pour ${new Intl.NumberFormat("fr", { style: "currency", currency: "EUR" }).format(1234.5)}`);
+    expect(result.html).toContain("<p>Ada</p>");
+    const without = await renderFiles(files, { name: "Ada" });
+    expect(without).toEqual({ html: expect.any(String) });
+  });
+
+  it("a subject message missing a value is a render error", async () => {
+    const files = { "email.tsx": `export default function E() { return <p>x</p>; }` };
+    const error = await expectSandboxError(renderFiles(files, {}, { subjectMessage: "Hi {name}" }), "threw");
+    expect(error.message).toMatch(/^Template threw: The subject message could not be formatted: /);
+  });
+});
+
+describe("React Email's next-intl guide", () => {
+  const WELCOME = `import { createTranslator } from "next-intl";
+import { Body, Button, Container, Head, Html, Preview, Section, Text } from "@react-email/components";
+
+export default async function WelcomeEmail({ name, locale }: { name: string; locale: string }) {
+  const t = createTranslator({
+    messages: await import(\`./messages/\${locale}.json\`),
+    namespace: "welcome-email",
+    locale,
+  });
+
+  return (
+    <Html>
+      <Head />
+      <Preview>{t("header")}</Preview>
+      <Body style={{ backgroundColor: "#ffffff", fontFamily: "sans-serif" }}>
+        <Container style={{ margin: "0 auto", padding: "20px 0 48px" }}>
+          <Text style={{ fontSize: "16px" }}>
+            {t("hi")} {name}
+          </Text>
+          <Text style={{ fontSize: "16px" }}>{t("thanks")}</Text>
+          <Section style={{ textAlign: "center" }}>
+            <Button style={{ backgroundColor: "#5F51E8", color: "#fff", padding: "12px" }} href="https://example.com">
+              {t("get-started")}
+            </Button>
+          </Section>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+`;
+  const MESSAGES = {
+    "messages/en.json": JSON.stringify({
+      "welcome-email": {
+        header: "Welcome to our platform",
+        hi: "Hi",
+        thanks: "Thanks for signing up! We're excited to have you on board.",
+        "get-started": "Get started",
+      },
+    }),
+    "messages/fr.json": JSON.stringify({
+      "welcome-email": {
+        header: "Bienvenue sur notre plateforme",
+        hi: "Bonjour",
+        thanks: "Merci de vous être inscrit ! Nous sommes ravis de vous compter parmi nous.",
+        "get-started": "Commencer",
+      },
+    }),
+  };
+
+  it("renders in both locales byte for byte as @react-email/render renders it natively with next-intl", async () => {
+    const dir = path.join(root, "node_modules", ".cache", "letterpress-tests", `intl-guide-${process.pid}`);
+    for (const [file, text] of Object.entries(MESSAGES)) {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), text);
+    }
+    const Native = await importTsxFiles({ "email.tsx": WELCOME }, "email.tsx", dir);
+    const code = compileFiles({ "email.tsx": WELCOME, ...MESSAGES });
+    for (const locale of ["en", "fr"]) {
+      const props = { name: "Ada", locale };
+      const native = await render(createElement(Native, props));
+      const { html } = await renderInSandbox({ owner: "tests", cacheKey: uniqueKey("guide"), compiledCode: code, props });
+      expect(html).toBe(native);
+      expect(html).toContain(locale === "fr" ? "Bonjour<!-- --> <!-- -->Ada" : "Hi<!-- --> <!-- -->Ada");
+    }
+  });
+});
