@@ -1,10 +1,16 @@
 "use client";
 import { useActionState, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_FILES, MAX_TEMPLATE_NAME_CHARS } from "@/lib/core/limits";
+import {
+  MAX_TEMPLATE_DESCRIPTION_CHARS,
+  MAX_TEMPLATE_FILES,
+  MAX_TEMPLATE_LOCALES,
+  MAX_TEMPLATE_NAME_CHARS,
+} from "@/lib/core/limits";
 import type { CompatibilityFinding } from "@/lib/render/analysis/warnings";
 import type { VariablesSchema } from "@/lib/templates/variables-schema";
-import { SINGLE_FILE, templatePathProblem } from "@/lib/templates/files";
-import { CodeEditor, type CodeEditorHandle } from "../../../_components/code-editor";
+import { canonicalTag, messagesPath, messagesTag, SINGLE_FILE, templatePathProblem } from "@/lib/templates/files";
+import { keyPosition, problemKey } from "@/lib/dashboard/message-key";
+import { CodeEditor, isJsonPath, type CodeEditorHandle } from "../../../_components/code-editor";
 import { CompatibilityPanel } from "../../../_components/compatibility-panel";
 import { FileTabs } from "../../../_components/file-tabs";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
@@ -21,8 +27,62 @@ type DraftResult =
 
 type Problem = { message: string; line?: number; column?: number; path?: string };
 
-/** A saved template opened in the editor: its files in tab order, the entry first. */
-export type EditedTemplate = { id: string; name: string; description: string; files: { path: string; code: string }[] };
+/**
+ * A saved template opened in the editor: its files in tab order, the entry first, and the default locale of its
+ * messages (null without any).
+ */
+export type EditedTemplate = {
+  id: string;
+  name: string;
+  description: string;
+  files: { path: string; code: string }[];
+  defaultLocale: string | null;
+};
+
+/** A new locale's messages: none yet, so every key falls back (the save's warnings list them). */
+const NEW_MESSAGES = "{\n}\n";
+
+/** The tags of the editor's messages files, alphabetical, as the API lists a template's locales. */
+const localesOf = (paths: string[]) =>
+  paths
+    .map(messagesTag)
+    .filter((tag): tag is string => tag !== null)
+    .sort();
+
+/** The default locale the save would choose: `chosen` while it is one of them, else `en`, else the first. */
+function effectiveDefault(tags: string[], chosen: string | null): string | null {
+  if (chosen !== null && tags.includes(chosen)) return chosen;
+  if (tags.length === 0) return null;
+  return tags.includes("en") ? "en" : tags[0];
+}
+
+/** The `messages/<tag>.json` of a locale the author typed (written as Intl writes it), or why it cannot be added. */
+function newLocale(typed: string, paths: string[]): { path: string } | { error: string } {
+  const tag = canonicalTag(typed.trim());
+  if (tag === null || typed.trim() === "")
+    return { error: "Enter a BCP 47 language tag, such as fr, de, pt-BR or zh-Hant." };
+  const path = messagesPath(tag);
+  if (paths.includes(path)) return { error: `The template has ${tag} already.` };
+  if (localesOf(paths).length >= MAX_TEMPLATE_LOCALES)
+    return { error: `A template holds messages for at most ${MAX_TEMPLATE_LOCALES} locales.` };
+  return { path };
+}
+
+/**
+ * A problem's place in the file it names: a save's or preview's refused message names its locale's file and key, not a
+ * line, so the key is looked up in that file's JSON.
+ */
+function placed(problem: Problem, files: { path: string; code: string }[]): Problem {
+  if (problem.line !== undefined || problem.path === undefined || !isJsonPath(problem.path)) return problem;
+  // The message is said beside the file's name: its field (`files.<path>`) would say it twice.
+  const message = problem.message.startsWith(`files.${problem.path} `)
+    ? problem.message.slice(`files.${problem.path} `.length)
+    : problem.message;
+  const key = problemKey(message);
+  const file = files.find((candidate) => candidate.path === problem.path);
+  const position = key && file ? keyPosition(file.code, key) : null;
+  return { ...problem, message, ...(position ?? {}) };
+}
 
 /** Why `path` cannot be added (or a file renamed to it): the API's path rules, then the editor's own. */
 function newPathProblem(path: string, taken: string[]): string | null {
@@ -58,25 +118,38 @@ export function TemplateEditor({
   // The entry's path: a new template's is the name compile errors give a template of one file.
   const entry = template?.files[0].path ?? SINGLE_FILE;
   const [active, setActive] = useState(entry);
-  const [naming, setNaming] = useState<{ mode: "add" | "rename"; path: string; error: string | null } | null>(null);
+  const [naming, setNaming] = useState<{
+    mode: "add" | "rename" | "locale";
+    path: string;
+    error: string | null;
+  } | null>(null);
+  // The default locale the author chose (the saved one at first); the save's own choice when it is none of the tags.
+  const [chosenDefault, setChosenDefault] = useState<string | null>(template?.defaultLocale ?? null);
   const code = files.find((file) => file.path === active)?.code ?? "";
+  const activeTag = messagesTag(active);
   const setCode = useCallback(
     (next: string) =>
       setFiles((current) => current.map((file) => (file.path === active ? { ...file, code: next } : file))),
     [active],
   );
   // Serialised once per change of the files, not at every render: the sources may hold 500,000 characters.
+  const locales = useMemo(() => localesOf(files.map((file) => file.path)), [files]);
+  const defaultLocale = effectiveDefault(locales, chosenDefault);
   const { source, sourceKey, filesJson } = useMemo(() => {
     const source =
       files.length === 1
         ? { code: files[0].code }
-        : { files: Object.fromEntries(files.map((file) => [file.path, file.code])), entry };
+        : {
+            files: Object.fromEntries(files.map((file) => [file.path, file.code])),
+            entry,
+            ...(defaultLocale !== null ? { default_locale: defaultLocale } : {}),
+          };
     return {
       source,
       sourceKey: JSON.stringify(source),
       filesJson: "files" in source ? JSON.stringify(source.files) : "",
     };
-  }, [files, entry]);
+  }, [files, entry, defaultLocale]);
   const [submittedSource, setSubmittedSource] = useState<string | null>(null);
   const [variablesText, setVariablesText] = useState("");
   const [html, setHtml] = useState<string | null>(null);
@@ -164,10 +237,11 @@ export function TemplateEditor({
 
   const saveError = state.status === "error" ? state : null;
   // A failed save's compile error holds while the files are as saved; its other errors while the preview has none.
-  const shown: Problem | null =
+  const shownAsIs: Problem | null =
     saveError && (saveError.line !== undefined ? sourceKey === submittedSource : !problem)
       ? { message: saveError.message ?? "", line: saveError.line, column: saveError.column, path: saveError.path }
       : problem;
+  const shown = shownAsIs && placed(shownAsIs, files);
   // A failed save whose error is in another file brings that file's tab forward, once (adjusted while rendering, as
   // React recommends for state that follows a new answer).
   const [seenSave, setSeenSave] = useState(state);
@@ -185,7 +259,10 @@ export function TemplateEditor({
   // the code on a phone). A compile error only while the files are as saved.
   const saveProblem: Problem | null =
     saveError && (saveError.line === undefined || sourceKey === submittedSource)
-      ? { message: saveError.message ?? "", line: saveError.line, column: saveError.column, path: saveError.path }
+      ? placed(
+          { message: saveError.message ?? "", line: saveError.line, column: saveError.column, path: saveError.path },
+          files,
+        )
       : null;
   // The marks belong to the file the problem is in (one file's problems name no file, or its own).
   const problemHere = shown && (shown.path === undefined || shown.path === active) ? shown : null;
@@ -216,10 +293,26 @@ export function TemplateEditor({
 
   function submitNaming() {
     if (!naming) return;
+    if (naming.mode === "locale") {
+      const added = newLocale(
+        naming.path,
+        files.map((file) => file.path),
+      );
+      if ("error" in added) {
+        setNaming({ ...naming, error: added.error });
+        return;
+      }
+      setFiles((current) => [...current, { path: added.path, code: NEW_MESSAGES }]);
+      setActive(added.path);
+      setNaming(null);
+      return;
+    }
     const path = naming.path.trim();
     const taken = files.map((file) => file.path).filter((taken) => naming.mode === "add" || taken !== active);
+    // The code files' cap: a locale's messages count apart (MAX_TEMPLATE_LOCALES).
+    const codeFiles = files.filter((file) => messagesTag(file.path) === null).length;
     const error =
-      naming.mode === "add" && files.length >= MAX_TEMPLATE_FILES
+      naming.mode === "add" && messagesTag(path) === null && codeFiles >= MAX_TEMPLATE_FILES
         ? `A template holds at most ${MAX_TEMPLATE_FILES} files.`
         : newPathProblem(path, taken);
     if (error) {
@@ -300,7 +393,7 @@ export function TemplateEditor({
         <div className="stack">
           <CardSection
             headingId="code-title"
-            title="Code (TSX)"
+            title={activeTag === null ? "Code (TSX)" : `Messages: ${activeTag} (JSON)`}
             aside={
               <span className="hint">
                 <span className="kbd">Tab</span> indents · <span className="kbd">Esc</span> then{" "}
@@ -333,7 +426,7 @@ export function TemplateEditor({
                         Rename file
                       </button>
                       <button type="button" className="btn btn-ghost btn-sm" onClick={removeActive}>
-                        Remove file
+                        {activeTag === null ? "Remove file" : `Remove locale ${activeTag}`}
                       </button>
                     </>
                   )}
@@ -344,12 +437,23 @@ export function TemplateEditor({
                   >
                     Add file
                   </button>
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    onClick={() => setNaming({ mode: "locale", path: "", error: null })}
+                  >
+                    Add locale
+                  </button>
                 </div>
               </div>
               {naming && (
                 <div className="field">
                   <label className="label" htmlFor="file-path">
-                    {naming.mode === "add" ? "Path of the new file" : `New path of ${active}`}
+                    {naming.mode === "add"
+                      ? "Path of the new file"
+                      : naming.mode === "locale"
+                        ? "Language tag of the new locale"
+                        : `New path of ${active}`}
                   </label>
                   <div className="row">
                     <input
@@ -371,7 +475,7 @@ export function TemplateEditor({
                       aria-describedby="file-path-help"
                     />
                     <button type="button" className="btn btn-primary btn-sm" onClick={submitNaming}>
-                      {naming.mode === "add" ? "Add" : "Rename"}
+                      {naming.mode === "rename" ? "Rename" : "Add"}
                     </button>
                     <button type="button" className="btn btn-ghost btn-sm" onClick={() => setNaming(null)}>
                       Cancel
@@ -379,7 +483,9 @@ export function TemplateEditor({
                   </div>
                   <span id="file-path-help" className={naming.error ? "field-error" : "hint"}>
                     {naming.error ??
-                      "A relative path ending in .tsx, .ts, .jsx or .js, e.g. components/footer.tsx. Import it from another file by its relative path: ./components/footer."}
+                      (naming.mode === "locale"
+                        ? "A BCP 47 tag: fr, de, pt-BR, zh-Hant. It adds messages/<tag>.json, empty: each key falls back to its parent locale's message, then the default locale's, until you write it."
+                        : "A relative path ending in .tsx, .ts, .jsx or .js, e.g. components/footer.tsx. Import it from another file by its relative path: ./components/footer.")}
                   </span>
                 </div>
               )}
@@ -389,8 +495,9 @@ export function TemplateEditor({
                   ref={editor}
                   value={code}
                   onChange={setCode}
-                  label="Template source code"
-                  describedBy="code-help"
+                  path={active}
+                  label={activeTag === null ? "Template source code" : `Messages of ${activeTag} as JSON`}
+                  describedBy={activeTag === null ? "code-help" : "messages-help"}
                   problem={
                     problemHere?.line !== undefined ? { line: problemHere.line, column: problemHere.column } : null
                   }
@@ -404,13 +511,49 @@ export function TemplateEditor({
                 <>
                   <input type="hidden" name="files" value={filesJson} />
                   <input type="hidden" name="entry" value={source.entry} />
+                  {source.default_locale !== undefined && (
+                    <input type="hidden" name="default_locale" value={source.default_locale} />
+                  )}
                 </>
               )}
-              <span id="code-help" className="hint">
-                A default export returning React Email components. Imports: <code>react</code> and{" "}
-                <code>@react-email/components</code>, <code>Tailwind</code> and <code>pixelBasedPreset</code> included.
-                Set <code>Component.PreviewProps</code> for sample values.
-              </span>
+              {locales.length > 0 && (
+                <div className="field">
+                  <label className="label" htmlFor="default-locale">
+                    Default locale
+                  </label>
+                  <select
+                    id="default-locale"
+                    className="select"
+                    value={defaultLocale ?? ""}
+                    onChange={(event) => setChosenDefault(event.target.value)}
+                    aria-describedby="default-locale-help"
+                  >
+                    {locales.map((tag) => (
+                      <option key={tag} value={tag}>
+                        {tag}
+                      </option>
+                    ))}
+                  </select>
+                  <span id="default-locale-help" className="hint">
+                    A render in a locale the template lacks uses it, and a key another locale lacks falls back to it.
+                  </span>
+                </div>
+              )}
+              {activeTag !== null && (
+                <span id="messages-help" className="hint">
+                  The messages of {activeTag}: an object of ICU messages by key, nested as you like (
+                  <code>{'{ "welcome": { "title": "Hi {name}" } }'}</code>), read with <code>createTranslator</code>{" "}
+                  from <code>next-intl</code>. JSON errors are marked as you type.
+                </span>
+              )}
+              {activeTag === null && (
+                <span id="code-help" className="hint">
+                  A default export returning React Email components. Imports: <code>react</code> and{" "}
+                  <code>@react-email/components</code>, <code>Tailwind</code> and <code>pixelBasedPreset</code>{" "}
+                  included; <code>next-intl</code> and a locale&apos;s <code>./messages/&lt;tag&gt;.json</code> with Add
+                  locale. Set <code>Component.PreviewProps</code> for sample values.
+                </span>
+              )}
             </div>
           </CardSection>
           <CardSection
