@@ -1,0 +1,286 @@
+import { isValidElement, type ReactElement, type ReactNode } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { POST as postTemplatePreview } from "@/app/api/dashboard/templates/[id]/render/route";
+import type { CreateTemplateState } from "@/app/dashboard/_lib/template-form";
+import { saveDraftAction } from "@/app/dashboard/library/[id]/edit/actions";
+import EditTemplatePage from "@/app/dashboard/library/[id]/edit/page";
+import TemplatePage from "@/app/dashboard/library/[id]/page";
+import { createTemplateAction } from "@/app/dashboard/templates/new/actions";
+import { formVariablesSchema, pickerLocales } from "@/lib/dashboard/locales";
+import { keyPosition, problemKey } from "@/lib/dashboard/message-key";
+import { createTemplateFromSource } from "@/lib/templates/user-templates";
+import { BASE, call, createUser, sessionCookie, type TestUser } from "../support/api";
+import { newBrowser, submit, useBrowser } from "../support/next-headers";
+import { signedIn } from "../support/signed-in";
+
+// Issue 49, item 6: the editor's messages files, the save's missing-key warnings beside its result, and the template
+// page's locale picker, whose preview renders in the chosen locale.
+vi.mock("next/headers", () => import("../support/next-headers"));
+vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
+vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
+
+// Written as React Email's next-intl guide writes it: the locale's messages imported by the `locale` prop.
+const WELCOME = `import { createTranslator } from "next-intl";
+import { Html, Text } from "@react-email/components";
+
+export default async function Welcome({ name, count, locale }: { name: string; count: number; locale: string }) {
+  const t = createTranslator({ messages: await import(\`./messages/\${locale}.json\`), namespace: "welcome", locale });
+  return (
+    <Html>
+      <Text>{t("title", { name })}</Text>
+      <Text>{t("items", { count })}</Text>
+    </Html>
+  );
+}
+Welcome.PreviewProps = { name: "Ada", count: 2, locale: "en" };
+`;
+
+const EN = JSON.stringify(
+  { welcome: { title: "Welcome, {name}", items: "{count, plural, one {# item} other {# items}}" } },
+  null,
+  2,
+);
+// Half the keys: the title falls back to en.
+const FR = JSON.stringify({ welcome: { items: "{count, plural, one {# article} other {# articles}}" } }, null, 2);
+const FILES = { "email.tsx": WELCOME, "messages/en.json": EN, "messages/fr.json": FR };
+
+const HELLO = `import { Html, Text } from "@react-email/components";
+export default function Hello({ name = "there" }: { name?: string }) {
+  return <Html><Text>Hello {name}</Text></Html>;
+}
+`;
+
+const WARNINGS = [{ field: "files.messages/fr.json", message: "missing welcome.title: falls back to en" }];
+
+let author: TestUser;
+
+beforeAll(async () => {
+  useBrowser(newBrowser("203.0.113.149"));
+  author = await createUser("annual");
+  signedIn.accountId = author.accountId;
+});
+
+/** Every element in a page's tree (server components' output: their children are elements already). */
+function elements(node: ReactNode): ReactElement<Record<string, unknown>>[] {
+  if (Array.isArray(node)) return node.flatMap(elements);
+  if (!isValidElement<{ children?: ReactNode }>(node)) return [];
+  return [node as ReactElement<Record<string, unknown>>, ...elements(node.props.children)];
+}
+
+const page = (id: string, searchParams: Record<string, string> = {}) =>
+  TemplatePage({ params: Promise.resolve({ id }), searchParams: Promise.resolve(searchParams) });
+
+/** The props of the page's element of component `type`. */
+async function propsOf(tree: ReactNode, name: string): Promise<Record<string, unknown>> {
+  const found = elements(tree).find((element) => typeof element.type === "function" && element.type.name === name);
+  if (!found) throw new Error(`no ${name} in the page`);
+  return found.props;
+}
+
+/** The text of the page's save warnings, one line each, or null when it shows none. */
+function savedWarnings(html: string): string[] | null {
+  const block = /<div class="alert alert-warning" role="status" data-testid="save-warnings">(.*?)<\/ul>/s.exec(html);
+  if (!block) return null;
+  return [...block[1].matchAll(/<li>(.*?)<\/li>/g)].map(([, item]) => item.replace(/<[^>]+>/g, ""));
+}
+
+/** The page's locale picker: its label and its options, or null when it has none. */
+function picker(html: string): { label: string; options: string[] } | null {
+  const select = /<select id="preview-locale"[^>]*>(.*?)<\/select>/s.exec(html);
+  if (!select) return null;
+  const label = /<label class="label" for="preview-locale">(.*?)<\/label>/.exec(html)?.[1] ?? "";
+  return {
+    label,
+    // The chosen one marked with a *.
+    options: [...select[1].matchAll(/<option value="([^"]*)"( selected="")?>(.*?)<\/option>/g)].map(
+      ([, value, selected, text]) => `${value}=${text}${selected ? "*" : ""}`,
+    ),
+  };
+}
+
+const outcome = ({ status, body }: { status: number; body: unknown }) => ({ status, body });
+
+const PARAGRAPH = '<p style="font-size:14px;line-height:24px;margin-top:16px;margin-bottom:16px">';
+/** The welcome email's HTML as the sandbox renders it. */
+const email = (title: string, items: string) =>
+  '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">' +
+  `<html dir="ltr" lang="en"><head></head><!--$--><!--html-->${PARAGRAPH}${title}</p>${PARAGRAPH}${items}</p><!--/$--></html>`;
+
+const previewIn = async (id: string, locale: string | undefined) =>
+  call(postTemplatePreview, `/api/dashboard/templates/${id}/render`, {
+    method: "POST",
+    params: { id },
+    headers: { cookie: await sessionCookie(author.accountId), origin: BASE, "x-forwarded-for": "203.0.113.150" },
+    body: { variables: { name: "Ada", count: 2 }, format: "html", plain_text: true, ...(locale ? { locale } : {}) },
+  });
+
+describe("a localized template in the dashboard", () => {
+  let id: string;
+
+  it("saves from the new-template editor and shows the save's missing-key warnings beside its result", async () => {
+    const created = await submit<CreateTemplateState>(createTemplateAction, {
+      name: "Welcome",
+      description: "",
+      files: JSON.stringify(FILES),
+      entry: "email.tsx",
+      default_locale: "en",
+    });
+    expect(created).toEqual({ redirect: expect.stringMatching(/^\/dashboard\/library\/[\w-]+\?created=1$/) });
+    id = "redirect" in created ? created.redirect.slice("/dashboard/library/".length, -"?created=1".length) : "";
+
+    const html = renderToStaticMarkup(await page(id, { created: "1" }));
+    expect(html).toContain("Template saved and added to your library.");
+    expect(savedWarnings(html)).toEqual(WARNINGS.map(({ field, message }) => `${field}: ${message}`));
+    // Not said again once the save's result is gone.
+    expect(savedWarnings(renderToStaticMarkup(await page(id)))).toBeNull();
+  });
+
+  it("previews each locale: a labelled picker of its locales, the default first, beside the variables form", async () => {
+    const tree = await page(id);
+    expect(picker(renderToStaticMarkup(tree))).toEqual({ label: "Locale", options: ["en=en (default)*", "fr=fr"] });
+    const workbench = await propsOf(tree, "TemplateWorkbench");
+    expect(workbench.locales).toEqual(["en", "fr"]);
+    // The picker sets `locale`: the variables form edits the others.
+    expect(Object.keys((workbench.schema as { properties: object }).properties).sort()).toEqual(["count", "name"]);
+    // The page's first preview is the default locale's.
+    expect([workbench.initialHtml, workbench.initialText]).toEqual([
+      email("Welcome, Ada", "2 items"),
+      "Welcome, Ada\n\n2 items",
+    ]);
+  });
+
+  it("renders the preview in the chosen locale, resolved as the API resolves it, with its fallbacks", async () => {
+    expect(outcome(await previewIn(id, "fr"))).toEqual({
+      status: 200,
+      // fr lacks the title: en's.
+      body: {
+        success: true,
+        locale: "fr",
+        html: email("Welcome, Ada", "2 articles"),
+        text: "Welcome, Ada\n\n2 articles",
+      },
+    });
+    expect(outcome(await previewIn(id, "en"))).toEqual({
+      status: 200,
+      body: { success: true, locale: "en", html: email("Welcome, Ada", "2 items"), text: "Welcome, Ada\n\n2 items" },
+    });
+    // A regional tag the template lacks: its language's messages.
+    expect((await previewIn(id, "fr-CA")).body).toMatchObject({ locale: "fr", text: "Welcome, Ada\n\n2 articles" });
+  });
+
+  it("opens the messages in the editor's tabs with the saved default locale", async () => {
+    const tree = await EditTemplatePage({ params: Promise.resolve({ id }) });
+    const editor = await propsOf(tree, "TemplateEditor");
+    expect(editor.template).toEqual({
+      id,
+      name: "Welcome",
+      description: "",
+      files: [
+        { path: "email.tsx", code: WELCOME },
+        { path: "messages/en.json", code: EN },
+        { path: "messages/fr.json", code: FR },
+      ],
+      defaultLocale: "en",
+    });
+    const html = renderToStaticMarkup(tree);
+    expect(html).toContain(">Add locale</button>");
+    expect(html).toMatch(
+      /<label class="label" for="default-locale">Default locale<\/label><select id="default-locale"/,
+    );
+    expect(html).toContain('<input type="hidden" name="default_locale" value="en"/>');
+  });
+
+  it("saves a draft with its warnings beside the draft's result", async () => {
+    const saved = await submit<CreateTemplateState>(saveDraftAction, {
+      id,
+      name: "Welcome",
+      description: "",
+      files: JSON.stringify({ ...FILES, "messages/de.json": "{}" }),
+      entry: "email.tsx",
+      default_locale: "en",
+    });
+    expect(saved).toEqual({ redirect: `/dashboard/library/${id}?draft=saved` });
+    const html = renderToStaticMarkup(await page(id, { draft: "saved" }));
+    expect(html).toContain("Draft saved.");
+    expect(savedWarnings(html)).toEqual([
+      "files.messages/de.json: missing welcome.title: falls back to en",
+      "files.messages/de.json: missing welcome.items: falls back to en",
+      ...WARNINGS.map(({ field, message }) => `${field}: ${message}`),
+    ]);
+  });
+
+  it("refuses a malformed message on its file and key, which the editor finds in the file", async () => {
+    const broken = JSON.stringify(
+      { welcome: { items: "{count, plural, one {# article} other {# articles}" } },
+      null,
+      2,
+    );
+    const saved = await submit<CreateTemplateState>(saveDraftAction, {
+      id,
+      name: "Welcome",
+      description: "",
+      files: JSON.stringify({ ...FILES, "messages/fr.json": broken }),
+      entry: "email.tsx",
+    });
+    expect(saved).toEqual({
+      state: {
+        status: "error",
+        message:
+          "files.messages/fr.json welcome.items: is not a valid ICU message (EXPECT_ARGUMENT_CLOSING_BRACE at character 1)",
+        path: "messages/fr.json",
+        values: { name: "Welcome", description: "" },
+      },
+    });
+    // What the editor marks: the key's line in that file.
+    const message = "welcome.items: is not a valid ICU message (EXPECT_ARGUMENT_CLOSING_BRACE at character 1)";
+    expect(problemKey(message)).toBe("welcome.items");
+    expect(keyPosition(broken, "welcome.items")).toEqual({ line: 3, column: 5 });
+  });
+
+  it("shows no picker for a template without messages", async () => {
+    const plain = await createTemplateFromSource(author.accountId, { name: "Plain", description: "", code: HELLO });
+    const tree = await page(plain.id);
+    expect(picker(renderToStaticMarkup(tree))).toBeNull();
+    expect((await propsOf(tree, "TemplateWorkbench")).locales).toBeNull();
+  });
+});
+
+describe("the picker's locales and the key lookup", () => {
+  it("lists the default locale first, then the others alphabetically, from a record's or the details' locales", () => {
+    expect(pickerLocales({ locales: [{ tag: "de" }, { tag: "fr" }, { tag: "pt-BR" }], default_locale: "fr" })).toEqual([
+      "fr",
+      "de",
+      "pt-BR",
+    ]);
+    expect(pickerLocales({ locales: ["en", "es"], default_locale: "en" })).toEqual(["en", "es"]);
+    expect(pickerLocales({ locales: null, default_locale: null })).toBeNull();
+    expect(pickerLocales({})).toBeNull();
+  });
+
+  it("leaves `locale` out of the form's variables only when the picker sets it", () => {
+    const schema = {
+      type: "object" as const,
+      properties: { name: { type: "string" as const }, locale: { type: "string" as const } },
+      required: ["name", "locale"],
+      additionalProperties: false,
+    };
+    expect(formVariablesSchema(schema, ["en"])).toEqual({
+      type: "object",
+      properties: { name: { type: "string" } },
+      required: ["name"],
+      additionalProperties: false,
+    });
+    expect(formVariablesSchema(schema, null)).toBe(schema);
+  });
+
+  it("finds a dotted key in JSON, skipping strings, arrays and other objects' keys of the same name", () => {
+    const json =
+      '{\n  "a": { "title": "x" },\n  "list": ["b", { "c": 1 }],\n  "welcome": {\n    "ti\\"tle": "y",\n    "title": "z"\n  }\n}';
+    expect(keyPosition(json, "welcome.title")).toEqual({ line: 6, column: 5 });
+    expect(keyPosition(json, "a.title")).toEqual({ line: 2, column: 10 });
+    expect(keyPosition(json, "title")).toBeNull();
+    expect(keyPosition("not json", "a")).toBeNull();
+    expect(problemKey('has the key "a.b": a key must be non-empty')).toBeNull();
+  });
+});
