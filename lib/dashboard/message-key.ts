@@ -1,6 +1,25 @@
 // Where a refused message is in a locale's JSON, for the editor to mark it: the save and the preview name the file
 // and the key (`welcome.title: is not a valid ICU message …`), not a line. No server-only import: the editor runs it.
 
+/** A problem the editor shows: its message, and where it is when known (a file, a line and column in it). */
+export type EditorProblem = { message: string; line?: number; column?: number; path?: string };
+
+/**
+ * A problem placed in the locale's file it names: the save's and the preview's refusal of a message name its file
+ * and key, not a line, so the key is looked up in the editor's copy of that file; the file's name, said beside the
+ * message, is taken off its front (the save's `files.<path> `, the preview's `<path> `).
+ */
+export function placeMessagesProblem(problem: EditorProblem, files: { path: string; code: string }[]): EditorProblem {
+  const { path } = problem;
+  if (problem.line !== undefined || path === undefined || !path.endsWith(".json")) return problem;
+  const named = [`files.${path} `, `${path} `].find((prefix) => problem.message.startsWith(prefix));
+  const message = named ? problem.message.slice(named.length) : problem.message;
+  const key = problemKey(message);
+  const file = files.find((candidate) => candidate.path === path);
+  const position = key && file ? keyPosition(file.code, key) : null;
+  return { ...problem, message, ...(position ?? {}) };
+}
+
 /** The dotted key a messages problem starts with (`welcome.title: …`), or null. */
 export function problemKey(message: string): string | null {
   return /^([^\s:"]+): /.exec(message)?.[1] ?? null;

@@ -2,13 +2,14 @@ import { isValidElement, type ReactElement, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as postTemplatePreview } from "@/app/api/dashboard/templates/[id]/render/route";
+import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route";
 import type { CreateTemplateState } from "@/app/dashboard/_lib/template-form";
 import { saveDraftAction } from "@/app/dashboard/library/[id]/edit/actions";
 import EditTemplatePage from "@/app/dashboard/library/[id]/edit/page";
 import TemplatePage from "@/app/dashboard/library/[id]/page";
 import { createTemplateAction } from "@/app/dashboard/templates/new/actions";
 import { formVariablesSchema, pickerLocales } from "@/lib/dashboard/locales";
-import { keyPosition, problemKey } from "@/lib/dashboard/message-key";
+import { keyPosition, placeMessagesProblem, problemKey, type EditorProblem } from "@/lib/dashboard/message-key";
 import { createTemplateFromSource } from "@/lib/templates/user-templates";
 import { BASE, call, createUser, sessionCookie, type TestUser } from "../support/api";
 import { newBrowser, submit, useBrowser } from "../support/next-headers";
@@ -107,11 +108,17 @@ const email = (title: string, items: string) =>
   '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">' +
   `<html dir="ltr" lang="en"><head></head><!--$--><!--html-->${PARAGRAPH}${title}</p>${PARAGRAPH}${items}</p><!--/$--></html>`;
 
+const session = async () => ({
+  cookie: await sessionCookie(author.accountId),
+  origin: BASE,
+  "x-forwarded-for": "203.0.113.150",
+});
+
 const previewIn = async (id: string, locale: string | undefined) =>
   call(postTemplatePreview, `/api/dashboard/templates/${id}/render`, {
     method: "POST",
     params: { id },
-    headers: { cookie: await sessionCookie(author.accountId), origin: BASE, "x-forwarded-for": "203.0.113.150" },
+    headers: await session(),
     body: { variables: { name: "Ada", count: 2 }, format: "html", plain_text: true, ...(locale ? { locale } : {}) },
   });
 
@@ -232,10 +239,31 @@ describe("a localized template in the dashboard", () => {
         values: { name: "Welcome", description: "" },
       },
     });
-    // What the editor marks: the key's line in that file.
-    const message = "welcome.items: is not a valid ICU message (EXPECT_ARGUMENT_CLOSING_BRACE at character 1)";
-    expect(problemKey(message)).toBe("welcome.items");
-    expect(keyPosition(broken, "welcome.items")).toEqual({ line: 3, column: 5 });
+    // What the editor shows and marks: the message beside its file's name, at the key's line in that file.
+    const files = [{ path: "messages/fr.json", code: broken }];
+    const { message, path } = "state" in saved ? saved.state : { message: "", path: "" };
+    expect(placeMessagesProblem({ message: message!, path }, files)).toEqual({
+      message: "welcome.items: is not a valid ICU message (EXPECT_ARGUMENT_CLOSING_BRACE at character 1)",
+      path: "messages/fr.json",
+      line: 3,
+      column: 5,
+    });
+    // The editor's live preview refuses it the same way, before any save.
+    const preview = await call(postPreview, "/api/dashboard/templates/preview", {
+      method: "POST",
+      headers: await session(),
+      body: { files: { ...FILES, "messages/fr.json": broken }, entry: "email.tsx", variables: null },
+    });
+    expect(outcome(preview)).toEqual({
+      status: 200,
+      body: {
+        ok: false,
+        message:
+          "messages/fr.json welcome.items: is not a valid ICU message (EXPECT_ARGUMENT_CLOSING_BRACE at character 1)",
+        path: "messages/fr.json",
+      },
+    });
+    expect(placeMessagesProblem(preview.body as EditorProblem, files)).toMatchObject({ line: 3, column: 5 });
   });
 
   it("shows no picker for a template without messages", async () => {

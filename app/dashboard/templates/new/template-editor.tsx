@@ -9,8 +9,8 @@ import {
 import type { CompatibilityFinding } from "@/lib/render/analysis/warnings";
 import type { VariablesSchema } from "@/lib/templates/variables-schema";
 import { canonicalTag, messagesPath, messagesTag, SINGLE_FILE, templatePathProblem } from "@/lib/templates/files";
-import { keyPosition, problemKey } from "@/lib/dashboard/message-key";
-import { CodeEditor, isJsonPath, type CodeEditorHandle } from "../../../_components/code-editor";
+import { placeMessagesProblem as placed } from "@/lib/dashboard/message-key";
+import { CodeEditor, type CodeEditorHandle } from "../../../_components/code-editor";
 import { CompatibilityPanel } from "../../../_components/compatibility-panel";
 import { FileTabs } from "../../../_components/file-tabs";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
@@ -66,22 +66,6 @@ function newLocale(typed: string, paths: string[]): { path: string } | { error: 
   if (localesOf(paths).length >= MAX_TEMPLATE_LOCALES)
     return { error: `A template holds messages for at most ${MAX_TEMPLATE_LOCALES} locales.` };
   return { path };
-}
-
-/**
- * A problem's place in the file it names: a save's or preview's refused message names its locale's file and key, not a
- * line, so the key is looked up in that file's JSON.
- */
-function placed(problem: Problem, files: { path: string; code: string }[]): Problem {
-  if (problem.line !== undefined || problem.path === undefined || !isJsonPath(problem.path)) return problem;
-  // The message is said beside the file's name: its field (`files.<path>`) would say it twice.
-  const message = problem.message.startsWith(`files.${problem.path} `)
-    ? problem.message.slice(`files.${problem.path} `.length)
-    : problem.message;
-  const key = problemKey(message);
-  const file = files.find((candidate) => candidate.path === problem.path);
-  const position = key && file ? keyPosition(file.code, key) : null;
-  return { ...problem, message, ...(position ?? {}) };
 }
 
 /** Why `path` cannot be added (or a file renamed to it): the API's path rules, then the editor's own. */
