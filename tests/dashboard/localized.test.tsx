@@ -4,14 +4,17 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as postTemplatePreview } from "@/app/api/dashboard/templates/[id]/render/route";
 import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route";
 import type { CreateTemplateState } from "@/app/dashboard/_lib/template-form";
+import { sendTestEmailAction } from "@/app/dashboard/library/[id]/actions";
 import { saveDraftAction } from "@/app/dashboard/library/[id]/edit/actions";
 import EditTemplatePage from "@/app/dashboard/library/[id]/edit/page";
 import TemplatePage from "@/app/dashboard/library/[id]/page";
 import { createTemplateAction } from "@/app/dashboard/templates/new/actions";
 import { formVariablesSchema, pickerLocales } from "@/lib/dashboard/locales";
 import { keyPosition, placeMessagesProblem, problemKey, type EditorProblem } from "@/lib/dashboard/message-key";
+import { getDb } from "@/lib/db/client";
+import { getEmailOrThrow } from "@/lib/sent-emails/service";
 import { createTemplateFromSource } from "@/lib/templates/user-templates";
-import { BASE, call, createUser, sessionCookie, type TestUser } from "../support/api";
+import { BASE, call, createUser, sender, sessionCookie, type TestUser } from "../support/api";
 import { newBrowser, submit, useBrowser } from "../support/next-headers";
 import { signedIn } from "../support/signed-in";
 
@@ -264,6 +267,38 @@ describe("a localized template in the dashboard", () => {
       },
     });
     expect(placeMessagesProblem(preview.body as EditorProblem, files)).toMatchObject({ line: 3, column: 5 });
+  });
+
+  it("sends the test email in the chosen locale", async () => {
+    const user = await sender();
+    signedIn.accountId = user.accountId;
+    try {
+      const { id: localized } = await createTemplateFromSource(user.accountId, {
+        name: "Welcome",
+        description: "",
+        files: FILES,
+      });
+      const state = await sendTestEmailAction({
+        templateId: localized,
+        to: "ann@example.com",
+        subject: "Bienvenue",
+        from: "",
+        variables: { name: "Ada", count: 2 },
+        locale: "fr",
+      });
+      expect(state).toEqual({
+        status: "success",
+        message: "Test sent to ann@example.com.",
+        emailId: expect.any(String),
+      });
+      const emailId = "emailId" in state ? String(state.emailId) : "";
+      expect((await getEmailOrThrow(user.accountId, emailId)).locale).toBe("fr");
+      expect(await getDb()`select html, text_body from sent_emails where id = ${emailId}`).toEqual([
+        { html: email("Welcome, Ada", "2 articles"), text_body: "Welcome, Ada\n\n2 articles" },
+      ]);
+    } finally {
+      signedIn.accountId = author.accountId;
+    }
   });
 
   it("shows no picker for a template without messages", async () => {
