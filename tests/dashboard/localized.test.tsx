@@ -179,6 +179,27 @@ describe("a localized template in the dashboard", () => {
     expect((await previewIn(id, "fr-CA")).body).toMatchObject({ locale: "fr", text: "Welcome, Ada\n\n2 articles" });
   });
 
+  it("renders the editor's live preview in the locale it picks, else the PreviewProps' locale", async () => {
+    const draft = async (locale?: string) =>
+      call(postPreview, "/api/dashboard/templates/preview", {
+        method: "POST",
+        headers: await session(),
+        body: {
+          files: FILES,
+          entry: "email.tsx",
+          default_locale: "en",
+          variables: null,
+          ...(locale ? { locale } : {}),
+        },
+      });
+    expect((await draft("fr")).body).toMatchObject({
+      ok: true,
+      html: email("Welcome, Ada", "2 articles"),
+      props: { name: "Ada", count: 2, locale: "fr" },
+    });
+    expect((await draft()).body).toMatchObject({ ok: true, html: email("Welcome, Ada", "2 items") });
+  });
+
   it("opens the messages in the editor's tabs with the saved default locale", async () => {
     const tree = await EditTemplatePage({ params: Promise.resolve({ id }) });
     const editor = await propsOf(tree, "TemplateEditor");
@@ -199,6 +220,17 @@ describe("a localized template in the dashboard", () => {
       /<label class="label" for="default-locale">Default locale<\/label><select id="default-locale"/,
     );
     expect(html).toContain('<input type="hidden" name="default_locale" value="en"/>');
+    // The live preview's locale: the PreviewProps' by default, or any of the messages' tags.
+    expect(/<select id="preview-locale" class="select">(.*?)<\/select>/.exec(html)?.[1]).toBe(
+      '<option value="" selected="">PreviewProps&#x27; locale, else the default (en)</option>' +
+        '<option value="en">en</option><option value="fr">fr</option>',
+    );
+    // The files' tabs: the messages beside the code.
+    expect([...html.matchAll(/role="tab" class="tab" id="file-tab-([^"]+)"/g)].map(([, path]) => path)).toEqual([
+      "email.tsx",
+      "messages/en.json",
+      "messages/fr.json",
+    ]);
   });
 
   it("saves a draft with its warnings beside the draft's result", async () => {

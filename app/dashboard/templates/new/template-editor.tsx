@@ -135,6 +135,9 @@ export function TemplateEditor({
     };
   }, [files, entry, defaultLocale]);
   const [submittedSource, setSubmittedSource] = useState<string | null>(null);
+  // The locale the preview renders in: one of the messages' tags, or null for the PreviewProps' (else the default).
+  const [previewLocale, setPreviewLocale] = useState<string | null>(null);
+  const shownLocale = previewLocale !== null && locales.includes(previewLocale) ? previewLocale : null;
   const [variablesText, setVariablesText] = useState("");
   const [html, setHtml] = useState<string | null>(null);
   // The email client support of the last render that worked, shown with its preview (null: its check was skipped).
@@ -175,7 +178,11 @@ export function TemplateEditor({
         const response = await fetch("/api/dashboard/templates/preview", {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ ...JSON.parse(sourceKey), variables: JSON.parse(variablesKey) }),
+          body: JSON.stringify({
+            ...JSON.parse(sourceKey),
+            variables: JSON.parse(variablesKey),
+            ...(shownLocale !== null ? { locale: shownLocale } : {}),
+          }),
         });
         const body = (await response.json()) as DraftResult | { error?: string; message?: string };
         if (current !== seq.current) return;
@@ -217,7 +224,7 @@ export function TemplateEditor({
     };
     const timer = window.setTimeout(() => void renderPreview(), 700);
     return () => window.clearTimeout(timer);
-  }, [sourceKey, variablesKey]);
+  }, [sourceKey, variablesKey, shownLocale]);
 
   const saveError = state.status === "error" ? state : null;
   // A failed save's compile error holds while the files are as saved; its other errors while the preview has none.
@@ -570,6 +577,26 @@ export function TemplateEditor({
             aside={<span className="label-optional small">optional JSON</span>}
           >
             <div className="card-body stack-sm">
+              {locales.length > 0 && (
+                <div className="field">
+                  <label className="label" htmlFor="preview-locale">
+                    Preview locale
+                  </label>
+                  <select
+                    id="preview-locale"
+                    className="select"
+                    value={shownLocale ?? ""}
+                    onChange={(event) => setPreviewLocale(event.target.value === "" ? null : event.target.value)}
+                  >
+                    <option value="">PreviewProps&apos; locale, else the default ({defaultLocale})</option>
+                    {locales.map((tag) => (
+                      <option key={tag} value={tag}>
+                        {tag}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              )}
               <label htmlFor="preview-variables" className="visually-hidden">
                 Preview variables as JSON
               </label>
