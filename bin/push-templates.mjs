@@ -1,6 +1,7 @@
 // Pushes a folder of React Email templates to Letterpress, for CI (plain Node 20, no dependencies: copy it into your
 // repository; docs/templates-in-git.md has the workflow). Each folder under the one given is one template, its name
-// and alias the folder's name, its .tsx/.ts/.jsx/.js files at their paths inside it: saved with PUT /templates/{alias},
+// and alias the folder's name, its .tsx/.ts/.jsx/.js files and its messages (messages/<locale>.json) at their paths
+// inside it: saved with PUT /templates/{alias},
 // or created with POST /templates the first time. With --draft each save replaces the template's draft (published
 // sends are untouched); without it each save publishes a new version. A folder pushed before aliases keeps the id in
 // its .letterpress-id: it is saved by that id and given the alias.
@@ -11,6 +12,8 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 
 const SOURCE = /\.(tsx|ts|jsx|js)$/;
+/** A locale's messages: messages/<tag>.json at the template's root (the API refuses any other .json). */
+const MESSAGES = /^messages\/[^/]+\.json$/;
 const ID_FILE = ".letterpress-id";
 
 /** The template's files by their path inside `folder`, `/`-separated; hidden folders and node_modules left out. */
@@ -20,7 +23,8 @@ async function templateFiles(folder, prefix = "") {
     if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
     const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (entry.isDirectory()) Object.assign(files, await templateFiles(folder, relative));
-    else if (SOURCE.test(entry.name)) files[relative] = await readFile(path.join(folder, relative), "utf8");
+    else if (SOURCE.test(entry.name) || MESSAGES.test(relative))
+      files[relative] = await readFile(path.join(folder, relative), "utf8");
   }
   return files;
 }

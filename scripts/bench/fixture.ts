@@ -19,6 +19,8 @@ export type Fixture = {
   /** The same template as userTemplateId's, in its 100th published version. */
   versionedTemplateId: string;
   tailwindTemplateId: string;
+  /** A user template localized as React Email's guide does (next-intl, messages/en.json and fr.json). */
+  localizedTemplateId: string;
   sendFrom: string;
   /** Another account, which sends the isolation, noisy_neighbour and webhooks_hanging scenarios' hostile requests. */
   attacker: {
@@ -49,6 +51,44 @@ export default function Hello({ name = "there" }: { name?: string }) {
   );
 }
 `;
+
+/** render_user's template localized as React Email's guide does: createTranslator, a plural and a date, per locale. */
+const LOCALIZED_TEMPLATE_FILES = {
+  "email.tsx": `import { createTranslator } from "next-intl";
+import { Body, Container, Heading, Html, Text } from "@react-email/components";
+
+type Props = { name?: string; locale?: string; count?: number; shippedAt?: string };
+
+export default async function Hello({ name = "there", locale = "en", count = 1, shippedAt = "2026-03-01T00:00:00Z" }: Props) {
+  const t = createTranslator({ messages: await import(\`./messages/\${locale}.json\`), namespace: "hello", locale });
+  return (
+    <Html lang={locale}>
+      <Body style={{ fontFamily: "sans-serif" }}>
+        <Container>
+          <Heading>{t("title", { name })}</Heading>
+          <Text>{t("items", { count })}</Text>
+          <Text>{t("shipped", { date: new Date(shippedAt) })}</Text>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+`,
+  "messages/en.json": JSON.stringify({
+    hello: {
+      title: "Hello {name}",
+      items: "{count, plural, one {# item is} other {# items are}} on their way.",
+      shipped: "Shipped on {date, date, long}.",
+    },
+  }),
+  "messages/fr.json": JSON.stringify({
+    hello: {
+      title: "Bonjour {name}",
+      items: "{count, plural, one {# article est en route} other {# articles sont en route}}.",
+      shipped: "Expédié le {date, date, long}.",
+    },
+  }),
+};
 
 /** A user's template as React Email's examples write them: Tailwind with pixelBasedPreset, responsive classes. */
 const TAILWIND_TEMPLATE_SOURCE = `import { Body, Button, Container, Head, Heading, Hr, Html, Link, Preview, Section, Tailwind, Text, pixelBasedPreset } from "@react-email/components";
@@ -127,8 +167,14 @@ export async function createFixture(): Promise<Fixture> {
     description: "bench",
     code: TAILWIND_TEMPLATE_SOURCE,
   });
+  const localizedTemplate = await createTemplateFromSource(account.id, {
+    name: "Bench localized",
+    description: "bench",
+    files: LOCALIZED_TEMPLATE_FILES,
+    entry: "email.tsx",
+  });
   log(
-    `  Bench user ${account.person.email} on the monthly plan, 5 catalogue templates and 3 own templates (one of 100 versions) in the library`,
+    `  Bench user ${account.person.email} on the monthly plan, 5 catalogue templates and 4 own templates (one of 100 versions) in the library`,
   );
   // Its own paid plan too: a free plan's quota would answer its hostile requests with a quick 429.
   const attacker = await createAccount({ email: `bench-attacker-${randomUUID()}@example.com`, plan: "monthly" });
@@ -150,6 +196,7 @@ export async function createFixture(): Promise<Fixture> {
     userTemplateId: userTemplate.id,
     versionedTemplateId: versioned.id,
     tailwindTemplateId: tailwindTemplate.id,
+    localizedTemplateId: localizedTemplate.id,
     sendFrom,
     attacker: {
       key: (await createApiKey(attacker.id, { name: "bench attacker" })).key,

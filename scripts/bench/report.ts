@@ -21,6 +21,7 @@ export type ScenarioResult = {
   /** send_webhooks: how long after its last window deliveries still arrived. */
   webhook_drained_ms?: number;
   send_share?: number;
+  render_user_share?: number;
 };
 
 /** Prints each scenario's figures (bare first) and its errors, each a failure too; answers the figures by scenario. */
@@ -145,6 +146,14 @@ export function reportTargets(results: Record<string, ScenarioResult>): void {
           (result.webhook_deliveries_per_s !== undefined
             ? `; ${result.webhook_deliveries_per_s} webhook deliveries/s received in its windows, the last ${result.webhook_drained_ms} ms after them`
             : ""),
+      );
+    }
+    if (scenario.renderUserShareFloor !== undefined && result) {
+      const renderUser = results.render_user;
+      if (renderUser) result.render_user_share = round(result.rps / renderUser.rps, 3);
+      const floor = scenario.renderUserShareFloor;
+      log(
+        `${scenario.name.padEnd(17)} ${renderUser ? `${(result.render_user_share! * 100).toFixed(1)}% of render_user's throughput (floor ≥ ${floor * 100}%): ${result.render_user_share! >= floor ? "met" : "NOT met"}` : "(run render_user too to compare)"}`,
       );
     }
     if (scenario.webhookDeliveriesFloor !== undefined && result?.webhook_deliveries_per_s !== undefined) {

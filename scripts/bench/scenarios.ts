@@ -33,6 +33,8 @@ export type Scenario = {
   emailsPerRequest?: number;
   /** A floor on its throughput as a share of `send`'s, measured in the same run. */
   sendShareFloor?: number;
+  /** A floor on its throughput as a share of `render_user`'s, measured in the same run. */
+  renderUserShareFloor?: number;
   /** A floor on the webhook deliveries per second its receiver takes during its windows. */
   webhookDeliveriesFloor?: number;
 };
@@ -81,6 +83,15 @@ export const SCENARIOS: Scenario[] = [
     auth: true,
     target: { node20: 0.35, node24: 0.35 },
     body: () => ({ variables: { name: "Ada" } }),
+  },
+  {
+    name: "render_user_localized",
+    description: "POST /api/v1/templates/{user template with next-intl and messages/*.json}/render in fr (sandboxed)",
+    method: "POST",
+    path: (f) => `/api/v1/templates/${f.localizedTemplateId}/render`,
+    auth: true,
+    renderUserShareFloor: 0.9,
+    body: () => ({ variables: { name: "Ada", locale: "fr", count: 3, shippedAt: "2026-03-01T23:30:00Z" } }),
   },
   {
     name: "render_user_100",

@@ -38,7 +38,8 @@ afterAll(async () => {
 
 function compileFiles(files: Record<string, string>, entry = "email.tsx"): string {
   const result = compileTemplateFiles(files, entry);
-  if (!result.ok) throw new Error(`compile failed in ${result.path} at ${result.line}:${result.column}: ${result.message}`);
+  if (!result.ok)
+    throw new Error(`compile failed in ${result.path} at ${result.line}:${result.column}: ${result.message}`);
   return result.code;
 }
 
@@ -47,7 +48,13 @@ async function renderFiles(
   props: Record<string, unknown> = {},
   extra: { subjectMessage?: string; limits?: { timeoutMs: number } } = {},
 ) {
-  return renderInSandbox({ owner: "tests", cacheKey: uniqueKey("t"), compiledCode: compileFiles(files), props, ...extra });
+  return renderInSandbox({
+    owner: "tests",
+    cacheKey: uniqueKey("t"),
+    compiledCode: compileFiles(files),
+    props,
+    ...extra,
+  });
 }
 
 async function expectSandboxError(promise: Promise<unknown>, kind: SandboxErrorKind): Promise<AppError> {
@@ -102,7 +109,12 @@ import * as c from "use-intl/core";`,
   });
 
   it("names what is available for another next-intl subpath, or a name next-intl has and the sandbox lacks", () => {
-    expect(compileTemplateFiles({ "email.tsx": `import { getTranslations } from "next-intl/server";\nexport default () => null;` }, "email.tsx")).toEqual({
+    expect(
+      compileTemplateFiles(
+        { "email.tsx": `import { getTranslations } from "next-intl/server";\nexport default () => null;` },
+        "email.tsx",
+      ),
+    ).toEqual({
       ok: false,
       path: "email.tsx",
       message:
@@ -110,7 +122,12 @@ import * as c from "use-intl/core";`,
       line: 1,
       column: 33,
     });
-    expect(compileTemplateFiles({ "email.tsx": `import { useTranslations } from "next-intl";\nexport default () => null;` }, "email.tsx")).toEqual({
+    expect(
+      compileTemplateFiles(
+        { "email.tsx": `import { useTranslations } from "next-intl";\nexport default () => null;` },
+        "email.tsx",
+      ),
+    ).toEqual({
       ok: false,
       path: "email.tsx",
       message:
@@ -159,9 +176,14 @@ describe("JSON modules", () => {
     };
     const { html } = await renderFiles(caught, { locale: "../email" });
     expect(readJsonOut(html)).toBe("Error: Cannot find module './messages/../email.json' among the template's files");
-    const uncaught = { ...messages, ...jsonOut("", `const compute = ({ locale }: any) => import(\`./messages/\${locale}.json\`);`) };
+    const uncaught = {
+      ...messages,
+      ...jsonOut("", `const compute = ({ locale }: any) => import(\`./messages/\${locale}.json\`);`),
+    };
     const error = await expectSandboxError(renderFiles(uncaught, { locale: "de" }), "threw");
-    expect(error.message).toBe("Template threw: Error: Cannot find module './messages/de.json' among the template's files");
+    expect(error.message).toBe(
+      "Template threw: Error: Cannot find module './messages/de.json' among the template's files",
+    );
   });
 
   it("keeps the other rules: a template literal of another shape, a computed name, invalid JSON", () => {
@@ -189,7 +211,8 @@ describe("Intl against Node's own", () => {
   const DATE = "2026-03-01T23:30:00Z";
   const ZONES = ["UTC", "America/New_York", "Asia/Tokyo"];
   const MESSAGES = {
-    items: "{count, plural, zero {zero: # items} one {one: # item} two {two: # items} few {few: # items} many {many: # items} other {other: # items}}",
+    items:
+      "{count, plural, zero {zero: # items} one {one: # item} two {two: # items} few {few: # items} many {many: # items} other {other: # items}}",
     decimal: "{n, number}",
     price: "{n, number, ::currency/EUR}",
     day: "{d, date, long}",
@@ -303,19 +326,78 @@ describe("Intl against Node's own", () => {
   });
 
   it("refuses a request past the size cap, and keeps at most MAX_CACHED_FORMATTERS formatters, by content", () => {
-    expect(JSON.parse(answerIntlRequest(JSON.stringify(["call", "ListFormat", ["en"], null, "format", [["x".repeat(40_000)]]])))).toEqual({
+    expect(
+      JSON.parse(
+        answerIntlRequest(JSON.stringify(["call", "ListFormat", ["en"], null, "format", [["x".repeat(40_000)]]])),
+      ),
+    ).toEqual({
       e: ["RangeError", "Intl arguments exceed 32768 characters"],
     });
     clearFormatterCache();
     const format = (digits: number) =>
-      JSON.parse(answerIntlRequest(JSON.stringify(["call", "NumberFormat", ["de"], { minimumIntegerDigits: digits }, "format", [7]])));
+      JSON.parse(
+        answerIntlRequest(
+          JSON.stringify(["call", "NumberFormat", ["de"], { minimumIntegerDigits: digits }, "format", [7]]),
+        ),
+      );
     expect(format(3)).toEqual({ v: "007" });
     expect(format(3)).toEqual({ v: "007" });
     expect(cachedFormatterCount()).toBe(1);
     for (let i = 0; i < MAX_CACHED_FORMATTERS + 10; i++) {
-      answerIntlRequest(JSON.stringify(["new", "NumberFormat", ["en"], { maximumFractionDigits: i % 20, minimumIntegerDigits: 1 + (i % 21), notation: "standard", useGrouping: i > 300 }]));
+      answerIntlRequest(
+        JSON.stringify([
+          "new",
+          "NumberFormat",
+          ["en"],
+          {
+            maximumFractionDigits: i % 20,
+            minimumIntegerDigits: 1 + (i % 21),
+            notation: "standard",
+            useGrouping: i > 300,
+          },
+        ]),
+      );
     }
     expect(cachedFormatterCount()).toBe(MAX_CACHED_FORMATTERS);
+  });
+});
+
+describe("what a context keeps of its renders' formatting", () => {
+  it("keeps message trees frozen and Intl answers by content: a render that tries to change them changes nothing", async () => {
+    const files = jsonOut(
+      `import { createTranslator, _createCache, _createIntlFormatters } from "next-intl";`,
+      `const compute = ({ tamper }: { tamper: boolean }) => {
+        const cache = _createCache();
+        const formatters: any = _createIntlFormatters(cache);
+        const messages = { n: "{count, plural, one {# article} other {# articles}}" };
+        const t = createTranslator({ locale: "fr", messages, _cache: cache, _formatters: formatters } as any);
+        const before = t("n", { count: 2 });
+        let tampered = "untouched";
+        if (tamper) {
+          const ast = formatters.getMessageFormat(messages.n, "fr", undefined, { formatters }).getAst();
+          try { ast[0].options.other.value[0].type = 0; ast[0].options.other.value.push({ type: 0, value: "!" }); tampered = "changed"; }
+          catch (error) { tampered = (error as Error).name; }
+        }
+        return { before, tampered, after: t("n", { count: 2 }), number: (1234.5).toLocaleString("fr") };
+      };`,
+    );
+    const code = compileFiles(files);
+    const cacheKey = uniqueKey("kept");
+    const first = await renderInSandbox({ owner: "tests", cacheKey, compiledCode: code, props: { tamper: true } });
+    const second = await renderInSandbox({ owner: "tests", cacheKey, compiledCode: code, props: { tamper: false } });
+    const number = new Intl.NumberFormat("fr").format(1234.5);
+    expect(readJsonOut(first.html)).toEqual({
+      before: "2 articles",
+      tampered: "TypeError",
+      after: "2 articles",
+      number,
+    });
+    expect(readJsonOut(second.html)).toEqual({
+      before: "2 articles",
+      tampered: "untouched",
+      after: "2 articles",
+      number,
+    });
   });
 });
 
@@ -325,12 +407,28 @@ describe("subject", () => {
     const result = await renderFiles(
       files,
       { name: "Ada", locale: "fr", count: 3, total: 1234.5 },
-      { subjectMessage: "{name}, {count, plural, one {# article} other {# articles}} pour {total, number, ::currency/EUR}" },
+      {
+        subjectMessage:
+          "{name}, {count, plural, one {# article} other {# articles}} pour {total, number, ::currency/EUR}",
+      },
     );
-    expect(result.subject).toBe(`Ada, 3 articles pour ${new Intl.NumberFormat("fr", { style: "currency", currency: "EUR" }).format(1234.5)}`);
+    expect(result.subject).toBe(
+      `Ada, 3 articles pour ${new Intl.NumberFormat("fr", { style: "currency", currency: "EUR" }).format(1234.5)}`,
+    );
     expect(result.html).toContain("<p>Ada</p>");
-    const without = await renderFiles(files, { name: "Ada" });
+    // A warm context of a template that imports no next-intl: the job with a subject gets one with IntlMessageFormat.
+    const code = compileFiles(files);
+    const cacheKey = uniqueKey("subject");
+    const without = await renderInSandbox({ owner: "tests", cacheKey, compiledCode: code, props: { name: "Ada" } });
     expect(without).toEqual({ html: expect.any(String) });
+    const withSubject = await renderInSandbox({
+      owner: "tests",
+      cacheKey,
+      compiledCode: code,
+      props: { name: "Ada", locale: "pl", count: 5 },
+      subjectMessage: "{count, plural, one {# plik} few {# pliki} many {# plików} other {# pliku}}",
+    });
+    expect(withSubject).toEqual({ html: without.html, subject: "5 plików" });
   });
 
   it("a subject message missing a value is a render error", async () => {
@@ -402,7 +500,12 @@ export default async function WelcomeEmail({ name, locale }: { name: string; loc
     for (const locale of ["en", "fr"]) {
       const props = { name: "Ada", locale };
       const native = await render(createElement(Native, props));
-      const { html } = await renderInSandbox({ owner: "tests", cacheKey: uniqueKey("guide"), compiledCode: code, props });
+      const { html } = await renderInSandbox({
+        owner: "tests",
+        cacheKey: uniqueKey("guide"),
+        compiledCode: code,
+        props,
+      });
       expect(html).toBe(native);
       expect(html).toContain(locale === "fr" ? "Bonjour<!-- --> <!-- -->Ada" : "Hi<!-- --> <!-- -->Ada");
     }

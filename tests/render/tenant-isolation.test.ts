@@ -11,6 +11,7 @@ import { renderDraft } from "@/lib/dashboard/preview";
 import { stopCatalogueWorkers } from "@/lib/render/workers/catalogue-pool";
 import { checkCompatibility } from "@/lib/render/analysis/compatibility";
 import { disposeSandboxes, getSandboxStats } from "@/lib/render/sandbox";
+import { answerIntlRequest, cachedFormatterCount, clearFormatterCache } from "@/lib/render/sandbox/host-intl";
 import {
   applyVariablesOffThread,
   compileTemplateFilesOffThread,
@@ -371,5 +372,31 @@ AliceSecret.PreviewProps = { aliceSecretField: "alice-secret-b" };
       react: { ok: true, source: expect.any(String) },
     });
     expect(afterAlice).toEqual(alone);
+  });
+});
+
+describe("the sandbox's Intl formatters, kept by content (host-intl.ts)", () => {
+  it("answers another account's Intl requests as an empty cache does", () => {
+    const bobs = [
+      ["call", "NumberFormat", ["fr"], { style: "currency", currency: "EUR" }, "format", [1234.5]],
+      ["call", "DateTimeFormat", ["de"], { dateStyle: "full" }, "format", [Date.UTC(2026, 2, 1, 23, 30)]],
+      ["call", "PluralRules", ["pl"], null, "select", [5]],
+      ["new", "ListFormat", ["ja"], { type: "disjunction" }],
+    ].map((request) => JSON.stringify(request));
+    clearFormatterCache();
+    const alone = bobs.map(answerIntlRequest);
+    clearFormatterCache();
+    // Alice's formatters, among them the very options Bob uses and others that differ from his in one option only.
+    for (const currency of ["EUR", "USD", "JPY"]) {
+      answerIntlRequest(
+        JSON.stringify(["call", "NumberFormat", ["fr"], { style: "currency", currency }, "format", [9]]),
+      );
+    }
+    answerIntlRequest(
+      JSON.stringify(["call", "DateTimeFormat", ["de"], { dateStyle: "full", timeZone: "Asia/Tokyo" }, "format", [0]]),
+    );
+    answerIntlRequest(JSON.stringify(["call", "PluralRules", ["pl"], { type: "ordinal" }, "select", [5]]));
+    expect(bobs.map(answerIntlRequest)).toEqual(alone);
+    expect(cachedFormatterCount()).toBe(8);
   });
 });

@@ -75,4 +75,15 @@ describe("an email's page", () => {
   it("has no template line for an email that names no template", async () => {
     expect(await templateLine(await emailFrom(null, null))).toBeNull();
   });
+
+  it("says the locale a localized template's email was rendered in, and nothing of one for another email", async () => {
+    const localeLine = async (id: string) =>
+      elements(await EmailPage({ params: Promise.resolve({ id }) })).find(
+        (element) => element.props["data-testid"] === "email-locale",
+      )?.props.children ?? null;
+    const localized = await emailFrom(templateId, "1");
+    await getDb()`update sent_emails set locale = 'pt-BR' where id = ${localized}`;
+    expect(await localeLine(localized)).toBe("pt-BR");
+    expect(await localeLine(await emailFrom(templateId, "1"))).toBeNull();
+  });
 });

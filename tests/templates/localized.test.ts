@@ -1,11 +1,19 @@
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { POST as sendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as send } from "@/app/api/v1/send/route";
 import { POST as postTemplate } from "@/app/api/v1/templates/route";
-import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
+import { GET as getTemplate, PUT as putTemplate } from "@/app/api/v1/templates/[id]/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { getDb } from "@/lib/db/client";
+import { renderDraft } from "@/lib/dashboard/preview";
 import { auth, call, expectedEmailResponse, ISO, sender, type Sender, type TestUser } from "../support/api";
 import { addEndpoint, webhookEvents } from "../support/webhooks";
 
@@ -219,5 +227,182 @@ describe("locale on render and send", () => {
     expect(outcome(await sendEmail(user, { template_id: id, to: "ann@example.com", locale: "pt-BR" }))).toEqual(
       invalid([{ field: "subject", message: "subject is required" }]),
     );
+  });
+});
+
+// Needs the sandbox's JSON modules, next-intl and Intl (h4-sandbox).
+describe("a template written as React Email's next-intl guide writes it", () => {
+  const WELCOME = `import { Heading, Html, Text } from "@react-email/components";
+import { createTranslator } from "next-intl";
+import en from "./messages/en.json";
+import fr from "./messages/fr.json";
+import frCA from "./messages/fr-CA.json";
+
+const messages = { en, fr, "fr-CA": frCA };
+
+export default function Welcome({ name = "Ada", count = 1, locale = "en" }: { name?: string; count?: number; locale?: string }) {
+  const t = createTranslator({ locale, messages: messages[locale as keyof typeof messages], namespace: "welcome" });
+  return (
+    <Html lang={locale}>
+      <Heading>{t("title", { name })}</Heading>
+      <Text>{t("items", { count })}</Text>
+    </Html>
+  );
+}
+Welcome.PreviewProps = { name: "Ada", count: 2 };
+`;
+  const FILES = {
+    "email.tsx": WELCOME,
+    "messages/en.json": JSON.stringify({
+      subject: "Welcome, {name}",
+      welcome: { title: "Hello {name}", items: "{count, plural, one {# item} other {# items}}" },
+    }),
+    "messages/fr.json": JSON.stringify({
+      subject: "Bienvenue, {name}",
+      welcome: { items: "{count, plural, one {# article} other {# articles}}" },
+    }),
+    "messages/fr-CA.json": JSON.stringify({ welcome: {} }),
+  };
+
+  it("saves with a warning per missing key, renders each locale with fallbacks, and sends with the locale's subject", async () => {
+    const user = await sender();
+    const saved = await create(user, { name: "Welcome", files: FILES });
+    expect(saved.status).toBe(201);
+    expect(saved.body.warnings).toEqual([
+      { field: "files.messages/fr.json", message: "missing welcome.title: falls back to en", kind: "messages" },
+      { field: "files.messages/fr-CA.json", message: "missing subject: falls back to fr", kind: "messages" },
+      { field: "files.messages/fr-CA.json", message: "missing welcome.title: falls back to en", kind: "messages" },
+      { field: "files.messages/fr-CA.json", message: "missing welcome.items: falls back to fr", kind: "messages" },
+    ]);
+    const id: string = saved.body.template.id;
+    expect(saved.body.template).toMatchObject({ locales: ["en", "fr", "fr-CA"], default_locale: "en" });
+
+    const text = (html: string) =>
+      html
+        .replace(/<[^>]+>/g, " ")
+        .replace(/\s+/g, " ")
+        .trim();
+    const shown: Record<string, string> = {};
+    for (const [asked, count] of [
+      ["en", 1],
+      ["fr", 2],
+      ["fr-CA", 1],
+      ["de", 5],
+    ] as const) {
+      const rendered = await render(user, id, { locale: asked, variables: { name: "Zoé", count } });
+      expect(rendered.status).toBe(200);
+      expect(Object.keys(rendered.body)).toEqual(["success", "locale", "html"]);
+      shown[`${rendered.body.locale} ${count}`] = text(rendered.body.html);
+    }
+    expect(shown).toEqual({
+      "en 1": "Hello Zoé 1 item",
+      "fr 2": "Hello Zoé 2 articles",
+      "fr-CA 1": "Hello Zoé 1 article",
+      "en 5": "Hello Zoé 5 items",
+    });
+
+    const sent = await sendEmail(user, {
+      template_id: id,
+      to: "ann@example.com",
+      locale: "fr-CA",
+      variables: { name: "Zoé" },
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body.data).toEqual({
+      id: expect.any(String),
+      from: `hello@${user.domain}`,
+      to: ["ann@example.com"],
+      subject: "Bienvenue, Zoé",
+      locale: "fr-CA",
+      sent_at: ISO,
+    });
+    expect((await email(user, sent.body.data.id)).body.email).toMatchObject({
+      subject: "Bienvenue, Zoé",
+      locale: "fr-CA",
+    });
+
+    const batch = await call(sendBatch, "/api/v1/send/batch", {
+      method: "POST",
+      headers: auth(user),
+      body: {
+        emails: [
+          { template_id: id, to: "ann@example.com", locale: "fr", variables: { name: "Léa" } },
+          { template_id: id, to: "bob@example.com", variables: { name: "Bo" } },
+          { template_id: id, to: "cy@example.com", subject: "Mine", locale: "de" },
+        ],
+      },
+    });
+    expect(batch.status).toBe(200);
+    expect(
+      batch.body.data.map(({ subject, locale }: { subject: string; locale: string }) => [subject, locale]),
+    ).toEqual([
+      ["Bienvenue, Léa", "fr"],
+      ["Welcome, Bo", "en"],
+      ["Mine", "en"],
+    ]);
+  });
+
+  it("previews an unsaved template in each locale, as the dashboard's editor and template page do", async () => {
+    const user = await sender();
+    const preview = async (locale: string | undefined) => {
+      const result = await renderDraft(user.accountId, { files: FILES, entry: "email.tsx", locale }, null);
+      if (!result.ok) throw new Error(result.message);
+      return result.html
+        .replace(/<[^>]+>/g, " ")
+        .replace(/\s+/g, " ")
+        .trim();
+    };
+    expect(await preview(undefined)).toBe("Hello Ada 2 items");
+    expect(await preview("fr-CA")).toBe("Hello Ada 2 articles");
+    const broken = { ...FILES, "messages/fr.json": JSON.stringify({ welcome: { items: "{count, plural, one {#}" } }) };
+    expect(await renderDraft(user.accountId, { files: broken, entry: "email.tsx" }, null)).toEqual({
+      ok: false,
+      path: "messages/fr.json",
+      message: expect.stringMatching(/^messages\/fr\.json welcome\.items: is not a valid ICU message/),
+    });
+  });
+
+  it("refuses at save a messages file the template imports that no locale has", async () => {
+    const user = await sender();
+    const files = { ...FILES, "messages/fr-CA.json": undefined };
+    delete files["messages/fr-CA.json"];
+    const saved = await create(user, { name: "Welcome", files });
+    expect(saved.status).toBe(400);
+    expect(saved.body.details).toEqual([{ field: "files.email.tsx", message: expect.stringContaining("fr-CA.json") }]);
+  });
+
+  it("is pushed from CI with its messages (bin/push-templates.mjs), and no other .json", async () => {
+    const user = await sender();
+    // The API's template routes behind a real HTTP server, as the script reaches a deployment.
+    const serve = async (request: IncomingMessage, response: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const [, id] = /^\/api\/v1\/templates(?:\/([^/]+))?$/.exec(request.url ?? "") ?? [];
+      const result = await call(id === undefined ? postTemplate : putTemplate, request.url!, {
+        method: request.method,
+        headers: { "x-api-key": String(request.headers["x-api-key"]) },
+        body: Buffer.concat(chunks).toString(),
+        params: id === undefined ? {} : { id },
+      });
+      response.writeHead(result.status, { "content-type": "application/json" }).end(result.text);
+    };
+    const server = createServer((request, response) => void serve(request, response));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const root = await mkdtemp(path.join(tmpdir(), "letterpress-ci-"));
+      await mkdir(path.join(root, "welcome", "messages"), { recursive: true });
+      for (const [name, content] of Object.entries(FILES)) await writeFile(path.join(root, "welcome", name), content);
+      await writeFile(path.join(root, "welcome", "package.json"), "{}");
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+      await promisify(execFile)("node", ["bin/push-templates.mjs", root], {
+        env: { ...process.env, LETTERPRESS_BASE_URL: url, LETTERPRESS_API_KEY: user.key },
+      });
+      expect((await details(user, "welcome")).body.template).toMatchObject({
+        locales: ["en", "fr", "fr-CA"],
+        default_locale: "en",
+      });
+    } finally {
+      server.close();
+    }
   });
 });

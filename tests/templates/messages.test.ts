@@ -48,9 +48,7 @@ describe("messages files among a template's files", () => {
   });
 
   it("counts locales apart from the 20 code files and their characters, each file at most 100 KB", () => {
-    const many = Object.fromEntries(
-      Array.from({ length: 50 }, (_, i) => [`messages/en-x-n${100 + i}.json`, "{}"]),
-    );
+    const many = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`messages/en-x-n${100 + i}.json`, "{}"]));
     const twenty = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`f${i}.tsx`, "x"]));
     expect(templateFilesProblems({ ...twenty, ...many, "f0.tsx": "x", "email.tsx": "x" }, "f0.tsx")).toEqual([
       { field: "files", message: "must hold at most 20 files (it holds 21)" },

@@ -40,7 +40,7 @@ export const sendEmail = defineOperation({
   ],
   errorDescriptions: {
     VALIDATION_ERROR:
-      'Invalid fields; each problem is one entry of details (a version "draft" sent with a live key is one, field `version`)',
+      'Invalid fields; each problem is one entry of details (a version "draft" sent with a live key is one, field `version`; no `subject` while the resolved locale has no `subject` message, field `subject`)',
     TEMPLATE_NOT_FOUND:
       'No template of your library has that id, alias or slug; for a slip of a few letters from one of your aliases or a catalogue slug, the message ends "Did you mean <name>?"',
     VERSION_NOT_FOUND: "The template has no such version, or no draft",

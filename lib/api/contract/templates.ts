@@ -43,7 +43,7 @@ export const createTemplate = defineOperation({
   errors: ["LIBRARY_LIMIT_REACHED", "ALIAS_TAKEN", "RENDER_ERROR", "SANDBOX_BUSY"],
   errorDescriptions: {
     VALIDATION_ERROR:
-      "A bad name, description, alias, path or entry, or a file that does not compile (field `files.<path>`, the message starting with its line and column) or imports what it may not",
+      "A bad name, description, alias, path, entry or default_locale, a file that does not compile (field `files.<path>`, the message starting with its line and column) or imports what it may not, or a messages file that is not JSON objects of ICU messages (field `files.messages/<tag>.json`, the message naming the key)",
     LIBRARY_LIMIT_REACHED: "The free plan's library is full",
     ALIAS_TAKEN,
     RENDER_ERROR: TRIAL_RENDER_FAILED,
@@ -75,7 +75,8 @@ export const replaceTemplate = defineOperation({
   success: { status: 200, description: "The template as it is now", schema: savedTemplateResponseSchema },
   errors: ["TEMPLATE_NOT_FOUND", "ALIAS_TAKEN", "RENDER_ERROR", "SANDBOX_BUSY"],
   errorDescriptions: {
-    VALIDATION_ERROR: "As for POST /templates: a bad field, or a file that does not compile or imports what it may not",
+    VALIDATION_ERROR:
+      "As for POST /templates: a bad field, a file that does not compile or imports what it may not, or a malformed message",
     TEMPLATE_NOT_FOUND: "Not a template you created",
     ALIAS_TAKEN,
     RENDER_ERROR: TRIAL_RENDER_FAILED,
@@ -122,7 +123,7 @@ export const renderTemplate = defineOperation({
   success: { status: 200, description: "The rendered template", schema: renderResponseSchema },
   errors: ["ACCESS_DENIED", "TEMPLATE_NOT_FOUND", "VERSION_NOT_FOUND", "RENDER_ERROR", "SANDBOX_BUSY"],
   errorDescriptions: {
-    VALIDATION_ERROR: "Bad variables, format, plain_text or version",
+    VALIDATION_ERROR: "Bad variables, format, plain_text, version or locale (not a BCP 47 tag)",
     TEMPLATE_NOT_FOUND:
       'No such template you may render; for an alias or slug a few letters from one of yours or the catalogue\'s, the message asks "Did you mean <name>?"',
     VERSION_NOT_FOUND: "The template has no such version, or no draft",

@@ -64,6 +64,8 @@ import {
 
 /** Source of runtime.generated.js, inlined by scripts/build-sandbox-runtime.ts when bundling the worker. */
 declare const __LETTERPRESS_SANDBOX_RUNTIME__: string;
+/** Source of runtime-intl.generated.js (use-intl/core, IntlMessageFormat), inlined the same way. */
+declare const __LETTERPRESS_SANDBOX_INTL_RUNTIME__: string;
 
 /**
  * QuickJS stack limit. QuickJS frames also use the host's native stack (about
@@ -88,6 +90,22 @@ function runtimeSource(): string {
     throw new Error("Sandbox runtime missing: run `npx tsx scripts/build-sandbox-runtime.ts`");
   }
   return __LETTERPRESS_SANDBOX_RUNTIME__;
+}
+
+function intlRuntimeSource(): string {
+  if (typeof __LETTERPRESS_SANDBOX_INTL_RUNTIME__ !== "string") {
+    throw new Error("Sandbox Intl runtime missing: run `npx tsx scripts/build-sandbox-runtime.ts`");
+  }
+  return __LETTERPRESS_SANDBOX_INTL_RUNTIME__;
+}
+
+/**
+ * Whether the compiled code requires next-intl, use-intl or use-intl/core (the compiler lets only string literals
+ * name them): only then, or for a subject message, does its context load use-intl and IntlMessageFormat, so other
+ * templates' contexts start as fast as they did without them.
+ */
+function usesIntlModules(code: string): boolean {
+  return /\brequire\((['"])(?:next-intl|use-intl|use-intl\/core)\1\)/.test(code);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -122,6 +140,8 @@ type Sandbox = {
   methods: Record<ApiMethod, QuickJSHandle>;
   deadline: number;
   timedOut: boolean;
+  /** Whether use-intl and IntlMessageFormat are loaded (intlRuntimeSource). */
+  withIntl: boolean;
   /** Set when the context must not be reused. */
   poisoned: boolean;
   /** Set once removed from the cache; never used again. */
@@ -310,7 +330,7 @@ function settle(sandbox: Sandbox): void {
   checkDeadline(sandbox);
 }
 
-async function createSandbox(key: string, code: string, limits: SandboxLimits): Promise<Sandbox> {
+async function createSandbox(key: string, code: string, limits: SandboxLimits, withIntl: boolean): Promise<Sandbox> {
   const memory = new WebAssembly.Memory({
     initial: INITIAL_MEMORY_PAGES,
     maximum: Math.max(INITIAL_MEMORY_PAGES, Math.floor(limits.memoryBytes / WASM_PAGE)),
@@ -321,6 +341,7 @@ async function createSandbox(key: string, code: string, limits: SandboxLimits): 
     key,
     code,
     memoryBytes: limits.memoryBytes,
+    withIntl,
     wasm,
     memory,
     runtime,
@@ -350,6 +371,11 @@ async function createSandbox(key: string, code: string, limits: SandboxLimits): 
     const loaded = context.evalCode(runtimeSource(), "letterpress-sandbox-runtime.js");
     if (loaded.error) throw failureFromHandle(sandbox, loaded.error);
     loaded.value.dispose();
+    if (withIntl) {
+      const intl = context.evalCode(intlRuntimeSource(), "letterpress-sandbox-intl.js");
+      if (intl.error) throw failureFromHandle(sandbox, intl.error);
+      intl.value.dispose();
+    }
     const api = context.evalCode("__letterpressSandbox.init()", "letterpress-sandbox-init.js");
     if (api.error) throw failureFromHandle(sandbox, api.error);
     sandbox.api = api.value;
@@ -391,14 +417,21 @@ function defineIntlHost(sandbox: Sandbox): void {
   host.dispose();
 }
 
-function isReusable(sandbox: Sandbox, code: string, limits: SandboxLimits): boolean {
-  return !sandbox.retired && !sandbox.poisoned && sandbox.code === code && sandbox.memoryBytes === limits.memoryBytes;
+/** `subject`: the job formats a subject message too, which needs IntlMessageFormat whatever the code imports. */
+function isReusable(sandbox: Sandbox, code: string, limits: SandboxLimits, subject = false): boolean {
+  return (
+    !sandbox.retired &&
+    !sandbox.poisoned &&
+    sandbox.code === code &&
+    sandbox.memoryBytes === limits.memoryBytes &&
+    (sandbox.withIntl || !subject)
+  );
 }
 
-async function acquire(cacheKey: string, code: string, limits: SandboxLimits): Promise<Sandbox> {
+async function acquire(cacheKey: string, code: string, limits: SandboxLimits, subject: boolean): Promise<Sandbox> {
   for (;;) {
     const existing = warm.get(cacheKey);
-    if (existing && isReusable(existing, code, limits)) {
+    if (existing && isReusable(existing, code, limits, subject)) {
       warm.delete(cacheKey);
       warm.set(cacheKey, existing); // most recently used
       stats.rendersInWarmContext++;
@@ -407,7 +440,8 @@ async function acquire(cacheKey: string, code: string, limits: SandboxLimits): P
     if (existing) retire(existing);
     let pending = creating.get(cacheKey);
     if (!pending) {
-      pending = createSandbox(cacheKey, code, limits).finally(() => creating.delete(cacheKey));
+      const withIntl = subject || usesIntlModules(code);
+      pending = createSandbox(cacheKey, code, limits, withIntl).finally(() => creating.delete(cacheKey));
       creating.set(cacheKey, pending);
       const sandbox = await pending;
       warm.set(cacheKey, sandbox);
@@ -464,11 +498,12 @@ async function acquireLive(
   cacheKey: string,
   compiledCode: string,
   limits: SandboxLimits,
+  subject = false,
 ): Promise<{ sandbox: Sandbox } | EngineFailure> {
   try {
     let sandbox: Sandbox;
     do {
-      sandbox = await acquire(cacheKey, compiledCode, limits);
+      sandbox = await acquire(cacheKey, compiledCode, limits, subject);
     } while (sandbox.retired);
     return { sandbox };
   } catch (error) {
@@ -482,12 +517,12 @@ async function acquireLive(
  * after the acquire is synchronous: no other call can use the sandbox meanwhile.
  */
 async function runInSandbox<T>(
-  req: { cacheKey: string; compiledCode: string; limits: SandboxLimits },
+  req: { cacheKey: string; compiledCode: string; limits: SandboxLimits; subjectMessage?: string },
   onStart: () => void,
   work: (sandbox: Sandbox) => T,
 ): Promise<{ ok: true; value: T } | EngineFailure> {
   const { limits } = req;
-  const acquired = await acquireLive(req.cacheKey, req.compiledCode, limits);
+  const acquired = await acquireLive(req.cacheKey, req.compiledCode, limits, req.subjectMessage !== undefined);
   if (!("sandbox" in acquired)) return acquired;
   const { sandbox } = acquired;
   onStart();

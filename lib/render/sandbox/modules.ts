@@ -14,7 +14,12 @@
 export const SANDBOX_INTL_MODULES = ["next-intl", "use-intl", "use-intl/core"] as const;
 
 /** Module specifiers a template may import / require. */
-export const ALLOWED_MODULES = ["react", "react/jsx-runtime", "@react-email/components", ...SANDBOX_INTL_MODULES] as const;
+export const ALLOWED_MODULES = [
+  "react",
+  "react/jsx-runtime",
+  "@react-email/components",
+  ...SANDBOX_INTL_MODULES,
+] as const;
 export type AllowedModule = (typeof ALLOWED_MODULES)[number];
 
 export function isAllowedModule(specifier: string): specifier is AllowedModule {

@@ -5,8 +5,9 @@
  *
  * Lifecycle of a sandbox context (driven by `lib/render/sandbox/index.ts`):
  *   1. the bundle is evaluated: it defines `globalThis.__modules` (react,
- *      react/jsx-runtime, @react-email/components, react-dom/server, use-intl/core,
- *      intl-messageformat) and `globalThis.__letterpressSandbox`; the host has
+ *      react/jsx-runtime, @react-email/components, react-dom/server; use-intl/core and
+ *      intl-messageformat when the host evaluated runtime-intl.generated.js after it) and
+ *      `globalThis.__letterpressSandbox`; the host has
  *      defined `globalThis.__letterpressIntl` (engine.ts, ./host-intl.ts);
  *   2. the host calls `__letterpressSandbox.init()`, which takes the three and
  *      deletes them from globalThis, installs `Intl` (./runtime-intl.ts) and a no-op `console`, removes code
@@ -36,11 +37,17 @@ export type SandboxModules = {
   "react-dom/server": {
     renderToReadableStream: (children: unknown, options?: AnyObject) => Promise<ReactStream>;
   };
-  /** What `next-intl`, `use-intl` and `use-intl/core` give templates. */
-  "use-intl/core": AnyObject;
-  /** For the subject message, formatted as use-intl's `t()` formats (harnessApi's `subject`). */
-  "intl-messageformat": {
-    IntlMessageFormat: { new (message: string, locales?: string): { format(values?: AnyObject): unknown }; defaultLocale: string };
+  /**
+   * What `next-intl`, `use-intl` and `use-intl/core` give templates; with IntlMessageFormat, for the subject message
+   * (harnessApi's `subject`). Only in contexts that evaluated runtime-intl.generated.js (engine.ts).
+   */
+  "use-intl/core"?: AnyObject;
+  "intl-messageformat"?: {
+    IntlMessageFormat: {
+      new (message: string, locales?: string): { format(values?: AnyObject): unknown };
+      defaultLocale: string;
+      __parse: (message: string, options?: AnyObject) => unknown;
+    };
   };
 };
 
@@ -62,7 +69,11 @@ export type HarnessApi = {
     deadline: number,
   ): { json: string | null } | { kind: FailureKind; message: string };
   drain(): boolean;
-  subject(message: string, propsJson: string, deadline: number): { subject: string } | { kind: FailureKind; message: string };
+  subject(
+    message: string,
+    propsJson: string,
+    deadline: number,
+  ): { subject: string } | { kind: FailureKind; message: string };
 };
 
 // Captured before guardBuiltins() wraps them, for the harness's own use.
@@ -458,8 +469,11 @@ function takeModules(g: AnyObject): Realm {
   };
   // next-intl's and use-intl's main entries re-export use-intl/core's functions beside React hooks and providers,
   // which a template rendered once has no use for: all three names give use-intl/core.
-  const intl = makeModuleView(modules["use-intl/core"]);
-  for (const name of SANDBOX_INTL_MODULES) views[name] = intl;
+  const intlModule = modules["use-intl/core"];
+  if (intlModule) {
+    const intl = makeModuleView(intlModule);
+    for (const name of SANDBOX_INTL_MODULES) views[name] = intl;
+  }
   const templateRequire = function require(specifier: string): AnyObject {
     const mod = Object.prototype.hasOwnProperty.call(views, specifier) ? views[specifier] : undefined;
     if (!mod) throw new Error(`Cannot find module '${String(specifier)}' (available: ${objectKeys(views).join(", ")})`);
@@ -540,10 +554,43 @@ function hardenReachable(g: AnyObject, realm: Realm): void {
   harden(modules.react, new Set([realm.internals]));
   harden(modules["react/jsx-runtime"]);
   harden(modules["@react-email/components"]);
-  // Its default locale is memoized on the class on first use: made now, before the class is frozen.
-  void modules["intl-messageformat"].IntlMessageFormat.defaultLocale;
-  harden(modules["use-intl/core"]);
-  harden(modules["intl-messageformat"]);
+  const messageFormat = modules["intl-messageformat"];
+  if (messageFormat) {
+    const { IntlMessageFormat } = messageFormat;
+    // Its default locale is memoized on the class on first use: made now, before the class is frozen.
+    void IntlMessageFormat.defaultLocale;
+    IntlMessageFormat.__parse = memoizedParse(IntlMessageFormat.__parse);
+    harden(messageFormat);
+    harden(modules["use-intl/core"]);
+  }
+}
+
+/** Messages whose syntax trees a sandbox keeps, and the longest message kept. */
+const MAX_PARSED_MESSAGES = 1000;
+const MAX_PARSED_MESSAGE_CHARS = 10_000;
+
+type ParseOptions = AnyObject & { locale?: { toString(): string } };
+
+/**
+ * IntlMessageFormat's parser, remembering the syntax trees of the messages it parsed (deep-frozen): use-intl makes a
+ * new IntlMessageFormat per message per render, and parsing in QuickJS costs more than the rest of a localized
+ * render. The cache is this template's context's own (its key is per template version) and a tree is a function of
+ * the message, the locale and the options alone.
+ */
+function memoizedParse(parse: (message: string, options?: ParseOptions) => unknown) {
+  const trees = new Map<string, unknown>();
+  return function parseMessage(message: string, options?: ParseOptions): unknown {
+    if (typeof message !== "string" || message.length > MAX_PARSED_MESSAGE_CHARS) return parse(message, options);
+    const { locale, ...rest } = options ?? {};
+    const key = jsonStringify([message, locale === undefined ? null : String(locale), rest]);
+    const cached = trees.get(key);
+    if (cached !== undefined) return cached;
+    const tree = parse(message, options);
+    harden(tree);
+    trees.set(key, tree);
+    if (trees.size > MAX_PARSED_MESSAGES) trees.delete(trees.keys().next().value!);
+    return tree;
+  };
 }
 
 /* ------------------------------------------------------------------------ */
@@ -666,7 +713,9 @@ function harnessApi(realm: Realm, OriginalFunction: FunctionConstructor): Harnes
       try {
         const props = jsonParse(propsJson) as AnyObject;
         const locale = typeof props.locale === "string" ? props.locale : undefined;
-        const formatted = new realm.modules["intl-messageformat"].IntlMessageFormat(String(message), locale).format(props);
+        const messageFormat = realm.modules["intl-messageformat"];
+        if (!messageFormat) throw new Error("IntlMessageFormat is not loaded in this context");
+        const formatted = new messageFormat.IntlMessageFormat(String(message), locale).format(props);
         return { subject: isArray(formatted) ? formatted.join("") : String(formatted) };
       } catch (error) {
         const failed = failure(error);

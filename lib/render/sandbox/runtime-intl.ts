@@ -72,6 +72,10 @@ function wireOptions(options: unknown): AnyObject | undefined {
   return plain;
 }
 
+/** Host answers a context keeps, and the longest request and answer together kept. */
+const MAX_KEPT_ANSWERS = 2000;
+const MAX_KEPT_ANSWER_CHARS = 4096;
+
 const ERRORS: Record<string, ErrorConstructor> = { RangeError, TypeError, SyntaxError };
 
 /** The run's deadline, which every call checks first (the host's work is short, but a loop of calls is not). */
@@ -80,12 +84,27 @@ export type IntlDeadline = { deadline: number; expired: boolean };
 /** Installs `Intl` and the locale-sensitive methods of Date and Number on `g`, calling `host`. */
 export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, deadlineError: () => Error): void {
   const now = Date.now;
+  // Answers are a function of the request alone (a date is its time value, now read before the request is made), so
+  // this context keeps the latest: use-intl makes its formatters afresh for every render, each a few host calls.
+  const answers = new Map<string, string>();
   const call = (request: unknown[]): any => {
     if (now() > state.deadline) {
       state.expired = true;
       throw deadlineError();
     }
-    const answer = jsonParse(host(jsonStringify(request))) as { v?: unknown; e?: [string, string] };
+    const text = jsonStringify(request);
+    let answerText = answers.get(text);
+    if (answerText === undefined) {
+      answerText = host(text);
+      if (text.length + answerText.length <= MAX_KEPT_ANSWER_CHARS) {
+        answers.set(text, answerText);
+        if (answers.size > MAX_KEPT_ANSWERS) answers.delete(answers.keys().next().value!);
+      }
+    } else {
+      answers.delete(text);
+      answers.set(text, answerText); // most recently used
+    }
+    const answer = jsonParse(answerText) as { v?: unknown; e?: [string, string] };
     if (answer.e) throw new (ERRORS[answer.e[0]] ?? Error)(answer.e[1]);
     return answer.v;
   };
@@ -99,14 +118,16 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
     const resolved = call(["new", ...wire]) as AnyObject;
     held.set(self, { ctor: wire[0], locales: wire[1], options: wire[2], resolved });
   };
-  const use = (self: unknown, ctor: string, method: string, args: unknown[]): any => {
+  const invoke = (self: unknown, ctor: string, method: string, args: unknown[]): any => {
     const state = typeof self === "object" && self !== null ? held.get(self) : undefined;
-    if (!state || state.ctor !== ctor) throw new TypeError(`Method Intl.${ctor}.prototype.${method} called on an incompatible receiver`);
+    if (!state || state.ctor !== ctor)
+      throw new TypeError(`Method Intl.${ctor}.prototype.${method} called on an incompatible receiver`);
     return call(["call", ctor, state.locales, state.options, method, args]);
   };
   const resolvedOf = (self: unknown, ctor: string): AnyObject => {
     const state = typeof self === "object" && self !== null ? held.get(self) : undefined;
-    if (!state || state.ctor !== ctor) throw new TypeError(`Method Intl.${ctor}.prototype.resolvedOptions called on an incompatible receiver`);
+    if (!state || state.ctor !== ctor)
+      throw new TypeError(`Method Intl.${ctor}.prototype.resolvedOptions called on an incompatible receiver`);
     return { ...state.resolved };
   };
   const supportedLocalesOf = (ctor: string) =>
@@ -119,16 +140,16 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
       hold(this, "NumberFormat", locales, options);
     }
     get format(): (value: unknown) => string {
-      return (value: unknown) => use(this, "NumberFormat", "format", [wireNumeric(value)]);
+      return (value: unknown) => invoke(this, "NumberFormat", "format", [wireNumeric(value)]);
     }
     formatToParts(value: unknown): AnyObject[] {
-      return use(this, "NumberFormat", "formatToParts", [wireNumeric(value)]);
+      return invoke(this, "NumberFormat", "formatToParts", [wireNumeric(value)]);
     }
     formatRange(start: unknown, end: unknown): string {
-      return use(this, "NumberFormat", "formatRange", [wireNumeric(start), wireNumeric(end)]);
+      return invoke(this, "NumberFormat", "formatRange", [wireNumeric(start), wireNumeric(end)]);
     }
     formatRangeToParts(start: unknown, end: unknown): AnyObject[] {
-      return use(this, "NumberFormat", "formatRangeToParts", [wireNumeric(start), wireNumeric(end)]);
+      return invoke(this, "NumberFormat", "formatRangeToParts", [wireNumeric(start), wireNumeric(end)]);
     }
     resolvedOptions(): AnyObject {
       return resolvedOf(this, "NumberFormat");
@@ -141,16 +162,16 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
       hold(this, "DateTimeFormat", locales, options);
     }
     get format(): (date?: unknown) => string {
-      return (date?: unknown) => use(this, "DateTimeFormat", "format", [wireDate(date)]);
+      return (date?: unknown) => invoke(this, "DateTimeFormat", "format", [wireDate(date)]);
     }
     formatToParts(date?: unknown): AnyObject[] {
-      return use(this, "DateTimeFormat", "formatToParts", [wireDate(date)]);
+      return invoke(this, "DateTimeFormat", "formatToParts", [wireDate(date)]);
     }
     formatRange(start: unknown, end: unknown): string {
-      return use(this, "DateTimeFormat", "formatRange", [wireDate(start), wireDate(end)]);
+      return invoke(this, "DateTimeFormat", "formatRange", [wireDate(start), wireDate(end)]);
     }
     formatRangeToParts(start: unknown, end: unknown): AnyObject[] {
-      return use(this, "DateTimeFormat", "formatRangeToParts", [wireDate(start), wireDate(end)]);
+      return invoke(this, "DateTimeFormat", "formatRangeToParts", [wireDate(start), wireDate(end)]);
     }
     resolvedOptions(): AnyObject {
       return resolvedOf(this, "DateTimeFormat");
@@ -163,10 +184,10 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
       hold(this, "PluralRules", locales, options);
     }
     select(value: unknown): string {
-      return use(this, "PluralRules", "select", [wireNumber(Number(value))]);
+      return invoke(this, "PluralRules", "select", [wireNumber(Number(value))]);
     }
     selectRange(start: unknown, end: unknown): string {
-      return use(this, "PluralRules", "selectRange", [wireNumber(Number(start)), wireNumber(Number(end))]);
+      return invoke(this, "PluralRules", "selectRange", [wireNumber(Number(start)), wireNumber(Number(end))]);
     }
     resolvedOptions(): AnyObject {
       return resolvedOf(this, "PluralRules");
@@ -179,10 +200,10 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
       hold(this, "RelativeTimeFormat", locales, options);
     }
     format(value: unknown, unit: unknown): string {
-      return use(this, "RelativeTimeFormat", "format", [wireNumber(Number(value)), String(unit)]);
+      return invoke(this, "RelativeTimeFormat", "format", [wireNumber(Number(value)), String(unit)]);
     }
     formatToParts(value: unknown, unit: unknown): AnyObject[] {
-      return use(this, "RelativeTimeFormat", "formatToParts", [wireNumber(Number(value)), String(unit)]);
+      return invoke(this, "RelativeTimeFormat", "formatToParts", [wireNumber(Number(value)), String(unit)]);
     }
     resolvedOptions(): AnyObject {
       return resolvedOf(this, "RelativeTimeFormat");
@@ -205,10 +226,10 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
       hold(this, "ListFormat", locales, options);
     }
     format(list: unknown): string {
-      return use(this, "ListFormat", "format", [wireList(list)]);
+      return invoke(this, "ListFormat", "format", [wireList(list)]);
     }
     formatToParts(list: unknown): AnyObject[] {
-      return use(this, "ListFormat", "formatToParts", [wireList(list)]);
+      return invoke(this, "ListFormat", "formatToParts", [wireList(list)]);
     }
     resolvedOptions(): AnyObject {
       return resolvedOf(this, "ListFormat");
@@ -276,7 +297,11 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
 let hostCall: ((request: unknown[]) => any) | null = null;
 
 /** What the host tells of a locale (see ./host-intl.ts). */
-type LocaleInfo = Record<string, string | boolean | string[] | undefined> & { tag: string; maximized: string; minimized: string };
+type LocaleInfo = Record<string, string | boolean | string[] | undefined> & {
+  tag: string;
+  maximized: string;
+  minimized: string;
+};
 
 const localeInfo = new WeakMap<object, LocaleInfo>();
 

@@ -673,6 +673,8 @@ export interface components {
       template_id: string | null;
       /** @description The version of the template it was rendered from, or "draft"; null for emails sent before versions */
       template_version: (number | "draft") | null;
+      /** @description The locale it was rendered in: the template's tag the send's `locale` resolved to; left out for a template without messages */
+      locale?: string;
       tags: {
         name: string;
         value: string;
@@ -755,6 +757,8 @@ export interface components {
       template_id: string | null;
       /** @description The version of the template it was rendered from, or "draft"; null for emails sent before versions */
       template_version: (number | "draft") | null;
+      /** @description The locale it was rendered in: the template's tag the send's `locale` resolved to; left out for a template without messages */
+      locale?: string;
       tags: {
         name: string;
         value: string;
@@ -933,11 +937,15 @@ export interface components {
       format?: "html" | "react";
       /** @default false */
       plain_text?: boolean;
+      /** @description A BCP 47 tag (`fr-CA`) resolved against the template's locales by lookup (`fr-CA`, then `fr`, then its default locale); the component receives the resolved tag as its `locale` prop. A template without messages ignores it. */
+      locale?: string;
     };
     RenderResponse:
       | {
           /** @constant */
           success: true;
+          /** @description The template's locale the request's `locale` resolved to; left out for a template without messages */
+          locale?: string;
           html: string;
           text?: string;
           warnings?: components["schemas"]["Warnings"];
@@ -945,6 +953,8 @@ export interface components {
       | {
           /** @constant */
           success: true;
+          /** @description The template's locale the request's `locale` resolved to; left out for a template without messages */
+          locale?: string;
           react: string;
           /** @description A template of several files: every file by its path, the entry's as `react` (with the variables applied); `react` imports the others by relative path, so write them all into one folder */
           files?: {
@@ -1006,8 +1016,12 @@ export interface components {
           /** @description The clients that support it in part */
           partial: string[];
         }[];
+        /** @description A template with messages: its locales (the tags of its `messages/<tag>.json` files, alphabetical), which a render's or send's `locale` resolves against; left out for a template without messages */
+        locales?: string[];
+        /** @description A template with messages: the locale used when none is asked for or none matches; left out for a template without messages */
+        default_locale?: string;
       };
-      /** @description Left out when empty. Each feature of the saved content's example render that an email client does not support (as a render's warnings) */
+      /** @description Left out when empty. Each key of the default locale's messages that another locale lacks (`kind` `messages`, field `files.messages/<tag>.json`: `missing welcome.title: falls back to en`), then each feature of the saved content's example render that an email client does not support (as a render's warnings) */
       warnings?: components["schemas"]["Warnings"];
     };
     SendBatchRequest: {
@@ -1023,6 +1037,8 @@ export interface components {
         from: string;
         to: string[];
         subject: string;
+        /** @description The template's locale the send's `locale` resolved to, which the email records; left out for a template without messages */
+        locale?: string;
         /** Format: date-time */
         sent_at: string;
         /** Format: date-time */
@@ -1045,7 +1061,10 @@ export interface components {
       /** @description The version to use: a number, or "draft" (sent only with a test key). By default the published version. */
       version?: number | "draft";
       to: string | string[];
-      subject: string;
+      /** @description The subject. It may be left out when the template's messages have a top-level `subject` in the resolved locale: that message is formatted with the variables (ICU MessageFormat) and used. */
+      subject?: string;
+      /** @description A BCP 47 tag (`fr-CA`) resolved against the template's locales by lookup (`fr-CA`, then `fr`, then its default locale); the component receives the resolved tag as its `locale` prop. A template without messages ignores it. */
+      locale?: string;
       cc?: string | string[];
       bcc?: string | string[];
       reply_to?: string | string[];
@@ -1089,6 +1108,8 @@ export interface components {
         from: string;
         to: string[];
         subject: string;
+        /** @description The template's locale the send's `locale` resolved to, which the email records; left out for a template without messages */
+        locale?: string;
         /** Format: date-time */
         sent_at: string;
         /** Format: date-time */
@@ -1228,6 +1249,10 @@ export interface components {
           /** @description The clients that support it in part */
           partial: string[];
         }[];
+        /** @description A template with messages: its locales (the tags of its `messages/<tag>.json` files, alphabetical), which a render's or send's `locale` resolves against; left out for a template without messages */
+        locales?: string[];
+        /** @description A template with messages: the locale used when none is asked for or none matches; left out for a template without messages */
+        default_locale?: string;
       };
     };
     /** @description The template's draft, unpublished */
@@ -1241,10 +1266,12 @@ export interface components {
       name: string;
       /** @default  */
       description?: string;
-      /** @description The template's files: TSX (or .ts, .jsx, .js) source by relative path (`email.tsx`, `components/footer.tsx`; no `..`, no leading `/`), 1 to 20, at most 500,000 characters in all. They import each other by relative path, with or without the extension, and besides that only `react` and `@react-email/components` (`Tailwind` with its `config` written as a literal and every class name whole in the source: its CSS is made when the template is saved). */
+      /** @description The template's files: TSX (or .ts, .jsx, .js) source by relative path (`email.tsx`, `components/footer.tsx`; no `..`, no leading `/`), 1 to 20, at most 500,000 characters in all. They import each other by relative path, with or without the extension, and besides that only `react` and `@react-email/components` (`Tailwind` with its `config` written as a literal and every class name whole in the source: its CSS is made when the template is saved), `next-intl` and `use-intl`. Messages per locale: `messages/<tag>.json` (`<tag>` a BCP 47 tag as canonically written: `en`, `pt-BR`), at most 50, each at most 100 KB of JSON objects nested at most 8 deep whose leaves are ICU MessageFormat strings; a key a locale lacks falls back to its parent locale's, then the default locale's. */
       files: {
         [key: string]: string;
       };
+      /** @description A template with messages (`messages/<tag>.json`): its default locale, one of its tags. By default `en` when it has it, else its first tag in alphabetical order */
+      default_locale?: string;
       /** @description The file whose default export is the email: by default the only file, else `email.tsx` */
       entry?: string;
       /** @description The template's alias (see PATCH /templates/{id}); PUT keeps the one it has when left out */
@@ -1363,14 +1390,14 @@ export interface components {
     };
     /** @description Left out when empty. In this order: variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), HTML past 102 KB, which Gmail clips, and (in a render's answer of a template you wrote) each feature of the HTML that an email client does not support, from the caniemail data set: `<feature> is not supported by Outlook (Windows), partially by Gmail (Android)`, at most 20. The clients: Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS), Yahoo Mail. A catalogue template's render has no email client warnings: you cannot change its HTML, and GET /templates/{id} lists its support once, as `compatibility`. */
     Warnings: {
-      /** @description `variables.<path>` for an undeclared variable, or `html` */
+      /** @description `variables.<path>` for an undeclared variable, `files.messages/<tag>.json`, or `html` */
       field: string;
       message: string;
       /**
-       * @description What it is about: `variables` (a variable the template does not declare), `size` (HTML Gmail clips), `compatibility` (email client support). Entries come in that order of kinds
+       * @description What it is about: `variables` (a variable the template does not declare), `messages` (a save's key a locale lacks), `size` (HTML Gmail clips), `compatibility` (email client support). Entries come in that order of kinds
        * @enum {string}
        */
-      kind: "variables" | "size" | "compatibility";
+      kind: "variables" | "messages" | "size" | "compatibility";
     }[];
     Webhook: {
       /** Format: uuid */
@@ -1924,7 +1951,7 @@ export interface operations {
           "application/json": components["schemas"]["SavedTemplateResponse"];
         };
       };
-      /** @description A bad name, description, alias, path or entry, or a file that does not compile (field `files.<path>`, the message starting with its line and column) or imports what it may not (VALIDATION_ERROR) */
+      /** @description A bad name, description, alias, path, entry or default_locale, a file that does not compile (field `files.<path>`, the message starting with its line and column) or imports what it may not, or a messages file that is not JSON objects of ICU messages (field `files.messages/<tag>.json`, the message naming the key) (VALIDATION_ERROR) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2111,7 +2138,7 @@ export interface operations {
           "application/json": components["schemas"]["SavedTemplateResponse"];
         };
       };
-      /** @description As for POST /templates: a bad field, or a file that does not compile or imports what it may not (VALIDATION_ERROR) */
+      /** @description As for POST /templates: a bad field, a file that does not compile or imports what it may not, or a malformed message (VALIDATION_ERROR) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2451,7 +2478,7 @@ export interface operations {
           "application/json": components["schemas"]["RenderResponse"];
         };
       };
-      /** @description Bad variables, format, plain_text or version (VALIDATION_ERROR) */
+      /** @description Bad variables, format, plain_text, version or locale (not a BCP 47 tag) (VALIDATION_ERROR) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3056,7 +3083,7 @@ export interface operations {
           "application/json": components["schemas"]["SendResponse"];
         };
       };
-      /** @description Invalid fields; each problem is one entry of details (a version "draft" sent with a live key is one, field `version`) (VALIDATION_ERROR) */
+      /** @description Invalid fields; each problem is one entry of details (a version "draft" sent with a live key is one, field `version`; no `subject` while the resolved locale has no `subject` message, field `subject`) (VALIDATION_ERROR) */
       400: {
         headers: {
           [name: string]: unknown;

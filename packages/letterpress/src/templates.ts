@@ -9,7 +9,19 @@ import type { components } from "./openapi.ts";
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface LetterpressTemplates {}
 
+/**
+ * The locales of the templates with messages, by id, alias and slug: each a union of its tags. Filled by the same
+ * generated file; a template not in it takes any `locale` (a template without messages ignores it).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface LetterpressLocales {}
+
 type Registered = keyof LetterpressTemplates & string;
+
+/** The `locale` template `T` takes: one of its tags once declared, else any string. */
+export type TemplateLocale<T extends string> = T extends keyof LetterpressLocales ? LetterpressLocales[T] : string;
+
+type LocaleOf<T extends string> = { locale?: TemplateLocale<T> };
 
 /** A template's id, alias or slug: one of those declared once the generated file is there, else any string. */
 export type TemplateId = [Registered] extends [never] ? string : Registered;
@@ -26,9 +38,10 @@ type VariablesOf<V> = Record<never, never> extends V ? { variables?: V } : { var
 type ForTemplate<B extends { template_id: string }> = [Registered] extends [never]
   ? B
   : {
-      [T in Registered]: Omit<B, "template_id" | "variables"> & { template_id: T } & VariablesOf<
+      [T in Registered]: Omit<B, "template_id" | "variables" | "locale"> & { template_id: T } & VariablesOf<
           LetterpressTemplates[T]
-        >;
+        > &
+        LocaleOf<T>;
     }[Registered];
 
 /** POST /send's body. */
@@ -38,5 +51,6 @@ export type SendBody = ForTemplate<components["schemas"]["SendRequest"]>;
 export type SendBatchBody = { emails: ForTemplate<components["schemas"]["SendBatchRequest"]["emails"][number]>[] };
 
 /** POST /templates/{id}/render's body, for template `T`. */
-export type RenderBody<T extends string> = Omit<components["schemas"]["RenderRequest"], "variables"> &
-  VariablesOf<TemplateVariables<T>>;
+export type RenderBody<T extends string> = Omit<components["schemas"]["RenderRequest"], "variables" | "locale"> &
+  VariablesOf<TemplateVariables<T>> &
+  LocaleOf<T>;

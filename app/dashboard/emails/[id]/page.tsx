@@ -110,6 +110,12 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
                     </dd>
                   </>
                 )}
+                {email.locale !== null && (
+                  <>
+                    <dt>Locale</dt>
+                    <dd data-testid="email-locale">{email.locale}</dd>
+                  </>
+                )}
                 {email.tags.length > 0 && (
                   <>
                     <dt>Tags</dt>
