@@ -401,6 +401,36 @@ describe("what a context keeps of its renders' formatting", () => {
   });
 });
 
+describe("translators' shared cache", () => {
+  it("gives each render its own time zone and locale's formatting, whatever an earlier render of the context used", async () => {
+    const messages = {
+      when: "{d, date} {d, time, short} {d, date, ::yyyyMMMd}",
+      n: "{count, plural, one {# a} other {# b}}",
+    };
+    const files = jsonOut(
+      `import { createTranslator } from "next-intl";`,
+      `const compute = ({ locale, timeZone }: { locale: string; timeZone?: string }) => {
+        const t = createTranslator({ locale, timeZone, messages: ${JSON.stringify(messages)} });
+        return [t("when", { d: new Date("2026-03-01T23:30:00Z") }), t("n", { count: 1 })];
+      };`,
+    );
+    const { createTranslator } = await import("use-intl/core");
+    const code = compileFiles(files);
+    const cacheKey = uniqueKey("shared");
+    for (const props of [
+      { locale: "en", timeZone: "Asia/Tokyo" },
+      { locale: "en" },
+      { locale: "en", timeZone: "America/New_York" },
+      { locale: "fr", timeZone: "America/New_York" },
+    ]) {
+      const t = createTranslator({ messages, ...props, timeZone: props.timeZone ?? "UTC" });
+      const expected = [t("when", { d: new Date("2026-03-01T23:30:00Z") }), t("n", { count: 1 })];
+      const { html } = await renderInSandbox({ owner: "tests", cacheKey, compiledCode: code, props });
+      expect(readJsonOut(html), JSON.stringify(props)).toEqual(expected);
+    }
+  });
+});
+
 describe("subject", () => {
   it("formats the subject message in props.locale with the props, in the same job", async () => {
     const files = { "email.tsx": `export default function E({ name }: { name: string }) { return <p>{name}</p>; }` };

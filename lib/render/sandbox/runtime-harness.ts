@@ -471,7 +471,7 @@ function takeModules(g: AnyObject): Realm {
   // which a template rendered once has no use for: all three names give use-intl/core.
   const intlModule = modules["use-intl/core"];
   if (intlModule) {
-    const intl = makeModuleView(intlModule);
+    const intl = makeModuleView({ ...intlModule, createTranslator: sharedCacheTranslator(intlModule) });
     for (const name of SANDBOX_INTL_MODULES) views[name] = intl;
   }
   const templateRequire = function require(specifier: string): AnyObject {
@@ -480,6 +480,37 @@ function takeModules(g: AnyObject): Realm {
     return mod;
   };
   return { modules, internals, initialInternals, views, templateRequire, ErrorBoundary: errorBoundary(modules.react) };
+}
+
+/** Entries of each kind a translators' shared cache holds before it starts over. */
+const MAX_SHARED_INTL_ENTRIES = 1000;
+
+/**
+ * use-intl/core's createTranslator, whose translators share one cache of IntlMessageFormat and Intl objects across
+ * this context's renders unless the template passes its own (`_cache`, `_formatters`): use-intl would make them
+ * afresh for every render, which in QuickJS costs more than the rest of a localized render. Its entries are keyed by
+ * their arguments' JSON (message, locale, formats with their time zone, options) and made only by use-intl's own
+ * formatters over the sandbox's Intl, so they are a function of their key; the template never reaches them. The cache
+ * starts over past MAX_SHARED_INTL_ENTRIES entries of a kind.
+ */
+function sharedCacheTranslator(core: AnyObject): (config: AnyObject) => unknown {
+  const { createTranslator, _createCache, _createIntlFormatters } = core;
+  let cache: AnyObject | null = null;
+  let formatters: AnyObject | null = null;
+  return function translator(config: AnyObject): unknown {
+    if (
+      config === null ||
+      typeof config !== "object" ||
+      config._cache !== undefined ||
+      config._formatters !== undefined
+    )
+      return createTranslator(config);
+    if (!cache || objectKeys(cache).some((kind) => objectKeys(cache![kind]).length > MAX_SHARED_INTL_ENTRIES)) {
+      cache = _createCache();
+      formatters = _createIntlFormatters(cache);
+    }
+    return createTranslator({ ...config, _cache: cache, _formatters: formatters });
+  };
 }
 
 /**
