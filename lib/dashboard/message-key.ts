@@ -1,6 +1,16 @@
 // Where a refused message is in a locale's JSON, for the editor to mark it: the save and the preview name the file
 // and the key (`welcome.title: is not a valid ICU message …`), not a line. No server-only import: the editor runs it.
 
+/** Why a locale's file does not parse as JSON (the browser's JSON.parse message), or null when it does. */
+export function jsonSyntaxProblem(text: string): string | null {
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 /** A problem the editor shows: its message, and where it is when known (a file, a line and column in it). */
 export type EditorProblem = { message: string; line?: number; column?: number; path?: string };
 

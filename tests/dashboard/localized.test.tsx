@@ -10,7 +10,13 @@ import EditTemplatePage from "@/app/dashboard/library/[id]/edit/page";
 import TemplatePage from "@/app/dashboard/library/[id]/page";
 import { createTemplateAction } from "@/app/dashboard/templates/new/actions";
 import { formVariablesSchema, pickerLocales } from "@/lib/dashboard/locales";
-import { keyPosition, placeMessagesProblem, problemKey, type EditorProblem } from "@/lib/dashboard/message-key";
+import {
+  jsonSyntaxProblem,
+  keyPosition,
+  placeMessagesProblem,
+  problemKey,
+  type EditorProblem,
+} from "@/lib/dashboard/message-key";
 import { getDb } from "@/lib/db/client";
 import { getEmailOrThrow } from "@/lib/sent-emails/service";
 import { createTemplateFromSource } from "@/lib/templates/user-templates";
@@ -377,5 +383,10 @@ describe("the picker's locales and the key lookup", () => {
     expect(keyPosition(json, "title")).toBeNull();
     expect(keyPosition("not json", "a")).toBeNull();
     expect(problemKey('has the key "a.b": a key must be non-empty')).toBeNull();
+    expect(jsonSyntaxProblem(EN)).toBeNull();
+    // The engine's message (Node 24's adds the line and column).
+    expect(jsonSyntaxProblem('{\n  "a": "x"\n  "b": "y"\n}')).toMatch(
+      /^Expected ',' or '}' after property value in JSON at position 15\b/,
+    );
   });
 });

@@ -9,7 +9,7 @@ import {
 import type { CompatibilityFinding } from "@/lib/render/analysis/warnings";
 import type { VariablesSchema } from "@/lib/templates/variables-schema";
 import { canonicalTag, messagesPath, messagesTag, SINGLE_FILE, templatePathProblem } from "@/lib/templates/files";
-import { placeMessagesProblem as placed } from "@/lib/dashboard/message-key";
+import { jsonSyntaxProblem, placeMessagesProblem as placed } from "@/lib/dashboard/message-key";
 import { CodeEditor, type CodeEditorHandle } from "../../../_components/code-editor";
 import { CompatibilityPanel } from "../../../_components/compatibility-panel";
 import { FileTabs } from "../../../_components/file-tabs";
@@ -111,6 +111,7 @@ export function TemplateEditor({
   const [chosenDefault, setChosenDefault] = useState<string | null>(template?.defaultLocale ?? null);
   const code = files.find((file) => file.path === active)?.code ?? "";
   const activeTag = messagesTag(active);
+  const jsonError = useMemo(() => (activeTag === null ? null : jsonSyntaxProblem(code)), [activeTag, code]);
   const setCode = useCallback(
     (next: string) =>
       setFiles((current) => current.map((file) => (file.path === active ? { ...file, code: next } : file))),
@@ -531,10 +532,17 @@ export function TemplateEditor({
                 </div>
               )}
               {activeTag !== null && (
-                <span id="messages-help" className="hint">
-                  The messages of {activeTag}: an object of ICU messages by key, nested as you like (
-                  <code>{'{ "welcome": { "title": "Hi {name}" } }'}</code>), read with <code>createTranslator</code>{" "}
-                  from <code>next-intl</code>. JSON errors are marked as you type.
+                // The editor's description: its JSON error said in words too, where a screen reader hears it.
+                <span id="messages-help" className={jsonError ? "field-error" : "hint"} aria-live="polite">
+                  {jsonError ? (
+                    <>This JSON does not parse yet: {jsonError}</>
+                  ) : (
+                    <>
+                      The messages of {activeTag}: an object of ICU messages by key, nested as you like (
+                      <code>{'{ "welcome": { "title": "Hi {name}" } }'}</code>), read with <code>createTranslator</code>{" "}
+                      from <code>next-intl</code>. JSON errors are marked as you type.
+                    </>
+                  )}
                 </span>
               )}
               {activeTag === null && (
