@@ -9,7 +9,7 @@ import { saveDraftAction } from "@/app/dashboard/library/[id]/edit/actions";
 import EditTemplatePage from "@/app/dashboard/library/[id]/edit/page";
 import TemplatePage from "@/app/dashboard/library/[id]/page";
 import { createTemplateAction } from "@/app/dashboard/templates/new/actions";
-import { formVariablesSchema, pickerLocales } from "@/lib/dashboard/locales";
+import { effectiveDefault, formVariablesSchema, localesOf, newLocale, pickerLocales } from "@/lib/dashboard/locales";
 import {
   jsonSyntaxProblem,
   keyPosition,
@@ -357,6 +357,33 @@ describe("the picker's locales and the key lookup", () => {
     expect(pickerLocales({ locales: ["en", "es"], default_locale: "en" })).toEqual(["en", "es"]);
     expect(pickerLocales({ locales: null, default_locale: null })).toBeNull();
     expect(pickerLocales({})).toBeNull();
+  });
+
+  it("adds a locale by its BCP 47 tag, written as Intl writes it, once, up to the cap", () => {
+    const paths = ["email.tsx", "messages/en.json"];
+    expect(newLocale("pt-br", paths)).toEqual({ path: "messages/pt-BR.json" });
+    expect(newLocale(" zh-hant ", paths)).toEqual({ path: "messages/zh-Hant.json" });
+    expect(newLocale("EN", paths)).toEqual({ error: "The template has en already." });
+    const refused = { error: "Enter a BCP 47 language tag, such as fr, de, pt-BR or zh-Hant." };
+    expect([newLocale("en_US", paths), newLocale("", paths), newLocale("a-b", paths)]).toEqual([
+      refused,
+      refused,
+      refused,
+    ]);
+    const fifty = Array.from({ length: 50 }, (_, i) => `messages/en-${String(i).padStart(3, "0")}.json`);
+    expect(newLocale("fr", fifty)).toEqual({ error: "A template holds messages for at most 50 locales." });
+  });
+
+  it("chooses the default locale as the save does: the chosen one while it is a tag, else en, else the first", () => {
+    const tags = localesOf(["email.tsx", "messages/fr.json", "messages/de.json", "messages/en.json"]);
+    expect(tags).toEqual(["de", "en", "fr"]);
+    expect([effectiveDefault(tags, "fr"), effectiveDefault(tags, "es"), effectiveDefault(tags, null)]).toEqual([
+      "fr",
+      "en",
+      "en",
+    ]);
+    expect(effectiveDefault(["fr", "pt-BR"], null)).toBe("fr");
+    expect(effectiveDefault([], "en")).toBeNull();
   });
 
   it("leaves `locale` out of the form's variables only when the picker sets it", () => {

@@ -1,14 +1,10 @@
 "use client";
 import { useActionState, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import {
-  MAX_TEMPLATE_DESCRIPTION_CHARS,
-  MAX_TEMPLATE_FILES,
-  MAX_TEMPLATE_LOCALES,
-  MAX_TEMPLATE_NAME_CHARS,
-} from "@/lib/core/limits";
+import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_FILES, MAX_TEMPLATE_NAME_CHARS } from "@/lib/core/limits";
 import type { CompatibilityFinding } from "@/lib/render/analysis/warnings";
 import type { VariablesSchema } from "@/lib/templates/variables-schema";
-import { canonicalTag, messagesPath, messagesTag, SINGLE_FILE, templatePathProblem } from "@/lib/templates/files";
+import { messagesTag, SINGLE_FILE, templatePathProblem } from "@/lib/templates/files";
+import { effectiveDefault, localesOf, newLocale } from "@/lib/dashboard/locales";
 import { jsonSyntaxProblem, placeMessagesProblem as placed } from "@/lib/dashboard/message-key";
 import { CodeEditor, type CodeEditorHandle } from "../../../_components/code-editor";
 import { CompatibilityPanel } from "../../../_components/compatibility-panel";
@@ -41,32 +37,6 @@ export type EditedTemplate = {
 
 /** A new locale's messages: none yet, so every key falls back (the save's warnings list them). */
 const NEW_MESSAGES = "{\n}\n";
-
-/** The tags of the editor's messages files, alphabetical, as the API lists a template's locales. */
-const localesOf = (paths: string[]) =>
-  paths
-    .map(messagesTag)
-    .filter((tag): tag is string => tag !== null)
-    .sort();
-
-/** The default locale the save would choose: `chosen` while it is one of them, else `en`, else the first. */
-function effectiveDefault(tags: string[], chosen: string | null): string | null {
-  if (chosen !== null && tags.includes(chosen)) return chosen;
-  if (tags.length === 0) return null;
-  return tags.includes("en") ? "en" : tags[0];
-}
-
-/** The `messages/<tag>.json` of a locale the author typed (written as Intl writes it), or why it cannot be added. */
-function newLocale(typed: string, paths: string[]): { path: string } | { error: string } {
-  const tag = canonicalTag(typed.trim());
-  if (tag === null || typed.trim() === "")
-    return { error: "Enter a BCP 47 language tag, such as fr, de, pt-BR or zh-Hant." };
-  const path = messagesPath(tag);
-  if (paths.includes(path)) return { error: `The template has ${tag} already.` };
-  if (localesOf(paths).length >= MAX_TEMPLATE_LOCALES)
-    return { error: `A template holds messages for at most ${MAX_TEMPLATE_LOCALES} locales.` };
-  return { path };
-}
 
 /** Why `path` cannot be added (or a file renamed to it): the API's path rules, then the editor's own. */
 function newPathProblem(path: string, taken: string[]): string | null {
