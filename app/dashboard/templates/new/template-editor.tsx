@@ -502,8 +502,9 @@ export function TemplateEditor({
                 </div>
               )}
               {activeTag !== null && (
-                // The editor's description: its JSON error said in words too, where a screen reader hears it.
-                <span id="messages-help" className={jsonError ? "field-error" : "hint"} aria-live="polite">
+                // The editor's description: its JSON error in words too, read with it (not announced at each keystroke,
+                // when half-typed JSON never parses).
+                <span id="messages-help" className={jsonError ? "field-error" : "hint"}>
                   {jsonError ? (
                     <>This JSON does not parse yet: {jsonError}</>
                   ) : (
