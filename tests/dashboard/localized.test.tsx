@@ -5,6 +5,7 @@ import { POST as postTemplatePreview } from "@/app/api/dashboard/templates/[id]/
 import { POST as postPreview } from "@/app/api/dashboard/templates/preview/route";
 import type { CreateTemplateState } from "@/app/dashboard/_lib/template-form";
 import { sendTestEmailAction } from "@/app/dashboard/library/[id]/actions";
+import EmailPage from "@/app/dashboard/emails/[id]/page";
 import { saveDraftAction } from "@/app/dashboard/library/[id]/edit/actions";
 import EditTemplatePage from "@/app/dashboard/library/[id]/edit/page";
 import TemplatePage from "@/app/dashboard/library/[id]/page";
@@ -331,6 +332,18 @@ describe("a localized template in the dashboard", () => {
       });
       const emailId = "emailId" in state ? String(state.emailId) : "";
       expect((await getEmailOrThrow(user.accountId, emailId)).locale).toBe("fr");
+      // The email's page says it, and says nothing of a locale for an email of a template without messages.
+      const emailPage = async (id: string) =>
+        renderToStaticMarkup(await EmailPage({ params: Promise.resolve({ id }) }));
+      expect(await emailPage(emailId)).toContain('<dt>Locale</dt><dd data-testid="email-locale">fr</dd>');
+      const plain = await sendTestEmailAction({
+        templateId: user.welcomeId,
+        to: "ann@example.com",
+        subject: "Welcome",
+        from: "",
+        variables: { userName: "Ann" },
+      });
+      expect(await emailPage("emailId" in plain ? String(plain.emailId) : "")).not.toContain("Locale");
       expect(await getDb()`select html, text_body from sent_emails where id = ${emailId}`).toEqual([
         { html: email("Welcome, Ada", "2 articles"), text_body: "Welcome, Ada\n\n2 articles" },
       ]);
