@@ -1,5 +1,7 @@
 "use client";
 import { javascript, tsxLanguage } from "@codemirror/lang-javascript";
+import { json, jsonParseLinter } from "@codemirror/lang-json";
+import { linter, lintGutter } from "@codemirror/lint";
 import CodeMirror, {
   Decoration,
   EditorView,
@@ -46,15 +48,31 @@ function marksFor(state: EditorState, problem: CodePosition | null): DecorationS
   return Decoration.set(marks, true);
 }
 
+const tsxSupport = [
+  // TSX as javascript({ jsx: true, typescript: true }) reads it, without its autoCloseTags: that inserts `</Text>` on
+  // typing `>` or `</`, a tag the author did not type (`</Text>` typed by hand became `</Text>Text>`, which compiles
+  // and shows "Text>" in the email). Keywords and snippets stay, offered only as suggestions.
+  tsxLanguage,
+  javascript({ typescript: true }).support,
+];
+
+// A locale's messages: JSON, its syntax errors underlined and in the gutter as they are typed, before any save (the
+// ICU messages inside are checked by the preview and the save, which name the key).
+const jsonSupport = [json(), linter(jsonParseLinter(), { delay: 300 }), lintGutter()];
+
+/** Whether a file is edited as JSON (a locale's `messages/<tag>.json`) rather than TSX. */
+export const isJsonPath = (path: string) => path.endsWith(".json");
+
 /**
- * The TSX editor: CodeMirror 6 with TypeScript and JSX highlighting (no closing tags typed for the author), line
- * numbers, the compile error's line and character marked (its message is shown by the caller), Mod-S to save. Tab
- * indents; Escape then Tab leaves.
+ * The template's files editor: CodeMirror 6 with TypeScript and JSX highlighting (no closing tags typed for the
+ * author), or JSON's for a `.json` `path`, with its syntax errors marked inline; line numbers, the compile error's
+ * line and character marked (its message is shown by the caller), Mod-S to save. Tab indents; Escape then Tab leaves.
  * `onSave` should keep its identity across renders: a new one reconfigures the editor.
  */
 export function CodeEditor({
   value,
   onChange,
+  path,
   label,
   describedBy,
   problem,
@@ -63,6 +81,8 @@ export function CodeEditor({
 }: {
   value: string;
   onChange: (value: string) => void;
+  /** The file's path: its extension chooses the language. */
+  path: string;
   label: string;
   describedBy?: string;
   problem: CodePosition | null;
@@ -72,13 +92,10 @@ export function CodeEditor({
   const editor = useRef<ReactCodeMirrorRef>(null);
 
   const invalid = problem !== null;
+  const jsonFile = isJsonPath(path);
   const extensions = useMemo(
     () => [
-      // TSX as javascript({ jsx: true, typescript: true }) reads it, without its autoCloseTags: that inserts `</Text>`
-      // on typing `>` or `</`, a tag the author did not type (`</Text>` typed by hand became `</Text>Text>`, which
-      // compiles and shows "Text>" in the email). Keywords and snippets stay, offered only as suggestions.
-      tsxLanguage,
-      javascript({ typescript: true }).support,
+      ...(jsonFile ? jsonSupport : tsxSupport),
       problemMarks,
       // A long line wraps in the pane rather than running past its edge.
       EditorView.lineWrapping,
@@ -101,7 +118,7 @@ export function CodeEditor({
         ...(invalid ? { "aria-invalid": "true" } : {}),
       }),
     ],
-    [label, describedBy, invalid, onSave],
+    [jsonFile, label, describedBy, invalid, onSave],
   );
 
   const line = problem?.line;

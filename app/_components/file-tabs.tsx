@@ -18,7 +18,8 @@ export function FileTabs({
   onSelect: (path: string) => void;
 }) {
   return (
-    <div className="tabs" role="tablist" aria-label="Files of the template">
+    // Wrapped onto rows rather than scrolled: a template's code and its locales' messages files outgrow a phone's width.
+    <div className="tabs" role="tablist" aria-label="Files of the template" style={{ flexWrap: "wrap" }}>
       {paths.map((path) => (
         <button
           key={path}

@@ -172,6 +172,7 @@ describe("the edit page", () => {
         name: "Hello again",
         description: "",
         files: [{ path: "template.tsx", code: hello("Hello") }],
+        defaultLocale: null,
       },
     });
 
@@ -186,6 +187,7 @@ describe("the edit page", () => {
         { path: "email.tsx", code: files["email.tsx"] },
         { path: "components/a.tsx", code: files["components/a.tsx"] },
       ],
+      defaultLocale: null,
     });
   });
 

@@ -193,6 +193,7 @@ describe("the template's page", () => {
       draft: { revision: draft.revision, updated_at: draft.updated_at.toISOString() },
       draftPreview: { html: expect.stringContaining("Draft says <!-- -->Ada"), text: expect.any(String), error: null },
       justSaved: false,
+      savedWarnings: [],
       // The versions panel stands under it, above the workbench.
       children: expect.objectContaining({ type: VersionsCard }),
     });
@@ -218,6 +219,7 @@ describe("the template's page", () => {
       draft: null,
       draftPreview: null,
       justSaved: false,
+      savedWarnings: [],
       children: expect.objectContaining({ type: VersionsCard }),
     });
     expect((await pageProps(id, { version: "x" })).versionsCard).toMatchObject({ highlighted: null, hasDraft: false });

@@ -110,7 +110,7 @@ export default async function EmailPage({ params }: { params: Promise<{ id: stri
                     </dd>
                   </>
                 )}
-                {email.locale !== null && (
+                {email.locale !== undefined && (
                   <>
                     <dt>Locale</dt>
                     <dd data-testid="email-locale">{email.locale}</dd>

@@ -142,6 +142,8 @@ export type TestSendRequest = {
   /** Empty: the default sender. */
   from: string;
   variables: Record<string, unknown>;
+  /** A template with messages: the locale the page previews (resolved as a send's `locale`). */
+  locale?: string;
 };
 
 /**
@@ -154,12 +156,12 @@ export async function sendTestEmailAction(request: TestSendRequest): Promise<Sen
   return runAction((request ?? {}) as Partial<TestSendRequest>, {
     page: ({ templateId }) => `/dashboard/library/${encodeURIComponent(String(templateId))}`,
     input: (submitted) => submitted,
-    run: async (account, { templateId, to, subject, from, variables }) => {
+    run: async (account, { templateId, to, subject, from, variables, locale }) => {
       // Not an API call, yet a render in the sandbox: limited as the dashboard's previews are, before any work.
       await admitSignedInPreview(account.id, clientAddress(await headers()));
       const { body } = await sendEmail(
         { accountId: account.id, plan: account.plan, apiKey: null, test: true },
-        { template_id: templateId, to, subject, variables, ...(from ? { from } : {}) },
+        { template_id: templateId, to, subject, variables, ...(from ? { from } : {}), ...(locale ? { locale } : {}) },
         null,
       );
       return body.data;

@@ -6,7 +6,9 @@ import { clientAddress } from "@/lib/api/client-address";
 import { AppError } from "@/lib/core/errors";
 import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/core/config";
+import { formVariablesSchema, pickerLocales } from "@/lib/dashboard/locales";
 import { admitSignedInPreview, previewVariables } from "@/lib/dashboard/preview";
+import { saveWarnings } from "@/lib/dashboard/save-warnings";
 import { isVerifiedForSending, listSendingDomains } from "@/lib/sending-domains/service";
 import { checkVariables, renderTemplate } from "@/lib/render";
 import { templateFileName } from "@/lib/templates/archive";
@@ -29,6 +31,7 @@ import { uuidSchema } from "@/lib/core/schemas";
 import { ADDED_VIA_LABEL, formatDate, formatDateTime, formatPrice } from "../../../_components/format";
 import { CompatibilityPanel } from "../../../_components/compatibility-panel";
 import { CopyButton } from "../../../_components/copy-button";
+import { SaveWarnings } from "../../../_components/save-warnings";
 import { deleteTemplateAction, removeFromLibraryAction } from "./actions";
 import { RemoveTemplate } from "./remove-template";
 import { DraftCard, VersionsCard } from "./versions";
@@ -90,6 +93,12 @@ export default async function TemplatePage({
   const compatibility = await templateCompatibility(account.id, template, await templateExample(template)).catch(
     () => null,
   );
+  // The save the editor just made: its missing-key warnings beside its result (the draft's, or the new template's).
+  const savedWarnings =
+    own && (created || (draftSaved && draft))
+      ? await saveWarnings(account.id, draftSaved && draft ? draft : template)
+      : [];
+  const locales = pickerLocales(template);
   const verified = domains.filter((domain) => isVerifiedForSending(domain));
   const shared = getConfig().sharedSendingDomain;
   const fileName = templateFileName(template);
@@ -169,6 +178,11 @@ export default async function TemplatePage({
           <p>Template saved and added to your library. Render or send it with the id above.</p>
         </div>
       )}
+      {created && savedWarnings.length > 0 && (
+        <div style={{ marginBottom: 20 }}>
+          <SaveWarnings warnings={savedWarnings} />
+        </div>
+      )}
       {/* The versions under the published one and the draft: what the page says about the template's lifecycle is
           together, above the workbench (which renders the published version). */}
       {own && versions && (
@@ -178,6 +192,7 @@ export default async function TemplatePage({
           draft={draft && { revision: draft.revision, updated_at: draft.updated_at.toISOString() }}
           draftPreview={draftPreview}
           justSaved={draftSaved}
+          savedWarnings={draftSaved ? savedWarnings : []}
         >
           <VersionsCard
             templateId={template.id}
@@ -199,8 +214,9 @@ export default async function TemplatePage({
         templateId={template.id}
         name={template.name}
         fileName={fileName}
-        schema={templateVariablesSchema(template)}
+        schema={formVariablesSchema(templateVariablesSchema(template), locales)}
         sampleVariables={sample}
+        locales={locales}
         initialHtml={initialHtml}
         initialText={initialText}
         initialError={initialError}

@@ -1,5 +1,7 @@
 "use client";
 import Link from "next/link";
+import type { MessagesProblem } from "@/lib/templates/messages";
+import { SaveWarnings } from "../../../_components/save-warnings";
 import { useActionState, useEffect, useState, type ReactNode } from "react";
 import { ConfirmAction } from "../../../_components/confirm-action";
 import { diffVersionFiles, foldUnchanged, type FileDiff } from "@/lib/templates/version-diff";
@@ -37,6 +39,7 @@ export function DraftCard({
   draft,
   draftPreview,
   justSaved,
+  savedWarnings = [],
   children,
 }: {
   templateId: string;
@@ -46,6 +49,8 @@ export function DraftCard({
   draftPreview: Rendered | null;
   /** The editor has just saved the draft shown (?draft=saved). */
   justSaved: boolean;
+  /** The missing-key warnings of the save just made, shown beside its result. */
+  savedWarnings?: readonly MessagesProblem[];
   children?: ReactNode;
 }) {
   const [state, publish] = useActionState(publishDraftAction, { status: "idle" });
@@ -100,6 +105,7 @@ export function DraftCard({
                 : state
             }
           />
+          {saved && <SaveWarnings warnings={savedWarnings} />}
         </div>
       </CardSection>
       {children}

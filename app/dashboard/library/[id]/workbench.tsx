@@ -32,6 +32,7 @@ export function TemplateWorkbench({
   fileName,
   schema,
   sampleVariables,
+  locales,
   initialHtml,
   initialText,
   initialError,
@@ -45,6 +46,8 @@ export function TemplateWorkbench({
   fileName: string;
   schema: VariablesSchema;
   sampleVariables: Variables;
+  /** A template with messages: the locales to preview, the default first (its first render's); null shows no picker. */
+  locales: string[] | null;
   initialHtml: string | null;
   initialText: string | null;
   initialError: string | null;
@@ -55,6 +58,7 @@ export function TemplateWorkbench({
   accountEmail: string;
 }) {
   const [variables, setVariables] = useState<Variables>(sampleVariables);
+  const [locale, setLocale] = useState<string | null>(locales?.[0] ?? null);
   const [valid, setValid] = useState(true);
   const [html, setHtml] = useState<string | null>(initialHtml ?? "");
   const [text, setText] = useState<string | null>(initialText);
@@ -66,12 +70,16 @@ export function TemplateWorkbench({
   const requestSeq = useRef(0);
 
   const render = useCallback(
-    async (vars: Variables) => {
+    async (vars: Variables, inLocale: string | null) => {
       const seq = ++requestSeq.current;
       setStatus("rendering");
+      // The API resolves the locale and gives the component the resolved tag as its `locale` prop.
       const result = await callDashboard<{ html: string; text?: string; warnings?: RenderWarning[] }>(
         `/templates/${templateId}/render`,
-        { method: "POST", body: { variables: vars, format: "html", plain_text: true } },
+        {
+          method: "POST",
+          body: { variables: vars, format: "html", plain_text: true, ...(inLocale ? { locale: inLocale } : {}) },
+        },
       );
       if (seq !== requestSeq.current) return; // a newer render superseded this one
       if (result.ok) {
@@ -106,9 +114,9 @@ export function TemplateWorkbench({
       firstRender.current = false;
       return;
     }
-    const timer = window.setTimeout(() => void render(JSON.parse(variablesKey)), 650);
+    const timer = window.setTimeout(() => void render(JSON.parse(variablesKey), locale), 650);
     return () => window.clearTimeout(timer);
-  }, [variablesKey, render]);
+  }, [variablesKey, locale, render]);
 
   const update = useCallback((next: Variables, changed: string) => {
     setVariables(next);
@@ -134,6 +142,30 @@ export function TemplateWorkbench({
             </button>
           </div>
           <div className="card-body">
+            {locales && (
+              <div style={{ marginBottom: 14 }}>
+                <FormField id="preview-locale" label="Locale">
+                  <select
+                    id="preview-locale"
+                    className="select"
+                    value={locale ?? ""}
+                    onChange={(event) => setLocale(event.target.value)}
+                    aria-describedby="preview-locale-help"
+                    data-testid="locale-picker"
+                  >
+                    {locales.map((tag, index) => (
+                      <option key={tag} value={tag}>
+                        {index === 0 ? `${tag} (default)` : tag}
+                      </option>
+                    ))}
+                  </select>
+                  <span id="preview-locale-help" className="hint">
+                    The preview and the test email render in this locale, given to the template as its{" "}
+                    <code>locale</code> prop.
+                  </span>
+                </FormField>
+              </div>
+            )}
             <VariablesForm
               schema={schema}
               value={variables}
@@ -156,6 +188,7 @@ export function TemplateWorkbench({
             templateId={templateId}
             name={name}
             variables={variables}
+            locale={locale}
             blocked={!valid}
             senders={senders}
             canSend={canSend}
@@ -173,6 +206,7 @@ function SendTestForm({
   templateId,
   name,
   variables,
+  locale,
   blocked,
   senders,
   canSend,
@@ -181,6 +215,7 @@ function SendTestForm({
   templateId: string;
   name: string;
   variables: Record<string, unknown>;
+  locale: string | null;
   blocked: boolean;
   senders: Sender[];
   canSend: boolean;
@@ -201,6 +236,7 @@ function SendTestForm({
           subject: String(form.get("subject") ?? ""),
           from: String(form.get("from") ?? ""),
           variables,
+          ...(locale ? { locale } : {}),
         }),
       );
     } catch {

@@ -3,7 +3,9 @@ import { useActionState, useCallback, useEffect, useMemo, useRef, useState } fro
 import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_FILES, MAX_TEMPLATE_NAME_CHARS } from "@/lib/core/limits";
 import type { CompatibilityFinding } from "@/lib/render/analysis/warnings";
 import type { VariablesSchema } from "@/lib/templates/variables-schema";
-import { SINGLE_FILE, templatePathProblem } from "@/lib/templates/files";
+import { messagesTag, SINGLE_FILE, templatePathProblem } from "@/lib/templates/files";
+import { effectiveDefault, localesOf, newLocale } from "@/lib/dashboard/locales";
+import { jsonSyntaxProblem, placeMessagesProblem as placed } from "@/lib/dashboard/message-key";
 import { CodeEditor, type CodeEditorHandle } from "../../../_components/code-editor";
 import { CompatibilityPanel } from "../../../_components/compatibility-panel";
 import { FileTabs } from "../../../_components/file-tabs";
@@ -21,8 +23,20 @@ type DraftResult =
 
 type Problem = { message: string; line?: number; column?: number; path?: string };
 
-/** A saved template opened in the editor: its files in tab order, the entry first. */
-export type EditedTemplate = { id: string; name: string; description: string; files: { path: string; code: string }[] };
+/**
+ * A saved template opened in the editor: its files in tab order, the entry first, and the default locale of its
+ * messages (null without any).
+ */
+export type EditedTemplate = {
+  id: string;
+  name: string;
+  description: string;
+  files: { path: string; code: string }[];
+  defaultLocale: string | null;
+};
+
+/** A new locale's messages: none yet, so every key falls back (the save's warnings list them). */
+const NEW_MESSAGES = "{\n}\n";
 
 /** Why `path` cannot be added (or a file renamed to it): the API's path rules, then the editor's own. */
 function newPathProblem(path: string, taken: string[]): string | null {
@@ -58,26 +72,43 @@ export function TemplateEditor({
   // The entry's path: a new template's is the name compile errors give a template of one file.
   const entry = template?.files[0].path ?? SINGLE_FILE;
   const [active, setActive] = useState(entry);
-  const [naming, setNaming] = useState<{ mode: "add" | "rename"; path: string; error: string | null } | null>(null);
+  const [naming, setNaming] = useState<{
+    mode: "add" | "rename" | "locale";
+    path: string;
+    error: string | null;
+  } | null>(null);
+  // The default locale the author chose (the saved one at first); the save's own choice when it is none of the tags.
+  const [chosenDefault, setChosenDefault] = useState<string | null>(template?.defaultLocale ?? null);
   const code = files.find((file) => file.path === active)?.code ?? "";
+  const activeTag = messagesTag(active);
+  const jsonError = useMemo(() => (activeTag === null ? null : jsonSyntaxProblem(code)), [activeTag, code]);
   const setCode = useCallback(
     (next: string) =>
       setFiles((current) => current.map((file) => (file.path === active ? { ...file, code: next } : file))),
     [active],
   );
   // Serialised once per change of the files, not at every render: the sources may hold 500,000 characters.
+  const locales = useMemo(() => localesOf(files.map((file) => file.path)), [files]);
+  const defaultLocale = effectiveDefault(locales, chosenDefault);
   const { source, sourceKey, filesJson } = useMemo(() => {
     const source =
       files.length === 1
         ? { code: files[0].code }
-        : { files: Object.fromEntries(files.map((file) => [file.path, file.code])), entry };
+        : {
+            files: Object.fromEntries(files.map((file) => [file.path, file.code])),
+            entry,
+            ...(defaultLocale !== null ? { default_locale: defaultLocale } : {}),
+          };
     return {
       source,
       sourceKey: JSON.stringify(source),
       filesJson: "files" in source ? JSON.stringify(source.files) : "",
     };
-  }, [files, entry]);
+  }, [files, entry, defaultLocale]);
   const [submittedSource, setSubmittedSource] = useState<string | null>(null);
+  // The locale the preview renders in: one of the messages' tags, or null for the PreviewProps' (else the default).
+  const [previewLocale, setPreviewLocale] = useState<string | null>(null);
+  const shownLocale = previewLocale !== null && locales.includes(previewLocale) ? previewLocale : null;
   const [variablesText, setVariablesText] = useState("");
   const [html, setHtml] = useState<string | null>(null);
   // The email client support of the last render that worked, shown with its preview (null: its check was skipped).
@@ -118,7 +149,11 @@ export function TemplateEditor({
         const response = await fetch("/api/dashboard/templates/preview", {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ ...JSON.parse(sourceKey), variables: JSON.parse(variablesKey) }),
+          body: JSON.stringify({
+            ...JSON.parse(sourceKey),
+            variables: JSON.parse(variablesKey),
+            ...(shownLocale !== null ? { locale: shownLocale } : {}),
+          }),
         });
         const body = (await response.json()) as DraftResult | { error?: string; message?: string };
         if (current !== seq.current) return;
@@ -160,14 +195,15 @@ export function TemplateEditor({
     };
     const timer = window.setTimeout(() => void renderPreview(), 700);
     return () => window.clearTimeout(timer);
-  }, [sourceKey, variablesKey]);
+  }, [sourceKey, variablesKey, shownLocale]);
 
   const saveError = state.status === "error" ? state : null;
   // A failed save's compile error holds while the files are as saved; its other errors while the preview has none.
-  const shown: Problem | null =
+  const shownAsIs: Problem | null =
     saveError && (saveError.line !== undefined ? sourceKey === submittedSource : !problem)
       ? { message: saveError.message ?? "", line: saveError.line, column: saveError.column, path: saveError.path }
       : problem;
+  const shown = shownAsIs && placed(shownAsIs, files);
   // A failed save whose error is in another file brings that file's tab forward, once (adjusted while rendering, as
   // React recommends for state that follows a new answer).
   const [seenSave, setSeenSave] = useState(state);
@@ -185,7 +221,10 @@ export function TemplateEditor({
   // the code on a phone). A compile error only while the files are as saved.
   const saveProblem: Problem | null =
     saveError && (saveError.line === undefined || sourceKey === submittedSource)
-      ? { message: saveError.message ?? "", line: saveError.line, column: saveError.column, path: saveError.path }
+      ? placed(
+          { message: saveError.message ?? "", line: saveError.line, column: saveError.column, path: saveError.path },
+          files,
+        )
       : null;
   // The marks belong to the file the problem is in (one file's problems name no file, or its own).
   const problemHere = shown && (shown.path === undefined || shown.path === active) ? shown : null;
@@ -216,10 +255,26 @@ export function TemplateEditor({
 
   function submitNaming() {
     if (!naming) return;
+    if (naming.mode === "locale") {
+      const added = newLocale(
+        naming.path,
+        files.map((file) => file.path),
+      );
+      if ("error" in added) {
+        setNaming({ ...naming, error: added.error });
+        return;
+      }
+      setFiles((current) => [...current, { path: added.path, code: NEW_MESSAGES }]);
+      setActive(added.path);
+      setNaming(null);
+      return;
+    }
     const path = naming.path.trim();
     const taken = files.map((file) => file.path).filter((taken) => naming.mode === "add" || taken !== active);
+    // The code files' cap: a locale's messages count apart (MAX_TEMPLATE_LOCALES).
+    const codeFiles = files.filter((file) => messagesTag(file.path) === null).length;
     const error =
-      naming.mode === "add" && files.length >= MAX_TEMPLATE_FILES
+      naming.mode === "add" && messagesTag(path) === null && codeFiles >= MAX_TEMPLATE_FILES
         ? `A template holds at most ${MAX_TEMPLATE_FILES} files.`
         : newPathProblem(path, taken);
     if (error) {
@@ -300,7 +355,7 @@ export function TemplateEditor({
         <div className="stack">
           <CardSection
             headingId="code-title"
-            title="Code (TSX)"
+            title={activeTag === null ? "Code (TSX)" : `Messages: ${activeTag} (JSON)`}
             aside={
               <span className="hint">
                 <span className="kbd">Tab</span> indents · <span className="kbd">Esc</span> then{" "}
@@ -333,7 +388,7 @@ export function TemplateEditor({
                         Rename file
                       </button>
                       <button type="button" className="btn btn-ghost btn-sm" onClick={removeActive}>
-                        Remove file
+                        {activeTag === null ? "Remove file" : `Remove locale ${activeTag}`}
                       </button>
                     </>
                   )}
@@ -344,12 +399,23 @@ export function TemplateEditor({
                   >
                     Add file
                   </button>
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    onClick={() => setNaming({ mode: "locale", path: "", error: null })}
+                  >
+                    Add locale
+                  </button>
                 </div>
               </div>
               {naming && (
                 <div className="field">
                   <label className="label" htmlFor="file-path">
-                    {naming.mode === "add" ? "Path of the new file" : `New path of ${active}`}
+                    {naming.mode === "add"
+                      ? "Path of the new file"
+                      : naming.mode === "locale"
+                        ? "Language tag of the new locale"
+                        : `New path of ${active}`}
                   </label>
                   <div className="row">
                     <input
@@ -371,7 +437,7 @@ export function TemplateEditor({
                       aria-describedby="file-path-help"
                     />
                     <button type="button" className="btn btn-primary btn-sm" onClick={submitNaming}>
-                      {naming.mode === "add" ? "Add" : "Rename"}
+                      {naming.mode === "rename" ? "Rename" : "Add"}
                     </button>
                     <button type="button" className="btn btn-ghost btn-sm" onClick={() => setNaming(null)}>
                       Cancel
@@ -379,7 +445,9 @@ export function TemplateEditor({
                   </div>
                   <span id="file-path-help" className={naming.error ? "field-error" : "hint"}>
                     {naming.error ??
-                      "A relative path ending in .tsx, .ts, .jsx or .js, e.g. components/footer.tsx. Import it from another file by its relative path: ./components/footer."}
+                      (naming.mode === "locale"
+                        ? "A BCP 47 tag: fr, de, pt-BR, zh-Hant. It adds messages/<tag>.json, empty: each key falls back to its parent locale's message, then the default locale's, until you write it."
+                        : "A relative path ending in .tsx, .ts, .jsx or .js, e.g. components/footer.tsx. Import it from another file by its relative path: ./components/footer.")}
                   </span>
                 </div>
               )}
@@ -389,8 +457,9 @@ export function TemplateEditor({
                   ref={editor}
                   value={code}
                   onChange={setCode}
-                  label="Template source code"
-                  describedBy="code-help"
+                  path={active}
+                  label={activeTag === null ? "Template source code" : `Messages of ${activeTag} as JSON`}
+                  describedBy={activeTag === null ? "code-help" : "messages-help"}
                   problem={
                     problemHere?.line !== undefined ? { line: problemHere.line, column: problemHere.column } : null
                   }
@@ -404,13 +473,57 @@ export function TemplateEditor({
                 <>
                   <input type="hidden" name="files" value={filesJson} />
                   <input type="hidden" name="entry" value={source.entry} />
+                  {source.default_locale !== undefined && (
+                    <input type="hidden" name="default_locale" value={source.default_locale} />
+                  )}
                 </>
               )}
-              <span id="code-help" className="hint">
-                A default export returning React Email components. Imports: <code>react</code> and{" "}
-                <code>@react-email/components</code>, <code>Tailwind</code> and <code>pixelBasedPreset</code> included.
-                Set <code>Component.PreviewProps</code> for sample values.
-              </span>
+              {locales.length > 0 && (
+                <div className="field">
+                  <label className="label" htmlFor="default-locale">
+                    Default locale
+                  </label>
+                  <select
+                    id="default-locale"
+                    className="select"
+                    value={defaultLocale ?? ""}
+                    onChange={(event) => setChosenDefault(event.target.value)}
+                    aria-describedby="default-locale-help"
+                  >
+                    {locales.map((tag) => (
+                      <option key={tag} value={tag}>
+                        {tag}
+                      </option>
+                    ))}
+                  </select>
+                  <span id="default-locale-help" className="hint">
+                    A render in a locale the template lacks uses it, and a key another locale lacks falls back to it.
+                  </span>
+                </div>
+              )}
+              {activeTag !== null && (
+                // The editor's description: its JSON error in words too, read with it (not announced at each keystroke,
+                // when half-typed JSON never parses).
+                <span id="messages-help" className={jsonError ? "field-error" : "hint"}>
+                  {jsonError ? (
+                    <>This JSON does not parse yet: {jsonError}</>
+                  ) : (
+                    <>
+                      The messages of {activeTag}: an object of ICU messages by key, nested as you like (
+                      <code>{'{ "welcome": { "title": "Hi {name}" } }'}</code>), read with <code>createTranslator</code>{" "}
+                      from <code>next-intl</code>. JSON errors are marked as you type.
+                    </>
+                  )}
+                </span>
+              )}
+              {activeTag === null && (
+                <span id="code-help" className="hint">
+                  A default export returning React Email components. Imports: <code>react</code> and{" "}
+                  <code>@react-email/components</code>, <code>Tailwind</code> and <code>pixelBasedPreset</code>{" "}
+                  included; <code>next-intl</code> and a locale&apos;s <code>./messages/&lt;tag&gt;.json</code> with Add
+                  locale. Set <code>Component.PreviewProps</code> for sample values.
+                </span>
+              )}
             </div>
           </CardSection>
           <CardSection
@@ -443,6 +556,26 @@ export function TemplateEditor({
             aside={<span className="label-optional small">optional JSON</span>}
           >
             <div className="card-body stack-sm">
+              {locales.length > 0 && (
+                <div className="field">
+                  <label className="label" htmlFor="preview-locale">
+                    Preview locale
+                  </label>
+                  <select
+                    id="preview-locale"
+                    className="select"
+                    value={shownLocale ?? ""}
+                    onChange={(event) => setPreviewLocale(event.target.value === "" ? null : event.target.value)}
+                  >
+                    <option value="">PreviewProps&apos; locale, else the default ({defaultLocale})</option>
+                    {locales.map((tag) => (
+                      <option key={tag} value={tag}>
+                        {tag}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              )}
               <label htmlFor="preview-variables" className="visually-hidden">
                 Preview variables as JSON
               </label>

@@ -48,7 +48,13 @@ export default async function EditTemplatePage({ params }: { params: Promise<{ i
       </div>
       <TemplateEditor
         saveAction={saveDraftAction}
-        template={{ id: template.id, name: template.name, description: template.description, files }}
+        template={{
+          id: template.id,
+          name: template.name,
+          description: template.description,
+          files,
+          defaultLocale: source.default_locale,
+        }}
       />
     </>
   );
