@@ -118,7 +118,8 @@ const pages: [string, string, string | RegExp][] = [
   ["invite-invalid", "/invite/not-a-real-invitation", "Join a team"],
 ];
 
-// The pages a member of the team sees in place of an admin's: each says that an admin is needed.
+// The pages a member of the team sees in place of an admin's: each says that an admin is needed (Delete team: that only an
+// admin can delete it).
 const memberPages: [string, string, string | RegExp][] = [
   ["member-team", "/dashboard/settings/team", "Team"],
   ["member-api-keys", "/dashboard/settings/api-keys", "API keys"],
@@ -277,7 +278,10 @@ for (const width of [375, 1440]) {
         await visitor.goto(url(path));
         await visitor.getByRole("heading", { level: 1, name: heading }).first().waitFor();
         if (visits === memberPages)
-          await expect(visitor.getByText(/An admin (of this team )?is needed/).first(), name).toBeVisible();
+          await expect(
+            visitor.getByText(/An admin (of this team )?is needed|Only an admin of this team can/).first(),
+            name,
+          ).toBeVisible();
         await settled(visitor);
         await screenshot(visitor, name);
         if ((await horizontalOverflow(visitor)) > 0) overflowing.push(name);
