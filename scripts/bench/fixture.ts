@@ -35,7 +35,7 @@ export type Fixture = {
   subscriber: { key: string; sendFrom: string };
 };
 
-const USER_TEMPLATE_SOURCE = `import * as React from "react";
+export const USER_TEMPLATE_SOURCE = `import * as React from "react";
 import { Body, Container, Heading, Html, Text } from "@react-email/components";
 
 export default function Hello({ name = "there" }: { name?: string }) {
@@ -53,7 +53,7 @@ export default function Hello({ name = "there" }: { name?: string }) {
 `;
 
 /** render_user's template localized as React Email's guide does: createTranslator, a plural and a date, per locale. */
-const LOCALIZED_TEMPLATE_FILES = {
+export const LOCALIZED_TEMPLATE_FILES = {
   "email.tsx": `import { createTranslator } from "next-intl";
 import { Body, Container, Heading, Html, Text } from "@react-email/components";
 
