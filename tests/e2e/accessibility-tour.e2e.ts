@@ -6,6 +6,7 @@ import {
   addWebhookThroughApi,
   createApiKey,
   acceptInvitation,
+  createLocalizedTemplateThroughApi,
   createTemplateThroughApi,
   inviteMember,
   newEmailAddress,
@@ -33,6 +34,7 @@ test.describe.configure({ mode: "parallel" });
 
 let welcomeId = "";
 let noteId = "";
+let localizedId = "";
 let bouncedEmailId = "";
 let webhookId = "";
 let receiver: Receiver | undefined;
@@ -64,6 +66,8 @@ const story = useStoryPage(async (page) => {
   [welcomeId] = await addFromCatalogue(page, ["Welcome"]);
   // A name as long as people give them: its file name is in a button of the template's page.
   noteId = await createTemplateThroughApi(page, "E2E note about the quarterly account statement for customers");
+  // Its page's locale picker, its editor's messages tabs.
+  localizedId = await createLocalizedTemplateThroughApi(page, "E2E localized receipt");
   await createApiKey(page, "E2E server");
   const testKey = await createApiKey(page, "E2E CI", "test");
   // A domain belongs to one account, and each worker has its own.
@@ -99,6 +103,8 @@ const pages: [string, string, string | RegExp][] = [
   ["template", "/dashboard/library/{welcome}", "Welcome"],
   ["own-template", "/dashboard/library/{note}", "E2E note"],
   ["edit-template", "/dashboard/library/{note}/edit", "Edit E2E note"],
+  ["localized-template", "/dashboard/library/{localized}", "E2E localized receipt"],
+  ["edit-localized-template", "/dashboard/library/{localized}/edit", "Edit E2E localized receipt"],
   ["catalogue", "/dashboard/catalogue", "Catalogue"],
   ["new-template", "/dashboard/templates/new", "New template"],
   ["usage", "/dashboard/usage", "Usage"],
@@ -244,6 +250,7 @@ for (const width of [375, 1440]) {
           path
             .replace("{welcome}", welcomeId)
             .replace("{note}", noteId)
+            .replace("{localized}", localizedId)
             .replace("{email}", bouncedEmailId)
             .replace("{webhook}", webhookId),
         ),
@@ -254,7 +261,7 @@ for (const width of [375, 1440]) {
           for (const details of all) (details as HTMLDetailsElement).open = true;
         });
       await shotPage.getByRole("heading", { level: 1, name: heading }).first().waitFor();
-      if (name === "new-template" || name === "edit-template")
+      if (name === "new-template" || name === "edit-template" || name === "edit-localized-template")
         await shotPage.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor({ timeout: 15_000 });
       await settled(shotPage);
       await screenshot(shotPage, name);

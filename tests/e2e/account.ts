@@ -156,6 +156,31 @@ export async function createTemplateThroughApi(page: Page, name: string): Promis
   return (await response.json()).template.id;
 }
 
+/** A template with messages for en and fr (fr lacking a key), as React Email's next-intl guide writes one. */
+export async function createLocalizedTemplateThroughApi(page: Page, name: string): Promise<string> {
+  const source = [
+    'import { createTranslator } from "next-intl";',
+    'import { Html, Text } from "@react-email/components";',
+    "",
+    "export default async function Receipt({ count = 2, locale }: { count?: number; locale: string }) {",
+    '  const t = createTranslator({ messages: await import(`./messages/${locale}.json`), namespace: "receipt", locale });',
+    '  return (<Html><Text>{t("title")}</Text><Text>{t("items", { count })}</Text></Html>);',
+    "}",
+    "",
+  ].join("\n");
+  const en = { receipt: { title: "Your receipt", items: "{count, plural, one {# item} other {# items}}" } };
+  const fr = { receipt: { items: "{count, plural, one {# article} other {# articles}}" } };
+  const response = await page.request.post(url("/api/v1/templates"), {
+    data: {
+      name,
+      files: { "email.tsx": source, "messages/en.json": JSON.stringify(en), "messages/fr.json": JSON.stringify(fr) },
+    },
+  });
+  if (response.status() !== 201)
+    throw new Error(`POST /api/v1/templates: ${response.status()} ${await response.text()}`);
+  return (await response.json()).template.id;
+}
+
 /** Adds `domain` under Sending domains and marks it verified (embedded mode): sends come from hello@`domain`. */
 export async function addVerifiedDomain(page: Page, domain: string): Promise<void> {
   await open(page, "/dashboard/domains", "Sending domains");
