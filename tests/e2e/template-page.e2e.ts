@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { addFromCatalogue, createTemplateThroughApi, signUp } from "./account";
+import { addFromCatalogue, createLocalizedTemplateThroughApi, createTemplateThroughApi, signUp } from "./account";
 import { url } from "./served-app";
 import { open, useStoryPage } from "./story-page";
 
@@ -126,4 +126,18 @@ test("removes a bought template; the catalogue adds it back without buying it ag
   await page.getByText("2 / 10 templates").waitFor();
   await page.getByText("1 / 1 purchases").waitFor();
   await receipt.getByRole("link", { name: "Open in library" }).waitFor();
+});
+
+test("previews a localized template in the locale its picker chooses, with the default locale's message where one lacks it", async () => {
+  const { page } = story;
+  const id = await createLocalizedTemplateThroughApi(page, "E2E localized receipt");
+  await open(page, `/dashboard/library/${id}`, "E2E localized receipt");
+  const picker = page.getByLabel("Locale", { exact: true });
+  await expect(picker.locator("option")).toHaveText(["en (default)", "fr"]);
+  const preview = page.frameLocator("iframe.email-frame");
+  await preview.getByText("2 items").filter({ visible: true }).waitFor();
+  await picker.selectOption("fr");
+  await preview.getByText("2 articles").filter({ visible: true }).waitFor();
+  // fr has no title: en's.
+  await expect(preview.getByText("Your receipt")).toBeVisible();
 });

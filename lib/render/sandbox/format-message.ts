@@ -73,6 +73,59 @@ function messageFormatter(cache: FormatOptions["cache"], formatters: AnyObject) 
   };
 }
 
+/**
+ * The formatters one message's IntlMessageFormat asks for each of its elements: use-intl's (a date in the translator's
+ * time zone unless it names one, as use-intl's own formatMessage does), each remembered for this message by the
+ * options object IntlMessageFormat passes for the element (the same one on every call: its syntax tree's or its merged
+ * formats'), so that a `#`, a plural or a date does not serialize its arguments on every call. A remembered formatter
+ * serves only while the options still hold the same values; options with nested objects go to use-intl's memo.
+ */
+function elementFormatters(formatters: FormatOptions["formatters"], timeZone: string | undefined): AnyObject {
+  type Made = { kind: string; locales: string; values: unknown[]; formatter: unknown };
+  const made = new Map<unknown, Made>();
+  const flatValues = (options: AnyObject | undefined): unknown[] | null => {
+    if (options === undefined) return [];
+    const values: unknown[] = [];
+    for (const name of Object.keys(options)) {
+      const value = options[name];
+      if (value !== null && typeof value === "object") return null;
+      values.push(name, value);
+    }
+    return values;
+  };
+  const sameValues = (a: unknown[], b: unknown[]) => a.length === b.length && a.every((value, i) => value === b[i]);
+  const remembered = (
+    kind: string,
+    locales: unknown,
+    options: AnyObject | undefined,
+    make: (locales: unknown, options?: AnyObject) => unknown,
+  ) => {
+    const values = typeof locales === "string" ? flatValues(options) : null;
+    if (!values) return make(locales, options);
+    const key = options ?? kind;
+    const known = made.get(key);
+    if (known && known.kind === kind && known.locales === locales && sameValues(known.values, values))
+      return known.formatter;
+    const formatter = make(locales, options);
+    made.set(key, { kind, locales: locales as string, values, formatter });
+    return formatter;
+  };
+  const getDateTimeFormat = (locales: unknown, options?: AnyObject) =>
+    formatters.getDateTimeFormat(locales, { ...options, timeZone: options?.timeZone ?? timeZone });
+  return {
+    ...formatters,
+    getNumberFormat: (locales: unknown, options?: AnyObject) =>
+      remembered("number", locales, options, formatters.getNumberFormat),
+    getDateTimeFormat: (locales: unknown, options?: AnyObject) =>
+      remembered("date", locales, options, getDateTimeFormat),
+    // A new `{ type }` each call: remembered by the type.
+    getPluralRules: (locales: unknown, options?: AnyObject) =>
+      options !== undefined && Object.keys(options).length === 1 && typeof options.type === "string"
+        ? remembered(`plural ${options.type}`, locales, undefined, () => formatters.getPluralRules(locales, options))
+        : formatters.getPluralRules(locales, options),
+  };
+}
+
 function formatMessage(_key: string, message: unknown, values: AnyObject | undefined, options: FormatOptions): unknown {
   if (Array.isArray(message)) throw new IntlError(IntlErrorCode.INVALID_MESSAGE, undefined);
   if (typeof message === "object") throw new IntlError(IntlErrorCode.INSUFFICIENT_PATH, undefined);
@@ -83,18 +136,13 @@ function formatMessage(_key: string, message: unknown, values: AnyObject | undef
   let messageFormat: { format: (values?: AnyObject) => unknown };
   try {
     const merged = convertFormats(globalFormats, formats, timeZone);
-    const key = JSON.stringify(["sandbox", message, locale, merged.key]);
+    // Length-prefixed, so no two (formats, locale, message) give one key; apart from use-intl's JSON keys.
+    const localeKey = typeof locale === "string" ? locale : JSON.stringify(locale);
+    const key = `sandbox ${merged.key.length}:${merged.key}${localeKey.length}:${localeKey}${String(message)}`;
     messageFormat = cache.message[key] as typeof messageFormat;
     if (!messageFormat) {
       messageFormat = new IntlMessageFormat(message as string, locale, merged.formats, {
-        formatters: {
-          ...formatters,
-          getDateTimeFormat: (locales: unknown, dateTimeOptions?: AnyObject) =>
-            formatters.getDateTimeFormat(locales, {
-              ...dateTimeOptions,
-              timeZone: dateTimeOptions?.timeZone ?? timeZone,
-            }),
-        },
+        formatters: elementFormatters(formatters, timeZone),
       } as never);
       cache.message[key] = messageFormat;
     }

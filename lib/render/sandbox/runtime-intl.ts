@@ -75,6 +75,8 @@ function wireOptions(options: unknown): AnyObject | undefined {
 /** Host answers a context keeps, and the longest request and answer together kept. */
 const MAX_KEPT_ANSWERS = 2000;
 const MAX_KEPT_ANSWER_CHARS = 4096;
+/** Text answers each formatter keeps (then it asks again): a template formats a few values of each. */
+const MAX_KEPT_TEXTS_PER_FORMATTER = 64;
 
 const ERRORS: Record<string, ErrorConstructor> = { RangeError, TypeError, SyntaxError };
 
@@ -87,11 +89,14 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
   // Answers are a function of the request alone (a date is its time value, now read before the request is made), so
   // this context keeps the latest: use-intl makes its formatters afresh for every render, each a few host calls.
   const answers = new Map<string, string>();
-  const call = (request: unknown[]): any => {
+  const checkDeadline = (): void => {
     if (now() > state.deadline) {
       state.expired = true;
       throw deadlineError();
     }
+  };
+  const call = (request: unknown[]): any => {
+    checkDeadline();
     const text = jsonStringify(request);
     let answerText = answers.get(text);
     if (answerText === undefined) {
@@ -110,19 +115,45 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
   };
   hostCall = call;
 
-  /** A formatter: its constructor's name, locales and options, and the options the host resolved from them. */
-  type Held = { ctor: string; locales: string[] | undefined; options: AnyObject | undefined; resolved: AnyObject };
+  /**
+   * A formatter: its constructor's name, locales and options, the options the host resolved from them, and its latest
+   * text answers by method and argument (a function of those alone, like `answers`, without a request to make).
+   */
+  type Held = {
+    ctor: string;
+    locales: string[] | undefined;
+    options: AnyObject | undefined;
+    resolved: AnyObject;
+    texts: Map<string, string>;
+  };
   const held = new WeakMap<object, Held>();
   const hold = (self: object, ctor: string, locales: unknown, options: unknown): void => {
     const wire = [ctor, wireLocales(locales), wireOptions(options)] as const;
     const resolved = call(["new", ...wire]) as AnyObject;
-    held.set(self, { ctor: wire[0], locales: wire[1], options: wire[2], resolved });
+    held.set(self, { ctor: wire[0], locales: wire[1], options: wire[2], resolved, texts: new Map() });
   };
-  const invoke = (self: unknown, ctor: string, method: string, args: unknown[]): any => {
+  const heldOf = (self: unknown, ctor: string, method: string): Held => {
     const state = typeof self === "object" && self !== null ? held.get(self) : undefined;
     if (!state || state.ctor !== ctor)
       throw new TypeError(`Method Intl.${ctor}.prototype.${method} called on an incompatible receiver`);
-    return call(["call", ctor, state.locales, state.options, method, args]);
+    return state;
+  };
+  const invoke = (self: unknown, ctor: string, method: string, args: unknown[]): any => {
+    const formatter = heldOf(self, ctor, method);
+    return call(["call", ctor, formatter.locales, formatter.options, method, args]);
+  };
+  /** `format` and `select` of one number or date (its time value): a plural or a `#` asks the same again and again. */
+  const invokeText = (self: unknown, ctor: string, method: string, arg: WireNumber): string => {
+    const formatter = heldOf(self, ctor, method);
+    const key = typeof arg === "number" ? `${method}:${arg}` : `${method}:${jsonStringify(arg)}`;
+    const kept = formatter.texts.get(key);
+    if (kept !== undefined) {
+      checkDeadline();
+      return kept;
+    }
+    const text = call(["call", ctor, formatter.locales, formatter.options, method, [arg]]) as string;
+    if (typeof text === "string" && formatter.texts.size < MAX_KEPT_TEXTS_PER_FORMATTER) formatter.texts.set(key, text);
+    return text;
   };
   const resolvedOf = (self: unknown, ctor: string): AnyObject => {
     const state = typeof self === "object" && self !== null ? held.get(self) : undefined;
@@ -140,7 +171,12 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
       hold(this, "NumberFormat", locales, options);
     }
     get format(): (value: unknown) => string {
-      return (value: unknown) => invoke(this, "NumberFormat", "format", [wireNumeric(value)]);
+      return (value: unknown) => {
+        const wire = wireNumeric(value);
+        return typeof wire === "string"
+          ? invoke(this, "NumberFormat", "format", [wire])
+          : invokeText(this, "NumberFormat", "format", wire);
+      };
     }
     formatToParts(value: unknown): AnyObject[] {
       return invoke(this, "NumberFormat", "formatToParts", [wireNumeric(value)]);
@@ -162,7 +198,7 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
       hold(this, "DateTimeFormat", locales, options);
     }
     get format(): (date?: unknown) => string {
-      return (date?: unknown) => invoke(this, "DateTimeFormat", "format", [wireDate(date)]);
+      return (date?: unknown) => invokeText(this, "DateTimeFormat", "format", wireDate(date));
     }
     formatToParts(date?: unknown): AnyObject[] {
       return invoke(this, "DateTimeFormat", "formatToParts", [wireDate(date)]);
@@ -184,7 +220,7 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
       hold(this, "PluralRules", locales, options);
     }
     select(value: unknown): string {
-      return invoke(this, "PluralRules", "select", [wireNumber(Number(value))]);
+      return invokeText(this, "PluralRules", "select", wireNumber(Number(value)));
     }
     selectRange(start: unknown, end: unknown): string {
       return invoke(this, "PluralRules", "selectRange", [wireNumber(Number(start)), wireNumber(Number(end))]);
