@@ -52,7 +52,10 @@ export default function Hello({ name = "there" }: { name?: string }) {
 }
 `;
 
-/** render_user's template localized as React Email's guide does: createTranslator, a plural and a date, per locale. */
+/**
+ * render_user's template localized as React Email's guide does: createTranslator, a plural and a date, per locale. Its
+ * elements are render_user's (a heading and one paragraph), so the two differ by their localization alone.
+ */
 export const LOCALIZED_TEMPLATE_FILES = {
   "email.tsx": `import { createTranslator } from "next-intl";
 import { Body, Container, Heading, Html, Text } from "@react-email/components";
@@ -66,8 +69,9 @@ export default async function Hello({ name = "there", locale = "en", count = 1, 
       <Body style={{ fontFamily: "sans-serif" }}>
         <Container>
           <Heading>{t("title", { name })}</Heading>
-          <Text>{t("items", { count })}</Text>
-          <Text>{t("shipped", { date: new Date(shippedAt) })}</Text>
+          <Text>
+            {t("items", { count })} {t("shipped", { date: new Date(shippedAt) })}
+          </Text>
         </Container>
       </Body>
     </Html>
