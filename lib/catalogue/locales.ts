@@ -57,6 +57,13 @@ export function catalogueLocales(slug: string): { locales: string[]; defaultLoca
   return messages ? { locales: Object.keys(messages).sort(), defaultLocale: CATALOGUE_DEFAULT_LOCALE } : null;
 }
 
+/** A catalogue template's top-level `subject` message in one of its locales; null without messages. */
+export function catalogueSubjectMessage(slug: string, locale: string): string | null {
+  const messages = messagesBySlug.get(slug);
+  if (!messages) return null;
+  return (Object.hasOwn(messages, locale) ? messages[locale] : messages[CATALOGUE_DEFAULT_LOCALE]).subject;
+}
+
 /**
  * The subject of a catalogue template's email in a locale (one of catalogueLocales(slug).locales, as resolved; any
  * other tag gives the default locale's): its top-level `subject` message formatted with the variables (as validated,

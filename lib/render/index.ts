@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { errors, zodDetails } from "@/lib/core/errors";
 import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue/catalogue";
+import { catalogueLocales, catalogueSubject, catalogueSubjectMessage } from "@/lib/catalogue/locales";
 import type { RenderableTemplate } from "@/lib/sending/pipeline";
 import {
   renderCatalogueJsonOffThread,
@@ -61,7 +62,7 @@ export async function renderTemplate(
   const plainText = options.plainText ?? false;
   const rendered: RenderedLocalizedEmail =
     template.owner_account_id === null
-      ? await renderCatalogue(template, props, options, plainText)
+      ? await renderCatalogue(template, props, options, plainText, subjectMessage !== undefined)
       : await renderUserTemplate(template, template.owner_account_id, props, plainText, options, subjectMessage);
   const { warnings: htmlWarnings = [], ...email } = rendered;
   const all = inKindOrder([...warnings, ...htmlWarnings]);
@@ -144,8 +145,20 @@ export function checkVariables(
 ): CheckedVariables {
   const entry = template.owner_account_id === null && template.slug ? getCatalogueEntry(template.slug) : undefined;
   if (entry) {
-    const props = parseCatalogueVariables(entry.variables, variables);
-    return { props, warnings: undeclaredVariableWarnings(catalogueVariablesSchema(entry), variables) };
+    const localized = catalogueLocales(entry.slug);
+    if (!localized) {
+      const props = parseCatalogueVariables(entry.variables, variables);
+      return { props, warnings: undeclaredVariableWarnings(catalogueVariablesSchema(entry), variables) };
+    }
+    // As a user template's: the component receives the resolved tag as its `locale` prop, whatever the variables say.
+    const { locale: _locale, ...others } = variables;
+    const tag = resolveLocale(requestedLocale, localized.locales, localized.defaultLocale);
+    const props = { ...parseCatalogueVariables(entry.variables, others), locale: tag };
+    const warnings = undeclaredVariableWarnings(catalogueVariablesSchema(entry), others);
+    const subjectMessage = catalogueSubjectMessage(entry.slug, tag);
+    return subjectMessage === null
+      ? { props, warnings, locale: tag }
+      : { props, warnings, locale: tag, subjectMessage };
   }
   const locale = templateLocale(template, requestedLocale);
   if (!locale) {
@@ -180,12 +193,16 @@ function parseCatalogueVariables(schema: z.ZodObject, variables: Record<string, 
 async function renderCatalogue(
   template: RenderableTemplate,
   props: Record<string, unknown>,
-  { accountId, signal }: RenderOptions,
+  { accountId, signal, subject }: RenderOptions,
   plainText: boolean,
-): Promise<RenderedEmail> {
+  hasSubjectMessage: boolean,
+): Promise<RenderedLocalizedEmail> {
   const slug = catalogueSlug(template);
   // React escapes every text and attribute value, so variables cannot inject markup.
-  return renderCatalogueOffThread(accountId, slug, props, plainText, signal);
+  const rendered = await renderCatalogueOffThread(accountId, slug, props, plainText, signal);
+  if (!subject || !hasSubjectMessage || typeof props.locale !== "string") return rendered;
+  const formatted = catalogueSubject(slug, props.locale, props);
+  return formatted === null ? rendered : { ...rendered, subject: formatted };
 }
 
 function catalogueSlug(template: RenderableTemplate): string {

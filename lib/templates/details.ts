@@ -1,6 +1,7 @@
 import "server-only";
 import { errors } from "@/lib/core/errors";
 import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue/catalogue";
+import { catalogueLocales } from "@/lib/catalogue/locales";
 import {
   findLibraryTemplate,
   findReadableTemplate,
@@ -48,10 +49,21 @@ export async function getTemplateDetailsOrThrow(accountId: string, templateId: s
     variables,
     example,
     compatibility: compatibilityEntries(await templateCompatibility(accountId, template, example)),
-    ...(template.locales && template.default_locale !== null
-      ? { locales: template.locales.map((locale) => locale.tag), default_locale: template.default_locale }
-      : {}),
+    ...templateLocalesOf(template),
   };
+}
+
+/** `locales` and `default_locale` of a template with messages: a user template's as saved, a catalogue one's files. */
+function templateLocalesOf(
+  template: Pick<ReadableTemplate, "owner_account_id" | "slug" | "locales" | "default_locale">,
+): { locales: string[]; default_locale: string } | Record<string, never> {
+  if (template.owner_account_id === null) {
+    const localized = template.slug ? catalogueLocales(template.slug) : null;
+    return localized ? { locales: localized.locales, default_locale: localized.defaultLocale } : {};
+  }
+  return template.locales && template.default_locale !== null
+    ? { locales: template.locales.map((locale) => locale.tag), default_locale: template.default_locale }
+    : {};
 }
 
 /** GET /templates/{id}/source: the React Email source of a template in the account's library. */

@@ -114,6 +114,7 @@ describe("the letterpress client against the app", () => {
       from: `hello@${user.domain}`,
       to: ["ann@example.com"],
       subject: "Welcome aboard",
+      locale: "en",
       sent_at: ISO,
     });
     const batch = await lp.sendBatch({ emails: [welcome("Welcome again")] });
@@ -123,6 +124,7 @@ describe("the letterpress client against the app", () => {
         from: `hello@${user.domain}`,
         to: ["ann@example.com"],
         subject: "Welcome again",
+        locale: "en",
         sent_at: ISO,
       },
     ]);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { templatesDeclaration } from "@/packages/letterpress/src/types-file";
-import { sender } from "../support/api";
+import { addToLibrary, sender } from "../support/api";
 import { inProcessClient } from "../support/client";
 import { typeErrors } from "../support/typescript";
 
@@ -19,7 +19,13 @@ const FIXTURES: Record<string, string> = {
   "known-locale.ts": `${client}export const sent = lp.send({ template_id: "greeting", to: "a@example.com", locale: "pt-BR" });
 export const rendered = lp.render("greeting", { locale: "fr" });
 export const batch = lp.sendBatch({ emails: [{ template_id: "greeting", to: "a@example.com", locale: "en" }] });
-export const other = lp.send({ template_id: "welcome", to: "a@example.com", subject: "Hi", locale: "ja" });
+export const other = lp.send({
+  template_id: "verify-email",
+  to: "a@example.com",
+  subject: "Hi",
+  locale: "ja",
+  variables: { verifyUrl: "https://acme.example/v/1" },
+});
 `,
   "unknown-locale.ts": `${client}export const sent = lp.send({ template_id: "greeting", to: "a@example.com", locale: "de" });
 `,
@@ -30,8 +36,12 @@ export const other = lp.send({ template_id: "welcome", to: "a@example.com", subj
 describe("npx letterpress types: locales", () => {
   let declaration: string;
   let id: string;
+  let welcomeId: string;
   beforeAll(async () => {
     const user = await sender();
+    welcomeId = user.welcomeId;
+    // A template without messages: any locale.
+    await addToLibrary(user, "verify-email");
     const lp = inProcessClient(user.key);
     const created = await lp.templates.create({
       name: "Greeting",
@@ -54,6 +64,10 @@ describe("npx letterpress types: locales", () => {
     "${id}": Greeting.Locale;
     /** Greeting */
     "greeting": Greeting.Locale;
+    /** Welcome */
+    "${welcomeId}": Welcome.Locale;
+    /** Welcome */
+    "welcome": Welcome.Locale;
   }
 }
 `);

@@ -72,6 +72,12 @@ describe("npx letterpress types", () => {
     /** Welcome */
     "welcome": Welcome.Variables;
   }
+  interface LetterpressLocales {
+    /** Welcome */
+    "${ids.welcome}": Welcome.Locale;
+    /** Welcome */
+    "welcome": Welcome.Locale;
+  }
 }
 `);
   });

@@ -21,7 +21,16 @@ import {
 import { getDb } from "@/lib/db/client";
 import { getEmailOrThrow } from "@/lib/sent-emails/service";
 import { createTemplateFromSource } from "@/lib/templates/user-templates";
-import { BASE, call, createUser, sender, sessionCookie, type TestUser } from "../support/api";
+import {
+  addToLibrary,
+  BASE,
+  call,
+  catalogueId,
+  createUser,
+  sender,
+  sessionCookie,
+  type TestUser,
+} from "../support/api";
 import { newBrowser, submit, useBrowser } from "../support/next-headers";
 import { signedIn } from "../support/signed-in";
 
@@ -336,12 +345,13 @@ describe("a localized template in the dashboard", () => {
       const emailPage = async (id: string) =>
         renderToStaticMarkup(await EmailPage({ params: Promise.resolve({ id }) }));
       expect(await emailPage(emailId)).toContain('<dt>Locale</dt><dd data-testid="email-locale">fr</dd>');
+      await addToLibrary(user, "verify-email");
       const plain = await sendTestEmailAction({
-        templateId: user.welcomeId,
+        templateId: await catalogueId("verify-email"),
         to: "ann@example.com",
-        subject: "Welcome",
+        subject: "Verify",
         from: "",
-        variables: { userName: "Ann" },
+        variables: { verifyUrl: "https://acme.example/v/1" },
       });
       expect(await emailPage("emailId" in plain ? String(plain.emailId) : "")).not.toContain("Locale");
       expect(await getDb()`select html, text_body from sent_emails where id = ${emailId}`).toEqual([

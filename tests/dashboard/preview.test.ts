@@ -409,6 +409,7 @@ describe("a template page's preview as its variables are edited", () => {
       status: 200,
       body: {
         success: true,
+        locale: "en",
         html: expect.stringContaining("Grace"),
         text: expect.stringContaining("WELCOME TO ACME, GRACE!"),
       },
@@ -417,7 +418,7 @@ describe("a template page's preview as its variables are edited", () => {
     expect(html.body).toEqual(await fromApi(EDITED));
     expect({ status: react.status, body: react.body }).toEqual({
       status: 200,
-      body: { success: true, react: expect.stringContaining('"userName": "Grace"') },
+      body: { success: true, locale: "en", react: expect.stringContaining('"userName": "Grace"') },
     });
   });
 

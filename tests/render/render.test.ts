@@ -39,7 +39,7 @@ describe("who may render what", () => {
     const result = await renderCall(user, template_id);
     expect(result.status).toBe(200);
     // A catalogue template's email client support is on its page, not in its renders.
-    expect(result.body).toEqual({ success: true, html: result.body.html });
+    expect(result.body).toEqual({ success: true, locale: "en", html: result.body.html });
   });
 
   it("a public free catalogue template renders without being in the library", async () => {

@@ -279,6 +279,7 @@ describe("the catalogue render workers", () => {
         status: 200,
         body: {
           success: true,
+          locale: "en",
           html: expect.not.stringContaining(secret),
           text: expect.not.stringContaining(secret),
         },

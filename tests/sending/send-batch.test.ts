@@ -88,9 +88,23 @@ describe("POST /api/v1/send/batch", () => {
       {
         success: true,
         data: [
-          { id: UUID, from: `hello@${user.domain}`, to: ["ann@example.com"], subject: "Welcome aboard", sent_at: ISO },
+          {
+            id: UUID,
+            from: `hello@${user.domain}`,
+            to: ["ann@example.com"],
+            subject: "Welcome aboard",
+            locale: "en",
+            sent_at: ISO,
+          },
           { id: UUID, from: `hello@${user.domain}`, to: ["bob@example.com"], subject: "Verify", sent_at: ISO },
-          { id: UUID, from: `hello@${user.domain}`, to: ["gone@bounce.test"], subject: "Third", sent_at: ISO },
+          {
+            id: UUID,
+            from: `hello@${user.domain}`,
+            to: ["gone@bounce.test"],
+            subject: "Third",
+            locale: "en",
+            sent_at: ISO,
+          },
         ],
         meta: { email_usage: usage("free", 3, 100) },
       },

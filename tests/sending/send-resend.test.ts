@@ -102,6 +102,7 @@ describe("POST /api/v1/send through Resend", () => {
         from: `Acme <hello@${user.domain}>`,
         to: ["ann@example.com", "bob@example.com"],
         subject: "Welcome to Acme",
+        locale: "en",
         sent_at: expect.stringMatching(/Z$/),
       },
       meta: {
@@ -452,6 +453,7 @@ describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Re
           from: `hello@${user.domain}`,
           to: ["ann@example.com"],
           subject: "One",
+          locale: "en",
           sent_at: expect.any(String),
         },
         {
@@ -459,6 +461,7 @@ describe("POST /api/v1/send/batch and POST /api/v1/emails/{id}/cancel through Re
           from: `hello@${user.domain}`,
           to: ["bob@example.com"],
           subject: "Two",
+          locale: "en",
           sent_at: expect.any(String),
         },
       ],

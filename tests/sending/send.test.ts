@@ -100,6 +100,7 @@ describe("POST /api/v1/send through the embedded outbox", () => {
         from: `Acme Team <hello@${user.domain}>`,
         to: ["ann@example.com"],
         subject: "Welcome aboard",
+        locale: "en",
         sent_at: expect.stringMatching(ISO),
       },
       meta: {
@@ -114,7 +115,7 @@ describe("POST /api/v1/send through the embedded outbox", () => {
         },
       },
     });
-    expect(Object.keys(result.body.data)).toEqual(["id", "from", "to", "subject", "sent_at"]);
+    expect(Object.keys(result.body.data)).toEqual(["id", "from", "to", "subject", "locale", "sent_at"]);
     expect(sendResponseSchema.parse(result.body)).toEqual(result.body);
     expect(Math.abs(Date.parse(result.body.data.sent_at) - Date.now())).toBeLessThan(60_000);
     expect(result.headers.get("x-request-id")).toMatch(UUID);
@@ -1082,6 +1083,7 @@ describe("scheduled sends and the dispatcher", () => {
       from: `hello@${user.domain}`,
       to: ["ann@example.com"],
       subject: "Welcome aboard",
+      locale: "en",
       sent_at: expect.stringMatching(ISO),
       scheduled_at: at.toISOString(),
     });

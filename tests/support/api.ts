@@ -226,6 +226,8 @@ export function expectedEmailResponse(user: Sender, id: string, status: string, 
     sent_at: ISO,
     scheduled_at: null,
     test: false,
+    // welcome has messages (en, fr, de, es, pt-BR): a send without `locale` is in its default locale.
+    locale: "en",
     events,
     ...extra,
   };

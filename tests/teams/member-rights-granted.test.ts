@@ -147,7 +147,7 @@ describe("a member in the dashboard", () => {
     );
     const one = text(renderToStaticMarkup(await EmailPage({ params: Promise.resolve({ id: state.emailId! }) })));
     expect(one).toContain(`Details From hello@${team.domain} To ann@example.com Subject Welcome aboard Created`);
-    expect(one).toContain(`Template Welcome, version 1 Message id ${state.emailId}`);
+    expect(one).toContain(`Template Welcome, version 1 Locale en Message id ${state.emailId}`);
     const usage = text(renderToStaticMarkup(await UsagePage()));
     expect(usage).toMatch(/^Usage This month so far .* Plan Monthly .* Test sends 1 today /);
   });

@@ -80,6 +80,9 @@ describe("GET /api/v1/templates/{id}", () => {
           variables: catalogueVariablesSchema(entry),
           example,
           compatibility: await exampleCompatibility(await entry.loadComponent(), entry.variables.parse(example)),
+          // receipt has messages in five locales.
+          locales: ["de", "en", "es", "fr", "pt-BR"],
+          default_locale: "en",
         },
       },
     });
@@ -317,6 +320,7 @@ describe("variables checked against the schema", () => {
     // A catalogue template's render has no email client warnings: its page lists them once.
     expect(result.body).toEqual({
       success: true,
+      locale: "en",
       html: result.body.html,
       warnings: [
         {

@@ -14,7 +14,17 @@ import { GET as getTemplate, PUT as putTemplate } from "@/app/api/v1/templates/[
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { getDb } from "@/lib/db/client";
 import { renderDraft } from "@/lib/dashboard/preview";
-import { auth, call, expectedEmailResponse, ISO, sender, type Sender, type TestUser } from "../support/api";
+import {
+  addToLibrary,
+  auth,
+  call,
+  catalogueId,
+  expectedEmailResponse,
+  ISO,
+  sender,
+  type Sender,
+  type TestUser,
+} from "../support/api";
 import { addEndpoint, webhookEvents } from "../support/webhooks";
 
 // Localized templates (api-contract.md, "Localized templates"): what is checked at save, `locale` on render and send,
@@ -139,10 +149,13 @@ describe("locale on render and send", () => {
 
   it("ignores locale for a template without messages, whose answer has none, and still requires subject", async () => {
     const user = await sender();
-    const rendered = await render(user, user.welcomeId, { locale: "fr", variables: { userName: "Ada" } });
+    await addToLibrary(user, "verify-email");
+    const verify = await catalogueId("verify-email");
+    const variables = { verifyUrl: "https://acme.example/v/1" };
+    const rendered = await render(user, verify, { locale: "fr", variables });
     expect(rendered.status).toBe(200);
     expect(Object.keys(rendered.body)).toEqual(["success", "html"]);
-    const sent = await sendEmail(user, { template_id: user.welcomeId, to: "ann@example.com", locale: "fr" });
+    const sent = await sendEmail(user, { template_id: verify, to: "ann@example.com", locale: "fr", variables });
     expect(outcome(sent)).toEqual(invalid([{ field: "subject", message: "subject is required" }]));
   });
 
@@ -206,6 +219,7 @@ describe("locale on render and send", () => {
     const [event] = await webhookEvents(user.accountId);
     expect(event.payload.data).toMatchObject({ email_id: sent.body.data.id, locale: "fr" });
 
+    await addToLibrary(user, "verify-email");
     const batch = await call(sendBatch, "/api/v1/send/batch", {
       method: "POST",
       headers: auth(user),
@@ -214,14 +228,21 @@ describe("locale on render and send", () => {
           { template_id: id, to: "ann@example.com", subject: "Hi", locale: "pt-PT" },
           { template_id: id, to: "bob@example.com", subject: "Hi", locale: "pt-BR" },
           { template_id: user.welcomeId, to: "cy@example.com", subject: "Hi", locale: "fr" },
+          {
+            template_id: await catalogueId("verify-email"),
+            to: "dee@example.com",
+            subject: "Hi",
+            locale: "fr",
+            variables: { verifyUrl: "https://acme.example/v/1" },
+          },
         ],
       },
     });
     expect(batch.status).toBe(200);
-    expect(batch.body.data.map((item: { locale?: string }) => item.locale)).toEqual(["en", "pt-BR", undefined]);
+    expect(batch.body.data.map((item: { locale?: string }) => item.locale)).toEqual(["en", "pt-BR", "fr", undefined]);
     const rows = await getDb()<{ locale: string | null }[]>`
       select locale from sent_emails where account_id = ${user.accountId} and batch_id is not null order by batch_index`;
-    expect(rows).toEqual([{ locale: "en" }, { locale: "pt-BR" }, { locale: null }]);
+    expect(rows).toEqual([{ locale: "en" }, { locale: "pt-BR" }, { locale: "fr" }, { locale: null }]);
 
     // A locale without a subject message of its own (pt-BR): a send must name one.
     expect(outcome(await sendEmail(user, { template_id: id, to: "ann@example.com", locale: "pt-BR" }))).toEqual(

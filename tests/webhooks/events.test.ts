@@ -35,7 +35,7 @@ async function emailResource(user: Sender, id: string) {
 
 /** The data of an email.* event for the email GET /emails/{id} describes, with its status after the event. */
 function dataOf(email: Record<string, unknown>, status: string, extra: object = {}) {
-  const { id, from, to, cc, bcc, subject, template_id, template_version, tags, test, scheduled_at } = email;
+  const { id, from, to, cc, bcc, subject, template_id, template_version, tags, test, scheduled_at, locale } = email;
   return {
     email_id: id,
     from,
@@ -49,6 +49,7 @@ function dataOf(email: Record<string, unknown>, status: string, extra: object = 
     status,
     test,
     ...(scheduled_at === null ? {} : { scheduled_at }),
+    ...(locale === undefined ? {} : { locale }),
     ...extra,
   };
 }
