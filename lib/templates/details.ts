@@ -54,7 +54,7 @@ export async function getTemplateDetailsOrThrow(accountId: string, templateId: s
 }
 
 /** `locales` and `default_locale` of a template with messages: a user template's as saved, a catalogue one's files. */
-function templateLocalesOf(
+export function templateLocalesOf(
   template: Pick<ReadableTemplate, "owner_account_id" | "slug" | "locales" | "default_locale">,
 ): { locales: string[]; default_locale: string } | Record<string, never> {
   if (template.owner_account_id === null) {

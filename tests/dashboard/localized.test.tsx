@@ -362,6 +362,16 @@ describe("a localized template in the dashboard", () => {
     }
   });
 
+  it("previews a localized catalogue template in each of its locales too, the default first", async () => {
+    await addToLibrary(author, "welcome");
+    const tree = await page(await catalogueId("welcome"));
+    expect(picker(renderToStaticMarkup(tree))).toEqual({
+      label: "Locale",
+      options: ["en=en (default)*", "de=de", "es=es", "fr=fr", "pt-BR=pt-BR"],
+    });
+    expect((await propsOf(tree, "TemplateWorkbench")).locales).toEqual(["en", "de", "es", "fr", "pt-BR"]);
+  });
+
   it("shows no picker for a template without messages", async () => {
     const plain = await createTemplateFromSource(author.accountId, { name: "Plain", description: "", code: HELLO });
     const tree = await page(plain.id);

@@ -16,6 +16,7 @@ import {
   findLibraryTemplate,
   templateCompatibility,
   templateExample,
+  templateLocalesOf,
   templateVariablesSchema,
   type TemplateRecord,
 } from "@/lib/templates/details";
@@ -98,7 +99,7 @@ export default async function TemplatePage({
     own && (created || (draftSaved && draft))
       ? await saveWarnings(account.id, draftSaved && draft ? draft : template)
       : [];
-  const locales = pickerLocales(template);
+  const locales = pickerLocales(templateLocalesOf(template));
   const verified = domains.filter((domain) => isVerifiedForSending(domain));
   const shared = getConfig().sharedSendingDomain;
   const fileName = templateFileName(template);
