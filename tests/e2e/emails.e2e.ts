@@ -207,12 +207,23 @@ test("shows each email's delivery status: an address at bounce.test bounces, ano
     .evaluate((list) =>
       [...list.querySelectorAll("dt")].map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]),
     );
-  expect(details.map(([name]) => name)).toEqual(["From", "To", "Subject", "Created", "Sent", "Template", "Message id"]);
+  expect(details.map(([name]) => name)).toEqual([
+    "From",
+    "To",
+    "Subject",
+    "Created",
+    "Sent",
+    "Template",
+    "Locale",
+    "Message id",
+  ]);
   expect(Object.fromEntries(details)).toMatchObject({
     From: `hello@${DOMAIN}`,
     To: "someone@bounce.test",
     Subject: "[Test] Welcome",
     Template: "Welcome, version 1",
+    // welcome has messages: sent without a locale, in its default one.
+    Locale: "en",
   });
   const events = page.getByRole("list", { name: "Events" }).getByRole("listitem");
   await expect(
