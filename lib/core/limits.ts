@@ -101,9 +101,18 @@ export const MAX_MESSAGES_DEPTH = 8;
  * built to explode (plurals nested in plurals, a select of thousands of cases) is refused at save.
  */
 export const MAX_MESSAGE_NESTING = 4;
+export const MAX_MESSAGE_ELEMENTS = 500;
+/**
+ * What a template's messages come to once each locale is merged with its fallbacks (what its code imports): as much
+ * as 50 complete locales of 100 KB, so that fallbacks never make more than the largest messages a template may hold.
+ */
+export const MAX_MERGED_MESSAGES_CHARS = MAX_TEMPLATE_LOCALES * MAX_MESSAGES_FILE_BYTES;
+/** A locale's `subject` message (ICU source; what it formats to is a subject line, at most 998 characters). */
+export const MAX_SUBJECT_MESSAGE_CHARS = 2000;
+/** The save's missing-key warnings named per locale; past them, one more warning says how many more it lacks. */
+export const MAX_MISSING_KEY_WARNINGS = 20;
 /** A render's or send's `locale`, and a template's `default_locale`: a BCP 47 tag, longer than any in use. */
 export const MAX_LOCALE_CHARS = 64;
-export const MAX_MESSAGE_ELEMENTS = 500;
 /** A user template's name and description, as POST and PUT /templates take them. */
 export const MAX_TEMPLATE_NAME_CHARS = 200;
 export const MAX_TEMPLATE_DESCRIPTION_CHARS = 2000;
@@ -303,8 +312,8 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   },
   {
     what: "Your template's messages (`messages/<tag>.json`)",
-    limit: `${MAX_TEMPLATE_LOCALES} locales, ${MAX_MESSAGES_FILE_BYTES / KB} KB (UTF-8) each, objects ${MAX_MESSAGES_DEPTH} deep; a message's plural and select ${MAX_MESSAGE_NESTING} deep, ${count(MAX_MESSAGE_ELEMENTS)} elements`,
-    answer: "400, field `files.messages/<tag>.json`",
+    limit: `${MAX_TEMPLATE_LOCALES} locales, ${MAX_MESSAGES_FILE_BYTES / KB} KB (UTF-8) each, objects ${MAX_MESSAGES_DEPTH} deep; a message's plural and select ${MAX_MESSAGE_NESTING} deep, ${count(MAX_MESSAGE_ELEMENTS)} elements; a \`subject\` message ${count(MAX_SUBJECT_MESSAGE_CHARS)} characters; ${count(MAX_MERGED_MESSAGES_CHARS)} characters of JSON in all once each locale has its fallbacks merged in`,
+    answer: `400, field \`files.messages/<tag>.json\` (\`files\` for the merged size); a save's warnings name ${MAX_MISSING_KEY_WARNINGS} missing keys per locale, then how many more`,
   },
   {
     what: "Renders of your own templates waiting",

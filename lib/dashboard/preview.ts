@@ -23,7 +23,7 @@ import {
   compileTemplateFilesOffThread,
   compileTemplateOffThread,
 } from "@/lib/render/sandbox/compile-pool";
-import { localizedFiles, resolveLocale, type TemplateLocales } from "@/lib/templates/messages";
+import { resolveLocale, type TemplateLocales } from "@/lib/templates/messages";
 import { readPreviewProps, renderInSandbox } from "@/lib/render/sandbox";
 import type { CompatibilityFinding } from "@/lib/render/analysis/warnings";
 
@@ -246,11 +246,12 @@ async function compileFiles(
     }
     messages = checked.messages;
   }
-  // What saving compiles: each locale's messages with their fallbacks merged in.
+  // What saving compiles.
   const compiled = await compileTemplateFilesOffThread(
     accountId,
-    localizedFiles(files, messages?.defaultLocale ?? null),
+    files,
     entry,
+    messages?.defaultLocale ?? null,
     signal,
   );
   if (compiled.ok) return { ...compiled, messages };

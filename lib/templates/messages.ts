@@ -1,10 +1,17 @@
 import { parse, TYPE, type MessageFormatElement } from "@formatjs/icu-messageformat-parser";
-import { MAX_MESSAGE_ELEMENTS, MAX_MESSAGE_NESTING, MAX_MESSAGES_DEPTH } from "../core/limits";
+import {
+  MAX_MERGED_MESSAGES_CHARS,
+  MAX_MESSAGE_ELEMENTS,
+  MAX_MESSAGE_NESTING,
+  MAX_MESSAGES_DEPTH,
+  MAX_MISSING_KEY_WARNINGS,
+  MAX_SUBJECT_MESSAGE_CHARS,
+} from "../core/limits";
 import { errors } from "../core/errors";
 import { canonicalTag, LOCALE_MESSAGE, messagesPath, messagesTag, type TemplateFiles } from "./files";
 
 // A template's messages per locale (`messages/<tag>.json`): checked when it is saved (checkMessages, run on a compile
-// worker: lib/render/sandbox/compile-pool.ts), merged with their fallbacks before every compile (localizedFiles), and
+// worker: lib/render/sandbox/compile-pool.ts), merged with their fallbacks in every compile job (localizedFiles, on the same worker), and
 // the locale a render or send asks for resolved among them (resolveLocale). No server-only import: the compile
 // worker's bundle holds this file.
 
@@ -90,17 +97,45 @@ export function checkMessages(files: TemplateFiles, requestedDefault: string | u
   const warnings: MessagesProblem[] = [];
   for (const tag of tags) {
     if (tag === defaultLocale) continue;
-    for (const key of missingKeys(defaults, parsed.get(tag)!, "")) {
+    const field = `files.${messagesPath(tag)}`;
+    const chain = fallbackChain(tag, parsed.keys(), defaultLocale);
+    const missing = missingKeys(defaults, parsed.get(tag)!, "");
+    // A save's answer stays small however many keys a locale lacks: the first few by name, then how many more.
+    for (const key of missing.slice(0, MAX_MISSING_KEY_WARNINGS)) {
+      warnings.push({ field, message: `missing ${key}: falls back to ${fallbackFor(key, chain, parsed)}` });
+    }
+    if (missing.length > MAX_MISSING_KEY_WARNINGS) {
+      const more = missing.length - MAX_MISSING_KEY_WARNINGS;
       warnings.push({
-        field: `files.${messagesPath(tag)}`,
-        message: `missing ${key}: falls back to ${fallbackFor(tag, key, parsed, defaultLocale)}`,
+        field,
+        message: `missing ${more} more key${more === 1 ? "" : "s"}: ${more === 1 ? "it falls" : "each falls"} back to ${chain.length === 1 ? defaultLocale : `the nearest parent locale that has it, else ${defaultLocale}`}`,
       });
     }
   }
-  const locales = tags.map((tag) => {
-    const subject = merged(tag, parsed, defaultLocale).subject;
-    return typeof subject === "string" ? { tag, subject } : { tag };
-  });
+  const mergedByTag = mergeLocales(parsed, defaultLocale);
+  if (mergedByTag === null) {
+    return {
+      ok: false,
+      problems: [
+        {
+          field: "files",
+          message: `holds messages that, each locale merged with its fallbacks, come to more than ${MAX_MERGED_MESSAGES_CHARS.toLocaleString("en")} characters: fewer locales, or complete ones`,
+        },
+      ],
+    };
+  }
+  const locales: TemplateLocale[] = [];
+  for (const tag of tags) {
+    const subject = mergedByTag.get(tag)!.messages.subject;
+    if (typeof subject === "string" && subject.length > MAX_SUBJECT_MESSAGE_CHARS) {
+      problems.push({
+        field: `files.${messagesPath(tag)}`,
+        message: `subject: is longer than ${MAX_SUBJECT_MESSAGE_CHARS.toLocaleString("en")} characters (a subject line is at most 998)`,
+      });
+    }
+    locales.push(typeof subject === "string" ? { tag, subject } : { tag });
+  }
+  if (problems.length > 0) return { ok: false, problems };
   return { ok: true, messages: { locales, defaultLocale }, warnings };
 }
 
@@ -208,14 +243,14 @@ function parentTag(tag: string): string | null {
   return subtags.length > 0 ? subtags.join("-") : null;
 }
 
-function fallbackFor(tag: string, key: string, parsed: Map<string, Messages>, defaultLocale: string): string {
+function fallbackFor(key: string, chain: string[], parsed: Map<string, Messages>): string {
   const path = key.split(".");
   return (
-    fallbackChain(tag, parsed.keys(), defaultLocale).find((locale) => {
+    chain.find((locale) => {
       let value: string | Messages | undefined = parsed.get(locale);
       for (const name of path) value = isObject(value) && Object.hasOwn(value, name) ? value[name] : undefined;
       return typeof value === "string";
-    }) ?? defaultLocale
+    }) ?? chain[chain.length - 1]
   );
 }
 
@@ -230,12 +265,31 @@ function deepMerge(base: Messages, over: Messages): Messages {
   return out;
 }
 
-function merged(tag: string, parsed: Map<string, Messages>, defaultLocale: string): Messages {
-  // The default first, then each parent from the farthest, then the locale itself.
-  return [...fallbackChain(tag, parsed.keys(), defaultLocale).reverse(), tag].reduce<Messages>(
-    (into, locale) => deepMerge(into, parsed.get(locale)!),
-    Object.create(null) as Messages,
-  );
+type Merged = { messages: Messages; json: string };
+
+/**
+ * Each locale's messages merged with its fallbacks (default ← parents ← the locale), or null once their JSON together
+ * passes MAX_MERGED_MESSAGES_CHARS. A locale is merged onto its nearest parent's merge, parents first, so each merge
+ * costs what it writes and the whole stops at the cap: a chain of 50 nested private-use tags cannot make it quadratic.
+ */
+function mergeLocales(parsed: Map<string, Messages>, defaultLocale: string): Map<string, Merged> | null {
+  const done = new Map<string, Merged>();
+  let total = 0;
+  // A parent is a prefix of its child's tag: shorter tags first puts every parent before its children.
+  const order = [...parsed.keys()].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+  const add = (tag: string, messages: Messages): boolean => {
+    const json = JSON.stringify(messages);
+    total += json.length;
+    done.set(tag, { messages, json });
+    return total <= MAX_MERGED_MESSAGES_CHARS;
+  };
+  if (!add(defaultLocale, deepMerge(Object.create(null) as Messages, parsed.get(defaultLocale)!))) return null;
+  for (const tag of order) {
+    if (tag === defaultLocale) continue;
+    const [nearest] = fallbackChain(tag, parsed.keys(), defaultLocale);
+    if (!add(tag, deepMerge(done.get(nearest)!.messages, parsed.get(tag)!))) return null;
+  }
+  return done;
 }
 
 /**
@@ -257,10 +311,12 @@ export function localizedFiles(files: TemplateFiles, defaultLocale: string | nul
       return files;
     }
   }
+  const mergedByTag = mergeLocales(parsed, defaultLocale);
+  if (mergedByTag === null) return files;
   const out: TemplateFiles = {};
   for (const [path, content] of Object.entries(files)) {
     const tag = messagesTag(path);
-    out[path] = tag === null ? content : JSON.stringify(merged(tag, parsed, defaultLocale));
+    out[path] = tag === null ? content : mergedByTag.get(tag)!.json;
   }
   return out;
 }

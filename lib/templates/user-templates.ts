@@ -34,7 +34,6 @@ import {
 import { deliverWebhookSoon } from "@/lib/webhooks/delivery";
 import {
   checkMessages,
-  localizedFiles,
   messagesTags,
   resolveLocale,
   type MessagesCheck,
@@ -100,12 +99,7 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
     files,
     "files" in source ? source.default_locale : undefined,
   );
-  // Each locale's messages with their fallbacks merged in: what the template imports.
-  const compiled = await compileTemplateFilesOffThread(
-    accountId,
-    localizedFiles(files, messages?.defaultLocale ?? null),
-    entry,
-  );
+  const compiled = await compileTemplateFilesOffThread(accountId, files, entry, messages?.defaultLocale ?? null);
   if (!compiled.ok) {
     // The position stays apart from the message (each place that shows it says where in its own way); a compile that
     // ran past its deadline has none.
@@ -302,7 +296,7 @@ export async function restyleTailwindTemplates(
     const source = JSON.stringify([saved.id, entry, files]);
     let compiled = compiledBySource.get(source);
     if (!compiled) {
-      compiled = await compileTemplateFilesOffThread(saved.owner_account_id, files, entry);
+      compiled = await compileTemplateFilesOffThread(saved.owner_account_id, files, entry, saved.default_locale);
       compiledBySource.set(source, compiled);
       if (!compiled.ok) failed.push({ id: saved.id, message: compiled.message });
     }

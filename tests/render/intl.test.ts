@@ -360,6 +360,30 @@ describe("Intl against Node's own", () => {
     }
     expect(cachedFormatterCount()).toBe(MAX_CACHED_FORMATTERS);
   });
+
+  it("refuses a tag over 255 characters and a list of more than 32 locales, caching neither", () => {
+    clearFormatterCache();
+    const ask = (request: unknown[]) => JSON.parse(answerIntlRequest(JSON.stringify(request))) as unknown;
+    let tag = "en-x";
+    while (tag.length + 9 <= 255) tag += "-abcdefgh";
+    tag += "-abcdefg";
+    expect(tag.length).toBe(255);
+    expect(ask(["locale", null, [tag], null])).toMatchObject({ v: { tag } });
+    const tooLong = `${tag}-a`;
+    for (const request of [
+      ["new", "NumberFormat", [tooLong], null],
+      ["locale", null, [tooLong], null],
+      ["canonical", null, [tooLong]],
+    ]) {
+      expect(ask(request)).toEqual({ e: ["RangeError", "Incorrect locale information provided"] });
+    }
+    const many = Array.from({ length: 33 }, (_, i) => `en-x-${i}`);
+    expect(ask(["new", "NumberFormat", many, null])).toEqual({
+      e: ["RangeError", "Intl takes at most 32 locales at once"],
+    });
+    expect(ask(["new", "NumberFormat", many.slice(0, 32), null])).toMatchObject({ v: { locale: "en" } });
+    expect(cachedFormatterCount()).toBe(2);
+  });
 });
 
 describe("what a context keeps of its renders' formatting", () => {

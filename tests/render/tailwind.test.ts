@@ -452,4 +452,32 @@ export default function E() {
     // Nothing left to make again.
     expect(await restyleTailwindTemplates(b.accountId)).toEqual({ restyled: 0, failed: [] });
   });
+
+  it("template:restyle compiles a localized template with its fallbacks merged in, as its save did", async () => {
+    const c = await createUser("monthly");
+    const files = {
+      "email.tsx": `import { Html, Tailwind, Text } from "@react-email/components";
+import { createTranslator } from "next-intl";
+export default async function Hello({ locale = "en" }: { locale?: string }) {
+  const messages = (await import(\`./messages/\${locale}.json\`)).default;
+  const t = createTranslator({ locale, messages });
+  return <Html><Tailwind><Text className="text-sm">{t("title")} {t("body")}</Text></Tailwind></Html>;
+}`,
+      "messages/en.json": JSON.stringify({ title: "Hello", body: "Welcome" }),
+      "messages/fr.json": JSON.stringify({ body: "Bienvenue" }),
+    };
+    const { id } = await createTemplateFromSource(c.accountId, { name: "C", description: "", files });
+    const db = getDb();
+    // Saved code that restyling must make again (any difference from what the source compiles to).
+    await db`update templates set compiled_code = compiled_code || ${"\n// stale"}, version = version + 1 where id = ${id}`;
+    expect(await restyleTailwindTemplates(c.accountId)).toEqual({ restyled: 1, failed: [] });
+    const result = await call(postRender, `/api/v1/templates/${id}/render`, {
+      method: "POST",
+      params: { id },
+      headers: auth(c),
+      body: { locale: "fr", plain_text: true },
+    });
+    expect(result).toMatchObject({ status: 200, body: { success: true, locale: "fr" } });
+    expect(result.body.text).toBe("Hello Bienvenue");
+  });
 });

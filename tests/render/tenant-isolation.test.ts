@@ -351,7 +351,7 @@ AliceSecret.PreviewProps = { aliceSecretField: "alice-secret-b" };
 
   const bobsCompiles = async () => ({
     single: await compileTemplateOffThread(bob.accountId, BOBS),
-    files: await compileTemplateFilesOffThread(bob.accountId, BOBS_FILES, "email.tsx"),
+    files: await compileTemplateFilesOffThread(bob.accountId, BOBS_FILES, "email.tsx", null),
     react: await applyVariablesOffThread(bob.accountId, BOBS, bobsVariables),
   });
 
@@ -362,7 +362,7 @@ AliceSecret.PreviewProps = { aliceSecretField: "alice-secret-b" };
     for (const source of ALICES) {
       await Promise.all([
         compileTemplateOffThread(alice.accountId, source),
-        compileTemplateFilesOffThread(alice.accountId, { "email.tsx": source, "other.tsx": source }, "email.tsx"),
+        compileTemplateFilesOffThread(alice.accountId, { "email.tsx": source, "other.tsx": source }, "email.tsx", null),
         applyVariablesOffThread(alice.accountId, source, { aliceSecretField: "alice-secret-props" }),
       ]);
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/core/errors";
-import { MAX_MESSAGE_ELEMENTS, MAX_MESSAGE_NESTING } from "@/lib/core/limits";
+import { MAX_MERGED_MESSAGES_CHARS, MAX_MESSAGE_ELEMENTS, MAX_MESSAGE_NESTING } from "@/lib/core/limits";
 import { templateFilesProblems } from "@/lib/templates/files";
 import { checkMessages, localizedFiles, messageProblem, resolveLocale } from "@/lib/templates/messages";
 
@@ -187,6 +187,89 @@ describe("messages built to explode", () => {
       expect(messageProblem(message)).toEqual(expect.any(String));
       expect(performance.now() - started).toBeLessThan(500);
     }
+  });
+});
+
+describe("what a save of many locales answers and keeps", () => {
+  /** messages/<tag>.json for en, then en-x-00, en-x-00-01, …: each tag the parent of the next, each with its own keys. */
+  function chain(locales: number, keys: number): Record<string, string> {
+    const files: Record<string, string> = { ...code };
+    let tag = "en";
+    for (let l = 0; l < locales; l++) {
+      files[`messages/${tag}.json`] = json(
+        Object.fromEntries(Array.from({ length: keys }, (_, k) => [`l${l}k${k}`, "x"])),
+      );
+      tag = l === 0 ? "en-x-00" : `${tag}-${l.toString(36).padStart(2, "0")}`;
+    }
+    return files;
+  }
+
+  it("names 20 missing keys per locale, then says how many more", () => {
+    const keys = Object.fromEntries(Array.from({ length: 25 }, (_, k) => [`k${k}`, "x"]));
+    const checked = checkMessages(
+      { ...code, "messages/en.json": json(keys), "messages/fr.json": json({ k0: "y" }), "messages/fr-CA.json": "{}" },
+      undefined,
+    );
+    if (!checked.ok) throw new Error("refused");
+    const fr = checked.warnings.filter(({ field }) => field === "files.messages/fr.json");
+    expect(fr).toHaveLength(21);
+    expect(fr[0]).toEqual({ field: "files.messages/fr.json", message: "missing k1: falls back to en" });
+    expect(fr[20]).toEqual({ field: "files.messages/fr.json", message: "missing 4 more keys: each falls back to en" });
+    const frCA = checked.warnings.filter(({ field }) => field === "files.messages/fr-CA.json");
+    expect(frCA[0]).toEqual({ field: "files.messages/fr-CA.json", message: "missing k0: falls back to fr" });
+    expect(frCA[1]).toEqual({ field: "files.messages/fr-CA.json", message: "missing k1: falls back to en" });
+    expect(frCA[20]).toEqual({
+      field: "files.messages/fr-CA.json",
+      message: "missing 5 more keys: each falls back to the nearest parent locale that has it, else en",
+    });
+    expect(checked.warnings).toHaveLength(42);
+  });
+
+  it("refuses messages whose fallbacks merged would pass the cap, and merges a chain of 50 in linear time", () => {
+    const files = chain(50, 1000);
+    expect(templateFilesProblems(files, "email.tsx")).toEqual([]);
+    const started = performance.now();
+    expect(checkMessages(files, "en")).toEqual({
+      ok: false,
+      problems: [
+        {
+          field: "files",
+          message: `holds messages that, each locale merged with its fallbacks, come to more than ${MAX_MERGED_MESSAGES_CHARS.toLocaleString("en")} characters: fewer locales, or complete ones`,
+        },
+      ],
+    });
+    // Stopped at the cap: the whole would be about 4 times the cap (quadratic in the chain's length).
+    expect(performance.now() - started).toBeLessThan(2000);
+    const fits = chain(50, 20);
+    const checked = checkMessages(fits, "en");
+    expect(checked.ok).toBe(true);
+    const merged = localizedFiles(fits, "en");
+    const deepest = Object.keys(fits).sort((a, b) => b.length - a.length)[0];
+    expect(Object.keys(JSON.parse(merged[deepest]) as object)).toHaveLength(50 * 20);
+  });
+
+  it("refuses a subject message over 2,000 characters, naming its file", () => {
+    expect(
+      checkMessages(
+        {
+          ...code,
+          "messages/en.json": json({ subject: "Hi" }),
+          "messages/fr.json": json({ subject: "x".repeat(2001) }),
+        },
+        undefined,
+      ),
+    ).toEqual({
+      ok: false,
+      problems: [
+        {
+          field: "files.messages/fr.json",
+          message: "subject: is longer than 2,000 characters (a subject line is at most 998)",
+        },
+      ],
+    });
+    expect(checkMessages({ ...code, "messages/en.json": json({ subject: "x".repeat(2000) }) }, undefined).ok).toBe(
+      true,
+    );
   });
 });
 

@@ -23,7 +23,7 @@ import { oversizedFiles, oversizedSource, type CompileResult, type FilesCompileR
 /** main thread → worker */
 export type UserCodeRequest =
   | { id: number; type: "compile"; source: string }
-  | { id: number; type: "compile-files"; files: TemplateFiles; entry: string }
+  | { id: number; type: "compile-files"; files: TemplateFiles; entry: string; defaultLocale: string | null }
   | { id: number; type: "react"; code: string; props: Record<string, unknown> }
   | { id: number; type: "messages"; files: TemplateFiles; defaultLocale: string | undefined };
 
@@ -117,15 +117,17 @@ export async function compileTemplateOffThread(
 
 /**
  * compileTemplateFiles (./compile.ts) of a user's template of one or more files, as compileTemplateOffThread: one job,
- * under one deadline, for all the files.
+ * under one deadline, for all the files. A template with messages names its default locale: the job first merges
+ * each locale's messages with its fallbacks (localizedFiles), the template's code importing them merged.
  */
 export async function compileTemplateFilesOffThread(
   owner: string,
   files: TemplateFiles,
   entry: string,
+  defaultLocale: string | null,
   signal?: AbortSignal,
 ): Promise<FilesCompileResult | UnplacedFailure> {
-  return runJob(owner, { type: "compile-files", files, entry }, oversizedFiles(files), signal);
+  return runJob(owner, { type: "compile-files", files, entry, defaultLocale }, oversizedFiles(files), signal);
 }
 
 /** applyVariablesToSource (../react-source.ts) of a stored template's TSX, run on a worker under the deadline. */

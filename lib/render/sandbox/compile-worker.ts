@@ -9,7 +9,7 @@ import "../workers/worker-priority";
 import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
 import { applyVariablesToSource } from "../react-email/react-source";
-import { checkMessages } from "../../templates/messages";
+import { checkMessages, localizedFiles } from "../../templates/messages";
 import { compileTemplate, compileTemplateFiles } from "./compile";
 import type { CompileResult, FilesCompileResult } from "./compile-result";
 import type * as TailwindStylesModule from "./tailwind-styles";
@@ -68,7 +68,9 @@ async function answer(request: UserCodeRequest): Promise<void> {
       request.type === "compile"
         ? await compileSingle(request.source)
         : request.type === "compile-files"
-          ? await addTailwindStyles(compileTemplateFiles(request.files, request.entry))
+          ? await addTailwindStyles(
+              compileTemplateFiles(localizedFiles(request.files, request.defaultLocale), request.entry),
+            )
           : request.type === "messages"
             ? checkMessages(request.files, request.defaultLocale)
             : reactSource(request.code, request.props);

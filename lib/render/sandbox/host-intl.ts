@@ -11,6 +11,13 @@
 export const MAX_INTL_REQUEST_CHARS = 32 * 1024;
 /** Formatters kept for reuse. */
 export const MAX_CACHED_FORMATTERS = 512;
+/**
+ * Longest language tag taken (RFC 5646 §4.4.1 asks every implementation to take 35 and none in use is longer than
+ * 255), and most tags in one locales list: so a cached formatter's key stays small, and no tag of thousands of
+ * variants costs Intl tens of milliseconds to refuse.
+ */
+export const MAX_INTL_TAG_CHARS = 255;
+export const MAX_INTL_LOCALES = 32;
 
 type Formatter = { [method: string]: unknown; resolvedOptions(): object };
 type Constructor = new (locales?: string[], options?: object) => Formatter;
@@ -70,6 +77,12 @@ function readLocales(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
     throw new RequestError("TypeError", "Incorrect locale information provided");
+  }
+  if (value.length > MAX_INTL_LOCALES) {
+    throw new RequestError("RangeError", `Intl takes at most ${MAX_INTL_LOCALES} locales at once`);
+  }
+  if (value.some((tag: string) => tag.length > MAX_INTL_TAG_CHARS)) {
+    throw new RequestError("RangeError", "Incorrect locale information provided");
   }
   return value as string[];
 }

@@ -159,7 +159,10 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
     const state = typeof self === "object" && self !== null ? held.get(self) : undefined;
     if (!state || state.ctor !== ctor)
       throw new TypeError(`Method Intl.${ctor}.prototype.resolvedOptions called on an incompatible receiver`);
-    return { ...state.resolved };
+    // A fresh object each call, as Node's: its arrays (pluralCategories) copied too, so a caller's change stays its own.
+    const copy: AnyObject = {};
+    for (const [name, value] of Object.entries(state.resolved)) copy[name] = Array.isArray(value) ? [...value] : value;
+    return copy;
   };
   const supportedLocalesOf = (ctor: string) =>
     function supportedLocalesOf(locales: unknown, options?: unknown): string[] {
