@@ -311,6 +311,22 @@ describe("Intl against Node's own", () => {
     expect(readJsonOut(html)).toEqual(["TypeError", "RangeError", "RangeError", "TypeError"]);
   });
 
+  it("answers a fresh resolvedOptions() each call, its arrays too, as Node does", async () => {
+    const files = jsonOut(
+      "",
+      `const compute = () => {
+        const rules = new Intl.PluralRules("pl");
+        const first = rules.resolvedOptions();
+        first.pluralCategories.push("changed");
+        first.locale = "xx";
+        const again = rules.resolvedOptions();
+        return [first === again, again.locale, again.pluralCategories];
+      };`,
+    );
+    const { html } = await renderFiles(files);
+    expect(readJsonOut(html)).toEqual([false, "pl", new Intl.PluralRules("pl").resolvedOptions().pluralCategories]);
+  });
+
   it("stops a template that loops on Intl calls at its deadline", async () => {
     const files = {
       "email.tsx": `export default function Loop() {
