@@ -57,6 +57,25 @@ export function catalogueLocales(slug: string): { locales: string[]; defaultLoca
   return messages ? { locales: Object.keys(messages).sort(), defaultLocale: CATALOGUE_DEFAULT_LOCALE } : null;
 }
 
+/**
+ * A localized catalogue template's source as files a user template can be saved from: its component (importing its
+ * messages as `./messages/<tag>.json`, as React Email's guide lays them out) and a `messages/<tag>.json` per locale.
+ * Null for a template without messages, whose download is its one file.
+ */
+export function catalogueSourceFiles(
+  slug: string,
+  code: string,
+): { files: Record<string, string>; entry: string } | null {
+  const messages = messagesBySlug.get(slug);
+  if (!messages) return null;
+  const entry = `${slug}.tsx`;
+  const files: Record<string, string> = { [entry]: code.replaceAll(`"./_messages/${slug}/`, '"./messages/') };
+  for (const tag of Object.keys(messages).sort()) {
+    files[`messages/${tag}.json`] = `${JSON.stringify(messages[tag], null, 2)}\n`;
+  }
+  return { files, entry };
+}
+
 /** A catalogue template's top-level `subject` message in one of its locales; null without messages. */
 export function catalogueSubjectMessage(slug: string, locale: string): string | null {
   const messages = messagesBySlug.get(slug);

@@ -2,6 +2,7 @@ import "server-only";
 import { errors } from "@/lib/core/errors";
 import { findTemplateForAccount, type TemplateRecord } from "@/lib/templates/data/templates";
 import { isFreeCatalogueTemplate } from "@/lib/render/access";
+import { templateSourceFiles } from "@/lib/templates/details";
 import { filesEntryFirst } from "@/lib/templates/files";
 import { writeZip } from "@/lib/templates/zip";
 
@@ -28,14 +29,14 @@ type TemplateArchive = { fileName: string; zip: Uint8Array<ArrayBuffer> };
 /**
  * The zip of a template the account may download: one in its library, or a public free catalogue template (a paid
  * one not bought is the product, and is not given away). A template of several files keeps its paths, the entry
- * first; one file is `<slug>.tsx`. Anything else is 404 TEMPLATE_NOT_FOUND, as if it did not exist.
+ * first (a localized catalogue template's messages among them); one file is `<slug>.tsx`. Anything else is 404 TEMPLATE_NOT_FOUND, as if it did not exist.
  */
 export async function getTemplateArchiveOrThrow(accountId: string, templateId: string): Promise<TemplateArchive> {
   const template = await findTemplateForAccount(accountId, templateId);
   if (!template || !(template.in_library || isFreeCatalogueTemplate(template))) throw errors.templateNotFound();
-  const entries =
-    template.files && template.entry
-      ? filesEntryFirst(template.files, template.entry)
-      : [{ path: templateFileName(template), content: template.code }];
+  const several = templateSourceFiles(template);
+  const entries = several
+    ? filesEntryFirst(several.files, several.entry)
+    : [{ path: templateFileName(template), content: template.code }];
   return { fileName: `${templateBaseName(template)}.zip`, zip: writeZip(entries) };
 }

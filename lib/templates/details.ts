@@ -1,7 +1,7 @@
 import "server-only";
 import { errors } from "@/lib/core/errors";
 import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue/catalogue";
-import { catalogueLocales } from "@/lib/catalogue/locales";
+import { catalogueLocales, catalogueSourceFiles } from "@/lib/catalogue/locales";
 import {
   findLibraryTemplate,
   findReadableTemplate,
@@ -67,11 +67,24 @@ export function templateLocalesOf(
 }
 
 /** GET /templates/{id}/source: the React Email source of a template in the account's library. */
+/**
+ * A template's source as files, when it is more than one: a user template's own files, or a localized catalogue
+ * template's component with its messages/<tag>.json (what a user template is saved from). Null for one file alone.
+ * The API's source, the dashboard's zip and its source viewer all show these.
+ */
+export function templateSourceFiles(
+  template: Pick<TemplateRecord, "owner_account_id" | "slug" | "code" | "files" | "entry">,
+): { files: Record<string, string>; entry: string } | null {
+  if (template.owner_account_id === null && template.slug) return catalogueSourceFiles(template.slug, template.code);
+  return template.files && template.entry ? { files: template.files, entry: template.entry } : null;
+}
+
 export async function getTemplateSourceOrThrow(accountId: string, templateId: string) {
   const template = await findLibraryTemplate(accountId, templateId);
   if (!template) throw errors.templateNotFound();
-  const { name, description, code, files, entry } = template;
-  return { name, description, code, ...(files && entry ? { files, entry } : {}) };
+  const { name, description, code } = template;
+  const several = templateSourceFiles(template);
+  return several ? { name, description, code: several.files[several.entry], ...several } : { name, description, code };
 }
 
 /**

@@ -156,9 +156,10 @@ describe("GET /api/v1/library", () => {
 });
 
 describe("GET /api/v1/templates/{id}/source", () => {
+  // A localized one (welcome) downloads as its files: tests/catalogue/localized-api.test.ts.
   it("returns the catalogue file's code for a template in the library", async () => {
     const user = await createUser();
-    const { template_id } = await addToLibrary(user, "welcome");
+    const { template_id } = await addToLibrary(user, "verify-email");
     const result = await call(getSource, `/api/v1/templates/${template_id}/source`, {
       params: { id: template_id },
       headers: auth(user),
@@ -167,7 +168,7 @@ describe("GET /api/v1/templates/{id}/source", () => {
     const [row] = await getDb()`select name, description from templates where id = ${template_id}`;
     expect(result.body).toEqual({
       success: true,
-      source: { name: row.name, description: row.description, code: await readFile("emails/welcome.tsx", "utf8") },
+      source: { name: row.name, description: row.description, code: await readFile("emails/verify-email.tsx", "utf8") },
     });
   });
 

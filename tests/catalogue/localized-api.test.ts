@@ -8,8 +8,11 @@ import { GET as getEmail } from "@/app/api/v1/emails/[id]/route";
 import { POST as sendBatch } from "@/app/api/v1/send/batch/route";
 import { POST as send } from "@/app/api/v1/send/route";
 import { GET as getTemplate } from "@/app/api/v1/templates/[id]/route";
+import { GET as getSource } from "@/app/api/v1/templates/[id]/source/route";
+import { POST as createTemplate } from "@/app/api/v1/templates/route";
 import { POST as postRender } from "@/app/api/v1/templates/[id]/render/route";
 import { LOCALE_MESSAGE } from "@/lib/templates/files";
+import { readFileSync } from "node:fs";
 import { auth, call, ISO, sender, type TestUser } from "../support/api";
 
 const NBSP = "\u00a0";
@@ -97,5 +100,48 @@ describe("a localized catalogue template through the API", () => {
       ["Boas-vindas ao Acme, Ada!", "pt-BR"],
       ["Willkommen bei Acme!", "de"],
     ]);
+  });
+
+  it("downloads as files a user template is saved from: the component and messages/<tag>.json, rendering the same", async () => {
+    const user = await sender();
+    const got = await call(getSource, "/x", { params: { id: user.welcomeId }, headers: auth(user) });
+    expect(got.status).toBe(200);
+    const { source } = got.body;
+    const tags = ["de", "en", "es", "fr", "pt-BR"];
+    const onDisk = readFileSync("emails/welcome.tsx", "utf8");
+    expect(source).toEqual({
+      name: expect.any(String),
+      description: expect.any(String),
+      entry: "welcome.tsx",
+      code: onDisk.replaceAll('"./_messages/welcome/', '"./messages/'),
+      files: {
+        "welcome.tsx": onDisk.replaceAll('"./_messages/welcome/', '"./messages/'),
+        ...Object.fromEntries(
+          tags.map((tag) => [
+            `messages/${tag}.json`,
+            `${JSON.stringify(JSON.parse(readFileSync(`emails/_messages/welcome/${tag}.json`, "utf8")), null, 2)}\n`,
+          ]),
+        ),
+      },
+    });
+    expect(source.code).toContain('import fr from "./messages/fr.json";');
+    const created = await call(createTemplate, "/api/v1/templates", {
+      method: "POST",
+      headers: auth(user),
+      body: { name: "My welcome", files: source.files, entry: source.entry },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.template).toMatchObject({ locales: tags, default_locale: "en" });
+    for (const locale of ["fr", "pt-BR"]) {
+      const own = await render(user, created.body.template.id, { variables, locale });
+      const catalogue = await render(user, user.welcomeId, { variables, locale });
+      // Byte for byte the catalogue's own render (the user template's answer adds its client support warnings).
+      expect({ status: own.status, success: own.body.success, locale: own.body.locale }).toEqual({
+        status: 200,
+        success: true,
+        locale,
+      });
+      expect(own.body.html).toBe(catalogue.body.html);
+    }
   });
 });

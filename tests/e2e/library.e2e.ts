@@ -116,10 +116,12 @@ test("previews a template in a sandboxed iframe and re-renders it with edited va
   await page.getByLabel(/dashboardUrl/).fill("https://example.com/start");
   await page.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor();
 
-  // The source, with a download through GET /api/v1/templates/{id}/source.
+  // The source: the component and its messages per locale, a tab each, downloaded together as a zip.
+  await page.getByRole("tab", { name: "messages/fr.json" }).waitFor();
+  await expect(page.getByRole("button", { name: /Download welcome\.tsx/ })).toHaveCount(0);
   const download = page.waitForEvent("download");
-  await page.getByRole("button", { name: /Download welcome\.tsx/ }).click();
-  expect((await download).suggestedFilename()).toBe("welcome.tsx");
+  await page.getByRole("link", { name: "Download .zip" }).click();
+  expect((await download).suggestedFilename()).toBe("welcome.zip");
   // The button that renders the source with the form's variables says it downloads.
   const withVariables = page.waitForEvent("download");
   await page.getByRole("button", { name: "Download with current variables", exact: true }).click();

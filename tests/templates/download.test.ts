@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 /**
  * The dashboard's "Download": a zip of a template's files, for templates in the caller's library and public free
  * catalogue templates; anything else 404 as if it did not exist.
@@ -93,22 +94,38 @@ describe("GET /api/dashboard/templates/{id}/download", () => {
     });
   });
 
-  it("zips a free catalogue template, in the library or not, and a paid one bought, as <slug>.tsx", async () => {
+  it("zips a free catalogue template, in the library or not, and a paid one bought, its messages beside it", async () => {
     const user = await createUser("monthly");
     const welcome = (await findCatalogueTemplate("welcome"))!;
     const receipt = (await findCatalogueTemplate("receipt"))!;
+    // The component importing ./messages/<tag>.json, then each locale's file: what a user template is saved from.
+    const localized = (slug: string, code: string) => [
+      [`${slug}.tsx`, code.replaceAll(`"./_messages/${slug}/`, '"./messages/')],
+      ...["de", "en", "es", "fr", "pt-BR"].map((tag) => [
+        `messages/${tag}.json`,
+        `${JSON.stringify(JSON.parse(readFileSync(`emails/_messages/${slug}/${tag}.json`, "utf8")), null, 2)}\n`,
+      ]),
+    ];
+    expect(welcome.code).toContain('from "./_messages/welcome/fr.json"');
     expect(await filesOf(user, welcome.id)).toEqual({
       status: 200,
       type: "application/zip",
       disposition: 'attachment; filename="welcome.zip"',
-      files: [["welcome.tsx", welcome.code]],
+      files: localized("welcome", welcome.code),
     });
     await addToLibrary(user, "receipt");
     expect(await filesOf(user, receipt.id)).toEqual({
       status: 200,
       type: "application/zip",
       disposition: 'attachment; filename="receipt.zip"',
-      files: [["receipt.tsx", receipt.code]],
+      files: localized("receipt", receipt.code),
+    });
+    const verify = (await findCatalogueTemplate("verify-email"))!;
+    expect(await filesOf(user, verify.id)).toEqual({
+      status: 200,
+      type: "application/zip",
+      disposition: 'attachment; filename="verify-email.zip"',
+      files: [["verify-email.tsx", verify.code]],
     });
   });
 

@@ -17,6 +17,7 @@ import {
   templateCompatibility,
   templateExample,
   templateLocalesOf,
+  templateSourceFiles,
   templateVariablesSchema,
   type TemplateRecord,
 } from "@/lib/templates/details";
@@ -103,6 +104,7 @@ export default async function TemplatePage({
   const verified = domains.filter((domain) => isVerifiedForSending(domain));
   const shared = getConfig().sharedSendingDomain;
   const fileName = templateFileName(template);
+  const sourceFiles = templateSourceFiles(template);
 
   return (
     <>
@@ -222,8 +224,8 @@ export default async function TemplatePage({
         initialText={initialText}
         initialError={initialError}
         files={
-          template.files && template.entry
-            ? filesEntryFirst(template.files, template.entry)
+          sourceFiles
+            ? filesEntryFirst(sourceFiles.files, sourceFiles.entry)
             : [{ path: fileName, content: template.code }]
         }
         senders={verified
