@@ -29,7 +29,8 @@ type TemplateArchive = { fileName: string; zip: Uint8Array<ArrayBuffer> };
 /**
  * The zip of a template the account may download: one in its library, or a public free catalogue template (a paid
  * one not bought is the product, and is not given away). A template of several files keeps its paths, the entry
- * first (a localized catalogue template's messages among them); one file is `<slug>.tsx`. Anything else is 404 TEMPLATE_NOT_FOUND, as if it did not exist.
+ * first (a localized catalogue template's messages among them); one file is `<slug>.tsx`. Anything else is 404
+ * TEMPLATE_NOT_FOUND, as if it did not exist.
  */
 export async function getTemplateArchiveOrThrow(accountId: string, templateId: string): Promise<TemplateArchive> {
   const template = await findTemplateForAccount(accountId, templateId);

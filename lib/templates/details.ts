@@ -66,7 +66,6 @@ export function templateLocalesOf(
     : {};
 }
 
-/** GET /templates/{id}/source: the React Email source of a template in the account's library. */
 /**
  * A template's source as files, when it is more than one: a user template's own files, or a localized catalogue
  * template's component with its messages/<tag>.json (what a user template is saved from). Null for one file alone.
@@ -79,6 +78,7 @@ export function templateSourceFiles(
   return template.files && template.entry ? { files: template.files, entry: template.entry } : null;
 }
 
+/** GET /templates/{id}/source: the React Email source of a template in the account's library. */
 export async function getTemplateSourceOrThrow(accountId: string, templateId: string) {
   const template = await findLibraryTemplate(accountId, templateId);
   if (!template) throw errors.templateNotFound();
