@@ -11,9 +11,9 @@ import { errors } from "../core/errors";
 import { canonicalTag, LOCALE_MESSAGE, messagesPath, messagesTag, type TemplateFiles } from "./files";
 
 // A template's messages per locale (`messages/<tag>.json`): checked when it is saved (checkMessages, run on a compile
-// worker: lib/render/sandbox/compile-pool.ts), merged with their fallbacks in every compile job (localizedFiles, on the same worker), and
-// the locale a render or send asks for resolved among them (resolveLocale). No server-only import: the compile
-// worker's bundle holds this file.
+// worker: lib/render/sandbox/compile-pool.ts), merged with their fallbacks in every compile job (localizedFiles, on
+// the same worker), and the locale a render or send asks for resolved among them (resolveLocale). No server-only
+// import: the compile worker's bundle holds this file.
 
 /** A locale of a saved template: its tag, and its top-level `subject` message (after fallbacks) when it has one. */
 export type TemplateLocale = { tag: string; subject?: string };
