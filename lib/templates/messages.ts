@@ -104,12 +104,11 @@ export function checkMessages(files: TemplateFiles, requestedDefault: string | u
     for (const key of missing.slice(0, MAX_MISSING_KEY_WARNINGS)) {
       warnings.push({ field, message: `missing ${key}: falls back to ${fallbackFor(key, chain, parsed)}` });
     }
-    if (missing.length > MAX_MISSING_KEY_WARNINGS) {
-      const more = missing.length - MAX_MISSING_KEY_WARNINGS;
-      warnings.push({
-        field,
-        message: `missing ${more} more key${more === 1 ? "" : "s"}: ${more === 1 ? "it falls" : "each falls"} back to ${chain.length === 1 ? defaultLocale : `the nearest parent locale that has it, else ${defaultLocale}`}`,
-      });
+    const more = missing.length - MAX_MISSING_KEY_WARNINGS;
+    if (more > 0) {
+      const counted = more === 1 ? "1 more key: it falls" : `${more} more keys: each falls`;
+      const to = chain.length === 1 ? defaultLocale : `the nearest parent locale that has it, else ${defaultLocale}`;
+      warnings.push({ field, message: `missing ${counted} back to ${to}` });
     }
   }
   const mergedByTag = mergeLocales(parsed, defaultLocale);
