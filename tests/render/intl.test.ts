@@ -164,6 +164,49 @@ describe("JSON modules", () => {
     });
   });
 
+  it("gives every render of a context the same deep-frozen value: a render that writes to it fails, the next reads the file", async () => {
+    const files = {
+      ...messages,
+      ...jsonOut(
+        `import en from "./messages/en.json";
+         import * as enNamespace from "./messages/en.json";`,
+        `const compute = async ({ tamper, locale }: { tamper: boolean; locale: string }) => {
+          const ns = await import(\`./messages/\${locale}.json\`);
+          const writes: string[] = [];
+          for (const write of [() => { (en as any).greeting.hello = "Hacked"; }, () => { (en as any).added = 1; },
+            () => { (ns as any).greeting = {}; }, () => { (enNamespace as any).default = {}; }]) {
+            if (!tamper) break;
+            try { write(); writes.push("written"); } catch (error) { writes.push((error as Error).name); }
+          }
+          return { writes, en, greeting: ns.greeting, same: locale !== "en" || (ns === enNamespace && ns.default === en) };
+        };`,
+      ),
+    };
+    const code = compileFiles(files);
+    const cacheKey = uniqueKey("frozen-json");
+    const render = (props: Record<string, unknown>) =>
+      renderInSandbox({ owner: "tests", cacheKey, compiledCode: code, props }).then(({ html }) => readJsonOut(html));
+    const en = { greeting: { hello: "Hello {name}" } };
+    expect(await render({ tamper: true, locale: "en" })).toEqual({
+      writes: ["TypeError", "TypeError", "TypeError", "TypeError"],
+      en,
+      greeting: en.greeting,
+      same: true,
+    });
+    expect(await render({ tamper: false, locale: "en" })).toEqual({
+      writes: [],
+      en,
+      greeting: en.greeting,
+      same: true,
+    });
+    expect(await render({ tamper: false, locale: "fr" })).toEqual({
+      writes: [],
+      en,
+      greeting: { hello: "Bonjour {name}" },
+      same: true,
+    });
+  });
+
   it("a locale with no file rejects like a failed import: caught by the template, or a render error", async () => {
     const caught = {
       ...messages,
@@ -468,6 +511,63 @@ describe("translators' shared cache", () => {
       const { html } = await renderInSandbox({ owner: "tests", cacheKey, compiledCode: code, props });
       expect(readJsonOut(html), JSON.stringify(props)).toEqual(expected);
     }
+  });
+});
+
+describe("translators kept across renders (over a JSON file of the template)", () => {
+  const files = {
+    "messages/en.json": JSON.stringify({
+      mail: { hi: "Hi {name}", n: "{count, plural, one {# item} other {# items}}" },
+    }),
+    "messages/fr.json": JSON.stringify({
+      mail: { hi: "Salut {name}", n: "{count, plural, one {# article} other {# articles}}" },
+    }),
+    ...jsonOut(
+      `import { createTranslator } from "next-intl";`,
+      `const compute = async ({ locale, name, count, tamper, tricky, onError }: Record<string, any>) => {
+        const messages = await import(\`./messages/\${locale}.json\`);
+        let reads = 0;
+        const config: any = tricky
+          ? { messages, namespace: "mail", get locale() { return reads++ === 0 ? locale : "en"; } }
+          : { messages, namespace: "mail", locale, ...(onError ? { onError: () => {} } : {}) };
+        const t: any = createTranslator(config);
+        let written = "untouched";
+        if (tamper) {
+          try { t.raw = () => "Hacked"; written = "written"; } catch (error) { written = (error as Error).name; }
+        }
+        return { hi: t("hi", { name }), n: t("n", { count }), missing: t("nope"), raw: t.raw("hi"), written };
+      };`,
+    ),
+  };
+
+  it("gives each render the translation of its own locale and values, and none can change a kept translator", async () => {
+    const code = compileFiles(files);
+    const cacheKey = uniqueKey("kept-translators");
+    const render = (props: Record<string, unknown>) =>
+      renderInSandbox({ owner: "tests", cacheKey, compiledCode: code, props }).then(({ html }) => readJsonOut(html));
+    const fr = (name: string, count: number, written = "untouched") => ({
+      hi: `Salut ${name}`,
+      n: `${count} ${count === 1 ? "article" : "articles"}`,
+      missing: "mail.nope",
+      raw: "Salut {name}",
+      written,
+    });
+    const en = (name: string, count: number) => ({
+      hi: `Hi ${name}`,
+      n: `${count} ${count === 1 ? "item" : "items"}`,
+      missing: "mail.nope",
+      raw: "Hi {name}",
+      written: "untouched",
+    });
+    expect(await render({ locale: "fr", name: "Ada", count: 1, tamper: true })).toEqual(fr("Ada", 1, "TypeError"));
+    expect(await render({ locale: "en", name: "Bo", count: 2 })).toEqual(en("Bo", 2));
+    expect(await render({ locale: "fr", name: "Cy", count: 5 })).toEqual(fr("Cy", 5));
+    // A translator with a setting of its own (here onError) is made for its render alone.
+    expect(await render({ locale: "fr", name: "Di", count: 1, onError: true })).toEqual(fr("Di", 1));
+    // A config whose locale reads differently the second time gets the translator of what was read once, and the
+    // next render of that locale is not given another locale's translator.
+    expect(await render({ locale: "fr", name: "Ed", count: 2, tricky: true })).toEqual(fr("Ed", 2));
+    expect(await render({ locale: "fr", name: "Flo", count: 3 })).toEqual(fr("Flo", 3));
   });
 });
 

@@ -269,6 +269,28 @@ describe("equivalence with @react-email/render", () => {
     expect(await renderSandboxed(tsx, props)).toBe(await renderNative(tsx, props));
   });
 
+  it("gives the guarded built-ins' answers with optional arguments left out, given as undefined, or many", async () => {
+    const tsx = `
+      export default function E() {
+        const u = undefined;
+        const results = [
+          [1, 2, 1].lastIndexOf(1), [1, 2, 1].lastIndexOf(1, u), [1, 2, 3].splice(1), [1, 2, 3].splice(1, u),
+          [1, 2, 3].toSpliced(1), [1, 2, 3].toSpliced(1, u), [1].concat([2], 3, [4, [5]]), Array.of(1, 2, 3, 4, 5),
+          "a".concat("b", "c", "d", "e"), Object.assign({}, { a: 1 }, u, { b: 2 }, { c: 3 }, { d: 4 }),
+          String.fromCharCode(72, 105, 33, 33), String.fromCodePoint(0x1f389, 65, 66, 67), String.raw({ raw: ["a", "b", "c", "d"] }, 1, 2, 3),
+          String(Reflect.construct(Date, [0]).getTime()), Array.from([1, 2], (x) => x * 2), Array.from([1, 2], u),
+          JSON.stringify({ a: [1] }, null, 2), JSON.stringify({ a: 1 }, u, u), "a,b".split(), "a,b".split(",", u), "a,b,c".split(",", 2),
+          [3, 1, 2].sort(), [1, 2, 3].indexOf(1, u), [1, 2, 3].slice(u, 2), "abc".slice(1, u), "abc".padStart(5), "abc".padEnd(5, u),
+          [1, [2, [3]]].flat(), [1, [2, [3]]].flat(u), [0, 0, 0].fill(7, 1), [1, 2, 3, 4].copyWithin(0, 2), "abc".lastIndexOf("c", u),
+          "x".repeat(3), "abc".substr(1), Object.keys({ a: 1, b: 2 }), Reflect.apply(Math.max, null, [1, 5, 3]), new Uint8Array([1, 2, 1]).lastIndexOf(1),
+        ];
+        return <pre>{JSON.stringify(results)}</pre>;
+      }`;
+    const native = await renderNative(tsx, {});
+    expect(native).toContain("[2,0,[2,3],[],[1],[1,2,3],[1,2,3,4,[5]],[1,2,3,4,5],&quot;abcde&quot;");
+    expect(await renderSandboxed(tsx)).toBe(native);
+  });
+
   it("gives every import form the module it names, as Node's require does", async () => {
     const tsx = `
       import React, { useState } from "react";
@@ -333,6 +355,58 @@ describe("equivalence with @react-email/render", () => {
     const html = await renderSandboxed(tsx);
     expect(html).toContain(`<p>${[...SANDBOX_COMPONENT_EXPORTS, ...SANDBOX_TAILWIND_EXPORTS].sort().join(",")}</p>`);
     expect(SANDBOX_COMPONENT_PACKAGES.length).toBeGreaterThan(10);
+  });
+});
+
+describe("an async top-level component (awaited before React renders it)", () => {
+  it.each([
+    [
+      "awaiting a value and a nested async child",
+      `import { Html, Body, Text } from "@react-email/components";
+       async function Line({ n }: { n: number }) { await null; return <Text>line {n}</Text>; }
+       export default async function E({ name, key, ref }: any) {
+         const greeting = await Promise.resolve("Hello");
+         return <Html><Body><Text>{greeting} {name} {String(key)} {String(ref)}</Text><Line n={1} /><Line n={2} /></Body></Html>;
+       }`,
+    ],
+    ["resolving to null", `export default async function E() { await null; return null; }`],
+    ["resolving to text", `export default async function E({ name }: any) { await null; return "Hi " + name; }`],
+    ["resolving to a number", `export default async function E() { return 42; }`],
+    ["resolving to an empty string", `export default async function E() { return ""; }`],
+    ["ending in text after an element", `export default async function E() { return <><p>a &gt; b</p>{"c > d"}</>; }`],
+    ["ending in an element after text", `export default async function E() { return <>{"c"}<br /></>; }`],
+    [
+      "ending in text from a component",
+      `function Tail() { return "tail"; }
+       export default async function E() { return <><b>x</b><Tail /></>; }`,
+    ],
+    [
+      "ending in an async child's text",
+      `async function Tail() { await null; return "tail"; }
+       export default async function E() { return <>{"x"}<Tail /></>; }`,
+    ],
+    [
+      "an async child ending in text, then text",
+      `async function Inner() { await null; return "in"; }
+       export default async function E() { return <><Inner />{"out"}</>; }`,
+    ],
+    [
+      "reading a context before its first await",
+      `import { createContext, use } from "react";
+       const Theme = createContext("light");
+       export default async function E() { const theme = use(Theme); await null; return <p>{theme}</p>; }`,
+    ],
+  ])("renders exactly like render(): %s", async (_label, tsx) => {
+    const props = { name: "Ada <3", key: "k", ref: "r" };
+    expect(await renderSandboxed(tsx, props)).toBe(await renderNative(tsx, props));
+  });
+
+  it("fails with its own error when it rejects, as React reports it", async () => {
+    const tsx = `export default async function E() { await null; throw new Error("no messages for xx"); }`;
+    await expect(renderNative(tsx, {})).rejects.toThrow("no messages for xx");
+    const error = await expectSandboxError(renderSandboxed(tsx), "threw");
+    expect(error.message).toContain("no messages for xx");
+    await expectHealthy();
   });
 });
 

@@ -389,7 +389,8 @@ function isJsonFile(path: string): boolean {
 /**
  * A JSON file as a module: `module.exports` is the parsed value, as Node's require gives it (so `import x from` gives
  * the value, and `await import()` a namespace of its keys and `default`). The value is parsed here and embedded as a
- * JSON string literal that the sandbox parses on each render: data, never code, and a fresh copy each time.
+ * JSON string literal, data and never code, which the sandbox's `__lpJson` parses once per context and deep-freezes
+ * (runtime-harness.ts `jsonLoader`): renders share the value and none can change it.
  */
 function jsonModule(source: string): { ok: true; module: CompiledModule; variables: null } | CompileFailure {
   let value: unknown;
@@ -401,7 +402,7 @@ function jsonModule(source: string): { ok: true; module: CompiledModule; variabl
     return failure(source, `Invalid JSON: ${message}`, position ? Number(position[1]) : 0);
   }
   const text = JSON.stringify(JSON.stringify(value));
-  return { ok: true, module: { code: `module.exports = JSON.parse(${text});`, imports: {} }, variables: null };
+  return { ok: true, module: { code: `module.exports = __lpJson(${text});`, imports: {} }, variables: null };
 }
 
 function compileModule(

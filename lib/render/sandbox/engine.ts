@@ -33,7 +33,8 @@
  * Isolation guarantees:
  *  - across cacheKeys: nothing is shared (separate WebAssembly instances);
  *  - across renders of the same cacheKey: the template module is instantiated
- *    afresh for every render (module-level variables start over); globalThis
+ *    afresh for every render (module-level variables start over), its JSON
+ *    files parsed once and deep-frozen (runtime-harness.ts jsonLoader); globalThis
  *    and every built-in / library object reachable from template code are
  *    deep-frozen (e.g. `globalThis.leak = 1` or `Array.prototype.x = 1`
  *    throws a TypeError in the template's strict-mode code, so nothing can be

@@ -28,10 +28,15 @@ type Converted = { key: string; formats: AnyObject };
 /** Merged formats a sandbox keeps (it starts over past them): a template has a handful of format sets. */
 const MAX_CONVERTED_FORMATS = 64;
 const converted = new Map<string, Converted>();
+const NO_FORMATS_KEY = JSON.stringify([null, null, null]);
 
 /** use-intl's convertFormatsToIntlMessageFormat, once per its inputs' content. */
 function convertFormats(globalFormats: AnyObject | undefined, formats: AnyObject | undefined, timeZone?: string) {
-  const key = JSON.stringify([globalFormats ?? null, formats ?? null, timeZone ?? null]);
+  // Most translators have neither formats nor a time zone: their key, without serializing it on every call.
+  const key =
+    globalFormats == null && formats == null && timeZone == null
+      ? NO_FORMATS_KEY
+      : JSON.stringify([globalFormats ?? null, formats ?? null, timeZone ?? null]);
   const known = converted.get(key);
   if (known) return known;
   const dateTime = { ...globalFormats?.dateTime, ...formats?.dateTime };

@@ -82,6 +82,8 @@ const objectAssign = Object.assign;
 const jsonParse = JSON.parse;
 const jsonStringify = JSON.stringify;
 const isArray = Array.isArray;
+const getPrototypeOf = Object.getPrototypeOf;
+const AsyncFunctionPrototype: unknown = getPrototypeOf(async function () {});
 
 const REACT_INTERNALS_KEY = "__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE";
 
@@ -341,6 +343,27 @@ const GUARDED_BUILTINS: ReadonlyArray<[path: string, methods: readonly string[]]
   ["Reflect", ["ownKeys", "apply", "construct"]],
 ];
 
+/**
+ * The guarded methods that take any number of arguments, or whose meaning changes when an optional one is given as
+ * undefined (`[].lastIndexOf(x, undefined)` searches index 0 only, `splice(0, undefined)` removes nothing): these
+ * pass their `arguments` on as they are.
+ */
+const ARGUMENT_COUNT_MATTERS = new Set([
+  "String.prototype.concat",
+  "Array.prototype.lastIndexOf",
+  "Array.prototype.splice",
+  "Array.prototype.concat",
+  "Array.prototype.toSpliced",
+  "Array.of",
+  "TypedArray.prototype.lastIndexOf",
+  "TypedArray.of",
+  "Object.assign",
+  "String.fromCharCode",
+  "String.fromCodePoint",
+  "String.raw",
+  "Reflect.construct",
+]);
+
 function guardBuiltins(g: AnyObject): void {
   const TypedArray = Object.getPrototypeOf(Uint8Array) as AnyObject;
   const roots: Record<string, AnyObject> = {
@@ -363,16 +386,28 @@ function guardBuiltins(g: AnyObject): void {
       const desc = Object.getOwnPropertyDescriptor(target, method);
       if (!desc || typeof desc.value !== "function") continue;
       const original = desc.value as (...args: unknown[]) => unknown;
-      const guarded = {
-        [method](this: unknown): unknown {
-          if (now() > deadlineState.deadline) {
-            deadlineState.expired = true;
-            throw new DeadlineError();
-          }
-          // eslint-disable-next-line prefer-rest-params
-          return apply(original, this, arguments as unknown as unknown[]);
-        },
-      }[method]!;
+      const guarded = ARGUMENT_COUNT_MATTERS.has(`${path}.${method}`)
+        ? {
+            [method](this: unknown): unknown {
+              if (now() > deadlineState.deadline) {
+                deadlineState.expired = true;
+                throw new DeadlineError();
+              }
+              // eslint-disable-next-line prefer-rest-params
+              return apply(original, this, arguments as unknown as unknown[]);
+            },
+          }[method]!
+        : {
+            // No `arguments` object to make: these take at most three, and an optional one given as undefined is
+            // the same as one left out.
+            [method](this: unknown, a: unknown, b: unknown, c: unknown): unknown {
+              if (now() > deadlineState.deadline) {
+                deadlineState.expired = true;
+                throw new DeadlineError();
+              }
+              return original.call(this, a, b, c);
+            },
+          }[method]!;
       Object.defineProperty(guarded, "length", { value: original.length });
       Object.defineProperty(target, method, { ...desc, value: guarded });
     }
@@ -422,8 +457,15 @@ type TemplateRequire = (specifier: string) => AnyObject;
 
 /** The compiled template: a CommonJS module body, and the require it gets. */
 type LoadedTemplate = {
-  factory: (this: unknown, exports: AnyObject, require: TemplateRequire, module: AnyObject) => void;
+  factory: (
+    this: unknown,
+    exports: AnyObject,
+    require: TemplateRequire,
+    module: AnyObject,
+    loadJson: (text: string) => unknown,
+  ) => void;
   require: TemplateRequire;
+  loadJson: (text: string) => unknown;
 };
 
 /** What the harness keeps of the modules install() left, and what templates may import of them. */
@@ -435,6 +477,8 @@ type Realm = {
   /** What a template's require() returns, by specifier. */
   views: Record<string, AnyObject>;
   templateRequire: TemplateRequire;
+  /** What the template's JSON files call (JSON_LOADER_NAME). */
+  loadJson: (text: string) => unknown;
   ErrorBoundary: unknown;
 };
 
@@ -479,11 +523,55 @@ function takeModules(g: AnyObject): Realm {
     if (!mod) throw new Error(`Cannot find module '${String(specifier)}' (available: ${objectKeys(views).join(", ")})`);
     return mod;
   };
-  return { modules, internals, initialInternals, views, templateRequire, ErrorBoundary: errorBoundary(modules.react) };
+  return {
+    modules,
+    internals,
+    initialInternals,
+    views,
+    templateRequire,
+    loadJson: jsonLoader(),
+    ErrorBoundary: errorBoundary(modules.react),
+  };
+}
+
+/** The name by which a template's JSON files reach the loader (compile.ts `jsonModule` writes the calls). */
+const JSON_LOADER_NAME = "__lpJson";
+/** JSON files a context keeps parsed: a template has at most 50 messages files and 20 others. */
+const MAX_KEPT_JSON_FILES = 128;
+
+/**
+ * A template's JSON files: each parsed once per context and deep-frozen, so that every render shares it and none can
+ * change it for the next; a render used to parse each afresh, which cost a localized render a tenth of its time. A
+ * file's module is the namespace the compiled imports' helpers made of its value on each render, made once: its keys,
+ * `default` (the value) and a non-enumerable `__esModule`, which those helpers take as it is. So `import x from`,
+ * `import * as x` and `await import()` give the same objects in every render, and the translators made from them can
+ * be kept (sharedCacheTranslator). Keyed by the file's text: a function of its key alone.
+ */
+function jsonLoader(): (text: string) => unknown {
+  const kept = new Map<string, AnyObject>();
+  const hasOwn = Object.prototype.hasOwnProperty;
+  return function loadJson(text: string): unknown {
+    const key = String(text);
+    const known = kept.get(key);
+    if (known !== undefined) return known;
+    const value: unknown = jsonParse(key);
+    const namespace: AnyObject = {};
+    if (value !== null)
+      for (const name in value as AnyObject) if (hasOwn.call(value, name)) namespace[name] = (value as AnyObject)[name];
+    namespace.default = value;
+    Object.defineProperty(namespace, "__esModule", { value: true });
+    harden(namespace);
+    if (kept.size < MAX_KEPT_JSON_FILES) kept.set(key, namespace);
+    return namespace;
+  };
 }
 
 /** Entries of each kind a translators' shared cache holds before it starts over. */
 const MAX_SHARED_INTL_ENTRIES = 1000;
+/** Translators kept for one deep-frozen messages object, by locale, namespace and time zone. */
+const MAX_KEPT_TRANSLATORS = 64;
+/** The settings a kept translator may have besides its messages: strings each, the rest of its key. */
+const KEPT_TRANSLATOR_SETTINGS = ["locale", "namespace", "timeZone"];
 
 /**
  * use-intl/core's createTranslator, whose translators share one cache of IntlMessageFormat and Intl objects across
@@ -492,11 +580,17 @@ const MAX_SHARED_INTL_ENTRIES = 1000;
  * their arguments' JSON (message, locale, formats with their time zone, options) and made only by use-intl's own
  * formatters over the sandbox's Intl, so they are a function of their key; the template never reaches them. The cache
  * starts over past MAX_SHARED_INTL_ENTRIES entries of a kind.
+ *
+ * A translator over deep-frozen messages (a JSON file of the template, jsonLoader) with no settings but its locale,
+ * namespace and time zone is a function of those alone, so it is kept, frozen, and given to the next render that asks
+ * for the same: making one cost a localized render as much as one `t()`. It is made from the values read for its
+ * key, so a getter cannot make it differ from its key.
  */
 function sharedCacheTranslator(core: AnyObject): (config: AnyObject) => unknown {
   const { createTranslator, _createCache, _createIntlFormatters } = core;
   let cache: AnyObject | null = null;
   let formatters: AnyObject | null = null;
+  let kept = new WeakMap<object, Map<string, unknown>>();
   return function translator(config: AnyObject): unknown {
     if (
       config === null ||
@@ -508,9 +602,36 @@ function sharedCacheTranslator(core: AnyObject): (config: AnyObject) => unknown 
     if (!cache || objectKeys(cache).some((kind) => objectKeys(cache![kind]).length > MAX_SHARED_INTL_ENTRIES)) {
       cache = _createCache();
       formatters = _createIntlFormatters(cache);
+      kept = new WeakMap(); // kept translators write to the cache they were made with
     }
-    return createTranslator({ ...config, _cache: cache, _formatters: formatters });
+    const settings = keptTranslatorSettings(config);
+    if (!settings) return createTranslator({ ...config, _cache: cache, _formatters: formatters });
+    const { messages, key, values } = settings;
+    let byKey = kept.get(messages);
+    if (!byKey) kept.set(messages, (byKey = new Map()));
+    const known = byKey.get(key);
+    if (known) return known;
+    const made = createTranslator({ ...values, messages, _cache: cache, _formatters: formatters });
+    harden(made);
+    if (byKey.size < MAX_KEPT_TRANSLATORS) byKey.set(key, made);
+    return made;
   };
+}
+
+/** A translator config's messages, key and settings, each read once, when its translator can be kept; else null. */
+function keptTranslatorSettings(
+  config: AnyObject,
+): { messages: object; key: string; values: Record<string, string> } | null {
+  const values: Record<string, string> = {};
+  let messages: unknown;
+  for (const name of objectKeys(config)) {
+    const value: unknown = config[name];
+    if (name === "messages") messages = value;
+    else if (KEPT_TRANSLATOR_SETTINGS.includes(name) && typeof value === "string") values[name] = value;
+    else if (value !== undefined) return null;
+  }
+  if (typeof messages !== "object" || messages === null || !hardened.has(messages)) return null;
+  return { messages, key: jsonStringify(KEPT_TRANSLATOR_SETTINGS.map((name) => values[name] ?? null)), values };
 }
 
 /**
@@ -639,9 +760,16 @@ function harnessApi(realm: Realm, OriginalFunction: FunctionConstructor): Harnes
     load(code: string): string | null {
       try {
         // Function() is fine here: this is QuickJS, not the host.
-        const factory = new OriginalFunction("exports", "require", "module", String(code)) as LoadedTemplate["factory"];
+        const factory = new OriginalFunction(
+          "exports",
+          "require",
+          "module",
+          JSON_LOADER_NAME,
+          String(code),
+        ) as LoadedTemplate["factory"];
         const styles = readTailwindStyles(String(code));
-        template = { factory, require: styles ? requireWithTailwind(realm, styles) : realm.templateRequire };
+        const require = styles ? requireWithTailwind(realm, styles) : realm.templateRequire;
+        template = { factory, require, loadJson: realm.loadJson };
         return null;
       } catch (error) {
         template = null;
@@ -652,15 +780,11 @@ function harnessApi(realm: Realm, OriginalFunction: FunctionConstructor): Harnes
     render(propsJson: string, maxOutputBytes: number, deadline: number): void {
       startRun(realm, maxOutputBytes, deadline);
       outcome = { status: "pending" };
-      let element: unknown;
+      let Component: unknown;
+      let element: AnyObject;
       try {
-        const Component = instantiate(template);
-        const props = jsonParse(propsJson) as AnyObject;
-        element = React.createElement(
-          realm.ErrorBoundary,
-          null,
-          React.createElement(React.Suspense, null, React.createElement(Component, props)),
-        );
+        Component = instantiate(template);
+        element = React.createElement(Component, jsonParse(propsJson) as AnyObject);
       } catch (error) {
         outcome = failure(error);
         return;
@@ -671,18 +795,35 @@ function harnessApi(realm: Realm, OriginalFunction: FunctionConstructor): Harnes
       const settleError = (error: unknown): void => {
         if (outcome.status === "pending") outcome = failure(error);
       };
-      try {
-        renderToReadableStream(element, {
-          progressiveChunkSize: Number.POSITIVE_INFINITY,
-          onError(error: unknown) {
-            settleError(error);
-          },
-        })
-          .then((stream) => (stream.allReady as Promise<void>).then(() => readAll(stream, maxOutputBytes)))
-          .then(settleOk, settleError);
-      } catch (error) {
-        settleError(error);
+      const renderTree = (node: unknown, finish: (html: string) => string = (html) => html): void => {
+        try {
+          renderToReadableStream(
+            React.createElement(realm.ErrorBoundary, null, React.createElement(React.Suspense, null, node)),
+            {
+              progressiveChunkSize: Number.POSITIVE_INFINITY,
+              onError(error: unknown) {
+                settleError(error);
+              },
+            },
+          )
+            .then((stream) => (stream.allReady as Promise<void>).then(() => readAll(stream, maxOutputBytes)))
+            .then((html) => settleOk(finish(html)), settleError);
+        } catch (error) {
+          settleError(error);
+        }
+      };
+      if (typeof Component !== "function" || getPrototypeOf(Component) !== AsyncFunctionPrototype) {
+        renderTree(element);
+        return;
       }
+      // An async top-level component (React Email's next-intl guide awaits its messages) is awaited here, called as
+      // React calls a function component, and React renders what it resolved to: suspending on it in QuickJS cost a
+      // localized render a seventh of its time. The one trace a suspension leaves is restored (asIfSuspended). Should
+      // it reject (say, a hook before its first await), React renders it as it would have, so the answer is React's.
+      (Component as (props: unknown, secondArg: undefined) => Promise<unknown>)(element.props, undefined).then(
+        (node) => renderTree(node, asIfSuspended),
+        () => renderTree(element),
+      );
     },
 
     /**
@@ -765,6 +906,20 @@ function harnessApi(realm: Realm, OriginalFunction: FunctionConstructor): Harnes
   };
 }
 
+const SUSPENSE_END = "<!--/$-->";
+
+/**
+ * The HTML of a render whose async top-level component was awaited before React rendered it, as React writes it when
+ * the component suspends: React renders a suspended component into a segment of its own, which it closes with a text
+ * separator when the last thing written into it was text. Escaped text never ends with ">", and everything else React
+ * writes does, so the character before the Suspense boundary's end tells.
+ */
+function asIfSuspended(html: string): string {
+  if (!html.endsWith(SUSPENSE_END)) return html;
+  const end = html.length - SUSPENSE_END.length;
+  return html[end - 1] === ">" ? html : `${html.slice(0, end)}<!-- -->${SUSPENSE_END}`;
+}
+
 /** A require like the realm's whose @react-email/components has a `Tailwind` made once for these styles. */
 function requireWithTailwind(realm: Realm, styles: TailwindStyles): TemplateRequire {
   const { templateRequire } = realm;
@@ -801,7 +956,13 @@ function resetSharedState({ internals, initialInternals }: Realm): void {
 function instantiate(template: LoadedTemplate | null): unknown {
   if (!template) throw new InvalidComponentError("No template loaded");
   const commonJsModule: AnyObject = { exports: {} };
-  template.factory.call(commonJsModule.exports, commonJsModule.exports, template.require, commonJsModule);
+  template.factory.call(
+    commonJsModule.exports,
+    commonJsModule.exports,
+    template.require,
+    commonJsModule,
+    template.loadJson,
+  );
   const exported = commonJsModule.exports as AnyObject;
   const candidate = exported && typeof exported === "object" && "default" in exported ? exported.default : exported;
   const isComponent =
