@@ -6,7 +6,8 @@
  * Why: use-intl builds the merged formats object and serializes every argument, that object included, as the memo
  * key on every `t()` call, cache hit or not. Interpreted by QuickJS that was 0.12–0.2 ms a call, most of a localized
  * render (docs/performance.md). Here the merged formats are made once per (global formats, formats, time zone) and the
- * message format is looked up by (message, locale, that key). Upstream ask: use-intl memoizing the converted formats.
+ * message format is looked up by (those merged formats, locale, message) in nested maps, with no key to build.
+ * Upstream ask: use-intl memoizing the converted formats.
  * tests/render/format-message.test.ts holds this to use-intl's own on a table of messages.
  */
 import { IntlMessageFormat } from "intl-messageformat";
@@ -131,6 +132,31 @@ function elementFormatters(formatters: FormatOptions["formatters"], timeZone: st
   };
 }
 
+type MessageFormat = { format: (values?: AnyObject) => unknown };
+type MessageFormats = { count: number; byFormats: Map<Converted, Map<string, Map<string, MessageFormat>>> };
+
+/** Message formats a translators' cache keeps (then it starts over), as use-intl's cache keeps a kind. */
+const MAX_MESSAGE_FORMATS = 1000;
+/** Each translators' cache's message formats, by merged formats, locale and message: no key to build per call. */
+const messageFormats = new WeakMap<object, MessageFormats>();
+
+function messageFormatsOf(
+  cache: FormatOptions["cache"],
+  merged: Converted,
+  locale: string,
+): { kept: MessageFormats; byMessage: Map<string, MessageFormat> } {
+  let kept = messageFormats.get(cache.message);
+  if (!kept || kept.count >= MAX_MESSAGE_FORMATS) {
+    kept = { count: 0, byFormats: new Map() };
+    messageFormats.set(cache.message, kept);
+  }
+  let byLocale = kept.byFormats.get(merged);
+  if (!byLocale) kept.byFormats.set(merged, (byLocale = new Map()));
+  let byMessage = byLocale.get(locale);
+  if (!byMessage) byLocale.set(locale, (byMessage = new Map()));
+  return { kept, byMessage };
+}
+
 function formatMessage(_key: string, message: unknown, values: AnyObject | undefined, options: FormatOptions): unknown {
   if (Array.isArray(message)) throw new IntlError(IntlErrorCode.INVALID_MESSAGE, undefined);
   if (typeof message === "object") throw new IntlError(IntlErrorCode.INSUFFICIENT_PATH, undefined);
@@ -138,18 +164,19 @@ function formatMessage(_key: string, message: unknown, values: AnyObject | undef
   if (typeof message === "string" && !values && !/'[{}<#|']/.test(message) && message) return message;
   const { cache, formats, formatters, globalFormats, locale, timeZone } = options;
   formatters.getMessageFormat ??= messageFormatter(cache, formatters);
-  let messageFormat: { format: (values?: AnyObject) => unknown };
+  let messageFormat: MessageFormat | undefined;
   try {
     const merged = convertFormats(globalFormats, formats, timeZone);
-    // Length-prefixed, so no two (formats, locale, message) give one key; apart from use-intl's JSON keys.
     const localeKey = typeof locale === "string" ? locale : JSON.stringify(locale);
-    const key = `sandbox ${merged.key.length}:${merged.key}${localeKey.length}:${localeKey}${String(message)}`;
-    messageFormat = cache.message[key] as typeof messageFormat;
+    const { kept, byMessage } = messageFormatsOf(cache, merged, localeKey);
+    const text = String(message);
+    messageFormat = byMessage.get(text);
     if (!messageFormat) {
-      messageFormat = new IntlMessageFormat(message as string, locale, merged.formats, {
+      messageFormat = new IntlMessageFormat(text, locale, merged.formats, {
         formatters: elementFormatters(formatters, timeZone),
-      } as never);
-      cache.message[key] = messageFormat;
+      } as never) as MessageFormat;
+      byMessage.set(text, messageFormat);
+      kept.count++;
     }
   } catch {
     throw new IntlError(IntlErrorCode.INVALID_MESSAGE, undefined);
