@@ -84,6 +84,11 @@ export const SANDBOX_MEMORY_BYTES = 64 * MB;
  */
 export const MAX_TEMPLATE_SOURCE_CHARS = 500_000;
 export const COMPILE_DEADLINE_MS = 1000;
+/**
+ * Functions nested in one another's parameter defaults (`(a = (b = () => 1) => 1) => 1`): sucrase's parse time
+ * doubles with each level past about 16 (a second at 20), so deeper ones are refused before it runs.
+ */
+export const MAX_PARAMETER_NESTING = 12;
 /** Files of one template (their source together within MAX_TEMPLATE_SOURCE_CHARS), and a file's relative path. */
 export const MAX_TEMPLATE_FILES = 20;
 export const MAX_TEMPLATE_PATH_CHARS = 200;
@@ -307,7 +312,7 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   },
   {
     what: "Your template's source",
-    limit: `${MAX_TEMPLATE_FILES} files, ${count(MAX_TEMPLATE_SOURCE_CHARS)} characters in all, compiled within ${COMPILE_DEADLINE_MS / 1000} s of CPU time`,
+    limit: `${MAX_TEMPLATE_FILES} files, ${count(MAX_TEMPLATE_SOURCE_CHARS)} characters in all, functions in parameter defaults ${MAX_PARAMETER_NESTING} deep, compiled within ${COMPILE_DEADLINE_MS / 1000} s of CPU time`,
     answer: '400, field `files` (422 `RENDER_ERROR` for `format: "react"`)',
   },
   {

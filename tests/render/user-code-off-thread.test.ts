@@ -8,7 +8,7 @@ import { getDb } from "@/lib/db/client";
 import { createUserTemplate } from "@/lib/templates/data/user-templates";
 import { httpError } from "@/lib/api/errors";
 import { AppError } from "@/lib/core/errors";
-import { MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/core/limits";
+import { MAX_PARAMETER_NESTING, MAX_TEMPLATE_SOURCE_CHARS } from "@/lib/core/limits";
 import { applyVariablesToSource } from "@/lib/render/react-email/react-source";
 import { OPEN_VARIABLES_SCHEMA } from "@/lib/templates/variables-schema";
 import { compileTemplate } from "@/lib/render/sandbox/compile";
@@ -28,7 +28,7 @@ function nestedDefaults(depth: number): string {
   return fn;
 }
 
-const BOMB = `import { Html, Text } from "@react-email/components";
+const SUCRASE_BOMB = `import { Html, Text } from "@react-email/components";
 const x = ${nestedDefaults(23)};
 export default function Bomb() {
   return <Html><Text>{String(x)}</Text></Html>;
@@ -119,7 +119,7 @@ describe("a source that takes a parser minutes is compiled off the event loop an
       call(postPreview, "/api/dashboard/templates/preview", {
         method: "POST",
         headers: browser,
-        body: { code: BOMB, variables: null },
+        body: { code: TYPESCRIPT_BOMB, variables: null },
       });
     const { outcome, elapsedMs } = await alongsideUsage(preview);
     expect(outcome.status).toBe("fulfilled");
@@ -147,7 +147,7 @@ describe("a source that takes a parser minutes is compiled off the event loop an
 
   it("when a template is created (lib, admin CLI): a refused source, nothing stored", async () => {
     const { outcome, elapsedMs } = await alongsideUsage(() =>
-      createTemplateFromSource(user.accountId, { name: "Bomb", description: "", code: BOMB }),
+      createTemplateFromSource(user.accountId, { name: "Bomb", description: "", code: TYPESCRIPT_BOMB }),
     );
     expect(outcome.status).toBe("rejected");
     const error = (outcome as PromiseRejectedResult).reason;
@@ -167,7 +167,7 @@ describe("a source that takes a parser minutes is compiled off the event loop an
     const form = new FormData();
     form.set("name", "Bomb from the editor");
     form.set("description", "");
-    form.set("code", BOMB);
+    form.set("code", TYPESCRIPT_BOMB);
     const { outcome } = await alongsideUsage(() => createTemplateAction({ status: "idle" }, form));
     expect(outcome).toEqual({
       status: "fulfilled",
@@ -205,7 +205,7 @@ describe("a source that takes a parser minutes is compiled off the event loop an
   it("one account's slow sources hold up another account's compile by at most one deadline", async () => {
     const order: string[] = [];
     const track = (label: string, promise: Promise<unknown>) => promise.then(() => order.push(label));
-    const attacks = [1, 2, 3].map((n) => track(`bomb ${n}`, compileTemplateOffThread(user.accountId, BOMB)));
+    const attacks = [1, 2, 3].map((n) => track(`bomb ${n}`, compileTemplateOffThread(user.accountId, TYPESCRIPT_BOMB)));
     const started = Date.now();
     const hello = compileTemplateOffThread(bystander.accountId, HELLO);
     await track("hello", hello);
@@ -215,6 +215,30 @@ describe("a source that takes a parser minutes is compiled off the event loop an
     // Two workers: bombs 1 and 2 run into the deadline, then the other account goes before bomb 3.
     expect(order.indexOf("hello")).toBeLessThan(order.indexOf("bomb 3"));
     expect(helloMs).toBeLessThan(2500);
+  });
+});
+
+describe("functions nested in parameter defaults past MAX_PARAMETER_NESTING", () => {
+  it("are refused before sucrase reads them, with where; at the limit they compile", async () => {
+    const refusal = {
+      ok: false,
+      message: `Functions are nested in parameter defaults more than ${MAX_PARAMETER_NESTING} deep here: move a default into the function's body`,
+      line: 2,
+      column: "const x = ".length + "(a: number, b = ".length * MAX_PARAMETER_NESTING + "(".length + 1,
+    };
+    expect(await compileTemplateOffThread(user.accountId, SUCRASE_BOMB)).toEqual(refusal);
+    const atLimit = SUCRASE_BOMB.replace(nestedDefaults(23), nestedDefaults(MAX_PARAMETER_NESTING));
+    expect(await compileTemplateOffThread(user.accountId, atLimit)).toEqual({
+      ok: true,
+      code: expect.stringContaining("Bomb"),
+      variables: expect.any(Object),
+    });
+    const preview = await call(postPreview, "/api/dashboard/templates/preview", {
+      method: "POST",
+      headers: browser,
+      body: { code: SUCRASE_BOMB, variables: null },
+    });
+    expect({ status: preview.status, body: preview.body }).toEqual({ status: 200, body: refusal });
   });
 });
 
@@ -272,7 +296,7 @@ describe("the compile queue is bounded and fair", () => {
     // Two sources that run to the deadline hold both workers for a second; the 30 sources queued behind them wait.
     for (const owner of ["hog-a", "hog-b", "hog-c"]) {
       for (let i = 0; i < 8; i++)
-        queued.push(outcome(compileTemplateOffThread(owner, owner === "hog-a" && i < 2 ? BOMB : HELLO)));
+        queued.push(outcome(compileTemplateOffThread(owner, owner === "hog-a" && i < 2 ? TYPESCRIPT_BOMB : HELLO)));
     }
     for (let i = 0; i < 7; i++) queued.push(outcome(compileTemplateOffThread(user.accountId, HELLO)));
     const abandoned = new AbortController();

@@ -33,6 +33,7 @@
  */
 import { transform, type Transform } from "sucrase";
 import ts from "typescript";
+import { MAX_PARAMETER_NESTING } from "../../core/limits";
 import type { VariablesSchema } from "../../templates/variables-schema";
 import { deriveVariablesSchema } from "../analysis/props-schema";
 import { parseTemplateSource } from "../analysis/template-syntax";
@@ -412,6 +413,10 @@ function compileModule(
   isEntry: boolean,
   usage: TailwindUsage,
 ): { ok: true; module: CompiledModule; variables: VariablesSchema | null } | CompileFailure {
+  // TypeScript's parser reads nested parameters in linear time, where sucrase's backtracking would take seconds.
+  const parsed = parseOrNull(source, path);
+  const nested = parsed && tooDeepParameter(source, parsed);
+  if (nested) return nested;
   // sucrase stops at the first syntax error and says where; TypeScript's parser recovers from errors, so it reads
   // the module's structure only once the source is known to be valid.
   let code: string;
@@ -428,7 +433,7 @@ function compileModule(
   const imports: Imports = { from: path, paths, resolved: {} };
   let variables: VariablesSchema | null = null;
   try {
-    const file = parseTemplateSource(source, path);
+    const file = parsed ?? parseTemplateSource(source, path);
     // Sucrase accepts a closer of another name (`<Text>…</Heading>`) and `>` in text (`</Text>Text>`); tsc does not.
     const tag = tagError(file, false);
     if (tag) return failure(source, `Syntax error: ${tag.message}`, tag.pos);
@@ -440,6 +445,35 @@ function compileModule(
     throw error;
   }
   return { ok: true, module: { code, imports: imports.resolved }, variables };
+}
+
+/** TypeScript's syntax tree of the source, or null when it is nested deeper than the parser's stack. */
+function parseOrNull(source: string, path: string): ts.SourceFile | null {
+  try {
+    return parseTemplateSource(source, path);
+  } catch (error) {
+    if (error instanceof RangeError) return null; // sucrase then says where
+    throw error;
+  }
+}
+
+/** The failure naming the first parameter nested past MAX_PARAMETER_NESTING functions deep, or null. */
+function tooDeepParameter(source: string, file: ts.SourceFile): CompileFailure | null {
+  const stack: Array<[ts.Node, number]> = [[file, 0]];
+  while (stack.length > 0) {
+    const [node, outer] = stack.pop()!;
+    const depth = ts.isParameter(node) ? outer + 1 : outer;
+    if (depth > MAX_PARAMETER_NESTING)
+      return failure(
+        source,
+        `Functions are nested in parameter defaults more than ${MAX_PARAMETER_NESTING} deep here: move a default into the function's body`,
+        node.getStart(file),
+      );
+    const children: ts.Node[] = [];
+    ts.forEachChild(node, (child) => void children.push(child));
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], depth]); // the first in the source first
+  }
+  return null;
 }
 
 /** TypeScript files are typed, .ts ones without JSX (where `<T>value` is a cast); .js and .jsx ones may hold JSX. */
