@@ -49,7 +49,7 @@ export async function revokeInvitationAction(_previous: ActionState, formData: F
     input: idOf,
     run: (account, id) => revokeTeamInvitation(account, id),
     revalidate: [PAGE],
-    done: () => ({ status: "success", message: "Invitation revoked: its link no longer works." }),
+    done: (): ActionState => ({ status: "success", message: "Invitation revoked: its link no longer works." }),
   });
 }
 
@@ -75,7 +75,7 @@ export async function removeMemberAction(_previous: ActionState, formData: FormD
     input: idOf,
     run: (account, id) => removeTeamMember(account, id),
     revalidate: [PAGE],
-    done: () => ({ status: "success", message: "Member removed: they no longer reach this team." }),
+    done: (): ActionState => ({ status: "success", message: "Member removed: they no longer reach this team." }),
   });
 }
 
