@@ -20,6 +20,7 @@
  *      afresh (module-level state never survives a render) and renders it.
  */
 
+import { MAX_MERGED_MESSAGES_CHARS, MAX_TEMPLATE_SOURCE_CHARS } from "../../core/limits";
 import { outputState, readAll, resetOutputState, type ReadableStream as ReactStream } from "../react-email/stream";
 import { installIntl, type IntlHost } from "./runtime-intl";
 import { clearMacrotasks, runMacrotask } from "./runtime-shims";
@@ -538,6 +539,13 @@ function takeModules(g: AnyObject): Realm {
 const JSON_LOADER_NAME = "__lpJson";
 /** JSON files a context keeps parsed: a template has at most 50 messages files and 20 others. */
 const MAX_KEPT_JSON_FILES = 128;
+/**
+ * Characters of JSON text a context keeps parsed: a template's messages, merged with their fallbacks, and its other
+ * files at most. `__lpJson` is in the scope of the template's code, which may call it with any text.
+ */
+const MAX_KEPT_JSON_CHARS = MAX_MERGED_MESSAGES_CHARS + MAX_TEMPLATE_SOURCE_CHARS;
+/** The modules jsonLoader made and the values they hold: the messages a translator can be kept for. */
+const jsonValues = new WeakSet<object>();
 
 /**
  * A template's JSON files: each parsed once per context and deep-frozen, so that every render shares it and none can
@@ -549,6 +557,7 @@ const MAX_KEPT_JSON_FILES = 128;
  */
 function jsonLoader(): (text: string) => unknown {
   const kept = new Map<string, AnyObject>();
+  let keptChars = 0;
   const hasOwn = Object.prototype.hasOwnProperty;
   return function loadJson(text: string): unknown {
     const key = String(text);
@@ -561,7 +570,12 @@ function jsonLoader(): (text: string) => unknown {
     namespace.default = value;
     Object.defineProperty(namespace, "__esModule", { value: true });
     harden(namespace);
-    if (kept.size < MAX_KEPT_JSON_FILES) kept.set(key, namespace);
+    if (kept.size < MAX_KEPT_JSON_FILES && keptChars + key.length <= MAX_KEPT_JSON_CHARS) {
+      kept.set(key, namespace);
+      keptChars += key.length;
+      jsonValues.add(namespace);
+      if (typeof value === "object" && value !== null) jsonValues.add(value);
+    }
     return namespace;
   };
 }
@@ -581,7 +595,7 @@ const KEPT_TRANSLATOR_SETTINGS = ["locale", "namespace", "timeZone"];
  * formatters over the sandbox's Intl, so they are a function of their key; the template never reaches them. The cache
  * starts over past MAX_SHARED_INTL_ENTRIES entries of a kind.
  *
- * A translator over deep-frozen messages (a JSON file of the template, jsonLoader) with no settings but its locale,
+ * A translator over a JSON file of the template kept by jsonLoader (deep-frozen) with no settings but its locale,
  * namespace and time zone is a function of those alone, so it is kept, frozen, and given to the next render that asks
  * for the same: making one cost a localized render as much as one `t()`. It is made from the values read for its
  * key, so a getter cannot make it differ from its key.
@@ -630,7 +644,7 @@ function keptTranslatorSettings(
     else if (KEPT_TRANSLATOR_SETTINGS.includes(name) && typeof value === "string") values[name] = value;
     else if (value !== undefined) return null;
   }
-  if (typeof messages !== "object" || messages === null || !hardened.has(messages)) return null;
+  if (typeof messages !== "object" || messages === null || !jsonValues.has(messages)) return null;
   return { messages, key: jsonStringify(KEPT_TRANSLATOR_SETTINGS.map((name) => values[name] ?? null)), values };
 }
 
