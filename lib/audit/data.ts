@@ -94,7 +94,8 @@ export type AuditFilter = { action?: AuditAction; actorId?: string };
 
 /**
  * One page of the team's entries, newest first, with how many match: one statement, walking the
- * (account_id[, action | actor_id], created_at desc, id desc) indexes.
+ * (account_id[, action | actor_id], created_at desc, seq desc) indexes: seq orders the entries of one
+ * instant (one transaction's share its start) as they were written.
  */
 export async function listAuditEntries(
   db: Db,
@@ -118,7 +119,7 @@ export async function listAuditEntries(
       where account_id = ${accountId}
         and (${wantedAction}::text is null or action = ${wantedAction}::text)
         and (${wantedActor}::text is null or actor_id = ${wantedActor}::text)
-      order by created_at desc, id desc
+      order by created_at desc, seq desc
       limit ${limit} offset ${offset}
     ) e on true`;
   return {

@@ -4,7 +4,7 @@ import { PATCH as patchWebhook } from "@/app/api/v1/webhooks/[id]/route";
 import { POST as postWebhook } from "@/app/api/v1/webhooks/route";
 import { createApiKey } from "@/lib/api-keys/data";
 import { setAccountPlan } from "@/lib/auth/data/accounts";
-import { ISO, auth, call, counter, createUser, nextInstant, sessionCookie, type TestUser } from "../support/api";
+import { ISO, auth, call, counter, createUser, sessionCookie, type TestUser } from "../support/api";
 
 // GET /api/v1/audit-log (issue 48): the team's entries, newest first, by page and action; full access, not metered.
 
@@ -39,9 +39,7 @@ describe("GET /api/v1/audit-log", () => {
   it("answers the team's entries newest first, a page at a time and by action, without counting the call", async () => {
     const user = await createUser();
     const other = await createUser();
-    await nextInstant();
     await setAccountPlan(user.accountId, "monthly");
-    await nextInstant();
     const headers = { ...auth(user), "x-forwarded-for": "198.51.100.7" };
     const created = await call(postWebhook, "/api/v1/webhooks", {
       method: "POST",
@@ -107,7 +105,6 @@ describe("GET /api/v1/audit-log", () => {
       body: { url: URL_1, events: ["email.sent"] },
     });
     const id = created.body.webhook.id as string;
-    await nextInstant();
     const patched = await call(patchWebhook, "/x", {
       method: "PATCH",
       params: { id },

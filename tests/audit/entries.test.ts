@@ -15,12 +15,12 @@ import { POST as rotateSecret } from "@/app/api/v1/webhooks/[id]/rotate-secret/r
 import { DELETE as deleteWebhook, PATCH as patchWebhook } from "@/app/api/v1/webhooks/[id]/route";
 import { POST as postWebhook } from "@/app/api/v1/webhooks/route";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys/data";
-import { listAuditEntries, type AuditEntry } from "@/lib/audit/data";
+import { insertAuditEntry, libraryEntry, listAuditEntries, type AuditEntry } from "@/lib/audit/data";
 import { setAccountPlan } from "@/lib/auth/data/accounts";
 import { applySubscriptionEvent } from "@/lib/billing/data/subscriptions";
 import { getDb } from "@/lib/db/client";
 import { listSendingDomains } from "@/lib/sending-domains/data";
-import { auth, call, catalogueId, createUser, nextInstant, uniqueDomain, type TestUser } from "../support/api";
+import { auth, call, catalogueId, createUser, uniqueDomain, type TestUser } from "../support/api";
 import { suppressedAddress } from "../support/endpoints";
 import { withEnv } from "../support/env";
 import { newBrowser } from "../support/next-headers";
@@ -92,7 +92,6 @@ describe("entries of API calls: the key by its name, and the client's address", 
     });
     expect(created.status).toBe(201);
     const id = created.body.webhook.id as string;
-    await nextInstant();
     const patched = await call(patchWebhook, "/x", {
       method: "PATCH",
       params: { id },
@@ -100,9 +99,7 @@ describe("entries of API calls: the key by its name, and the client's address", 
       body: { enabled: false, description: "Orders" },
     });
     expect(patched.status).toBe(200);
-    await nextInstant();
     expect((await call(rotateSecret, "/x", { method: "POST", params: { id }, headers })).status).toBe(200);
-    await nextInstant();
     expect((await call(deleteWebhook, "/x", { method: "DELETE", params: { id }, headers })).status).toBe(200);
 
     const target = { type: "webhook_endpoint", id, label: URL_1 };
@@ -129,7 +126,6 @@ describe("entries of API calls: the key by its name, and the client's address", 
     });
     expect(created.status).toBe(201);
     const id = created.body.template.id as string;
-    await nextInstant();
     const saved = await call(putTemplate, "/x", {
       method: "PUT",
       params: { id },
@@ -138,7 +134,6 @@ describe("entries of API calls: the key by its name, and the client's address", 
     });
     expect(saved.status).toBe(200);
     expect((await call(postPublish, "/x", { method: "POST", params: { id }, headers, body: {} })).status).toBe(200);
-    await nextInstant();
     // Nothing left to publish: refused, and nothing written.
     expect((await call(postPublish, "/x", { method: "POST", params: { id }, headers, body: {} })).status).toBe(409);
     const restored = await call(postRestore, "/x", {
@@ -148,7 +143,6 @@ describe("entries of API calls: the key by its name, and the client's address", 
       body: { publish: true },
     });
     expect(restored.status).toBe(200);
-    await nextInstant();
     expect((await call(deleteTemplate, "/x", { method: "DELETE", params: { id }, headers })).status).toBe(200);
 
     const target = { type: "template", id, label: "Receipt" };
@@ -171,10 +165,8 @@ describe("entries of API calls: the key by its name, and the client's address", 
       body: { template_id: "welcome" },
     });
     expect(added.status).toBe(201);
-    await nextInstant();
     const removed = await call(removeFromLibrary, "/x", { method: "DELETE", params: { id: templateId }, headers });
     expect(removed.status).toBe(200);
-    await nextInstant();
     const address = await suppressedAddress(user);
     const unsuppressed = await call(deleteSuppression, "/x", {
       method: "DELETE",
@@ -220,7 +212,6 @@ describe("entries of dashboard actions: the signed-in person by their email, and
     const [{ key_hash: hash }] = await getDb()<
       { key_hash: string }[]
     >`select key_hash from api_keys where id = ${key.id}`;
-    await nextInstant();
     await revokeApiKeyAction(form({ id: key.id }));
     // A second revocation changes nothing and writes nothing.
     await revokeApiKeyAction(form({ id: key.id }));
@@ -242,9 +233,7 @@ describe("entries of dashboard actions: the signed-in person by their email, and
     const domain = uniqueDomain();
     expect((await addDomainAction({ status: "idle" }, form({ domain, defaultSender: "" }))).status).toBe("success");
     const [{ id }] = await listSendingDomains(user.accountId);
-    await nextInstant();
     expect((await verifyDomainAction({ status: "idle" }, form({ id, domain }))).status).toBe("success");
-    await nextInstant();
     expect((await removeDomainAction(form({ id }))).status).toBe("success");
 
     const target = { type: "domain", id, label: domain };
@@ -277,7 +266,6 @@ describe("entries of work outside a request: the system", () => {
     const user = await createUser();
     await setAccountPlan(user.accountId, "annual");
     await setAccountPlan(user.accountId, "annual");
-    await nextInstant();
     await revokeApiKey(user.keyId);
     const { entries } = await listAuditEntries(getDb(), user.accountId, { limit: 10, offset: 0 });
     expect(entries).toEqual([
@@ -323,6 +311,29 @@ describe("entries of Stripe's events: the system", () => {
 });
 
 describe("the table itself", () => {
+  it("lists the entries of one transaction, which share its instant, newest first in the order they were written", async () => {
+    const user = await createUser();
+    const db = getDb();
+    const names = ["first", "second", "third", "fourth", "fifth"];
+    await db.begin(async (tx) => {
+      for (const name of names) {
+        await insertAuditEntry(tx, libraryEntry(user.accountId, "library.added", { id: randomUUID(), name }));
+      }
+    });
+    const written = await entriesOf(user);
+    expect(new Set(written.map((entry) => entry.created_at.getTime())).size).toBe(1);
+    expect(written.map((entry) => entry.target.label)).toEqual(["fifth", "fourth", "third", "second", "first"]);
+    const page = (offset: number) =>
+      listAuditEntries(db, user.accountId, { limit: 2, offset, action: "library.added" });
+    const pages = await Promise.all([page(0), page(2), page(4)]);
+    expect(pages.map(({ entries }) => entries.map((entry) => entry.target.label))).toEqual([
+      ["fifth", "fourth"],
+      ["third", "second"],
+      ["first"],
+    ]);
+    expect(pages.map(({ total }) => total)).toEqual([5, 5, 5]);
+  });
+
   it("refuses UPDATE, DELETE and TRUNCATE; the account's deletion takes its entries", async () => {
     const user = await createUser();
     const db = getDb();

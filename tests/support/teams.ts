@@ -51,7 +51,7 @@ export async function auditEntries(accountId: string): Promise<AuditRow[]> {
   return getDb()<AuditRow[]>`
     select action, actor_type, actor_id, actor_label, target_type, target_id, target_label, ip, details
     from audit_log where account_id = ${accountId} and (action like 'member.%' or action like 'invitation.%')
-    order by created_at, id`;
+    order by created_at, seq`;
 }
 
 export async function roles(accountId: string): Promise<{ email: string; role: string }[]> {

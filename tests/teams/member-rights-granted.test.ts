@@ -60,7 +60,7 @@ const entries = () =>
   getDb()<{ action: string; actor_id: string; target_id: string }[]>`
     select action, actor_id, target_id from audit_log
     where account_id = ${team.accountId} and actor_type = 'user'
-    order by created_at, id`;
+    order by created_at, seq`;
 
 beforeAll(async () => {
   useBrowser(newBrowser("203.0.113.148"));
