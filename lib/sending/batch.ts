@@ -53,7 +53,7 @@ export async function sendBatch(
 ): Promise<SendOutcome<SendBatchResponse>> {
   scheduleDispatch();
   // After the response: the first attempt of the webhook events the send makes.
-  deliverWebhookSoon();
+  deliverWebhookSoon(caller.accountId);
   checkIdempotencyKey(idempotencyKey, rawBody, sendBatchRequestSchema);
   if (idempotencyKey === null) {
     return performBatch(caller, parseRequest(rawBody, sendBatchRequestSchema).emails, null, signal);

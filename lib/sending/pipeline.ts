@@ -89,7 +89,7 @@ export async function sendEmail(
 ): Promise<SendOutcome<SendResponse>> {
   scheduleDispatch();
   // After the response: the first attempt of the webhook events the send makes.
-  deliverWebhookSoon();
+  deliverWebhookSoon(caller.accountId);
   checkIdempotencyKey(idempotencyKey, rawBody, sendRequestSchema);
   if (idempotencyKey === null) return performSend(caller, parseRequest(rawBody, sendRequestSchema), null);
 

@@ -47,7 +47,7 @@ export async function cancelEmailOrThrow(accountId: string, id: string) {
   if (email.provider !== "outbox") await cancelAtProvider(email);
   const { canceled, status } = await cancelScheduledEmail(accountId, email.internalId);
   if (!canceled) throw errors.emailNotCancelable(status ?? email.status);
-  deliverWebhookSoon(); // its email.canceled event
+  deliverWebhookSoon(accountId); // its email.canceled event
   return getEmailOrThrow(accountId, id);
 }
 

@@ -329,7 +329,7 @@ async function savedTemplate(
 /** POST /templates: 201's template and warnings. */
 export async function createTemplateOrThrow(accountId: string, input: NewTemplateSource): Promise<SavedTemplate> {
   const created = await createTemplateFromSource(accountId, input);
-  deliverWebhookSoon(); // its template.published event
+  deliverWebhookSoon(accountId); // its template.published event
   return savedTemplate(accountId, created);
 }
 
@@ -344,7 +344,7 @@ export async function replaceTemplateOrThrow(
 ): Promise<SavedTemplate> {
   const replaced = await replaceTemplateFromSource(accountId, templateId, input);
   if (!replaced) throw errors.templateNotFound();
-  deliverWebhookSoon(); // a published save's template.published event
+  deliverWebhookSoon(accountId); // a published save's template.published event
   // By its id: the alias it was named by may just have changed.
   return savedTemplate(accountId, replaced);
 }

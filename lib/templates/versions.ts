@@ -54,7 +54,7 @@ export async function publishTemplateOrThrow(
 ) {
   const published = await publishDraft(accountId, templateId, revision, publishedBy);
   if (!published) throw errors.templateNotFound();
-  deliverWebhookSoon(); // its template.published event
+  deliverWebhookSoon(accountId); // its template.published event
   return { success: true as const, version: versionBody(published) };
 }
 
@@ -96,7 +96,7 @@ export async function restoreTemplateVersionOrThrow(
   const version = parseVersionNumber(rawVersion);
   const restored = await restoreVersion(accountId, templateId, version, publish, publishedBy);
   if (!restored) throw errors.templateNotFound();
-  if (restored.version) deliverWebhookSoon(); // its template.published event
+  if (restored.version) deliverWebhookSoon(accountId); // its template.published event
   return {
     success: true as const,
     draft: draftBody(restored.draft),

@@ -23,8 +23,9 @@ import { signWebhook } from "@/lib/webhooks/signing";
 
 // The runner: due webhook deliveries are claimed in PostgreSQL under a lease (so any number of processes make each
 // attempt once, and one killed mid-attempt leaves it to be made again), attempted over the network, and finished with
-// their outcome, which sets the next attempt by the retry schedule. It runs after a request that made events
-// (deliverWebhookSoon), every second under `npm start`/`npm run dev` (bin/serve.ts) and from the cron route on Vercel.
+// their outcome, which sets the next attempt by the retry schedule. It runs after a request that made an account's
+// events, for that account (deliverWebhookSoon), every second under `npm start`/`npm run dev` (bin/serve.ts) and
+// from the cron route on Vercel.
 
 /** Makes one attempt: POSTs `body` with `headers` to `url` (attemptWebhook by default; tests give their own). */
 export type WebhookSend = (request: {
@@ -44,6 +45,8 @@ type RunOptions = {
   limit?: number;
   /** The retry delay's jitter, within [-0.1, 0.1]; random by default. */
   jitter?: () => number;
+  /** That account's due deliveries alone; every account's by default. */
+  accountId?: string;
 };
 
 // This process's attempts in flight, over all its runs: WEBHOOK_ATTEMPTS_IN_FLIGHT bounds them.
@@ -55,6 +58,7 @@ export async function deliverDueWebhooks({
   send = attemptWebhook,
   limit = WEBHOOK_ATTEMPTS_IN_FLIGHT,
   jitter = randomJitter,
+  accountId,
 }: RunOptions = {}): Promise<DeliveryRun> {
   const room = Math.min(limit, WEBHOOK_ATTEMPTS_IN_FLIGHT - inFlight);
   const run: DeliveryRun = { attempted: 0, succeeded: 0, retrying: 0, failed: 0, disabled: 0 };
@@ -68,6 +72,7 @@ export async function deliverDueWebhooks({
       limit: room,
       perAccount: WEBHOOK_ATTEMPTS_PER_ACCOUNT,
       leaseSeconds: WEBHOOK_LEASE_SECONDS,
+      accountId,
     });
   } finally {
     inFlight -= room;
@@ -99,9 +104,14 @@ export async function deliverWebhookNow(
   return claim && attemptClaimed(claim, { now, send, jitter });
 }
 
-/** For request paths that made events: one run once the response is sent (Next's after()), failures logged. */
-export function deliverWebhookSoon(): void {
-  runInBackground("delivering webhooks", () => deliverDueWebhooks());
+/**
+ * For request paths that made the account's events: one run of that account's due deliveries once the response is
+ * sent (Next's after()), failures logged. Other accounts' are the cron route's and the long-running loop's: no
+ * team's request does another's deliveries, nor pays for a claim over another's backlog. null: every account's
+ * (Resend's webhook, which is no team's request).
+ */
+export function deliverWebhookSoon(accountId: string | null): void {
+  runInBackground("delivering webhooks", () => deliverDueWebhooks(accountId === null ? {} : { accountId }));
 }
 
 /** How long the cron route goes on claiming due attempts (a function's time is bounded; the next call goes on). */

@@ -113,7 +113,7 @@ export async function replayDelivery(accountId: string, id: string, deliveryId: 
     throw errors.webhookDeliveryNotFound();
   }
   const delivery = orNotFound(await findWebhookDelivery(accountId, id, replayed.id));
-  deliverWebhookSoon();
+  deliverWebhookSoon(accountId);
   return toDeliveryResponse(delivery);
 }
 

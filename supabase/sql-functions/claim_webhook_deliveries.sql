@@ -6,13 +6,18 @@
 -- accounts are claimed one at a time under a transaction's advisory lock (an account another call is claiming for is
 -- skipped, as its rows would be), and the count is read after taking it. Accounts with the fewest in flight go first,
 -- then those whose due deliveries are oldest (those with all of theirs in flight left out), each account's found
--- through webhook_deliveries_account_due_idx, so one account's backlog slows no other's claim; rows are locked `for update skip locked`, so concurrent calls never wait on each other or claim one twice.
+-- through webhook_deliveries_account_due_idx in the order they are taken, so one account's backlog slows no other's
+-- claim; rows are locked `for update skip locked`, so concurrent calls never wait on each other or claim one twice.
+-- With p_account_id, that account's alone: what a request that made the account's events claims after its answer,
+-- so that no account's request does another's deliveries (a hanging endpoint's among them), and one account's
+-- backlog costs no other account's requests a claim over it.
 -- secrets: those valid at p_now, the newest first (the previous one during a rotation's overlap).
 create or replace function public.claim_webhook_deliveries(
   p_now timestamptz,
   p_limit integer,
   p_per_account integer,
-  p_lease_seconds integer
+  p_lease_seconds integer,
+  p_account_id uuid default null
 ) returns table (
   delivery_id uuid,
   claim_token uuid,
@@ -35,15 +40,18 @@ declare
   v_claimed integer;
 begin
   for v_account in
-    -- The accounts with pending deliveries, one index lookup each (a skip scan), however many rows each has.
+    -- The accounts with pending deliveries, one index lookup each (a skip scan), however many rows each has; or
+    -- p_account_id's alone.
     with recursive accounts (account_id) as (
-      (select d.account_id from public.webhook_deliveries d where d.status = 'pending' order by d.account_id limit 1)
+      (select d.account_id from public.webhook_deliveries d
+       where d.status = 'pending' and p_account_id is null order by d.account_id limit 1)
       union all
       select (select d.account_id from public.webhook_deliveries d
               where d.status = 'pending' and d.account_id > a.account_id order by d.account_id limit 1)
       from accounts a where a.account_id is not null
     )
-    select a.account_id from accounts a
+    select a.account_id from (select account_id from accounts
+                              union all select p_account_id where p_account_id is not null) a
       cross join lateral (
         select d.next_attempt_at from public.webhook_deliveries d
           join public.webhook_endpoints w on w.id = d.endpoint_id and w.enabled

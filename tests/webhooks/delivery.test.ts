@@ -144,6 +144,36 @@ describe("claiming due deliveries", () => {
     expect(await finishAttempt(again, { now: at(3 * HOUR), outcome, jitter: 0 })).toMatchObject({ recorded: false });
   });
 
+  it("a run for one account (a request's, after its answer) attempts that account's deliveries alone", async () => {
+    const [mine, theirs] = await Promise.all([createUser(), createUser()]);
+    for (const user of [mine, theirs]) await addEndpoint(user.accountId, { events: ["email.delivered"] });
+    const [{ deliveryIds: myIds }, { deliveryIds: theirIds }] = [
+      await delivered(mine.accountId, T),
+      await delivered(theirs.accountId, T),
+    ];
+    const attempted: string[] = [];
+    const noting: WebhookSend = async (request) => {
+      attempted.push(JSON.parse(request.body).data.email_id);
+      return answering(request);
+    };
+    expect(await deliverDueWebhooks({ now: at(MINUTE), send: noting, accountId: mine.accountId })).toEqual({
+      attempted: 1,
+      succeeded: 1,
+      retrying: 0,
+      failed: 0,
+      disabled: 0,
+    });
+    expect(await deliveryRow(myIds[0])).toMatchObject({ status: "succeeded", attempts: 1 });
+    expect(await deliveryRow(theirIds[0])).toMatchObject({ status: "pending", attempts: 0, claimed_until: null });
+    // Nothing more of mine; every account's run (the loop's, the cron route's) takes theirs.
+    expect(await deliverDueWebhooks({ now: at(MINUTE), send: noting, accountId: mine.accountId })).toMatchObject({
+      attempted: 0,
+    });
+    expect(await deliverDueWebhooks({ now: at(MINUTE), send: noting })).toMatchObject({ attempted: 1, succeeded: 1 });
+    expect(await deliveryRow(theirIds[0])).toMatchObject({ status: "succeeded", attempts: 1 });
+    expect(attempted).toEqual(["e1", "e1"]);
+  });
+
   it("skips endpoints that are disabled, and events no enabled endpoint hears are not made", async () => {
     const user = await createUser();
     await addEndpoint(user.accountId, { events: ["email.delivered"], enabled: false });

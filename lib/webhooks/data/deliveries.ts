@@ -53,16 +53,20 @@ export async function claimDueDeliveries({
   limit,
   perAccount,
   leaseSeconds,
+  accountId = null,
 }: {
   now: Date;
   limit: number;
   perAccount: number;
   leaseSeconds: number;
+  /** That account's deliveries alone; every account's by default. */
+  accountId?: string | null;
 }): Promise<ClaimedDelivery[]> {
   const db = getDb();
   return db<ClaimedDelivery[]>`
     select ${claimedColumns()} from claim_webhook_deliveries(${now}::timestamptz, ${limit}::integer,
-                                                               ${perAccount}::integer, ${leaseSeconds}::integer)`;
+                                                               ${perAccount}::integer, ${leaseSeconds}::integer,
+                                                               ${accountId}::uuid)`;
 }
 
 /** Claims the account's delivery `deliveryId` for an attempt at once, due or not; undefined when it cannot be. */

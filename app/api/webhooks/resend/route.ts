@@ -21,7 +21,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
     const delivery = verifyResendWebhook(rawBody, request.headers);
     const { duplicate, outcome } = await handleResendEvent(delivery);
     // The account's webhook event of what Resend reported, attempted after the answer.
-    if (outcome === "applied" && !duplicate) deliverWebhookSoon();
+    if (outcome === "applied" && !duplicate) deliverWebhookSoon(null);
     return NextResponse.json({ received: true, duplicate, outcome });
   }),
 });
