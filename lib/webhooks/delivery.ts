@@ -49,8 +49,23 @@ type RunOptions = {
   accountId?: string;
 };
 
-// This process's attempts in flight, over all its runs: WEBHOOK_ATTEMPTS_IN_FLIGHT bounds them.
+// This process's attempts in flight, over all its runs: WEBHOOK_ATTEMPTS_IN_FLIGHT bounds them. And by account, so
+// that a run for an account of which this process already makes WEBHOOK_ATTEMPTS_PER_ACCOUNT attempts (a burst of
+// its sends, each asking for a run) skips a claim that could take nothing: the bound itself is the claim's, in SQL.
 let inFlight = 0;
+const inFlightByAccount = new Map<string, number>();
+
+function attemptStarted(accountId: string): void {
+  inFlight += 1;
+  inFlightByAccount.set(accountId, (inFlightByAccount.get(accountId) ?? 0) + 1);
+}
+
+function attemptEnded(accountId: string): void {
+  inFlight -= 1;
+  const left = (inFlightByAccount.get(accountId) ?? 1) - 1;
+  if (left > 0) inFlightByAccount.set(accountId, left);
+  else inFlightByAccount.delete(accountId);
+}
 
 /** Claims due deliveries and makes their attempts, all at once within the bounds, recording each as it ends. */
 export async function deliverDueWebhooks({
@@ -63,6 +78,7 @@ export async function deliverDueWebhooks({
   const room = Math.min(limit, WEBHOOK_ATTEMPTS_IN_FLIGHT - inFlight);
   const run: DeliveryRun = { attempted: 0, succeeded: 0, retrying: 0, failed: 0, disabled: 0 };
   if (room <= 0) return run;
+  if (accountId !== undefined && (inFlightByAccount.get(accountId) ?? 0) >= WEBHOOK_ATTEMPTS_PER_ACCOUNT) return run;
   // The room is held while claiming, so runs started together claim no more than it between them.
   inFlight += room;
   let claims: ClaimedDelivery[];
@@ -77,9 +93,9 @@ export async function deliverDueWebhooks({
   } finally {
     inFlight -= room;
   }
-  inFlight += claims.length;
+  for (const claim of claims) attemptStarted(claim.accountId);
   const settled = await Promise.allSettled(
-    claims.map((claim) => attemptClaimed(claim, { now, send, jitter }).finally(() => (inFlight -= 1))),
+    claims.map((claim) => attemptClaimed(claim, { now, send, jitter }).finally(() => attemptEnded(claim.accountId))),
   );
   for (const attempt of settled) if (attempt.status === "fulfilled") count(run, attempt.value);
   // An attempt not recorded (the database failed) is made again after its lease: the run says it failed.
@@ -139,10 +155,15 @@ const RETENTION_INTERVAL_MS = 10 * 60_000;
 /**
  * What the cron route does on Vercel, every `intervalMs` in a long-running server (bin/serve.ts: npm start, npm run
  * dev): a run of due attempts each time, not waiting for the last run's attempts (a hanging endpoint holds only its
- * own, within this process's bound), and the retention duty every 10 minutes. The stop returned resolves once the
- * runs in flight have finished, so the database can close after them.
+ * own, within this process's bound), and the retention duty every 10 minutes. As the cron route's loop does, a run
+ * that attempted anything is followed at once by another, so a backlog (a burst of sends) drains at the pace of its
+ * attempts rather than a claim a tick. The stop returned resolves once the runs in flight have finished, so the
+ * database can close after them.
  */
-export function deliverWebhooksContinually(intervalMs = WEBHOOK_RUN_INTERVAL_MS): () => Promise<void> {
+export function deliverWebhooksContinually(
+  intervalMs = WEBHOOK_RUN_INTERVAL_MS,
+  send: WebhookSend = attemptWebhook,
+): () => Promise<void> {
   const inFlight = new Set<Promise<void>>();
   const track = (description: string, task: Promise<unknown>) => {
     const tracked = task.then(
@@ -152,9 +173,14 @@ export function deliverWebhooksContinually(intervalMs = WEBHOOK_RUN_INTERVAL_MS)
     inFlight.add(tracked);
     void tracked.finally(() => inFlight.delete(tracked));
   };
+  let stopped = false;
+  const runOn = async (): Promise<void> => {
+    const run = await deliverDueWebhooks({ send });
+    if (run.attempted > 0 && !stopped) track("delivering webhooks", runOn());
+  };
   let lastRetention = Number.NEGATIVE_INFINITY;
   const tick = () => {
-    track("delivering webhooks", deliverDueWebhooks());
+    track("delivering webhooks", runOn());
     if (Date.now() - lastRetention >= RETENTION_INTERVAL_MS) {
       lastRetention = Date.now();
       track("deleting expired webhook events", deleteExpiredWebhooks());
@@ -163,6 +189,7 @@ export function deliverWebhooksContinually(intervalMs = WEBHOOK_RUN_INTERVAL_MS)
   tick();
   const timer = setInterval(tick, intervalMs);
   return async () => {
+    stopped = true;
     clearInterval(timer);
     await Promise.all(inFlight);
   };

@@ -12,6 +12,7 @@ import {
   deleteExpiredWebhooks,
   deliverDueWebhooks,
   deliverWebhookNow,
+  deliverWebhooksContinually,
   type WebhookSend,
 } from "@/lib/webhooks/delivery";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
@@ -172,6 +173,29 @@ describe("claiming due deliveries", () => {
     expect(await deliverDueWebhooks({ now: at(MINUTE), send: noting })).toMatchObject({ attempted: 1, succeeded: 1 });
     expect(await deliveryRow(theirIds[0])).toMatchObject({ status: "succeeded", attempts: 1 });
     expect(attempted).toEqual(["e1", "e1"]);
+  });
+
+  it("a long-running server's loop drains an account's backlog at once, past the bound of attempts in flight", async () => {
+    const user = await createUser();
+    await addEndpoint(user.accountId, { events: ["email.delivered"] });
+    const due = WEBHOOK_ATTEMPTS_PER_ACCOUNT * 2 + 2;
+    const now = new Date(Date.now() - MINUTE);
+    for (let i = 0; i < due; i++) await delivered(user.accountId, now, { email_id: `e${i}` });
+    const attempted: string[] = [];
+    const noting: WebhookSend = async (request) => {
+      attempted.push(JSON.parse(request.body).data.email_id);
+      return answering(request);
+    };
+    // One tick an hour: every delivery after the first run's is a following run's.
+    const stop = deliverWebhooksContinually(HOUR, noting);
+    const succeeded = async () => {
+      const [{ n }] = await getDb()<{ n: number }[]>`
+        select count(*)::int as n from webhook_deliveries where account_id = ${user.accountId} and status = 'succeeded'`;
+      return n;
+    };
+    await vi.waitFor(async () => expect(await succeeded()).toBe(due), { timeout: 10_000, interval: 50 });
+    await stop();
+    expect(attempted.toSorted()).toEqual(Array.from({ length: due }, (_, i) => `e${i}`).toSorted());
   });
 
   it("skips endpoints that are disabled, and events no enabled endpoint hears are not made", async () => {
