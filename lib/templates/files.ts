@@ -1,4 +1,5 @@
 import {
+  MAX_LOCALE_CHARS,
   MAX_MESSAGES_FILE_BYTES,
   MAX_TEMPLATE_FILES,
   MAX_TEMPLATE_LOCALES,
@@ -32,13 +33,26 @@ export function messagesTag(path: string): string | null {
 /** The path of a locale's messages. */
 export const messagesPath = (tag: string) => `messages/${tag}.json`;
 
+// A localized render or send asks for seven (its `locale`, checked and resolved, and each of the template's tags), at
+// 1.5-2 µs each in ICU: the answers are kept by the tag's text, which alone decides them, up to a bound (1,000 tags
+// of at most MAX_LOCALE_CHARS).
+const canonicalTags = new Map<string, string | null>();
+export const MAX_KEPT_CANONICAL_TAGS = 1000;
+
 /** The tag as Intl writes it (`pt-br` → `pt-BR`), or null when it is no well-formed BCP 47 tag. */
 export function canonicalTag(tag: string): string | null {
+  const kept = canonicalTags.get(tag);
+  if (kept !== undefined) return kept;
+  let canonical: string | null;
   try {
-    return Intl.getCanonicalLocales(tag)[0] ?? null;
+    canonical = Intl.getCanonicalLocales(tag)[0] ?? null;
   } catch {
-    return null;
+    canonical = null;
   }
+  if (tag.length > MAX_LOCALE_CHARS) return canonical; // refused anyway: never kept
+  if (canonicalTags.size >= MAX_KEPT_CANONICAL_TAGS) canonicalTags.clear();
+  canonicalTags.set(tag, canonical);
+  return canonical;
 }
 
 /** Why a `locale` is refused: the render and send schemas' message, and resolveLocale's (./messages.ts). */

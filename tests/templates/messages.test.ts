@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/core/errors";
-import { MAX_MERGED_MESSAGES_CHARS, MAX_MESSAGE_ELEMENTS, MAX_MESSAGE_NESTING } from "@/lib/core/limits";
-import { templateFilesProblems } from "@/lib/templates/files";
+import {
+  MAX_LOCALE_CHARS,
+  MAX_MERGED_MESSAGES_CHARS,
+  MAX_MESSAGE_ELEMENTS,
+  MAX_MESSAGE_NESTING,
+} from "@/lib/core/limits";
+import { canonicalTag, MAX_KEPT_CANONICAL_TAGS, templateFilesProblems } from "@/lib/templates/files";
 import { checkMessages, localizedFiles, messageProblem, resolveLocale } from "@/lib/templates/messages";
 
 const code = { "email.tsx": "export default () => null;" };
@@ -325,5 +330,37 @@ describe("resolveLocale", () => {
     expect((thrown as AppError).options.details).toEqual([
       { field: "locale", message: "locale must be a BCP 47 language tag (en, fr-CA, pt-BR)" },
     ]);
+  });
+});
+
+describe("canonicalTag, whose answers are kept by the tag's text", () => {
+  const intl = (tag: string) => {
+    try {
+      return Intl.getCanonicalLocales(tag)[0] ?? null;
+    } catch {
+      return null;
+    }
+  };
+  const table = [
+    "pt-br",
+    "PT-BR",
+    "fr",
+    "en-us",
+    "zh-hant-tw",
+    "de-DE-u-co-phonebk",
+    "x",
+    "fr_FR",
+    "",
+    "en-",
+    "a".repeat(70),
+  ];
+
+  it("answers as Intl does, asked once, again, and after more tags than it keeps", () => {
+    const first = table.map(canonicalTag);
+    expect(first).toEqual(table.map(intl));
+    expect(table.map(canonicalTag)).toEqual(first);
+    for (let i = 0; i <= MAX_KEPT_CANONICAL_TAGS; i++) canonicalTag(`x-${i.toString(36)}`);
+    expect([...table].reverse().map(canonicalTag)).toEqual([...table].reverse().map(intl));
+    expect(canonicalTag("b".repeat(MAX_LOCALE_CHARS + 1))).toBeNull();
   });
 });
