@@ -3,6 +3,7 @@ import { throttledInBackground } from "@/lib/core/background";
 import { applyHeldEmailEvents, dispatchDueScheduledEmails } from "@/lib/sent-emails/delivery";
 import { deleteExpiredIdempotencyKeys } from "@/lib/sending/data/idempotency";
 import { recoverOrphanedEmails } from "@/lib/sending/recovery";
+import { deliverDueWebhooks } from "@/lib/webhooks/delivery";
 
 // The dispatch step: delivers due scheduled messages of the embedded outbox, recovers orphaned hand-offs, drops
 // expired idempotency keys. The cron route calls it (Vercel Cron), and every send request triggers it in the
@@ -13,7 +14,12 @@ const DISPATCH_INTERVAL_MS = 30_000;
 export const scheduleDispatch = throttledInBackground(
   "dispatching scheduled emails",
   DISPATCH_INTERVAL_MS,
-  dispatchScheduled,
+  async () => {
+    await dispatchScheduled();
+    // The events it made are any account's, and a request's own run claims its account's alone: one run for every
+    // account follows (retries and the rest of a burst too, between the cron route's runs).
+    await deliverDueWebhooks();
+  },
 );
 
 export async function dispatchScheduled(): Promise<{

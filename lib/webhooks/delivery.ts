@@ -51,7 +51,8 @@ type RunOptions = {
 
 // This process's attempts in flight, over all its runs: WEBHOOK_ATTEMPTS_IN_FLIGHT bounds them. And by account, so
 // that a run for an account of which this process already makes WEBHOOK_ATTEMPTS_PER_ACCOUNT attempts (a burst of
-// its sends, each asking for a run) skips a claim that could take nothing: the bound itself is the claim's, in SQL.
+// its sends, each asking for a run) skips a claim that could take nothing (the bound itself is the claim's, in SQL),
+// and holds no room another account's run could use.
 let inFlight = 0;
 const inFlightByAccount = new Map<string, number>();
 
@@ -75,10 +76,12 @@ export async function deliverDueWebhooks({
   jitter = randomJitter,
   accountId,
 }: RunOptions = {}): Promise<DeliveryRun> {
-  const room = Math.min(limit, WEBHOOK_ATTEMPTS_IN_FLIGHT - inFlight);
+  // A run for one account holds no more room than that account can have: runs for others still find theirs.
+  const accountRoom =
+    accountId === undefined ? Infinity : WEBHOOK_ATTEMPTS_PER_ACCOUNT - (inFlightByAccount.get(accountId) ?? 0);
+  const room = Math.min(limit, WEBHOOK_ATTEMPTS_IN_FLIGHT - inFlight, accountRoom);
   const run: DeliveryRun = { attempted: 0, succeeded: 0, retrying: 0, failed: 0, disabled: 0 };
   if (room <= 0) return run;
-  if (accountId !== undefined && (inFlightByAccount.get(accountId) ?? 0) >= WEBHOOK_ATTEMPTS_PER_ACCOUNT) return run;
   // The room is held while claiming, so runs started together claim no more than it between them.
   inFlight += room;
   let claims: ClaimedDelivery[];
@@ -127,8 +130,19 @@ export async function deliverWebhookNow(
  * (Resend's webhook, which is no team's request).
  */
 export function deliverWebhookSoon(accountId: string | null): void {
-  runInBackground("delivering webhooks", () => deliverDueWebhooks(accountId === null ? {} : { accountId }));
+  runInBackground("delivering webhooks", async () => {
+    // As the cron route's loop: a run that attempted anything is followed by another (a burst's events beyond the
+    // account's attempts at once), within SOON_RUN_MS.
+    const started = Date.now();
+    for (;;) {
+      const run = await deliverDueWebhooks(accountId === null ? {} : { accountId });
+      if (run.attempted === 0 || Date.now() - started >= SOON_RUN_MS) break;
+    }
+  });
 }
+
+/** How long a request's run goes on after its answer (Next's after() keeps the function alive for it). */
+const SOON_RUN_MS = 10_000;
 
 /** How long the cron route goes on claiming due attempts (a function's time is bounded; the next call goes on). */
 const CRON_RUN_MS = 30_000;

@@ -175,6 +175,23 @@ describe("claiming due deliveries", () => {
     expect(attempted).toEqual(["e1", "e1"]);
   });
 
+  it("runs for two accounts started together each claim their own: one account's run holds only that account's room", async () => {
+    const [first, second] = await Promise.all([createUser(), createUser()]);
+    for (const user of [first, second]) {
+      await addEndpoint(user.accountId, { events: ["email.delivered"] });
+      await delivered(user.accountId, T);
+    }
+    const runs = await Promise.all(
+      [first, second].map((user) =>
+        deliverDueWebhooks({ now: at(MINUTE), send: answering, accountId: user.accountId }),
+      ),
+    );
+    expect(runs).toEqual([
+      { attempted: 1, succeeded: 1, retrying: 0, failed: 0, disabled: 0 },
+      { attempted: 1, succeeded: 1, retrying: 0, failed: 0, disabled: 0 },
+    ]);
+  });
+
   it("a long-running server's loop drains an account's backlog at once, past the bound of attempts in flight", async () => {
     const user = await createUser();
     await addEndpoint(user.accountId, { events: ["email.delivered"] });
