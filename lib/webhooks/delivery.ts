@@ -125,20 +125,24 @@ export async function deliverWebhookNow(
 
 /**
  * For request paths that made the account's events: one run of that account's due deliveries once the response is
- * sent (Next's after()), failures logged. Other accounts' are the cron route's and the long-running loop's: no
- * team's request does another's deliveries, nor pays for a claim over another's backlog. null: every account's
- * (Resend's webhook, which is no team's request).
+ * sent (Next's after()), failures logged. Every account's are claimed by the dispatch step's catch-up
+ * (lib/sending/dispatch.ts), the cron route and the long-running loop: no team's request does another's deliveries,
+ * nor pays for a claim over another's backlog. null: every account's (Resend's webhook, which is no team's request).
  */
 export function deliverWebhookSoon(accountId: string | null): void {
-  runInBackground("delivering webhooks", async () => {
-    // As the cron route's loop: a run that attempted anything is followed by another (a burst's events beyond the
-    // account's attempts at once), within SOON_RUN_MS.
-    const started = Date.now();
-    for (;;) {
-      const run = await deliverDueWebhooks(accountId === null ? {} : { accountId });
-      if (run.attempted === 0 || Date.now() - started >= SOON_RUN_MS) break;
-    }
-  });
+  // Runs on while they attempt anything: a burst's events beyond the account's attempts at once.
+  runInBackground("delivering webhooks", () => deliverWhileDue(accountId === null ? {} : { accountId }, SOON_RUN_MS));
+}
+
+/** Runs, one after another, until one attempts nothing or `budgetMs` has passed; what they did, added up. */
+async function deliverWhileDue(options: RunOptions, budgetMs: number): Promise<DeliveryRun> {
+  const total: DeliveryRun = { attempted: 0, succeeded: 0, retrying: 0, failed: 0, disabled: 0 };
+  const started = Date.now();
+  for (;;) {
+    const run = await deliverDueWebhooks(options);
+    for (const key of Object.keys(total) as (keyof DeliveryRun)[]) total[key] += run[key];
+    if (run.attempted === 0 || Date.now() - started >= budgetMs) return total;
+  }
 }
 
 /** How long a request's run goes on after its answer (Next's after() keeps the function alive for it). */
@@ -152,13 +156,7 @@ const CRON_RUN_MS = 30_000;
  * what every run did.
  */
 export async function deliverWebhooksDue(): Promise<DeliveryRun & { expiredEvents: number }> {
-  const total: DeliveryRun = { attempted: 0, succeeded: 0, retrying: 0, failed: 0, disabled: 0 };
-  const started = Date.now();
-  for (;;) {
-    const run = await deliverDueWebhooks();
-    for (const key of Object.keys(total) as (keyof DeliveryRun)[]) total[key] += run[key];
-    if (run.attempted === 0 || Date.now() - started >= CRON_RUN_MS) break;
-  }
+  const total = await deliverWhileDue({}, CRON_RUN_MS);
   return { ...total, expiredEvents: await deleteExpiredWebhooks() };
 }
 
