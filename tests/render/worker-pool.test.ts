@@ -228,7 +228,8 @@ describe("deadlines and lost workers", () => {
       let used = 0;
       while (used < 50 && performance.now() - started < 5_000) used = threadCpuMs(currentThreadId())! - before;
       const wall = performance.now() - started;
-      expect({ reached: used >= 50, atMostTheWallClock: used <= wall + 10 }).toEqual({
+      // /proc counts in 10 ms ticks, each charged whole to the thread running at it: two ticks of slack.
+      expect({ reached: used >= 50, atMostTheWallClock: used <= wall + 20 }).toEqual({
         reached: true,
         atMostTheWallClock: true,
       });
