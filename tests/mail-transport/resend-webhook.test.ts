@@ -292,8 +292,8 @@ describe("POST /api/webhooks/resend: applying events", () => {
     const second = { id: await pending(), resendId: randomUUID() };
     await deliver(resendEvent("email.bounced", second.resendId, { bounce: { type: "Permanent", message: "gone" } }));
     await markEmailAccepted(second.id, second.resendId);
-    const run = await dispatchScheduled();
-    expect(run.heldEventsApplied).toBeGreaterThanOrEqual(1);
+    // The dispatch step an earlier test's send started in the background may get to it first: either applies it.
+    await dispatchScheduled();
     const bounced = { user, resendId: second.resendId, templateId };
     expect((await getResource(bounced)).body.email).toMatchObject({
       status: "bounced",
