@@ -33,6 +33,7 @@ const DOMAINS = [
   "auth",
   "billing",
   "catalogue",
+  "components",
   "dashboard",
   "mail-transport",
   "render",

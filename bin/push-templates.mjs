@@ -6,6 +6,11 @@
 // sends are untouched); without it each save publishes a new version. A folder pushed before aliases keeps the id in
 // its .letterpress-id: it is saved by that id and given the alias.
 //
+// A folder named `components` holds shared components instead, one folder each (its name the component's, imported
+// as @components/<name>), pushed before the templates: PUT /components/{name} (which publishes again the templates
+// that import it, or changes nothing when one would break), or POST /components the first time; a component that
+// imports another is pushed after it. With --draft they are left as they are: a draft push changes no published send.
+//
 //   LETTERPRESS_BASE_URL=https://your-app.example/api/v1 LETTERPRESS_API_KEY=lp_live_… \
 //     node bin/push-templates.mjs emails [--draft]
 import { readdir, readFile } from "node:fs/promises";
@@ -38,6 +43,48 @@ async function call(api, key, method, pathname, body) {
   return { status: response.status, answer: await response.json().catch(() => ({ error: `HTTP ${response.status}` })) };
 }
 
+/** A component's folder: saved (a version only when its files changed), or created the first time. */
+async function pushComponent(folder, { api, key }) {
+  const name = path.basename(folder);
+  const body = { files: await templateFiles(folder) };
+  let { status, answer } = await call(api, key, "PUT", `/components/${encodeURIComponent(name)}`, body);
+  let created = false;
+  if (status === 404 && answer.code === "COMPONENT_NOT_FOUND") {
+    ({ status, answer } = await call(api, key, "POST", "/components", { name, ...body }));
+    created = true;
+  }
+  if (status >= 400) throw Object.assign(new Error(`${folder}: ${JSON.stringify(answer)}`), { answer, folder });
+  const republished = answer.republished?.length ? `, ${answer.republished.length} templates published again` : "";
+  return `${folder}: ${created ? "created" : "saved"} component ${name}, version ${answer.component.version}${republished}`;
+}
+
+/** Each folder of `components/`, one importing another after it: passes while one makes progress. */
+async function pushComponents(root, options) {
+  let pending = (await readdir(root, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith("."))
+    .map((entry) => path.join(root, entry.name));
+  const failures = [];
+  while (pending.length > 0) {
+    const waiting = [];
+    for (const folder of pending) {
+      try {
+        console.log(await pushComponent(folder, options));
+      } catch (error) {
+        // It imports a component not pushed yet: tried again after the others.
+        if (JSON.stringify(error.answer ?? "").includes("names none of your components")) waiting.push(error);
+        else failures.push(error);
+      }
+    }
+    if (waiting.length === pending.length) {
+      failures.push(...waiting);
+      break;
+    }
+    pending = waiting.map((error) => error.folder);
+  }
+  for (const { message } of failures) console.error(message);
+  return failures.length === 0;
+}
+
 async function push(folder, { api, key, draft }) {
   const alias = path.basename(folder);
   const id = (await readFile(path.join(folder, ID_FILE), "utf8").catch(() => "")).trim();
@@ -66,8 +113,12 @@ if (!root || unknown.length > 0 || root.startsWith("--") || !key) {
   process.exit(1);
 }
 let failed = false;
-for (const entry of await readdir(root, { withFileTypes: true })) {
-  if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
+const entries = await readdir(root, { withFileTypes: true });
+const componentsFolder = entries.find((entry) => entry.isDirectory() && entry.name === "components");
+if (componentsFolder && draft) console.log(`${path.join(root, "components")}: left as they are (--draft)`);
+else if (componentsFolder) failed = !(await pushComponents(path.join(root, "components"), { api, key }));
+for (const entry of entries) {
+  if (!entry.isDirectory() || entry.name.startsWith(".") || entry.name === "components") continue;
   try {
     console.log(await push(path.join(root, entry.name), { api, key, draft }));
   } catch (error) {

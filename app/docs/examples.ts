@@ -8,12 +8,23 @@ const TEMPLATE_BODY = `{
     }
   }`;
 
+const COMPONENT_FILES = `{
+      "index.tsx": "import { Text } from \\"@react-email/components\\";\\nexport default function Footer() { return <Text>Acme, 1 Main St</Text>; }\\n"
+    }`;
+
 /** The examples' request bodies by operationId: JSON, which curl sends as it is and TypeScript reads as an object. */
 export const EXAMPLE_BODIES: Record<string, string> = {
   addToLibrary: `{ "template_id": "welcome" }`,
   createTemplate: TEMPLATE_BODY,
   replaceTemplate: TEMPLATE_BODY,
   setTemplateAlias: `{ "alias": "welcome" }`,
+  createComponent: `{
+    "name": "footer",
+    "files": ${COMPONENT_FILES}
+  }`,
+  updateComponent: `{
+    "files": ${COMPONENT_FILES}
+  }`,
   renderTemplate: `{ "variables": { "userName": "Ada" }, "format": "html", "plain_text": true }`,
   sendEmail: `{
     "template_id": "<template id>",
@@ -37,6 +48,7 @@ function pathArgument(path: string, name: string): string {
   if (name === "email") return JSON.stringify("ada@example.com");
   if (name === "delivery_id") return JSON.stringify("<delivery id>");
   if (path.startsWith("/webhooks/")) return JSON.stringify("<webhook id>");
+  if (path.startsWith("/components/")) return JSON.stringify("footer");
   return JSON.stringify(path.startsWith("/emails/") ? "<email id>" : "<template id>");
 }
 

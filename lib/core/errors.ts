@@ -30,6 +30,7 @@ export const APP_ERROR_CODES = {
   LIBRARY_LIMIT_REACHED: { status: 403, error: "Library limit reached" },
   PURCHASE_LIMIT_REACHED: { status: 403, error: "Purchase limit reached" },
   WEBHOOK_LIMIT_REACHED: { status: 403, error: "Webhook limit reached" },
+  COMPONENT_LIMIT_REACHED: { status: 403, error: "Component limit reached" },
   NOT_FOUND: { status: 404, error: "Not found" },
   TEMPLATE_NOT_FOUND: { status: 404, error: "Template not found" },
   EMAIL_NOT_FOUND: { status: 404, error: "Email not found" },
@@ -38,6 +39,7 @@ export const APP_ERROR_CODES = {
   VERSION_NOT_FOUND: { status: 404, error: "Template version not found" },
   WEBHOOK_NOT_FOUND: { status: 404, error: "Webhook not found" },
   WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, error: "Webhook delivery not found" },
+  COMPONENT_NOT_FOUND: { status: 404, error: "Component not found" },
   METHOD_NOT_ALLOWED: { status: 405, error: "Method not allowed" },
   EMAIL_NOT_CANCELABLE: { status: 409, error: "Email cannot be canceled" },
   DOMAIN_TAKEN: { status: 409, error: "Domain taken" },
@@ -49,6 +51,11 @@ export const APP_ERROR_CODES = {
   // A publish naming a draft revision that was saved over since.
   TEMPLATE_REVISION_MISMATCH: { status: 409, error: "Template draft revision mismatch" },
   NO_DRAFT: { status: 409, error: "No draft to publish" },
+  // A template's draft built with a component's draft: published templates use published components only.
+  COMPONENT_NOT_PUBLISHED: { status: 409, error: "Component not published" },
+  COMPONENT_EXISTS: { status: 409, error: "Component exists" },
+  // DELETE /components/{name} while a template's content imports it: `details` name them.
+  COMPONENT_IN_USE: { status: 409, error: "Component in use" },
   // A live send of a template that has only a draft.
   TEMPLATE_NOT_PUBLISHED: { status: 409, error: "Template not published" },
   IDEMPOTENCY_CONFLICT: { status: 409, error: "Idempotency key reused with a different request" },
@@ -57,6 +64,9 @@ export const APP_ERROR_CODES = {
   RECIPIENT_SUPPRESSED: { status: 422, error: "Recipient suppressed" },
   BATCH_TOO_LARGE: { status: 422, error: "Batch too large" },
   RENDER_ERROR: { status: 422, error: "Template render failed" },
+  // PUT /components/{name} whose new version fails a dependent's compile or trial render: `details` name each.
+  COMPONENT_BREAKS_TEMPLATES: { status: 422, error: "Component breaks templates" },
+  TOO_MANY_DEPENDENTS: { status: 422, error: "Too many dependent templates" },
   RATE_LIMIT_EXCEEDED: { status: 429, error: "API usage limit exceeded" },
   TOO_MANY_ATTEMPTS: { status: 429, error: "Too many attempts" },
   // POST /send past the free plan's monthly emails: the contract's body has neither `code` nor `success`.
@@ -216,6 +226,39 @@ export const errors = {
 
   webhookDeliveryNotFound: () => new AppError("WEBHOOK_DELIVERY_NOT_FOUND"),
 
+  componentNotFound: (name: string) =>
+    new AppError("COMPONENT_NOT_FOUND", { message: `You have no component named "${name}".` }),
+  componentExists: (name: string) =>
+    new AppError("COMPONENT_EXISTS", {
+      message: `You have a component named "${name}" already: PUT /api/v1/components/${name} saves a new version of it.`,
+    }),
+  componentInUse: (name: string, users: { template_id: string; name: string }[]) =>
+    new AppError("COMPONENT_IN_USE", {
+      message: `${users.length === 1 ? "A template imports" : `${users.length} templates import`} @components/${name}: change ${users.length === 1 ? "it" : "them"} first.`,
+      details: capped(
+        users.map(({ template_id, name: templateName }) => ({
+          field: `templates.${template_id}`,
+          message: `${templateName} imports @components/${name}`,
+        })),
+      ),
+    }),
+  componentBreaksTemplates: (name: string, broken: ValidationDetail[]) =>
+    new AppError("COMPONENT_BREAKS_TEMPLATES", {
+      message: `This version of @components/${name} breaks ${broken.length === 1 ? "a template" : `${broken.length} templates`} that import${broken.length === 1 ? "s" : ""} it: nothing was changed.`,
+      details: capped(broken),
+    }),
+  tooManyDependents: (name: string, count: number, limit: number) =>
+    new AppError("TOO_MANY_DEPENDENTS", {
+      message: `${count} published templates import @components/${name}; an update checks and republishes at most ${limit}: nothing was changed. Move some of them to another component first.`,
+    }),
+  componentNotPublished: (pins: { name: string; version: number }[]) =>
+    new AppError("COMPONENT_NOT_PUBLISHED", {
+      message: `This draft was built with ${pins.map(({ name, version }) => `the draft of @components/${name} (version ${version})`).join(" and ")}: publish ${pins.length === 1 ? "it" : "them"} (PUT /api/v1/components/{name}), then save the template's draft again, or save it with publish.`,
+    }),
+  componentLimitReached: (limit: number) =>
+    new AppError("COMPONENT_LIMIT_REACHED", {
+      message: `An account has at most ${limit} components: delete one to add another.`,
+    }),
   webhookLimitReached: (limit: number) =>
     new AppError("WEBHOOK_LIMIT_REACHED", {
       message: `An account has at most ${limit} webhook endpoints: delete one (DELETE /api/v1/webhooks/{id}) to add another.`,

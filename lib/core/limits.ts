@@ -127,6 +127,13 @@ export const MAX_TEMPLATE_ALIAS_CHARS = 64;
 export const MAX_CATALOGUE_CATEGORY_CHARS = 100;
 /** Webhook endpoints of one account (POST /webhooks), counted in SQL (create_webhook_endpoint). */
 export const MAX_WEBHOOK_ENDPOINTS = 10;
+/** Shared components an account keeps (each with the file caps of a template's source). */
+export const MAX_COMPONENTS = 100;
+/**
+ * Templates one component update checks and republishes (each compiled and trial-rendered, one after another, within
+ * the request): past them the update is refused, and nothing changes.
+ */
+export const MAX_COMPONENT_DEPENDENTS = 50;
 /** A webhook endpoint's `description`. */
 export const MAX_WEBHOOK_DESCRIPTION_CHARS = 200;
 /** After a rotation, deliveries are signed with the old secret too for this long, so receivers can switch. */
@@ -339,6 +346,11 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
     what: "Dashboard previews, thumbnails and saves in the editor",
     limit: `${PREVIEW_LIMITS.perAccount} a minute per account, ${PREVIEW_LIMITS.perAddress} per network address; none once the month's API calls are used up`,
     answer: "429 with `Retry-After`",
+  },
+  {
+    what: "Shared components",
+    limit: `${MAX_COMPONENTS} per account, each with the source limits of a template; an update checks and republishes at most ${MAX_COMPONENT_DEPENDENTS} templates that import it`,
+    answer: "403 `COMPONENT_LIMIT_REACHED`; 400, field `files`; 422 `TOO_MANY_DEPENDENTS`",
   },
   {
     what: "Webhook endpoints",

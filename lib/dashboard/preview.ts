@@ -1,4 +1,5 @@
 import "server-only";
+import { componentsForCompile } from "@/lib/components/sources";
 import { createHash } from "node:crypto";
 import { AppError, errors } from "@/lib/core/errors";
 import { clientAddress } from "@/lib/api/client-address";
@@ -252,6 +253,7 @@ async function compileFiles(
     files,
     entry,
     messages?.defaultLocale ?? null,
+    await componentsForCompile(accountId, files),
     signal,
   );
   if (compiled.ok) return { ...compiled, messages };

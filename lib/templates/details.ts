@@ -50,6 +50,7 @@ export async function getTemplateDetailsOrThrow(accountId: string, templateId: s
     example,
     compatibility: compatibilityEntries(await templateCompatibility(accountId, template, example)),
     ...templateLocalesOf(template),
+    ...(template.components?.length ? { components: template.components } : {}),
   };
 }
 

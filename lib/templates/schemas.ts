@@ -19,7 +19,12 @@ import { WARNING_KINDS } from "@/lib/render/analysis/warnings";
 
 // The paths and the sources' size are checked by templateFilesProblems, each problem with a message of its own; the
 // bounds stated here are for the OpenAPI document.
-const templateFilesSchema = z.record(
+/** The shared components a saved content was built with: `[{ name, version }]`, by name. */
+export const componentPinsSchema = z.array(
+  z.object({ name: z.string(), version: z.number().int().meta({ description: "The component's version" }) }),
+);
+
+export const templateFilesSchema = z.record(
   z.string().meta({ maxLength: MAX_TEMPLATE_PATH_CHARS }),
   z.string({ error: "must be the file's source, a string" }).meta({ maxLength: MAX_TEMPLATE_SOURCE_CHARS }),
 );
@@ -230,6 +235,14 @@ export const templateVersionSchema = z
     published_at: z.iso.datetime(),
     entry: z.string().meta({ description: "The path of the file whose default export is the email" }),
     variables: variablesJsonSchemaSchema,
+    components: componentPinsSchema.optional().meta({
+      description:
+        "The shared components it was built with, by name, and their versions: it renders with these whatever becomes of them; left out when it imports none",
+    }),
+    reason: z.string().optional().meta({
+      description:
+        'Why it was made, for a version Letterpress published itself: "component footer v3" (an update of a component it imports); left out for a version someone published',
+    }),
   })
   .meta({ id: "TemplateVersion" });
 
@@ -333,6 +346,10 @@ export const templateDetailsSchema = libraryEntrySchema
     default_locale: z.string().optional().meta({
       description:
         "A template with messages: the locale used when none is asked for or none matches; left out for a template without messages",
+    }),
+    components: componentPinsSchema.optional().meta({
+      description:
+        "The shared components its published version (its draft's before a first publish) was built with, by name, and their versions; left out for a template that imports none",
     }),
   });
 export type TemplateDetails = Omit<z.infer<typeof templateDetailsSchema>, "variables"> & { variables: VariablesSchema };

@@ -8,6 +8,9 @@ import { findTemplateForAccount, listLibrary, listTemplateAliases } from "@/lib/
 // stored, passed through. Writing one is user-templates.ts.
 export { findTemplateForAccount, listLibrary };
 export type { RenderedVersion, TemplateRecord, VersionChoice } from "@/lib/templates/data/templates";
+// What a component's update does to its dependents inside its own transaction (lib/components/data.ts).
+export { auditPublish, publishLockedContent } from "@/lib/templates/data/versions";
+export type { PublishedBy, TemplateContent } from "@/lib/templates/data/versions";
 
 /** At most this many of the account's aliases are compared, however many templates it has. */
 const MAX_SUGGESTED_ALIASES = 200;

@@ -1,4 +1,6 @@
 import "server-only";
+import { componentsForCompile, findPinnedComponentSources, PinnedComponentChanged } from "@/lib/components/sources";
+import type { CompileComponents, ComponentPin } from "@/lib/render/sandbox/compile-result";
 import { randomUUID } from "node:crypto";
 import { AppError, errors, type SourceProblem } from "@/lib/core/errors";
 import type { PublishedBy } from "@/lib/templates/data/versions";
@@ -78,6 +80,8 @@ export type CheckedTemplate = {
   defaultLocale: string | null;
   /** Each key of the default locale another locale lacks: the save's `messages` warnings. */
   messageWarnings: MessagesProblem[];
+  /** The shared components linked in, with their versions (null: none). */
+  components: ComponentPin[] | null;
 };
 
 /**
@@ -85,7 +89,16 @@ export type CheckedTemplate = {
  * the same limits as every later render. Nothing is stored unless both succeed. Every way of saving a template (the
  * API, the dashboard's editor, the admin CLI) goes through here.
  */
-export async function checkTemplate(accountId: string, source: TemplateSource): Promise<CheckedTemplate> {
+export async function checkTemplate(
+  accountId: string,
+  source: TemplateSource,
+  build: {
+    /** The components it is built with, when not the account's current ones (a component's update). */
+    components?: CompileComponents;
+    /** A draft's save: built with the components' drafts where they have one. */
+    draft?: boolean;
+  } = {},
+): Promise<CheckedTemplate> {
   const { files, entry } =
     "code" in source
       ? { files: { [SINGLE_FILE]: withLineFeeds(source.code) }, entry: SINGLE_FILE }
@@ -99,7 +112,14 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
     files,
     "files" in source ? source.default_locale : undefined,
   );
-  const compiled = await compileTemplateFilesOffThread(accountId, files, entry, messages?.defaultLocale ?? null);
+  const components = build.components ?? (await componentsForCompile(accountId, files, build.draft));
+  const compiled = await compileTemplateFilesOffThread(
+    accountId,
+    files,
+    entry,
+    messages?.defaultLocale ?? null,
+    components,
+  );
   if (!compiled.ok) {
     // The position stays apart from the message (each place that shows it says where in its own way); a compile that
     // ran past its deadline has none.
@@ -146,6 +166,7 @@ export async function checkTemplate(accountId: string, source: TemplateSource): 
       entry: several ? entry : null,
       locales: messages?.locales ?? null,
       defaultLocale: messages?.defaultLocale ?? null,
+      components: compiled.components ?? null,
       messageWarnings,
     };
   } catch (error) {
@@ -248,14 +269,35 @@ function sourceRefused(problem: SourceProblem): AppError {
  * library as `created`.
  */
 export async function createTemplateFromSource(accountId: string, input: NewTemplateSource) {
-  const checked = await checkTemplate(accountId, input);
-  const { name, description, alias, publishedBy } = input;
-  const created = await createUserTemplate(
-    accountId,
-    { name, description, alias, publishedBy, ...checked },
-    input.publish ?? true,
-  );
-  return { ...created, compatibility: checked.compatibility, messageWarnings: checked.messageWarnings };
+  return savedWithCurrentComponents(async () => {
+    const checked = await checkTemplate(accountId, input, { draft: input.publish === false });
+    const { name, description, alias, publishedBy } = input;
+    const created = await createUserTemplate(
+      accountId,
+      { name, description, alias, publishedBy, ...checked },
+      input.publish ?? true,
+    );
+    return { ...created, compatibility: checked.compatibility, messageWarnings: checked.messageWarnings };
+  });
+}
+
+/** Times a save is made again when a component it links changes between its compile and its transaction. */
+const SAVE_ATTEMPTS = 3;
+
+/**
+ * Runs a save (compile, then store) again when a component it was compiled with changed before it was stored (an
+ * update of that component committed in between), so the save is built with the component's new version rather than
+ * lost or stored with the old one.
+ */
+async function savedWithCurrentComponents<T>(save: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await save();
+    } catch (error) {
+      if (!(error instanceof PinnedComponentChanged)) throw error;
+      if (attempt === SAVE_ATTEMPTS || error.nowVersion === undefined) throw error.refusal();
+    }
+  }
 }
 
 /**
@@ -266,15 +308,17 @@ export async function createTemplateFromSource(accountId: string, input: NewTemp
 export async function replaceTemplateFromSource(accountId: string, templateId: string, input: NewTemplateSource) {
   const id = await findOwnTemplateId(accountId, templateId);
   if (!id) return null;
-  const checked = await checkTemplate(accountId, input);
-  const { name, description, alias, publishedBy } = input;
-  const replaced = await replaceUserTemplate(
-    accountId,
-    id,
-    { name, description, alias, publishedBy, ...checked },
-    input.publish ?? true,
-  );
-  return replaced && { ...replaced, compatibility: checked.compatibility, messageWarnings: checked.messageWarnings };
+  return savedWithCurrentComponents(async () => {
+    const checked = await checkTemplate(accountId, input, { draft: input.publish === false });
+    const { name, description, alias, publishedBy } = input;
+    const replaced = await replaceUserTemplate(
+      accountId,
+      id,
+      { name, description, alias, publishedBy, ...checked },
+      input.publish ?? true,
+    );
+    return replaced && { ...replaced, compatibility: checked.compatibility, messageWarnings: checked.messageWarnings };
+  });
 }
 
 /**
@@ -293,10 +337,13 @@ export async function restyleTailwindTemplates(
   for (const saved of await listTailwindTemplateSources(accountId)) {
     const files = saved.files ?? { [SINGLE_FILE]: saved.code };
     const entry = saved.entry ?? SINGLE_FILE;
-    const source = JSON.stringify([saved.id, entry, files]);
+    const source = JSON.stringify([saved.id, entry, files, saved.components]);
     let compiled = compiledBySource.get(source);
     if (!compiled) {
-      compiled = await compileTemplateFilesOffThread(saved.owner_account_id, files, entry, saved.default_locale);
+      const available = await findPinnedComponentSources(saved.owner_account_id, saved.components ?? []);
+      compiled = await compileTemplateFilesOffThread(saved.owner_account_id, files, entry, saved.default_locale, {
+        available,
+      });
       compiledBySource.set(source, compiled);
       if (!compiled.ok) failed.push({ id: saved.id, message: compiled.message });
     }

@@ -34,6 +34,8 @@ function versionBody(version: VersionSummary) {
     published_at: version.published_at.toISOString(),
     entry: version.entry ?? SINGLE_FILE,
     variables: version.variables,
+    ...(version.components?.length ? { components: version.components } : {}),
+    ...(version.reason ? { reason: version.reason } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { addSendingDomain } from "@/lib/sending-domains/data";
 import { addLibraryEntry } from "@/lib/catalogue/data/library";
 import { createSession } from "@/lib/auth/data/sessions";
 import { createTemplateFromSource, replaceTemplateFromSource } from "@/lib/templates/user-templates";
+import { createComponent, updateComponent } from "@/lib/components/service";
 import { log } from "./report";
 
 // What the scenarios' requests name: the bench's account (its key, library, templates and sending domain) and another
@@ -21,6 +22,8 @@ export type Fixture = {
   tailwindTemplateId: string;
   /** A user template localized as React Email's guide does (next-intl, messages/en.json and fr.json). */
   localizedTemplateId: string;
+  /** render_user's template with its heading and its text in two shared components it imports. */
+  componentsTemplateId: string;
   sendFrom: string;
   /** Another account, which sends the isolation, noisy_neighbour and webhooks_hanging scenarios' hostile requests. */
   attacker: {
@@ -93,6 +96,45 @@ export default async function Hello({ name = "there", locale = "en", count = 1, 
     },
   }),
 };
+
+/** render_user's elements, its heading and its text each a shared component of the account. */
+export const BENCH_COMPONENTS = {
+  "bench-heading": {
+    "index.tsx": `import { Heading } from "@react-email/components";
+
+export default function Greeting({ name }: { name: string }) {
+  return <Heading>Hello {name}</Heading>;
+}
+`,
+  },
+  "bench-text": {
+    "index.tsx": `import { Text } from "@react-email/components";
+
+export default function Note() {
+  return <Text>This template was written by a user and renders in the sandbox.</Text>;
+}
+`,
+  },
+};
+
+export const COMPONENTS_TEMPLATE_SOURCE = `import * as React from "react";
+import { Body, Container, Html } from "@react-email/components";
+import Greeting from "@components/bench-heading";
+import Note from "@components/bench-text";
+
+export default function Hello({ name = "there" }: { name?: string }) {
+  return (
+    <Html>
+      <Body style={{ fontFamily: "sans-serif" }}>
+        <Container>
+          <Greeting name={name} />
+          <Note />
+        </Container>
+      </Body>
+    </Html>
+  );
+}
+`;
 
 /** A user's template as React Email's examples write them: Tailwind with pixelBasedPreset, responsive classes. */
 const TAILWIND_TEMPLATE_SOURCE = `import { Body, Button, Container, Head, Heading, Hr, Html, Link, Preview, Section, Tailwind, Text, pixelBasedPreset } from "@react-email/components";
@@ -177,8 +219,14 @@ export async function createFixture(): Promise<Fixture> {
     files: LOCALIZED_TEMPLATE_FILES,
     entry: "email.tsx",
   });
+  for (const [name, files] of Object.entries(BENCH_COMPONENTS)) await createComponent(account.id, { name, files });
+  const componentsTemplate = await createTemplateFromSource(account.id, {
+    name: "Bench components",
+    description: "bench",
+    code: COMPONENTS_TEMPLATE_SOURCE,
+  });
   log(
-    `  Bench user ${account.person.email} on the monthly plan, 5 catalogue templates and 4 own templates (one of 100 versions) in the library`,
+    `  Bench user ${account.person.email} on the monthly plan, 5 catalogue templates and 5 own templates (one of 100 versions, one of two shared components) in the library`,
   );
   // Its own paid plan too: a free plan's quota would answer its hostile requests with a quick 429.
   const attacker = await createAccount({ email: `bench-attacker-${randomUUID()}@example.com`, plan: "monthly" });
@@ -201,6 +249,7 @@ export async function createFixture(): Promise<Fixture> {
     versionedTemplateId: versioned.id,
     tailwindTemplateId: tailwindTemplate.id,
     localizedTemplateId: localizedTemplate.id,
+    componentsTemplateId: componentsTemplate.id,
     sendFrom,
     attacker: {
       key: (await createApiKey(attacker.id, { name: "bench attacker" })).key,
@@ -237,4 +286,33 @@ async function createSubscriber(): Promise<Fixture["subscriber"]> {
 async function attackerSessionToken(personId: string): Promise<string> {
   const session = await createSession(personId, SESSION_MAX_AGE_SECONDS);
   return createLocalSessionToken({ personId, sessionId: session.id, expiresAt: session.expires_at });
+}
+
+/**
+ * What a component update with 20 dependents costs (each compiled and trial-rendered, then all published in one
+ * transaction), in-process on a fresh account: the median of 3 updates, in ms.
+ */
+export async function measureComponentUpdate(
+  dependents = 20,
+): Promise<{ dependents: number; medianMs: number; runsMs: number[] }> {
+  const account = await createAccount({ email: `bench-components-${randomUUID()}@example.com`, plan: "monthly" });
+  const footer = (n: number) => ({
+    "index.tsx": `export default function Footer() { return <small>Acme, version ${n}</small>; }\n`,
+  });
+  await createComponent(account.id, { name: "footer", files: footer(1) });
+  for (let i = 0; i < dependents; i++) {
+    await createTemplateFromSource(account.id, {
+      name: `Dependent ${i}`,
+      description: "bench",
+      code: `import Footer from "@components/footer";\nexport default function E({ name = "Ada" }: { name?: string }) { return <div><p>Hi {name}, ${i}</p><Footer /></div>; }\n`,
+    });
+  }
+  const runsMs: number[] = [];
+  for (let n = 2; n <= 4; n++) {
+    const started = performance.now();
+    const { republished } = await updateComponent(account.id, "footer", { files: footer(n) }, null);
+    runsMs.push(Math.round(performance.now() - started));
+    if (republished.length !== dependents) throw new Error(`the update republished ${republished.length} templates`);
+  }
+  return { dependents, medianMs: [...runsMs].sort((a, b) => a - b)[1], runsMs };
 }

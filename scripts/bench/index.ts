@@ -5,7 +5,7 @@ import { closeDb } from "@/lib/db/client";
 import { prepareDatabase } from "../../bin/database";
 import { freePort } from "../pg-throwaway";
 import { measureColdStart, reportColdStart, standaloneBuildProblem, type ColdStartResult } from "./cold-start";
-import { createFixture, type Fixture } from "./fixture";
+import { createFixture, measureComponentUpdate, type Fixture } from "./fixture";
 import { measureScenarios, probeScenarios, type LoadOptions } from "./load";
 import { measureRenderCostsHere, reportRenderCosts } from "./render-cost";
 import { log, reportMeasurements, reportTargets, round } from "./report";
@@ -20,7 +20,8 @@ import { deliveryRate, startReceivers, subscribeEndpoints } from "./webhooks";
 // The last line of output is one JSON object keyed by scenario: { rps, p50_ms, p99_ms, ratio_to_bare }, plus
 // hostile_max_ms for isolation (the library load while two more connections send the worst inputs in turn),
 // p97_5_ms for noisy_neighbour (own-template renders while another account's renders run to their deadlines), and
-// cold_start: fresh standalone servers' first answers (cold-start.ts; needs LETTERPRESS_STANDALONE=1's build).
+// cold_start: fresh standalone servers' first answers (cold-start.ts; needs LETTERPRESS_STANDALONE=1's build), and
+// component_update: a shared component's update with 20 dependents, in-process before the server starts (fixture.ts).
 //
 // The scenarios are in scenarios.ts, the hostile requests two of them send in hostile.ts, the accounts and templates
 // they name in fixture.ts, the server and database in server.ts, the load in load.ts, what is printed and each
@@ -72,10 +73,12 @@ function parseOptions(): Options | null {
     return null;
   }
   const only = values.only ? new Set(["bare", ...values.only.split(",")]) : null;
-  const unknown = [...(only ?? [])].filter((name) => name !== "cold_start" && !SCENARIOS.some((s) => s.name === name));
+  const unknown = [...(only ?? [])].filter(
+    (name) => !["cold_start", "component_update"].includes(name) && !SCENARIOS.some((s) => s.name === name),
+  );
   if (unknown.length > 0) {
     console.error(
-      `bench: unknown scenario ${unknown.join(", ")}; scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}, cold_start`,
+      `bench: unknown scenario ${unknown.join(", ")}; scenarios: ${SCENARIOS.map((s) => s.name).join(", ")}, cold_start, component_update`,
     );
     return null;
   }
@@ -118,6 +121,11 @@ async function main(): Promise<number> {
     resetConfig();
     await prepareDatabase({ alwaysSeed: true, log: (line) => log(`  ${line}`) });
     const fixture = await createFixture();
+    const componentUpdate = !only || only.has("component_update") ? await measureComponentUpdate() : null;
+    if (componentUpdate)
+      log(
+        `Component update with ${componentUpdate.dependents} dependents (each compiled and trial-rendered, all published in one transaction): median ${componentUpdate.medianMs} ms (${componentUpdate.runsMs.join(", ")} ms)`,
+      );
     await closeDb();
 
     await reportRenderCosts();
@@ -161,7 +169,13 @@ async function main(): Promise<number> {
         .filter((line) => line.includes('"level":"error"'));
       for (const line of errorLines.slice(0, 10)) console.error(`bench: server logged ${line}`);
     }
-    console.log(JSON.stringify(coldStart ? { ...results, cold_start: coldStart } : results));
+    console.log(
+      JSON.stringify({
+        ...results,
+        ...(coldStart ? { cold_start: coldStart } : {}),
+        ...(componentUpdate ? { component_update: componentUpdate } : {}),
+      }),
+    );
     return failures.length > 0 ? 1 : 0;
   } catch (error) {
     console.error(`bench: ${(error as Error).stack ?? error}`);

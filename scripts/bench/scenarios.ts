@@ -94,6 +94,15 @@ export const SCENARIOS: Scenario[] = [
     body: () => ({ variables: { name: "Ada", count: 3, shippedAt: "2026-03-01T23:30:00Z" }, locale: "fr" }),
   },
   {
+    name: "render_user_components",
+    description: "POST /api/v1/templates/{render_user's template, its heading and text two shared components}/render",
+    method: "POST",
+    path: (f) => `/api/v1/templates/${f.componentsTemplateId}/render`,
+    auth: true,
+    renderUserShareFloor: 0.9,
+    body: () => ({ variables: { name: "Ada" } }),
+  },
+  {
     name: "render_user_100",
     description: "POST /api/v1/templates/{user template of 100 versions}/render (its published version 100)",
     method: "POST",

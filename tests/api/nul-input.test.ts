@@ -28,6 +28,7 @@ const EMAIL_NOT_FOUND = { error: "Email not found", code: "EMAIL_NOT_FOUND", suc
 const SUPPRESSION_NOT_FOUND = { error: "Suppression not found", code: "SUPPRESSION_NOT_FOUND", success: false };
 const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
 const WEBHOOK_NOT_FOUND = { error: "Webhook not found", code: "WEBHOOK_NOT_FOUND", success: false };
+const COMPONENT_NOT_FOUND = { error: "Component not found", code: "COMPONENT_NOT_FOUND", success: false };
 const validation = (details: { field: string; message: string }[]) => ({
   error: "Invalid request body",
   code: "VALIDATION_ERROR",
@@ -61,6 +62,9 @@ describe("a NUL in a path parameter answers the route's JSON 404", () => {
     "GET /templates/{id}/versions": TEMPLATE_NOT_FOUND,
     "GET /templates/{id}/versions/{n}": TEMPLATE_NOT_FOUND,
     "POST /templates/{id}/versions/{n}/restore": TEMPLATE_NOT_FOUND,
+    "GET /components/{name}": COMPONENT_NOT_FOUND,
+    "PUT /components/{name}": COMPONENT_NOT_FOUND,
+    "DELETE /components/{name}": COMPONENT_NOT_FOUND,
     "GET /emails/{id}": EMAIL_NOT_FOUND,
     "POST /emails/{id}/cancel": EMAIL_NOT_FOUND,
     "DELETE /suppressions/{email}": SUPPRESSION_NOT_FOUND,

@@ -38,6 +38,12 @@ import { POST as testWebhook } from "@/app/api/v1/webhooks/[id]/test/route";
 import { POST as rotateWebhookSecret } from "@/app/api/v1/webhooks/[id]/rotate-secret/route";
 import { DELETE as deleteWebhook, GET as getWebhook, PATCH as patchWebhook } from "@/app/api/v1/webhooks/[id]/route";
 import { GET as listWebhooks, POST as postWebhook } from "@/app/api/v1/webhooks/route";
+import {
+  DELETE as deleteComponent,
+  GET as getComponent,
+  PUT as putComponent,
+} from "@/app/api/v1/components/[name]/route";
+import { GET as listComponents, POST as postComponent } from "@/app/api/v1/components/route";
 import { API_OPERATIONS } from "@/lib/api/contract";
 import { createApiKey } from "@/lib/api-keys/data";
 import { setAccountPlan } from "@/lib/auth/data/accounts";
@@ -118,6 +124,8 @@ describe("GET /api/v1/openapi.json", () => {
     expect(Object.keys(document.paths).sort()).toEqual([
       "/audit-log",
       "/catalogue",
+      "/components",
+      "/components/{name}",
       "/emails",
       "/emails/{id}",
       "/emails/{id}/cancel",
@@ -665,6 +673,39 @@ describe("real responses match the document", () => {
     expectConforms("/webhooks/{id}", "delete", await at(deleteWebhook, "DELETE", id));
     expectConforms("/webhooks/{id}", "delete", await at(deleteWebhook, "DELETE", id));
     expectConforms("/webhooks/{id}/deliveries", "get", await log(""));
+  });
+
+  it("components answers", async () => {
+    const user = await createUser("free");
+    const files = { "index.tsx": "export default function Footer() { return <p>Acme</p>; }\n" };
+    const create = (body: unknown) =>
+      call(postComponent, "/api/v1/components", { method: "POST", headers: auth(user), body });
+    expectConforms("/components", "post", await create({ name: "footer", files }));
+    expectConforms("/components", "post", await create({ name: "footer", files }));
+    expectConforms("/components", "post", await create({ name: "Bad", files: {} }));
+    expectConforms(
+      "/components",
+      "post",
+      await create({ name: "broken", files: { "index.tsx": "export default <p>" } }),
+    );
+    expectConforms("/components", "get", await call(listComponents, "/api/v1/components", { headers: auth(user) }));
+    const at = (handler: Parameters<typeof call>[0], method: string, name: string, body?: unknown) =>
+      call(handler, "/x", { method, params: { name }, headers: auth(user), body });
+    for (const name of ["footer", "header"]) {
+      expectConforms("/components/{name}", "get", await at(getComponent, "GET", name));
+      expectConforms("/components/{name}", "put", await at(putComponent, "PUT", name, { files }));
+    }
+    const template = await call(postTemplate, "/api/v1/templates", {
+      method: "POST",
+      headers: auth(user),
+      body: { name: "Uses footer", files: { "email.tsx": 'export { default } from "@components/footer";\n' } },
+    });
+    expect(template.status).toBe(201);
+    expectConforms("/components/{name}", "get", await at(getComponent, "GET", "footer"));
+    expectConforms("/components/{name}", "delete", await at(deleteComponent, "DELETE", "footer"));
+    expectConforms("/components/{name}", "delete", await at(deleteComponent, "DELETE", "header"));
+    expectConforms("/components", "post", await create({ name: "header", files }));
+    expectConforms("/components/{name}", "delete", await at(deleteComponent, "DELETE", "header"));
   });
 
   it("audit log answers", async () => {

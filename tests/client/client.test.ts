@@ -13,6 +13,8 @@ import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route"
 import { GET as getTeam } from "@/app/api/v1/team/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { GET as listWebhookDeliveries } from "@/app/api/v1/webhooks/[id]/deliveries/route";
+import { GET as getComponent } from "@/app/api/v1/components/[name]/route";
+import { GET as listComponents } from "@/app/api/v1/components/route";
 import { GET as getWebhook } from "@/app/api/v1/webhooks/[id]/route";
 import { GET as listWebhooks } from "@/app/api/v1/webhooks/route";
 import { GET as listAuditLog } from "@/app/api/v1/audit-log/route";
@@ -143,6 +145,23 @@ describe("the letterpress client against the app", () => {
     expect(await lp.usage.get()).toEqual(await direct(user, getUsage, "/api/v1/usage"));
     expect(await lp.team.get()).toEqual(await direct(user, getTeam, "/api/v1/team"));
     expect(await lp.templates.delete(id)).toEqual({ success: true });
+
+    const footer = { "index.tsx": "export default function Footer() { return <p>Acme</p>; }\n" };
+    const component = await lp.components.create({ name: "footer", files: footer });
+    expect(component).toEqual(
+      await direct(user, getComponent, "/api/v1/components/footer", { params: { name: "footer" } }),
+    );
+    expect(component.component).toMatchObject({ name: "footer", version: 1, files: footer, used_by: [] });
+    expect(await lp.components.list()).toEqual(await direct(user, listComponents, "/api/v1/components"));
+    const changed = { "index.tsx": footer["index.tsx"].replace("Acme", "Acme Ltd") };
+    expect(await lp.components.update("footer", { files: changed })).toMatchObject({
+      component: { version: 2, files: changed },
+      republished: [],
+    });
+    expect(await lp.components.get("footer")).toEqual(
+      await direct(user, getComponent, "/api/v1/components/footer", { params: { name: "footer" } }),
+    );
+    expect(await lp.components.delete("footer")).toEqual({ success: true });
 
     const hook = await lp.webhooks.create({ url: WEBHOOK_URL, events: ["email.delivered"] });
     const { secret, ...webhook } = hook.webhook;

@@ -647,7 +647,7 @@ describe("migration 20261126000100_template_versions.sql", () => {
         { id: several, name: "Two", published_version: 1, draft_revision: 0 },
       ]);
       // The templates' own columns are as they were (the later aliases and compatibility migrations add one each, and
-      // the locales migration two, null for all).
+      // the locales migration two, the components migration one, null for all).
       const templatesAfter = await db`select * from templates order by name`;
       expect(templatesAfter.map(({ published_version: _p, draft_revision: _d, ...row }) => row)).toEqual(
         templatesBefore.map((row) => ({
@@ -656,6 +656,7 @@ describe("migration 20261126000100_template_versions.sql", () => {
           compatibility: null,
           locales: null,
           default_locale: null,
+          components: null,
         })),
       );
       expect(

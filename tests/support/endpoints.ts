@@ -162,6 +162,22 @@ async function webhookWithDelivery(user: TestUser): Promise<string> {
 
 const TEMPLATE_FILES = { name: "Mine", files: { "email.tsx": TEMPLATE_SOURCE } };
 
+const COMPONENT_FILES = { "index.tsx": `export default function Footer() { return <p>Acme</p>; }\n` };
+const componentName = () => `c-${randomUUID().slice(0, 8)}`;
+
+/** A component of the user's named `name` (stored directly, the first time), which no template imports. */
+async function ownComponent(user: TestUser, name: string): Promise<string> {
+  await getDb()`
+    with made as (
+      insert into components (account_id, name, version) values (${user.accountId}, ${name}, 1)
+      on conflict (account_id, name) do nothing
+      returning id
+    )
+    insert into component_versions (component_id, version, files, entry)
+    select id, 1, ${JSON.stringify(COMPONENT_FILES)}::json, 'index.tsx' from made`;
+  return name;
+}
+
 /**
  * Every operation of the contract (lib/api/contract/), which the tables below are made from: an operation added there
  * without a case here fails the type check, and loading this file.
@@ -184,6 +200,11 @@ const CASES: Record<OperationId, EndpointCase> = {
   listTemplateVersions: { resource: ownTemplate },
   getTemplateVersion: { params: { n: "1" }, resource: ownTemplate },
   restoreTemplateVersion: { params: { n: "1" }, resource: ownTemplate },
+  createComponent: { body: () => ({ name: componentName(), files: COMPONENT_FILES }) },
+  listComponents: {},
+  getComponent: { resource: (user) => ownComponent(user, "shared") },
+  updateComponent: { body: () => ({ files: COMPONENT_FILES }), resource: (user) => ownComponent(user, "shared") },
+  deleteComponent: { resource: (user) => ownComponent(user, componentName()) },
   sendEmail: { body: (id) => ({ template_id: id, to: "ann@example.com", subject: "Hi" }), sender: true },
   sendBatch: {
     body: (id) => ({ emails: [{ template_id: id, to: "ann@example.com", subject: "Hi" }] }),

@@ -28,7 +28,7 @@ const run = promisify(execFile);
 const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";
 const NOT_ALLOWED =
-  "templates may only import react, react/jsx-runtime, @react-email/components, next-intl, use-intl, use-intl/core and the template's own files by relative path (./footer)";
+  "templates may only import react, react/jsx-runtime, @react-email/components, next-intl, use-intl, use-intl/core, your components (@components/<name>) and the template's own files by relative path (./footer)";
 
 const invalid = (details: { field: string; message: string }[]) => ({
   status: 400,

@@ -1,5 +1,12 @@
 import { listAuditLog } from "@/lib/api/contract/audit-log";
 import { listCatalogue } from "@/lib/api/contract/catalogue";
+import {
+  createComponent,
+  deleteComponent,
+  getComponent,
+  listComponents,
+  updateComponent,
+} from "@/lib/api/contract/components";
 import type { Operation } from "@/lib/api/contract/define";
 import { cancelEmail, getEmail, listEmails } from "@/lib/api/contract/emails";
 import { addToLibrary, listLibrary, removeFromLibrary } from "@/lib/api/contract/library";
@@ -51,6 +58,11 @@ export const contract = {
   listTemplateVersions,
   getTemplateVersion,
   restoreTemplateVersion,
+  createComponent,
+  listComponents,
+  getComponent,
+  updateComponent,
+  deleteComponent,
   sendEmail,
   sendBatch,
   listEmails,

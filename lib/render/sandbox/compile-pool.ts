@@ -18,12 +18,25 @@ import { generatedFilePath } from "../workers/generated-file";
 import { WorkerPool, type WithoutId, type WorkerLoss } from "../workers/worker-pool";
 import type { TemplateFiles } from "../../templates/files";
 import type { MessagesCheck } from "../../templates/messages";
-import { oversizedFiles, oversizedSource, type CompileResult, type FilesCompileResult } from "./compile-result";
+import {
+  oversizedFiles,
+  oversizedSource,
+  type CompileComponents,
+  type CompileResult,
+  type FilesCompileResult,
+} from "./compile-result";
 
 /** main thread → worker */
 export type UserCodeRequest =
   | { id: number; type: "compile"; source: string }
-  | { id: number; type: "compile-files"; files: TemplateFiles; entry: string; defaultLocale: string | null }
+  | {
+      id: number;
+      type: "compile-files";
+      files: TemplateFiles;
+      entry: string;
+      defaultLocale: string | null;
+      components?: CompileComponents;
+    }
   | { id: number; type: "react"; code: string; props: Record<string, unknown> }
   | { id: number; type: "messages"; files: TemplateFiles; defaultLocale: string | undefined };
 
@@ -125,9 +138,11 @@ export async function compileTemplateFilesOffThread(
   files: TemplateFiles,
   entry: string,
   defaultLocale: string | null,
+  components?: CompileComponents,
   signal?: AbortSignal,
 ): Promise<FilesCompileResult | UnplacedFailure> {
-  return runJob(owner, { type: "compile-files", files, entry, defaultLocale }, oversizedFiles(files), signal);
+  const request = { type: "compile-files", files, entry, defaultLocale, components } as const;
+  return runJob(owner, request, oversizedFiles(files), signal);
 }
 
 /** applyVariablesToSource (../react-source.ts) of a stored template's TSX, run on a worker under the deadline. */

@@ -1,9 +1,17 @@
 import { MAX_TEMPLATE_SOURCE_CHARS } from "../../core/limits";
+import type { TemplateFiles } from "../../templates/files";
 import type { VariablesSchema } from "../../templates/variables-schema";
 import type { TailwindConfigSite } from "./tailwind-usage";
 
 // Apart from ./compile.ts so that the server's side of the compile pool checks a source's size without loading the
 // parsers, which only the compile workers need.
+
+/** One of the account's shared components as a compile reads it. */
+export type ComponentSource = { version: number; files: TemplateFiles; entry: string };
+/** A component version a compile linked in. */
+export type ComponentPin = { name: string; version: number };
+/** What a compile may import besides its own files: the account's components by name, and the one being saved. */
+export type CompileComponents = { available: Readonly<Record<string, ComponentSource>>; saving?: string };
 
 /** A template's `<Tailwind>` configs and candidate classes, which ./tailwind-styles.ts turns into styles. */
 export type TailwindRequest = { configs: TailwindConfigSite[]; candidates: string[]; literals: string[] };
@@ -14,7 +22,14 @@ export type TailwindRequest = { configs: TailwindConfigSite[]; candidates: strin
  * ./tailwind-styles.ts has added the styles to the code (the compile worker does, before answering).
  */
 export type CompileResult =
-  | { ok: true; code: string; variables: VariablesSchema | null; tailwind?: TailwindRequest }
+  | {
+      ok: true;
+      code: string;
+      variables: VariablesSchema | null;
+      /** The account's components linked in, by name, with their versions (none: absent). */
+      components?: ComponentPin[];
+      tailwind?: TailwindRequest;
+    }
   | { ok: false; message: string; line: number; column: number };
 
 /** What compileTemplateFiles (./compile.ts) answers: a failure also names the file it is in (null: no one file). */

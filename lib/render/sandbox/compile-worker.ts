@@ -69,7 +69,11 @@ async function answer(request: UserCodeRequest): Promise<void> {
         ? await compileSingle(request.source)
         : request.type === "compile-files"
           ? await addTailwindStyles(
-              compileTemplateFiles(localizedFiles(request.files, request.defaultLocale), request.entry),
+              compileTemplateFiles(
+                localizedFiles(request.files, request.defaultLocale),
+                request.entry,
+                request.components,
+              ),
             )
           : request.type === "messages"
             ? checkMessages(request.files, request.defaultLocale)

@@ -9,8 +9,11 @@
  *    unclosed or closed by another tag's closer at the place tsc names
  *    (./tag-errors.ts);
  *  - imports other than react, react/jsx-runtime, @react-email/components,
- *    next-intl, use-intl, use-intl/core (all three use-intl/core's exports) and
- *    the template's own files by relative path (static, dynamic, re-exports,
+ *    next-intl, use-intl, use-intl/core (all three use-intl/core's exports),
+ *    the account's shared components (`@components/<name>`, given to the
+ *    compile: each is compiled and linked in, its files under
+ *    `/components/<name>/`, a path no template file can have) and the
+ *    template's own files by relative path (static, dynamic, re-exports,
  *    `require("x")`, TS `import x = require()`, type-only) are rejected with
  *    the position of the module specifier, as are named imports of
  *    @react-email/components exports the sandbox does not provide (CodeBlock,
@@ -38,7 +41,14 @@ import type { VariablesSchema } from "../../templates/variables-schema";
 import { deriveVariablesSchema } from "../analysis/props-schema";
 import { parseTemplateSource } from "../analysis/template-syntax";
 import { SINGLE_FILE, TEMPLATE_FILE_EXTENSIONS, type TemplateFiles } from "../../templates/files";
-import { oversizedFiles, oversizedSource, type CompileResult, type FilesCompileResult } from "./compile-result";
+import {
+  oversizedFiles,
+  oversizedSource,
+  type CompileComponents,
+  type CompileResult,
+  type ComponentPin,
+  type FilesCompileResult,
+} from "./compile-result";
 import { linkModules, type CompiledModule } from "./link-modules";
 import { tagError, type TagError } from "./tag-errors";
 import {
@@ -57,7 +67,12 @@ type CompileFailure = Extract<CompileResult, { ok: false }>;
 const COMPONENTS_MODULE = "@react-email/components";
 const availableExportList = [...SANDBOX_COMPONENT_EXPORTS, ...SANDBOX_TAILWIND_EXPORTS];
 const availableComponentExports = new Set<string>(availableExportList);
-const allowedList = `${ALLOWED_MODULES.join(", ")} and the template's own files by relative path (./footer)`;
+const allowedList = `${ALLOWED_MODULES.join(", ")}, your components (@components/<name>) and the template's own files by relative path (./footer)`;
+
+const COMPONENT_PREFIX = "@components/";
+const COMPONENT_NAME = /^[a-z][a-z0-9-]{0,63}$/;
+/** Where a component's files are linked: a leading / is refused in a template's paths, so none is a template's. */
+const componentFolder = (name: string) => `/components/${name}/`;
 
 class CompileError extends Error {
   constructor(
@@ -137,12 +152,42 @@ function resolveRelative(
   };
 }
 
-/** Where one file's relative imports lead: the files of the template, by path. */
-type Imports = { from: string; paths: ReadonlySet<string>; resolved: Record<string, string> };
+/**
+ * Where one file's imports lead: relative ones to the files of its template (or component), by path; components'
+ * to their entry, each name added to `componentsUsed`.
+ */
+type Imports = {
+  from: string;
+  paths: ReadonlySet<string>;
+  resolved: Record<string, string>;
+  components: CompileComponents;
+  componentsUsed: Set<string>;
+};
+
+/** `@components/<name>`: the entry of one of the account's components, or why it cannot be imported. */
+function resolveComponent(file: ts.SourceFile, specifier: ts.StringLiteral, imports: Imports): void {
+  const name = specifier.text.slice(COMPONENT_PREFIX.length);
+  const at = specifier.getStart(file);
+  if (!COMPONENT_NAME.test(name))
+    throw new CompileError(
+      `Import of "${specifier.text}" names no component: a component's name is 1 to 64 of a-z, 0-9 and -, starting with a letter`,
+      at,
+    );
+  if (name === imports.components.saving)
+    throw new CompileError(
+      `Import of "${specifier.text}" is a cycle: a component may not import itself, directly or through another component`,
+      at,
+    );
+  const component = Object.hasOwn(imports.components.available, name) ? imports.components.available[name] : null;
+  if (!component) throw new CompileError(`Import of "${specifier.text}" names none of your components`, at);
+  imports.resolved[specifier.text] = componentFolder(name) + component.entry;
+  imports.componentsUsed.add(name);
+}
 
 /** The module specifier of an import or re-export, checked; type-only imports are checked too, for one rule. */
 function checkSpecifier(file: ts.SourceFile, specifier: ts.Expression | undefined, imports: Imports): void {
   if (!specifier || !ts.isStringLiteral(specifier) || isAllowedModule(specifier.text)) return;
+  if (specifier.text.startsWith(COMPONENT_PREFIX)) return resolveComponent(file, specifier, imports);
   if (!isRelativeSpecifier(specifier.text)) rejectModule(file, specifier);
   const resolved = resolveRelative(imports.from, specifier.text, imports.paths);
   if ("problem" in resolved) throw new CompileError(resolved.problem, specifier.getStart(file));
@@ -358,29 +403,55 @@ export function compileTemplate(tsx: string): CompileResult {
 /**
  * compileTemplate for a template of several files (paths checked by lib/templates/files.ts): each file is compiled and
  * checked, the first failure (in the files' order) answered with its path; the variables schema is the entry's. The
- * code is the entry's module alone when it imports no file, else the module graph the entry reaches.
+ * code is the entry's module alone when it imports no file, else the module graph the entry reaches. The components
+ * its files import (and theirs) are compiled and linked in too, and named with their versions in `components`; a
+ * failure in one names its file as `@components/<name>/<path>`. A component being saved (`components.saving`) is
+ * compiled as its own files, with no default export needed and no variables.
  */
-export function compileTemplateFiles(files: TemplateFiles, entry: string): FilesCompileResult {
+export function compileTemplateFiles(
+  files: TemplateFiles,
+  entry: string,
+  components: CompileComponents = { available: {} },
+): FilesCompileResult {
   const oversized = oversizedFiles(files);
   if (oversized) return oversized;
-  const paths = new Set(Object.keys(files));
   const modules = new Map<string, CompiledModule>();
   const usage: TailwindUsage = { configs: [], candidates: new Set(), literals: new Set() };
+  const componentsUsed = new Set<string>();
   let variables: VariablesSchema | null = null;
-  for (const path of paths) {
-    const source = files[path];
-    const compiled = isJsonFile(path) ? jsonModule(source) : compileModule(path, source, paths, path === entry, usage);
-    if (!compiled.ok) return { ...compiled, path };
-    modules.set(path, compiled.module);
-    if (path === entry) variables = compiled.variables;
+  const compileFiles = (sources: TemplateFiles, folder: string, entryPath: string | null, shownFolder: string) => {
+    const paths = new Set(Object.keys(sources).map((path) => folder + path));
+    for (const [path, source] of Object.entries(sources)) {
+      const imports: Imports = { from: folder + path, paths, resolved: {}, components, componentsUsed };
+      const compiled = isJsonFile(path)
+        ? jsonModule(source)
+        : compileModule(folder + path, source, imports, path === entryPath, usage);
+      if (!compiled.ok) return { ...compiled, path: shownFolder + path };
+      modules.set(folder + path, compiled.module);
+      if (path === entryPath) variables = compiled.variables;
+    }
+    return null;
+  };
+  const own = compileFiles(files, "", components.saving === undefined ? entry : null, "");
+  if (own) return own;
+  const pins: ComponentPin[] = [];
+  // A Set's iteration reaches what is added while it runs: the components components import are compiled in turn.
+  for (const name of componentsUsed) {
+    const component = components.available[name];
+    const failed = compileFiles(component.files, componentFolder(name), null, `${COMPONENT_PREFIX}${name}/`);
+    if (failed) return failed;
+    pins.push({ name, version: component.version });
   }
   const main = modules.get(entry);
   if (!main)
     return { ok: false, path: null, message: `The entry ${entry} is not one of the files`, line: 1, column: 1 };
   const code = Object.keys(main.imports).length === 0 ? main.code : linkModules(modules, entry);
-  if (usage.configs.length === 0) return { ok: true, code, variables };
+  pins.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const linked = pins.length === 0 ? {} : { components: pins };
+  if (usage.configs.length === 0) return { ok: true, code, variables, ...linked };
   const { configs, candidates, literals } = usage;
-  return { ok: true, code, variables, tailwind: { configs, candidates: [...candidates], literals: [...literals] } };
+  const tailwind = { configs, candidates: [...candidates], literals: [...literals] };
+  return { ok: true, code, variables, ...linked, tailwind };
 }
 
 function isJsonFile(path: string): boolean {
@@ -409,7 +480,7 @@ function jsonModule(source: string): { ok: true; module: CompiledModule; variabl
 function compileModule(
   path: string,
   source: string,
-  paths: ReadonlySet<string>,
+  imports: Imports,
   isEntry: boolean,
   usage: TailwindUsage,
 ): { ok: true; module: CompiledModule; variables: VariablesSchema | null } | CompileFailure {
@@ -430,7 +501,6 @@ function compileModule(
   } catch (error) {
     return syntaxFailure(source, path, error);
   }
-  const imports: Imports = { from: path, paths, resolved: {} };
   let variables: VariablesSchema | null = null;
   try {
     const file = parsed ?? parseTemplateSource(source, path);

@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
 import type { TemplateRecord } from "@/lib/templates/data/templates";
+import type { ComponentPin } from "@/lib/render/sandbox/compile-result";
 
 // Restyling saved code: the user templates' compiled code that carries Tailwind's styles, listed and replaced when
 // the styles are made again.
@@ -14,6 +15,8 @@ export type TailwindTemplateSource = Pick<TemplateRecord, "id" | "code" | "files
   /** Its default locale when it has messages: the compile merges them with their fallbacks, as the save did. */
   default_locale: string | null;
   compiled_code: string;
+  /** The shared components it was linked with: the compile links the same versions. */
+  components: ComponentPin[] | null;
   version: number | null;
   revision: number | null;
 };
@@ -24,14 +27,18 @@ export type TailwindTemplateSource = Pick<TemplateRecord, "id" | "code" | "files
  */
 export async function listTailwindTemplateSources(accountId: string | null): Promise<TailwindTemplateSource[]> {
   return getDb()<TailwindTemplateSource[]>`
-    select t.id, t.owner_account_id, s.code, s.files, s.entry, s.default_locale, s.compiled_code, s.version, s.revision
+    select t.id, t.owner_account_id, s.code, s.files, s.entry, s.default_locale, s.compiled_code, s.components,
+           s.version, s.revision
     from templates t
     cross join lateral (
-      select t.code, t.files, t.entry, t.default_locale, t.compiled_code, null::int as version, null::int as revision
+      select t.code, t.files, t.entry, t.default_locale, t.compiled_code, t.components, null::int as version,
+             null::int as revision
       union all
-      select v.code, v.files, v.entry, v.default_locale, v.compiled_code, v.version, null from template_versions v where v.template_id = t.id
+      select v.code, v.files, v.entry, v.default_locale, v.compiled_code, v.components, v.version, null
+      from template_versions v where v.template_id = t.id
       union all
-      select d.code, d.files, d.entry, d.default_locale, d.compiled_code, null, d.revision from template_drafts d where d.template_id = t.id
+      select d.code, d.files, d.entry, d.default_locale, d.compiled_code, d.components, null, d.revision
+      from template_drafts d where d.template_id = t.id
     ) s
     where t.owner_account_id = coalesce(${accountId}::uuid, t.owner_account_id) and strpos(s.compiled_code, 'Tailwind') > 0
     order by t.created_at, t.id, s.version nulls first, s.revision nulls first`;

@@ -1,4 +1,5 @@
 import "server-only";
+import type { ComponentPin } from "@/lib/render/sandbox/compile-result";
 import { type Db, getDb, type Tx, jsonParameter } from "@/lib/db/client";
 import { templateRef } from "@/lib/templates/alias";
 import type { CompatibilityFinding } from "@/lib/render/analysis/warnings";
@@ -30,6 +31,8 @@ export type TemplateRecord = {
   /** A user template with messages: its locales (alphabetical, each with its subject message) and default locale. */
   locales: TemplateLocale[] | null;
   default_locale: string | null;
+  /** A user template built with shared components: their versions, by name (null: none). */
+  components: ComponentPin[] | null;
   /** The internal counter of the content below: it moves whenever that content changes. */
   version: number;
   /** The published version (1 for catalogue templates); null before a user template's first publish. */
@@ -178,6 +181,7 @@ export type ReadableTemplate = Pick<
   | "published_version"
   | "locales"
   | "default_locale"
+  | "components"
 > & {
   added_via: "created" | "free" | "purchased" | null;
   /** The template's draft, null when it has none. */
@@ -196,7 +200,7 @@ export async function findReadableTemplate(accountId: string, templateId: string
   const [row] = await db<ReadableTemplate[]>`
     select t.id, t.owner_account_id, t.slug, t.alias, t.name, t.description, t.is_public, t.price, t.category, t.author,
            t.updated_at, t.variables, t.preview_props, t.compatibility, t.published_version, t.locales,
-           t.default_locale, l.added_via,
+           t.default_locale, t.components, l.added_via,
            d.revision as draft_revision, d.updated_at as draft_updated_at
     from templates t
     left join library_entries l on l.template_id = t.id and l.account_id = ${accountId}

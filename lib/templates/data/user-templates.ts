@@ -13,6 +13,7 @@ import {
   type TemplateContent,
 } from "@/lib/templates/data/versions";
 import { errors } from "@/lib/core/errors";
+import { holdPinnedComponents } from "@/lib/components/sources";
 
 // The templates users write: created (into their library), saved again, given an alias, deleted.
 
@@ -52,14 +53,16 @@ export async function createUserTemplate(
   const created = getDb().begin(async (tx) => {
     const plan = await lockAccountPlan(tx, accountId);
     await assertLibraryHasRoom(tx, accountId, plan);
+    await holdPinnedComponents(tx, accountId, input.components, !publish);
     const [template] = await tx<{ id: string; name: string }[]>`
       insert into templates (owner_account_id, name, description, is_public, price, code, compiled_code, variables,
-                             preview_props, compatibility, files, entry, locales, default_locale, author, alias,
-                             published_version)
+                             preview_props, compatibility, files, entry, locales, default_locale, components, author,
+                             alias, published_version)
       select ${accountId}, ${input.name}, ${input.description}, false, 0, ${input.code}, ${input.compiledCode},
              ${jsonParameter(tx, input.variables)}, ${jsonOrNull(tx, input.previewProps)},
              ${jsonOrNull(tx, input.compatibility)}, ${jsonOrNull(tx, input.files)}, ${input.entry ?? null},
-             ${jsonOrNull(tx, input.locales)}, ${input.defaultLocale ?? null}, name, ${input.alias ?? null},
+             ${jsonOrNull(tx, input.locales)}, ${input.defaultLocale ?? null},
+             ${input.components?.length ? tx.json(input.components) : null}, name, ${input.alias ?? null},
              ${publish ? 1 : null}
       from accounts where id = ${accountId}
       returning id, name`;
@@ -67,9 +70,10 @@ export async function createUserTemplate(
     if (publish) {
       await tx`
         insert into template_versions (template_id, version, code, files, entry, compiled_code, variables, preview_props,
-                                       compatibility, locales, default_locale, published_via, published_by_key_id)
+                                       compatibility, locales, default_locale, components, published_via,
+                                       published_by_key_id)
         select id, 1, code, files, entry, compiled_code, variables, preview_props, compatibility, locales,
-               default_locale,
+               default_locale, components,
                ${input.publishedBy?.via ?? null},
                ${input.publishedBy?.via === "api_key" ? input.publishedBy.keyId : null}
         from templates where id = ${template.id}`;
@@ -95,6 +99,8 @@ export async function replaceUserTemplate(
   publish = true,
 ): Promise<{ id: string; name: string } | null> {
   const saved = getDb().begin(async (tx) => {
+    // The components before the template, in the order a component's update locks them (lib/components/data.ts).
+    await holdPinnedComponents(tx, accountId, input.components, !publish);
     const locked = await lockOwnTemplate(tx, accountId, templateId);
     if (!locked) return null;
     const [template] = await tx<{ id: string; name: string }[]>`

@@ -1,5 +1,6 @@
 import "server-only";
 import { insertAuditEntry } from "@/lib/audit/service";
+import type postgres from "postgres";
 import { getDb, jsonParameter, type Tx } from "@/lib/db/client";
 import { AppError, errors } from "@/lib/core/errors";
 import { templateIdSql } from "@/lib/templates/data/templates";
@@ -7,6 +8,8 @@ import type { CompatibilityFinding } from "@/lib/render/analysis/warnings";
 import type { VariablesSchema } from "@/lib/templates/variables-schema";
 import type { TemplateFiles } from "@/lib/templates/files";
 import type { TemplateLocale } from "@/lib/templates/messages";
+import type { ComponentPin } from "@/lib/render/sandbox/compile-result";
+import { findDraftPins } from "@/lib/components/sources";
 
 /** What one save of a template holds: its source and what checkTemplate derived from it. */
 export type TemplateContent = {
@@ -23,6 +26,8 @@ export type TemplateContent = {
   /** A template with messages: its locales (each with its subject message) and default locale; null, or left out, for none. */
   locales?: TemplateLocale[] | null;
   defaultLocale?: string | null;
+  /** The shared components its compiled code was linked with, by name (null, or left out, for none). */
+  components?: ComponentPin[] | null;
 };
 
 export type DraftSummary = { revision: number; updated_at: Date };
@@ -43,6 +48,9 @@ export type VersionSummary = {
   published_at: Date;
   entry: string | null;
   variables: VariablesSchema;
+  components: ComponentPin[] | null;
+  /** Why Letterpress published it itself (an update of a component it imports); null when someone did. */
+  reason: string | null;
 };
 
 export type VersionWithFiles = VersionSummary & { code: string; files: TemplateFiles | null };
@@ -50,7 +58,12 @@ export type VersionWithFiles = VersionSummary & { code: string; files: TemplateF
 export const jsonOrNull = (db: Tx, value: unknown) =>
   value === null || value === undefined ? null : jsonParameter(db, value);
 
-const versionColumns = (db: Tx | ReturnType<typeof getDb>) => db`version, created_at, published_at, entry, variables`;
+/** A value for a `jsonb` column (whose key order does not matter), or null. */
+const jsonbOrNull = (db: Tx, value: unknown) =>
+  value === null || value === undefined ? null : db.json(value as postgres.JSONValue);
+
+const versionColumns = (db: Tx | ReturnType<typeof getDb>) =>
+  db`version, created_at, published_at, entry, variables, components, reason`;
 
 type LockedTemplate = { id: string; name: string; published_version: number | null; draft_revision: number };
 
@@ -103,6 +116,7 @@ export async function writeDraft(tx: Tx, templateId: string, content: TemplateCo
   const compatibility = jsonOrNull(tx, content.compatibility);
   const locales = jsonOrNull(tx, content.locales);
   const defaultLocale = content.defaultLocale ?? null;
+  const components = jsonbOrNull(tx, content.components);
   const variables = jsonParameter(tx, content.variables);
   const [{ draft_revision: revision, published_version: published }] = await tx<
     { draft_revision: number; published_version: number | null }[]
@@ -114,19 +128,19 @@ export async function writeDraft(tx: Tx, templateId: string, content: TemplateCo
       set code = ${content.code}, compiled_code = ${content.compiledCode}, variables = ${variables},
           preview_props = ${previewProps}, compatibility = ${compatibility}, files = ${files},
           entry = ${content.entry ?? null}, locales = ${locales}, default_locale = ${defaultLocale},
-          version = version + 1, updated_at = now()
+          components = ${components}, version = version + 1, updated_at = now()
       where id = ${templateId}`;
   }
   const [draft] = await tx<DraftSummary[]>`
     insert into template_drafts (template_id, revision, code, files, entry, compiled_code, variables, preview_props,
-                                 compatibility, locales, default_locale)
+                                 compatibility, locales, default_locale, components)
     values (${templateId}, ${revision}, ${content.code}, ${files}, ${content.entry ?? null}, ${content.compiledCode},
-            ${variables}, ${previewProps}, ${compatibility}, ${locales}, ${defaultLocale})
+            ${variables}, ${previewProps}, ${compatibility}, ${locales}, ${defaultLocale}, ${components})
     on conflict (template_id) do update set
       revision = excluded.revision, code = excluded.code, files = excluded.files, entry = excluded.entry,
       compiled_code = excluded.compiled_code, variables = excluded.variables, preview_props = excluded.preview_props,
       compatibility = excluded.compatibility, locales = excluded.locales, default_locale = excluded.default_locale,
-      updated_at = now()
+      components = excluded.components, updated_at = now()
     returning revision, updated_at`;
   return draft;
 }
@@ -142,13 +156,16 @@ export async function publishLockedContent(
   content: TemplateContent,
   publishedBy: PublishedBy | null,
   createdAt?: Date,
+  reason: string | null = null,
 ): Promise<VersionSummary> {
   const files = jsonOrNull(tx, content.files);
+  const components = jsonbOrNull(tx, content.components);
   const [latest] = await tx<(VersionSummary & { same: boolean })[]>`
     select ${versionColumns(tx)},
            code = ${content.code} and entry is not distinct from ${content.entry ?? null}
              and files::text is not distinct from ${files}::json::text
-             and default_locale is not distinct from ${content.defaultLocale ?? null} as same
+             and default_locale is not distinct from ${content.defaultLocale ?? null}
+             and components is not distinct from ${components}::jsonb as same
     from template_versions where template_id = ${templateId} order by version desc limit 1`;
   if (latest?.same) {
     const { same: _same, ...version } = latest;
@@ -161,10 +178,11 @@ export async function publishLockedContent(
   const variables = jsonParameter(tx, content.variables);
   const [published] = await tx<VersionSummary[]>`
     insert into template_versions (template_id, version, code, files, entry, compiled_code, variables, preview_props,
-                                   compatibility, locales, default_locale, created_at, published_via,
-                                   published_by_key_id)
+                                   compatibility, locales, default_locale, components, reason, created_at,
+                                   published_via, published_by_key_id)
     values (${templateId}, ${(latest?.version ?? 0) + 1}, ${content.code}, ${files}, ${content.entry ?? null},
             ${content.compiledCode}, ${variables}, ${previewProps}, ${compatibility}, ${locales}, ${defaultLocale},
+            ${components}, ${reason},
             ${createdAt ?? new Date()}, ${publishedBy?.via ?? null},
             ${publishedBy?.via === "api_key" ? publishedBy.keyId : null})
     returning ${versionColumns(tx)}`;
@@ -172,7 +190,9 @@ export async function publishLockedContent(
     update templates
     set code = ${content.code}, files = ${files}, entry = ${content.entry ?? null},
         compiled_code = ${content.compiledCode}, variables = ${variables}, preview_props = ${previewProps},
-        compatibility = ${compatibility}, locales = ${locales}, default_locale = ${defaultLocale}, published_version = ${published.version}, version = version + 1, updated_at = now()
+        compatibility = ${compatibility}, locales = ${locales}, default_locale = ${defaultLocale},
+        components = ${components}, published_version = ${published.version}, version = version + 1,
+        updated_at = now()
     where id = ${templateId}`;
   return published;
 }
@@ -184,13 +204,14 @@ export async function publishLockedContent(
  */
 export async function publishLockedDraft(
   tx: Tx,
+  accountId: string,
   templateId: string,
   revision: number | undefined,
   publishedBy: PublishedBy | null,
 ): Promise<VersionSummary> {
   const [draft] = await tx<(TemplateContent & { revision: number; updated_at: Date })[]>`
     select revision, updated_at, code, files, entry, compiled_code as "compiledCode", variables,
-           preview_props as "previewProps", compatibility, locales, default_locale as "defaultLocale"
+           preview_props as "previewProps", compatibility, locales, default_locale as "defaultLocale", components
     from template_drafts where template_id = ${templateId}`;
   if (!draft) {
     const [template] = await tx<{ draft_revision: number; published_version: number | null }[]>`
@@ -204,6 +225,9 @@ export async function publishLockedDraft(
       message: `The draft is at revision ${draft.revision}, not ${revision}: it was saved again since. Read it and publish again.`,
     });
   }
+  // A published version is built with published components only (a component's draft is a draft's alone).
+  const unpublished = await findDraftPins(tx, accountId, draft.components ?? []);
+  if (unpublished.length > 0) throw errors.componentNotPublished(unpublished);
   const published = await publishLockedContent(tx, templateId, draft, publishedBy, draft.updated_at);
   await tx`delete from template_drafts where template_id = ${templateId}`;
   return published;
@@ -225,7 +249,7 @@ export async function publishDraft(
   return getDb().begin(async (tx) => {
     const template = await lockOwnTemplate(tx, accountId, templateId);
     if (!template) return null;
-    const published = await publishLockedDraft(tx, template.id, revision, publishedBy);
+    const published = await publishLockedDraft(tx, accountId, template.id, revision, publishedBy);
     await auditPublish(tx, accountId, template, published);
     return published;
   });
@@ -248,7 +272,7 @@ export async function restoreVersion(
     if (!template) return null;
     const [content] = await tx<TemplateContent[]>`
       select code, files, entry, compiled_code as "compiledCode", variables, preview_props as "previewProps",
-             compatibility, locales, default_locale as "defaultLocale"
+             compatibility, locales, default_locale as "defaultLocale", components
       from template_versions where template_id = ${template.id} and version = ${version}`;
     if (!content) throw errors.versionNotFound(version);
     await auditTemplate(tx, accountId, "template.restored", template, { version, published: publish });
@@ -301,7 +325,7 @@ export async function findOwnVersion(
   if (!id) return null;
   const [row] = await db<(Partial<VersionWithFiles> & { found: boolean })[]>`
     select v.version is not null as found, v.version, v.created_at, v.published_at, v.code, v.files, v.entry,
-           v.variables
+           v.variables, v.components, v.reason
     from templates t left join template_versions v on v.template_id = t.id and v.version = ${version}
     where t.id = ${id} and t.owner_account_id = ${accountId}`;
   if (!row) return null;

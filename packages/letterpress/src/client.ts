@@ -93,7 +93,7 @@ async function sendAnswer<B>(attempt: () => Promise<Answer>): Promise<B> {
 /**
  * The Letterpress API: one method per operation, each answering the operation's success body and throwing a
  * LetterpressError otherwise. Sends and renders at the top (`send`, `sendBatch`, `render`), the rest by resource:
- * `library`, `catalogue`, `templates`, `emails`, `suppressions`, `usage`, `team`, `webhooks`, `auditLog`.
+ * `library`, `catalogue`, `templates`, `components`, `emails`, `suppressions`, `usage`, `team`, `webhooks`, `auditLog`.
  */
 export class Letterpress {
   /** Needs no API key: what a receiver of Letterpress's webhooks calls on each delivery. */
@@ -211,6 +211,23 @@ export class Letterpress {
     /** DELETE /suppressions/{email}: lets you send to an address again. */
     delete: (email: string): Promise<SuccessBody<"deleteSuppression">> =>
       answer(this.#api.DELETE("/suppressions/{email}", { params: { path: { email } } })),
+  };
+
+  readonly components = {
+    /** POST /components: adds a shared component your templates import as `@components/<name>`. */
+    create: (body: RequestBody<"createComponent">): Promise<SuccessBody<"createComponent">> =>
+      answer(this.#api.POST("/components", { body })),
+    /** GET /components: your components by name, each with the templates that use it. */
+    list: (): Promise<SuccessBody<"listComponents">> => answer(this.#api.GET("/components")),
+    /** GET /components/{name}: a component at its current version. */
+    get: (name: string): Promise<SuccessBody<"getComponent">> =>
+      answer(this.#api.GET("/components/{name}", { params: { path: { name } } })),
+    /** PUT /components/{name}: saves its next version. */
+    update: (name: string, body: RequestBody<"updateComponent">): Promise<SuccessBody<"updateComponent">> =>
+      answer(this.#api.PUT("/components/{name}", { params: { path: { name } }, body })),
+    /** DELETE /components/{name}: deletes a component no template imports. */
+    delete: (name: string): Promise<SuccessBody<"deleteComponent">> =>
+      answer(this.#api.DELETE("/components/{name}", { params: { path: { name } } })),
   };
 
   readonly usage = {

@@ -237,6 +237,58 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/components": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List your shared components by name, each with the templates that use it
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    get: operations["listComponents"];
+    put?: never;
+    /**
+     * Add a shared component your templates import as @components/<name>
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    post: operations["createComponent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/components/{name}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A shared component: its current version's files and the templates that use it
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    get: operations["getComponent"];
+    /**
+     * Save a component's next version, and publish again each template whose published version imports it, once all of them compile and render with it
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    put: operations["updateComponent"];
+    post?: never;
+    /**
+     * Delete a shared component no template imports
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    delete: operations["deleteComponent"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/send": {
     parameters: {
       query?: never;
@@ -661,6 +713,61 @@ export interface components {
       /** @description Whether the template is in your library already */
       in_library: boolean;
     };
+    Component: {
+      name: string;
+      description: string;
+      /** @description The version templates compile with; each save makes the next */
+      version: number;
+      files: {
+        [key: string]: string;
+      };
+      entry: string;
+      /** @description Your templates whose published content or draft imports it, by name */
+      used_by: {
+        template_id: string;
+        name: string;
+        /** @description The version of this component its content was built with */
+        component_version: number;
+      }[];
+      /** @description Its draft: a later version saved with "publish": false, which only templates' drafts are built with; null when it has none */
+      draft: {
+        version: number;
+        files: {
+          [key: string]: string;
+        };
+        entry: string;
+        /** Format: date-time */
+        created_at: string;
+      } | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    ComponentRequest: {
+      /** @description How templates import it: `@components/<name>` */
+      name: string;
+      /** @description What it is for; PUT keeps the one it has when left out */
+      description?: string;
+      /** @description The component's files: TSX (or .ts, .jsx, .js) source by relative path, 1 to 20, under a template's rules. They may import each other, react, @react-email/components, next-intl and your other components (@components/<name>, no cycles). Exports any named components and a default. */
+      files: {
+        [key: string]: string;
+      };
+      /** @description The file templates import as @components/<name>: by default the only file, else `index.tsx` */
+      entry?: string;
+    };
+    ComponentUpdateRequest: {
+      /** @description What it is for; PUT keeps the one it has when left out */
+      description?: string;
+      /** @description The component's files: TSX (or .ts, .jsx, .js) source by relative path, 1 to 20, under a template's rules. They may import each other, react, @react-email/components, next-intl and your other components (@components/<name>, no cycles). Exports any named components and a default. */
+      files: {
+        [key: string]: string;
+      };
+      /** @description The file templates import as @components/<name>: by default the only file, else `index.tsx` */
+      entry?: string;
+      /** @description false: save it as the component's draft, which templates' drafts are built with (publish: false) and published versions are not; no template is published again. By default it is published */
+      publish?: boolean;
+    };
     Email: {
       /** @description The id POST /send answered with */
       id: string;
@@ -801,6 +908,7 @@ export interface components {
         | "LIBRARY_LIMIT_REACHED"
         | "PURCHASE_LIMIT_REACHED"
         | "WEBHOOK_LIMIT_REACHED"
+        | "COMPONENT_LIMIT_REACHED"
         | "NOT_FOUND"
         | "TEMPLATE_NOT_FOUND"
         | "EMAIL_NOT_FOUND"
@@ -809,6 +917,7 @@ export interface components {
         | "VERSION_NOT_FOUND"
         | "WEBHOOK_NOT_FOUND"
         | "WEBHOOK_DELIVERY_NOT_FOUND"
+        | "COMPONENT_NOT_FOUND"
         | "METHOD_NOT_ALLOWED"
         | "EMAIL_NOT_CANCELABLE"
         | "DOMAIN_TAKEN"
@@ -817,6 +926,9 @@ export interface components {
         | "ALIAS_TAKEN"
         | "TEMPLATE_REVISION_MISMATCH"
         | "NO_DRAFT"
+        | "COMPONENT_NOT_PUBLISHED"
+        | "COMPONENT_EXISTS"
+        | "COMPONENT_IN_USE"
         | "TEMPLATE_NOT_PUBLISHED"
         | "IDEMPOTENCY_CONFLICT"
         | "IDEMPOTENCY_IN_PROGRESS"
@@ -824,6 +936,8 @@ export interface components {
         | "RECIPIENT_SUPPRESSED"
         | "BATCH_TOO_LARGE"
         | "RENDER_ERROR"
+        | "COMPONENT_BREAKS_TEMPLATES"
+        | "TOO_MANY_DEPENDENTS"
         | "RATE_LIMIT_EXCEEDED"
         | "TOO_MANY_ATTEMPTS"
         | "INTERNAL_ERROR"
@@ -1020,6 +1134,12 @@ export interface components {
         locales?: string[];
         /** @description A template with messages: the locale used when none is asked for or none matches; left out for a template without messages */
         default_locale?: string;
+        /** @description The shared components its published version (its draft's before a first publish) was built with, by name, and their versions; left out for a template that imports none */
+        components?: {
+          name: string;
+          /** @description The component's version */
+          version: number;
+        }[];
       };
       /** @description Left out when empty. Each key of the default locale's messages that another locale lacks (`kind` `messages`, field `files.messages/<tag>.json`: `missing welcome.title: falls back to en`), then each feature of the saved content's example render that an email client does not support (as a render's warnings) */
       warnings?: components["schemas"]["Warnings"];
@@ -1253,6 +1373,12 @@ export interface components {
         locales?: string[];
         /** @description A template with messages: the locale used when none is asked for or none matches; left out for a template without messages */
         default_locale?: string;
+        /** @description The shared components its published version (its draft's before a first publish) was built with, by name, and their versions; left out for a template that imports none */
+        components?: {
+          name: string;
+          /** @description The component's version */
+          version: number;
+        }[];
       };
     };
     /** @description The template's draft, unpublished */
@@ -1307,6 +1433,14 @@ export interface components {
       /** @description The path of the file whose default export is the email */
       entry: string;
       variables: components["schemas"]["VariablesSchema"];
+      /** @description The shared components it was built with, by name, and their versions: it renders with these whatever becomes of them; left out when it imports none */
+      components?: {
+        name: string;
+        /** @description The component's version */
+        version: number;
+      }[];
+      /** @description Why it was made, for a version Letterpress published itself: "component footer v3" (an update of a component it imports); left out for a version someone published */
+      reason?: string;
     };
     TemplateVersionResponse: {
       /** @constant */
@@ -1323,6 +1457,14 @@ export interface components {
         /** @description The path of the file whose default export is the email */
         entry: string;
         variables: components["schemas"]["VariablesSchema"];
+        /** @description The shared components it was built with, by name, and their versions: it renders with these whatever becomes of them; left out when it imports none */
+        components?: {
+          name: string;
+          /** @description The component's version */
+          version: number;
+        }[];
+        /** @description Why it was made, for a version Letterpress published itself: "component footer v3" (an update of a component it imports); left out for a version someone published */
+        reason?: string;
         /** @description Every file's source by its path */
         files: {
           [key: string]: string;
@@ -3013,6 +3155,529 @@ export interface operations {
       };
       /** @description The body passed 10 MB (PAYLOAD_TOO_LARGE) */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listComponents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Your components */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            components: components["schemas"]["Component"][];
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  createComponent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ComponentRequest"];
+      };
+    };
+    responses: {
+      /** @description Created as its version 1 */
+      201: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            component: components["schemas"]["Component"];
+          };
+        };
+      };
+      /** @description A bad name, description, path or entry, or a file that does not compile (field `files.<path>`, the message starting with its line and column), imports what it may not, names none of your components or imports this component again (a cycle) (VALIDATION_ERROR) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationError"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). You have 100 components already (COMPONENT_LIMIT_REACHED) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description You have a component of that name: PUT /components/{name} saves a new version (COMPONENT_EXISTS) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body passed 10 MB (PAYLOAD_TOO_LARGE) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A render or compile queue is full; retry after Retry-After seconds (SANDBOX_BUSY) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getComponent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The component's name (`@components/<name>`) */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The component */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            component: components["schemas"]["Component"];
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description You have no component of that name (COMPONENT_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  updateComponent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The component's name (`@components/<name>`) */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ComponentUpdateRequest"];
+      };
+    };
+    responses: {
+      /** @description The component at its new version, and the templates published again with it */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            component: components["schemas"]["Component"];
+            /** @description The templates whose published version imported it, each published again with this version (its reason: `component <name> v<version>`), by template name */
+            republished: {
+              template_id: string;
+              version: number;
+            }[];
+          };
+        };
+      };
+      /** @description A bad name, description, path or entry, or a file that does not compile (field `files.<path>`, the message starting with its line and column), imports what it may not, names none of your components or imports this component again (a cycle) (VALIDATION_ERROR) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationError"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description You have no component of that name (COMPONENT_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body passed 10 MB (PAYLOAD_TOO_LARGE) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A template that imports it does not compile or render with this version: nothing was changed, and `details` name each (field `templates.<id>`, the message starting with its name) (COMPONENT_BREAKS_TEMPLATES). More than 50 published templates import it: nothing was changed (TOO_MANY_DEPENDENTS) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A render or compile queue is full; retry after Retry-After seconds (SANDBOX_BUSY) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteComponent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The component's name (`@components/<name>`) */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+          };
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description You have no component of that name (COMPONENT_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A template's content or draft imports it: `details` name each (field `templates.<id>`) (COMPONENT_IN_USE) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
