@@ -1,6 +1,6 @@
 /**
- * A template's files as tabs, the entry marked when there are others. `idPrefix` names each tab's id
- * (`<idPrefix>-<path>`), which the panel `panelId` is labelled by.
+ * A template's (or a shared component's: `label`) files as tabs, the entry marked when there are others. `idPrefix`
+ * names each tab's id (`<idPrefix>-<path>`), which the panel `panelId` is labelled by.
  */
 export function FileTabs({
   paths,
@@ -9,6 +9,7 @@ export function FileTabs({
   idPrefix,
   panelId,
   onSelect,
+  label = "Files of the template",
 }: {
   paths: string[];
   active: string;
@@ -16,10 +17,11 @@ export function FileTabs({
   idPrefix: string;
   panelId: string;
   onSelect: (path: string) => void;
+  label?: string;
 }) {
   return (
     // Wrapped onto rows rather than scrolled: a template's code and its locales' messages files outgrow a phone's width.
-    <div className="tabs" role="tablist" aria-label="Files of the template" style={{ flexWrap: "wrap" }}>
+    <div className="tabs" role="tablist" aria-label={label} style={{ flexWrap: "wrap" }}>
       {paths.map((path) => (
         <button
           key={path}

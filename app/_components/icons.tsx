@@ -83,6 +83,14 @@ export const CodeIcon = (p: IconProps) => (
     <path d="m16 18 6-6-6-6M8 6l-6 6 6 6" />
   </Svg>
 );
+export const ComponentIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="3" y="3" width="7" height="7" rx="1.5" />
+    <rect x="14" y="3" width="7" height="7" rx="1.5" />
+    <rect x="3" y="14" width="7" height="7" rx="1.5" />
+    <path d="M17.5 14v7M14 17.5h7" />
+  </Svg>
+);
 export const SendIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M22 2 11 13M22 2l-7 20-4-9-9-4Z" />

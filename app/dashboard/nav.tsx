@@ -6,6 +6,7 @@ import {
   CardIcon,
   CatalogueIcon,
   ChartIcon,
+  ComponentIcon,
   GlobeIcon,
   HomeIcon,
   KeyIcon,
@@ -26,6 +27,7 @@ const SECTIONS: { title: string | null; items: Item[] }[] = [
     title: "Templates",
     items: [
       { href: "/dashboard/library", label: "Library", icon: <LibraryIcon /> },
+      { href: "/dashboard/components", label: "Components", icon: <ComponentIcon /> },
       { href: "/dashboard/catalogue", label: "Catalogue", icon: <CatalogueIcon /> },
       { href: "/dashboard/templates/new", label: "New template", icon: <PlusIcon /> },
     ],

@@ -19,7 +19,7 @@ import { componentsForCompile } from "@/lib/components/sources";
 import { AppError } from "@/lib/core/errors";
 import { MAX_COMPONENT_DEPENDENTS } from "@/lib/core/limits";
 import type { PublishedBy, TemplateContent } from "@/lib/templates/service";
-import { checkTemplate, type TemplateSource } from "@/lib/templates/user-templates";
+import { checkTemplate, throwAtNul, type TemplateSource } from "@/lib/templates/user-templates";
 import { deliverWebhookSoon } from "@/lib/webhooks/delivery";
 import {
   defaultComponentEntry,
@@ -47,6 +47,7 @@ function view(row: ComponentRow): ComponentView {
 
 /** A component's files compiled (every file, and the components they import), or the 400 naming where they fail. */
 async function checkedContent(accountId: string, name: string, files: TemplateFiles, entry: string, draft = false) {
+  throwAtNul(files);
   const { available } = await componentsForCompile(accountId, files, draft);
   const compiled = await compileTemplateFilesOffThread(accountId, files, entry, null, { available, saving: name });
   if (!compiled.ok) {

@@ -1,4 +1,5 @@
 import "server-only";
+import { withPassedThroughVariables } from "@/lib/render/analysis/props-schema";
 import { componentsForCompile, findPinnedComponentSources, PinnedComponentChanged } from "@/lib/components/sources";
 import type { CompileComponents, ComponentPin } from "@/lib/render/sandbox/compile-result";
 import { randomUUID } from "node:crypto";
@@ -145,7 +146,11 @@ export async function checkTemplate(
       compatibility: true,
     });
     // The props type says what the template takes; a template with untyped props is described by its PreviewProps.
-    const variables = compiled.variables ?? schemaFromPreviewProps(previewProps);
+    // What it passes through to its components is typed by theirs (a footer's `address`).
+    const variables = withPassedThroughVariables(
+      compiled.variables ?? schemaFromPreviewProps(previewProps),
+      compiled.passedThrough,
+    );
     const mismatches = compiled.variables && previewProps ? compileVariablesSchema(variables)(previewProps) : [];
     if (mismatches.length > 0) {
       const [first] = mismatches;
@@ -231,8 +236,8 @@ function mapFiles(files: TemplateFiles, change: (content: string) => string): Te
   return Object.fromEntries(Object.entries(files).map(([path, content]) => [path, change(content)]));
 }
 
-/** A template's files are stored as text, which cannot hold NUL: the first one found is refused where it is. */
-function throwAtNul(files: TemplateFiles): void {
+/** A template's (or component's) files are stored as text, which cannot hold NUL: the first one is refused where it is. */
+export function throwAtNul(files: TemplateFiles): void {
   for (const [path, content] of Object.entries(files)) {
     const at = content.indexOf("\0");
     if (at === -1) continue;

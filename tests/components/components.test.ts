@@ -166,6 +166,21 @@ describe("/components", () => {
     ).toEqual(
       invalid([{ field: "files.index.tsx", message: expect.stringMatching(/^line 1, column \d+: Syntax error: /) }]),
     );
+    expect(
+      outcome(
+        await create(user, {
+          name: "footer",
+          files: { "index.tsx": "export default function F() { return <p>a\u0000</p>; }" },
+        }),
+      ),
+    ).toEqual(
+      invalid([
+        {
+          field: "files.index.tsx",
+          message: "line 1, column 42: A template's source must not contain the NUL character (\\u0000)",
+        },
+      ]),
+    );
     const unknown = `import Header from "@components/header";\nexport default function F() { return <Header />; }\n`;
     expect(outcome(await create(user, { name: "footer", files: { "index.tsx": unknown } }))).toEqual(
       invalid([
@@ -441,6 +456,55 @@ describe("/components", () => {
     const html = (await render(user, id)).body.html as string;
     expect(html).toContain("Thanks 7, ");
     expect(html).toContain(`<small>${component.files["index.tsx"].includes('"v3"') ? "v3" : "v2"}</small>`);
+  });
+
+  it("makes what a template passes through to a component a variable, typed as the component types it", async () => {
+    const user = await createUser("monthly");
+    const typedFooter = {
+      "index.tsx": `interface FooterProps {
+  /** The postal address */
+  address: string;
+  year?: number;
+}
+export default function Footer({ address, year = 2026 }: FooterProps) {
+  return <small>{address}, {year}</small>;
+}
+`,
+    };
+    expect((await create(user, { name: "footer", files: typedFooter })).status).toBe(201);
+    const passes = (parameter: string, value: string) => ({
+      "email.tsx": `import Footer from "@components/footer";
+export default function Receipt(${parameter}) {
+  return <div><p>Thanks</p><Footer address={${value}} year={2027} /></div>;
+}
+`,
+    });
+    const viaProps = await createTemplate(user, passes("props", "props.address"));
+    expect(viaProps.status).toBe(201);
+    expect(viaProps.body.template.variables).toEqual({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: { address: { type: "string", description: "The postal address" } },
+      required: ["address"],
+      additionalProperties: true,
+    });
+    const id = viaProps.body.template.id as string;
+    expect((await render(user, id, { variables: { address: "1 Main St" } })).body.html).toContain(
+      "<small>1 Main St<!-- -->, <!-- -->2027</small>",
+    );
+    expect(outcome(await render(user, id, { variables: {} }))).toMatchObject({
+      status: 400,
+      body: { code: "VALIDATION_ERROR", details: [{ field: "variables.address", message: expect.any(String) }] },
+    });
+    // Destructured with a default of its own: optional, and its own type (declared) wins over the component's.
+    const withDefault = await createTemplate(user, passes('{ address = "HQ" }', "address"));
+    expect(withDefault.body.template.variables).toMatchObject({ properties: { address: { type: "string" } } });
+    expect(withDefault.body.template.variables.required).toBeUndefined();
+    const declared = await createTemplate(user, passes('{ address }: { address: "a" | "b" }', "address"));
+    expect(declared.body.template.variables).toMatchObject({
+      properties: { address: { type: "string", enum: ["a", "b"] } },
+      required: ["address"],
+    });
   });
 
   it("refuses a template importing a component the account does not have", async () => {

@@ -6,7 +6,9 @@ import {
   addWebhookThroughApi,
   createApiKey,
   acceptInvitation,
+  createComponentThroughApi,
   createLocalizedTemplateThroughApi,
+  createTemplateFilesThroughApi,
   createTemplateThroughApi,
   inviteMember,
   newEmailAddress,
@@ -21,8 +23,8 @@ import { url } from "./served-app";
 import { useStoryPage } from "./story-page";
 import { startReceiver, type Receiver } from "./webhook-receiver";
 
-// A tour of every page at 375 and 1440 px wide, signed in with something on each (templates, a live and a test key, a
-// domain, a delivered, a bounced and a test email, so a suppression, a webhook endpoint whose log holds a delivery that
+// A tour of every page at 375 and 1440 px wide, signed in with something on each (templates, a shared component of two
+// files that one of them imports, a live and a test key, a domain, a delivered, a bounced and a test email, so a suppression, a webhook endpoint whose log holds a delivery that
 // failed and one that succeeded, and a disabled one, a member who joined and a pending invitation, so audit entries),
 // as that member (the pages that say an admin is needed) and signed out: nothing may overflow sideways,
 // overlap, wrap where it should not or be cut off, and on a phone the dashboard's links are behind a Menu button.
@@ -35,6 +37,7 @@ test.describe.configure({ mode: "parallel" });
 let welcomeId = "";
 let noteId = "";
 let localizedId = "";
+let receiptId = "";
 let bouncedEmailId = "";
 let webhookId = "";
 let receiver: Receiver | undefined;
@@ -68,6 +71,23 @@ const story = useStoryPage(async (page) => {
   noteId = await createTemplateThroughApi(page, "E2E note about the quarterly account statement for customers");
   // Its page's locale picker, its editor's messages tabs.
   localizedId = await createLocalizedTemplateThroughApi(page, "E2E localized receipt");
+  // The component's pages (its files in tabs, the template that uses it) and the template's page its components.
+  await createComponentThroughApi(page, {
+    name: "brand-footer",
+    description: "The company's address and the unsubscribe link, under every email",
+    files: BRAND_FOOTER,
+  });
+  receiptId = await createTemplateFilesThroughApi(page, "E2E receipt with the brand footer", {
+    "email.tsx": [
+      'import { Body, Html, Text } from "@react-email/components";',
+      'import BrandFooter, { Address } from "@components/brand-footer";',
+      "",
+      'export default function Receipt({ name = "Ada" }: { name?: string }) {',
+      "  return (<Html><Body><Text>Thanks, {name}</Text><Address /><BrandFooter /></Body></Html>);",
+      "}",
+      "",
+    ].join("\n"),
+  });
   await createApiKey(page, "E2E server");
   const testKey = await createApiKey(page, "E2E CI", "test");
   // A domain belongs to one account, and each worker has its own.
@@ -95,6 +115,21 @@ const story = useStoryPage(async (page) => {
 });
 test.afterAll(async () => receiver?.close());
 
+const BRAND_FOOTER = {
+  "index.tsx": [
+    'import { Hr, Section } from "@react-email/components";',
+    'import { Legal } from "./legal";',
+    "",
+    'export function Address() { return <Legal text="Acme Inc., 1 Main Street, Springfield" />; }',
+    "",
+    "export default function BrandFooter() {",
+    '  return (<Section><Hr /><Legal text="You receive this email because you have an Acme account." /></Section>);',
+    "}",
+    "",
+  ].join("\n"),
+  "legal.tsx": "export function Legal({ text }: { text: string }) { return <small>{text}</small>; }\n",
+};
+
 const pages: [string, string, string | RegExp][] = [
   ["landing", "/", /Beautiful email/],
   ["docs", "/docs", "Letterpress API"],
@@ -105,6 +140,13 @@ const pages: [string, string, string | RegExp][] = [
   ["edit-template", "/dashboard/library/{note}/edit", "Edit E2E note"],
   ["localized-template", "/dashboard/library/{localized}", "E2E localized receipt"],
   ["edit-localized-template", "/dashboard/library/{localized}/edit", "Edit E2E localized receipt"],
+  ["template-with-component", "/dashboard/library/{receipt}", "E2E receipt"],
+  ["components", "/dashboard/components", "Components"],
+  ["new-component", "/dashboard/components/new", "New component"],
+  ["component", "/dashboard/components/brand-footer", "brand-footer"],
+  // A save of a version that breaks the template importing it, and a delete while it imports it: both refused, the
+  // template named in each answer.
+  ["component-refused", "/dashboard/components/brand-footer", "brand-footer"],
   ["catalogue", "/dashboard/catalogue", "Catalogue"],
   ["new-template", "/dashboard/templates/new", "New template"],
   ["usage", "/dashboard/usage", "Usage"],
@@ -201,6 +243,20 @@ async function layoutFaults(page: Page, name: string): Promise<string[]> {
   }, name);
 }
 
+/** On the component's page: a save without the export its template imports, then a delete; each refusal shown. */
+async function refuseComponentChanges(page: Page): Promise<void> {
+  await page
+    .getByLabel("Component source code")
+    .fill(BRAND_FOOTER["index.tsx"].replace("export function Address", "function Address"));
+  await page.getByRole("button", { name: "Save new version" }).click();
+  await expect(page.getByTestId("broken-templates")).toContainText("E2E receipt with the brand footer: ", {
+    timeout: 15_000,
+  });
+  await page.getByRole("button", { name: "Delete component" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete component" }).click();
+  await expect(page.getByTestId("delete-refused")).toContainText("E2E receipt with the brand footer imports");
+}
+
 /**
  * The dashboard's links at 375 px: behind a Menu button (a <details> disclosure) that opens from the keyboard, and
  * closed again once a link is followed. At 1440 px: in the sidebar, with no Menu button.
@@ -251,6 +307,7 @@ for (const width of [375, 1440]) {
             .replace("{welcome}", welcomeId)
             .replace("{note}", noteId)
             .replace("{localized}", localizedId)
+            .replace("{receipt}", receiptId)
             .replace("{email}", bouncedEmailId)
             .replace("{webhook}", webhookId),
         ),
@@ -261,6 +318,7 @@ for (const width of [375, 1440]) {
           for (const details of all) (details as HTMLDetailsElement).open = true;
         });
       await shotPage.getByRole("heading", { level: 1, name: heading }).first().waitFor();
+      if (name === "component-refused") await refuseComponentChanges(shotPage);
       if (name === "new-template" || name === "edit-template" || name === "edit-localized-template")
         await shotPage.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor({ timeout: 15_000 });
       await settled(shotPage);

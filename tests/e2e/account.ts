@@ -208,6 +208,24 @@ export async function sendThroughApi(
   return (await response.json()).data.id;
 }
 
+/** Adds a shared component through POST /api/v1/components. */
+export async function createComponentThroughApi(
+  page: Page,
+  component: { name: string; description?: string; files: Record<string, string> },
+): Promise<void> {
+  await callApi(page, "POST", "/components", 201, component);
+}
+
+/** Writes a template of several files through POST /api/v1/templates; answers its id. */
+export async function createTemplateFilesThroughApi(
+  page: Page,
+  name: string,
+  files: Record<string, string>,
+): Promise<string> {
+  const { template } = await callApi(page, "POST", "/templates", 201, { name, files });
+  return (template as { id: string }).id;
+}
+
 /** A call to /api/v1 authenticated by the page's session, which must answer `status`; answers the body. */
 async function callApi(
   page: Page,

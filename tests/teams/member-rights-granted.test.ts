@@ -8,12 +8,23 @@ import { removeFromLibraryAction, publishDraftAction, sendTestEmailAction } from
 import { saveDraftAction } from "@/app/dashboard/library/[id]/edit/actions";
 import { createTemplateAction } from "@/app/dashboard/templates/new/actions";
 import { removeSuppressionAction } from "@/app/dashboard/emails/suppressions/actions";
+import {
+  createComponentAction,
+  deleteComponentAction,
+  updateComponentAction,
+  type ComponentEditorState,
+  type DeleteComponentState,
+} from "@/app/dashboard/components/actions";
+import ComponentsPage from "@/app/dashboard/components/page";
+import NewComponentPage from "@/app/dashboard/components/new/page";
+import ComponentPage from "@/app/dashboard/components/[name]/page";
 import EmailsPage from "@/app/dashboard/emails/page";
 import EmailPage from "@/app/dashboard/emails/[id]/page";
 import SuppressionsPage from "@/app/dashboard/emails/suppressions/page";
 import UsagePage from "@/app/dashboard/usage/page";
 import { getDb } from "@/lib/db/client";
 import { findLibraryEntry } from "@/lib/catalogue/data/library";
+import { getComponent } from "@/lib/components/service";
 import { getEmailOrThrow } from "@/lib/sent-emails/service";
 import { listSuppressionsPage } from "@/lib/suppressions/service";
 import { catalogueId, sender, type Sender } from "../support/api";
@@ -24,9 +35,10 @@ import { createPerson } from "../support/teams";
 
 // Issue 48, the other half of member-rights.test.ts: what the contract grants members they do through the same
 // Server Actions and pages as admins, signed in as a person whose membership is a member's (the role is the
-// membership's, not set by the test): templates (create, save a draft, publish), the library (add, remove), a test
-// send, a suppression's removal, usage and the emails pages. Each change is the team's, and the audit log names the
-// member as its actor.
+// membership's, not set by the test): templates (create, save a draft, publish), shared components (add, save a
+// version, which publishes the templates importing it again, delete) and their pages, the library (add, remove), a
+// test send, a suppression's removal, usage and the emails pages. Each change is the team's, and the audit log names
+// the member as its actor.
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
 vi.mock("next/headers", () => import("../support/next-headers"));
@@ -103,6 +115,77 @@ describe("a member in the dashboard", () => {
       { action: "template.created", actor_id: member.id, target_id: id },
       { action: "template.published", actor_id: member.id, target_id: id },
     ]);
+  });
+
+  it("adds shared components, saves one's next version (publishing the template that imports it again), deletes one no template imports, and sees their pages", async () => {
+    const footer = (text: string) =>
+      JSON.stringify({ "index.tsx": `export default function Footer() { return <small>${text}</small>; }\n` });
+    expect(
+      await submit<ComponentEditorState>(createComponentAction, {
+        name: "footer",
+        description: "",
+        files: footer("Acme"),
+        entry: "index.tsx",
+      }),
+    ).toEqual({ redirect: "/dashboard/components/footer?created=1" });
+    const created = await submit<CreateTemplateState>(createTemplateAction, {
+      name: "Signed",
+      description: "",
+      code: `import { Html } from "@react-email/components";\nimport Footer from "@components/footer";\nexport default function Signed() {\n  return <Html><Footer /></Html>;\n}\n`,
+    });
+    const id = /library\/([0-9a-f-]{36})/.exec((created as { redirect: string }).redirect)![1];
+    expect(
+      await submit<ComponentEditorState>(updateComponentAction, {
+        name: "footer",
+        description: "",
+        files: footer("Acme Ltd"),
+        entry: "index.tsx",
+        version: "1",
+      }),
+    ).toEqual({
+      state: {
+        status: "success",
+        message: "Saved as version 2. The template that imports it is published again with it:",
+        republished: [{ template_id: id, version: 2 }],
+      },
+    });
+    expect(
+      await submit<DeleteComponentState>((_state, form) => deleteComponentAction(form), { name: "footer" }),
+    ).toEqual({
+      state: {
+        status: "error",
+        message: "A template imports @components/footer: change it first.",
+        importers: [{ template_id: id, message: "Signed imports @components/footer" }],
+      },
+    });
+    expect(await getComponent(team.accountId, "footer")).toMatchObject({ version: 2 });
+    expect(
+      await submit<ComponentEditorState>(createComponentAction, {
+        name: "badge",
+        description: "",
+        files: footer("New"),
+        entry: "index.tsx",
+      }),
+    ).toEqual({ redirect: "/dashboard/components/badge?created=1" });
+    expect(
+      await submit<DeleteComponentState>((_state, form) => deleteComponentAction(form), { name: "badge" }),
+    ).toEqual({ redirect: "/dashboard/components?deleted=1" });
+    expect((await entries()).filter((entry) => entry.target_id === id)).toEqual([
+      { action: "template.created", actor_id: member.id, target_id: id },
+      { action: "template.published", actor_id: member.id, target_id: id },
+    ]);
+
+    expect(text(renderToStaticMarkup(await ComponentsPage({ searchParams: Promise.resolve({}) })))).toContain(
+      "Your components 1 of 100 Component Version Used by Updated footer v2 1 template",
+    );
+    expect(text(renderToStaticMarkup(await NewComponentPage()))).toContain("New component");
+    expect(
+      text(
+        renderToStaticMarkup(
+          await ComponentPage({ params: Promise.resolve({ name: "footer" }), searchParams: Promise.resolve({}) }),
+        ),
+      ),
+    ).toContain("Used by 1 template Template Built with Signed Version 2 (current)");
   });
 
   it("adds a catalogue template to the library and removes it", async () => {

@@ -9,7 +9,8 @@ import { publishedByCaller } from "@/lib/templates/versions";
 import { templateFilesRefused, type NewTemplateSource } from "@/lib/templates/user-templates";
 import { field, fieldMessages, formMessage, NUL_MESSAGE, refuse, type ActionState, type Refusal } from "./action";
 
-// What the template pages' actions share: the editor's form read and checked, and how a refused save is shown.
+// What the template pages' actions share (and the component pages', whose editor posts files the same way): the
+// editor's form read and checked, and how a refused save is shown.
 
 /** What the versions the dashboard publishes record of who published them: the signed-in session. */
 export const SIGNED_IN = publishedByCaller({ apiKey: null });
@@ -43,7 +44,9 @@ const newTemplateSchema = z.object({
  * entry, or null when it posted one source. Paths and sizes are checked by checkTemplate, as for every save; this
  * only bounds the JSON before it is parsed.
  */
-function readPostedFiles(formData: FormData): { files: TemplateFiles; entry: string; default_locale?: string } | null {
+export function readPostedFiles(
+  formData: FormData,
+): { files: TemplateFiles; entry: string; default_locale?: string } | null {
   const posted = formData.get("files");
   if (typeof posted !== "string" || posted === "") return null;
   // Every character of a source can take at most six in JSON (\uXXXX), plus the paths and punctuation.
@@ -112,7 +115,7 @@ export const saveRefused = (error: unknown, posted: PostedTemplate): CreateTempl
  * What the editor shows for a failed save: a refused source (a compile error with its position, a refused file or
  * path) and its file when `namesFiles` (the editor posted several), or formMessage's (the trial render failing, say).
  */
-function describeTemplateError(error: unknown, namesFiles: boolean): SourceProblem {
+export function describeTemplateError(error: unknown, namesFiles: boolean): SourceProblem {
   if (!(error instanceof AppError && error.options.source)) return { message: formMessage(error) };
   const { path, ...problem } = error.options.source;
   return namesFiles && path !== undefined ? { ...problem, path } : problem;

@@ -629,3 +629,118 @@ function jsonLiteral(node: ts.Node, depth: number): JsonValue | undefined {
 function finite(value: number): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
+
+/** A variable a template passes through to a shared component: its schema there, and whether it must be given. */
+export type PassedThroughVariable = { schema: VariableSchema; required: boolean };
+
+/**
+ * The variables a template passes through to the shared components it imports: `<Footer address={props.address} />`,
+ * or `address={address}` with `address` destructured from the default export's props, where Footer's props are typed
+ * `{ address: string }`, make `address` a string variable, required when the component requires it and the template
+ * gives it no default. `componentFile` is the syntax tree of an `@components/<name>` import's entry (null when there
+ * is none). The first component to declare a variable decides its schema.
+ */
+export function passedThroughVariables(
+  file: ts.SourceFile,
+  componentFile: (specifier: string) => ts.SourceFile | null,
+): Map<string, PassedThroughVariable> {
+  const passed = new Map<string, PassedThroughVariable>();
+  const parameter = findDefaultComponent(file)?.parameter;
+  if (!parameter) return passed;
+  // The template's own props: `props.x`, or the names its parameter destructures (a default makes one optional).
+  const propsName = ts.isIdentifier(parameter.name) ? parameter.name.text : null;
+  const bound = new Map<string, { key: string; hasDefault: boolean }>();
+  if (ts.isObjectBindingPattern(parameter.name)) {
+    for (const element of parameter.name.elements) {
+      if (element.dotDotDotToken || !ts.isIdentifier(element.name)) continue;
+      const key = element.propertyName ? propertyKey(element.propertyName) : element.name.text;
+      if (key !== undefined) bound.set(element.name.text, { key, hasDefault: element.initializer !== undefined });
+    }
+  }
+  // The local names of what it imports from its components: the default export, or a named one.
+  const imported = new Map<string, { specifier: string; exported: string }>();
+  for (const statement of file.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    const specifier = statement.moduleSpecifier.text;
+    const clause = statement.importClause;
+    if (!specifier.startsWith("@components/") || !clause || clause.isTypeOnly) continue;
+    if (clause.name) imported.set(clause.name.text, { specifier, exported: "default" });
+    if (clause.namedBindings && ts.isNamedImports(clause.namedBindings))
+      for (const element of clause.namedBindings.elements)
+        if (!element.isTypeOnly)
+          imported.set(element.name.text, { specifier, exported: (element.propertyName ?? element.name).text });
+  }
+  if (imported.size === 0) return passed;
+  const propsOf = new Map<string, ObjectParts | null>();
+  const componentProps = (target: { specifier: string; exported: string }): ObjectParts | null => {
+    const key = `${target.specifier}#${target.exported}`;
+    if (propsOf.has(key)) return propsOf.get(key)!;
+    const source = componentFile(target.specifier);
+    const component =
+      source &&
+      (target.exported === "default" ? findDefaultComponent(source) : findLocalComponent(source, target.exported));
+    const type = component?.parameter?.type ?? component?.annotatedProps;
+    const schema = source && type ? new TypeReader(source).schemaOf(type, 0) : null;
+    const parts = schema?.type === "object" ? objectParts(schema) : null;
+    propsOf.set(key, parts);
+    return parts;
+  };
+  const variableOf = (expression: ts.Expression): { key: string; hasDefault: boolean } | null => {
+    const value = unwrapExpression(expression);
+    if (ts.isIdentifier(value)) return bound.get(value.text) ?? null;
+    if (
+      propsName !== null &&
+      ts.isPropertyAccessExpression(value) &&
+      ts.isIdentifier(value.expression) &&
+      value.expression.text === propsName &&
+      value.name.text !== "__proto__"
+    )
+      return { key: value.name.text, hasDefault: false };
+    return null;
+  };
+  const visit = (node: ts.Node): void => {
+    if ((ts.isJsxOpeningElement(node) || ts.isJsxSelfClosingElement(node)) && ts.isIdentifier(node.tagName)) {
+      const target = imported.get(node.tagName.text);
+      const parts = target && componentProps(target);
+      if (parts) {
+        for (const attribute of node.attributes.properties) {
+          if (!ts.isJsxAttribute(attribute) || !ts.isIdentifier(attribute.name)) continue;
+          const initializer = attribute.initializer;
+          if (!initializer || !ts.isJsxExpression(initializer) || !initializer.expression) continue;
+          const variable = variableOf(initializer.expression);
+          const schema = parts.properties.get(attribute.name.text);
+          if (!variable || !schema || passed.has(variable.key)) continue;
+          passed.set(variable.key, {
+            schema,
+            required: parts.required.has(attribute.name.text) && !variable.hasDefault,
+          });
+        }
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return passed;
+}
+
+/**
+ * A template's variables with those it passes through to its components (passedThroughVariables) that it does not
+ * declare itself added.
+ */
+export function withPassedThroughVariables(
+  schema: VariablesSchema,
+  passed: Record<string, PassedThroughVariable> | undefined,
+): VariablesSchema {
+  if (!passed) return schema;
+  const added = Object.entries(passed).filter(([key]) => !Object.hasOwn(schema.properties ?? {}, key));
+  if (added.length === 0) return schema;
+  const required = [
+    ...(schema.required ?? []),
+    ...added.filter(([, { required: isRequired }]) => isRequired).map(([key]) => key),
+  ];
+  return {
+    ...schema,
+    properties: { ...schema.properties, ...Object.fromEntries(added.map(([key, { schema: value }]) => [key, value])) },
+    ...(required.length > 0 ? { required } : {}),
+  };
+}

@@ -1,6 +1,7 @@
 import { MAX_TEMPLATE_SOURCE_CHARS } from "../../core/limits";
 import type { TemplateFiles } from "../../templates/files";
 import type { VariablesSchema } from "../../templates/variables-schema";
+import type { PassedThroughVariable } from "../analysis/props-schema";
 import type { TailwindConfigSite } from "./tailwind-usage";
 
 // Apart from ./compile.ts so that the server's side of the compile pool checks a source's size without loading the
@@ -28,6 +29,8 @@ export type CompileResult =
       variables: VariablesSchema | null;
       /** The account's components linked in, by name, with their versions (none: absent). */
       components?: ComponentPin[];
+      /** The variables its entry passes through to those components, as their props type them (none: absent). */
+      passedThrough?: Record<string, PassedThroughVariable>;
       tailwind?: TailwindRequest;
     }
   | { ok: false; message: string; line: number; column: number };

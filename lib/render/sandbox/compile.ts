@@ -38,7 +38,7 @@ import { transform, type Transform } from "sucrase";
 import ts from "typescript";
 import { MAX_PARAMETER_NESTING } from "../../core/limits";
 import type { VariablesSchema } from "../../templates/variables-schema";
-import { deriveVariablesSchema } from "../analysis/props-schema";
+import { deriveVariablesSchema, passedThroughVariables } from "../analysis/props-schema";
 import { parseTemplateSource } from "../analysis/template-syntax";
 import { SINGLE_FILE, TEMPLATE_FILE_EXTENSIONS, type TemplateFiles } from "../../templates/files";
 import {
@@ -418,6 +418,8 @@ export function compileTemplateFiles(
   const modules = new Map<string, CompiledModule>();
   const usage: TailwindUsage = { configs: [], candidates: new Set(), literals: new Set() };
   const componentsUsed = new Set<string>();
+  // Each code file's syntax tree, by its linked path: what the template passes to its components is read from them.
+  const trees = new Map<string, ts.SourceFile>();
   let variables: VariablesSchema | null = null;
   const compileFiles = (sources: TemplateFiles, folder: string, entryPath: string | null, shownFolder: string) => {
     const paths = new Set(Object.keys(sources).map((path) => folder + path));
@@ -428,9 +430,15 @@ export function compileTemplateFiles(
         : compileModule(folder + path, source, imports, path === entryPath, usage);
       if (!compiled.ok) return { ...compiled, path: shownFolder + path };
       modules.set(folder + path, compiled.module);
+      if ("file" in compiled) trees.set(folder + path, compiled.file);
       if (path === entryPath) variables = compiled.variables;
     }
     return null;
+  };
+  const componentEntryTree = (specifier: string): ts.SourceFile | null => {
+    const name = specifier.slice(COMPONENT_PREFIX.length);
+    if (!componentsUsed.has(name)) return null;
+    return trees.get(componentFolder(name) + components.available[name].entry) ?? null;
   };
   const own = compileFiles(files, "", components.saving === undefined ? entry : null, "");
   if (own) return own;
@@ -447,7 +455,12 @@ export function compileTemplateFiles(
     return { ok: false, path: null, message: `The entry ${entry} is not one of the files`, line: 1, column: 1 };
   const code = Object.keys(main.imports).length === 0 ? main.code : linkModules(modules, entry);
   pins.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const linked = pins.length === 0 ? {} : { components: pins };
+  const entryTree = components.saving === undefined ? trees.get(entry) : undefined;
+  const passed = entryTree && pins.length > 0 ? passedThroughVariables(entryTree, componentEntryTree) : null;
+  const linked = {
+    ...(pins.length === 0 ? {} : { components: pins }),
+    ...(passed && passed.size > 0 ? { passedThrough: Object.fromEntries(passed) } : {}),
+  };
   if (usage.configs.length === 0) return { ok: true, code, variables, ...linked };
   const { configs, candidates, literals } = usage;
   const tailwind = { configs, candidates: [...candidates], literals: [...literals] };
@@ -483,7 +496,7 @@ function compileModule(
   imports: Imports,
   isEntry: boolean,
   usage: TailwindUsage,
-): { ok: true; module: CompiledModule; variables: VariablesSchema | null } | CompileFailure {
+): { ok: true; module: CompiledModule; variables: VariablesSchema | null; file: ts.SourceFile } | CompileFailure {
   // TypeScript's parser reads nested parameters in linear time, where sucrase's backtracking would take seconds.
   const parsed = parseOrNull(source, path);
   const nested = parsed && tooDeepParameter(source, parsed);
@@ -502,8 +515,9 @@ function compileModule(
     return syntaxFailure(source, path, error);
   }
   let variables: VariablesSchema | null = null;
+  let file: ts.SourceFile;
   try {
-    const file = parsed ?? parseTemplateSource(source, path);
+    file = parsed ?? parseTemplateSource(source, path);
     // Sucrase accepts a closer of another name (`<Text>…</Heading>`) and `>` in text (`</Text>Text>`); tsc does not.
     const tag = tagError(file, false);
     if (tag) return failure(source, `Syntax error: ${tag.message}`, tag.pos);
@@ -514,7 +528,7 @@ function compileModule(
     if (error instanceof RangeError) return syntaxFailure(source, path, error); // nested deeper than the parser's stack
     throw error;
   }
-  return { ok: true, module: { code, imports: imports.resolved }, variables };
+  return { ok: true, module: { code, imports: imports.resolved }, variables, file };
 }
 
 /** TypeScript's syntax tree of the source, or null when it is nested deeper than the parser's stack. */

@@ -129,6 +129,28 @@ export default async function TemplatePage({
             <code data-testid="template-id">{template.id}</code>
             <CopyButton value={template.id} label="Copy id" className="btn btn-ghost btn-sm" />
           </div>
+          {template.components && template.components.length > 0 && (
+            // The shared components its published content was built with, at the versions it renders with.
+            <div className="row small" style={{ marginTop: 10 }} data-testid="template-components">
+              <span className="muted" id="template-components-label">
+                Components
+              </span>
+              <ul
+                className="row"
+                aria-labelledby="template-components-label"
+                style={{ listStyle: "none", margin: 0, padding: 0 }}
+              >
+                {template.components.map(({ name, version }) => (
+                  <li key={name}>
+                    <Link className="mono" href={`/dashboard/components/${name}`}>
+                      @components/{name}
+                    </Link>{" "}
+                    <span className="muted">version {version}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
         </div>
         {own ? (
           <div className="row" style={{ alignItems: "flex-start" }}>

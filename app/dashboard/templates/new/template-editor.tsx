@@ -521,7 +521,8 @@ export function TemplateEditor({
                   A default export returning React Email components. Imports: <code>react</code> and{" "}
                   <code>@react-email/components</code>, <code>Tailwind</code> and <code>pixelBasedPreset</code>{" "}
                   included; <code>next-intl</code> and a locale&apos;s <code>./messages/&lt;tag&gt;.json</code> with Add
-                  locale. Set <code>Component.PreviewProps</code> for sample values.
+                  locale; your shared components as <code>@components/&lt;name&gt;</code>. Set{" "}
+                  <code>Component.PreviewProps</code> for sample values.
                 </span>
               )}
             </div>
