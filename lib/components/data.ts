@@ -9,6 +9,7 @@ import { auditPublish, publishLockedContent, type PublishedBy, type TemplateCont
 // An account's shared components and their versions (supabase/migrations/20261206220000_components.sql).
 
 export type ComponentRow = {
+  id: string;
   name: string;
   description: string;
   version: number;
@@ -38,7 +39,7 @@ const usedBy = (db: Tx | ReturnType<typeof getDb>, accountId: string) => db`
             union all
             select jsonb_array_elements(coalesce(d.components, '[]'::jsonb)), 1
             from template_drafts d where d.template_id = t.id) pins
-      where p ->> 'name' = c.name
+      where p ->> 'id' = c.id::text
       order by o
       limit 1
     ) u
@@ -46,7 +47,7 @@ const usedBy = (db: Tx | ReturnType<typeof getDb>, accountId: string) => db`
   ), '[]'::json)`;
 
 const componentColumns = (db: Tx | ReturnType<typeof getDb>, accountId: string) => db`
-  c.name, c.description, c.version, v.files, v.entry, ${usedBy(db, accountId)} as used_by,
+  c.id, c.name, c.description, c.version, v.files, v.entry, ${usedBy(db, accountId)} as used_by,
   (select json_build_object('version', d.version, 'files', d.files, 'entry', d.entry, 'created_at', d.created_at)
    from component_versions d where d.component_id = c.id and d.version = c.draft_version) as draft,
   c.created_at, c.updated_at`;
@@ -80,9 +81,9 @@ export async function findComponentSources(
 ): Promise<Record<string, ComponentSource & { imports: string[] }>> {
   if (names.length === 0) return {};
   const rows = await getDb()<
-    { name: string; version: number; files: TemplateFiles; entry: string; imports: string[] }[]
+    { id: string; name: string; version: number; files: TemplateFiles; entry: string; imports: string[] }[]
   >`
-    select c.name, v.version, v.files, v.entry, v.imports
+    select c.id, c.name, v.version, v.files, v.entry, v.imports
     from components c
     join component_versions v
       on v.component_id = c.id and v.version = (case when ${drafts} then coalesce(c.draft_version, c.version)
@@ -91,20 +92,23 @@ export async function findComponentSources(
   return Object.fromEntries(rows.map(({ name, ...source }) => [name, source]));
 }
 
-/** The versions of the account's components that `pins` name (a deleted component's are gone), by name. */
+/**
+ * The versions of the account's components that `pins` name, by name: of the very components pinned (a component
+ * deleted is gone, and one given its name since is another).
+ */
 export async function findPinnedComponentSources(
   accountId: string,
   pins: ComponentPin[],
 ): Promise<Record<string, ComponentSource>> {
   if (pins.length === 0) return {};
-  const rows = await getDb()<{ name: string; version: number; files: TemplateFiles; entry: string }[]>`
-    select c.name, v.version, v.files, v.entry
+  const rows = await getDb()<{ id: string; name: string; version: number; files: TemplateFiles; entry: string }[]>`
+    select c.id, c.name, v.version, v.files, v.entry
     from components c join component_versions v on v.component_id = c.id
-    where c.account_id = ${accountId} and c.name = any(${pins.map(({ name }) => name)})
+    where c.account_id = ${accountId} and c.id::text = any(${pins.map(({ id }) => id)})
       and v.version = any(${pins.map(({ version }) => version)})`;
-  const wanted = new Set(pins.map(({ name, version }) => `${name}@${version}`));
+  const wanted = new Set(pins.map(({ id, version }) => `${id}@${version}`));
   return Object.fromEntries(
-    rows.filter(({ name, version }) => wanted.has(`${name}@${version}`)).map(({ name, ...source }) => [name, source]),
+    rows.filter(({ id, version }) => wanted.has(`${id}@${version}`)).map(({ name, ...source }) => [name, source]),
   );
 }
 
@@ -120,15 +124,15 @@ export async function holdPinnedComponents(
   drafts: boolean,
 ) {
   if (!pins || pins.length === 0) return;
-  const rows = await tx<{ name: string; version: number }[]>`
-    select name, case when ${drafts} then coalesce(draft_version, version) else version end as version
+  const rows = await tx<{ id: string; name: string; version: number }[]>`
+    select id, name, case when ${drafts} then coalesce(draft_version, version) else version end as version
     from components
     where account_id = ${accountId} and name = any(${pins.map(({ name }) => name)})
     for share`;
-  const current = new Map(rows.map(({ name, version }) => [name, version]));
-  for (const { name, version } of pins) {
+  const current = new Map(rows.map((row) => [row.name, row]));
+  for (const { name, version, id } of pins) {
     const now = current.get(name);
-    if (now !== version) throw new PinnedComponentChanged(name, now);
+    if (now?.id !== id || now.version !== version) throw new PinnedComponentChanged(name, now?.version);
   }
 }
 
@@ -195,12 +199,12 @@ function insertVersion(tx: Tx, componentId: string, version: number, content: Co
 export async function findDraftPins(tx: Tx, accountId: string, pins: ComponentPin[]): Promise<ComponentPin[]> {
   if (pins.length === 0) return [];
   const rows = await tx<ComponentPin[]>`
-    select c.name, v.version
+    select c.id::text as id, c.name, v.version
     from components c join component_versions v on v.component_id = c.id
-    where c.account_id = ${accountId} and c.name = any(${pins.map(({ name }) => name)})
+    where c.account_id = ${accountId} and c.id::text = any(${pins.map(({ id }) => id)})
       and v.version = any(${pins.map(({ version }) => version)}) and v.draft`;
-  const pinned = new Set(pins.map(({ name, version }) => `${name}@${version}`));
-  return rows.filter(({ name, version }) => pinned.has(`${name}@${version}`));
+  const pinned = new Set(pins.map(({ id, version }) => `${id}@${version}`));
+  return rows.filter(({ id, version }) => pinned.has(`${id}@${version}`));
 }
 
 /**
@@ -235,13 +239,13 @@ export type DependentTemplate = {
   components: ComponentPin[];
 };
 
-/** The account's templates whose published content was built with component `name`, by name. */
-export async function findPublishedDependents(accountId: string, name: string): Promise<DependentTemplate[]> {
+/** The account's templates whose published content was built with the component `componentId`, by name. */
+export async function findPublishedDependents(accountId: string, componentId: string): Promise<DependentTemplate[]> {
   const db = getDb();
   return db<DependentTemplate[]>`
     select id, name, version, code, files, entry, default_locale, components from templates
     where owner_account_id = ${accountId} and published_version is not null
-      and components @> ${db.json([{ name }])}::jsonb
+      and components @> ${db.json([{ id: componentId }])}::jsonb
     order by name, id`;
 }
 
@@ -257,7 +261,8 @@ class ChangedMeanwhile extends Error {}
 export async function publishComponentVersion(
   accountId: string,
   name: string,
-  checkedAgainst: number,
+  /** The component as the update read it: its version, its draft's and (unless a draft) the templates it found. */
+  checkedAgainst: { version: number; draftVersion: number | null },
   description: string | undefined,
   content: ComponentContent,
   republish: { dependent: DependentTemplate; content: TemplateContent }[],
@@ -272,7 +277,19 @@ export async function publishComponentVersion(
         select id, version, draft_version from components
         where account_id = ${accountId} and name = ${name} for update`;
       if (!locked) return { status: "not_found" as const };
-      if (locked.version !== checkedAgainst) throw new ChangedMeanwhile();
+      if (locked.version !== checkedAgainst.version || locked.draft_version !== checkedAgainst.draftVersion)
+        throw new ChangedMeanwhile();
+      if (!asDraft) {
+        // Read under the lock: a template saved with the component since the update looked is one it must check too
+        // (a save still under way holds the component and waits, then is made again with the new version).
+        const dependents = await tx<{ id: string }[]>`
+          select id from templates
+          where owner_account_id = ${accountId} and published_version is not null
+            and components @> ${tx.json([{ id: locked.id }])}::jsonb`;
+        const checked = new Set(republish.map(({ dependent }) => dependent.id));
+        if (dependents.length !== checked.size || dependents.some(({ id }) => !checked.has(id)))
+          throw new ChangedMeanwhile();
+      }
       const version = Math.max(locked.version, locked.draft_version ?? 0) + 1;
       await insertVersion(tx, locked.id, version, content, asDraft);
       // A draft leaves what templates publish with as it is; a publish supersedes the draft.

@@ -93,16 +93,19 @@ export async function updateComponent(
   publishedBy: PublishedBy | null,
 ): Promise<{ component: ComponentView; republished: { template_id: string; version: number }[] }> {
   const entry = body.entry ?? defaultComponentEntry(body.files);
-  for (;;) {
+  for (let attempt = 1; ; attempt++) {
+    // Each attempt that another save beat to its transaction checks everything again: a few, then the caller retries.
+    if (attempt > UPDATE_ATTEMPTS) throw errors.componentChanging(name);
     const current = await findComponentRow(accountId, name);
     if (!current) throw errors.componentNotFound(name);
+    const checkedAgainst = { version: current.version, draftVersion: current.draft?.version ?? null };
     if (body.publish === false) {
       // A draft: checked against the drafts of what it imports; no template is built with it but drafts saved later.
       const draft = await checkedContent(accountId, name, body.files, entry, true);
       const saved = await publishComponentVersion(
         accountId,
         name,
-        current.version,
+        checkedAgainst,
         body.description,
         draft,
         [],
@@ -120,17 +123,23 @@ export async function updateComponent(
       return { component: await getComponent(accountId, name), republished: [] };
     }
     const content = await checkedContent(accountId, name, body.files, entry);
-    const dependents = await findPublishedDependents(accountId, name);
+    const dependents = await findPublishedDependents(accountId, current.id);
     if (dependents.length > MAX_COMPONENT_DEPENDENTS)
       throw errors.tooManyDependents(name, dependents.length, MAX_COMPONENT_DEPENDENTS);
-    const next: ComponentSource = { version: current.version + 1, files: body.files, entry };
+    // Numbered after its draft, if any: the version publishComponentVersion stores.
+    const next: ComponentSource = {
+      id: current.id,
+      version: Math.max(current.version, current.draft?.version ?? 0) + 1,
+      files: body.files,
+      entry,
+    };
     const { available: imported } = await componentsForCompile(accountId, body.files);
     const republish: { dependent: DependentTemplate; content: TemplateContent }[] = [];
     const broken: { field: string; message: string }[] = [];
     for (const dependent of dependents) {
       const pinned = await findPinnedComponentSources(
         accountId,
-        dependent.components.filter((pin) => pin.name !== name),
+        dependent.components.filter((pin) => pin.id !== current.id),
       );
       const available = { ...imported, ...pinned, [name]: next };
       try {
@@ -145,7 +154,7 @@ export async function updateComponent(
     const saved = await publishComponentVersion(
       accountId,
       name,
-      current.version,
+      checkedAgainst,
       body.description,
       content,
       republish,
@@ -158,6 +167,9 @@ export async function updateComponent(
     }
   }
 }
+
+/** Times an update is checked again when another save came first, before it answers 409 COMPONENT_CHANGING. */
+const UPDATE_ATTEMPTS = 3;
 
 function sameFiles(stored: TemplateFiles, given: TemplateFiles): boolean {
   const paths = Object.keys(given);

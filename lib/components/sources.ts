@@ -1,7 +1,15 @@
 import "server-only";
-import type { CompileComponents, ComponentSource } from "@/lib/render/sandbox/compile-result";
+import { codeCharacters, type CompileComponents, type ComponentSource } from "@/lib/render/sandbox/compile-result";
 import type { TemplateFiles } from "@/lib/templates/files";
 import { findComponentSources } from "@/lib/components/data";
+import { errors } from "@/lib/core/errors";
+import { MAX_LINKED_SOURCE_CHARS } from "@/lib/core/limits";
+
+/** A template whose components would take its compile past MAX_LINKED_SOURCE_CHARS: refused before any is sent. */
+export function linkedSourceTooLarge() {
+  const message = `A template and the components it imports may hold at most ${MAX_LINKED_SOURCE_CHARS.toLocaleString("en-US")} characters of source in all`;
+  return errors.sourceRefused([{ field: "files", message }], { message });
+}
 
 // What templates use of the account's components: what a compile of their files is given, the versions a stored
 // content pinned (to compile it again), and the hold a save takes on those it pins.
@@ -12,8 +20,11 @@ export {
   PinnedComponentChanged,
 } from "@/lib/components/data";
 
-/** Every name `@components/<name>` in the files' text: a superset of what they import, read in one pass each. */
-const COMPONENT_IMPORT = /@components\/([a-z][a-z0-9-]{0,63})/g;
+/**
+ * Every `"@components/<name>"` string in the files' text, in one pass each: what they import, and at most a few other
+ * strings that look the same (the compile links only what is imported).
+ */
+const COMPONENT_IMPORT = /["'`]@components\/([a-z][a-z0-9-]{0,63})["'`]/g;
 
 function namesIn(files: TemplateFiles): Set<string> {
   const names = new Set<string>();
@@ -32,6 +43,7 @@ export async function componentsForCompile(
   drafts = false,
 ): Promise<CompileComponents> {
   const available: Record<string, ComponentSource> = {};
+  let characters = codeCharacters(files);
   let wanted = [...namesIn(files)];
   const asked = new Set<string>(wanted);
   while (wanted.length > 0) {
@@ -39,6 +51,8 @@ export async function componentsForCompile(
     wanted = [];
     for (const [name, { imports, ...source }] of Object.entries(found)) {
       available[name] = source;
+      characters += codeCharacters(source.files);
+      if (characters > MAX_LINKED_SOURCE_CHARS) throw linkedSourceTooLarge();
       for (const imported of imports) {
         if (asked.has(imported)) continue;
         asked.add(imported);

@@ -54,6 +54,8 @@ export const APP_ERROR_CODES = {
   // A template's draft built with a component's draft: published templates use published components only.
   COMPONENT_NOT_PUBLISHED: { status: 409, error: "Component not published" },
   COMPONENT_EXISTS: { status: 409, error: "Component exists" },
+  // An update that other saves of the component or its templates kept overtaking: nothing was changed.
+  COMPONENT_CHANGING: { status: 409, error: "Component changing" },
   // DELETE /components/{name} while a template's content imports it: `details` name them.
   COMPONENT_IN_USE: { status: 409, error: "Component in use" },
   // A live send of a template that has only a draft.
@@ -226,8 +228,18 @@ export const errors = {
 
   webhookDeliveryNotFound: () => new AppError("WEBHOOK_DELIVERY_NOT_FOUND"),
 
+  // A name that can be no component's is not repeated back.
   componentNotFound: (name: string) =>
-    new AppError("COMPONENT_NOT_FOUND", { message: `You have no component named "${name}".` }),
+    new AppError("COMPONENT_NOT_FOUND", {
+      message: /^[a-z][a-z0-9-]{0,63}$/.test(name)
+        ? `You have no component named "${name}".`
+        : "You have no component of that name: a name is 1 to 64 of a-z, 0-9 and -, starting with a letter.",
+    }),
+  componentChanging: (name: string) =>
+    new AppError("COMPONENT_CHANGING", {
+      message: `@components/${name} or a template that imports it was saved again while this update was checked, three times: nothing was changed. Send it again.`,
+      retryAfterSeconds: 1,
+    }),
   componentExists: (name: string) =>
     new AppError("COMPONENT_EXISTS", {
       message: `You have a component named "${name}" already: PUT /api/v1/components/${name} saves a new version of it.`,

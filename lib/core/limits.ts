@@ -134,6 +134,8 @@ export const MAX_COMPONENTS = 100;
  * the request): past them the update is refused, and nothing changes.
  */
 export const MAX_COMPONENT_DEPENDENTS = 50;
+/** Characters of source a template and the shared components it imports (and theirs) hold in all. */
+export const MAX_LINKED_SOURCE_CHARS = 1_000_000;
 /** A webhook endpoint's `description`. */
 export const MAX_WEBHOOK_DESCRIPTION_CHARS = 200;
 /** After a rotation, deliveries are signed with the old secret too for this long, so receivers can switch. */
@@ -349,7 +351,7 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   },
   {
     what: "Shared components",
-    limit: `${MAX_COMPONENTS} per account, each with the source limits of a template; an update checks and republishes at most ${MAX_COMPONENT_DEPENDENTS} templates that import it`,
+    limit: `${MAX_COMPONENTS} per account, each with the source limits of a template, and ${count(MAX_LINKED_SOURCE_CHARS)} characters of source in all for a template and the components it imports; an update checks and republishes at most ${MAX_COMPONENT_DEPENDENTS} templates that import it`,
     answer: "403 `COMPONENT_LIMIT_REACHED`; 400, field `files`; 422 `TOO_MANY_DEPENDENTS`",
   },
   {

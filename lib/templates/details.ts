@@ -1,4 +1,5 @@
 import "server-only";
+import type { ComponentPin } from "@/lib/render/sandbox/compile-result";
 import { errors } from "@/lib/core/errors";
 import { catalogueVariablesSchema, getCatalogueEntry } from "@/lib/catalogue/catalogue";
 import { catalogueLocales, catalogueSourceFiles } from "@/lib/catalogue/locales";
@@ -50,7 +51,7 @@ export async function getTemplateDetailsOrThrow(accountId: string, templateId: s
     example,
     compatibility: compatibilityEntries(await templateCompatibility(accountId, template, example)),
     ...templateLocalesOf(template),
-    ...(template.components?.length ? { components: template.components } : {}),
+    ...(template.components?.length ? { components: pinsShown(template.components) } : {}),
   };
 }
 
@@ -154,4 +155,9 @@ export async function templatePreviewProps(template: TemplateContract): Promise<
   const entry = template.slug ? getCatalogueEntry(template.slug) : undefined;
   const component = (await entry?.loadComponent()) as { PreviewProps?: Record<string, unknown> } | undefined;
   return component?.PreviewProps ?? null;
+}
+
+/** The components a content was built with, as the API names them: each one's name and version. */
+export function pinsShown(pins: ComponentPin[]): { name: string; version: number }[] {
+  return pins.map(({ name, version }) => ({ name, version }));
 }

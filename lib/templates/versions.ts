@@ -12,6 +12,7 @@ import {
   type VersionSummary,
 } from "@/lib/templates/data/versions";
 import { SINGLE_FILE } from "@/lib/templates/files";
+import { pinsShown } from "@/lib/templates/details";
 import { MAX_VERSION_NUMBER } from "@/lib/core/limits";
 import { deliverWebhookSoon } from "@/lib/webhooks/delivery";
 
@@ -34,7 +35,7 @@ function versionBody(version: VersionSummary) {
     published_at: version.published_at.toISOString(),
     entry: version.entry ?? SINGLE_FILE,
     variables: version.variables,
-    ...(version.components?.length ? { components: version.components } : {}),
+    ...(version.components?.length ? { components: pinsShown(version.components) } : {}),
     ...(version.reason ? { reason: version.reason } : {}),
   };
 }

@@ -396,13 +396,17 @@ describe("/components", () => {
     const published = await update(user, "footer", { files: footer("Draft two") });
     expect(published.body.component).toMatchObject({ version: 3, draft: null, files: footer("Draft two") });
     expect(published.body.republished).toEqual([{ template_id: id, version: 2 }]);
+    // Built with the version published, numbered after the draft's.
+    expect((await versions(user, id)).body.versions[0].components).toEqual([{ name: "footer", version: 3 }]);
+    expect(published.body.component.used_by).toEqual([{ template_id: id, name: "Receipt", component_version: 3 }]);
     expect((await render(user, id)).body.html).toContain("<small>Draft two</small>");
     // The template's draft still holds the component's draft until it is saved again.
     expect(outcome(await publish())).toEqual(notPublished);
     expect((await saveDraft()).status).toBe(200);
-    expect((await publish()).status).toBe(200);
+    // Saved again, the draft is what the component's publish made version 2 of: publishing it makes nothing new.
+    expect((await publish()).body.version).toMatchObject({ version: 2 });
     expect((await details(user, id)).body.template).toMatchObject({
-      version: 3,
+      version: 2,
       components: [{ name: "footer", version: 3 }],
     });
   });
@@ -414,8 +418,10 @@ describe("/components", () => {
     // 50 more published templates pinned to it (stored directly: what they hold does not matter to the count).
     await getDb()`
       insert into templates (owner_account_id, name, code, compiled_code, variables, published_version, components)
-      select ${user.accountId}, 'Copy ' || n, 'x', 'x', '{}', 1, '[{"name":"footer","version":1}]'::jsonb
-      from generate_series(1, 50) n`;
+      select ${user.accountId}, 'Copy ' || n, 'x', 'x', '{}', 1,
+             jsonb_build_array(jsonb_build_object('name', 'footer', 'version', 1, 'id', c.id::text))
+      from generate_series(1, 50) n, components c
+      where c.account_id = ${user.accountId} and c.name = 'footer'`;
     expect(outcome(await update(user, "footer", { files: footer("Acme Ltd") }))).toEqual({
       status: 422,
       body: {
@@ -428,6 +434,26 @@ describe("/components", () => {
     });
     expect((await read(user, "footer")).body.component.version).toBe(1);
     expect((await versions(user, id)).body.versions).toHaveLength(1);
+  });
+
+  it("checks a template created while an update runs: every published template ends on the component's last version", async () => {
+    const user = await createUser("annual");
+    expect((await create(user, { name: "footer", files: footer("v1") })).status).toBe(201);
+    const answers = await Promise.all([
+      update(user, "footer", { files: footer("v2") }),
+      createTemplate(user, TEMPLATE),
+      createTemplate(user, TEMPLATE),
+      update(user, "footer", { files: footer("v3") }),
+      createTemplate(user, TEMPLATE),
+    ]);
+    expect(answers.map(({ status }) => status)).toEqual([200, 201, 201, 200, 201]);
+    const component = (await read(user, "footer")).body.component;
+    expect(component.version).toBe(3);
+    const latest = await getDb()<{ components: unknown }[]>`
+      select components from templates where owner_account_id = ${user.accountId}`;
+    expect(latest).toHaveLength(3);
+    for (const { components } of latest)
+      expect(components).toEqual([{ name: "footer", version: 3, id: expect.any(String) }]);
   });
 
   it("serializes a component's update with a save of a template that imports it: neither is lost", async () => {
@@ -504,6 +530,77 @@ export default function Receipt(${parameter}) {
     expect(declared.body.template.variables).toMatchObject({
       properties: { address: { type: "string", enum: ["a", "b"] } },
       required: ["address"],
+    });
+  });
+
+  it("tells a component deleted and one given its name since apart: old versions keep theirs", async () => {
+    const user = await createUser("monthly");
+    expect((await create(user, { name: "footer", files: footer("Old footer") })).status).toBe(201);
+    const id = (await createTemplate(user, TEMPLATE)).body.template.id as string;
+    const old = (await render(user, id)).body.html as string;
+    // Version 2 no longer imports it, so it may go; a new footer takes its name.
+    const plain = { "email.tsx": "export default function Receipt() { return <p>Thanks</p>; }\n" };
+    expect(
+      (
+        await call(putTemplate, "/x", {
+          method: "PUT",
+          params: { id },
+          headers: auth(user),
+          body: { name: "Receipt", files: plain },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await remove(user, "footer")).status).toBe(200);
+    expect((await create(user, { name: "footer", files: footer("New footer") })).status).toBe(201);
+    // Version 1 restored renders as it did, and is none of the new footer's dependents.
+    const restored = await call(postRestore, "/x", {
+      method: "POST",
+      params: { id, n: "1" },
+      headers: auth(user),
+      body: { publish: true },
+    });
+    expect(restored.status).toBe(200);
+    expect((await render(user, id)).body.html).toBe(old);
+    expect((await read(user, "footer")).body.component.used_by).toEqual([]);
+    const updated = await update(user, "footer", { files: footer("Newer footer") });
+    expect(updated.body.republished).toEqual([]);
+    expect((await render(user, id)).body.html).toBe(old);
+  });
+
+  it("refuses a template whose components would take it past the characters of source a compile links", async () => {
+    const user = await createUser("annual");
+    const big = (text: string) => ({
+      "index.tsx": `export default function Big() { return <p>${text}</p>; }\n// ${"x".repeat(480_000)}\n`,
+    });
+    for (const name of ["big-one", "big-two", "big-three"])
+      expect((await create(user, { name, files: big(name) })).status).toBe(201);
+    const importsAll = {
+      "email.tsx": `import One from "@components/big-one";
+import Two from "@components/big-two";
+import Three from "@components/big-three";
+export default function E() { return <div><One /><Two /><Three /></div>; }
+`,
+    };
+    expect(outcome(await createTemplate(user, importsAll))).toEqual(
+      invalid([
+        {
+          field: "files",
+          message: "A template and the components it imports may hold at most 1,000,000 characters of source in all",
+        },
+      ]),
+    );
+  });
+
+  it("answers a name no component can have without repeating it", async () => {
+    const user = await createUser("monthly");
+    expect(outcome(await read(user, "x".repeat(300)))).toEqual({
+      status: 404,
+      body: {
+        error: "Component not found",
+        code: "COMPONENT_NOT_FOUND",
+        success: false,
+        message: "You have no component of that name: a name is 1 to 64 of a-z, 0-9 and -, starting with a letter.",
+      },
     });
   });
 

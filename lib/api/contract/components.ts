@@ -71,13 +71,21 @@ export const updateComponent = defineOperation({
     description: "The component at its new version, and the templates published again with it",
     schema: updatedComponentResponseSchema,
   },
-  errors: ["COMPONENT_NOT_FOUND", "COMPONENT_BREAKS_TEMPLATES", "TOO_MANY_DEPENDENTS", "SANDBOX_BUSY"],
+  errors: [
+    "COMPONENT_NOT_FOUND",
+    "COMPONENT_CHANGING",
+    "COMPONENT_BREAKS_TEMPLATES",
+    "TOO_MANY_DEPENDENTS",
+    "SANDBOX_BUSY",
+  ],
   errorDescriptions: {
     ...NOT_YOURS,
     VALIDATION_ERROR: FILES_REFUSED,
     COMPONENT_BREAKS_TEMPLATES:
       "A template that imports it does not compile or render with this version: nothing was changed, and `details` name each (field `templates.<id>`, the message starting with its name)",
     TOO_MANY_DEPENDENTS: `More than ${MAX_COMPONENT_DEPENDENTS} published templates import it: nothing was changed`,
+    COMPONENT_CHANGING:
+      "The component or a template that imports it was saved again while the update was checked, three times: nothing was changed; send it again",
   },
 });
 

@@ -8,9 +8,13 @@ import type { TailwindConfigSite } from "./tailwind-usage";
 // parsers, which only the compile workers need.
 
 /** One of the account's shared components as a compile reads it. */
-export type ComponentSource = { version: number; files: TemplateFiles; entry: string };
+export type ComponentSource = { id: string; version: number; files: TemplateFiles; entry: string };
 /** A component version a compile linked in. */
-export type ComponentPin = { name: string; version: number };
+export type ComponentPin = {
+  name: string;
+  version: number;
+  /** The component's own id: a name deleted and given again is another component. */ id: string;
+};
 /** What a compile may import besides its own files: the account's components by name, and the one being saved. */
 export type CompileComponents = { available: Readonly<Record<string, ComponentSource>>; saving?: string };
 
@@ -56,7 +60,12 @@ export function oversizedSource(tsx: string): (CompileResult & { ok: false }) | 
  * have caps of their own (lib/templates/files.ts) and do not count.
  */
 export function oversizedFiles(files: Record<string, string>): (FilesCompileResult & { ok: false }) | null {
+  return codeCharacters(files) <= MAX_TEMPLATE_SOURCE_CHARS ? null : { ...tooLarge(), path: null };
+}
+
+/** The characters of code files hold, as the source caps count them: messages (JSON) have caps of their own. */
+export function codeCharacters(files: Record<string, string>): number {
   let characters = 0;
   for (const [path, source] of Object.entries(files)) if (!path.endsWith(".json")) characters += source.length;
-  return characters <= MAX_TEMPLATE_SOURCE_CHARS ? null : { ...tooLarge(), path: null };
+  return characters;
 }

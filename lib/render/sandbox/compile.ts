@@ -36,12 +36,13 @@
  */
 import { transform, type Transform } from "sucrase";
 import ts from "typescript";
-import { MAX_PARAMETER_NESTING } from "../../core/limits";
+import { MAX_LINKED_SOURCE_CHARS, MAX_PARAMETER_NESTING } from "../../core/limits";
 import type { VariablesSchema } from "../../templates/variables-schema";
 import { deriveVariablesSchema, passedThroughVariables } from "../analysis/props-schema";
 import { parseTemplateSource } from "../analysis/template-syntax";
 import { SINGLE_FILE, TEMPLATE_FILE_EXTENSIONS, type TemplateFiles } from "../../templates/files";
 import {
+  codeCharacters,
   oversizedFiles,
   oversizedSource,
   type CompileComponents,
@@ -443,12 +444,22 @@ export function compileTemplateFiles(
   const own = compileFiles(files, "", components.saving === undefined ? entry : null, "");
   if (own) return own;
   const pins: ComponentPin[] = [];
+  let linkedCharacters = codeCharacters(files);
   // A Set's iteration reaches what is added while it runs: the components components import are compiled in turn.
   for (const name of componentsUsed) {
     const component = components.available[name];
+    linkedCharacters += codeCharacters(component.files);
+    if (linkedCharacters > MAX_LINKED_SOURCE_CHARS)
+      return {
+        ok: false,
+        path: null,
+        message: `A template and the components it imports may hold at most ${MAX_LINKED_SOURCE_CHARS.toLocaleString("en-US")} characters of source in all`,
+        line: 1,
+        column: 1,
+      };
     const failed = compileFiles(component.files, componentFolder(name), null, `${COMPONENT_PREFIX}${name}/`);
     if (failed) return failed;
-    pins.push({ name, version: component.version });
+    pins.push({ name, version: component.version, id: component.id });
   }
   const main = modules.get(entry);
   if (!main)

@@ -51,9 +51,11 @@ export async function createUserTemplate(
   publish = true,
 ): Promise<{ id: string; name: string }> {
   const created = getDb().begin(async (tx) => {
+    // The components before the account's row: a component's update holds the component, then its audit entries
+    // reach the account's row (lib/components/data.ts), so the other order could deadlock with it.
+    await holdPinnedComponents(tx, accountId, input.components, !publish);
     const plan = await lockAccountPlan(tx, accountId);
     await assertLibraryHasRoom(tx, accountId, plan);
-    await holdPinnedComponents(tx, accountId, input.components, !publish);
     const [template] = await tx<{ id: string; name: string }[]>`
       insert into templates (owner_account_id, name, description, is_public, price, code, compiled_code, variables,
                              preview_props, compatibility, files, entry, locales, default_locale, components, author,

@@ -928,6 +928,7 @@ export interface components {
         | "NO_DRAFT"
         | "COMPONENT_NOT_PUBLISHED"
         | "COMPONENT_EXISTS"
+        | "COMPONENT_CHANGING"
         | "COMPONENT_IN_USE"
         | "TEMPLATE_NOT_PUBLISHED"
         | "IDEMPOTENCY_CONFLICT"
@@ -3551,6 +3552,15 @@ export interface operations {
       };
       /** @description You have no component of that name (COMPONENT_NOT_FOUND) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The component or a template that imports it was saved again while the update was checked, three times: nothing was changed; send it again (COMPONENT_CHANGING) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
