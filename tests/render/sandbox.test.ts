@@ -485,11 +485,17 @@ describe("hostile templates", () => {
       name: "renders a 50 MB string",
       tsx: `export default function E() { return <p>{"x".repeat(50 * 1024 * 1024)}</p>; }`,
       kind: "output_too_large",
+      // The output cap is what is tested: a deadline it cannot reach first when the machine's cores are shared
+      // (about 0.5 s alone, past the default 1 s under CI's parallel files).
+      deadlineMs: 5_000,
     },
     {
       name: "renders many large strings",
       tsx: `export default function E() { return <div>{Array.from({ length: 100 }, (_, i) => <p key={i}>{"y".repeat(100_000)}</p>)}</div>; }`,
       kind: "output_too_large",
+      // The output cap is what is tested: a deadline it cannot reach first when the machine's cores are shared
+      // (about 0.5 s alone, past the default 1 s under CI's parallel files).
+      deadlineMs: 5_000,
     },
     { name: "exports a non-component", tsx: `const x = 42; export default x;`, kind: "invalid_component" },
   ];
