@@ -43,7 +43,7 @@ const START_TIMEOUT_MS = 15_000;
 /** How often the watchdog looks at the running jobs while any is in flight. */
 const WATCHDOG_POLL_MS = 25;
 /** A job on the `thread-cpu` clock goes after this many of its deadlines of wall-clock time, whatever its CPU time. */
-const WALL_CLOCK_ALLOWANCE = 5;
+export const WALL_CLOCK_ALLOWANCE = 5;
 
 /** Why a job's worker went before it answered: its deadline, its start, or the worker crashed or exited. */
 export type WorkerLoss =
