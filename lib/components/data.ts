@@ -71,45 +71,69 @@ export async function findComponentRow(accountId: string, name: string): Promise
 }
 
 /**
- * The current versions of the account's components named (with `drafts`, each one's draft when it has one), with the
- * names each imports.
+ * The components `names` import, and each one those import, in turn, in one statement: of each, the current version
+ * (with `drafts`, its draft when it has one). A name no component has is left out; cycles end (a union).
  */
-export async function findComponentSources(
+export async function findLinkedComponentSources(
   accountId: string,
   names: string[],
   drafts: boolean,
-): Promise<Record<string, ComponentSource & { imports: string[] }>> {
+): Promise<Record<string, ComponentSource>> {
   if (names.length === 0) return {};
-  const rows = await getDb()<
-    { id: string; name: string; version: number; files: TemplateFiles; entry: string; imports: string[] }[]
-  >`
-    select c.id, c.name, v.version, v.files, v.entry, v.imports
-    from components c
-    join component_versions v
-      on v.component_id = c.id and v.version = (case when ${drafts} then coalesce(c.draft_version, c.version)
-                                                     else c.version end)
-    where c.account_id = ${accountId} and c.name = any(${names})`;
+  const rows = await getDb()<{ id: string; name: string; version: number; files: TemplateFiles; entry: string }[]>`
+    with recursive linked (component_id, name, version) as (
+      select c.id, c.name, case when ${drafts} then coalesce(c.draft_version, c.version) else c.version end
+      from components c where c.account_id = ${accountId} and c.name = any(${names})
+      union
+      select c.id, c.name, case when ${drafts} then coalesce(c.draft_version, c.version) else c.version end
+      from linked l
+      join component_versions v on v.component_id = l.component_id and v.version = l.version
+      join components c on c.account_id = ${accountId} and c.name = any(v.imports)
+    )
+    select l.component_id as id, l.name, l.version, v.files, v.entry
+    from linked l join component_versions v on v.component_id = l.component_id and v.version = l.version`;
   return Object.fromEntries(rows.map(({ name, ...source }) => [name, source]));
 }
 
-/**
- * The versions of the account's components that `pins` name, by name: of the very components pinned (a component
- * deleted is gone, and one given its name since is another).
- */
-export async function findPinnedComponentSources(
+/** A pinned version's key: the very component (a component deleted is gone, and one given its name since is another). */
+export const pinKey = ({ id, version }: { id: string; version: number }) => `${id}@${version}`;
+
+/** The versions of the account's components that `pins` name, by pinKey, with each one's name: one statement. */
+export async function findComponentVersions(
   accountId: string,
   pins: ComponentPin[],
-): Promise<Record<string, ComponentSource>> {
-  if (pins.length === 0) return {};
+): Promise<Map<string, { name: string; source: ComponentSource }>> {
+  if (pins.length === 0) return new Map();
   const rows = await getDb()<{ id: string; name: string; version: number; files: TemplateFiles; entry: string }[]>`
     select c.id, c.name, v.version, v.files, v.entry
     from components c join component_versions v on v.component_id = c.id
     where c.account_id = ${accountId} and c.id::text = any(${pins.map(({ id }) => id)})
       and v.version = any(${pins.map(({ version }) => version)})`;
-  const wanted = new Set(pins.map(({ id, version }) => `${id}@${version}`));
-  return Object.fromEntries(
-    rows.filter(({ id, version }) => wanted.has(`${id}@${version}`)).map(({ name, ...source }) => [name, source]),
+  const wanted = new Set(pins.map(pinKey));
+  return new Map(
+    rows.filter((row) => wanted.has(pinKey(row))).map(({ name, ...source }) => [pinKey(source), { name, source }]),
   );
+}
+
+/** Of `versions` (findComponentVersions), those `pins` name, by component name: what a compile of a stored content links. */
+export function pinnedSources(
+  versions: Map<string, { name: string; source: ComponentSource }>,
+  pins: ComponentPin[],
+): Record<string, ComponentSource> {
+  return Object.fromEntries(
+    pins.flatMap((pin) => {
+      const found = versions.get(pinKey(pin));
+      return found ? [[found.name, found.source]] : [];
+    }),
+  );
+}
+
+/** The versions of the account's components that `pins` name, by name. */
+export async function findPinnedComponentSources(
+  accountId: string,
+  pins: ComponentPin[],
+): Promise<Record<string, ComponentSource>> {
+  return pinnedSources(await findComponentVersions(accountId, pins), pins);
 }
 
 /**

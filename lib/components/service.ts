@@ -6,7 +6,8 @@ import type { TemplateFiles } from "@/lib/templates/files";
 import {
   deleteComponentRow,
   findComponentRow,
-  findPinnedComponentSources,
+  findComponentVersions,
+  pinnedSources,
   findPublishedDependents,
   insertComponent,
   listComponentRows,
@@ -136,11 +137,10 @@ export async function updateComponent(
     const { available: imported } = await componentsForCompile(accountId, body.files);
     const republish: { dependent: DependentTemplate; content: TemplateContent }[] = [];
     const broken: { field: string; message: string }[] = [];
+    const otherPins = (dependent: DependentTemplate) => dependent.components.filter((pin) => pin.id !== current.id);
+    const pinnedVersions = await findComponentVersions(accountId, dependents.flatMap(otherPins));
     for (const dependent of dependents) {
-      const pinned = await findPinnedComponentSources(
-        accountId,
-        dependent.components.filter((pin) => pin.id !== current.id),
-      );
+      const pinned = pinnedSources(pinnedVersions, otherPins(dependent));
       const available = { ...imported, ...pinned, [name]: next };
       try {
         const checked = await checkTemplate(accountId, storedSource(dependent), { components: { available } });

@@ -1,7 +1,7 @@
 import "server-only";
-import { codeCharacters, type CompileComponents, type ComponentSource } from "@/lib/render/sandbox/compile-result";
+import { codeCharacters, type CompileComponents } from "@/lib/render/sandbox/compile-result";
 import type { TemplateFiles } from "@/lib/templates/files";
-import { findComponentSources } from "@/lib/components/data";
+import { findLinkedComponentSources } from "@/lib/components/data";
 import { errors } from "@/lib/core/errors";
 import { MAX_LINKED_SOURCE_CHARS } from "@/lib/core/limits";
 
@@ -35,30 +35,16 @@ function namesIn(files: TemplateFiles): Set<string> {
 /**
  * The account's components a compile of `files` may link: the current version of each one they name (with `drafts`,
  * for a template's draft, each one's draft when it has one), and of each one those import, in turn (at most the
- * account's components, MAX_COMPONENTS).
+ * account's components, MAX_COMPONENTS), read in one statement.
  */
 export async function componentsForCompile(
   accountId: string,
   files: TemplateFiles,
   drafts = false,
 ): Promise<CompileComponents> {
-  const available: Record<string, ComponentSource> = {};
+  const available = await findLinkedComponentSources(accountId, [...namesIn(files)], drafts);
   let characters = codeCharacters(files);
-  let wanted = [...namesIn(files)];
-  const asked = new Set<string>(wanted);
-  while (wanted.length > 0) {
-    const found = await findComponentSources(accountId, wanted, drafts);
-    wanted = [];
-    for (const [name, { imports, ...source }] of Object.entries(found)) {
-      available[name] = source;
-      characters += codeCharacters(source.files);
-      if (characters > MAX_LINKED_SOURCE_CHARS) throw linkedSourceTooLarge();
-      for (const imported of imports) {
-        if (asked.has(imported)) continue;
-        asked.add(imported);
-        wanted.push(imported);
-      }
-    }
-  }
+  for (const source of Object.values(available)) characters += codeCharacters(source.files);
+  if (characters > MAX_LINKED_SOURCE_CHARS) throw linkedSourceTooLarge();
   return { available };
 }
