@@ -232,6 +232,23 @@ export async function findDraftPins(tx: Tx, accountId: string, pins: ComponentPi
 }
 
 /**
+ * The components `pins` names at a published version older than the component's current one: a content built with
+ * them is built again before it is published (a draft saved before an update of its footer keeps the new footer).
+ */
+export async function findStalePins(accountId: string, pins: ComponentPin[]): Promise<ComponentPin[]> {
+  if (pins.length === 0) return [];
+  const rows = await getDb()<{ id: string; current: number }[]>`
+    select c.id::text as id, c.version as current
+    from components c
+    where c.account_id = ${accountId} and c.id::text = any(${pins.map(({ id }) => id)})`;
+  const current = new Map(rows.map((row) => [row.id, row.current]));
+  return pins.filter((pin) => {
+    const now = current.get(pin.id);
+    return now !== undefined && pin.version < now;
+  });
+}
+
+/**
  * Deletes a component no template's content or draft imports; COMPONENT_IN_USE naming them otherwise, false when the
  * account has no such component. The component's row is locked first: a template save holding it (for share) is
  * seen, or waits.

@@ -20,7 +20,7 @@ import { componentsForCompile } from "@/lib/components/sources";
 import { AppError } from "@/lib/core/errors";
 import { MAX_COMPONENT_DEPENDENTS } from "@/lib/core/limits";
 import type { PublishedBy, TemplateContent } from "@/lib/templates/service";
-import { checkTemplate, throwAtNul, type TemplateSource } from "@/lib/templates/user-templates";
+import { checkTemplate, storedSource, throwAtNul } from "@/lib/templates/user-templates";
 import { deliverWebhookSoon } from "@/lib/webhooks/delivery";
 import {
   defaultComponentEntry,
@@ -183,16 +183,6 @@ function refusalText(error: AppError): string {
   if (error.code === "VALIDATION_ERROR" && details?.length)
     return details.map(({ field, message }) => `${field} ${message}`).join("; ");
   return error.message;
-}
-
-/** A stored template's source as a save gives it: its files (with its entry and default locale), or its one file. */
-function storedSource(template: DependentTemplate): TemplateSource {
-  if (!template.files) return { code: template.code };
-  return {
-    files: template.files,
-    entry: template.entry ?? undefined,
-    ...(template.default_locale ? { default_locale: template.default_locale } : {}),
-  };
 }
 
 export async function deleteComponent(accountId: string, name: string): Promise<void> {

@@ -15,6 +15,7 @@ export function linkedSourceTooLarge() {
 // content pinned (to compile it again), and the hold a save takes on those it pins.
 export {
   findDraftPins,
+  findStalePins,
   findPinnedComponentSources,
   holdPinnedComponents,
   PinnedComponentChanged,

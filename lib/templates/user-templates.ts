@@ -49,6 +49,21 @@ import {
  * and the admin CLI; see lib/templates/files.ts for the paths allowed and the entry chosen when none is named).
  */
 export type TemplateSource = { code: string } | { files: TemplateFiles; entry?: string; default_locale?: string };
+/** A stored template's source as a save gives it: its files (with its entry and default locale), or its one file. */
+export function storedSource(stored: {
+  code: string;
+  files: TemplateFiles | null;
+  entry: string | null;
+  default_locale: string | null;
+}): TemplateSource {
+  if (!stored.files) return { code: stored.code };
+  return {
+    files: stored.files,
+    entry: stored.entry ?? undefined,
+    ...(stored.default_locale ? { default_locale: stored.default_locale } : {}),
+  };
+}
+
 /**
  * `alias` sets the template's alias (null clears it; a replace that leaves it out keeps the one it has); `publish`
  * false saves the template's draft instead of publishing a new version (published by default).
@@ -287,7 +302,7 @@ export async function createTemplateFromSource(accountId: string, input: NewTemp
 }
 
 /** Times a save is made again when a component it links changes between its compile and its transaction. */
-const SAVE_ATTEMPTS = 3;
+export const SAVE_ATTEMPTS = 3;
 
 /**
  * Runs a save (compile, then store) again when a component it was compiled with changed before it was stored (an

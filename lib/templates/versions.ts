@@ -1,7 +1,10 @@
 import "server-only";
-import { errors } from "@/lib/core/errors";
+import { AppError, errors } from "@/lib/core/errors";
 import { findOwnDraft, type DraftContent } from "@/lib/templates/data/drafts";
+import { findStalePins, PinnedComponentChanged } from "@/lib/components/sources";
+import { checkTemplate, SAVE_ATTEMPTS, storedSource } from "@/lib/templates/user-templates";
 import {
+  DRAFT_CHANGED,
   findOwnVersion,
   listVersions,
   publishDraft,
@@ -55,10 +58,43 @@ export async function publishTemplateOrThrow(
   revision: number | undefined,
   publishedBy: PublishedBy,
 ) {
-  const published = await publishDraft(accountId, templateId, revision, publishedBy);
+  const published = await publishedWithCurrentComponents(accountId, templateId, revision, publishedBy);
   if (!published) throw errors.templateNotFound();
   deliverWebhookSoon(accountId); // its template.published event
   return { success: true as const, version: versionBody(published) };
+}
+
+/**
+ * Publishes the draft; a draft built with a component an update has since changed (a new footer republished every
+ * published version) is built again with the components' current versions first, so that publishing it never brings
+ * the old footer back. Its build is checked as a save's (400 or 422 when the new version breaks it); a save of the
+ * draft or of a component in between makes it start over, a few times.
+ */
+async function publishedWithCurrentComponents(
+  accountId: string,
+  templateId: string,
+  revision: number | undefined,
+  publishedBy: PublishedBy,
+): Promise<VersionSummary | null> {
+  for (let attempt = 1; ; attempt++) {
+    const draft = await findOwnDraft(accountId, templateId);
+    const stale = draft ? await findStalePins(accountId, draft.components ?? []) : [];
+    const rebuilt =
+      draft && stale.length > 0
+        ? { revision: draft.revision, content: await checkTemplate(accountId, storedSource(draft)) }
+        : undefined;
+    try {
+      const published = await publishDraft(accountId, templateId, revision, publishedBy, rebuilt);
+      if (published !== DRAFT_CHANGED) return published;
+      if (attempt === SAVE_ATTEMPTS)
+        throw new AppError("TEMPLATE_REVISION_MISMATCH", {
+          message: "The draft kept being saved again while it was published: read it and publish again.",
+        });
+    } catch (error) {
+      if (!(error instanceof PinnedComponentChanged)) throw error;
+      if (attempt === SAVE_ATTEMPTS || error.nowVersion === undefined) throw error.refusal();
+    }
+  }
 }
 
 /** GET /templates/{id}/versions. */

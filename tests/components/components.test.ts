@@ -400,15 +400,89 @@ describe("/components", () => {
     expect((await versions(user, id)).body.versions[0].components).toEqual([{ name: "footer", version: 3 }]);
     expect(published.body.component.used_by).toEqual([{ template_id: id, name: "Receipt", component_version: 3 }]);
     expect((await render(user, id)).body.html).toContain("<small>Draft two</small>");
-    // The template's draft still holds the component's draft until it is saved again.
-    expect(outcome(await publish())).toEqual(notPublished);
-    expect((await saveDraft()).status).toBe(200);
-    // Saved again, the draft is what the component's publish made version 2 of: publishing it makes nothing new.
-    expect((await publish()).body.version).toMatchObject({ version: 2 });
+    // The template's draft still holds the component's draft, older than its published version: publishing the draft
+    // builds it again with that version, which is what the component's publish made version 2 of: nothing new.
+    const fromDraft = await publish();
+    expect(outcome(fromDraft)).toEqual({
+      status: 200,
+      body: {
+        success: true,
+        version: expect.objectContaining({
+          version: 2,
+          reason: "component footer v3",
+          components: [{ name: "footer", version: 3 }],
+        }),
+      },
+    });
+    expect((await render(user, id)).body.html).toContain("<small>Draft two</small>");
     expect((await details(user, id)).body.template).toMatchObject({
       version: 2,
       components: [{ name: "footer", version: 3 }],
     });
+  });
+
+  it("builds a draft saved before its component's update again when it is published: the old footer never returns", async () => {
+    const user = await createUser("monthly");
+    expect((await create(user, { name: "footer", files: footer("Old Street 1") })).status).toBe(201);
+    const id = (await createTemplate(user, TEMPLATE)).body.template.id as string;
+    const edited = { "email.tsx": TEMPLATE["email.tsx"].replace("<p>Thanks, ", "<p>Your receipt, thanks, ") };
+    const saveDraft = await call(putTemplate, "/x", {
+      method: "PUT",
+      params: { id },
+      headers: auth(user),
+      body: { name: "Receipt", files: edited, publish: false },
+    });
+    expect(saveDraft.status).toBe(200);
+    // The address changes: the published version follows, the draft still holds version 1.
+    expect((await update(user, "footer", { files: footer("New Road 2") })).body.republished).toEqual([
+      { template_id: id, version: 2 },
+    ]);
+    const publish = () => call(postPublish, "/x", { method: "POST", params: { id }, headers: auth(user), body: {} });
+    const published = await publish();
+    expect(outcome(published)).toEqual({
+      status: 200,
+      body: {
+        success: true,
+        version: {
+          version: 3,
+          created_at: ISO,
+          published_at: ISO,
+          entry: "template.tsx",
+          variables: expect.any(Object),
+          components: [{ name: "footer", version: 2 }],
+        },
+      },
+    });
+    const html = (await render(user, id)).body.html as string;
+    expect([html.includes("Your receipt"), html.includes("New Road 2"), html.includes("Old Street 1")]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    // A draft using what the footer's next version drops: the update passes (the published version does not use it),
+    // and the draft's publish is refused as its save would be, publishing nothing.
+    const withSignature = {
+      ...footer("New Road 2"),
+      "index.tsx": `${footer("New Road 2")["index.tsx"]}export function Signature() {\n  return <small>Ada, Acme</small>;\n}\n`,
+    };
+    expect((await update(user, "footer", { files: withSignature })).status).toBe(200);
+    const signed = {
+      "email.tsx": edited["email.tsx"]
+        .replace("import Footer, { Address }", "import Footer, { Address, Signature }")
+        .replace("<Footer />", "<Footer />\n        <Signature />"),
+    };
+    const signedDraft = await call(putTemplate, "/x", {
+      method: "PUT",
+      params: { id },
+      headers: auth(user),
+      body: { name: "Receipt", files: signed, publish: false },
+    });
+    expect(signedDraft.status).toBe(200);
+    const dropped = await update(user, "footer", { files: footer("New Road 3") });
+    expect(dropped.body.republished).toEqual([{ template_id: id, version: 5 }]);
+    const refused = await publish();
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 422, code: "RENDER_ERROR" });
+    expect((await versions(user, id)).body.versions).toHaveLength(5);
   });
 
   it("refuses an update with more dependents than it may republish, and changes nothing", async () => {

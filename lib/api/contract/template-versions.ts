@@ -32,15 +32,20 @@ export const publishTemplate = defineOperation({
   body: publishRequestSchema,
   success: {
     status: 200,
-    description: "The version published (a draft the same as the latest version publishes nothing new: that version)",
+    description:
+      "The version published (a draft the same as the latest version publishes nothing new: that version). A draft built with a shared component updated since is built again with the component's current version first, so a publish never brings back what the update replaced",
     schema: publishResponseSchema,
   },
-  errors: ["TEMPLATE_NOT_FOUND", "TEMPLATE_REVISION_MISMATCH", "NO_DRAFT"],
+  errors: ["TEMPLATE_NOT_FOUND", "TEMPLATE_REVISION_MISMATCH", "NO_DRAFT", "COMPONENT_NOT_PUBLISHED", "RENDER_ERROR"],
   errorDescriptions: {
-    VALIDATION_ERROR: "A revision that is not a positive integer",
+    VALIDATION_ERROR:
+      "A revision that is not a positive integer; or a draft built with a shared component updated since, which no longer compiles with its current version (`files`)",
     TEMPLATE_NOT_FOUND: NOT_YOURS,
     TEMPLATE_REVISION_MISMATCH: "The draft was saved again since the revision named: nothing was published",
     NO_DRAFT: "The template has no draft",
+    COMPONENT_NOT_PUBLISHED: "The draft was built with a shared component's draft: publish the component first",
+    RENDER_ERROR:
+      "The draft was built with a shared component updated since, and its preview no longer renders with the component's current version: nothing was published",
   },
 });
 

@@ -9,7 +9,7 @@ import type { VariablesSchema } from "@/lib/templates/variables-schema";
 import type { TemplateFiles } from "@/lib/templates/files";
 import type { TemplateLocale } from "@/lib/templates/messages";
 import type { ComponentPin } from "@/lib/render/sandbox/compile-result";
-import { findDraftPins } from "@/lib/components/sources";
+import { findDraftPins, holdPinnedComponents } from "@/lib/components/sources";
 
 /** What one save of a template holds: its source and what checkTemplate derived from it. */
 export type TemplateContent = {
@@ -208,7 +208,8 @@ export async function publishLockedDraft(
   templateId: string,
   revision: number | undefined,
   publishedBy: PublishedBy | null,
-): Promise<VersionSummary> {
+  rebuilt?: RebuiltDraft,
+): Promise<VersionSummary | DraftChanged> {
   const [draft] = await tx<(TemplateContent & { revision: number; updated_at: Date })[]>`
     select revision, updated_at, code, files, entry, compiled_code as "compiledCode", variables,
            preview_props as "previewProps", compatibility, locales, default_locale as "defaultLocale", components
@@ -225,10 +226,12 @@ export async function publishLockedDraft(
       message: `The draft is at revision ${draft.revision}, not ${revision}: it was saved again since. Read it and publish again.`,
     });
   }
+  if (rebuilt && rebuilt.revision !== draft.revision) return DRAFT_CHANGED;
+  const content = rebuilt?.content ?? draft;
   // A published version is built with published components only (a component's draft is a draft's alone).
-  const unpublished = await findDraftPins(tx, accountId, draft.components ?? []);
+  const unpublished = await findDraftPins(tx, accountId, content.components ?? []);
   if (unpublished.length > 0) throw errors.componentNotPublished(unpublished);
-  const published = await publishLockedContent(tx, templateId, draft, publishedBy, draft.updated_at);
+  const published = await publishLockedContent(tx, templateId, content, publishedBy, draft.updated_at);
   await tx`delete from template_drafts where template_id = ${templateId}`;
   return published;
 }
@@ -239,17 +242,34 @@ async function findVersion(db: Tx, templateId: string, version: number): Promise
   return row ?? null;
 }
 
-/** POST /templates/{id}/publish: the version the draft became (or already was). Null when the account owns no such template. */
+/**
+ * A draft built again with the components' current versions (its own were updated since it was saved): what is
+ * published in its place, unless the draft was saved again since `revision`.
+ */
+export type RebuiltDraft = { revision: number; content: TemplateContent };
+
+/** The draft was saved again while it was being built again: read it again. */
+export const DRAFT_CHANGED = "draft_changed";
+export type DraftChanged = typeof DRAFT_CHANGED;
+
+/**
+ * POST /templates/{id}/publish: the version the draft (or `rebuilt`) became, or already was. Null when the account
+ * owns no such template. A rebuilt draft's components are held first, in the order a component's update locks them;
+ * one changed since its build throws PinnedComponentChanged.
+ */
 export async function publishDraft(
   accountId: string,
   templateId: string,
   revision: number | undefined,
   publishedBy: PublishedBy | null,
-): Promise<VersionSummary | null> {
+  rebuilt?: RebuiltDraft,
+): Promise<VersionSummary | DraftChanged | null> {
   return getDb().begin(async (tx) => {
+    if (rebuilt) await holdPinnedComponents(tx, accountId, rebuilt.content.components, false);
     const template = await lockOwnTemplate(tx, accountId, templateId);
     if (!template) return null;
-    const published = await publishLockedDraft(tx, accountId, template.id, revision, publishedBy);
+    const published = await publishLockedDraft(tx, accountId, template.id, revision, publishedBy, rebuilt);
+    if (published === DRAFT_CHANGED) return published;
     await auditPublish(tx, accountId, template, published);
     return published;
   });

@@ -2790,7 +2790,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The version published (a draft the same as the latest version publishes nothing new: that version) */
+      /** @description The version published (a draft the same as the latest version publishes nothing new: that version). A draft built with a shared component updated since is built again with the component's current version first, so a publish never brings back what the update replaced */
       200: {
         headers: {
           /** @description Monthly API call limit (absent on unlimited plans) */
@@ -2807,7 +2807,7 @@ export interface operations {
           "application/json": components["schemas"]["PublishResponse"];
         };
       };
-      /** @description A revision that is not a positive integer (VALIDATION_ERROR) */
+      /** @description A revision that is not a positive integer; or a draft built with a shared component updated since, which no longer compiles with its current version (`files`) (VALIDATION_ERROR) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -2843,7 +2843,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The draft was saved again since the revision named: nothing was published (TEMPLATE_REVISION_MISMATCH). The template has no draft (NO_DRAFT) */
+      /** @description The draft was saved again since the revision named: nothing was published (TEMPLATE_REVISION_MISMATCH). The template has no draft (NO_DRAFT). The draft was built with a shared component's draft: publish the component first (COMPONENT_NOT_PUBLISHED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2854,6 +2854,15 @@ export interface operations {
       };
       /** @description The body passed 10 MB (PAYLOAD_TOO_LARGE) */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The draft was built with a shared component updated since, and its preview no longer renders with the component's current version: nothing was published (RENDER_ERROR) */
+      422: {
         headers: {
           [name: string]: unknown;
         };
