@@ -1,17 +1,22 @@
 "use client";
-import { useActionState, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useActionState, useEffect, useMemo, useRef, useState } from "react";
 import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_FILES, MAX_TEMPLATE_NAME_CHARS } from "@/lib/core/limits";
 import type { CompatibilityFinding } from "@/lib/render/analysis/warnings";
 import type { VariablesSchema } from "@/lib/templates/variables-schema";
-import { messagesTag, SINGLE_FILE, templatePathProblem } from "@/lib/templates/files";
+import { messagesTag, SINGLE_FILE } from "@/lib/templates/files";
 import { effectiveDefault, localesOf, newLocale } from "@/lib/dashboard/locales";
 import { jsonSyntaxProblem, placeMessagesProblem as placed } from "@/lib/dashboard/message-key";
-import { CodeEditor, type CodeEditorHandle } from "../../../_components/code-editor";
 import { CompatibilityPanel } from "../../../_components/compatibility-panel";
-import { FileTabs } from "../../../_components/file-tabs";
 import { PreviewPane, type PreviewStatus } from "../../../_components/preview-pane";
-import { SubmitButton } from "../../../_components/submit-button";
 import { VariablesList } from "../../../_components/variables-list";
+import {
+  FileEditor,
+  ProblemText,
+  SaveFooter,
+  useFileEditor,
+  type EditedFile,
+  type Problem,
+} from "../../_components/file-editor";
 import type { CreateTemplateState } from "../../_lib/template-form";
 import { STARTER_TEMPLATE } from "./starter";
 import { CardSection } from "../../../_components/card-section";
@@ -21,8 +26,6 @@ type DraftResult =
   | { ok: true; html: string; variables: VariablesSchema; compatibility: CompatibilityFinding[] | null }
   | { ok: false; message: string; line?: number; column?: number; path?: string };
 
-type Problem = { message: string; line?: number; column?: number; path?: string };
-
 /**
  * A saved template opened in the editor: its files in tab order, the entry first, and the default locale of its
  * messages (null without any).
@@ -31,19 +34,25 @@ export type EditedTemplate = {
   id: string;
   name: string;
   description: string;
-  files: { path: string; code: string }[];
+  files: EditedFile[];
   defaultLocale: string | null;
 };
 
 /** A new locale's messages: none yet, so every key falls back (the save's warnings list them). */
 const NEW_MESSAGES = "{\n}\n";
 
-/** Why `path` cannot be added (or a file renamed to it): the API's path rules, then the editor's own. */
-function newPathProblem(path: string, taken: string[]): string | null {
-  const problem = templatePathProblem(path);
-  if (problem) return `The path ${problem}.`;
-  if (taken.includes(path)) return "A file has this path already.";
-  return null;
+/** The cap on a template's code files: a locale's messages count apart (MAX_TEMPLATE_LOCALES). */
+function codeFileCapProblem(path: string, adding: boolean, files: EditedFile[]): string | null {
+  const codeFiles = files.filter((file) => messagesTag(file.path) === null).length;
+  return adding && messagesTag(path) === null && codeFiles >= MAX_TEMPLATE_FILES
+    ? `A template holds at most ${MAX_TEMPLATE_FILES} files.`
+    : null;
+}
+
+/** A locale added by its tag: its messages file, empty. */
+function newLocaleFile(tag: string, paths: string[]): EditedFile | { error: string } {
+  const added = newLocale(tag, paths);
+  return "error" in added ? added : { path: added.path, code: NEW_MESSAGES };
 }
 
 /** Why the preview shows the last render that worked: where the code's error is, or what went wrong. */
@@ -65,28 +74,18 @@ export function TemplateEditor({
   template?: EditedTemplate;
 }) {
   const [state, action] = useActionState<CreateTemplateState, FormData>(saveAction, { status: "idle" });
-  // The template's files in tab order, the entry first; one file is posted as one source, as before tabs.
-  const [files, setFiles] = useState<{ path: string; code: string }[]>(
-    () => template?.files ?? [{ path: SINGLE_FILE, code: STARTER_TEMPLATE }],
-  );
-  // The entry's path: a new template's is the name compile errors give a template of one file.
-  const entry = template?.files[0].path ?? SINGLE_FILE;
-  const [active, setActive] = useState(entry);
-  const [naming, setNaming] = useState<{
-    mode: "add" | "rename" | "locale";
-    path: string;
-    error: string | null;
-  } | null>(null);
+  // A new template's one file has the name compile errors give it; one file is posted as one source, as before tabs.
+  const editing = useFileEditor({
+    files: template?.files ?? [{ path: SINGLE_FILE, code: STARTER_TEMPLATE }],
+    saved: state,
+    pathProblem: codeFileCapProblem,
+    extra: newLocaleFile,
+  });
+  const { files, entry, active, setActive, code, formRef, goToProblem } = editing;
   // The default locale the author chose (the saved one at first); the save's own choice when it is none of the tags.
   const [chosenDefault, setChosenDefault] = useState<string | null>(template?.defaultLocale ?? null);
-  const code = files.find((file) => file.path === active)?.code ?? "";
   const activeTag = messagesTag(active);
   const jsonError = useMemo(() => (activeTag === null ? null : jsonSyntaxProblem(code)), [activeTag, code]);
-  const setCode = useCallback(
-    (next: string) =>
-      setFiles((current) => current.map((file) => (file.path === active ? { ...file, code: next } : file))),
-    [active],
-  );
   // Serialised once per change of the files, not at every render: the sources may hold 500,000 characters.
   const locales = useMemo(() => localesOf(files.map((file) => file.path)), [files]);
   const defaultLocale = effectiveDefault(locales, chosenDefault);
@@ -117,14 +116,10 @@ export function TemplateEditor({
   const [problem, setProblem] = useState<Problem | null>(null);
   // The variables of the last draft that rendered, and whether the code has changed since.
   const [derived, setDerived] = useState<{ schema: VariablesSchema; current: boolean } | null>(null);
-  const editor = useRef<CodeEditorHandle>(null);
-  const form = useRef<HTMLFormElement>(null);
   const seq = useRef(0);
-  const pendingGoTo = useRef<{ line: number; column?: number } | null>(null);
   // The last preview problem's file and place: a new one in another file brings its tab forward, once, so the author
   // may switch away while it stands.
   const lastProblem = useRef<string | null>(null);
-  const save = useCallback(() => form.current?.requestSubmit(), []);
 
   let variables: Record<string, unknown> | null = null;
   let variablesError: string | null = null;
@@ -195,7 +190,7 @@ export function TemplateEditor({
     };
     const timer = window.setTimeout(() => void renderPreview(), 700);
     return () => window.clearTimeout(timer);
-  }, [sourceKey, variablesKey, shownLocale]);
+  }, [sourceKey, variablesKey, shownLocale, setActive]);
 
   const saveError = state.status === "error" ? state : null;
   // A failed save's compile error holds while the files are as saved; its other errors while the preview has none.
@@ -204,19 +199,6 @@ export function TemplateEditor({
       ? { message: saveError.message ?? "", line: saveError.line, column: saveError.column, path: saveError.path }
       : problem;
   const shown = shownAsIs && placed(shownAsIs, files);
-  // A failed save whose error is in another file brings that file's tab forward, once (adjusted while rendering, as
-  // React recommends for state that follows a new answer).
-  const [seenSave, setSeenSave] = useState(state);
-  if (state !== seenSave) {
-    setSeenSave(state);
-    if (state.path && files.some((file) => file.path === state.path)) setActive(state.path);
-  }
-  // "Go to line" in another file: once its tab's editor is there.
-  useEffect(() => {
-    if (!pendingGoTo.current) return;
-    editor.current?.goTo(pendingGoTo.current);
-    pendingGoTo.current = null;
-  }, [active]);
   // A failed save, said by the Save button too: the preview's alert may show the same error already, far from it (below
   // the code on a phone). A compile error only while the files are as saved.
   const saveProblem: Problem | null =
@@ -226,75 +208,9 @@ export function TemplateEditor({
           files,
         )
       : null;
-  // The marks belong to the file the problem is in (one file's problems name no file, or its own).
-  const problemHere = shown && (shown.path === undefined || shown.path === active) ? shown : null;
-
-  /** Puts the cursor at a problem's line and column, in its file's tab. */
-  function goToProblem(where: Problem) {
-    if (where.line === undefined) return;
-    const position = { line: where.line, column: where.column };
-    if (where.path && where.path !== active && files.some((file) => file.path === where.path)) {
-      pendingGoTo.current = position;
-      setActive(where.path);
-    } else editor.current?.goTo(position);
-  }
-
-  /** A problem's file, line and column, then its message, as the alerts show it. */
-  const problemText = (where: Problem) => (
-    <>
-      {where.path !== undefined && files.length > 1 && <strong>{where.path}: </strong>}
-      {where.line !== undefined && (
-        <strong>
-          Line {where.line}
-          {where.column !== undefined ? `, column ${where.column}` : ""}:{" "}
-        </strong>
-      )}
-      {where.message}
-    </>
-  );
-
-  function submitNaming() {
-    if (!naming) return;
-    if (naming.mode === "locale") {
-      const added = newLocale(
-        naming.path,
-        files.map((file) => file.path),
-      );
-      if ("error" in added) {
-        setNaming({ ...naming, error: added.error });
-        return;
-      }
-      setFiles((current) => [...current, { path: added.path, code: NEW_MESSAGES }]);
-      setActive(added.path);
-      setNaming(null);
-      return;
-    }
-    const path = naming.path.trim();
-    const taken = files.map((file) => file.path).filter((taken) => naming.mode === "add" || taken !== active);
-    // The code files' cap: a locale's messages count apart (MAX_TEMPLATE_LOCALES).
-    const codeFiles = files.filter((file) => messagesTag(file.path) === null).length;
-    const error =
-      naming.mode === "add" && messagesTag(path) === null && codeFiles >= MAX_TEMPLATE_FILES
-        ? `A template holds at most ${MAX_TEMPLATE_FILES} files.`
-        : newPathProblem(path, taken);
-    if (error) {
-      setNaming({ ...naming, error });
-      return;
-    }
-    if (naming.mode === "add") setFiles((current) => [...current, { path, code: "" }]);
-    else setFiles((current) => current.map((file) => (file.path === active ? { ...file, path } : file)));
-    setActive(path);
-    setNaming(null);
-  }
-
-  function removeActive() {
-    setFiles((current) => current.filter((file) => file.path !== active));
-    setActive(entry);
-    setNaming(null);
-  }
 
   return (
-    <form ref={form} action={action} onSubmit={() => setSubmittedSource(sourceKey)} className="stack">
+    <form ref={formRef} action={action} onSubmit={() => setSubmittedSource(sourceKey)} className="stack">
       <section className="card">
         <div className="card-body form-row">
           <FormField id="template-name" label="Name">
@@ -326,207 +242,97 @@ export function TemplateEditor({
             />
           </FormField>
         </div>
-        <div className="card-footer row-between">
-          {saveProblem ? (
-            <div className="alert alert-danger save-problem" role="alert" data-testid="save-problem">
-              <p style={{ whiteSpace: "pre-wrap" }}>
-                <strong>Not saved. </strong>
-                {problemText(saveProblem)}
-              </p>
-              {saveProblem.line !== undefined && (
-                <button type="button" className="btn btn-secondary btn-sm" onClick={() => goToProblem(saveProblem)}>
-                  Go to line {saveProblem.line}
-                </button>
-              )}
-            </div>
-          ) : (
-            <span className="muted small">
-              {template
-                ? "Saving compiles the template, checks it renders, and keeps it as the draft: sends use the published version until you publish the draft."
-                : "Saving compiles the template, checks it renders, and adds it to your library."}
-            </span>
-          )}
+        <SaveFooter
+          editing={editing}
+          problem={saveProblem}
+          note={
+            template
+              ? "Saving compiles the template, checks it renders, and keeps it as the draft: sends use the published version until you publish the draft."
+              : "Saving compiles the template, checks it renders, and adds it to your library."
+          }
+          submitLabel={template ? "Save draft" : "Save template"}
+        >
           {template && <input type="hidden" name="id" value={template.id} />}
-          <SubmitButton pendingLabel="Saving…">{template ? "Save draft" : "Save template"}</SubmitButton>
-        </div>
+        </SaveFooter>
       </section>
 
       <div className="editor">
         <div className="stack">
-          <CardSection
-            headingId="code-title"
+          <FileEditor
+            editing={editing}
             title={activeTag === null ? "Code (TSX)" : `Messages: ${activeTag} (JSON)`}
-            aside={
-              <span className="hint">
-                <span className="kbd">Tab</span> indents · <span className="kbd">Esc</span> then{" "}
-                <span className="kbd">Tab</span> leaves · <span className="kbd">Ctrl</span>+
-                <span className="kbd">S</span> saves
-              </span>
-            }
+            addPath="components/"
+            removeLabel={activeTag === null ? "Remove file" : `Remove locale ${activeTag}`}
+            pathHelp="A relative path ending in .tsx, .ts, .jsx or .js, e.g. components/footer.tsx. Import it from another file by its relative path: ./components/footer."
+            extra={{
+              button: "Add locale",
+              label: "Language tag of the new locale",
+              help: "A BCP 47 tag: fr, de, pt-BR, zh-Hant. It adds messages/<tag>.json, empty: each key falls back to its parent locale's message, then the default locale's, until you write it.",
+            }}
+            codeLabel={activeTag === null ? "Template source code" : `Messages of ${activeTag} as JSON`}
+            describedBy={activeTag === null ? "code-help" : "messages-help"}
+            problem={shown}
           >
-            <div className="card-body stack-sm">
-              <div className="row-between">
-                <FileTabs
-                  paths={files.map((file) => file.path)}
-                  active={active}
-                  entry={entry}
-                  idPrefix="file-tab"
-                  panelId="file-panel"
-                  onSelect={(path) => {
-                    setActive(path);
-                    setNaming(null);
-                  }}
-                />
-                <div className="row">
-                  {active !== entry && (
-                    <>
-                      <button
-                        type="button"
-                        className="btn btn-ghost btn-sm"
-                        onClick={() => setNaming({ mode: "rename", path: active, error: null })}
-                      >
-                        Rename file
-                      </button>
-                      <button type="button" className="btn btn-ghost btn-sm" onClick={removeActive}>
-                        {activeTag === null ? "Remove file" : `Remove locale ${activeTag}`}
-                      </button>
-                    </>
-                  )}
-                  <button
-                    type="button"
-                    className="btn btn-secondary btn-sm"
-                    onClick={() => setNaming({ mode: "add", path: "components/", error: null })}
-                  >
-                    Add file
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn-secondary btn-sm"
-                    onClick={() => setNaming({ mode: "locale", path: "", error: null })}
-                  >
-                    Add locale
-                  </button>
-                </div>
-              </div>
-              {naming && (
-                <div className="field">
-                  <label className="label" htmlFor="file-path">
-                    {naming.mode === "add"
-                      ? "Path of the new file"
-                      : naming.mode === "locale"
-                        ? "Language tag of the new locale"
-                        : `New path of ${active}`}
-                  </label>
-                  <div className="row">
-                    <input
-                      id="file-path"
-                      className="input code"
-                      value={naming.path}
-                      autoFocus
-                      spellCheck={false}
-                      onChange={(event) => setNaming({ ...naming, path: event.target.value, error: null })}
-                      onKeyDown={(event) => {
-                        // Enter would submit the template's form.
-                        if (event.key === "Enter") {
-                          event.preventDefault();
-                          submitNaming();
-                        }
-                        if (event.key === "Escape") setNaming(null);
-                      }}
-                      aria-invalid={naming.error ? true : undefined}
-                      aria-describedby="file-path-help"
-                    />
-                    <button type="button" className="btn btn-primary btn-sm" onClick={submitNaming}>
-                      {naming.mode === "rename" ? "Rename" : "Add"}
-                    </button>
-                    <button type="button" className="btn btn-ghost btn-sm" onClick={() => setNaming(null)}>
-                      Cancel
-                    </button>
-                  </div>
-                  <span id="file-path-help" className={naming.error ? "field-error" : "hint"}>
-                    {naming.error ??
-                      (naming.mode === "locale"
-                        ? "A BCP 47 tag: fr, de, pt-BR, zh-Hant. It adds messages/<tag>.json, empty: each key falls back to its parent locale's message, then the default locale's, until you write it."
-                        : "A relative path ending in .tsx, .ts, .jsx or .js, e.g. components/footer.tsx. Import it from another file by its relative path: ./components/footer.")}
-                  </span>
-                </div>
-              )}
-              <div id="file-panel" role="tabpanel" aria-labelledby={`file-tab-${active}`}>
-                <CodeEditor
-                  key={active}
-                  ref={editor}
-                  value={code}
-                  onChange={setCode}
-                  path={active}
-                  label={activeTag === null ? "Template source code" : `Messages of ${activeTag} as JSON`}
-                  describedBy={activeTag === null ? "code-help" : "messages-help"}
-                  problem={
-                    problemHere?.line !== undefined ? { line: problemHere.line, column: problemHere.column } : null
-                  }
-                  onSave={save}
-                />
-              </div>
-              {/* What the form posts: the editor is not a form control. */}
-              {"code" in source ? (
-                <input type="hidden" name="code" value={source.code} />
-              ) : (
-                <>
-                  <input type="hidden" name="files" value={filesJson} />
-                  <input type="hidden" name="entry" value={source.entry} />
-                  {source.default_locale !== undefined && (
-                    <input type="hidden" name="default_locale" value={source.default_locale} />
-                  )}
-                </>
-              )}
-              {locales.length > 0 && (
-                <div className="field">
-                  <label className="label" htmlFor="default-locale">
-                    Default locale
-                  </label>
-                  <select
-                    id="default-locale"
-                    className="select"
-                    value={defaultLocale ?? ""}
-                    onChange={(event) => setChosenDefault(event.target.value)}
-                    aria-describedby="default-locale-help"
-                  >
-                    {locales.map((tag) => (
-                      <option key={tag} value={tag}>
-                        {tag}
-                      </option>
-                    ))}
-                  </select>
-                  <span id="default-locale-help" className="hint">
-                    A render in a locale the template lacks uses it, and a key another locale lacks falls back to it.
-                  </span>
-                </div>
-              )}
-              {activeTag !== null && (
-                // The editor's description: its JSON error in words too, read with it (not announced at each keystroke,
-                // when half-typed JSON never parses).
-                <span id="messages-help" className={jsonError ? "field-error" : "hint"}>
-                  {jsonError ? (
-                    <>This JSON does not parse yet: {jsonError}</>
-                  ) : (
-                    <>
-                      The messages of {activeTag}: an object of ICU messages by key, nested as you like (
-                      <code>{'{ "welcome": { "title": "Hi {name}" } }'}</code>), read with <code>createTranslator</code>{" "}
-                      from <code>next-intl</code>. JSON errors are marked as you type.
-                    </>
-                  )}
+            {/* What the form posts: the editor is not a form control. */}
+            {"code" in source ? (
+              <input type="hidden" name="code" value={source.code} />
+            ) : (
+              <>
+                <input type="hidden" name="files" value={filesJson} />
+                <input type="hidden" name="entry" value={source.entry} />
+                {source.default_locale !== undefined && (
+                  <input type="hidden" name="default_locale" value={source.default_locale} />
+                )}
+              </>
+            )}
+            {locales.length > 0 && (
+              <div className="field">
+                <label className="label" htmlFor="default-locale">
+                  Default locale
+                </label>
+                <select
+                  id="default-locale"
+                  className="select"
+                  value={defaultLocale ?? ""}
+                  onChange={(event) => setChosenDefault(event.target.value)}
+                  aria-describedby="default-locale-help"
+                >
+                  {locales.map((tag) => (
+                    <option key={tag} value={tag}>
+                      {tag}
+                    </option>
+                  ))}
+                </select>
+                <span id="default-locale-help" className="hint">
+                  A render in a locale the template lacks uses it, and a key another locale lacks falls back to it.
                 </span>
-              )}
-              {activeTag === null && (
-                <span id="code-help" className="hint">
-                  A default export returning React Email components. Imports: <code>react</code> and{" "}
-                  <code>@react-email/components</code>, <code>Tailwind</code> and <code>pixelBasedPreset</code>{" "}
-                  included; <code>next-intl</code> and a locale&apos;s <code>./messages/&lt;tag&gt;.json</code> with Add
-                  locale; your shared components as <code>@components/&lt;name&gt;</code>. Set{" "}
-                  <code>Component.PreviewProps</code> for sample values.
-                </span>
-              )}
-            </div>
-          </CardSection>
+              </div>
+            )}
+            {activeTag !== null && (
+              // The editor's description: its JSON error in words too, read with it (not announced at each keystroke,
+              // when half-typed JSON never parses).
+              <span id="messages-help" className={jsonError ? "field-error" : "hint"}>
+                {jsonError ? (
+                  <>This JSON does not parse yet: {jsonError}</>
+                ) : (
+                  <>
+                    The messages of {activeTag}: an object of ICU messages by key, nested as you like (
+                    <code>{'{ "welcome": { "title": "Hi {name}" } }'}</code>), read with <code>createTranslator</code>{" "}
+                    from <code>next-intl</code>. JSON errors are marked as you type.
+                  </>
+                )}
+              </span>
+            )}
+            {activeTag === null && (
+              <span id="code-help" className="hint">
+                A default export returning React Email components. Imports: <code>react</code> and{" "}
+                <code>@react-email/components</code>, <code>Tailwind</code> and <code>pixelBasedPreset</code> included;{" "}
+                <code>next-intl</code> and a locale&apos;s <code>./messages/&lt;tag&gt;.json</code> with Add locale;
+                your shared components as <code>@components/&lt;name&gt;</code>. Set <code>Component.PreviewProps</code>{" "}
+                for sample values.
+              </span>
+            )}
+          </FileEditor>
           <CardSection
             headingId="derived-title"
             title="Variables"
@@ -601,7 +407,9 @@ export function TemplateEditor({
           {shown && (
             <div className="alert alert-danger" role="alert" data-testid="editor-problem">
               <div>
-                <p style={{ whiteSpace: "pre-wrap" }}>{problemText(shown)}</p>
+                <p style={{ whiteSpace: "pre-wrap" }}>
+                  <ProblemText problem={shown} namesFile={files.length > 1} />
+                </p>
                 {shown.line !== undefined && (
                   <button
                     type="button"
