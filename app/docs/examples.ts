@@ -25,6 +25,8 @@ export const EXAMPLE_BODIES: Record<string, string> = {
   updateComponent: `{
     "files": ${COMPONENT_FILES}
   }`,
+  createDomain: `{ "name": "mail.example.com" }`,
+  updateDomain: `{ "open_tracking": true, "click_tracking": true }`,
   renderTemplate: `{ "variables": { "userName": "Ada" }, "format": "html", "plain_text": true }`,
   sendEmail: `{
     "template_id": "<template id>",
@@ -49,6 +51,7 @@ function pathArgument(path: string, name: string): string {
   if (name === "delivery_id") return JSON.stringify("<delivery id>");
   if (path.startsWith("/webhooks/")) return JSON.stringify("<webhook id>");
   if (path.startsWith("/components/")) return JSON.stringify("footer");
+  if (path.startsWith("/domains/")) return JSON.stringify("<domain id>");
   return JSON.stringify(path.startsWith("/emails/") ? "<email id>" : "<template id>");
 }
 

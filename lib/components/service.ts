@@ -1,5 +1,6 @@
 import "server-only";
-import { errors } from "@/lib/core/errors";
+import { mapConcurrently } from "@/lib/core/concurrency";
+import { errors, type ValidationDetail } from "@/lib/core/errors";
 import { compileTemplateFilesOffThread } from "@/lib/render/sandbox/compile-pool";
 import type { ComponentSource } from "@/lib/render/sandbox/compile-result";
 import type { TemplateFiles } from "@/lib/templates/files";
@@ -135,21 +136,23 @@ export async function updateComponent(
       entry,
     };
     const { available: imported } = await componentsForCompile(accountId, body.files);
-    const republish: { dependent: DependentTemplate; content: TemplateContent }[] = [];
-    const broken: { field: string; message: string }[] = [];
     const otherPins = (dependent: DependentTemplate) => dependent.components.filter((pin) => pin.id !== current.id);
     const pinnedVersions = await findComponentVersions(accountId, dependents.flatMap(otherPins));
-    for (const dependent of dependents) {
+    type Check = { dependent: DependentTemplate; content: TemplateContent } | { broken: ValidationDetail };
+    // Checked two at a time, as many as the compile pool has workers; the answer lists them in their order.
+    const checks = await mapConcurrently(dependents, DEPENDENTS_CHECKED_AT_ONCE, async (dependent): Promise<Check> => {
       const pinned = pinnedSources(pinnedVersions, otherPins(dependent));
       const available = { ...imported, ...pinned, [name]: next };
       try {
         const checked = await checkTemplate(accountId, storedSource(dependent), { components: { available } });
-        republish.push({ dependent, content: checked });
+        return { dependent, content: checked };
       } catch (error) {
         if (!(error instanceof AppError) || !REFUSALS.has(error.code)) throw error;
-        broken.push({ field: `templates.${dependent.id}`, message: `${dependent.name}: ${refusalText(error)}` });
+        return { broken: { field: `templates.${dependent.id}`, message: `${dependent.name}: ${refusalText(error)}` } };
       }
-    }
+    });
+    const republish = checks.flatMap((check) => ("dependent" in check ? [check] : []));
+    const broken = checks.flatMap((check) => ("broken" in check ? [check.broken] : []));
     if (broken.length > 0) throw errors.componentBreaksTemplates(name, broken);
     const saved = await publishComponentVersion(
       accountId,
@@ -167,6 +170,9 @@ export async function updateComponent(
     }
   }
 }
+
+/** Dependents compiled and trial-rendered at once in an update: the compile pool's workers (compile-pool.ts). */
+const DEPENDENTS_CHECKED_AT_ONCE = 2;
 
 /** Times an update is checked again when another save came first, before it answers 409 COMPONENT_CHANGING. */
 const UPDATE_ATTEMPTS = 3;

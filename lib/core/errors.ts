@@ -43,6 +43,7 @@ export const APP_ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405, error: "Method not allowed" },
   EMAIL_NOT_CANCELABLE: { status: 409, error: "Email cannot be canceled" },
   DOMAIN_TAKEN: { status: 409, error: "Domain taken" },
+  DOMAIN_EXISTS: { status: 409, error: "Domain exists" },
   // An email that already has an account, or signs in another way (the dashboard's sign-in).
   EMAIL_TAKEN: { status: 409, error: "Email taken" },
   ALREADY_IN_LIBRARY: { status: 409, error: "Template already in library" },
@@ -344,6 +345,11 @@ export const errors = {
         ? `${domain} is a parent or sub-domain of a domain another account has verified. A domain and its sub-domains belong to one account only.`
         : `${domain} is already registered by another account. A sending domain belongs to one account only.`,
     }),
+
+  domainExists: (domain: string) =>
+    new AppError("DOMAIN_EXISTS", { message: `${domain} is already one of your sending domains` }),
+
+  domainNotFound: () => new AppError("DOMAIN_NOT_FOUND", { message: "No sending domain with this id on your account" }),
 
   paymentsNotConfigured: () => new AppError("PAYMENTS_NOT_CONFIGURED"),
 

@@ -16,6 +16,9 @@ export type SendingDomain = {
   verified_at: Date | null;
   /** Resend's status for the domain; null when it was never registered with Resend. */
   provider_status: string | null;
+  /** Whether opens and clicks of its emails are tracked (Resend's switches for the domain when Resend sends). */
+  open_tracking: boolean;
+  click_tracking: boolean;
 };
 
 /** A DNS record Resend asks the domain's owner to publish (SPF, DKIM, ...), as Resend returned it. */
@@ -118,7 +121,8 @@ export async function addSendingDomain(
           provider_domain_id = coalesce(excluded.provider_domain_id, sending_domains.provider_domain_id),
           verified_at = coalesce(sending_domains.verified_at, excluded.verified_at)
           where sending_domains.account_id = excluded.account_id
-        returning id, domain, verified, default_sender, created_at, verified_at, provider_status`;
+        returning id, domain, verified, default_sender, created_at, verified_at, provider_status, open_tracking,
+                  click_tracking`;
       if (upserted) await auditDomainChange(tx, accountId, before, upserted);
       return upserted;
     }),
@@ -148,7 +152,7 @@ async function auditDomainChange(
 
 export async function listSendingDomains(accountId: string): Promise<SendingDomain[]> {
   return getDb()<SendingDomain[]>`
-    select id, domain, verified, default_sender, created_at, verified_at, provider_status
+    select id, domain, verified, default_sender, created_at, verified_at, provider_status, open_tracking, click_tracking
     from sending_domains where account_id = ${accountId} order by created_at`;
 }
 
@@ -162,6 +166,8 @@ const COLUMNS = [
   "provider_domain_id",
   "provider_status",
   "dns_records",
+  "open_tracking",
+  "click_tracking",
 ];
 
 /** The account's sending domains with Resend's status and DNS records (for showing what to publish). */
@@ -177,6 +183,27 @@ export async function getSendingDomain(accountId: string, domainId: string): Pro
   const db = getDb();
   const [row] = await db<SendingDomainDetails[]>`
     select ${db(COLUMNS)} from sending_domains where account_id = ${accountId} and id = ${domainId}`;
+  return row ?? null;
+}
+
+/**
+ * Sets the tracking switches and the default sender of one of the account's domains (each left as it is when
+ * undefined); the domain as changed, or null when the account has no such domain.
+ */
+export async function updateSendingDomain(
+  accountId: string,
+  domainId: string,
+  change: { openTracking?: boolean; clickTracking?: boolean; defaultSender?: string },
+): Promise<SendingDomainDetails | null> {
+  if (!isUuid(domainId)) return null;
+  const db = getDb();
+  const [row] = await db<SendingDomainDetails[]>`
+    update sending_domains set
+      open_tracking = coalesce(${change.openTracking ?? null}::boolean, open_tracking),
+      click_tracking = coalesce(${change.clickTracking ?? null}::boolean, click_tracking),
+      default_sender = coalesce(${change.defaultSender ?? null}::text, default_sender)
+    where account_id = ${accountId} and id = ${domainId}
+    returning ${db(COLUMNS)}`;
   return row ?? null;
 }
 

@@ -13,9 +13,11 @@ import {
   refuseReservedDomain,
   refuseTakenDomain,
   storeProviderDomain,
+  updateSendingDomain,
   type DnsRecord,
   type SendingDomainDetails,
 } from "@/lib/sending-domains/data";
+import type { DomainBody, UpdateDomainBody } from "@/lib/sending-domains/schemas";
 import { RESEND_TIMEOUT_MS } from "@/lib/mail-transport/resend";
 
 // Sending domains as a service: what the CLI and the dashboard call to add, verify and remove a domain.
@@ -97,8 +99,7 @@ export async function registerSendingDomain(
  */
 export async function verifySendingDomain(accountId: string, domainId: string): Promise<DomainOutcome> {
   const current = await getSendingDomain(accountId, domainId);
-  if (!current)
-    throw new AppError("DOMAIN_NOT_FOUND", { message: `No sending domain with id ${domainId} on this account` });
+  if (!current) throw errors.domainNotFound();
   const resend = resendClient();
 
   if (!resend) {
@@ -133,8 +134,7 @@ export async function verifySendingDomain(accountId: string, domainId: string): 
  */
 export async function removeSendingDomain(accountId: string, domainId: string): Promise<{ domain: string }> {
   const current = await getSendingDomain(accountId, domainId);
-  if (!current)
-    throw new AppError("DOMAIN_NOT_FOUND", { message: `No sending domain with id ${domainId} on this account` });
+  if (!current) throw errors.domainNotFound();
   const resend = resendClient();
   const providerId = current.provider_domain_id;
   if (resend && providerId) {
@@ -147,9 +147,104 @@ export async function removeSendingDomain(accountId: string, domainId: string): 
     }
   }
   const removed = await deleteSendingDomain(accountId, domainId);
-  if (!removed)
-    throw new AppError("DOMAIN_NOT_FOUND", { message: `No sending domain with id ${domainId} on this account` });
+  if (!removed) throw errors.domainNotFound();
   return { domain: removed.domain };
+}
+
+/**
+ * The API's form of a refused name or sender: a 400 naming the body's field, as every other refused field is (the
+ * dashboard's forms show INVALID_DOMAIN's message beside theirs).
+ */
+export async function refusedAsField<T>(field: string, change: Promise<T>): Promise<T> {
+  try {
+    return await change;
+  } catch (error) {
+    if (error instanceof AppError && error.code === "INVALID_DOMAIN")
+      throw errors.validation([{ field, message: error.message }]);
+    throw error;
+  }
+}
+
+/** A domain as the API answers it. */
+export function domainBody(domain: SendingDomainDetails): DomainBody {
+  return {
+    id: domain.id,
+    name: domain.domain,
+    status: isVerifiedForSending(domain) ? "verified" : "pending",
+    records: domain.dns_records ?? [],
+    open_tracking: domain.open_tracking,
+    click_tracking: domain.click_tracking,
+    default_sender: domain.default_sender,
+    created_at: domain.created_at.toISOString(),
+  };
+}
+
+/** One of the account's domains; DOMAIN_NOT_FOUND when it has no such domain. */
+export async function getDomain(accountId: string, domainId: string): Promise<SendingDomainDetails> {
+  const domain = await getSendingDomain(accountId, domainId);
+  if (!domain) throw errors.domainNotFound();
+  return domain;
+}
+
+/** POST /domains and the dashboard's add form: a domain the account does not have yet (else 409 DOMAIN_EXISTS). */
+export async function addDomain(
+  accountId: string,
+  input: { domain: string; defaultSender?: string },
+): Promise<DomainOutcome> {
+  const existing = await findSendingDomain(accountId, input.domain);
+  if (existing) throw errors.domainExists(existing.domain);
+  return registerSendingDomain(accountId, input);
+}
+
+/**
+ * POST /domains/{id}/verify and the dashboard's Verify: with Resend, Resend checks the DNS records again; without it
+ * DNS is simulated and the domain is marked verified (as the CLI's `domain:add --verified`).
+ */
+export async function verifyDomain(accountId: string, domainId: string): Promise<DomainOutcome> {
+  if (resendClient()) return verifySendingDomain(accountId, domainId);
+  const current = await getDomain(accountId, domainId);
+  const outcome = await registerSendingDomain(accountId, { domain: current.domain, markVerified: true });
+  return { ...outcome, message: `${outcome.domain.domain} is verified. You can send from it now.` };
+}
+
+/**
+ * PATCH /domains/{id} and the dashboard's switches: open and click tracking and the default sender, each left as it is
+ * when not given. With Resend the switches are Resend's for the domain, changed there first (a domain added before
+ * Resend was configured is created there first), so a failure there changes nothing here.
+ */
+export async function updateDomain(
+  accountId: string,
+  domainId: string,
+  change: UpdateDomainBody,
+): Promise<SendingDomainDetails> {
+  const current = await getDomain(accountId, domainId);
+  const defaultSender =
+    change.default_sender === undefined ? undefined : normalizeSender(change.default_sender, current.domain);
+  if (change.default_sender !== undefined && defaultSender === undefined)
+    throw errors.invalidDomain(`The default sender must be an address @${current.domain}`);
+  const resend = resendClient();
+  if (resend && (change.open_tracking !== undefined || change.click_tracking !== undefined)) {
+    let providerId = current.provider_domain_id;
+    if (!providerId) {
+      const created = await createRemote(resend, current.domain);
+      await storeProviderDomain(accountId, current.domain, current.default_sender, created);
+      providerId = created.id;
+    }
+    const remoteId = providerId;
+    await callResend(`change the tracking of ${current.domain} at Resend`, (signal) =>
+      resend.domains.update(
+        { id: remoteId, openTracking: change.open_tracking, clickTracking: change.click_tracking },
+        { signal },
+      ),
+    );
+  }
+  const updated = await updateSendingDomain(accountId, domainId, {
+    openTracking: change.open_tracking,
+    clickTracking: change.click_tracking,
+    defaultSender,
+  });
+  if (!updated) throw errors.domainNotFound();
+  return updated;
 }
 
 /** A domain as Resend knows it: what removing it there after its team has gone needs. */

@@ -29,6 +29,7 @@ const SUPPRESSION_NOT_FOUND = { error: "Suppression not found", code: "SUPPRESSI
 const TEMPLATE_NOT_FOUND = { error: "Template not found", code: "TEMPLATE_NOT_FOUND", success: false };
 const WEBHOOK_NOT_FOUND = { error: "Webhook not found", code: "WEBHOOK_NOT_FOUND", success: false };
 const COMPONENT_NOT_FOUND = { error: "Component not found", code: "COMPONENT_NOT_FOUND", success: false };
+const DOMAIN_NOT_FOUND = { error: "Domain not found", code: "DOMAIN_NOT_FOUND", success: false };
 const validation = (details: { field: string; message: string }[]) => ({
   error: "Invalid request body",
   code: "VALIDATION_ERROR",
@@ -68,6 +69,10 @@ describe("a NUL in a path parameter answers the route's JSON 404", () => {
     "GET /emails/{id}": EMAIL_NOT_FOUND,
     "POST /emails/{id}/cancel": EMAIL_NOT_FOUND,
     "DELETE /suppressions/{email}": SUPPRESSION_NOT_FOUND,
+    "GET /domains/{id}": DOMAIN_NOT_FOUND,
+    "POST /domains/{id}/verify": DOMAIN_NOT_FOUND,
+    "PATCH /domains/{id}": DOMAIN_NOT_FOUND,
+    "DELETE /domains/{id}": DOMAIN_NOT_FOUND,
     "GET /webhooks/{id}": WEBHOOK_NOT_FOUND,
     "PATCH /webhooks/{id}": WEBHOOK_NOT_FOUND,
     "DELETE /webhooks/{id}": WEBHOOK_NOT_FOUND,

@@ -38,6 +38,9 @@ import { POST as testWebhook } from "@/app/api/v1/webhooks/[id]/test/route";
 import { POST as rotateWebhookSecret } from "@/app/api/v1/webhooks/[id]/rotate-secret/route";
 import { DELETE as deleteWebhook, GET as getWebhook, PATCH as patchWebhook } from "@/app/api/v1/webhooks/[id]/route";
 import { GET as listWebhooks, POST as postWebhook } from "@/app/api/v1/webhooks/route";
+import { GET as listDomains, POST as postDomain } from "@/app/api/v1/domains/route";
+import { DELETE as deleteDomain, GET as getDomain, PATCH as patchDomain } from "@/app/api/v1/domains/[id]/route";
+import { POST as verifyDomain } from "@/app/api/v1/domains/[id]/verify/route";
 import {
   DELETE as deleteComponent,
   GET as getComponent,
@@ -126,6 +129,9 @@ describe("GET /api/v1/openapi.json", () => {
       "/catalogue",
       "/components",
       "/components/{name}",
+      "/domains",
+      "/domains/{id}",
+      "/domains/{id}/verify",
       "/emails",
       "/emails/{id}",
       "/emails/{id}/cancel",
@@ -299,9 +305,18 @@ describe("GET /api/v1/openapi.json", () => {
       "POST /webhooks/{id}/test",
       "POST /webhooks/{id}/rotate-secret",
     ];
+    const domains = [
+      "GET /domains",
+      "GET /domains/{id}",
+      "POST /domains/{id}/verify",
+      "PATCH /domains/{id}",
+      "DELETE /domains/{id}",
+    ];
     expect(adminOnly.sort()).toEqual(
       [
         `GET /team: ${insufficientScope}. ${manage("members and invitations")}`,
+        ...domains.map((operation) => `${operation}: ${insufficientScope}. ${manage("sending domains")}`),
+        `POST /domains: ${insufficientScope}. ${manage("sending domains")}`,
         `GET /audit-log: ${insufficientScope}. ${manage("the audit log")}`,
         ...webhooks.map((operation) => `${operation}: ${insufficientScope}. ${manage("webhooks")}`),
         `POST /webhooks: ${insufficientScope}. ${manage("webhooks")}. You have 10 webhooks already (WEBHOOK_LIMIT_REACHED)`,
@@ -621,6 +636,35 @@ describe("real responses match the document", () => {
     );
   });
 
+  it("domains answers", async () => {
+    const user = await createUser("free");
+    const create = (body: unknown) =>
+      call(postDomain, "/api/v1/domains", { method: "POST", headers: auth(user), body });
+    const name = `mail-${randomUUID().slice(0, 8)}.example`;
+    const made = await create({ name });
+    expect(made.status).toBe(201);
+    expectConforms("/domains", "post", made);
+    expectConforms("/domains", "post", await create({ name }));
+    expectConforms("/domains", "post", await create({ name: "not a domain" }));
+    expectConforms("/domains", "post", await create({ nope: 1 }));
+    expectConforms("/domains", "get", await call(listDomains, "/api/v1/domains", { headers: auth(user) }));
+    const id = made.body.domain.id as string;
+    const at = (handler: Parameters<typeof call>[0], method: string, target: string, body?: unknown) =>
+      call(handler, "/x", { method, params: { id: target }, headers: auth(user), body });
+    for (const target of [id, randomUUID()]) {
+      expectConforms("/domains/{id}", "get", await at(getDomain, "GET", target));
+      expectConforms("/domains/{id}", "patch", await at(patchDomain, "PATCH", target, { open_tracking: true }));
+      expectConforms("/domains/{id}/verify", "post", await at(verifyDomain, "POST", target));
+    }
+    expectConforms(
+      "/domains/{id}",
+      "patch",
+      await at(patchDomain, "PATCH", id, { default_sender: "a@elsewhere.example" }),
+    );
+    expectConforms("/domains/{id}", "delete", await at(deleteDomain, "DELETE", id));
+    expectConforms("/domains/{id}", "delete", await at(deleteDomain, "DELETE", id));
+  });
+
   it("webhooks answers", async () => {
     const user = await createUser("free");
     const create = (body: unknown) =>
@@ -724,6 +768,12 @@ describe("real responses match the document", () => {
     const member = await addMember(team);
     const headers = { cookie: await personSessionCookie(member.person.id), origin: "http://localhost:3000" };
     const handlers = [
+      listDomains,
+      postDomain,
+      getDomain,
+      verifyDomain,
+      patchDomain,
+      deleteDomain,
       postWebhook,
       listWebhooks,
       getWebhook,

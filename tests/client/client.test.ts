@@ -15,6 +15,8 @@ import { GET as getUsage } from "@/app/api/v1/usage/route";
 import { GET as listWebhookDeliveries } from "@/app/api/v1/webhooks/[id]/deliveries/route";
 import { GET as getComponent } from "@/app/api/v1/components/[name]/route";
 import { GET as listComponents } from "@/app/api/v1/components/route";
+import { GET as getDomain } from "@/app/api/v1/domains/[id]/route";
+import { GET as listDomains } from "@/app/api/v1/domains/route";
 import { GET as getWebhook } from "@/app/api/v1/webhooks/[id]/route";
 import { GET as listWebhooks } from "@/app/api/v1/webhooks/route";
 import { GET as listAuditLog } from "@/app/api/v1/audit-log/route";
@@ -162,6 +164,20 @@ describe("the letterpress client against the app", () => {
       await direct(user, getComponent, "/api/v1/components/footer", { params: { name: "footer" } }),
     );
     expect(await lp.components.delete("footer")).toEqual({ success: true });
+
+    const name = `mail-${user.accountId.slice(0, 8)}.client.example`;
+    const domain = await lp.domains.create({ name });
+    const domainId = domain.domain.id;
+    expect(domain).toEqual(await direct(user, getDomain, `/api/v1/domains/${domainId}`, { params: { id: domainId } }));
+    expect(await lp.domains.list()).toEqual(await direct(user, listDomains, "/api/v1/domains"));
+    expect(await lp.domains.verify(domainId)).toMatchObject({ domain: { status: "verified" } });
+    expect(await lp.domains.update(domainId, { open_tracking: true })).toMatchObject({
+      domain: { open_tracking: true },
+    });
+    expect(await lp.domains.get(domainId)).toEqual(
+      await direct(user, getDomain, `/api/v1/domains/${domainId}`, { params: { id: domainId } }),
+    );
+    expect(await lp.domains.delete(domainId)).toEqual({ success: true });
 
     const hook = await lp.webhooks.create({ url: WEBHOOK_URL, events: ["email.delivered"] });
     const { secret, ...webhook } = hook.webhook;

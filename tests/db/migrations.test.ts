@@ -129,9 +129,18 @@ describe("SQL functions", () => {
           applied: migrations.filter((f) => f >= CATCH_UP),
           alreadyApplied: earlier,
         });
-        // Kept as they were; 20261202180000_template_locales.sql adds each email's locale, null for all.
+        // Kept as they were; 20261202180000_template_locales.sql adds each email's locale, null for all, and
+        // 20261207010000_domain_tracking.sql each domain's tracking switches, off.
         expect(await rows()).toEqual([
-          { ...before, sent_emails: before.sent_emails.map((email: object) => ({ ...email, locale: null })) },
+          {
+            ...before,
+            sent_emails: before.sent_emails.map((email: object) => ({ ...email, locale: null })),
+            sending_domains: before.sending_domains.map((domain: object) => ({
+              ...domain,
+              open_tracking: false,
+              click_tracking: false,
+            })),
+          },
         ]);
         expect(await definitionsOf(db)).toEqual(await definitionsOf(getDb()));
       });

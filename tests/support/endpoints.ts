@@ -178,6 +178,16 @@ async function ownComponent(user: TestUser, name: string): Promise<string> {
   return name;
 }
 
+const domainName = () => `d${randomUUID().slice(0, 8)}.endpoints.example`;
+
+/** A sending domain of the user's, not verified (stored directly, as the dashboard's add form stores one). */
+async function ownDomain(user: TestUser): Promise<string> {
+  const [{ id }] = await getDb()<{ id: string }[]>`
+    insert into sending_domains (account_id, domain, verified, default_sender)
+    values (${user.accountId}, ${domainName()}, false, null) returning id`;
+  return id;
+}
+
 /**
  * Every operation of the contract (lib/api/contract/), which the tables below are made from: an operation added there
  * without a case here fails the type check, and loading this file.
@@ -217,6 +227,12 @@ const CASES: Record<OperationId, EndpointCase> = {
   deleteSuppression: { resource: suppressedAddress },
   getUsage: {},
   getTeam: {},
+  listDomains: {},
+  createDomain: { body: () => ({ name: domainName() }) },
+  getDomain: { resource: ownDomain },
+  verifyDomain: { resource: ownDomain },
+  updateDomain: { body: () => ({ open_tracking: true }), resource: ownDomain },
+  deleteDomain: { resource: ownDomain },
   createWebhook: { body: () => ({ url: WEBHOOK_URL, events: ["email.delivered"] }) },
   listWebhooks: {},
   getWebhook: { resource: ownWebhook },

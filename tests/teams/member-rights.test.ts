@@ -5,6 +5,7 @@ import {
   addDomainAction,
   removeDomainAction,
   updateDefaultSenderAction,
+  updateTrackingAction,
   verifyDomainAction,
 } from "@/app/dashboard/domains/actions";
 import {
@@ -57,7 +58,8 @@ async function teamState() {
   const [state] = await getDb()`
     select (select json_agg(json_build_object('id', k.id, 'name', k.name, 'revoked', k.revoked_at is not null)
                             order by k.id) from api_keys k where k.account_id = ${admin.accountId}) as keys,
-           (select json_agg(json_build_object('id', d.id, 'verified', d.verified, 'sender', d.default_sender)
+           (select json_agg(json_build_object('id', d.id, 'verified', d.verified, 'sender', d.default_sender,
+                                              'tracking', array[d.open_tracking, d.click_tracking])
                             order by d.id) from sending_domains d where d.account_id = ${admin.accountId}) as domains,
            (select json_agg(json_build_object('id', w.id, 'url', w.url, 'enabled', w.enabled, 'updated', w.updated_at)
                             order by w.id) from webhook_endpoints w where w.account_id = ${admin.accountId}) as webhooks,
@@ -107,6 +109,10 @@ describe("a member in the dashboard", () => {
         { status: "idle" },
         form({ domain: domain.domain, defaultSender: `hi@${domain.domain}` }),
       ),
+      updateTracking: await updateTrackingAction(
+        { status: "idle" },
+        form({ id: domain.id, openTracking: "on", clickTracking: "on" }),
+      ),
       removeDomain: await removeDomainAction(form({ id: domain.id })),
       createWebhook: await createWebhookAction({ status: "idle" }, form(endpoint)),
       updateWebhook: await updateWebhookAction({ status: "idle" }, form({ id: webhookId, ...endpoint })),
@@ -125,6 +131,7 @@ describe("a member in the dashboard", () => {
       addDomain: expect.objectContaining(refusal("domains")),
       verifyDomain: expect.objectContaining(refusal("domains")),
       updateDefaultSender: expect.objectContaining(refusal("domains")),
+      updateTracking: expect.objectContaining(refusal("domains")),
       removeDomain: expect.objectContaining(refusal("domains")),
       createWebhook: expect.objectContaining(refusal("webhooks")),
       updateWebhook: expect.objectContaining(refusal("webhooks")),

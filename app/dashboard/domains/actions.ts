@@ -1,11 +1,12 @@
 "use server";
 import { z } from "zod";
-import { getConfig } from "@/lib/core/config";
 import {
+  addDomain,
   findSendingDomain,
   registerSendingDomain,
   removeSendingDomain,
-  verifySendingDomain,
+  updateDomain,
+  verifyDomain,
 } from "@/lib/sending-domains/service";
 import { AppError } from "@/lib/core/errors";
 import { field, formAction, formMessage, refuse, type ActionState } from "../_lib/action";
@@ -23,7 +24,7 @@ export async function addDomainAction(_previous: ActionState, formData: FormData
   return formAction(formData, {
     page: PAGE,
     area: "domains",
-    input: async (form, account) => {
+    input: (form) => {
       const values = { domain: field(form, "domain"), defaultSender: field(form, "defaultSender") };
       const parsed = domainSchema.safeParse({
         domain: values.domain,
@@ -33,17 +34,10 @@ export async function addDomainAction(_previous: ActionState, formData: FormData
         const [{ message }] = parsed.error.issues;
         return refuse<ActionState>({ status: "error", message, fields: { domain: message }, values });
       }
-      if (await findSendingDomain(account.id, parsed.data.domain)) {
-        return refuse<ActionState>({
-          status: "error",
-          message: `${parsed.data.domain} is already on your list.`,
-          fields: { domain: "Already added" },
-          values,
-        });
-      }
       return { domain: parsed.data, values };
     },
-    run: (account, { domain }) => registerSendingDomain(account.id, domain),
+    // The rules are the API's (POST /domains): one already on the list is refused there too.
+    run: (account, { domain }) => addDomain(account.id, domain),
     refused: (error, { values }) => {
       const message = formMessage(error);
       return {
@@ -72,16 +66,36 @@ export async function verifyDomainAction(_previous: ActionState, formData: FormD
   return formAction(formData, {
     page: PAGE,
     area: "domains",
-    input: (form) => ({ id: field(form, "id"), domain: field(form, "domain") }),
-    run: async (account, { id, domain }) => {
-      if (getConfig().resend) return (await verifySendingDomain(account.id, id)).message;
-      const current = await findSendingDomain(account.id, domain);
-      if (!current) return refuse(GONE);
-      const outcome = await registerSendingDomain(account.id, { domain: current.domain, markVerified: true });
-      return `${outcome.domain.domain} is verified. You can send from it now.`;
-    },
+    input: (form) => ({ id: field(form, "id") }),
+    run: async (account, { id }) => (await verifyDomain(account.id, id)).message,
+    refused: (error) =>
+      error instanceof AppError && error.code === "DOMAIN_NOT_FOUND"
+        ? GONE
+        : { status: "error", message: formMessage(error) },
     revalidate: [PAGE, "/dashboard"],
     done: (message): ActionState => ({ status: "success", message }),
+  });
+}
+
+/** The tracking switches: through the service PATCH /domains/{id} changes them with (Resend's, when it sends). */
+export async function updateTrackingAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
+  return formAction(formData, {
+    page: PAGE,
+    area: "domains",
+    input: (form) => ({
+      id: field(form, "id"),
+      change: { open_tracking: form.get("openTracking") === "on", click_tracking: form.get("clickTracking") === "on" },
+    }),
+    run: (account, { id, change }) => updateDomain(account.id, id, change),
+    refused: (error) =>
+      error instanceof AppError && error.code === "DOMAIN_NOT_FOUND"
+        ? GONE
+        : { status: "error", message: formMessage(error) },
+    revalidate: [PAGE],
+    done: (domain): ActionState => ({
+      status: "success",
+      message: `Saved: opens ${domain.open_tracking ? "tracked" : "not tracked"}, clicks ${domain.click_tracking ? "tracked" : "not tracked"}.`,
+    }),
   });
 }
 

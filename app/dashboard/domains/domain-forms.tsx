@@ -4,7 +4,13 @@ import { ConfirmAction } from "../../_components/confirm-action";
 import { SubmitButton } from "../../_components/submit-button";
 import type { ActionState } from "../_lib/action";
 import { FormStatus } from "../_components/form-status";
-import { addDomainAction, removeDomainAction, updateDefaultSenderAction, verifyDomainAction } from "./actions";
+import {
+  addDomainAction,
+  removeDomainAction,
+  updateDefaultSenderAction,
+  updateTrackingAction,
+  verifyDomainAction,
+} from "./actions";
 import { FormField } from "../../_components/form-field";
 
 export function AddDomainForm() {
@@ -106,6 +112,46 @@ export function VerifyDomainForm({
       <div>
         <SubmitButton className="btn btn-secondary" pendingLabel="Checking…">
           {label}
+        </SubmitButton>
+      </div>
+      <FormStatus state={state} />
+    </form>
+  );
+}
+
+/** Open and click tracking: Resend's switches for the domain when it sends. */
+export function TrackingForm({
+  id,
+  domain,
+  open,
+  click,
+}: {
+  id: string;
+  domain: string;
+  open: boolean;
+  click: boolean;
+}) {
+  const [state, action] = useActionState<ActionState, FormData>(updateTrackingAction, { status: "idle" });
+  return (
+    <form action={action} className="stack-sm">
+      <input type="hidden" name="id" value={id} />
+      <fieldset className="stack-sm" style={{ border: 0, margin: 0, padding: 0 }}>
+        <legend className="label">Tracking</legend>
+        <label className="row">
+          <input type="checkbox" name="openTracking" defaultChecked={open} aria-describedby={`tracking-${domain}`} />
+          Track opens
+        </label>
+        <label className="row">
+          <input type="checkbox" name="clickTracking" defaultChecked={click} aria-describedby={`tracking-${domain}`} />
+          Track clicks
+        </label>
+        <span id={`tracking-${domain}`} className="hint">
+          Opens add a tracking pixel; clicks send links through a redirect. Both feed the template metrics.
+        </span>
+      </fieldset>
+      <div>
+        <SubmitButton className="btn btn-secondary" pendingLabel="Saving…">
+          Save tracking
         </SubmitButton>
       </div>
       <FormStatus state={state} />

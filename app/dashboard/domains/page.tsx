@@ -6,7 +6,7 @@ import { getConfig } from "@/lib/core/config";
 import { isVerifiedForSending, listSendingDomainDetails } from "@/lib/sending-domains/service";
 import { formatDateTime } from "../../_components/format";
 import { GlobeIcon } from "../../_components/icons";
-import { AddDomainForm, DefaultSenderForm, RemoveDomainButton, VerifyDomainForm } from "./domain-forms";
+import { AddDomainForm, DefaultSenderForm, RemoveDomainButton, TrackingForm, VerifyDomainForm } from "./domain-forms";
 import { PageHeader } from "../_components/page-header";
 import { ColumnHeadings } from "../../_components/column-headings";
 import { CardSection } from "../../_components/card-section";
@@ -108,6 +108,12 @@ export default async function DomainsPage() {
                     <DefaultSenderForm
                       domain={domain.domain}
                       sender={domain.default_sender ?? `hello@${domain.domain}`}
+                    />
+                    <TrackingForm
+                      id={domain.id}
+                      domain={domain.domain}
+                      open={domain.open_tracking}
+                      click={domain.click_tracking}
                     />
                     {!domain.verified && (
                       <VerifyDomainForm

@@ -8,6 +8,14 @@ import {
   updateComponent,
 } from "@/lib/api/contract/components";
 import type { Operation } from "@/lib/api/contract/define";
+import {
+  createDomain,
+  deleteDomain,
+  getDomain,
+  listDomains,
+  updateDomain,
+  verifyDomain,
+} from "@/lib/api/contract/domains";
 import { cancelEmail, getEmail, listEmails } from "@/lib/api/contract/emails";
 import { addToLibrary, listLibrary, removeFromLibrary } from "@/lib/api/contract/library";
 import { sendBatch, sendEmail } from "@/lib/api/contract/send";
@@ -72,6 +80,12 @@ export const contract = {
   deleteSuppression,
   getUsage,
   getTeam,
+  listDomains,
+  createDomain,
+  getDomain,
+  verifyDomain,
+  updateDomain,
+  deleteDomain,
   createWebhook,
   listWebhooks,
   getWebhook,

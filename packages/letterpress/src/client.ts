@@ -93,7 +93,8 @@ async function sendAnswer<B>(attempt: () => Promise<Answer>): Promise<B> {
 /**
  * The Letterpress API: one method per operation, each answering the operation's success body and throwing a
  * LetterpressError otherwise. Sends and renders at the top (`send`, `sendBatch`, `render`), the rest by resource:
- * `library`, `catalogue`, `templates`, `components`, `emails`, `suppressions`, `usage`, `team`, `webhooks`, `auditLog`.
+ * `library`, `catalogue`, `templates`, `components`, `emails`, `suppressions`, `usage`, `team`, `domains`, `webhooks`,
+ * `auditLog`.
  */
 export class Letterpress {
   /** Needs no API key: what a receiver of Letterpress's webhooks calls on each delivery. */
@@ -238,6 +239,26 @@ export class Letterpress {
   readonly team = {
     /** GET /team: your team, its members and pending invitations (members are managed in the dashboard only). */
     get: (): Promise<SuccessBody<"getTeam">> => answer(this.#api.GET("/team")),
+  };
+
+  readonly domains = {
+    /** GET /domains: your sending domains, oldest first. */
+    list: (): Promise<SuccessBody<"listDomains">> => answer(this.#api.GET("/domains")),
+    /** POST /domains: adds a domain to send from; the answer lists the DNS records to publish. */
+    create: (body: RequestBody<"createDomain">): Promise<SuccessBody<"createDomain">> =>
+      answer(this.#api.POST("/domains", { body })),
+    /** GET /domains/{id}: a domain with its DNS records and tracking switches. */
+    get: (id: string): Promise<SuccessBody<"getDomain">> =>
+      answer(this.#api.GET("/domains/{id}", { params: { path: { id } } })),
+    /** POST /domains/{id}/verify: checks its DNS records again. */
+    verify: (id: string): Promise<SuccessBody<"verifyDomain">> =>
+      answer(this.#api.POST("/domains/{id}/verify", { params: { path: { id } } })),
+    /** PATCH /domains/{id}: open and click tracking, the default sender. */
+    update: (id: string, body: RequestBody<"updateDomain">): Promise<SuccessBody<"updateDomain">> =>
+      answer(this.#api.PATCH("/domains/{id}", { params: { path: { id } }, body })),
+    /** DELETE /domains/{id}: removes a domain. */
+    delete: (id: string): Promise<SuccessBody<"deleteDomain">> =>
+      answer(this.#api.DELETE("/domains/{id}", { params: { path: { id } } })),
   };
 
   readonly webhooks = {

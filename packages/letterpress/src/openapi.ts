@@ -469,6 +469,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/domains": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List your sending domains, oldest first
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
+     */
+    get: operations["listDomains"];
+    put?: never;
+    /**
+     * Add a domain to send from; the answer lists the DNS records to publish before verifying it
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
+     */
+    post: operations["createDomain"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/domains/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A sending domain of yours, with its DNS records and tracking switches
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
+     */
+    get: operations["getDomain"];
+    put?: never;
+    post?: never;
+    /**
+     * Remove a sending domain (with Resend, there too): nothing is sent from it afterwards
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
+     */
+    delete: operations["deleteDomain"];
+    options?: never;
+    head?: never;
+    /**
+     * Turn open and click tracking on or off, or change the default sender
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
+     */
+    patch: operations["updateDomain"];
+    trace?: never;
+  };
+  "/domains/{id}/verify": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check the domain's DNS records again (Resend checks a little later: read the domain again); without Resend, DNS is simulated and the domain is verified
+     * @description Full-access API keys (and the dashboard's session of one of the team's admins) only.
+     */
+    post: operations["verifyDomain"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/webhooks": {
     parameters: {
       query?: never;
@@ -768,6 +840,66 @@ export interface components {
       /** @description false: save it as the component's draft, which templates' drafts are built with (publish: false) and published versions are not; no template is published again. By default it is published */
       publish?: boolean;
     };
+    DomainDeleteResponse: {
+      /** @constant */
+      success: true;
+    };
+    DomainListResponse: {
+      /** @constant */
+      success: true;
+      domains: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        /**
+         * @description verified: emails may be sent from it
+         * @enum {string}
+         */
+        status: "pending" | "verified";
+        /** @description What to publish at your DNS provider; empty without Resend, where DNS is simulated */
+        records: ({
+          record: string;
+          name: string;
+          type: string;
+          value: string;
+        } & {
+          [key: string]: unknown;
+        })[];
+        open_tracking: boolean;
+        click_tracking: boolean;
+        default_sender: string | null;
+        /** Format: date-time */
+        created_at: string;
+      }[];
+    };
+    DomainResponse: {
+      /** @constant */
+      success: true;
+      domain: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        /**
+         * @description verified: emails may be sent from it
+         * @enum {string}
+         */
+        status: "pending" | "verified";
+        /** @description What to publish at your DNS provider; empty without Resend, where DNS is simulated */
+        records: ({
+          record: string;
+          name: string;
+          type: string;
+          value: string;
+        } & {
+          [key: string]: unknown;
+        })[];
+        open_tracking: boolean;
+        click_tracking: boolean;
+        default_sender: string | null;
+        /** Format: date-time */
+        created_at: string;
+      };
+    };
     Email: {
       /** @description The id POST /send answered with */
       id: string;
@@ -921,6 +1053,7 @@ export interface components {
         | "METHOD_NOT_ALLOWED"
         | "EMAIL_NOT_CANCELABLE"
         | "DOMAIN_TAKEN"
+        | "DOMAIN_EXISTS"
         | "EMAIL_TAKEN"
         | "ALREADY_IN_LIBRARY"
         | "ALIAS_TAKEN"
@@ -4520,6 +4653,606 @@ export interface operations {
       };
       /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listDomains: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Your sending domains */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DomainListResponse"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage sending domains (ADMIN_REQUIRED) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  createDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The domain or subdomain you send from, such as mail.example.com */
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Added (pending until verified), with its DNS records */
+      201: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DomainResponse"];
+        };
+      };
+      /** @description A name that is not a domain name, or one of this service's own domains or a parent or subdomain of one (field name) (VALIDATION_ERROR) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationError"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage sending domains (ADMIN_REQUIRED) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Already one of your domains (DOMAIN_EXISTS). Another account holds the domain, or a parent or subdomain of it (DOMAIN_TAKEN) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body passed 10 MB (PAYLOAD_TOO_LARGE) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Resend could not be reached, or refused: nothing was changed (EMAIL_PROVIDER_ERROR) */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The domain's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DomainResponse"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage sending domains (ADMIN_REQUIRED) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not one of your sending domains (DOMAIN_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The domain's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DomainDeleteResponse"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage sending domains (ADMIN_REQUIRED) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not one of your sending domains (DOMAIN_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Resend could not be reached, or refused: nothing was changed (EMAIL_PROVIDER_ERROR) */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  updateDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The domain's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          /** @description Track the opens of emails from this domain (with Resend, Resend's switch for the domain) */
+          open_tracking?: boolean;
+          /** @description Track the clicks of emails from this domain (with Resend, Resend's switch for the domain) */
+          click_tracking?: boolean;
+          /** @description The address sends from this domain use when they name no `from`: an address @ the domain */
+          default_sender?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The domain as changed */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DomainResponse"];
+        };
+      };
+      /** @description A tracking switch that is not true or false, or a default sender that is not an address @ the domain (field default_sender) (VALIDATION_ERROR) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationError"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage sending domains (ADMIN_REQUIRED) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not one of your sending domains (DOMAIN_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body passed 10 MB (PAYLOAD_TOO_LARGE) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Resend could not be reached, or refused: nothing was changed (EMAIL_PROVIDER_ERROR) */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  verifyDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The domain's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The domain as now known */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DomainResponse"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage sending domains (ADMIN_REQUIRED) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not one of your sending domains (DOMAIN_NOT_FOUND) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Another account verified a parent or subdomain of it first (DOMAIN_TAKEN) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Resend could not be reached, or refused: nothing was changed (EMAIL_PROVIDER_ERROR) */
+      502: {
         headers: {
           [name: string]: unknown;
         };
