@@ -62,6 +62,8 @@ test("writes a component of two files, saves a version that republishes its temp
   await page.getByRole("heading", { level: 1, name: "Uses footer" }).waitFor();
   const components = page.getByTestId("template-components");
   await expect(components).toContainText("@components/footer version 2");
+  // Its history says why Letterpress published its version 2.
+  await expect(page.getByTestId("version-row").first()).toContainText(/Published .*, with component footer v2/);
   await components.getByRole("link", { name: "@components/footer" }).click();
   await page.getByRole("heading", { level: 1, name: "footer" }).waitFor();
 });

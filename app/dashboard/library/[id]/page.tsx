@@ -225,6 +225,7 @@ export default async function TemplatePage({
               version: listed.version,
               published_at: listed.published_at.toISOString(),
               published_by: publisherOf(listed),
+              reason: listed.reason,
             }))}
             total={versions.total}
             current={template.published_version}

@@ -138,8 +138,8 @@ export function VersionsCard({
   highlighted,
 }: {
   templateId: string;
-  /** Each with who published it (null: not recorded). */
-  versions: (Published & { published_by: string | null })[];
+  /** Each with who published it (null: not recorded) and why, when Letterpress did (a component's update). */
+  versions: (Published & { published_by: string | null; reason: string | null })[];
   total: number;
   current: number | null;
   hasDraft: boolean;
@@ -194,7 +194,7 @@ export function VersionsCard({
           </p>
         ) : (
           <ol className="version-list" aria-labelledby="versions-title">
-            {shown.map(({ version, published_at, published_by }) => (
+            {shown.map(({ version, published_at, published_by, reason }) => (
               <li key={version} data-testid="version-row" aria-current={version === highlighted ? "true" : undefined}>
                 <div className="stack-sm" style={{ gap: 2 }}>
                   <div className="row">
@@ -205,6 +205,7 @@ export function VersionsCard({
                   <span className="muted small">
                     Published {formatDateTime(published_at)}
                     {published_by && ` by ${published_by}`}
+                    {reason && `, with ${reason}`}
                   </span>
                 </div>
                 {/* The published version has nothing to publish again; into the draft it only discards the draft. */}
