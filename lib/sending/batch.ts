@@ -2,7 +2,12 @@ import "server-only";
 import { mapConcurrently } from "@/lib/core/concurrency";
 import { AppError, errors, type ValidationDetail } from "@/lib/core/errors";
 import { getConfig } from "@/lib/core/config";
-import { markEmailsAccepted, markEmailsFailed, recordCountedEmails } from "@/lib/sent-emails/delivery";
+import {
+  applyOutboxEngagement,
+  markEmailsAccepted,
+  markEmailsFailed,
+  recordCountedEmails,
+} from "@/lib/sent-emails/delivery";
 import { findSendContext, type SendContext } from "@/lib/sending/data/send-context";
 import { getEmailsSent, getTestEmailsSentToday } from "@/lib/usage/service";
 import { BATCH_RENDER_BUDGET_MS, MAX_BATCH_RENDERED_BYTES } from "@/lib/core/limits";
@@ -209,6 +214,12 @@ async function performBatch(
     }
     await markEmailsAccepted(ids.map((id, i) => ({ id, providerMessageId: accepted[i] })));
     providerIds = accepted;
+  } else {
+    for (const [i, email] of counted.emails.entries()) {
+      const recipients = [...messages[i].to, ...messages[i].cc, ...messages[i].bcc];
+      if (outboxDeliveryEvent(recipients).type === "delivered")
+        await applyOutboxEngagement(email.id, recipients, messages[i].html);
+    }
   }
 
   const overage = counted.emails.filter((email) => email.isOverage);

@@ -3,7 +3,12 @@ import type { z } from "zod";
 import { AppError, errors, zodDetails } from "@/lib/core/errors";
 import { getConfig } from "@/lib/core/config";
 import { isVerifiedForSending, type SendingDomain } from "@/lib/sending-domains/service";
-import { markEmailAccepted, markEmailFailed, recordCountedEmail } from "@/lib/sent-emails/delivery";
+import {
+  applyOutboxEngagement,
+  markEmailAccepted,
+  markEmailFailed,
+  recordCountedEmail,
+} from "@/lib/sent-emails/delivery";
 import { findSendContext, type RenderableTemplate } from "@/lib/sending/data/send-context";
 import { templateNameSuggestion, type VersionChoice } from "@/lib/templates/service";
 import { describeProviderFailure, type OutgoingEmail } from "@/lib/mail-transport";
@@ -135,6 +140,9 @@ async function performSend(
   const mailer = mailerFor(caller);
   const message = { ...outgoingMessage(request, from, rendered), locale: checked.locale ?? null };
   const { scheduledAt } = message;
+  const recipients = [...message.to, ...message.cc, ...message.bcc];
+  // Recorded as sent is sent: the outbox reports what became of it, as a provider would.
+  const outboxDelivery = mailer.deliversOnRecord && !scheduledAt ? outboxDeliveryEvent(recipients) : null;
 
   const plan = PLANS[caller.plan];
   const { start, reset } = billingPeriod();
@@ -148,11 +156,7 @@ async function performSend(
       status: mailer.deliversOnRecord ? (scheduledAt ? "scheduled" : "sent") : "pending",
       provider: mailer.provider,
       providerIdempotencyKey: providerKey,
-      // Recorded as sent is sent: the outbox reports what became of it, as a provider would.
-      deliveryEvent:
-        mailer.deliversOnRecord && !scheduledAt
-          ? outboxDeliveryEvent([...message.to, ...message.cc, ...message.bcc])
-          : null,
+      deliveryEvent: outboxDelivery,
     },
     {
       periodStart: start,
@@ -201,6 +205,8 @@ async function performSend(
       );
     }
     await markEmailAccepted(counted.id, id);
+  } else if (!scheduledAt && outboxDelivery?.type === "delivered") {
+    await applyOutboxEngagement(counted.id, recipients, message.html);
   }
   // Overage is billed through the payment processor: true only once it acknowledged this email's usage record. The
   // wait is bounded; if it runs out the email stays in the ledger and is reported by the cron job or the next send.

@@ -2,6 +2,7 @@ import "server-only";
 import {
   applyEmailEvent,
   applyHeldEmailEvents,
+  applyOutboxEngagement,
   findEmailIdByProviderMessageId,
   holdEmailEvent,
 } from "@/lib/sent-emails/data/events";
@@ -23,6 +24,7 @@ import { dispatchDueScheduledEmails } from "@/lib/sent-emails/data/scheduled";
 export {
   applyEmailEvent,
   applyHeldEmailEvents,
+  applyOutboxEngagement,
   claimOrphanedEmails,
   dispatchDueScheduledEmails,
   failExpiredOrphanedEmails,

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as getEmail, POST as postEmail } from "@/app/api/v1/emails/[id]/route";
 import { GET as listEmails } from "@/app/api/v1/emails/route";
 import { POST as send } from "@/app/api/v1/send/route";
+import { POST as sendBatch } from "@/app/api/v1/send/batch/route";
 import { getDb } from "@/lib/db/client";
 import { applyEmailEvent } from "@/lib/sent-emails/data/events";
 import { dispatchDueScheduledEmails } from "@/lib/sent-emails/data/scheduled";
@@ -126,6 +127,71 @@ describe("GET /api/v1/emails/{id} through the embedded outbox", () => {
           { to: ["ann@example.com", "x@complaint.test"] },
         ),
       },
+    ]);
+  });
+
+  it("an address at opened.test opens the email; one at clicked.test opens it and clicks its first link", async () => {
+    const user = await sender();
+    const opened = await sentEmailId(user, { to: ["reader@opened.test"] });
+    expect((await get(user, opened)).body).toEqual({
+      success: true,
+      email: expectedEmailResponse(
+        user,
+        opened,
+        "delivered",
+        [
+          { type: "sent", at: ISO },
+          { type: "delivered", at: ISO },
+          { type: "opened", at: ISO },
+        ],
+        { to: ["reader@opened.test"] },
+      ),
+    });
+    const link = "https://acme.example/start?from=welcome&step=1";
+    const clicked = await sentEmailId(user, { to: ["reader@clicked.test"], variables: { dashboardUrl: link } });
+    expect((await get(user, clicked)).body).toEqual({
+      success: true,
+      email: expectedEmailResponse(
+        user,
+        clicked,
+        "delivered",
+        [
+          { type: "sent", at: ISO },
+          { type: "delivered", at: ISO },
+          { type: "opened", at: ISO },
+          { type: "clicked", at: ISO, detail: { link } },
+        ],
+        { to: ["reader@clicked.test"] },
+      ),
+    });
+    // A bounce comes first: a message that bounced is not opened.
+    const bounced = await sentEmailId(user, { to: ["reader@clicked.test", "gone@bounce.test"] });
+    expect((await get(user, bounced)).body.email.events.map(({ type }: { type: string }) => type)).toEqual([
+      "sent",
+      "bounced",
+    ]);
+    // A batch's and a scheduled email's readers do the same.
+    const batch = await call(sendBatch, "/api/v1/send/batch", {
+      method: "POST",
+      headers: auth(user),
+      body: { emails: [{ template_id: user.welcomeId, to: "reader@opened.test", subject: "Hi" }] },
+    });
+    const [{ id: batched }] = batch.body.data;
+    expect((await get(user, batched)).body.email.events.map(({ type }: { type: string }) => type)).toEqual([
+      "sent",
+      "delivered",
+      "opened",
+    ]);
+    const due = await sentEmailId(user, {
+      to: ["reader@opened.test"],
+      scheduled_at: new Date(Date.now() + 60_000).toISOString(),
+    });
+    await dispatchDueScheduledEmails({ accountId: user.accountId, now: new Date(Date.now() + 120_000) });
+    expect((await get(user, due)).body.email.events.map(({ type }: { type: string }) => type)).toEqual([
+      "scheduled",
+      "sent",
+      "delivered",
+      "opened",
     ]);
   });
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb, jsonParameter } from "@/lib/db/client";
 import { canBeEmailId } from "@/lib/sent-emails/data/resources";
-import { outboxDeliveryEvent } from "@/lib/mail-transport/outbox-delivery";
+import { outboxDeliveryEvent, outboxEngagementEvents } from "@/lib/mail-transport/outbox-delivery";
 import type { DeliveryStatus, EmailEventType } from "@/lib/sent-emails/schemas";
 
 // What became of an email is moved only by its events (apply_email_event): the hand-off's own changes (a trigger on
@@ -25,9 +25,19 @@ export async function applyEmailEvent(
 }
 
 /** The embedded outbox, having sent a message, reports what a provider would (see outboxDeliveryEvent). */
-export async function applyOutboxDelivery(emailId: string, recipients: string[]): Promise<void> {
+export async function applyOutboxDelivery(emailId: string, recipients: string[], html: string | null): Promise<void> {
   const { type, detail } = outboxDeliveryEvent(recipients);
   await applyEmailEvent(emailId, type, { detail });
+  if (type === "delivered") await applyOutboxEngagement(emailId, recipients, html);
+}
+
+/**
+ * After a delivered message is recorded: what its recipients at opened.test and clicked.test do (outboxEngagementEvents),
+ * one event at a time, as tracking would report them. Nothing for any other recipient, so a send pays no statement.
+ */
+export async function applyOutboxEngagement(emailId: string, recipients: string[], html: string | null): Promise<void> {
+  for (const { type, detail } of outboxEngagementEvents(recipients, html))
+    await applyEmailEvent(emailId, type, { detail });
 }
 
 /**

@@ -14,7 +14,7 @@ export async function dispatchDueScheduledEmails(
 ): Promise<number> {
   const db = getDb();
   const now = options.now ?? new Date();
-  const rows = await db<{ id: string; recipients: string[] }[]>`
+  const rows = await db<{ id: string; recipients: string[]; html: string | null }[]>`
     update sent_emails set status = 'sent', sent_at = now()
     where id in (
       select id from sent_emails
@@ -24,8 +24,8 @@ export async function dispatchDueScheduledEmails(
       limit ${options.limit ?? 1000}
       for update skip locked
     )
-    returning id, to_addresses || cc_addresses || bcc_addresses as recipients`;
-  for (const row of rows) await applyOutboxDelivery(row.id, row.recipients);
+    returning id, to_addresses || cc_addresses || bcc_addresses as recipients, html`;
+  for (const row of rows) await applyOutboxDelivery(row.id, row.recipients, row.html);
   return rows.length;
 }
 
