@@ -57,6 +57,10 @@ const COMPANY_ADDRESS = "Acme Inc., 123 Market Street, San Francisco, CA 94103";
 const shared = {
   companyAddress: () =>
     text(ADDRESS_CHARS).default(COMPANY_ADDRESS).describe("Your postal address, shown in the footer."),
+  unsubscribeUrl: (label: string) =>
+    optionalHttpUrl().describe(
+      `http(s) unsubscribe URL, linked as "${label}" in the footer; empty for no link. A send with \`unsubscribe\` gives its one-click URL.`,
+    ),
   customerName: () =>
     text(LINE_CHARS).default("there").describe("Customer's first name, used in the opening line, e.g. Ada."),
   productName: () =>
@@ -390,7 +394,7 @@ export const catalogue: CatalogueEntry[] = [
         )
         .max(MAX_ARTICLES, `must list at most ${MAX_ARTICLES} articles`)
         .describe('Articles of this issue in order, each with its headline, summary and a "Continue reading" link.'),
-      unsubscribeUrl: httpUrl().describe('http(s) unsubscribe URL, linked as "Unsubscribe" in the footer.'),
+      unsubscribeUrl: shared.unsubscribeUrl("Unsubscribe"),
       brandName: text(LINE_CHARS)
         .default("Acme")
         .describe(
@@ -466,6 +470,7 @@ export const catalogue: CatalogueEntry[] = [
         "http(s) URL of your usage dashboard, linked below the button; empty for no link.",
       ),
       companyAddress: shared.companyAddress(),
+      unsubscribeUrl: shared.unsubscribeUrl("Stop usage alerts"),
     }),
   }),
   entry({
@@ -508,6 +513,7 @@ export const catalogue: CatalogueEntry[] = [
         .default("support@example.com")
         .describe("Address for questions about plans, shown as a mailto link."),
       companyAddress: shared.companyAddress(),
+      unsubscribeUrl: shared.unsubscribeUrl("Unsubscribe"),
     }),
   }),
   entry({

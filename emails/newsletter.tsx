@@ -30,7 +30,7 @@ export type NewsletterArticle = {
 export type NewsletterProps = {
   /** Articles featured in this issue. Required. */
   articles?: NewsletterArticle[];
-  /** One-click unsubscribe URL. Required for marketing email. */
+  /** The send's one-click unsubscribe URL (a send with `unsubscribe` gives it): the footer's link, shown only when given. */
   unsubscribeUrl?: string;
   /** Publication or company name. */
   brandName?: string;
@@ -56,7 +56,7 @@ export type NewsletterProps = {
 
 export default function Newsletter({
   articles = [],
-  unsubscribeUrl = "https://example.com/unsubscribe",
+  unsubscribeUrl = "",
   brandName = "Acme",
   logoUrl = "",
   issueTitle = "What's new this month",
@@ -138,10 +138,15 @@ export default function Newsletter({
 
           <Section style={footer}>
             <Text style={footerText}>
-              {`You're receiving this newsletter because you subscribed to updates from ${brandName}.`}{" "}
-              <Link href={unsubscribeUrl} style={mutedLink}>
-                Unsubscribe
-              </Link>
+              {`You're receiving this newsletter because you subscribed to updates from ${brandName}.`}
+              {unsubscribeUrl && (
+                <>
+                  {" "}
+                  <Link href={unsubscribeUrl} style={mutedLink}>
+                    Unsubscribe
+                  </Link>
+                </>
+              )}
             </Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>

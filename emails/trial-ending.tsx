@@ -35,6 +35,8 @@ export type TrialEndingProps = {
   supportEmail?: string;
   /** Postal address shown in the footer. */
   companyAddress?: string;
+  /** The send's one-click unsubscribe URL (a send with `unsubscribe` gives it): the footer's link, shown only when given. */
+  unsubscribeUrl?: string;
 };
 
 export default function TrialEnding({
@@ -48,6 +50,7 @@ export default function TrialEnding({
   planPrice = "",
   supportEmail = "support@example.com",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
+  unsubscribeUrl = "",
 }: TrialEndingProps) {
   const remaining = daysLeft <= 0 ? "today" : daysLeft === 1 ? "tomorrow" : `in ${daysLeft} days`;
 
@@ -104,7 +107,17 @@ export default function TrialEnding({
           </Section>
 
           <Section style={footer}>
-            <Text style={footerText}>{`You're receiving this email because you started a ${productName} trial.`}</Text>
+            <Text style={footerText}>
+              {`You're receiving this email because you started a ${productName} trial.`}
+              {unsubscribeUrl && (
+                <>
+                  {" "}
+                  <Link href={unsubscribeUrl} style={mutedLink}>
+                    Unsubscribe
+                  </Link>
+                </>
+              )}
+            </Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -124,6 +137,7 @@ TrialEnding.PreviewProps = {
   planPrice: "$29/month",
   supportEmail: "sales@acme.example",
   companyAddress: "Acme Inc., 123 Market Street, San Francisco, CA 94103",
+  unsubscribeUrl: "https://acme.example/unsubscribe?u=42",
 } satisfies TrialEndingProps;
 
 const fontFamily = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
@@ -208,6 +222,11 @@ const hr: React.CSSProperties = {
 };
 
 const footer: React.CSSProperties = { padding: "24px 8px 0" };
+
+const mutedLink: React.CSSProperties = {
+  color: "#52525b",
+  textDecoration: "underline",
+};
 
 const footerText: React.CSSProperties = {
   margin: "0 0 8px",

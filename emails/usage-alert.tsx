@@ -39,6 +39,8 @@ export type UsageAlertProps = {
   usageUrl?: string;
   /** Postal address shown in the footer. */
   companyAddress?: string;
+  /** The send's one-click unsubscribe URL (a send with `unsubscribe` gives it): the footer's link, shown only when given. */
+  unsubscribeUrl?: string;
 };
 
 /** 1234567 -> "1,234,567", without relying on locale APIs. */
@@ -58,6 +60,7 @@ export default function UsageAlert({
   periodEnd = "",
   usageUrl = "",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
+  unsubscribeUrl = "",
 }: UsageAlertProps) {
   const percent = limit > 0 ? Math.min(100, Math.round((used / limit) * 100)) : 100;
   const overLimit = limit > 0 ? used >= limit : true;
@@ -137,6 +140,14 @@ export default function UsageAlert({
           <Section style={footer}>
             <Text style={footerText}>
               {`You're receiving this email because you're an owner of a ${productName} account.`}
+              {unsubscribeUrl && (
+                <>
+                  {" "}
+                  <Link href={unsubscribeUrl} style={mutedLink}>
+                    Stop usage alerts
+                  </Link>
+                </>
+              )}
             </Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
@@ -158,6 +169,7 @@ UsageAlert.PreviewProps = {
   periodEnd: "March 31",
   usageUrl: "https://acme.example/settings/usage",
   companyAddress: "Acme Inc., 123 Market Street, San Francisco, CA 94103",
+  unsubscribeUrl: "https://acme.example/unsubscribe?u=42",
 } satisfies UsageAlertProps;
 
 const fontFamily = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
@@ -288,6 +300,11 @@ const hr: React.CSSProperties = {
 };
 
 const footer: React.CSSProperties = { padding: "24px 8px 0" };
+
+const mutedLink: React.CSSProperties = {
+  color: "#52525b",
+  textDecoration: "underline",
+};
 
 const footerText: React.CSSProperties = {
   margin: "0 0 8px",

@@ -2043,7 +2043,7 @@ $seed$
 select public.seed_catalogue_template(
   p_slug => $seed$newsletter$seed$,
   p_listing => $seed${"name":"Newsletter","description":"Editorial newsletter with an intro, a list of articles with optional cover images, a closing CTA and an unsubscribe footer.","price":"29.00","category":"Marketing","author":"Letterpress","preview_image_url":null}$seed$,
-  p_variables => $seed${"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"articles":{"maxItems":50,"type":"array","items":{"type":"object","properties":{"title":{"type":"string","maxLength":200,"description":"Article headline, shown as a heading linked to the article, e.g. Introducing scheduled sends."},"summary":{"type":"string","maxLength":5000,"description":"One or two sentences shown under the headline."},"url":{"type":"string","maxLength":2048,"format":"uri","description":"http(s) URL of the full article, linked from the headline, the cover image and \"Continue reading\"."},"imageUrl":{"description":"http(s) URL of a cover image shown above the headline, ideally 1072 px wide; leave out for none.","type":"string","maxLength":2048,"format":"uri"},"imageAlt":{"description":"Alt text of the cover image; the title is used when it is left out or empty.","type":"string","maxLength":200}},"required":["title","summary","url"],"additionalProperties":true},"description":"Articles of this issue in order, each with its headline, summary and a \"Continue reading\" link."},"unsubscribeUrl":{"type":"string","maxLength":2048,"format":"uri","description":"http(s) unsubscribe URL, linked as \"Unsubscribe\" in the footer."},"brandName":{"default":"Acme","description":"Publication or company name, shown in the header when there is no logo, the preview text and the footer.","type":"string","maxLength":200},"logoUrl":{"default":"","description":"http(s) URL of your logo, shown 32 px tall in the header; empty to show the brand name as text instead.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"issueTitle":{"default":"What's new this month","description":"Headline of this issue, shown as the heading and in the preview text.","type":"string","maxLength":200},"issueNumber":{"default":0,"description":"Issue number, shown above the heading as \"Issue #42\"; hidden when 0.","type":"number"},"issueDate":{"default":"","description":"Publication date as it should read, shown above the heading, e.g. March 2025; empty to leave it out.","type":"string","maxLength":200},"intro":{"default":"Here's a round-up of what we've been working on, and a few things we think you'll enjoy.","description":"Introductory paragraph shown above the articles.","type":"string","maxLength":5000},"ctaLabel":{"default":"Read more on our blog","description":"Text of the button after the articles.","type":"string","maxLength":200},"ctaUrl":{"default":"https://example.com/blog","description":"http(s) URL the button after the articles opens.","type":"string","maxLength":2048,"format":"uri"},"webVersionUrl":{"default":"","description":"http(s) URL of this issue on the web, linked as \"View in browser\" in the header; empty for no link.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"companyAddress":{"default":"Acme Inc., 123 Market Street, San Francisco, CA 94103","description":"Your postal address, shown in the footer (anti-spam laws such as CAN-SPAM require one in marketing email).","type":"string","maxLength":1000}},"required":["articles","unsubscribeUrl"],"additionalProperties":true}$seed$,
+  p_variables => $seed${"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"articles":{"maxItems":50,"type":"array","items":{"type":"object","properties":{"title":{"type":"string","maxLength":200,"description":"Article headline, shown as a heading linked to the article, e.g. Introducing scheduled sends."},"summary":{"type":"string","maxLength":5000,"description":"One or two sentences shown under the headline."},"url":{"type":"string","maxLength":2048,"format":"uri","description":"http(s) URL of the full article, linked from the headline, the cover image and \"Continue reading\"."},"imageUrl":{"description":"http(s) URL of a cover image shown above the headline, ideally 1072 px wide; leave out for none.","type":"string","maxLength":2048,"format":"uri"},"imageAlt":{"description":"Alt text of the cover image; the title is used when it is left out or empty.","type":"string","maxLength":200}},"required":["title","summary","url"],"additionalProperties":true},"description":"Articles of this issue in order, each with its headline, summary and a \"Continue reading\" link."},"unsubscribeUrl":{"default":"","description":"http(s) unsubscribe URL, linked as \"Unsubscribe\" in the footer; empty for no link. A send with `unsubscribe` gives its one-click URL.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"brandName":{"default":"Acme","description":"Publication or company name, shown in the header when there is no logo, the preview text and the footer.","type":"string","maxLength":200},"logoUrl":{"default":"","description":"http(s) URL of your logo, shown 32 px tall in the header; empty to show the brand name as text instead.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"issueTitle":{"default":"What's new this month","description":"Headline of this issue, shown as the heading and in the preview text.","type":"string","maxLength":200},"issueNumber":{"default":0,"description":"Issue number, shown above the heading as \"Issue #42\"; hidden when 0.","type":"number"},"issueDate":{"default":"","description":"Publication date as it should read, shown above the heading, e.g. March 2025; empty to leave it out.","type":"string","maxLength":200},"intro":{"default":"Here's a round-up of what we've been working on, and a few things we think you'll enjoy.","description":"Introductory paragraph shown above the articles.","type":"string","maxLength":5000},"ctaLabel":{"default":"Read more on our blog","description":"Text of the button after the articles.","type":"string","maxLength":200},"ctaUrl":{"default":"https://example.com/blog","description":"http(s) URL the button after the articles opens.","type":"string","maxLength":2048,"format":"uri"},"webVersionUrl":{"default":"","description":"http(s) URL of this issue on the web, linked as \"View in browser\" in the header; empty for no link.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"companyAddress":{"default":"Acme Inc., 123 Market Street, San Francisco, CA 94103","description":"Your postal address, shown in the footer (anti-spam laws such as CAN-SPAM require one in marketing email).","type":"string","maxLength":1000}},"required":["articles"],"additionalProperties":true}$seed$,
   p_code => $seed$import * as React from "react";
 import {
   Body,
@@ -2076,7 +2076,7 @@ export type NewsletterArticle = {
 export type NewsletterProps = {
   /** Articles featured in this issue. Required. */
   articles?: NewsletterArticle[];
-  /** One-click unsubscribe URL. Required for marketing email. */
+  /** The send's one-click unsubscribe URL (a send with `unsubscribe` gives it): the footer's link, shown only when given. */
   unsubscribeUrl?: string;
   /** Publication or company name. */
   brandName?: string;
@@ -2102,7 +2102,7 @@ export type NewsletterProps = {
 
 export default function Newsletter({
   articles = [],
-  unsubscribeUrl = "https://example.com/unsubscribe",
+  unsubscribeUrl = "",
   brandName = "Acme",
   logoUrl = "",
   issueTitle = "What's new this month",
@@ -2184,10 +2184,15 @@ export default function Newsletter({
 
           <Section style={footer}>
             <Text style={footerText}>
-              {`You're receiving this newsletter because you subscribed to updates from ${brandName}.`}{" "}
-              <Link href={unsubscribeUrl} style={mutedLink}>
-                Unsubscribe
-              </Link>
+              {`You're receiving this newsletter because you subscribed to updates from ${brandName}.`}
+              {unsubscribeUrl && (
+                <>
+                  {" "}
+                  <Link href={unsubscribeUrl} style={mutedLink}>
+                    Unsubscribe
+                  </Link>
+                </>
+              )}
             </Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
@@ -2376,7 +2381,7 @@ $seed$
 select public.seed_catalogue_template(
   p_slug => $seed$usage-alert$seed$,
   p_listing => $seed${"name":"Usage alert","description":"Warns customers as they approach or hit a plan limit, with a progress bar and an upgrade button.","price":"9.00","category":"Billing","author":"Letterpress","preview_image_url":null}$seed$,
-  p_variables => $seed${"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"upgradeUrl":{"type":"string","maxLength":2048,"format":"uri","description":"http(s) URL the \"Upgrade your plan\" button opens."},"userName":{"default":"there","description":"Account owner's first name, used in the greeting (\"Hi Ada,\").","type":"string","maxLength":200},"productName":{"default":"Acme","description":"Your product or company name, shown in the header when there is no logo and throughout the copy.","type":"string","maxLength":200},"logoUrl":{"default":"","description":"http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"metricName":{"default":"API requests","description":"What is metered, named in the heading, the copy and the usage bar, e.g. API requests.","type":"string","maxLength":200},"used":{"default":8000,"description":"Amount used so far this period, shown against the limit (\"8,000 / 10,000\") and as a percentage.","type":"number"},"limit":{"default":10000,"description":"The plan's limit for the period; once used reaches it, or when it is 0, the email says the limit is reached.","type":"number"},"planName":{"default":"Free","description":"Name of the current plan, named in the copy, e.g. Starter.","type":"string","maxLength":200},"periodEnd":{"default":"","description":"End of the billing period as it should read, shown as when usage resets, e.g. March 31; empty to leave it out.","type":"string","maxLength":200},"usageUrl":{"default":"","description":"http(s) URL of your usage dashboard, linked below the button; empty for no link.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"companyAddress":{"default":"Acme Inc., 123 Market Street, San Francisco, CA 94103","description":"Your postal address, shown in the footer.","type":"string","maxLength":1000}},"required":["upgradeUrl"],"additionalProperties":true}$seed$,
+  p_variables => $seed${"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"upgradeUrl":{"type":"string","maxLength":2048,"format":"uri","description":"http(s) URL the \"Upgrade your plan\" button opens."},"userName":{"default":"there","description":"Account owner's first name, used in the greeting (\"Hi Ada,\").","type":"string","maxLength":200},"productName":{"default":"Acme","description":"Your product or company name, shown in the header when there is no logo and throughout the copy.","type":"string","maxLength":200},"logoUrl":{"default":"","description":"http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"metricName":{"default":"API requests","description":"What is metered, named in the heading, the copy and the usage bar, e.g. API requests.","type":"string","maxLength":200},"used":{"default":8000,"description":"Amount used so far this period, shown against the limit (\"8,000 / 10,000\") and as a percentage.","type":"number"},"limit":{"default":10000,"description":"The plan's limit for the period; once used reaches it, or when it is 0, the email says the limit is reached.","type":"number"},"planName":{"default":"Free","description":"Name of the current plan, named in the copy, e.g. Starter.","type":"string","maxLength":200},"periodEnd":{"default":"","description":"End of the billing period as it should read, shown as when usage resets, e.g. March 31; empty to leave it out.","type":"string","maxLength":200},"usageUrl":{"default":"","description":"http(s) URL of your usage dashboard, linked below the button; empty for no link.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"companyAddress":{"default":"Acme Inc., 123 Market Street, San Francisco, CA 94103","description":"Your postal address, shown in the footer.","type":"string","maxLength":1000},"unsubscribeUrl":{"default":"","description":"http(s) unsubscribe URL, linked as \"Stop usage alerts\" in the footer; empty for no link. A send with `unsubscribe` gives its one-click URL.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]}},"required":["upgradeUrl"],"additionalProperties":true}$seed$,
   p_code => $seed$import * as React from "react";
 import {
   Body,
@@ -2418,6 +2423,8 @@ export type UsageAlertProps = {
   usageUrl?: string;
   /** Postal address shown in the footer. */
   companyAddress?: string;
+  /** The send's one-click unsubscribe URL (a send with `unsubscribe` gives it): the footer's link, shown only when given. */
+  unsubscribeUrl?: string;
 };
 
 /** 1234567 -> "1,234,567", without relying on locale APIs. */
@@ -2437,6 +2444,7 @@ export default function UsageAlert({
   periodEnd = "",
   usageUrl = "",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
+  unsubscribeUrl = "",
 }: UsageAlertProps) {
   const percent = limit > 0 ? Math.min(100, Math.round((used / limit) * 100)) : 100;
   const overLimit = limit > 0 ? used >= limit : true;
@@ -2516,6 +2524,14 @@ export default function UsageAlert({
           <Section style={footer}>
             <Text style={footerText}>
               {`You're receiving this email because you're an owner of a ${productName} account.`}
+              {unsubscribeUrl && (
+                <>
+                  {" "}
+                  <Link href={unsubscribeUrl} style={mutedLink}>
+                    Stop usage alerts
+                  </Link>
+                </>
+              )}
             </Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
@@ -2537,6 +2553,7 @@ UsageAlert.PreviewProps = {
   periodEnd: "March 31",
   usageUrl: "https://acme.example/settings/usage",
   companyAddress: "Acme Inc., 123 Market Street, San Francisco, CA 94103",
+  unsubscribeUrl: "https://acme.example/unsubscribe?u=42",
 } satisfies UsageAlertProps;
 
 const fontFamily = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
@@ -2668,6 +2685,11 @@ const hr: React.CSSProperties = {
 
 const footer: React.CSSProperties = { padding: "24px 8px 0" };
 
+const mutedLink: React.CSSProperties = {
+  color: "#52525b",
+  textDecoration: "underline",
+};
+
 const footerText: React.CSSProperties = {
   margin: "0 0 8px",
   fontSize: "12px",
@@ -2681,7 +2703,7 @@ $seed$
 select public.seed_catalogue_template(
   p_slug => $seed$trial-ending$seed$,
   p_listing => $seed${"name":"Trial ending","description":"Reminds users that their free trial is about to end and asks them to add a payment method.","price":"9.00","category":"Billing","author":"Letterpress","preview_image_url":null}$seed$,
-  p_variables => $seed${"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"billingUrl":{"type":"string","maxLength":2048,"format":"uri","description":"http(s) URL where the user adds a payment method, opened by the \"Add a payment method\" button."},"userName":{"default":"there","description":"Account owner's first name, used in the greeting (\"Hi Ada,\").","type":"string","maxLength":200},"productName":{"default":"Acme","description":"Your product or company name, shown in the header when there is no logo and throughout the copy.","type":"string","maxLength":200},"logoUrl":{"default":"","description":"http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"daysLeft":{"default":3,"description":"Days left in the trial, shown in the heading and the preview text: 0 or less reads \"today\", 1 \"tomorrow\", more \"in 3 days\".","type":"number"},"trialEndDate":{"default":"","description":"Trial's end date as it should read, added in brackets after the days left, e.g. Friday, March 7; empty to leave it out.","type":"string","maxLength":200},"planName":{"default":"Pro","description":"Name of the plan being trialled, named in the heading and the copy, e.g. Pro.","type":"string","maxLength":200},"planPrice":{"default":"","description":"The plan's price as it should read, in a sentence of its own, e.g. $29/month; empty to leave it out.","type":"string","maxLength":200},"supportEmail":{"default":"support@example.com","description":"Address for questions about plans, shown as a mailto link.","type":"string","maxLength":320},"companyAddress":{"default":"Acme Inc., 123 Market Street, San Francisco, CA 94103","description":"Your postal address, shown in the footer.","type":"string","maxLength":1000}},"required":["billingUrl"],"additionalProperties":true}$seed$,
+  p_variables => $seed${"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"billingUrl":{"type":"string","maxLength":2048,"format":"uri","description":"http(s) URL where the user adds a payment method, opened by the \"Add a payment method\" button."},"userName":{"default":"there","description":"Account owner's first name, used in the greeting (\"Hi Ada,\").","type":"string","maxLength":200},"productName":{"default":"Acme","description":"Your product or company name, shown in the header when there is no logo and throughout the copy.","type":"string","maxLength":200},"logoUrl":{"default":"","description":"http(s) URL of your logo, shown 32 px tall in the header; empty to show the product name as text instead.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]},"daysLeft":{"default":3,"description":"Days left in the trial, shown in the heading and the preview text: 0 or less reads \"today\", 1 \"tomorrow\", more \"in 3 days\".","type":"number"},"trialEndDate":{"default":"","description":"Trial's end date as it should read, added in brackets after the days left, e.g. Friday, March 7; empty to leave it out.","type":"string","maxLength":200},"planName":{"default":"Pro","description":"Name of the plan being trialled, named in the heading and the copy, e.g. Pro.","type":"string","maxLength":200},"planPrice":{"default":"","description":"The plan's price as it should read, in a sentence of its own, e.g. $29/month; empty to leave it out.","type":"string","maxLength":200},"supportEmail":{"default":"support@example.com","description":"Address for questions about plans, shown as a mailto link.","type":"string","maxLength":320},"companyAddress":{"default":"Acme Inc., 123 Market Street, San Francisco, CA 94103","description":"Your postal address, shown in the footer.","type":"string","maxLength":1000},"unsubscribeUrl":{"default":"","description":"http(s) unsubscribe URL, linked as \"Unsubscribe\" in the footer; empty for no link. A send with `unsubscribe` gives its one-click URL.","anyOf":[{"type":"string","const":""},{"type":"string","maxLength":2048,"format":"uri"}]}},"required":["billingUrl"],"additionalProperties":true}$seed$,
   p_code => $seed$import * as React from "react";
 import {
   Body,
@@ -2719,6 +2741,8 @@ export type TrialEndingProps = {
   supportEmail?: string;
   /** Postal address shown in the footer. */
   companyAddress?: string;
+  /** The send's one-click unsubscribe URL (a send with `unsubscribe` gives it): the footer's link, shown only when given. */
+  unsubscribeUrl?: string;
 };
 
 export default function TrialEnding({
@@ -2732,6 +2756,7 @@ export default function TrialEnding({
   planPrice = "",
   supportEmail = "support@example.com",
   companyAddress = "Acme Inc., 123 Market Street, San Francisco, CA 94103",
+  unsubscribeUrl = "",
 }: TrialEndingProps) {
   const remaining = daysLeft <= 0 ? "today" : daysLeft === 1 ? "tomorrow" : `in ${daysLeft} days`;
 
@@ -2788,7 +2813,17 @@ export default function TrialEnding({
           </Section>
 
           <Section style={footer}>
-            <Text style={footerText}>{`You're receiving this email because you started a ${productName} trial.`}</Text>
+            <Text style={footerText}>
+              {`You're receiving this email because you started a ${productName} trial.`}
+              {unsubscribeUrl && (
+                <>
+                  {" "}
+                  <Link href={unsubscribeUrl} style={mutedLink}>
+                    Unsubscribe
+                  </Link>
+                </>
+              )}
+            </Text>
             <Text style={footerText}>{companyAddress}</Text>
           </Section>
         </Container>
@@ -2808,6 +2843,7 @@ TrialEnding.PreviewProps = {
   planPrice: "$29/month",
   supportEmail: "sales@acme.example",
   companyAddress: "Acme Inc., 123 Market Street, San Francisco, CA 94103",
+  unsubscribeUrl: "https://acme.example/unsubscribe?u=42",
 } satisfies TrialEndingProps;
 
 const fontFamily = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
@@ -2892,6 +2928,11 @@ const hr: React.CSSProperties = {
 };
 
 const footer: React.CSSProperties = { padding: "24px 8px 0" };
+
+const mutedLink: React.CSSProperties = {
+  color: "#52525b",
+  textDecoration: "underline",
+};
 
 const footerText: React.CSSProperties = {
   margin: "0 0 8px",

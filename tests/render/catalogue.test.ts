@@ -37,7 +37,7 @@ const expectations: Record<string, { required: string[]; shows: (p: Props) => un
     shows: (p) => [p.trackingUrl, p.trackingNumber],
   },
   newsletter: {
-    required: ["articles", "unsubscribeUrl"],
+    required: ["articles"],
     shows: (p) => [(p.articles as Props[])[0].title, (p.articles as Props[])[1].url, p.unsubscribeUrl],
   },
   "usage-alert": {
@@ -288,5 +288,33 @@ describe("catalogue variables are bounded, so an oversized one is refused before
     expect(receipt.variables.safeParse(items(101)).error?.issues).toMatchObject([
       { path: ["items"], message: "must list at most 100 items" },
     ]);
+  });
+});
+
+describe("the templates a company sends to many people link to unsubscribing only when given unsubscribeUrl", () => {
+  const links: Record<string, string> = {
+    newsletter: "Unsubscribe",
+    "usage-alert": "Stop usage alerts",
+    "trial-ending": "Unsubscribe",
+  };
+  it.each(Object.entries(links))("%s", async (slug, label) => {
+    const entry = catalogue.find((candidate) => candidate.slug === slug)!;
+    const url = "https://acme.example/u/tok_Abc-123";
+    const given = await renderEntry(entry, entry.variables.parse({ ...previewPropsOf(entry), unsubscribeUrl: url }));
+    const { unsubscribeUrl: _left, ...withoutIt } = previewPropsOf(entry);
+    const none = await renderEntry(entry, entry.variables.parse(withoutIt));
+    const linked = (html: string) =>
+      [...html.matchAll(/<a\b[^>]*href="([^"]*)"[^>]*>([^<]*)<\/a>/g)]
+        .filter(([, , text]) => text === label)
+        .map(([, href]) => href);
+    expect({
+      given: linked(given),
+      none: linked(none),
+      emptied: linked(await renderEntry(entry, entry.variables.parse({ ...withoutIt, unsubscribeUrl: "" }))),
+    }).toEqual({
+      given: [url],
+      none: [],
+      emptied: [],
+    });
   });
 });

@@ -115,7 +115,7 @@ describe("GET /api/v1/templates/{id}", () => {
       in_library: false,
       added_via: null,
     });
-    expect(result.body.template.variables.required).toEqual(["articles", "unsubscribeUrl"]);
+    expect(result.body.template.variables.required).toEqual(["articles"]);
   });
 
   it("answers the caller's own template, with the schema stored when it was saved", async () => {

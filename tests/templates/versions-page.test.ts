@@ -201,8 +201,8 @@ describe("the template's page", () => {
       templateId: id,
       versions: [
         // Who published it, when recorded: version 1 was saved here without saying.
-        { version: 2, published_at: ISO, published_by: "you, signed in" },
-        { version: 1, published_at: ISO, published_by: null },
+        { version: 2, published_at: ISO, published_by: "you, signed in", reason: null },
+        { version: 1, published_at: ISO, published_by: null, reason: null },
       ],
       total: 2,
       current: 2,
