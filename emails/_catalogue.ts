@@ -59,7 +59,7 @@ const shared = {
     text(ADDRESS_CHARS).default(COMPANY_ADDRESS).describe("Your postal address, shown in the footer."),
   unsubscribeUrl: (label: string) =>
     optionalHttpUrl().describe(
-      `http(s) unsubscribe URL, linked as "${label}" in the footer; empty for no link. A send with \`unsubscribe\` gives its one-click URL.`,
+      `http(s) unsubscribe URL, linked as "${label}" in the footer; empty for no link (mail sent to many people should have one).`,
     ),
   customerName: () =>
     text(LINE_CHARS).default("there").describe("Customer's first name, used in the opening line, e.g. Ada."),

@@ -30,7 +30,7 @@ export type NewsletterArticle = {
 export type NewsletterProps = {
   /** Articles featured in this issue. Required. */
   articles?: NewsletterArticle[];
-  /** The send's one-click unsubscribe URL (a send with `unsubscribe` gives it): the footer's link, shown only when given. */
+  /** Unsubscribe URL: the footer's link, shown only when given (mail sent to many people should have one). */
   unsubscribeUrl?: string;
   /** Publication or company name. */
   brandName?: string;

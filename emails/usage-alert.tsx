@@ -39,7 +39,7 @@ export type UsageAlertProps = {
   usageUrl?: string;
   /** Postal address shown in the footer. */
   companyAddress?: string;
-  /** The send's one-click unsubscribe URL (a send with `unsubscribe` gives it): the footer's link, shown only when given. */
+  /** Unsubscribe URL: the footer's link, shown only when given (mail sent to many people should have one). */
   unsubscribeUrl?: string;
 };
 

@@ -72,15 +72,19 @@ export async function findComponentRow(accountId: string, name: string): Promise
 
 /**
  * The components `names` import, and each one those import, in turn, in one statement: of each, the current version
- * (with `drafts`, its draft when it has one). A name no component has is left out; cycles end (a union).
+ * (with `drafts`, its draft when it has one). A name no component has is left out; cycles end (a union). "too_large"
+ * when their source (but messages) holds more than `budget` characters in all.
  */
 export async function findLinkedComponentSources(
   accountId: string,
   names: string[],
   drafts: boolean,
-): Promise<Record<string, ComponentSource>> {
+  budget: number,
+): Promise<Record<string, ComponentSource> | "too_large"> {
   if (names.length === 0) return {};
-  const rows = await getDb()<{ id: string; name: string; version: number; files: TemplateFiles; entry: string }[]>`
+  const rows = await getDb()<
+    { id: string; name: string; version: number; files: TemplateFiles | null; entry: string }[]
+  >`
     with recursive linked (component_id, name, version) as (
       select c.id, c.name, case when ${drafts} then coalesce(c.draft_version, c.version) else c.version end
       from components c where c.account_id = ${accountId} and c.name = any(${names})
@@ -90,9 +94,16 @@ export async function findLinkedComponentSources(
       join component_versions v on v.component_id = l.component_id and v.version = l.version
       join components c on c.account_id = ${accountId} and c.name = any(v.imports)
     )
-    select l.component_id as id, l.name, l.version, v.files, v.entry
-    from linked l join component_versions v on v.component_id = l.component_id and v.version = l.version`;
-  return Object.fromEntries(rows.map(({ name, ...source }) => [name, source]));
+    select id, name, version, entry, case when sum(characters) over () <= ${budget} then files end as files
+    from (
+      select l.component_id as id, l.name, l.version, v.files, v.entry,
+             (select coalesce(sum(length(f.value)), 0) from json_each_text(v.files) f
+              where f.key not like '%.json') as characters
+      from linked l join component_versions v on v.component_id = l.component_id and v.version = l.version
+    ) sized`;
+  // Past the budget, no files are sent: their source is not read into the server only to be refused.
+  if (rows.some((row) => row.files === null)) return "too_large";
+  return Object.fromEntries(rows.map(({ name, files, ...source }) => [name, { ...source, files: files! }]));
 }
 
 /** A pinned version's key: the very component (a component deleted is gone, and one given its name since is another). */
@@ -234,18 +245,41 @@ export async function findDraftPins(tx: Tx, accountId: string, pins: ComponentPi
 /**
  * The components `pins` names at a published version older than the component's current one: a content built with
  * them is built again before it is published (a draft saved before an update of its footer keeps the new footer).
+ * None when a pin is a component's draft not yet published: that publish is refused (COMPONENT_NOT_PUBLISHED), not
+ * built again without the draft.
  */
 export async function findStalePins(accountId: string, pins: ComponentPin[]): Promise<ComponentPin[]> {
   if (pins.length === 0) return [];
-  const rows = await getDb()<{ id: string; current: number }[]>`
-    select c.id::text as id, c.version as current
+  const rows = await getDb()<{ id: string; version: number; draft_version: number | null }[]>`
+    select c.id::text as id, c.version, c.draft_version
     from components c
     where c.account_id = ${accountId} and c.id::text = any(${pins.map(({ id }) => id)})`;
-  const current = new Map(rows.map((row) => [row.id, row.current]));
+  const current = new Map(rows.map((row) => [row.id, row]));
+  if (pins.some((pin) => pin.version === current.get(pin.id)?.draft_version)) return [];
   return pins.filter((pin) => {
     const now = current.get(pin.id);
-    return now !== undefined && pin.version < now;
+    return now !== undefined && pin.version < now.version;
   });
+}
+
+/**
+ * Inside a draft's publish, before its template is locked (the order a component's update locks them): holds the
+ * components the draft pins, and throws PinnedComponentChanged when one has a version newer than the pin (an update
+ * committed since the publish looked), so the draft is built again rather than published with the old one.
+ */
+export async function holdCurrentPins(tx: Tx, accountId: string, pins: ComponentPin[]): Promise<void> {
+  if (pins.length === 0) return;
+  const rows = await tx<{ id: string; version: number; draft_version: number | null }[]>`
+    select id::text as id, version, draft_version from components
+    where account_id = ${accountId} and id::text = any(${pins.map(({ id }) => id)})
+    for share`;
+  const current = new Map(rows.map((row) => [row.id, row]));
+  // Built with a component's draft: the publish refuses it (COMPONENT_NOT_PUBLISHED), as findStalePins leaves it.
+  if (pins.some((pin) => pin.version === current.get(pin.id)?.draft_version)) return;
+  for (const pin of pins) {
+    const now = current.get(pin.id)?.version;
+    if (now !== undefined && pin.version < now) throw new PinnedComponentChanged(pin.name, now);
+  }
 }
 
 /**

@@ -16,6 +16,7 @@ export function linkedSourceTooLarge() {
 export {
   findDraftPins,
   findStalePins,
+  holdCurrentPins,
   findPinnedComponentSources,
   holdPinnedComponents,
   PinnedComponentChanged,
@@ -43,8 +44,16 @@ export async function componentsForCompile(
   files: TemplateFiles,
   drafts = false,
 ): Promise<CompileComponents> {
-  const available = await findLinkedComponentSources(accountId, [...namesIn(files)], drafts);
-  let characters = codeCharacters(files);
+  const own = codeCharacters(files);
+  const available = await findLinkedComponentSources(
+    accountId,
+    [...namesIn(files)],
+    drafts,
+    MAX_LINKED_SOURCE_CHARS - own,
+  );
+  if (available === "too_large") throw linkedSourceTooLarge();
+  // Counted again as the compile counts them (UTF-16 units, which PostgreSQL's characters may undercount).
+  let characters = own;
   for (const source of Object.values(available)) characters += codeCharacters(source.files);
   if (characters > MAX_LINKED_SOURCE_CHARS) throw linkedSourceTooLarge();
   return { available };

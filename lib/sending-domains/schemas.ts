@@ -25,9 +25,9 @@ export const updateDomainBodySchema = z
     click_tracking: trackingField("click").optional(),
     default_sender: z
       .string({ error: "default_sender must be a string" })
-      .min(1, "default_sender must not be empty")
       .max(320, "default_sender must be at most 320 characters")
-      .refine((sender) => !holdsNul(sender), "default_sender must not contain the NUL character (\\u0000)")
+      // The dashboard's form asks the same of it (app/dashboard/domains/actions.ts).
+      .pipe(z.email({ error: "default_sender must be an email address" }))
       .optional()
       .meta({
         description: "The address sends from this domain use when they name no `from`: an address @ the domain",

@@ -78,13 +78,15 @@ async function publishedWithCurrentComponents(
 ): Promise<VersionSummary | null> {
   for (let attempt = 1; ; attempt++) {
     const draft = await findOwnDraft(accountId, templateId);
-    const stale = draft ? await findStalePins(accountId, draft.components ?? []) : [];
-    const rebuilt =
-      draft && stale.length > 0
-        ? { revision: draft.revision, content: await checkTemplate(accountId, storedSource(draft)) }
-        : undefined;
+    const pins = draft?.components ?? [];
+    const stale = draft ? await findStalePins(accountId, pins) : [];
+    const seen = draft && {
+      revision: draft.revision,
+      pins,
+      ...(stale.length > 0 ? { rebuilt: await checkTemplate(accountId, storedSource(draft)) } : {}),
+    };
     try {
-      const published = await publishDraft(accountId, templateId, revision, publishedBy, rebuilt);
+      const published = await publishDraft(accountId, templateId, revision, publishedBy, seen ?? undefined);
       if (published !== DRAFT_CHANGED) return published;
       if (attempt === SAVE_ATTEMPTS)
         throw new AppError("TEMPLATE_REVISION_MISMATCH", {

@@ -13,6 +13,9 @@ import { GET as getVersion } from "@/app/api/v1/templates/[id]/versions/[n]/rout
 import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route";
 import { POST as postTemplate } from "@/app/api/v1/templates/route";
 import { getDb } from "@/lib/db/client";
+import { PinnedComponentChanged } from "@/lib/components/sources";
+import { findOwnDraft } from "@/lib/templates/data/drafts";
+import { publishDraft } from "@/lib/templates/data/versions";
 import { auth, call, createUser, ISO, type TestUser } from "../support/api";
 
 const footer = (text: string) => ({
@@ -483,6 +486,49 @@ describe("/components", () => {
     const refused = await publish();
     expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 422, code: "RENDER_ERROR" });
     expect((await versions(user, id)).body.versions).toHaveLength(5);
+  });
+
+  it("publishes no draft read before its component's update with the old version, and rebuilds none without a component's draft", async () => {
+    const user = await createUser("monthly");
+    expect((await create(user, { name: "footer", files: footer("Old Street 1") })).status).toBe(201);
+    const id = (await createTemplate(user, TEMPLATE)).body.template.id as string;
+    const draftSave = (files: Record<string, string>) =>
+      call(putTemplate, "/x", {
+        method: "PUT",
+        params: { id },
+        headers: auth(user),
+        body: { name: "Receipt", files, publish: false },
+      });
+    const edited = { "email.tsx": TEMPLATE["email.tsx"].replace("<p>Thanks, ", "<p>Your receipt, thanks, ") };
+    expect((await draftSave(edited)).status).toBe(200);
+    // What a publish read before an update of the footer committed: then the publish's transaction holds the footer
+    // and finds it newer, so the draft is built again rather than published with version 1.
+    const seen = (await findOwnDraft(user.accountId, id))!;
+    expect((await update(user, "footer", { files: footer("New Road 2") })).status).toBe(200);
+    await expect(
+      publishDraft(user.accountId, id, undefined, null, { revision: seen.revision, pins: seen.components ?? [] }),
+    ).rejects.toBeInstanceOf(PinnedComponentChanged);
+    expect((await versions(user, id)).body.versions).toHaveLength(2);
+
+    // A draft built with a component's draft and with another component updated since is refused, not built again
+    // without the draft.
+    expect((await create(user, { name: "header", files: footer("Header one") })).status).toBe(201);
+    const withHeader = {
+      "email.tsx": edited["email.tsx"]
+        .replace(
+          'import Footer, { Address } from "@components/footer";',
+          'import Footer, { Address } from "@components/footer";\nimport Header from "@components/header";',
+        )
+        .replace("<Body>", "<Body>\n        <Header />"),
+    };
+    expect((await update(user, "header", { files: footer("Header draft"), publish: false })).status).toBe(200);
+    expect((await draftSave(withHeader)).status).toBe(200);
+    expect((await update(user, "footer", { files: footer("New Road 3") })).status).toBe(200);
+    const refused = await call(postPublish, "/x", { method: "POST", params: { id }, headers: auth(user), body: {} });
+    expect({ status: refused.status, code: refused.body.code }).toEqual({
+      status: 409,
+      code: "COMPONENT_NOT_PUBLISHED",
+    });
   });
 
   it("refuses an update with more dependents than it may republish, and changes nothing", async () => {

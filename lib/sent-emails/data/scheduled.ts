@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
 import { applyOutboxDelivery } from "@/lib/sent-emails/data/events";
+import { OUTBOX_CLICK_DOMAIN } from "@/lib/mail-transport/outbox-delivery";
 import type { DeliveryStatus } from "@/lib/sent-emails/schemas";
 
 // A scheduled email leaves `scheduled` one of two ways: sent when its time comes, or canceled before.
@@ -24,7 +25,11 @@ export async function dispatchDueScheduledEmails(
       limit ${options.limit ?? 1000}
       for update skip locked
     )
-    returning id, to_addresses || cc_addresses || bcc_addresses as recipients, html`;
+    returning id, to_addresses || cc_addresses || bcc_addresses as recipients,
+      -- Its HTML only where a recipient clicks its first link (outboxEngagementEvents), not a megabyte a row.
+      case when exists (select 1 from unnest(to_addresses || cc_addresses || bcc_addresses) a
+                        where lower(a) like ${`%@${OUTBOX_CLICK_DOMAIN}`})
+           then html end as html`;
   for (const row of rows) await applyOutboxDelivery(row.id, row.recipients, row.html);
   return rows.length;
 }

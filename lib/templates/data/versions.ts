@@ -9,7 +9,7 @@ import type { VariablesSchema } from "@/lib/templates/variables-schema";
 import type { TemplateFiles } from "@/lib/templates/files";
 import type { TemplateLocale } from "@/lib/templates/messages";
 import type { ComponentPin } from "@/lib/render/sandbox/compile-result";
-import { findDraftPins, holdPinnedComponents } from "@/lib/components/sources";
+import { findDraftPins, holdCurrentPins, holdPinnedComponents } from "@/lib/components/sources";
 
 /** What one save of a template holds: its source and what checkTemplate derived from it. */
 export type TemplateContent = {
@@ -208,7 +208,7 @@ export async function publishLockedDraft(
   templateId: string,
   revision: number | undefined,
   publishedBy: PublishedBy | null,
-  rebuilt?: RebuiltDraft,
+  seen?: SeenDraft,
 ): Promise<VersionSummary | DraftChanged> {
   const [draft] = await tx<(TemplateContent & { revision: number; updated_at: Date })[]>`
     select revision, updated_at, code, files, entry, compiled_code as "compiledCode", variables,
@@ -226,8 +226,8 @@ export async function publishLockedDraft(
       message: `The draft is at revision ${draft.revision}, not ${revision}: it was saved again since. Read it and publish again.`,
     });
   }
-  if (rebuilt && rebuilt.revision !== draft.revision) return DRAFT_CHANGED;
-  const content = rebuilt?.content ?? draft;
+  if (seen && seen.revision !== draft.revision) return DRAFT_CHANGED;
+  const content = seen?.rebuilt ?? draft;
   // A published version is built with published components only (a component's draft is a draft's alone).
   const unpublished = await findDraftPins(tx, accountId, content.components ?? []);
   if (unpublished.length > 0) throw errors.componentNotPublished(unpublished);
@@ -243,32 +243,34 @@ async function findVersion(db: Tx, templateId: string, version: number): Promise
 }
 
 /**
- * A draft built again with the components' current versions (its own were updated since it was saved): what is
- * published in its place, unless the draft was saved again since `revision`.
+ * The draft as its publish read it, before its transaction: its revision and pins, and, when a component it pins was
+ * updated since it was saved, its content built again with the components' current versions (what is published in
+ * its place). A draft saved again since `revision` is read again.
  */
-export type RebuiltDraft = { revision: number; content: TemplateContent };
+export type SeenDraft = { revision: number; pins: ComponentPin[]; rebuilt?: TemplateContent };
 
 /** The draft was saved again while it was being built again: read it again. */
 export const DRAFT_CHANGED = "draft_changed";
 export type DraftChanged = typeof DRAFT_CHANGED;
 
 /**
- * POST /templates/{id}/publish: the version the draft (or `rebuilt`) became, or already was. Null when the account
- * owns no such template. A rebuilt draft's components are held first, in the order a component's update locks them;
- * one changed since its build throws PinnedComponentChanged.
+ * POST /templates/{id}/publish: the version the draft (or the `seen` one built again) became, or already was. Null
+ * when the account owns no such template. The draft's components are held first, in the order a component's update
+ * locks them; one updated since `seen` was read throws PinnedComponentChanged.
  */
 export async function publishDraft(
   accountId: string,
   templateId: string,
   revision: number | undefined,
   publishedBy: PublishedBy | null,
-  rebuilt?: RebuiltDraft,
+  seen?: SeenDraft,
 ): Promise<VersionSummary | DraftChanged | null> {
   return getDb().begin(async (tx) => {
-    if (rebuilt) await holdPinnedComponents(tx, accountId, rebuilt.content.components, false);
+    if (seen?.rebuilt) await holdPinnedComponents(tx, accountId, seen.rebuilt.components, false);
+    else if (seen) await holdCurrentPins(tx, accountId, seen.pins);
     const template = await lockOwnTemplate(tx, accountId, templateId);
     if (!template) return null;
-    const published = await publishLockedDraft(tx, accountId, template.id, revision, publishedBy, rebuilt);
+    const published = await publishLockedDraft(tx, accountId, template.id, revision, publishedBy, seen);
     if (published === DRAFT_CHANGED) return published;
     await auditPublish(tx, accountId, template, published);
     return published;
