@@ -17,42 +17,7 @@ import { PinnedComponentChanged } from "@/lib/components/sources";
 import { findOwnDraft } from "@/lib/templates/data/drafts";
 import { publishDraft } from "@/lib/templates/data/versions";
 import { auth, call, createUser, ISO, type TestUser } from "../support/api";
-
-const footer = (text: string) => ({
-  "index.tsx": `import { Text } from "@react-email/components";
-import { Legal } from "./legal";
-
-export function Address({ address }: { address: string }) {
-  return <Text>{address}</Text>;
-}
-
-export default function Footer() {
-  return <Legal text="${text}" />;
-}
-`,
-  "legal.tsx": `export function Legal({ text }: { text: string }) {
-  return <small>{text}</small>;
-}
-`,
-});
-
-const TEMPLATE = {
-  "email.tsx": `import { Html, Body } from "@react-email/components";
-import Footer, { Address } from "@components/footer";
-
-export default function Receipt({ name = "Ada" }: { name?: string }) {
-  return (
-    <Html>
-      <Body>
-        <p>Thanks, {name}</p>
-        <Address address="1 Main St" />
-        <Footer />
-      </Body>
-    </Html>
-  );
-}
-`,
-};
+import { footer, RECEIPT as TEMPLATE } from "../support/components";
 
 const create = (user: TestUser, body: Record<string, unknown>) =>
   call(postComponent, "/api/v1/components", { method: "POST", headers: auth(user), body });

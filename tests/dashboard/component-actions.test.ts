@@ -15,6 +15,7 @@ import { getComponent } from "@/lib/components/service";
 import { getDb } from "@/lib/db/client";
 import { createTemplateFromSource, deleteTemplateOrThrow } from "@/lib/templates/user-templates";
 import { createUser, type TestUser } from "../support/api";
+import { footer, RECEIPT } from "../support/components";
 import { newBrowser, submit, useBrowser } from "../support/next-headers";
 import { signedIn } from "../support/signed-in";
 
@@ -24,38 +25,6 @@ import { signedIn } from "../support/signed-in";
 vi.mock("next/headers", () => import("../support/next-headers"));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 vi.mock("@/lib/auth/current", () => import("../support/signed-in"));
-
-const footer = (text: string, address = true) => ({
-  "index.tsx": `import { Text } from "@react-email/components";
-import { Legal } from "./legal";
-${address ? "\nexport function Address({ address }: { address: string }) {\n  return <Text>{address}</Text>;\n}\n" : ""}
-export default function Footer() {
-  return <Legal text="${text}" />;
-}
-`,
-  "legal.tsx": `export function Legal({ text }: { text: string }) {
-  return <small>{text}</small>;
-}
-`,
-});
-
-const RECEIPT = {
-  "email.tsx": `import { Html, Body } from "@react-email/components";
-import Footer, { Address } from "@components/footer";
-
-export default function Receipt({ name = "Ada" }: { name?: string }) {
-  return (
-    <Html>
-      <Body>
-        <p>Thanks, {name}</p>
-        <Address address="1 Main St" />
-        <Footer />
-      </Body>
-    </Html>
-  );
-}
-`,
-};
 
 let user: TestUser;
 
