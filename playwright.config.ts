@@ -18,7 +18,7 @@ export default defineConfig({
   retries: 0,
   forbidOnly: !!process.env.CI,
   timeout: 60_000,
-  reporter: "list",
+  reporter: [["list"], ["./tests/e2e/failure-causes.ts"]],
   use: {
     browserName: "chromium",
     // Debian's Chromium: Playwright's own browser download does not work here. Its headless shell, as Playwright's own

@@ -65,7 +65,7 @@ run_counted() {
   set -e
   while IFS= read -r line; do
     summary+=("$(printf '%-10s %s' "$label" "$line")")
-    [[ $line == "Test Files"* ]] && continue
+    [[ $line == "Test Files"* || $line == "cause: "* ]] && continue
     while read -r count word; do
       case $word in
         passed | flaky) tests_passed=$((tests_passed + count)) ;;
@@ -79,7 +79,8 @@ run_counted() {
 }
 
 VITEST_COUNTS='^ *(Test Files|Tests) '
-PLAYWRIGHT_COUNTS='^  [0-9]+ (passed|flaky|failed|interrupted|skipped|did not run)( \(.*\))?$'
+# Playwright's counts, and tests/e2e/failure-causes.ts's line per failure ("cause: <test> | <its error's first lines>").
+PLAYWRIGHT_COUNTS='^  ([0-9]+ (passed|flaky|failed|interrupted|skipped|did not run)( \(.*\))?|cause: .*)$'
 
 vitest_pass() {
   local label=$1

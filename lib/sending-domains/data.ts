@@ -98,7 +98,14 @@ export function isVerifiedForSending(
 /** Adds (or updates) a sending domain. `verified` stands in for DNS verification in the embedded default. */
 export async function addSendingDomain(
   accountId: string,
-  input: { domain: string; verified: boolean; defaultSender?: string; providerDomainId?: string | null },
+  input: {
+    domain: string;
+    verified: boolean;
+    defaultSender?: string;
+    providerDomainId?: string | null;
+    /** Refuse (409 DOMAIN_EXISTS) rather than update when the account has it, or gets it meanwhile. */
+    onlyNew?: boolean;
+  },
 ): Promise<SendingDomain> {
   const domain = input.domain.trim().toLowerCase();
   if (!DOMAIN_PATTERN.test(domain))
@@ -111,7 +118,7 @@ export async function addSendingDomain(
     domain,
     getDb().begin(async (tx) => {
       const before = await domainBefore(tx, accountId, domain);
-      const [upserted] = await tx<SendingDomain[]>`
+      const [upserted] = await tx<(SendingDomain & { inserted: boolean })[]>`
         insert into sending_domains (account_id, domain, verified, default_sender, provider_domain_id, verified_at)
         values (${accountId}, ${domain}, ${input.verified}, ${defaultSender}, ${input.providerDomainId ?? null},
                 ${input.verified ? new Date() : null})
@@ -122,9 +129,11 @@ export async function addSendingDomain(
           verified_at = coalesce(sending_domains.verified_at, excluded.verified_at)
           where sending_domains.account_id = excluded.account_id
         returning id, domain, verified, default_sender, created_at, verified_at, provider_status, open_tracking,
-                  click_tracking`;
-      if (upserted) await auditDomainChange(tx, accountId, before, upserted);
-      return upserted;
+                  click_tracking, xmax = 0 as inserted`;
+      if (!upserted) return undefined;
+      const { inserted, ...stored } = upserted;
+      await auditChangeOnce(tx, accountId, before, inserted, stored, input.onlyNew);
+      return stored;
     }),
   );
   if (!row) throw errors.domainTaken(domain);
@@ -136,6 +145,23 @@ async function domainBefore(tx: Tx, accountId: string, domain: string): Promise<
   const [row] = await tx<{ verified: boolean }[]>`
     select verified from sending_domains where account_id = ${accountId} and lower(domain) = ${domain} for update`;
   return row;
+}
+
+/**
+ * Audits an upsert once. `before` is read under lock, but a row another add inserts after that read is not locked by it:
+ * the upsert then updates that row (`inserted` false), which this add did not create. An add of a new domain is
+ * refused then (and when `before` exists), so two concurrent adds give one 201 and one 409, and one domain.added.
+ */
+async function auditChangeOnce(
+  tx: Tx,
+  accountId: string,
+  before: { verified: boolean } | undefined,
+  inserted: boolean,
+  after: { id: string; domain: string; verified: boolean },
+  onlyNew: boolean | undefined,
+): Promise<void> {
+  if (onlyNew && !inserted) throw errors.domainExists(after.domain);
+  await auditDomainChange(tx, accountId, inserted ? undefined : (before ?? { verified: after.verified }), after);
 }
 
 /** domain.added for a new domain, domain.verified when it became verified (both for one added verified). */
@@ -255,6 +281,7 @@ export async function storeProviderDomain(
   domain: string,
   defaultSender: string | null,
   remote: { id: string; status: string; records: DnsRecord[] },
+  options: { onlyNew?: boolean } = {},
 ): Promise<SendingDomainDetails> {
   const db = getDb();
   const verified = remote.status === "verified";
@@ -262,7 +289,7 @@ export async function storeProviderDomain(
     domain,
     db.begin(async (tx) => {
       const before = await domainBefore(tx, accountId, domain);
-      const [upserted] = await tx<SendingDomainDetails[]>`
+      const [upserted] = await tx<(SendingDomainDetails & { inserted: boolean })[]>`
         insert into sending_domains as d (account_id, domain, verified, default_sender, provider_domain_id,
                                           provider_status, dns_records, verified_at)
         values (${accountId}, ${domain}, ${verified}, ${defaultSender ?? `hello@${domain}`}, ${remote.id},
@@ -276,9 +303,11 @@ export async function storeProviderDomain(
           dns_records = excluded.dns_records,
           verified_at = case when excluded.verified then coalesce(case when d.provider_status = 'verified' then d.verified_at end, excluded.verified_at) end
           where d.account_id = excluded.account_id
-        returning ${tx(COLUMNS)}`;
-      if (upserted) await auditDomainChange(tx, accountId, before, upserted);
-      return upserted;
+        returning ${tx(COLUMNS)}, xmax = 0 as inserted`;
+      if (!upserted) return undefined;
+      const { inserted, ...stored } = upserted;
+      await auditChangeOnce(tx, accountId, before, inserted, stored, options.onlyNew);
+      return stored;
     }),
   );
   // Taken by another account since registerSendingDomain checked.

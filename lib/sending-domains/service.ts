@@ -54,7 +54,7 @@ const DOMAIN_PATTERN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+
  */
 export async function registerSendingDomain(
   accountId: string,
-  input: { domain: string; defaultSender?: string; markVerified?: boolean },
+  input: { domain: string; defaultSender?: string; markVerified?: boolean; onlyNew?: boolean },
 ): Promise<DomainOutcome> {
   const domain = normalizeDomain(input.domain);
   refuseReservedDomain(domain);
@@ -65,7 +65,12 @@ export async function registerSendingDomain(
   const resend = resendClient();
 
   if (!resend) {
-    const row = await addSendingDomain(accountId, { domain, verified: input.markVerified === true, defaultSender });
+    const row = await addSendingDomain(accountId, {
+      domain,
+      verified: input.markVerified === true,
+      defaultSender,
+      onlyNew: input.onlyNew,
+    });
     const stored = (await getSendingDomain(accountId, row.id))!;
     return {
       domain: stored,
@@ -82,7 +87,7 @@ export async function registerSendingDomain(
     remote = await fetchRemote(resend, existing.provider_domain_id, domain, { missingIsNull: true });
   }
   remote ??= await createRemote(resend, domain);
-  const stored = await storeProviderDomain(accountId, domain, defaultSender, remote);
+  const stored = await storeProviderDomain(accountId, domain, defaultSender, remote, { onlyNew: input.onlyNew });
   const ignored = input.markVerified
     ? " (markVerified was ignored: with Resend configured, Resend checks the DNS records)"
     : "";
@@ -193,7 +198,7 @@ export async function addDomain(
 ): Promise<DomainOutcome> {
   const existing = await findSendingDomain(accountId, input.domain);
   if (existing) throw errors.domainExists(existing.domain);
-  return registerSendingDomain(accountId, input);
+  return registerSendingDomain(accountId, { ...input, onlyNew: true });
 }
 
 /**

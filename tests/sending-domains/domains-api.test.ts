@@ -172,6 +172,26 @@ describe("the domains API in the embedded default (DNS simulated)", () => {
       expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 404, code: "DOMAIN_NOT_FOUND" });
     expect((await read(user, id)).body.domain).toEqual(domainBody({ id }));
   });
+
+  it("adds a domain once when two adds of it race: one 201, one 409, one domain.added", async () => {
+    const answers = await Promise.all([create(user, { name }), create(user, { name })]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    expect(answers.find((answer) => answer.status === 409)!.body).toEqual({
+      error: "Domain exists",
+      code: "DOMAIN_EXISTS",
+      success: false,
+      message: `${name} is already one of your sending domains`,
+    });
+    const created = answers.find((answer) => answer.status === 201)!.body.domain;
+    expect((await call(listDomains, "/x", { headers: auth(user) })).body.domains).toEqual([
+      domainBody({ id: created.id }),
+    ]);
+    expect(
+      (await getDb()`select action from audit_log where account_id = ${user.accountId} and action like 'domain.%'`).map(
+        (row) => row.action,
+      ),
+    ).toEqual(["domain.added"]);
+  });
 });
 
 describe("the domains API with Resend", () => {
