@@ -30,6 +30,7 @@ export const APP_ERROR_CODES = {
   LIBRARY_LIMIT_REACHED: { status: 403, error: "Library limit reached" },
   PURCHASE_LIMIT_REACHED: { status: 403, error: "Purchase limit reached" },
   WEBHOOK_LIMIT_REACHED: { status: 403, error: "Webhook limit reached" },
+  DOMAIN_LIMIT_REACHED: { status: 403, error: "Domain limit reached" },
   COMPONENT_LIMIT_REACHED: { status: 403, error: "Component limit reached" },
   NOT_FOUND: { status: 404, error: "Not found" },
   TEMPLATE_NOT_FOUND: { status: 404, error: "Template not found" },
@@ -271,6 +272,10 @@ export const errors = {
   componentLimitReached: (limit: number) =>
     new AppError("COMPONENT_LIMIT_REACHED", {
       message: `An account has at most ${limit} components: delete one to add another.`,
+    }),
+  domainLimitReached: (limit: number) =>
+    new AppError("DOMAIN_LIMIT_REACHED", {
+      message: `An account has at most ${limit} sending domains: delete one (DELETE /api/v1/domains/{id}) to add another.`,
     }),
   webhookLimitReached: (limit: number) =>
     new AppError("WEBHOOK_LIMIT_REACHED", {

@@ -125,6 +125,8 @@ export const MAX_TEMPLATE_DESCRIPTION_CHARS = 2000;
 export const MAX_TEMPLATE_ALIAS_CHARS = 64;
 /** GET /catalogue's `category` filter. */
 export const MAX_CATALOGUE_CATEGORY_CHARS = 100;
+/** Sending domains of one account (POST /domains, the dashboard's form, the CLI), counted with the account locked. */
+export const MAX_SENDING_DOMAINS = 50;
 /** Webhook endpoints of one account (POST /webhooks), counted in SQL (create_webhook_endpoint). */
 export const MAX_WEBHOOK_ENDPOINTS = 10;
 /** Shared components an account keeps (each with the file caps of a template's source). */
@@ -353,6 +355,11 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
     what: "Shared components",
     limit: `${MAX_COMPONENTS} per account, each with the source limits of a template, and ${count(MAX_LINKED_SOURCE_CHARS)} characters of source in all for a template and the components it imports; an update checks and republishes at most ${MAX_COMPONENT_DEPENDENTS} templates that import it`,
     answer: "403 `COMPONENT_LIMIT_REACHED`; 400, field `files`; 422 `TOO_MANY_DEPENDENTS`",
+  },
+  {
+    what: "Sending domains",
+    limit: `${MAX_SENDING_DOMAINS} per account`,
+    answer: "403 `DOMAIN_LIMIT_REACHED`",
   },
   {
     what: "Webhook endpoints",

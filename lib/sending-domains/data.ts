@@ -2,8 +2,9 @@ import "server-only";
 import type postgres from "postgres";
 import { getConfig } from "@/lib/core/config";
 import { insertAuditEntry } from "@/lib/audit/service";
-import { getDb, type Tx } from "@/lib/db/client";
+import { getDb, type Db, type Tx } from "@/lib/db/client";
 import { errors } from "@/lib/core/errors";
+import { MAX_SENDING_DOMAINS } from "@/lib/core/limits";
 import { holdsNul, isUuid } from "@/lib/core/schemas";
 import { parseFromAddress } from "@/lib/mail-transport/mailbox";
 
@@ -118,6 +119,7 @@ export async function addSendingDomain(
     domain,
     getDb().begin(async (tx) => {
       const before = await domainBefore(tx, accountId, domain);
+      if (!before) await holdRoomForDomain(tx, accountId);
       const [upserted] = await tx<(SendingDomain & { inserted: boolean })[]>`
         insert into sending_domains (account_id, domain, verified, default_sender, provider_domain_id, verified_at)
         values (${accountId}, ${domain}, ${input.verified}, ${defaultSender}, ${input.providerDomainId ?? null},
@@ -138,6 +140,22 @@ export async function addSendingDomain(
   );
   if (!row) throw errors.domainTaken(domain);
   return row;
+}
+
+/**
+ * Refuses an account's domain past MAX_SENDING_DOMAINS. The account's row is locked first, so concurrent adds are
+ * counted one after another (the count is a statement of its own, which sees the domains an add before it committed).
+ */
+async function holdRoomForDomain(tx: Tx, accountId: string): Promise<void> {
+  await tx`select 1 from accounts where id = ${accountId} for update`;
+  await refuseDomainPastLimit(accountId, tx);
+}
+
+/** Throws DOMAIN_LIMIT_REACHED when the account has MAX_SENDING_DOMAINS domains (before Resend is asked for another). */
+export async function refuseDomainPastLimit(accountId: string, tx: Db | Tx = getDb()): Promise<void> {
+  const [{ full }] = await tx<{ full: boolean }[]>`
+    select count(*) >= ${MAX_SENDING_DOMAINS} as full from sending_domains where account_id = ${accountId}`;
+  if (full) throw errors.domainLimitReached(MAX_SENDING_DOMAINS);
 }
 
 /** Whether the account already had the domain, and whether it was verified: locked until the change commits. */
@@ -289,6 +307,7 @@ export async function storeProviderDomain(
     domain,
     db.begin(async (tx) => {
       const before = await domainBefore(tx, accountId, domain);
+      if (!before) await holdRoomForDomain(tx, accountId);
       const [upserted] = await tx<(SendingDomainDetails & { inserted: boolean })[]>`
         insert into sending_domains as d (account_id, domain, verified, default_sender, provider_domain_id,
                                           provider_status, dns_records, verified_at)

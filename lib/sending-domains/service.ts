@@ -11,6 +11,7 @@ import {
   listSendingDomainDetails,
   listSendingDomains,
   refuseReservedDomain,
+  refuseDomainPastLimit,
   refuseTakenDomain,
   storeProviderDomain,
   updateSendingDomain,
@@ -60,7 +61,10 @@ export async function registerSendingDomain(
   refuseReservedDomain(domain);
   const requestedSender = normalizeSender(input.defaultSender, domain);
   const existing = await findSendingDomain(accountId, domain);
-  if (!existing) await refuseTakenDomain(accountId, domain);
+  if (!existing) {
+    await refuseTakenDomain(accountId, domain);
+    await refuseDomainPastLimit(accountId);
+  }
   const defaultSender = requestedSender ?? existing?.default_sender ?? `hello@${domain}`;
   const resend = resendClient();
 

@@ -316,7 +316,7 @@ describe("GET /api/v1/openapi.json", () => {
       [
         `GET /team: ${insufficientScope}. ${manage("members and invitations")}`,
         ...domains.map((operation) => `${operation}: ${insufficientScope}. ${manage("sending domains")}`),
-        `POST /domains: ${insufficientScope}. ${manage("sending domains")}`,
+        `POST /domains: ${insufficientScope}. ${manage("sending domains")}. You have 50 domains already (DOMAIN_LIMIT_REACHED)`,
         `GET /audit-log: ${insufficientScope}. ${manage("the audit log")}`,
         ...webhooks.map((operation) => `${operation}: ${insufficientScope}. ${manage("webhooks")}`),
         `POST /webhooks: ${insufficientScope}. ${manage("webhooks")}. You have 10 webhooks already (WEBHOOK_LIMIT_REACHED)`,

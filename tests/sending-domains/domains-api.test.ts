@@ -3,7 +3,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { GET as listDomains, POST as postDomain } from "@/app/api/v1/domains/route";
 import { DELETE as deleteDomain, GET as getDomain, PATCH as patchDomain } from "@/app/api/v1/domains/[id]/route";
 import { POST as verifyDomain } from "@/app/api/v1/domains/[id]/verify/route";
+import { MAX_SENDING_DOMAINS } from "@/lib/core/limits";
 import { getDb } from "@/lib/db/client";
+import { addSendingDomain } from "@/lib/sending-domains/data";
 import { auth, call, createUser, ISO, type TestUser } from "../support/api";
 import { setTestEnv } from "../support/env";
 import { type ResendRequest, useResendStandIn } from "../support/resend-stand-in";
@@ -171,6 +173,47 @@ describe("the domains API in the embedded default (DNS simulated)", () => {
     ])
       expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 404, code: "DOMAIN_NOT_FOUND" });
     expect((await read(user, id)).body.domain).toEqual(domainBody({ id }));
+  });
+
+  it(`keeps an account to ${MAX_SENDING_DOMAINS} domains, counted one add after another`, async () => {
+    for (let i = 1; i < MAX_SENDING_DOMAINS; i++)
+      await addSendingDomain(user.accountId, { domain: `d${i}-${name}`, verified: false });
+    // Eight adds at once for the last place, past the API's early check: one gets it. They are held back by a lock
+    // on the table until all of them wait, then let go together, so they count at the same moment.
+    let letGo!: () => void;
+    let locked!: () => void;
+    const held = new Promise<void>((resolve) => (locked = resolve));
+    const gate = getDb().begin(async (tx) => {
+      await tx`lock table sending_domains in exclusive mode`;
+      locked();
+      await new Promise<void>((resolve) => (letGo = resolve));
+    });
+    await held;
+    const adding = Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) =>
+        addSendingDomain(user.accountId, { domain: `e${i}-${name}`, verified: false }),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    letGo();
+    await gate;
+    const adds = await adding;
+    expect(adds.filter((add) => add.status === "fulfilled")).toHaveLength(1);
+    for (const add of adds.filter((add) => add.status === "rejected"))
+      expect(add.reason).toMatchObject({ code: "DOMAIN_LIMIT_REACHED" });
+    const refused = {
+      status: 403,
+      body: {
+        error: "Domain limit reached",
+        code: "DOMAIN_LIMIT_REACHED",
+        success: false,
+        message: `An account has at most ${MAX_SENDING_DOMAINS} sending domains: delete one (DELETE /api/v1/domains/{id}) to add another.`,
+      },
+    };
+    expect(outcome(await create(user, { name: `c-${name}` }))).toEqual(refused);
+    expect((await call(listDomains, "/x", { headers: auth(user) })).body.domains).toHaveLength(MAX_SENDING_DOMAINS);
+    // Another account is not held back by it.
+    expect((await create(await createUser("monthly"), { name: `other-${name}` })).status).toBe(201);
   });
 
   it("adds a domain once when two adds of it race: one 201, one 409, one domain.added", async () => {

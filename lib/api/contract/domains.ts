@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "@/lib/api/contract/define";
+import { MAX_SENDING_DOMAINS } from "@/lib/core/limits";
 import {
   createDomainBodySchema,
   deleteDomainResponseSchema,
@@ -40,12 +41,13 @@ export const createDomain = defineOperation({
     description: "Added (pending until verified), with its DNS records",
     schema: domainResponseSchema,
   },
-  errors: ["DOMAIN_EXISTS", "DOMAIN_TAKEN", "EMAIL_PROVIDER_ERROR"],
+  errors: ["DOMAIN_EXISTS", "DOMAIN_TAKEN", "DOMAIN_LIMIT_REACHED", "EMAIL_PROVIDER_ERROR"],
   errorDescriptions: {
     VALIDATION_ERROR:
       "A name that is not a domain name, or one of this service's own domains or a parent or subdomain of one (field name)",
     DOMAIN_EXISTS: "Already one of your domains",
     DOMAIN_TAKEN: "Another account holds the domain, or a parent or subdomain of it",
+    DOMAIN_LIMIT_REACHED: `You have ${MAX_SENDING_DOMAINS} domains already`,
     EMAIL_PROVIDER_ERROR: PROVIDER,
   },
 });

@@ -1040,6 +1040,7 @@ export interface components {
         | "LIBRARY_LIMIT_REACHED"
         | "PURCHASE_LIMIT_REACHED"
         | "WEBHOOK_LIMIT_REACHED"
+        | "DOMAIN_LIMIT_REACHED"
         | "COMPONENT_LIMIT_REACHED"
         | "NOT_FOUND"
         | "TEMPLATE_NOT_FOUND"
@@ -4787,7 +4788,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage sending domains (ADMIN_REQUIRED) */
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE). A team member's browser session: only the team's admins manage sending domains (ADMIN_REQUIRED). You have 50 domains already (DOMAIN_LIMIT_REACHED) */
       403: {
         headers: {
           [name: string]: unknown;
