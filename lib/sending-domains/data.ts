@@ -117,9 +117,7 @@ export async function addSendingDomain(
     throw errors.invalidDomain(`The default sender must be an address @${domain}`);
   const row = await refusingRelatedDomains(
     domain,
-    getDb().begin(async (tx) => {
-      const before = await domainBefore(tx, accountId, domain);
-      if (!before) await holdRoomForDomain(tx, accountId);
+    upsertOnce<SendingDomain>(accountId, domain, input.onlyNew, async (tx) => {
       const [upserted] = await tx<(SendingDomain & { inserted: boolean })[]>`
         insert into sending_domains (account_id, domain, verified, default_sender, provider_domain_id, verified_at)
         values (${accountId}, ${domain}, ${input.verified}, ${defaultSender}, ${input.providerDomainId ?? null},
@@ -132,10 +130,7 @@ export async function addSendingDomain(
           where sending_domains.account_id = excluded.account_id
         returning id, domain, verified, default_sender, created_at, verified_at, provider_status, open_tracking,
                   click_tracking, xmax = 0 as inserted`;
-      if (!upserted) return undefined;
-      const { inserted, ...stored } = upserted;
-      await auditChangeOnce(tx, accountId, before, inserted, stored, input.onlyNew);
-      return stored;
+      return upserted;
     }),
   );
   if (!row) throw errors.domainTaken(domain);
@@ -151,7 +146,7 @@ async function holdRoomForDomain(tx: Tx, accountId: string): Promise<void> {
   await refuseDomainPastLimit(accountId, tx);
 }
 
-/** Throws DOMAIN_LIMIT_REACHED when the account has MAX_SENDING_DOMAINS domains (before Resend is asked for another). */
+/** Throws DOMAIN_LIMIT_REACHED when the account has MAX_SENDING_DOMAINS domains. */
 export async function refuseDomainPastLimit(accountId: string, tx: Db | Tx = getDb()): Promise<void> {
   const [{ full }] = await tx<{ full: boolean }[]>`
     select count(*) >= ${MAX_SENDING_DOMAINS} as full from sending_domains where account_id = ${accountId}`;
@@ -166,20 +161,28 @@ async function domainBefore(tx: Tx, accountId: string, domain: string): Promise<
 }
 
 /**
- * Audits an upsert once. `before` is read under lock, but a row another add inserts after that read is not locked by it:
- * the upsert then updates that row (`inserted` false), which this add did not create. An add of a new domain is
- * refused then (and when `before` exists), so two concurrent adds give one 201 and one 409, and one domain.added.
+ * Runs an add's upsert and audits it once. `before` is read under lock, but a row another add inserts after that read
+ * is not locked by it: the upsert then updates that row (`inserted` false), which this add did not create. An add of
+ * a new domain (`onlyNew`) is refused then (and when `before` exists), so two concurrent adds give one 201 and one
+ * 409, and one domain.added. A domain the account does not have yet must find room under MAX_SENDING_DOMAINS.
  */
-async function auditChangeOnce(
-  tx: Tx,
+async function upsertOnce<T extends { id: string; domain: string; verified: boolean }>(
   accountId: string,
-  before: { verified: boolean } | undefined,
-  inserted: boolean,
-  after: { id: string; domain: string; verified: boolean },
+  domain: string,
   onlyNew: boolean | undefined,
-): Promise<void> {
-  if (onlyNew && !inserted) throw errors.domainExists(after.domain);
-  await auditDomainChange(tx, accountId, inserted ? undefined : (before ?? { verified: after.verified }), after);
+  upsert: (tx: Tx) => Promise<(T & { inserted: boolean }) | undefined>,
+): Promise<T | undefined> {
+  const row = await getDb().begin(async (tx) => {
+    const before = await domainBefore(tx, accountId, domain);
+    if (!before) await holdRoomForDomain(tx, accountId);
+    const upserted = await upsert(tx);
+    if (!upserted) return undefined;
+    const { inserted, ...stored } = upserted;
+    if (onlyNew && !inserted) throw errors.domainExists(stored.domain);
+    await auditDomainChange(tx, accountId, inserted ? undefined : (before ?? { verified: stored.verified }), stored);
+    return stored;
+  });
+  return row as T | undefined;
 }
 
 /** domain.added for a new domain, domain.verified when it became verified (both for one added verified). */
@@ -301,13 +304,10 @@ export async function storeProviderDomain(
   remote: { id: string; status: string; records: DnsRecord[] },
   options: { onlyNew?: boolean } = {},
 ): Promise<SendingDomainDetails> {
-  const db = getDb();
   const verified = remote.status === "verified";
   const row = await refusingRelatedDomains(
     domain,
-    db.begin(async (tx) => {
-      const before = await domainBefore(tx, accountId, domain);
-      if (!before) await holdRoomForDomain(tx, accountId);
+    upsertOnce<SendingDomainDetails>(accountId, domain, options.onlyNew, async (tx) => {
       const [upserted] = await tx<(SendingDomainDetails & { inserted: boolean })[]>`
         insert into sending_domains as d (account_id, domain, verified, default_sender, provider_domain_id,
                                           provider_status, dns_records, verified_at)
@@ -323,10 +323,7 @@ export async function storeProviderDomain(
           verified_at = case when excluded.verified then coalesce(case when d.provider_status = 'verified' then d.verified_at end, excluded.verified_at) end
           where d.account_id = excluded.account_id
         returning ${tx(COLUMNS)}, xmax = 0 as inserted`;
-      if (!upserted) return undefined;
-      const { inserted, ...stored } = upserted;
-      await auditChangeOnce(tx, accountId, before, inserted, stored, options.onlyNew);
-      return stored;
+      return upserted;
     }),
   );
   // Taken by another account since registerSendingDomain checked.

@@ -61,10 +61,7 @@ export async function registerSendingDomain(
   refuseReservedDomain(domain);
   const requestedSender = normalizeSender(input.defaultSender, domain);
   const existing = await findSendingDomain(accountId, domain);
-  if (!existing) {
-    await refuseTakenDomain(accountId, domain);
-    await refuseDomainPastLimit(accountId);
-  }
+  if (!existing) await refuseTakenDomain(accountId, domain);
   const defaultSender = requestedSender ?? existing?.default_sender ?? `hello@${domain}`;
   const resend = resendClient();
 
@@ -90,6 +87,8 @@ export async function registerSendingDomain(
     // Already registered by this account: re-read it rather than creating it twice. Gone at Resend: create it again.
     remote = await fetchRemote(resend, existing.provider_domain_id, domain, { missingIsNull: true });
   }
+  // The add's transaction counts the domains too; this first count keeps a refused add from creating it at Resend.
+  if (!existing) await refuseDomainPastLimit(accountId);
   remote ??= await createRemote(resend, domain);
   const stored = await storeProviderDomain(accountId, domain, defaultSender, remote, { onlyNew: input.onlyNew });
   const ignored = input.markVerified

@@ -10,7 +10,7 @@ export default class FailureCauses implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    if (result.status === "passed" || result.status === "skipped" || result.status === test.expectedStatus) return;
+    if (result.status === test.expectedStatus || result.status === "skipped") return;
     const error = result.errors[0];
     const message = (error?.message ?? result.status).replace(/\x1b\[[0-9;]*m/g, "");
     // The first three lines: the matcher or the timeout, then what was expected or waited for.
