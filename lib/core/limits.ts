@@ -239,6 +239,12 @@ export const WEBHOOK_ATTEMPTS_PER_ACCOUNT = 4;
  * twice at once.
  */
 export const WEBHOOK_LEASE_SECONDS = 60;
+/**
+ * How long a connection to a webhook endpoint is kept open after an attempt, for the same account's next attempt to
+ * the same origin (lib/webhooks/outbound.ts): a burst's attempts share connections (and TLS handshakes) instead of
+ * opening one each, and an idle account holds none for long.
+ */
+export const WEBHOOK_IDLE_CONNECTION_MS = 5000;
 /** Webhook events (with their deliveries) past their 30 days, deleted at most per run of the retention duty. */
 export const WEBHOOK_RETENTION_BATCH = 5000;
 

@@ -27,11 +27,15 @@ import { signWebhook } from "@/lib/webhooks/signing";
 // events, for that account (deliverWebhookSoon), every second under `npm start`/`npm run dev` (bin/serve.ts) and
 // from the cron route on Vercel.
 
-/** Makes one attempt: POSTs `body` with `headers` to `url` (attemptWebhook by default; tests give their own). */
+/**
+ * Makes one attempt: POSTs `body` with `headers` to `url`, on a connection of `accountId`'s (attemptWebhook by
+ * default; tests give their own).
+ */
 export type WebhookSend = (request: {
   url: string;
   headers: Record<string, string>;
   body: string;
+  accountId: string;
 }) => Promise<AttemptOutcome>;
 
 /** What a run did: attempts made, and of them the succeeded, the retried, the failed for good; endpoints disabled. */
@@ -56,15 +60,12 @@ type RunOptions = {
 let inFlight = 0;
 const inFlightByAccount = new Map<string, number>();
 
-function attemptStarted(accountId: string): void {
-  inFlight += 1;
-  inFlightByAccount.set(accountId, (inFlightByAccount.get(accountId) ?? 0) + 1);
-}
-
-function attemptEnded(accountId: string): void {
-  inFlight -= 1;
-  const left = (inFlightByAccount.get(accountId) ?? 1) - 1;
-  if (left > 0) inFlightByAccount.set(accountId, left);
+/** Counts `n` more (or, negative, fewer) of this process's attempts in flight, `accountId`'s among them if given. */
+function holdRoom(n: number, accountId?: string): void {
+  inFlight += n;
+  if (accountId === undefined) return;
+  const held = (inFlightByAccount.get(accountId) ?? 0) + n;
+  if (held > 0) inFlightByAccount.set(accountId, held);
   else inFlightByAccount.delete(accountId);
 }
 
@@ -82,8 +83,9 @@ export async function deliverDueWebhooks({
   const room = Math.min(limit, WEBHOOK_ATTEMPTS_IN_FLIGHT - inFlight, accountRoom);
   const run: DeliveryRun = { attempted: 0, succeeded: 0, retrying: 0, failed: 0, disabled: 0 };
   if (room <= 0) return run;
-  // The room is held while claiming, so runs started together claim no more than it between them.
-  inFlight += room;
+  // The room is held while claiming, so runs started together claim no more than it between them, and the runs a
+  // burst of one account's sends asks for meanwhile make no claim its attempts in flight leave nothing for.
+  holdRoom(room, accountId);
   let claims: ClaimedDelivery[];
   try {
     claims = await claimDueDeliveries({
@@ -94,11 +96,11 @@ export async function deliverDueWebhooks({
       accountId,
     });
   } finally {
-    inFlight -= room;
+    holdRoom(-room, accountId);
   }
-  for (const claim of claims) attemptStarted(claim.accountId);
+  for (const claim of claims) holdRoom(1, claim.accountId);
   const settled = await Promise.allSettled(
-    claims.map((claim) => attemptClaimed(claim, { now, send, jitter }).finally(() => attemptEnded(claim.accountId))),
+    claims.map((claim) => attemptClaimed(claim, { now, send, jitter }).finally(() => holdRoom(-1, claim.accountId))),
   );
   for (const attempt of settled) if (attempt.status === "fulfilled") count(run, attempt.value);
   // An attempt not recorded (the database failed) is made again after its lease: the run says it failed.
@@ -226,7 +228,7 @@ async function attemptClaimed(
       body: claim.payload,
       secrets: claim.secrets,
     });
-    outcome = await send({ url: claim.url, headers, body: claim.payload });
+    outcome = await send({ url: claim.url, headers, body: claim.payload, accountId: claim.accountId });
   } catch (error) {
     // The sender answers every failure of the request itself; anything thrown is ours, and fails this attempt only.
     outcome = {

@@ -5,7 +5,9 @@ import type { LookupFunction } from "node:net";
 import { getConfig } from "@/lib/core/config";
 import {
   MAX_WEBHOOK_URL_LENGTH,
+  WEBHOOK_ATTEMPTS_PER_ACCOUNT,
   WEBHOOK_HOST_LOOKUP_MS,
+  WEBHOOK_IDLE_CONNECTION_MS,
   WEBHOOK_MAX_RESPONSE_BYTES,
   WEBHOOK_RESPONSE_EXCERPT_BYTES,
   WEBHOOK_TIMEOUT_MS,
@@ -13,7 +15,8 @@ import {
 import { hostProblem, lookupHostAddresses, resolvePublicHost, type HostLookup } from "@/lib/core/outbound-addresses";
 
 // A webhook's URL is the account's to choose, and our server connects to it: it must never lead inside our network.
-// Checked at creation (webhookUrlProblem) and again on every attempt, on the very addresses the socket connects to:
+// Checked at creation (webhookUrlProblem) and again for every connection an attempt opens, on the very addresses the
+// socket connects to (a connection kept for the account's next attempt was checked when it opened):
 // the connection's own lookup resolves the name, refuses it unless every answer is public, and hands the socket
 // exactly those addresses, so a name whose DNS answer changes after a check (DNS rebinding) cannot get in. IP literals
 // never reach a lookup, so their text is checked first; the WHATWG URL parser has already turned every IPv4 form
@@ -41,6 +44,31 @@ export type WebhookAttempt = {
 };
 
 const USER_AGENT = "Letterpress-Webhooks/1.0";
+
+/** The request options' field naming whose pool a connection is in (read by the agents' getName). */
+type PooledOptions = http.RequestOptions & { webhookAccount?: string };
+
+// Connections kept open between an account's attempts, pooled by account and origin: a connection one account's
+// attempt opened (through the checked lookup, so to an address that was public when it connected) carries only that
+// account's next attempts to the same origin, and is closed after WEBHOOK_IDLE_CONNECTION_MS idle. Node's agents
+// pool by the name getName gives, which here starts with the account.
+class AccountHttpAgent extends http.Agent {
+  getName(options: PooledOptions = {}): string {
+    return `${options.webhookAccount}|${super.getName(options)}`;
+  }
+}
+class AccountHttpsAgent extends https.Agent {
+  getName(options: PooledOptions & https.RequestOptions = {}): string {
+    return `${options.webhookAccount}|${super.getName(options)}`;
+  }
+}
+const pooling = {
+  keepAlive: true,
+  timeout: WEBHOOK_IDLE_CONNECTION_MS,
+  maxFreeSockets: WEBHOOK_ATTEMPTS_PER_ACCOUNT,
+};
+const httpAgent = new AccountHttpAgent(pooling);
+const httpsAgent = new AccountHttpsAgent(pooling);
 
 /** Why `url` may not be a webhook endpoint, from its text alone; null when only its name's addresses are left. */
 function urlTextProblem(url: string, allowPrivate: boolean): string | null {
@@ -124,6 +152,11 @@ function excerptText(bytes: Buffer): string {
   return new TextDecoder().decode(bytes, { stream: true }).replaceAll("\u0000", "\uFFFD");
 }
 
+/** A failure of a kept connection before any answer: the endpoint closed it while idle, so another is opened. */
+function closedWhileIdle(request: http.ClientRequest, error: NodeJS.ErrnoException): boolean {
+  return request.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE");
+}
+
 /**
  * POSTs `body` (JSON) with `headers` (the signature's) to `url`, once: a 2xx answer within `timeoutMs` (everything from
  * the lookup to the answer's status counts) succeeds; any other status, a redirect (never followed), a refused address,
@@ -131,18 +164,22 @@ function excerptText(bytes: Buffer): string {
  * connection is closed; the deadline closes it too. Runs on Node's asynchronous sockets and resolvers, so a hanging
  * endpoint holds nothing but its own socket. Never throws: every failure is an outcome. Names are resolved by `lookup`
  * and checked; under WEBHOOKS_ALLOW_PRIVATE_URLS=1 by the system's resolver, unchecked (so `localhost` and /etc/hosts
- * work in development).
+ * work in development). With `accountId`, a connection an answer was read to the end on is kept for that account's
+ * next attempt to the same origin (and one the endpoint closed meanwhile is replaced, once, within the deadline);
+ * without, the attempt has a connection of its own, closed after it.
  */
 export async function attemptWebhook({
   url,
   headers,
   body,
+  accountId,
   timeoutMs = WEBHOOK_TIMEOUT_MS,
   lookup = hostLookup,
 }: {
   url: string;
   headers: Record<string, string>;
   body: string;
+  accountId?: string;
   timeoutMs?: number;
   lookup?: HostLookup;
 }): Promise<WebhookAttempt> {
@@ -160,6 +197,7 @@ export async function attemptWebhook({
     const kept: Buffer[] = [];
     let keptBytes = 0;
     let readBytes = 0;
+    let answered = false;
     let done = false;
 
     const finish = (failure?: string) => {
@@ -167,7 +205,8 @@ export async function attemptWebhook({
       done = true;
       clearTimeout(timer);
       ended.abort();
-      request.destroy();
+      // A connection whose answer was read to its end goes back to the account's pool; any other is closed.
+      if (!answered) request.destroy();
       const excerpt = excerptText(Buffer.concat(kept));
       if (status === null) {
         resolve({ status, durationMs: elapsed(), error: failure ?? "no answer", excerpt, succeeded: false });
@@ -183,24 +222,36 @@ export async function attemptWebhook({
       });
     };
 
-    const request = (target.protocol === "https:" ? https : http).request(target, {
-      method: "POST",
-      headers: {
-        ...headers,
-        "content-type": "application/json",
-        "content-length": String(Buffer.byteLength(body)),
-        "user-agent": USER_AGENT,
-      },
-      // A connection of its own each time: every attempt goes through the checked lookup, and none is left open.
-      agent: false,
-      ...(!allowPrivate && { lookup: webhookConnectLookup(lookup, ended.signal) }),
-    });
+    const secure = target.protocol === "https:";
+    const send = (pooled: boolean): http.ClientRequest => {
+      const options: PooledOptions = {
+        method: "POST",
+        headers: {
+          ...headers,
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(body)),
+          "user-agent": USER_AGENT,
+        },
+        // A new connection goes through the checked lookup; a kept one is to an address it checked.
+        agent: pooled ? (secure ? httpsAgent : httpAgent) : false,
+        webhookAccount: accountId,
+        ...(!allowPrivate && { lookup: webhookConnectLookup(lookup, ended.signal) }),
+      };
+      const sent = (secure ? https : http).request(target, options);
+      sent.on("response", onResponse);
+      sent.on("error", (error: NodeJS.ErrnoException) => {
+        if (!done && status === null && closedWhileIdle(sent, error)) request = send(false);
+        else finish(errorText(error));
+      });
+      sent.end(body);
+      return sent;
+    };
     // Past the deadline without a status the attempt failed; with one, it stands, and reading its body stops.
     const timer = setTimeout(
       () => finish(status === null ? `no answer within ${timeoutMs / 1000} s` : undefined),
       timeoutMs,
     );
-    request.on("response", (response) => {
+    const onResponse = (response: http.IncomingMessage) => {
       status = response.statusCode ?? null;
       response.on("data", (chunk: Buffer) => {
         if (keptBytes < WEBHOOK_RESPONSE_EXCERPT_BYTES) {
@@ -211,10 +262,12 @@ export async function attemptWebhook({
         readBytes += chunk.length;
         if (readBytes >= WEBHOOK_MAX_RESPONSE_BYTES) finish();
       });
-      response.on("end", () => finish());
+      response.on("end", () => {
+        answered = true;
+        finish();
+      });
       response.on("error", () => finish());
-    });
-    request.on("error", (error) => finish(errorText(error)));
-    request.end(body);
+    };
+    let request = send(accountId !== undefined);
   });
 }

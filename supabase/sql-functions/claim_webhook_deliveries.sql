@@ -8,6 +8,9 @@
 -- then those whose due deliveries are oldest (those with all of theirs in flight left out), each account's found
 -- through webhook_deliveries_account_due_idx in the order they are taken, so one account's backlog slows no other's
 -- claim; rows are locked `for update skip locked`, so concurrent calls never wait on each other or claim one twice.
+-- An account's attempts in flight are counted in claimed_until's order, up to p_per_account: so the count reads
+-- webhook_deliveries_account_claimed_idx (its leases alone), whatever the planner's statistics say of the account's
+-- backlog, which the due index would have it read through.
 -- With p_account_id, that account's alone: what a request that made the account's events claims after its answer,
 -- so that no account's request does another's deliveries (a hanging endpoint's among them), and one account's
 -- backlog costs no other account's requests a claim over it.
@@ -40,9 +43,11 @@ declare
   v_claimed integer;
 begin
   for v_account in
-    -- The accounts with pending deliveries, one index lookup each (a skip scan), however many rows each has; or
-    -- p_account_id's alone.
-    with recursive accounts (account_id) as (
+    -- p_account_id's alone (what it has due is the claim's to find); or the accounts with pending deliveries, one
+    -- index lookup each (a skip scan), however many rows each has.
+    select p_account_id where p_account_id is not null
+    union all
+    (with recursive accounts (account_id) as (
       (select d.account_id from public.webhook_deliveries d
        where d.status = 'pending' and p_account_id is null order by d.account_id limit 1)
       union all
@@ -50,8 +55,7 @@ begin
               where d.status = 'pending' and d.account_id > a.account_id order by d.account_id limit 1)
       from accounts a where a.account_id is not null
     )
-    select a.account_id from (select account_id from accounts
-                              union all select p_account_id where p_account_id is not null) a
+    select a.account_id from accounts a
       cross join lateral (
         select d.next_attempt_at from public.webhook_deliveries d
           join public.webhook_endpoints w on w.id = d.endpoint_id and w.enabled
@@ -60,20 +64,26 @@ begin
         order by d.next_attempt_at limit 1
       ) oldest
       cross join lateral (
-        select count(*) as n from public.webhook_deliveries d
-        where d.account_id = a.account_id and d.status = 'pending' and d.claimed_until > p_now
+        select count(*) as n from (
+          select from public.webhook_deliveries d
+          where d.account_id = a.account_id and d.status = 'pending' and d.claimed_until > p_now
+          order by d.claimed_until limit p_per_account
+        ) running
       ) in_flight
     -- An account with all its attempts in flight is left out, or its old backlog would fill the p_limit accounts read
     -- and starve the others (counted again under its lock below); those with fewer in flight go first, so hanging
     -- endpoints, whose attempts stay in flight, do not take each room a finished attempt frees before anyone else.
     where a.account_id is not null and in_flight.n < p_per_account
     order by in_flight.n, oldest.next_attempt_at
-    limit p_limit
+    limit p_limit)
   loop
     exit when v_left <= 0;
     continue when not pg_try_advisory_xact_lock(hashtext('webhook_deliveries'), hashtext(v_account::text));
-    select p_per_account - count(*) into v_take from public.webhook_deliveries d
-      where d.account_id = v_account and d.status = 'pending' and d.claimed_until > p_now;
+    select p_per_account - count(*) into v_take from (
+      select from public.webhook_deliveries d
+      where d.account_id = v_account and d.status = 'pending' and d.claimed_until > p_now
+      order by d.claimed_until limit p_per_account
+    ) running;
     v_take := least(v_take, v_left);
     continue when v_take <= 0;
     return query

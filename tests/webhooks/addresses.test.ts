@@ -128,6 +128,10 @@ describe("a name that is, or resolves to, an internal address", () => {
     const message = `url must be on a public host: ${problem}`;
     expect(await webhookUrlProblem(url, { lookup })).toBe(message);
     expect(await attemptWebhook({ url, headers: SIGNED, body: BODY, lookup })).toEqual(refused(message));
+    // As refused on a connection the account's attempts keep open (its lookup is the new connection's).
+    expect(await attemptWebhook({ url, headers: SIGNED, body: BODY, lookup, accountId: "account-a" })).toEqual(
+      refused(message),
+    );
     expect(connections).toBe(0);
   });
 
@@ -161,7 +165,10 @@ describe("a DNS answer that changes between the check and the connection (rebind
     expect(await attemptWebhook({ url, headers: SIGNED, body: BODY, lookup: rebinding })).toEqual(
       refused("url must be on a public host: rebind.acme.example resolves to a loopback address"),
     );
-    expect(calls).toBe(2);
+    expect(
+      await attemptWebhook({ url, headers: SIGNED, body: BODY, lookup: rebinding, accountId: "account-a" }),
+    ).toEqual(refused("url must be on a public host: rebind.acme.example resolves to a loopback address"));
+    expect(calls).toBe(3);
     expect(connections).toBe(0);
   });
 

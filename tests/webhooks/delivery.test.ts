@@ -245,14 +245,14 @@ describe("claiming due deliveries", () => {
     const { deliveryIds: quickIds } = await delivered(quick.accountId, at(10));
 
     const hanging: (() => void)[] = [];
-    const send: WebhookSend = ({ url }) =>
+    const send: WebhookSend = ({ url, accountId }) =>
       url.startsWith("https://slow.example")
         ? new Promise<AttemptOutcome>((resolve) =>
             hanging.push(() =>
               resolve({ status: null, durationMs: 15_000, error: "timed out", excerpt: "", succeeded: false }),
             ),
           )
-        : answering({ url, headers: {}, body: "" });
+        : answering({ url, headers: {}, body: "", accountId });
     const slowRun = deliverDueWebhooks({ now: at(MINUTE), send, jitter: () => 0 });
     await expect.poll(() => hanging.length).toBe(WEBHOOK_ATTEMPTS_PER_ACCOUNT);
     await expect.poll(async () => (await deliveryRow(quickIds[0])).status).toBe("succeeded");

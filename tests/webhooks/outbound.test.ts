@@ -17,6 +17,8 @@ type Receiver = {
   /** Connections it accepted, and those closed since. */
   connections: number;
   closed: number;
+  /** Each request's connection, as the client's port. */
+  ports: number[];
 };
 
 const servers: Server[] = [];
@@ -29,8 +31,9 @@ afterEach(() => {
 
 /** A receiver on 127.0.0.1 answering with `answer` once each request's body is in. */
 async function receiver(answer: RequestListener): Promise<Receiver> {
-  const state: Receiver = { url: "", requests: [], connections: 0, closed: 0 };
+  const state: Receiver = { url: "", requests: [], connections: 0, closed: 0, ports: [] };
   const server = createServer((request, response) => {
+    state.ports.push(request.socket.remotePort ?? 0);
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
@@ -198,5 +201,70 @@ describe("attemptWebhook", () => {
       excerpt: "",
       succeeded: false,
     });
+  });
+});
+
+describe("attemptWebhook on an account's connections", () => {
+  const attempt = (url: string, accountId: string, timeoutMs?: number) =>
+    attemptWebhook({ url, headers: SIGNED, body: BODY, accountId, timeoutMs });
+
+  it("keeps a connection for the account's next attempt to the same origin, and never lends it to another account", async () => {
+    const target = await receiver((_, response) => response.writeHead(200).end("ok"));
+    const ok = { status: 200, durationMs: expect.any(Number), excerpt: "ok", succeeded: true };
+    expect(await attempt(target.url, "account-a")).toEqual(ok);
+    expect(await attempt(target.url, "account-a")).toEqual(ok);
+    expect(await attempt(target.url, "account-b")).toEqual(ok);
+    expect(await attempt(`${target.url}/other-path`, "account-a")).toEqual(ok);
+
+    expect(target.requests.map((request) => request.headers.connection)).toEqual(Array(4).fill("keep-alive"));
+    // account-a's three attempts on its one connection; account-b's on one of its own.
+    const [first, second, third, fourth] = target.ports;
+    expect([second, fourth]).toEqual([first, first]);
+    expect(third).not.toBe(first);
+    expect(target.connections).toBe(2);
+  });
+
+  it("opens another connection within the attempt when the endpoint closed the kept one: the attempt succeeds", async () => {
+    // Each connection's second request is cut off unanswered, as by an endpoint that closed it while it was idle.
+    const served = new Map<number, number>();
+    const target = await receiver((request, response) => {
+      const port = request.socket.remotePort ?? 0;
+      served.set(port, (served.get(port) ?? 0) + 1);
+      if (served.get(port) === 2) request.socket.destroy();
+      else response.writeHead(204).end();
+    });
+    expect(await attempt(target.url, "account-a")).toMatchObject({ status: 204, succeeded: true });
+    expect(await attempt(target.url, "account-a")).toEqual({
+      status: 204,
+      durationMs: expect.any(Number),
+      excerpt: "",
+      succeeded: true,
+    });
+    expect(target.requests).toHaveLength(3);
+    expect(target.connections).toBe(2);
+  });
+
+  it("fails an attempt cut off on a new connection, without trying again", async () => {
+    const target = await receiver((request) => request.socket.destroy());
+    expect(await attempt(target.url, "account-a")).toEqual({
+      status: null,
+      durationMs: expect.any(Number),
+      error: "socket hang up",
+      excerpt: "",
+      succeeded: false,
+    });
+    expect(target.requests).toHaveLength(1);
+  });
+
+  it("closes, rather than keeps, a connection whose answer it stopped reading at the deadline", async () => {
+    const target = await receiver((_, response) => {
+      response.writeHead(200);
+      response.write("accepted, thinking");
+    });
+    expect(await attempt(target.url, "account-a", 300)).toMatchObject({ status: 200, succeeded: true });
+    await eventually(() => target.closed === 1);
+    const next = await receiver((_, response) => response.writeHead(200).end());
+    expect(await attempt(next.url, "account-a")).toMatchObject({ status: 200, succeeded: true });
+    expect(next.connections).toBe(1);
   });
 });
