@@ -226,7 +226,6 @@ const CASES: Record<OperationId, EndpointCase> = {
   listSuppressions: {},
   deleteSuppression: { resource: suppressedAddress },
   getUsage: {},
-  getMetrics: {},
   getTeam: {},
   listDomains: {},
   createDomain: { body: () => ({ name: domainName() }) },
