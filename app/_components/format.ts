@@ -46,6 +46,11 @@ export function formatNumber(value: number): string {
   return value.toLocaleString("en-US");
 }
 
+/** A rate from 0 to 1 as a percentage with up to two decimals: 0.0123 → "1.23%". */
+export function formatRate(rate: number): string {
+  return `${(rate * 100).toLocaleString("en-US", { maximumFractionDigits: 2 })}%`;
+}
+
 export const ADDED_VIA_LABEL: Record<string, string> = {
   created: "Created by you",
   free: "Added free",

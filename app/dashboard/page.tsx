@@ -4,8 +4,9 @@ import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/core/config";
 import { libraryAllowance, onboardingState, usageSummary } from "@/lib/dashboard/queries";
 import { countEmailsByStatus, listEmailsPage } from "@/lib/sent-emails/service";
+import { deliverabilityWarning } from "@/lib/metrics/service";
 import { billingPeriod } from "@/lib/core/plans";
-import { formatDate, formatDateTime, formatNumber, PLAN_LABEL, timeAgo } from "../_components/format";
+import { formatDate, formatDateTime, formatNumber, formatRate, PLAN_LABEL, timeAgo } from "../_components/format";
 import { ArrowRightIcon, MailIcon } from "../_components/icons";
 import { Meter, StatusBadge } from "../_components/meter";
 import { EmptyState } from "./_components/data-table";
@@ -19,7 +20,7 @@ export const metadata: Metadata = { title: "Overview" };
 export default async function OverviewPage() {
   const account = await requireAccount("/dashboard");
   const since = billingPeriod().start;
-  const [usage, allowance, onboarding, recent, thisMonth, testsThisMonth] = await Promise.all([
+  const [usage, allowance, onboarding, recent, thisMonth, testsThisMonth, warning] = await Promise.all([
     usageSummary(account.id, 30),
     libraryAllowance(account.id, account.plan),
     onboardingState(account.id),
@@ -28,6 +29,7 @@ export default async function OverviewPage() {
     // Recent emails and the Bounced list show them, and said apart.
     countEmailsByStatus(account.id, { since }),
     countEmailsByStatus(account.id, { since, test: true }),
+    deliverabilityWarning(account.id),
   ]);
   const testProblems = testsThisMonth.bounced + testsThisMonth.complained;
   const steps = [
@@ -80,6 +82,7 @@ export default async function OverviewPage() {
       />
 
       <div className="stack">
+        {warning && <DeliverabilityAlert warning={warning} />}
         <div className="stats">
           <QuotaStatCard
             label="API calls this month"
@@ -234,5 +237,25 @@ export default async function OverviewPage() {
         </CardSection>
       </div>
     </>
+  );
+}
+
+/** The last 30 days' complaint or bounce rate at the level where mailbox providers start refusing a sender. */
+function DeliverabilityAlert({ warning }: { warning: NonNullable<Awaited<ReturnType<typeof deliverabilityWarning>>> }) {
+  const rates = [
+    ...(warning.complaintRate !== null
+      ? [`complaint rate is ${formatRate(warning.complaintRate)} (0.3% or more)`]
+      : []),
+    ...(warning.bounceRate !== null ? [`bounce rate is ${formatRate(warning.bounceRate)} (4% or more)`] : []),
+  ];
+  return (
+    <div className="alert alert-warning" role="status" data-testid="deliverability-warning">
+      <p>
+        <strong>Your last 30 days&rsquo; {rates.join(" and ")}.</strong> Gmail and Yahoo refuse mail from senders whose
+        complaints reach 0.3%, and a high bounce rate gets a sender slowed or suspended.
+      </p>
+      {warning.templates.length > 0 && <p>Templates behind it: {warning.templates.join(", ")}.</p>}
+      {warning.domains.length > 0 && <p>Sending domains behind it: {warning.domains.join(", ")}.</p>}
+    </div>
   );
 }

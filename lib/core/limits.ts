@@ -127,6 +127,8 @@ export const MAX_TEMPLATE_ALIAS_CHARS = 64;
 export const MAX_CATALOGUE_CATEGORY_CHARS = 100;
 /** Sending domains of one account (POST /domains, the dashboard's form, the CLI), counted with the account locked. */
 export const MAX_SENDING_DOMAINS = 50;
+/** The days one GET /metrics counts (from and to both counted). */
+export const MAX_METRICS_DAYS = 366;
 /** Webhook endpoints of one account (POST /webhooks), counted in SQL (create_webhook_endpoint). */
 export const MAX_WEBHOOK_ENDPOINTS = 10;
 /** Shared components an account keeps (each with the file caps of a template's source). */
@@ -366,6 +368,11 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
     what: "Sending domains",
     limit: `${MAX_SENDING_DOMAINS} per account`,
     answer: "403 `DOMAIN_LIMIT_REACHED`",
+  },
+  {
+    what: "Metrics",
+    limit: `at most ${MAX_METRICS_DAYS} days a request (GET /metrics)`,
+    answer: "400, field `to`",
   },
   {
     what: "Webhook endpoints",

@@ -8,6 +8,7 @@ import { addLibraryEntry } from "@/lib/catalogue/data/library";
 import { createSession } from "@/lib/auth/data/sessions";
 import { createTemplateFromSource, replaceTemplateFromSource } from "@/lib/templates/user-templates";
 import { createComponent, updateComponent } from "@/lib/components/service";
+import { createMetricsAccount } from "./metrics";
 import { log } from "./report";
 
 // What the scenarios' requests name: the bench's account (its key, library, templates and sending domain) and another
@@ -36,6 +37,8 @@ export type Fixture = {
   };
   /** A third account, whose endpoints hear its emails' events (send_webhooks). */
   subscriber: { key: string; sendFrom: string };
+  /** The metrics scenarios' account's key (a million emails), when they are measured. */
+  metricsKey?: string;
 };
 
 export const USER_TEMPLATE_SOURCE = `import * as React from "react";
@@ -179,7 +182,7 @@ export default function Loop({ mode = "once" }: { mode?: string }) {
 Loop.PreviewProps = { mode: "once" };
 `;
 
-export async function createFixture(): Promise<Fixture> {
+export async function createFixture({ metrics }: { metrics: boolean }): Promise<Fixture> {
   // A paid plan has no API call quota, so the quota never stops the bench.
   const account = await createAccount({ email: `bench-${randomUUID()}@example.com`, plan: "monthly" });
   const { key } = await createApiKey(account.id, { name: "bench" });
@@ -260,6 +263,7 @@ export async function createFixture(): Promise<Fixture> {
       sendFrom: await senderOf(attacker.id),
     },
     subscriber: await createSubscriber(),
+    ...(metrics && { metricsKey: await createMetricsAccount(log) }),
   };
 }
 

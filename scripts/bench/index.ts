@@ -120,7 +120,7 @@ async function main(): Promise<number> {
     process.env.SESSION_SECRET ??= "bench-session-secret-0123456789abcdef0123456789";
     resetConfig();
     await prepareDatabase({ alwaysSeed: true, log: (line) => log(`  ${line}`) });
-    const fixture = await createFixture();
+    const fixture = await createFixture({ metrics: !only || [...only].some((name) => name.startsWith("metrics_")) });
     const componentUpdate = !only || only.has("component_update") ? await measureComponentUpdate() : null;
     if (componentUpdate)
       log(

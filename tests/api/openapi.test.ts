@@ -32,6 +32,7 @@ import { GET as getVersion } from "@/app/api/v1/templates/[id]/versions/[n]/rout
 import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route";
 import { GET as getTeam } from "@/app/api/v1/team/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
+import { GET as getMetrics } from "@/app/api/v1/metrics/route";
 import { POST as replayWebhookDelivery } from "@/app/api/v1/webhooks/[id]/deliveries/[delivery_id]/replay/route";
 import { GET as listWebhookDeliveries } from "@/app/api/v1/webhooks/[id]/deliveries/route";
 import { POST as testWebhook } from "@/app/api/v1/webhooks/[id]/test/route";
@@ -137,6 +138,7 @@ describe("GET /api/v1/openapi.json", () => {
       "/emails/{id}/cancel",
       "/library",
       "/library/{id}",
+      "/metrics",
       "/send",
       "/send/batch",
       "/suppressions",
@@ -455,6 +457,12 @@ describe("real responses match the document", () => {
       await call(getSource, "/x", { params: { id: "nope" }, headers: auth(user) }),
     );
     expectConforms("/usage", "get", await call(getUsage, "/api/v1/usage", { headers: auth(user) }));
+    expectConforms(
+      "/metrics",
+      "get",
+      await call(getMetrics, "/api/v1/metrics?group_by=template", { headers: auth(user) }),
+    );
+    expectConforms("/metrics", "get", await call(getMetrics, "/api/v1/metrics?to=someday", { headers: auth(user) }));
     expectConforms("/team", "get", await call(getTeam, "/api/v1/team", { headers: auth(user) }));
     for (const id of [template_id, await catalogueId("receipt"), "nope"]) {
       expectConforms("/templates/{id}", "get", await call(getTemplate, "/x", { params: { id }, headers: auth(user) }));

@@ -12,6 +12,7 @@ import { GET as getVersion } from "@/app/api/v1/templates/[id]/versions/[n]/rout
 import { GET as listVersions } from "@/app/api/v1/templates/[id]/versions/route";
 import { GET as getTeam } from "@/app/api/v1/team/route";
 import { GET as getUsage } from "@/app/api/v1/usage/route";
+import { GET as getMetrics } from "@/app/api/v1/metrics/route";
 import { GET as listWebhookDeliveries } from "@/app/api/v1/webhooks/[id]/deliveries/route";
 import { GET as getComponent } from "@/app/api/v1/components/[name]/route";
 import { GET as listComponents } from "@/app/api/v1/components/route";
@@ -145,6 +146,9 @@ describe("the letterpress client against the app", () => {
     expect(suppressions).toEqual(await direct(user, listSuppressions, "/api/v1/suppressions"));
     expect(await lp.suppressions.delete(gone)).toEqual({ success: true, suppression: suppressions.suppressions[0] });
     expect(await lp.usage.get()).toEqual(await direct(user, getUsage, "/api/v1/usage"));
+    expect(await lp.metrics.get({ group_by: "template", test: "true" })).toEqual(
+      await direct(user, getMetrics, "/api/v1/metrics?group_by=template&test=true"),
+    );
     expect(await lp.team.get()).toEqual(await direct(user, getTeam, "/api/v1/team"));
     expect(await lp.templates.delete(id)).toEqual({ success: true });
 

@@ -87,6 +87,38 @@ test.describe("after an email that bounced", () => {
     );
   });
 
+  test("warns on the Overview of a 30-day bounce rate of 4% or more, naming the template and domain behind it", async () => {
+    const { page } = story;
+    await open(page, "/dashboard", /Hello/);
+    await expect(page.getByTestId("deliverability-warning").innerText()).resolves.toBe(
+      "Your last 30 days’ bounce rate is 100% (4% or more). Gmail and Yahoo refuse mail from senders whose " +
+        "complaints reach 0.3%, and a high bounce rate gets a sender slowed or suspended.\n\n" +
+        "Templates behind it: E2E note.\n\nSending domains behind it: mail.e2e-overview.dev.",
+    );
+  });
+
+  test("shows the template's sends and rates on its page, over the period chosen", async () => {
+    const { page } = story;
+    await open(page, `/dashboard/library/${templateId}`, "E2E note");
+    const card = page.getByRole("region", { name: "Performance" });
+    const rates = card.getByTestId("performance-rates");
+    await expect(rates.innerText()).resolves.toMatch(
+      // Each rate says, to a screen reader, what it is of.
+      /^Sent\s+1\s+Delivered\s+of sent\s+0%\s+Bounced\s+of sent\s+100%\s+Complaints\s+of delivered\s+0%\s+Opened\s+of delivered\s+0%\s+Clicked\s+of delivered\s+0%$/,
+    );
+    await expect(card.getByRole("link", { name: "30 days" }).getAttribute("aria-current")).resolves.toBe("page");
+    await card.getByRole("img", { name: /Emails sent/ }).waitFor();
+    await card.getByRole("link", { name: "7 days" }).click();
+    await page.waitForURL(/\?period=7/);
+    await expect(card.getByRole("link", { name: "7 days" }).getAttribute("aria-current")).resolves.toBe("page");
+    await card.getByText("Show daily rates").click();
+    const today = new Date().toISOString().slice(0, 10);
+    const days = card.getByRole("table", { name: "Sends and rates per day" }).getByRole("row");
+    // A heading row and the 7 days, today first.
+    await expect(days).toHaveCount(8);
+    await expect(days.nth(1).innerText()).resolves.toBe(`${today}\t1\t0%\t100%\t0%\t0%\t0%`);
+  });
+
   test("counts a test send's bounce on the Overview as the list below shows it, marked Test, and not on Usage", async () => {
     const { page } = story;
     await open(page, `/dashboard/library/${templateId}`, "E2E note");

@@ -226,6 +226,7 @@ const CASES: Record<OperationId, EndpointCase> = {
   listSuppressions: {},
   deleteSuppression: { resource: suppressedAddress },
   getUsage: {},
+  getMetrics: {},
   getTeam: {},
   listDomains: {},
   createDomain: { body: () => ({ name: domainName() }) },

@@ -18,6 +18,7 @@ import {
 } from "@/lib/api/contract/domains";
 import { cancelEmail, getEmail, listEmails } from "@/lib/api/contract/emails";
 import { addToLibrary, listLibrary, removeFromLibrary } from "@/lib/api/contract/library";
+import { getMetrics } from "@/lib/api/contract/metrics";
 import { sendBatch, sendEmail } from "@/lib/api/contract/send";
 import { deleteSuppression, listSuppressions } from "@/lib/api/contract/suppressions";
 import {
@@ -79,6 +80,7 @@ export const contract = {
   listSuppressions,
   deleteSuppression,
   getUsage,
+  getMetrics,
   getTeam,
   listDomains,
   createDomain,

@@ -93,8 +93,8 @@ async function sendAnswer<B>(attempt: () => Promise<Answer>): Promise<B> {
 /**
  * The Letterpress API: one method per operation, each answering the operation's success body and throwing a
  * LetterpressError otherwise. Sends and renders at the top (`send`, `sendBatch`, `render`), the rest by resource:
- * `library`, `catalogue`, `templates`, `components`, `emails`, `suppressions`, `usage`, `team`, `domains`, `webhooks`,
- * `auditLog`.
+ * `library`, `catalogue`, `templates`, `components`, `emails`, `suppressions`, `usage`, `metrics`, `team`, `domains`,
+ * `webhooks`, `auditLog`.
  */
 export class Letterpress {
   /** Needs no API key: what a receiver of Letterpress's webhooks calls on each delivery. */
@@ -234,6 +234,12 @@ export class Letterpress {
   readonly usage = {
     /** GET /usage: API calls and emails this month against your plan's limits. */
     get: (): Promise<SuccessBody<"getUsage">> => answer(this.#api.GET("/usage")),
+  };
+
+  readonly metrics = {
+    /** GET /metrics: sends, deliveries, bounces, complaints, opens and clicks with their rates, by day, template, tag or domain. */
+    get: (query?: Query<"getMetrics">): Promise<SuccessBody<"getMetrics">> =>
+      answer(this.#api.GET("/metrics", { params: { query } })),
   };
 
   readonly team = {

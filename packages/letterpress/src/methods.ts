@@ -30,6 +30,7 @@ export const CLIENT_METHODS = {
   listSuppressions: "suppressions.list",
   deleteSuppression: "suppressions.delete",
   getUsage: "usage.get",
+  getMetrics: "metrics.get",
   getTeam: "team.get",
   listDomains: "domains.list",
   createDomain: "domains.create",

@@ -449,6 +449,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/metrics": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your emails' sends, deliveries, bounces, complaints, opens and clicks, with their rates, by day, template, tag or domain
+     * @description Full-access API keys (and the dashboard's session) only.
+     */
+    get: operations["getMetrics"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/team": {
     parameters: {
       query?: never;
@@ -1126,6 +1146,70 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
       preview_url: string | null;
+    };
+    MetricsEntry: {
+      /** @description Emails handed to the provider */
+      sent: number;
+      delivered: number;
+      bounced: number;
+      complained: number;
+      /** @description Emails whose hand-off to the provider failed */
+      failed: number;
+      /** @description Emails opened (an email's first open) */
+      opened: number;
+      /** @description Links clicked (each link's first click in an email) */
+      clicked: number;
+      /** @description delivered of sent; 4 decimals, 0 when it is of none */
+      delivery_rate: number;
+      /** @description bounced of sent; 4 decimals, 0 when it is of none */
+      bounce_rate: number;
+      /** @description complained of delivered; 4 decimals, 0 when it is of none */
+      complaint_rate: number;
+      /** @description opened of delivered; 4 decimals, 0 when it is of none */
+      open_rate: number;
+      /** @description clicked of delivered; 4 decimals, 0 when it is of none */
+      click_rate: number;
+      /** @description The UTC day (YYYY-MM-DD), the template's id (null for emails whose template was deleted), the tag as name:value, or the sending domain */
+      key: string | null;
+    };
+    MetricsResponse: {
+      /** @constant */
+      success: true;
+      /**
+       * Format: date
+       * @description The first UTC day counted
+       */
+      from: string;
+      /**
+       * Format: date
+       * @description The last UTC day counted
+       */
+      to: string;
+      metrics: components["schemas"]["MetricsEntry"][];
+      /** @description The whole range's (an email with two tags counted once) */
+      totals: {
+        /** @description Emails handed to the provider */
+        sent: number;
+        delivered: number;
+        bounced: number;
+        complained: number;
+        /** @description Emails whose hand-off to the provider failed */
+        failed: number;
+        /** @description Emails opened (an email's first open) */
+        opened: number;
+        /** @description Links clicked (each link's first click in an email) */
+        clicked: number;
+        /** @description delivered of sent; 4 decimals, 0 when it is of none */
+        delivery_rate: number;
+        /** @description bounced of sent; 4 decimals, 0 when it is of none */
+        bounce_rate: number;
+        /** @description complained of delivered; 4 decimals, 0 when it is of none */
+        complaint_rate: number;
+        /** @description opened of delivered; 4 decimals, 0 when it is of none */
+        open_rate: number;
+        /** @description clicked of delivered; 4 decimals, 0 when it is of none */
+        click_rate: number;
+      };
     };
     PublishRequest: {
       /** @description The draft's revision you read: refused (409) when the draft was saved again since */
@@ -4603,6 +4687,102 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getMetrics: {
+    parameters: {
+      query?: {
+        /** @description The first UTC day counted; by default 29 days before `to` */
+        from?: string;
+        /** @description The last UTC day counted; by default today */
+        to?: string;
+        /** @description What each entry of metrics counts: a UTC day (every day of the range), a template, a tag or a sending domain */
+        group_by?: "day" | "template" | "tag" | "domain";
+        /** @description Only the emails sent with this template */
+        template_id?: string;
+        /** @description Only the emails with this tag, `name:value` as the tag's key in metrics (a name holding `:` is matched as written) */
+        tag?: string;
+        /** @description true: test sends are counted too */
+        test?: unknown;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The range's counts and rates */
+      200: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MetricsResponse"];
+        };
+      };
+      /** @description Bad from, to (past 366 days, or before from), group_by, template_id, tag or test (VALIDATION_ERROR) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ValidationError"];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credentials; the message says which (no credentials, a malformed key and why, an unknown or revoked key, an expired key, an Authorization header that is not Bearer, an expired session, a session of a person who belongs to no team), never quoting the key (UNAUTHORIZED) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A sending_access API key on an endpoint it may not call; the call is not counted (INSUFFICIENT_SCOPE) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Monthly API quota exhausted (RATE_LIMIT_EXCEEDED) */
+      429: {
+        headers: {
+          /** @description Monthly API call limit (absent on unlimited plans) */
+          "X-RateLimit-Limit"?: number;
+          /** @description Calls left this month (absent on unlimited plans) */
+          "X-RateLimit-Remaining"?: number;
+          /** @description First instant of the next UTC month */
+          "X-RateLimit-Reset"?: string;
+          /** @description The caller's plan */
+          "X-RateLimit-Plan"?: "free" | "monthly" | "annual";
+          /** @description Seconds to wait before retrying */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RateLimitExceeded"];
         };
       };
       /** @description Internal error; details are logged under the X-Request-Id (INTERNAL_ERROR) */

@@ -36,6 +36,7 @@ import { CopyButton } from "../../../_components/copy-button";
 import { SaveWarnings } from "../../../_components/save-warnings";
 import { deleteTemplateAction, removeFromLibraryAction } from "./actions";
 import { RemoveTemplate } from "./remove-template";
+import { performancePeriod, TemplatePerformance } from "./performance";
 import { DraftCard, VersionsCard } from "./versions";
 import { TemplateWorkbench } from "./workbench";
 
@@ -46,7 +47,7 @@ export default async function TemplatePage({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ created?: string; draft?: string; version?: string }>;
+  searchParams: Promise<{ created?: string; draft?: string; version?: string; period?: string }>;
 }) {
   const { id } = await params;
   const account = await requireAccount(`/dashboard/library/${id}`);
@@ -257,6 +258,9 @@ export default async function TemplatePage({
         canSend={verified.length > 0 || Boolean(shared)}
         accountEmail={account.person.email}
       />
+      <div style={{ marginTop: 20 }}>
+        <TemplatePerformance accountId={account.id} templateId={template.id} period={performancePeriod(query.period)} />
+      </div>
       {compatibility && (
         <div style={{ marginTop: 20 }}>
           <CompatibilityPanel
