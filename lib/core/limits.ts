@@ -129,6 +129,10 @@ export const MAX_CATALOGUE_CATEGORY_CHARS = 100;
 export const MAX_SENDING_DOMAINS = 50;
 /** The days one GET /metrics counts (from and to both counted). */
 export const MAX_METRICS_DAYS = 366;
+/** The entries of one GET /metrics by template, tag or domain: the most sent (a tag per recipient makes millions). */
+export const MAX_METRICS_KEYS = 100;
+/** The deltas one fold of the metrics folds (the dispatch step's, which repeats while a fold is full). */
+export const METRICS_FOLD_BATCH = 20_000;
 /** Webhook endpoints of one account (POST /webhooks), counted in SQL (create_webhook_endpoint). */
 export const MAX_WEBHOOK_ENDPOINTS = 10;
 /** Shared components an account keeps (each with the file caps of a template's source). */
@@ -371,7 +375,7 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   },
   {
     what: "Metrics",
-    limit: `at most ${MAX_METRICS_DAYS} days a request (GET /metrics)`,
+    limit: `at most ${MAX_METRICS_DAYS} days a request (GET /metrics); by template, tag or domain the ${MAX_METRICS_KEYS} most sent`,
     answer: "400, field `to`",
   },
   {

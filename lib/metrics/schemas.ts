@@ -24,7 +24,7 @@ function isDay(value: string): boolean {
 
 /** A tag's `name:value`: each 1 to 256 characters, as a send's tags are. */
 const MAX_TAG_KEY_LENGTH = 256 + 1 + 256;
-const TAG_MESSAGE = "tag must be name:value, each 1 to 256 characters without control characters";
+const TAG_MESSAGE = `tag must be name:value, at most ${MAX_TAG_KEY_LENGTH} characters without control characters`;
 
 /** `name:value`: a `:` with something on each side, and no line break or control character (a send's tags have none). */
 function isTagKey(value: string): boolean {
@@ -47,7 +47,8 @@ export const daysIn = (from: string, to: string): number => (Date.parse(to) - Da
 /** The range a query names: its own days, or the last DEFAULT_METRICS_DAYS days to today (UTC) for those left out. */
 export function metricsRange(query: { from?: string; to?: string }, now = Date.now()): { from: string; to: string } {
   const to = query.to ?? (query.from === undefined ? utcDay(now) : utcDay(Math.max(Date.parse(query.from), now)));
-  const from = query.from ?? utcDay(Date.parse(to) - (DEFAULT_METRICS_DAYS - 1) * DAY_MS);
+  const from =
+    query.from ?? utcDay(Math.max(Date.parse(FIRST_DAY), Date.parse(to) - (DEFAULT_METRICS_DAYS - 1) * DAY_MS));
   return { from, to };
 }
 
@@ -102,7 +103,7 @@ const rate = (description: string) =>
   z
     .number()
     .min(0)
-    .meta({ description: `${description}; 4 decimals, 0 when it is of none` });
+    .meta({ description: `${description}; 4 decimals, at most 1, 0 when it is of none` });
 
 export const metricsCountsSchema = z.object({
   sent: z.int().meta({ description: "Emails handed to the provider" }),
@@ -116,7 +117,7 @@ export const metricsCountsSchema = z.object({
   bounce_rate: rate("bounced of sent"),
   complaint_rate: rate("complained of delivered"),
   open_rate: rate("opened of delivered"),
-  click_rate: rate("clicked of delivered"),
+  click_rate: rate("emails with a click of delivered"),
 });
 export type MetricsCounts = z.infer<typeof metricsCountsSchema>;
 

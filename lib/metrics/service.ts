@@ -1,15 +1,27 @@
 import "server-only";
-import { readEmailMetrics, readTemplateNames, type MetricsRow } from "@/lib/metrics/data/metrics";
+import { METRICS_FOLD_BATCH } from "@/lib/core/limits";
+import {
+  foldEmailMetricDeltas,
+  readEmailMetrics,
+  readTemplateNames,
+  type MetricsRow,
+} from "@/lib/metrics/data/metrics";
 import { metricsRange, utcDay, type MetricsCounts, type MetricsGroup } from "@/lib/metrics/schemas";
 
-/** A share from 0 to 1 with four decimals; 0 when it is a share of none. */
+/**
+ * A share from 0 to 1 with four decimals; 0 when it is a share of none. At most 1: a day's events are counted on the
+ * day each happened, so a day can hold more deliveries than sends (sent before midnight, delivered after).
+ */
 function share(part: number, whole: number): number {
-  return whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000;
+  return whole === 0 ? 0 : Math.min(1, Math.round((part / whole) * 10_000) / 10_000);
 }
 
-/** A row's counts and the contract's rates: delivery and bounce of sent; complaint, open and click of delivered. */
+/**
+ * A row's counts and the contract's rates: delivery and bounce of sent; complaint, open and click of delivered (the
+ * click rate's are emails with a click; `clicked` counts links).
+ */
 function withRates(row: MetricsRow): MetricsCounts {
-  const { sent, delivered, bounced, complained, failed, opened, clicked } = row;
+  const { sent, delivered, bounced, complained, failed, opened, clicked, clicked_emails } = row;
   return {
     sent,
     delivered,
@@ -22,7 +34,7 @@ function withRates(row: MetricsRow): MetricsCounts {
     bounce_rate: share(bounced, sent),
     complaint_rate: share(complained, delivered),
     open_rate: share(opened, delivered),
-    click_rate: share(clicked, delivered),
+    click_rate: share(clicked_emails, delivered),
   };
 }
 
@@ -110,4 +122,17 @@ export async function deliverabilityWarning(accountId: string): Promise<Delivera
     templates: templateIds.map((id) => (id !== null && names.get(id)) || "a deleted template"),
     domains: byDomain.metrics.filter(behind).map((entry) => entry.key ?? ""),
   };
+}
+
+/**
+ * The dispatch step's: folds the email events counted since the last fold into the daily tables, a batch at a time
+ * while batches are full (a burst's backlog in one run); how many it folded.
+ */
+export async function foldEmailMetrics(): Promise<number> {
+  let folded = 0;
+  for (;;) {
+    const batch = await foldEmailMetricDeltas(METRICS_FOLD_BATCH);
+    folded += batch;
+    if (batch < METRICS_FOLD_BATCH) return folded;
+  }
 }

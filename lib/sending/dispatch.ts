@@ -1,12 +1,13 @@
 import "server-only";
 import { throttledInBackground } from "@/lib/core/background";
+import { foldEmailMetrics } from "@/lib/metrics/service";
 import { applyHeldEmailEvents, dispatchDueScheduledEmails } from "@/lib/sent-emails/delivery";
 import { deleteExpiredIdempotencyKeys } from "@/lib/sending/data/idempotency";
 import { recoverOrphanedEmails } from "@/lib/sending/recovery";
 import { deliverDueWebhooks } from "@/lib/webhooks/delivery";
 
 // The dispatch step: delivers due scheduled messages of the embedded outbox, recovers orphaned hand-offs, drops
-// expired idempotency keys. The cron route calls it (Vercel Cron), and every send request triggers it in the
+// expired idempotency keys, folds the email events counted since into GET /metrics' daily rows. The cron route calls it (Vercel Cron), and every send request triggers it in the
 // background at most once per DISPATCH_INTERVAL_MS per process, which catches up between the cron's runs. (A
 // long-running server also has the outbox send its due scheduled emails on time: deliverScheduledOutboxEmails.)
 
@@ -28,10 +29,13 @@ export async function dispatchScheduled(): Promise<{
   failedEmails: number;
   expiredIdempotencyKeys: number;
   heldEventsApplied: number;
+  foldedMetricEvents: number;
 }> {
   const dispatched = await dispatchDueScheduledEmails();
   const { recovered: recoveredEmails, failed: failedEmails } = await recoverOrphanedEmails();
   const expiredIdempotencyKeys = await deleteExpiredIdempotencyKeys();
   const heldEventsApplied = await applyHeldEmailEvents("resend");
-  return { dispatched, recoveredEmails, failedEmails, expiredIdempotencyKeys, heldEventsApplied };
+  // Last: it folds what the steps above counted too.
+  const foldedMetricEvents = await foldEmailMetrics();
+  return { dispatched, recoveredEmails, failedEmails, expiredIdempotencyKeys, heldEventsApplied, foldedMetricEvents };
 }

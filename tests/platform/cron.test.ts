@@ -185,6 +185,7 @@ describe("GET /api/cron/dispatch-scheduled, as Vercel Cron calls it", () => {
       failed_emails: expect.any(Number),
       expired_idempotency_keys: expect.any(Number),
       held_events_applied: expect.any(Number),
+      folded_metric_events: expect.any(Number),
     });
     for (const count of ["dispatched", "recovered_emails", "failed_emails", "expired_idempotency_keys"])
       expect(run.body[count]).toBeGreaterThanOrEqual(1);

@@ -130,6 +130,7 @@ describe("a server killed between counting an email and handing it to Resend", (
         failed_emails: expect.any(Number),
         expired_idempotency_keys: expect.any(Number),
         held_events_applied: expect.any(Number),
+        folded_metric_events: expect.any(Number),
       });
       expect(resend.received).toHaveLength(1);
 

@@ -1109,6 +1109,7 @@ describe("scheduled sends and the dispatcher", () => {
       failed_emails: expect.any(Number),
       expired_idempotency_keys: expect.any(Number),
       held_events_applied: expect.any(Number),
+      folded_metric_events: expect.any(Number),
     });
     expect(run.body.dispatched).toBeGreaterThanOrEqual(1);
     [row] = await rows(user);

@@ -1159,15 +1159,15 @@ export interface components {
       opened: number;
       /** @description Links clicked (each link's first click in an email) */
       clicked: number;
-      /** @description delivered of sent; 4 decimals, 0 when it is of none */
+      /** @description delivered of sent; 4 decimals, at most 1, 0 when it is of none */
       delivery_rate: number;
-      /** @description bounced of sent; 4 decimals, 0 when it is of none */
+      /** @description bounced of sent; 4 decimals, at most 1, 0 when it is of none */
       bounce_rate: number;
-      /** @description complained of delivered; 4 decimals, 0 when it is of none */
+      /** @description complained of delivered; 4 decimals, at most 1, 0 when it is of none */
       complaint_rate: number;
-      /** @description opened of delivered; 4 decimals, 0 when it is of none */
+      /** @description opened of delivered; 4 decimals, at most 1, 0 when it is of none */
       open_rate: number;
-      /** @description clicked of delivered; 4 decimals, 0 when it is of none */
+      /** @description emails with a click of delivered; 4 decimals, at most 1, 0 when it is of none */
       click_rate: number;
       /** @description The UTC day (YYYY-MM-DD), the template's id (null for emails whose template was deleted), the tag as name:value, or the sending domain */
       key: string | null;
@@ -1199,15 +1199,15 @@ export interface components {
         opened: number;
         /** @description Links clicked (each link's first click in an email) */
         clicked: number;
-        /** @description delivered of sent; 4 decimals, 0 when it is of none */
+        /** @description delivered of sent; 4 decimals, at most 1, 0 when it is of none */
         delivery_rate: number;
-        /** @description bounced of sent; 4 decimals, 0 when it is of none */
+        /** @description bounced of sent; 4 decimals, at most 1, 0 when it is of none */
         bounce_rate: number;
-        /** @description complained of delivered; 4 decimals, 0 when it is of none */
+        /** @description complained of delivered; 4 decimals, at most 1, 0 when it is of none */
         complaint_rate: number;
-        /** @description opened of delivered; 4 decimals, 0 when it is of none */
+        /** @description opened of delivered; 4 decimals, at most 1, 0 when it is of none */
         open_rate: number;
-        /** @description clicked of delivered; 4 decimals, 0 when it is of none */
+        /** @description emails with a click of delivered; 4 decimals, at most 1, 0 when it is of none */
         click_rate: number;
       };
     };
