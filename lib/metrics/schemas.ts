@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_METRICS_DAYS } from "@/lib/core/limits";
+import { MAX_METRICS_DAYS, MAX_METRICS_KEYS } from "@/lib/core/limits";
 import { CONTROL, LINE_BREAK } from "@/lib/mail-transport/header-text";
 
 export const METRICS_GROUPS = ["day", "template", "tag", "domain"] as const;
@@ -62,8 +62,7 @@ export const metricsQuerySchema = z
       .enum(METRICS_GROUPS, { error: `group_by must be one of ${METRICS_GROUPS.join(", ")}` })
       .default("day")
       .meta({
-        description:
-          "What each entry of metrics counts: a UTC day (every day of the range), a template, a tag or a sending domain",
+        description: `What each entry of metrics counts: a UTC day (every day of the range), or a template, a tag or a sending domain (the ${MAX_METRICS_KEYS} most sent)`,
       }),
     template_id: z.uuid({ error: "template_id must be a template's id (a UUID)" }).optional().meta({
       description: "Only the emails sent with this template",

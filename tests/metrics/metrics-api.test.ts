@@ -405,6 +405,25 @@ describe("GET /api/v1/metrics counts each thing once", () => {
     expect(filtered.body.totals).toMatchObject(counts(1, 1, 0, 0, 0, 0, 0));
   });
 
+  it("answers the 100 most sent keys by tag, and totals every email", async () => {
+    const user = await createUser("monthly");
+    const tags = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => ({ name: "t", value: String(from + i).padStart(3, "0") }));
+    await email(user, null, { day: "2026-11-02", tags: tags(0, 50), events: ["sent"] });
+    await email(user, null, { day: "2026-11-02", tags: tags(50, 101), events: ["sent", "delivered"] });
+    await email(user, null, { day: "2026-11-03", tags: tags(50, 51), events: ["sent"] });
+    const result = await metrics(user, `${range}&group_by=tag`);
+    expect(result.status).toBe(200);
+    const keys = result.body.metrics.map((m: { key: string; sent: number }) => [m.key, m.sent]);
+    // t:050 the most sent; then the rest by key, t:100 left out.
+    expect(keys).toEqual([
+      ["t:050", 2],
+      ...tags(0, 50).map((t) => [`t:${t.value}`, 1]),
+      ...tags(51, 100).map((t) => [`t:${t.value}`, 1]),
+    ]);
+    expect(result.body.totals).toMatchObject(counts(3, 1, 0, 0, 0, 0, 0));
+  });
+
   it("a deleted template's counts move to emails without a template, as its emails do, and the rebuild agrees", async () => {
     const user = await createUser("monthly");
     const created = await call(postTemplate, "/api/v1/templates", {

@@ -4707,7 +4707,7 @@ export interface operations {
         from?: string;
         /** @description The last UTC day counted; by default today */
         to?: string;
-        /** @description What each entry of metrics counts: a UTC day (every day of the range), a template, a tag or a sending domain */
+        /** @description What each entry of metrics counts: a UTC day (every day of the range), or a template, a tag or a sending domain (the 100 most sent) */
         group_by?: "day" | "template" | "tag" | "domain";
         /** @description Only the emails sent with this template */
         template_id?: string;
