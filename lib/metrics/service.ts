@@ -1,4 +1,5 @@
 import "server-only";
+import { throttledInBackground } from "@/lib/core/background";
 import { METRICS_FOLD_BATCH } from "@/lib/core/limits";
 import {
   foldEmailMetricDeltas,
@@ -136,3 +137,9 @@ export async function foldEmailMetrics(): Promise<number> {
     if (batch < METRICS_FOLD_BATCH) return folded;
   }
 }
+
+/**
+ * A fold after the answer, at most every 10 s a process: what provider events and reads start (their opens and clicks
+ * come long after the sends that start the dispatch step), so the deltas a read sums stay few.
+ */
+export const foldEmailMetricsSoon = throttledInBackground("folding email metrics", 10_000, foldEmailMetrics);

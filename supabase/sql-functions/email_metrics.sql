@@ -83,8 +83,9 @@ as $$
            coalesce(sum(c.complained), 0) as complained, coalesce(sum(c.failed), 0) as failed,
            coalesce(sum(c.opened), 0) as opened, coalesce(sum(c.clicked), 0) as clicked,
            coalesce(sum(c.clicked_emails), 0) as clicked_emails
-    from generate_series(p_from, p_to, interval '1 day') d (day)
-      left join counted c on c.day = d.day::date
+    -- Dates and integers: a series of timestamps would follow the session's time zone across a daylight saving change.
+    from (select p_from + n as day from generate_series(0, p_to - p_from) n) d
+      left join counted c on c.day = d.day
     where p_group_by = 'day'
     group by d.day
   )

@@ -1,7 +1,8 @@
 -- Folds up to p_limit of email_metric_deltas (the oldest) into email_metrics_daily and email_tag_metrics_daily, and
 -- answers how many it folded: the dispatch step runs it (its cron route, and after sends). One fold at a time (the
 -- transaction's advisory lock; a call that finds one running folds nothing), so the daily rows have one writer and no
--- two transactions wait on each other's. A delta still being written is not yet visible, and is folded by a later call.
+-- two transactions wait on each other's. A delta still being written is not yet visible, and is folded by a later call;
+-- so is one of an account being deleted (its row locked: the fold waits on no deletion's cascade, which deadlocked).
 create or replace function public.fold_email_metrics(p_limit integer) returns integer
 language plpgsql
 as $$
@@ -13,7 +14,10 @@ begin
   end if;
   with moved as (
     delete from public.email_metric_deltas d
-    where d.id in (select x.id from public.email_metric_deltas x order by x.id limit p_limit)
+    where d.id in (select x.id from public.email_metric_deltas x join public.accounts a on a.id = x.account_id
+                   order by x.id
+                   limit p_limit
+                   for update of x skip locked for key share of a skip locked)
     returning d.*
   ), emails as (
     insert into public.email_metrics_daily as m (account_id, day, template_id, domain, test, sent, delivered, bounced,

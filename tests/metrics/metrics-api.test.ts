@@ -496,6 +496,52 @@ describe.runIf(inject("databaseKind") === "postgresql")("GET /api/v1/metrics on 
     expect(result.body.metrics.map((m: { key: string; sent: number }) => [m.key, m.sent])).toEqual([[welcome, 4]]);
   });
 
+  it("a fold beside a team being deleted waits on none of its rows and leaves them to the deletion", async () => {
+    const db = getDb();
+    const [doomed, other] = [await createUser("monthly"), await createUser("monthly")];
+    await email(doomed, null, { day: "2026-11-02", events: ["sent"] });
+    await email(other, null, { day: "2026-11-02", events: ["sent"] });
+    const deleter = await db.reserve();
+    try {
+      // As delete_team does: the account's row first, its cascade after.
+      await deleter`begin`;
+      await deleter`select id from accounts where id = ${doomed.accountId} for update`;
+      const folder = await db.reserve();
+      try {
+        await folder`set lock_timeout = '2s'`;
+        await folder`select fold_email_metrics(100000)`;
+      } finally {
+        await folder`reset lock_timeout`;
+        folder.release();
+      }
+      await deleter`delete from accounts where id = ${doomed.accountId}`;
+      await deleter`commit`;
+    } finally {
+      deleter.release();
+    }
+    await foldAll(other.accountId);
+    expect(
+      await db`select count(*)::int as left from email_metric_deltas where account_id = ${doomed.accountId}`,
+    ).toEqual([{ left: 0 }]);
+    expect((await metrics(other, "?from=2026-11-02&to=2026-11-02")).body.totals).toMatchObject({ sent: 1 });
+  });
+
+  it("lists every day of the range in a session whose time zone changes its clocks at midnight", async () => {
+    const user = await createUser("monthly");
+    const connection = await getDb().reserve();
+    try {
+      await connection`set time zone 'America/Santiago'`;
+      // Chile's clocks go from 00:00 to 01:00 on 2026-09-06.
+      const days = await connection`
+        select key from email_metrics(${user.accountId}::uuid, '2026-09-05', '2026-09-08', 'day', null, null, false, 100)
+        where not total`;
+      expect(days.map((row) => row.key)).toEqual(["2026-09-05", "2026-09-06", "2026-09-07", "2026-09-08"]);
+    } finally {
+      await connection`reset time zone`;
+      connection.release();
+    }
+  });
+
   it("a rebuild beside sends counts each event once", async () => {
     const user = await createUser("monthly");
     const welcome = await catalogueId("welcome");

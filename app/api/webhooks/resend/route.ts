@@ -6,6 +6,7 @@ import { getConfig } from "@/lib/core/config";
 import { readWebhookBody } from "@/lib/api/webhook-body";
 import { handleResendEvent, verifyResendWebhook } from "@/lib/mail-transport/resend-events";
 import { deliverWebhookSoon } from "@/lib/webhooks/delivery";
+import { foldEmailMetricsSoon } from "@/lib/metrics/service";
 
 // POST /api/webhooks/resend – Resend's signed delivery events (sent, delivered, bounced, …). The Svix signature is
 // checked on the raw body before anything is read or written; each event is applied once (by its svix-id), so replays
@@ -21,7 +22,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers({
     const delivery = verifyResendWebhook(rawBody, request.headers);
     const { duplicate, outcome } = await handleResendEvent(delivery);
     // The account's webhook event of what Resend reported, attempted after the answer.
-    if (outcome === "applied" && !duplicate) deliverWebhookSoon(null);
+    if (outcome === "applied" && !duplicate) {
+      deliverWebhookSoon(null);
+      foldEmailMetricsSoon();
+    }
     return NextResponse.json({ received: true, duplicate, outcome });
   }),
 });
