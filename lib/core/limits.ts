@@ -133,6 +133,10 @@ export const MAX_METRICS_DAYS = 366;
 export const MAX_METRICS_KEYS = 100;
 /** The deltas one fold of the metrics folds (the dispatch step's, which repeats while a fold is full). */
 export const METRICS_FOLD_BATCH = 20_000;
+/** An unsubscribe group's name (a send's `unsubscribe.group`). */
+export const MAX_UNSUBSCRIBE_GROUP_LENGTH = 64;
+/** One-click unsubscribes (POST /u/<token>) of one address of an account, in a window: a mail client retries. */
+export const UNSUBSCRIBE_LIMITS = { perAddress: 10, windowSeconds: 3600 } as const;
 /** Webhook endpoints of one account (POST /webhooks), counted in SQL (create_webhook_endpoint). */
 export const MAX_WEBHOOK_ENDPOINTS = 10;
 /** Shared components an account keeps (each with the file caps of a template's source). */
@@ -377,6 +381,11 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
     what: "Metrics",
     limit: `at most ${MAX_METRICS_DAYS} days a request (GET /metrics); by template, tag or domain the ${MAX_METRICS_KEYS} most sent`,
     answer: "400, field `to`",
+  },
+  {
+    what: "One-click unsubscribes",
+    limit: `${UNSUBSCRIBE_LIMITS.perAddress} an hour per address of an account (POST /u/<token>)`,
+    answer: "429 page, `Retry-After`",
   },
   {
     what: "Webhook endpoints",

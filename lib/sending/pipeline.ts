@@ -35,6 +35,7 @@ import {
   type SendOutcome,
 } from "@/lib/sending/idempotency";
 import { recipientsOf, suppressedRecipientDetails } from "@/lib/suppressions/service";
+import { unsubscribeGroup, unsubscribeHeaders, unsubscribeUrl } from "@/lib/unsubscribe/service";
 
 // What a send hands rendering (lib/render), in the version chosen.
 export type { RenderableTemplate };
@@ -126,19 +127,27 @@ async function performSend(
   if (!context.template)
     throw errors.templateNotFound(await notInLibraryMessage(caller.accountId, request.template_id));
   const template = templateToSend(context.template, request.version);
-  const suppressedDetails = suppressedRecipientDetails(request, suppressed);
+  const group = request.unsubscribe ? unsubscribeGroup(request.unsubscribe) : null;
+  const suppressedDetails = suppressedRecipientDetails(request, suppressed, "", group);
   if (suppressedDetails.length > 0) throw errors.recipientSuppressed(suppressedDetails);
 
   // Rendering can fail (400 variables.<name>, locale or subject, 422): before anything is counted or recorded.
   const checked = checkVariables(template, request.variables, request.locale);
   checkSubject(request, checked);
-  const rendered = await renderTemplate(template, checked, {
-    accountId: caller.accountId,
-    plainText: request.text === undefined,
-    subject: request.subject === undefined,
-  });
+  // The schema allows `unsubscribe` with one recipient alone, whom its link names.
+  const unsubscribe = group === null ? null : await unsubscribeUrl(caller.accountId, recipientsOf(request)[0], group);
+  const rendered = await renderTemplate(
+    template,
+    unsubscribe === null ? checked : { ...checked, props: { ...checked.props, unsubscribeUrl: unsubscribe } },
+    { accountId: caller.accountId, plainText: request.text === undefined, subject: request.subject === undefined },
+  );
   const mailer = mailerFor(caller);
-  const message = { ...outgoingMessage(request, from, rendered), locale: checked.locale ?? null };
+  const outgoing = outgoingMessage(request, from, rendered);
+  const message = {
+    ...outgoing,
+    headers: unsubscribe === null ? outgoing.headers : { ...outgoing.headers, ...unsubscribeHeaders(unsubscribe) },
+    locale: checked.locale ?? null,
+  };
   const { scheduledAt } = message;
   const recipients = [...message.to, ...message.cc, ...message.bcc];
   // Recorded as sent is sent: the outbox reports what became of it, as a provider would.

@@ -15,6 +15,7 @@ import {
   MAX_TAGS,
   MAX_TEMPLATE_ALIAS_CHARS,
   MAX_TEXT_LENGTH,
+  MAX_UNSUBSCRIBE_GROUP_LENGTH,
 } from "@/lib/core/limits";
 import { hostProblem } from "@/lib/core/outbound-addresses";
 import { decodedBase64Length, isBase64 } from "@/lib/sending/base64";
@@ -226,6 +227,30 @@ const tagText = (field: "name" | "value") =>
 
 const tagSchema = z.object({ name: tagText("name"), value: tagText("value") });
 
+const UNSUBSCRIBE_GROUP_MESSAGE = `unsubscribe.group must be 1 to ${MAX_UNSUBSCRIBE_GROUP_LENGTH} characters`;
+
+/** A send's one-click unsubscribe: true (the unnamed list), or a group of its own; false or left out, none. */
+const unsubscribeSchema = z
+  .union(
+    [
+      z.boolean(),
+      z
+        .object({
+          group: z
+            .string({ error: UNSUBSCRIBE_GROUP_MESSAGE })
+            .min(1, UNSUBSCRIBE_GROUP_MESSAGE)
+            .max(MAX_UNSUBSCRIBE_GROUP_LENGTH, { error: UNSUBSCRIBE_GROUP_MESSAGE, abort: true })
+            .superRefine(headerText("unsubscribe.group", { allowTab: false })),
+        })
+        .strict(),
+    ],
+    { error: 'unsubscribe must be true or { "group": string }' },
+  )
+  .meta({
+    description:
+      'One-click unsubscribe (RFC 8058): `true`, or `{ "group": "…" }` for a list of its own. The email gets `List-Unsubscribe` and `List-Unsubscribe-Post` headers with a signed link naming its one recipient and the group, and the template the same link as its `unsubscribeUrl` prop. A POST to the link suppresses the address for that group: later sends with the same `unsubscribe` to it answer 422 RECIPIENT_SUPPRESSED; other sends are not held back.',
+  });
+
 export const sendRequestSchema = z
   .object({
     template_id: z
@@ -282,6 +307,7 @@ export const sendRequestSchema = z
       .array(tagSchema, { error: "tags must be an array" })
       .max(MAX_TAGS, `tags must list at most ${MAX_TAGS} tags`)
       .optional(),
+    unsubscribe: unsubscribeSchema.optional(),
     scheduled_at: z
       .string({ error: "scheduled_at must be an ISO 8601 date-time" })
       .max(64, { error: "scheduled_at must be an ISO 8601 date-time", abort: true })
@@ -317,6 +343,28 @@ export const sendRequestSchema = z
           path: ["to"],
           message: `at most ${MAX_RECIPIENTS} recipients across to, cc and bcc (got ${recipients})`,
         });
+      }
+      const unsubscribe = body.unsubscribe as unknown;
+      if (unsubscribe !== undefined && unsubscribe !== false) {
+        // The link names one address: a send to several would let each unsubscribe the others.
+        if (recipients !== 1) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["unsubscribe"],
+            message: "unsubscribe needs one recipient in to (and none in cc or bcc): its link names one address",
+          });
+        }
+        const headers = body.headers as unknown;
+        if (typeof headers === "object" && headers !== null) {
+          for (const name of Object.keys(headers)) {
+            if (!["list-unsubscribe", "list-unsubscribe-post"].includes(name.toLowerCase())) continue;
+            ctx.addIssue({
+              code: "custom",
+              path: ["headers", name],
+              message: `${name} cannot be set in headers with unsubscribe, which sets it`,
+            });
+          }
+        }
       }
       // A list over its maximum has its own entry and is not read.
       const attachments: unknown[] =
@@ -422,11 +470,12 @@ export const emailLimitBodySchema = z
   .object({ error: z.literal("Email sending not allowed"), message: z.string(), is_overage: z.literal(false) })
   .meta({ id: "EmailLimitExceeded" });
 
-// As Resend's batch endpoint: a batch carries neither attachments nor a delivery time (send those one at a time).
+// As Resend's batch endpoint: a batch carries neither attachments nor a delivery time (send those one at a time), nor
+// yet an unsubscribe link.
 const batchItemSchema = sendRequestSchema.superRefine(
   (body, ctx) => {
     const record = body as Record<string, unknown>;
-    for (const field of ["attachments", "scheduled_at"] as const) {
+    for (const field of ["attachments", "scheduled_at", "unsubscribe"] as const) {
       if (record[field] !== undefined) {
         ctx.addIssue({
           code: "custom",

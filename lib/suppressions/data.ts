@@ -2,8 +2,16 @@ import "server-only";
 import { insertAuditEntry } from "@/lib/audit/service";
 import { getDb } from "@/lib/db/client";
 
-/** An address the account may not send to: it hard-bounced or complained. */
-export type Suppression = { email: string; reason: "bounced" | "complained"; created_at: Date };
+/**
+ * An address the account may not send to: it hard-bounced or complained (`group` null: every send), or its owner
+ * unsubscribed from a group's sends ('' the unnamed list of `"unsubscribe": true`).
+ */
+export type Suppression = {
+  email: string;
+  reason: "bounced" | "complained" | "unsubscribed";
+  group: string | null;
+  created_at: Date;
+};
 
 /**
  * Suppressions are written by `apply_email_event` (a hard bounce or a complaint suppresses its recipients) and read
@@ -19,7 +27,8 @@ export async function listSuppressions(
     select t.total, s.* from (
       select count(*)::int as total from email_suppressions where account_id = ${accountId}
     ) t left join lateral (
-      select email, reason, created_at from email_suppressions where account_id = ${accountId}
+      select email, reason, unsubscribe_group as group, created_at from email_suppressions
+      where account_id = ${accountId}
       order by created_at desc, email limit ${limit} offset ${offset}
     ) s on true`;
   const total = rows[0]?.total ?? 0;
@@ -29,12 +38,16 @@ export async function listSuppressions(
   };
 }
 
-/** Removes an address from the account's suppressions; the removed entry, or undefined when it was not there. */
+/**
+ * Removes an address from the account's suppressions, its unsubscribes too; the newest entry removed, or undefined
+ * when it had none.
+ */
 export async function deleteSuppression(accountId: string, address: string): Promise<Suppression | undefined> {
   return getDb().begin(async (tx) => {
-    const [row] = await tx<Suppression[]>`
+    const rows = await tx<Suppression[]>`
       delete from email_suppressions where account_id = ${accountId} and email = ${address.toLowerCase()}
-      returning email, reason, created_at`;
+      returning email, reason, unsubscribe_group as group, created_at`;
+    const row = rows.sort((a, b) => b.created_at.getTime() - a.created_at.getTime())[0];
     if (row) {
       await insertAuditEntry(tx, {
         accountId,

@@ -4,7 +4,14 @@ import { paginationSchema } from "@/lib/core/schemas";
 export const suppressionSchema = z
   .object({
     email: z.string().meta({ description: "The address, lower-cased" }),
-    reason: z.enum(["bounced", "complained"]).meta({ description: "A hard bounce, or a spam complaint" }),
+    reason: z.enum(["bounced", "complained", "unsubscribed"]).meta({
+      description:
+        "A hard bounce or a spam complaint (every send is held back), or a one-click unsubscribe (only the sends of its group)",
+    }),
+    group: z.string().nullable().optional().meta({
+      description:
+        "An unsubscribe's group (a send's `unsubscribe.group`), null for `\"unsubscribe\": true`; only on unsubscribes",
+    }),
     created_at: z.iso.datetime(),
   })
   .meta({ id: "Suppression" });

@@ -12,7 +12,10 @@ export async function listSuppressionsPage(accountId: string, { limit, offset }:
   return { suppressions: suppressions.map(toSuppressionResponse), pagination: { limit, offset, total } };
 }
 
-/** DELETE /suppressions/{email}: the account may send to the address again; 404 when it was not suppressed. */
+/**
+ * DELETE /suppressions/{email}: the account may send to the address again, its unsubscribes gone too; 404 when it was
+ * not suppressed.
+ */
 export async function removeSuppressionOrThrow(accountId: string, address: string) {
   const removed =
     address.length <= MAX_ADDRESS_LENGTH && !holdsNul(address)
@@ -23,22 +26,31 @@ export async function removeSuppressionOrThrow(accountId: string, address: strin
 }
 
 export function toSuppressionResponse(suppression: Suppression) {
-  return { email: suppression.email, reason: suppression.reason, created_at: suppression.created_at.toISOString() };
+  return {
+    email: suppression.email,
+    reason: suppression.reason,
+    // An unsubscribe's group: its name, or null for the unnamed list of `"unsubscribe": true`.
+    ...(suppression.reason === "unsubscribed" ? { group: suppression.group || null } : {}),
+    created_at: suppression.created_at.toISOString(),
+  };
 }
 
 type Recipients = { to: string | string[]; cc?: string | string[]; bcc?: string | string[] };
 
 /**
  * One 422 entry per suppressed address of a send, named by its field (`to.0`, `cc.1`, behind `prefix` in a batch:
- * `emails.3.to.0`), saying why and since when.
+ * `emails.3.to.0`), saying why and since when. A bounce or complaint holds back every send; an unsubscribe only the
+ * sends of its group (`group`: the send's, '' the unnamed list, null a send without `unsubscribe`).
  */
 export function suppressedRecipientDetails(
   request: Recipients,
   suppressed: Suppression[],
   prefix = "",
+  group: string | null = null,
 ): ValidationDetail[] {
-  if (suppressed.length === 0) return [];
-  const byAddress = new Map(suppressed.map((entry) => [entry.email, entry]));
+  const holding = suppressed.filter((entry) => entry.group === null || entry.group === group);
+  if (holding.length === 0) return [];
+  const byAddress = new Map(holding.map((entry) => [entry.email, entry]));
   const details: ValidationDetail[] = [];
   for (const field of ["to", "cc", "bcc"] as const) {
     const value = request[field];
@@ -59,9 +71,9 @@ export function suppressedRecipientDetails(
 
 function suppressionReason(entry: Suppression): string {
   const day = entry.created_at.toISOString().slice(0, 10);
-  return entry.reason === "bounced"
-    ? `an email to it bounced on ${day}`
-    : `its owner marked an email as spam on ${day}`;
+  if (entry.reason === "bounced") return `an email to it bounced on ${day}`;
+  if (entry.reason === "complained") return `its owner marked an email as spam on ${day}`;
+  return `its owner unsubscribed from ${entry.group ? `"${entry.group}"` : "these emails"} on ${day}`;
 }
 
 /** Every address a send names, for the suppression lookup. */

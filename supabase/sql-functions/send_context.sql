@@ -1,6 +1,7 @@
 -- POST /send's lookup before rendering, in one round trip: the account's sending domains (oldest first, as JSON, each
 -- with Resend's status: with Resend configured only its verification counts), which of p_recipients (lower-cased) the
--- account has suppressed, and, when it is in the library, what rendering the template needs (one row; the template
+-- account has suppressed (with the unsubscribe group of each, null for a bounce or complaint: the caller knows the
+-- send's group), and, when it is in the library, what rendering the template needs (one row; the template
 -- columns are null when it is not in the library). The template is named by its id or, that null, by an alias
 -- (template_id_by_alias): the caller decides which. A function for its kept plans, as library_page.
 --
@@ -26,8 +27,8 @@ begin
                order by s.created_at), '[]'::json) as sender_domains
       from public.sending_domains s where s.account_id = p_account_id
     ) d cross join (
-      select coalesce(json_agg(json_build_object('email', x.email, 'reason', x.reason, 'created_at', x.created_at)),
-                      '[]'::json) as suppressed
+      select coalesce(json_agg(json_build_object('email', x.email, 'reason', x.reason, 'created_at', x.created_at,
+                                                 'group', x.unsubscribe_group)), '[]'::json) as suppressed
       from public.email_suppressions x where x.account_id = p_account_id and x.email = any(p_recipients)
     ) s left join lateral (
       select t.id, t.owner_account_id, t.slug, t.compiled_code, t.variables, t.version::text,

@@ -2,7 +2,7 @@
 -- email's only recipient. A provider reporting an email with several recipients bounced does not say which one did
 -- (Resend's event lists the whole `to`), so none is suppressed: only an address known to have bounced is. A soft
 -- bounce (detail.bounce_type other than 'hard') suppresses nothing. An address suppressed already keeps its first
--- entry (the date users are told).
+-- entry (the date users are told); its unsubscribes from groups (unsubscribe_recipient) are entries of their own.
 create or replace function public.suppress_email_recipients(
   p_account_id uuid,
   p_email_id uuid,
@@ -20,5 +20,5 @@ as $$
           end as r) x
     where (p_type = 'complained' or (p_type = 'bounced' and coalesce(p_detail ->> 'bounce_type', 'hard') = 'hard'))
       and length(r) between 3 and 320
-    on conflict (account_id, email) do nothing;
+    on conflict (account_id, email, unsubscribe_group) do nothing;
 $$;

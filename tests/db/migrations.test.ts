@@ -129,8 +129,9 @@ describe("SQL functions", () => {
           applied: migrations.filter((f) => f >= CATCH_UP),
           alreadyApplied: earlier,
         });
-        // Kept as they were; 20261202180000_template_locales.sql adds each email's locale, null for all, and
-        // 20261207010000_domain_tracking.sql each domain's tracking switches, off.
+        // Kept as they were; 20261202180000_template_locales.sql adds each email's locale, null for all,
+        // 20261207010000_domain_tracking.sql each domain's tracking switches, off, and 20261207131000_unsubscribe.sql
+        // each suppression's unsubscribe group, null for a bounce's.
         expect(await rows()).toEqual([
           {
             ...before,
@@ -139,6 +140,10 @@ describe("SQL functions", () => {
               ...domain,
               open_tracking: false,
               click_tracking: false,
+            })),
+            email_suppressions: before.email_suppressions.map((suppression: object) => ({
+              ...suppression,
+              unsubscribe_group: null,
             })),
           },
         ]);

@@ -16,6 +16,8 @@ import {
   sendTestWebhookThroughApi,
   sendThroughApi,
   signUp,
+  unsubscribeLinkThroughApi,
+  createUnsubscribeTemplateThroughApi,
   updateWebhookThroughApi,
 } from "./account";
 import { horizontalOverflow, screenshot, seriousViolations, settled, watchErrors, type Violation } from "./browser";
@@ -26,7 +28,7 @@ import { startReceiver, type Receiver } from "./webhook-receiver";
 // A tour of every page at 375 and 1440 px wide, signed in with something on each (templates, a shared component of two
 // files that one of them imports, a live and a test key, a domain, a delivered, a bounced and a test email, so a suppression, a webhook endpoint whose log holds a delivery that
 // failed and one that succeeded, and a disabled one, a member who joined and a pending invitation, so audit entries),
-// as that member (the pages that say an admin is needed) and signed out: nothing may overflow sideways,
+// as that member (the pages that say an admin is needed) and signed out (an email's unsubscribe page among them): nothing may overflow sideways,
 // overlap, wrap where it should not or be cut off, and on a phone the dashboard's links are behind a Menu button.
 // axe-core checks each page against WCAG 2.0 and 2.1, levels A and AA, at 1440 px (and /docs at 375 px, where its
 // tables scroll): a serious or critical violation fails, listed with its rule, impact and the elements it found. The
@@ -39,6 +41,7 @@ let noteId = "";
 let localizedId = "";
 let receiptId = "";
 let bouncedEmailId = "";
+let unsubscribePath = "";
 let webhookId = "";
 let receiver: Receiver | undefined;
 let memberState: Awaited<ReturnType<BrowserContext["storageState"]>> | undefined;
@@ -99,6 +102,9 @@ const story = useStoryPage(async (page) => {
     subject: "E2E bounced",
   });
   await sendThroughApi(page, { template_id: welcomeId, to: "qa@example.com", subject: "E2E test" }, testKey);
+  // The page of a one-click unsubscribe link, which its recipient opens signed out.
+  const digestId = await createUnsubscribeTemplateThroughApi(page, "E2E weekly news");
+  unsubscribePath = await unsubscribeLinkThroughApi(page, digestId, "reader@example.com", "weekly digest");
   receiver = await startReceiver();
   const events = ["email.sent", "email.delivered", "email.delivery_delayed", "email.bounced", "email.complained"];
   // The endpoint the tour opens: its test event fails (500, with a body) at its first URL and succeeds at its second;
@@ -362,6 +368,7 @@ for (const width of [375, 1440]) {
       ["docs-signed-out", "/docs"],
       ["signin", "/signin"],
       ["signup", "/signup"],
+      ["unsubscribe", unsubscribePath],
     ]) {
       await shotPage.goto(url(path));
       await settled(shotPage);

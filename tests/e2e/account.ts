@@ -259,3 +259,39 @@ export async function updateWebhookThroughApi(
 export async function sendTestWebhookThroughApi(page: Page, id: string): Promise<void> {
   await callApi(page, "POST", `/webhooks/${id}/test`, 200);
 }
+
+/** A template of the account's own whose footer links its `unsubscribeUrl` prop, as a newsletter's does. */
+export async function createUnsubscribeTemplateThroughApi(page: Page, name: string): Promise<string> {
+  return createTemplateFilesThroughApi(page, name, {
+    "email.tsx": [
+      'import { Body, Html, Link, Text } from "@react-email/components";',
+      "export default function Digest({ unsubscribeUrl }: { unsubscribeUrl?: string }) {",
+      "  return (<Html><Body><Text>This week's news.</Text>",
+      "    {unsubscribeUrl && <Link href={unsubscribeUrl}>Unsubscribe</Link>}</Body></Html>);",
+      "}",
+      "",
+    ].join("\n"),
+  });
+}
+
+/**
+ * Sends `templateId` (one that shows `unsubscribeUrl`) to `to` with a one-click unsubscribe of `group`, and answers the
+ * link's path as the email's page shows it in the rendered message.
+ */
+export async function unsubscribeLinkThroughApi(
+  page: Page,
+  templateId: string,
+  to: string,
+  group: string,
+): Promise<string> {
+  const subject = `E2E ${group}`;
+  const response = await page.request.post(url("/api/v1/send"), {
+    data: { template_id: templateId, to, subject, unsubscribe: { group } },
+  });
+  if (response.status() !== 200) throw new Error(`POST /api/v1/send: ${response.status()} ${await response.text()}`);
+  await open(page, `/dashboard/emails/${(await response.json()).data.id}`, subject);
+  const html = (await page.locator(`iframe[title="Email: ${subject}"]`).first().getAttribute("srcdoc")) ?? "";
+  const link = /href="([^"]*\/u\/[^"]+)"/.exec(html)?.[1];
+  if (!link) throw new Error("the email's HTML has no unsubscribe link");
+  return new URL(link).pathname;
+}

@@ -1433,6 +1433,12 @@ export interface components {
         name: string;
         value: string;
       }[];
+      /** @description One-click unsubscribe (RFC 8058): `true`, or `{ "group": "…" }` for a list of its own. The email gets `List-Unsubscribe` and `List-Unsubscribe-Post` headers with a signed link naming its one recipient and the group, and the template the same link as its `unsubscribeUrl` prop. A POST to the link suppresses the address for that group: later sends with the same `unsubscribe` to it answer 422 RECIPIENT_SUPPRESSED; other sends are not held back. */
+      unsubscribe?:
+        | boolean
+        | {
+            group: string;
+          };
       /**
        * Format: date-time
        * @description When to send it: ISO 8601 with a time zone (`2030-01-01T09:00:00Z`), in the future and up to 30 days ahead. The answer carries `scheduled_at` as well (its `sent_at` is when the request was accepted) and the email goes out when due; `POST /emails/{id}/cancel` cancels it until then.
@@ -1468,10 +1474,12 @@ export interface components {
       /** @description The address, lower-cased */
       email: string;
       /**
-       * @description A hard bounce, or a spam complaint
+       * @description A hard bounce or a spam complaint (every send is held back), or a one-click unsubscribe (only the sends of its group)
        * @enum {string}
        */
-      reason: "bounced" | "complained";
+      reason: "bounced" | "complained" | "unsubscribed";
+      /** @description An unsubscribe's group (a send's `unsubscribe.group`), null for `"unsubscribe": true`; only on unsubscribes */
+      group?: string | null;
       /** Format: date-time */
       created_at: string;
     };

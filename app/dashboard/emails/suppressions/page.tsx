@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: "Suppressions" };
 
 const PAGE_SIZE = 50;
 const COLUMNS = ["Address", "Reason", { label: "Since", className: "hide-sm" }];
-const REASON_LABEL = { bounced: "Hard bounce", complained: "Spam complaint" } as const;
+const REASON_LABEL = { bounced: "Hard bounce", complained: "Spam complaint", unsubscribed: "Unsubscribed" } as const;
 
 function suppressionsHref(page: number): string {
   return `/dashboard/emails/suppressions${page > 1 ? `?page=${page}` : ""}`;
@@ -71,11 +71,14 @@ export default async function SuppressionsPage({ searchParams }: { searchParams:
         ) : (
           <DataTable columns={COLUMNS}>
             {suppressions.map((suppression) => (
-              <tr key={suppression.email} data-testid="suppression-row">
+              <tr key={`${suppression.email}\n${suppression.group ?? ""}`} data-testid="suppression-row">
                 <td style={{ overflowWrap: "anywhere" }}>
                   <strong>{suppression.email}</strong>
                 </td>
-                <td className="nowrap">{REASON_LABEL[suppression.reason]}</td>
+                <td className="nowrap">
+                  {REASON_LABEL[suppression.reason]}
+                  {suppression.group ? ` from ${suppression.group}` : ""}
+                </td>
                 <td className="nowrap small hide-sm" title={formatDateTime(suppression.created_at)}>
                   <time dateTime={suppression.created_at}>{formatDate(suppression.created_at)}</time>
                 </td>
