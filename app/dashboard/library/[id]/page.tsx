@@ -37,6 +37,7 @@ import { SaveWarnings } from "../../../_components/save-warnings";
 import { deleteTemplateAction, removeFromLibraryAction } from "./actions";
 import { RemoveTemplate } from "./remove-template";
 import { performancePeriod, TemplatePerformance } from "./performance";
+import { emailMetricsOfDays } from "@/lib/metrics/service";
 import { DraftCard, VersionsCard } from "./versions";
 import { TemplateWorkbench } from "./workbench";
 
@@ -63,11 +64,13 @@ export default async function TemplatePage({
   // ?version=n (an email's page links to the version it was sent from): that version is marked in the panel.
   const linkedVersion = /^[1-9]\d{0,9}$/.test(query.version ?? "") ? Number(query.version) : null;
 
-  const [admission, domains, versions, draft] = await Promise.all([
+  const period = performancePeriod(query.period);
+  const [admission, domains, versions, draft, performance] = await Promise.all([
     admitSignedInPreview(account.id, clientAddress(await headers())).catch((error: unknown) => error),
     listSendingDomains(account.id),
     own ? listVersions(account.id, template.id, VERSIONS_SHOWN, 0) : null,
     own ? findOwnDraft(account.id, template.id) : null,
+    emailMetricsOfDays(account.id, period, { group_by: "day", template_id: template.id }),
   ]);
   // The first preview is rendered here with the sample values (counted as a dashboard preview), so the page arrives
   // complete; edits then go through POST /api/dashboard/templates/{id}/render from the browser (previews too).
@@ -259,7 +262,7 @@ export default async function TemplatePage({
         accountEmail={account.person.email}
       />
       <div style={{ marginTop: 20 }}>
-        <TemplatePerformance accountId={account.id} templateId={template.id} period={performancePeriod(query.period)} />
+        <TemplatePerformance period={period} metrics={performance.metrics} totals={performance.totals} />
       </div>
       {compatibility && (
         <div style={{ marginTop: 20 }}>

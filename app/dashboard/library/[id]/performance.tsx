@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { emailMetricsOfDays } from "@/lib/metrics/service";
+import type { MetricsCounts } from "@/lib/metrics/schemas";
 import { BarChart } from "../../../_components/bar-chart";
 import { CardSection } from "../../../_components/card-section";
 import { ColumnHeadings } from "../../../_components/column-headings";
@@ -22,17 +22,19 @@ const RATES = [
   ["click_rate", "Clicked", "of delivered"],
 ] as const;
 
-/** A template's sends and rates over the period, day by day (test sends left out), as GET /metrics counts them. */
-export async function TemplatePerformance({
-  accountId,
-  templateId,
+/**
+ * A template's sends and rates over the period, day by day (test sends left out), as GET /metrics counts them
+ * (`emailMetricsOfDays`, which the page reads with the rest).
+ */
+export function TemplatePerformance({
   period,
+  metrics,
+  totals,
 }: {
-  accountId: string;
-  templateId: string;
   period: PerformancePeriod;
+  metrics: (MetricsCounts & { key: string | null })[];
+  totals: MetricsCounts;
 }) {
-  const { metrics, totals } = await emailMetricsOfDays(accountId, period, { group_by: "day", template_id: templateId });
   return (
     <CardSection
       headingId="performance-heading"
