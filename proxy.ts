@@ -26,8 +26,9 @@ export async function proxy(request: NextRequest) {
   const isApi = pathname === "/api" || pathname.startsWith("/api/");
   // A POST to a page is a Server Action (no page takes another). Next runs one that comes without Origin (it compares
   // Origin with the host only when there is one) and answers a malformed one with a 500; a browser always sends one.
-  // /u/<token> takes mail clients' one-click unsubscribe POSTs (RFC 8058), which come from no page.
-  if (pathname.startsWith("/u/")) return NextResponse.next();
+  // /u/<token> takes mail clients' one-click unsubscribe POSTs (RFC 8058), which come from no page: that route alone,
+  // and never a Server Action (which Next would run on a path no route has).
+  if (/^\/u\/[^/]+$/.test(pathname) && !request.headers.has("next-action")) return NextResponse.next();
   if (request.method === "POST" && !isApi && !isSameOrigin(request, { originRequired: true })) {
     return jsonError(errors.csrfRejected());
   }

@@ -135,7 +135,10 @@ export const MAX_METRICS_KEYS = 100;
 export const METRICS_FOLD_BATCH = 20_000;
 /** An unsubscribe group's name (a send's `unsubscribe.group`). */
 export const MAX_UNSUBSCRIBE_GROUP_LENGTH = 64;
-/** One-click unsubscribes (POST /u/<token>) of one address of an account, in a window: a mail client retries. */
+/**
+ * First one-click unsubscribes (POST /u/<token>) of one address from one group of an account, in a window (a mail
+ * client retries); a repeat of one done counts for nothing.
+ */
 export const UNSUBSCRIBE_LIMITS = { perAddress: 10, windowSeconds: 3600 } as const;
 /** Webhook endpoints of one account (POST /webhooks), counted in SQL (create_webhook_endpoint). */
 export const MAX_WEBHOOK_ENDPOINTS = 10;
@@ -384,7 +387,7 @@ export const LIMITS: readonly { what: string; limit: string; answer: string }[] 
   },
   {
     what: "One-click unsubscribes",
-    limit: `${UNSUBSCRIBE_LIMITS.perAddress} an hour per address of an account (POST /u/<token>)`,
+    limit: `${UNSUBSCRIBE_LIMITS.perAddress} an hour per address and group of an account (POST /u/<token>)`,
     answer: "429 page, `Retry-After`",
   },
   {

@@ -40,6 +40,7 @@ import {
   templateToSend,
 } from "@/lib/sending/pipeline";
 import { recipientsOf, suppressedRecipientDetails } from "@/lib/suppressions/service";
+import { unsubscribeGroup, unsubscribeUrl, withUnsubscribeHeaders } from "@/lib/unsubscribe/service";
 
 /** Renders of one batch run this many at a time: each is off the event loop already, this bounds one request's share. */
 const BATCH_RENDER_CONCURRENCY = 4;
@@ -107,8 +108,9 @@ async function performBatch(
       checkSubject(item, variables);
       return variables;
     });
-    suppressed.push(...suppressedRecipientDetails(item, context.suppressed, prefix));
-    return { item, template, from, checked };
+    const group = item.unsubscribe ? unsubscribeGroup(item.unsubscribe) : null;
+    suppressed.push(...suppressedRecipientDetails(item, context.suppressed, prefix, group));
+    return { item, template, from, checked, group };
   });
   if (invalid.length > 0) throw errors.validation(invalid);
   if (suppressed.length > 0) throw errors.recipientSuppressed(suppressed);
@@ -128,19 +130,30 @@ async function performBatch(
 
   // The batch ends at its first failure (a render's, or one of the bounds below): no render starts after it, and those
   // still waiting for a worker leave the queue. Those running finish, each within its deadline.
+  // Each item's unsubscribe link (the schema allows `unsubscribe` with one recipient alone, whom its link names).
+  const links = await Promise.all(
+    prepared.map(({ item, group }) =>
+      group === null ? null : unsubscribeUrl(caller.accountId, recipientsOf(item)[0], group),
+    ),
+  );
   const stop = new AbortController();
   const renderSignal = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
   let renderedBytes = 0;
   let sandboxMs = 0;
   const rendered = await mapConcurrently(prepared, BATCH_RENDER_CONCURRENCY, async ({ item, template, checked }, i) => {
+    const link = links[i];
     const email = await withItemPrefix(i, () =>
-      renderTemplate(template, checked!, {
-        accountId: caller.accountId,
-        plainText: item.text === undefined,
-        subject: item.subject === undefined,
-        signal: renderSignal,
-        onSandboxTime: (ms) => (sandboxMs += ms),
-      }),
+      renderTemplate(
+        template,
+        link === null ? checked! : { ...checked!, props: { ...checked!.props, unsubscribeUrl: link } },
+        {
+          accountId: caller.accountId,
+          plainText: item.text === undefined,
+          subject: item.subject === undefined,
+          signal: renderSignal,
+          onSandboxTime: (ms) => (sandboxMs += ms),
+        },
+      ),
     );
     if (sandboxMs > BATCH_RENDER_BUDGET_MS) {
       throw errors.batchTooLarge(
@@ -158,7 +171,7 @@ async function performBatch(
     return email;
   }).finally(() => stop.abort(new Error("The batch stopped")));
   const messages = prepared.map(({ item, template, from, checked }, i) => ({
-    ...outgoingMessage(item, from!, rendered[i]),
+    ...withUnsubscribeHeaders(outgoingMessage(item, from!, rendered[i]), links[i]),
     // The template's id, whatever the item named it by.
     templateId: template.id,
     templateVersion: template.template_version,

@@ -35,7 +35,7 @@ import {
   type SendOutcome,
 } from "@/lib/sending/idempotency";
 import { recipientsOf, suppressedRecipientDetails } from "@/lib/suppressions/service";
-import { unsubscribeGroup, unsubscribeHeaders, unsubscribeUrl } from "@/lib/unsubscribe/service";
+import { unsubscribeGroup, unsubscribeUrl, withUnsubscribeHeaders } from "@/lib/unsubscribe/service";
 
 // What a send hands rendering (lib/render), in the version chosen.
 export type { RenderableTemplate };
@@ -142,10 +142,8 @@ async function performSend(
     { accountId: caller.accountId, plainText: request.text === undefined, subject: request.subject === undefined },
   );
   const mailer = mailerFor(caller);
-  const outgoing = outgoingMessage(request, from, rendered);
   const message = {
-    ...outgoing,
-    headers: unsubscribe === null ? outgoing.headers : { ...outgoing.headers, ...unsubscribeHeaders(unsubscribe) },
+    ...withUnsubscribeHeaders(outgoingMessage(request, from, rendered), unsubscribe),
     locale: checked.locale ?? null,
   };
   const { scheduledAt } = message;

@@ -240,7 +240,12 @@ const unsubscribeSchema = z
             .string({ error: UNSUBSCRIBE_GROUP_MESSAGE })
             .min(1, UNSUBSCRIBE_GROUP_MESSAGE)
             .max(MAX_UNSUBSCRIBE_GROUP_LENGTH, { error: UNSUBSCRIBE_GROUP_MESSAGE, abort: true })
-            .superRefine(headerText("unsubscribe.group", { allowTab: false })),
+            .superRefine(headerText("unsubscribe.group", { allowTab: false }))
+            // Shown to the recipient: no text that reorders what the page around it says.
+            .refine(
+              (group) => !/[\u202a-\u202e\u2066-\u2069]/.test(group),
+              "unsubscribe.group must not contain bidirectional control characters",
+            ),
         })
         .strict(),
     ],
@@ -470,12 +475,11 @@ export const emailLimitBodySchema = z
   .object({ error: z.literal("Email sending not allowed"), message: z.string(), is_overage: z.literal(false) })
   .meta({ id: "EmailLimitExceeded" });
 
-// As Resend's batch endpoint: a batch carries neither attachments nor a delivery time (send those one at a time), nor
-// yet an unsubscribe link.
+// As Resend's batch endpoint: a batch carries neither attachments nor a delivery time (send those one at a time).
 const batchItemSchema = sendRequestSchema.superRefine(
   (body, ctx) => {
     const record = body as Record<string, unknown>;
-    for (const field of ["attachments", "scheduled_at", "unsubscribe"] as const) {
+    for (const field of ["attachments", "scheduled_at"] as const) {
       if (record[field] !== undefined) {
         ctx.addIssue({
           code: "custom",

@@ -53,7 +53,11 @@ export async function deleteSuppression(accountId: string, address: string): Pro
         accountId,
         action: "suppression.removed",
         target: { type: "suppression", id: row.email, label: row.email },
-        details: { reason: row.reason },
+        // Every entry it removed when there were several (a bounce and unsubscribes).
+        details:
+          rows.length > 1
+            ? { reason: row.reason, removed: rows.map(({ reason, group }) => ({ reason, group })) }
+            : { reason: row.reason },
       });
     }
     return row;

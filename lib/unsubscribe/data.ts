@@ -28,3 +28,12 @@ export async function unsubscribeRecipient(
       as applied`;
   return applied;
 }
+
+/** Whether `address` is unsubscribed from the account's sends of `group` already. */
+export async function isUnsubscribed(accountId: string, address: string, group: string): Promise<boolean> {
+  const [{ unsubscribed }] = await getDb()<{ unsubscribed: boolean }[]>`
+    select exists (select 1 from email_suppressions
+                   where account_id = ${accountId} and email = ${address.toLowerCase()}
+                     and unsubscribe_group = ${group}) as unsubscribed`;
+  return unsubscribed;
+}

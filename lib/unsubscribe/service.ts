@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { getConfig } from "@/lib/core/config";
 import { UNSUBSCRIBE_LIMITS } from "@/lib/core/limits";
 import { recordRateLimitHits } from "@/lib/db/rate-limits";
-import { readSigningKey, unsubscribeRecipient } from "@/lib/unsubscribe/data";
+import { isUnsubscribed, readSigningKey, unsubscribeRecipient } from "@/lib/unsubscribe/data";
 import { signUnsubscribeToken, verifyUnsubscribeToken, type UnsubscribeClaims } from "@/lib/unsubscribe/token";
 
 // One-click unsubscribe (RFC 8058): a send with `unsubscribe` carries a link to /u/<token>, in its List-Unsubscribe
@@ -35,6 +35,14 @@ export function unsubscribeHeaders(url: string): Record<string, string> {
   return { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
 }
 
+/** A message with the one-click headers of its unsubscribe link, when it has one. */
+export function withUnsubscribeHeaders<M extends { headers: Record<string, string> }>(
+  message: M,
+  url: string | null,
+): M {
+  return url === null ? message : { ...message, headers: { ...message.headers, ...unsubscribeHeaders(url) } };
+}
+
 /** What a link's token names; null when it is not a token this server signed. */
 export async function readUnsubscribeLink(token: string): Promise<UnsubscribeClaims | null> {
   return verifyUnsubscribeToken(await unsubscribeKey(), token);
@@ -46,21 +54,19 @@ export type UnsubscribeOutcome =
   | { status: "limited"; retryAfterSeconds: number };
 
 /**
- * The one-click POST: suppresses the token's address for its group, once (a repeat changes nothing), counted against
- * UNSUBSCRIBE_LIMITS per address of the account.
+ * The one-click POST: suppresses the token's address for its group, once. A repeat answers the same and counts for
+ * nothing; a first one is counted against UNSUBSCRIBE_LIMITS per address and group of the account, so no link's
+ * retries can hold back another group's.
  */
 export async function unsubscribeByToken(token: string): Promise<UnsubscribeOutcome> {
   const claims = await readUnsubscribeLink(token);
   if (!claims) return { status: "invalid" };
-  const bucket = `unsubscribe:${createHash("sha256").update(`${claims.accountId}\n${claims.address}`).digest("hex")}`;
-  const [hit] = await recordRateLimitHits([bucket], UNSUBSCRIBE_LIMITS.windowSeconds);
+  const { accountId, address, group } = claims;
+  if (await isUnsubscribed(accountId, address, group)) return { status: "unsubscribed", claims };
+  const key = createHash("sha256").update(`${accountId}\n${address}\n${group}`).digest("hex");
+  const [hit] = await recordRateLimitHits([`unsubscribe:${key}`], UNSUBSCRIBE_LIMITS.windowSeconds);
   if (hit.hits > UNSUBSCRIBE_LIMITS.perAddress) return { status: "limited", retryAfterSeconds: hit.retryAfterSeconds };
   const url = `${getConfig().siteUrl}/u/${token}`;
-  await unsubscribeRecipient(
-    claims.accountId,
-    claims.address,
-    claims.group,
-    unsubscribeHeaders(url)["List-Unsubscribe"],
-  );
+  await unsubscribeRecipient(accountId, address, group, unsubscribeHeaders(url)["List-Unsubscribe"]);
   return { status: "unsubscribed", claims };
 }

@@ -37,7 +37,8 @@ export function verifyUnsubscribeToken(key: Buffer, token: string): UnsubscribeC
     const [, accountId, address, group] = claims as unknown[];
     if (typeof accountId !== "string" || !isUuid(accountId)) return null;
     if (typeof address !== "string" || address.length === 0 || address.length > MAX_ADDRESS_LENGTH) return null;
-    if (typeof group !== "string" || group.length > MAX_UNSUBSCRIBE_GROUP_LENGTH) return null;
+    // Signed, so as the send's schema let it through (its length in characters, not UTF-16 units).
+    if (typeof group !== "string" || [...group].length > MAX_UNSUBSCRIBE_GROUP_LENGTH) return null;
     return { accountId, address, group };
   } catch {
     return null;
