@@ -4,7 +4,7 @@ import { requireAccount } from "@/lib/auth/current";
 import { getConfig } from "@/lib/core/config";
 import { libraryAllowance, onboardingState, usageSummary } from "@/lib/dashboard/queries";
 import { countEmailsByStatus, listEmailsPage } from "@/lib/sent-emails/service";
-import { deliverabilityWarning } from "@/lib/metrics/service";
+import { deliverabilityWarning, type DeliverabilityWarning } from "@/lib/metrics/service";
 import { billingPeriod } from "@/lib/core/plans";
 import { formatDate, formatDateTime, formatNumber, formatRate, PLAN_LABEL, timeAgo } from "../_components/format";
 import { ArrowRightIcon, MailIcon } from "../_components/icons";
@@ -241,7 +241,7 @@ export default async function OverviewPage() {
 }
 
 /** The last 30 days' complaint or bounce rate at the level where mailbox providers start refusing a sender. */
-function DeliverabilityAlert({ warning }: { warning: NonNullable<Awaited<ReturnType<typeof deliverabilityWarning>>> }) {
+function DeliverabilityAlert({ warning }: { warning: DeliverabilityWarning }) {
   const rates = [
     ...(warning.complaintRate !== null
       ? [`complaint rate is ${formatRate(warning.complaintRate)} (0.3% or more)`]

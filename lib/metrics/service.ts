@@ -82,8 +82,8 @@ export async function emailMetricsOfDays(
 
 /** The 30-day rates at which the overview warns: where Gmail and Yahoo start refusing senders, and a bounce rate past
  * which providers slow or suspend them. */
-export const COMPLAINT_RATE_WARNING = 0.003;
-export const BOUNCE_RATE_WARNING = 0.04;
+const COMPLAINT_RATE_WARNING = 0.003;
+const BOUNCE_RATE_WARNING = 0.04;
 
 export type DeliverabilityWarning = {
   complaintRate: number | null;

@@ -24,14 +24,16 @@ function unsubscribeKey(): Promise<Buffer> {
   return signingKey;
 }
 
+/** The link of a token. */
+const linkOf = (token: string) => `${getConfig().siteUrl}/u/${token}`;
+
 /** The link a send to `address` carries: the same for every email of the account to that address and group. */
 export async function unsubscribeUrl(accountId: string, address: string, group: string): Promise<string> {
-  const token = signUnsubscribeToken(await unsubscribeKey(), { accountId, address, group });
-  return `${getConfig().siteUrl}/u/${token}`;
+  return linkOf(signUnsubscribeToken(await unsubscribeKey(), { accountId, address, group }));
 }
 
 /** The headers RFC 8058 asks of a message with a one-click unsubscribe link. */
-export function unsubscribeHeaders(url: string): Record<string, string> {
+function unsubscribeHeaders(url: string): Record<string, string> {
   return { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
 }
 
@@ -66,7 +68,6 @@ export async function unsubscribeByToken(token: string): Promise<UnsubscribeOutc
   const key = createHash("sha256").update(`${accountId}\n${address}\n${group}`).digest("hex");
   const [hit] = await recordRateLimitHits([`unsubscribe:${key}`], UNSUBSCRIBE_LIMITS.windowSeconds);
   if (hit.hits > UNSUBSCRIBE_LIMITS.perAddress) return { status: "limited", retryAfterSeconds: hit.retryAfterSeconds };
-  const url = `${getConfig().siteUrl}/u/${token}`;
-  await unsubscribeRecipient(accountId, address, group, unsubscribeHeaders(url)["List-Unsubscribe"]);
+  await unsubscribeRecipient(accountId, address, group, unsubscribeHeaders(linkOf(token))["List-Unsubscribe"]);
   return { status: "unsubscribed", claims };
 }

@@ -11,7 +11,7 @@ export type UnsubscribeClaims = { accountId: string; address: string; group: str
 
 const VERSION = 1;
 /** Any token longer is not one of ours (an address and a group at their longest fit well within it). */
-export const MAX_UNSUBSCRIBE_TOKEN_LENGTH = 1024;
+const MAX_UNSUBSCRIBE_TOKEN_LENGTH = 1024;
 
 const signature = (key: Buffer, data: string) =>
   createHmac("sha256", key).update(`unsubscribe\n${data}`).digest("base64url");
