@@ -45,6 +45,9 @@ export type WebhookAttempt = {
 
 const USER_AGENT = "Letterpress-Webhooks/1.0";
 
+/** Why an attempt's lookup stops once the attempt has ended: one reason for all (a DOMException each cost ~75 µs). */
+const ATTEMPT_ENDED = Object.freeze(new Error("the webhook attempt ended"));
+
 /** The request options' field naming whose pool a connection is in (read by the agents' getName). */
 type PooledOptions = http.RequestOptions & { webhookAccount?: string };
 
@@ -204,7 +207,7 @@ export async function attemptWebhook({
       if (done) return;
       done = true;
       clearTimeout(timer);
-      ended.abort();
+      ended.abort(ATTEMPT_ENDED);
       // A connection whose answer was read to its end goes back to the account's pool; any other is closed.
       if (!answered) request.destroy();
       const excerpt = excerptText(Buffer.concat(kept));

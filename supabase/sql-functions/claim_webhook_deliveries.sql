@@ -15,6 +15,8 @@
 -- so that no account's request does another's deliveries (a hanging endpoint's among them), and one account's
 -- backlog costs no other account's requests a claim over it.
 -- secrets: those valid at p_now, the newest first (the previous one during a rotation's overlap).
+-- Its statements run on generic plans: left to choose, PostgreSQL planned some of them anew on every call, which
+-- cost more than running them (a claim 1.7 against 0.9 ms; docs/performance.md, 2026-12-07).
 create or replace function public.claim_webhook_deliveries(
   p_now timestamptz,
   p_limit integer,
@@ -34,6 +36,7 @@ create or replace function public.claim_webhook_deliveries(
   endpoint_id uuid
 )
 language plpgsql
+set plan_cache_mode = force_generic_plan
 as $$
 #variable_conflict use_column
 declare
