@@ -13,8 +13,9 @@ import {
   claimDelivery,
   claimDueDeliveries,
   deleteExpiredWebhookRows,
-  finishAttempt,
+  finishAttempts,
   type AttemptOutcome,
+  type AttemptToFinish,
   type ClaimedDelivery,
   type FinishedAttempt,
 } from "@/lib/webhooks/data/deliveries";
@@ -239,13 +240,54 @@ async function attemptClaimed(
       succeeded: false,
     };
   }
-  const finished = await finishAttempt(claim, {
+  const finished = await finishWithOthers(claim.accountId, {
+    claim,
     now: new Date(startedAt.getTime() + Math.max(0, Math.round(outcome.durationMs))),
     outcome,
     jitter: jitter(),
   });
   if (finished.endpointDisabled) await tellEndpointDisabled(claim.accountId, finished.endpointUrl);
   return finished;
+}
+
+// An account's attempts that end while a statement recording its attempts is in flight, or in the same turn of the
+// event loop, are recorded together by its next one (finish_webhook_attempts): one statement and transaction for a
+// burst's attempts instead of one each. By account, so that one account's attempts never share a statement (nor its
+// failure) with another's.
+type QueuedFinish = AttemptToFinish & {
+  resolve: (finished: FinishedAttempt) => void;
+  reject: (error: unknown) => void;
+};
+const finishQueues = new Map<string, QueuedFinish[]>();
+
+/** Most attempts one statement records (this process's bound of attempts in flight, and as many test events). */
+const MOST_FINISHED_AT_ONCE = 2 * WEBHOOK_ATTEMPTS_IN_FLIGHT;
+
+/** Records `attempt` of `accountId`'s with the account's others that end meanwhile: what finishing it did. */
+function finishWithOthers(accountId: string, attempt: AttemptToFinish): Promise<FinishedAttempt> {
+  return new Promise((resolve, reject) => {
+    const queue = finishQueues.get(accountId);
+    if (queue) {
+      queue.push({ ...attempt, resolve, reject });
+      return;
+    }
+    finishQueues.set(accountId, [{ ...attempt, resolve, reject }]);
+    setImmediate(() => void recordQueuedFinishes(accountId));
+  });
+}
+
+/** One statement for the account's queued attempts; then the next, for those queued meanwhile, until none are. */
+async function recordQueuedFinishes(accountId: string): Promise<void> {
+  const queue = finishQueues.get(accountId)!;
+  const batch = queue.splice(0, MOST_FINISHED_AT_ONCE);
+  try {
+    const finished = await finishAttempts(batch);
+    batch.forEach((queued, i) => queued.resolve(finished[i]));
+  } catch (error) {
+    for (const queued of batch) queued.reject(error);
+  }
+  if (queue.length > 0) setImmediate(() => void recordQueuedFinishes(accountId));
+  else finishQueues.delete(accountId);
 }
 
 /** Mails every admin of the team, one email each, so that no admin's address is shown to another. */

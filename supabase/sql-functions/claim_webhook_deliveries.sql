@@ -15,8 +15,6 @@
 -- so that no account's request does another's deliveries (a hanging endpoint's among them), and one account's
 -- backlog costs no other account's requests a claim over it.
 -- secrets: those valid at p_now, the newest first (the previous one during a rotation's overlap).
--- Its statements run on generic plans: left to choose, PostgreSQL planned some of them anew on every call, which
--- cost more than running them (a claim 1.7 against 0.9 ms; docs/performance.md, 2026-12-07).
 create or replace function public.claim_webhook_deliveries(
   p_now timestamptz,
   p_limit integer,
@@ -36,7 +34,6 @@ create or replace function public.claim_webhook_deliveries(
   endpoint_id uuid
 )
 language plpgsql
-set plan_cache_mode = force_generic_plan
 as $$
 #variable_conflict use_column
 declare
@@ -44,41 +41,45 @@ declare
   v_left integer := p_limit;
   v_take integer;
   v_claimed integer;
+  v_accounts uuid[];
 begin
-  for v_account in
-    -- p_account_id's alone (what it has due is the claim's to find); or the accounts with pending deliveries, one
-    -- index lookup each (a skip scan), however many rows each has.
-    select p_account_id where p_account_id is not null
-    union all
-    (with recursive accounts (account_id) as (
-      (select d.account_id from public.webhook_deliveries d
-       where d.status = 'pending' and p_account_id is null order by d.account_id limit 1)
-      union all
-      select (select d.account_id from public.webhook_deliveries d
-              where d.status = 'pending' and d.account_id > a.account_id order by d.account_id limit 1)
-      from accounts a where a.account_id is not null
-    )
-    select a.account_id from accounts a
-      cross join lateral (
-        select d.next_attempt_at from public.webhook_deliveries d
-          join public.webhook_endpoints w on w.id = d.endpoint_id and w.enabled
-        where d.account_id = a.account_id and d.status = 'pending' and d.next_attempt_at <= p_now
-          and (d.claimed_until is null or d.claimed_until <= p_now)
-        order by d.next_attempt_at limit 1
-      ) oldest
-      cross join lateral (
-        select count(*) as n from (
-          select from public.webhook_deliveries d
-          where d.account_id = a.account_id and d.status = 'pending' and d.claimed_until > p_now
-          order by d.claimed_until limit p_per_account
-        ) running
-      ) in_flight
-    -- An account with all its attempts in flight is left out, or its old backlog would fill the p_limit accounts read
-    -- and starve the others (counted again under its lock below); those with fewer in flight go first, so hanging
-    -- endpoints, whose attempts stay in flight, do not take each room a finished attempt frees before anyone else.
-    where a.account_id is not null and in_flight.n < p_per_account
-    order by in_flight.n, oldest.next_attempt_at
-    limit p_limit)
+  -- p_account_id's alone (what it has due is the claim's to find): a request's claim plans and runs no search of the
+  -- others. Or the accounts with pending deliveries, one index lookup each (a skip scan), however many rows each has.
+  if p_account_id is not null then
+    v_accounts := array[p_account_id];
+  else
+    v_accounts := array(
+      with recursive accounts (account_id) as (
+        (select d.account_id from public.webhook_deliveries d
+         where d.status = 'pending' order by d.account_id limit 1)
+        union all
+        select (select d.account_id from public.webhook_deliveries d
+                where d.status = 'pending' and d.account_id > a.account_id order by d.account_id limit 1)
+        from accounts a where a.account_id is not null
+      )
+      select a.account_id from accounts a
+        cross join lateral (
+          select d.next_attempt_at from public.webhook_deliveries d
+            join public.webhook_endpoints w on w.id = d.endpoint_id and w.enabled
+          where d.account_id = a.account_id and d.status = 'pending' and d.next_attempt_at <= p_now
+            and (d.claimed_until is null or d.claimed_until <= p_now)
+          order by d.next_attempt_at limit 1
+        ) oldest
+        cross join lateral (
+          select count(*) as n from (
+            select from public.webhook_deliveries d
+            where d.account_id = a.account_id and d.status = 'pending' and d.claimed_until > p_now
+            order by d.claimed_until limit p_per_account
+          ) running
+        ) in_flight
+      -- An account with all its attempts in flight is left out, or its old backlog would fill the p_limit accounts read
+      -- and starve the others (counted again under its lock below); those with fewer in flight go first, so hanging
+      -- endpoints, whose attempts stay in flight, do not take each room a finished attempt frees before anyone else.
+      where a.account_id is not null and in_flight.n < p_per_account
+      order by in_flight.n, oldest.next_attempt_at
+      limit p_limit);
+  end if;
+  foreach v_account in array v_accounts
   loop
     exit when v_left <= 0;
     continue when not pg_try_advisory_xact_lock(hashtext('webhook_deliveries'), hashtext(v_account::text));

@@ -5,8 +5,6 @@
 -- it has one,
 -- and what the event adds: a bounce's { type, message }, a click's { link }, an unsubscribe's { group }. The event id,
 -- or null when no endpoint of the account hears the type (then no more than one index lookup is spent).
--- Its statements run on generic plans: left to choose, PostgreSQL planned some of them anew on every call, which
--- cost more than running them (a claim 1.7 against 0.9 ms; docs/performance.md, 2026-12-07).
 create or replace function public.enqueue_email_webhook_event(
   p_email_id uuid,
   p_type text,
@@ -15,7 +13,6 @@ create or replace function public.enqueue_email_webhook_event(
   p_occurred_at timestamptz
 ) returns uuid
 language plpgsql
-set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_account uuid;

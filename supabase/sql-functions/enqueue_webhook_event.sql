@@ -2,8 +2,6 @@
 -- { type, created_at, data }, created_at p_now in ISO 8601 as the API writes times) and one pending delivery, due at
 -- p_now, per enabled endpoint of the account whose events hold p_type. Nothing when none does: the event id, or null.
 -- Called in the transaction of what the event tells (an email's event, a publish), so a rollback makes none.
--- Its statements run on generic plans: left to choose, PostgreSQL planned some of them anew on every call, which
--- cost more than running them (a claim 1.7 against 0.9 ms; docs/performance.md, 2026-12-07).
 create or replace function public.enqueue_webhook_event(
   p_account_id uuid,
   p_type text,
@@ -12,7 +10,6 @@ create or replace function public.enqueue_webhook_event(
   p_now timestamptz
 ) returns uuid
 language plpgsql
-set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_id uuid;

@@ -9,8 +9,6 @@
 -- included: endpoint_disabled says this call did, with the account's email, whom the caller tells. A claim token that
 -- is not the delivery's now (its lease ran out and another process claimed it, or the attempt was recorded already)
 -- changes nothing: recorded is false, as for a delivery deleted with its endpoint meanwhile.
--- Its statements run on generic plans: left to choose, PostgreSQL planned some of them anew on every call, which
--- cost more than running them (a claim 1.7 against 0.9 ms; docs/performance.md, 2026-12-07).
 create or replace function public.finish_webhook_attempt(
   p_delivery_id uuid,
   p_claim_token uuid,
@@ -28,7 +26,6 @@ create or replace function public.finish_webhook_attempt(
   endpoint_url text
 )
 language plpgsql
-set plan_cache_mode = force_generic_plan
 as $$
 #variable_conflict use_column
 declare

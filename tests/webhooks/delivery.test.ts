@@ -6,7 +6,13 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { WEBHOOK_ATTEMPTS_IN_FLIGHT, WEBHOOK_ATTEMPTS_PER_ACCOUNT, WEBHOOK_LEASE_SECONDS } from "@/lib/core/limits";
-import { claimDueDeliveries, finishAttempt, replayDelivery, type AttemptOutcome } from "@/lib/webhooks/data/deliveries";
+import {
+  claimDueDeliveries,
+  finishAttempts,
+  replayDelivery,
+  type AttemptOutcome,
+  type AttemptToFinish,
+} from "@/lib/webhooks/data/deliveries";
 import { createTestEvent, enqueueWebhookEvent } from "@/lib/webhooks/data/events";
 import {
   deleteExpiredWebhooks,
@@ -45,6 +51,12 @@ const failing =
     excerpt: "down",
     succeeded: false,
   });
+/** One attempt recorded alone (finish_webhook_attempts of one item). */
+async function finishAttempt(claim: AttemptToFinish["claim"], attempt: Omit<AttemptToFinish, "claim">) {
+  const [finished] = await finishAttempts([{ claim, ...attempt }]);
+  return finished;
+}
+
 const answering: WebhookSend = async () => ({ status: 204, durationMs: 0, excerpt: "", succeeded: true });
 
 /** An event of `accountId` at `now`, heard by its endpoints of email.delivered; its deliveries' ids, endpoint order. */
@@ -143,6 +155,41 @@ describe("claiming due deliveries", () => {
     ]);
     // Finished, it is nobody's to finish again.
     expect(await finishAttempt(again, { now: at(3 * HOUR), outcome, jitter: 0 })).toMatchObject({ recorded: false });
+  });
+
+  it("a claim reads its account's due deliveries and their endpoints and events by key, however much the tables grew since its plan", async () => {
+    const [busy, user] = [await createUser(), await createUser()];
+    const db = await getDb().reserve();
+    try {
+      await addEndpoint(user.accountId, { url: "https://hooks.example/a", events: ["email.delivered"] });
+      for (let i = 0; i < 3; i++) await delivered(user.accountId, T);
+      const blocksOfAClaim = async () => {
+        const [row] = await db<{ "QUERY PLAN": [{ Plan: Record<string, number> }] }[]>`
+          explain (analyze, buffers, format json)
+          select * from claim_webhook_deliveries(${T}::timestamptz, 1, 4, 60, ${user.accountId}::uuid)`;
+        const plan = row["QUERY PLAN"][0].Plan;
+        return plan["Shared Hit Blocks"] + plan["Shared Read Blocks"];
+      };
+      // Planned (generic plans, kept by this connection) while the tables are small.
+      await blocksOfAClaim();
+      await blocksOfAClaim();
+      // Then another account's 5,000 events and deliveries.
+      const [{ id: busyEndpoint }] = await db<{ id: string }[]>`
+        insert into webhook_endpoints (account_id, url, events, secret)
+        values (${busy.accountId}, 'https://hooks.example/busy', '{email.delivered}', ${newSecret()}) returning id`;
+      await db`
+        with events as (
+          insert into webhook_events (account_id, type, payload, created_at)
+          select ${busy.accountId}, 'email.delivered', jsonb_build_object('data', jsonb_build_object('pad', repeat('x', 400))), ${T}
+          from generate_series(1, 5000) returning id)
+        insert into webhook_deliveries (account_id, endpoint_id, event_id, status, attempts, next_attempt_at, finished_at, created_at)
+        select ${busy.accountId}, ${busyEndpoint}, id, 'succeeded', 1, null, ${T}, ${T} from events`;
+      // A scan of the events alone would read some 300 blocks; by key, a claim reads a few dozen.
+      const blocks = await blocksOfAClaim();
+      expect(blocks).toBeLessThan(60);
+    } finally {
+      db.release();
+    }
   });
 
   it("a run for one account (a request's, after its answer) attempts that account's deliveries alone", async () => {
@@ -324,6 +371,160 @@ describe("claiming due deliveries", () => {
     });
     expect([claim.deliveryId, others]).toEqual([deliveryIds[0], []]);
   });
+});
+
+describe("attempts recorded together", () => {
+  it("records each of one statement's attempts as it would alone, in the order given, a stale claim among them changing nothing", async () => {
+    const user = await createUser();
+    for (const path of ["a", "b", "c"]) {
+      await addEndpoint(user.accountId, { url: `https://hooks.example/${path}`, events: ["email.delivered"] });
+    }
+    const { deliveryIds } = await delivered(user.accountId, T);
+    const claims = await claimDueDeliveries({ now: T, limit: 3, perAccount: 4, leaseSeconds: WEBHOOK_LEASE_SECONDS });
+    expect(claims.map((claim) => claim.deliveryId).sort()).toEqual([...deliveryIds].sort());
+    const [first, second, third] = ["a", "b", "c"].map((path) =>
+      claims.find((claim) => claim.url === `https://hooks.example/${path}`)!,
+    );
+    const stale = { ...second, claimToken: "00000000-0000-4000-8000-000000000000" };
+    const succeeded: AttemptOutcome = { status: 204, durationMs: 10, excerpt: "", succeeded: true };
+    const failed: AttemptOutcome = { status: 503, durationMs: 20, excerpt: "busy", succeeded: false };
+
+    // Given in an order that is not the deliveries' ids': each answer is its own item's.
+    expect(
+      await finishAttempts([
+        { claim: third, now: at(SECOND), outcome: failed, jitter: 0.1 },
+        { claim: stale, now: at(SECOND), outcome: succeeded, jitter: 0 },
+        { claim: first, now: at(2 * SECOND), outcome: succeeded, jitter: 0 },
+      ]),
+    ).toEqual([
+      {
+        recorded: true,
+        status: "pending",
+        attempts: 1,
+        nextAttemptAt: at(SECOND + 5.5 * SECOND),
+        endpointDisabled: false,
+        endpointId: third.endpointId,
+        endpointUrl: "https://hooks.example/c",
+      },
+      {
+        recorded: false,
+        status: null,
+        attempts: null,
+        nextAttemptAt: null,
+        endpointDisabled: false,
+        endpointId: null,
+        endpointUrl: null,
+      },
+      {
+        recorded: true,
+        status: "succeeded",
+        attempts: 1,
+        nextAttemptAt: null,
+        endpointDisabled: false,
+        endpointId: first.endpointId,
+        endpointUrl: null,
+      },
+    ]);
+    expect(await deliveryRow(first.deliveryId)).toMatchObject({ status: "succeeded", finished_at: at(2 * SECOND) });
+    expect(await deliveryRow(second.deliveryId)).toMatchObject({
+      status: "pending",
+      attempts: 0,
+      claim_token: second.claimToken,
+    });
+    expect(await attemptRows(second.deliveryId)).toEqual([]);
+    expect(await attemptRows(third.deliveryId)).toEqual([
+      {
+        attempt: 1,
+        started_at: at(SECOND - 20),
+        duration_ms: 20,
+        response_status: 503,
+        error: null,
+        response_excerpt: "busy",
+      },
+    ]);
+  });
+
+  it("one account's attempts never share a statement with another's: a finish that fails fails its own account's alone", async () => {
+    const [mine, theirs] = [await createUser(), await createUser()];
+    for (const user of [mine, theirs]) {
+      await addEndpoint(user.accountId, { url: "https://hooks.example/x", events: ["email.delivered"] });
+      await delivered(user.accountId, T);
+    }
+    // Both attempts end together, in one turn of the event loop; the first to be finished is given a jitter the
+    // statement refuses.
+    let release!: () => void;
+    const together = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    const send: WebhookSend = async () => {
+      if (++started === 2) release();
+      await together;
+      return { status: 204, durationMs: 0, excerpt: "", succeeded: true };
+    };
+    let jitters = 0;
+    await expect(
+      deliverDueWebhooks({ now: at(MINUTE), send, jitter: () => (jitters++ === 0 ? 0.5 : 0) }),
+    ).rejects.toThrow(/jitter must be within \[-0\.1, 0\.1\]/);
+
+    const outcomes = await getDb()<{ account_id: string; status: string; attempts: number }[]>`
+      select account_id, status, attempts from webhook_deliveries
+      where account_id in ${getDb()([mine.accountId, theirs.accountId])} order by status`;
+    // One account's attempt was refused (its claim stands until its lease runs out); the other's is recorded.
+    expect(outcomes.map(({ status, attempts }) => ({ status, attempts }))).toEqual([
+      { status: "pending", attempts: 0 },
+      { status: "succeeded", attempts: 1 },
+    ]);
+    expect(new Set(outcomes.map((row) => row.account_id)).size).toBe(2);
+  });
+
+  // Real PostgreSQL's row locks: the embedded database runs one transaction at a time.
+  it.runIf(inject("databaseKind") === "postgresql")(
+    "statements recording the same endpoints' attempts in opposite orders at once never deadlock",
+    async () => {
+      const user = await createUser();
+      await addEndpoint(user.accountId, { url: "https://hooks.example/1", events: ["email.delivered"] });
+      await addEndpoint(user.accountId, { url: "https://hooks.example/2", events: ["email.delivered"] });
+      const outcome: AttemptOutcome = { status: 500, durationMs: 1, excerpt: "", succeeded: false };
+      const other = postgres(inject("databaseUrl"), { max: 1, prepare: false, onnotice: () => {} });
+      try {
+        for (let round = 0; round < 20; round++) {
+          await delivered(user.accountId, at(round * HOUR));
+          await delivered(user.accountId, at(round * HOUR));
+          const claims = await claimDueDeliveries({
+            now: at(round * HOUR),
+            limit: 4,
+            perAccount: 4,
+            leaseSeconds: WEBHOOK_LEASE_SECONDS,
+          });
+          expect(claims).toHaveLength(4);
+          const items = (some: typeof claims) =>
+            some.map((claim) => ({
+              delivery_id: claim.deliveryId,
+              claim_token: claim.claimToken,
+              now: at(round * HOUR + SECOND).toISOString(),
+              outcome: { status: 500, duration_ms: 1, error: null, excerpt: "", succeeded: false },
+              jitter: 0,
+            }));
+          // Each statement holds an attempt of each endpoint, the two listing them in opposite orders.
+          const byEndpoint = [...claims].sort((a, b) => a.endpointId.localeCompare(b.endpointId));
+          const [ours, theirs] = [
+            [byEndpoint[0], byEndpoint[3]],
+            [byEndpoint[2], byEndpoint[1]],
+          ];
+          const [recorded] = await Promise.all([
+            finishAttempts(ours.map((claim) => ({ claim, now: at(round * HOUR + SECOND), outcome, jitter: 0 }))),
+            other`select recorded from finish_webhook_attempts(${other.json(items(theirs))})`,
+          ]);
+          expect(recorded.map((finished) => finished.recorded)).toEqual([true, true]);
+        }
+        const [{ attempts }] = await getDb()<{ attempts: number }[]>`
+          select count(*)::int as attempts from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
+          where d.account_id = ${user.accountId}`;
+        expect(attempts).toBe(80);
+      } finally {
+        await other.end();
+      }
+    },
+  );
 });
 
 describe("an endpoint deleted while its attempt finishes", () => {

@@ -82,24 +82,41 @@ export async function claimDelivery(
   return row;
 }
 
-/** Records a claimed attempt's outcome and what follows it (finish_webhook_attempt); `jitter` within [-0.1, 0.1]. */
-export async function finishAttempt(
-  claim: Pick<ClaimedDelivery, "deliveryId" | "claimToken">,
-  { now, outcome, jitter }: { now: Date; outcome: AttemptOutcome; jitter: number },
-): Promise<FinishedAttempt> {
+/** A claimed attempt's outcome to record: the claim, when it ended, and the retry delay's jitter within [-0.1, 0.1]. */
+export type AttemptToFinish = {
+  claim: Pick<ClaimedDelivery, "deliveryId" | "claimToken">;
+  now: Date;
+  outcome: AttemptOutcome;
+  jitter: number;
+};
+
+/**
+ * Records claimed attempts' outcomes and what follows each, in one statement (finish_webhook_attempts): what finishing
+ * each did, in the order given.
+ */
+export async function finishAttempts(attempts: AttemptToFinish[]): Promise<FinishedAttempt[]> {
   const db = getDb();
-  const [row] = await db<FinishedAttempt[]>`
-    select recorded, status, attempts, next_attempt_at as "nextAttemptAt", endpoint_disabled as "endpointDisabled",
-           endpoint_id as "endpointId", endpoint_url as "endpointUrl"
-    from finish_webhook_attempt(${claim.deliveryId}::uuid, ${claim.claimToken}::uuid, ${now}::timestamptz,
-                                ${jsonParameter(db, {
-                                  status: outcome.status,
-                                  duration_ms: Math.round(outcome.durationMs),
-                                  error: outcome.error ?? null,
-                                  excerpt: outcome.excerpt,
-                                  succeeded: outcome.succeeded,
-                                })}::jsonb, ${jitter}::double precision)`;
-  return row;
+  const rows = await db<(FinishedAttempt & { item: number })[]>`
+    select item, recorded, status, attempts, next_attempt_at as "nextAttemptAt",
+           endpoint_disabled as "endpointDisabled", endpoint_id as "endpointId", endpoint_url as "endpointUrl"
+    from finish_webhook_attempts(${jsonParameter(
+      db,
+      attempts.map(({ claim, now, outcome, jitter }) => ({
+        delivery_id: claim.deliveryId,
+        claim_token: claim.claimToken,
+        now: now.toISOString(),
+        outcome: {
+          status: outcome.status,
+          duration_ms: Math.round(outcome.durationMs),
+          error: outcome.error ?? null,
+          excerpt: outcome.excerpt,
+          succeeded: outcome.succeeded,
+        },
+        jitter,
+      })),
+    )}::jsonb)`;
+  const byItem = new Map(rows.map(({ item, ...finished }) => [item, finished]));
+  return attempts.map((_, i) => byItem.get(i + 1)!);
 }
 
 /**

@@ -1,0 +1,43 @@
+-- Records the attempts of several claims in one statement (an account's attempts that ended together): each element
+-- of p_attempts is { delivery_id, claim_token, now, outcome, jitter }, recorded by finish_webhook_attempt as it would
+-- be alone, and answered by a row with its item number (its place in p_attempts, from 1). Every endpoint's row is
+-- locked first, in id order, then the deliveries are finished in id order: so two calls take their locks in one order
+-- and never deadlock, and a deletion of an endpoint (its row, then its deliveries) waits for a call or the call for
+-- it, as with one attempt. An error (a jitter out of range) records none of them.
+create or replace function public.finish_webhook_attempts(
+  p_attempts jsonb
+) returns table (
+  item integer,
+  recorded boolean,
+  status text,
+  attempts integer,
+  next_attempt_at timestamptz,
+  endpoint_disabled boolean,
+  account_email text,
+  endpoint_id uuid,
+  endpoint_url text
+)
+language plpgsql
+as $$
+#variable_conflict use_column
+declare
+  v_attempt jsonb;
+  v_item integer;
+begin
+  perform 1 from public.webhook_endpoints w
+    where w.id = any (array(select d.endpoint_id from public.webhook_deliveries d
+                            where d.id = any (array(select (a ->> 'delivery_id')::uuid
+                                                    from jsonb_array_elements(p_attempts) a))))
+    order by w.id
+    for no key update;
+  for v_attempt, v_item in
+    select a, n from jsonb_array_elements(p_attempts) with ordinality x (a, n) order by (a ->> 'delivery_id')::uuid, n
+  loop
+    return query
+      select v_item, f.*
+      from public.finish_webhook_attempt((v_attempt ->> 'delivery_id')::uuid, (v_attempt ->> 'claim_token')::uuid,
+                                         (v_attempt ->> 'now')::timestamptz, v_attempt -> 'outcome',
+                                         (v_attempt ->> 'jitter')::double precision) f;
+  end loop;
+end;
+$$;
