@@ -252,8 +252,8 @@ async function attemptClaimed(
 
 // An account's attempts that end while a statement recording its attempts is in flight, or in the same turn of the
 // event loop, are recorded together by its next one (finish_webhook_attempts): one statement and transaction for a
-// burst's attempts instead of one each. By account, so that one account's attempts never share a statement (nor its
-// failure) with another's.
+// burst's attempts instead of one each; should it fail, each is recorded alone. By account, so that one account's
+// attempts never share a statement (nor its failure) with another's.
 type QueuedFinish = AttemptToFinish & {
   resolve: (finished: FinishedAttempt) => void;
   reject: (error: unknown) => void;
@@ -284,7 +284,12 @@ async function recordQueuedFinishes(accountId: string): Promise<void> {
     const finished = await finishAttempts(batch);
     batch.forEach((queued, i) => queued.resolve(finished[i]));
   } catch (error) {
-    for (const queued of batch) queued.reject(error);
+    if (batch.length === 1) batch[0].reject(error);
+    // Each alone, so that what failed the statement fails its own attempt only.
+    else
+      await Promise.all(
+        batch.map((queued) => finishAttempts([queued]).then(([finished]) => queued.resolve(finished), queued.reject)),
+      );
   }
   if (queue.length > 0) setImmediate(() => void recordQueuedFinishes(accountId));
   else finishQueues.delete(accountId);

@@ -1,9 +1,11 @@
 -- Records the attempts of several claims in one statement (an account's attempts that ended together): each element
 -- of p_attempts is { delivery_id, claim_token, now, outcome, jitter }, recorded by finish_webhook_attempt as it would
 -- be alone, and answered by a row with its item number (its place in p_attempts, from 1). Every endpoint's row is
--- locked first, in id order, then the deliveries are finished in id order: so two calls take their locks in one order
--- and never deadlock, and a deletion of an endpoint (its row, then its deliveries) waits for a call or the call for
--- it, as with one attempt. An error (a jitter out of range) records none of them.
+-- locked first, in id order (as delete_team locks a team's), so two calls, or a call and a deletion of an endpoint or
+-- a team (its endpoints, then their deliveries), wait for each other instead of deadlocking: every lock a call takes
+-- on a delivery it takes holding that delivery's endpoint. The attempts are then finished in the order they ended,
+-- so a success and a failure of one endpoint leave it as they would have one after the other. An error (a jitter out
+-- of range) records none of them.
 create or replace function public.finish_webhook_attempts(
   p_attempts jsonb
 ) returns table (
@@ -31,7 +33,7 @@ begin
     order by w.id
     for no key update;
   for v_attempt, v_item in
-    select a, n from jsonb_array_elements(p_attempts) with ordinality x (a, n) order by (a ->> 'delivery_id')::uuid, n
+    select a, n from jsonb_array_elements(p_attempts) with ordinality x (a, n) order by (a ->> 'now')::timestamptz, n
   loop
     return query
       select v_item, f.*

@@ -163,16 +163,19 @@ describe("claiming due deliveries", () => {
     try {
       await addEndpoint(user.accountId, { url: "https://hooks.example/a", events: ["email.delivered"] });
       for (let i = 0; i < 3; i++) await delivered(user.accountId, T);
+      // Each call a minute after the last one's lease ran out, so each claims a delivery (and reads its event).
+      let calls = 0;
       const blocksOfAClaim = async () => {
+        const now = at(calls++ * 2 * MINUTE);
         const [row] = await db<{ "QUERY PLAN": [{ Plan: Record<string, number> }] }[]>`
           explain (analyze, buffers, format json)
-          select * from claim_webhook_deliveries(${T}::timestamptz, 1, 4, 60, ${user.accountId}::uuid)`;
+          select * from claim_webhook_deliveries(${now}::timestamptz, 1, 4, 60, ${user.accountId}::uuid)`;
         const plan = row["QUERY PLAN"][0].Plan;
+        expect(plan["Actual Rows"]).toBe(1);
         return plan["Shared Hit Blocks"] + plan["Shared Read Blocks"];
       };
-      // Planned (generic plans, kept by this connection) while the tables are small.
-      await blocksOfAClaim();
-      await blocksOfAClaim();
+      // Planned while the tables are small, past the 5 calls after which PostgreSQL may keep a generic plan.
+      for (let call = 0; call < 8; call++) await blocksOfAClaim();
       // Then another account's 5,000 events and deliveries.
       const [{ id: busyEndpoint }] = await db<{ id: string }[]>`
         insert into webhook_endpoints (account_id, url, events, secret)
@@ -389,14 +392,24 @@ describe("attempts recorded together", () => {
     const succeeded: AttemptOutcome = { status: 204, durationMs: 10, excerpt: "", succeeded: true };
     const failed: AttemptOutcome = { status: 503, durationMs: 20, excerpt: "busy", succeeded: false };
 
-    // Given in an order that is not the deliveries' ids': each answer is its own item's.
+    // Given in an order that is neither the order they ended in (the order they are recorded in) nor, but by chance,
+    // their ids': each answer is its own item's.
     expect(
       await finishAttempts([
-        { claim: third, now: at(SECOND), outcome: failed, jitter: 0.1 },
-        { claim: stale, now: at(SECOND), outcome: succeeded, jitter: 0 },
         { claim: first, now: at(2 * SECOND), outcome: succeeded, jitter: 0 },
+        { claim: third, now: at(SECOND), outcome: failed, jitter: 0.1 },
+        { claim: stale, now: at(1.5 * SECOND), outcome: succeeded, jitter: 0 },
       ]),
     ).toEqual([
+      {
+        recorded: true,
+        status: "succeeded",
+        attempts: 1,
+        nextAttemptAt: null,
+        endpointDisabled: false,
+        endpointId: first.endpointId,
+        endpointUrl: null,
+      },
       {
         recorded: true,
         status: "pending",
@@ -413,15 +426,6 @@ describe("attempts recorded together", () => {
         nextAttemptAt: null,
         endpointDisabled: false,
         endpointId: null,
-        endpointUrl: null,
-      },
-      {
-        recorded: true,
-        status: "succeeded",
-        attempts: 1,
-        nextAttemptAt: null,
-        endpointDisabled: false,
-        endpointId: first.endpointId,
         endpointUrl: null,
       },
     ]);
@@ -474,6 +478,32 @@ describe("attempts recorded together", () => {
       { status: "succeeded", attempts: 1 },
     ]);
     expect(new Set(outcomes.map((row) => row.account_id)).size).toBe(2);
+  });
+
+  it("an attempt the statement refuses fails alone: the account's attempts that ended with it are recorded", async () => {
+    const user = await createUser();
+    for (const path of ["a", "b"]) {
+      await addEndpoint(user.accountId, { url: `https://hooks.example/${path}`, events: ["email.delivered"] });
+    }
+    await delivered(user.accountId, T);
+    let release!: () => void;
+    const together = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    const send: WebhookSend = async () => {
+      if (++started === 2) release();
+      await together;
+      return { status: 204, durationMs: 0, excerpt: "", succeeded: true };
+    };
+    let jitters = 0;
+    await expect(
+      deliverDueWebhooks({ now: at(MINUTE), send, jitter: () => (jitters++ === 0 ? 0.5 : 0) }),
+    ).rejects.toThrow(/jitter must be within \[-0\.1, 0\.1\]/);
+    const outcomes = await getDb()<{ status: string; attempts: number }[]>`
+      select status, attempts from webhook_deliveries where account_id = ${user.accountId} order by status`;
+    expect(outcomes).toEqual([
+      { status: "pending", attempts: 0 },
+      { status: "succeeded", attempts: 1 },
+    ]);
   });
 
   // Real PostgreSQL's row locks: the embedded database runs one transaction at a time.
