@@ -57,6 +57,18 @@ async function finishAttempt(claim: AttemptToFinish["claim"], attempt: Omit<Atte
   return finished;
 }
 
+/** A sender whose `n` attempts all answer once the last has started: they end in one turn of the event loop. */
+function endingTogether(n: number): WebhookSend {
+  let release!: () => void;
+  const together = new Promise<void>((resolve) => (release = resolve));
+  let started = 0;
+  return async () => {
+    if (++started === n) release();
+    await together;
+    return { status: 204, durationMs: 0, excerpt: "", succeeded: true };
+  };
+}
+
 const answering: WebhookSend = async () => ({ status: 204, durationMs: 0, excerpt: "", succeeded: true });
 
 /** An event of `accountId` at `now`, heard by its endpoints of email.delivered; its deliveries' ids, endpoint order. */
@@ -448,37 +460,53 @@ describe("attempts recorded together", () => {
     ]);
   });
 
-  it("one account's attempts never share a statement with another's: a finish that fails fails its own account's alone", async () => {
-    const [mine, theirs] = [await createUser(), await createUser()];
-    for (const user of [mine, theirs]) {
-      await addEndpoint(user.accountId, { url: "https://hooks.example/x", events: ["email.delivered"] });
-      await delivered(user.accountId, T);
-    }
-    // Both attempts end together, in one turn of the event loop; the first to be finished is given a jitter the
-    // statement refuses.
-    let release!: () => void;
-    const together = new Promise<void>((resolve) => (release = resolve));
-    let started = 0;
-    const send: WebhookSend = async () => {
-      if (++started === 2) release();
-      await together;
-      return { status: 204, durationMs: 0, excerpt: "", succeeded: true };
-    };
-    let jitters = 0;
-    await expect(
-      deliverDueWebhooks({ now: at(MINUTE), send, jitter: () => (jitters++ === 0 ? 0.5 : 0) }),
-    ).rejects.toThrow(/jitter must be within \[-0\.1, 0\.1\]/);
-
-    const outcomes = await getDb()<{ account_id: string; status: string; attempts: number }[]>`
-      select account_id, status, attempts from webhook_deliveries
-      where account_id in ${getDb()([mine.accountId, theirs.accountId])} order by status`;
-    // One account's attempt was refused (its claim stands until its lease runs out); the other's is recorded.
-    expect(outcomes.map(({ status, attempts }) => ({ status, attempts }))).toEqual([
-      { status: "pending", attempts: 0 },
-      { status: "succeeded", attempts: 1 },
-    ]);
-    expect(new Set(outcomes.map((row) => row.account_id)).size).toBe(2);
-  });
+  // Real PostgreSQL's row locks: the embedded database runs one transaction at a time.
+  it.runIf(inject("databaseKind") === "postgresql")(
+    "one account's attempts never share a statement with another's: a statement waiting on one account's endpoint holds up no other's",
+    async () => {
+      const [mine, theirs] = [await createUser(), await createUser()];
+      const myEndpoint = await addEndpoint(mine.accountId, {
+        url: "https://hooks.example/x",
+        events: ["email.delivered"],
+      });
+      await addEndpoint(theirs.accountId, { url: "https://hooks.example/y", events: ["email.delivered"] });
+      const [
+        {
+          deliveryIds: [myDelivery],
+        },
+        {
+          deliveryIds: [theirDelivery],
+        },
+      ] = [await delivered(mine.accountId, T), await delivered(theirs.accountId, T)];
+      const holding = postgres(inject("databaseUrl"), { max: 1, prepare: false, onnotice: () => {} });
+      try {
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        let locked!: () => void;
+        const isLocked = new Promise<void>((resolve) => (locked = resolve));
+        // My endpoint's row held by another transaction: recording my attempt waits for it.
+        const held = holding.begin(async (tx) => {
+          await tx`select 1 from webhook_endpoints where id = ${myEndpoint.id} for update`;
+          locked();
+          await released;
+        });
+        await isLocked;
+        const run = deliverDueWebhooks({ now: at(MINUTE), send: endingTogether(2) });
+        // Theirs, which ended with mine, is recorded meanwhile.
+        for (let tries = 0; (await deliveryRow(theirDelivery)).status !== "succeeded"; tries++) {
+          expect(tries).toBeLessThan(100);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(await deliveryRow(myDelivery)).toMatchObject({ status: "pending", attempts: 0 });
+        release();
+        await held;
+        expect(await run).toMatchObject({ attempted: 2, succeeded: 2 });
+        expect(await deliveryRow(myDelivery)).toMatchObject({ status: "succeeded", attempts: 1 });
+      } finally {
+        await holding.end();
+      }
+    },
+  );
 
   it("an attempt the statement refuses fails alone: the account's attempts that ended with it are recorded", async () => {
     const user = await createUser();
@@ -486,17 +514,10 @@ describe("attempts recorded together", () => {
       await addEndpoint(user.accountId, { url: `https://hooks.example/${path}`, events: ["email.delivered"] });
     }
     await delivered(user.accountId, T);
-    let release!: () => void;
-    const together = new Promise<void>((resolve) => (release = resolve));
-    let started = 0;
-    const send: WebhookSend = async () => {
-      if (++started === 2) release();
-      await together;
-      return { status: 204, durationMs: 0, excerpt: "", succeeded: true };
-    };
+    // The first of the two to be finished is given a jitter the statement refuses.
     let jitters = 0;
     await expect(
-      deliverDueWebhooks({ now: at(MINUTE), send, jitter: () => (jitters++ === 0 ? 0.5 : 0) }),
+      deliverDueWebhooks({ now: at(MINUTE), send: endingTogether(2), jitter: () => (jitters++ === 0 ? 0.5 : 0) }),
     ).rejects.toThrow(/jitter must be within \[-0\.1, 0\.1\]/);
     const outcomes = await getDb()<{ status: string; attempts: number }[]>`
       select status, attempts from webhook_deliveries where account_id = ${user.accountId} order by status`;
