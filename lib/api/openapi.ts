@@ -4,12 +4,13 @@ import { errorResponseCodes, type Operation, type ResponseDoc } from "@/lib/api/
 import { errorResponseDoc } from "@/lib/api/contract/error-responses";
 import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/core/errors";
 import { limitsTable } from "@/lib/core/limits";
+import { openApiComponents } from "@/lib/core/openapi-components";
 import { planSchema } from "@/lib/core/schemas";
 import { ADMIN_AREAS } from "@/lib/teams/rights";
 
 // Generated from the contract (lib/api/contract/): each operation declares its zod schemas and the codes it answers,
-// and its route implements it with those same schemas (every schema with a `.meta({ id })` becomes a component), so
-// the document cannot drift from the code.
+// and its route implements it with those same schemas (every schema declared `.meta({ id }).apply(component)` is a
+// component), so the document cannot drift from the code.
 
 const COMPONENTS = "#/components/schemas/";
 
@@ -22,7 +23,7 @@ function jsonSchema(
   components: Record<string, unknown>,
   io: "input" | "output" = "output",
 ): JsonSchema {
-  const id = z.globalRegistry.get(schema)?.id;
+  const id = openApiComponents.get(schema)?.id;
   if (id) return { $ref: `${COMPONENTS}${id}` };
   const { $schema: _schema, $defs: defs = {}, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
   const stray = Object.keys(defs).find((name) => !(name in components));
@@ -175,9 +176,9 @@ function documentPaths(components: Record<string, unknown>) {
 
 function componentSchemas(): Record<string, unknown> {
   const options = { uri: (id: string) => `#/components/schemas/${id}`, unrepresentable: "any" as const };
-  const output = z.toJSONSchema(z.globalRegistry, { ...options, io: "output" }).schemas;
+  const output = z.toJSONSchema(openApiComponents, { ...options, io: "output" }).schemas;
   // Request bodies are documented as clients send them: fields with defaults are optional.
-  const input = z.toJSONSchema(z.globalRegistry, { ...options, io: "input" }).schemas;
+  const input = z.toJSONSchema(openApiComponents, { ...options, io: "input" }).schemas;
   const strip = (schema: Record<string, unknown>) => {
     const { $schema: _schema, $id: _id, ...rest } = schema;
     return rest;

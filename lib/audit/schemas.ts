@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { paginationQuerySchema, paginationSchema } from "@/lib/core/schemas";
+import { component } from "@/lib/core/openapi-components";
 
 /** The contract's actions, as the audit_log table's CHECK lists them (20261202130000_teams.sql). */
 export const AUDIT_ACTIONS = [
@@ -66,8 +67,10 @@ export const auditEntrySchema = z
       .optional()
       .meta({ description: "What else the change says (never a secret: a key's display fragment at most)" }),
   })
-  .meta({ id: "AuditLogEntry" });
+  .meta({ id: "AuditLogEntry" })
+  .apply(component);
 
 export const listAuditLogResponseSchema = z
   .object({ success: z.literal(true), events: z.array(auditEntrySchema), pagination: paginationSchema })
-  .meta({ id: "AuditLogListResponse" });
+  .meta({ id: "AuditLogListResponse" })
+  .apply(component);

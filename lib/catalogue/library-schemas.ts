@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_TEMPLATE_ALIAS_CHARS } from "@/lib/core/limits";
 import { paginationSchema } from "@/lib/core/schemas";
+import { component } from "@/lib/core/openapi-components";
 
 export const libraryEntrySchema = z
   .object({
@@ -17,11 +18,13 @@ export const libraryEntrySchema = z
     updated_at: z.iso.datetime(),
     preview_url: z.string().nullable(),
   })
-  .meta({ id: "LibraryTemplate" });
+  .meta({ id: "LibraryTemplate" })
+  .apply(component);
 
 export const libraryResponseSchema = z
   .object({ success: z.literal(true), templates: z.array(libraryEntrySchema), pagination: paginationSchema })
-  .meta({ id: "LibraryResponse" });
+  .meta({ id: "LibraryResponse" })
+  .apply(component);
 
 export type LibraryEntry = z.infer<typeof libraryEntrySchema>;
 
@@ -34,12 +37,15 @@ export const addToLibraryRequestSchema = z
       .meta({ description: "A public catalogue template's id or slug (GET /catalogue lists them)" }),
   })
   .strict()
-  .meta({ id: "LibraryAddRequest" });
+  .meta({ id: "LibraryAddRequest" })
+  .apply(component);
 
 export const libraryEntryResponseSchema = z
   .object({ success: z.literal(true), template: libraryEntrySchema })
-  .meta({ id: "LibraryEntryResponse" });
+  .meta({ id: "LibraryEntryResponse" })
+  .apply(component);
 
 export const removeFromLibraryResponseSchema = z
   .object({ success: z.literal(true) })
-  .meta({ id: "LibraryRemoveResponse" });
+  .meta({ id: "LibraryRemoveResponse" })
+  .apply(component);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { holdsNul, paginationQuerySchema, paginationSchema } from "@/lib/core/schemas";
 import { MAX_CATALOGUE_CATEGORY_CHARS } from "@/lib/core/limits";
+import { component } from "@/lib/core/openapi-components";
 
 /** `?limit=&offset=` as every list takes them, and an optional `category` (exact, as the entries spell it). */
 export const catalogueQuerySchema = paginationQuerySchema.extend({
@@ -25,10 +26,12 @@ export const catalogueEntrySchema = z
     author: z.string().nullable(),
     in_library: z.boolean().meta({ description: "Whether the template is in your library already" }),
   })
-  .meta({ id: "CatalogueTemplate" });
+  .meta({ id: "CatalogueTemplate" })
+  .apply(component);
 
 export const catalogueResponseSchema = z
   .object({ success: z.literal(true), templates: z.array(catalogueEntrySchema), pagination: paginationSchema })
-  .meta({ id: "CatalogueResponse" });
+  .meta({ id: "CatalogueResponse" })
+  .apply(component);
 
 export type CatalogueEntry = z.infer<typeof catalogueEntrySchema>;

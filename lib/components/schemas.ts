@@ -3,6 +3,7 @@ import { MAX_TEMPLATE_DESCRIPTION_CHARS, MAX_TEMPLATE_FILES, MAX_TEMPLATE_PATH_C
 import { holdsNul } from "@/lib/core/schemas";
 import { messagesTag, templateFilesProblems, type TemplateFiles } from "@/lib/templates/files";
 import { templateFilesSchema } from "@/lib/templates/schemas";
+import { component } from "@/lib/core/openapi-components";
 
 /** A component's name, as templates import it (`@components/<name>`). */
 export const COMPONENT_NAME_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
@@ -77,7 +78,8 @@ export const createComponentBodySchema = z
   })
   .strict()
   .superRefine(refineFiles)
-  .meta({ id: "ComponentRequest" });
+  .meta({ id: "ComponentRequest" })
+  .apply(component);
 export type CreateComponentBody = z.output<typeof createComponentBodySchema>;
 
 export const updateComponentBodySchema = z
@@ -90,7 +92,8 @@ export const updateComponentBodySchema = z
   })
   .strict()
   .superRefine(refineFiles)
-  .meta({ id: "ComponentUpdateRequest" });
+  .meta({ id: "ComponentUpdateRequest" })
+  .apply(component);
 export type UpdateComponentBody = z.output<typeof updateComponentBodySchema>;
 
 const usedBySchema = z
@@ -129,7 +132,8 @@ export const componentSchema = z
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })
-  .meta({ id: "Component" });
+  .meta({ id: "Component" })
+  .apply(component);
 export type ComponentView = z.input<typeof componentSchema>;
 
 export const componentResponseSchema = z.object({ success: z.literal(true), component: componentSchema });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/core/errors";
 import { MAX_VARIABLES_BYTES } from "@/lib/core/limits";
+import { component } from "@/lib/core/openapi-components";
 
 export const uuidSchema = z.uuid();
 
@@ -32,14 +33,16 @@ export const errorBodySchema = z
     message: z.string().optional(),
     details: z.unknown().optional(),
   })
-  .meta({ id: "Error" });
+  .meta({ id: "Error" })
+  .apply(component);
 
 export const validationErrorBodySchema = errorBodySchema
   .extend({
     code: z.literal("VALIDATION_ERROR"),
     details: z.array(z.object({ field: z.string(), message: z.string() })),
   })
-  .meta({ id: "ValidationError" });
+  .meta({ id: "ValidationError" })
+  .apply(component);
 
 export const rateLimitBodySchema = z
   .object({
@@ -55,7 +58,8 @@ export const rateLimitBodySchema = z
     upgrade_url: z.url(),
     documentation: z.url(),
   })
-  .meta({ id: "RateLimitExceeded" });
+  .meta({ id: "RateLimitExceeded" })
+  .apply(component);
 
 export const planSchema = z.enum(["free", "monthly", "annual"]);
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_METRICS_DAYS, MAX_METRICS_KEYS } from "@/lib/core/limits";
 import { CONTROL, LINE_BREAK } from "@/lib/mail-transport/header-text";
+import { component } from "@/lib/core/openapi-components";
 
 export const METRICS_GROUPS = ["day", "template", "tag", "domain"] as const;
 export type MetricsGroup = (typeof METRICS_GROUPS)[number];
@@ -127,7 +128,8 @@ export const metricsEntrySchema = metricsCountsSchema
         "The UTC day (YYYY-MM-DD), the template's id (null for emails whose template was deleted), the tag as name:value, or the sending domain",
     }),
   })
-  .meta({ id: "MetricsEntry" });
+  .meta({ id: "MetricsEntry" })
+  .apply(component);
 
 export const metricsResponseSchema = z
   .object({
@@ -137,4 +139,5 @@ export const metricsResponseSchema = z
     metrics: z.array(metricsEntrySchema),
     totals: metricsCountsSchema.meta({ description: "The whole range's (an email with two tags counted once)" }),
   })
-  .meta({ id: "MetricsResponse" });
+  .meta({ id: "MetricsResponse" })
+  .apply(component);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { holdsNul } from "@/lib/core/schemas";
+import { component } from "@/lib/core/openapi-components";
 
 // The sending domains API (v1.3, Engagement). The rules beyond these bounds (a domain's form, the operator's domains,
 // one account per domain and zone, a sender @ the domain) are the service's, which the dashboard's forms share.
@@ -57,10 +58,15 @@ export type DomainBody = z.output<typeof domainSchema>;
 
 export const domainResponseSchema = z
   .object({ success: z.literal(true), domain: domainSchema })
-  .meta({ id: "DomainResponse" });
+  .meta({ id: "DomainResponse" })
+  .apply(component);
 
 export const listDomainsResponseSchema = z
   .object({ success: z.literal(true), domains: z.array(domainSchema) })
-  .meta({ id: "DomainListResponse" });
+  .meta({ id: "DomainListResponse" })
+  .apply(component);
 
-export const deleteDomainResponseSchema = z.object({ success: z.literal(true) }).meta({ id: "DomainDeleteResponse" });
+export const deleteDomainResponseSchema = z
+  .object({ success: z.literal(true) })
+  .meta({ id: "DomainDeleteResponse" })
+  .apply(component);

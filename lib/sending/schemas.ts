@@ -30,6 +30,7 @@ import {
   warningsSchema,
 } from "@/lib/templates/schemas";
 import { isTemplateAlias } from "@/lib/templates/alias";
+import { component } from "@/lib/core/openapi-components";
 
 const TEMPLATE_ID_MESSAGE = "template_id must be a template id (uuid) or alias";
 
@@ -396,7 +397,8 @@ export const sendRequestSchema = z
     },
     { when: (payload) => typeof payload.value === "object" && payload.value !== null },
   )
-  .meta({ id: "SendRequest" });
+  .meta({ id: "SendRequest" })
+  .apply(component);
 
 export type SendRequest = z.output<typeof sendRequestSchema>;
 
@@ -467,13 +469,15 @@ export const sendResponseSchema = z
     meta: z.object({ email_usage: emailUsageSchema }),
     warnings: warningsSchema.optional(),
   })
-  .meta({ id: "SendResponse" });
+  .meta({ id: "SendResponse" })
+  .apply(component);
 
 export type SendResponse = z.input<typeof sendResponseSchema>;
 
 export const emailLimitBodySchema = z
   .object({ error: z.literal("Email sending not allowed"), message: z.string(), is_overage: z.literal(false) })
-  .meta({ id: "EmailLimitExceeded" });
+  .meta({ id: "EmailLimitExceeded" })
+  .apply(component);
 
 // As Resend's batch endpoint: a batch carries neither attachments nor a delivery time (send those one at a time).
 const batchItemSchema = sendRequestSchema.superRefine(
@@ -502,7 +506,8 @@ export const sendBatchRequestSchema = z
       .meta({ description: "POST /send bodies, without attachments or scheduled_at (send those one at a time)" }),
   })
   .strict()
-  .meta({ id: "SendBatchRequest" });
+  .meta({ id: "SendBatchRequest" })
+  .apply(component);
 
 export type SendBatchRequest = z.output<typeof sendBatchRequestSchema>;
 
@@ -513,6 +518,7 @@ export const sendBatchResponseSchema = z
     meta: z.object({ email_usage: emailUsageSchema }),
     warnings: warningsSchema.optional().meta({ description: "As POST /send's, each field under emails.<i>." }),
   })
-  .meta({ id: "SendBatchResponse" });
+  .meta({ id: "SendBatchResponse" })
+  .apply(component);
 
 export type SendBatchResponse = z.input<typeof sendBatchResponseSchema>;

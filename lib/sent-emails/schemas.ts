@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { paginationQuerySchema, paginationSchema } from "@/lib/core/schemas";
+import { component } from "@/lib/core/openapi-components";
 
 /** What became of an email after it was handed over (or instead): each a status, and the event that set it. */
 const OUTCOMES = ["sent", "delivered", "delivery_delayed", "bounced", "complained", "failed", "canceled"] as const;
@@ -10,12 +11,15 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const EMAIL_EVENT_TYPES = ["scheduled", ...OUTCOMES, "opened", "clicked"] as const;
 export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
 
-export const emailStatusSchema = z.enum(DELIVERY_STATUSES).meta({
-  id: "EmailStatus",
-  description:
-    "queued (being handed to the provider), scheduled, sent and delivery_delayed move forward only; delivered, " +
-    "bounced, complained, failed and canceled are final, except that delivered may still become bounced or complained",
-});
+export const emailStatusSchema = z
+  .enum(DELIVERY_STATUSES)
+  .meta({
+    id: "EmailStatus",
+    description:
+      "queued (being handed to the provider), scheduled, sent and delivery_delayed move forward only; delivered, " +
+      "bounced, complained, failed and canceled are final, except that delivered may still become bounced or complained",
+  })
+  .apply(component);
 
 /** `?limit=&offset=&status=`; unknown parameters are refused, as everywhere. */
 export const listEmailsQuerySchema = z
@@ -37,7 +41,8 @@ export const emailEventSchema = z
       .optional()
       .meta({ description: "What the provider said: a failure's message, a bounce's type and recipient" }),
   })
-  .meta({ id: "EmailEvent" });
+  .meta({ id: "EmailEvent" })
+  .apply(component);
 
 const emailFields = {
   id: z.string().meta({ description: "The id POST /send answered with" }),
@@ -66,16 +71,19 @@ const emailFields = {
   test: z.boolean(),
 };
 
-export const emailSummarySchema = z.object(emailFields).meta({ id: "EmailSummary" });
+export const emailSummarySchema = z.object(emailFields).meta({ id: "EmailSummary" }).apply(component);
 
 export const emailSchema = z
   .object({ ...emailFields, events: z.array(emailEventSchema).meta({ description: "In order of arrival" }) })
-  .meta({ id: "Email" });
+  .meta({ id: "Email" })
+  .apply(component);
 
 export const listEmailsResponseSchema = z
   .object({ success: z.literal(true), emails: z.array(emailSummarySchema), pagination: paginationSchema })
-  .meta({ id: "EmailListResponse" });
+  .meta({ id: "EmailListResponse" })
+  .apply(component);
 
 export const emailResponseSchema = z
   .object({ success: z.literal(true), email: emailSchema })
-  .meta({ id: "EmailResponse" });
+  .meta({ id: "EmailResponse" })
+  .apply(component);

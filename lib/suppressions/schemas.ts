@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { paginationSchema } from "@/lib/core/schemas";
+import { component } from "@/lib/core/openapi-components";
 
 export const suppressionSchema = z
   .object({
@@ -14,12 +15,15 @@ export const suppressionSchema = z
     }),
     created_at: z.iso.datetime(),
   })
-  .meta({ id: "Suppression" });
+  .meta({ id: "Suppression" })
+  .apply(component);
 
 export const listSuppressionsResponseSchema = z
   .object({ success: z.literal(true), suppressions: z.array(suppressionSchema), pagination: paginationSchema })
-  .meta({ id: "SuppressionListResponse" });
+  .meta({ id: "SuppressionListResponse" })
+  .apply(component);
 
 export const deleteSuppressionResponseSchema = z
   .object({ success: z.literal(true), suppression: suppressionSchema.meta({ description: "The entry removed" }) })
-  .meta({ id: "SuppressionDeleteResponse" });
+  .meta({ id: "SuppressionDeleteResponse" })
+  .apply(component);

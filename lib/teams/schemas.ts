@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_ADDRESS_LENGTH } from "@/lib/core/limits";
 import { PLAN_NAMES } from "@/lib/core/plans";
 import { ROLES } from "@/lib/teams/rights";
+import { component } from "@/lib/core/openapi-components";
 
 // What Settings → Team's forms accept.
 
@@ -56,4 +57,5 @@ export const teamResponseSchema = z
       )
       .meta({ description: "Pending invitations only (neither accepted, revoked nor expired)" }),
   })
-  .meta({ id: "TeamResponse" });
+  .meta({ id: "TeamResponse" })
+  .apply(component);

@@ -16,6 +16,7 @@ import type { VariablesSchema } from "@/lib/templates/variables-schema";
 import { templateAliasProblem } from "@/lib/templates/alias";
 import { canonicalTag, DEFAULT_ENTRY, LOCALE_MESSAGE, templateFilesProblems } from "@/lib/templates/files";
 import { WARNING_KINDS } from "@/lib/render/analysis/warnings";
+import { component } from "@/lib/core/openapi-components";
 
 // The paths and the sources' size are checked by templateFilesProblems, each problem with a message of its own; the
 // bounds stated here are for the OpenAPI document.
@@ -42,7 +43,8 @@ export const templateSourceResponseSchema = z
       entry: z.string().optional().meta({ description: "A template of several files: the entry's path" }),
     }),
   })
-  .meta({ id: "TemplateSourceResponse" });
+  .meta({ id: "TemplateSourceResponse" })
+  .apply(component);
 
 /** A BCP 47 tag in a body: `locale` of a render or send, a template's `default_locale` (`message` when malformed). */
 export const localeTagSchema = (message: string) =>
@@ -123,17 +125,20 @@ export const templateRequestSchema = z
       context.addIssue({ code: "custom", path: [field], message });
     }
   })
-  .meta({ id: "TemplateRequest" });
+  .meta({ id: "TemplateRequest" })
+  .apply(component);
 
 /** PATCH /templates/{id}: sets the alias, or clears it. */
 export const templateAliasRequestSchema = z
   .object({ alias: templateAliasSchema })
   .strict()
-  .meta({ id: "TemplateAliasRequest" });
+  .meta({ id: "TemplateAliasRequest" })
+  .apply(component);
 
 export const deleteTemplateResponseSchema = z
   .object({ success: z.literal(true) })
-  .meta({ id: "TemplateDeleteResponse" });
+  .meta({ id: "TemplateDeleteResponse" })
+  .apply(component);
 
 /** Which version a render or send uses: a published version's number, or the draft; the published one by default. */
 const BAD_VERSION = 'version must be a version number (a positive integer) or "draft"';
@@ -164,7 +169,8 @@ export const renderRequestSchema = z
     plain_text: z.boolean({ error: "plain_text must be a boolean" }).default(false),
     locale: localeRequestSchema,
   })
-  .meta({ id: "RenderRequest" });
+  .meta({ id: "RenderRequest" })
+  .apply(component);
 
 export const warningsSchema = z
   .array(
@@ -183,7 +189,8 @@ export const warningsSchema = z
     id: "Warnings",
     description:
       "Left out when empty. In this order: variables the template does not declare (passed to it unchanged, with a suggestion when a declared name is close), HTML past 102 KB, which Gmail clips, and (in a render's answer of a template you wrote) each feature of the HTML that an email client does not support, from the caniemail data set: `<feature> is not supported by Outlook (Windows), partially by Gmail (Android)`, at most 20. The clients: Gmail (web, Android, iOS), Outlook (Windows, macOS, Outlook.com), Apple Mail (macOS, iOS), Yahoo Mail. A catalogue template's render has no email client warnings: you cannot change its HTML, and GET /templates/{id} lists its support once, as `compatibility`.",
-  });
+  })
+  .apply(component);
 
 const renderedLocaleSchema = z.string().optional().meta({
   description: "The template's locale the request's `locale` resolved to; left out for a template without messages",
@@ -213,20 +220,25 @@ export const renderResponseSchema = z
       warnings: warningsSchema.optional(),
     }),
   ])
-  .meta({ id: "RenderResponse" });
+  .meta({ id: "RenderResponse" })
+  .apply(component);
 
-export const variablesJsonSchemaSchema = z.record(z.string(), z.unknown()).meta({
-  id: "VariablesSchema",
-  description:
-    'The template\'s variables as a JSON Schema (2020-12) object: `{ "type": "object", "properties", "required", "additionalProperties" }`',
-});
+export const variablesJsonSchemaSchema = z
+  .record(z.string(), z.unknown())
+  .meta({
+    id: "VariablesSchema",
+    description:
+      'The template\'s variables as a JSON Schema (2020-12) object: `{ "type": "object", "properties", "required", "additionalProperties" }`',
+  })
+  .apply(component);
 
 export const templateDraftSchema = z
   .object({
     revision: z.int().meta({ description: "Moves on with every save of the draft" }),
     updated_at: z.iso.datetime(),
   })
-  .meta({ id: "TemplateDraft", description: "The template's draft, unpublished" });
+  .meta({ id: "TemplateDraft", description: "The template's draft, unpublished" })
+  .apply(component);
 
 export const templateVersionSchema = z
   .object({
@@ -244,7 +256,8 @@ export const templateVersionSchema = z
         'Why it was made, for a version Letterpress published itself: "component footer v3" (an update of a component it imports); left out for a version someone published',
     }),
   })
-  .meta({ id: "TemplateVersion" });
+  .meta({ id: "TemplateVersion" })
+  .apply(component);
 
 export const templateVersionsResponseSchema = z
   .object({
@@ -253,7 +266,8 @@ export const templateVersionsResponseSchema = z
     draft: templateDraftSchema.nullable(),
     pagination: paginationSchema,
   })
-  .meta({ id: "TemplateVersionsResponse" });
+  .meta({ id: "TemplateVersionsResponse" })
+  .apply(component);
 
 export const templateVersionResponseSchema = z
   .object({
@@ -262,7 +276,8 @@ export const templateVersionResponseSchema = z
       files: z.record(z.string(), z.string()).meta({ description: "Every file's source by its path" }),
     }),
   })
-  .meta({ id: "TemplateVersionResponse" });
+  .meta({ id: "TemplateVersionResponse" })
+  .apply(component);
 
 export const publishRequestSchema = z
   .object({
@@ -274,11 +289,13 @@ export const publishRequestSchema = z
       .meta({ description: "The draft's revision you read: refused (409) when the draft was saved again since" }),
   })
   .strict()
-  .meta({ id: "PublishRequest" });
+  .meta({ id: "PublishRequest" })
+  .apply(component);
 
 export const publishResponseSchema = z
   .object({ success: z.literal(true), version: templateVersionSchema })
-  .meta({ id: "PublishResponse" });
+  .meta({ id: "PublishResponse" })
+  .apply(component);
 
 export const restoreRequestSchema = z
   .object({
@@ -288,7 +305,8 @@ export const restoreRequestSchema = z
       .meta({ description: "true: publish it as the next version at once" }),
   })
   .strict()
-  .meta({ id: "RestoreRequest" });
+  .meta({ id: "RestoreRequest" })
+  .apply(component);
 
 export const restoreResponseSchema = z
   .object({
@@ -299,7 +317,8 @@ export const restoreResponseSchema = z
     }),
     version: templateVersionSchema.optional().meta({ description: 'With "publish": true, the version it became' }),
   })
-  .meta({ id: "RestoreResponse" });
+  .meta({ id: "RestoreResponse" })
+  .apply(component);
 
 export const templateDetailsSchema = libraryEntrySchema
   .pick({
@@ -356,7 +375,8 @@ export type TemplateDetails = Omit<z.infer<typeof templateDetailsSchema>, "varia
 
 export const templateDetailsResponseSchema = z
   .object({ success: z.literal(true), template: templateDetailsSchema })
-  .meta({ id: "TemplateDetailsResponse" });
+  .meta({ id: "TemplateDetailsResponse" })
+  .apply(component);
 
 export const savedTemplateResponseSchema = templateDetailsResponseSchema
   .extend({
@@ -365,7 +385,8 @@ export const savedTemplateResponseSchema = templateDetailsResponseSchema
         "Left out when empty. Each key of the default locale's messages that another locale lacks (`kind` `messages`, field `files.messages/<tag>.json`: `missing welcome.title: falls back to en`), then each feature of the saved content's example render that an email client does not support (as a render's warnings)",
     }),
   })
-  .meta({ id: "SavedTemplateResponse" });
+  .meta({ id: "SavedTemplateResponse" })
+  .apply(component);
 
 export const accessDeniedBodySchema = z
   .object({
@@ -375,7 +396,8 @@ export const accessDeniedBodySchema = z
     message: z.string(),
     template: z.object({ id: z.uuid(), title: z.string(), price: z.string() }),
   })
-  .meta({ id: "TemplateAccessDenied" });
+  .meta({ id: "TemplateAccessDenied" })
+  .apply(component);
 
 export const purchaseRequiredBodySchema = z
   .object({
@@ -385,4 +407,5 @@ export const purchaseRequiredBodySchema = z
     message: z.string(),
     checkout_url: z.url().meta({ description: "Where to buy the template, as the dashboard's Buy button would" }),
   })
-  .meta({ id: "PurchaseRequired" });
+  .meta({ id: "PurchaseRequired" })
+  .apply(component);

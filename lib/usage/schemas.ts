@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { planSchema } from "@/lib/core/schemas";
+import { component } from "@/lib/core/openapi-components";
 
 export const emailUsageSchema = z
   .object({
@@ -11,7 +12,8 @@ export const emailUsageSchema = z
     overage_emails: z.int(),
     billing_usage_reported: z.boolean(),
   })
-  .meta({ id: "EmailUsage" });
+  .meta({ id: "EmailUsage" })
+  .apply(component);
 
 export const usageResponseSchema = z
   .object({
@@ -32,4 +34,5 @@ export const usageResponseSchema = z
       })
       .meta({ description: "Test keys' sends today (UTC): kept in the outbox, never counted in emails" }),
   })
-  .meta({ id: "UsageResponse" });
+  .meta({ id: "UsageResponse" })
+  .apply(component);

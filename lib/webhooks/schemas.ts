@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MAX_WEBHOOK_DESCRIPTION_CHARS, MAX_WEBHOOK_URL_LENGTH } from "@/lib/core/limits";
 import { holdsNul, paginationQuerySchema, paginationSchema } from "@/lib/core/schemas";
+import { component } from "@/lib/core/openapi-components";
 
 /** The event types an endpoint may hear (the contract's list). */
 export const WEBHOOK_EVENT_TYPES = [
@@ -85,7 +86,8 @@ export const webhookSchema = z
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })
-  .meta({ id: "Webhook" });
+  .meta({ id: "Webhook" })
+  .apply(component);
 
 export const webhookWithSecretSchema = webhookSchema
   .extend({
@@ -93,21 +95,28 @@ export const webhookWithSecretSchema = webhookSchema
       .string()
       .meta({ description: "whsec_ + Base64 of the key: shown in this answer only, keep it to verify deliveries" }),
   })
-  .meta({ id: "WebhookWithSecret" });
+  .meta({ id: "WebhookWithSecret" })
+  .apply(component);
 
 export const webhookResponseSchema = z
   .object({ success: z.literal(true), webhook: webhookSchema })
-  .meta({ id: "WebhookResponse" });
+  .meta({ id: "WebhookResponse" })
+  .apply(component);
 
 export const webhookWithSecretResponseSchema = z
   .object({ success: z.literal(true), webhook: webhookWithSecretSchema })
-  .meta({ id: "WebhookWithSecretResponse" });
+  .meta({ id: "WebhookWithSecretResponse" })
+  .apply(component);
 
 export const listWebhooksResponseSchema = z
   .object({ success: z.literal(true), webhooks: z.array(webhookSchema) })
-  .meta({ id: "WebhookListResponse" });
+  .meta({ id: "WebhookListResponse" })
+  .apply(component);
 
-export const deleteWebhookResponseSchema = z.object({ success: z.literal(true) }).meta({ id: "WebhookDeleteResponse" });
+export const deleteWebhookResponseSchema = z
+  .object({ success: z.literal(true) })
+  .meta({ id: "WebhookDeleteResponse" })
+  .apply(component);
 
 export const listWebhookDeliveriesQuerySchema = z
   .object({
@@ -138,12 +147,15 @@ export const webhookDeliverySchema = z
       .nullable(),
     created_at: z.iso.datetime(),
   })
-  .meta({ id: "WebhookDelivery" });
+  .meta({ id: "WebhookDelivery" })
+  .apply(component);
 
 export const listWebhookDeliveriesResponseSchema = z
   .object({ success: z.literal(true), deliveries: z.array(webhookDeliverySchema), pagination: paginationSchema })
-  .meta({ id: "WebhookDeliveryListResponse" });
+  .meta({ id: "WebhookDeliveryListResponse" })
+  .apply(component);
 
 export const webhookDeliveryResponseSchema = z
   .object({ success: z.literal(true), delivery: webhookDeliverySchema })
-  .meta({ id: "WebhookDeliveryResponse" });
+  .meta({ id: "WebhookDeliveryResponse" })
+  .apply(component);

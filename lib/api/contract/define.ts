@@ -8,7 +8,7 @@ export type ApiMethod = (typeof API_METHODS)[number];
 
 export type HeaderDoc = { description?: string; schema: z.ZodType };
 
-/** One answer of an operation: its JSON body's schema (a schema with a `.meta({ id })` appears as a $ref). */
+/** One answer of an operation: its JSON body's schema (a component appears as a $ref). */
 export type ResponseDoc = { description: string; schema: z.ZodType; headers?: Record<string, HeaderDoc> };
 
 /**
