@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { defineConfig } from "@playwright/test";
 
 // Browser tests: `npm run test:e2e`, or one file: `npx playwright test tests/e2e/emails.e2e.ts`. A file per page or
-// area, each a story told in order in one page by an account it signs up for itself (the tour's two widths run at
-// once, each in an account of its own; docs/architecture.md, "Browser tests"). tests/e2e/serve.ts serves the built app on a fresh in-memory embedded database and prints its address and
+// area, each a story told in order in one page by an account it signs up for itself (the tour's parts are shared by
+// both workers, each in an account of its own; docs/architecture.md, "Browser tests"). tests/e2e/serve.ts serves the built app on a fresh in-memory embedded database and prints its address and
 // the file its output goes to; the tests read both from the environment (the sign-up links the app logs are in that
 // file). E2E_SHOW_LOGS=1 shows the app's output too; a failed test leaves its trace, a screenshot and the page's
 // accessibility tree under test-results/ (`npx playwright show-trace <file>`; `--trace on` records every test's DOM

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import {
   addFromCatalogue,
   addVerifiedDomain,
@@ -32,8 +32,8 @@ import { startReceiver, type Receiver } from "./webhook-receiver";
 // overlap, wrap where it should not or be cut off, and on a phone the dashboard's links are behind a Menu button.
 // axe-core checks each page against WCAG 2.0 and 2.1, levels A and AA, at 1440 px (and /docs at 375 px, where its
 // tables scroll): a serious or critical violation fails, listed with its rule, impact and the elements it found. The
-// screenshots are left in test-results/screenshots/ to look at. The two widths run at once, each in a worker of its
-// own and an account it signs up for there.
+// screenshots are left in test-results/screenshots/ to look at. Each width's tour is in four parts, which the workers
+// share with the other files, each worker in an account it signs up for there.
 test.describe.configure({ mode: "parallel" });
 
 let welcomeId = "";
@@ -47,6 +47,8 @@ let receiver: Receiver | undefined;
 let memberState: Awaited<ReturnType<BrowserContext["storageState"]>> | undefined;
 let teamlessState: typeof memberState;
 const story = useStoryPage(async (page) => {
+  // Thirty-odd requests and three sign-ups: about 40 s on an idle machine, beside the other worker's.
+  test.setTimeout(180_000);
   // A team is named after the address that signed up for it.
   const teamName = await signUp(page);
   // A member who signed up with the invited address and joined through the link, and an invitation still pending.
@@ -289,95 +291,112 @@ async function checkNavigation(page: Page, width: number): Promise<void> {
   await expect(menu).toBeVisible();
 }
 
-for (const width of [375, 1440]) {
-  test(`tours every page at ${width} px: nothing overflows sideways, overlaps, wraps or is cut off, and (at 1440 px, and /docs at 375 px) axe-core finds no serious or critical violation`, async ({
-    browser,
-  }) => {
-    // About sixty page visits, a screenshot and a layout check each, and thirty-five accessibility checks: with the
-    // webhook pages, the 1440 px tour once took about 2 minutes on a busy machine, before the team's pages.
-    test.setTimeout(240_000);
-    const shotContext = await browser.newContext({
-      viewport: { width, height: width === 375 ? 812 : 900 },
-      storageState: await story.context.storageState(),
+type Visitor = "admin" | "member" | "teamless" | "signed-out";
+type Visit = { name: string; path: string; heading?: string | RegExp; visitor: Visitor };
+
+// Every page of the tour, and who opens it: the admin, the member (each page says an admin is needed), the person with
+// no team, and nobody signed in (whose header has more in it: Sign in, Get started).
+const visits: Visit[] = [
+  ...pages.map(([name, path, heading]): Visit => ({ name, path, heading, visitor: "admin" })),
+  ...memberPages.map(([name, path, heading]): Visit => ({ name, path, heading, visitor: "member" })),
+  ...teamlessPages.map(([name, path, heading]): Visit => ({ name, path, heading, visitor: "teamless" })),
+  ...[
+    ["landing-signed-out", "/"],
+    ["docs-signed-out", "/docs"],
+    ["signin", "/signin"],
+    ["signup", "/signup"],
+    ["unsubscribe", "{unsubscribe}"],
+  ].map(([name, path]): Visit => ({ name, path, visitor: "signed-out" })),
+];
+
+// The tour in four parts of under a minute each at 1440 px on an idle machine (the whole took 2.8 min there, and over
+// its 4 min timeout on a busy one), which the two workers share with the other files.
+const PARTS = 4;
+const partSize = Math.ceil(visits.length / PARTS);
+
+/** Opens a page of the tour as it is shown to one who opens it, and checks it; its problems are added to `found`. */
+async function checkPage(
+  page: Page,
+  { name, path, heading, visitor }: Visit,
+  width: number,
+  found: { overflowing: string[]; faults: string[]; violations: Violation[] },
+): Promise<void> {
+  const answer = await page.goto(
+    url(
+      path
+        .replace("{welcome}", welcomeId)
+        .replace("{note}", noteId)
+        .replace("{localized}", localizedId)
+        .replace("{receipt}", receiptId)
+        .replace("{email}", bouncedEmailId)
+        .replace("{webhook}", webhookId)
+        .replace("{unsubscribe}", unsubscribePath),
+    ),
+  );
+  // A page that failed on the server says so at once, not by its heading's wait running out.
+  expect(answer?.status(), name).toBe(200);
+  // The answers' first 4 KB shown, as a person opening them sees them.
+  if (name === "webhook")
+    await page.locator("[data-testid=delivery-row] details").evaluateAll((all) => {
+      for (const details of all) (details as HTMLDetailsElement).open = true;
     });
-    const shotPage = await shotContext.newPage();
-    watchErrors(shotPage, story.pageErrors);
-    await checkNavigation(shotPage, width);
-    const overflowing: string[] = [];
-    const faults: string[] = [];
-    const violations: Violation[] = [];
-    for (const [name, path, heading] of pages) {
-      await shotPage.goto(
-        url(
-          path
-            .replace("{welcome}", welcomeId)
-            .replace("{note}", noteId)
-            .replace("{localized}", localizedId)
-            .replace("{receipt}", receiptId)
-            .replace("{email}", bouncedEmailId)
-            .replace("{webhook}", webhookId),
-        ),
-      );
-      // The answers' first 4 KB shown, as a person opening them sees them.
-      if (name === "webhook")
-        await shotPage.locator("[data-testid=delivery-row] details").evaluateAll((all) => {
-          for (const details of all) (details as HTMLDetailsElement).open = true;
-        });
-      await shotPage.getByRole("heading", { level: 1, name: heading }).first().waitFor();
-      if (name === "component-refused") await refuseComponentChanges(shotPage);
-      if (name === "new-template" || name === "edit-template" || name === "edit-localized-template")
-        await shotPage.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor({ timeout: 15_000 });
-      await settled(shotPage);
-      await screenshot(shotPage, name);
-      if ((await horizontalOverflow(shotPage)) > 0) overflowing.push(name);
-      faults.push(...(await layoutFaults(shotPage, name)));
-      // /docs is checked signed out (below): the header is all that differs.
-      if (width === 1440 && name !== "docs") violations.push(...(await seriousViolations(shotPage, name)));
-    }
-    // As the member (each page says an admin is needed), then as the person with no team.
-    for (const [state, visits] of [
-      [memberState, memberPages],
-      [teamlessState, teamlessPages],
-    ] as const) {
-      const context = await browser.newContext({
-        viewport: { width, height: width === 375 ? 812 : 900 },
-        storageState: state,
-      });
-      const visitor = await context.newPage();
-      watchErrors(visitor, story.pageErrors);
-      for (const [name, path, heading] of visits) {
-        await visitor.goto(url(path));
-        await visitor.getByRole("heading", { level: 1, name: heading }).first().waitFor();
-        if (visits === memberPages)
-          await expect(
-            visitor.getByText(/An admin (of this team )?is needed|Only an admin of this team can/).first(),
-            name,
-          ).toBeVisible();
-        await settled(visitor);
-        await screenshot(visitor, name);
-        if ((await horizontalOverflow(visitor)) > 0) overflowing.push(name);
-        faults.push(...(await layoutFaults(visitor, name)));
-        if (width === 1440) violations.push(...(await seriousViolations(visitor, name)));
+  if (heading) await page.getByRole("heading", { level: 1, name: heading }).first().waitFor();
+  if (visitor === "member")
+    await expect(
+      page.getByText(/An admin (of this team )?is needed|Only an admin of this team can/).first(),
+      name,
+    ).toBeVisible();
+  if (name === "component-refused") await refuseComponentChanges(page);
+  if (name === "new-template" || name === "edit-template" || name === "edit-localized-template")
+    await page.getByTestId("preview-status").filter({ hasText: "Up to date" }).waitFor({ timeout: 15_000 });
+  await settled(page);
+  await screenshot(page, name);
+  if ((await horizontalOverflow(page)) > 0) found.overflowing.push(name);
+  if (visitor !== "signed-out") found.faults.push(...(await layoutFaults(page, name)));
+  // /docs is checked signed out: the header is all that differs. On a phone /docs' tables and examples scroll
+  // sideways, each on its own.
+  if ((width === 1440 && name !== "docs") || name === "docs-signed-out")
+    found.violations.push(...(await seriousViolations(page, name)));
+}
+
+for (const width of [375, 1440])
+  for (let part = 0; part < PARTS; part++) {
+    const shown = visits.slice(part * partSize, (part + 1) * partSize);
+    test(`tours every page at ${width} px, part ${part + 1} of ${PARTS} (${shown[0].name} to ${shown.at(-1)!.name}): nothing overflows sideways, overlaps, wraps or is cut off, and (at 1440 px, and /docs at 375 px) axe-core finds no serious or critical violation`, async ({
+      browser,
+    }) => {
+      test.setTimeout(240_000);
+      const states = {
+        admin: await story.context.storageState(),
+        member: memberState,
+        teamless: teamlessState,
+        "signed-out": undefined,
+      };
+      const found = { overflowing: [] as string[], faults: [] as string[], violations: [] as Violation[] };
+      const opened = new Map<Visitor, Page>();
+      if (part === 0) opened.set("admin", await visitorPage(browser, width, states.admin));
+      if (part === 0) await checkNavigation(opened.get("admin")!, width);
+      for (const visit of shown) {
+        if (!opened.has(visit.visitor))
+          opened.set(visit.visitor, await visitorPage(browser, width, states[visit.visitor]));
+        await checkPage(opened.get(visit.visitor)!, visit, width, found);
       }
-      await context.close();
-    }
-    await shotContext.clearCookies();
-    // The signed-out header has more in it (Sign in, Get started) than the signed-in one.
-    for (const [name, path] of [
-      ["landing-signed-out", "/"],
-      ["docs-signed-out", "/docs"],
-      ["signin", "/signin"],
-      ["signup", "/signup"],
-      ["unsubscribe", unsubscribePath],
-    ]) {
-      await shotPage.goto(url(path));
-      await settled(shotPage);
-      await screenshot(shotPage, name);
-      if ((await horizontalOverflow(shotPage)) > 0) overflowing.push(name);
-      // On a phone /docs' tables and examples scroll sideways, each on its own.
-      if (width === 1440 || name === "docs-signed-out") violations.push(...(await seriousViolations(shotPage, name)));
-    }
-    await shotContext.close();
-    expect({ overflowing, faults, violations }).toEqual({ overflowing: [], faults: [], violations: [] });
+      for (const page of opened.values()) await page.context().close();
+      expect(found).toEqual({ overflowing: [], faults: [], violations: [] });
+    });
+  }
+
+/** A page of its own context, `width` wide, signed in as `state` says (or signed out), its uncaught errors watched. */
+async function visitorPage(
+  browser: Browser,
+  width: number,
+  state: Awaited<ReturnType<BrowserContext["storageState"]>> | undefined,
+): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width, height: width === 375 ? 812 : 900 },
+    storageState: state,
   });
+  const page = await context.newPage();
+  watchErrors(page, story.pageErrors);
+  return page;
 }

@@ -30,8 +30,12 @@ export function useStoryPage(setUp?: (page: Page) => Promise<unknown>): StoryPag
   return story;
 }
 
-/** Opens one of the app's pages and, given its heading, waits for it. */
+/**
+ * Opens one of the app's pages and, given its heading, waits for it. A page that failed on the server fails the test
+ * at once, not by the heading's wait running out (a page's notFound() answers 200 once its layout has streamed).
+ */
 export async function open(page: Page, path: string, heading?: string | RegExp): Promise<void> {
-  await page.goto(url(path));
+  const answer = await page.goto(url(path));
+  expect(answer?.status(), path).toBeLessThan(500);
   if (heading) await page.getByRole("heading", { level: 1, name: heading }).waitFor();
 }
