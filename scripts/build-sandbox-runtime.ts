@@ -108,7 +108,9 @@ function entrySource(): string {
 const INTL_ENTRY = [
   `import * as useIntlCore from "use-intl/core";`,
   `import { IntlMessageFormat } from "intl-messageformat";`,
+  `import formatMessage, { messageFormatFor } from "use-intl/format-message";`,
   `globalThis.__modules["use-intl/core"] = useIntlCore;`,
+  `globalThis.__modules["use-intl/format-message"] = { formatMessage, messageFormatFor };`,
   `globalThis.__modules["intl-messageformat"] = { IntlMessageFormat };`,
 ].join("\n");
 

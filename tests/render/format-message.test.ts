@@ -68,6 +68,9 @@ const CASES: [string, unknown, object | undefined, Options][] = [
   ["malformed", "{count, plural, one {x}", { count: 1 }, { locale: "en" }],
   ["nested object", { a: "b" }, undefined, { locale: "en" }],
   ["array", ["a"], undefined, { locale: "en" }],
+  // What a key that walks into a message's own properties (`hi.length`) finds.
+  ["number message", 12, undefined, { locale: "en" }],
+  ["number message with values", 12, { n: 1 }, { locale: "en" }],
 ];
 
 describe("the sandbox's formatMessage", () => {

@@ -8,7 +8,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { render } from "@react-email/render";
 import { createElement } from "react";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AppError } from "../../lib/core/errors";
 import { compileTemplateFiles } from "../../lib/render/sandbox/compile";
 import {
@@ -354,6 +354,34 @@ describe("Intl against Node's own", () => {
     expect(readJsonOut(html)).toEqual(["TypeError", "RangeError", "RangeError", "TypeError"]);
   });
 
+  it("gives each formatter one bound format function, as Node does", async () => {
+    const compute = () => {
+      const numbers = new Intl.NumberFormat("de");
+      const dates = new Intl.DateTimeFormat("fr", { timeZone: "UTC", dateStyle: "long" });
+      const format = numbers.format;
+      const getter = Object.getOwnPropertyDescriptor(Intl.NumberFormat.prototype, "format")!.get!;
+      let foreign = "no error";
+      try {
+        getter.call({});
+      } catch (error) {
+        foreign = (error as Error).name;
+      }
+      return [
+        numbers.format === numbers.format,
+        dates.format === dates.format,
+        new Intl.NumberFormat("de").format === format,
+        format(1234.5),
+        [1000, 2.5].map(numbers.format),
+        dates.format(Date.UTC(2026, 2, 1)),
+        foreign,
+      ];
+    };
+    const files = jsonOut("", `const compute = ${compute.toString()};`);
+    const { html } = await renderFiles(files);
+    expect(readJsonOut(html)).toEqual(compute());
+    expect(compute()).toEqual([true, true, false, "1.234,5", ["1.000", "2,5"], "1 mars 2026", "TypeError"]);
+  });
+
   it("answers a fresh resolvedOptions() each call, its arrays too, as Node does", async () => {
     const files = jsonOut(
       "",
@@ -568,6 +596,102 @@ describe("translators kept across renders (over a JSON file of the template)", (
     // next render of that locale is not given another locale's translator.
     expect(await render({ locale: "fr", name: "Ed", count: 2, tricky: true })).toEqual(fr("Ed", 2));
     expect(await render({ locale: "fr", name: "Flo", count: 3 })).toEqual(fr("Flo", 3));
+  });
+});
+
+describe("a kept translator's t()", () => {
+  const messages = (hi: string, items: [string, string]) =>
+    JSON.stringify({
+      mail: {
+        hi,
+        n: `{count, plural, =0 {none} one {# ${items[0]}} other {# ${items[1]}}}`,
+        when: "{d, date, long} {d, time, short}",
+        sel: "{g, select, female {she} male {he} other {they}}",
+        price: "{v, number, eur}",
+        b: "<b>{name}</b>!",
+        esc: "'{'literal'}' {name}",
+        empty: "",
+        nested: { deep: "Deep {name}" },
+      },
+    });
+  const files: Record<string, string> = {
+    "messages/en.json": messages("Hi {name}", ["item", "items"]),
+    "messages/fr.json": messages("Salut {name}", ["article", "articles"]),
+    ...jsonOut(
+      `import { createTranslator } from "next-intl";`,
+      `const compute = async ({ locale, name, count, at }: Record<string, any>) => {
+        const messages = await import(\`./messages/\${locale}.json\`);
+        const d = new Date(at);
+        const eur = { number: { eur: { style: "currency", currency: "EUR" } } };
+        const calls = (t: any) => [
+          t("hi", { name }),
+          t("hi", {}),
+          t("hi", { name, extra: 1 }),
+          t("hi", new (class { name = name + " (class)"; })()),
+          t("hi", Object.create({ name: "inherited" })),
+          ...[0, 1, 2, 5, count].map((c) => t("n", { count: c })),
+          t("when", { d }),
+          t("sel", { g: "female" }),
+          t("sel", { g: "x" }),
+          t("price", { v: 12.5 }, eur),
+          t("price", { v: 12.5 }),
+          t("b", { name, b: (chunks: unknown[]) => "[" + chunks.join("") + "]" }),
+          t.rich("b", { name, b: (chunks: unknown[]) => "[" + chunks.join("") + "]" }),
+          t("esc", { name }),
+          t("empty"),
+          t("nested.deep", { name }),
+          t("nested"),
+          t("nope"),
+          t("hi.length"),
+          t("hi", { name }, undefined, "fallback"),
+          t.has("hi"),
+          t.has("nope"),
+          t.raw("n"),
+        ];
+        const utc = createTranslator({ messages, namespace: "mail", locale, timeZone: "UTC" });
+        const tokyo = createTranslator({ messages, namespace: "mail", locale, timeZone: "Asia/Tokyo" });
+        const nested = createTranslator({ messages, namespace: "mail.nested", locale, timeZone: "UTC" });
+        const missing = createTranslator({ messages, namespace: "nowhere", locale, timeZone: "UTC" });
+        return [calls(utc), calls(tokyo), nested("deep", { name }), missing("hi", { name })];
+      };`,
+    ),
+  };
+
+  it("answers every kind of call as use-intl's own t() does, render after render", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const dir = path.join(root, "node_modules", ".cache", "letterpress-tests", `kept-t-${process.pid}`);
+    for (const [file, text] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), text);
+    }
+    const Native = await importTsxFiles({ "email.tsx": files["email.tsx"] }, "email.tsx", dir);
+    const code = compileFiles(files);
+    const cacheKey = uniqueKey("kept-t");
+    const cases = [
+      { locale: "fr", name: "Ada", count: 22, at: "2026-03-01T23:30:00Z" },
+      { locale: "en", name: "Bo", count: 1, at: "2026-07-04T08:05:00Z" },
+      { locale: "fr", name: "Cy", count: 101, at: "2026-12-31T12:00:00Z" },
+    ];
+    for (const props of cases) {
+      const native = readJsonOut(await render(createElement(Native, props)));
+      const { html } = await renderInSandbox({ owner: "tests", cacheKey, compiledCode: code, props });
+      expect(readJsonOut(html)).toEqual(native);
+    }
+    const fr = readJsonOut(
+      (await renderInSandbox({ owner: "tests", cacheKey, compiledCode: code, props: cases[0] })).html,
+    );
+    expect((fr as unknown[][])[0].slice(0, 10)).toEqual([
+      "Salut Ada",
+      "mail.hi",
+      "Salut Ada",
+      "Salut Ada (class)",
+      "mail.hi",
+      "none",
+      "1 article",
+      "2 articles",
+      "5 articles",
+      "22 articles",
+    ]);
   });
 });
 

@@ -118,21 +118,38 @@ function elementFormatters(formatters: FormatOptions["formatters"], timeZone: st
   };
   const getDateTimeFormat = (locales: unknown, options?: AnyObject) =>
     formatters.getDateTimeFormat(locales, { ...options, timeZone: options?.timeZone ?? timeZone });
+  // A `#` asks with no options and a plural with a new `{ type }`, in the message's one locale, on every call: each
+  // remembered by that alone, with no key to make.
+  let plainNumber: { locales: string; formatter: unknown } | undefined;
+  const pluralRules = new Map<string, { locales: string; formatter: unknown }>();
+  const onlyType = (options: AnyObject) => {
+    for (const name in options) if (name !== "type") return false;
+    return typeof options.type === "string";
+  };
   return {
     ...formatters,
-    getNumberFormat: (locales: unknown, options?: AnyObject) =>
-      remembered("number", locales, options, formatters.getNumberFormat),
+    getNumberFormat: (locales: unknown, options?: AnyObject) => {
+      if (options !== undefined || typeof locales !== "string")
+        return remembered("number", locales, options, formatters.getNumberFormat);
+      if (plainNumber?.locales !== locales)
+        plainNumber = { locales, formatter: formatters.getNumberFormat(locales, options) };
+      return plainNumber.formatter;
+    },
     getDateTimeFormat: (locales: unknown, options?: AnyObject) =>
       remembered("date", locales, options, getDateTimeFormat),
-    // A new `{ type }` each call: remembered by the type.
-    getPluralRules: (locales: unknown, options?: AnyObject) =>
-      options !== undefined && Object.keys(options).length === 1 && typeof options.type === "string"
-        ? remembered(`plural ${options.type}`, locales, undefined, () => formatters.getPluralRules(locales, options))
-        : formatters.getPluralRules(locales, options),
+    getPluralRules: (locales: unknown, options?: AnyObject) => {
+      if (options === undefined || typeof locales !== "string" || !onlyType(options))
+        return formatters.getPluralRules(locales, options);
+      const known = pluralRules.get(options.type);
+      if (known?.locales === locales) return known.formatter;
+      const formatter = formatters.getPluralRules(locales, options);
+      pluralRules.set(options.type, { locales, formatter });
+      return formatter;
+    },
   };
 }
 
-type MessageFormat = { format: (values?: AnyObject) => unknown };
+export type MessageFormat = { format: (values?: AnyObject) => unknown };
 type MessageFormats = { count: number; byFormats: Map<Converted, Map<string, Map<string, MessageFormat>>> };
 
 /** Message formats a translators' cache keeps (then it starts over), as use-intl's cache keeps a kind. */
@@ -162,29 +179,38 @@ function formatMessage(_key: string, message: unknown, values: AnyObject | undef
   if (typeof message === "object") throw new IntlError(IntlErrorCode.INSUFFICIENT_PATH, undefined);
   // A message with no values and no ICU escapes is its own text, as use-intl answers it.
   if (typeof message === "string" && !values && !/'[{}<#|']/.test(message) && message) return message;
-  const { cache, formats, formatters, globalFormats, locale, timeZone } = options;
+  const { cache, formatters } = options;
   formatters.getMessageFormat ??= messageFormatter(cache, formatters);
-  let messageFormat: MessageFormat | undefined;
+  const formatted = messageFormatFor(message, options).format(values);
+  return isValidElement(formatted) || Array.isArray(formatted) || typeof formatted === "string"
+    ? formatted
+    : String(formatted);
+}
+
+/**
+ * The IntlMessageFormat formatMessage formats `message` with, made once per (merged formats, locale, message); throws
+ * use-intl's INVALID_MESSAGE for what IntlMessageFormat refuses.
+ */
+export function messageFormatFor(message: unknown, options: FormatOptions): MessageFormat {
+  const { cache, formats, formatters, globalFormats, locale, timeZone } = options;
   try {
     const merged = convertFormats(globalFormats, formats, timeZone);
     const localeKey = typeof locale === "string" ? locale : JSON.stringify(locale);
     const { kept, byMessage } = messageFormatsOf(cache, merged, localeKey);
-    const text = String(message);
-    messageFormat = byMessage.get(text);
+    // IntlMessageFormat takes text or a syntax tree: a number or any other value is refused, as use-intl's is.
+    if (typeof message !== "string") throw new TypeError("A message must be provided as a String or AST.");
+    let messageFormat = byMessage.get(message);
     if (!messageFormat) {
-      messageFormat = new IntlMessageFormat(text, locale, merged.formats, {
+      messageFormat = new IntlMessageFormat(message, locale, merged.formats, {
         formatters: elementFormatters(formatters, timeZone),
       } as never) as MessageFormat;
-      byMessage.set(text, messageFormat);
+      byMessage.set(message, messageFormat);
       kept.count++;
     }
+    return messageFormat;
   } catch {
     throw new IntlError(IntlErrorCode.INVALID_MESSAGE, undefined);
   }
-  const formatted = messageFormat.format(values);
-  return isValidElement(formatted) || Array.isArray(formatted) || typeof formatted === "string"
-    ? formatted
-    : String(formatted);
 }
 
 // `t.raw` is supported, as by use-intl's own.

@@ -43,6 +43,8 @@ export type SandboxModules = {
    * (harnessApi's `subject`). Only in contexts that evaluated runtime-intl.generated.js (engine.ts).
    */
   "use-intl/core"?: AnyObject;
+  /** The sandbox's formatMessage (format-message.ts), which use-intl's t() calls, and its IntlMessageFormat lookup. */
+  "use-intl/format-message"?: MessageFormatting;
   "intl-messageformat"?: {
     IntlMessageFormat: {
       new (message: string, locales?: string): { format(values?: AnyObject): unknown };
@@ -50,6 +52,11 @@ export type SandboxModules = {
       __parse: (message: string, options?: AnyObject) => unknown;
     };
   };
+};
+
+type MessageFormatting = {
+  formatMessage(key: string, message: string, values: AnyObject | undefined, options: AnyObject): unknown;
+  messageFormatFor(message: string, options: AnyObject): { format(values?: AnyObject): unknown };
 };
 
 type FailureKind = "threw" | "invalid_component" | "output_too_large" | "timeout";
@@ -83,6 +90,7 @@ const objectAssign = Object.assign;
 const jsonParse = JSON.parse;
 const jsonStringify = JSON.stringify;
 const isArray = Array.isArray;
+const stringSplit = String.prototype.split as (this: string, separator: string) => string[];
 const getPrototypeOf = Object.getPrototypeOf;
 const AsyncFunctionPrototype: unknown = getPrototypeOf(async function () {});
 
@@ -516,7 +524,8 @@ function takeModules(g: AnyObject): Realm {
   // which a template rendered once has no use for: all three names give use-intl/core.
   const intlModule = modules["use-intl/core"];
   if (intlModule) {
-    const intl = makeModuleView({ ...intlModule, createTranslator: sharedCacheTranslator(intlModule) });
+    const formatting = modules["use-intl/format-message"];
+    const intl = makeModuleView({ ...intlModule, createTranslator: sharedCacheTranslator(intlModule, formatting) });
     for (const name of SANDBOX_INTL_MODULES) views[name] = intl;
   }
   const templateRequire = function require(specifier: string): AnyObject {
@@ -582,10 +591,10 @@ function jsonLoader(): (text: string) => unknown {
 
 /** Entries of each kind a translators' shared cache holds before it starts over. */
 const MAX_SHARED_INTL_ENTRIES = 1000;
+/** Translators made between two counts of their shared cache's entries. */
+const SIZE_CHECK_CALLS = 32;
 /** Translators kept for one deep-frozen messages object, by locale, namespace and time zone. */
 const MAX_KEPT_TRANSLATORS = 64;
-/** The settings a kept translator may have besides its messages: strings each, the rest of its key. */
-const KEPT_TRANSLATOR_SETTINGS = ["locale", "namespace", "timeZone"];
 
 /**
  * use-intl/core's createTranslator, whose translators share one cache of IntlMessageFormat and Intl objects across
@@ -600,11 +609,15 @@ const KEPT_TRANSLATOR_SETTINGS = ["locale", "namespace", "timeZone"];
  * for the same: making one cost a localized render as much as one `t()`. It is made from the values read for its
  * key, so a getter cannot make it differ from its key.
  */
-function sharedCacheTranslator(core: AnyObject): (config: AnyObject) => unknown {
+function sharedCacheTranslator(
+  core: AnyObject,
+  formatting: MessageFormatting | undefined,
+): (config: AnyObject) => unknown {
   const { createTranslator, _createCache, _createIntlFormatters } = core;
   let cache: AnyObject | null = null;
   let formatters: AnyObject | null = null;
   let kept = new WeakMap<object, Map<string, unknown>>();
+  let callsSinceSizeCheck = 0;
   return function translator(config: AnyObject): unknown {
     if (
       config === null ||
@@ -613,7 +626,14 @@ function sharedCacheTranslator(core: AnyObject): (config: AnyObject) => unknown 
       config._formatters !== undefined
     )
       return createTranslator(config);
-    if (!cache || objectKeys(cache).some((kind) => objectKeys(cache![kind]).length > MAX_SHARED_INTL_ENTRIES)) {
+    // Counting the entries costs a render as much as making a translator: once every SIZE_CHECK_CALLS calls is enough,
+    // since a cache grows by the messages and formats a template has, not by its renders.
+    if (++callsSinceSizeCheck >= SIZE_CHECK_CALLS) callsSinceSizeCheck = 0;
+    if (
+      !cache ||
+      (callsSinceSizeCheck === 0 &&
+        objectKeys(cache).some((kind) => objectKeys(cache![kind]).length > MAX_SHARED_INTL_ENTRIES))
+    ) {
       cache = _createCache();
       formatters = _createIntlFormatters(cache);
       kept = new WeakMap(); // kept translators write to the cache they were made with
@@ -625,11 +645,99 @@ function sharedCacheTranslator(core: AnyObject): (config: AnyObject) => unknown 
     if (!byKey) kept.set(messages, (byKey = new Map()));
     const known = byKey.get(key);
     if (known) return known;
-    const made = createTranslator({ ...values, messages, _cache: cache, _formatters: formatters });
+    const translate = createTranslator({ ...values, messages, _cache: cache, _formatters: formatters });
+    const made = formatting ? quickTranslator(translate, messages, values, formatting, cache!, formatters!) : translate;
     harden(made);
     if (byKey.size < MAX_KEPT_TRANSLATORS) byKey.set(key, made);
     return made;
   };
+}
+
+/** Messages a kept translator remembers finding, by key (past them it looks the others up each time). */
+const MAX_FOUND_MESSAGES = 1000;
+
+/**
+ * A kept translator whose `t(key, values)`, for a key whose message is text and values none of which is a function,
+ * does what use-intl's t() does for it (the message found by the key's path, the values copied, formatMessage) without
+ * walking the key's path, wrapping the values and finding the message's IntlMessageFormat on every call: a fifth of a
+ * localized render in QuickJS. What a key finds is remembered, the messages being deep-frozen. Any other call, and any
+ * whose formatting fails or gives anything but text, is use-intl's own t(), which answers or handles the error as it
+ * always does; `rich`, `markup`, `raw` and `has` are use-intl's.
+ */
+function quickTranslator(
+  translate: ((...args: unknown[]) => unknown) & AnyObject,
+  messages: object,
+  settings: Record<string, string>,
+  { formatMessage, messageFormatFor }: MessageFormatting,
+  cache: AnyObject,
+  formatters: AnyObject,
+): AnyObject {
+  const { locale, namespace, timeZone } = settings;
+  const options = { cache, formatters, globalFormats: undefined, formats: undefined, locale, timeZone };
+  type Found = { message: string; format?: { format(values?: AnyObject): unknown } | null } | null;
+  const found = new Map<string, Found>();
+  const find = (key: string): Found => {
+    let entry = found.get(key);
+    if (entry === undefined) {
+      // use-intl's resolvePath: the namespace's path, then the key's; any part null or undefined is not found.
+      let value: unknown = messages;
+      for (const part of stringSplit.call(namespace ? `${namespace}.${key}` : key, ".")) {
+        value = (value as AnyObject)[part];
+        if (value === null || value === undefined) break;
+      }
+      entry = typeof value === "string" ? { message: value } : null;
+      if (found.size < MAX_FOUND_MESSAGES) found.set(key, entry);
+    }
+    return entry;
+  };
+  const quick = (entry: NonNullable<Found>, values: AnyObject | undefined): unknown => {
+    // formatMessage answers a message without values as its own text when it has no escapes.
+    if (values === undefined) return formatMessage("", entry.message, values, options);
+    if (entry.format === undefined) {
+      try {
+        entry.format = messageFormatFor(entry.message, options);
+      } catch {
+        entry.format = null;
+      }
+    }
+    return entry.format?.format(values);
+  };
+  const t = function t(key: unknown, values?: unknown, formats?: unknown, fallback?: unknown): unknown {
+    if (typeof key === "string" && formats === undefined && fallback === undefined) {
+      const entry = find(key);
+      const copied = entry === null ? null : copiedValues(values);
+      if (copied !== null) {
+        try {
+          const formatted = quick(entry!, copied);
+          if (typeof formatted === "string") return formatted;
+        } catch {
+          // use-intl's t() below handles it.
+        }
+      }
+    }
+    return translate(key, values, formats, fallback);
+  };
+  t.rich = translate.rich;
+  t.markup = translate.markup;
+  t.raw = translate.raw;
+  t.has = translate.has;
+  return t;
+}
+
+/**
+ * The values as use-intl's t() copies them for formatMessage (its own enumerable keys, in a plain object), or null when
+ * one is a function (use-intl wraps those) or they are not an object; undefined for none.
+ */
+function copiedValues(values: unknown): AnyObject | undefined | null {
+  if (values === undefined) return undefined;
+  if (values === null || typeof values !== "object") return null;
+  const copy: AnyObject = {};
+  for (const name of objectKeys(values)) {
+    const value = (values as AnyObject)[name];
+    if (typeof value === "function") return null;
+    copy[name] = value;
+  }
+  return copy;
 }
 
 /** A translator config's messages, key and settings, each read once, when its translator can be kept; else null. */
@@ -641,11 +749,16 @@ function keptTranslatorSettings(
   for (const name of objectKeys(config)) {
     const value: unknown = config[name];
     if (name === "messages") messages = value;
-    else if (KEPT_TRANSLATOR_SETTINGS.includes(name) && typeof value === "string") values[name] = value;
+    else if ((name === "locale" || name === "namespace" || name === "timeZone") && typeof value === "string")
+      values[name] = value;
     else if (value !== undefined) return null;
   }
   if (typeof messages !== "object" || messages === null || !jsonValues.has(messages)) return null;
-  return { messages, key: jsonStringify(KEPT_TRANSLATOR_SETTINGS.map((name) => values[name] ?? null)), values };
+  return {
+    messages,
+    key: jsonStringify([values.locale ?? null, values.namespace ?? null, values.timeZone ?? null]),
+    values,
+  };
 }
 
 /**

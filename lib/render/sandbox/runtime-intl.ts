@@ -124,7 +124,9 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
     locales: string[] | undefined;
     options: AnyObject | undefined;
     resolved: AnyObject;
-    texts: Map<string, string>;
+    texts: Map<number | string, string>;
+    /** The bound `format` its getter gives. */
+    format?: (value: unknown) => string;
   };
   const held = new WeakMap<object, Held>();
   const hold = (self: object, ctor: string, locales: unknown, options: unknown): void => {
@@ -145,7 +147,8 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
   /** `format` and `select` of one number or date (its time value): a plural or a `#` asks the same again and again. */
   const invokeText = (self: unknown, ctor: string, method: string, arg: WireNumber): string => {
     const formatter = heldOf(self, ctor, method);
-    const key = typeof arg === "number" ? `${method}:${arg}` : `${method}:${jsonStringify(arg)}`;
+    // Each constructor formats text by one method alone: the argument is the key (a tagged number by its JSON).
+    const key = typeof arg === "number" ? arg : jsonStringify(arg);
     const kept = formatter.texts.get(key);
     if (kept !== undefined) {
       checkDeadline();
@@ -173,13 +176,15 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
     constructor(locales?: unknown, options?: unknown) {
       hold(this, "NumberFormat", locales, options);
     }
+    // One bound function per formatter, as Intl's own getter gives: not one made on every `#` of a plural.
     get format(): (value: unknown) => string {
-      return (value: unknown) => {
+      const formatter = heldOf(this, "NumberFormat", "format");
+      return (formatter.format ??= (value: unknown) => {
         const wire = wireNumeric(value);
         return typeof wire === "string"
           ? invoke(this, "NumberFormat", "format", [wire])
           : invokeText(this, "NumberFormat", "format", wire);
-      };
+      });
     }
     formatToParts(value: unknown): AnyObject[] {
       return invoke(this, "NumberFormat", "formatToParts", [wireNumeric(value)]);
@@ -201,7 +206,8 @@ export function installIntl(g: AnyObject, host: IntlHost, state: IntlDeadline, d
       hold(this, "DateTimeFormat", locales, options);
     }
     get format(): (date?: unknown) => string {
-      return (date?: unknown) => invokeText(this, "DateTimeFormat", "format", wireDate(date));
+      const formatter = heldOf(this, "DateTimeFormat", "format");
+      return (formatter.format ??= (date?: unknown) => invokeText(this, "DateTimeFormat", "format", wireDate(date)));
     }
     formatToParts(date?: unknown): AnyObject[] {
       return invoke(this, "DateTimeFormat", "formatToParts", [wireDate(date)]);
