@@ -15,6 +15,11 @@ const freeCatalogue = new Map<string, { template: RenderableRecord; expiresAt: n
 
 /** A template in the version rendered (its content, and what names it). */
 export type RenderableRecord = TemplateRecord & RenderedVersion & { template_version: string };
+/** A RenderableRecord whose source a user template's render to HTML left out (findTemplateForAccount's `source`). */
+export type RenderableWithoutSource = Omit<RenderableRecord, "code" | "files"> & {
+  code: string | null;
+  files: TemplateRecord["files"];
+};
 
 /**
  * Who may render what (`templateId` an id or alias): templates in the caller's library, and public free catalogue
@@ -26,13 +31,25 @@ export async function getRenderableTemplateOrThrow(
   accountId: string,
   templateId: string,
   version?: VersionChoice,
-): Promise<RenderableRecord> {
+): Promise<RenderableRecord>;
+export async function getRenderableTemplateOrThrow(
+  accountId: string,
+  templateId: string,
+  version: VersionChoice,
+  options: { source: false },
+): Promise<RenderableWithoutSource>;
+export async function getRenderableTemplateOrThrow(
+  accountId: string,
+  templateId: string,
+  version?: VersionChoice,
+  { source = true }: { source?: boolean } = {},
+): Promise<RenderableRecord | RenderableWithoutSource> {
   // Cached free catalogue templates are their version 1, and have no draft.
   const cached = cachedFreeCatalogueTemplate(templateId);
   if (cached && (version === undefined || version === 1)) return cached;
   if (cached) throw errors.versionNotFound(version!);
 
-  const found = await findTemplateForAccount(accountId, templateId, version);
+  const found = await findTemplateForAccount(accountId, templateId, version, { source });
   if (!found) {
     const suggestion = await templateNameSuggestion(accountId, templateId);
     throw errors.templateNotFound(suggestion ? `Did you mean ${suggestion}?` : undefined);

@@ -24,11 +24,10 @@ export async function renderResponseBody(
   signal: AbortSignal,
   compatibility = true,
 ): Promise<RenderResponseBody> {
-  const template = await getRenderableTemplateOrThrow(accountId, templateId, body.version);
-  const checked = checkVariables(template, body.variables, body.locale);
-  // The resolved tag, after `success`; a template without messages answers none.
-  const locale = checked.locale === undefined ? {} : { locale: checked.locale };
   if (body.format === "react") {
+    const template = await getRenderableTemplateOrThrow(accountId, templateId, body.version);
+    const checked = checkVariables(template, body.variables, body.locale);
+    const locale = checked.locale === undefined ? {} : { locale: checked.locale };
     const react = await applyVariablesOffThread(accountId, template.code, checked.props, signal);
     if (!react.ok) throw errors.renderFailed(react.message);
     // The entry's relative imports need its other files: a template of several files answers them all, the entry's
@@ -44,6 +43,11 @@ export async function renderResponseBody(
       },
     };
   }
+  // HTML needs no source: a user template's is left out of the lookup.
+  const template = await getRenderableTemplateOrThrow(accountId, templateId, body.version, { source: false });
+  const checked = checkVariables(template, body.variables, body.locale);
+  // The resolved tag, after `success`; a template without messages answers none.
+  const locale = checked.locale === undefined ? {} : { locale: checked.locale };
   // JSON already serialized as the HTML was rendered (a catalogue template's off the event loop): answered as it is.
   const json = await renderTemplateAsJson(
     template,

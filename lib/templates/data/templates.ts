@@ -137,21 +137,27 @@ function versionContent(db: Db, version: number | "draft") {
 /**
  * A template, by id or alias, plus whether it is in the account's library: what render access decisions need, with
  * the content of `version` (by default the template's own: its published version's, or its draft's before a first
- * publish). Null when there is no such template.
+ * publish). Null when there is no such template. `source: false` leaves out a user template's source (`code` and
+ * `files` null), which a render to HTML does not read: a localized template's holds every messages file, read and
+ * parsed on every render for nothing. A catalogue template's is always there (lib/render/access.ts keeps the free
+ * ones for every render, React source included).
  */
 export async function findTemplateForAccount(
   accountId: string,
   templateId: string,
   version?: VersionChoice,
+  { source = true }: { source?: boolean } = {},
 ): Promise<TemplateForAccount | null> {
   const db = getDb();
   const id = templateIdSql(db, accountId, templateId);
   if (!id) return null;
+  const withSource = db`${source}::boolean or t.owner_account_id is null`;
   const content =
     version === undefined
-      ? db`t.code, t.files, t.entry, t.compiled_code, t.variables, t.preview_props, t.locales, t.default_locale,
-           ${ownVersion(db)}`
-      : db`r.code, r.files, r.entry, r.compiled_code, r.variables, r.preview_props, r.locales, r.default_locale,
+      ? db`case when ${withSource} then t.code end as code, case when ${withSource} then t.files end as files,
+           t.entry, t.compiled_code, t.variables, t.preview_props, t.locales, t.default_locale, ${ownVersion(db)}`
+      : db`case when ${withSource} then r.code end as code, case when ${withSource} then r.files end as files,
+           r.entry, r.compiled_code, r.variables, r.preview_props, r.locales, r.default_locale,
            r.content_key, r.template_version`;
   const [row] = await db<TemplateForAccount[]>`
     select t.id, t.owner_account_id, t.slug, t.alias, t.name, t.description, t.is_public, t.price, t.version,
