@@ -612,7 +612,9 @@ describe("a kept translator's t()", () => {
         esc: "'{'literal'}' {name}",
         empty: "",
         nested: { deep: "Deep {name}" },
+        plain: "Plain text",
       },
+      zero: 0,
     });
   const files: Record<string, string> = {
     "messages/en.json": messages("Hi {name}", ["item", "items"]),
@@ -647,12 +649,28 @@ describe("a kept translator's t()", () => {
           t.has("hi"),
           t.has("nope"),
           t.raw("n"),
+          // An accessor of Function.prototype that throws as the key's path reads it.
+          t("constructor.caller"),
+          t("plain", null),
+          t("hi", "ab"),
+          // Values are read once, as use-intl copies them, whether they format, throw or hold a function.
+          ((reads) => [t("hi", { get name() { reads.n++; return "Getter"; } }), reads.n])({ n: 0 }),
+          ((reads) => [t("b", { get name() { reads.n++; return "G"; }, b: (c: unknown[]) => c.join("") }), reads.n])({ n: 0 }),
+          t("hi", { get name(): string { throw new Error("no"); } }),
         ];
         const utc = createTranslator({ messages, namespace: "mail", locale, timeZone: "UTC" });
         const tokyo = createTranslator({ messages, namespace: "mail", locale, timeZone: "Asia/Tokyo" });
         const nested = createTranslator({ messages, namespace: "mail.nested", locale, timeZone: "UTC" });
         const missing = createTranslator({ messages, namespace: "nowhere", locale, timeZone: "UTC" });
-        return [calls(utc), calls(tokyo), nested("deep", { name }), missing("hi", { name })];
+        const falsy = createTranslator({ messages, namespace: "zero", locale, timeZone: "UTC" });
+        return [
+          calls(utc),
+          calls(tokyo),
+          nested("deep", { name }),
+          missing("hi", { name }),
+          falsy("constructor.name"),
+          falsy("toFixed"),
+        ];
       };`,
     ),
   };

@@ -55,7 +55,7 @@ export type SandboxModules = {
 };
 
 type MessageFormatting = {
-  formatMessage(key: string, message: string, values: AnyObject | undefined, options: AnyObject): unknown;
+  formatMessage(key: string, message: string, values: AnyObject | null | undefined, options: AnyObject): unknown;
   messageFormatFor(message: string, options: AnyObject): { format(values?: AnyObject): unknown };
 };
 
@@ -90,6 +90,7 @@ const objectAssign = Object.assign;
 const jsonParse = JSON.parse;
 const jsonStringify = JSON.stringify;
 const isArray = Array.isArray;
+const defineProperty = Object.defineProperty;
 const stringSplit = String.prototype.split as (this: string, separator: string) => string[];
 const getPrototypeOf = Object.getPrototypeOf;
 const AsyncFunctionPrototype: unknown = getPrototypeOf(async function () {});
@@ -657,12 +658,15 @@ function sharedCacheTranslator(
 const MAX_FOUND_MESSAGES = 1000;
 
 /**
- * A kept translator whose `t(key, values)`, for a key whose message is text and values none of which is a function,
- * does what use-intl's t() does for it (the message found by the key's path, the values copied, formatMessage) without
+ * A kept translator whose `t(key, values)` does what use-intl's t() does (its production build, 4.15.0) without
  * walking the key's path, wrapping the values and finding the message's IntlMessageFormat on every call: a fifth of a
- * localized render in QuickJS. What a key finds is remembered, the messages being deep-frozen. Any other call, and any
- * whose formatting fails or gives anything but text, is use-intl's own t(), which answers or handles the error as it
- * always does; `rich`, `markup`, `raw` and `has` are use-intl's.
+ * localized render in QuickJS. The message a key finds in the deep-frozen messages is remembered, with its format.
+ * As use-intl's does for a translator with no `onError` or `getMessageFallback` of its own (a kept one has neither),
+ * it answers the formatted text, or else the key's fallback (`namespace.key`): for a key that finds no text, values
+ * that throw as they are read, a message that fails to format or gives anything but text. The values are read once,
+ * as use-intl copies them. A call with formats or a fallback of its own, or values that are not an object or hold a
+ * function (which use-intl wraps), is use-intl's own t(), given the values as read; `rich`, `markup`, `raw` and `has`
+ * are use-intl's.
  */
 function quickTranslator(
   translate: ((...args: unknown[]) => unknown) & AnyObject,
@@ -674,48 +678,59 @@ function quickTranslator(
 ): AnyObject {
   const { locale, namespace, timeZone } = settings;
   const options = { cache, formatters, globalFormats: undefined, formats: undefined, locale, timeZone };
-  type Found = { message: string; format?: { format(values?: AnyObject): unknown } | null } | null;
+  type Found = { message: string; format?: { format(values?: AnyObject): unknown } };
   const found = new Map<string, Found>();
-  const find = (key: string): Found => {
-    let entry = found.get(key);
-    if (entry === undefined) {
-      // use-intl's resolvePath: the namespace's path, then the key's; any part null or undefined is not found.
-      let value: unknown = messages;
-      for (const part of stringSplit.call(namespace ? `${namespace}.${key}` : key, ".")) {
-        value = (value as AnyObject)[part];
-        if (value === null || value === undefined) break;
-      }
-      entry = typeof value === "string" ? { message: value } : null;
-      if (found.size < MAX_FOUND_MESSAGES) found.set(key, entry);
+  // use-intl's resolvePath: the namespace's, then the key's; a part that is null or undefined finds nothing, and so
+  // does a namespace whose value is falsy.
+  const walk = (from: unknown, path: string): unknown => {
+    let value = from;
+    for (const part of stringSplit.call(path, ".")) {
+      value = (value as AnyObject)[part];
+      if (value === null || value === undefined) return undefined;
     }
+    return value;
+  };
+  const find = (key: string): Found | null => {
+    const known = found.get(key);
+    if (known) return known;
+    const scope = namespace ? walk(messages, namespace) : messages;
+    const value = scope ? walk(scope, key) : undefined;
+    if (typeof value !== "string") return null;
+    const entry = { message: value };
+    if (found.size < MAX_FOUND_MESSAGES) found.set(key, entry);
     return entry;
   };
-  const quick = (entry: NonNullable<Found>, values: AnyObject | undefined): unknown => {
+  // use-intl's getMessageFallback: the namespace and the key, either left out when empty.
+  const fallbackOf = (key: string): string => (namespace ? (key ? `${namespace}.${key}` : namespace) : key);
+  const format = (entry: Found, values: AnyObject | null | undefined): unknown => {
     // formatMessage answers a message without values as its own text when it has no escapes.
-    if (values === undefined) return formatMessage("", entry.message, values, options);
-    if (entry.format === undefined) {
-      try {
-        entry.format = messageFormatFor(entry.message, options);
-      } catch {
-        entry.format = null;
-      }
-    }
-    return entry.format?.format(values);
+    if (values === undefined || values === null) return formatMessage("", entry.message, values, options);
+    entry.format ??= messageFormatFor(entry.message, options);
+    return entry.format.format(values);
   };
   const t = function t(key: unknown, values?: unknown, formats?: unknown, fallback?: unknown): unknown {
-    if (typeof key === "string" && formats === undefined && fallback === undefined) {
-      const entry = find(key);
-      const copied = entry === null ? null : copiedValues(values);
-      if (copied !== null) {
-        try {
-          const formatted = quick(entry!, copied);
-          if (typeof formatted === "string") return formatted;
-        } catch {
-          // use-intl's t() below handles it.
-        }
-      }
+    if (typeof key !== "string" || formats !== undefined || fallback !== undefined)
+      return translate(key, values, formats, fallback);
+    let entry: Found | null;
+    try {
+      entry = find(key);
+    } catch {
+      return fallbackOf(key);
     }
-    return translate(key, values, formats, fallback);
+    if (entry === null) return fallbackOf(key);
+    let read: ReadValues;
+    try {
+      read = readValues(values);
+    } catch {
+      return fallbackOf(key);
+    }
+    if ("handOver" in read) return translate(key, read.handOver);
+    try {
+      const formatted = format(entry, read.copy);
+      return typeof formatted === "string" ? formatted : fallbackOf(key);
+    } catch {
+      return fallbackOf(key);
+    }
   };
   t.rich = translate.rich;
   t.markup = translate.markup;
@@ -725,19 +740,30 @@ function quickTranslator(
 }
 
 /**
- * The values as use-intl's t() copies them for formatMessage (its own enumerable keys, in a plain object), or null when
- * one is a function (use-intl wraps those) or they are not an object; undefined for none.
+ * A `t()` call's values, each read once: `copy` as use-intl's t() copies them for formatMessage (its own enumerable
+ * keys, assigned to a plain object), or, for values use-intl would wrap or that are no object, what to hand its own
+ * t() instead: the values as read, each an own property as it was.
  */
-function copiedValues(values: unknown): AnyObject | undefined | null {
-  if (values === undefined) return undefined;
-  if (values === null || typeof values !== "object") return null;
+type ReadValues = { copy: AnyObject | null | undefined } | { handOver: unknown };
+
+function readValues(values: unknown): ReadValues {
+  if (values === undefined || values === null) return { copy: values };
+  if (typeof values !== "object") return { handOver: values };
+  const names = objectKeys(values);
+  const read: unknown[] = [];
   const copy: AnyObject = {};
-  for (const name of objectKeys(values)) {
+  let wrapped = false;
+  for (const name of names) {
     const value = (values as AnyObject)[name];
-    if (typeof value === "function") return null;
+    if (typeof value === "function") wrapped = true;
+    read.push(value);
     copy[name] = value;
   }
-  return copy;
+  if (!wrapped) return { copy };
+  const handOver: AnyObject = {};
+  for (let i = 0; i < names.length; i++)
+    defineProperty(handOver, names[i], { value: read[i], writable: true, enumerable: true, configurable: true });
+  return { handOver };
 }
 
 /** A translator config's messages, key and settings, each read once, when its translator can be kept; else null. */
