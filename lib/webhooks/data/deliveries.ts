@@ -116,7 +116,14 @@ export async function finishAttempts(attempts: AttemptToFinish[]): Promise<Finis
       })),
     )}::jsonb)`;
   const byItem = new Map(rows.map(({ item, ...finished }) => [item, finished]));
-  return attempts.map((_, i) => byItem.get(i + 1)!);
+  return attempts.map((_, i) => {
+    const finished = byItem.get(i + 1);
+    // The function answers one row per item: a missing one fails the statement (each is then recorded alone), rather
+    // than passing as an attempt that finished with nothing.
+    if (!finished)
+      throw new Error(`finish_webhook_attempts answered no row for attempt ${i + 1} of ${attempts.length}`);
+    return finished;
+  });
 }
 
 /**
