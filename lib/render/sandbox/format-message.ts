@@ -149,7 +149,7 @@ function elementFormatters(formatters: FormatOptions["formatters"], timeZone: st
   };
 }
 
-export type MessageFormat = { format: (values?: AnyObject) => unknown };
+type MessageFormat = { format: (values?: AnyObject) => unknown };
 type MessageFormats = { count: number; byFormats: Map<Converted, Map<string, Map<string, MessageFormat>>> };
 
 /** Message formats a translators' cache keeps (then it starts over), as use-intl's cache keeps a kind. */
