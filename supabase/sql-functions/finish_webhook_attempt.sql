@@ -6,9 +6,18 @@
 -- drawn by the caller within [-0.1, 0.1] (so a test sets it); or failed for good after max_attempts. The endpoint's
 -- failing_since is cleared by a success and set by the first failure after one; a failure 5 days or more after it
 -- (every delivery failed since) disables the endpoint, once, and fails its deliveries waiting for a retry, this one
--- included: endpoint_disabled says this call did, with the account's email, whom the caller tells. A claim token that
+-- included: endpoint_disabled says this call did, so the caller tells the team's admins. A claim token that
 -- is not the delivery's now (its lease ran out and another process claimed it, or the attempt was recorded already)
 -- changes nothing: recorded is false, as for a delivery deleted with its endpoint meanwhile.
+-- Its answer once had an account_email column, which create or replace cannot remove: that form is dropped first.
+do $$
+begin
+  if 'account_email' = any (select unnest(p.proargnames) from pg_proc p
+                            where p.oid = to_regprocedure('public.finish_webhook_attempt(uuid, uuid, timestamptz, jsonb, double precision)')) then
+    drop function public.finish_webhook_attempt(uuid, uuid, timestamptz, jsonb, double precision);
+  end if;
+end;
+$$;
 create or replace function public.finish_webhook_attempt(
   p_delivery_id uuid,
   p_claim_token uuid,
@@ -21,7 +30,6 @@ create or replace function public.finish_webhook_attempt(
   attempts integer,
   next_attempt_at timestamptz,
   endpoint_disabled boolean,
-  account_email text,
   endpoint_id uuid,
   endpoint_url text
 )
@@ -38,7 +46,6 @@ declare
   v_failing_since timestamptz;
   v_url text;
   v_disabled boolean := false;
-  v_email text;
   v_duration_ms integer := (p_outcome ->> 'duration_ms')::integer;
   v_succeeded boolean := coalesce((p_outcome ->> 'succeeded')::boolean, false);
 begin
@@ -50,12 +57,12 @@ begin
   perform 1 from public.webhook_endpoints w
     where w.id = (select d.endpoint_id from public.webhook_deliveries d where d.id = p_delivery_id)
     for no key update;
-  select d.attempts, d.max_attempts, d.endpoint_id, d.account_id into v_delivery
+  select d.attempts, d.max_attempts, d.endpoint_id into v_delivery
     from public.webhook_deliveries d
     where d.id = p_delivery_id and d.claim_token = p_claim_token and d.status = 'pending'
     for update;
   if not found then
-    return query select false, null::text, null::integer, null::timestamptz, false, null::text, null::uuid, null::text;
+    return query select false, null::text, null::integer, null::timestamptz, false, null::uuid, null::text;
     return;
   end if;
   v_attempt := v_delivery.attempts + 1;
@@ -91,9 +98,6 @@ begin
       where w.id = v_delivery.endpoint_id and w.enabled;
       v_disabled := found;
       if v_disabled then
-        -- The team's first admin is told (the account's owner, for a migrated team).
-        select p.email into v_email from public.memberships m join public.people p on p.id = m.person_id
-          where m.account_id = v_delivery.account_id and m.role = 'admin' order by m.joined_at, m.person_id limit 1;
         -- Its other deliveries waiting for a retry fail with it (replay makes them again), so no claim keeps reading
         -- them; those in flight are finished by their own attempts.
         update public.webhook_deliveries d
@@ -105,6 +109,6 @@ begin
       end if;
     end if;
   end if;
-  return query select true, v_status, v_attempt, v_next, v_disabled, v_email, v_delivery.endpoint_id, v_url;
+  return query select true, v_status, v_attempt, v_next, v_disabled, v_delivery.endpoint_id, v_url;
 end;
 $$;

@@ -6,6 +6,15 @@
 -- on a delivery it takes holding that delivery's endpoint. The attempts are then finished in the order they ended,
 -- so a success and a failure of one endpoint leave it as they would have one after the other. An error (a jitter out
 -- of range) records none of them.
+-- Its answer once had an account_email column, which create or replace cannot remove: that form is dropped first.
+do $$
+begin
+  if 'account_email' = any (select unnest(p.proargnames) from pg_proc p
+                            where p.oid = to_regprocedure('public.finish_webhook_attempts(jsonb)')) then
+    drop function public.finish_webhook_attempts(jsonb);
+  end if;
+end;
+$$;
 create or replace function public.finish_webhook_attempts(
   p_attempts jsonb
 ) returns table (
@@ -15,7 +24,6 @@ create or replace function public.finish_webhook_attempts(
   attempts integer,
   next_attempt_at timestamptz,
   endpoint_disabled boolean,
-  account_email text,
   endpoint_id uuid,
   endpoint_url text
 )
