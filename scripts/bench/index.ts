@@ -159,7 +159,7 @@ async function main(): Promise<number> {
       });
     }
     log("");
-    reportTargets(results);
+    reportTargets(results, measurements);
     const coldStart = await measureColdStartIfAsked(options, fixture);
     await cleanUp();
     for (const failure of failures) console.error(`bench: ${failure}`);

@@ -110,7 +110,22 @@ export function reportMeasurements(
 }
 
 /** Prints each measured scenario's target or floor, met or not; adds batch sends' emails per second to `results`. */
-export function reportTargets(results: Record<string, ScenarioResult>): void {
+export function reportTargets(results: Record<string, ScenarioResult>, { windows }: Measurements): void {
+  const windowsOf = (name: string) => [...windows].find(([scenario]) => scenario.name === name)?.[1];
+  // A share's floor is judged on the scenarios' whole runs (above). Each round's share, its window over the base's
+  // window of the same round, says how far the host moved it within the run: a floor missed in some rounds and met in
+  // others is not settled by that run.
+  const byRound = (name: string, base: string): string => {
+    const mine = windowsOf(name);
+    const theirs = windowsOf(base);
+    if (!mine || !theirs || mine.length !== theirs.length) return "";
+    const shares = mine.map(({ window }, i) => window.rps / theirs[i]!.window.rps);
+    const sorted = [...shares].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    const median = sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+    const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
+    return ` (by round ${shares.map(percent).join(" ")}; their median ${(median * 100).toFixed(1)}%)`;
+  };
   for (const scenario of SCENARIOS) {
     const result = results[scenario.name];
     if (scenario.latencyTarget && result) {
@@ -142,7 +157,7 @@ export function reportTargets(results: Record<string, ScenarioResult>): void {
       const send = results.send;
       if (send) result.send_share = round(result.rps / send.rps, 3);
       log(
-        `${scenario.name.padEnd(17)} ${send ? `${(result.send_share! * 100).toFixed(1)}% of send's throughput (floor ≥ ${scenario.sendShareFloor * 100}%): ${result.send_share! >= scenario.sendShareFloor ? "met" : "NOT met"}` : "(run send too to compare)"}` +
+        `${scenario.name.padEnd(17)} ${send ? `${(result.send_share! * 100).toFixed(1)}% of send's throughput (floor ≥ ${scenario.sendShareFloor * 100}%): ${result.send_share! >= scenario.sendShareFloor ? "met" : "NOT met"}${byRound(scenario.name, "send")}` : "(run send too to compare)"}` +
           (result.webhook_deliveries_per_s !== undefined
             ? `; ${result.webhook_deliveries_per_s} webhook deliveries/s received in its windows, the last ${result.webhook_drained_ms} ms after them`
             : ""),
@@ -153,7 +168,7 @@ export function reportTargets(results: Record<string, ScenarioResult>): void {
       if (renderUser) result.render_user_share = round(result.rps / renderUser.rps, 3);
       const floor = scenario.renderUserShareFloor;
       log(
-        `${scenario.name.padEnd(17)} ${renderUser ? `${(result.render_user_share! * 100).toFixed(1)}% of render_user's throughput (floor ≥ ${floor * 100}%): ${result.render_user_share! >= floor ? "met" : "NOT met"}` : "(run render_user too to compare)"}`,
+        `${scenario.name.padEnd(17)} ${renderUser ? `${(result.render_user_share! * 100).toFixed(1)}% of render_user's throughput (floor ≥ ${floor * 100}%): ${result.render_user_share! >= floor ? "met" : "NOT met"}${byRound(scenario.name, "render_user")}` : "(run render_user too to compare)"}`,
       );
     }
     if (scenario.webhookDeliveriesFloor !== undefined && result?.webhook_deliveries_per_s !== undefined) {
